@@ -1,0 +1,67 @@
+#include "compiler/ir/DType.h"
+
+#include <array>
+
+namespace ts::ir {
+namespace {
+struct Info {
+    DType t;
+    std::string_view name;
+    int bits;
+    std::string_view cuda;
+};
+constexpr std::array<Info, 17> kInfo{{
+    {DType::Bool, "bool", 8, "bool"},
+    {DType::Int8, "int8", 8, "signed char"},
+    {DType::Int16, "int16", 16, "short"},
+    {DType::Int32, "int32", 32, "int"},
+    {DType::Int64, "int64", 64, "long long"},
+    {DType::UInt8, "uint8", 8, "unsigned char"},
+    {DType::UInt16, "uint16", 16, "unsigned short"},
+    {DType::UInt32, "uint32", 32, "unsigned int"},
+    {DType::UInt64, "uint64", 64, "unsigned long long"},
+    {DType::Float16, "float16", 16, "ts::half"},
+    {DType::BFloat16, "bfloat16", 16, "ts::bfloat16"},
+    {DType::Float32, "float32", 32, "float"},
+    {DType::Float64, "float64", 64, "double"},
+    {DType::Float8E4M3, "float8_e4m3", 8, "ts::fp8_e4m3"},
+    {DType::Float8E5M2, "float8_e5m2", 8, "ts::fp8_e5m2"},
+    {DType::Int4, "int4", 4, "signed char"},
+    {DType::UInt4, "uint4", 4, "unsigned char"},
+}};
+const Info& info(DType t) { return kInfo[static_cast<size_t>(t)]; }
+}  // namespace
+
+std::string_view dtypeName(DType t) { return info(t).name; }
+int dtypeBits(DType t) { return info(t).bits; }
+std::string_view cudaTypeName(DType t) { return info(t).cuda; }
+
+std::optional<DType> parseDType(std::string_view n) {
+    if (n == "float" || n == "fp32") return DType::Float32;
+    if (n == "half" || n == "fp16") return DType::Float16;
+    if (n == "bf16") return DType::BFloat16;
+    if (n == "double") return DType::Float64;
+    if (n == "int") return DType::Int32;
+    if (n == "float8_e4m3fn") return DType::Float8E4M3;
+    for (const auto& i : kInfo)
+        if (i.name == n) return i.t;
+    return std::nullopt;
+}
+
+bool isFloat(DType t) {
+    switch (t) {
+        case DType::Float16: case DType::BFloat16: case DType::Float32: case DType::Float64:
+        case DType::Float8E4M3: case DType::Float8E5M2: return true;
+        default: return false;
+    }
+}
+bool isInt(DType t) { return !isFloat(t) && t != DType::Bool; }
+bool isSigned(DType t) {
+    switch (t) {
+        case DType::Int8: case DType::Int16: case DType::Int32: case DType::Int64: case DType::Int4:
+            return true;
+        default: return isFloat(t);
+    }
+}
+
+}  // namespace ts::ir
