@@ -1,0 +1,95 @@
+// The one entry point of the tile compiler (DESIGN.md §2): source text + options in, a
+// CompileResult out. Everything the IDE and tilec show comes from CompileResult; nothing
+// re-derives compiler facts elsewhere. compile() never throws and never prints: problems are
+// Diagnostics in the result.
+#pragma once
+#include <atomic>
+#include <map>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "compiler/Target.h"
+#include "compiler/ir/Printer.h"
+#include "compiler/ir/Stmt.h"
+#include "compiler/support/Diagnostic.h"
+
+namespace ts {
+namespace fe {
+class Module;  // compiler/frontend/Module.h: the parsed file (factory, ref_program, flops/bytes)
+}
+
+struct CompileOptions {
+    /// Factory parameter overrides as text ("M" -> "4096"); parsed as Python literals.
+    std::map<std::string, std::string> params;
+    std::string target = "cuda:sm_80";  ///< "cuda:sm_80" | "cuda:sm_90a"
+    bool recordSnapshots = true;        ///< print IR after every pass (pass viewer, --print-after)
+    bool verify = true;                 ///< run the IR verifier after every pass
+    std::string stopAfter;              ///< stop the pipeline after this pass (no codegen then)
+    /// Polled between passes; when it becomes true compile() returns early with cancelled=true.
+    const std::atomic<bool>* cancel = nullptr;
+};
+
+/// The IR after one pass, as the pass viewer shows it.
+struct PassSnapshot {
+    std::string name, summary;
+    std::string ir;                       ///< printed IR after the pass (empty if not recorded)
+    std::vector<ir::LineOrigin> lines;    ///< origin of each printed line (1-based line i -> lines[i-1])
+    double micros = 0;                    ///< time of the pass alone (printing excluded)
+    bool changed = false;                 ///< the pass rewrote the IR
+    bool failed = false;
+    std::vector<Diagnostic> diagnostics;  ///< what this pass reported
+};
+
+/// A parameter of the kernel factory (IDE parameter panel, `--param`).
+struct FactoryParam {
+    std::string name;
+    std::string defaultValue;  ///< Python repr of the default ("4096", "\"float16\""); empty = none
+    std::string value;         ///< value used for this compile (repr)
+    bool overridden = false;
+    Span span;                 ///< the parameter in the source
+};
+
+/// One tensor argument of the generated kernel, in call order.
+struct TensorArg {
+    std::string name;
+    ir::DType dtype;
+    std::vector<int64_t> shape;
+    bool isOutput = false;
+};
+
+/// How to launch the generated kernel.
+struct KernelInfo {
+    std::string name;                    ///< extern "C" symbol in `cuda`
+    unsigned grid[3] = {1, 1, 1};
+    unsigned block[3] = {1, 1, 1};
+    size_t dynamicSmemBytes = 0;
+    std::vector<TensorArg> args;
+};
+
+struct CompileResult {
+    bool ok = false;                  ///< no errors and codegen ran
+    bool cancelled = false;
+    SourcePtr source;
+    std::vector<Diagnostic> diagnostics;  ///< all errors/warnings, in order
+    std::vector<FactoryParam> params;
+    std::shared_ptr<const fe::Module> module;  ///< parsed file (for the reference program)
+    ir::PrimFunc elaborated;          ///< tile-level IR (input of the first pass; interpreter input)
+    ir::PrimFunc lowered;             ///< IR after the last pass that ran
+    std::vector<PassSnapshot> passes; ///< one per pass that ran, in pipeline order
+    std::string cuda;                 ///< generated CUDA C++ (includes "ts_device.cuh")
+    std::vector<Span> cudaLineSpans;  ///< source span of each generated line (1-based -> [i-1])
+    KernelInfo kernel;
+    std::optional<double> flops, bytes;  ///< the sample's `flops`/`bytes` for these parameters
+    double frontendMicros = 0, passesMicros = 0, codegenMicros = 0;
+};
+
+/// Compiles `text` (the contents of `path`). Never throws.
+CompileResult compile(const std::string& path, const std::string& text, const CompileOptions& opts = {});
+
+/// Names and one-line summaries of the pipeline's passes for `target`, in order (what the pass
+/// viewer lists even before a compile succeeds).
+std::vector<std::pair<std::string, std::string>> pipelinePasses(const Target& target);
+
+}  // namespace ts

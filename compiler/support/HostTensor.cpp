@@ -1,0 +1,261 @@
+#include "compiler/support/HostTensor.h"
+
+#include <bit>
+#include <cmath>
+#include <cstring>
+#include <limits>
+#include <stdexcept>
+
+namespace ts {
+static_assert(std::endian::native == std::endian::little, "device byte order is little-endian");
+
+using ir::DType;
+
+namespace {
+
+/// A binary floating-point format: `mant` stored mantissa bits, `expBits` exponent bits, IEEE
+/// bias. `hasInf` false means the OCP "FN" convention (all-ones exponent is a normal binade except
+/// the all-ones mantissa, which is NaN) with saturating conversion.
+struct FloatFormat {
+    int mant;
+    int expBits;
+    int bias;
+    bool hasInf;
+    uint32_t canonicalNaN;
+
+    int emin() const { return 1 - bias; }
+    int emax() const { return (hasInf ? (1 << expBits) - 2 : (1 << expBits) - 1) - bias; }
+    /// Largest finite value: IEEE (2 - 2^-mant) * 2^emax; FN formats lose the all-ones mantissa
+    /// (NaN) in the top binade, so (2 - 2^(1-mant)) * 2^emax (448 for e4m3).
+    double maxFinite() const {
+        const double frac = hasInf ? 2.0 - std::ldexp(1.0, -mant) : 2.0 - std::ldexp(1.0, 1 - mant);
+        return std::ldexp(frac, emax());
+    }
+};
+
+// IEEE 754 binary16/binary32, bfloat16 (truncated binary32), OCP OFP8 spec v1.0 (E4M3FN, E5M2).
+constexpr FloatFormat kF16{10, 5, 15, true, 0x7E00};
+constexpr FloatFormat kBF16{7, 8, 127, true, 0x7FC0};
+constexpr FloatFormat kF32{23, 8, 127, true, 0x7FC00000};
+constexpr FloatFormat kE4M3{3, 4, 7, false, 0x7F};
+constexpr FloatFormat kE5M2{2, 5, 15, true, 0x7E};
+
+const FloatFormat* formatOf(DType t) {
+    switch (t) {
+        case DType::Float16: return &kF16;
+        case DType::BFloat16: return &kBF16;
+        case DType::Float32: return &kF32;
+        case DType::Float8E4M3: return &kE4M3;
+        case DType::Float8E5M2: return &kE5M2;
+        default: return nullptr;
+    }
+}
+
+/// Round-half-to-even of a non-negative double below 2^53 (independent of the FP rounding mode).
+double rne(double y) {
+    const double f = std::floor(y);
+    const double d = y - f;
+    if (d > 0.5) return f + 1;
+    if (d < 0.5) return f;
+    return std::fmod(f, 2.0) == 0.0 ? f : f + 1;
+}
+
+/// Exponent e with 2^e <= a < 2^(e+1), for finite a > 0.
+int binade(double a) {
+    int ex = 0;
+    std::frexp(a, &ex);
+    return ex - 1;
+}
+
+double roundFloat(const FloatFormat& f, double v) {
+    if (std::isnan(v)) return v;
+    if (std::isinf(v)) return f.hasInf ? v : std::copysign(f.maxFinite(), v);
+    if (v == 0.0) return v;
+    const double a = std::fabs(v);
+    const int e = std::max(binade(a), f.emin());  // below emin: subnormal spacing
+    const int quantumExp = e - f.mant;
+    // Scaling by a power of two is exact, so the only rounding is rne().
+    const double r = std::ldexp(rne(std::ldexp(a, -quantumExp)), quantumExp);
+    if (r > f.maxFinite())
+        return std::copysign(f.hasInf ? std::numeric_limits<double>::infinity() : f.maxFinite(), v);
+    return std::copysign(r, v);
+}
+
+uint32_t encodeFloat(const FloatFormat& f, double v) {
+    v = roundFloat(f, v);
+    const uint32_t sign = std::signbit(v) ? 1u << (f.mant + f.expBits) : 0u;
+    const uint32_t expAllOnes = (1u << f.expBits) - 1;
+    if (std::isnan(v)) return f.canonicalNaN;
+    if (std::isinf(v)) return sign | (expAllOnes << f.mant);
+    const double a = std::fabs(v);
+    if (a == 0.0) return sign;
+    const int e = binade(a);
+    if (e < f.emin()) {  // subnormal: exponent field 0, value = m * 2^(emin - mant)
+        const auto m = static_cast<uint32_t>(std::ldexp(a, f.mant - f.emin()));
+        return sign | m;
+    }
+    const auto expField = static_cast<uint32_t>(e + f.bias);
+    const auto m = static_cast<uint32_t>(std::ldexp(a, f.mant - e) - std::ldexp(1.0, f.mant));
+    return sign | (expField << f.mant) | m;
+}
+
+double decodeFloat(const FloatFormat& f, uint32_t bits) {
+    const uint32_t mantMask = (1u << f.mant) - 1;
+    const uint32_t expAllOnes = (1u << f.expBits) - 1;
+    const bool neg = (bits >> (f.mant + f.expBits)) & 1u;
+    const uint32_t expField = (bits >> f.mant) & expAllOnes;
+    const uint32_t m = bits & mantMask;
+    double a;
+    if (f.hasInf && expField == expAllOnes) {
+        a = m == 0 ? std::numeric_limits<double>::infinity() : std::numeric_limits<double>::quiet_NaN();
+    } else if (!f.hasInf && expField == expAllOnes && m == mantMask) {
+        a = std::numeric_limits<double>::quiet_NaN();
+    } else if (expField == 0) {
+        a = std::ldexp(static_cast<double>(m), f.emin() - f.mant);
+    } else {
+        a = std::ldexp(static_cast<double>((1u << f.mant) | m), static_cast<int>(expField) - f.bias - f.mant);
+    }
+    return neg ? -a : a;
+}
+
+/// C-cast semantics for an n-bit integer: truncate, then reduce modulo 2^n (fmod is exact).
+double wrapInt(double v, int bits, bool isSignedType) {
+    if (!std::isfinite(v)) return 0.0;
+    const double modulus = std::ldexp(1.0, bits);
+    double m = std::fmod(std::trunc(v), modulus);
+    if (m < 0) m += modulus;
+    if (isSignedType && m >= std::ldexp(1.0, bits - 1)) m -= modulus;
+    return m + 0.0;  // turns -0.0 into +0.0
+}
+
+/// Two's-complement bit pattern (low `bits` bits) of an integer value produced by wrapInt.
+uint64_t intPattern(double v, bool isSignedType) {
+    if (isSignedType) return static_cast<uint64_t>(static_cast<int64_t>(v));
+    return static_cast<uint64_t>(v);
+}
+
+double intFromPattern(uint64_t p, int bits, bool isSignedType) {
+    if (bits < 64) p &= (uint64_t{1} << bits) - 1;
+    if (isSignedType) {
+        if (bits < 64 && (p >> (bits - 1)) & 1u) p |= ~uint64_t{0} << bits;  // sign-extend
+        return static_cast<double>(static_cast<int64_t>(p));
+    }
+    return static_cast<double>(p);
+}
+
+}  // namespace
+
+int64_t numelOf(std::span<const int64_t> shape) {
+    int64_t n = 1;
+    for (int64_t d : shape) n *= d;
+    return n;
+}
+
+int64_t HostTensor::numel() const { return numelOf(shape); }
+
+HostTensor makeHostTensor(DType dtype, std::vector<int64_t> shape, std::vector<double> values) {
+    if (static_cast<int64_t>(values.size()) != numelOf(shape))
+        throw std::invalid_argument("makeHostTensor: " + std::to_string(values.size()) +
+                                    " values for shape " + formatShape(shape));
+    for (double& v : values) v = roundTo(dtype, v);
+    return HostTensor{dtype, std::move(shape), std::move(values)};
+}
+
+std::string formatShape(std::span<const int64_t> shape) {
+    std::string s = "(";
+    for (size_t i = 0; i < shape.size(); ++i) {
+        if (i) s += ", ";
+        s += std::to_string(shape[i]);
+    }
+    return s + ")";
+}
+
+double roundTo(DType t, double v) {
+    if (const FloatFormat* f = formatOf(t)) return roundFloat(*f, v);
+    if (t == DType::Float64) return v;
+    if (t == DType::Bool) return v == 0.0 ? 0.0 : 1.0;
+    return wrapInt(v, ir::dtypeBits(t), ir::isSigned(t));
+}
+
+size_t encodedSize(DType t, int64_t numel) {
+    const auto n = static_cast<size_t>(numel);
+    if (ir::dtypeBits(t) == 4) return (n + 1) / 2;
+    return n * static_cast<size_t>(ir::dtypeBytes(t));
+}
+
+uint32_t floatBits(DType t, double v) {
+    const FloatFormat* f = formatOf(t);
+    if (!f) throw std::invalid_argument("floatBits: not a 8/16/32-bit float dtype");
+    return encodeFloat(*f, v);
+}
+
+double floatFromBits(DType t, uint32_t bits) {
+    const FloatFormat* f = formatOf(t);
+    if (!f) throw std::invalid_argument("floatFromBits: not a 8/16/32-bit float dtype");
+    return decodeFloat(*f, bits);
+}
+
+std::vector<uint8_t> encode(const HostTensor& t) {
+    if (!t.hasData())
+        throw std::invalid_argument("encode: tensor of shape " + formatShape(t.shape) + " has " +
+                                    std::to_string(t.data.size()) + " values");
+    const int bits = ir::dtypeBits(t.dtype);
+    std::vector<uint8_t> out(encodedSize(t.dtype, t.numel()), 0);
+    if (bits == 4) {
+        const bool sgn = ir::isSigned(t.dtype);
+        for (size_t i = 0; i < t.data.size(); ++i) {
+            const auto nib = static_cast<uint8_t>(intPattern(roundTo(t.dtype, t.data[i]), sgn) & 0xF);
+            out[i / 2] |= static_cast<uint8_t>(i % 2 ? nib << 4 : nib);
+        }
+        return out;
+    }
+    const size_t nb = static_cast<size_t>(ir::dtypeBytes(t.dtype));
+    const FloatFormat* f = formatOf(t.dtype);
+    for (size_t i = 0; i < t.data.size(); ++i) {
+        uint64_t p;
+        if (f) {
+            p = encodeFloat(*f, t.data[i]);
+        } else if (t.dtype == DType::Float64) {
+            std::memcpy(&p, &t.data[i], 8);
+        } else {
+            p = intPattern(roundTo(t.dtype, t.data[i]), ir::isSigned(t.dtype));
+        }
+        for (size_t b = 0; b < nb; ++b) out[i * nb + b] = static_cast<uint8_t>(p >> (8 * b));
+    }
+    return out;
+}
+
+HostTensor decode(DType dtype, std::vector<int64_t> shape, std::span<const uint8_t> bytes) {
+    const int64_t n = numelOf(shape);
+    if (bytes.size() != encodedSize(dtype, n))
+        throw std::invalid_argument("decode: " + std::to_string(bytes.size()) + " bytes for " +
+                                    std::string(ir::dtypeName(dtype)) + " tensor of shape " +
+                                    formatShape(shape) + " (expected " +
+                                    std::to_string(encodedSize(dtype, n)) + ")");
+    HostTensor t{dtype, std::move(shape), std::vector<double>(static_cast<size_t>(n))};
+    const int bits = ir::dtypeBits(dtype);
+    const bool sgn = ir::isSigned(dtype);
+    if (bits == 4) {
+        for (size_t i = 0; i < t.data.size(); ++i)
+            t.data[i] = intFromPattern((bytes[i / 2] >> (i % 2 ? 4 : 0)) & 0xF, 4, sgn);
+        return t;
+    }
+    const size_t nb = static_cast<size_t>(ir::dtypeBytes(dtype));
+    const FloatFormat* f = formatOf(dtype);
+    for (size_t i = 0; i < t.data.size(); ++i) {
+        uint64_t p = 0;
+        for (size_t b = 0; b < nb; ++b) p |= static_cast<uint64_t>(bytes[i * nb + b]) << (8 * b);
+        if (f) {
+            t.data[i] = decodeFloat(*f, static_cast<uint32_t>(p));
+        } else if (dtype == DType::Float64) {
+            std::memcpy(&t.data[i], &p, 8);
+        } else if (dtype == DType::Bool) {
+            t.data[i] = p != 0 ? 1.0 : 0.0;
+        } else {
+            t.data[i] = intFromPattern(p, bits, sgn);
+        }
+    }
+    return t;
+}
+
+}  // namespace ts
