@@ -1,0 +1,137 @@
+// The one registry of the tile language's `T.*` surface (LANGUAGE.md §3): every name a kernel may
+// use through `import tilelang.language as T`, with its call signature and a one-line summary.
+// The IDE draws its autocompletion, call tips and `T.*` highlighting from this list; the front end
+// may use it to recognise names and to suggest the closest one in "unknown name" diagnostics, so
+// both always agree on the language. (Created by the GUI engineer, issue 3; the front-end owner is
+// welcome to extend it — keep one entry per name, sorted by kind then as in LANGUAGE.md.)
+// Header-only and constexpr: no Qt, no allocation, usable from every layer.
+#pragma once
+#include <string_view>
+
+namespace ts::fe {
+
+/// What a registered name is, for the completion list's icon and the front end's checks.
+enum class LangKind : unsigned char {
+    Type,       ///< T.Tensor, T.float16, ...: parameter annotations and dtype constructors
+    Scope,      ///< T.Kernel, T.Pipelined, T.Parallel, ...: `with`/`for` constructs
+    Alloc,      ///< T.alloc_*: buffer allocation
+    TileOp,     ///< T.copy, T.gemm, T.reduce_*, ...: tile-level operations
+    Math,       ///< T.exp, T.max, ...: scalar math usable in element expressions
+    Sync,       ///< barriers, fences, mbarriers, warp specialization
+    Layout,     ///< layouts and swizzles
+    Meta,       ///< compile-time helpers (T.ceildiv, T.const, T.dynamic, ...)
+    Decorator,  ///< T.prim_func, T.macro
+};
+
+/// One `T.<name>`. `signature` is what a call tip shows ("copy(src, dst, ...)"); `summary` is one
+/// sentence in the user's terms.
+struct LangEntry {
+    std::string_view name;
+    LangKind kind;
+    std::string_view signature;
+    std::string_view summary;
+};
+
+// clang-format off
+/// Every `T.*` name of the language, in LANGUAGE.md order.
+inline constexpr LangEntry kLanguage[] = {
+    // decorators
+    {"prim_func", LangKind::Decorator, "prim_func", "Marks the kernel function elaborated into Tile IR."},
+    {"macro", LangKind::Decorator, "macro", "A helper inlined at each call site inside a prim_func."},
+    // types
+    {"Tensor", LangKind::Type, "Tensor(shape, dtype)", "Global tensor parameter (row-major)."},
+    {"Buffer", LangKind::Type, "Buffer(shape, dtype)", "Global tensor parameter (alias of T.Tensor)."},
+    {"StridedTensor", LangKind::Type, "StridedTensor(shape, strides, dtype)", "Global tensor with explicit strides."},
+    {"bool", LangKind::Type, "bool(x)", "Boolean dtype / constructor."},
+    {"int8", LangKind::Type, "int8(x)", "8-bit signed integer dtype / constructor."},
+    {"int16", LangKind::Type, "int16(x)", "16-bit signed integer dtype / constructor."},
+    {"int32", LangKind::Type, "int32(x)", "32-bit signed integer dtype / constructor."},
+    {"int64", LangKind::Type, "int64(x)", "64-bit signed integer dtype / constructor."},
+    {"uint8", LangKind::Type, "uint8(x)", "8-bit unsigned integer dtype / constructor."},
+    {"uint16", LangKind::Type, "uint16(x)", "16-bit unsigned integer dtype / constructor."},
+    {"uint32", LangKind::Type, "uint32(x)", "32-bit unsigned integer dtype / constructor."},
+    {"uint64", LangKind::Type, "uint64(x)", "64-bit unsigned integer dtype / constructor."},
+    {"float16", LangKind::Type, "float16(x)", "IEEE half dtype / constructor."},
+    {"bfloat16", LangKind::Type, "bfloat16(x)", "bfloat16 dtype / constructor."},
+    {"float32", LangKind::Type, "float32(x)", "IEEE single dtype / constructor (alias \"float\")."},
+    {"float64", LangKind::Type, "float64(x)", "IEEE double dtype / constructor."},
+    {"float8_e4m3", LangKind::Type, "float8_e4m3(x)", "FP8 E4M3 dtype (no infinities)."},
+    {"float8_e5m2", LangKind::Type, "float8_e5m2(x)", "FP8 E5M2 dtype."},
+    {"int4", LangKind::Type, "int4(x)", "Packed 4-bit signed integer dtype."},
+    {"uint4", LangKind::Type, "uint4(x)", "Packed 4-bit unsigned integer dtype."},
+    // scopes and loops
+    {"Kernel", LangKind::Scope, "Kernel(gx, gy=1, gz=1, threads=128)", "Launch scope: grid extents and block size; yields block indices."},
+    {"Pipelined", LangKind::Scope, "Pipelined(n, num_stages=2, order=None, stage=None)", "Software-pipelined loop: copies of later iterations overlap compute."},
+    {"Parallel", LangKind::Scope, "Parallel(e0, e1, ...)", "Element-wise loop nest mapped onto threads by the inferred layout."},
+    {"serial", LangKind::Scope, "serial(n)", "Ordinary sequential loop."},
+    {"unroll", LangKind::Scope, "unroll(n)", "Fully unrolled loop."},
+    {"vectorized", LangKind::Scope, "vectorized(n)", "Loop mapped onto vector lanes."},
+    {"ws", LangKind::Scope, "ws(i)", "Warp-specialization scope for warp group i (sm_90)."},
+    // allocation
+    {"alloc_shared", LangKind::Alloc, "alloc_shared(shape, dtype)", "Shared-memory tile (dynamic shared memory)."},
+    {"alloc_fragment", LangKind::Alloc, "alloc_fragment(shape, dtype)", "Register tile distributed over the block's threads."},
+    {"alloc_local", LangKind::Alloc, "alloc_local(shape, dtype)", "Per-thread local array."},
+    {"alloc_var", LangKind::Alloc, "alloc_var(dtype, init=None)", "Per-thread scalar variable."},
+    {"alloc_barrier", LangKind::Alloc, "alloc_barrier(arrive_counts)", "mbarriers (sm_90+)."},
+    {"empty", LangKind::Alloc, "empty(shape, dtype)", "Output tensor of an eager-style kernel."},
+    // tile operations
+    {"copy", LangKind::TileOp, "copy(src, dst, coalesced_width=None, disable_tma=False)", "Region copy between global, shared and fragment memory."},
+    {"gemm", LangKind::TileOp, "gemm(A, B, C, transpose_A=False, transpose_B=False, policy=T.GemmWarpPolicy.Square, clear_accum=False, k_pack=1)", "C += op(A) * op(B) on tiles."},
+    {"GemmWarpPolicy", LangKind::TileOp, "GemmWarpPolicy.Square | FullRow | FullCol", "How T.gemm splits warps over M and N."},
+    {"fill", LangKind::TileOp, "fill(buf, value)", "Fills a tile with a value."},
+    {"clear", LangKind::TileOp, "clear(buf)", "Fills a tile with zero."},
+    {"reduce_sum", LangKind::TileOp, "reduce_sum(src, dst, dim=-1, clear=True)", "Sum of a fragment along one axis."},
+    {"reduce_max", LangKind::TileOp, "reduce_max(src, dst, dim=-1, clear=True)", "Maximum of a fragment along one axis."},
+    {"reduce_min", LangKind::TileOp, "reduce_min(src, dst, dim=-1, clear=True)", "Minimum of a fragment along one axis."},
+    {"reduce_absmax", LangKind::TileOp, "reduce_absmax(src, dst, dim=-1, clear=True)", "Maximum absolute value along one axis."},
+    {"reduce_abssum", LangKind::TileOp, "reduce_abssum(src, dst, dim=-1, clear=True)", "Sum of absolute values along one axis."},
+    {"cumsum", LangKind::TileOp, "cumsum(src, dst=None, dim=0, reverse=False)", "Inclusive scan along one axis."},
+    {"atomic_add", LangKind::TileOp, "atomic_add(dst, value, return_prev=False)", "Atomic add of a scalar or tile."},
+    {"atomic_max", LangKind::TileOp, "atomic_max(dst, value, return_prev=False)", "Atomic maximum of a scalar or tile."},
+    {"atomic_min", LangKind::TileOp, "atomic_min(dst, value, return_prev=False)", "Atomic minimum of a scalar or tile."},
+    {"print", LangKind::TileOp, "print(x, msg=\"\")", "Device printf (GPU) / debugger log (interpreter)."},
+    // layouts
+    {"annotate_layout", LangKind::Layout, "annotate_layout({buf: layout})", "Fixes buffer layouts before inference."},
+    {"Layout", LangKind::Layout, "Layout(shape, lambda i, j: [...])", "User layout given as an index map."},
+    {"Fragment", LangKind::Layout, "Fragment(shape, forward_thread_fn=..., forward_index_fn=...)", "User fragment layout: thread and local index maps."},
+    {"use_swizzle", LangKind::Layout, "use_swizzle(panel_size, order=\"row\")", "Block rasterization for L2 reuse."},
+    // math
+    {"max", LangKind::Math, "max(a, b)", "Maximum of two values."},
+    {"min", LangKind::Math, "min(a, b)", "Minimum of two values."},
+    {"abs", LangKind::Math, "abs(x)", "Absolute value."},
+    {"exp", LangKind::Math, "exp(x)", "e to the power x."},
+    {"exp2", LangKind::Math, "exp2(x)", "2 to the power x."},
+    {"log", LangKind::Math, "log(x)", "Natural logarithm."},
+    {"log2", LangKind::Math, "log2(x)", "Base-2 logarithm."},
+    {"sqrt", LangKind::Math, "sqrt(x)", "Square root."},
+    {"rsqrt", LangKind::Math, "rsqrt(x)", "Reciprocal square root."},
+    {"sigmoid", LangKind::Math, "sigmoid(x)", "1 / (1 + exp(-x))."},
+    {"tanh", LangKind::Math, "tanh(x)", "Hyperbolic tangent."},
+    {"if_then_else", LangKind::Math, "if_then_else(cond, a, b)", "Select a if cond else b."},
+    {"infinity", LangKind::Math, "infinity(dtype)", "Positive infinity of a dtype."},
+    {"cast", LangKind::Math, "cast(x, dtype)", "Converts to dtype (round to nearest even)."},
+    // synchronization (incl. Hopper)
+    {"sync_threads", LangKind::Sync, "sync_threads()", "Block-wide barrier (__syncthreads)."},
+    {"barrier_arrive", LangKind::Sync, "barrier_arrive(barrier)", "Arrives on a barrier."},
+    {"barrier_wait", LangKind::Sync, "barrier_wait(barrier, parity)", "Waits on a barrier phase."},
+    {"mbarrier_arrive", LangKind::Sync, "mbarrier_arrive(barrier)", "Arrives on an mbarrier (sm_90)."},
+    {"mbarrier_expect_tx", LangKind::Sync, "mbarrier_expect_tx(barrier, bytes)", "Announces the bytes a TMA transfer will bring."},
+    {"mbarrier_wait_parity", LangKind::Sync, "mbarrier_wait_parity(barrier, parity)", "Waits for an mbarrier phase."},
+    {"fence_proxy_async", LangKind::Sync, "fence_proxy_async()", "Orders generic-proxy writes before async-proxy reads."},
+    {"set_max_nreg", LangKind::Sync, "set_max_nreg(count, increase)", "Re-balances registers between warp groups (setmaxnreg)."},
+    // meta helpers
+    {"ceildiv", LangKind::Meta, "ceildiv(a, b)", "Integer division rounding up."},
+    {"const", LangKind::Meta, "const(\"M, N\")", "Symbolic sizes bound from argument shapes (eager style)."},
+    {"dynamic", LangKind::Meta, "dynamic(name)", "A symbolic (run-time) dimension."},
+    {"symbolic", LangKind::Meta, "symbolic(name)", "A symbolic (run-time) dimension."},
+};
+// clang-format on
+
+/// The entry for `T.<name>`, or nullptr.
+constexpr const LangEntry* findLanguageEntry(std::string_view name) {
+    for (const auto& e : kLanguage)
+        if (e.name == name) return &e;
+    return nullptr;
+}
+
+}  // namespace ts::fe
