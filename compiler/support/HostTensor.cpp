@@ -122,9 +122,17 @@ double decodeFloat(const FloatFormat& f, uint32_t bits) {
 double wrapInt(double v, int bits, bool isSignedType) {
     if (!std::isfinite(v)) return 0.0;
     const double modulus = std::ldexp(1.0, bits);
-    double m = std::fmod(std::trunc(v), modulus);
-    if (m < 0) m += modulus;
-    if (isSignedType && m >= std::ldexp(1.0, bits - 1)) m -= modulus;
+    double m = std::fmod(std::trunc(v), modulus);  // in (-2^bits, 2^bits)
+    if (isSignedType) {
+        // Shift into [-2^(bits-1), 2^(bits-1)); exact, as m is a multiple of its own ulp.
+        const double half = std::ldexp(1.0, bits - 1);
+        if (m >= half) m -= modulus;
+        else if (m < -half) m += modulus;
+    } else if (m < 0) {
+        m += modulus;
+        // Only for uint64: 2^64 - k (small k) is not a double; stay below 2^64.
+        if (m >= modulus) m = std::nextafter(modulus, 0.0);
+    }
     return m + 0.0;  // turns -0.0 into +0.0
 }
 
