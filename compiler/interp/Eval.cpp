@@ -1,0 +1,353 @@
+// Expression evaluation of the tile-level interpreter: C-like typing (every node is evaluated
+// in the domain of its own dtype: floats as double, integers and bools as int64), Python floor
+// semantics for integer // and %, rounding only where the IR has a Cast, and bounds-checked
+// element loads. Integer arithmetic wraps (two's complement) instead of invoking undefined
+// behaviour, and every trap (division by zero, INT64_MIN / -1, bad shifts) is a diagnostic.
+#include <cmath>
+#include <limits>
+#include <string_view>
+
+#include "compiler/interp/Machine.h"
+
+namespace ts::interp::detail {
+using namespace ts::ir;
+
+namespace {
+
+/// Truncates toward zero; doubles in [2^63, 2^64) wrap (uint64 values held as doubles).
+bool toInt(double d, int64_t& out) {
+    if (!std::isfinite(d)) return false;
+    d = std::trunc(d);
+    if (d >= -9223372036854775808.0 && d < 9223372036854775808.0) {
+        out = static_cast<int64_t>(d);
+        return true;
+    }
+    if (d >= 0 && d < 18446744073709551616.0) {
+        out = static_cast<int64_t>(static_cast<uint64_t>(d));
+        return true;
+    }
+    return false;
+}
+
+/// C conversion of an integer to a narrower integer type (two's-complement wrap).
+int64_t wrapInt(DType t, int64_t v) {
+    if (t == DType::Bool) return v != 0;
+    int bits = dtypeBits(t);
+    if (bits >= 64) return v;
+    uint64_t mask = (uint64_t(1) << bits) - 1, u = static_cast<uint64_t>(v) & mask;
+    if (isSigned(t) && (u >> (bits - 1))) return static_cast<int64_t>(u) - (int64_t(1) << bits);
+    return static_cast<int64_t>(u);
+}
+
+int64_t wrapAdd(int64_t a, int64_t b) { return static_cast<int64_t>(static_cast<uint64_t>(a) + static_cast<uint64_t>(b)); }
+int64_t wrapSub(int64_t a, int64_t b) { return static_cast<int64_t>(static_cast<uint64_t>(a) - static_cast<uint64_t>(b)); }
+int64_t wrapMul(int64_t a, int64_t b) { return static_cast<int64_t>(static_cast<uint64_t>(a) * static_cast<uint64_t>(b)); }
+
+double sigmoid(double x) { return 1.0 / (1.0 + std::exp(-x)); }
+double rsqrt(double x) { return 1.0 / std::sqrt(x); }
+double exp10(double x) { return std::pow(10.0, x); }
+
+struct Fn1 {
+    std::string_view name;
+    double (*fn)(double);
+};
+const Fn1 kUnary[] = {
+    {"exp", [](double x) { return std::exp(x); }},     {"exp2", [](double x) { return std::exp2(x); }},
+    {"exp10", exp10},                                  {"log", [](double x) { return std::log(x); }},
+    {"log2", [](double x) { return std::log2(x); }},   {"log10", [](double x) { return std::log10(x); }},
+    {"log1p", [](double x) { return std::log1p(x); }}, {"expm1", [](double x) { return std::expm1(x); }},
+    {"sqrt", [](double x) { return std::sqrt(x); }},   {"rsqrt", rsqrt},
+    {"sigmoid", sigmoid},                              {"tanh", [](double x) { return std::tanh(x); }},
+    {"abs", [](double x) { return std::fabs(x); }},    {"fabs", [](double x) { return std::fabs(x); }},
+    {"floor", [](double x) { return std::floor(x); }}, {"ceil", [](double x) { return std::ceil(x); }},
+    {"round", [](double x) { return std::nearbyint(x); }}, {"trunc", [](double x) { return std::trunc(x); }},
+    {"sin", [](double x) { return std::sin(x); }},     {"cos", [](double x) { return std::cos(x); }},
+    {"tan", [](double x) { return std::tan(x); }},     {"erf", [](double x) { return std::erf(x); }},
+};
+
+struct Fn2 {
+    std::string_view name;
+    double (*fn)(double, double);
+};
+const Fn2 kBinary[] = {
+    {"pow", [](double a, double b) { return std::pow(a, b); }},
+    {"fmod", [](double a, double b) { return std::fmod(a, b); }},
+    {"max", [](double a, double b) { return std::fmax(a, b); }},
+    {"min", [](double a, double b) { return std::fmin(a, b); }},
+    {"atan2", [](double a, double b) { return std::atan2(a, b); }},
+};
+
+std::string_view baseName(std::string_view op) {
+    if (op.substr(0, 2) == "T.") op.remove_prefix(2);
+    return op;
+}
+
+}  // namespace
+
+int64_t floorDiv(int64_t a, int64_t b) {
+    int64_t q = a / b;
+    if ((a % b != 0) && ((a < 0) != (b < 0))) --q;
+    return q;
+}
+int64_t floorMod(int64_t a, int64_t b) { return a - floorDiv(a, b) * b; }
+
+const Binding& Machine::lookupVar(const VarNode* v) const {
+    for (size_t i = m_bindings.size(); i-- > 0;)
+        if (m_bindings[i].var == v) return m_bindings[i];
+    std::string hint;
+    if (v->tag == VarTag::ThreadIdx)
+        hint = "thread indices have no meaning in tile-level IR; interpret the program before lower-to-threads";
+    else if (v->tag == VarTag::BlockIdx) hint = "block indices only exist inside T.Kernel";
+    else hint = "it is used outside the loop that binds it, or it is a symbolic extent no argument shape binds";
+    fail(v->span, "variable '" + v->name + "' has no value here", hint);
+}
+
+double Machine::evalF(const ExprNode* e) {
+    if (!e) fail(m_stmtSpan, "malformed IR: missing expression");
+    if (!isFloat(e->dtype)) return static_cast<double>(evalI(e));
+    DepthGuard g(*this, e->span);
+    switch (e->kind) {
+        case ExprKind::IntImm: return static_cast<double>(static_cast<const IntImmNode*>(e)->value);
+        case ExprKind::FloatImm: return static_cast<const FloatImmNode*>(e)->value;
+        case ExprKind::StrImm: fail(e->span, "a string cannot be used as a number");
+        case ExprKind::Var: return lookupVar(static_cast<const VarNode*>(e)).f;
+        case ExprKind::Binary: return binaryF(static_cast<const BinaryNode*>(e));
+        case ExprKind::Unary: {
+            auto* n = static_cast<const UnaryNode*>(e);
+            if (n->op == UnOp::Neg) return -evalF(n->a.get());
+            if (n->op == UnOp::Not) return evalCond(n->a.get()) ? 0.0 : 1.0;
+            fail(e->span, "bitwise not (~) of a floating-point value");
+        }
+        case ExprKind::Select: {
+            auto* n = static_cast<const SelectNode*>(e);
+            return evalCond(n->cond.get()) ? evalF(n->t.get()) : evalF(n->f.get());
+        }
+        case ExprKind::Call: return callF(static_cast<const CallNode*>(e));
+        case ExprKind::Load: return loadValue(static_cast<const LoadNode*>(e));
+        case ExprKind::Cast: {
+            double v = evalValue(static_cast<const CastNode*>(e)->value.get());
+            return e->dtype == DType::Float64 ? v : roundTo(e->dtype, v);
+        }
+    }
+    fail(e->span, "malformed IR: unknown expression kind");
+}
+
+int64_t Machine::evalI(const ExprNode* e) {
+    if (!e) fail(m_stmtSpan, "malformed IR: missing expression");
+    if (isFloat(e->dtype)) {
+        double d = evalF(e);
+        int64_t out;
+        if (!toInt(d, out)) fail(e->span, "value " + std::to_string(d) + " used as an integer (index or integer operand)");
+        return out;
+    }
+    DepthGuard g(*this, e->span);
+    switch (e->kind) {
+        case ExprKind::IntImm: return static_cast<const IntImmNode*>(e)->value;
+        case ExprKind::FloatImm: {
+            int64_t out;
+            if (!toInt(static_cast<const FloatImmNode*>(e)->value, out)) fail(e->span, "non-finite integer constant");
+            return out;
+        }
+        case ExprKind::StrImm: fail(e->span, "a string cannot be used as a number");
+        case ExprKind::Var: return lookupVar(static_cast<const VarNode*>(e)).i;
+        case ExprKind::Binary: return binaryI(static_cast<const BinaryNode*>(e));
+        case ExprKind::Unary: {
+            auto* n = static_cast<const UnaryNode*>(e);
+            if (n->op == UnOp::Not) return evalCond(n->a.get()) ? 0 : 1;
+            int64_t a = evalI(n->a.get());
+            return n->op == UnOp::Neg ? wrapSub(0, a) : ~a;
+        }
+        case ExprKind::Select: {
+            auto* n = static_cast<const SelectNode*>(e);
+            return evalCond(n->cond.get()) ? evalI(n->t.get()) : evalI(n->f.get());
+        }
+        case ExprKind::Call: {
+            auto* n = static_cast<const CallNode*>(e);
+            auto name = baseName(n->op);
+            bool allInt = true;
+            for (auto& a : n->args) allInt &= a && !isFloat(a->dtype);
+            if (allInt && name == "abs" && n->args.size() == 1) {
+                int64_t a = evalI(n->args[0].get());
+                return a < 0 ? wrapSub(0, a) : a;
+            }
+            if (allInt && (name == "min" || name == "max") && n->args.size() == 2) {
+                int64_t a = evalI(n->args[0].get()), b = evalI(n->args[1].get());
+                return name == "min" ? std::min(a, b) : std::max(a, b);
+            }
+            double d = callF(n);
+            int64_t out;
+            if (!toInt(d, out)) fail(e->span, "T." + std::string(name) + " gives a non-finite integer value");
+            return wrapInt(e->dtype, out);
+        }
+        case ExprKind::Load: {
+            double d = loadValue(static_cast<const LoadNode*>(e));
+            int64_t out;
+            if (!toInt(d, out)) fail(e->span, "non-finite value loaded as an integer");
+            return out;
+        }
+        case ExprKind::Cast: {
+            auto* src = static_cast<const CastNode*>(e)->value.get();
+            if (src && isFloat(src->dtype)) {
+                int64_t out = 0;
+                toInt(roundTo(e->dtype, evalF(src)), out);  // roundTo maps NaN/inf to 0 and wraps
+                return out;
+            }
+            return wrapInt(e->dtype, evalI(src));
+        }
+    }
+    fail(e->span, "malformed IR: unknown expression kind");
+}
+
+bool Machine::evalCond(const ExprNode* e) {
+    if (e && isFloat(e->dtype)) return evalF(e) != 0.0;
+    return evalI(e) != 0;
+}
+
+double Machine::binaryF(const BinaryNode* n) {
+    if (isComparison(n->op) || n->op == BinOp::And || n->op == BinOp::Or) return static_cast<double>(binaryI(n));
+    double a = evalF(n->a.get()), b = evalF(n->b.get());
+    switch (n->op) {
+        case BinOp::Add: return a + b;
+        case BinOp::Sub: return a - b;
+        case BinOp::Mul: return a * b;
+        case BinOp::Div: return a / b;
+        case BinOp::FloorDiv: return std::floor(a / b);
+        case BinOp::FloorMod: {
+            double r = std::fmod(a, b);
+            if (r != 0 && ((r < 0) != (b < 0))) r += b;
+            return r;
+        }
+        case BinOp::Min: return std::fmin(a, b);
+        case BinOp::Max: return std::fmax(a, b);
+        case BinOp::Pow: return std::pow(a, b);
+        default: break;
+    }
+    fail(n->span, std::string("operator '") + binOpSymbol(n->op) + "' is not defined on floating-point values");
+}
+
+int64_t Machine::binaryI(const BinaryNode* n) {
+    const ExprNode *ea = n->a.get(), *eb = n->b.get();
+    if (!ea || !eb) fail(n->span, "malformed IR: binary operator with a missing operand");
+    bool anyFloat = isFloat(ea->dtype) || isFloat(eb->dtype);
+    switch (n->op) {
+        case BinOp::And: return evalCond(ea) && evalCond(eb);
+        case BinOp::Or: return evalCond(ea) || evalCond(eb);
+        case BinOp::Eq: case BinOp::Ne: case BinOp::Lt: case BinOp::Le: case BinOp::Gt: case BinOp::Ge: {
+            int c;  // -1, 0, 1; 2 = unordered (NaN)
+            if (anyFloat) {
+                double a = evalF(ea), b = evalF(eb);
+                c = a < b ? -1 : a > b ? 1 : a == b ? 0 : 2;
+            } else {
+                int64_t a = evalI(ea), b = evalI(eb);
+                c = a < b ? -1 : a > b ? 1 : 0;
+            }
+            switch (n->op) {
+                case BinOp::Eq: return c == 0;
+                case BinOp::Ne: return c != 0;
+                case BinOp::Lt: return c == -1;
+                case BinOp::Le: return c == -1 || c == 0;
+                case BinOp::Gt: return c == 1;
+                default: return c == 1 || c == 0;
+            }
+        }
+        default: break;
+    }
+    if (anyFloat) {
+        int64_t out;
+        double d = binaryF(n);
+        if (!toInt(d, out)) fail(n->span, "non-finite value used as an integer");
+        return out;
+    }
+    int64_t a = evalI(ea), b = evalI(eb);
+    switch (n->op) {
+        case BinOp::Add: return wrapAdd(a, b);
+        case BinOp::Sub: return wrapSub(a, b);
+        case BinOp::Mul: return wrapMul(a, b);
+        case BinOp::Div:
+        case BinOp::FloorDiv:
+        case BinOp::FloorMod:
+            if (b == 0) fail(n->span, std::string("integer division by zero (operator '") + binOpSymbol(n->op) + "')");
+            if (b == -1) return n->op == BinOp::FloorMod ? 0 : wrapSub(0, a);
+            if (n->op == BinOp::Div) return a / b;  // C truncation, as `/` on ints in TIR
+            return n->op == BinOp::FloorDiv ? floorDiv(a, b) : floorMod(a, b);
+        case BinOp::Min: return std::min(a, b);
+        case BinOp::Max: return std::max(a, b);
+        case BinOp::Pow: {
+            if (b < 0) fail(n->span, "negative integer exponent");
+            int64_t r = 1;
+            for (; b; b >>= 1, a = wrapMul(a, a))
+                if (b & 1) r = wrapMul(r, a);
+            return r;
+        }
+        case BinOp::BitAnd: return a & b;
+        case BinOp::BitOr: return a | b;
+        case BinOp::BitXor: return a ^ b;
+        case BinOp::Shl:
+        case BinOp::Shr:
+            if (b < 0 || b > 63) fail(n->span, "shift by " + std::to_string(b) + " bits (must be in [0, 63])");
+            return n->op == BinOp::Shl ? static_cast<int64_t>(static_cast<uint64_t>(a) << b) : a >> b;
+        default: break;
+    }
+    fail(n->span, "malformed IR: unknown binary operator");
+}
+
+double Machine::callF(const CallNode* n) {
+    std::string_view name = baseName(n->op);
+    if (name.substr(0, 3) == "tl.")
+        fail(n->span, "lowered intrinsic '" + n->op + "' cannot run in the tile-level interpreter",
+             "interpret the IR before the lowering passes");
+    if (name == "infinity") return std::numeric_limits<double>::infinity();
+    if (name == "ninfinity") return -std::numeric_limits<double>::infinity();
+    for (auto& f : kUnary) {
+        if (f.name != name) continue;
+        if (n->args.size() != 1) fail(n->span, "T." + std::string(name) + " takes 1 argument");
+        return f.fn(evalF(n->args[0].get()));
+    }
+    for (auto& f : kBinary) {
+        if (f.name != name) continue;
+        if (n->args.size() != 2) fail(n->span, "T." + std::string(name) + " takes 2 arguments");
+        return f.fn(evalF(n->args[0].get()), evalF(n->args[1].get()));
+    }
+    fail(n->span, "the interpreter does not support the function '" + n->op + "'");
+}
+
+double Machine::loadValue(const LoadNode* n) {
+    BufferState& b = lookup(n->buffer.get(), n->span);
+    return b.data[elementOffset(b, n->indices, n->span, "load")];
+}
+
+int64_t Machine::elementOffset(const BufferState& b, const std::vector<Expr>& idx, const Span& at, const char* what) {
+    size_t rank = b.shape.size();
+    if (idx.empty() && b.size == 1) return 0;  // scalar (alloc_var) read without an index
+    if (idx.size() != rank)
+        fail(at, std::string(what) + " of '" + b.node->name + "' with " + std::to_string(idx.size()) +
+                     " indices, but the buffer has rank " + std::to_string(rank));
+    int64_t small[8];
+    std::vector<int64_t> big;
+    int64_t* vals = small;
+    if (rank > 8) {
+        big.resize(rank);
+        vals = big.data();
+    }
+    int64_t off = 0;
+    bool oob = false;
+    for (size_t d = 0; d < rank; ++d) {
+        vals[d] = evalI(idx[d].get());
+        oob |= vals[d] < 0 || vals[d] >= b.shape[d];
+        off += vals[d] * b.strides[d];
+    }
+    if (oob || off < 0 || off >= b.size) {
+        std::vector<int64_t> v(vals, vals + rank);
+        fail(at, std::string("out-of-bounds ") + what + " " + b.node->name + formatIndex(v) + ": " +
+                     scopeName(b.node->scope) + " buffer '" + b.node->name + "' has shape " + formatShape(b.shape));
+    }
+    return off;
+}
+
+std::string formatIndex(const std::vector<int64_t>& idx) {
+    std::string s = "[";
+    for (size_t i = 0; i < idx.size(); ++i) s += (i ? ", " : "") + std::to_string(idx[i]);
+    return s + "]";
+}
+
+}  // namespace ts::interp::detail

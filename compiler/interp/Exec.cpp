@@ -1,0 +1,305 @@
+// Statement execution of the tile-level interpreter: argument binding (symbolic extents from the
+// tensors' shapes), the T.Kernel grid (one block after another, x fastest), per-block buffer
+// allocation, loops of every kind run sequentially, stores rounded to the buffer dtype, and the
+// conversion of internal errors into the single Diagnostic of InterpResult.
+#include <algorithm>
+#include <new>
+#include <string_view>
+
+#include "compiler/interp/Machine.h"
+
+namespace ts::interp::detail {
+using namespace ts::ir;
+
+namespace {
+
+/// Calls with no effect when one logical executor runs the whole block.
+bool isNoOpCall(std::string_view op) {
+    if (op.substr(0, 2) == "T.") op.remove_prefix(2);
+    if (op.substr(0, 3) == "tl.") op.remove_prefix(3);
+    static constexpr std::string_view kNoOps[] = {
+        "sync_threads", "syncthreads", "sync_warp", "fence_proxy_async", "set_max_nreg", "use_swizzle",
+        "annotate_layout", "barrier_arrive", "barrier_wait", "mbarrier_arrive", "mbarrier_expect_tx",
+        "mbarrier_wait_parity", "no_op", "evaluate",
+    };
+    return std::find(std::begin(kNoOps), std::end(kNoOps), op) != std::end(kNoOps);
+}
+
+/// Product of extents with an overflow guard (nullopt above kMaxElements).
+std::optional<int64_t> checkedNumel(const std::vector<int64_t>& shape) {
+    int64_t n = 1;
+    for (int64_t e : shape) {
+        if (e < 0) return std::nullopt;
+        if (e && n > kMaxElements / e) return std::nullopt;
+        n *= e;
+    }
+    return n;
+}
+
+}  // namespace
+
+void Machine::fail(const Span& at, std::string msg, std::string hint) const {
+    throw InterpError{at.valid() ? at : m_stmtSpan, std::move(msg), std::move(hint)};
+}
+
+void Machine::checkCancel(const Span& at) const {
+    if (m_opts.cancel && m_opts.cancel->load(std::memory_order_relaxed)) fail(at, "interpretation cancelled");
+}
+
+void Machine::log(std::string line) {
+    if (m_log.size() < 10000) m_log.push_back(std::move(line));
+}
+
+size_t Machine::bind(const VarNode* v, int64_t value) {
+    m_bindings.push_back({v, value, static_cast<double>(value)});
+    return m_bindings.size() - 1;
+}
+
+BufferState& Machine::lookup(const BufferNode* b, const Span& at) {
+    if (!b) fail(at, "malformed IR: access to a missing buffer");
+    for (auto& s : m_buffers)
+        if (s->node == b) {
+            if (!s->live) break;
+            return *s;
+        }
+    fail(at, "buffer '" + b->name + "' is used before its allocation in this block",
+         "an alloc_shared/alloc_fragment/alloc_local must come before the buffer's first use inside T.Kernel");
+}
+
+BufferState& Machine::stateFor(const BufferNode* b) {
+    for (auto& s : m_buffers)
+        if (s->node == b) return *s;
+    m_buffers.push_back(std::make_unique<BufferState>());
+    m_buffers.back()->node = b;
+    return *m_buffers.back();
+}
+
+/// Geometry shared by arguments and allocations: evaluated shape, strides, storage need.
+static int64_t setGeometry(Machine& m, BufferState& st, const BufferNode& b, const Span& at) {
+    st.dtype = b.dtype;
+    st.shape.clear();
+    for (auto& e : b.shape) {
+        int64_t v = m.evalI(e.get());
+        if (v < 0) m.fail(at, "buffer '" + b.name + "' has a negative extent " + std::to_string(v));
+        st.shape.push_back(v);
+    }
+    auto numel = checkedNumel(st.shape);
+    if (!numel) m.fail(at, "buffer '" + b.name + "' of shape " + formatShape(st.shape) + " is too large for the interpreter");
+    st.strides.assign(st.shape.size(), 1);
+    if (b.strides.empty()) {
+        for (size_t d = st.shape.size(); d-- > 1;) st.strides[d - 1] = st.strides[d] * st.shape[d];
+        return *numel;
+    }
+    if (b.strides.size() != st.shape.size())
+        m.fail(at, "buffer '" + b.name + "' has " + std::to_string(b.strides.size()) + " strides for rank " +
+                       std::to_string(st.shape.size()));
+    int64_t last = 0;
+    for (size_t d = 0; d < st.shape.size(); ++d) {
+        st.strides[d] = m.evalI(b.strides[d].get());
+        if (st.strides[d] < 0 || st.strides[d] > kMaxElements)
+            m.fail(at, "buffer '" + b.name + "' has an unsupported stride " + std::to_string(st.strides[d]));
+        if (st.shape[d] > 0) last += (st.shape[d] - 1) * st.strides[d];
+    }
+    if (*numel == 0) return 0;
+    if (last + 1 > kMaxElements) m.fail(at, "strided buffer '" + b.name + "' is too large for the interpreter");
+    return last + 1;
+}
+
+void Machine::bindArguments(const PrimFunc& f, std::vector<HostTensor>& args) {
+    if (args.size() != f->params.size())
+        fail(f->span, "kernel '" + f->name + "' takes " + std::to_string(f->params.size()) + " tensor arguments, got " +
+                          std::to_string(args.size()));
+    for (size_t i = 0; i < args.size(); ++i) {
+        const BufferNode* b = f->params[i].get();
+        if (!b) fail(f->span, "malformed IR: parameter " + std::to_string(i) + " has no buffer");
+        if (args[i].shape.size() != b->rank())
+            fail(b->span, "argument " + std::to_string(i) + " ('" + b->name + "') must have rank " +
+                              std::to_string(b->rank()) + ", got shape " + formatShape(args[i].shape));
+        for (size_t d = 0; d < b->rank(); ++d) {  // a dimension that is a bare variable binds it
+            auto* v = dynamic_cast<const VarNode*>(b->shape[d].get());
+            bool bound = false;
+            for (auto& bd : m_bindings) bound |= bd.var == v;
+            if (v && !bound) bind(v, args[i].shape[d]);
+        }
+    }
+    for (size_t i = 0; i < args.size(); ++i) {
+        const BufferNode& b = *f->params[i];
+        HostTensor& t = args[i];
+        std::string what = "argument " + std::to_string(i) + " ('" + b.name + "')";
+        if (t.dtype != b.dtype)
+            fail(b.span, what + " has dtype " + std::string(dtypeName(t.dtype)) + ", the kernel expects " +
+                             std::string(dtypeName(b.dtype)));
+        BufferState& st = stateFor(&b);
+        int64_t need = setGeometry(*this, st, b, b.span);
+        if (st.shape != t.shape)
+            fail(b.span, what + " has shape " + formatShape(t.shape) + ", the kernel expects " + formatShape(st.shape));
+        if (t.data.empty()) t.data.assign(static_cast<size_t>(t.numel()), 0.0);
+        if (static_cast<int64_t>(t.data.size()) < need || static_cast<int64_t>(t.data.size()) != t.numel())
+            fail(b.span, what + " holds " + std::to_string(t.data.size()) + " values, needs " + std::to_string(need));
+        st.data = t.data.data();
+        st.size = static_cast<int64_t>(t.data.size());
+        st.global = st.live = true;
+    }
+}
+
+InterpResult Machine::run(const PrimFunc& f, std::vector<HostTensor>& args) {
+    InterpResult r;
+    auto error = [&](Span s, std::string msg, std::string hint) {
+        r.ok = false;
+        r.error = Diagnostic{Severity::Error, s, std::move(msg), std::move(hint), "interp"};
+    };
+    try {
+        if (!f) fail({}, "no function to interpret");
+        bindArguments(f, args);
+        exec(f->body.get());
+        r.ok = true;
+    } catch (const InterpError& e) {
+        error(e.span, e.message, e.hint);
+    } catch (const std::bad_alloc&) {
+        error(m_stmtSpan, "the interpreter ran out of memory", "try smaller sizes");
+    } catch (const std::exception& e) {
+        error(m_stmtSpan, std::string("internal interpreter error: ") + e.what(), {});
+    } catch (...) {
+        error(m_stmtSpan, "internal interpreter error", {});
+    }
+    r.blocksRun = m_blocksRun;
+    r.log = std::move(m_log);
+    return r;
+}
+
+void Machine::exec(const StmtNode* s) {
+    if (!s) return;
+    DepthGuard g(*this, s->span);
+    Span saved = m_stmtSpan;
+    if (s->span.valid()) m_stmtSpan = s->span;
+    switch (s->kind) {
+        case StmtKind::Seq:
+            for (auto& c : static_cast<const SeqNode*>(s)->stmts) exec(c.get());
+            break;
+        case StmtKind::For: {
+            auto* n = static_cast<const ForNode*>(s);
+            if (!n->var) fail(s->span, "malformed IR: loop without a variable");
+            int64_t mn = evalI(n->min.get()), ext = evalI(n->extent.get());
+            size_t pos = bind(n->var.get(), mn);
+            for (int64_t it = 0; it < ext; ++it) {
+                m_bindings[pos].i = mn + it;
+                m_bindings[pos].f = static_cast<double>(mn + it);
+                if ((++m_loopTicks & 0xFFFF) == 0) checkCancel(s->span);
+                exec(n->body.get());
+            }
+            unbind(pos);
+            break;
+        }
+        case StmtKind::If: {
+            auto* n = static_cast<const IfNode*>(s);
+            if (evalCond(n->cond.get())) exec(n->then.get());
+            else exec(n->otherwise.get());
+            break;
+        }
+        case StmtKind::Store: execStore(static_cast<const StoreNode*>(s)); break;
+        case StmtKind::Alloc: execAlloc(static_cast<const AllocNode*>(s)); break;
+        case StmtKind::Kernel: execKernel(static_cast<const KernelNode*>(s)); break;
+        case StmtKind::TileOp: execTileOp(static_cast<const TileOpNode*>(s)); break;
+        case StmtKind::Eval: execEval(static_cast<const EvalNode*>(s)); break;
+    }
+    m_stmtSpan = saved;
+}
+
+void Machine::execStore(const StoreNode* s) {
+    BufferState& b = lookup(s->buffer.get(), s->span);
+    int64_t off = elementOffset(b, s->indices, s->span, "store");
+    double v = evalValue(s->value.get());
+    b.data[off] = b.dtype == DType::Float64 ? v : roundTo(b.dtype, v);
+}
+
+void Machine::execAlloc(const AllocNode* a) {
+    const BufferNode* b = a->buffer.get();
+    if (!b) fail(a->span, "malformed IR: allocation without a buffer");
+    BufferState& st = stateFor(b);
+    if (st.global) fail(a->span, "'" + b->name + "' is a kernel parameter and cannot be allocated again");
+    int64_t need = setGeometry(*this, st, *b, a->span);
+    double init = a->init ? roundTo(b->dtype, evalValue(a->init.get())) : 0.0;
+    st.own.assign(static_cast<size_t>(need), init);
+    st.data = st.own.data();
+    st.size = need;
+    st.live = true;
+}
+
+void Machine::execKernel(const KernelNode* k) {
+    if (m_inKernel) fail(k->span, "T.Kernel nested inside another T.Kernel");
+    std::vector<int64_t> grid;
+    for (auto& g : k->grid) {
+        int64_t v = evalI(g.get());
+        if (v < 0) fail(g ? g->span : k->span, "negative grid extent " + std::to_string(v));
+        grid.push_back(v);
+    }
+    if (k->blockVars.size() > grid.size())
+        fail(k->span, "T.Kernel binds " + std::to_string(k->blockVars.size()) + " block indices for a " +
+                          std::to_string(grid.size()) + "-D grid");
+    int64_t total = 1;
+    for (int64_t g : grid) total = (g && total > (int64_t(1) << 62) / g) ? (int64_t(1) << 62) : total * g;
+    size_t mark = m_bindings.size();
+    for (auto& v : k->blockVars) {
+        if (!v) fail(k->span, "malformed IR: missing block variable");
+        bind(v.get(), 0);
+    }
+    m_inKernel = true;
+    m_blockIdx.assign(grid.size(), 0);
+    for (int64_t lin = 0; lin < total; ++lin) {
+        if (m_opts.maxBlocks >= 0 && m_blocksRun >= m_opts.maxBlocks) break;
+        checkCancel(k->span);
+        int64_t rest = lin;
+        for (size_t d = 0; d < grid.size(); ++d) {
+            m_blockIdx[d] = rest % grid[d];
+            rest /= grid[d];
+            if (d < k->blockVars.size()) m_bindings[mark + d].i = m_blockIdx[d], m_bindings[mark + d].f = double(m_blockIdx[d]);
+        }
+        for (auto& b : m_buffers)  // per-block storage: every non-parameter buffer is re-allocated
+            if (!b->global) b->live = false;
+        exec(k->body.get());
+        ++m_blocksRun;
+    }
+    m_inKernel = false;
+    unbind(mark);
+}
+
+void Machine::execEval(const EvalNode* e) {
+    auto* c = dynamic_cast<const CallNode*>(e->call.get());
+    if (!c) {
+        if (e->call) evalValue(e->call.get());
+        return;
+    }
+    std::string_view op = c->op;
+    if (op.substr(0, 2) == "T.") op.remove_prefix(2);
+    if (op == "print") {
+        std::string msg, val;
+        for (auto& a : c->args) {
+            if (auto* s = dynamic_cast<const StrImmNode*>(a.get())) msg = s->value;
+            else if (a) val = isFloat(a->dtype) ? std::to_string(evalF(a.get())) : std::to_string(evalI(a.get()));
+        }
+        std::string line = "block " + formatIndex(m_blockIdx) + ":";
+        if (!msg.empty()) line += " " + msg;
+        if (!val.empty()) line += " " + val;
+        log(std::move(line));
+        return;
+    }
+    if (isNoOpCall(op)) return;
+    evalValue(c);
+}
+
+}  // namespace ts::interp::detail
+
+namespace ts::interp {
+
+InterpResult run(const ir::PrimFunc& f, std::vector<HostTensor>& args, const InterpOptions& opts) {
+    try {
+        detail::Machine m(opts);
+        return m.run(f, args);
+    } catch (...) {  // Machine::run catches everything; this guards its own allocations
+        InterpResult r;
+        r.error = Diagnostic{Severity::Error, {}, "internal interpreter error", {}, "interp"};
+        return r;
+    }
+}
+
+}  // namespace ts::interp

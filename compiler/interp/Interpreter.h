@@ -1,0 +1,67 @@
+// Tile-level interpreter: executes an *elaborated* PrimFunc (before lowering) on the CPU, with
+// host tensors as the kernel's global memory (DESIGN.md §2 "Interpreter"). Every block of the
+// T.Kernel grid runs in turn (x fastest, then y, then z); inside a block the body runs once, as
+// one logical executor: shared, fragment and local buffers are whole tiles private to the block
+// (fragments are not distributed over threads), and Parallel / Pipelined / serial / unroll /
+// vectorized loops run sequentially in order. Values are doubles, rounded to the buffer's dtype
+// at every store (ts::roundTo) and to the target dtype at every Cast; integers are int64 with
+// Python floor semantics for `//` and `%`. Tile ops follow LANGUAGE.md §3 (copy, gemm, fill,
+// reduce, cumsum, atomic); their exact numeric contract is documented at run(). This is the
+// reference semantics that `tilec run --check interp`, the e2e tests and the debugger rely on.
+#pragma once
+#include <atomic>
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "compiler/ir/Stmt.h"
+#include "compiler/support/Diagnostic.h"
+#include "compiler/support/HostTensor.h"
+
+namespace ts::interp {
+
+/// Knobs of one interpreter run.
+struct InterpOptions {
+    /// Run at most this many blocks (in launch order, x fastest); -1 = the whole grid. Stopping
+    /// early is not an error (result.ok stays true): previews run the first few blocks only.
+    int64_t maxBlocks = -1;
+    /// Polled between blocks (and every 64Ki loop iterations); when it reads true the run stops
+    /// with ok=false and an "interpretation cancelled" diagnostic. May be null.
+    const std::atomic<bool>* cancel = nullptr;
+};
+
+/// Outcome of run(). On error the outputs hold whatever the blocks run so far wrote.
+struct InterpResult {
+    bool ok = false;
+    std::optional<Diagnostic> error;  ///< set iff !ok; span = the offending IR node's span
+    int64_t blocksRun = 0;            ///< blocks that ran to completion
+    /// Lines written by T.print ("block (bx, by, bz): msg value"), capped at 10000 lines.
+    std::vector<std::string> log;
+};
+
+/// Runs `f` on the CPU. `args` are the kernel's tensor parameters in PrimFunc param order; each
+/// must have the parameter's dtype and (evaluated) shape. Symbolic extents (T.dynamic vars used
+/// directly as a dimension) are bound from the argument shapes first. An argument with empty
+/// `data` is allocated zero-filled; outputs are written in place.
+///
+/// Semantics of the tile ops (shapes are compared after squeezing extent-1 dimensions):
+/// - copy src->dst: out-of-bounds source elements read 0, out-of-bounds destination elements are
+///   not written (bounds = the buffer's shape); values are converted with roundTo(dst dtype).
+/// - gemm A,B,C: C = roundTo(C dtype, C + sum_k op(A)[i,k]*op(B)[k,j]) with the sum over K taken
+///   in double (rounded once per gemm op); clear_accum=True starts from 0. Operands are the last
+///   two dimensions of each region (leading dimensions must have extent 1).
+/// - fill dst, v: every element = roundTo(dst dtype, v).
+/// - reduce src->dst (op sum|max|min|absmax|abssum, dim may be negative): reduces in double over
+///   `dim`; dst has src's shape without `dim` (or with extent 1 there). clear=False combines with
+///   dst's value (sum/abssum: dst + r, max/absmax: max(dst, r), min: min(dst, r)).
+/// - cumsum src->dst (dim, reverse): inclusive scan in double, each output rounded.
+/// - atomic dst, value (op add|max|min; value a region of dst's shape or a scalar expression):
+///   dst = roundTo(dst dtype, op(dst, value)); bounds handled as in copy.
+/// Element loads/stores (and gemm/fill/reduce/cumsum regions) outside a buffer's shape are errors
+/// naming the buffer, the index and the shape. Synchronisation calls are no-ops (one executor).
+///
+/// Never throws and never crashes on malformed IR: every problem becomes result.error.
+InterpResult run(const ir::PrimFunc& f, std::vector<HostTensor>& args, const InterpOptions& opts = {});
+
+}  // namespace ts::interp

@@ -1,0 +1,154 @@
+// Internal state of the tile-level interpreter (not part of the public API; see Interpreter.h).
+// A Machine owns the storage of every buffer live in the current block, the stack of variable
+// bindings (block indices, loop variables, symbolic extents) and the scratch space the tile ops
+// reuse, so that the per-element paths never allocate. Errors are thrown as InterpError and
+// turned into a Diagnostic by run(); nothing else escapes. The implementation is split by topic:
+// Eval.cpp (expressions, element loads), Exec.cpp (statements, grid, arguments) and
+// TileOps.cpp (copy, gemm, fill, reduce, cumsum, atomic).
+#pragma once
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "compiler/interp/Interpreter.h"
+#include "compiler/ir/Stmt.h"
+
+namespace ts::interp::detail {
+
+/// Limit on nested expression/statement depth, so a pathological IR cannot overflow the stack.
+inline constexpr int kMaxDepth = 1000;
+/// Largest buffer the interpreter allocates (elements).
+inline constexpr int64_t kMaxElements = int64_t(1) << 28;
+
+/// Thrown inside the interpreter; caught only by run().
+struct InterpError {
+    Span span;
+    std::string message;
+    std::string hint;
+};
+
+/// Storage and geometry of one buffer. Global buffers point into the caller's HostTensor data;
+/// the others own `own`, which is kept across blocks so that re-allocation is a memset.
+struct BufferState {
+    const ir::BufferNode* node = nullptr;
+    ir::DType dtype = ir::DType::Float32;
+    double* data = nullptr;
+    int64_t size = 0;               ///< addressable elements of `data`
+    std::vector<int64_t> shape;     ///< evaluated extents
+    std::vector<int64_t> strides;   ///< element strides (row-major unless the buffer has strides)
+    bool live = false;              ///< allocated in the current block (always true for globals)
+    bool global = false;
+    std::vector<double> own;
+};
+
+/// A variable's current value. Integer variables keep `i` (and `f` = double(i)).
+struct Binding {
+    const ir::VarNode* var;
+    int64_t i;
+    double f;
+};
+
+/// A region with its bounds evaluated: element (start[d] + m[d]) for m[d] in [0, ext[d]).
+struct RegionView {
+    BufferState* buf = nullptr;
+    std::vector<int64_t> start, ext;
+    Span span;
+};
+
+/// The interpreter proper. Everything is public: this is an implementation header, included
+/// only by the three .cpp files of compiler/interp/.
+class Machine {
+public:
+    explicit Machine(const InterpOptions& opts) : m_opts(opts) {}
+    /// Whole run: binds arguments, executes the body, converts errors (Exec.cpp).
+    InterpResult run(const ir::PrimFunc& f, std::vector<HostTensor>& args);
+
+    // --- expressions (Eval.cpp) -------------------------------------------------------------
+    /// Value of `e` as a double (integer expressions converted, exact up to 2^53).
+    double evalF(const ir::ExprNode* e);
+    /// Value of `e` as an int64 (float expressions truncated toward zero; NaN/inf are errors).
+    int64_t evalI(const ir::ExprNode* e);
+    /// Truth value of `e` (nonzero).
+    bool evalCond(const ir::ExprNode* e);
+    /// Value of `e` as a double in its own domain (integers go through evalI).
+    double evalValue(const ir::ExprNode* e) {
+        return e && !ir::isFloat(e->dtype) ? static_cast<double>(evalI(e)) : evalF(e);
+    }
+    /// Element offset of buffer[indices], bounds-checked; `what` is "load" or "store".
+    int64_t elementOffset(const BufferState& b, const std::vector<ir::Expr>& idx, const Span& at, const char* what);
+    double loadValue(const ir::LoadNode* n);
+    double callF(const ir::CallNode* n);
+    int64_t binaryI(const ir::BinaryNode* n);
+    double binaryF(const ir::BinaryNode* n);
+    const Binding& lookupVar(const ir::VarNode* v) const;
+
+    // --- statements (Exec.cpp) --------------------------------------------------------------
+    void exec(const ir::StmtNode* s);
+    void bindArguments(const ir::PrimFunc& f, std::vector<HostTensor>& args);
+    void execKernel(const ir::KernelNode* k);
+    void execAlloc(const ir::AllocNode* a);
+    void execStore(const ir::StoreNode* s);
+    void execEval(const ir::EvalNode* e);
+
+    // --- tile ops (TileOps.cpp) -------------------------------------------------------------
+    void execTileOp(const ir::TileOpNode* n);
+    RegionView evalRegion(const ir::TileOpNode* n, size_t argIndex);
+    /// Error unless every element of `r` lies inside its buffer.
+    void requireInBounds(const RegionView& r, const char* op) const;
+    void tileCopy(const ir::TileOpNode* n);
+    void tileGemm(const ir::TileOpNode* n);
+    void tileFill(const ir::TileOpNode* n);
+    void tileReduce(const ir::TileOpNode* n);
+    void tileCumsum(const ir::TileOpNode* n);
+    void tileAtomic(const ir::TileOpNode* n);
+
+    // --- shared helpers (Exec.cpp) ----------------------------------------------------------
+    /// Throws InterpError at `at` (or at the current statement when `at` has no location).
+    [[noreturn]] void fail(const Span& at, std::string msg, std::string hint = {}) const;
+    /// State of `b`, which must be live in the current block; else an error at `at`.
+    BufferState& lookup(const ir::BufferNode* b, const Span& at);
+    /// State slot of `b`, created on first use (not yet live).
+    BufferState& stateFor(const ir::BufferNode* b);
+    /// Pushes a binding; returns its position (bindings are a stack, innermost last).
+    size_t bind(const ir::VarNode* v, int64_t value);
+    void unbind(size_t mark) { m_bindings.resize(mark); }
+    /// Throws the cancellation error if the cancel flag is set.
+    void checkCancel(const Span& at) const;
+    /// Appends a T.print line (capped at 10000).
+    void log(std::string line);
+
+    /// Counts nesting depth (kMaxDepth) for the lifetime of one eval/exec frame.
+    struct DepthGuard;
+
+    InterpOptions m_opts;
+    std::vector<std::unique_ptr<BufferState>> m_buffers;  ///< unique_ptr: stable addresses
+    std::vector<Binding> m_bindings;
+    std::vector<double> m_scratchA, m_scratchB, m_scratchC;  ///< reused by the tile ops
+    std::vector<std::string> m_log;
+    std::vector<int64_t> m_blockIdx;  ///< index of the running block, per grid dimension
+    int m_depth = 0;
+    uint32_t m_loopTicks = 0;         ///< loop iterations, to poll the cancel flag now and then
+    bool m_inKernel = false;
+    Span m_stmtSpan;                  ///< statement being executed (fallback error location)
+    int64_t m_blocksRun = 0;
+};
+
+struct Machine::DepthGuard {
+    Machine& m;
+    DepthGuard(Machine& mm, const Span& at) : m(mm) {
+        if (++m.m_depth > kMaxDepth) {
+            --m.m_depth;  // a guard whose constructor throws is never destroyed
+            m.fail(at, "expression or statement nesting deeper than " + std::to_string(kMaxDepth));
+        }
+    }
+    ~DepthGuard() { --m.m_depth; }
+};
+
+/// "[3, -1]": an element index as messages print it.
+std::string formatIndex(const std::vector<int64_t>& idx);
+/// Python floor division / modulo on int64 (b != 0, and not INT64_MIN / -1).
+int64_t floorDiv(int64_t a, int64_t b);
+int64_t floorMod(int64_t a, int64_t b);
+
+}  // namespace ts::interp::detail
