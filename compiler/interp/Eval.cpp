@@ -126,7 +126,7 @@ double Machine::evalF(const ExprNode* e) {
         case ExprKind::Load: return loadValue(static_cast<const LoadNode*>(e));
         case ExprKind::Cast: {
             double v = evalValue(static_cast<const CastNode*>(e)->value.get());
-            return e->dtype == DType::Float64 ? v : roundTo(e->dtype, v);
+            return roundValue(e->dtype, v);
         }
     }
     fail(e->span, "malformed IR: unknown expression kind");

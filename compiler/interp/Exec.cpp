@@ -209,7 +209,7 @@ void Machine::execStore(const StoreNode* s) {
     BufferState& b = lookup(s->buffer.get(), s->span);
     int64_t off = elementOffset(b, s->indices, s->span, "store");
     double v = evalValue(s->value.get());
-    b.data[off] = b.dtype == DType::Float64 ? v : roundTo(b.dtype, v);
+    b.data[off] = roundValue(b.dtype, v);
 }
 
 void Machine::execAlloc(const AllocNode* a) {
@@ -218,7 +218,7 @@ void Machine::execAlloc(const AllocNode* a) {
     BufferState& st = stateFor(b);
     if (st.global) fail(a->span, "'" + b->name + "' is a kernel parameter and cannot be allocated again");
     int64_t need = setGeometry(*this, st, *b, a->span);
-    double init = a->init ? roundTo(b->dtype, evalValue(a->init.get())) : 0.0;
+    double init = a->init ? roundValue(b->dtype, evalValue(a->init.get())) : 0.0;
     st.own.assign(static_cast<size_t>(need), init);
     st.data = st.own.data();
     st.size = need;

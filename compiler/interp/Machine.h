@@ -145,6 +145,18 @@ struct Machine::DepthGuard {
     ~DepthGuard() { --m.m_depth; }
 };
 
+/// roundTo(t, v) with fast paths: float64 is the identity, float32 (and float16 where the
+/// compiler has _Float16) use the hardware conversion, which is the same IEEE round-to-nearest-
+/// even (checked against roundTo by InterpOpsTest.FastRoundingMatchesRoundTo).
+inline double roundValue(ir::DType t, double v) {
+    if (t == ir::DType::Float64) return v;
+    if (t == ir::DType::Float32) return static_cast<double>(static_cast<float>(v));
+#if defined(__FLT16_MAX__)
+    if (t == ir::DType::Float16) return static_cast<double>(static_cast<_Float16>(v));
+#endif
+    return roundTo(t, v);
+}
+
 /// "[3, -1]": an element index as messages print it.
 std::string formatIndex(const std::vector<int64_t>& idx);
 /// Python floor division / modulo on int64 (b != 0, and not INT64_MIN / -1).

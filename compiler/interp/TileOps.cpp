@@ -103,8 +103,6 @@ struct Mat {
     double at(const double* p, int64_t i, int64_t j) const { return p[base + i * rs + j * cs]; }
 };
 
-double roundStore(DType t, double v) { return t == DType::Float64 ? v : roundTo(t, v); }
-
 }  // namespace
 
 RegionView Machine::evalRegion(const TileOpNode* n, size_t i) {
@@ -172,7 +170,7 @@ void Machine::tileCopy(const TileOpNode* n) {
     forEachPair(s, d, [&](int64_t so, bool si, int64_t dof, bool di) {
         if (!di) return;
         double v = si ? sp[so] : 0.0;
-        dp[dof] = convert ? roundTo(dt, v) : v;
+        dp[dof] = convert ? roundValue(dt, v) : v;
     });
 }
 
@@ -223,7 +221,7 @@ void Machine::tileGemm(const TileOpNode* n) {
     for (int64_t i = 0; i < M; ++i)
         for (int64_t j = 0; j < N; ++j) {
             double& c = cp[m[2].base + i * m[2].rs + j * m[2].cs];
-            c = roundStore(ct, (clear ? 0.0 : c) + m_scratchC[i * N + j]);
+            c = roundValue(ct, (clear ? 0.0 : c) + m_scratchC[i * N + j]);
         }
 }
 
@@ -235,7 +233,7 @@ void Machine::tileFill(const TileOpNode* n) {
         if (n->isRegion(1)) fail(n->span, "T.fill: the value must be a scalar expression");
         v = evalValue(std::get<Expr>(n->args[1]).get());
     }
-    v = roundStore(dst.buf->dtype, v);
+    v = roundValue(dst.buf->dtype, v);
     double* dp = dst.buf->data;
     forEachOne(flatten(dst), [&](int64_t o, bool) { dp[o] = v; });
 }
@@ -287,7 +285,7 @@ void Machine::tileReduce(const TileOpNode* n) {
             else if (op == "min") v = std::fmin(dp[o], v);
             else v = std::fmax(dp[o], v);
         }
-        dp[o] = roundStore(dt, v);
+        dp[o] = roundValue(dt, v);
     });
 }
 
@@ -320,7 +318,7 @@ void Machine::tileCumsum(const TileOpNode* n) {
         for (int64_t k = 0; k < len; ++k) {
             int64_t kk = reverse ? len - 1 - k : k;
             acc += vals[kk];
-            dp[base + kk * ds] = roundStore(dt, acc);
+            dp[base + kk * ds] = roundValue(dt, acc);
         }
         ++line;
     });
@@ -334,8 +332,8 @@ void Machine::tileAtomic(const TileOpNode* n) {
     DType dt = dst.buf->dtype;
     double* dp = dst.buf->data;
     auto combine = [&](double& d, double v) {
-        v = roundStore(dt, v);  // the value is converted to dst's dtype first, as the device does
-        d = roundStore(dt, op == "add" ? d + v : op == "max" ? std::fmax(d, v) : std::fmin(d, v));
+        v = roundValue(dt, v);  // the value is converted to dst's dtype first, as the device does
+        d = roundValue(dt, op == "add" ? d + v : op == "max" ? std::fmax(d, v) : std::fmin(d, v));
     };
     FlatView d = flatten(dst);
     if (!n->isRegion(1)) {
