@@ -1,0 +1,212 @@
+// Lexer unit tests: token kinds, decoded values and exact spans (1-based line/col, half-open).
+#include <gtest/gtest.h>
+
+#include "compiler/frontend/Lexer.h"
+
+using namespace ts;
+using namespace ts::fe;
+
+namespace {
+
+struct Lexed {
+    std::vector<Token> toks;
+    DiagnosticEngine diags;
+};
+
+Lexed lex(const std::string& text) {
+    Lexed l;
+    SourceFile src("t.py", text);
+    l.toks = tokenize(src, l.diags);
+    return l;
+}
+
+std::vector<Tok> kinds(const std::vector<Token>& toks) {
+    std::vector<Tok> out;
+    for (const auto& t : toks) out.push_back(t.kind);
+    return out;
+}
+
+Span sp(uint32_t l, uint32_t c, uint32_t el, uint32_t ec) { return Span{l, c, el, ec}; }
+
+}  // namespace
+
+TEST(LexerTest, SimpleAssignmentKindsAndSpans) {
+    auto l = lex("x = a + 12\n");
+    ASSERT_EQ(kinds(l.toks), (std::vector<Tok>{Tok::Name, Tok::Equal, Tok::Name, Tok::Plus, Tok::Int, Tok::Newline,
+                                               Tok::EndOfFile}));
+    EXPECT_EQ(l.toks[0].span, sp(1, 1, 1, 2));
+    EXPECT_EQ(l.toks[2].span, sp(1, 5, 1, 6));
+    EXPECT_EQ(l.toks[4].span, sp(1, 9, 1, 11));
+    EXPECT_EQ(l.toks[4].intValue, 12);
+    EXPECT_EQ(l.toks[5].span, sp(1, 11, 1, 12));
+    EXPECT_FALSE(l.diags.hasErrors());
+}
+
+TEST(LexerTest, IndentDedentAndBlankLines) {
+    auto l = lex("def f():\n    x = 1\n\n    # comment\n    if x:\n        y\nz\n");
+    std::vector<Tok> expected{Tok::KwDef, Tok::Name, Tok::LParen, Tok::RParen, Tok::Colon, Tok::Newline,
+                              Tok::Indent, Tok::Name, Tok::Equal, Tok::Int, Tok::Newline,
+                              Tok::KwIf, Tok::Name, Tok::Colon, Tok::Newline,
+                              Tok::Indent, Tok::Name, Tok::Newline,
+                              Tok::Dedent, Tok::Dedent, Tok::Name, Tok::Newline, Tok::EndOfFile};
+    EXPECT_EQ(kinds(l.toks), expected);
+    EXPECT_EQ(l.toks[6].span, sp(2, 1, 2, 5));  // the indentation itself
+    EXPECT_EQ(l.toks[20].span, sp(7, 1, 7, 2));
+    EXPECT_FALSE(l.diags.hasErrors());
+}
+
+TEST(LexerTest, DedentsAtEndOfFileWithoutNewline) {
+    auto l = lex("if a:\n  b");
+    EXPECT_EQ(kinds(l.toks), (std::vector<Tok>{Tok::KwIf, Tok::Name, Tok::Colon, Tok::Newline, Tok::Indent, Tok::Name,
+                                               Tok::Newline, Tok::Dedent, Tok::EndOfFile}));
+}
+
+TEST(LexerTest, ImplicitJoiningInsideBrackets) {
+    auto l = lex("f(a,\n      b)\nx\n");
+    EXPECT_EQ(kinds(l.toks), (std::vector<Tok>{Tok::Name, Tok::LParen, Tok::Name, Tok::Comma, Tok::Name, Tok::RParen,
+                                               Tok::Newline, Tok::Name, Tok::Newline, Tok::EndOfFile}));
+    EXPECT_EQ(l.toks[4].span, sp(2, 7, 2, 8));
+}
+
+TEST(LexerTest, BackslashContinuation) {
+    auto l = lex("x = 1 + \\\n    2\n");
+    EXPECT_EQ(kinds(l.toks), (std::vector<Tok>{Tok::Name, Tok::Equal, Tok::Int, Tok::Plus, Tok::Int, Tok::Newline,
+                                               Tok::EndOfFile}));
+    EXPECT_EQ(l.toks[4].span, sp(2, 5, 2, 6));
+}
+
+TEST(LexerTest, Operators) {
+    auto l = lex("a ** b // c @ d -> e := f += g **= h //= i != j <= k >> l ... !\n");
+    std::vector<Tok> ops;
+    for (const auto& t : l.toks)
+        if (t.kind != Tok::Name && t.kind != Tok::Newline && t.kind != Tok::EndOfFile) ops.push_back(t.kind);
+    EXPECT_EQ(ops, (std::vector<Tok>{Tok::DoubleStar, Tok::DoubleSlash, Tok::At, Tok::Arrow, Tok::ColonEqual,
+                                     Tok::PlusEqual, Tok::DoubleStarEqual, Tok::DoubleSlashEqual, Tok::NotEqual,
+                                     Tok::LessEqual, Tok::RightShift, Tok::Ellipsis, Tok::Bang}));
+}
+
+TEST(LexerTest, Numbers) {
+    auto l = lex("0x1F 0o17 0b101 1_000_000 1e-3 1. .5 2.5E+2 0 00 3j\n");
+    ASSERT_GE(l.toks.size(), 11u);
+    EXPECT_EQ(l.toks[0].intValue, 31);
+    EXPECT_EQ(l.toks[1].intValue, 15);
+    EXPECT_EQ(l.toks[2].intValue, 5);
+    EXPECT_EQ(l.toks[3].intValue, 1000000);
+    EXPECT_EQ(l.toks[3].span, sp(1, 17, 1, 26));
+    EXPECT_EQ(l.toks[4].kind, Tok::Float);
+    EXPECT_DOUBLE_EQ(l.toks[4].floatValue, 1e-3);
+    EXPECT_EQ(l.toks[5].kind, Tok::Float);
+    EXPECT_DOUBLE_EQ(l.toks[5].floatValue, 1.0);
+    EXPECT_DOUBLE_EQ(l.toks[6].floatValue, 0.5);
+    EXPECT_DOUBLE_EQ(l.toks[7].floatValue, 250.0);
+    EXPECT_EQ(l.toks[8].intValue, 0);
+    EXPECT_EQ(l.toks[9].kind, Tok::Int);
+    EXPECT_TRUE(l.toks[10].isImaginary);
+    EXPECT_FALSE(l.diags.hasErrors());
+}
+
+TEST(LexerTest, IntegerOverflowIsADiagnostic) {
+    auto l = lex("x = 99999999999999999999\n");
+    ASSERT_TRUE(l.diags.hasErrors());
+    EXPECT_EQ(l.diags.all()[0].span, sp(1, 5, 1, 25));
+    EXPECT_NE(l.diags.all()[0].message.find("64 bits"), std::string::npos);
+    auto ok = lex("9223372036854775807\n");
+    EXPECT_FALSE(ok.diags.hasErrors());
+    EXPECT_EQ(ok.toks[0].intValue, INT64_MAX);
+}
+
+TEST(LexerTest, LeadingZeroIsAnError) {
+    auto l = lex("012\n");
+    EXPECT_TRUE(l.diags.hasErrors());
+}
+
+TEST(LexerTest, DotAfterIntIsAttributeOnlyWhenEllipsis) {
+    auto l = lex("x[1:...]\n");
+    EXPECT_EQ(kinds(l.toks), (std::vector<Tok>{Tok::Name, Tok::LBracket, Tok::Int, Tok::Colon, Tok::Ellipsis,
+                                               Tok::RBracket, Tok::Newline, Tok::EndOfFile}));
+}
+
+TEST(LexerTest, StringsAndPrefixes) {
+    auto l = lex("'a\\nb' \"q\\\"\" r'\\d' b'xy' f'{x}' u'z' '\\x41\\u00e9'\n");
+    ASSERT_GE(l.toks.size(), 7u);
+    EXPECT_EQ(l.toks[0].text, "a\nb");
+    EXPECT_EQ(l.toks[0].span, sp(1, 1, 1, 7));
+    EXPECT_EQ(l.toks[1].text, "q\"");
+    EXPECT_EQ(l.toks[2].text, "\\d");
+    EXPECT_EQ(l.toks[2].span, sp(1, 14, 1, 19));
+    EXPECT_TRUE(l.toks[3].isBytes);
+    EXPECT_EQ(l.toks[3].text, "xy");
+    EXPECT_TRUE(l.toks[4].isFString);
+    EXPECT_EQ(l.toks[4].text, "{x}");
+    EXPECT_EQ(l.toks[5].text, "z");
+    EXPECT_EQ(l.toks[6].text, "A\xC3\xA9");
+    EXPECT_FALSE(l.diags.hasErrors());
+}
+
+TEST(LexerTest, TripleQuotedSpansLines) {
+    auto l = lex("s = \"\"\"one\ntwo \"quoted\"\n\"\"\"\nx\n");
+    ASSERT_EQ(l.toks[2].kind, Tok::String);
+    EXPECT_EQ(l.toks[2].text, "one\ntwo \"quoted\"\n");
+    EXPECT_EQ(l.toks[2].span, sp(1, 5, 3, 4));
+    EXPECT_EQ(l.toks[3].kind, Tok::Newline);
+    EXPECT_EQ(l.toks[4].text, "x");
+    EXPECT_EQ(l.toks[4].span.line, 4u);
+}
+
+TEST(LexerTest, UnterminatedString) {
+    auto l = lex("x = 'abc\ny = 1\n");
+    ASSERT_TRUE(l.diags.hasErrors());
+    EXPECT_EQ(l.diags.all()[0].span.line, 1u);
+    EXPECT_EQ(l.diags.all()[0].span.col, 5u);
+    // lexing continues on the next line
+    bool sawY = false;
+    for (const auto& t : l.toks) sawY |= t.kind == Tok::Name && t.text == "y";
+    EXPECT_TRUE(sawY);
+}
+
+TEST(LexerTest, UnclosedBracketReportedAtOpening) {
+    auto l = lex("f(a,\n  b\n");
+    ASSERT_TRUE(l.diags.hasErrors());
+    EXPECT_EQ(l.diags.all()[0].span, sp(1, 2, 1, 3));
+    EXPECT_NE(l.diags.all()[0].message.find("never closed"), std::string::npos);
+}
+
+TEST(LexerTest, MismatchedBracket) {
+    auto l = lex("f(a]\n");
+    ASSERT_TRUE(l.diags.hasErrors());
+    EXPECT_EQ(l.diags.all()[0].span.col, 4u);
+}
+
+TEST(LexerTest, InconsistentDedent) {
+    auto l = lex("if a:\n    b\n  c\n");
+    ASSERT_TRUE(l.diags.hasErrors());
+    EXPECT_EQ(l.diags.all()[0].span.line, 3u);
+    // still balanced
+    int depth = 0;
+    for (const auto& t : l.toks) depth += t.kind == Tok::Indent ? 1 : t.kind == Tok::Dedent ? -1 : 0;
+    EXPECT_EQ(depth, 0);
+}
+
+TEST(LexerTest, KeywordsAndCommentsAndTabs) {
+    auto l = lex("if\tnot x: # c\n\tpass\n");
+    EXPECT_EQ(kinds(l.toks), (std::vector<Tok>{Tok::KwIf, Tok::KwNot, Tok::Name, Tok::Colon, Tok::Newline, Tok::Indent,
+                                               Tok::KwPass, Tok::Newline, Tok::Dedent, Tok::EndOfFile}));
+    EXPECT_EQ(l.toks[2].span, sp(1, 8, 1, 9));
+    EXPECT_TRUE(isKeyword("lambda"));
+    EXPECT_FALSE(isKeyword("match"));
+}
+
+TEST(LexerTest, InvalidCharacterReportedAndSkipped) {
+    auto l = lex("a $ b\n");
+    ASSERT_TRUE(l.diags.hasErrors());
+    EXPECT_EQ(l.diags.all()[0].span, sp(1, 3, 1, 4));
+    EXPECT_EQ(kinds(l.toks), (std::vector<Tok>{Tok::Name, Tok::Name, Tok::Newline, Tok::EndOfFile}));
+}
+
+TEST(LexerTest, CrLfLineEndings) {
+    auto l = lex("a = 1\r\nif a:\r\n    b\r\n");
+    EXPECT_EQ(kinds(l.toks), (std::vector<Tok>{Tok::Name, Tok::Equal, Tok::Int, Tok::Newline, Tok::KwIf, Tok::Name,
+                                               Tok::Colon, Tok::Newline, Tok::Indent, Tok::Name, Tok::Newline,
+                                               Tok::Dedent, Tok::EndOfFile}));
+    EXPECT_FALSE(l.diags.hasErrors());
+}
