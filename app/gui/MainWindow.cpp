@@ -1,0 +1,308 @@
+// Main window: docks, files, settings, status (MainWindow.h). Menus: MainWindowActions.cpp.
+#include "app/gui/MainWindow.h"
+
+#include <QAction>
+#include <QActionGroup>
+#include <QApplication>
+#include <QCloseEvent>
+#include <QCoreApplication>
+#include <QDir>
+#include <QDockWidget>
+#include <QFile>
+#include <QFileDialog>
+#include <QFileInfo>
+#include <QLabel>
+#include <QLineEdit>
+#include <QMessageBox>
+#include <QSaveFile>
+#include <QSettings>
+#include <QStatusBar>
+#include <QVBoxLayout>
+
+#include "app/gui/CommandPalette.h"
+#include "app/gui/FindBar.h"
+#include "app/gui/PanelRegistry.h"
+#include "app/gui/Session.h"
+#include "app/gui/SourceEditor.h"
+#include "app/gui/Theme.h"
+
+namespace ts::gui {
+
+MainWindow::MainWindow(bool restoreLayout, QWidget* parent) : QMainWindow(parent) {
+    setObjectName("MainWindow");
+    m_session = new Session(this);
+    m_editor = new SourceEditor(*m_session, this);
+    m_findBar = new FindBar(m_editor, this);
+    m_findBar->hide();
+    auto* central = new QWidget(this);
+    auto* lay = new QVBoxLayout(central);
+    lay->setContentsMargins(0, 0, 0, 0);
+    lay->setSpacing(0);
+    lay->addWidget(m_editor, 1);
+    lay->addWidget(m_findBar);
+    setCentralWidget(central);
+    setDockOptions(AnimatedDocks | AllowTabbedDocks | AllowNestedDocks);
+    setCorner(Qt::BottomRightCorner, Qt::RightDockWidgetArea);
+
+    createDocks();
+    createActions();
+    createMenus();
+    createStatusBar();
+    m_defaultState = saveState();
+    resize(1440, 900);
+
+    connect(m_session, &Session::modifiedChanged, this, &MainWindow::updateTitle);
+    connect(m_session, &Session::pathChanged, this, &MainWindow::updateTitle);
+    connect(m_session, &Session::resultChanged, this, &MainWindow::updateStatus);
+    connect(m_session, &Session::compileStarted, this, &MainWindow::updateStatus);
+    connect(m_session, &Session::targetChanged, this, &MainWindow::updateStatus);
+    connect(m_editor, &QsciScintilla::cursorPositionChanged, this, [this](int l, int c) {
+        m_caretLabel->setText(tr("Ln %1, Col %2").arg(l + 1).arg(c + 1));
+    });
+    loadSettings(restoreLayout);
+    updateTitle();
+    updateStatus();
+}
+
+MainWindow::~MainWindow() = default;
+
+void MainWindow::createDocks() {
+    registerBuiltinPanels();
+    QMap<QString, QDockWidget*> firstOfGroup;
+    QDockWidget* previousRight = nullptr;
+    for (const PanelFactory& f : panelFactories()) {
+        auto* dock = new QDockWidget(f.title, this);
+        dock->setObjectName("dock." + f.id);
+        dock->setWidget(f.create(*m_session));
+        dock->setFeatures(QDockWidget::DockWidgetMovable | QDockWidget::DockWidgetFloatable |
+                          QDockWidget::DockWidgetClosable);
+        m_docks.insert(f.id, dock);
+        QString groupKey = QString::number(int(f.area)) + "/" + f.tabGroup;
+        if (!f.tabGroup.isEmpty() && firstOfGroup.contains(groupKey)) {
+            tabifyDockWidget(firstOfGroup[groupKey], dock);
+            continue;
+        }
+        if (f.area == Qt::RightDockWidgetArea && previousRight) {
+            // Right-side panels sit next to each other (pass explorer | generated code).
+            splitDockWidget(previousRight, dock, Qt::Horizontal);
+        } else {
+            addDockWidget(f.area, dock);
+        }
+        if (f.area == Qt::RightDockWidgetArea) previousRight = dock;
+        if (!f.tabGroup.isEmpty()) firstOfGroup.insert(groupKey, dock);
+    }
+    if (auto* params = m_docks.value("params")) params->raise();
+}
+
+void MainWindow::applyDefaultDockSizes() {
+    // Editor ~40% of the width, pass explorer ~32%, generated code the rest; bottom tabs ~22%.
+    QList<QDockWidget*> right;
+    QList<int> widths;
+    if (auto* d = m_docks.value("passes")) right << d, widths << int(width() * 0.32);
+    if (auto* d = m_docks.value("generated")) right << d, widths << int(width() * 0.28);
+    resizeDocks(right, widths, Qt::Horizontal);
+    if (auto* params = m_docks.value("params"))
+        resizeDocks({params}, {std::max(180, int(height() * 0.22))}, Qt::Vertical);
+}
+
+void MainWindow::showEvent(QShowEvent* e) {
+    QMainWindow::showEvent(e);
+    if (!m_sized) {
+        m_sized = true;
+        if (!m_layoutRestored) applyDefaultDockSizes();
+    }
+}
+
+QWidget* MainWindow::panel(const QString& id) const {
+    QDockWidget* d = m_docks.value(id);
+    return d ? d->widget() : nullptr;
+}
+
+void MainWindow::createStatusBar() {
+    m_compileLabel = new QLabel(this);
+    m_caretLabel = new QLabel(tr("Ln 1, Col 1"), this);
+    m_targetLabel = new QLabel(this);
+    // Permanent widgets, so transient messages (showMessage) never draw over them.
+    statusBar()->addPermanentWidget(m_compileLabel);
+    statusBar()->addPermanentWidget(m_targetLabel);
+    statusBar()->addPermanentWidget(m_caretLabel);
+}
+
+void MainWindow::updateTitle() {
+    setWindowTitle(QStringLiteral("%1%2 — TileScope")
+                       .arg(m_session->displayName(), m_session->isModified() ? "*" : ""));
+    setWindowModified(m_session->isModified());
+}
+
+void MainWindow::updateStatus() {
+    m_targetLabel->setText(m_session->target());
+    auto r = m_session->result();
+    if (m_session->compiling()) {
+        m_compileLabel->setText(tr("Compiling…"));
+        return;
+    }
+    if (!r) {
+        m_compileLabel->setText(tr("Open a tile program (File › Samples) to start"));
+        return;
+    }
+    int errors = 0;
+    for (const auto& d : r->diagnostics) errors += d.severity == Severity::Error;
+    int changed = 0;
+    for (const auto& p : r->passes) changed += p.changed;
+    QString s = errors ? tr("✖ %n error(s)", "", errors) : tr("✔ Compiled");
+    s += tr("  ·  %1 passes (%2 changed)  ·  %3 ms")
+             .arg(r->passes.size())
+             .arg(changed)
+             .arg(m_session->lastCompileMs(), 0, 'f', 1);
+    m_compileLabel->setText(s);
+}
+
+// --- files -----------------------------------------------------------------------------------
+
+bool MainWindow::maybeSave() {
+    if (!m_session->isModified()) return true;
+    auto answer = QMessageBox::warning(
+        this, tr("Unsaved changes"),
+        tr("%1 has unsaved changes. Save them?").arg(m_session->displayName()),
+        QMessageBox::Save | QMessageBox::Discard | QMessageBox::Cancel, QMessageBox::Save);
+    if (answer == QMessageBox::Save) return save();
+    return answer == QMessageBox::Discard;
+}
+
+bool MainWindow::openFile(const QString& path, bool force) {
+    if (!force && !maybeSave()) return false;
+    QFile f(path);
+    if (!f.open(QIODevice::ReadOnly)) {
+        QMessageBox::warning(this, tr("Open"), tr("Cannot open %1: %2").arg(path, f.errorString()));
+        return false;
+    }
+    QString text = QString::fromUtf8(f.readAll());
+    m_session->openDocument(QFileInfo(path).absoluteFilePath(), text);
+    addRecent(QFileInfo(path).absoluteFilePath());
+    return true;
+}
+
+bool MainWindow::save() {
+    if (m_session->path().isEmpty()) return saveAs();
+    QSaveFile f(m_session->path());
+    if (!f.open(QIODevice::WriteOnly) || f.write(m_session->text().toUtf8()) < 0 || !f.commit()) {
+        QMessageBox::warning(this, tr("Save"),
+                             tr("Cannot save %1: %2").arg(m_session->path(), f.errorString()));
+        return false;
+    }
+    m_session->markSaved(m_session->path());
+    statusBar()->showMessage(tr("Saved %1").arg(m_session->path()), 3000);
+    return true;
+}
+
+bool MainWindow::saveAs() {
+    QString dir = m_session->path().isEmpty() ? QDir::homePath() : m_session->path();
+    QString path = QFileDialog::getSaveFileName(this, tr("Save As"), dir, tr("Tile programs (*.py)"));
+    if (path.isEmpty()) return false;
+    m_session->markSaved(path);
+    m_session->setModified(true);
+    addRecent(path);
+    return save();
+}
+
+void MainWindow::newFile() {
+    if (!maybeSave()) return;
+    m_session->openDocument(QString(), QStringLiteral(
+        "import tilelang\nimport tilelang.language as T\n\n\n"
+        "def kernel(M=1024, N=1024, block_M=64, block_N=64, dtype=\"float16\"):\n"
+        "    @T.prim_func\n"
+        "    def main(A: T.Tensor((M, N), dtype), B: T.Tensor((M, N), dtype)):\n"
+        "        with T.Kernel(T.ceildiv(N, block_N), T.ceildiv(M, block_M), threads=128) as (bx, by):\n"
+        "            tile = T.alloc_shared((block_M, block_N), dtype)\n"
+        "            T.copy(A[by * block_M, bx * block_N], tile)\n"
+        "            T.copy(tile, B[by * block_M, bx * block_N])\n\n"
+        "    return main\n"));
+}
+
+void MainWindow::addRecent(const QString& path) {
+    QSettings s;
+    QStringList recent = s.value("recentFiles").toStringList();
+    recent.removeAll(path);
+    recent.prepend(path);
+    while (recent.size() > 10) recent.removeLast();
+    s.setValue("recentFiles", recent);
+    rebuildRecentMenu();
+}
+
+QString MainWindow::samplesDir() {
+    QStringList candidates;
+    QString env = qEnvironmentVariable("TS_SOURCE_DIR");
+    if (!env.isEmpty()) candidates << env + "/samples";
+    // Installed or built layouts: samples/ next to the binary or in a parent of its folder.
+    QDir d(QCoreApplication::applicationDirPath());
+    for (int up = 0; up < 5; ++up) {
+        candidates << d.absoluteFilePath("samples");
+        if (!d.cdUp()) break;
+    }
+#ifdef TS_SOURCE_DIR
+    candidates << QStringLiteral(TS_SOURCE_DIR "/samples");
+#endif
+    for (const QString& c : candidates) {
+        QDir dir(c);
+        if (dir.exists() && !dir.entryList({"*.py"}, QDir::Files).isEmpty()) return dir.absolutePath();
+    }
+    return {};
+}
+
+// --- settings --------------------------------------------------------------------------------
+
+void MainWindow::loadSettings(bool restoreLayout) {
+    QSettings s;
+    setTheme(s.value("theme", "light").toString());
+    if (restoreLayout) {
+        restoreGeometry(s.value("geometry").toByteArray());
+        m_layoutRestored = restoreState(s.value("windowState").toByteArray());
+    }
+    QString target = s.value("target", "cuda:sm_80").toString();
+    m_session->setTarget(target);
+    for (QAction* a : m_targetGroup->actions()) a->setChecked(a->data().toString() == target);
+}
+
+void MainWindow::saveSettings() {
+    QSettings s;
+    s.setValue("geometry", saveGeometry());
+    s.setValue("windowState", saveState());
+    s.setValue("theme", ThemeManager::instance().theme().name);
+    s.setValue("target", m_session->target());
+    if (!m_session->path().isEmpty()) s.setValue("lastFile", m_session->path());
+}
+
+void MainWindow::resetLayout() {
+    restoreState(m_defaultState);
+    for (QDockWidget* d : m_docks) d->show();
+    if (auto* params = m_docks.value("params")) params->raise();
+    applyDefaultDockSizes();
+}
+
+void MainWindow::setTheme(const QString& name) {
+    ThemeManager::instance().setTheme(name);
+    if (m_themeGroup)
+        for (QAction* a : m_themeGroup->actions()) a->setChecked(a->data().toString() == name);
+}
+
+void MainWindow::showCommandPalette() {
+    auto* palette = new CommandPalette(commands(), this);
+    palette->setAttribute(Qt::WA_DeleteOnClose);
+    QPoint top = mapToGlobal(QPoint((width() - palette->width()) / 2, 60));
+    palette->move(top);
+    palette->show();
+    palette->input()->setFocus();
+}
+
+QList<QAction*> MainWindow::commands() const { return m_commandOrder; }
+
+void MainWindow::closeEvent(QCloseEvent* e) {
+    if (!maybeSave()) {
+        e->ignore();
+        return;
+    }
+    saveSettings();
+    e->accept();
+}
+
+}  // namespace ts::gui

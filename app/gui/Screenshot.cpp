@@ -1,0 +1,133 @@
+// Screenshot mode (Screenshot.h).
+#include "app/gui/Screenshot.h"
+
+#include <QApplication>
+#include <QCommandLineParser>
+#include <QDeadlineTimer>
+#include <QDockWidget>
+#include <QElapsedTimer>
+#include <QPixmap>
+#include <QThread>
+#include <cstdio>
+
+#include "app/gui/MainWindow.h"
+#include "app/gui/PassExplorer.h"
+#include "app/gui/Session.h"
+#include "app/gui/SourceEditor.h"
+
+namespace ts::gui {
+
+void ScreenshotOptions::addTo(QCommandLineParser& p) {
+    p.addOption({"screenshot", "Render the window to <png> after the first compile and exit.", "png"});
+    p.addOption({"size", "Window size for --screenshot (default 1600x1000).", "WxH"});
+    p.addOption({"theme", "light | dark (screenshot mode).", "name"});
+    p.addOption({"pass", "Select this pass (name or 1-based number).", "pass"});
+    p.addOption({"diff", "Show the selected pass as a diff."});
+    p.addOption({"unified", "Unified diff instead of side by side."});
+    p.addOption({"focus-line", "Put the caret on this source line.", "line"});
+    p.addOption({"panel", "Grab only this panel (passes, generated, params, problems, run).", "id"});
+    p.addOption({"replace", "Edit the text before compiling: 'old=>new' (first occurrence).", "edit"});
+    p.addOption({"raise", "Bring this dock to the front of its tab group.", "id"});
+}
+
+ScreenshotOptions ScreenshotOptions::from(const QCommandLineParser& p) {
+    ScreenshotOptions o;
+    o.out = p.value("screenshot");
+    if (p.isSet("size")) {
+        QStringList wh = p.value("size").split('x');
+        if (wh.size() == 2) o.size = QSize(wh[0].toInt(), wh[1].toInt());
+    }
+    if (p.isSet("theme")) o.theme = p.value("theme");
+    o.pass = p.value("pass");
+    o.diff = p.isSet("diff");
+    o.unified = p.isSet("unified");
+    o.focusLine = p.value("focus-line").toInt();
+    o.panel = p.value("panel");
+    o.replace = p.value("replace");
+    o.raise = p.value("raise");
+    return o;
+}
+
+namespace {
+
+// Runs the event loop until the session has a result and no compile is pending.
+bool waitForCompile(Session& s, int timeoutMs) {
+    QElapsedTimer t;
+    t.start();
+    while (t.elapsed() < timeoutMs) {
+        QApplication::processEvents(QEventLoop::AllEvents, 50);
+        if (s.result() && !s.compiling()) return true;
+        QThread::msleep(5);
+    }
+    return false;
+}
+
+void settle(int ms) {
+    QElapsedTimer t;
+    t.start();
+    while (t.elapsed() < ms) QApplication::processEvents(QEventLoop::AllEvents, 20);
+}
+
+}  // namespace
+
+int runScreenshot(MainWindow& w, const ScreenshotOptions& o) {
+    w.setTheme(o.theme);
+    w.resize(o.size);
+    w.show();
+    if (!o.raise.isEmpty())
+        if (QDockWidget* d = w.dock(o.raise)) d->raise();
+    Session& s = w.session();
+    if (!o.replace.isEmpty()) {
+        QStringList parts = o.replace.split("=>");
+        if (parts.size() == 2) {
+            waitForCompile(s, 60000);
+            QString text = s.text();
+            int at = text.indexOf(parts[0]);
+            if (at >= 0) {
+                text.replace(at, parts[0].size(), parts[1]);
+                w.editor()->setText(text);  // goes through the editor like typing
+            }
+        }
+    }
+    if (!waitForCompile(s, 60000)) {
+        std::fprintf(stderr, "tilescope: compile did not finish within 60 s\n");
+        return 1;
+    }
+    auto r = s.result();
+    if (!o.pass.isEmpty()) {
+        bool isNumber = false;
+        int n = o.pass.toInt(&isNumber);
+        int index = -1;
+        if (isNumber) index = n - 1;
+        for (size_t i = 0; !isNumber && i < r->passes.size(); ++i)
+            if (QString::fromStdString(r->passes[i].name) == o.pass) index = int(i);
+        if (index < 0 || index >= int(r->passes.size())) {
+            std::fprintf(stderr, "tilescope: no pass '%s'\n", qPrintable(o.pass));
+            return 1;
+        }
+        s.selectPass(index);
+    }
+    if (auto* explorer = qobject_cast<PassExplorer*>(w.panel("passes"))) {
+        explorer->setDiffMode(o.diff);
+        explorer->setUnified(o.unified);
+    }
+    if (o.focusLine > 0) w.editor()->goTo(o.focusLine);
+    settle(300);
+    QWidget* target = &w;
+    if (!o.panel.isEmpty()) {
+        target = w.dock(o.panel);
+        if (!target) {
+            std::fprintf(stderr, "tilescope: no panel '%s'\n", qPrintable(o.panel));
+            return 1;
+        }
+    }
+    QPixmap png = target->grab();
+    if (!png.save(o.out)) {
+        std::fprintf(stderr, "tilescope: cannot write %s\n", qPrintable(o.out));
+        return 1;
+    }
+    std::fprintf(stderr, "tilescope: wrote %s (%dx%d)\n", qPrintable(o.out), png.width(), png.height());
+    return 0;
+}
+
+}  // namespace ts::gui

@@ -1,0 +1,115 @@
+// The IDE's one source of state (DESIGN.md §4): the document (path, text, saved/modified), the
+// parameter values (kept in the document's `# tilescope:` pragma, ParamPragma.h), the target, the
+// latest CompileResult, and the selection — the selected pass, the pass it is compared with, and
+// the "focus" (a source span picked in the editor, the IR, or the generated code). Panels read
+// the session and call its setters; they observe its signals and never talk to each other.
+// Edits schedule a debounced background compile through CompileWorker.
+#pragma once
+#include <QObject>
+#include <QString>
+#include <map>
+#include <string>
+
+#include "app/gui/CompileWorker.h"
+
+namespace ts::gui {
+
+/// Which view picked the current focus (views highlight differently for a cursor line than for
+/// a statement picked elsewhere; see visualizer/core/CrossRef.h).
+enum class FocusOrigin { None, Source, Ir, Generated };
+
+/// A place in the source that every view highlights.
+struct Focus {
+    Span span;
+    FocusOrigin origin = FocusOrigin::None;
+};
+
+class Session : public QObject {
+    Q_OBJECT
+public:
+    explicit Session(QObject* parent = nullptr);
+
+    // --- document ---------------------------------------------------------------------------
+    const QString& path() const { return m_path; }
+    const QString& text() const { return m_text; }
+    /// Display name: file name, or "untitled.py".
+    QString displayName() const;
+    bool isModified() const { return m_modified; }
+    /// Replaces the document (open/new); compiles at once. Not modified afterwards.
+    void openDocument(const QString& path, const QString& text);
+    /// The editor's text changed (typing): schedules a debounced compile.
+    void setTextFromEditor(const QString& text);
+    /// The document was written to `path` (save / save as).
+    void markSaved(const QString& path);
+    /// Marks the document modified or not (e.g. after recovering unsaved text).
+    void setModified(bool m);
+
+    // --- parameters and target --------------------------------------------------------------
+    /// The values stored in the pragma line.
+    std::map<std::string, std::string> paramOverrides() const;
+    /// Sets (or, with an empty value, resets to default) one parameter by rewriting the pragma
+    /// line; emits textReplaced and recompiles.
+    void setParam(const std::string& name, const std::string& value);
+    /// Removes every override.
+    void resetParams();
+    const QString& target() const { return m_target; }
+    void setTarget(const QString& target);
+
+    // --- compile ----------------------------------------------------------------------------
+    ResultPtr result() const { return m_result; }
+    /// Schedules a compile of the current text (debounceMs < 0: the default debounce).
+    void requestCompile(int debounceMs = -1);
+    bool compiling() const { return m_worker.busy(); }
+    CompileWorker& worker() { return m_worker; }
+    /// Debounce applied to edits (ms); 150 by default.
+    void setDebounceMs(int ms) { m_debounceMs = ms; }
+    /// Latency of the last delivered compile: edit -> result on the UI thread, and compile alone.
+    double lastLatencyMs() const { return m_lastLatencyMs; }
+    double lastCompileMs() const { return m_lastCompileMs; }
+
+    // --- selection --------------------------------------------------------------------------
+    /// Index into result()->passes, -1 for none.
+    int selectedPass() const { return m_selectedPass; }
+    void selectPass(int index);
+    /// The pass the diff compares against: -1 = the previous pass (default).
+    int comparePass() const { return m_comparePass; }
+    void setComparePass(int index);
+    /// Index of the next (dir=+1) or previous (dir=-1) pass that changed the IR, -1 if none.
+    int neighbourChangedPass(int dir) const;
+    const Focus& focus() const { return m_focus; }
+    void setFocus(const Span& span, FocusOrigin origin);
+    /// Asks the editor to move its caret to `span` (Problems list, go-to actions).
+    void reveal(const Span& span) { emit revealRequested(span); }
+
+signals:
+    /// A new document was opened (path and text replaced).
+    void documentOpened();
+    /// The text changed by something other than the editor (pragma rewrite): editors apply it.
+    void textReplaced(const QString& text);
+    void modifiedChanged(bool modified);
+    void pathChanged(const QString& path);
+    void targetChanged(const QString& target);
+    void compileStarted();
+    /// A new result is in (result() returns it).
+    void resultChanged();
+    void passSelected(int index);
+    void comparePassChanged(int index);
+    void focusChanged();
+    void revealRequested(const ts::Span& span);
+
+private:
+    void onFinished(quint64 tag, ResultPtr result, double latencyMs, double compileMs);
+    void setTextInternal(const QString& text);
+
+    QString m_path, m_text, m_target = QStringLiteral("cuda:sm_80");
+    bool m_modified = false;
+    ResultPtr m_result;
+    CompileWorker m_worker;
+    int m_debounceMs = 150;
+    double m_lastLatencyMs = 0, m_lastCompileMs = 0;
+    int m_selectedPass = -1, m_comparePass = -1;
+    std::string m_selectedPassName;
+    Focus m_focus;
+};
+
+}  // namespace ts::gui

@@ -1,0 +1,51 @@
+// tilescope: the desktop IDE. `tilescope [FILE]` opens FILE (default: the last file, else
+// samples/gemm.py). `--screenshot OUT.png` renders the window once the first compile is in and
+// exits (used under Xvfb for docs/screenshots); see --help for the options that set the scene.
+#include <QApplication>
+#include <QCommandLineParser>
+#include <QDir>
+#include <QDockWidget>
+#include <QFileInfo>
+#include <QSettings>
+#include <QTimer>
+
+#include "app/gui/MainWindow.h"
+#include "app/gui/Screenshot.h"
+#include "app/gui/Session.h"
+
+int main(int argc, char** argv) {
+    QApplication app(argc, argv);
+    QApplication::setOrganizationName("TileScope");
+    QApplication::setApplicationName("TileScope");
+    QApplication::setApplicationVersion("0.1");
+
+    QCommandLineParser cli;
+    cli.setApplicationDescription("TileScope: IDE and visual debugger for TileLang tile kernels");
+    cli.addHelpOption();
+    cli.addVersionOption();
+    cli.addPositionalArgument("file", "Tile program to open (.py)");
+    ts::gui::ScreenshotOptions::addTo(cli);
+    cli.process(app);
+
+    ts::gui::ScreenshotOptions shot = ts::gui::ScreenshotOptions::from(cli);
+    if (shot.enabled()) {
+        // Screenshots must not depend on (or change) the user's saved settings.
+        QSettings::setDefaultFormat(QSettings::IniFormat);
+        QSettings::setPath(QSettings::IniFormat, QSettings::UserScope,
+                           QDir::temp().filePath("tilescope-screenshot-settings"));
+        QSettings().clear();
+    }
+
+    ts::gui::MainWindow w(/*restoreLayout=*/!shot.enabled());
+    QString file = cli.positionalArguments().value(0);
+    if (file.isEmpty() && !shot.enabled()) file = QSettings().value("lastFile").toString();
+    if (file.isEmpty() || !QFileInfo::exists(file)) {
+        QString samples = ts::gui::MainWindow::samplesDir();
+        if (!samples.isEmpty() && QFileInfo::exists(samples + "/gemm.py")) file = samples + "/gemm.py";
+    }
+    if (!file.isEmpty() && QFileInfo::exists(file)) w.openFile(file, /*force=*/true);
+
+    if (shot.enabled()) return ts::gui::runScreenshot(w, shot);
+    w.show();
+    return app.exec();
+}

@@ -1,0 +1,116 @@
+// The background compile queue (app/gui/CompileWorker.h), with a fake compile function so the
+// timing is controlled: debounce coalesces bursts, a newer request cancels the running compile,
+// stale results never reach the UI, and the UI thread keeps running while compiles are busy.
+#include <QtTest>
+#include <atomic>
+#include <thread>
+
+#include "app/gui/CompileWorker.h"
+
+using namespace ts;
+using namespace ts::gui;
+
+namespace {
+
+// Sleeps `ms` in small steps, polling the cancel flag like the pass manager does between passes.
+CompileResult slowCompile(const std::string&, const std::string& text, const CompileOptions& o,
+                          int ms, std::atomic<int>* calls) {
+    ++*calls;
+    CompileResult r;
+    for (int t = 0; t < ms; t += 2) {
+        if (o.cancel && o.cancel->load()) {
+            r.cancelled = true;
+            return r;
+        }
+        std::this_thread::sleep_for(std::chrono::milliseconds(2));
+    }
+    r.ok = true;
+    r.cuda = text;  // echo, so the test can see which text was compiled
+    return r;
+}
+
+}  // namespace
+
+class CompileWorkerTest : public QObject {
+    Q_OBJECT
+private slots:
+    void debounceCoalescesBursts() {
+        CompileWorker w;
+        std::atomic<int> calls{0};
+        w.setCompileFunction([&](auto& p, auto& t, auto& o) { return slowCompile(p, t, o, 5, &calls); });
+        QSignalSpy spy(&w, &CompileWorker::finished);
+        for (int i = 0; i < 10; ++i) w.schedule({"f.py", "text" + std::to_string(i), {}}, 50);
+        QVERIFY(spy.wait(2000));
+        QTest::qWait(150);
+        QCOMPARE(spy.count(), 1);
+        QCOMPARE(calls.load(), 1);
+        auto r = spy.at(0).at(1).value<ResultPtr>();
+        QCOMPARE(QString::fromStdString(r->cuda), QString("text9"));
+        QCOMPARE(spy.at(0).at(0).toULongLong(), w.latestTag());
+    }
+
+    void newerRequestCancelsRunningCompile() {
+        CompileWorker w;
+        std::atomic<int> calls{0};
+        w.setCompileFunction([&](auto& p, auto& t, auto& o) { return slowCompile(p, t, o, 400, &calls); });
+        QSignalSpy started(&w, &CompileWorker::started);
+        QSignalSpy done(&w, &CompileWorker::finished);
+        w.schedule({"f.py", "old", {}}, 0);
+        QVERIFY(started.wait(1000));
+        QElapsedTimer t;
+        t.start();
+        w.schedule({"f.py", "new", {}}, 0);
+        QVERIFY(done.wait(3000));
+        QCOMPARE(done.count(), 1);
+        QCOMPARE(QString::fromStdString(done.at(0).at(1).value<ResultPtr>()->cuda), QString("new"));
+        // The old compile stopped at its next poll instead of running its 400 ms out.
+        QVERIFY2(t.elapsed() < 750, qPrintable(QString::number(t.elapsed())));
+        QCOMPARE(w.droppedCount(), 1);
+    }
+
+    void staleResultsAreDropped() {
+        CompileWorker w;
+        std::atomic<int> calls{0};
+        // A compile function that ignores the cancel flag: its result arrives but is stale.
+        w.setCompileFunction([&](auto&, auto& t, auto&) {
+            ++calls;
+            std::this_thread::sleep_for(std::chrono::milliseconds(60));
+            CompileResult r;
+            r.cuda = t;
+            return r;
+        });
+        QSignalSpy done(&w, &CompileWorker::finished);
+        w.schedule({"f.py", "a", {}}, 0);
+        QTest::qWait(20);
+        w.schedule({"f.py", "b", {}}, 0);
+        QVERIFY(done.wait(2000));
+        QTest::qWait(100);
+        QCOMPARE(done.count(), 1);
+        QCOMPARE(QString::fromStdString(done.at(0).at(1).value<ResultPtr>()->cuda), QString("b"));
+        QCOMPARE(calls.load(), 2);
+    }
+
+    void uiThreadStaysResponsive() {
+        CompileWorker w;
+        std::atomic<int> calls{0};
+        w.setCompileFunction([&](auto& p, auto& t, auto& o) { return slowCompile(p, t, o, 300, &calls); });
+        // A 5 ms timer on the UI thread: the largest gap between its ticks is the longest block.
+        QElapsedTimer clock;
+        clock.start();
+        qint64 last = 0, worst = 0;
+        QTimer tick;
+        QObject::connect(&tick, &QTimer::timeout, [&] {
+            qint64 now = clock.elapsed();
+            worst = std::max(worst, now - last);
+            last = now;
+        });
+        tick.start(5);
+        QSignalSpy done(&w, &CompileWorker::finished);
+        w.schedule({"f.py", "x", {}}, 0);
+        QVERIFY(done.wait(3000));
+        QVERIFY2(worst < 50, qPrintable(QString("UI blocked %1 ms").arg(worst)));
+    }
+};
+
+QTEST_MAIN(CompileWorkerTest)
+#include "CompileWorkerTest.moc"
