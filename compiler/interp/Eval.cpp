@@ -104,7 +104,8 @@ const Binding& Machine::lookupVar(const VarNode* v) const {
 
 double Machine::evalF(const ExprNode* e) {
     if (!e) fail(m_stmtSpan, "malformed IR: missing expression");
-    if (!isFloat(e->dtype)) return static_cast<double>(evalI(e));
+    if (!isFloatType(e->dtype)) return static_cast<double>(evalI(e));
+    if (e->kind == ExprKind::FloatImm) return static_cast<const FloatImmNode*>(e)->value;
     DepthGuard g(*this, e->span);
     switch (e->kind) {
         case ExprKind::IntImm: return static_cast<double>(static_cast<const IntImmNode*>(e)->value);
@@ -134,7 +135,9 @@ double Machine::evalF(const ExprNode* e) {
 
 int64_t Machine::evalI(const ExprNode* e) {
     if (!e) fail(m_stmtSpan, "malformed IR: missing expression");
-    if (isFloat(e->dtype)) {
+    if (e->kind == ExprKind::IntImm) return static_cast<const IntImmNode*>(e)->value;
+    if (e->kind == ExprKind::Var && !isFloatType(e->dtype)) return lookupVar(static_cast<const VarNode*>(e)).i;
+    if (isFloatType(e->dtype)) {
         double d = evalF(e);
         int64_t out;
         if (!toInt(d, out)) fail(e->span, "value " + std::to_string(d) + " used as an integer (index or integer operand)");
@@ -165,7 +168,7 @@ int64_t Machine::evalI(const ExprNode* e) {
             auto* n = static_cast<const CallNode*>(e);
             auto name = baseName(n->op);
             bool allInt = true;
-            for (auto& a : n->args) allInt &= a && !isFloat(a->dtype);
+            for (auto& a : n->args) allInt &= a && !isFloatType(a->dtype);
             if (allInt && name == "abs" && n->args.size() == 1) {
                 int64_t a = evalI(n->args[0].get());
                 return a < 0 ? wrapSub(0, a) : a;
@@ -187,7 +190,7 @@ int64_t Machine::evalI(const ExprNode* e) {
         }
         case ExprKind::Cast: {
             auto* src = static_cast<const CastNode*>(e)->value.get();
-            if (src && isFloat(src->dtype)) {
+            if (src && isFloatType(src->dtype)) {
                 int64_t out = 0;
                 toInt(roundTo(e->dtype, evalF(src)), out);  // roundTo maps NaN/inf to 0 and wraps
                 return out;
@@ -199,7 +202,7 @@ int64_t Machine::evalI(const ExprNode* e) {
 }
 
 bool Machine::evalCond(const ExprNode* e) {
-    if (e && isFloat(e->dtype)) return evalF(e) != 0.0;
+    if (e && isFloatType(e->dtype)) return evalF(e) != 0.0;
     return evalI(e) != 0;
 }
 
@@ -228,7 +231,7 @@ double Machine::binaryF(const BinaryNode* n) {
 int64_t Machine::binaryI(const BinaryNode* n) {
     const ExprNode *ea = n->a.get(), *eb = n->b.get();
     if (!ea || !eb) fail(n->span, "malformed IR: binary operator with a missing operand");
-    bool anyFloat = isFloat(ea->dtype) || isFloat(eb->dtype);
+    bool anyFloat = isFloatType(ea->dtype) || isFloatType(eb->dtype);
     switch (n->op) {
         case BinOp::And: return evalCond(ea) && evalCond(eb);
         case BinOp::Or: return evalCond(ea) || evalCond(eb);

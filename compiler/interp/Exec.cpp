@@ -42,6 +42,10 @@ void Machine::fail(const Span& at, std::string msg, std::string hint) const {
     throw InterpError{at.valid() ? at : m_stmtSpan, std::move(msg), std::move(hint)};
 }
 
+void Machine::failTooDeep(const Span& at) const {
+    fail(at, "expression or statement nesting deeper than " + std::to_string(kMaxDepth));
+}
+
 void Machine::checkCancel(const Span& at) const {
     if (m_opts.cancel && m_opts.cancel->load(std::memory_order_relaxed)) fail(at, "interpretation cancelled");
 }

@@ -21,6 +21,13 @@ inline constexpr int kMaxDepth = 1000;
 /// Largest buffer the interpreter allocates (elements).
 inline constexpr int64_t kMaxElements = int64_t(1) << 28;
 
+/// ir::isFloat, inline: it is asked once per evaluated node.
+inline bool isFloatType(ir::DType t) {
+    using ir::DType;
+    return t == DType::Float16 || t == DType::BFloat16 || t == DType::Float32 || t == DType::Float64 ||
+           t == DType::Float8E4M3 || t == DType::Float8E5M2;
+}
+
 /// Thrown inside the interpreter; caught only by run().
 struct InterpError {
     Span span;
@@ -73,7 +80,7 @@ public:
     bool evalCond(const ir::ExprNode* e);
     /// Value of `e` as a double in its own domain (integers go through evalI).
     double evalValue(const ir::ExprNode* e) {
-        return e && !ir::isFloat(e->dtype) ? static_cast<double>(evalI(e)) : evalF(e);
+        return e && !isFloatType(e->dtype) ? static_cast<double>(evalI(e)) : evalF(e);
     }
     /// Element offset of buffer[indices], bounds-checked; `what` is "load" or "store".
     int64_t elementOffset(const BufferState& b, const std::vector<ir::Expr>& idx, const Span& at, const char* what);
@@ -106,6 +113,7 @@ public:
     // --- shared helpers (Exec.cpp) ----------------------------------------------------------
     /// Throws InterpError at `at` (or at the current statement when `at` has no location).
     [[noreturn]] void fail(const Span& at, std::string msg, std::string hint = {}) const;
+    [[noreturn, gnu::noinline, gnu::cold]] void failTooDeep(const Span& at) const;
     /// State of `b`, which must be live in the current block; else an error at `at`.
     BufferState& lookup(const ir::BufferNode* b, const Span& at);
     /// State slot of `b`, created on first use (not yet live).
@@ -137,9 +145,9 @@ public:
 struct Machine::DepthGuard {
     Machine& m;
     DepthGuard(Machine& mm, const Span& at) : m(mm) {
-        if (++m.m_depth > kMaxDepth) {
+        if (++m.m_depth > kMaxDepth) [[unlikely]] {
             --m.m_depth;  // a guard whose constructor throws is never destroyed
-            m.fail(at, "expression or statement nesting deeper than " + std::to_string(kMaxDepth));
+            m.failTooDeep(at);
         }
     }
     ~DepthGuard() { --m.m_depth; }

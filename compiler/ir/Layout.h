@@ -16,6 +16,10 @@ struct LayoutNode {
     LayoutKind kind;
     std::vector<int64_t> shape;  ///< logical extents of the buffer
     std::string description;     ///< human-readable origin, e.g. "mma.sync m16n8k16 C, warps 2x2"
+    /// Which constructor made it ("mma_c", "block", "row_reduced", "shared", "user") and its
+    /// integer parameters (see compiler/analysis/Layouts.h), so lowering can pick algorithms.
+    std::string family;
+    std::vector<int64_t> familyParams;
 
     // --- Fragment: element (i0, i1, ...) lives in thread `thread` at local slot `local`. ------
     std::vector<Var> inputs;     ///< one Var per logical dim, free in `thread`/`local`

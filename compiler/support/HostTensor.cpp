@@ -42,12 +42,18 @@ constexpr FloatFormat kE5M2{2, 5, 15, true, 0x7E};
 
 const FloatFormat* formatOf(DType t) {
     switch (t) {
-        case DType::Float16: return &kF16;
-        case DType::BFloat16: return &kBF16;
-        case DType::Float32: return &kF32;
-        case DType::Float8E4M3: return &kE4M3;
-        case DType::Float8E5M2: return &kE5M2;
-        default: return nullptr;
+        case DType::Float16:
+            return &kF16;
+        case DType::BFloat16:
+            return &kBF16;
+        case DType::Float32:
+            return &kF32;
+        case DType::Float8E4M3:
+            return &kE4M3;
+        case DType::Float8E5M2:
+            return &kE5M2;
+        default:
+            return nullptr;
     }
 }
 
@@ -107,13 +113,15 @@ double decodeFloat(const FloatFormat& f, uint32_t bits) {
     const uint32_t m = bits & mantMask;
     double a;
     if (f.hasInf && expField == expAllOnes) {
-        a = m == 0 ? std::numeric_limits<double>::infinity() : std::numeric_limits<double>::quiet_NaN();
+        a = m == 0 ? std::numeric_limits<double>::infinity()
+                   : std::numeric_limits<double>::quiet_NaN();
     } else if (!f.hasInf && expField == expAllOnes && m == mantMask) {
         a = std::numeric_limits<double>::quiet_NaN();
     } else if (expField == 0) {
         a = std::ldexp(static_cast<double>(m), f.emin() - f.mant);
     } else {
-        a = std::ldexp(static_cast<double>((1u << f.mant) | m), static_cast<int>(expField) - f.bias - f.mant);
+        a = std::ldexp(static_cast<double>((1u << f.mant) | m),
+                       static_cast<int>(expField) - f.bias - f.mant);
     }
     return neg ? -a : a;
 }
@@ -126,8 +134,10 @@ double wrapInt(double v, int bits, bool isSignedType) {
     if (isSignedType) {
         // Shift into [-2^(bits-1), 2^(bits-1)); exact, as m is a multiple of its own ulp.
         const double half = std::ldexp(1.0, bits - 1);
-        if (m >= half) m -= modulus;
-        else if (m < -half) m += modulus;
+        if (m >= half)
+            m -= modulus;
+        else if (m < -half)
+            m += modulus;
     } else if (m < 0) {
         m += modulus;
         // Only for uint64: 2^64 - k (small k) is not a double; stay below 2^64.
@@ -212,7 +222,8 @@ std::vector<uint8_t> encode(const HostTensor& t) {
     if (bits == 4) {
         const bool sgn = ir::isSigned(t.dtype);
         for (size_t i = 0; i < t.data.size(); ++i) {
-            const auto nib = static_cast<uint8_t>(intPattern(roundTo(t.dtype, t.data[i]), sgn) & 0xF);
+            const auto nib =
+                static_cast<uint8_t>(intPattern(roundTo(t.dtype, t.data[i]), sgn) & 0xF);
             out[i / 2] |= static_cast<uint8_t>(i % 2 ? nib << 4 : nib);
         }
         return out;

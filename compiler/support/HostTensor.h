@@ -51,7 +51,8 @@ std::string formatShape(std::span<const int64_t> shape);
 /// - float64: identity.
 /// - integers (incl. int4/uint4): truncation toward zero, then wrap-around modulo 2^bits, as a C
 ///   cast to an integer type does on two's-complement machines; NaN and +-inf become 0. (A wrapped
-///   uint64 above 2^64 - 2048, e.g. from -1, is held as 2^64 - 2048, the largest double below 2^64.)
+///   uint64 above 2^64 - 2048, e.g. from -1, is held as 2^64 - 2048, the largest double below
+///   2^64.)
 /// - bool: 0 stays 0, anything else (NaN included) becomes 1.
 double roundTo(ir::DType t, double v);
 

@@ -1,0 +1,119 @@
+// The sm_80 lowering order. Read top to bottom; "why here" notes where order matters.
+#include "compiler/Pipeline.h"
+
+#include "compiler/ir/Printer.h"
+#include "compiler/ir/Verifier.h"
+#include "compiler/transforms/Passes.h"
+
+namespace ts {
+
+std::vector<PassInfo> pipelineFor(const Target& target) {
+    (void)target;  // sm_90a-specific passes (TMA, wgmma, warp specialisation) are added by the Hopper work
+    return {
+        {"simplify", "fold constants, canonicalise index arithmetic, drop dead branches", xform::simplify},
+        // Before layout inference: errors about the user's regions read better on tile-level IR.
+        {"check-bounds", "report statically out-of-bounds on-chip regions and accesses", xform::checkBounds},
+        {"infer-layouts", "fragment layouts (mma accumulators, block fragments), shared swizzles, warp grids",
+         xform::inferLayouts},
+        {"plan-pipelines", "split T.Pipelined bodies into async producers and consumers, keeping RAW/WAR order",
+         xform::planPipelines},
+        // Tile level, before lowering: multi-buffering is a rewrite of whole tiles and regions.
+        {"inject-pipeline", "cp.async multi-stage schedule: prologue, wait/barrier, staged tiles", xform::injectPipeline},
+        {"lower-tile-ops", "copy/gemm/fill/reduce/atomic/Parallel -> thread-level code and intrinsics",
+         xform::lowerTileOps},
+        // After lowering: hazards are between the concrete per-thread accesses.
+        {"insert-sync", "minimal __syncthreads for shared-memory RAW/WAR hazards", xform::insertSync},
+        {"plan-smem", "offsets of shared buffers in dynamic shared memory", xform::planSharedMemory},
+        {"lower-to-threads", "flatten indices through layouts (row-major, padding, swizzle)", xform::lowerToThreads},
+        {"simplify-final", "fold the index arithmetic the lowering produced", xform::simplify},
+    };
+}
+
+namespace {
+
+class SnapshotRecorder : public PassInstrument {
+public:
+    SnapshotRecorder(std::vector<PassSnapshot>& out, bool printIr, DiagnosticEngine& diags)
+        : m_out(out), m_print(printIr), m_diags(diags) {}
+    void before(const PassInfo&, const ir::PrimFunc&) override { m_firstDiag = m_diags.all().size(); }
+    void after(const PassInfo& p, const ir::PrimFunc& result, double micros, bool changed) override {
+        PassSnapshot s = base(p, micros);
+        s.changed = changed;
+        if (m_print) {
+            auto pr = ir::print(result);
+            s.ir = std::move(pr.text);
+            s.lines = std::move(pr.lines);
+        }
+        m_out.push_back(std::move(s));
+    }
+    void failed(const PassInfo& p, const ir::PrimFunc& input, const std::vector<Diagnostic>&, double micros) override {
+        PassSnapshot s = base(p, micros);
+        s.failed = true;
+        if (m_print) {
+            auto pr = ir::print(input);
+            s.ir = std::move(pr.text);
+            s.lines = std::move(pr.lines);
+        }
+        m_out.push_back(std::move(s));
+    }
+
+private:
+    PassSnapshot base(const PassInfo& p, double micros) {
+        PassSnapshot s;
+        s.name = p.name;
+        s.summary = p.summary;
+        s.micros = micros;
+        for (size_t i = m_firstDiag; i < m_diags.all().size(); ++i) s.diagnostics.push_back(m_diags.all()[i]);
+        return s;
+    }
+    std::vector<PassSnapshot>& m_out;
+    bool m_print;
+    DiagnosticEngine& m_diags;
+    size_t m_firstDiag = 0;
+};
+
+class VerifierInstrument : public PassInstrument {
+public:
+    explicit VerifierInstrument(DiagnosticEngine& d) : m_diags(d) {}
+    void after(const PassInfo& p, const ir::PrimFunc& result, double, bool changed) override {
+        if (!changed) return;
+        for (auto& problem : ir::verify(result))
+            m_diags.error({}, "internal compiler error: IR after pass '" + p.name + "' is invalid: " + problem,
+                          "please report this with the input file", p.name);
+    }
+
+private:
+    DiagnosticEngine& m_diags;
+};
+
+}  // namespace
+
+PipelineOutput runPipeline(const ir::PrimFunc& elaborated, const Target& target, const CompileOptions& opts,
+                           DiagnosticEngine& diags) {
+    PipelineOutput out;
+    PassManager pm;
+    auto passes = pipelineFor(target);
+    // Cancellation: a pass wrapper that stops before the next pass when asked.
+    for (auto& p : passes) {
+        PassFn inner = p.run;
+        const std::atomic<bool>* cancel = opts.cancel;
+        p.run = [inner, cancel](const ir::PrimFunc& f, PassContext& ctx) -> ir::PrimFunc {
+            if (cancel && cancel->load()) throw CompileError(Span{}, "compile cancelled");
+            return inner(f, ctx);
+        };
+        pm.add(p);
+    }
+    SnapshotRecorder rec(out.passes, opts.recordSnapshots, diags);
+    VerifierInstrument ver(diags);
+    pm.addInstrument(&rec);
+    if (opts.verify) pm.addInstrument(&ver);
+    PassContext ctx{diags, target};
+    bool ok = false;
+    out.lowered = pm.run(elaborated, ctx, ok, opts.stopAfter);
+    for (auto& s : out.passes) out.micros += s.micros;
+    out.ok = ok && !diags.hasErrors();
+    out.stopped = !opts.stopAfter.empty() && !out.passes.empty() && out.passes.back().name == opts.stopAfter;
+    return out;
+}
+
+}  // namespace ts

@@ -1,0 +1,29 @@
+// How a block's warps split a T.gemm's M x N accumulator tile (TileLang's GemmWarpPolicy).
+// Each warp owns an (M/wm) x (N/wn) sub-tile made of mma.sync m16n8k16 atoms (PTX ISA
+// §9.7.14.5.8), so a warp's M extent must be a multiple of 16 and its N extent of 8.
+#pragma once
+#include <optional>
+#include <string>
+
+#include "compiler/analysis/Layouts.h"
+
+namespace ts::analysis {
+
+enum class GemmPolicy { Square, FullRow, FullCol };
+
+/// Parses "Square", "FullRow", "FullCol" (also with a "GemmWarpPolicy." prefix).
+std::optional<GemmPolicy> parseGemmPolicy(const std::string& s);
+const char* gemmPolicyName(GemmPolicy p);
+
+constexpr int kWarpTileM = 16;  ///< rows of one warp tile must be a multiple of this
+constexpr int kWarpTileN = 8;   ///< columns of one warp tile must be a multiple of this
+
+/// Picks the warp grid for `warps` warps, or nullopt if no grid tiles M x N.
+/// Square: the valid grid whose warp tile is closest to square; FullRow: all warps along M
+/// (wm = warps); FullCol: all warps along N.
+std::optional<WarpPartition> partitionWarps(int64_t M, int64_t N, int warps, GemmPolicy policy);
+
+/// Thread counts (multiples of 32, up to 1024) for which partitionWarps succeeds, as "32, 64".
+std::string validThreadCounts(int64_t M, int64_t N, GemmPolicy policy);
+
+}  // namespace ts::analysis

@@ -1,0 +1,191 @@
+#include "compiler/analysis/Layouts.h"
+
+#include <cmath>
+#include <sstream>
+
+#include "compiler/analysis/Swizzle.h"
+#include "compiler/ir/Builder.h"
+
+namespace ts::analysis {
+using namespace ts::ir;
+
+namespace {
+Expr c(int64_t v) { return intImm(v); }
+Expr div(Expr a, int64_t b) { return floordiv(std::move(a), c(b)); }
+Expr mod(Expr a, int64_t b) { return floormod(std::move(a), c(b)); }
+Expr mulc(Expr a, int64_t b) { return mul(std::move(a), c(b)); }
+int64_t ceilDiv(int64_t a, int64_t b) { return (a + b - 1) / b; }
+
+std::shared_ptr<LayoutNode> newFragment(std::vector<int64_t> shape) {
+    auto l = std::make_shared<LayoutNode>();
+    l->kind = LayoutKind::Fragment;
+    l->shape = std::move(shape);
+    const char* names[] = {"i", "j", "k", "l"};
+    for (size_t d = 0; d < l->shape.size(); ++d) l->inputs.push_back(makeVar(names[d % 4]));
+    l->invThread = makeVar("t");
+    l->invLocal = makeVar("r");
+    return l;
+}
+}  // namespace
+
+Layout makeMmaAccumulator(int64_t M, int64_t N, WarpPartition wp) {
+    auto l = newFragment({M, N});
+    int64_t mw = M / wp.wm, nw = N / wp.wn, NI = nw / 8;
+    Expr i = l->inputs[0], j = l->inputs[1];
+    l->thread = add(mulc(add(mulc(div(i, mw), wp.wn), div(j, nw)), 32), add(mulc(mod(i, 8), 4), div(mod(j, 8), 2)));
+    l->local = add(add(mulc(add(mulc(div(mod(i, mw), 16), NI), div(mod(j, nw), 8)), 4), mulc(div(mod(i, 16), 8), 2)), mod(j, 2));
+    l->threads = 32LL * wp.wm * wp.wn;
+    l->localSize = (mw / 16) * NI * 4;
+    Expr t = l->invThread, r = l->invLocal;
+    Expr w = div(t, 32), lane = mod(t, 32), a = div(r, 4), e = mod(r, 4);
+    l->inverse = {
+        add(add(add(mulc(div(w, wp.wn), mw), mulc(div(a, NI), 16)), div(lane, 4)), mulc(div(e, 2), 8)),
+        add(add(add(mulc(mod(w, wp.wn), nw), mulc(mod(a, NI), 8)), mulc(mod(lane, 4), 2)), mod(e, 2)),
+    };
+    std::ostringstream os;
+    os << "mma.sync m16n8k16 accumulator, warps " << wp.wm << "x" << wp.wn << ", warp tile " << mw << "x" << nw
+       << ", " << l->localSize << " regs/thread";
+    l->description = os.str();
+    l->family = "mma_c";
+    l->familyParams = {M, N, wp.wm, wp.wn};
+    return l;
+}
+
+int64_t BlockFragmentParams::colChunksPerThread() const { return ceilDiv(cols, vec * gc); }
+int64_t BlockFragmentParams::rowsPerThread() const { return ceilDiv(rows, gr); }
+
+BlockFragmentParams chooseBlockFragment(int64_t rows, int64_t cols, int64_t threads, int eltBytes) {
+    BlockFragmentParams p;
+    p.rows = std::max<int64_t>(rows, 1);
+    p.cols = std::max<int64_t>(cols, 1);
+    p.threads = threads;
+    int64_t vec = std::max(1, 16 / std::max(1, eltBytes));
+    while (vec > 1 && p.cols % vec != 0) vec /= 2;
+    p.vec = vec;
+    int64_t chunks = ceilDiv(p.cols, vec);
+    // Candidates keep reductions cheap: <= 32 lanes must be a power of two (xor shuffles); more
+    // than a warp must be whole warps (shuffle, then shared memory across warps).
+    int64_t best = 1;
+    for (int64_t g = 1; g <= threads; ++g) {
+        if (threads % g != 0) continue;
+        bool ok = g <= 32 ? (g & (g - 1)) == 0 : g % 32 == 0;
+        if (!ok) continue;
+        if (g <= chunks || g == 1) best = std::max(best, g);
+    }
+    // If rows alone can't occupy the threads, spreading a short row over more threads still
+    // beats idling them only when there are enough chunks; otherwise keep `best`.
+    p.gc = best;
+    p.gr = threads / best;
+    return p;
+}
+
+Layout makeBlockFragment(const BlockFragmentParams& p, bool oneD) {
+    auto l = newFragment(oneD ? std::vector<int64_t>{p.cols} : std::vector<int64_t>{p.rows, p.cols});
+    int64_t cpt = p.colChunksPerThread();
+    Expr i = oneD ? c(0) : l->inputs[0];
+    Expr j = oneD ? l->inputs[0] : l->inputs[1];
+    l->thread = add(mulc(mod(i, p.gr), p.gc), mod(div(j, p.vec), p.gc));
+    l->local = add(mulc(add(mulc(div(i, p.gr), cpt), div(j, p.vec * p.gc)), p.vec), mod(j, p.vec));
+    l->threads = p.threads;
+    l->localSize = (oneD ? 1 : p.rowsPerThread()) * cpt * p.vec;
+    Expr t = l->invThread, r = l->invLocal;
+    Expr ii = add(mulc(div(r, cpt * p.vec), p.gr), div(t, p.gc));
+    Expr jj = add(add(mulc(mod(div(r, p.vec), cpt), p.vec * p.gc), mulc(mod(t, p.gc), p.vec)), mod(r, p.vec));
+    // 1-D: threads of row groups >= 1 hold padding; push their column past the padded width so
+    // the usual `j < cols` guard excludes them.
+    if (oneD) l->inverse = {add(jj, mulc(ii, cpt * p.vec * p.gc))};
+    else l->inverse = {ii, jj};
+    std::ostringstream os;
+    os << "block fragment: " << p.gr << " row groups x " << p.gc << " threads/row, " << p.vec << "-wide vectors, "
+       << l->localSize << " regs/thread";
+    if ((!oneD && p.rows % p.gr != 0) || p.cols % (p.vec * p.gc) != 0) os << " (padded tail)";
+    l->description = os.str();
+    l->family = oneD ? "block1d" : "block";
+    l->familyParams = {p.rows, p.cols, p.threads, p.vec, p.gc, p.gr};
+    return l;
+}
+
+Layout makeRowReduced(const BlockFragmentParams& p) {
+    auto l = newFragment({p.rows});
+    Expr i = l->inputs[0];
+    l->thread = mulc(mod(i, p.gr), p.gc);
+    l->local = div(i, p.gr);
+    l->threads = p.threads;
+    l->localSize = p.rowsPerThread();
+    l->replicate = p.gc;
+    l->inverse = {add(mulc(l->invLocal, p.gr), div(l->invThread, p.gc))};
+    std::ostringstream os;
+    os << "row values of a block fragment: " << p.gr << " row groups, replicated over " << p.gc << " threads";
+    l->description = os.str();
+    l->family = "row_reduced";
+    l->familyParams = {p.rows, p.cols, p.threads, p.vec, p.gc, p.gr};
+    return l;
+}
+
+Layout makeSharedLayout(const std::vector<int64_t>& shape, int eltBytes, int swizzleMode, int64_t padElems) {
+    auto l = std::make_shared<LayoutNode>();
+    l->kind = LayoutKind::Shared;
+    l->shape = shape;
+    l->swizzleBytes = swizzleMode;
+    l->rowBytes = (shape.empty() ? 1 : shape.back()) * eltBytes;
+    l->padElems = padElems;
+    std::ostringstream os;
+    os << "shared, row " << l->rowBytes << " B";
+    if (swizzleMode) os << ", " << swizzleMode << "-byte XOR swizzle";
+    if (padElems) os << ", padded by " << padElems << " elements";
+    if (!swizzleMode && !padElems) os << ", row-major";
+    l->description = os.str();
+    l->family = "shared";
+    l->familyParams = {swizzleMode, padElems};
+    return l;
+}
+
+std::optional<BlockFragmentParams> blockParamsOf(const LayoutNode& l) {
+    if ((l.family != "block" && l.family != "block1d" && l.family != "row_reduced") || l.familyParams.size() != 6)
+        return std::nullopt;
+    BlockFragmentParams p;
+    p.rows = l.familyParams[0], p.cols = l.familyParams[1], p.threads = l.familyParams[2];
+    p.vec = l.familyParams[3], p.gc = l.familyParams[4], p.gr = l.familyParams[5];
+    return p;
+}
+
+std::optional<int64_t> evalInt(const Expr& e, const std::vector<std::pair<const VarNode*, int64_t>>& env) {
+    switch (e->kind) {
+        case ExprKind::IntImm: return static_cast<const IntImmNode*>(e.get())->value;
+        case ExprKind::Var:
+            for (auto& [v, val] : env)
+                if (v == e.get()) return val;
+            return std::nullopt;
+        case ExprKind::Binary: {
+            auto* n = static_cast<const BinaryNode*>(e.get());
+            auto a = evalInt(n->a, env), b = evalInt(n->b, env);
+            if (!a || !b) return std::nullopt;
+            Expr folded = binary(n->op, intImm(*a), intImm(*b));
+            return constInt(folded);
+        }
+        default: return std::nullopt;
+    }
+}
+
+std::optional<std::pair<int64_t, int64_t>> fragmentLocate(const LayoutNode& l, const std::vector<int64_t>& idx) {
+    if (l.kind != LayoutKind::Fragment || idx.size() != l.inputs.size()) return std::nullopt;
+    std::vector<std::pair<const VarNode*, int64_t>> env;
+    for (size_t d = 0; d < idx.size(); ++d) env.push_back({l.inputs[d].get(), idx[d]});
+    auto t = evalInt(l.thread, env), r = evalInt(l.local, env);
+    if (!t || !r) return std::nullopt;
+    return std::make_pair(*t, *r);
+}
+
+std::optional<std::vector<int64_t>> fragmentInverse(const LayoutNode& l, int64_t thread, int64_t local) {
+    if (l.kind != LayoutKind::Fragment) return std::nullopt;
+    std::vector<std::pair<const VarNode*, int64_t>> env{{l.invThread.get(), thread}, {l.invLocal.get(), local}};
+    std::vector<int64_t> out;
+    for (auto& e : l.inverse) {
+        auto v = evalInt(e, env);
+        if (!v) return std::nullopt;
+        out.push_back(*v);
+    }
+    return out;
+}
+
+}  // namespace ts::analysis

@@ -1,0 +1,69 @@
+// Constructors of the layouts the compiler uses, the single source of truth for codegen, the
+// interpreter and the layout views (DESIGN.md §2 "One source of truth for hardware facts").
+//
+// mma.sync m16n8k16 accumulator (PTX ISA §9.7.14.5.8, "Matrix Fragments for mma.m16n8k16",
+// C/D fragment): in each 16x8 atom, lane = 4*(row%8) + col/2, element e = (col%2) + 2*(row/8).
+// resources/ts_device.cuh's gemm_ss indexes its accumulator registers exactly like
+// makeMmaAccumulator below.
+#pragma once
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "compiler/ir/Layout.h"
+
+namespace ts::analysis {
+
+/// Warp grid of a block-level gemm: wm warps along M, wn along N.
+struct WarpPartition {
+    int wm = 0, wn = 0;
+};
+
+/// Fragment of the float accumulator C[M][N] of gemm_ss with a wm x wn warp grid.
+/// Requires M % (16*wm) == 0 and N % (8*wn) == 0. Threads = 32*wm*wn;
+/// localSize = (M/wm/16) * (N/wn/8) * 4.
+ir::Layout makeMmaAccumulator(int64_t M, int64_t N, WarpPartition wp);
+
+/// Parameters of the "block" fragment family used for element-wise and reduction fragments:
+/// rows are spread over groups of `gc` consecutive threads (gr = threads/gc row groups), each
+/// thread holding `vec`-wide contiguous column vectors.
+struct BlockFragmentParams {
+    int64_t rows = 1, cols = 1;
+    int64_t threads = 0;
+    int64_t vec = 1, gc = 1, gr = 1;
+    int64_t colChunksPerThread() const;  ///< ceil(cols / (vec*gc))
+    int64_t rowsPerThread() const;       ///< ceil(rows / gr)
+};
+
+/// Chooses vec (16-byte vectors when the row allows) and gc (a power of two <= 32 or a multiple
+/// of 32 dividing `threads`, as large as the row's vector count) for a rows x cols tile.
+BlockFragmentParams chooseBlockFragment(int64_t rows, int64_t cols, int64_t threads, int eltBytes);
+
+/// The 2-D (or 1-D when `oneD`, shape (cols,)) block fragment:
+///   thread(i,j) = (i % gr)*gc + (j / vec) % gc
+///   local(i,j)  = ((i / gr)*cpt + j / (vec*gc))*vec + j % vec      (cpt = colChunksPerThread)
+/// Widths that are not a multiple of vec*gc (or heights of gr) leave padded slots: the inverse
+/// then yields indices >= shape that users must guard (predicated tail).
+ir::Layout makeBlockFragment(const BlockFragmentParams& p, bool oneD = false);
+
+/// The (rows,) fragment holding one value per row of a block fragment, replicated over the gc
+/// threads of the row group: thread(i) in {(i % gr)*gc + c}, local(i) = i / gr.
+ir::Layout makeRowReduced(const BlockFragmentParams& p);
+
+/// Recovers the block parameters of a "block", "block1d" or "row_reduced" layout.
+std::optional<BlockFragmentParams> blockParamsOf(const ir::LayoutNode& l);
+
+/// Shared-memory tile layout: row-major with optional row padding and swizzle
+/// (analysis/Swizzle.h). shape: (rows, cols) or higher rank (leading dims are stacked rows).
+ir::Layout makeSharedLayout(const std::vector<int64_t>& shape, int eltBytes, int swizzleMode, int64_t padElems = 0);
+
+/// Evaluates an integer IR expression with the given variable values; nullopt if it contains
+/// anything but integer arithmetic over those variables.
+std::optional<int64_t> evalInt(const ir::Expr& e, const std::vector<std::pair<const ir::VarNode*, int64_t>>& env);
+
+/// (thread, local) of a logical element of a fragment layout.
+std::optional<std::pair<int64_t, int64_t>> fragmentLocate(const ir::LayoutNode& l, const std::vector<int64_t>& idx);
+/// Logical indices held by (thread, local) of a fragment layout (may be out of shape = padding).
+std::optional<std::vector<int64_t>> fragmentInverse(const ir::LayoutNode& l, int64_t thread, int64_t local);
+
+}  // namespace ts::analysis

@@ -1,0 +1,23 @@
+// CUDA C++ code generation from fully lowered Tile IR (after lower-to-threads). The output is
+// one self-contained translation unit that includes only our device header (ts_device.cuh,
+// embedded; NVRTC gets it in memory, exports copy it next to the .cu).
+#pragma once
+#include <string>
+#include <vector>
+
+#include "compiler/Target.h"
+#include "compiler/ir/Stmt.h"
+#include "compiler/support/Diagnostic.h"
+
+namespace ts::codegen {
+
+struct CudaOutput {
+    std::string source;
+    std::vector<Span> lineSpans;  ///< source span of each generated line (1-based line i -> [i-1])
+    std::string kernelName;
+};
+
+/// Emits CUDA for `f`. Unsupported constructs become diagnostics in `diags` (never exceptions).
+CudaOutput emitCuda(const ir::PrimFunc& f, const Target& target, DiagnosticEngine& diags);
+
+}  // namespace ts::codegen

@@ -1,0 +1,290 @@
+// The modules the meta level knows: math, itertools, functools, tilelang (jit/autotune
+// decorators), tilelang.language as `T` (ceildiv, dtypes, prim_func/macro markers; the
+// elaborator adds the kernel vocabulary), and torch (dtypes only; everything else in torch
+// belongs to ref_program, which the meta-evaluator does not run).
+#include <cmath>
+#include <numeric>
+
+#include "compiler/frontend/MetaBuiltins.h"
+#include "compiler/frontend/MetaEval.h"
+
+namespace ts::fe {
+
+using namespace meta;
+
+namespace {
+
+void defn(NamespaceObj& ns, const std::string& shortName, const std::string& name, BuiltinFn fn) {
+    ns.set(name, Value::builtin(shortName + "." + name, std::move(fn)));
+}
+
+BuiltinFn unaryMath(double (*f)(double), const char* domain = nullptr, bool positive = false) {
+    return [f, domain, positive](Interp&, CallArgs& a) {
+        a.expectPositional(1, 1);
+        double x = needFloat(a, 0);
+        if (domain && (positive ? x <= 0 : x < 0)) throw CompileError(a.argSpan(0), a.callee + "(): math domain error", domain);
+        return Value::real(f(x));
+    };
+}
+
+BuiltinFn roundingMath(double (*f)(double)) {
+    return [f](Interp&, CallArgs& a) {
+        a.expectPositional(1, 1);
+        if (a.pos[0].isIntLike()) return Value::integer(a.pos[0].asInt());
+        return Value::integer(floatToInt(f(needFloat(a, 0)), a.argSpan(0)));
+    };
+}
+
+// `@deco` and `@deco(key=value, ...)` both return the function unchanged: tilelang.jit and
+// autotune are read syntactically by Module.cpp, not executed.
+BuiltinFn passThroughDecorator(const std::string& name) {
+    return [name](Interp&, CallArgs& a) -> Value {
+        if (a.kw.empty() && a.pos.size() == 1 && a.pos[0].is(ValueKind::Function)) return a.pos[0];
+        return Value::builtin(name + "(...)", [](Interp&, CallArgs& b) {
+            b.expectPositional(1, 1);
+            return b.pos[0];
+        });
+    };
+}
+
+// T.prim_func / T.macro: copy the function with a tag (works bare and as `@T.macro(...)`).
+BuiltinFn tagDecorator(const std::string& name, FunctionTag tag) {
+    auto apply = [name, tag](const Value& f, const CallArgs& a, std::vector<Value> kw) {
+        if (!f.is(ValueKind::Function))
+            throw CompileError(a.span, name + " must decorate a function, got " + typeName(f));
+        auto copy = std::make_shared<FunctionObj>(f.functionObj());
+        copy->tag = tag;
+        copy->decoratorArgs = std::move(kw);
+        return Value::function(copy);
+    };
+    return [name, apply](Interp&, CallArgs& a) -> Value {
+        if (a.kw.empty() && a.pos.size() == 1) return apply(a.pos[0], a, {});
+        std::vector<Value> kw;
+        for (auto& [k, v] : a.kw) kw.push_back(Value::tuple({Value::str(k), v}));
+        return Value::builtin(name + "(...)", [apply, kw](Interp&, CallArgs& b) {
+            b.expectPositional(1, 1);
+            return apply(b.pos[0], b, kw);
+        });
+    };
+}
+
+}  // namespace
+
+void Interp::installModules() {
+    // ---- math ----
+    auto math = registerModule("math");
+    NamespaceObj& m = *math;
+    defn(m, "math", "ceil", roundingMath(std::ceil));
+    defn(m, "math", "floor", roundingMath(std::floor));
+    defn(m, "math", "trunc", roundingMath(std::trunc));
+    defn(m, "math", "sqrt", unaryMath(std::sqrt, "sqrt of a negative number"));
+    defn(m, "math", "log2", unaryMath(std::log2, "log of a non-positive number", true));
+    defn(m, "math", "log10", unaryMath(std::log10, "log of a non-positive number", true));
+    defn(m, "math", "exp", unaryMath(std::exp));
+    defn(m, "math", "fabs", unaryMath(std::fabs));
+    defn(m, "math", "sin", unaryMath(std::sin));
+    defn(m, "math", "cos", unaryMath(std::cos));
+    defn(m, "math", "tan", unaryMath(std::tan));
+    defn(m, "math", "tanh", unaryMath(std::tanh));
+    defn(m, "math", "log", [](Interp&, CallArgs& a) {
+        a.expectPositional(1, 2);
+        double x = needFloat(a, 0);
+        if (x <= 0) throw CompileError(a.argSpan(0), "math.log(): math domain error", "log of a non-positive number");
+        if (a.pos.size() == 1) return Value::real(std::log(x));
+        double base = needFloat(a, 1);
+        if (base <= 0 || base == 1) throw CompileError(a.argSpan(1), "math.log(): invalid base");
+        return Value::real(std::log(x) / std::log(base));
+    });
+    defn(m, "math", "pow", [](Interp&, CallArgs& a) {
+        a.expectPositional(2, 2);
+        return Value::real(std::pow(needFloat(a, 0), needFloat(a, 1)));
+    });
+    defn(m, "math", "copysign", [](Interp&, CallArgs& a) {
+        a.expectPositional(2, 2);
+        return Value::real(std::copysign(needFloat(a, 0), needFloat(a, 1)));
+    });
+    defn(m, "math", "isinf", [](Interp&, CallArgs& a) { a.expectPositional(1, 1); return Value::boolean(std::isinf(needFloat(a, 0))); });
+    defn(m, "math", "isnan", [](Interp&, CallArgs& a) { a.expectPositional(1, 1); return Value::boolean(std::isnan(needFloat(a, 0))); });
+    defn(m, "math", "isfinite", [](Interp&, CallArgs& a) { a.expectPositional(1, 1); return Value::boolean(std::isfinite(needFloat(a, 0))); });
+    defn(m, "math", "gcd", [](Interp&, CallArgs& a) {
+        int64_t g = 0;
+        for (size_t i = 0; i < a.pos.size(); ++i) g = std::gcd(g, needInt(a, i, "argument"));
+        return Value::integer(g);
+    });
+    defn(m, "math", "lcm", [](Interp&, CallArgs& a) {
+        int64_t l = 1;
+        for (size_t i = 0; i < a.pos.size(); ++i) {
+            int64_t x = needInt(a, i, "argument");
+            if (x == 0) return Value::integer(0);
+            int64_t r;
+            if (__builtin_mul_overflow(l / std::gcd(l, x), x < 0 ? -x : x, &r)) throw CompileError(a.span, "integer overflow in math.lcm()");
+            l = r;
+        }
+        return Value::integer(l);
+    });
+    defn(m, "math", "isqrt", [](Interp&, CallArgs& a) {
+        a.expectPositional(1, 1);
+        int64_t n = needInt(a, 0, "argument");
+        if (n < 0) throw CompileError(a.argSpan(0), "isqrt() argument must be nonnegative");
+        int64_t r = static_cast<int64_t>(std::sqrt(static_cast<double>(n)));
+        while (r > 0 && r > n / r) --r;
+        while ((r + 1) <= n / (r + 1)) ++r;
+        return Value::integer(r);
+    });
+    defn(m, "math", "prod", [](Interp& in, CallArgs& a) {
+        auto b = a.bind({"iterable", "start"}, 1);
+        Value acc = b.get(1, Value::integer(1));
+        for (const Value& v : in.iterate(b[0], b.spans[0])) acc = in.binaryOp(ast::BinOpKind::Mul, acc, v, a.span);
+        return acc;
+    });
+    m.set("inf", Value::real(INFINITY));
+    m.set("nan", Value::real(NAN));
+    m.set("pi", Value::real(M_PI));
+    m.set("e", Value::real(M_E));
+    m.set("tau", Value::real(2 * M_PI));
+
+    // ---- itertools ----
+    auto it = registerModule("itertools");
+    defn(*it, "itertools", "product", [](Interp& in, CallArgs& a) {
+        auto repeatV = a.keyword("repeat");
+        for (size_t k = 0; k < a.kw.size(); ++k)
+            if (a.kw[k].first != "repeat") throw CompileError(a.kwSpans[k], "product() got an unexpected keyword argument '" + a.kw[k].first + "'");
+        int64_t repeat = repeatV ? (repeatV->isIntLike() ? repeatV->asInt() : -1) : 1;
+        if (repeat < 0) throw CompileError(a.span, "product() repeat must be a non-negative int");
+        std::vector<std::vector<Value>> pools;
+        for (int64_t r = 0; r < repeat; ++r)
+            for (size_t i = 0; i < a.pos.size(); ++i) pools.push_back(in.iterate(a.pos[i], a.argSpan(i)));
+        uint64_t total = 1;
+        for (auto& p : pools) {
+            if (p.empty()) return Value::list({});
+            if (total > in.limits().maxSequence / p.size())
+                throw CompileError(a.span, "itertools.product() is too large to expand at compile time");
+            total *= p.size();
+        }
+        std::vector<Value> out;
+        std::vector<size_t> idx(pools.size(), 0);
+        for (uint64_t n = 0; n < total; ++n) {
+            std::vector<Value> row;
+            for (size_t i = 0; i < pools.size(); ++i) row.push_back(pools[i][idx[i]]);
+            out.push_back(Value::tuple(std::move(row)));
+            for (size_t i = pools.size(); i-- > 0;) {  // odometer: last pool varies fastest
+                if (++idx[i] < pools[i].size()) break;
+                idx[i] = 0;
+            }
+        }
+        return Value::list(std::move(out));
+    });
+    defn(*it, "itertools", "chain", [](Interp& in, CallArgs& a) {
+        std::vector<Value> out;
+        for (size_t i = 0; i < a.pos.size(); ++i)
+            for (auto& v : in.iterate(a.pos[i], a.argSpan(i))) out.push_back(v);
+        return Value::list(std::move(out));
+    });
+    defn(*it, "itertools", "combinations", [](Interp& in, CallArgs& a) {
+        a.expectPositional(2, 2);
+        auto pool = in.iterate(a.pos[0], a.argSpan(0));
+        int64_t r = needInt(a, 1, "r");
+        std::vector<Value> out;
+        if (r < 0 || r > static_cast<int64_t>(pool.size())) return Value::list({});
+        std::vector<size_t> idx(static_cast<size_t>(r));
+        std::iota(idx.begin(), idx.end(), 0);
+        while (true) {
+            std::vector<Value> row;
+            for (size_t i : idx) row.push_back(pool[i]);
+            out.push_back(Value::tuple(std::move(row)));
+            if (out.size() > in.limits().maxSequence) throw CompileError(a.span, "combinations() is too large");
+            int64_t i = r - 1;
+            while (i >= 0 && idx[static_cast<size_t>(i)] == static_cast<size_t>(i) + pool.size() - static_cast<size_t>(r)) --i;
+            if (i < 0) break;
+            ++idx[static_cast<size_t>(i)];
+            for (size_t j = static_cast<size_t>(i) + 1; j < idx.size(); ++j) idx[j] = idx[j - 1] + 1;
+        }
+        return Value::list(std::move(out));
+    });
+
+    // ---- functools ----
+    auto ft = registerModule("functools");
+    defn(*ft, "functools", "reduce", [](Interp& in, CallArgs& a) {
+        a.expectPositional(2, 3);
+        auto items = in.iterate(a.pos[1], a.argSpan(1));
+        size_t i = 0;
+        Value acc;
+        if (a.pos.size() == 3) {
+            acc = a.pos[2];
+        } else {
+            if (items.empty()) throw CompileError(a.span, "reduce() of empty iterable with no initial value");
+            acc = items[i++];
+        }
+        for (; i < items.size(); ++i) acc = callWith(in, a.pos[0], {acc, items[i]}, a.span, "reduce function");
+        return acc;
+    });
+    defn(*ft, "functools", "partial", [](Interp&, CallArgs& a) {
+        if (a.pos.empty()) throw CompileError(a.span, "partial() needs a function");
+        CallArgs bound = a;
+        return Value::builtin("functools.partial", [bound](Interp& in, CallArgs& c) {
+            CallArgs full = c;
+            full.pos.insert(full.pos.begin(), bound.pos.begin() + 1, bound.pos.end());
+            full.posSpans.insert(full.posSpans.begin(), bound.posSpans.begin() + 1, bound.posSpans.end());
+            for (size_t k = 0; k < bound.kw.size(); ++k)
+                if (!c.keyword(bound.kw[k].first)) {
+                    full.kw.push_back(bound.kw[k]);
+                    full.kwSpans.push_back(bound.kwSpans[k]);
+                }
+            return in.call(bound.pos[0], full);
+        });
+    });
+    for (const char* cacheName : {"lru_cache", "cache"}) defn(*ft, "functools", cacheName, passThroughDecorator(std::string("functools.") + cacheName));
+
+    // ---- tilelang.language (T) ----
+    auto T = registerModule("tilelang.language");
+    defn(*T, "T", "ceildiv", [](Interp& in, CallArgs& a) {
+        a.expectPositional(2, 2);
+        const Value &x = a.pos[0], &y = a.pos[1];
+        if (x.isIntLike() && y.isIntLike()) {
+            if (y.asInt() == 0) throw CompileError(a.argSpan(1), "T.ceildiv() by zero");
+            if (x.asInt() == INT64_MIN) throw CompileError(a.span, "integer overflow in T.ceildiv()");
+            return Value::integer(-pyFloorDiv(-x.asInt(), y.asInt()));
+        }
+        // Run-time operands: (x + y - 1) // y through the ExtValue operators.
+        Value num = in.binaryOp(ast::BinOpKind::Sub, in.binaryOp(ast::BinOpKind::Add, x, y, a.span), Value::integer(1), a.span);
+        return in.binaryOp(ast::BinOpKind::FloorDiv, num, y, a.span);
+    });
+    for (int i = 0; i <= static_cast<int>(ir::DType::UInt4); ++i) {
+        auto t = static_cast<ir::DType>(i);
+        T->set(std::string(ir::dtypeName(t)), Value::dtype(t));
+    }
+    T->set("float8_e4m3fn", Value::dtype(ir::DType::Float8E4M3));
+    T->set("dtype", Value::builtin("T.dtype", [](Interp&, CallArgs& a) {
+        a.expectPositional(1, 1);
+        auto t = asDType(a.pos[0]);
+        if (!t) throw CompileError(a.argSpan(0), "unknown dtype " + repr(a.pos[0]));
+        return Value::dtype(*t);
+    }));
+    T->set("prim_func", Value::builtin("T.prim_func", tagDecorator("T.prim_func", FunctionTag::PrimFunc)));
+    T->set("macro", Value::builtin("T.macro", tagDecorator("T.macro", FunctionTag::Macro)));
+
+    // ---- tilelang ----
+    auto tl = registerModule("tilelang");
+    tl->set("jit", Value::builtin("tilelang.jit", passThroughDecorator("tilelang.jit")));
+    tl->set("autotune", Value::builtin("tilelang.autotune", passThroughDecorator("tilelang.autotune")));
+    tl->set("lazy_jit", Value::builtin("tilelang.lazy_jit", passThroughDecorator("tilelang.lazy_jit")));
+    tl->set("cdiv", *T->find("ceildiv"));
+    registerModule("tilelang.autotuner")->set("autotune", *tl->find("autotune"));
+    registerModule("tilelang.layout");
+
+    // ---- torch (dtypes only) ----
+    auto torch = registerModule("torch");
+    torch->opaque = true;
+    torch->opaqueReason = "torch is evaluated only in ref_program, not in kernel code";
+    const std::pair<const char*, ir::DType> kTorch[] = {
+        {"float16", ir::DType::Float16}, {"half", ir::DType::Float16}, {"bfloat16", ir::DType::BFloat16},
+        {"float32", ir::DType::Float32}, {"float", ir::DType::Float32}, {"float64", ir::DType::Float64},
+        {"double", ir::DType::Float64}, {"int8", ir::DType::Int8}, {"int16", ir::DType::Int16},
+        {"int32", ir::DType::Int32}, {"int", ir::DType::Int32}, {"int64", ir::DType::Int64},
+        {"long", ir::DType::Int64}, {"uint8", ir::DType::UInt8}, {"bool", ir::DType::Bool},
+        {"float8_e4m3fn", ir::DType::Float8E4M3}, {"float8_e5m2", ir::DType::Float8E5M2},
+    };
+    for (const auto& [n, t] : kTorch) torch->set(n, Value::dtype(t));
+}
+
+}  // namespace ts::fe

@@ -1,0 +1,31 @@
+// Names of the lowered intrinsics (CallNode::op) that lower-tile-ops and inject-pipeline emit
+// and codegen/interpreter understand. Address arguments are `tl.address_of(<Load>)`.
+#pragma once
+
+namespace ts::ir::intrin {
+
+/// tl.address_of(load) -> pointer to the loaded element (codegen: `&buf[idx]`).
+inline constexpr const char* kAddressOf = "tl.address_of";
+/// tl.cp_async(dst_addr, src_addr, bytes, pred): cp.async of 4/8/16 bytes global -> shared,
+/// zero-filling the destination when pred is false (PTX ISA §9.7.9.25.3.1, src-size 0).
+inline constexpr const char* kCpAsync = "tl.cp_async";
+inline constexpr const char* kCpAsyncCommit = "tl.cp_async_commit";  ///< cp.async.commit_group
+inline constexpr const char* kCpAsyncWait = "tl.cp_async_wait";      ///< cp.async.wait_group N
+/// tl.copy_vec(dst_addr, src_addr, bytes): one vector load + store of 4/8/16 bytes.
+inline constexpr const char* kCopyVec = "tl.copy_vec";
+/// tl.zero_vec(dst_addr, bytes): stores `bytes` zero bytes.
+inline constexpr const char* kZeroVec = "tl.zero_vec";
+/// __syncthreads() (bar.sync 0); printed as T.sync_threads().
+inline constexpr const char* kSyncThreads = "sync_threads";
+/// tl.gemm_ss(A_addr, B_addr, C_addr, M, N, K, warp_m, warp_n, trans_A, trans_B, swizzle_A,
+/// swizzle_B): block-level C += op(A)·op(B) from shared tiles (resources/ts_device.cuh gemm_ss).
+inline constexpr const char* kGemmSS = "tl.gemm_ss";
+/// tl.warp_allreduce(op, value, width): xor-shuffle all-reduce over `width` lanes; op is a
+/// StrImm "sum" | "max" | "min".
+inline constexpr const char* kWarpAllreduce = "tl.warp_allreduce";
+/// tl.atomic(op, addr, value): atomicAdd/atomicMax/atomicMin on global or shared memory.
+inline constexpr const char* kAtomic = "tl.atomic";
+/// T.print(value, msg)
+inline constexpr const char* kPrint = "print";
+
+}  // namespace ts::ir::intrin

@@ -1,0 +1,188 @@
+// inject-pipeline: turns each planned T.Pipelined loop into the cp.async multi-stage schedule
+//
+//   for p in T.unroll(S-1):                       # prologue: tiles 0..S-2 in flight
+//       if p < n: producers(k = p) -> stage p
+//       tl.cp_async_commit()
+//   for k in T.serial(n):
+//       tl.cp_async_wait(S-2)                     # tile k has landed (this thread's groups)
+//       T.sync_threads()                          # ... for every thread; stage (k-1)%S is free
+//       if k + S-1 < n: producers(k + S-1) -> stage (k+S-1) % S
+//       tl.cp_async_commit()
+//       consumers(k) read stage k % S
+//   tl.cp_async_wait(0)
+//
+// Each producer's shared tile gets a leading stage dimension of S. Group accounting (PTX ISA
+// §9.7.9.25.3, cp.async.wait_group): before the wait of iteration k, S-1+k groups were
+// committed; allowing S-2 pending leaves groups 0..k (tiles 0..k) complete.
+// Requires: plan-pipelines, infer-layouts. Produces: explicit prologue/main loop, async copies
+// (attr "async"), multi-buffered shared tiles. Invalidates: shared layouts (rebuilt here).
+#include <map>
+
+#include "compiler/analysis/Layouts.h"
+#include "compiler/ir/IR.h"
+#include "compiler/transforms/Passes.h"
+
+namespace ts::xform {
+using namespace ts::ir;
+
+namespace {
+
+Stmt intrinsic(const std::string& op, std::vector<Expr> args, Span sp) {
+    return evaluate(call(op, std::move(args), DType::Int32, sp), sp);
+}
+
+/// Rewrites accesses of multi-buffered tiles to their staged copy at `stage`.
+class Restage : public Mutator {
+public:
+    Restage(const std::map<const BufferNode*, Buffer>& m, Expr stage) : m_map(m), m_stage(std::move(stage)) {}
+
+protected:
+    Expr visitLoad(const LoadNode* n, const Expr& self) override {
+        Expr e = Mutator::visitLoad(n, self);
+        auto* l = as<LoadNode>(e);
+        auto it = m_map.find(l->buffer.get());
+        if (it == m_map.end()) return e;
+        std::vector<Expr> idx{m_stage};
+        idx.insert(idx.end(), l->indices.begin(), l->indices.end());
+        return load(it->second, idx, l->span);
+    }
+    Stmt visitStore(const StoreNode* n, const Stmt& self) override {
+        Stmt s = Mutator::visitStore(n, self);
+        auto* st = as<StoreNode>(s);
+        auto it = m_map.find(st->buffer.get());
+        if (it == m_map.end()) return s;
+        std::vector<Expr> idx{m_stage};
+        idx.insert(idx.end(), st->indices.begin(), st->indices.end());
+        return store(it->second, idx, st->value, st->span);
+    }
+    Stmt visitTileOp(const TileOpNode* n, const Stmt& self) override {
+        Stmt s = Mutator::visitTileOp(n, self);
+        auto* t = as<TileOpNode>(s);
+        bool changed = false;
+        std::vector<TileArg> args = t->args;
+        for (auto& a : args) {
+            auto* r = std::get_if<Region>(&a);
+            if (!r) continue;
+            auto it = m_map.find(r->buffer.get());
+            if (it == m_map.end()) continue;
+            Region nr{it->second, {{m_stage, intImm(1)}}, r->span};
+            nr.ranges.insert(nr.ranges.end(), r->ranges.begin(), r->ranges.end());
+            a = nr;
+            changed = true;
+        }
+        if (!changed) return s;
+        return std::make_shared<TileOpNode>(t->op, args, t->attrs, t->span);
+    }
+
+private:
+    const std::map<const BufferNode*, Buffer>& m_map;
+    Expr m_stage;
+};
+
+Stmt markAsync(const Stmt& s) {
+    auto* t = as<TileOpNode>(s);
+    Attrs a = t->attrs;
+    a["async"] = true;
+    return std::make_shared<TileOpNode>(t->op, t->args, a, t->span);
+}
+
+class Injector : public Mutator {
+public:
+    std::map<const BufferNode*, Buffer> staged;  // original tile -> multi-buffered tile
+
+protected:
+    Stmt visitFor(const ForNode* n, const Stmt& self) override {
+        Stmt body = mutate(n->body);
+        auto producers = attrInts(n->attrs, "pipeline_producers");
+        int64_t S = attrInt(n->attrs, "num_stages", 1);
+        if (n->forKind != ForKind::Pipelined || producers.empty() || S < 2) {
+            if (n->forKind != ForKind::Pipelined) return body == n->body ? self : forLoop(n->var, n->min, n->extent, n->forKind, body, n->attrs, n->span);
+            // Not pipelined: an ordinary serial loop (the pass viewer shows the change).
+            return forLoop(n->var, n->min, n->extent, ForKind::Serial, body, {}, n->span);
+        }
+        auto* sq = as<SeqNode>(body);
+        std::vector<Stmt> stmts = sq ? sq->stmts : std::vector<Stmt>{body};
+        std::map<const BufferNode*, Buffer> local;
+        std::vector<Stmt> prod, cons;
+        for (size_t i = 0; i < stmts.size(); ++i) {
+            bool isProd = std::find(producers.begin(), producers.end(), int64_t(i)) != producers.end();
+            if (isProd) {
+                auto* t = as<TileOpNode>(stmts[i]);
+                const Buffer& b = t->region(1).buffer;
+                if (!staged.count(b.get())) {
+                    std::vector<Expr> shape{intImm(S)};
+                    shape.insert(shape.end(), b->shape.begin(), b->shape.end());
+                    staged[b.get()] = std::make_shared<BufferNode>(b->name, b->dtype, shape, Scope::Shared, b->span);
+                }
+                local[b.get()] = staged[b.get()];
+                prod.push_back(markAsync(stmts[i]));
+            } else {
+                cons.push_back(stmts[i]);
+            }
+        }
+        Span sp = n->span;
+        Expr k = n->var, n0 = n->min, ext = n->extent;
+        Expr rel = sub(k, n0);
+        auto producersAt = [&](Expr iter, Expr stage) {
+            std::unordered_map<const VarNode*, Expr> sub{{n->var.get(), iter}};
+            Restage rs(local, stage);
+            std::vector<Stmt> out;
+            for (auto& p : prod) out.push_back(rs.mutate(substitute(p, sub)));
+            return seq(out, sp);
+        };
+        // Prologue.
+        Var p = makeVar("ps", DType::Int32, sp);
+        Stmt prologue = forLoop(p, intImm(0), intImm(S - 1), ForKind::Unrolled,
+                                seq({ifThen(lt(p, ext), producersAt(add(n0, p), p), nullptr, sp),
+                                     intrinsic("tl.cp_async_commit", {}, sp)}, sp),
+                                {}, sp);
+        // Main loop.
+        Restage rsCons(local, floormod(rel, intImm(S)));
+        std::vector<Stmt> mainBody{intrinsic("tl.cp_async_wait", {intImm(S - 2)}, sp), intrinsic("sync_threads", {}, sp),
+                                   ifThen(lt(add(rel, intImm(S - 1)), ext),
+                                          producersAt(add(k, intImm(S - 1)), floormod(add(rel, intImm(S - 1)), intImm(S))), nullptr, sp),
+                                   intrinsic("tl.cp_async_commit", {}, sp)};
+        for (auto& c : cons) mainBody.push_back(rsCons.mutate(c));
+        Attrs la;
+        la["num_stages"] = S;
+        Stmt mainLoop = forLoop(n->var, n0, ext, ForKind::Serial, seq(mainBody, sp), la, sp);
+        return seq({prologue, mainLoop, intrinsic("tl.cp_async_wait", {intImm(0)}, sp)}, sp);
+    }
+};
+
+class ReplaceAllocs : public Mutator {
+public:
+    explicit ReplaceAllocs(const std::map<const BufferNode*, Buffer>& m) : m_map(m) {}
+
+protected:
+    Stmt visitAlloc(const AllocNode* n, const Stmt& self) override {
+        auto it = m_map.find(n->buffer.get());
+        if (it == m_map.end()) return self;
+        return std::make_shared<AllocNode>(it->second, n->init, n->span);
+    }
+
+private:
+    const std::map<const BufferNode*, Buffer>& m_map;
+};
+
+}  // namespace
+
+PrimFunc injectPipeline(const PrimFunc& f, PassContext&) {
+    Injector inj;
+    Stmt body = inj.mutate(f->body);
+    if (body == f->body) return f;
+    ReplaceAllocs ra(inj.staged);
+    body = ra.mutate(body);
+    auto out = std::make_shared<PrimFuncNode>(*f);
+    out->body = body;
+    for (auto& [old, nb] : inj.staged) {
+        auto it = out->layouts.find(old->name);
+        int mode = it != out->layouts.end() && it->second ? it->second->swizzleBytes : 0;
+        int64_t pad = it != out->layouts.end() && it->second ? it->second->padElems : 0;
+        auto shape = constShape(*nb);
+        if (shape) out->layouts[old->name] = analysis::makeSharedLayout(*shape, dtypeBytes(nb->dtype), mode, pad);
+    }
+    return out;
+}
+
+}  // namespace ts::xform

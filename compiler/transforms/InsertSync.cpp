@@ -1,0 +1,172 @@
+// insert-sync: places the fewest __syncthreads() that order every cross-thread shared-memory
+// hazard of the lowered code: RAW (a unit reads a tile another thread wrote since the last
+// barrier) and WAR/WAW (a unit writes a tile read or written since the last barrier). Loop
+// bodies are analysed twice so loop-carried hazards (the next iteration overwriting what this
+// one read) put a barrier at the top of the body. Barriers are only placed at block-uniform
+// points (sequence level of kernel code and of loops/ifs whose bounds do not depend on the
+// thread index); each lowered tile op (a "thread_loop") is one unit.
+// cp.async destinations are ordered by the pipeline's own wait_group + barrier protocol
+// (inject-pipeline) and are not tracked here.
+// Requires: lower-tile-ops. Produces: EvalNode(sync_threads) statements. Invalidates: nothing.
+#include <set>
+
+#include "compiler/ir/IR.h"
+#include "compiler/ir/Intrinsics.h"
+#include "compiler/transforms/Passes.h"
+
+namespace ts::xform {
+using namespace ts::ir;
+
+namespace {
+
+using BufSet = std::set<const BufferNode*>;
+
+struct State {
+    BufSet written, read;
+    void clear() { written.clear(), read.clear(); }
+    void merge(const State& o) {
+        written.insert(o.written.begin(), o.written.end());
+        read.insert(o.read.begin(), o.read.end());
+    }
+};
+
+bool isSync(const Stmt& s) {
+    auto* e = as<EvalNode>(s);
+    auto* c = e ? as<CallNode>(e->call) : nullptr;
+    return c && c->op == intrin::kSyncThreads;
+}
+
+bool mentionsThread(const Expr& e) {
+    bool found = false;
+    walkExpr(e, [&](const Expr& x) {
+        if (auto* v = as<VarNode>(x); v && v->tag == VarTag::ThreadIdx) found = true;
+    });
+    return found;
+}
+
+const BufferNode* sharedOfAddress(const Expr& addr) {
+    auto* c = as<CallNode>(addr);
+    if (!c || c->op != intrin::kAddressOf || c->args.empty()) return nullptr;
+    auto* l = as<LoadNode>(c->args[0]);
+    return l && l->buffer->scope == Scope::Shared ? l->buffer.get() : nullptr;
+}
+
+// Reads of shared tiles in an expression. Destination addresses of vector copies count as
+// writes; cp.async destinations are skipped (see the header comment).
+void exprAccesses(const Expr& e, State& st) {
+    if (!e) return;
+    if (auto* c = as<CallNode>(e)) {
+        bool dstFirst = c->op == intrin::kCpAsync || c->op == intrin::kCopyVec || c->op == intrin::kZeroVec;
+        for (size_t i = 0; i < c->args.size(); ++i) {
+            if (dstFirst && i == 0) {
+                if (c->op != intrin::kCpAsync)
+                    if (auto* b = sharedOfAddress(c->args[0])) st.written.insert(b);
+                continue;
+            }
+            if (c->op == intrin::kAtomic && i == 1)
+                if (auto* b = sharedOfAddress(c->args[1])) st.written.insert(b);
+            exprAccesses(c->args[i], st);
+        }
+        return;
+    }
+    if (auto* l = as<LoadNode>(e)) {
+        if (l->buffer->scope == Scope::Shared) st.read.insert(l->buffer.get());
+        for (auto& i : l->indices) exprAccesses(i, st);
+        return;
+    }
+    if (auto* b = as<BinaryNode>(e)) return exprAccesses(b->a, st), exprAccesses(b->b, st);
+    if (auto* u = as<UnaryNode>(e)) return exprAccesses(u->a, st);
+    if (auto* s = as<SelectNode>(e)) return exprAccesses(s->cond, st), exprAccesses(s->t, st), exprAccesses(s->f, st);
+    if (auto* c = as<CastNode>(e)) return exprAccesses(c->value, st);
+}
+
+void accessesOf(const Stmt& s, State& st) {
+    walk(s, [&](const Stmt& x) {
+        if (auto* w = as<StoreNode>(x)) {
+            if (w->buffer->scope == Scope::Shared) st.written.insert(w->buffer.get());
+            for (auto& i : w->indices) exprAccesses(i, st);
+            exprAccesses(w->value, st);
+        } else if (auto* e = as<EvalNode>(x)) {
+            exprAccesses(e->call, st);
+        } else if (auto* f = as<ForNode>(x)) {
+            exprAccesses(f->min, st), exprAccesses(f->extent, st);
+        } else if (auto* i = as<IfNode>(x)) {
+            exprAccesses(i->cond, st);
+        }
+    });
+}
+
+bool conflicts(const State& cur, const State& unit) {
+    for (auto* b : unit.read)
+        if (cur.written.count(b)) return true;
+    for (auto* b : unit.written)
+        if (cur.written.count(b) || cur.read.count(b)) return true;
+    return false;
+}
+
+Stmt syncStmt(Span sp) { return evaluate(call(intrin::kSyncThreads, {}, DType::Int32, sp), sp); }
+
+class Syncer {
+public:
+    // Returns the rewritten statement; `st` is the hazard state flowing through.
+    Stmt run(const Stmt& s, State& st) {
+        if (!s) return s;
+        if (isSync(s)) {
+            st.clear();
+            return s;
+        }
+        if (auto* q = as<SeqNode>(s)) {
+            std::vector<Stmt> out;
+            bool changed = false;
+            for (auto& c : q->stmts) {
+                Stmt r = run(c, st);
+                changed |= r != c;
+                out.push_back(r);
+            }
+            return changed ? seq(out, q->span) : s;
+        }
+        if (auto* f = as<ForNode>(s); f && !attrBool(f->attrs, "thread_loop", false) && !mentionsThread(f->extent) && !mentionsThread(f->min)) {
+            State entry = st;
+            State first = entry;
+            run(f->body, first);  // what one iteration leaves behind
+            State loopIn = entry;
+            loopIn.merge(first);
+            State second = loopIn;
+            Stmt body = run(f->body, second);
+            st = entry;
+            st.merge(second);
+            return body == f->body ? s : forLoop(f->var, f->min, f->extent, f->forKind, body, f->attrs, f->span);
+        }
+        if (auto* i = as<IfNode>(s); i && !mentionsThread(i->cond)) {
+            State a = st, b = st;
+            Stmt t = run(i->then, a);
+            Stmt e = i->otherwise ? run(i->otherwise, b) : nullptr;
+            st = a;
+            st.merge(b);
+            return (t == i->then && e == i->otherwise) ? s : ifThen(i->cond, t, e, i->span);
+        }
+        if (auto* k = as<KernelNode>(s)) {
+            Stmt body = run(k->body, st);
+            return body == k->body ? s : std::make_shared<KernelNode>(k->grid, k->threads, k->blockVars, k->threadVars, body, k->span);
+        }
+        State unit;
+        accessesOf(s, unit);
+        if (conflicts(st, unit)) {
+            st.clear();
+            st.merge(unit);
+            return seq({syncStmt(s->span), s}, s->span);
+        }
+        st.merge(unit);
+        return s;
+    }
+};
+
+}  // namespace
+
+PrimFunc insertSync(const PrimFunc& f, PassContext&) {
+    Syncer s;
+    State st;
+    return withBody(f, s.run(f->body, st));
+}
+
+}  // namespace ts::xform

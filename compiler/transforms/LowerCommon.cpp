@@ -1,0 +1,78 @@
+#include "compiler/transforms/LowerCommon.h"
+
+namespace ts::xform::lower {
+using namespace ts::ir;
+
+Layout Ctx::layoutOf(const std::string& name) const {
+    auto it = func.layouts.find(name);
+    return it == func.layouts.end() ? nullptr : it->second;
+}
+
+void Ctx::error(Span s, const std::string& msg, const std::string& hint) { pass.diags.error(s, msg, hint, "lower-tile-ops"); }
+
+std::optional<std::vector<int64_t>> squeezedExtents(const Region& r) {
+    std::vector<int64_t> out;
+    for (auto& rg : r.ranges) {
+        auto e = constInt(rg.extent);
+        if (!e) return std::nullopt;
+        if (*e != 1) out.push_back(*e);
+    }
+    return out;
+}
+
+std::vector<Expr> regionIndex(const Region& r, const std::vector<Expr>& sq) {
+    std::vector<Expr> idx;
+    size_t k = 0;
+    for (auto& rg : r.ranges) {
+        auto e = constInt(rg.extent);
+        if (e && *e == 1) idx.push_back(rg.min);
+        else idx.push_back(add(rg.min, k < sq.size() ? sq[k++] : intImm(0)));
+    }
+    return idx;
+}
+
+Expr inBounds(const Buffer& b, const std::vector<Expr>& idx) {
+    if (b->scope != Scope::Global) return nullptr;
+    Expr cond;
+    for (size_t d = 0; d < idx.size() && d < b->shape.size(); ++d) cond = logicalAnd(cond, lt(idx[d], b->shape[d]));
+    return cond;
+}
+
+bool divisibleBy(const Expr& e, int64_t v) {
+    if (v <= 1) return true;
+    if (auto c = constInt(e)) return *c % v == 0;
+    auto* b = as<BinaryNode>(e);
+    if (!b) return false;
+    switch (b->op) {
+        case BinOp::Add:
+        case BinOp::Sub: return divisibleBy(b->a, v) && divisibleBy(b->b, v);
+        case BinOp::Mul: return divisibleBy(b->a, v) || divisibleBy(b->b, v);
+        default: return false;
+    }
+}
+
+Expr addressOf(const Buffer& b, std::vector<Expr> idx) {
+    return call(intrin::kAddressOf, {load(b, std::move(idx))}, DType::Int64);
+}
+
+Stmt intrinsicStmt(const std::string& op, std::vector<Expr> args, Span sp) {
+    return evaluate(call(op, std::move(args), DType::Int32, sp), sp);
+}
+
+std::vector<Expr> delinearize(const Expr& lin, const std::vector<int64_t>& extents) {
+    std::vector<Expr> out(extents.size());
+    int64_t inner = 1;
+    for (size_t d = extents.size(); d-- > 0;) {
+        Expr q = floordiv(lin, intImm(inner));
+        out[d] = d == 0 ? q : floormod(q, intImm(extents[d]));
+        inner *= extents[d];
+    }
+    return out;
+}
+
+Expr fragmentLoad(Ctx& c, const LoadNode& l, const Expr& localIndex) {
+    auto& f = c.frags.at(l.buffer.get());
+    return load(f.regs, {localIndex}, l.span);
+}
+
+}  // namespace ts::xform::lower

@@ -1,0 +1,61 @@
+// Shared state and helpers of the lower-tile-ops pass (split over LowerTileOps.cpp,
+// LowerCopy.cpp, LowerGemmReduce.cpp, LowerParallel.cpp). Internal to compiler/transforms.
+#pragma once
+#include <map>
+#include <string>
+#include <vector>
+
+#include "compiler/ir/IR.h"
+#include "compiler/ir/Intrinsics.h"
+#include "compiler/transforms/Passes.h"
+
+namespace ts::xform::lower {
+
+/// A fragment after lowering: a per-thread register array plus the layout that maps it.
+struct LoweredFragment {
+    ir::Buffer regs;     ///< Local buffer of shape (localSize,)
+    ir::Layout layout;   ///< the fragment's layout (analysis/Layouts.h)
+};
+
+struct Ctx {
+    PassContext& pass;
+    const ir::PrimFuncNode& func;
+    ir::Var tx;                 ///< linear thread index in [0, threads)
+    int64_t threads = 1;
+    std::map<const ir::BufferNode*, LoweredFragment> frags;
+    int counter = 0;            ///< for unique names of helper buffers/vars
+
+    std::string fresh(const std::string& base) { return base + "_" + std::to_string(counter++); }
+    ir::Layout layoutOf(const std::string& name) const;
+    void error(Span s, const std::string& msg, const std::string& hint = {});
+};
+
+/// Effective (squeezed) extents of a region: dims of extent 1 dropped; constant extents only.
+std::optional<std::vector<int64_t>> squeezedExtents(const ir::Region& r);
+/// Full index into r's buffer for a squeezed multi-index (extent-1 dims use their min).
+std::vector<ir::Expr> regionIndex(const ir::Region& r, const std::vector<ir::Expr>& squeezedIdx);
+/// `idx[d] < shape[d]` for every dim of a global buffer (non-negative indices assumed); null if
+/// the buffer is not global (on-chip regions are checked statically by check-bounds).
+ir::Expr inBounds(const ir::Buffer& b, const std::vector<ir::Expr>& idx);
+/// True if `e` is a multiple of `v` for every value of its variables (conservative).
+bool divisibleBy(const ir::Expr& e, int64_t v);
+/// tl.address_of(buf[idx]).
+ir::Expr addressOf(const ir::Buffer& b, std::vector<ir::Expr> idx);
+ir::Stmt intrinsicStmt(const std::string& op, std::vector<ir::Expr> args, Span sp);
+/// Splits a linear index into a multi-index over `extents` (row-major).
+std::vector<ir::Expr> delinearize(const ir::Expr& lin, const std::vector<int64_t>& extents);
+
+ir::Stmt lowerCopy(Ctx& c, const ir::TileOpNode& op);
+ir::Stmt lowerFill(Ctx& c, const ir::TileOpNode& op);
+ir::Stmt lowerGemm(Ctx& c, const ir::TileOpNode& op);
+ir::Stmt lowerReduce(Ctx& c, const ir::TileOpNode& op);
+ir::Stmt lowerAtomic(Ctx& c, const ir::TileOpNode& op);
+ir::Stmt lowerCumsum(Ctx& c, const ir::TileOpNode& op);
+/// Lowers a Parallel nest whose outer loop carries attr layout_key; `body` already had its
+/// nested tile ops lowered.
+ir::Stmt lowerParallel(Ctx& c, const ir::ForNode& outer);
+
+/// Element-wise access rewriting used by Parallel lowering and plain statements.
+ir::Expr fragmentLoad(Ctx& c, const ir::LoadNode& l, const ir::Expr& localIndex);
+
+}  // namespace ts::xform::lower

@@ -1,0 +1,171 @@
+// Lowering of T.copy. Three shapes of code:
+//  - a fragment on either side: each thread walks its registers through the fragment layout's
+//    inverse (thread, register) -> element, guarded for padding and global bounds;
+//  - shared/global on both sides: the region is cut into 16/8/4-byte vectors distributed
+//    round-robin over the block's threads (coalesced: consecutive threads take consecutive
+//    vectors of a row); global -> shared copies inside a pipeline become cp.async with
+//    zero-fill for out-of-bounds vectors (PTX ISA §9.7.9.25.3.1);
+//  - a thread-private local buffer: every thread copies every element.
+// Out-of-bounds source elements read 0; out-of-bounds destination elements are not written.
+#include "compiler/transforms/LowerCommon.h"
+
+namespace ts::xform::lower {
+using namespace ts::ir;
+
+namespace {
+
+Stmt copyFragment(Ctx& c, const TileOpNode& op, const Region& src, const Region& dst, bool fragIsDst) {
+    const Region& fr = fragIsDst ? dst : src;
+    const Region& other = fragIsDst ? src : dst;
+    auto& lf = c.frags.at(fr.buffer.get());
+    const LayoutNode& L = *lf.layout;
+    auto shape = constShape(*fr.buffer);
+    auto ext = constExtents(fr);
+    if (!shape || !ext || *shape != *ext) {
+        c.error(op.span, "T.copy: a fragment must be copied as a whole ('" + fr.buffer->name + "')",
+                "copy the full fragment; slice the other operand instead");
+        return nullptr;
+    }
+    Var r = makeVar(c.fresh("r"), DType::Int32, op.span);
+    std::unordered_map<const VarNode*, Expr> inv{{L.invThread.get(), c.tx}, {L.invLocal.get(), r}};
+    std::vector<Expr> idx, sq;
+    Expr guard;
+    for (size_t d = 0; d < L.inverse.size(); ++d) {
+        Expr e = substitute(L.inverse[d], inv);
+        idx.push_back(e);
+        if ((*shape)[d] != 1) sq.push_back(e);
+        guard = logicalAnd(guard, lt(e, intImm((*shape)[d])));
+    }
+    std::vector<Expr> oIdx = regionIndex(other, sq);
+    Expr oIn = inBounds(other.buffer, oIdx);
+    Stmt body;
+    if (fragIsDst) {
+        Expr v = cast(fr.buffer->dtype, load(other.buffer, oIdx, op.span));
+        if (oIn) v = select(oIn, v, cast(fr.buffer->dtype, intImm(0)));
+        body = store(lf.regs, {r}, v, op.span);
+    } else {
+        Expr v = cast(other.buffer->dtype, load(lf.regs, {r}, op.span));
+        body = store(other.buffer, oIdx, v, op.span);
+        guard = logicalAnd(guard, oIn);
+    }
+    if (guard) body = ifThen(guard, body, nullptr, op.span);
+    return forLoop(r, intImm(0), intImm(L.localSize), ForKind::Unrolled, body, {{"thread_loop", true}}, op.span);
+}
+
+Stmt copyPerThread(Ctx& c, const TileOpNode& op, const Region& src, const Region& dst, const std::vector<int64_t>& ext) {
+    std::vector<Var> vars;
+    std::vector<Expr> sq;
+    for (size_t d = 0; d < ext.size(); ++d) {
+        vars.push_back(makeVar(c.fresh("e"), DType::Int32, op.span));
+        sq.push_back(vars.back());
+    }
+    auto sIdx = regionIndex(src, sq), dIdx = regionIndex(dst, sq);
+    Expr v = cast(dst.buffer->dtype, load(src.buffer, sIdx, op.span));
+    if (Expr sIn = inBounds(src.buffer, sIdx)) v = select(sIn, v, cast(dst.buffer->dtype, intImm(0)));
+    Stmt body = store(dst.buffer, dIdx, v, op.span);
+    if (Expr dIn = inBounds(dst.buffer, dIdx)) body = ifThen(dIn, body, nullptr, op.span);
+    for (size_t d = ext.size(); d-- > 0;) body = forLoop(vars[d], intImm(0), intImm(ext[d]), ForKind::Serial, body, {{"thread_loop", true}}, op.span);
+    return body;
+}
+
+// Innermost region dim must be the buffer's last dim (not squeezed) for vector access.
+bool innerContiguous(const Region& r) {
+    if (r.ranges.empty()) return false;
+    auto e = constInt(r.ranges.back().extent);
+    return !(e && *e == 1) && r.buffer->strides.empty();
+}
+
+int64_t chooseVector(Ctx& c, const Region& src, const Region& dst, const std::vector<int64_t>& ext) {
+    if (src.buffer->dtype != dst.buffer->dtype || ext.empty()) return 1;
+    if (!innerContiguous(src) || !innerContiguous(dst)) return 1;
+    int elt = dtypeBytes(dst.buffer->dtype);
+    if (dtypeBits(dst.buffer->dtype) < 8) return 1;
+    for (int bytes : {16, 8, 4}) {
+        int64_t v = bytes / elt;
+        if (v < 1 || ext.back() % v != 0) continue;
+        bool ok = true;
+        for (const Region* r : {&src, &dst}) {
+            ok &= divisibleBy(r->ranges.back().min, v) && divisibleBy(r->buffer->shape.back(), v);
+            if (r->buffer->scope == Scope::Shared)
+                if (auto l = c.layoutOf(r->buffer->name); l && l->padElems % v != 0) ok = false;
+        }
+        if (ok) return v;
+    }
+    return 1;
+}
+
+Stmt copyDistributed(Ctx& c, const TileOpNode& op, const Region& src, const Region& dst, const std::vector<int64_t>& ext) {
+    bool async = attrBool(op.attrs, "async", false) && src.buffer->scope == Scope::Global && dst.buffer->scope == Scope::Shared;
+    int64_t v = chooseVector(c, src, dst, ext);
+    int bytes = static_cast<int>(v * dtypeBytes(dst.buffer->dtype));
+    bool vecOk = bytes == 4 || bytes == 8 || bytes == 16;
+    if (!vecOk) v = 1;
+    std::vector<int64_t> chunkExt = ext.empty() ? std::vector<int64_t>{1} : ext;
+    chunkExt.back() /= v;
+    int64_t total = 1;
+    for (auto e : chunkExt) total *= e;
+    int64_t iters = (total + c.threads - 1) / c.threads;
+    Var it = makeVar(c.fresh("v"), DType::Int32, op.span);
+    Expr lin = add(mul(it, intImm(c.threads)), c.tx);
+    std::vector<Expr> sq = delinearize(lin, chunkExt);
+    if (!ext.empty()) sq.back() = mul(sq.back(), intImm(v));
+    if (ext.empty()) sq.clear();
+    auto sIdx = regionIndex(src, sq), dIdx = regionIndex(dst, sq);
+    Expr sIn = inBounds(src.buffer, sIdx), dIn = inBounds(dst.buffer, dIdx);
+    Stmt body;
+    if (async && vecOk) {
+        Expr srcAddr = addressOf(src.buffer, sIdx);
+        if (sIn) {
+            std::vector<Expr> zero(sIdx.size(), intImm(0));
+            srcAddr = select(sIn, srcAddr, addressOf(src.buffer, zero));
+        }
+        body = intrinsicStmt(intrin::kCpAsync, {addressOf(dst.buffer, dIdx), srcAddr, intImm(bytes), sIn ? sIn : boolImm(true)}, op.span);
+    } else if (vecOk && v > 1) {
+        Stmt cp = intrinsicStmt(intrin::kCopyVec, {addressOf(dst.buffer, dIdx), addressOf(src.buffer, sIdx), intImm(bytes)}, op.span);
+        if (sIn) cp = ifThen(sIn, cp, intrinsicStmt(intrin::kZeroVec, {addressOf(dst.buffer, dIdx), intImm(bytes)}, op.span), op.span);
+        body = cp;
+    } else {
+        Expr val = cast(dst.buffer->dtype, load(src.buffer, sIdx, op.span));
+        if (sIn) val = select(sIn, val, cast(dst.buffer->dtype, intImm(0)));
+        body = store(dst.buffer, dIdx, val, op.span);
+    }
+    if (dIn) body = ifThen(dIn, body, nullptr, op.span);
+    if (total % c.threads != 0) body = ifThen(lt(lin, intImm(total)), body, nullptr, op.span);
+    ForKind kind = iters <= 16 ? ForKind::Unrolled : ForKind::Serial;
+    return forLoop(it, intImm(0), intImm(iters), kind, body, {{"thread_loop", true}}, op.span);
+}
+
+}  // namespace
+
+Stmt lowerCopy(Ctx& c, const TileOpNode& op) {
+    const Region &src = op.region(0), &dst = op.region(1);
+    auto se = squeezedExtents(src), de = squeezedExtents(dst);
+    if (!se || !de) {
+        c.error(op.span, "T.copy: region extents must be compile-time constants", "use meta parameters for tile sizes");
+        return nullptr;
+    }
+    if (*se != *de) {
+        c.error(op.span, "T.copy: source and destination shapes differ after dropping unit dimensions",
+                "make both regions the same shape");
+        return nullptr;
+    }
+    bool sf = c.frags.count(src.buffer.get()), df = c.frags.count(dst.buffer.get());
+    if (sf && df) {
+        // Fragment -> fragment: same layout copies register by register.
+        auto& a = c.frags.at(src.buffer.get());
+        auto& b = c.frags.at(dst.buffer.get());
+        if (a.layout->family != b.layout->family || a.layout->familyParams != b.layout->familyParams) {
+            c.error(op.span, "T.copy between fragments '" + src.buffer->name + "' and '" + dst.buffer->name + "' with different layouts is not supported yet",
+                    "go through a shared buffer");
+            return nullptr;
+        }
+        Var r = makeVar(c.fresh("r"), DType::Int32, op.span);
+        Stmt body = store(b.regs, {r}, cast(dst.buffer->dtype, load(a.regs, {r})), op.span);
+        return forLoop(r, intImm(0), intImm(a.layout->localSize), ForKind::Unrolled, body, {{"thread_loop", true}}, op.span);
+    }
+    if (sf || df) return copyFragment(c, op, src, dst, df);
+    if (src.buffer->scope == Scope::Local || dst.buffer->scope == Scope::Local) return copyPerThread(c, op, src, dst, *se);
+    return copyDistributed(c, op, src, dst, *se);
+}
+
+}  // namespace ts::xform::lower

@@ -1,0 +1,98 @@
+// Lowering of T.Parallel nests: the nest's layout (chosen by infer-layouts) assigns each
+// iteration (i, j) to a thread and a register slot; every thread runs its slots in an unrolled
+// loop (registers must be indexed by constants after unrolling, or they spill to local
+// memory), recovering (i, j) through the layout's inverse. Fragments indexed by the loop
+// variables become their register slot; row values X[i] become the row-reduced slot.
+#include "compiler/analysis/Layouts.h"
+#include "compiler/transforms/LowerCommon.h"
+
+namespace ts::xform::lower {
+using namespace ts::ir;
+
+namespace {
+
+class FragmentAccess : public Mutator {
+public:
+    FragmentAccess(Ctx& c, const std::vector<const VarNode*>& vars, const LayoutNode& loop, Expr slot,
+                   const std::vector<Expr>& idx)
+        : m_c(c), m_vars(vars), m_loop(loop), m_slot(std::move(slot)), m_idx(idx) {}
+
+protected:
+    Expr visitLoad(const LoadNode* n, const Expr& self) override {
+        auto it = m_c.frags.find(n->buffer.get());
+        if (it == m_c.frags.end()) return Mutator::visitLoad(n, self);
+        if (auto local = localIndex(it->second, n->indices, n->span)) return load(it->second.regs, {local}, n->span);
+        return self;
+    }
+    Stmt visitStore(const StoreNode* n, const Stmt& self) override {
+        auto it = m_c.frags.find(n->buffer.get());
+        if (it == m_c.frags.end()) return Mutator::visitStore(n, self);
+        Expr v = mutate(n->value);
+        if (auto local = localIndex(it->second, n->indices, n->span)) return store(it->second.regs, {local}, v, n->span);
+        return self;
+    }
+
+private:
+    Expr localIndex(const LoweredFragment& f, const std::vector<Expr>& indices, Span sp) {
+        bool aligned = indices.size() == m_vars.size();
+        for (size_t d = 0; aligned && d < indices.size(); ++d) aligned = indices[d].get() == m_vars[d];
+        if (aligned && f.layout->family == m_loop.family && f.layout->familyParams == m_loop.familyParams) return m_slot;
+        if (indices.size() == 1 && m_vars.size() == 2 && indices[0].get() == m_vars[0] && f.layout->family == "row_reduced") {
+            std::unordered_map<const VarNode*, Expr> m{{f.layout->inputs[0].get(), m_idx[0]}};
+            return substitute(f.layout->local, m);
+        }
+        m_c.error(sp, "fragment '" + f.regs->name + "' is accessed with a layout that does not match its T.Parallel loop",
+                  "index fragments by the loop variables in order");
+        return nullptr;
+    }
+
+    Ctx& m_c;
+    const std::vector<const VarNode*>& m_vars;
+    const LayoutNode& m_loop;
+    Expr m_slot;
+    const std::vector<Expr>& m_idx;
+};
+
+}  // namespace
+
+Stmt lowerParallel(Ctx& c, const ForNode& outer) {
+    std::string key = attrStr(outer.attrs, "layout_key", "");
+    Layout L = c.layoutOf(key);
+    if (!L) {
+        c.error(outer.span, "internal: T.Parallel loop has no layout (infer-layouts did not run?)");
+        return nullptr;
+    }
+    std::vector<const ForNode*> nest{&outer};
+    while (nest.size() < L->shape.size()) {
+        auto* inner = as<ForNode>(nest.back()->body);
+        if (!inner || inner->forKind != ForKind::Parallel) break;
+        nest.push_back(inner);
+    }
+    if (nest.size() != L->shape.size()) {
+        c.error(outer.span, "T.Parallel nest depth does not match its layout");
+        return nullptr;
+    }
+    Var r = makeVar(c.fresh("r"), DType::Int32, outer.span);
+    std::unordered_map<const VarNode*, Expr> inv{{L->invThread.get(), c.tx}, {L->invLocal.get(), r}};
+    std::vector<Expr> idx;
+    std::vector<const VarNode*> vars;
+    Expr guard;
+    int64_t numel = 1;
+    for (size_t d = 0; d < nest.size(); ++d) {
+        idx.push_back(substitute(L->inverse[d], inv));
+        vars.push_back(nest[d]->var.get());
+        numel *= L->shape[d];
+    }
+    if (L->localSize * L->threads != numel * L->replicate)
+        for (size_t d = 0; d < nest.size(); ++d) guard = logicalAnd(guard, lt(idx[d], intImm(L->shape[d])));
+    FragmentAccess fa(c, vars, *L, r, idx);
+    Stmt body = fa.mutate(nest.back()->body);
+    if (!body) return nullptr;
+    std::unordered_map<const VarNode*, Expr> sub;
+    for (size_t d = 0; d < nest.size(); ++d) sub[vars[d]] = idx[d];
+    body = substitute(body, sub);
+    if (guard) body = ifThen(guard, body, nullptr, outer.span);
+    return forLoop(r, intImm(0), intImm(L->localSize), ForKind::Unrolled, body, {{"thread_loop", true}}, outer.span);
+}
+
+}  // namespace ts::xform::lower

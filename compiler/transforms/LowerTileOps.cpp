@@ -1,0 +1,103 @@
+// lower-tile-ops: replaces tile-level statements by thread-level code. Fragments become
+// per-thread register arrays (Local buffers of the layout's localSize); T.copy, T.gemm,
+// T.fill/clear, T.reduce_*, T.atomic_*, T.cumsum and T.Parallel nests are lowered by the
+// functions in LowerCopy.cpp, LowerGemmReduce.cpp and LowerParallel.cpp. Lowered code is wrapped
+// in loops tagged "thread_loop" so insert-sync treats each lowered op as one unit.
+// Requires: infer-layouts (fragment layouts, gemm warp grid, Parallel layout keys),
+// inject-pipeline (async copies). Produces: thread-level IR over shared/global/local buffers
+// with logical indices. Invalidates: fragment buffers (replaced by register arrays).
+#include "compiler/transforms/LowerCommon.h"
+
+namespace ts::xform {
+using namespace ts::ir;
+using namespace ts::xform::lower;
+
+namespace {
+
+class Lowerer : public Mutator {
+public:
+    explicit Lowerer(Ctx& c) : m_c(c) {}
+
+protected:
+    Stmt visitAlloc(const AllocNode* n, const Stmt& self) override {
+        auto it = m_c.frags.find(n->buffer.get());
+        if (it == m_c.frags.end()) return self;
+        return std::make_shared<AllocNode>(it->second.regs, nullptr, n->span);
+    }
+    Stmt visitTileOp(const TileOpNode* n, const Stmt& self) override {
+        switch (n->op) {
+            case TileOpKind::Copy: return lowerCopy(m_c, *n);
+            case TileOpKind::Gemm: return lowerGemm(m_c, *n);
+            case TileOpKind::Fill: return lowerFill(m_c, *n);
+            case TileOpKind::Reduce: return lowerReduce(m_c, *n);
+            case TileOpKind::Atomic: return lowerAtomic(m_c, *n);
+            case TileOpKind::Cumsum: return lowerCumsum(m_c, *n);
+        }
+        return self;
+    }
+    Stmt visitFor(const ForNode* n, const Stmt& self) override {
+        if (n->forKind == ForKind::Parallel && n->attrs.count("layout_key")) return lowerParallel(m_c, *n);
+        return Mutator::visitFor(n, self);
+    }
+    Expr visitLoad(const LoadNode* n, const Expr& self) override {
+        if (m_c.frags.count(n->buffer.get()))
+            m_c.error(n->span, "fragment '" + n->buffer->name + "' can only be read inside T.Parallel loops or by tile ops",
+                      "wrap the access in `for i, j in T.Parallel(...)`");
+        return Mutator::visitLoad(n, self);
+    }
+    Stmt visitStore(const StoreNode* n, const Stmt& self) override {
+        if (m_c.frags.count(n->buffer.get()))
+            m_c.error(n->span, "fragment '" + n->buffer->name + "' can only be written inside T.Parallel loops or by tile ops",
+                      "wrap the access in `for i, j in T.Parallel(...)`");
+        return Mutator::visitStore(n, self);
+    }
+
+private:
+    Ctx& m_c;
+};
+
+}  // namespace
+
+PrimFunc lowerTileOps(const PrimFunc& f, PassContext& ctx) {
+    const KernelNode* k = findKernel(f);
+    if (!k) return f;
+    Ctx c{ctx, *f, nullptr, k->threadCount(), {}, 0};
+    if (k->threads.size() > 1 && (k->threads[1] > 1 || (k->threads.size() > 2 && k->threads[2] > 1))) {
+        ctx.diags.error(k->span, "multi-dimensional thread blocks (threads=[x, y, z]) are not supported by tile-op lowering yet",
+                        "use threads=N", "lower-tile-ops");
+        return f;
+    }
+    Var tx = !k->threadVars.empty() ? k->threadVars[0] : makeVar("tx", DType::Int32, k->span, VarTag::ThreadIdx, 0);
+    c.tx = tx;
+    walk(f->body, [&](const Stmt& s) {
+        auto* a = as<AllocNode>(s);
+        if (!a || a->buffer->scope != Scope::Fragment) return;
+        Layout l = c.layoutOf(a->buffer->name);
+        if (!l || l->kind != LayoutKind::Fragment) {
+            ctx.diags.error(a->span, "no layout was inferred for fragment '" + a->buffer->name + "'",
+                            "use it in a T.gemm, T.copy, T.reduce or T.Parallel loop, or annotate it", "lower-tile-ops");
+            return;
+        }
+        auto regs = std::make_shared<BufferNode>(a->buffer->name, a->buffer->dtype, std::vector<Expr>{intImm(l->localSize)},
+                                                 Scope::Local, a->buffer->span);
+        c.frags[a->buffer.get()] = {regs, l};
+    });
+    if (ctx.diags.hasErrors()) return f;
+    Lowerer lw(c);
+    Stmt body = lw.mutate(f->body);
+    if (ctx.diags.hasErrors()) return f;
+    if (k->threadVars.empty()) {
+        // Give the kernel its thread index variable so codegen can bind it.
+        struct AddTx : Mutator {
+            Var tx;
+            Stmt visitKernel(const KernelNode* n, const Stmt&) override {
+                return std::make_shared<KernelNode>(n->grid, n->threads, n->blockVars, std::vector<Var>{tx}, mutate(n->body), n->span);
+            }
+        } add;
+        add.tx = tx;
+        body = add.mutate(body);
+    }
+    return withBody(f, body);
+}
+
+}  // namespace ts::xform

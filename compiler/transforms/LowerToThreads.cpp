@@ -1,0 +1,97 @@
+// lower-to-threads: turns logical multi-dimensional indices into flat element offsets, applying
+// each buffer's physical layout: row-major (or explicit strides) for global tensors and local
+// arrays; for shared tiles, padded rows and the XOR swizzle of analysis/Swizzle.h computed
+// relative to the tile's base (leading dimensions, e.g. pipeline stages, stack whole tiles).
+// After this pass every Load/Store has one index, which is what codegen emits.
+// Requires: lower-tile-ops, plan-smem. Produces: flat indices, attr "flattened".
+// Invalidates: logical indices (the pass viewer shows the physical ones from here on).
+#include "compiler/ir/IR.h"
+#include "compiler/transforms/Passes.h"
+
+namespace ts::xform {
+using namespace ts::ir;
+
+namespace {
+
+Expr rowMajor(const BufferNode& b, const std::vector<Expr>& idx, size_t from, size_t to, int64_t padLast = 0) {
+    Expr off = intImm(0);
+    for (size_t d = from; d < to; ++d) {
+        Expr ext = b.shape[d];
+        if (d + 1 == b.shape.size() && padLast) ext = add(ext, intImm(padLast));
+        off = add(mul(off, ext), idx[d]);
+    }
+    return off;
+}
+
+int log2i(int64_t v) {
+    int r = 0;
+    while ((int64_t(1) << r) < v) ++r;
+    return r;
+}
+
+class Flatten : public Mutator {
+public:
+    explicit Flatten(const PrimFuncNode& f) : m_f(f) {}
+
+    Expr offset(const Buffer& b, const std::vector<Expr>& idx) {
+        const BufferNode& n = *b;
+        if (idx.size() <= 1) return idx.empty() ? intImm(0) : idx[0];
+        if (!n.strides.empty()) {
+            Expr off = intImm(0);
+            for (size_t d = 0; d < idx.size() && d < n.strides.size(); ++d) off = add(off, mul(idx[d], n.strides[d]));
+            return off;
+        }
+        if (n.scope != Scope::Shared) return rowMajor(n, idx, 0, idx.size());
+        auto it = m_f.layouts.find(n.name);
+        const LayoutNode* l = it != m_f.layouts.end() ? it->second.get() : nullptr;
+        int64_t pad = l ? l->padElems : 0;
+        int mode = l ? l->swizzleBytes : 0;
+        size_t r = idx.size();
+        // Tile = last two dims; leading dims select a tile.
+        Expr tileIdx = rowMajor(n, idx, 0, r - 2);
+        Expr tileElems = mul(n.shape[r - 2], add(n.shape[r - 1], intImm(pad)));
+        Expr inTile = add(mul(idx[r - 2], add(n.shape[r - 1], intImm(pad))), idx[r - 1]);
+        if (mode && !pad) {
+            int elt = dtypeBytes(n.dtype);
+            int64_t rowBytes = l->rowBytes;
+            // key = (rowBytes >= 128 ? o / rowBytes : o / 128) % 8, in elements.
+            Expr key = rowBytes >= 128 ? idx[r - 2] : floordiv(inTile, intImm(128 / elt));
+            key = binary(BinOp::BitAnd, key, intImm(mode / 16 - 1));
+            inTile = binary(BinOp::BitXor, inTile, binary(BinOp::Shl, key, intImm(log2i(16 / elt))));
+        }
+        return add(mul(tileIdx, tileElems), inTile);
+    }
+
+protected:
+    Expr visitLoad(const LoadNode* n, const Expr& self) override {
+        std::vector<Expr> idx;
+        bool ch = mutateList(n->indices, idx);
+        if (idx.size() <= 1 && !ch) return self;
+        if (idx.size() <= 1) return std::make_shared<LoadNode>(n->buffer, idx, n->dtype, n->span);
+        return std::make_shared<LoadNode>(n->buffer, std::vector<Expr>{offset(n->buffer, idx)}, n->dtype, n->span);
+    }
+    Stmt visitStore(const StoreNode* n, const Stmt& self) override {
+        std::vector<Expr> idx;
+        bool ch = mutateList(n->indices, idx);
+        Expr v = mutate(n->value);
+        if (idx.size() <= 1 && !ch && v == n->value) return self;
+        if (idx.size() > 1) idx = {offset(n->buffer, idx)};
+        return store(n->buffer, idx, v, n->span);
+    }
+
+private:
+    const PrimFuncNode& m_f;
+};
+
+}  // namespace
+
+PrimFunc lowerToThreads(const PrimFunc& f, PassContext&) {
+    Flatten fl(*f);
+    Stmt body = fl.mutate(f->body);
+    auto out = std::make_shared<PrimFuncNode>(*f);
+    out->body = body;
+    out->attrs["flattened"] = true;
+    return out;
+}
+
+}  // namespace ts::xform

@@ -1,0 +1,18 @@
+// Entry points of all passes (one .cpp per pass under compiler/transforms/). Pipeline.cpp lists
+// them in lowering order; each .cpp opens with what it requires, produces and invalidates.
+#pragma once
+#include "compiler/PassManager.h"
+
+namespace ts::xform {
+
+ir::PrimFunc simplify(const ir::PrimFunc& f, PassContext& ctx);
+ir::PrimFunc checkBounds(const ir::PrimFunc& f, PassContext& ctx);
+ir::PrimFunc inferLayouts(const ir::PrimFunc& f, PassContext& ctx);
+ir::PrimFunc planPipelines(const ir::PrimFunc& f, PassContext& ctx);
+ir::PrimFunc injectPipeline(const ir::PrimFunc& f, PassContext& ctx);
+ir::PrimFunc lowerTileOps(const ir::PrimFunc& f, PassContext& ctx);
+ir::PrimFunc insertSync(const ir::PrimFunc& f, PassContext& ctx);
+ir::PrimFunc planSharedMemory(const ir::PrimFunc& f, PassContext& ctx);
+ir::PrimFunc lowerToThreads(const ir::PrimFunc& f, PassContext& ctx);
+
+}  // namespace ts::xform

@@ -1,0 +1,133 @@
+// plan-pipelines: decides, for every T.Pipelined loop, which statements are producers (global ->
+// shared copies that can be issued num_stages-1 iterations early as cp.async) and which are
+// consumers, keeping every dependence of the sequential loop:
+//  - RAW inside an iteration (consumer reads what the producer wrote): kept by waiting for the
+//    copy group before the consumers run;
+//  - WAR across iterations (a producer overwrites a tile consumers of an earlier iteration still
+//    read): kept by giving each in-flight iteration its own buffer (num_stages copies) and a
+//    barrier before the producer is issued;
+//  - loop-carried RAW (a statement reads the tile before the producer of the same iteration
+//    wrote it, i.e. last iteration's tile), a producer whose source is written in the loop, a
+//    tile written by anything else, or a tile used after the loop: these cannot be reordered, so
+//    the producer stays synchronous and a warning says why.
+// Requires: elaborated IR. Produces: For attrs "pipeline_producers" (body indices) and the
+// effective "num_stages". Invalidates: nothing.
+#include <set>
+
+#include "compiler/ir/IR.h"
+#include "compiler/transforms/Passes.h"
+
+namespace ts::xform {
+using namespace ts::ir;
+
+namespace {
+
+struct Access {
+    std::set<const BufferNode*> reads, writes;
+};
+
+Access accessesOf(const Stmt& s) {
+    Access a;
+    walk(
+        s,
+        [&](const Stmt& st) {
+            if (auto* t = as<TileOpNode>(st)) {
+                for (size_t i = 0; i < t->args.size(); ++i) {
+                    auto* r = std::get_if<Region>(&t->args[i]);
+                    if (!r) continue;
+                    bool written = (t->op == TileOpKind::Copy && i == 1) || (t->op == TileOpKind::Gemm && i == 2) ||
+                                   (t->op == TileOpKind::Fill && i == 0) || (t->op == TileOpKind::Reduce && i == 1) ||
+                                   (t->op == TileOpKind::Cumsum && i == 1) || (t->op == TileOpKind::Atomic && i == 0);
+                    (written ? a.writes : a.reads).insert(r->buffer.get());
+                    if (t->op == TileOpKind::Gemm && i == 2 && !attrBool(t->attrs, "clear_accum", false))
+                        a.reads.insert(r->buffer.get());
+                    if ((t->op == TileOpKind::Reduce && i == 1 && !attrBool(t->attrs, "clear", true)) || t->op == TileOpKind::Atomic)
+                        a.reads.insert(r->buffer.get());
+                }
+            } else if (auto* st2 = as<StoreNode>(st)) {
+                a.writes.insert(st2->buffer.get());
+            }
+        },
+        [&](const Expr& e) {
+            if (auto* l = as<LoadNode>(e)) a.reads.insert(l->buffer.get());
+        });
+    return a;
+}
+
+bool isProducerCandidate(const Stmt& s) {
+    auto* t = as<TileOpNode>(s);
+    return t && t->op == TileOpKind::Copy && t->isRegion(0) && t->isRegion(1) &&
+           t->region(0).buffer->scope == Scope::Global && t->region(1).buffer->scope == Scope::Shared;
+}
+
+class Planner : public Mutator {
+public:
+    Planner(PassContext& ctx, const Stmt& root) : m_ctx(ctx), m_root(root) {}
+
+protected:
+    Stmt visitFor(const ForNode* n, const Stmt& self) override {
+        Stmt body = mutate(n->body);
+        if (n->forKind != ForKind::Pipelined) return body == n->body ? self : forLoop(n->var, n->min, n->extent, n->forKind, body, n->attrs, n->span);
+        int64_t stages = attrInt(n->attrs, "num_stages", 1);
+        auto* sq = as<SeqNode>(body);
+        std::vector<Stmt> stmts = sq ? sq->stmts : std::vector<Stmt>{body};
+        std::vector<int64_t> producers;
+        if (stages >= 2) {
+            std::vector<Access> acc;
+            for (auto& s : stmts) acc.push_back(accessesOf(s));
+            for (size_t i = 0; i < stmts.size(); ++i) {
+                if (!isProducerCandidate(stmts[i])) continue;
+                auto* t = as<TileOpNode>(stmts[i]);
+                const BufferNode* dst = t->region(1).buffer.get();
+                const BufferNode* src = t->region(0).buffer.get();
+                std::string why;
+                for (size_t j = 0; j < stmts.size() && why.empty(); ++j) {
+                    if (j == i) continue;
+                    if (acc[j].writes.count(dst)) why = "'" + dst->name + "' is also written by another statement of the loop";
+                    else if (j < i && acc[j].reads.count(dst))
+                        why = "a statement before the copy reads '" + dst->name + "' (it would see the previous iteration's tile)";
+                    else if (acc[j].writes.count(src)) why = "the loop writes the copy's source '" + src->name + "'";
+                }
+                if (why.empty() && usedOutside(dst, n)) why = "'" + dst->name + "' is used after the loop";
+                if (!why.empty()) {
+                    m_ctx.diags.warning(t->span, "T.Pipelined: this copy stays synchronous because " + why,
+                                        "restructure the loop so each shared tile is written only by its copy", "plan-pipelines");
+                    continue;
+                }
+                producers.push_back(static_cast<int64_t>(i));
+            }
+        }
+        Attrs a = n->attrs;
+        a["num_stages"] = producers.empty() ? int64_t(1) : stages;
+        a["pipeline_producers"] = producers;
+        return forLoop(n->var, n->min, n->extent, n->forKind, body, a, n->span);
+    }
+
+private:
+    // Any tile op or element access outside the loop that touches b.
+    bool usedOutside(const BufferNode* b, const ForNode* loop) {
+        std::set<const StmtNode*> inLoop;
+        walk(loop->body, [&](const Stmt& x) { inLoop.insert(x.get()); });
+        bool used = false;
+        walk(m_root, [&](const Stmt& s) {
+            if (s.get() == loop || inLoop.count(s.get())) return;
+            if (auto* t = as<TileOpNode>(s))
+                for (auto& arg : t->args)
+                    if (auto* r = std::get_if<Region>(&arg); r && r->buffer.get() == b) used = true;
+            if (auto* st = as<StoreNode>(s); st && st->buffer.get() == b) used = true;
+        });
+        return used;
+    }
+
+    PassContext& m_ctx;
+    Stmt m_root;
+};
+
+}  // namespace
+
+PrimFunc planPipelines(const PrimFunc& f, PassContext& ctx) {
+    Planner p(ctx, f->body);
+    return withBody(f, p.mutate(f->body));
+}
+
+}  // namespace ts::xform

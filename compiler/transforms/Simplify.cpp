@@ -1,0 +1,194 @@
+// simplify: folds constants and canonicalises integer index arithmetic using value ranges of
+// loop, block and thread variables; drops statically dead branches and empty loops; replaces
+// one-trip serial loops by their body (Parallel loops keep their shape: layouts follow it).
+// Requires: any IR. Produces: equivalent IR. Invalidates: nothing.
+#include <unordered_map>
+
+#include "compiler/ir/IR.h"
+#include "compiler/transforms/Passes.h"
+
+namespace ts::xform {
+using namespace ts::ir;
+
+namespace {
+
+struct Interval {
+    int64_t lo, hi;  // inclusive
+};
+
+class Simplifier : public Mutator {
+public:
+    std::unordered_map<const VarNode*, Interval> ranges;
+
+    std::optional<Interval> bound(const Expr& e) {
+        if (auto c = constInt(e)) return Interval{*c, *c};
+        if (auto* v = as<VarNode>(e)) {
+            auto it = ranges.find(v);
+            if (it != ranges.end()) return it->second;
+            return std::nullopt;
+        }
+        auto* b = as<BinaryNode>(e);
+        if (!b || isFloat(b->dtype)) return std::nullopt;
+        auto x = bound(b->a), y = bound(b->b);
+        switch (b->op) {
+            case BinOp::Add: if (x && y) return Interval{x->lo + y->lo, x->hi + y->hi}; break;
+            case BinOp::Sub: if (x && y) return Interval{x->lo - y->hi, x->hi - y->lo}; break;
+            case BinOp::Mul:
+                if (x && y) {
+                    int64_t c[4] = {x->lo * y->lo, x->lo * y->hi, x->hi * y->lo, x->hi * y->hi};
+                    return Interval{*std::min_element(c, c + 4), *std::max_element(c, c + 4)};
+                }
+                break;
+            case BinOp::FloorDiv:
+                if (x && y && y->lo == y->hi && y->lo > 0 && x->lo >= 0) return Interval{x->lo / y->lo, x->hi / y->lo};
+                break;
+            case BinOp::FloorMod:
+                if (y && y->lo == y->hi && y->lo > 0) {
+                    if (x && x->lo >= 0 && x->hi < y->lo) return *x;
+                    return Interval{0, y->lo - 1};
+                }
+                break;
+            case BinOp::Min: if (x && y) return Interval{std::min(x->lo, y->lo), std::min(x->hi, y->hi)}; break;
+            case BinOp::Max: if (x && y) return Interval{std::max(x->lo, y->lo), std::max(x->hi, y->hi)}; break;
+            default: break;
+        }
+        return std::nullopt;
+    }
+
+protected:
+    Expr visitBinary(const BinaryNode* n, const Expr& self) override {
+        Expr a = mutate(n->a), b = mutate(n->b);
+        Expr r = (a == n->a && b == n->b) ? self : binary(n->op, a, b, n->span);
+        auto* rb = as<BinaryNode>(r);
+        if (!rb || isFloat(rb->dtype)) return r;
+        return rewrite(rb, r);
+    }
+
+    Stmt visitFor(const ForNode* n, const Stmt& self) override {
+        Expr mn = mutate(n->min), ext = mutate(n->extent);
+        auto cm = constInt(mn), ce = constInt(ext);
+        if (ce && *ce <= 0) return nullptr;
+        if (cm && ce && *ce == 1 && (n->forKind == ForKind::Serial || n->forKind == ForKind::Unrolled)) {
+            std::unordered_map<const VarNode*, Expr> sub{{n->var.get(), mn}};
+            return mutate(substitute(n->body, sub));
+        }
+        auto lo = bound(mn), e = bound(ext);
+        if (lo && e) ranges[n->var.get()] = Interval{lo->lo, lo->hi + e->hi - 1};
+        Stmt body = mutate(n->body);
+        ranges.erase(n->var.get());
+        if (!body) return nullptr;
+        if (mn == n->min && ext == n->extent && body == n->body) return self;
+        return forLoop(n->var, mn, ext, n->forKind, body, n->attrs, n->span);
+    }
+
+    Stmt visitIf(const IfNode* n, const Stmt& self) override {
+        Expr c = mutate(n->cond);
+        if (auto* cb = as<BinaryNode>(c); cb && isComparison(cb->op)) {
+            // Decide comparisons from ranges (e.g. `tx < 128` with 128 threads).
+            auto x = bound(cb->a), y = bound(cb->b);
+            if (x && y) {
+                std::optional<bool> v;
+                switch (cb->op) {
+                    case BinOp::Lt: if (x->hi < y->lo) v = true; else if (x->lo >= y->hi) v = false; break;
+                    case BinOp::Le: if (x->hi <= y->lo) v = true; else if (x->lo > y->hi) v = false; break;
+                    case BinOp::Gt: if (x->lo > y->hi) v = true; else if (x->hi <= y->lo) v = false; break;
+                    case BinOp::Ge: if (x->lo >= y->hi) v = true; else if (x->hi < y->lo) v = false; break;
+                    default: break;
+                }
+                if (v) c = boolImm(*v, c->span);
+            }
+        }
+        if (auto cv = constInt(c)) return mutate(*cv ? n->then : n->otherwise);
+        Stmt t = mutate(n->then), e = mutate(n->otherwise);
+        if (c == n->cond && t == n->then && e == n->otherwise) return self;
+        if (!t && !e) return nullptr;
+        if (!t) return ifThen(unary(UnOp::Not, c), e, nullptr, n->span);
+        return ifThen(c, t, e, n->span);
+    }
+
+    Stmt visitKernel(const KernelNode* n, const Stmt& self) override {
+        for (size_t d = 0; d < n->blockVars.size() && d < n->grid.size(); ++d)
+            if (auto g = constInt(n->grid[d])) ranges[n->blockVars[d].get()] = Interval{0, *g - 1};
+        for (size_t d = 0; d < n->threadVars.size() && d < n->threads.size(); ++d)
+            ranges[n->threadVars[d].get()] = Interval{0, n->threads[d] - 1};
+        return Mutator::visitKernel(n, self);
+    }
+
+private:
+    Expr rewrite(const BinaryNode* b, const Expr& self) {
+        auto cb = constInt(b->b);
+        auto xa = bound(b->a);
+        switch (b->op) {
+            case BinOp::FloorDiv:
+                if (cb && *cb > 0 && xa && xa->lo >= 0 && xa->hi < *cb) return intImm(0, b->span, b->dtype);
+                if (cb && *cb > 0) {
+                    // (x * c) // c -> x ; (x * (c*k)) // c -> x * k
+                    if (auto* m = as<BinaryNode>(b->a); m && m->op == BinOp::Mul) {
+                        if (auto mc = constInt(m->b); mc && *mc % *cb == 0) return mul(m->a, intImm(*mc / *cb));
+                    }
+                    // (x // c1) // c2 -> x // (c1*c2)
+                    if (auto* d = as<BinaryNode>(b->a); d && d->op == BinOp::FloorDiv) {
+                        if (auto dc = constInt(d->b); dc && *dc > 0) return floordiv(d->a, intImm(*dc * *cb));
+                    }
+                    // (x*c + y) // c -> x + y // c   when y >= 0
+                    if (auto* s = as<BinaryNode>(b->a); s && s->op == BinOp::Add) {
+                        auto yb = bound(s->b);
+                        if (auto* m = as<BinaryNode>(s->a); m && m->op == BinOp::Mul && yb && yb->lo >= 0) {
+                            if (auto mc = constInt(m->b); mc && *mc == *cb) return add(m->a, floordiv(s->b, b->b));
+                        }
+                    }
+                }
+                break;
+            case BinOp::FloorMod:
+                if (cb && *cb > 0 && xa && xa->lo >= 0 && xa->hi < *cb) return b->a;
+                if (cb && *cb > 0) {
+                    if (auto* m = as<BinaryNode>(b->a); m && m->op == BinOp::Mul) {
+                        if (auto mc = constInt(m->b); mc && *mc % *cb == 0) return intImm(0, b->span, b->dtype);
+                    }
+                    // (x % c1) % c2 -> x % c2 when c2 divides c1
+                    if (auto* d = as<BinaryNode>(b->a); d && d->op == BinOp::FloorMod) {
+                        if (auto dc = constInt(d->b); dc && *dc % *cb == 0) return floormod(d->a, b->b);
+                    }
+                }
+                break;
+            case BinOp::Add:
+                // (x + c1) + c2 -> x + (c1 + c2)
+                if (cb) {
+                    if (auto* s = as<BinaryNode>(b->a); s && s->op == BinOp::Add) {
+                        if (auto sc = constInt(s->b)) return add(s->a, intImm(*sc + *cb));
+                    }
+                }
+                break;
+            case BinOp::Mul:
+                if (cb) {
+                    if (auto* s = as<BinaryNode>(b->a); s && s->op == BinOp::Mul) {
+                        if (auto sc = constInt(s->b)) return mul(s->a, intImm(*sc * *cb));
+                    }
+                }
+                break;
+            case BinOp::Min:
+            case BinOp::Max: {
+                auto xb = bound(b->b);
+                if (xa && xb) {
+                    bool aLess = xa->hi <= xb->lo, bLess = xb->hi <= xa->lo;
+                    if (b->op == BinOp::Min && aLess) return b->a;
+                    if (b->op == BinOp::Min && bLess) return b->b;
+                    if (b->op == BinOp::Max && aLess) return b->b;
+                    if (b->op == BinOp::Max && bLess) return b->a;
+                }
+                break;
+            }
+            default: break;
+        }
+        return self;
+    }
+};
+
+}  // namespace
+
+PrimFunc simplify(const PrimFunc& f, PassContext&) {
+    Simplifier s;
+    return withBody(f, s.mutate(f->body));
+}
+
+}  // namespace ts::xform
