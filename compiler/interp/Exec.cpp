@@ -279,7 +279,7 @@ void Machine::execEval(const EvalNode* e) {
         std::string msg, val;
         for (auto& a : c->args) {
             if (auto* s = dynamic_cast<const StrImmNode*>(a.get())) msg = s->value;
-            else if (a) val = isFloat(a->dtype) ? std::to_string(evalF(a.get())) : std::to_string(evalI(a.get()));
+            else if (a) val = isFloatType(a->dtype) ? std::to_string(evalF(a.get())) : std::to_string(evalI(a.get()));
         }
         std::string line = "block " + formatIndex(m_blockIdx) + ":";
         if (!msg.empty()) line += " " + msg;
