@@ -1,0 +1,417 @@
+// Meta-evaluator tests: Python semantics of values, operators, functions, closures,
+// comprehensions, builtins and modules, plus diagnostics (message, span, hint) for errors.
+#include <gtest/gtest.h>
+
+#include "compiler/frontend/MetaEval.h"
+#include "compiler/frontend/Parser.h"
+
+using namespace ts;
+using namespace ts::fe;
+
+namespace {
+
+struct Run {
+    DiagnosticEngine diags;
+    std::shared_ptr<ast::Module> mod;
+    std::unique_ptr<Interp> in;
+    EnvPtr env;
+    std::optional<Diagnostic> error;
+    Value get(const std::string& name) const {
+        Value* v = env->findLocal(name);
+        return v ? *v : Value::str("<unbound " + name + ">");
+    }
+};
+
+std::unique_ptr<Run> run(const std::string& text, uint64_t maxSteps = 0) {
+    auto r = std::make_unique<Run>();
+    r->mod = parseModule(std::make_shared<SourceFile>("m.py", text), r->diags);
+    EXPECT_FALSE(r->diags.hasErrors()) << (r->diags.all().empty() ? "" : r->diags.all()[0].message);
+    r->in = std::make_unique<Interp>(r->diags);
+    if (maxSteps) r->in->limits().maxSteps = maxSteps;
+    r->env = r->in->newModuleEnv();
+    try {
+        r->in->execBlock(r->mod->body, r->env);
+    } catch (const CompileError& e) {
+        r->error = e.diag;
+    }
+    return r;
+}
+
+// Evaluates `expr` (after `prelude`) and returns repr() of the result, or "ERROR: message".
+std::string ev(const std::string& expr, const std::string& prelude = "") {
+    auto r = run(prelude + "__r = " + expr + "\n");
+    if (r->error) return "ERROR: " + r->error->message;
+    return repr(r->get("__r"));
+}
+
+Diagnostic err(const std::string& text) {
+    auto r = run(text);
+    EXPECT_TRUE(r->error.has_value()) << text;
+    return r->error.value_or(Diagnostic{});
+}
+
+}  // namespace
+
+TEST(MetaEvalTest, IntegerArithmeticFollowsPython) {
+    EXPECT_EQ(ev("-7 // 2"), "-4");
+    EXPECT_EQ(ev("-7 % 2"), "1");
+    EXPECT_EQ(ev("7 % -2"), "-1");
+    EXPECT_EQ(ev("7 // -2"), "-4");
+    EXPECT_EQ(ev("2 ** 10"), "1024");
+    EXPECT_EQ(ev("2 ** -1"), "0.5");
+    EXPECT_EQ(ev("7 / 2"), "3.5");
+    EXPECT_EQ(ev("4 / 2"), "2.0");
+    EXPECT_EQ(ev("1 + 2.5"), "3.5");
+    EXPECT_EQ(ev("True + True"), "2");
+    EXPECT_EQ(ev("True & False"), "False");
+    EXPECT_EQ(ev("1 << 10 | 3"), "1027");
+    EXPECT_EQ(ev("-1 >> 100"), "-1");
+    EXPECT_EQ(ev("~5"), "-6");
+    EXPECT_EQ(ev("9223372036854775807"), "9223372036854775807");
+}
+
+TEST(MetaEvalTest, FloatArithmeticFollowsPython) {
+    EXPECT_EQ(ev("-7.5 // 2"), "-4.0");
+    EXPECT_EQ(ev("5.5 % -2"), "-0.5");
+    EXPECT_EQ(ev("-0.0"), "-0.0");
+    EXPECT_EQ(ev("0.1 + 0.2"), "0.30000000000000004");
+    EXPECT_EQ(ev("1e16"), "1e+16");
+    EXPECT_EQ(ev("1e-5"), "1e-05");
+    EXPECT_EQ(ev("0.0001"), "0.0001");
+    EXPECT_EQ(ev("123456789.0"), "123456789.0");
+    EXPECT_EQ(ev("2.0 ** 0.5 > 1.41"), "True");
+    EXPECT_EQ(pyFloorDiv(-7, 2), -4);
+    EXPECT_EQ(pyMod(-7, 2), 1);
+    EXPECT_DOUBLE_EQ(pyFloatMod(-1.0, 3.0), 2.0);
+}
+
+TEST(MetaEvalTest, OverflowAndDivisionByZeroAreDiagnostics) {
+    Diagnostic d = err("x = 1\ny = 2 ** 63\n");
+    EXPECT_EQ(d.message, "integer overflow in compile-time arithmetic: 2 ** 63");
+    EXPECT_EQ(d.span, (Span{2, 5, 2, 12}));
+    EXPECT_NE(d.hint.find("64-bit"), std::string::npos);
+    d = err("block = 0\nn = 128 // block\n");
+    EXPECT_EQ(d.message, "integer division by zero");
+    EXPECT_EQ(d.span, (Span{2, 5, 2, 17}));
+    EXPECT_EQ(err("x = 1.0 / 0").message, "float division by zero");
+    EXPECT_EQ(err("x = 9223372036854775807 + 1").message.substr(0, 16), "integer overflow");
+}
+
+TEST(MetaEvalTest, ComparisonsAndTruthiness) {
+    EXPECT_EQ(ev("1 < 2 < 3"), "True");
+    EXPECT_EQ(ev("1 < 3 < 2"), "False");
+    EXPECT_EQ(ev("'a' < 'b' <= 'b'"), "True");
+    EXPECT_EQ(ev("(1, 2) < (1, 3)"), "True");
+    EXPECT_EQ(ev("[1, 2] == [1, 2]"), "True");
+    EXPECT_EQ(ev("(1,) == [1]"), "False");
+    EXPECT_EQ(ev("1 == 1.0 == True"), "True");
+    EXPECT_EQ(ev("None is None"), "True");
+    EXPECT_EQ(ev("0 or 'x'"), "'x'");
+    EXPECT_EQ(ev("[] and 1"), "[]");
+    EXPECT_EQ(ev("not ''"), "True");
+    EXPECT_EQ(ev("3 in range(0, 10, 3)"), "True");
+    EXPECT_EQ(ev("4 in range(0, 10, 3)"), "False");
+    EXPECT_EQ(ev("'ab' in 'cabd'"), "True");
+    EXPECT_EQ(ev("2 in {1: 2}"), "False");
+    EXPECT_EQ(ev("1 if [] else 2"), "2");
+    Diagnostic d = err("x = 1 < 'a'");
+    EXPECT_EQ(d.message, "'<' not supported between instances of 'int' and 'str'");
+    EXPECT_EQ(d.span, (Span{1, 5, 1, 12}));
+}
+
+TEST(MetaEvalTest, StringsListsDictsAndSlices) {
+    EXPECT_EQ(ev("'ab' * 3"), "'ababab'");
+    EXPECT_EQ(ev("[0, 1, 2, 3, 4][::-2]"), "[4, 2, 0]");
+    EXPECT_EQ(ev("'hello'[1:3]"), "'el'");
+    EXPECT_EQ(ev("(1, 2, 3)[-1]"), "3");
+    EXPECT_EQ(ev("list(range(10)[2:8:3])"), "[2, 5]");
+    EXPECT_EQ(ev("[1] * 3 + [2]"), "[1, 1, 1, 2]");
+    EXPECT_EQ(ev("{'a': 1, **{'b': 2}}"), "{'a': 1, 'b': 2}");
+    EXPECT_EQ(ev("d['k']", "d = {}\nd['k'] = 5\n"), "5");
+    EXPECT_EQ(ev("len(a)", "a = []\nb = a\nb.append(1)\nb += [2, 3]\n"), "3");
+    EXPECT_EQ(ev("', '.join(['a', 'b'])"), "'a, b'");
+    EXPECT_EQ(ev("'M, N,K'.replace(' ', '').split(',')"), "['M', 'N', 'K']");
+    EXPECT_EQ(ev("'{}-{:.2f}-{name}'.format(1, 3.14159, name='x')"), "'1-3.14-x'");
+    EXPECT_EQ(ev("'{:>5}|{:<3}|{:,}|{:05d}'.format(3, 'a', 1234567, 42)"), "'    3|a  |1,234,567|00042'");
+    EXPECT_EQ(ev("sorted(d.items())", "d = {'b': 2, 'a': 1}\n"), "[('a', 1), ('b', 2)]");
+    Diagnostic d = err("x = [1, 2][5]");
+    EXPECT_EQ(d.message, "list index 5 is out of range (length 2)");
+    d = err("d = {'a': 1}\nx = d['b']\n");
+    EXPECT_EQ(d.message, "key 'b' not found in dict");
+    EXPECT_EQ(d.hint, "keys: 'a'");
+}
+
+TEST(MetaEvalTest, Unpacking) {
+    auto r = run("a, *b, c = range(5)\n(x, y), z = (1, 2), 3\n");
+    ASSERT_FALSE(r->error);
+    EXPECT_EQ(repr(r->get("a")), "0");
+    EXPECT_EQ(repr(r->get("b")), "[1, 2, 3]");
+    EXPECT_EQ(repr(r->get("c")), "4");
+    EXPECT_EQ(repr(r->get("y")), "2");
+    EXPECT_EQ(err("a, b = 1, 2, 3").message, "too many values to unpack (expected 2, got 3)");
+    EXPECT_EQ(err("a, b, c = 1, 2").message, "not enough values to unpack (expected 3, got 2)");
+}
+
+TEST(MetaEvalTest, FunctionsDefaultsKeywordsVarargs) {
+    const char* prelude = R"(
+def f(a, b=10, *rest, c=3, **kw):
+    return (a, b, rest, c, kw)
+)";
+    EXPECT_EQ(ev("f(1)", prelude), "(1, 10, (), 3, {})");
+    EXPECT_EQ(ev("f(1, 2, 3, 4, c=5, d=6)", prelude), "(1, 2, (3, 4), 5, {'d': 6})");
+    EXPECT_EQ(ev("f(*[1, 2], **{'c': 7})", prelude), "(1, 2, (), 7, {})");
+    EXPECT_EQ(ev("(lambda x, y=2: x * y)(4)"), "8");
+}
+
+TEST(MetaEvalTest, CallErrorsNameTheFunctionAndPointAtTheArgument) {
+    Diagnostic d = err("def g(a, b):\n    return a\ng(1, 2, 3)\n");
+    EXPECT_EQ(d.message, "g() takes 2 positional arguments but 3 were given");
+    EXPECT_EQ(d.span, (Span{3, 9, 3, 10}));
+    d = err("def g(a, b):\n    return a\ng(1)\n");
+    EXPECT_EQ(d.message, "g() missing required argument 'b'");
+    EXPECT_EQ(d.span, (Span{3, 1, 3, 5}));
+    EXPECT_EQ(d.hint, "'b' is declared at line 1");
+    d = err("def g(block_M, block_N):\n    return 1\ng(1, block_m=2)\n");
+    EXPECT_EQ(d.message, "g() got an unexpected keyword argument 'block_m'");
+    EXPECT_EQ(d.hint, "did you mean 'block_M'?");
+    EXPECT_EQ(d.span, (Span{3, 6, 3, 15}));
+    d = err("x = 3\nx(1)\n");
+    EXPECT_EQ(d.message, "'int' object is not callable");
+    d = err("x = range(1, 2, 3, 4)\n");
+    EXPECT_EQ(d.message, "range() takes 1 to 3 arguments but 4 were given");
+}
+
+TEST(MetaEvalTest, ClosuresCaptureTheirEnvironment) {
+    const char* src = R"(
+def make_counter():
+    count = 0
+    def inc(step=1):
+        nonlocal count
+        count += step
+        return count
+    return inc
+
+c = make_counter()
+c()
+c(5)
+r1 = c()
+
+def adder(n):
+    return lambda x: x + n
+add3 = adder(3)
+r2 = add3(4)
+
+fs = [lambda: i for i in range(3)]
+r3 = [f() for f in fs]
+
+G = 1
+def setg():
+    global G
+    G = 42
+setg()
+)";
+    auto r = run(src);
+    ASSERT_FALSE(r->error) << r->error->message;
+    EXPECT_EQ(repr(r->get("r1")), "7");
+    EXPECT_EQ(repr(r->get("r2")), "7");
+    EXPECT_EQ(repr(r->get("r3")), "[2, 2, 2]");  // late binding, like Python
+    EXPECT_EQ(repr(r->get("G")), "42");
+}
+
+TEST(MetaEvalTest, RecursionAndDecorators) {
+    const char* src = R"(
+def fact(n):
+    return 1 if n <= 1 else n * fact(n - 1)
+def twice(f):
+    def g(x):
+        return f(f(x))
+    return g
+@twice
+def inc(x):
+    return x + 1
+r = (fact(10), inc(1))
+)";
+    auto r = run(src);
+    ASSERT_FALSE(r->error) << r->error->message;
+    EXPECT_EQ(repr(r->get("r")), "(3628800, 3)");
+    Diagnostic d = err("def f(n):\n    return f(n + 1)\nf(0)\n");
+    EXPECT_NE(d.message.find("maximum compile-time recursion depth"), std::string::npos);
+    EXPECT_EQ(d.span.line, 2u);
+}
+
+TEST(MetaEvalTest, ControlFlow) {
+    const char* src = R"(
+out = []
+for i in range(10):
+    if i % 2 == 0:
+        continue
+    if i > 7:
+        break
+    out.append(i)
+else:
+    out.append(-1)
+n = 0
+while n < 5:
+    n += 2
+else:
+    n = -n
+for x in []:
+    pass
+else:
+    tail = 'done'
+assert n == -6, 'unexpected'
+)";
+    auto r = run(src);
+    ASSERT_FALSE(r->error) << r->error->message;
+    EXPECT_EQ(repr(r->get("out")), "[1, 3, 5, 7]");
+    EXPECT_EQ(repr(r->get("n")), "-6");
+    EXPECT_EQ(repr(r->get("tail")), "'done'");
+    Diagnostic d = err("x = 3\nassert x > 4, 'x too small'\n");
+    EXPECT_EQ(d.message, "assertion failed: x too small");
+    EXPECT_EQ(d.span, (Span{2, 8, 2, 13}));
+    d = err("raise ValueError('block_M must divide M')\n");
+    EXPECT_EQ(d.message, "ValueError: block_M must divide M");
+}
+
+TEST(MetaEvalTest, Comprehensions) {
+    EXPECT_EQ(ev("[(a, b) for a in range(3) for b in range(a) if (a + b) % 2]"), "[(1, 0), (2, 1)]");
+    EXPECT_EQ(ev("{k: v * 2 for k, v in zip('ab', [1, 2])}"), "{'a': 2, 'b': 4}");
+    EXPECT_EQ(ev("sum(x * x for x in range(4))"), "14");
+    EXPECT_EQ(ev("tuple(i for i in (3, 1) if i)"), "(3, 1)");
+    const char* configs = R"(
+import itertools
+block_M = [64, 128]
+block_N = [32, 64]
+configs = [{"block_M": m, "block_N": n, "threads": 128 if m == 64 else 256}
+           for m, n in itertools.product(block_M, block_N)]
+)";
+    auto r = run(configs);
+    ASSERT_FALSE(r->error) << r->error->message;
+    EXPECT_EQ(repr(r->get("configs")),
+              "[{'block_M': 64, 'block_N': 32, 'threads': 128}, {'block_M': 64, 'block_N': 64, 'threads': 128}, "
+              "{'block_M': 128, 'block_N': 32, 'threads': 256}, {'block_M': 128, 'block_N': 64, 'threads': 256}]");
+}
+
+TEST(MetaEvalTest, Builtins) {
+    EXPECT_EQ(ev("(len('abc'), len([1]), len({}), len(range(2, 10, 3)))"), "(3, 1, 0, 3)");
+    EXPECT_EQ(ev("(min(3, 1, 2), max([4, 9, 2]), max(['aa', 'b'], key=len), min([], default=7))"), "(1, 9, 'aa', 7)");
+    EXPECT_EQ(ev("(abs(-3), abs(-2.5), int('12'), int(-3.9), int('ff', 16), float('1e3'), bool([]), str(1.0))"),
+              "(3, 2.5, 12, -3, 255, 1000.0, False, '1.0')");
+    EXPECT_EQ(ev("(list(zip([1, 2], 'ab')), list(enumerate('xy', 1)))"), "([(1, 'a'), (2, 'b')], [(1, 'x'), (2, 'y')])");
+    EXPECT_EQ(ev("sorted([3, 1, 2], reverse=True)"), "[3, 2, 1]");
+    EXPECT_EQ(ev("sorted(['bb', 'a', 'ccc'], key=lambda s: -len(s))"), "['ccc', 'bb', 'a']");
+    EXPECT_EQ(ev("(isinstance(1, int), isinstance(True, int), isinstance(1.0, (str, float)), isinstance('x', list))"),
+              "(True, True, True, False)");
+    EXPECT_EQ(ev("(round(2.5), round(3.5), round(2.675, 1), divmod(-7, 2), pow(3, 4, 5))"), "(2, 4, 2.7, (-4, 1), 1)");
+    EXPECT_EQ(ev("(all([1, 2]), any([0, '']), list(map(lambda x: x * 2, [1, 2])), list(filter(None, [0, 1])))"),
+              "(True, False, [2, 4], [1])");
+    EXPECT_EQ(ev("(dict(a=1), dict([('b', 2)]), tuple('ab'), list(reversed([1, 2])))"),
+              "({'a': 1}, {'b': 2}, ('a', 'b'), [2, 1])");
+    EXPECT_EQ(ev("print('ignored', 1)"), "None");
+    EXPECT_EQ(ev("(getattr(math, 'pi') > 3, hasattr(math, 'nope'))", "import math\n"), "(True, False)");
+}
+
+TEST(MetaEvalTest, MathItertoolsAndT) {
+    const char* prelude = "import math\nimport itertools\nimport tilelang\nimport tilelang.language as T\n";
+    EXPECT_EQ(ev("(math.ceil(2.1), math.floor(-2.1), math.sqrt(16), math.log2(1024), math.exp(0))", prelude),
+              "(3, -3, 4.0, 10.0, 1.0)");
+    EXPECT_EQ(ev("(math.log(8, 2), math.pow(2, 3), math.inf > 1e308, round(math.pi, 4), math.gcd(12, 18))", prelude),
+              "(3.0, 8.0, True, 3.1416, 6)");
+    EXPECT_EQ(ev("list(itertools.product([1, 2], repeat=2))", prelude), "[(1, 1), (1, 2), (2, 1), (2, 2)]");
+    EXPECT_EQ(ev("(T.ceildiv(10, 3), T.ceildiv(9, 3), T.ceildiv(-10, 3), tilelang.cdiv(1, 128))", prelude), "(4, 3, -3, 1)");
+    EXPECT_EQ(ev("(T.float16 == 'float16', T.float32 == 'float', T.bfloat16.bits, T.float32(3))", prelude),
+              "(True, True, 16, 3.0)");
+    Diagnostic d = err("import math\nx = math.sqr(2)\n");
+    EXPECT_EQ(d.message, "module 'math' has no attribute 'sqr'");
+    EXPECT_EQ(d.hint, "did you mean 'math.sqrt'?");
+    EXPECT_EQ(d.span, (Span{2, 10, 2, 13}));
+    EXPECT_EQ(err("import math\nx = math.sqrt(-1)\n").message, "math.sqrt(): math domain error");
+}
+
+TEST(MetaEvalTest, ImportsAndOpaqueModules) {
+    const char* src = R"(
+import torch
+import numpy as np
+import tilelang.language as T
+from tilelang.autotuner import autotune
+from tilelang.profiler import do_bench
+from tilelang.language import not_a_thing
+dt = torch.float16
+)";
+    auto r = run(src);
+    ASSERT_FALSE(r->error) << r->error->message;
+    EXPECT_TRUE(r->get("dt").is(ValueKind::DType));
+    EXPECT_TRUE(r->get("T").is(ValueKind::Namespace));
+    EXPECT_TRUE(r->get("autotune").is(ValueKind::Builtin));
+    Diagnostic d = err(std::string(src) + "x = np.zeros(3)\n");
+    EXPECT_EQ(d.message, "module 'numpy' is not available at compile time (no attribute 'zeros' is known)");
+    d = err(std::string(src) + "do_bench(1)\n");
+    EXPECT_EQ(d.message, "'do_bench' could not be evaluated (line 6): 'do_bench' (from tilelang.profiler) is not available at compile time");
+    d = err(std::string(src) + "x = torch.randn(3)\n");
+    EXPECT_NE(d.message.find("ref_program"), std::string::npos);
+}
+
+TEST(MetaEvalTest, UndefinedNameHasCloseMatchHint) {
+    Diagnostic d = err("block_M = 64\nx = block_m * 2\n");
+    EXPECT_EQ(d.message, "name 'block_m' is not defined");
+    EXPECT_EQ(d.hint, "did you mean 'block_M'?");
+    EXPECT_EQ(d.span, (Span{2, 5, 2, 12}));
+}
+
+TEST(MetaEvalTest, TypeErrorsPointAtTheOperator) {
+    Diagnostic d = err("x = 1\ny = x + 'a'\n");
+    EXPECT_EQ(d.message, "unsupported operand types for +: 'int' and 'str'");
+    EXPECT_EQ(d.span, (Span{2, 5, 2, 12}));
+    EXPECT_EQ(d.hint, "convert with str(x) or int(x) first");
+    EXPECT_EQ(err("x = [1].nope").message, "'list' object has no attribute 'nope'");
+    EXPECT_EQ(err("x = len(3)").message, "object of type 'int' has no len()");
+    EXPECT_EQ(err("for i in 3:\n    pass\n").message, "'int' object is not iterable");
+}
+
+TEST(MetaEvalTest, LimitsStopRunawayPrograms) {
+    auto r = run("while True:\n    pass\n", 10000);
+    ASSERT_TRUE(r->error);
+    EXPECT_NE(r->error->message.find("exceeded 10000 steps"), std::string::npos);
+    r = run("for i in range(10 ** 12):\n    pass\n", 10000);
+    ASSERT_TRUE(r->error);
+    EXPECT_NE(r->error->message.find("steps"), std::string::npos);
+    EXPECT_NE(err("x = list(range(10 ** 12))").message.find("too large"), std::string::npos);
+    EXPECT_NE(err("x = [0] * 10 ** 12").message.find("too large"), std::string::npos);
+}
+
+TEST(MetaEvalTest, TryIsSkippedWithWarningAndClassesArePoison) {
+    auto r = run("x = 1\ntry:\n    x = 2\nexcept Exception:\n    pass\nclass C:\n    pass\n");
+    ASSERT_FALSE(r->error);
+    EXPECT_EQ(repr(r->get("x")), "1");
+    ASSERT_EQ(r->diags.all().size(), 1u);
+    EXPECT_EQ(r->diags.all()[0].severity, Severity::Warning);
+    EXPECT_EQ(r->diags.all()[0].span.line, 2u);
+    Diagnostic d = err("class C:\n    pass\ny = C()\n");
+    EXPECT_NE(d.message.find("classes are not supported"), std::string::npos);
+    EXPECT_EQ(d.span.line, 3u);
+}
+
+TEST(MetaEvalTest, PrimFuncAndMacroDecoratorsTagFunctions) {
+    const char* src = R"(
+import tilelang
+import tilelang.language as T
+@tilelang.jit(out_idx=[-1])
+def factory(M, block=32):
+    @T.prim_func
+    def main(A: T.Tensor((M,), "float16")):
+        pass
+    @T.macro
+    def helper(x):
+        return x + 1
+    return main, helper(block)
+k, h = factory(128)
+)";
+    auto r = run(src);
+    ASSERT_FALSE(r->error) << r->error->message;
+    ASSERT_TRUE(r->get("k").is(ValueKind::Function));
+    EXPECT_EQ(r->get("k").functionObj().tag, FunctionTag::PrimFunc);
+    EXPECT_EQ(r->get("k").functionObj().name, "main");
+    EXPECT_EQ(repr(r->get("h")), "33");
+    // The closure sees the factory's parameters.
+    EXPECT_EQ(repr(*r->get("k").functionObj().closure->findLocal("M")), "128");
+}
