@@ -6,6 +6,7 @@
 
 #include "app/gui/CodeView.h"
 #include "app/gui/Session.h"
+#include "app/gui/Theme.h"
 #include "visualizer/core/CrossRef.h"
 
 namespace ts::gui {
@@ -25,7 +26,7 @@ GeneratedPanel::GeneratedPanel(Session& session, QWidget* parent)
     connect(&session, &Session::resultChanged, this, &GeneratedPanel::onResult);
     connect(&session, &Session::focusChanged, this, &GeneratedPanel::updateCrossHighlight);
     connect(m_view, &CodeView::lineClicked, this, [this](int line) {
-        auto r = m_session.result();
+        auto r = m_session.shown();
         if (!r || line >= int(r->cudaLineSpans.size())) return;
         if (r->cudaLineSpans[line].valid())
             m_session.setFocus(r->cudaLineSpans[line], FocusOrigin::Generated);
@@ -34,19 +35,23 @@ GeneratedPanel::GeneratedPanel(Session& session, QWidget* parent)
 }
 
 void GeneratedPanel::onResult() {
-    auto r = m_session.result();
-    if (!r || r->cuda.empty()) {
-        // Keep the last good code on screen while the program has errors, but say so.
-        m_header->setText(r ? tr("<i>No code generated: the program has errors (the code below "
-                                 "is from the last successful compile)</i>")
-                            : tr("<i>Not compiled yet</i>"));
-        if (!r) m_view->setCode(QString(), false);
+    auto r = m_session.shown();
+    if (!r) {
+        m_header->setText(tr("<i>Not compiled yet</i>"));
+        m_view->setCode(QString(), false);
+        return;
+    }
+    if (r->cuda.empty()) {
+        // Keep the last generated code on screen while the program has errors, but say so.
+        m_header->setText(tr("<span style='color:%1'>No code generated: the program has errors "
+                             "(see Problems).</span> The code below is from the last successful "
+                             "compile.")
+                              .arg(theme().error.name()));
         return;
     }
     const KernelInfo& k = r->kernel;
-    m_header->setText(
-        tr("<b>%1</b> &nbsp; grid (%2, %3, %4) &nbsp; block (%5, %6, %7) &nbsp; dynamic smem %8 B"
-           " &nbsp; · &nbsp; codegen %9 ms")
+    QString header =
+        tr("<b>%1</b> &nbsp; grid (%2, %3, %4) &nbsp; block (%5, %6, %7) &nbsp; smem %8")
             .arg(QString::fromStdString(k.name).toHtmlEscaped())
             .arg(k.grid[0])
             .arg(k.grid[1])
@@ -54,14 +59,21 @@ void GeneratedPanel::onResult() {
             .arg(k.block[0])
             .arg(k.block[1])
             .arg(k.block[2])
-            .arg(qulonglong(k.dynamicSmemBytes))
-            .arg(r->codegenMicros / 1000.0, 0, 'f', 2));
+            .arg(k.dynamicSmemBytes >= 1024 ? QString("%1 KiB").arg(k.dynamicSmemBytes / 1024.0, 0, 'g', 4)
+                                            : QString("%1 B").arg(qulonglong(k.dynamicSmemBytes)));
+    if (m_session.shownIsStale())
+        header += tr(" &nbsp; <span style='color:%1'>(last successful compile)</span>")
+                      .arg(theme().warning.name());
+    m_header->setText(header);
+    m_header->setToolTip(tr("Dynamic shared memory %1 bytes; codegen took %2 ms")
+                             .arg(qulonglong(k.dynamicSmemBytes))
+                             .arg(r->codegenMicros / 1000.0, 0, 'f', 2));
     m_view->setCode(QString::fromStdString(r->cuda));
     updateCrossHighlight();
 }
 
 void GeneratedPanel::updateCrossHighlight() {
-    auto r = m_session.result();
+    auto r = m_session.shown();
     if (!r || r->cuda.empty()) return;
     const Focus& f = m_session.focus();
     std::vector<int> lines;

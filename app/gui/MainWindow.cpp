@@ -122,6 +122,7 @@ void MainWindow::createStatusBar() {
     m_compileLabel = new QLabel(this);
     m_caretLabel = new QLabel(tr("Ln 1, Col 1"), this);
     m_targetLabel = new QLabel(this);
+    for (QLabel* l : {m_compileLabel, m_caretLabel, m_targetLabel}) l->setContentsMargins(8, 0, 8, 0);
     // Permanent widgets, so transient messages (showMessage) never draw over them.
     statusBar()->addPermanentWidget(m_compileLabel);
     statusBar()->addPermanentWidget(m_targetLabel);
@@ -129,8 +130,7 @@ void MainWindow::createStatusBar() {
 }
 
 void MainWindow::updateTitle() {
-    setWindowTitle(QStringLiteral("%1%2 — TileScope")
-                       .arg(m_session->displayName(), m_session->isModified() ? "*" : ""));
+    setWindowTitle(QStringLiteral("%1[*] — TileScope").arg(m_session->displayName()));
     setWindowModified(m_session->isModified());
 }
 

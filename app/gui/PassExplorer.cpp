@@ -20,6 +20,7 @@
 #include "app/gui/PassListModel.h"
 #include "app/gui/Session.h"
 #include "app/gui/Theme.h"
+#include "compiler/ir/Printer.h"
 #include "visualizer/core/CrossRef.h"
 #include "visualizer/widgets/DiffView.h"
 
@@ -72,6 +73,14 @@ PassExplorer::PassExplorer(Session& session, QWidget* parent)
     hh->setHighlightSections(false);
     m_list->verticalHeader()->setDefaultSectionSize(m_list->fontMetrics().height() + 6);
 
+    m_staleBanner = new QLabel(this);
+    m_staleBanner->setWordWrap(true);
+    m_staleBanner->setText(tr("The current text has errors: showing the passes of the last "
+                              "successful compile."));
+    m_staleBanner->setContentsMargins(6, 3, 6, 3);
+    m_staleBanner->setAutoFillBackground(true);
+    m_staleBanner->hide();
+
     auto* listBox = new QWidget(this);
     auto* listLay = new QVBoxLayout(listBox);
     listLay->setContentsMargins(0, 0, 0, 0);
@@ -79,6 +88,7 @@ PassExplorer::PassExplorer(Session& session, QWidget* parent)
     auto* filterRow = new QHBoxLayout;
     filterRow->addWidget(m_search, 1);
     filterRow->addWidget(m_hideUnchanged);
+    listLay->addWidget(m_staleBanner);
     listLay->addLayout(filterRow);
     listLay->addWidget(m_list, 1);
 
@@ -105,7 +115,8 @@ PassExplorer::PassExplorer(Session& session, QWidget* parent)
     m_sideButton->setChecked(true);
     m_against = new QComboBox(this);
     m_against->setToolTip(tr("The pass whose IR the diff starts from"));
-    m_against->setSizeAdjustPolicy(QComboBox::AdjustToContents);
+    m_against->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
+    m_against->setMinimumContentsLength(13);
     m_diffStats = new QLabel(this);
     m_prevChanged = new QToolButton(this);
     m_prevChanged->setArrowType(Qt::UpArrow);
@@ -175,6 +186,10 @@ PassExplorer::PassExplorer(Session& session, QWidget* parent)
             v->setMarginsFont(tm.codeFont());
         }
         m_diff->setColors(c);
+        QPalette p = m_staleBanner->palette();
+        p.setColor(QPalette::Window, t.dark ? QColor("#4a3f1c") : QColor("#fff4ce"));
+        p.setColor(QPalette::WindowText, t.text);
+        m_staleBanner->setPalette(p);
     };
     applyDiffTheme();
     connect(&ThemeManager::instance(), &ThemeManager::themeChanged, this, applyDiffTheme);
@@ -191,6 +206,7 @@ PassExplorer::PassExplorer(Session& session, QWidget* parent)
                 QModelIndex src = m_proxy->mapToSource(cur);
                 if (src.data(PassListModel::RanRole).toBool()) m_session.selectPass(src.row());
             });
+    setDiffMode(false);
     connect(m_irButton, &QToolButton::toggled, this, [this](bool on) { setDiffMode(!on); });
     connect(m_unifiedButton, &QToolButton::toggled, this, [this](bool on) { setUnified(on); });
     connect(m_against, &QComboBox::activated, this, [this](int i) {
@@ -201,7 +217,7 @@ PassExplorer::PassExplorer(Session& session, QWidget* parent)
     connect(m_nextChanged, &QToolButton::clicked, this,
             [this] { m_session.selectPass(m_session.neighbourChangedPass(+1)); });
     connect(m_ir, &CodeView::lineClicked, this, [this](int line) {
-        auto r = m_session.result();
+        auto r = m_session.shown();
         int p = m_session.selectedPass();
         if (!r || p < 0) return;
         const auto& lines = r->passes[p].lines;
@@ -209,7 +225,7 @@ PassExplorer::PassExplorer(Session& session, QWidget* parent)
             m_session.setFocus(lines[line].span, FocusOrigin::Ir);
     });
     connect(m_diff, &viz::DiffView::lineClicked, this, [this](int, int newLine) {
-        auto r = m_session.result();
+        auto r = m_session.shown();
         int p = m_session.selectedPass();
         if (!r || p < 0 || newLine < 0) return;
         const auto& lines = r->passes[p].lines;
@@ -225,6 +241,7 @@ PassExplorer::PassExplorer(Session& session, QWidget* parent)
 }
 
 void PassExplorer::onResult() {
+    m_staleBanner->setVisible(m_session.shownIsStale());
     updateCompareCombo();
     selectRowForPass(m_session.selectedPass());
     showSelected();
@@ -250,10 +267,11 @@ void PassExplorer::selectRowForPass(int index) {
 }
 
 void PassExplorer::updateCompareCombo() {
-    auto r = m_session.result();
+    auto r = m_session.shown();
     m_against->blockSignals(true);
     m_against->clear();
     m_against->addItem(tr("previous pass"), -1);
+    m_against->addItem(tr("elaborated input"), -2);
     if (r)
         for (size_t i = 0; i < r->passes.size(); ++i)
             m_against->addItem(QString("%1. %2").arg(i + 1).arg(QString::fromStdString(r->passes[i].name)),
@@ -264,13 +282,14 @@ void PassExplorer::updateCompareCombo() {
 }
 
 void PassExplorer::showSelected() {
-    auto r = m_session.result();
+    auto r = m_session.shown();
     int p = m_session.selectedPass();
     bool have = r && p >= 0 && p < int(r->passes.size());
     m_prevChanged->setEnabled(m_session.neighbourChangedPass(-1) >= 0);
     m_nextChanged->setEnabled(m_session.neighbourChangedPass(+1) >= 0);
     if (!have) {
-        m_title->setText(r && !r->ok ? tr("No passes ran (see Problems)") : tr("No pass selected"));
+        m_title->setText(r && r->passes.empty() ? tr("No passes ran (see Problems)")
+                                                : tr("No pass selected"));
         m_summary->clear();
         m_ir->setCode(QString(), false);
         m_diff->setDiff({}, {}, {});
@@ -288,12 +307,23 @@ void PassExplorer::showSelected() {
     m_summary->setVisible(!summary.isEmpty());
     m_ir->setCode(QString::fromStdString(snap.ir));
 
-    // Diff base: the chosen pass, else the previous one (the first pass diffs against nothing).
+    // Diff base: the chosen pass, else the previous one; before the first pass (or on request)
+    // the elaborated input IR, printed by the compiler's own printer.
     int base = m_session.comparePass();
-    if (base < 0 || base >= int(r->passes.size())) base = p - 1;
-    std::string oldText = base >= 0 ? r->passes[base].ir : std::string();
-    QString oldTitle = base >= 0 ? tr("after %1").arg(QString::fromStdString(r->passes[base].name))
-                                 : tr("(empty)");
+    if (base == -1 || base >= int(r->passes.size())) base = p - 1;
+    std::string oldText;
+    QString oldTitle;
+    if (base >= 0) {
+        oldText = r->passes[base].ir;
+        oldTitle = tr("after %1").arg(QString::fromStdString(r->passes[base].name));
+    } else {
+        if (m_elaboratedFor != r.get()) {
+            m_elaboratedFor = r.get();
+            m_elaboratedText = r->elaborated ? ir::print(r->elaborated).text : std::string();
+        }
+        oldText = m_elaboratedText;
+        oldTitle = tr("elaborated input");
+    }
     viz::TextDiff d = viz::diffTexts(oldText, snap.ir);
     m_diffStats->setText(d.identical()
                              ? tr("identical")
@@ -308,7 +338,7 @@ void PassExplorer::showSelected() {
 }
 
 void PassExplorer::updateCrossHighlight() {
-    auto r = m_session.result();
+    auto r = m_session.shown();
     int p = m_session.selectedPass();
     if (!r || p < 0 || p >= int(r->passes.size())) return;
     const Focus& f = m_session.focus();

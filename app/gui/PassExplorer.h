@@ -4,6 +4,7 @@
 // the IR lines of the focused source span, and reports IR clicks back as the new focus.
 #pragma once
 #include <QWidget>
+#include <string>
 
 class QCheckBox;
 class QComboBox;
@@ -56,6 +57,7 @@ private:
     QTableView* m_list;
     QLineEdit* m_search;
     QCheckBox* m_hideUnchanged;
+    QLabel* m_staleBanner;
     QLabel* m_title;
     QLabel* m_summary;
     QToolButton *m_irButton, *m_diffButton, *m_sideButton, *m_unifiedButton;
@@ -66,6 +68,8 @@ private:
     CodeView* m_ir;
     viz::DiffView* m_diff;
     bool m_syncingSelection = false;
+    const void* m_elaboratedFor = nullptr;  ///< result whose elaborated IR m_elaboratedText holds
+    std::string m_elaboratedText;
 };
 
 }  // namespace ts::gui

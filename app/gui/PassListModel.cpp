@@ -16,7 +16,7 @@ PassListModel::PassListModel(Session& session, QObject* parent)
 void PassListModel::refresh() {
     beginResetModel();
     m_rows.clear();
-    auto r = m_session.result();
+    auto r = m_session.shown();
     if (r) {
         for (const PassSnapshot& p : r->passes) {
             Row row;

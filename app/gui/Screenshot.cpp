@@ -93,7 +93,7 @@ int runScreenshot(MainWindow& w, const ScreenshotOptions& o) {
         std::fprintf(stderr, "tilescope: compile did not finish within 60 s\n");
         return 1;
     }
-    auto r = s.result();
+    auto r = s.shown();
     if (!o.pass.isEmpty()) {
         bool isNumber = false;
         int n = o.pass.toInt(&isNumber);

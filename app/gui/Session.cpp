@@ -21,6 +21,8 @@ void Session::openDocument(const QString& path, const QString& text) {
     m_path = path;
     m_text = text;
     m_focus = {};
+    m_result.reset();
+    m_shown.reset();
     m_comparePass = -1;
     emit pathChanged(m_path);
     emit documentOpened();
@@ -92,10 +94,11 @@ void Session::requestCompile(int debounceMs) {
 
 void Session::onFinished(quint64, ResultPtr result, double latencyMs, double compileMs) {
     m_result = std::move(result);
+    if (!m_result->passes.empty() || !m_shown) m_shown = m_result;
     m_lastLatencyMs = latencyMs;
     m_lastCompileMs = compileMs;
     // Keep the selected pass across recompiles by name (the pipeline may have changed length).
-    const auto& passes = m_result->passes;
+    const auto& passes = m_shown->passes;
     int sel = -1;
     for (size_t i = 0; i < passes.size(); ++i)
         if (passes[i].name == m_selectedPassName) sel = static_cast<int>(i);
@@ -108,11 +111,11 @@ void Session::onFinished(quint64, ResultPtr result, double latencyMs, double com
 }
 
 void Session::selectPass(int index) {
-    int n = m_result ? int(m_result->passes.size()) : 0;
+    int n = m_shown ? int(m_shown->passes.size()) : 0;
     if (index < -1 || index >= n) return;
     if (index == m_selectedPass) return;
     m_selectedPass = index;
-    m_selectedPassName = index >= 0 ? m_result->passes[index].name : std::string();
+    m_selectedPassName = index >= 0 ? m_shown->passes[index].name : std::string();
     emit passSelected(index);
 }
 
@@ -123,8 +126,8 @@ void Session::setComparePass(int index) {
 }
 
 int Session::neighbourChangedPass(int dir) const {
-    if (!m_result) return -1;
-    const auto& passes = m_result->passes;
+    if (!m_shown) return -1;
+    const auto& passes = m_shown->passes;
     for (int i = m_selectedPass + dir; i >= 0 && i < int(passes.size()); i += dir)
         if (passes[i].changed) return i;
     return -1;

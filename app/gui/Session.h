@@ -57,6 +57,12 @@ public:
 
     // --- compile ----------------------------------------------------------------------------
     ResultPtr result() const { return m_result; }
+    /// The result the pass and generated-code views show: the latest one when any pass ran,
+    /// else the last one where passes ran, so a typo does not blank those views while the user
+    /// is typing. Pass indices (selectedPass, comparePass) index shown()->passes.
+    ResultPtr shown() const { return m_shown; }
+    /// True when shown() is older than result() (the current text does not get that far).
+    bool shownIsStale() const { return m_shown && m_shown != m_result; }
     /// Schedules a compile of the current text (debounceMs < 0: the default debounce).
     void requestCompile(int debounceMs = -1);
     bool compiling() const { return m_worker.busy(); }
@@ -68,10 +74,11 @@ public:
     double lastCompileMs() const { return m_lastCompileMs; }
 
     // --- selection --------------------------------------------------------------------------
-    /// Index into result()->passes, -1 for none.
+    /// Index into shown()->passes, -1 for none.
     int selectedPass() const { return m_selectedPass; }
     void selectPass(int index);
-    /// The pass the diff compares against: -1 = the previous pass (default).
+    /// The pass the diff compares against: -1 = the previous pass (default), -2 = the elaborated
+    /// input IR, else an index into shown()->passes.
     int comparePass() const { return m_comparePass; }
     void setComparePass(int index);
     /// Index of the next (dir=+1) or previous (dir=-1) pass that changed the IR, -1 if none.
@@ -103,7 +110,7 @@ private:
 
     QString m_path, m_text, m_target = QStringLiteral("cuda:sm_80");
     bool m_modified = false;
-    ResultPtr m_result;
+    ResultPtr m_result, m_shown;
     CompileWorker m_worker;
     int m_debounceMs = 150;
     double m_lastLatencyMs = 0, m_lastCompileMs = 0;

@@ -159,6 +159,11 @@ void ThemeManager::styleView(QsciScintilla* v) const {
     v->setIndentationGuidesBackgroundColor(t.margin);
     v->setIndentationGuidesForegroundColor(t.marginText);
     v->setEdgeColor(t.margin);
+    // Fold markers (Scintilla's marker numbers 25..31): box outline and fill follow the margin.
+    for (int m = 25; m <= 31; ++m) {
+        v->SendScintilla(QsciScintilla::SCI_MARKERSETFORE, m, t.margin);
+        v->SendScintilla(QsciScintilla::SCI_MARKERSETBACK, m, t.marginText);
+    }
 }
 
 void ThemeManager::styleLexer(QsciLexer* lexer) const {
