@@ -29,13 +29,13 @@ fi
 echo "== nvcc build ($ARCH)"
 T0=$(date +%s)
 "$NVCC" -std=c++17 -O3 -gencode=arch=compute_${ARCH#sm_},code=$ARCH -Xptxas -v -Iresources \
-    bench/gemm_sm80_probe.cu -lcublas -o "$BUILD/gemm_probe" "$@" > "$OUT/ptxas.log" 2>&1 \
-    || { tail -40 "$OUT/ptxas.log"; exit 1; }
+    bench/gemm_sm80_probe.cu -lcublas -o "$BUILD/gemm_probe" "$@" > "$OUT/gemm-probe-$DATE-ptxas.log" 2>&1 \
+    || { tail -40 "$OUT/gemm-probe-$DATE-ptxas.log"; exit 1; }
 echo "build took $(( $(date +%s) - T0 )) s"
-if grep "stack frame" "$OUT/ptxas.log" | grep -v " 0 bytes stack frame, 0 bytes spill stores, 0 bytes spill loads"; then
+if grep "stack frame" "$OUT/gemm-probe-$DATE-ptxas.log" | grep -v " 0 bytes stack frame, 0 bytes spill stores, 0 bytes spill loads"; then
     echo "FAIL: stack frame or spills (above)"; exit 1
 fi
-echo "ptxas: $(grep -c ' 0 bytes stack frame, 0 bytes spill stores, 0 bytes spill loads' "$OUT/ptxas.log") kernels, no stack, no spills"
+echo "ptxas: $(grep -c ' 0 bytes stack frame, 0 bytes spill stores, 0 bytes spill loads' "$OUT/gemm-probe-$DATE-ptxas.log") kernels, no stack, no spills"
 
 echo "== run"
 CMD="bench/gemm_probe.sh $*"
