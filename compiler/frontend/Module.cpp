@@ -1,0 +1,581 @@
+#include "compiler/frontend/Module.h"
+
+#include <algorithm>
+#include <functional>
+#include <map>
+
+#include "compiler/frontend/Parser.h"
+
+namespace ts::fe {
+
+namespace {
+
+// ---- syntactic helpers -------------------------------------------------------------------------
+
+std::string dottedName(const ast::Expr* e) {
+    if (auto n = ast::as<ast::Name>(e)) return n->id;
+    if (auto a = ast::as<ast::Attribute>(e)) {
+        std::string base = dottedName(a->value);
+        return base.empty() ? "" : base + "." + a->attr;
+    }
+    return "";
+}
+
+/// Import aliases of a file: local name -> canonical dotted module path.
+class Aliases {
+public:
+    explicit Aliases(const ast::Module& mod) {
+        for (const ast::Stmt* s : mod.body) {
+            if (auto imp = ast::as<ast::Import>(s)) {
+                for (const auto& a : imp->names) {
+                    if (!a.asname.empty()) m_map[a.asname] = a.name;
+                    else m_map[a.name.substr(0, a.name.find('.'))] = a.name.substr(0, a.name.find('.'));
+                }
+            } else if (auto from = ast::as<ast::ImportFrom>(s); from && from->level == 0) {
+                for (const auto& a : from->names)
+                    if (a.name != "*") m_map[a.asname.empty() ? a.name : a.asname] = from->module + "." + a.name;
+            }
+        }
+        m_map.emplace("T", "tilelang.language");  // the universal convention, even if imported oddly
+    }
+    std::string canonical(const std::string& dotted) const {
+        size_t dot = dotted.find('.');
+        std::string head = dotted.substr(0, dot);
+        auto it = m_map.find(head);
+        if (it == m_map.end()) return dotted;
+        return it->second + (dot == std::string::npos ? "" : dotted.substr(dot));
+    }
+
+private:
+    std::map<std::string, std::string> m_map;
+};
+
+bool endsWithName(const std::string& dotted, std::string_view last) {
+    size_t dot = dotted.rfind('.');
+    return std::string_view(dotted).substr(dot == std::string::npos ? 0 : dot + 1) == last;
+}
+bool isJit(const std::string& c) { return c == "tilelang.jit" || c == "tilelang.lazy_jit" || endsWithName(c, "jit"); }
+bool isAutotune(const std::string& c) { return endsWithName(c, "autotune"); }
+bool isPrimFuncName(const std::string& c) { return endsWithName(c, "prim_func"); }
+
+DecoratorInfo decoratorInfo(const ast::Expr* d, const Aliases& al) {
+    DecoratorInfo info;
+    info.span = d->span;
+    const ast::Expr* target = d;
+    if (auto c = ast::as<ast::Call>(d)) {
+        info.isCall = true;
+        info.args.assign(c->args.begin(), c->args.end());
+        info.keywords = c->keywords;
+        target = c->func;
+    }
+    info.name = al.canonical(dottedName(target));
+    return info;
+}
+
+bool hasPrimFuncDecorator(const ast::FunctionDef* f, const Aliases& al) {
+    for (const ast::Expr* d : f->decorators)
+        if (isPrimFuncName(decoratorInfo(d, al).name)) return true;
+    return false;
+}
+
+// Visits every statement of a block, descending into compound statements (and nested defs).
+void walkStmts(const ast::Block& b, const std::function<void(const ast::Stmt*)>& fn) {
+    for (const ast::Stmt* s : b) {
+        fn(s);
+        switch (s->kind) {
+            case ast::StmtKind::FunctionDef: walkStmts(ast::as<ast::FunctionDef>(s)->body, fn); break;
+            case ast::StmtKind::If:
+                walkStmts(ast::as<ast::If>(s)->body, fn);
+                walkStmts(ast::as<ast::If>(s)->orelse, fn);
+                break;
+            case ast::StmtKind::For:
+                walkStmts(ast::as<ast::For>(s)->body, fn);
+                walkStmts(ast::as<ast::For>(s)->orelse, fn);
+                break;
+            case ast::StmtKind::While: walkStmts(ast::as<ast::While>(s)->body, fn); break;
+            case ast::StmtKind::With: walkStmts(ast::as<ast::With>(s)->body, fn); break;
+            case ast::StmtKind::Try: {
+                auto t = ast::as<ast::Try>(s);
+                walkStmts(t->body, fn);
+                for (const auto& h : t->handlers) walkStmts(h.body, fn);
+                walkStmts(t->orelse, fn);
+                walkStmts(t->finalbody, fn);
+                break;
+            }
+            default: break;
+        }
+    }
+}
+
+bool isCallTo(const ast::Expr* e, const Aliases& al, std::string_view last) {
+    auto c = ast::as<ast::Call>(e);
+    if (!c) return false;
+    std::string name = al.canonical(dottedName(c->func));
+    return name.rfind("tilelang.language.", 0) == 0 && endsWithName(name, last);
+}
+
+bool isMainGuard(const ast::Stmt* s) {
+    auto i = ast::as<ast::If>(s);
+    if (!i) return false;
+    auto c = ast::as<ast::Compare>(i->test);
+    return c && ast::as<ast::Name>(c->left) && ast::as<ast::Name>(c->left)->id == "__name__";
+}
+
+// Expressions safe to evaluate while looking for flops/bytes: arithmetic over names and
+// literals, plus calls of a few pure builtins (never user functions or kernels).
+bool isSimpleExpr(const ast::Expr* e) {
+    using K = ast::ExprKind;
+    if (!e) return true;
+    switch (e->kind) {
+        case K::Name:
+        case K::Constant:
+        case K::Str: return true;
+        case K::Attribute: return isSimpleExpr(ast::as<ast::Attribute>(e)->value);
+        case K::BinOp: return isSimpleExpr(ast::as<ast::BinOp>(e)->left) && isSimpleExpr(ast::as<ast::BinOp>(e)->right);
+        case K::UnaryOp: return isSimpleExpr(ast::as<ast::UnaryOp>(e)->operand);
+        case K::IfExp: {
+            auto i = ast::as<ast::IfExp>(e);
+            return isSimpleExpr(i->test) && isSimpleExpr(i->body) && isSimpleExpr(i->orelse);
+        }
+        case K::Compare: {
+            auto c = ast::as<ast::Compare>(e);
+            return isSimpleExpr(c->left) && std::all_of(c->comparators.begin(), c->comparators.end(), isSimpleExpr);
+        }
+        case K::BoolOp: {
+            auto b = ast::as<ast::BoolOp>(e);
+            return std::all_of(b->values.begin(), b->values.end(), isSimpleExpr);
+        }
+        case K::Tuple:
+        case K::List: {
+            const auto& elts = static_cast<const ast::Sequence*>(e)->elts;
+            return std::all_of(elts.begin(), elts.end(), isSimpleExpr);
+        }
+        case K::Subscript: return isSimpleExpr(ast::as<ast::Subscript>(e)->value) && isSimpleExpr(ast::as<ast::Subscript>(e)->index);
+        case K::Call: {
+            auto c = ast::as<ast::Call>(e);
+            static const char* kPure[] = {"int", "float", "min", "max", "abs", "round", "len", "T.ceildiv", "tilelang.cdiv"};
+            std::string n = dottedName(c->func);
+            bool pure = n.rfind("math.", 0) == 0;
+            for (const char* p : kPure) pure |= n == p;
+            return pure && c->keywords.empty() && std::all_of(c->args.begin(), c->args.end(), isSimpleExpr);
+        }
+        default: return false;
+    }
+}
+
+void collectNames(const ast::Expr* t, std::vector<std::string>& out) {
+    if (auto n = ast::as<ast::Name>(t)) out.push_back(n->id);
+    else if (auto s = ast::as<ast::Starred>(t)) collectNames(s->value, out);
+    else if (t && (t->kind == ast::ExprKind::Tuple || t->kind == ast::ExprKind::List))
+        for (const ast::Expr* x : static_cast<const ast::Sequence*>(t)->elts) collectNames(x, out);
+}
+
+std::optional<Value> literalValue(const ast::Expr* e) {
+    if (auto c = ast::as<ast::Constant>(e)) {
+        switch (c->type) {
+            case ast::Constant::Type::None: return Value::none();
+            case ast::Constant::Type::Bool: return Value::boolean(c->boolValue);
+            case ast::Constant::Type::Int: return Value::integer(c->intValue);
+            case ast::Constant::Type::Float: return Value::real(c->floatValue);
+            default: return std::nullopt;
+        }
+    }
+    if (auto s = ast::as<ast::Str>(e)) return Value::str(s->value);
+    if (auto u = ast::as<ast::UnaryOp>(e); u && (u->op == ast::UnaryOpKind::Neg || u->op == ast::UnaryOpKind::Pos)) {
+        auto v = literalValue(u->operand);
+        if (!v || !v->isNumber()) return std::nullopt;
+        if (u->op == ast::UnaryOpKind::Pos) return v;
+        return v->is(ValueKind::Float) ? Value::real(-v->asFloat()) : Value::integer(-v->asInt());
+    }
+    if (e && (e->kind == ast::ExprKind::Tuple || e->kind == ast::ExprKind::List)) {
+        std::vector<Value> items;
+        for (const ast::Expr* x : static_cast<const ast::Sequence*>(e)->elts) {
+            auto v = literalValue(x);
+            if (!v) return std::nullopt;
+            items.push_back(*v);
+        }
+        return e->kind == ast::ExprKind::Tuple ? Value::tuple(std::move(items)) : Value::list(std::move(items));
+    }
+    return std::nullopt;
+}
+
+void bindFunctionAtTopLevel(Interp& in, const ast::FunctionDef& def, const EnvPtr& g) {
+    Value f;
+    try {
+        f = in.makeFunction(def, g);
+    } catch (const CompileError&) {
+        // Keep the function; a default that failed only matters if the call relies on it.
+        auto fo = std::make_shared<FunctionObj>();
+        fo->name = def.name;
+        fo->def = &def;
+        fo->closure = g;
+        for (const auto& p : def.params) {
+            if (!p.defaultValue) {
+                fo->defaults.push_back(std::nullopt);
+                continue;
+            }
+            try {
+                fo->defaults.push_back(in.eval(*p.defaultValue, g));
+            } catch (const CompileError& e) {
+                fo->defaults.push_back(Value::poison(e.diag));
+            }
+        }
+        f = Value::function(fo);
+    }
+    // Only decorators with compile-time meaning are applied; tilelang.jit, autotune and unknown
+    // ones are recognised syntactically by ModuleInfo and never executed.
+    for (auto it = def.decorators.rbegin(); it != def.decorators.rend(); ++it) {
+        try {
+            Value d = in.eval(**it, g);
+            if (!d.is(ValueKind::Builtin)) continue;
+            const std::string& n = d.builtinObj().name;
+            if (n.rfind("T.prim_func", 0) != 0 && n.rfind("T.macro", 0) != 0 && n.rfind("functools.", 0) != 0) continue;
+            CallArgs a;
+            a.pos.push_back(f);
+            a.posSpans.push_back(def.nameSpan);
+            a.span = (*it)->span;
+            a.callee = n;
+            f = in.call(d, a);
+        } catch (const CompileError&) {
+        }
+    }
+    in.bindName(g, def.name, f);
+}
+
+}  // namespace
+
+// ---- public helpers -------------------------------------------------------------------------------
+
+const ast::Expr* DecoratorInfo::keyword(std::string_view key) const {
+    for (const auto& k : keywords)
+        if (k.name == key) return k.value;
+    return nullptr;
+}
+
+const KernelParam* KernelEntry::param(std::string_view n) const {
+    for (const auto& p : params)
+        if (p.name == n) return &p;
+    return nullptr;
+}
+
+const Value* findParam(const ParamBindings& b, std::string_view name) {
+    for (const auto& [k, v] : b)
+        if (k == name) return &v;
+    return nullptr;
+}
+
+Value parseParamValue(std::string_view text) {
+    std::string t(text);
+    while (!t.empty() && std::isspace(static_cast<unsigned char>(t.back()))) t.pop_back();
+    while (!t.empty() && std::isspace(static_cast<unsigned char>(t.front()))) t.erase(t.begin());
+    DiagnosticEngine d;
+    auto parsed = parseExpression(std::make_shared<SourceFile>("<param>", t), d);
+    if (parsed.expr)
+        if (auto v = literalValue(parsed.expr)) return *v;
+    size_t dot = t.rfind('.');
+    if (dot != std::string::npos)
+        if (auto dt = ir::parseDType(t.substr(dot + 1))) return Value::dtype(*dt);
+    return Value::str(t);
+}
+
+void execTopLevel(Interp& in, const ast::Module& mod, const EnvPtr& g) {
+    for (const ast::Stmt* s : mod.body) {
+        try {
+            switch (s->kind) {
+                case ast::StmtKind::Import:
+                case ast::StmtKind::ImportFrom: in.execImport(*s, g); break;
+                case ast::StmtKind::FunctionDef: bindFunctionAtTopLevel(in, *ast::as<ast::FunctionDef>(s), g); break;
+                case ast::StmtKind::ClassDef:
+                case ast::StmtKind::Assign:
+                case ast::StmtKind::AnnAssign:
+                case ast::StmtKind::AugAssign: in.exec(*s, g); break;
+                default: break;  // main guards, loops, calls: not part of the kernel's meta code
+            }
+        } catch (const CompileError& e) {
+            std::vector<std::string> names;
+            if (auto a = ast::as<ast::Assign>(s))
+                for (const ast::Expr* t : a->targets) collectNames(t, names);
+            if (auto a = ast::as<ast::AnnAssign>(s)) collectNames(a->target, names);
+            if (auto a = ast::as<ast::AugAssign>(s)) collectNames(a->target, names);
+            for (const auto& n : names) g->vars[n] = Value::poison(e.diag);
+        }
+    }
+}
+
+// ---- ModuleInfo ----------------------------------------------------------------------------------
+
+ModuleInfo::~ModuleInfo() = default;
+
+std::shared_ptr<ModuleInfo> ModuleInfo::analyze(SourcePtr src, DiagnosticEngine& diags) {
+    std::shared_ptr<ModuleInfo> info(new ModuleInfo());
+    size_t before = diags.all().size();
+    info->m_ast = parseModule(std::move(src), diags);
+    info->m_interp = std::make_unique<Interp>(info->m_evalDiags);
+    info->m_globals = info->m_interp->newModuleEnv();
+    execTopLevel(*info->m_interp, *info->m_ast, info->m_globals);
+    info->findEntries();
+    info->findSites();
+    bool parseErrors = false;
+    for (size_t i = before; i < diags.all().size(); ++i) parseErrors |= diags.all()[i].severity == Severity::Error;
+    if (info->m_entries.empty() && !parseErrors)
+        diags.error(Span{1, 1, 1, 1}, "no kernel found in this file",
+                    "write a function decorated with @tilelang.jit, a factory returning an inner @T.prim_func, "
+                    "or a module-level @T.prim_func",
+                    "module");
+    return info;
+}
+
+const KernelEntry* ModuleInfo::entry(std::string_view name) const {
+    if (name.empty()) return m_entries.empty() ? nullptr : &m_entries.front();
+    for (const auto& e : m_entries)
+        if (e.name() == name) return &e;
+    return nullptr;
+}
+
+void ModuleInfo::findEntries() {
+    Aliases al(*m_ast);
+    std::vector<std::pair<int, KernelEntry>> ranked;
+    for (const ast::Stmt* s : m_ast->body) {
+        auto f = ast::as<ast::FunctionDef>(s);
+        if (!f) continue;
+        KernelEntry e;
+        e.func = f;
+        for (const ast::Expr* d : f->decorators) {
+            DecoratorInfo info = decoratorInfo(d, al);
+            e.isJit |= isJit(info.name);
+            e.isAutotune |= isAutotune(info.name);
+            if (const ast::Expr* v = info.keyword("out_idx")) e.outIdx = v;
+            if (const ast::Expr* v = info.keyword("configs")) e.configs = v;
+            if (const ast::Expr* v = info.keyword("pass_configs")) e.passConfigs = v;
+            e.decorators.push_back(std::move(info));
+        }
+        bool kernelBody = false, hasConst = false;
+        walkStmts(f->body, [&](const ast::Stmt* st) {
+            if (auto inner = ast::as<ast::FunctionDef>(st); inner && !e.primFunc && hasPrimFuncDecorator(inner, al))
+                e.primFunc = inner;
+            if (auto w = ast::as<ast::With>(st))
+                for (const auto& it : w->items) kernelBody |= isCallTo(it.context, al, "Kernel");
+            if (auto a = ast::as<ast::Assign>(st)) hasConst |= isCallTo(a->value, al, "const");
+        });
+        int rank;
+        if (hasPrimFuncDecorator(f, al)) {
+            e.pattern = EntryPattern::PrimFunc;
+            e.primFunc = f;
+            rank = 3;
+        } else if (e.primFunc) {
+            e.pattern = EntryPattern::Factory;
+            rank = e.isJit || e.isAutotune ? 0 : 1;
+        } else if ((e.isJit || e.isAutotune) && (kernelBody || hasConst)) {
+            e.pattern = EntryPattern::Eager;
+            rank = 2;
+        } else if (e.isJit || e.isAutotune) {
+            e.pattern = EntryPattern::Factory;  // builds its prim_func through a helper
+            rank = 1;
+        } else {
+            continue;
+        }
+        // Parameters: the signature (tensor parameters of an eager kernel are those declared by
+        // `A: T.Tensor(...)` in the body or annotated with T.Tensor in the signature).
+        std::vector<std::string> tensorNames;
+        if (e.pattern == EntryPattern::Eager)
+            for (const ast::Stmt* st : f->body)
+                if (auto a = ast::as<ast::AnnAssign>(st); a && !a->value && ast::as<ast::Name>(a->target))
+                    tensorNames.push_back(ast::as<ast::Name>(a->target)->id);
+        for (const auto& p : f->params) {
+            KernelParam kp;
+            kp.name = p.name;
+            kp.span = p.span;
+            kp.annotation = p.annotation;
+            kp.defaultExpr = p.defaultValue;
+            kp.variadic = p.kind == ast::ParamKind::VarArgs || p.kind == ast::ParamKind::VarKw;
+            if (e.pattern == EntryPattern::Eager) {
+                const ast::Expr* ann = p.annotation;
+                if (auto c = ast::as<ast::Call>(ann)) ann = c->func;
+                if (auto s = ast::as<ast::Subscript>(ann)) ann = s->value;
+                std::string an = al.canonical(dottedName(ann));
+                bool tensorAnn = endsWithName(an, "Tensor") || endsWithName(an, "Buffer") || endsWithName(an, "StridedTensor");
+                if (tensorAnn || std::find(tensorNames.begin(), tensorNames.end(), p.name) != tensorNames.end())
+                    kp.role = KernelParam::Role::Tensor;
+            }
+            if (p.defaultValue) {
+                try {
+                    kp.defaultValue = m_interp->eval(*p.defaultValue, m_globals);
+                } catch (const CompileError& err) {
+                    kp.defaultError = err.diag.message;
+                }
+            }
+            e.params.push_back(std::move(kp));
+        }
+        if (e.pattern == EntryPattern::Eager) {
+            // `M, N = T.const("M, N")`: each size is a parameter without a default.
+            for (const ast::Stmt* st : f->body) {
+                auto a = ast::as<ast::Assign>(st);
+                if (!a || !isCallTo(a->value, al, "const")) continue;
+                auto call = ast::as<ast::Call>(a->value);
+                if (call->args.empty() || !ast::as<ast::Str>(call->args[0])) continue;
+                std::string names = ast::as<ast::Str>(call->args[0])->value;
+                std::replace(names.begin(), names.end(), ',', ' ');
+                size_t i = 0;
+                while (i < names.size()) {
+                    while (i < names.size() && names[i] == ' ') ++i;
+                    size_t j = i;
+                    while (j < names.size() && names[j] != ' ') ++j;
+                    if (j > i && !e.param(names.substr(i, j - i))) {
+                        KernelParam kp;
+                        kp.name = names.substr(i, j - i);
+                        kp.span = call->args[0]->span;
+                        kp.role = KernelParam::Role::Const;
+                        e.params.push_back(std::move(kp));
+                    }
+                    i = j;
+                }
+            }
+        }
+        ranked.emplace_back(rank, std::move(e));
+    }
+    std::stable_sort(ranked.begin(), ranked.end(), [](const auto& a, const auto& b) { return a.first < b.first; });
+    for (auto& [_, e] : ranked) m_entries.push_back(std::move(e));
+}
+
+void ModuleInfo::findSites() {
+    static const char* kFlops[] = {"flops", "total_flops"};
+    static const char* kBytes[] = {"bytes", "total_bytes"};
+    auto scan = [&](const ast::Block& b, const ast::FunctionDef* fn) {
+        for (size_t i = 0; i < b.size(); ++i) {
+            const ast::Expr* target = nullptr;
+            const ast::Expr* value = nullptr;
+            if (auto a = ast::as<ast::Assign>(b[i]); a && a->targets.size() == 1) target = a->targets[0], value = a->value;
+            if (auto a = ast::as<ast::AnnAssign>(b[i]); a && a->value) target = a->target, value = a->value;
+            auto n = ast::as<ast::Name>(target);
+            if (!n) continue;
+            for (const char* k : kFlops)
+                if (!m_flops && n->id == k) m_flops = MetaSite{n->id, value, &b, i, fn};
+            for (const char* k : kBytes)
+                if (!m_bytes && n->id == k) m_bytes = MetaSite{n->id, value, &b, i, fn};
+        }
+    };
+    // Module level first, then the kernel entry, then other functions and the main guard.
+    scan(m_ast->body, nullptr);
+    if (const KernelEntry* e = entry()) scan(e->func->body, e->func);
+    for (const ast::Stmt* s : m_ast->body) {
+        if (auto f = ast::as<ast::FunctionDef>(s)) {
+            scan(f->body, f);
+            if (!m_refProgram)
+                for (const ast::Stmt* inner : f->body)
+                    if (auto r = ast::as<ast::FunctionDef>(inner); r && r->name == "ref_program") m_refProgram = r;
+        }
+        if (isMainGuard(s)) scan(ast::as<ast::If>(s)->body, nullptr);
+    }
+    for (const ast::Stmt* s : m_ast->body)
+        if (auto f = ast::as<ast::FunctionDef>(s); f && f->name == "ref_program") m_refProgram = f;
+    if (!m_refProgram)
+        for (const ast::Stmt* s : m_ast->body)
+            if (isMainGuard(s))
+                for (const ast::Stmt* inner : ast::as<ast::If>(s)->body)
+                    if (auto r = ast::as<ast::FunctionDef>(inner); r && r->name == "ref_program") m_refProgram = r;
+}
+
+std::optional<ParamBindings> ModuleInfo::bindParams(const KernelEntry& e,
+                                                    const std::vector<std::pair<std::string, std::string>>& overrides,
+                                                    DiagnosticEngine& diags) const {
+    bool ok = true;
+    std::vector<std::string> known;
+    for (const auto& p : e.params)
+        if (p.settable()) known.push_back(p.name);
+    for (const auto& [name, _] : overrides) {
+        const KernelParam* p = e.param(name);
+        if (p && p->settable()) continue;
+        std::string list;
+        for (const auto& k : known) list += (list.empty() ? "" : ", ") + k;
+        std::string near = closestMatch(name, known);
+        std::string msg = p ? "parameter '" + name + "' of '" + e.name() + "' is a tensor and cannot be set"
+                            : "unknown parameter '" + name + "' for kernel '" + e.name() + "'";
+        diags.error(Span{}, msg,
+                    (near.empty() ? std::string() : "did you mean '" + near + "'? ") +
+                        (list.empty() ? "the kernel has no parameters" : "known parameters: " + list),
+                    "params");
+        ok = false;
+    }
+    ParamBindings out;
+    for (const auto& p : e.params) {
+        if (!p.settable()) continue;
+        auto it = std::find_if(overrides.rbegin(), overrides.rend(), [&](const auto& o) { return o.first == p.name; });
+        if (it != overrides.rend()) {
+            out.emplace_back(p.name, parseParamValue(it->second));
+        } else if (p.defaultValue && !p.defaultValue->is(ValueKind::Poison)) {
+            out.emplace_back(p.name, *p.defaultValue);
+        } else if (!p.defaultError.empty()) {
+            diags.error(p.defaultExpr ? p.defaultExpr->span : p.span,
+                        "the default value of '" + p.name + "' could not be evaluated: " + p.defaultError,
+                        "pass --param " + p.name + "=<value>", "params");
+            ok = false;
+        } else {
+            std::string what = p.role == KernelParam::Role::Const ? "size '" + p.name + "' (T.const)" : "parameter '" + p.name + "'";
+            diags.error(p.span, what + " of '" + e.name() + "' has no value",
+                        "give it a default or pass --param " + p.name + "=<value>", "params");
+            ok = false;
+        }
+    }
+    if (!ok) return std::nullopt;
+    return out;
+}
+
+EnvPtr ModuleInfo::scopeWith(const ParamBindings* params) const {
+    auto env = std::make_shared<Env>();
+    env->parent = m_globals;
+    if (params)
+        for (const auto& [k, v] : *params) env->vars[k] = v;
+    return env;
+}
+
+std::optional<Value> ModuleInfo::evalInGlobals(const ast::Expr& e, const ParamBindings* params, DiagnosticEngine& diags) const {
+    try {
+        return m_interp->eval(e, scopeWith(params));
+    } catch (const CompileError& err) {
+        Diagnostic d = err.diag;
+        if (d.origin.empty()) d.origin = "module";
+        diags.add(d);
+        return std::nullopt;
+    }
+}
+
+std::optional<double> ModuleInfo::evalSite(const MetaSite& site, const ParamBindings& params, DiagnosticEngine& diags) const {
+    auto env = std::make_shared<Env>();
+    env->parent = m_globals;
+    // The site's own context first (a `def main(M=4096, ...)` default, `M, N = 1024, 512`), so
+    // that the kernel parameters, bound last, win.
+    if (site.inFunction)
+        for (const auto& p : site.inFunction->params)
+            if (p.defaultValue) try {
+                    env->vars[p.name] = m_interp->eval(*p.defaultValue, m_globals);
+                } catch (const CompileError&) {
+                }
+    for (size_t i = 0; i < site.index; ++i) {
+        const ast::Stmt* s = (*site.block)[i];
+        const ast::Expr* value = nullptr;
+        if (auto a = ast::as<ast::Assign>(s)) value = a->value;
+        if (auto a = ast::as<ast::AnnAssign>(s)) value = a->value;
+        if (!value || !isSimpleExpr(value)) continue;
+        try {
+            m_interp->exec(*s, env);
+        } catch (const CompileError&) {
+        }
+    }
+    for (const auto& [k, v] : params) env->vars[k] = v;
+    try {
+        Value v = m_interp->eval(*site.expr, env);
+        if (!v.isNumber()) {
+            diags.error(site.expr->span, "'" + site.name + "' must be a number, got " + typeName(v), {}, "module");
+            return std::nullopt;
+        }
+        return v.asFloat();
+    } catch (const CompileError& err) {
+        Diagnostic d = err.diag;
+        d.origin = "module";
+        d.message = "cannot evaluate '" + site.name + "': " + d.message;
+        diags.add(d);
+        return std::nullopt;
+    }
+}
+
+}  // namespace ts::fe

@@ -1,0 +1,154 @@
+// File-level analysis of a tile program (LANGUAGE.md §1, §4): which function is the kernel
+// entry and in which of the three shapes it is written (a factory returning an inner
+// @T.prim_func, an eager @tilelang.jit function with tensor parameters and T.const sizes, or a
+// bare module-level @T.prim_func), the entry's parameters with their evaluated defaults (what the
+// IDE's parameter panel shows and `--param k=v` overrides), the decorator arguments that matter
+// (out_idx, configs, pass_configs), the reference program and the flops/bytes expressions.
+// Recognition is syntactic (decorator names resolved through the file's imports); the
+// decorators are never executed. Other top-level code (imports of unknown modules, `def main()`,
+// `if __name__ == "__main__":`, argparse) is ignored, not an error.
+#pragma once
+#include <memory>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <utility>
+#include <vector>
+
+#include "compiler/frontend/Ast.h"
+#include "compiler/frontend/MetaEval.h"
+#include "compiler/frontend/MetaValue.h"
+#include "compiler/support/Diagnostic.h"
+
+namespace ts::fe {
+
+/// The three file shapes of LANGUAGE.md §1.
+enum class EntryPattern : uint8_t {
+    Factory,   ///< outer function (often @tilelang.jit/@autotune) returning an inner @T.prim_func
+    Eager,     ///< @tilelang.jit function whose body is the kernel (tensor params, T.const sizes)
+    PrimFunc,  ///< bare module-level @T.prim_func with literal shapes
+};
+
+/// A decorator as written, with its name resolved through the file's imports
+/// (`@tl.jit(out_idx=[-1])` with `import tilelang as tl` gives "tilelang.jit").
+struct DecoratorInfo {
+    std::string name;  ///< canonical dotted name
+    Span span;
+    bool isCall = false;
+    std::vector<const ast::Expr*> args;
+    std::vector<ast::Keyword> keywords;
+    /// The keyword argument `key`, or null.
+    const ast::Expr* keyword(std::string_view key) const;
+};
+
+/// One parameter of the entry, as the IDE's parameter panel shows it.
+struct KernelParam {
+    enum class Role : uint8_t {
+        Meta,    ///< compile-time value (shape, tile size, dtype, flag): settable
+        Tensor,  ///< eager pattern: a tensor argument (declared by `A: T.Tensor(...)`)
+        Const,   ///< eager pattern: a `T.const("M, N")` size bound from tensor shapes: settable
+    };
+    std::string name;
+    Span span;                               ///< the parameter's name (or the T.const string)
+    Role role = Role::Meta;
+    const ast::Expr* annotation = nullptr;   ///< signature annotation, if any
+    const ast::Expr* defaultExpr = nullptr;  ///< source of the default, if any
+    std::optional<Value> defaultValue;       ///< evaluated default (nullopt: none, or it failed)
+    std::string defaultError;                ///< why evaluating the default failed
+    bool variadic = false;                   ///< *args / **kwargs (never bound from --param)
+    bool settable() const { return role != Role::Tensor && !variadic; }
+};
+
+/// A kernel entry candidate.
+struct KernelEntry {
+    EntryPattern pattern = EntryPattern::Factory;
+    const ast::FunctionDef* func = nullptr;      ///< factory, eager function, or the bare prim_func
+    const ast::FunctionDef* primFunc = nullptr;  ///< the @T.prim_func found in the source (null for eager
+                                                 ///< or a factory that builds it through a helper)
+    std::vector<DecoratorInfo> decorators;       ///< of `func`, outermost first
+    std::vector<KernelParam> params;             ///< signature order; eager T.const sizes last
+    const ast::Expr* outIdx = nullptr;           ///< `out_idx=` of @tilelang.jit
+    const ast::Expr* configs = nullptr;          ///< `configs=` of @autotune
+    const ast::Expr* passConfigs = nullptr;      ///< `pass_configs=` of @tilelang.jit
+    bool isJit = false, isAutotune = false;
+    const std::string& name() const { return func->name; }
+    const KernelParam* param(std::string_view n) const;
+};
+
+/// An assignment `flops = <expr>` / `bytes = <expr>` found in the file.
+struct MetaSite {
+    std::string name;                           ///< the assigned name ("flops", "total_flops", ...)
+    const ast::Expr* expr = nullptr;
+    const ast::Block* block = nullptr;          ///< statements that precede it run first (simple ones)
+    size_t index = 0;                           ///< position of the assignment in `block`
+    const ast::FunctionDef* inFunction = nullptr;  ///< enclosing module-level function, if any
+};
+
+/// Parameter values for one compile, in the entry's parameter order.
+using ParamBindings = std::vector<std::pair<std::string, Value>>;
+/// The value bound to `name`, or null.
+const Value* findParam(const ParamBindings& b, std::string_view name);
+
+/// Parses a `--param` value: Python int/float/bool/None/string literals and tuples/lists of
+/// them; `T.float16`/`torch.float16` give dtypes; anything else is taken as a plain string
+/// (so `--param dtype=float16` works).
+Value parseParamValue(std::string_view text);
+
+/// Runs the definitions at the top of a file into `globals`: imports, function definitions
+/// (only the @T.prim_func/@T.macro/functools cache decorators are applied), and module-level
+/// assignments. Statements that fail bind their names to poison values (an error only if used);
+/// `if`/`for`/`while`/`with`/`try` blocks and expression statements at module level are skipped.
+void execTopLevel(Interp& in, const ast::Module& mod, const EnvPtr& globals);
+
+/// The analysis of one file. Holds the AST and a meta-evaluator with the file's globals.
+class ModuleInfo {
+public:
+    /// Parses and analyses `src`. Parse errors (and a missing kernel entry) go to `diags`;
+    /// never returns null.
+    static std::shared_ptr<ModuleInfo> analyze(SourcePtr src, DiagnosticEngine& diags);
+    ~ModuleInfo();
+
+    const std::shared_ptr<ast::Module>& ast() const { return m_ast; }
+    const SourcePtr& source() const { return m_ast->source(); }
+    /// Every kernel candidate, best first (decorated factory, factory, eager, bare prim_func).
+    const std::vector<KernelEntry>& entries() const { return m_entries; }
+    /// The best candidate, or the one named `name`; null if none.
+    const KernelEntry* entry(std::string_view name = {}) const;
+    /// `def ref_program(...)` (module level, else nested one level in a module function).
+    const ast::FunctionDef* refProgram() const { return m_refProgram; }
+    const std::optional<MetaSite>& flops() const { return m_flops; }
+    const std::optional<MetaSite>& bytes() const { return m_bytes; }
+
+    /// Defaults of `e`'s settable parameters, replaced by `overrides` (`name`, `text` pairs
+    /// parsed with parseParamValue). Unknown names (the message lists the known ones, with a
+    /// close-match hint), required parameters without a value, and defaults that failed to
+    /// evaluate are errors in `diags`; returns nullopt if there was any.
+    std::optional<ParamBindings> bindParams(const KernelEntry& e,
+                                            const std::vector<std::pair<std::string, std::string>>& overrides,
+                                            DiagnosticEngine& diags) const;
+    /// Evaluates a flops/bytes site with the given parameter values (module globals, then the
+    /// simple assignments that precede the site, then the parameters). Errors go to `diags`.
+    std::optional<double> evalSite(const MetaSite& site, const ParamBindings& params, DiagnosticEngine& diags) const;
+    /// Evaluates a decorator argument (out_idx, configs, ...) in the module globals plus
+    /// `params` (if given). Errors go to `diags`.
+    std::optional<Value> evalInGlobals(const ast::Expr& e, const ParamBindings* params, DiagnosticEngine& diags) const;
+
+    Interp& interp() const { return *m_interp; }
+    const EnvPtr& globals() const { return m_globals; }
+
+private:
+    ModuleInfo() = default;
+    void findEntries();
+    void findSites();
+    EnvPtr scopeWith(const ParamBindings* params) const;
+
+    std::shared_ptr<ast::Module> m_ast;
+    DiagnosticEngine m_evalDiags;  ///< warnings from evaluating top-level code (not the user's concern)
+    std::unique_ptr<Interp> m_interp;
+    EnvPtr m_globals;
+    std::vector<KernelEntry> m_entries;
+    const ast::FunctionDef* m_refProgram = nullptr;
+    std::optional<MetaSite> m_flops, m_bytes;
+};
+
+}  // namespace ts::fe
