@@ -14,6 +14,7 @@
 #include <QLabel>
 #include <QLineEdit>
 #include <QMessageBox>
+#include <QPushButton>
 #include <QSaveFile>
 #include <QSettings>
 #include <QStatusBar>
@@ -22,6 +23,7 @@
 #include "app/gui/CommandPalette.h"
 #include "app/gui/FindBar.h"
 #include "app/gui/PanelRegistry.h"
+#include "app/gui/Recovery.h"
 #include "app/gui/Session.h"
 #include "app/gui/SourceEditor.h"
 #include "app/gui/Theme.h"
@@ -32,6 +34,7 @@ MainWindow::MainWindow(bool restoreLayout, QWidget* parent) : QMainWindow(parent
     setObjectName("MainWindow");
     m_session = new Session(this);
     m_editor = new SourceEditor(*m_session, this);
+    m_recovery = new Recovery(*m_session, QString(), 3000, this);
     m_findBar = new FindBar(m_editor, this);
     m_findBar->hide();
     auto* central = new QWidget(this);
@@ -279,6 +282,33 @@ void MainWindow::resetLayout() {
     applyDefaultDockSizes();
 }
 
+int MainWindow::offerRecovery() {
+    int recovered = 0;
+    for (const RecoveryEntry& e : m_recovery->orphans()) {
+        QString name = e.path.isEmpty() ? tr("an untitled document") : QFileInfo(e.path).fileName();
+        QMessageBox box(QMessageBox::Warning, tr("Recover unsaved changes"),
+                        tr("TileScope did not close normally. Recover the unsaved changes to %1 "
+                           "(autosaved %2)?")
+                            .arg(name, e.savedAt.toLocalTime().toString("yyyy-MM-dd hh:mm:ss")),
+                        QMessageBox::NoButton, this);
+        box.setInformativeText(e.path);
+        QPushButton* recover = box.addButton(tr("Recover"), QMessageBox::AcceptRole);
+        QPushButton* discard = box.addButton(tr("Discard"), QMessageBox::DestructiveRole);
+        box.addButton(tr("Later"), QMessageBox::RejectRole);
+        box.exec();
+        if (box.clickedButton() == discard) {
+            Recovery::discard(e);
+        } else if (box.clickedButton() == recover && recovered == 0) {
+            m_session->openDocument(e.path, e.text);
+            m_session->setModified(true);
+            Recovery::discard(e);
+            m_recovery->autosaveNow();
+            ++recovered;
+        }
+    }
+    return recovered;
+}
+
 void MainWindow::setTheme(const QString& name) {
     ThemeManager::instance().setTheme(name);
     if (m_themeGroup)
@@ -302,6 +332,7 @@ void MainWindow::closeEvent(QCloseEvent* e) {
         return;
     }
     saveSettings();
+    m_recovery->clear();
     e->accept();
 }
 

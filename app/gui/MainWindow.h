@@ -16,6 +16,7 @@ class QMenu;
 namespace ts::gui {
 
 class FindBar;
+class Recovery;
 class Session;
 class SourceEditor;
 
@@ -49,6 +50,10 @@ public:
     void showCommandPalette();
     /// Back to the default dock arrangement.
     void resetLayout();
+    /// Offers unsaved documents of crashed sessions back (a dialog per document); returns how
+    /// many were recovered.
+    int offerRecovery();
+    Recovery* recovery() const { return m_recovery; }
 
 protected:
     void closeEvent(QCloseEvent* e) override;
@@ -73,6 +78,7 @@ private:
 
     Session* m_session;
     SourceEditor* m_editor;
+    Recovery* m_recovery;
     FindBar* m_findBar;
     QMap<QString, QDockWidget*> m_docks;
     QMap<QString, QAction*> m_actions;

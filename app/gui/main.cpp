@@ -47,5 +47,6 @@ int main(int argc, char** argv) {
 
     if (shot.enabled()) return ts::gui::runScreenshot(w, shot);
     w.show();
+    QTimer::singleShot(0, &w, [&w] { w.offerRecovery(); });
     return app.exec();
 }

@@ -1,0 +1,92 @@
+// Autosave and crash recovery (Recovery.h).
+#include "app/gui/Recovery.h"
+
+#include <signal.h>
+
+#include <cerrno>
+
+#include <QCoreApplication>
+#include <QDir>
+#include <QFile>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QSaveFile>
+#include <QStandardPaths>
+#include <algorithm>
+
+#include "app/gui/Session.h"
+
+namespace ts::gui {
+namespace {
+
+bool processAlive(qint64 pid) {
+    if (pid <= 0) return false;
+    if (pid == QCoreApplication::applicationPid()) return true;
+    // Signal 0 checks existence; EPERM still means the process exists.
+    return ::kill(pid_t(pid), 0) == 0 || errno == EPERM;
+}
+
+}  // namespace
+
+Recovery::Recovery(Session& session, QString dir, int intervalMs, QObject* parent)
+    : QObject(parent), m_session(session), m_dir(std::move(dir)) {
+    if (m_dir.isEmpty())
+        m_dir = QStandardPaths::writableLocation(QStandardPaths::AppDataLocation) + "/recovery";
+    QDir().mkpath(m_dir);
+    m_file = QDir(m_dir).filePath(
+        QString("unsaved-%1.json").arg(QCoreApplication::applicationPid()));
+    m_timer.setInterval(intervalMs);
+    connect(&m_timer, &QTimer::timeout, this, &Recovery::autosaveNow);
+    m_timer.start();
+    // Saved (or reverted to the saved text): nothing to recover any more.
+    connect(&session, &Session::modifiedChanged, this, [this](bool modified) {
+        if (!modified) clear();
+    });
+}
+
+Recovery::~Recovery() = default;
+
+void Recovery::autosaveNow() {
+    if (!m_session.isModified()) return;
+    if (m_session.text() == m_lastWritten) return;
+    QJsonObject o;
+    o["path"] = m_session.path();
+    o["text"] = m_session.text();
+    o["savedAt"] = QDateTime::currentDateTimeUtc().toString(Qt::ISODateWithMs);
+    o["pid"] = QCoreApplication::applicationPid();
+    QSaveFile f(m_file);
+    if (!f.open(QIODevice::WriteOnly)) return;
+    f.write(QJsonDocument(o).toJson(QJsonDocument::Compact));
+    if (f.commit()) m_lastWritten = m_session.text();
+}
+
+void Recovery::clear() {
+    QFile::remove(m_file);
+    m_lastWritten.clear();
+}
+
+QList<RecoveryEntry> Recovery::orphans() const {
+    QList<RecoveryEntry> out;
+    const QStringList files = QDir(m_dir).entryList({"unsaved-*.json"}, QDir::Files);
+    for (const QString& name : files) {
+        QString full = QDir(m_dir).filePath(name);
+        if (full == m_file) continue;
+        QFile f(full);
+        if (!f.open(QIODevice::ReadOnly)) continue;
+        QJsonObject o = QJsonDocument::fromJson(f.readAll()).object();
+        if (o.isEmpty() || processAlive(o["pid"].toInteger())) continue;
+        RecoveryEntry e;
+        e.file = full;
+        e.path = o["path"].toString();
+        e.text = o["text"].toString();
+        e.savedAt = QDateTime::fromString(o["savedAt"].toString(), Qt::ISODateWithMs);
+        out << e;
+    }
+    std::sort(out.begin(), out.end(),
+              [](const RecoveryEntry& a, const RecoveryEntry& b) { return a.savedAt > b.savedAt; });
+    return out;
+}
+
+void Recovery::discard(const RecoveryEntry& e) { QFile::remove(e.file); }
+
+}  // namespace ts::gui
