@@ -223,7 +223,7 @@ void bindFunctionAtTopLevel(Interp& in, const ast::FunctionDef& def, const EnvPt
         f = Value::function(fo);
     }
     // Only decorators with compile-time meaning are applied; tilelang.jit, autotune and unknown
-    // ones are recognised syntactically by ModuleInfo and never executed.
+    // ones are recognised syntactically by Module and never executed.
     for (auto it = def.decorators.rbegin(); it != def.decorators.rend(); ++it) {
         try {
             Value d = in.eval(**it, g);
@@ -302,12 +302,12 @@ void execTopLevel(Interp& in, const ast::Module& mod, const EnvPtr& g) {
     }
 }
 
-// ---- ModuleInfo ----------------------------------------------------------------------------------
+// ---- Module ----------------------------------------------------------------------------------
 
-ModuleInfo::~ModuleInfo() = default;
+Module::~Module() = default;
 
-std::shared_ptr<ModuleInfo> ModuleInfo::analyze(SourcePtr src, DiagnosticEngine& diags) {
-    std::shared_ptr<ModuleInfo> info(new ModuleInfo());
+std::shared_ptr<Module> Module::analyze(SourcePtr src, DiagnosticEngine& diags) {
+    std::shared_ptr<Module> info(new Module());
     size_t before = diags.all().size();
     info->m_ast = parseModule(std::move(src), diags);
     info->m_interp = std::make_unique<Interp>(info->m_evalDiags);
@@ -325,14 +325,14 @@ std::shared_ptr<ModuleInfo> ModuleInfo::analyze(SourcePtr src, DiagnosticEngine&
     return info;
 }
 
-const KernelEntry* ModuleInfo::entry(std::string_view name) const {
+const KernelEntry* Module::entry(std::string_view name) const {
     if (name.empty()) return m_entries.empty() ? nullptr : &m_entries.front();
     for (const auto& e : m_entries)
         if (e.name() == name) return &e;
     return nullptr;
 }
 
-void ModuleInfo::findEntries() {
+void Module::findEntries() {
     Aliases al(*m_ast);
     std::vector<std::pair<int, KernelEntry>> ranked;
     for (const ast::Stmt* s : m_ast->body) {
@@ -437,7 +437,7 @@ void ModuleInfo::findEntries() {
     for (auto& [_, e] : ranked) m_entries.push_back(std::move(e));
 }
 
-void ModuleInfo::findSites() {
+void Module::findSites() {
     static const char* kFlops[] = {"flops", "total_flops"};
     static const char* kBytes[] = {"bytes", "total_bytes"};
     auto scan = [&](const ast::Block& b, const ast::FunctionDef* fn) {
@@ -475,7 +475,7 @@ void ModuleInfo::findSites() {
                     if (auto r = ast::as<ast::FunctionDef>(inner); r && r->name == "ref_program") m_refProgram = r;
 }
 
-std::optional<ParamBindings> ModuleInfo::bindParams(const KernelEntry& e,
+std::optional<ParamBindings> Module::bindParams(const KernelEntry& e,
                                                     const std::vector<std::pair<std::string, std::string>>& overrides,
                                                     DiagnosticEngine& diags) const {
     bool ok = true;
@@ -520,7 +520,7 @@ std::optional<ParamBindings> ModuleInfo::bindParams(const KernelEntry& e,
     return out;
 }
 
-EnvPtr ModuleInfo::scopeWith(const ParamBindings* params) const {
+EnvPtr Module::scopeWith(const ParamBindings* params) const {
     auto env = std::make_shared<Env>();
     env->parent = m_globals;
     if (params)
@@ -528,7 +528,7 @@ EnvPtr ModuleInfo::scopeWith(const ParamBindings* params) const {
     return env;
 }
 
-std::optional<Value> ModuleInfo::evalInGlobals(const ast::Expr& e, const ParamBindings* params, DiagnosticEngine& diags) const {
+std::optional<Value> Module::evalInGlobals(const ast::Expr& e, const ParamBindings* params, DiagnosticEngine& diags) const {
     try {
         return m_interp->eval(e, scopeWith(params));
     } catch (const CompileError& err) {
@@ -539,7 +539,7 @@ std::optional<Value> ModuleInfo::evalInGlobals(const ast::Expr& e, const ParamBi
     }
 }
 
-std::optional<double> ModuleInfo::evalSite(const MetaSite& site, const ParamBindings& params, DiagnosticEngine& diags) const {
+std::optional<double> Module::evalSite(const MetaSite& site, const ParamBindings& params, DiagnosticEngine& diags) const {
     auto env = std::make_shared<Env>();
     env->parent = m_globals;
     // The site's own context first (a `def main(M=4096, ...)` default, `M, N = 1024, 512`), so

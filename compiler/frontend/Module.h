@@ -100,13 +100,14 @@ Value parseParamValue(std::string_view text);
 /// `if`/`for`/`while`/`with`/`try` blocks and expression statements at module level are skipped.
 void execTopLevel(Interp& in, const ast::Module& mod, const EnvPtr& globals);
 
-/// The analysis of one file. Holds the AST and a meta-evaluator with the file's globals.
-class ModuleInfo {
+/// The analysis of one file (what Compile.h calls fe::Module). Holds the AST and a
+/// meta-evaluator with the file's globals.
+class Module {
 public:
     /// Parses and analyses `src`. Parse errors (and a missing kernel entry) go to `diags`;
     /// never returns null.
-    static std::shared_ptr<ModuleInfo> analyze(SourcePtr src, DiagnosticEngine& diags);
-    ~ModuleInfo();
+    static std::shared_ptr<Module> analyze(SourcePtr src, DiagnosticEngine& diags);
+    ~Module();
 
     const std::shared_ptr<ast::Module>& ast() const { return m_ast; }
     const SourcePtr& source() const { return m_ast->source(); }
@@ -137,7 +138,7 @@ public:
     const EnvPtr& globals() const { return m_globals; }
 
 private:
-    ModuleInfo() = default;
+    Module() = default;
     void findEntries();
     void findSites();
     EnvPtr scopeWith(const ParamBindings* params) const;

@@ -12,12 +12,12 @@ namespace {
 
 struct Analyzed {
     DiagnosticEngine diags;
-    std::shared_ptr<ModuleInfo> info;
+    std::shared_ptr<Module> info;
 };
 
 std::unique_ptr<Analyzed> analyze(const std::string& text) {
     auto a = std::make_unique<Analyzed>();
-    a->info = ModuleInfo::analyze(std::make_shared<SourceFile>("k.py", text), a->diags);
+    a->info = Module::analyze(std::make_shared<SourceFile>("k.py", text), a->diags);
     return a;
 }
 
