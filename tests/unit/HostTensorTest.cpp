@@ -1,12 +1,12 @@
 // HostTensor numerics: rounding and bit patterns of every dtype against hand-derived encodings
 // (IEEE 754 binary16/binary32, bfloat16, OCP OFP8 v1.0 E4M3FN/E5M2), and the byte layout the
 // device sees (little-endian, int4 packed low nibble first).
-#include <gtest/gtest.h>
-
 #include <cmath>
 #include <cstring>
 #include <limits>
 #include <random>
+
+#include <gtest/gtest.h>
 
 #include "compiler/support/HostTensor.h"
 
@@ -28,7 +28,7 @@ TEST(HostTensorFloat16, HandDerivedBits) {
     EXPECT_EQ(floatBits(DType::Float16, -2.0), 0xC000u);
     EXPECT_EQ(floatBits(DType::Float16, 0.1), 0x2E66u);
     EXPECT_EQ(floatBits(DType::Float16, 1.0 / 3.0), 0x3555u);
-    EXPECT_EQ(floatBits(DType::Float16, 65504.0), 0x7BFFu);        // max finite
+    EXPECT_EQ(floatBits(DType::Float16, 65504.0), 0x7BFFu);               // max finite
     EXPECT_EQ(floatBits(DType::Float16, std::ldexp(1.0, -14)), 0x0400u);  // min normal
     EXPECT_EQ(floatBits(DType::Float16, std::ldexp(1.0, -24)), 0x0001u);  // min subnormal
     EXPECT_EQ(floatBits(DType::Float16, 0.0), 0x0000u);
@@ -44,7 +44,8 @@ TEST(HostTensorFloat16, TiesToEvenAndOverflow) {
     // 1 + 3*2^-11 lies halfway between 0x3C01 and 0x3C02 (even): goes up.
     EXPECT_EQ(floatBits(DType::Float16, 1.0 + 3 * std::ldexp(1.0, -11)), 0x3C02u);
     // Just above the tie goes up.
-    EXPECT_EQ(floatBits(DType::Float16, 1.0 + std::ldexp(1.0, -11) + std::ldexp(1.0, -30)), 0x3C01u);
+    EXPECT_EQ(floatBits(DType::Float16, 1.0 + std::ldexp(1.0, -11) + std::ldexp(1.0, -30)),
+              0x3C01u);
     // 2^-25 is halfway between 0 and the smallest subnormal: ties to 0 (even).
     EXPECT_EQ(floatBits(DType::Float16, std::ldexp(1.0, -25)), 0x0000u);
     EXPECT_EQ(floatBits(DType::Float16, 3 * std::ldexp(1.0, -26)), 0x0001u);

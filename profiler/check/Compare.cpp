@@ -1,0 +1,164 @@
+#include "profiler/check/Compare.h"
+
+#include <cmath>
+#include <cstdio>
+#include <stdexcept>
+
+namespace ts::rt {
+namespace {
+
+/// Kind of disagreement of one element pair, decided before any arithmetic.
+enum class Pair { BothFinite, Agree, NanInActual, OtherMismatch };
+
+Pair classify(double a, double r) {
+    const bool an = std::isnan(a), rn = std::isnan(r);
+    if (an && rn) return Pair::Agree;
+    if (an) return Pair::NanInActual;
+    if (rn) return Pair::OtherMismatch;
+    if (std::isinf(a) || std::isinf(r)) return a == r ? Pair::Agree : Pair::OtherMismatch;
+    return Pair::BothFinite;
+}
+
+std::string sci(double v) {
+    char buf[32];
+    std::snprintf(buf, sizeof(buf), "%.1e", v);
+    return buf;
+}
+
+std::string num(double v) {
+    char buf[32];
+    std::snprintf(buf, sizeof(buf), "%.9g", v);
+    return buf;
+}
+
+Comparison compareInts(std::span<const double> a, std::span<const double> r) {
+    Comparison c;
+    double errSq = 0, refSq = 0;
+    for (size_t i = 0; i < a.size(); ++i) {
+        const double d = a[i] - r[i];
+        errSq += d * d;
+        refSq += r[i] * r[i];
+        c.maxAbs = std::max(c.maxAbs, std::fabs(d));
+        if (a[i] != r[i]) {
+            if (c.firstBadIndex < 0) c.firstBadIndex = static_cast<int64_t>(i);
+            ++c.badCount;
+        }
+    }
+    c.relL2 = refSq > 0 ? std::sqrt(errSq / refSq) : (errSq > 0 ? INFINITY : 0.0);
+    c.pass = c.badCount == 0;
+    return c;
+}
+
+Comparison compareFloats(std::span<const double> a, std::span<const double> r, double tol) {
+    Comparison c;
+    c.tolerance = tol;
+    double errSq = 0, refSq = 0;
+    int64_t finitePairs = 0;
+    for (size_t i = 0; i < a.size(); ++i) {
+        switch (classify(a[i], r[i])) {
+            case Pair::BothFinite: {
+                const double d = a[i] - r[i];
+                errSq += d * d;
+                refSq += r[i] * r[i];
+                c.maxAbs = std::max(c.maxAbs, std::fabs(d));
+                ++finitePairs;
+                break;
+            }
+            case Pair::Agree:
+                break;
+            case Pair::NanInActual:
+                ++c.nanCount;
+                [[fallthrough]];
+            case Pair::OtherMismatch:
+                ++c.nonFiniteMismatches;
+                break;
+        }
+    }
+    c.relL2 = refSq > 0 ? std::sqrt(errSq / refSq) : (errSq > 0 ? INFINITY : 0.0);
+    // Second pass for the location of the first notable error, relative to the data's scale.
+    const double rms = finitePairs ? std::sqrt(refSq / static_cast<double>(finitePairs)) : 0.0;
+    for (size_t i = 0; i < a.size(); ++i) {
+        const Pair p = classify(a[i], r[i]);
+        const bool bad =
+            p == Pair::NanInActual || p == Pair::OtherMismatch ||
+            (p == Pair::BothFinite && std::fabs(a[i] - r[i]) > tol * (std::fabs(r[i]) + rms));
+        if (bad) {
+            if (c.firstBadIndex < 0) c.firstBadIndex = static_cast<int64_t>(i);
+            ++c.badCount;
+        }
+    }
+    c.pass = c.nonFiniteMismatches == 0 && c.relL2 < tol;
+    return c;
+}
+
+}  // namespace
+
+double defaultTolerance(ir::DType t) {
+    switch (t) {
+        case ir::DType::Float16:
+        case ir::DType::BFloat16:
+        case ir::DType::Float8E4M3:
+        case ir::DType::Float8E5M2:
+            return 1e-2;
+        case ir::DType::Float32:
+        case ir::DType::Float64:
+            return 1e-5;
+        default:
+            return 0.0;
+    }
+}
+
+Comparison compare(std::span<const double> actual, std::span<const double> reference, ir::DType t,
+                   const CompareOptions& opt) {
+    if (actual.size() != reference.size())
+        throw std::invalid_argument("compare: " + std::to_string(actual.size()) +
+                                    " values against " + std::to_string(reference.size()) +
+                                    " reference values");
+    if (!ir::isFloat(t)) return compareInts(actual, reference);
+    return compareFloats(actual, reference, opt.relL2Tolerance.value_or(defaultTolerance(t)));
+}
+
+Comparison compare(const HostTensor& actual, const HostTensor& reference,
+                   const CompareOptions& opt) {
+    if (actual.shape != reference.shape)
+        throw std::invalid_argument("compare: output shape " + formatShape(actual.shape) +
+                                    " differs from reference shape " +
+                                    formatShape(reference.shape));
+    if (!actual.hasData() || !reference.hasData())
+        throw std::invalid_argument("compare: tensor without data");
+    return compare(actual.data, reference.data, actual.dtype, opt);
+}
+
+std::string indexText(std::span<const int64_t> shape, int64_t flat) {
+    std::vector<int64_t> idx(shape.size());
+    for (size_t d = shape.size(); d-- > 0;) {
+        const int64_t ext = shape[d] > 0 ? shape[d] : 1;
+        idx[d] = flat % ext;
+        flat /= ext;
+    }
+    std::string s = "[";
+    for (size_t d = 0; d < idx.size(); ++d) s += (d ? ", " : "") + std::to_string(idx[d]);
+    return s + "]";
+}
+
+std::string describe(const Comparison& c, const HostTensor* actual, const HostTensor* reference) {
+    std::string s;
+    if (c.tolerance > 0)
+        s = "rel-L2 " + sci(c.relL2) + " (tol " + sci(c.tolerance) + "), max-abs " + sci(c.maxAbs) +
+            ", " + std::to_string(c.nanCount) + " NaN";
+    else
+        s = std::to_string(c.badCount) + " mismatching, max-abs " + num(c.maxAbs);
+    if (c.nonFiniteMismatches > c.nanCount)
+        s += ", " + std::to_string(c.nonFiniteMismatches - c.nanCount) +
+             " other non-finite mismatches";
+    s += c.pass ? ": PASS" : ": FAIL";
+    if (c.firstBadIndex >= 0 && actual && reference && c.firstBadIndex < actual->numel() &&
+        actual->hasData() && reference->hasData()) {
+        const auto i = static_cast<size_t>(c.firstBadIndex);
+        s += "; first bad element " + indexText(actual->shape, c.firstBadIndex) + ": got " +
+             num(actual->data[i]) + ", expected " + num(reference->data[i]);
+    }
+    return s;
+}
+
+}  // namespace ts::rt

@@ -1,0 +1,66 @@
+// Comparing a kernel's output with a reference (the float64 ref_program or the interpreter) and
+// deciding pass/fail (DESIGN.md §3). One rule set for tilec run, the IDE and the e2e tests:
+//   - floats: relative L2 error ||actual - ref||_2 / ||ref||_2 below a per-dtype tolerance:
+//     1e-2 when the output is a 16-bit or 8-bit float (a float16 rounding alone costs up to 2^-11
+//     relative), 1e-5 for float32 and float64 outputs;
+//   - a NaN in the output where the reference is not NaN fails regardless of the error norm (it
+//     is how a poisoned element that was never written shows up); so does any other mismatch of
+//     non-finite values (inf vs finite, NaN in the reference only);
+//   - integers and bool: exact equality.
+// The reference should be computed in float64 from the exact (dtype-rounded) inputs; it need not
+// be rounded to the output dtype, the tolerances absorb that.
+#pragma once
+#include <cstdint>
+#include <optional>
+#include <span>
+#include <string>
+#include <vector>
+
+#include "compiler/support/HostTensor.h"
+
+namespace ts::rt {
+
+/// Overrides for compare().
+struct CompareOptions {
+    std::optional<double> relL2Tolerance;  ///< replaces defaultTolerance(dtype) for floats
+};
+
+/// Outcome of comparing one output tensor.
+struct Comparison {
+    double relL2 = 0;      ///< ||a - r||_2 / ||r||_2 over elements where both are finite
+                           ///< (0 if both norms are 0; +inf if only the reference norm is)
+    double maxAbs = 0;     ///< max |a - r| over elements where both are finite
+    int64_t nanCount = 0;  ///< NaNs in actual where the reference is not NaN
+    int64_t nonFiniteMismatches = 0;  ///< elements whose NaN/inf status differs (incl. nanCount)
+    int64_t badCount = 0;             ///< elements judged bad (see firstBadIndex)
+    /// First element (row-major flat index) judged bad, -1 if none: for integers any difference;
+    /// for floats a non-finite mismatch or |a - r| > tol * (|r| + rms(r)). Points the user at a
+    /// place to look; pass/fail for floats is decided by relL2 and the NaN rule only.
+    int64_t firstBadIndex = -1;
+    double tolerance = 0;  ///< rel-L2 tolerance applied (0 = exact)
+    bool pass = false;
+};
+
+/// Default rel-L2 tolerance for an output of dtype `t`: 1e-2 (float16, bfloat16, fp8), 1e-5
+/// (float32, float64), 0 (integers, bool: exact).
+double defaultTolerance(ir::DType t);
+
+/// Compares `actual` with `reference` elementwise as values of dtype `t`. Throws
+/// std::invalid_argument if the sizes differ.
+Comparison compare(std::span<const double> actual, std::span<const double> reference, ir::DType t,
+                   const CompareOptions& opt = {});
+
+/// Compares two tensors; the dtype of `actual` selects the rules. Throws std::invalid_argument if
+/// the shapes differ or either tensor has no data.
+Comparison compare(const HostTensor& actual, const HostTensor& reference,
+                   const CompareOptions& opt = {});
+
+/// "[3, 17]": the multi-index of row-major flat index `flat` in `shape`.
+std::string indexText(std::span<const int64_t> shape, int64_t flat);
+
+/// One line for logs and tilec: "rel-L2 3.1e-04 (tol 1e-02), max-abs 2.0e-03, 0 NaN: PASS";
+/// on failure it adds the first bad index with both values when `actual`/`reference` are given.
+std::string describe(const Comparison& c, const HostTensor* actual = nullptr,
+                     const HostTensor* reference = nullptr);
+
+}  // namespace ts::rt

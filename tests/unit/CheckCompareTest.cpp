@@ -1,0 +1,116 @@
+// Pass/fail rules of the output comparison (profiler/check/Compare.h): rel-L2 tolerances per
+// dtype, the NaN rule, exact integers, and the messages users read.
+#include <cmath>
+#include <limits>
+
+#include <gtest/gtest.h>
+
+#include "profiler/check/Compare.h"
+
+using namespace ts::rt;
+using ts::ir::DType;
+
+namespace {
+const double kNaN = std::numeric_limits<double>::quiet_NaN();
+const double kInf = std::numeric_limits<double>::infinity();
+}  // namespace
+
+TEST(CheckCompare, DefaultTolerances) {
+    EXPECT_EQ(defaultTolerance(DType::Float16), 1e-2);
+    EXPECT_EQ(defaultTolerance(DType::BFloat16), 1e-2);
+    EXPECT_EQ(defaultTolerance(DType::Float8E4M3), 1e-2);
+    EXPECT_EQ(defaultTolerance(DType::Float32), 1e-5);
+    EXPECT_EQ(defaultTolerance(DType::Float64), 1e-5);
+    EXPECT_EQ(defaultTolerance(DType::Int32), 0.0);
+}
+
+TEST(CheckCompare, RelL2AndMaxAbs) {
+    // ref = (3, 4): ||ref|| = 5; error (0.06, -0.08): ||err|| = 0.1 -> rel-L2 = 0.02.
+    std::vector<double> ref{3, 4}, act{3.06, 3.92};
+    Comparison c = compare(act, ref, DType::Float16);
+    EXPECT_NEAR(c.relL2, 0.02, 1e-12);
+    EXPECT_NEAR(c.maxAbs, 0.08, 1e-12);
+    EXPECT_FALSE(c.pass);
+    std::vector<double> close{3.003, 3.996};
+    EXPECT_TRUE(compare(close, ref, DType::Float16).pass);
+    EXPECT_FALSE(compare(close, ref, DType::Float32).pass);  // 1e-3 > 1e-5
+    CompareOptions loose;
+    loose.relL2Tolerance = 0.1;
+    EXPECT_TRUE(compare(act, ref, DType::Float32, loose).pass);
+}
+
+TEST(CheckCompare, NaNInActualFailsEvenIfNormIsTiny) {
+    std::vector<double> ref(1000, 1.0), act(1000, 1.0);
+    act[617] = kNaN;  // e.g. a poisoned element the kernel never wrote
+    Comparison c = compare(act, ref, DType::Float16);
+    EXPECT_EQ(c.nanCount, 1);
+    EXPECT_EQ(c.firstBadIndex, 617);
+    EXPECT_EQ(c.relL2, 0.0);
+    EXPECT_FALSE(c.pass);
+}
+
+TEST(CheckCompare, NonFiniteAgreementIsFine) {
+    std::vector<double> ref{kNaN, kInf, -kInf, 1.0}, act{kNaN, kInf, -kInf, 1.0};
+    Comparison c = compare(act, ref, DType::Float32);
+    EXPECT_TRUE(c.pass);
+    EXPECT_EQ(c.firstBadIndex, -1);
+    std::vector<double> wrongInf{kNaN, -kInf, -kInf, 1.0};
+    c = compare(wrongInf, ref, DType::Float32);
+    EXPECT_FALSE(c.pass);
+    EXPECT_EQ(c.nanCount, 0);
+    EXPECT_EQ(c.nonFiniteMismatches, 1);
+    EXPECT_EQ(c.firstBadIndex, 1);
+    std::vector<double> refNaNOnly{1.0, kInf, -kInf, 1.0};
+    EXPECT_FALSE(compare(refNaNOnly, ref, DType::Float32).pass);  // reference NaN, actual finite
+}
+
+TEST(CheckCompare, IntegersAreExact) {
+    std::vector<double> ref{1, 2, 3, 4}, act{1, 2, 3, 4};
+    EXPECT_TRUE(compare(act, ref, DType::Int32).pass);
+    act[2] = 4;
+    Comparison c = compare(act, ref, DType::Int8);
+    EXPECT_FALSE(c.pass);
+    EXPECT_EQ(c.firstBadIndex, 2);
+    EXPECT_EQ(c.badCount, 1);
+    EXPECT_EQ(c.maxAbs, 1.0);
+}
+
+TEST(CheckCompare, FirstBadIndexPointsAtTheOutlier) {
+    std::vector<double> ref(100), act(100);
+    for (int i = 0; i < 100; ++i) ref[i] = act[i] = std::sin(i + 1.0);
+    act[73] += 0.5;
+    Comparison c = compare(act, ref, DType::Float16);
+    EXPECT_EQ(c.firstBadIndex, 73);
+    EXPECT_EQ(c.badCount, 1);
+}
+
+TEST(CheckCompare, ZeroReference) {
+    std::vector<double> zeros(4, 0.0);
+    EXPECT_TRUE(compare(zeros, zeros, DType::Float32).pass);
+    std::vector<double> tiny{0, 1e-9, 0, 0};
+    Comparison c = compare(tiny, zeros, DType::Float32);
+    EXPECT_TRUE(std::isinf(c.relL2));
+    EXPECT_FALSE(c.pass);
+}
+
+TEST(CheckCompare, TensorsAndMessages) {
+    ts::HostTensor ref = ts::makeHostTensor(DType::Float32, {2, 3}, {1, 2, 3, 4, 5, 6});
+    ts::HostTensor act = ref;
+    act.data[4] = kNaN;
+    Comparison c = compare(act, ref);
+    EXPECT_FALSE(c.pass);
+    EXPECT_EQ(indexText(ref.shape, 4), "[1, 1]");
+    EXPECT_EQ(
+        describe(c, &act, &ref),
+        "rel-L2 0.0e+00 (tol 1.0e-05), max-abs 0.0e+00, 1 NaN: FAIL; first bad element [1, 1]: "
+        "got nan, expected 5");
+    ts::HostTensor other = ts::makeHostTensor(DType::Float32, {3, 2}, {1, 2, 3, 4, 5, 6});
+    EXPECT_THROW(compare(other, ref), std::invalid_argument);
+    EXPECT_THROW(compare(std::vector<double>{1}, std::vector<double>{1, 2}, DType::Float32),
+                 std::invalid_argument);
+
+    ts::HostTensor iref = ts::makeHostTensor(DType::Int32, {2}, {1, 2});
+    ts::HostTensor iact = ts::makeHostTensor(DType::Int32, {2}, {1, 5});
+    EXPECT_EQ(describe(compare(iact, iref), &iact, &iref),
+              "1 mismatching, max-abs 3: FAIL; first bad element [1]: got 5, expected 2");
+}
