@@ -42,6 +42,8 @@ public:
     bool save();
     bool saveAs();
     void newFile();
+    /// File › Export: asks for a folder and writes the nvcc project (ProjectExport.h).
+    void exportProjectInteractive();
     /// The samples folder: $TS_SOURCE_DIR/samples, next to/above the executable, or the source
     /// tree this build came from; empty if none is found.
     static QString samplesDir();

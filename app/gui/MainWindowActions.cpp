@@ -17,6 +17,7 @@
 #include "app/gui/MainWindow.h"
 #include "app/gui/PanelRegistry.h"
 #include "app/gui/PassExplorer.h"
+#include "app/gui/ProjectExport.h"
 #include "app/gui/RunPanel.h"
 #include "app/gui/Session.h"
 #include "app/gui/SourceEditor.h"
@@ -51,6 +52,8 @@ void MainWindow::createActions() {
             &QAction::triggered, this, &MainWindow::save);
     connect(addAction("file.saveAs", tr("Save &As…"), tr("File"), QKeySequence("Ctrl+Shift+S")),
             &QAction::triggered, this, &MainWindow::saveAs);
+    connect(addAction("file.export", tr("&Export nvcc Project…"), tr("File"), QKeySequence("Ctrl+E")),
+            &QAction::triggered, this, &MainWindow::exportProjectInteractive);
     connect(addAction("file.quit", tr("&Quit"), tr("File"), QKeySequence::Quit),
             &QAction::triggered, this, &QWidget::close);
 
@@ -190,6 +193,7 @@ void MainWindow::createMenus() {
     file->addSeparator();
     file->addAction(m_actions["file.save"]);
     file->addAction(m_actions["file.saveAs"]);
+    file->addAction(m_actions["file.export"]);
     file->addSeparator();
     file->addAction(m_actions["file.quit"]);
     rebuildRecentMenu();
@@ -268,6 +272,42 @@ void MainWindow::rebuildSamplesMenu() {
         m_commandOrder << a;
     }
     if (files.isEmpty()) m_samplesMenu->addAction(tr("(no samples folder found)"))->setEnabled(false);
+}
+
+}  // namespace ts::gui
+
+namespace ts::gui {
+
+void MainWindow::exportProjectInteractive() {
+    auto r = m_session->result();
+    if (!r || r->cuda.empty()) {
+        QMessageBox::information(this, tr("Export"),
+                                 tr("Nothing to export yet: the program has no generated code. "
+                                    "Fix the errors in Problems first."));
+        return;
+    }
+    QString base = m_session->path().isEmpty() ? QDir::homePath() : QFileInfo(m_session->path()).path();
+    QString stem = m_session->path().isEmpty() ? QStringLiteral("kernel")
+                                               : QFileInfo(m_session->path()).completeBaseName();
+    QString dir = QFileDialog::getSaveFileName(this, tr("Export nvcc project to folder"),
+                                               base + "/" + stem + "_export", QString(), nullptr,
+                                               QFileDialog::ShowDirsOnly);
+    if (dir.isEmpty()) return;
+    auto target = parseTarget(m_session->target().toStdString());
+    std::string error;
+    auto files = exportProject(*r,
+                               {dir.toStdString(), stem.toStdString(), m_session->path().toStdString(),
+                                target ? target->arch() : std::string("sm_80")},
+                               &error);
+    if (files.empty()) {
+        QMessageBox::warning(this, tr("Export"), QString::fromStdString(error));
+        return;
+    }
+    QStringList names;
+    for (const auto& f : files) names << QString::fromStdString(f);
+    QMessageBox::information(this, tr("Export"),
+                             tr("Wrote %1 to %2.\n\nBuild it with `make` (nvcc) or CMake; run ./%3.")
+                                 .arg(names.join(", "), dir, stem));
 }
 
 }  // namespace ts::gui
