@@ -57,6 +57,7 @@ struct TensorArg {
     ir::DType dtype;
     std::vector<int64_t> shape;
     bool isOutput = false;
+    Span span;  ///< the parameter's declaration (launch-time argument errors point here)
 };
 
 /// How to launch the generated kernel.

@@ -314,6 +314,9 @@ PrintResult print(const PrimFunc& f) {
         params += (i ? ", " : "") + b.name + ": T.Tensor(" + shape + ", " + dtypeLiteral(b.dtype) + ")";
     }
     p.line(0, "def " + f->name + "(" + params + "):", nullptr);
+    // Function-level facts that passes attach (shared-memory plan, ...) as comments, so the pass
+    // viewer shows what changed and the text still re-parses.
+    for (auto& [k, v] : f->attrs) p.line(1, "# " + k + " = " + attrToString(v), nullptr);
     if (!f->body) p.line(1, "pass", nullptr);
     p.stmt(f->body, 1);
     return std::move(p.result);

@@ -30,11 +30,14 @@ Stmt copyFragment(Ctx& c, const TileOpNode& op, const Region& src, const Region&
     std::unordered_map<const VarNode*, Expr> inv{{L.invThread.get(), c.tx}, {L.invLocal.get(), r}};
     std::vector<Expr> idx, sq;
     Expr guard;
+    int64_t numel = 1;
+    for (auto e : *shape) numel *= e;
+    bool padded = L.localSize * L.threads != numel * L.replicate;
     for (size_t d = 0; d < L.inverse.size(); ++d) {
         Expr e = substitute(L.inverse[d], inv);
         idx.push_back(e);
         if ((*shape)[d] != 1) sq.push_back(e);
-        guard = logicalAnd(guard, lt(e, intImm((*shape)[d])));
+        if (padded) guard = logicalAnd(guard, lt(e, intImm((*shape)[d])));
     }
     std::vector<Expr> oIdx = regionIndex(other, sq);
     Expr oIn = inBounds(other.buffer, oIdx);

@@ -2,7 +2,8 @@
 // iteration (i, j) to a thread and a register slot; every thread runs its slots in an unrolled
 // loop (registers must be indexed by constants after unrolling, or they spill to local
 // memory), recovering (i, j) through the layout's inverse. Fragments indexed by the loop
-// variables become their register slot; row values X[i] become the row-reduced slot.
+// variables become their register slot; row values X[i] become the row-reduced slot; global
+// accesses are bounds-guarded.
 #include "compiler/analysis/Layouts.h"
 #include "compiler/transforms/LowerCommon.h"
 
@@ -53,6 +54,24 @@ private:
     const std::vector<Expr>& m_idx;
 };
 
+// Global accesses inside T.Parallel are bounds-guarded: stores outside the tensor are skipped and
+// loads outside it read 0, so tiles that overhang a non-divisible problem size stay safe.
+class GuardGlobal : public Mutator {
+protected:
+    Expr visitLoad(const LoadNode* n, const Expr& self) override {
+        Expr e = Mutator::visitLoad(n, self);
+        auto* l = as<LoadNode>(e);
+        Expr in = inBounds(l->buffer, l->indices);
+        return in ? select(in, e, cast(l->dtype, intImm(0)), l->span) : e;
+    }
+    Stmt visitStore(const StoreNode* n, const Stmt& self) override {
+        Stmt s = Mutator::visitStore(n, self);
+        auto* st = as<StoreNode>(s);
+        Expr in = inBounds(st->buffer, st->indices);
+        return in ? ifThen(in, s, nullptr, st->span) : s;
+    }
+};
+
 }  // namespace
 
 Stmt lowerParallel(Ctx& c, const ForNode& outer) {
@@ -91,6 +110,7 @@ Stmt lowerParallel(Ctx& c, const ForNode& outer) {
     std::unordered_map<const VarNode*, Expr> sub;
     for (size_t d = 0; d < nest.size(); ++d) sub[vars[d]] = idx[d];
     body = substitute(body, sub);
+    body = GuardGlobal().mutate(body);
     if (guard) body = ifThen(guard, body, nullptr, outer.span);
     return forLoop(r, intImm(0), intImm(L->localSize), ForKind::Unrolled, body, {{"thread_loop", true}}, outer.span);
 }

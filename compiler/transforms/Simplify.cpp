@@ -83,21 +83,6 @@ protected:
 
     Stmt visitIf(const IfNode* n, const Stmt& self) override {
         Expr c = mutate(n->cond);
-        if (auto* cb = as<BinaryNode>(c); cb && isComparison(cb->op)) {
-            // Decide comparisons from ranges (e.g. `tx < 128` with 128 threads).
-            auto x = bound(cb->a), y = bound(cb->b);
-            if (x && y) {
-                std::optional<bool> v;
-                switch (cb->op) {
-                    case BinOp::Lt: if (x->hi < y->lo) v = true; else if (x->lo >= y->hi) v = false; break;
-                    case BinOp::Le: if (x->hi <= y->lo) v = true; else if (x->lo > y->hi) v = false; break;
-                    case BinOp::Gt: if (x->lo > y->hi) v = true; else if (x->hi <= y->lo) v = false; break;
-                    case BinOp::Ge: if (x->lo >= y->hi) v = true; else if (x->hi < y->lo) v = false; break;
-                    default: break;
-                }
-                if (v) c = boolImm(*v, c->span);
-            }
-        }
         if (auto cv = constInt(c)) return mutate(*cv ? n->then : n->otherwise);
         Stmt t = mutate(n->then), e = mutate(n->otherwise);
         if (c == n->cond && t == n->then && e == n->otherwise) return self;
@@ -115,7 +100,23 @@ protected:
     }
 
 private:
+    // Decides comparisons from ranges (e.g. `tx < 128` with 128 threads).
+    std::optional<bool> decide(const BinaryNode* cb) {
+        auto x = bound(cb->a), y = bound(cb->b);
+        if (!x || !y) return std::nullopt;
+        switch (cb->op) {
+            case BinOp::Lt: if (x->hi < y->lo) return true; if (x->lo >= y->hi) return false; break;
+            case BinOp::Le: if (x->hi <= y->lo) return true; if (x->lo > y->hi) return false; break;
+            case BinOp::Gt: if (x->lo > y->hi) return true; if (x->hi <= y->lo) return false; break;
+            case BinOp::Ge: if (x->lo >= y->hi) return true; if (x->hi < y->lo) return false; break;
+            default: break;
+        }
+        return std::nullopt;
+    }
+
     Expr rewrite(const BinaryNode* b, const Expr& self) {
+        if (isComparison(b->op))
+            if (auto v = decide(b)) return boolImm(*v, b->span);
         auto cb = constInt(b->b);
         auto xa = bound(b->a);
         switch (b->op) {

@@ -1,0 +1,35 @@
+# Row softmax Y = softmax(X, dim=-1): one block per block_M rows, reductions with
+# T.reduce_max / T.reduce_sum (warp shuffles, then shared memory across warps) and exp2.
+#   tilec run samples/softmax.py --param M=4096 --param N=8192
+import tilelang
+import tilelang.language as T
+
+
+@tilelang.jit(out_idx=[-1])
+def softmax(M=256, N=1000, block_M=1, dtype="float32", threads=256):
+    log2e = 1.4426950408889634
+
+    @T.prim_func
+    def main(X: T.Tensor((M, N), dtype), Y: T.Tensor((M, N), dtype)):
+        with T.Kernel(T.ceildiv(M, block_M), threads=threads) as (bx,):
+            x = T.alloc_fragment((block_M, N), dtype)
+            row_max = T.alloc_fragment((block_M,), dtype)
+            row_sum = T.alloc_fragment((block_M,), dtype)
+            T.copy(X[bx * block_M, 0], x)
+            T.reduce_max(x, row_max, dim=1)
+            for i, j in T.Parallel(block_M, N):
+                x[i, j] = T.exp2((x[i, j] - row_max[i]) * log2e)
+            T.reduce_sum(x, row_sum, dim=1)
+            for i, j in T.Parallel(block_M, N):
+                x[i, j] = x[i, j] / row_sum[i]
+            T.copy(x, Y[bx * block_M, 0])
+
+    return main
+
+
+def ref_program(X):
+    return torch.softmax(X, dim=-1)
+
+
+flops = 5 * M * N
+bytes = 2 * M * N * 4

@@ -1,0 +1,8 @@
+import tilelang.language as T
+
+
+@T.prim_func
+def main(A: T.Tensor((128, 128), "float16")):
+    with T.Kernel(1, threads=128) as (bx,):
+        A_shared = T.alloc_shared((32, 32), "float16")
+        T.copy(A[0:16, 0:32], A_shared)  # expect-error: shape

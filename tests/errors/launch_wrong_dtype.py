@@ -1,0 +1,9 @@
+# launch: B=64x64:float16
+import tilelang.language as T
+
+
+@T.prim_func
+def main(A: T.Tensor((64, 64), "float32"), B: T.Tensor((64, 64), "float32")):  # expect-error: argument 'B' (#1): expected dtype float32, got float16
+    with T.Kernel(1, threads=128) as (bx,):
+        for i, j in T.Parallel(64, 64):
+            B[i, j] = A[i, j]
