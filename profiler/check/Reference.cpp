@@ -1,0 +1,298 @@
+// evalReference (Reference.h): loads the file's top level into a meta-evaluator whose torch
+// modules are the reference vocabulary, binds ref_program's parameters and converts what it
+// returns into HostTensors.
+#include "profiler/check/Reference.h"
+
+#include <new>
+
+#include "compiler/frontend/MetaEval.h"
+#include "compiler/frontend/Parser.h"
+#include "profiler/check/ReferenceTorch.h"
+
+namespace ts::rt {
+
+namespace ast = fe::ast;
+using fe::CallArgs;
+using fe::EnvPtr;
+using fe::Value;
+using fe::ValueKind;
+
+namespace {
+
+constexpr const char* kOrigin = "reference";
+
+/// The meta-evaluator of a reference run: torch modules resolve to the reference vocabulary
+/// (also for imports inside functions) and `with torch.no_grad():`-style blocks just run.
+class RefInterp final : public fe::Interp {
+public:
+    explicit RefInterp(DiagnosticEngine& d) : Interp(d) {
+        for (const char* path : {"torch", "torch.nn.functional", "torch.special"}) {
+            auto ns = registerModule(path);
+            for (const auto& [name, _] : refTable())
+                if (auto v = torchMember(path, name)) ns->set(name, *v);
+            for (const char* extra : {"inf", "nan", "pi", "e", "finfo", "iinfo", "no_grad", "inference_mode", "autocast"})
+                if (auto v = torchMember(path, extra)) ns->set(extra, *v);
+            ns->opaque = true;
+            ns->opaqueReason = "ref_program: this name is not supported by the reference evaluator";
+        }
+    }
+
+protected:
+    fe::Flow execWith(const ast::With& s, const EnvPtr& env) override {
+        for (const ast::WithItem& item : s.items) {
+            Value c = eval(*item.context, env);
+            if (!c.extAs<RefNullContext>())
+                throw CompileError(item.context->span, "ref_program: 'with' supports only torch.no_grad(), "
+                                                       "torch.inference_mode() and autocast contexts, got " + fe::typeName(c));
+            if (item.target) assign(*item.target, Value::none(), env);
+        }
+        return execBlock(s.body, env);
+    }
+};
+
+Diagnostic makeDiag(Span s, std::string msg, std::string hint = {}) {
+    return Diagnostic{Severity::Error, s, std::move(msg), std::move(hint), kOrigin};
+}
+
+/// Names bound by an assignment target (for poisoning a failed top-level assignment).
+void targetNames(const ast::Expr* e, std::vector<std::string>& out) {
+    if (auto n = ast::as<ast::Name>(e)) out.push_back(n->id);
+    else if (auto t = ast::as<ast::Tuple>(e)) for (auto* x : t->elts) targetNames(x, out);
+    else if (auto l = ast::as<ast::List>(e)) for (auto* x : l->elts) targetNames(x, out);
+    else if (auto st = ast::as<ast::Starred>(e)) targetNames(st->value, out);
+}
+
+/// Runs the definitions of the file's top level: imports, defs (decorators are not applied:
+/// @tilelang.jit and friends do not matter to the reference) and assignments. A failing
+/// statement binds its names to poison, so it is only an error if ref_program uses them.
+void loadTopLevel(RefInterp& in, const ast::Module& module, const EnvPtr& env) {
+    for (const ast::Stmt* s : module.body) {
+        std::vector<std::string> names;
+        try {
+            switch (s->kind) {
+                case ast::StmtKind::Import:
+                case ast::StmtKind::ImportFrom: in.execImport(*s, env); break;
+                case ast::StmtKind::FunctionDef: {
+                    auto& def = static_cast<const ast::FunctionDef&>(*s);
+                    names.push_back(def.name);
+                    in.bindName(env, def.name, in.makeFunction(def, env));
+                    break;
+                }
+                case ast::StmtKind::Assign:
+                    for (auto* t : static_cast<const ast::Assign&>(*s).targets) targetNames(t, names);
+                    in.exec(*s, env);
+                    break;
+                case ast::StmtKind::AnnAssign:
+                case ast::StmtKind::AugAssign:
+                    targetNames(s->kind == ast::StmtKind::AnnAssign ? static_cast<const ast::AnnAssign&>(*s).target
+                                                                     : static_cast<const ast::AugAssign&>(*s).target,
+                                names);
+                    in.exec(*s, env);
+                    break;
+                default: break;  // main blocks, loops, prints, benchmarks: not part of the reference
+            }
+        } catch (const CompileError& e) {
+            for (const auto& n : names) env->vars[n] = Value::poison(e.diag);
+        }
+    }
+    // Whatever name the file gave torch's modules, they become the reference vocabulary.
+    for (auto& [name, v] : env->vars)
+        if (v.is(ValueKind::Namespace)) {
+            const std::string& path = v.nsObj().name;
+            if (path == "torch" || path.rfind("torch.", 0) == 0) v = Value::ext(std::make_shared<RefModule>(path));
+        }
+    // Samples often use torch and F without importing them (the reference is not run by Python).
+    if (!env->findLocal("torch")) env->vars["torch"] = Value::ext(std::make_shared<RefModule>("torch"));
+    if (!env->findLocal("F")) env->vars["F"] = Value::ext(std::make_shared<RefModule>("torch.nn.functional"));
+    // abs(x), float(x), int(x) on tensors, like Python's dunder methods.
+    for (const char* b : {"abs", "float", "int", "bool"}) {
+        if (env->findLocal(b)) continue;
+        Value* orig = in.builtins()->findLocal(b);
+        if (!orig) continue;
+        Value original = *orig;
+        std::string bname = b;
+        env->vars[b] = Value::builtin(b, [original, bname](fe::Interp& i, CallArgs& a) -> Value {
+            if (a.pos.size() == 1 && a.kw.empty())
+                if (auto t = a.pos[0].extAs<RefTensor>()) {
+                    if (bname == "abs") return wrap(unary(UnOp::Abs, t->array()));
+                    double x = t->array().numel() == 1 ? t->array().item() : 0;
+                    if (t->array().numel() != 1)
+                        throw CompileError(a.span, "ref_program: " + bname + "() of a tensor with " + std::to_string(t->array().numel()) + " elements");
+                    if (bname == "float") return Value::real(x);
+                    if (bname == "bool") return Value::boolean(x != 0);
+                    a.pos[0] = Value::real(x);
+                }
+            return i.call(original, a);
+        });
+    }
+}
+
+/// Evaluates a factory parameter given as Python text; text that does not parse is a string.
+Value paramValue(RefInterp& in, const EnvPtr& env, const std::string& name, const std::string& text) {
+    DiagnosticEngine scratch;
+    auto parsed = fe::parseExpression(std::make_shared<SourceFile>("<param " + name + ">", text), scratch);
+    if (parsed.expr && !scratch.hasErrors()) {
+        try {
+            return in.eval(*parsed.expr, env);
+        } catch (const CompileError&) {
+        }
+    }
+    return Value::str(text);
+}
+
+/// The default of a parameter `name` of some top-level function (the factory), if any.
+std::optional<Value> factoryDefault(RefInterp& in, const ast::Module& module, const EnvPtr& env, const std::string& name,
+                                    const ast::FunctionDef* skip) {
+    for (const ast::Stmt* s : module.body) {
+        auto def = ast::as<ast::FunctionDef>(s);
+        if (!def || def == skip) continue;
+        for (const auto& p : def->params)
+            if (p.name == name && p.defaultValue) {
+                try {
+                    return in.eval(*p.defaultValue, env);
+                } catch (const CompileError&) {
+                }
+            }
+    }
+    return std::nullopt;
+}
+
+/// Builds the call of ref_program (see Reference.h for the binding rule).
+CallArgs bindArguments(RefInterp& in, const ast::Module& module, const EnvPtr& env, const ast::FunctionDef& def,
+                       const std::map<std::string, std::string>& params, const std::vector<HostTensor>& inputs) {
+    CallArgs call;
+    call.span = def.nameSpan;
+    call.callee = def.name;
+    size_t next = 0;
+    auto tensor = [&](size_t i) {
+        const HostTensor& h = inputs[i];
+        if (!h.hasData())
+            throw CompileError(def.nameSpan, "ref_program: input " + std::to_string(i) + " of shape " + formatShape(h.shape) + " has no data");
+        return RefTensor::make(makeArray(h.dtype, h.shape, h.data));
+    };
+    bool positional = true;
+    for (const ast::Param& p : def.params) {
+        if (p.kind == ast::ParamKind::VarKw) continue;
+        if (p.kind == ast::ParamKind::VarArgs) {
+            for (; next < inputs.size(); ++next) {
+                call.pos.push_back(tensor(next));
+                call.posSpans.push_back(p.span);
+            }
+            positional = false;
+            continue;
+        }
+        bool canPos = p.kind != ast::ParamKind::KwOnly;
+        if (canPos && positional && next < inputs.size()) {
+            call.pos.push_back(tensor(next++));
+            call.posSpans.push_back(p.span);
+            continue;
+        }
+        std::optional<Value> v;
+        if (auto it = params.find(p.name); it != params.end()) v = paramValue(in, env, p.name, it->second);
+        else if (!p.defaultValue) v = factoryDefault(in, module, env, p.name, &def);
+        if (!v && !p.defaultValue)
+            throw CompileError(p.span, "ref_program: parameter '" + p.name + "' has no value: the kernel has " +
+                                           std::to_string(inputs.size()) + " input tensor" + (inputs.size() == 1 ? "" : "s") +
+                                           " and no factory parameter is named '" + p.name + "'",
+                               "give it a default, or name it like a parameter of the kernel factory");
+        if (!v) {
+            positional = false;
+            continue;
+        }
+        if (positional && canPos) {
+            call.pos.push_back(*v);
+            call.posSpans.push_back(p.span);
+        } else if (p.kind == ast::ParamKind::PosOnly) {
+            throw CompileError(p.span, "ref_program: positional-only parameter '" + p.name + "' cannot follow a defaulted one");
+        } else {
+            call.kw.emplace_back(p.name, *v);
+            call.kwSpans.push_back(p.span);
+        }
+    }
+    if (next < inputs.size())
+        throw CompileError(def.nameSpan, "ref_program takes " + std::to_string(next) + " tensor parameter" + (next == 1 ? "" : "s") +
+                                             " but the kernel has " + std::to_string(inputs.size()) + " inputs",
+                           "TileScope calls ref_program(*inputs) with every non-output tensor of the kernel");
+    return call;
+}
+
+void addOutput(ReferenceResult& r, const Value& v, Span s) {
+    RefArray a;
+    if (auto t = v.extAs<RefTensor>()) a = t->array();
+    else if (v.isNumber()) a = toArray(v, s, "");
+    else
+        throw CompileError(s, "ref_program must return tensors, got " + fe::typeName(v) + " (" + fe::repr(v) + ")",
+                           v.isNone() ? "add a return statement" : "");
+    r.outputs.push_back(HostTensor{ir::DType::Float64, a.shape, *a.data});
+    r.nominalDTypes.push_back(a.weak ? (ir::isFloat(a.dtype) ? ir::DType::Float32 : a.dtype) : a.dtype);
+}
+
+}  // namespace
+
+const ast::FunctionDef* findReferenceProgram(const ast::Module& module, const std::string& name) {
+    const ast::FunctionDef* found = nullptr;
+    for (const ast::Stmt* s : module.body)
+        if (auto def = ast::as<ast::FunctionDef>(s); def && def->name == name) found = def;  // the last def wins, like Python
+    return found;
+}
+
+ReferenceResult evalReference(const ast::Module& module, const std::map<std::string, std::string>& factoryParams,
+                              const std::vector<HostTensor>& inputs, const ReferenceOptions& opt) {
+    ReferenceResult r;
+    const ast::FunctionDef* def = findReferenceProgram(module, opt.functionName);
+    if (!def) {
+        r.diagnostics.push_back(makeDiag(Span{}, "no '" + opt.functionName + "' function in " + module.source()->path(),
+                                         "define def " + opt.functionName + "(*inputs) returning the expected outputs"));
+        return r;
+    }
+    DiagnosticEngine diags;
+    try {
+        RefInterp in(diags);
+        in.limits().maxSteps = opt.maxSteps;
+        EnvPtr env = in.newModuleEnv();
+        loadTopLevel(in, module, env);
+        Value fn = in.makeFunction(*def, env);
+        CallArgs call = bindArguments(in, module, env, *def, factoryParams, inputs);
+        Value ret = in.call(fn, call);
+        Span retSpan = def->nameSpan;
+        if (ret.is(ValueKind::Tuple) || ret.is(ValueKind::List) || ret.extAs<RefNamedTuple>()) {
+            for (const Value& v : in.iterate(ret, retSpan)) addOutput(r, v, retSpan);
+        } else {
+            addOutput(r, ret, retSpan);
+        }
+        r.ok = !r.outputs.empty();
+        if (!r.ok) r.diagnostics.push_back(makeDiag(def->nameSpan, "ref_program returned an empty tuple"));
+    } catch (const CompileError& e) {
+        Diagnostic d = e.diag;
+        if (d.origin.empty()) d.origin = kOrigin;
+        r.diagnostics.push_back(std::move(d));
+        r.outputs.clear();
+        r.nominalDTypes.clear();
+    } catch (const RefError& e) {
+        r.diagnostics.push_back(makeDiag(def->nameSpan, std::string("ref_program: ") + e.what()));
+    } catch (const std::bad_alloc&) {
+        r.diagnostics.push_back(makeDiag(def->nameSpan, "ref_program: out of memory while evaluating the reference",
+                                         "try smaller sizes (--param) for the check"));
+    } catch (const std::exception& e) {
+        r.diagnostics.push_back(makeDiag(def->nameSpan, std::string("ref_program: internal error: ") + e.what()));
+    }
+    for (const Diagnostic& d : diags.all()) r.diagnostics.push_back(d);
+    if (!r.ok) r.outputs.clear(), r.nominalDTypes.clear();
+    return r;
+}
+
+ReferenceResult evalReference(const SourcePtr& src, const std::map<std::string, std::string>& factoryParams,
+                              const std::vector<HostTensor>& inputs, const ReferenceOptions& opt) {
+    DiagnosticEngine diags;
+    std::shared_ptr<ast::Module> module = fe::parseModule(src, diags);
+    if (diags.hasErrors()) {
+        ReferenceResult r;
+        r.diagnostics = diags.take();
+        return r;
+    }
+    ReferenceResult r = evalReference(*module, factoryParams, inputs, opt);
+    for (const Diagnostic& d : diags.all()) r.diagnostics.push_back(d);
+    return r;
+}
+
+}  // namespace ts::rt
