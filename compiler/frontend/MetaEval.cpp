@@ -113,7 +113,7 @@ Value Interp::eval(const ast::Expr& e, const EnvPtr& env) {
         case K::Str: return Value::str(static_cast<const ast::Str&>(e).value);
         case K::Attribute: {
             const auto& a = static_cast<const ast::Attribute&>(e);
-            return getAttr(eval(*a.value, env), a.attr, a.attrSpan.valid() ? a.attrSpan : e.span);
+            return getAttr(eval(*a.value, env), a.attr, e.span);
         }
         case K::Subscript: {
             const auto& sub = static_cast<const ast::Subscript&>(e);
@@ -291,7 +291,7 @@ Value Interp::call(const Value& callee, CallArgs& args) {
         case ValueKind::Function: {
             const FunctionObj& f = callee.functionObj();
             if (f.tag == FunctionTag::Macro) return callMacro(f, args);
-            return callFunction(f, args);
+            return callUserFunction(f, args);
         }
         case ValueKind::Builtin:
             step(args.span);

@@ -121,6 +121,8 @@ protected:
     virtual Value callDType(ir::DType t, CallArgs& args);
     /// Calls a user function tagged @T.macro. Default: an ordinary call.
     virtual Value callMacro(const FunctionObj& f, CallArgs& args) { return callFunction(f, args); }
+    /// Calls any other user function (def or lambda) through call(). Default: callFunction.
+    virtual Value callUserFunction(const FunctionObj& f, CallArgs& args) { return callFunction(f, args); }
 
     Value m_returnValue;
 

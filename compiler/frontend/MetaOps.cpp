@@ -368,9 +368,12 @@ Value Interp::getAttr(const Value& obj, const std::string& name, Span s) {
         std::vector<std::string> names;
         for (const auto& [k, _] : ns.members) names.push_back(k);
         std::string near = closestMatch(name, names);
-        std::string shortName = ns.name == "tilelang.language" ? "T" : ns.name;
-        throw CompileError(s, "module '" + shortName + "' has no attribute '" + name + "'",
-                           near.empty() ? "" : "did you mean '" + shortName + "." + near + "'?");
+        bool isT = ns.name == "tilelang.language";
+        std::string shortName = isT ? "T" : ns.name;
+        throw CompileError(s, isT ? "unknown tile-language name T." + name
+                                  : "module '" + shortName + "' has no attribute '" + name + "'",
+                           near.empty() ? (isT ? "see LANGUAGE.md §3 for the T.* vocabulary" : "")
+                                        : "did you mean '" + shortName + "." + near + "'?");
     }
     if (obj.is(ValueKind::Ext)) {
         if (auto r = obj.extObj().getAttr(*this, name, s)) return *r;

@@ -490,7 +490,7 @@ std::optional<ParamBindings> Module::bindParams(const KernelEntry& e,
         std::string near = closestMatch(name, known);
         std::string msg = p ? "parameter '" + name + "' of '" + e.name() + "' is a tensor and cannot be set"
                             : "unknown parameter '" + name + "' for kernel '" + e.name() + "'";
-        diags.error(Span{}, msg,
+        diags.error(e.func->nameSpan, msg,
                     (near.empty() ? std::string() : "did you mean '" + near + "'? ") +
                         (list.empty() ? "the kernel has no parameters" : "known parameters: " + list),
                     "params");

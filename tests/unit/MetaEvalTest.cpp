@@ -324,7 +324,7 @@ TEST(MetaEvalTest, MathItertoolsAndT) {
     Diagnostic d = err("import math\nx = math.sqr(2)\n");
     EXPECT_EQ(d.message, "module 'math' has no attribute 'sqr'");
     EXPECT_EQ(d.hint, "did you mean 'math.sqrt'?");
-    EXPECT_EQ(d.span, (Span{2, 10, 2, 13}));
+    EXPECT_EQ(d.span, (Span{2, 5, 2, 13}));
     EXPECT_EQ(err("import math\nx = math.sqrt(-1)\n").message, "math.sqrt(): math domain error");
 }
 

@@ -96,6 +96,7 @@ TEST(ModuleTest, ParamOverridesAndErrors) {
     EXPECT_FALSE(a->info->bindParams(e, {{"M", "1"}, {"blockM", "64"}}, d2).has_value());
     ASSERT_EQ(d2.all().size(), 1u);
     EXPECT_EQ(d2.all()[0].message, "unknown parameter 'blockM' for kernel 'matmul'");
+    EXPECT_EQ(d2.all()[0].span, (Span{8, 5, 8, 11}));  // the kernel's name: the error names a source entity
     EXPECT_EQ(d2.all()[0].hint,
               "did you mean 'block_M'? known parameters: M, N, K, block_M, block_N, block_K, dtype, accum_dtype");
 
