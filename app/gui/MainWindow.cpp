@@ -85,6 +85,12 @@ void MainWindow::createDocks() {
             tabifyDockWidget(firstOfGroup[groupKey], dock);
             continue;
         }
+        if (!f.tabGroup.isEmpty() && f.area == Qt::RightDockWidgetArea && previousRight) {
+            // Extra right-side panels (plugins) are tabs next to the last right panel.
+            tabifyDockWidget(previousRight, dock);
+            firstOfGroup.insert(groupKey, previousRight);
+            continue;
+        }
         if (f.area == Qt::RightDockWidgetArea && previousRight) {
             // Right-side panels sit next to each other (pass explorer | generated code).
             splitDockWidget(previousRight, dock, Qt::Horizontal);

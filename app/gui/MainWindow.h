@@ -13,6 +13,10 @@ class QDockWidget;
 class QLabel;
 class QMenu;
 
+namespace ts::plugin {
+class Exporter;
+}
+
 namespace ts::gui {
 
 class FindBar;
@@ -44,6 +48,10 @@ public:
     void newFile();
     /// File › Export: asks for a folder and writes the nvcc project (ProjectExport.h).
     void exportProjectInteractive();
+    /// File › Export With › <plugin exporter>.
+    void exportWithPlugin(plugin::Exporter* ex);
+    /// Help › Plugins: every plugin found, loaded or not (and why).
+    void showPlugins();
     /// The samples folder: $TS_SOURCE_DIR/samples, next to/above the executable, or the source
     /// tree this build came from; empty if none is found.
     static QString samplesDir();

@@ -10,13 +10,21 @@
 #include <QInputDialog>
 #include <QMenu>
 #include <QMenuBar>
+#include <QLabel>
+#include <QStatusBar>
 #include <QMessageBox>
+#include <QHeaderView>
+#include <QDialog>
+#include <QDialogButtonBox>
+#include <QTableWidget>
+#include <QVBoxLayout>
 #include <QSettings>
 
 #include "app/gui/FindBar.h"
 #include "app/gui/MainWindow.h"
 #include "app/gui/PanelRegistry.h"
 #include "app/gui/PassExplorer.h"
+#include "app/gui/PluginManager.h"
 #include "app/gui/ProjectExport.h"
 #include "app/gui/RunPanel.h"
 #include "app/gui/Session.h"
@@ -173,6 +181,8 @@ void MainWindow::createActions() {
                                          a->property("paletteName").toString().toHtmlEscaped());
                 QMessageBox::information(this, tr("Keyboard Shortcuts"), html + "</table>");
             });
+    connect(addAction("help.plugins", tr("&Plugins…"), tr("Help")), &QAction::triggered, this,
+            &MainWindow::showPlugins);
     connect(addAction("help.about", tr("&About TileScope"), tr("Help")), &QAction::triggered, this,
             [this] {
                 QMessageBox::about(
@@ -194,6 +204,14 @@ void MainWindow::createMenus() {
     file->addAction(m_actions["file.save"]);
     file->addAction(m_actions["file.saveAs"]);
     file->addAction(m_actions["file.export"]);
+    QMenu* exportWith = file->addMenu(tr("Export &With"));
+    for (plugin::Exporter* ex : PluginManager::instance().exporters()) {
+        QAction* a = exportWith->addAction(ex->title());
+        a->setProperty("paletteName", tr("File › Export With › %1").arg(ex->title()));
+        m_commandOrder << a;
+        connect(a, &QAction::triggered, this, [this, ex] { exportWithPlugin(ex); });
+    }
+    if (exportWith->isEmpty()) exportWith->addAction(tr("(no exporter plugins loaded)"))->setEnabled(false);
     file->addSeparator();
     file->addAction(m_actions["file.quit"]);
     rebuildRecentMenu();
@@ -240,6 +258,7 @@ void MainWindow::createMenus() {
 
     QMenu* help = menuBar()->addMenu(tr("&Help"));
     help->addAction(m_actions["help.shortcuts"]);
+    help->addAction(m_actions["help.plugins"]);
     help->addAction(m_actions["help.about"]);
 }
 
@@ -271,7 +290,16 @@ void MainWindow::rebuildSamplesMenu() {
         connect(a, &QAction::triggered, this, [this, path] { openFile(path); });
         m_commandOrder << a;
     }
-    if (files.isEmpty()) m_samplesMenu->addAction(tr("(no samples folder found)"))->setEnabled(false);
+    const auto pluginSamples = PluginManager::instance().samples();
+    if (!pluginSamples.isEmpty()) m_samplesMenu->addSeparator();
+    for (const plugin::SampleInfo& si : pluginSamples) {
+        QAction* a = m_samplesMenu->addAction(si.title);
+        a->setProperty("paletteName", tr("Samples › %1").arg(si.title));
+        connect(a, &QAction::triggered, this, [this, p = si.path] { openFile(p); });
+        m_commandOrder << a;
+    }
+    if (m_samplesMenu->isEmpty())
+        m_samplesMenu->addAction(tr("(no samples folder found)"))->setEnabled(false);
 }
 
 }  // namespace ts::gui
@@ -308,6 +336,73 @@ void MainWindow::exportProjectInteractive() {
     QMessageBox::information(this, tr("Export"),
                              tr("Wrote %1 to %2.\n\nBuild it with `make` (nvcc) or CMake; run ./%3.")
                                  .arg(names.join(", "), dir, stem));
+}
+
+}  // namespace ts::gui
+
+namespace ts::gui {
+
+void MainWindow::exportWithPlugin(plugin::Exporter* ex) {
+    auto r = m_session->result();
+    if (!r || (r->passes.empty() && r->diagnostics.empty())) {
+        QMessageBox::information(this, tr("Export"), tr("Nothing compiled yet."));
+        return;
+    }
+    QString stem = m_session->path().isEmpty() ? QStringLiteral("untitled")
+                                               : QFileInfo(m_session->path()).completeBaseName();
+    QString base = m_session->path().isEmpty() ? QDir::homePath() : QFileInfo(m_session->path()).path();
+    QString out = QFileDialog::getSaveFileName(this, ex->title(), base + "/" + stem + "_report.html",
+                                               ex->fileFilter());
+    if (out.isEmpty()) return;
+    plugin::ExportContext ctx;
+    ctx.result = r.get();
+    ctx.sourcePath = m_session->path();
+    ctx.sourceText = m_session->text();
+    ctx.target = m_session->target();
+    QString error;
+    if (!ex->exportTo(ctx, out, &error))
+        QMessageBox::warning(this, tr("Export"), error);
+    else
+        statusBar()->showMessage(tr("Wrote %1").arg(out), 5000);
+}
+
+void MainWindow::showPlugins() {
+    QDialog dlg(this);
+    dlg.setWindowTitle(tr("Plugins"));
+    auto* table = new QTableWidget(&dlg);
+    const auto& recs = PluginManager::instance().records();
+    table->setColumnCount(5);
+    table->setHorizontalHeaderLabels({tr("Plugin"), tr("Id"), tr("Version"), tr("Status"), tr("File")});
+    table->setRowCount(int(recs.size()));
+    for (int i = 0; i < int(recs.size()); ++i) {
+        const PluginRecord& r = recs[i];
+        auto set = [&](int col, const QString& text) {
+            auto* item = new QTableWidgetItem(text);
+            item->setToolTip(col == 0 ? r.description : text);
+            table->setItem(i, col, item);
+        };
+        set(0, r.name);
+        set(1, r.id);
+        set(2, r.version);
+        set(3, r.loaded ? tr("loaded") : tr("not loaded: %1").arg(r.error));
+        set(4, r.file);
+    }
+    table->horizontalHeader()->setStretchLastSection(true);
+    table->resizeColumnsToContents();
+    table->verticalHeader()->hide();
+    table->setEditTriggers(QAbstractItemView::NoEditTriggers);
+    auto* info = new QLabel(tr("Plugins are loaded at start from: %1")
+                                .arg(PluginManager::searchPath().join(", ")), &dlg);
+    info->setWordWrap(true);
+    auto* buttons = new QDialogButtonBox(QDialogButtonBox::Close, &dlg);
+    connect(buttons, &QDialogButtonBox::rejected, &dlg, &QDialog::reject);
+    auto* lay = new QVBoxLayout(&dlg);
+    lay->addWidget(table);
+    lay->addWidget(info);
+    lay->addWidget(buttons);
+    dlg.resize(820, 320);
+    if (recs.isEmpty()) table->hide();
+    dlg.exec();
 }
 
 }  // namespace ts::gui

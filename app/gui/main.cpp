@@ -10,6 +10,7 @@
 #include <QTimer>
 
 #include "app/gui/MainWindow.h"
+#include "app/gui/PluginManager.h"
 #include "app/gui/Screenshot.h"
 #include "app/gui/Session.h"
 
@@ -35,6 +36,10 @@ int main(int argc, char** argv) {
                            QDir::temp().filePath("tilescope-screenshot-settings"));
         QSettings().clear();
     }
+
+    // Plugins first: their panels must be registered before the main window builds its docks.
+    ts::gui::PluginManager::instance().loadAll();
+    ts::gui::PluginManager::instance().registerPanels();
 
     ts::gui::MainWindow w(/*restoreLayout=*/!shot.enabled());
     QString file = cli.positionalArguments().value(0);
