@@ -1,32 +1,65 @@
-// Run panel (RunPanel.h).
+// Run panel: tilec run in a child process (RunPanel.h).
 #include "app/gui/RunPanel.h"
 
 #include <QComboBox>
+#include <QCoreApplication>
+#include <QDir>
+#include <QFileInfo>
 #include <QHBoxLayout>
 #include <QLabel>
 #include <QPlainTextEdit>
 #include <QPushButton>
+#include <QStandardPaths>
 #include <QVBoxLayout>
 
 #include "app/gui/Session.h"
 #include "app/gui/Theme.h"
+#include "profiler/cuda/Devices.h"
 
 namespace ts::gui {
 
+QStringList tilecRunArguments(const QString& file, const std::map<std::string, std::string>& params,
+                              const QString& target, const QString& codegenTarget) {
+    QStringList args{"run", file};
+    for (const auto& [k, v] : params) args << "--param" << QString::fromStdString(k + "=" + v);
+    if (target == "cpu-interpreter")
+        args << "--interp";
+    else
+        args << "--target" << codegenTarget;
+    return args;
+}
+
+QString findTilec() {
+    QString env = qEnvironmentVariable("TILESCOPE_TILEC");
+    if (!env.isEmpty() && QFileInfo(env).isExecutable()) return env;
+    QDir d(QCoreApplication::applicationDirPath());
+    for (int up = 0; up < 4; ++up) {
+        QString c = d.absoluteFilePath("tilec");
+        if (QFileInfo(c).isExecutable() && QFileInfo(c).isFile()) return c;
+        if (!d.cdUp()) break;
+    }
+    return QStandardPaths::findExecutable("tilec");
+}
+
 RunPanel::RunPanel(Session& session, QWidget* parent) : QWidget(parent), m_session(session) {
     m_target = new QComboBox(this);
-    m_target->addItem(tr("cpu-interpreter"), QStringLiteral("cpu-interpreter"));
+    m_target->setToolTip(tr("Where Run executes the kernel"));
     m_runButton = new QPushButton(tr("Run  (F5)"), this);
+    m_stopButton = new QPushButton(tr("Stop"), this);
+    m_stopButton->setEnabled(false);
     m_status = new QLabel(tr("Not run yet"), this);
+    m_status->setTextInteractionFlags(Qt::TextSelectableByMouse);
     m_log = new QPlainTextEdit(this);
     m_log->setReadOnly(true);
     m_log->setFont(ThemeManager::instance().codeFont());
-    m_log->setPlaceholderText(tr("Run compiles the program, launches it on the chosen target with "
-                                 "random inputs, and compares the outputs with ref_program."));
+    m_log->setPlaceholderText(
+        tr("Run compiles the program as it is in the editor, launches it on the chosen target with "
+           "random inputs, and compares the outputs with ref_program (tilec run)."));
     auto* top = new QHBoxLayout;
     top->addWidget(new QLabel(tr("Target"), this));
     top->addWidget(m_target);
     top->addWidget(m_runButton);
+    top->addWidget(m_stopButton);
     top->addSpacing(12);
     top->addWidget(m_status, 1);
     auto* lay = new QVBoxLayout(this);
@@ -34,10 +67,116 @@ RunPanel::RunPanel(Session& session, QWidget* parent) : QWidget(parent), m_sessi
     lay->addLayout(top);
     lay->addWidget(m_log, 1);
     connect(m_runButton, &QPushButton::clicked, this, &RunPanel::run);
+    connect(m_stopButton, &QPushButton::clicked, this, &RunPanel::stop);
+    detectTargets();
+}
+
+RunPanel::~RunPanel() { stop(); }
+
+void RunPanel::detectTargets() {
+    std::string why;
+    for (const rt::DeviceInfo& d : rt::listDevices(&why))
+        m_target->addItem(tr("GPU %1: %2 (%3)")
+                              .arg(d.ordinal)
+                              .arg(QString::fromStdString(d.name),
+                                   QString::fromStdString(rt::archFor(d))),
+                          QString("gpu:%1").arg(d.ordinal));
+    m_target->addItem(tr("cpu-interpreter"), QStringLiteral("cpu-interpreter"));
+    if (m_target->count() == 1)
+        m_target->setToolTip(tr("No GPU: %1").arg(QString::fromStdString(why)));
+}
+
+bool RunPanel::running() const { return m_proc && m_proc->state() != QProcess::NotRunning; }
+
+QString RunPanel::statusText() const { return m_status->text(); }
+
+QString RunPanel::logText() const { return m_log->toPlainText(); }
+
+void RunPanel::setStatus(const QString& text, const QColor& color) {
+    m_status->setText(text);
+    QPalette p = m_status->palette();
+    p.setColor(QPalette::WindowText, color.isValid() ? color : palette().color(QPalette::WindowText));
+    m_status->setPalette(p);
 }
 
 void RunPanel::run() {
-    m_status->setText(tr("Running is not available in this build yet."));
+    stop();
+    m_log->clear();
+    QString tilec = m_tilec.isEmpty() ? findTilec() : m_tilec;
+    if (tilec.isEmpty()) {
+        setStatus(tr("Cannot run: tilec was not found next to tilescope or on PATH"), theme().error);
+        emit finished(false);
+        return;
+    }
+    // The editor's text, not the file on disk: the user runs what they see.
+    m_tmp = std::make_unique<QTemporaryDir>();
+    QString name = m_session.path().isEmpty() ? QStringLiteral("untitled.py")
+                                              : QFileInfo(m_session.path()).fileName();
+    QString file = m_tmp->filePath(name);
+    QFile f(file);
+    if (!f.open(QIODevice::WriteOnly) || f.write(m_session.text().toUtf8()) < 0) {
+        setStatus(tr("Cannot run: cannot write %1").arg(file), theme().error);
+        emit finished(false);
+        return;
+    }
+    f.close();
+    QString target = m_target->currentData().toString();
+    QStringList args = tilecRunArguments(file, m_session.paramOverrides(), target, m_session.target());
+    m_proc = std::make_unique<QProcess>();
+    m_proc->setProcessChannelMode(QProcess::MergedChannels);
+    if (target.startsWith("gpu:")) {
+        QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
+        env.insert("TILESCOPE_DEVICE", target.mid(4));
+        m_proc->setProcessEnvironment(env);
+    }
+    connect(m_proc.get(), &QProcess::readyRead, this, [this] {
+        m_log->moveCursor(QTextCursor::End);
+        m_log->insertPlainText(QString::fromUtf8(m_proc->readAll()));
+        m_log->moveCursor(QTextCursor::End);
+    });
+    connect(m_proc.get(), &QProcess::finished, this, &RunPanel::onFinished);
+    connect(m_proc.get(), &QProcess::errorOccurred, this, [this](QProcess::ProcessError e) {
+        if (e == QProcess::FailedToStart) {
+            setStatus(tr("Cannot start tilec: %1").arg(m_proc->errorString()), theme().error);
+            m_runButton->setEnabled(true);
+            m_stopButton->setEnabled(false);
+            emit finished(false);
+        }
+    });
+    m_log->appendPlainText("$ tilec " + args.join(' ') + "\n");
+    setStatus(tr("Running on %1…").arg(m_target->currentText()), QColor());
+    m_runButton->setEnabled(false);
+    m_stopButton->setEnabled(true);
+    m_clock.start();
+    m_proc->start(tilec, args);
+}
+
+void RunPanel::stop() {
+    if (!running()) return;
+    m_proc->disconnect(this);
+    m_proc->kill();
+    m_proc->waitForFinished(2000);
+    setStatus(tr("Stopped"), theme().warning);
+    m_runButton->setEnabled(true);
+    m_stopButton->setEnabled(false);
+}
+
+void RunPanel::onFinished(int exitCode, QProcess::ExitStatus status) {
+    m_log->moveCursor(QTextCursor::End);
+    m_log->insertPlainText(QString::fromUtf8(m_proc->readAll()));
+    double secs = m_clock.elapsed() / 1000.0;
+    bool pass = status == QProcess::NormalExit && exitCode == 0;
+    if (status == QProcess::CrashExit)
+        setStatus(tr("✖ tilec crashed after %1 s (the IDE is fine; see the log)").arg(secs, 0, 'f', 1),
+                  theme().error);
+    else if (pass)
+        setStatus(tr("✔ PASS  ·  %1 s").arg(secs, 0, 'f', 1), QColor("#1a7f37"));
+    else
+        setStatus(tr("✖ FAILED (exit %1)  ·  %2 s — see the log").arg(exitCode).arg(secs, 0, 'f', 1),
+                  theme().error);
+    m_runButton->setEnabled(true);
+    m_stopButton->setEnabled(false);
+    emit finished(pass);
 }
 
 }  // namespace ts::gui

@@ -1,8 +1,18 @@
-// The Run panel (issue 3 item 7): a target picker (detected GPUs, `cpu-interpreter`), a Run button
-// (F5), and the outcome of the last run — correctness against the reference and time — or the
-// failure message. Running goes through the same façade tilec uses, off the UI thread.
+// The Run panel (issue 3 item 7): a target picker (the GPUs the driver reports, and
+// `cpu-interpreter`), Run (F5) / Stop, and the outcome of the last run: PASS/FAIL against the
+// reference with errors and time, or the failure message. A run is `tilec run` in a child
+// process — the same façade and the same output as the command line, and a kernel that faults
+// or hangs takes down the child, never the IDE (DESIGN.md §3). The document is run as it is in
+// the editor (saved to a temporary copy), with the parameter values of its pragma.
 #pragma once
+#include <QElapsedTimer>
+#include <QProcess>
+#include <QStringList>
+#include <QTemporaryDir>
 #include <QWidget>
+#include <map>
+#include <memory>
+#include <string>
 
 class QComboBox;
 class QLabel;
@@ -13,19 +23,46 @@ namespace ts::gui {
 
 class Session;
 
+/// The tilec command line for one run (pure; tested). `target` is "cpu-interpreter" or
+/// "gpu:<ordinal>"; `codegenTarget` the session's target ("cuda:sm_80").
+QStringList tilecRunArguments(const QString& file, const std::map<std::string, std::string>& params,
+                              const QString& target, const QString& codegenTarget);
+
+/// Where tilec is: $TILESCOPE_TILEC, next to tilescope or in a parent folder (build trees), PATH.
+QString findTilec();
+
 class RunPanel : public QWidget {
     Q_OBJECT
 public:
     explicit RunPanel(Session& session, QWidget* parent = nullptr);
-    /// Starts a run of the current result on the chosen target.
+    ~RunPanel() override;
+    /// Starts a run of the current document on the chosen target (stops a running one first).
     void run();
+    void stop();
+    bool running() const;
+    /// The last run's verdict line (tests).
+    QString statusText() const;
+    QString logText() const;
+    /// Overrides the tilec executable (tests).
+    void setTilec(const QString& path) { m_tilec = path; }
+
+signals:
+    void finished(bool pass);
 
 private:
+    void onFinished(int exitCode, QProcess::ExitStatus status);
+    void setStatus(const QString& text, const QColor& color);
+    void detectTargets();
+
     Session& m_session;
     QComboBox* m_target;
-    QPushButton* m_runButton;
+    QPushButton *m_runButton, *m_stopButton;
     QLabel* m_status;
     QPlainTextEdit* m_log;
+    std::unique_ptr<QProcess> m_proc;
+    std::unique_ptr<QTemporaryDir> m_tmp;
+    QElapsedTimer m_clock;
+    QString m_tilec;
 };
 
 }  // namespace ts::gui

@@ -1,0 +1,85 @@
+// The Run panel (app/gui/RunPanel.h): the tilec command line it builds, and how it reports a
+// passing run, a failing run, and a crashing child — with a stand-in tilec script, so no GPU and
+// no real run is needed. The IDE must survive the crash and say what happened.
+#include <QtTest>
+
+#include <QTemporaryDir>
+
+#include "app/gui/RunPanel.h"
+#include "app/gui/Session.h"
+
+using namespace ts::gui;
+
+class RunPanelTest : public QObject {
+    Q_OBJECT
+    QTemporaryDir m_dir;
+
+    QString script(const QString& name, const QString& body) {
+        QString p = m_dir.filePath(name);
+        QFile f(p);
+        f.open(QIODevice::WriteOnly);
+        f.write(("#!/bin/sh\n" + body + "\n").toUtf8());
+        f.close();
+        f.setPermissions(QFile::ReadOwner | QFile::WriteOwner | QFile::ExeOwner);
+        return p;
+    }
+
+private slots:
+    void arguments() {
+        QStringList a = tilecRunArguments("/t/gemm.py", {{"M", "256"}, {"dtype", "\"float16\""}},
+                                          "cpu-interpreter", "cuda:sm_80");
+        QCOMPARE(a, (QStringList{"run", "/t/gemm.py", "--param", "M=256", "--param",
+                                 "dtype=\"float16\"", "--interp"}));
+        a = tilecRunArguments("/t/gemm.py", {}, "gpu:0", "cuda:sm_90a");
+        QCOMPARE(a, (QStringList{"run", "/t/gemm.py", "--target", "cuda:sm_90a"}));
+    }
+
+    void reportsPassFailAndCrash() {
+        Session s;
+        s.setDebounceMs(100000);
+        s.openDocument(m_dir.filePath("k.py"), "# tilescope: M=64\nx = 1\n");
+        RunPanel panel(s);
+
+        // The child sees the editor's text (with the pragma) and the pragma's values as --param.
+        panel.setTilec(script("pass.sh", "echo \"args: $@\"; cat \"$2\"; echo 'C: rel-L2 1e-4: PASS'; exit 0"));
+        QSignalSpy done(&panel, &RunPanel::finished);
+        panel.run();
+        QVERIFY(done.wait(10000));
+        QCOMPARE(done.at(0).at(0).toBool(), true);
+        QVERIFY(panel.statusText().contains("PASS"));
+        QVERIFY(panel.logText().contains("--param M=64"));
+        QVERIFY(panel.logText().contains("x = 1"));
+
+        panel.setTilec(script("fail.sh", "echo 'C: rel-L2 0.9: FAIL'; exit 1"));
+        panel.run();
+        QVERIFY(done.wait(10000));
+        QCOMPARE(done.at(1).at(0).toBool(), false);
+        QVERIFY(panel.statusText().contains("FAILED"));
+
+        panel.setTilec(script("crash.sh", "echo 'launching'; kill -SEGV $$"));
+        panel.run();
+        QVERIFY(done.wait(10000));
+        QCOMPARE(done.at(2).at(0).toBool(), false);
+        QVERIFY2(panel.statusText().contains("crashed"), qPrintable(panel.statusText()));
+
+        panel.setTilec(m_dir.filePath("does-not-exist"));
+        panel.run();
+        QTRY_COMPARE(done.count(), 4);
+        QVERIFY(!panel.running());
+    }
+
+    void stopKillsAHangingRun() {
+        Session s;
+        s.openDocument(QString(), "x = 1\n");
+        RunPanel panel(s);
+        panel.setTilec(script("hang.sh", "sleep 30"));
+        panel.run();
+        QTRY_VERIFY(panel.running());
+        panel.stop();
+        QVERIFY(!panel.running());
+        QVERIFY(panel.statusText().contains("Stopped"));
+    }
+};
+
+QTEST_MAIN(RunPanelTest)
+#include "RunPanelTest.moc"
