@@ -39,9 +39,15 @@ int64_t wrapInt(DType t, int64_t v) {
     return static_cast<int64_t>(u);
 }
 
-int64_t wrapAdd(int64_t a, int64_t b) { return static_cast<int64_t>(static_cast<uint64_t>(a) + static_cast<uint64_t>(b)); }
-int64_t wrapSub(int64_t a, int64_t b) { return static_cast<int64_t>(static_cast<uint64_t>(a) - static_cast<uint64_t>(b)); }
-int64_t wrapMul(int64_t a, int64_t b) { return static_cast<int64_t>(static_cast<uint64_t>(a) * static_cast<uint64_t>(b)); }
+int64_t wrapAdd(int64_t a, int64_t b) {
+    return static_cast<int64_t>(static_cast<uint64_t>(a) + static_cast<uint64_t>(b));
+}
+int64_t wrapSub(int64_t a, int64_t b) {
+    return static_cast<int64_t>(static_cast<uint64_t>(a) - static_cast<uint64_t>(b));
+}
+int64_t wrapMul(int64_t a, int64_t b) {
+    return static_cast<int64_t>(static_cast<uint64_t>(a) * static_cast<uint64_t>(b));
+}
 
 double sigmoid(double x) { return 1.0 / (1.0 + std::exp(-x)); }
 double rsqrt(double x) { return 1.0 / std::sqrt(x); }
@@ -52,17 +58,28 @@ struct Fn1 {
     double (*fn)(double);
 };
 const Fn1 kUnary[] = {
-    {"exp", [](double x) { return std::exp(x); }},     {"exp2", [](double x) { return std::exp2(x); }},
-    {"exp10", exp10},                                  {"log", [](double x) { return std::log(x); }},
-    {"log2", [](double x) { return std::log2(x); }},   {"log10", [](double x) { return std::log10(x); }},
-    {"log1p", [](double x) { return std::log1p(x); }}, {"expm1", [](double x) { return std::expm1(x); }},
-    {"sqrt", [](double x) { return std::sqrt(x); }},   {"rsqrt", rsqrt},
-    {"sigmoid", sigmoid},                              {"tanh", [](double x) { return std::tanh(x); }},
-    {"abs", [](double x) { return std::fabs(x); }},    {"fabs", [](double x) { return std::fabs(x); }},
-    {"floor", [](double x) { return std::floor(x); }}, {"ceil", [](double x) { return std::ceil(x); }},
-    {"round", [](double x) { return std::nearbyint(x); }}, {"trunc", [](double x) { return std::trunc(x); }},
-    {"sin", [](double x) { return std::sin(x); }},     {"cos", [](double x) { return std::cos(x); }},
-    {"tan", [](double x) { return std::tan(x); }},     {"erf", [](double x) { return std::erf(x); }},
+    {"exp", [](double x) { return std::exp(x); }},
+    {"exp2", [](double x) { return std::exp2(x); }},
+    {"exp10", exp10},
+    {"log", [](double x) { return std::log(x); }},
+    {"log2", [](double x) { return std::log2(x); }},
+    {"log10", [](double x) { return std::log10(x); }},
+    {"log1p", [](double x) { return std::log1p(x); }},
+    {"expm1", [](double x) { return std::expm1(x); }},
+    {"sqrt", [](double x) { return std::sqrt(x); }},
+    {"rsqrt", rsqrt},
+    {"sigmoid", sigmoid},
+    {"tanh", [](double x) { return std::tanh(x); }},
+    {"abs", [](double x) { return std::fabs(x); }},
+    {"fabs", [](double x) { return std::fabs(x); }},
+    {"floor", [](double x) { return std::floor(x); }},
+    {"ceil", [](double x) { return std::ceil(x); }},
+    {"round", [](double x) { return std::nearbyint(x); }},
+    {"trunc", [](double x) { return std::trunc(x); }},
+    {"sin", [](double x) { return std::sin(x); }},
+    {"cos", [](double x) { return std::cos(x); }},
+    {"tan", [](double x) { return std::tan(x); }},
+    {"erf", [](double x) { return std::erf(x); }},
 };
 
 struct Fn2 {
@@ -96,9 +113,15 @@ const Binding& Machine::lookupVar(const VarNode* v) const {
         if (m_bindings[i].var == v) return m_bindings[i];
     std::string hint;
     if (v->tag == VarTag::ThreadIdx)
-        hint = "thread indices have no meaning in tile-level IR; interpret the program before lower-to-threads";
-    else if (v->tag == VarTag::BlockIdx) hint = "block indices only exist inside T.Kernel";
-    else hint = "it is used outside the loop that binds it, or it is a symbolic extent no argument shape binds";
+        hint =
+            "thread indices have no meaning in tile-level IR; interpret the program before "
+            "lower-to-threads";
+    else if (v->tag == VarTag::BlockIdx)
+        hint = "block indices only exist inside T.Kernel";
+    else
+        hint =
+            "it is used outside the loop that binds it, or it is a symbolic extent no argument "
+            "shape binds";
     fail(v->span, "variable '" + v->name + "' has no value here", hint);
 }
 
@@ -108,11 +131,16 @@ double Machine::evalF(const ExprNode* e) {
     if (e->kind == ExprKind::FloatImm) return static_cast<const FloatImmNode*>(e)->value;
     DepthGuard g(*this, e->span);
     switch (e->kind) {
-        case ExprKind::IntImm: return static_cast<double>(static_cast<const IntImmNode*>(e)->value);
-        case ExprKind::FloatImm: return static_cast<const FloatImmNode*>(e)->value;
-        case ExprKind::StrImm: fail(e->span, "a string cannot be used as a number");
-        case ExprKind::Var: return lookupVar(static_cast<const VarNode*>(e)).f;
-        case ExprKind::Binary: return binaryF(static_cast<const BinaryNode*>(e));
+        case ExprKind::IntImm:
+            return static_cast<double>(static_cast<const IntImmNode*>(e)->value);
+        case ExprKind::FloatImm:
+            return static_cast<const FloatImmNode*>(e)->value;
+        case ExprKind::StrImm:
+            fail(e->span, "a string cannot be used as a number");
+        case ExprKind::Var:
+            return lookupVar(static_cast<const VarNode*>(e)).f;
+        case ExprKind::Binary:
+            return binaryF(static_cast<const BinaryNode*>(e));
         case ExprKind::Unary: {
             auto* n = static_cast<const UnaryNode*>(e);
             if (n->op == UnOp::Neg) return -evalF(n->a.get());
@@ -123,8 +151,10 @@ double Machine::evalF(const ExprNode* e) {
             auto* n = static_cast<const SelectNode*>(e);
             return evalCond(n->cond.get()) ? evalF(n->t.get()) : evalF(n->f.get());
         }
-        case ExprKind::Call: return callF(static_cast<const CallNode*>(e));
-        case ExprKind::Load: return loadValue(static_cast<const LoadNode*>(e));
+        case ExprKind::Call:
+            return callF(static_cast<const CallNode*>(e));
+        case ExprKind::Load:
+            return loadValue(static_cast<const LoadNode*>(e));
         case ExprKind::Cast: {
             double v = evalValue(static_cast<const CastNode*>(e)->value.get());
             return roundValue(e->dtype, v);
@@ -136,24 +166,32 @@ double Machine::evalF(const ExprNode* e) {
 int64_t Machine::evalI(const ExprNode* e) {
     if (!e) fail(m_stmtSpan, "malformed IR: missing expression");
     if (e->kind == ExprKind::IntImm) return static_cast<const IntImmNode*>(e)->value;
-    if (e->kind == ExprKind::Var && !isFloatType(e->dtype)) return lookupVar(static_cast<const VarNode*>(e)).i;
+    if (e->kind == ExprKind::Var && !isFloatType(e->dtype))
+        return lookupVar(static_cast<const VarNode*>(e)).i;
     if (isFloatType(e->dtype)) {
         double d = evalF(e);
         int64_t out;
-        if (!toInt(d, out)) fail(e->span, "value " + std::to_string(d) + " used as an integer (index or integer operand)");
+        if (!toInt(d, out))
+            fail(e->span,
+                 "value " + std::to_string(d) + " used as an integer (index or integer operand)");
         return out;
     }
     DepthGuard g(*this, e->span);
     switch (e->kind) {
-        case ExprKind::IntImm: return static_cast<const IntImmNode*>(e)->value;
+        case ExprKind::IntImm:
+            return static_cast<const IntImmNode*>(e)->value;
         case ExprKind::FloatImm: {
             int64_t out;
-            if (!toInt(static_cast<const FloatImmNode*>(e)->value, out)) fail(e->span, "non-finite integer constant");
+            if (!toInt(static_cast<const FloatImmNode*>(e)->value, out))
+                fail(e->span, "non-finite integer constant");
             return out;
         }
-        case ExprKind::StrImm: fail(e->span, "a string cannot be used as a number");
-        case ExprKind::Var: return lookupVar(static_cast<const VarNode*>(e)).i;
-        case ExprKind::Binary: return binaryI(static_cast<const BinaryNode*>(e));
+        case ExprKind::StrImm:
+            fail(e->span, "a string cannot be used as a number");
+        case ExprKind::Var:
+            return lookupVar(static_cast<const VarNode*>(e)).i;
+        case ExprKind::Binary:
+            return binaryI(static_cast<const BinaryNode*>(e));
         case ExprKind::Unary: {
             auto* n = static_cast<const UnaryNode*>(e);
             if (n->op == UnOp::Not) return evalCond(n->a.get()) ? 0 : 1;
@@ -179,7 +217,8 @@ int64_t Machine::evalI(const ExprNode* e) {
             }
             double d = callF(n);
             int64_t out;
-            if (!toInt(d, out)) fail(e->span, "T." + std::string(name) + " gives a non-finite integer value");
+            if (!toInt(d, out))
+                fail(e->span, "T." + std::string(name) + " gives a non-finite integer value");
             return wrapInt(e->dtype, out);
         }
         case ExprKind::Load: {
@@ -207,25 +246,36 @@ bool Machine::evalCond(const ExprNode* e) {
 }
 
 double Machine::binaryF(const BinaryNode* n) {
-    if (isComparison(n->op) || n->op == BinOp::And || n->op == BinOp::Or) return static_cast<double>(binaryI(n));
+    if (isComparison(n->op) || n->op == BinOp::And || n->op == BinOp::Or)
+        return static_cast<double>(binaryI(n));
     double a = evalF(n->a.get()), b = evalF(n->b.get());
     switch (n->op) {
-        case BinOp::Add: return a + b;
-        case BinOp::Sub: return a - b;
-        case BinOp::Mul: return a * b;
-        case BinOp::Div: return a / b;
-        case BinOp::FloorDiv: return std::floor(a / b);
+        case BinOp::Add:
+            return a + b;
+        case BinOp::Sub:
+            return a - b;
+        case BinOp::Mul:
+            return a * b;
+        case BinOp::Div:
+            return a / b;
+        case BinOp::FloorDiv:
+            return std::floor(a / b);
         case BinOp::FloorMod: {
             double r = std::fmod(a, b);
             if (r != 0 && ((r < 0) != (b < 0))) r += b;
             return r;
         }
-        case BinOp::Min: return std::fmin(a, b);
-        case BinOp::Max: return std::fmax(a, b);
-        case BinOp::Pow: return std::pow(a, b);
-        default: break;
+        case BinOp::Min:
+            return std::fmin(a, b);
+        case BinOp::Max:
+            return std::fmax(a, b);
+        case BinOp::Pow:
+            return std::pow(a, b);
+        default:
+            break;
     }
-    fail(n->span, std::string("operator '") + binOpSymbol(n->op) + "' is not defined on floating-point values");
+    fail(n->span, std::string("operator '") + binOpSymbol(n->op) +
+                      "' is not defined on floating-point values");
 }
 
 int64_t Machine::binaryI(const BinaryNode* n) {
@@ -233,9 +283,16 @@ int64_t Machine::binaryI(const BinaryNode* n) {
     if (!ea || !eb) fail(n->span, "malformed IR: binary operator with a missing operand");
     bool anyFloat = isFloatType(ea->dtype) || isFloatType(eb->dtype);
     switch (n->op) {
-        case BinOp::And: return evalCond(ea) && evalCond(eb);
-        case BinOp::Or: return evalCond(ea) || evalCond(eb);
-        case BinOp::Eq: case BinOp::Ne: case BinOp::Lt: case BinOp::Le: case BinOp::Gt: case BinOp::Ge: {
+        case BinOp::And:
+            return evalCond(ea) && evalCond(eb);
+        case BinOp::Or:
+            return evalCond(ea) || evalCond(eb);
+        case BinOp::Eq:
+        case BinOp::Ne:
+        case BinOp::Lt:
+        case BinOp::Le:
+        case BinOp::Gt:
+        case BinOp::Ge: {
             int c;  // -1, 0, 1; 2 = unordered (NaN)
             if (anyFloat) {
                 double a = evalF(ea), b = evalF(eb);
@@ -245,15 +302,22 @@ int64_t Machine::binaryI(const BinaryNode* n) {
                 c = a < b ? -1 : a > b ? 1 : 0;
             }
             switch (n->op) {
-                case BinOp::Eq: return c == 0;
-                case BinOp::Ne: return c != 0;
-                case BinOp::Lt: return c == -1;
-                case BinOp::Le: return c == -1 || c == 0;
-                case BinOp::Gt: return c == 1;
-                default: return c == 1 || c == 0;
+                case BinOp::Eq:
+                    return c == 0;
+                case BinOp::Ne:
+                    return c != 0;
+                case BinOp::Lt:
+                    return c == -1;
+                case BinOp::Le:
+                    return c == -1 || c == 0;
+                case BinOp::Gt:
+                    return c == 1;
+                default:
+                    return c == 1 || c == 0;
             }
         }
-        default: break;
+        default:
+            break;
     }
     if (anyFloat) {
         int64_t out;
@@ -263,18 +327,25 @@ int64_t Machine::binaryI(const BinaryNode* n) {
     }
     int64_t a = evalI(ea), b = evalI(eb);
     switch (n->op) {
-        case BinOp::Add: return wrapAdd(a, b);
-        case BinOp::Sub: return wrapSub(a, b);
-        case BinOp::Mul: return wrapMul(a, b);
+        case BinOp::Add:
+            return wrapAdd(a, b);
+        case BinOp::Sub:
+            return wrapSub(a, b);
+        case BinOp::Mul:
+            return wrapMul(a, b);
         case BinOp::Div:
         case BinOp::FloorDiv:
         case BinOp::FloorMod:
-            if (b == 0) fail(n->span, std::string("integer division by zero (operator '") + binOpSymbol(n->op) + "')");
+            if (b == 0)
+                fail(n->span, std::string("integer division by zero (operator '") +
+                                  binOpSymbol(n->op) + "')");
             if (b == -1) return n->op == BinOp::FloorMod ? 0 : wrapSub(0, a);
             if (n->op == BinOp::Div) return a / b;  // C truncation, as `/` on ints in TIR
             return n->op == BinOp::FloorDiv ? floorDiv(a, b) : floorMod(a, b);
-        case BinOp::Min: return std::min(a, b);
-        case BinOp::Max: return std::max(a, b);
+        case BinOp::Min:
+            return std::min(a, b);
+        case BinOp::Max:
+            return std::max(a, b);
         case BinOp::Pow: {
             if (b < 0) fail(n->span, "negative integer exponent");
             int64_t r = 1;
@@ -282,14 +353,20 @@ int64_t Machine::binaryI(const BinaryNode* n) {
                 if (b & 1) r = wrapMul(r, a);
             return r;
         }
-        case BinOp::BitAnd: return a & b;
-        case BinOp::BitOr: return a | b;
-        case BinOp::BitXor: return a ^ b;
+        case BinOp::BitAnd:
+            return a & b;
+        case BinOp::BitOr:
+            return a | b;
+        case BinOp::BitXor:
+            return a ^ b;
         case BinOp::Shl:
         case BinOp::Shr:
-            if (b < 0 || b > 63) fail(n->span, "shift by " + std::to_string(b) + " bits (must be in [0, 63])");
-            return n->op == BinOp::Shl ? static_cast<int64_t>(static_cast<uint64_t>(a) << b) : a >> b;
-        default: break;
+            if (b < 0 || b > 63)
+                fail(n->span, "shift by " + std::to_string(b) + " bits (must be in [0, 63])");
+            return n->op == BinOp::Shl ? static_cast<int64_t>(static_cast<uint64_t>(a) << b)
+                                       : a >> b;
+        default:
+            break;
     }
     fail(n->span, "malformed IR: unknown binary operator");
 }
@@ -319,12 +396,14 @@ double Machine::loadValue(const LoadNode* n) {
     return b.data[elementOffset(b, n->indices, n->span, "load")];
 }
 
-int64_t Machine::elementOffset(const BufferState& b, const std::vector<Expr>& idx, const Span& at, const char* what) {
+int64_t Machine::elementOffset(const BufferState& b, const std::vector<Expr>& idx, const Span& at,
+                               const char* what) {
     size_t rank = b.shape.size();
     if (idx.empty() && b.size == 1) return 0;  // scalar (alloc_var) read without an index
     if (idx.size() != rank)
-        fail(at, std::string(what) + " of '" + b.node->name + "' with " + std::to_string(idx.size()) +
-                     " indices, but the buffer has rank " + std::to_string(rank));
+        fail(at, std::string(what) + " of '" + b.node->name + "' with " +
+                     std::to_string(idx.size()) + " indices, but the buffer has rank " +
+                     std::to_string(rank));
     int64_t small[8];
     std::vector<int64_t> big;
     int64_t* vals = small;
@@ -342,7 +421,8 @@ int64_t Machine::elementOffset(const BufferState& b, const std::vector<Expr>& id
     if (oob || off < 0 || off >= b.size) {
         std::vector<int64_t> v(vals, vals + rank);
         fail(at, std::string("out-of-bounds ") + what + " " + b.node->name + formatIndex(v) + ": " +
-                     scopeName(b.node->scope) + " buffer '" + b.node->name + "' has shape " + formatShape(b.shape));
+                     scopeName(b.node->scope) + " buffer '" + b.node->name + "' has shape " +
+                     formatShape(b.shape));
     }
     return off;
 }

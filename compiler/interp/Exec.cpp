@@ -18,9 +18,10 @@ bool isNoOpCall(std::string_view op) {
     if (op.substr(0, 2) == "T.") op.remove_prefix(2);
     if (op.substr(0, 3) == "tl.") op.remove_prefix(3);
     static constexpr std::string_view kNoOps[] = {
-        "sync_threads", "syncthreads", "sync_warp", "fence_proxy_async", "set_max_nreg", "use_swizzle",
-        "annotate_layout", "barrier_arrive", "barrier_wait", "mbarrier_arrive", "mbarrier_expect_tx",
-        "mbarrier_wait_parity", "no_op", "evaluate",
+        "sync_threads", "syncthreads",     "sync_warp",          "fence_proxy_async",
+        "set_max_nreg", "use_swizzle",     "annotate_layout",    "barrier_arrive",
+        "barrier_wait", "mbarrier_arrive", "mbarrier_expect_tx", "mbarrier_wait_parity",
+        "no_op",        "evaluate",
     };
     return std::find(std::begin(kNoOps), std::end(kNoOps), op) != std::end(kNoOps);
 }
@@ -47,7 +48,8 @@ void Machine::failTooDeep(const Span& at) const {
 }
 
 void Machine::checkCancel(const Span& at) const {
-    if (m_opts.cancel && m_opts.cancel->load(std::memory_order_relaxed)) fail(at, "interpretation cancelled");
+    if (m_opts.cancel && m_opts.cancel->load(std::memory_order_relaxed))
+        fail(at, "interpretation cancelled");
 }
 
 void Machine::log(std::string line) {
@@ -67,7 +69,8 @@ BufferState& Machine::lookup(const BufferNode* b, const Span& at) {
             return *s;
         }
     fail(at, "buffer '" + b->name + "' is used before its allocation in this block",
-         "an alloc_shared/alloc_fragment/alloc_local must come before the buffer's first use inside T.Kernel");
+         "an alloc_shared/alloc_fragment/alloc_local must come before the buffer's first use "
+         "inside T.Kernel");
 }
 
 BufferState& Machine::stateFor(const BufferNode* b) {
@@ -88,37 +91,42 @@ static int64_t setGeometry(Machine& m, BufferState& st, const BufferNode& b, con
         st.shape.push_back(v);
     }
     auto numel = checkedNumel(st.shape);
-    if (!numel) m.fail(at, "buffer '" + b.name + "' of shape " + formatShape(st.shape) + " is too large for the interpreter");
+    if (!numel)
+        m.fail(at, "buffer '" + b.name + "' of shape " + formatShape(st.shape) +
+                       " is too large for the interpreter");
     st.strides.assign(st.shape.size(), 1);
     if (b.strides.empty()) {
         for (size_t d = st.shape.size(); d-- > 1;) st.strides[d - 1] = st.strides[d] * st.shape[d];
         return *numel;
     }
     if (b.strides.size() != st.shape.size())
-        m.fail(at, "buffer '" + b.name + "' has " + std::to_string(b.strides.size()) + " strides for rank " +
-                       std::to_string(st.shape.size()));
+        m.fail(at, "buffer '" + b.name + "' has " + std::to_string(b.strides.size()) +
+                       " strides for rank " + std::to_string(st.shape.size()));
     int64_t last = 0;
     for (size_t d = 0; d < st.shape.size(); ++d) {
         st.strides[d] = m.evalI(b.strides[d].get());
         if (st.strides[d] < 0 || st.strides[d] > kMaxElements)
-            m.fail(at, "buffer '" + b.name + "' has an unsupported stride " + std::to_string(st.strides[d]));
+            m.fail(at, "buffer '" + b.name + "' has an unsupported stride " +
+                           std::to_string(st.strides[d]));
         if (st.shape[d] > 0) last += (st.shape[d] - 1) * st.strides[d];
     }
     if (*numel == 0) return 0;
-    if (last + 1 > kMaxElements) m.fail(at, "strided buffer '" + b.name + "' is too large for the interpreter");
+    if (last + 1 > kMaxElements)
+        m.fail(at, "strided buffer '" + b.name + "' is too large for the interpreter");
     return last + 1;
 }
 
 void Machine::bindArguments(const PrimFunc& f, std::vector<HostTensor>& args) {
     if (args.size() != f->params.size())
-        fail(f->span, "kernel '" + f->name + "' takes " + std::to_string(f->params.size()) + " tensor arguments, got " +
-                          std::to_string(args.size()));
+        fail(f->span, "kernel '" + f->name + "' takes " + std::to_string(f->params.size()) +
+                          " tensor arguments, got " + std::to_string(args.size()));
     for (size_t i = 0; i < args.size(); ++i) {
         const BufferNode* b = f->params[i].get();
         if (!b) fail(f->span, "malformed IR: parameter " + std::to_string(i) + " has no buffer");
         if (args[i].shape.size() != b->rank())
             fail(b->span, "argument " + std::to_string(i) + " ('" + b->name + "') must have rank " +
-                              std::to_string(b->rank()) + ", got shape " + formatShape(args[i].shape));
+                              std::to_string(b->rank()) + ", got shape " +
+                              formatShape(args[i].shape));
         for (size_t d = 0; d < b->rank(); ++d) {  // a dimension that is a bare variable binds it
             auto* v = dynamic_cast<const VarNode*>(b->shape[d].get());
             bool bound = false;
@@ -131,15 +139,18 @@ void Machine::bindArguments(const PrimFunc& f, std::vector<HostTensor>& args) {
         HostTensor& t = args[i];
         std::string what = "argument " + std::to_string(i) + " ('" + b.name + "')";
         if (t.dtype != b.dtype)
-            fail(b.span, what + " has dtype " + std::string(dtypeName(t.dtype)) + ", the kernel expects " +
-                             std::string(dtypeName(b.dtype)));
+            fail(b.span, what + " has dtype " + std::string(dtypeName(t.dtype)) +
+                             ", the kernel expects " + std::string(dtypeName(b.dtype)));
         BufferState& st = stateFor(&b);
         int64_t need = setGeometry(*this, st, b, b.span);
         if (st.shape != t.shape)
-            fail(b.span, what + " has shape " + formatShape(t.shape) + ", the kernel expects " + formatShape(st.shape));
+            fail(b.span, what + " has shape " + formatShape(t.shape) + ", the kernel expects " +
+                             formatShape(st.shape));
         if (t.data.empty()) t.data.assign(static_cast<size_t>(t.numel()), 0.0);
-        if (static_cast<int64_t>(t.data.size()) < need || static_cast<int64_t>(t.data.size()) != t.numel())
-            fail(b.span, what + " holds " + std::to_string(t.data.size()) + " values, needs " + std::to_string(need));
+        if (static_cast<int64_t>(t.data.size()) < need ||
+            static_cast<int64_t>(t.data.size()) != t.numel())
+            fail(b.span, what + " holds " + std::to_string(t.data.size()) + " values, needs " +
+                             std::to_string(need));
         st.data = t.data.data();
         st.size = static_cast<int64_t>(t.data.size());
         st.global = st.live = true;
@@ -196,15 +207,27 @@ void Machine::exec(const StmtNode* s) {
         }
         case StmtKind::If: {
             auto* n = static_cast<const IfNode*>(s);
-            if (evalCond(n->cond.get())) exec(n->then.get());
-            else exec(n->otherwise.get());
+            if (evalCond(n->cond.get()))
+                exec(n->then.get());
+            else
+                exec(n->otherwise.get());
             break;
         }
-        case StmtKind::Store: execStore(static_cast<const StoreNode*>(s)); break;
-        case StmtKind::Alloc: execAlloc(static_cast<const AllocNode*>(s)); break;
-        case StmtKind::Kernel: execKernel(static_cast<const KernelNode*>(s)); break;
-        case StmtKind::TileOp: execTileOp(static_cast<const TileOpNode*>(s)); break;
-        case StmtKind::Eval: execEval(static_cast<const EvalNode*>(s)); break;
+        case StmtKind::Store:
+            execStore(static_cast<const StoreNode*>(s));
+            break;
+        case StmtKind::Alloc:
+            execAlloc(static_cast<const AllocNode*>(s));
+            break;
+        case StmtKind::Kernel:
+            execKernel(static_cast<const KernelNode*>(s));
+            break;
+        case StmtKind::TileOp:
+            execTileOp(static_cast<const TileOpNode*>(s));
+            break;
+        case StmtKind::Eval:
+            execEval(static_cast<const EvalNode*>(s));
+            break;
     }
     m_stmtSpan = saved;
 }
@@ -220,7 +243,8 @@ void Machine::execAlloc(const AllocNode* a) {
     const BufferNode* b = a->buffer.get();
     if (!b) fail(a->span, "malformed IR: allocation without a buffer");
     BufferState& st = stateFor(b);
-    if (st.global) fail(a->span, "'" + b->name + "' is a kernel parameter and cannot be allocated again");
+    if (st.global)
+        fail(a->span, "'" + b->name + "' is a kernel parameter and cannot be allocated again");
     int64_t need = setGeometry(*this, st, *b, a->span);
     double init = a->init ? roundValue(b->dtype, evalValue(a->init.get())) : 0.0;
     st.own.assign(static_cast<size_t>(need), init);
@@ -238,10 +262,11 @@ void Machine::execKernel(const KernelNode* k) {
         grid.push_back(v);
     }
     if (k->blockVars.size() > grid.size())
-        fail(k->span, "T.Kernel binds " + std::to_string(k->blockVars.size()) + " block indices for a " +
-                          std::to_string(grid.size()) + "-D grid");
+        fail(k->span, "T.Kernel binds " + std::to_string(k->blockVars.size()) +
+                          " block indices for a " + std::to_string(grid.size()) + "-D grid");
     int64_t total = 1;
-    for (int64_t g : grid) total = (g && total > (int64_t(1) << 62) / g) ? (int64_t(1) << 62) : total * g;
+    for (int64_t g : grid)
+        total = (g && total > (int64_t(1) << 62) / g) ? (int64_t(1) << 62) : total * g;
     size_t mark = m_bindings.size();
     for (auto& v : k->blockVars) {
         if (!v) fail(k->span, "malformed IR: missing block variable");
@@ -256,7 +281,9 @@ void Machine::execKernel(const KernelNode* k) {
         for (size_t d = 0; d < grid.size(); ++d) {
             m_blockIdx[d] = rest % grid[d];
             rest /= grid[d];
-            if (d < k->blockVars.size()) m_bindings[mark + d].i = m_blockIdx[d], m_bindings[mark + d].f = double(m_blockIdx[d]);
+            if (d < k->blockVars.size())
+                m_bindings[mark + d].i = m_blockIdx[d],
+                                  m_bindings[mark + d].f = double(m_blockIdx[d]);
         }
         for (auto& b : m_buffers)  // per-block storage: every non-parameter buffer is re-allocated
             if (!b->global) b->live = false;
@@ -278,8 +305,11 @@ void Machine::execEval(const EvalNode* e) {
     if (op == "print") {
         std::string msg, val;
         for (auto& a : c->args) {
-            if (auto* s = dynamic_cast<const StrImmNode*>(a.get())) msg = s->value;
-            else if (a) val = isFloatType(a->dtype) ? std::to_string(evalF(a.get())) : std::to_string(evalI(a.get()));
+            if (auto* s = dynamic_cast<const StrImmNode*>(a.get()))
+                msg = s->value;
+            else if (a)
+                val = isFloatType(a->dtype) ? std::to_string(evalF(a.get()))
+                                            : std::to_string(evalI(a.get()));
         }
         std::string line = "block " + formatIndex(m_blockIdx) + ":";
         if (!msg.empty()) line += " " + msg;

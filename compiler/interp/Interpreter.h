@@ -57,11 +57,17 @@ struct InterpResult {
 ///   dst's value (sum/abssum: dst + r, max/absmax: max(dst, r), min: min(dst, r)).
 /// - cumsum src->dst (dim, reverse): inclusive scan in double, each output rounded.
 /// - atomic dst, value (op add|max|min; value a region of dst's shape or a scalar expression):
-///   dst = roundTo(dst dtype, op(dst, value)); bounds handled as in copy.
+///   the value is converted to dst's dtype, then dst = roundTo(dst dtype, op(dst, value));
+///   elements where dst (or the value region) is out of bounds are skipped, as copy skips them.
 /// Element loads/stores (and gemm/fill/reduce/cumsum regions) outside a buffer's shape are errors
-/// naming the buffer, the index and the shape. Synchronisation calls are no-ops (one executor).
+/// naming the buffer, the index and the shape. Synchronisation calls (T.sync_threads, barriers,
+/// fences) are no-ops, there being one executor; T.print appends to result.log. Buffers are
+/// zero-initialised at their allocation (alloc_var: its init). A T.StridedTensor parameter is
+/// addressed through its strides inside args[i].data. Thread indices and lowered intrinsics
+/// (tl.*) are errors: this interpreter runs tile-level IR only.
 ///
 /// Never throws and never crashes on malformed IR: every problem becomes result.error.
-InterpResult run(const ir::PrimFunc& f, std::vector<HostTensor>& args, const InterpOptions& opts = {});
+InterpResult run(const ir::PrimFunc& f, std::vector<HostTensor>& args,
+                 const InterpOptions& opts = {});
 
 }  // namespace ts::interp

@@ -24,8 +24,8 @@ inline constexpr int64_t kMaxElements = int64_t(1) << 28;
 /// ir::isFloat, inline: it is asked once per evaluated node.
 inline bool isFloatType(ir::DType t) {
     using ir::DType;
-    return t == DType::Float16 || t == DType::BFloat16 || t == DType::Float32 || t == DType::Float64 ||
-           t == DType::Float8E4M3 || t == DType::Float8E5M2;
+    return t == DType::Float16 || t == DType::BFloat16 || t == DType::Float32 ||
+           t == DType::Float64 || t == DType::Float8E4M3 || t == DType::Float8E5M2;
 }
 
 /// Thrown inside the interpreter; caught only by run().
@@ -41,10 +41,10 @@ struct BufferState {
     const ir::BufferNode* node = nullptr;
     ir::DType dtype = ir::DType::Float32;
     double* data = nullptr;
-    int64_t size = 0;               ///< addressable elements of `data`
-    std::vector<int64_t> shape;     ///< evaluated extents
-    std::vector<int64_t> strides;   ///< element strides (row-major unless the buffer has strides)
-    bool live = false;              ///< allocated in the current block (always true for globals)
+    int64_t size = 0;              ///< addressable elements of `data`
+    std::vector<int64_t> shape;    ///< evaluated extents
+    std::vector<int64_t> strides;  ///< element strides (row-major unless the buffer has strides)
+    bool live = false;             ///< allocated in the current block (always true for globals)
     bool global = false;
     std::vector<double> own;
 };
@@ -83,7 +83,8 @@ public:
         return e && !isFloatType(e->dtype) ? static_cast<double>(evalI(e)) : evalF(e);
     }
     /// Element offset of buffer[indices], bounds-checked; `what` is "load" or "store".
-    int64_t elementOffset(const BufferState& b, const std::vector<ir::Expr>& idx, const Span& at, const char* what);
+    int64_t elementOffset(const BufferState& b, const std::vector<ir::Expr>& idx, const Span& at,
+                          const char* what);
     double loadValue(const ir::LoadNode* n);
     double callF(const ir::CallNode* n);
     int64_t binaryI(const ir::BinaryNode* n);
@@ -136,9 +137,9 @@ public:
     std::vector<std::string> m_log;
     std::vector<int64_t> m_blockIdx;  ///< index of the running block, per grid dimension
     int m_depth = 0;
-    uint32_t m_loopTicks = 0;         ///< loop iterations, to poll the cancel flag now and then
+    uint32_t m_loopTicks = 0;  ///< loop iterations, to poll the cancel flag now and then
     bool m_inKernel = false;
-    Span m_stmtSpan;                  ///< statement being executed (fallback error location)
+    Span m_stmtSpan;  ///< statement being executed (fallback error location)
     int64_t m_blocksRun = 0;
 };
 

@@ -21,9 +21,9 @@ struct Axis {
 /// A region with its extent-1 dimensions folded into `base` / `unitIn`.
 struct FlatView {
     const BufferState* buf = nullptr;
-    int64_t base = 0;      ///< offset of the region's first element (may be out of bounds)
-    bool unitIn = true;    ///< every squeezed dimension is in bounds
-    bool empty = false;    ///< some extent is 0
+    int64_t base = 0;    ///< offset of the region's first element (may be out of bounds)
+    bool unitIn = true;  ///< every squeezed dimension is in bounds
+    bool empty = false;  ///< some extent is 0
     std::vector<Axis> axes;
     std::vector<int64_t> extents() const {
         std::vector<int64_t> e;
@@ -39,8 +39,10 @@ FlatView flatten(const RegionView& r) {
         int64_t stride = r.buf->strides[d], shape = r.buf->shape[d];
         f.base += r.start[d] * stride;
         if (r.ext[d] == 0) f.empty = true;
-        if (r.ext[d] == 1) f.unitIn &= r.start[d] >= 0 && r.start[d] < shape;
-        else f.axes.push_back({r.start[d], r.ext[d], stride, shape});
+        if (r.ext[d] == 1)
+            f.unitIn &= r.start[d] >= 0 && r.start[d] < shape;
+        else
+            f.axes.push_back({r.start[d], r.ext[d], stride, shape});
     }
     return f;
 }
@@ -71,7 +73,8 @@ void forEachPair(const FlatView& s, const FlatView& d, F&& fn) {
             dIn &= y.start + m[a] >= 0 && y.start + m[a] < y.shape;
         }
         for (int64_t j = 0; j < E; ++j)
-            fn(so + j * si.stride, sIn && j >= sLo && j < sHi, dof + j * di.stride, dIn && j >= dLo && j < dHi);
+            fn(so + j * si.stride, sIn && j >= sLo && j < sHi, dof + j * di.stride,
+               dIn && j >= dLo && j < dHi);
         size_t a = n - 1;
         while (a > 0 && ++m[a - 1] == s.axes[a - 1].extent) m[--a] = 0;
         if (a == 0) return;
@@ -86,7 +89,8 @@ void forEachOne(const FlatView& v, F&& fn) {
 std::string regionText(const RegionView& r) {
     std::string s = r.buf->node->name + "[";
     for (size_t d = 0; d < r.ext.size(); ++d)
-        s += (d ? ", " : "") + std::to_string(r.start[d]) + ":" + std::to_string(r.start[d] + r.ext[d]);
+        s += (d ? ", " : "") + std::to_string(r.start[d]) + ":" +
+             std::to_string(r.start[d] + r.ext[d]);
     return s + "]";
 }
 
@@ -107,42 +111,53 @@ struct Mat {
 
 RegionView Machine::evalRegion(const TileOpNode* n, size_t i) {
     std::string op = std::string("T.") + tileOpName(n->op);
-    if (!n->isRegion(i)) fail(n->span, op + ": argument " + std::to_string(i + 1) + " must be a buffer region");
+    if (!n->isRegion(i))
+        fail(n->span, op + ": argument " + std::to_string(i + 1) + " must be a buffer region");
     const Region& r = n->region(i);
     RegionView v;
     v.span = r.span.valid() ? r.span : n->span;
     v.buf = &lookup(r.buffer.get(), v.span);
     if (r.ranges.size() != v.buf->shape.size())
-        fail(v.span, op + ": region of '" + r.buffer->name + "' has " + std::to_string(r.ranges.size()) +
-                         " ranges but the buffer has rank " + std::to_string(v.buf->shape.size()));
+        fail(v.span, op + ": region of '" + r.buffer->name + "' has " +
+                         std::to_string(r.ranges.size()) + " ranges but the buffer has rank " +
+                         std::to_string(v.buf->shape.size()));
     for (auto& rg : r.ranges) {
         v.start.push_back(evalI(rg.min.get()));
         v.ext.push_back(evalI(rg.extent.get()));
-        if (v.ext.back() < 0) fail(v.span, op + ": negative region extent " + std::to_string(v.ext.back()));
+        if (v.ext.back() < 0)
+            fail(v.span, op + ": negative region extent " + std::to_string(v.ext.back()));
     }
     return v;
 }
 
 void Machine::requireInBounds(const RegionView& r, const char* op) const {
     for (size_t d = 0; d < r.ext.size(); ++d) {
-        if (r.ext[d] == 0 || (r.start[d] >= 0 && r.start[d] + r.ext[d] <= r.buf->shape[d])) continue;
+        if (r.ext[d] == 0 || (r.start[d] >= 0 && r.start[d] + r.ext[d] <= r.buf->shape[d]))
+            continue;
         std::vector<int64_t> idx = r.start;
         if (r.start[d] >= 0) idx[d] = r.buf->shape[d];
         for (size_t e = 0; e < d; ++e) idx[e] = std::max<int64_t>(idx[e], 0);
-        fail(r.span, std::string("T.") + op + ": region " + regionText(r) + " reaches index " + formatIndex(idx) +
-                         " outside " + scopeName(r.buf->node->scope) + " buffer '" + r.buf->node->name +
-                         "' of shape " + formatShape(r.buf->shape));
+        fail(r.span, std::string("T.") + op + ": region " + regionText(r) + " reaches index " +
+                         formatIndex(idx) + " outside " + scopeName(r.buf->node->scope) +
+                         " buffer '" + r.buf->node->name + "' of shape " +
+                         formatShape(r.buf->shape));
     }
 }
 
 void Machine::execTileOp(const TileOpNode* n) {
     switch (n->op) {
-        case TileOpKind::Copy: return tileCopy(n);
-        case TileOpKind::Gemm: return tileGemm(n);
-        case TileOpKind::Fill: return tileFill(n);
-        case TileOpKind::Reduce: return tileReduce(n);
-        case TileOpKind::Cumsum: return tileCumsum(n);
-        case TileOpKind::Atomic: return tileAtomic(n);
+        case TileOpKind::Copy:
+            return tileCopy(n);
+        case TileOpKind::Gemm:
+            return tileGemm(n);
+        case TileOpKind::Fill:
+            return tileFill(n);
+        case TileOpKind::Reduce:
+            return tileReduce(n);
+        case TileOpKind::Cumsum:
+            return tileCumsum(n);
+        case TileOpKind::Atomic:
+            return tileAtomic(n);
     }
     fail(n->span, "malformed IR: unknown tile op");
 }
@@ -151,15 +166,19 @@ void Machine::tileCopy(const TileOpNode* n) {
     RegionView src = evalRegion(n, 0), dst = evalRegion(n, 1);
     FlatView s = flatten(src), d = flatten(dst);
     if (s.extents() != d.extents())
-        fail(n->span, "T.copy: source " + regionText(src) + " has shape " + formatShape(s.extents()) + " but destination " +
-                          regionText(dst) + " has shape " + formatShape(d.extents()) + " (extent-1 dimensions dropped)");
+        fail(n->span, "T.copy: source " + regionText(src) + " has shape " +
+                          formatShape(s.extents()) + " but destination " + regionText(dst) +
+                          " has shape " + formatShape(d.extents()) +
+                          " (extent-1 dimensions dropped)");
     const double* sp = src.buf->data;
     double* dp = dst.buf->data;
     DType dt = dst.buf->dtype;
     bool convert = dt != src.buf->dtype && dt != DType::Float64;
     if (src.buf == dst.buf) {  // possibly overlapping: read everything first
         m_scratchA.clear();
-        forEachPair(s, d, [&](int64_t so, bool si, int64_t, bool) { m_scratchA.push_back(si ? sp[so] : 0.0); });
+        forEachPair(s, d, [&](int64_t so, bool si, int64_t, bool) {
+            m_scratchA.push_back(si ? sp[so] : 0.0);
+        });
         size_t k = 0;
         forEachPair(s, d, [&](int64_t, bool, int64_t dof, bool di) {
             double v = m_scratchA[k++];
@@ -181,7 +200,9 @@ void Machine::tileGemm(const TileOpNode* n) {
     for (int i = 0; i < 3; ++i) {
         r[i] = evalRegion(n, i);
         size_t rank = r[i].ext.size();
-        if (rank < 2) fail(r[i].span, std::string("T.gemm: ") + names[i] + " (" + regionText(r[i]) + ") must be a 2-D tile");
+        if (rank < 2)
+            fail(r[i].span, std::string("T.gemm: ") + names[i] + " (" + regionText(r[i]) +
+                                ") must be a 2-D tile");
         for (size_t d = 0; d + 2 < rank; ++d)
             if (r[i].ext[d] != 1)
                 fail(r[i].span, std::string("T.gemm: ") + names[i] + " region " + regionText(r[i]) +
@@ -189,14 +210,17 @@ void Machine::tileGemm(const TileOpNode* n) {
         requireInBounds(r[i], "gemm");
         int64_t base = 0;
         for (size_t d = 0; d < rank; ++d) base += r[i].start[d] * r[i].buf->strides[d];
-        m[i] = {r[i].ext[rank - 2], r[i].ext[rank - 1], base, r[i].buf->strides[rank - 2], r[i].buf->strides[rank - 1]};
+        m[i] = {r[i].ext[rank - 2], r[i].ext[rank - 1], base, r[i].buf->strides[rank - 2],
+                r[i].buf->strides[rank - 1]};
     }
-    bool ta = attrBool(n->attrs, "transpose_A", false), tb = attrBool(n->attrs, "transpose_B", false);
+    bool ta = attrBool(n->attrs, "transpose_A", false),
+         tb = attrBool(n->attrs, "transpose_B", false);
     if (ta) std::swap(m[0].rows, m[0].cols), std::swap(m[0].rs, m[0].cs);
     if (tb) std::swap(m[1].rows, m[1].cols), std::swap(m[1].rs, m[1].cs);
     int64_t M = m[0].rows, K = m[0].cols, N = m[1].cols;
     if (m[1].rows != K || m[2].rows != M || m[2].cols != N)
-        fail(n->span, "T.gemm: shapes do not match: op(A) is " + formatShape(std::vector<int64_t>{M, K}) + ", op(B) is " +
+        fail(n->span, "T.gemm: shapes do not match: op(A) is " +
+                          formatShape(std::vector<int64_t>{M, K}) + ", op(B) is " +
                           formatShape(std::vector<int64_t>{m[1].rows, N}) + ", C is " +
                           formatShape(std::vector<int64_t>{m[2].rows, m[2].cols}));
     const double *ap = r[0].buf->data, *bp = r[1].buf->data;
@@ -248,29 +272,36 @@ void Machine::tileReduce(const TileOpNode* n) {
     int64_t rank = static_cast<int64_t>(src.ext.size()), dim = attrInt(n->attrs, "dim", -1);
     if (dim < 0) dim += rank;
     if (dim < 0 || dim >= rank)
-        fail(n->span, "T.reduce_" + op + ": dim " + std::to_string(attrInt(n->attrs, "dim", -1)) + " is out of range for a " +
-                          std::to_string(rank) + "-D source");
+        fail(n->span, "T.reduce_" + op + ": dim " + std::to_string(attrInt(n->attrs, "dim", -1)) +
+                          " is out of range for a " + std::to_string(rank) + "-D source");
     std::vector<int64_t> expect = src.ext;
     expect.erase(expect.begin() + dim);
     if (squeeze(expect) != squeeze(dst.ext))
-        fail(n->span, "T.reduce_" + op + ": destination " + regionText(dst) + " must have shape " + formatShape(expect) +
-                          " (source " + formatShape(src.ext) + " without dim " + std::to_string(dim) + ")");
+        fail(n->span, "T.reduce_" + op + ": destination " + regionText(dst) + " must have shape " +
+                          formatShape(expect) + " (source " + formatShape(src.ext) +
+                          " without dim " + std::to_string(dim) + ")");
     RegionView outer = src;
     int64_t len = src.ext[dim], stride = src.buf->strides[dim];
     outer.ext[dim] = 1;
     const double* sp = src.buf->data;
-    double init = op == "max" ? -std::numeric_limits<double>::infinity()
-                  : op == "min" ? std::numeric_limits<double>::infinity() : 0.0;
+    double init = op == "max"   ? -std::numeric_limits<double>::infinity()
+                  : op == "min" ? std::numeric_limits<double>::infinity()
+                                : 0.0;
     m_scratchA.clear();
     forEachOne(flatten(outer), [&](int64_t base, bool) {
         double acc = init;
         for (int64_t k = 0; k < len; ++k) {
             double x = sp[base + k * stride];
-            if (op == "sum") acc += x;
-            else if (op == "max") acc = std::fmax(acc, x);
-            else if (op == "min") acc = std::fmin(acc, x);
-            else if (op == "absmax") acc = std::fmax(acc, std::fabs(x));
-            else acc += std::fabs(x);
+            if (op == "sum")
+                acc += x;
+            else if (op == "max")
+                acc = std::fmax(acc, x);
+            else if (op == "min")
+                acc = std::fmin(acc, x);
+            else if (op == "absmax")
+                acc = std::fmax(acc, std::fabs(x));
+            else
+                acc += std::fabs(x);
         }
         m_scratchA.push_back(acc);
     });
@@ -281,9 +312,12 @@ void Machine::tileReduce(const TileOpNode* n) {
     forEachOne(flatten(dst), [&](int64_t o, bool) {
         double v = m_scratchA[k++];
         if (!clear) {
-            if (op == "sum" || op == "abssum") v = dp[o] + v;
-            else if (op == "min") v = std::fmin(dp[o], v);
-            else v = std::fmax(dp[o], v);
+            if (op == "sum" || op == "abssum")
+                v = dp[o] + v;
+            else if (op == "min")
+                v = std::fmin(dp[o], v);
+            else
+                v = std::fmax(dp[o], v);
         }
         dp[o] = roundValue(dt, v);
     });
@@ -294,12 +328,13 @@ void Machine::tileCumsum(const TileOpNode* n) {
     requireInBounds(src, "cumsum");
     requireInBounds(dst, "cumsum");
     if (src.ext != dst.ext)
-        fail(n->span, "T.cumsum: source " + regionText(src) + " and destination " + regionText(dst) + " differ in shape");
+        fail(n->span, "T.cumsum: source " + regionText(src) + " and destination " +
+                          regionText(dst) + " differ in shape");
     int64_t rank = static_cast<int64_t>(src.ext.size()), dim = attrInt(n->attrs, "dim", 0);
     if (dim < 0) dim += rank;
     if (dim < 0 || dim >= rank)
-        fail(n->span, "T.cumsum: dim " + std::to_string(attrInt(n->attrs, "dim", 0)) + " is out of range for a " +
-                          std::to_string(rank) + "-D tile");
+        fail(n->span, "T.cumsum: dim " + std::to_string(attrInt(n->attrs, "dim", 0)) +
+                          " is out of range for a " + std::to_string(rank) + "-D tile");
     bool reverse = attrBool(n->attrs, "reverse", false);
     int64_t len = src.ext[dim], ss = src.buf->strides[dim], ds = dst.buf->strides[dim];
     RegionView so = src, dso = dst;
@@ -327,7 +362,8 @@ void Machine::tileCumsum(const TileOpNode* n) {
 void Machine::tileAtomic(const TileOpNode* n) {
     RegionView dst = evalRegion(n, 0);
     std::string op = attrStr(n->attrs, "op", "add");
-    if (op != "add" && op != "max" && op != "min") fail(n->span, "T.atomic_" + op + ": unknown atomic operation");
+    if (op != "add" && op != "max" && op != "min")
+        fail(n->span, "T.atomic_" + op + ": unknown atomic operation");
     if (n->args.size() < 2) fail(n->span, "T.atomic_" + op + ": missing value");
     DType dt = dst.buf->dtype;
     double* dp = dst.buf->data;
@@ -346,11 +382,14 @@ void Machine::tileAtomic(const TileOpNode* n) {
     RegionView src = evalRegion(n, 1);
     FlatView s = flatten(src);
     if (s.extents() != d.extents())
-        fail(n->span, "T.atomic_" + op + ": value " + regionText(src) + " has shape " + formatShape(s.extents()) +
-                          " but destination " + regionText(dst) + " has shape " + formatShape(d.extents()));
+        fail(n->span, "T.atomic_" + op + ": value " + regionText(src) + " has shape " +
+                          formatShape(s.extents()) + " but destination " + regionText(dst) +
+                          " has shape " + formatShape(d.extents()));
     const double* sp = src.buf->data;
     m_scratchA.clear();  // read first: value and destination may be the same buffer
-    forEachPair(s, d, [&](int64_t so, bool si, int64_t, bool) { m_scratchA.push_back(si ? sp[so] : std::nan("")); });
+    forEachPair(s, d, [&](int64_t so, bool si, int64_t, bool) {
+        m_scratchA.push_back(si ? sp[so] : std::nan(""));
+    });
     size_t k = 0;
     forEachPair(s, d, [&](int64_t, bool si, int64_t dof, bool di) {
         double v = m_scratchA[k++];

@@ -19,7 +19,8 @@ struct GemmCfg {
     bool ta = false, tb = false;
     DType in = DType::Float16, acc = DType::Float32, out = DType::Float16;
     int64_t stages = 3;
-    bool stagedA = false;  ///< A_s is (2, bm, bk), indexed by k % 2 (multi-buffered), A via a fragment
+    bool stagedA =
+        false;  ///< A_s is (2, bm, bk), indexed by k % 2 (multi-buffered), A via a fragment
 };
 
 int64_t ceildiv(int64_t a, int64_t b) { return (a + b - 1) / b; }
@@ -56,7 +57,8 @@ PrimFunc tiledGemm(const GemmCfg& c) {
     loop.push_back(copy(bTile, whole(Bs)));
     loop.push_back(gemm(aOperand, whole(Bs), whole(Cl), c.ta, c.tb));
     body.push_back(clear(Cl));
-    body.push_back(forLoop(k, ci(0), ci(ceildiv(c.K, c.bk)), ForKind::Pipelined, seq(loop), {{"num_stages", c.stages}}));
+    body.push_back(forLoop(k, ci(0), ci(ceildiv(c.K, c.bk)), ForKind::Pipelined, seq(loop),
+                           {{"num_stages", c.stages}}));
     body.push_back(copy(whole(Cl), region(C, {{m0, c.bm}, {n0, c.bn}})));
     return func("matmul", {A, B, C},
                 kernel({ci(ceildiv(c.N, c.bn)), ci(ceildiv(c.M, c.bm))}, {bx, by}, seq(body)));
@@ -69,7 +71,8 @@ std::vector<double> reference(const GemmCfg& c, const HostTensor& A, const HostT
         for (int64_t j = 0; j < c.N; ++j) {
             double s = 0;
             for (int64_t k = 0; k < c.K; ++k)
-                s += A.data[c.ta ? k * c.M + i : i * c.K + k] * B.data[c.tb ? j * c.K + k : k * c.N + j];
+                s += A.data[c.ta ? k * c.M + i : i * c.K + k] *
+                     B.data[c.tb ? j * c.K + k : k * c.N + j];
             C[i * c.N + j] = s;
         }
     return C;
@@ -82,9 +85,12 @@ struct GemmRun {
 };
 
 GemmRun runGemm(const GemmCfg& c) {
-    std::vector<HostTensor> args{randomTensor(c.in, c.ta ? std::vector<int64_t>{c.K, c.M} : std::vector<int64_t>{c.M, c.K}, 1),
-                                 randomTensor(c.in, c.tb ? std::vector<int64_t>{c.N, c.K} : std::vector<int64_t>{c.K, c.N}, 2),
-                                 filledTensor(c.out, {c.M, c.N}, std::nan(""))};
+    std::vector<HostTensor> args{
+        randomTensor(c.in, c.ta ? std::vector<int64_t>{c.K, c.M} : std::vector<int64_t>{c.M, c.K},
+                     1),
+        randomTensor(c.in, c.tb ? std::vector<int64_t>{c.N, c.K} : std::vector<int64_t>{c.K, c.N},
+                     2),
+        filledTensor(c.out, {c.M, c.N}, std::nan(""))};
     auto t0 = std::chrono::steady_clock::now();
     std::clock_t c0 = std::clock();
     auto r = ts::interp::run(tiledGemm(c), args);
@@ -98,7 +104,8 @@ GemmRun runGemm(const GemmCfg& c) {
 void expectClose(const GemmRun& g, double relL2Max, double elemRel) {
     for (size_t i = 0; i < g.got.size(); ++i) {
         ASSERT_TRUE(std::isfinite(g.got[i])) << "output element " << i << " not written";
-        ASSERT_LE(std::fabs(g.got[i] - g.ref[i]), elemRel * std::fabs(g.ref[i]) + 1e-6) << "element " << i;
+        ASSERT_LE(std::fabs(g.got[i] - g.ref[i]), elemRel * std::fabs(g.ref[i]) + 1e-6)
+            << "element " << i;
     }
     EXPECT_LT(relL2(g.got, g.ref), relL2Max);
 }
@@ -158,13 +165,17 @@ TEST(InterpGemm, HandComputedAccumulateAndClear) {
     Buffer C = buffer("C", {2, 2}, DType::Float32), D = buffer("D", {2, 2}, DType::Float32);
     Buffer Af = fragment("A_f", {2, 2}, DType::Float32), Bs = shared("B_s", {2, 2}, DType::Float32);
     Buffer Cf = fragment("C_f", {2, 2}, DType::Float32);
-    Stmt body = seq({alloc(Af), alloc(Bs), alloc(Cf), copy(whole(A), whole(Af)), copy(whole(B), whole(Bs)),
-                     copy(whole(C), whole(Cf)), gemm(whole(Af), whole(Bs), whole(Cf)), copy(whole(Cf), whole(C)),
-                     gemm(whole(Af), whole(Bs), whole(Cf), false, false, true), copy(whole(Cf), whole(D))});
+    Stmt body =
+        seq({alloc(Af), alloc(Bs), alloc(Cf), copy(whole(A), whole(Af)), copy(whole(B), whole(Bs)),
+             copy(whole(C), whole(Cf)), gemm(whole(Af), whole(Bs), whole(Cf)),
+             copy(whole(Cf), whole(C)), gemm(whole(Af), whole(Bs), whole(Cf), false, false, true),
+             copy(whole(Cf), whole(D))});
     std::vector<HostTensor> args{ts::makeHostTensor(DType::Float32, {2, 2}, {1, 2, 3, 4}),
                                  ts::makeHostTensor(DType::Float32, {2, 2}, {5, 6, 7, 8}),
-                                 filledTensor(DType::Float32, {2, 2}, 1.0), filledTensor(DType::Float32, {2, 2}, 0.0)};
-    auto r = ts::interp::run(func("g", {A, B, C, D}, kernel({ci(1)}, {blockVar("bx", 0)}, body)), args);
+                                 filledTensor(DType::Float32, {2, 2}, 1.0),
+                                 filledTensor(DType::Float32, {2, 2}, 0.0)};
+    auto r =
+        ts::interp::run(func("g", {A, B, C, D}, kernel({ci(1)}, {blockVar("bx", 0)}, body)), args);
     ASSERT_INTERP_OK(r);
     EXPECT_EQ(args[2].data, (std::vector<double>{20, 23, 44, 51}));  // 1 + [[19,22],[43,50]]
     EXPECT_EQ(args[3].data, (std::vector<double>{19, 22, 43, 50}));  // clear_accum=True
@@ -176,11 +187,13 @@ TEST(InterpGemm, RoundsOncePerGemmOp) {
     Buffer A = buffer("A", {1, 3}, DType::Float16), B = buffer("B", {3, 1}, DType::Float16);
     Buffer C = buffer("C", {1, 1}, DType::Float16);
     Buffer Cf = fragment("C_f", {1, 1}, DType::Float16);
-    Stmt body = seq({alloc(Cf), clear(Cf), gemm(whole(A), whole(B), whole(Cf)), copy(whole(Cf), whole(C))});
+    Stmt body =
+        seq({alloc(Cf), clear(Cf), gemm(whole(A), whole(B), whole(Cf)), copy(whole(Cf), whole(C))});
     std::vector<HostTensor> args{ts::makeHostTensor(DType::Float16, {1, 3}, {1, 1, 1}),
                                  ts::makeHostTensor(DType::Float16, {3, 1}, {2048, 1, 1}),
                                  filledTensor(DType::Float16, {1, 1}, 0)};
-    auto r = ts::interp::run(func("g", {A, B, C}, kernel({ci(1)}, {blockVar("bx", 0)}, body)), args);
+    auto r =
+        ts::interp::run(func("g", {A, B, C}, kernel({ci(1)}, {blockVar("bx", 0)}, body)), args);
     ASSERT_INTERP_OK(r);
     EXPECT_EQ(args[2].data[0], 2050.0);
 }
@@ -190,9 +203,12 @@ TEST(InterpGemm, ShapeMismatchIsDiagnosed) {
     Buffer Cf = fragment("C_f", {4, 8}, DType::Float32);
     Span sp{7, 5, 7, 30};
     Stmt g = tileOp(TileOpKind::Gemm, {whole(A), whole(B), whole(Cf)}, {}, sp);
-    std::vector<HostTensor> args{filledTensor(DType::Float32, {4, 8}, 1), filledTensor(DType::Float32, {4, 8}, 1)};
-    auto r = ts::interp::run(func("g", {A, B}, kernel({ci(1)}, {blockVar("bx", 0)}, seq({alloc(Cf), g}))), args);
+    std::vector<HostTensor> args{filledTensor(DType::Float32, {4, 8}, 1),
+                                 filledTensor(DType::Float32, {4, 8}, 1)};
+    auto r = ts::interp::run(
+        func("g", {A, B}, kernel({ci(1)}, {blockVar("bx", 0)}, seq({alloc(Cf), g}))), args);
     ASSERT_FALSE(r.ok);
-    EXPECT_NE(r.error->message.find("op(A) is (4, 8), op(B) is (4, 8)"), std::string::npos) << r.error->message;
+    EXPECT_NE(r.error->message.find("op(A) is (4, 8), op(B) is (4, 8)"), std::string::npos)
+        << r.error->message;
     EXPECT_EQ(r.error->span, sp);
 }

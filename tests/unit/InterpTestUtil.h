@@ -16,7 +16,8 @@
 #include "compiler/support/HostTensor.h"
 
 /// Asserts that an InterpResult is ok, printing the diagnostic otherwise.
-#define ASSERT_INTERP_OK(r) ASSERT_TRUE((r).ok) << ((r).error ? (r).error->message : std::string("no diagnostic"))
+#define ASSERT_INTERP_OK(r) \
+    ASSERT_TRUE((r).ok) << ((r).error ? (r).error->message : std::string("no diagnostic"))
 
 namespace interp_test {
 
@@ -25,13 +26,18 @@ using ts::HostTensor;
 using ts::Span;
 
 /// Buffer with constant extents.
-inline Buffer buffer(std::string name, std::vector<int64_t> shape, DType t, Scope sc = Scope::Global, Span sp = {}) {
+inline Buffer buffer(std::string name, std::vector<int64_t> shape, DType t,
+                     Scope sc = Scope::Global, Span sp = {}) {
     std::vector<Expr> ext;
     for (int64_t e : shape) ext.push_back(intImm(e));
     return std::make_shared<BufferNode>(std::move(name), t, std::move(ext), sc, sp);
 }
-inline Buffer shared(std::string n, std::vector<int64_t> s, DType t) { return buffer(std::move(n), std::move(s), t, Scope::Shared); }
-inline Buffer fragment(std::string n, std::vector<int64_t> s, DType t) { return buffer(std::move(n), std::move(s), t, Scope::Fragment); }
+inline Buffer shared(std::string n, std::vector<int64_t> s, DType t) {
+    return buffer(std::move(n), std::move(s), t, Scope::Shared);
+}
+inline Buffer fragment(std::string n, std::vector<int64_t> s, DType t) {
+    return buffer(std::move(n), std::move(s), t, Scope::Fragment);
+}
 
 inline Expr ci(int64_t v) { return intImm(v); }
 
@@ -48,26 +54,36 @@ inline Region whole(const Buffer& b) {
     return out;
 }
 
-inline Stmt alloc(Buffer b, Expr init = nullptr) { return std::make_shared<AllocNode>(std::move(b), std::move(init), Span{}); }
+inline Stmt alloc(Buffer b, Expr init = nullptr) {
+    return std::make_shared<AllocNode>(std::move(b), std::move(init), Span{});
+}
 inline Stmt tileOp(TileOpKind k, std::vector<TileArg> args, Attrs a = {}, Span sp = {}) {
     return std::make_shared<TileOpNode>(k, std::move(args), std::move(a), sp);
 }
 inline Stmt copy(Region src, Region dst) { return tileOp(TileOpKind::Copy, {src, dst}); }
-inline Stmt gemm(Region a, Region b, Region c, bool ta = false, bool tb = false, bool clear = false) {
-    return tileOp(TileOpKind::Gemm, {a, b, c}, {{"transpose_A", ta}, {"transpose_B", tb}, {"clear_accum", clear}});
+inline Stmt gemm(Region a, Region b, Region c, bool ta = false, bool tb = false,
+                 bool clear = false) {
+    return tileOp(TileOpKind::Gemm, {a, b, c},
+                  {{"transpose_A", ta}, {"transpose_B", tb}, {"clear_accum", clear}});
 }
-inline Stmt clear(const Buffer& b) { return tileOp(TileOpKind::Fill, {whole(b), floatImm(0.0)}, {{"clear", true}}); }
+inline Stmt clear(const Buffer& b) {
+    return tileOp(TileOpKind::Fill, {whole(b), floatImm(0.0)}, {{"clear", true}});
+}
 inline Stmt reduce(const std::string& op, Region src, Region dst, int64_t dim, bool clr = true) {
     return tileOp(TileOpKind::Reduce, {src, dst}, {{"op", op}, {"dim", dim}, {"clear", clr}});
 }
 
 /// `with T.Kernel(grid...) as (vars...)` (vars: one BlockIdx var per grid dim).
-inline Stmt kernel(std::vector<Expr> grid, std::vector<Var> vars, Stmt body, int64_t threads = 128) {
-    return std::make_shared<KernelNode>(std::move(grid), std::vector<int64_t>{threads}, std::move(vars),
-                                        std::vector<Var>{makeVar("tx", DType::Int32, {}, VarTag::ThreadIdx, 0)},
-                                        std::move(body), Span{});
+inline Stmt kernel(std::vector<Expr> grid, std::vector<Var> vars, Stmt body,
+                   int64_t threads = 128) {
+    return std::make_shared<KernelNode>(
+        std::move(grid), std::vector<int64_t>{threads}, std::move(vars),
+        std::vector<Var>{makeVar("tx", DType::Int32, {}, VarTag::ThreadIdx, 0)}, std::move(body),
+        Span{});
 }
-inline Var blockVar(std::string name, int axis) { return makeVar(std::move(name), DType::Int32, {}, VarTag::BlockIdx, axis); }
+inline Var blockVar(std::string name, int axis) {
+    return makeVar(std::move(name), DType::Int32, {}, VarTag::BlockIdx, axis);
+}
 
 inline PrimFunc func(std::string name, std::vector<Buffer> params, Stmt body) {
     auto f = std::make_shared<PrimFuncNode>();
@@ -78,7 +94,8 @@ inline PrimFunc func(std::string name, std::vector<Buffer> params, Stmt body) {
 }
 
 /// Tensor with uniform values in [lo, hi), rounded to `t`.
-inline HostTensor randomTensor(DType t, std::vector<int64_t> shape, unsigned seed, double lo = -1.0, double hi = 1.0) {
+inline HostTensor randomTensor(DType t, std::vector<int64_t> shape, unsigned seed, double lo = -1.0,
+                               double hi = 1.0) {
     std::mt19937 rng(seed);
     std::uniform_real_distribution<double> dist(lo, hi);
     std::vector<double> v(static_cast<size_t>(ts::numelOf(shape)));
@@ -95,7 +112,8 @@ inline HostTensor filledTensor(DType t, std::vector<int64_t> shape, double value
 /// ||a - b||_2 / ||b||_2.
 inline double relL2(const std::vector<double>& a, const std::vector<double>& b) {
     double num = 0, den = 0;
-    for (size_t i = 0; i < a.size() && i < b.size(); ++i) num += (a[i] - b[i]) * (a[i] - b[i]), den += b[i] * b[i];
+    for (size_t i = 0; i < a.size() && i < b.size(); ++i)
+        num += (a[i] - b[i]) * (a[i] - b[i]), den += b[i] * b[i];
     return std::sqrt(num / (den > 0 ? den : 1.0));
 }
 inline double maxAbs(const std::vector<double>& a, const std::vector<double>& b) {
