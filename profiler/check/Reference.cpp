@@ -216,15 +216,23 @@ CallArgs bindArguments(RefInterp& in, const ast::Module& module, const EnvPtr& e
     return call;
 }
 
-void addOutput(ReferenceResult& r, const Value& v, Span s) {
-    RefArray a;
-    if (auto t = v.extAs<RefTensor>()) a = t->array();
-    else if (v.isNumber()) a = toArray(v, s, "");
-    else
-        throw CompileError(s, "ref_program must return tensors, got " + fe::typeName(v) + " (" + fe::repr(v) + ")",
-                           v.isNone() ? "add a return statement" : "");
-    r.outputs.push_back(HostTensor{ir::DType::Float64, a.shape, *a.data});
-    r.nominalDTypes.push_back(a.weak ? (ir::isFloat(a.dtype) ? ir::DType::Float32 : a.dtype) : a.dtype);
+/// The array of one returned value.
+RefArray outputArray(const Value& v, Span s) {
+    if (auto t = v.extAs<RefTensor>()) return t->array();
+    if (v.isNumber()) return toArray(v, s, "");
+    throw CompileError(s, "ref_program must return tensors, got " + fe::typeName(v) + " (" + fe::repr(v) + ")",
+                       v.isNone() ? "add a return statement" : "");
+}
+
+/// Moves the arrays into HostTensors. Called once the program's values are gone, so storage
+/// that nothing else shares is moved, not copied (a 4096 x 8192 result costs no copy).
+void takeOutputs(ReferenceResult& r, std::vector<RefArray>& arrays) {
+    for (RefArray& a : arrays) {
+        std::vector<double> data = a.data.use_count() == 1 ? std::move(*a.data) : *a.data;
+        a.data.reset();
+        r.outputs.push_back(HostTensor{ir::DType::Float64, a.shape, std::move(data)});
+        r.nominalDTypes.push_back(a.weak ? (ir::isFloat(a.dtype) ? ir::DType::Float32 : a.dtype) : a.dtype);
+    }
 }
 
 }  // namespace
@@ -253,13 +261,18 @@ ReferenceResult evalReference(const ast::Module& module, const std::map<std::str
         loadTopLevel(in, module, env);
         Value fn = in.makeFunction(*def, env);
         CallArgs call = bindArguments(in, module, env, *def, factoryParams, inputs);
-        Value ret = in.call(fn, call);
-        Span retSpan = def->nameSpan;
-        if (ret.is(ValueKind::Tuple) || ret.is(ValueKind::List) || ret.extAs<RefNamedTuple>()) {
-            for (const Value& v : in.iterate(ret, retSpan)) addOutput(r, v, retSpan);
-        } else {
-            addOutput(r, ret, retSpan);
+        std::vector<RefArray> arrays;
+        {
+            Value ret = in.call(fn, call);
+            call = CallArgs{};  // drop the input tensors
+            Span retSpan = def->nameSpan;
+            if (ret.is(ValueKind::Tuple) || ret.is(ValueKind::List) || ret.extAs<RefNamedTuple>()) {
+                for (const Value& v : in.iterate(ret, retSpan)) arrays.push_back(outputArray(v, retSpan));
+            } else {
+                arrays.push_back(outputArray(ret, retSpan));
+            }
         }
+        takeOutputs(r, arrays);
         r.ok = !r.outputs.empty();
         if (!r.ok) r.diagnostics.push_back(makeDiag(def->nameSpan, "ref_program returned an empty tuple"));
     } catch (const CompileError& e) {

@@ -374,27 +374,40 @@ RefArray softmax(const RefArray& a, int64_t dim, bool log) {
     size_t d = static_cast<size_t>(normDim(dim, a.rank()));
     Axis ax = a.rank() == 0 ? Axis{} : axisOf(a.shape, d);
     std::vector<double> v = *a.data;
-    std::vector<double> mx(static_cast<size_t>(ax.inner)), sum(static_cast<size_t>(ax.inner));
+    const size_t inner = static_cast<size_t>(ax.inner), n = static_cast<size_t>(ax.n);
+    std::vector<double> mx(inner), sum(inner);
     for (int64_t o = 0; o < ax.outer; ++o) {
         double* row = v.data() + o * ax.n * ax.inner;
+        if (inner == 1) {  // the common case (softmax over the last dim): one contiguous row
+            double m = -kInf, s = 0;
+            for (size_t k = 0; k < n; ++k) m = std::isnan(row[k]) || std::isnan(m) ? kNaN : std::max(m, row[k]);
+            for (size_t k = 0; k < n; ++k) {
+                double e = std::exp(row[k] - m);
+                s += e;
+                if (!log) row[k] = e;
+            }
+            const double inv = 1.0 / s, ls = std::log(s);
+            for (size_t k = 0; k < n; ++k) row[k] = log ? row[k] - m - ls : row[k] * inv;
+            continue;
+        }
         std::fill(mx.begin(), mx.end(), -kInf);
         std::fill(sum.begin(), sum.end(), 0.0);
-        for (int64_t k = 0; k < ax.n; ++k)
-            for (int64_t i = 0; i < ax.inner; ++i) {
-                double x = row[k * ax.inner + i];
-                mx[static_cast<size_t>(i)] = std::isnan(x) || std::isnan(mx[static_cast<size_t>(i)]) ? kNaN : std::max(mx[static_cast<size_t>(i)], x);
+        for (size_t k = 0; k < n; ++k)
+            for (size_t i = 0; i < inner; ++i) {
+                double x = row[k * inner + i];
+                mx[i] = std::isnan(x) || std::isnan(mx[i]) ? kNaN : std::max(mx[i], x);
             }
-        for (int64_t k = 0; k < ax.n; ++k)
-            for (int64_t i = 0; i < ax.inner; ++i) {
-                double& x = row[k * ax.inner + i];
-                double e = std::exp(x - mx[static_cast<size_t>(i)]);
-                sum[static_cast<size_t>(i)] += e;
+        for (size_t k = 0; k < n; ++k)
+            for (size_t i = 0; i < inner; ++i) {
+                double& x = row[k * inner + i];
+                double e = std::exp(x - mx[i]);
+                sum[i] += e;
                 if (!log) x = e;
             }
-        for (int64_t k = 0; k < ax.n; ++k)
-            for (int64_t i = 0; i < ax.inner; ++i) {
-                double& x = row[k * ax.inner + i];
-                x = log ? x - mx[static_cast<size_t>(i)] - std::log(sum[static_cast<size_t>(i)]) : x / sum[static_cast<size_t>(i)];
+        for (size_t k = 0; k < n; ++k)
+            for (size_t i = 0; i < inner; ++i) {
+                double& x = row[k * inner + i];
+                x = log ? x - mx[i] - std::log(sum[i]) : x / sum[i];
             }
     }
     return result(ir::isFloat(a.dtype) ? a.dtype : DType::Float32, a.shape, std::move(v));
