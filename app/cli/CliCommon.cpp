@@ -1,0 +1,64 @@
+#include "app/cli/CliCommon.h"
+
+#include <fstream>
+#include <iostream>
+#include <sstream>
+
+#include "profiler/Runtime.h"
+
+namespace ts::cli {
+
+std::optional<std::string> readFile(const std::string& path) {
+    std::ifstream in(path, std::ios::binary);
+    if (!in) {
+        std::cerr << "tilec: error: cannot open '" << path << "'\n";
+        return std::nullopt;
+    }
+    std::ostringstream ss;
+    ss << in.rdbuf();
+    return ss.str();
+}
+
+std::optional<std::map<std::string, std::string>> parseParams(const std::vector<std::string>& kv) {
+    std::map<std::string, std::string> out;
+    for (auto& p : kv) {
+        auto eq = p.find('=');
+        if (eq == std::string::npos || eq == 0) {
+            std::cerr << "tilec: error: --param expects NAME=VALUE, got '" << p << "'\n";
+            return std::nullopt;
+        }
+        out[p.substr(0, eq)] = p.substr(eq + 1);
+    }
+    return out;
+}
+
+std::string defaultTarget() {
+    std::string why;
+    if (auto* rt = rt::GpuRuntime::get(&why)) return "cuda:" + rt->arch();
+    return "cuda:sm_80";
+}
+
+bool printDiagnostics(const CompileResult& r) {
+    bool err = false;
+    for (auto& d : r.diagnostics) {
+        std::cerr << formatDiagnostic(d, r.source.get());
+        err |= d.severity == Severity::Error;
+    }
+    return err;
+}
+
+std::optional<CompileResult> compileFile(const CompileFlags& flags, CompileOptions opts) {
+    auto text = readFile(flags.file);
+    if (!text) return std::nullopt;
+    auto params = parseParams(flags.params);
+    if (!params) return std::nullopt;
+    opts.params = *params;
+    opts.target = flags.target.empty() ? defaultTarget() : flags.target;
+    if (!parseTarget(opts.target)) {
+        std::cerr << "tilec: error: unknown target '" << opts.target << "' (use cuda:sm_80 or cuda:sm_90a)\n";
+        return std::nullopt;
+    }
+    return compile(flags.file, *text, opts);
+}
+
+}  // namespace ts::cli

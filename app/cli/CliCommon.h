@@ -1,0 +1,37 @@
+// Shared pieces of the tilec subcommands: reading a tile program, parsing --param and
+// --target, printing diagnostics like a compiler (file:line:col, caret, hint) to stderr.
+#pragma once
+#include <map>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "compiler/Compile.h"
+#include "compiler/support/HostTensor.h"
+
+namespace ts::cli {
+
+/// Options every subcommand that compiles accepts.
+struct CompileFlags {
+    std::string file;
+    std::vector<std::string> params;  ///< "k=v"
+    std::string target;               ///< empty: the GPU's arch if present, else cuda:sm_80
+};
+
+/// Reads a file; nullopt (with a message on stderr) if it can't be read.
+std::optional<std::string> readFile(const std::string& path);
+/// Parses "k=v" pairs; prints an error and returns nullopt on a malformed one.
+std::optional<std::map<std::string, std::string>> parseParams(const std::vector<std::string>& kv);
+/// Compiles per the flags (fills opts.params/target); prints diagnostics. nullopt on read errors.
+std::optional<CompileResult> compileFile(const CompileFlags& flags, CompileOptions opts);
+/// Prints all diagnostics of a result to stderr; returns true if there was an error.
+bool printDiagnostics(const CompileResult& r);
+/// The target to use when the user gave none: the attached GPU's, else cuda:sm_80.
+std::string defaultTarget();
+/// Outputs of the file's ref_program for `tensors` (all kernel arguments in order; outputs are
+/// ignored), evaluated in float64. nullopt with empty `why` when the file has no ref_program;
+/// nullopt with a message when evaluation failed.
+std::optional<std::vector<HostTensor>> referenceOutputs(const CompileResult& r, const std::vector<HostTensor>& tensors,
+                                                        std::string& why);
+
+}  // namespace ts::cli

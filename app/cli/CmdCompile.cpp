@@ -1,0 +1,76 @@
+// `tilec compile`: runs the pipeline, prints IR after passes like LLVM's -print-after, a table
+// of pass times and changed flags, and the NVRTC compile time of the generated CUDA.
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <iostream>
+
+#include "app/cli/Commands.h"
+#include "profiler/cuda/Nvrtc.h"
+
+namespace ts::cli {
+
+int runCompile(const CompileCommand& c) {
+    CompileOptions opts;
+    opts.stopAfter = c.stopAfter;
+    auto r = compileFile(c.flags, opts);
+    if (!r) return 1;
+    bool failed = printDiagnostics(*r);
+    std::ostream& info = c.emit.empty() ? std::cout : std::cerr;
+
+    for (auto& s : r->passes) {
+        bool want = c.printAfter == "all" || c.printAfter == s.name || (c.printChanged && s.changed);
+        if (want) {
+            std::cout << "; *** IR after " << s.name << " (" << static_cast<long long>(s.micros) << " us, "
+                      << (s.failed ? "failed" : s.changed ? "changed" : "unchanged") << ") ***\n"
+                      << s.ir << "\n";
+        }
+        if (!c.dumpDir.empty()) {
+            std::filesystem::create_directories(c.dumpDir);
+            char name[256];
+            std::snprintf(name, sizeof name, "%02zu-%s.py", static_cast<size_t>(&s - r->passes.data()), s.name.c_str());
+            std::ofstream(std::filesystem::path(c.dumpDir) / name) << s.ir;
+        }
+    }
+    if (!c.printAfter.empty() && c.printAfter != "all") {
+        bool known = false;
+        for (auto& [n, sum] : pipelinePasses(Target{})) known |= n == c.printAfter;
+        if (!known) std::cerr << "tilec: warning: no pass named '" << c.printAfter << "' (see `tilec passes`)\n";
+    }
+
+    char line[256];
+    if (!r->passes.empty()) info << "pass                 time(us)  changed\n";
+    for (auto& s : r->passes) {
+        std::snprintf(line, sizeof line, "%-20s %8.1f  %s\n", s.name.c_str(), s.micros, s.failed ? "FAILED" : s.changed ? "yes" : "no");
+        info << line;
+    }
+    std::snprintf(line, sizeof line, "front end %.2f ms, passes %.2f ms, codegen %.2f ms\n", r->frontendMicros / 1000,
+                  r->passesMicros / 1000, r->codegenMicros / 1000);
+    info << line;
+    if (failed || !r->ok) return 1;
+
+    if (c.emit == "cuda") std::cout << r->cuda;
+    else if (c.emit == "ir") std::cout << (r->passes.empty() ? std::string() : r->passes.back().ir);
+    else if (!c.emit.empty()) {
+        std::cerr << "tilec: error: --emit expects 'ir' or 'cuda'\n";
+        return 1;
+    }
+
+    if (c.noNvrtc) return 0;
+    std::string why;
+    if (!rt::nvrtcAvailable(&why)) {
+        info << "nvrtc: not available (" << why << ")\n";
+        return 0;
+    }
+    auto target = parseTarget(c.flags.target.empty() ? defaultTarget() : c.flags.target);
+    auto nv = rt::compileCuda(r->cuda, target->arch(), {}, !c.noCache);
+    std::snprintf(line, sizeof line, "nvrtc %s: %.1f ms%s\n", target->arch().c_str(), nv.compileMs, nv.cacheHit ? " (cache hit)" : "");
+    info << line;
+    if (!nv.ok) {
+        std::cerr << "tilec: error: NVRTC rejected the generated CUDA (a compiler bug):\n" << nv.log;
+        return 3;
+    }
+    return 0;
+}
+
+}  // namespace ts::cli

@@ -1,0 +1,258 @@
+// `tilec run` and `tilec bench`: compile, draw seeded random inputs, poison outputs, execute on
+// the GPU (or the CPU interpreter), compare every output with the float64 reference, time.
+#include <chrono>
+#include <cmath>
+#include <cstdio>
+#include <ctime>
+#include <fstream>
+#include <iostream>
+#include <nlohmann/json.hpp>
+
+#include "app/cli/Commands.h"
+#include "compiler/interp/Interpreter.h"
+#include "profiler/Runtime.h"
+#include "profiler/check/Compare.h"
+#include "profiler/check/Inputs.h"
+
+namespace ts::cli {
+namespace {
+
+std::vector<rt::TensorParam> signatureOf(const CompileResult& r) {
+    std::vector<rt::TensorParam> sig;
+    for (auto& a : r.kernel.args) sig.push_back({a.name, a.dtype, a.shape, a.isOutput});
+    return sig;
+}
+
+rt::LaunchConfig launchOf(const CompileResult& r) {
+    rt::LaunchConfig lc;
+    for (int i = 0; i < 3; ++i) lc.grid[i] = r.kernel.grid[i], lc.block[i] = r.kernel.block[i];
+    lc.dynamicSmemBytes = r.kernel.dynamicSmemBytes;
+    return lc;
+}
+
+/// Runs the elaborated program on the interpreter with the given inputs; outputs NaN-poisoned.
+std::optional<std::vector<HostTensor>> runInterp(const CompileResult& r, const std::vector<HostTensor>& inputs,
+                                                 std::string& why) {
+    std::vector<HostTensor> args = inputs;
+    for (size_t i = 0; i < args.size(); ++i)
+        if (r.kernel.args[i].isOutput) {
+            int64_t n = 1;
+            for (auto e : args[i].shape) n *= e;
+            args[i].data.assign(static_cast<size_t>(n), std::nan(""));
+        }
+    auto res = interp::run(r.elaborated, args);
+    if (!res.ok) {
+        why = res.error ? formatDiagnostic(*res.error, r.source.get()) : "interpreter failed";
+        return std::nullopt;
+    }
+    std::vector<HostTensor> outs;
+    for (size_t i = 0; i < args.size(); ++i)
+        if (r.kernel.args[i].isOutput) outs.push_back(std::move(args[i]));
+    return outs;
+}
+
+/// Compares outputs with the reference, prints one line per output; true if all pass.
+bool checkOutputs(const CompileResult& r, const std::vector<HostTensor>& outs, const std::vector<HostTensor>& refs) {
+    bool all = true;
+    size_t k = 0;
+    for (auto& a : r.kernel.args) {
+        if (!a.isOutput) continue;
+        if (k >= outs.size() || k >= refs.size()) {
+            std::cout << "  " << a.name << ": no reference output\n";
+            all = false;
+            break;
+        }
+        auto c = rt::compare(outs[k], refs[k]);
+        std::cout << "  " << a.name << ": " << rt::describe(c, &outs[k], &refs[k]) << "\n";
+        all &= c.pass;
+        ++k;
+    }
+    return all;
+}
+
+std::optional<std::vector<HostTensor>> reference(const CompileResult& r, const std::vector<HostTensor>& inputs,
+                                                 const std::string& mode, std::string& why, std::string& label) {
+    if (mode == "ref") {
+        auto start = std::chrono::steady_clock::now();
+        auto out = referenceOutputs(r, inputs, why);
+        if (out) {
+            double s = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+            char buf[96];
+            std::snprintf(buf, sizeof buf, "ref_program (float64, %.2f s)", s);
+            label = buf;
+            return out;
+        }
+        if (!why.empty()) return std::nullopt;
+    }
+    label = "interpreter";
+    return runInterp(r, inputs, why);
+}
+
+}  // namespace
+
+int runRun(const RunCommand& c) {
+    CompileOptions opts;
+    opts.recordSnapshots = false;
+    auto r = compileFile(c.flags, opts);
+    if (!r) return 1;
+    if (printDiagnostics(*r) || !r->ok) return 1;
+    auto sig = signatureOf(*r);
+    rt::InputOptions io;
+    io.fresh = c.seed == 0;
+    io.seed = c.seed;
+    rt::InputSet set;
+    try {
+        set = rt::makeInputs(sig, io);
+    } catch (const std::exception& e) {
+        std::cerr << "tilec: error: " << e.what() << "\n";
+        return 1;
+    }
+    std::cout << "kernel " << r->kernel.name << ": grid (" << r->kernel.grid[0] << ", " << r->kernel.grid[1] << ", "
+              << r->kernel.grid[2] << "), " << r->kernel.block[0] << " threads, " << r->kernel.dynamicSmemBytes
+              << " B shared; seed " << set.seed << "\n";
+
+    std::vector<HostTensor> outs;
+    std::string why;
+    rt::GpuRuntime* gpu = c.interp ? nullptr : rt::GpuRuntime::get(&why);
+    if (gpu) {
+        rt::RunRequest req;
+        req.source = r->cuda;
+        req.kernel = r->kernel.name;
+        req.signature = sig;
+        req.config = launchOf(*r);
+        req.tensors = set.tensors;
+        auto t = parseTarget(c.flags.target.empty() ? "cuda:" + gpu->arch() : c.flags.target);
+        req.arch = t ? t->arch() : gpu->arch();
+        auto res = gpu->run(req);
+        if (!res.ok) {
+            std::cerr << "tilec: error: " << rt::stageName(res.failedStage) << " failed: " << res.error << "\n";
+            return 1;
+        }
+        std::printf("ran on %s (%s): %.3f ms (first launch, incl. sync); nvrtc %.1f ms%s\n", gpu->device().name.c_str(),
+                    req.arch.c_str(), res.launchMs, res.compile.compileMs, res.compile.cacheHit ? " (cached)" : "");
+        for (auto& o : res.outputs) outs.push_back(std::move(o.tensor));
+    } else {
+        if (!c.interp) std::cout << "no GPU (" << why << "): running on the CPU interpreter\n";
+        auto t0 = std::chrono::steady_clock::now();
+        auto o = runInterp(*r, set.tensors, why);
+        if (!o) {
+            std::cerr << "tilec: error: " << why << "\n";
+            return 1;
+        }
+        outs = std::move(*o);
+        std::printf("ran on the CPU interpreter: %.1f ms\n",
+                    std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count());
+        if (c.check == "interp") {
+            std::cout << "nothing to check: --check interp compares against the interpreter itself\n";
+            return 0;
+        }
+    }
+    std::string label;
+    why.clear();
+    auto ref = reference(*r, set.tensors, c.check, why, label);
+    if (!ref) {
+        std::cerr << "tilec: error: no reference: " << why << "\n";
+        return 1;
+    }
+    std::cout << "check against " << label << ":\n";
+    bool pass = checkOutputs(*r, outs, *ref);
+    std::cout << (pass ? "PASS" : "FAIL") << "\n";
+    return pass ? 0 : 2;
+}
+
+int runBench(const BenchCommand& c) {
+    CompileOptions opts;
+    opts.recordSnapshots = false;
+    auto r = compileFile(c.flags, opts);
+    if (!r) return 1;
+    if (printDiagnostics(*r) || !r->ok) return 1;
+    std::string why;
+    auto* gpu = rt::GpuRuntime::get(&why);
+    if (!gpu) {
+        std::cerr << "tilec: error: bench needs a GPU (" << why << ")\n";
+        return 1;
+    }
+    auto sig = signatureOf(*r);
+    rt::InputOptions io;
+    io.fresh = true;
+    auto set = rt::makeInputs(sig, io);
+    int64_t bytesPerSet = 0;
+    for (auto& a : r->kernel.args) {
+        int64_t n = dtypeBytes(a.dtype);
+        for (auto e : a.shape) n *= e;
+        bytesPerSet += n;
+    }
+    rt::RunRequest req;
+    req.source = r->cuda;
+    req.kernel = r->kernel.name;
+    req.signature = sig;
+    req.config = launchOf(*r);
+    req.tensors = set.tensors;
+    auto t = parseTarget(c.flags.target.empty() ? "cuda:" + gpu->arch() : c.flags.target);
+    req.arch = t ? t->arch() : gpu->arch();
+    req.timingReps = c.reps;
+    req.timingWarmup = c.warmup;
+    // Rotate through enough copies that one pass over them exceeds 3x L2 (METHOD.md: inputs
+    // that fit in cache measure the cache).
+    int64_t l2 = std::max<int64_t>(gpu->device().l2Bytes, 1);
+    req.rotateSets = static_cast<int>(std::clamp<int64_t>((3 * l2 + bytesPerSet - 1) / std::max<int64_t>(bytesPerSet, 1), 1, 8));
+    auto res = gpu->run(req);
+    if (!res.ok || !res.timing) {
+        std::cerr << "tilec: error: " << rt::stageName(res.failedStage) << " failed: " << res.error << "\n";
+        return 1;
+    }
+    bool pass = true;
+    std::string checkText = "skipped";
+    if (c.check) {
+        std::vector<HostTensor> outs;
+        for (auto& o : res.outputs) outs.push_back(std::move(o.tensor));
+        std::string label;
+        auto ref = reference(*r, set.tensors, "ref", why, label);
+        if (ref) {
+            std::cout << "check against " << label << ":\n";
+            pass = checkOutputs(*r, outs, *ref);
+            checkText = pass ? "pass" : "FAIL";
+        } else {
+            std::cout << "no reference (" << why << "): correctness not checked\n";
+        }
+    }
+    double ms = res.timing->medianMs;
+    std::printf("%s on %s (%s): median %.4f ms over %d reps (min %.4f, max %.4f), %d rotating input sets\n",
+                r->kernel.name.c_str(), gpu->device().name.c_str(), req.arch.c_str(), ms, res.timing->reps,
+                res.timing->minMs, res.timing->maxMs, req.rotateSets);
+    double tflops = r->flops ? *r->flops / (ms * 1e-3) / 1e12 : 0, gbs = r->bytes ? *r->bytes / (ms * 1e-3) / 1e9 : 0;
+    if (r->flops) std::printf("  %.1f TFLOP/s\n", tflops);
+    if (r->bytes) std::printf("  %.1f GB/s\n", gbs);
+    std::printf("  %d registers/thread, %d B local (spills) per thread, %zu B dynamic shared memory\n", res.attributes.numRegs, res.attributes.localBytes, r->kernel.dynamicSmemBytes);
+    if (!c.json.empty()) {
+        nlohmann::json j;
+        std::time_t now = std::time(nullptr);
+        char date[32];
+        std::strftime(date, sizeof date, "%Y-%m-%dT%H:%M:%SZ", std::gmtime(&now));
+        j["date"] = date;
+        j["device"] = gpu->device().name;
+        j["arch"] = req.arch;
+        j["file"] = c.flags.file;
+        j["params"] = c.flags.params;
+        j["kernel"] = r->kernel.name;
+        j["median_ms"] = ms;
+        j["min_ms"] = res.timing->minMs;
+        j["reps"] = res.timing->reps;
+        j["rotate_sets"] = req.rotateSets;
+        if (r->flops) j["tflops"] = tflops;
+        if (r->bytes) j["gbps"] = gbs;
+        j["registers"] = res.attributes.numRegs;
+        j["smem_bytes"] = r->kernel.dynamicSmemBytes;
+        j["check"] = checkText;
+        if (c.json == "-") std::cout << j.dump(2) << "\n";
+        else std::ofstream(c.json) << j.dump(2) << "\n";
+    }
+    return pass ? 0 : 2;
+}
+
+int runPasses() {
+    for (auto& [name, summary] : pipelinePasses(Target{})) std::printf("%-18s %s\n", name.c_str(), summary.c_str());
+    return 0;
+}
+
+}  // namespace ts::cli

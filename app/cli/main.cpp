@@ -1,0 +1,60 @@
+// tilec: the TileScope compiler driver. Same pipeline as the IDE (compiler::compile), from the
+// command line: compile (pass dumps, timings, NVRTC), run (check against the float64 reference
+// on the GPU or the CPU interpreter), bench (timed launches, TFLOP/s), passes.
+#include <CLI/CLI.hpp>
+#include <iostream>
+
+#include "app/cli/Commands.h"
+
+using namespace ts::cli;
+
+namespace {
+void addCompileFlags(CLI::App* app, CompileFlags& f) {
+    app->add_option("file", f.file, "tile program (.py, TileLang syntax)")->required()->check(CLI::ExistingFile);
+    app->add_option("--param,-p", f.params, "override a factory parameter: NAME=VALUE (repeatable)");
+    app->add_option("--target", f.target, "cuda:sm_80 | cuda:sm_90a (default: the attached GPU, else cuda:sm_80)");
+}
+}  // namespace
+
+int main(int argc, char** argv) {
+    CLI::App app{"tilec - the TileScope tile compiler"};
+    app.require_subcommand(1);
+
+    CompileCommand cc;
+    auto* compile = app.add_subcommand("compile", "compile a tile program; print passes, timings, IR or CUDA");
+    addCompileFlags(compile, cc.flags);
+    compile->add_option("--emit", cc.emit, "print the final 'ir' or the generated 'cuda' to stdout")->check(CLI::IsMember({"ir", "cuda"}));
+    compile->add_option("--print-after", cc.printAfter, "print the IR after every pass ('all') or after pass NAME");
+    compile->add_flag("--print-changed", cc.printChanged, "print the IR after each pass that changed it");
+    compile->add_option("--stop-after", cc.stopAfter, "stop the pipeline after pass NAME");
+    compile->add_option("--dump-dir", cc.dumpDir, "write the IR after every pass into DIR");
+    compile->add_flag("--no-nvrtc", cc.noNvrtc, "skip compiling the generated CUDA with NVRTC");
+    compile->add_flag("--no-cache", cc.noCache, "ignore the cubin cache (time a real NVRTC compile)");
+
+    RunCommand rc;
+    auto* run = app.add_subcommand("run", "run on the GPU (or --interp on the CPU) and check against the reference");
+    addCompileFlags(run, rc.flags);
+    run->add_flag("--interp", rc.interp, "run on the CPU interpreter instead of the GPU");
+    run->add_option("--check", rc.check, "reference: 'ref' (ref_program, float64) or 'interp'")->check(CLI::IsMember({"ref", "interp"}));
+    run->add_option("--seed", rc.seed, "random seed for the inputs (default: fresh)");
+
+    BenchCommand bc;
+    auto* bench = app.add_subcommand("bench", "time the kernel on the GPU (median of reps, TFLOP/s, GB/s)");
+    addCompileFlags(bench, bc.flags);
+    bench->add_option("--reps", bc.reps, "timed launches")->check(CLI::PositiveNumber);
+    bench->add_option("--warmup", bc.warmup, "untimed launches first");
+    bench->add_option("--json", bc.json, "write the figures as JSON to FILE ('-' = stdout)");
+    bench->add_flag("!--no-check", bc.check, "skip the correctness check of the first launch");
+
+    app.add_subcommand("passes", "list the pipeline's passes");
+
+    try {
+        app.parse(argc, argv);
+    } catch (const CLI::ParseError& e) {
+        return app.exit(e);
+    }
+    if (compile->parsed()) return runCompile(cc);
+    if (run->parsed()) return runRun(rc);
+    if (bench->parsed()) return runBench(bc);
+    return runPasses();
+}

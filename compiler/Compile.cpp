@@ -1,0 +1,132 @@
+// compile(): front end (parse, analyse the module, bind parameters, elaborate) -> pipeline
+// (Pipeline.cpp) -> CUDA codegen -> launch facts. Never throws: every failure is a diagnostic.
+#include "compiler/Compile.h"
+
+#include <chrono>
+
+#include "compiler/Pipeline.h"
+#include "compiler/codegen/CudaCodegen.h"
+#include "compiler/frontend/Elaborate.h"
+#include "compiler/frontend/Module.h"
+#include "compiler/ir/IR.h"
+
+namespace ts {
+namespace {
+
+using Clock = std::chrono::steady_clock;
+double since(Clock::time_point t0) { return std::chrono::duration<double, std::micro>(Clock::now() - t0).count(); }
+
+std::string reprOf(const fe::Value& v) { return fe::repr(v); }
+
+/// Grid/block/smem and the tensor signature of the lowered kernel.
+bool kernelInfo(const ir::PrimFunc& f, KernelInfo& k, DiagnosticEngine& diags) {
+    const ir::KernelNode* kn = ir::findKernel(f);
+    if (!kn) {
+        diags.error(f->span, "the prim_func has no `with T.Kernel(...)` block", "wrap the body in `with T.Kernel(grid..., threads=N) as (bx, ...):`");
+        return false;
+    }
+    for (size_t d = 0; d < 3; ++d) {
+        k.grid[d] = 1, k.block[d] = 1;
+        if (d < kn->grid.size()) {
+            auto g = ir::constInt(kn->grid[d]);
+            if (!g || *g <= 0 || *g > 0x7fffffff) {
+                diags.error(kn->span, "grid extent " + std::to_string(d) + " must be a positive compile-time constant (got " +
+                                          ir::toString(kn->grid[d]) + ")",
+                            "bind symbolic sizes with --param");
+                return false;
+            }
+            k.grid[d] = static_cast<unsigned>(*g);
+        }
+        if (d < kn->threads.size()) k.block[d] = static_cast<unsigned>(kn->threads[d]);
+    }
+    k.dynamicSmemBytes = static_cast<size_t>(ir::attrInt(f->attrs, "smem_bytes", 0));
+    k.args.clear();
+    for (size_t i = 0; i < f->params.size(); ++i) {
+        auto& b = *f->params[i];
+        TensorArg a;
+        a.name = b.name;
+        a.dtype = b.dtype;
+        a.span = b.span;
+        a.isOutput = std::find(f->outputs.begin(), f->outputs.end(), static_cast<int>(i)) != f->outputs.end();
+        for (auto& e : b.shape) {
+            auto c = ir::constInt(e);
+            a.shape.push_back(c ? *c : -1);
+        }
+        k.args.push_back(std::move(a));
+    }
+    return true;
+}
+
+}  // namespace
+
+std::vector<std::pair<std::string, std::string>> pipelinePasses(const Target& target) {
+    std::vector<std::pair<std::string, std::string>> out;
+    for (auto& p : pipelineFor(target)) out.push_back({p.name, p.summary});
+    return out;
+}
+
+CompileResult compile(const std::string& path, const std::string& text, const CompileOptions& opts) {
+    CompileResult r;
+    DiagnosticEngine diags;
+    r.source = std::make_shared<SourceFile>(path, text);
+    auto finish = [&]() -> CompileResult& {
+        r.diagnostics = diags.take();
+        return r;
+    };
+    auto target = parseTarget(opts.target);
+    if (!target) {
+        diags.error({}, "unknown target '" + opts.target + "'", "use cuda:sm_80 or cuda:sm_90a");
+        return finish();
+    }
+    try {
+        // --- front end ---------------------------------------------------------------------
+        auto t0 = Clock::now();
+        auto fr = fe::runFrontend(r.source, opts.params, diags);
+        r.module = fr.module;
+        if (fr.entry) {
+            for (auto& p : fr.entry->params) {
+                if (!p.settable()) continue;
+                FactoryParam fp;
+                fp.name = p.name;
+                fp.span = p.span;
+                if (p.defaultValue) fp.defaultValue = reprOf(*p.defaultValue);
+                fp.overridden = opts.params.count(p.name) > 0;
+                if (auto* v = fe::findParam(fr.params, p.name)) fp.value = reprOf(*v);
+                r.params.push_back(std::move(fp));
+            }
+        }
+        r.flops = fr.flops;
+        r.bytes = fr.bytes;
+        r.elaborated = fr.func;
+        r.frontendMicros = since(t0);
+        if (!r.elaborated || diags.hasErrors()) return finish();
+
+        // --- passes ------------------------------------------------------------------------
+        auto pipe = runPipeline(r.elaborated, *target, opts, diags);
+        r.passes = std::move(pipe.passes);
+        r.lowered = pipe.lowered;
+        r.passesMicros = pipe.micros;
+        if (opts.cancel && opts.cancel->load()) {
+            r.cancelled = true;
+            return finish();
+        }
+        if (!pipe.ok || pipe.stopped) return finish();
+
+        // --- codegen -----------------------------------------------------------------------
+        auto t2 = Clock::now();
+        if (!kernelInfo(r.lowered, r.kernel, diags)) return finish();
+        auto cuda = codegen::emitCuda(r.lowered, *target, diags);
+        r.cuda = std::move(cuda.source);
+        r.cudaLineSpans = std::move(cuda.lineSpans);
+        r.kernel.name = cuda.kernelName;
+        r.codegenMicros = since(t2);
+        r.ok = !diags.hasErrors();
+    } catch (const CompileError& e) {
+        diags.add(e.diag);
+    } catch (const std::exception& e) {
+        diags.error({}, std::string("internal compiler error: ") + e.what(), "please report this with the input file");
+    }
+    return finish();
+}
+
+}  // namespace ts
