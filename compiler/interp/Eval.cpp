@@ -415,8 +415,9 @@ int64_t Machine::elementOffset(const BufferState& b, const std::vector<Expr>& id
     bool oob = false;
     for (size_t d = 0; d < rank; ++d) {
         vals[d] = evalI(idx[d].get());
-        oob |= vals[d] < 0 || vals[d] >= b.shape[d];
-        off += vals[d] * b.strides[d];
+        bool out = vals[d] < 0 || vals[d] >= b.shape[d];
+        oob |= out;
+        if (!out) off += vals[d] * b.strides[d];  // in bounds: no overflow (extents <= 2^28)
     }
     if (oob || off < 0 || off >= b.size) {
         std::vector<int64_t> v(vals, vals + rank);

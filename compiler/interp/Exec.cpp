@@ -197,8 +197,9 @@ void Machine::exec(const StmtNode* s) {
             int64_t mn = evalI(n->min.get()), ext = evalI(n->extent.get());
             size_t pos = bind(n->var.get(), mn);
             for (int64_t it = 0; it < ext; ++it) {
-                m_bindings[pos].i = mn + it;
-                m_bindings[pos].f = static_cast<double>(mn + it);
+                int64_t value = static_cast<int64_t>(uint64_t(mn) + uint64_t(it));  // no UB
+                m_bindings[pos].i = value;
+                m_bindings[pos].f = static_cast<double>(value);
                 if ((++m_loopTicks & 0xFFFF) == 0) checkCancel(s->span);
                 exec(n->body.get());
             }

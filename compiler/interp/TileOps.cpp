@@ -13,6 +13,10 @@ using namespace ts::ir;
 
 namespace {
 
+/// Largest |start| of a region and largest element count of one (out-of-bounds lanes included).
+constexpr int64_t kMaxIndex = int64_t(1) << 62;
+constexpr int64_t kMaxRegionElements = int64_t(1) << 30;
+
 /// One kept (extent != 1) dimension of a region.
 struct Axis {
     int64_t start, extent, stride, shape;
@@ -21,7 +25,9 @@ struct Axis {
 /// A region with its extent-1 dimensions folded into `base` / `unitIn`.
 struct FlatView {
     const BufferState* buf = nullptr;
-    int64_t base = 0;    ///< offset of the region's first element (may be out of bounds)
+    /// Offset of the region's first element, computed modulo 2^64: exact for every in-bounds
+    /// element, meaningless (and never dereferenced) for out-of-bounds ones.
+    uint64_t base = 0;
     bool unitIn = true;  ///< every squeezed dimension is in bounds
     bool empty = false;  ///< some extent is 0
     std::vector<Axis> axes;
@@ -37,7 +43,7 @@ FlatView flatten(const RegionView& r) {
     f.buf = r.buf;
     for (size_t d = 0; d < r.ext.size(); ++d) {
         int64_t stride = r.buf->strides[d], shape = r.buf->shape[d];
-        f.base += r.start[d] * stride;
+        f.base += static_cast<uint64_t>(r.start[d]) * static_cast<uint64_t>(stride);
         if (r.ext[d] == 0) f.empty = true;
         if (r.ext[d] == 1)
             f.unitIn &= r.start[d] >= 0 && r.start[d] < shape;
@@ -55,7 +61,7 @@ void forEachPair(const FlatView& s, const FlatView& d, F&& fn) {
     if (s.empty || d.empty) return;
     size_t n = s.axes.size();
     if (n == 0) {
-        fn(s.base, s.unitIn, d.base, d.unitIn);
+        fn(int64_t(s.base), s.unitIn, int64_t(d.base), d.unitIn);
         return;
     }
     const Axis &si = s.axes[n - 1], &di = d.axes[n - 1];
@@ -64,17 +70,17 @@ void forEachPair(const FlatView& s, const FlatView& d, F&& fn) {
     int64_t dLo = std::max<int64_t>(0, -di.start), dHi = std::min<int64_t>(E, di.shape - di.start);
     std::vector<int64_t> m(n - 1, 0);
     while (true) {
-        int64_t so = s.base, dof = d.base;
+        uint64_t so = s.base, dof = d.base;
         bool sIn = s.unitIn, dIn = d.unitIn;
         for (size_t a = 0; a + 1 < n; ++a) {
             const Axis &x = s.axes[a], &y = d.axes[a];
-            so += m[a] * x.stride, dof += m[a] * y.stride;
+            so += uint64_t(m[a] * x.stride), dof += uint64_t(m[a] * y.stride);
             sIn &= x.start + m[a] >= 0 && x.start + m[a] < x.shape;
             dIn &= y.start + m[a] >= 0 && y.start + m[a] < y.shape;
         }
         for (int64_t j = 0; j < E; ++j)
-            fn(so + j * si.stride, sIn && j >= sLo && j < sHi, dof + j * di.stride,
-               dIn && j >= dLo && j < dHi);
+            fn(int64_t(so + uint64_t(j * si.stride)), sIn && j >= sLo && j < sHi,
+               int64_t(dof + uint64_t(j * di.stride)), dIn && j >= dLo && j < dHi);
         size_t a = n - 1;
         while (a > 0 && ++m[a - 1] == s.axes[a - 1].extent) m[--a] = 0;
         if (a == 0) return;
@@ -121,11 +127,20 @@ RegionView Machine::evalRegion(const TileOpNode* n, size_t i) {
         fail(v.span, op + ": region of '" + r.buffer->name + "' has " +
                          std::to_string(r.ranges.size()) + " ranges but the buffer has rank " +
                          std::to_string(v.buf->shape.size()));
+    int64_t count = 1;
     for (auto& rg : r.ranges) {
         v.start.push_back(evalI(rg.min.get()));
         v.ext.push_back(evalI(rg.extent.get()));
         if (v.ext.back() < 0)
             fail(v.span, op + ": negative region extent " + std::to_string(v.ext.back()));
+        // Bounds that keep every index computation far from int64 overflow.
+        if (v.start.back() > kMaxIndex || v.start.back() < -kMaxIndex)
+            fail(v.span,
+                 op + ": region start " + std::to_string(v.start.back()) + " is out of range");
+        if (v.ext.back() && count > kMaxRegionElements / v.ext.back())
+            fail(v.span,
+                 op + ": region of '" + r.buffer->name + "' is too large for the interpreter");
+        count *= std::max<int64_t>(v.ext.back(), 1);
     }
     return v;
 }

@@ -3,7 +3,9 @@
 // cancellation behave as documented; and malformed IR (null children, wrong tile-op arguments,
 // unbound variables, traps, absurd sizes, pathological nesting) yields a diagnostic, never a
 // crash or an exception.
+#include <cmath>
 #include <limits>
+#include <random>
 
 #include "tests/unit/InterpTestUtil.h"
 
@@ -236,4 +238,94 @@ TEST(InterpErrors, MalformedIrNeverCrashes) {
     EXPECT_EQ(errorOf(func("k", {A},
                            kernel({ci(0)}, {blockVar("bx", 0)}, store(A, {ci(9), ci(9)}, ci(0))))),
               "");
+}
+
+namespace {
+/// Random expression trees over every node kind, operator, dtype and call name, with extreme
+/// constants, unbound variables and wild load indices: the evaluator must answer each with a
+/// value or a diagnostic (run under ASan/UBSan in development to catch undefined behaviour).
+struct ExprFuzzer {
+    std::mt19937 rng{1234};
+    Buffer A = buffer("A", {4, 4}, DType::Float32), I = buffer("I", {4}, DType::Int64);
+    Var i = makeVar("i"), unbound = makeVar("u");
+    int pick(int n) { return std::uniform_int_distribution<int>(0, n - 1)(rng); }
+    DType dtype() { return static_cast<DType>(pick(17)); }
+    Expr leaf() {
+        static const int64_t ints[] = {0,
+                                       1,
+                                       -1,
+                                       2,
+                                       3,
+                                       63,
+                                       64,
+                                       1 << 20,
+                                       std::numeric_limits<int64_t>::min(),
+                                       std::numeric_limits<int64_t>::max()};
+        static const double floats[] = {
+            0.0, -0.0, 0.5, -3.25, 1e30, 65504.0, double(NAN), double(INFINITY), -double(INFINITY)};
+        switch (pick(5)) {
+            case 0:
+                return intImm(ints[pick(10)], {}, pick(2) ? DType::Int64 : dtype());
+            case 1:
+                return floatImm(floats[pick(9)], pick(2) ? DType::Float32 : dtype());
+            case 2:
+                return i;
+            case 3:
+                return pick(8) ? Expr(i) : Expr(unbound);
+            default:
+                return std::make_shared<StrImmNode>("s", Span{});
+        }
+    }
+    Expr gen(int depth) {
+        if (depth == 0) return leaf();
+        static const char* calls[] = {"exp", "log",      "sqrt",        "rsqrt", "abs",   "max",
+                                      "pow", "infinity", "tl.cp_async", "nope",  "T.tanh"};
+        switch (pick(8)) {
+            case 0:
+                return std::make_shared<BinaryNode>(static_cast<BinOp>(pick(22)), gen(depth - 1),
+                                                    gen(depth - 1), dtype(), Span{});
+            case 1:
+                return std::make_shared<UnaryNode>(static_cast<UnOp>(pick(3)), gen(depth - 1),
+                                                   dtype(), Span{});
+            case 2:
+                return std::make_shared<SelectNode>(gen(depth - 1), gen(depth - 1), gen(depth - 1),
+                                                    dtype(), Span{});
+            case 3: {
+                std::vector<Expr> args;
+                for (int k = pick(3); k > 0; --k) args.push_back(gen(depth - 1));
+                return std::make_shared<CallNode>(calls[pick(11)], args, dtype(), Span{});
+            }
+            case 4:
+                return std::make_shared<LoadNode>(A, std::vector<Expr>{gen(depth - 1), leaf()},
+                                                  DType::Float32, Span{});
+            case 5:
+                return std::make_shared<LoadNode>(I, std::vector<Expr>{gen(depth - 1)},
+                                                  DType::Int64, Span{});
+            case 6:
+                return std::make_shared<CastNode>(dtype(), gen(depth - 1), Span{});
+            default:
+                return leaf();
+        }
+    }
+};
+}  // namespace
+
+TEST(InterpErrors, RandomExpressionsNeverCrash) {
+    ExprFuzzer fz;
+    Buffer O = buffer("O", {4}, DType::Float64);
+    int ok = 0;
+    for (int t = 0; t < 3000; ++t) {
+        Expr e = fz.gen(1 + t % 5);
+        Stmt body = forLoop(fz.i, ci(0), ci(4), ForKind::Parallel, store(O, {fz.i}, e));
+        Stmt viaRegion = copy(region(fz.A, {{fz.gen(2), 1}, {ci(0), 4}}), whole(O));
+        std::vector<HostTensor> args{randomTensor(DType::Float32, {4, 4}, t),
+                                     ts::makeHostTensor(DType::Int64, {4}, {0, 1, -5, 3}),
+                                     filledTensor(DType::Float64, {4}, 0)};
+        auto r = ts::interp::run(oneBlock({fz.A, fz.I, O}, {t % 3 ? body : viaRegion}), args);
+        ok += r.ok;
+        if (!r.ok) {
+            EXPECT_EQ(r.error->message.find("internal"), std::string::npos) << r.error->message;
+        }
+    }
+    EXPECT_GT(ok, 100);  // a fair share of the trees are valid programs
 }
