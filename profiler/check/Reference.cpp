@@ -6,6 +6,7 @@
 #include <new>
 
 #include "compiler/frontend/MetaEval.h"
+#include "compiler/frontend/Module.h"
 #include "compiler/frontend/Parser.h"
 #include "profiler/check/ReferenceTorch.h"
 
@@ -54,47 +55,10 @@ Diagnostic makeDiag(Span s, std::string msg, std::string hint = {}) {
     return Diagnostic{Severity::Error, s, std::move(msg), std::move(hint), kOrigin};
 }
 
-/// Names bound by an assignment target (for poisoning a failed top-level assignment).
-void targetNames(const ast::Expr* e, std::vector<std::string>& out) {
-    if (auto n = ast::as<ast::Name>(e)) out.push_back(n->id);
-    else if (auto t = ast::as<ast::Tuple>(e)) for (auto* x : t->elts) targetNames(x, out);
-    else if (auto l = ast::as<ast::List>(e)) for (auto* x : l->elts) targetNames(x, out);
-    else if (auto st = ast::as<ast::Starred>(e)) targetNames(st->value, out);
-}
-
-/// Runs the definitions of the file's top level: imports, defs (decorators are not applied:
-/// @tilelang.jit and friends do not matter to the reference) and assignments. A failing
-/// statement binds its names to poison, so it is only an error if ref_program uses them.
+/// Runs the definitions of the file's top level (fe::execTopLevel: imports, defs, assignments;
+/// failures poison their names), then makes torch's modules the reference vocabulary.
 void loadTopLevel(RefInterp& in, const ast::Module& module, const EnvPtr& env) {
-    for (const ast::Stmt* s : module.body) {
-        std::vector<std::string> names;
-        try {
-            switch (s->kind) {
-                case ast::StmtKind::Import:
-                case ast::StmtKind::ImportFrom: in.execImport(*s, env); break;
-                case ast::StmtKind::FunctionDef: {
-                    auto& def = static_cast<const ast::FunctionDef&>(*s);
-                    names.push_back(def.name);
-                    in.bindName(env, def.name, in.makeFunction(def, env));
-                    break;
-                }
-                case ast::StmtKind::Assign:
-                    for (auto* t : static_cast<const ast::Assign&>(*s).targets) targetNames(t, names);
-                    in.exec(*s, env);
-                    break;
-                case ast::StmtKind::AnnAssign:
-                case ast::StmtKind::AugAssign:
-                    targetNames(s->kind == ast::StmtKind::AnnAssign ? static_cast<const ast::AnnAssign&>(*s).target
-                                                                     : static_cast<const ast::AugAssign&>(*s).target,
-                                names);
-                    in.exec(*s, env);
-                    break;
-                default: break;  // main blocks, loops, prints, benchmarks: not part of the reference
-            }
-        } catch (const CompileError& e) {
-            for (const auto& n : names) env->vars[n] = Value::poison(e.diag);
-        }
-    }
+    fe::execTopLevel(in, module, env);
     // Whatever name the file gave torch's modules, they become the reference vocabulary.
     for (auto& [name, v] : env->vars)
         if (v.is(ValueKind::Namespace)) {
@@ -127,19 +91,6 @@ void loadTopLevel(RefInterp& in, const ast::Module& module, const EnvPtr& env) {
     }
 }
 
-/// Evaluates a factory parameter given as Python text; text that does not parse is a string.
-Value paramValue(RefInterp& in, const EnvPtr& env, const std::string& name, const std::string& text) {
-    DiagnosticEngine scratch;
-    auto parsed = fe::parseExpression(std::make_shared<SourceFile>("<param " + name + ">", text), scratch);
-    if (parsed.expr && !scratch.hasErrors()) {
-        try {
-            return in.eval(*parsed.expr, env);
-        } catch (const CompileError&) {
-        }
-    }
-    return Value::str(text);
-}
-
 /// The default of a parameter `name` of some top-level function (the factory), if any.
 std::optional<Value> factoryDefault(RefInterp& in, const ast::Module& module, const EnvPtr& env, const std::string& name,
                                     const ast::FunctionDef* skip) {
@@ -159,7 +110,7 @@ std::optional<Value> factoryDefault(RefInterp& in, const ast::Module& module, co
 
 /// Builds the call of ref_program (see Reference.h for the binding rule).
 CallArgs bindArguments(RefInterp& in, const ast::Module& module, const EnvPtr& env, const ast::FunctionDef& def,
-                       const std::map<std::string, std::string>& params, const std::vector<HostTensor>& inputs) {
+                       const fe::ParamBindings& params, const std::vector<HostTensor>& inputs) {
     CallArgs call;
     call.span = def.nameSpan;
     call.callee = def.name;
@@ -188,7 +139,7 @@ CallArgs bindArguments(RefInterp& in, const ast::Module& module, const EnvPtr& e
             continue;
         }
         std::optional<Value> v;
-        if (auto it = params.find(p.name); it != params.end()) v = paramValue(in, env, p.name, it->second);
+        if (const Value* pv = fe::findParam(params, p.name)) v = *pv;
         else if (!p.defaultValue) v = factoryDefault(in, module, env, p.name, &def);
         if (!v && !p.defaultValue)
             throw CompileError(p.span, "ref_program: parameter '" + p.name + "' has no value: the kernel has " +
@@ -235,19 +186,10 @@ void takeOutputs(ReferenceResult& r, std::vector<RefArray>& arrays) {
     }
 }
 
-}  // namespace
-
-const ast::FunctionDef* findReferenceProgram(const ast::Module& module, const std::string& name) {
-    const ast::FunctionDef* found = nullptr;
-    for (const ast::Stmt* s : module.body)
-        if (auto def = ast::as<ast::FunctionDef>(s); def && def->name == name) found = def;  // the last def wins, like Python
-    return found;
-}
-
-ReferenceResult evalReference(const ast::Module& module, const std::map<std::string, std::string>& factoryParams,
-                              const std::vector<HostTensor>& inputs, const ReferenceOptions& opt) {
+/// The evaluation proper: `def` is the ref_program inside `module`.
+ReferenceResult run(const ast::Module& module, const ast::FunctionDef* def, const fe::ParamBindings& params,
+                    const std::vector<HostTensor>& inputs, const ReferenceOptions& opt) {
     ReferenceResult r;
-    const ast::FunctionDef* def = findReferenceProgram(module, opt.functionName);
     if (!def) {
         r.diagnostics.push_back(makeDiag(Span{}, "no '" + opt.functionName + "' function in " + module.source()->path(),
                                          "define def " + opt.functionName + "(*inputs) returning the expected outputs"));
@@ -260,7 +202,7 @@ ReferenceResult evalReference(const ast::Module& module, const std::map<std::str
         EnvPtr env = in.newModuleEnv();
         loadTopLevel(in, module, env);
         Value fn = in.makeFunction(*def, env);
-        CallArgs call = bindArguments(in, module, env, *def, factoryParams, inputs);
+        CallArgs call = bindArguments(in, module, env, *def, params, inputs);
         std::vector<RefArray> arrays;
         {
             Value ret = in.call(fn, call);
@@ -279,8 +221,6 @@ ReferenceResult evalReference(const ast::Module& module, const std::map<std::str
         Diagnostic d = e.diag;
         if (d.origin.empty()) d.origin = kOrigin;
         r.diagnostics.push_back(std::move(d));
-        r.outputs.clear();
-        r.nominalDTypes.clear();
     } catch (const RefError& e) {
         r.diagnostics.push_back(makeDiag(def->nameSpan, std::string("ref_program: ") + e.what()));
     } catch (const std::bad_alloc&) {
@@ -292,6 +232,39 @@ ReferenceResult evalReference(const ast::Module& module, const std::map<std::str
     for (const Diagnostic& d : diags.all()) r.diagnostics.push_back(d);
     if (!r.ok) r.outputs.clear(), r.nominalDTypes.clear();
     return r;
+}
+
+}  // namespace
+
+const ast::FunctionDef* findReferenceProgram(const ast::Module& module, const std::string& name) {
+    const ast::FunctionDef* found = nullptr;
+    for (const ast::Stmt* s : module.body)
+        if (auto def = ast::as<ast::FunctionDef>(s); def && def->name == name) found = def;  // the last def wins, like Python
+    if (found) return found;
+    // Like fe::Module::refProgram(): one level down, in a module-level function or the main guard.
+    for (const ast::Stmt* s : module.body) {
+        const ast::Block* body = nullptr;
+        if (auto f = ast::as<ast::FunctionDef>(s)) body = &f->body;
+        else if (auto i = ast::as<ast::If>(s)) body = &i->body;
+        if (!body) continue;
+        for (const ast::Stmt* inner : *body)
+            if (auto def = ast::as<ast::FunctionDef>(inner); def && def->name == name) return def;
+    }
+    return nullptr;
+}
+
+ReferenceResult evalReference(const fe::Module& module, const fe::ParamBindings& params, const std::vector<HostTensor>& inputs,
+                              const ReferenceOptions& opt) {
+    const ast::FunctionDef* def = opt.functionName == "ref_program" ? module.refProgram() : nullptr;
+    if (!def) def = findReferenceProgram(*module.ast(), opt.functionName);
+    return run(*module.ast(), def, params, inputs, opt);
+}
+
+ReferenceResult evalReference(const ast::Module& module, const std::map<std::string, std::string>& factoryParams,
+                              const std::vector<HostTensor>& inputs, const ReferenceOptions& opt) {
+    fe::ParamBindings params;
+    for (const auto& [name, text] : factoryParams) params.emplace_back(name, fe::parseParamValue(text));
+    return run(module, findReferenceProgram(module, opt.functionName), params, inputs, opt);
 }
 
 ReferenceResult evalReference(const SourcePtr& src, const std::map<std::string, std::string>& factoryParams,

@@ -11,8 +11,8 @@
 //
 // Argument binding follows TileLang's `ref_program(*inputs)`: the first N positional parameters
 // (or a `*args`) receive the N input tensors in order; every later parameter (e.g. `is_causal`)
-// takes the factory's value of the same name from `factoryParams`, else its own default, else the
-// default of a same-named parameter of a top-level function in the file (the factory).
+// takes the factory's value of the same name from the bound parameters, else its own default,
+// else the default of a same-named parameter of a top-level function in the file (the factory).
 //
 // Errors never escape as exceptions: they are diagnostics (origin "reference") at the user's
 // source, e.g. "ref_program: torch.linalg.svd is not supported by the reference evaluator" at
@@ -25,6 +25,7 @@
 #include <vector>
 
 #include "compiler/frontend/Ast.h"
+#include "compiler/frontend/Module.h"
 #include "compiler/support/Diagnostic.h"
 #include "compiler/support/HostTensor.h"
 #include "compiler/support/Source.h"
@@ -43,22 +44,31 @@ struct ReferenceResult {
     std::vector<Diagnostic> diagnostics;
 };
 
-/// Knobs of evaluateReference().
+/// Knobs of evalReference().
 struct ReferenceOptions {
     std::string functionName = "ref_program";  ///< the top-level def to run
     uint64_t maxSteps = 50'000'000;            ///< meta-evaluator step budget (loops in the program)
 };
 
-/// The top-level `def <name>` of `module`, or nullptr (then the caller falls back to
-/// `--check interp`).
+/// The `def <name>` of `module`: the last one at top level, else one nested one level down (in a
+/// module-level function or `if __name__ == "__main__":`), like fe::Module::refProgram(); nullptr
+/// when there is none (then the caller falls back to `--check interp`). A nested ref_program runs
+/// with the module globals as its scope.
 const fe::ast::FunctionDef* findReferenceProgram(const fe::ast::Module& module,
                                                  const std::string& name = "ref_program");
 
-/// Runs the module's ref_program on `inputs` (the kernel's input tensors, in signature order,
-/// with data). `factoryParams` maps factory parameter names to Python source text ("True",
-/// "128", "'float16'"; text that does not parse is passed as a string). `module` must be the
-/// whole parsed file and stay alive during the call. Thread-safe (each call has its own
-/// evaluator).
+/// Runs the ref_program of an analysed file on `inputs` (the kernel's input tensors, in signature
+/// order, with data). `params` are the kernel's bound parameters (fe::Module::bindParams: the
+/// user's values and the defaults); they supply ref_program's non-tensor parameters.
+/// Thread-safe: each call has its own evaluator (the module's own interpreter is not used).
+ReferenceResult evalReference(const fe::Module& module, const fe::ParamBindings& params,
+                              const std::vector<HostTensor>& inputs, const ReferenceOptions& opt = {});
+
+/// As above for a parsed file without fe::Module analysis. `factoryParams` maps factory parameter
+/// names to Python text ("True", "128", "'float16'", "torch.float16"; read with
+/// fe::parseParamValue like --param, so other text is a string). Parameters the map lacks fall
+/// back to the defaults of same-named parameters of the file's top-level functions. `module`
+/// must be the whole parsed file and stay alive during the call.
 ReferenceResult evalReference(const fe::ast::Module& module,
                               const std::map<std::string, std::string>& factoryParams,
                               const std::vector<HostTensor>& inputs, const ReferenceOptions& opt = {});

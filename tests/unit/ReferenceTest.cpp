@@ -9,6 +9,7 @@
 #include <fstream>
 #include <sstream>
 
+#include "compiler/frontend/Module.h"
 #include "tests/unit/ReferenceTestUtil.h"
 
 using namespace reftest;
@@ -194,6 +195,36 @@ TEST(Reference, ExtraParametersFromFactoryAndDefaults) {
     std::vector<double> expect;
     for (double v : x.data) expect.push_back(v * 2 + 0.5 + 10);
     expectOutput(r, 0, {3}, expect);
+}
+
+TEST(Reference, AnalysedModuleWithBoundParameters) {
+    const char* src =
+        "import tilelang\n"
+        "import tilelang.language as T\n"
+        "@tilelang.jit(out_idx=[-1])\n"
+        "def scale_kernel(N=4, factor=2.0, dtype='float32'):\n"
+        "    @T.prim_func\n"
+        "    def main(A: T.Tensor((N,), dtype), B: T.Tensor((N,), dtype)):\n"
+        "        with T.Kernel(1, threads=32) as bx:\n"
+        "            for i in T.Parallel(N):\n"
+        "                B[i] = A[i] * factor\n"
+        "    return main\n"
+        "if __name__ == '__main__':\n"
+        "    def ref_program(A, factor, dtype):\n"
+        "        return (A * factor).to(dtype)\n";
+    ts::DiagnosticEngine diags;
+    auto mod = ts::fe::Module::analyze(std::make_shared<ts::SourceFile>("scale.py", src), diags);
+    ASSERT_FALSE(diags.hasErrors());
+    ASSERT_NE(mod->entry(), nullptr);
+    auto bound = mod->bindParams(*mod->entry(), {{"factor", "3.0"}, {"dtype", "float16"}}, diags);
+    ASSERT_TRUE(bound.has_value());
+    HostTensor a = randomTensor({4}, 24);
+    auto r = ts::rt::evalReference(*mod, *bound, {a});
+    std::vector<double> expect;
+    for (double v : a.data) expect.push_back(v * 3.0);
+    expectOutput(r, 0, {4}, expect);
+    EXPECT_EQ(r.nominalDTypes[0], DType::Float16);  // dtype="float16" (a string) is a dtype for .to()
+    EXPECT_EQ(ts::rt::findReferenceProgram(*mod->ast()), mod->refProgram());
 }
 
 TEST(Reference, MissingParameterIsADiagnostic) {
