@@ -262,6 +262,9 @@ void Interp::installModules() {
     }));
     T->set("prim_func", Value::builtin("T.prim_func", tagDecorator("T.prim_func", FunctionTag::PrimFunc)));
     T->set("macro", Value::builtin("T.macro", tagDecorator("T.macro", FunctionTag::Macro)));
+    // `T` without the import: printed IR snapshots (which start at @T.prim_func) re-parse as
+    // they are. A file's own binding of T shadows this one.
+    m_builtins->vars["T"] = Value::ns(T);
 
     // ---- tilelang ----
     auto tl = registerModule("tilelang");

@@ -388,6 +388,7 @@ void Module::findEntries() {
             kp.annotation = p.annotation;
             kp.defaultExpr = p.defaultValue;
             kp.variadic = p.kind == ast::ParamKind::VarArgs || p.kind == ast::ParamKind::VarKw;
+            if (e.pattern == EntryPattern::PrimFunc) kp.role = KernelParam::Role::Tensor;
             if (e.pattern == EntryPattern::Eager) {
                 const ast::Expr* ann = p.annotation;
                 if (auto c = ast::as<ast::Call>(ann)) ann = c->func;

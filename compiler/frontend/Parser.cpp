@@ -25,7 +25,11 @@ const Token& Parser::expect(Tok k, const std::string& msg, const std::string& hi
     if (!at(k)) {
         std::string full = msg;
         if (!at(Tok::Newline) && !at(Tok::EndOfFile)) full += ", found " + describeCurrent();
-        fail(tok().span, full, hint);
+        // At the end of a line, point just after the last token (not after a trailing comment).
+        Span where = tok().span;
+        if ((at(Tok::Newline) || at(Tok::EndOfFile)) && m_last.valid())
+            where = Span{m_last.endLine, m_last.endCol, m_last.endLine, m_last.endCol + 1};
+        fail(where, full, hint);
     }
     return advance();
 }

@@ -1,0 +1,557 @@
+// Elaboration driver: runs the factory, elaborates the prim_func (or eager) body into a
+// PrimFunc, and the statement hooks that build IR (tile loops, T.Kernel, run-time `if`, stores
+// through alloc_var names). The T.* vocabulary is in ElaborateOps.cpp; values in ElabValues.cpp.
+#include "compiler/frontend/Elaborate.h"
+
+#include <algorithm>
+
+#include "compiler/frontend/Elaborator.h"
+
+namespace ts::fe {
+namespace elab {
+
+namespace {
+// Restores a flag (or name) when a scope ends, also on exceptions.
+template <class T>
+struct Restore {
+    T& ref;
+    T saved;
+    Restore(T& r, T v) : ref(r), saved(r) { ref = std::move(v); }
+    ~Restore() { ref = std::move(saved); }
+};
+}  // namespace
+
+Elaborator::Elaborator(DiagnosticEngine& diags, const Module& mod) : Interp(diags), m_mod(mod) { installVocabulary(); }
+
+void Elaborator::emit(ir::Stmt s) {
+    if (!s) return;
+    if (m_frames.empty()) throw CompileError(s->span, "statement outside of a kernel body");
+    m_frames.back().push_back(std::move(s));
+}
+
+ir::Stmt Elaborator::collect(const std::function<void()>& fn) {
+    m_frames.emplace_back();
+    try {
+        fn();
+    } catch (...) {
+        m_frames.pop_back();
+        throw;
+    }
+    std::vector<ir::Stmt> body = std::move(m_frames.back());
+    m_frames.pop_back();
+    if (body.empty()) return nullptr;
+    return ir::seq(std::move(body));
+}
+
+void Elaborator::noteWrite(const ir::Buffer& b) { m_lastWrite[b.get()] = ++m_epoch; }
+
+void Elaborator::requireKernel(Span s, const std::string& fn) const {
+    if (!m_insideKernel)
+        throw CompileError(s, fn + " must be inside 'with T.Kernel(...)'",
+                           "open the launch scope first: with T.Kernel(grid, threads=128) as (bx, by):");
+}
+
+std::string Elaborator::uniqueName(const std::string& base) {
+    std::string n = base.empty() ? "buf" : base;
+    if (m_names.insert(n).second) return n;
+    for (int i = 1;; ++i)
+        if (m_names.insert(n + "_" + std::to_string(i)).second) return n + "_" + std::to_string(i);
+}
+
+ir::Buffer Elaborator::addParam(const std::string& name, const TensorType& t, Span s, bool output) {
+    auto b = std::make_shared<ir::BufferNode>(uniqueName(name), t.dtype, t.shape, ir::Scope::Global, s, t.strides);
+    if (output) m_outputs.push_back(static_cast<int>(m_params.size()));
+    m_params.push_back(b);
+    return b;
+}
+
+Flow Elaborator::runBody(const ast::Block& b, const EnvPtr& env, const char* construct) {
+    Flow f = execBlock(b, env);
+    if (f == Flow::Break || f == Flow::Continue)
+        throw CompileError(b.empty() ? Span{} : b.back()->span,
+                           std::string("'break'/'continue' inside ") + construct + " is not supported",
+                           "kernel loops always run their full range; guard the body with an 'if' instead");
+    if (f == Flow::Return)
+        throw CompileError(b.empty() ? Span{} : b.back()->span, std::string("'return' inside ") + construct + " is not supported");
+    return f;
+}
+
+// ---- statement hooks ----------------------------------------------------------------------------
+
+Flow Elaborator::execIf(const ast::If& s, const EnvPtr& env) {
+    Value c = eval(*s.test, env);
+    if (truthOrDynamic(c, s.test->span)) return Interp::execIf(s, env);  // static: keep one branch
+    ir::Expr cond = condition(c, s.test->span);
+    ir::Stmt then = collect([&] { runBody(s.body, env, "a run-time 'if'"); });
+    ir::Stmt otherwise = collect([&] { runBody(s.orelse, env, "a run-time 'if'"); });
+    if (!then && !otherwise) return Flow::Normal;
+    if (!then) {
+        cond = ir::unary(ir::UnOp::Not, cond, s.test->span);
+        std::swap(then, otherwise);
+    }
+    emit(ir::ifThen(cond, then, otherwise, s.span));
+    return Flow::Normal;
+}
+
+Flow Elaborator::execWhile(const ast::While& s, const EnvPtr& env) {
+    Value c = eval(*s.test, env);
+    if (!truthOrDynamic(c, s.test->span))
+        throw CompileError(s.test->span, "'while' with a run-time condition is not supported in a kernel",
+                           "use a T.serial loop with an 'if' guard");
+    return Interp::execWhile(s, env);
+}
+
+bool Elaborator::isKernelRange(const ast::Expr& iter, const EnvPtr& env) {
+    // Inside prim_func and macro bodies `range(...)` is T.serial(...), as in TileLang.
+    auto call = ast::as<ast::Call>(&iter);
+    if (!call || !call->keywords.empty()) return false;
+    auto name = ast::as<ast::Name>(call->func);
+    if (!name || name->id != "range") return false;
+    Value* bound = env->lookup("range");
+    Value* builtin = builtins()->findLocal("range");
+    return bound && builtin && bound->identity() == builtin->identity();
+}
+
+Flow Elaborator::execFor(const ast::For& s, const EnvPtr& env) {
+    Value it;
+    if (m_kernelMode && isKernelRange(*s.iter, env)) {
+        auto call = ast::as<ast::Call>(s.iter);
+        CallArgs a;
+        a.span = s.iter->span;
+        a.callee = "range";
+        for (const ast::Expr* x : call->args) {
+            a.pos.push_back(eval(*x, env));
+            a.posSpans.push_back(x->span);
+        }
+        it = loopSpec(a, "range", ir::ForKind::Serial);
+    } else {
+        it = eval(*s.iter, env);
+    }
+    if (auto* spec = it.extAs<LoopSpec>()) {
+        if (!s.orelse.empty()) throw CompileError(s.orelse.front()->span, "'for ... else' is not supported for kernel loops");
+        buildLoop(*spec, s, env);
+        return Flow::Normal;
+    }
+    // A Python loop over compile-time values: unrolled during elaboration.
+    return Interp::execFor(s, env);
+}
+
+void Elaborator::buildLoop(const LoopSpec& spec, const ast::For& s, const EnvPtr& env) {
+    std::vector<const ast::Name*> names;
+    if (auto n = ast::as<ast::Name>(s.target)) {
+        names.push_back(n);
+    } else if (auto t = ast::as<ast::Tuple>(s.target)) {
+        for (const ast::Expr* e : t->elts) {
+            auto n = ast::as<ast::Name>(e);
+            if (!n) throw CompileError(e->span, "a kernel loop variable must be a plain name");
+            names.push_back(n);
+        }
+    } else {
+        throw CompileError(s.target->span, "a kernel loop variable must be a plain name");
+    }
+    if (names.size() != spec.dims.size())
+        throw CompileError(s.target->span, spec.name + " yields " + std::to_string(spec.dims.size()) + " loop variable" +
+                                               (spec.dims.size() == 1 ? "" : "s") + ", but the loop binds " +
+                                               std::to_string(names.size()),
+                           spec.dims.size() > 1 ? "write: for i, j in T.Parallel(M, N):" : "");
+    std::vector<ir::Var> vars;
+    std::vector<std::optional<Value>> saved;
+    for (size_t d = 0; d < names.size(); ++d) {
+        vars.push_back(ir::makeVar(names[d]->id, ir::DType::Int32, names[d]->span));
+        Value* old = env->findLocal(names[d]->id);
+        saved.push_back(old ? std::optional<Value>(*old) : std::nullopt);
+        ir::Expr bound = vars.back();
+        if (spec.step != 1) bound = ir::add(spec.dims[d].first, ir::mul(vars.back(), ir::intImm(spec.step)));
+        bindName(env, names[d]->id, wrap(bound));
+    }
+    ir::Stmt body = collect([&] { runBody(s.body, env, "a kernel loop"); });
+    // The loop variable is not visible after the loop (it would be used outside its scope).
+    for (size_t d = 0; d < names.size(); ++d) {
+        if (saved[d]) env->vars[names[d]->id] = *saved[d];
+        else env->vars.erase(names[d]->id);
+    }
+    if (!body) body = ir::seq({}, s.span);
+    for (size_t d = names.size(); d-- > 0;) {
+        ir::Expr mn = spec.step != 1 ? ir::intImm(0) : spec.dims[d].first;
+        body = ir::forLoop(vars[d], mn, spec.dims[d].second, spec.kind, body, d == 0 ? spec.attrs : ir::Attrs{}, s.span);
+    }
+    emit(body);
+}
+
+Flow Elaborator::execWith(const ast::With& s, const EnvPtr& env) {
+    if (s.items.size() != 1)
+        throw CompileError(s.span, "a kernel 'with' takes exactly one context", "write: with T.Kernel(...) as (bx, by):");
+    Value c = eval(*s.items[0].context, env);
+    if (auto* k = c.extAs<KernelSpec>()) {
+        buildKernel(*k, s.items[0], s, env);
+        return Flow::Normal;
+    }
+    throw CompileError(s.items[0].context->span, "'with' needs T.Kernel(...) here, got " + typeName(c));
+}
+
+void Elaborator::buildKernel(const KernelSpec& k, const ast::WithItem& item, const ast::With& s, const EnvPtr& env) {
+    if (m_insideKernel) throw CompileError(item.context->span, "T.Kernel cannot be nested");
+    if (m_sawKernel)
+        throw CompileError(item.context->span, "only one T.Kernel per kernel function is supported",
+                           "split the work into two kernels");
+    m_sawKernel = true;
+    std::vector<const ast::Name*> names;
+    bool tupleTarget = false;
+    if (item.target) {
+        if (auto n = ast::as<ast::Name>(item.target)) {
+            names.push_back(n);
+        } else if (auto t = item.target->kind == ast::ExprKind::Tuple || item.target->kind == ast::ExprKind::List
+                                ? static_cast<const ast::Sequence*>(item.target)
+                                : nullptr) {
+            tupleTarget = true;
+            for (const ast::Expr* e : t->elts) {
+                auto n = ast::as<ast::Name>(e);
+                if (!n) throw CompileError(e->span, "T.Kernel block indices must be plain names");
+                names.push_back(n);
+            }
+        } else {
+            throw CompileError(item.target->span, "T.Kernel block indices must be plain names");
+        }
+    }
+    if (tupleTarget && names.size() != k.grid.size())
+        throw CompileError(item.target->span, "T.Kernel has " + std::to_string(k.grid.size()) + " grid dimension" +
+                                                  (k.grid.size() == 1 ? "" : "s") + " but binds " +
+                                                  std::to_string(names.size()) + " block index" +
+                                                  (names.size() == 1 ? "" : "es"));
+    static const char* kBlock[] = {"bx", "by", "bz"};
+    static const char* kThread[] = {"tx", "ty", "tz"};
+    std::vector<ir::Var> blockVars, threadVars;
+    for (size_t d = 0; d < k.grid.size(); ++d) {
+        std::string n = d < names.size() && tupleTarget ? names[d]->id : (!tupleTarget && !names.empty() && k.grid.size() == 1 ? names[0]->id : kBlock[d]);
+        blockVars.push_back(ir::makeVar(n, ir::DType::Int32, d < names.size() ? names[d]->span : item.context->span,
+                                        ir::VarTag::BlockIdx, static_cast<int>(d)));
+    }
+    for (size_t d = 0; d < k.threads.size(); ++d)
+        threadVars.push_back(ir::makeVar(kThread[d], ir::DType::Int32, k.span, ir::VarTag::ThreadIdx, static_cast<int>(d)));
+    if (tupleTarget) {
+        for (size_t d = 0; d < names.size(); ++d) bindName(env, names[d]->id, wrap(blockVars[d]));
+    } else if (!names.empty()) {
+        if (k.grid.size() == 1) {
+            bindName(env, names[0]->id, wrap(blockVars[0]));
+        } else {
+            std::vector<Value> vs;
+            for (auto& v : blockVars) vs.push_back(wrap(v));
+            bindName(env, names[0]->id, Value::tuple(std::move(vs)));
+        }
+    }
+    ir::Stmt body;
+    {
+        Restore<bool> inside(m_insideKernel, true);
+        body = collect([&] { runBody(s.body, env, "T.Kernel"); });
+    }
+    if (!body) body = ir::seq({}, s.span);
+    emit(std::make_shared<ir::KernelNode>(k.grid, k.threads, blockVars, threadVars, body, s.span));
+}
+
+Flow Elaborator::execAssign(const ast::Assign& s, const EnvPtr& env) {
+    auto name = s.targets.size() == 1 ? ast::as<ast::Name>(s.targets[0]) : nullptr;
+    if (name && m_kernelMode) {
+        // `x = ...` where x is a T.alloc_var: a store, as in TileLang.
+        if (Value* cur = env->lookup(name->id))
+            if (auto* b = cur->extAs<BufferValue>(); b && b->isVar) {
+                Value v = eval(*s.value, env);
+                storeTo(b->buffer, {ir::intImm(0)}, v, s.span);
+                return Flow::Normal;
+            }
+    }
+    Value v;
+    {
+        Restore<std::string> pending(m_pendingName, name ? name->id : std::string());
+        v = eval(*s.value, env);
+    }
+    for (const ast::Expr* t : s.targets) assign(*t, v, env);
+    return Flow::Normal;
+}
+
+Flow Elaborator::execAugAssign(const ast::AugAssign& s, const EnvPtr& env) {
+    if (auto name = ast::as<ast::Name>(s.target)) {
+        Value* cur = env->lookup(name->id);
+        if (auto* b = cur ? cur->extAs<BufferValue>() : nullptr; b && b->isVar) {
+            Value rhs = eval(*s.value, env);
+            storeTo(b->buffer, {ir::intImm(0)}, binaryOp(s.op, *cur, rhs, s.span), s.span);
+            return Flow::Normal;
+        }
+    }
+    return Interp::execAugAssign(s, env);
+}
+
+Flow Elaborator::execAnnAssign(const ast::AnnAssign& s, const EnvPtr& env) {
+    auto name = ast::as<ast::Name>(s.target);
+    if (m_eager && name && !s.value) {
+        const KernelParam* p = m_entry->param(name->id);
+        if (p && p->role == KernelParam::Role::Tensor) {
+            // `A: T.Tensor((M, K), dtype)` declares the eager kernel's tensor parameter A.
+            Value t = eval(*s.annotation, env);
+            auto* tt = t.extAs<TensorType>();
+            if (!tt) throw CompileError(s.annotation->span, "the annotation of tensor '" + name->id + "' must be T.Tensor(shape, dtype)");
+            for (const auto& b : m_params)
+                if (b->name == name->id) throw CompileError(s.span, "tensor '" + name->id + "' is declared twice");
+            ir::Buffer b = addParam(name->id, *tt, p->span, false);
+            bindName(env, name->id, Value::ext(std::make_shared<BufferValue>(b, false)));
+            return Flow::Normal;
+        }
+    }
+    return Interp::execAnnAssign(s, env);
+}
+
+Value Elaborator::dynamicBoolOp(ast::BoolOpKind op, const Value& a, const Value& b, Span s) {
+    ir::Expr x = condition(a, s), y = condition(b, s);
+    return wrap(op == ast::BoolOpKind::And ? ir::logicalAnd(x, y, s) : ir::binary(ir::BinOp::Or, x, y, s));
+}
+
+Value Elaborator::dynamicIfExp(const Value& cond, const Value& a, const Value& b, Span s) {
+    ir::Expr c = condition(cond, s);
+    auto [x, y] = operands(a, b, s);
+    return wrap(ir::select(c, x, y, s));
+}
+
+Value Elaborator::callDType(ir::DType t, CallArgs& args) {
+    args.callee = std::string(ir::dtypeName(t));
+    args.expectPositional(1, 1);
+    return wrap(ir::cast(t, toExprLike(args.pos[0], t, args.argSpan(0), args.callee + "() argument"), args.span));
+}
+
+Value Elaborator::callMacro(const FunctionObj& f, CallArgs& args) {
+    Restore<bool> mode(m_kernelMode, true);
+    return callFunction(f, args);
+}
+
+Value Elaborator::callUserFunction(const FunctionObj& f, CallArgs& args) {
+    Restore<bool> mode(m_kernelMode, false);
+    return callFunction(f, args);
+}
+
+// ---- functions ----------------------------------------------------------------------------------
+
+ir::PrimFunc Elaborator::run(const KernelEntry& entry, const ParamBindings& params) {
+    m_entry = &entry;
+    m_bindings = &params;
+    m_globals = newModuleEnv();
+    execTopLevel(*this, *m_mod.ast(), m_globals);
+    Value* fv = m_globals->findLocal(entry.name());
+    if (!fv || !fv->is(ValueKind::Function))
+        throw CompileError(entry.func->nameSpan, "'" + entry.name() + "' could not be defined");
+    switch (entry.pattern) {
+        case EntryPattern::PrimFunc: return elaboratePrimFunc(fv->functionObj(), entry.name());
+        case EntryPattern::Eager: return elaborateEager(entry);
+        case EntryPattern::Factory: break;
+    }
+    CallArgs a;
+    a.span = entry.func->nameSpan;
+    a.callee = entry.name();
+    for (const auto& [k, v] : params) {
+        a.kw.emplace_back(k, v);
+        const KernelParam* p = entry.param(k);
+        a.kwSpans.push_back(p ? p->span : a.span);
+    }
+    Value result = callFunction(fv->functionObj(), a);
+    if (!result.is(ValueKind::Function))
+        throw CompileError(entry.func->nameSpan, "'" + entry.name() + "' must return its @T.prim_func, but it returned " +
+                                                     typeName(result),
+                           "end the factory with 'return main' (the inner @T.prim_func)");
+    if (result.functionObj().tag != FunctionTag::PrimFunc)
+        throw CompileError(result.functionObj().span(), "'" + result.functionObj().name + "' is returned by '" +
+                                                            entry.name() + "' but is not decorated with @T.prim_func");
+    return elaboratePrimFunc(result.functionObj(), entry.name());
+}
+
+ir::PrimFunc Elaborator::elaboratePrimFunc(const FunctionObj& f, const std::string& name) {
+    if (!f.def) throw CompileError(f.span(), "a lambda cannot be a @T.prim_func");
+    const ast::FunctionDef& def = *f.def;
+    auto env = std::make_shared<Env>();
+    env->parent = f.closure;
+    for (const auto& p : def.params) {
+        if (p.kind != ast::ParamKind::Normal && p.kind != ast::ParamKind::PosOnly)
+            throw CompileError(p.span, "kernel parameters cannot be *args, **kwargs or keyword-only");
+        if (!p.annotation)
+            throw CompileError(p.span, "kernel parameter '" + p.name + "' needs a type",
+                               "annotate it: " + p.name + ": T.Tensor((M, N), dtype)");
+        Value t = eval(*p.annotation, f.closure);
+        auto* tt = t.extAs<TensorType>();
+        if (!tt)
+            throw CompileError(p.annotation->span, "kernel parameter '" + p.name + "' must be a tensor, got " + typeName(t),
+                               "scalar kernel parameters are not supported; make it a factory parameter instead");
+        ir::Buffer b = addParam(p.name, *tt, p.span, false);
+        env->vars[p.name] = Value::ext(std::make_shared<BufferValue>(b, false));
+    }
+    ir::Stmt body;
+    {
+        Restore<bool> mode(m_kernelMode, true);
+        body = collect([&] {
+            Flow fl = execBlock(def.body, env);
+            if (fl == Flow::Break || fl == Flow::Continue) throw CompileError(def.nameSpan, "'break'/'continue' outside a loop");
+        });
+    }
+    if (!m_sawKernel)
+        throw CompileError(def.nameSpan, "kernel '" + def.name + "' has no 'with T.Kernel(...)' block",
+                           "wrap the body in: with T.Kernel(grid, threads=128) as (bx, by):");
+    return finish(name, body, def.span);
+}
+
+ir::PrimFunc Elaborator::elaborateEager(const KernelEntry& entry) {
+    m_eager = true;
+    const ast::FunctionDef& def = *entry.func;
+    auto env = std::make_shared<Env>();
+    env->parent = m_globals;
+    for (const auto& p : entry.params) {
+        if (p.role == KernelParam::Role::Meta && !p.variadic)
+            if (const Value* v = findParam(*m_bindings, p.name)) env->vars[p.name] = *v;
+        if (p.role == KernelParam::Role::Tensor)
+            env->vars[p.name] = Value::poison(Diagnostic{Severity::Error, p.span,
+                                                         "tensor '" + p.name + "' is used before its declaration",
+                                                         "declare it first: " + p.name + ": T.Tensor(shape, dtype)", "elaborate"});
+    }
+    ir::Stmt body;
+    Value returned;
+    {
+        Restore<bool> mode(m_kernelMode, true);
+        body = collect([&] {
+            if (execBlock(def.body, env) == Flow::Return) returned = m_returnValue;
+        });
+    }
+    for (const auto& p : entry.params)
+        if (p.role == KernelParam::Role::Tensor &&
+            std::none_of(m_params.begin(), m_params.end(), [&](const ir::Buffer& b) { return b->name == p.name; }))
+            throw CompileError(p.span, "tensor parameter '" + p.name + "' is never declared",
+                               "add '" + p.name + ": T.Tensor((M, N), dtype)' at the top of the kernel");
+    if (!m_sawKernel)
+        throw CompileError(def.nameSpan, "kernel '" + def.name + "' has no 'with T.Kernel(...)' block");
+    // Call order: tensor parameters in signature order, then T.empty outputs.
+    std::vector<ir::Buffer> inputs, outputs;
+    for (const auto& p : entry.params)
+        for (const auto& b : m_params)
+            if (p.role == KernelParam::Role::Tensor && b->name == p.name) inputs.push_back(b);
+    for (int i : m_outputs) outputs.push_back(m_params[static_cast<size_t>(i)]);
+    m_params = inputs;
+    m_params.insert(m_params.end(), outputs.begin(), outputs.end());
+    m_outputs.clear();
+    std::vector<Value> ret = returned.is(ValueKind::Tuple) ? returned.items() : std::vector<Value>{};
+    if (!returned.isNone() && !returned.is(ValueKind::Tuple)) ret.push_back(returned);
+    for (const Value& r : ret) {
+        auto* b = r.extAs<BufferValue>();
+        if (!b) throw CompileError(def.nameSpan, "an eager kernel must return its output tensors, got " + typeName(r));
+        for (size_t i = 0; i < m_params.size(); ++i)
+            if (m_params[i] == b->buffer) m_outputs.push_back(static_cast<int>(i));
+    }
+    m_outputsFixed = !ret.empty();
+    return finish(entry.name(), body, def.span);
+}
+
+ir::PrimFunc Elaborator::finish(const std::string& name, ir::Stmt body, Span span) {
+    auto f = std::make_shared<ir::PrimFuncNode>();
+    f->name = name;
+    f->params = m_params;
+    f->body = body ? body : ir::seq({}, span);
+    f->layouts = m_layouts;
+    f->attrs = m_funcAttrs;
+    f->span = span;
+    int n = static_cast<int>(m_params.size());
+    Value oi;  // out_idx=None means "not given"
+    if (!m_outputsFixed && m_entry && m_entry->outIdx && m_entry->pattern != EntryPattern::Eager) {
+        auto scope = std::make_shared<Env>();
+        scope->parent = m_globals;
+        for (const auto& [k, v] : *m_bindings) scope->vars[k] = v;
+        oi = eval(*m_entry->outIdx, scope);
+    }
+    if (m_outputsFixed) {
+        f->outputs = m_outputs;
+    } else if (!oi.isNone()) {
+        std::vector<Value> items = oi.isSequence() ? oi.items() : std::vector<Value>{oi};
+        for (const Value& v : items) {
+            if (!v.isIntLike()) throw CompileError(m_entry->outIdx->span, "out_idx must be an int or a list of ints, got " + fe::repr(oi));
+            int64_t i = v.asInt() < 0 ? v.asInt() + n : v.asInt();
+            if (i < 0 || i >= n)
+                throw CompileError(m_entry->outIdx->span, "out_idx " + std::to_string(v.asInt()) + " is out of range for " +
+                                                              std::to_string(n) + " tensor parameter" + (n == 1 ? "" : "s"));
+            f->outputs.push_back(static_cast<int>(i));
+        }
+    } else {
+        // Every tensor parameter the kernel writes (LANGUAGE.md §1).
+        std::set<const ir::BufferNode*> written;
+        ir::walk(f->body, [&](const ir::Stmt& s) {
+            if (auto* st = ir::as<ir::StoreNode>(s)) written.insert(st->buffer.get());
+            if (auto* t = ir::as<ir::TileOpNode>(s)) {
+                size_t dst = t->op == ir::TileOpKind::Copy || t->op == ir::TileOpKind::Reduce || t->op == ir::TileOpKind::Cumsum ? 1
+                             : t->op == ir::TileOpKind::Gemm                                                                      ? 2
+                                                                                                                                   : 0;
+                if (t->isRegion(dst)) written.insert(t->region(dst).buffer.get());
+            }
+        });
+        for (int i = 0; i < n; ++i)
+            if (written.count(m_params[static_cast<size_t>(i)].get())) f->outputs.push_back(i);
+    }
+    return f;
+}
+
+}  // namespace elab
+
+// ---- public API ---------------------------------------------------------------------------------
+
+ir::PrimFunc elaborate(const Module& mod, const KernelEntry& entry, const ParamBindings& params, DiagnosticEngine& diags) {
+    DiagnosticEngine warnings;
+    elab::Elaborator el(warnings, mod);
+    ir::PrimFunc f;
+    try {
+        f = el.run(entry, params);
+    } catch (const CompileError& e) {
+        Diagnostic d = e.diag;
+        if (d.origin.empty()) d.origin = "elaborate";
+        diags.add(d);
+        f = nullptr;
+    }
+    for (const auto& w : warnings.all()) diags.add(w);
+    return f;
+}
+
+FrontendResult runFrontend(SourcePtr src, const std::map<std::string, std::string>& overrides, DiagnosticEngine& diags,
+                           std::string_view entryName) {
+    FrontendResult r;
+    size_t before = diags.all().size();
+    auto mod = Module::analyze(std::move(src), diags);
+    r.module = mod;
+    auto failed = [&] {
+        for (size_t i = before; i < diags.all().size(); ++i)
+            if (diags.all()[i].severity == Severity::Error) return true;
+        return false;
+    };
+    if (failed()) return r;
+    r.entry = mod->entry(entryName);
+    if (!r.entry) {
+        diags.error(Span{1, 1, 1, 1}, "no kernel named '" + std::string(entryName) + "' in this file", {}, "module");
+        return r;
+    }
+    std::vector<std::pair<std::string, std::string>> ov(overrides.begin(), overrides.end());
+    // Autotuned kernels often leave tile sizes without defaults: take them from the first config.
+    if (r.entry->isAutotune && r.entry->configs) {
+        DiagnosticEngine scratch;
+        if (auto cfg = mod->evalInGlobals(*r.entry->configs, nullptr, scratch); cfg && cfg->isSequence() && !cfg->items().empty())
+            if (const Value& first = cfg->items()[0]; first.is(ValueKind::Dict))
+                for (const auto& [k, v] : first.dictObj().entries) {
+                    if (!k.is(ValueKind::Str) || overrides.count(k.asStr())) continue;
+                    const KernelParam* p = r.entry->param(k.asStr());
+                    if (p && (!p->defaultValue || p->defaultValue->isNone())) ov.emplace_back(k.asStr(), repr(v));
+                }
+    }
+    auto bound = mod->bindParams(*r.entry, ov, diags);
+    if (!bound) return r;
+    r.params = *bound;
+    r.func = elaborate(*mod, *r.entry, r.params, diags);
+    if (!r.func) return r;
+    for (auto [site, out] : {std::pair{&mod->flops(), &r.flops}, std::pair{&mod->bytes(), &r.bytes}}) {
+        if (!*site) continue;
+        DiagnosticEngine scratch;
+        *out = mod->evalSite(**site, r.params, scratch);
+        for (auto d : scratch.all()) {
+            d.severity = Severity::Warning;
+            diags.add(d);
+        }
+    }
+    return r;
+}
+
+}  // namespace ts::fe

@@ -1,0 +1,49 @@
+// Elaboration (DESIGN.md §2, LANGUAGE.md §2-3): runs the kernel's factory with the user's
+// parameter values through the meta-evaluator and turns the @T.prim_func body (or the eager
+// @tilelang.jit body) into a tile-level ir::PrimFunc: tensor parameters, the T.Kernel launch,
+// allocations, tile ops (copy, gemm, fill, reduce, cumsum, atomics), loops (Parallel,
+// Pipelined, serial, unroll, vectorized), run-time `if`s, element loads/stores and scalar math.
+// Meta-level values fold away: `if is_causal:` keeps one branch, shapes become constants, and
+// @T.macro functions are inlined. Every IR node carries the span of the construct it came from.
+//
+// Elaboration checks what only the source can explain (unknown T.* names with a close match,
+// undefined names, copy shape mismatches naming both shapes, gemm operand dtypes and shapes,
+// argument counts); bounds, layouts and warp partitions are checked by later passes
+// (check-bounds, infer-layouts). Errors are diagnostics; the first one stops elaboration.
+#pragma once
+#include <map>
+#include <memory>
+#include <optional>
+#include <string>
+#include <string_view>
+
+#include "compiler/frontend/Module.h"
+#include "compiler/ir/IR.h"
+#include "compiler/support/Diagnostic.h"
+
+namespace ts::fe {
+
+/// Elaborates `entry` of `mod` with `params` (from Module::bindParams) into tile-level IR.
+/// Returns null after reporting an error to `diags` (origin "elaborate"). The PrimFunc's
+/// `outputs` come from out_idx, the tensors an eager kernel returns, or else every tensor
+/// parameter the kernel writes.
+ir::PrimFunc elaborate(const Module& mod, const KernelEntry& entry, const ParamBindings& params,
+                       DiagnosticEngine& diags);
+
+/// Everything the front end produces for one compile.
+struct FrontendResult {
+    std::shared_ptr<const Module> module;  ///< always set (may hold no entry)
+    const KernelEntry* entry = nullptr;    ///< the elaborated entry, if one was found
+    ParamBindings params;                  ///< parameter values used (defaults + overrides)
+    ir::PrimFunc func;                     ///< null if any error was reported
+    std::optional<double> flops, bytes;    ///< the file's flops/bytes for these parameters
+};
+
+/// The whole front end: parse, analyse, bind `overrides` (name -> Python literal text), fill
+/// autotune parameters that have no value from the first config, elaborate, evaluate
+/// flops/bytes (a failure there is a warning). `entryName` picks a kernel when a file has
+/// several (default: the best candidate, see Module::entries()).
+FrontendResult runFrontend(SourcePtr src, const std::map<std::string, std::string>& overrides,
+                           DiagnosticEngine& diags, std::string_view entryName = {});
+
+}  // namespace ts::fe

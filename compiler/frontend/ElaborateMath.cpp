@@ -1,0 +1,202 @@
+// The scalar half of the T.* vocabulary: math (T.max/min/abs/exp/exp2/log/log2/sqrt/rsqrt/
+// sigmoid/tanh), T.if_then_else, T.infinity, T.cast, T.sync_threads, T.print, layouts
+// (T.annotate_layout, tilelang.layout.make_swizzled_layout), eager-mode T.const/T.empty,
+// symbolic sizes, and "not supported yet" stubs for every registered name the IR cannot
+// express yet (so users get a clear message instead of an unknown-name error).
+#include <algorithm>
+#include <cmath>
+
+#include "compiler/analysis/Layouts.h"
+#include "compiler/analysis/Swizzle.h"
+#include "compiler/frontend/ElaborateOpsImpl.h"
+#include "compiler/frontend/LanguageRegistry.h"
+
+namespace ts::fe::elab {
+
+using ir::DType;
+
+namespace {
+
+struct UnaryMath {
+    const char* name;
+    double (*fold)(double);
+};
+
+double rsqrtFn(double x) { return 1.0 / std::sqrt(x); }
+double sigmoidFn(double x) { return 1.0 / (1.0 + std::exp(-x)); }
+double exp2Fn(double x) { return std::exp2(x); }
+
+Value minMax(Elaborator& el, CallArgs& a, bool isMax) {
+    a.expectPositional(2, 2);
+    const Value &x = a.pos[0], &y = a.pos[1];
+    if (x.isNumber() && y.isNumber()) {
+        bool yWins = isMax ? el.truthy(el.compareOp(ast::CmpOpKind::Lt, x, y, a.span), a.span)
+                           : el.truthy(el.compareOp(ast::CmpOpKind::Lt, y, x, a.span), a.span);
+        return yWins ? y : x;
+    }
+    auto [ex, ey] = el.operands(x, y, a.span);
+    return el.wrap(ir::binary(isMax ? ir::BinOp::Max : ir::BinOp::Min, ex, ey, a.span));
+}
+
+}  // namespace
+
+void Elaborator::installMath() {
+    auto T = module("tilelang.language");
+    auto def = [&](const std::string& n, std::function<Value(Elaborator&, CallArgs&)> fn) {
+        std::string q = "T." + n;
+        T->set(n, Value::builtin(q, [fn, q](Interp& in, CallArgs& a) {
+                   a.callee = q;
+                   return fn(elaboratorOf(in), a);
+               }));
+    };
+
+    def("max", [](Elaborator& el, CallArgs& a) { return minMax(el, a, true); });
+    def("min", [](Elaborator& el, CallArgs& a) { return minMax(el, a, false); });
+    def("abs", [](Elaborator& el, CallArgs& a) {
+        a.expectPositional(1, 1);
+        const Value& x = a.pos[0];
+        if (x.isIntLike()) return Value::integer(std::llabs(x.asInt()));
+        if (x.is(ValueKind::Float)) return Value::real(std::fabs(x.asFloat()));
+        ir::Expr e = el.toExpr(x, a.argSpan(0), "T.abs() argument");
+        return el.wrap(ir::call("abs", {e}, e->dtype, a.span));
+    });
+    static const UnaryMath kUnary[] = {{"exp", std::exp},   {"exp2", exp2Fn},   {"log", std::log},
+                                       {"log2", std::log2}, {"sqrt", std::sqrt}, {"rsqrt", rsqrtFn},
+                                       {"sigmoid", sigmoidFn}, {"tanh", std::tanh}};
+    for (const auto& m : kUnary) {
+        std::string name = m.name;
+        auto fold = m.fold;
+        def(name, [name, fold](Elaborator& el, CallArgs& a) {
+            a.expectPositional(1, 1);
+            if (a.pos[0].isNumber()) return Value::real(fold(a.pos[0].asFloat()));
+            ir::Expr e = el.toExpr(a.pos[0], a.argSpan(0), "T." + name + "() argument");
+            if (!ir::isFloat(e->dtype)) e = ir::cast(DType::Float32, e, a.argSpan(0));
+            return el.wrap(ir::call(name, {e}, e->dtype, a.span));
+        });
+    }
+    def("if_then_else", [](Elaborator& el, CallArgs& a) {
+        a.expectPositional(3, 3);
+        if (auto t = el.truthOrDynamic(a.pos[0], a.argSpan(0))) return *t ? a.pos[1] : a.pos[2];
+        ir::Expr c = el.condition(a.pos[0], a.argSpan(0));
+        auto [x, y] = el.operands(a.pos[1], a.pos[2], a.span);
+        return el.wrap(ir::select(c, x, y, a.span));
+    });
+    def("infinity", [](Elaborator& el, CallArgs& a) {
+        a.expectPositional(1, 1);
+        DType t = el.dtypeArg(a.pos[0], a.argSpan(0), "T.infinity dtype");
+        return el.wrap(ir::call("infinity", {}, t, a.span));
+    });
+    def("cast", [](Elaborator& el, CallArgs& a) {
+        auto b = a.bind({"value", "dtype"}, 2);
+        DType t = el.dtypeArg(b[1], b.spans[1], "T.cast dtype");
+        return el.wrap(ir::cast(t, el.toExprLike(b[0], t, b.spans[0], "T.cast value"), a.span));
+    });
+    def("sync_threads", [](Elaborator& el, CallArgs& a) {
+        a.expectPositional(0, 0);
+        el.requireKernel(a.span, "T.sync_threads()");
+        el.emit(ir::evaluate(ir::call("sync_threads", {}, DType::Int32, a.span), a.span));
+        return Value::none();
+    });
+    def("print", [](Elaborator& el, CallArgs& a) {
+        auto b = a.bind({"obj", "msg"}, 1);
+        el.requireKernel(a.span, "T.print");
+        if (b[0].extAs<BufferValue>() && !b[0].extAs<BufferValue>()->isVar)
+            throw CompileError(b.spans[0], "T.print of a whole buffer is not supported yet", "print one element: x[i, j]");
+        ir::Expr v = el.toExpr(b[0], b.spans[0], "T.print value");
+        std::string msg = b.has(1) ? str(b[1]) : "";
+        el.emit(ir::evaluate(ir::call("print", {v, std::make_shared<ir::StrImmNode>(msg, a.span)}, DType::Int32, a.span), a.span));
+        return Value::none();
+    });
+    def("annotate_layout", [](Elaborator& el, CallArgs& a) {
+        a.expectPositional(1, 1);
+        if (!a.pos[0].is(ValueKind::Dict)) throw CompileError(a.argSpan(0), "T.annotate_layout expects a dict {buffer: layout}");
+        for (const auto& [k, v] : a.pos[0].dictObj().entries) {
+            auto* buf = k.extAs<BufferValue>();
+            auto* lay = v.extAs<LayoutValue>();
+            if (!buf || !lay)
+                throw CompileError(a.argSpan(0), "T.annotate_layout: each entry must map a buffer to a layout, got " +
+                                                     typeName(k) + ": " + typeName(v),
+                                   "use tilelang.layout.make_swizzled_layout(buf) for shared tiles");
+            el.setLayout(buf->buffer->name, lay->layout);
+        }
+        return Value::none();
+    });
+    def("use_swizzle", [](Elaborator& el, CallArgs& a) {
+        a.bind({"panel_size", "order", "enable"}, 1);
+        el.diags().warning(a.span, "T.use_swizzle is ignored: block rasterization is not implemented yet",
+                           "the kernel is correct without it; only L2 reuse differs", "elaborate");
+        return Value::none();
+    });
+    def("dynamic", [](Elaborator& el, CallArgs& a) {
+        auto b = a.bind({"name", "dtype"}, 1);
+        DType t = b.has(1) ? el.dtypeArg(b[1], b.spans[1], "T.dynamic dtype") : DType::Int32;
+        return el.wrap(ir::makeVar(str(b[0]), t, a.span));
+    });
+    T->set("symbolic", *T->find("dynamic"));
+    def("const", [](Elaborator& el, CallArgs& a) {
+        a.expectPositional(1, 1);
+        if (!el.eagerMode())
+            throw CompileError(a.span, "T.const is only available in eager kernels (a @tilelang.jit function with tensor parameters)",
+                               "in a factory, make the size a factory parameter");
+        std::string names = str(a.pos[0]);
+        std::replace(names.begin(), names.end(), ',', ' ');
+        std::vector<Value> out;
+        size_t i = 0;
+        while (i < names.size()) {
+            while (i < names.size() && names[i] == ' ') ++i;
+            size_t j = i;
+            while (j < names.size() && names[j] != ' ') ++j;
+            if (j > i) {
+                std::string n = names.substr(i, j - i);
+                const Value* v = findParam(el.bindings(), n);
+                if (!v) throw CompileError(a.argSpan(0), "size '" + n + "' has no value", "pass --param " + n + "=<value>");
+                out.push_back(*v);
+            }
+            i = j;
+        }
+        if (out.size() == 1) return out[0];
+        return Value::tuple(std::move(out));
+    });
+    def("empty", [](Elaborator& el, CallArgs& a) {
+        auto b = a.bind({"shape", "dtype"}, 1);
+        if (!el.eagerMode()) throw CompileError(a.span, "T.empty is only available in eager kernels");
+        TensorType t;
+        t.shape = el.shapeArg(b[0], b.spans[0], "T.empty shape");
+        t.dtype = b.has(1) ? el.dtypeArg(b[1], b.spans[1], "T.empty dtype") : DType::Float32;
+        std::string name = el.takePendingName();
+        ir::Buffer buf = el.addParam(name.empty() ? "out" : name, t, a.span, true);
+        return Value::ext(std::make_shared<BufferValue>(buf, false));
+    });
+
+    // tilelang.layout
+    auto layout = registerModule("tilelang.layout");
+    layout->set("make_swizzled_layout", Value::builtin("make_swizzled_layout", [](Interp& in, CallArgs& a) {
+                    a.callee = "make_swizzled_layout";
+                    a.expectPositional(1, 1);
+                    auto* buf = a.pos[0].extAs<BufferValue>();
+                    if (!buf || buf->buffer->scope != ir::Scope::Shared)
+                        throw CompileError(a.argSpan(0), "make_swizzled_layout expects a shared-memory buffer");
+                    auto shape = ir::constShape(*buf->buffer);
+                    if (!shape || shape->size() < 2)
+                        throw CompileError(a.argSpan(0), "make_swizzled_layout needs a tile of rank 2 or more with constant extents");
+                    int elt = ir::dtypeBytes(buf->buffer->dtype);
+                    int64_t rows = 1;
+                    for (size_t i = 0; i + 1 < shape->size(); ++i) rows *= (*shape)[i];
+                    int mode = analysis::chooseSwizzleMode(shape->back() * elt, rows);
+                    return Value::ext(std::make_shared<LayoutValue>(analysis::makeSharedLayout(*shape, elt, mode)));
+                }));
+
+    // Registered names the IR cannot express yet: a clear "not supported" instead of "unknown".
+    for (const auto& e : kLanguage) {
+        std::string n(e.name);
+        if (T->find(n)) continue;
+        std::string hint = e.kind == LangKind::Sync ? "Hopper (sm_90) synchronization and warp specialization are planned"
+                           : e.kind == LangKind::Layout ? "user-defined layouts are planned; layouts are inferred meanwhile"
+                                                        : "";
+        T->set(n, Value::builtin("T." + n, [n, hint](Interp&, CallArgs& a) -> Value {
+                   throw CompileError(a.span, "T." + n + " is not supported by TileScope yet", hint);
+               }));
+    }
+}
+
+}  // namespace ts::fe::elab

@@ -1,0 +1,132 @@
+// Internal to the front end: the Elaborator, a meta-evaluator (Interp) that also builds Tile
+// IR. It overrides the statement hooks whose meaning depends on run-time values (tile loops,
+// `with T.Kernel`, dynamic `if`, stores through alloc_var names), installs the T.* kernel
+// vocabulary (ElaborateOps.cpp), and offers the conversions the ExtValues and builtins share:
+// meta value -> IR constant, access -> load/region, statement emission into nested frames.
+// Use elaborate()/runFrontend() (Elaborate.h) from outside.
+#pragma once
+#include <functional>
+#include <set>
+#include <utility>
+#include <unordered_map>
+
+#include "compiler/frontend/ElabValues.h"
+#include "compiler/frontend/Elaborate.h"
+#include "compiler/frontend/MetaEval.h"
+
+namespace ts::fe::elab {
+
+class Elaborator : public Interp {
+public:
+    Elaborator(DiagnosticEngine& diags, const Module& mod);
+    /// Elaborates `entry`; throws CompileError on the first error.
+    ir::PrimFunc run(const KernelEntry& entry, const ParamBindings& params);
+
+    // ---- conversions shared by values and builtins (ElabValues.cpp) ----
+    /// Wraps an IR expression as a value stamped with the current store epoch.
+    Value wrap(ir::Expr e);
+    /// A run-time value or a constant as an IR expression. Meta numbers become constants (ints
+    /// Int32 unless they need 64 bits, floats `floatType`); `what` names the operand in errors.
+    ir::Expr toExpr(const Value& v, Span s, const std::string& what, ir::DType floatType = ir::DType::Float32);
+    /// Like toExpr, but a meta number takes the dtype `like` (TVM's rule for Python constants).
+    ir::Expr toExprLike(const Value& v, ir::DType like, Span s, const std::string& what);
+    /// Both operands of a binary construct as IR of one dtype: a meta constant takes the other
+    /// operand's dtype, then both are cast to the promoted dtype (float wins, wider wins).
+    std::pair<ir::Expr, ir::Expr> operands(const Value& a, const Value& b, Span s);
+    /// A condition as a Bool expression (`x != 0` for numbers).
+    ir::Expr condition(const Value& v, Span s);
+    /// True if `v` is a run-time value (or an element access / alloc_var used as one).
+    bool isRuntime(const Value& v) const;
+    /// `a op b` with at least one run-time operand.
+    Value arith(ast::BinOpKind op, const Value& a, const Value& b, Span s);
+    Value compare(ast::CmpOpKind op, const Value& a, const Value& b, Span s);
+    Value unary(ast::UnaryOpKind op, const Value& a, Span s);
+    /// Errors if `e` reads a buffer written after `epoch` (a name bound to a load whose value
+    /// has since changed: IR has no let-binding, so reusing it would read the new value).
+    void checkFresh(const ir::Expr& e, uint64_t epoch, Span s);
+    ir::Expr loadOf(const BufferAccess& a, Span s);
+    /// Emits `buffer[indices] = v` (cast to the buffer's dtype).
+    void storeTo(const ir::Buffer& b, std::vector<ir::Expr> indices, const Value& v, Span s);
+    /// The region a tile-op operand denotes. `partner` (the other operand's extents) turns a
+    /// start-index access `A[i, j]` into a region of that shape (leading dimensions extent 1).
+    ir::Region regionOf(const Value& v, Span s, const std::string& op, const std::string& role,
+                        const std::vector<ir::Expr>* partner = nullptr);
+    /// Extents of a buffer or a sliced access, if it has a shape of its own (else nullopt).
+    std::optional<std::vector<ir::Expr>> ownExtents(const Value& v);
+    /// hi - lo, simplified when the difference of two linear forms is a constant.
+    ir::Expr extentBetween(const ir::Expr& lo, const ir::Expr& hi);
+
+    // ---- emission ----
+    void emit(ir::Stmt s);
+    /// Runs `fn` in a fresh statement frame and returns what it emitted (null if nothing).
+    ir::Stmt collect(const std::function<void()>& fn);
+    void noteWrite(const ir::Buffer& b);
+    uint64_t epoch() const { return m_epoch; }
+
+    // ---- helpers for builtins (ElaborateOps.cpp) ----
+    ir::DType dtypeArg(const Value& v, Span s, const std::string& what);
+    std::vector<ir::Expr> shapeArg(const Value& v, Span s, const std::string& what);
+    ir::Expr extentArg(const Value& v, Span s, const std::string& what);
+    ir::Buffer allocate(ir::Scope scope, std::vector<ir::Expr> shape, ir::DType t, Span s, const std::string& fn,
+                        ir::Expr init = nullptr);
+    std::string uniqueName(const std::string& base);
+    void requireKernel(Span s, const std::string& fn) const;
+    bool insideKernel() const { return m_insideKernel; }
+    bool eagerMode() const { return m_eager; }
+    const ParamBindings& bindings() const { return *m_bindings; }
+    /// Adds a Global tensor (prim_func parameter, eager annotation or T.empty output).
+    ir::Buffer addParam(const std::string& name, const TensorType& t, Span s, bool output);
+    void setLayout(const std::string& buffer, ir::Layout l) { m_layouts[buffer] = std::move(l); }
+    ir::Attrs& funcAttrs() { return m_funcAttrs; }
+    /// The name the statement being executed assigns to (`A_s = T.alloc_shared(...)`), if any;
+    /// taking it clears it so that nested calls do not reuse it.
+    std::string takePendingName() { return std::exchange(m_pendingName, std::string()); }
+    /// T.serial/T.unroll/T.vectorized/range arguments (start[, stop[, step]]) as a LoopSpec.
+    Value loopSpec(CallArgs& a, const std::string& name, ir::ForKind kind);
+
+protected:
+    Flow execIf(const ast::If& s, const EnvPtr& env) override;
+    Flow execFor(const ast::For& s, const EnvPtr& env) override;
+    Flow execWhile(const ast::While& s, const EnvPtr& env) override;
+    Flow execWith(const ast::With& s, const EnvPtr& env) override;
+    Flow execAssign(const ast::Assign& s, const EnvPtr& env) override;
+    Flow execAugAssign(const ast::AugAssign& s, const EnvPtr& env) override;
+    Flow execAnnAssign(const ast::AnnAssign& s, const EnvPtr& env) override;
+    Value dynamicBoolOp(ast::BoolOpKind op, const Value& a, const Value& b, Span s) override;
+    Value dynamicIfExp(const Value& cond, const Value& a, const Value& b, Span s) override;
+    Value callDType(ir::DType t, CallArgs& args) override;
+    Value callMacro(const FunctionObj& f, CallArgs& args) override;
+    Value callUserFunction(const FunctionObj& f, CallArgs& args) override;
+
+private:
+    void installVocabulary();  // ElaborateOps.cpp
+    void installMath();        // ElaborateMath.cpp
+    ir::PrimFunc elaboratePrimFunc(const FunctionObj& f, const std::string& name);
+    ir::PrimFunc elaborateEager(const KernelEntry& entry);
+    ir::PrimFunc finish(const std::string& name, ir::Stmt body, Span span);
+    void buildLoop(const LoopSpec& spec, const ast::For& s, const EnvPtr& env);
+    void buildKernel(const KernelSpec& k, const ast::WithItem& item, const ast::With& s, const EnvPtr& env);
+    bool isKernelRange(const ast::Expr& iter, const EnvPtr& env);
+    Flow runBody(const ast::Block& b, const EnvPtr& env, const char* construct);
+
+    const Module& m_mod;
+    const KernelEntry* m_entry = nullptr;
+    const ParamBindings* m_bindings = nullptr;
+    EnvPtr m_globals;
+    std::vector<std::vector<ir::Stmt>> m_frames;
+    uint64_t m_epoch = 1;
+    std::unordered_map<const ir::BufferNode*, uint64_t> m_lastWrite;
+    bool m_kernelMode = false;    ///< executing prim_func / macro statements (range -> T.serial)
+    bool m_insideKernel = false;  ///< inside `with T.Kernel`
+    bool m_sawKernel = false;
+    bool m_eager = false;
+    std::string m_pendingName;
+    std::set<std::string> m_names;
+    std::vector<ir::Buffer> m_params;
+    std::vector<int> m_outputs;
+    bool m_outputsFixed = false;
+    std::map<std::string, ir::Layout> m_layouts;
+    ir::Attrs m_funcAttrs;
+};
+
+}  // namespace ts::fe::elab

@@ -1,0 +1,285 @@
+// Elaboration: source -> tile-level IR, checked through the IR printer (exact text), spans of
+// the produced nodes, parameter handling, outputs, and print -> parse -> print round trips.
+#include <gtest/gtest.h>
+
+#include "compiler/frontend/Elaborator.h"
+#include "compiler/frontend/LanguageRegistry.h"
+#include "compiler/ir/Verifier.h"
+#include "tests/unit/ElaborateTestUtil.h"
+
+using namespace ts;
+using namespace elab_test;
+
+TEST(ElaborateTest, GemmSampleWithOverrides) {
+    auto e = elaborateText(readSample("gemm.py"), {{"M", "256"}, {"N", "192"}, {"K", "128"}, {"block_N", "64"}});
+    ASSERT_EQ(e->firstError(), nullptr) << e->firstError()->message;
+    EXPECT_EQ(e->ir,
+              "@T.prim_func\n"
+              "def matmul(A: T.Tensor((256, 128), \"float16\"), B: T.Tensor((128, 192), \"float16\"), C: T.Tensor((256, 192), \"float16\")):\n"
+              "    with T.Kernel(3, 2, threads=128) as (bx, by):\n"
+              "        A_shared = T.alloc_shared((128, 32), \"float16\")\n"
+              "        B_shared = T.alloc_shared((32, 64), \"float16\")\n"
+              "        C_local = T.alloc_fragment((128, 64), \"float32\")\n"
+              "        T.clear(C_local)\n"
+              "        for k in T.Pipelined(4, num_stages=3):\n"
+              "            T.copy(A[by * 128:by * 128 + 128, k * 32:k * 32 + 32], A_shared)\n"
+              "            T.copy(B[k * 32:k * 32 + 32, bx * 64:bx * 64 + 64], B_shared)\n"
+              "            T.gemm(A_shared, B_shared, C_local)\n"
+              "        T.copy(C_local, C[by * 128:by * 128 + 128, bx * 64:bx * 64 + 64])\n");
+    EXPECT_EQ(e->result.func->outputs, std::vector<int>{2});
+    ASSERT_TRUE(e->result.flops);
+    EXPECT_DOUBLE_EQ(*e->result.flops, 2.0 * 256 * 192 * 128);
+    EXPECT_DOUBLE_EQ(*e->result.bytes, (256.0 * 128 + 128 * 192 + 256 * 192) * 2);
+    EXPECT_TRUE(ir::verify(e->result.func).empty());
+}
+
+TEST(ElaborateTest, NodesCarrySourceSpans) {
+    auto e = elaborateText(readSample("gemm.py"));
+    ASSERT_TRUE(e->result.func);
+    const ir::KernelNode* k = ir::findKernel(e->result.func);
+    ASSERT_NE(k, nullptr);
+    EXPECT_EQ(k->span.line, 19u);  // the `with T.Kernel(...)` statement
+    EXPECT_EQ(k->blockVars[1]->name, "by");
+    EXPECT_EQ(k->blockVars[1]->span, (Span{19, 94, 19, 96}));
+    EXPECT_EQ(e->result.func->params[0]->span, (Span{15, 13, 15, 14}));  // parameter A
+    std::vector<const ir::StmtNode*> ops;
+    ir::walk(e->result.func->body, [&](const ir::Stmt& s) {
+        if (s->kind == ir::StmtKind::TileOp || s->kind == ir::StmtKind::Alloc || s->kind == ir::StmtKind::For)
+            ops.push_back(s.get());
+    });
+    ASSERT_EQ(ops.size(), 9u);
+    EXPECT_EQ(ops[0]->span, (Span{20, 24, 20, 65}));  // T.alloc_shared((block_M, block_K), dtype)
+    EXPECT_EQ(ops[3]->span, (Span{23, 13, 23, 29}));  // T.clear(C_local)
+    EXPECT_EQ(ops[4]->span.line, 24u);                // for k in T.Pipelined(...)
+    auto* copy = static_cast<const ir::TileOpNode*>(ops[5]);
+    EXPECT_EQ(copy->span, (Span{25, 17, 25, 63}));
+    EXPECT_EQ(copy->region(0).span, (Span{25, 24, 25, 52}));  // A[by * block_M, k * block_K]
+}
+
+TEST(ElaborateTest, SamplesRoundTripThroughThePrinter) {
+    for (const char* s : {"gemm.py", "add.py", "softmax.py"}) {
+        auto first = elaborateText(readSample(s));
+        ASSERT_EQ(first->firstError(), nullptr) << s << ": " << first->firstError()->message;
+        auto second = elaborateText(first->ir);
+        ASSERT_EQ(second->firstError(), nullptr) << s << ": " << second->firstError()->message << "\n" << first->ir;
+        EXPECT_EQ(first->ir, second->ir) << s;
+        EXPECT_EQ(first->result.func->outputs.size(), 1u) << s;
+    }
+}
+
+TEST(ElaborateTest, MacrosStaticIfAndPythonLoopsFoldAway) {
+    std::string src = R"(import tilelang
+import tilelang.language as T
+
+@T.macro
+def scale(buf, factor):
+    for i, j in T.Parallel(4, 8):
+        buf[i, j] = buf[i, j] * factor
+
+@tilelang.jit
+def f(use_scale=True, parts=2, dtype="float32"):
+    @T.prim_func
+    def main(A: T.Tensor((8, 8), dtype)):
+        with T.Kernel(1, threads=32) as bx:
+            s = T.alloc_fragment((4, 8), dtype)
+            for p in range(parts) if False else [0, 1]:
+                T.copy(A[p * 4, 0], s)
+                if use_scale:
+                    scale(s, 2)
+                else:
+                    T.clear(s)
+                T.copy(s, A[p * 4:p * 4 + 4, :])
+    return main
+)";
+    EXPECT_EQ(irOf(src),
+              "@T.prim_func\n"
+              "def f(A: T.Tensor((8, 8), \"float32\")):\n"
+              "    with T.Kernel(1, threads=32) as (bx,):\n"
+              "        s = T.alloc_fragment((4, 8), \"float32\")\n"
+              "        T.copy(A[0:4, 0:8], s)\n"
+              "        for i in T.Parallel(4):\n"
+              "            for j in T.Parallel(8):\n"
+              "                s[i, j] = s[i, j] * 2.0\n"
+              "        T.copy(s, A[0:4, 0:8])\n"
+              "        T.copy(A[4:8, 0:8], s)\n"
+              "        for i in T.Parallel(4):\n"
+              "            for j in T.Parallel(8):\n"
+              "                s[i, j] = s[i, j] * 2.0\n"
+              "        T.copy(s, A[4:8, 0:8])\n");
+    std::string cleared = irOf(src, {{"use_scale", "False"}});
+    EXPECT_NE(cleared.find("T.clear(s)"), std::string::npos);
+    EXPECT_EQ(cleared.find("T.Parallel"), std::string::npos);
+}
+
+TEST(ElaborateTest, RunTimeIfLoopsAndScalarMath) {
+    std::string src = kernel(R"(        acc = T.alloc_fragment((16, 16), "float32")
+        v = T.alloc_var("float32")
+        for i in range(4):
+            for j in T.serial(2, 10, 4):
+                if bx * 16 + i < 50 and j != 6:
+                    v += T.exp2(T.cast(A[i, j], "float32")) * 0.5
+                else:
+                    v = T.max(v, -T.infinity("float32"))
+        for u in T.unroll(2):
+            for w in T.vectorized(4):
+                C[u, w] = T.if_then_else(u > 0, v, A[u, w].astype("float32")) + T.float32(1)
+        T.sync_threads()
+        T.print(v, msg="v")
+)");
+    EXPECT_EQ(irOf(src),
+              "@T.prim_func\n"
+              "def k(A: T.Tensor((64, 64), \"float16\"), B: T.Tensor((64, 64), \"float16\"), C: T.Tensor((64, 64), \"float32\")):\n"
+              "    with T.Kernel(2, 2, threads=128) as (bx, by):\n"
+              "        acc = T.alloc_fragment((16, 16), \"float32\")\n"
+              "        v = T.alloc_var(\"float32\", 0.0)\n"
+              "        for i in T.serial(4):\n"
+              "            for j in T.serial(2):\n"
+              "                if bx * 16 + i < 50 and 2 + j * 4 != 6:\n"
+              "                    v[0] = v[0] + T.exp2(T.cast(A[i, 2 + j * 4], \"float32\")) * 0.5\n"
+              "                else:\n"
+              "                    v[0] = T.max(v[0], -T.infinity(\"float32\"))\n"
+              "        for u in T.unroll(2):\n"
+              "            for w in T.vectorized(4):\n"
+              "                C[u, w] = T.if_then_else(u > 0, v[0], T.cast(A[u, w], \"float32\")) + 1.0\n"
+              "        T.sync_threads()\n"
+              "        T.print(v[0], \"v\")\n");
+}
+
+TEST(ElaborateTest, TileOpsAndRegions) {
+    std::string src = R"(import tilelang.language as T
+@T.prim_func
+def k(X: T.Tensor((4, 128, 64), "float16"), Y: T.Tensor((128,), "float32"), W: T.Tensor((64, 32), "float16")):
+    with T.Kernel(4, threads=128) as (b,):
+        s = T.alloc_shared((32, 64), "float16")
+        w = T.alloc_shared((64, 32), "float16")
+        f = T.alloc_fragment((32, 32), "float32")
+        r = T.alloc_fragment((32,), "float32")
+        T.copy(X[b, 32 * b, 0], s)
+        T.copy(X[b, 0:32, :], s)
+        T.copy(W, w)
+        T.gemm(s, w, f, transpose_B=False, policy=T.GemmWarpPolicy.FullRow, clear_accum=True, k_pack=2)
+        T.gemm(w, s, f, transpose_A=True, transpose_B=True)
+        T.fill(f[0:16, :], 1)
+        T.reduce_max(f, r, dim=1, clear=False)
+        T.reduce_sum(f, r)
+        T.cumsum(r, dim=0, reverse=True)
+        T.atomic_add(Y[b * 32], r)
+        T.atomic_max(Y[b], r[3])
+        T.copy(r, Y[b * 32:(b + 1) * 32])
+        for i in T.Parallel(s.shape[0]):
+            Y[i] = T.float32(s.shape[1]) + T.min(i, 3)
+)";
+    EXPECT_EQ(irOf(src),
+              "@T.prim_func\n"
+              "def k(X: T.Tensor((4, 128, 64), \"float16\"), Y: T.Tensor((128,), \"float32\"), W: T.Tensor((64, 32), \"float16\")):\n"
+              "    with T.Kernel(4, threads=128) as (b,):\n"
+              "        s = T.alloc_shared((32, 64), \"float16\")\n"
+              "        w = T.alloc_shared((64, 32), \"float16\")\n"
+              "        f = T.alloc_fragment((32, 32), \"float32\")\n"
+              "        r = T.alloc_fragment((32,), \"float32\")\n"
+              "        T.copy(X[b:b + 1, 32 * b:32 * b + 32, 0:64], s)\n"
+              "        T.copy(X[b:b + 1, 0:32, 0:64], s)\n"
+              "        T.copy(W, w)\n"
+              "        T.gemm(s, w, f, clear_accum=True, k_pack=2, policy=\"FullRow\")\n"
+              "        T.gemm(w, s, f, transpose_A=True, transpose_B=True)\n"
+              "        T.fill(f[0:16, 0:32], 1.0)\n"
+              "        T.reduce_max(f, r, dim=1, clear=False)\n"
+              "        T.reduce_sum(f, r, dim=-1)\n"
+              "        T.cumsum(r, r, dim=0, reverse=True)\n"
+              "        T.atomic_add(Y[b * 32:b * 32 + 32], r)\n"
+              "        T.atomic_max(Y[b:b + 1], r[3])\n"
+              "        T.copy(r, Y[b * 32:b * 32 + 32])\n"
+              "        for i in T.Parallel(32):\n"
+              "            Y[i] = 64.0 + T.cast(T.min(i, 3), \"float32\")\n");
+}
+
+TEST(ElaborateTest, OutputsFromOutIdxOrWrites) {
+    std::string factory = R"(import tilelang
+import tilelang.language as T
+@tilelang.jit(out_idx=OUT)
+def f(n=64):
+    @T.prim_func
+    def main(A: T.Tensor((n,), "float32"), B: T.Tensor((n,), "float32"), C: T.Tensor((n,), "float32")):
+        with T.Kernel(1, threads=64) as bx:
+            for i in T.Parallel(n):
+                B[i] = A[i]
+    return main
+)";
+    auto with = [&](const std::string& out) {
+        std::string s = factory;
+        s.replace(s.find("OUT"), 3, out);
+        return elaborateText(s);
+    };
+    auto last = with("[-1]");
+    ASSERT_TRUE(last->result.func) << last->firstError()->message;
+    EXPECT_EQ(last->result.func->outputs, std::vector<int>{2});
+    EXPECT_EQ(with("[0, -2]")->result.func->outputs, (std::vector<int>{0, 1}));
+    EXPECT_EQ(with("None")->result.func->outputs, std::vector<int>{1});  // written tensors
+    auto bad = with("[3]");
+    ASSERT_NE(bad->firstError(), nullptr);
+    EXPECT_EQ(bad->firstError()->message, "out_idx 3 is out of range for 3 tensor parameters");
+}
+
+TEST(ElaborateTest, EagerKernel) {
+    std::string src = R"(import tilelang
+import tilelang.language as T
+
+@tilelang.jit
+def matmul(A, B, block_M: int = 64, block_N: int = 64, dtype: T.dtype = T.float16):
+    M, N, K = T.const("M, N, K")
+    A: T.Tensor((M, K), dtype)
+    B: T.Tensor((K, N), dtype)
+    C = T.empty((M, N), dtype)
+    with T.Kernel(T.ceildiv(N, block_N), T.ceildiv(M, block_M), threads=128) as (bx, by):
+        acc = T.alloc_fragment((block_M, block_N), "float32")
+        T.clear(acc)
+        T.copy(acc, C[by * block_M, bx * block_N])
+    return C
+)";
+    auto e = elaborateText(src, {{"M", "128"}, {"N", "256"}, {"K", "32"}});
+    ASSERT_EQ(e->firstError(), nullptr) << e->firstError()->message;
+    EXPECT_EQ(e->ir,
+              "@T.prim_func\n"
+              "def matmul(A: T.Tensor((128, 32), \"float16\"), B: T.Tensor((32, 256), \"float16\"), C: T.Tensor((128, 256), \"float16\")):\n"
+              "    with T.Kernel(4, 2, threads=128) as (bx, by):\n"
+              "        acc = T.alloc_fragment((64, 64), \"float32\")\n"
+              "        T.clear(acc)\n"
+              "        T.copy(acc, C[by * 64:by * 64 + 64, bx * 64:bx * 64 + 64])\n");
+    EXPECT_EQ(e->result.func->outputs, std::vector<int>{2});
+    auto missing = elaborateText(src, {{"M", "128"}, {"N", "256"}});
+    ASSERT_NE(missing->firstError(), nullptr);
+    EXPECT_EQ(missing->firstError()->message, "size 'K' (T.const) of 'matmul' has no value");
+}
+
+TEST(ElaborateTest, AutotuneParametersComeFromTheFirstConfig) {
+    std::string src = R"(import tilelang
+import tilelang.language as T
+from tilelang.autotuner import autotune
+
+def configs():
+    return [{"block": b, "threads": t} for b in [32, 64] for t in [64, 128]]
+
+@autotune(configs=configs())
+@tilelang.jit(out_idx=[-1])
+def f(n=256, block=None, threads=None):
+    @T.prim_func
+    def main(A: T.Tensor((n,), "float32"), B: T.Tensor((n,), "float32")):
+        with T.Kernel(T.ceildiv(n, block), threads=threads) as bx:
+            for i in T.Parallel(block):
+                B[bx * block + i] = A[bx * block + i]
+    return main
+)";
+    auto e = elaborateText(src);
+    ASSERT_EQ(e->firstError(), nullptr) << e->firstError()->message;
+    EXPECT_NE(e->ir.find("with T.Kernel(8, threads=64) as (bx,):"), std::string::npos) << e->ir;
+    auto o = elaborateText(src, {{"block", "128"}});
+    EXPECT_NE(o->ir.find("with T.Kernel(2, threads=64)"), std::string::npos) << o->ir;
+}
+
+TEST(ElaborateTest, EveryRegisteredNameExistsInT) {
+    DiagnosticEngine d;
+    auto mod = fe::Module::analyze(std::make_shared<SourceFile>("x.py", "import tilelang.language as T\n@T.prim_func\ndef k():\n    pass\n"), d);
+    fe::elab::Elaborator el(d, *mod);
+    auto T = el.module("tilelang.language");
+    for (const auto& e : fe::kLanguage) EXPECT_NE(T->find(std::string(e.name)), nullptr) << "T." << e.name;
+}
