@@ -31,7 +31,8 @@ public:
             auto ns = registerModule(path);
             for (const auto& [name, _] : refTable())
                 if (auto v = torchMember(path, name)) ns->set(name, *v);
-            for (const char* extra : {"inf", "nan", "pi", "e", "finfo", "iinfo", "no_grad", "inference_mode", "autocast"})
+            for (const char* extra : {"inf", "nan", "pi", "e", "finfo", "iinfo", "no_grad",
+                                      "inference_mode", "autocast"})
                 if (auto v = torchMember(path, extra)) ns->set(extra, *v);
             ns->opaque = true;
             ns->opaqueReason = "ref_program: this name is not supported by the reference evaluator";
@@ -43,8 +44,10 @@ protected:
         for (const ast::WithItem& item : s.items) {
             Value c = eval(*item.context, env);
             if (!c.extAs<RefNullContext>())
-                throw CompileError(item.context->span, "ref_program: 'with' supports only torch.no_grad(), "
-                                                       "torch.inference_mode() and autocast contexts, got " + fe::typeName(c));
+                throw CompileError(item.context->span,
+                                   "ref_program: 'with' supports only torch.no_grad(), "
+                                   "torch.inference_mode() and autocast contexts, got " +
+                                       fe::typeName(c));
             if (item.target) assign(*item.target, Value::none(), env);
         }
         return execBlock(s.body, env);
@@ -63,11 +66,14 @@ void loadTopLevel(RefInterp& in, const ast::Module& module, const EnvPtr& env) {
     for (auto& [name, v] : env->vars)
         if (v.is(ValueKind::Namespace)) {
             const std::string& path = v.nsObj().name;
-            if (path == "torch" || path.rfind("torch.", 0) == 0) v = Value::ext(std::make_shared<RefModule>(path));
+            if (path == "torch" || path.rfind("torch.", 0) == 0)
+                v = Value::ext(std::make_shared<RefModule>(path));
         }
     // Samples often use torch and F without importing them (the reference is not run by Python).
-    if (!env->findLocal("torch")) env->vars["torch"] = Value::ext(std::make_shared<RefModule>("torch"));
-    if (!env->findLocal("F")) env->vars["F"] = Value::ext(std::make_shared<RefModule>("torch.nn.functional"));
+    if (!env->findLocal("torch"))
+        env->vars["torch"] = Value::ext(std::make_shared<RefModule>("torch"));
+    if (!env->findLocal("F"))
+        env->vars["F"] = Value::ext(std::make_shared<RefModule>("torch.nn.functional"));
     // abs(x), float(x), int(x) on tensors, like Python's dunder methods.
     for (const char* b : {"abs", "float", "int", "bool"}) {
         if (env->findLocal(b)) continue;
@@ -81,7 +87,9 @@ void loadTopLevel(RefInterp& in, const ast::Module& module, const EnvPtr& env) {
                     if (bname == "abs") return wrap(unary(UnOp::Abs, t->array()));
                     double x = t->array().numel() == 1 ? t->array().item() : 0;
                     if (t->array().numel() != 1)
-                        throw CompileError(a.span, "ref_program: " + bname + "() of a tensor with " + std::to_string(t->array().numel()) + " elements");
+                        throw CompileError(a.span,
+                                           "ref_program: " + bname + "() of a tensor with " +
+                                               std::to_string(t->array().numel()) + " elements");
                     if (bname == "float") return Value::real(x);
                     if (bname == "bool") return Value::boolean(x != 0);
                     a.pos[0] = Value::real(x);
@@ -92,8 +100,8 @@ void loadTopLevel(RefInterp& in, const ast::Module& module, const EnvPtr& env) {
 }
 
 /// The default of a parameter `name` of some top-level function (the factory), if any.
-std::optional<Value> factoryDefault(RefInterp& in, const ast::Module& module, const EnvPtr& env, const std::string& name,
-                                    const ast::FunctionDef* skip) {
+std::optional<Value> factoryDefault(RefInterp& in, const ast::Module& module, const EnvPtr& env,
+                                    const std::string& name, const ast::FunctionDef* skip) {
     for (const ast::Stmt* s : module.body) {
         auto def = ast::as<ast::FunctionDef>(s);
         if (!def || def == skip) continue;
@@ -109,8 +117,9 @@ std::optional<Value> factoryDefault(RefInterp& in, const ast::Module& module, co
 }
 
 /// Builds the call of ref_program (see Reference.h for the binding rule).
-CallArgs bindArguments(RefInterp& in, const ast::Module& module, const EnvPtr& env, const ast::FunctionDef& def,
-                       const fe::ParamBindings& params, const std::vector<HostTensor>& inputs) {
+CallArgs bindArguments(RefInterp& in, const ast::Module& module, const EnvPtr& env,
+                       const ast::FunctionDef& def, const fe::ParamBindings& params,
+                       const std::vector<HostTensor>& inputs) {
     CallArgs call;
     call.span = def.nameSpan;
     call.callee = def.name;
@@ -118,7 +127,9 @@ CallArgs bindArguments(RefInterp& in, const ast::Module& module, const EnvPtr& e
     auto tensor = [&](size_t i) {
         const HostTensor& h = inputs[i];
         if (!h.hasData())
-            throw CompileError(def.nameSpan, "ref_program: input " + std::to_string(i) + " of shape " + formatShape(h.shape) + " has no data");
+            throw CompileError(def.nameSpan, "ref_program: input " + std::to_string(i) +
+                                                 " of shape " + formatShape(h.shape) +
+                                                 " has no data");
         return RefTensor::make(makeArray(h.dtype, h.shape, h.data));
     };
     bool positional = true;
@@ -139,13 +150,18 @@ CallArgs bindArguments(RefInterp& in, const ast::Module& module, const EnvPtr& e
             continue;
         }
         std::optional<Value> v;
-        if (const Value* pv = fe::findParam(params, p.name)) v = *pv;
-        else if (!p.defaultValue) v = factoryDefault(in, module, env, p.name, &def);
+        if (const Value* pv = fe::findParam(params, p.name))
+            v = *pv;
+        else if (!p.defaultValue)
+            v = factoryDefault(in, module, env, p.name, &def);
         if (!v && !p.defaultValue)
-            throw CompileError(p.span, "ref_program: parameter '" + p.name + "' has no value: the kernel has " +
-                                           std::to_string(inputs.size()) + " input tensor" + (inputs.size() == 1 ? "" : "s") +
-                                           " and no factory parameter is named '" + p.name + "'",
-                               "give it a default, or name it like a parameter of the kernel factory");
+            throw CompileError(
+                p.span,
+                "ref_program: parameter '" + p.name + "' has no value: the kernel has " +
+                    std::to_string(inputs.size()) + " input tensor" +
+                    (inputs.size() == 1 ? "" : "s") + " and no factory parameter is named '" +
+                    p.name + "'",
+                "give it a default, or name it like a parameter of the kernel factory");
         if (!v) {
             positional = false;
             continue;
@@ -154,16 +170,20 @@ CallArgs bindArguments(RefInterp& in, const ast::Module& module, const EnvPtr& e
             call.pos.push_back(*v);
             call.posSpans.push_back(p.span);
         } else if (p.kind == ast::ParamKind::PosOnly) {
-            throw CompileError(p.span, "ref_program: positional-only parameter '" + p.name + "' cannot follow a defaulted one");
+            throw CompileError(p.span, "ref_program: positional-only parameter '" + p.name +
+                                           "' cannot follow a defaulted one");
         } else {
             call.kw.emplace_back(p.name, *v);
             call.kwSpans.push_back(p.span);
         }
     }
     if (next < inputs.size())
-        throw CompileError(def.nameSpan, "ref_program takes " + std::to_string(next) + " tensor parameter" + (next == 1 ? "" : "s") +
-                                             " but the kernel has " + std::to_string(inputs.size()) + " inputs",
-                           "TileScope calls ref_program(*inputs) with every non-output tensor of the kernel");
+        throw CompileError(
+            def.nameSpan,
+            "ref_program takes " + std::to_string(next) + " tensor parameter" +
+                (next == 1 ? "" : "s") + " but the kernel has " + std::to_string(inputs.size()) +
+                " inputs",
+            "TileScope calls ref_program(*inputs) with every non-output tensor of the kernel");
     return call;
 }
 
@@ -171,8 +191,9 @@ CallArgs bindArguments(RefInterp& in, const ast::Module& module, const EnvPtr& e
 RefArray outputArray(const Value& v, Span s) {
     if (auto t = v.extAs<RefTensor>()) return t->array();
     if (v.isNumber()) return toArray(v, s, "");
-    throw CompileError(s, "ref_program must return tensors, got " + fe::typeName(v) + " (" + fe::repr(v) + ")",
-                       v.isNone() ? "add a return statement" : "");
+    throw CompileError(
+        s, "ref_program must return tensors, got " + fe::typeName(v) + " (" + fe::repr(v) + ")",
+        v.isNone() ? "add a return statement" : "");
 }
 
 /// Moves the arrays into HostTensors. Called once the program's values are gone, so storage
@@ -182,17 +203,20 @@ void takeOutputs(ReferenceResult& r, std::vector<RefArray>& arrays) {
         std::vector<double> data = a.data.use_count() == 1 ? std::move(*a.data) : *a.data;
         a.data.reset();
         r.outputs.push_back(HostTensor{ir::DType::Float64, a.shape, std::move(data)});
-        r.nominalDTypes.push_back(a.weak ? (ir::isFloat(a.dtype) ? ir::DType::Float32 : a.dtype) : a.dtype);
+        r.nominalDTypes.push_back(a.weak ? (ir::isFloat(a.dtype) ? ir::DType::Float32 : a.dtype)
+                                         : a.dtype);
     }
 }
 
 /// The evaluation proper: `def` is the ref_program inside `module`.
-ReferenceResult run(const ast::Module& module, const ast::FunctionDef* def, const fe::ParamBindings& params,
-                    const std::vector<HostTensor>& inputs, const ReferenceOptions& opt) {
+ReferenceResult run(const ast::Module& module, const ast::FunctionDef* def,
+                    const fe::ParamBindings& params, const std::vector<HostTensor>& inputs,
+                    const ReferenceOptions& opt) {
     ReferenceResult r;
     if (!def) {
-        r.diagnostics.push_back(makeDiag(Span{}, "no '" + opt.functionName + "' function in " + module.source()->path(),
-                                         "define def " + opt.functionName + "(*inputs) returning the expected outputs"));
+        r.diagnostics.push_back(makeDiag(
+            Span{}, "no '" + opt.functionName + "' function in " + module.source()->path(),
+            "define def " + opt.functionName + "(*inputs) returning the expected outputs"));
         return r;
     }
     DiagnosticEngine diags;
@@ -209,14 +233,16 @@ ReferenceResult run(const ast::Module& module, const ast::FunctionDef* def, cons
             call = CallArgs{};  // drop the input tensors
             Span retSpan = def->nameSpan;
             if (ret.is(ValueKind::Tuple) || ret.is(ValueKind::List) || ret.extAs<RefNamedTuple>()) {
-                for (const Value& v : in.iterate(ret, retSpan)) arrays.push_back(outputArray(v, retSpan));
+                for (const Value& v : in.iterate(ret, retSpan))
+                    arrays.push_back(outputArray(v, retSpan));
             } else {
                 arrays.push_back(outputArray(ret, retSpan));
             }
         }
         takeOutputs(r, arrays);
         r.ok = !r.outputs.empty();
-        if (!r.ok) r.diagnostics.push_back(makeDiag(def->nameSpan, "ref_program returned an empty tuple"));
+        if (!r.ok)
+            r.diagnostics.push_back(makeDiag(def->nameSpan, "ref_program returned an empty tuple"));
     } catch (const CompileError& e) {
         Diagnostic d = e.diag;
         if (d.origin.empty()) d.origin = kOrigin;
@@ -224,10 +250,12 @@ ReferenceResult run(const ast::Module& module, const ast::FunctionDef* def, cons
     } catch (const RefError& e) {
         r.diagnostics.push_back(makeDiag(def->nameSpan, std::string("ref_program: ") + e.what()));
     } catch (const std::bad_alloc&) {
-        r.diagnostics.push_back(makeDiag(def->nameSpan, "ref_program: out of memory while evaluating the reference",
-                                         "try smaller sizes (--param) for the check"));
+        r.diagnostics.push_back(
+            makeDiag(def->nameSpan, "ref_program: out of memory while evaluating the reference",
+                     "try smaller sizes (--param) for the check"));
     } catch (const std::exception& e) {
-        r.diagnostics.push_back(makeDiag(def->nameSpan, std::string("ref_program: internal error: ") + e.what()));
+        r.diagnostics.push_back(
+            makeDiag(def->nameSpan, std::string("ref_program: internal error: ") + e.what()));
     }
     for (const Diagnostic& d : diags.all()) r.diagnostics.push_back(d);
     if (!r.ok) r.outputs.clear(), r.nominalDTypes.clear();
@@ -239,13 +267,16 @@ ReferenceResult run(const ast::Module& module, const ast::FunctionDef* def, cons
 const ast::FunctionDef* findReferenceProgram(const ast::Module& module, const std::string& name) {
     const ast::FunctionDef* found = nullptr;
     for (const ast::Stmt* s : module.body)
-        if (auto def = ast::as<ast::FunctionDef>(s); def && def->name == name) found = def;  // the last def wins, like Python
+        if (auto def = ast::as<ast::FunctionDef>(s); def && def->name == name)
+            found = def;  // the last def wins, like Python
     if (found) return found;
     // Like fe::Module::refProgram(): one level down, in a module-level function or the main guard.
     for (const ast::Stmt* s : module.body) {
         const ast::Block* body = nullptr;
-        if (auto f = ast::as<ast::FunctionDef>(s)) body = &f->body;
-        else if (auto i = ast::as<ast::If>(s)) body = &i->body;
+        if (auto f = ast::as<ast::FunctionDef>(s))
+            body = &f->body;
+        else if (auto i = ast::as<ast::If>(s))
+            body = &i->body;
         if (!body) continue;
         for (const ast::Stmt* inner : *body)
             if (auto def = ast::as<ast::FunctionDef>(inner); def && def->name == name) return def;
@@ -253,21 +284,24 @@ const ast::FunctionDef* findReferenceProgram(const ast::Module& module, const st
     return nullptr;
 }
 
-ReferenceResult evalReference(const fe::Module& module, const fe::ParamBindings& params, const std::vector<HostTensor>& inputs,
-                              const ReferenceOptions& opt) {
+ReferenceResult evalReference(const fe::Module& module, const fe::ParamBindings& params,
+                              const std::vector<HostTensor>& inputs, const ReferenceOptions& opt) {
     const ast::FunctionDef* def = opt.functionName == "ref_program" ? module.refProgram() : nullptr;
     if (!def) def = findReferenceProgram(*module.ast(), opt.functionName);
     return run(*module.ast(), def, params, inputs, opt);
 }
 
-ReferenceResult evalReference(const ast::Module& module, const std::map<std::string, std::string>& factoryParams,
+ReferenceResult evalReference(const ast::Module& module,
+                              const std::map<std::string, std::string>& factoryParams,
                               const std::vector<HostTensor>& inputs, const ReferenceOptions& opt) {
     fe::ParamBindings params;
-    for (const auto& [name, text] : factoryParams) params.emplace_back(name, fe::parseParamValue(text));
+    for (const auto& [name, text] : factoryParams)
+        params.emplace_back(name, fe::parseParamValue(text));
     return run(module, findReferenceProgram(module, opt.functionName), params, inputs, opt);
 }
 
-ReferenceResult evalReference(const SourcePtr& src, const std::map<std::string, std::string>& factoryParams,
+ReferenceResult evalReference(const SourcePtr& src,
+                              const std::map<std::string, std::string>& factoryParams,
                               const std::vector<HostTensor>& inputs, const ReferenceOptions& opt) {
     DiagnosticEngine diags;
     std::shared_ptr<ast::Module> module = fe::parseModule(src, diags);

@@ -47,7 +47,7 @@ struct ReferenceResult {
 /// Knobs of evalReference().
 struct ReferenceOptions {
     std::string functionName = "ref_program";  ///< the top-level def to run
-    uint64_t maxSteps = 50'000'000;            ///< meta-evaluator step budget (loops in the program)
+    uint64_t maxSteps = 50'000'000;  ///< meta-evaluator step budget (loops in the program)
 };
 
 /// The `def <name>` of `module`: the last one at top level, else one nested one level down (in a
@@ -62,7 +62,8 @@ const fe::ast::FunctionDef* findReferenceProgram(const fe::ast::Module& module,
 /// user's values and the defaults); they supply ref_program's non-tensor parameters.
 /// Thread-safe: each call has its own evaluator (the module's own interpreter is not used).
 ReferenceResult evalReference(const fe::Module& module, const fe::ParamBindings& params,
-                              const std::vector<HostTensor>& inputs, const ReferenceOptions& opt = {});
+                              const std::vector<HostTensor>& inputs,
+                              const ReferenceOptions& opt = {});
 
 /// As above for a parsed file without fe::Module analysis. `factoryParams` maps factory parameter
 /// names to Python text ("True", "128", "'float16'", "torch.float16"; read with
@@ -71,11 +72,13 @@ ReferenceResult evalReference(const fe::Module& module, const fe::ParamBindings&
 /// must be the whole parsed file and stay alive during the call.
 ReferenceResult evalReference(const fe::ast::Module& module,
                               const std::map<std::string, std::string>& factoryParams,
-                              const std::vector<HostTensor>& inputs, const ReferenceOptions& opt = {});
+                              const std::vector<HostTensor>& inputs,
+                              const ReferenceOptions& opt = {});
 
 /// Parses `src` and runs its ref_program. Syntax errors are returned as diagnostics (!ok).
 ReferenceResult evalReference(const SourcePtr& src,
                               const std::map<std::string, std::string>& factoryParams,
-                              const std::vector<HostTensor>& inputs, const ReferenceOptions& opt = {});
+                              const std::vector<HostTensor>& inputs,
+                              const ReferenceOptions& opt = {});
 
 }  // namespace ts::rt

@@ -16,7 +16,8 @@ int64_t RefArray::numel() const { return numelOf(shape); }
 
 double RefArray::item() const {
     if (numel() != 1)
-        throw RefError("a tensor with " + std::to_string(numel()) + " elements cannot be converted to a scalar");
+        throw RefError("a tensor with " + std::to_string(numel()) +
+                       " elements cannot be converted to a scalar");
     return (*data)[0];
 }
 
@@ -32,9 +33,10 @@ int64_t normDim(int64_t dim, int64_t rank) {
     int64_t r = std::max<int64_t>(rank, 1);  // torch lets a 0-d tensor use dim 0 / -1
     int64_t d = dim < 0 ? dim + r : dim;
     if (d < 0 || d >= r)
-        throw RefError("dimension " + std::to_string(dim) + " is out of range for a tensor of rank " +
-                       std::to_string(rank) + " (expected in [" + std::to_string(-r) + ", " +
-                       std::to_string(r - 1) + "])");
+        throw RefError("dimension " + std::to_string(dim) +
+                       " is out of range for a tensor of rank " + std::to_string(rank) +
+                       " (expected in [" + std::to_string(-r) + ", " + std::to_string(r - 1) +
+                       "])");
     return d;
 }
 
@@ -51,8 +53,9 @@ Shape broadcastShapes(const Shape& a, const Shape& b) {
         int64_t ea = i < r - a.size() ? 1 : a[i - (r - a.size())];
         int64_t eb = i < r - b.size() ? 1 : b[i - (r - b.size())];
         if (ea != eb && ea != 1 && eb != 1)
-            throw RefError("shapes " + shapeText(a) + " and " + shapeText(b) + " cannot be broadcast together (dim " +
-                           std::to_string(i) + ": " + std::to_string(ea) + " vs " + std::to_string(eb) + ")");
+            throw RefError("shapes " + shapeText(a) + " and " + shapeText(b) +
+                           " cannot be broadcast together (dim " + std::to_string(i) + ": " +
+                           std::to_string(ea) + " vs " + std::to_string(eb) + ")");
         out[i] = ea == 1 ? eb : ea;
     }
     return out;
@@ -66,7 +69,8 @@ Shape broadcastStrides(const Shape& aShape, const Shape& out) {
     return st;
 }
 
-std::vector<double> gather(const double* src, int64_t base, const Shape& outShape, const Shape& strides) {
+std::vector<double> gather(const double* src, int64_t base, const Shape& outShape,
+                           const Shape& strides) {
     int64_t n = numelOf(outShape);
     std::vector<double> out(static_cast<size_t>(n));
     if (n == 0) return out;
@@ -81,9 +85,12 @@ std::vector<double> gather(const double* src, int64_t base, const Shape& outShap
     double* o = out.data();
     for (int64_t k = 0, outer = n / inner; k < outer; ++k) {
         const double* s = src + off;
-        if (is == 1) std::copy(s, s + inner, o);
-        else if (is == 0) std::fill(o, o + inner, *s);
-        else for (int64_t j = 0; j < inner; ++j) o[j] = s[j * is];
+        if (is == 1)
+            std::copy(s, s + inner, o);
+        else if (is == 0)
+            std::fill(o, o + inner, *s);
+        else
+            for (int64_t j = 0; j < inner; ++j) o[j] = s[j * is];
         o += inner;
         for (size_t d = r - 1; d-- > 0;) {  // odometer over the outer dims
             off += strides[d];
@@ -98,7 +105,8 @@ std::vector<double> gather(const double* src, int64_t base, const Shape& outShap
 namespace {
 
 /// Writes `values` (row-major over `shape`) to dst at the offsets (base, strides).
-void scatter(double* dst, int64_t base, const Shape& shape, const Shape& strides, const std::vector<double>& values) {
+void scatter(double* dst, int64_t base, const Shape& shape, const Shape& strides,
+             const std::vector<double>& values) {
     int64_t n = numelOf(shape);
     if (n == 0) return;
     size_t r = shape.size();
@@ -166,15 +174,18 @@ View viewOf(const RefArray& a, const std::vector<IndexItem>& items) {
             case K::Int: {
                 int64_t len = a.shape[d], i = it.index < 0 ? it.index + len : it.index;
                 if (i < 0 || i >= len)
-                    throw RefError("index " + std::to_string(it.index) + " is out of bounds for dimension " +
-                                   std::to_string(d) + " with size " + std::to_string(len));
+                    throw RefError("index " + std::to_string(it.index) +
+                                   " is out of bounds for dimension " + std::to_string(d) +
+                                   " with size " + std::to_string(len));
                 v.base += i * own[d];
                 ++d;
                 break;
             }
             case K::Slice: {
                 int64_t len = a.shape[d], step = it.step.value_or(1);
-                if (step <= 0) throw RefError("slice step must be positive (torch does not support negative steps)");
+                if (step <= 0)
+                    throw RefError(
+                        "slice step must be positive (torch does not support negative steps)");
                 auto clampIdx = [&](std::optional<int64_t> x, int64_t dflt) {
                     if (!x) return dflt;
                     int64_t i = *x < 0 ? *x + len : *x;
@@ -198,7 +209,8 @@ View viewOf(const RefArray& a, const std::vector<IndexItem>& items) {
 
 RefArray makeArray(DType t, Shape shape, std::vector<double> values) {
     if (static_cast<int64_t>(values.size()) != numelOf(shape))
-        throw RefError("internal: " + std::to_string(values.size()) + " values for shape " + shapeText(shape));
+        throw RefError("internal: " + std::to_string(values.size()) + " values for shape " +
+                       shapeText(shape));
     return withData(t, std::move(shape), std::move(values));
 }
 
@@ -235,21 +247,24 @@ RefArray reshape(const RefArray& a, Shape shape) {
     int64_t known = 1, infer = -1;
     for (size_t i = 0; i < shape.size(); ++i) {
         if (shape[i] == -1) {
-            if (infer >= 0) throw RefError("only one dimension can be inferred (-1) in " + shapeText(shape));
+            if (infer >= 0)
+                throw RefError("only one dimension can be inferred (-1) in " + shapeText(shape));
             infer = static_cast<int64_t>(i);
         } else if (shape[i] < 0) {
-            throw RefError("invalid extent " + std::to_string(shape[i]) + " in " + shapeText(shape));
+            throw RefError("invalid extent " + std::to_string(shape[i]) + " in " +
+                           shapeText(shape));
         } else {
             known *= shape[i];
         }
     }
     if (infer >= 0) {
         if (known == 0 || a.numel() % known != 0)
-            throw RefError("shape " + shapeText(shape) + " is invalid for a tensor of " + std::to_string(a.numel()) + " elements");
+            throw RefError("shape " + shapeText(shape) + " is invalid for a tensor of " +
+                           std::to_string(a.numel()) + " elements");
         shape[static_cast<size_t>(infer)] = a.numel() / known;
     } else if (known != a.numel()) {
-        throw RefError("shape " + shapeText(shape) + " is invalid for a tensor of shape " + shapeText(a.shape) + " (" +
-                       std::to_string(a.numel()) + " elements)");
+        throw RefError("shape " + shapeText(shape) + " is invalid for a tensor of shape " +
+                       shapeText(a.shape) + " (" + std::to_string(a.numel()) + " elements)");
     }
     RefArray r = a;
     r.shape = std::move(shape);
@@ -259,12 +274,14 @@ RefArray reshape(const RefArray& a, Shape shape) {
 
 RefArray permute(const RefArray& a, std::vector<int64_t> perm) {
     if (perm.size() != a.shape.size())
-        throw RefError("permute: " + std::to_string(perm.size()) + " dims given for a tensor of rank " + std::to_string(a.rank()));
+        throw RefError("permute: " + std::to_string(perm.size()) +
+                       " dims given for a tensor of rank " + std::to_string(a.rank()));
     std::vector<bool> seen(perm.size(), false);
     Shape own = stridesOf(a.shape), shape, strides;
     for (int64_t& p : perm) {
         p = normDim(p, a.rank());
-        if (seen[static_cast<size_t>(p)]) throw RefError("permute: dimension " + std::to_string(p) + " repeats");
+        if (seen[static_cast<size_t>(p)])
+            throw RefError("permute: dimension " + std::to_string(p) + " repeats");
         seen[static_cast<size_t>(p)] = true;
         shape.push_back(a.shape[static_cast<size_t>(p)]);
         strides.push_back(own[static_cast<size_t>(p)]);
@@ -279,7 +296,8 @@ RefArray transpose(const RefArray& a, int64_t d0, int64_t d1) {
     if (a.rank() < 2 && (d0 == 0 || d0 == -1) && (d1 == 0 || d1 == -1)) return a;
     std::vector<int64_t> perm(a.shape.size());
     for (size_t i = 0; i < perm.size(); ++i) perm[i] = static_cast<int64_t>(i);
-    std::swap(perm[static_cast<size_t>(normDim(d0, a.rank()))], perm[static_cast<size_t>(normDim(d1, a.rank()))]);
+    std::swap(perm[static_cast<size_t>(normDim(d0, a.rank()))],
+              perm[static_cast<size_t>(normDim(d1, a.rank()))]);
     return permute(a, perm);
 }
 
@@ -312,7 +330,8 @@ RefArray squeeze(const RefArray& a, std::optional<int64_t> dim) {
 
 RefArray expand(const RefArray& a, const Shape& shape) {
     if (shape.size() < a.shape.size())
-        throw RefError("expand: the target " + shapeText(shape) + " has fewer dims than the tensor " + shapeText(a.shape));
+        throw RefError("expand: the target " + shapeText(shape) +
+                       " has fewer dims than the tensor " + shapeText(a.shape));
     Shape out = shape;
     size_t off = shape.size() - a.shape.size();
     for (size_t i = 0; i < shape.size(); ++i) {
@@ -321,8 +340,9 @@ RefArray expand(const RefArray& a, const Shape& shape) {
             if (own == -2) throw RefError("expand: -1 is not allowed for a new leading dimension");
             out[i] = own;
         } else if (own != -2 && own != 1 && own != shape[i]) {
-            throw RefError("expand: the size of dim " + std::to_string(i) + " (" + std::to_string(own) +
-                           ") must match the target " + shapeText(shape) + " or be 1");
+            throw RefError("expand: the size of dim " + std::to_string(i) + " (" +
+                           std::to_string(own) + ") must match the target " + shapeText(shape) +
+                           " or be 1");
         }
     }
     if (out == a.shape) return a;
@@ -343,7 +363,8 @@ RefArray flatten(const RefArray& a, int64_t start, int64_t end) {
 
 RefArray repeatTiles(const RefArray& a, const Shape& reps) {
     if (reps.size() < a.shape.size())
-        throw RefError("repeat: " + std::to_string(reps.size()) + " repeat counts for a tensor of rank " + std::to_string(a.rank()));
+        throw RefError("repeat: " + std::to_string(reps.size()) +
+                       " repeat counts for a tensor of rank " + std::to_string(a.rank()));
     Shape src(reps.size() - a.shape.size(), 1);
     src.insert(src.end(), a.shape.begin(), a.shape.end());
     Shape own = stridesOf(src), shape, strides, out;
@@ -374,10 +395,13 @@ RefArray concat(const std::vector<RefArray>& parts, int64_t dim) {
     out[d] = 0;
     DType t = first.dtype;
     for (const RefArray& p : parts) {
-        if (p.rank() != first.rank()) throw RefError("cat: tensors must have the same rank (" + shapeText(first.shape) + " vs " + shapeText(p.shape) + ")");
+        if (p.rank() != first.rank())
+            throw RefError("cat: tensors must have the same rank (" + shapeText(first.shape) +
+                           " vs " + shapeText(p.shape) + ")");
         for (size_t i = 0; i < out.size(); ++i)
             if (i != d && p.shape[i] != first.shape[i])
-                throw RefError("cat: sizes must match except in dim " + std::to_string(d) + " (" + shapeText(first.shape) + " vs " + shapeText(p.shape) + ")");
+                throw RefError("cat: sizes must match except in dim " + std::to_string(d) + " (" +
+                               shapeText(first.shape) + " vs " + shapeText(p.shape) + ")");
         out[d] += p.shape[d];
         t = promoteTypes(t, p.dtype);
     }
@@ -397,7 +421,9 @@ RefArray stack(const std::vector<RefArray>& parts, int64_t dim) {
     if (parts.empty()) throw RefError("stack: expected a non-empty list of tensors");
     std::vector<RefArray> ups;
     for (const RefArray& p : parts) {
-        if (p.shape != parts[0].shape) throw RefError("stack: all tensors must have the same shape (" + shapeText(parts[0].shape) + " vs " + shapeText(p.shape) + ")");
+        if (p.shape != parts[0].shape)
+            throw RefError("stack: all tensors must have the same shape (" +
+                           shapeText(parts[0].shape) + " vs " + shapeText(p.shape) + ")");
         ups.push_back(unsqueeze(p, normDim(dim, p.rank() + 1)));
     }
     return concat(ups, dim);
@@ -407,7 +433,8 @@ RefArray narrow(const RefArray& a, int64_t dim, int64_t start, int64_t length) {
     size_t d = static_cast<size_t>(normDim(dim, a.rank()));
     int64_t len = a.shape[d], s = start < 0 ? start + len : start;
     if (s < 0 || length < 0 || s + length > len)
-        throw RefError("narrow: [" + std::to_string(start) + ", +" + std::to_string(length) + ") exceeds dim " + std::to_string(d) + " of size " + std::to_string(len));
+        throw RefError("narrow: [" + std::to_string(start) + ", +" + std::to_string(length) +
+                       ") exceeds dim " + std::to_string(d) + " of size " + std::to_string(len));
     std::vector<IndexItem> items(d + 1, IndexItem{IndexItem::Kind::Slice, 0, {}, {}, {}});
     items[d].start = s;
     items[d].stop = s + length;
@@ -427,10 +454,13 @@ RefArray flip(const RefArray& a, const std::vector<int64_t>& dims) {
 }
 
 RefArray triangle(const RefArray& a, int64_t k, bool lower) {
-    if (a.rank() < 2) throw RefError(std::string(lower ? "tril" : "triu") + ": the input needs at least 2 dims, got " + shapeText(a.shape));
+    if (a.rank() < 2)
+        throw RefError(std::string(lower ? "tril" : "triu") +
+                       ": the input needs at least 2 dims, got " + shapeText(a.shape));
     int64_t rows = a.shape[a.shape.size() - 2], cols = a.shape.back();
     std::vector<double> v = *a.data;
-    for (int64_t b = 0, n = a.numel() / std::max<int64_t>(rows * cols, 1); b < n && rows * cols > 0; ++b)
+    for (int64_t b = 0, n = a.numel() / std::max<int64_t>(rows * cols, 1); b < n && rows * cols > 0;
+         ++b)
         for (int64_t i = 0; i < rows; ++i)
             for (int64_t j = 0; j < cols; ++j) {
                 bool keep = lower ? j - i <= k : j - i >= k;
@@ -445,7 +475,8 @@ RefArray cast(const RefArray& a, DType t) {
     r.weak = false;
     if (ir::isFloat(t) || t == a.dtype) return r;
     std::vector<double> v(a.data->size());
-    std::transform(a.data->begin(), a.data->end(), v.begin(), [t](double x) { return roundTo(t, x); });
+    std::transform(a.data->begin(), a.data->end(), v.begin(),
+                   [t](double x) { return roundTo(t, x); });
     r.data = std::make_shared<std::vector<double>>(std::move(v));
     return r;
 }
@@ -461,9 +492,11 @@ void assignIndex(RefArray& a, const std::vector<IndexItem>& items, const RefArra
     try {
         if (broadcastShapes(value.shape, v.shape) != v.shape) throw RefError("");
     } catch (const RefError&) {
-        throw RefError("cannot assign a value of shape " + shapeText(value.shape) + " to a region of shape " + shapeText(v.shape));
+        throw RefError("cannot assign a value of shape " + shapeText(value.shape) +
+                       " to a region of shape " + shapeText(v.shape));
     }
-    std::vector<double> vals = gather(value.ptr(), 0, v.shape, broadcastStrides(value.shape, v.shape));
+    std::vector<double> vals =
+        gather(value.ptr(), 0, v.shape, broadcastStrides(value.shape, v.shape));
     if (!ir::isFloat(a.dtype))
         for (double& x : vals) x = roundTo(a.dtype, x);
     if (a.data.use_count() > 1) a.data = std::make_shared<std::vector<double>>(*a.data);

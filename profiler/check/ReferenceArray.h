@@ -37,8 +37,8 @@ using Shape = std::vector<int64_t>;
 /// A dense row-major float64 array with a nominal dtype.
 struct RefArray {
     ir::DType dtype = ir::DType::Float32;
-    Shape shape;                                 ///< rank 0 = a scalar (one element)
-    std::shared_ptr<std::vector<double>> data;   ///< numel() values, never null after make()
+    Shape shape;                                ///< rank 0 = a scalar (one element)
+    std::shared_ptr<std::vector<double>> data;  ///< numel() values, never null after make()
     /// A Python scalar lifted to a 0-d array: it does not decide the result dtype of a mixed
     /// operation within its category (torch's "weak" scalars: f16 tensor * 2.0 stays f16).
     bool weak = false;
@@ -78,7 +78,8 @@ Shape broadcastShapes(const Shape& a, const Shape& b);
 /// Strides that read `a` (of shape aShape) as if broadcast to `out` (0 on broadcast dims).
 Shape broadcastStrides(const Shape& aShape, const Shape& out);
 /// Copies the elements of `src` visited by (base, strides) over `outShape`, row-major.
-std::vector<double> gather(const double* src, int64_t base, const Shape& outShape, const Shape& strides);
+std::vector<double> gather(const double* src, int64_t base, const Shape& outShape,
+                           const Shape& strides);
 
 /// The same elements with a new shape; one extent may be -1. Shares storage.
 RefArray reshape(const RefArray& a, Shape shape);
@@ -130,13 +131,60 @@ void assignIndex(RefArray& a, const std::vector<IndexItem>& items, const RefArra
 // ---- elementwise --------------------------------------------------------------------------
 
 enum class BinOp {
-    Add, Sub, Mul, Div, FloorDiv, Mod, Pow, Maximum, Minimum, Atan2,
-    Eq, Ne, Lt, Le, Gt, Ge, And, Or, Xor,
+    Add,
+    Sub,
+    Mul,
+    Div,
+    FloorDiv,
+    Mod,
+    Pow,
+    Maximum,
+    Minimum,
+    Atan2,
+    Eq,
+    Ne,
+    Lt,
+    Le,
+    Gt,
+    Ge,
+    And,
+    Or,
+    Xor,
 };
 enum class UnOp {
-    Neg, Abs, Exp, Exp2, Expm1, Log, Log2, Log10, Log1p, Sqrt, Rsqrt, Sigmoid, Tanh, Sin, Cos,
-    Erf, Relu, Silu, GeluErf, GeluTanh, Softplus, Floor, Ceil, Round, Trunc, Sign, Reciprocal,
-    Square, LogicalNot, BitNot, IsNan, IsInf, IsFinite,
+    Neg,
+    Abs,
+    Exp,
+    Exp2,
+    Expm1,
+    Log,
+    Log2,
+    Log10,
+    Log1p,
+    Sqrt,
+    Rsqrt,
+    Sigmoid,
+    Tanh,
+    Sin,
+    Cos,
+    Erf,
+    Relu,
+    Silu,
+    GeluErf,
+    GeluTanh,
+    Softplus,
+    Floor,
+    Ceil,
+    Round,
+    Trunc,
+    Sign,
+    Reciprocal,
+    Square,
+    LogicalNot,
+    BitNot,
+    IsNan,
+    IsInf,
+    IsFinite,
 };
 
 /// The common dtype of two tensors' dtypes (torch.promote_types): bool < integers < floats;

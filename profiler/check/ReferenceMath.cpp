@@ -20,7 +20,9 @@ constexpr double kInf = std::numeric_limits<double>::infinity();
 
 int category(DType t) { return t == DType::Bool ? 0 : ir::isFloat(t) ? 2 : 1; }
 
-DType defaultOf(int cat) { return cat == 0 ? DType::Bool : cat == 1 ? DType::Int64 : DType::Float32; }
+DType defaultOf(int cat) {
+    return cat == 0 ? DType::Bool : cat == 1 ? DType::Int64 : DType::Float32;
+}
 
 /// How strongly an operand decides the result dtype within its category (torch: dimensioned
 /// tensors > 0-d tensors > Python scalars).
@@ -122,7 +124,8 @@ std::vector<double> reduceDim(const RefArray& a, size_t d, double init, F combin
             dst[0] = acc;
         } else {
             for (int64_t k = 0; k < ax.n; ++k)
-                for (int64_t i = 0; i < ax.inner; ++i) dst[i] = combine(dst[i], src[k * ax.inner + i]);
+                for (int64_t i = 0; i < ax.inner; ++i)
+                    dst[i] = combine(dst[i], src[k * ax.inner + i]);
         }
     }
     return out;
@@ -136,23 +139,33 @@ RefArray reduceOne(ReduceOp op, const RefArray& a, size_t d) {
     switch (op) {
         case ReduceOp::Sum:
         case ReduceOp::Mean:
-            return result(a.dtype, s, reduceDim(src, d, 0.0, [](double acc, double x) { return acc + x; }));
+            return result(a.dtype, s,
+                          reduceDim(src, d, 0.0, [](double acc, double x) { return acc + x; }));
         case ReduceOp::Prod:
-            return result(a.dtype, s, reduceDim(src, d, 1.0, [](double acc, double x) { return acc * x; }));
+            return result(a.dtype, s,
+                          reduceDim(src, d, 1.0, [](double acc, double x) { return acc * x; }));
         case ReduceOp::Max:
         case ReduceOp::Min: {
-            if (n == 0) throw RefError(std::string(op == ReduceOp::Max ? "max" : "min") + ": cannot reduce over an empty dimension");
+            if (n == 0)
+                throw RefError(std::string(op == ReduceOp::Max ? "max" : "min") +
+                               ": cannot reduce over an empty dimension");
             bool mx = op == ReduceOp::Max;
-            return result(a.dtype, s, reduceDim(src, d, mx ? -kInf : kInf, [mx](double acc, double x) {
-                if (std::isnan(acc) || std::isnan(x)) return kNaN;
-                return mx ? std::max(acc, x) : std::min(acc, x);
-            }));
+            return result(a.dtype, s,
+                          reduceDim(src, d, mx ? -kInf : kInf, [mx](double acc, double x) {
+                              if (std::isnan(acc) || std::isnan(x)) return kNaN;
+                              return mx ? std::max(acc, x) : std::min(acc, x);
+                          }));
         }
         case ReduceOp::Any:
-            return result(DType::Bool, s, reduceDim(src, d, 0.0, [](double acc, double x) { return (acc != 0 || x != 0) ? 1.0 : 0.0; }));
+            return result(DType::Bool, s, reduceDim(src, d, 0.0, [](double acc, double x) {
+                              return (acc != 0 || x != 0) ? 1.0 : 0.0;
+                          }));
         case ReduceOp::All:
-            return result(DType::Bool, s, reduceDim(src, d, 1.0, [](double acc, double x) { return (acc != 0 && x != 0) ? 1.0 : 0.0; }));
-        default: break;
+            return result(DType::Bool, s, reduceDim(src, d, 1.0, [](double acc, double x) {
+                              return (acc != 0 && x != 0) ? 1.0 : 0.0;
+                          }));
+        default:
+            break;
     }
     throw RefError("internal: unexpected reduction");
 }
@@ -173,8 +186,15 @@ DType promoteTypes(DType a, DType b) {
     bool sa = ir::isSigned(a), sb = ir::isSigned(b);
     int ba = std::max(ir::dtypeBits(a), 8), bb = std::max(ir::dtypeBits(b), 8);
     int bits = sa == sb ? std::max(ba, bb) : std::max(sa ? ba : bb, 2 * (sa ? bb : ba));
-    if (!sa && !sb) return bits <= 8 ? DType::UInt8 : bits <= 16 ? DType::UInt16 : bits <= 32 ? DType::UInt32 : DType::UInt64;
-    return bits <= 8 ? DType::Int8 : bits <= 16 ? DType::Int16 : bits <= 32 ? DType::Int32 : DType::Int64;
+    if (!sa && !sb)
+        return bits <= 8    ? DType::UInt8
+               : bits <= 16 ? DType::UInt16
+               : bits <= 32 ? DType::UInt32
+                            : DType::UInt64;
+    return bits <= 8    ? DType::Int8
+           : bits <= 16 ? DType::Int16
+           : bits <= 32 ? DType::Int32
+                        : DType::Int64;
 }
 
 DType promote(const RefArray& a, const RefArray& b) {
@@ -195,38 +215,71 @@ DType promote(const RefArray& a, const RefArray& b) {
 RefArray binary(BinOp op, const RefArray& a, const RefArray& b) {
     DType t = promote(a, b);
     switch (op) {
-        case BinOp::Add: return apply2(a, b, t, [](double x, double y) { return x + y; });
-        case BinOp::Sub: return apply2(a, b, t, [](double x, double y) { return x - y; });
-        case BinOp::Mul: return apply2(a, b, t, [](double x, double y) { return x * y; });
+        case BinOp::Add:
+            return apply2(a, b, t, [](double x, double y) { return x + y; });
+        case BinOp::Sub:
+            return apply2(a, b, t, [](double x, double y) { return x - y; });
+        case BinOp::Mul:
+            return apply2(a, b, t, [](double x, double y) { return x * y; });
         case BinOp::Div:
-            return apply2(a, b, ir::isFloat(t) ? t : DType::Float32, [](double x, double y) { return x / y; });
-        case BinOp::FloorDiv: return apply2(a, b, t, [](double x, double y) { return std::floor(x / y); });
-        case BinOp::Mod: return apply2(a, b, t, pyMod);
-        case BinOp::Pow: return apply2(a, b, t, [](double x, double y) { return std::pow(x, y); });
+            return apply2(a, b, ir::isFloat(t) ? t : DType::Float32,
+                          [](double x, double y) { return x / y; });
+        case BinOp::FloorDiv:
+            return apply2(a, b, t, [](double x, double y) { return std::floor(x / y); });
+        case BinOp::Mod:
+            return apply2(a, b, t, pyMod);
+        case BinOp::Pow:
+            return apply2(a, b, t, [](double x, double y) { return std::pow(x, y); });
         case BinOp::Maximum:
-            return apply2(a, b, t, [](double x, double y) { return std::isnan(x) || std::isnan(y) ? kNaN : std::max(x, y); });
+            return apply2(a, b, t, [](double x, double y) {
+                return std::isnan(x) || std::isnan(y) ? kNaN : std::max(x, y);
+            });
         case BinOp::Minimum:
-            return apply2(a, b, t, [](double x, double y) { return std::isnan(x) || std::isnan(y) ? kNaN : std::min(x, y); });
+            return apply2(a, b, t, [](double x, double y) {
+                return std::isnan(x) || std::isnan(y) ? kNaN : std::min(x, y);
+            });
         case BinOp::Atan2:
-            return apply2(a, b, ir::isFloat(t) ? t : DType::Float32, [](double x, double y) { return std::atan2(x, y); });
-        case BinOp::Eq: return apply2(a, b, DType::Bool, [](double x, double y) { return x == y ? 1.0 : 0.0; });
-        case BinOp::Ne: return apply2(a, b, DType::Bool, [](double x, double y) { return x != y ? 1.0 : 0.0; });
-        case BinOp::Lt: return apply2(a, b, DType::Bool, [](double x, double y) { return x < y ? 1.0 : 0.0; });
-        case BinOp::Le: return apply2(a, b, DType::Bool, [](double x, double y) { return x <= y ? 1.0 : 0.0; });
-        case BinOp::Gt: return apply2(a, b, DType::Bool, [](double x, double y) { return x > y ? 1.0 : 0.0; });
-        case BinOp::Ge: return apply2(a, b, DType::Bool, [](double x, double y) { return x >= y ? 1.0 : 0.0; });
+            return apply2(a, b, ir::isFloat(t) ? t : DType::Float32,
+                          [](double x, double y) { return std::atan2(x, y); });
+        case BinOp::Eq:
+            return apply2(a, b, DType::Bool, [](double x, double y) { return x == y ? 1.0 : 0.0; });
+        case BinOp::Ne:
+            return apply2(a, b, DType::Bool, [](double x, double y) { return x != y ? 1.0 : 0.0; });
+        case BinOp::Lt:
+            return apply2(a, b, DType::Bool, [](double x, double y) { return x < y ? 1.0 : 0.0; });
+        case BinOp::Le:
+            return apply2(a, b, DType::Bool, [](double x, double y) { return x <= y ? 1.0 : 0.0; });
+        case BinOp::Gt:
+            return apply2(a, b, DType::Bool, [](double x, double y) { return x > y ? 1.0 : 0.0; });
+        case BinOp::Ge:
+            return apply2(a, b, DType::Bool, [](double x, double y) { return x >= y ? 1.0 : 0.0; });
         case BinOp::And:
         case BinOp::Or:
         case BinOp::Xor: {
-            if (ir::isFloat(t)) throw RefError("bitwise operations need bool or integer tensors, got " + std::string(ir::dtypeName(t)));
+            if (ir::isFloat(t))
+                throw RefError("bitwise operations need bool or integer tensors, got " +
+                               std::string(ir::dtypeName(t)));
             if (t == DType::Bool) {
-                if (op == BinOp::And) return apply2(a, b, t, [](double x, double y) { return (x != 0 && y != 0) ? 1.0 : 0.0; });
-                if (op == BinOp::Or) return apply2(a, b, t, [](double x, double y) { return (x != 0 || y != 0) ? 1.0 : 0.0; });
-                return apply2(a, b, t, [](double x, double y) { return ((x != 0) != (y != 0)) ? 1.0 : 0.0; });
+                if (op == BinOp::And)
+                    return apply2(
+                        a, b, t, [](double x, double y) { return (x != 0 && y != 0) ? 1.0 : 0.0; });
+                if (op == BinOp::Or)
+                    return apply2(
+                        a, b, t, [](double x, double y) { return (x != 0 || y != 0) ? 1.0 : 0.0; });
+                return apply2(
+                    a, b, t, [](double x, double y) { return ((x != 0) != (y != 0)) ? 1.0 : 0.0; });
             }
-            if (op == BinOp::And) return apply2(a, b, t, [](double x, double y) { return static_cast<double>(asBits(x) & asBits(y)); });
-            if (op == BinOp::Or) return apply2(a, b, t, [](double x, double y) { return static_cast<double>(asBits(x) | asBits(y)); });
-            return apply2(a, b, t, [](double x, double y) { return static_cast<double>(asBits(x) ^ asBits(y)); });
+            if (op == BinOp::And)
+                return apply2(a, b, t, [](double x, double y) {
+                    return static_cast<double>(asBits(x) & asBits(y));
+                });
+            if (op == BinOp::Or)
+                return apply2(a, b, t, [](double x, double y) {
+                    return static_cast<double>(asBits(x) | asBits(y));
+                });
+            return apply2(a, b, t, [](double x, double y) {
+                return static_cast<double>(asBits(x) ^ asBits(y));
+            });
         }
     }
     throw RefError("internal: unexpected binary op");
@@ -235,46 +288,85 @@ RefArray binary(BinOp op, const RefArray& a, const RefArray& b) {
 RefArray unary(UnOp op, const RefArray& a) {
     const DType same = a.dtype, fl = ir::isFloat(a.dtype) ? a.dtype : DType::Float32;
     switch (op) {
-        case UnOp::Neg: return apply1(a, same == DType::Bool ? DType::Int64 : same, [](double x) { return -x; });
-        case UnOp::Abs: return apply1(a, same, [](double x) { return std::fabs(x); });
-        case UnOp::Exp: return apply1(a, fl, [](double x) { return std::exp(x); });
-        case UnOp::Exp2: return apply1(a, fl, [](double x) { return std::exp2(x); });
-        case UnOp::Expm1: return apply1(a, fl, [](double x) { return std::expm1(x); });
-        case UnOp::Log: return apply1(a, fl, [](double x) { return std::log(x); });
-        case UnOp::Log2: return apply1(a, fl, [](double x) { return std::log2(x); });
-        case UnOp::Log10: return apply1(a, fl, [](double x) { return std::log10(x); });
-        case UnOp::Log1p: return apply1(a, fl, [](double x) { return std::log1p(x); });
-        case UnOp::Sqrt: return apply1(a, fl, [](double x) { return std::sqrt(x); });
-        case UnOp::Rsqrt: return apply1(a, fl, [](double x) { return 1.0 / std::sqrt(x); });
-        case UnOp::Sigmoid: return apply1(a, fl, [](double x) { return 1.0 / (1.0 + std::exp(-x)); });
-        case UnOp::Tanh: return apply1(a, fl, [](double x) { return std::tanh(x); });
-        case UnOp::Sin: return apply1(a, fl, [](double x) { return std::sin(x); });
-        case UnOp::Cos: return apply1(a, fl, [](double x) { return std::cos(x); });
-        case UnOp::Erf: return apply1(a, fl, [](double x) { return std::erf(x); });
-        case UnOp::Relu: return apply1(a, same, [](double x) { return std::isnan(x) ? x : (x > 0 ? x : 0.0); });
-        case UnOp::Silu: return apply1(a, fl, [](double x) { return x / (1.0 + std::exp(-x)); });
-        case UnOp::GeluErf: return apply1(a, fl, [](double x) { return 0.5 * x * (1.0 + std::erf(x * M_SQRT1_2)); });
+        case UnOp::Neg:
+            return apply1(a, same == DType::Bool ? DType::Int64 : same,
+                          [](double x) { return -x; });
+        case UnOp::Abs:
+            return apply1(a, same, [](double x) { return std::fabs(x); });
+        case UnOp::Exp:
+            return apply1(a, fl, [](double x) { return std::exp(x); });
+        case UnOp::Exp2:
+            return apply1(a, fl, [](double x) { return std::exp2(x); });
+        case UnOp::Expm1:
+            return apply1(a, fl, [](double x) { return std::expm1(x); });
+        case UnOp::Log:
+            return apply1(a, fl, [](double x) { return std::log(x); });
+        case UnOp::Log2:
+            return apply1(a, fl, [](double x) { return std::log2(x); });
+        case UnOp::Log10:
+            return apply1(a, fl, [](double x) { return std::log10(x); });
+        case UnOp::Log1p:
+            return apply1(a, fl, [](double x) { return std::log1p(x); });
+        case UnOp::Sqrt:
+            return apply1(a, fl, [](double x) { return std::sqrt(x); });
+        case UnOp::Rsqrt:
+            return apply1(a, fl, [](double x) { return 1.0 / std::sqrt(x); });
+        case UnOp::Sigmoid:
+            return apply1(a, fl, [](double x) { return 1.0 / (1.0 + std::exp(-x)); });
+        case UnOp::Tanh:
+            return apply1(a, fl, [](double x) { return std::tanh(x); });
+        case UnOp::Sin:
+            return apply1(a, fl, [](double x) { return std::sin(x); });
+        case UnOp::Cos:
+            return apply1(a, fl, [](double x) { return std::cos(x); });
+        case UnOp::Erf:
+            return apply1(a, fl, [](double x) { return std::erf(x); });
+        case UnOp::Relu:
+            return apply1(a, same, [](double x) { return std::isnan(x) ? x : (x > 0 ? x : 0.0); });
+        case UnOp::Silu:
+            return apply1(a, fl, [](double x) { return x / (1.0 + std::exp(-x)); });
+        case UnOp::GeluErf:
+            return apply1(a, fl,
+                          [](double x) { return 0.5 * x * (1.0 + std::erf(x * M_SQRT1_2)); });
         case UnOp::GeluTanh:
             return apply1(a, fl, [](double x) {
                 const double c = std::sqrt(2.0 / M_PI);
                 return 0.5 * x * (1.0 + std::tanh(c * (x + 0.044715 * x * x * x)));
             });
-        case UnOp::Softplus: return apply1(a, fl, [](double x) { return x > 20.0 ? x : std::log1p(std::exp(x)); });
-        case UnOp::Floor: return apply1(a, same, [](double x) { return std::floor(x); });
-        case UnOp::Ceil: return apply1(a, same, [](double x) { return std::ceil(x); });
-        case UnOp::Round: return apply1(a, same, [](double x) { return std::nearbyint(x); });
-        case UnOp::Trunc: return apply1(a, same, [](double x) { return std::trunc(x); });
-        case UnOp::Sign: return apply1(a, same, [](double x) { return std::isnan(x) ? x : static_cast<double>((x > 0) - (x < 0)); });
-        case UnOp::Reciprocal: return apply1(a, fl, [](double x) { return 1.0 / x; });
-        case UnOp::Square: return apply1(a, same == DType::Bool ? DType::Int64 : same, [](double x) { return x * x; });
-        case UnOp::LogicalNot: return apply1(a, DType::Bool, [](double x) { return x == 0 ? 1.0 : 0.0; });
+        case UnOp::Softplus:
+            return apply1(a, fl, [](double x) { return x > 20.0 ? x : std::log1p(std::exp(x)); });
+        case UnOp::Floor:
+            return apply1(a, same, [](double x) { return std::floor(x); });
+        case UnOp::Ceil:
+            return apply1(a, same, [](double x) { return std::ceil(x); });
+        case UnOp::Round:
+            return apply1(a, same, [](double x) { return std::nearbyint(x); });
+        case UnOp::Trunc:
+            return apply1(a, same, [](double x) { return std::trunc(x); });
+        case UnOp::Sign:
+            return apply1(a, same, [](double x) {
+                return std::isnan(x) ? x : static_cast<double>((x > 0) - (x < 0));
+            });
+        case UnOp::Reciprocal:
+            return apply1(a, fl, [](double x) { return 1.0 / x; });
+        case UnOp::Square:
+            return apply1(a, same == DType::Bool ? DType::Int64 : same,
+                          [](double x) { return x * x; });
+        case UnOp::LogicalNot:
+            return apply1(a, DType::Bool, [](double x) { return x == 0 ? 1.0 : 0.0; });
         case UnOp::BitNot:
-            if (ir::isFloat(a.dtype)) throw RefError("bitwise not (~) needs a bool or integer tensor, got " + std::string(ir::dtypeName(a.dtype)));
-            if (a.dtype == DType::Bool) return apply1(a, same, [](double x) { return x == 0 ? 1.0 : 0.0; });
+            if (ir::isFloat(a.dtype))
+                throw RefError("bitwise not (~) needs a bool or integer tensor, got " +
+                               std::string(ir::dtypeName(a.dtype)));
+            if (a.dtype == DType::Bool)
+                return apply1(a, same, [](double x) { return x == 0 ? 1.0 : 0.0; });
             return apply1(a, same, [](double x) { return -x - 1.0; });
-        case UnOp::IsNan: return apply1(a, DType::Bool, [](double x) { return std::isnan(x) ? 1.0 : 0.0; });
-        case UnOp::IsInf: return apply1(a, DType::Bool, [](double x) { return std::isinf(x) ? 1.0 : 0.0; });
-        case UnOp::IsFinite: return apply1(a, DType::Bool, [](double x) { return std::isfinite(x) ? 1.0 : 0.0; });
+        case UnOp::IsNan:
+            return apply1(a, DType::Bool, [](double x) { return std::isnan(x) ? 1.0 : 0.0; });
+        case UnOp::IsInf:
+            return apply1(a, DType::Bool, [](double x) { return std::isinf(x) ? 1.0 : 0.0; });
+        case UnOp::IsFinite:
+            return apply1(a, DType::Bool, [](double x) { return std::isfinite(x) ? 1.0 : 0.0; });
     }
     throw RefError("internal: unexpected unary op");
 }
@@ -291,14 +383,17 @@ RefArray where(const RefArray& cond, const RefArray& a, const RefArray& b) {
 
 RefArray clamp(const RefArray& a, std::optional<double> lo, std::optional<double> hi) {
     const double l = lo.value_or(-kInf), h = hi.value_or(kInf);
-    return apply1(a, a.dtype, [l, h](double x) { return std::isnan(x) ? x : std::min(std::max(x, l), h); });
+    return apply1(a, a.dtype,
+                  [l, h](double x) { return std::isnan(x) ? x : std::min(std::max(x, l), h); });
 }
 
-RefArray reduce(ReduceOp op, const RefArray& a, const std::vector<int64_t>& dims, bool keepdim, int correction) {
+RefArray reduce(ReduceOp op, const RefArray& a, const std::vector<int64_t>& dims, bool keepdim,
+                int correction) {
     const char* name = op == ReduceOp::Mean ? "mean" : op == ReduceOp::Var ? "var" : "std";
-    if ((op == ReduceOp::Mean || op == ReduceOp::Var || op == ReduceOp::Std) && !ir::isFloat(a.dtype))
-        throw RefError(std::string(name) + "() needs a floating-point tensor, got " + std::string(ir::dtypeName(a.dtype)) +
-                       " (convert with .float() first)");
+    if ((op == ReduceOp::Mean || op == ReduceOp::Var || op == ReduceOp::Std) &&
+        !ir::isFloat(a.dtype))
+        throw RefError(std::string(name) + "() needs a floating-point tensor, got " +
+                       std::string(ir::dtypeName(a.dtype)) + " (convert with .float() first)");
     std::vector<int64_t> ds;
     if (dims.empty()) {
         for (int64_t i = 0; i < std::max<int64_t>(a.rank(), 1); ++i) ds.push_back(i);
@@ -306,14 +401,16 @@ RefArray reduce(ReduceOp op, const RefArray& a, const std::vector<int64_t>& dims
         for (int64_t d : dims) ds.push_back(normDim(d, a.rank()));
     }
     std::sort(ds.begin(), ds.end());
-    if (std::adjacent_find(ds.begin(), ds.end()) != ds.end()) throw RefError("a dimension appears twice in the reduction dims");
+    if (std::adjacent_find(ds.begin(), ds.end()) != ds.end())
+        throw RefError("a dimension appears twice in the reduction dims");
     int64_t count = 1;
     for (int64_t d : ds) count *= a.rank() == 0 ? 1 : a.shape[static_cast<size_t>(d)];
     if (op == ReduceOp::Var || op == ReduceOp::Std) {
         RefArray mean = reduce(ReduceOp::Mean, a, ds, true);
         RefArray dev = binary(BinOp::Sub, a, mean);
         RefArray sq = reduce(ReduceOp::Sum, binary(BinOp::Mul, dev, dev), ds, keepdim);
-        RefArray div = scalarArray(DType::Float64, static_cast<double>(std::max<int64_t>(count - correction, 0)), true);
+        RefArray div = scalarArray(
+            DType::Float64, static_cast<double>(std::max<int64_t>(count - correction, 0)), true);
         RefArray var = binary(BinOp::Div, sq, div);
         return op == ReduceOp::Std ? unary(UnOp::Sqrt, var) : var;
     }
@@ -324,11 +421,13 @@ RefArray reduce(ReduceOp op, const RefArray& a, const std::vector<int64_t>& dims
         double inv = 1.0 / static_cast<double>(count);
         for (double& x : *cur.data) x = count == 0 ? kNaN : x * inv;
     }
-    if ((op == ReduceOp::Sum || op == ReduceOp::Prod) && !ir::isFloat(a.dtype)) cur.dtype = DType::Int64;
+    if ((op == ReduceOp::Sum || op == ReduceOp::Prod) && !ir::isFloat(a.dtype))
+        cur.dtype = DType::Int64;
     if (!keepdim) {
         Shape s;
         for (size_t i = 0; i < a.shape.size(); ++i)
-            if (!std::binary_search(ds.begin(), ds.end(), static_cast<int64_t>(i))) s.push_back(a.shape[i]);
+            if (!std::binary_search(ds.begin(), ds.end(), static_cast<int64_t>(i)))
+                s.push_back(a.shape[i]);
         cur = reshape(cur, s);
     } else if (a.rank() == 0) {
         cur = reshape(cur, {});
@@ -340,7 +439,9 @@ std::pair<RefArray, RefArray> argReduce(const RefArray& a, int64_t dim, bool kee
     size_t d = static_cast<size_t>(normDim(dim, a.rank()));
     Shape s = a.rank() == 0 ? Shape{} : keptShape(a.shape, d);
     Axis ax = a.rank() == 0 ? Axis{} : axisOf(a.shape, d);
-    if (ax.n == 0) throw RefError(std::string(isMax ? "max" : "min") + ": cannot reduce over an empty dimension");
+    if (ax.n == 0)
+        throw RefError(std::string(isMax ? "max" : "min") +
+                       ": cannot reduce over an empty dimension");
     std::vector<double> val(static_cast<size_t>(ax.outer * ax.inner)), idx(val.size());
     const double* p = a.ptr();
     for (int64_t o = 0; o < ax.outer; ++o)
@@ -356,7 +457,8 @@ std::pair<RefArray, RefArray> argReduce(const RefArray& a, int64_t dim, bool kee
             idx[static_cast<size_t>(o * ax.inner + i)] = static_cast<double>(bi);
         }
     RefArray v = result(a.dtype, s, std::move(val)), ix = result(DType::Int64, s, std::move(idx));
-    if (!keepdim && a.rank() > 0) v = squeeze(v, static_cast<int64_t>(d)), ix = squeeze(ix, static_cast<int64_t>(d));
+    if (!keepdim && a.rank() > 0)
+        v = squeeze(v, static_cast<int64_t>(d)), ix = squeeze(ix, static_cast<int64_t>(d));
     return {v, ix};
 }
 
@@ -366,7 +468,8 @@ RefArray logsumexp(const RefArray& a, int64_t dim, bool keepdim) {
     for (double& x : *m.data)
         if (std::isinf(x)) x = x > 0 ? x : 0.0;  // all -inf rows: log(0) = -inf below; +inf stays
     RefArray shifted = unary(UnOp::Exp, binary(BinOp::Sub, src, m));
-    RefArray lse = binary(BinOp::Add, unary(UnOp::Log, reduce(ReduceOp::Sum, shifted, {dim}, true)), m);
+    RefArray lse =
+        binary(BinOp::Add, unary(UnOp::Log, reduce(ReduceOp::Sum, shifted, {dim}, true)), m);
     return keepdim ? lse : squeeze(lse, dim);
 }
 
@@ -380,7 +483,8 @@ RefArray softmax(const RefArray& a, int64_t dim, bool log) {
         double* row = v.data() + o * ax.n * ax.inner;
         if (inner == 1) {  // the common case (softmax over the last dim): one contiguous row
             double m = -kInf, s = 0;
-            for (size_t k = 0; k < n; ++k) m = std::isnan(row[k]) || std::isnan(m) ? kNaN : std::max(m, row[k]);
+            for (size_t k = 0; k < n; ++k)
+                m = std::isnan(row[k]) || std::isnan(m) ? kNaN : std::max(m, row[k]);
             for (size_t k = 0; k < n; ++k) {
                 double e = std::exp(row[k] - m);
                 s += e;

@@ -22,7 +22,8 @@ RefArray argArray(const CallArgs::Bound& b, size_t i, const std::string& callee)
 
 int64_t argInt(const Value& v, Span s, const std::string& what) {
     if (v.isIntLike()) return v.asInt();
-    if (auto t = v.extAs<RefTensor>(); t && t->array().numel() == 1 && !ir::isFloat(t->array().dtype))
+    if (auto t = v.extAs<RefTensor>();
+        t && t->array().numel() == 1 && !ir::isFloat(t->array().dtype))
         return static_cast<int64_t>(t->array().item());
     throw CompileError(s, "ref_program: " + what + " must be an int, got " + fe::typeName(v));
 }
@@ -38,7 +39,8 @@ bool argBool(Interp& in, const Value& v, Span s) { return in.truthy(v, s); }
 std::optional<DType> argDType(const Value& v, Span s) {
     if (v.isNone()) return std::nullopt;
     if (auto t = fe::asDType(v)) return t;
-    throw CompileError(s, "ref_program: expected a dtype (torch.float16, \"float32\", ...), got " + fe::repr(v));
+    throw CompileError(
+        s, "ref_program: expected a dtype (torch.float16, \"float32\", ...), got " + fe::repr(v));
 }
 
 std::vector<int64_t> argDims(const Value& v, Span s) {
@@ -61,9 +63,11 @@ Shape argShapeValue(const Value& v, Span s) {
 }
 
 Shape argShape(const CallArgs& a, size_t first) {
-    if (a.pos.size() == first + 1 && a.pos[first].isSequence()) return argShapeValue(a.pos[first], a.argSpan(first));
+    if (a.pos.size() == first + 1 && a.pos[first].isSequence())
+        return argShapeValue(a.pos[first], a.argSpan(first));
     Shape out;
-    for (size_t i = first; i < a.pos.size(); ++i) out.push_back(argInt(a.pos[i], a.argSpan(i), "size"));
+    for (size_t i = first; i < a.pos.size(); ++i)
+        out.push_back(argInt(a.pos[i], a.argSpan(i), "size"));
     return out;
 }
 
@@ -103,7 +107,8 @@ Value binaryFn(Interp&, CallArgs& a) {
 template <BinOp op>
 Value logicalFn(Interp&, CallArgs& a) {
     auto b = a.bind({"input", "other"}, 2);
-    return wrap(binary(op, cast(in0(b, a), DType::Bool), cast(argArray(b, 1, a.callee), DType::Bool)));
+    return wrap(
+        binary(op, cast(in0(b, a), DType::Bool), cast(argArray(b, 1, a.callee), DType::Bool)));
 }
 
 template <BinOp op>
@@ -119,7 +124,9 @@ Value divFn(Interp&, CallArgs& a) {
     RefArray q = binary(BinOp::Div, in0(b, a), argArray(b, 1, a.callee));
     if (b.has(2) && !b[2].isNone()) {
         std::string mode = b[2].is(ValueKind::Str) ? b[2].asStr() : "";
-        if (mode != "trunc" && mode != "floor") throw CompileError(b.spans[2], "ref_program: rounding_mode must be None, 'trunc' or 'floor'");
+        if (mode != "trunc" && mode != "floor")
+            throw CompileError(b.spans[2],
+                               "ref_program: rounding_mode must be None, 'trunc' or 'floor'");
         q = unary(mode == "trunc" ? UnOp::Trunc : UnOp::Floor, q);
         q.dtype = promote(in0(b, a), argArray(b, 1, a.callee));
     }
@@ -134,7 +141,8 @@ Value powFn(Interp&, CallArgs& a) {
 Value geluFn(Interp&, CallArgs& a) {
     auto b = a.bind({"input", "approximate"}, 1);
     std::string mode = b.has(1) && b[1].is(ValueKind::Str) ? b[1].asStr() : "none";
-    if (mode != "none" && mode != "tanh") throw CompileError(b.spans[1], "ref_program: gelu approximate must be 'none' or 'tanh'");
+    if (mode != "none" && mode != "tanh")
+        throw CompileError(b.spans[1], "ref_program: gelu approximate must be 'none' or 'tanh'");
     return wrap(unary(mode == "tanh" ? UnOp::GeluTanh : UnOp::GeluErf, in0(b, a)));
 }
 
@@ -158,7 +166,8 @@ Value leakyReluFn(Interp&, CallArgs& a) {
 
 Value whereFn(Interp&, CallArgs& a) {
     auto b = a.bind({"condition", "input", "other"}, 3);
-    return wrap(where(argArray(b, 0, a.callee), argArray(b, 1, a.callee), argArray(b, 2, a.callee)));
+    return wrap(
+        where(argArray(b, 0, a.callee), argArray(b, 1, a.callee), argArray(b, 2, a.callee)));
 }
 
 /// x.where(condition, other) == torch.where(condition, x, other).
@@ -186,13 +195,18 @@ Value maskedFillFn(Interp&, CallArgs& a) {
     auto b = a.bind({"input", "mask", "value"}, 3);
     RefArray x = in0(b, a), mask = argArray(b, 1, a.callee);
     if (mask.dtype != DType::Bool)
-        throw CompileError(b.spans[1], "ref_program: masked_fill expects a bool mask, got " + std::string(ir::dtypeName(mask.dtype)),
+        throw CompileError(b.spans[1],
+                           "ref_program: masked_fill expects a bool mask, got " +
+                               std::string(ir::dtypeName(mask.dtype)),
                            "compare to build one, e.g. mask = scores > 0 or torch.tril(...) == 0");
     RefArray v = argArray(b, 2, a.callee);
-    if (v.numel() != 1) throw CompileError(b.spans[2], "ref_program: masked_fill value must be a number or a 0-d tensor");
+    if (v.numel() != 1)
+        throw CompileError(b.spans[2],
+                           "ref_program: masked_fill value must be a number or a 0-d tensor");
     RefArray r = where(mask, v, x);
     if (r.shape != x.shape)
-        throw RefError("mask of shape " + shapeText(mask.shape) + " does not broadcast to the input " + shapeText(x.shape));
+        throw RefError("mask of shape " + shapeText(mask.shape) +
+                       " does not broadcast to the input " + shapeText(x.shape));
     return wrap(cast(r, x.dtype));
 }
 
@@ -202,7 +216,8 @@ template <ReduceOp op>
 Value reduceFn(Interp& in, CallArgs& a) {
     auto b = a.bind({"input", "dim", "keepdim", "dtype"}, 1);
     RefArray x = withDType(in0(b, a), b, 3);
-    return wrap(reduce(op, x, b.has(1) ? argDims(b[1], b.spans[1]) : std::vector<int64_t>{}, flag(in, b, 2)));
+    return wrap(reduce(op, x, b.has(1) ? argDims(b[1], b.spans[1]) : std::vector<int64_t>{},
+                       flag(in, b, 2)));
 }
 
 template <ReduceOp op>
@@ -210,8 +225,10 @@ Value varFn(Interp& in, CallArgs& a) {
     auto b = a.bind({"input", "dim", "unbiased", "keepdim", "correction"}, 1);
     int correction = 1;
     if (b.has(2) && !b[2].isNone()) correction = argBool(in, b[2], b.spans[2]) ? 1 : 0;
-    if (b.has(4) && !b[4].isNone()) correction = static_cast<int>(argInt(b[4], b.spans[4], "correction"));
-    return wrap(reduce(op, in0(b, a), b.has(1) ? argDims(b[1], b.spans[1]) : std::vector<int64_t>{}, flag(in, b, 3), correction));
+    if (b.has(4) && !b[4].isNone())
+        correction = static_cast<int>(argInt(b[4], b.spans[4], "correction"));
+    return wrap(reduce(op, in0(b, a), b.has(1) ? argDims(b[1], b.spans[1]) : std::vector<int64_t>{},
+                       flag(in, b, 3), correction));
 }
 
 /// torch.max / torch.min: full reduction, (values, indices) along a dim, or elementwise with a
@@ -221,12 +238,14 @@ Value maxMinFn(Interp& in, CallArgs& a) {
     auto b = a.bind({"input", "dim", "keepdim", "other"}, 1);
     RefArray x = in0(b, a);
     if (b.has(3) || (b.has(1) && b[1].extAs<RefTensor>()))
-        return wrap(binary(isMax ? BinOp::Maximum : BinOp::Minimum, x, argArray(b, b.has(3) ? 3 : 1, a.callee)));
-    if (!b.has(1) || b[1].isNone()) return wrap(reduce(isMax ? ReduceOp::Max : ReduceOp::Min, x, {}, false));
+        return wrap(binary(isMax ? BinOp::Maximum : BinOp::Minimum, x,
+                           argArray(b, b.has(3) ? 3 : 1, a.callee)));
+    if (!b.has(1) || b[1].isNone())
+        return wrap(reduce(isMax ? ReduceOp::Max : ReduceOp::Min, x, {}, false));
     auto [v, i] = argReduce(x, argInt(b[1], b.spans[1], "dim"), flag(in, b, 2), isMax);
-    return Value::ext(std::make_shared<RefNamedTuple>(isMax ? "torch.return_types.max" : "torch.return_types.min",
-                                                      std::vector<std::string>{"values", "indices"},
-                                                      std::vector<Value>{wrap(v), wrap(i)}));
+    return Value::ext(std::make_shared<RefNamedTuple>(
+        isMax ? "torch.return_types.max" : "torch.return_types.min",
+        std::vector<std::string>{"values", "indices"}, std::vector<Value>{wrap(v), wrap(i)}));
 }
 
 template <bool isMax>
@@ -262,24 +281,31 @@ Value cumFn(Interp&, CallArgs& a) {
     return wrap(cumulative(withDType(in0(b, a), b, 2), argInt(b[1], b.spans[1], "dim"), product));
 }
 
-RefArray pnorm(const RefArray& x, const Value& p, Span ps, const std::vector<int64_t>& dims, bool keepdim) {
+RefArray pnorm(const RefArray& x, const Value& p, Span ps, const std::vector<int64_t>& dims,
+               bool keepdim) {
     double order = 2.0;
     if (p.is(ValueKind::Str)) {
-        if (p.asStr() != "fro") throw CompileError(ps, "ref_program: norm p='" + p.asStr() + "' is not supported (use 'fro' or a number)");
+        if (p.asStr() != "fro")
+            throw CompileError(ps, "ref_program: norm p='" + p.asStr() +
+                                       "' is not supported (use 'fro' or a number)");
     } else if (!p.isNone()) {
         order = argNum(p, ps, "p");
     }
     RefArray ax = unary(UnOp::Abs, x);
-    if (std::isinf(order)) return reduce(order > 0 ? ReduceOp::Max : ReduceOp::Min, ax, dims, keepdim);
+    if (std::isinf(order))
+        return reduce(order > 0 ? ReduceOp::Max : ReduceOp::Min, ax, dims, keepdim);
     if (order == 1) return reduce(ReduceOp::Sum, ax, dims, keepdim);
-    RefArray s = reduce(ReduceOp::Sum, binary(BinOp::Pow, ax, scalarArray(DType::Float64, order, true)), dims, keepdim);
+    RefArray s =
+        reduce(ReduceOp::Sum, binary(BinOp::Pow, ax, scalarArray(DType::Float64, order, true)),
+               dims, keepdim);
     return binary(BinOp::Pow, s, scalarArray(DType::Float64, 1.0 / order, true));
 }
 
 Value normFn(Interp& in, CallArgs& a) {
     auto b = a.bind({"input", "p", "dim", "keepdim", "dtype"}, 1);
     RefArray x = withDType(in0(b, a), b, 4);
-    return wrap(pnorm(x, b.get(1, Value::str("fro")), b.spans[1], b.has(2) ? argDims(b[2], b.spans[2]) : std::vector<int64_t>{},
+    return wrap(pnorm(x, b.get(1, Value::str("fro")), b.spans[1],
+                      b.has(2) ? argDims(b[2], b.spans[2]) : std::vector<int64_t>{},
                       flag(in, b, 3)));
 }
 
@@ -295,16 +321,22 @@ Value normalizeFn(Interp&, CallArgs& a) {
 /// Dims covered by normalized_shape (the trailing ones), checked against the input.
 std::vector<int64_t> trailingDims(const RefArray& x, const Value& shapeV, Span s) {
     Shape ns = argShapeValue(shapeV, s);
-    if (static_cast<int64_t>(ns.size()) > x.rank() || !std::equal(ns.begin(), ns.end(), x.shape.end() - static_cast<int64_t>(ns.size())))
-        throw CompileError(s, "ref_program: normalized_shape " + shapeText(ns) + " does not match the end of the input shape " + shapeText(x.shape));
+    if (static_cast<int64_t>(ns.size()) > x.rank() ||
+        !std::equal(ns.begin(), ns.end(), x.shape.end() - static_cast<int64_t>(ns.size())))
+        throw CompileError(s, "ref_program: normalized_shape " + shapeText(ns) +
+                                  " does not match the end of the input shape " +
+                                  shapeText(x.shape));
     std::vector<int64_t> dims;
-    for (size_t i = 0; i < ns.size(); ++i) dims.push_back(x.rank() - static_cast<int64_t>(ns.size()) + static_cast<int64_t>(i));
+    for (size_t i = 0; i < ns.size(); ++i)
+        dims.push_back(x.rank() - static_cast<int64_t>(ns.size()) + static_cast<int64_t>(i));
     return dims;
 }
 
-RefArray affine(RefArray y, const CallArgs::Bound& b, size_t w, size_t bias, const std::string& callee) {
+RefArray affine(RefArray y, const CallArgs::Bound& b, size_t w, size_t bias,
+                const std::string& callee) {
     if (b.has(w) && !b[w].isNone()) y = binary(BinOp::Mul, y, argArray(b, w, callee));
-    if (bias < b.values.size() && b.has(bias) && !b[bias].isNone()) y = binary(BinOp::Add, y, argArray(b, bias, callee));
+    if (bias < b.values.size() && b.has(bias) && !b[bias].isNone())
+        y = binary(BinOp::Add, y, argArray(b, bias, callee));
     return y;
 }
 
@@ -313,17 +345,23 @@ Value layerNormFn(Interp&, CallArgs& a) {
     RefArray x = in0(b, a);
     std::vector<int64_t> dims = trailingDims(x, b[1], b.spans[1]);
     double eps = b.has(4) ? argNum(b[4], b.spans[4], "eps") : 1e-5;
-    RefArray mean = reduce(ReduceOp::Mean, x, dims, true), var = reduce(ReduceOp::Var, x, dims, true, 0);
-    RefArray inv = unary(UnOp::Rsqrt, binary(BinOp::Add, var, scalarArray(DType::Float64, eps, true)));
+    RefArray mean = reduce(ReduceOp::Mean, x, dims, true),
+             var = reduce(ReduceOp::Var, x, dims, true, 0);
+    RefArray inv =
+        unary(UnOp::Rsqrt, binary(BinOp::Add, var, scalarArray(DType::Float64, eps, true)));
     return wrap(affine(binary(BinOp::Mul, binary(BinOp::Sub, x, mean), inv), b, 2, 3, a.callee));
 }
 
 double machineEps(DType t) {
     switch (t) {
-        case DType::Float16: return 0.0009765625;
-        case DType::BFloat16: return 0.0078125;
-        case DType::Float64: return std::numeric_limits<double>::epsilon();
-        default: return std::numeric_limits<float>::epsilon();
+        case DType::Float16:
+            return 0.0009765625;
+        case DType::BFloat16:
+            return 0.0078125;
+        case DType::Float64:
+            return std::numeric_limits<double>::epsilon();
+        default:
+            return std::numeric_limits<float>::epsilon();
     }
 }
 
@@ -333,7 +371,8 @@ Value rmsNormFn(Interp&, CallArgs& a) {
     std::vector<int64_t> dims = trailingDims(x, b[1], b.spans[1]);
     double eps = b.has(3) && !b[3].isNone() ? argNum(b[3], b.spans[3], "eps") : machineEps(x.dtype);
     RefArray ms = reduce(ReduceOp::Mean, binary(BinOp::Mul, x, x), dims, true);
-    RefArray inv = unary(UnOp::Rsqrt, binary(BinOp::Add, ms, scalarArray(DType::Float64, eps, true)));
+    RefArray inv =
+        unary(UnOp::Rsqrt, binary(BinOp::Add, ms, scalarArray(DType::Float64, eps, true)));
     return wrap(affine(binary(BinOp::Mul, x, inv), b, 2, 99, a.callee));
 }
 
@@ -368,26 +407,32 @@ Value outerFn(Interp&, CallArgs& a) {
 
 Value einsumFn(Interp&, CallArgs& a) {
     if (a.pos.empty() || !a.pos[0].is(ValueKind::Str))
-        throw CompileError(a.span, "ref_program: torch.einsum expects an equation string first, e.g. einsum(\"ij,jk->ik\", a, b)");
+        throw CompileError(a.span,
+                           "ref_program: torch.einsum expects an equation string first, e.g. "
+                           "einsum(\"ij,jk->ik\", a, b)");
     std::vector<RefArray> ops;
     if (a.pos.size() == 2 && a.pos[1].isSequence()) {
-        for (const Value& v : a.pos[1].items()) ops.push_back(toArray(v, a.argSpan(1), "einsum operand"));
+        for (const Value& v : a.pos[1].items())
+            ops.push_back(toArray(v, a.argSpan(1), "einsum operand"));
     } else {
-        for (size_t i = 1; i < a.pos.size(); ++i) ops.push_back(toArray(a.pos[i], a.argSpan(i), "einsum operand"));
+        for (size_t i = 1; i < a.pos.size(); ++i)
+            ops.push_back(toArray(a.pos[i], a.argSpan(i), "einsum operand"));
     }
     return wrap(einsum(a.pos[0].asStr(), ops));
 }
 
 Value sdpaFn(Interp& in, CallArgs& a) {
-    auto b = a.bind({"query", "key", "value", "attn_mask", "dropout_p", "is_causal", "scale", "enable_gqa"}, 3);
+    auto b = a.bind(
+        {"query", "key", "value", "attn_mask", "dropout_p", "is_causal", "scale", "enable_gqa"}, 3);
     if (b.has(4) && argNum(b[4], b.spans[4], "dropout_p") != 0.0)
-        throw CompileError(b.spans[4], "ref_program: dropout is random; a reference needs dropout_p=0.0");
+        throw CompileError(b.spans[4],
+                           "ref_program: dropout is random; a reference needs dropout_p=0.0");
     std::optional<RefArray> mask;
     if (b.has(3) && !b[3].isNone()) mask = argArray(b, 3, a.callee);
     std::optional<double> scale;
     if (b.has(6) && !b[6].isNone()) scale = argNum(b[6], b.spans[6], "scale");
-    return wrap(attention(in0(b, a), argArray(b, 1, a.callee), argArray(b, 2, a.callee), mask ? &*mask : nullptr,
-                          flag(in, b, 5), scale, flag(in, b, 7)));
+    return wrap(attention(in0(b, a), argArray(b, 1, a.callee), argArray(b, 2, a.callee),
+                          mask ? &*mask : nullptr, flag(in, b, 5), scale, flag(in, b, 7)));
 }
 
 }  // namespace

@@ -48,7 +48,8 @@ const RefTable& refTable();
 /// a function, a dtype, a constant (inf, nan, pi, e) or a submodule; nullopt when unknown.
 std::optional<fe::Value> torchMember(const std::string& path, const std::string& name);
 /// `self.name` as a bound method (incl. derived in-place methods), or nullopt when unknown.
-std::optional<fe::Value> tensorMethod(const std::shared_ptr<RefTensor>& self, const std::string& name);
+std::optional<fe::Value> tensorMethod(const std::shared_ptr<RefTensor>& self,
+                                      const std::string& name);
 
 // ---- argument helpers (throw CompileError at the argument's span) ----
 

@@ -16,7 +16,9 @@ using ir::DType;
 
 namespace {
 
-RefArray self0(const CallArgs& a) { return toArray(a.pos.empty() ? Value::none() : a.pos[0], a.argSpan(0), a.callee + "() input"); }
+RefArray self0(const CallArgs& a) {
+    return toArray(a.pos.empty() ? Value::none() : a.pos[0], a.argSpan(0), a.callee + "() input");
+}
 
 RefArray in0(const CallArgs::Bound& b, const CallArgs& a) { return argArray(b, 0, a.callee); }
 
@@ -35,8 +37,10 @@ DType creationKw(const CallArgs& a, DType dflt, std::initializer_list<const char
         Span s = k < a.kwSpans.size() ? a.kwSpans[k] : a.span;
         if (n == "dtype") {
             if (auto d = argDType(a.kw[k].second, s)) t = *d;
-        } else if (n != "device" && n != "requires_grad" && n != "layout" && n != "pin_memory" && n != "memory_format" &&
-                   n != "out" && std::find_if(extra.begin(), extra.end(), [&](const char* e) { return n == e; }) == extra.end()) {
+        } else if (n != "device" && n != "requires_grad" && n != "layout" && n != "pin_memory" &&
+                   n != "memory_format" && n != "out" &&
+                   std::find_if(extra.begin(), extra.end(),
+                                [&](const char* e) { return n == e; }) == extra.end()) {
             throw CompileError(s, a.callee + "() got an unexpected keyword argument '" + n + "'");
         }
     }
@@ -58,7 +62,10 @@ DType valueDType(const Value& v) {
 Value reshapeFn(Interp&, CallArgs& a) {
     RefArray x = self0(a);
     if (a.pos.size() == 2 && a.pos[1].is(ValueKind::DType))
-        throw CompileError(a.argSpan(1), "ref_program: " + a.callee + "(dtype) reinterprets bits and is not supported by the reference evaluator");
+        throw CompileError(
+            a.argSpan(1),
+            "ref_program: " + a.callee +
+                "(dtype) reinterprets bits and is not supported by the reference evaluator");
     const Value* kw = kwArg(a, "shape");
     return wrap(reshape(x, kw ? argShapeValue(*kw, a.span) : argShape(a, 1)));
 }
@@ -90,13 +97,16 @@ Value permuteFn(Interp&, CallArgs& a) {
 
 Value transposeFn(Interp&, CallArgs& a) {
     auto b = a.bind({"input", "dim0", "dim1"}, 3);
-    return wrap(transpose(in0(b, a), argInt(b[1], b.spans[1], "dim0"), argInt(b[2], b.spans[2], "dim1")));
+    return wrap(
+        transpose(in0(b, a), argInt(b[1], b.spans[1], "dim0"), argInt(b[2], b.spans[2], "dim1")));
 }
 
 Value tFn(Interp&, CallArgs& a) {
     auto b = a.bind({"input"}, 1);
     RefArray x = in0(b, a);
-    if (x.rank() > 2) throw RefError("t() expects a tensor with at most 2 dims, got " + shapeText(x.shape) + " (use transpose or mT)");
+    if (x.rank() > 2)
+        throw RefError("t() expects a tensor with at most 2 dims, got " + shapeText(x.shape) +
+                       " (use transpose or mT)");
     return wrap(x.rank() == 2 ? transpose(x, 0, 1) : x);
 }
 
@@ -118,7 +128,8 @@ Value squeezeFn(Interp&, CallArgs& a) {
 
 Value flattenFn(Interp&, CallArgs& a) {
     auto b = a.bind({"input", "start_dim", "end_dim"}, 1);
-    int64_t s = b.has(1) ? argInt(b[1], b.spans[1], "start_dim") : 0, e = b.has(2) ? argInt(b[2], b.spans[2], "end_dim") : -1;
+    int64_t s = b.has(1) ? argInt(b[1], b.spans[1], "start_dim") : 0,
+            e = b.has(2) ? argInt(b[2], b.spans[2], "end_dim") : -1;
     return wrap(flatten(in0(b, a), s, e));
 }
 
@@ -139,14 +150,18 @@ Value repeatInterleaveFn(Interp&, CallArgs& a) {
     auto b = a.bind({"input", "repeats", "dim", "output_size"}, 2);
     RefArray x = in0(b, a);
     if (b[1].extAs<RefTensor>() && b[1].extAs<RefTensor>()->array().numel() != 1)
-        throw CompileError(b.spans[1], "ref_program: repeat_interleave with a tensor of repeat counts is not supported");
+        throw CompileError(
+            b.spans[1],
+            "ref_program: repeat_interleave with a tensor of repeat counts is not supported");
     int64_t r = argInt(b[1], b.spans[1], "repeats");
     if (!b.has(2) || b[2].isNone()) return wrap(repeatInterleave(reshape(x, {x.numel()}), r, 0));
     return wrap(repeatInterleave(x, r, argInt(b[2], b.spans[2], "dim")));
 }
 
 std::vector<RefArray> tensorList(const Value& v, Span s, const std::string& callee) {
-    if (!v.isSequence()) throw CompileError(s, "ref_program: " + callee + "() expects a list or tuple of tensors, got " + fe::typeName(v));
+    if (!v.isSequence())
+        throw CompileError(s, "ref_program: " + callee +
+                                  "() expects a list or tuple of tensors, got " + fe::typeName(v));
     std::vector<RefArray> out;
     for (const Value& x : v.items()) out.push_back(toArray(x, s, callee + "() element"));
     return out;
@@ -154,17 +169,20 @@ std::vector<RefArray> tensorList(const Value& v, Span s, const std::string& call
 
 Value catFn(Interp&, CallArgs& a) {
     auto b = a.bind({"tensors", "dim"}, 1);
-    return wrap(concat(tensorList(b[0], b.spans[0], a.callee), b.has(1) ? argInt(b[1], b.spans[1], "dim") : 0));
+    return wrap(concat(tensorList(b[0], b.spans[0], a.callee),
+                       b.has(1) ? argInt(b[1], b.spans[1], "dim") : 0));
 }
 
 Value stackFn(Interp&, CallArgs& a) {
     auto b = a.bind({"tensors", "dim"}, 1);
-    return wrap(stack(tensorList(b[0], b.spans[0], a.callee), b.has(1) ? argInt(b[1], b.spans[1], "dim") : 0));
+    return wrap(stack(tensorList(b[0], b.spans[0], a.callee),
+                      b.has(1) ? argInt(b[1], b.spans[1], "dim") : 0));
 }
 
 Value narrowFn(Interp&, CallArgs& a) {
     auto b = a.bind({"input", "dim", "start", "length"}, 4);
-    return wrap(narrow(in0(b, a), argInt(b[1], b.spans[1], "dim"), argInt(b[2], b.spans[2], "start"), argInt(b[3], b.spans[3], "length")));
+    return wrap(narrow(in0(b, a), argInt(b[1], b.spans[1], "dim"),
+                       argInt(b[2], b.spans[2], "start"), argInt(b[3], b.spans[3], "length")));
 }
 
 Value flipFn(Interp&, CallArgs& a) {
@@ -187,9 +205,11 @@ std::vector<RefArray> splitSizes(const RefArray& x, const Shape& sizes, int64_t 
 Value chunkFn(Interp&, CallArgs& a) {
     auto b = a.bind({"input", "chunks", "dim"}, 2);
     RefArray x = in0(b, a);
-    int64_t chunks = argInt(b[1], b.spans[1], "chunks"), dim = b.has(2) ? argInt(b[2], b.spans[2], "dim") : 0;
+    int64_t chunks = argInt(b[1], b.spans[1], "chunks"),
+            dim = b.has(2) ? argInt(b[2], b.spans[2], "dim") : 0;
     if (chunks <= 0) throw CompileError(b.spans[1], "ref_program: chunks must be positive");
-    int64_t len = x.shape[static_cast<size_t>(normDim(dim, x.rank()))], each = (len + chunks - 1) / chunks;
+    int64_t len = x.shape[static_cast<size_t>(normDim(dim, x.rank()))],
+            each = (len + chunks - 1) / chunks;
     Shape sizes;
     for (int64_t s = 0; s < len; s += each) sizes.push_back(std::min(each, len - s));
     return tupleOf(splitSizes(x, sizes, dim));
@@ -216,7 +236,8 @@ Value unbindFn(Interp&, CallArgs& a) {
     RefArray x = in0(b, a);
     int64_t dim = normDim(b.has(1) ? argInt(b[1], b.spans[1], "dim") : 0, x.rank());
     std::vector<RefArray> parts;
-    for (int64_t i = 0; i < x.shape[static_cast<size_t>(dim)]; ++i) parts.push_back(squeeze(narrow(x, dim, i, 1), dim));
+    for (int64_t i = 0; i < x.shape[static_cast<size_t>(dim)]; ++i)
+        parts.push_back(squeeze(narrow(x, dim, i, 1), dim));
     return tupleOf(parts);
 }
 
@@ -231,7 +252,11 @@ Value triFn(Interp&, CallArgs& a) {
 Value sizeFn(Interp&, CallArgs& a) {
     auto b = a.bind({"input", "dim"}, 1);
     RefArray x = in0(b, a);
-    if (b.has(1) && !b[1].isNone()) return Value::integer(x.shape.empty() ? 1 : x.shape[static_cast<size_t>(normDim(argInt(b[1], b.spans[1], "dim"), x.rank()))]);
+    if (b.has(1) && !b[1].isNone())
+        return Value::integer(
+            x.shape.empty()
+                ? 1
+                : x.shape[static_cast<size_t>(normDim(argInt(b[1], b.spans[1], "dim"), x.rank()))]);
     std::vector<Value> dims;
     for (int64_t e : x.shape) dims.push_back(Value::integer(e));
     return Value::tuple(std::move(dims));
@@ -274,10 +299,16 @@ Value toFn(Interp&, CallArgs& a) {
     std::optional<DType> target;
     for (size_t i = 1; i < a.pos.size(); ++i) {
         const Value& v = a.pos[i];
-        if (auto t = v.extAs<RefTensor>()) target = t->array().dtype;
-        else if (auto d = fe::asDType(v)) target = d;
-        else if (!v.is(ValueKind::Str) && !v.is(ValueKind::Bool))  // a device string or non_blocking
-            throw CompileError(a.argSpan(i), "ref_program: Tensor.to() expects a dtype, a device or a tensor, got " + fe::typeName(v));
+        if (auto t = v.extAs<RefTensor>())
+            target = t->array().dtype;
+        else if (auto d = fe::asDType(v))
+            target = d;
+        else if (!v.is(ValueKind::Str) &&
+                 !v.is(ValueKind::Bool))  // a device string or non_blocking
+            throw CompileError(
+                a.argSpan(i),
+                "ref_program: Tensor.to() expects a dtype, a device or a tensor, got " +
+                    fe::typeName(v));
     }
     if (const Value* d = a.keyword("dtype"))
         if (auto t = argDType(*d, a.span)) target = t;
@@ -288,7 +319,10 @@ Value typeFn(Interp&, CallArgs& a) {
     auto b = a.bind({"input", "dtype", "non_blocking"}, 1);
     RefArray x = in0(b, a);
     auto t = b.has(1) ? argDType(b[1], b.spans[1]) : std::nullopt;
-    if (!t) throw CompileError(a.span, "ref_program: Tensor.type() without a dtype (a type-name string) is not supported; use .dtype");
+    if (!t)
+        throw CompileError(a.span,
+                           "ref_program: Tensor.type() without a dtype (a type-name string) is not "
+                           "supported; use .dtype");
     return wrap(cast(x, *t));
 }
 
@@ -336,15 +370,21 @@ Value constantFn(Interp&, CallArgs& a) {
 }
 
 Value fullFn(Interp&, CallArgs& a) {
-    if (a.pos.size() < 2) throw CompileError(a.span, "ref_program: torch.full(size, fill_value) needs both arguments");
+    if (a.pos.size() < 2)
+        throw CompileError(a.span,
+                           "ref_program: torch.full(size, fill_value) needs both arguments");
     DType t = creationKw(a, valueDType(a.pos[1]));
-    return wrap(cast(fullArray(t, argShapeValue(a.pos[0], a.argSpan(0)), argNum(a.pos[1], a.argSpan(1), "fill_value")), t));
+    return wrap(cast(fullArray(t, argShapeValue(a.pos[0], a.argSpan(0)),
+                               argNum(a.pos[1], a.argSpan(1), "fill_value")),
+                     t));
 }
 
 template <int fill>
 Value likeFn(Interp&, CallArgs& a) {
-    RefArray x = toArray(a.pos.empty() ? Value::none() : a.pos[0], a.argSpan(0), a.callee + "() input");
-    if (a.pos.size() != 1) throw CompileError(a.span, a.callee + "() takes one positional argument");
+    RefArray x =
+        toArray(a.pos.empty() ? Value::none() : a.pos[0], a.argSpan(0), a.callee + "() input");
+    if (a.pos.size() != 1)
+        throw CompileError(a.span, a.callee + "() takes one positional argument");
     return wrap(fullArray(creationKw(a, x.dtype), x.shape, fill));
 }
 
@@ -366,39 +406,50 @@ Value newFullFn(Interp&, CallArgs& a) {
     RefArray x = self0(a);
     if (a.pos.size() != 3) throw CompileError(a.span, a.callee + "() takes (size, fill_value)");
     DType t = creationKw(a, x.dtype);
-    return wrap(cast(fullArray(t, argShapeValue(a.pos[1], a.argSpan(1)), argNum(a.pos[2], a.argSpan(2), "fill_value")), t));
+    return wrap(cast(fullArray(t, argShapeValue(a.pos[1], a.argSpan(1)),
+                               argNum(a.pos[2], a.argSpan(2), "fill_value")),
+                     t));
 }
 
 Value arangeFn(Interp&, CallArgs& a) {
-    if (a.pos.empty() || a.pos.size() > 3) throw CompileError(a.span, "ref_program: torch.arange takes (end), (start, end) or (start, end, step)");
+    if (a.pos.empty() || a.pos.size() > 3)
+        throw CompileError(
+            a.span, "ref_program: torch.arange takes (end), (start, end) or (start, end, step)");
     std::vector<double> v;
     bool allInt = true;
     for (size_t i = 0; i < a.pos.size(); ++i) {
         v.push_back(argNum(a.pos[i], a.argSpan(i), "arange bound"));
         allInt &= a.pos[i].isIntLike();
     }
-    double start = v.size() > 1 ? v[0] : 0, end = v.size() > 1 ? v[1] : v[0], step = v.size() > 2 ? v[2] : 1;
+    double start = v.size() > 1 ? v[0] : 0, end = v.size() > 1 ? v[1] : v[0],
+           step = v.size() > 2 ? v[2] : 1;
     DType t = creationKw(a, allInt ? DType::Int64 : DType::Float32);
     return wrap(arangeArray(start, end, step, t));
 }
 
 Value linspaceFn(Interp&, CallArgs& a) {
-    if (a.pos.size() != 3) throw CompileError(a.span, "ref_program: torch.linspace takes (start, end, steps)");
+    if (a.pos.size() != 3)
+        throw CompileError(a.span, "ref_program: torch.linspace takes (start, end, steps)");
     double s = argNum(a.pos[0], a.argSpan(0), "start"), e = argNum(a.pos[1], a.argSpan(1), "end");
     int64_t n = argInt(a.pos[2], a.argSpan(2), "steps");
     std::vector<double> v(static_cast<size_t>(std::max<int64_t>(n, 0)));
-    for (int64_t i = 0; i < n; ++i) v[static_cast<size_t>(i)] = n == 1 ? s : s + (e - s) * static_cast<double>(i) / static_cast<double>(n - 1);
+    for (int64_t i = 0; i < n; ++i)
+        v[static_cast<size_t>(i)] =
+            n == 1 ? s : s + (e - s) * static_cast<double>(i) / static_cast<double>(n - 1);
     return wrap(makeArray(creationKw(a, DType::Float32), {n}, std::move(v)));
 }
 
 Value eyeFn(Interp&, CallArgs& a) {
-    if (a.pos.empty() || a.pos.size() > 2) throw CompileError(a.span, "ref_program: torch.eye takes (n) or (n, m)");
-    int64_t n = argInt(a.pos[0], a.argSpan(0), "n"), m = a.pos.size() > 1 ? argInt(a.pos[1], a.argSpan(1), "m") : n;
+    if (a.pos.empty() || a.pos.size() > 2)
+        throw CompileError(a.span, "ref_program: torch.eye takes (n) or (n, m)");
+    int64_t n = argInt(a.pos[0], a.argSpan(0), "n"),
+            m = a.pos.size() > 1 ? argInt(a.pos[1], a.argSpan(1), "m") : n;
     return wrap(eyeArray(n, m, creationKw(a, DType::Float32)));
 }
 
 Value tensorFn(Interp&, CallArgs& a) {
-    if (a.pos.size() != 1) throw CompileError(a.span, "ref_program: " + a.callee + "() takes one data argument");
+    if (a.pos.size() != 1)
+        throw CompileError(a.span, "ref_program: " + a.callee + "() takes one data argument");
     RefArray x = toArray(a.pos[0], a.argSpan(0), a.callee + "() data");
     if (x.weak) x = cast(x, valueDType(a.pos[0]));
     x.weak = false;
@@ -422,7 +473,8 @@ void addShapeFunctions(RefTable& t) {
     t["unsqueeze"] = {unsqueezeFn, MT};
     t["squeeze"] = {squeezeFn, MT};
     t["flatten"] = {flattenFn, MT};
-    for (const char* n : {"contiguous", "detach", "cpu", "cuda", "requires_grad_", "pin_memory"}) t[n] = {identityFn, kMethod};
+    for (const char* n : {"contiguous", "detach", "cpu", "cuda", "requires_grad_", "pin_memory"})
+        t[n] = {identityFn, kMethod};
     t["clone"] = {identityFn, MT};
     t["repeat"] = {repeatFn, kMethod};
     t["tile"] = {tileFn, MT};

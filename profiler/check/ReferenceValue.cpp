@@ -27,30 +27,48 @@ auto guarded(Span s, const std::string& what, F&& f) -> decltype(f()) {
 std::optional<BinOp> mapBinOp(ast::BinOpKind op) {
     using B = ast::BinOpKind;
     switch (op) {
-        case B::Add: return BinOp::Add;
-        case B::Sub: return BinOp::Sub;
-        case B::Mul: return BinOp::Mul;
-        case B::Div: return BinOp::Div;
-        case B::FloorDiv: return BinOp::FloorDiv;
-        case B::Mod: return BinOp::Mod;
-        case B::Pow: return BinOp::Pow;
-        case B::BitAnd: return BinOp::And;
-        case B::BitOr: return BinOp::Or;
-        case B::BitXor: return BinOp::Xor;
-        default: return std::nullopt;
+        case B::Add:
+            return BinOp::Add;
+        case B::Sub:
+            return BinOp::Sub;
+        case B::Mul:
+            return BinOp::Mul;
+        case B::Div:
+            return BinOp::Div;
+        case B::FloorDiv:
+            return BinOp::FloorDiv;
+        case B::Mod:
+            return BinOp::Mod;
+        case B::Pow:
+            return BinOp::Pow;
+        case B::BitAnd:
+            return BinOp::And;
+        case B::BitOr:
+            return BinOp::Or;
+        case B::BitXor:
+            return BinOp::Xor;
+        default:
+            return std::nullopt;
     }
 }
 
 std::optional<BinOp> mapCmpOp(ast::CmpOpKind op) {
     using C = ast::CmpOpKind;
     switch (op) {
-        case C::Eq: return BinOp::Eq;
-        case C::NotEq: return BinOp::Ne;
-        case C::Lt: return BinOp::Lt;
-        case C::LtE: return BinOp::Le;
-        case C::Gt: return BinOp::Gt;
-        case C::GtE: return BinOp::Ge;
-        default: return std::nullopt;
+        case C::Eq:
+            return BinOp::Eq;
+        case C::NotEq:
+            return BinOp::Ne;
+        case C::Lt:
+            return BinOp::Lt;
+        case C::LtE:
+            return BinOp::Le;
+        case C::Gt:
+            return BinOp::Gt;
+        case C::GtE:
+            return BinOp::Ge;
+        default:
+            return std::nullopt;
     }
 }
 
@@ -59,9 +77,11 @@ IndexItem indexItem(const Value& v, Span s) {
     auto bound = [&](const Value& x) -> std::optional<int64_t> {
         if (x.isNone()) return std::nullopt;
         if (x.isIntLike()) return x.asInt();
-        if (auto t = x.extAs<RefTensor>(); t && t->array().numel() == 1 && !ir::isFloat(t->array().dtype))
+        if (auto t = x.extAs<RefTensor>();
+            t && t->array().numel() == 1 && !ir::isFloat(t->array().dtype))
             return static_cast<int64_t>(t->array().item());
-        throw CompileError(s, "ref_program: slice bounds must be integers or None, got " + fe::typeName(x));
+        throw CompileError(
+            s, "ref_program: slice bounds must be integers or None, got " + fe::typeName(x));
     };
     IndexItem it;
     if (v.isNone()) {
@@ -73,15 +93,19 @@ IndexItem indexItem(const Value& v, Span s) {
         it.step = bound(v.sliceObj().step);
     } else if (v.isIntLike() && !v.is(ValueKind::Bool)) {
         it.index = v.asInt();
-    } else if (auto t = v.extAs<RefTensor>(); t && t->array().rank() == 0 && !ir::isFloat(t->array().dtype) &&
-                                                t->array().dtype != ir::DType::Bool) {
+    } else if (auto t = v.extAs<RefTensor>(); t && t->array().rank() == 0 &&
+                                              !ir::isFloat(t->array().dtype) &&
+                                              t->array().dtype != ir::DType::Bool) {
         it.index = static_cast<int64_t>(t->array().item());
     } else if (v.extAs<RefTensor>()) {
-        throw CompileError(s, "ref_program: indexing with a tensor (advanced or boolean-mask indexing) is not supported "
-                              "by the reference evaluator",
+        throw CompileError(s,
+                           "ref_program: indexing with a tensor (advanced or boolean-mask "
+                           "indexing) is not supported "
+                           "by the reference evaluator",
                            "use torch.where(mask, a, b) or x.masked_fill(mask, value)");
     } else {
-        throw CompileError(s, "ref_program: tensor indices must be integers, slices or None, got " + fe::typeName(v));
+        throw CompileError(s, "ref_program: tensor indices must be integers, slices or None, got " +
+                                  fe::typeName(v));
     }
     return it;
 }
@@ -98,8 +122,10 @@ std::vector<IndexItem> indexItems(const Value& index, Span s) {
 void nestedShape(const Value& v, size_t depth, Shape& shape, Span s) {
     if (!v.isSequence()) return;
     int64_t n = static_cast<int64_t>(v.items().size());
-    if (shape.size() == depth) shape.push_back(n);
-    else if (shape[depth] != n) throw CompileError(s, "ref_program: a nested list has rows of different lengths");
+    if (shape.size() == depth)
+        shape.push_back(n);
+    else if (shape[depth] != n)
+        throw CompileError(s, "ref_program: a nested list has rows of different lengths");
     if (n > 0) nestedShape(v.items()[0], depth + 1, shape, s);
 }
 
@@ -108,11 +134,17 @@ void flattenNested(const Value& v, std::vector<double>& out, int& cat, Span s) {
         for (const Value& x : v.items()) flattenNested(x, out, cat, s);
         return;
     }
-    if (v.is(ValueKind::Bool)) cat = std::max(cat, 0);
-    else if (v.isIntLike()) cat = std::max(cat, 1);
-    else if (v.is(ValueKind::Float)) cat = std::max(cat, 2);
-    else if (auto t = v.extAs<RefTensor>(); t && t->array().numel() == 1) cat = std::max(cat, ir::isFloat(t->array().dtype) ? 2 : 1);
-    else throw CompileError(s, "ref_program: a tensor literal may only contain numbers, got " + fe::typeName(v));
+    if (v.is(ValueKind::Bool))
+        cat = std::max(cat, 0);
+    else if (v.isIntLike())
+        cat = std::max(cat, 1);
+    else if (v.is(ValueKind::Float))
+        cat = std::max(cat, 2);
+    else if (auto t = v.extAs<RefTensor>(); t && t->array().numel() == 1)
+        cat = std::max(cat, ir::isFloat(t->array().dtype) ? 2 : 1);
+    else
+        throw CompileError(
+            s, "ref_program: a tensor literal may only contain numbers, got " + fe::typeName(v));
     out.push_back(v.is(ValueKind::Ext) ? v.extAs<RefTensor>()->array().item() : v.asFloat());
 }
 
@@ -144,11 +176,13 @@ RefArray toArray(const Value& v, Span s, const std::string& what) {
         ir::DType t = cat == 2 ? ir::DType::Float32 : cat == 1 ? ir::DType::Int64 : ir::DType::Bool;
         return makeArray(t, shape, std::move(data));
     }
-    throw CompileError(s, "ref_program: " + what + " must be a tensor or a number, got " + fe::typeName(v));
+    throw CompileError(
+        s, "ref_program: " + what + " must be a tensor or a number, got " + fe::typeName(v));
 }
 
 std::string RefTensor::repr() const {
-    return "tensor(shape=" + shapeText(m_array.shape) + ", dtype=" + std::string(ir::dtypeName(m_array.dtype)) + ")";
+    return "tensor(shape=" + shapeText(m_array.shape) +
+           ", dtype=" + std::string(ir::dtypeName(m_array.dtype)) + ")";
 }
 
 std::optional<Value> RefTensor::getAttr(fe::Interp&, const std::string& name, Span s) {
@@ -172,7 +206,8 @@ std::optional<Value> RefTensor::getAttr(fe::Interp&, const std::string& name, Sp
     });
 }
 
-std::optional<Value> RefTensor::binaryOp(fe::Interp&, ast::BinOpKind op, const Value& other, bool selfOnLeft, Span s) {
+std::optional<Value> RefTensor::binaryOp(fe::Interp&, ast::BinOpKind op, const Value& other,
+                                         bool selfOnLeft, Span s) {
     if (!isArrayLike(other)) return std::nullopt;
     RefArray o = toArray(other, s, "operand");
     const RefArray& a = selfOnLeft ? m_array : o;
@@ -183,26 +218,33 @@ std::optional<Value> RefTensor::binaryOp(fe::Interp&, ast::BinOpKind op, const V
     }
     auto k = mapBinOp(op);
     if (!k) return std::nullopt;
-    return guarded(s, std::string("operator ") + ast::spelling(op), [&] { return wrap(binary(*k, a, b)); });
+    return guarded(s, std::string("operator ") + ast::spelling(op),
+                   [&] { return wrap(binary(*k, a, b)); });
 }
 
 std::optional<Value> RefTensor::unaryOp(fe::Interp&, ast::UnaryOpKind op, Span s) {
     return guarded(s, std::string("operator ") + ast::spelling(op), [&]() -> std::optional<Value> {
         switch (op) {
-            case ast::UnaryOpKind::Neg: return wrap(unary(UnOp::Neg, m_array));
-            case ast::UnaryOpKind::Pos: return wrap(m_array);
-            case ast::UnaryOpKind::Invert: return wrap(unary(UnOp::BitNot, m_array));
-            default: return std::nullopt;
+            case ast::UnaryOpKind::Neg:
+                return wrap(unary(UnOp::Neg, m_array));
+            case ast::UnaryOpKind::Pos:
+                return wrap(m_array);
+            case ast::UnaryOpKind::Invert:
+                return wrap(unary(UnOp::BitNot, m_array));
+            default:
+                return std::nullopt;
         }
     });
 }
 
-std::optional<Value> RefTensor::compare(fe::Interp&, ast::CmpOpKind op, const Value& other, bool selfOnLeft, Span s) {
+std::optional<Value> RefTensor::compare(fe::Interp&, ast::CmpOpKind op, const Value& other,
+                                        bool selfOnLeft, Span s) {
     auto k = mapCmpOp(op);
     if (!k || !isArrayLike(other)) return std::nullopt;
     RefArray o = toArray(other, s, "operand");
-    return guarded(s, std::string("operator ") + ast::spelling(op),
-                   [&] { return wrap(selfOnLeft ? binary(*k, m_array, o) : binary(*k, o, m_array)); });
+    return guarded(s, std::string("operator ") + ast::spelling(op), [&] {
+        return wrap(selfOnLeft ? binary(*k, m_array, o) : binary(*k, o, m_array));
+    });
 }
 
 std::optional<Value> RefTensor::getItem(fe::Interp&, const Value& index, Span s) {
@@ -222,8 +264,9 @@ bool RefTensor::setItem(fe::Interp&, const Value& index, const Value& v, Span s)
 
 std::optional<bool> RefTensor::truth(fe::Interp&, Span s) {
     if (m_array.numel() != 1)
-        throw CompileError(s, "ref_program: the truth value of a tensor with " + std::to_string(m_array.numel()) +
-                                  " elements is ambiguous",
+        throw CompileError(s,
+                           "ref_program: the truth value of a tensor with " +
+                               std::to_string(m_array.numel()) + " elements is ambiguous",
                            "use .any() or .all()");
     return m_array.item() != 0;
 }
@@ -231,7 +274,8 @@ std::optional<bool> RefTensor::truth(fe::Interp&, Span s) {
 std::optional<std::vector<Value>> RefTensor::iterate(fe::Interp&, Span s) {
     if (m_array.rank() == 0) throw CompileError(s, "ref_program: iteration over a 0-d tensor");
     std::vector<Value> rows;
-    for (int64_t i = 0; i < m_array.shape[0]; ++i) rows.push_back(wrap(indexArray(m_array, {IndexItem{IndexItem::Kind::Int, i, {}, {}, {}}})));
+    for (int64_t i = 0; i < m_array.shape[0]; ++i)
+        rows.push_back(wrap(indexArray(m_array, {IndexItem{IndexItem::Kind::Int, i, {}, {}, {}}})));
     return rows;
 }
 
@@ -247,9 +291,13 @@ std::optional<Value> RefNamedTuple::getAttr(fe::Interp&, const std::string& name
 }
 
 std::optional<Value> RefNamedTuple::getItem(fe::Interp&, const Value& index, Span s) {
-    if (!index.isIntLike()) throw CompileError(s, m_type + " indices must be integers, got " + fe::typeName(index));
-    int64_t n = static_cast<int64_t>(m_items.size()), i = index.asInt() < 0 ? index.asInt() + n : index.asInt();
-    if (i < 0 || i >= n) throw CompileError(s, m_type + " index " + std::to_string(index.asInt()) + " is out of range");
+    if (!index.isIntLike())
+        throw CompileError(s, m_type + " indices must be integers, got " + fe::typeName(index));
+    int64_t n = static_cast<int64_t>(m_items.size()),
+            i = index.asInt() < 0 ? index.asInt() + n : index.asInt();
+    if (i < 0 || i >= n)
+        throw CompileError(s,
+                           m_type + " index " + std::to_string(index.asInt()) + " is out of range");
     return m_items[static_cast<size_t>(i)];
 }
 
@@ -264,9 +312,15 @@ std::optional<Value> RefUnsupported::getAttr(fe::Interp&, const std::string& nam
     return Value::ext(std::make_shared<RefUnsupported>(m_name + "." + name));
 }
 std::optional<Value> RefUnsupported::call(fe::Interp&, fe::CallArgs& a) { fail(a.span); }
-std::optional<Value> RefUnsupported::binaryOp(fe::Interp&, ast::BinOpKind, const Value&, bool, Span s) { fail(s); }
+std::optional<Value> RefUnsupported::binaryOp(fe::Interp&, ast::BinOpKind, const Value&, bool,
+                                              Span s) {
+    fail(s);
+}
 std::optional<Value> RefUnsupported::unaryOp(fe::Interp&, ast::UnaryOpKind, Span s) { fail(s); }
-std::optional<Value> RefUnsupported::compare(fe::Interp&, ast::CmpOpKind, const Value&, bool, Span s) { fail(s); }
+std::optional<Value> RefUnsupported::compare(fe::Interp&, ast::CmpOpKind, const Value&, bool,
+                                             Span s) {
+    fail(s);
+}
 std::optional<Value> RefUnsupported::getItem(fe::Interp&, const Value&, Span s) { fail(s); }
 std::optional<bool> RefUnsupported::truth(fe::Interp&, Span s) { fail(s); }
 std::optional<std::vector<Value>> RefUnsupported::iterate(fe::Interp&, Span s) { fail(s); }

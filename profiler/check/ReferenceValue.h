@@ -36,11 +36,11 @@ public:
     /// Properties (.T, .mT, .shape, .dtype, .ndim, .device, .data) and bound methods; an unknown
     /// name gives a RefUnsupported named "Tensor.<name>".
     std::optional<fe::Value> getAttr(fe::Interp&, const std::string& name, Span) override;
-    std::optional<fe::Value> binaryOp(fe::Interp&, fe::ast::BinOpKind op, const fe::Value& other, bool selfOnLeft,
-                                      Span) override;
+    std::optional<fe::Value> binaryOp(fe::Interp&, fe::ast::BinOpKind op, const fe::Value& other,
+                                      bool selfOnLeft, Span) override;
     std::optional<fe::Value> unaryOp(fe::Interp&, fe::ast::UnaryOpKind op, Span) override;
-    std::optional<fe::Value> compare(fe::Interp&, fe::ast::CmpOpKind op, const fe::Value& other, bool selfOnLeft,
-                                     Span) override;
+    std::optional<fe::Value> compare(fe::Interp&, fe::ast::CmpOpKind op, const fe::Value& other,
+                                     bool selfOnLeft, Span) override;
     std::optional<fe::Value> getItem(fe::Interp&, const fe::Value& index, Span) override;
     bool setItem(fe::Interp&, const fe::Value& index, const fe::Value& v, Span) override;
     /// Truth of a one-element tensor; more elements is an error like torch's "ambiguous".
@@ -62,7 +62,9 @@ public:
     std::optional<fe::Value> getAttr(fe::Interp&, const std::string& name, Span) override;
     std::optional<fe::Value> getItem(fe::Interp&, const fe::Value& index, Span) override;
     std::optional<std::vector<fe::Value>> iterate(fe::Interp&, Span) override { return m_items; }
-    std::optional<int64_t> length(fe::Interp&, Span) override { return static_cast<int64_t>(m_items.size()); }
+    std::optional<int64_t> length(fe::Interp&, Span) override {
+        return static_cast<int64_t>(m_items.size());
+    }
 
 private:
     std::string m_type;
@@ -94,9 +96,11 @@ public:
     std::string typeName() const override { return m_name + " (unsupported)"; }
     std::optional<fe::Value> getAttr(fe::Interp&, const std::string& name, Span) override;
     std::optional<fe::Value> call(fe::Interp&, fe::CallArgs&) override;
-    std::optional<fe::Value> binaryOp(fe::Interp&, fe::ast::BinOpKind, const fe::Value&, bool, Span) override;
+    std::optional<fe::Value> binaryOp(fe::Interp&, fe::ast::BinOpKind, const fe::Value&, bool,
+                                      Span) override;
     std::optional<fe::Value> unaryOp(fe::Interp&, fe::ast::UnaryOpKind, Span) override;
-    std::optional<fe::Value> compare(fe::Interp&, fe::ast::CmpOpKind, const fe::Value&, bool, Span) override;
+    std::optional<fe::Value> compare(fe::Interp&, fe::ast::CmpOpKind, const fe::Value&, bool,
+                                     Span) override;
     std::optional<fe::Value> getItem(fe::Interp&, const fe::Value&, Span) override;
     std::optional<bool> truth(fe::Interp&, Span) override;
     std::optional<std::vector<fe::Value>> iterate(fe::Interp&, Span) override;

@@ -23,7 +23,9 @@ std::vector<double> naiveMatmul(const HostTensor& a, const HostTensor& b) {
     std::vector<double> c(static_cast<size_t>(M * N), 0.0);
     for (int64_t i = 0; i < M; ++i)
         for (int64_t j = 0; j < N; ++j)
-            for (int64_t k = 0; k < K; ++k) c[static_cast<size_t>(i * N + j)] += a.data[static_cast<size_t>(i * K + k)] * b.data[static_cast<size_t>(k * N + j)];
+            for (int64_t k = 0; k < K; ++k)
+                c[static_cast<size_t>(i * N + j)] +=
+                    a.data[static_cast<size_t>(i * K + k)] * b.data[static_cast<size_t>(k * N + j)];
     return c;
 }
 
@@ -34,13 +36,16 @@ std::vector<double> naiveSoftmaxRows(const HostTensor& x) {
         double mx = -INFINITY, s = 0;
         for (int64_t j = 0; j < C; ++j) mx = std::max(mx, x.data[static_cast<size_t>(i * C + j)]);
         for (int64_t j = 0; j < C; ++j) s += std::exp(x.data[static_cast<size_t>(i * C + j)] - mx);
-        for (int64_t j = 0; j < C; ++j) y[static_cast<size_t>(i * C + j)] = std::exp(x.data[static_cast<size_t>(i * C + j)] - mx) / s;
+        for (int64_t j = 0; j < C; ++j)
+            y[static_cast<size_t>(i * C + j)] =
+                std::exp(x.data[static_cast<size_t>(i * C + j)] - mx) / s;
     }
     return y;
 }
 
 /// Causal attention over (B, H, L, D) by explicit loops.
-std::vector<double> naiveAttention(const HostTensor& q, const HostTensor& k, const HostTensor& v, bool causal, double scale) {
+std::vector<double> naiveAttention(const HostTensor& q, const HostTensor& k, const HostTensor& v,
+                                   bool causal, double scale) {
     int64_t B = q.shape[0], H = q.shape[1], L = q.shape[2], D = q.shape[3], S = k.shape[2];
     std::vector<double> out(static_cast<size_t>(B * H * L * D), 0.0);
     for (int64_t b = 0; b < B; ++b)
@@ -50,7 +55,9 @@ std::vector<double> naiveAttention(const HostTensor& q, const HostTensor& k, con
                 double mx = -INFINITY;
                 for (int64_t j = 0; j < S; ++j) {
                     double dot = 0;
-                    for (int64_t d = 0; d < D; ++d) dot += q.data[at(q.shape, {b, h, i, d})] * k.data[at(k.shape, {b, h, j, d})];
+                    for (int64_t d = 0; d < D; ++d)
+                        dot +=
+                            q.data[at(q.shape, {b, h, i, d})] * k.data[at(k.shape, {b, h, j, d})];
                     s[static_cast<size_t>(j)] = (causal && j > i) ? -INFINITY : dot * scale;
                     mx = std::max(mx, s[static_cast<size_t>(j)]);
                 }
@@ -58,7 +65,8 @@ std::vector<double> naiveAttention(const HostTensor& q, const HostTensor& k, con
                 for (double& x : s) sum += x = std::exp(x - mx);
                 for (int64_t d = 0; d < D; ++d) {
                     double acc = 0;
-                    for (int64_t j = 0; j < S; ++j) acc += s[static_cast<size_t>(j)] / sum * v.data[at(v.shape, {b, h, j, d})];
+                    for (int64_t j = 0; j < S; ++j)
+                        acc += s[static_cast<size_t>(j)] / sum * v.data[at(v.shape, {b, h, j, d})];
                     out[at({B, H, L, D}, {b, h, i, d})] = acc;
                 }
             }
@@ -75,8 +83,12 @@ TEST(Reference, MatmulOperator) {
 }
 
 TEST(Reference, MatmulFloat16InputsStayExact) {
-    HostTensor a = randomTensor({4, 6}, 3, DType::Float16), b = randomTensor({6, 2}, 4, DType::Float16);
-    auto r = run("import torch\ndef ref_program(A, B):\n    return torch.matmul(A.float(), B.float()).half()\n", {a, b});
+    HostTensor a = randomTensor({4, 6}, 3, DType::Float16),
+               b = randomTensor({6, 2}, 4, DType::Float16);
+    auto r =
+        run("import torch\ndef ref_program(A, B):\n    return torch.matmul(A.float(), "
+            "B.float()).half()\n",
+            {a, b});
     expectOutput(r, 0, {4, 2}, naiveMatmul(a, b));  // float64 accumulation, no rounding to f16
     EXPECT_EQ(r.nominalDTypes[0], DType::Float16);
 }
@@ -92,11 +104,14 @@ TEST(Reference, SoftmaxFirstDimViaFunctional) {
     // softmax over dim 0 == transpose, softmax over rows, transpose back.
     HostTensor xt{DType::Float32, {3, 5}, std::vector<double>(15)};
     for (int64_t i = 0; i < 5; ++i)
-        for (int64_t j = 0; j < 3; ++j) xt.data[static_cast<size_t>(j * 5 + i)] = x.data[static_cast<size_t>(i * 3 + j)];
+        for (int64_t j = 0; j < 3; ++j)
+            xt.data[static_cast<size_t>(j * 5 + i)] = x.data[static_cast<size_t>(i * 3 + j)];
     std::vector<double> yt = naiveSoftmaxRows(xt), y(15);
     for (int64_t i = 0; i < 5; ++i)
-        for (int64_t j = 0; j < 3; ++j) y[static_cast<size_t>(i * 3 + j)] = yt[static_cast<size_t>(j * 5 + i)];
-    auto r = run("import torch.nn.functional as F\ndef ref_program(x):\n    return F.softmax(x, 0)\n", {x});
+        for (int64_t j = 0; j < 3; ++j)
+            y[static_cast<size_t>(i * 3 + j)] = yt[static_cast<size_t>(j * 5 + i)];
+    auto r = run(
+        "import torch.nn.functional as F\ndef ref_program(x):\n    return F.softmax(x, 0)\n", {x});
     expectOutput(r, 0, {5, 3}, y);
 }
 
@@ -107,13 +122,18 @@ TEST(Reference, EinsumAttentionScores) {
         for (int64_t h = 0; h < 3; ++h)
             for (int64_t i = 0; i < 4; ++i)
                 for (int64_t j = 0; j < 6; ++j)
-                    for (int64_t d = 0; d < 5; ++d) expect[at({2, 3, 4, 6}, {b, h, i, j})] += q.data[at(q.shape, {b, h, i, d})] * k.data[at(k.shape, {b, h, j, d})];
-    auto r = run("import torch\ndef ref_program(Q, K):\n    return torch.einsum('bhqd,bhkd->bhqk', Q, K)\n", {q, k});
+                    for (int64_t d = 0; d < 5; ++d)
+                        expect[at({2, 3, 4, 6}, {b, h, i, j})] +=
+                            q.data[at(q.shape, {b, h, i, d})] * k.data[at(k.shape, {b, h, j, d})];
+    auto r = run(
+        "import torch\ndef ref_program(Q, K):\n    return torch.einsum('bhqd,bhkd->bhqk', Q, K)\n",
+        {q, k});
     expectOutput(r, 0, {2, 3, 4, 6}, expect);
 }
 
 TEST(Reference, ScaledDotProductAttentionCausal) {
-    HostTensor q = randomTensor({1, 2, 7, 4}, 9), k = randomTensor({1, 2, 7, 4}, 10), v = randomTensor({1, 2, 7, 4}, 11);
+    HostTensor q = randomTensor({1, 2, 7, 4}, 9), k = randomTensor({1, 2, 7, 4}, 10),
+               v = randomTensor({1, 2, 7, 4}, 11);
     const char* src =
         "import torch\n"
         "import torch.nn.functional as F\n"
@@ -126,7 +146,8 @@ TEST(Reference, ScaledDotProductAttentionCausal) {
 }
 
 TEST(Reference, HandWrittenCausalAttentionMatchesSdpa) {
-    HostTensor q = randomTensor({2, 1, 5, 8}, 12), k = randomTensor({2, 1, 5, 8}, 13), v = randomTensor({2, 1, 5, 8}, 14);
+    HostTensor q = randomTensor({2, 1, 5, 8}, 12), k = randomTensor({2, 1, 5, 8}, 13),
+               v = randomTensor({2, 1, 5, 8}, 14);
     const char* src =
         "import math\n"
         "import torch\n"
@@ -160,15 +181,21 @@ TEST(Reference, BroadcastingArithmetic) {
 
 TEST(Reference, MaskedFillWithComparisonMask) {
     HostTensor x = randomTensor({4, 4}, 17);
-    auto r = run("def ref_program(x):\n    return x.masked_fill(x < 0, 0.0) + x.masked_fill(x >= 0, -1)\n", {x});
+    auto r = run(
+        "def ref_program(x):\n    return x.masked_fill(x < 0, 0.0) + x.masked_fill(x >= 0, -1)\n",
+        {x});
     std::vector<double> expect(16);
-    for (size_t i = 0; i < 16; ++i) expect[i] = (x.data[i] < 0 ? 0.0 : x.data[i]) + (x.data[i] >= 0 ? -1.0 : x.data[i]);
+    for (size_t i = 0; i < 16; ++i)
+        expect[i] = (x.data[i] < 0 ? 0.0 : x.data[i]) + (x.data[i] >= 0 ? -1.0 : x.data[i]);
     expectOutput(r, 0, {4, 4}, expect);
 }
 
 TEST(Reference, TupleReturnGivesSeveralOutputs) {
     HostTensor x = randomTensor({2, 3}, 18);
-    auto r = run("def ref_program(x):\n    m = x.max(dim=1)\n    return m.values, m[1], x.sum(-1, keepdim=True).half()\n", {x});
+    auto r =
+        run("def ref_program(x):\n    m = x.max(dim=1)\n    return m.values, m[1], x.sum(-1, "
+            "keepdim=True).half()\n",
+            {x});
     ASSERT_TRUE(r.ok) << diagText(r);
     ASSERT_EQ(r.outputs.size(), 3u);
     for (int64_t i = 0; i < 2; ++i) {
@@ -223,23 +250,29 @@ TEST(Reference, AnalysedModuleWithBoundParameters) {
     std::vector<double> expect;
     for (double v : a.data) expect.push_back(v * 3.0);
     expectOutput(r, 0, {4}, expect);
-    EXPECT_EQ(r.nominalDTypes[0], DType::Float16);  // dtype="float16" (a string) is a dtype for .to()
+    EXPECT_EQ(r.nominalDTypes[0],
+              DType::Float16);  // dtype="float16" (a string) is a dtype for .to()
     EXPECT_EQ(ts::rt::findReferenceProgram(*mod->ast()), mod->refProgram());
 }
 
 TEST(Reference, MissingParameterIsADiagnostic) {
-    auto r = run("def ref_program(A, B, alpha):\n    return A\n", {randomTensor({2}, 1), randomTensor({2}, 2)});
+    auto r = run("def ref_program(A, B, alpha):\n    return A\n",
+                 {randomTensor({2}, 1), randomTensor({2}, 2)});
     ASSERT_FALSE(r.ok);
     ASSERT_EQ(r.diagnostics.size(), 1u);
-    EXPECT_NE(r.diagnostics[0].message.find("parameter 'alpha' has no value"), std::string::npos) << diagText(r);
+    EXPECT_NE(r.diagnostics[0].message.find("parameter 'alpha' has no value"), std::string::npos)
+        << diagText(r);
     EXPECT_EQ(r.diagnostics[0].span.line, 1u);
     EXPECT_EQ(r.diagnostics[0].span.col, 23u);
 }
 
 TEST(Reference, TooManyInputsIsADiagnostic) {
-    auto r = run("def ref_program(A):\n    return A\n", {randomTensor({2}, 1), randomTensor({2}, 2)});
+    auto r =
+        run("def ref_program(A):\n    return A\n", {randomTensor({2}, 1), randomTensor({2}, 2)});
     ASSERT_FALSE(r.ok);
-    EXPECT_NE(diagText(r).find("takes 1 tensor parameter but the kernel has 2 inputs"), std::string::npos) << diagText(r);
+    EXPECT_NE(diagText(r).find("takes 1 tensor parameter but the kernel has 2 inputs"),
+              std::string::npos)
+        << diagText(r);
 }
 
 TEST(Reference, UnsupportedCallNamesTheCallAndItsSpan) {
@@ -252,7 +285,8 @@ TEST(Reference, UnsupportedCallNamesTheCallAndItsSpan) {
     ASSERT_FALSE(r.ok);
     ASSERT_EQ(r.diagnostics.size(), 1u) << diagText(r);
     const auto& d = r.diagnostics[0];
-    EXPECT_EQ(d.message, "ref_program: torch.linalg.svd is not supported by the reference evaluator");
+    EXPECT_EQ(d.message,
+              "ref_program: torch.linalg.svd is not supported by the reference evaluator");
     EXPECT_EQ(d.span.line, 4u);
     EXPECT_EQ(d.span.col, 12u);
     EXPECT_EQ(d.origin, "reference");
@@ -261,18 +295,26 @@ TEST(Reference, UnsupportedCallNamesTheCallAndItsSpan) {
 TEST(Reference, UnsupportedMethodAndFunctionalNames) {
     auto m = run("def ref_program(A):\n    return A.cholesky()\n", {randomTensor({2, 2}, 21)});
     ASSERT_FALSE(m.ok);
-    EXPECT_EQ(m.diagnostics[0].message, "ref_program: Tensor.cholesky is not supported by the reference evaluator");
+    EXPECT_EQ(m.diagnostics[0].message,
+              "ref_program: Tensor.cholesky is not supported by the reference evaluator");
     EXPECT_EQ(m.diagnostics[0].span.line, 2u);
-    auto f = run("import torch.nn.functional as Fn\ndef ref_program(A):\n    return Fn.conv2d(A, A)\n", {randomTensor({2, 2}, 22)});
+    auto f =
+        run("import torch.nn.functional as Fn\ndef ref_program(A):\n    return Fn.conv2d(A, A)\n",
+            {randomTensor({2, 2}, 22)});
     ASSERT_FALSE(f.ok);
-    EXPECT_EQ(f.diagnostics[0].message, "ref_program: torch.nn.functional.conv2d is not supported by the reference evaluator");
+    EXPECT_EQ(
+        f.diagnostics[0].message,
+        "ref_program: torch.nn.functional.conv2d is not supported by the reference evaluator");
     EXPECT_EQ(f.diagnostics[0].span.col, 12u);
 }
 
 TEST(Reference, ShapeErrorPointsAtTheOperator) {
-    auto r = run("def ref_program(A, B):\n    C = A + 1\n    return C @ B\n", {randomTensor({3, 4}, 1), randomTensor({5, 6}, 2)});
+    auto r = run("def ref_program(A, B):\n    C = A + 1\n    return C @ B\n",
+                 {randomTensor({3, 4}, 1), randomTensor({5, 6}, 2)});
     ASSERT_FALSE(r.ok);
-    EXPECT_EQ(r.diagnostics[0].message, "ref_program: operator @: matmul: shapes (3, 4) and (5, 6) cannot be multiplied (4 != 5)");
+    EXPECT_EQ(
+        r.diagnostics[0].message,
+        "ref_program: operator @: matmul: shapes (3, 4) and (5, 6) cannot be multiplied (4 != 5)");
     EXPECT_EQ(r.diagnostics[0].span.line, 3u);
     EXPECT_EQ(r.diagnostics[0].span.col, 12u);
 }
@@ -304,10 +346,12 @@ TEST(Reference, TopLevelCodeOutsideTheReferenceIsIgnored) {
 }
 
 TEST(Reference, PoisonedGlobalIsReportedWhereUsed) {
-    auto r = run("bad = undefined_name + 1\ndef ref_program(x):\n    return x * bad\n", {randomTensor({2}, 1)});
+    auto r = run("bad = undefined_name + 1\ndef ref_program(x):\n    return x * bad\n",
+                 {randomTensor({2}, 1)});
     ASSERT_FALSE(r.ok);
     EXPECT_EQ(r.diagnostics[0].span.line, 3u);
-    EXPECT_NE(r.diagnostics[0].message.find("'bad' could not be evaluated"), std::string::npos) << diagText(r);
+    EXPECT_NE(r.diagnostics[0].message.find("'bad' could not be evaluated"), std::string::npos)
+        << diagText(r);
 }
 
 TEST(Reference, NoReferenceProgram) {
@@ -320,7 +364,8 @@ TEST(Reference, NoReferenceProgram) {
 TEST(Reference, ReturningNoneIsADiagnostic) {
     auto r = run("def ref_program(x):\n    y = x + 1\n", {randomTensor({2}, 1)});
     ASSERT_FALSE(r.ok);
-    EXPECT_NE(r.diagnostics[0].message.find("must return tensors, got NoneType"), std::string::npos) << diagText(r);
+    EXPECT_NE(r.diagnostics[0].message.find("must return tensors, got NoneType"), std::string::npos)
+        << diagText(r);
 }
 
 TEST(Reference, Samples) {
@@ -330,8 +375,10 @@ TEST(Reference, Samples) {
         ss << f.rdbuf();
         return std::make_shared<ts::SourceFile>(name, ss.str());
     };
-    HostTensor a = randomTensor({8, 16}, 30, DType::Float16), b = randomTensor({16, 4}, 31, DType::Float16);
-    auto gemm = ts::rt::evalReference(load("gemm.py"), {{"M", "8"}, {"N", "4"}, {"K", "16"}}, {a, b});
+    HostTensor a = randomTensor({8, 16}, 30, DType::Float16),
+               b = randomTensor({16, 4}, 31, DType::Float16);
+    auto gemm =
+        ts::rt::evalReference(load("gemm.py"), {{"M", "8"}, {"N", "4"}, {"K", "16"}}, {a, b});
     expectOutput(gemm, 0, {8, 4}, naiveMatmul(a, b));
     HostTensor x = randomTensor({3, 10}, 32);
     auto sm = ts::rt::evalReference(load("softmax.py"), {}, {x});
@@ -349,7 +396,8 @@ TEST(Reference, PerformanceBudget) {
     double mmSec = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
     ASSERT_TRUE(mm.ok) << diagText(mm);
     double c00 = 0;
-    for (int64_t k = 0; k < 1000; ++k) c00 += a.data[static_cast<size_t>(k)] * b.data[static_cast<size_t>(k * 1000)];
+    for (int64_t k = 0; k < 1000; ++k)
+        c00 += a.data[static_cast<size_t>(k)] * b.data[static_cast<size_t>(k * 1000)];
     EXPECT_NEAR(mm.outputs[0].data[0], c00, 1e-12);
 
     HostTensor x = randomTensor({4096, 8192}, 42);
@@ -358,7 +406,8 @@ TEST(Reference, PerformanceBudget) {
     double smSec = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
     ASSERT_TRUE(sm.ok) << diagText(sm);
     double rowSum = 0;
-    for (int64_t j = 0; j < 8192; ++j) rowSum += sm.outputs[0].data[static_cast<size_t>(4095 * 8192 + j)];
+    for (int64_t j = 0; j < 8192; ++j)
+        rowSum += sm.outputs[0].data[static_cast<size_t>(4095 * 8192 + j)];
     EXPECT_NEAR(rowSum, 1.0, 1e-12);
     // "A few seconds" on a loaded CI machine; typically well under a second each.
     EXPECT_LT(mmSec, 10.0);

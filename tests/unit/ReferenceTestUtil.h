@@ -18,13 +18,16 @@
 namespace reftest {
 
 /// Runs `src` (a whole file) with `inputs`; `params` are factory values as Python text.
-inline ts::rt::ReferenceResult run(const std::string& src, const std::vector<ts::HostTensor>& inputs,
+inline ts::rt::ReferenceResult run(const std::string& src,
+                                   const std::vector<ts::HostTensor>& inputs,
                                    const std::map<std::string, std::string>& params = {}) {
-    return ts::rt::evalReference(std::make_shared<ts::SourceFile>("ref_test.py", src), params, inputs);
+    return ts::rt::evalReference(std::make_shared<ts::SourceFile>("ref_test.py", src), params,
+                                 inputs);
 }
 
 /// A tensor of `shape` with uniform values in [-1, 1) rounded to `t` (seeded: reproducible).
-inline ts::HostTensor randomTensor(std::vector<int64_t> shape, uint32_t seed, ts::ir::DType t = ts::ir::DType::Float32) {
+inline ts::HostTensor randomTensor(std::vector<int64_t> shape, uint32_t seed,
+                                   ts::ir::DType t = ts::ir::DType::Float32) {
     std::mt19937 gen(seed);
     std::uniform_real_distribution<double> dist(-1.0, 1.0);
     std::vector<double> v(static_cast<size_t>(ts::numelOf(shape)));
@@ -43,13 +46,15 @@ inline size_t at(const std::vector<int64_t>& shape, std::initializer_list<int64_
 inline std::string diagText(const ts::rt::ReferenceResult& r) {
     std::string s;
     for (const auto& d : r.diagnostics)
-        s += std::to_string(d.span.line) + ":" + std::to_string(d.span.col) + ": " + d.message + (d.hint.empty() ? "" : " [" + d.hint + "]") + "\n";
+        s += std::to_string(d.span.line) + ":" + std::to_string(d.span.col) + ": " + d.message +
+             (d.hint.empty() ? "" : " [" + d.hint + "]") + "\n";
     return s;
 }
 
 /// Expects `r` to be ok with one output of `shape` whose values match `expect` within `tol`.
-inline void expectOutput(const ts::rt::ReferenceResult& r, size_t index, const std::vector<int64_t>& shape,
-                         const std::vector<double>& expect, double tol = 1e-12) {
+inline void expectOutput(const ts::rt::ReferenceResult& r, size_t index,
+                         const std::vector<int64_t>& shape, const std::vector<double>& expect,
+                         double tol = 1e-12) {
     ASSERT_TRUE(r.ok) << diagText(r);
     ASSERT_LT(index, r.outputs.size());
     const ts::HostTensor& o = r.outputs[index];
@@ -62,7 +67,8 @@ inline void expectOutput(const ts::rt::ReferenceResult& r, size_t index, const s
         } else if (std::isinf(expect[i])) {
             EXPECT_EQ(o.data[i], expect[i]) << "element " << i;
         } else {
-            EXPECT_NEAR(o.data[i], expect[i], tol * (1.0 + std::fabs(expect[i]))) << "element " << i;
+            EXPECT_NEAR(o.data[i], expect[i], tol * (1.0 + std::fabs(expect[i])))
+                << "element " << i;
         }
     }
 }
