@@ -261,6 +261,15 @@ private:
     }
 
     std::string binaryExpr(const BinaryNode& b) {
+        // 16/8-bit float arithmetic is computed in float; convert the result back to its type.
+        std::string e = binaryExprRaw(b);
+        bool fl = isFloat(b.dtype) || isFloat(b.a->dtype) || isFloat(b.b->dtype);
+        if (fl && !isComparison(b.op) && b.op != BinOp::And && b.op != BinOp::Or && !isBuiltinScalar(b.dtype))
+            return castTo(b.dtype, e, DType::Float32);
+        return e;
+    }
+
+    std::string binaryExprRaw(const BinaryNode& b) {
         bool fl = isFloat(b.dtype) || isFloat(b.a->dtype) || isFloat(b.b->dtype);
         // Operands of a float op in a 16-bit type are computed in float (the header's operators
         // do the same); the result is converted back by an explicit Cast node if needed.
