@@ -1,0 +1,436 @@
+// The IR walk of the bank-conflict analysis (analysis/Banks.h): a small concrete executor over
+// the lowered statement tree. Loop variables take their values one iteration at a time (long
+// loops sampled), If conditions become per-warp lane masks, and at every shared-memory access the
+// index expression is evaluated for each active lane with threadIdx substituted.
+#include <cmath>
+#include <map>
+#include <sstream>
+
+#include "compiler/analysis/Banks.h"
+#include "compiler/analysis/Ldmatrix.h"
+#include "compiler/ir/IR.h"
+#include "compiler/ir/Intrinsics.h"
+
+namespace ts::analysis {
+using namespace ts::ir;
+
+namespace {
+
+using Env = std::vector<std::pair<const VarNode*, int64_t>>;
+
+int64_t fdiv(int64_t a, int64_t b) { return a / b - ((a % b != 0) && ((a < 0) != (b < 0))); }
+int64_t fmod(int64_t a, int64_t b) { return a - fdiv(a, b) * b; }
+
+/// Integer/boolean evaluation of index and guard expressions; nullopt for data-dependent ones.
+std::optional<int64_t> ev(const Expr& e, const Env& env) {
+    switch (e->kind) {
+        case ExprKind::IntImm: return static_cast<const IntImmNode*>(e.get())->value;
+        case ExprKind::Var:
+            for (auto it = env.rbegin(); it != env.rend(); ++it)
+                if (it->first == e.get()) return it->second;
+            return std::nullopt;
+        case ExprKind::Cast: {
+            auto* n = static_cast<const CastNode*>(e.get());
+            if (isFloat(n->dtype) || isFloat(n->value->dtype)) return std::nullopt;
+            return ev(n->value, env);
+        }
+        case ExprKind::Select: {
+            auto* n = static_cast<const SelectNode*>(e.get());
+            auto c = ev(n->cond, env);
+            if (!c) return std::nullopt;
+            return ev(*c ? n->t : n->f, env);
+        }
+        case ExprKind::Unary: {
+            auto* n = static_cast<const UnaryNode*>(e.get());
+            auto a = ev(n->a, env);
+            if (!a) return std::nullopt;
+            if (n->op == UnOp::Neg) return -*a;
+            if (n->op == UnOp::Not) return int64_t(!*a);
+            return ~*a;
+        }
+        case ExprKind::Binary: {
+            auto* n = static_cast<const BinaryNode*>(e.get());
+            if (isFloat(n->a->dtype) || isFloat(n->b->dtype)) return std::nullopt;
+            auto a = ev(n->a, env);
+            if (!a) return std::nullopt;
+            if (n->op == BinOp::And && !*a) return 0;  // short circuit, like the generated C++
+            if (n->op == BinOp::Or && *a) return 1;
+            auto b = ev(n->b, env);
+            if (!b) return std::nullopt;
+            int64_t x = *a, y = *b;
+            switch (n->op) {
+                case BinOp::Add: return x + y;
+                case BinOp::Sub: return x - y;
+                case BinOp::Mul: return x * y;
+                case BinOp::Div:
+                case BinOp::FloorDiv: return y ? std::optional<int64_t>(fdiv(x, y)) : std::nullopt;
+                case BinOp::FloorMod: return y ? std::optional<int64_t>(fmod(x, y)) : std::nullopt;
+                case BinOp::Min: return std::min(x, y);
+                case BinOp::Max: return std::max(x, y);
+                case BinOp::Pow: {
+                    int64_t r = 1;
+                    for (int64_t i = 0; i < y && i < 63; ++i) r *= x;
+                    return r;
+                }
+                case BinOp::Eq: return int64_t(x == y);
+                case BinOp::Ne: return int64_t(x != y);
+                case BinOp::Lt: return int64_t(x < y);
+                case BinOp::Le: return int64_t(x <= y);
+                case BinOp::Gt: return int64_t(x > y);
+                case BinOp::Ge: return int64_t(x >= y);
+                case BinOp::And: return int64_t(x && y);
+                case BinOp::Or: return int64_t(x || y);
+                case BinOp::BitAnd: return x & y;
+                case BinOp::BitOr: return x | y;
+                case BinOp::BitXor: return x ^ y;
+                case BinOp::Shl: return x << (y & 63);
+                case BinOp::Shr: return x >> (y & 63);
+            }
+            return std::nullopt;
+        }
+        default: return std::nullopt;
+    }
+}
+
+/// The shared Load inside tl.address_of(Load), or null.
+const LoadNode* sharedAddressOf(const Expr& e) {
+    auto* c = as<CallNode>(e);
+    if (!c || c->op != intrin::kAddressOf || c->args.empty()) return nullptr;
+    auto* l = as<LoadNode>(c->args[0]);
+    return l && l->buffer->scope == Scope::Shared ? l : nullptr;
+}
+
+std::string vecName(int bytes, int elt) {
+    if (bytes == 16) return ".v4 (16 B)";
+    if (bytes == 8) return ".v2 (8 B)";
+    return "." + std::string(bytes == 4 ? "b32" : bytes == 2 ? "b16" : "b8");
+}
+
+class Walker {
+public:
+    Walker(const PrimFuncNode& f, const BankOptions& o, KernelBankReport& r) : m_f(f), m_opts(o), m_rep(r) {}
+
+    void run(const Stmt& s) {
+        std::vector<uint32_t> none;
+        stmt(s, none, 1.0);
+    }
+
+private:
+    struct Meta {
+        Span span;
+        std::string buffer, instruction;
+        AccessKind kind;
+        int bytes;
+    };
+
+    void stmt(const Stmt& s, const std::vector<uint32_t>& masks, double w) {
+        if (!s) return;
+        switch (s->kind) {
+            case StmtKind::Seq:
+                for (auto& c : static_cast<const SeqNode*>(s.get())->stmts) stmt(c, masks, w);
+                return;
+            case StmtKind::Kernel: return kernel(*static_cast<const KernelNode*>(s.get()));
+            case StmtKind::For: return loop(*static_cast<const ForNode*>(s.get()), masks, w);
+            case StmtKind::If: {
+                auto* n = static_cast<const IfNode*>(s.get());
+                scan(n->cond, masks, w);
+                std::vector<uint32_t> t(masks.size(), 0), f(masks.size(), 0);
+                bool unknown = false;
+                for (size_t wp = 0; wp < masks.size(); ++wp)
+                    for (int l = 0; l < kWarpSize; ++l) {
+                        if (!(masks[wp] >> l & 1)) continue;
+                        setLane(int(wp), l);
+                        auto c = ev(n->cond, m_env);
+                        if (!c) unknown = true;
+                        (!c || *c ? t : f)[wp] |= 1u << l;
+                    }
+                if (unknown) note("a data-dependent condition was taken as true");
+                if (any(t)) stmt(n->then, t, w);
+                if (n->otherwise && any(f)) stmt(n->otherwise, f, w);
+                return;
+            }
+            case StmtKind::Store: {
+                auto* n = static_cast<const StoreNode*>(s.get());
+                for (auto& i : n->indices) scan(i, masks, w);
+                scan(n->value, masks, w);
+                if (n->buffer->scope == Scope::Shared && n->indices.size() == 1) {
+                    int elt = dtypeBytes(n->buffer->dtype);
+                    Meta m{n->span, n->buffer->name, "st.shared" + vecName(elt, elt), AccessKind::Store, elt};
+                    elementAccess(n, 0, m, n->buffer, n->indices[0], masks, w);
+                }
+                return;
+            }
+            case StmtKind::Alloc: {
+                auto* n = static_cast<const AllocNode*>(s.get());
+                if (n->init) scan(n->init, masks, w);
+                return;
+            }
+            case StmtKind::Eval: return eval(*static_cast<const EvalNode*>(s.get()), masks, w);
+            case StmtKind::TileOp: return;
+        }
+    }
+
+    void kernel(const KernelNode& k) {
+        m_rep.threads = k.threadCount();
+        m_dims = k.threads;
+        while (m_dims.size() < 3) m_dims.push_back(1);
+        m_env.clear();
+        for (auto& v : k.threadVars) m_env.push_back({v.get(), 0});
+        m_threadSlots = k.threadVars.size();
+        bool blockDependent = false;
+        for (auto& v : k.blockVars) m_env.push_back({v.get(), 0});
+        for (auto& g : k.grid) {
+            auto e = ev(g, m_env);
+            if (e) m_rep.blocks *= *e;
+            else blockDependent = true;
+        }
+        if (blockDependent) note("grid extent not constant; per-kernel totals use one block");
+        int warps = int((m_rep.threads + kWarpSize - 1) / kWarpSize);
+        std::vector<uint32_t> masks(warps, 0xffffffffu);
+        if (m_rep.threads % kWarpSize) masks.back() = (1u << (m_rep.threads % kWarpSize)) - 1;
+        stmt(k.body, masks, 1.0);
+    }
+
+    void loop(const ForNode& n, const std::vector<uint32_t>& masks, double w) {
+        setLane(0, 0);
+        auto mn = ev(n.min, m_env), ext = ev(n.extent, m_env);
+        if (!mn || !ext) {
+            note("loop '" + n.var->name + "' has a data-dependent range; its body was evaluated once");
+            mn = mn.value_or(0), ext = 1;
+        }
+        int64_t e = *ext, steps = std::min<int64_t>(e, std::max<int64_t>(1, m_opts.maxIterations));
+        bool sampled = steps < e;
+        if (sampled) note("loop '" + n.var->name + "' (" + std::to_string(e) + " iterations) sampled at " + std::to_string(steps));
+        double wi = sampled ? w * double(e) / double(steps) : w;
+        m_sampled += sampled;
+        m_env.push_back({n.var.get(), 0});
+        for (int64_t i = 0; i < steps; ++i) {
+            m_env.back().second = *mn + (sampled ? i * e / steps : i);
+            stmt(n.body, masks, wi);
+        }
+        m_env.pop_back();
+        m_sampled -= sampled;
+    }
+
+    void eval(const EvalNode& n, const std::vector<uint32_t>& masks, double w) {
+        auto* c = as<CallNode>(n.call);
+        if (!c) return scan(n.call, masks, w);
+        auto arg = [&](size_t i) { return i < c->args.size() ? c->args[i] : nullptr; };
+        auto bytesArg = [&](size_t i) { return int(arg(i) ? constInt(arg(i)).value_or(4) : 4); };
+        if (c->op == intrin::kGemmSS) return gemm(n, *c, masks, w);
+        if (c->op == intrin::kCpAsync || c->op == intrin::kCopyVec || c->op == intrin::kZeroVec) {
+            bool zero = c->op == intrin::kZeroVec;
+            int bytes = bytesArg(zero ? 1 : 2);
+            if (auto* d = sharedAddressOf(arg(0))) {
+                bool cp = c->op == intrin::kCpAsync;
+                Meta m{n.span, d->buffer->name,
+                       cp ? "cp.async " + std::to_string(bytes) + " B (shared write)" : "st.shared" + vecName(bytes, 0),
+                       cp ? AccessKind::CpAsync : AccessKind::Store, bytes};
+                elementAccess(&n, 0, m, d->buffer, d->indices.empty() ? nullptr : d->indices[0], masks, w);
+            }
+            if (!zero)
+                if (auto* s = sharedAddressOf(arg(1))) {
+                    Meta m{n.span, s->buffer->name, "ld.shared" + vecName(bytes, 0), AccessKind::Load, bytes};
+                    elementAccess(&n, 1, m, s->buffer, s->indices.empty() ? nullptr : s->indices[0], masks, w);
+                }
+            return;
+        }
+        if (c->op == intrin::kAtomic) {
+            if (auto* d = sharedAddressOf(arg(1))) {
+                int elt = dtypeBytes(d->buffer->dtype);
+                Meta m{n.span, d->buffer->name, "atom.shared" + vecName(elt, elt), AccessKind::Atomic, elt};
+                elementAccess(&n, 0, m, d->buffer, d->indices.empty() ? nullptr : d->indices[0], masks, w);
+            }
+            if (arg(2)) scan(arg(2), masks, w);
+            return;
+        }
+        scan(n.call, masks, w);
+    }
+
+    // Shared Loads inside an expression (not under tl.address_of: those are addresses).
+    void scan(const Expr& e, const std::vector<uint32_t>& masks, double w) {
+        if (!e) return;
+        switch (e->kind) {
+            case ExprKind::Load: {
+                auto* l = static_cast<const LoadNode*>(e.get());
+                for (auto& i : l->indices) scan(i, masks, w);
+                if (l->buffer->scope == Scope::Shared && l->indices.size() == 1) {
+                    int elt = dtypeBytes(l->buffer->dtype);
+                    Meta m{l->span, l->buffer->name, "ld.shared" + vecName(elt, elt), AccessKind::Load, elt};
+                    elementAccess(l, 0, m, l->buffer, l->indices[0], masks, w);
+                }
+                return;
+            }
+            case ExprKind::Call: {
+                auto* c = static_cast<const CallNode*>(e.get());
+                if (c->op == intrin::kAddressOf) return;
+                for (auto& a : c->args) scan(a, masks, w);
+                return;
+            }
+            case ExprKind::Binary: {
+                auto* b = static_cast<const BinaryNode*>(e.get());
+                scan(b->a, masks, w), scan(b->b, masks, w);
+                return;
+            }
+            case ExprKind::Unary: return scan(static_cast<const UnaryNode*>(e.get())->a, masks, w);
+            case ExprKind::Cast: return scan(static_cast<const CastNode*>(e.get())->value, masks, w);
+            case ExprKind::Select: {
+                auto* s = static_cast<const SelectNode*>(e.get());
+                scan(s->cond, masks, w), scan(s->t, masks, w), scan(s->f, masks, w);
+                return;
+            }
+            default: return;
+        }
+    }
+
+    int64_t baseOf(const std::string& buffer) const {
+        return attrInt(m_f.attrs, "smem_offset." + buffer, 0);
+    }
+
+    void elementAccess(const void* key, int sub, const Meta& m, const Buffer& buf, const Expr& idx,
+                       const std::vector<uint32_t>& masks, double w) {
+        AccessReport& a = site(key, sub, m);
+        const int elt = dtypeBytes(buf->dtype);
+        const int64_t base = baseOf(buf->name);
+        for (size_t wp = 0; wp < masks.size(); ++wp) {
+            if (!masks[wp]) continue;
+            WarpRequest r;
+            r.bytes = m.bytes;
+            for (int l = 0; l < kWarpSize; ++l) {
+                if (!(masks[wp] >> l & 1)) continue;
+                setLane(int(wp), l);
+                auto v = idx ? ev(idx, m_env) : std::optional<int64_t>(0);
+                if (!v) {
+                    a.unresolved = true;
+                    continue;
+                }
+                r.addr[l] = base + *v * elt;
+            }
+            record(a, r, int(wp), w);
+        }
+    }
+
+    void gemm(const EvalNode& n, const CallNode& c, const std::vector<uint32_t>& masks, double w) {
+        if (c.args.size() < 12) return;
+        auto* A = sharedAddressOf(c.args[0]);
+        auto* B = sharedAddressOf(c.args[1]);
+        auto ci = [&](size_t i) { return constInt(c.args[i]).value_or(0); };
+        GemmSSShape g;
+        g.M = ci(3), g.N = ci(4), g.K = ci(5), g.wm = int(ci(6)), g.wn = int(ci(7));
+        g.transA = ci(8) != 0, g.transB = ci(9) != 0, g.swizzleA = int(ci(10)), g.swizzleB = int(ci(11));
+        if (!A || !B || g.wm <= 0 || g.wn <= 0) return;
+        g.eltBytes = dtypeBytes(A->buffer->dtype);
+        setLane(0, 0);
+        auto baseIdx = [&](const LoadNode* l) { return l->indices.empty() ? std::optional<int64_t>(0) : ev(l->indices[0], m_env); };
+        auto ia = baseIdx(A), ib = baseIdx(B);
+        if (!ia || !ib) return note("tl.gemm_ss with a data-dependent tile address was skipped");
+        const int64_t baseA = baseOf(A->buffer->name) + *ia * g.eltBytes, baseB = baseOf(B->buffer->name) + *ib * g.eltBytes;
+        int warps = g.wm * g.wn;
+        for (int wp = 0; wp < warps && wp < int(masks.size()); ++wp) {
+            if (masks[wp] != 0xffffffffu) continue;  // gemm_ss needs whole warps (.sync.aligned)
+            for (const LdmatrixIssue& is : gemmOperandLoads(g, wp)) {
+                const LoadNode* op = is.operand == 'A' ? A : B;
+                std::string instr = "ldmatrix.x" + std::to_string(is.matrices) + (is.trans ? ".trans" : "");
+                Meta m{n.span, op->buffer->name, instr, AccessKind::Ldmatrix, 16};
+                AccessReport& a = site(&n, (is.operand == 'A' ? 0 : 2) + (is.matrices == 2), m);
+                WarpRequest r;
+                r.bytes = 16;
+                r.ldmatrix = is.matrices;
+                for (int l = 0; l < kWarpSize; ++l)
+                    if (is.laneOffset[l] >= 0) r.addr[l] = (is.operand == 'A' ? baseA : baseB) + is.laneOffset[l];
+                m_extraWhere = ", kk=" + std::to_string(is.kk) + (is.operand == 'A' ? ", mi=" : ", ni=") + std::to_string(is.index);
+                record(a, r, wp, w);
+                m_extraWhere.clear();
+            }
+        }
+    }
+
+    AccessReport& site(const void* key, int sub, const Meta& m) {
+        auto k = std::make_pair(key, sub);
+        auto it = m_sites.find(k);
+        if (it != m_sites.end()) return m_rep.accesses[it->second];
+        m_sites[k] = m_rep.accesses.size();
+        AccessReport a;
+        a.span = m.span, a.buffer = m.buffer, a.instruction = m.instruction, a.kind = m.kind, a.bytes = m.bytes;
+        m_rep.accesses.push_back(a);
+        m_worstExcess.push_back(-1);
+        return m_rep.accesses.back();
+    }
+
+    void record(AccessReport& a, const WarpRequest& r, int warp, double w) {
+        WarpCost c = bankCost(r);
+        if (!c.phases) return;
+        a.executions += w;
+        a.wavefronts += w * c.wavefronts;
+        a.ideal += w * c.ideal;
+        a.ways = std::max(a.ways, c.ways);
+        a.sampled |= m_sampled > 0;
+        size_t idx = size_t(&a - m_rep.accesses.data());
+        if (c.wavefronts - c.ideal > m_worstExcess[idx]) {
+            m_worstExcess[idx] = c.wavefronts - c.ideal;
+            a.worst = r;
+            std::ostringstream os;
+            os << "warp " << warp;
+            for (size_t i = m_threadSlots + (m_env.size() >= m_threadSlots ? 0 : 0); i < m_env.size(); ++i)
+                if (m_env[i].first->tag == VarTag::Plain) os << ", " << m_env[i].first->name << "=" << m_env[i].second;
+            os << m_extraWhere;
+            a.worstWhere = os.str();
+        }
+    }
+
+    void setLane(int warp, int lane) {
+        int64_t tid = int64_t(warp) * kWarpSize + lane;
+        for (size_t d = 0; d < m_threadSlots && d < 3; ++d) {
+            m_env[d].second = tid % m_dims[d];
+            tid /= m_dims[d];
+        }
+    }
+
+    static bool any(const std::vector<uint32_t>& m) {
+        for (auto v : m)
+            if (v) return true;
+        return false;
+    }
+
+    void note(const std::string& s) {
+        for (auto& n : m_rep.notes)
+            if (n == s) return;
+        m_rep.notes.push_back(s);
+    }
+
+    const PrimFuncNode& m_f;
+    const BankOptions& m_opts;
+    KernelBankReport& m_rep;
+    Env m_env;
+    size_t m_threadSlots = 0;
+    std::vector<int64_t> m_dims;
+    int m_sampled = 0;
+    std::string m_extraWhere;
+    std::map<std::pair<const void*, int>, size_t> m_sites;
+    std::vector<int> m_worstExcess;
+};
+
+}  // namespace
+
+KernelBankReport analyzeBanks(const PrimFunc& f, const BankOptions& opts) {
+    KernelBankReport rep;
+    if (!f) return rep;
+    rep.kernel = f->name;
+    if (!attrBool(f->attrs, "flattened", false)) {
+        rep.notes.push_back("the IR is not lowered to threads yet (run the full pipeline)");
+        return rep;
+    }
+    Walker wk(*f, opts, rep);
+    wk.run(f->body);
+    bool hasBlockVars = false;
+    if (auto* k = findKernel(f)) hasBlockVars = !k->blockVars.empty();
+    if (hasBlockVars) rep.notes.push_back("blockIdx taken as 0: per-kernel totals assume every block behaves like block 0");
+    for (auto& a : rep.accesses) {
+        if (a.kind == AccessKind::Load || a.kind == AccessKind::Ldmatrix) rep.loadWavefronts += a.wavefronts, rep.loadIdeal += a.ideal;
+        else if (a.kind == AccessKind::Store) rep.storeWavefronts += a.wavefronts, rep.storeIdeal += a.ideal;
+        else if (a.kind == AccessKind::CpAsync) rep.cpAsyncWavefronts += a.wavefronts, rep.cpAsyncIdeal += a.ideal;
+    }
+    return rep;
+}
+
+}  // namespace ts::analysis

@@ -1,0 +1,122 @@
+// Shared-memory bank-conflict analysis of lowered IR (after lower-to-threads: flat element
+// indices, thread variable tx, attrs "smem_offset.<buffer>"). For every shared-memory access
+// instruction -- scalar ld/st.shared, 8/16-byte vectors of tl.copy_vec and tl.zero_vec, the
+// shared destinations of tl.cp_async, and the ldmatrix loads inside tl.gemm_ss (modelled from
+// analysis/Ldmatrix.h, the port of ts_device.cuh GemmSS::load) -- it evaluates the byte address
+// of each lane of each warp of one block, concretely over enclosing loop iterations (long loops
+// are sampled evenly and weighted), and counts wavefronts against the ideal.
+//
+// The bank model (the rules this file implements; sources):
+//  - 32 banks, each 4 bytes wide; successive 4-byte words map to successive banks; lanes reading
+//    the same 4-byte word are served together (broadcast/multicast). CUDA C++ Programming Guide,
+//    "Compute Capabilities", sections 5.x/8.x/9.0 "Shared Memory".
+//  - A warp request is split into phases: one phase for accesses of <= 4 bytes per lane, two
+//    half-warp phases (lanes 0-15, 16-31) for 8-byte accesses and four quarter-warp phases
+//    (lanes 8q..8q+7) for 16-byte accesses, so that each phase moves at most 128 bytes. Conflicts
+//    only count inside a phase. Programming Guide 3.x "Shared Memory" (64-bit mode) and NVIDIA's
+//    GTC material on shared memory ("Shared memory bank conflicts", GTC 2018 S81006 / CUDA
+//    optimization talks: 128-bit accesses are processed per quarter warp).
+//  - ldmatrix .x1/.x2/.x4 reads 1/2/4 matrices of 8 rows x 16 bytes; each matrix (the 8 row
+//    addresses of lanes 8q..8q+7) is one 128-byte phase (PTX ISA §9.7.14.5.15).
+//  - Wavefronts of a phase = the largest number of distinct 4-byte words that fall in one bank
+//    (>= 1 when a lane is active); ideal = 1 per active phase. Excess = wavefronts - ideal; ways =
+//    the largest per-phase wavefront count. The l1tex__data_bank_conflicts_* counters report
+//    roughly the excess (Nsight Compute "Shared Memory" table), which bench/h200_banks.sh checks.
+#pragma once
+#include <array>
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "compiler/ir/Layout.h"
+#include "compiler/ir/Stmt.h"
+
+namespace ts::analysis {
+
+constexpr int kBanks = 32;      ///< shared-memory banks (Programming Guide, cc 5.x+)
+constexpr int kBankBytes = 4;   ///< bank width in bytes
+constexpr int kWarpSize = 32;
+
+/// Physical element offset of logical index `idx` (rank >= 1) in a shared tile with layout `l`:
+/// leading dims stack whole tiles, the last two are row-major with `padElems` extra elements per
+/// row and the XOR swizzle of Swizzle.h relative to the tile base -- exactly what lower-to-threads
+/// emits. `eltBytes` is the element size.
+int64_t sharedElementOffset(const ir::LayoutNode& l, const std::vector<int64_t>& idx, int eltBytes);
+
+/// One warp-wide shared-memory request: per lane the byte address (-1 = inactive lane) and the
+/// bytes per lane (1, 2, 4, 8, 16); `ldmatrix` = number of matrices (1, 2, 4) for ldmatrix, in
+/// which case each lane's address is the start of a 16-byte row.
+struct WarpRequest {
+    std::array<int64_t, kWarpSize> addr;
+    int bytes = 4;
+    int ldmatrix = 0;
+    WarpRequest() { addr.fill(-1); }
+};
+
+/// Where one lane's word landed (heatmap cells): lane, phase, bank, the wavefront (0-based,
+/// within the phase) that serves it, and the 4-byte word index.
+struct BankSlot {
+    int lane = 0, phase = 0, bank = 0, wavefront = 0;
+    int64_t word = 0;
+};
+
+/// Cost of one WarpRequest under the model above.
+struct WarpCost {
+    int phases = 0;      ///< phases with at least one active lane
+    int wavefronts = 0;  ///< sum over phases
+    int ideal = 0;       ///< one per active phase
+    int ways = 0;        ///< max wavefronts of one phase (1 = conflict-free)
+    std::vector<BankSlot> slots;  ///< filled when requested
+};
+
+/// Phases of a request: lanes of phase p are [p*len, (p+1)*len) with len = 32, 16 or 8.
+int phaseCount(const WarpRequest& r);
+/// Computes the wavefronts of `r`; fills `slots` when `withSlots`.
+WarpCost bankCost(const WarpRequest& r, bool withSlots = false);
+
+/// Instruction classes reported by analyzeBanks.
+enum class AccessKind : uint8_t { Load, Store, CpAsync, Ldmatrix, Atomic };
+const char* accessKindName(AccessKind k);  ///< "ld", "st", "cp.async", "ldmatrix", "atom"
+
+/// One static shared-memory access instruction and its cost summed over one block's warps and
+/// its executions (loop iterations).
+struct AccessReport {
+    Span span;                ///< source position of the statement/expression
+    std::string buffer;       ///< shared buffer name
+    std::string instruction;  ///< e.g. "ld.shared.f32", "st.shared.v4 (16 B)", "cp.async 16 B", "ldmatrix.x4.trans"
+    AccessKind kind = AccessKind::Load;
+    int bytes = 4;            ///< bytes per lane (16 for ldmatrix rows)
+    double executions = 0;    ///< warp-level executions per block (weighted when sampled)
+    double wavefronts = 0, ideal = 0;  ///< per block
+    int ways = 0;             ///< worst phase over all executions
+    bool sampled = false;     ///< a long loop was sampled; totals are scaled estimates
+    bool unresolved = false;  ///< some address could not be evaluated (data-dependent)
+    WarpRequest worst;        ///< the execution with the largest excess (for the bank view)
+    std::string worstWhere;   ///< "warp 0, k=3, v_1=0" of that execution
+    double excess() const { return wavefronts - ideal; }
+    bool isLoad() const { return kind == AccessKind::Load || kind == AccessKind::Ldmatrix; }
+};
+
+/// Options: warps and iterations evaluated.
+struct BankOptions {
+    int64_t maxIterations = 256;  ///< per loop; longer loops are sampled evenly and weighted
+};
+
+/// The per-kernel result. Totals are per block; multiply by `blocks` for the whole grid (what
+/// CUPTI's .sum counters measure).
+struct KernelBankReport {
+    std::string kernel;
+    int64_t threads = 0, blocks = 1;
+    std::vector<AccessReport> accesses;  ///< in program order
+    std::vector<std::string> notes;      ///< model limits hit (blockIdx assumed 0, sampled loops, ...)
+    double loadWavefronts = 0, loadIdeal = 0, storeWavefronts = 0, storeIdeal = 0;  ///< ld/ldmatrix; st
+    double cpAsyncWavefronts = 0, cpAsyncIdeal = 0;  ///< cp.async shared writes (separate counters)
+    double loadExcess() const { return loadWavefronts - loadIdeal; }
+    double storeExcess() const { return storeWavefronts - storeIdeal; }
+};
+
+/// Analyzes a lowered PrimFunc (CompileResult::lowered after lower-to-threads). Never throws;
+/// a function that is not flattened yields an empty report with a note.
+KernelBankReport analyzeBanks(const ir::PrimFunc& lowered, const BankOptions& opts = {});
+
+}  // namespace ts::analysis

@@ -1,0 +1,230 @@
+// Bank-conflict analysis (compiler/analysis/Banks.h) on hand-counted cases:
+//  - a warp reading a column of a 32x32 fp32 tile (stride 32 words): all 32 lanes in bank 0,
+//    32 distinct words -> 32 wavefronts, 32-way, 31 excess;
+//  - the same column of a 32x33 tile (padded by one word): word 33*t is in bank t%32 -> 1-way;
+//  - 128-bit row-contiguous accesses: 4 quarter-warp phases of 8 x 16 B = 128 B each, every
+//    phase covers all 32 banks once -> 4 wavefronts = 4 ideal, 0 excess;
+//  - ldmatrix on the swizzled gemm tiles of samples/gemm.py: conflict-free; the same tiles
+//    unswizzled (64-byte rows of A: rows r and r+2 share banks) -> 4-way.
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+
+#include "compiler/Compile.h"
+#include "compiler/analysis/Banks.h"
+#include "compiler/analysis/Ldmatrix.h"
+#include "compiler/ir/IR.h"
+#include "compiler/ir/Intrinsics.h"
+
+using namespace ts;
+using namespace ts::ir;
+using namespace ts::analysis;
+
+namespace {
+
+Buffer buf(std::string name, std::vector<int64_t> shape, DType t, Scope sc) {
+    std::vector<Expr> ext;
+    for (int64_t e : shape) ext.push_back(intImm(e));
+    return std::make_shared<BufferNode>(std::move(name), t, std::move(ext), sc, Span{});
+}
+
+/// A lowered one-block kernel with `threads` threads around `body(tx)`.
+PrimFunc kernel(int64_t threads, const std::function<Stmt(const Var&)>& body, std::vector<Buffer> params = {}) {
+    Var tx = makeVar("tx", DType::Int32, {}, VarTag::ThreadIdx, 0);
+    Var bx = makeVar("bx", DType::Int32, {}, VarTag::BlockIdx, 0);
+    auto k = std::make_shared<KernelNode>(std::vector<Expr>{intImm(1)}, std::vector<int64_t>{threads},
+                                          std::vector<Var>{bx}, std::vector<Var>{tx}, body(tx), Span{});
+    auto f = std::make_shared<PrimFuncNode>();
+    f->name = "k";
+    f->params = std::move(params);
+    f->body = k;
+    f->attrs["flattened"] = true;
+    return f;
+}
+
+Expr addr(const Buffer& b, Expr idx) { return call(intrin::kAddressOf, {load(b, {std::move(idx)})}, DType::Int64); }
+
+const AccessReport* find(const KernelBankReport& r, AccessKind k, const std::string& buffer) {
+    for (auto& a : r.accesses)
+        if (a.kind == k && a.buffer == buffer) return &a;
+    return nullptr;
+}
+
+std::string readSample(const std::string& name) {
+    std::ifstream in(std::filesystem::path(TS_SOURCE_DIR) / "samples" / name);
+    std::stringstream ss;
+    ss << in.rdbuf();
+    return ss.str();
+}
+
+}  // namespace
+
+TEST(BankModel, SinglePhaseRules) {
+    WarpRequest r;
+    for (int l = 0; l < 32; ++l) r.addr[l] = 4 * l;  // consecutive words
+    auto c = bankCost(r, true);
+    EXPECT_EQ(c.wavefronts, 1);
+    EXPECT_EQ(c.ways, 1);
+    EXPECT_EQ(c.slots.size(), 32u);
+    for (int l = 0; l < 32; ++l) r.addr[l] = 0;  // broadcast of one word
+    EXPECT_EQ(bankCost(r).wavefronts, 1);
+    for (int l = 0; l < 32; ++l) r.addr[l] = 8 * l;  // stride 2 words: 2-way
+    EXPECT_EQ(bankCost(r).ways, 2);
+    r.bytes = 2;
+    for (int l = 0; l < 32; ++l) r.addr[l] = 2 * l;  // halves: two lanes per word, 16 words
+    EXPECT_EQ(bankCost(r).wavefronts, 1);
+    WarpRequest v2;
+    v2.bytes = 8;
+    for (int l = 0; l < 32; ++l) v2.addr[l] = 8 * l;  // 64-bit contiguous: 2 half-warp phases
+    auto c2 = bankCost(v2);
+    EXPECT_EQ(c2.phases, 2);
+    EXPECT_EQ(c2.wavefronts, 2);
+    EXPECT_EQ(c2.ideal, 2);
+}
+
+TEST(Banks, StrideColumnReadIs32Way) {
+    auto S = buf("S", {32, 32}, DType::Float32, Scope::Shared);
+    auto L = buf("L", {1}, DType::Float32, Scope::Local);
+    auto f = kernel(32, [&](const Var& tx) { return store(L, {intImm(0)}, load(S, {mul(tx, intImm(32))})); });
+    auto r = analyzeBanks(f);
+    auto* a = find(r, AccessKind::Load, "S");
+    ASSERT_NE(a, nullptr);
+    EXPECT_EQ(a->ways, 32);
+    EXPECT_DOUBLE_EQ(a->wavefronts, 32);
+    EXPECT_DOUBLE_EQ(a->ideal, 1);
+    EXPECT_DOUBLE_EQ(a->excess(), 31);
+    EXPECT_EQ(a->instruction, "ld.shared.b32");
+    EXPECT_DOUBLE_EQ(r.loadExcess(), 31);
+}
+
+TEST(Banks, PaddedColumnReadIsConflictFree) {
+    auto S = buf("S", {32, 33}, DType::Float32, Scope::Shared);
+    auto L = buf("L", {1}, DType::Float32, Scope::Local);
+    auto f = kernel(32, [&](const Var& tx) { return store(L, {intImm(0)}, load(S, {mul(tx, intImm(33))})); });
+    auto r = analyzeBanks(f);
+    auto* a = find(r, AccessKind::Load, "S");
+    ASSERT_NE(a, nullptr);
+    EXPECT_EQ(a->ways, 1);
+    EXPECT_DOUBLE_EQ(a->excess(), 0);
+}
+
+TEST(Banks, Vector128RowContiguousIsFourIdealWavefronts) {
+    // tl.copy_vec(&S[4*tx], &G[4*tx], 16) and back: 32 lanes x 16 B, one 512-byte row.
+    auto S = buf("S", {128}, DType::Float32, Scope::Shared);
+    auto G = buf("G", {128}, DType::Float32, Scope::Global);
+    auto f = kernel(32, [&](const Var& tx) {
+        Expr i = mul(tx, intImm(4));
+        return seq({evaluate(call(intrin::kCopyVec, {addr(S, i), addr(G, i), intImm(16)}, DType::Int32)),
+                    evaluate(call(intrin::kCopyVec, {addr(G, i), addr(S, i), intImm(16)}, DType::Int32))});
+    }, {G});
+    auto r = analyzeBanks(f);
+    for (auto k : {AccessKind::Store, AccessKind::Load}) {
+        auto* a = find(r, k, "S");
+        ASSERT_NE(a, nullptr);
+        EXPECT_DOUBLE_EQ(a->wavefronts, 4);
+        EXPECT_DOUBLE_EQ(a->ideal, 4);
+        EXPECT_DOUBLE_EQ(a->excess(), 0);
+        EXPECT_EQ(a->ways, 1);
+    }
+    // A 16-byte column read of a 32x32 fp32 tile (rows 128 B apart): each quarter warp's 8 rows
+    // hit the same 4 banks -> 8 wavefronts per phase, 32 in all.
+    auto T2 = buf("T", {32, 32}, DType::Float32, Scope::Shared);
+    auto g = kernel(32, [&](const Var& tx) {
+        return evaluate(call(intrin::kCopyVec, {addr(G, intImm(0)), addr(T2, mul(tx, intImm(32))), intImm(16)}, DType::Int32));
+    }, {G});
+    auto* c = find(analyzeBanks(g), AccessKind::Load, "T");
+    ASSERT_NE(c, nullptr);
+    EXPECT_EQ(c->ways, 8);
+    EXPECT_DOUBLE_EQ(c->wavefronts, 32);
+}
+
+TEST(Banks, LoopsGuardsAndWarps) {
+    // 64 threads, for i in 0..3: if tx < 40: S[(i*64 + tx) * 2] (stride 2 words: 2-way).
+    auto S = buf("S", {512}, DType::Float32, Scope::Shared);
+    auto L = buf("L", {1}, DType::Float32, Scope::Local);
+    Var i = makeVar("i");
+    auto f = kernel(64, [&](const Var& tx) {
+        Stmt body = ifThen(lt(tx, intImm(40)),
+                           store(L, {intImm(0)}, load(S, {mul(add(mul(i, intImm(64)), tx), intImm(2))})));
+        return forLoop(i, intImm(0), intImm(4), ForKind::Serial, body);
+    });
+    auto r = analyzeBanks(f);
+    auto* a = find(r, AccessKind::Load, "S");
+    ASSERT_NE(a, nullptr);
+    // warp 0: 32 lanes, 2-way; warp 1: lanes 32..39 -> 8 words in 8 even banks, 1 wavefront.
+    EXPECT_DOUBLE_EQ(a->executions, 8);
+    EXPECT_DOUBLE_EQ(a->wavefronts, 4 * 2 + 4 * 1);
+    EXPECT_EQ(a->ways, 2);
+}
+
+TEST(Banks, GemmSampleSwizzledLdmatrixIsConflictFree) {
+    auto res = compile("samples/gemm.py", readSample("gemm.py"), {});
+    ASSERT_TRUE(res.ok) << (res.diagnostics.empty() ? "" : res.diagnostics[0].message);
+    auto r = analyzeBanks(res.lowered);
+    int ldm = 0, cp = 0;
+    for (auto& a : r.accesses) {
+        if (a.kind == AccessKind::Ldmatrix) {
+            ++ldm;
+            EXPECT_EQ(a.ways, 1) << a.buffer << " " << a.instruction << " " << a.worstWhere;
+            EXPECT_DOUBLE_EQ(a.excess(), 0);
+            EXPECT_GT(a.executions, 0);
+        }
+        if (a.kind == AccessKind::CpAsync) {
+            ++cp;
+            EXPECT_EQ(a.ways, 1) << a.buffer << " " << a.worstWhere;
+        }
+    }
+    EXPECT_EQ(ldm, 2);  // A: ldmatrix.x4, B: ldmatrix.x4.trans
+    EXPECT_GE(cp, 2);
+    // Per block: 16 k-tiles x 2 k16-steps x 4 warps x (4 A + 4 B ldmatrix.x4) x 4 phases.
+    EXPECT_DOUBLE_EQ(r.loadIdeal, 16.0 * 2 * 4 * 8 * 4);
+    EXPECT_EQ(r.blocks, 16);
+}
+
+namespace {
+class Unswizzle : public Mutator {
+protected:
+    Stmt visitEval(const EvalNode* n, const Stmt& self) override {
+        auto* c = as<CallNode>(n->call);
+        if (!c || c->op != intrin::kGemmSS) return self;
+        auto args = c->args;
+        args[10] = intImm(0), args[11] = intImm(0);
+        return evaluate(call(c->op, args, c->dtype, c->span), n->span);
+    }
+};
+}  // namespace
+
+TEST(Banks, UnswizzledGemmTilesConflict) {
+    // A: 128x32 fp16, 64-byte rows. One ldmatrix phase reads 8 consecutive rows at one 16-byte
+    // column: byte r*64 + c, so rows r and r+2 share banks -> 4 rows per bank group = 4-way.
+    GemmSSShape g{128, 128, 32, 2, 2, false, false, 0, 0, 2};
+    int64_t aWays = 0, bWays = 0;
+    for (auto& is : gemmOperandLoads(g, 0)) {
+        WarpRequest r;
+        r.bytes = 16, r.ldmatrix = is.matrices;
+        for (int l = 0; l < 32; ++l) r.addr[l] = is.laneOffset[l];
+        auto c = bankCost(r);
+        (is.operand == 'A' ? aWays : bWays) = std::max<int64_t>(is.operand == 'A' ? aWays : bWays, c.ways);
+    }
+    EXPECT_EQ(aWays, 4);
+    EXPECT_EQ(bWays, 8);  // B: 256-byte rows, 8 rows of one column all in the same 4 banks
+    g.swizzleA = g.swizzleB = 128;
+    for (auto& is : gemmOperandLoads(g, 3)) {
+        WarpRequest r;
+        r.bytes = 16, r.ldmatrix = is.matrices;
+        for (int l = 0; l < 32; ++l) r.addr[l] = is.laneOffset[l];
+        EXPECT_EQ(bankCost(r).ways, 1);
+    }
+    // Through the IR: the sample with the gemm_ss swizzle arguments forced to 0.
+    auto res = compile("samples/gemm.py", readSample("gemm.py"), {});
+    ASSERT_TRUE(res.ok);
+    Unswizzle u;
+    auto f = withBody(res.lowered, u.mutate(res.lowered->body));
+    auto r = analyzeBanks(f);
+    auto* a = find(r, AccessKind::Ldmatrix, "A_shared");
+    ASSERT_NE(a, nullptr);
+    EXPECT_EQ(a->ways, 4);
+    EXPECT_DOUBLE_EQ(a->wavefronts, 4 * a->ideal);
+}
