@@ -439,6 +439,10 @@ std::string closestMatch(std::string_view name, const std::vector<std::string>& 
     };
     std::string best;
     size_t bestD = std::max<size_t>(1, name.size() / 3) + 1;
+    // A name that starts another ("coalesced" -> "coalesced_width") is a likely abbreviation.
+    if (name.size() >= 4)
+        for (const auto& c : candidates)
+            if (c.size() > name.size() && c.compare(0, name.size(), name) == 0) return c;
     for (const auto& c : candidates) {
         if (c == name) continue;
         size_t d = dist(name, c);
