@@ -125,6 +125,7 @@ private:
 
     void stmt(const Stmt& s, const std::vector<uint32_t>& masks, double w) {
         if (!s) return;
+        if (s->span.valid()) m_stmtSpan = s->span;  // for expressions that carry no span
         switch (s->kind) {
             case StmtKind::Seq:
                 for (auto& c : static_cast<const SeqNode*>(s.get())->stmts) stmt(c, masks, w);
@@ -235,6 +236,15 @@ private:
                 }
             return;
         }
+        if (c->op == "tl.store_pair") {  // two adjacent elements, one 2x-wide store
+            for (size_t i = 1; i < c->args.size(); ++i) scan(c->args[i], masks, w);
+            if (auto* d = sharedAddressOf(arg(0))) {
+                int bytes = 2 * dtypeBytes(d->buffer->dtype);
+                Meta m{n.span, d->buffer->name, "st.shared" + vecName(bytes, 0), AccessKind::Store, bytes};
+                elementAccess(&n, 0, m, d->buffer, d->indices.empty() ? nullptr : d->indices[0], masks, w);
+            }
+            return;
+        }
         if (c->op == intrin::kAtomic) {
             if (auto* d = sharedAddressOf(arg(1))) {
                 int elt = dtypeBytes(d->buffer->dtype);
@@ -256,7 +266,7 @@ private:
                 for (auto& i : l->indices) scan(i, masks, w);
                 if (l->buffer->scope == Scope::Shared && l->indices.size() == 1) {
                     int elt = dtypeBytes(l->buffer->dtype);
-                    Meta m{l->span, l->buffer->name, "ld.shared" + vecName(elt, elt), AccessKind::Load, elt};
+                    Meta m{l->span.valid() ? l->span : m_stmtSpan, l->buffer->name, "ld.shared" + vecName(elt, elt), AccessKind::Load, elt};
                     elementAccess(l, 0, m, l->buffer, l->indices[0], masks, w);
                 }
                 return;
@@ -371,7 +381,7 @@ private:
             a.worst = r;
             std::ostringstream os;
             os << "warp " << warp;
-            for (size_t i = m_threadSlots + (m_env.size() >= m_threadSlots ? 0 : 0); i < m_env.size(); ++i)
+            for (size_t i = 0; i < m_env.size(); ++i)
                 if (m_env[i].first->tag == VarTag::Plain) os << ", " << m_env[i].first->name << "=" << m_env[i].second;
             os << m_extraWhere;
             a.worstWhere = os.str();
@@ -406,6 +416,7 @@ private:
     std::vector<int64_t> m_dims;
     int m_sampled = 0;
     std::string m_extraWhere;
+    Span m_stmtSpan;
     std::map<std::pair<const void*, int>, size_t> m_sites;
     std::vector<int> m_worstExcess;
 };
