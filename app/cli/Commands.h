@@ -36,4 +36,23 @@ int runBench(const BenchCommand& c);
 /// `tilec passes`: the pipeline's passes with one-line summaries.
 int runPasses();
 
+/// `tilec banks`: predicted shared-memory bank conflicts per access (app/cli/CmdBanks.cpp).
+struct BanksCommand {
+    CompileFlags flags;
+    bool sortByExcess = false;  ///< sort the table by excess wavefronts
+    int heatmap = -1;           ///< print the lanes x banks map of this access index
+    std::string json;           ///< write predicted totals as JSON to FILE ('-' = stdout)
+};
+int runBanks(const BanksCommand& c);
+
+/// `tilec layout`: the layout grid of one buffer as text or SVG (app/cli/CmdBanks.cpp).
+struct LayoutCommand {
+    CompileFlags flags;
+    std::string buffer;   ///< empty: list the buffers with layouts
+    std::string svg;      ///< write an SVG picture here
+    int64_t tile = 0;     ///< leading index (pipeline stage) of a rank-3 shared tile
+    int64_t thread = -1;  ///< outline this thread's cells in the SVG
+};
+int runLayout(const LayoutCommand& c);
+
 }  // namespace ts::cli

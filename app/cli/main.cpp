@@ -48,6 +48,21 @@ int main(int argc, char** argv) {
 
     app.add_subcommand("passes", "list the pipeline's passes");
 
+    BanksCommand kc;
+    auto* banks = app.add_subcommand("banks", "predicted shared-memory bank conflicts per access (lowered IR)");
+    addCompileFlags(banks, kc.flags);
+    banks->add_flag("--sort", kc.sortByExcess, "sort by excess wavefronts");
+    banks->add_option("--heatmap", kc.heatmap, "print the lanes x banks map of access N (row index of the table)");
+    banks->add_option("--json", kc.json, "write predicted per-kernel totals as JSON to FILE ('-' = stdout)");
+
+    LayoutCommand lc;
+    auto* layout = app.add_subcommand("layout", "show the layout of one buffer (thread/local or offset/bank per element)");
+    addCompileFlags(layout, lc.flags);
+    layout->add_option("--buffer", lc.buffer, "buffer name (omit to list the buffers with layouts)");
+    layout->add_option("--svg", lc.svg, "write the grid as SVG to FILE");
+    layout->add_option("--tile", lc.tile, "pipeline stage of a multi-buffered shared tile");
+    layout->add_option("--thread", lc.thread, "outline this thread's cells in the SVG");
+
     try {
         app.parse(argc, argv);
     } catch (const CLI::ParseError& e) {
@@ -56,5 +71,7 @@ int main(int argc, char** argv) {
     if (compile->parsed()) return runCompile(cc);
     if (run->parsed()) return runRun(rc);
     if (bench->parsed()) return runBench(bc);
+    if (banks->parsed()) return runBanks(kc);
+    if (layout->parsed()) return runLayout(lc);
     return runPasses();
 }
