@@ -27,15 +27,44 @@ constexpr const char* kOrigin = "reference";
 class RefInterp final : public fe::Interp {
 public:
     explicit RefInterp(DiagnosticEngine& d) : Interp(d) {
-        for (const char* path : {"torch", "torch.nn.functional", "torch.special"}) {
+        // Module-level torch names become RefModules after the top level ran (loadTopLevel); a
+        // function-local `import torch` still gets these namespaces, so they carry the same
+        // members. (A namespace has no fallback for unknown names, so those get a generic
+        // message instead of naming the call.)
+        static const char* const kExtras[] = {"inf",
+                                              "nan",
+                                              "pi",
+                                              "e",
+                                              "finfo",
+                                              "iinfo",
+                                              "no_grad",
+                                              "inference_mode",
+                                              "enable_grad",
+                                              "autocast",
+                                              "set_grad_enabled",
+                                              "manual_seed",
+                                              "__getattribute__",
+                                              "GELU",
+                                              "ReLU",
+                                              "SiLU",
+                                              "Sigmoid",
+                                              "Tanh",
+                                              "Softmax",
+                                              "LogSoftmax",
+                                              "LeakyReLU",
+                                              "Softplus",
+                                              "Identity",
+                                              "synchronize"};
+        for (const char* path :
+             {"torch", "torch.nn", "torch.nn.functional", "torch.special", "torch.cuda"}) {
             auto ns = registerModule(path);
             for (const auto& [name, _] : refTable())
                 if (auto v = torchMember(path, name)) ns->set(name, *v);
-            for (const char* extra : {"inf", "nan", "pi", "e", "finfo", "iinfo", "no_grad",
-                                      "inference_mode", "autocast"})
+            for (const char* extra : kExtras)
                 if (auto v = torchMember(path, extra)) ns->set(extra, *v);
             ns->opaque = true;
-            ns->opaqueReason = "ref_program: this name is not supported by the reference evaluator";
+            ns->opaqueReason =
+                "ref_program: this torch name is not supported by the reference evaluator";
         }
     }
 
@@ -208,6 +237,31 @@ void takeOutputs(ReferenceResult& r, std::vector<RefArray>& arrays) {
     }
 }
 
+/// The scope a ref_program runs in. A top-level one sees the module globals. One nested in a
+/// module-level function (TileLang tests define it inside `def test_gemm(M, N, K, trans_A, ...)`)
+/// also sees that function's parameters: their defaults, replaced by the bound kernel parameters
+/// of the same name (the rest of the enclosing body is not run).
+EnvPtr referenceScope(RefInterp& in, const ast::Module& module, const EnvPtr& globals,
+                      const ast::FunctionDef* def, const fe::ParamBindings& params) {
+    const ast::FunctionDef* outer = nullptr;
+    for (const ast::Stmt* s : module.body)
+        if (auto f = ast::as<ast::FunctionDef>(s))
+            for (const ast::Stmt* inner : f->body)
+                if (inner == def) outer = f;
+    if (!outer) return globals;
+    auto scope = std::make_shared<fe::Env>();
+    scope->parent = globals;
+    for (const ast::Param& p : outer->params) {
+        if (!p.defaultValue) continue;
+        try {
+            scope->vars[p.name] = in.eval(*p.defaultValue, globals);
+        } catch (const CompileError&) {
+        }
+    }
+    for (const auto& [name, v] : params) scope->vars[name] = v;
+    return scope;
+}
+
 /// The evaluation proper: `def` is the ref_program inside `module`.
 ReferenceResult run(const ast::Module& module, const ast::FunctionDef* def,
                     const fe::ParamBindings& params, const std::vector<HostTensor>& inputs,
@@ -225,7 +279,7 @@ ReferenceResult run(const ast::Module& module, const ast::FunctionDef* def,
         in.limits().maxSteps = opt.maxSteps;
         EnvPtr env = in.newModuleEnv();
         loadTopLevel(in, module, env);
-        Value fn = in.makeFunction(*def, env);
+        Value fn = in.makeFunction(*def, referenceScope(in, module, env, def, params));
         CallArgs call = bindArguments(in, module, env, *def, params, inputs);
         std::vector<RefArray> arrays;
         {

@@ -52,8 +52,10 @@ struct ReferenceOptions {
 
 /// The `def <name>` of `module`: the last one at top level, else one nested one level down (in a
 /// module-level function or `if __name__ == "__main__":`), like fe::Module::refProgram(); nullptr
-/// when there is none (then the caller falls back to `--check interp`). A nested ref_program runs
-/// with the module globals as its scope.
+/// when there is none (then the caller falls back to `--check interp`). A ref_program nested in a
+/// module-level function (TileLang's test style) sees the module globals plus that function's
+/// parameters: their defaults, overridden by the bound kernel parameters of the same name; the
+/// rest of the enclosing body is not run.
 const fe::ast::FunctionDef* findReferenceProgram(const fe::ast::Module& module,
                                                  const std::string& name = "ref_program");
 

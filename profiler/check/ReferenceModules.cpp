@@ -160,9 +160,61 @@ std::optional<Value> tableMember(const std::string& path, const std::string& nam
 
 Value module(const std::string& path) { return Value::ext(std::make_shared<RefModule>(path)); }
 
+/// torch.nn activation modules and the functional each one applies: `nn.Softmax(dim=-1)(x)` is
+/// `F.softmax(x, dim=-1)` (constructor arguments follow the input).
+std::optional<std::string> nnModuleFunction(const std::string& name) {
+    static const std::pair<const char*, const char*> kModules[] = {
+        {"GELU", "gelu"},
+        {"ReLU", "relu"},
+        {"SiLU", "silu"},
+        {"Sigmoid", "sigmoid"},
+        {"Tanh", "tanh"},
+        {"Softmax", "softmax"},
+        {"LogSoftmax", "log_softmax"},
+        {"LeakyReLU", "leaky_relu"},
+        {"Softplus", "softplus"},
+    };
+    for (const auto& [cls, fn] : kModules)
+        if (name == cls) return std::string(fn);
+    return std::nullopt;
+}
+
+Value nnModule(const std::string& cls, const std::string& fnName) {
+    RefFn fn = refTable().at(fnName).fn;
+    std::string qualified = "torch.nn." + cls;
+    return Value::builtin(qualified, [fn, qualified](Interp&, CallArgs& ctor) {
+        CallArgs stored = ctor;
+        return Value::builtin(
+            qualified + "(...)", [fn, stored, qualified](Interp& in, CallArgs& a) -> Value {
+                a.expectPositional(1, 1);
+                CallArgs c = stored;
+                c.pos.insert(c.pos.begin(), a.pos[0]);
+                c.posSpans.insert(c.posSpans.begin(), a.argSpan(0));
+                c.span = a.span;
+                c.callee = qualified;
+                try {
+                    return fn(in, c);
+                } catch (const RefError& e) {
+                    throw CompileError(a.span, "ref_program: " + qualified + ": " + e.what());
+                }
+            });
+    });
+}
+
 }  // namespace
 
 std::optional<Value> torchMember(const std::string& path, const std::string& name) {
+    if (name ==
+        "__getattribute__")  // torch.__getattribute__("float16"), as TileLang tests write it
+        return Value::builtin(path + ".__getattribute__", [path](Interp& in, CallArgs& a) {
+            a.expectPositional(1, 1);
+            if (a.pos[0].is(fe::ValueKind::DType))
+                return a.pos[0];  // T.float16 passed as out_dtype
+            if (!a.pos[0].is(fe::ValueKind::Str))
+                throw CompileError(a.argSpan(0),
+                                   "ref_program: __getattribute__ needs an attribute name");
+            return in.getAttr(module(path), a.pos[0].asStr(), a.span);
+        });
     if (path == "torch" || path == "torch.special") {
         if (auto v = tableMember(path, name, kTorch)) return v;
         if (path == "torch.special") return std::nullopt;
@@ -184,6 +236,14 @@ std::optional<Value> torchMember(const std::string& path, const std::string& nam
     }
     if (path == "torch.nn") {
         if (name == "functional") return module("torch.nn.functional");
+        if (auto fn = nnModuleFunction(name)) return nnModule(name, *fn);
+        if (name == "Identity")
+            return Value::builtin("torch.nn.Identity", [](Interp&, CallArgs&) {
+                return Value::builtin("torch.nn.Identity(...)", [](Interp&, CallArgs& a) {
+                    a.expectPositional(1, 1);
+                    return a.pos[0];
+                });
+            });
         return std::nullopt;
     }
     if (path == "torch.nn.functional") return tableMember(path, name, kFunctional);

@@ -255,6 +255,99 @@ TEST(Reference, AnalysedModuleWithBoundParameters) {
     EXPECT_EQ(ts::rt::findReferenceProgram(*mod->ast()), mod->refProgram());
 }
 
+TEST(Reference, TileLangTestStyleNestedReference) {
+    const char* src =
+        "import tilelang\n"
+        "import tilelang.language as T\n"
+        "def run_gemm(M, N, K, trans_A, trans_B, in_dtype, out_dtype, num_stages=3):\n"
+        "    program = matmul(M, N, K, trans_A, trans_B, in_dtype, out_dtype)\n"
+        "    kernel = tilelang.compile(program, out_idx=[2])\n"
+        "    profiler = kernel.get_profiler()\n"
+        "    def ref_program(A, B):\n"
+        "        import torch\n"
+        "        if trans_A:\n"
+        "            A = A.T\n"
+        "        if trans_B:\n"
+        "            B = B.T\n"
+        "        C = torch.matmul(A.to(torch.float), B.to(torch.float))\n"
+        "        C = C.to(torch.__getattribute__(out_dtype))\n"
+        "        return C\n"
+        "    profiler.assert_allclose(ref_program, atol=1e-2, rtol=1e-2)\n";
+    HostTensor a = randomTensor({4, 3}, 25), b = randomTensor({5, 3}, 26);
+    HostTensor bt{DType::Float32, {3, 5}, std::vector<double>(15)};
+    for (int i = 0; i < 5; ++i)
+        for (int j = 0; j < 3; ++j)
+            bt.data[static_cast<size_t>(j * 5 + i)] = b.data[static_cast<size_t>(i * 3 + j)];
+    auto r =
+        run(src, {a, b}, {{"trans_A", "False"}, {"trans_B", "True"}, {"out_dtype", "'bfloat16'"}});
+    expectOutput(r, 0, {4, 5}, naiveMatmul(a, bt));
+    EXPECT_EQ(r.nominalDTypes[0], DType::BFloat16);
+}
+
+TEST(Reference, TileLangGqaReference) {
+    // TileLang's GQA flash-attention example reference (layout B, S, H, D), with its asserts.
+    const char* src =
+        "import torch\n"
+        "import torch.nn.functional as F\n"
+        "def ref_program(Q, K, V, is_causal, groups=1):\n"
+        "    assert Q.size(2) == K.size(2) * groups, f\"Q heads {Q.size(2)} K heads {K.size(2)} "
+        "groups {groups}\"\n"
+        "    dim = Q.size(-1)\n"
+        "    K_ref = K.repeat_interleave(groups, dim=2)\n"
+        "    V_ref = V.repeat_interleave(groups, dim=2)\n"
+        "    scores = torch.einsum(\"bqhd,bkhd->bhqk\", Q, K_ref)\n"
+        "    scores = scores / torch.sqrt(torch.tensor(dim, dtype=scores.dtype))\n"
+        "    if is_causal:\n"
+        "        seq_len = Q.size(1)\n"
+        "        mask = torch.tril(torch.ones(seq_len, seq_len, device=scores.device))\n"
+        "        mask = mask.unsqueeze(0).unsqueeze(0)\n"
+        "        scores = scores.masked_fill(mask == 0, float(\"-inf\"))\n"
+        "    attention_weights = F.softmax(scores, dim=-1)\n"
+        "    output = torch.einsum(\"bhqk,bkhd->bqhd\", attention_weights, V_ref)\n"
+        "    return output\n";
+    const int64_t B = 1, S = 6, H = 4, G = 2, D = 8;
+    HostTensor q = randomTensor({B, S, H, D}, 27), k = randomTensor({B, S, H / G, D}, 28),
+               v = randomTensor({B, S, H / G, D}, 29);
+    // The same attention in (B, H, S, D) layout with expanded heads, by loops.
+    auto toBhsd = [&](const HostTensor& x, int64_t heads, int64_t rep) {
+        HostTensor t{
+            DType::Float32, {B, H, S, D}, std::vector<double>(static_cast<size_t>(B * H * S * D))};
+        for (int64_t h = 0; h < H; ++h)
+            for (int64_t s2 = 0; s2 < S; ++s2)
+                for (int64_t d = 0; d < D; ++d)
+                    t.data[at(t.shape, {0, h, s2, d})] =
+                        x.data[at({B, S, heads, D}, {0, s2, h / rep, d})];
+        return t;
+    };
+    std::vector<double> bhsd = naiveAttention(toBhsd(q, H, 1), toBhsd(k, H / G, G),
+                                              toBhsd(v, H / G, G), true, 1 / std::sqrt(8.0));
+    std::vector<double> expect(bhsd.size());
+    for (int64_t h = 0; h < H; ++h)
+        for (int64_t s2 = 0; s2 < S; ++s2)
+            for (int64_t d = 0; d < D; ++d)
+                expect[at({B, S, H, D}, {0, s2, h, d})] = bhsd[at({B, H, S, D}, {0, h, s2, d})];
+    auto r = run(src, {q, k, v}, {{"is_causal", "True"}, {"groups", "2"}});
+    expectOutput(r, 0, {B, S, H, D}, expect);
+    auto bad = run(src, {q, k, v}, {{"is_causal", "True"}});  // groups=1: the assert fails
+    ASSERT_FALSE(bad.ok);
+    EXPECT_EQ(bad.diagnostics[0].span.line, 4u);
+    EXPECT_NE(bad.diagnostics[0].message.find("assertion failed"), std::string::npos)
+        << diagText(bad);
+}
+
+TEST(Reference, NnModules) {
+    HostTensor x = randomTensor({2, 3}, 30);
+    auto r =
+        run("import torch\ndef ref_program(x):\n    act = torch.nn.GELU()\n    sm = "
+            "torch.nn.Softmax(dim=-1)\n"
+            "    return act(x) - F.gelu(x) + sm(x) - torch.softmax(x, -1) + "
+            "torch.nn.LeakyReLU(0.2)(x)\n",
+            {x});
+    std::vector<double> expect;
+    for (double v : x.data) expect.push_back(v > 0 ? v : 0.2 * v);
+    expectOutput(r, 0, {2, 3}, expect, 1e-14);
+}
+
 TEST(Reference, MissingParameterIsADiagnostic) {
     auto r = run("def ref_program(A, B, alpha):\n    return A\n",
                  {randomTensor({2}, 1), randomTensor({2}, 2)});
