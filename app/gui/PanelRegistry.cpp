@@ -1,7 +1,9 @@
 // Panel factories and the built-in panels (PanelRegistry.h).
 #include "app/gui/PanelRegistry.h"
 
+#include "app/gui/BankPanel.h"
 #include "app/gui/DiagnosticsPanel.h"
+#include "app/gui/LayoutPanel.h"
 #include "app/gui/GeneratedPanel.h"
 #include "app/gui/ParamsPanel.h"
 #include "app/gui/PassExplorer.h"
@@ -38,6 +40,10 @@ void registerBuiltinPanels() {
                    [](Session& s) { return new DiagnosticsPanel(s); }});
     registerPanel({"run", QObject::tr("Run"), Qt::BottomDockWidgetArea, "bottom",
                    [](Session& s) { return new RunPanel(s); }});
+    registerPanel({"layout", QObject::tr("Layout"), Qt::RightDockWidgetArea, "views",
+                   [](Session& s) { return new LayoutPanel(s); }});
+    registerPanel({"banks", QObject::tr("Banks"), Qt::RightDockWidgetArea, "views",
+                   [](Session& s) { return new BankPanel(s); }});
 }
 
 }  // namespace ts::gui

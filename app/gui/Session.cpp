@@ -2,6 +2,8 @@
 #include "app/gui/Session.h"
 
 #include <QFileInfo>
+#include <QElapsedTimer>
+#include <algorithm>
 
 #include "app/gui/ParamPragma.h"
 
@@ -89,7 +91,13 @@ void Session::requestCompile(int debounceMs) {
     req.text = m_text.toStdString();
     req.options.params = paramOverrides();
     req.options.target = m_target.toStdString();
-    m_worker.schedule(std::move(req), debounceMs < 0 ? m_debounceMs : debounceMs);
+    m_worker.schedule(std::move(req), debounceMs < 0 ? effectiveDebounceMs() : debounceMs);
+}
+
+int Session::effectiveDebounceMs() const {
+    if (m_debounceMs <= 40) return m_debounceMs;
+    if (!m_result) return m_debounceMs;
+    return std::clamp(int(3 * m_lastCompileMs), 40, m_debounceMs);
 }
 
 void Session::onFinished(quint64, ResultPtr result, double latencyMs, double compileMs) {
@@ -106,8 +114,11 @@ void Session::onFinished(quint64, ResultPtr result, double latencyMs, double com
         sel = m_selectedPass >= 0 ? std::min<int>(m_selectedPass, int(passes.size()) - 1) : 0;
     m_selectedPass = sel;
     if (m_comparePass >= int(passes.size())) m_comparePass = -1;
+    QElapsedTimer tt; tt.start();
     emit resultChanged();
+    qint64 a = tt.nsecsElapsed();
     emit passSelected(m_selectedPass);
+    qInfo("resultChanged %.1f ms, passSelected %.1f ms", a/1e6, (tt.nsecsElapsed()-a)/1e6);
 }
 
 void Session::selectPass(int index) {

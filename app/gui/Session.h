@@ -67,8 +67,12 @@ public:
     void requestCompile(int debounceMs = -1);
     bool compiling() const { return m_worker.busy(); }
     CompileWorker& worker() { return m_worker; }
-    /// Debounce applied to edits (ms); 150 by default.
+    /// Upper bound of the debounce applied to edits (ms); 150 by default. The debounce adapts to
+    /// the compile time: 3x the last compile, clamped to [40 ms, this bound], so a 3 ms compile
+    /// refreshes 40 ms after the last keystroke while a slow one still waits for a pause.
     void setDebounceMs(int ms) { m_debounceMs = ms; }
+    /// The debounce the next edit gets (ms).
+    int effectiveDebounceMs() const;
     /// Latency of the last delivered compile: edit -> result on the UI thread, and compile alone.
     double lastLatencyMs() const { return m_lastLatencyMs; }
     double lastCompileMs() const { return m_lastCompileMs; }

@@ -54,7 +54,7 @@ WarpCost bankCost(const WarpRequest& r, bool withSlots) {
                 auto it = std::find(v.begin(), v.end(), w);
                 int wf = static_cast<int>(it - v.begin());
                 if (it == v.end()) v.push_back(w);
-                if (withSlots) c.slots.push_back({lane, p, bank, wf, w});
+                if (withSlots) c.bankSlots.push_back({lane, p, bank, wf, w});
             }
         }
         if (!active) continue;

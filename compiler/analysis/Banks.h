@@ -66,12 +66,12 @@ struct WarpCost {
     int wavefronts = 0;  ///< sum over phases
     int ideal = 0;       ///< one per active phase
     int ways = 0;        ///< max wavefronts of one phase (1 = conflict-free)
-    std::vector<BankSlot> slots;  ///< filled when requested
+    std::vector<BankSlot> bankSlots;  ///< filled when requested
 };
 
 /// Phases of a request: lanes of phase p are [p*len, (p+1)*len) with len = 32, 16 or 8.
 int phaseCount(const WarpRequest& r);
-/// Computes the wavefronts of `r`; fills `slots` when `withSlots`.
+/// Computes the wavefronts of `r`; fills `bankSlots` when `withSlots`.
 WarpCost bankCost(const WarpRequest& r, bool withSlots = false);
 
 /// Instruction classes reported by analyzeBanks.

@@ -36,6 +36,7 @@ public:
         line("static __device__ __forceinline__ int ts_floordiv(int a, int b) { int q = a / b; return (a % b != 0 && ((a < 0) != (b < 0))) ? q - 1 : q; }", {});
         line("static __device__ __forceinline__ int ts_floormod(int a, int b) { int m = a % b; return (m != 0 && ((m < 0) != (b < 0))) ? m + b : m; }", {});
         line("static __device__ __forceinline__ float ts_fmod_floor(float a, float b) { return a - floorf(a / b) * b; }", {});
+        line("template <class T> static __device__ __forceinline__ void ts_store_pair(T* p, T a, T b) { struct alignas(2 * sizeof(T)) P { T x, y; }; *reinterpret_cast<P*>(p) = P{a, b}; }", {});
         line("", {});
         std::set<const BufferNode*> written = writtenBuffers();
         std::string params;
@@ -67,7 +68,8 @@ private:
             if (auto* e = as<EvalNode>(s))
                 if (auto* c = as<CallNode>(e->call)) {
                     size_t dst = c->op == intrin::kAtomic ? 1 : 0;
-                    if ((c->op == intrin::kCopyVec || c->op == intrin::kZeroVec || c->op == intrin::kAtomic || c->op == intrin::kCpAsync) &&
+                    if ((c->op == intrin::kCopyVec || c->op == intrin::kZeroVec || c->op == intrin::kAtomic || c->op == intrin::kCpAsync ||
+                         c->op == intrin::kStorePair) &&
                         c->args.size() > dst)
                         if (auto* a = as<CallNode>(c->args[dst]); a && a->op == intrin::kAddressOf)
                             if (auto* l = as<LoadNode>(a->args[0])) w.insert(l->buffer.get());
@@ -313,6 +315,8 @@ private:
             std::string vt = bytes == 16 ? "int4" : bytes == 8 ? "int2" : "int";
             return "*reinterpret_cast<" + vt + "*>(" + addr(c.args[0]) + ") = *reinterpret_cast<const " + vt + "*>(" + addr(c.args[1]) + ")";
         }
+        if (op == intrin::kStorePair)
+            return "ts_store_pair(" + addr(c.args[0]) + ", " + expr(c.args[1]) + ", " + expr(c.args[2]) + ")";
         if (op == intrin::kZeroVec) {
             auto bytes = constInt(c.args.at(1)).value_or(16);
             std::string vt = bytes == 16 ? "int4" : bytes == 8 ? "int2" : "int";

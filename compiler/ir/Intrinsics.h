@@ -13,6 +13,9 @@ inline constexpr const char* kCpAsyncCommit = "tl.cp_async_commit";  ///< cp.asy
 inline constexpr const char* kCpAsyncWait = "tl.cp_async_wait";      ///< cp.async.wait_group N
 /// tl.copy_vec(dst_addr, src_addr, bytes): one vector load + store of 4/8/16 bytes.
 inline constexpr const char* kCopyVec = "tl.copy_vec";
+/// tl.store_pair(dst_addr, a, b): stores two adjacent elements with one 2x-wide store (the
+/// destination is 2-element aligned); used for mma accumulator epilogues to global memory.
+inline constexpr const char* kStorePair = "tl.store_pair";
 /// tl.zero_vec(dst_addr, bytes): stores `bytes` zero bytes.
 inline constexpr const char* kZeroVec = "tl.zero_vec";
 /// __syncthreads() (bar.sync 0); printed as T.sync_threads().

@@ -14,6 +14,16 @@ using namespace ts::ir;
 
 namespace {
 
+bool innerContiguous(const Region& r);
+
+// mma accumulators hold column pairs (j, j+1) in registers (r, r+1) for even r (PTX ISA
+// §9.7.14.5.8): write them to global memory with one paired store instead of two.
+bool pairedEpilogue(const LayoutNode& L, const Region& dst) {
+    if (L.family != "mma_c" || dst.buffer->scope != Scope::Global || !innerContiguous(dst)) return false;
+    int bytes = dtypeBytes(dst.buffer->dtype);
+    return (bytes == 2 || bytes == 4) && divisibleBy(dst.ranges.back().min, 2) && divisibleBy(dst.buffer->shape.back(), 2);
+}
+
 Stmt copyFragment(Ctx& c, const TileOpNode& op, const Region& src, const Region& dst, bool fragIsDst) {
     const Region& fr = fragIsDst ? dst : src;
     const Region& other = fragIsDst ? src : dst;
@@ -27,7 +37,10 @@ Stmt copyFragment(Ctx& c, const TileOpNode& op, const Region& src, const Region&
         return nullptr;
     }
     Var r = makeVar(c.fresh("r"), DType::Int32, op.span);
-    std::unordered_map<const VarNode*, Expr> inv{{L.invThread.get(), c.tx}, {L.invLocal.get(), r}};
+    bool paired = !fragIsDst && pairedEpilogue(L, other);
+    Var q = paired ? makeVar(c.fresh("q"), DType::Int32, op.span) : nullptr;
+    Expr slot = paired ? mul(q, intImm(2)) : Expr(r);
+    std::unordered_map<const VarNode*, Expr> inv{{L.invThread.get(), c.tx}, {L.invLocal.get(), slot}};
     std::vector<Expr> idx, sq;
     Expr guard;
     int64_t numel = 1;
@@ -46,12 +59,20 @@ Stmt copyFragment(Ctx& c, const TileOpNode& op, const Region& src, const Region&
         Expr v = cast(fr.buffer->dtype, load(other.buffer, oIdx, op.span));
         if (oIn) v = select(oIn, v, cast(fr.buffer->dtype, intImm(0)));
         body = store(lf.regs, {r}, v, op.span);
+    } else if (paired) {
+        DType t = other.buffer->dtype;
+        body = intrinsicStmt(intrin::kStorePair,
+                             {addressOf(other.buffer, oIdx), cast(t, load(lf.regs, {slot}, op.span)),
+                              cast(t, load(lf.regs, {add(slot, intImm(1))}, op.span))},
+                             op.span);
+        guard = logicalAnd(guard, oIn);
     } else {
         Expr v = cast(other.buffer->dtype, load(lf.regs, {r}, op.span));
         body = store(other.buffer, oIdx, v, op.span);
         guard = logicalAnd(guard, oIn);
     }
     if (guard) body = ifThen(guard, body, nullptr, op.span);
+    if (paired) return forLoop(q, intImm(0), intImm(L.localSize / 2), ForKind::Unrolled, body, {{"thread_loop", true}}, op.span);
     return forLoop(r, intImm(0), intImm(L.localSize), ForKind::Unrolled, body, {{"thread_loop", true}}, op.span);
 }
 

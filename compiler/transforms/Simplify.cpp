@@ -84,7 +84,16 @@ protected:
     Stmt visitIf(const IfNode* n, const Stmt& self) override {
         Expr c = mutate(n->cond);
         if (auto cv = constInt(c)) return mutate(*cv ? n->then : n->otherwise);
-        Stmt t = mutate(n->then), e = mutate(n->otherwise);
+        // Inside the then-branch the condition holds: narrow variable ranges it bounds (e.g.
+        // `if k + 2 < 128:` gives k <= 125), which lets inner bounds checks fold away.
+        std::vector<std::pair<const VarNode*, std::optional<Interval>>> saved;
+        narrow(c, saved);
+        Stmt t = mutate(n->then);
+        for (auto it = saved.rbegin(); it != saved.rend(); ++it) {
+            if (it->second) ranges[it->first] = *it->second;
+            else ranges.erase(it->first);
+        }
+        Stmt e = mutate(n->otherwise);
         if (c == n->cond && t == n->then && e == n->otherwise) return self;
         if (!t && !e) return nullptr;
         if (!t) return ifThen(unary(UnOp::Not, c), e, nullptr, n->span);
@@ -100,6 +109,27 @@ protected:
     }
 
 private:
+    // For `v + c < d` / `v + c <= d` (and conjunctions of them) tightens v's upper bound.
+    void narrow(const Expr& cond, std::vector<std::pair<const VarNode*, std::optional<Interval>>>& saved) {
+        auto* b = as<BinaryNode>(cond);
+        if (!b) return;
+        if (b->op == BinOp::And) return narrow(b->a, saved), narrow(b->b, saved);
+        if (b->op != BinOp::Lt && b->op != BinOp::Le) return;
+        auto rhs = bound(b->b);
+        if (!rhs) return;
+        const VarNode* v = as<VarNode>(b->a);
+        int64_t c = 0;
+        if (!v)
+            if (auto* s = as<BinaryNode>(b->a); s && s->op == BinOp::Add)
+                if (auto k = constInt(s->b)) v = as<VarNode>(s->a), c = *k;
+        if (!v) return;
+        int64_t hi = rhs->hi - c - (b->op == BinOp::Lt ? 1 : 0);
+        auto it = ranges.find(v);
+        saved.push_back({v, it == ranges.end() ? std::nullopt : std::optional<Interval>(it->second)});
+        if (it == ranges.end()) return;  // unknown lower bound: leave it unknown
+        it->second.hi = std::min(it->second.hi, hi);
+    }
+
     // Decides comparisons from ranges (e.g. `tx < 128` with 128 threads).
     std::optional<bool> decide(const BinaryNode* cb) {
         auto x = bound(cb->a), y = bound(cb->b);

@@ -67,7 +67,7 @@ TEST(BankModel, SinglePhaseRules) {
     auto c = bankCost(r, true);
     EXPECT_EQ(c.wavefronts, 1);
     EXPECT_EQ(c.ways, 1);
-    EXPECT_EQ(c.slots.size(), 32u);
+    EXPECT_EQ(c.bankSlots.size(), 32u);
     for (int l = 0; l < 32; ++l) r.addr[l] = 0;  // broadcast of one word
     EXPECT_EQ(bankCost(r).wavefronts, 1);
     for (int l = 0; l < 32; ++l) r.addr[l] = 8 * l;  // stride 2 words: 2-way

@@ -1,0 +1,62 @@
+// The Bank panel (issue 4 §5): the shared-memory accesses of the shown compile result
+// (compiler/analysis/Banks.h over CompileResult::lowered) as a table sorted by excess wavefronts
+// — line, buffer, instruction, ways, wavefronts, ideal, excess — with the per-kernel totals;
+// selecting a row paints its worst warp execution as a lanes x banks heatmap
+// (viz::BankHeatmapWidget) and moves the editor to its source line through the session. The
+// "measured" column is filled from a bench/results/banks-*.json table when one is loaded.
+#pragma once
+#include <QAbstractTableModel>
+#include <QWidget>
+
+#include "compiler/analysis/Banks.h"
+#include "visualizer/core/BankMap.h"
+
+class QLabel;
+class QTableView;
+
+namespace ts::viz {
+class BankHeatmapWidget;
+}
+
+namespace ts::gui {
+
+class Session;
+
+/// Rows of viz::sortedAccessRows over the analysis of the session's shown result.
+class BankAccessModel : public QAbstractTableModel {
+    Q_OBJECT
+public:
+    enum Column { Line, Buffer, Instruction, Ways, Wavefronts, Ideal, Excess, Worst, ColumnCount };
+    explicit BankAccessModel(QObject* parent = nullptr);
+    void setReport(analysis::KernelBankReport r);
+    const analysis::KernelBankReport& report() const { return m_report; }
+    const viz::BankAccessRow& row(int i) const { return m_rows[size_t(i)]; }
+    int rowCount(const QModelIndex& parent = {}) const override;
+    int columnCount(const QModelIndex& parent = {}) const override;
+    QVariant data(const QModelIndex& index, int role) const override;
+    QVariant headerData(int section, Qt::Orientation o, int role) const override;
+
+private:
+    analysis::KernelBankReport m_report;
+    std::vector<viz::BankAccessRow> m_rows;
+};
+
+class BankPanel : public QWidget {
+    Q_OBJECT
+public:
+    explicit BankPanel(Session& session, QWidget* parent = nullptr);
+    BankAccessModel* model() const { return m_model; }
+    viz::BankHeatmapWidget* heatmap() const { return m_heat; }
+    /// Shows the heatmap of table row `row` (and reveals its source line when `reveal`).
+    void selectRow(int row, bool reveal = false);
+
+private:
+    void refresh();
+    Session& m_session;
+    BankAccessModel* m_model;
+    QTableView* m_table;
+    QLabel* m_totals;
+    viz::BankHeatmapWidget* m_heat;
+};
+
+}  // namespace ts::gui

@@ -1,0 +1,155 @@
+// Layout panel (LayoutPanel.h).
+#include "app/gui/LayoutPanel.h"
+
+#include <QComboBox>
+#include <QFile>
+#include <QFileDialog>
+#include <QHBoxLayout>
+#include <QLabel>
+#include <QPushButton>
+#include <QRegularExpression>
+#include <QScrollArea>
+#include <QSpinBox>
+#include <QVBoxLayout>
+
+#include "app/gui/Session.h"
+#include "visualizer/core/Svg.h"
+#include "visualizer/widgets/LayoutGridWidget.h"
+
+namespace ts::gui {
+
+LayoutPanel::LayoutPanel(Session& session, QWidget* parent) : QWidget(parent), m_session(session) {
+    setObjectName("LayoutPanel");
+    auto* top = new QHBoxLayout;
+    m_buffer = new QComboBox;
+    m_buffer->setObjectName("layoutBuffer");
+    m_tile = new QSpinBox;
+    m_tile->setPrefix(tr("stage "));
+    m_warp = new QSpinBox;
+    m_warp->setRange(-1, 31);
+    m_warp->setSpecialValueText(tr("no warp"));
+    m_warp->setPrefix(tr("warp "));
+    m_warp->setValue(-1);
+    auto* svg = new QPushButton(tr("SVG…"));
+    auto* png = new QPushButton(tr("PNG…"));
+    top->addWidget(new QLabel(tr("Buffer")));
+    top->addWidget(m_buffer, 1);
+    top->addWidget(m_tile);
+    top->addWidget(m_warp);
+    top->addWidget(svg);
+    top->addWidget(png);
+    m_info = new QLabel;
+    m_info->setWordWrap(true);
+    m_grid = new viz::LayoutGridWidget;
+    m_scroll = new QScrollArea;
+    m_scroll->setWidget(m_grid);
+    m_scroll->setWidgetResizable(false);
+    auto* v = new QVBoxLayout(this);
+    v->setContentsMargins(4, 4, 4, 4);
+    v->addLayout(top);
+    v->addWidget(m_info);
+    v->addWidget(m_scroll, 1);
+
+    connect(m_buffer, &QComboBox::currentIndexChanged, this, [this] { rebuild(); });
+    connect(m_tile, &QSpinBox::valueChanged, this, [this] { rebuild(); });
+    connect(m_warp, &QSpinBox::valueChanged, this, [this](int w) { m_grid->setSelectedWarp(w); });
+    connect(m_grid, &viz::LayoutGridWidget::cellClicked, this, [this](qint64 r, qint64 c) {
+        if (m_grid->model()) m_info->setText(QString::fromStdString(m_grid->model()->describe(r, c)));
+    });
+    connect(svg, &QPushButton::clicked, this, [this] {
+        QString p = QFileDialog::getSaveFileName(this, tr("Export layout as SVG"), currentBuffer() + ".svg", "SVG (*.svg)");
+        if (!p.isEmpty()) exportSvg(p);
+    });
+    connect(png, &QPushButton::clicked, this, [this] {
+        QString p = QFileDialog::getSaveFileName(this, tr("Export layout as PNG"), currentBuffer() + ".png", "PNG (*.png)");
+        if (!p.isEmpty()) exportPng(p);
+    });
+    connect(&m_session, &Session::resultChanged, this, [this] { refreshBuffers(); });
+    connect(&m_session, &Session::focusChanged, this, [this] { onFocus(); });
+    refreshBuffers();
+}
+
+QStringList LayoutPanel::buffers() const {
+    QStringList out;
+    for (int i = 0; i < m_buffer->count(); ++i) out << m_buffer->itemText(i);
+    return out;
+}
+
+QString LayoutPanel::currentBuffer() const { return m_buffer->currentText(); }
+
+bool LayoutPanel::selectBuffer(const QString& name) {
+    int i = m_buffer->findText(name);
+    if (i < 0) return false;
+    m_buffer->setCurrentIndex(i);
+    return true;
+}
+
+void LayoutPanel::refreshBuffers() {
+    QString keep = currentBuffer();
+    QStringList names;
+    if (auto r = m_session.shown(); r && r->lowered)
+        for (auto& [name, l] : r->lowered->layouts) names << QString::fromStdString(name);
+    if (names == buffers()) return rebuild();
+    QSignalBlocker block(m_buffer);
+    m_buffer->clear();
+    m_buffer->addItems(names);
+    int i = m_buffer->findText(keep);
+    m_buffer->setCurrentIndex(i >= 0 ? i : names.isEmpty() ? -1 : 0);
+    rebuild();
+}
+
+void LayoutPanel::rebuild() {
+    auto r = m_session.shown();
+    if (!r || !r->lowered || currentBuffer().isEmpty()) {
+        m_grid->setModel(std::nullopt);
+        m_info->setText(tr("No layouts yet: compile a kernel that allocates shared tiles or fragments."));
+        return;
+    }
+    std::string name = currentBuffer().toStdString(), why;
+    auto it = r->lowered->layouts.find(name);
+    int64_t stages = 1;
+    if (it != r->lowered->layouts.end() && it->second && it->second->shape.size() >= 3) stages = it->second->shape[0];
+    {
+        QSignalBlocker b(m_tile);
+        m_tile->setRange(0, int(stages - 1));
+        m_tile->setVisible(stages > 1);
+    }
+    auto m = viz::LayoutGridModel::fromFunction(r->lowered, name, &why, m_tile->value());
+    if (!m) {
+        m_info->setText(QString::fromStdString(why));
+        m_grid->setModel(std::nullopt);
+        return;
+    }
+    m_info->setText(QString::fromStdString(m->description()) +
+                    (m->isShared() ? tr("  — cells: physical offset / bank; click a cell to outline its bank")
+                                   : tr("  — cells: thread / local index; click a cell to outline its thread")));
+    m_grid->setModel(std::move(m));
+}
+
+void LayoutPanel::onFocus() {
+    // A focused source line that mentions a buffer with a layout selects it.
+    auto r = m_session.shown();
+    const Span& s = m_session.focus().span;
+    if (!r || !s.valid()) return;
+    QStringList lines = m_session.text().split('\n');
+    if (s.line == 0 || int(s.line) > lines.size()) return;
+    const QString& line = lines[int(s.line) - 1];
+    for (const QString& b : buffers())
+        if (line.contains(QRegularExpression("\\b" + QRegularExpression::escape(b) + "\\b"))) {
+            selectBuffer(b);
+            return;
+        }
+}
+
+bool LayoutPanel::exportSvg(const QString& path) const {
+    if (!m_grid->model()) return false;
+    viz::SvgOptions o;
+    o.highlightThread = m_grid->selectedThread();
+    QFile f(path);
+    if (!f.open(QIODevice::WriteOnly)) return false;
+    return f.write(QByteArray::fromStdString(viz::layoutToSvg(*m_grid->model(), o))) > 0;
+}
+
+bool LayoutPanel::exportPng(const QString& path) const { return m_grid->grab().save(path, "PNG"); }
+
+}  // namespace ts::gui
