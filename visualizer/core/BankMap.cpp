@@ -10,7 +10,7 @@ using namespace ts::analysis;
 
 BankHeatmapModel::BankHeatmapModel(const WarpRequest& r, std::string title) : m_title(std::move(title)) {
     m_cost = bankCost(r, true);
-    for (const BankSlot& s : m_cost.slots) {
+    for (const BankSlot& s : m_cost.bankSlots) {
         int& c = m_cells[size_t(s.lane * kBanks + s.bank)];
         c = std::max(c, s.wavefront + 1);
         m_phaseOfLane[size_t(s.lane)] = s.phase;
@@ -19,7 +19,7 @@ BankHeatmapModel::BankHeatmapModel(const WarpRequest& r, std::string title) : m_
 
 int BankHeatmapModel::bankLoad(int phase, int bank) const {
     std::set<int64_t> words;
-    for (const BankSlot& s : m_cost.slots)
+    for (const BankSlot& s : m_cost.bankSlots)
         if (s.phase == phase && s.bank == bank) words.insert(s.word);
     return int(words.size());
 }

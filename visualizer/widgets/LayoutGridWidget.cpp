@@ -1,0 +1,110 @@
+#include "visualizer/widgets/LayoutGridWidget.h"
+
+#include <QHelpEvent>
+#include <QMouseEvent>
+#include <QPainter>
+#include <QToolTip>
+#include <QWheelEvent>
+
+namespace ts::viz {
+
+LayoutGridWidget::LayoutGridWidget(QWidget* parent) : QWidget(parent) { setMouseTracking(true); }
+
+void LayoutGridWidget::setModel(std::optional<LayoutGridModel> m) {
+    m_model = std::move(m);
+    updateGeometry();
+    resize(sizeHint());
+    update();
+}
+
+void LayoutGridWidget::setCellSize(int px) {
+    m_cell = std::clamp(px, 4, 64);
+    resize(sizeHint());
+    update();
+}
+
+void LayoutGridWidget::setSelectedThread(int64_t t) {
+    m_thread = t;
+    update();
+}
+
+void LayoutGridWidget::setSelectedWarp(int64_t w) {
+    m_warp = w;
+    update();
+}
+
+QSize LayoutGridWidget::sizeHint() const {
+    if (!m_model) return {200, 100};
+    return QSize(int(kLeft + m_model->cols() * m_cell + 4), int(kTop + m_model->rows() * m_cell + 4));
+}
+
+std::pair<int64_t, int64_t> LayoutGridWidget::cellAt(QPoint p) const {
+    if (!m_model || p.x() < kLeft || p.y() < kTop) return {-1, -1};
+    int64_t c = (p.x() - kLeft) / m_cell, r = (p.y() - kTop) / m_cell;
+    if (r >= m_model->rows() || c >= m_model->cols()) return {-1, -1};
+    return {r, c};
+}
+
+void LayoutGridWidget::paintEvent(QPaintEvent*) {
+    QPainter p(this);
+    p.fillRect(rect(), palette().base());
+    if (!m_model) return;
+    const auto& m = *m_model;
+    QFont f = font();
+    f.setPixelSize(std::max(6, m_cell / 3));
+    p.setFont(f);
+    const int step = m_cell >= 16 ? 1 : m_cell >= 8 ? 4 : 8;
+    p.setPen(palette().text().color());
+    for (int64_t c = 0; c < m.cols(); c += step)
+        p.drawText(QRect(int(kLeft + c * m_cell), 0, m_cell * step, kTop), Qt::AlignLeft | Qt::AlignVCenter, QString::number(c));
+    for (int64_t r = 0; r < m.rows(); r += step)
+        p.drawText(QRect(0, int(kTop + r * m_cell), kLeft - 3, m_cell), Qt::AlignRight | Qt::AlignVCenter, QString::number(r));
+    const bool labels = m_cell >= 20;
+    for (int64_t r = 0; r < m.rows(); ++r)
+        for (int64_t c = 0; c < m.cols(); ++c) {
+            const LayoutCell& x = m.cell(r, c);
+            QRect rc(int(kLeft + c * m_cell), int(kTop + r * m_cell), m_cell, m_cell);
+            uint32_t col = m.isShared() ? bankColor(x.bank) : threadColor(x.thread);
+            bool sel = m.isShared() ? (m_thread >= 0 && x.bank == m_thread) : (m_thread >= 0 && x.thread == m_thread);
+            bool inWarp = !m.isShared() && m_warp >= 0 && x.thread / 32 == m_warp;
+            QColor qc(QRgb(0xff000000u | col));
+            if ((m_thread >= 0 || m_warp >= 0) && !sel && !inWarp) qc = qc.lighter(160);
+            p.fillRect(rc, qc);
+            p.setPen(sel ? QPen(Qt::black, 2) : QPen(QColor(0, 0, 0, 40), 1));
+            p.drawRect(rc.adjusted(0, 0, -1, -1));
+            if (labels) {
+                p.setPen(Qt::black);
+                QString a = m.isShared() ? QString::number(x.physical) : QStringLiteral("T%1").arg(x.thread);
+                QString b = m.isShared() ? QStringLiteral("b%1").arg(x.bank) : QStringLiteral("r%1").arg(x.local);
+                p.drawText(rc.adjusted(0, 1, 0, -m_cell / 2), Qt::AlignCenter, a);
+                p.drawText(rc.adjusted(0, m_cell / 2 - 1, 0, 0), Qt::AlignCenter, b);
+            }
+        }
+}
+
+void LayoutGridWidget::wheelEvent(QWheelEvent* e) {
+    if (!(e->modifiers() & Qt::ControlModifier)) return QWidget::wheelEvent(e);
+    setCellSize(m_cell + (e->angleDelta().y() > 0 ? 2 : -2));
+    e->accept();
+}
+
+void LayoutGridWidget::mousePressEvent(QMouseEvent* e) {
+    auto [r, c] = cellAt(e->pos());
+    if (r < 0 || !m_model) return;
+    const LayoutCell& x = m_model->cell(r, c);
+    setSelectedThread(m_model->isShared() ? x.bank : x.thread);
+    emit cellClicked(r, c);
+}
+
+bool LayoutGridWidget::event(QEvent* e) {
+    if (e->type() == QEvent::ToolTip && m_model) {
+        auto* he = static_cast<QHelpEvent*>(e);
+        auto [r, c] = cellAt(he->pos());
+        if (r >= 0) QToolTip::showText(he->globalPos(), QString::fromStdString(m_model->describe(r, c)), this);
+        else QToolTip::hideText();
+        return true;
+    }
+    return QWidget::event(e);
+}
+
+}  // namespace ts::viz

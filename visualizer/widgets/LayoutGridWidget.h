@@ -1,0 +1,49 @@
+// Paints a ts::viz::LayoutGridModel (visualizer/core/LayoutGrid.h): one cell per logical element,
+// coloured by owning thread (fragments; a warp is one hue family) or by bank (shared tiles, the
+// "physical" picture), labelled thread/local or offset/bank when cells are large enough. Ctrl +
+// wheel zooms (the owner puts it in a QScrollArea to pan); hovering shows the cell's description
+// as a tooltip; clicking a cell selects its thread (or bank) and outlines all its cells. It only
+// paints the model and reports clicks.
+#pragma once
+#include <QWidget>
+#include <optional>
+
+#include "visualizer/core/LayoutGrid.h"
+
+namespace ts::viz {
+
+class LayoutGridWidget : public QWidget {
+    Q_OBJECT
+public:
+    explicit LayoutGridWidget(QWidget* parent = nullptr);
+
+    void setModel(std::optional<LayoutGridModel> m);
+    const std::optional<LayoutGridModel>& model() const { return m_model; }
+    /// Cell size in pixels (4..64).
+    void setCellSize(int px);
+    int cellSize() const { return m_cell; }
+    /// Outlines the cells of this thread (-1 = none) / this warp (-1 = none).
+    void setSelectedThread(int64_t t);
+    void setSelectedWarp(int64_t w);
+    int64_t selectedThread() const { return m_thread; }
+    /// (row, col) under a widget position, or {-1, -1}.
+    std::pair<int64_t, int64_t> cellAt(QPoint p) const;
+    QSize sizeHint() const override;
+
+signals:
+    void cellClicked(qint64 row, qint64 col);
+
+protected:
+    void paintEvent(QPaintEvent*) override;
+    void wheelEvent(QWheelEvent* e) override;
+    void mousePressEvent(QMouseEvent* e) override;
+    bool event(QEvent* e) override;
+
+private:
+    static constexpr int kLeft = 32, kTop = 18;
+    std::optional<LayoutGridModel> m_model;
+    int m_cell = 22;
+    int64_t m_thread = -1, m_warp = -1;
+};
+
+}  // namespace ts::viz
