@@ -1,5 +1,6 @@
 # Tiled GEMM C = A @ B (fp16 or bf16 in, fp32 accumulate), software-pipelined with cp.async.
-# TileScope lowers T.gemm to ldmatrix + mma.sync m16n8k16 over swizzled shared tiles.
+# TileScope lowers T.gemm to ldmatrix + mma.sync m16n8k16 over swizzled shared tiles. Defaults
+# (128x128x32 tiles, 4 warps, 4 stages) were the fastest in bench/results/h200-gemm-sweep-*.json.
 #   tilec run samples/gemm.py --param M=4096 --param N=4096 --param K=4096
 #   tilec run samples/gemm.py --param dtype=bfloat16 --param M=1000 --param N=1000 --param K=1000
 import tilelang
@@ -8,7 +9,7 @@ import tilelang.language as T
 
 @tilelang.jit(out_idx=[-1])
 def matmul(M=512, N=512, K=512, block_M=128, block_N=128, block_K=32, dtype="float16", accum_dtype="float",
-           num_stages=3, threads=128):
+           num_stages=4, threads=128):
 
     @T.prim_func
     def main(
