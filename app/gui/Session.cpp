@@ -2,7 +2,6 @@
 #include "app/gui/Session.h"
 
 #include <QFileInfo>
-#include <QElapsedTimer>
 #include <algorithm>
 
 #include "app/gui/ParamPragma.h"
@@ -114,11 +113,8 @@ void Session::onFinished(quint64, ResultPtr result, double latencyMs, double com
         sel = m_selectedPass >= 0 ? std::min<int>(m_selectedPass, int(passes.size()) - 1) : 0;
     m_selectedPass = sel;
     if (m_comparePass >= int(passes.size())) m_comparePass = -1;
-    QElapsedTimer tt; tt.start();
     emit resultChanged();
-    qint64 a = tt.nsecsElapsed();
     emit passSelected(m_selectedPass);
-    qInfo("resultChanged %.1f ms, passSelected %.1f ms", a/1e6, (tt.nsecsElapsed()-a)/1e6);
 }
 
 void Session::selectPass(int index) {
