@@ -9,6 +9,9 @@
 
 #include "app/cli/Commands.h"
 #include "compiler/analysis/Banks.h"
+#include "profiler/Runtime.h"
+#include "profiler/check/Inputs.h"
+#include "profiler/cupti/RangeProfiler.h"
 #include "visualizer/core/BankMap.h"
 #include "visualizer/core/LayoutGrid.h"
 #include "visualizer/core/Svg.h"
@@ -27,6 +30,14 @@ nlohmann::json toJson(const analysis::KernelBankReport& r, const std::string& fi
                       {"ld_conflicts", b * r.loadExcess()},      {"st_wavefronts", b * r.storeWavefronts},
                       {"st_ideal", b * r.storeIdeal},            {"st_conflicts", b * r.storeExcess()},
                       {"cp_async_wavefronts", b * r.cpAsyncWavefronts}, {"cp_async_ideal", b * r.cpAsyncIdeal}};
+    double ldsm = 0, ldsmIdeal = 0;
+    for (auto& a : r.accesses)
+        if (a.kind == analysis::AccessKind::Ldmatrix) ldsm += a.wavefronts, ldsmIdeal += a.ideal;
+    j["predicted"]["ldsm_wavefronts"] = b * ldsm;
+    j["predicted"]["ldsm_conflicts"] = b * (ldsm - ldsmIdeal);
+    // Scalar/vector shared loads alone (LDS), in case the ld counters exclude LDSM.
+    j["predicted"]["lds_wavefronts"] = b * (r.loadWavefronts - ldsm);
+    j["predicted"]["lds_conflicts"] = b * (r.loadExcess() - (ldsm - ldsmIdeal));
     auto& acc = j["accesses"] = nlohmann::json::array();
     for (auto& a : r.accesses)
         acc.push_back({{"line", a.span.line}, {"buffer", a.buffer}, {"instruction", a.instruction},
@@ -36,14 +47,84 @@ nlohmann::json toJson(const analysis::KernelBankReport& r, const std::string& fi
     j["notes"] = r.notes;
     return j;
 }
+/// Runs the kernel once on the GPU under the CUPTI range profiler; fills j["measured"].
+bool measure(const CompileResult& r, nlohmann::json& j) {
+    std::string why;
+    auto* gpu = rt::GpuRuntime::get(&why);
+    if (!gpu) {
+        std::cerr << "tilec: error: --measure needs a GPU: " << why << "\n";
+        return false;
+    }
+    std::vector<rt::TensorParam> sig;
+    for (auto& a : r.kernel.args) sig.push_back({a.name, a.dtype, a.shape, a.isOutput});
+    rt::RunRequest req;
+    req.source = r.cuda;
+    req.kernel = r.kernel.name;
+    req.signature = sig;
+    for (int i = 0; i < 3; ++i) req.config.grid[i] = r.kernel.grid[i], req.config.block[i] = r.kernel.block[i];
+    req.config.dynamicSmemBytes = r.kernel.dynamicSmemBytes;
+    req.tensors = rt::makeInputs(sig, {}).tensors;
+    // Compile first (outside the profiled region), then profile exactly the checked launch.
+    auto nv = gpu->compile(r.cuda);
+    if (!nv.ok) {
+        std::cerr << "tilec: error: NVRTC failed:\n" << nv.log;
+        return false;
+    }
+    gpu->makeCurrent();
+    rt::RunResult res;
+    auto m = rt::cupti::measureKernels(gpu->device().ordinal, rt::cupti::bankMetricNames(), [&] { res = gpu->run(req); });
+    if (!res.ok) {
+        std::cerr << "tilec: error: the kernel failed at " << rt::stageName(res.failedStage) << ": " << res.error << "\n";
+        return false;
+    }
+    auto& out = j["measured"];
+    out["device"] = gpu->device().name;
+    out["chip"] = m.chip;
+    out["ranges"] = m.ranges;
+    out["dropped_metrics"] = m.dropped;
+    for (auto& [k, v] : m.values) out["metrics"][k] = v;
+    if (!m.ok) {
+        out["error"] = m.error;
+        std::cerr << "tilec: error: CUPTI: " << m.error << "\n";
+        return false;
+    }
+    auto get = [&](const std::string& k) { return m.values.count(k) ? m.values.at(k) : -1.0; };
+    const auto& p = j["predicted"];
+    std::printf("measured on %s (%s), %zu kernel range(s):\n", gpu->device().name.c_str(), m.chip.c_str(), m.ranges);
+    std::printf("  %-44s %14s %14s\n", "counter", "predicted", "measured");
+    auto row = [&](const char* label, double pred, const std::string& metric) {
+        std::printf("  %-44s %14.0f %14.0f\n", label, pred, get(metric));
+    };
+    row("shared ld bank conflicts (excess wavefronts)", p["ld_conflicts"].get<double>(), "l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_ld.sum");
+    row("shared st bank conflicts (excess wavefronts)", p["st_conflicts"].get<double>(), "l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_st.sum");
+    row("shared ld wavefronts (incl. ldmatrix?)", p["ld_wavefronts"].get<double>(), "l1tex__data_pipe_lsu_wavefronts_mem_shared_op_ld.sum");
+    row("shared st wavefronts", p["st_wavefronts"].get<double>(), "l1tex__data_pipe_lsu_wavefronts_mem_shared_op_st.sum");
+    row("ldmatrix wavefronts", p["ldsm_wavefronts"].get<double>(), "l1tex__data_pipe_lsu_wavefronts_mem_shared_op_ldsm.sum");
+    for (auto& d : m.dropped) std::printf("  (metric not available here: %s)\n", d.c_str());
+    return true;
+}
+
 }  // namespace
 
 int runBanks(const BanksCommand& c) {
+    if (c.listMetrics) {
+        std::string why;
+        auto* gpu = rt::GpuRuntime::get(&why);
+        if (!gpu) return std::cerr << "tilec: error: " << why << "\n", 1;
+        gpu->makeCurrent();
+        auto names = rt::cupti::listMetrics(gpu->device().ordinal, c.metricFilter, &why);
+        if (names.empty()) return std::cerr << "tilec: error: " << (why.empty() ? "no metric matches" : why) << "\n", 1;
+        for (auto& n : names) std::cout << n << "\n";
+        return 0;
+    }
     auto r = compileFile(c.flags, CompileOptions{});
     if (!r) return 1;
     if (printDiagnostics(*r) || !r->lowered) return 1;
     auto rep = analysis::analyzeBanks(r->lowered);
     std::cout << viz::formatBankTable(rep, c.sortByExcess);
+    nlohmann::json j = toJson(rep, c.flags.file);
+    bool measuredOk = true;
+    if (c.measure) measuredOk = r->ok && measure(*r, j);
     if (c.heatmap >= 0 && size_t(c.heatmap) < rep.accesses.size()) {
         const auto& a = rep.accesses[size_t(c.heatmap)];
         viz::BankHeatmapModel hm(a.worst, a.buffer + " " + a.instruction + " @ " + a.worstWhere);
@@ -62,11 +143,11 @@ int runBanks(const BanksCommand& c) {
         }
     }
     if (!c.json.empty()) {
-        std::string text = toJson(rep, c.flags.file).dump(2) + "\n";
+        std::string text = j.dump(2) + "\n";
         if (c.json == "-") std::cout << text;
         else std::ofstream(c.json) << text;
     }
-    return 0;
+    return measuredOk ? 0 : 2;
 }
 
 int runLayout(const LayoutCommand& c) {
