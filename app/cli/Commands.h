@@ -42,6 +42,9 @@ struct BanksCommand {
     bool sortByExcess = false;  ///< sort the table by excess wavefronts
     int heatmap = -1;           ///< print the lanes x banks map of this access index
     std::string json;           ///< write predicted totals as JSON to FILE ('-' = stdout)
+    bool measure = false;       ///< also run on the GPU under CUPTI and print measured counters
+    bool listMetrics = false;   ///< list the chip's CUPTI metrics containing metricFilter
+    std::string metricFilter = "shared";
 };
 int runBanks(const BanksCommand& c);
 

@@ -54,6 +54,9 @@ int main(int argc, char** argv) {
     banks->add_flag("--sort", kc.sortByExcess, "sort by excess wavefronts");
     banks->add_option("--heatmap", kc.heatmap, "print the lanes x banks map of access N (row index of the table)");
     banks->add_option("--json", kc.json, "write predicted per-kernel totals as JSON to FILE ('-' = stdout)");
+    banks->add_flag("--measure", kc.measure, "run once on the GPU under CUPTI and print measured counters next to the prediction");
+    banks->add_flag("--list-metrics", kc.listMetrics, "list the GPU's CUPTI metrics containing --metric-filter (FILE is still required)");
+    banks->add_option("--metric-filter", kc.metricFilter, "substring for --list-metrics (default: shared)");
 
     LayoutCommand lc;
     auto* layout = app.add_subcommand("layout", "show the layout of one buffer (thread/local or offset/bank per element)");
