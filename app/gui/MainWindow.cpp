@@ -100,15 +100,17 @@ void MainWindow::createDocks() {
         if (f.area == Qt::RightDockWidgetArea) previousRight = dock;
         if (!f.tabGroup.isEmpty()) firstOfGroup.insert(groupKey, dock);
     }
-    if (auto* params = m_docks.value("params")) params->raise();
+    // The first panel of each tab group is the one to see first.
+    for (const char* id : {"params", "generated"})
+        if (auto* d = m_docks.value(id)) d->raise();
 }
 
 void MainWindow::applyDefaultDockSizes() {
     // Editor ~40% of the width, pass explorer ~32%, generated code the rest; bottom tabs ~22%.
     QList<QDockWidget*> right;
     QList<int> widths;
-    if (auto* d = m_docks.value("passes")) right << d, widths << int(width() * 0.32);
-    if (auto* d = m_docks.value("generated")) right << d, widths << int(width() * 0.28);
+    if (auto* d = m_docks.value("passes")) right << d, widths << int(width() * 0.31);
+    if (auto* d = m_docks.value("generated")) right << d, widths << int(width() * 0.27);
     resizeDocks(right, widths, Qt::Horizontal);
     if (auto* params = m_docks.value("params"))
         resizeDocks({params}, {std::max(180, int(height() * 0.22))}, Qt::Vertical);
@@ -284,7 +286,8 @@ void MainWindow::saveSettings() {
 void MainWindow::resetLayout() {
     restoreState(m_defaultState);
     for (QDockWidget* d : m_docks) d->show();
-    if (auto* params = m_docks.value("params")) params->raise();
+    for (const char* id : {"params", "generated"})
+        if (auto* d = m_docks.value(id)) d->raise();
     applyDefaultDockSizes();
 }
 

@@ -328,7 +328,7 @@ void PassExplorer::showSelected() {
     m_diffStats->setText(d.identical()
                              ? tr("identical")
                              : tr("<span style='color:%1'>+%2</span> <span style='color:%3'>−%4</span> ~%5")
-                                   .arg(theme().diffAddText.darker(140).name())
+                                   .arg(theme().success.name())
                                    .arg(d.inserted)
                                    .arg(theme().error.name())
                                    .arg(d.deleted)

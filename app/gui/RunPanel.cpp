@@ -170,7 +170,7 @@ void RunPanel::onFinished(int exitCode, QProcess::ExitStatus status) {
         setStatus(tr("✖ tilec crashed after %1 s (the IDE is fine; see the log)").arg(secs, 0, 'f', 1),
                   theme().error);
     else if (pass)
-        setStatus(tr("✔ PASS  ·  %1 s").arg(secs, 0, 'f', 1), QColor("#1a7f37"));
+        setStatus(tr("✔ PASS  ·  %1 s").arg(secs, 0, 'f', 1), theme().success);
     else
         setStatus(tr("✖ FAILED (exit %1)  ·  %2 s — see the log").arg(exitCode).arg(secs, 0, 'f', 1),
                   theme().error);

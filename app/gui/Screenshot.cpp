@@ -1,6 +1,7 @@
 // Screenshot mode (Screenshot.h).
 #include "app/gui/Screenshot.h"
 
+#include <QAction>
 #include <QApplication>
 #include <QCommandLineParser>
 #include <QDeadlineTimer>
@@ -12,6 +13,7 @@
 
 #include "app/gui/MainWindow.h"
 #include "app/gui/PassExplorer.h"
+#include "app/gui/RunPanel.h"
 #include "app/gui/Session.h"
 #include "app/gui/SourceEditor.h"
 
@@ -28,6 +30,7 @@ void ScreenshotOptions::addTo(QCommandLineParser& p) {
     p.addOption({"panel", "Grab only this panel (passes, generated, params, problems, run).", "id"});
     p.addOption({"replace", "Edit the text before compiling: 'old=>new' (first occurrence).", "edit"});
     p.addOption({"raise", "Bring this dock to the front of its tab group.", "id"});
+    p.addOption({"run", "Run the program (F5) and wait for the result before the grab."});
 }
 
 ScreenshotOptions ScreenshotOptions::from(const QCommandLineParser& p) {
@@ -45,6 +48,7 @@ ScreenshotOptions ScreenshotOptions::from(const QCommandLineParser& p) {
     o.panel = p.value("panel");
     o.replace = p.value("replace");
     o.raise = p.value("raise");
+    o.run = p.isSet("run");
     return o;
 }
 
@@ -112,6 +116,17 @@ int runScreenshot(MainWindow& w, const ScreenshotOptions& o) {
         explorer->setUnified(o.unified);
     }
     if (o.focusLine > 0) w.editor()->goTo(o.focusLine);
+    if (o.run) {
+        auto* rp = qobject_cast<RunPanel*>(w.panel("run"));
+        if (rp) {
+            bool done = false;
+            QObject::connect(rp, &RunPanel::finished, [&done] { done = true; });
+            w.action("run.run")->trigger();
+            QElapsedTimer t;
+            t.start();
+            while (!done && t.elapsed() < 300000) QApplication::processEvents(QEventLoop::AllEvents, 50);
+        }
+    }
     settle(300);
     QWidget* target = &w;
     if (!o.panel.isEmpty()) {

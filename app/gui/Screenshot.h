@@ -22,6 +22,7 @@ struct ScreenshotOptions {
     QString panel;          ///< grab only this panel ("passes", "generated", ...); empty = window
     QString replace;        ///< "old=>new": edit the text before the compile (error screenshots)
     QString raise;          ///< dock to bring to front in its tab group ("problems", "run")
+    bool run = false;       ///< press Run (F5) and wait for it to finish before the grab
     bool enabled() const { return !out.isEmpty(); }
 
     static void addTo(QCommandLineParser& p);

@@ -43,6 +43,7 @@ Theme lightTheme() {
     t.warning = QColor("#bf8700");
     t.note = QColor("#0969da");
     t.accent = QColor("#0969da");
+    t.success = QColor("#1a7f37");
     t.dim = QColor("#8c959f");
     return t;
 }
@@ -77,6 +78,7 @@ Theme darkTheme() {
     t.warning = QColor("#e0b050");
     t.note = QColor("#589df6");
     t.accent = QColor("#589df6");
+    t.success = QColor("#57ab5a");
     t.dim = QColor("#6b717a");
     return t;
 }

@@ -24,6 +24,7 @@ struct Theme {
     QColor diffFiller;                   ///< side-by-side filler rows
     QColor error, warning, note;         ///< squiggles and markers
     QColor accent;                       ///< changed-pass dot, links
+    QColor success;                      ///< PASS, added-line counts
     QColor dim;                          ///< secondary text (unchanged passes)
 };
 
