@@ -250,19 +250,18 @@ void Elaborator::buildKernel(const KernelSpec& k, const ast::WithItem& item, con
 
 Flow Elaborator::execAssign(const ast::Assign& s, const EnvPtr& env) {
     auto name = s.targets.size() == 1 ? ast::as<ast::Name>(s.targets[0]) : nullptr;
-    if (name && m_kernelMode) {
-        // `x = ...` where x is a T.alloc_var: a store, as in TileLang.
+    ir::Buffer var;  // `x = ...` where x is a T.alloc_var: a store, as in TileLang
+    if (name && m_kernelMode)
         if (Value* cur = env->lookup(name->id))
-            if (auto* b = cur->extAs<BufferValue>(); b && b->isVar) {
-                Value v = eval(*s.value, env);
-                storeTo(b->buffer, {ir::intImm(0)}, v, s.span);
-                return Flow::Normal;
-            }
-    }
+            if (auto* b = cur->extAs<BufferValue>(); b && b->isVar) var = b->buffer;
     Value v;
     {
         Restore<std::string> pending(m_pendingName, name ? name->id : std::string());
         v = eval(*s.value, env);
+    }
+    if (var && !v.extAs<BufferValue>()) {  // a new buffer (x = T.alloc_var(...) again) rebinds
+        storeTo(var, {ir::intImm(0)}, v, s.span);
+        return Flow::Normal;
     }
     for (const ast::Expr* t : s.targets) assign(*t, v, env);
     return Flow::Normal;
