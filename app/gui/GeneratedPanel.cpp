@@ -1,37 +1,106 @@
-// Generated CUDA view (GeneratedPanel.h).
+// Generated CUDA view with libclang outline and go-to-definition (GeneratedPanel.h).
 #include "app/gui/GeneratedPanel.h"
 
+#include <QApplication>
+#include <QComboBox>
+#include <QHBoxLayout>
+#include <QKeyEvent>
 #include <QLabel>
+#include <QMouseEvent>
+#include <QPointer>
+#include <QShortcut>
+#include <QThreadPool>
 #include <QVBoxLayout>
 
 #include "app/gui/CodeView.h"
+#include "app/gui/CudaIndex.h"
 #include "app/gui/Session.h"
 #include "app/gui/Theme.h"
+#include "compiler/support/Resources.h"
 #include "visualizer/core/CrossRef.h"
 
 namespace ts::gui {
+namespace {
+const char* kKernelFile = "kernel.cu";
+const char* kHeaderFile = "ts_device.cuh";
+}  // namespace
 
 GeneratedPanel::GeneratedPanel(Session& session, QWidget* parent)
     : QWidget(parent), m_session(session) {
     m_header = new QLabel(this);
     m_header->setTextInteractionFlags(Qt::TextSelectableByMouse);
     m_header->setWordWrap(true);
+    m_file = new QComboBox(this);
+    m_file->addItem(kKernelFile);
+    m_file->addItem(kHeaderFile);
+    m_file->setToolTip(tr("The generated kernel, or the device header it includes (read-only)"));
+    m_outline = new QComboBox(this);
+    m_outline->setToolTip(tr("Outline (libclang): jump to a function or a kernel declaration"));
+    m_outline->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
+    m_outline->setMinimumContentsLength(18);
+    m_indexState = new QLabel(this);
     m_view = new CodeView(CodeView::Language::Cpp, this);
+    m_view->viewport()->installEventFilter(this);
+    m_view->setToolTip(QString());
+
+    auto* bar = new QHBoxLayout;
+    bar->setSpacing(6);
+    bar->addWidget(m_file);
+    bar->addWidget(m_outline, 1);
+    bar->addWidget(m_indexState);
     auto* lay = new QVBoxLayout(this);
     lay->setContentsMargins(4, 4, 4, 4);
     lay->setSpacing(4);
     lay->addWidget(m_header);
+    lay->addLayout(bar);
     lay->addWidget(m_view, 1);
 
+    auto* f12 = new QShortcut(QKeySequence(Qt::Key_F12), m_view, nullptr, nullptr, Qt::WidgetShortcut);
+    connect(f12, &QShortcut::activated, this, [this] {
+        int line, index;
+        m_view->getCursorPosition(&line, &index);
+        goToDefinition(line, index);
+    });
+    connect(m_file, &QComboBox::currentTextChanged, this, [this](const QString& f) { showFile(f); });
+    connect(m_outline, &QComboBox::activated, this, [this](int i) {
+        int line = m_outline->itemData(i).toInt();
+        if (line <= 0) return;
+        showFile(kKernelFile);
+        m_view->setCursorPosition(line - 1, 0);
+        m_view->setFirstVisibleLine(std::max(0, line - 4));
+        m_view->setFocus();
+    });
     connect(&session, &Session::resultChanged, this, &GeneratedPanel::onResult);
     connect(&session, &Session::focusChanged, this, &GeneratedPanel::updateCrossHighlight);
     connect(m_view, &CodeView::lineClicked, this, [this](int line) {
         auto r = m_session.shown();
-        if (!r || line >= int(r->cudaLineSpans.size())) return;
+        if (!r || shownFile() != kKernelFile || line >= int(r->cudaLineSpans.size())) return;
         if (r->cudaLineSpans[line].valid())
             m_session.setFocus(r->cudaLineSpans[line], FocusOrigin::Generated);
     });
+    if (!CudaIndex::available()) {
+        m_outline->setEnabled(false);
+        m_indexState->setText(tr("no libclang"));
+    }
     onResult();
+}
+
+GeneratedPanel::~GeneratedPanel() = default;
+
+QString GeneratedPanel::shownFile() const { return m_file->currentText(); }
+
+void GeneratedPanel::showFile(const QString& file) {
+    if (m_file->currentText() != file) {
+        m_file->setCurrentText(file);  // re-enters through currentTextChanged
+        return;
+    }
+    if (file == kHeaderFile) {
+        std::string_view h = resources::find(kHeaderFile);
+        m_view->setCode(QString::fromUtf8(h.data(), int(h.size())), false);
+    } else {
+        m_view->setCode(m_cuda, false);
+        updateCrossHighlight();
+    }
 }
 
 void GeneratedPanel::onResult() {
@@ -68,13 +137,95 @@ void GeneratedPanel::onResult() {
     m_header->setToolTip(tr("Dynamic shared memory %1 bytes; codegen took %2 ms")
                              .arg(qulonglong(k.dynamicSmemBytes))
                              .arg(r->codegenMicros / 1000.0, 0, 'f', 2));
-    m_view->setCode(QString::fromStdString(r->cuda));
+    QString cuda = QString::fromStdString(r->cuda);
+    if (cuda != m_cuda) {
+        m_cuda = cuda;
+        if (shownFile() == kKernelFile) m_view->setCode(m_cuda);
+        startIndexing(r->cuda);
+    }
     updateCrossHighlight();
+}
+
+void GeneratedPanel::startIndexing(const std::string& cuda) {
+    if (!CudaIndex::available()) return;
+    quint64 tag = ++m_indexTag;
+    m_indexState->setText(tr("indexing…"));
+    std::string header(resources::find(kHeaderFile));
+    QPointer<GeneratedPanel> self(this);
+    QThreadPool::globalInstance()->start([self, tag, cuda, header] {
+        std::string error;
+        std::shared_ptr<CudaIndex> index = CudaIndex::parse(cuda, header, &error);
+        QString err = QString::fromStdString(error);
+        // Posted to the application object (always alive); `self` is only checked on the UI
+        // thread, where the panel is destroyed.
+        QMetaObject::invokeMethod(
+            qApp, [self, tag, index, err] { if (self) self->onIndexed(tag, index, err); },
+            Qt::QueuedConnection);
+    });
+}
+
+void GeneratedPanel::onIndexed(quint64 tag, std::shared_ptr<CudaIndex> index, QString error) {
+    if (tag != m_indexTag) return;  // code changed meanwhile; a newer parse is coming
+    m_index = std::move(index);
+    m_outline->clear();
+    if (!m_index) {
+        m_indexState->setText(tr("no index"));
+        m_indexState->setToolTip(error);
+        return;
+    }
+    int functions = 0;
+    for (const OutlineItem& o : m_index->outline()) {
+        QString icon = o.kind == "kernel" ? QStringLiteral("▶ ") : o.depth ? QStringLiteral("    · ")
+                                                                           : QStringLiteral("ƒ ");
+        m_outline->addItem(icon + QString::fromStdString(o.name) + tr("   (line %1)").arg(o.line), o.line);
+        functions += o.depth == 0;
+    }
+    m_indexState->setText(tr("%n function(s)", "", functions));
+    m_indexState->setToolTip(tr("Indexed by libclang; F12 or Ctrl+click goes to a definition"));
+    // Start on the kernel.
+    for (int i = 0; i < m_outline->count(); ++i)
+        if (m_outline->itemText(i).startsWith(QStringLiteral("▶"))) m_outline->setCurrentIndex(i);
+    emit indexUpdated();
+}
+
+QStringList GeneratedPanel::outlineLabels() const {
+    QStringList out;
+    for (int i = 0; i < m_outline->count(); ++i) out << m_outline->itemText(i);
+    return out;
+}
+
+bool GeneratedPanel::goToDefinition(int line, int index) {
+    if (!m_index) return false;
+    auto loc = m_index->definitionAt(shownFile().toStdString(), line + 1, index + 1);
+    if (!loc) return false;
+    showFile(QString::fromStdString(loc->file));
+    m_view->setCursorPosition(loc->line - 1, std::max(0, loc->col - 1));
+    int visible = int(m_view->SendScintilla(QsciScintilla::SCI_LINESONSCREEN));
+    m_view->setFirstVisibleLine(std::max(0, loc->line - 1 - visible / 3));
+    m_view->setHighlightedLines({loc->line - 1}, false);
+    return true;
+}
+
+bool GeneratedPanel::eventFilter(QObject* o, QEvent* e) {
+    if (o == m_view->viewport() && e->type() == QEvent::MouseButtonRelease) {
+        auto* me = static_cast<QMouseEvent*>(e);
+        if (me->button() == Qt::LeftButton && (me->modifiers() & Qt::ControlModifier)) {
+            long pos = m_view->SendScintilla(QsciScintilla::SCI_POSITIONFROMPOINTCLOSE,
+                                             long(me->position().x()), long(me->position().y()));
+            if (pos >= 0) {
+                int line, index;
+                m_view->lineIndexFromPosition(int(pos), &line, &index);
+                goToDefinition(line, index);
+                return true;
+            }
+        }
+    }
+    return QWidget::eventFilter(o, e);
 }
 
 void GeneratedPanel::updateCrossHighlight() {
     auto r = m_session.shown();
-    if (!r || r->cuda.empty()) return;
+    if (!r || r->cuda.empty() || shownFile() != kKernelFile) return;
     const Focus& f = m_session.focus();
     std::vector<int> lines;
     if (f.origin == FocusOrigin::Source)

@@ -1,30 +1,62 @@
 // The generated-source panel: the CUDA C++ of the latest successful compile (C++ lexer with CUDA
 // keywords), a header line with the kernel's launch configuration, and cross-highlighting through
 // CompileResult::cudaLineSpans — the lines generated from the focused source span are banded, and
-// clicking a generated line focuses the source statement it came from.
+// clicking a generated line focuses the source statement it came from. Through libclang
+// (CudaIndex.h, parsed off the UI thread) it has an outline of the file (functions, the kernel and
+// its declarations) and go to definition (F12 or Ctrl+click), also into our device header, which
+// the file switcher shows read-only.
 #pragma once
 #include <QWidget>
+#include <memory>
 
+class QComboBox;
 class QLabel;
 
 namespace ts::gui {
 
 class CodeView;
+class CudaIndex;
 class Session;
 
 class GeneratedPanel : public QWidget {
     Q_OBJECT
 public:
     explicit GeneratedPanel(Session& session, QWidget* parent = nullptr);
+    ~GeneratedPanel() override;
     CodeView* view() const { return m_view; }
+    /// The outline combo's entries (tests).
+    QStringList outlineLabels() const;
+    /// True once libclang has indexed the current code.
+    bool indexed() const { return m_index != nullptr; }
+    /// Goes to the definition of the symbol at 0-based line/index of the shown file; false if
+    /// there is none.
+    bool goToDefinition(int line, int index);
+    /// "kernel.cu" or "ts_device.cuh".
+    QString shownFile() const;
+    void showFile(const QString& file);
+
+signals:
+    /// libclang finished indexing the current code.
+    void indexUpdated();
+
+protected:
+    bool eventFilter(QObject* o, QEvent* e) override;
 
 private:
     void onResult();
     void updateCrossHighlight();
+    void startIndexing(const std::string& cuda);
+    void onIndexed(quint64 tag, std::shared_ptr<CudaIndex> index, QString error);
 
     Session& m_session;
     QLabel* m_header;
+    QComboBox* m_file;
+    QComboBox* m_outline;
+    QLabel* m_indexState;
     CodeView* m_view;
+    QString m_cuda;  ///< the kernel.cu text shown/indexed
+    std::shared_ptr<CudaIndex> m_index;
+    quint64 m_indexTag = 0;
 };
 
 }  // namespace ts::gui

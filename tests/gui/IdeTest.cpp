@@ -14,6 +14,7 @@
 
 #include "app/gui/CodeView.h"
 #include "app/gui/CommandPalette.h"
+#include "app/gui/CudaIndex.h"
 #include "app/gui/DiagnosticsPanel.h"
 #include "app/gui/GeneratedPanel.h"
 #include "app/gui/MainWindow.h"
@@ -203,6 +204,41 @@ private slots:
         QTRY_COMPARE(w.session().focus().origin, FocusOrigin::Ir);
         QVERIFY(int(w.session().focus().span.line) <= line + 1);
         QVERIFY(int(std::max(w.session().focus().span.endLine, w.session().focus().span.line)) >= line + 1);
+    }
+
+    void generatedOutlineAndGoToDefinition() {
+        if (!CudaIndex::available()) QSKIP("built without libclang");
+        MainWindow w(false);
+        w.show();
+        QVERIFY(w.openFile(m_gemmPath, true));
+        QVERIFY(waitCompiled(w.session()));
+        auto* gen = qobject_cast<GeneratedPanel*>(w.panel("generated"));
+        QTRY_VERIFY_WITH_TIMEOUT(gen->indexed(), 20000);
+        const QString kernel = QString::fromStdString(w.session().result()->kernel.name);
+        QStringList outline = gen->outlineLabels();
+        QVERIFY2(outline.join('|').contains("▶ " + kernel), qPrintable(outline.join('|')));
+        QVERIFY2(outline.join('|').contains("A_shared"), qPrintable(outline.join('|')));
+        // A use of A_shared goes to its declaration in kernel.cu ...
+        QString code = gen->view()->text();
+        int declLine = lineOf(code, "A_shared =");
+        int useAt = code.indexOf("A_shared", code.indexOf("A_shared =") + 10);
+        QVERIFY(useAt > 0);
+        int useLine = code.left(useAt).count('\n');
+        int useCol = useAt - (code.lastIndexOf('\n', useAt - 1) + 1);
+        QVERIFY(gen->goToDefinition(useLine, useCol + 1));
+        QCOMPARE(gen->shownFile(), QString("kernel.cu"));
+        int line, index;
+        gen->view()->getCursorPosition(&line, &index);
+        QCOMPARE(line, declLine);
+        // ... and a device-header function goes into ts_device.cuh.
+        int call = code.indexOf("ts::cp_async16");
+        if (call < 0) call = code.indexOf("ts::");
+        QVERIFY(call > 0);
+        int callLine = code.left(call).count('\n');
+        int callCol = call - (code.lastIndexOf('\n', call - 1) + 1) + 5;  // inside the name
+        QVERIFY(gen->goToDefinition(callLine, callCol));
+        QCOMPARE(gen->shownFile(), QString("ts_device.cuh"));
+        gen->showFile("kernel.cu");
     }
 
     void passFilterAndNavigation() {
