@@ -443,6 +443,7 @@ std::string closestMatch(std::string_view name, const std::vector<std::string>& 
     if (name.size() >= 4)
         for (const auto& c : candidates)
             if (c.size() > name.size() && c.compare(0, name.size(), name) == 0) return c;
+    if (name.size() < 3) return best;  // one- and two-letter names match everything
     for (const auto& c : candidates) {
         if (c == name) continue;
         size_t d = dist(name, c);

@@ -274,7 +274,8 @@ bool metaEquals(const Value& a, const Value& b);
 /// The dtype named by a Str or DType value, or nullopt.
 std::optional<ir::DType> asDType(const Value& v);
 /// The candidate closest to `name` by edit distance if it is close enough to be a likely typo
-/// (distance <= max(1, |name|/3)), or one that `name` (4+ characters) is a prefix of; else "".
+/// (distance <= max(1, |name|/3), names of 3+ characters), or one that `name` (4+ characters)
+/// is a prefix of; else "".
 /// Used for "did you mean" hints.
 std::string closestMatch(std::string_view name, const std::vector<std::string>& candidates);
 
