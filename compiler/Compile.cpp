@@ -19,7 +19,7 @@ double since(Clock::time_point t0) { return std::chrono::duration<double, std::m
 std::string reprOf(const fe::Value& v) { return fe::repr(v); }
 
 /// Grid/block/smem and the tensor signature of the lowered kernel.
-bool kernelInfo(const ir::PrimFunc& f, KernelInfo& k, DiagnosticEngine& diags) {
+bool kernelInfo(const ir::PrimFunc& f, const Target& target, KernelInfo& k, DiagnosticEngine& diags) {
     const ir::KernelNode* kn = ir::findKernel(f);
     if (!kn) {
         diags.error(f->span, "the prim_func has no `with T.Kernel(...)` block", "wrap the body in `with T.Kernel(grid..., threads=N) as (bx, ...):`");
@@ -40,6 +40,34 @@ bool kernelInfo(const ir::PrimFunc& f, KernelInfo& k, DiagnosticEngine& diags) {
         if (d < kn->threads.size()) k.block[d] = static_cast<unsigned>(kn->threads[d]);
     }
     k.dynamicSmemBytes = static_cast<size_t>(ir::attrInt(f->attrs, "smem_bytes", 0));
+    // Hardware limits (CUDA C++ Programming Guide, "Compute Capabilities", technical
+    // specifications table): 1024 threads per block, grid y/z <= 65535, and the opt-in dynamic
+    // shared memory per block (163 KB on sm_80, 227 KB on sm_90).
+    int64_t threads = int64_t(k.block[0]) * k.block[1] * k.block[2];
+    if (threads > 1024 || threads <= 0) {
+        diags.error(kn->span, "T.Kernel: threads=" + std::to_string(threads) + " is outside 1..1024 threads per block",
+                    "use at most 1024 threads (e.g. threads=128 or 256)");
+        return false;
+    }
+    if (k.grid[1] > 65535 || k.grid[2] > 65535) {
+        diags.error(kn->span, "T.Kernel: grid (" + std::to_string(k.grid[0]) + ", " + std::to_string(k.grid[1]) + ", " +
+                                  std::to_string(k.grid[2]) + ") exceeds 65535 blocks in y or z",
+                    "put the largest extent first (grid x allows 2^31-1 blocks) or use larger tiles");
+        return false;
+    }
+    size_t smemLimit = target.smVersion >= 90 ? 227 * 1024 : target.smVersion == 80 ? 163 * 1024 : 99 * 1024;
+    if (k.dynamicSmemBytes > smemLimit) {
+        diags.error(kn->span, "shared memory: the kernel needs " + std::to_string(k.dynamicSmemBytes) + " bytes, more than the " +
+                                  std::to_string(smemLimit) + "-byte per-block limit of " + target.arch(),
+                    "use smaller tiles or fewer pipeline stages");
+        return false;
+    }
+    for (auto& b : f->params) {
+        auto n = ir::constNumel(*b);
+        if (n && *n > int64_t(INT32_MAX))
+            diags.warning(b->span, "tensor '" + b->name + "' has " + std::to_string(*n) +
+                                       " elements: generated index arithmetic is 32-bit and may overflow");
+    }
     k.args.clear();
     for (size_t i = 0; i < f->params.size(); ++i) {
         auto& b = *f->params[i];
@@ -110,11 +138,14 @@ CompileResult compile(const std::string& path, const std::string& text, const Co
             r.cancelled = true;
             return finish();
         }
-        if (!pipe.ok || pipe.stopped) return finish();
+        if (!pipe.ok || pipe.stopped) {
+            r.ok = pipe.ok && !diags.hasErrors();  // stopped on request: no codegen
+            return finish();
+        }
 
         // --- codegen -----------------------------------------------------------------------
         auto t2 = Clock::now();
-        if (!kernelInfo(r.lowered, r.kernel, diags)) return finish();
+        if (!kernelInfo(r.lowered, *target, r.kernel, diags)) return finish();
         auto cuda = codegen::emitCuda(r.lowered, *target, diags);
         r.cuda = std::move(cuda.source);
         r.cudaLineSpans = std::move(cuda.lineSpans);

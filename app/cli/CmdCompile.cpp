@@ -21,15 +21,21 @@ int runCompile(const CompileCommand& c) {
     for (auto& s : r->passes) {
         bool want = c.printAfter == "all" || c.printAfter == s.name || (c.printChanged && s.changed);
         if (want) {
-            std::cout << "; *** IR after " << s.name << " (" << static_cast<long long>(s.micros) << " us, "
+            (c.emit.empty() ? std::cout : std::cerr) << "; *** IR after " << s.name << " (" << static_cast<long long>(s.micros) << " us, "
                       << (s.failed ? "failed" : s.changed ? "changed" : "unchanged") << ") ***\n"
                       << s.ir << "\n";
         }
         if (!c.dumpDir.empty()) {
-            std::filesystem::create_directories(c.dumpDir);
+            std::error_code ec;
+            std::filesystem::create_directories(c.dumpDir, ec);
             char name[256];
             std::snprintf(name, sizeof name, "%02zu-%s.py", static_cast<size_t>(&s - r->passes.data()), s.name.c_str());
-            std::ofstream(std::filesystem::path(c.dumpDir) / name) << s.ir;
+            std::ofstream out(std::filesystem::path(c.dumpDir) / name);
+            if (ec || !(out << s.ir)) {
+                std::cerr << "tilec: error: cannot write into --dump-dir '" << c.dumpDir << "'"
+                          << (ec ? " (" + ec.message() + ")" : std::string()) << "\n";
+                return 1;
+            }
         }
     }
     if (!c.printAfter.empty() && c.printAfter != "all") {
@@ -48,6 +54,17 @@ int runCompile(const CompileCommand& c) {
                   r->passesMicros / 1000, r->codegenMicros / 1000);
     info << line;
     if (failed || !r->ok) return 1;
+    if (!c.stopAfter.empty()) {
+        bool known = false;
+        for (auto& [n, sum] : pipelinePasses(Target{})) known |= n == c.stopAfter;
+        if (!known) {
+            std::cerr << "tilec: error: no pass named '" << c.stopAfter << "' (see `tilec passes`)\n";
+            return 1;
+        }
+        if (c.emit == "ir") std::cout << (r->passes.empty() ? std::string() : r->passes.back().ir);
+        else if (c.emit == "cuda") std::cerr << "tilec: note: --stop-after stops before codegen; no CUDA to emit\n";
+        return 0;
+    }
 
     if (c.emit == "cuda") std::cout << r->cuda;
     else if (c.emit == "ir") std::cout << (r->passes.empty() ? std::string() : r->passes.back().ir);

@@ -483,11 +483,14 @@ ir::Region Elaborator::regionOf(const Value& v, Span s, const std::string& op, c
     ir::Region r{a->buffer, {}, a->span};
     size_t rank = a->buffer->rank();
     if (a->isElement() && partner) {
-        // Start-index form: the region has the other operand's shape, aligned to the trailing
-        // dimensions; the leading ones have extent 1.
+        // Start-index form: the region has the other operand's shape. Same rank: dimension by
+        // dimension (a (32, 1) tile takes A[i, j] as A[i:i+32, j:j+1]). Otherwise the non-unit
+        // extents are aligned to the trailing dimensions and the leading ones have extent 1.
         std::vector<ir::Expr> p;
-        for (const auto& e : *partner)
-            if (!(ir::constInt(e) && *ir::constInt(e) == 1)) p.push_back(e);
+        if (partner->size() == rank) p = *partner;
+        else
+            for (const auto& e : *partner)
+                if (!(ir::constInt(e) && *ir::constInt(e) == 1)) p.push_back(e);
         if (p.size() > rank)
             throw CompileError(a->span, op + ": '" + a->repr() + "' has " + std::to_string(rank) +
                                             " dimensions, fewer than the other operand's shape " + shapeText(*partner));
