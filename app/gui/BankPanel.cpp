@@ -1,11 +1,14 @@
 // Bank panel (BankPanel.h).
 #include "app/gui/BankPanel.h"
 
+#include <QApplication>
 #include <QHeaderView>
 #include <QLabel>
+#include <QPointer>
 #include <QScrollArea>
 #include <QSplitter>
 #include <QTableView>
+#include <QThreadPool>
 #include <QVBoxLayout>
 
 #include "app/gui/Session.h"
@@ -92,10 +95,35 @@ BankPanel::BankPanel(Session& session, QWidget* parent) : QWidget(parent), m_ses
 }
 
 void BankPanel::refresh() {
+    // Hidden tab of a visible window: nothing to show, so no work on every keystroke.
+    if (!m_shown) {
+        m_stale = true;
+        return;
+    }
+    m_stale = false;
     auto r = m_session.shown();
-    analysis::KernelBankReport rep;
-    if (r && r->lowered) rep = analysis::analyzeBanks(r->lowered);
-    m_model->setReport(rep);
+    const quint64 tag = ++m_tag;
+    QPointer<BankPanel> self(this);
+    QThreadPool::globalInstance()->start([self, tag, r] {
+        analysis::KernelBankReport rep;
+        if (r && r->lowered) rep = analysis::analyzeBanks(r->lowered);
+        // Posted to the application object; `self` is checked on the UI thread.
+        QMetaObject::invokeMethod(
+            qApp,
+            [self, tag, rep = std::move(rep)]() mutable {
+                if (self && tag == self->m_tag) self->applyReport(std::move(rep));
+            },
+            Qt::QueuedConnection);
+    });
+}
+
+void BankPanel::setPanelShown(bool shown) {
+    m_shown = shown;
+    if (shown && m_stale) refresh();
+}
+
+void BankPanel::applyReport(analysis::KernelBankReport rep) {
+    m_model->setReport(std::move(rep));
     const auto& k = m_model->report();
     if (k.accesses.empty()) {
         m_totals->setText(tr("No shared-memory accesses in the lowered kernel."));

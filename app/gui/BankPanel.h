@@ -8,6 +8,8 @@
 #include <QAbstractTableModel>
 #include <QWidget>
 
+#include "app/gui/PanelRegistry.h"
+
 #include "compiler/analysis/Banks.h"
 #include "visualizer/core/BankMap.h"
 
@@ -41,7 +43,7 @@ private:
     std::vector<viz::BankAccessRow> m_rows;
 };
 
-class BankPanel : public QWidget {
+class BankPanel : public QWidget, public LazyPanel {
     Q_OBJECT
 public:
     explicit BankPanel(Session& session, QWidget* parent = nullptr);
@@ -50,9 +52,18 @@ public:
     /// Shows the heatmap of table row `row` (and reveals its source line when `reveal`).
     void selectRow(int row, bool reveal = false);
 
+    /// LazyPanel: the main window says whether the dock is on screen.
+    void setPanelShown(bool shown) override;
+
 private:
+    /// Re-analyses the shown result off the UI thread (the analysis takes ~100 ms on gemm.py);
+    /// skipped while the panel is a hidden tab of a shown window, and redone when it is shown.
     void refresh();
+    void applyReport(analysis::KernelBankReport rep);
     Session& m_session;
+    quint64 m_tag = 0;
+    bool m_stale = false;
+    bool m_shown = true;
     BankAccessModel* m_model;
     QTableView* m_table;
     QLabel* m_totals;

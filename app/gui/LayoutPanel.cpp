@@ -98,7 +98,17 @@ void LayoutPanel::refreshBuffers() {
     rebuild();
 }
 
+void LayoutPanel::setPanelShown(bool shown) {
+    m_shown = shown;
+    if (shown && m_stale) rebuild();
+}
+
 void LayoutPanel::rebuild() {
+    if (!m_shown) {
+        m_stale = true;
+        return;
+    }
+    m_stale = false;
     auto r = m_session.shown();
     if (!r || !r->lowered || currentBuffer().isEmpty()) {
         m_grid->setModel(std::nullopt);

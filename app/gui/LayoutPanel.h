@@ -8,6 +8,8 @@
 #pragma once
 #include <QWidget>
 
+#include "app/gui/PanelRegistry.h"
+
 class QComboBox;
 class QLabel;
 class QSpinBox;
@@ -21,7 +23,7 @@ namespace ts::gui {
 
 class Session;
 
-class LayoutPanel : public QWidget {
+class LayoutPanel : public QWidget, public LazyPanel {
     Q_OBJECT
 public:
     explicit LayoutPanel(Session& session, QWidget* parent = nullptr);
@@ -34,9 +36,17 @@ public:
     bool exportSvg(const QString& path) const;
     bool exportPng(const QString& path) const;
 
+    /// LazyPanel: the main window says whether the dock is on screen.
+    void setPanelShown(bool shown) override;
+
 private:
     void refreshBuffers();
+    /// Recomputes the picture (fragment layouts take ~100 ms for gemm.py's accumulator); skipped
+    /// while the panel is a hidden tab of a shown window, and redone when it is shown, so edits
+    /// do not pay for a picture nobody sees.
     void rebuild();
+    bool m_stale = false;
+    bool m_shown = true;
     void onFocus();
     Session& m_session;
     QComboBox* m_buffer;

@@ -80,6 +80,9 @@ void MainWindow::createDocks() {
         dock->setFeatures(QDockWidget::DockWidgetMovable | QDockWidget::DockWidgetFloatable |
                           QDockWidget::DockWidgetClosable);
         m_docks.insert(f.id, dock);
+        if (auto* lazy = dynamic_cast<LazyPanel*>(dock->widget()))
+            connect(dock, &QDockWidget::visibilityChanged, this,
+                    [lazy](bool visible) { lazy->setPanelShown(visible); });
         QString groupKey = QString::number(int(f.area)) + "/" + f.tabGroup;
         if (!f.tabGroup.isEmpty() && firstOfGroup.contains(groupKey)) {
             tabifyDockWidget(firstOfGroup[groupKey], dock);

@@ -22,6 +22,16 @@ struct PanelFactory {
     std::function<QWidget*(Session&)> create;
 };
 
+/// Optional interface of panels whose refresh is expensive: the main window tells them whether
+/// their dock is actually on screen (its tab in front, not closed), so they can skip work on
+/// every edit while hidden behind another tab and catch up when shown. Panels start as shown
+/// (standalone use, tests).
+class LazyPanel {
+public:
+    virtual ~LazyPanel() = default;
+    virtual void setPanelShown(bool shown) = 0;
+};
+
 /// The registered panels in registration order (built-ins first).
 std::vector<PanelFactory>& panelFactories();
 /// Registers a panel (replacing one with the same id).
