@@ -543,26 +543,32 @@ std::optional<Value> Module::evalInGlobals(const ast::Expr& e, const ParamBindin
 std::optional<double> Module::evalSite(const MetaSite& site, const ParamBindings& params, DiagnosticEngine& diags) const {
     auto env = std::make_shared<Env>();
     env->parent = m_globals;
-    // The site's own context first (a `def main(M=4096, ...)` default, `M, N = 1024, 512`), so
-    // that the kernel parameters, bound last, win.
+    // The site's own context (a `def main(M=4096, ...)` default, `flops_per_matmul = 2 * M * ...`)
+    // evaluated with the kernel's parameter values, which always win: assignments to a
+    // parameter's name (`M, N = 1024, 512` in main) are skipped.
     if (site.inFunction)
         for (const auto& p : site.inFunction->params)
             if (p.defaultValue) try {
                     env->vars[p.name] = m_interp->eval(*p.defaultValue, m_globals);
                 } catch (const CompileError&) {
                 }
+    for (const auto& [k, v] : params) env->vars[k] = v;
     for (size_t i = 0; i < site.index; ++i) {
         const ast::Stmt* s = (*site.block)[i];
         const ast::Expr* value = nullptr;
-        if (auto a = ast::as<ast::Assign>(s)) value = a->value;
-        if (auto a = ast::as<ast::AnnAssign>(s)) value = a->value;
-        if (!value || !isSimpleExpr(value)) continue;
+        std::vector<std::string> targets;
+        if (auto a = ast::as<ast::Assign>(s)) {
+            value = a->value;
+            for (const ast::Expr* t : a->targets) collectNames(t, targets);
+        }
+        if (auto a = ast::as<ast::AnnAssign>(s)) value = a->value, collectNames(a->target, targets);
+        if (!value || !isSimpleExpr(value) || targets.empty()) continue;
+        if (std::any_of(targets.begin(), targets.end(), [&](const std::string& n) { return findParam(params, n); })) continue;
         try {
             m_interp->exec(*s, env);
         } catch (const CompileError&) {
         }
     }
-    for (const auto& [k, v] : params) env->vars[k] = v;
     try {
         Value v = m_interp->eval(*site.expr, env);
         if (!v.isNumber()) {

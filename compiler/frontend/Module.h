@@ -127,8 +127,9 @@ public:
     std::optional<ParamBindings> bindParams(const KernelEntry& e,
                                             const std::vector<std::pair<std::string, std::string>>& overrides,
                                             DiagnosticEngine& diags) const;
-    /// Evaluates a flops/bytes site with the given parameter values (module globals, then the
-    /// simple assignments that precede the site, then the parameters). Errors go to `diags`.
+    /// Evaluates a flops/bytes site with the given parameter values: module globals, the
+    /// enclosing function's defaults, the parameters, then the simple assignments that precede
+    /// the site (except those to a parameter's name). Errors go to `diags`.
     std::optional<double> evalSite(const MetaSite& site, const ParamBindings& params, DiagnosticEngine& diags) const;
     /// Evaluates a decorator argument (out_idx, configs, ...) in the module globals plus
     /// `params` (if given). Errors go to `diags`.

@@ -133,9 +133,11 @@ def kern(M, N, K, block=64):
     return main
 
 def main(M=4096, N=4096, K=4096):
+    M, N = 8, 8
     kernel = kern(M, N, K)
     scale = 3
-    total_flops = scale * M * N * K
+    per_k = scale * M * N
+    total_flops = per_k * K
     print(total_flops)
 )");
     ASSERT_FALSE(a->diags.hasErrors());
