@@ -30,6 +30,20 @@ rt::LaunchConfig launchOf(const CompileResult& r) {
     return lc;
 }
 
+/// The launch request for a compiled kernel: its CUDA, signature, launch shape and inputs, for
+/// the --target arch (default: the device's).
+rt::RunRequest requestFor(const CompileResult& r, const rt::InputSet& set, const CompileFlags& flags, const rt::GpuRuntime& gpu) {
+    rt::RunRequest req;
+    req.source = r.cuda;
+    req.kernel = r.kernel.name;
+    req.signature = signatureOf(r);
+    req.config = launchOf(r);
+    req.tensors = set.tensors;
+    auto t = parseTarget(flags.target.empty() ? "cuda:" + gpu.arch() : flags.target);
+    req.arch = t ? t->arch() : gpu.arch();
+    return req;
+}
+
 /// Runs the elaborated program on the interpreter with the given inputs; outputs NaN-poisoned.
 std::optional<std::vector<HostTensor>> runInterp(const CompileResult& r, const std::vector<HostTensor>& inputs,
                                                  std::string& why) {
@@ -115,14 +129,7 @@ int runRun(const RunCommand& c) {
     std::string why;
     rt::GpuRuntime* gpu = c.interp ? nullptr : rt::GpuRuntime::get(&why);
     if (gpu) {
-        rt::RunRequest req;
-        req.source = r->cuda;
-        req.kernel = r->kernel.name;
-        req.signature = sig;
-        req.config = launchOf(*r);
-        req.tensors = set.tensors;
-        auto t = parseTarget(c.flags.target.empty() ? "cuda:" + gpu->arch() : c.flags.target);
-        req.arch = t ? t->arch() : gpu->arch();
+        rt::RunRequest req = requestFor(*r, set, c.flags, *gpu);
         auto res = gpu->run(req);
         if (!res.ok) {
             std::cerr << "tilec: error: " << rt::stageName(res.failedStage) << " failed: " << res.error << "\n";
@@ -182,14 +189,7 @@ int runBench(const BenchCommand& c) {
         for (auto e : a.shape) n *= e;
         bytesPerSet += n;
     }
-    rt::RunRequest req;
-    req.source = r->cuda;
-    req.kernel = r->kernel.name;
-    req.signature = sig;
-    req.config = launchOf(*r);
-    req.tensors = set.tensors;
-    auto t = parseTarget(c.flags.target.empty() ? "cuda:" + gpu->arch() : c.flags.target);
-    req.arch = t ? t->arch() : gpu->arch();
+    rt::RunRequest req = requestFor(*r, set, c.flags, *gpu);
     req.timingReps = c.reps;
     req.timingWarmup = c.warmup;
     // Rotate through enough copies that one pass over them exceeds 3x L2 (METHOD.md: inputs
