@@ -6,29 +6,46 @@ namespace ts::fe::ast {
 
 const char* spelling(BinOpKind op) {
     switch (op) {
-        case BinOpKind::Add: return "+";
-        case BinOpKind::Sub: return "-";
-        case BinOpKind::Mul: return "*";
-        case BinOpKind::MatMul: return "@";
-        case BinOpKind::Div: return "/";
-        case BinOpKind::FloorDiv: return "//";
-        case BinOpKind::Mod: return "%";
-        case BinOpKind::Pow: return "**";
-        case BinOpKind::LShift: return "<<";
-        case BinOpKind::RShift: return ">>";
-        case BinOpKind::BitOr: return "|";
-        case BinOpKind::BitXor: return "^";
-        case BinOpKind::BitAnd: return "&";
+        case BinOpKind::Add:
+            return "+";
+        case BinOpKind::Sub:
+            return "-";
+        case BinOpKind::Mul:
+            return "*";
+        case BinOpKind::MatMul:
+            return "@";
+        case BinOpKind::Div:
+            return "/";
+        case BinOpKind::FloorDiv:
+            return "//";
+        case BinOpKind::Mod:
+            return "%";
+        case BinOpKind::Pow:
+            return "**";
+        case BinOpKind::LShift:
+            return "<<";
+        case BinOpKind::RShift:
+            return ">>";
+        case BinOpKind::BitOr:
+            return "|";
+        case BinOpKind::BitXor:
+            return "^";
+        case BinOpKind::BitAnd:
+            return "&";
     }
     return "?";
 }
 
 const char* spelling(UnaryOpKind op) {
     switch (op) {
-        case UnaryOpKind::Not: return "not";
-        case UnaryOpKind::Neg: return "-";
-        case UnaryOpKind::Pos: return "+";
-        case UnaryOpKind::Invert: return "~";
+        case UnaryOpKind::Not:
+            return "not";
+        case UnaryOpKind::Neg:
+            return "-";
+        case UnaryOpKind::Pos:
+            return "+";
+        case UnaryOpKind::Invert:
+            return "~";
     }
     return "?";
 }
@@ -37,16 +54,26 @@ const char* spelling(BoolOpKind op) { return op == BoolOpKind::And ? "and" : "or
 
 const char* spelling(CmpOpKind op) {
     switch (op) {
-        case CmpOpKind::Eq: return "==";
-        case CmpOpKind::NotEq: return "!=";
-        case CmpOpKind::Lt: return "<";
-        case CmpOpKind::LtE: return "<=";
-        case CmpOpKind::Gt: return ">";
-        case CmpOpKind::GtE: return ">=";
-        case CmpOpKind::Is: return "is";
-        case CmpOpKind::IsNot: return "is not";
-        case CmpOpKind::In: return "in";
-        case CmpOpKind::NotIn: return "not in";
+        case CmpOpKind::Eq:
+            return "==";
+        case CmpOpKind::NotEq:
+            return "!=";
+        case CmpOpKind::Lt:
+            return "<";
+        case CmpOpKind::LtE:
+            return "<=";
+        case CmpOpKind::Gt:
+            return ">";
+        case CmpOpKind::GtE:
+            return ">=";
+        case CmpOpKind::Is:
+            return "is";
+        case CmpOpKind::IsNot:
+            return "is not";
+        case CmpOpKind::In:
+            return "in";
+        case CmpOpKind::NotIn:
+            return "not in";
     }
     return "?";
 }
@@ -101,7 +128,8 @@ std::string comps(const std::vector<Comprehension>& gs) {
 
 std::string keywords(const std::vector<Keyword>& ks) {
     std::string out;
-    for (const auto& k : ks) out += ", " + (k.name.empty() ? std::string("**") : k.name + "=") + dump(k.value);
+    for (const auto& k : ks)
+        out += ", " + (k.name.empty() ? std::string("**") : k.name + "=") + dump(k.value);
     return out;
 }
 
@@ -110,23 +138,35 @@ std::string keywords(const std::vector<Keyword>& ks) {
 std::string dump(const Expr* e) {
     if (!e) return "null";
     switch (e->kind) {
-        case ExprKind::Name: return "Name(" + as<Name>(e)->id + ")";
+        case ExprKind::Name:
+            return "Name(" + as<Name>(e)->id + ")";
         case ExprKind::Constant: {
             auto c = as<Constant>(e);
             std::ostringstream os;
             switch (c->type) {
-                case Constant::Type::None: return "None";
-                case Constant::Type::Bool: return c->boolValue ? "True" : "False";
-                case Constant::Type::Int: return "Int(" + std::to_string(c->intValue) + ")";
-                case Constant::Type::Float: os << "Float(" << c->floatValue << ")"; return os.str();
-                case Constant::Type::Imaginary: os << "Imag(" << c->floatValue << ")"; return os.str();
-                case Constant::Type::Ellipsis: return "Ellipsis";
+                case Constant::Type::None:
+                    return "None";
+                case Constant::Type::Bool:
+                    return c->boolValue ? "True" : "False";
+                case Constant::Type::Int:
+                    return "Int(" + std::to_string(c->intValue) + ")";
+                case Constant::Type::Float:
+                    os << "Float(" << c->floatValue << ")";
+                    return os.str();
+                case Constant::Type::Imaginary:
+                    os << "Imag(" << c->floatValue << ")";
+                    return os.str();
+                case Constant::Type::Ellipsis:
+                    return "Ellipsis";
             }
             return "Constant";
         }
         case ExprKind::Str: {
             auto s = as<Str>(e);
-            return std::string(s->isFString ? "FStr(" : s->isBytes ? "Bytes(" : "Str(") + quote(s->value) + ")";
+            return std::string(s->isFString ? "FStr("
+                               : s->isBytes ? "Bytes("
+                                            : "Str(") +
+                   quote(s->value) + ")";
         }
         case ExprKind::Attribute: {
             auto a = as<Attribute>(e);
@@ -147,7 +187,8 @@ std::string dump(const Expr* e) {
         }
         case ExprKind::BinOp: {
             auto b = as<BinOp>(e);
-            return std::string("BinOp(") + spelling(b->op) + ", " + dump(b->left) + ", " + dump(b->right) + ")";
+            return std::string("BinOp(") + spelling(b->op) + ", " + dump(b->left) + ", " +
+                   dump(b->right) + ")";
         }
         case ExprKind::UnaryOp: {
             auto u = as<UnaryOp>(e);
@@ -172,30 +213,43 @@ std::string dump(const Expr* e) {
             auto l = as<Lambda>(e);
             return "Lambda(" + params(l->params) + "; " + dump(l->body) + ")";
         }
-        case ExprKind::Tuple: return "Tuple(" + list(as<Tuple>(e)->elts) + ")";
-        case ExprKind::List: return "List(" + list(as<List>(e)->elts) + ")";
-        case ExprKind::Set: return "Set(" + list(as<Set>(e)->elts) + ")";
+        case ExprKind::Tuple:
+            return "Tuple(" + list(as<Tuple>(e)->elts) + ")";
+        case ExprKind::List:
+            return "List(" + list(as<List>(e)->elts) + ")";
+        case ExprKind::Set:
+            return "Set(" + list(as<Set>(e)->elts) + ")";
         case ExprKind::Dict: {
             auto d = as<Dict>(e);
             std::string out = "Dict(";
             for (size_t i = 0; i < d->keys.size(); ++i)
-                out += (i ? ", " : "") + (d->keys[i] ? dump(d->keys[i]) + ": " : std::string("**")) + dump(d->values[i]);
+                out += (i ? ", " : "") +
+                       (d->keys[i] ? dump(d->keys[i]) + ": " : std::string("**")) +
+                       dump(d->values[i]);
             return out + ")";
         }
-        case ExprKind::ListComp: return "ListComp(" + dump(as<ListComp>(e)->elt) + comps(as<ListComp>(e)->generators) + ")";
-        case ExprKind::SetComp: return "SetComp(" + dump(as<SetComp>(e)->elt) + comps(as<SetComp>(e)->generators) + ")";
+        case ExprKind::ListComp:
+            return "ListComp(" + dump(as<ListComp>(e)->elt) + comps(as<ListComp>(e)->generators) +
+                   ")";
+        case ExprKind::SetComp:
+            return "SetComp(" + dump(as<SetComp>(e)->elt) + comps(as<SetComp>(e)->generators) + ")";
         case ExprKind::GeneratorExp:
-            return "GeneratorExp(" + dump(as<GeneratorExp>(e)->elt) + comps(as<GeneratorExp>(e)->generators) + ")";
+            return "GeneratorExp(" + dump(as<GeneratorExp>(e)->elt) +
+                   comps(as<GeneratorExp>(e)->generators) + ")";
         case ExprKind::DictComp: {
             auto d = as<DictComp>(e);
             return "DictComp(" + dump(d->key) + ": " + dump(d->value) + comps(d->generators) + ")";
         }
-        case ExprKind::Starred: return "Starred(" + dump(as<Starred>(e)->value) + ")";
+        case ExprKind::Starred:
+            return "Starred(" + dump(as<Starred>(e)->value) + ")";
         case ExprKind::NamedExpr:
-            return "NamedExpr(" + dump(as<NamedExpr>(e)->target) + ", " + dump(as<NamedExpr>(e)->value) + ")";
+            return "NamedExpr(" + dump(as<NamedExpr>(e)->target) + ", " +
+                   dump(as<NamedExpr>(e)->value) + ")";
         case ExprKind::Yield:
-            return std::string(as<Yield>(e)->isFrom ? "YieldFrom(" : "Yield(") + opt(as<Yield>(e)->value) + ")";
-        case ExprKind::Await: return "Await(" + dump(as<Await>(e)->value) + ")";
+            return std::string(as<Yield>(e)->isFrom ? "YieldFrom(" : "Yield(") +
+                   opt(as<Yield>(e)->value) + ")";
+        case ExprKind::Await:
+            return "Await(" + dump(as<Await>(e)->value) + ")";
     }
     return "?";
 }
@@ -215,15 +269,18 @@ std::string dump(const Stmt* s, int indent) {
             auto f = as<FunctionDef>(s);
             std::string head;
             for (const Expr* d : f->decorators) head += line("@" + dump(d));
-            return head + line(std::string(f->isAsync ? "async " : "") + "def " + f->name + "(" +
-                               params(f->params) + ")" + (f->returns ? " -> " + dump(f->returns) : "")) +
+            return head +
+                   line(std::string(f->isAsync ? "async " : "") + "def " + f->name + "(" +
+                        params(f->params) + ")" + (f->returns ? " -> " + dump(f->returns) : "")) +
                    sub(f->body);
         }
         case StmtKind::ClassDef: {
             auto c = as<ClassDef>(s);
-            return line("class " + c->name + "(" + list(c->bases) + keywords(c->keywords) + ")") + sub(c->body);
+            return line("class " + c->name + "(" + list(c->bases) + keywords(c->keywords) + ")") +
+                   sub(c->body);
         }
-        case StmtKind::Return: return line("Return " + opt(as<Return>(s)->value));
+        case StmtKind::Return:
+            return line("Return " + opt(as<Return>(s)->value));
         case StmtKind::Assign: {
             auto a = as<Assign>(s);
             std::string out = "Assign ";
@@ -232,7 +289,8 @@ std::string dump(const Stmt* s, int indent) {
         }
         case StmtKind::AugAssign: {
             auto a = as<AugAssign>(s);
-            return line("AugAssign " + dump(a->target) + " " + spelling(a->op) + "= " + dump(a->value));
+            return line("AugAssign " + dump(a->target) + " " + spelling(a->op) + "= " +
+                        dump(a->value));
         }
         case StmtKind::AnnAssign: {
             auto a = as<AnnAssign>(s);
@@ -247,7 +305,8 @@ std::string dump(const Stmt* s, int indent) {
         }
         case StmtKind::For: {
             auto f = as<For>(s);
-            std::string out = line("For " + dump(f->target) + " in " + dump(f->iter)) + sub(f->body);
+            std::string out =
+                line("For " + dump(f->target) + " in " + dump(f->iter)) + sub(f->body);
             if (!f->orelse.empty()) out += line("Else") + sub(f->orelse);
             return out;
         }
@@ -266,23 +325,32 @@ std::string dump(const Stmt* s, int indent) {
             }
             return line(out) + sub(w->body);
         }
-        case StmtKind::ExprStmt: return line("Expr " + dump(as<ExprStmt>(s)->value));
-        case StmtKind::Pass: return line("Pass");
-        case StmtKind::Break: return line("Break");
-        case StmtKind::Continue: return line("Continue");
+        case StmtKind::ExprStmt:
+            return line("Expr " + dump(as<ExprStmt>(s)->value));
+        case StmtKind::Pass:
+            return line("Pass");
+        case StmtKind::Break:
+            return line("Break");
+        case StmtKind::Continue:
+            return line("Continue");
         case StmtKind::Import:
         case StmtKind::ImportFrom: {
             const std::vector<Alias>& names =
                 s->kind == StmtKind::Import ? as<Import>(s)->names : as<ImportFrom>(s)->names;
-            std::string out = s->kind == StmtKind::Import
-                                  ? std::string("Import ")
-                                  : "ImportFrom " + std::string(static_cast<size_t>(as<ImportFrom>(s)->level), '.') +
-                                        as<ImportFrom>(s)->module + ": ";
+            std::string out =
+                s->kind == StmtKind::Import
+                    ? std::string("Import ")
+                    : "ImportFrom " +
+                          std::string(static_cast<size_t>(as<ImportFrom>(s)->level), '.') +
+                          as<ImportFrom>(s)->module + ": ";
             for (size_t i = 0; i < names.size(); ++i)
-                out += (i ? ", " : "") + names[i].name + (names[i].asname.empty() ? "" : " as " + names[i].asname);
+                out += (i ? ", " : "") + names[i].name +
+                       (names[i].asname.empty() ? "" : " as " + names[i].asname);
             return line(out);
         }
-        case StmtKind::Assert: return line("Assert " + dump(as<Assert>(s)->test) + (as<Assert>(s)->msg ? ", " + dump(as<Assert>(s)->msg) : ""));
+        case StmtKind::Assert:
+            return line("Assert " + dump(as<Assert>(s)->test) +
+                        (as<Assert>(s)->msg ? ", " + dump(as<Assert>(s)->msg) : ""));
         case StmtKind::Global:
         case StmtKind::Nonlocal: {
             auto n = static_cast<const NameList*>(s);
@@ -294,13 +362,17 @@ std::string dump(const Stmt* s, int indent) {
             auto t = as<Try>(s);
             std::string out = line("Try") + sub(t->body);
             for (const auto& h : t->handlers)
-                out += line("Except " + opt(h.type) + (h.name.empty() ? "" : " as " + h.name)) + sub(h.body);
+                out += line("Except " + opt(h.type) + (h.name.empty() ? "" : " as " + h.name)) +
+                       sub(h.body);
             if (!t->orelse.empty()) out += line("Else") + sub(t->orelse);
             if (!t->finalbody.empty()) out += line("Finally") + sub(t->finalbody);
             return out;
         }
-        case StmtKind::Del: return line("Del " + list(as<Del>(s)->targets));
-        case StmtKind::Raise: return line("Raise " + opt(as<Raise>(s)->exc) + (as<Raise>(s)->cause ? " from " + dump(as<Raise>(s)->cause) : ""));
+        case StmtKind::Del:
+            return line("Del " + list(as<Del>(s)->targets));
+        case StmtKind::Raise:
+            return line("Raise " + opt(as<Raise>(s)->exc) +
+                        (as<Raise>(s)->cause ? " from " + dump(as<Raise>(s)->cause) : ""));
     }
     return line("?");
 }

@@ -14,19 +14,73 @@
 namespace ts::fe::ast {
 
 enum class ExprKind : uint8_t {
-    Name, Constant, Str, Attribute, Subscript, Slice, Call, BinOp, UnaryOp, BoolOp, Compare, IfExp,
-    Lambda, Tuple, List, Set, Dict, ListComp, SetComp, DictComp, GeneratorExp, Starred, NamedExpr,
-    Yield, Await,
+    Name,
+    Constant,
+    Str,
+    Attribute,
+    Subscript,
+    Slice,
+    Call,
+    BinOp,
+    UnaryOp,
+    BoolOp,
+    Compare,
+    IfExp,
+    Lambda,
+    Tuple,
+    List,
+    Set,
+    Dict,
+    ListComp,
+    SetComp,
+    DictComp,
+    GeneratorExp,
+    Starred,
+    NamedExpr,
+    Yield,
+    Await,
 };
 
 enum class StmtKind : uint8_t {
-    FunctionDef, ClassDef, Return, Assign, AugAssign, AnnAssign, If, For, While, With, ExprStmt,
-    Pass, Break, Continue, Import, ImportFrom, Assert, Global, Nonlocal, Try, Del, Raise,
+    FunctionDef,
+    ClassDef,
+    Return,
+    Assign,
+    AugAssign,
+    AnnAssign,
+    If,
+    For,
+    While,
+    With,
+    ExprStmt,
+    Pass,
+    Break,
+    Continue,
+    Import,
+    ImportFrom,
+    Assert,
+    Global,
+    Nonlocal,
+    Try,
+    Del,
+    Raise,
 };
 
 /// Binary operators in Python's spelling order.
 enum class BinOpKind : uint8_t {
-    Add, Sub, Mul, MatMul, Div, FloorDiv, Mod, Pow, LShift, RShift, BitOr, BitXor, BitAnd,
+    Add,
+    Sub,
+    Mul,
+    MatMul,
+    Div,
+    FloorDiv,
+    Mod,
+    Pow,
+    LShift,
+    RShift,
+    BitOr,
+    BitXor,
+    BitAnd,
 };
 enum class UnaryOpKind : uint8_t { Not, Neg, Pos, Invert };
 enum class BoolOpKind : uint8_t { And, Or };
@@ -173,17 +227,17 @@ struct IfExp : Expr {
 };
 
 enum class ParamKind : uint8_t {
-    PosOnly,      ///< before a `/`
-    Normal,       ///< positional or keyword
-    VarArgs,      ///< `*args`
-    KwOnly,       ///< after `*` or `*args`
-    VarKw,        ///< `**kwargs`
+    PosOnly,  ///< before a `/`
+    Normal,   ///< positional or keyword
+    VarArgs,  ///< `*args`
+    KwOnly,   ///< after `*` or `*args`
+    VarKw,    ///< `**kwargs`
 };
 
 /// One formal parameter of a def or lambda.
 struct Param {
     std::string name;
-    Span span;                   ///< the name
+    Span span;  ///< the name
     ParamKind kind = ParamKind::Normal;
     Expr* annotation = nullptr;  ///< `name: annotation`
     Expr* defaultValue = nullptr;

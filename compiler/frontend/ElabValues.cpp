@@ -10,7 +10,8 @@ using ir::DType;
 
 Elaborator& elaboratorOf(Interp& in) {
     auto* e = dynamic_cast<Elaborator*>(&in);
-    if (!e) throw CompileError(Span{}, "tile-level values can only be used while elaborating a kernel");
+    if (!e)
+        throw CompileError(Span{}, "tile-level values can only be used while elaborating a kernel");
     return *e;
 }
 
@@ -44,22 +45,28 @@ std::string ExprValue::repr() const { return ir::toString(expr); }
 
 std::optional<Value> ExprValue::getAttr(Interp& in, const std::string& name, Span) {
     if (name == "dtype") return Value::dtype(expr->dtype);
-    if (name == "astype") return astypeBuiltin(Value::ext(std::static_pointer_cast<ExtValue>(shared_from_this())));
+    if (name == "astype")
+        return astypeBuiltin(Value::ext(std::static_pointer_cast<ExtValue>(shared_from_this())));
     return std::nullopt;
 }
 
-std::optional<Value> ExprValue::binaryOp(Interp& in, ast::BinOpKind op, const Value& other, bool selfOnLeft, Span s) {
+std::optional<Value> ExprValue::binaryOp(Interp& in, ast::BinOpKind op, const Value& other,
+                                         bool selfOnLeft, Span s) {
     Value self = Value::ext(std::static_pointer_cast<ExtValue>(shared_from_this()));
-    return selfOnLeft ? elaboratorOf(in).arith(op, self, other, s) : elaboratorOf(in).arith(op, other, self, s);
+    return selfOnLeft ? elaboratorOf(in).arith(op, self, other, s)
+                      : elaboratorOf(in).arith(op, other, self, s);
 }
 
 std::optional<Value> ExprValue::unaryOp(Interp& in, ast::UnaryOpKind op, Span s) {
-    return elaboratorOf(in).unary(op, Value::ext(std::static_pointer_cast<ExtValue>(shared_from_this())), s);
+    return elaboratorOf(in).unary(
+        op, Value::ext(std::static_pointer_cast<ExtValue>(shared_from_this())), s);
 }
 
-std::optional<Value> ExprValue::compare(Interp& in, ast::CmpOpKind op, const Value& other, bool selfOnLeft, Span s) {
+std::optional<Value> ExprValue::compare(Interp& in, ast::CmpOpKind op, const Value& other,
+                                        bool selfOnLeft, Span s) {
     Value self = Value::ext(std::static_pointer_cast<ExtValue>(shared_from_this()));
-    return selfOnLeft ? elaboratorOf(in).compare(op, self, other, s) : elaboratorOf(in).compare(op, other, self, s);
+    return selfOnLeft ? elaboratorOf(in).compare(op, self, other, s)
+                      : elaboratorOf(in).compare(op, other, self, s);
 }
 
 std::optional<bool> ExprValue::truth(Interp&, Span) {
@@ -74,15 +81,18 @@ std::optional<Value> BufferValue::getAttr(Interp& in, const std::string& name, S
     if (name == "shape") {
         std::vector<Value> dims;
         for (const auto& d : buffer->shape) {
-            if (auto c = ir::constInt(d)) dims.push_back(Value::integer(*c));
-            else dims.push_back(elaboratorOf(in).wrap(d));
+            if (auto c = ir::constInt(d))
+                dims.push_back(Value::integer(*c));
+            else
+                dims.push_back(elaboratorOf(in).wrap(d));
         }
         return Value::tuple(std::move(dims));
     }
     if (name == "dtype") return Value::dtype(buffer->dtype);
     if (name == "name") return Value::str(buffer->name);
     if (name == "ndim") return Value::integer(static_cast<int64_t>(buffer->rank()));
-    if (name == "astype" && isVar) return astypeBuiltin(Value::ext(std::static_pointer_cast<ExtValue>(shared_from_this())));
+    if (name == "astype" && isVar)
+        return astypeBuiltin(Value::ext(std::static_pointer_cast<ExtValue>(shared_from_this())));
     return std::nullopt;
 }
 
@@ -95,21 +105,26 @@ std::optional<Value> BufferValue::getItem(Interp& in, const Value& index, Span s
         if (v.is(ValueKind::Slice)) {
             const SliceObj& sl = v.sliceObj();
             if (!sl.step.isNone() && !(sl.step.isIntLike() && sl.step.asInt() == 1))
-                throw CompileError(s, "slices of '" + buffer->name + "' cannot have a step", "use a T.Parallel loop for strided access");
+                throw CompileError(s, "slices of '" + buffer->name + "' cannot have a step",
+                                   "use a T.Parallel loop for strided access");
             ai.isSlice = true;
             if (!sl.lower.isNone()) ai.lower = el.toExpr(sl.lower, s, "a slice bound");
             if (!sl.upper.isNone()) ai.upper = el.toExpr(sl.upper, s, "a slice bound");
         } else {
             ai.point = el.toExpr(v, s, "an index of '" + buffer->name + "'");
             if (ir::isFloat(ai.point->dtype))
-                throw CompileError(s, "index of '" + buffer->name + "' is a " + std::string(ir::dtypeName(ai.point->dtype)) +
-                                          " value", "indices must be integers; convert with T.cast(x, \"int32\")");
+                throw CompileError(s,
+                                   "index of '" + buffer->name + "' is a " +
+                                       std::string(ir::dtypeName(ai.point->dtype)) + " value",
+                                   "indices must be integers; convert with T.cast(x, \"int32\")");
         }
         idx.push_back(std::move(ai));
     }
     if (idx.size() > buffer->rank())
-        throw CompileError(s, "too many indices for '" + buffer->name + "': " + std::to_string(idx.size()) + " given, rank " +
-                                  std::to_string(buffer->rank()),
+        throw CompileError(s,
+                           "too many indices for '" + buffer->name +
+                               "': " + std::to_string(idx.size()) + " given, rank " +
+                               std::to_string(buffer->rank()),
                            "'" + buffer->name + "' has shape " + shapeText(buffer->shape));
     return Value::ext(std::make_shared<BufferAccess>(buffer, std::move(idx), s, el.epoch()));
 }
@@ -121,10 +136,12 @@ bool BufferValue::setItem(Interp& in, const Value& index, const Value& v, Span s
     if (!a->isElement()) {
         bool slices = false;
         for (const auto& i : a->indices) slices |= i.isSlice;
-        throw CompileError(s, slices ? "assigning to a region of '" + buffer->name + "' is not supported"
-                                     : "'" + buffer->name + "' needs " + std::to_string(buffer->rank()) +
-                                           " indices to store an element, got " + std::to_string(a->indices.size()),
-                           slices ? "use T.fill(region, value) or T.copy(src, region), or a T.Parallel loop" : "");
+        throw CompileError(
+            s,
+            slices ? "assigning to a region of '" + buffer->name + "' is not supported"
+                   : "'" + buffer->name + "' needs " + std::to_string(buffer->rank()) +
+                         " indices to store an element, got " + std::to_string(a->indices.size()),
+            slices ? "use T.fill(region, value) or T.copy(src, region), or a T.Parallel loop" : "");
     }
     std::vector<ir::Expr> idx;
     for (const auto& i : a->indices) idx.push_back(i.point);
@@ -137,25 +154,32 @@ std::optional<int64_t> BufferValue::length(Interp&, Span) {
     return ir::constInt(buffer->shape[0]);
 }
 
-std::optional<Value> BufferValue::binaryOp(Interp& in, ast::BinOpKind op, const Value& other, bool selfOnLeft, Span s) {
+std::optional<Value> BufferValue::binaryOp(Interp& in, ast::BinOpKind op, const Value& other,
+                                           bool selfOnLeft, Span s) {
     Elaborator& el = elaboratorOf(in);
     if (!isVar)
-        throw CompileError(s, std::string("unsupported operand for ") + ast::spelling(op) + ": buffer '" + buffer->name + "'",
-                           "index the buffer to use one element (" + buffer->name + "[i, ...]); tile-wide arithmetic "
-                           "is written as a T.Parallel loop");
+        throw CompileError(s,
+                           std::string("unsupported operand for ") + ast::spelling(op) +
+                               ": buffer '" + buffer->name + "'",
+                           "index the buffer to use one element (" + buffer->name +
+                               "[i, ...]); tile-wide arithmetic "
+                               "is written as a T.Parallel loop");
     Value self = Value::ext(std::static_pointer_cast<ExtValue>(shared_from_this()));
     return selfOnLeft ? el.arith(op, self, other, s) : el.arith(op, other, self, s);
 }
 
 std::optional<Value> BufferValue::unaryOp(Interp& in, ast::UnaryOpKind op, Span s) {
     if (!isVar) return std::nullopt;
-    return elaboratorOf(in).unary(op, Value::ext(std::static_pointer_cast<ExtValue>(shared_from_this())), s);
+    return elaboratorOf(in).unary(
+        op, Value::ext(std::static_pointer_cast<ExtValue>(shared_from_this())), s);
 }
 
-std::optional<Value> BufferValue::compare(Interp& in, ast::CmpOpKind op, const Value& other, bool selfOnLeft, Span s) {
+std::optional<Value> BufferValue::compare(Interp& in, ast::CmpOpKind op, const Value& other,
+                                          bool selfOnLeft, Span s) {
     if (!isVar) return std::nullopt;  // `buf == other` keeps Python identity semantics
     Value self = Value::ext(std::static_pointer_cast<ExtValue>(shared_from_this()));
-    return selfOnLeft ? elaboratorOf(in).compare(op, self, other, s) : elaboratorOf(in).compare(op, other, self, s);
+    return selfOnLeft ? elaboratorOf(in).compare(op, self, other, s)
+                      : elaboratorOf(in).compare(op, other, self, s);
 }
 
 // ---- BufferAccess -------------------------------------------------------------------------------
@@ -172,51 +196,63 @@ std::string BufferAccess::repr() const {
     for (size_t i = 0; i < indices.size(); ++i) {
         const auto& x = indices[i];
         s += i ? ", " : "";
-        if (!x.isSlice) s += ir::toString(x.point);
-        else s += (x.lower ? ir::toString(x.lower) : "") + ":" + (x.upper ? ir::toString(x.upper) : "");
+        if (!x.isSlice)
+            s += ir::toString(x.point);
+        else
+            s += (x.lower ? ir::toString(x.lower) : "") + ":" +
+                 (x.upper ? ir::toString(x.upper) : "");
     }
     return s + "]";
 }
 
 std::optional<Value> BufferAccess::getAttr(Interp& in, const std::string& name, Span s) {
     if (name == "dtype") return Value::dtype(buffer->dtype);
-    if (name == "astype") return astypeBuiltin(Value::ext(std::static_pointer_cast<ExtValue>(shared_from_this())));
+    if (name == "astype")
+        return astypeBuiltin(Value::ext(std::static_pointer_cast<ExtValue>(shared_from_this())));
     if (name == "shape") {
         Elaborator& el = elaboratorOf(in);
-        auto ext = el.ownExtents(Value::ext(std::static_pointer_cast<ExtValue>(shared_from_this())));
+        auto ext =
+            el.ownExtents(Value::ext(std::static_pointer_cast<ExtValue>(shared_from_this())));
         if (!ext) return Value::tuple({});
         std::vector<Value> dims;
-        for (auto& e : *ext) dims.push_back(ir::constInt(e) ? Value::integer(*ir::constInt(e)) : el.wrap(e));
+        for (auto& e : *ext)
+            dims.push_back(ir::constInt(e) ? Value::integer(*ir::constInt(e)) : el.wrap(e));
         return Value::tuple(std::move(dims));
     }
     return std::nullopt;
 }
 
-std::optional<Value> BufferAccess::binaryOp(Interp& in, ast::BinOpKind op, const Value& other, bool selfOnLeft, Span s) {
+std::optional<Value> BufferAccess::binaryOp(Interp& in, ast::BinOpKind op, const Value& other,
+                                            bool selfOnLeft, Span s) {
     Value self = Value::ext(std::static_pointer_cast<ExtValue>(shared_from_this()));
-    return selfOnLeft ? elaboratorOf(in).arith(op, self, other, s) : elaboratorOf(in).arith(op, other, self, s);
+    return selfOnLeft ? elaboratorOf(in).arith(op, self, other, s)
+                      : elaboratorOf(in).arith(op, other, self, s);
 }
 
 std::optional<Value> BufferAccess::unaryOp(Interp& in, ast::UnaryOpKind op, Span s) {
-    return elaboratorOf(in).unary(op, Value::ext(std::static_pointer_cast<ExtValue>(shared_from_this())), s);
+    return elaboratorOf(in).unary(
+        op, Value::ext(std::static_pointer_cast<ExtValue>(shared_from_this())), s);
 }
 
-std::optional<Value> BufferAccess::compare(Interp& in, ast::CmpOpKind op, const Value& other, bool selfOnLeft, Span s) {
+std::optional<Value> BufferAccess::compare(Interp& in, ast::CmpOpKind op, const Value& other,
+                                           bool selfOnLeft, Span s) {
     Value self = Value::ext(std::static_pointer_cast<ExtValue>(shared_from_this()));
-    return selfOnLeft ? elaboratorOf(in).compare(op, self, other, s) : elaboratorOf(in).compare(op, other, self, s);
+    return selfOnLeft ? elaboratorOf(in).compare(op, self, other, s)
+                      : elaboratorOf(in).compare(op, other, self, s);
 }
 
 // ---- TensorTypeCtor -----------------------------------------------------------------------------
 
 namespace {
-Value makeTensorType(Elaborator& el, const Value& shape, const Value* strides, const Value& dtype, Span s,
-                     Span shapeSpan, Span dtypeSpan) {
+Value makeTensorType(Elaborator& el, const Value& shape, const Value* strides, const Value& dtype,
+                     Span s, Span shapeSpan, Span dtypeSpan) {
     auto t = std::make_shared<TensorType>();
     t->shape = el.shapeArg(shape, shapeSpan, "T.Tensor shape");
     if (strides) t->strides = el.shapeArg(*strides, shapeSpan, "T.StridedTensor strides");
     if (strides && t->strides.size() != t->shape.size())
-        throw CompileError(shapeSpan, "T.StridedTensor: " + std::to_string(t->strides.size()) + " strides for a rank-" +
-                                          std::to_string(t->shape.size()) + " shape");
+        throw CompileError(shapeSpan, "T.StridedTensor: " + std::to_string(t->strides.size()) +
+                                          " strides for a rank-" + std::to_string(t->shape.size()) +
+                                          " shape");
     t->dtype = el.dtypeArg(dtype, dtypeSpan, "T.Tensor dtype");
     t->span = s;
     return Value::ext(t);
@@ -228,10 +264,12 @@ std::optional<Value> TensorTypeCtor::call(Interp& in, CallArgs& a) {
     if (strided) {
         auto b = a.bind({"shape", "strides", "dtype"}, 2);
         Value st = b[1];
-        return makeTensorType(el, b[0], &st, b.get(2, Value::str("float32")), a.span, b.spans[0], b.spans[2]);
+        return makeTensorType(el, b[0], &st, b.get(2, Value::str("float32")), a.span, b.spans[0],
+                              b.spans[2]);
     }
     auto b = a.bind({"shape", "dtype"}, 1);
-    return makeTensorType(el, b[0], nullptr, b.get(1, Value::str("float32")), a.span, b.spans[0], b.spans[1]);
+    return makeTensorType(el, b[0], nullptr, b.get(1, Value::str("float32")), a.span, b.spans[0],
+                          b.spans[1]);
 }
 
 std::optional<Value> TensorTypeCtor::getItem(Interp& in, const Value& index, Span s) {
@@ -243,7 +281,9 @@ std::optional<Value> TensorTypeCtor::getItem(Interp& in, const Value& index, Spa
 
 // ---- Elaborator conversions --------------------------------------------------------------------
 
-Value Elaborator::wrap(ir::Expr e) { return Value::ext(std::make_shared<ExprValue>(std::move(e), m_epoch)); }
+Value Elaborator::wrap(ir::Expr e) {
+    return Value::ext(std::make_shared<ExprValue>(std::move(e), m_epoch));
+}
 
 bool Elaborator::isRuntime(const Value& v) const {
     if (v.extAs<ExprValue>()) return true;
@@ -258,9 +298,12 @@ void Elaborator::checkFresh(const ir::Expr& e, uint64_t epoch, Span s) {
         if (!l) return;
         auto it = m_lastWrite.find(l->buffer.get());
         if (it == m_lastWrite.end() || it->second <= epoch) return;
-        throw CompileError(s, "this value reads '" + l->buffer->name + "' (" + ir::toString(x) + "), which was written after the value was computed",
-                           "a name bound to a run-time value stands for its expression, so it would read the new "
-                           "contents; keep the old value in a T.alloc_var(...) instead");
+        throw CompileError(
+            s,
+            "this value reads '" + l->buffer->name + "' (" + ir::toString(x) +
+                "), which was written after the value was computed",
+            "a name bound to a run-time value stands for its expression, so it would read the new "
+            "contents; keep the old value in a T.alloc_var(...) instead");
     });
 }
 
@@ -268,10 +311,14 @@ ir::Expr Elaborator::loadOf(const BufferAccess& a, Span s) {
     if (!a.isElement()) {
         bool slices = false;
         for (const auto& i : a.indices) slices |= i.isSlice;
-        throw CompileError(s, slices ? "the region " + a.repr() + " cannot be used as a value"
-                                     : "'" + a.repr() + "' indexes " + std::to_string(a.indices.size()) + " of the " +
-                                           std::to_string(a.buffer->rank()) + " dimensions of '" + a.buffer->name + "'",
-                           slices ? "index every dimension to read one element, or pass the region to a tile op such as T.copy"
+        throw CompileError(s,
+                           slices
+                               ? "the region " + a.repr() + " cannot be used as a value"
+                               : "'" + a.repr() + "' indexes " + std::to_string(a.indices.size()) +
+                                     " of the " + std::to_string(a.buffer->rank()) +
+                                     " dimensions of '" + a.buffer->name + "'",
+                           slices ? "index every dimension to read one element, or pass the region "
+                                    "to a tile op such as T.copy"
                                   : "an element needs one index per dimension");
     }
     std::vector<ir::Expr> idx;
@@ -283,13 +330,15 @@ ir::Expr Elaborator::loadOf(const BufferAccess& a, Span s) {
 
 ir::Expr Elaborator::toExpr(const Value& v, Span s, const std::string& what, DType floatType) {
     switch (v.kind()) {
-        case ValueKind::Bool: return ir::boolImm(v.asBool(), s);
+        case ValueKind::Bool:
+            return ir::boolImm(v.asBool(), s);
         case ValueKind::Int: {
             int64_t i = v.asInt();
             bool small = i >= INT32_MIN && i <= INT32_MAX;
             return ir::intImm(i, s, small ? DType::Int32 : DType::Int64);
         }
-        case ValueKind::Float: return ir::floatImm(v.asFloat(), floatType, s);
+        case ValueKind::Float:
+            return ir::floatImm(v.asFloat(), floatType, s);
         case ValueKind::Ext:
             if (auto* e = v.extAs<ExprValue>()) {
                 checkFresh(e->expr, e->epoch, s);
@@ -302,9 +351,11 @@ ir::Expr Elaborator::toExpr(const Value& v, Span s, const std::string& what, DTy
                                    "index it to use one element: " + b->buffer->name + "[i, ...]");
             }
             break;
-        default: break;
+        default:
+            break;
     }
-    throw CompileError(s, what + " must be a number or a run-time value, got " + typeName(v) + " (" + fe::repr(v) + ")");
+    throw CompileError(s, what + " must be a number or a run-time value, got " + typeName(v) +
+                              " (" + fe::repr(v) + ")");
 }
 
 ir::Expr Elaborator::toExprLike(const Value& v, DType like, Span s, const std::string& what) {
@@ -312,7 +363,8 @@ ir::Expr Elaborator::toExprLike(const Value& v, DType like, Span s, const std::s
         if (ir::isFloat(like)) return ir::floatImm(static_cast<double>(v.asInt()), like, s);
         if (ir::isInt(like)) return ir::intImm(v.asInt(), s, like);
     }
-    if (v.is(ValueKind::Float)) return ir::floatImm(v.asFloat(), ir::isFloat(like) ? like : DType::Float32, s);
+    if (v.is(ValueKind::Float))
+        return ir::floatImm(v.asFloat(), ir::isFloat(like) ? like : DType::Float32, s);
     return toExpr(v, s, what);
 }
 
@@ -344,9 +396,15 @@ Value Elaborator::arith(ast::BinOpKind op, const Value& a, const Value& b, Span 
     auto [x, y] = operands(a, b, s);
     ir::BinOp bop;
     switch (op) {
-        case B::Add: bop = ir::BinOp::Add; break;
-        case B::Sub: bop = ir::BinOp::Sub; break;
-        case B::Mul: bop = ir::BinOp::Mul; break;
+        case B::Add:
+            bop = ir::BinOp::Add;
+            break;
+        case B::Sub:
+            bop = ir::BinOp::Sub;
+            break;
+        case B::Mul:
+            bop = ir::BinOp::Mul;
+            break;
         case B::Div:
             // Python's `/` is true division: integers are divided as float32.
             if (!ir::isFloat(x->dtype) && !ir::isFloat(y->dtype)) {
@@ -355,22 +413,41 @@ Value Elaborator::arith(ast::BinOpKind op, const Value& a, const Value& b, Span 
             }
             bop = ir::BinOp::Div;
             break;
-        case B::FloorDiv: bop = ir::BinOp::FloorDiv; break;
-        case B::Mod: bop = ir::BinOp::FloorMod; break;
-        case B::Pow: bop = ir::BinOp::Pow; break;
-        case B::LShift: bop = ir::BinOp::Shl; break;
-        case B::RShift: bop = ir::BinOp::Shr; break;
-        case B::BitOr: bop = ir::BinOp::BitOr; break;
-        case B::BitXor: bop = ir::BinOp::BitXor; break;
-        case B::BitAnd: bop = ir::BinOp::BitAnd; break;
+        case B::FloorDiv:
+            bop = ir::BinOp::FloorDiv;
+            break;
+        case B::Mod:
+            bop = ir::BinOp::FloorMod;
+            break;
+        case B::Pow:
+            bop = ir::BinOp::Pow;
+            break;
+        case B::LShift:
+            bop = ir::BinOp::Shl;
+            break;
+        case B::RShift:
+            bop = ir::BinOp::Shr;
+            break;
+        case B::BitOr:
+            bop = ir::BinOp::BitOr;
+            break;
+        case B::BitXor:
+            bop = ir::BinOp::BitXor;
+            break;
+        case B::BitAnd:
+            bop = ir::BinOp::BitAnd;
+            break;
         default:
-            throw CompileError(s, "'@' is not defined for scalars", "use T.gemm(A, B, C) to multiply tiles");
+            throw CompileError(s, "'@' is not defined for scalars",
+                               "use T.gemm(A, B, C) to multiply tiles");
     }
-    if ((bop == ir::BinOp::Shl || bop == ir::BinOp::Shr || bop == ir::BinOp::BitAnd || bop == ir::BinOp::BitOr ||
-         bop == ir::BinOp::BitXor) &&
+    if ((bop == ir::BinOp::Shl || bop == ir::BinOp::Shr || bop == ir::BinOp::BitAnd ||
+         bop == ir::BinOp::BitOr || bop == ir::BinOp::BitXor) &&
         (ir::isFloat(x->dtype) || ir::isFloat(y->dtype)))
-        throw CompileError(s, std::string("'") + ast::spelling(op) + "' needs integer operands, got " +
-                                  std::string(ir::dtypeName(x->dtype)) + " and " + std::string(ir::dtypeName(y->dtype)));
+        throw CompileError(s, std::string("'") + ast::spelling(op) +
+                                  "' needs integer operands, got " +
+                                  std::string(ir::dtypeName(x->dtype)) + " and " +
+                                  std::string(ir::dtypeName(y->dtype)));
     return wrap(ir::binary(bop, x, y, s));
 }
 
@@ -378,14 +455,27 @@ Value Elaborator::compare(ast::CmpOpKind op, const Value& a, const Value& b, Spa
     using C = ast::CmpOpKind;
     ir::BinOp bop;
     switch (op) {
-        case C::Eq: bop = ir::BinOp::Eq; break;
-        case C::NotEq: bop = ir::BinOp::Ne; break;
-        case C::Lt: bop = ir::BinOp::Lt; break;
-        case C::LtE: bop = ir::BinOp::Le; break;
-        case C::Gt: bop = ir::BinOp::Gt; break;
-        case C::GtE: bop = ir::BinOp::Ge; break;
+        case C::Eq:
+            bop = ir::BinOp::Eq;
+            break;
+        case C::NotEq:
+            bop = ir::BinOp::Ne;
+            break;
+        case C::Lt:
+            bop = ir::BinOp::Lt;
+            break;
+        case C::LtE:
+            bop = ir::BinOp::Le;
+            break;
+        case C::Gt:
+            bop = ir::BinOp::Gt;
+            break;
+        case C::GtE:
+            bop = ir::BinOp::Ge;
+            break;
         default:
-            throw CompileError(s, std::string("'") + ast::spelling(op) + "' needs values known at compile time");
+            throw CompileError(
+                s, std::string("'") + ast::spelling(op) + "' needs values known at compile time");
     }
     auto [x, y] = operands(a, b, s);
     return wrap(ir::binary(bop, x, y, s));
@@ -394,13 +484,17 @@ Value Elaborator::compare(ast::CmpOpKind op, const Value& a, const Value& b, Spa
 Value Elaborator::unary(ast::UnaryOpKind op, const Value& a, Span s) {
     ir::Expr x = toExpr(a, s, "the operand");
     switch (op) {
-        case ast::UnaryOpKind::Pos: return wrap(x);
+        case ast::UnaryOpKind::Pos:
+            return wrap(x);
         case ast::UnaryOpKind::Neg:
             // -T.infinity(t) is its own call so that printing and re-parsing round-trip.
-            if (auto* c = ir::as<ir::CallNode>(x); c && (c->op == "infinity" || c->op == "ninfinity"))
-                return wrap(ir::call(c->op == "infinity" ? "ninfinity" : "infinity", c->args, c->dtype, s));
+            if (auto* c = ir::as<ir::CallNode>(x);
+                c && (c->op == "infinity" || c->op == "ninfinity"))
+                return wrap(
+                    ir::call(c->op == "infinity" ? "ninfinity" : "infinity", c->args, c->dtype, s));
             return wrap(ir::unary(ir::UnOp::Neg, x, s));
-        case ast::UnaryOpKind::Not: return wrap(ir::unary(ir::UnOp::Not, x, s));
+        case ast::UnaryOpKind::Not:
+            return wrap(ir::unary(ir::UnOp::Not, x, s));
         case ast::UnaryOpKind::Invert:
             if (ir::isFloat(x->dtype)) throw CompileError(s, "'~' needs an integer operand");
             return wrap(ir::unary(ir::UnOp::BitNot, x, s));
@@ -408,7 +502,8 @@ Value Elaborator::unary(ast::UnaryOpKind op, const Value& a, Span s) {
     return wrap(x);
 }
 
-void Elaborator::storeTo(const ir::Buffer& b, std::vector<ir::Expr> indices, const Value& v, Span s) {
+void Elaborator::storeTo(const ir::Buffer& b, std::vector<ir::Expr> indices, const Value& v,
+                         Span s) {
     requireKernel(s, "a store to '" + b->name + "'");
     ir::Expr value = ir::cast(b->dtype, toExprLike(v, b->dtype, s, "the stored value"), s);
     emit(ir::store(b, std::move(indices), value, s));
@@ -469,8 +564,8 @@ std::optional<std::vector<ir::Expr>> Elaborator::ownExtents(const Value& v) {
     return out;
 }
 
-ir::Region Elaborator::regionOf(const Value& v, Span s, const std::string& op, const std::string& role,
-                                const std::vector<ir::Expr>* partner) {
+ir::Region Elaborator::regionOf(const Value& v, Span s, const std::string& op,
+                                const std::string& role, const std::vector<ir::Expr>* partner) {
     if (auto* b = v.extAs<BufferValue>()) {
         ir::Region r{b->buffer, {}, s};
         for (const auto& d : b->buffer->shape) r.ranges.push_back({ir::intImm(0), d});
@@ -478,8 +573,10 @@ ir::Region Elaborator::regionOf(const Value& v, Span s, const std::string& op, c
     }
     auto* a = v.extAs<BufferAccess>();
     if (!a)
-        throw CompileError(s, op + ": " + role + " must be a buffer or a region of one, got " + typeName(v),
-                           "pass a buffer (A_shared), a slice (A[0:64, k:k+32]) or a start index (A[by * 64, k * 32])");
+        throw CompileError(
+            s, op + ": " + role + " must be a buffer or a region of one, got " + typeName(v),
+            "pass a buffer (A_shared), a slice (A[0:64, k:k+32]) or a start index (A[by * 64, k * "
+            "32])");
     ir::Region r{a->buffer, {}, a->span};
     size_t rank = a->buffer->rank();
     if (a->isElement() && partner) {
@@ -487,15 +584,18 @@ ir::Region Elaborator::regionOf(const Value& v, Span s, const std::string& op, c
         // dimension (a (32, 1) tile takes A[i, j] as A[i:i+32, j:j+1]). Otherwise the non-unit
         // extents are aligned to the trailing dimensions and the leading ones have extent 1.
         std::vector<ir::Expr> p;
-        if (partner->size() == rank) p = *partner;
+        if (partner->size() == rank)
+            p = *partner;
         else
             for (const auto& e : *partner)
                 if (!(ir::constInt(e) && *ir::constInt(e) == 1)) p.push_back(e);
         if (p.size() > rank)
             throw CompileError(a->span, op + ": '" + a->repr() + "' has " + std::to_string(rank) +
-                                            " dimensions, fewer than the other operand's shape " + shapeText(*partner));
+                                            " dimensions, fewer than the other operand's shape " +
+                                            shapeText(*partner));
         for (size_t d = 0; d < rank; ++d)
-            r.ranges.push_back({a->indices[d].point, d < rank - p.size() ? ir::intImm(1) : p[d - (rank - p.size())]});
+            r.ranges.push_back({a->indices[d].point,
+                                d < rank - p.size() ? ir::intImm(1) : p[d - (rank - p.size())]});
         return r;
     }
     for (size_t d = 0; d < rank; ++d) {

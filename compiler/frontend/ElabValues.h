@@ -30,9 +30,11 @@ public:
     std::string typeName() const override { return "PrimExpr"; }
     std::string repr() const override;
     std::optional<Value> getAttr(Interp&, const std::string& name, Span) override;
-    std::optional<Value> binaryOp(Interp&, ast::BinOpKind op, const Value& other, bool selfOnLeft, Span) override;
+    std::optional<Value> binaryOp(Interp&, ast::BinOpKind op, const Value& other, bool selfOnLeft,
+                                  Span) override;
     std::optional<Value> unaryOp(Interp&, ast::UnaryOpKind op, Span) override;
-    std::optional<Value> compare(Interp&, ast::CmpOpKind op, const Value& other, bool selfOnLeft, Span) override;
+    std::optional<Value> compare(Interp&, ast::CmpOpKind op, const Value& other, bool selfOnLeft,
+                                 Span) override;
     std::optional<bool> truth(Interp&, Span) override;
 };
 
@@ -50,16 +52,18 @@ public:
     bool setItem(Interp&, const Value& index, const Value& v, Span) override;
     std::optional<int64_t> length(Interp&, Span) override;
     // As a value (alloc_var only): behaves like a load of its single element.
-    std::optional<Value> binaryOp(Interp&, ast::BinOpKind op, const Value& other, bool selfOnLeft, Span) override;
+    std::optional<Value> binaryOp(Interp&, ast::BinOpKind op, const Value& other, bool selfOnLeft,
+                                  Span) override;
     std::optional<Value> unaryOp(Interp&, ast::UnaryOpKind op, Span) override;
-    std::optional<Value> compare(Interp&, ast::CmpOpKind op, const Value& other, bool selfOnLeft, Span) override;
+    std::optional<Value> compare(Interp&, ast::CmpOpKind op, const Value& other, bool selfOnLeft,
+                                 Span) override;
 };
 
 /// One subscript component of a BufferAccess.
 struct AccessIndex {
     bool isSlice = false;
-    ir::Expr point;          ///< !isSlice
-    ir::Expr lower, upper;   ///< isSlice; null = buffer start / end
+    ir::Expr point;         ///< !isSlice
+    ir::Expr lower, upper;  ///< isSlice; null = buffer start / end
     Span span;
 };
 
@@ -78,18 +82,20 @@ public:
     std::string typeName() const override { return isElement() ? "PrimExpr" : "BufferRegion"; }
     std::string repr() const override;
     std::optional<Value> getAttr(Interp&, const std::string& name, Span) override;
-    std::optional<Value> binaryOp(Interp&, ast::BinOpKind op, const Value& other, bool selfOnLeft, Span) override;
+    std::optional<Value> binaryOp(Interp&, ast::BinOpKind op, const Value& other, bool selfOnLeft,
+                                  Span) override;
     std::optional<Value> unaryOp(Interp&, ast::UnaryOpKind op, Span) override;
-    std::optional<Value> compare(Interp&, ast::CmpOpKind op, const Value& other, bool selfOnLeft, Span) override;
+    std::optional<Value> compare(Interp&, ast::CmpOpKind op, const Value& other, bool selfOnLeft,
+                                 Span) override;
 };
 
 /// T.Parallel / T.Pipelined / T.serial / T.unroll / T.vectorized / range(...) in a kernel.
 class LoopSpec : public ExtValue {
 public:
     ir::ForKind kind = ir::ForKind::Serial;
-    std::string name;                                ///< "T.Parallel", ... for messages
-    std::vector<std::pair<ir::Expr, ir::Expr>> dims; ///< (min, extent) per loop variable
-    int64_t step = 1;                                ///< serial loops with a step
+    std::string name;                                 ///< "T.Parallel", ... for messages
+    std::vector<std::pair<ir::Expr, ir::Expr>> dims;  ///< (min, extent) per loop variable
+    int64_t step = 1;                                 ///< serial loops with a step
     ir::Attrs attrs;
     Span span;
     std::string typeName() const override { return "LoopSpec"; }

@@ -21,7 +21,9 @@ struct Restore {
 };
 }  // namespace
 
-Elaborator::Elaborator(DiagnosticEngine& diags, const Module& mod) : Interp(diags), m_mod(mod) { installVocabulary(); }
+Elaborator::Elaborator(DiagnosticEngine& diags, const Module& mod) : Interp(diags), m_mod(mod) {
+    installVocabulary();
+}
 
 void Elaborator::emit(ir::Stmt s) {
     if (!s) return;
@@ -47,8 +49,9 @@ void Elaborator::noteWrite(const ir::Buffer& b) { m_lastWrite[b.get()] = ++m_epo
 
 void Elaborator::requireKernel(Span s, const std::string& fn) const {
     if (!m_insideKernel)
-        throw CompileError(s, fn + " must be inside 'with T.Kernel(...)'",
-                           "open the launch scope first: with T.Kernel(grid, threads=128) as (bx, by):");
+        throw CompileError(
+            s, fn + " must be inside 'with T.Kernel(...)'",
+            "open the launch scope first: with T.Kernel(grid, threads=128) as (bx, by):");
 }
 
 std::string Elaborator::uniqueName(const std::string& base) {
@@ -59,7 +62,8 @@ std::string Elaborator::uniqueName(const std::string& base) {
 }
 
 ir::Buffer Elaborator::addParam(const std::string& name, const TensorType& t, Span s, bool output) {
-    auto b = std::make_shared<ir::BufferNode>(uniqueName(name), t.dtype, t.shape, ir::Scope::Global, s, t.strides);
+    auto b = std::make_shared<ir::BufferNode>(uniqueName(name), t.dtype, t.shape, ir::Scope::Global,
+                                              s, t.strides);
     if (output) m_outputs.push_back(static_cast<int>(m_params.size()));
     m_params.push_back(b);
     return b;
@@ -68,11 +72,13 @@ ir::Buffer Elaborator::addParam(const std::string& name, const TensorType& t, Sp
 Flow Elaborator::runBody(const ast::Block& b, const EnvPtr& env, const char* construct) {
     Flow f = execBlock(b, env);
     if (f == Flow::Break || f == Flow::Continue)
-        throw CompileError(b.empty() ? Span{} : b.back()->span,
-                           std::string("'break'/'continue' inside ") + construct + " is not supported",
-                           "kernel loops always run their full range; guard the body with an 'if' instead");
+        throw CompileError(
+            b.empty() ? Span{} : b.back()->span,
+            std::string("'break'/'continue' inside ") + construct + " is not supported",
+            "kernel loops always run their full range; guard the body with an 'if' instead");
     if (f == Flow::Return)
-        throw CompileError(b.empty() ? Span{} : b.back()->span, std::string("'return' inside ") + construct + " is not supported");
+        throw CompileError(b.empty() ? Span{} : b.back()->span,
+                           std::string("'return' inside ") + construct + " is not supported");
     return f;
 }
 
@@ -96,7 +102,8 @@ Flow Elaborator::execIf(const ast::If& s, const EnvPtr& env) {
 Flow Elaborator::execWhile(const ast::While& s, const EnvPtr& env) {
     Value c = eval(*s.test, env);
     if (!truthOrDynamic(c, s.test->span))
-        throw CompileError(s.test->span, "'while' with a run-time condition is not supported in a kernel",
+        throw CompileError(s.test->span,
+                           "'while' with a run-time condition is not supported in a kernel",
                            "use a T.serial loop with an 'if' guard");
     return Interp::execWhile(s, env);
 }
@@ -128,7 +135,9 @@ Flow Elaborator::execFor(const ast::For& s, const EnvPtr& env) {
         it = eval(*s.iter, env);
     }
     if (auto* spec = it.extAs<LoopSpec>()) {
-        if (!s.orelse.empty()) throw CompileError(s.orelse.front()->span, "'for ... else' is not supported for kernel loops");
+        if (!s.orelse.empty())
+            throw CompileError(s.orelse.front()->span,
+                               "'for ... else' is not supported for kernel loops");
         buildLoop(*spec, s, env);
         return Flow::Normal;
     }
@@ -150,9 +159,10 @@ void Elaborator::buildLoop(const LoopSpec& spec, const ast::For& s, const EnvPtr
         throw CompileError(s.target->span, "a kernel loop variable must be a plain name");
     }
     if (names.size() != spec.dims.size())
-        throw CompileError(s.target->span, spec.name + " yields " + std::to_string(spec.dims.size()) + " loop variable" +
-                                               (spec.dims.size() == 1 ? "" : "s") + ", but the loop binds " +
-                                               std::to_string(names.size()),
+        throw CompileError(s.target->span,
+                           spec.name + " yields " + std::to_string(spec.dims.size()) +
+                               " loop variable" + (spec.dims.size() == 1 ? "" : "s") +
+                               ", but the loop binds " + std::to_string(names.size()),
                            spec.dims.size() > 1 ? "write: for i, j in T.Parallel(M, N):" : "");
     std::vector<ir::Var> vars;
     std::vector<std::optional<Value>> saved;
@@ -161,35 +171,42 @@ void Elaborator::buildLoop(const LoopSpec& spec, const ast::For& s, const EnvPtr
         Value* old = env->findLocal(names[d]->id);
         saved.push_back(old ? std::optional<Value>(*old) : std::nullopt);
         ir::Expr bound = vars.back();
-        if (spec.step != 1) bound = ir::add(spec.dims[d].first, ir::mul(vars.back(), ir::intImm(spec.step)));
+        if (spec.step != 1)
+            bound = ir::add(spec.dims[d].first, ir::mul(vars.back(), ir::intImm(spec.step)));
         bindName(env, names[d]->id, wrap(bound));
     }
     ir::Stmt body = collect([&] { runBody(s.body, env, "a kernel loop"); });
     // The loop variable is not visible after the loop (it would be used outside its scope).
     for (size_t d = 0; d < names.size(); ++d) {
-        if (saved[d]) env->vars[names[d]->id] = *saved[d];
-        else env->vars.erase(names[d]->id);
+        if (saved[d])
+            env->vars[names[d]->id] = *saved[d];
+        else
+            env->vars.erase(names[d]->id);
     }
     if (!body) body = ir::seq({}, s.span);
     for (size_t d = names.size(); d-- > 0;) {
         ir::Expr mn = spec.step != 1 ? ir::intImm(0) : spec.dims[d].first;
-        body = ir::forLoop(vars[d], mn, spec.dims[d].second, spec.kind, body, d == 0 ? spec.attrs : ir::Attrs{}, s.span);
+        body = ir::forLoop(vars[d], mn, spec.dims[d].second, spec.kind, body,
+                           d == 0 ? spec.attrs : ir::Attrs{}, s.span);
     }
     emit(body);
 }
 
 Flow Elaborator::execWith(const ast::With& s, const EnvPtr& env) {
     if (s.items.size() != 1)
-        throw CompileError(s.span, "a kernel 'with' takes exactly one context", "write: with T.Kernel(...) as (bx, by):");
+        throw CompileError(s.span, "a kernel 'with' takes exactly one context",
+                           "write: with T.Kernel(...) as (bx, by):");
     Value c = eval(*s.items[0].context, env);
     if (auto* k = c.extAs<KernelSpec>()) {
         buildKernel(*k, s.items[0], s, env);
         return Flow::Normal;
     }
-    throw CompileError(s.items[0].context->span, "'with' needs T.Kernel(...) here, got " + typeName(c));
+    throw CompileError(s.items[0].context->span,
+                       "'with' needs T.Kernel(...) here, got " + typeName(c));
 }
 
-void Elaborator::buildKernel(const KernelSpec& k, const ast::WithItem& item, const ast::With& s, const EnvPtr& env) {
+void Elaborator::buildKernel(const KernelSpec& k, const ast::WithItem& item, const ast::With& s,
+                             const EnvPtr& env) {
     if (m_insideKernel) throw CompileError(item.context->span, "T.Kernel cannot be nested");
     if (m_sawKernel)
         throw CompileError(item.context->span, "only one T.Kernel per kernel function is supported",
@@ -200,7 +217,8 @@ void Elaborator::buildKernel(const KernelSpec& k, const ast::WithItem& item, con
     if (item.target) {
         if (auto n = ast::as<ast::Name>(item.target)) {
             names.push_back(n);
-        } else if (auto t = item.target->kind == ast::ExprKind::Tuple || item.target->kind == ast::ExprKind::List
+        } else if (auto t = item.target->kind == ast::ExprKind::Tuple ||
+                                    item.target->kind == ast::ExprKind::List
                                 ? static_cast<const ast::Sequence*>(item.target)
                                 : nullptr) {
             tupleTarget = true;
@@ -214,7 +232,8 @@ void Elaborator::buildKernel(const KernelSpec& k, const ast::WithItem& item, con
         }
     }
     if (tupleTarget && names.size() != k.grid.size())
-        throw CompileError(item.target->span, "T.Kernel has " + std::to_string(k.grid.size()) + " grid dimension" +
+        throw CompileError(item.target->span, "T.Kernel has " + std::to_string(k.grid.size()) +
+                                                  " grid dimension" +
                                                   (k.grid.size() == 1 ? "" : "s") + " but binds " +
                                                   std::to_string(names.size()) + " block index" +
                                                   (names.size() == 1 ? "" : "es"));
@@ -222,12 +241,17 @@ void Elaborator::buildKernel(const KernelSpec& k, const ast::WithItem& item, con
     static const char* kThread[] = {"tx", "ty", "tz"};
     std::vector<ir::Var> blockVars, threadVars;
     for (size_t d = 0; d < k.grid.size(); ++d) {
-        std::string n = d < names.size() && tupleTarget ? names[d]->id : (!tupleTarget && !names.empty() && k.grid.size() == 1 ? names[0]->id : kBlock[d]);
-        blockVars.push_back(ir::makeVar(n, ir::DType::Int32, d < names.size() ? names[d]->span : item.context->span,
+        std::string n =
+            d < names.size() && tupleTarget
+                ? names[d]->id
+                : (!tupleTarget && !names.empty() && k.grid.size() == 1 ? names[0]->id : kBlock[d]);
+        blockVars.push_back(ir::makeVar(n, ir::DType::Int32,
+                                        d < names.size() ? names[d]->span : item.context->span,
                                         ir::VarTag::BlockIdx, static_cast<int>(d)));
     }
     for (size_t d = 0; d < k.threads.size(); ++d)
-        threadVars.push_back(ir::makeVar(kThread[d], ir::DType::Int32, k.span, ir::VarTag::ThreadIdx, static_cast<int>(d)));
+        threadVars.push_back(ir::makeVar(kThread[d], ir::DType::Int32, k.span,
+                                         ir::VarTag::ThreadIdx, static_cast<int>(d)));
     if (tupleTarget) {
         for (size_t d = 0; d < names.size(); ++d) bindName(env, names[d]->id, wrap(blockVars[d]));
     } else if (!names.empty()) {
@@ -287,9 +311,12 @@ Flow Elaborator::execAnnAssign(const ast::AnnAssign& s, const EnvPtr& env) {
             // `A: T.Tensor((M, K), dtype)` declares the eager kernel's tensor parameter A.
             Value t = eval(*s.annotation, env);
             auto* tt = t.extAs<TensorType>();
-            if (!tt) throw CompileError(s.annotation->span, "the annotation of tensor '" + name->id + "' must be T.Tensor(shape, dtype)");
+            if (!tt)
+                throw CompileError(s.annotation->span, "the annotation of tensor '" + name->id +
+                                                           "' must be T.Tensor(shape, dtype)");
             for (const auto& b : m_params)
-                if (b->name == name->id) throw CompileError(s.span, "tensor '" + name->id + "' is declared twice");
+                if (b->name == name->id)
+                    throw CompileError(s.span, "tensor '" + name->id + "' is declared twice");
             ir::Buffer b = addParam(name->id, *tt, p->span, false);
             bindName(env, name->id, Value::ext(std::make_shared<BufferValue>(b, false)));
             return Flow::Normal;
@@ -300,7 +327,8 @@ Flow Elaborator::execAnnAssign(const ast::AnnAssign& s, const EnvPtr& env) {
 
 Value Elaborator::dynamicBoolOp(ast::BoolOpKind op, const Value& a, const Value& b, Span s) {
     ir::Expr x = condition(a, s), y = condition(b, s);
-    return wrap(op == ast::BoolOpKind::And ? ir::logicalAnd(x, y, s) : ir::binary(ir::BinOp::Or, x, y, s));
+    return wrap(op == ast::BoolOpKind::And ? ir::logicalAnd(x, y, s)
+                                           : ir::binary(ir::BinOp::Or, x, y, s));
 }
 
 Value Elaborator::dynamicIfExp(const Value& cond, const Value& a, const Value& b, Span s) {
@@ -312,7 +340,8 @@ Value Elaborator::dynamicIfExp(const Value& cond, const Value& a, const Value& b
 Value Elaborator::callDType(ir::DType t, CallArgs& args) {
     args.callee = std::string(ir::dtypeName(t));
     args.expectPositional(1, 1);
-    return wrap(ir::cast(t, toExprLike(args.pos[0], t, args.argSpan(0), args.callee + "() argument"), args.span));
+    return wrap(ir::cast(
+        t, toExprLike(args.pos[0], t, args.argSpan(0), args.callee + "() argument"), args.span));
 }
 
 Value Elaborator::callMacro(const FunctionObj& f, CallArgs& args) {
@@ -336,9 +365,12 @@ ir::PrimFunc Elaborator::run(const KernelEntry& entry, const ParamBindings& para
     if (!fv || !fv->is(ValueKind::Function))
         throw CompileError(entry.func->nameSpan, "'" + entry.name() + "' could not be defined");
     switch (entry.pattern) {
-        case EntryPattern::PrimFunc: return elaboratePrimFunc(fv->functionObj(), entry.name());
-        case EntryPattern::Eager: return elaborateEager(entry);
-        case EntryPattern::Factory: break;
+        case EntryPattern::PrimFunc:
+            return elaboratePrimFunc(fv->functionObj(), entry.name());
+        case EntryPattern::Eager:
+            return elaborateEager(entry);
+        case EntryPattern::Factory:
+            break;
     }
     CallArgs a;
     a.span = entry.func->nameSpan;
@@ -350,12 +382,14 @@ ir::PrimFunc Elaborator::run(const KernelEntry& entry, const ParamBindings& para
     }
     Value result = callFunction(fv->functionObj(), a);
     if (!result.is(ValueKind::Function))
-        throw CompileError(entry.func->nameSpan, "'" + entry.name() + "' must return its @T.prim_func, but it returned " +
-                                                     typeName(result),
+        throw CompileError(entry.func->nameSpan,
+                           "'" + entry.name() + "' must return its @T.prim_func, but it returned " +
+                               typeName(result),
                            "end the factory with 'return main' (the inner @T.prim_func)");
     if (result.functionObj().tag != FunctionTag::PrimFunc)
-        throw CompileError(result.functionObj().span(), "'" + result.functionObj().name + "' is returned by '" +
-                                                            entry.name() + "' but is not decorated with @T.prim_func");
+        throw CompileError(result.functionObj().span(),
+                           "'" + result.functionObj().name + "' is returned by '" + entry.name() +
+                               "' but is not decorated with @T.prim_func");
     return elaboratePrimFunc(result.functionObj(), entry.name());
 }
 
@@ -366,15 +400,18 @@ ir::PrimFunc Elaborator::elaboratePrimFunc(const FunctionObj& f, const std::stri
     env->parent = f.closure;
     for (const auto& p : def.params) {
         if (p.kind != ast::ParamKind::Normal && p.kind != ast::ParamKind::PosOnly)
-            throw CompileError(p.span, "kernel parameters cannot be *args, **kwargs or keyword-only");
+            throw CompileError(p.span,
+                               "kernel parameters cannot be *args, **kwargs or keyword-only");
         if (!p.annotation)
             throw CompileError(p.span, "kernel parameter '" + p.name + "' needs a type",
                                "annotate it: " + p.name + ": T.Tensor((M, N), dtype)");
         Value t = eval(*p.annotation, f.closure);
         auto* tt = t.extAs<TensorType>();
         if (!tt)
-            throw CompileError(p.annotation->span, "kernel parameter '" + p.name + "' must be a tensor, got " + typeName(t),
-                               "scalar kernel parameters are not supported; make it a factory parameter instead");
+            throw CompileError(
+                p.annotation->span,
+                "kernel parameter '" + p.name + "' must be a tensor, got " + typeName(t),
+                "scalar kernel parameters are not supported; make it a factory parameter instead");
         ir::Buffer b = addParam(p.name, *tt, p.span, false);
         env->vars[p.name] = Value::ext(std::make_shared<BufferValue>(b, false));
     }
@@ -383,11 +420,13 @@ ir::PrimFunc Elaborator::elaboratePrimFunc(const FunctionObj& f, const std::stri
         Restore<bool> mode(m_kernelMode, true);
         body = collect([&] {
             Flow fl = execBlock(def.body, env);
-            if (fl == Flow::Break || fl == Flow::Continue) throw CompileError(def.nameSpan, "'break'/'continue' outside a loop");
+            if (fl == Flow::Break || fl == Flow::Continue)
+                throw CompileError(def.nameSpan, "'break'/'continue' outside a loop");
         });
     }
     if (!m_sawKernel)
-        throw CompileError(def.nameSpan, "kernel '" + def.name + "' has no 'with T.Kernel(...)' block",
+        throw CompileError(def.nameSpan,
+                           "kernel '" + def.name + "' has no 'with T.Kernel(...)' block",
                            "wrap the body in: with T.Kernel(grid, threads=128) as (bx, by):");
     return finish(name, body, def.span);
 }
@@ -401,9 +440,9 @@ ir::PrimFunc Elaborator::elaborateEager(const KernelEntry& entry) {
         if (p.role == KernelParam::Role::Meta && !p.variadic)
             if (const Value* v = findParam(*m_bindings, p.name)) env->vars[p.name] = *v;
         if (p.role == KernelParam::Role::Tensor)
-            env->vars[p.name] = Value::poison(Diagnostic{Severity::Error, p.span,
-                                                         "tensor '" + p.name + "' is used before its declaration",
-                                                         "declare it first: " + p.name + ": T.Tensor(shape, dtype)", "elaborate"});
+            env->vars[p.name] = Value::poison(Diagnostic{
+                Severity::Error, p.span, "tensor '" + p.name + "' is used before its declaration",
+                "declare it first: " + p.name + ": T.Tensor(shape, dtype)", "elaborate"});
     }
     ir::Stmt body;
     Value returned;
@@ -415,11 +454,14 @@ ir::PrimFunc Elaborator::elaborateEager(const KernelEntry& entry) {
     }
     for (const auto& p : entry.params)
         if (p.role == KernelParam::Role::Tensor &&
-            std::none_of(m_params.begin(), m_params.end(), [&](const ir::Buffer& b) { return b->name == p.name; }))
-            throw CompileError(p.span, "tensor parameter '" + p.name + "' is never declared",
-                               "add '" + p.name + ": T.Tensor((M, N), dtype)' at the top of the kernel");
+            std::none_of(m_params.begin(), m_params.end(),
+                         [&](const ir::Buffer& b) { return b->name == p.name; }))
+            throw CompileError(
+                p.span, "tensor parameter '" + p.name + "' is never declared",
+                "add '" + p.name + ": T.Tensor((M, N), dtype)' at the top of the kernel");
     if (!m_sawKernel)
-        throw CompileError(def.nameSpan, "kernel '" + def.name + "' has no 'with T.Kernel(...)' block");
+        throw CompileError(def.nameSpan,
+                           "kernel '" + def.name + "' has no 'with T.Kernel(...)' block");
     // Call order: tensor parameters in signature order, then T.empty outputs.
     std::vector<ir::Buffer> inputs, outputs;
     for (const auto& p : entry.params)
@@ -429,11 +471,14 @@ ir::PrimFunc Elaborator::elaborateEager(const KernelEntry& entry) {
     m_params = inputs;
     m_params.insert(m_params.end(), outputs.begin(), outputs.end());
     m_outputs.clear();
-    std::vector<Value> ret = returned.is(ValueKind::Tuple) ? returned.items() : std::vector<Value>{};
+    std::vector<Value> ret =
+        returned.is(ValueKind::Tuple) ? returned.items() : std::vector<Value>{};
     if (!returned.isNone() && !returned.is(ValueKind::Tuple)) ret.push_back(returned);
     for (const Value& r : ret) {
         auto* b = r.extAs<BufferValue>();
-        if (!b) throw CompileError(def.nameSpan, "an eager kernel must return its output tensors, got " + typeName(r));
+        if (!b)
+            throw CompileError(
+                def.nameSpan, "an eager kernel must return its output tensors, got " + typeName(r));
         for (size_t i = 0; i < m_params.size(); ++i)
             if (m_params[i] == b->buffer) m_outputs.push_back(static_cast<int>(i));
     }
@@ -462,11 +507,15 @@ ir::PrimFunc Elaborator::finish(const std::string& name, ir::Stmt body, Span spa
     } else if (!oi.isNone()) {
         std::vector<Value> items = oi.isSequence() ? oi.items() : std::vector<Value>{oi};
         for (const Value& v : items) {
-            if (!v.isIntLike()) throw CompileError(m_entry->outIdx->span, "out_idx must be an int or a list of ints, got " + fe::repr(oi));
+            if (!v.isIntLike())
+                throw CompileError(m_entry->outIdx->span,
+                                   "out_idx must be an int or a list of ints, got " + fe::repr(oi));
             int64_t i = v.asInt() < 0 ? v.asInt() + n : v.asInt();
             if (i < 0 || i >= n)
-                throw CompileError(m_entry->outIdx->span, "out_idx " + std::to_string(v.asInt()) + " is out of range for " +
-                                                              std::to_string(n) + " tensor parameter" + (n == 1 ? "" : "s"));
+                throw CompileError(m_entry->outIdx->span,
+                                   "out_idx " + std::to_string(v.asInt()) +
+                                       " is out of range for " + std::to_string(n) +
+                                       " tensor parameter" + (n == 1 ? "" : "s"));
             f->outputs.push_back(static_cast<int>(i));
         }
     } else {
@@ -475,9 +524,11 @@ ir::PrimFunc Elaborator::finish(const std::string& name, ir::Stmt body, Span spa
         ir::walk(f->body, [&](const ir::Stmt& s) {
             if (auto* st = ir::as<ir::StoreNode>(s)) written.insert(st->buffer.get());
             if (auto* t = ir::as<ir::TileOpNode>(s)) {
-                size_t dst = t->op == ir::TileOpKind::Copy || t->op == ir::TileOpKind::Reduce || t->op == ir::TileOpKind::Cumsum ? 1
-                             : t->op == ir::TileOpKind::Gemm                                                                      ? 2
-                                                                                                                                   : 0;
+                size_t dst = t->op == ir::TileOpKind::Copy || t->op == ir::TileOpKind::Reduce ||
+                                     t->op == ir::TileOpKind::Cumsum
+                                 ? 1
+                             : t->op == ir::TileOpKind::Gemm ? 2
+                                                             : 0;
                 if (t->isRegion(dst)) written.insert(t->region(dst).buffer.get());
             }
         });
@@ -491,7 +542,8 @@ ir::PrimFunc Elaborator::finish(const std::string& name, ir::Stmt body, Span spa
 
 // ---- public API ---------------------------------------------------------------------------------
 
-ir::PrimFunc elaborate(const Module& mod, const KernelEntry& entry, const ParamBindings& params, DiagnosticEngine& diags) {
+ir::PrimFunc elaborate(const Module& mod, const KernelEntry& entry, const ParamBindings& params,
+                       DiagnosticEngine& diags) {
     DiagnosticEngine warnings;
     elab::Elaborator el(warnings, mod);
     ir::PrimFunc f;
@@ -507,8 +559,8 @@ ir::PrimFunc elaborate(const Module& mod, const KernelEntry& entry, const ParamB
     return f;
 }
 
-FrontendResult runFrontend(SourcePtr src, const std::map<std::string, std::string>& overrides, DiagnosticEngine& diags,
-                           std::string_view entryName) {
+FrontendResult runFrontend(SourcePtr src, const std::map<std::string, std::string>& overrides,
+                           DiagnosticEngine& diags, std::string_view entryName) {
     FrontendResult r;
     size_t before = diags.all().size();
     auto mod = Module::analyze(std::move(src), diags);
@@ -521,19 +573,22 @@ FrontendResult runFrontend(SourcePtr src, const std::map<std::string, std::strin
     if (failed()) return r;
     r.entry = mod->entry(entryName);
     if (!r.entry) {
-        diags.error(Span{1, 1, 1, 1}, "no kernel named '" + std::string(entryName) + "' in this file", {}, "module");
+        diags.error(Span{1, 1, 1, 1},
+                    "no kernel named '" + std::string(entryName) + "' in this file", {}, "module");
         return r;
     }
     std::vector<std::pair<std::string, std::string>> ov(overrides.begin(), overrides.end());
     // Autotuned kernels often leave tile sizes without defaults: take them from the first config.
     if (r.entry->isAutotune && r.entry->configs) {
         DiagnosticEngine scratch;
-        if (auto cfg = mod->evalInGlobals(*r.entry->configs, nullptr, scratch); cfg && cfg->isSequence() && !cfg->items().empty())
+        if (auto cfg = mod->evalInGlobals(*r.entry->configs, nullptr, scratch);
+            cfg && cfg->isSequence() && !cfg->items().empty())
             if (const Value& first = cfg->items()[0]; first.is(ValueKind::Dict))
                 for (const auto& [k, v] : first.dictObj().entries) {
                     if (!k.is(ValueKind::Str) || overrides.count(k.asStr())) continue;
                     const KernelParam* p = r.entry->param(k.asStr());
-                    if (p && (!p->defaultValue || p->defaultValue->isNone())) ov.emplace_back(k.asStr(), repr(v));
+                    if (p && (!p->defaultValue || p->defaultValue->isNone()))
+                        ov.emplace_back(k.asStr(), repr(v));
                 }
     }
     auto bound = mod->bindParams(*r.entry, ov, diags);
@@ -541,7 +596,8 @@ FrontendResult runFrontend(SourcePtr src, const std::map<std::string, std::strin
     r.params = *bound;
     r.func = elaborate(*mod, *r.entry, r.params, diags);
     if (!r.func) return r;
-    for (auto [site, out] : {std::pair{&mod->flops(), &r.flops}, std::pair{&mod->bytes(), &r.bytes}}) {
+    for (auto [site, out] :
+         {std::pair{&mod->flops(), &r.flops}, std::pair{&mod->bytes(), &r.bytes}}) {
         if (!*site) continue;
         DiagnosticEngine scratch;
         *out = mod->evalSite(**site, r.params, scratch);

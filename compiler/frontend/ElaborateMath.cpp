@@ -60,9 +60,9 @@ void Elaborator::installMath() {
         ir::Expr e = el.toExpr(x, a.argSpan(0), "T.abs() argument");
         return el.wrap(ir::call("abs", {e}, e->dtype, a.span));
     });
-    static const UnaryMath kUnary[] = {{"exp", std::exp},   {"exp2", exp2Fn},   {"log", std::log},
-                                       {"log2", std::log2}, {"sqrt", std::sqrt}, {"rsqrt", rsqrtFn},
-                                       {"sigmoid", sigmoidFn}, {"tanh", std::tanh}};
+    static const UnaryMath kUnary[] = {
+        {"exp", std::exp},   {"exp2", exp2Fn},   {"log", std::log},      {"log2", std::log2},
+        {"sqrt", std::sqrt}, {"rsqrt", rsqrtFn}, {"sigmoid", sigmoidFn}, {"tanh", std::tanh}};
     for (const auto& m : kUnary) {
         std::string name = m.name;
         auto fold = m.fold;
@@ -101,29 +101,36 @@ void Elaborator::installMath() {
         auto b = a.bind({"obj", "msg"}, 1);
         el.requireKernel(a.span, "T.print");
         if (b[0].extAs<BufferValue>() && !b[0].extAs<BufferValue>()->isVar)
-            throw CompileError(b.spans[0], "T.print of a whole buffer is not supported yet", "print one element: x[i, j]");
+            throw CompileError(b.spans[0], "T.print of a whole buffer is not supported yet",
+                               "print one element: x[i, j]");
         ir::Expr v = el.toExpr(b[0], b.spans[0], "T.print value");
         std::string msg = b.has(1) ? str(b[1]) : "";
-        el.emit(ir::evaluate(ir::call("print", {v, std::make_shared<ir::StrImmNode>(msg, a.span)}, DType::Int32, a.span), a.span));
+        el.emit(ir::evaluate(ir::call("print", {v, std::make_shared<ir::StrImmNode>(msg, a.span)},
+                                      DType::Int32, a.span),
+                             a.span));
         return Value::none();
     });
     def("annotate_layout", [](Elaborator& el, CallArgs& a) {
         a.expectPositional(1, 1);
-        if (!a.pos[0].is(ValueKind::Dict)) throw CompileError(a.argSpan(0), "T.annotate_layout expects a dict {buffer: layout}");
+        if (!a.pos[0].is(ValueKind::Dict))
+            throw CompileError(a.argSpan(0), "T.annotate_layout expects a dict {buffer: layout}");
         for (const auto& [k, v] : a.pos[0].dictObj().entries) {
             auto* buf = k.extAs<BufferValue>();
             auto* lay = v.extAs<LayoutValue>();
             if (!buf || !lay)
-                throw CompileError(a.argSpan(0), "T.annotate_layout: each entry must map a buffer to a layout, got " +
-                                                     typeName(k) + ": " + typeName(v),
-                                   "use tilelang.layout.make_swizzled_layout(buf) for shared tiles");
+                throw CompileError(
+                    a.argSpan(0),
+                    "T.annotate_layout: each entry must map a buffer to a layout, got " +
+                        typeName(k) + ": " + typeName(v),
+                    "use tilelang.layout.make_swizzled_layout(buf) for shared tiles");
             el.setLayout(buf->buffer->name, lay->layout);
         }
         return Value::none();
     });
     def("use_swizzle", [](Elaborator& el, CallArgs& a) {
         a.bind({"panel_size", "order", "enable"}, 1);
-        el.diags().warning(a.span, "T.use_swizzle is ignored: block rasterization is not implemented yet",
+        el.diags().warning(a.span,
+                           "T.use_swizzle is ignored: block rasterization is not implemented yet",
                            "the kernel is correct without it; only L2 reuse differs", "elaborate");
         return Value::none();
     });
@@ -136,7 +143,9 @@ void Elaborator::installMath() {
     def("const", [](Elaborator& el, CallArgs& a) {
         a.expectPositional(1, 1);
         if (!el.eagerMode())
-            throw CompileError(a.span, "T.const is only available in eager kernels (a @tilelang.jit function with tensor parameters)",
+            throw CompileError(a.span,
+                               "T.const is only available in eager kernels (a @tilelang.jit "
+                               "function with tensor parameters)",
                                "in a factory, make the size a factory parameter");
         std::string names = str(a.pos[0]);
         std::replace(names.begin(), names.end(), ',', ' ');
@@ -149,7 +158,9 @@ void Elaborator::installMath() {
             if (j > i) {
                 std::string n = names.substr(i, j - i);
                 const Value* v = findParam(el.bindings(), n);
-                if (!v) throw CompileError(a.argSpan(0), "size '" + n + "' has no value", "pass --param " + n + "=<value>");
+                if (!v)
+                    throw CompileError(a.argSpan(0), "size '" + n + "' has no value",
+                                       "pass --param " + n + "=<value>");
                 out.push_back(*v);
             }
             i = j;
@@ -159,7 +170,8 @@ void Elaborator::installMath() {
     });
     def("empty", [](Elaborator& el, CallArgs& a) {
         auto b = a.bind({"shape", "dtype"}, 1);
-        if (!el.eagerMode()) throw CompileError(a.span, "T.empty is only available in eager kernels");
+        if (!el.eagerMode())
+            throw CompileError(a.span, "T.empty is only available in eager kernels");
         TensorType t;
         t.shape = el.shapeArg(b[0], b.spans[0], "T.empty shape");
         t.dtype = b.has(1) ? el.dtypeArg(b[1], b.spans[1], "T.empty dtype") : DType::Float32;
@@ -170,31 +182,40 @@ void Elaborator::installMath() {
 
     // tilelang.layout
     auto layout = registerModule("tilelang.layout");
-    layout->set("make_swizzled_layout", Value::builtin("make_swizzled_layout", [](Interp& in, CallArgs& a) {
-                    a.callee = "make_swizzled_layout";
-                    a.expectPositional(1, 1);
-                    auto* buf = a.pos[0].extAs<BufferValue>();
-                    if (!buf || buf->buffer->scope != ir::Scope::Shared)
-                        throw CompileError(a.argSpan(0), "make_swizzled_layout expects a shared-memory buffer");
-                    auto shape = ir::constShape(*buf->buffer);
-                    if (!shape || shape->size() < 2)
-                        throw CompileError(a.argSpan(0), "make_swizzled_layout needs a tile of rank 2 or more with constant extents");
-                    int elt = ir::dtypeBytes(buf->buffer->dtype);
-                    int64_t rows = 1;
-                    for (size_t i = 0; i + 1 < shape->size(); ++i) rows *= (*shape)[i];
-                    int mode = analysis::chooseSwizzleMode(shape->back() * elt, rows);
-                    return Value::ext(std::make_shared<LayoutValue>(analysis::makeSharedLayout(*shape, elt, mode)));
-                }));
+    layout->set(
+        "make_swizzled_layout", Value::builtin("make_swizzled_layout", [](Interp& in, CallArgs& a) {
+            a.callee = "make_swizzled_layout";
+            a.expectPositional(1, 1);
+            auto* buf = a.pos[0].extAs<BufferValue>();
+            if (!buf || buf->buffer->scope != ir::Scope::Shared)
+                throw CompileError(a.argSpan(0),
+                                   "make_swizzled_layout expects a shared-memory buffer");
+            auto shape = ir::constShape(*buf->buffer);
+            if (!shape || shape->size() < 2)
+                throw CompileError(
+                    a.argSpan(0),
+                    "make_swizzled_layout needs a tile of rank 2 or more with constant extents");
+            int elt = ir::dtypeBytes(buf->buffer->dtype);
+            int64_t rows = 1;
+            for (size_t i = 0; i + 1 < shape->size(); ++i) rows *= (*shape)[i];
+            int mode = analysis::chooseSwizzleMode(shape->back() * elt, rows);
+            return Value::ext(
+                std::make_shared<LayoutValue>(analysis::makeSharedLayout(*shape, elt, mode)));
+        }));
 
     // Registered names the IR cannot express yet: a clear "not supported" instead of "unknown".
     for (const auto& e : kLanguage) {
         std::string n(e.name);
         if (T->find(n)) continue;
-        std::string hint = e.kind == LangKind::Sync ? "Hopper (sm_90) synchronization and warp specialization are planned"
-                           : e.kind == LangKind::Layout ? "user-defined layouts are planned; layouts are inferred meanwhile"
-                                                        : "";
+        std::string hint =
+            e.kind == LangKind::Sync
+                ? "Hopper (sm_90) synchronization and warp specialization are planned"
+            : e.kind == LangKind::Layout
+                ? "user-defined layouts are planned; layouts are inferred meanwhile"
+                : "";
         T->set(n, Value::builtin("T." + n, [n, hint](Interp&, CallArgs& a) -> Value {
-                   throw CompileError(a.span, "T." + n + " is not supported by TileScope yet", hint);
+                   throw CompileError(a.span, "T." + n + " is not supported by TileScope yet",
+                                      hint);
                }));
     }
 }

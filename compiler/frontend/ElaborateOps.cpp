@@ -18,13 +18,15 @@ std::string shapeString(const std::vector<ir::Expr>& ext) {
 std::string regionString(const ir::Region& r) {
     bool full = true;
     for (size_t d = 0; d < r.ranges.size(); ++d) {
-        auto mn = ir::constInt(r.ranges[d].min), ext = ir::constInt(r.ranges[d].extent), dim = ir::constInt(r.buffer->shape[d]);
+        auto mn = ir::constInt(r.ranges[d].min), ext = ir::constInt(r.ranges[d].extent),
+             dim = ir::constInt(r.buffer->shape[d]);
         full &= mn && *mn == 0 && ext && dim && *ext == *dim;
     }
     if (full) return "'" + r.buffer->name + "'";
     std::string s = r.buffer->name + "[";
     for (size_t d = 0; d < r.ranges.size(); ++d)
-        s += (d ? ", " : "") + ir::toString(r.ranges[d].min) + ":" + ir::toString(ir::add(r.ranges[d].min, r.ranges[d].extent));
+        s += (d ? ", " : "") + ir::toString(r.ranges[d].min) + ":" +
+             ir::toString(ir::add(r.ranges[d].min, r.ranges[d].extent));
     return s + "]";
 }
 
@@ -59,33 +61,40 @@ void onlyKeywords(const CallArgs& a, std::initializer_list<const char*> allowed)
         if (ok) continue;
         std::vector<std::string> names(allowed.begin(), allowed.end());
         std::string near = closestMatch(a.kw[k].first, names);
-        throw CompileError(k < a.kwSpans.size() ? a.kwSpans[k] : a.span,
-                           a.callee + "() got an unexpected keyword argument '" + a.kw[k].first + "'",
-                           near.empty() ? "" : "did you mean '" + near + "'?");
+        throw CompileError(
+            k < a.kwSpans.size() ? a.kwSpans[k] : a.span,
+            a.callee + "() got an unexpected keyword argument '" + a.kw[k].first + "'",
+            near.empty() ? "" : "did you mean '" + near + "'?");
     }
 }
 
 bool boolArg(Interp& in, const CallArgs::Bound& b, size_t i, bool dflt) {
     if (!b.has(i)) return dflt;
-    if (!b[i].isNumber()) throw CompileError(b.spans[i], "expected True or False, got " + typeName(b[i]));
+    if (!b[i].isNumber())
+        throw CompileError(b.spans[i], "expected True or False, got " + typeName(b[i]));
     return in.truthy(b[i], b.spans[i]);
 }
 
 int64_t intArg(const CallArgs::Bound& b, size_t i, int64_t dflt, const std::string& what) {
     if (!b.has(i) || b[i].isNone()) return dflt;
-    if (!b[i].isIntLike()) throw CompileError(b.spans[i], what + " must be a compile-time integer, got " + typeName(b[i]));
+    if (!b[i].isIntLike())
+        throw CompileError(b.spans[i],
+                           what + " must be a compile-time integer, got " + typeName(b[i]));
     return b[i].asInt();
 }
 
-// ---- Elaborator helpers for builtins -------------------------------------------------------------
+// ---- Elaborator helpers for builtins
+// -------------------------------------------------------------
 
 DType Elaborator::dtypeArg(const Value& v, Span s, const std::string& what) {
     if (auto t = asDType(v)) return *t;
     if (v.is(ValueKind::Str)) {
         std::vector<std::string> names;
-        for (int i = 0; i <= static_cast<int>(DType::UInt4); ++i) names.emplace_back(ir::dtypeName(static_cast<DType>(i)));
+        for (int i = 0; i <= static_cast<int>(DType::UInt4); ++i)
+            names.emplace_back(ir::dtypeName(static_cast<DType>(i)));
         std::string near = closestMatch(v.asStr(), names);
-        throw CompileError(s, "unknown dtype '" + v.asStr() + "'", near.empty() ? "" : "did you mean '" + near + "'?");
+        throw CompileError(s, "unknown dtype '" + v.asStr() + "'",
+                           near.empty() ? "" : "did you mean '" + near + "'?");
     }
     throw CompileError(s, what + " must be a dtype (\"float16\" or T.float16), got " + typeName(v));
 }
@@ -96,7 +105,8 @@ ir::Expr Elaborator::extentArg(const Value& v, Span s, const std::string& what) 
         ir::Expr e = toExpr(v, s, what);
         if (!ir::isFloat(e->dtype)) return e;
     }
-    throw CompileError(s, what + " must be an integer, got " + typeName(v) + " (" + fe::repr(v) + ")");
+    throw CompileError(s,
+                       what + " must be an integer, got " + typeName(v) + " (" + fe::repr(v) + ")");
 }
 
 std::vector<ir::Expr> Elaborator::shapeArg(const Value& v, Span s, const std::string& what) {
@@ -109,18 +119,22 @@ std::vector<ir::Expr> Elaborator::shapeArg(const Value& v, Span s, const std::st
     return out;
 }
 
-ir::Buffer Elaborator::allocate(ir::Scope scope, std::vector<ir::Expr> shape, DType t, Span s, const std::string& fn,
-                                ir::Expr init) {
+ir::Buffer Elaborator::allocate(ir::Scope scope, std::vector<ir::Expr> shape, DType t, Span s,
+                                const std::string& fn, ir::Expr init) {
     requireKernel(s, fn);
     for (size_t d = 0; d < shape.size(); ++d) {
         auto c = ir::constInt(shape[d]);
         if (!c)
-            throw CompileError(s, fn + ": the shape must be known at compile time, got " + shapeString(shape),
-                               "on-chip buffers need constant extents; use the tile sizes (block_M, ...)");
-        if (*c <= 0) throw CompileError(s, fn + ": extent " + std::to_string(*c) + " of dimension " + std::to_string(d) + " must be positive");
+            throw CompileError(
+                s, fn + ": the shape must be known at compile time, got " + shapeString(shape),
+                "on-chip buffers need constant extents; use the tile sizes (block_M, ...)");
+        if (*c <= 0)
+            throw CompileError(s, fn + ": extent " + std::to_string(*c) + " of dimension " +
+                                      std::to_string(d) + " must be positive");
     }
     std::string base = takePendingName();
-    auto b = std::make_shared<ir::BufferNode>(uniqueName(base.empty() ? "buf" : base), t, std::move(shape), scope, s);
+    auto b = std::make_shared<ir::BufferNode>(uniqueName(base.empty() ? "buf" : base), t,
+                                              std::move(shape), scope, s);
     emit(std::make_shared<ir::AllocNode>(b, std::move(init), s));
     return b;
 }
@@ -129,8 +143,9 @@ Value Elaborator::loopSpec(CallArgs& a, const std::string& name, ir::ForKind kin
     a.callee = name;
     onlyKeywords(a, {"explicit", "annotations"});
     if (a.pos.empty() || a.pos.size() > 3)
-        throw CompileError(a.span, name + "() takes 1 to 3 arguments (stop | start, stop[, step]) but " +
-                                       std::to_string(a.pos.size()) + " were given");
+        throw CompileError(a.span,
+                           name + "() takes 1 to 3 arguments (stop | start, stop[, step]) but " +
+                               std::to_string(a.pos.size()) + " were given");
     auto spec = std::make_shared<LoopSpec>();
     spec->kind = kind;
     spec->name = name;
@@ -144,11 +159,13 @@ Value Elaborator::loopSpec(CallArgs& a, const std::string& name, ir::ForKind kin
     }
     if (a.pos.size() == 3) {
         if (!a.pos[2].isIntLike() || a.pos[2].asInt() <= 0)
-            throw CompileError(a.argSpan(2), name + "() step must be a positive compile-time integer");
+            throw CompileError(a.argSpan(2),
+                               name + "() step must be a positive compile-time integer");
         spec->step = a.pos[2].asInt();
     }
     ir::Expr extent = extentBetween(start, stop);
-    if (spec->step != 1) extent = ir::floordiv(ir::add(extent, ir::intImm(spec->step - 1)), ir::intImm(spec->step));
+    if (spec->step != 1)
+        extent = ir::floordiv(ir::add(extent, ir::intImm(spec->step - 1)), ir::intImm(spec->step));
     spec->dims.push_back({start, extent});
     return Value::ext(spec);
 }
@@ -157,27 +174,36 @@ Value Elaborator::loopSpec(CallArgs& a, const std::string& name, ir::ForKind kin
 
 namespace {
 
-Value tensorCtorValue(bool strided) { return Value::ext(std::make_shared<TensorTypeCtor>(strided)); }
+Value tensorCtorValue(bool strided) {
+    return Value::ext(std::make_shared<TensorTypeCtor>(strided));
+}
 
 Value opCopy(Elaborator& el, CallArgs& a) {
-    auto b = a.bind({"src", "dst", "coalesced_width", "disable_tma", "eviction_policy", "annotations"}, 2);
+    auto b = a.bind(
+        {"src", "dst", "coalesced_width", "disable_tma", "eviction_policy", "annotations"}, 2);
     el.requireKernel(a.span, "T.copy");
     auto srcOwn = el.ownExtents(b[0]), dstOwn = el.ownExtents(b[1]);
     if (!srcOwn && !dstOwn)
-        throw CompileError(a.span, "T.copy: cannot tell the shape of the copy: both operands are single elements",
-                           "slice one side (A[i:i+16, 0:32]) or pass a whole buffer");
-    ir::Region src = el.regionOf(b[0], b.spans[0], "T.copy", "the source", dstOwn ? &*dstOwn : nullptr);
-    ir::Region dst = el.regionOf(b[1], b.spans[1], "T.copy", "the destination", srcOwn ? &*srcOwn : nullptr);
+        throw CompileError(
+            a.span, "T.copy: cannot tell the shape of the copy: both operands are single elements",
+            "slice one side (A[i:i+16, 0:32]) or pass a whole buffer");
+    ir::Region src =
+        el.regionOf(b[0], b.spans[0], "T.copy", "the source", dstOwn ? &*dstOwn : nullptr);
+    ir::Region dst =
+        el.regionOf(b[1], b.spans[1], "T.copy", "the destination", srcOwn ? &*srcOwn : nullptr);
     auto se = squeezed(extentsOf(src)), de = squeezed(extentsOf(dst));
     if (!sameExtents(se, de))
-        throw CompileError(a.span, "T.copy: shapes do not match: the source " + regionString(src) + " is " +
-                                       shapeString(extentsOf(src)) + " but the destination " + regionString(dst) + " is " +
-                                       shapeString(extentsOf(dst)),
-                           "both regions must have the same shape (dimensions of extent 1 are ignored)");
+        throw CompileError(
+            a.span,
+            "T.copy: shapes do not match: the source " + regionString(src) + " is " +
+                shapeString(extentsOf(src)) + " but the destination " + regionString(dst) + " is " +
+                shapeString(extentsOf(dst)),
+            "both regions must have the same shape (dimensions of extent 1 are ignored)");
     ir::Attrs attrs;
     if (b.has(2) && !b[2].isNone()) attrs["coalesced_width"] = intArg(b, 2, 0, "coalesced_width");
     if (boolArg(el, b, 3, false)) attrs["disable_tma"] = true;
-    el.emit(std::make_shared<ir::TileOpNode>(ir::TileOpKind::Copy, std::vector<ir::TileArg>{src, dst}, attrs, a.span));
+    el.emit(std::make_shared<ir::TileOpNode>(ir::TileOpKind::Copy,
+                                             std::vector<ir::TileArg>{src, dst}, attrs, a.span));
     el.noteWrite(dst.buffer);
     return Value::none();
 }
@@ -189,20 +215,27 @@ std::string policyArg(const CallArgs::Bound& b, size_t i) {
     if (b[i].is(ValueKind::Str))
         for (const char* n : kNames)
             if (b[i].asStr() == n) return n;
-    throw CompileError(b.spans[i], "policy must be T.GemmWarpPolicy.Square, FullRow or FullCol, got " + repr(b[i]));
+    throw CompileError(
+        b.spans[i],
+        "policy must be T.GemmWarpPolicy.Square, FullRow or FullCol, got " + repr(b[i]));
 }
 
 Value opGemm(Elaborator& el, CallArgs& a) {
-    auto b = a.bind({"A", "B", "C", "transpose_A", "transpose_B", "policy", "clear_accum", "k_pack", "wg_wait", "mbar"}, 3);
+    auto b = a.bind({"A", "B", "C", "transpose_A", "transpose_B", "policy", "clear_accum", "k_pack",
+                     "wg_wait", "mbar"},
+                    3);
     el.requireKernel(a.span, "T.gemm");
-    ir::Region A = el.regionOf(b[0], b.spans[0], "T.gemm", "A"), B = el.regionOf(b[1], b.spans[1], "T.gemm", "B"),
+    ir::Region A = el.regionOf(b[0], b.spans[0], "T.gemm", "A"),
+               B = el.regionOf(b[1], b.spans[1], "T.gemm", "B"),
                C = el.regionOf(b[2], b.spans[2], "T.gemm", "C");
     bool tA = boolArg(el, b, 3, false), tB = boolArg(el, b, 4, false);
     if (A.buffer->dtype != B.buffer->dtype)
-        throw CompileError(a.span, "T.gemm: operand dtypes differ: A (" + regionString(A) + ") is " +
-                                       std::string(ir::dtypeName(A.buffer->dtype)) + " but B (" + regionString(B) + ") is " +
-                                       std::string(ir::dtypeName(B.buffer->dtype)),
-                           "A and B must have the same dtype; T.copy converts when it loads a tile");
+        throw CompileError(
+            a.span,
+            "T.gemm: operand dtypes differ: A (" + regionString(A) + ") is " +
+                std::string(ir::dtypeName(A.buffer->dtype)) + " but B (" + regionString(B) +
+                ") is " + std::string(ir::dtypeName(B.buffer->dtype)),
+            "A and B must have the same dtype; T.copy converts when it loads a tile");
     auto ae = squeezed(extentsOf(A)), be = squeezed(extentsOf(B)), ce = squeezed(extentsOf(C));
     auto c2 = [](const std::vector<ir::Expr>& e) {
         return e.size() == 2 && ir::constInt(e[0]) && ir::constInt(e[1]);
@@ -211,14 +244,21 @@ Value opGemm(Elaborator& el, CallArgs& a) {
         int64_t M = *ir::constInt(ae[tA ? 1 : 0]), K = *ir::constInt(ae[tA ? 0 : 1]);
         int64_t K2 = *ir::constInt(be[tB ? 1 : 0]), N = *ir::constInt(be[tB ? 0 : 1]);
         int64_t Mc = *ir::constInt(ce[0]), Nc = *ir::constInt(ce[1]);
-        auto dims = [](int64_t x, int64_t y) { return std::to_string(x) + "x" + std::to_string(y); };
+        auto dims = [](int64_t x, int64_t y) {
+            return std::to_string(x) + "x" + std::to_string(y);
+        };
         if (K != K2)
-            throw CompileError(a.span, "T.gemm: inner dimensions do not match: A (" + regionString(A) + ") gives K=" +
-                                           std::to_string(K) + " but B (" + regionString(B) + ") gives K=" + std::to_string(K2),
-                               std::string("A is read as MxK") + (tA ? " (transpose_A=True: stored KxM)" : "") +
-                                   ", B as KxN" + (tB ? " (transpose_B=True: stored NxK)" : ""));
+            throw CompileError(a.span,
+                               "T.gemm: inner dimensions do not match: A (" + regionString(A) +
+                                   ") gives K=" + std::to_string(K) + " but B (" + regionString(B) +
+                                   ") gives K=" + std::to_string(K2),
+                               std::string("A is read as MxK") +
+                                   (tA ? " (transpose_A=True: stored KxM)" : "") + ", B as KxN" +
+                                   (tB ? " (transpose_B=True: stored NxK)" : ""));
         if (M != Mc || N != Nc)
-            throw CompileError(a.span, "T.gemm: C (" + regionString(C) + ") is " + dims(Mc, Nc) + " but A·B is " + dims(M, N),
+            throw CompileError(a.span,
+                               "T.gemm: C (" + regionString(C) + ") is " + dims(Mc, Nc) +
+                                   " but A·B is " + dims(M, N),
                                "C must be M x N");
     }
     ir::Attrs attrs;
@@ -228,7 +268,8 @@ Value opGemm(Elaborator& el, CallArgs& a) {
     if (policy != "Square") attrs["policy"] = policy;
     if (boolArg(el, b, 6, false)) attrs["clear_accum"] = true;
     if (int64_t kp = intArg(b, 7, 1, "k_pack"); kp != 1) attrs["k_pack"] = kp;
-    el.emit(std::make_shared<ir::TileOpNode>(ir::TileOpKind::Gemm, std::vector<ir::TileArg>{A, B, C}, attrs, a.span));
+    el.emit(std::make_shared<ir::TileOpNode>(ir::TileOpKind::Gemm,
+                                             std::vector<ir::TileArg>{A, B, C}, attrs, a.span));
     el.noteWrite(C.buffer);
     return Value::none();
 }
@@ -238,11 +279,13 @@ Value opFill(Elaborator& el, CallArgs& a, bool clear) {
     el.requireKernel(a.span, a.callee);
     ir::Region r = el.regionOf(b[0], b.spans[0], a.callee, "the buffer");
     DType t = r.buffer->dtype;
-    ir::Expr v = clear ? ir::cast(t, ir::intImm(0), a.span)
-                       : ir::cast(t, el.toExprLike(b[1], t, b.spans[1], a.callee + " value"), b.spans[1]);
+    ir::Expr v =
+        clear ? ir::cast(t, ir::intImm(0), a.span)
+              : ir::cast(t, el.toExprLike(b[1], t, b.spans[1], a.callee + " value"), b.spans[1]);
     ir::Attrs attrs;
     if (clear) attrs["clear"] = true;
-    el.emit(std::make_shared<ir::TileOpNode>(ir::TileOpKind::Fill, std::vector<ir::TileArg>{r, v}, attrs, a.span));
+    el.emit(std::make_shared<ir::TileOpNode>(ir::TileOpKind::Fill, std::vector<ir::TileArg>{r, v},
+                                             attrs, a.span));
     el.noteWrite(r.buffer);
     return Value::none();
 }
@@ -256,17 +299,20 @@ Value opReduce(Elaborator& el, CallArgs& a, const std::string& op) {
     int64_t rank = static_cast<int64_t>(src.ranges.size());
     int64_t d = dim < 0 ? dim + rank : dim;
     if (d < 0 || d >= rank)
-        throw CompileError(b.has(2) ? b.spans[2] : a.span, a.callee + ": dim=" + std::to_string(dim) + " is out of range for " +
-                                                                regionString(src) + " of rank " + std::to_string(rank));
+        throw CompileError(b.has(2) ? b.spans[2] : a.span,
+                           a.callee + ": dim=" + std::to_string(dim) + " is out of range for " +
+                               regionString(src) + " of rank " + std::to_string(rank));
     std::vector<ir::Expr> expect = extentsOf(src);
     expect.erase(expect.begin() + d);
     if (!sameExtents(squeezed(expect), squeezed(extentsOf(dst))))
-        throw CompileError(a.span, a.callee + ": the destination " + regionString(dst) + " has shape " +
-                                       shapeString(extentsOf(dst)) + " but reducing " + regionString(src) + " " +
-                                       shapeString(extentsOf(src)) + " over dim " + std::to_string(d) + " gives " +
-                                       shapeString(expect));
+        throw CompileError(a.span, a.callee + ": the destination " + regionString(dst) +
+                                       " has shape " + shapeString(extentsOf(dst)) +
+                                       " but reducing " + regionString(src) + " " +
+                                       shapeString(extentsOf(src)) + " over dim " +
+                                       std::to_string(d) + " gives " + shapeString(expect));
     ir::Attrs attrs{{"op", op}, {"dim", dim}, {"clear", boolArg(el, b, 3, true)}};
-    el.emit(std::make_shared<ir::TileOpNode>(ir::TileOpKind::Reduce, std::vector<ir::TileArg>{src, dst}, attrs, a.span));
+    el.emit(std::make_shared<ir::TileOpNode>(ir::TileOpKind::Reduce,
+                                             std::vector<ir::TileArg>{src, dst}, attrs, a.span));
     el.noteWrite(dst.buffer);
     return Value::none();
 }
@@ -275,16 +321,21 @@ Value opCumsum(Elaborator& el, CallArgs& a) {
     auto b = a.bind({"src", "dst", "dim", "reverse"}, 1);
     el.requireKernel(a.span, "T.cumsum");
     ir::Region src = el.regionOf(b[0], b.spans[0], "T.cumsum", "the source");
-    ir::Region dst = b.has(1) && !b[1].isNone() ? el.regionOf(b[1], b.spans[1], "T.cumsum", "the destination") : src;
+    ir::Region dst = b.has(1) && !b[1].isNone()
+                         ? el.regionOf(b[1], b.spans[1], "T.cumsum", "the destination")
+                         : src;
     if (!sameExtents(squeezed(extentsOf(src)), squeezed(extentsOf(dst))))
-        throw CompileError(a.span, "T.cumsum: shapes do not match: " + regionString(src) + " is " + shapeString(extentsOf(src)) +
-                                       " but " + regionString(dst) + " is " + shapeString(extentsOf(dst)));
+        throw CompileError(a.span, "T.cumsum: shapes do not match: " + regionString(src) + " is " +
+                                       shapeString(extentsOf(src)) + " but " + regionString(dst) +
+                                       " is " + shapeString(extentsOf(dst)));
     int64_t dim = intArg(b, 2, 0, "dim");
     int64_t rank = static_cast<int64_t>(src.ranges.size());
     if ((dim < 0 ? dim + rank : dim) < 0 || (dim < 0 ? dim + rank : dim) >= rank)
-        throw CompileError(b.spans[2], "T.cumsum: dim=" + std::to_string(dim) + " is out of range for rank " + std::to_string(rank));
+        throw CompileError(b.spans[2], "T.cumsum: dim=" + std::to_string(dim) +
+                                           " is out of range for rank " + std::to_string(rank));
     ir::Attrs attrs{{"dim", dim}, {"reverse", boolArg(el, b, 3, false)}};
-    el.emit(std::make_shared<ir::TileOpNode>(ir::TileOpKind::Cumsum, std::vector<ir::TileArg>{src, dst}, attrs, a.span));
+    el.emit(std::make_shared<ir::TileOpNode>(ir::TileOpKind::Cumsum,
+                                             std::vector<ir::TileArg>{src, dst}, attrs, a.span));
     el.noteWrite(dst.buffer);
     return Value::none();
 }
@@ -295,19 +346,24 @@ Value opAtomic(Elaborator& el, CallArgs& a, const std::string& op) {
     if (boolArg(el, b, 3, false))
         throw CompileError(b.spans[3], a.callee + "(return_prev=True) is not supported yet");
     auto valueOwn = el.ownExtents(b[1]);
-    ir::Region dst = el.regionOf(b[0], b.spans[0], a.callee, "the destination", valueOwn ? &*valueOwn : nullptr);
+    ir::Region dst =
+        el.regionOf(b[0], b.spans[0], a.callee, "the destination", valueOwn ? &*valueOwn : nullptr);
     ir::TileArg value;
     if (valueOwn) {
         ir::Region v = el.regionOf(b[1], b.spans[1], a.callee, "the value");
         if (!sameExtents(squeezed(extentsOf(v)), squeezed(extentsOf(dst))))
-            throw CompileError(a.span, a.callee + ": shapes do not match: the destination " + regionString(dst) + " is " +
-                                           shapeString(extentsOf(dst)) + " but the value " + regionString(v) + " is " +
-                                           shapeString(extentsOf(v)));
+            throw CompileError(a.span, a.callee + ": shapes do not match: the destination " +
+                                           regionString(dst) + " is " +
+                                           shapeString(extentsOf(dst)) + " but the value " +
+                                           regionString(v) + " is " + shapeString(extentsOf(v)));
         value = v;
     } else {
-        value = ir::cast(dst.buffer->dtype, el.toExprLike(b[1], dst.buffer->dtype, b.spans[1], a.callee + " value"), b.spans[1]);
+        value = ir::cast(dst.buffer->dtype,
+                         el.toExprLike(b[1], dst.buffer->dtype, b.spans[1], a.callee + " value"),
+                         b.spans[1]);
     }
-    el.emit(std::make_shared<ir::TileOpNode>(ir::TileOpKind::Atomic, std::vector<ir::TileArg>{dst, value},
+    el.emit(std::make_shared<ir::TileOpNode>(ir::TileOpKind::Atomic,
+                                             std::vector<ir::TileArg>{dst, value},
                                              ir::Attrs{{"op", op}}, a.span));
     el.noteWrite(dst.buffer);
     return Value::none();
@@ -317,15 +373,18 @@ Value opAlloc(Elaborator& el, CallArgs& a, ir::Scope scope) {
     auto b = a.bind({"shape", "dtype", "scope"}, 2);
     auto shape = el.shapeArg(b[0], b.spans[0], a.callee + " shape");
     DType t = el.dtypeArg(b[1], b.spans[1], a.callee + " dtype");
-    return Value::ext(std::make_shared<BufferValue>(el.allocate(scope, shape, t, a.span, a.callee), false));
+    return Value::ext(
+        std::make_shared<BufferValue>(el.allocate(scope, shape, t, a.span, a.callee), false));
 }
 
 Value opAllocVar(Elaborator& el, CallArgs& a) {
     auto b = a.bind({"dtype", "init", "scope"}, 1);
     DType t = el.dtypeArg(b[0], b.spans[0], "T.alloc_var dtype");
     // Always initialised (0 by default) so that the printed IR re-parses as alloc_var.
-    ir::Expr init = b.has(1) && !b[1].isNone() ? ir::cast(t, el.toExprLike(b[1], t, b.spans[1], "T.alloc_var init"), b.spans[1])
-                                               : ir::cast(t, ir::intImm(0), a.span);
+    ir::Expr init =
+        b.has(1) && !b[1].isNone()
+            ? ir::cast(t, el.toExprLike(b[1], t, b.spans[1], "T.alloc_var init"), b.spans[1])
+            : ir::cast(t, ir::intImm(0), a.span);
     ir::Buffer buf = el.allocate(ir::Scope::Local, {ir::intImm(1)}, t, a.span, "T.alloc_var", init);
     return Value::ext(std::make_shared<BufferValue>(buf, true));
 }
@@ -351,17 +410,24 @@ void Elaborator::installVocabulary() {
     def("Kernel", [](Elaborator& el, CallArgs& a) {
         onlyKeywords(a, {"threads", "is_cpu", "prelude"});
         if (a.pos.empty() || a.pos.size() > 3)
-            throw CompileError(a.span, "T.Kernel takes 1 to 3 grid extents, got " + std::to_string(a.pos.size()));
+            throw CompileError(
+                a.span, "T.Kernel takes 1 to 3 grid extents, got " + std::to_string(a.pos.size()));
         auto k = std::make_shared<KernelSpec>();
         k->span = a.span;
-        for (size_t i = 0; i < a.pos.size(); ++i) k->grid.push_back(el.extentArg(a.pos[i], a.argSpan(i), "T.Kernel grid extent"));
+        for (size_t i = 0; i < a.pos.size(); ++i)
+            k->grid.push_back(el.extentArg(a.pos[i], a.argSpan(i), "T.Kernel grid extent"));
         const Value* th = a.keyword("threads");
-        std::vector<Value> ts = !th ? std::vector<Value>{Value::integer(128)} : th->isSequence() ? th->items() : std::vector<Value>{*th};
-        if (ts.empty() || ts.size() > 3) throw CompileError(a.span, "T.Kernel threads= takes 1 to 3 block extents");
+        std::vector<Value> ts = !th                ? std::vector<Value>{Value::integer(128)}
+                                : th->isSequence() ? th->items()
+                                                   : std::vector<Value>{*th};
+        if (ts.empty() || ts.size() > 3)
+            throw CompileError(a.span, "T.Kernel threads= takes 1 to 3 block extents");
         for (const Value& t : ts) {
             if (!t.isIntLike() || t.asInt() <= 0)
-                throw CompileError(a.span, "T.Kernel threads= must be positive compile-time integers, got " + repr(*th),
-                                   "make the thread count a factory parameter (threads=128)");
+                throw CompileError(
+                    a.span,
+                    "T.Kernel threads= must be positive compile-time integers, got " + repr(*th),
+                    "make the thread count a factory parameter (threads=128)");
             k->threads.push_back(t.asInt());
         }
         return Value::ext(k);
@@ -374,7 +440,8 @@ void Elaborator::installVocabulary() {
         spec->name = "T.Parallel";
         spec->span = a.span;
         for (size_t i = 0; i < a.pos.size(); ++i)
-            spec->dims.push_back({ir::intImm(0), el.extentArg(a.pos[i], a.argSpan(i), "T.Parallel extent")});
+            spec->dims.push_back(
+                {ir::intImm(0), el.extentArg(a.pos[i], a.argSpan(i), "T.Parallel extent")});
         return Value::ext(spec);
     });
     def("Pipelined", [](Elaborator& el, CallArgs& a) {
@@ -385,31 +452,46 @@ void Elaborator::installVocabulary() {
         spec->span = a.span;
         if (b.has(1) && !b[1].isNone()) {
             ir::Expr start = el.extentArg(b[0], b.spans[0], "T.Pipelined start");
-            spec->dims.push_back({start, el.extentBetween(start, el.extentArg(b[1], b.spans[1], "T.Pipelined stop"))});
+            spec->dims.push_back(
+                {start,
+                 el.extentBetween(start, el.extentArg(b[1], b.spans[1], "T.Pipelined stop"))});
         } else {
-            spec->dims.push_back({ir::intImm(0), el.extentArg(b[0], b.spans[0], "T.Pipelined extent")});
+            spec->dims.push_back(
+                {ir::intImm(0), el.extentArg(b[0], b.spans[0], "T.Pipelined extent")});
         }
         if (b.has(2) && !b[2].isNone()) spec->attrs["num_stages"] = intArg(b, 2, 0, "num_stages");
         for (size_t i : {3u, 4u}) {
             if (!b.has(i) || b[i].isNone()) continue;
             std::vector<int64_t> xs;
-            if (!b[i].isSequence()) throw CompileError(b.spans[i], "T.Pipelined order=/stage= must be a list of ints");
+            if (!b[i].isSequence())
+                throw CompileError(b.spans[i], "T.Pipelined order=/stage= must be a list of ints");
             for (const Value& v : b[i].items()) {
-                if (!v.isIntLike()) throw CompileError(b.spans[i], "T.Pipelined order=/stage= must be a list of ints");
+                if (!v.isIntLike())
+                    throw CompileError(b.spans[i],
+                                       "T.Pipelined order=/stage= must be a list of ints");
                 xs.push_back(v.asInt());
             }
             spec->attrs[i == 3 ? "order" : "stage"] = xs;
         }
         return Value::ext(spec);
     });
-    def("serial", [](Elaborator& el, CallArgs& a) { return el.loopSpec(a, "T.serial", ir::ForKind::Serial); });
-    def("unroll", [](Elaborator& el, CallArgs& a) { return el.loopSpec(a, "T.unroll", ir::ForKind::Unrolled); });
-    def("vectorized", [](Elaborator& el, CallArgs& a) { return el.loopSpec(a, "T.vectorized", ir::ForKind::Vectorized); });
+    def("serial", [](Elaborator& el, CallArgs& a) {
+        return el.loopSpec(a, "T.serial", ir::ForKind::Serial);
+    });
+    def("unroll", [](Elaborator& el, CallArgs& a) {
+        return el.loopSpec(a, "T.unroll", ir::ForKind::Unrolled);
+    });
+    def("vectorized", [](Elaborator& el, CallArgs& a) {
+        return el.loopSpec(a, "T.vectorized", ir::ForKind::Vectorized);
+    });
 
     // allocation
-    def("alloc_shared", [](Elaborator& el, CallArgs& a) { return opAlloc(el, a, ir::Scope::Shared); });
-    def("alloc_fragment", [](Elaborator& el, CallArgs& a) { return opAlloc(el, a, ir::Scope::Fragment); });
-    def("alloc_local", [](Elaborator& el, CallArgs& a) { return opAlloc(el, a, ir::Scope::Local); });
+    def("alloc_shared",
+        [](Elaborator& el, CallArgs& a) { return opAlloc(el, a, ir::Scope::Shared); });
+    def("alloc_fragment",
+        [](Elaborator& el, CallArgs& a) { return opAlloc(el, a, ir::Scope::Fragment); });
+    def("alloc_local",
+        [](Elaborator& el, CallArgs& a) { return opAlloc(el, a, ir::Scope::Local); });
     def("alloc_var", opAllocVar);
 
     // tile ops

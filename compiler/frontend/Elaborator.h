@@ -7,8 +7,8 @@
 #pragma once
 #include <functional>
 #include <set>
-#include <utility>
 #include <unordered_map>
+#include <utility>
 
 #include "compiler/frontend/ElabValues.h"
 #include "compiler/frontend/Elaborate.h"
@@ -27,7 +27,8 @@ public:
     Value wrap(ir::Expr e);
     /// A run-time value or a constant as an IR expression. Meta numbers become constants (ints
     /// Int32 unless they need 64 bits, floats `floatType`); `what` names the operand in errors.
-    ir::Expr toExpr(const Value& v, Span s, const std::string& what, ir::DType floatType = ir::DType::Float32);
+    ir::Expr toExpr(const Value& v, Span s, const std::string& what,
+                    ir::DType floatType = ir::DType::Float32);
     /// Like toExpr, but a meta number takes the dtype `like` (TVM's rule for Python constants).
     ir::Expr toExprLike(const Value& v, ir::DType like, Span s, const std::string& what);
     /// Both operands of a binary construct as IR of one dtype: a meta constant takes the other
@@ -67,8 +68,8 @@ public:
     ir::DType dtypeArg(const Value& v, Span s, const std::string& what);
     std::vector<ir::Expr> shapeArg(const Value& v, Span s, const std::string& what);
     ir::Expr extentArg(const Value& v, Span s, const std::string& what);
-    ir::Buffer allocate(ir::Scope scope, std::vector<ir::Expr> shape, ir::DType t, Span s, const std::string& fn,
-                        ir::Expr init = nullptr);
+    ir::Buffer allocate(ir::Scope scope, std::vector<ir::Expr> shape, ir::DType t, Span s,
+                        const std::string& fn, ir::Expr init = nullptr);
     std::string uniqueName(const std::string& base);
     void requireKernel(Span s, const std::string& fn) const;
     bool insideKernel() const { return m_insideKernel; }
@@ -105,7 +106,8 @@ private:
     ir::PrimFunc elaborateEager(const KernelEntry& entry);
     ir::PrimFunc finish(const std::string& name, ir::Stmt body, Span span);
     void buildLoop(const LoopSpec& spec, const ast::For& s, const EnvPtr& env);
-    void buildKernel(const KernelSpec& k, const ast::WithItem& item, const ast::With& s, const EnvPtr& env);
+    void buildKernel(const KernelSpec& k, const ast::WithItem& item, const ast::With& s,
+                     const EnvPtr& env);
     bool isKernelRange(const ast::Expr& iter, const EnvPtr& env);
     Flow runBody(const ast::Block& b, const EnvPtr& env, const char* construct);
 

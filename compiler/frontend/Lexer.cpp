@@ -16,38 +16,93 @@ struct Spelled {
 };
 
 constexpr std::array<Spelled, 35> kKeywords{{
-    {"False", Tok::KwFalse},   {"None", Tok::KwNone},         {"True", Tok::KwTrue},
-    {"and", Tok::KwAnd},       {"as", Tok::KwAs},             {"assert", Tok::KwAssert},
-    {"async", Tok::KwAsync},   {"await", Tok::KwAwait},       {"break", Tok::KwBreak},
-    {"class", Tok::KwClass},   {"continue", Tok::KwContinue}, {"def", Tok::KwDef},
-    {"del", Tok::KwDel},       {"elif", Tok::KwElif},         {"else", Tok::KwElse},
-    {"except", Tok::KwExcept}, {"finally", Tok::KwFinally},   {"for", Tok::KwFor},
-    {"from", Tok::KwFrom},     {"global", Tok::KwGlobal},     {"if", Tok::KwIf},
-    {"import", Tok::KwImport}, {"in", Tok::KwIn},             {"is", Tok::KwIs},
-    {"lambda", Tok::KwLambda}, {"nonlocal", Tok::KwNonlocal}, {"not", Tok::KwNot},
-    {"or", Tok::KwOr},         {"pass", Tok::KwPass},         {"raise", Tok::KwRaise},
-    {"return", Tok::KwReturn}, {"try", Tok::KwTry},           {"while", Tok::KwWhile},
-    {"with", Tok::KwWith},     {"yield", Tok::KwYield},
+    {"False", Tok::KwFalse},
+    {"None", Tok::KwNone},
+    {"True", Tok::KwTrue},
+    {"and", Tok::KwAnd},
+    {"as", Tok::KwAs},
+    {"assert", Tok::KwAssert},
+    {"async", Tok::KwAsync},
+    {"await", Tok::KwAwait},
+    {"break", Tok::KwBreak},
+    {"class", Tok::KwClass},
+    {"continue", Tok::KwContinue},
+    {"def", Tok::KwDef},
+    {"del", Tok::KwDel},
+    {"elif", Tok::KwElif},
+    {"else", Tok::KwElse},
+    {"except", Tok::KwExcept},
+    {"finally", Tok::KwFinally},
+    {"for", Tok::KwFor},
+    {"from", Tok::KwFrom},
+    {"global", Tok::KwGlobal},
+    {"if", Tok::KwIf},
+    {"import", Tok::KwImport},
+    {"in", Tok::KwIn},
+    {"is", Tok::KwIs},
+    {"lambda", Tok::KwLambda},
+    {"nonlocal", Tok::KwNonlocal},
+    {"not", Tok::KwNot},
+    {"or", Tok::KwOr},
+    {"pass", Tok::KwPass},
+    {"raise", Tok::KwRaise},
+    {"return", Tok::KwReturn},
+    {"try", Tok::KwTry},
+    {"while", Tok::KwWhile},
+    {"with", Tok::KwWith},
+    {"yield", Tok::KwYield},
 }};
 
 // Longest operators first so a greedy scan picks "**=" before "**" before "*".
 constexpr std::array<Spelled, 48> kOperators{{
-    {"**=", Tok::DoubleStarEqual}, {"//=", Tok::DoubleSlashEqual}, {">>=", Tok::RightShiftEqual},
-    {"<<=", Tok::LeftShiftEqual},  {"...", Tok::Ellipsis},         {"**", Tok::DoubleStar},
-    {"//", Tok::DoubleSlash},      {"<<", Tok::LeftShift},         {">>", Tok::RightShift},
-    {"<=", Tok::LessEqual},        {">=", Tok::GreaterEqual},      {"==", Tok::EqEqual},
-    {"!=", Tok::NotEqual},         {"->", Tok::Arrow},             {":=", Tok::ColonEqual},
-    {"+=", Tok::PlusEqual},        {"-=", Tok::MinusEqual},        {"*=", Tok::StarEqual},
-    {"/=", Tok::SlashEqual},       {"%=", Tok::PercentEqual},      {"&=", Tok::AmpEqual},
-    {"|=", Tok::VBarEqual},        {"^=", Tok::CircumflexEqual},   {"@=", Tok::AtEqual},
-    {"(", Tok::LParen},            {")", Tok::RParen},             {"[", Tok::LBracket},
-    {"]", Tok::RBracket},          {"{", Tok::LBrace},             {"}", Tok::RBrace},
-    {":", Tok::Colon},             {",", Tok::Comma},              {";", Tok::Semi},
-    {".", Tok::Dot},               {"@", Tok::At},                 {"=", Tok::Equal},
-    {"+", Tok::Plus},              {"-", Tok::Minus},              {"*", Tok::Star},
-    {"/", Tok::Slash},             {"%", Tok::Percent},            {"&", Tok::Amp},
-    {"|", Tok::VBar},              {"^", Tok::Circumflex},         {"~", Tok::Tilde},
-    {"<", Tok::Less},              {">", Tok::Greater},            {"!", Tok::Bang},
+    {"**=", Tok::DoubleStarEqual},
+    {"//=", Tok::DoubleSlashEqual},
+    {">>=", Tok::RightShiftEqual},
+    {"<<=", Tok::LeftShiftEqual},
+    {"...", Tok::Ellipsis},
+    {"**", Tok::DoubleStar},
+    {"//", Tok::DoubleSlash},
+    {"<<", Tok::LeftShift},
+    {">>", Tok::RightShift},
+    {"<=", Tok::LessEqual},
+    {">=", Tok::GreaterEqual},
+    {"==", Tok::EqEqual},
+    {"!=", Tok::NotEqual},
+    {"->", Tok::Arrow},
+    {":=", Tok::ColonEqual},
+    {"+=", Tok::PlusEqual},
+    {"-=", Tok::MinusEqual},
+    {"*=", Tok::StarEqual},
+    {"/=", Tok::SlashEqual},
+    {"%=", Tok::PercentEqual},
+    {"&=", Tok::AmpEqual},
+    {"|=", Tok::VBarEqual},
+    {"^=", Tok::CircumflexEqual},
+    {"@=", Tok::AtEqual},
+    {"(", Tok::LParen},
+    {")", Tok::RParen},
+    {"[", Tok::LBracket},
+    {"]", Tok::RBracket},
+    {"{", Tok::LBrace},
+    {"}", Tok::RBrace},
+    {":", Tok::Colon},
+    {",", Tok::Comma},
+    {";", Tok::Semi},
+    {".", Tok::Dot},
+    {"@", Tok::At},
+    {"=", Tok::Equal},
+    {"+", Tok::Plus},
+    {"-", Tok::Minus},
+    {"*", Tok::Star},
+    {"/", Tok::Slash},
+    {"%", Tok::Percent},
+    {"&", Tok::Amp},
+    {"|", Tok::VBar},
+    {"^", Tok::Circumflex},
+    {"~", Tok::Tilde},
+    {"<", Tok::Less},
+    {">", Tok::Greater},
+    {"!", Tok::Bang},
 }};
 
 bool isIdentStart(unsigned char c) { return std::isalpha(c) || c == '_' || c >= 0x80; }
@@ -80,8 +135,7 @@ int hexDigit(char c) {
 
 class Lexer {
 public:
-    Lexer(const SourceFile& src, DiagnosticEngine& diags)
-        : m_text(src.text()), m_diags(diags) {}
+    Lexer(const SourceFile& src, DiagnosticEngine& diags) : m_text(src.text()), m_diags(diags) {}
 
     std::vector<Token> run();
 
@@ -130,8 +184,8 @@ private:
 // never appear inside an expression?
 bool Lexer::statementStartsInsideBracket() {
     static constexpr std::string_view kStmtOnly[] = {
-        "def", "class", "return", "import", "with", "while", "try", "except", "finally", "pass",
-        "break", "continue", "raise", "global", "nonlocal", "del", "assert", "elif"};
+        "def",  "class", "return",   "import", "with",   "while",    "try", "except", "finally",
+        "pass", "break", "continue", "raise",  "global", "nonlocal", "del", "assert", "elif"};
     size_t p = m_pos + 1;
     while (p < m_text.size() && (m_text[p] == ' ' || m_text[p] == '\t')) ++p;
     size_t b = p;
@@ -210,7 +264,12 @@ void Lexer::lexNumber() {
         int radix = base == 'x' ? 16 : base == 'o' ? 8 : 2;
         std::string digits;
         if (peek() == '_') advance();
-        readDigits([&](char c) { int d = hexDigit(c); return d >= 0 && d < radix; }, digits);
+        readDigits(
+            [&](char c) {
+                int d = hexDigit(c);
+                return d >= 0 && d < radix;
+            },
+            digits);
         uint64_t v = 0;
         for (char c : digits) {
             uint64_t d = static_cast<uint64_t>(hexDigit(c));
@@ -221,7 +280,12 @@ void Lexer::lexNumber() {
         t.kind = Tok::Int;
         t.intValue = overflow ? 0 : static_cast<int64_t>(v);
         if (digits.empty())
-            error(spanFrom(line0, col0), "invalid " + std::string(base == 'x' ? "hexadecimal" : base == 'o' ? "octal" : "binary") + " literal",
+            error(spanFrom(line0, col0),
+                  "invalid " +
+                      std::string(base == 'x'   ? "hexadecimal"
+                                  : base == 'o' ? "octal"
+                                                : "binary") +
+                      " literal",
                   "expected digits after the base prefix");
     } else {
         std::string digits, frac, exp;
@@ -257,13 +321,16 @@ void Lexer::lexNumber() {
             t.floatValue = std::strtod(s.c_str(), nullptr);
         } else {
             t.kind = Tok::Int;
-            if (digits.size() > 1 && digits[0] == '0' && digits.find_first_not_of('0') != std::string::npos)
-                error(spanFrom(line0, col0), "leading zeros in decimal integer literals are not permitted",
+            if (digits.size() > 1 && digits[0] == '0' &&
+                digits.find_first_not_of('0') != std::string::npos)
+                error(spanFrom(line0, col0),
+                      "leading zeros in decimal integer literals are not permitted",
                       "use an 0o prefix for octal integers");
             uint64_t v = 0;
             for (char c : digits) {
                 uint64_t d = static_cast<uint64_t>(c - '0');
-                if (v > (static_cast<uint64_t>(std::numeric_limits<int64_t>::max()) - d) / 10) overflow = true;
+                if (v > (static_cast<uint64_t>(std::numeric_limits<int64_t>::max()) - d) / 10)
+                    overflow = true;
                 if (!overflow) v = v * 10 + d;
             }
             t.intValue = overflow ? 0 : static_cast<int64_t>(v);
@@ -314,18 +381,41 @@ void Lexer::lexString(uint32_t line0, uint32_t col0, std::string_view prefix) {
             advance();
             advance();
             switch (n) {
-                case '\n': break;
-                case '\r': if (peek() == '\n') advance(); break;
-                case '\\': value += '\\'; break;
-                case '\'': value += '\''; break;
-                case '"': value += '"'; break;
-                case 'a': value += '\a'; break;
-                case 'b': value += '\b'; break;
-                case 'f': value += '\f'; break;
-                case 'n': value += '\n'; break;
-                case 'r': value += '\r'; break;
-                case 't': value += '\t'; break;
-                case 'v': value += '\v'; break;
+                case '\n':
+                    break;
+                case '\r':
+                    if (peek() == '\n') advance();
+                    break;
+                case '\\':
+                    value += '\\';
+                    break;
+                case '\'':
+                    value += '\'';
+                    break;
+                case '"':
+                    value += '"';
+                    break;
+                case 'a':
+                    value += '\a';
+                    break;
+                case 'b':
+                    value += '\b';
+                    break;
+                case 'f':
+                    value += '\f';
+                    break;
+                case 'n':
+                    value += '\n';
+                    break;
+                case 'r':
+                    value += '\r';
+                    break;
+                case 't':
+                    value += '\t';
+                    break;
+                case 'v':
+                    value += '\v';
+                    break;
                 case 'x': {
                     int h1 = hexDigit(peek()), h2 = hexDigit(peek(1));
                     if (h1 < 0 || h2 < 0) {
@@ -335,8 +425,10 @@ void Lexer::lexString(uint32_t line0, uint32_t col0, std::string_view prefix) {
                     }
                     advance();
                     advance();
-                    if (bytes) value += static_cast<char>(h1 * 16 + h2);
-                    else appendUtf8(value, static_cast<uint32_t>(h1 * 16 + h2));
+                    if (bytes)
+                        value += static_cast<char>(h1 * 16 + h2);
+                    else
+                        appendUtf8(value, static_cast<uint32_t>(h1 * 16 + h2));
                     break;
                 }
                 case 'u':
@@ -359,8 +451,10 @@ void Lexer::lexString(uint32_t line0, uint32_t col0, std::string_view prefix) {
                         advance();
                     }
                     if (!ok || cp > 0x10FFFF)
-                        error(spanFrom(m_line, col()), "invalid \\" + std::string(1, n) + " escape in string literal");
-                    else appendUtf8(value, cp);
+                        error(spanFrom(m_line, col()),
+                              "invalid \\" + std::string(1, n) + " escape in string literal");
+                    else
+                        appendUtf8(value, cp);
                     break;
                 }
                 default:
@@ -370,8 +464,10 @@ void Lexer::lexString(uint32_t line0, uint32_t col0, std::string_view prefix) {
                             v = v * 8 + static_cast<uint32_t>(peek() - '0');
                             advance();
                         }
-                        if (bytes) value += static_cast<char>(v & 0xFF);
-                        else appendUtf8(value, v);
+                        if (bytes)
+                            value += static_cast<char>(v & 0xFF);
+                        else
+                            appendUtf8(value, v);
                     } else {
                         value += '\\';  // unknown escapes keep the backslash, like Python
                         value += n;
@@ -389,8 +485,10 @@ void Lexer::lexString(uint32_t line0, uint32_t col0, std::string_view prefix) {
     t.isBytes = bytes;
     t.isFString = fstr;
     if (!closed)
-        error(t.span, triple ? "unterminated triple-quoted string literal" : "unterminated string literal",
-              std::string("close the string with ") + (triple ? std::string(3, q) : std::string(1, q)));
+        error(t.span,
+              triple ? "unterminated triple-quoted string literal" : "unterminated string literal",
+              std::string("close the string with ") +
+                  (triple ? std::string(3, q) : std::string(1, q)));
     m_toks.push_back(std::move(t));
 }
 
@@ -406,7 +504,8 @@ bool Lexer::lexOperator() {
         } else if (op.text.size() == 1 && (c == ')' || c == ']' || c == '}')) {
             char open = c == ')' ? '(' : c == ']' ? '[' : '{';
             if (m_brackets.empty()) {
-                error(s, std::string("unmatched '") + c + "'", "remove it or add the opening bracket");
+                error(s, std::string("unmatched '") + c + "'",
+                      "remove it or add the opening bracket");
             } else {
                 if (m_brackets.back().first != open)
                     error(s, std::string("closing '") + c + "' does not match opening '" +
@@ -427,7 +526,8 @@ std::vector<Token> Lexer::run() {
             handleIndentation();
             m_atLineStart = false;
         }
-        while (!atEnd() && (peek() == ' ' || peek() == '\t' || peek() == '\f' || peek() == '\r')) advance();
+        while (!atEnd() && (peek() == ' ' || peek() == '\t' || peek() == '\f' || peek() == '\r'))
+            advance();
         if (atEnd()) break;
         char c = peek();
         uint32_t line0 = m_line, col0 = col();
@@ -438,7 +538,8 @@ std::vector<Token> Lexer::run() {
         if (c == '\n') {
             if (!m_brackets.empty() && statementStartsInsideBracket()) {
                 for (const auto& [ch, bs] : m_brackets)
-                    error(bs, std::string("'") + ch + "' was never closed", "add the matching closing bracket");
+                    error(bs, std::string("'") + ch + "' was never closed",
+                          "add the matching closing bracket");
                 m_brackets.clear();
                 push(Tok::Newline, Span{line0, col0, line0, col0 + 1});
                 m_toks.back().synthetic = true;
@@ -463,7 +564,8 @@ std::vector<Token> Lexer::run() {
             }
             m_pos = save;
             advance();
-            error(Span{line0, col0, line0, col0 + 1}, "unexpected character after line continuation character",
+            error(Span{line0, col0, line0, col0 + 1},
+                  "unexpected character after line continuation character",
                   "a backslash continues a line only as the last character of it");
             continue;
         }
@@ -497,15 +599,16 @@ std::vector<Token> Lexer::run() {
         if (lexOperator()) continue;
         advance();
         while (!atEnd() && (static_cast<unsigned char>(peek()) & 0xC0) == 0x80) advance();
-        error(spanFrom(line0, col0), std::string("invalid character '") + std::string(m_text.substr(
-                  m_pos - (col() - col0), col() - col0)) + "' in source",
+        error(spanFrom(line0, col0),
+              std::string("invalid character '") +
+                  std::string(m_text.substr(m_pos - (col() - col0), col() - col0)) + "' in source",
               "only Python syntax is accepted");
     }
     Span eof{m_line, col(), m_line, col()};
     for (const auto& [ch, s] : m_brackets)
         error(s, std::string("'") + ch + "' was never closed", "add the matching closing bracket");
-    if (!m_toks.empty() && m_toks.back().kind != Tok::Newline && m_toks.back().kind != Tok::Dedent &&
-        m_toks.back().kind != Tok::Indent) {
+    if (!m_toks.empty() && m_toks.back().kind != Tok::Newline &&
+        m_toks.back().kind != Tok::Dedent && m_toks.back().kind != Tok::Indent) {
         push(Tok::Newline, eof);
         m_toks.back().synthetic = !m_brackets.empty();
     }
@@ -531,16 +634,26 @@ bool isKeyword(std::string_view s) {
 
 std::string_view tokSpelling(Tok t) {
     switch (t) {
-        case Tok::EndOfFile: return "end of file";
-        case Tok::Newline: return "end of line";
-        case Tok::Indent: return "indentation";
-        case Tok::Dedent: return "end of indented block";
-        case Tok::Name: return "identifier";
-        case Tok::Int: return "integer";
-        case Tok::Float: return "number";
-        case Tok::String: return "string";
-        case Tok::Error: return "invalid token";
-        default: break;
+        case Tok::EndOfFile:
+            return "end of file";
+        case Tok::Newline:
+            return "end of line";
+        case Tok::Indent:
+            return "indentation";
+        case Tok::Dedent:
+            return "end of indented block";
+        case Tok::Name:
+            return "identifier";
+        case Tok::Int:
+            return "integer";
+        case Tok::Float:
+            return "number";
+        case Tok::String:
+            return "string";
+        case Tok::Error:
+            return "invalid token";
+        default:
+            break;
     }
     for (const auto& kw : kKeywords)
         if (kw.kind == t) return kw.text;

@@ -22,18 +22,99 @@ namespace ts::fe {
 
 /// Token kinds. Keywords and operators each get their own kind so the parser never compares text.
 enum class Tok : uint8_t {
-    EndOfFile, Newline, Indent, Dedent, Name, Int, Float, String, Error,
+    EndOfFile,
+    Newline,
+    Indent,
+    Dedent,
+    Name,
+    Int,
+    Float,
+    String,
+    Error,
     // keywords
-    KwFalse, KwNone, KwTrue, KwAnd, KwAs, KwAssert, KwAsync, KwAwait, KwBreak, KwClass,
-    KwContinue, KwDef, KwDel, KwElif, KwElse, KwExcept, KwFinally, KwFor, KwFrom, KwGlobal, KwIf,
-    KwImport, KwIn, KwIs, KwLambda, KwNonlocal, KwNot, KwOr, KwPass, KwRaise, KwReturn, KwTry,
-    KwWhile, KwWith, KwYield,
+    KwFalse,
+    KwNone,
+    KwTrue,
+    KwAnd,
+    KwAs,
+    KwAssert,
+    KwAsync,
+    KwAwait,
+    KwBreak,
+    KwClass,
+    KwContinue,
+    KwDef,
+    KwDel,
+    KwElif,
+    KwElse,
+    KwExcept,
+    KwFinally,
+    KwFor,
+    KwFrom,
+    KwGlobal,
+    KwIf,
+    KwImport,
+    KwIn,
+    KwIs,
+    KwLambda,
+    KwNonlocal,
+    KwNot,
+    KwOr,
+    KwPass,
+    KwRaise,
+    KwReturn,
+    KwTry,
+    KwWhile,
+    KwWith,
+    KwYield,
     // delimiters and operators
-    LParen, RParen, LBracket, RBracket, LBrace, RBrace, Colon, Comma, Semi, Dot, Ellipsis, Arrow,
-    ColonEqual, At, Equal, Plus, Minus, Star, DoubleStar, Slash, DoubleSlash, Percent, Amp, VBar,
-    Circumflex, Tilde, LeftShift, RightShift, Less, Greater, EqEqual, NotEqual, LessEqual,
-    GreaterEqual, PlusEqual, MinusEqual, StarEqual, DoubleStarEqual, SlashEqual, DoubleSlashEqual,
-    PercentEqual, AmpEqual, VBarEqual, CircumflexEqual, LeftShiftEqual, RightShiftEqual, AtEqual,
+    LParen,
+    RParen,
+    LBracket,
+    RBracket,
+    LBrace,
+    RBrace,
+    Colon,
+    Comma,
+    Semi,
+    Dot,
+    Ellipsis,
+    Arrow,
+    ColonEqual,
+    At,
+    Equal,
+    Plus,
+    Minus,
+    Star,
+    DoubleStar,
+    Slash,
+    DoubleSlash,
+    Percent,
+    Amp,
+    VBar,
+    Circumflex,
+    Tilde,
+    LeftShift,
+    RightShift,
+    Less,
+    Greater,
+    EqEqual,
+    NotEqual,
+    LessEqual,
+    GreaterEqual,
+    PlusEqual,
+    MinusEqual,
+    StarEqual,
+    DoubleStarEqual,
+    SlashEqual,
+    DoubleSlashEqual,
+    PercentEqual,
+    AmpEqual,
+    VBarEqual,
+    CircumflexEqual,
+    LeftShiftEqual,
+    RightShiftEqual,
+    AtEqual,
     Bang,
 };
 
@@ -46,12 +127,12 @@ struct Token {
     Tok kind = Tok::EndOfFile;
     Span span;
     std::string text;
-    int64_t intValue = 0;     ///< Int: value (0 if it overflowed; a diagnostic was issued)
-    double floatValue = 0.0;  ///< Float: value
-    bool isImaginary = false; ///< Float with a `j` suffix (parsed, rejected by the evaluator)
-    bool isBytes = false;     ///< String with a b/B prefix
-    bool isFString = false;   ///< String with an f/F prefix (kept as the literal text)
-    bool synthetic = false;   ///< inserted by error recovery (NEWLINE after an unclosed bracket)
+    int64_t intValue = 0;      ///< Int: value (0 if it overflowed; a diagnostic was issued)
+    double floatValue = 0.0;   ///< Float: value
+    bool isImaginary = false;  ///< Float with a `j` suffix (parsed, rejected by the evaluator)
+    bool isBytes = false;      ///< String with a b/B prefix
+    bool isFString = false;    ///< String with an f/F prefix (kept as the literal text)
+    bool synthetic = false;    ///< inserted by error recovery (NEWLINE after an unclosed bracket)
 };
 
 /// Tokenizes a whole file. Lexical errors go to `diags` with origin "lex"; the returned vector

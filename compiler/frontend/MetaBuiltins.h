@@ -20,10 +20,12 @@ double needFloat(const CallArgs& a, size_t i);
 /// `a < b` with Python ordering rules (TypeError-style diagnostic for unorderable kinds).
 bool less(Interp& in, const Value& a, const Value& b, Span s);
 /// Calls `fn(args...)` with all spans set to `s`.
-Value callWith(Interp& in, const Value& fn, std::vector<Value> args, Span s, const std::string& name);
+Value callWith(Interp& in, const Value& fn, std::vector<Value> args, Span s,
+               const std::string& name);
 /// Truncates toward zero; NaN, infinities and out-of-range values are diagnostics.
 int64_t floatToInt(double f, Span s);
-/// Python's format(value, spec) for the common specs ([[fill]align][sign][0][width][,][.prec][type]).
+/// Python's format(value, spec) for the common specs
+/// ([[fill]align][sign][0][width][,][.prec][type]).
 std::string formatWithSpec(const Value& v, const std::string& spec, Span s);
 /// str.format(*args, **kwargs) for "{}", "{0}", "{name}", "{x!r}", "{x:.2f}" fields.
 std::string strFormat(const std::string& fmt, const CallArgs& a);

@@ -45,7 +45,8 @@ std::shared_ptr<NamespaceObj> Interp::registerModule(const std::string& dotted) 
     ns->name = dotted;
     m_modules[dotted] = ns;
     size_t dot = dotted.rfind('.');
-    if (dot != std::string::npos) registerModule(dotted.substr(0, dot))->set(dotted.substr(dot + 1), Value::ns(ns));
+    if (dot != std::string::npos)
+        registerModule(dotted.substr(0, dot))->set(dotted.substr(dot + 1), Value::ns(ns));
     return ns;
 }
 
@@ -61,8 +62,9 @@ std::shared_ptr<NamespaceObj> Interp::resolveModule(const std::string& dotted) {
 
 void Interp::step(Span s) {
     if (++m_steps > m_limits.maxSteps)
-        throw CompileError(s, "compile-time evaluation exceeded " + std::to_string(m_limits.maxSteps) + " steps",
-                           "check the meta-level Python code for an endless loop or recursion");
+        throw CompileError(
+            s, "compile-time evaluation exceeded " + std::to_string(m_limits.maxSteps) + " steps",
+            "check the meta-level Python code for an endless loop or recursion");
 }
 
 Value Interp::lookupName(const std::string& name, const EnvPtr& env, Span s) {
@@ -79,7 +81,8 @@ Value Interp::lookupName(const std::string& name, const EnvPtr& env, Span s) {
     if (v->is(ValueKind::Poison)) {
         const Diagnostic& d = v->poisonObj().diag;
         std::string where = d.span.valid() ? " (line " + std::to_string(d.span.line) + ")" : "";
-        throw CompileError(s, "'" + name + "' could not be evaluated" + where + ": " + d.message, d.hint);
+        throw CompileError(s, "'" + name + "' could not be evaluated" + where + ": " + d.message,
+                           d.hint);
     }
     return *v;
 }
@@ -95,14 +98,19 @@ std::string calleeText(const ast::Expr* e) {
 Value Interp::eval(const ast::Expr& e, const EnvPtr& env) {
     using K = ast::ExprKind;
     switch (e.kind) {
-        case K::Name: return lookupName(static_cast<const ast::Name&>(e).id, env, e.span);
+        case K::Name:
+            return lookupName(static_cast<const ast::Name&>(e).id, env, e.span);
         case K::Constant: {
             const auto& c = static_cast<const ast::Constant&>(e);
             switch (c.type) {
-                case ast::Constant::Type::None: return Value::none();
-                case ast::Constant::Type::Bool: return Value::boolean(c.boolValue);
-                case ast::Constant::Type::Int: return Value::integer(c.intValue);
-                case ast::Constant::Type::Float: return Value::real(c.floatValue);
+                case ast::Constant::Type::None:
+                    return Value::none();
+                case ast::Constant::Type::Bool:
+                    return Value::boolean(c.boolValue);
+                case ast::Constant::Type::Int:
+                    return Value::integer(c.intValue);
+                case ast::Constant::Type::Float:
+                    return Value::real(c.floatValue);
                 case ast::Constant::Type::Ellipsis:
                     throw CompileError(e.span, "'...' is not supported at compile time");
                 case ast::Constant::Type::Imaginary:
@@ -110,7 +118,8 @@ Value Interp::eval(const ast::Expr& e, const EnvPtr& env) {
             }
             return Value::none();
         }
-        case K::Str: return Value::str(static_cast<const ast::Str&>(e).value);
+        case K::Str:
+            return Value::str(static_cast<const ast::Str&>(e).value);
         case K::Attribute: {
             const auto& a = static_cast<const ast::Attribute&>(e);
             return getAttr(eval(*a.value, env), a.attr, e.span);
@@ -120,8 +129,10 @@ Value Interp::eval(const ast::Expr& e, const EnvPtr& env) {
             Value obj = eval(*sub.value, env);
             return getItem(obj, evalSubscriptIndex(*sub.index, env), e.span);
         }
-        case K::Slice: return evalSubscriptIndex(e, env);
-        case K::Call: return evalCall(static_cast<const ast::Call&>(e), env);
+        case K::Slice:
+            return evalSubscriptIndex(e, env);
+        case K::Call:
+            return evalCall(static_cast<const ast::Call&>(e), env);
         case K::BinOp: {
             const auto& b = static_cast<const ast::BinOp&>(e);
             Value l = eval(*b.left, env);
@@ -132,32 +143,39 @@ Value Interp::eval(const ast::Expr& e, const EnvPtr& env) {
             const auto& u = static_cast<const ast::UnaryOp&>(e);
             return unaryOp(u.op, eval(*u.operand, env), e.span);
         }
-        case K::BoolOp: return evalBoolOp(static_cast<const ast::BoolOp&>(e), env);
-        case K::Compare: return evalCompare(static_cast<const ast::Compare&>(e), env);
+        case K::BoolOp:
+            return evalBoolOp(static_cast<const ast::BoolOp&>(e), env);
+        case K::Compare:
+            return evalCompare(static_cast<const ast::Compare&>(e), env);
         case K::IfExp: {
             const auto& i = static_cast<const ast::IfExp&>(e);
             Value c = eval(*i.test, env);
-            if (auto t = truthOrDynamic(c, i.test->span)) return eval(*(*t ? i.body : i.orelse), env);
+            if (auto t = truthOrDynamic(c, i.test->span))
+                return eval(*(*t ? i.body : i.orelse), env);
             Value a = eval(*i.body, env);
             Value b = eval(*i.orelse, env);
             return dynamicIfExp(c, a, b, e.span);
         }
-        case K::Lambda: return makeLambda(static_cast<const ast::Lambda&>(e), env);
+        case K::Lambda:
+            return makeLambda(static_cast<const ast::Lambda&>(e), env);
         case K::Tuple:
         case K::List: {
             std::vector<Value> items;
             for (const ast::Expr* x : static_cast<const ast::Sequence&>(e).elts) {
                 if (auto st = ast::as<ast::Starred>(x)) {
-                    for (auto& v : iterate(eval(*st->value, env), x->span)) items.push_back(std::move(v));
+                    for (auto& v : iterate(eval(*st->value, env), x->span))
+                        items.push_back(std::move(v));
                 } else {
                     items.push_back(eval(*x, env));
                 }
             }
-            return e.kind == K::Tuple ? Value::tuple(std::move(items)) : Value::list(std::move(items));
+            return e.kind == K::Tuple ? Value::tuple(std::move(items))
+                                      : Value::list(std::move(items));
         }
         case K::Set:
         case K::SetComp:
-            throw CompileError(e.span, "sets are not supported at compile time", "use a list or a tuple");
+            throw CompileError(e.span, "sets are not supported at compile time",
+                               "use a list or a tuple");
         case K::Dict: {
             const auto& d = static_cast<const ast::Dict&>(e);
             Value out = Value::dict();
@@ -165,7 +183,8 @@ Value Interp::eval(const ast::Expr& e, const EnvPtr& env) {
                 if (!d.keys[i]) {
                     Value other = eval(*d.values[i], env);
                     if (!other.is(ValueKind::Dict))
-                        throw CompileError(d.values[i]->span, "'**' needs a dict, got " + typeName(other));
+                        throw CompileError(d.values[i]->span,
+                                           "'**' needs a dict, got " + typeName(other));
                     for (auto& [k, v] : other.dictObj().entries) out.dictObj().set(k, v);
                     continue;
                 }
@@ -178,9 +197,12 @@ Value Interp::eval(const ast::Expr& e, const EnvPtr& env) {
         }
         case K::ListComp:
         case K::GeneratorExp:
-        case K::DictComp: return evalComprehension(e, env);
+        case K::DictComp:
+            return evalComprehension(e, env);
         case K::Starred:
-            throw CompileError(e.span, "a starred expression is only allowed in calls, displays and assignment targets");
+            throw CompileError(
+                e.span,
+                "a starred expression is only allowed in calls, displays and assignment targets");
         case K::NamedExpr: {
             const auto& n = static_cast<const ast::NamedExpr&>(e);
             Value v = eval(*n.value, env);
@@ -205,7 +227,8 @@ Value Interp::evalSubscriptIndex(const ast::Expr& index, const EnvPtr& env) {
         std::vector<Value> items;
         for (const ast::Expr* x : t->elts) {
             if (auto st = ast::as<ast::Starred>(x)) {
-                for (auto& v : iterate(eval(*st->value, env), x->span)) items.push_back(std::move(v));
+                for (auto& v : iterate(eval(*st->value, env), x->span))
+                    items.push_back(std::move(v));
             } else {
                 items.push_back(evalSubscriptIndex(*x, env));
             }
@@ -235,7 +258,8 @@ Value Interp::evalCompare(const ast::Compare& c, const EnvPtr& env) {
     std::optional<Value> acc;
     for (size_t i = 0; i < c.ops.size(); ++i) {
         Value right = eval(*c.comparators[i], env);
-        Span s = Span::merge(i == 0 ? c.left->span : c.comparators[i - 1]->span, c.comparators[i]->span);
+        Span s =
+            Span::merge(i == 0 ? c.left->span : c.comparators[i - 1]->span, c.comparators[i]->span);
         Value r = compareOp(c.ops[i], left, right, s);
         if (!acc) {
             acc = r;
@@ -272,7 +296,8 @@ Value Interp::evalCall(const ast::Call& c, const EnvPtr& env) {
     for (const auto& k : c.keywords) {
         Value v = eval(*k.value, env);
         if (k.name.empty()) {
-            if (!v.is(ValueKind::Dict)) throw CompileError(k.span, "argument after ** must be a dict, not " + typeName(v));
+            if (!v.is(ValueKind::Dict))
+                throw CompileError(k.span, "argument after ** must be a dict, not " + typeName(v));
             for (auto& [key, val] : v.dictObj().entries) {
                 if (!key.is(ValueKind::Str)) throw CompileError(k.span, "keywords must be strings");
                 a.kw.emplace_back(key.asStr(), val);
@@ -296,11 +321,13 @@ Value Interp::call(const Value& callee, CallArgs& args) {
         case ValueKind::Builtin:
             step(args.span);
             return callee.builtinObj().fn(*this, args);
-        case ValueKind::DType: return callDType(callee.asDType(), args);
+        case ValueKind::DType:
+            return callDType(callee.asDType(), args);
         case ValueKind::Ext:
             if (auto r = callee.extObj().call(*this, args)) return *r;
             break;
-        default: break;
+        default:
+            break;
     }
     throw CompileError(args.span, "'" + typeName(callee) + "' object is not callable",
                        callee.is(ValueKind::Namespace) ? "'" + args.callee + "' is a module" : "");
@@ -312,8 +339,9 @@ struct CallDepthGuard {
     CallDepthGuard(int& d, int max, Span s, const std::string& name) : depth(d) {
         if (++depth > max) {
             --depth;
-            throw CompileError(s, "maximum compile-time recursion depth (" + std::to_string(max) +
-                                      ") exceeded calling '" + name + "'",
+            throw CompileError(s,
+                               "maximum compile-time recursion depth (" + std::to_string(max) +
+                                   ") exceeded calling '" + name + "'",
                                "make sure the recursion terminates");
         }
     }
@@ -329,7 +357,8 @@ EnvPtr Interp::bindParameters(const FunctionObj& f, CallArgs& args) {
     std::vector<size_t> slots;
     int varArgs = -1, varKw = -1;
     for (size_t i = 0; i < ps.size(); ++i) {
-        if (ps[i].kind == ast::ParamKind::PosOnly || ps[i].kind == ast::ParamKind::Normal) slots.push_back(i);
+        if (ps[i].kind == ast::ParamKind::PosOnly || ps[i].kind == ast::ParamKind::Normal)
+            slots.push_back(i);
         if (ps[i].kind == ast::ParamKind::VarArgs) varArgs = static_cast<int>(i);
         if (ps[i].kind == ast::ParamKind::VarKw) varKw = static_cast<int>(i);
     }
@@ -341,9 +370,10 @@ EnvPtr Interp::bindParameters(const FunctionObj& f, CallArgs& args) {
         } else if (varArgs >= 0) {
             extra.push_back(args.pos[i]);
         } else {
-            throw CompileError(args.argSpan(i), f.name + "() takes " + std::to_string(slots.size()) +
-                                                    " positional argument" + (slots.size() == 1 ? "" : "s") +
-                                                    " but " + std::to_string(args.pos.size()) + " were given");
+            throw CompileError(args.argSpan(i),
+                               f.name + "() takes " + std::to_string(slots.size()) +
+                                   " positional argument" + (slots.size() == 1 ? "" : "s") +
+                                   " but " + std::to_string(args.pos.size()) + " were given");
         }
     }
     if (varArgs >= 0) {
@@ -355,11 +385,14 @@ EnvPtr Interp::bindParameters(const FunctionObj& f, CallArgs& args) {
         const auto& [name, v] = args.kw[k];
         Span ks = k < args.kwSpans.size() ? args.kwSpans[k] : args.span;
         auto it = std::find_if(ps.begin(), ps.end(), [&](const ast::Param& p) {
-            return p.name == name && (p.kind == ast::ParamKind::Normal || p.kind == ast::ParamKind::KwOnly);
+            return p.name == name &&
+                   (p.kind == ast::ParamKind::Normal || p.kind == ast::ParamKind::KwOnly);
         });
         if (it != ps.end()) {
             size_t i = static_cast<size_t>(it - ps.begin());
-            if (filled[i]) throw CompileError(ks, f.name + "() got multiple values for argument '" + name + "'");
+            if (filled[i])
+                throw CompileError(ks,
+                                   f.name + "() got multiple values for argument '" + name + "'");
             env->vars[name] = v;
             filled[i] = true;
         } else if (varKw >= 0) {
@@ -371,7 +404,8 @@ EnvPtr Interp::bindParameters(const FunctionObj& f, CallArgs& args) {
             std::string all;
             for (const auto& n : names) all += (all.empty() ? "" : ", ") + n;
             throw CompileError(ks, f.name + "() got an unexpected keyword argument '" + name + "'",
-                               near.empty() ? "parameters of " + f.name + ": " + all : "did you mean '" + near + "'?");
+                               near.empty() ? "parameters of " + f.name + ": " + all
+                                            : "did you mean '" + near + "'?");
         }
     }
     if (varKw >= 0) {
@@ -384,8 +418,9 @@ EnvPtr Interp::bindParameters(const FunctionObj& f, CallArgs& args) {
             env->vars[ps[i].name] = *f.defaults[i];
             continue;
         }
-        throw CompileError(args.span, f.name + "() missing required argument '" + ps[i].name + "'",
-                           "'" + ps[i].name + "' is declared at line " + std::to_string(ps[i].span.line));
+        throw CompileError(
+            args.span, f.name + "() missing required argument '" + ps[i].name + "'",
+            "'" + ps[i].name + "' is declared at line " + std::to_string(ps[i].span.line));
     }
     return env;
 }
@@ -407,7 +442,9 @@ Value Interp::makeFunction(const ast::FunctionDef& def, const EnvPtr& env) {
     f->name = def.name;
     f->def = &def;
     f->closure = env;
-    for (const auto& p : def.params) f->defaults.push_back(p.defaultValue ? std::optional(eval(*p.defaultValue, env)) : std::nullopt);
+    for (const auto& p : def.params)
+        f->defaults.push_back(p.defaultValue ? std::optional(eval(*p.defaultValue, env))
+                                             : std::nullopt);
     registerClosure(env);
     return Value::function(std::move(f));
 }
@@ -417,7 +454,9 @@ Value Interp::makeLambda(const ast::Lambda& l, const EnvPtr& env) {
     f->name = "<lambda>";
     f->lambda = &l;
     f->closure = env;
-    for (const auto& p : l.params) f->defaults.push_back(p.defaultValue ? std::optional(eval(*p.defaultValue, env)) : std::nullopt);
+    for (const auto& p : l.params)
+        f->defaults.push_back(p.defaultValue ? std::optional(eval(*p.defaultValue, env))
+                                             : std::nullopt);
     registerClosure(env);
     return Value::function(std::move(f));
 }
@@ -464,7 +503,8 @@ Value Interp::evalComprehension(const ast::Expr& e, const EnvPtr& env) {
                 items.push_back(eval(*lc->elt, scope));
                 if (items.size() > m_limits.maxSequence)
                     throw CompileError(e.span, "comprehension produces more than " +
-                                                   std::to_string(m_limits.maxSequence) + " elements");
+                                                   std::to_string(m_limits.maxSequence) +
+                                                   " elements");
             }
             return true;
         });

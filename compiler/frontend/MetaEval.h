@@ -31,9 +31,9 @@ enum class Flow : uint8_t { Normal, Break, Continue, Return };
 
 /// Resource limits of one evaluation.
 struct MetaLimits {
-    int maxCallDepth = 200;            ///< nested user-function calls
-    uint64_t maxSteps = 50'000'000;    ///< statements + loop iterations + calls
-    size_t maxSequence = 10'000'000;   ///< elements of one materialised list/str/product
+    int maxCallDepth = 200;           ///< nested user-function calls
+    uint64_t maxSteps = 50'000'000;   ///< statements + loop iterations + calls
+    size_t maxSequence = 10'000'000;  ///< elements of one materialised list/str/product
 };
 
 class Interp {
@@ -122,7 +122,9 @@ protected:
     /// Calls a user function tagged @T.macro. Default: an ordinary call.
     virtual Value callMacro(const FunctionObj& f, CallArgs& args) { return callFunction(f, args); }
     /// Calls any other user function (def or lambda) through call(). Default: callFunction.
-    virtual Value callUserFunction(const FunctionObj& f, CallArgs& args) { return callFunction(f, args); }
+    virtual Value callUserFunction(const FunctionObj& f, CallArgs& args) {
+        return callFunction(f, args);
+    }
 
     Value m_returnValue;
 

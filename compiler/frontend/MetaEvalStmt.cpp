@@ -16,33 +16,53 @@ Flow Interp::exec(const ast::Stmt& s, const EnvPtr& env) {
     using K = ast::StmtKind;
     step(s.span);
     switch (s.kind) {
-        case K::FunctionDef: return execFunctionDef(static_cast<const ast::FunctionDef&>(s), env);
+        case K::FunctionDef:
+            return execFunctionDef(static_cast<const ast::FunctionDef&>(s), env);
         case K::ClassDef: {
             const auto& c = static_cast<const ast::ClassDef&>(s);
-            bindName(env, c.name, Value::poison(Diagnostic{Severity::Error, c.nameSpan,
-                                                           "classes are not supported at compile time", {}, "meta"}));
+            bindName(env, c.name,
+                     Value::poison(Diagnostic{Severity::Error,
+                                              c.nameSpan,
+                                              "classes are not supported at compile time",
+                                              {},
+                                              "meta"}));
             return Flow::Normal;
         }
-        case K::Return: return execReturn(static_cast<const ast::Return&>(s), env);
-        case K::Assign: return execAssign(static_cast<const ast::Assign&>(s), env);
-        case K::AugAssign: return execAugAssign(static_cast<const ast::AugAssign&>(s), env);
-        case K::AnnAssign: return execAnnAssign(static_cast<const ast::AnnAssign&>(s), env);
-        case K::If: return execIf(static_cast<const ast::If&>(s), env);
-        case K::For: return execFor(static_cast<const ast::For&>(s), env);
-        case K::While: return execWhile(static_cast<const ast::While&>(s), env);
-        case K::With: return execWith(static_cast<const ast::With&>(s), env);
-        case K::ExprStmt: return execExprStmt(static_cast<const ast::ExprStmt&>(s), env);
-        case K::Pass: return Flow::Normal;
-        case K::Break: return Flow::Break;
-        case K::Continue: return Flow::Continue;
+        case K::Return:
+            return execReturn(static_cast<const ast::Return&>(s), env);
+        case K::Assign:
+            return execAssign(static_cast<const ast::Assign&>(s), env);
+        case K::AugAssign:
+            return execAugAssign(static_cast<const ast::AugAssign&>(s), env);
+        case K::AnnAssign:
+            return execAnnAssign(static_cast<const ast::AnnAssign&>(s), env);
+        case K::If:
+            return execIf(static_cast<const ast::If&>(s), env);
+        case K::For:
+            return execFor(static_cast<const ast::For&>(s), env);
+        case K::While:
+            return execWhile(static_cast<const ast::While&>(s), env);
+        case K::With:
+            return execWith(static_cast<const ast::With&>(s), env);
+        case K::ExprStmt:
+            return execExprStmt(static_cast<const ast::ExprStmt&>(s), env);
+        case K::Pass:
+            return Flow::Normal;
+        case K::Break:
+            return Flow::Break;
+        case K::Continue:
+            return Flow::Continue;
         case K::Import:
-        case K::ImportFrom: execImport(s, env); return Flow::Normal;
+        case K::ImportFrom:
+            execImport(s, env);
+            return Flow::Normal;
         case K::Assert: {
             const auto& a = static_cast<const ast::Assert&>(s);
             if (!truthy(eval(*a.test, env), a.test->span)) {
                 std::string msg = a.msg ? str(eval(*a.msg, env)) : "";
-                throw CompileError(a.test->span, "assertion failed" + (msg.empty() ? "" : ": " + msg),
-                                   "the assert is evaluated at compile time with the current parameter values");
+                throw CompileError(
+                    a.test->span, "assertion failed" + (msg.empty() ? "" : ": " + msg),
+                    "the assert is evaluated at compile time with the current parameter values");
             }
             return Flow::Normal;
         }
@@ -50,25 +70,30 @@ Flow Interp::exec(const ast::Stmt& s, const EnvPtr& env) {
             for (const auto& n : static_cast<const ast::Global&>(s).names) env->globals.insert(n);
             return Flow::Normal;
         case K::Nonlocal:
-            for (const auto& n : static_cast<const ast::Nonlocal&>(s).names) env->nonlocals.insert(n);
+            for (const auto& n : static_cast<const ast::Nonlocal&>(s).names)
+                env->nonlocals.insert(n);
             return Flow::Normal;
         case K::Try:
             m_diags.warning(Span{s.span.line, s.span.col, s.span.line, s.span.col + 3},
-                            "'try' statement skipped at compile time", "exceptions are not modelled by the meta-evaluator",
-                            "meta");
+                            "'try' statement skipped at compile time",
+                            "exceptions are not modelled by the meta-evaluator", "meta");
             return Flow::Normal;
         case K::Del: {
             for (const ast::Expr* t : static_cast<const ast::Del&>(s).targets) {
                 if (auto n = ast::as<ast::Name>(t)) {
-                    if (!env->vars.erase(n->id)) throw CompileError(t->span, "name '" + n->id + "' is not defined");
+                    if (!env->vars.erase(n->id))
+                        throw CompileError(t->span, "name '" + n->id + "' is not defined");
                 } else if (auto sub = ast::as<ast::Subscript>(t)) {
                     Value obj = eval(*sub->value, env);
                     Value idx = eval(*sub->index, env);
                     if (obj.is(ValueKind::Dict)) {
-                        if (!obj.dictObj().erase(idx)) throw CompileError(t->span, "key " + repr(idx) + " not found");
+                        if (!obj.dictObj().erase(idx))
+                            throw CompileError(t->span, "key " + repr(idx) + " not found");
                     } else if (obj.is(ValueKind::List) && idx.isIntLike()) {
                         auto& items = obj.mutableItems();
-                        int64_t i = idx.asInt() < 0 ? idx.asInt() + static_cast<int64_t>(items.size()) : idx.asInt();
+                        int64_t i = idx.asInt() < 0
+                                        ? idx.asInt() + static_cast<int64_t>(items.size())
+                                        : idx.asInt();
                         if (i < 0 || i >= static_cast<int64_t>(items.size()))
                             throw CompileError(t->span, "list index out of range");
                         items.erase(items.begin() + i);
@@ -138,7 +163,8 @@ Flow Interp::execAugAssign(const ast::AugAssign& s, const EnvPtr& env) {
         Value obj = eval(*a->value, env);
         Value nv = combine(getAttr(obj, a->attr, a->attrSpan));
         if (!obj.is(ValueKind::Ext) || !obj.extObj().setAttr(*this, a->attr, nv, s.target->span))
-            throw CompileError(s.target->span, "cannot set attribute '" + a->attr + "' of " + typeName(obj));
+            throw CompileError(s.target->span,
+                               "cannot set attribute '" + a->attr + "' of " + typeName(obj));
     }
     return Flow::Normal;
 }
@@ -196,9 +222,11 @@ Flow Interp::execWith(const ast::With& s, const EnvPtr& env) {
 }
 
 Value Interp::dynamicBoolOp(ast::BoolOpKind op, const Value& a, const Value& b, Span s) {
-    throw CompileError(s, std::string("'") + ast::spelling(op) + "' needs a value known at compile time, got " +
-                              typeName(a),
-                       "inside a kernel, combine run-time conditions with '&' and '|' or T.And/T.Or");
+    throw CompileError(
+        s,
+        std::string("'") + ast::spelling(op) + "' needs a value known at compile time, got " +
+            typeName(a),
+        "inside a kernel, combine run-time conditions with '&' and '|' or T.And/T.Or");
 }
 
 Value Interp::dynamicIfExp(const Value& cond, const Value& a, const Value& b, Span s) {
@@ -210,7 +238,8 @@ Value Interp::callDType(ir::DType t, CallArgs& args) {
     args.expectPositional(1, 1);
     const Value& v = args.pos[0];
     if (!v.isNumber())
-        throw CompileError(args.argSpan(0), std::string(ir::dtypeName(t)) + "() needs a number, got " + typeName(v));
+        throw CompileError(args.argSpan(0),
+                           std::string(ir::dtypeName(t)) + "() needs a number, got " + typeName(v));
     if (t == ir::DType::Bool) return Value::boolean(truthy(v, args.span));
     if (ir::isFloat(t)) return Value::real(v.asFloat());
     if (v.is(ValueKind::Float)) return Value::integer(static_cast<int64_t>(v.asFloat()));
@@ -235,7 +264,9 @@ void Interp::bindName(const EnvPtr& env, const std::string& name, Value v) {
 void Interp::assign(const ast::Expr& target, const Value& v, const EnvPtr& env) {
     using K = ast::ExprKind;
     switch (target.kind) {
-        case K::Name: bindName(env, static_cast<const ast::Name&>(target).id, v); return;
+        case K::Name:
+            bindName(env, static_cast<const ast::Name&>(target).id, v);
+            return;
         case K::Tuple:
         case K::List: {
             const auto& elts = static_cast<const ast::Sequence&>(target).elts;
@@ -245,12 +276,14 @@ void Interp::assign(const ast::Expr& target, const Value& v, const EnvPtr& env) 
                 if (elts[i]->kind == K::Starred) star = i;
             if (star == elts.size()) {
                 if (items.size() != elts.size())
-                    throw CompileError(target.span, items.size() > elts.size()
-                                                        ? "too many values to unpack (expected " + std::to_string(elts.size()) +
-                                                              ", got " + std::to_string(items.size()) + ")"
-                                                        : "not enough values to unpack (expected " +
-                                                              std::to_string(elts.size()) + ", got " +
-                                                              std::to_string(items.size()) + ")");
+                    throw CompileError(target.span,
+                                       items.size() > elts.size()
+                                           ? "too many values to unpack (expected " +
+                                                 std::to_string(elts.size()) + ", got " +
+                                                 std::to_string(items.size()) + ")"
+                                           : "not enough values to unpack (expected " +
+                                                 std::to_string(elts.size()) + ", got " +
+                                                 std::to_string(items.size()) + ")");
                 for (size_t i = 0; i < elts.size(); ++i) assign(*elts[i], items[i], env);
                 return;
             }
@@ -260,9 +293,12 @@ void Interp::assign(const ast::Expr& target, const Value& v, const EnvPtr& env) 
                                                     std::to_string(star + after) + ", got " +
                                                     std::to_string(items.size()) + ")");
             for (size_t i = 0; i < star; ++i) assign(*elts[i], items[i], env);
-            std::vector<Value> rest(items.begin() + static_cast<long>(star), items.end() - static_cast<long>(after));
-            assign(*static_cast<const ast::Starred*>(elts[star])->value, Value::list(std::move(rest)), env);
-            for (size_t i = 0; i < after; ++i) assign(*elts[star + 1 + i], items[items.size() - after + i], env);
+            std::vector<Value> rest(items.begin() + static_cast<long>(star),
+                                    items.end() - static_cast<long>(after));
+            assign(*static_cast<const ast::Starred*>(elts[star])->value,
+                   Value::list(std::move(rest)), env);
+            for (size_t i = 0; i < after; ++i)
+                assign(*elts[star + 1 + i], items[items.size() - after + i], env);
             return;
         }
         case K::Subscript: {
@@ -274,11 +310,13 @@ void Interp::assign(const ast::Expr& target, const Value& v, const EnvPtr& env) 
         case K::Attribute: {
             const auto& a = static_cast<const ast::Attribute&>(target);
             Value obj = eval(*a.value, env);
-            if (obj.is(ValueKind::Ext) && obj.extObj().setAttr(*this, a.attr, v, target.span)) return;
-            throw CompileError(target.span, "cannot set attribute '" + a.attr + "' of " + typeName(obj) +
-                                                " at compile time");
+            if (obj.is(ValueKind::Ext) && obj.extObj().setAttr(*this, a.attr, v, target.span))
+                return;
+            throw CompileError(target.span, "cannot set attribute '" + a.attr + "' of " +
+                                                typeName(obj) + " at compile time");
         }
-        default: throw CompileError(target.span, "cannot assign to this expression");
+        default:
+            throw CompileError(target.span, "cannot assign to this expression");
     }
 }
 
@@ -299,8 +337,12 @@ void Interp::execImport(const ast::Stmt& s, const EnvPtr& env) {
     for (const auto& a : from.names) {
         const std::string& bound = a.asname.empty() ? a.name : a.asname;
         if (from.level > 0) {
-            bindName(env, bound, Value::poison(Diagnostic{Severity::Error, a.span,
-                                                          "relative imports are not available at compile time", {}, "meta"}));
+            bindName(env, bound,
+                     Value::poison(Diagnostic{Severity::Error,
+                                              a.span,
+                                              "relative imports are not available at compile time",
+                                              {},
+                                              "meta"}));
             continue;
         }
         auto mod = resolveModule(from.module);
@@ -313,13 +355,17 @@ void Interp::execImport(const ast::Stmt& s, const EnvPtr& env) {
         } else if (auto sub = module(from.module + "." + a.name)) {
             bindName(env, bound, Value::ns(sub));
         } else {
-            std::string msg = mod->opaque ? "'" + a.name + "' (from " + from.module + ") is not available at compile time"
-                                          : "module '" + from.module + "' has no attribute '" + a.name + "'";
+            std::string msg =
+                mod->opaque
+                    ? "'" + a.name + "' (from " + from.module + ") is not available at compile time"
+                    : "module '" + from.module + "' has no attribute '" + a.name + "'";
             std::vector<std::string> names;
             for (const auto& [k, _] : mod->members) names.push_back(k);
             std::string near = mod->opaque ? "" : closestMatch(a.name, names);
-            bindName(env, bound, Value::poison(Diagnostic{Severity::Error, a.span, msg,
-                                                          near.empty() ? "" : "did you mean '" + near + "'?", "meta"}));
+            bindName(env, bound,
+                     Value::poison(Diagnostic{Severity::Error, a.span, msg,
+                                              near.empty() ? "" : "did you mean '" + near + "'?",
+                                              "meta"}));
         }
     }
 }

@@ -12,7 +12,8 @@ using namespace meta;
 
 namespace {
 
-std::vector<std::string> splitStr(const std::string& s, const Value& sep, int64_t maxsplit, Span sp) {
+std::vector<std::string> splitStr(const std::string& s, const Value& sep, int64_t maxsplit,
+                                  Span sp) {
     std::vector<std::string> out;
     if (sep.isNone()) {
         size_t i = 0;
@@ -32,12 +33,15 @@ std::vector<std::string> splitStr(const std::string& s, const Value& sep, int64_
         }
         return out;
     }
-    if (!sep.is(ValueKind::Str) || sep.asStr().empty()) throw CompileError(sp, "split(): empty or non-string separator");
+    if (!sep.is(ValueKind::Str) || sep.asStr().empty())
+        throw CompileError(sp, "split(): empty or non-string separator");
     const std::string& d = sep.asStr();
     size_t start = 0;
     while (true) {
         size_t p = s.find(d, start);
-        if (p == std::string::npos || (maxsplit >= 0 && static_cast<int64_t>(out.size()) == maxsplit)) break;
+        if (p == std::string::npos ||
+            (maxsplit >= 0 && static_cast<int64_t>(out.size()) == maxsplit))
+            break;
         out.push_back(s.substr(start, p - start));
         start = p + d.size();
     }
@@ -49,8 +53,10 @@ std::string stripStr(const std::string& s, const CallArgs& a, bool left, bool ri
     std::string chars = " \t\n\r\f\v";
     if (!a.pos.empty() && a.pos[0].is(ValueKind::Str)) chars = a.pos[0].asStr();
     size_t b = 0, e = s.size();
-    if (left) while (b < e && chars.find(s[b]) != std::string::npos) ++b;
-    if (right) while (e > b && chars.find(s[e - 1]) != std::string::npos) --e;
+    if (left)
+        while (b < e && chars.find(s[b]) != std::string::npos) ++b;
+    if (right)
+        while (e > b && chars.find(s[e - 1]) != std::string::npos) --e;
     return s.substr(b, e - b);
 }
 
@@ -62,7 +68,9 @@ Value strMethod(Interp& in, const Value& self, const std::string& name, CallArgs
         std::string out;
         bool first = true;
         for (const Value& v : in.iterate(a.pos[0], a.argSpan(0))) {
-            if (!v.is(ValueKind::Str)) throw CompileError(a.argSpan(0), "join(): expected str items, found " + typeName(v));
+            if (!v.is(ValueKind::Str))
+                throw CompileError(a.argSpan(0),
+                                   "join(): expected str items, found " + typeName(v));
             out += (first ? "" : s) + v.asStr();
             first = false;
         }
@@ -71,7 +79,8 @@ Value strMethod(Interp& in, const Value& self, const std::string& name, CallArgs
     if (name == "split") {
         auto b = a.bind({"sep", "maxsplit"}, 0);
         std::vector<Value> out;
-        for (auto& part : splitStr(s, b.get(0, Value::none()), b.has(1) ? b[1].asInt() : -1, a.span))
+        for (auto& part :
+             splitStr(s, b.get(0, Value::none()), b.has(1) ? b[1].asInt() : -1, a.span))
             out.push_back(Value::str(part));
         return Value::list(std::move(out));
     }
@@ -81,24 +90,29 @@ Value strMethod(Interp& in, const Value& self, const std::string& name, CallArgs
     if (name == "lower" || name == "upper") {
         a.expectPositional(0, 0);
         std::string out = s;
-        std::transform(out.begin(), out.end(), out.begin(), name == "lower" ? ::tolower : ::toupper);
+        std::transform(out.begin(), out.end(), out.begin(),
+                       name == "lower" ? ::tolower : ::toupper);
         return Value::str(out);
     }
     if (name == "startswith" || name == "endswith") {
         a.expectPositional(1, 1);
-        std::vector<Value> opts = a.pos[0].is(ValueKind::Tuple) ? a.pos[0].items() : std::vector<Value>{a.pos[0]};
+        std::vector<Value> opts =
+            a.pos[0].is(ValueKind::Tuple) ? a.pos[0].items() : std::vector<Value>{a.pos[0]};
         for (const Value& o : opts) {
-            if (!o.is(ValueKind::Str)) throw CompileError(a.argSpan(0), name + "(): expected a str");
+            if (!o.is(ValueKind::Str))
+                throw CompileError(a.argSpan(0), name + "(): expected a str");
             const std::string& p = o.asStr();
-            bool hit = p.size() <= s.size() && (name == "startswith" ? s.compare(0, p.size(), p) == 0
-                                                                      : s.compare(s.size() - p.size(), p.size(), p) == 0);
+            bool hit = p.size() <= s.size() &&
+                       (name == "startswith" ? s.compare(0, p.size(), p) == 0
+                                             : s.compare(s.size() - p.size(), p.size(), p) == 0);
             if (hit) return Value::boolean(true);
         }
         return Value::boolean(false);
     }
     if (name == "replace") {
         a.expectPositional(2, 3);
-        if (!a.pos[0].is(ValueKind::Str) || !a.pos[1].is(ValueKind::Str)) throw CompileError(a.span, "replace(): expected str arguments");
+        if (!a.pos[0].is(ValueKind::Str) || !a.pos[1].is(ValueKind::Str))
+            throw CompileError(a.span, "replace(): expected str arguments");
         const std::string &from = a.pos[0].asStr(), &to = a.pos[1].asStr();
         int64_t count = a.pos.size() > 2 ? needInt(a, 2, "count") : -1;
         std::string out;
@@ -120,7 +134,8 @@ Value strMethod(Interp& in, const Value& self, const std::string& name, CallArgs
     }
     if (name == "find" || name == "count") {
         a.expectPositional(1, 1);
-        if (!a.pos[0].is(ValueKind::Str)) throw CompileError(a.argSpan(0), name + "(): expected a str");
+        if (!a.pos[0].is(ValueKind::Str))
+            throw CompileError(a.argSpan(0), name + "(): expected a str");
         const std::string& sub = a.pos[0].asStr();
         if (name == "find") {
             size_t p = s.find(sub);
@@ -138,7 +153,8 @@ Value strMethod(Interp& in, const Value& self, const std::string& name, CallArgs
     return Value::none();  // unreachable: names are checked by the caller
 }
 
-int64_t indexOf(const std::vector<Value>& items, const Value& x, const CallArgs& a, const std::string& type) {
+int64_t indexOf(const std::vector<Value>& items, const Value& x, const CallArgs& a,
+                const std::string& type) {
     for (size_t i = 0; i < items.size(); ++i)
         if (metaEquals(items[i], x)) return static_cast<int64_t>(i);
     throw CompileError(a.span, repr(x) + " is not in " + type);
@@ -152,12 +168,14 @@ Value seqMethod(Interp& in, const Value& self, const std::string& name, CallArgs
     }
     if (name == "count") {
         a.expectPositional(1, 1);
-        return Value::integer(std::count_if(items.begin(), items.end(), [&](const Value& v) { return metaEquals(v, a.pos[0]); }));
+        return Value::integer(std::count_if(
+            items.begin(), items.end(), [&](const Value& v) { return metaEquals(v, a.pos[0]); }));
     }
     std::vector<Value>& m = self.mutableItems();
     if (name == "append") {
         a.expectPositional(1, 1);
-        if (m.size() >= in.limits().maxSequence) throw CompileError(a.span, "list grew beyond the compile-time size limit");
+        if (m.size() >= in.limits().maxSequence)
+            throw CompileError(a.span, "list grew beyond the compile-time size limit");
         m.push_back(a.pos[0]);
         return Value::none();
     }
@@ -177,7 +195,8 @@ Value seqMethod(Interp& in, const Value& self, const std::string& name, CallArgs
     if (name == "pop") {
         a.expectPositional(0, 1);
         if (m.empty()) throw CompileError(a.span, "pop from empty list");
-        int64_t n = static_cast<int64_t>(m.size()), i = a.pos.empty() ? n - 1 : needInt(a, 0, "index");
+        int64_t n = static_cast<int64_t>(m.size()),
+                i = a.pos.empty() ? n - 1 : needInt(a, 0, "index");
         if (i < 0) i += n;
         if (i < 0 || i >= n) throw CompileError(a.span, "pop index out of range");
         Value v = m[static_cast<size_t>(i)];
@@ -200,7 +219,8 @@ Value seqMethod(Interp& in, const Value& self, const std::string& name, CallArgs
     }
     if (name == "sort") {
         auto b = a.bind({"key", "reverse"}, 0);
-        sortValues(in, m, b.has(0) && !b[0].isNone() ? &*b.values[0] : nullptr, b.has(1) && in.truthy(b[1], a.span), a.span);
+        sortValues(in, m, b.has(0) && !b[0].isNone() ? &*b.values[0] : nullptr,
+                   b.has(1) && in.truthy(b[1], a.span), a.span);
         return Value::none();
     }
     return Value::none();
@@ -210,7 +230,8 @@ Value dictMethod(Interp& in, const Value& self, const std::string& name, CallArg
     DictObj& d = self.dictObj();
     auto pairs = [&](int which) {
         std::vector<Value> out;
-        for (auto& [k, v] : d.entries) out.push_back(which == 0 ? k : which == 1 ? v : Value::tuple({k, v}));
+        for (auto& [k, v] : d.entries)
+            out.push_back(which == 0 ? k : which == 1 ? v : Value::tuple({k, v}));
         return Value::list(std::move(out));
     };
     if (name == "keys") return pairs(0);
@@ -239,9 +260,11 @@ Value dictMethod(Interp& in, const Value& self, const std::string& name, CallArg
         return dv;
     }
     if (name == "update") {
-        if (a.pos.size() > 1) throw CompileError(a.span, "update() expected at most 1 positional argument");
+        if (a.pos.size() > 1)
+            throw CompileError(a.span, "update() expected at most 1 positional argument");
         if (!a.pos.empty()) {
-            if (!a.pos[0].is(ValueKind::Dict)) throw CompileError(a.argSpan(0), "update() expects a dict");
+            if (!a.pos[0].is(ValueKind::Dict))
+                throw CompileError(a.argSpan(0), "update() expects a dict");
             for (auto& [k, v] : a.pos[0].dictObj().entries) d.set(k, v);
         }
         for (auto& [k, v] : a.kw) d.set(Value::str(k), v);
@@ -256,24 +279,34 @@ Value dictMethod(Interp& in, const Value& self, const std::string& name, CallArg
 }
 
 const std::vector<std::string>& methodNames(ValueKind k) {
-    static const std::vector<std::string> kStr{"format", "join", "split", "strip", "lstrip", "rstrip", "lower", "upper",
-                                               "startswith", "endswith", "replace", "find", "count", "isdigit"};
-    static const std::vector<std::string> kList{"index", "count", "append", "extend", "insert", "pop", "remove",
-                                                "copy", "clear", "reverse", "sort"};
+    static const std::vector<std::string> kStr{
+        "format", "join",       "split",    "strip",   "lstrip", "rstrip", "lower",
+        "upper",  "startswith", "endswith", "replace", "find",   "count",  "isdigit"};
+    static const std::vector<std::string> kList{"index",  "count",   "append", "extend",
+                                                "insert", "pop",     "remove", "copy",
+                                                "clear",  "reverse", "sort"};
     static const std::vector<std::string> kTuple{"index", "count"};
-    static const std::vector<std::string> kDict{"keys", "values", "items", "get", "pop", "setdefault", "update", "copy", "clear"};
+    static const std::vector<std::string> kDict{"keys",       "values", "items", "get",  "pop",
+                                                "setdefault", "update", "copy",  "clear"};
     static const std::vector<std::string> kInt{"bit_length"};
     static const std::vector<std::string> kFloat{"is_integer"};
     static const std::vector<std::string> kNone;
     switch (k) {
-        case ValueKind::Str: return kStr;
-        case ValueKind::List: return kList;
-        case ValueKind::Tuple: return kTuple;
-        case ValueKind::Dict: return kDict;
+        case ValueKind::Str:
+            return kStr;
+        case ValueKind::List:
+            return kList;
+        case ValueKind::Tuple:
+            return kTuple;
+        case ValueKind::Dict:
+            return kDict;
         case ValueKind::Int:
-        case ValueKind::Bool: return kInt;
-        case ValueKind::Float: return kFloat;
-        default: return kNone;
+        case ValueKind::Bool:
+            return kInt;
+        case ValueKind::Float:
+            return kFloat;
+        default:
+            return kNone;
     }
 }
 
@@ -290,10 +323,13 @@ Value Interp::methodOf(const Value& obj, const std::string& name, Span s) {
     return Value::builtin(qualified, [obj, name, qualified](Interp& in, CallArgs& a) -> Value {
         a.callee = qualified;
         switch (obj.kind()) {
-            case ValueKind::Str: return strMethod(in, obj, name, a);
+            case ValueKind::Str:
+                return strMethod(in, obj, name, a);
             case ValueKind::List:
-            case ValueKind::Tuple: return seqMethod(in, obj, name, a);
-            case ValueKind::Dict: return dictMethod(in, obj, name, a);
+            case ValueKind::Tuple:
+                return seqMethod(in, obj, name, a);
+            case ValueKind::Dict:
+                return dictMethod(in, obj, name, a);
             case ValueKind::Int:
             case ValueKind::Bool: {
                 a.expectPositional(0, 0);
@@ -302,8 +338,10 @@ Value Interp::methodOf(const Value& obj, const std::string& name, Span s) {
             }
             case ValueKind::Float:
                 a.expectPositional(0, 0);
-                return Value::boolean(std::isfinite(obj.asFloat()) && obj.asFloat() == std::floor(obj.asFloat()));
-            default: return Value::none();
+                return Value::boolean(std::isfinite(obj.asFloat()) &&
+                                      obj.asFloat() == std::floor(obj.asFloat()));
+            default:
+                return Value::none();
         }
     });
 }

@@ -22,7 +22,8 @@ BuiltinFn unaryMath(double (*f)(double), const char* domain = nullptr, bool posi
     return [f, domain, positive](Interp&, CallArgs& a) {
         a.expectPositional(1, 1);
         double x = needFloat(a, 0);
-        if (domain && (positive ? x <= 0 : x < 0)) throw CompileError(a.argSpan(0), a.callee + "(): math domain error", domain);
+        if (domain && (positive ? x <= 0 : x < 0))
+            throw CompileError(a.argSpan(0), a.callee + "(): math domain error", domain);
         return Value::real(f(x));
     };
 }
@@ -89,7 +90,9 @@ void Interp::installModules() {
     defn(m, "math", "log", [](Interp&, CallArgs& a) {
         a.expectPositional(1, 2);
         double x = needFloat(a, 0);
-        if (x <= 0) throw CompileError(a.argSpan(0), "math.log(): math domain error", "log of a non-positive number");
+        if (x <= 0)
+            throw CompileError(a.argSpan(0), "math.log(): math domain error",
+                               "log of a non-positive number");
         if (a.pos.size() == 1) return Value::real(std::log(x));
         double base = needFloat(a, 1);
         if (base <= 0 || base == 1) throw CompileError(a.argSpan(1), "math.log(): invalid base");
@@ -103,9 +106,18 @@ void Interp::installModules() {
         a.expectPositional(2, 2);
         return Value::real(std::copysign(needFloat(a, 0), needFloat(a, 1)));
     });
-    defn(m, "math", "isinf", [](Interp&, CallArgs& a) { a.expectPositional(1, 1); return Value::boolean(std::isinf(needFloat(a, 0))); });
-    defn(m, "math", "isnan", [](Interp&, CallArgs& a) { a.expectPositional(1, 1); return Value::boolean(std::isnan(needFloat(a, 0))); });
-    defn(m, "math", "isfinite", [](Interp&, CallArgs& a) { a.expectPositional(1, 1); return Value::boolean(std::isfinite(needFloat(a, 0))); });
+    defn(m, "math", "isinf", [](Interp&, CallArgs& a) {
+        a.expectPositional(1, 1);
+        return Value::boolean(std::isinf(needFloat(a, 0)));
+    });
+    defn(m, "math", "isnan", [](Interp&, CallArgs& a) {
+        a.expectPositional(1, 1);
+        return Value::boolean(std::isnan(needFloat(a, 0)));
+    });
+    defn(m, "math", "isfinite", [](Interp&, CallArgs& a) {
+        a.expectPositional(1, 1);
+        return Value::boolean(std::isfinite(needFloat(a, 0)));
+    });
     defn(m, "math", "gcd", [](Interp&, CallArgs& a) {
         int64_t g = 0;
         for (size_t i = 0; i < a.pos.size(); ++i) g = std::gcd(g, needInt(a, i, "argument"));
@@ -117,7 +129,8 @@ void Interp::installModules() {
             int64_t x = needInt(a, i, "argument");
             if (x == 0) return Value::integer(0);
             int64_t r;
-            if (__builtin_mul_overflow(l / std::gcd(l, x), x < 0 ? -x : x, &r)) throw CompileError(a.span, "integer overflow in math.lcm()");
+            if (__builtin_mul_overflow(l / std::gcd(l, x), x < 0 ? -x : x, &r))
+                throw CompileError(a.span, "integer overflow in math.lcm()");
             l = r;
         }
         return Value::integer(l);
@@ -134,7 +147,8 @@ void Interp::installModules() {
     defn(m, "math", "prod", [](Interp& in, CallArgs& a) {
         auto b = a.bind({"iterable", "start"}, 1);
         Value acc = b.get(1, Value::integer(1));
-        for (const Value& v : in.iterate(b[0], b.spans[0])) acc = in.binaryOp(ast::BinOpKind::Mul, acc, v, a.span);
+        for (const Value& v : in.iterate(b[0], b.spans[0]))
+            acc = in.binaryOp(ast::BinOpKind::Mul, acc, v, a.span);
         return acc;
     });
     m.set("inf", Value::real(INFINITY));
@@ -148,17 +162,21 @@ void Interp::installModules() {
     defn(*it, "itertools", "product", [](Interp& in, CallArgs& a) {
         auto repeatV = a.keyword("repeat");
         for (size_t k = 0; k < a.kw.size(); ++k)
-            if (a.kw[k].first != "repeat") throw CompileError(a.kwSpans[k], "product() got an unexpected keyword argument '" + a.kw[k].first + "'");
+            if (a.kw[k].first != "repeat")
+                throw CompileError(a.kwSpans[k], "product() got an unexpected keyword argument '" +
+                                                     a.kw[k].first + "'");
         int64_t repeat = repeatV ? (repeatV->isIntLike() ? repeatV->asInt() : -1) : 1;
         if (repeat < 0) throw CompileError(a.span, "product() repeat must be a non-negative int");
         std::vector<std::vector<Value>> pools;
         for (int64_t r = 0; r < repeat; ++r)
-            for (size_t i = 0; i < a.pos.size(); ++i) pools.push_back(in.iterate(a.pos[i], a.argSpan(i)));
+            for (size_t i = 0; i < a.pos.size(); ++i)
+                pools.push_back(in.iterate(a.pos[i], a.argSpan(i)));
         uint64_t total = 1;
         for (auto& p : pools) {
             if (p.empty()) return Value::list({});
             if (total > in.limits().maxSequence / p.size())
-                throw CompileError(a.span, "itertools.product() is too large to expand at compile time");
+                throw CompileError(a.span,
+                                   "itertools.product() is too large to expand at compile time");
             total *= p.size();
         }
         std::vector<Value> out;
@@ -192,12 +210,16 @@ void Interp::installModules() {
             std::vector<Value> row;
             for (size_t i : idx) row.push_back(pool[i]);
             out.push_back(Value::tuple(std::move(row)));
-            if (out.size() > in.limits().maxSequence) throw CompileError(a.span, "combinations() is too large");
+            if (out.size() > in.limits().maxSequence)
+                throw CompileError(a.span, "combinations() is too large");
             int64_t i = r - 1;
-            while (i >= 0 && idx[static_cast<size_t>(i)] == static_cast<size_t>(i) + pool.size() - static_cast<size_t>(r)) --i;
+            while (i >= 0 && idx[static_cast<size_t>(i)] ==
+                                 static_cast<size_t>(i) + pool.size() - static_cast<size_t>(r))
+                --i;
             if (i < 0) break;
             ++idx[static_cast<size_t>(i)];
-            for (size_t j = static_cast<size_t>(i) + 1; j < idx.size(); ++j) idx[j] = idx[j - 1] + 1;
+            for (size_t j = static_cast<size_t>(i) + 1; j < idx.size(); ++j)
+                idx[j] = idx[j - 1] + 1;
         }
         return Value::list(std::move(out));
     });
@@ -212,10 +234,12 @@ void Interp::installModules() {
         if (a.pos.size() == 3) {
             acc = a.pos[2];
         } else {
-            if (items.empty()) throw CompileError(a.span, "reduce() of empty iterable with no initial value");
+            if (items.empty())
+                throw CompileError(a.span, "reduce() of empty iterable with no initial value");
             acc = items[i++];
         }
-        for (; i < items.size(); ++i) acc = callWith(in, a.pos[0], {acc, items[i]}, a.span, "reduce function");
+        for (; i < items.size(); ++i)
+            acc = callWith(in, a.pos[0], {acc, items[i]}, a.span, "reduce function");
         return acc;
     });
     defn(*ft, "functools", "partial", [](Interp&, CallArgs& a) {
@@ -224,7 +248,8 @@ void Interp::installModules() {
         return Value::builtin("functools.partial", [bound](Interp& in, CallArgs& c) {
             CallArgs full = c;
             full.pos.insert(full.pos.begin(), bound.pos.begin() + 1, bound.pos.end());
-            full.posSpans.insert(full.posSpans.begin(), bound.posSpans.begin() + 1, bound.posSpans.end());
+            full.posSpans.insert(full.posSpans.begin(), bound.posSpans.begin() + 1,
+                                 bound.posSpans.end());
             for (size_t k = 0; k < bound.kw.size(); ++k)
                 if (!c.keyword(bound.kw[k].first)) {
                     full.kw.push_back(bound.kw[k]);
@@ -233,7 +258,9 @@ void Interp::installModules() {
             return in.call(bound.pos[0], full);
         });
     });
-    for (const char* cacheName : {"lru_cache", "cache"}) defn(*ft, "functools", cacheName, passThroughDecorator(std::string("functools.") + cacheName));
+    for (const char* cacheName : {"lru_cache", "cache"})
+        defn(*ft, "functools", cacheName,
+             passThroughDecorator(std::string("functools.") + cacheName));
 
     // ---- tilelang.language (T) ----
     auto T = registerModule("tilelang.language");
@@ -242,11 +269,13 @@ void Interp::installModules() {
         const Value &x = a.pos[0], &y = a.pos[1];
         if (x.isIntLike() && y.isIntLike()) {
             if (y.asInt() == 0) throw CompileError(a.argSpan(1), "T.ceildiv() by zero");
-            if (x.asInt() == INT64_MIN) throw CompileError(a.span, "integer overflow in T.ceildiv()");
+            if (x.asInt() == INT64_MIN)
+                throw CompileError(a.span, "integer overflow in T.ceildiv()");
             return Value::integer(-pyFloorDiv(-x.asInt(), y.asInt()));
         }
         // Run-time operands: (x + y - 1) // y through the ExtValue operators.
-        Value num = in.binaryOp(ast::BinOpKind::Sub, in.binaryOp(ast::BinOpKind::Add, x, y, a.span), Value::integer(1), a.span);
+        Value num = in.binaryOp(ast::BinOpKind::Sub, in.binaryOp(ast::BinOpKind::Add, x, y, a.span),
+                                Value::integer(1), a.span);
         return in.binaryOp(ast::BinOpKind::FloorDiv, num, y, a.span);
     });
     for (int i = 0; i <= static_cast<int>(ir::DType::UInt4); ++i) {
@@ -255,12 +284,13 @@ void Interp::installModules() {
     }
     T->set("float8_e4m3fn", Value::dtype(ir::DType::Float8E4M3));
     T->set("dtype", Value::builtin("T.dtype", [](Interp&, CallArgs& a) {
-        a.expectPositional(1, 1);
-        auto t = asDType(a.pos[0]);
-        if (!t) throw CompileError(a.argSpan(0), "unknown dtype " + repr(a.pos[0]));
-        return Value::dtype(*t);
-    }));
-    T->set("prim_func", Value::builtin("T.prim_func", tagDecorator("T.prim_func", FunctionTag::PrimFunc)));
+               a.expectPositional(1, 1);
+               auto t = asDType(a.pos[0]);
+               if (!t) throw CompileError(a.argSpan(0), "unknown dtype " + repr(a.pos[0]));
+               return Value::dtype(*t);
+           }));
+    T->set("prim_func",
+           Value::builtin("T.prim_func", tagDecorator("T.prim_func", FunctionTag::PrimFunc)));
     T->set("macro", Value::builtin("T.macro", tagDecorator("T.macro", FunctionTag::Macro)));
     // `T` without the import: printed IR snapshots (which start at @T.prim_func) re-parse as
     // they are. A file's own binding of T shadows this one.
@@ -269,8 +299,10 @@ void Interp::installModules() {
     // ---- tilelang ----
     auto tl = registerModule("tilelang");
     tl->set("jit", Value::builtin("tilelang.jit", passThroughDecorator("tilelang.jit")));
-    tl->set("autotune", Value::builtin("tilelang.autotune", passThroughDecorator("tilelang.autotune")));
-    tl->set("lazy_jit", Value::builtin("tilelang.lazy_jit", passThroughDecorator("tilelang.lazy_jit")));
+    tl->set("autotune",
+            Value::builtin("tilelang.autotune", passThroughDecorator("tilelang.autotune")));
+    tl->set("lazy_jit",
+            Value::builtin("tilelang.lazy_jit", passThroughDecorator("tilelang.lazy_jit")));
     tl->set("cdiv", *T->find("ceildiv"));
     registerModule("tilelang.autotuner")->set("autotune", *tl->find("autotune"));
     registerModule("tilelang.layout");
@@ -280,12 +312,23 @@ void Interp::installModules() {
     torch->opaque = true;
     torch->opaqueReason = "torch is evaluated only in ref_program, not in kernel code";
     const std::pair<const char*, ir::DType> kTorch[] = {
-        {"float16", ir::DType::Float16}, {"half", ir::DType::Float16}, {"bfloat16", ir::DType::BFloat16},
-        {"float32", ir::DType::Float32}, {"float", ir::DType::Float32}, {"float64", ir::DType::Float64},
-        {"double", ir::DType::Float64}, {"int8", ir::DType::Int8}, {"int16", ir::DType::Int16},
-        {"int32", ir::DType::Int32}, {"int", ir::DType::Int32}, {"int64", ir::DType::Int64},
-        {"long", ir::DType::Int64}, {"uint8", ir::DType::UInt8}, {"bool", ir::DType::Bool},
-        {"float8_e4m3fn", ir::DType::Float8E4M3}, {"float8_e5m2", ir::DType::Float8E5M2},
+        {"float16", ir::DType::Float16},
+        {"half", ir::DType::Float16},
+        {"bfloat16", ir::DType::BFloat16},
+        {"float32", ir::DType::Float32},
+        {"float", ir::DType::Float32},
+        {"float64", ir::DType::Float64},
+        {"double", ir::DType::Float64},
+        {"int8", ir::DType::Int8},
+        {"int16", ir::DType::Int16},
+        {"int32", ir::DType::Int32},
+        {"int", ir::DType::Int32},
+        {"int64", ir::DType::Int64},
+        {"long", ir::DType::Int64},
+        {"uint8", ir::DType::UInt8},
+        {"bool", ir::DType::Bool},
+        {"float8_e4m3fn", ir::DType::Float8E4M3},
+        {"float8_e5m2", ir::DType::Float8E5M2},
     };
     for (const auto& [n, t] : kTorch) torch->set(n, Value::dtype(t));
 }

@@ -32,8 +32,9 @@ double pyFloatMod(double a, double b) {
 namespace {
 
 [[noreturn]] void overflow(Span s, ast::BinOpKind op, int64_t a, int64_t b) {
-    throw CompileError(s, "integer overflow in compile-time arithmetic: " + std::to_string(a) + " " +
-                              ast::spelling(op) + " " + std::to_string(b),
+    throw CompileError(s,
+                       "integer overflow in compile-time arithmetic: " + std::to_string(a) + " " +
+                           ast::spelling(op) + " " + std::to_string(b),
                        "TileScope's compile-time integers are signed 64-bit");
 }
 
@@ -41,9 +42,15 @@ Value intOp(ast::BinOpKind op, int64_t a, int64_t b, bool bothBool, Span s) {
     using B = ast::BinOpKind;
     int64_t r = 0;
     switch (op) {
-        case B::Add: if (__builtin_add_overflow(a, b, &r)) overflow(s, op, a, b); return Value::integer(r);
-        case B::Sub: if (__builtin_sub_overflow(a, b, &r)) overflow(s, op, a, b); return Value::integer(r);
-        case B::Mul: if (__builtin_mul_overflow(a, b, &r)) overflow(s, op, a, b); return Value::integer(r);
+        case B::Add:
+            if (__builtin_add_overflow(a, b, &r)) overflow(s, op, a, b);
+            return Value::integer(r);
+        case B::Sub:
+            if (__builtin_sub_overflow(a, b, &r)) overflow(s, op, a, b);
+            return Value::integer(r);
+        case B::Mul:
+            if (__builtin_mul_overflow(a, b, &r)) overflow(s, op, a, b);
+            return Value::integer(r);
         case B::Div:
             if (b == 0) throw CompileError(s, "division by zero");
             return Value::real(static_cast<double>(a) / static_cast<double>(b));
@@ -77,53 +84,65 @@ Value intOp(ast::BinOpKind op, int64_t a, int64_t b, bool bothBool, Span s) {
         case B::RShift:
             if (b < 0) throw CompileError(s, "negative shift count");
             return Value::integer(b >= 63 ? (a < 0 ? -1 : 0) : a >> b);
-        case B::BitAnd: return bothBool ? Value::boolean(a & b) : Value::integer(a & b);
-        case B::BitOr: return bothBool ? Value::boolean(a | b) : Value::integer(a | b);
-        case B::BitXor: return bothBool ? Value::boolean(a ^ b) : Value::integer(a ^ b);
-        case B::MatMul: break;
+        case B::BitAnd:
+            return bothBool ? Value::boolean(a & b) : Value::integer(a & b);
+        case B::BitOr:
+            return bothBool ? Value::boolean(a | b) : Value::integer(a | b);
+        case B::BitXor:
+            return bothBool ? Value::boolean(a ^ b) : Value::integer(a ^ b);
+        case B::MatMul:
+            break;
     }
-    throw CompileError(s, std::string("unsupported operand types for ") + ast::spelling(op) + ": 'int' and 'int'");
+    throw CompileError(
+        s, std::string("unsupported operand types for ") + ast::spelling(op) + ": 'int' and 'int'");
 }
 
 Value floatOp(ast::BinOpKind op, double a, double b, Span s) {
     using B = ast::BinOpKind;
     switch (op) {
-        case B::Add: return Value::real(a + b);
-        case B::Sub: return Value::real(a - b);
-        case B::Mul: return Value::real(a * b);
+        case B::Add:
+            return Value::real(a + b);
+        case B::Sub:
+            return Value::real(a - b);
+        case B::Mul:
+            return Value::real(a * b);
         case B::Div:
             if (b == 0) throw CompileError(s, "float division by zero");
             return Value::real(a / b);
         case B::FloorDiv:
             if (b == 0) throw CompileError(s, "float floor division by zero");
-        {
-            // CPython's float_floor_div, exact for the cases where floor(a / b) rounds badly.
-            double mod = std::fmod(a, b);
-            double div = (a - mod) / b;
-            if (mod != 0 && ((b < 0) != (mod < 0))) div -= 1.0;
-            if (div == 0) return Value::real(std::copysign(0.0, a / b));
-            double fl = std::floor(div);
-            if (div - fl > 0.5) fl += 1.0;
-            return Value::real(fl);
-        }
+            {
+                // CPython's float_floor_div, exact for the cases where floor(a / b) rounds badly.
+                double mod = std::fmod(a, b);
+                double div = (a - mod) / b;
+                if (mod != 0 && ((b < 0) != (mod < 0))) div -= 1.0;
+                if (div == 0) return Value::real(std::copysign(0.0, a / b));
+                double fl = std::floor(div);
+                if (div - fl > 0.5) fl += 1.0;
+                return Value::real(fl);
+            }
         case B::Mod:
             if (b == 0) throw CompileError(s, "float modulo by zero");
             return Value::real(pyFloatMod(a, b));
         case B::Pow:
             if (a == 0 && b < 0) throw CompileError(s, "0.0 cannot be raised to a negative power");
             if (a < 0 && b != std::floor(b))
-                throw CompileError(s, "negative number raised to a fractional power (complex result)");
+                throw CompileError(s,
+                                   "negative number raised to a fractional power (complex result)");
             return Value::real(std::pow(a, b));
-        default: break;
+        default:
+            break;
     }
-    throw CompileError(s, std::string("unsupported operand types for ") + ast::spelling(op) + ": 'float'");
+    throw CompileError(
+        s, std::string("unsupported operand types for ") + ast::spelling(op) + ": 'float'");
 }
 
 Value repeat(const Value& seq, int64_t n, size_t limit, Span s) {
     if (n < 0) n = 0;
     size_t len = seq.is(ValueKind::Str) ? seq.asStr().size() : seq.items().size();
     if (len != 0 && static_cast<uint64_t>(n) > limit / len)
-        throw CompileError(s, "sequence repetition is too large (" + std::to_string(len) + " * " + std::to_string(n) + ")");
+        throw CompileError(s, "sequence repetition is too large (" + std::to_string(len) + " * " +
+                                  std::to_string(n) + ")");
     if (seq.is(ValueKind::Str)) {
         std::string out;
         for (int64_t i = 0; i < n; ++i) out += seq.asStr();
@@ -145,10 +164,11 @@ Value Interp::binaryOp(ast::BinOpKind op, const Value& a, const Value& b, Span s
     if (a.isIntLike() && b.isIntLike())
         return intOp(op, a.asInt(), b.asInt(), a.is(ValueKind::Bool) && b.is(ValueKind::Bool), s);
     if (a.isNumber() && b.isNumber()) {
-        if (op == B::LShift || op == B::RShift || op == B::BitAnd || op == B::BitOr || op == B::BitXor ||
-            op == B::MatMul)
-            throw CompileError(s, std::string("unsupported operand types for ") + ast::spelling(op) + ": '" +
-                                      typeName(a) + "' and '" + typeName(b) + "'");
+        if (op == B::LShift || op == B::RShift || op == B::BitAnd || op == B::BitOr ||
+            op == B::BitXor || op == B::MatMul)
+            throw CompileError(s, std::string("unsupported operand types for ") +
+                                      ast::spelling(op) + ": '" + typeName(a) + "' and '" +
+                                      typeName(b) + "'");
         return floatOp(op, a.asFloat(), b.asFloat(), s);
     }
     if (op == B::Add && a.kind() == b.kind()) {
@@ -156,12 +176,15 @@ Value Interp::binaryOp(ast::BinOpKind op, const Value& a, const Value& b, Span s
         if (a.isSequence()) {
             std::vector<Value> out = a.items();
             out.insert(out.end(), b.items().begin(), b.items().end());
-            return a.is(ValueKind::Tuple) ? Value::tuple(std::move(out)) : Value::list(std::move(out));
+            return a.is(ValueKind::Tuple) ? Value::tuple(std::move(out))
+                                          : Value::list(std::move(out));
         }
     }
     if (op == B::Mul) {
-        if ((a.is(ValueKind::Str) || a.isSequence()) && b.isIntLike()) return repeat(a, b.asInt(), m_limits.maxSequence, s);
-        if ((b.is(ValueKind::Str) || b.isSequence()) && a.isIntLike()) return repeat(b, a.asInt(), m_limits.maxSequence, s);
+        if ((a.is(ValueKind::Str) || a.isSequence()) && b.isIntLike())
+            return repeat(a, b.asInt(), m_limits.maxSequence, s);
+        if ((b.is(ValueKind::Str) || b.isSequence()) && a.isIntLike())
+            return repeat(b, a.asInt(), m_limits.maxSequence, s);
     }
     if (op == B::BitOr && a.is(ValueKind::Dict) && b.is(ValueKind::Dict)) {
         Value out = Value::dict(a.dictObj().entries);
@@ -169,11 +192,13 @@ Value Interp::binaryOp(ast::BinOpKind op, const Value& a, const Value& b, Span s
         return out;
     }
     std::string hint;
-    if (op == B::Mod && a.is(ValueKind::Str)) hint = "%-formatting is not supported; use str.format()";
+    if (op == B::Mod && a.is(ValueKind::Str))
+        hint = "%-formatting is not supported; use str.format()";
     else if ((a.is(ValueKind::Str) && b.isNumber()) || (b.is(ValueKind::Str) && a.isNumber()))
         hint = "convert with str(x) or int(x) first";
-    throw CompileError(s, std::string("unsupported operand types for ") + ast::spelling(op) + ": '" + typeName(a) +
-                              "' and '" + typeName(b) + "'",
+    throw CompileError(s,
+                       std::string("unsupported operand types for ") + ast::spelling(op) + ": '" +
+                           typeName(a) + "' and '" + typeName(b) + "'",
                        hint);
 }
 
@@ -182,7 +207,8 @@ Value Interp::unaryOp(ast::UnaryOpKind op, const Value& a, Span s) {
     if (a.is(ValueKind::Ext))
         if (auto r = a.extObj().unaryOp(*this, op, s)) return *r;
     switch (op) {
-        case U::Not: return Value::boolean(!truthy(a, s));
+        case U::Not:
+            return Value::boolean(!truthy(a, s));
         case U::Neg:
             if (a.isIntLike()) {
                 if (a.asInt() == INT64_MIN) overflow(s, ast::BinOpKind::Sub, 0, a.asInt());
@@ -198,14 +224,16 @@ Value Interp::unaryOp(ast::UnaryOpKind op, const Value& a, Span s) {
             if (a.isIntLike()) return Value::integer(~a.asInt());
             break;
     }
-    throw CompileError(s, std::string("bad operand type for unary ") + ast::spelling(op) + ": '" + typeName(a) + "'");
+    throw CompileError(s, std::string("bad operand type for unary ") + ast::spelling(op) + ": '" +
+                              typeName(a) + "'");
 }
 
 namespace {
 // Three-way comparison for ordering; nullopt if the kinds do not order.
 std::optional<int> order(const Value& a, const Value& b) {
     if (a.isNumber() && b.isNumber()) {
-        if (a.isIntLike() && b.isIntLike()) return a.asInt() < b.asInt() ? -1 : a.asInt() > b.asInt() ? 1 : 0;
+        if (a.isIntLike() && b.isIntLike())
+            return a.asInt() < b.asInt() ? -1 : a.asInt() > b.asInt() ? 1 : 0;
         double x = a.asFloat(), y = b.asFloat();
         return x < y ? -1 : x > y ? 1 : 0;
     }
@@ -227,12 +255,17 @@ std::optional<int> order(const Value& a, const Value& b) {
 bool identical(const Value& a, const Value& b) {
     if (a.kind() != b.kind()) return false;
     switch (a.kind()) {
-        case ValueKind::None: return true;
+        case ValueKind::None:
+            return true;
         case ValueKind::Bool:
-        case ValueKind::Int: return a.asInt() == b.asInt();
-        case ValueKind::Float: return a.asFloat() == b.asFloat();
-        case ValueKind::DType: return a.asDType() == b.asDType();
-        default: return a.identity() == b.identity();
+        case ValueKind::Int:
+            return a.asInt() == b.asInt();
+        case ValueKind::Float:
+            return a.asFloat() == b.asFloat();
+        case ValueKind::DType:
+            return a.asDType() == b.asDType();
+        default:
+            return a.identity() == b.identity();
     }
 }
 }  // namespace
@@ -240,15 +273,18 @@ bool identical(const Value& a, const Value& b) {
 Value Interp::compareOp(ast::CmpOpKind op, const Value& a, const Value& b, Span s) {
     using C = ast::CmpOpKind;
     switch (op) {
-        case C::Is: return Value::boolean(identical(a, b));
-        case C::IsNot: return Value::boolean(!identical(a, b));
+        case C::Is:
+            return Value::boolean(identical(a, b));
+        case C::IsNot:
+            return Value::boolean(!identical(a, b));
         case C::In:
         case C::NotIn: {
             bool neg = op == C::NotIn;
             bool found = false;
             if (b.is(ValueKind::Str)) {
                 if (!a.is(ValueKind::Str))
-                    throw CompileError(s, "'in <string>' requires a string as left operand, not " + typeName(a));
+                    throw CompileError(
+                        s, "'in <string>' requires a string as left operand, not " + typeName(a));
                 found = b.asStr().find(a.asStr()) != std::string::npos;
             } else if (b.isSequence()) {
                 for (const Value& x : b.items()) found = found || metaEquals(a, x);
@@ -258,7 +294,8 @@ Value Interp::compareOp(ast::CmpOpKind op, const Value& a, const Value& b, Span 
                 const RangeObj& r = b.rangeObj();
                 if (a.isIntLike()) {
                     int64_t v = a.asInt();
-                    bool inside = r.step > 0 ? (v >= r.start && v < r.stop) : (v <= r.start && v > r.stop);
+                    bool inside =
+                        r.step > 0 ? (v >= r.start && v < r.stop) : (v <= r.start && v > r.stop);
                     found = inside && pyMod(v - r.start, r.step < 0 ? -r.step : r.step) == 0;
                 }
             } else {
@@ -266,7 +303,8 @@ Value Interp::compareOp(ast::CmpOpKind op, const Value& a, const Value& b, Span 
             }
             return Value::boolean(found != neg);
         }
-        default: break;
+        default:
+            break;
     }
     if (a.is(ValueKind::Ext))
         if (auto r = a.extObj().compare(*this, op, b, true, s)) return *r;
@@ -276,38 +314,54 @@ Value Interp::compareOp(ast::CmpOpKind op, const Value& a, const Value& b, Span 
     if (op == C::NotEq) return Value::boolean(!metaEquals(a, b));
     auto o = order(a, b);
     if (!o)
-        throw CompileError(s, std::string("'") + ast::spelling(op) + "' not supported between instances of '" +
-                                  typeName(a) + "' and '" + typeName(b) + "'");
+        throw CompileError(s, std::string("'") + ast::spelling(op) +
+                                  "' not supported between instances of '" + typeName(a) +
+                                  "' and '" + typeName(b) + "'");
     switch (op) {
-        case C::Lt: return Value::boolean(*o < 0);
-        case C::LtE: return Value::boolean(*o <= 0);
-        case C::Gt: return Value::boolean(*o > 0);
-        case C::GtE: return Value::boolean(*o >= 0);
-        default: return Value::boolean(false);
+        case C::Lt:
+            return Value::boolean(*o < 0);
+        case C::LtE:
+            return Value::boolean(*o <= 0);
+        case C::Gt:
+            return Value::boolean(*o > 0);
+        case C::GtE:
+            return Value::boolean(*o >= 0);
+        default:
+            return Value::boolean(false);
     }
 }
 
 std::optional<bool> Interp::truthOrDynamic(const Value& v, Span s) {
     switch (v.kind()) {
-        case ValueKind::None: return false;
+        case ValueKind::None:
+            return false;
         case ValueKind::Bool:
-        case ValueKind::Int: return v.asInt() != 0;
-        case ValueKind::Float: return v.asFloat() != 0;
-        case ValueKind::Str: return !v.asStr().empty();
+        case ValueKind::Int:
+            return v.asInt() != 0;
+        case ValueKind::Float:
+            return v.asFloat() != 0;
+        case ValueKind::Str:
+            return !v.asStr().empty();
         case ValueKind::Tuple:
-        case ValueKind::List: return !v.items().empty();
-        case ValueKind::Dict: return !v.dictObj().entries.empty();
-        case ValueKind::Range: return v.rangeObj().size() > 0;
-        case ValueKind::Ext: return v.extObj().truth(*this, s);
-        default: return true;
+        case ValueKind::List:
+            return !v.items().empty();
+        case ValueKind::Dict:
+            return !v.dictObj().entries.empty();
+        case ValueKind::Range:
+            return v.rangeObj().size() > 0;
+        case ValueKind::Ext:
+            return v.extObj().truth(*this, s);
+        default:
+            return true;
     }
 }
 
 bool Interp::truthy(const Value& v, Span s) {
     if (auto t = truthOrDynamic(v, s)) return *t;
-    throw CompileError(s, "this condition is a " + typeName(v) + " known only at run time",
-                       "Python 'if', 'while', 'and', 'or' and 'not' need compile-time values here; use "
-                       "T.if_then_else(...) or move the condition into the kernel body");
+    throw CompileError(
+        s, "this condition is a " + typeName(v) + " known only at run time",
+        "Python 'if', 'while', 'and', 'or' and 'not' need compile-time values here; use "
+        "T.if_then_else(...) or move the condition into the kernel body");
 }
 
 std::vector<Value> Interp::iterate(const Value& v, Span s) {
@@ -318,7 +372,8 @@ std::vector<Value> Interp::iterate(const Value& v, Span s) {
             return out;
         }
         case ValueKind::Tuple:
-        case ValueKind::List: return v.items();
+        case ValueKind::List:
+            return v.items();
         case ValueKind::Dict: {
             std::vector<Value> out;
             for (const auto& [k, _] : v.dictObj().entries) out.push_back(k);
@@ -327,7 +382,8 @@ std::vector<Value> Interp::iterate(const Value& v, Span s) {
         case ValueKind::Range: {
             const RangeObj& r = v.rangeObj();
             if (static_cast<uint64_t>(r.size()) > m_limits.maxSequence)
-                throw CompileError(s, "range of " + std::to_string(r.size()) + " elements is too large to expand at compile time");
+                throw CompileError(s, "range of " + std::to_string(r.size()) +
+                                          " elements is too large to expand at compile time");
             std::vector<Value> out;
             out.reserve(static_cast<size_t>(r.size()));
             for (int64_t i = 0; i < r.size(); ++i) out.push_back(Value::integer(r.at(i)));
@@ -336,22 +392,28 @@ std::vector<Value> Interp::iterate(const Value& v, Span s) {
         case ValueKind::Ext:
             if (auto items = v.extObj().iterate(*this, s)) return *items;
             break;
-        default: break;
+        default:
+            break;
     }
     throw CompileError(s, "'" + typeName(v) + "' object is not iterable");
 }
 
 int64_t Interp::length(const Value& v, Span s) {
     switch (v.kind()) {
-        case ValueKind::Str: return static_cast<int64_t>(v.asStr().size());
+        case ValueKind::Str:
+            return static_cast<int64_t>(v.asStr().size());
         case ValueKind::Tuple:
-        case ValueKind::List: return static_cast<int64_t>(v.items().size());
-        case ValueKind::Dict: return static_cast<int64_t>(v.dictObj().entries.size());
-        case ValueKind::Range: return v.rangeObj().size();
+        case ValueKind::List:
+            return static_cast<int64_t>(v.items().size());
+        case ValueKind::Dict:
+            return static_cast<int64_t>(v.dictObj().entries.size());
+        case ValueKind::Range:
+            return v.rangeObj().size();
         case ValueKind::Ext:
             if (auto n = v.extObj().length(*this, s)) return *n;
             break;
-        default: break;
+        default:
+            break;
     }
     throw CompileError(s, "object of type '" + typeName(v) + "' has no len()");
 }
@@ -360,18 +422,21 @@ Value Interp::getAttr(const Value& obj, const std::string& name, Span s) {
     if (obj.is(ValueKind::Namespace)) {
         NamespaceObj& ns = obj.nsObj();
         if (Value* v = ns.find(name)) {
-            if (v->is(ValueKind::Poison)) throw CompileError(s, v->poisonObj().diag.message, v->poisonObj().diag.hint);
+            if (v->is(ValueKind::Poison))
+                throw CompileError(s, v->poisonObj().diag.message, v->poisonObj().diag.hint);
             return *v;
         }
-        if (ns.opaque) throw CompileError(s, ns.opaqueReason + " (no attribute '" + name + "' is known)",
-                                          "only the kernel's meta-level Python is evaluated by TileScope");
+        if (ns.opaque)
+            throw CompileError(s, ns.opaqueReason + " (no attribute '" + name + "' is known)",
+                               "only the kernel's meta-level Python is evaluated by TileScope");
         std::vector<std::string> names;
         for (const auto& [k, _] : ns.members) names.push_back(k);
         std::string near = closestMatch(name, names);
         bool isT = ns.name == "tilelang.language";
         std::string shortName = isT ? "T" : ns.name;
-        throw CompileError(s, isT ? "unknown tile-language name T." + name
-                                  : "module '" + shortName + "' has no attribute '" + name + "'",
+        throw CompileError(s,
+                           isT ? "unknown tile-language name T." + name
+                               : "module '" + shortName + "' has no attribute '" + name + "'",
                            near.empty() ? (isT ? "see LANGUAGE.md §3 for the T.* vocabulary" : "")
                                         : "did you mean '" + shortName + "." + near + "'?");
     }
@@ -379,7 +444,8 @@ Value Interp::getAttr(const Value& obj, const std::string& name, Span s) {
         if (auto r = obj.extObj().getAttr(*this, name, s)) return *r;
         throw CompileError(s, "'" + typeName(obj) + "' object has no attribute '" + name + "'");
     }
-    if (obj.is(ValueKind::Function) && name == "__name__") return Value::str(obj.functionObj().name);
+    if (obj.is(ValueKind::Function) && name == "__name__")
+        return Value::str(obj.functionObj().name);
     if (obj.is(ValueKind::DType)) {
         if (name == "bits") return Value::integer(ir::dtypeBits(obj.asDType()));
         if (name == "name") return Value::str(std::string(ir::dtypeName(obj.asDType())));
@@ -395,7 +461,8 @@ struct SliceIdx {
 SliceIdx sliceIndices(const SliceObj& sl, int64_t len, Span s) {
     auto intOr = [&](const Value& v, int64_t dflt) {
         if (v.isNone()) return dflt;
-        if (!v.isIntLike()) throw CompileError(s, "slice indices must be integers or None, not " + typeName(v));
+        if (!v.isIntLike())
+            throw CompileError(s, "slice indices must be integers or None, not " + typeName(v));
         return v.asInt();
     };
     int64_t step = intOr(sl.step, 1);
@@ -423,8 +490,8 @@ int64_t normIndex(const Value& idx, int64_t len, const char* what, Span s) {
     int64_t i = idx.asInt();
     if (i < 0) i += len;
     if (i < 0 || i >= len)
-        throw CompileError(s, std::string(what) + " index " + std::to_string(idx.asInt()) + " is out of range (length " +
-                                  std::to_string(len) + ")");
+        throw CompileError(s, std::string(what) + " index " + std::to_string(idx.asInt()) +
+                                  " is out of range (length " + std::to_string(len) + ")");
     return i;
 }
 }  // namespace
@@ -438,7 +505,8 @@ Value Interp::getItem(const Value& obj, const Value& index, Span s) {
         int64_t len = length(obj, s);
         if (index.isIntLike()) {
             int64_t i = normIndex(index, len, typeName(obj).c_str(), s);
-            if (obj.is(ValueKind::Str)) return Value::str(std::string(1, obj.asStr()[static_cast<size_t>(i)]));
+            if (obj.is(ValueKind::Str))
+                return Value::str(std::string(1, obj.asStr()[static_cast<size_t>(i)]));
             if (obj.is(ValueKind::Range)) return Value::integer(obj.rangeObj().at(i));
             return obj.items()[static_cast<size_t>(i)];
         }
@@ -446,18 +514,24 @@ Value Interp::getItem(const Value& obj, const Value& index, Span s) {
             SliceIdx si = sliceIndices(index.sliceObj(), len, s);
             if (obj.is(ValueKind::Range)) {
                 const RangeObj& r = obj.rangeObj();
-                return Value::range(r.at(si.start), r.at(si.start) + si.count * si.step * r.step, si.step * r.step);
+                return Value::range(r.at(si.start), r.at(si.start) + si.count * si.step * r.step,
+                                    si.step * r.step);
             }
             if (obj.is(ValueKind::Str)) {
                 std::string out;
-                for (int64_t k = 0, i = si.start; k < si.count; ++k, i += si.step) out += obj.asStr()[static_cast<size_t>(i)];
+                for (int64_t k = 0, i = si.start; k < si.count; ++k, i += si.step)
+                    out += obj.asStr()[static_cast<size_t>(i)];
                 return Value::str(out);
             }
             std::vector<Value> out;
-            for (int64_t k = 0, i = si.start; k < si.count; ++k, i += si.step) out.push_back(obj.items()[static_cast<size_t>(i)]);
-            return obj.is(ValueKind::Tuple) ? Value::tuple(std::move(out)) : Value::list(std::move(out));
+            for (int64_t k = 0, i = si.start; k < si.count; ++k, i += si.step)
+                out.push_back(obj.items()[static_cast<size_t>(i)]);
+            return obj.is(ValueKind::Tuple) ? Value::tuple(std::move(out))
+                                            : Value::list(std::move(out));
         }
-        throw CompileError(s, typeName(obj) + " indices must be compile-time integers or slices, not " + typeName(index));
+        throw CompileError(s, typeName(obj) +
+                                  " indices must be compile-time integers or slices, not " +
+                                  typeName(index));
     }
     if (obj.is(ValueKind::Dict)) {
         if (Value* v = obj.dictObj().find(index)) return *v;
@@ -470,7 +544,8 @@ Value Interp::getItem(const Value& obj, const Value& index, Span s) {
             }
             keys += (keys.empty() ? "" : ", ") + repr(k);
         }
-        throw CompileError(s, "key " + repr(index) + " not found in dict", keys.empty() ? "the dict is empty" : "keys: " + keys);
+        throw CompileError(s, "key " + repr(index) + " not found in dict",
+                           keys.empty() ? "the dict is empty" : "keys: " + keys);
     }
     throw CompileError(s, "'" + typeName(obj) + "' object is not subscriptable");
 }
@@ -482,7 +557,8 @@ void Interp::setItem(const Value& obj, const Value& index, const Value& v, Span 
     }
     if (obj.is(ValueKind::List) && index.isIntLike()) {
         auto& items = obj.mutableItems();
-        items[static_cast<size_t>(normIndex(index, static_cast<int64_t>(items.size()), "list", s))] = v;
+        items[static_cast<size_t>(
+            normIndex(index, static_cast<int64_t>(items.size()), "list", s))] = v;
         return;
     }
     if (obj.is(ValueKind::Dict)) {

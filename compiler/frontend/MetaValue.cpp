@@ -136,13 +136,19 @@ std::vector<Value>& Value::mutableItems() const { return static_cast<SeqObj*>(m_
 DictObj& Value::dictObj() const { return *static_cast<DictObj*>(m_obj.get()); }
 const RangeObj& Value::rangeObj() const { return *static_cast<const RangeObj*>(m_obj.get()); }
 const SliceObj& Value::sliceObj() const { return *static_cast<const SliceObj*>(m_obj.get()); }
-std::shared_ptr<FunctionObj> Value::functionPtr() const { return std::static_pointer_cast<FunctionObj>(m_obj); }
+std::shared_ptr<FunctionObj> Value::functionPtr() const {
+    return std::static_pointer_cast<FunctionObj>(m_obj);
+}
 FunctionObj& Value::functionObj() const { return *static_cast<FunctionObj*>(m_obj.get()); }
 BuiltinObj& Value::builtinObj() const { return *static_cast<BuiltinObj*>(m_obj.get()); }
 NamespaceObj& Value::nsObj() const { return *static_cast<NamespaceObj*>(m_obj.get()); }
-std::shared_ptr<NamespaceObj> Value::nsPtr() const { return std::static_pointer_cast<NamespaceObj>(m_obj); }
+std::shared_ptr<NamespaceObj> Value::nsPtr() const {
+    return std::static_pointer_cast<NamespaceObj>(m_obj);
+}
 const PoisonObj& Value::poisonObj() const { return *static_cast<const PoisonObj*>(m_obj.get()); }
-std::shared_ptr<ExtValue> Value::extPtr() const { return std::static_pointer_cast<ExtValue>(m_obj); }
+std::shared_ptr<ExtValue> Value::extPtr() const {
+    return std::static_pointer_cast<ExtValue>(m_obj);
+}
 ExtValue& Value::extObj() const { return *static_cast<ExtValue*>(m_obj.get()); }
 
 Value* DictObj::find(const Value& key) {
@@ -151,8 +157,10 @@ Value* DictObj::find(const Value& key) {
     return nullptr;
 }
 void DictObj::set(const Value& key, Value v) {
-    if (Value* slot = find(key)) *slot = std::move(v);
-    else entries.emplace_back(key, std::move(v));
+    if (Value* slot = find(key))
+        *slot = std::move(v);
+    else
+        entries.emplace_back(key, std::move(v));
 }
 bool DictObj::erase(const Value& key) {
     for (auto it = entries.begin(); it != entries.end(); ++it)
@@ -169,7 +177,9 @@ int64_t RangeObj::size() const {
     return 0;
 }
 
-const std::vector<ast::Param>& FunctionObj::params() const { return def ? def->params : lambda->params; }
+const std::vector<ast::Param>& FunctionObj::params() const {
+    return def ? def->params : lambda->params;
+}
 Span FunctionObj::span() const { return def ? def->nameSpan : lambda->span; }
 
 Value* NamespaceObj::find(const std::string& n) {
@@ -202,8 +212,8 @@ CallArgs::Bound CallArgs::bind(const std::vector<std::string>& names, size_t req
         throw CompileError(argSpan(names.size()),
                            callee + "() takes " + (required == names.size() ? "" : "at most ") +
                                std::to_string(names.size()) + " positional argument" +
-                               (names.size() == 1 ? "" : "s") + " but " + std::to_string(pos.size()) +
-                               " were given");
+                               (names.size() == 1 ? "" : "s") + " but " +
+                               std::to_string(pos.size()) + " were given");
     for (size_t i = 0; i < pos.size(); ++i) {
         b.values[i] = pos[i];
         b.spans[i] = argSpan(i);
@@ -216,18 +226,21 @@ CallArgs::Bound CallArgs::bind(const std::vector<std::string>& names, size_t req
             std::string near = closestMatch(name, names);
             std::string known;
             for (const auto& n : names) known += (known.empty() ? "" : ", ") + n;
-            throw CompileError(ks, callee + "() got an unexpected keyword argument '" + name + "'",
-                               near.empty() ? "accepted arguments: " + known : "did you mean '" + near + "'?");
+            throw CompileError(
+                ks, callee + "() got an unexpected keyword argument '" + name + "'",
+                near.empty() ? "accepted arguments: " + known : "did you mean '" + near + "'?");
         }
         size_t i = static_cast<size_t>(it - names.begin());
-        if (b.values[i]) throw CompileError(ks, callee + "() got multiple values for argument '" + name + "'");
+        if (b.values[i])
+            throw CompileError(ks, callee + "() got multiple values for argument '" + name + "'");
         b.values[i] = kw[k].second;
         b.spans[i] = ks;
     }
     for (size_t i = 0; i < required; ++i)
         if (!b.values[i])
-            throw CompileError(span, callee + "() missing required argument '" + names[i] + "'",
-                               "pass it as argument " + std::to_string(i + 1) + " or as " + names[i] + "=...");
+            throw CompileError(
+                span, callee + "() missing required argument '" + names[i] + "'",
+                "pass it as argument " + std::to_string(i + 1) + " or as " + names[i] + "=...");
     return b;
 }
 
@@ -236,11 +249,14 @@ void CallArgs::expectPositional(size_t min, size_t max) const {
         throw CompileError(kwSpans.empty() ? span : kwSpans[0],
                            callee + "() takes no keyword arguments");
     if (pos.size() < min || pos.size() > max) {
-        std::string want = min == max ? std::to_string(min) : max == SIZE_MAX ? "at least " + std::to_string(min)
-                                                                              : std::to_string(min) + " to " + std::to_string(max);
+        std::string want = min == max        ? std::to_string(min)
+                           : max == SIZE_MAX ? "at least " + std::to_string(min)
+                                             : std::to_string(min) + " to " + std::to_string(max);
         throw CompileError(pos.size() > max ? argSpan(max) : span,
-                           callee + "() takes " + want + " argument" + (max == 1 && min == 1 ? "" : "s") + " but " +
-                               std::to_string(pos.size()) + (pos.size() == 1 ? " was" : " were") + " given");
+                           callee + "() takes " + want + " argument" +
+                               (max == 1 && min == 1 ? "" : "s") + " but " +
+                               std::to_string(pos.size()) + (pos.size() == 1 ? " was" : " were") +
+                               " given");
     }
 }
 
@@ -254,22 +270,38 @@ const Value* CallArgs::keyword(const std::string& name) const {
 
 std::string typeName(const Value& v) {
     switch (v.kind()) {
-        case ValueKind::None: return "NoneType";
-        case ValueKind::Bool: return "bool";
-        case ValueKind::Int: return "int";
-        case ValueKind::Float: return "float";
-        case ValueKind::Str: return "str";
-        case ValueKind::DType: return "dtype";
-        case ValueKind::Tuple: return "tuple";
-        case ValueKind::List: return "list";
-        case ValueKind::Dict: return "dict";
-        case ValueKind::Range: return "range";
-        case ValueKind::Slice: return "slice";
-        case ValueKind::Function: return "function";
-        case ValueKind::Builtin: return "builtin_function_or_method";
-        case ValueKind::Namespace: return "module";
-        case ValueKind::Ext: return v.extObj().typeName();
-        case ValueKind::Poison: return "undefined";
+        case ValueKind::None:
+            return "NoneType";
+        case ValueKind::Bool:
+            return "bool";
+        case ValueKind::Int:
+            return "int";
+        case ValueKind::Float:
+            return "float";
+        case ValueKind::Str:
+            return "str";
+        case ValueKind::DType:
+            return "dtype";
+        case ValueKind::Tuple:
+            return "tuple";
+        case ValueKind::List:
+            return "list";
+        case ValueKind::Dict:
+            return "dict";
+        case ValueKind::Range:
+            return "range";
+        case ValueKind::Slice:
+            return "slice";
+        case ValueKind::Function:
+            return "function";
+        case ValueKind::Builtin:
+            return "builtin_function_or_method";
+        case ValueKind::Namespace:
+            return "module";
+        case ValueKind::Ext:
+            return v.extObj().typeName();
+        case ValueKind::Poison:
+            return "undefined";
     }
     return "object";
 }
@@ -294,9 +326,11 @@ std::string formatFloat(double f) {
     if (exp >= -4 && exp < 16) {
         if (exp >= 0) {
             if (digits.size() <= static_cast<size_t>(exp) + 1) {
-                out = digits + std::string(static_cast<size_t>(exp) + 1 - digits.size(), '0') + ".0";
+                out =
+                    digits + std::string(static_cast<size_t>(exp) + 1 - digits.size(), '0') + ".0";
             } else {
-                out = digits.substr(0, static_cast<size_t>(exp) + 1) + "." + digits.substr(static_cast<size_t>(exp) + 1);
+                out = digits.substr(0, static_cast<size_t>(exp) + 1) + "." +
+                      digits.substr(static_cast<size_t>(exp) + 1);
             }
         } else {
             out = "0." + std::string(static_cast<size_t>(-exp - 1), '0') + digits;
@@ -313,15 +347,24 @@ std::string formatFloat(double f) {
 
 namespace {
 std::string quoteStr(const std::string& s) {
-    bool hasSingle = s.find('\'') != std::string::npos, hasDouble = s.find('"') != std::string::npos;
+    bool hasSingle = s.find('\'') != std::string::npos,
+         hasDouble = s.find('"') != std::string::npos;
     char q = hasSingle && !hasDouble ? '"' : '\'';
     std::string out(1, q);
     for (char c : s) {
         switch (c) {
-            case '\n': out += "\\n"; break;
-            case '\t': out += "\\t"; break;
-            case '\r': out += "\\r"; break;
-            case '\\': out += "\\\\"; break;
+            case '\n':
+                out += "\\n";
+                break;
+            case '\t':
+                out += "\\t";
+                break;
+            case '\r':
+                out += "\\r";
+                break;
+            case '\\':
+                out += "\\\\";
+                break;
             default:
                 if (c == q) out += '\\';
                 out += c;
@@ -333,12 +376,18 @@ std::string quoteStr(const std::string& s) {
 
 std::string repr(const Value& v) {
     switch (v.kind()) {
-        case ValueKind::None: return "None";
-        case ValueKind::Bool: return v.asBool() ? "True" : "False";
-        case ValueKind::Int: return std::to_string(v.asInt());
-        case ValueKind::Float: return formatFloat(v.asFloat());
-        case ValueKind::Str: return quoteStr(v.asStr());
-        case ValueKind::DType: return std::string(ir::dtypeName(v.asDType()));
+        case ValueKind::None:
+            return "None";
+        case ValueKind::Bool:
+            return v.asBool() ? "True" : "False";
+        case ValueKind::Int:
+            return std::to_string(v.asInt());
+        case ValueKind::Float:
+            return formatFloat(v.asFloat());
+        case ValueKind::Str:
+            return quoteStr(v.asStr());
+        case ValueKind::DType:
+            return std::string(ir::dtypeName(v.asDType()));
         case ValueKind::Tuple:
         case ValueKind::List: {
             bool t = v.is(ValueKind::Tuple);
@@ -366,11 +415,16 @@ std::string repr(const Value& v) {
             const auto& s = v.sliceObj();
             return "slice(" + repr(s.lower) + ", " + repr(s.upper) + ", " + repr(s.step) + ")";
         }
-        case ValueKind::Function: return "<function " + v.functionObj().name + ">";
-        case ValueKind::Builtin: return "<built-in function " + v.builtinObj().name + ">";
-        case ValueKind::Namespace: return "<module '" + v.nsObj().name + "'>";
-        case ValueKind::Ext: return v.extObj().repr();
-        case ValueKind::Poison: return "<undefined>";
+        case ValueKind::Function:
+            return "<function " + v.functionObj().name + ">";
+        case ValueKind::Builtin:
+            return "<built-in function " + v.builtinObj().name + ">";
+        case ValueKind::Namespace:
+            return "<module '" + v.nsObj().name + "'>";
+        case ValueKind::Ext:
+            return v.extObj().repr();
+        case ValueKind::Poison:
+            return "<undefined>";
     }
     return "?";
 }
@@ -394,8 +448,10 @@ bool metaEquals(const Value& a, const Value& b) {
     }
     if (a.kind() != b.kind()) return false;
     switch (a.kind()) {
-        case ValueKind::None: return true;
-        case ValueKind::Str: return a.asStr() == b.asStr();
+        case ValueKind::None:
+            return true;
+        case ValueKind::Str:
+            return a.asStr() == b.asStr();
         case ValueKind::Tuple:
         case ValueKind::List: {
             const auto &x = a.items(), &y = b.items();
@@ -419,7 +475,8 @@ bool metaEquals(const Value& a, const Value& b) {
             if (x.size() != y.size()) return false;
             return x.size() == 0 || (x.start == y.start && (x.size() == 1 || x.step == y.step));
         }
-        default: return a.identity() == b.identity();
+        default:
+            return a.identity() == b.identity();
     }
 }
 
@@ -430,7 +487,8 @@ std::string closestMatch(std::string_view name, const std::vector<std::string>& 
         for (size_t i = 1; i <= a.size(); ++i) {
             cur[0] = i;
             for (size_t j = 1; j <= b.size(); ++j) {
-                size_t sub = prev[j - 1] + (std::tolower(a[i - 1]) == std::tolower(b[j - 1]) ? 0 : 1);
+                size_t sub =
+                    prev[j - 1] + (std::tolower(a[i - 1]) == std::tolower(b[j - 1]) ? 0 : 1);
                 cur[j] = std::min({prev[j] + 1, cur[j - 1] + 1, sub});
             }
             std::swap(prev, cur);

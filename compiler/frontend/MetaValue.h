@@ -30,8 +30,22 @@ struct Env;
 using EnvPtr = std::shared_ptr<Env>;
 
 enum class ValueKind : uint8_t {
-    None, Bool, Int, Float, Str, DType, Tuple, List, Dict, Range, Slice, Function, Builtin,
-    Namespace, Ext, Poison,
+    None,
+    Bool,
+    Int,
+    Float,
+    Str,
+    DType,
+    Tuple,
+    List,
+    Dict,
+    Range,
+    Slice,
+    Function,
+    Builtin,
+    Namespace,
+    Ext,
+    Poison,
 };
 
 /// Base of every heap-allocated value payload.
@@ -85,14 +99,14 @@ public:
     bool isNumber() const { return isIntLike() || m_kind == ValueKind::Float; }
     bool isSequence() const { return m_kind == ValueKind::Tuple || m_kind == ValueKind::List; }
 
-    bool asBool() const { return m_u.b; }          ///< requires Bool
-    int64_t asInt() const;                          ///< requires Int or Bool
-    double asFloat() const;                         ///< requires a number
-    const std::string& asStr() const;               ///< requires Str
-    ir::DType asDType() const { return m_u.dt; }    ///< requires DType
+    bool asBool() const { return m_u.b; }         ///< requires Bool
+    int64_t asInt() const;                        ///< requires Int or Bool
+    double asFloat() const;                       ///< requires a number
+    const std::string& asStr() const;             ///< requires Str
+    ir::DType asDType() const { return m_u.dt; }  ///< requires DType
     /// Elements of a Tuple or List (empty for other kinds).
     const std::vector<Value>& items() const;
-    std::vector<Value>& mutableItems() const;       ///< requires List
+    std::vector<Value>& mutableItems() const;  ///< requires List
     DictObj& dictObj() const;
     const RangeObj& rangeObj() const;
     const SliceObj& sliceObj() const;
@@ -160,9 +174,9 @@ struct FunctionObj : Object {
     EnvPtr closure;
     std::vector<std::optional<Value>> defaults;  ///< per parameter, evaluated at definition time
     FunctionTag tag = FunctionTag::Plain;
-    std::vector<Value> decoratorArgs;            ///< keyword arguments of a parameterised tag decorator
+    std::vector<Value> decoratorArgs;  ///< keyword arguments of a parameterised tag decorator
     const std::vector<ast::Param>& params() const;
-    Span span() const;                           ///< the def's name, or the lambda
+    Span span() const;  ///< the def's name, or the lambda
 };
 
 struct BuiltinObj : Object {
@@ -202,7 +216,9 @@ struct CallArgs {
         bool has(size_t i) const { return values[i].has_value(); }
         const Value& operator[](size_t i) const { return *values[i]; }
         /// Value at `i`, or `fallback` if the argument was not given.
-        Value get(size_t i, Value fallback) const { return has(i) ? *values[i] : std::move(fallback); }
+        Value get(size_t i, Value fallback) const {
+            return has(i) ? *values[i] : std::move(fallback);
+        }
     };
     /// Binds arguments like a Python signature `callee(names...)`: positionals fill names in
     /// order, keywords match by name; the first `required` names must be supplied. Errors
@@ -224,16 +240,22 @@ public:
     /// Python-style type name used in messages ("Buffer", "PrimExpr").
     virtual std::string typeName() const = 0;
     virtual std::string repr() const { return "<" + typeName() + ">"; }
-    virtual std::optional<Value> getAttr(Interp&, const std::string& name, Span) { return std::nullopt; }
+    virtual std::optional<Value> getAttr(Interp&, const std::string& name, Span) {
+        return std::nullopt;
+    }
     virtual bool setAttr(Interp&, const std::string& name, const Value& v, Span) { return false; }
     virtual std::optional<Value> call(Interp&, CallArgs&) { return std::nullopt; }
     /// `self op other` (selfOnLeft) or `other op self`.
-    virtual std::optional<Value> binaryOp(Interp&, ast::BinOpKind op, const Value& other, bool selfOnLeft, Span) {
+    virtual std::optional<Value> binaryOp(Interp&, ast::BinOpKind op, const Value& other,
+                                          bool selfOnLeft, Span) {
         return std::nullopt;
     }
-    virtual std::optional<Value> unaryOp(Interp&, ast::UnaryOpKind op, Span) { return std::nullopt; }
+    virtual std::optional<Value> unaryOp(Interp&, ast::UnaryOpKind op, Span) {
+        return std::nullopt;
+    }
     /// `self op other` (selfOnLeft) or `other op self`; may return a dynamic (Ext) boolean.
-    virtual std::optional<Value> compare(Interp&, ast::CmpOpKind op, const Value& other, bool selfOnLeft, Span) {
+    virtual std::optional<Value> compare(Interp&, ast::CmpOpKind op, const Value& other,
+                                         bool selfOnLeft, Span) {
         return std::nullopt;
     }
     virtual std::optional<Value> getItem(Interp&, const Value& index, Span) { return std::nullopt; }
@@ -246,7 +268,8 @@ public:
 
 template <class T>
 T* Value::extAs() const {
-    return m_kind == ValueKind::Ext ? dynamic_cast<T*>(static_cast<ExtValue*>(m_obj.get())) : nullptr;
+    return m_kind == ValueKind::Ext ? dynamic_cast<T*>(static_cast<ExtValue*>(m_obj.get()))
+                                    : nullptr;
 }
 
 /// One scope: module globals, a function call's locals, or a comprehension.

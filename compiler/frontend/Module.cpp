@@ -28,15 +28,20 @@ public:
         for (const ast::Stmt* s : mod.body) {
             if (auto imp = ast::as<ast::Import>(s)) {
                 for (const auto& a : imp->names) {
-                    if (!a.asname.empty()) m_map[a.asname] = a.name;
-                    else m_map[a.name.substr(0, a.name.find('.'))] = a.name.substr(0, a.name.find('.'));
+                    if (!a.asname.empty())
+                        m_map[a.asname] = a.name;
+                    else
+                        m_map[a.name.substr(0, a.name.find('.'))] =
+                            a.name.substr(0, a.name.find('.'));
                 }
             } else if (auto from = ast::as<ast::ImportFrom>(s); from && from->level == 0) {
                 for (const auto& a : from->names)
-                    if (a.name != "*") m_map[a.asname.empty() ? a.name : a.asname] = from->module + "." + a.name;
+                    if (a.name != "*")
+                        m_map[a.asname.empty() ? a.name : a.asname] = from->module + "." + a.name;
             }
         }
-        m_map.emplace("T", "tilelang.language");  // the universal convention, even if imported oddly
+        m_map.emplace("T",
+                      "tilelang.language");  // the universal convention, even if imported oddly
     }
     std::string canonical(const std::string& dotted) const {
         size_t dot = dotted.find('.');
@@ -54,7 +59,9 @@ bool endsWithName(const std::string& dotted, std::string_view last) {
     size_t dot = dotted.rfind('.');
     return std::string_view(dotted).substr(dot == std::string::npos ? 0 : dot + 1) == last;
 }
-bool isJit(const std::string& c) { return c == "tilelang.jit" || c == "tilelang.lazy_jit" || endsWithName(c, "jit"); }
+bool isJit(const std::string& c) {
+    return c == "tilelang.jit" || c == "tilelang.lazy_jit" || endsWithName(c, "jit");
+}
 bool isAutotune(const std::string& c) { return endsWithName(c, "autotune"); }
 bool isPrimFuncName(const std::string& c) { return endsWithName(c, "prim_func"); }
 
@@ -83,7 +90,9 @@ void walkStmts(const ast::Block& b, const std::function<void(const ast::Stmt*)>&
     for (const ast::Stmt* s : b) {
         fn(s);
         switch (s->kind) {
-            case ast::StmtKind::FunctionDef: walkStmts(ast::as<ast::FunctionDef>(s)->body, fn); break;
+            case ast::StmtKind::FunctionDef:
+                walkStmts(ast::as<ast::FunctionDef>(s)->body, fn);
+                break;
             case ast::StmtKind::If:
                 walkStmts(ast::as<ast::If>(s)->body, fn);
                 walkStmts(ast::as<ast::If>(s)->orelse, fn);
@@ -92,8 +101,12 @@ void walkStmts(const ast::Block& b, const std::function<void(const ast::Stmt*)>&
                 walkStmts(ast::as<ast::For>(s)->body, fn);
                 walkStmts(ast::as<ast::For>(s)->orelse, fn);
                 break;
-            case ast::StmtKind::While: walkStmts(ast::as<ast::While>(s)->body, fn); break;
-            case ast::StmtKind::With: walkStmts(ast::as<ast::With>(s)->body, fn); break;
+            case ast::StmtKind::While:
+                walkStmts(ast::as<ast::While>(s)->body, fn);
+                break;
+            case ast::StmtKind::With:
+                walkStmts(ast::as<ast::With>(s)->body, fn);
+                break;
             case ast::StmtKind::Try: {
                 auto t = ast::as<ast::Try>(s);
                 walkStmts(t->body, fn);
@@ -102,7 +115,8 @@ void walkStmts(const ast::Block& b, const std::function<void(const ast::Stmt*)>&
                 walkStmts(t->finalbody, fn);
                 break;
             }
-            default: break;
+            default:
+                break;
         }
     }
 }
@@ -129,17 +143,23 @@ bool isSimpleExpr(const ast::Expr* e) {
     switch (e->kind) {
         case K::Name:
         case K::Constant:
-        case K::Str: return true;
-        case K::Attribute: return isSimpleExpr(ast::as<ast::Attribute>(e)->value);
-        case K::BinOp: return isSimpleExpr(ast::as<ast::BinOp>(e)->left) && isSimpleExpr(ast::as<ast::BinOp>(e)->right);
-        case K::UnaryOp: return isSimpleExpr(ast::as<ast::UnaryOp>(e)->operand);
+        case K::Str:
+            return true;
+        case K::Attribute:
+            return isSimpleExpr(ast::as<ast::Attribute>(e)->value);
+        case K::BinOp:
+            return isSimpleExpr(ast::as<ast::BinOp>(e)->left) &&
+                   isSimpleExpr(ast::as<ast::BinOp>(e)->right);
+        case K::UnaryOp:
+            return isSimpleExpr(ast::as<ast::UnaryOp>(e)->operand);
         case K::IfExp: {
             auto i = ast::as<ast::IfExp>(e);
             return isSimpleExpr(i->test) && isSimpleExpr(i->body) && isSimpleExpr(i->orelse);
         }
         case K::Compare: {
             auto c = ast::as<ast::Compare>(e);
-            return isSimpleExpr(c->left) && std::all_of(c->comparators.begin(), c->comparators.end(), isSimpleExpr);
+            return isSimpleExpr(c->left) &&
+                   std::all_of(c->comparators.begin(), c->comparators.end(), isSimpleExpr);
         }
         case K::BoolOp: {
             auto b = ast::as<ast::BoolOp>(e);
@@ -150,22 +170,29 @@ bool isSimpleExpr(const ast::Expr* e) {
             const auto& elts = static_cast<const ast::Sequence*>(e)->elts;
             return std::all_of(elts.begin(), elts.end(), isSimpleExpr);
         }
-        case K::Subscript: return isSimpleExpr(ast::as<ast::Subscript>(e)->value) && isSimpleExpr(ast::as<ast::Subscript>(e)->index);
+        case K::Subscript:
+            return isSimpleExpr(ast::as<ast::Subscript>(e)->value) &&
+                   isSimpleExpr(ast::as<ast::Subscript>(e)->index);
         case K::Call: {
             auto c = ast::as<ast::Call>(e);
-            static const char* kPure[] = {"int", "float", "min", "max", "abs", "round", "len", "T.ceildiv", "tilelang.cdiv"};
+            static const char* kPure[] = {"int",   "float", "min",       "max",          "abs",
+                                          "round", "len",   "T.ceildiv", "tilelang.cdiv"};
             std::string n = dottedName(c->func);
             bool pure = n.rfind("math.", 0) == 0;
             for (const char* p : kPure) pure |= n == p;
-            return pure && c->keywords.empty() && std::all_of(c->args.begin(), c->args.end(), isSimpleExpr);
+            return pure && c->keywords.empty() &&
+                   std::all_of(c->args.begin(), c->args.end(), isSimpleExpr);
         }
-        default: return false;
+        default:
+            return false;
     }
 }
 
 void collectNames(const ast::Expr* t, std::vector<std::string>& out) {
-    if (auto n = ast::as<ast::Name>(t)) out.push_back(n->id);
-    else if (auto s = ast::as<ast::Starred>(t)) collectNames(s->value, out);
+    if (auto n = ast::as<ast::Name>(t))
+        out.push_back(n->id);
+    else if (auto s = ast::as<ast::Starred>(t))
+        collectNames(s->value, out);
     else if (t && (t->kind == ast::ExprKind::Tuple || t->kind == ast::ExprKind::List))
         for (const ast::Expr* x : static_cast<const ast::Sequence*>(t)->elts) collectNames(x, out);
 }
@@ -173,15 +200,21 @@ void collectNames(const ast::Expr* t, std::vector<std::string>& out) {
 std::optional<Value> literalValue(const ast::Expr* e) {
     if (auto c = ast::as<ast::Constant>(e)) {
         switch (c->type) {
-            case ast::Constant::Type::None: return Value::none();
-            case ast::Constant::Type::Bool: return Value::boolean(c->boolValue);
-            case ast::Constant::Type::Int: return Value::integer(c->intValue);
-            case ast::Constant::Type::Float: return Value::real(c->floatValue);
-            default: return std::nullopt;
+            case ast::Constant::Type::None:
+                return Value::none();
+            case ast::Constant::Type::Bool:
+                return Value::boolean(c->boolValue);
+            case ast::Constant::Type::Int:
+                return Value::integer(c->intValue);
+            case ast::Constant::Type::Float:
+                return Value::real(c->floatValue);
+            default:
+                return std::nullopt;
         }
     }
     if (auto s = ast::as<ast::Str>(e)) return Value::str(s->value);
-    if (auto u = ast::as<ast::UnaryOp>(e); u && (u->op == ast::UnaryOpKind::Neg || u->op == ast::UnaryOpKind::Pos)) {
+    if (auto u = ast::as<ast::UnaryOp>(e);
+        u && (u->op == ast::UnaryOpKind::Neg || u->op == ast::UnaryOpKind::Pos)) {
         auto v = literalValue(u->operand);
         if (!v || !v->isNumber()) return std::nullopt;
         if (u->op == ast::UnaryOpKind::Pos) return v;
@@ -194,7 +227,8 @@ std::optional<Value> literalValue(const ast::Expr* e) {
             if (!v) return std::nullopt;
             items.push_back(*v);
         }
-        return e->kind == ast::ExprKind::Tuple ? Value::tuple(std::move(items)) : Value::list(std::move(items));
+        return e->kind == ast::ExprKind::Tuple ? Value::tuple(std::move(items))
+                                               : Value::list(std::move(items));
     }
     return std::nullopt;
 }
@@ -229,7 +263,9 @@ void bindFunctionAtTopLevel(Interp& in, const ast::FunctionDef& def, const EnvPt
             Value d = in.eval(**it, g);
             if (!d.is(ValueKind::Builtin)) continue;
             const std::string& n = d.builtinObj().name;
-            if (n.rfind("T.prim_func", 0) != 0 && n.rfind("T.macro", 0) != 0 && n.rfind("functools.", 0) != 0) continue;
+            if (n.rfind("T.prim_func", 0) != 0 && n.rfind("T.macro", 0) != 0 &&
+                n.rfind("functools.", 0) != 0)
+                continue;
             CallArgs a;
             a.pos.push_back(f);
             a.posSpans.push_back(def.nameSpan);
@@ -244,7 +280,8 @@ void bindFunctionAtTopLevel(Interp& in, const ast::FunctionDef& def, const EnvPt
 
 }  // namespace
 
-// ---- public helpers -------------------------------------------------------------------------------
+// ---- public helpers
+// -------------------------------------------------------------------------------
 
 const ast::Expr* DecoratorInfo::keyword(std::string_view key) const {
     for (const auto& k : keywords)
@@ -283,13 +320,20 @@ void execTopLevel(Interp& in, const ast::Module& mod, const EnvPtr& g) {
         try {
             switch (s->kind) {
                 case ast::StmtKind::Import:
-                case ast::StmtKind::ImportFrom: in.execImport(*s, g); break;
-                case ast::StmtKind::FunctionDef: bindFunctionAtTopLevel(in, *ast::as<ast::FunctionDef>(s), g); break;
+                case ast::StmtKind::ImportFrom:
+                    in.execImport(*s, g);
+                    break;
+                case ast::StmtKind::FunctionDef:
+                    bindFunctionAtTopLevel(in, *ast::as<ast::FunctionDef>(s), g);
+                    break;
                 case ast::StmtKind::ClassDef:
                 case ast::StmtKind::Assign:
                 case ast::StmtKind::AnnAssign:
-                case ast::StmtKind::AugAssign: in.exec(*s, g); break;
-                default: break;  // main guards, loops, calls: not part of the kernel's meta code
+                case ast::StmtKind::AugAssign:
+                    in.exec(*s, g);
+                    break;
+                default:
+                    break;  // main guards, loops, calls: not part of the kernel's meta code
             }
         } catch (const CompileError& e) {
             std::vector<std::string> names;
@@ -316,10 +360,12 @@ std::shared_ptr<Module> Module::analyze(SourcePtr src, DiagnosticEngine& diags) 
     info->findEntries();
     info->findSites();
     bool parseErrors = false;
-    for (size_t i = before; i < diags.all().size(); ++i) parseErrors |= diags.all()[i].severity == Severity::Error;
+    for (size_t i = before; i < diags.all().size(); ++i)
+        parseErrors |= diags.all()[i].severity == Severity::Error;
     if (info->m_entries.empty() && !parseErrors)
         diags.error(Span{1, 1, 1, 1}, "no kernel found in this file",
-                    "write a function decorated with @tilelang.jit, a factory returning an inner @T.prim_func, "
+                    "write a function decorated with @tilelang.jit, a factory returning an inner "
+                    "@T.prim_func, "
                     "or a module-level @T.prim_func",
                     "module");
     return info;
@@ -351,7 +397,8 @@ void Module::findEntries() {
         }
         bool kernelBody = false, hasConst = false;
         walkStmts(f->body, [&](const ast::Stmt* st) {
-            if (auto inner = ast::as<ast::FunctionDef>(st); inner && !e.primFunc && hasPrimFuncDecorator(inner, al))
+            if (auto inner = ast::as<ast::FunctionDef>(st);
+                inner && !e.primFunc && hasPrimFuncDecorator(inner, al))
                 e.primFunc = inner;
             if (auto w = ast::as<ast::With>(st))
                 for (const auto& it : w->items) kernelBody |= isCallTo(it.context, al, "Kernel");
@@ -379,7 +426,8 @@ void Module::findEntries() {
         std::vector<std::string> tensorNames;
         if (e.pattern == EntryPattern::Eager)
             for (const ast::Stmt* st : f->body)
-                if (auto a = ast::as<ast::AnnAssign>(st); a && !a->value && ast::as<ast::Name>(a->target))
+                if (auto a = ast::as<ast::AnnAssign>(st);
+                    a && !a->value && ast::as<ast::Name>(a->target))
                     tensorNames.push_back(ast::as<ast::Name>(a->target)->id);
         for (const auto& p : f->params) {
             KernelParam kp;
@@ -394,8 +442,10 @@ void Module::findEntries() {
                 if (auto c = ast::as<ast::Call>(ann)) ann = c->func;
                 if (auto s = ast::as<ast::Subscript>(ann)) ann = s->value;
                 std::string an = al.canonical(dottedName(ann));
-                bool tensorAnn = endsWithName(an, "Tensor") || endsWithName(an, "Buffer") || endsWithName(an, "StridedTensor");
-                if (tensorAnn || std::find(tensorNames.begin(), tensorNames.end(), p.name) != tensorNames.end())
+                bool tensorAnn = endsWithName(an, "Tensor") || endsWithName(an, "Buffer") ||
+                                 endsWithName(an, "StridedTensor");
+                if (tensorAnn ||
+                    std::find(tensorNames.begin(), tensorNames.end(), p.name) != tensorNames.end())
                     kp.role = KernelParam::Role::Tensor;
             }
             if (p.defaultValue) {
@@ -434,7 +484,8 @@ void Module::findEntries() {
         }
         ranked.emplace_back(rank, std::move(e));
     }
-    std::stable_sort(ranked.begin(), ranked.end(), [](const auto& a, const auto& b) { return a.first < b.first; });
+    std::stable_sort(ranked.begin(), ranked.end(),
+                     [](const auto& a, const auto& b) { return a.first < b.first; });
     for (auto& [_, e] : ranked) m_entries.push_back(std::move(e));
 }
 
@@ -445,8 +496,10 @@ void Module::findSites() {
         for (size_t i = 0; i < b.size(); ++i) {
             const ast::Expr* target = nullptr;
             const ast::Expr* value = nullptr;
-            if (auto a = ast::as<ast::Assign>(b[i]); a && a->targets.size() == 1) target = a->targets[0], value = a->value;
-            if (auto a = ast::as<ast::AnnAssign>(b[i]); a && a->value) target = a->target, value = a->value;
+            if (auto a = ast::as<ast::Assign>(b[i]); a && a->targets.size() == 1)
+                target = a->targets[0], value = a->value;
+            if (auto a = ast::as<ast::AnnAssign>(b[i]); a && a->value)
+                target = a->target, value = a->value;
             auto n = ast::as<ast::Name>(target);
             if (!n) continue;
             for (const char* k : kFlops)
@@ -463,7 +516,8 @@ void Module::findSites() {
             scan(f->body, f);
             if (!m_refProgram)
                 for (const ast::Stmt* inner : f->body)
-                    if (auto r = ast::as<ast::FunctionDef>(inner); r && r->name == "ref_program") m_refProgram = r;
+                    if (auto r = ast::as<ast::FunctionDef>(inner); r && r->name == "ref_program")
+                        m_refProgram = r;
         }
         if (isMainGuard(s)) scan(ast::as<ast::If>(s)->body, nullptr);
     }
@@ -473,12 +527,13 @@ void Module::findSites() {
         for (const ast::Stmt* s : m_ast->body)
             if (isMainGuard(s))
                 for (const ast::Stmt* inner : ast::as<ast::If>(s)->body)
-                    if (auto r = ast::as<ast::FunctionDef>(inner); r && r->name == "ref_program") m_refProgram = r;
+                    if (auto r = ast::as<ast::FunctionDef>(inner); r && r->name == "ref_program")
+                        m_refProgram = r;
 }
 
-std::optional<ParamBindings> Module::bindParams(const KernelEntry& e,
-                                                    const std::vector<std::pair<std::string, std::string>>& overrides,
-                                                    DiagnosticEngine& diags) const {
+std::optional<ParamBindings> Module::bindParams(
+    const KernelEntry& e, const std::vector<std::pair<std::string, std::string>>& overrides,
+    DiagnosticEngine& diags) const {
     bool ok = true;
     std::vector<std::string> known;
     for (const auto& p : e.params)
@@ -489,29 +544,35 @@ std::optional<ParamBindings> Module::bindParams(const KernelEntry& e,
         std::string list;
         for (const auto& k : known) list += (list.empty() ? "" : ", ") + k;
         std::string near = closestMatch(name, known);
-        std::string msg = p ? "parameter '" + name + "' of '" + e.name() + "' is a tensor and cannot be set"
-                            : "unknown parameter '" + name + "' for kernel '" + e.name() + "'";
-        diags.error(e.func->nameSpan, msg,
-                    (near.empty() ? std::string() : "did you mean '" + near + "'? ") +
-                        (list.empty() ? "the kernel has no parameters" : "known parameters: " + list),
-                    "params");
+        std::string msg =
+            p ? "parameter '" + name + "' of '" + e.name() + "' is a tensor and cannot be set"
+              : "unknown parameter '" + name + "' for kernel '" + e.name() + "'";
+        diags.error(
+            e.func->nameSpan, msg,
+            (near.empty() ? std::string() : "did you mean '" + near + "'? ") +
+                (list.empty() ? "the kernel has no parameters" : "known parameters: " + list),
+            "params");
         ok = false;
     }
     ParamBindings out;
     for (const auto& p : e.params) {
         if (!p.settable()) continue;
-        auto it = std::find_if(overrides.rbegin(), overrides.rend(), [&](const auto& o) { return o.first == p.name; });
+        auto it = std::find_if(overrides.rbegin(), overrides.rend(),
+                               [&](const auto& o) { return o.first == p.name; });
         if (it != overrides.rend()) {
             out.emplace_back(p.name, parseParamValue(it->second));
         } else if (p.defaultValue && !p.defaultValue->is(ValueKind::Poison)) {
             out.emplace_back(p.name, *p.defaultValue);
         } else if (!p.defaultError.empty()) {
-            diags.error(p.defaultExpr ? p.defaultExpr->span : p.span,
-                        "the default value of '" + p.name + "' could not be evaluated: " + p.defaultError,
-                        "pass --param " + p.name + "=<value>", "params");
+            diags.error(
+                p.defaultExpr ? p.defaultExpr->span : p.span,
+                "the default value of '" + p.name + "' could not be evaluated: " + p.defaultError,
+                "pass --param " + p.name + "=<value>", "params");
             ok = false;
         } else {
-            std::string what = p.role == KernelParam::Role::Const ? "size '" + p.name + "' (T.const)" : "parameter '" + p.name + "'";
+            std::string what = p.role == KernelParam::Role::Const
+                                   ? "size '" + p.name + "' (T.const)"
+                                   : "parameter '" + p.name + "'";
             diags.error(p.span, what + " of '" + e.name() + "' has no value",
                         "give it a default or pass --param " + p.name + "=<value>", "params");
             ok = false;
@@ -529,7 +590,8 @@ EnvPtr Module::scopeWith(const ParamBindings* params) const {
     return env;
 }
 
-std::optional<Value> Module::evalInGlobals(const ast::Expr& e, const ParamBindings* params, DiagnosticEngine& diags) const {
+std::optional<Value> Module::evalInGlobals(const ast::Expr& e, const ParamBindings* params,
+                                           DiagnosticEngine& diags) const {
     try {
         return m_interp->eval(e, scopeWith(params));
     } catch (const CompileError& err) {
@@ -540,7 +602,8 @@ std::optional<Value> Module::evalInGlobals(const ast::Expr& e, const ParamBindin
     }
 }
 
-std::optional<double> Module::evalSite(const MetaSite& site, const ParamBindings& params, DiagnosticEngine& diags) const {
+std::optional<double> Module::evalSite(const MetaSite& site, const ParamBindings& params,
+                                       DiagnosticEngine& diags) const {
     auto env = std::make_shared<Env>();
     env->parent = m_globals;
     // The site's own context (a `def main(M=4096, ...)` default, `flops_per_matmul = 2 * M * ...`)
@@ -563,7 +626,9 @@ std::optional<double> Module::evalSite(const MetaSite& site, const ParamBindings
         }
         if (auto a = ast::as<ast::AnnAssign>(s)) value = a->value, collectNames(a->target, targets);
         if (!value || !isSimpleExpr(value) || targets.empty()) continue;
-        if (std::any_of(targets.begin(), targets.end(), [&](const std::string& n) { return findParam(params, n); })) continue;
+        if (std::any_of(targets.begin(), targets.end(),
+                        [&](const std::string& n) { return findParam(params, n); }))
+            continue;
         try {
             m_interp->exec(*s, env);
         } catch (const CompileError&) {
@@ -572,7 +637,8 @@ std::optional<double> Module::evalSite(const MetaSite& site, const ParamBindings
     try {
         Value v = m_interp->eval(*site.expr, env);
         if (!v.isNumber()) {
-            diags.error(site.expr->span, "'" + site.name + "' must be a number, got " + typeName(v), {}, "module");
+            diags.error(site.expr->span, "'" + site.name + "' must be a number, got " + typeName(v),
+                        {}, "module");
             return std::nullopt;
         }
         return v.asFloat();

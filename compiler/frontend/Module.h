@@ -49,7 +49,7 @@ struct KernelParam {
         Const,   ///< eager pattern: a `T.const("M, N")` size bound from tensor shapes: settable
     };
     std::string name;
-    Span span;                               ///< the parameter's name (or the T.const string)
+    Span span;  ///< the parameter's name (or the T.const string)
     Role role = Role::Meta;
     const ast::Expr* annotation = nullptr;   ///< signature annotation, if any
     const ast::Expr* defaultExpr = nullptr;  ///< source of the default, if any
@@ -62,14 +62,15 @@ struct KernelParam {
 /// A kernel entry candidate.
 struct KernelEntry {
     EntryPattern pattern = EntryPattern::Factory;
-    const ast::FunctionDef* func = nullptr;      ///< factory, eager function, or the bare prim_func
-    const ast::FunctionDef* primFunc = nullptr;  ///< the @T.prim_func found in the source (null for eager
-                                                 ///< or a factory that builds it through a helper)
-    std::vector<DecoratorInfo> decorators;       ///< of `func`, outermost first
-    std::vector<KernelParam> params;             ///< signature order; eager T.const sizes last
-    const ast::Expr* outIdx = nullptr;           ///< `out_idx=` of @tilelang.jit
-    const ast::Expr* configs = nullptr;          ///< `configs=` of @autotune
-    const ast::Expr* passConfigs = nullptr;      ///< `pass_configs=` of @tilelang.jit
+    const ast::FunctionDef* func = nullptr;  ///< factory, eager function, or the bare prim_func
+    const ast::FunctionDef* primFunc =
+        nullptr;  ///< the @T.prim_func found in the source (null for eager
+                  ///< or a factory that builds it through a helper)
+    std::vector<DecoratorInfo> decorators;   ///< of `func`, outermost first
+    std::vector<KernelParam> params;         ///< signature order; eager T.const sizes last
+    const ast::Expr* outIdx = nullptr;       ///< `out_idx=` of @tilelang.jit
+    const ast::Expr* configs = nullptr;      ///< `configs=` of @autotune
+    const ast::Expr* passConfigs = nullptr;  ///< `pass_configs=` of @tilelang.jit
     bool isJit = false, isAutotune = false;
     const std::string& name() const { return func->name; }
     const KernelParam* param(std::string_view n) const;
@@ -77,10 +78,10 @@ struct KernelEntry {
 
 /// An assignment `flops = <expr>` / `bytes = <expr>` found in the file.
 struct MetaSite {
-    std::string name;                           ///< the assigned name ("flops", "total_flops", ...)
+    std::string name;  ///< the assigned name ("flops", "total_flops", ...)
     const ast::Expr* expr = nullptr;
-    const ast::Block* block = nullptr;          ///< statements that precede it run first (simple ones)
-    size_t index = 0;                           ///< position of the assignment in `block`
+    const ast::Block* block = nullptr;  ///< statements that precede it run first (simple ones)
+    size_t index = 0;                   ///< position of the assignment in `block`
     const ast::FunctionDef* inFunction = nullptr;  ///< enclosing module-level function, if any
 };
 
@@ -124,16 +125,18 @@ public:
     /// parsed with parseParamValue). Unknown names (the message lists the known ones, with a
     /// close-match hint), required parameters without a value, and defaults that failed to
     /// evaluate are errors in `diags`; returns nullopt if there was any.
-    std::optional<ParamBindings> bindParams(const KernelEntry& e,
-                                            const std::vector<std::pair<std::string, std::string>>& overrides,
-                                            DiagnosticEngine& diags) const;
+    std::optional<ParamBindings> bindParams(
+        const KernelEntry& e, const std::vector<std::pair<std::string, std::string>>& overrides,
+        DiagnosticEngine& diags) const;
     /// Evaluates a flops/bytes site with the given parameter values: module globals, the
     /// enclosing function's defaults, the parameters, then the simple assignments that precede
     /// the site (except those to a parameter's name). Errors go to `diags`.
-    std::optional<double> evalSite(const MetaSite& site, const ParamBindings& params, DiagnosticEngine& diags) const;
+    std::optional<double> evalSite(const MetaSite& site, const ParamBindings& params,
+                                   DiagnosticEngine& diags) const;
     /// Evaluates a decorator argument (out_idx, configs, ...) in the module globals plus
     /// `params` (if given). Errors go to `diags`.
-    std::optional<Value> evalInGlobals(const ast::Expr& e, const ParamBindings* params, DiagnosticEngine& diags) const;
+    std::optional<Value> evalInGlobals(const ast::Expr& e, const ParamBindings* params,
+                                       DiagnosticEngine& diags) const;
 
     Interp& interp() const { return *m_interp; }
     const EnvPtr& globals() const { return m_globals; }
@@ -145,7 +148,8 @@ private:
     EnvPtr scopeWith(const ParamBindings* params) const;
 
     std::shared_ptr<ast::Module> m_ast;
-    DiagnosticEngine m_evalDiags;  ///< warnings from evaluating top-level code (not the user's concern)
+    DiagnosticEngine
+        m_evalDiags;  ///< warnings from evaluating top-level code (not the user's concern)
     std::unique_ptr<Interp> m_interp;
     EnvPtr m_globals;
     std::vector<KernelEntry> m_entries;

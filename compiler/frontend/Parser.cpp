@@ -7,14 +7,18 @@ namespace detail {
 
 Parser::Parser(std::vector<Token> toks, DiagnosticEngine& diags, ast::Module& mod,
                std::set<uint32_t> lexErrorLines)
-    : m_toks(std::move(toks)), m_diags(diags), m_mod(mod), m_lexErrorLines(std::move(lexErrorLines)) {
+    : m_toks(std::move(toks)),
+      m_diags(diags),
+      m_mod(mod),
+      m_lexErrorLines(std::move(lexErrorLines)) {
     if (m_toks.empty()) m_toks.push_back(Token{});
 }
 
 Parser::DepthGuard::DepthGuard(Parser& parser) : p(parser) {
     if (++p.m_depth > kMaxParseDepth)
-        p.fail(p.tok().span, "expression or block nested too deeply",
-               "split it into smaller pieces (at most " + std::to_string(kMaxParseDepth) + " levels)");
+        p.fail(
+            p.tok().span, "expression or block nested too deeply",
+            "split it into smaller pieces (at most " + std::to_string(kMaxParseDepth) + " levels)");
 }
 
 void Parser::fail(Span s, std::string msg, std::string hint) const {
@@ -37,15 +41,23 @@ const Token& Parser::expect(Tok k, const std::string& msg, const std::string& hi
 std::string Parser::describeCurrent() const {
     const Token& t = tok();
     switch (t.kind) {
-        case Tok::Name: return "'" + t.text + "'";
+        case Tok::Name:
+            return "'" + t.text + "'";
         case Tok::Int:
-        case Tok::Float: return "number '" + t.text + "'";
-        case Tok::String: return "string";
-        case Tok::Newline: return "end of line";
-        case Tok::EndOfFile: return "end of file";
-        case Tok::Indent: return "indentation";
-        case Tok::Dedent: return "end of block";
-        default: return "'" + std::string(tokSpelling(t.kind)) + "'";
+        case Tok::Float:
+            return "number '" + t.text + "'";
+        case Tok::String:
+            return "string";
+        case Tok::Newline:
+            return "end of line";
+        case Tok::EndOfFile:
+            return "end of file";
+        case Tok::Indent:
+            return "indentation";
+        case Tok::Dedent:
+            return "end of block";
+        default:
+            return "'" + std::string(tokSpelling(t.kind)) + "'";
     }
 }
 
@@ -61,7 +73,8 @@ void Parser::report(const Diagnostic& d) {
 // Skip to the start of the next logical line; INDENT/DEDENT only appear at line starts, so the
 // statement loop sees a clean token after this.
 void Parser::synchronize() {
-    while (!at(Tok::EndOfFile) && !at(Tok::Newline) && !at(Tok::Dedent) && !at(Tok::Indent)) advance();
+    while (!at(Tok::EndOfFile) && !at(Tok::Newline) && !at(Tok::Dedent) && !at(Tok::Indent))
+        advance();
     accept(Tok::Newline);
 }
 
@@ -71,8 +84,9 @@ void Parser::parseStatementRecovering(ast::Block& out) {
         // After a failed compound-statement header its body shows up as an unexpected indent:
         // parse it anyway (errors inside still count) without a second message.
         if (!m_recovering)
-            report(Diagnostic{Severity::Error, tok().span, "unexpected indent",
-                              "remove the extra indentation or add a block opener such as 'if ...:'", "parse"});
+            report(Diagnostic{
+                Severity::Error, tok().span, "unexpected indent",
+                "remove the extra indentation or add a block opener such as 'if ...:'", "parse"});
         advance();
         while (!at(Tok::Dedent) && !at(Tok::EndOfFile)) parseStatementRecovering(out);
         accept(Tok::Dedent);
@@ -89,7 +103,8 @@ void Parser::parseStatementRecovering(ast::Block& out) {
         report(e.diag);
         m_recovering = true;
         if (m_errors >= kMaxParseErrors) {
-            m_diags.add(Diagnostic{Severity::Note, e.diag.span, "too many syntax errors; stopping here", {}, "parse"});
+            m_diags.add(Diagnostic{
+                Severity::Note, e.diag.span, "too many syntax errors; stopping here", {}, "parse"});
             while (!at(Tok::EndOfFile)) advance();
             return;
         }
@@ -113,14 +128,30 @@ void Parser::parseStatement(ast::Block& out) {
     DepthGuard guard(*this);
     Span start = tok().span;
     switch (tok().kind) {
-        case Tok::At: out.push_back(parseDecorated()); return;
-        case Tok::KwDef: out.push_back(parseFunctionDef({}, start)); return;
-        case Tok::KwClass: out.push_back(parseClassDef({}, start)); return;
-        case Tok::KwIf: out.push_back(parseIf()); return;
-        case Tok::KwWhile: out.push_back(parseWhile()); return;
-        case Tok::KwFor: out.push_back(parseFor(false, start)); return;
-        case Tok::KwWith: out.push_back(parseWith(false, start)); return;
-        case Tok::KwTry: out.push_back(parseTry()); return;
+        case Tok::At:
+            out.push_back(parseDecorated());
+            return;
+        case Tok::KwDef:
+            out.push_back(parseFunctionDef({}, start));
+            return;
+        case Tok::KwClass:
+            out.push_back(parseClassDef({}, start));
+            return;
+        case Tok::KwIf:
+            out.push_back(parseIf());
+            return;
+        case Tok::KwWhile:
+            out.push_back(parseWhile());
+            return;
+        case Tok::KwFor:
+            out.push_back(parseFor(false, start));
+            return;
+        case Tok::KwWith:
+            out.push_back(parseWith(false, start));
+            return;
+        case Tok::KwTry:
+            out.push_back(parseTry());
+            return;
         case Tok::KwAsync:
             advance();
             if (at(Tok::KwDef)) {
@@ -132,7 +163,8 @@ void Parser::parseStatement(ast::Block& out) {
             if (at(Tok::KwFor)) return out.push_back(parseFor(true, start));
             if (at(Tok::KwWith)) return out.push_back(parseWith(true, start));
             fail(tok().span, "expected 'def', 'for' or 'with' after 'async'");
-        default: parseSimpleStatements(out);
+        default:
+            parseSimpleStatements(out);
     }
 }
 
@@ -146,7 +178,8 @@ void Parser::parseSimpleStatements(ast::Block& out) {
     if (at(Tok::EndOfFile)) return;
     if (!accept(Tok::Newline))
         fail(tok().span, "unexpected " + describeCurrent() + " after the end of a statement",
-             "put each statement on its own line (or separate them with ';'); an operator or ',' may be missing");
+             "put each statement on its own line (or separate them with ';'); an operator or ',' "
+             "may be missing");
 }
 
 // simple_stmt: assignment | star_expressions | return_stmt | import_stmt | raise_stmt | 'pass'
@@ -155,9 +188,15 @@ void Parser::parseSimpleStatements(ast::Block& out) {
 ast::Stmt* Parser::parseSimpleStatement() {
     Span start = tok().span;
     switch (tok().kind) {
-        case Tok::KwPass: advance(); return make<ast::Pass>(start);
-        case Tok::KwBreak: advance(); return make<ast::Break>(start);
-        case Tok::KwContinue: advance(); return make<ast::Continue>(start);
+        case Tok::KwPass:
+            advance();
+            return make<ast::Pass>(start);
+        case Tok::KwBreak:
+            advance();
+            return make<ast::Break>(start);
+        case Tok::KwContinue:
+            advance();
+            return make<ast::Continue>(start);
         case Tok::KwReturn: {
             // return_stmt: 'return' [star_expressions]
             advance();
@@ -166,8 +205,10 @@ ast::Stmt* Parser::parseSimpleStatement() {
             r->span = since(start);
             return r;
         }
-        case Tok::KwImport: return parseImport();
-        case Tok::KwFrom: return parseImportFrom();
+        case Tok::KwImport:
+            return parseImport();
+        case Tok::KwFrom:
+            return parseImportFrom();
         case Tok::KwRaise: {
             // raise_stmt: 'raise' [expression ['from' expression]]
             advance();
@@ -188,7 +229,8 @@ ast::Stmt* Parser::parseSimpleStatement() {
                                       : static_cast<ast::NameList*>(make<ast::Nonlocal>(start));
             do {
                 n->names.push_back(expect(Tok::Name, std::string("expected a name after '") +
-                                                         (global ? "global" : "nonlocal") + "'").text);
+                                                         (global ? "global" : "nonlocal") + "'")
+                                       .text);
             } while (accept(Tok::Comma));
             n->span = since(start);
             return n;
@@ -198,8 +240,10 @@ ast::Stmt* Parser::parseSimpleStatement() {
             advance();
             auto* d = make<ast::Del>(start);
             ast::Expr* t = parseStarExpressions();
-            if (auto tup = ast::as<ast::Tuple>(t); tup && !tup->parenthesized) d->targets = tup->elts;
-            else d->targets.push_back(t);
+            if (auto tup = ast::as<ast::Tuple>(t); tup && !tup->parenthesized)
+                d->targets = tup->elts;
+            else
+                d->targets.push_back(t);
             for (const ast::Expr* e : d->targets) checkTarget(e, "delete");
             d->span = since(start);
             return d;
@@ -213,7 +257,8 @@ ast::Stmt* Parser::parseSimpleStatement() {
             a->span = since(start);
             return a;
         }
-        default: return parseExprOrAssignment();
+        default:
+            return parseExprOrAssignment();
     }
 }
 
@@ -225,8 +270,9 @@ ast::Stmt* Parser::parseExprOrAssignment() {
     Span start = tok().span;
     if (!startsExpression() && !at(Tok::KwYield) && !at(Tok::Star))
         fail(tok().span, "expected a statement, found " + describeCurrent(),
-             at(Tok::KwElse) || at(Tok::KwElif) ? "'else'/'elif' must follow an 'if' block at the same indentation"
-                                                : "");
+             at(Tok::KwElse) || at(Tok::KwElif)
+                 ? "'else'/'elif' must follow an 'if' block at the same indentation"
+                 : "");
     auto rhs = [&]() { return at(Tok::KwYield) ? parseYield() : parseStarExpressions(); };
     ast::Expr* first = rhs();
     if (at(Tok::Colon)) {
@@ -246,33 +292,45 @@ ast::Stmt* Parser::parseExprOrAssignment() {
         a->targets.push_back(first);
         while (accept(Tok::Equal)) {
             ast::Expr* next = rhs();
-            if (at(Tok::Equal)) a->targets.push_back(next);
-            else a->value = next;
+            if (at(Tok::Equal))
+                a->targets.push_back(next);
+            else
+                a->value = next;
         }
         for (const ast::Expr* t : a->targets) checkTarget(t, "assign");
         a->span = since(start);
         return a;
     }
     static const std::pair<Tok, ast::BinOpKind> kAug[] = {
-        {Tok::PlusEqual, ast::BinOpKind::Add},          {Tok::MinusEqual, ast::BinOpKind::Sub},
-        {Tok::StarEqual, ast::BinOpKind::Mul},          {Tok::AtEqual, ast::BinOpKind::MatMul},
-        {Tok::SlashEqual, ast::BinOpKind::Div},         {Tok::DoubleSlashEqual, ast::BinOpKind::FloorDiv},
-        {Tok::PercentEqual, ast::BinOpKind::Mod},       {Tok::DoubleStarEqual, ast::BinOpKind::Pow},
-        {Tok::LeftShiftEqual, ast::BinOpKind::LShift},  {Tok::RightShiftEqual, ast::BinOpKind::RShift},
-        {Tok::VBarEqual, ast::BinOpKind::BitOr},        {Tok::CircumflexEqual, ast::BinOpKind::BitXor},
+        {Tok::PlusEqual, ast::BinOpKind::Add},
+        {Tok::MinusEqual, ast::BinOpKind::Sub},
+        {Tok::StarEqual, ast::BinOpKind::Mul},
+        {Tok::AtEqual, ast::BinOpKind::MatMul},
+        {Tok::SlashEqual, ast::BinOpKind::Div},
+        {Tok::DoubleSlashEqual, ast::BinOpKind::FloorDiv},
+        {Tok::PercentEqual, ast::BinOpKind::Mod},
+        {Tok::DoubleStarEqual, ast::BinOpKind::Pow},
+        {Tok::LeftShiftEqual, ast::BinOpKind::LShift},
+        {Tok::RightShiftEqual, ast::BinOpKind::RShift},
+        {Tok::VBarEqual, ast::BinOpKind::BitOr},
+        {Tok::CircumflexEqual, ast::BinOpKind::BitXor},
         {Tok::AmpEqual, ast::BinOpKind::BitAnd},
     };
     for (const auto& [k, op] : kAug) {
         if (!at(k)) continue;
         Span opSpan = advance().span;
-        if (!ast::as<ast::Name>(first) && !ast::as<ast::Attribute>(first) && !ast::as<ast::Subscript>(first))
-            fail(first->span, std::string("'") + describeExpr(first) + "' is an illegal target for augmented assignment",
+        if (!ast::as<ast::Name>(first) && !ast::as<ast::Attribute>(first) &&
+            !ast::as<ast::Subscript>(first))
+            fail(first->span,
+                 std::string("'") + describeExpr(first) +
+                     "' is an illegal target for augmented assignment",
                  "augmented assignment needs a single name, attribute or element");
         auto* a = make<ast::AugAssign>(start);
         a->target = first;
         a->op = op;
         if (!startsExpression() && !at(Tok::KwYield) && !at(Tok::Star))
-            fail(tok().span, std::string("expected an expression after '") + ast::spelling(op) + "='");
+            fail(tok().span,
+                 std::string("expected an expression after '") + ast::spelling(op) + "='");
         a->value = rhs();
         a->span = since(start);
         (void)opSpan;
@@ -344,10 +402,13 @@ ast::Stmt* Parser::parseImportFrom() {
 
 ast::Expr* Parser::parseExpressionInput() {
     try {
-        while (accept(Tok::Newline)) {}
+        while (accept(Tok::Newline)) {
+        }
         ast::Expr* e = parseStarExpressions();
-        while (accept(Tok::Newline)) {}
-        if (!at(Tok::EndOfFile)) fail(tok().span, "unexpected " + describeCurrent() + " after the expression");
+        while (accept(Tok::Newline)) {
+        }
+        if (!at(Tok::EndOfFile))
+            fail(tok().span, "unexpected " + describeCurrent() + " after the expression");
         return e;
     } catch (const ParseError& e) {
         report(e.diag);
@@ -380,7 +441,8 @@ ParsedExpr parseExpression(SourcePtr src, DiagnosticEngine& diags) {
     size_t before = diags.all().size();
     std::vector<Token> toks = tokenize(*src, diags);
     // The expression grammar has no INDENT; leading whitespace is not an error here.
-    std::erase_if(toks, [](const Token& t) { return t.kind == Tok::Indent || t.kind == Tok::Dedent; });
+    std::erase_if(toks,
+                  [](const Token& t) { return t.kind == Tok::Indent || t.kind == Tok::Dedent; });
     detail::Parser p(std::move(toks), diags, *mod, lexErrorLines(diags, before));
     const ast::Expr* e = p.parseExpressionInput();
     for (size_t i = before; i < diags.all().size(); ++i)

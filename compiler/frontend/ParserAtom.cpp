@@ -40,7 +40,7 @@ ast::Expr* Parser::parseAtom() {
         case Tok::KwFalse:
         case Tok::Ellipsis: {
             auto* c = make<ast::Constant>(start);
-            c->type = t.kind == Tok::KwNone       ? ast::Constant::Type::None
+            c->type = t.kind == Tok::KwNone     ? ast::Constant::Type::None
                       : t.kind == Tok::Ellipsis ? ast::Constant::Type::Ellipsis
                                                 : ast::Constant::Type::Bool;
             c->boolValue = t.kind == Tok::KwTrue;
@@ -54,22 +54,31 @@ ast::Expr* Parser::parseAtom() {
                 c->type = ast::Constant::Type::Int;
                 c->intValue = t.intValue;
             } else {
-                c->type = t.isImaginary ? ast::Constant::Type::Imaginary : ast::Constant::Type::Float;
+                c->type =
+                    t.isImaginary ? ast::Constant::Type::Imaginary : ast::Constant::Type::Float;
                 c->floatValue = t.floatValue;
             }
             advance();
             return c;
         }
-        case Tok::String: return parseStrings();
-        case Tok::LParen: return parseParenthesized();
-        case Tok::LBracket: return parseListDisplay();
-        case Tok::LBrace: return parseBraceDisplay();
-        default: break;
+        case Tok::String:
+            return parseStrings();
+        case Tok::LParen:
+            return parseParenthesized();
+        case Tok::LBracket:
+            return parseListDisplay();
+        case Tok::LBrace:
+            return parseBraceDisplay();
+        default:
+            break;
     }
     std::string hint;
-    if (at(Tok::RParen) || at(Tok::RBracket) || at(Tok::RBrace)) hint = "an operand or argument may be missing";
-    else if (at(Tok::Newline)) hint = "the line ends in the middle of an expression";
-    else if (at(Tok::Indent)) hint = "unexpected indentation inside an expression";
+    if (at(Tok::RParen) || at(Tok::RBracket) || at(Tok::RBrace))
+        hint = "an operand or argument may be missing";
+    else if (at(Tok::Newline))
+        hint = "the line ends in the middle of an expression";
+    else if (at(Tok::Indent))
+        hint = "unexpected indentation inside an expression";
     fail(t.span, "expected an expression, found " + describeCurrent(), hint);
 }
 
@@ -80,7 +89,8 @@ ast::Expr* Parser::parseStrings() {
     bool first = true;
     while (at(Tok::String)) {
         const Token& t = advance();
-        if (!first && t.isBytes != s->isBytes) fail(t.span, "cannot mix bytes and nonbytes literals");
+        if (!first && t.isBytes != s->isBytes)
+            fail(t.span, "cannot mix bytes and nonbytes literals");
         s->isBytes = t.isBytes;
         s->isFString |= t.isFString;
         s->value += t.text;
@@ -96,7 +106,8 @@ ast::Expr* Parser::parseStrings() {
 ast::Expr* Parser::parseParenthesized() {
     DepthGuard guard(*this);
     Span start = advance().span;
-    std::string where = "'(' opened at line " + std::to_string(start.line) + ", column " + std::to_string(start.col);
+    std::string where = "'(' opened at line " + std::to_string(start.line) + ", column " +
+                        std::to_string(start.col);
     if (accept(Tok::RParen)) {
         auto* t = make<ast::Tuple>(since(start));
         t->parenthesized = true;
@@ -136,7 +147,8 @@ ast::Expr* Parser::parseParenthesized() {
 ast::Expr* Parser::parseListDisplay() {
     DepthGuard guard(*this);
     Span start = advance().span;
-    std::string where = "'[' opened at line " + std::to_string(start.line) + ", column " + std::to_string(start.col);
+    std::string where = "'[' opened at line " + std::to_string(start.line) + ", column " +
+                        std::to_string(start.col);
     auto* l = make<ast::List>(start);
     if (accept(Tok::RBracket)) {
         l->span = since(start);
@@ -166,7 +178,8 @@ ast::Expr* Parser::parseListDisplay() {
 ast::Expr* Parser::parseBraceDisplay() {
     DepthGuard guard(*this);
     Span start = advance().span;
-    std::string where = "'{' opened at line " + std::to_string(start.line) + ", column " + std::to_string(start.col);
+    std::string where = "'{' opened at line " + std::to_string(start.line) + ", column " +
+                        std::to_string(start.col);
     if (accept(Tok::RBrace)) return make<ast::Dict>(since(start));
     bool isDict = at(Tok::DoubleStar);
     ast::Expr* firstKey = nullptr;

@@ -41,7 +41,8 @@ ast::Stmt* Parser::parseDecorated() {
         return f;
     }
     if (at(Tok::KwClass) && !isAsync) return parseClassDef(std::move(decorators), start);
-    fail(tok().span, "expected 'def' or 'class' after decorator", "a decorator must be followed by a function or class");
+    fail(tok().span, "expected 'def' or 'class' after decorator",
+         "a decorator must be followed by a function or class");
 }
 
 // function_def: decorators? ['async'] 'def' NAME '(' [params] ')' ['->' expression] ':' block
@@ -88,15 +89,20 @@ std::vector<ast::Param> Parser::parseParams(Tok close, bool allowAnnotations) {
                 if (kwOnly) fail(s, "'*' may appear only once in a parameter list");
                 kwOnly = true;  // bare '*': keyword-only marker
             } else {
-                const Token& n = expect(Tok::Name, std::string("expected a parameter name after '") + (dbl ? "**" : "*") + "'");
+                const Token& n =
+                    expect(Tok::Name, std::string("expected a parameter name after '") +
+                                          (dbl ? "**" : "*") + "'");
                 checkDup(n);
                 p.name = n.text;
                 p.span = n.span;
                 p.kind = dbl ? ast::ParamKind::VarKw : ast::ParamKind::VarArgs;
                 if (allowAnnotations && accept(Tok::Colon)) p.annotation = parseExpression();
-                if (at(Tok::Equal)) fail(tok().span, "a variadic parameter cannot have a default value");
-                if (dbl) sawVarKw = true;
-                else kwOnly = true;
+                if (at(Tok::Equal))
+                    fail(tok().span, "a variadic parameter cannot have a default value");
+                if (dbl)
+                    sawVarKw = true;
+                else
+                    kwOnly = true;
                 ps.push_back(p);
             }
         } else {
@@ -110,8 +116,11 @@ std::vector<ast::Param> Parser::parseParams(Tok close, bool allowAnnotations) {
                 p.defaultValue = parseExpression();
                 if (!kwOnly) sawDefault = true;
             } else if (sawDefault && !kwOnly) {
-                fail(n.span, "parameter '" + n.text + "' without a default follows a parameter with a default",
-                     "give '" + n.text + "' a default value or move it before the defaulted parameters");
+                fail(n.span,
+                     "parameter '" + n.text +
+                         "' without a default follows a parameter with a default",
+                     "give '" + n.text +
+                         "' a default value or move it before the defaulted parameters");
             }
             ps.push_back(p);
         }
@@ -151,7 +160,8 @@ ast::Stmt* Parser::parseIf() {
     advance();
     auto* s = make<ast::If>(start);
     s->isElif = isElif;
-    if (!startsExpression()) fail(tok().span, std::string("expected a condition after '") + kw + "'");
+    if (!startsExpression())
+        fail(tok().span, std::string("expected a condition after '") + kw + "'");
     s->test = parseNamedExpression();
     expect(Tok::Colon, std::string("expected ':' after '") + kw + "' condition",
            at(Tok::Equal) ? "use '==' to compare; '=' assigns" : "");
@@ -173,7 +183,8 @@ ast::Stmt* Parser::parseWhile() {
     auto* s = make<ast::While>(start);
     if (!startsExpression()) fail(tok().span, "expected a condition after 'while'");
     s->test = parseNamedExpression();
-    expect(Tok::Colon, "expected ':' after 'while' condition", at(Tok::Equal) ? "use '==' to compare; '=' assigns" : "");
+    expect(Tok::Colon, "expected ':' after 'while' condition",
+           at(Tok::Equal) ? "use '==' to compare; '=' assigns" : "");
     s->body = parseBlock("'while'");
     if (accept(Tok::KwElse)) {
         expect(Tok::Colon, "expected ':' after 'else'");
@@ -188,7 +199,8 @@ ast::Stmt* Parser::parseFor(bool isAsync, Span start) {
     advance();  // 'for'
     auto* s = make<ast::For>(start);
     s->isAsync = isAsync;
-    if (!startsExpression() && !at(Tok::Star)) fail(tok().span, "expected a loop variable after 'for'");
+    if (!startsExpression() && !at(Tok::Star))
+        fail(tok().span, "expected a loop variable after 'for'");
     s->target = parseTargetList();
     checkTarget(s->target, "assign");
     expect(Tok::KwIn, "expected 'in' after the 'for' loop variable");
@@ -242,7 +254,8 @@ ast::Stmt* Parser::parseWith(bool isAsync, Span start) {
         }
     }
     if (!done) s->items = parseItems(false);
-    expect(Tok::Colon, "expected ':' after the 'with' items", "write 'with T.Kernel(...) as (bx, by):'");
+    expect(Tok::Colon, "expected ':' after the 'with' items",
+           "write 'with T.Kernel(...) as (bx, by):'");
     s->body = parseBlock("'with'");
     s->span = since(start);
     return s;

@@ -8,31 +8,54 @@ namespace ts::fe::detail {
 const char* describeExpr(const ast::Expr* e) {
     using K = ast::ExprKind;
     switch (e->kind) {
-        case K::Name: return "name";
+        case K::Name:
+            return "name";
         case K::Constant:
-        case K::Str: return "literal";
-        case K::Attribute: return "attribute";
-        case K::Subscript: return "subscript";
-        case K::Slice: return "slice";
-        case K::Call: return "function call";
+        case K::Str:
+            return "literal";
+        case K::Attribute:
+            return "attribute";
+        case K::Subscript:
+            return "subscript";
+        case K::Slice:
+            return "slice";
+        case K::Call:
+            return "function call";
         case K::BinOp:
-        case K::UnaryOp: return "expression";
-        case K::BoolOp: return "boolean expression";
-        case K::Compare: return "comparison";
-        case K::IfExp: return "conditional expression";
-        case K::Lambda: return "lambda";
-        case K::Tuple: return "tuple";
-        case K::List: return "list";
-        case K::Set: return "set display";
-        case K::Dict: return "dict literal";
-        case K::ListComp: return "list comprehension";
-        case K::SetComp: return "set comprehension";
-        case K::DictComp: return "dict comprehension";
-        case K::GeneratorExp: return "generator expression";
-        case K::Starred: return "starred expression";
-        case K::NamedExpr: return "named expression";
-        case K::Yield: return "yield expression";
-        case K::Await: return "await expression";
+        case K::UnaryOp:
+            return "expression";
+        case K::BoolOp:
+            return "boolean expression";
+        case K::Compare:
+            return "comparison";
+        case K::IfExp:
+            return "conditional expression";
+        case K::Lambda:
+            return "lambda";
+        case K::Tuple:
+            return "tuple";
+        case K::List:
+            return "list";
+        case K::Set:
+            return "set display";
+        case K::Dict:
+            return "dict literal";
+        case K::ListComp:
+            return "list comprehension";
+        case K::SetComp:
+            return "set comprehension";
+        case K::DictComp:
+            return "dict comprehension";
+        case K::GeneratorExp:
+            return "generator expression";
+        case K::Starred:
+            return "starred expression";
+        case K::NamedExpr:
+            return "named expression";
+        case K::Yield:
+            return "yield expression";
+        case K::Await:
+            return "await expression";
     }
     return "expression";
 }
@@ -42,29 +65,52 @@ void Parser::checkTarget(const ast::Expr* e, const char* context) const {
     switch (e->kind) {
         case K::Name:
         case K::Attribute:
-        case K::Subscript: return;
+        case K::Subscript:
+            return;
         case K::Tuple:
         case K::List:
-            for (const ast::Expr* x : static_cast<const ast::Sequence*>(e)->elts) checkTarget(x, context);
+            for (const ast::Expr* x : static_cast<const ast::Sequence*>(e)->elts)
+                checkTarget(x, context);
             return;
-        case K::Starred: checkTarget(ast::as<ast::Starred>(e)->value, context); return;
-        default: break;
+        case K::Starred:
+            checkTarget(ast::as<ast::Starred>(e)->value, context);
+            return;
+        default:
+            break;
     }
     std::string hint;
-    if (e->kind == K::Compare) hint = "did you mean '=='?";
-    else if (e->kind == K::Call) hint = "a function call produces a value; assign to a name or an element instead";
-    else if (e->kind == K::Constant || e->kind == K::Str) hint = "put the name on the left of '='";
+    if (e->kind == K::Compare)
+        hint = "did you mean '=='?";
+    else if (e->kind == K::Call)
+        hint = "a function call produces a value; assign to a name or an element instead";
+    else if (e->kind == K::Constant || e->kind == K::Str)
+        hint = "put the name on the left of '='";
     fail(e->span, std::string("cannot ") + context + " to " + describeExpr(e), hint);
 }
 
 bool Parser::startsExpression() const {
     switch (tok().kind) {
-        case Tok::Name: case Tok::Int: case Tok::Float: case Tok::String: case Tok::KwNone:
-        case Tok::KwTrue: case Tok::KwFalse: case Tok::LParen: case Tok::LBracket: case Tok::LBrace:
-        case Tok::Minus: case Tok::Plus: case Tok::Tilde: case Tok::KwNot: case Tok::KwLambda:
-        case Tok::Ellipsis: case Tok::KwAwait: case Tok::Star:
+        case Tok::Name:
+        case Tok::Int:
+        case Tok::Float:
+        case Tok::String:
+        case Tok::KwNone:
+        case Tok::KwTrue:
+        case Tok::KwFalse:
+        case Tok::LParen:
+        case Tok::LBracket:
+        case Tok::LBrace:
+        case Tok::Minus:
+        case Tok::Plus:
+        case Tok::Tilde:
+        case Tok::KwNot:
+        case Tok::KwLambda:
+        case Tok::Ellipsis:
+        case Tok::KwAwait:
+        case Tok::Star:
             return true;
-        default: return false;
+        default:
+            return false;
     }
 }
 
@@ -128,7 +174,8 @@ ast::Expr* Parser::parseExpression() {
     auto* e = make<ast::IfExp>(start);
     e->body = body;
     e->test = parseDisjunction();
-    expect(Tok::KwElse, "expected 'else' in conditional expression", "write 'a if condition else b'");
+    expect(Tok::KwElse, "expected 'else' in conditional expression",
+           "write 'a if condition else b'");
     e->orelse = parseExpression();
     e->span = since(start);
     return e;
@@ -192,20 +239,37 @@ ast::Expr* Parser::parseComparison() {
     while (true) {
         ast::CmpOpKind op;
         switch (tok().kind) {
-            case Tok::EqEqual: op = ast::CmpOpKind::Eq; break;
-            case Tok::NotEqual: op = ast::CmpOpKind::NotEq; break;
-            case Tok::Less: op = ast::CmpOpKind::Lt; break;
-            case Tok::LessEqual: op = ast::CmpOpKind::LtE; break;
-            case Tok::Greater: op = ast::CmpOpKind::Gt; break;
-            case Tok::GreaterEqual: op = ast::CmpOpKind::GtE; break;
-            case Tok::KwIn: op = ast::CmpOpKind::In; break;
-            case Tok::KwIs: op = ast::CmpOpKind::Is; break;
+            case Tok::EqEqual:
+                op = ast::CmpOpKind::Eq;
+                break;
+            case Tok::NotEqual:
+                op = ast::CmpOpKind::NotEq;
+                break;
+            case Tok::Less:
+                op = ast::CmpOpKind::Lt;
+                break;
+            case Tok::LessEqual:
+                op = ast::CmpOpKind::LtE;
+                break;
+            case Tok::Greater:
+                op = ast::CmpOpKind::Gt;
+                break;
+            case Tok::GreaterEqual:
+                op = ast::CmpOpKind::GtE;
+                break;
+            case Tok::KwIn:
+                op = ast::CmpOpKind::In;
+                break;
+            case Tok::KwIs:
+                op = ast::CmpOpKind::Is;
+                break;
             case Tok::KwNot:
                 if (tok(1).kind != Tok::KwIn) return c ? c : left;
                 op = ast::CmpOpKind::NotIn;
                 advance();
                 break;
-            default: return c ? static_cast<ast::Expr*>(c) : left;
+            default:
+                return c ? static_cast<ast::Expr*>(c) : left;
         }
         advance();
         if (op == ast::CmpOpKind::Is && accept(Tok::KwNot)) op = ast::CmpOpKind::IsNot;
@@ -222,7 +286,8 @@ ast::Expr* Parser::parseComparison() {
 namespace {
 // One left-associative binary precedence level.
 template <class Next>
-ast::Expr* binaryLevel(Parser& p, std::initializer_list<std::pair<Tok, ast::BinOpKind>> ops, Next next) {
+ast::Expr* binaryLevel(Parser& p, std::initializer_list<std::pair<Tok, ast::BinOpKind>> ops,
+                       Next next) {
     Span start = p.tok().span;
     ast::Expr* left = next();
     while (true) {
@@ -235,8 +300,9 @@ ast::Expr* binaryLevel(Parser& p, std::initializer_list<std::pair<Tok, ast::BinO
         b->op = hit->second;
         b->left = left;
         if (!p.startsExpression() || p.at(Tok::Star) || p.at(Tok::KwLambda))
-            p.fail(p.tok().span, std::string("expected an expression after '") + ast::spelling(hit->second) +
-                                     "', found " + p.describeCurrent());
+            p.fail(p.tok().span, std::string("expected an expression after '") +
+                                     ast::spelling(hit->second) + "', found " +
+                                     p.describeCurrent());
         b->right = next();
         b->span = p.since(start);
         left = b;
@@ -250,7 +316,8 @@ ast::Expr* Parser::parseBitOr() {
 }
 // bitwise_xor: bitwise_xor '^' bitwise_and | bitwise_and
 ast::Expr* Parser::parseBitXor() {
-    return binaryLevel(*this, {{Tok::Circumflex, ast::BinOpKind::BitXor}}, [&] { return parseBitAnd(); });
+    return binaryLevel(*this, {{Tok::Circumflex, ast::BinOpKind::BitXor}},
+                       [&] { return parseBitAnd(); });
 }
 // bitwise_and: bitwise_and '&' shift_expr | shift_expr
 ast::Expr* Parser::parseBitAnd() {
@@ -258,8 +325,10 @@ ast::Expr* Parser::parseBitAnd() {
 }
 // shift_expr: shift_expr ('<<' | '>>') sum | sum
 ast::Expr* Parser::parseShift() {
-    return binaryLevel(*this, {{Tok::LeftShift, ast::BinOpKind::LShift}, {Tok::RightShift, ast::BinOpKind::RShift}},
-                       [&] { return parseSum(); });
+    return binaryLevel(
+        *this,
+        {{Tok::LeftShift, ast::BinOpKind::LShift}, {Tok::RightShift, ast::BinOpKind::RShift}},
+        [&] { return parseSum(); });
 }
 // sum: sum ('+' | '-') term | term
 ast::Expr* Parser::parseSum() {
@@ -269,8 +338,10 @@ ast::Expr* Parser::parseSum() {
 // term: term ('*' | '/' | '//' | '%' | '@') factor | factor
 ast::Expr* Parser::parseTerm() {
     return binaryLevel(*this,
-                       {{Tok::Star, ast::BinOpKind::Mul}, {Tok::Slash, ast::BinOpKind::Div},
-                        {Tok::DoubleSlash, ast::BinOpKind::FloorDiv}, {Tok::Percent, ast::BinOpKind::Mod},
+                       {{Tok::Star, ast::BinOpKind::Mul},
+                        {Tok::Slash, ast::BinOpKind::Div},
+                        {Tok::DoubleSlash, ast::BinOpKind::FloorDiv},
+                        {Tok::Percent, ast::BinOpKind::Mod},
                         {Tok::At, ast::BinOpKind::MatMul}},
                        [&] { return parseFactor(); });
 }
@@ -278,10 +349,14 @@ ast::Expr* Parser::parseTerm() {
 // factor: ('+' | '-' | '~') factor | power
 ast::Expr* Parser::parseFactor() {
     ast::UnaryOpKind op;
-    if (at(Tok::Minus)) op = ast::UnaryOpKind::Neg;
-    else if (at(Tok::Plus)) op = ast::UnaryOpKind::Pos;
-    else if (at(Tok::Tilde)) op = ast::UnaryOpKind::Invert;
-    else return parsePower();
+    if (at(Tok::Minus))
+        op = ast::UnaryOpKind::Neg;
+    else if (at(Tok::Plus))
+        op = ast::UnaryOpKind::Pos;
+    else if (at(Tok::Tilde))
+        op = ast::UnaryOpKind::Invert;
+    else
+        return parsePower();
     DepthGuard guard(*this);
     Span start = advance().span;
     auto* u = make<ast::UnaryOp>(start);
@@ -308,7 +383,8 @@ ast::Expr* Parser::parsePower() {
     auto* b = make<ast::BinOp>(start);
     b->op = ast::BinOpKind::Pow;
     b->left = base;
-    if (!startsExpression() || at(Tok::Star)) fail(tok().span, "expected an exponent after '**', found " + describeCurrent());
+    if (!startsExpression() || at(Tok::Star))
+        fail(tok().span, "expected an exponent after '**', found " + describeCurrent());
     b->right = parseFactor();
     b->span = since(start);
     return b;
@@ -342,7 +418,8 @@ ast::Expr* Parser::parsePrimary() {
             if (at(Tok::RBracket)) fail(tok().span, "expected an index or slice inside '[]'");
             s->index = parseSlices();
             expect(Tok::RBracket, "expected ']' to close the subscript",
-                   "'[' opened at line " + std::to_string(open.line) + ", column " + std::to_string(open.col));
+                   "'[' opened at line " + std::to_string(open.line) + ", column " +
+                       std::to_string(open.col));
             s->span = since(start);
             e = s;
         } else {
@@ -388,7 +465,8 @@ ast::Expr* Parser::parseSlice() {
 //                 | named_expression [for_if_clauses])+ [',']
 void Parser::parseCallArguments(ast::Call* call, const Token& open) {
     Span openSpan = open.span;
-    std::string where = "'(' opened at line " + std::to_string(openSpan.line) + ", column " + std::to_string(openSpan.col);
+    std::string where = "'(' opened at line " + std::to_string(openSpan.line) + ", column " +
+                        std::to_string(openSpan.col);
     bool sawKeyword = false;
     while (!at(Tok::RParen)) {
         Span start = tok().span;
@@ -401,7 +479,8 @@ void Parser::parseCallArguments(ast::Call* call, const Token& open) {
             advance();
             for (const auto& k : call->keywords)
                 if (k.name == name) fail(start, "keyword argument '" + name + "' repeated");
-            if (!startsExpression()) fail(tok().span, "expected a value for keyword argument '" + name + "'");
+            if (!startsExpression())
+                fail(tok().span, "expected a value for keyword argument '" + name + "'");
             ast::Expr* v = parseExpression();
             call->keywords.push_back(ast::Keyword{name, v, since(start)});
             sawKeyword = true;
@@ -418,10 +497,12 @@ void Parser::parseCallArguments(ast::Call* call, const Token& open) {
                 g->span = since(start);
                 arg = g;
             } else if (at(Tok::Equal)) {
-                fail(tok().span, "expected argument name before '='", "keyword arguments look like 'name=value'");
+                fail(tok().span, "expected argument name before '='",
+                     "keyword arguments look like 'name=value'");
             }
-            if (sawKeyword) fail(arg->span, "positional argument follows keyword argument",
-                                 "move positional arguments before keyword arguments");
+            if (sawKeyword)
+                fail(arg->span, "positional argument follows keyword argument",
+                     "move positional arguments before keyword arguments");
             call->args.push_back(arg);
         }
         if (!accept(Tok::Comma)) break;

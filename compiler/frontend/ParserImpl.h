@@ -20,7 +20,8 @@ struct ParseError {
 
 class Parser {
 public:
-    Parser(std::vector<Token> toks, DiagnosticEngine& diags, ast::Module& mod, std::set<uint32_t> lexErrorLines);
+    Parser(std::vector<Token> toks, DiagnosticEngine& diags, ast::Module& mod,
+           std::set<uint32_t> lexErrorLines);
 
     ast::Block parseFile();
     /// Expression input (for parseExpression); throws nothing, reports and returns null on error.
@@ -41,7 +42,8 @@ public:
         const Token& t = tok();
         if (m_pos + 1 < m_toks.size()) ++m_pos;
         // Layout tokens do not extend node spans: a block ends at its last real token.
-        if (t.kind != Tok::Newline && t.kind != Tok::Indent && t.kind != Tok::Dedent && t.kind != Tok::EndOfFile)
+        if (t.kind != Tok::Newline && t.kind != Tok::Indent && t.kind != Tok::Dedent &&
+            t.kind != Tok::EndOfFile)
             m_last = t.span;
         return t;
     }
@@ -53,7 +55,9 @@ public:
     /// Span from `start` to the end of the last consumed token.
     Span since(Span start) const { return Span::merge(start, m_last); }
     template <class T>
-    T* make(Span s) { return m_mod.make<T>(s); }
+    T* make(Span s) {
+        return m_mod.make<T>(s);
+    }
 
     // ---- statements (Parser.cpp) ----
     void parseStatementRecovering(ast::Block& out);

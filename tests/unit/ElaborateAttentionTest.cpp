@@ -125,7 +125,11 @@ if __name__ == "__main__":
 )PY";
 
 std::map<std::string, std::string> params(bool causal) {
-    return {{"batch", "2"}, {"heads", "4"}, {"seq_len", "256"}, {"dim", "64"}, {"is_causal", causal ? "True" : "False"}};
+    return {{"batch", "2"},
+            {"heads", "4"},
+            {"seq_len", "256"},
+            {"dim", "64"},
+            {"is_causal", causal ? "True" : "False"}};
 }
 }  // namespace
 
@@ -134,14 +138,19 @@ TEST(ElaborateAttentionTest, CausalKernel) {
     ASSERT_EQ(e->firstError(), nullptr) << e->firstError()->message;
     const std::string& ir = e->ir;
     for (const char* line : {
-             "def flashattn(Q: T.Tensor((2, 256, 4, 64), \"float16\"), K: T.Tensor((2, 256, 4, 64), \"float16\"), "
-             "V: T.Tensor((2, 256, 4, 64), \"float16\"), Output: T.Tensor((2, 256, 4, 64), \"float16\")):\n",
+             "def flashattn(Q: T.Tensor((2, 256, 4, 64), \"float16\"), K: T.Tensor((2, 256, 4, "
+             "64), \"float16\"), "
+             "V: T.Tensor((2, 256, 4, 64), \"float16\"), Output: T.Tensor((2, 256, 4, 64), "
+             "\"float16\")):\n",
              "    with T.Kernel(4, 4, 2, threads=128) as (bx, by, bz):\n",
              "        T.copy(Q[bz:bz + 1, bx * 64:bx * 64 + 64, by:by + 1, 0:64], Q_shared)\n",
-             "        for k in T.Pipelined(T.min(4, ((bx + 1) * 64 + 64 - 1) // 64), num_stages=1, order=[-1, 0, 3, 1, -1, 2], "
+             "        for k in T.Pipelined(T.min(4, ((bx + 1) * 64 + 64 - 1) // 64), num_stages=1, "
+             "order=[-1, 0, 3, 1, -1, 2], "
              "stage=[-1, 0, 0, 1, -1, 1]):\n",
-             "                    acc_s[i, j] = T.if_then_else(bx * 64 + i >= k * 64 + j, 0.0, -T.infinity(\"float32\"))\n",
-             "            T.gemm(Q_shared, K_shared, acc_s, policy=\"FullRow\", transpose_B=True)\n",
+             "                    acc_s[i, j] = T.if_then_else(bx * 64 + i >= k * 64 + j, 0.0, "
+             "-T.infinity(\"float32\"))\n",
+             "            T.gemm(Q_shared, K_shared, acc_s, policy=\"FullRow\", "
+             "transpose_B=True)\n",
              "                scores_max[i] = T.max(scores_max[i], scores_max_prev[i])\n",
              "                    acc_o[i, j] = acc_o[i, j] * scores_scale[i]\n",
              "        T.copy(O_shared, Output[bz:bz + 1, bx * 64:bx * 64 + 64, by:by + 1, 0:64])\n",
@@ -159,7 +168,8 @@ TEST(ElaborateAttentionTest, CausalKernel) {
 TEST(ElaborateAttentionTest, NonCausalKeepsTheOtherBranch) {
     auto e = elaborateText(kMha, params(false));
     ASSERT_EQ(e->firstError(), nullptr) << e->firstError()->message;
-    EXPECT_NE(e->ir.find("        for k in T.Pipelined(4, num_stages=1"), std::string::npos) << e->ir;
+    EXPECT_NE(e->ir.find("        for k in T.Pipelined(4, num_stages=1"), std::string::npos)
+        << e->ir;
     EXPECT_NE(e->ir.find("            T.clear(acc_s)\n"), std::string::npos) << e->ir;
     EXPECT_EQ(e->ir.find("T.if_then_else"), std::string::npos);
 }

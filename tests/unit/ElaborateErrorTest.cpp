@@ -40,61 +40,79 @@ TEST(ElaborateErrorTest, UnsupportedRegisteredName) {
 }
 
 TEST(ElaborateErrorTest, UndefinedVariable) {
-    Diagnostic d = errorOf(kernel("        for i in T.Parallel(64):\n            C[0, i] = A[0, i] * scle\n", "scale = 2\n"));
+    Diagnostic d = errorOf(kernel(
+        "        for i in T.Parallel(64):\n            C[0, i] = A[0, i] * scle\n", "scale = 2\n"));
     EXPECT_EQ(d.message, "name 'scle' is not defined");
     EXPECT_EQ(d.hint, "did you mean 'scale'?");
     EXPECT_EQ(d.span, (Span{kBody + 2, 33, kBody + 2, 37}));
 }
 
 TEST(ElaborateErrorTest, CopyShapeMismatchNamesBothShapes) {
-    Diagnostic d = errorOf(kernel("        s = T.alloc_shared((32, 32), \"float16\")\n        T.copy(A[0:16, 0:32], s)\n"));
+    Diagnostic d = errorOf(kernel(
+        "        s = T.alloc_shared((32, 32), \"float16\")\n        T.copy(A[0:16, 0:32], s)\n"));
     EXPECT_EQ(d.message,
-              "T.copy: shapes do not match: the source A[0:16, 0:32] is (16, 32) but the destination 's' is (32, 32)");
+              "T.copy: shapes do not match: the source A[0:16, 0:32] is (16, 32) but the "
+              "destination 's' is (32, 32)");
     EXPECT_EQ(d.span, (Span{kBody + 1, 9, kBody + 1, 33}));
     EXPECT_EQ(errorOf(kernel("        T.copy(A[0, 0], B[1, 1])\n")).message,
               "T.copy: cannot tell the shape of the copy: both operands are single elements");
-    EXPECT_EQ(errorOf(kernel("        s = T.alloc_shared((32,), \"float16\")\n        T.copy(s, A[0:16, 0:3])\n")).message,
-              "T.copy: shapes do not match: the source 's' is (32,) but the destination A[0:16, 0:3] is (16, 3)");
+    EXPECT_EQ(errorOf(kernel("        s = T.alloc_shared((32,), \"float16\")\n        T.copy(s, "
+                             "A[0:16, 0:3])\n"))
+                  .message,
+              "T.copy: shapes do not match: the source 's' is (32,) but the destination A[0:16, "
+              "0:3] is (16, 3)");
 }
 
 TEST(ElaborateErrorTest, StartIndexNeedsEnoughDimensions) {
-    Diagnostic d = errorOf(kernel("        s = T.alloc_shared((4, 8, 8), \"float16\")\n        T.copy(A[0, 0], s)\n"));
-    EXPECT_EQ(d.message, "T.copy: 'A[0, 0]' has 2 dimensions, fewer than the other operand's shape (4, 8, 8)");
+    Diagnostic d = errorOf(
+        kernel("        s = T.alloc_shared((4, 8, 8), \"float16\")\n        T.copy(A[0, 0], s)\n"));
+    EXPECT_EQ(d.message,
+              "T.copy: 'A[0, 0]' has 2 dimensions, fewer than the other operand's shape (4, 8, 8)");
 }
 
 TEST(ElaborateErrorTest, GemmDtypeAndShapes) {
-    std::string body = "        a = T.alloc_shared((64, 32), \"float16\")\n"
-                       "        b = T.alloc_shared((16, 64), DT)\n"
-                       "        c = T.alloc_fragment((64, 64), \"float32\")\n"
-                       "        T.gemm(a, b, c)\n";
+    std::string body =
+        "        a = T.alloc_shared((64, 32), \"float16\")\n"
+        "        b = T.alloc_shared((16, 64), DT)\n"
+        "        c = T.alloc_fragment((64, 64), \"float32\")\n"
+        "        T.gemm(a, b, c)\n";
     auto with = [&](const std::string& dt) {
         std::string s = body;
         s.replace(s.find("DT"), 2, dt);
         return errorOf(kernel(s));
     };
     Diagnostic d = with("\"bfloat16\"");
-    EXPECT_EQ(d.message, "T.gemm: operand dtypes differ: A ('a') is float16 but B ('b') is bfloat16");
+    EXPECT_EQ(d.message,
+              "T.gemm: operand dtypes differ: A ('a') is float16 but B ('b') is bfloat16");
     EXPECT_EQ(d.span.line, kBody + 3);
     d = with("\"float16\"");
-    EXPECT_EQ(d.message, "T.gemm: inner dimensions do not match: A ('a') gives K=32 but B ('b') gives K=16");
-    Diagnostic c = errorOf(kernel("        a = T.alloc_shared((64, 32), \"float16\")\n"
-                                  "        b = T.alloc_shared((32, 64), \"float16\")\n"
-                                  "        c = T.alloc_fragment((64, 64), \"float32\")\n"
-                                  "        T.gemm(a, b, c, policy=\"Diagonal\")\n"));
-    EXPECT_EQ(c.message, "policy must be T.GemmWarpPolicy.Square, FullRow or FullCol, got 'Diagonal'");
-    Diagnostic m = errorOf(kernel("        a = T.alloc_shared((64, 32), \"float16\")\n"
-                                  "        b = T.alloc_shared((32, 64), \"float16\")\n"
-                                  "        c = T.alloc_fragment((64, 32), \"float32\")\n"
-                                  "        T.gemm(a, b, c)\n"));
+    EXPECT_EQ(d.message,
+              "T.gemm: inner dimensions do not match: A ('a') gives K=32 but B ('b') gives K=16");
+    Diagnostic c =
+        errorOf(kernel("        a = T.alloc_shared((64, 32), \"float16\")\n"
+                       "        b = T.alloc_shared((32, 64), \"float16\")\n"
+                       "        c = T.alloc_fragment((64, 64), \"float32\")\n"
+                       "        T.gemm(a, b, c, policy=\"Diagonal\")\n"));
+    EXPECT_EQ(c.message,
+              "policy must be T.GemmWarpPolicy.Square, FullRow or FullCol, got 'Diagonal'");
+    Diagnostic m =
+        errorOf(kernel("        a = T.alloc_shared((64, 32), \"float16\")\n"
+                       "        b = T.alloc_shared((32, 64), \"float16\")\n"
+                       "        c = T.alloc_fragment((64, 32), \"float32\")\n"
+                       "        T.gemm(a, b, c)\n"));
     EXPECT_EQ(m.message, "T.gemm: C ('c') is 64x32 but A·B is 64x64");
 }
 
 TEST(ElaborateErrorTest, ReduceShapes) {
-    Diagnostic d = errorOf(kernel("        x = T.alloc_fragment((32, 64), \"float32\")\n"
-                                  "        r = T.alloc_fragment((64,), \"float32\")\n"
-                                  "        T.reduce_sum(x, r, dim=1)\n"));
-    EXPECT_EQ(d.message, "T.reduce_sum: the destination 'r' has shape (64,) but reducing 'x' (32, 64) over dim 1 gives (32,)");
-    d = errorOf(kernel("        x = T.alloc_fragment((32, 64), \"float32\")\n"
+    Diagnostic d =
+        errorOf(kernel("        x = T.alloc_fragment((32, 64), \"float32\")\n"
+                       "        r = T.alloc_fragment((64,), \"float32\")\n"
+                       "        T.reduce_sum(x, r, dim=1)\n"));
+    EXPECT_EQ(d.message,
+              "T.reduce_sum: the destination 'r' has shape (64,) but reducing 'x' (32, 64) over "
+              "dim 1 gives (32,)");
+    d =
+        errorOf(kernel("        x = T.alloc_fragment((32, 64), \"float32\")\n"
                        "        r = T.alloc_fragment((32,), \"float32\")\n"
                        "        T.reduce_max(x, r, dim=2)\n"));
     EXPECT_EQ(d.message, "T.reduce_max: dim=2 is out of range for 'x' of rank 2");
@@ -116,38 +134,54 @@ TEST(ElaborateErrorTest, WrongArguments) {
 }
 
 TEST(ElaborateErrorTest, KernelConstructMisuse) {
-    std::string outside = "import tilelang.language as T\n@T.prim_func\ndef k(A: T.Tensor((8,), \"float32\")):\n"
-                          "    s = T.alloc_shared((8,), \"float32\")\n"
-                          "    with T.Kernel(1) as bx:\n        pass\n";
+    std::string outside =
+        "import tilelang.language as T\n@T.prim_func\ndef k(A: T.Tensor((8,), \"float32\")):\n"
+        "    s = T.alloc_shared((8,), \"float32\")\n"
+        "    with T.Kernel(1) as bx:\n        pass\n";
     EXPECT_EQ(errorOf(outside).message, "T.alloc_shared must be inside 'with T.Kernel(...)'");
-    std::string noKernel = "import tilelang.language as T\n@T.prim_func\ndef k(A: T.Tensor((8,), \"float32\")):\n    pass\n";
+    std::string noKernel =
+        "import tilelang.language as T\n@T.prim_func\ndef k(A: T.Tensor((8,), \"float32\")):\n    "
+        "pass\n";
     EXPECT_EQ(errorOf(noKernel).message, "kernel 'k' has no 'with T.Kernel(...)' block");
-    EXPECT_EQ(errorOf(kernel("        with T.Kernel(1) as z:\n            pass\n")).message, "T.Kernel cannot be nested");
+    EXPECT_EQ(errorOf(kernel("        with T.Kernel(1) as z:\n            pass\n")).message,
+              "T.Kernel cannot be nested");
     EXPECT_EQ(errorOf(kernel("        for i in T.Parallel(4, 4):\n            pass\n")).message,
               "T.Parallel yields 2 loop variables, but the loop binds 1");
     EXPECT_EQ(errorOf(kernel("        for i in T.serial(4):\n            break\n")).message,
               "'break'/'continue' inside a kernel loop is not supported");
     EXPECT_EQ(errorOf(kernel("        while bx < 4:\n            pass\n")).message,
               "'while' with a run-time condition is not supported in a kernel");
-    EXPECT_EQ(errorOf(kernel("        A[0:4, 0] = 1\n")).message, "assigning to a region of 'A' is not supported");
-    EXPECT_EQ(errorOf(kernel("        C[0] = 1\n")).message, "'C' needs 2 indices to store an element, got 1");
-    EXPECT_EQ(errorOf(kernel("        C[0, 0, 0] = 1\n")).message, "too many indices for 'C': 3 given, rank 2");
-    EXPECT_EQ(errorOf(kernel("        C[0, 0] = A[0:2, 0]\n")).message, "the region A[0:2, 0] cannot be used as a value");
-    EXPECT_EQ(errorOf(kernel("        x = max(bx, by)\n")).message, "max() of a value known only at run time");
-    Diagnostic t = errorOf(kernel("        s = T.alloc_shared((8, 8), \"float16\")\n        if s:\n            pass\n"));
+    EXPECT_EQ(errorOf(kernel("        A[0:4, 0] = 1\n")).message,
+              "assigning to a region of 'A' is not supported");
+    EXPECT_EQ(errorOf(kernel("        C[0] = 1\n")).message,
+              "'C' needs 2 indices to store an element, got 1");
+    EXPECT_EQ(errorOf(kernel("        C[0, 0, 0] = 1\n")).message,
+              "too many indices for 'C': 3 given, rank 2");
+    EXPECT_EQ(errorOf(kernel("        C[0, 0] = A[0:2, 0]\n")).message,
+              "the region A[0:2, 0] cannot be used as a value");
+    EXPECT_EQ(errorOf(kernel("        x = max(bx, by)\n")).message,
+              "max() of a value known only at run time");
+    Diagnostic t = errorOf(kernel(
+        "        s = T.alloc_shared((8, 8), \"float16\")\n        if s:\n            pass\n"));
     EXPECT_EQ(t.message, "the condition: buffer 's' used as a value");
-    EXPECT_EQ(errorOf("import tilelang.language as T\n@T.prim_func\ndef k(A):\n    with T.Kernel(1) as bx:\n        pass\n").message,
-              "kernel parameter 'A' needs a type");
-    EXPECT_EQ(errorOf("import tilelang.language as T\n@T.prim_func\ndef k(A: T.Tensor((8,), \"float32\")):\n"
-                      "    with T.Kernel(1, threads=bx) as bx:\n        pass\n",
-                      {})
+    EXPECT_EQ(errorOf("import tilelang.language as T\n@T.prim_func\ndef k(A):\n    with "
+                      "T.Kernel(1) as bx:\n        pass\n")
                   .message,
-              "name 'bx' is not defined");
+              "kernel parameter 'A' needs a type");
+    EXPECT_EQ(
+        errorOf(
+            "import tilelang.language as T\n@T.prim_func\ndef k(A: T.Tensor((8,), \"float32\")):\n"
+            "    with T.Kernel(1, threads=bx) as bx:\n        pass\n",
+            {})
+            .message,
+        "name 'bx' is not defined");
 }
 
 TEST(ElaborateErrorTest, StaleNameBinding) {
-    Diagnostic d = errorOf(kernel("        x = C[0, 0]\n        C[0, 0] = 1.0\n        C[1, 1] = x\n"));
-    EXPECT_EQ(d.message, "this value reads 'C' (C[0, 0]), which was written after the value was computed");
+    Diagnostic d =
+        errorOf(kernel("        x = C[0, 0]\n        C[0, 0] = 1.0\n        C[1, 1] = x\n"));
+    EXPECT_EQ(d.message,
+              "this value reads 'C' (C[0, 0]), which was written after the value was computed");
     EXPECT_EQ(d.span.line, kBody + 2);
     // Reading it before the write is fine.
     auto ok = elaborateText(kernel("        x = C[0, 0]\n        C[0, 0] = x + 1.0\n"));
@@ -155,14 +189,18 @@ TEST(ElaborateErrorTest, StaleNameBinding) {
 }
 
 TEST(ElaborateErrorTest, FactoryProblems) {
-    std::string notReturned = "import tilelang\nimport tilelang.language as T\n@tilelang.jit\ndef f(n=4):\n"
-                              "    @T.prim_func\n    def main(A: T.Tensor((n,), \"float32\")):\n        pass\n    return n\n";
+    std::string notReturned =
+        "import tilelang\nimport tilelang.language as T\n@tilelang.jit\ndef f(n=4):\n"
+        "    @T.prim_func\n    def main(A: T.Tensor((n,), \"float32\")):\n        pass\n    return "
+        "n\n";
     Diagnostic d = errorOf(notReturned);
     EXPECT_EQ(d.message, "'f' must return its @T.prim_func, but it returned int");
     EXPECT_EQ(d.span, (Span{4, 5, 4, 6}));
-    std::string raises = "import tilelang\nimport tilelang.language as T\n@tilelang.jit\ndef f(n=4, block=3):\n"
-                         "    assert n % block == 0, 'block must divide n'\n"
-                         "    @T.prim_func\n    def main(A: T.Tensor((n,), \"float32\")):\n        pass\n    return main\n";
+    std::string raises =
+        "import tilelang\nimport tilelang.language as T\n@tilelang.jit\ndef f(n=4, block=3):\n"
+        "    assert n % block == 0, 'block must divide n'\n"
+        "    @T.prim_func\n    def main(A: T.Tensor((n,), \"float32\")):\n        pass\n    return "
+        "main\n";
     d = errorOf(raises);
     EXPECT_EQ(d.message, "assertion failed: block must divide n");
     EXPECT_EQ(d.span.line, 5u);

@@ -1,10 +1,10 @@
 // Robustness of the whole front end: mutated kernels (numbers, names, dtypes, deleted or
 // duplicated lines) never crash; each either fails with at least one error diagnostic or
 // produces IR that the verifier accepts. (Run under ASan/UBSan in the front-end scratch build.)
-#include <gtest/gtest.h>
-
 #include <cstring>
 #include <random>
+
+#include <gtest/gtest.h>
 
 #include "compiler/ir/Verifier.h"
 #include "tests/unit/ElaborateTestUtil.h"
@@ -65,7 +65,8 @@ def softmax(M=64, N=96, block_M=2, threads=128, dtype="float32"):
 };
 
 const char* kNumbers[] = {"-1", "0", "1", "3", "7", "16", "1000", "2.5", "True", "None", "'x'"};
-const char* kNames[] = {"bx", "by", "k", "i", "j", "M", "N", "A", "x", "T", "dtype", "block_M", "A_shared", "C_local", "mx"};
+const char* kNames[] = {"bx", "by", "k",     "i",       "j",        "M",       "N", "A",
+                        "x",  "T",  "dtype", "block_M", "A_shared", "C_local", "mx"};
 
 std::string mutate(std::string s, std::mt19937& rng) {
     std::vector<std::string> lines;
@@ -84,7 +85,9 @@ std::string mutate(std::string s, std::mt19937& rng) {
             case 0: {  // replace a number
                 std::vector<size_t> at;
                 for (size_t i = 0; i < l.size(); ++i)
-                    if (std::isdigit(static_cast<unsigned char>(l[i])) && (i == 0 || !std::isalnum(static_cast<unsigned char>(l[i - 1])) )) at.push_back(i);
+                    if (std::isdigit(static_cast<unsigned char>(l[i])) &&
+                        (i == 0 || !std::isalnum(static_cast<unsigned char>(l[i - 1]))))
+                        at.push_back(i);
                 if (at.empty()) break;
                 size_t i = at[rng() % at.size()], j = i;
                 while (j < l.size() && std::isdigit(static_cast<unsigned char>(l[j]))) ++j;
@@ -94,11 +97,16 @@ std::string mutate(std::string s, std::mt19937& rng) {
             case 1: {  // replace an identifier
                 const char* from = kNames[rng() % std::size(kNames)];
                 size_t i = l.find(from);
-                if (i != std::string::npos) l.replace(i, std::strlen(from), kNames[rng() % std::size(kNames)]);
+                if (i != std::string::npos)
+                    l.replace(i, std::strlen(from), kNames[rng() % std::size(kNames)]);
                 break;
             }
-            case 2: lines.erase(lines.begin() + static_cast<long>(li)); break;
-            case 3: lines.insert(lines.begin() + static_cast<long>(li), l); break;
+            case 2:
+                lines.erase(lines.begin() + static_cast<long>(li));
+                break;
+            case 3:
+                lines.insert(lines.begin() + static_cast<long>(li), l);
+                break;
             case 4: {
                 size_t i = l.find("float");
                 if (i != std::string::npos) l.replace(i, 5, rng() % 2 ? "bfloat" : "int");
@@ -137,7 +145,8 @@ TEST(ElaborateFuzzTest, MutatedKernelsFailCleanlyOrVerify) {
                 const Diagnostic* d = e->firstError();
                 ASSERT_NE(d, nullptr) << "no diagnostic for a failed elaboration:\n" << src;
                 EXPECT_FALSE(d->message.empty());
-                EXPECT_EQ(d->message.find("internal"), std::string::npos) << d->message << "\n" << src;
+                EXPECT_EQ(d->message.find("internal"), std::string::npos) << d->message << "\n"
+                                                                          << src;
             }
         }
     }

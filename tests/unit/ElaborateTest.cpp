@@ -11,7 +11,8 @@ using namespace ts;
 using namespace elab_test;
 
 namespace {
-const char* kGemm = R"(# Tiled GEMM (a frozen copy of samples/gemm.py, so that spans and text stay put).
+const char* kGemm =
+    R"(# Tiled GEMM (a frozen copy of samples/gemm.py, so that spans and text stay put).
 import tilelang
 import tilelang.language as T
 
@@ -55,7 +56,8 @@ TEST(ElaborateTest, GemmSampleWithOverrides) {
     ASSERT_EQ(e->firstError(), nullptr) << e->firstError()->message;
     EXPECT_EQ(e->ir,
               "@T.prim_func\n"
-              "def matmul(A: T.Tensor((256, 128), \"float16\"), B: T.Tensor((128, 192), \"float16\"), C: T.Tensor((256, 192), \"float16\")):\n"
+              "def matmul(A: T.Tensor((256, 128), \"float16\"), B: T.Tensor((128, 192), "
+              "\"float16\"), C: T.Tensor((256, 192), \"float16\")):\n"
               "    with T.Kernel(3, 2, threads=128) as (bx, by):\n"
               "        A_shared = T.alloc_shared((128, 32), \"float16\")\n"
               "        B_shared = T.alloc_shared((32, 64), \"float16\")\n"
@@ -84,7 +86,8 @@ TEST(ElaborateTest, NodesCarrySourceSpans) {
     EXPECT_EQ(e->result.func->params[0]->span, (Span{12, 13, 12, 14}));  // parameter A
     std::vector<const ir::StmtNode*> ops;
     ir::walk(e->result.func->body, [&](const ir::Stmt& s) {
-        if (s->kind == ir::StmtKind::TileOp || s->kind == ir::StmtKind::Alloc || s->kind == ir::StmtKind::For)
+        if (s->kind == ir::StmtKind::TileOp || s->kind == ir::StmtKind::Alloc ||
+            s->kind == ir::StmtKind::For)
             ops.push_back(s.get());
     });
     ASSERT_EQ(ops.size(), 9u);
@@ -101,7 +104,9 @@ TEST(ElaborateTest, SamplesRoundTripThroughThePrinter) {
         auto first = elaborateText(readSample(s));
         ASSERT_EQ(first->firstError(), nullptr) << s << ": " << first->firstError()->message;
         auto second = elaborateText(first->ir);
-        ASSERT_EQ(second->firstError(), nullptr) << s << ": " << second->firstError()->message << "\n" << first->ir;
+        ASSERT_EQ(second->firstError(), nullptr)
+            << s << ": " << second->firstError()->message << "\n"
+            << first->ir;
         EXPECT_EQ(first->ir, second->ir) << s;
         EXPECT_EQ(first->result.func->outputs.size(), 1u) << s;
     }
@@ -166,23 +171,26 @@ TEST(ElaborateTest, RunTimeIfLoopsAndScalarMath) {
         T.sync_threads()
         T.print(v, msg="v")
 )");
-    EXPECT_EQ(irOf(src),
-              "@T.prim_func\n"
-              "def k(A: T.Tensor((64, 64), \"float16\"), B: T.Tensor((64, 64), \"float16\"), C: T.Tensor((64, 64), \"float32\")):\n"
-              "    with T.Kernel(2, 2, threads=128) as (bx, by):\n"
-              "        acc = T.alloc_fragment((16, 16), \"float32\")\n"
-              "        v = T.alloc_var(\"float32\", 0.0)\n"
-              "        for i in T.serial(4):\n"
-              "            for j in T.serial(2):\n"
-              "                if bx * 16 + i < 50 and 2 + j * 4 != 6:\n"
-              "                    v[0] = v[0] + T.exp2(T.cast(A[i, 2 + j * 4], \"float32\")) * 0.5\n"
-              "                else:\n"
-              "                    v[0] = T.max(v[0], -T.infinity(\"float32\"))\n"
-              "        for u in T.unroll(2):\n"
-              "            for w in T.vectorized(4):\n"
-              "                C[u, w] = T.if_then_else(u > 0, v[0], T.cast(A[u, w], \"float32\")) + 1.0\n"
-              "        T.sync_threads()\n"
-              "        T.print(v[0], \"v\")\n");
+    EXPECT_EQ(
+        irOf(src),
+        "@T.prim_func\n"
+        "def k(A: T.Tensor((64, 64), \"float16\"), B: T.Tensor((64, 64), \"float16\"), C: "
+        "T.Tensor((64, 64), \"float32\")):\n"
+        "    with T.Kernel(2, 2, threads=128) as (bx, by):\n"
+        "        acc = T.alloc_fragment((16, 16), \"float32\")\n"
+        "        v = T.alloc_var(\"float32\", 0.0)\n"
+        "        for i in T.serial(4):\n"
+        "            for j in T.serial(2):\n"
+        "                if bx * 16 + i < 50 and 2 + j * 4 != 6:\n"
+        "                    v[0] = v[0] + T.exp2(T.cast(A[i, 2 + j * 4], \"float32\")) * 0.5\n"
+        "                else:\n"
+        "                    v[0] = T.max(v[0], -T.infinity(\"float32\"))\n"
+        "        for u in T.unroll(2):\n"
+        "            for w in T.vectorized(4):\n"
+        "                C[u, w] = T.if_then_else(u > 0, v[0], T.cast(A[u, w], \"float32\")) + "
+        "1.0\n"
+        "        T.sync_threads()\n"
+        "        T.print(v[0], \"v\")\n");
 }
 
 TEST(ElaborateTest, TileOpsAndRegions) {
@@ -211,7 +219,8 @@ def k(X: T.Tensor((4, 128, 64), "float16"), Y: T.Tensor((128,), "float32"), W: T
 )";
     EXPECT_EQ(irOf(src),
               "@T.prim_func\n"
-              "def k(X: T.Tensor((4, 128, 64), \"float16\"), Y: T.Tensor((128,), \"float32\"), W: T.Tensor((64, 32), \"float16\")):\n"
+              "def k(X: T.Tensor((4, 128, 64), \"float16\"), Y: T.Tensor((128,), \"float32\"), W: "
+              "T.Tensor((64, 32), \"float16\")):\n"
               "    with T.Kernel(4, threads=128) as (b,):\n"
               "        s = T.alloc_shared((32, 64), \"float16\")\n"
               "        w = T.alloc_shared((64, 32), \"float16\")\n"
@@ -280,7 +289,8 @@ def matmul(A, B, block_M: int = 64, block_N: int = 64, dtype: T.dtype = T.float1
     ASSERT_EQ(e->firstError(), nullptr) << e->firstError()->message;
     EXPECT_EQ(e->ir,
               "@T.prim_func\n"
-              "def matmul(A: T.Tensor((128, 32), \"float16\"), B: T.Tensor((32, 256), \"float16\"), C: T.Tensor((128, 256), \"float16\")):\n"
+              "def matmul(A: T.Tensor((128, 32), \"float16\"), B: T.Tensor((32, 256), "
+              "\"float16\"), C: T.Tensor((128, 256), \"float16\")):\n"
               "    with T.Kernel(4, 2, threads=128) as (bx, by):\n"
               "        acc = T.alloc_fragment((64, 64), \"float32\")\n"
               "        T.clear(acc)\n"
@@ -318,10 +328,14 @@ def f(n=256, block=None, threads=None):
 
 TEST(ElaborateTest, EveryRegisteredNameExistsInT) {
     DiagnosticEngine d;
-    auto mod = fe::Module::analyze(std::make_shared<SourceFile>("x.py", "import tilelang.language as T\n@T.prim_func\ndef k():\n    pass\n"), d);
+    auto mod = fe::Module::analyze(
+        std::make_shared<SourceFile>(
+            "x.py", "import tilelang.language as T\n@T.prim_func\ndef k():\n    pass\n"),
+        d);
     fe::elab::Elaborator el(d, *mod);
     auto T = el.module("tilelang.language");
-    for (const auto& e : fe::kLanguage) EXPECT_NE(T->find(std::string(e.name)), nullptr) << "T." << e.name;
+    for (const auto& e : fe::kLanguage)
+        EXPECT_NE(T->find(std::string(e.name)), nullptr) << "T." << e.name;
 }
 
 TEST(ElaborateTest, AllocVarStoresAndMacroReuse) {
@@ -336,7 +350,8 @@ def acc(out, x):
 )");
     EXPECT_EQ(irOf(src),
               "@T.prim_func\n"
-              "def k(A: T.Tensor((64, 64), \"float16\"), B: T.Tensor((64, 64), \"float16\"), C: T.Tensor((64, 64), \"float32\")):\n"
+              "def k(A: T.Tensor((64, 64), \"float16\"), B: T.Tensor((64, 64), \"float16\"), C: "
+              "T.Tensor((64, 64), \"float32\")):\n"
               "    with T.Kernel(2, 2, threads=128) as (bx, by):\n"
               "        s = T.alloc_var(\"float32\", 1.0)\n"
               "        s[0] = s[0] * T.cast(A[0, 0], \"float32\")\n"
@@ -347,12 +362,15 @@ def acc(out, x):
 }
 
 TEST(ElaborateTest, PipelinedAttributesAndRanges) {
-    std::string src = kernel(R"(        for k in T.Pipelined(2, 10, num_stages=2, order=[1, 0], stage=[0, 1]):
+    std::string src =
+        kernel(R"(        for k in T.Pipelined(2, 10, num_stages=2, order=[1, 0], stage=[0, 1]):
             C[k, 0] = 0
         for k in T.Pipelined(bx * 4):
             C[k, 1] = 0
 )");
     std::string ir = irOf(src);
-    EXPECT_NE(ir.find("for k in T.Pipelined(2, 10, num_stages=2, order=[1, 0], stage=[0, 1]):"), std::string::npos) << ir;
+    EXPECT_NE(ir.find("for k in T.Pipelined(2, 10, num_stages=2, order=[1, 0], stage=[0, 1]):"),
+              std::string::npos)
+        << ir;
     EXPECT_NE(ir.find("for k in T.Pipelined(bx * 4):"), std::string::npos) << ir;
 }

@@ -22,9 +22,11 @@ struct Elaborated {
     }
 };
 
-inline std::unique_ptr<Elaborated> elaborateText(const std::string& text, std::map<std::string, std::string> params = {}) {
+inline std::unique_ptr<Elaborated> elaborateText(const std::string& text,
+                                                 std::map<std::string, std::string> params = {}) {
     auto e = std::make_unique<Elaborated>();
-    e->result = ts::fe::runFrontend(std::make_shared<ts::SourceFile>("k.py", text), params, e->diags);
+    e->result =
+        ts::fe::runFrontend(std::make_shared<ts::SourceFile>("k.py", text), params, e->diags);
     if (e->result.func) e->ir = ts::ir::print(e->result.func).text;
     return e;
 }
@@ -48,7 +50,8 @@ inline std::string readSample(const std::string& name) {
 inline std::string kernel(const std::string& body, const std::string& prelude = "") {
     return "import tilelang.language as T\n" + prelude +
            "@T.prim_func\n"
-           "def k(A: T.Tensor((64, 64), \"float16\"), B: T.Tensor((64, 64), \"float16\"), C: T.Tensor((64, 64), \"float32\")):\n"
+           "def k(A: T.Tensor((64, 64), \"float16\"), B: T.Tensor((64, 64), \"float16\"), C: "
+           "T.Tensor((64, 64), \"float32\")):\n"
            "    with T.Kernel(2, 2, threads=128) as (bx, by):\n" +
            body;
 }

@@ -32,8 +32,8 @@ Span sp(uint32_t l, uint32_t c, uint32_t el, uint32_t ec) { return Span{l, c, el
 
 TEST(LexerTest, SimpleAssignmentKindsAndSpans) {
     auto l = lex("x = a + 12\n");
-    ASSERT_EQ(kinds(l.toks), (std::vector<Tok>{Tok::Name, Tok::Equal, Tok::Name, Tok::Plus, Tok::Int, Tok::Newline,
-                                               Tok::EndOfFile}));
+    ASSERT_EQ(kinds(l.toks), (std::vector<Tok>{Tok::Name, Tok::Equal, Tok::Name, Tok::Plus,
+                                               Tok::Int, Tok::Newline, Tok::EndOfFile}));
     EXPECT_EQ(l.toks[0].span, sp(1, 1, 1, 2));
     EXPECT_EQ(l.toks[2].span, sp(1, 5, 1, 6));
     EXPECT_EQ(l.toks[4].span, sp(1, 9, 1, 11));
@@ -44,11 +44,11 @@ TEST(LexerTest, SimpleAssignmentKindsAndSpans) {
 
 TEST(LexerTest, IndentDedentAndBlankLines) {
     auto l = lex("def f():\n    x = 1\n\n    # comment\n    if x:\n        y\nz\n");
-    std::vector<Tok> expected{Tok::KwDef, Tok::Name, Tok::LParen, Tok::RParen, Tok::Colon, Tok::Newline,
-                              Tok::Indent, Tok::Name, Tok::Equal, Tok::Int, Tok::Newline,
-                              Tok::KwIf, Tok::Name, Tok::Colon, Tok::Newline,
-                              Tok::Indent, Tok::Name, Tok::Newline,
-                              Tok::Dedent, Tok::Dedent, Tok::Name, Tok::Newline, Tok::EndOfFile};
+    std::vector<Tok> expected{Tok::KwDef,   Tok::Name,    Tok::LParen,   Tok::RParen, Tok::Colon,
+                              Tok::Newline, Tok::Indent,  Tok::Name,     Tok::Equal,  Tok::Int,
+                              Tok::Newline, Tok::KwIf,    Tok::Name,     Tok::Colon,  Tok::Newline,
+                              Tok::Indent,  Tok::Name,    Tok::Newline,  Tok::Dedent, Tok::Dedent,
+                              Tok::Name,    Tok::Newline, Tok::EndOfFile};
     EXPECT_EQ(kinds(l.toks), expected);
     EXPECT_EQ(l.toks[6].span, sp(2, 1, 2, 5));  // the indentation itself
     EXPECT_EQ(l.toks[20].span, sp(7, 1, 7, 2));
@@ -57,21 +57,23 @@ TEST(LexerTest, IndentDedentAndBlankLines) {
 
 TEST(LexerTest, DedentsAtEndOfFileWithoutNewline) {
     auto l = lex("if a:\n  b");
-    EXPECT_EQ(kinds(l.toks), (std::vector<Tok>{Tok::KwIf, Tok::Name, Tok::Colon, Tok::Newline, Tok::Indent, Tok::Name,
-                                               Tok::Newline, Tok::Dedent, Tok::EndOfFile}));
+    EXPECT_EQ(kinds(l.toks),
+              (std::vector<Tok>{Tok::KwIf, Tok::Name, Tok::Colon, Tok::Newline, Tok::Indent,
+                                Tok::Name, Tok::Newline, Tok::Dedent, Tok::EndOfFile}));
 }
 
 TEST(LexerTest, ImplicitJoiningInsideBrackets) {
     auto l = lex("f(a,\n      b)\nx\n");
-    EXPECT_EQ(kinds(l.toks), (std::vector<Tok>{Tok::Name, Tok::LParen, Tok::Name, Tok::Comma, Tok::Name, Tok::RParen,
-                                               Tok::Newline, Tok::Name, Tok::Newline, Tok::EndOfFile}));
+    EXPECT_EQ(kinds(l.toks), (std::vector<Tok>{Tok::Name, Tok::LParen, Tok::Name, Tok::Comma,
+                                               Tok::Name, Tok::RParen, Tok::Newline, Tok::Name,
+                                               Tok::Newline, Tok::EndOfFile}));
     EXPECT_EQ(l.toks[4].span, sp(2, 7, 2, 8));
 }
 
 TEST(LexerTest, BackslashContinuation) {
     auto l = lex("x = 1 + \\\n    2\n");
-    EXPECT_EQ(kinds(l.toks), (std::vector<Tok>{Tok::Name, Tok::Equal, Tok::Int, Tok::Plus, Tok::Int, Tok::Newline,
-                                               Tok::EndOfFile}));
+    EXPECT_EQ(kinds(l.toks), (std::vector<Tok>{Tok::Name, Tok::Equal, Tok::Int, Tok::Plus, Tok::Int,
+                                               Tok::Newline, Tok::EndOfFile}));
     EXPECT_EQ(l.toks[4].span, sp(2, 5, 2, 6));
 }
 
@@ -79,10 +81,12 @@ TEST(LexerTest, Operators) {
     auto l = lex("a ** b // c @ d -> e := f += g **= h //= i != j <= k >> l ... !\n");
     std::vector<Tok> ops;
     for (const auto& t : l.toks)
-        if (t.kind != Tok::Name && t.kind != Tok::Newline && t.kind != Tok::EndOfFile) ops.push_back(t.kind);
-    EXPECT_EQ(ops, (std::vector<Tok>{Tok::DoubleStar, Tok::DoubleSlash, Tok::At, Tok::Arrow, Tok::ColonEqual,
-                                     Tok::PlusEqual, Tok::DoubleStarEqual, Tok::DoubleSlashEqual, Tok::NotEqual,
-                                     Tok::LessEqual, Tok::RightShift, Tok::Ellipsis, Tok::Bang}));
+        if (t.kind != Tok::Name && t.kind != Tok::Newline && t.kind != Tok::EndOfFile)
+            ops.push_back(t.kind);
+    EXPECT_EQ(ops, (std::vector<Tok>{Tok::DoubleStar, Tok::DoubleSlash, Tok::At, Tok::Arrow,
+                                     Tok::ColonEqual, Tok::PlusEqual, Tok::DoubleStarEqual,
+                                     Tok::DoubleSlashEqual, Tok::NotEqual, Tok::LessEqual,
+                                     Tok::RightShift, Tok::Ellipsis, Tok::Bang}));
 }
 
 TEST(LexerTest, Numbers) {
@@ -122,8 +126,9 @@ TEST(LexerTest, LeadingZeroIsAnError) {
 
 TEST(LexerTest, DotAfterIntIsAttributeOnlyWhenEllipsis) {
     auto l = lex("x[1:...]\n");
-    EXPECT_EQ(kinds(l.toks), (std::vector<Tok>{Tok::Name, Tok::LBracket, Tok::Int, Tok::Colon, Tok::Ellipsis,
-                                               Tok::RBracket, Tok::Newline, Tok::EndOfFile}));
+    EXPECT_EQ(kinds(l.toks),
+              (std::vector<Tok>{Tok::Name, Tok::LBracket, Tok::Int, Tok::Colon, Tok::Ellipsis,
+                                Tok::RBracket, Tok::Newline, Tok::EndOfFile}));
 }
 
 TEST(LexerTest, StringsAndPrefixes) {
@@ -183,14 +188,16 @@ TEST(LexerTest, InconsistentDedent) {
     EXPECT_EQ(l.diags.all()[0].span.line, 3u);
     // still balanced
     int depth = 0;
-    for (const auto& t : l.toks) depth += t.kind == Tok::Indent ? 1 : t.kind == Tok::Dedent ? -1 : 0;
+    for (const auto& t : l.toks)
+        depth += t.kind == Tok::Indent ? 1 : t.kind == Tok::Dedent ? -1 : 0;
     EXPECT_EQ(depth, 0);
 }
 
 TEST(LexerTest, KeywordsAndCommentsAndTabs) {
     auto l = lex("if\tnot x: # c\n\tpass\n");
-    EXPECT_EQ(kinds(l.toks), (std::vector<Tok>{Tok::KwIf, Tok::KwNot, Tok::Name, Tok::Colon, Tok::Newline, Tok::Indent,
-                                               Tok::KwPass, Tok::Newline, Tok::Dedent, Tok::EndOfFile}));
+    EXPECT_EQ(kinds(l.toks), (std::vector<Tok>{Tok::KwIf, Tok::KwNot, Tok::Name, Tok::Colon,
+                                               Tok::Newline, Tok::Indent, Tok::KwPass, Tok::Newline,
+                                               Tok::Dedent, Tok::EndOfFile}));
     EXPECT_EQ(l.toks[2].span, sp(1, 8, 1, 9));
     EXPECT_TRUE(isKeyword("lambda"));
     EXPECT_FALSE(isKeyword("match"));
@@ -200,13 +207,15 @@ TEST(LexerTest, InvalidCharacterReportedAndSkipped) {
     auto l = lex("a $ b\n");
     ASSERT_TRUE(l.diags.hasErrors());
     EXPECT_EQ(l.diags.all()[0].span, sp(1, 3, 1, 4));
-    EXPECT_EQ(kinds(l.toks), (std::vector<Tok>{Tok::Name, Tok::Name, Tok::Newline, Tok::EndOfFile}));
+    EXPECT_EQ(kinds(l.toks),
+              (std::vector<Tok>{Tok::Name, Tok::Name, Tok::Newline, Tok::EndOfFile}));
 }
 
 TEST(LexerTest, CrLfLineEndings) {
     auto l = lex("a = 1\r\nif a:\r\n    b\r\n");
-    EXPECT_EQ(kinds(l.toks), (std::vector<Tok>{Tok::Name, Tok::Equal, Tok::Int, Tok::Newline, Tok::KwIf, Tok::Name,
-                                               Tok::Colon, Tok::Newline, Tok::Indent, Tok::Name, Tok::Newline,
-                                               Tok::Dedent, Tok::EndOfFile}));
+    EXPECT_EQ(kinds(l.toks),
+              (std::vector<Tok>{Tok::Name, Tok::Equal, Tok::Int, Tok::Newline, Tok::KwIf, Tok::Name,
+                                Tok::Colon, Tok::Newline, Tok::Indent, Tok::Name, Tok::Newline,
+                                Tok::Dedent, Tok::EndOfFile}));
     EXPECT_FALSE(l.diags.hasErrors());
 }

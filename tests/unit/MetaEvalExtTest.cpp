@@ -17,13 +17,17 @@ public:
     std::string text;
     std::string typeName() const override { return "Sym"; }
     std::string repr() const override { return text; }
-    static std::string show(const Value& v) { return v.extAs<Sym>() ? v.extAs<Sym>()->text : fe::repr(v); }
-    std::optional<Value> binaryOp(Interp&, ast::BinOpKind op, const Value& other, bool selfOnLeft, Span) override {
+    static std::string show(const Value& v) {
+        return v.extAs<Sym>() ? v.extAs<Sym>()->text : fe::repr(v);
+    }
+    std::optional<Value> binaryOp(Interp&, ast::BinOpKind op, const Value& other, bool selfOnLeft,
+                                  Span) override {
         std::string a = text, b = show(other);
         if (!selfOnLeft) std::swap(a, b);
         return Value::ext(std::make_shared<Sym>("(" + a + " " + ast::spelling(op) + " " + b + ")"));
     }
-    std::optional<Value> compare(Interp&, ast::CmpOpKind op, const Value& other, bool selfOnLeft, Span) override {
+    std::optional<Value> compare(Interp&, ast::CmpOpKind op, const Value& other, bool selfOnLeft,
+                                 Span) override {
         std::string a = text, b = show(other);
         if (!selfOnLeft) std::swap(a, b);
         return Value::ext(std::make_shared<Sym>("(" + a + " " + ast::spelling(op) + " " + b + ")"));
@@ -33,7 +37,8 @@ public:
     }
     std::optional<Value> getItem(Interp& in, const Value& index, Span) override {
         std::string idx;
-        for (const Value& v : index.is(ValueKind::Tuple) ? index.items() : std::vector<Value>{index})
+        for (const Value& v :
+             index.is(ValueKind::Tuple) ? index.items() : std::vector<Value>{index})
             idx += (idx.empty() ? "" : ", ") + show(v);
         return Value::ext(std::make_shared<Sym>(text + "[" + idx + "]"));
     }
@@ -42,7 +47,8 @@ public:
         return std::nullopt;
     }
     std::optional<Value> call(Interp&, CallArgs& a) override {
-        return Value::ext(std::make_shared<Sym>(text + "(" + std::to_string(a.pos.size()) + " args)"));
+        return Value::ext(
+            std::make_shared<Sym>(text + "(" + std::to_string(a.pos.size()) + " args)"));
     }
 };
 
@@ -53,10 +59,12 @@ public:
 
 protected:
     Value dynamicBoolOp(ast::BoolOpKind op, const Value& a, const Value& b, Span) override {
-        return Value::ext(std::make_shared<Sym>("(" + Sym::show(a) + " " + ast::spelling(op) + " " + Sym::show(b) + ")"));
+        return Value::ext(std::make_shared<Sym>("(" + Sym::show(a) + " " + ast::spelling(op) + " " +
+                                                Sym::show(b) + ")"));
     }
     Value dynamicIfExp(const Value& c, const Value& a, const Value& b, Span) override {
-        return Value::ext(std::make_shared<Sym>("select(" + Sym::show(c) + ", " + Sym::show(a) + ", " + Sym::show(b) + ")"));
+        return Value::ext(std::make_shared<Sym>("select(" + Sym::show(c) + ", " + Sym::show(a) +
+                                                ", " + Sym::show(b) + ")"));
     }
 };
 
@@ -99,17 +107,21 @@ TEST(MetaEvalExtTest, OperatorsDispatchToExtValue) {
 }
 
 TEST(MetaEvalExtTest, ExtValuesFlowThroughUserCodeAndBuiltins) {
-    EXPECT_EQ(symRun("import tilelang.language as T\nr = T.ceildiv(x, 128)"), "(((x + 128) - 1) // 128)");
-    EXPECT_EQ(symRun("def idx(i, j, ld=64):\n    return i * ld + j\nr = idx(x, y)"), "((x * 64) + y)");
+    EXPECT_EQ(symRun("import tilelang.language as T\nr = T.ceildiv(x, 128)"),
+              "(((x + 128) - 1) // 128)");
+    EXPECT_EQ(symRun("def idx(i, j, ld=64):\n    return i * ld + j\nr = idx(x, y)"),
+              "((x * 64) + y)");
     EXPECT_EQ(symRun("r = sum([x, y, 1])"), "(((0 + x) + y) + 1)");
     EXPECT_EQ(symRun("r = [v * 2 for v in (x, y)][1]"), "(y * 2)");
     EXPECT_EQ(symRun("d = {x: 1}\nr = d[x]"), "1");  // identity keys
 }
 
 TEST(MetaEvalExtTest, RunTimeConditionsAreErrorsInPlainInterp) {
-    EXPECT_EQ(symRun("if x > 0:\n    r = 1\n", false).substr(0, 32), "ERROR: this condition is a Sym k");
+    EXPECT_EQ(symRun("if x > 0:\n    r = 1\n", false).substr(0, 32),
+              "ERROR: this condition is a Sym k");
     EXPECT_EQ(symRun("r = x and y", false).substr(0, 35), "ERROR: 'and' needs a value known at");
     EXPECT_EQ(symRun("r = max(x, y)", false), "ERROR: max() of a value known only at run time");
-    EXPECT_EQ(symRun("r = int(x)", false), "ERROR: int() argument must be a string or a number, not 'Sym'");
+    EXPECT_EQ(symRun("r = int(x)", false),
+              "ERROR: int() argument must be a string or a number, not 'Sym'");
     EXPECT_EQ(symRun("r = x.nope", false), "ERROR: 'Sym' object has no attribute 'nope'");
 }

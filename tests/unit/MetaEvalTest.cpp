@@ -132,7 +132,8 @@ TEST(MetaEvalTest, StringsListsDictsAndSlices) {
     EXPECT_EQ(ev("', '.join(['a', 'b'])"), "'a, b'");
     EXPECT_EQ(ev("'M, N,K'.replace(' ', '').split(',')"), "['M', 'N', 'K']");
     EXPECT_EQ(ev("'{}-{:.2f}-{name}'.format(1, 3.14159, name='x')"), "'1-3.14-x'");
-    EXPECT_EQ(ev("'{:>5}|{:<3}|{:,}|{:05d}'.format(3, 'a', 1234567, 42)"), "'    3|a  |1,234,567|00042'");
+    EXPECT_EQ(ev("'{:>5}|{:<3}|{:,}|{:05d}'.format(3, 'a', 1234567, 42)"),
+              "'    3|a  |1,234,567|00042'");
     EXPECT_EQ(ev("sorted(d.items())", "d = {'b': 2, 'a': 1}\n"), "[('a', 1), ('b', 2)]");
     Diagnostic d = err("x = [1, 2][5]");
     EXPECT_EQ(d.message, "list index 5 is out of range (length 2)");
@@ -274,7 +275,8 @@ assert n == -6, 'unexpected'
 }
 
 TEST(MetaEvalTest, Comprehensions) {
-    EXPECT_EQ(ev("[(a, b) for a in range(3) for b in range(a) if (a + b) % 2]"), "[(1, 0), (2, 1)]");
+    EXPECT_EQ(ev("[(a, b) for a in range(3) for b in range(a) if (a + b) % 2]"),
+              "[(1, 0), (2, 1)]");
     EXPECT_EQ(ev("{k: v * 2 for k, v in zip('ab', [1, 2])}"), "{'a': 2, 'b': 4}");
     EXPECT_EQ(ev("sum(x * x for x in range(4))"), "14");
     EXPECT_EQ(ev("tuple(i for i in (3, 1) if i)"), "(3, 1)");
@@ -288,38 +290,55 @@ configs = [{"block_M": m, "block_N": n, "threads": 128 if m == 64 else 256}
     auto r = run(configs);
     ASSERT_FALSE(r->error) << r->error->message;
     EXPECT_EQ(repr(r->get("configs")),
-              "[{'block_M': 64, 'block_N': 32, 'threads': 128}, {'block_M': 64, 'block_N': 64, 'threads': 128}, "
-              "{'block_M': 128, 'block_N': 32, 'threads': 256}, {'block_M': 128, 'block_N': 64, 'threads': 256}]");
+              "[{'block_M': 64, 'block_N': 32, 'threads': 128}, {'block_M': 64, 'block_N': 64, "
+              "'threads': 128}, "
+              "{'block_M': 128, 'block_N': 32, 'threads': 256}, {'block_M': 128, 'block_N': 64, "
+              "'threads': 256}]");
 }
 
 TEST(MetaEvalTest, Builtins) {
     EXPECT_EQ(ev("(len('abc'), len([1]), len({}), len(range(2, 10, 3)))"), "(3, 1, 0, 3)");
-    EXPECT_EQ(ev("(min(3, 1, 2), max([4, 9, 2]), max(['aa', 'b'], key=len), min([], default=7))"), "(1, 9, 'aa', 7)");
-    EXPECT_EQ(ev("(abs(-3), abs(-2.5), int('12'), int(-3.9), int('ff', 16), float('1e3'), bool([]), str(1.0))"),
+    EXPECT_EQ(ev("(min(3, 1, 2), max([4, 9, 2]), max(['aa', 'b'], key=len), min([], default=7))"),
+              "(1, 9, 'aa', 7)");
+    EXPECT_EQ(ev("(abs(-3), abs(-2.5), int('12'), int(-3.9), int('ff', 16), float('1e3'), "
+                 "bool([]), str(1.0))"),
               "(3, 2.5, 12, -3, 255, 1000.0, False, '1.0')");
-    EXPECT_EQ(ev("(list(zip([1, 2], 'ab')), list(enumerate('xy', 1)))"), "([(1, 'a'), (2, 'b')], [(1, 'x'), (2, 'y')])");
+    EXPECT_EQ(ev("(list(zip([1, 2], 'ab')), list(enumerate('xy', 1)))"),
+              "([(1, 'a'), (2, 'b')], [(1, 'x'), (2, 'y')])");
     EXPECT_EQ(ev("sorted([3, 1, 2], reverse=True)"), "[3, 2, 1]");
     EXPECT_EQ(ev("sorted(['bb', 'a', 'ccc'], key=lambda s: -len(s))"), "['ccc', 'bb', 'a']");
-    EXPECT_EQ(ev("(isinstance(1, int), isinstance(True, int), isinstance(1.0, (str, float)), isinstance('x', list))"),
+    EXPECT_EQ(ev("(isinstance(1, int), isinstance(True, int), isinstance(1.0, (str, float)), "
+                 "isinstance('x', list))"),
               "(True, True, True, False)");
-    EXPECT_EQ(ev("(round(2.5), round(3.5), round(2.675, 1), divmod(-7, 2), pow(3, 4, 5))"), "(2, 4, 2.7, (-4, 1), 1)");
-    EXPECT_EQ(ev("(all([1, 2]), any([0, '']), list(map(lambda x: x * 2, [1, 2])), list(filter(None, [0, 1])))"),
+    EXPECT_EQ(ev("(round(2.5), round(3.5), round(2.675, 1), divmod(-7, 2), pow(3, 4, 5))"),
+              "(2, 4, 2.7, (-4, 1), 1)");
+    EXPECT_EQ(ev("(all([1, 2]), any([0, '']), list(map(lambda x: x * 2, [1, 2])), "
+                 "list(filter(None, [0, 1])))"),
               "(True, False, [2, 4], [1])");
     EXPECT_EQ(ev("(dict(a=1), dict([('b', 2)]), tuple('ab'), list(reversed([1, 2])))"),
               "({'a': 1}, {'b': 2}, ('a', 'b'), [2, 1])");
     EXPECT_EQ(ev("print('ignored', 1)"), "None");
-    EXPECT_EQ(ev("(getattr(math, 'pi') > 3, hasattr(math, 'nope'))", "import math\n"), "(True, False)");
+    EXPECT_EQ(ev("(getattr(math, 'pi') > 3, hasattr(math, 'nope'))", "import math\n"),
+              "(True, False)");
 }
 
 TEST(MetaEvalTest, MathItertoolsAndT) {
-    const char* prelude = "import math\nimport itertools\nimport tilelang\nimport tilelang.language as T\n";
-    EXPECT_EQ(ev("(math.ceil(2.1), math.floor(-2.1), math.sqrt(16), math.log2(1024), math.exp(0))", prelude),
+    const char* prelude =
+        "import math\nimport itertools\nimport tilelang\nimport tilelang.language as T\n";
+    EXPECT_EQ(ev("(math.ceil(2.1), math.floor(-2.1), math.sqrt(16), math.log2(1024), math.exp(0))",
+                 prelude),
               "(3, -3, 4.0, 10.0, 1.0)");
-    EXPECT_EQ(ev("(math.log(8, 2), math.pow(2, 3), math.inf > 1e308, round(math.pi, 4), math.gcd(12, 18))", prelude),
+    EXPECT_EQ(ev("(math.log(8, 2), math.pow(2, 3), math.inf > 1e308, round(math.pi, 4), "
+                 "math.gcd(12, 18))",
+                 prelude),
               "(3.0, 8.0, True, 3.1416, 6)");
-    EXPECT_EQ(ev("list(itertools.product([1, 2], repeat=2))", prelude), "[(1, 1), (1, 2), (2, 1), (2, 2)]");
-    EXPECT_EQ(ev("(T.ceildiv(10, 3), T.ceildiv(9, 3), T.ceildiv(-10, 3), tilelang.cdiv(1, 128))", prelude), "(4, 3, -3, 1)");
-    EXPECT_EQ(ev("(T.float16 == 'float16', T.float32 == 'float', T.bfloat16.bits, T.float32(3))", prelude),
+    EXPECT_EQ(ev("list(itertools.product([1, 2], repeat=2))", prelude),
+              "[(1, 1), (1, 2), (2, 1), (2, 2)]");
+    EXPECT_EQ(ev("(T.ceildiv(10, 3), T.ceildiv(9, 3), T.ceildiv(-10, 3), tilelang.cdiv(1, 128))",
+                 prelude),
+              "(4, 3, -3, 1)");
+    EXPECT_EQ(ev("(T.float16 == 'float16', T.float32 == 'float', T.bfloat16.bits, T.float32(3))",
+                 prelude),
               "(True, True, 16, 3.0)");
     Diagnostic d = err("import math\nx = math.sqr(2)\n");
     EXPECT_EQ(d.message, "module 'math' has no attribute 'sqr'");
@@ -344,9 +363,12 @@ dt = torch.float16
     EXPECT_TRUE(r->get("T").is(ValueKind::Namespace));
     EXPECT_TRUE(r->get("autotune").is(ValueKind::Builtin));
     Diagnostic d = err(std::string(src) + "x = np.zeros(3)\n");
-    EXPECT_EQ(d.message, "module 'numpy' is not available at compile time (no attribute 'zeros' is known)");
+    EXPECT_EQ(d.message,
+              "module 'numpy' is not available at compile time (no attribute 'zeros' is known)");
     d = err(std::string(src) + "do_bench(1)\n");
-    EXPECT_EQ(d.message, "'do_bench' could not be evaluated (line 6): 'do_bench' (from tilelang.profiler) is not available at compile time");
+    EXPECT_EQ(d.message,
+              "'do_bench' could not be evaluated (line 6): 'do_bench' (from tilelang.profiler) is "
+              "not available at compile time");
     d = err(std::string(src) + "x = torch.randn(3)\n");
     EXPECT_NE(d.message.find("ref_program"), std::string::npos);
 }

@@ -79,7 +79,8 @@ TEST(ModuleTest, FactoryPatternParamsAndDecorators) {
     EXPECT_EQ(ast::dump(e->outIdx), "List(UnaryOp(-, Int(1)))");
     DiagnosticEngine d;
     EXPECT_EQ(repr(*a->info->evalInGlobals(*e->outIdx, nullptr, d)), "[-1]");
-    EXPECT_EQ(repr(*a->info->evalInGlobals(*e->passConfigs, nullptr, d)), "{'tl.disable_tma': True}");
+    EXPECT_EQ(repr(*a->info->evalInGlobals(*e->passConfigs, nullptr, d)),
+              "{'tl.disable_tma': True}");
     ASSERT_NE(a->info->refProgram(), nullptr);
     EXPECT_EQ(a->info->refProgram()->span.line, 17u);
 }
@@ -88,17 +89,23 @@ TEST(ModuleTest, ParamOverridesAndErrors) {
     auto a = analyze(kFactory);
     const KernelEntry& e = *a->info->entry();
     DiagnosticEngine d;
-    auto b = a->info->bindParams(e, {{"M", "256"}, {"block_M", "64"}, {"dtype", "bfloat16"}, {"accum_dtype", "T.float16"}}, d);
+    auto b = a->info->bindParams(
+        e, {{"M", "256"}, {"block_M", "64"}, {"dtype", "bfloat16"}, {"accum_dtype", "T.float16"}},
+        d);
     ASSERT_TRUE(b.has_value()) << d.all()[0].message;
-    EXPECT_EQ(reprOf(*b), "M=256, N=1024, K=1024, block_M=64, block_N=128, block_K=32, dtype='bfloat16', accum_dtype=float16");
+    EXPECT_EQ(reprOf(*b),
+              "M=256, N=1024, K=1024, block_M=64, block_N=128, block_K=32, dtype='bfloat16', "
+              "accum_dtype=float16");
 
     DiagnosticEngine d2;
     EXPECT_FALSE(a->info->bindParams(e, {{"M", "1"}, {"blockM", "64"}}, d2).has_value());
     ASSERT_EQ(d2.all().size(), 1u);
     EXPECT_EQ(d2.all()[0].message, "unknown parameter 'blockM' for kernel 'matmul'");
-    EXPECT_EQ(d2.all()[0].span, (Span{8, 5, 8, 11}));  // the kernel's name: the error names a source entity
+    EXPECT_EQ(d2.all()[0].span,
+              (Span{8, 5, 8, 11}));  // the kernel's name: the error names a source entity
     EXPECT_EQ(d2.all()[0].hint,
-              "did you mean 'block_M'? known parameters: M, N, K, block_M, block_N, block_K, dtype, accum_dtype");
+              "did you mean 'block_M'? known parameters: M, N, K, block_M, block_N, block_K, "
+              "dtype, accum_dtype");
 
     DiagnosticEngine d3;
     EXPECT_FALSE(a->info->bindParams(e, {}, d3).has_value());
@@ -116,7 +123,8 @@ TEST(ModuleTest, FlopsAndBytesAtModuleLevel) {
     auto b = a->info->bindParams(*a->info->entry(), {{"M", "512"}}, d);
     ASSERT_TRUE(b);
     EXPECT_DOUBLE_EQ(*a->info->evalSite(*a->info->flops(), *b, d), 2.0 * 512 * 1024 * 1024);
-    EXPECT_DOUBLE_EQ(*a->info->evalSite(*a->info->bytes(), *b, d), (512.0 * 1024 + 1024 * 1024 + 512 * 1024) * 2);
+    EXPECT_DOUBLE_EQ(*a->info->evalSite(*a->info->bytes(), *b, d),
+                     (512.0 * 1024 + 1024 * 1024 + 512 * 1024) * 2);
     EXPECT_FALSE(d.hasErrors());
 }
 
@@ -179,7 +187,8 @@ def matmul(A, B, block_M: int = 128, block_N: int = 128, block_K: int = 32, dtyp
     DiagnosticEngine d;
     auto b = a->info->bindParams(*e, {{"M", "256"}, {"N", "512"}, {"K", "64"}}, d);
     ASSERT_TRUE(b) << d.all()[0].message;
-    EXPECT_EQ(reprOf(*b), "block_M=128, block_N=128, block_K=32, dtype=float16, M=256, N=512, K=64");
+    EXPECT_EQ(reprOf(*b),
+              "block_M=128, block_N=128, block_K=32, dtype=float16, M=256, N=512, K=64");
     DiagnosticEngine d2;
     EXPECT_FALSE(a->info->bindParams(*e, {{"A", "3"}}, d2));
     EXPECT_EQ(d2.all()[0].message, "parameter 'A' of 'matmul' is a tensor and cannot be set");
@@ -216,7 +225,8 @@ def tuned(M=64, block=32):
     EXPECT_EQ(e->decorators[0].name, "tilelang.autotuner.autotune");
     EXPECT_EQ(e->decorators[1].name, "tilelang.jit");
     DiagnosticEngine d;
-    EXPECT_EQ(repr(*a->info->evalInGlobals(*e->configs, nullptr, d)), "[{'block': 32}, {'block': 64}]");
+    EXPECT_EQ(repr(*a->info->evalInGlobals(*e->configs, nullptr, d)),
+              "[{'block': 32}, {'block': 64}]");
     const KernelEntry* bare = a->info->entry("bare");
     ASSERT_NE(bare, nullptr);
     EXPECT_EQ(bare->pattern, EntryPattern::PrimFunc);
@@ -228,7 +238,9 @@ def tuned(M=64, block=32):
 }
 
 TEST(ModuleTest, UndecoratedFactoryAndNoKernel) {
-    auto a = analyze("import tilelang.language as T\ndef f(n=4):\n    @T.prim_func\n    def g():\n        pass\n    return g\n");
+    auto a = analyze(
+        "import tilelang.language as T\ndef f(n=4):\n    @T.prim_func\n    def g():\n        "
+        "pass\n    return g\n");
     ASSERT_NE(a->info->entry(), nullptr);
     EXPECT_EQ(a->info->entry()->pattern, EntryPattern::Factory);
     EXPECT_FALSE(a->info->entry()->isJit);
@@ -251,7 +263,8 @@ TEST(ModuleTest, TopLevelFailuresArePoisonOnlyWhenUsed) {
     EXPECT_FALSE(a->info->evalInGlobals(*expr.expr, nullptr, d).has_value());
     ASSERT_EQ(d.all().size(), 1u);
     EXPECT_EQ(d.all()[0].message,
-              "'x' could not be evaluated (line 23): torch is evaluated only in ref_program, not in kernel code "
+              "'x' could not be evaluated (line 23): torch is evaluated only in ref_program, not "
+              "in kernel code "
               "(no attribute 'randn' is known)");
     EXPECT_EQ(d.all()[0].span, (Span{1, 1, 1, 2}));
 }

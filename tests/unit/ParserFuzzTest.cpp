@@ -1,9 +1,9 @@
 // Robustness of the lexer and parser on garbage: every prefix of realistic kernels and many
 // random mutations must parse without crashing, with diagnostics whose spans lie in the file.
 // (Run under ASan/UBSan in the front-end scratch build.)
-#include <gtest/gtest.h>
-
 #include <random>
+
+#include <gtest/gtest.h>
 
 #include "compiler/frontend/Parser.h"
 
@@ -112,9 +112,15 @@ TEST(ParserFuzzTest, RandomMutations) {
             for (int e = 0; e < edits && !s.empty(); ++e) {
                 size_t pos = rng() % s.size();
                 switch (rng() % 4) {
-                    case 0: s.erase(pos, 1 + rng() % 4); break;
-                    case 1: s.insert(pos, 1, alphabet[rng() % alphabet.size()]); break;
-                    case 2: s[pos] = alphabet[rng() % alphabet.size()]; break;
+                    case 0:
+                        s.erase(pos, 1 + rng() % 4);
+                        break;
+                    case 1:
+                        s.insert(pos, 1, alphabet[rng() % alphabet.size()]);
+                        break;
+                    case 2:
+                        s[pos] = alphabet[rng() % alphabet.size()];
+                        break;
                     case 3: {  // duplicate a chunk (creates odd nesting and indentation)
                         size_t len = std::min<size_t>(1 + rng() % 40, s.size() - pos);
                         s.insert(rng() % s.size(), s.substr(pos, len));

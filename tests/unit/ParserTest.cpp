@@ -31,11 +31,16 @@ std::string expr(const std::string& text) {
 
 TEST(ParserTest, Precedence) {
     EXPECT_EQ(expr("a + b * c ** -d ** e"),
-              "BinOp(+, Name(a), BinOp(*, Name(b), BinOp(**, Name(c), UnaryOp(-, BinOp(**, Name(d), Name(e))))))");
+              "BinOp(+, Name(a), BinOp(*, Name(b), BinOp(**, Name(c), UnaryOp(-, BinOp(**, "
+              "Name(d), Name(e))))))");
     EXPECT_EQ(expr("-a ** 2"), "UnaryOp(-, BinOp(**, Name(a), Int(2)))");
-    EXPECT_EQ(expr("a // b % c @ d"), "BinOp(@, BinOp(%, BinOp(//, Name(a), Name(b)), Name(c)), Name(d))");
-    EXPECT_EQ(expr("a | b ^ c & d << 1"), "BinOp(|, Name(a), BinOp(^, Name(b), BinOp(&, Name(c), BinOp(<<, Name(d), Int(1)))))");
-    EXPECT_EQ(expr("not a and b or c"), "BoolOp(or, BoolOp(and, UnaryOp(not, Name(a)), Name(b)), Name(c))");
+    EXPECT_EQ(expr("a // b % c @ d"),
+              "BinOp(@, BinOp(%, BinOp(//, Name(a), Name(b)), Name(c)), Name(d))");
+    EXPECT_EQ(
+        expr("a | b ^ c & d << 1"),
+        "BinOp(|, Name(a), BinOp(^, Name(b), BinOp(&, Name(c), BinOp(<<, Name(d), Int(1)))))");
+    EXPECT_EQ(expr("not a and b or c"),
+              "BoolOp(or, BoolOp(and, UnaryOp(not, Name(a)), Name(b)), Name(c))");
     EXPECT_EQ(expr("a - b - c"), "BinOp(-, BinOp(-, Name(a), Name(b)), Name(c))");
 }
 
@@ -52,18 +57,23 @@ TEST(ParserTest, ConditionalLambdaNamed) {
 
 TEST(ParserTest, CallsAndTrailers) {
     EXPECT_EQ(expr("T.Kernel(T.ceildiv(N, 128), 4, threads=128)"),
-              "Call(Attribute(Name(T), Kernel), Call(Attribute(Name(T), ceildiv), Name(N), Int(128)), Int(4), "
+              "Call(Attribute(Name(T), Kernel), Call(Attribute(Name(T), ceildiv), Name(N), "
+              "Int(128)), Int(4), "
               "threads=Int(128))");
     EXPECT_EQ(expr("f(*a, **k, x=1)"), "Call(Name(f), Starred(Name(a)), **Name(k), x=Int(1))");
-    EXPECT_EQ(expr("sum(x for x in y)"), "Call(Name(sum), GeneratorExp(Name(x); for Name(x) in Name(y)))");
-    EXPECT_EQ(expr("a.b.c(1)[2]"), "Subscript(Call(Attribute(Attribute(Name(a), b), c), Int(1)), Int(2))");
+    EXPECT_EQ(expr("sum(x for x in y)"),
+              "Call(Name(sum), GeneratorExp(Name(x); for Name(x) in Name(y)))");
+    EXPECT_EQ(expr("a.b.c(1)[2]"),
+              "Subscript(Call(Attribute(Attribute(Name(a), b), c), Int(1)), Int(2))");
 }
 
 TEST(ParserTest, SubscriptsAndSlices) {
-    EXPECT_EQ(expr("A[by * bm, k * bk]"),
-              "Subscript(Name(A), Tuple(BinOp(*, Name(by), Name(bm)), BinOp(*, Name(k), Name(bk))))");
+    EXPECT_EQ(
+        expr("A[by * bm, k * bk]"),
+        "Subscript(Name(A), Tuple(BinOp(*, Name(by), Name(bm)), BinOp(*, Name(k), Name(bk))))");
     EXPECT_EQ(expr("A[a:b, :, c, ::2]"),
-              "Subscript(Name(A), Tuple(Slice(Name(a), Name(b), _), Slice(_, _, _), Name(c), Slice(_, _, Int(2))))");
+              "Subscript(Name(A), Tuple(Slice(Name(a), Name(b), _), Slice(_, _, _), Name(c), "
+              "Slice(_, _, Int(2))))");
     EXPECT_EQ(expr("x[1:]"), "Subscript(Name(x), Slice(Int(1), _, _))");
     EXPECT_EQ(expr("x[i,]"), "Subscript(Name(x), Tuple(Name(i)))");
 }
@@ -86,7 +96,8 @@ TEST(ParserTest, Comprehensions) {
               "ListComp(Tuple(Name(a), Name(b)); for Name(a) in Name(x); for Name(b) in Name(y) if "
               "Compare(Name(a), <, Name(b)) if Name(b))");
     EXPECT_EQ(expr("{k: v for k, v in d.items()}"),
-              "DictComp(Name(k): Name(v); for Tuple(Name(k), Name(v)) in Call(Attribute(Name(d), items)))");
+              "DictComp(Name(k): Name(v); for Tuple(Name(k), Name(v)) in Call(Attribute(Name(d), "
+              "items)))");
     EXPECT_EQ(expr("{x for x in s}"), "SetComp(Name(x); for Name(x) in Name(s))");
 }
 
@@ -107,14 +118,16 @@ TEST(ParserTest, ExprSpans) {
 }
 
 TEST(ParserTest, AssignmentForms) {
-    auto p = parse("a = b = 1\nx, (y, *z) = t\nc[i, j] += 2\nn: int = 3\nA: T.Tensor((M, K), dtype)\n");
+    auto p =
+        parse("a = b = 1\nx, (y, *z) = t\nc[i, j] += 2\nn: int = 3\nA: T.Tensor((M, K), dtype)\n");
     ASSERT_FALSE(p->diags.hasErrors()) << p->diags.all()[0].message;
     EXPECT_EQ(p->dump(),
               "Assign Name(a) = Name(b) = Int(1)\n"
               "Assign Tuple(Name(x), Tuple(Name(y), Starred(Name(z)))) = Name(t)\n"
               "AugAssign Subscript(Name(c), Tuple(Name(i), Name(j))) += Int(2)\n"
               "AnnAssign Name(n): Name(int) = Int(3)\n"
-              "AnnAssign Name(A): Call(Attribute(Name(T), Tensor), Tuple(Name(M), Name(K)), Name(dtype))\n");
+              "AnnAssign Name(A): Call(Attribute(Name(T), Tensor), Tuple(Name(M), Name(K)), "
+              "Name(dtype))\n");
 }
 
 TEST(ParserTest, FactoryKernel) {
@@ -137,30 +150,36 @@ def matmul(M, N, K, block_M=128, dtype="float16", *, k_pack: int = 1, **kw) -> "
                 C[0, 0] += 2
     return main
 )");
-    ASSERT_FALSE(p->diags.hasErrors()) << formatDiagnostic(p->diags.all()[0], p->mod->source().get());
-    EXPECT_EQ(p->dump(),
-              "Import tilelang\n"
-              "Import tilelang.language as T\n"
-              "ImportFrom tilelang.autotuner: autotune, jit as J\n"
-              "@Call(Attribute(Name(tilelang), jit), out_idx=List(UnaryOp(-, Int(1))))\n"
-              "def matmul(M, N, K, block_M=Int(128), dtype=Str(\"float16\"), k_pack(kw): Name(int)=Int(1), **kw) -> "
-              "Str(\"x\")\n"
-              "  @Attribute(Name(T), prim_func)\n"
-              "  def main(A: Call(Attribute(Name(T), Tensor), Tuple(Name(M), Name(K)), Name(dtype)), C: "
-              "Call(Attribute(Name(T), Tensor), Tuple(Name(M), Name(N)), Name(dtype)))\n"
-              "    With Call(Attribute(Name(T), Kernel), Call(Attribute(Name(T), ceildiv), Name(N), Name(block_N)), "
-              "threads=Int(128)) as Tuple(Name(bx), Name(by))\n"
-              "      For Name(k) in Call(Attribute(Name(T), Pipelined), BinOp(//, Name(K), Int(32)), num_stages=Int(3))\n"
-              "        Expr Call(Attribute(Name(T), copy), Subscript(Name(A), Tuple(BinOp(*, Name(by), Name(block_M)), "
-              "BinOp(*, Name(k), Int(32)))), Name(A_s))\n"
-              "      If Compare(Name(k), >, Int(0))\n"
-              "        Pass\n"
-              "      Else\n"
-              "        If Compare(Name(k), <, Int(0))\n"
-              "          Assign Subscript(Name(C), Tuple(Int(0), Int(0))) = Int(1)\n"
-              "        Else\n"
-              "          AugAssign Subscript(Name(C), Tuple(Int(0), Int(0))) += Int(2)\n"
-              "  Return Name(main)\n");
+    ASSERT_FALSE(p->diags.hasErrors())
+        << formatDiagnostic(p->diags.all()[0], p->mod->source().get());
+    EXPECT_EQ(
+        p->dump(),
+        "Import tilelang\n"
+        "Import tilelang.language as T\n"
+        "ImportFrom tilelang.autotuner: autotune, jit as J\n"
+        "@Call(Attribute(Name(tilelang), jit), out_idx=List(UnaryOp(-, Int(1))))\n"
+        "def matmul(M, N, K, block_M=Int(128), dtype=Str(\"float16\"), k_pack(kw): "
+        "Name(int)=Int(1), **kw) -> "
+        "Str(\"x\")\n"
+        "  @Attribute(Name(T), prim_func)\n"
+        "  def main(A: Call(Attribute(Name(T), Tensor), Tuple(Name(M), Name(K)), Name(dtype)), C: "
+        "Call(Attribute(Name(T), Tensor), Tuple(Name(M), Name(N)), Name(dtype)))\n"
+        "    With Call(Attribute(Name(T), Kernel), Call(Attribute(Name(T), ceildiv), Name(N), "
+        "Name(block_N)), "
+        "threads=Int(128)) as Tuple(Name(bx), Name(by))\n"
+        "      For Name(k) in Call(Attribute(Name(T), Pipelined), BinOp(//, Name(K), Int(32)), "
+        "num_stages=Int(3))\n"
+        "        Expr Call(Attribute(Name(T), copy), Subscript(Name(A), Tuple(BinOp(*, Name(by), "
+        "Name(block_M)), "
+        "BinOp(*, Name(k), Int(32)))), Name(A_s))\n"
+        "      If Compare(Name(k), >, Int(0))\n"
+        "        Pass\n"
+        "      Else\n"
+        "        If Compare(Name(k), <, Int(0))\n"
+        "          Assign Subscript(Name(C), Tuple(Int(0), Int(0))) = Int(1)\n"
+        "        Else\n"
+        "          AugAssign Subscript(Name(C), Tuple(Int(0), Int(0))) += Int(2)\n"
+        "  Return Name(main)\n");
     auto f = ast::as<ast::FunctionDef>(p->mod->body[3]);
     ASSERT_NE(f, nullptr);
     EXPECT_EQ(f->nameSpan, (Span{6, 5, 6, 11}));
@@ -190,11 +209,13 @@ async def co(): await z
 from .. import (a, b,)
 lam = lambda: 0; y = 1;
 )");
-    ASSERT_FALSE(p->diags.hasErrors()) << formatDiagnostic(p->diags.all()[0], p->mod->source().get());
+    ASSERT_FALSE(p->diags.hasErrors())
+        << formatDiagnostic(p->diags.all()[0], p->mod->source().get());
     EXPECT_EQ(p->dump(),
               "While Name(x)\n  Break\nElse\n  Continue\n"
               "Try\n  Import numpy as np\nExcept Name(ImportError) as e\n"
-              "  Raise Call(Name(ValueError), Str(\"x\")) from Name(e)\nFinally\n  Del Subscript(Name(a), Int(0)), Name(b)\n"
+              "  Raise Call(Name(ValueError), Str(\"x\")) from Name(e)\nFinally\n  Del "
+              "Subscript(Name(a), Int(0)), Name(b)\n"
               "class Foo(Name(Base), metaclass=Name(M))\n  def f(self)\n    Return Int(1)\n"
               "Global g h\n"
               "Assert Compare(Name(x), >, Int(0)), Str(\"msg\")\n"
@@ -207,9 +228,10 @@ lam = lambda: 0; y = 1;
 TEST(ParserTest, ParenthesizedWithItemsAndTupleContext) {
     auto p = parse("with (open(a) as f, open(b) as g):\n    pass\nwith (a, b):\n    pass\n");
     ASSERT_FALSE(p->diags.hasErrors());
-    EXPECT_EQ(p->dump(),
-              "With Call(Name(open), Name(a)) as Name(f), Call(Name(open), Name(b)) as Name(g)\n  Pass\n"
-              "With Name(a), Name(b)\n  Pass\n");
+    EXPECT_EQ(
+        p->dump(),
+        "With Call(Name(open), Name(a)) as Name(f), Call(Name(open), Name(b)) as Name(g)\n  Pass\n"
+        "With Name(a), Name(b)\n  Pass\n");
 }
 
 TEST(ParserTest, ParamKinds) {
@@ -251,9 +273,11 @@ TEST(ParserErrorTest, SeveralErrorsReported) {
     ASSERT_EQ(q->diags.all().size(), 3u);
     EXPECT_EQ(q->diags.all()[0].span.line, 2u);
     EXPECT_EQ(q->diags.all()[1].span, (Span{3, 5, 3, 6}));
-    EXPECT_EQ(q->diags.all()[2].message, "expected 'in' after the 'for' loop variable, found 'range'");
+    EXPECT_EQ(q->diags.all()[2].message,
+              "expected 'in' after the 'for' loop variable, found 'range'");
     EXPECT_EQ(q->diags.all()[2].span, (Span{5, 7, 5, 12}));
-    EXPECT_EQ(q->dump(), "def f(x)\n  Pass\nAssign Name(ok) = Int(1)\nPass\nAssign Name(z) = Int(1)\n");
+    EXPECT_EQ(q->dump(),
+              "def f(x)\n  Pass\nAssign Name(ok) = Int(1)\nPass\nAssign Name(z) = Int(1)\n");
 }
 
 TEST(ParserErrorTest, UnclosedBracketDoesNotSwallowFollowingDefs) {
