@@ -9,6 +9,7 @@
 #include <QLabel>
 #include <QPlainTextEdit>
 #include <QPushButton>
+#include <QRegularExpression>
 #include <QStandardPaths>
 #include <QVBoxLayout>
 
@@ -27,6 +28,24 @@ QStringList tilecRunArguments(const QString& file, const std::map<std::string, s
     else
         args << "--target" << codegenTarget;
     return args;
+}
+
+QString runSummary(const QString& log, double wallSeconds) {
+    // tilec's lines: "  C: rel-L2 2.1e-04 (tol 1.0e-02), max-abs 3.9e-03, 0 NaN: PASS" and
+    // "ran on the CPU interpreter: 12.3 ms" / "ran on <GPU>: ... ms".
+    QStringList parts;
+    static const QRegularExpression err(QStringLiteral("^\\s*(\\S+): rel-L2 (\\S+).*max-abs (\\S+?),"),
+                                        QRegularExpression::MultilineOption);
+    for (auto it = err.globalMatch(log); it.hasNext();) {
+        auto m = it.next();
+        parts << QStringLiteral("%1 rel-L2 %2, max-abs %3").arg(m.captured(1), m.captured(2), m.captured(3));
+    }
+    static const QRegularExpression ran(QStringLiteral("^ran on (.+): ([0-9.]+ ms)"),
+                                        QRegularExpression::MultilineOption);
+    auto m = ran.match(log);
+    if (m.hasMatch()) parts << QStringLiteral("%1 on %2").arg(m.captured(2), m.captured(1));
+    parts << QStringLiteral("%1 s total").arg(wallSeconds, 0, 'f', 1);
+    return parts.join(QStringLiteral("  ·  "));
 }
 
 QString findTilec() {
@@ -170,9 +189,11 @@ void RunPanel::onFinished(int exitCode, QProcess::ExitStatus status) {
         setStatus(tr("✖ tilec crashed after %1 s (the IDE is fine; see the log)").arg(secs, 0, 'f', 1),
                   theme().error);
     else if (pass)
-        setStatus(tr("✔ PASS  ·  %1 s").arg(secs, 0, 'f', 1), theme().success);
+        setStatus(tr("✔ PASS  ·  %1").arg(runSummary(m_log->toPlainText(), secs)), theme().success);
     else
-        setStatus(tr("✖ FAILED (exit %1)  ·  %2 s — see the log").arg(exitCode).arg(secs, 0, 'f', 1),
+        setStatus(tr("✖ FAILED (exit %1)  ·  %2 — see the log")
+                      .arg(exitCode)
+                      .arg(runSummary(m_log->toPlainText(), secs)),
                   theme().error);
     m_runButton->setEnabled(true);
     m_stopButton->setEnabled(false);

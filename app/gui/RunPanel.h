@@ -28,6 +28,10 @@ class Session;
 QStringList tilecRunArguments(const QString& file, const std::map<std::string, std::string>& params,
                               const QString& target, const QString& codegenTarget);
 
+/// One line from tilec run's output: each output's rel-L2 / max-abs, the run time and target,
+/// and the wall time (pure; tested).
+QString runSummary(const QString& log, double wallSeconds);
+
 /// Where tilec is: $TILESCOPE_TILEC, next to tilescope or in a parent folder (build trees), PATH.
 QString findTilec();
 

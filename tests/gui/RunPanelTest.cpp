@@ -34,6 +34,15 @@ private slots:
         QCOMPARE(a, (QStringList{"run", "/t/gemm.py", "--target", "cuda:sm_90a"}));
     }
 
+    void summary() {
+        QString log = "kernel k: grid (1, 1, 1)\nran on the CPU interpreter: 12.3 ms\n"
+                      "check against ref_program (float64, 0.00 s):\n"
+                      "  C: rel-L2 2.1e-04 (tol 1.0e-02), max-abs 3.9e-03, 0 NaN: PASS\nPASS\n";
+        QCOMPARE(runSummary(log, 1.24),
+                 QString("C rel-L2 2.1e-04, max-abs 3.9e-03  ·  12.3 ms on the CPU interpreter  ·  1.2 s total"));
+        QCOMPARE(runSummary("garbage", 0.5), QString("0.5 s total"));
+    }
+
     void reportsPassFailAndCrash() {
         Session s;
         s.setDebounceMs(100000);
