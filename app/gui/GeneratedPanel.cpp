@@ -37,7 +37,7 @@ GeneratedPanel::GeneratedPanel(Session& session, QWidget* parent)
     m_outline = new QComboBox(this);
     m_outline->setToolTip(tr("Outline (libclang): jump to a function or a kernel declaration"));
     m_outline->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
-    m_outline->setMinimumContentsLength(18);
+    m_outline->setMinimumContentsLength(12);
     m_indexState = new QLabel(this);
     m_view = new CodeView(CodeView::Language::Cpp, this);
     m_view->viewport()->installEventFilter(this);

@@ -68,6 +68,12 @@ RunPanel::RunPanel(Session& session, QWidget* parent) : QWidget(parent), m_sessi
     m_stopButton->setEnabled(false);
     m_status = new QLabel(tr("Not run yet"), this);
     m_status->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    // A long verdict must never widen the dock (and the window): it wraps on its own line.
+    m_status->setWordWrap(true);
+    m_status->setSizePolicy(QSizePolicy::Ignored, QSizePolicy::Preferred);
+    QFont bold = m_status->font();
+    bold.setBold(true);
+    m_status->setFont(bold);
     m_log = new QPlainTextEdit(this);
     m_log->setReadOnly(true);
     m_log->setFont(ThemeManager::instance().codeFont());
@@ -79,11 +85,11 @@ RunPanel::RunPanel(Session& session, QWidget* parent) : QWidget(parent), m_sessi
     top->addWidget(m_target);
     top->addWidget(m_runButton);
     top->addWidget(m_stopButton);
-    top->addSpacing(12);
-    top->addWidget(m_status, 1);
+    top->addStretch(1);
     auto* lay = new QVBoxLayout(this);
     lay->setContentsMargins(4, 4, 4, 4);
     lay->addLayout(top);
+    lay->addWidget(m_status);
     lay->addWidget(m_log, 1);
     connect(m_runButton, &QPushButton::clicked, this, &RunPanel::run);
     connect(m_stopButton, &QPushButton::clicked, this, &RunPanel::stop);
@@ -113,6 +119,7 @@ QString RunPanel::logText() const { return m_log->toPlainText(); }
 
 void RunPanel::setStatus(const QString& text, const QColor& color) {
     m_status->setText(text);
+    m_status->setToolTip(text);
     QPalette p = m_status->palette();
     p.setColor(QPalette::WindowText, color.isValid() ? color : palette().color(QPalette::WindowText));
     m_status->setPalette(p);
