@@ -349,6 +349,21 @@ struct CallDepthGuard {
 };
 }  // namespace
 
+namespace {
+// "defined at line 12 as double(buf, n, scale=2.0)"
+std::string signatureHint(const FunctionObj& f) {
+    std::string sig;
+    for (const auto& p : f.params()) {
+        if (!sig.empty()) sig += ", ";
+        if (p.kind == ast::ParamKind::VarArgs) sig += "*";
+        if (p.kind == ast::ParamKind::VarKw) sig += "**";
+        sig += p.name;
+        if (p.defaultValue) sig += "=...";
+    }
+    return "defined at line " + std::to_string(f.span().line) + " as " + f.name + "(" + sig + ")";
+}
+}  // namespace
+
 EnvPtr Interp::bindParameters(const FunctionObj& f, CallArgs& args) {
     const auto& ps = f.params();
     auto env = std::make_shared<Env>();
@@ -373,7 +388,8 @@ EnvPtr Interp::bindParameters(const FunctionObj& f, CallArgs& args) {
             throw CompileError(args.argSpan(i),
                                f.name + "() takes " + std::to_string(slots.size()) +
                                    " positional argument" + (slots.size() == 1 ? "" : "s") +
-                                   " but " + std::to_string(args.pos.size()) + " were given");
+                                   " but " + std::to_string(args.pos.size()) + " were given",
+                               signatureHint(f));
         }
     }
     if (varArgs >= 0) {

@@ -167,6 +167,7 @@ def f(a, b=10, *rest, c=3, **kw):
 TEST(MetaEvalTest, CallErrorsNameTheFunctionAndPointAtTheArgument) {
     Diagnostic d = err("def g(a, b):\n    return a\ng(1, 2, 3)\n");
     EXPECT_EQ(d.message, "g() takes 2 positional arguments but 3 were given");
+    EXPECT_EQ(d.hint, "defined at line 1 as g(a, b)");
     EXPECT_EQ(d.span, (Span{3, 9, 3, 10}));
     d = err("def g(a, b):\n    return a\ng(1)\n");
     EXPECT_EQ(d.message, "g() missing required argument 'b'");
