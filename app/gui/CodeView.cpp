@@ -62,7 +62,8 @@ void CodeView::applyTheme() {
 }
 
 void CodeView::updateLineNumberMargin() {
-    setMarginWidth(0, QString(" %1 ").arg(QString(QString::number(std::max(lines(), 100)).size(), '9')));
+    setMarginWidth(
+        0, QString(" %1 ").arg(QString(QString::number(std::max(lines(), 100)).size(), '9')));
 }
 
 void CodeView::setCode(const QString& code, bool keepScroll) {

@@ -3,9 +3,9 @@
 // puts the caret on a line. It keeps its scroll position when its text is replaced by a similar
 // text (switching passes), so the eye stays on the same region.
 #pragma once
-#include <Qsci/qsciscintilla.h>
-
 #include <vector>
+
+#include <Qsci/qsciscintilla.h>
 
 class QsciLexer;
 

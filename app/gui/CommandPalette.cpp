@@ -4,8 +4,8 @@
 #include <QAction>
 #include <QHeaderView>
 #include <QKeyEvent>
-#include <QMenu>
 #include <QLineEdit>
+#include <QMenu>
 #include <QTreeWidget>
 #include <QVBoxLayout>
 #include <algorithm>
@@ -122,8 +122,12 @@ bool CommandPalette::eventFilter(QObject* o, QEvent* e) {
                 if (row > 0) m_list->setCurrentItem(m_list->topLevelItem(row - 1));
                 return true;
             case Qt::Key_Return:
-            case Qt::Key_Enter: runCurrent(); return true;
-            case Qt::Key_Escape: reject(); return true;
+            case Qt::Key_Enter:
+                runCurrent();
+                return true;
+            case Qt::Key_Escape:
+                reject();
+                return true;
         }
     }
     return QDialog::eventFilter(o, e);

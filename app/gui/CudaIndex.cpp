@@ -65,12 +65,15 @@ CXChildVisitResult outlineVisit(CXCursor c, CXCursor, CXClientData data) {
         clang_visitChildren(
             c,
             [](CXCursor a, CXCursor, CXClientData d) {
-                if (clang_getCursorKind(a) == CXCursor_CUDAGlobalAttr) *static_cast<bool*>(d) = true;
+                if (clang_getCursorKind(a) == CXCursor_CUDAGlobalAttr)
+                    *static_cast<bool*>(d) = true;
                 return CXChildVisit_Continue;
             },
             &kernel);
         ctx->out->push_back({str(clang_getCursorSpelling(c)),
-                             kernel ? "kernel" : k == CXCursor_FunctionTemplate ? "template" : "function",
+                             kernel                           ? "kernel"
+                             : k == CXCursor_FunctionTemplate ? "template"
+                                                              : "function",
                              int(line), 0});
         if (kernel && clang_isCursorDefinition(c)) {
             // The kernel's top-level declarations (shared tiles, fragments): its "members".
@@ -78,11 +81,13 @@ CXChildVisitResult outlineVisit(CXCursor c, CXCursor, CXClientData data) {
             clang_visitChildren(
                 c,
                 [](CXCursor b, CXCursor, CXClientData d) {
-                    if (clang_getCursorKind(b) != CXCursor_CompoundStmt) return CXChildVisit_Continue;
+                    if (clang_getCursorKind(b) != CXCursor_CompoundStmt)
+                        return CXChildVisit_Continue;
                     clang_visitChildren(
                         b,
                         [](CXCursor s, CXCursor, CXClientData d2) {
-                            if (clang_getCursorKind(s) != CXCursor_DeclStmt) return CXChildVisit_Continue;
+                            if (clang_getCursorKind(s) != CXCursor_DeclStmt)
+                                return CXChildVisit_Continue;
                             clang_visitChildren(
                                 s,
                                 [](CXCursor v, CXCursor, CXClientData d3) {
@@ -90,7 +95,8 @@ CXChildVisitResult outlineVisit(CXCursor c, CXCursor, CXClientData data) {
                                         auto* o = static_cast<OutlineCtx*>(d3);
                                         unsigned l = 0, cc = 0;
                                         fileOf(clang_getCursorLocation(v), &l, &cc);
-                                        o->out->push_back({str(clang_getCursorSpelling(v)), "variable", int(l), 1});
+                                        o->out->push_back({str(clang_getCursorSpelling(v)),
+                                                           "variable", int(l), 1});
                                     }
                                     return CXChildVisit_Continue;
                                 },
@@ -120,8 +126,8 @@ struct CudaIndex::Impl {
 
 bool CudaIndex::available() { return true; }
 
-std::unique_ptr<CudaIndex> CudaIndex::parse(const std::string& cuda, const std::string& deviceHeader,
-                                            std::string* error) {
+std::unique_ptr<CudaIndex> CudaIndex::parse(const std::string& cuda,
+                                            const std::string& deviceHeader, std::string* error) {
     std::unique_ptr<CudaIndex> self(new CudaIndex);
     self->m_impl = std::make_unique<Impl>();
     Impl& im = *self->m_impl;
@@ -130,19 +136,29 @@ std::unique_ptr<CudaIndex> CudaIndex::parse(const std::string& cuda, const std::
     im.index = clang_createIndex(/*excludeDeclarationsFromPCH=*/0, /*displayDiagnostics=*/0);
     std::string inc = std::string("-I") + kDir;
     std::string preludeArg = kPrelude;
-    const char* args[] = {"-x", "cuda", "--cuda-device-only", "-nocudainc", "-nocudalib",
-                          "--cuda-gpu-arch=sm_80", "-std=c++17", "-Wno-unknown-cuda-version",
-                          inc.c_str(), "-include", preludeArg.c_str()};
+    const char* args[] = {"-x",
+                          "cuda",
+                          "--cuda-device-only",
+                          "-nocudainc",
+                          "-nocudalib",
+                          "--cuda-gpu-arch=sm_80",
+                          "-std=c++17",
+                          "-Wno-unknown-cuda-version",
+                          inc.c_str(),
+                          "-include",
+                          preludeArg.c_str()};
     CXUnsavedFile files[3] = {
         {kKernel.c_str(), im.cuda.c_str(), static_cast<unsigned long>(im.cuda.size())},
         {kHeader.c_str(), im.header.c_str(), static_cast<unsigned long>(im.header.size())},
         {kPrelude.c_str(), kPreludeText, static_cast<unsigned long>(std::strlen(kPreludeText))},
     };
-    CXErrorCode rc = clang_parseTranslationUnit2(
-        im.index, kKernel.c_str(), args, int(sizeof(args) / sizeof(args[0])), files, 3,
-        CXTranslationUnit_KeepGoing, &im.tu);
+    CXErrorCode rc = clang_parseTranslationUnit2(im.index, kKernel.c_str(), args,
+                                                 int(sizeof(args) / sizeof(args[0])), files, 3,
+                                                 CXTranslationUnit_KeepGoing, &im.tu);
     if (rc != CXError_Success || !im.tu) {
-        if (error) *error = "libclang could not parse the generated code (error " + std::to_string(int(rc)) + ")";
+        if (error)
+            *error = "libclang could not parse the generated code (error " +
+                     std::to_string(int(rc)) + ")";
         return nullptr;
     }
     OutlineCtx ctx{&self->m_outline, 0};
@@ -152,7 +168,8 @@ std::unique_ptr<CudaIndex> CudaIndex::parse(const std::string& cuda, const std::
 
 CudaIndex::~CudaIndex() = default;
 
-std::optional<CodeLocation> CudaIndex::definitionAt(const std::string& file, int line, int col) const {
+std::optional<CodeLocation> CudaIndex::definitionAt(const std::string& file, int line,
+                                                    int col) const {
     const std::string& path = file == "ts_device.cuh" ? kHeader : kKernel;
     CXFile f = clang_getFile(m_impl->tu, path.c_str());
     if (!f) return std::nullopt;
@@ -161,7 +178,8 @@ std::optional<CodeLocation> CudaIndex::definitionAt(const std::string& file, int
     if (clang_Cursor_isNull(c)) return std::nullopt;
     CXCursor target = clang_getCursorDefinition(c);
     if (clang_Cursor_isNull(target)) target = clang_getCursorReferenced(c);
-    if (clang_Cursor_isNull(target) || clang_isInvalid(clang_getCursorKind(target))) return std::nullopt;
+    if (clang_Cursor_isNull(target) || clang_isInvalid(clang_getCursorKind(target)))
+        return std::nullopt;
     unsigned l = 0, cc = 0;
     std::string name = fileOf(clang_getCursorLocation(target), &l, &cc);
     if (name != "kernel.cu" && name != "ts_device.cuh") return std::nullopt;  // builtins
@@ -172,7 +190,8 @@ std::optional<CodeLocation> CudaIndex::definitionAt(const std::string& file, int
 
 struct CudaIndex::Impl {};
 bool CudaIndex::available() { return false; }
-std::unique_ptr<CudaIndex> CudaIndex::parse(const std::string&, const std::string&, std::string* error) {
+std::unique_ptr<CudaIndex> CudaIndex::parse(const std::string&, const std::string&,
+                                            std::string* error) {
     if (error) *error = "this build has no libclang (Debian: apt-get install libclang-dev)";
     return nullptr;
 }

@@ -19,15 +19,15 @@ namespace ts::gui {
 
 /// One outline entry.
 struct OutlineItem {
-    std::string name;   ///< "matmul_kernel", "A_shared"
-    std::string kind;   ///< "kernel", "function", "template", "variable"
-    int line = 0;       ///< 1-based line in kernel.cu
-    int depth = 0;      ///< 0 = file level, 1 = inside the kernel
+    std::string name;  ///< "matmul_kernel", "A_shared"
+    std::string kind;  ///< "kernel", "function", "template", "variable"
+    int line = 0;      ///< 1-based line in kernel.cu
+    int depth = 0;     ///< 0 = file level, 1 = inside the kernel
 };
 
 /// A place in one of the two files.
 struct CodeLocation {
-    std::string file;  ///< "kernel.cu" or "ts_device.cuh"
+    std::string file;       ///< "kernel.cu" or "ts_device.cuh"
     int line = 0, col = 0;  ///< 1-based
 };
 
@@ -37,8 +37,8 @@ public:
     static bool available();
     /// Parses `cuda` (as kernel.cu) with `deviceHeader` (as ts_device.cuh). Null with *error set
     /// when libclang is missing or the parse fails outright (syntax errors alone do not fail).
-    static std::unique_ptr<CudaIndex> parse(const std::string& cuda, const std::string& deviceHeader,
-                                            std::string* error);
+    static std::unique_ptr<CudaIndex> parse(const std::string& cuda,
+                                            const std::string& deviceHeader, std::string* error);
     ~CudaIndex();
 
     const std::vector<OutlineItem>& outline() const { return m_outline; }

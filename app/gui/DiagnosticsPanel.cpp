@@ -47,10 +47,12 @@ QVariant DiagnosticsModel::data(const QModelIndex& index, int role) const {
                                       : QStringLiteral("—");
             case Message: {
                 QString m = QString::fromStdString(d.message);
-                if (!d.hint.empty()) m += QStringLiteral("  —  hint: ") + QString::fromStdString(d.hint);
+                if (!d.hint.empty())
+                    m += QStringLiteral("  —  hint: ") + QString::fromStdString(d.hint);
                 return m;
             }
-            case Origin: return QString::fromStdString(d.origin);
+            case Origin:
+                return QString::fromStdString(d.origin);
         }
     }
     if (role == Qt::DecorationRole && index.column() == Severity) {
@@ -72,10 +74,14 @@ QVariant DiagnosticsModel::data(const QModelIndex& index, int role) const {
 QVariant DiagnosticsModel::headerData(int section, Qt::Orientation o, int role) const {
     if (o != Qt::Horizontal || role != Qt::DisplayRole) return {};
     switch (section) {
-        case Severity: return tr("Severity");
-        case Location: return tr("Line");
-        case Message: return tr("Message");
-        case Origin: return tr("Phase");
+        case Severity:
+            return tr("Severity");
+        case Location:
+            return tr("Line");
+        case Message:
+            return tr("Message");
+        case Origin:
+            return tr("Phase");
     }
     return {};
 }
@@ -102,25 +108,24 @@ DiagnosticsPanel::DiagnosticsPanel(Session& session, QWidget* parent)
     lay->addWidget(m_view, 1);
     lay->addWidget(m_status);
 
-    connect(m_view, &QTableView::activated, this, [this](const QModelIndex& i) {
-        m_session.reveal(m_model->at(i.row()).span);
-    });
-    connect(m_view, &QTableView::clicked, this, [this](const QModelIndex& i) {
-        m_session.reveal(m_model->at(i.row()).span);
-    });
+    connect(m_view, &QTableView::activated, this,
+            [this](const QModelIndex& i) { m_session.reveal(m_model->at(i.row()).span); });
+    connect(m_view, &QTableView::clicked, this,
+            [this](const QModelIndex& i) { m_session.reveal(m_model->at(i.row()).span); });
     connect(&session, &Session::resultChanged, this, [this] {
         auto r = m_session.result();
         int errors = 0, warnings = 0;
         for (const auto& d : r->diagnostics)
-            (d.severity == ts::Severity::Error ? errors : warnings) += d.severity != ts::Severity::Note;
-        m_status->setText(
-            tr("%1 error(s), %2 warning(s) · compiled in %3 ms (front end %4, passes %5, codegen %6)")
-                .arg(errors)
-                .arg(warnings)
-                .arg(m_session.lastCompileMs(), 0, 'f', 1)
-                .arg(r->frontendMicros / 1000, 0, 'f', 1)
-                .arg(r->passesMicros / 1000, 0, 'f', 1)
-                .arg(r->codegenMicros / 1000, 0, 'f', 1));
+            (d.severity == ts::Severity::Error ? errors : warnings) +=
+                d.severity != ts::Severity::Note;
+        m_status->setText(tr("%1 error(s), %2 warning(s) · compiled in %3 ms (front end %4, passes "
+                             "%5, codegen %6)")
+                              .arg(errors)
+                              .arg(warnings)
+                              .arg(m_session.lastCompileMs(), 0, 'f', 1)
+                              .arg(r->frontendMicros / 1000, 0, 'f', 1)
+                              .arg(r->passesMicros / 1000, 0, 'f', 1)
+                              .arg(r->codegenMicros / 1000, 0, 'f', 1));
     });
 }
 

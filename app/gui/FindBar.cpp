@@ -1,14 +1,14 @@
 // Editor find bar (FindBar.h).
 #include "app/gui/FindBar.h"
 
-#include <Qsci/qsciscintilla.h>
-
 #include <QCheckBox>
 #include <QHBoxLayout>
 #include <QKeyEvent>
 #include <QLabel>
 #include <QLineEdit>
 #include <QToolButton>
+
+#include <Qsci/qsciscintilla.h>
 
 namespace ts::gui {
 

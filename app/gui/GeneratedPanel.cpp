@@ -55,13 +55,15 @@ GeneratedPanel::GeneratedPanel(Session& session, QWidget* parent)
     lay->addLayout(bar);
     lay->addWidget(m_view, 1);
 
-    auto* f12 = new QShortcut(QKeySequence(Qt::Key_F12), m_view, nullptr, nullptr, Qt::WidgetShortcut);
+    auto* f12 =
+        new QShortcut(QKeySequence(Qt::Key_F12), m_view, nullptr, nullptr, Qt::WidgetShortcut);
     connect(f12, &QShortcut::activated, this, [this] {
         int line, index;
         m_view->getCursorPosition(&line, &index);
         goToDefinition(line, index);
     });
-    connect(m_file, &QComboBox::currentTextChanged, this, [this](const QString& f) { showFile(f); });
+    connect(m_file, &QComboBox::currentTextChanged, this,
+            [this](const QString& f) { showFile(f); });
     connect(m_outline, &QComboBox::activated, this, [this](int i) {
         int line = m_outline->itemData(i).toInt();
         if (line <= 0) return;
@@ -128,8 +130,9 @@ void GeneratedPanel::onResult() {
             .arg(k.block[0])
             .arg(k.block[1])
             .arg(k.block[2])
-            .arg(k.dynamicSmemBytes >= 1024 ? QString("%1 KiB").arg(k.dynamicSmemBytes / 1024.0, 0, 'g', 4)
-                                            : QString("%1 B").arg(qulonglong(k.dynamicSmemBytes)));
+            .arg(k.dynamicSmemBytes >= 1024
+                     ? QString("%1 KiB").arg(k.dynamicSmemBytes / 1024.0, 0, 'g', 4)
+                     : QString("%1 B").arg(qulonglong(k.dynamicSmemBytes)));
     if (m_session.shownIsStale())
         header += tr(" &nbsp; <span style='color:%1'>(last successful compile)</span>")
                       .arg(theme().warning.name());
@@ -159,7 +162,10 @@ void GeneratedPanel::startIndexing(const std::string& cuda) {
         // Posted to the application object (always alive); `self` is only checked on the UI
         // thread, where the panel is destroyed.
         QMetaObject::invokeMethod(
-            qApp, [self, tag, index, err] { if (self) self->onIndexed(tag, index, err); },
+            qApp,
+            [self, tag, index, err] {
+                if (self) self->onIndexed(tag, index, err);
+            },
             Qt::QueuedConnection);
     });
 }
@@ -175,9 +181,11 @@ void GeneratedPanel::onIndexed(quint64 tag, std::shared_ptr<CudaIndex> index, QS
     }
     int functions = 0;
     for (const OutlineItem& o : m_index->outline()) {
-        QString icon = o.kind == "kernel" ? QStringLiteral("▶ ") : o.depth ? QStringLiteral("    · ")
-                                                                           : QStringLiteral("ƒ ");
-        m_outline->addItem(icon + QString::fromStdString(o.name) + tr("   (line %1)").arg(o.line), o.line);
+        QString icon = o.kind == "kernel" ? QStringLiteral("▶ ")
+                       : o.depth          ? QStringLiteral("    · ")
+                                          : QStringLiteral("ƒ ");
+        m_outline->addItem(icon + QString::fromStdString(o.name) + tr("   (line %1)").arg(o.line),
+                           o.line);
         functions += o.depth == 0;
     }
     m_indexState->setText(tr("%n function(s)", "", functions));

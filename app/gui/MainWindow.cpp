@@ -136,7 +136,8 @@ void MainWindow::createStatusBar() {
     m_compileLabel = new QLabel(this);
     m_caretLabel = new QLabel(tr("Ln 1, Col 1"), this);
     m_targetLabel = new QLabel(this);
-    for (QLabel* l : {m_compileLabel, m_caretLabel, m_targetLabel}) l->setContentsMargins(8, 0, 8, 0);
+    for (QLabel* l : {m_compileLabel, m_caretLabel, m_targetLabel})
+        l->setContentsMargins(8, 0, 8, 0);
     // Permanent widgets, so transient messages (showMessage) never draw over them.
     statusBar()->addPermanentWidget(m_compileLabel);
     statusBar()->addPermanentWidget(m_targetLabel);
@@ -211,7 +212,8 @@ bool MainWindow::save() {
 
 bool MainWindow::saveAs() {
     QString dir = m_session->path().isEmpty() ? QDir::homePath() : m_session->path();
-    QString path = QFileDialog::getSaveFileName(this, tr("Save As"), dir, tr("Tile programs (*.py)"));
+    QString path =
+        QFileDialog::getSaveFileName(this, tr("Save As"), dir, tr("Tile programs (*.py)"));
     if (path.isEmpty()) return false;
     m_session->markSaved(path);
     m_session->setModified(true);
@@ -221,16 +223,18 @@ bool MainWindow::saveAs() {
 
 void MainWindow::newFile() {
     if (!maybeSave()) return;
-    m_session->openDocument(QString(), QStringLiteral(
-        "import tilelang\nimport tilelang.language as T\n\n\n"
-        "def kernel(M=1024, N=1024, block_M=64, block_N=64, dtype=\"float16\"):\n"
-        "    @T.prim_func\n"
-        "    def main(A: T.Tensor((M, N), dtype), B: T.Tensor((M, N), dtype)):\n"
-        "        with T.Kernel(T.ceildiv(N, block_N), T.ceildiv(M, block_M), threads=128) as (bx, by):\n"
-        "            tile = T.alloc_shared((block_M, block_N), dtype)\n"
-        "            T.copy(A[by * block_M, bx * block_N], tile)\n"
-        "            T.copy(tile, B[by * block_M, bx * block_N])\n\n"
-        "    return main\n"));
+    m_session->openDocument(
+        QString(),
+        QStringLiteral("import tilelang\nimport tilelang.language as T\n\n\n"
+                       "def kernel(M=1024, N=1024, block_M=64, block_N=64, dtype=\"float16\"):\n"
+                       "    @T.prim_func\n"
+                       "    def main(A: T.Tensor((M, N), dtype), B: T.Tensor((M, N), dtype)):\n"
+                       "        with T.Kernel(T.ceildiv(N, block_N), T.ceildiv(M, block_M), "
+                       "threads=128) as (bx, by):\n"
+                       "            tile = T.alloc_shared((block_M, block_N), dtype)\n"
+                       "            T.copy(A[by * block_M, bx * block_N], tile)\n"
+                       "            T.copy(tile, B[by * block_M, bx * block_N])\n\n"
+                       "    return main\n"));
 }
 
 void MainWindow::addRecent(const QString& path) {
@@ -258,7 +262,8 @@ QString MainWindow::samplesDir() {
 #endif
     for (const QString& c : candidates) {
         QDir dir(c);
-        if (dir.exists() && !dir.entryList({"*.py"}, QDir::Files).isEmpty()) return dir.absolutePath();
+        if (dir.exists() && !dir.entryList({"*.py"}, QDir::Files).isEmpty())
+            return dir.absolutePath();
     }
     return {};
 }

@@ -3,22 +3,22 @@
 #include <QAction>
 #include <QActionGroup>
 #include <QApplication>
+#include <QDialog>
+#include <QDialogButtonBox>
 #include <QDir>
 #include <QDockWidget>
 #include <QFileDialog>
 #include <QFileInfo>
+#include <QHeaderView>
 #include <QInputDialog>
+#include <QLabel>
 #include <QMenu>
 #include <QMenuBar>
-#include <QLabel>
-#include <QStatusBar>
 #include <QMessageBox>
-#include <QHeaderView>
-#include <QDialog>
-#include <QDialogButtonBox>
+#include <QSettings>
+#include <QStatusBar>
 #include <QTableWidget>
 #include <QVBoxLayout>
-#include <QSettings>
 
 #include "app/gui/FindBar.h"
 #include "app/gui/MainWindow.h"
@@ -60,8 +60,9 @@ void MainWindow::createActions() {
             &QAction::triggered, this, &MainWindow::save);
     connect(addAction("file.saveAs", tr("Save &As…"), tr("File"), QKeySequence("Ctrl+Shift+S")),
             &QAction::triggered, this, &MainWindow::saveAs);
-    connect(addAction("file.export", tr("&Export nvcc Project…"), tr("File"), QKeySequence("Ctrl+E")),
-            &QAction::triggered, this, &MainWindow::exportProjectInteractive);
+    connect(
+        addAction("file.export", tr("&Export nvcc Project…"), tr("File"), QKeySequence("Ctrl+E")),
+        &QAction::triggered, this, &MainWindow::exportProjectInteractive);
     connect(addAction("file.quit", tr("&Quit"), tr("File"), QKeySequence::Quit),
             &QAction::triggered, this, &QWidget::close);
 
@@ -81,15 +82,16 @@ void MainWindow::createActions() {
             &QAction::triggered, ed, [ed] { ed->selectAll(true); });
     // Editing shortcuts belong to the editor while it has focus (its own key map handles them);
     // the actions carry them for the menus and the palette only.
-    for (const char* id : {"edit.undo", "edit.redo", "edit.cut", "edit.copy", "edit.paste",
-                           "edit.selectAll"})
+    for (const char* id :
+         {"edit.undo", "edit.redo", "edit.cut", "edit.copy", "edit.paste", "edit.selectAll"})
         m_actions[id]->setShortcutContext(Qt::WidgetShortcut);
     connect(addAction("edit.find", tr("&Find…"), tr("Edit"), QKeySequence::Find),
             &QAction::triggered, m_findBar, &FindBar::activate);
     connect(addAction("edit.findNext", tr("Find &Next"), tr("Edit"), QKeySequence("F3")),
             &QAction::triggered, m_findBar, [this] { m_findBar->find(true); });
-    connect(addAction("edit.findPrevious", tr("Find Pre&vious"), tr("Edit"), QKeySequence("Shift+F3")),
-            &QAction::triggered, m_findBar, [this] { m_findBar->find(false); });
+    connect(
+        addAction("edit.findPrevious", tr("Find Pre&vious"), tr("Edit"), QKeySequence("Shift+F3")),
+        &QAction::triggered, m_findBar, [this] { m_findBar->find(false); });
     connect(addAction("edit.gotoLine", tr("&Go to Line…"), tr("Edit"), QKeySequence("Ctrl+G")),
             &QAction::triggered, this, [this] {
                 bool ok = false;
@@ -97,7 +99,8 @@ void MainWindow::createActions() {
                                                 std::max(1, m_editor->lines()), 1, &ok);
                 if (ok) m_editor->goTo(line);
             });
-    connect(addAction("edit.palette", tr("Command &Palette…"), tr("Edit"), QKeySequence("Ctrl+Shift+P")),
+    connect(addAction("edit.palette", tr("Command &Palette…"), tr("Edit"),
+                      QKeySequence("Ctrl+Shift+P")),
             &QAction::triggered, this, &MainWindow::showCommandPalette);
     connect(addAction("edit.resetParams", tr("Reset &Parameters"), tr("Edit")), &QAction::triggered,
             m_session, &Session::resetParams);
@@ -122,9 +125,13 @@ void MainWindow::createActions() {
     });
     auto* explorer = qobject_cast<PassExplorer*>(panel("passes"));
     connect(addAction("view.showIr", tr("Show Pass &IR"), tr("View"), QKeySequence("Alt+I")),
-            &QAction::triggered, this, [explorer] { if (explorer) explorer->setDiffMode(false); });
+            &QAction::triggered, this, [explorer] {
+                if (explorer) explorer->setDiffMode(false);
+            });
     connect(addAction("view.showDiff", tr("Show Pass Di&ff"), tr("View"), QKeySequence("Alt+D")),
-            &QAction::triggered, this, [explorer] { if (explorer) explorer->setDiffMode(true); });
+            &QAction::triggered, this, [explorer] {
+                if (explorer) explorer->setDiffMode(true);
+            });
     connect(addAction("view.unifiedDiff", tr("&Unified Diff"), tr("View")), &QAction::triggered,
             this, [explorer] {
                 if (!explorer) return;
@@ -156,7 +163,8 @@ void MainWindow::createActions() {
                 int i = m_session->neighbourChangedPass(+1);
                 if (i >= 0) m_session->selectPass(i);
             });
-    connect(addAction("run.previousChanged", tr("&Previous Changed Pass"), tr("Run"), QKeySequence("F7")),
+    connect(addAction("run.previousChanged", tr("&Previous Changed Pass"), tr("Run"),
+                      QKeySequence("F7")),
             &QAction::triggered, this, [this] {
                 int i = m_session->neighbourChangedPass(-1);
                 if (i >= 0) m_session->selectPass(i);
@@ -211,7 +219,8 @@ void MainWindow::createMenus() {
         m_commandOrder << a;
         connect(a, &QAction::triggered, this, [this, ex] { exportWithPlugin(ex); });
     }
-    if (exportWith->isEmpty()) exportWith->addAction(tr("(no exporter plugins loaded)"))->setEnabled(false);
+    if (exportWith->isEmpty())
+        exportWith->addAction(tr("(no exporter plugins loaded)"))->setEnabled(false);
     file->addSeparator();
     file->addAction(m_actions["file.quit"]);
     rebuildRecentMenu();
@@ -237,7 +246,8 @@ void MainWindow::createMenus() {
         m_commandOrder << toggle;
     }
     m_viewMenu->addSeparator();
-    for (const char* id : {"view.showIr", "view.showDiff", "view.sideBySideDiff", "view.unifiedDiff"})
+    for (const char* id :
+         {"view.showIr", "view.showDiff", "view.sideBySideDiff", "view.unifiedDiff"})
         m_viewMenu->addAction(m_actions[id]);
     m_viewMenu->addSeparator();
     m_viewMenu->addAction(m_actions["view.themeLight"]);
@@ -267,7 +277,8 @@ void MainWindow::rebuildRecentMenu() {
     m_recentMenu->clear();
     const QStringList recent = QSettings().value("recentFiles").toStringList();
     for (const QString& p : recent) {
-        QAction* a = m_recentMenu->addAction(QFileInfo(p).fileName() + "  —  " + QFileInfo(p).path());
+        QAction* a =
+            m_recentMenu->addAction(QFileInfo(p).fileName() + "  —  " + QFileInfo(p).path());
         connect(a, &QAction::triggered, this, [this, p] { openFile(p); });
     }
     if (recent.isEmpty()) m_recentMenu->addAction(tr("(none)"))->setEnabled(false);
@@ -281,8 +292,8 @@ void MainWindow::rebuildRecentMenu() {
 void MainWindow::rebuildSamplesMenu() {
     m_samplesMenu->clear();
     QString dir = samplesDir();
-    QStringList files = dir.isEmpty() ? QStringList()
-                                      : QDir(dir).entryList({"*.py"}, QDir::Files, QDir::Name);
+    QStringList files =
+        dir.isEmpty() ? QStringList() : QDir(dir).entryList({"*.py"}, QDir::Files, QDir::Name);
     for (const QString& f : files) {
         QString path = QDir(dir).absoluteFilePath(f);
         QAction* a = m_samplesMenu->addAction(f);
@@ -314,7 +325,8 @@ void MainWindow::exportProjectInteractive() {
                                     "Fix the errors in Problems first."));
         return;
     }
-    QString base = m_session->path().isEmpty() ? QDir::homePath() : QFileInfo(m_session->path()).path();
+    QString base =
+        m_session->path().isEmpty() ? QDir::homePath() : QFileInfo(m_session->path()).path();
     QString stem = m_session->path().isEmpty() ? QStringLiteral("kernel")
                                                : QFileInfo(m_session->path()).completeBaseName();
     QString dir = QFileDialog::getSaveFileName(this, tr("Export nvcc project to folder"),
@@ -323,19 +335,21 @@ void MainWindow::exportProjectInteractive() {
     if (dir.isEmpty()) return;
     auto target = parseTarget(m_session->target().toStdString());
     std::string error;
-    auto files = exportProject(*r,
-                               {dir.toStdString(), stem.toStdString(), m_session->path().toStdString(),
-                                target ? target->arch() : std::string("sm_80")},
-                               &error);
+    auto files =
+        exportProject(*r,
+                      {dir.toStdString(), stem.toStdString(), m_session->path().toStdString(),
+                       target ? target->arch() : std::string("sm_80")},
+                      &error);
     if (files.empty()) {
         QMessageBox::warning(this, tr("Export"), QString::fromStdString(error));
         return;
     }
     QStringList names;
     for (const auto& f : files) names << QString::fromStdString(f);
-    QMessageBox::information(this, tr("Export"),
-                             tr("Wrote %1 to %2.\n\nBuild it with `make` (nvcc) or CMake; run ./%3.")
-                                 .arg(names.join(", "), dir, stem));
+    QMessageBox::information(
+        this, tr("Export"),
+        tr("Wrote %1 to %2.\n\nBuild it with `make` (nvcc) or CMake; run ./%3.")
+            .arg(names.join(", "), dir, stem));
 }
 
 }  // namespace ts::gui
@@ -350,9 +364,10 @@ void MainWindow::exportWithPlugin(plugin::Exporter* ex) {
     }
     QString stem = m_session->path().isEmpty() ? QStringLiteral("untitled")
                                                : QFileInfo(m_session->path()).completeBaseName();
-    QString base = m_session->path().isEmpty() ? QDir::homePath() : QFileInfo(m_session->path()).path();
-    QString out = QFileDialog::getSaveFileName(this, ex->title(), base + "/" + stem + "_report.html",
-                                               ex->fileFilter());
+    QString base =
+        m_session->path().isEmpty() ? QDir::homePath() : QFileInfo(m_session->path()).path();
+    QString out = QFileDialog::getSaveFileName(
+        this, ex->title(), base + "/" + stem + "_report.html", ex->fileFilter());
     if (out.isEmpty()) return;
     plugin::ExportContext ctx;
     ctx.result = r.get();
@@ -372,7 +387,8 @@ void MainWindow::showPlugins() {
     auto* table = new QTableWidget(&dlg);
     const auto& recs = PluginManager::instance().records();
     table->setColumnCount(5);
-    table->setHorizontalHeaderLabels({tr("Plugin"), tr("Id"), tr("Version"), tr("Status"), tr("File")});
+    table->setHorizontalHeaderLabels(
+        {tr("Plugin"), tr("Id"), tr("Version"), tr("Status"), tr("File")});
     table->setRowCount(int(recs.size()));
     for (int i = 0; i < int(recs.size()); ++i) {
         const PluginRecord& r = recs[i];
@@ -391,8 +407,9 @@ void MainWindow::showPlugins() {
     table->resizeColumnsToContents();
     table->verticalHeader()->hide();
     table->setEditTriggers(QAbstractItemView::NoEditTriggers);
-    auto* info = new QLabel(tr("Plugins are loaded at start from: %1")
-                                .arg(PluginManager::searchPath().join(", ")), &dlg);
+    auto* info = new QLabel(
+        tr("Plugins are loaded at start from: %1").arg(PluginManager::searchPath().join(", ")),
+        &dlg);
     info->setWordWrap(true);
     auto* buttons = new QDialogButtonBox(QDialogButtonBox::Close, &dlg);
     connect(buttons, &QDialogButtonBox::rejected, &dlg, &QDialog::reject);

@@ -3,8 +3,8 @@
 
 #include "app/gui/BankPanel.h"
 #include "app/gui/DiagnosticsPanel.h"
-#include "app/gui/LayoutPanel.h"
 #include "app/gui/GeneratedPanel.h"
+#include "app/gui/LayoutPanel.h"
 #include "app/gui/ParamsPanel.h"
 #include "app/gui/PassExplorer.h"
 #include "app/gui/RunPanel.h"
@@ -30,10 +30,14 @@ void registerBuiltinPanels() {
     static bool done = false;
     if (done) return;
     done = true;
-    registerPanel({"passes", QObject::tr("Pass Explorer"), Qt::RightDockWidgetArea, {},
-                   [](Session& s) { return new PassExplorer(s); }});
-    registerPanel({"generated", QObject::tr("Generated CUDA"), Qt::RightDockWidgetArea, {},
-                   [](Session& s) { return new GeneratedPanel(s); }});
+    registerPanel(
+        {"passes", QObject::tr("Pass Explorer"), Qt::RightDockWidgetArea, {}, [](Session& s) {
+             return new PassExplorer(s);
+         }});
+    registerPanel(
+        {"generated", QObject::tr("Generated CUDA"), Qt::RightDockWidgetArea, {}, [](Session& s) {
+             return new GeneratedPanel(s);
+         }});
     registerPanel({"params", QObject::tr("Parameters"), Qt::BottomDockWidgetArea, "bottom",
                    [](Session& s) { return new ParamsPanel(s); }});
     registerPanel({"problems", QObject::tr("Problems"), Qt::BottomDockWidgetArea, "bottom",

@@ -27,6 +27,7 @@ std::string formatParamPragma(const std::map<std::string, std::string>& values);
 /// `text` with its pragma replaced by one for `values`: the existing line is rewritten in place,
 /// a missing one is inserted after the leading comment/blank block (before the first statement),
 /// and an empty `values` removes the line.
-std::string withParamPragma(std::string_view text, const std::map<std::string, std::string>& values);
+std::string withParamPragma(std::string_view text,
+                            const std::map<std::string, std::string>& values);
 
 }  // namespace ts::gui

@@ -34,7 +34,8 @@ void ParamsModel::refresh() {
             p.overridden = it != over.end();
             p.value = p.overridden ? it->second : p.defaultValue;
         }
-        if (!m_params.empty()) emit dataChanged(index(0, 0), index(rowCount() - 1, ColumnCount - 1));
+        if (!m_params.empty())
+            emit dataChanged(index(0, 0), index(rowCount() - 1, ColumnCount - 1));
         return;
     }
     beginResetModel();
@@ -55,10 +56,13 @@ QVariant ParamsModel::data(const QModelIndex& index, int role) const {
     const FactoryParam& p = m_params[index.row()];
     if (role == Qt::DisplayRole || role == Qt::EditRole) {
         switch (index.column()) {
-            case Name: return QString::fromStdString(p.name);
-            case Default: return p.defaultValue.empty() ? QStringLiteral("—")
-                                                        : QString::fromStdString(p.defaultValue);
-            case Value: return QString::fromStdString(p.value);
+            case Name:
+                return QString::fromStdString(p.name);
+            case Default:
+                return p.defaultValue.empty() ? QStringLiteral("—")
+                                              : QString::fromStdString(p.defaultValue);
+            case Value:
+                return QString::fromStdString(p.value);
         }
     }
     if (role == Qt::FontRole && index.column() == Value && p.overridden) {
@@ -69,8 +73,9 @@ QVariant ParamsModel::data(const QModelIndex& index, int role) const {
     if (role == Qt::ForegroundRole && index.column() == Default) return theme().dim;
     if (role == Qt::ToolTipRole) {
         if (index.column() == Value)
-            return p.overridden ? QStringLiteral("Set in this file's # tilescope: line; clear the "
-                                                 "cell to go back to the default")
+            return p.overridden ? QStringLiteral(
+                                      "Set in this file's # tilescope: line; clear the "
+                                      "cell to go back to the default")
                                 : QStringLiteral("The factory's default; edit to override");
         if (index.column() == Default && p.defaultValue.empty())
             return QStringLiteral("No default: a value is required");
@@ -81,9 +86,12 @@ QVariant ParamsModel::data(const QModelIndex& index, int role) const {
 QVariant ParamsModel::headerData(int section, Qt::Orientation o, int role) const {
     if (o != Qt::Horizontal || role != Qt::DisplayRole) return {};
     switch (section) {
-        case Name: return QStringLiteral("Parameter");
-        case Default: return QStringLiteral("Default");
-        case Value: return QStringLiteral("Value");
+        case Name:
+            return QStringLiteral("Parameter");
+        case Default:
+            return QStringLiteral("Default");
+        case Value:
+            return QStringLiteral("Value");
     }
     return {};
 }
@@ -107,15 +115,16 @@ bool ParamsModel::setData(const QModelIndex& index, const QVariant& value, int r
     return true;
 }
 
-ParamsPanel::ParamsPanel(Session& session, QWidget* parent)
-    : QWidget(parent), m_session(session) {
+ParamsPanel::ParamsPanel(Session& session, QWidget* parent) : QWidget(parent), m_session(session) {
     m_model = new ParamsModel(session, this);
     m_view = new QTableView(this);
     m_view->setModel(m_model);
     m_view->verticalHeader()->hide();
     m_view->horizontalHeader()->setStretchLastSection(true);
-    m_view->horizontalHeader()->setSectionResizeMode(ParamsModel::Name, QHeaderView::ResizeToContents);
-    m_view->horizontalHeader()->setSectionResizeMode(ParamsModel::Default, QHeaderView::ResizeToContents);
+    m_view->horizontalHeader()->setSectionResizeMode(ParamsModel::Name,
+                                                     QHeaderView::ResizeToContents);
+    m_view->horizontalHeader()->setSectionResizeMode(ParamsModel::Default,
+                                                     QHeaderView::ResizeToContents);
     m_view->setEditTriggers(QAbstractItemView::DoubleClicked | QAbstractItemView::EditKeyPressed |
                             QAbstractItemView::AnyKeyPressed | QAbstractItemView::SelectedClicked);
     m_view->setSelectionBehavior(QAbstractItemView::SelectRows);
@@ -142,8 +151,7 @@ ParamsPanel::ParamsPanel(Session& session, QWidget* parent)
         int n = int(m_session.paramOverrides().size());
         QString s = n ? tr("%n value(s) stored in the file's # tilescope: line", "", n)
                       : tr("Defaults (edit a value to override it)");
-        if (r && r->flops && *r->flops > 0)
-            s += tr(" · %1 GFLOP").arg(*r->flops / 1e9, 0, 'g', 4);
+        if (r && r->flops && *r->flops > 0) s += tr(" · %1 GFLOP").arg(*r->flops / 1e9, 0, 'g', 4);
         m_info->setText(s);
     };
     connect(&session, &Session::resultChanged, this, updateInfo);

@@ -1,8 +1,6 @@
 // Pass list + IR / diff view (PassExplorer.h).
 #include "app/gui/PassExplorer.h"
 
-#include <Qsci/qscilexerpython.h>
-
 #include <QButtonGroup>
 #include <QCheckBox>
 #include <QComboBox>
@@ -15,6 +13,8 @@
 #include <QTableView>
 #include <QToolButton>
 #include <QVBoxLayout>
+
+#include <Qsci/qscilexerpython.h>
 
 #include "app/gui/CodeView.h"
 #include "app/gui/PassListModel.h"
@@ -75,8 +75,9 @@ PassExplorer::PassExplorer(Session& session, QWidget* parent)
 
     m_staleBanner = new QLabel(this);
     m_staleBanner->setWordWrap(true);
-    m_staleBanner->setText(tr("The current text has errors: showing the passes of the last "
-                              "successful compile."));
+    m_staleBanner->setText(
+        tr("The current text has errors: showing the passes of the last "
+           "successful compile."));
     m_staleBanner->setContentsMargins(6, 3, 6, 3);
     m_staleBanner->setAutoFillBackground(true);
     m_staleBanner->hide();
@@ -209,9 +210,8 @@ PassExplorer::PassExplorer(Session& session, QWidget* parent)
     setDiffMode(false);
     connect(m_irButton, &QToolButton::toggled, this, [this](bool on) { setDiffMode(!on); });
     connect(m_unifiedButton, &QToolButton::toggled, this, [this](bool on) { setUnified(on); });
-    connect(m_against, &QComboBox::activated, this, [this](int i) {
-        m_session.setComparePass(m_against->itemData(i).toInt());
-    });
+    connect(m_against, &QComboBox::activated, this,
+            [this](int i) { m_session.setComparePass(m_against->itemData(i).toInt()); });
     connect(m_prevChanged, &QToolButton::clicked, this,
             [this] { m_session.selectPass(m_session.neighbourChangedPass(-1)); });
     connect(m_nextChanged, &QToolButton::clicked, this,
@@ -274,8 +274,9 @@ void PassExplorer::updateCompareCombo() {
     m_against->addItem(tr("elaborated input"), -2);
     if (r)
         for (size_t i = 0; i < r->passes.size(); ++i)
-            m_against->addItem(QString("%1. %2").arg(i + 1).arg(QString::fromStdString(r->passes[i].name)),
-                               int(i));
+            m_against->addItem(
+                QString("%1. %2").arg(i + 1).arg(QString::fromStdString(r->passes[i].name)),
+                int(i));
     int idx = m_against->findData(m_session.comparePass());
     m_against->setCurrentIndex(idx < 0 ? 0 : idx);
     m_against->blockSignals(false);
@@ -298,8 +299,10 @@ void PassExplorer::showSelected() {
     }
     const PassSnapshot& snap = r->passes[p];
     QString name = QString::fromStdString(snap.name);
-    m_title->setText(tr("%1. %2  ·  %3").arg(p + 1).arg(name).arg(
-        snap.changed ? tr("changed the IR") : tr("no change")));
+    m_title->setText(tr("%1. %2  ·  %3")
+                         .arg(p + 1)
+                         .arg(name)
+                         .arg(snap.changed ? tr("changed the IR") : tr("no change")));
     QString summary = QString::fromStdString(snap.summary);
     if (!snap.diagnostics.empty())
         summary += tr("  (%n diagnostic(s))", "", int(snap.diagnostics.size()));
@@ -325,14 +328,15 @@ void PassExplorer::showSelected() {
         oldTitle = tr("elaborated input");
     }
     viz::TextDiff d = viz::diffTexts(oldText, snap.ir);
-    m_diffStats->setText(d.identical()
-                             ? tr("identical")
-                             : tr("<span style='color:%1'>+%2</span> <span style='color:%3'>−%4</span> ~%5")
-                                   .arg(theme().success.name())
-                                   .arg(d.inserted)
-                                   .arg(theme().error.name())
-                                   .arg(d.deleted)
-                                   .arg(d.changed));
+    m_diffStats->setText(
+        d.identical()
+            ? tr("identical")
+            : tr("<span style='color:%1'>+%2</span> <span style='color:%3'>−%4</span> ~%5")
+                  .arg(theme().success.name())
+                  .arg(d.inserted)
+                  .arg(theme().error.name())
+                  .arg(d.deleted)
+                  .arg(d.changed));
     m_diff->setDiff(std::move(d), oldTitle, tr("after %1").arg(name));
     updateCrossHighlight();
 }

@@ -57,8 +57,10 @@ QVariant PassListModel::data(const QModelIndex& index, int role) const {
     switch (role) {
         case Qt::DisplayRole:
             switch (index.column()) {
-                case Index: return index.row() + 1;
-                case Name: return r.name;
+                case Index:
+                    return index.row() + 1;
+                case Name:
+                    return r.name;
                 case Time:
                     if (!r.ran) return QString();
                     return r.micros >= 1000 ? QString("%1 ms").arg(r.micros / 1000, 0, 'f', 1)
@@ -92,9 +94,12 @@ QVariant PassListModel::data(const QModelIndex& index, int role) const {
             if (index.column() == Time || index.column() == Index)
                 return int(Qt::AlignRight | Qt::AlignVCenter);
             break;
-        case ChangedRole: return r.changed;
-        case RanRole: return r.ran;
-        case SummaryRole: return r.summary;
+        case ChangedRole:
+            return r.changed;
+        case RanRole:
+            return r.ran;
+        case SummaryRole:
+            return r.summary;
     }
     return {};
 }
@@ -102,10 +107,14 @@ QVariant PassListModel::data(const QModelIndex& index, int role) const {
 QVariant PassListModel::headerData(int section, Qt::Orientation o, int role) const {
     if (o != Qt::Horizontal || role != Qt::DisplayRole) return {};
     switch (section) {
-        case Index: return QStringLiteral("#");
-        case Name: return QStringLiteral("Pass");
-        case Time: return QStringLiteral("Time");
-        case Changed: return QStringLiteral("IR");
+        case Index:
+            return QStringLiteral("#");
+        case Name:
+            return QStringLiteral("Pass");
+        case Time:
+            return QStringLiteral("Time");
+        case Changed:
+            return QStringLiteral("IR");
     }
     return {};
 }

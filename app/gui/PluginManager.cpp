@@ -21,7 +21,8 @@ PluginManager& PluginManager::instance() {
 
 QStringList PluginManager::searchPath() {
     QStringList dirs;
-    for (const QString& d : qEnvironmentVariable("TILESCOPE_PLUGIN_PATH").split(':', Qt::SkipEmptyParts))
+    for (const QString& d :
+         qEnvironmentVariable("TILESCOPE_PLUGIN_PATH").split(':', Qt::SkipEmptyParts))
         dirs << d;
     dirs << QCoreApplication::applicationDirPath() + "/plugins";
     return dirs;
@@ -44,14 +45,16 @@ void PluginManager::loadAll(const QStringList& dirsIn) {
     for (const PluginRecord& r : m_records) seenFiles.insert(r.file);
     for (const QString& d : dirs) {
         for (const QFileInfo& fi : QDir(d).entryInfoList(QDir::Files)) {
-            if (!QLibrary::isLibrary(fi.fileName()) || seenFiles.contains(fi.absoluteFilePath())) continue;
+            if (!QLibrary::isLibrary(fi.fileName()) || seenFiles.contains(fi.absoluteFilePath()))
+                continue;
             seenFiles.insert(fi.absoluteFilePath());
             QPluginLoader loader(fi.absoluteFilePath());
             QJsonObject meta = loader.metaData();
             PluginRecord rec;
             rec.file = fi.absoluteFilePath();
             if (meta.value("IID").toString() != TsPlugin_iid) {
-                rec.error = QObject::tr("not a TileScope plugin (interface %1)").arg(meta.value("IID").toString());
+                rec.error = QObject::tr("not a TileScope plugin (interface %1)")
+                                .arg(meta.value("IID").toString());
                 rec.name = fi.fileName();
                 found << rec;
                 continue;
@@ -65,8 +68,8 @@ void PluginManager::loadAll(const QStringList& dirsIn) {
                 if (dep.isString())
                     rec.dependencies << dep.toString();
                 else
-                    rec.dependencies << dep.toObject().value("id").toString() + ">=" +
-                                            dep.toObject().value("version").toString("0");
+                    rec.dependencies << dep.toObject().value("id").toString() +
+                                            ">=" + dep.toObject().value("version").toString("0");
             }
             if (rec.id.isEmpty()) rec.error = QObject::tr("manifest has no \"id\"");
             found << rec;
@@ -97,13 +100,15 @@ void PluginManager::loadAll(const QStringList& dirsIn) {
             }
             if (!ready) continue;
             for (const PluginRecord& r : m_records)
-                if (r.id == rec.id && r.loaded) rec.error = QObject::tr("another plugin with id %1 is loaded").arg(rec.id);
+                if (r.id == rec.id && r.loaded)
+                    rec.error = QObject::tr("another plugin with id %1 is loaded").arg(rec.id);
             if (!rec.error.isEmpty()) continue;
             QPluginLoader loader(rec.file);
             QObject* obj = loader.instance();
             rec.instance = qobject_cast<plugin::Plugin*>(obj);
             if (!rec.instance) {
-                rec.error = obj ? QObject::tr("does not implement the plugin interface") : loader.errorString();
+                rec.error = obj ? QObject::tr("does not implement the plugin interface")
+                                : loader.errorString();
                 continue;
             }
             rec.loaded = true;

@@ -55,15 +55,19 @@ std::string launcherSource(const CompileResult& r, const std::string& kernelFile
       << "            std::exit(1);                                                     \\\n"
       << "        }                                                                     \\\n"
       << "    } while (0)\n\n"
-      << "// Uniform values in [-1, 1) (small integers for integer types), as TileScope's checks use.\n"
-      << "template <class T>\nvoid fillRandom(std::vector<T>& v, unsigned long long seed, bool integer) {\n"
+      << "// Uniform values in [-1, 1) (small integers for integer types), as TileScope's checks "
+         "use.\n"
+      << "template <class T>\nvoid fillRandom(std::vector<T>& v, unsigned long long seed, bool "
+         "integer) {\n"
       << "    for (auto& x : v) {\n"
       << "        seed = seed * 6364136223846793005ull + 1442695040888963407ull;\n"
       << "        double u = double(seed >> 11) * (1.0 / 9007199254740992.0);\n"
-      << "        x = integer ? static_cast<T>(int(u * 17) - 8) : static_cast<T>(float(2 * u - 1));\n"
+      << "        x = integer ? static_cast<T>(int(u * 17) - 8) : static_cast<T>(float(2 * u - "
+         "1));\n"
       << "    }\n}\n\n"
       << "template <class T>\ndouble checksum(const std::vector<T>& v) {\n"
-      << "    double s = 0;\n    for (const auto& x : v) s += double(float(x));\n    return s;\n}\n\n"
+      << "    double s = 0;\n    for (const auto& x : v) s += double(float(x));\n    return "
+         "s;\n}\n\n"
       << "int main(int argc, char** argv) {\n"
       << "    int reps = argc > 1 ? std::atoi(argv[1]) : 20;\n";
     for (size_t i = 0; i < k.args.size(); ++i) {
@@ -80,12 +84,14 @@ std::string launcherSource(const CompileResult& r, const std::string& kernelFile
             o << "    fillRandom(h_" << v << ", " << (i + 1) << "ull, "
               << (ir::isFloat(a.dtype) ? "false" : "true") << ");\n";
         o << "    " << type << "* d_" << v << " = nullptr;\n"
-          << "    CHECK(cudaMalloc(&d_" << v << ", h_" << v << ".size() * sizeof(" << type << ")));\n";
+          << "    CHECK(cudaMalloc(&d_" << v << ", h_" << v << ".size() * sizeof(" << type
+          << ")));\n";
         if (a.isOutput)
-            o << "    CHECK(cudaMemset(d_" << v << ", 0xFF, h_" << v << ".size() * sizeof(" << type << ")));\n";
+            o << "    CHECK(cudaMemset(d_" << v << ", 0xFF, h_" << v << ".size() * sizeof(" << type
+              << ")));\n";
         else
-            o << "    CHECK(cudaMemcpy(d_" << v << ", h_" << v << ".data(), h_" << v << ".size() * sizeof("
-              << type << "), cudaMemcpyHostToDevice));\n";
+            o << "    CHECK(cudaMemcpy(d_" << v << ", h_" << v << ".data(), h_" << v
+              << ".size() * sizeof(" << type << "), cudaMemcpyHostToDevice));\n";
     }
     o << "\n    void* args[] = {";
     for (size_t i = 0; i < k.args.size(); ++i) o << (i ? ", " : "") << "&d_" << k.args[i].name;
@@ -96,21 +102,24 @@ std::string launcherSource(const CompileResult& r, const std::string& kernelFile
       << "    size_t smem = " << k.dynamicSmemBytes << ";\n"
       << "    const void* fn = reinterpret_cast<const void*>(&" << k.name << ");\n"
       << "    if (smem > 48 * 1024)\n"
-      << "        CHECK(cudaFuncSetAttribute(fn, cudaFuncAttributeMaxDynamicSharedMemorySize, int(smem)));\n"
+      << "        CHECK(cudaFuncSetAttribute(fn, cudaFuncAttributeMaxDynamicSharedMemorySize, "
+         "int(smem)));\n"
       << "    CHECK(cudaLaunchKernel(fn, grid, block, args, smem, 0));\n"
       << "    CHECK(cudaDeviceSynchronize());\n";
     for (const TensorArg& a : k.args) {
         if (!a.isOutput) continue;
         std::string v = a.name;
-        o << "    CHECK(cudaMemcpy(h_" << v << ".data(), d_" << v << ", h_" << v << ".size() * sizeof(h_"
-          << v << "[0]), cudaMemcpyDeviceToHost));\n"
+        o << "    CHECK(cudaMemcpy(h_" << v << ".data(), d_" << v << ", h_" << v
+          << ".size() * sizeof(h_" << v << "[0]), cudaMemcpyDeviceToHost));\n"
           << "    std::printf(\"" << v << " checksum: %.6g\\n\", checksum(h_" << v << "));\n";
     }
     o << "\n    cudaEvent_t start, stop;\n"
       << "    CHECK(cudaEventCreate(&start));\n    CHECK(cudaEventCreate(&stop));\n"
-      << "    for (int i = 0; i < 3; ++i) CHECK(cudaLaunchKernel(fn, grid, block, args, smem, 0));\n"
+      << "    for (int i = 0; i < 3; ++i) CHECK(cudaLaunchKernel(fn, grid, block, args, smem, "
+         "0));\n"
       << "    CHECK(cudaEventRecord(start));\n"
-      << "    for (int i = 0; i < reps; ++i) CHECK(cudaLaunchKernel(fn, grid, block, args, smem, 0));\n"
+      << "    for (int i = 0; i < reps; ++i) CHECK(cudaLaunchKernel(fn, grid, block, args, smem, "
+         "0));\n"
       << "    CHECK(cudaEventRecord(stop));\n    CHECK(cudaEventSynchronize(stop));\n"
       << "    float ms = 0;\n    CHECK(cudaEventElapsedTime(&ms, start, stop));\n"
       << "    double avg = reps > 0 ? ms / reps : 0;\n"
@@ -127,7 +136,8 @@ std::string launcherSource(const CompileResult& r, const std::string& kernelFile
 std::vector<std::string> exportProject(const CompileResult& r, const ExportOptions& opt,
                                        std::string* error) {
     if (r.cuda.empty() || r.kernel.name.empty()) {
-        if (error) *error = "nothing to export: the program has no generated code (fix its errors first)";
+        if (error)
+            *error = "nothing to export: the program has no generated code (fix its errors first)";
         return {};
     }
     std::string name = opt.name.empty() ? r.kernel.name : opt.name;
@@ -146,33 +156,49 @@ std::vector<std::string> exportProject(const CompileResult& r, const ExportOptio
     std::string cmake =
         "# Builds the kernel exported by TileScope with nvcc (CMake >= 3.18, CUDA toolkit).\n"
         "cmake_minimum_required(VERSION 3.18)\n"
-        "project(" + name + " LANGUAGES CXX CUDA)\n"
+        "project(" +
+        name +
+        " LANGUAGES CXX CUDA)\n"
         "set(CMAKE_CUDA_STANDARD 17)\n"
         "set(CMAKE_CUDA_STANDARD_REQUIRED ON)\n"
         "if(NOT DEFINED CMAKE_CUDA_ARCHITECTURES)\n"
-        "  set(CMAKE_CUDA_ARCHITECTURES " + archNumber + ")\n"
+        "  set(CMAKE_CUDA_ARCHITECTURES " +
+        archNumber +
+        ")\n"
         "endif()\n"
-        "add_executable(" + name + " main.cu)\n"
-        "target_compile_options(" + name + " PRIVATE $<$<COMPILE_LANGUAGE:CUDA>:-O3 -lineinfo>)\n";
-    std::string make =
-        "# Plain nvcc build of the kernel exported by TileScope: `make`, then ./" + name + "\n"
-        "NVCC ?= nvcc\n"
-        "ARCH ?= " + arch + "\n"
-        + name + ": main.cu kernel.cu ts_device.cuh\n"
-        "\t$(NVCC) -O3 -std=c++17 -lineinfo -arch=$(ARCH) -o $@ main.cu\n\n"
-        "clean:\n\trm -f " + name + "\n\n.PHONY: clean\n";
+        "add_executable(" +
+        name +
+        " main.cu)\n"
+        "target_compile_options(" +
+        name + " PRIVATE $<$<COMPILE_LANGUAGE:CUDA>:-O3 -lineinfo>)\n";
+    std::string make = "# Plain nvcc build of the kernel exported by TileScope: `make`, then ./" +
+                       name +
+                       "\n"
+                       "NVCC ?= nvcc\n"
+                       "ARCH ?= " +
+                       arch + "\n" + name +
+                       ": main.cu kernel.cu ts_device.cuh\n"
+                       "\t$(NVCC) -O3 -std=c++17 -lineinfo -arch=$(ARCH) -o $@ main.cu\n\n"
+                       "clean:\n\trm -f " +
+                       name + "\n\n.PHONY: clean\n";
     std::string readme =
-        "# " + name + "\n\n"
-        "Generated by TileScope from `" + (opt.sourcePath.empty() ? std::string("(untitled)") : opt.sourcePath) +
-        "` for `" + arch + "`.\n\n"
+        "# " + name +
+        "\n\n"
+        "Generated by TileScope from `" +
+        (opt.sourcePath.empty() ? std::string("(untitled)") : opt.sourcePath) + "` for `" + arch +
+        "`.\n\n"
         "| file | what |\n|---|---|\n"
-        "| `kernel.cu` | the generated kernel `" + r.kernel.name + "` |\n"
+        "| `kernel.cu` | the generated kernel `" +
+        r.kernel.name +
+        "` |\n"
         "| `ts_device.cuh` | TileScope's device header (PTX wrappers the kernel uses) |\n"
         "| `main.cu` | host launcher: random inputs, one checked launch, timing |\n"
         "| `CMakeLists.txt`, `Makefile` | builds with nvcc |\n\n"
-        "```\nmake            # or: cmake -B build && cmake --build build\n./" + name +
+        "```\nmake            # or: cmake -B build && cmake --build build\n./" +
+        name +
         " 100   # 100 timed launches\n```\n\n"
-        "Parameters:\n\n" + (params.empty() ? std::string("(none)\n") : params);
+        "Parameters:\n\n" +
+        (params.empty() ? std::string("(none)\n") : params);
 
     std::string_view header = resources::find("ts_device.cuh");
     if (header.empty()) {

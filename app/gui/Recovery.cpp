@@ -1,10 +1,6 @@
 // Autosave and crash recovery (Recovery.h).
 #include "app/gui/Recovery.h"
 
-#include <signal.h>
-
-#include <cerrno>
-
 #include <QCoreApplication>
 #include <QDir>
 #include <QFile>
@@ -13,6 +9,9 @@
 #include <QSaveFile>
 #include <QStandardPaths>
 #include <algorithm>
+#include <cerrno>
+
+#include <signal.h>
 
 #include "app/gui/Session.h"
 
@@ -33,8 +32,8 @@ Recovery::Recovery(Session& session, QString dir, int intervalMs, QObject* paren
     if (m_dir.isEmpty())
         m_dir = QStandardPaths::writableLocation(QStandardPaths::AppDataLocation) + "/recovery";
     QDir().mkpath(m_dir);
-    m_file = QDir(m_dir).filePath(
-        QString("unsaved-%1.json").arg(QCoreApplication::applicationPid()));
+    m_file =
+        QDir(m_dir).filePath(QString("unsaved-%1.json").arg(QCoreApplication::applicationPid()));
     m_timer.setInterval(intervalMs);
     connect(&m_timer, &QTimer::timeout, this, &Recovery::autosaveNow);
     m_timer.start();

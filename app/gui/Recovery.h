@@ -15,10 +15,10 @@ class Session;
 
 /// One unsaved document found on start.
 struct RecoveryEntry {
-    QString file;      ///< the recovery file itself
-    QString path;      ///< the document's path (empty for an untitled document)
-    QString text;      ///< its unsaved text
-    QDateTime savedAt; ///< when it was autosaved
+    QString file;       ///< the recovery file itself
+    QString path;       ///< the document's path (empty for an untitled document)
+    QString text;       ///< its unsaved text
+    QDateTime savedAt;  ///< when it was autosaved
 };
 
 class Recovery : public QObject {

@@ -34,11 +34,13 @@ QString runSummary(const QString& log, double wallSeconds) {
     // tilec's lines: "  C: rel-L2 2.1e-04 (tol 1.0e-02), max-abs 3.9e-03, 0 NaN: PASS" and
     // "ran on the CPU interpreter: 12.3 ms" / "ran on <GPU>: ... ms".
     QStringList parts;
-    static const QRegularExpression err(QStringLiteral("^\\s*(\\S+): rel-L2 (\\S+).*max-abs (\\S+?),"),
-                                        QRegularExpression::MultilineOption);
+    static const QRegularExpression err(
+        QStringLiteral("^\\s*(\\S+): rel-L2 (\\S+).*max-abs (\\S+?),"),
+        QRegularExpression::MultilineOption);
     for (auto it = err.globalMatch(log); it.hasNext();) {
         auto m = it.next();
-        parts << QStringLiteral("%1 rel-L2 %2, max-abs %3").arg(m.captured(1), m.captured(2), m.captured(3));
+        parts << QStringLiteral("%1 rel-L2 %2, max-abs %3")
+                     .arg(m.captured(1), m.captured(2), m.captured(3));
     }
     static const QRegularExpression ran(QStringLiteral("^ran on (.+): ([0-9.]+ ms)"),
                                         QRegularExpression::MultilineOption);
@@ -101,11 +103,11 @@ RunPanel::~RunPanel() { stop(); }
 void RunPanel::detectTargets() {
     std::string why;
     for (const rt::DeviceInfo& d : rt::listDevices(&why))
-        m_target->addItem(tr("GPU %1: %2 (%3)")
-                              .arg(d.ordinal)
-                              .arg(QString::fromStdString(d.name),
-                                   QString::fromStdString(rt::archFor(d))),
-                          QString("gpu:%1").arg(d.ordinal));
+        m_target->addItem(
+            tr("GPU %1: %2 (%3)")
+                .arg(d.ordinal)
+                .arg(QString::fromStdString(d.name), QString::fromStdString(rt::archFor(d))),
+            QString("gpu:%1").arg(d.ordinal));
     m_target->addItem(tr("cpu-interpreter"), QStringLiteral("cpu-interpreter"));
     if (m_target->count() == 1)
         m_target->setToolTip(tr("No GPU: %1").arg(QString::fromStdString(why)));
@@ -121,7 +123,8 @@ void RunPanel::setStatus(const QString& text, const QColor& color) {
     m_status->setText(text);
     m_status->setToolTip(text);
     QPalette p = m_status->palette();
-    p.setColor(QPalette::WindowText, color.isValid() ? color : palette().color(QPalette::WindowText));
+    p.setColor(QPalette::WindowText,
+               color.isValid() ? color : palette().color(QPalette::WindowText));
     m_status->setPalette(p);
 }
 
@@ -130,7 +133,8 @@ void RunPanel::run() {
     m_log->clear();
     QString tilec = m_tilec.isEmpty() ? findTilec() : m_tilec;
     if (tilec.isEmpty()) {
-        setStatus(tr("Cannot run: tilec was not found next to tilescope or on PATH"), theme().error);
+        setStatus(tr("Cannot run: tilec was not found next to tilescope or on PATH"),
+                  theme().error);
         emit finished(false);
         return;
     }
@@ -147,7 +151,8 @@ void RunPanel::run() {
     }
     f.close();
     QString target = m_target->currentData().toString();
-    QStringList args = tilecRunArguments(file, m_session.paramOverrides(), target, m_session.target());
+    QStringList args =
+        tilecRunArguments(file, m_session.paramOverrides(), target, m_session.target());
     m_proc = std::make_unique<QProcess>();
     m_proc->setProcessChannelMode(QProcess::MergedChannels);
     if (target.startsWith("gpu:")) {
@@ -193,8 +198,9 @@ void RunPanel::onFinished(int exitCode, QProcess::ExitStatus status) {
     double secs = m_clock.elapsed() / 1000.0;
     bool pass = status == QProcess::NormalExit && exitCode == 0;
     if (status == QProcess::CrashExit)
-        setStatus(tr("✖ tilec crashed after %1 s (the IDE is fine; see the log)").arg(secs, 0, 'f', 1),
-                  theme().error);
+        setStatus(
+            tr("✖ tilec crashed after %1 s (the IDE is fine; see the log)").arg(secs, 0, 'f', 1),
+            theme().error);
     else if (pass)
         setStatus(tr("✔ PASS  ·  %1").arg(runSummary(m_log->toPlainText(), secs)), theme().success);
     else

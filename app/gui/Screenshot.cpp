@@ -20,15 +20,18 @@
 namespace ts::gui {
 
 void ScreenshotOptions::addTo(QCommandLineParser& p) {
-    p.addOption({"screenshot", "Render the window to <png> after the first compile and exit.", "png"});
+    p.addOption(
+        {"screenshot", "Render the window to <png> after the first compile and exit.", "png"});
     p.addOption({"size", "Window size for --screenshot (default 1600x1000).", "WxH"});
     p.addOption({"theme", "light | dark (screenshot mode).", "name"});
     p.addOption({"pass", "Select this pass (name or 1-based number).", "pass"});
     p.addOption({"diff", "Show the selected pass as a diff."});
     p.addOption({"unified", "Unified diff instead of side by side."});
     p.addOption({"focus-line", "Put the caret on this source line.", "line"});
-    p.addOption({"panel", "Grab only this panel (passes, generated, params, problems, run).", "id"});
-    p.addOption({"replace", "Edit the text before compiling: 'old=>new' (first occurrence).", "edit"});
+    p.addOption(
+        {"panel", "Grab only this panel (passes, generated, params, problems, run).", "id"});
+    p.addOption(
+        {"replace", "Edit the text before compiling: 'old=>new' (first occurrence).", "edit"});
     p.addOption({"raise", "Bring this dock to the front of its tab group.", "id"});
     p.addOption({"run", "Run the program (F5) and wait for the result before the grab."});
 }
@@ -124,7 +127,8 @@ int runScreenshot(MainWindow& w, const ScreenshotOptions& o) {
             w.action("run.run")->trigger();
             QElapsedTimer t;
             t.start();
-            while (!done && t.elapsed() < 300000) QApplication::processEvents(QEventLoop::AllEvents, 50);
+            while (!done && t.elapsed() < 300000)
+                QApplication::processEvents(QEventLoop::AllEvents, 50);
         }
     }
     settle(300);
@@ -141,7 +145,8 @@ int runScreenshot(MainWindow& w, const ScreenshotOptions& o) {
         std::fprintf(stderr, "tilescope: cannot write %s\n", qPrintable(o.out));
         return 1;
     }
-    std::fprintf(stderr, "tilescope: wrote %s (%dx%d)\n", qPrintable(o.out), png.width(), png.height());
+    std::fprintf(stderr, "tilescope: wrote %s (%dx%d)\n", qPrintable(o.out), png.width(),
+                 png.height());
     return 0;
 }
 

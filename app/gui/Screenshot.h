@@ -13,16 +13,16 @@ namespace ts::gui {
 class MainWindow;
 
 struct ScreenshotOptions {
-    QString out;            ///< PNG path; empty = screenshot mode off
+    QString out;  ///< PNG path; empty = screenshot mode off
     QSize size{1600, 1000};
     QString theme = "light";
-    QString pass;           ///< pass name or 1-based number to select
+    QString pass;  ///< pass name or 1-based number to select
     bool diff = false, unified = false;
-    int focusLine = 0;      ///< 1-based source line to put the caret on (cross-highlighting)
-    QString panel;          ///< grab only this panel ("passes", "generated", ...); empty = window
-    QString replace;        ///< "old=>new": edit the text before the compile (error screenshots)
-    QString raise;          ///< dock to bring to front in its tab group ("problems", "run")
-    bool run = false;       ///< press Run (F5) and wait for it to finish before the grab
+    int focusLine = 0;  ///< 1-based source line to put the caret on (cross-highlighting)
+    QString panel;      ///< grab only this panel ("passes", "generated", ...); empty = window
+    QString replace;    ///< "old=>new": edit the text before the compile (error screenshots)
+    QString raise;      ///< dock to bring to front in its tab group ("problems", "run")
+    bool run = false;   ///< press Run (F5) and wait for it to finish before the grab
     bool enabled() const { return !out.isEmpty(); }
 
     static void addTo(QCommandLineParser& p);

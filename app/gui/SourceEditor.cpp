@@ -1,12 +1,12 @@
 // The tile-program editor (SourceEditor.h).
 #include "app/gui/SourceEditor.h"
 
-#include <Qsci/qsciapis.h>
-#include <Qsci/qscilexerpython.h>
-
 #include <QRegularExpression>
 #include <QTimer>
 #include <QToolTip>
+
+#include <Qsci/qsciapis.h>
+#include <Qsci/qscilexerpython.h>
 
 #include "app/gui/Session.h"
 #include "app/gui/Theme.h"
@@ -17,16 +17,31 @@ namespace {
 
 // Python-level names the meta-evaluator understands (LANGUAGE.md §2), offered next to T.*.
 const char* const kMetaNames[] = {
-    "range(stop)", "range(start, stop, step=1)", "len(x)", "min(a, b)", "max(a, b)", "abs(x)",
-    "int(x)", "float(x)", "zip(a, b)", "enumerate(x)", "sorted(x)", "tilelang.jit(out_idx=[-1])",
-    "tilelang.language", "tilelang.layout.make_swizzled_layout(buf)", "ref_program",
+    "range(stop)",
+    "range(start, stop, step=1)",
+    "len(x)",
+    "min(a, b)",
+    "max(a, b)",
+    "abs(x)",
+    "int(x)",
+    "float(x)",
+    "zip(a, b)",
+    "enumerate(x)",
+    "sorted(x)",
+    "tilelang.jit(out_idx=[-1])",
+    "tilelang.language",
+    "tilelang.layout.make_swizzled_layout(buf)",
+    "ref_program",
 };
 
 QString severityName(Severity s) {
     switch (s) {
-        case Severity::Error: return QStringLiteral("error");
-        case Severity::Warning: return QStringLiteral("warning");
-        case Severity::Note: return QStringLiteral("note");
+        case Severity::Error:
+            return QStringLiteral("error");
+        case Severity::Warning:
+            return QStringLiteral("warning");
+        case Severity::Note:
+            return QStringLiteral("note");
     }
     return {};
 }
@@ -83,7 +98,8 @@ SourceEditor::SourceEditor(Session& session, QWidget* parent)
     connect(m_tnameTimer, &QTimer::timeout, this, &SourceEditor::highlightTNames);
 
     applyTheme();
-    connect(&ThemeManager::instance(), &ThemeManager::themeChanged, this, &SourceEditor::applyTheme);
+    connect(&ThemeManager::instance(), &ThemeManager::themeChanged, this,
+            &SourceEditor::applyTheme);
     connect(this, &QsciScintilla::textChanged, this, &SourceEditor::onTextChanged);
     connect(this, &QsciScintilla::cursorPositionChanged, this, [this](int line, int index) {
         if (m_applyingSession) return;
@@ -228,7 +244,8 @@ void SourceEditor::setDiagnostics(const std::vector<Diagnostic>& diags) {
         n.second = n.second || err;
     }
     if (m_inlineDiagnostics)
-        for (auto& [line, n] : notes) annotate(line, n.first, n.second ? m_annotError : m_annotWarning);
+        for (auto& [line, n] : notes)
+            annotate(line, n.first, n.second ? m_annotError : m_annotWarning);
 }
 
 void SourceEditor::setInlineDiagnostics(bool on) {
@@ -290,7 +307,8 @@ void SourceEditor::onFocusChanged() {
     for (int l = first; l <= last && l < lines(); ++l) markerAdd(l, kMarkFocus);
     int top = firstVisibleLine();
     int visible = int(SendScintilla(SCI_LINESONSCREEN));
-    if (first < top || first >= top + visible) setFirstVisibleLine(std::max(0, first - visible / 3));
+    if (first < top || first >= top + visible)
+        setFirstVisibleLine(std::max(0, first - visible / 3));
 }
 
 void SourceEditor::highlightTNames() {

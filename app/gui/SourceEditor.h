@@ -5,10 +5,10 @@
 // code points at. It is bound to a Session: edits go to the session (which recompiles on a
 // debounce) and the session's pragma rewrites come back as minimal edits, so undo keeps working.
 #pragma once
+#include <vector>
+
 #include <Qsci/qsciscintilla.h>
 #include <Qsci/qscistyle.h>
-
-#include <vector>
 
 #include "compiler/support/Diagnostic.h"
 

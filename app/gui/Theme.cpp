@@ -1,15 +1,15 @@
 // Light/dark palettes and code-view styling (Theme.h).
 #include "app/gui/Theme.h"
 
-#include <Qsci/qscilexercpp.h>
-#include <Qsci/qscilexerpython.h>
-#include <Qsci/qsciscintilla.h>
-
 #include <QApplication>
 #include <QFontDatabase>
 #include <QPalette>
 #include <QStyle>
 #include <QStyleFactory>
+
+#include <Qsci/qscilexercpp.h>
+#include <Qsci/qscilexerpython.h>
+#include <Qsci/qsciscintilla.h>
 
 namespace ts::gui {
 namespace {
@@ -125,11 +125,11 @@ void ThemeManager::setTheme(const QString& name) {
         QApplication::setStyle(QStyleFactory::create("Fusion"));
         QApplication::setPalette(paletteFor(m_theme));
         // Dock titles and tab bars a little more legible than Fusion's defaults.
-        qApp->setStyleSheet(QStringLiteral(
-            "QDockWidget::title { padding: 4px 6px; background: %1; }"
-            "QDockWidget { titlebar-close-icon: none; }"
-            "QToolTip { padding: 4px; }")
-                                .arg(m_theme.dark ? "#313337" : "#e9ecef"));
+        qApp->setStyleSheet(
+            QStringLiteral("QDockWidget::title { padding: 4px 6px; background: %1; }"
+                           "QDockWidget { titlebar-close-icon: none; }"
+                           "QToolTip { padding: 4px; }")
+                .arg(m_theme.dark ? "#313337" : "#e9ecef"));
     }
     emit themeChanged();
 }
@@ -184,9 +184,10 @@ void ThemeManager::styleLexer(QsciLexer* lexer) const {
         py->setColor(t.comment, L::Comment);
         py->setColor(t.comment, L::CommentBlock);
         py->setColor(t.number, L::Number);
-        for (int s : {L::DoubleQuotedString, L::SingleQuotedString, L::TripleSingleQuotedString,
-                      L::TripleDoubleQuotedString, L::DoubleQuotedFString, L::SingleQuotedFString,
-                      L::TripleSingleQuotedFString, L::TripleDoubleQuotedFString, L::UnclosedString})
+        for (int s :
+             {L::DoubleQuotedString, L::SingleQuotedString, L::TripleSingleQuotedString,
+              L::TripleDoubleQuotedString, L::DoubleQuotedFString, L::SingleQuotedFString,
+              L::TripleSingleQuotedFString, L::TripleDoubleQuotedFString, L::UnclosedString})
             py->setColor(t.string, s);
         py->setColor(t.keyword, L::Keyword);
         py->setFont(bold, L::Keyword);

@@ -18,14 +18,14 @@ struct Theme {
     bool dark = false;
     QColor paper, text, margin, marginText, caretLine, selection, caret;
     QColor comment, keyword, string, number, identifier, tname, op, decorator, preproc;
-    QColor crossHighlight;               ///< lines picked by cross-highlighting
-    QColor diffAddLine, diffAddText;     ///< inserted lines / intra-line ranges
-    QColor diffDelLine, diffDelText;     ///< deleted lines / intra-line ranges
-    QColor diffFiller;                   ///< side-by-side filler rows
-    QColor error, warning, note;         ///< squiggles and markers
-    QColor accent;                       ///< changed-pass dot, links
-    QColor success;                      ///< PASS, added-line counts
-    QColor dim;                          ///< secondary text (unchanged passes)
+    QColor crossHighlight;            ///< lines picked by cross-highlighting
+    QColor diffAddLine, diffAddText;  ///< inserted lines / intra-line ranges
+    QColor diffDelLine, diffDelText;  ///< deleted lines / intra-line ranges
+    QColor diffFiller;                ///< side-by-side filler rows
+    QColor error, warning, note;      ///< squiggles and markers
+    QColor accent;                    ///< changed-pass dot, links
+    QColor success;                   ///< PASS, added-line counts
+    QColor dim;                       ///< secondary text (unchanged passes)
 };
 
 class ThemeManager : public QObject {

@@ -46,7 +46,8 @@ int main(int argc, char** argv) {
     if (file.isEmpty() && !shot.enabled()) file = QSettings().value("lastFile").toString();
     if (file.isEmpty() || !QFileInfo::exists(file)) {
         QString samples = ts::gui::MainWindow::samplesDir();
-        if (!samples.isEmpty() && QFileInfo::exists(samples + "/gemm.py")) file = samples + "/gemm.py";
+        if (!samples.isEmpty() && QFileInfo::exists(samples + "/gemm.py"))
+            file = samples + "/gemm.py";
     }
     if (!file.isEmpty() && QFileInfo::exists(file)) w.openFile(file, /*force=*/true);
 

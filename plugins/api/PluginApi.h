@@ -29,15 +29,15 @@ namespace ts::plugin {
 /// told when the result changes.
 struct PanelContext {
     std::function<std::shared_ptr<const CompileResult>()> result;  ///< latest result (may be null)
-    std::function<QString()> path, text;                            ///< the document
+    std::function<QString()> path, text;                           ///< the document
     /// Calls `fn` on the UI thread after every new result, for as long as `receiver` lives.
     std::function<void(QObject* receiver, std::function<void()> fn)> onResultChanged;
 };
 
 /// A dockable panel a plugin adds (shown in View › Panels).
 struct PanelSpec {
-    QString id;     ///< unique, e.g. "myplugin.roofline"
-    QString title;  ///< dock title
+    QString id;           ///< unique, e.g. "myplugin.roofline"
+    QString title;        ///< dock title
     bool bottom = false;  ///< dock at the bottom (else right)
     std::function<QWidget*(const PanelContext&)> create;
 };

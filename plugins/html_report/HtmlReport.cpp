@@ -19,7 +19,9 @@ QString markedLine(const std::string& line, const std::vector<viz::ByteRange>& r
     for (const viz::ByteRange& r : ranges) {
         if (r.begin > line.size()) break;
         out += esc(line.substr(pos, r.begin - pos));
-        out += "<mark>" + esc(line.substr(r.begin, std::min<size_t>(r.end, line.size()) - r.begin)) + "</mark>";
+        out += "<mark>" +
+               esc(line.substr(r.begin, std::min<size_t>(r.end, line.size()) - r.begin)) +
+               "</mark>";
         pos = std::min<uint32_t>(r.end, uint32_t(line.size()));
     }
     out += esc(line.substr(pos));
@@ -59,21 +61,28 @@ QString htmlReport(const ExportContext& ctx) {
     QString h = "<!doctype html>\n<html><head><meta charset=utf-8><title>TileScope report: " +
                 name.toHtmlEscaped() + "</title><style>" + kStyle + "</style></head><body>\n";
     h += "<h1>" + name.toHtmlEscaped() + "</h1>\n<p class=muted>TileScope pass report · target " +
-         ctx.target.toHtmlEscaped() + QString(" · front end %1 ms, passes %2 ms, codegen %3 ms</p>\n")
-                                          .arg(r.frontendMicros / 1000, 0, 'f', 2)
-                                          .arg(r.passesMicros / 1000, 0, 'f', 2)
-                                          .arg(r.codegenMicros / 1000, 0, 'f', 2);
+         ctx.target.toHtmlEscaped() +
+         QString(" · front end %1 ms, passes %2 ms, codegen %3 ms</p>\n")
+             .arg(r.frontendMicros / 1000, 0, 'f', 2)
+             .arg(r.passesMicros / 1000, 0, 'f', 2)
+             .arg(r.codegenMicros / 1000, 0, 'f', 2);
     if (!r.kernel.name.empty())
-        h += QString("<p>Kernel <code>%1</code>: grid (%2, %3, %4), block (%5, %6, %7), dynamic "
-                     "shared memory %8 bytes.</p>\n")
+        h += QString(
+                 "<p>Kernel <code>%1</code>: grid (%2, %3, %4), block (%5, %6, %7), dynamic "
+                 "shared memory %8 bytes.</p>\n")
                  .arg(esc(r.kernel.name))
-                 .arg(r.kernel.grid[0]).arg(r.kernel.grid[1]).arg(r.kernel.grid[2])
-                 .arg(r.kernel.block[0]).arg(r.kernel.block[1]).arg(r.kernel.block[2])
+                 .arg(r.kernel.grid[0])
+                 .arg(r.kernel.grid[1])
+                 .arg(r.kernel.grid[2])
+                 .arg(r.kernel.block[0])
+                 .arg(r.kernel.block[1])
+                 .arg(r.kernel.block[2])
                  .arg(qulonglong(r.kernel.dynamicSmemBytes));
 
     h += "<h2>Parameters</h2>\n<table><tr><th>name</th><th>value</th><th>default</th></tr>\n";
     for (const FactoryParam& p : r.params)
-        h += "<tr><td>" + esc(p.name) + "</td><td>" + (p.overridden ? "<b>" + esc(p.value) + "</b>" : esc(p.value)) +
+        h += "<tr><td>" + esc(p.name) + "</td><td>" +
+             (p.overridden ? "<b>" + esc(p.value) + "</b>" : esc(p.value)) +
              "</td><td class=muted>" + esc(p.defaultValue) + "</td></tr>\n";
     h += "</table>\n";
 
@@ -86,19 +95,24 @@ QString htmlReport(const ExportContext& ctx) {
                  .arg(d.span.line)
                  .arg(d.span.col)
                  .arg(esc(d.message))
-                 .arg(d.hint.empty() ? QString() : " <span class=muted>(hint: " + esc(d.hint) + ")</span>");
+                 .arg(d.hint.empty() ? QString()
+                                     : " <span class=muted>(hint: " + esc(d.hint) + ")</span>");
     }
 
-    h += "<h2>Passes</h2>\n<table><tr><th>#</th><th>pass</th><th>what it does</th><th>time</th><th>IR</th></tr>\n";
+    h += "<h2>Passes</h2>\n<table><tr><th>#</th><th>pass</th><th>what it "
+         "does</th><th>time</th><th>IR</th></tr>\n";
     for (size_t i = 0; i < r.passes.size(); ++i) {
         const PassSnapshot& p = r.passes[i];
-        h += QString("<tr><td>%1</td><td><a href='#pass-%1'>%2</a></td><td>%3</td><td>%4 µs</td><td>%5</td></tr>\n")
+        h += QString(
+                 "<tr><td>%1</td><td><a href='#pass-%1'>%2</a></td><td>%3</td><td>%4 "
+                 "µs</td><td>%5</td></tr>\n")
                  .arg(i + 1)
                  .arg(esc(p.name))
                  .arg(esc(p.summary))
                  .arg(p.micros, 0, 'f', 0)
-                 .arg(p.failed ? "<span class=error>failed</span>"
-                               : p.changed ? "<span class=changed>changed</span>" : "<span class=muted>unchanged</span>");
+                 .arg(p.failed    ? "<span class=error>failed</span>"
+                      : p.changed ? "<span class=changed>changed</span>"
+                                  : "<span class=muted>unchanged</span>");
     }
     h += "</table>\n";
 
@@ -123,9 +137,11 @@ QString htmlReport(const ExportContext& ctx) {
                     if (u.op == viz::EditOp::Equal)
                         h += esc(d.newLines[u.line]) + "\n";
                     else if (u.op == viz::EditOp::Delete)
-                        h += "<span class=del>" + markedLine(d.oldLines[u.line], u.ranges) + "</span>";
+                        h += "<span class=del>" + markedLine(d.oldLines[u.line], u.ranges) +
+                             "</span>";
                     else
-                        h += "<span class=add>" + markedLine(d.newLines[u.line], u.ranges) + "</span>";
+                        h += "<span class=add>" + markedLine(d.newLines[u.line], u.ranges) +
+                             "</span>";
                 }
                 h += "</pre></details>\n";
             }
@@ -137,13 +153,15 @@ QString htmlReport(const ExportContext& ctx) {
 
     h += "<h2>Generated CUDA</h2>\n";
     h += r.cuda.empty() ? QString("<p class=muted>No code generated.</p>\n")
-                        : "<details><summary>kernel.cu</summary><pre>" + numbered(r.cuda) + "</pre></details>\n";
+                        : "<details><summary>kernel.cu</summary><pre>" + numbered(r.cuda) +
+                              "</pre></details>\n";
     h += "<h2>Source</h2>\n<pre>" + numbered(ctx.sourceText.toStdString()) + "</pre>\n";
     h += "</body></html>\n";
     return h;
 }
 
-bool HtmlReportExporter::exportTo(const ExportContext& ctx, const QString& outPath, QString* error) {
+bool HtmlReportExporter::exportTo(const ExportContext& ctx, const QString& outPath,
+                                  QString* error) {
     QSaveFile f(outPath);
     if (!f.open(QIODevice::WriteOnly) || f.write(htmlReport(ctx).toUtf8()) < 0 || !f.commit()) {
         if (error) *error = QObject::tr("Cannot write %1: %2").arg(outPath, f.errorString());

@@ -37,7 +37,8 @@ private slots:
     void debounceCoalescesBursts() {
         CompileWorker w;
         std::atomic<int> calls{0};
-        w.setCompileFunction([&](auto& p, auto& t, auto& o) { return slowCompile(p, t, o, 5, &calls); });
+        w.setCompileFunction(
+            [&](auto& p, auto& t, auto& o) { return slowCompile(p, t, o, 5, &calls); });
         QSignalSpy spy(&w, &CompileWorker::finished);
         for (int i = 0; i < 10; ++i) w.schedule({"f.py", "text" + std::to_string(i), {}}, 50);
         QVERIFY(spy.wait(2000));
@@ -52,7 +53,8 @@ private slots:
     void newerRequestCancelsRunningCompile() {
         CompileWorker w;
         std::atomic<int> calls{0};
-        w.setCompileFunction([&](auto& p, auto& t, auto& o) { return slowCompile(p, t, o, 400, &calls); });
+        w.setCompileFunction(
+            [&](auto& p, auto& t, auto& o) { return slowCompile(p, t, o, 400, &calls); });
         QSignalSpy started(&w, &CompileWorker::started);
         QSignalSpy done(&w, &CompileWorker::finished);
         w.schedule({"f.py", "old", {}}, 0);
@@ -93,7 +95,8 @@ private slots:
     void uiThreadStaysResponsive() {
         CompileWorker w;
         std::atomic<int> calls{0};
-        w.setCompileFunction([&](auto& p, auto& t, auto& o) { return slowCompile(p, t, o, 300, &calls); });
+        w.setCompileFunction(
+            [&](auto& p, auto& t, auto& o) { return slowCompile(p, t, o, 300, &calls); });
         // A 5 ms timer on the UI thread: the largest gap between its ticks is the longest block.
         QElapsedTimer clock;
         clock.start();

@@ -1,10 +1,9 @@
 // Export (app/gui/ProjectExport.h): the folder has the kernel, the device header, a launcher and
 // build files, and nvcc builds it (skipped where no nvcc is installed; no GPU is needed to build).
-#include <QtTest>
-
 #include <QProcess>
 #include <QStandardPaths>
 #include <QTemporaryDir>
+#include <QtTest>
 
 #include "app/gui/ProjectExport.h"
 #include "compiler/Compile.h"
@@ -51,20 +50,24 @@ class ExportTest : public QObject {
 private slots:
     void initTestCase() {
         m_result = compile("gemm.py", kGemm);
-        QVERIFY2(m_result.ok, m_result.diagnostics.empty() ? "compile failed"
-                                                           : m_result.diagnostics[0].message.c_str());
+        QVERIFY2(m_result.ok, m_result.diagnostics.empty()
+                                  ? "compile failed"
+                                  : m_result.diagnostics[0].message.c_str());
     }
 
     void writesTheFolder() {
         QTemporaryDir dir;
         std::string error;
-        auto files = exportProject(m_result, {dir.path().toStdString(), "gemm", "gemm.py", "sm_80"}, &error);
+        auto files =
+            exportProject(m_result, {dir.path().toStdString(), "gemm", "gemm.py", "sm_80"}, &error);
         QVERIFY2(!files.empty(), error.c_str());
-        for (const char* f : {"kernel.cu", "ts_device.cuh", "main.cu", "CMakeLists.txt", "Makefile", "README.md"})
+        for (const char* f :
+             {"kernel.cu", "ts_device.cuh", "main.cu", "CMakeLists.txt", "Makefile", "README.md"})
             QVERIFY2(QFile::exists(dir.filePath(f)), f);
         QString launcher = QString::fromStdString(launcherSource(m_result, "kernel.cu"));
         QVERIFY(launcher.contains(QString::fromStdString(m_result.kernel.name)));
-        for (const auto& a : m_result.kernel.args) QVERIFY(launcher.contains("d_" + QString::fromStdString(a.name)));
+        for (const auto& a : m_result.kernel.args)
+            QVERIFY(launcher.contains("d_" + QString::fromStdString(a.name)));
     }
 
     void refusesWithoutCode() {
@@ -79,7 +82,9 @@ private slots:
         if (nvcc.isEmpty()) QSKIP("nvcc not installed");
         QTemporaryDir dir;
         std::string error;
-        QVERIFY(!exportProject(m_result, {dir.path().toStdString(), "gemm", "gemm.py", "sm_80"}, &error).empty());
+        QVERIFY(
+            !exportProject(m_result, {dir.path().toStdString(), "gemm", "gemm.py", "sm_80"}, &error)
+                 .empty());
         QProcess p;
         p.setWorkingDirectory(dir.path());
         p.setProcessChannelMode(QProcess::MergedChannels);

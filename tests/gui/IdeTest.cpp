@@ -3,14 +3,13 @@
 // pass has a non-empty diff, typing an error shows a diagnostic on the right line within 500 ms
 // and fixing it clears it, parameters edit the pragma and recompile, cross-highlighting, the
 // command palette, themes, and a screenshot smoke test of every panel.
-#include <QtTest>
-
 #include <QDir>
 #include <QDockWidget>
+#include <QLineEdit>
 #include <QStandardPaths>
 #include <QTableView>
-#include <QLineEdit>
 #include <QTemporaryDir>
+#include <QtTest>
 
 #include "app/gui/CodeView.h"
 #include "app/gui/CommandPalette.h"
@@ -105,8 +104,10 @@ private slots:
             QVERIFY(w.openFile(QDir(dir).filePath(f), true));
             QVERIFY2(waitCompiled(w.session()), qPrintable(f));
             auto r = w.session().result();
-            QVERIFY2(r->ok, qPrintable(f + ": " + QString::fromStdString(
-                                               r->diagnostics.empty() ? "" : r->diagnostics[0].message)));
+            QVERIFY2(r->ok,
+                     qPrintable(f + ": " +
+                                QString::fromStdString(
+                                    r->diagnostics.empty() ? "" : r->diagnostics[0].message)));
             checkPassesMatchPipeline(w);
             checkSelectingShowsIr(w);
             checkChangingPassHasDiff(w);
@@ -203,7 +204,8 @@ private slots:
         explorer->irView()->setCursorPosition(irLine, 0);
         QTRY_COMPARE(w.session().focus().origin, FocusOrigin::Ir);
         QVERIFY(int(w.session().focus().span.line) <= line + 1);
-        QVERIFY(int(std::max(w.session().focus().span.endLine, w.session().focus().span.line)) >= line + 1);
+        QVERIFY(int(std::max(w.session().focus().span.endLine, w.session().focus().span.line)) >=
+                line + 1);
     }
 
     void generatedOutlineAndGoToDefinition() {

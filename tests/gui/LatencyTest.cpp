@@ -4,9 +4,8 @@
 // p95 > 150 ms or the UI blocked for more than 50 ms with TS_GUI_LATENCY_STRICT=1 (a quiet
 // machine); otherwise only gross regressions fail (p95 > 1 s), because shared CI machines stall
 // processes for longer than the budget itself. Runs the real compiler.
-#include <QtTest>
-
 #include <QDir>
+#include <QtTest>
 #include <algorithm>
 
 #include "app/gui/MainWindow.h"
@@ -34,7 +33,8 @@ private slots:
         QElapsedTimer clock;
         clock.start();
         qint64 refreshedAt = -1;
-        connect(&w.session(), &Session::resultChanged, this, [&] { refreshedAt = clock.nsecsElapsed(); });
+        connect(&w.session(), &Session::resultChanged, this,
+                [&] { refreshedAt = clock.nsecsElapsed(); });
         qint64 lastTick = 0, worstGap = 0;
         QTimer tick;
         connect(&tick, &QTimer::timeout, this, [&] {
@@ -50,7 +50,8 @@ private slots:
         for (int i = 0; i < 40; ++i) {
             // Alternate: add / remove a trailing space (a real edit, a real recompile).
             ed->setFocus();
-            ed->setCursorPosition(line, ed->text(line).trimmed().size() + ed->text(line).indexOf('T'));
+            ed->setCursorPosition(line,
+                                  ed->text(line).trimmed().size() + ed->text(line).indexOf('T'));
             refreshedAt = -1;
             qint64 t0 = clock.nsecsElapsed();
             if (i % 2 == 0)
@@ -64,10 +65,12 @@ private slots:
         std::sort(ms.begin(), ms.end());
         double p50 = ms[ms.size() / 2], p95 = ms[size_t(ms.size() * 0.95)];
         double worst = worstGap / 1e6;
-        qInfo("gemm.py edit -> passes refreshed over %zu edits: p50 %.1f ms, p95 %.1f ms, max %.1f ms "
-              "(debounce %d ms, compile %.1f ms); longest UI-thread block %.1f ms",
-              ms.size(), p50, p95, ms.back(), w.session().effectiveDebounceMs(),
-              w.session().lastCompileMs(), worst);
+        qInfo(
+            "gemm.py edit -> passes refreshed over %zu edits: p50 %.1f ms, p95 %.1f ms, max %.1f "
+            "ms "
+            "(debounce %d ms, compile %.1f ms); longest UI-thread block %.1f ms",
+            ms.size(), p50, p95, ms.back(), w.session().effectiveDebounceMs(),
+            w.session().lastCompileMs(), worst);
         const bool strict = qEnvironmentVariableIntValue("TS_GUI_LATENCY_STRICT") != 0;
         QVERIFY2(p95 <= (strict ? 150 : 1000), qPrintable(QString("p95 %1 ms").arg(p95)));
         if (strict) QVERIFY2(worst <= 50, qPrintable(QString("UI blocked %1 ms").arg(worst)));

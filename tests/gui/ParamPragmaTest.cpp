@@ -10,7 +10,8 @@ class ParamPragmaTest : public QObject {
     Q_OBJECT
 private slots:
     void parsesValues() {
-        auto v = parseParamPragma("import x\n# tilescope: M=4096 dtype=\"float16\" tile=(64, 32)\n");
+        auto v =
+            parseParamPragma("import x\n# tilescope: M=4096 dtype=\"float16\" tile=(64, 32)\n");
         QCOMPARE(v.size(), size_t(3));
         QCOMPARE(QString::fromStdString(v["M"]), QString("4096"));
         QCOMPARE(QString::fromStdString(v["dtype"]), QString("\"float16\""));

@@ -60,8 +60,8 @@ private slots:
         QString html = plugin::htmlReport(ctx);
         QVERIFY(html.contains("<h3>1. simplify</h3>"));
         QVERIFY(html.contains("<h3>2. lower-tile-ops</h3>"));
-        QVERIFY(html.contains("<mark>"));         // intra-line highlight of the changed line
-        QVERIFY(html.contains("x = 1 &lt; 2"));   // source is escaped
+        QVERIFY(html.contains("<mark>"));        // intra-line highlight of the changed line
+        QVERIFY(html.contains("x = 1 &lt; 2"));  // source is escaped
         QVERIFY(html.contains("__global__ void k()"));
     }
 };

@@ -1,10 +1,9 @@
 // Autosave and crash recovery (app/gui/Recovery.h): a modified document is autosaved, saving
 // clears it, a recovery file of a dead process is offered back, one of a live process is not.
-#include <QtTest>
-
 #include <QJsonDocument>
 #include <QJsonObject>
 #include <QTemporaryDir>
+#include <QtTest>
 
 #include "app/gui/Recovery.h"
 #include "app/gui/Session.h"

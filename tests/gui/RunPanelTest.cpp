@@ -1,9 +1,8 @@
 // The Run panel (app/gui/RunPanel.h): the tilec command line it builds, and how it reports a
 // passing run, a failing run, and a crashing child — with a stand-in tilec script, so no GPU and
 // no real run is needed. The IDE must survive the crash and say what happened.
-#include <QtTest>
-
 #include <QTemporaryDir>
+#include <QtTest>
 
 #include "app/gui/RunPanel.h"
 #include "app/gui/Session.h"
@@ -35,11 +34,12 @@ private slots:
     }
 
     void summary() {
-        QString log = "kernel k: grid (1, 1, 1)\nran on the CPU interpreter: 12.3 ms\n"
-                      "check against ref_program (float64, 0.00 s):\n"
-                      "  C: rel-L2 2.1e-04 (tol 1.0e-02), max-abs 3.9e-03, 0 NaN: PASS\nPASS\n";
-        QCOMPARE(runSummary(log, 1.24),
-                 QString("C rel-L2 2.1e-04, max-abs 3.9e-03  ·  12.3 ms on the CPU interpreter  ·  1.2 s total"));
+        QString log =
+            "kernel k: grid (1, 1, 1)\nran on the CPU interpreter: 12.3 ms\n"
+            "check against ref_program (float64, 0.00 s):\n"
+            "  C: rel-L2 2.1e-04 (tol 1.0e-02), max-abs 3.9e-03, 0 NaN: PASS\nPASS\n";
+        QCOMPARE(runSummary(log, 1.24), QString("C rel-L2 2.1e-04, max-abs 3.9e-03  ·  12.3 ms on "
+                                                "the CPU interpreter  ·  1.2 s total"));
         QCOMPARE(runSummary("garbage", 0.5), QString("0.5 s total"));
     }
 
@@ -50,7 +50,8 @@ private slots:
         RunPanel panel(s);
 
         // The child sees the editor's text (with the pragma) and the pragma's values as --param.
-        panel.setTilec(script("pass.sh", "echo \"args: $@\"; cat \"$2\"; echo 'C: rel-L2 1e-4: PASS'; exit 0"));
+        panel.setTilec(script(
+            "pass.sh", "echo \"args: $@\"; cat \"$2\"; echo 'C: rel-L2 1e-4: PASS'; exit 0"));
         QSignalSpy done(&panel, &RunPanel::finished);
         panel.run();
         QVERIFY(done.wait(10000));

@@ -1,9 +1,9 @@
 // Tests of the pass explorer's diff model (visualizer/core/LineDiff.h): Myers edit scripts are
 // minimal and valid, changed runs pair into rows with intra-line ranges, unified listing order.
-#include <gtest/gtest.h>
-
 #include <random>
 #include <string>
+
+#include <gtest/gtest.h>
 
 #include "visualizer/core/LineDiff.h"
 
@@ -38,7 +38,8 @@ int lcs(std::string_view a, std::string_view b) {
     std::vector<std::vector<int>> t(a.size() + 1, std::vector<int>(b.size() + 1, 0));
     for (size_t i = 1; i <= a.size(); ++i)
         for (size_t j = 1; j <= b.size(); ++j)
-            t[i][j] = a[i - 1] == b[j - 1] ? t[i - 1][j - 1] + 1 : std::max(t[i - 1][j], t[i][j - 1]);
+            t[i][j] =
+                a[i - 1] == b[j - 1] ? t[i - 1][j - 1] + 1 : std::max(t[i - 1][j], t[i][j - 1]);
     return t[a.size()][b.size()];
 }
 

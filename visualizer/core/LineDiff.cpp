@@ -142,9 +142,15 @@ void intraLineRanges(std::string_view oldLine, std::string_view newLine,
     uint32_t i = 0, j = 0;
     for (EditOp op : myersDiff(oldLine, newLine)) {
         switch (op) {
-            case EditOp::Equal: ++i, ++j; break;
-            case EditOp::Delete: addByte(oldRanges, i++); break;
-            case EditOp::Insert: addByte(newRanges, j++); break;
+            case EditOp::Equal:
+                ++i, ++j;
+                break;
+            case EditOp::Delete:
+                addByte(oldRanges, i++);
+                break;
+            case EditOp::Insert:
+                addByte(newRanges, j++);
+                break;
         }
     }
     mergeSmallGaps(oldRanges, 3);
@@ -216,9 +222,11 @@ std::vector<UnifiedLine> TextDiff::unified() const {
         size_t end = r;
         while (end < rows.size() && rows[end].kind != RowKind::Equal) ++end;
         for (size_t q = r; q < end; ++q)
-            if (rows[q].oldLine >= 0) out.push_back({EditOp::Delete, rows[q].oldLine, rows[q].oldRanges});
+            if (rows[q].oldLine >= 0)
+                out.push_back({EditOp::Delete, rows[q].oldLine, rows[q].oldRanges});
         for (size_t q = r; q < end; ++q)
-            if (rows[q].newLine >= 0) out.push_back({EditOp::Insert, rows[q].newLine, rows[q].newRanges});
+            if (rows[q].newLine >= 0)
+                out.push_back({EditOp::Insert, rows[q].newLine, rows[q].newRanges});
         r = end;
     }
     return out;

@@ -30,10 +30,10 @@ struct ByteRange {
 
 /// What a side-by-side row shows.
 enum class RowKind : uint8_t {
-    Equal,    ///< same line on both sides
-    Deleted,  ///< only on the left (old) side
-    Inserted, ///< only on the right (new) side
-    Changed,  ///< a left line and a right line that differ; see the ranges
+    Equal,     ///< same line on both sides
+    Deleted,   ///< only on the left (old) side
+    Inserted,  ///< only on the right (new) side
+    Changed,   ///< a left line and a right line that differ; see the ranges
 };
 
 /// One row of the side-by-side view. Line numbers are 0-based indices into the old/new line
@@ -47,8 +47,8 @@ struct DiffRow {
 /// One line of the unified view: a context line (Equal), a removed old line or an added new line.
 struct UnifiedLine {
     EditOp op = EditOp::Equal;
-    int line = -1;                 ///< 0-based index into old (Delete) or new (Equal, Insert) lines
-    std::vector<ByteRange> ranges; ///< intra-line highlights (empty for Equal / unpaired lines)
+    int line = -1;  ///< 0-based index into old (Delete) or new (Equal, Insert) lines
+    std::vector<ByteRange> ranges;  ///< intra-line highlights (empty for Equal / unpaired lines)
 };
 
 /// The diff of two texts.

@@ -1,12 +1,12 @@
 // Side-by-side and unified rendering of a TextDiff (DiffView.h).
 #include "visualizer/widgets/DiffView.h"
 
-#include <Qsci/qsciscintilla.h>
-
 #include <QScrollBar>
 #include <QSplitter>
 #include <QStackedWidget>
 #include <QVBoxLayout>
+
+#include <Qsci/qsciscintilla.h>
 
 namespace ts::viz {
 namespace {
@@ -163,7 +163,8 @@ void DiffView::renderSideBySide() {
         if (row.oldLine >= 0) m_left->setMarginText(line, QString::number(row.oldLine + 1), 0);
         if (row.newLine >= 0) m_right->setMarginText(line, QString::number(row.newLine + 1), 0);
         switch (row.kind) {
-            case RowKind::Equal: break;
+            case RowKind::Equal:
+                break;
             case RowKind::Deleted:
                 m_left->markerAdd(line, kMarkDel);
                 m_right->markerAdd(line, kMarkFiller);
@@ -225,9 +226,9 @@ QString DiffView::unifiedText() const {
     QStringList out;
     for (const UnifiedLine& u : m_diff.unified()) {
         const char* sign = u.op == EditOp::Equal ? " " : u.op == EditOp::Delete ? "-" : "+";
-        out << QString(sign) +
-                   QString::fromStdString(u.op == EditOp::Delete ? m_diff.oldLines[u.line]
-                                                                 : m_diff.newLines[u.line]);
+        out << QString(sign) + QString::fromStdString(u.op == EditOp::Delete
+                                                          ? m_diff.oldLines[u.line]
+                                                          : m_diff.newLines[u.line]);
     }
     return out.join('\n');
 }
