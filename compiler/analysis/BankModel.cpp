@@ -8,7 +8,8 @@
 
 namespace ts::analysis {
 
-int64_t sharedElementOffset(const ir::LayoutNode& l, const std::vector<int64_t>& idx, int eltBytes) {
+int64_t sharedElementOffset(const ir::LayoutNode& l, const std::vector<int64_t>& idx,
+                            int eltBytes) {
     const auto& s = l.shape;
     size_t r = idx.size();
     if (r == 0) return 0;
@@ -22,11 +23,26 @@ int64_t sharedElementOffset(const ir::LayoutNode& l, const std::vector<int64_t>&
     return tile * s[r - 2] * rowElems + inTile;
 }
 
+bool packedLoad(const WarpRequest& r) {
+    if (!r.load || r.ldmatrix || r.bytes <= 4) return false;
+    for (int partner : {1, 2}) {
+        bool ok = true, any = false;
+        for (int l = 0; l < kWarpSize && ok; ++l) {
+            const int64_t a = r.addr[l], b = r.addr[l ^ partner];
+            if (a < 0) continue;
+            any = true;
+            ok = b < 0 || a == b;
+        }
+        if (ok && any) return true;
+    }
+    return false;
+}
+
 int phaseCount(const WarpRequest& r) {
     if (r.ldmatrix) return r.ldmatrix;
     if (r.bytes <= 4) return 1;
-    if (r.bytes == 8) return 2;
-    return 4;
+    const int n = r.bytes == 8 ? 2 : 4;
+    return packedLoad(r) ? n / 2 : n;
 }
 
 namespace {
@@ -70,11 +86,16 @@ WarpCost bankCost(const WarpRequest& r, bool withSlots) {
 
 const char* accessKindName(AccessKind k) {
     switch (k) {
-        case AccessKind::Load: return "ld";
-        case AccessKind::Store: return "st";
-        case AccessKind::CpAsync: return "cp.async";
-        case AccessKind::Ldmatrix: return "ldmatrix";
-        case AccessKind::Atomic: return "atom";
+        case AccessKind::Load:
+            return "ld";
+        case AccessKind::Store:
+            return "st";
+        case AccessKind::CpAsync:
+            return "cp.async";
+        case AccessKind::Ldmatrix:
+            return "ldmatrix";
+        case AccessKind::Atomic:
+            return "atom";
     }
     return "?";
 }

@@ -2,11 +2,12 @@
 // the lowered statement tree. Loop variables take their values one iteration at a time (long
 // loops sampled), If conditions become per-warp lane masks, and at every shared-memory access the
 // index expression is evaluated for each active lane with threadIdx substituted.
+#include "compiler/analysis/Banks.h"
+
 #include <cmath>
 #include <map>
 #include <sstream>
 
-#include "compiler/analysis/Banks.h"
 #include "compiler/analysis/Ldmatrix.h"
 #include "compiler/ir/IR.h"
 #include "compiler/ir/Intrinsics.h"
@@ -24,7 +25,8 @@ int64_t fmod(int64_t a, int64_t b) { return a - fdiv(a, b) * b; }
 /// Integer/boolean evaluation of index and guard expressions; nullopt for data-dependent ones.
 std::optional<int64_t> ev(const Expr& e, const Env& env) {
     switch (e->kind) {
-        case ExprKind::IntImm: return static_cast<const IntImmNode*>(e.get())->value;
+        case ExprKind::IntImm:
+            return static_cast<const IntImmNode*>(e.get())->value;
         case ExprKind::Var:
             for (auto it = env.rbegin(); it != env.rend(); ++it)
                 if (it->first == e.get()) return it->second;
@@ -59,36 +61,57 @@ std::optional<int64_t> ev(const Expr& e, const Env& env) {
             if (!b) return std::nullopt;
             int64_t x = *a, y = *b;
             switch (n->op) {
-                case BinOp::Add: return x + y;
-                case BinOp::Sub: return x - y;
-                case BinOp::Mul: return x * y;
+                case BinOp::Add:
+                    return x + y;
+                case BinOp::Sub:
+                    return x - y;
+                case BinOp::Mul:
+                    return x * y;
                 case BinOp::Div:
-                case BinOp::FloorDiv: return y ? std::optional<int64_t>(fdiv(x, y)) : std::nullopt;
-                case BinOp::FloorMod: return y ? std::optional<int64_t>(fmod(x, y)) : std::nullopt;
-                case BinOp::Min: return std::min(x, y);
-                case BinOp::Max: return std::max(x, y);
+                case BinOp::FloorDiv:
+                    return y ? std::optional<int64_t>(fdiv(x, y)) : std::nullopt;
+                case BinOp::FloorMod:
+                    return y ? std::optional<int64_t>(fmod(x, y)) : std::nullopt;
+                case BinOp::Min:
+                    return std::min(x, y);
+                case BinOp::Max:
+                    return std::max(x, y);
                 case BinOp::Pow: {
                     int64_t r = 1;
                     for (int64_t i = 0; i < y && i < 63; ++i) r *= x;
                     return r;
                 }
-                case BinOp::Eq: return int64_t(x == y);
-                case BinOp::Ne: return int64_t(x != y);
-                case BinOp::Lt: return int64_t(x < y);
-                case BinOp::Le: return int64_t(x <= y);
-                case BinOp::Gt: return int64_t(x > y);
-                case BinOp::Ge: return int64_t(x >= y);
-                case BinOp::And: return int64_t(x && y);
-                case BinOp::Or: return int64_t(x || y);
-                case BinOp::BitAnd: return x & y;
-                case BinOp::BitOr: return x | y;
-                case BinOp::BitXor: return x ^ y;
-                case BinOp::Shl: return x << (y & 63);
-                case BinOp::Shr: return x >> (y & 63);
+                case BinOp::Eq:
+                    return int64_t(x == y);
+                case BinOp::Ne:
+                    return int64_t(x != y);
+                case BinOp::Lt:
+                    return int64_t(x < y);
+                case BinOp::Le:
+                    return int64_t(x <= y);
+                case BinOp::Gt:
+                    return int64_t(x > y);
+                case BinOp::Ge:
+                    return int64_t(x >= y);
+                case BinOp::And:
+                    return int64_t(x && y);
+                case BinOp::Or:
+                    return int64_t(x || y);
+                case BinOp::BitAnd:
+                    return x & y;
+                case BinOp::BitOr:
+                    return x | y;
+                case BinOp::BitXor:
+                    return x ^ y;
+                case BinOp::Shl:
+                    return x << (y & 63);
+                case BinOp::Shr:
+                    return x >> (y & 63);
             }
             return std::nullopt;
         }
-        default: return std::nullopt;
+        default:
+            return std::nullopt;
     }
 }
 
@@ -108,7 +131,8 @@ std::string vecName(int bytes, int elt) {
 
 class Walker {
 public:
-    Walker(const PrimFuncNode& f, const BankOptions& o, KernelBankReport& r) : m_f(f), m_opts(o), m_rep(r) {}
+    Walker(const PrimFuncNode& f, const BankOptions& o, KernelBankReport& r)
+        : m_f(f), m_opts(o), m_rep(r) {}
 
     void run(const Stmt& s) {
         std::vector<uint32_t> none;
@@ -130,8 +154,10 @@ private:
             case StmtKind::Seq:
                 for (auto& c : static_cast<const SeqNode*>(s.get())->stmts) stmt(c, masks, w);
                 return;
-            case StmtKind::Kernel: return kernel(*static_cast<const KernelNode*>(s.get()));
-            case StmtKind::For: return loop(*static_cast<const ForNode*>(s.get()), masks, w);
+            case StmtKind::Kernel:
+                return kernel(*static_cast<const KernelNode*>(s.get()));
+            case StmtKind::For:
+                return loop(*static_cast<const ForNode*>(s.get()), masks, w);
             case StmtKind::If: {
                 auto* n = static_cast<const IfNode*>(s.get());
                 scan(n->cond, masks, w);
@@ -156,7 +182,8 @@ private:
                 scan(n->value, masks, w);
                 if (n->buffer->scope == Scope::Shared && n->indices.size() == 1) {
                     int elt = dtypeBytes(n->buffer->dtype);
-                    Meta m{n->span, n->buffer->name, "st.shared" + vecName(elt, elt), AccessKind::Store, elt};
+                    Meta m{n->span, n->buffer->name, "st.shared" + vecName(elt, elt),
+                           AccessKind::Store, elt};
                     elementAccess(n, 0, m, n->buffer, n->indices[0], masks, w);
                 }
                 return;
@@ -166,8 +193,10 @@ private:
                 if (n->init) scan(n->init, masks, w);
                 return;
             }
-            case StmtKind::Eval: return eval(*static_cast<const EvalNode*>(s.get()), masks, w);
-            case StmtKind::TileOp: return;
+            case StmtKind::Eval:
+                return eval(*static_cast<const EvalNode*>(s.get()), masks, w);
+            case StmtKind::TileOp:
+                return;
         }
     }
 
@@ -182,8 +211,10 @@ private:
         for (auto& v : k.blockVars) m_env.push_back({v.get(), 0});
         for (auto& g : k.grid) {
             auto e = ev(g, m_env);
-            if (e) m_rep.blocks *= *e;
-            else blockDependent = true;
+            if (e)
+                m_rep.blocks *= *e;
+            else
+                blockDependent = true;
         }
         if (blockDependent) note("grid extent not constant; per-kernel totals use one block");
         int warps = int((m_rep.threads + kWarpSize - 1) / kWarpSize);
@@ -196,21 +227,115 @@ private:
         setLane(0, 0);
         auto mn = ev(n.min, m_env), ext = ev(n.extent, m_env);
         if (!mn || !ext) {
-            note("loop '" + n.var->name + "' has a data-dependent range; its body was evaluated once");
+            note("loop '" + n.var->name +
+                 "' has a data-dependent range; its body was evaluated once");
             mn = mn.value_or(0), ext = 1;
         }
         int64_t e = *ext, steps = std::min<int64_t>(e, std::max<int64_t>(1, m_opts.maxIterations));
         bool sampled = steps < e;
-        if (sampled) note("loop '" + n.var->name + "' (" + std::to_string(e) + " iterations) sampled at " + std::to_string(steps));
+        if (sampled)
+            note("loop '" + n.var->name + "' (" + std::to_string(e) + " iterations) sampled at " +
+                 std::to_string(steps));
         double wi = sampled ? w * double(e) / double(steps) : w;
         m_sampled += sampled;
         m_env.push_back({n.var.get(), 0});
+        ++m_depth;
+        // A short fully unrolled loop: its scalar accesses are buffered per iteration so that
+        // flushMerge() can model ptxas merging consecutive elements into vector accesses.
+        const bool merge = n.forKind == ForKind::Unrolled && !sampled && e >= 2 && e <= 64;
+        if (merge) m_merge.push_back({m_depth, e, *mn, {}, 0});
         for (int64_t i = 0; i < steps; ++i) {
             m_env.back().second = *mn + (sampled ? i * e / steps : i);
+            if (merge) m_merge.back().iter = i;
             stmt(n.body, masks, wi);
         }
+        if (merge) {
+            MergeFrame fr = std::move(m_merge.back());
+            m_merge.pop_back();
+            flushMerge(fr);
+        }
+        --m_depth;
         m_env.pop_back();
         m_sampled -= sampled;
+    }
+
+    /// One buffered scalar access site of an unrolled loop: per iteration, warp -> request.
+    struct Pending {
+        const void* key = nullptr;
+        int sub = 0;
+        Meta meta;
+        int elt = 4;
+        double w = 1;
+        std::vector<std::map<int, WarpRequest>> iters;
+        bool unresolved = false;
+    };
+    struct MergeFrame {
+        int depth = 0;
+        int64_t extent = 0, min = 0;
+        std::vector<Pending> pending;  // in first-seen (program) order
+        int64_t iter = 0;
+    };
+
+    static bool contiguous(const std::map<int, WarpRequest>& a, const std::map<int, WarpRequest>& b,
+                           int64_t delta) {
+        if (a.size() != b.size()) return false;
+        for (auto ia = a.begin(), ib = b.begin(); ia != a.end(); ++ia, ++ib) {
+            if (ia->first != ib->first) return false;
+            for (int l = 0; l < kWarpSize; ++l) {
+                const int64_t x = ia->second.addr[l], y = ib->second.addr[l];
+                if ((x < 0) != (y < 0) || (x >= 0 && y != x + delta)) return false;
+            }
+        }
+        return true;
+    }
+
+    static bool aligned(const std::map<int, WarpRequest>& a, int64_t bytes) {
+        for (auto& [wp, r] : a)
+            for (int64_t x : r.addr)
+                if (x >= 0 && x % bytes) return false;
+        return true;
+    }
+
+    void flushMerge(MergeFrame& fr) {
+        for (Pending& p : fr.pending) {
+            const int64_t E = int64_t(p.iters.size());
+            for (int64_t i = 0; i < E;) {
+                int64_t take = 1;
+                for (int bytes : {16, 8, 4}) {
+                    const int64_t g = bytes / p.elt;
+                    if (g < 2 || i + g > E || p.iters[i].empty() || !aligned(p.iters[i], bytes))
+                        continue;
+                    bool ok = true;
+                    for (int64_t k = 1; k < g && ok; ++k)
+                        ok = contiguous(p.iters[i], p.iters[i + k], k * p.elt);
+                    if (ok) {
+                        take = g;
+                        break;
+                    }
+                }
+                m_env.back().second = fr.min + i;  // the loop variable, for worstWhere
+                if (take == 1) {
+                    AccessReport& a = site(p.key, p.sub, p.meta);
+                    a.unresolved |= p.unresolved;
+                    for (auto& [wp, r] : p.iters[i]) record(a, r, wp, p.w);
+                } else {
+                    const int bytes = int(take * p.elt);
+                    Meta m = p.meta;
+                    m.bytes = bytes;
+                    m.instruction = (m.kind == AccessKind::Load ? "ld.shared" : "st.shared") +
+                                    vecName(bytes, 0) + " = " + std::to_string(take) + " x " +
+                                    vecName(p.elt, p.elt).substr(1);
+                    AccessReport& a = site(p.key, 16 + bytes, m);
+                    a.unresolved |= p.unresolved;
+                    for (auto& [wp, r0] : p.iters[i]) {
+                        WarpRequest r = r0;
+                        r.bytes = bytes;
+                        record(a, r, wp, p.w);
+                    }
+                }
+                i += take;
+            }
+        }
     }
 
     void eval(const EvalNode& n, const std::vector<uint32_t>& masks, double w) {
@@ -225,14 +350,18 @@ private:
             if (auto* d = sharedAddressOf(arg(0))) {
                 bool cp = c->op == intrin::kCpAsync;
                 Meta m{n.span, d->buffer->name,
-                       cp ? "cp.async " + std::to_string(bytes) + " B (shared write)" : "st.shared" + vecName(bytes, 0),
+                       cp ? "cp.async " + std::to_string(bytes) + " B (shared write)"
+                          : "st.shared" + vecName(bytes, 0),
                        cp ? AccessKind::CpAsync : AccessKind::Store, bytes};
-                elementAccess(&n, 0, m, d->buffer, d->indices.empty() ? nullptr : d->indices[0], masks, w);
+                elementAccess(&n, 0, m, d->buffer, d->indices.empty() ? nullptr : d->indices[0],
+                              masks, w);
             }
             if (!zero)
                 if (auto* s = sharedAddressOf(arg(1))) {
-                    Meta m{n.span, s->buffer->name, "ld.shared" + vecName(bytes, 0), AccessKind::Load, bytes};
-                    elementAccess(&n, 1, m, s->buffer, s->indices.empty() ? nullptr : s->indices[0], masks, w);
+                    Meta m{n.span, s->buffer->name, "ld.shared" + vecName(bytes, 0),
+                           AccessKind::Load, bytes};
+                    elementAccess(&n, 1, m, s->buffer, s->indices.empty() ? nullptr : s->indices[0],
+                                  masks, w);
                 }
             return;
         }
@@ -240,16 +369,20 @@ private:
             for (size_t i = 1; i < c->args.size(); ++i) scan(c->args[i], masks, w);
             if (auto* d = sharedAddressOf(arg(0))) {
                 int bytes = 2 * dtypeBytes(d->buffer->dtype);
-                Meta m{n.span, d->buffer->name, "st.shared" + vecName(bytes, 0), AccessKind::Store, bytes};
-                elementAccess(&n, 0, m, d->buffer, d->indices.empty() ? nullptr : d->indices[0], masks, w);
+                Meta m{n.span, d->buffer->name, "st.shared" + vecName(bytes, 0), AccessKind::Store,
+                       bytes};
+                elementAccess(&n, 0, m, d->buffer, d->indices.empty() ? nullptr : d->indices[0],
+                              masks, w);
             }
             return;
         }
         if (c->op == intrin::kAtomic) {
             if (auto* d = sharedAddressOf(arg(1))) {
                 int elt = dtypeBytes(d->buffer->dtype);
-                Meta m{n.span, d->buffer->name, "atom.shared" + vecName(elt, elt), AccessKind::Atomic, elt};
-                elementAccess(&n, 0, m, d->buffer, d->indices.empty() ? nullptr : d->indices[0], masks, w);
+                Meta m{n.span, d->buffer->name, "atom.shared" + vecName(elt, elt),
+                       AccessKind::Atomic, elt};
+                elementAccess(&n, 0, m, d->buffer, d->indices.empty() ? nullptr : d->indices[0],
+                              masks, w);
             }
             if (arg(2)) scan(arg(2), masks, w);
             return;
@@ -266,7 +399,8 @@ private:
                 for (auto& i : l->indices) scan(i, masks, w);
                 if (l->buffer->scope == Scope::Shared && l->indices.size() == 1) {
                     int elt = dtypeBytes(l->buffer->dtype);
-                    Meta m{l->span.valid() ? l->span : m_stmtSpan, l->buffer->name, "ld.shared" + vecName(elt, elt), AccessKind::Load, elt};
+                    Meta m{l->span.valid() ? l->span : m_stmtSpan, l->buffer->name,
+                           "ld.shared" + vecName(elt, elt), AccessKind::Load, elt};
                     elementAccess(l, 0, m, l->buffer, l->indices[0], masks, w);
                 }
                 return;
@@ -282,14 +416,17 @@ private:
                 scan(b->a, masks, w), scan(b->b, masks, w);
                 return;
             }
-            case ExprKind::Unary: return scan(static_cast<const UnaryNode*>(e.get())->a, masks, w);
-            case ExprKind::Cast: return scan(static_cast<const CastNode*>(e.get())->value, masks, w);
+            case ExprKind::Unary:
+                return scan(static_cast<const UnaryNode*>(e.get())->a, masks, w);
+            case ExprKind::Cast:
+                return scan(static_cast<const CastNode*>(e.get())->value, masks, w);
             case ExprKind::Select: {
                 auto* s = static_cast<const SelectNode*>(e.get());
                 scan(s->cond, masks, w), scan(s->t, masks, w), scan(s->f, masks, w);
                 return;
             }
-            default: return;
+            default:
+                return;
         }
     }
 
@@ -299,24 +436,43 @@ private:
 
     void elementAccess(const void* key, int sub, const Meta& m, const Buffer& buf, const Expr& idx,
                        const std::vector<uint32_t>& masks, double w) {
-        AccessReport& a = site(key, sub, m);
         const int elt = dtypeBytes(buf->dtype);
+        // Scalar ld/st directly inside a short unrolled loop: buffer for flushMerge().
+        Pending* pend = nullptr;
+        if (!m_merge.empty() && m_merge.back().depth == m_depth && m.bytes == elt && elt < 16 &&
+            (m.kind == AccessKind::Load || m.kind == AccessKind::Store)) {
+            MergeFrame& fr = m_merge.back();
+            for (auto& p : fr.pending)
+                if (p.key == key && p.sub == sub) pend = &p;
+            if (!pend) {
+                fr.pending.push_back({key, sub, m, elt, w,
+                                      std::vector<std::map<int, WarpRequest>>(size_t(fr.extent)),
+                                      false});
+                pend = &fr.pending.back();
+            }
+        }
+        AccessReport* a = pend ? nullptr : &site(key, sub, m);
         const int64_t base = baseOf(buf->name);
         for (size_t wp = 0; wp < masks.size(); ++wp) {
             if (!masks[wp]) continue;
             WarpRequest r;
             r.bytes = m.bytes;
+            r.load = m.kind == AccessKind::Load;
             for (int l = 0; l < kWarpSize; ++l) {
                 if (!(masks[wp] >> l & 1)) continue;
                 setLane(int(wp), l);
                 auto v = idx ? ev(idx, m_env) : std::optional<int64_t>(0);
                 if (!v) {
-                    a.unresolved = true;
+                    (pend ? pend->unresolved : a->unresolved) = true;
                     continue;
                 }
                 r.addr[l] = base + *v * elt;
             }
-            record(a, r, int(wp), w);
+            if (pend) {
+                pend->iters[size_t(m_merge.back().iter)][int(wp)] = r;
+                continue;
+            }
+            record(*a, r, int(wp), w);
         }
     }
 
@@ -327,28 +483,35 @@ private:
         auto ci = [&](size_t i) { return constInt(c.args[i]).value_or(0); };
         GemmSSShape g;
         g.M = ci(3), g.N = ci(4), g.K = ci(5), g.wm = int(ci(6)), g.wn = int(ci(7));
-        g.transA = ci(8) != 0, g.transB = ci(9) != 0, g.swizzleA = int(ci(10)), g.swizzleB = int(ci(11));
+        g.transA = ci(8) != 0, g.transB = ci(9) != 0, g.swizzleA = int(ci(10)),
+        g.swizzleB = int(ci(11));
         if (!A || !B || g.wm <= 0 || g.wn <= 0) return;
         g.eltBytes = dtypeBytes(A->buffer->dtype);
         setLane(0, 0);
-        auto baseIdx = [&](const LoadNode* l) { return l->indices.empty() ? std::optional<int64_t>(0) : ev(l->indices[0], m_env); };
+        auto baseIdx = [&](const LoadNode* l) {
+            return l->indices.empty() ? std::optional<int64_t>(0) : ev(l->indices[0], m_env);
+        };
         auto ia = baseIdx(A), ib = baseIdx(B);
         if (!ia || !ib) return note("tl.gemm_ss with a data-dependent tile address was skipped");
-        const int64_t baseA = baseOf(A->buffer->name) + *ia * g.eltBytes, baseB = baseOf(B->buffer->name) + *ib * g.eltBytes;
+        const int64_t baseA = baseOf(A->buffer->name) + *ia * g.eltBytes,
+                      baseB = baseOf(B->buffer->name) + *ib * g.eltBytes;
         int warps = g.wm * g.wn;
         for (int wp = 0; wp < warps && wp < int(masks.size()); ++wp) {
             if (masks[wp] != 0xffffffffu) continue;  // gemm_ss needs whole warps (.sync.aligned)
             for (const LdmatrixIssue& is : gemmOperandLoads(g, wp)) {
                 const LoadNode* op = is.operand == 'A' ? A : B;
-                std::string instr = "ldmatrix.x" + std::to_string(is.matrices) + (is.trans ? ".trans" : "");
+                std::string instr =
+                    "ldmatrix.x" + std::to_string(is.matrices) + (is.trans ? ".trans" : "");
                 Meta m{n.span, op->buffer->name, instr, AccessKind::Ldmatrix, 16};
                 AccessReport& a = site(&n, (is.operand == 'A' ? 0 : 2) + (is.matrices == 2), m);
                 WarpRequest r;
                 r.bytes = 16;
                 r.ldmatrix = is.matrices;
                 for (int l = 0; l < kWarpSize; ++l)
-                    if (is.laneOffset[l] >= 0) r.addr[l] = (is.operand == 'A' ? baseA : baseB) + is.laneOffset[l];
-                m_extraWhere = ", kk=" + std::to_string(is.kk) + (is.operand == 'A' ? ", mi=" : ", ni=") + std::to_string(is.index);
+                    if (is.laneOffset[l] >= 0)
+                        r.addr[l] = (is.operand == 'A' ? baseA : baseB) + is.laneOffset[l];
+                m_extraWhere = ", kk=" + std::to_string(is.kk) +
+                               (is.operand == 'A' ? ", mi=" : ", ni=") + std::to_string(is.index);
                 record(a, r, wp, w);
                 m_extraWhere.clear();
             }
@@ -361,7 +524,8 @@ private:
         if (it != m_sites.end()) return m_rep.accesses[it->second];
         m_sites[k] = m_rep.accesses.size();
         AccessReport a;
-        a.span = m.span, a.buffer = m.buffer, a.instruction = m.instruction, a.kind = m.kind, a.bytes = m.bytes;
+        a.span = m.span, a.buffer = m.buffer, a.instruction = m.instruction, a.kind = m.kind,
+        a.bytes = m.bytes;
         m_rep.accesses.push_back(a);
         m_worstExcess.push_back(-1);
         return m_rep.accesses.back();
@@ -382,7 +546,8 @@ private:
             std::ostringstream os;
             os << "warp " << warp;
             for (size_t i = 0; i < m_env.size(); ++i)
-                if (m_env[i].first->tag == VarTag::Plain) os << ", " << m_env[i].first->name << "=" << m_env[i].second;
+                if (m_env[i].first->tag == VarTag::Plain)
+                    os << ", " << m_env[i].first->name << "=" << m_env[i].second;
             os << m_extraWhere;
             a.worstWhere = os.str();
         }
@@ -419,6 +584,8 @@ private:
     Span m_stmtSpan;
     std::map<std::pair<const void*, int>, size_t> m_sites;
     std::vector<int> m_worstExcess;
+    int m_depth = 0;                  // loop nesting depth
+    std::vector<MergeFrame> m_merge;  // enclosing short unrolled loops
 };
 
 }  // namespace
@@ -435,11 +602,16 @@ KernelBankReport analyzeBanks(const PrimFunc& f, const BankOptions& opts) {
     wk.run(f->body);
     bool hasBlockVars = false;
     if (auto* k = findKernel(f)) hasBlockVars = !k->blockVars.empty();
-    if (hasBlockVars) rep.notes.push_back("blockIdx taken as 0: per-kernel totals assume every block behaves like block 0");
+    if (hasBlockVars)
+        rep.notes.push_back(
+            "blockIdx taken as 0: per-kernel totals assume every block behaves like block 0");
     for (auto& a : rep.accesses) {
-        if (a.kind == AccessKind::Load || a.kind == AccessKind::Ldmatrix) rep.loadWavefronts += a.wavefronts, rep.loadIdeal += a.ideal;
-        else if (a.kind == AccessKind::Store) rep.storeWavefronts += a.wavefronts, rep.storeIdeal += a.ideal;
-        else if (a.kind == AccessKind::CpAsync) rep.cpAsyncWavefronts += a.wavefronts, rep.cpAsyncIdeal += a.ideal;
+        if (a.kind == AccessKind::Load || a.kind == AccessKind::Ldmatrix)
+            rep.loadWavefronts += a.wavefronts, rep.loadIdeal += a.ideal;
+        else if (a.kind == AccessKind::Store)
+            rep.storeWavefronts += a.wavefronts, rep.storeIdeal += a.ideal;
+        else if (a.kind == AccessKind::CpAsync)
+            rep.cpAsyncWavefronts += a.wavefronts, rep.cpAsyncIdeal += a.ideal;
     }
     return rep;
 }

@@ -16,6 +16,22 @@
 //    only count inside a phase. Programming Guide 3.x "Shared Memory" (64-bit mode) and NVIDIA's
 //    GTC material on shared memory ("Shared memory bank conflicts", GTC 2018 S81006 / CUDA
 //    optimization talks: 128-bit accesses are processed per quarter warp).
+//  - Register packing of vector loads: the return path moves one 32-bit register per lane per
+//    wavefront (128 B), so an 8/16-byte load needs 2/4 wavefronts; when every active lane shares
+//    its address with lane n^1 (or with lane n^2) the returned registers are packed and the load
+//    needs half as many (phases of 32 lanes for 8 B, 16 lanes for 16 B). Source: NVIDIA forum
+//    answer "Unexpected shared memory bank conflict" (forums.developer.nvidia.com/t/77228, for
+//    cc 7.x); measured on the H200 (sm_90): a warp-uniform LDS.128 costs 2 wavefronts
+//    (bench/results/banks-*).
+//  - ptxas vectorization: fully unrolled loops (T.unroll) whose iterations access consecutive
+//    elements of a shared buffer are merged by ptxas into one 8- or 16-byte access when every
+//    lane's first address is aligned to the merged width (measured on the H200: instruction
+//    counts of the transposes and reductions in bench/results/banks-*). The walk models this:
+//    per access site of an unrolled loop it groups iterations whose per-lane addresses are
+//    contiguous and aligned (largest width first: 16, 8, 4 bytes) and reports the merged access
+//    as its own row ("st.shared.v4 (16 B) = 4 x b32": four b32 accesses merged by ptxas). ptxas
+//    proves alignment symbolically; the model checks it on the concrete addresses, so it can only
+//    over-merge where ptxas fails to prove an alignment that holds.
 //  - ldmatrix .x1/.x2/.x4 reads 1/2/4 matrices of 8 rows x 16 bytes; each matrix (the 8 row
 //    addresses of lanes 8q..8q+7) is one 128-byte phase (PTX ISA §9.7.14.5.15).
 //  - Wavefronts of a phase = the largest number of distinct 4-byte words that fall in one bank
@@ -33,8 +49,8 @@
 
 namespace ts::analysis {
 
-constexpr int kBanks = 32;      ///< shared-memory banks (Programming Guide, cc 5.x+)
-constexpr int kBankBytes = 4;   ///< bank width in bytes
+constexpr int kBanks = 32;     ///< shared-memory banks (Programming Guide, cc 5.x+)
+constexpr int kBankBytes = 4;  ///< bank width in bytes
 constexpr int kWarpSize = 32;
 
 /// Physical element offset of logical index `idx` (rank >= 1) in a shared tile with layout `l`:
@@ -50,6 +66,7 @@ struct WarpRequest {
     std::array<int64_t, kWarpSize> addr;
     int bytes = 4;
     int ldmatrix = 0;
+    bool load = false;  ///< a load (8/16-byte loads may pack registers, see above)
     WarpRequest() { addr.fill(-1); }
 };
 
@@ -62,15 +79,19 @@ struct BankSlot {
 
 /// Cost of one WarpRequest under the model above.
 struct WarpCost {
-    int phases = 0;      ///< phases with at least one active lane
-    int wavefronts = 0;  ///< sum over phases
-    int ideal = 0;       ///< one per active phase
-    int ways = 0;        ///< max wavefronts of one phase (1 = conflict-free)
+    int phases = 0;                   ///< phases with at least one active lane
+    int wavefronts = 0;               ///< sum over phases
+    int ideal = 0;                    ///< one per active phase
+    int ways = 0;                     ///< max wavefronts of one phase (1 = conflict-free)
     std::vector<BankSlot> bankSlots;  ///< filled when requested
 };
 
-/// Phases of a request: lanes of phase p are [p*len, (p+1)*len) with len = 32, 16 or 8.
+/// Phases of a request: lanes of phase p are [p*len, (p+1)*len) with len = 32, 16 or 8
+/// (halved count for register-packed 8/16-byte loads, see above).
 int phaseCount(const WarpRequest& r);
+/// True when an 8/16-byte load qualifies for register packing: every active lane n has the
+/// address of lane n^1 (when active), or every active lane that of lane n^2.
+bool packedLoad(const WarpRequest& r);
 /// Computes the wavefronts of `r`; fills `bankSlots` when `withSlots`.
 WarpCost bankCost(const WarpRequest& r, bool withSlots = false);
 
@@ -83,16 +104,17 @@ const char* accessKindName(AccessKind k);  ///< "ld", "st", "cp.async", "ldmatri
 struct AccessReport {
     Span span;                ///< source position of the statement/expression
     std::string buffer;       ///< shared buffer name
-    std::string instruction;  ///< e.g. "ld.shared.f32", "st.shared.v4 (16 B)", "cp.async 16 B", "ldmatrix.x4.trans"
+    std::string instruction;  ///< e.g. "ld.shared.b32", "st.shared.v4 (16 B)", "cp.async 16 B",
+                              ///< "ldmatrix.x4.trans", "ld.shared.v4 (16 B) = 4 x b32" (merged)
     AccessKind kind = AccessKind::Load;
-    int bytes = 4;            ///< bytes per lane (16 for ldmatrix rows)
-    double executions = 0;    ///< warp-level executions per block (weighted when sampled)
+    int bytes = 4;                     ///< bytes per lane (16 for ldmatrix rows)
+    double executions = 0;             ///< warp-level executions per block (weighted when sampled)
     double wavefronts = 0, ideal = 0;  ///< per block
-    int ways = 0;             ///< worst phase over all executions
-    bool sampled = false;     ///< a long loop was sampled; totals are scaled estimates
-    bool unresolved = false;  ///< some address could not be evaluated (data-dependent)
-    WarpRequest worst;        ///< the execution with the largest excess (for the bank view)
-    std::string worstWhere;   ///< "warp 0, k=3, v_1=0" of that execution
+    int ways = 0;                      ///< worst phase over all executions
+    bool sampled = false;              ///< a long loop was sampled; totals are scaled estimates
+    bool unresolved = false;           ///< some address could not be evaluated (data-dependent)
+    WarpRequest worst;       ///< the execution with the largest excess (for the bank view)
+    std::string worstWhere;  ///< "warp 0, k=3, v_1=0" of that execution
     double excess() const { return wavefronts - ideal; }
     bool isLoad() const { return kind == AccessKind::Load || kind == AccessKind::Ldmatrix; }
 };
@@ -108,8 +130,9 @@ struct KernelBankReport {
     std::string kernel;
     int64_t threads = 0, blocks = 1;
     std::vector<AccessReport> accesses;  ///< in program order
-    std::vector<std::string> notes;      ///< model limits hit (blockIdx assumed 0, sampled loops, ...)
-    double loadWavefronts = 0, loadIdeal = 0, storeWavefronts = 0, storeIdeal = 0;  ///< ld/ldmatrix; st
+    std::vector<std::string> notes;  ///< model limits hit (blockIdx assumed 0, sampled loops, ...)
+    double loadWavefronts = 0, loadIdeal = 0, storeWavefronts = 0,
+           storeIdeal = 0;                           ///< ld/ldmatrix; st
     double cpAsyncWavefronts = 0, cpAsyncIdeal = 0;  ///< cp.async shared writes (separate counters)
     double loadExcess() const { return loadWavefronts - loadIdeal; }
     double storeExcess() const { return storeWavefronts - storeIdeal; }

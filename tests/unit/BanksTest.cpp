@@ -6,11 +6,11 @@
 //    phase covers all 32 banks once -> 4 wavefronts = 4 ideal, 0 excess;
 //  - ldmatrix on the swizzled gemm tiles of samples/gemm.py: conflict-free; the same tiles
 //    unswizzled (64-byte rows of A: rows r and r+2 share banks) -> 4-way.
-#include <gtest/gtest.h>
-
 #include <filesystem>
 #include <fstream>
 #include <sstream>
+
+#include <gtest/gtest.h>
 
 #include "compiler/Compile.h"
 #include "compiler/analysis/Banks.h"
@@ -31,11 +31,13 @@ Buffer buf(std::string name, std::vector<int64_t> shape, DType t, Scope sc) {
 }
 
 /// A lowered one-block kernel with `threads` threads around `body(tx)`.
-PrimFunc kernel(int64_t threads, const std::function<Stmt(const Var&)>& body, std::vector<Buffer> params = {}) {
+PrimFunc kernel(int64_t threads, const std::function<Stmt(const Var&)>& body,
+                std::vector<Buffer> params = {}) {
     Var tx = makeVar("tx", DType::Int32, {}, VarTag::ThreadIdx, 0);
     Var bx = makeVar("bx", DType::Int32, {}, VarTag::BlockIdx, 0);
-    auto k = std::make_shared<KernelNode>(std::vector<Expr>{intImm(1)}, std::vector<int64_t>{threads},
-                                          std::vector<Var>{bx}, std::vector<Var>{tx}, body(tx), Span{});
+    auto k =
+        std::make_shared<KernelNode>(std::vector<Expr>{intImm(1)}, std::vector<int64_t>{threads},
+                                     std::vector<Var>{bx}, std::vector<Var>{tx}, body(tx), Span{});
     auto f = std::make_shared<PrimFuncNode>();
     f->name = "k";
     f->params = std::move(params);
@@ -44,7 +46,9 @@ PrimFunc kernel(int64_t threads, const std::function<Stmt(const Var&)>& body, st
     return f;
 }
 
-Expr addr(const Buffer& b, Expr idx) { return call(intrin::kAddressOf, {load(b, {std::move(idx)})}, DType::Int64); }
+Expr addr(const Buffer& b, Expr idx) {
+    return call(intrin::kAddressOf, {load(b, {std::move(idx)})}, DType::Int64);
+}
 
 const AccessReport* find(const KernelBankReport& r, AccessKind k, const std::string& buffer) {
     for (auto& a : r.accesses)
@@ -87,7 +91,8 @@ TEST(BankModel, SinglePhaseRules) {
 TEST(Banks, StrideColumnReadIs32Way) {
     auto S = buf("S", {32, 32}, DType::Float32, Scope::Shared);
     auto L = buf("L", {1}, DType::Float32, Scope::Local);
-    auto f = kernel(32, [&](const Var& tx) { return store(L, {intImm(0)}, load(S, {mul(tx, intImm(32))})); });
+    auto f = kernel(
+        32, [&](const Var& tx) { return store(L, {intImm(0)}, load(S, {mul(tx, intImm(32))})); });
     auto r = analyzeBanks(f);
     auto* a = find(r, AccessKind::Load, "S");
     ASSERT_NE(a, nullptr);
@@ -102,7 +107,8 @@ TEST(Banks, StrideColumnReadIs32Way) {
 TEST(Banks, PaddedColumnReadIsConflictFree) {
     auto S = buf("S", {32, 33}, DType::Float32, Scope::Shared);
     auto L = buf("L", {1}, DType::Float32, Scope::Local);
-    auto f = kernel(32, [&](const Var& tx) { return store(L, {intImm(0)}, load(S, {mul(tx, intImm(33))})); });
+    auto f = kernel(
+        32, [&](const Var& tx) { return store(L, {intImm(0)}, load(S, {mul(tx, intImm(33))})); });
     auto r = analyzeBanks(f);
     auto* a = find(r, AccessKind::Load, "S");
     ASSERT_NE(a, nullptr);
@@ -114,11 +120,16 @@ TEST(Banks, Vector128RowContiguousIsFourIdealWavefronts) {
     // tl.copy_vec(&S[4*tx], &G[4*tx], 16) and back: 32 lanes x 16 B, one 512-byte row.
     auto S = buf("S", {128}, DType::Float32, Scope::Shared);
     auto G = buf("G", {128}, DType::Float32, Scope::Global);
-    auto f = kernel(32, [&](const Var& tx) {
-        Expr i = mul(tx, intImm(4));
-        return seq({evaluate(call(intrin::kCopyVec, {addr(S, i), addr(G, i), intImm(16)}, DType::Int32)),
-                    evaluate(call(intrin::kCopyVec, {addr(G, i), addr(S, i), intImm(16)}, DType::Int32))});
-    }, {G});
+    auto f =
+        kernel(32,
+               [&](const Var& tx) {
+                   Expr i = mul(tx, intImm(4));
+                   return seq({evaluate(call(intrin::kCopyVec, {addr(S, i), addr(G, i), intImm(16)},
+                                             DType::Int32)),
+                               evaluate(call(intrin::kCopyVec, {addr(G, i), addr(S, i), intImm(16)},
+                                             DType::Int32))});
+               },
+               {G});
     auto r = analyzeBanks(f);
     for (auto k : {AccessKind::Store, AccessKind::Load}) {
         auto* a = find(r, k, "S");
@@ -131,9 +142,14 @@ TEST(Banks, Vector128RowContiguousIsFourIdealWavefronts) {
     // A 16-byte column read of a 32x32 fp32 tile (rows 128 B apart): each quarter warp's 8 rows
     // hit the same 4 banks -> 8 wavefronts per phase, 32 in all.
     auto T2 = buf("T", {32, 32}, DType::Float32, Scope::Shared);
-    auto g = kernel(32, [&](const Var& tx) {
-        return evaluate(call(intrin::kCopyVec, {addr(G, intImm(0)), addr(T2, mul(tx, intImm(32))), intImm(16)}, DType::Int32));
-    }, {G});
+    auto g = kernel(
+        32,
+        [&](const Var& tx) {
+            return evaluate(call(intrin::kCopyVec,
+                                 {addr(G, intImm(0)), addr(T2, mul(tx, intImm(32))), intImm(16)},
+                                 DType::Int32));
+        },
+        {G});
     auto* c = find(analyzeBanks(g), AccessKind::Load, "T");
     ASSERT_NE(c, nullptr);
     EXPECT_EQ(c->ways, 8);
@@ -146,8 +162,9 @@ TEST(Banks, LoopsGuardsAndWarps) {
     auto L = buf("L", {1}, DType::Float32, Scope::Local);
     Var i = makeVar("i");
     auto f = kernel(64, [&](const Var& tx) {
-        Stmt body = ifThen(lt(tx, intImm(40)),
-                           store(L, {intImm(0)}, load(S, {mul(add(mul(i, intImm(64)), tx), intImm(2))})));
+        Stmt body =
+            ifThen(lt(tx, intImm(40)),
+                   store(L, {intImm(0)}, load(S, {mul(add(mul(i, intImm(64)), tx), intImm(2))})));
         return forLoop(i, intImm(0), intImm(4), ForKind::Serial, body);
     });
     auto r = analyzeBanks(f);
@@ -206,7 +223,8 @@ TEST(Banks, UnswizzledGemmTilesConflict) {
         r.bytes = 16, r.ldmatrix = is.matrices;
         for (int l = 0; l < 32; ++l) r.addr[l] = is.laneOffset[l];
         auto c = bankCost(r);
-        (is.operand == 'A' ? aWays : bWays) = std::max<int64_t>(is.operand == 'A' ? aWays : bWays, c.ways);
+        (is.operand == 'A' ? aWays : bWays) =
+            std::max<int64_t>(is.operand == 'A' ? aWays : bWays, c.ways);
     }
     EXPECT_EQ(aWays, 4);
     EXPECT_EQ(bWays, 8);  // B: 256-byte rows, 8 rows of one column all in the same 4 banks
@@ -227,4 +245,99 @@ TEST(Banks, UnswizzledGemmTilesConflict) {
     ASSERT_NE(a, nullptr);
     EXPECT_EQ(a->ways, 4);
     EXPECT_DOUBLE_EQ(a->wavefronts, 4 * a->ideal);
+}
+
+// Register packing of vector loads (NVIDIA forum t/77228; measured on the H200: a warp-uniform
+// LDS.128 costs 2 wavefronts). Hand-derived:
+//  - 16-byte load, all lanes one address: packed, 2 half-warp phases of one word-group -> 2.
+//  - 16-byte load, lane l at (l % 4) * 16: lane n and n^1 differ, n and n^2 differ -> not packed;
+//    4 quarter-warp phases, each reads the same 64 bytes (broadcast) -> 4 wavefronts, 0 excess.
+//  - 16-byte load, lane l at (l / 2) * 16: pairs n, n^1 share -> packed, 2 phases of 16 lanes
+//    covering 8 x 16 B = 128 contiguous bytes each -> 2 wavefronts.
+//  - 8-byte load, all lanes one address: packed, 1 phase -> 1. The same as a store: 2 phases -> 2.
+TEST(BankModel, VectorLoadRegisterPacking) {
+    WarpRequest r;
+    r.bytes = 16, r.load = true;
+    r.addr.fill(256);
+    EXPECT_TRUE(packedLoad(r));
+    EXPECT_EQ(bankCost(r).wavefronts, 2);
+    for (int l = 0; l < kWarpSize; ++l) r.addr[l] = (l % 4) * 16;
+    EXPECT_FALSE(packedLoad(r));
+    EXPECT_EQ(bankCost(r).wavefronts, 4);
+    EXPECT_EQ(bankCost(r).ideal, 4);
+    for (int l = 0; l < kWarpSize; ++l) r.addr[l] = (l / 2) * 16;
+    EXPECT_TRUE(packedLoad(r));
+    EXPECT_EQ(bankCost(r).wavefronts, 2);
+    EXPECT_EQ(bankCost(r).ways, 1);
+    WarpRequest v2;
+    v2.bytes = 8, v2.load = true;
+    v2.addr.fill(8);
+    EXPECT_EQ(bankCost(v2).wavefronts, 1);
+    v2.load = false;
+    EXPECT_EQ(bankCost(v2).wavefronts, 2);
+}
+
+namespace {
+KernelBankReport banksOf(const std::string& path,
+                         const std::vector<std::pair<std::string, std::string>>& params) {
+    std::ifstream in(std::filesystem::path(TS_SOURCE_DIR) / path);
+    std::stringstream ss;
+    ss << in.rdbuf();
+    CompileOptions o;
+    for (auto& [k, v] : params) o.params[k] = v;
+    auto res = compile(path, ss.str(), o);
+    EXPECT_TRUE(res.ok) << (res.diagnostics.empty() ? "" : res.diagnostics[0].message);
+    return res.ok ? analyzeBanks(res.lowered) : KernelBankReport{};
+}
+const AccessReport* findInstr(const KernelBankReport& r, const std::string& prefix) {
+    for (auto& a : r.accesses)
+        if (a.instruction.rfind(prefix, 0) == 0) return &a;
+    return nullptr;
+}
+}  // namespace
+
+// ptxas merging of unrolled consecutive accesses, on bench/banks/transpose.py (32x32 tile, 256
+// threads, 4 elements per thread: S[tx/8, 4*(tx%8) + r], r = 0..3). Hand-derived:
+//  - fp32, no padding: each lane's 4 floats are 16-byte aligned -> one st.shared.v4 per warp;
+//    8 lanes of a quarter warp write one 128-byte row -> 4 wavefronts, 0 excess; 8 warps -> 32.
+//    (Unmerged, the 4 scalar stores would be 4-way: rows tx/8 of one warp share banks.)
+//  - fp16, padding 2 (rows of 68 bytes): a lane's first address is row*68 + 8*(tx%8), 8-byte
+//    aligned only on even rows -> pairs (b32) merge, 4-halves do not; per b32 store the warp's 4
+//    rows start at words 0, 17, 34, 51 = banks 0, 17, 2, 19: rows 0 and 2 overlap on 7 banks ->
+//    2-way; 8 warps x 2 stores = 16 executions, 32 wavefronts, 16 excess.
+//  - the column reads S[4*(tx%8) + r, tx/8] stride a whole row in r -> never merged.
+TEST(Banks, PtxasMergesUnrolledContiguousStores) {
+    auto f32 = banksOf("bench/banks/transpose.py", {{"pad", "0"}});
+    auto* st = findInstr(f32, "st.shared.v4 (16 B) = 4 x b32");
+    ASSERT_NE(st, nullptr);
+    EXPECT_DOUBLE_EQ(st->executions, 8);
+    EXPECT_DOUBLE_EQ(st->wavefronts, 32);
+    EXPECT_DOUBLE_EQ(st->excess(), 0);
+    EXPECT_EQ(findInstr(f32, "st.shared.b32"), nullptr);
+    auto* ld = findInstr(f32, "ld.shared.b32");
+    ASSERT_NE(ld, nullptr);
+    EXPECT_DOUBLE_EQ(ld->executions, 32);
+
+    auto f16 = banksOf("bench/banks/transpose.py", {{"pad", "2"}, {"dtype", "float16"}});
+    auto* st2 = findInstr(f16, "st.shared.b32 = 2 x b16");
+    ASSERT_NE(st2, nullptr);
+    EXPECT_DOUBLE_EQ(st2->executions, 16);
+    EXPECT_DOUBLE_EQ(st2->wavefronts, 32);
+    EXPECT_DOUBLE_EQ(st2->excess(), 16);
+    EXPECT_EQ(st2->ways, 2);
+}
+
+// The cross-warp step of a row reduction reads red_smem[w] for w = 0..7 (unrolled, the same
+// address in every lane): ptxas issues two warp-uniform LDS.128, 2 wavefronts each (packing).
+TEST(Banks, ReductionScratchReadsMergeAndPack) {
+    auto r = banksOf("samples/softmax.py", {{"M", "1024"}, {"N", "1024"}});
+    int merged = 0;
+    for (auto& a : r.accesses)
+        if (a.instruction == "ld.shared.v4 (16 B) = 4 x b32") {
+            ++merged;
+            EXPECT_DOUBLE_EQ(a.executions, 8 * 2);  // 8 warps x 2 loads
+            EXPECT_DOUBLE_EQ(a.wavefronts, 8 * 2 * 2);
+        }
+    EXPECT_EQ(merged, 2);                                          // max and sum
+    EXPECT_DOUBLE_EQ(r.loadWavefronts * double(r.blocks), 65536);  // measured on the H200
 }
