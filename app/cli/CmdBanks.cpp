@@ -2,13 +2,18 @@
 // lowered kernel (compiler/analysis/Banks.h): per access the source line, buffer, instruction,
 // ways, warp executions, wavefronts vs ideal and the worst execution; per block and per kernel
 // totals that bench/h200_banks.sh compares with the CUPTI counters (--json for that script).
-// `tilec layout`: the layout grid of one buffer (visualizer/core/LayoutGrid.h) as text or SVG.
+// `tilec layout`: the layout grid of one buffer (visualizer/core/LayoutGrid.h) as text or SVG,
+// or of a hardware layout of compiler/analysis/HwLayouts.h with --builtin (no program needed).
+#include <cstdlib>
 #include <fstream>
 #include <iostream>
+#include <optional>
+
 #include <nlohmann/json.hpp>
 
 #include "app/cli/Commands.h"
 #include "compiler/analysis/Banks.h"
+#include "compiler/analysis/HwLayouts.h"
 #include "profiler/Runtime.h"
 #include "profiler/check/Inputs.h"
 #include "profiler/cupti/RangeProfiler.h"
@@ -26,10 +31,14 @@ nlohmann::json toJson(const analysis::KernelBankReport& r, const std::string& fi
     j["threads"] = r.threads;
     j["blocks"] = r.blocks;
     double b = double(r.blocks);
-    j["predicted"] = {{"ld_wavefronts", b * r.loadWavefronts},   {"ld_ideal", b * r.loadIdeal},
-                      {"ld_conflicts", b * r.loadExcess()},      {"st_wavefronts", b * r.storeWavefronts},
-                      {"st_ideal", b * r.storeIdeal},            {"st_conflicts", b * r.storeExcess()},
-                      {"cp_async_wavefronts", b * r.cpAsyncWavefronts}, {"cp_async_ideal", b * r.cpAsyncIdeal}};
+    j["predicted"] = {{"ld_wavefronts", b * r.loadWavefronts},
+                      {"ld_ideal", b * r.loadIdeal},
+                      {"ld_conflicts", b * r.loadExcess()},
+                      {"st_wavefronts", b * r.storeWavefronts},
+                      {"st_ideal", b * r.storeIdeal},
+                      {"st_conflicts", b * r.storeExcess()},
+                      {"cp_async_wavefronts", b * r.cpAsyncWavefronts},
+                      {"cp_async_ideal", b * r.cpAsyncIdeal}};
     double ldsm = 0, ldsmIdeal = 0;
     for (auto& a : r.accesses)
         if (a.kind == analysis::AccessKind::Ldmatrix) ldsm += a.wavefronts, ldsmIdeal += a.ideal;
@@ -40,9 +49,15 @@ nlohmann::json toJson(const analysis::KernelBankReport& r, const std::string& fi
     j["predicted"]["lds_conflicts"] = b * (r.loadExcess() - (ldsm - ldsmIdeal));
     auto& acc = j["accesses"] = nlohmann::json::array();
     for (auto& a : r.accesses)
-        acc.push_back({{"line", a.span.line}, {"buffer", a.buffer}, {"instruction", a.instruction},
-                       {"kind", analysis::accessKindName(a.kind)}, {"ways", a.ways}, {"executions_per_block", a.executions},
-                       {"wavefronts_per_block", a.wavefronts}, {"ideal_per_block", a.ideal}, {"worst", a.worstWhere},
+        acc.push_back({{"line", a.span.line},
+                       {"buffer", a.buffer},
+                       {"instruction", a.instruction},
+                       {"kind", analysis::accessKindName(a.kind)},
+                       {"ways", a.ways},
+                       {"executions_per_block", a.executions},
+                       {"wavefronts_per_block", a.wavefronts},
+                       {"ideal_per_block", a.ideal},
+                       {"worst", a.worstWhere},
                        {"sampled", a.sampled}});
     j["notes"] = r.notes;
     return j;
@@ -61,7 +76,8 @@ bool measure(const CompileResult& r, nlohmann::json& j) {
     req.source = r.cuda;
     req.kernel = r.kernel.name;
     req.signature = sig;
-    for (int i = 0; i < 3; ++i) req.config.grid[i] = r.kernel.grid[i], req.config.block[i] = r.kernel.block[i];
+    for (int i = 0; i < 3; ++i)
+        req.config.grid[i] = r.kernel.grid[i], req.config.block[i] = r.kernel.block[i];
     req.config.dynamicSmemBytes = r.kernel.dynamicSmemBytes;
     req.tensors = rt::makeInputs(sig, {}).tensors;
     // Compile first (outside the profiled region), then profile exactly the checked launch.
@@ -72,9 +88,11 @@ bool measure(const CompileResult& r, nlohmann::json& j) {
     }
     gpu->makeCurrent();
     rt::RunResult res;
-    auto m = rt::cupti::measureKernels(gpu->device().ordinal, rt::cupti::bankMetricNames(), [&] { res = gpu->run(req); });
+    auto m = rt::cupti::measureKernels(gpu->device().ordinal, rt::cupti::bankMetricNames(),
+                                       [&] { res = gpu->run(req); });
     if (!res.ok) {
-        std::cerr << "tilec: error: the kernel failed at " << rt::stageName(res.failedStage) << ": " << res.error << "\n";
+        std::cerr << "tilec: error: the kernel failed at " << rt::stageName(res.failedStage) << ": "
+                  << res.error << "\n";
         return false;
     }
     auto& out = j["measured"];
@@ -90,16 +108,22 @@ bool measure(const CompileResult& r, nlohmann::json& j) {
     }
     auto get = [&](const std::string& k) { return m.values.count(k) ? m.values.at(k) : -1.0; };
     const auto& p = j["predicted"];
-    std::printf("measured on %s (%s), %zu kernel range(s):\n", gpu->device().name.c_str(), m.chip.c_str(), m.ranges);
+    std::printf("measured on %s (%s), %zu kernel range(s):\n", gpu->device().name.c_str(),
+                m.chip.c_str(), m.ranges);
     std::printf("  %-44s %14s %14s\n", "counter", "predicted", "measured");
     auto row = [&](const char* label, double pred, const std::string& metric) {
         std::printf("  %-44s %14.0f %14.0f\n", label, pred, get(metric));
     };
-    row("shared ld bank conflicts (excess wavefronts)", p["ld_conflicts"].get<double>(), "l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_ld.sum");
-    row("shared st bank conflicts (excess wavefronts)", p["st_conflicts"].get<double>(), "l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_st.sum");
-    row("shared ld wavefronts (incl. ldmatrix?)", p["ld_wavefronts"].get<double>(), "l1tex__data_pipe_lsu_wavefronts_mem_shared_op_ld.sum");
-    row("shared st wavefronts", p["st_wavefronts"].get<double>(), "l1tex__data_pipe_lsu_wavefronts_mem_shared_op_st.sum");
-    row("ldmatrix wavefronts", p["ldsm_wavefronts"].get<double>(), "l1tex__data_pipe_lsu_wavefronts_mem_shared_op_ldsm.sum");
+    row("shared ld bank conflicts (excess wavefronts)", p["ld_conflicts"].get<double>(),
+        "l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_ld.sum");
+    row("shared st bank conflicts (excess wavefronts)", p["st_conflicts"].get<double>(),
+        "l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_st.sum");
+    row("shared ld wavefronts (incl. ldmatrix?)", p["ld_wavefronts"].get<double>(),
+        "l1tex__data_pipe_lsu_wavefronts_mem_shared_op_ld.sum");
+    row("shared st wavefronts", p["st_wavefronts"].get<double>(),
+        "l1tex__data_pipe_lsu_wavefronts_mem_shared_op_st.sum");
+    row("ldmatrix wavefronts", p["ldsm_wavefronts"].get<double>(),
+        "l1tex__data_pipe_lsu_wavefronts_mem_shared_op_ldsm.sum");
     for (auto& d : m.dropped) std::printf("  (metric not available here: %s)\n", d.c_str());
     return true;
 }
@@ -113,7 +137,10 @@ int runBanks(const BanksCommand& c) {
         if (!gpu) return std::cerr << "tilec: error: " << why << "\n", 1;
         gpu->makeCurrent();
         auto names = rt::cupti::listMetrics(gpu->device().ordinal, c.metricFilter, &why);
-        if (names.empty()) return std::cerr << "tilec: error: " << (why.empty() ? "no metric matches" : why) << "\n", 1;
+        if (names.empty())
+            return std::cerr << "tilec: error: " << (why.empty() ? "no metric matches" : why)
+                             << "\n",
+                   1;
         for (auto& n : names) std::cout << n << "\n";
         return 0;
     }
@@ -128,7 +155,8 @@ int runBanks(const BanksCommand& c) {
     if (c.heatmap >= 0 && size_t(c.heatmap) < rep.accesses.size()) {
         const auto& a = rep.accesses[size_t(c.heatmap)];
         viz::BankHeatmapModel hm(a.worst, a.buffer + " " + a.instruction + " @ " + a.worstWhere);
-        std::cout << "\nlanes x banks of access " << c.heatmap << " (" << hm.summary() << "), cell = wavefront:\n     ";
+        std::cout << "\nlanes x banks of access " << c.heatmap << " (" << hm.summary()
+                  << "), cell = wavefront:\n     ";
         for (int b = 0; b < hm.banks(); ++b) std::cout << (b % 10);
         std::cout << "\n";
         for (int l = 0; l < hm.lanes(); ++l) {
@@ -144,18 +172,100 @@ int runBanks(const BanksCommand& c) {
     }
     if (!c.json.empty()) {
         std::string text = j.dump(2) + "\n";
-        if (c.json == "-") std::cout << text;
-        else std::ofstream(c.json) << text;
+        if (c.json == "-")
+            std::cout << text;
+        else
+            std::ofstream(c.json) << text;
     }
     return measuredOk ? 0 : 2;
 }
 
+namespace {
+/// Prints the grid as text (thread:local or physical offset per cell) or writes the SVG.
+int drawLayout(const viz::LayoutGridModel& m, const LayoutCommand& c) {
+    if (!c.svg.empty()) {
+        viz::SvgOptions o;
+        o.highlightThread = c.thread;
+        std::ofstream out(c.svg);
+        out << viz::layoutToSvg(m, o);
+        if (!out) {
+            std::cerr << "tilec: error: cannot write " << c.svg << "\n";
+            return 1;
+        }
+        std::cerr << "wrote " << c.svg << " (" << m.rows() << "x" << m.cols() << ")\n";
+        return 0;
+    }
+    std::cout << m.name() << ": " << m.description() << "\n";
+    for (int64_t row = 0; row < m.rows(); ++row) {
+        for (int64_t col = 0; col < m.cols(); ++col) {
+            const auto& x = m.cell(row, col);
+            char b[32];
+            if (m.isShared())
+                std::snprintf(b, sizeof b, "%5lld", (long long)x.physical);
+            else
+                std::snprintf(b, sizeof b, " %3lld:%-3lld", (long long)x.thread,
+                              (long long)x.local);
+            std::cout << b;
+        }
+        std::cout << "\n";
+    }
+    return 0;
+}
+
+/// "AxB" -> {A, B} (positive integers); nullopt on anything else.
+std::optional<std::vector<int64_t>> parsePair(const std::string& s) {
+    auto x = s.find('x');
+    if (x == std::string::npos || x == 0 || x + 1 == s.size()) return std::nullopt;
+    std::vector<int64_t> out;
+    for (auto part : {s.substr(0, x), s.substr(x + 1)}) {
+        char* end = nullptr;
+        long long v = std::strtoll(part.c_str(), &end, 10);
+        if (*end != 0 || v <= 0) return std::nullopt;
+        out.push_back(v);
+    }
+    return out;
+}
+
+int runBuiltinLayout(const LayoutCommand& c) {
+    std::vector<int64_t> shape;
+    std::vector<int> grid;
+    if (!c.shape.empty()) {
+        auto p = parsePair(c.shape);
+        if (!p)
+            return std::cerr << "tilec: error: --shape wants ROWSxCOLS, got '" << c.shape << "'\n",
+                   1;
+        shape = *p;
+    }
+    if (!c.warps.empty()) {
+        auto p = parsePair(c.warps);
+        if (!p) return std::cerr << "tilec: error: --warps wants AxB, got '" << c.warps << "'\n", 1;
+        grid = {int((*p)[0]), int((*p)[1])};
+    }
+    std::string why;
+    auto l = analysis::makeBuiltinLayout(c.builtin, shape, grid, &why);
+    if (!l) return std::cerr << "tilec: error: " << why << "\n", 1;
+    return drawLayout(viz::LayoutGridModel::fromLayout(l, 4, 0, 0, c.builtin), c);
+}
+}  // namespace
+
 int runLayout(const LayoutCommand& c) {
+    if (!c.builtin.empty()) {
+        if (!c.flags.file.empty() || !c.buffer.empty())
+            return std::cerr << "tilec: error: --builtin shows a hardware layout; give no FILE or "
+                                "--buffer with it\n",
+                   1;
+        return runBuiltinLayout(c);
+    }
+    if (!c.shape.empty() || !c.warps.empty())
+        return std::cerr << "tilec: error: --shape and --warps only apply to --builtin\n", 1;
+    if (c.flags.file.empty())
+        return std::cerr << "tilec: error: layout needs a FILE or --builtin NAME\n", 1;
     auto r = compileFile(c.flags, CompileOptions{});
     if (!r) return 1;
     if (printDiagnostics(*r) || !r->lowered) return 1;
     if (c.buffer.empty()) {
-        for (auto& [name, l] : r->lowered->layouts) std::cout << name << ": " << (l ? l->description : "?") << "\n";
+        for (auto& [name, l] : r->lowered->layouts)
+            std::cout << name << ": " << (l ? l->description : "?") << "\n";
         return 0;
     }
     std::string why;
@@ -164,30 +274,7 @@ int runLayout(const LayoutCommand& c) {
         std::cerr << "tilec: error: " << why << "\n";
         return 1;
     }
-    if (!c.svg.empty()) {
-        viz::SvgOptions o;
-        o.highlightThread = c.thread;
-        std::ofstream out(c.svg);
-        out << viz::layoutToSvg(*m, o);
-        if (!out) {
-            std::cerr << "tilec: error: cannot write " << c.svg << "\n";
-            return 1;
-        }
-        std::cerr << "wrote " << c.svg << " (" << m->rows() << "x" << m->cols() << ")\n";
-        return 0;
-    }
-    std::cout << m->name() << ": " << m->description() << "\n";
-    for (int64_t row = 0; row < m->rows(); ++row) {
-        for (int64_t col = 0; col < m->cols(); ++col) {
-            const auto& x = m->cell(row, col);
-            char b[32];
-            if (m->isShared()) std::snprintf(b, sizeof b, "%5lld", (long long)x.physical);
-            else std::snprintf(b, sizeof b, " %3lld:%-3lld", (long long)x.thread, (long long)x.local);
-            std::cout << b;
-        }
-        std::cout << "\n";
-    }
-    return 0;
+    return drawLayout(*m, c);
 }
 
 }  // namespace ts::cli

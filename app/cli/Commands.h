@@ -18,9 +18,9 @@ int runCompile(const CompileCommand& c);
 
 struct RunCommand {
     CompileFlags flags;
-    bool interp = false;      ///< run on the CPU interpreter instead of the GPU
+    bool interp = false;        ///< run on the CPU interpreter instead of the GPU
     std::string check = "ref";  ///< "ref" (ref_program in float64) or "interp"
-    uint64_t seed = 0;        ///< 0: fresh seed each run
+    uint64_t seed = 0;          ///< 0: fresh seed each run
     bool quiet = false;
 };
 int runRun(const RunCommand& c);
@@ -28,8 +28,8 @@ int runRun(const RunCommand& c);
 struct BenchCommand {
     CompileFlags flags;
     int reps = 50, warmup = 10;
-    std::string json;         ///< write results here ("-" = stdout)
-    bool check = true;        ///< compare the first launch against the reference
+    std::string json;   ///< write results here ("-" = stdout)
+    bool check = true;  ///< compare the first launch against the reference
 };
 int runBench(const BenchCommand& c);
 
@@ -48,13 +48,17 @@ struct BanksCommand {
 };
 int runBanks(const BanksCommand& c);
 
-/// `tilec layout`: the layout grid of one buffer as text or SVG (app/cli/CmdBanks.cpp).
+/// `tilec layout`: the layout grid of one buffer, or of a hardware layout of
+/// compiler/analysis/HwLayouts.h (--builtin, no program needed), as text or SVG
+/// (app/cli/CmdBanks.cpp).
 struct LayoutCommand {
-    CompileFlags flags;
-    std::string buffer;   ///< empty: list the buffers with layouts
-    std::string svg;      ///< write an SVG picture here
-    int64_t tile = 0;     ///< leading index (pipeline stage) of a rank-3 shared tile
-    int64_t thread = -1;  ///< outline this thread's cells in the SVG
+    CompileFlags flags;        ///< flags.file may be empty with --builtin
+    std::string builtin;       ///< NAME[:N] of a catalogue layout (analysis::builtinLayouts)
+    std::string shape, warps;  ///< with builtin: "ROWSxCOLS" block tile, "AxB" warp grid
+    std::string buffer;        ///< empty: list the buffers with layouts
+    std::string svg;           ///< write an SVG picture here
+    int64_t tile = 0;          ///< leading index (pipeline stage) of a rank-3 shared tile
+    int64_t thread = -1;       ///< outline this thread's cells in the SVG
 };
 int runLayout(const LayoutCommand& c);
 

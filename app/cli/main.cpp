@@ -1,8 +1,9 @@
 // tilec: the TileScope compiler driver. Same pipeline as the IDE (compiler::compile), from the
 // command line: compile (pass dumps, timings, NVRTC), run (check against the float64 reference
 // on the GPU or the CPU interpreter), bench (timed launches, TFLOP/s), passes.
-#include <CLI/CLI.hpp>
 #include <iostream>
+
+#include <CLI/CLI.hpp>
 
 #include "app/cli/Commands.h"
 
@@ -10,9 +11,13 @@ using namespace ts::cli;
 
 namespace {
 void addCompileFlags(CLI::App* app, CompileFlags& f) {
-    app->add_option("file", f.file, "tile program (.py, TileLang syntax)")->required()->check(CLI::ExistingFile);
-    app->add_option("--param,-p", f.params, "override a factory parameter: NAME=VALUE (repeatable)");
-    app->add_option("--target", f.target, "cuda:sm_80 | cuda:sm_90a (default: the attached GPU, else cuda:sm_80)");
+    app->add_option("file", f.file, "tile program (.py, TileLang syntax)")
+        ->required()
+        ->check(CLI::ExistingFile);
+    app->add_option("--param,-p", f.params,
+                    "override a factory parameter: NAME=VALUE (repeatable)");
+    app->add_option("--target", f.target,
+                    "cuda:sm_80 | cuda:sm_90a (default: the attached GPU, else cuda:sm_80)");
 }
 }  // namespace
 
@@ -21,25 +26,33 @@ int main(int argc, char** argv) {
     app.require_subcommand(1);
 
     CompileCommand cc;
-    auto* compile = app.add_subcommand("compile", "compile a tile program; print passes, timings, IR or CUDA");
+    auto* compile =
+        app.add_subcommand("compile", "compile a tile program; print passes, timings, IR or CUDA");
     addCompileFlags(compile, cc.flags);
-    compile->add_option("--emit", cc.emit, "print the final 'ir' or the generated 'cuda' to stdout")->check(CLI::IsMember({"ir", "cuda"}));
-    compile->add_option("--print-after", cc.printAfter, "print the IR after every pass ('all') or after pass NAME");
-    compile->add_flag("--print-changed", cc.printChanged, "print the IR after each pass that changed it");
+    compile->add_option("--emit", cc.emit, "print the final 'ir' or the generated 'cuda' to stdout")
+        ->check(CLI::IsMember({"ir", "cuda"}));
+    compile->add_option("--print-after", cc.printAfter,
+                        "print the IR after every pass ('all') or after pass NAME");
+    compile->add_flag("--print-changed", cc.printChanged,
+                      "print the IR after each pass that changed it");
     compile->add_option("--stop-after", cc.stopAfter, "stop the pipeline after pass NAME");
     compile->add_option("--dump-dir", cc.dumpDir, "write the IR after every pass into DIR");
     compile->add_flag("--no-nvrtc", cc.noNvrtc, "skip compiling the generated CUDA with NVRTC");
-    compile->add_flag("--no-cache", cc.noCache, "ignore the cubin cache (time a real NVRTC compile)");
+    compile->add_flag("--no-cache", cc.noCache,
+                      "ignore the cubin cache (time a real NVRTC compile)");
 
     RunCommand rc;
-    auto* run = app.add_subcommand("run", "run on the GPU (or --interp on the CPU) and check against the reference");
+    auto* run = app.add_subcommand(
+        "run", "run on the GPU (or --interp on the CPU) and check against the reference");
     addCompileFlags(run, rc.flags);
     run->add_flag("--interp", rc.interp, "run on the CPU interpreter instead of the GPU");
-    run->add_option("--check", rc.check, "reference: 'ref' (ref_program, float64) or 'interp'")->check(CLI::IsMember({"ref", "interp"}));
+    run->add_option("--check", rc.check, "reference: 'ref' (ref_program, float64) or 'interp'")
+        ->check(CLI::IsMember({"ref", "interp"}));
     run->add_option("--seed", rc.seed, "random seed for the inputs (default: fresh)");
 
     BenchCommand bc;
-    auto* bench = app.add_subcommand("bench", "time the kernel on the GPU (median of reps, TFLOP/s, GB/s)");
+    auto* bench =
+        app.add_subcommand("bench", "time the kernel on the GPU (median of reps, TFLOP/s, GB/s)");
     addCompileFlags(bench, bc.flags);
     bench->add_option("--reps", bc.reps, "timed launches")->check(CLI::PositiveNumber);
     bench->add_option("--warmup", bc.warmup, "untimed launches first");
@@ -49,19 +62,45 @@ int main(int argc, char** argv) {
     app.add_subcommand("passes", "list the pipeline's passes");
 
     BanksCommand kc;
-    auto* banks = app.add_subcommand("banks", "predicted shared-memory bank conflicts per access (lowered IR)");
+    auto* banks = app.add_subcommand(
+        "banks", "predicted shared-memory bank conflicts per access (lowered IR)");
     addCompileFlags(banks, kc.flags);
     banks->add_flag("--sort", kc.sortByExcess, "sort by excess wavefronts");
-    banks->add_option("--heatmap", kc.heatmap, "print the lanes x banks map of access N (row index of the table)");
-    banks->add_option("--json", kc.json, "write predicted per-kernel totals as JSON to FILE ('-' = stdout)");
-    banks->add_flag("--measure", kc.measure, "run once on the GPU under CUPTI and print measured counters next to the prediction");
-    banks->add_flag("--list-metrics", kc.listMetrics, "list the GPU's CUPTI metrics containing --metric-filter (FILE is still required)");
-    banks->add_option("--metric-filter", kc.metricFilter, "substring for --list-metrics (default: shared)");
+    banks->add_option("--heatmap", kc.heatmap,
+                      "print the lanes x banks map of access N (row index of the table)");
+    banks->add_option("--json", kc.json,
+                      "write predicted per-kernel totals as JSON to FILE ('-' = stdout)");
+    banks->add_flag(
+        "--measure", kc.measure,
+        "run once on the GPU under CUPTI and print measured counters next to the prediction");
+    banks->add_flag(
+        "--list-metrics", kc.listMetrics,
+        "list the GPU's CUPTI metrics containing --metric-filter (FILE is still required)");
+    banks->add_option("--metric-filter", kc.metricFilter,
+                      "substring for --list-metrics (default: shared)");
 
     LayoutCommand lc;
-    auto* layout = app.add_subcommand("layout", "show the layout of one buffer (thread/local or offset/bank per element)");
-    addCompileFlags(layout, lc.flags);
-    layout->add_option("--buffer", lc.buffer, "buffer name (omit to list the buffers with layouts)");
+    auto* layout = app.add_subcommand("layout",
+                                      "show the layout of one buffer or a hardware layout "
+                                      "(thread/local or offset/bank per element)");
+    layout
+        ->add_option("file", lc.flags.file,
+                     "tile program (.py, TileLang syntax); omit with --builtin")
+        ->check(CLI::ExistingFile);
+    layout->add_option("--param,-p", lc.flags.params,
+                       "override a factory parameter: NAME=VALUE (repeatable)");
+    layout->add_option("--target", lc.flags.target,
+                       "cuda:sm_80 | cuda:sm_90a (default: the attached GPU, else cuda:sm_80)");
+    layout->add_option("--builtin", lc.builtin,
+                       "show a hardware layout instead: mma_a, mma_b, mma_c, wgmma_c:N, mfma_a, "
+                       "mfma_b, mfma_c, ldmatrix:X, ldmatrix_t:X");
+    layout->add_option("--shape", lc.shape,
+                       "with --builtin: block tile ROWSxCOLS (default: one warp's atom)");
+    layout->add_option(
+        "--warps", lc.warps,
+        "with --builtin: grid of warps (warpgroups for wgmma, waves for mfma) AxB, default 1x1");
+    layout->add_option("--buffer", lc.buffer,
+                       "buffer name (omit to list the buffers with layouts)");
     layout->add_option("--svg", lc.svg, "write the grid as SVG to FILE");
     layout->add_option("--tile", lc.tile, "pipeline stage of a multi-buffered shared tile");
     layout->add_option("--thread", lc.thread, "outline this thread's cells in the SVG");

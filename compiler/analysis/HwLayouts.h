@@ -1,0 +1,94 @@
+// Register-fragment layouts of the tensor-core instructions that Layouts.h does not cover: the
+// mma.sync m16n8k16 operands A and B, the wgmma m64nNk16 accumulator, and AMD's MFMA
+// 16x16x16 f16 operands and accumulator. Like Layouts.h these are ir::LayoutNode fragments
+// (forward thread/local over the logical indices, inverse over (thread, local)), so the views,
+// the interpreter and any future lowering read the same tables. Each has a warp-level atom and
+// a block-level tiling over a grid of warps (warpgroups, wavefronts).
+//
+// Hardware facts and their sources (checked against the documents, not recalled):
+//  - mma.sync.m16n8k16 .f16/.bf16, PTX ISA §9.7.14.5.8 "Matrix Fragments for mma.m16n8k16 with
+//    floating point type" (Figures 79, 81): groupID = lane >> 2, tig = lane % 4.
+//    A (16x16, a0..a7): row = groupID + 8*((i/2)%2), col = 2*tig + (i%2) + 8*(i/4).
+//    B (16x8,  b0..b3): row = 2*tig + (i%2) + 8*(i/2), col = groupID.
+//  - wgmma.mma_async.m64nNk16 accumulator D, f32 (N/2 registers d0..), PTX ISA §9.7.15.5.1.1.1
+//    "Matrix Fragments for wgmma.mma_async.m64nNk16" (figure "WGMMA .m64nNk16 register fragment
+//    layout for accumulator matrix D"): warp w = thread/32 of the warpgroup owns rows
+//    16w..16w+15; row = 16w + groupID + 8*((i/2)%2), col = 8*(i/4) + 2*tig + (i%2). The same map
+//    is CUTLASS's CLayout_64xN (cute/atom/mma_traits_sm90_gmma.hpp).
+//  - v_mfma_f32_16x16x16f16 (CDNA2 gfx90a, 64-lane wavefront, AMD Instinct MI200 ISA guide
+//    "Matrix fused-multiply-add", register layouts as printed by the AMD Matrix Instruction
+//    Calculator `--architecture cdna2 --instruction v_mfma_f32_16x16x16f16 --register-layout`):
+//    A[i][k]: lane = i + 16*(k/4), item k%4 (VGPR (k%4)/2, half k%2);
+//    B[k][j]: lane = j + 16*(k/4), item k%4;
+//    C/D[i][j] (f32): lane = j + 16*(i/4), VGPR i%4.
+#pragma once
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "compiler/analysis/Layouts.h"
+#include "compiler/ir/Layout.h"
+
+namespace ts::analysis {
+
+/// mma.sync m16n8k16 operand A (fp16/bf16) of a block GEMM, logical shape (M, K), as
+/// resources/ts_device.cuh GemmSS walks it: warp w = (w/wn, w%wn) uses rows (w/wn)*(M/wm)..,
+/// k-step kk holds Frags::a[mi] = a0..a7 of atom (mi, kk). Every warp of a warp-grid row needs
+/// the same A rows, so the layout is replicated over the wn warps of that row (replicate = wn;
+/// the forward map names warp (w/wn)*wn, i.e. column 0). local = (kk*kMI + mi)*8 + i for element
+/// a_i (kMI = M/wm/16). Requires M % (16*wm) == 0, K % 16 == 0. threads = 32*wm*wn,
+/// localSize = kMI*(K/16)*8. family "mma_a", params {M, K, wm, wn}.
+ir::Layout makeMmaOperandA(int64_t M, int64_t K, WarpPartition wp);
+
+/// mma.sync m16n8k16 operand B (fp16/bf16), logical shape (K, N) (row k, column n), as GemmSS
+/// walks it: warp column w%wn uses columns (w%wn)*(N/wn).., Frags::b[ni] = b0..b3 of atom
+/// (kk, ni). Replicated over the wm warps of a warp-grid column (replicate = wm; forward names
+/// warp-grid row 0). local = (kk*kNI + ni)*4 + i for b_i (kNI = N/wn/8). Requires
+/// N % (8*wn) == 0, K % 16 == 0. threads = 32*wm*wn, localSize = kNI*(K/16)*4.
+/// family "mma_b", params {K, N, wm, wn}.
+ir::Layout makeMmaOperandB(int64_t K, int64_t N, WarpPartition wp);
+
+/// Warpgroup grid and instruction width of a wgmma accumulator tiling.
+struct WarpgroupPartition {
+    int wgm = 1, wgn = 1;  ///< warpgroups along M and N (warpgroup g = (g/wgn, g%wgn))
+    int64_t instN = 0;     ///< n of the wgmma.m64nNk16 instruction; 0 = the warpgroup tile width
+};
+
+/// wgmma.mma_async m64nNk16 f32 accumulator D over a block tile (M, N): warpgroup g owns the
+/// (M/wgm) x (N/wgn) tile at (g/wgn, g%wgn), covered by (M/wgm/64) x (N/wgn/instN) atoms of
+/// 64 x instN, atom (mi, ni) in registers (mi*NI + ni)*instN/2 + d_i (PTX register order).
+/// Requires 8 <= instN <= 256, instN % 8 == 0, (M/wgm) % 64 == 0, (N/wgn) % instN == 0 (use
+/// wgmmaLayoutError to check). threads = 128*wgm*wgn, localSize = (M/wgm/64)*(N/wgn/instN)*instN/2.
+/// family "wgmma_c", params {M, N, wgm, wgn, instN}.
+ir::Layout makeWgmmaAccumulator(int64_t M, int64_t N, WarpgroupPartition wg);
+/// Empty if makeWgmmaAccumulator accepts these parameters, else why not.
+std::string wgmmaLayoutError(int64_t M, int64_t N, WarpgroupPartition wg);
+
+/// Operand / accumulator of v_mfma_f32_16x16x16f16 (gfx90a) tiled over a wm x wn grid of 64-lane
+/// wavefronts, wave w at (w/wn, w%wn) like GemmSS's warps. `operand` is 'A' (shape (M, K),
+/// replicated over wn), 'B' (shape (K, N), replicated over wm) or 'C' (shape (M, N), f32).
+/// Atoms are 16x16; each thread holds 4 elements of an atom, local = atom*4 + item with atoms
+/// ordered (kk, mi) for A, (kk, ni) for B and (mi, ni) for C. Shape arguments: (rows, cols) of
+/// that operand; requires rows/grid and cols/grid to be multiples of 16 along the tiled dims.
+/// threads = 64*wm*wn. family "mfma_a"/"mfma_b"/"mfma_c", params {rows, cols, wm, wn}.
+ir::Layout makeMfma16Layout(char operand, int64_t rows, int64_t cols, WarpPartition wp);
+
+/// One entry of the hardware layout catalogue (for `tilec layout --builtin` and the IDE).
+struct BuiltinLayoutInfo {
+    std::string name;     ///< e.g. "mma_a", "wgmma_c"
+    std::string usage;    ///< spec syntax, e.g. "wgmma_c:N"
+    std::string summary;  ///< one line: instruction, operand, atom shape, threads
+};
+/// The catalogue, in display order: mma_a, mma_b, mma_c, wgmma_c, mfma_a, mfma_b, mfma_c,
+/// ldmatrix, ldmatrix_t.
+const std::vector<BuiltinLayoutInfo>& builtinLayouts();
+
+/// Builds a catalogue layout from `spec` = NAME[:N] (N: wgmma's instruction n, default 64; the
+/// matrix count 1/2/4 of ldmatrix, default 4). `shape` = {rows, cols} of the block tile (empty:
+/// the single-warp atom, or for wgmma_c 64 x N) and `grid` = {along rows, along cols} warps,
+/// warpgroups or wavefronts (empty: 1x1). Returns nullptr and sets `why` on an unknown name or
+/// parameters the layout does not accept.
+ir::Layout makeBuiltinLayout(const std::string& spec, const std::vector<int64_t>& shape,
+                             const std::vector<int>& grid, std::string* why);
+
+}  // namespace ts::analysis
