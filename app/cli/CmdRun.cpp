@@ -10,6 +10,7 @@
 
 #include "app/cli/Commands.h"
 #include "compiler/interp/Interpreter.h"
+#include "compiler/interp/ThreadInterpreter.h"
 #include "profiler/Runtime.h"
 #include "profiler/check/Compare.h"
 #include "profiler/check/Inputs.h"
@@ -44,9 +45,11 @@ rt::RunRequest requestFor(const CompileResult& r, const rt::InputSet& set, const
     return req;
 }
 
-/// Runs the elaborated program on the interpreter with the given inputs; outputs NaN-poisoned.
+/// Runs the program on the interpreter with the given inputs; outputs NaN-poisoned. `lowered`:
+/// the thread-level interpreter on the IR after the last pass, else the tile-level one on the
+/// elaborated IR.
 std::optional<std::vector<HostTensor>> runInterp(const CompileResult& r, const std::vector<HostTensor>& inputs,
-                                                 std::string& why) {
+                                                 std::string& why, bool lowered = false) {
     std::vector<HostTensor> args = inputs;
     for (size_t i = 0; i < args.size(); ++i)
         if (r.kernel.args[i].isOutput) {
@@ -54,7 +57,7 @@ std::optional<std::vector<HostTensor>> runInterp(const CompileResult& r, const s
             for (auto e : args[i].shape) n *= e;
             args[i].data.assign(static_cast<size_t>(n), std::nan(""));
         }
-    auto res = interp::run(r.elaborated, args);
+    auto res = lowered ? interp::runLowered(r.lowered, args) : interp::run(r.elaborated, args);
     if (!res.ok) {
         why = res.error ? formatDiagnostic(*res.error, r.source.get()) : "interpreter failed";
         return std::nullopt;
@@ -127,7 +130,8 @@ int runRun(const RunCommand& c) {
 
     std::vector<HostTensor> outs;
     std::string why;
-    rt::GpuRuntime* gpu = c.interp ? nullptr : rt::GpuRuntime::get(&why);
+    const bool lowered = c.interp == "lowered";
+    rt::GpuRuntime* gpu = !c.interp.empty() ? nullptr : rt::GpuRuntime::get(&why);
     if (gpu) {
         rt::RunRequest req = requestFor(*r, set, c.flags, *gpu);
         auto res = gpu->run(req);
@@ -139,15 +143,15 @@ int runRun(const RunCommand& c) {
                     req.arch.c_str(), res.launchMs, res.compile.compileMs, res.compile.cacheHit ? " (cached)" : "");
         for (auto& o : res.outputs) outs.push_back(std::move(o.tensor));
     } else {
-        if (!c.interp) std::cout << "no GPU (" << why << "): running on the CPU interpreter\n";
+        if (c.interp.empty()) std::cout << "no GPU (" << why << "): running on the CPU interpreter\n";
         auto t0 = std::chrono::steady_clock::now();
-        auto o = runInterp(*r, set.tensors, why);
+        auto o = runInterp(*r, set.tensors, why, lowered);
         if (!o) {
             std::cerr << "tilec: error: " << why << "\n";
             return 1;
         }
         outs = std::move(*o);
-        std::printf("ran on the CPU interpreter: %.1f ms\n",
+        std::printf("ran on the CPU interpreter (%s): %.1f ms\n", lowered ? "thread-level, lowered IR" : "tile-level",
                     std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count());
         if (c.check == "interp") {
             std::cout << "nothing to check: --check interp compares against the interpreter itself\n";

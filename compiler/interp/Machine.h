@@ -47,6 +47,10 @@ struct BufferState {
     bool live = false;             ///< allocated in the current block (always true for globals)
     bool global = false;
     std::vector<double> own;
+    // Thread-level interpreter only (ThreadMachine.h); unused by the tile level.
+    int64_t threadStride = 0;       ///< local buffers: elements per thread in `own` (0 = shared)
+    std::vector<uint8_t> written;   ///< integer local/shared buffers: element ever written
+    std::vector<uint32_t> pending;  ///< shared buffers: in-flight cp.async writes per element
 };
 
 /// A variable's current value. Integer variables keep `i` (and `f` = double(i)).
@@ -68,6 +72,9 @@ struct RegionView {
 class Machine {
 public:
     explicit Machine(const InterpOptions& opts) : m_opts(opts) {}
+    /// The thread-level interpreter (ThreadMachine) derives from Machine to reuse expression
+    /// evaluation; loadValue and callF are its two hooks (memory model and tl.* intrinsics).
+    virtual ~Machine() = default;
     /// Whole run: binds arguments, executes the body, converts errors (Exec.cpp).
     InterpResult run(const ir::PrimFunc& f, std::vector<HostTensor>& args);
 
@@ -85,8 +92,8 @@ public:
     /// Element offset of buffer[indices], bounds-checked; `what` is "load" or "store".
     int64_t elementOffset(const BufferState& b, const std::vector<ir::Expr>& idx, const Span& at,
                           const char* what);
-    double loadValue(const ir::LoadNode* n);
-    double callF(const ir::CallNode* n);
+    virtual double loadValue(const ir::LoadNode* n);
+    virtual double callF(const ir::CallNode* n);
     int64_t binaryI(const ir::BinaryNode* n);
     double binaryF(const ir::BinaryNode* n);
     const Binding& lookupVar(const ir::VarNode* v) const;

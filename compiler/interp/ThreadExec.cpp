@@ -1,0 +1,441 @@
+// Statements of the thread-level interpreter: the grid, SIMT execution of a block under an
+// active mask, per-thread and per-block allocation with poison, two-phase stores (every active
+// thread evaluates, then all write, as one SIMT instruction would), barriers, and the checks of
+// the shared-memory model (pending cp.async, races between barriers).
+#include <cmath>
+#include <limits>
+#include <new>
+
+#include "compiler/interp/ThreadMachine.h"
+
+namespace ts::interp::detail {
+using namespace ts::ir;
+
+namespace {
+
+std::string blockText(const std::vector<int64_t>& idx) {
+    std::string s = "(";
+    for (size_t i = 0; i < idx.size(); ++i) s += (i ? ", " : "") + std::to_string(idx[i]);
+    return s + ")";
+}
+
+bool sameValue(double a, double b) { return a == b || (std::isnan(a) && std::isnan(b)); }
+
+}  // namespace
+
+InterpResult ThreadMachine::runLowered(const PrimFunc& f, std::vector<HostTensor>& args) {
+    InterpResult r;
+    auto error = [&](Span s, std::string msg, std::string hint) {
+        r.ok = false;
+        r.error = Diagnostic{Severity::Error, s, std::move(msg), std::move(hint), "interp"};
+    };
+    try {
+        if (!f) fail({}, "no function to interpret");
+        bindArguments(f, args);
+        execTop(f->body.get());
+        r.ok = true;
+    } catch (const InterpError& e) {
+        error(e.span, e.message, e.hint);
+    } catch (const std::bad_alloc&) {
+        error(m_stmtSpan, "the interpreter ran out of memory", "try smaller sizes");
+    } catch (const std::exception& e) {
+        error(m_stmtSpan, std::string("internal interpreter error: ") + e.what(), {});
+    } catch (...) {
+        error(m_stmtSpan, "internal interpreter error", {});
+    }
+    r.blocksRun = m_blocksRun;
+    r.log = std::move(m_log);
+    return r;
+}
+
+void ThreadMachine::execTop(const StmtNode* s) {
+    if (!s) return;
+    if (s->kind == StmtKind::Seq) {
+        for (auto& c : static_cast<const SeqNode*>(s)->stmts) execTop(c.get());
+    } else if (s->kind == StmtKind::Kernel) {
+        execKernelT(static_cast<const KernelNode*>(s));
+    } else {
+        exec(s);  // host-side statements around the kernel (none in practice): tile semantics
+    }
+}
+
+void ThreadMachine::execKernelT(const KernelNode* k) {
+    if (m_inKernel) fail(k->span, "T.Kernel nested inside another T.Kernel");
+    std::vector<int64_t> grid;
+    for (auto& g : k->grid) {
+        int64_t v = evalI(g.get());
+        if (v < 0) fail(g ? g->span : k->span, "negative grid extent " + std::to_string(v));
+        grid.push_back(v);
+    }
+    if (k->blockVars.size() > grid.size())
+        fail(k->span, "T.Kernel binds more block indices than the grid has dimensions");
+    int64_t nthreads = k->threadCount();
+    if (nthreads < 1 || nthreads > 1024)
+        fail(k->span, "a block of " + std::to_string(nthreads) +
+                          " threads (CUDA allows 1..1024, Programming Guide \"Thread Hierarchy\")");
+    m_threads = static_cast<int32_t>(nthreads);
+    m_all.resize(m_threads);
+    for (int32_t t = 0; t < m_threads; ++t) m_all[t] = t;
+    int64_t total = 1;
+    for (int64_t g : grid)
+        total = (g && total > (int64_t(1) << 62) / g) ? (int64_t(1) << 62) : total * g;
+
+    size_t mark = m_bindings.size();
+    for (auto& v : k->blockVars) {
+        if (!v) fail(k->span, "malformed IR: missing block variable");
+        bind(v.get(), 0);
+    }
+    m_threadPos.clear();
+    m_threadIdx.assign(k->threadVars.size(), std::vector<int64_t>(m_threads));
+    int64_t stride = 1;
+    for (size_t d = 0; d < k->threadVars.size(); ++d) {
+        if (!k->threadVars[d]) fail(k->span, "malformed IR: missing thread variable");
+        int64_t ext = d < k->threads.size() ? k->threads[d] : 1;
+        for (int32_t t = 0; t < m_threads; ++t) m_threadIdx[d][t] = (t / stride) % ext;
+        stride *= ext;
+        m_threadPos.push_back(bind(k->threadVars[d].get(), 0));
+    }
+    m_inKernel = true;
+    m_blockIdx.assign(grid.size(), 0);
+    for (int64_t lin = 0; lin < total; ++lin) {
+        if (m_opts.maxBlocks >= 0 && m_blocksRun >= m_opts.maxBlocks) break;
+        checkCancel(k->span);
+        int64_t rest = lin;
+        for (size_t d = 0; d < grid.size(); ++d) {
+            m_blockIdx[d] = rest % grid[d];
+            rest /= grid[d];
+            if (d < k->blockVars.size()) {
+                m_bindings[mark + d].i = m_blockIdx[d];
+                m_bindings[mark + d].f = double(m_blockIdx[d]);
+            }
+        }
+        for (auto& b : m_buffers)
+            if (!b->global) b->live = false;
+        m_openGroup.assign(m_threads, {});
+        m_committed.assign(m_threads, {});
+        ++m_epoch;  // a new block: nothing it does races with the previous one's accesses
+        m_cur = -1;
+        try {
+            execT(k->body.get(), m_all);
+        } catch (InterpError& e) {
+            e.message += " [block " + blockText(m_blockIdx);
+            e.message += m_cur >= 0 ? ", thread " + std::to_string(m_cur) + "]" : "]";
+            throw;
+        }
+        ++m_blocksRun;
+    }
+    m_inKernel = false;
+    unbind(mark);
+}
+
+void ThreadMachine::execT(const StmtNode* s, const ThreadList& act) {
+    if (!s || act.empty()) return;
+    DepthGuard g(*this, s->span);
+    Span saved = m_stmtSpan;
+    if (s->span.valid()) m_stmtSpan = s->span;
+    switch (s->kind) {
+        case StmtKind::Seq:
+            for (auto& c : static_cast<const SeqNode*>(s)->stmts) execT(c.get(), act);
+            break;
+        case StmtKind::For:
+            execForT(static_cast<const ForNode*>(s), act);
+            break;
+        case StmtKind::If: {
+            auto* n = static_cast<const IfNode*>(s);
+            prepareCollectives(n->cond.get(), act);
+            ThreadList yes, no;
+            for (int32_t t : act) {
+                setThread(t);
+                (evalCond(n->cond.get()) ? yes : no).push_back(t);
+            }
+            m_cur = -1;
+            execT(n->then.get(), yes);
+            if (n->otherwise) execT(n->otherwise.get(), no);
+            break;
+        }
+        case StmtKind::Store:
+            execStoreT(static_cast<const StoreNode*>(s), act);
+            break;
+        case StmtKind::Alloc:
+            execAllocT(static_cast<const AllocNode*>(s), act);
+            break;
+        case StmtKind::Eval:
+            execEvalT(static_cast<const EvalNode*>(s), act);
+            break;
+        case StmtKind::Kernel:
+            fail(s->span, "T.Kernel nested inside another T.Kernel");
+        case StmtKind::TileOp:
+            fail(s->span,
+                 "tile op in lowered IR: the thread-level interpreter runs IR after lower-tile-ops",
+                 "run the tile-level interpreter (tilec run --interp) on tile-level IR");
+    }
+    m_stmtSpan = saved;
+}
+
+void ThreadMachine::execForT(const ForNode* n, const ThreadList& act) {
+    if (!n->var) fail(n->span, "malformed IR: loop without a variable");
+    auto* minImm = dynamic_cast<const IntImmNode*>(n->min.get());
+    auto* extImm = dynamic_cast<const IntImmNode*>(n->extent.get());
+    std::vector<int64_t> mn, ext;  // per thread, only when not constant
+    bool uniform = true;
+    int64_t umin = minImm ? minImm->value : 0, uext = extImm ? extImm->value : 0;
+    if (!minImm || !extImm) {
+        prepareCollectives(n->min.get(), act);
+        prepareCollectives(n->extent.get(), act);
+        mn.assign(m_threads, 0);
+        ext.assign(m_threads, 0);
+        for (size_t i = 0; i < act.size(); ++i) {
+            int32_t t = act[i];
+            setThread(t);
+            mn[t] = minImm ? umin : evalI(n->min.get());
+            ext[t] = extImm ? uext : evalI(n->extent.get());
+            if (i == 0) umin = mn[t], uext = ext[t];
+            uniform &= mn[t] == umin && ext[t] == uext;
+        }
+        m_cur = -1;
+    }
+    size_t pos = bind(n->var.get(), umin);
+    if (uniform) {
+        for (int64_t it = 0; it < uext; ++it) {
+            int64_t value = static_cast<int64_t>(uint64_t(umin) + uint64_t(it));
+            m_bindings[pos].i = value;
+            m_bindings[pos].f = double(value);
+            if ((++m_loopTicks & 0xFFFF) == 0) checkCancel(n->span);
+            execT(n->body.get(), act);
+        }
+    } else {
+        // Thread-dependent trip count: iteration `it` runs for the threads that still have one,
+        // each with its own loop variable (a barrier inside then reports the divergence).
+        size_t slotIdx = m_perThread.size();
+        m_perThread.push_back({pos, std::vector<int64_t>(m_threads, 0)});
+        int64_t most = 0;
+        for (int32_t t : act) most = std::max(most, ext[t]);
+        ThreadList sub;
+        for (int64_t it = 0; it < most; ++it) {
+            sub.clear();
+            for (int32_t t : act)
+                if (it < ext[t]) {
+                    sub.push_back(t);
+                    m_perThread[slotIdx].vals[t] =
+                        static_cast<int64_t>(uint64_t(mn[t]) + uint64_t(it));
+                }
+            if ((++m_loopTicks & 0xFFFF) == 0) checkCancel(n->span);
+            execT(n->body.get(), sub);
+        }
+        m_perThread.pop_back();
+    }
+    unbind(pos);
+}
+
+void ThreadMachine::execAllocT(const AllocNode* a, const ThreadList& act) {
+    const BufferNode* node = a->buffer.get();
+    if (!node) fail(a->span, "malformed IR: allocation without a buffer");
+    BufferState& st = stateFor(node);
+    if (st.global)
+        fail(a->span, "'" + node->name + "' is a kernel parameter and cannot be allocated again");
+    st.dtype = node->dtype;
+    st.shape.clear();
+    int64_t numel = 1;
+    for (auto& e : node->shape) {
+        int64_t v = evalI(e.get());
+        if (v < 0 || (v && numel > kMaxElements / v))
+            fail(a->span, "buffer '" + node->name + "' has an unsupported shape");
+        st.shape.push_back(v);
+        numel *= v;
+    }
+    st.strides.assign(st.shape.size(), 1);
+    for (size_t d = st.shape.size(); d-- > 1;) st.strides[d - 1] = st.strides[d] * st.shape[d];
+    bool isInt = !isFloatType(node->dtype);
+    double poison = isInt ? 0.0 : std::numeric_limits<double>::quiet_NaN();
+    bool perThread = node->scope == Scope::Local || node->scope == Scope::Fragment;
+    bool fresh = !st.live;
+    st.size = numel;
+    if (!perThread) {
+        st.threadStride = 0;
+        st.own.assign(static_cast<size_t>(numel), poison);
+        st.written.assign(isInt ? static_cast<size_t>(numel) : 0, 0);
+        st.pending.assign(static_cast<size_t>(numel), 0);
+        m_cells[&st].resize(static_cast<size_t>(numel));
+        if (a->init) {
+            double v = roundValue(node->dtype, evalValue(a->init.get()));
+            std::fill(st.own.begin(), st.own.end(), v);
+            std::fill(st.written.begin(), st.written.end(), 1);
+        }
+    } else {
+        if (numel * m_threads > kMaxElements)
+            fail(a->span, "local buffer '" + node->name + "' is too large");
+        st.threadStride = numel;
+        if (fresh || st.own.size() != static_cast<size_t>(numel * m_threads)) {
+            st.own.assign(static_cast<size_t>(numel * m_threads), poison);
+            st.written.assign(isInt ? st.own.size() : 0, 0);
+        }
+        st.pending.clear();
+        for (int32_t t : act) {  // (re-)entering the scope: the active threads' copies start over
+            double v = poison;
+            bool init = a->init != nullptr;
+            if (init) {
+                setThread(t);
+                v = roundValue(node->dtype, evalValue(a->init.get()));
+            }
+            for (int64_t i = 0; i < numel; ++i) {
+                st.own[t * numel + i] = v;
+                if (isInt) st.written[t * numel + i] = init;
+            }
+        }
+        m_cur = -1;
+    }
+    st.data = st.own.data();
+    st.live = true;
+}
+
+void ThreadMachine::execStoreT(const StoreNode* s, const ThreadList& act) {
+    BufferState& b = lookup(s->buffer.get(), s->span);
+    for (auto& i : s->indices) prepareCollectives(i.get(), act);
+    prepareCollectives(s->value.get(), act);
+    m_stores.clear();
+    for (int32_t t : act) {
+        setThread(t);
+        int64_t off = offsetOf(b, s->indices, s->span, "store");
+        m_stores.push_back({&b, off, roundValue(b.dtype, evalValue(s->value.get())), t});
+    }
+    for (auto& p : m_stores) {
+        m_cur = p.thread;
+        writeElem(*p.buf, p.off, p.v, s->span);
+    }
+    m_cur = -1;
+}
+
+void ThreadMachine::barrier(const StmtNode* at, const ThreadList& act, const char* what) {
+    if (static_cast<int32_t>(act.size()) != m_threads) {
+        int32_t missing = 0;
+        for (int32_t t : act) {
+            if (t != missing) break;
+            ++missing;
+        }
+        m_cur = -1;
+        std::string line = at->span.valid() ? " at line " + std::to_string(at->span.line) : "";
+        fail(at->span,
+             std::string(what) + line + " reached by only " + std::to_string(act.size()) + " of " +
+                 std::to_string(m_threads) + " threads of the block (divergent barrier; thread " +
+                 std::to_string(missing) + " does not reach it)",
+             "__syncthreads must be reached by every thread of the block (CUDA C++ Programming "
+             "Guide, \"Synchronization Functions\"); hoist it out of the thread-dependent branch");
+    }
+    ++m_epoch;
+}
+
+int64_t ThreadMachine::offsetOf(BufferState& b, const std::vector<Expr>& idx, const Span& at,
+                                const char* what) {
+    if (idx.size() == 1 && b.shape.size() != 1) {
+        int64_t off = evalI(idx[0].get());
+        if (off < 0 || off >= b.size)
+            fail(at, std::string("out-of-bounds ") + what + " " + b.node->name + "[" +
+                         std::to_string(off) + "] (flat element offset): " +
+                         scopeName(b.node->scope) + " buffer '" + b.node->name + "' of shape " +
+                         formatShape(b.shape) + " has " + std::to_string(b.size) + " elements");
+        return off;
+    }
+    return elementOffset(b, idx, at, what);
+}
+
+void ThreadMachine::requireRange(const BufferState& b, int64_t off, int64_t n, const Span& at,
+                                 const char* what) {
+    if (off < 0 || n < 0 || off + n > b.size)
+        fail(at, std::string("out-of-bounds ") + what + " of " + std::to_string(n) +
+                     " elements at " + b.node->name + "[" + std::to_string(off) +
+                     "]: " + scopeName(b.node->scope) + " buffer '" + b.node->name + "' of shape " +
+                     formatShape(b.shape) + " has " + std::to_string(b.size) + " elements");
+}
+
+std::string ThreadMachine::describe(const BufferState& b, int64_t off) const {
+    std::string s = b.node->name + "[" + std::to_string(off) + "]";
+    if (b.shape.size() > 1 && off >= 0 && off < b.size && !b.global) {
+        std::vector<int64_t> c(b.shape.size());
+        int64_t r = off;
+        for (size_t d = b.shape.size(); d-- > 0;) {
+            c[d] = b.shape[d] ? r % b.shape[d] : 0;
+            r = b.shape[d] ? r / b.shape[d] : 0;
+        }
+        s += " (= " + b.node->name + formatIndex(c) + ")";
+    }
+    return s;
+}
+
+double ThreadMachine::loadValue(const LoadNode* n) {
+    BufferState& b = lookup(n->buffer.get(), n->span);
+    return readElem(b, offsetOf(b, n->indices, n->span, "load"), n->span);
+}
+
+double ThreadMachine::readElem(BufferState& b, int64_t off, const Span& at) {
+    int64_t s = slot(b, off);
+    if (!b.written.empty() && !b.written[s])
+        fail(at,
+             "read of never-written " + describe(b, off) + ": uninitialised " +
+                 scopeName(b.node->scope) + " memory",
+             "initialise the buffer (T.clear / T.fill / a store) before reading it");
+    if (!b.global && !b.threadStride) {
+        if (b.pending[off])
+            fail(at,
+                 "read of " + describe(b, off) +
+                     " before its cp.async completed (missing cp.async.wait_group?)",
+                 "the copy writes shared memory only once tl.cp_async_wait of the issuing thread "
+                 "covers its group");
+        SharedCell& c = m_cells[&b][off];
+        if (c.writeEpoch == m_epoch && c.writer >= 0 && c.writer != m_cur)
+            fail(at,
+                 "read of " + describe(b, off) + " races with its write by thread " +
+                     std::to_string(c.writer) + " (no T.sync_threads() between them)",
+                 "shared memory written by one thread is visible to others only after a barrier");
+        if (c.readEpoch != m_epoch) {
+            c.readEpoch = m_epoch;
+            c.reader = m_cur;
+        } else if (c.reader != m_cur) {
+            c.reader = -2;
+        }
+    }
+    return b.data[s];
+}
+
+void ThreadMachine::writeElem(BufferState& b, int64_t off, double v, const Span& at) {
+    int64_t s = slot(b, off);
+    if (!b.global && !b.threadStride) {
+        if (b.pending[off])
+            fail(at, "write of " + describe(b, off) +
+                         " races with a pending cp.async to it (missing cp.async.wait_group?)");
+        SharedCell& c = m_cells[&b][off];
+        if (c.readEpoch == m_epoch && c.reader != -1 && c.reader != m_cur)
+            fail(at,
+                 "write of " + describe(b, off) + " races with its read by " +
+                     (c.reader >= 0 ? "thread " + std::to_string(c.reader)
+                                    : std::string("other threads")) +
+                     " (no T.sync_threads() between them)",
+                 "a barrier must separate the last read of a shared element from its overwrite");
+        if (c.writeEpoch == m_epoch && c.writer >= 0 && c.writer != m_cur &&
+            !sameValue(b.data[s], v))
+            fail(at, "write of " + describe(b, off) +
+                         " races with a different value written by thread " +
+                         std::to_string(c.writer) + " (no T.sync_threads() between them)");
+        c.writer = m_cur;
+        c.writeEpoch = m_epoch;
+    }
+    b.data[s] = v;
+    if (!b.written.empty()) b.written[s] = 1;
+}
+
+}  // namespace ts::interp::detail
+
+namespace ts::interp {
+
+InterpResult runLowered(const ir::PrimFunc& f, std::vector<HostTensor>& args,
+                        const InterpOptions& opts) {
+    try {
+        detail::ThreadMachine m(opts);
+        return m.runLowered(f, args);
+    } catch (...) {
+        InterpResult r;
+        r.error = Diagnostic{Severity::Error, {}, "internal interpreter error", {}, "interp"};
+        return r;
+    }
+}
+
+}  // namespace ts::interp

@@ -1,0 +1,50 @@
+// Thread-level interpreter: executes *lowered* IR (after lower-to-threads / simplify-final) on
+// the CPU, thread by thread, with the memory model of the generated CUDA (DESIGN.md §2
+// "Interpreter", second half). Every block of the grid runs in turn; inside a block all threads
+// execute in lockstep, one statement at a time, under an active mask (an `if` splits the mask, a
+// loop whose trip count differs between threads runs each thread its own number of iterations).
+// Scalars and local buffers are per thread, shared buffers per block, global buffers are the
+// caller's host tensors. It exists to test lowered code without a GPU and to catch what the
+// tile-level interpreter cannot: uninitialised registers and shared memory, divergent barriers,
+// missing cp.async waits and barriers, out-of-bounds vector copies and wrong fragment layouts.
+#pragma once
+#include <vector>
+
+#include "compiler/interp/Interpreter.h"
+
+namespace ts::interp {
+
+/// Runs the lowered `f` on the CPU. Arguments, InterpOptions and InterpResult are as for run()
+/// (Interpreter.h); values are doubles rounded to the buffer's dtype at every store (ts::roundTo).
+///
+/// Memory model and checks (each violation ends the run with result.error at the IR node's span;
+/// the message names the buffer, the index, the block and the thread):
+/// - Indexing: a buffer of rank > 1 indexed with one index is addressed by flat element offset
+///   (lower-to-threads flattens every access). Accesses outside a buffer are errors.
+/// - Poison: local and shared buffers start as NaN (float dtypes) or "never written" (integer
+///   dtypes: reading one is an error), so a kernel that forgets T.clear yields NaN.
+/// - T.sync_threads() must be reached by every thread of the block (else "divergent barrier").
+/// - tl.cp_async is a deferred per-thread event: its source is read at issue (zero-filled when
+///   the predicate is false), its destination is written when a later tl.cp_async_wait(N) of the
+///   same thread completes its group (all but the newest N committed groups; PTX ISA
+///   §9.7.9.25.3.3 cp.async.wait_group). Until then reading or writing the destination is an
+///   error "read of X[i] before its cp.async completed (missing cp.async.wait_group?)".
+/// - Shared-memory races between barriers: a read of an element another thread wrote since the
+///   last barrier, or a write of an element another thread read or wrote (with a different
+///   value) since then, is an error (CUDA C++ Programming Guide, "Shared Memory": only
+///   __syncthreads orders accesses of different threads).
+/// - tl.warp_allreduce is an xor butterfly over aligned groups of `width` lanes, rounded to the
+///   dtype at every step as the device code (resources/ts_device.cuh warp_allreduce) is; every
+///   lane of a group must be active.
+/// - tl.gemm_ss computes, for each thread, exactly the accumulator registers that
+///   analysis::makeMmaAccumulator assigns it, reading A and B from shared memory through the
+///   swizzled addressing of analysis::swizzleBytes (mma.sync m16n8k16: each k16 step is summed
+///   in double and added to the fp32 accumulator with one rounding). All threads must call it.
+/// - tl.atomic, tl.store_pair, tl.copy_vec, tl.zero_vec as in resources/ts_device.cuh.
+/// Tile ops (T.copy, T.gemm, ...) are errors: they must have been lowered.
+///
+/// Never throws; every problem becomes result.error.
+InterpResult runLowered(const ir::PrimFunc& f, std::vector<HostTensor>& args,
+                        const InterpOptions& opts = {});
+
+}  // namespace ts::interp

@@ -1,0 +1,503 @@
+// Lowered intrinsics (compiler/ir/Intrinsics.h) on the thread-level interpreter, each with the
+// device semantics of resources/ts_device.cuh: cp.async as deferred per-thread events grouped by
+// commit, the xor-butterfly warp all-reduce, the block-level gemm_ss through the accumulator
+// layout of analysis::makeMmaAccumulator and the swizzle of analysis::swizzleBytes, vector
+// stores and atomics. Everything a thread writes in one statement is committed after every
+// active thread has evaluated its operands (m_stores), as one SIMT instruction would.
+#include <cmath>
+#include <string_view>
+
+#include "compiler/analysis/Layouts.h"
+#include "compiler/analysis/Swizzle.h"
+#include "compiler/interp/ThreadMachine.h"
+#include "compiler/ir/Intrinsics.h"
+
+namespace ts::interp::detail {
+using namespace ts::ir;
+namespace intrin = ts::ir::intrin;
+
+namespace {
+
+std::string_view stripT(std::string_view op) {
+    if (op.substr(0, 2) == "T.") op.remove_prefix(2);
+    return op;
+}
+
+std::string strArg(const CallNode* c, size_t i) {
+    auto* s = i < c->args.size() ? dynamic_cast<const StrImmNode*>(c->args[i].get()) : nullptr;
+    return s ? s->value : std::string();
+}
+
+/// Combines two values as the device reduction operators (ts_device.cuh SumOp, MaxOp, ...).
+double combine(const std::string& op, double a, double b, bool& ok) {
+    ok = true;
+    if (op == "sum") return a + b;
+    if (op == "max") return std::fmax(a, b);
+    if (op == "min") return std::fmin(a, b);
+    if (op == "absmax") return std::fmax(std::fabs(a), std::fabs(b));
+    if (op == "abssum") return std::fabs(a) + std::fabs(b);
+    ok = false;
+    return 0;
+}
+
+void collectSites(const ExprNode* e, std::vector<const CallNode*>& out) {
+    if (!e) return;
+    switch (e->kind) {
+        case ExprKind::Binary: {
+            auto* n = static_cast<const BinaryNode*>(e);
+            collectSites(n->a.get(), out);
+            collectSites(n->b.get(), out);
+            break;
+        }
+        case ExprKind::Unary:
+            collectSites(static_cast<const UnaryNode*>(e)->a.get(), out);
+            break;
+        case ExprKind::Select: {
+            auto* n = static_cast<const SelectNode*>(e);
+            collectSites(n->cond.get(), out);
+            collectSites(n->t.get(), out);
+            collectSites(n->f.get(), out);
+            break;
+        }
+        case ExprKind::Cast:
+            collectSites(static_cast<const CastNode*>(e)->value.get(), out);
+            break;
+        case ExprKind::Load:
+            for (auto& i : static_cast<const LoadNode*>(e)->indices) collectSites(i.get(), out);
+            break;
+        case ExprKind::Call: {
+            auto* n = static_cast<const CallNode*>(e);
+            for (auto& a : n->args) collectSites(a.get(), out);
+            if (n->op == intrin::kWarpAllreduce) out.push_back(n);  // post-order: inner first
+            break;
+        }
+        default:
+            break;
+    }
+}
+
+}  // namespace
+
+double ThreadMachine::callF(const CallNode* n) {
+    if (n->op.compare(0, 3, "tl.") != 0) return Machine::callF(n);
+    if (n->op == intrin::kWarpAllreduce) {
+        auto it = m_collective.find(n);
+        if (it == m_collective.end() || m_cur < 0)
+            fail(n->span,
+                 "internal interpreter error: warp all-reduce evaluated outside its statement");
+        return it->second[m_cur];
+    }
+    if (n->op == intrin::kAddressOf)
+        fail(n->span, "tl.address_of used as a value (it is only an operand of memory intrinsics)");
+    fail(n->span, "the thread-level interpreter does not support the intrinsic '" + n->op + "'");
+}
+
+void ThreadMachine::prepareCollectives(const ExprNode* e, const ThreadList& act) {
+    if (!e || e->kind == ExprKind::IntImm || e->kind == ExprKind::Var) return;
+    auto it = m_collectiveSites.find(e);
+    if (it == m_collectiveSites.end()) {
+        std::vector<const CallNode*> sites;
+        collectSites(e, sites);
+        it = m_collectiveSites.emplace(e, std::move(sites)).first;
+    }
+    for (auto* c : it->second) warpAllreduce(c, act);
+}
+
+void ThreadMachine::warpAllreduce(const CallNode* c, const ThreadList& act) {
+    if (c->args.size() != 3) fail(c->span, "tl.warp_allreduce takes (op, value, width)");
+    std::string op = strArg(c, 0);
+    bool ok;
+    combine(op, 0, 0, ok);
+    if (!ok) fail(c->span, "tl.warp_allreduce: unknown operator '" + op + "'");
+    setThread(act[0]);
+    int64_t width = evalI(c->args[2].get());
+    if (width < 1 || width > 32 || (width & (width - 1)))
+        fail(c->span,
+             "tl.warp_allreduce width " + std::to_string(width) + " is not a power of two <= 32");
+    std::vector<double>& v = m_collective[c];
+    v.assign(m_threads, std::nan(""));
+    std::vector<uint8_t> on(m_threads, 0);
+    for (int32_t t : act) {
+        setThread(t);
+        v[t] = evalValue(c->args[1].get());
+        on[t] = 1;
+    }
+    m_cur = -1;
+    std::vector<double> next(v.size());
+    for (int32_t g = 0; g < m_threads; g += int32_t(width)) {
+        int count = 0;
+        for (int32_t l = g; l < g + width && l < m_threads; ++l) count += on[l];
+        if (count == 0) continue;
+        if (count != width)
+            fail(c->span,
+                 "tl.warp_allreduce over lanes " + std::to_string(g % 32) + ".." +
+                     std::to_string(g % 32 + width - 1) + " of warp " + std::to_string(g / 32) +
+                     " executed by only " + std::to_string(count) + " of them",
+                 "the shuffles use a full mask: every lane of the group must take part (PTX ISA "
+                 "§9.7.8.6 "
+                 "shfl.sync)");
+        // Butterfly exactly as ts::warp_allreduce: offsets width/2 .. 1, each step rounded.
+        for (int64_t off = width / 2; off > 0; off /= 2) {
+            for (int32_t l = g; l < g + width; ++l)
+                next[l] = roundValue(c->dtype, combine(op, v[l], v[l ^ off], ok));
+            for (int32_t l = g; l < g + width; ++l) v[l] = next[l];
+        }
+    }
+}
+
+Address ThreadMachine::evalAddress(const ExprNode* e) {
+    if (auto* s = dynamic_cast<const SelectNode*>(e))
+        return evalAddress(evalCond(s->cond.get()) ? s->t.get() : s->f.get());
+    auto* c = dynamic_cast<const CallNode*>(e);
+    auto* ld = c && c->op == intrin::kAddressOf && c->args.size() == 1
+                   ? dynamic_cast<const LoadNode*>(c->args[0].get())
+                   : nullptr;
+    if (!ld) fail(e ? e->span : m_stmtSpan, "expected an address (tl.address_of(buffer[index]))");
+    BufferState& b = lookup(ld->buffer.get(), ld->span);
+    return {&b, offsetOf(b, ld->indices, ld->span, "address")};
+}
+
+void ThreadMachine::execEvalT(const EvalNode* e, const ThreadList& act) {
+    auto* c = dynamic_cast<const CallNode*>(e->call.get());
+    if (!c) {
+        prepareCollectives(e->call.get(), act);
+        for (int32_t t : act) setThread(t), evalValue(e->call.get());
+        m_cur = -1;
+        return;
+    }
+    std::string_view op = stripT(c->op);
+    if (op == "sync_threads" || op == "syncthreads" || op == "tl.sync_threads")
+        return barrier(e, act, "T.sync_threads()");
+    if (c->op == intrin::kCpAsync) return cpAsync(c, act);
+    if (c->op == intrin::kCpAsyncCommit) {
+        for (int32_t t : act) {
+            m_committed[t].push_back(std::move(m_openGroup[t]));
+            m_openGroup[t].clear();
+        }
+        return;
+    }
+    if (c->op == intrin::kCpAsyncWait) return cpAsyncWait(c, act);
+    if (c->op == intrin::kGemmSS) return gemmSS(c, act);
+    if (c->op == intrin::kStorePair || c->op == intrin::kCopyVec || c->op == intrin::kZeroVec)
+        return vectorStore(c, act);
+    if (c->op == intrin::kAtomic) return atomic(c, act);
+    if (op == "print") {
+        std::string msg;
+        const ExprNode* val = nullptr;
+        for (auto& a : c->args) {
+            if (auto* s = dynamic_cast<const StrImmNode*>(a.get()))
+                msg = s->value;
+            else
+                val = a.get();
+        }
+        prepareCollectives(val, act);
+        for (int32_t t : act) {
+            setThread(t);
+            std::string line =
+                "block " + formatIndex(m_blockIdx) + " thread " + std::to_string(t) + ":";
+            if (!msg.empty()) line += " " + msg;
+            if (val)
+                line += " " + (isFloatType(val->dtype) ? std::to_string(evalF(val))
+                                                       : std::to_string(evalI(val)));
+            log(std::move(line));
+        }
+        m_cur = -1;
+        return;
+    }
+    if (op == "no_op" || op == "evaluate" || op == "fence_proxy_async" || op == "set_max_nreg" ||
+        op == "annotate_layout" || op == "use_swizzle")
+        return;
+    if (op == "sync_warp" || op == "tl.sync_warp") return;  // lockstep warps: already converged
+    prepareCollectives(c, act);
+    for (int32_t t : act) setThread(t), evalValue(c);  // other calls: errors for unknown tl.*
+    m_cur = -1;
+}
+
+void ThreadMachine::cpAsync(const CallNode* c, const ThreadList& act) {
+    if (c->args.size() < 3) fail(c->span, "tl.cp_async takes (dst, src, bytes, pred)");
+    for (int32_t t : act) {
+        setThread(t);
+        Address d = evalAddress(c->args[0].get()), s = evalAddress(c->args[1].get());
+        int64_t bytes = evalI(c->args[2].get());
+        bool pred = c->args.size() < 4 || evalCond(c->args[3].get());
+        if (d.buf->global || d.buf->threadStride)
+            fail(c->span,
+                 "tl.cp_async destination '" + d.buf->node->name + "' is not in shared memory");
+        if (!s.buf->global)
+            fail(c->span, "tl.cp_async source '" + s.buf->node->name +
+                              "' is not in global memory (PTX ISA §9.7.9.25.3.1)");
+        if (s.buf->dtype != d.buf->dtype)
+            fail(c->span, "tl.cp_async between buffers of different dtypes ('" + s.buf->node->name +
+                              "', '" + d.buf->node->name + "')");
+        int64_t elt = dtypeBytes(d.buf->dtype);
+        if ((bytes != 4 && bytes != 8 && bytes != 16) || bytes % elt)
+            fail(c->span,
+                 "tl.cp_async of " + std::to_string(bytes) + " bytes (cp.async copies 4, 8 or 16)");
+        int n = static_cast<int>(bytes / elt);
+        requireRange(*d.buf, d.off, n, c->span, "cp.async write");
+        if ((d.off * elt) % bytes)
+            fail(c->span, "misaligned cp.async: destination " + describe(*d.buf, d.off) +
+                              " is not " + std::to_string(bytes) + "-byte aligned");
+        AsyncCopy ev;
+        ev.dst = d.buf;
+        ev.off = d.off;
+        ev.n = n;
+        ev.span = c->span;
+        if (pred) {
+            requireRange(*s.buf, s.off, n, c->span, "cp.async read");
+            if ((s.off * elt) % bytes)
+                fail(c->span, "misaligned cp.async: source " + describe(*s.buf, s.off) +
+                                  " is not " + std::to_string(bytes) +
+                                  "-byte aligned (the row length in bytes must be a "
+                                  "multiple of the copy width)");
+            for (int i = 0; i < n; ++i) ev.vals[i] = s.buf->data[s.off + i];
+        } else {
+            for (int i = 0; i < n; ++i) ev.vals[i] = 0.0;  // src-size 0: zero fill
+        }
+        auto& cells = m_cells[d.buf];
+        for (int i = 0; i < n; ++i) {
+            int64_t o = d.off + i;
+            if (d.buf->pending[o])
+                fail(c->span, "cp.async to " + describe(*d.buf, o) +
+                                  " while an earlier cp.async to it is still pending (missing "
+                                  "cp.async.wait_group?)");
+            const SharedCell& cell = cells[o];
+            if (cell.readEpoch == m_epoch && cell.reader != -1 && cell.reader != t)
+                fail(c->span,
+                     "cp.async to " + describe(*d.buf, o) + " races with its read by " +
+                         (cell.reader >= 0 ? "thread " + std::to_string(cell.reader)
+                                           : std::string("other threads")) +
+                         " (no T.sync_threads() between them)",
+                     "the copy may land as soon as it is issued: a barrier must separate the last "
+                     "read of a stage "
+                     "from the copy that refills it");
+        }
+        for (int i = 0; i < n; ++i) ++d.buf->pending[d.off + i];
+        m_openGroup[t].push_back(ev);
+    }
+    m_cur = -1;
+}
+
+void ThreadMachine::cpAsyncWait(const CallNode* c, const ThreadList& act) {
+    if (c->args.size() != 1)
+        fail(c->span, "tl.cp_async_wait takes the number of groups left pending");
+    setThread(act[0]);
+    int64_t keep = evalI(c->args[0].get());
+    if (keep < 0) fail(c->span, "tl.cp_async_wait with a negative group count");
+    for (int32_t t : act) {
+        m_cur = t;
+        auto& q = m_committed[t];
+        while (static_cast<int64_t>(q.size()) > keep) {
+            completeGroup(t, q.front());
+            q.pop_front();
+        }
+    }
+    m_cur = -1;
+}
+
+void ThreadMachine::completeGroup(int32_t t, std::vector<AsyncCopy>& g) {
+    for (auto& ev : g) {
+        BufferState& b = *ev.dst;
+        auto& cells = m_cells[&b];
+        for (int i = 0; i < ev.n; ++i) {
+            int64_t o = ev.off + i;
+            --b.pending[o];
+            b.data[o] = roundValue(b.dtype, ev.vals[i]);
+            if (!b.written.empty()) b.written[o] = 1;
+            cells[o].writer = t;  // visible to the other threads only after the next barrier
+            cells[o].writeEpoch = m_epoch;
+        }
+    }
+}
+
+void ThreadMachine::vectorStore(const CallNode* c, const ThreadList& act) {
+    bool pair = c->op == intrin::kStorePair, zero = c->op == intrin::kZeroVec;
+    if (c->args.size() != (zero ? 2u : 3u)) fail(c->span, c->op + ": wrong number of arguments");
+    for (auto& a : c->args) prepareCollectives(a.get(), act);
+    m_stores.clear();
+    for (int32_t t : act) {
+        setThread(t);
+        Address d = evalAddress(c->args[0].get());
+        int64_t elt = dtypeBytes(d.buf->dtype), n = 2;
+        if (!pair) {
+            int64_t bytes = evalI(c->args[zero ? 1 : 2].get());
+            if (bytes <= 0 || bytes % elt)
+                fail(c->span, c->op + " of " + std::to_string(bytes) + " bytes");
+            n = bytes / elt;
+        }
+        requireRange(*d.buf, d.off, n, c->span, "vector store");
+        if ((d.off * elt) % (n * elt) && (n * elt) <= 16)
+            fail(c->span, "misaligned " + c->op + ": " + describe(*d.buf, d.off) + " is not " +
+                              std::to_string(n * elt) + "-byte aligned");
+        if (pair) {
+            m_stores.push_back(
+                {d.buf, d.off, roundValue(d.buf->dtype, evalValue(c->args[1].get())), t});
+            m_stores.push_back(
+                {d.buf, d.off + 1, roundValue(d.buf->dtype, evalValue(c->args[2].get())), t});
+        } else if (zero) {
+            for (int64_t i = 0; i < n; ++i) m_stores.push_back({d.buf, d.off + i, 0.0, t});
+        } else {
+            Address s = evalAddress(c->args[1].get());
+            if (s.buf->dtype != d.buf->dtype)
+                fail(c->span, "tl.copy_vec between buffers of different dtypes");
+            requireRange(*s.buf, s.off, n, c->span, "vector load");
+            for (int64_t i = 0; i < n; ++i)
+                m_stores.push_back({d.buf, d.off + i, readElem(*s.buf, s.off + i, c->span), t});
+        }
+    }
+    for (auto& p : m_stores) {
+        m_cur = p.thread;
+        writeElem(*p.buf, p.off, p.v, c->span);
+    }
+    m_cur = -1;
+}
+
+void ThreadMachine::atomic(const CallNode* c, const ThreadList& act) {
+    if (c->args.size() != 3) fail(c->span, "tl.atomic takes (op, addr, value)");
+    std::string op = strArg(c, 0);
+    if (op != "add" && op != "max" && op != "min")
+        fail(c->span, "tl.atomic: unknown operator '" + op + "'");
+    prepareCollectives(c->args[2].get(), act);
+    for (int32_t t : act) {  // atomics serialise: one thread after another
+        setThread(t);
+        Address d = evalAddress(c->args[1].get());
+        BufferState& b = *d.buf;
+        double v = roundValue(b.dtype, evalValue(c->args[2].get()));
+        int64_t s = slot(b, d.off);
+        if (!b.global && !b.threadStride && b.pending[d.off])
+            fail(c->span, "atomic on " + describe(b, d.off) +
+                              " before its cp.async completed (missing cp.async.wait_group?)");
+        if (!b.written.empty() && !b.written[s])
+            fail(c->span,
+                 "atomic on never-written " + describe(b, d.off) + ": uninitialised memory");
+        double old = b.data[s];
+        double r = op == "add" ? old + v : op == "max" ? std::fmax(old, v) : std::fmin(old, v);
+        b.data[s] = roundValue(b.dtype, r);
+    }
+    m_cur = -1;
+}
+
+const std::vector<std::pair<int32_t, int32_t>>& ThreadMachine::accumulatorMap(int64_t M, int64_t N,
+                                                                              int64_t wm,
+                                                                              int64_t wn) {
+    std::vector<int64_t> key{M, N, wm, wn};
+    auto it = m_accMaps.find(key);
+    if (it != m_accMaps.end()) return it->second;
+    Layout l = analysis::makeMmaAccumulator(M, N, {int(wm), int(wn)});
+    std::vector<std::pair<int32_t, int32_t>> map(static_cast<size_t>(l->threads * l->localSize));
+    std::vector<uint8_t> hit(static_cast<size_t>(M * N), 0);
+    size_t mark = m_bindings.size();
+    size_t pt = bind(l->invThread.get(), 0), pr = bind(l->invLocal.get(), 0);
+    for (int64_t t = 0; t < l->threads; ++t)
+        for (int64_t r = 0; r < l->localSize; ++r) {
+            m_bindings[pt].i = t, m_bindings[pt].f = double(t);
+            m_bindings[pr].i = r, m_bindings[pr].f = double(r);
+            int64_t i = evalI(l->inverse[0].get()), j = evalI(l->inverse[1].get());
+            if (i < 0 || i >= M || j < 0 || j >= N || hit[i * N + j]++)
+                fail(m_stmtSpan,
+                     "internal interpreter error: the mma accumulator layout is not a bijection");
+            map[t * l->localSize + r] = {int32_t(i), int32_t(j)};
+        }
+    unbind(mark);
+    return m_accMaps.emplace(std::move(key), std::move(map)).first->second;
+}
+
+void ThreadMachine::gemmSS(const CallNode* c, const ThreadList& act) {
+    if (c->args.size() != 12)
+        fail(c->span,
+             "tl.gemm_ss takes 12 arguments (A, B, C, M, N, K, wm, wn, transA, transB, swizzleA, "
+             "swizzleB)");
+    if (static_cast<int32_t>(act.size()) != m_threads)
+        fail(c->span, "tl.gemm_ss executed by only " + std::to_string(act.size()) + " of " +
+                          std::to_string(m_threads) +
+                          " threads (every warp must issue its mma.sync and ldmatrix)");
+    setThread(act[0]);
+    Address A = evalAddress(c->args[0].get()), B = evalAddress(c->args[1].get()),
+            C = evalAddress(c->args[2].get());
+    int64_t p[9];
+    for (int i = 0; i < 9; ++i) p[i] = evalI(c->args[3 + i].get());
+    for (int32_t t : act) {  // operand tiles are block-uniform
+        setThread(t);
+        Address a2 = evalAddress(c->args[0].get()), b2 = evalAddress(c->args[1].get()),
+                c2 = evalAddress(c->args[2].get());
+        if (a2.off != A.off || b2.off != B.off || c2.off != C.off)
+            fail(c->span, "tl.gemm_ss operands differ between threads of the block");
+    }
+    m_cur = -1;
+    const int64_t M = p[0], N = p[1], K = p[2], WM = p[3], WN = p[4];
+    const bool TA = p[5] != 0, TB = p[6] != 0;
+    const int swzA = int(p[7]), swzB = int(p[8]);
+    if (WM <= 0 || WN <= 0 || M % WM || N % WN || (M / WM) % 16 || (N / WN) % 8 || K % 16 || K <= 0)
+        fail(c->span, "tl.gemm_ss shape M=" + std::to_string(M) + " N=" + std::to_string(N) +
+                          " K=" + std::to_string(K) + " warps " + std::to_string(WM) + "x" +
+                          std::to_string(WN) +
+                          " violates the m16n8k16 tiling (warp tile rows % 16, cols % 8, K % 16)");
+    if (WM * WN * 32 != m_threads)
+        fail(c->span, "tl.gemm_ss with " + std::to_string(WM * WN) + " warps in a block of " +
+                          std::to_string(m_threads) + " threads");
+    for (auto* op : {&A, &B})
+        if (op->buf->global || op->buf->threadStride ||
+            (op->buf->dtype != DType::Float16 && op->buf->dtype != DType::BFloat16))
+            fail(c->span, "tl.gemm_ss operand '" + op->buf->node->name +
+                              "' must be a float16/bfloat16 shared buffer");
+    if (!C.buf->threadStride)
+        fail(c->span, "tl.gemm_ss accumulator '" + C.buf->node->name + "' must be a local buffer");
+    const auto& acc = accumulatorMap(M, N, WM, WN);
+    const int64_t kAcc = static_cast<int64_t>(acc.size()) / m_threads;
+    requireRange(*C.buf, C.off, kAcc, c->span, "gemm_ss accumulator");
+
+    // Logical operands read through the physical (swizzled) addressing of ts::GemmSS::load.
+    auto readTile = [&](Address& X, bool trans, int64_t rows, int64_t cols, int swz,
+                        std::vector<double>& out) {
+        // Logical X is rows x cols (A: M x K, B: K x N); stored transposed when `trans`.
+        const int64_t e = dtypeBytes(X.buf->dtype);
+        const int64_t rowElems = trans ? rows : cols;
+        const int64_t rowBytes = rowElems * e;
+        requireRange(*X.buf, X.off, rows * cols, c->span, "gemm_ss operand");
+        if (swz && (X.off * e) % 128)
+            fail(c->span, "tl.gemm_ss operand " + describe(*X.buf, X.off) +
+                              " is not 128-byte aligned (swizzle base)");
+        auto& cells = m_cells[X.buf];
+        out.resize(static_cast<size_t>(rows * cols));
+        for (int64_t r = 0; r < rows; ++r)
+            for (int64_t q = 0; q < cols; ++q) {
+                int64_t sr = trans ? q : r, sc = trans ? r : q;
+                int64_t o =
+                    X.off + analysis::swizzleBytes((sr * rowElems + sc) * e, rowBytes, swz) / e;
+                if (X.buf->pending[o])
+                    fail(c->span,
+                         "read of " + describe(*X.buf, o) +
+                             " before its cp.async completed (missing cp.async.wait_group?)",
+                         "tl.gemm_ss reads the whole stage: wait for its group, then "
+                         "T.sync_threads()");
+                SharedCell& cell = cells[o];
+                if (cell.writeEpoch == m_epoch && cell.writer >= 0)
+                    fail(c->span, "read of " + describe(*X.buf, o) +
+                                      " by tl.gemm_ss races with its write by thread " +
+                                      std::to_string(cell.writer) +
+                                      " (no T.sync_threads() between them)");
+                cell.readEpoch = m_epoch;
+                cell.reader = -2;
+                out[r * cols + q] = X.buf->data[o];
+            }
+    };
+    readTile(A, TA, M, K, swzA, m_tileA);
+    readTile(B, TB, K, N, swzB, m_tileB);
+    const double* a = m_tileA.data();
+    const double* b = m_tileB.data();
+    for (int32_t t = 0; t < m_threads; ++t) {
+        double* regs = C.buf->data + int64_t(t) * C.buf->threadStride + C.off;
+        for (int64_t r = 0; r < kAcc; ++r) {
+            auto [i, j] = acc[t * kAcc + r];
+            double v = regs[r];
+            for (int64_t k0 = 0; k0 < K; k0 += 16) {  // one mma.sync k16 step: one fp32 rounding
+                double s = 0;
+                for (int64_t k = k0; k < k0 + 16; ++k) s += a[i * K + k] * b[k * N + j];
+                v = roundValue(C.buf->dtype, v + s);
+            }
+            regs[r] = v;
+        }
+    }
+}
+
+}  // namespace ts::interp::detail

@@ -1,0 +1,138 @@
+// Internal state of the thread-level interpreter (see ThreadInterpreter.h). ThreadMachine
+// derives from the tile-level Machine so that expressions are evaluated by the same code
+// (Eval.cpp): a thread's indices and its per-thread loop variables are written into Machine's
+// bindings before each of its evaluations, and the two virtual hooks route element loads
+// through the thread memory model (per-thread locals, poison, cp.async and race tracking) and
+// the tl.* intrinsics that appear inside expressions (warp_allreduce) to this class. Split by
+// topic: ThreadExec.cpp (SIMT statements, memory, barriers) and ThreadIntrinsics.cpp (cp.async,
+// warp collectives, gemm_ss, vector stores, atomics).
+#pragma once
+#include <deque>
+#include <map>
+#include <unordered_map>
+
+#include "compiler/interp/Machine.h"
+#include "compiler/interp/ThreadInterpreter.h"
+
+namespace ts::interp::detail {
+
+/// Active threads of one statement: linear thread ids (x fastest), ascending.
+using ThreadList = std::vector<int32_t>;
+
+/// Race bookkeeping of one shared-memory element. Epochs count barriers over the whole run, so
+/// nothing needs resetting between blocks.
+struct SharedCell {
+    int32_t writer = -1;  ///< thread of the last write (-1: none)
+    int32_t reader = -1;  ///< thread of the reads in readEpoch (-1 none, -2 several)
+    uint32_t writeEpoch = 0, readEpoch = 0;
+};
+
+/// One in-flight cp.async of one thread: `n` elements of `dst` from `off`, values read at issue.
+struct AsyncCopy {
+    BufferState* dst = nullptr;
+    int64_t off = 0;
+    int n = 0;
+    double vals[16];
+    Span span;
+};
+
+/// A (buffer, element) resolved from tl.address_of.
+struct Address {
+    BufferState* buf = nullptr;
+    int64_t off = 0;  ///< flat element offset (per-thread offset for local buffers)
+};
+
+class ThreadMachine : public Machine {
+public:
+    explicit ThreadMachine(const InterpOptions& opts) : Machine(opts) {}
+    /// Whole run, as Machine::run but thread-level (ThreadExec.cpp).
+    InterpResult runLowered(const ir::PrimFunc& f, std::vector<HostTensor>& args);
+
+    double loadValue(const ir::LoadNode* n) override;
+    double callF(const ir::CallNode* n) override;
+
+    // --- statements and memory (ThreadExec.cpp) ---------------------------------------------
+    void execTop(const ir::StmtNode* s);
+    void execKernelT(const ir::KernelNode* k);
+    void execT(const ir::StmtNode* s, const ThreadList& act);
+    void execForT(const ir::ForNode* n, const ThreadList& act);
+    void execAllocT(const ir::AllocNode* a, const ThreadList& act);
+    void execStoreT(const ir::StoreNode* s, const ThreadList& act);
+    void barrier(const ir::StmtNode* at, const ThreadList& act, const char* what);
+    /// Makes `t` the current thread: its indices and per-thread variables into the bindings.
+    void setThread(int32_t t) {
+        m_cur = t;
+        for (size_t d = 0; d < m_threadPos.size(); ++d) {
+            auto& b = m_bindings[m_threadPos[d]];
+            b.i = m_threadIdx[d][t];
+            b.f = double(b.i);
+        }
+        for (auto& v : m_perThread) {
+            auto& b = m_bindings[v.pos];
+            b.i = v.vals[t];
+            b.f = double(b.i);
+        }
+    }
+    /// Flat element offset of buf[indices] (one index on a rank > 1 buffer = flat offset).
+    int64_t offsetOf(BufferState& b, const std::vector<ir::Expr>& idx, const Span& at,
+                     const char* what);
+    /// Error unless [off, off + n) lies inside `b` (per-thread extent for locals).
+    void requireRange(const BufferState& b, int64_t off, int64_t n, const Span& at,
+                      const char* what);
+    /// Storage index of element `off` of `b` for the current thread.
+    int64_t slot(const BufferState& b, int64_t off) const {
+        return b.threadStride ? int64_t(m_cur) * b.threadStride + off : off;
+    }
+    /// Reads element `off` of `b` as the current thread, with every check of the memory model.
+    double readElem(BufferState& b, int64_t off, const Span& at);
+    /// Writes (already rounded) `v` to element `off` of `b` as the current thread.
+    void writeElem(BufferState& b, int64_t off, double v, const Span& at);
+    std::string describe(const BufferState& b, int64_t off) const;
+
+    // --- intrinsics (ThreadIntrinsics.cpp) --------------------------------------------------
+    void execEvalT(const ir::EvalNode* e, const ThreadList& act);
+    Address evalAddress(const ir::ExprNode* e);
+    /// Computes every tl.warp_allreduce inside `e` for the active threads (innermost first),
+    /// so that callF can return the current thread's value.
+    void prepareCollectives(const ir::ExprNode* e, const ThreadList& act);
+    void warpAllreduce(const ir::CallNode* c, const ThreadList& act);
+    void cpAsync(const ir::CallNode* c, const ThreadList& act);
+    void cpAsyncWait(const ir::CallNode* c, const ThreadList& act);
+    void completeGroup(int32_t t, std::vector<AsyncCopy>& g);
+    void gemmSS(const ir::CallNode* c, const ThreadList& act);
+    void vectorStore(const ir::CallNode* c, const ThreadList& act);
+    void atomic(const ir::CallNode* c, const ThreadList& act);
+    /// (row, col) of accumulator register r of thread t for gemm_ss(M, N, wm, wn), from
+    /// analysis::makeMmaAccumulator's inverse (cached per shape).
+    const std::vector<std::pair<int32_t, int32_t>>& accumulatorMap(int64_t M, int64_t N, int64_t wm,
+                                                                   int64_t wn);
+
+    // --- state ------------------------------------------------------------------------------
+    struct PerThreadVar {
+        size_t pos;
+        std::vector<int64_t> vals;
+    };
+    int32_t m_threads = 0;                          ///< threads per block
+    int32_t m_cur = 0;                              ///< current thread
+    std::vector<size_t> m_threadPos;                ///< binding slots of tx, ty, tz
+    std::vector<std::vector<int64_t>> m_threadIdx;  ///< [dim][thread] index values
+    std::vector<PerThreadVar> m_perThread;          ///< variables of divergent loops
+    ThreadList m_all;                               ///< 0..threads-1
+    uint32_t m_epoch = 1;                           ///< barriers so far (+1)
+    std::unordered_map<const BufferState*, std::vector<SharedCell>> m_cells;
+    std::vector<std::vector<AsyncCopy>> m_openGroup;              ///< per thread, uncommitted
+    std::vector<std::deque<std::vector<AsyncCopy>>> m_committed;  ///< per thread, oldest first
+    std::unordered_map<const ir::CallNode*, std::vector<double>> m_collective;
+    std::unordered_map<const ir::ExprNode*, std::vector<const ir::CallNode*>> m_collectiveSites;
+    std::map<std::vector<int64_t>, std::vector<std::pair<int32_t, int32_t>>> m_accMaps;
+    struct PendingStore {
+        BufferState* buf;
+        int64_t off;
+        double v;
+        int32_t thread;
+    };
+    std::vector<PendingStore> m_stores;    ///< writes of the current statement, committed together
+    std::vector<double> m_tileA, m_tileB;  ///< gemm_ss operands, logical row-major
+};
+
+}  // namespace ts::interp::detail
