@@ -18,7 +18,7 @@ int runCompile(const CompileCommand& c);
 
 struct RunCommand {
     CompileFlags flags;
-    bool interp = false;        ///< run on the CPU interpreter instead of the GPU
+    std::string interp;         ///< "" GPU; "tile": tile-level interpreter; "lowered": thread-level
     std::string check = "ref";  ///< "ref" (ref_program in float64) or "interp"
     uint64_t seed = 0;          ///< 0: fresh seed each run
     bool quiet = false;

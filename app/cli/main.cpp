@@ -45,7 +45,11 @@ int main(int argc, char** argv) {
     auto* run = app.add_subcommand(
         "run", "run on the GPU (or --interp on the CPU) and check against the reference");
     addCompileFlags(run, rc.flags);
-    run->add_flag("--interp", rc.interp, "run on the CPU interpreter instead of the GPU");
+    run->add_flag("--interp{tile}", rc.interp,
+                  "run on the CPU interpreter instead of the GPU: --interp (tile-level IR) or "
+                  "--interp=lowered (thread-level, "
+                  "after all passes: shared memory, barriers, cp.async, mma layouts)")
+        ->check(CLI::IsMember({"tile", "lowered"}));
     run->add_option("--check", rc.check, "reference: 'ref' (ref_program, float64) or 'interp'")
         ->check(CLI::IsMember({"ref", "interp"}));
     run->add_option("--seed", rc.seed, "random seed for the inputs (default: fresh)");
