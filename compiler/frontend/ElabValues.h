@@ -13,6 +13,10 @@
 #include "compiler/frontend/MetaValue.h"
 #include "compiler/ir/IR.h"
 
+namespace ts::analysis {
+struct UserLayoutSpec;
+}
+
 namespace ts::fe::elab {
 
 class Elaborator;
@@ -130,11 +134,14 @@ public:
     std::optional<Value> getItem(Interp&, const Value& index, Span) override;
 };
 
-/// A layout for T.annotate_layout.
+/// A layout for T.annotate_layout: a finished one (make_swizzled_layout), or a user T.Layout /
+/// T.Fragment (`spec`), checked and finished against the annotated buffer.
 class LayoutValue : public ExtValue {
 public:
     explicit LayoutValue(ir::Layout l) : layout(std::move(l)) {}
+    explicit LayoutValue(std::shared_ptr<analysis::UserLayoutSpec> s) : spec(std::move(s)) {}
     ir::Layout layout;
+    std::shared_ptr<analysis::UserLayoutSpec> spec;
     std::string typeName() const override { return "Layout"; }
 };
 

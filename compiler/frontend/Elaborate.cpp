@@ -212,6 +212,8 @@ void Elaborator::buildKernel(const KernelSpec& k, const ast::WithItem& item, con
         throw CompileError(item.context->span, "only one T.Kernel per kernel function is supported",
                            "split the work into two kernels");
     m_sawKernel = true;
+    m_kernelThreads = 1;
+    for (auto t : k.threads) m_kernelThreads *= t;
     std::vector<const ast::Name*> names;
     bool tupleTarget = false;
     if (item.target) {

@@ -1,13 +1,11 @@
 // The scalar half of the T.* vocabulary: math (T.max/min/abs/exp/exp2/log/log2/sqrt/rsqrt/
-// sigmoid/tanh), T.if_then_else, T.infinity, T.cast, T.sync_threads, T.print, layouts
-// (T.annotate_layout, tilelang.layout.make_swizzled_layout), eager-mode T.const/T.empty,
+// sigmoid/tanh), T.if_then_else, T.infinity, T.cast, T.sync_threads, T.print (layouts are in
+// ElaborateLayouts.cpp), eager-mode T.const/T.empty,
 // symbolic sizes, and "not supported yet" stubs for every registered name the IR cannot
 // express yet (so users get a clear message instead of an unknown-name error).
 #include <algorithm>
 #include <cmath>
 
-#include "compiler/analysis/Layouts.h"
-#include "compiler/analysis/Swizzle.h"
 #include "compiler/frontend/ElaborateOpsImpl.h"
 #include "compiler/frontend/LanguageRegistry.h"
 
@@ -110,23 +108,6 @@ void Elaborator::installMath() {
                              a.span));
         return Value::none();
     });
-    def("annotate_layout", [](Elaborator& el, CallArgs& a) {
-        a.expectPositional(1, 1);
-        if (!a.pos[0].is(ValueKind::Dict))
-            throw CompileError(a.argSpan(0), "T.annotate_layout expects a dict {buffer: layout}");
-        for (const auto& [k, v] : a.pos[0].dictObj().entries) {
-            auto* buf = k.extAs<BufferValue>();
-            auto* lay = v.extAs<LayoutValue>();
-            if (!buf || !lay)
-                throw CompileError(
-                    a.argSpan(0),
-                    "T.annotate_layout: each entry must map a buffer to a layout, got " +
-                        typeName(k) + ": " + typeName(v),
-                    "use tilelang.layout.make_swizzled_layout(buf) for shared tiles");
-            el.setLayout(buf->buffer->name, lay->layout);
-        }
-        return Value::none();
-    });
     def("use_swizzle", [](Elaborator& el, CallArgs& a) {
         a.bind({"panel_size", "order", "enable"}, 1);
         el.diags().warning(a.span,
@@ -180,28 +161,7 @@ void Elaborator::installMath() {
         return Value::ext(std::make_shared<BufferValue>(buf, false));
     });
 
-    // tilelang.layout
-    auto layout = registerModule("tilelang.layout");
-    layout->set(
-        "make_swizzled_layout", Value::builtin("make_swizzled_layout", [](Interp& in, CallArgs& a) {
-            a.callee = "make_swizzled_layout";
-            a.expectPositional(1, 1);
-            auto* buf = a.pos[0].extAs<BufferValue>();
-            if (!buf || buf->buffer->scope != ir::Scope::Shared)
-                throw CompileError(a.argSpan(0),
-                                   "make_swizzled_layout expects a shared-memory buffer");
-            auto shape = ir::constShape(*buf->buffer);
-            if (!shape || shape->size() < 2)
-                throw CompileError(
-                    a.argSpan(0),
-                    "make_swizzled_layout needs a tile of rank 2 or more with constant extents");
-            int elt = ir::dtypeBytes(buf->buffer->dtype);
-            int64_t rows = 1;
-            for (size_t i = 0; i + 1 < shape->size(); ++i) rows *= (*shape)[i];
-            int mode = analysis::chooseSwizzleMode(shape->back() * elt, rows);
-            return Value::ext(
-                std::make_shared<LayoutValue>(analysis::makeSharedLayout(*shape, elt, mode)));
-        }));
+    installLayouts();  // T.Layout, T.Fragment, T.annotate_layout, tilelang.layout
 
     // Registered names the IR cannot express yet: a clear "not supported" instead of "unknown".
     for (const auto& e : kLanguage) {
@@ -210,9 +170,8 @@ void Elaborator::installMath() {
         std::string hint =
             e.kind == LangKind::Sync
                 ? "Hopper (sm_90) synchronization and warp specialization are planned"
-            : e.kind == LangKind::Layout
-                ? "user-defined layouts are planned; layouts are inferred meanwhile"
-                : "";
+            : e.kind == LangKind::Layout ? "layouts are inferred meanwhile"
+                                         : "";
         T->set(n, Value::builtin("T." + n, [n, hint](Interp&, CallArgs& a) -> Value {
                    throw CompileError(a.span, "T." + n + " is not supported by TileScope yet",
                                       hint);

@@ -78,6 +78,8 @@ public:
     /// Adds a Global tensor (prim_func parameter, eager annotation or T.empty output).
     ir::Buffer addParam(const std::string& name, const TensorType& t, Span s, bool output);
     void setLayout(const std::string& buffer, ir::Layout l) { m_layouts[buffer] = std::move(l); }
+    /// Threads of the enclosing T.Kernel (0 outside one): user fragments are checked against it.
+    int64_t kernelThreads() const { return m_insideKernel ? m_kernelThreads : 0; }
     ir::Attrs& funcAttrs() { return m_funcAttrs; }
     /// The name the statement being executed assigns to (`A_s = T.alloc_shared(...)`), if any;
     /// taking it clears it so that nested calls do not reuse it.
@@ -102,6 +104,7 @@ protected:
 private:
     void installVocabulary();  // ElaborateOps.cpp
     void installMath();        // ElaborateMath.cpp
+    void installLayouts();     // ElaborateLayouts.cpp
     ir::PrimFunc elaboratePrimFunc(const FunctionObj& f, const std::string& name);
     ir::PrimFunc elaborateEager(const KernelEntry& entry);
     ir::PrimFunc finish(const std::string& name, ir::Stmt body, Span span);
@@ -121,6 +124,7 @@ private:
     bool m_kernelMode = false;    ///< executing prim_func / macro statements (range -> T.serial)
     bool m_insideKernel = false;  ///< inside `with T.Kernel`
     bool m_sawKernel = false;
+    int64_t m_kernelThreads = 0;
     bool m_eager = false;
     std::string m_pendingName;
     std::set<std::string> m_names;

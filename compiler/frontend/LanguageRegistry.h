@@ -92,8 +92,8 @@ inline constexpr LangEntry kLanguage[] = {
     {"print", LangKind::TileOp, "print(x, msg=\"\")", "Device printf (GPU) / debugger log (interpreter)."},
     // layouts
     {"annotate_layout", LangKind::Layout, "annotate_layout({buf: layout})", "Fixes buffer layouts before inference."},
-    {"Layout", LangKind::Layout, "Layout(shape, lambda i, j: [...])", "User layout given as an index map."},
-    {"Fragment", LangKind::Layout, "Fragment(shape, forward_thread_fn=..., forward_index_fn=...)", "User fragment layout: thread and local index maps."},
+    {"Layout", LangKind::Layout, "Layout(shape, lambda i, j: [...])", "User shared-memory layout: index map to the physical offset (a list is flattened row-major)."},
+    {"Fragment", LangKind::Layout, "Fragment(shape, forward_thread_fn=..., forward_index_fn=..., replicate=1)", "User fragment layout: thread and local index maps (forward_thread_fn also takes the replica index when replicate > 1)."},
     {"use_swizzle", LangKind::Layout, "use_swizzle(panel_size, order=\"row\")", "Block rasterization for L2 reuse."},
     // math
     {"max", LangKind::Math, "max(a, b)", "Maximum of two values."},

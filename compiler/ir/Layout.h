@@ -16,10 +16,14 @@ struct LayoutNode {
     LayoutKind kind;
     std::vector<int64_t> shape;  ///< logical extents of the buffer
     std::string description;     ///< human-readable origin, e.g. "mma.sync m16n8k16 C, warps 2x2"
-    /// Which constructor made it ("mma_c", "block", "row_reduced", "shared", "user") and its
-    /// integer parameters (see compiler/analysis/Layouts.h), so lowering can pick algorithms.
+    /// Which constructor made it ("mma_c", "block", "row_reduced", "shared", "user",
+    /// "user_shared") and its integer parameters (see compiler/analysis/Layouts.h and
+    /// UserLayouts.h), so lowering can pick algorithms. A user layout that equals a family
+    /// element for element carries that family; "user"/"user_shared" are the general ones.
     std::string family;
     std::vector<int64_t> familyParams;
+    /// For user layouts (T.Layout / T.Fragment): the call that built it, for diagnostics.
+    Span origin;
 
     // --- Fragment: element (i0, i1, ...) lives in thread `thread` at local slot `local`. ------
     std::vector<Var> inputs;     ///< one Var per logical dim, free in `thread`/`local`
@@ -37,6 +41,11 @@ struct LayoutNode {
     int swizzleBytes = 0;        ///< 0 (none), 32, 64, 128: see analysis/Swizzle.h for the map
     int64_t rowBytes = 0;        ///< bytes of one (unpadded) row = innermost extent * elt size
     int64_t padElems = 0;        ///< extra elements appended to each row (bank-conflict padding)
+    /// "user_shared" only: physical element offset of (inputs...) inside one tile, in
+    /// [0, physicalElems); leading buffer dims beyond `shape` (pipeline stages) stack tiles of
+    /// physicalElems elements. Swizzle/padding fields are unused then.
+    Expr offset;
+    int64_t physicalElems = 0;
 };
 
 }  // namespace ts::ir

@@ -7,7 +7,8 @@
 // fragment; destination: its row-reduced companion); Parallel nests (buffers indexed by the
 // loop variables in order share the nest's layout; 1-D buffers indexed by the row variable get
 // the row-reduced companion); remaining fragments get the cheapest block fragment (16-byte
-// vectors). Two different required layouts for one buffer are a diagnostic naming both ops.
+// vectors). Two different required layouts for one buffer (compared element for element, so a
+// user T.Fragment equal to a family agrees with it) are a diagnostic naming both ops.
 // Requires: elaborated + bounds-checked IR. Produces: f->layouts, gemm attrs warp_m/warp_n,
 // For attr layout_key on Parallel nests. Invalidates: nothing.
 #include <map>
@@ -17,6 +18,7 @@
 #include "compiler/analysis/GemmPartition.h"
 #include "compiler/analysis/Layouts.h"
 #include "compiler/analysis/Swizzle.h"
+#include "compiler/analysis/UserLayouts.h"
 #include "compiler/ir/IR.h"
 #include "compiler/transforms/Passes.h"
 
@@ -26,9 +28,9 @@ using namespace ts::analysis;
 
 namespace {
 
-bool sameLayout(const Layout& a, const Layout& b) {
-    return a->family == b->family && a->familyParams == b->familyParams && a->shape == b->shape;
-}
+// Equal placement of every element, whatever constructor made the layouts (a user T.Fragment
+// equal to the inferred block fragment is no conflict).
+bool sameLayout(const Layout& a, const Layout& b) { return sameMapping(*a, *b); }
 
 std::string spanText(Span s) { return s.valid() ? "line " + std::to_string(s.line) : "an earlier op"; }
 
@@ -80,11 +82,14 @@ private:
             return;
         }
         if (sameLayout(it->second.layout, l)) return;
-        m_ctx.diags.error(span,
-                          "conflicting layouts for fragment '" + b->name + "': " + it->second.by + " needs " +
-                              it->second.layout->description + ", but " + by + " needs " + l->description,
-                          "copy the data into a second fragment (T.copy) so each op gets its own layout",
-                          "infer-layouts");
+        m_ctx.diags.error(
+            span,
+            "conflicting layouts for " +
+                std::string(b->scope == Scope::Shared ? "shared buffer '" : "fragment '") +
+                b->name + "': " + it->second.by + " needs " + it->second.layout->description +
+                ", but " + by + " needs " + l->description,
+            "copy the data into a second fragment (T.copy) so each op gets its own layout",
+            "infer-layouts");
     }
 
     void gemm(const TileOpNode& t) {
@@ -128,6 +133,17 @@ private:
             int mode = chooseSwizzleMode(rowBytes, rows);
             auto& cur = m_req[op->buffer->name];
             if (!cur.layout) cur = {makeSharedLayout(*shape, dtypeBytes(op->buffer->dtype), mode), where};
+            // gemm_ss addresses its operands as row-major tiles with an XOR swizzle, nothing else.
+            else if (cur.layout->family != "shared" || cur.layout->padElems != 0)
+                m_ctx.diags.error(t.span,
+                                  "conflicting layouts for shared buffer '" + op->buffer->name +
+                                      "': " + cur.by + " needs " + cur.layout->description +
+                                      ", but " + where +
+                                      " reads its operands as row-major or XOR-swizzled tiles",
+                                  "annotate the gemm operand with "
+                                  "tilelang.layout.make_swizzled_layout, or copy it "
+                                  "into a second shared tile for the gemm",
+                                  "infer-layouts");
         }
     }
 

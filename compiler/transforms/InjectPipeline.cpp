@@ -177,6 +177,8 @@ PrimFunc injectPipeline(const PrimFunc& f, PassContext&) {
     out->body = body;
     for (auto& [old, nb] : inj.staged) {
         auto it = out->layouts.find(old->name);
+        // A T.Layout index map keeps its tile shape; lower-to-threads stacks the stages.
+        if (it != out->layouts.end() && it->second && it->second->offset) continue;
         int mode = it != out->layouts.end() && it->second ? it->second->swizzleBytes : 0;
         int64_t pad = it != out->layouts.end() && it->second ? it->second->padElems : 0;
         auto shape = constShape(*nb);

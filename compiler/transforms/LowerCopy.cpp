@@ -7,6 +7,7 @@
 //    zero-fill for out-of-bounds vectors (PTX ISA §9.7.9.25.3.1);
 //  - a thread-private local buffer: every thread copies every element.
 // Out-of-bounds source elements read 0; out-of-bounds destination elements are not written.
+#include "compiler/analysis/UserLayouts.h"
 #include "compiler/transforms/LowerCommon.h"
 
 namespace ts::xform::lower {
@@ -111,7 +112,8 @@ int64_t chooseVector(Ctx& c, const Region& src, const Region& dst, const std::ve
         for (const Region* r : {&src, &dst}) {
             ok &= divisibleBy(r->ranges.back().min, v) && divisibleBy(r->buffer->shape.back(), v);
             if (r->buffer->scope == Scope::Shared)
-                if (auto l = c.layoutOf(r->buffer->name); l && l->padElems % v != 0) ok = false;
+                if (auto l = c.layoutOf(r->buffer->name); l && (l->padElems % v != 0 || l->offset))
+                    ok = false;
         }
         if (ok) return v;
     }
@@ -178,7 +180,7 @@ Stmt lowerCopy(Ctx& c, const TileOpNode& op) {
         // Fragment -> fragment: same layout copies register by register.
         auto& a = c.frags.at(src.buffer.get());
         auto& b = c.frags.at(dst.buffer.get());
-        if (a.layout->family != b.layout->family || a.layout->familyParams != b.layout->familyParams) {
+        if (!analysis::sameMapping(*a.layout, *b.layout)) {
             c.error(op.span, "T.copy between fragments '" + src.buffer->name + "' and '" + dst.buffer->name + "' with different layouts is not supported yet",
                     "go through a shared buffer");
             return nullptr;

@@ -5,6 +5,7 @@
 // variables become their register slot; row values X[i] become the row-reduced slot; global
 // accesses are bounds-guarded.
 #include "compiler/analysis/Layouts.h"
+#include "compiler/analysis/UserLayouts.h"
 #include "compiler/transforms/LowerCommon.h"
 
 namespace ts::xform::lower {
@@ -37,7 +38,7 @@ private:
     Expr localIndex(const LoweredFragment& f, const std::vector<Expr>& indices, Span sp) {
         bool aligned = indices.size() == m_vars.size();
         for (size_t d = 0; aligned && d < indices.size(); ++d) aligned = indices[d].get() == m_vars[d];
-        if (aligned && f.layout->family == m_loop.family && f.layout->familyParams == m_loop.familyParams) return m_slot;
+        if (aligned && analysis::sameMapping(*f.layout, m_loop)) return m_slot;
         if (indices.size() == 1 && m_vars.size() == 2 && indices[0].get() == m_vars[0] && f.layout->family == "row_reduced") {
             std::unordered_map<const VarNode*, Expr> m{{f.layout->inputs[0].get(), m_idx[0]}};
             return substitute(f.layout->local, m);

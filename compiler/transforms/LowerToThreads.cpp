@@ -1,7 +1,8 @@
 // lower-to-threads: turns logical multi-dimensional indices into flat element offsets, applying
 // each buffer's physical layout: row-major (or explicit strides) for global tensors and local
 // arrays; for shared tiles, padded rows and the XOR swizzle of analysis/Swizzle.h computed
-// relative to the tile's base (leading dimensions, e.g. pipeline stages, stack whole tiles).
+// relative to the tile's base (leading dimensions, e.g. pipeline stages, stack whole tiles); for
+// T.Layout index maps that are none of these, the map itself.
 // After this pass every Load/Store has one index, which is what codegen emits.
 // Requires: lower-tile-ops, plan-smem. Produces: flat indices, attr "flattened".
 // Invalidates: logical indices (the pass viewer shows the physical ones from here on).
@@ -35,6 +36,10 @@ public:
 
     Expr offset(const Buffer& b, const std::vector<Expr>& idx) {
         const BufferNode& n = *b;
+        if (n.scope == Scope::Shared)
+            if (auto it = m_f.layouts.find(n.name);
+                it != m_f.layouts.end() && it->second && it->second->offset)
+                return userOffset(n, *it->second, idx);
         if (idx.size() <= 1) return idx.empty() ? intImm(0) : idx[0];
         if (!n.strides.empty()) {
             Expr off = intImm(0);
@@ -60,6 +65,17 @@ public:
             inTile = binary(BinOp::BitXor, inTile, binary(BinOp::Shl, key, intImm(log2i(16 / elt))));
         }
         return add(mul(tileIdx, tileElems), inTile);
+    }
+
+    // A T.Layout index map ("user_shared"): the map on the trailing dims, leading dims (pipeline
+    // stages) stacking tiles of the map's physical extent.
+    Expr userOffset(const BufferNode& n, const LayoutNode& l, const std::vector<Expr>& idx) {
+        size_t lead = idx.size() - l.inputs.size();
+        std::unordered_map<const VarNode*, Expr> m;
+        for (size_t d = 0; d < l.inputs.size(); ++d) m[l.inputs[d].get()] = idx[lead + d];
+        Expr in = substitute(l.offset, m);
+        if (lead == 0) return in;
+        return add(mul(rowMajor(n, idx, 0, lead), intImm(l.physicalElems)), in);
     }
 
 protected:

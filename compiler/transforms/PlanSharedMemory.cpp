@@ -26,7 +26,13 @@ PrimFunc planSharedMemory(const PrimFunc& f, PassContext& ctx) {
             return;
         }
         int64_t pad = 0;
-        if (auto it = f->layouts.find(a->buffer->name); it != f->layouts.end() && it->second && it->second->padElems) {
+        auto lit = f->layouts.find(a->buffer->name);
+        if (lit != f->layouts.end() && lit->second && lit->second->offset) {
+            // A T.Layout index map: each tile takes the map's physical extent.
+            int64_t tileElems = 1;
+            for (auto e : lit->second->shape) tileElems *= e;
+            pad = *n / std::max<int64_t>(1, tileElems) * lit->second->physicalElems - *n;
+        } else if (auto it = lit; it != f->layouts.end() && it->second && it->second->padElems) {
             int64_t rowsTotal = *n / std::max<int64_t>(1, it->second->shape.empty() ? 1 : it->second->shape.back());
             pad = rowsTotal * it->second->padElems;
         }
