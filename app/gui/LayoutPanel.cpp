@@ -11,8 +11,10 @@
 #include <QScrollArea>
 #include <QSpinBox>
 #include <QVBoxLayout>
+#include <map>
 
 #include "app/gui/Session.h"
+#include "compiler/analysis/HwLayouts.h"
 #include "visualizer/core/Svg.h"
 #include "visualizer/widgets/LayoutGridWidget.h"
 
@@ -54,14 +56,17 @@ LayoutPanel::LayoutPanel(Session& session, QWidget* parent) : QWidget(parent), m
     connect(m_tile, &QSpinBox::valueChanged, this, [this] { rebuild(); });
     connect(m_warp, &QSpinBox::valueChanged, this, [this](int w) { m_grid->setSelectedWarp(w); });
     connect(m_grid, &viz::LayoutGridWidget::cellClicked, this, [this](qint64 r, qint64 c) {
-        if (m_grid->model()) m_info->setText(QString::fromStdString(m_grid->model()->describe(r, c)));
+        if (m_grid->model())
+            m_info->setText(QString::fromStdString(m_grid->model()->describe(r, c)));
     });
     connect(svg, &QPushButton::clicked, this, [this] {
-        QString p = QFileDialog::getSaveFileName(this, tr("Export layout as SVG"), currentBuffer() + ".svg", "SVG (*.svg)");
+        QString p = QFileDialog::getSaveFileName(this, tr("Export layout as SVG"),
+                                                 exportStem() + ".svg", "SVG (*.svg)");
         if (!p.isEmpty()) exportSvg(p);
     });
     connect(png, &QPushButton::clicked, this, [this] {
-        QString p = QFileDialog::getSaveFileName(this, tr("Export layout as PNG"), currentBuffer() + ".png", "PNG (*.png)");
+        QString p = QFileDialog::getSaveFileName(this, tr("Export layout as PNG"),
+                                                 exportStem() + ".png", "PNG (*.png)");
         if (!p.isEmpty()) exportPng(p);
     });
     connect(&m_session, &Session::resultChanged, this, [this] { refreshBuffers(); });
@@ -69,32 +74,81 @@ LayoutPanel::LayoutPanel(Session& session, QWidget* parent) : QWidget(parent), m
     refreshBuffers();
 }
 
+namespace {
+/// Hardware entries: one per catalogue layout, wgmma at a few instruction widths.
+QStringList hardwareSpecs() {
+    QStringList out;
+    for (auto& b : analysis::builtinLayouts()) {
+        QString name = QString::fromStdString(b.name);
+        if (b.name == "wgmma_c")
+            out << name + ":16" << name + ":64" << name + ":128" << name + ":256";
+        else
+            out << name;
+    }
+    return out;
+}
+const QString kHwPrefix = QStringLiteral("hardware: ");
+}  // namespace
+
 QStringList LayoutPanel::buffers() const {
     QStringList out;
-    for (int i = 0; i < m_buffer->count(); ++i) out << m_buffer->itemText(i);
+    for (int i = 0; i < m_buffer->count(); ++i)
+        if (!m_buffer->itemText(i).isEmpty() && m_buffer->itemData(i).toString().isEmpty())
+            out << m_buffer->itemText(i);
     return out;
 }
 
-QString LayoutPanel::currentBuffer() const { return m_buffer->currentText(); }
+QStringList LayoutPanel::hardwareLayouts() const {
+    QStringList out;
+    for (int i = 0; i < m_buffer->count(); ++i)
+        if (!m_buffer->itemData(i).toString().isEmpty()) out << m_buffer->itemData(i).toString();
+    return out;
+}
+
+QString LayoutPanel::currentBuffer() const {
+    return m_buffer->currentData().toString().isEmpty() ? m_buffer->currentText() : QString();
+}
 
 bool LayoutPanel::selectBuffer(const QString& name) {
     int i = m_buffer->findText(name);
+    if (i < 0 || !m_buffer->itemData(i).toString().isEmpty()) return false;
+    m_buffer->setCurrentIndex(i);
+    return true;
+}
+
+bool LayoutPanel::selectHardwareLayout(const QString& spec) {
+    int i = m_buffer->findData(spec);
     if (i < 0) return false;
     m_buffer->setCurrentIndex(i);
     return true;
 }
 
+QString LayoutPanel::exportStem() const {
+    QString spec = m_buffer->currentData().toString();
+    return spec.isEmpty() ? currentBuffer() : QString(spec).replace(':', '_');
+}
+
 void LayoutPanel::refreshBuffers() {
-    QString keep = currentBuffer();
+    QString keep = m_buffer->currentText();
     QStringList names;
     if (auto r = m_session.shown(); r && r->lowered)
         for (auto& [name, l] : r->lowered->layouts) names << QString::fromStdString(name);
-    if (names == buffers()) return rebuild();
+    if (names == buffers() && m_buffer->count() > 0) return rebuild();
     QSignalBlocker block(m_buffer);
     m_buffer->clear();
     m_buffer->addItems(names);
+    if (!names.isEmpty()) m_buffer->insertSeparator(m_buffer->count());
+    std::map<std::string, std::string> summaries;
+    for (auto& b : analysis::builtinLayouts()) summaries[b.name] = b.summary;
+    for (const QString& spec : hardwareSpecs()) {
+        m_buffer->addItem(kHwPrefix + spec, spec);
+        m_buffer->setItemData(
+            m_buffer->count() - 1,
+            QString::fromStdString(summaries[spec.section(':', 0, 0).toStdString()]),
+            Qt::ToolTipRole);
+    }
     int i = m_buffer->findText(keep);
-    m_buffer->setCurrentIndex(i >= 0 ? i : names.isEmpty() ? -1 : 0);
+    m_buffer->setCurrentIndex(i >= 0 && !keep.isEmpty() ? i : names.isEmpty() ? -1 : 0);
     rebuild();
 }
 
@@ -109,16 +163,20 @@ void LayoutPanel::rebuild() {
         return;
     }
     m_stale = false;
+    if (QString spec = m_buffer->currentData().toString(); !spec.isEmpty())
+        return rebuildHardware(spec);
     auto r = m_session.shown();
     if (!r || !r->lowered || currentBuffer().isEmpty()) {
         m_grid->setModel(std::nullopt);
-        m_info->setText(tr("No layouts yet: compile a kernel that allocates shared tiles or fragments."));
+        m_info->setText(
+            tr("No layouts yet: compile a kernel that allocates shared tiles or fragments."));
         return;
     }
     std::string name = currentBuffer().toStdString(), why;
     auto it = r->lowered->layouts.find(name);
     int64_t stages = 1;
-    if (it != r->lowered->layouts.end() && it->second && it->second->shape.size() >= 3) stages = it->second->shape[0];
+    if (it != r->lowered->layouts.end() && it->second && it->second->shape.size() >= 3)
+        stages = it->second->shape[0];
     {
         QSignalBlocker b(m_tile);
         m_tile->setRange(0, int(stages - 1));
@@ -130,9 +188,29 @@ void LayoutPanel::rebuild() {
         m_grid->setModel(std::nullopt);
         return;
     }
-    m_info->setText(QString::fromStdString(m->description()) +
-                    (m->isShared() ? tr("  — cells: physical offset / bank; click a cell to outline its bank")
-                                   : tr("  — cells: thread / local index; click a cell to outline its thread")));
+    m_info->setText(
+        QString::fromStdString(m->description()) +
+        (m->isShared()
+             ? tr("  — cells: physical offset / bank; click a cell to outline its bank")
+             : tr("  — cells: thread / local index; click a cell to outline its thread")));
+    m_grid->setModel(std::move(m));
+}
+
+void LayoutPanel::rebuildHardware(const QString& spec) {
+    m_tile->setVisible(false);
+    std::string why;
+    auto l = analysis::makeBuiltinLayout(spec.toStdString(), {}, {}, &why);
+    if (!l) {
+        m_info->setText(QString::fromStdString(why));
+        m_grid->setModel(std::nullopt);
+        return;
+    }
+    auto m = viz::LayoutGridModel::fromLayout(l, 4, 0, 0, spec.toStdString());
+    m_info->setText(QString::fromStdString(m.description()) +
+                    tr("  — hardware layout (tilec layout --builtin %1); cells: thread / local "
+                       "(register) index; "
+                       "click a cell to outline its thread")
+                        .arg(spec));
     m_grid->setModel(std::move(m));
 }
 

@@ -4,7 +4,9 @@
 // viz::LayoutGridWidget in a scroll area (Ctrl+wheel zooms); exports SVG (visualizer/core/Svg.h)
 // and PNG. The grid comes from viz::LayoutGridModel over CompileResult::lowered, i.e. the exact
 // layouts codegen used. When the session focus lands on a source line that names a buffer with a
-// layout, that buffer is selected (editor -> layout view cross-selection).
+// layout, that buffer is selected (editor -> layout view cross-selection). After the buffers the
+// list offers the hardware layouts of compiler/analysis/HwLayouts.h (mma.sync A/B/C, wgmma D,
+// MFMA A/B/C, ldmatrix), one warp/warpgroup/wave atom each.
 #pragma once
 #include <QWidget>
 
@@ -29,8 +31,16 @@ public:
     explicit LayoutPanel(Session& session, QWidget* parent = nullptr);
     /// Selects a buffer by name; false if it has no layout in the shown result.
     bool selectBuffer(const QString& name);
+    /// The selected buffer, or empty when a hardware layout (or nothing) is shown.
     QString currentBuffer() const;
+    /// Buffers of the shown result that have a layout (hardware entries excluded).
     QStringList buffers() const;
+    /// The hardware layout entries listed after the buffers, as specs of
+    /// analysis::makeBuiltinLayout ("mma_a", "wgmma_c:64", ...); always present, even before
+    /// the first compile, so the tensor-core fragments can be studied without a program.
+    QStringList hardwareLayouts() const;
+    /// Shows a hardware layout entry; false if `spec` is not in hardwareLayouts().
+    bool selectHardwareLayout(const QString& spec);
     viz::LayoutGridWidget* grid() const { return m_grid; }
     /// Writes the current picture as SVG / PNG; false on failure.
     bool exportSvg(const QString& path) const;
@@ -41,6 +51,10 @@ public:
 
 private:
     void refreshBuffers();
+    /// Draws hardware layout `spec` (rebuild() for a hardware entry).
+    void rebuildHardware(const QString& spec);
+    /// File name stem for exports: the buffer or the hardware spec.
+    QString exportStem() const;
     /// Recomputes the picture (fragment layouts take ~100 ms for gemm.py's accumulator); skipped
     /// while the panel is a hidden tab of a shown window, and redone when it is shown, so edits
     /// do not pay for a picture nobody sees.
