@@ -7,7 +7,8 @@
 //
 // Hardware facts and their sources (checked against the documents, not recalled):
 //  - mma.sync.m16n8k16 .f16/.bf16, PTX ISA §9.7.14.5.8 "Matrix Fragments for mma.m16n8k16 with
-//    floating point type" (Figures 79, 81): groupID = lane >> 2, tig = lane % 4.
+//    floating point type" (Figure 79 for A, the B figure follows): groupID = lane >> 2,
+//    tig = lane % 4.
 //    A (16x16, a0..a7): row = groupID + 8*((i/2)%2), col = 2*tig + (i%2) + 8*(i/4).
 //    B (16x8,  b0..b3): row = 2*tig + (i%2) + 8*(i/2), col = groupID.
 //  - wgmma.mma_async.m64nNk16 accumulator D, f32 (N/2 registers d0..), PTX ISA §9.7.15.5.1.1.1
@@ -15,9 +16,12 @@
 //    layout for accumulator matrix D"): warp w = thread/32 of the warpgroup owns rows
 //    16w..16w+15; row = 16w + groupID + 8*((i/2)%2), col = 8*(i/4) + 2*tig + (i%2). The same map
 //    is CUTLASS's CLayout_64xN (cute/atom/mma_traits_sm90_gmma.hpp).
-//  - v_mfma_f32_16x16x16f16 (CDNA2 gfx90a, 64-lane wavefront, AMD Instinct MI200 ISA guide
-//    "Matrix fused-multiply-add", register layouts as printed by the AMD Matrix Instruction
-//    Calculator `--architecture cdna2 --instruction v_mfma_f32_16x16x16f16 --register-layout`):
+//  - v_mfma_f32_16x16x16f16 (CDNA2 gfx90a, 64-lane wavefront; the instruction is specified in
+//    the "AMD Instinct MI200" Instruction Set Architecture Reference Guide, Feb 2022): register
+//    layouts as printed by the AMD Matrix Instruction Calculator (ROCm/amd_matrix_instruction_
+//    calculator, `--architecture cdna2 --instruction v_mfma_f32_16x16x16f16 --register-layout
+//    --A-matrix|--B-matrix|--D-matrix`, e.g. A[0][0..3] = v0{0}.lo, v0{0}.hi, v1{0}.lo,
+//    v1{0}.hi and A[0][4] = v0{16}.lo):
 //    A[i][k]: lane = i + 16*(k/4), item k%4 (VGPR (k%4)/2, half k%2);
 //    B[k][j]: lane = j + 16*(k/4), item k%4;
 //    C/D[i][j] (f32): lane = j + 16*(i/4), VGPR i%4.
