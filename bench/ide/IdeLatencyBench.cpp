@@ -17,6 +17,7 @@
 #include <QDateTime>
 #include <QFile>
 #include <QFileInfo>
+#include <QMetaEnum>
 #include <QStandardPaths>
 #include <QSysInfo>
 #include <QTableView>
@@ -113,6 +114,45 @@ struct Sample {
     int debounce = 0, passCount = 0;
     double maxGapMs = 0;  ///< largest heartbeat gap from the edit's first key to settled
     bool textMatches = false;
+    /// UI-thread CPU time (ms): last keystroke -> model reset (key handling, delivery, the
+    /// resultChanged observers before the list), model -> settled (the other observers), and
+    /// settled -> end of the pause (paints and relayouts of the changed views).
+    double cpuT0 = 0, cpuModel = 0, cpuSettled = 0, cpuEnd = 0;
+};
+
+/// Times every top-level event dispatch on the UI thread (wall and CPU), by receiver class and
+/// event type: where the UI thread spends its time (paints arrive as UpdateRequest on the main
+/// window, compile results as MetaCall on the CompileWorker).
+class TimedApp : public QApplication {
+public:
+    using QApplication::QApplication;
+    struct Cost {
+        int count = 0;
+        double wallMs = 0, cpuMs = 0, maxWallMs = 0, maxCpuMs = 0;
+    };
+    bool recording = false;
+    std::map<std::string, Cost> costs;
+    bool notify(QObject* o, QEvent* e) override {
+        if (!recording || m_depth > 0) return QApplication::notify(o, e);
+        ++m_depth;
+        const double t = nowMs(), c = threadCpuMs();
+        const QEvent::Type type = e->type();  // `e` may be deleted by the receiver
+        const char* cls = o->metaObject()->className();
+        bool r = QApplication::notify(o, e);
+        --m_depth;
+        const double dt = nowMs() - t, dc = threadCpuMs() - c;
+        if (dc >= 0.5) {
+            Cost& k = costs[std::string(cls) + " / " +
+                            QMetaEnum::fromType<QEvent::Type>().valueToKey(type)];
+            ++k.count;
+            k.wallMs += dt, k.cpuMs += dc;
+            k.maxWallMs = std::max(k.maxWallMs, dt), k.maxCpuMs = std::max(k.maxCpuMs, dc);
+        }
+        return r;
+    }
+
+private:
+    int m_depth = 0;
 };
 
 /// Records the first paint of the pass list after a refresh.
@@ -163,7 +203,7 @@ int main(int argc, char** argv) {
     if (qEnvironmentVariableIsEmpty("QT_QPA_PLATFORM")) qputenv("QT_QPA_PLATFORM", "offscreen");
     if (qEnvironmentVariableIsEmpty("QT_LOGGING_RULES"))
         qputenv("QT_LOGGING_RULES", "qt.qpa.*=false");
-    QApplication app(argc, argv);
+    TimedApp app(argc, argv);
     QStandardPaths::setTestModeEnabled(true);  // never touch the user's settings
     const Options opt = parseArgs(app.arguments());
     const QString file = opt.file.isEmpty() ? MainWindow::samplesDir() + "/gemm.py" : opt.file;
@@ -215,10 +255,12 @@ int main(int argc, char** argv) {
     QObject::connect(explorer->model(), &QAbstractItemModel::modelReset, [&] {
         if (!cur || cur->model >= 0) return;
         cur->model = nowMs();
+        cur->cpuModel = threadCpuMs();
         Sample* mine = cur;
         // Queued: runs once every other resultChanged observer has returned.
         QMetaObject::invokeMethod(
-            &app, [mine] { mine->settled = nowMs(); }, Qt::QueuedConnection);
+            &app, [mine] { mine->settled = nowMs(), mine->cpuSettled = threadCpuMs(); },
+            Qt::QueuedConnection);
     });
     PaintProbe paint;
     paint.onPaint = [&] {
@@ -241,7 +283,7 @@ int main(int argc, char** argv) {
     auto typeKeys = [&](const QString& keys, Sample& smp) {
         for (int i = 0; i < keys.size(); ++i) {
             if (i) QTest::qWait(opt.typeGapMs);
-            if (i + 1 == keys.size()) smp.t0 = nowMs();
+            if (i + 1 == keys.size()) smp.t0 = nowMs(), smp.cpuT0 = threadCpuMs();
             if (keys[i] == '\b')
                 QTest::keyClick(ed, Qt::Key_Backspace);
             else
@@ -261,7 +303,7 @@ int main(int argc, char** argv) {
         ParamsModel* m = params->model();
         for (int r = 0; r < m->rowCount(); ++r)
             if (m->params()[size_t(r)].name == name) {
-                smp.t0 = nowMs();
+                smp.t0 = nowMs(), smp.cpuT0 = threadCpuMs();
                 m->setData(m->index(r, ParamsModel::Value), value, Qt::EditRole);
                 return;
             }
@@ -293,6 +335,7 @@ int main(int argc, char** argv) {
     int failures = 0;
     beat.start(opt.heartbeatMs);
     QTest::qWait(200);
+    app.recording = true;
     for (int i = 0; i < opt.edits; ++i) {
         samples.emplace_back();
         Sample& smp = samples.back();
@@ -305,6 +348,7 @@ int main(int argc, char** argv) {
         tw.start();
         while (smp.settled < 0 && tw.elapsed() < 10000) QTest::qWait(1);
         QTest::qWait(opt.pauseMs);  // quiet: paints, lazy panels, the next debounce expires
+        smp.cpuEnd = threadCpuMs();
         cur = nullptr;
         if (smp.settled < 0) {
             ++failures;
@@ -324,9 +368,11 @@ int main(int argc, char** argv) {
                 smp.maxGapMs = std::max(smp.maxGapMs, it->second);
     }
     beat.stop();
+    app.recording = false;
     const std::string loadAfter = readLine("/proc/loadavg", nullptr);
 
     // --- summary ------------------------------------------------------------------------------
+    std::vector<double> cpuBefore, cpuObs, cpuAfter;
     std::vector<double> lat, settled, painted, dwait, compile, fe, ps, cg, deliver, apply, dbs;
     std::map<std::string, std::vector<double>> byKind;
     for (const Sample& x : samples) {
@@ -339,6 +385,9 @@ int main(int argc, char** argv) {
         fe.push_back(x.frontend), ps.push_back(x.passes), cg.push_back(x.codegen);
         deliver.push_back(x.model - x.compileEnd);
         apply.push_back(x.settled - x.model);
+        cpuBefore.push_back(x.cpuModel - x.cpuT0);
+        cpuObs.push_back(x.cpuSettled - x.cpuModel);
+        cpuAfter.push_back(x.cpuEnd - x.cpuSettled);
         dbs.push_back(x.debounce);
         byKind[x.kind].push_back(x.model - x.t0);
     }
@@ -403,13 +452,13 @@ int main(int argc, char** argv) {
         "last keystroke (or Parameters-panel edit) -> PassListModel reset with the new compile";
     j["settled_ms"] = stats(settled);
     j["list_painted_ms"] = stats(painted);
-    j["split_ms"] = {{"debounce_wait", stats(dwait)},
-                     {"compile", stats(compile)},
-                     {"compile_frontend", stats(fe)},
-                     {"compile_passes", stats(ps)},
-                     {"compile_codegen", stats(cg)},
-                     {"deliver_to_model", stats(deliver)},
-                     {"model_to_settled_ui_work", stats(apply)}};
+    j["split_ms"] = {{"debounce_wait", stats(dwait)},   {"compile", stats(compile)},
+                     {"compile_frontend", stats(fe)},   {"compile_passes", stats(ps)},
+                     {"compile_codegen", stats(cg)},    {"deliver_to_model", stats(deliver)},
+                     {"model_to_settled", stats(apply)}};
+    j["ui_thread_cpu_ms"] = {{"edit_to_model", stats(cpuBefore)},
+                             {"model_to_settled", stats(cpuObs)},
+                             {"settled_to_pause_end_paint_layout", stats(cpuAfter)}};
     j["ui_stall_ms"] = {{"heartbeat_ms", opt.heartbeatMs},
                         {"max_gap", std::round(maxGap * 100) / 100},
                         {"p99_gap", std::round(pct(allGaps, 99) * 100) / 100},
@@ -417,6 +466,21 @@ int main(int argc, char** argv) {
                         {"ticks", allGaps.size()},
                         {"per_edit_max_gap", stats(compileGaps)},
                         {"largest", largest}};
+    // UI-thread event dispatches that cost >= 0.5 ms CPU, costliest (by max CPU) first.
+    std::vector<std::pair<std::string, TimedApp::Cost>> events(app.costs.begin(), app.costs.end());
+    std::sort(events.begin(), events.end(),
+              [](auto& a, auto& b) { return a.second.maxCpuMs > b.second.maxCpuMs; });
+    auto r1 = [](double x) { return std::round(x * 10) / 10; };
+    nlohmann::json ev = nlohmann::json::array();
+    for (size_t e = 0; e < std::min<size_t>(10, events.size()); ++e) {
+        const auto& [name, k] = events[e];
+        ev.push_back({{"event", name},
+                      {"count", k.count},
+                      {"cpu_total_ms", r1(k.cpuMs)},
+                      {"cpu_max_ms", r1(k.maxCpuMs)},
+                      {"wall_max_ms", r1(k.maxWallMs)}});
+    }
+    j["ui_thread_events"] = ev;
     const double p95 = pct(lat, 95);
     j["acceptance"] = {{"p95_le_150ms", p95 <= 150}, {"max_stall_le_50ms", maxGap <= 50}};
 
@@ -436,7 +500,10 @@ int main(int argc, char** argv) {
     line("    passes", ps);
     line("    codegen", cg);
     line("  compile end -> model", deliver);
-    line("  model -> settled (UI work)", apply);
+    line("  model -> settled", apply);
+    line("  UI CPU edit -> model", cpuBefore);
+    line("  UI CPU model -> settled", cpuObs);
+    line("  UI CPU after (paint, layout)", cpuAfter);
     for (auto& [k, v] : byKind) line(("  [" + k + "]").c_str(), v);
     std::printf("  UI-thread heartbeat %d ms: max gap %.1f ms, p99 %.1f ms, %d gaps > 50 ms\n",
                 opt.heartbeatMs, maxGap, pct(allGaps, 99), over50);
@@ -445,6 +512,12 @@ int main(int argc, char** argv) {
                     g["gap_ms"].get<double>(), g["ui_thread_cpu_ms"].get<double>(),
                     g["at_ms"].get<double>(), g["edit"].get<std::string>().c_str(),
                     g["phase"].get<std::string>().c_str());
+    std::printf("  costliest UI-thread events (>= 0.5 ms CPU), by max CPU:\n");
+    for (auto& e : ev)
+        std::printf("    %-58s n=%4d  CPU max %5.1f total %7.1f ms, wall max %5.1f ms\n",
+                    e["event"].get<std::string>().c_str(), e["count"].get<int>(),
+                    e["cpu_max_ms"].get<double>(), e["cpu_total_ms"].get<double>(),
+                    e["wall_max_ms"].get<double>());
     std::printf("  acceptance: p95 %.1f ms %s 150, max stall %.1f ms %s 50\n", p95,
                 p95 <= 150 ? "<=" : ">", maxGap, maxGap <= 50 ? "<=" : ">");
     if (!opt.json.isEmpty()) {
