@@ -3,6 +3,7 @@
 #include "compiler/Compile.h"
 
 #include <chrono>
+#include <optional>
 
 #include "compiler/Pipeline.h"
 #include "compiler/codegen/CudaCodegen.h"
@@ -14,15 +15,19 @@ namespace ts {
 namespace {
 
 using Clock = std::chrono::steady_clock;
-double since(Clock::time_point t0) { return std::chrono::duration<double, std::micro>(Clock::now() - t0).count(); }
+double since(Clock::time_point t0) {
+    return std::chrono::duration<double, std::micro>(Clock::now() - t0).count();
+}
 
 std::string reprOf(const fe::Value& v) { return fe::repr(v); }
 
 /// Grid/block/smem and the tensor signature of the lowered kernel.
-bool kernelInfo(const ir::PrimFunc& f, const Target& target, KernelInfo& k, DiagnosticEngine& diags) {
+bool kernelInfo(const ir::PrimFunc& f, const Target& target, KernelInfo& k,
+                DiagnosticEngine& diags) {
     const ir::KernelNode* kn = ir::findKernel(f);
     if (!kn) {
-        diags.error(f->span, "the prim_func has no `with T.Kernel(...)` block", "wrap the body in `with T.Kernel(grid..., threads=N) as (bx, ...):`");
+        diags.error(f->span, "the prim_func has no `with T.Kernel(...)` block",
+                    "wrap the body in `with T.Kernel(grid..., threads=N) as (bx, ...):`");
         return false;
     }
     for (size_t d = 0; d < 3; ++d) {
@@ -30,8 +35,10 @@ bool kernelInfo(const ir::PrimFunc& f, const Target& target, KernelInfo& k, Diag
         if (d < kn->grid.size()) {
             auto g = ir::constInt(kn->grid[d]);
             if (!g || *g <= 0 || *g > 0x7fffffff) {
-                diags.error(kn->span, "grid extent " + std::to_string(d) + " must be a positive compile-time constant (got " +
-                                          ir::toString(kn->grid[d]) + ")",
+                diags.error(kn->span,
+                            "grid extent " + std::to_string(d) +
+                                " must be a positive compile-time constant (got " +
+                                ir::toString(kn->grid[d]) + ")",
                             "bind symbolic sizes with --param");
                 return false;
             }
@@ -45,28 +52,37 @@ bool kernelInfo(const ir::PrimFunc& f, const Target& target, KernelInfo& k, Diag
     // shared memory per block (163 KB on sm_80, 227 KB on sm_90).
     int64_t threads = int64_t(k.block[0]) * k.block[1] * k.block[2];
     if (threads > 1024 || threads <= 0) {
-        diags.error(kn->span, "T.Kernel: threads=" + std::to_string(threads) + " is outside 1..1024 threads per block",
+        diags.error(kn->span,
+                    "T.Kernel: threads=" + std::to_string(threads) +
+                        " is outside 1..1024 threads per block",
                     "use at most 1024 threads (e.g. threads=128 or 256)");
         return false;
     }
     if (k.grid[1] > 65535 || k.grid[2] > 65535) {
-        diags.error(kn->span, "T.Kernel: grid (" + std::to_string(k.grid[0]) + ", " + std::to_string(k.grid[1]) + ", " +
-                                  std::to_string(k.grid[2]) + ") exceeds 65535 blocks in y or z",
-                    "put the largest extent first (grid x allows 2^31-1 blocks) or use larger tiles");
+        diags.error(
+            kn->span,
+            "T.Kernel: grid (" + std::to_string(k.grid[0]) + ", " + std::to_string(k.grid[1]) +
+                ", " + std::to_string(k.grid[2]) + ") exceeds 65535 blocks in y or z",
+            "put the largest extent first (grid x allows 2^31-1 blocks) or use larger tiles");
         return false;
     }
-    size_t smemLimit = target.smVersion >= 90 ? 227 * 1024 : target.smVersion == 80 ? 163 * 1024 : 99 * 1024;
+    size_t smemLimit = target.smVersion >= 90   ? 227 * 1024
+                       : target.smVersion == 80 ? 163 * 1024
+                                                : 99 * 1024;
     if (k.dynamicSmemBytes > smemLimit) {
-        diags.error(kn->span, "shared memory: the kernel needs " + std::to_string(k.dynamicSmemBytes) + " bytes, more than the " +
-                                  std::to_string(smemLimit) + "-byte per-block limit of " + target.arch(),
+        diags.error(kn->span,
+                    "shared memory: the kernel needs " + std::to_string(k.dynamicSmemBytes) +
+                        " bytes, more than the " + std::to_string(smemLimit) +
+                        "-byte per-block limit of " + target.arch(),
                     "use smaller tiles or fewer pipeline stages");
         return false;
     }
     for (auto& b : f->params) {
         auto n = ir::constNumel(*b);
         if (n && *n > int64_t(INT32_MAX))
-            diags.warning(b->span, "tensor '" + b->name + "' has " + std::to_string(*n) +
-                                       " elements: generated index arithmetic is 32-bit and may overflow");
+            diags.warning(b->span,
+                          "tensor '" + b->name + "' has " + std::to_string(*n) +
+                              " elements: generated index arithmetic is 32-bit and may overflow");
     }
     k.args.clear();
     for (size_t i = 0; i < f->params.size(); ++i) {
@@ -75,7 +91,8 @@ bool kernelInfo(const ir::PrimFunc& f, const Target& target, KernelInfo& k, Diag
         a.name = b.name;
         a.dtype = b.dtype;
         a.span = b.span;
-        a.isOutput = std::find(f->outputs.begin(), f->outputs.end(), static_cast<int>(i)) != f->outputs.end();
+        a.isOutput = std::find(f->outputs.begin(), f->outputs.end(), static_cast<int>(i)) !=
+                     f->outputs.end();
         for (auto& e : b.shape) {
             auto c = ir::constInt(e);
             a.shape.push_back(c ? *c : -1);
@@ -93,14 +110,54 @@ std::vector<std::pair<std::string, std::string>> pipelinePasses(const Target& ta
     return out;
 }
 
-CompileResult compile(const std::string& path, const std::string& text, const CompileOptions& opts) {
+namespace {
+/// Position of the first NUL byte or malformed UTF-8 sequence, if any: binary input gets one
+/// clear error instead of hundreds of lexer errors.
+std::optional<Span> firstNonTextByte(const std::string& t) {
+    uint32_t line = 1, col = 1;
+    for (size_t i = 0; i < t.size();) {
+        const auto c = static_cast<unsigned char>(t[i]);
+        size_t len = c < 0x80           ? 1
+                     : (c >> 5) == 0x6  ? 2
+                     : (c >> 4) == 0xE  ? 3
+                     : (c >> 3) == 0x1E ? 4
+                                        : 0;
+        bool ok = c != 0 && len != 0 && i + len <= t.size();
+        for (size_t k = 1; ok && k < len; ++k)
+            ok = (static_cast<unsigned char>(t[i + k]) >> 6) == 0x2;
+        if (!ok) {
+            Span s;
+            s.line = line, s.col = col;
+            s.endLine = line, s.endCol = col + 1;
+            return s;
+        }
+        if (c == '\n')
+            ++line, col = 1;
+        else
+            col += static_cast<uint32_t>(len);
+        i += len;
+    }
+    return std::nullopt;
+}
+
+}  // namespace
+
+CompileResult compile(const std::string& path, const std::string& text,
+                      const CompileOptions& opts) {
     CompileResult r;
     DiagnosticEngine diags;
     r.source = std::make_shared<SourceFile>(path, text);
     auto finish = [&]() -> CompileResult& {
-        r.diagnostics = diags.take();
+        r.diagnostics = capErrors(diags.take(), 50);
         return r;
     };
+    if (auto bad = firstNonTextByte(text)) {
+        diags.error(*bad,
+                    "this file is not a text file (NUL byte or invalid UTF-8 at " +
+                        std::to_string(bad->line) + ":" + std::to_string(bad->col) + ")",
+                    "open a TileLang program (.py source text)", "read");
+        return finish();
+    }
     auto target = parseTarget(opts.target);
     if (!target) {
         diags.error({}, "unknown target '" + opts.target + "'", "use cuda:sm_80 or cuda:sm_90a");
@@ -155,7 +212,8 @@ CompileResult compile(const std::string& path, const std::string& text, const Co
     } catch (const CompileError& e) {
         diags.add(e.diag);
     } catch (const std::exception& e) {
-        diags.error({}, std::string("internal compiler error: ") + e.what(), "please report this with the input file");
+        diags.error({}, std::string("internal compiler error: ") + e.what(),
+                    "please report this with the input file");
     }
     return finish();
 }

@@ -34,6 +34,11 @@ private:
     std::vector<Diagnostic> m_diags;
 };
 
+/// Keeps the first `maxErrors` errors (and the warnings/notes before the cut) and appends a note
+/// "N more error(s) not shown": after that many, later errors are mostly consequences of the
+/// first ones. Returns `all` unchanged when it has at most `maxErrors` errors.
+std::vector<Diagnostic> capErrors(std::vector<Diagnostic> all, size_t maxErrors);
+
 /// Thrown inside the compiler to abort the current phase with a user-facing error; caught at
 /// phase boundaries (never escapes compile()). Use for errors after which going on is pointless.
 struct CompileError : std::runtime_error {

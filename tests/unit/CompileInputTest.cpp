@@ -1,0 +1,62 @@
+// compile() on input that is not a tile program at all: binary bytes get one error at the first
+// offending byte (not hundreds of lexer errors), and any flood of errors is cut after 50 with a
+// note saying how many were dropped.
+#include <gtest/gtest.h>
+
+#include "compiler/Compile.h"
+
+using namespace ts;
+
+namespace {
+int errorsIn(const CompileResult& r) {
+    int n = 0;
+    for (auto& d : r.diagnostics) n += d.severity == Severity::Error;
+    return n;
+}
+}  // namespace
+
+TEST(CompileInput, NulByteIsOneErrorAtItsPosition) {
+    std::string text = "import tilelang\nx = 1";
+    text += '\0';
+    text += "\n";
+    auto r = compile("nul.py", text, {});
+    EXPECT_FALSE(r.ok);
+    ASSERT_EQ(errorsIn(r), 1);
+    EXPECT_EQ(r.diagnostics[0].span.line, 2u);
+    EXPECT_EQ(r.diagnostics[0].span.col, 6u);  // after "x = 1"
+    EXPECT_NE(r.diagnostics[0].message.find("not a text file"), std::string::npos);
+}
+
+TEST(CompileInput, InvalidUtf8IsOneError) {
+    // 0xC3 starts a 2-byte sequence; 0x28 is not a continuation byte.
+    auto r = compile("bad.py", "a = 1\nb = '\xC3\x28'\n", {});
+    ASSERT_EQ(errorsIn(r), 1);
+    EXPECT_EQ(r.diagnostics[0].span.line, 2u);
+    EXPECT_EQ(r.diagnostics[0].span.col, 6u);
+}
+
+TEST(CompileInput, ValidUtf8PassesTheTextCheck) {
+    // A comment with non-ASCII text is fine; the program then fails for its own reason.
+    auto r = compile("ok.py", "# größe — ok\nimport tilelang\n", {});
+    for (auto& d : r.diagnostics)
+        EXPECT_EQ(d.message.find("not a text file"), std::string::npos) << d.message;
+}
+
+TEST(CompileInput, ErrorFloodIsCappedWithANote) {
+    // 60 errors with a warning at position 10 and one at 55: the first 3 errors and the warning
+    // before the cut stay, the 57 dropped errors are counted in a note, later warnings go too.
+    std::vector<Diagnostic> all;
+    for (int i = 0; i < 62; ++i) {
+        Diagnostic d;
+        d.severity = (i == 2 || i == 57) ? Severity::Warning : Severity::Error;
+        d.message = "e" + std::to_string(i);
+        all.push_back(d);
+    }
+    auto out = capErrors(all, 3);
+    ASSERT_EQ(out.size(), 5u);  // e0 e1 (w2) e3 + note
+    EXPECT_EQ(out[2].severity, Severity::Warning);
+    EXPECT_EQ(out[3].message, "e3");
+    EXPECT_EQ(out[4].severity, Severity::Note);
+    EXPECT_EQ(out[4].message, "57 more error(s) not shown");
+    EXPECT_EQ(capErrors(all, 60).size(), all.size());
+}
