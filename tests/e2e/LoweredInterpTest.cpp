@@ -307,6 +307,123 @@ TEST(LoweredInterp, OutOfBoundsGlobalStoreNamesBufferAndIndex) {
         << res.error->message;
 }
 
+// --- hand-built lowered IR: thread-dependent loops, uninitialised integers ----------------
+
+/// Kernel(1, threads=128) over Y: float32[128] with `body(tx, Y)` as its body.
+ir::PrimFunc handKernel(const std::function<ir::Stmt(ir::Var, ir::Buffer)>& body) {
+    auto Y = std::make_shared<ir::BufferNode>("Y", ir::DType::Float32,
+                                              std::vector<ir::Expr>{ir::intImm(128)},
+                                              ir::Scope::Global, ts::Span{});
+    ir::Var bx = ir::makeVar("bx", ir::DType::Int32, {}, ir::VarTag::BlockIdx, 0);
+    ir::Var tx = ir::makeVar("tx", ir::DType::Int32, {}, ir::VarTag::ThreadIdx, 0);
+    auto k = std::make_shared<ir::KernelNode>(std::vector<ir::Expr>{ir::intImm(1)},
+                                              std::vector<int64_t>{128}, std::vector<ir::Var>{bx},
+                                              std::vector<ir::Var>{tx}, body(tx, Y), ts::Span{});
+    auto f = std::make_shared<ir::PrimFuncNode>();
+    f->name = "hand";
+    f->params = {Y};
+    f->outputs = {0};
+    f->body = ir::seq({k});
+    return f;
+}
+
+ir::Buffer localBuf(const std::string& name, ir::DType t) {
+    return std::make_shared<ir::BufferNode>(name, t, std::vector<ir::Expr>{ir::intImm(1)},
+                                            ir::Scope::Local, ts::Span{});
+}
+
+/// acc = 0; for i in range(tx % 5): acc += i + 1 [; barrier]; Y[tx] = acc
+ir::PrimFunc triangleKernel(bool barrierInLoop) {
+    return handKernel([&](ir::Var tx, ir::Buffer Y) {
+        auto acc = localBuf("acc", ir::DType::Float32);
+        ir::Var i = ir::makeVar("i");
+        ir::Stmt step = ir::store(acc, {ir::intImm(0)},
+                                  ir::add(ir::load(acc, {ir::intImm(0)}),
+                                          ir::cast(ir::DType::Float32, ir::add(i, ir::intImm(1)))));
+        if (barrierInLoop)
+            step = ir::seq(
+                {step, ir::evaluate(ir::call(ir::intrin::kSyncThreads, {}, ir::DType::Int32))});
+        return ir::seq({std::make_shared<ir::AllocNode>(acc, nullptr, ts::Span{}),
+                        ir::store(acc, {ir::intImm(0)}, ir::floatImm(0.0)),
+                        ir::forLoop(i, ir::intImm(0), ir::floormod(tx, ir::intImm(5)),
+                                    ir::ForKind::Serial, step),
+                        ir::store(Y, {tx}, ir::load(acc, {ir::intImm(0)}))});
+    });
+}
+
+TEST(LoweredInterp, ThreadDependentTripCountRunsPerThread) {
+    std::vector<HostTensor> args{HostTensor{ir::DType::Float32, {128}, {}}};
+    auto res = ts::interp::runLowered(triangleKernel(false), args);
+    ASSERT_TRUE(res.ok) << (res.error ? res.error->message : "");
+    for (int t = 0; t < 128; ++t) {
+        int m = t % 5;
+        EXPECT_EQ(args[0].data[t], m * (m + 1) / 2) << "thread " << t;  // 1 + 2 + ... + m
+    }
+}
+
+TEST(LoweredInterp, BarrierInThreadDependentLoopIsDivergent) {
+    std::vector<HostTensor> args{HostTensor{ir::DType::Float32, {128}, {}}};
+    auto res = ts::interp::runLowered(triangleKernel(true), args);
+    ASSERT_FALSE(res.ok);
+    // Iteration 0 runs for the threads with tx % 5 >= 1: 128 - 26 (tx = 0, 5, ..., 125) = 102.
+    EXPECT_NE(res.error->message.find("reached by only 102 of 128 threads"), std::string::npos)
+        << res.error->message;
+}
+
+TEST(LoweredInterp, ReadOfNeverWrittenIntegerIsAnError) {
+    auto f = handKernel([&](ir::Var tx, ir::Buffer Y) {
+        auto cnt = localBuf("cnt", ir::DType::Int32);
+        return ir::seq(
+            {std::make_shared<ir::AllocNode>(cnt, nullptr, ts::Span{}),
+             ir::store(Y, {tx}, ir::cast(ir::DType::Float32, ir::load(cnt, {ir::intImm(0)})))});
+    });
+    std::vector<HostTensor> args{HostTensor{ir::DType::Float32, {128}, {}}};
+    auto res = ts::interp::runLowered(f, args);
+    ASSERT_FALSE(res.ok);
+    EXPECT_NE(res.error->message.find("read of never-written cnt[0]"), std::string::npos)
+        << res.error->message;
+}
+
+/// The pipelined main loop with its barrier moved from before the refill to just before the
+/// gemm: the wait is still ordered before the reads, but the refill of stage (k+3)%4 now races
+/// with iteration k-1's gemm reading the same stage.
+TEST(LoweredInterp, StageRefillWithoutBarrierIsAWriteAfterReadRace) {
+    auto r = compileText("samples/gemm.py", readFile("samples/gemm.py"),
+                         {{"M", "128"}, {"N", "128"}, {"K", "256"}});
+    ASSERT_TRUE(r.ok) << diagText(r);
+    struct MoveBarrier : ir::Mutator {
+        int moved = 0;
+        ir::Stmt visitSeq(const ir::SeqNode* n, const ir::Stmt& self) override {
+            std::vector<ir::Stmt> out;
+            ir::Stmt barrier;
+            for (auto& st : n->stmts) {
+                auto* e = dynamic_cast<const ir::EvalNode*>(st.get());
+                auto* c = e ? dynamic_cast<const ir::CallNode*>(e->call.get()) : nullptr;
+                if (c && isBarrier(c) && !barrier) {
+                    barrier = st;
+                    continue;
+                }
+                if (c && c->op == ir::intrin::kGemmSS && barrier) {
+                    out.push_back(barrier);
+                    barrier = nullptr;
+                    ++moved;
+                }
+                out.push_back(mutate(st));
+            }
+            if (barrier) out.push_back(barrier);
+            return ir::seq(out, n->span);
+        }
+    } m;
+    auto broken = ir::withBody(r.lowered, m.mutate(r.lowered->body));
+    ASSERT_EQ(m.moved, 1);
+    auto args = makeArgs(r);
+    auto res = ts::interp::runLowered(broken, args);
+    ASSERT_FALSE(res.ok);
+    EXPECT_NE(res.error->message.find("cp.async to "), std::string::npos) << res.error->message;
+    EXPECT_NE(res.error->message.find("races with its read by other threads"), std::string::npos)
+        << res.error->message;
+}
+
 TEST(LoweredInterp, Gemm128x128x64RunsWellUnderASecond) {
     auto r = compileGemm(readFile("samples/gemm.py"));
     ASSERT_TRUE(r.ok) << diagText(r);
