@@ -7,10 +7,15 @@
 //    d4.. repeat 8 columns to the right; warp w of the warpgroup owns rows 16w..16w+15;
 //  - v_mfma_f32_16x16x16f16 (AMD Matrix Instruction Calculator, CDNA2): A[0][0..3] in lane 0,
 //    A[0][4..7] in lane 16; B and C/D hold 4 consecutive rows of one column per lane.
+// LayoutHw.MatchesH200Probe compares the tables with register maps measured on an H200 by
+// tests/hw/FragmentProbe.cu (mma.sync A and B, wgmma m64n{8,24,256}k16 D).
 // Every layout is also checked to cover its tile exactly `replicate` times with the inverse
 // undoing the forward map, and the operand atoms against the ldmatrix destination fragments
 // GemmSS loads them with (resources/ts_device.cuh).
+#include <filesystem>
+#include <fstream>
 #include <map>
+#include <sstream>
 
 #include <gtest/gtest.h>
 
@@ -282,4 +287,49 @@ TEST(LayoutHw, BuiltinViewModelAndSvg) {
     std::string svg = viz::layoutToSvg(m);
     EXPECT_NE(svg.find(">T37</text>"), std::string::npos);
     EXPECT_NE(svg.find(">r7</text>"), std::string::npos);
+}
+
+// tests/hw/fragments_h200.txt: per thread, the (row, col) each register holds, measured on an
+// H200 by tests/hw/FragmentProbe.cu ("OP N t: r,c r,c ...").
+TEST(LayoutHw, MatchesH200Probe) {
+    std::ifstream in(std::filesystem::path(TS_SOURCE_DIR) / "tests" / "hw" / "fragments_h200.txt");
+    ASSERT_TRUE(in) << "tests/hw/fragments_h200.txt missing";
+    std::map<std::string, ir::Layout> layouts;
+    std::map<std::string, int64_t> checked;
+    std::string line;
+    while (std::getline(in, line)) {
+        std::istringstream ls(line);
+        std::string op, tcol;
+        int64_t n = 0, t = 0;
+        ls >> op >> n >> tcol;
+        t = std::stoll(tcol);  // "37:"
+        std::string key = op + std::to_string(n);
+        auto& l = layouts[key];
+        if (!l) {
+            if (op == "mma_a")
+                l = makeMmaOperandA(16, 16, {1, 1});
+            else if (op == "mma_b")
+                l = makeMmaOperandB(16, 8, {1, 1});
+            else if (op == "wgmma")
+                l = makeWgmmaAccumulator(64, n, {1, 1, n});
+            ASSERT_TRUE(l) << line;
+        }
+        std::string rc;
+        int64_t reg = 0;
+        for (; ls >> rc; ++reg) {
+            auto comma = rc.find(',');
+            ASSERT_NE(comma, std::string::npos) << line;
+            std::vector<int64_t> want{std::stoll(rc.substr(0, comma)),
+                                      std::stoll(rc.substr(comma + 1))};
+            ASSERT_EQ(inv(l, t, reg), want) << key << " thread " << t << " register " << reg;
+            ASSERT_EQ(loc(l, want[0], want[1]), P(t, reg)) << key;
+        }
+        ASSERT_EQ(reg, l->localSize) << line;
+        ++checked[key];
+    }
+    EXPECT_EQ(checked["mma_a16"], 32);
+    EXPECT_EQ(checked["mma_b8"], 32);
+    EXPECT_EQ(checked["wgmma8"], 128);
+    EXPECT_EQ(checked["wgmma24"], 128);
+    EXPECT_EQ(checked["wgmma256"], 128);
 }
