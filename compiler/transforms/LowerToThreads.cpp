@@ -3,9 +3,12 @@
 // arrays; for shared tiles, padded rows and the XOR swizzle of analysis/Swizzle.h computed
 // relative to the tile's base (leading dimensions, e.g. pipeline stages, stack whole tiles); for
 // T.Layout index maps that are none of these, the map itself.
-// After this pass every Load/Store has one index, which is what codegen emits.
+// After this pass every Load/Store has one index, which is what codegen emits; padded and
+// index-mapped shared tiles are re-declared with their physical extent.
 // Requires: lower-tile-ops, plan-smem. Produces: flat indices, attr "flattened".
 // Invalidates: logical indices (the pass viewer shows the physical ones from here on).
+#include <map>
+
 #include "compiler/ir/IR.h"
 #include "compiler/transforms/Passes.h"
 
@@ -78,25 +81,59 @@ public:
         return add(mul(rowMajor(n, idx, 0, lead), intImm(l.physicalElems)), in);
     }
 
+    // Padded and index-mapped shared tiles occupy more elements than their logical shape: after
+    // flattening, the buffer is declared with its physical extent (leading dims, then padded
+    // rows or the map's extent) so that the IR's own shape bounds every offset it uses.
+    Buffer physical(const Buffer& b) {
+        if (b->scope != Scope::Shared) return b;
+        auto it = m_f.layouts.find(b->name);
+        const LayoutNode* l = it != m_f.layouts.end() ? it->second.get() : nullptr;
+        if (!l || (!l->offset && !l->padElems) || b->rank() < l->shape.size() || l->shape.empty())
+            return b;
+        if (auto hit = m_phys.find(b.get()); hit != m_phys.end()) return hit->second;
+        size_t lead = b->rank() - l->shape.size();
+        std::vector<Expr> shape(b->shape.begin(),
+                                b->shape.begin() + static_cast<std::ptrdiff_t>(lead));
+        if (l->offset) {
+            shape.push_back(intImm(l->physicalElems));
+        } else {
+            shape.insert(shape.end(), b->shape.begin() + static_cast<std::ptrdiff_t>(lead),
+                         b->shape.end());
+            shape.back() = add(shape.back(), intImm(l->padElems));
+        }
+        auto nb = std::make_shared<BufferNode>(b->name, b->dtype, shape, b->scope, b->span);
+        m_phys[b.get()] = nb;
+        return nb;
+    }
+
 protected:
+    Stmt visitAlloc(const AllocNode* n, const Stmt& self) override {
+        Buffer nb = physical(n->buffer);
+        if (nb == n->buffer) return self;
+        return std::make_shared<AllocNode>(nb, n->init, n->span);
+    }
     Expr visitLoad(const LoadNode* n, const Expr& self) override {
         std::vector<Expr> idx;
         bool ch = mutateList(n->indices, idx);
-        if (idx.size() <= 1 && !ch) return self;
-        if (idx.size() <= 1) return std::make_shared<LoadNode>(n->buffer, idx, n->dtype, n->span);
-        return std::make_shared<LoadNode>(n->buffer, std::vector<Expr>{offset(n->buffer, idx)}, n->dtype, n->span);
+        Buffer b = physical(n->buffer);
+        if (idx.size() <= 1 && !ch && b == n->buffer) return self;
+        if (idx.size() <= 1) return std::make_shared<LoadNode>(b, idx, n->dtype, n->span);
+        return std::make_shared<LoadNode>(b, std::vector<Expr>{offset(n->buffer, idx)}, n->dtype,
+                                          n->span);
     }
     Stmt visitStore(const StoreNode* n, const Stmt& self) override {
         std::vector<Expr> idx;
         bool ch = mutateList(n->indices, idx);
         Expr v = mutate(n->value);
-        if (idx.size() <= 1 && !ch && v == n->value) return self;
+        Buffer b = physical(n->buffer);
+        if (idx.size() <= 1 && !ch && v == n->value && b == n->buffer) return self;
         if (idx.size() > 1) idx = {offset(n->buffer, idx)};
-        return store(n->buffer, idx, v, n->span);
+        return store(b, idx, v, n->span);
     }
 
 private:
     const PrimFuncNode& m_f;
+    std::map<const BufferNode*, Buffer> m_phys;
 };
 
 }  // namespace

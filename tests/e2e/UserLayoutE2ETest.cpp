@@ -1,0 +1,172 @@
+// User layouts end to end (tests/e2e/programs/user_*.py, row_tail.py): each program compiles,
+// the layout it got is the one printed in the IR comment after infer-layouts (`# layout X: ...`),
+// it runs on the tile interpreter AND on the thread-level interpreter of the lowered IR (which
+// walks the layouts' inverses register by register and reports races and unwritten registers)
+// against the float64 ref_program, and its CUDA compiles with NVRTC for sm_80.
+// row_tail.py is the other inference item: (1, N) fragments whose width is not a
+// multiple of the thread count (192 on 128 threads, odd N) get a padded block fragment whose
+// tail is predicated.
+#include <cmath>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+
+#include <gtest/gtest.h>
+
+#include "compiler/Compile.h"
+#include "compiler/frontend/Module.h"
+#include "compiler/interp/Interpreter.h"
+#include "compiler/interp/ThreadInterpreter.h"
+#include "profiler/check/Compare.h"
+#include "profiler/check/Inputs.h"
+#include "profiler/check/Reference.h"
+#include "profiler/cuda/Nvrtc.h"
+
+namespace {
+
+struct Case {
+    std::string program;
+    std::map<std::string, std::string> params;
+    std::vector<std::string> layouts;  ///< expected `# layout ...` lines (exact, trimmed)
+    std::string label;
+};
+
+std::string readProgram(const std::string& name) {
+    std::ifstream in(std::filesystem::path(TS_SOURCE_DIR) / "tests" / "e2e" / "programs" / name);
+    std::stringstream ss;
+    ss << in.rdbuf();
+    return ss.str();
+}
+
+std::string diagText(const ts::CompileResult& r) {
+    std::string s;
+    for (auto& d : r.diagnostics) s += ts::formatDiagnostic(d, r.source.get());
+    return s;
+}
+
+std::vector<std::string> layoutLines(const std::string& ir) {
+    std::vector<std::string> out;
+    std::istringstream in(ir);
+    std::string line;
+    while (std::getline(in, line)) {
+        auto p = line.find("# layout ");
+        if (p != std::string::npos) out.push_back(line.substr(p));
+    }
+    return out;
+}
+
+class UserLayoutPrograms : public ::testing::TestWithParam<Case> {};
+
+TEST_P(UserLayoutPrograms, LayoutPrintedAndBothInterpretersMatchFloat64Reference) {
+    const Case& c = GetParam();
+    std::string text = readProgram(c.program);
+    ASSERT_FALSE(text.empty()) << c.program;
+    ts::CompileOptions opts;
+    opts.params = c.params;
+    opts.target = "cuda:sm_80";
+    ts::CompileResult r = ts::compile("tests/e2e/programs/" + c.program, text, opts);
+    ASSERT_TRUE(r.ok) << diagText(r);
+
+    const ts::PassSnapshot* infer = nullptr;
+    for (auto& p : r.passes)
+        if (p.name == "infer-layouts") infer = &p;
+    ASSERT_TRUE(infer);
+    auto lines = layoutLines(infer->ir);
+    for (auto& want : c.layouts)
+        EXPECT_NE(std::find(lines.begin(), lines.end(), want), lines.end()) << want << "\nIR:\n"
+                                                                            << infer->ir;
+
+    std::vector<ts::rt::TensorParam> sig;
+    for (auto& a : r.kernel.args) sig.push_back({a.name, a.dtype, a.shape, a.isOutput});
+    ts::rt::InputOptions io;
+    io.fresh = true;
+    auto set = ts::rt::makeInputs(sig, io);
+    std::vector<ts::HostTensor> inputs;
+    for (size_t i = 0; i < sig.size(); ++i)
+        if (!sig[i].isOutput) inputs.push_back(set.tensors[i]);
+    std::map<std::string, std::string> fp;
+    for (auto& p : r.params) fp[p.name] = p.value;
+    auto ref = ts::rt::evalReference(*r.module->ast(), fp, inputs);
+    ASSERT_TRUE(ref.ok) << (ref.diagnostics.empty() ? "" : ref.diagnostics[0].message);
+
+    for (int level = 0; level < 2; ++level) {
+        std::vector<ts::HostTensor> args = set.tensors;
+        for (size_t i = 0; i < args.size(); ++i)
+            if (sig[i].isOutput)
+                args[i].data.assign(static_cast<size_t>(args[i].numel()), std::nan(""));
+        auto run = level == 0 ? ts::interp::run(r.elaborated, args)
+                              : ts::interp::runLowered(r.lowered, args);
+        const char* what =
+            level == 0 ? "tile interpreter" : "thread-level interpreter (lowered IR)";
+        ASSERT_TRUE(run.ok) << what << ": "
+                            << (run.error ? ts::formatDiagnostic(*run.error, r.source.get()) : "");
+        size_t k = 0;
+        for (size_t i = 0; i < args.size(); ++i) {
+            if (!sig[i].isOutput) continue;
+            ASSERT_LT(k, ref.outputs.size());
+            auto cmp = ts::rt::compare(args[i], ref.outputs[k++]);
+            EXPECT_TRUE(cmp.pass) << c.label << " " << what << " " << sig[i].name << " seed "
+                                  << set.seed << ": " << ts::rt::describe(cmp);
+            EXPECT_EQ(cmp.nanCount, 0) << what << ": unwritten output elements";
+        }
+    }
+
+    if (!ts::rt::nvrtcAvailable()) GTEST_SKIP() << "no NVRTC in this build";
+    auto nv = ts::rt::compileCuda(r.cuda, "sm_80", {}, true);
+    EXPECT_TRUE(nv.ok) << nv.log;
+}
+
+// Expected layouts, derived by hand from the programs:
+//  - i * (N + 4) + j on 64x64 fp32 is row-major with 4 padding elements per 256-byte row;
+//  - [j, i] is no swizzle/padding form: a plain index map over 64 * 64 elements;
+//  - thread (j % 16) * 8 + i % 8, register (i // 8) * 4 + j // 16: 64 * 64 / 128 = 32 registers,
+//    no family (the thread's low bits come from i);
+//  - thread (i % 8) * 16 + (j // 4) % 16, register (i // 8) * 4 + j % 4 is makeBlockFragment with
+//    gr = 8, gc = 16, vec = 4;
+//  - row_tail (1, 192) fp32: vec 4, 48 chunks -> gc 32, gr 4, ceil(192 / 128) = 2 chunks per
+//    thread = 8 registers; (1, 77): vec 1, 77 chunks -> gc 64, gr 2, 2 registers.
+const Case kCases[] = {
+    {"user_layouts_copy.py",
+     {},
+     {"# layout S1: T.Layout at line 17 = shared, row 256 B, padded by 4 elements",
+      "# layout S2: T.Layout at line 18: index map over 4096 elements",
+      "# layout X: T.Fragment at line 19: 32 regs/thread over 128 threads, digit-affine inverse",
+      "# layout Y: T.Fragment at line 21 = block fragment: 8 row groups x 16 threads/row, 4-wide "
+      "vectors, 32 "
+      "regs/thread"},
+     "copy_paths"},
+    {"user_layouts_pipelined.py",
+     {},
+     {"# layout S: T.Layout at line 15: index map over 4096 elements",
+      "# layout X: T.Fragment at line 16: 32 regs/thread over 128 threads, digit-affine inverse",
+      "# layout acc: T.Fragment at line 16: 32 regs/thread over 128 threads, digit-affine inverse"},
+     "pipelined_64x256"},
+    {"user_layouts_pipelined.py",
+     {{"M", "32"}, {"N", "96"}, {"bn", "32"}},
+     {"# layout S: T.Layout at line 15: index map over 1024 elements",
+      "# layout X: T.Fragment at line 16: 8 regs/thread over 128 threads, digit-affine inverse"},
+     "pipelined_32x96"},
+    {"user_mma_accumulator.py",
+     {},
+     {"# layout acc: T.Fragment at line 12 = mma.sync m16n8k16 accumulator, warps 2x2, warp tile "
+      "32x32, 32 "
+      "regs/thread"},
+     "mma_accumulator"},
+    {"row_tail.py",
+     {{"N", "192"}},
+     {"# layout X: block fragment: 4 row groups x 32 threads/row, 4-wide vectors, 8 regs/thread "
+      "(padded tail)"},
+     "row_192_on_128_threads"},
+    {"row_tail.py",
+     {{"N", "77"}},
+     {"# layout X: block fragment: 2 row groups x 64 threads/row, 1-wide vectors, 2 regs/thread "
+      "(padded tail)"},
+     "row_77_on_128_threads"},
+    {"row_tail.py", {{"N", "129"}}, {}, "row_129_on_128_threads"},
+    {"row_tail.py", {{"N", "1"}}, {}, "row_1_on_128_threads"},
+};
+
+INSTANTIATE_TEST_SUITE_P(All, UserLayoutPrograms, ::testing::ValuesIn(kCases),
+                         [](const ::testing::TestParamInfo<Case>& i) { return i.param.label; });
+
+}  // namespace
