@@ -7,6 +7,7 @@
 #include <new>
 
 #include "compiler/interp/ThreadMachine.h"
+#include "compiler/ir/Layout.h"
 
 namespace ts::interp::detail {
 using namespace ts::ir;
@@ -21,6 +22,26 @@ std::string blockText(const std::vector<int64_t>& idx) {
 
 bool sameValue(double a, double b) { return a == b || (std::isnan(a) && std::isnan(b)); }
 
+/// Elements a shared buffer of `numel` logical elements occupies: its layout may pad rows or map
+/// tiles onto a larger physical extent. Same rule as plan-smem (transforms/PlanSharedMemory.cpp),
+/// which sizes the buffer in the generated code; lowered accesses use physical offsets.
+int64_t physicalElems(const PrimFuncNode* f, const BufferNode& b, int64_t numel) {
+    if (!f) return numel;
+    auto it = f->layouts.find(b.name);
+    if (it == f->layouts.end() || !it->second || it->second->kind != LayoutKind::Shared)
+        return numel;
+    const LayoutNode& l = *it->second;
+    if (l.offset) {
+        int64_t tile = 1;
+        for (int64_t e : l.shape) tile *= e;
+        return numel / std::max<int64_t>(1, tile) * l.physicalElems;
+    }
+    if (l.padElems)
+        return numel +
+               numel / std::max<int64_t>(1, l.shape.empty() ? 1 : l.shape.back()) * l.padElems;
+    return numel;
+}
+
 }  // namespace
 
 InterpResult ThreadMachine::runLowered(const PrimFunc& f, std::vector<HostTensor>& args) {
@@ -31,6 +52,7 @@ InterpResult ThreadMachine::runLowered(const PrimFunc& f, std::vector<HostTensor
     };
     try {
         if (!f) fail({}, "no function to interpret");
+        m_func = f.get();
         bindArguments(f, args);
         execTop(f->body.get());
         r.ok = true;
@@ -251,6 +273,9 @@ void ThreadMachine::execAllocT(const AllocNode* a, const ThreadList& act) {
     bool fresh = !st.live;
     st.size = numel;
     if (!perThread) {
+        numel = physicalElems(m_func, *node, numel);
+        if (numel > kMaxElements) fail(a->span, "shared buffer '" + node->name + "' is too large");
+        st.size = numel;
         st.threadStride = 0;
         st.own.assign(static_cast<size_t>(numel), poison);
         st.written.assign(isInt ? static_cast<size_t>(numel) : 0, 0);
@@ -349,7 +374,9 @@ void ThreadMachine::requireRange(const BufferState& b, int64_t off, int64_t n, c
 
 std::string ThreadMachine::describe(const BufferState& b, int64_t off) const {
     std::string s = b.node->name + "[" + std::to_string(off) + "]";
-    if (b.shape.size() > 1 && off >= 0 && off < b.size && !b.global) {
+    int64_t logical = 1;
+    for (int64_t e : b.shape) logical *= e;
+    if (b.shape.size() > 1 && off >= 0 && off < b.size && !b.global && logical == b.size) {
         std::vector<int64_t> c(b.shape.size());
         int64_t r = off;
         for (size_t d = b.shape.size(); d-- > 0;) {

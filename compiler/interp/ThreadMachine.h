@@ -112,9 +112,10 @@ public:
         size_t pos;
         std::vector<int64_t> vals;
     };
-    int32_t m_threads = 0;                          ///< threads per block
-    int32_t m_cur = 0;                              ///< current thread
-    std::vector<size_t> m_threadPos;                ///< binding slots of tx, ty, tz
+    const ir::PrimFuncNode* m_func = nullptr;  ///< function being run (layouts size shared buffers)
+    int32_t m_threads = 0;                     ///< threads per block
+    int32_t m_cur = 0;                         ///< current thread
+    std::vector<size_t> m_threadPos;           ///< binding slots of tx, ty, tz
     std::vector<std::vector<int64_t>> m_threadIdx;  ///< [dim][thread] index values
     std::vector<PerThreadVar> m_perThread;          ///< variables of divergent loops
     ThreadList m_all;                               ///< 0..threads-1
