@@ -2,6 +2,10 @@
 // lowered kernel (compiler/analysis/Banks.h): per access the source line, buffer, instruction,
 // ways, warp executions, wavefronts vs ideal and the worst execution; per block and per kernel
 // totals that bench/h200_banks.sh compares with the CUPTI counters (--json for that script).
+// The JSON also records what was compiled (target, effective parameter values, a hash of the
+// source) and, with --measure, the measured counters under the keys of the predicted ones
+// (visualizer/core/BankCompare.h): the IDE's Bank panel loads it and checks it belongs to the
+// program it shows.
 // `tilec layout`: the layout grid of one buffer (visualizer/core/LayoutGrid.h) as text or SVG,
 // or of a hardware layout of compiler/analysis/HwLayouts.h with --builtin (no program needed).
 #include <cstdlib>
@@ -17,6 +21,7 @@
 #include "profiler/Runtime.h"
 #include "profiler/check/Inputs.h"
 #include "profiler/cupti/RangeProfiler.h"
+#include "visualizer/core/BankCompare.h"
 #include "visualizer/core/BankMap.h"
 #include "visualizer/core/LayoutGrid.h"
 #include "visualizer/core/Svg.h"
@@ -24,12 +29,20 @@
 namespace ts::cli {
 
 namespace {
-nlohmann::json toJson(const analysis::KernelBankReport& r, const std::string& file) {
+nlohmann::json toJson(const analysis::KernelBankReport& r, const CompileResult& cr,
+                      const CompileFlags& flags) {
     nlohmann::json j;
-    j["file"] = file;
+    j["format"] = "tilescope-banks/1";
+    j["file"] = flags.file;
     j["kernel"] = r.kernel;
     j["threads"] = r.threads;
     j["blocks"] = r.blocks;
+    // What was compiled, so that a reader (the IDE) can tell whether the counters belong to its
+    // program: codegen target, every factory parameter's effective value, the source's hash.
+    j["target"] = flags.target.empty() ? defaultTarget() : flags.target;
+    j["params"] = nlohmann::json::object();
+    for (const auto& p : cr.params) j["params"][p.name] = p.value;
+    if (auto text = readFile(flags.file)) j["source_hash"] = viz::sourceHash(*text);
     double b = double(r.blocks);
     j["predicted"] = {{"ld_wavefronts", b * r.loadWavefronts},
                       {"ld_ideal", b * r.loadIdeal},
@@ -41,7 +54,8 @@ nlohmann::json toJson(const analysis::KernelBankReport& r, const std::string& fi
                       {"cp_async_ideal", b * r.cpAsyncIdeal}};
     double ldsm = 0, ldsmIdeal = 0, ldsmInst = 0, ldsInst = 0, stsInst = 0;
     for (auto& a : r.accesses) {
-        if (a.kind == analysis::AccessKind::Ldmatrix) ldsm += a.wavefronts, ldsmIdeal += a.ideal, ldsmInst += a.executions;
+        if (a.kind == analysis::AccessKind::Ldmatrix)
+            ldsm += a.wavefronts, ldsmIdeal += a.ideal, ldsmInst += a.executions;
         if (a.kind == analysis::AccessKind::Load) ldsInst += a.executions;
         if (a.kind == analysis::AccessKind::Store) stsInst += a.executions;
     }
@@ -109,6 +123,11 @@ bool measure(const CompileResult& r, nlohmann::json& j) {
     out["ranges"] = m.ranges;
     out["dropped_metrics"] = m.dropped;
     for (auto& [k, v] : m.values) out["metrics"][k] = v;
+    // The compared counters under the predicted keys; null where the chip lacks the metric.
+    for (const auto& spec : viz::comparedCounters())
+        out["counters"][spec.key] = m.values.count(spec.metric)
+                                        ? nlohmann::json(m.values.at(spec.metric))
+                                        : nlohmann::json();
     if (!m.ok) {
         out["error"] = m.error;
         std::cerr << "tilec: error: CUPTI: " << m.error << "\n";
@@ -157,7 +176,7 @@ int runBanks(const BanksCommand& c) {
     if (printDiagnostics(*r) || !r->lowered) return 1;
     auto rep = analysis::analyzeBanks(r->lowered);
     std::cout << viz::formatBankTable(rep, c.sortByExcess);
-    nlohmann::json j = toJson(rep, c.flags.file);
+    nlohmann::json j = toJson(rep, *r, c.flags);
     bool measuredOk = true;
     if (c.measure) measuredOk = r->ok && measure(*r, j);
     if (c.heatmap >= 0 && size_t(c.heatmap) < rep.accesses.size()) {
