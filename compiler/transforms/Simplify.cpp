@@ -31,8 +31,12 @@ public:
         if (!b || isFloat(b->dtype)) return std::nullopt;
         auto x = bound(b->a), y = bound(b->b);
         switch (b->op) {
-            case BinOp::Add: if (x && y) return Interval{x->lo + y->lo, x->hi + y->hi}; break;
-            case BinOp::Sub: if (x && y) return Interval{x->lo - y->hi, x->hi - y->lo}; break;
+            case BinOp::Add:
+                if (x && y) return Interval{x->lo + y->lo, x->hi + y->hi};
+                break;
+            case BinOp::Sub:
+                if (x && y) return Interval{x->lo - y->hi, x->hi - y->lo};
+                break;
             case BinOp::Mul:
                 if (x && y) {
                     int64_t c[4] = {x->lo * y->lo, x->lo * y->hi, x->hi * y->lo, x->hi * y->hi};
@@ -40,7 +44,8 @@ public:
                 }
                 break;
             case BinOp::FloorDiv:
-                if (x && y && y->lo == y->hi && y->lo > 0 && x->lo >= 0) return Interval{x->lo / y->lo, x->hi / y->lo};
+                if (x && y && y->lo == y->hi && y->lo > 0 && x->lo >= 0)
+                    return Interval{x->lo / y->lo, x->hi / y->lo};
                 break;
             case BinOp::FloorMod:
                 if (y && y->lo == y->hi && y->lo > 0) {
@@ -48,9 +53,14 @@ public:
                     return Interval{0, y->lo - 1};
                 }
                 break;
-            case BinOp::Min: if (x && y) return Interval{std::min(x->lo, y->lo), std::min(x->hi, y->hi)}; break;
-            case BinOp::Max: if (x && y) return Interval{std::max(x->lo, y->lo), std::max(x->hi, y->hi)}; break;
-            default: break;
+            case BinOp::Min:
+                if (x && y) return Interval{std::min(x->lo, y->lo), std::min(x->hi, y->hi)};
+                break;
+            case BinOp::Max:
+                if (x && y) return Interval{std::max(x->lo, y->lo), std::max(x->hi, y->hi)};
+                break;
+            default:
+                break;
         }
         return std::nullopt;
     }
@@ -58,9 +68,14 @@ public:
 protected:
     Expr visitBinary(const BinaryNode* n, const Expr& self) override {
         Expr a = mutate(n->a), b = mutate(n->b);
+        // Constants go right in commutative integer ops, so the rules below see `x op c`.
+        if ((n->op == BinOp::Add || n->op == BinOp::Mul) && !isFloat(n->dtype) && constInt(a) &&
+            !constInt(b))
+            std::swap(a, b);
         Expr r = (a == n->a && b == n->b) ? self : binary(n->op, a, b, n->span);
         auto* rb = as<BinaryNode>(r);
-        if (!rb || isFloat(rb->dtype)) return r;
+        if (!rb) return r;
+        if (isFloat(rb->dtype)) return rewriteFloat(rb, r);
         return rewrite(rb, r);
     }
 
@@ -68,7 +83,8 @@ protected:
         Expr mn = mutate(n->min), ext = mutate(n->extent);
         auto cm = constInt(mn), ce = constInt(ext);
         if (ce && *ce <= 0) return nullptr;
-        if (cm && ce && *ce == 1 && (n->forKind == ForKind::Serial || n->forKind == ForKind::Unrolled)) {
+        if (cm && ce && *ce == 1 &&
+            (n->forKind == ForKind::Serial || n->forKind == ForKind::Unrolled)) {
             std::unordered_map<const VarNode*, Expr> sub{{n->var.get(), mn}};
             return mutate(substitute(n->body, sub));
         }
@@ -90,8 +106,10 @@ protected:
         narrow(c, saved);
         Stmt t = mutate(n->then);
         for (auto it = saved.rbegin(); it != saved.rend(); ++it) {
-            if (it->second) ranges[it->first] = *it->second;
-            else ranges.erase(it->first);
+            if (it->second)
+                ranges[it->first] = *it->second;
+            else
+                ranges.erase(it->first);
         }
         Stmt e = mutate(n->otherwise);
         if (c == n->cond && t == n->then && e == n->otherwise) return self;
@@ -110,7 +128,8 @@ protected:
 
 private:
     // For `v + c < d` / `v + c <= d` (and conjunctions of them) tightens v's upper bound.
-    void narrow(const Expr& cond, std::vector<std::pair<const VarNode*, std::optional<Interval>>>& saved) {
+    void narrow(const Expr& cond,
+                std::vector<std::pair<const VarNode*, std::optional<Interval>>>& saved) {
         auto* b = as<BinaryNode>(cond);
         if (!b) return;
         if (b->op == BinOp::And) return narrow(b->a, saved), narrow(b->b, saved);
@@ -125,7 +144,8 @@ private:
         if (!v) return;
         int64_t hi = rhs->hi - c - (b->op == BinOp::Lt ? 1 : 0);
         auto it = ranges.find(v);
-        saved.push_back({v, it == ranges.end() ? std::nullopt : std::optional<Interval>(it->second)});
+        saved.push_back(
+            {v, it == ranges.end() ? std::nullopt : std::optional<Interval>(it->second)});
         if (it == ranges.end()) return;  // unknown lower bound: leave it unknown
         it->second.hi = std::min(it->second.hi, hi);
     }
@@ -135,13 +155,54 @@ private:
         auto x = bound(cb->a), y = bound(cb->b);
         if (!x || !y) return std::nullopt;
         switch (cb->op) {
-            case BinOp::Lt: if (x->hi < y->lo) return true; if (x->lo >= y->hi) return false; break;
-            case BinOp::Le: if (x->hi <= y->lo) return true; if (x->lo > y->hi) return false; break;
-            case BinOp::Gt: if (x->lo > y->hi) return true; if (x->hi <= y->lo) return false; break;
-            case BinOp::Ge: if (x->lo >= y->hi) return true; if (x->hi < y->lo) return false; break;
-            default: break;
+            case BinOp::Lt:
+                if (x->hi < y->lo) return true;
+                if (x->lo >= y->hi) return false;
+                break;
+            case BinOp::Le:
+                if (x->hi <= y->lo) return true;
+                if (x->lo > y->hi) return false;
+                break;
+            case BinOp::Gt:
+                if (x->lo > y->hi) return true;
+                if (x->hi <= y->lo) return false;
+                break;
+            case BinOp::Ge:
+                if (x->lo >= y->hi) return true;
+                if (x->hi < y->lo) return false;
+                break;
+            default:
+                break;
         }
         return std::nullopt;
+    }
+
+    // x * 1.0 and 1.0 * x are x exactly (IEEE 754: NaN, infinities and -0.0 included) when the
+    // product has x's type; additions of 0.0 are not folded (-0.0 + 0.0 is +0.0).
+    static Expr rewriteFloat(const BinaryNode* b, const Expr& self) {
+        if (b->op != BinOp::Mul) return self;
+        auto one = [](const Expr& e) {
+            auto* f = as<FloatImmNode>(e);
+            return f && f->value == 1.0;
+        };
+        if (one(b->b) && b->a->dtype == b->dtype) return b->a;
+        if (one(b->a) && b->b->dtype == b->dtype) return b->b;
+        return self;
+    }
+
+    /// x + c as an expression (x - |c| for negative c; x for c == 0).
+    static Expr plusConst(const Expr& x, int64_t c, Span s) {
+        if (c == 0) return x;
+        return c > 0 ? add(x, intImm(c), s) : sub(x, intImm(-c), s);
+    }
+
+    /// (x, c) when e is x + c or x - c with a constant c.
+    static std::optional<std::pair<Expr, int64_t>> offsetForm(const Expr& e) {
+        auto* s = as<BinaryNode>(e);
+        if (!s || (s->op != BinOp::Add && s->op != BinOp::Sub)) return std::nullopt;
+        auto c = constInt(s->b);
+        if (!c) return std::nullopt;
+        return std::make_pair(s->a, s->op == BinOp::Add ? *c : -*c);
     }
 
     Expr rewrite(const BinaryNode* b, const Expr& self) {
@@ -151,21 +212,26 @@ private:
         auto xa = bound(b->a);
         switch (b->op) {
             case BinOp::FloorDiv:
-                if (cb && *cb > 0 && xa && xa->lo >= 0 && xa->hi < *cb) return intImm(0, b->span, b->dtype);
+                if (cb && *cb > 0 && xa && xa->lo >= 0 && xa->hi < *cb)
+                    return intImm(0, b->span, b->dtype);
                 if (cb && *cb > 0) {
                     // (x * c) // c -> x ; (x * (c*k)) // c -> x * k
                     if (auto* m = as<BinaryNode>(b->a); m && m->op == BinOp::Mul) {
-                        if (auto mc = constInt(m->b); mc && *mc % *cb == 0) return mul(m->a, intImm(*mc / *cb));
+                        if (auto mc = constInt(m->b); mc && *mc % *cb == 0)
+                            return mul(m->a, intImm(*mc / *cb));
                     }
                     // (x // c1) // c2 -> x // (c1*c2)
                     if (auto* d = as<BinaryNode>(b->a); d && d->op == BinOp::FloorDiv) {
-                        if (auto dc = constInt(d->b); dc && *dc > 0) return floordiv(d->a, intImm(*dc * *cb));
+                        if (auto dc = constInt(d->b); dc && *dc > 0)
+                            return floordiv(d->a, intImm(*dc * *cb));
                     }
                     // (x*c + y) // c -> x + y // c   when y >= 0
                     if (auto* s = as<BinaryNode>(b->a); s && s->op == BinOp::Add) {
                         auto yb = bound(s->b);
-                        if (auto* m = as<BinaryNode>(s->a); m && m->op == BinOp::Mul && yb && yb->lo >= 0) {
-                            if (auto mc = constInt(m->b); mc && *mc == *cb) return add(m->a, floordiv(s->b, b->b));
+                        if (auto* m = as<BinaryNode>(s->a);
+                            m && m->op == BinOp::Mul && yb && yb->lo >= 0) {
+                            if (auto mc = constInt(m->b); mc && *mc == *cb)
+                                return add(m->a, floordiv(s->b, b->b));
                         }
                     }
                 }
@@ -174,21 +240,24 @@ private:
                 if (cb && *cb > 0 && xa && xa->lo >= 0 && xa->hi < *cb) return b->a;
                 if (cb && *cb > 0) {
                     if (auto* m = as<BinaryNode>(b->a); m && m->op == BinOp::Mul) {
-                        if (auto mc = constInt(m->b); mc && *mc % *cb == 0) return intImm(0, b->span, b->dtype);
+                        if (auto mc = constInt(m->b); mc && *mc % *cb == 0)
+                            return intImm(0, b->span, b->dtype);
                     }
                     // (x % c1) % c2 -> x % c2 when c2 divides c1
                     if (auto* d = as<BinaryNode>(b->a); d && d->op == BinOp::FloorMod) {
-                        if (auto dc = constInt(d->b); dc && *dc % *cb == 0) return floormod(d->a, b->b);
+                        if (auto dc = constInt(d->b); dc && *dc % *cb == 0)
+                            return floormod(d->a, b->b);
                     }
                 }
                 break;
             case BinOp::Add:
-                // (x + c1) + c2 -> x + (c1 + c2)
-                if (cb) {
-                    if (auto* s = as<BinaryNode>(b->a); s && s->op == BinOp::Add) {
-                        if (auto sc = constInt(s->b)) return add(s->a, intImm(*sc + *cb));
+            case BinOp::Sub:
+                // (x +- c1) +- c2 -> x + (+-c1 +- c2)
+                if (cb)
+                    if (auto f = offsetForm(b->a)) {
+                        int64_t c = f->second + (b->op == BinOp::Add ? *cb : -*cb);
+                        return mutate(plusConst(f->first, c, b->span));
                     }
-                }
                 break;
             case BinOp::Mul:
                 if (cb) {
@@ -209,7 +278,8 @@ private:
                 }
                 break;
             }
-            default: break;
+            default:
+                break;
         }
         return self;
     }
