@@ -123,6 +123,10 @@ TEST_P(UserLayoutPrograms, LayoutPrintedAndBothInterpretersMatchFloat64Reference
 //    no family (the thread's low bits come from i);
 //  - thread (i % 8) * 16 + (j // 4) % 16, register (i // 8) * 4 + j % 4 is makeBlockFragment with
 //    gr = 8, gc = 16, vec = 4;
+//  - (192,) interleaved over 128 threads: ceil(192 / 128) = 2 registers, 64 slots empty;
+//    (64,) on threads i and i + 64: 1 register, replicated twice;
+//  - thread (i % 8) * 16 + rep (16 replicas), register i // 8: the row values of the 64x64 block
+//    fragment (gr = 8 row groups of gc = 16 threads);
 //  - row_tail (1, 192) fp32: vec 4, 48 chunks -> gc 32, gr 4, ceil(192 / 128) = 2 chunks per
 //    thread = 8 registers; (1, 77): vec 1, 77 chunks -> gc 64, gr 2, 2 registers.
 const Case kCases[] = {
@@ -152,6 +156,18 @@ const Case kCases[] = {
       "32x32, 32 "
       "regs/thread"},
      "mma_accumulator"},
+    {"user_fragment_tail.py",
+     {},
+     {"# layout X: T.Fragment at line 16: 2 regs/thread over 128 threads (padded slots), "
+      "digit-affine inverse",
+      "# layout Y: T.Fragment at line 18: 1 regs/thread over 128 threads, replicated x2, "
+      "digit-affine inverse"},
+     "interleaved_tail_and_replicated"},
+    {"user_row_sum.py",
+     {},
+     {"# layout s: T.Fragment at line 13 = row values of a block fragment: 8 row groups, "
+      "replicated over 16 threads"},
+     "row_reduced_vector"},
     {"row_tail.py",
      {{"N", "192"}},
      {"# layout X: block fragment: 4 row groups x 32 threads/row, 4-wide vectors, 8 regs/thread "
