@@ -1,5 +1,6 @@
 // The thread-level interpreter (compiler/interp/ThreadInterpreter.h) on fully lowered IR:
-// every sample at divisible and ragged sizes against the float64 ref_program; the layout-width
+// every sample at divisible and ragged sizes against the float64 ref_program; gemm with
+// transposed operands against a float64 product; the layout-width
 // sweep of issue 4 (affine_row.py for every N in 1..520 on both interpreters, exact results);
 // and the defects only the thread level can see, each made by editing the lowered IR the way a
 // buggy pass would: a forgotten T.clear, a dropped cp.async wait, a dropped barrier, a barrier
@@ -161,6 +162,51 @@ const Case kCases[] = {
 
 INSTANTIATE_TEST_SUITE_P(All, LoweredSamples, ::testing::ValuesIn(kCases),
                          [](const ::testing::TestParamInfo<Case>& i) { return i.param.label; });
+
+// --- transposed gemm operands (ldmatrix .trans paths) against a float64 product -------------
+
+struct TransCase {
+    bool ta, tb;
+    std::map<std::string, std::string> params;
+};
+
+class LoweredGemmTrans : public ::testing::TestWithParam<TransCase> {};
+
+TEST_P(LoweredGemmTrans, MatchesFloat64Product) {
+    const TransCase& c = GetParam();
+    auto params = c.params;
+    params["transpose_a"] = c.ta ? "True" : "False";
+    params["transpose_b"] = c.tb ? "True" : "False";
+    const std::string path = "tests/e2e/programs/gemm_trans.py";
+    auto r = compileText(path, readFile(path), params);
+    ASSERT_TRUE(r.ok) << diagText(r);
+    auto args = makeArgs(r);
+    auto res = ts::interp::runLowered(r.lowered, args);
+    ASSERT_TRUE(res.ok) << errText(res, r);
+    const HostTensor &A = args[0], &B = args[1];
+    const int64_t M = args[2].shape[0], N = args[2].shape[1], K = c.ta ? A.shape[0] : A.shape[1];
+    HostTensor ref{
+        ir::DType::Float64, {M, N}, std::vector<double>(static_cast<size_t>(M * N), 0.0)};
+    for (int64_t i = 0; i < M; ++i)
+        for (int64_t j = 0; j < N; ++j)
+            for (int64_t k = 0; k < K; ++k)
+                ref.data[i * N + j] += (c.ta ? A.data[k * M + i] : A.data[i * K + k]) *
+                                       (c.tb ? B.data[j * K + k] : B.data[k * N + j]);
+    auto cmp = ts::rt::compare(args[2], ref);
+    EXPECT_TRUE(cmp.pass) << "transpose " << c.ta << c.tb << ": " << ts::rt::describe(cmp);
+    EXPECT_EQ(cmp.nanCount, 0);
+}
+
+const std::map<std::string, std::string> kSquare{{"M", "128"}, {"N", "128"}, {"K", "64"}};
+const std::map<std::string, std::string> kRagged{{"M", "100"}, {"N", "72"}, {"K", "96"}};
+const std::map<std::string, std::string> kSmall{
+    {"M", "96"}, {"N", "80"}, {"K", "80"}, {"block_M", "64"}, {"block_N", "64"}};
+const TransCase kTransCases[] = {
+    {false, true, kSquare}, {true, false, kSquare}, {true, true, kSquare}, {false, true, kRagged},
+    {true, false, kRagged}, {true, true, kRagged},  {true, false, kSmall}, {false, true, kSmall},
+};
+
+INSTANTIATE_TEST_SUITE_P(All, LoweredGemmTrans, ::testing::ValuesIn(kTransCases));
 
 // --- issue 4: every fragment width 1..520 on both interpreters ------------------------------
 

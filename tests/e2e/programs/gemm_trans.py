@@ -1,0 +1,44 @@
+# T.gemm with transposed operands (transpose_A / transpose_B), otherwise the samples/gemm.py
+# pipeline: exercises the ldmatrix(.trans) operand paths of gemm_ss and their swizzled shared
+# tiles stored [K][M] / [N][K]. LoweredInterpTest runs every combination on the thread-level
+# interpreter against a float64 product.
+#   tilec run tests/e2e/programs/gemm_trans.py --param transpose_a=True --interp=lowered
+import tilelang
+import tilelang.language as T
+
+
+@tilelang.jit(out_idx=[-1])
+def gemm_trans(M=128, N=128, K=64, block_M=128, block_N=128, block_K=32, transpose_a=False, transpose_b=True,
+               dtype="float16", accum_dtype="float", num_stages=3, threads=128):
+    a_shape = (K, M) if transpose_a else (M, K)
+    b_shape = (N, K) if transpose_b else (K, N)
+    a_tile = (block_K, block_M) if transpose_a else (block_M, block_K)
+    b_tile = (block_N, block_K) if transpose_b else (block_K, block_N)
+
+    @T.prim_func
+    def main(A: T.Tensor(a_shape, dtype), B: T.Tensor(b_shape, dtype), C: T.Tensor((M, N), dtype)):
+        with T.Kernel(T.ceildiv(N, block_N), T.ceildiv(M, block_M), threads=threads) as (bx, by):
+            A_shared = T.alloc_shared(a_tile, dtype)
+            B_shared = T.alloc_shared(b_tile, dtype)
+            C_local = T.alloc_fragment((block_M, block_N), accum_dtype)
+            T.clear(C_local)
+            for k in T.Pipelined(T.ceildiv(K, block_K), num_stages=num_stages):
+                if transpose_a:
+                    T.copy(A[k * block_K, by * block_M], A_shared)
+                else:
+                    T.copy(A[by * block_M, k * block_K], A_shared)
+                if transpose_b:
+                    T.copy(B[bx * block_N, k * block_K], B_shared)
+                else:
+                    T.copy(B[k * block_K, bx * block_N], B_shared)
+                T.gemm(A_shared, B_shared, C_local, transpose_A=transpose_a, transpose_B=transpose_b)
+            T.copy(C_local, C[by * block_M, bx * block_N])
+
+    return main
+
+
+# No ref_program: a top-level ref_program cannot see the factory's flags, so `tilec run` checks
+# against the tile-level interpreter (--check interp); LoweredInterpTest computes the float64
+# product itself.
+flops = 2 * M * N * K
+bytes = (M * K + K * N + M * N) * 2
