@@ -6,11 +6,14 @@
 //    shared tiles;
 //  - the mixed-radix affine inverse of maps that are no family (transposed thread order,
 //    bit-interleaved 1-D with a padded tail), checked at hand-derived points and by a full
-//    forward(inverse(t, r)) == (t, r) round trip.
+//    forward(inverse(t, r)) == (t, r) round trip;
+//  - the front end: lambdas returning lists are flattened row-major over their extents, and
+//    tilelang.layout.Fragment is T.Fragment.
 #include <set>
 
 #include <gtest/gtest.h>
 
+#include "compiler/Compile.h"
 #include "compiler/analysis/Layouts.h"
 #include "compiler/analysis/UserLayouts.h"
 #include "compiler/ir/Builder.h"
@@ -263,4 +266,42 @@ TEST(UserLayout, SharedPaddedSwizzledAndGeneralMaps) {
     s.index = {add(mul(i, c(100000)), j)};
     EXPECT_NE(buildUserShared(s, 4, "S").error.find("more than the 232448 bytes"),
               std::string::npos);
+}
+
+TEST(UserLayout, FrontEndFlattensListOutputsRowMajor) {
+    // [j // 4, i, j % 4] over (4, 8): output extents (2, 4, 4), so offset = (j // 4) * 16 + i * 4 +
+    // j % 4 -- no padding/swizzle form (row 1 starts at offset 4 < 8), a 32-element index map.
+    const char* src = R"(import tilelang
+import tilelang.language as T
+from tilelang.layout import Fragment
+
+
+@T.prim_func
+def main(A: T.Tensor((4, 8), "float32"), B: T.Tensor((4, 8), "float32")):
+    with T.Kernel(1, threads=32) as (bx,):
+        S = T.alloc_shared((4, 8), "float32")
+        X = T.alloc_fragment((4, 8), "float32")
+        T.annotate_layout({S: T.Layout((4, 8), lambda i, j: [j // 4, i, j % 4]),
+                           X: Fragment((4, 8), forward_thread_fn=lambda i, j: j * 4 + i, forward_index_fn=lambda i, j: 0)})
+        T.copy(A, S)
+        T.copy(S, X)
+        T.copy(X, B)
+)";
+    ts::CompileOptions opts;
+    opts.recordSnapshots = false;
+    auto r = ts::compile("flatten.py", src, opts);
+    ASSERT_TRUE(r.elaborated);
+    ASSERT_TRUE(r.elaborated->layouts.count("S"));
+    const LayoutNode& S = *r.elaborated->layouts.at("S");
+    EXPECT_EQ(S.family, "user_shared");
+    EXPECT_EQ(S.physicalElems, 32);
+    ASSERT_EQ(S.inputs.size(), 2u);
+    std::vector<std::pair<const VarNode*, int64_t>> env{{S.inputs[0].get(), 1},
+                                                        {S.inputs[1].get(), 5}};
+    EXPECT_EQ(evalIndex(S.offset, env), 16 + 4 + 1);
+    // thread = 4 * j + i, one register: 32 threads, no family (block fragments put j's chunks,
+    // not i, in the low thread bits); inverse i = t % 4, j = t // 4.
+    const LayoutNode& X = *r.elaborated->layouts.at("X");
+    EXPECT_EQ(X.localSize, 1);
+    EXPECT_EQ(fragmentInverse(X, 13, 0), (std::vector<int64_t>{1, 3}));
 }
