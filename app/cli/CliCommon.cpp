@@ -1,5 +1,8 @@
 #include "app/cli/CliCommon.h"
 
+#include <cerrno>
+#include <cstring>
+#include <filesystem>
 #include <fstream>
 #include <iostream>
 #include <sstream>
@@ -9,9 +12,22 @@
 namespace ts::cli {
 
 std::optional<std::string> readFile(const std::string& path) {
+    std::error_code ec;
+    if (!std::filesystem::exists(path, ec)) {
+        std::cerr << path
+                  << ": error: no such file\n  hint: check the path (relative paths start at "
+                  << std::filesystem::current_path(ec).string() << ")\n";
+        return std::nullopt;
+    }
+    if (std::filesystem::is_directory(path, ec)) {
+        std::cerr << path
+                  << ": error: is a directory, not a tile program\n  hint: pass a .py file, e.g. "
+                  << (std::filesystem::path(path) / "gemm.py").string() << "\n";
+        return std::nullopt;
+    }
     std::ifstream in(path, std::ios::binary);
     if (!in) {
-        std::cerr << "tilec: error: cannot open '" << path << "'\n";
+        std::cerr << path << ": error: cannot open (" << std::strerror(errno) << ")\n";
         return std::nullopt;
     }
     std::ostringstream ss;
@@ -55,7 +71,8 @@ std::optional<CompileResult> compileFile(const CompileFlags& flags, CompileOptio
     opts.params = *params;
     opts.target = flags.target.empty() ? defaultTarget() : flags.target;
     if (!parseTarget(opts.target)) {
-        std::cerr << "tilec: error: unknown target '" << opts.target << "' (use cuda:sm_80 or cuda:sm_90a)\n";
+        std::cerr << "tilec: error: unknown target '" << opts.target
+                  << "' (use cuda:sm_80 or cuda:sm_90a)\n";
         return std::nullopt;
     }
     return compile(flags.file, *text, opts);

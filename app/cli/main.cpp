@@ -11,9 +11,8 @@ using namespace ts::cli;
 
 namespace {
 void addCompileFlags(CLI::App* app, CompileFlags& f) {
-    app->add_option("file", f.file, "tile program (.py, TileLang syntax)")
-        ->required()
-        ->check(CLI::ExistingFile);
+    // No CLI::ExistingFile check: readFile() reports a missing file in tilec's own error format.
+    app->add_option("file", f.file, "tile program (.py, TileLang syntax)")->required();
     app->add_option("--param,-p", f.params,
                     "override a factory parameter: NAME=VALUE (repeatable)");
     app->add_option("--target", f.target,
@@ -87,10 +86,8 @@ int main(int argc, char** argv) {
     auto* layout = app.add_subcommand("layout",
                                       "show the layout of one buffer or a hardware layout "
                                       "(thread/local or offset/bank per element)");
-    layout
-        ->add_option("file", lc.flags.file,
-                     "tile program (.py, TileLang syntax); omit with --builtin")
-        ->check(CLI::ExistingFile);
+    layout->add_option("file", lc.flags.file,
+                       "tile program (.py, TileLang syntax); omit with --builtin");
     layout->add_option("--param,-p", lc.flags.params,
                        "override a factory parameter: NAME=VALUE (repeatable)");
     layout->add_option("--target", lc.flags.target,
