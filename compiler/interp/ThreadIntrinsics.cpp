@@ -484,7 +484,10 @@ void ThreadMachine::gemmSS(const CallNode* c, const ThreadList& act) {
     readTile(A, TA, M, K, swzA, m_tileA);
     readTile(B, TB, K, N, swzB, m_tileB);
     const double* a = m_tileA.data();
-    const double* b = m_tileB.data();
+    m_tileBt.resize(m_tileB.size());  // B as N x K, so that the k loop below is contiguous
+    for (int64_t k = 0; k < K; ++k)
+        for (int64_t j = 0; j < N; ++j) m_tileBt[j * K + k] = m_tileB[k * N + j];
+    const double* b = m_tileBt.data();
     for (int32_t t = 0; t < m_threads; ++t) {
         double* regs = C.buf->data + int64_t(t) * C.buf->threadStride + C.off;
         for (int64_t r = 0; r < kAcc; ++r) {
@@ -492,7 +495,7 @@ void ThreadMachine::gemmSS(const CallNode* c, const ThreadList& act) {
             double v = regs[r];
             for (int64_t k0 = 0; k0 < K; k0 += 16) {  // one mma.sync k16 step: one fp32 rounding
                 double s = 0;
-                for (int64_t k = k0; k < k0 + 16; ++k) s += a[i * K + k] * b[k * N + j];
+                for (int64_t k = k0; k < k0 + 16; ++k) s += a[i * K + k] * b[j * K + k];
                 v = roundValue(C.buf->dtype, v + s);
             }
             regs[r] = v;

@@ -134,6 +134,7 @@ public:
     };
     std::vector<PendingStore> m_stores;    ///< writes of the current statement, committed together
     std::vector<double> m_tileA, m_tileB;  ///< gemm_ss operands, logical row-major
+    std::vector<double> m_tileBt;          ///< B transposed (N x K)
 };
 
 }  // namespace ts::interp::detail

@@ -276,6 +276,35 @@ TEST(LoweredInterp, MissingCpAsyncWaitIsARace) {
         << errText(res, r);
 }
 
+TEST(LoweredInterp, StoreToAStageWithAPendingCopyIsARace) {
+    auto r = compileGemm(readFile("samples/gemm.py"));
+    ASSERT_TRUE(r.ok) << diagText(r);
+    ir::Buffer aShared;
+    ir::walk(r.lowered->body, [&](const ir::Stmt& st) {
+        if (auto* a = dynamic_cast<const ir::AllocNode*>(st.get());
+            a && a->buffer->name == "A_shared")
+            aShared = a->buffer;
+    });
+    ASSERT_TRUE(aShared);
+    ir::Expr tx = ir::findKernel(r.lowered)->threadVars[0];
+    bool done = false;
+    auto broken = editEvals(r.lowered, [&](const ir::CallNode* c, const ir::Stmt& self) {
+        if (c->op != ir::intrin::kCpAsyncWait || done) return self;
+        done = true;  // thread 5 stores into stage 0 while its copies are in flight
+        ir::Stmt poke =
+            ir::ifThen(ir::binary(ir::BinOp::Eq, tx, ir::intImm(5)),
+                       ir::store(aShared, {ir::intImm(8)}, ir::floatImm(0.0, ir::DType::Float16)));
+        return ir::seq({poke, self});
+    });
+    auto args = makeArgs(r);
+    auto res = ts::interp::runLowered(broken, args);
+    ASSERT_FALSE(res.ok);
+    EXPECT_NE(res.error->message.find(
+                  "write of A_shared[8] (= A_shared[0, 0, 8]) races with a pending cp.async"),
+              std::string::npos)
+        << res.error->message;
+}
+
 TEST(LoweredInterp, MissingBarrierAfterWaitIsARace) {
     auto r = compileGemm(readFile("samples/gemm.py"));
     ASSERT_TRUE(r.ok) << diagText(r);
