@@ -248,6 +248,14 @@ Value makeTensorType(Elaborator& el, const Value& shape, const Value* strides, c
                      Span s, Span shapeSpan, Span dtypeSpan) {
     auto t = std::make_shared<TensorType>();
     t->shape = el.shapeArg(shape, shapeSpan, "T.Tensor shape");
+    // A non-positive constant extent (usually a bad --param such as M=-5) is reported here, at
+    // the tensor, rather than later as a grid or bounds error that hides the cause.
+    for (size_t d = 0; d < t->shape.size(); ++d)
+        if (auto c = ir::constInt(t->shape[d]); c && *c <= 0)
+            throw CompileError(shapeSpan,
+                               "T.Tensor shape: extent " + std::to_string(*c) + " of dimension " +
+                                   std::to_string(d) + " must be positive",
+                               "check the factory parameters (--param values) the shape uses");
     if (strides) t->strides = el.shapeArg(*strides, shapeSpan, "T.StridedTensor strides");
     if (strides && t->strides.size() != t->shape.size())
         throw CompileError(shapeSpan, "T.StridedTensor: " + std::to_string(t->strides.size()) +
