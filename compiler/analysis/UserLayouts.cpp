@@ -51,11 +51,18 @@ bool inShape(const std::vector<int64_t>& idx, const std::vector<int64_t>& shape)
 // The inverse table of a fragment layout: slot t*localSize + r -> logical index (empty: none).
 std::optional<std::vector<std::vector<int64_t>>> inverseTable(const LayoutNode& l) {
     std::vector<std::vector<int64_t>> out(static_cast<size_t>(l.threads * l.localSize));
+    Env env{{l.invThread.get(), 0}, {l.invLocal.get(), 0}};
     for (int64_t t = 0; t < l.threads; ++t)
         for (int64_t r = 0; r < l.localSize; ++r) {
-            auto idx = fragmentInverse(l, t, r);
-            if (!idx) return std::nullopt;
-            if (inShape(*idx, l.shape)) out[static_cast<size_t>(t * l.localSize + r)] = *idx;
+            env[0].second = t, env[1].second = r;
+            std::vector<int64_t> idx;
+            for (auto& e : l.inverse) {
+                auto v = evalIndex(e, env);
+                if (!v) return std::nullopt;
+                idx.push_back(*v);
+            }
+            if (inShape(idx, l.shape))
+                out[static_cast<size_t>(t * l.localSize + r)] = std::move(idx);
         }
     return out;
 }
@@ -128,6 +135,47 @@ std::optional<int64_t> evalIndex(const Expr& e, const Env& env) {
             if ((n->op == BinOp::FloorDiv || n->op == BinOp::FloorMod || n->op == BinOp::Div) &&
                 *b == 0)
                 return std::nullopt;
+            // The common integer ops directly (maps are enumerated over whole tiles); Python's
+            // floor semantics for // and %.
+            int64_t x = *a, y = *b;
+            switch (n->op) {
+                case BinOp::Add:
+                    return x + y;
+                case BinOp::Sub:
+                    return x - y;
+                case BinOp::Mul:
+                    return x * y;
+                case BinOp::FloorDiv:
+                    return x / y - ((x % y != 0) && ((x < 0) != (y < 0)) ? 1 : 0);
+                case BinOp::FloorMod: {
+                    int64_t m = x % y;
+                    return m != 0 && ((m < 0) != (y < 0)) ? m + y : m;
+                }
+                case BinOp::Min:
+                    return std::min(x, y);
+                case BinOp::Max:
+                    return std::max(x, y);
+                case BinOp::BitAnd:
+                    return x & y;
+                case BinOp::BitOr:
+                    return x | y;
+                case BinOp::BitXor:
+                    return x ^ y;
+                case BinOp::Eq:
+                    return x == y;
+                case BinOp::Ne:
+                    return x != y;
+                case BinOp::Lt:
+                    return x < y;
+                case BinOp::Le:
+                    return x <= y;
+                case BinOp::Gt:
+                    return x > y;
+                case BinOp::Ge:
+                    return x >= y;
+                default:
+                    break;
+            }
             return constInt(
                 binary(n->op, intImm(*a, {}, DType::Int64), intImm(*b, {}, DType::Int64)));
         }
