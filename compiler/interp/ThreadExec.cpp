@@ -282,7 +282,9 @@ void ThreadMachine::execAllocT(const AllocNode* a, const ThreadList& act) {
         st.pending.assign(static_cast<size_t>(numel), 0);
         m_cells[&st].resize(static_cast<size_t>(numel));
         if (a->init) {
+            setThread(act.front());  // a shared initialiser is block-uniform
             double v = roundValue(node->dtype, evalValue(a->init.get()));
+            m_cur = -1;
             std::fill(st.own.begin(), st.own.end(), v);
             std::fill(st.written.begin(), st.written.end(), 1);
         }
@@ -394,6 +396,9 @@ double ThreadMachine::loadValue(const LoadNode* n) {
 }
 
 double ThreadMachine::readElem(BufferState& b, int64_t off, const Span& at) {
+    if (b.threadStride && m_cur < 0)
+        fail(at, "local buffer '" + b.node->name +
+                     "' read in a block-uniform context (no current thread)");
     int64_t s = slot(b, off);
     if (!b.written.empty() && !b.written[s])
         fail(at,
@@ -424,6 +429,9 @@ double ThreadMachine::readElem(BufferState& b, int64_t off, const Span& at) {
 }
 
 void ThreadMachine::writeElem(BufferState& b, int64_t off, double v, const Span& at) {
+    if (b.threadStride && m_cur < 0)
+        fail(at, "local buffer '" + b.node->name +
+                     "' written in a block-uniform context (no current thread)");
     int64_t s = slot(b, off);
     if (!b.global && !b.threadStride) {
         if (b.pending[off])
