@@ -237,7 +237,8 @@ void takeOutputs(ReferenceResult& r, std::vector<RefArray>& arrays) {
     }
 }
 
-/// The scope a ref_program runs in. A top-level one sees the module globals. One nested in a
+/// The scope a ref_program runs in. A top-level one sees the module globals and the bound
+/// factory parameters (which shadow globals of the same name). One nested in a
 /// module-level function (TileLang tests define it inside `def test_gemm(M, N, K, trans_A, ...)`)
 /// also sees that function's parameters: their defaults, replaced by the bound kernel parameters
 /// of the same name (the rest of the enclosing body is not run).
@@ -248,9 +249,14 @@ EnvPtr referenceScope(RefInterp& in, const ast::Module& module, const EnvPtr& gl
         if (auto f = ast::as<ast::FunctionDef>(s))
             for (const ast::Stmt* inner : f->body)
                 if (inner == def) outer = f;
-    if (!outer) return globals;
     auto scope = std::make_shared<fe::Env>();
     scope->parent = globals;
+    if (!outer) {
+        // A top-level ref_program sees the kernel factory's parameters (bound values) like the
+        // module-level `flops = 2 * M * N * K` does, e.g. `return A * factor`.
+        for (const auto& [name, v] : params) scope->vars[name] = v;
+        return scope;
+    }
     for (const ast::Param& p : outer->params) {
         if (!p.defaultValue) continue;
         try {

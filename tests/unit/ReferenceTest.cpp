@@ -283,6 +283,23 @@ TEST(Reference, TileLangTestStyleNestedReference) {
     EXPECT_EQ(r.nominalDTypes[0], DType::BFloat16);
 }
 
+// A top-level ref_program reads factory parameters that are not its own arguments (as the
+// module-level flops/bytes lines do): the bound value wins over a module global of that name.
+TEST(Reference, TopLevelReferenceSeesFactoryParameters) {
+    const char* src =
+        "import tilelang\n"
+        "factor = 100.0\n"
+        "@tilelang.jit\n"
+        "def scale(M=4, factor=3.0):\n"
+        "    pass\n"
+        "def ref_program(A):\n"
+        "    return A * factor + M\n";
+    HostTensor a = randomTensor({4}, 31);
+    auto r = run(src, {a}, {{"factor", "2.5"}, {"M", "4"}});
+    ASSERT_TRUE(r.ok) << diagText(r);
+    for (size_t i = 0; i < 4; ++i) EXPECT_DOUBLE_EQ(r.outputs[0].data[i], a.data[i] * 2.5 + 4.0);
+}
+
 TEST(Reference, TileLangGqaReference) {
     // TileLang's GQA flash-attention example reference (layout B, S, H, D), with its asserts.
     const char* src =
