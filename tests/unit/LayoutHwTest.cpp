@@ -284,6 +284,12 @@ TEST(LayoutHw, BuiltinViewModelAndSvg) {
     EXPECT_EQ(m.cell(25, 11).thread, 37);
     EXPECT_EQ(m.cellsOfThread(0).size(), 8u);
     EXPECT_EQ(m.describe(17, 2), "(17, 2): thread 37 (warp 1, lane 5), local 0");
+    // MFMA layouts are drawn with 64-lane waves: lane 53 of wave 0, not warp 1.
+    auto mf = viz::LayoutGridModel::fromLayout(makeBuiltinLayout("mfma_c", {32, 16}, {2, 1}, &why), 4);
+    EXPECT_EQ(mf.lanesPerWarp(), 64);
+    EXPECT_EQ(mf.describe(13, 5), "(13, 5): thread 53 (wave 0, lane 53), local 1");
+    EXPECT_EQ(mf.cellsOfWarp(1).size(), 256u);
+    EXPECT_EQ(m.lanesPerWarp(), 32);
     std::string svg = viz::layoutToSvg(m);
     EXPECT_NE(svg.find(">T37</text>"), std::string::npos);
     EXPECT_NE(svg.find(">r7</text>"), std::string::npos);

@@ -10,13 +10,15 @@
 namespace ts::viz {
 using namespace ts::ir;
 
-LayoutGridModel LayoutGridModel::fromLayout(const Layout& l, int eltBytes, int64_t smemBase, int64_t tile, std::string name) {
+LayoutGridModel LayoutGridModel::fromLayout(const Layout& l, int eltBytes, int64_t smemBase,
+                                            int64_t tile, std::string name) {
     LayoutGridModel m;
     m.m_name = std::move(name);
     m.m_description = l->description;
     m.m_eltBytes = eltBytes;
     m.m_shared = l->kind == LayoutKind::Shared;
     m.m_threads = l->threads;
+    m.m_lanesPerWarp = l->family.rfind("mfma", 0) == 0 ? 64 : 32;
     const auto& s = l->shape;
     m.m_rows = s.size() >= 2 ? s[s.size() - 2] : 1;
     m.m_cols = s.empty() ? 1 : s.back();
@@ -41,8 +43,9 @@ LayoutGridModel LayoutGridModel::fromLayout(const Layout& l, int eltBytes, int64
     return m;
 }
 
-std::optional<LayoutGridModel> LayoutGridModel::fromFunction(const PrimFunc& f, const std::string& name, std::string* why,
-                                                             int64_t tile) {
+std::optional<LayoutGridModel> LayoutGridModel::fromFunction(const PrimFunc& f,
+                                                             const std::string& name,
+                                                             std::string* why, int64_t tile) {
     auto fail = [&](const std::string& s) -> std::optional<LayoutGridModel> {
         if (why) *why = s;
         return std::nullopt;
@@ -52,11 +55,13 @@ std::optional<LayoutGridModel> LayoutGridModel::fromFunction(const PrimFunc& f, 
     if (it == f->layouts.end() || !it->second) {
         std::string known;
         for (auto& [n, l] : f->layouts) known += (known.empty() ? "" : ", ") + n;
-        return fail("buffer '" + name + "' has no layout (buffers with layouts: " + (known.empty() ? "none" : known) + ")");
+        return fail("buffer '" + name + "' has no layout (buffers with layouts: " +
+                    (known.empty() ? "none" : known) + ")");
     }
     int elt = 4;
     walk(f->body, [&](const Stmt& s) {
-        if (auto* a = as<AllocNode>(s); a && a->buffer->name == name) elt = dtypeBytes(a->buffer->dtype);
+        if (auto* a = as<AllocNode>(s); a && a->buffer->name == name)
+            elt = dtypeBytes(a->buffer->dtype);
     });
     int64_t base = attrInt(f->attrs, "smem_offset." + name, 0);
     return fromLayout(it->second, elt, base, tile, name);
@@ -74,7 +79,8 @@ std::vector<std::pair<int64_t, int64_t>> LayoutGridModel::cellsOfWarp(int64_t wa
     std::vector<std::pair<int64_t, int64_t>> out;
     for (int64_t r = 0; r < m_rows; ++r)
         for (int64_t c = 0; c < m_cols; ++c)
-            if (cell(r, c).thread >= 0 && cell(r, c).thread / 32 == warp) out.push_back({r, c});
+            if (cell(r, c).thread >= 0 && cell(r, c).thread / m_lanesPerWarp == warp)
+                out.push_back({r, c});
     return out;
 }
 
@@ -82,9 +88,14 @@ std::string LayoutGridModel::describe(int64_t r, int64_t c) const {
     std::ostringstream os;
     os << "(" << r << ", " << c << "): ";
     const LayoutCell& x = cell(r, c);
-    if (m_shared) os << "offset " << x.physical << ", byte " << x.byteAddress << ", bank " << x.bank;
-    else if (x.thread >= 0) os << "thread " << x.thread << " (warp " << x.thread / 32 << ", lane " << x.thread % 32 << "), local " << x.local;
-    else os << "no owner";
+    if (m_shared)
+        os << "offset " << x.physical << ", byte " << x.byteAddress << ", bank " << x.bank;
+    else if (x.thread >= 0)
+        os << "thread " << x.thread << " (" << (m_lanesPerWarp == 32 ? "warp " : "wave ")
+           << x.thread / m_lanesPerWarp << ", lane " << x.thread % m_lanesPerWarp << "), local "
+           << x.local;
+    else
+        os << "no owner";
     return os.str();
 }
 
@@ -100,10 +111,10 @@ uint32_t hsl(double h, double s, double l) {
 }
 }  // namespace
 
-uint32_t threadColor(int64_t thread) {
+uint32_t threadColor(int64_t thread, int64_t lanesPerWarp) {
     if (thread < 0) return 0xdddddd;
-    double hue = std::fmod(double(thread / 32) * 137.508, 360.0);
-    double light = 0.45 + 0.35 * double(thread % 32) / 31.0;
+    double hue = std::fmod(double(thread / lanesPerWarp) * 137.508, 360.0);
+    double light = 0.45 + 0.35 * double(thread % lanesPerWarp) / double(lanesPerWarp - 1);
     return hsl(hue, 0.65, light);
 }
 

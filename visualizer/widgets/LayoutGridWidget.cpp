@@ -35,7 +35,8 @@ void LayoutGridWidget::setSelectedWarp(int64_t w) {
 
 QSize LayoutGridWidget::sizeHint() const {
     if (!m_model) return {200, 100};
-    return QSize(int(kLeft + m_model->cols() * m_cell + 4), int(kTop + m_model->rows() * m_cell + 4));
+    return QSize(int(kLeft + m_model->cols() * m_cell + 4),
+                 int(kTop + m_model->rows() * m_cell + 4));
 }
 
 std::pair<int64_t, int64_t> LayoutGridWidget::cellAt(QPoint p) const {
@@ -56,17 +57,21 @@ void LayoutGridWidget::paintEvent(QPaintEvent*) {
     const int step = m_cell >= 16 ? 1 : m_cell >= 8 ? 4 : 8;
     p.setPen(palette().text().color());
     for (int64_t c = 0; c < m.cols(); c += step)
-        p.drawText(QRect(int(kLeft + c * m_cell), 0, m_cell * step, kTop), Qt::AlignLeft | Qt::AlignVCenter, QString::number(c));
+        p.drawText(QRect(int(kLeft + c * m_cell), 0, m_cell * step, kTop),
+                   Qt::AlignLeft | Qt::AlignVCenter, QString::number(c));
     for (int64_t r = 0; r < m.rows(); r += step)
-        p.drawText(QRect(0, int(kTop + r * m_cell), kLeft - 3, m_cell), Qt::AlignRight | Qt::AlignVCenter, QString::number(r));
+        p.drawText(QRect(0, int(kTop + r * m_cell), kLeft - 3, m_cell),
+                   Qt::AlignRight | Qt::AlignVCenter, QString::number(r));
     const bool labels = m_cell >= 20;
     for (int64_t r = 0; r < m.rows(); ++r)
         for (int64_t c = 0; c < m.cols(); ++c) {
             const LayoutCell& x = m.cell(r, c);
             QRect rc(int(kLeft + c * m_cell), int(kTop + r * m_cell), m_cell, m_cell);
-            uint32_t col = m.isShared() ? bankColor(x.bank) : threadColor(x.thread);
-            bool sel = m.isShared() ? (m_thread >= 0 && x.bank == m_thread) : (m_thread >= 0 && x.thread == m_thread);
-            bool inWarp = !m.isShared() && m_warp >= 0 && x.thread / 32 == m_warp;
+            uint32_t col =
+                m.isShared() ? bankColor(x.bank) : threadColor(x.thread, m.lanesPerWarp());
+            bool sel = m.isShared() ? (m_thread >= 0 && x.bank == m_thread)
+                                    : (m_thread >= 0 && x.thread == m_thread);
+            bool inWarp = !m.isShared() && m_warp >= 0 && x.thread / m.lanesPerWarp() == m_warp;
             QColor qc(QRgb(0xff000000u | col));
             if ((m_thread >= 0 || m_warp >= 0) && !sel && !inWarp) qc = qc.lighter(160);
             p.fillRect(rc, qc);
@@ -74,8 +79,10 @@ void LayoutGridWidget::paintEvent(QPaintEvent*) {
             p.drawRect(rc.adjusted(0, 0, -1, -1));
             if (labels) {
                 p.setPen(Qt::black);
-                QString a = m.isShared() ? QString::number(x.physical) : QStringLiteral("T%1").arg(x.thread);
-                QString b = m.isShared() ? QStringLiteral("b%1").arg(x.bank) : QStringLiteral("r%1").arg(x.local);
+                QString a = m.isShared() ? QString::number(x.physical)
+                                         : QStringLiteral("T%1").arg(x.thread);
+                QString b = m.isShared() ? QStringLiteral("b%1").arg(x.bank)
+                                         : QStringLiteral("r%1").arg(x.local);
                 p.drawText(rc.adjusted(0, 1, 0, -m_cell / 2), Qt::AlignCenter, a);
                 p.drawText(rc.adjusted(0, m_cell / 2 - 1, 0, 0), Qt::AlignCenter, b);
             }
@@ -100,8 +107,11 @@ bool LayoutGridWidget::event(QEvent* e) {
     if (e->type() == QEvent::ToolTip && m_model) {
         auto* he = static_cast<QHelpEvent*>(e);
         auto [r, c] = cellAt(he->pos());
-        if (r >= 0) QToolTip::showText(he->globalPos(), QString::fromStdString(m_model->describe(r, c)), this);
-        else QToolTip::hideText();
+        if (r >= 0)
+            QToolTip::showText(he->globalPos(), QString::fromStdString(m_model->describe(r, c)),
+                               this);
+        else
+            QToolTip::hideText();
         return true;
     }
     return QWidget::event(e);
