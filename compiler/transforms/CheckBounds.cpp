@@ -1,9 +1,12 @@
 // check-bounds: reports statically out-of-bounds regions and element accesses of on-chip
-// buffers (shared, fragment, local). Global regions are not errors: copies predicate them
-// (out-of-bounds source lanes read 0, destination lanes are skipped), which is what makes
-// non-divisible problem sizes work.
-// Requires: elaborated IR. Produces: diagnostics only (IR unchanged). Invalidates: nothing.
+// buffers (shared, fragment, local): constant indices, and affine indices over loop variables
+// whose range provably leaves the buffer (outside any `if`, which may guard the access). Global
+// regions are not errors: copies predicate them (out-of-bounds source lanes read 0, destination
+// lanes are skipped), which is what makes non-divisible problem sizes work. Requires: elaborated
+// IR. Produces: diagnostics only (IR unchanged). Invalidates: nothing.
+#include <map>
 #include <sstream>
+#include <unordered_map>
 
 #include "compiler/ir/IR.h"
 #include "compiler/transforms/Passes.h"
@@ -23,7 +26,8 @@ void checkRegion(const Region& r, const std::string& op, DiagnosticEngine& diags
     const BufferNode& b = *r.buffer;
     if (b.scope == Scope::Global) return;
     for (size_t d = 0; d < r.ranges.size() && d < b.shape.size(); ++d) {
-        auto ext = constInt(r.ranges[d].extent), mn = constInt(r.ranges[d].min), dim = constInt(b.shape[d]);
+        auto ext = constInt(r.ranges[d].extent), mn = constInt(r.ranges[d].min),
+             dim = constInt(b.shape[d]);
         if (!dim || !ext) continue;
         bool bad = false;
         std::ostringstream why;
@@ -36,52 +40,204 @@ void checkRegion(const Region& r, const std::string& op, DiagnosticEngine& diags
         }
         if (!bad) continue;
         std::ostringstream msg;
-        msg << "T." << op << ": region of '" << b.name << "' is out of bounds in dimension " << d << ": "
-            << why.str() << " (" << scopeName(b.scope) << " buffer of shape " << shapeText(b) << ")";
-        diags.error(r.span.valid() ? r.span : opSpan, msg.str(),
-                    "on-chip buffers are not bounds-checked at run time; shrink the slice or enlarge '" + b.name + "'",
-                    "check-bounds");
-    }
-}
-
-void checkAccess(const BufferNode& b, const std::vector<Expr>& idx, Span span, DiagnosticEngine& diags) {
-    if (b.scope == Scope::Global) return;
-    for (size_t d = 0; d < idx.size() && d < b.shape.size(); ++d) {
-        auto i = constInt(idx[d]), dim = constInt(b.shape[d]);
-        if (i && dim && (*i < 0 || *i >= *dim)) {
-            std::ostringstream msg;
-            msg << "index " << *i << " is out of bounds for dimension " << d << " of '" << b.name << "' (shape "
-                << shapeText(b) << ")";
-            diags.error(span, msg.str(), "valid indices are 0.." + std::to_string(*dim - 1), "check-bounds");
-        }
+        msg << "T." << op << ": region of '" << b.name << "' is out of bounds in dimension " << d
+            << ": " << why.str() << " (" << scopeName(b.scope) << " buffer of shape "
+            << shapeText(b) << ")";
+        diags.error(
+            r.span.valid() ? r.span : opSpan, msg.str(),
+            "on-chip buffers are not bounds-checked at run time; shrink the slice or enlarge '" +
+                b.name + "'",
+            "check-bounds");
     }
 }
 
 std::string opName(const TileOpNode& n) {
     switch (n.op) {
-        case TileOpKind::Fill: return attrBool(n.attrs, "clear", false) ? "clear" : "fill";
-        case TileOpKind::Reduce: return "reduce_" + attrStr(n.attrs, "op", "sum");
-        case TileOpKind::Atomic: return "atomic_" + attrStr(n.attrs, "op", "add");
-        default: return tileOpName(n.op);
+        case TileOpKind::Fill:
+            return attrBool(n.attrs, "clear", false) ? "clear" : "fill";
+        case TileOpKind::Reduce:
+            return "reduce_" + attrStr(n.attrs, "op", "sum");
+        case TileOpKind::Atomic:
+            return "atomic_" + attrStr(n.attrs, "op", "add");
+        default:
+            return tileOpName(n.op);
     }
 }
+
+/// Value range of a loop/block variable (inclusive) and where it comes from (for the message).
+struct VarRange {
+    int64_t lo, hi;
+    std::string origin;  // "T.Parallel at line 12"
+};
+using Ranges = std::unordered_map<const VarNode*, VarRange>;
+
+/// idx as c0 + sum c_k * v_k over distinct variables with known ranges, or nullopt. For such an
+/// affine index the interval bounds are attained (each variable runs over its whole range
+/// independently), so an out-of-range bound is a real out-of-bounds access, not an artefact.
+struct Affine {
+    int64_t c0 = 0;
+    std::map<const VarNode*, int64_t> terms;
+};
+std::optional<Affine> affine(const Expr& e, const Ranges& ranges) {
+    if (auto c = constInt(e)) return Affine{*c, {}};
+    if (auto* v = as<VarNode>(e)) {
+        if (!ranges.count(v)) return std::nullopt;
+        Affine a;
+        a.terms[v] = 1;
+        return a;
+    }
+    auto* b = as<BinaryNode>(e);
+    if (!b || isFloat(b->dtype)) return std::nullopt;
+    auto x = affine(b->a, ranges), y = affine(b->b, ranges);
+    if (!x || !y) return std::nullopt;
+    switch (b->op) {
+        case BinOp::Add:
+        case BinOp::Sub: {
+            int64_t sg = b->op == BinOp::Add ? 1 : -1;
+            x->c0 += sg * y->c0;
+            for (auto& [v, c] : y->terms) x->terms[v] += sg * c;
+            return x;
+        }
+        case BinOp::Mul: {
+            if (!x->terms.empty() && !y->terms.empty()) return std::nullopt;
+            Affine& var = x->terms.empty() ? *y : *x;
+            int64_t k = x->terms.empty() ? x->c0 : y->c0;
+            var.c0 *= k;
+            for (auto& [v, c] : var.terms) c *= k;
+            return var;
+        }
+        default:
+            return std::nullopt;
+    }
+}
+
+void checkAccess(const BufferNode& b, const std::vector<Expr>& idx, Span span,
+                 DiagnosticEngine& diags, const Ranges& ranges, bool guarded) {
+    if (b.scope == Scope::Global) return;
+    for (size_t d = 0; d < idx.size() && d < b.shape.size(); ++d) {
+        auto i = constInt(idx[d]), dim = constInt(b.shape[d]);
+        if (!dim) continue;
+        if (i && (*i < 0 || *i >= *dim)) {
+            std::ostringstream msg;
+            msg << "index " << *i << " is out of bounds for dimension " << d << " of '" << b.name
+                << "' (shape " << shapeText(b) << ")";
+            diags.error(span, msg.str(), "valid indices are 0.." + std::to_string(*dim - 1),
+                        "check-bounds");
+            continue;
+        }
+        // Symbolic: an affine index over loop variables, outside any `if` (a guard may exclude
+        // the out-of-range iterations).
+        if (i || guarded) continue;
+        auto a = affine(idx[d], ranges);
+        if (!a || a->terms.empty()) continue;
+        int64_t lo = a->c0, hi = a->c0;
+        for (auto& [v, c] : a->terms) {
+            if (c == 0) continue;
+            const VarRange& r = ranges.at(v);
+            lo += c > 0 ? c * r.lo : c * r.hi;
+            hi += c > 0 ? c * r.hi : c * r.lo;
+        }
+        if (lo >= 0 && hi < *dim) continue;
+        std::ostringstream msg;
+        msg << "index " << toString(idx[d]) << " of '" << b.name << "' ranges over [" << lo << ", "
+            << hi << "], outside dimension " << d << " of shape " << shapeText(b);
+        std::ostringstream where;
+        for (auto& [v, c] : a->terms)
+            if (c)
+                where << (where.tellp() ? ", " : "") << v->name << " in [" << ranges.at(v).lo
+                      << ", " << ranges.at(v).hi << "] (" << ranges.at(v).origin << ")";
+        diags.error(span, msg.str() + " for " + where.str(),
+                    "valid indices are 0.." + std::to_string(*dim - 1) +
+                        "; adjust the index or the loop extent, or guard the access with an if",
+                    "check-bounds");
+    }
+}
+
+/// The statement walk with the ranges of enclosing loops, block indices and `if` nesting.
+class Checker {
+public:
+    explicit Checker(DiagnosticEngine& d) : m_diags(d) {}
+
+    void stmt(const Stmt& s) {
+        if (!s) return;
+        switch (s->kind) {
+            case StmtKind::Seq:
+                for (auto& c : static_cast<const SeqNode*>(s.get())->stmts) stmt(c);
+                return;
+            case StmtKind::Kernel: {
+                auto* k = static_cast<const KernelNode*>(s.get());
+                for (size_t d = 0; d < k->blockVars.size() && d < k->grid.size(); ++d)
+                    if (auto g = constInt(k->grid[d]); g && *g > 0)
+                        m_ranges[k->blockVars[d].get()] = {0, *g - 1, "block index"};
+                stmt(k->body);
+                return;
+            }
+            case StmtKind::For: {
+                auto* n = static_cast<const ForNode*>(s.get());
+                exprs({n->min, n->extent});
+                auto mn = constInt(n->min), ext = constInt(n->extent);
+                if (mn && ext && *ext > 0)
+                    m_ranges[n->var.get()] = {
+                        *mn, *mn + *ext - 1,
+                        "T." + std::string(forKindName(n->forKind)) +
+                            (n->span.valid() ? " at line " + std::to_string(n->span.line) : "")};
+                stmt(n->body);
+                m_ranges.erase(n->var.get());
+                return;
+            }
+            case StmtKind::If: {
+                auto* n = static_cast<const IfNode*>(s.get());
+                exprs({n->cond});
+                ++m_guarded;
+                stmt(n->then);
+                stmt(n->otherwise);
+                --m_guarded;
+                return;
+            }
+            case StmtKind::Store: {
+                auto* n = static_cast<const StoreNode*>(s.get());
+                exprs(n->indices);
+                exprs({n->value});
+                checkAccess(*n->buffer, n->indices, n->span, m_diags, m_ranges, m_guarded > 0);
+                return;
+            }
+            case StmtKind::Alloc: {
+                auto* n = static_cast<const AllocNode*>(s.get());
+                if (n->init) exprs({n->init});
+                return;
+            }
+            case StmtKind::Eval:
+                return exprs({static_cast<const EvalNode*>(s.get())->call});
+            case StmtKind::TileOp: {
+                auto* t = static_cast<const TileOpNode*>(s.get());
+                for (auto& a : t->args)
+                    if (auto* r = std::get_if<Region>(&a))
+                        checkRegion(*r, opName(*t), m_diags, t->span);
+                return;
+            }
+        }
+    }
+
+private:
+    void exprs(const std::vector<Expr>& es) {
+        for (auto& e : es)
+            if (e)
+                walkExpr(e, [&](const Expr& x) {
+                    if (auto* l = as<LoadNode>(x))
+                        checkAccess(*l->buffer, l->indices, l->span, m_diags, m_ranges,
+                                    m_guarded > 0);
+                });
+    }
+
+    DiagnosticEngine& m_diags;
+    Ranges m_ranges;
+    int m_guarded = 0;
+};
 
 }  // namespace
 
 PrimFunc checkBounds(const PrimFunc& f, PassContext& ctx) {
-    walk(
-        f->body,
-        [&](const Stmt& s) {
-            if (auto* t = as<TileOpNode>(s)) {
-                for (auto& a : t->args)
-                    if (auto* r = std::get_if<Region>(&a)) checkRegion(*r, opName(*t), ctx.diags, t->span);
-            } else if (auto* st = as<StoreNode>(s)) {
-                checkAccess(*st->buffer, st->indices, st->span, ctx.diags);
-            }
-        },
-        [&](const Expr& e) {
-            if (auto* l = as<LoadNode>(e)) checkAccess(*l->buffer, l->indices, l->span, ctx.diags);
-        });
+    Checker(ctx.diags).stmt(f->body);
     return f;
 }
 
