@@ -8,6 +8,7 @@
 #include "compiler/analysis/Swizzle.h"
 #include "compiler/ir/Builder.h"
 #include "compiler/ir/Functor.h"
+#include "compiler/ir/Printer.h"
 
 namespace ts::analysis {
 using namespace ts::ir;
@@ -460,7 +461,13 @@ UserLayoutResult buildUserFragment(const UserLayoutSpec& s, int64_t threads, int
        << " threads";
     if (R > 1) os << ", replicated x" << R;
     if (threads * localSize != numel * R) os << " (padded slots)";
-    os << ", digit-affine inverse";
+    // The derived inverse, in the printer's syntax: what lowering will index with.
+    const bool one = l->inverse.size() == 1;
+    os << ", inverse " << (one ? "" : "(");
+    for (size_t d = 0; d < l->inputs.size(); ++d) os << (d ? ", " : "") << l->inputs[d]->name;
+    os << (one ? " = " : ") = (");
+    for (size_t d = 0; d < l->inverse.size(); ++d) os << (d ? ", " : "") << toString(l->inverse[d]);
+    os << (one ? "" : ")");
     l->description = os.str();
     res.layout = l;
     return res;

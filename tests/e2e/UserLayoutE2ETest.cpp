@@ -120,11 +120,13 @@ TEST_P(UserLayoutPrograms, LayoutPrintedAndBothInterpretersMatchFloat64Reference
 //  - i * (N + 4) + j on 64x64 fp32 is row-major with 4 padding elements per 256-byte row;
 //  - [j, i] is no swizzle/padding form: a plain index map over 64 * 64 elements;
 //  - thread (j % 16) * 8 + i % 8, register (i // 8) * 4 + j // 16: 64 * 64 / 128 = 32 registers,
-//    no family (the thread's low bits come from i);
+//    no family (the thread's low bits come from i); inverse i = t % 8 + (r // 4) * 8,
+//    j = t // 8 + (r % 4) * 16 (bn = 32: r // 2 and r % 2);
 //  - thread (i % 8) * 16 + (j // 4) % 16, register (i // 8) * 4 + j % 4 is makeBlockFragment with
 //    gr = 8, gc = 16, vec = 4;
-//  - (192,) interleaved over 128 threads: ceil(192 / 128) = 2 registers, 64 slots empty;
-//    (64,) on threads i and i + 64: 1 register, replicated twice;
+//  - (192,) interleaved over 128 threads: ceil(192 / 128) = 2 registers, 64 slots empty,
+//    j = 2 * (t % 64) + t // 64 + 128 * r; (64,) on threads i and i + 64: 1 register,
+//    replicated twice, i = t % 64;
 //  - thread (i % 8) * 16 + rep (16 replicas), register i // 8: the row values of the 64x64 block
 //    fragment (gr = 8 row groups of gc = 16 threads);
 //  - row_tail (1, 192) fp32: vec 4, 48 chunks -> gc 32, gr 4, ceil(192 / 128) = 2 chunks per
@@ -134,7 +136,8 @@ const Case kCases[] = {
      {},
      {"# layout S1: T.Layout at line 17 = shared, row 256 B, padded by 4 elements",
       "# layout S2: T.Layout at line 18: index map over 4096 elements",
-      "# layout X: T.Fragment at line 19: 32 regs/thread over 128 threads, digit-affine inverse",
+      "# layout X: T.Fragment at line 19: 32 regs/thread over 128 threads, inverse (i, j) = (t % 8 "
+      "+ r // 4 * 8, t // 8 + r % 4 * 16)",
       "# layout Y: T.Fragment at line 21 = block fragment: 8 row groups x 16 threads/row, 4-wide "
       "vectors, 32 "
       "regs/thread"},
@@ -142,13 +145,16 @@ const Case kCases[] = {
     {"user_layouts_pipelined.py",
      {},
      {"# layout S: T.Layout at line 15: index map over 4096 elements",
-      "# layout X: T.Fragment at line 16: 32 regs/thread over 128 threads, digit-affine inverse",
-      "# layout acc: T.Fragment at line 16: 32 regs/thread over 128 threads, digit-affine inverse"},
+      "# layout X: T.Fragment at line 16: 32 regs/thread over 128 threads, inverse (i, j) = (t % 8 "
+      "+ r // 4 * 8, t // 8 + r % 4 * 16)",
+      "# layout acc: T.Fragment at line 16: 32 regs/thread over 128 threads, inverse (i, j) = (t % "
+      "8 + r // 4 * 8, t // 8 + r % 4 * 16)"},
      "pipelined_64x256"},
     {"user_layouts_pipelined.py",
      {{"M", "32"}, {"N", "96"}, {"bn", "32"}},
      {"# layout S: T.Layout at line 15: index map over 1024 elements",
-      "# layout X: T.Fragment at line 16: 8 regs/thread over 128 threads, digit-affine inverse"},
+      "# layout X: T.Fragment at line 16: 8 regs/thread over 128 threads, inverse (i, j) = (t % 8 "
+      "+ r // 2 * 8, t // 8 + r % 2 * 16)"},
      "pipelined_32x96"},
     {"user_mma_accumulator.py",
      {},
@@ -159,9 +165,9 @@ const Case kCases[] = {
     {"user_fragment_tail.py",
      {},
      {"# layout X: T.Fragment at line 16: 2 regs/thread over 128 threads (padded slots), "
-      "digit-affine inverse",
+      "inverse j = t % 64 * 2 + t // 64 + r * 128",
       "# layout Y: T.Fragment at line 18: 1 regs/thread over 128 threads, replicated x2, "
-      "digit-affine inverse"},
+      "inverse i = t % 64"},
      "interleaved_tail_and_replicated"},
     {"user_row_sum.py",
      {},
