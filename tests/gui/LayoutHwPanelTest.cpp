@@ -1,7 +1,8 @@
 // The Layout panel's hardware layout entries (app/gui/LayoutPanel.h over
 // compiler/analysis/HwLayouts.h): listed before any compile and kept across compiles, and the
 // grid shows the fragment the spec figures give (checked on cells, not pixels). With
-// TS_LAYOUT_SHOT=FILE.png the test also saves the panel showing wgmma_c:64 (docs/screenshots).
+// TS_LAYOUT_SHOT=FILE.png the test also saves the panel showing wgmma_c:64 (docs/screenshots;
+// TS_LAYOUT_SHOT_SPEC picks another entry).
 #include <QElapsedTimer>
 #include <QFile>
 #include <QtTest>
@@ -87,7 +88,8 @@ private slots:
         LayoutPanel p(s);
         p.resize(1100, 820);
         p.show();
-        QVERIFY(p.selectHardwareLayout("wgmma_c:64"));
+        QString spec = qEnvironmentVariable("TS_LAYOUT_SHOT_SPEC", "wgmma_c:64");
+        QVERIFY(p.selectHardwareLayout(spec));
         QTest::qWait(200);
         QVERIFY(p.grab().save(out, "PNG"));
     }
