@@ -459,6 +459,31 @@ TEST(LoweredInterp, ReadOfNeverWrittenIntegerIsAnError) {
         << res.error->message;
 }
 
+TEST(LoweredInterp, WarpAllreduceCombinesAlignedLaneGroups) {
+    for (int width : {8, 32}) {
+        for (const char* op : {"sum", "max"}) {
+            auto f = handKernel([&](ir::Var tx, ir::Buffer Y) {
+                ir::Expr v = ir::cast(ir::DType::Float32, tx);
+                ir::Expr red = ir::call(
+                    ir::intrin::kWarpAllreduce,
+                    {std::make_shared<ir::StrImmNode>(op, ts::Span{}), v, ir::intImm(width)},
+                    ir::DType::Float32);
+                return ir::store(Y, {tx}, red);
+            });
+            std::vector<HostTensor> args{HostTensor{ir::DType::Float32, {128}, {}}};
+            auto res = ts::interp::runLowered(f, args);
+            ASSERT_TRUE(res.ok) << (res.error ? res.error->message : "");
+            for (int t = 0; t < 128; ++t) {
+                int first =
+                    t / width * width;  // lanes first .. first+width-1 hold first .. first+width-1
+                double want = std::string(op) == "sum" ? width * first + width * (width - 1) / 2
+                                                       : first + width - 1;
+                ASSERT_EQ(args[0].data[t], want) << op << " width " << width << " thread " << t;
+            }
+        }
+    }
+}
+
 /// The pipelined main loop with its barrier moved from before the refill to just before the
 /// gemm: the wait is still ordered before the reads, but the refill of stage (k+3)%4 now races
 /// with iteration k-1's gemm reading the same stage.
