@@ -4,6 +4,7 @@
 #include <map>
 
 #include "compiler/analysis/Banks.h"
+#include "compiler/analysis/Layouts.h"
 #include "compiler/analysis/Swizzle.h"
 
 namespace ts::analysis {
@@ -13,6 +14,17 @@ int64_t sharedElementOffset(const ir::LayoutNode& l, const std::vector<int64_t>&
     const auto& s = l.shape;
     size_t r = idx.size();
     if (r == 0) return 0;
+    if (l.offset && idx.size() >= l.inputs.size()) {
+        // A T.Layout index map: the map on the trailing dims; leading dims (pipeline stages)
+        // stack tiles of physicalElems elements, as lower-to-threads addresses them.
+        const size_t lead = r - l.inputs.size();
+        std::vector<std::pair<const ir::VarNode*, int64_t>> env;
+        for (size_t d = 0; d < l.inputs.size(); ++d)
+            env.push_back({l.inputs[d].get(), idx[lead + d]});
+        // Leading dims are the pipeline stage (one dim: inject-pipeline adds exactly one).
+        const int64_t stage = lead ? idx[lead - 1] : 0;
+        return stage * l.physicalElems + evalInt(l.offset, env).value_or(0);
+    }
     if (r == 1 || s.size() != r) return idx.back();
     const int64_t rowElems = s[r - 1] + l.padElems;
     int64_t tile = 0;

@@ -56,7 +56,8 @@ constexpr int kWarpSize = 32;
 /// Physical element offset of logical index `idx` (rank >= 1) in a shared tile with layout `l`:
 /// leading dims stack whole tiles, the last two are row-major with `padElems` extra elements per
 /// row and the XOR swizzle of Swizzle.h relative to the tile base -- exactly what lower-to-threads
-/// emits. `eltBytes` is the element size.
+/// emits. A T.Layout index map (`l.offset`) is evaluated on the trailing dims, the one leading
+/// dim (pipeline stage) stacking tiles of `l.physicalElems`. `eltBytes` is the element size.
 int64_t sharedElementOffset(const ir::LayoutNode& l, const std::vector<int64_t>& idx, int eltBytes);
 
 /// One warp-wide shared-memory request: per lane the byte address (-1 = inactive lane) and the

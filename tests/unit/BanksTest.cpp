@@ -341,3 +341,22 @@ TEST(Banks, ReductionScratchReadsMergeAndPack) {
     EXPECT_EQ(merged, 2);                                          // max and sum
     EXPECT_DOUBLE_EQ(r.loadWavefronts * double(r.blocks), 65536);  // measured on the H200
 }
+
+// A T.Layout index map ([j, i]: column-major) is what the layout view and bank analysis use for
+// the tile's physical offsets: element (i, j) of the 64x64 tile sits at j * 64 + i.
+TEST(Banks, SharedOffsetFollowsUserIndexMap) {
+    std::ifstream in(std::filesystem::path(TS_SOURCE_DIR) /
+                     "tests/e2e/programs/user_layouts_copy.py");
+    std::stringstream ss;
+    ss << in.rdbuf();
+    auto res = compile("user_layouts_copy.py", ss.str(), {});
+    ASSERT_TRUE(res.ok) << (res.diagnostics.empty() ? "" : res.diagnostics[0].message);
+    auto it = res.lowered->layouts.find("S2");
+    ASSERT_NE(it, res.lowered->layouts.end());
+    const LayoutNode& l = *it->second;
+    ASSERT_EQ(l.shape, (std::vector<int64_t>{64, 64}));
+    EXPECT_EQ(sharedElementOffset(l, {0, 0}, 4), 0);
+    EXPECT_EQ(sharedElementOffset(l, {1, 0}, 4), 1);
+    EXPECT_EQ(sharedElementOffset(l, {0, 1}, 4), 64);
+    EXPECT_EQ(sharedElementOffset(l, {5, 7}, 4), 7 * 64 + 5);
+}
