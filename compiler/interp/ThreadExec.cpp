@@ -275,6 +275,10 @@ void ThreadMachine::execAllocT(const AllocNode* a, const ThreadList& act) {
     if (!perThread) {
         numel = physicalElems(m_func, *node, numel);
         if (numel > kMaxElements) fail(a->span, "shared buffer '" + node->name + "' is too large");
+        if (!fresh && st.own.size() == static_cast<size_t>(numel) && !a->init) {
+            st.size = numel;  // re-entered in the same block: shared memory persists
+            return;
+        }
         st.size = numel;
         st.threadStride = 0;
         st.own.assign(static_cast<size_t>(numel), poison);
