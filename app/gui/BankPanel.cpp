@@ -2,6 +2,10 @@
 #include "app/gui/BankPanel.h"
 
 #include <QApplication>
+#include <QFile>
+#include <QFileDialog>
+#include <QFileInfo>
+#include <QHBoxLayout>
 #include <QHeaderView>
 #include <QLabel>
 #include <QPointer>
@@ -9,9 +13,11 @@
 #include <QSplitter>
 #include <QTableView>
 #include <QThreadPool>
+#include <QToolButton>
 #include <QVBoxLayout>
 
 #include "app/gui/Session.h"
+#include "app/gui/Theme.h"
 #include "visualizer/widgets/BankHeatmapWidget.h"
 
 namespace ts::gui {
@@ -25,36 +31,130 @@ void BankAccessModel::setReport(analysis::KernelBankReport r) {
     endResetModel();
 }
 
-int BankAccessModel::rowCount(const QModelIndex& parent) const { return parent.isValid() ? 0 : int(m_rows.size()); }
-int BankAccessModel::columnCount(const QModelIndex& parent) const { return parent.isValid() ? 0 : ColumnCount; }
+int BankAccessModel::rowCount(const QModelIndex& parent) const {
+    return parent.isValid() ? 0 : int(m_rows.size());
+}
+int BankAccessModel::columnCount(const QModelIndex& parent) const {
+    return parent.isValid() ? 0 : ColumnCount;
+}
 
 QVariant BankAccessModel::data(const QModelIndex& index, int role) const {
     if (!index.isValid() || index.row() >= int(m_rows.size())) return {};
     const auto& r = m_rows[size_t(index.row())];
     if (role == Qt::DisplayRole) {
         switch (index.column()) {
-            case Line: return r.line;
-            case Buffer: return QString::fromStdString(r.buffer);
-            case Instruction: return QString::fromStdString(r.instruction);
-            case Ways: return r.ways;
-            case Wavefronts: return qlonglong(r.wavefronts);
-            case Ideal: return qlonglong(r.ideal);
-            case Excess: return qlonglong(r.excess);
-            case Worst: return QString::fromStdString(r.where);
+            case Line:
+                return r.line;
+            case Buffer:
+                return QString::fromStdString(r.buffer);
+            case Instruction:
+                return QString::fromStdString(r.instruction);
+            case Ways:
+                return r.ways;
+            case Wavefronts:
+                return qlonglong(r.wavefronts);
+            case Ideal:
+                return qlonglong(r.ideal);
+            case Excess:
+                return qlonglong(r.excess);
+            case Worst:
+                return QString::fromStdString(r.where);
         }
     }
-    if (role == Qt::BackgroundRole && r.ways > 1 && (index.column() == Ways || index.column() == Excess))
+    if (role == Qt::BackgroundRole && r.ways > 1 &&
+        (index.column() == Ways || index.column() == Excess))
         return QColor(r.ways >= 8 ? "#f4a582" : "#fddbc7");
-    if (role == Qt::TextAlignmentRole && index.column() != Buffer && index.column() != Instruction && index.column() != Worst)
+    if (role == Qt::TextAlignmentRole && index.column() != Buffer &&
+        index.column() != Instruction && index.column() != Worst)
         return int(Qt::AlignRight | Qt::AlignVCenter);
     return {};
 }
 
 QVariant BankAccessModel::headerData(int section, Qt::Orientation o, int role) const {
     if (o != Qt::Horizontal || role != Qt::DisplayRole) return {};
-    static const char* names[] = {"Line", "Buffer", "Instruction", "Ways", "Wavefronts", "Ideal", "Excess", "Worst execution"};
+    static const char* names[] = {"Line",       "Buffer", "Instruction", "Ways",
+                                  "Wavefronts", "Ideal",  "Excess",      "Worst execution"};
     return tr(names[section]);
 }
+
+// --- predicted vs measured ---------------------------------------------------------------------
+
+BankCompareModel::BankCompareModel(QObject* parent) : QAbstractTableModel(parent) {}
+
+void BankCompareModel::setPredicted(const analysis::KernelBankReport& r) {
+    beginResetModel();
+    m_rows = viz::compareCounters(r, viz::MeasuredBanks{});
+    m_match = {};
+    m_hasMeasured = false;
+    endResetModel();
+}
+
+void BankCompareModel::setCompared(std::vector<viz::CounterComparison> rows,
+                                   viz::MatchReport match) {
+    beginResetModel();
+    m_rows = std::move(rows);
+    m_match = std::move(match);
+    m_hasMeasured = true;
+    endResetModel();
+}
+
+int BankCompareModel::disagreements() const {
+    int n = 0;
+    for (const auto& r : m_rows) n += r.agree.has_value() && !*r.agree;
+    return n;
+}
+
+int BankCompareModel::rowCount(const QModelIndex& parent) const {
+    return parent.isValid() ? 0 : int(m_rows.size());
+}
+int BankCompareModel::columnCount(const QModelIndex& parent) const {
+    return parent.isValid() ? 0 : ColumnCount;
+}
+
+QVariant BankCompareModel::data(const QModelIndex& index, int role) const {
+    if (!index.isValid() || index.row() >= int(m_rows.size())) return {};
+    const auto& r = m_rows[size_t(index.row())];
+    const int c = index.column();
+    if (role == Qt::DisplayRole) {
+        switch (c) {
+            case Counter:
+                return QString::fromStdString(r.label);
+            case Predicted:
+                return QLocale::system().toString(qlonglong(std::llround(r.predicted)));
+            case Measured:
+                if (!m_hasMeasured) return QStringLiteral("—");
+                return r.measured ? QLocale::system().toString(qlonglong(std::llround(*r.measured)))
+                                  : tr("n/a");
+            case Agree:
+                if (!r.agree) return QString();
+                return *r.agree ? tr("✔ agree") : tr("✖ differ");
+        }
+    }
+    if (role == Qt::ToolTipRole) {
+        QString tip = tr("%1\nCUPTI metric: %2")
+                          .arg(QString::fromStdString(r.label), QString::fromStdString(r.metric));
+        if (r.measured && c != Counter)
+            tip += tr("\nmeasured − predicted = %L1")
+                       .arg(qlonglong(std::llround(*r.measured - r.predicted)));
+        if (r.agree) tip += tr("\nagree: within max(2%, 64), the rule of bench/h200_banks.sh");
+        return tip;
+    }
+    if (role == Qt::ForegroundRole && c == Agree && r.agree)
+        return *r.agree ? theme().success : theme().error;
+    if (role == Qt::ForegroundRole && c == Measured && !r.measured) return theme().dim;
+    if (role == Qt::TextAlignmentRole && (c == Predicted || c == Measured))
+        return int(Qt::AlignRight | Qt::AlignVCenter);
+    return {};
+}
+
+QVariant BankCompareModel::headerData(int section, Qt::Orientation o, int role) const {
+    if (o != Qt::Horizontal || role != Qt::DisplayRole) return {};
+    static const char* names[] = {"Per kernel", "Predicted", "Measured", ""};
+    return tr(names[section]);
+}
+
+// --- panel
+// -----------------------------------------------------------------------------------------
 
 BankPanel::BankPanel(Session& session, QWidget* parent) : QWidget(parent), m_session(session) {
     setObjectName("BankPanel");
@@ -69,6 +169,45 @@ BankPanel::BankPanel(Session& session, QWidget* parent) : QWidget(parent), m_ses
     m_totals = new QLabel;
     m_totals->setWordWrap(true);
     m_totals->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    // Predicted vs measured, per kernel.
+    m_compare = new BankCompareModel(this);
+    m_compareTable = new QTableView;
+    m_compareTable->setObjectName("bankCompareTable");
+    m_compareTable->setModel(m_compare);
+    m_compareTable->setSelectionMode(QAbstractItemView::NoSelection);
+    m_compareTable->setFocusPolicy(Qt::NoFocus);
+    m_compareTable->verticalHeader()->hide();
+    m_compareTable->setShowGrid(false);
+    m_compareTable->setWordWrap(false);
+    m_compareTable->verticalHeader()->setDefaultSectionSize(m_compareTable->fontMetrics().height() +
+                                                            6);
+    auto* ch = m_compareTable->horizontalHeader();
+    ch->setSectionResizeMode(BankCompareModel::Counter, QHeaderView::Stretch);
+    for (int col :
+         {BankCompareModel::Predicted, BankCompareModel::Measured, BankCompareModel::Agree})
+        ch->setSectionResizeMode(col, QHeaderView::ResizeToContents);
+    ch->setHighlightSections(false);
+    // Exactly the five rows: the table never scrolls and never takes the access list's room.
+    const int rows = int(viz::comparedCounters().size());
+    m_compareTable->setFixedHeight(ch->sizeHint().height() +
+                                   rows * m_compareTable->verticalHeader()->defaultSectionSize() +
+                                   2 * m_compareTable->frameWidth());
+    m_compareTable->setVerticalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
+    m_measuredInfo = new QLabel(tr("Measured: none loaded"));
+    m_measuredInfo->setWordWrap(true);
+    m_measuredInfo->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    m_measuredInfo->setSizePolicy(QSizePolicy::Ignored, QSizePolicy::Preferred);
+    m_loadButton = new QToolButton;
+    m_loadButton->setText(tr("Load measured…"));
+    m_loadButton->setToolTip(
+        tr("Load the JSON of `tilec banks FILE --measure --json OUT` (run on a GPU)"));
+    m_banner = new QLabel;
+    m_banner->setObjectName("bankMeasuredBanner");
+    m_banner->setWordWrap(true);
+    m_banner->setContentsMargins(6, 3, 6, 3);
+    m_banner->setAutoFillBackground(true);
+    m_banner->setSizePolicy(QSizePolicy::Ignored, QSizePolicy::Preferred);
+    m_banner->hide();
     m_heat = new viz::BankHeatmapWidget;
     auto* scroll = new QScrollArea;
     scroll->setWidget(m_heat);
@@ -77,7 +216,13 @@ BankPanel::BankPanel(Session& session, QWidget* parent) : QWidget(parent), m_ses
     auto* upper = new QWidget;
     auto* uv = new QVBoxLayout(upper);
     uv->setContentsMargins(0, 0, 0, 0);
+    auto* measuredRow = new QHBoxLayout;
+    measuredRow->addWidget(m_measuredInfo, 1);
+    measuredRow->addWidget(m_loadButton);
     uv->addWidget(m_totals);
+    uv->addLayout(measuredRow);
+    uv->addWidget(m_banner);
+    uv->addWidget(m_compareTable);
     uv->addWidget(m_table, 1);
     split->addWidget(upper);
     split->addWidget(scroll);
@@ -88,9 +233,18 @@ BankPanel::BankPanel(Session& session, QWidget* parent) : QWidget(parent), m_ses
     v->addWidget(split);
     connect(m_table->selectionModel(), &QItemSelectionModel::currentRowChanged, this,
             [this](const QModelIndex& cur) { selectRow(cur.row(), false); });
-    connect(m_table, &QTableView::activated, this, [this](const QModelIndex& i) { selectRow(i.row(), true); });
-    connect(m_table, &QTableView::clicked, this, [this](const QModelIndex& i) { selectRow(i.row(), true); });
+    connect(m_table, &QTableView::activated, this,
+            [this](const QModelIndex& i) { selectRow(i.row(), true); });
+    connect(m_table, &QTableView::clicked, this,
+            [this](const QModelIndex& i) { selectRow(i.row(), true); });
     connect(&m_session, &Session::resultChanged, this, [this] { refresh(); });
+    connect(m_loadButton, &QToolButton::clicked, this, &BankPanel::promptLoadMeasured);
+    connect(&m_session, &Session::measuredBanksAvailable, this, [this](const QString& path) {
+        QString why;
+        if (!loadMeasured(path, &why)) m_measuredInfo->setText(tr("Measured: %1").arg(why));
+    });
+    // A new document: the old measurement is someone else's.
+    connect(&m_session, &Session::documentOpened, this, &BankPanel::clearMeasured);
     refresh();
 }
 
@@ -129,13 +283,18 @@ void BankPanel::applyReport(analysis::KernelBankReport rep) {
         m_totals->setText(tr("No shared-memory accesses in the lowered kernel."));
     } else {
         double b = double(k.blocks);
-        m_totals->setText(tr("Per kernel (%1 blocks × %2 threads): loads %3 wavefronts, %4 excess; stores %5 wavefronts, %6 "
-                             "excess; cp.async writes %7 wavefronts. Measured: run bench/h200_banks.sh.")
-                              .arg(k.blocks).arg(k.threads)
-                              .arg(b * k.loadWavefronts, 0, 'f', 0).arg(b * k.loadExcess(), 0, 'f', 0)
-                              .arg(b * k.storeWavefronts, 0, 'f', 0).arg(b * k.storeExcess(), 0, 'f', 0)
+        m_totals->setText(tr("Per kernel (%1 blocks × %2 threads): loads %3 wavefronts, %4 excess; "
+                             "stores %5 wavefronts, %6 "
+                             "excess; cp.async writes %7 wavefronts.")
+                              .arg(k.blocks)
+                              .arg(k.threads)
+                              .arg(b * k.loadWavefronts, 0, 'f', 0)
+                              .arg(b * k.loadExcess(), 0, 'f', 0)
+                              .arg(b * k.storeWavefronts, 0, 'f', 0)
+                              .arg(b * k.storeExcess(), 0, 'f', 0)
                               .arg(b * k.cpAsyncWavefronts, 0, 'f', 0));
     }
+    updateComparison();
     m_table->resizeColumnsToContents();
     if (m_model->rowCount() > 0) {
         m_table->selectRow(0);
@@ -147,10 +306,103 @@ void BankPanel::selectRow(int row, bool reveal) {
     if (row < 0 || row >= m_model->rowCount()) return;
     const auto& r = m_model->row(row);
     const auto& a = m_model->report().accesses[r.index];
-    m_heat->setModel(viz::BankHeatmapModel(a.worst, a.buffer + " " + a.instruction + " @ " + a.worstWhere));
+    m_heat->setModel(
+        viz::BankHeatmapModel(a.worst, a.buffer + " " + a.instruction + " @ " + a.worstWhere));
     if (reveal && a.span.valid()) {
         m_session.reveal(a.span);
     }
+}
+
+}  // namespace ts::gui
+
+namespace ts::gui {
+
+bool BankPanel::loadMeasured(const QString& path, QString* why) {
+    QFile f(path);
+    if (!f.open(QIODevice::ReadOnly)) {
+        if (why) *why = tr("cannot read %1: %2").arg(path, f.errorString());
+        return false;
+    }
+    std::string err;
+    auto m = viz::parseMeasuredBanks(f.readAll().toStdString(), &err);
+    if (!m) {
+        if (why) *why = tr("%1: %2").arg(QFileInfo(path).fileName(), QString::fromStdString(err));
+        return false;
+    }
+    m_measured = std::move(*m);
+    m_measuredPath = path;
+    updateComparison();
+    return true;
+}
+
+void BankPanel::clearMeasured() {
+    m_measured.reset();
+    m_measuredPath.clear();
+    updateComparison();
+}
+
+void BankPanel::promptLoadMeasured() {
+    QString dir = m_measuredPath.isEmpty() ? QFileInfo(m_session.path()).path()
+                                           : QFileInfo(m_measuredPath).path();
+    QString path = QFileDialog::getOpenFileName(this, tr("Load Measured Bank Counters"), dir,
+                                                tr("tilec banks --json (*.json)"));
+    if (path.isEmpty()) return;
+    QString why;
+    if (!loadMeasured(path, &why)) m_measuredInfo->setText(tr("Measured: %1").arg(why));
+}
+
+QString BankPanel::measuredBannerText() const {
+    return m_banner->isHidden() ? QString() : m_banner->text();
+}
+
+void BankPanel::updateComparison() {
+    const auto& rep = m_model->report();
+    if (!m_measured) {
+        m_compare->setPredicted(rep);
+        m_measuredInfo->setText(
+            tr("Measured: none loaded (tilec banks FILE --measure --json OUT on a GPU, or Run on a "
+               "GPU)"));
+        m_banner->hide();
+        return;
+    }
+    const viz::MeasuredBanks& m = *m_measured;
+    std::map<std::string, std::string> params;
+    auto shown = m_session.shown();
+    if (shown)
+        for (const auto& p : shown->params) params[p.name] = p.value;
+    viz::MatchReport match =
+        viz::matchMeasured(m, rep.kernel, rep.blocks, params, m_session.target().toStdString(),
+                           m_session.text().toStdString());
+    m_compare->setCompared(viz::compareCounters(rep, m), match);
+    QString where = QString::fromStdString(m.device.empty() ? std::string("a GPU") : m.device);
+    if (!m.chip.empty()) where += " (" + QString::fromStdString(m.chip) + ")";
+    int measured = 0;
+    for (int i = 0; i < m_compare->rowCount(); ++i) measured += m_compare->row(i).agree.has_value();
+    m_measuredInfo->setText(tr("Measured on %1 · %2 · %3 of %4 counters agree")
+                                .arg(where, QFileInfo(m_measuredPath).fileName())
+                                .arg(measured - m_compare->disagreements())
+                                .arg(measured));
+    m_measuredInfo->setToolTip(m_measuredPath);
+    QStringList lines;
+    for (const auto& r : match.reasons) lines << QString::fromStdString(r);
+    if (!m.error.empty())
+        lines.prepend(tr("CUPTI reported an error: %1").arg(QString::fromStdString(m.error)));
+    if (match.status == viz::MeasuredMatch::Matches && m.error.empty()) {
+        m_banner->hide();
+        return;
+    }
+    const bool bad = match.status == viz::MeasuredMatch::Mismatch;
+    m_banner->setText(
+        (bad ? tr("⚠ These measurements do not match the program shown: ")
+             : tr("⚠ Cannot check these measurements belong to the program shown: ")) +
+        lines.join(QStringLiteral("; ")) + ".");
+    QPalette p = m_banner->palette();
+    const Theme& t = theme();
+    p.setColor(QPalette::Window, bad ? (t.dark ? QColor("#5a2a24") : QColor("#fde2dd"))
+                                     : (t.dark ? QColor("#4a3f1c") : QColor("#fff4ce")));
+    p.setColor(QPalette::WindowText, t.text);
+    m_banner->setPalette(p);
+    m_banner->show();
 }
 
 }  // namespace ts::gui

@@ -2,19 +2,26 @@
 // (compiler/analysis/Banks.h over CompileResult::lowered) as a table sorted by excess wavefronts
 // — line, buffer, instruction, ways, wavefronts, ideal, excess — with the per-kernel totals;
 // selecting a row paints its worst warp execution as a lanes x banks heatmap
-// (viz::BankHeatmapWidget) and moves the editor to its source line through the session. The
-// "measured" column is filled from a bench/results/banks-*.json table when one is loaded.
+// (viz::BankHeatmapWidget) and moves the editor to its source line through the session.
+// Above the list, the per-kernel counters -- ld/st conflicts, ld/st and ldmatrix wavefronts --
+// predicted next to measured with an agree/disagree mark (viz::compareCounters). Measured values
+// come from a `tilec banks FILE --measure --json OUT` file: loaded by the user (Load measured…,
+// File menu) or announced by the Run panel after a GPU run (Session::measuredBanksAvailable), and
+// checked against the current kernel, grid, parameter values, target and source text; a banner
+// says when they do not belong to what is shown.
 #pragma once
 #include <QAbstractTableModel>
 #include <QWidget>
+#include <optional>
 
 #include "app/gui/PanelRegistry.h"
-
 #include "compiler/analysis/Banks.h"
+#include "visualizer/core/BankCompare.h"
 #include "visualizer/core/BankMap.h"
 
 class QLabel;
 class QTableView;
+class QToolButton;
 
 namespace ts::viz {
 class BankHeatmapWidget;
@@ -43,11 +50,51 @@ private:
     std::vector<viz::BankAccessRow> m_rows;
 };
 
+/// Predicted vs measured per-kernel counters: one row per viz::comparedCounters() entry.
+class BankCompareModel : public QAbstractTableModel {
+    Q_OBJECT
+public:
+    enum Column { Counter, Predicted, Measured, Agree, ColumnCount };
+    explicit BankCompareModel(QObject* parent = nullptr);
+    /// Predicted values only (no measurement loaded).
+    void setPredicted(const analysis::KernelBankReport& r);
+    /// Predicted next to measured, with the match verdict of the measurement.
+    void setCompared(std::vector<viz::CounterComparison> rows, viz::MatchReport match);
+    const viz::CounterComparison& row(int i) const { return m_rows[size_t(i)]; }
+    bool hasMeasured() const { return m_hasMeasured; }
+    /// The measurement does not belong to the program shown (kernel, grid, parameters, target
+    /// or source differ).
+    bool mismatch() const {
+        return m_hasMeasured && m_match.status == viz::MeasuredMatch::Mismatch;
+    }
+    const viz::MatchReport& match() const { return m_match; }
+    /// Rows whose measured value disagrees with the prediction.
+    int disagreements() const;
+    int rowCount(const QModelIndex& parent = {}) const override;
+    int columnCount(const QModelIndex& parent = {}) const override;
+    QVariant data(const QModelIndex& index, int role) const override;
+    QVariant headerData(int section, Qt::Orientation o, int role) const override;
+
+private:
+    std::vector<viz::CounterComparison> m_rows;
+    viz::MatchReport m_match;
+    bool m_hasMeasured = false;
+};
+
 class BankPanel : public QWidget, public LazyPanel {
     Q_OBJECT
 public:
     explicit BankPanel(Session& session, QWidget* parent = nullptr);
     BankAccessModel* model() const { return m_model; }
+    BankCompareModel* compareModel() const { return m_compare; }
+    /// Loads a `tilec banks --measure --json` file; false (and `why`) when unreadable or without
+    /// measured counters. The comparison follows later recompiles until another file is loaded.
+    bool loadMeasured(const QString& path, QString* why = nullptr);
+    void clearMeasured();
+    /// Asks for a file (Load measured… button) and loads it.
+    void promptLoadMeasured();
+    /// The banner above the comparison (match warnings; tests).
+    QString measuredBannerText() const;
     viz::BankHeatmapWidget* heatmap() const { return m_heat; }
     /// Shows the heatmap of table row `row` (and reveals its source line when `reveal`).
     void selectRow(int row, bool reveal = false);
@@ -60,13 +107,22 @@ private:
     /// skipped while the panel is a hidden tab of a shown window, and redone when it is shown.
     void refresh();
     void applyReport(analysis::KernelBankReport rep);
+    /// Recomputes the comparison and its banner from the current report and measurement.
+    void updateComparison();
     Session& m_session;
+    std::optional<viz::MeasuredBanks> m_measured;
+    QString m_measuredPath;
     quint64 m_tag = 0;
     bool m_stale = false;
     bool m_shown = true;
     BankAccessModel* m_model;
     QTableView* m_table;
     QLabel* m_totals;
+    BankCompareModel* m_compare;
+    QTableView* m_compareTable;
+    QLabel* m_measuredInfo;
+    QLabel* m_banner;
+    QToolButton* m_loadButton;
     viz::BankHeatmapWidget* m_heat;
 };
 

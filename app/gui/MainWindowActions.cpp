@@ -20,6 +20,7 @@
 #include <QTableWidget>
 #include <QVBoxLayout>
 
+#include "app/gui/BankPanel.h"
 #include "app/gui/FindBar.h"
 #include "app/gui/MainWindow.h"
 #include "app/gui/PanelRegistry.h"
@@ -63,6 +64,14 @@ void MainWindow::createActions() {
     connect(
         addAction("file.export", tr("&Export nvcc Project…"), tr("File"), QKeySequence("Ctrl+E")),
         &QAction::triggered, this, &MainWindow::exportProjectInteractive);
+    connect(addAction("file.loadMeasuredBanks", tr("Load &Measured Bank Counters…"), tr("File")),
+            &QAction::triggered, this, [this] {
+                if (auto* d = m_docks.value("banks")) {
+                    d->show();
+                    d->raise();
+                }
+                if (auto* bp = qobject_cast<BankPanel*>(panel("banks"))) bp->promptLoadMeasured();
+            });
     connect(addAction("file.quit", tr("&Quit"), tr("File"), QKeySequence::Quit),
             &QAction::triggered, this, &QWidget::close);
 
@@ -221,6 +230,8 @@ void MainWindow::createMenus() {
     }
     if (exportWith->isEmpty())
         exportWith->addAction(tr("(no exporter plugins loaded)"))->setEnabled(false);
+    file->addSeparator();
+    file->addAction(m_actions["file.loadMeasuredBanks"]);
     file->addSeparator();
     file->addAction(m_actions["file.quit"]);
     rebuildRecentMenu();

@@ -1,6 +1,7 @@
 // Run panel: tilec run in a child process (RunPanel.h).
 #include "app/gui/RunPanel.h"
 
+#include <QCheckBox>
 #include <QComboBox>
 #include <QCoreApplication>
 #include <QDir>
@@ -27,6 +28,16 @@ QStringList tilecRunArguments(const QString& file, const std::map<std::string, s
         args << "--interp";
     else
         args << "--target" << codegenTarget;
+    return args;
+}
+
+QStringList tilecBanksArguments(const QString& file,
+                                const std::map<std::string, std::string>& params,
+                                const QString& codegenTarget, const QString& jsonOut) {
+    QStringList args{"banks", file};
+    for (const auto& [k, v] : params) args << "--param" << QString::fromStdString(k + "=" + v);
+    args << "--target" << codegenTarget << "--measure"
+         << "--json" << jsonOut;
     return args;
 }
 
@@ -68,6 +79,11 @@ RunPanel::RunPanel(Session& session, QWidget* parent) : QWidget(parent), m_sessi
     m_runButton = new QPushButton(tr("Run  (F5)"), this);
     m_stopButton = new QPushButton(tr("Stop"), this);
     m_stopButton->setEnabled(false);
+    m_measureBanks = new QCheckBox(tr("Measure banks"), this);
+    m_measureBanks->setChecked(true);
+    m_measureBanks->setToolTip(
+        tr("After a passing GPU run, measure the shared-memory bank counters (tilec banks "
+           "--measure, CUPTI) and show them next to the prediction in the Banks panel"));
     m_status = new QLabel(tr("Not run yet"), this);
     m_status->setTextInteractionFlags(Qt::TextSelectableByMouse);
     // A long verdict must never widen the dock (and the window): it wraps on its own line.
@@ -87,6 +103,7 @@ RunPanel::RunPanel(Session& session, QWidget* parent) : QWidget(parent), m_sessi
     top->addWidget(m_target);
     top->addWidget(m_runButton);
     top->addWidget(m_stopButton);
+    top->addWidget(m_measureBanks);
     top->addStretch(1);
     auto* lay = new QVBoxLayout(this);
     lay->setContentsMargins(4, 4, 4, 4);
@@ -98,7 +115,17 @@ RunPanel::RunPanel(Session& session, QWidget* parent) : QWidget(parent), m_sessi
     detectTargets();
 }
 
-RunPanel::~RunPanel() { stop(); }
+RunPanel::~RunPanel() {
+    stop();
+    if (m_banksProc) {
+        m_banksProc->disconnect(this);
+        m_banksProc->kill();
+        m_banksProc->waitForFinished(2000);
+    }
+}
+
+void RunPanel::setMeasureBanks(bool on) { m_measureBanks->setChecked(on); }
+bool RunPanel::measureBanks() const { return m_measureBanks->isChecked(); }
 
 void RunPanel::detectTargets() {
     std::string why;
@@ -151,6 +178,8 @@ void RunPanel::run() {
     }
     f.close();
     QString target = m_target->currentData().toString();
+    m_runFile = file;
+    m_runTarget = target;
     QStringList args =
         tilecRunArguments(file, m_session.paramOverrides(), target, m_session.target());
     m_proc = std::make_unique<QProcess>();
@@ -211,6 +240,37 @@ void RunPanel::onFinished(int exitCode, QProcess::ExitStatus status) {
     m_runButton->setEnabled(true);
     m_stopButton->setEnabled(false);
     emit finished(pass);
+    if (pass && m_runTarget.startsWith("gpu:") && m_measureBanks->isChecked())
+        startBankMeasurement();
+}
+
+void RunPanel::startBankMeasurement() {
+    if (m_banksProc && m_banksProc->state() != QProcess::NotRunning) {
+        m_banksProc->disconnect(this);
+        m_banksProc->kill();
+        m_banksProc->waitForFinished(2000);
+    }
+    QString tilec = m_tilec.isEmpty() ? findTilec() : m_tilec;
+    QString json = m_tmp->filePath("banks-measured.json");
+    QStringList args =
+        tilecBanksArguments(m_runFile, m_session.paramOverrides(), m_session.target(), json);
+    m_banksProc = std::make_unique<QProcess>();
+    m_banksProc->setProcessChannelMode(QProcess::MergedChannels);
+    QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
+    env.insert("TILESCOPE_DEVICE", m_runTarget.mid(4));
+    m_banksProc->setProcessEnvironment(env);
+    m_log->appendPlainText("\n$ tilec " + args.join(' ') + "\n");
+    QProcess* proc = m_banksProc.get();
+    connect(proc, &QProcess::finished, this, [this, proc, json](int code, QProcess::ExitStatus st) {
+        m_log->moveCursor(QTextCursor::End);
+        m_log->insertPlainText(QString::fromUtf8(proc->readAll()));
+        const bool ok = st == QProcess::NormalExit && code == 0 && QFileInfo::exists(json);
+        m_log->appendPlainText(ok ? tr("bank counters measured: see the Banks panel")
+                                  : tr("bank measurement failed (exit %1)").arg(code));
+        emit banksMeasured(ok ? json : QString());
+        if (ok) m_session.announceMeasuredBanks(json);
+    });
+    proc->start(tilec, args);
 }
 
 }  // namespace ts::gui

@@ -3,7 +3,9 @@
 // reference with errors and time, or the failure message. A run is `tilec run` in a child
 // process — the same façade and the same output as the command line, and a kernel that faults
 // or hangs takes down the child, never the IDE (DESIGN.md §3). The document is run as it is in
-// the editor (saved to a temporary copy), with the parameter values of its pragma.
+// the editor (saved to a temporary copy), with the parameter values of its pragma. After a
+// passing GPU run, "Measure banks" runs `tilec banks --measure --json` on the same copy and
+// announces the file through the Session, where the Bank panel picks up the measured counters.
 #pragma once
 #include <QElapsedTimer>
 #include <QProcess>
@@ -14,6 +16,7 @@
 #include <memory>
 #include <string>
 
+class QCheckBox;
 class QComboBox;
 class QLabel;
 class QPlainTextEdit;
@@ -27,6 +30,12 @@ class Session;
 /// "gpu:<ordinal>"; `codegenTarget` the session's target ("cuda:sm_80").
 QStringList tilecRunArguments(const QString& file, const std::map<std::string, std::string>& params,
                               const QString& target, const QString& codegenTarget);
+
+/// The tilec command line that measures the bank counters of `file` on the GPU and writes them
+/// to `jsonOut` (pure; tested): `banks FILE [--param k=v]... --target T --measure --json OUT`.
+QStringList tilecBanksArguments(const QString& file,
+                                const std::map<std::string, std::string>& params,
+                                const QString& codegenTarget, const QString& jsonOut);
 
 /// One line from tilec run's output: each output's rel-L2 / max-abs, the run time and target,
 /// and the wall time (pure; tested).
@@ -50,23 +59,34 @@ public:
     /// Overrides the tilec executable (tests).
     void setTilec(const QString& path) { m_tilec = path; }
 
+    /// Measure bank counters after a passing GPU run (default on).
+    void setMeasureBanks(bool on);
+    bool measureBanks() const;
+
 signals:
     void finished(bool pass);
+    /// The bank measurement after a GPU run ended; `jsonPath` is empty when it failed.
+    void banksMeasured(const QString& jsonPath);
 
 private:
     void onFinished(int exitCode, QProcess::ExitStatus status);
     void setStatus(const QString& text, const QColor& color);
     void detectTargets();
+    /// Starts `tilec banks --measure` on the run's copy of the document.
+    void startBankMeasurement();
 
     Session& m_session;
     QComboBox* m_target;
     QPushButton *m_runButton, *m_stopButton;
+    QCheckBox* m_measureBanks;
     QLabel* m_status;
     QPlainTextEdit* m_log;
     std::unique_ptr<QProcess> m_proc;
     std::unique_ptr<QTemporaryDir> m_tmp;
     QElapsedTimer m_clock;
     QString m_tilec;
+    QString m_runFile, m_runTarget;  ///< the copy and the target of the last run
+    std::unique_ptr<QProcess> m_banksProc;
 };
 
 }  // namespace ts::gui

@@ -92,6 +92,12 @@ public:
     /// Asks the editor to move its caret to `span` (Problems list, go-to actions).
     void reveal(const Span& span) { emit revealRequested(span); }
 
+    // --- measurements -----------------------------------------------------------------------
+    /// A `tilec banks --measure --json` file was written for the current document (the Run
+    /// panel after a GPU run, or the user's File › Load Measured Bank Counters): the Bank panel
+    /// loads it. `path` stays readable until the next run.
+    void announceMeasuredBanks(const QString& path) { emit measuredBanksAvailable(path); }
+
 signals:
     /// A new document was opened (path and text replaced).
     void documentOpened();
@@ -107,6 +113,7 @@ signals:
     void comparePassChanged(int index);
     void focusChanged();
     void revealRequested(const ts::Span& span);
+    void measuredBanksAvailable(const QString& path);
 
 private:
     void onFinished(quint64 tag, ResultPtr result, double latencyMs, double compileMs);

@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
+#include <string_view>
 
 #include <nlohmann/json.hpp>
 
@@ -45,7 +46,18 @@ const std::vector<CounterSpec>& comparedCounters() {
 
 std::string sourceHash(const std::string& text) {
     uint64_t h = 1469598103934665603ull;  // FNV-1a 64-bit offset basis and prime
-    for (unsigned char c : text) h = (h ^ c) * 1099511628211ull;
+    size_t pos = 0;
+    while (pos < text.size()) {
+        size_t end = text.find('\n', pos);
+        end = end == std::string::npos ? text.size() : end + 1;
+        std::string_view line(text.data() + pos, end - pos);
+        size_t first = line.find_first_not_of(" \t");
+        // The IDE's parameter pragma (app/gui/ParamPragma.h) is left out: parameter values are
+        // compared one by one, and tilec takes them as --param on a file without the line.
+        if (first == std::string_view::npos || line.substr(first).rfind("# tilescope:", 0) != 0)
+            for (unsigned char c : line) h = (h ^ c) * 1099511628211ull;
+        pos = end;
+    }
     char buf[17];
     std::snprintf(buf, sizeof buf, "%016llx", static_cast<unsigned long long>(h));
     return buf;

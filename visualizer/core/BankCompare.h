@@ -34,7 +34,8 @@ struct CounterSpec {
 /// ld/st conflicts, ld/st wavefronts, ldmatrix wavefronts -- in display order.
 const std::vector<CounterSpec>& comparedCounters();
 
-/// 64-bit FNV-1a of `text`, 16 lower-case hex digits: which source text a measurement ran on.
+/// 64-bit FNV-1a of `text` without its `# tilescope:` parameter pragma line, 16 lower-case hex
+/// digits: which source text a measurement ran on (parameter values are compared separately).
 std::string sourceHash(const std::string& text);
 
 /// A measured bank-counter file (the JSON of `tilec banks --measure --json`).
