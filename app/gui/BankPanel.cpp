@@ -61,6 +61,8 @@ QVariant BankAccessModel::data(const QModelIndex& index, int role) const {
                 return QString::fromStdString(r.where);
         }
     }
+    if (role == Qt::ToolTipRole && (index.column() == Instruction || index.column() == Worst))
+        return QString::fromStdString(index.column() == Instruction ? r.instruction : r.where);
     if (role == Qt::BackgroundRole && r.ways > 1 &&
         (index.column() == Ways || index.column() == Excess))
         return QColor(r.ways >= 8 ? "#f4a582" : "#fddbc7");
@@ -165,7 +167,15 @@ BankPanel::BankPanel(Session& session, QWidget* parent) : QWidget(parent), m_ses
     m_table->setSelectionBehavior(QAbstractItemView::SelectRows);
     m_table->setSelectionMode(QAbstractItemView::SingleSelection);
     m_table->verticalHeader()->hide();
-    m_table->horizontalHeader()->setStretchLastSection(true);
+    // Every column fits its contents except the instruction, which takes (and elides into) the
+    // rest: the table never needs a horizontal scroll bar in a ~550 px wide dock.
+    auto* hh = m_table->horizontalHeader();
+    hh->setStretchLastSection(false);
+    for (int c = 0; c < BankAccessModel::ColumnCount; ++c)
+        hh->setSectionResizeMode(c, QHeaderView::ResizeToContents);
+    hh->setSectionResizeMode(BankAccessModel::Instruction, QHeaderView::Stretch);
+    m_table->setTextElideMode(Qt::ElideMiddle);
+    m_table->setWordWrap(false);
     m_totals = new QLabel;
     m_totals->setWordWrap(true);
     m_totals->setTextInteractionFlags(Qt::TextSelectableByMouse);
@@ -295,7 +305,6 @@ void BankPanel::applyReport(analysis::KernelBankReport rep) {
                               .arg(b * k.cpAsyncWavefronts, 0, 'f', 0));
     }
     updateComparison();
-    m_table->resizeColumnsToContents();
     if (m_model->rowCount() > 0) {
         m_table->selectRow(0);
         selectRow(0, false);

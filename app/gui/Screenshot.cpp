@@ -11,6 +11,7 @@
 #include <QThread>
 #include <cstdio>
 
+#include "app/gui/BankPanel.h"
 #include "app/gui/MainWindow.h"
 #include "app/gui/PassExplorer.h"
 #include "app/gui/RunPanel.h"
@@ -34,6 +35,9 @@ void ScreenshotOptions::addTo(QCommandLineParser& p) {
         {"replace", "Edit the text before compiling: 'old=>new' (first occurrence).", "edit"});
     p.addOption({"raise", "Bring this dock to the front of its tab group.", "id"});
     p.addOption({"run", "Run the program (F5) and wait for the result before the grab."});
+    p.addOption({"target", "Codegen target (cuda:sm_80, cuda:sm_90a) for the screenshot.", "t"});
+    p.addOption(
+        {"measured", "Load this tilec banks --measure --json file into the Banks panel.", "json"});
 }
 
 ScreenshotOptions ScreenshotOptions::from(const QCommandLineParser& p) {
@@ -52,6 +56,8 @@ ScreenshotOptions ScreenshotOptions::from(const QCommandLineParser& p) {
     o.replace = p.value("replace");
     o.raise = p.value("raise");
     o.run = p.isSet("run");
+    o.target = p.value("target");
+    o.measured = p.value("measured");
     return o;
 }
 
@@ -84,6 +90,7 @@ int runScreenshot(MainWindow& w, const ScreenshotOptions& o) {
     if (!o.raise.isEmpty())
         if (QDockWidget* d = w.dock(o.raise)) d->raise();
     Session& s = w.session();
+    if (!o.target.isEmpty()) s.setTarget(o.target);
     if (!o.replace.isEmpty()) {
         QStringList parts = o.replace.split("=>");
         if (parts.size() == 2) {
@@ -129,6 +136,18 @@ int runScreenshot(MainWindow& w, const ScreenshotOptions& o) {
             t.start();
             while (!done && t.elapsed() < 300000)
                 QApplication::processEvents(QEventLoop::AllEvents, 50);
+        }
+    }
+    if (auto* bp = qobject_cast<BankPanel*>(w.panel("banks")); bp && !o.measured.isEmpty()) {
+        // The bank analysis runs off the UI thread: wait for its table, then load.
+        QElapsedTimer t;
+        t.start();
+        while (bp->model()->rowCount() == 0 && t.elapsed() < 20000)
+            QApplication::processEvents(QEventLoop::AllEvents, 50);
+        QString why;
+        if (!bp->loadMeasured(o.measured, &why)) {
+            std::fprintf(stderr, "tilescope: %s\n", qPrintable(why));
+            return 1;
         }
     }
     settle(300);

@@ -23,6 +23,8 @@ struct ScreenshotOptions {
     QString replace;    ///< "old=>new": edit the text before the compile (error screenshots)
     QString raise;      ///< dock to bring to front in its tab group ("problems", "run")
     bool run = false;   ///< press Run (F5) and wait for it to finish before the grab
+    QString target;     ///< codegen target ("cuda:sm_90a"); empty = the saved one
+    QString measured;   ///< tilec banks --measure --json file to show in the Banks panel
     bool enabled() const { return !out.isEmpty(); }
 
     static void addTo(QCommandLineParser& p);
