@@ -37,8 +37,12 @@ def gemm_trans(M=128, N=128, K=64, block_M=128, block_N=128, block_K=32, transpo
     return main
 
 
-# No ref_program: a top-level ref_program cannot see the factory's flags, so `tilec run` checks
-# against the tile-level interpreter (--check interp); LoweredInterpTest computes the float64
-# product itself.
+# ref_program sees the factory's flags (bound parameter values).
+def ref_program(A, B):
+    a = A.T if transpose_a else A
+    b = B.T if transpose_b else B
+    return a @ b
+
+
 flops = 2 * M * N * K
 bytes = (M * K + K * N + M * N) * 2
