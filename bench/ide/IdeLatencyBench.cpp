@@ -132,7 +132,30 @@ public:
     };
     bool recording = false;
     std::map<std::string, Cost> costs;
+    std::map<std::string, Cost> paints;  ///< Paint events by widget class (nested)
     bool notify(QObject* o, QEvent* e) override {
+        if (recording && m_depth > 0 && e->type() == QEvent::Paint) {
+            // Paints nested in a repaint: which widgets the UpdateRequest time goes to (a plain
+            // QWidget is a scroll area's viewport: named after the scroll area and its object).
+            std::string cls = o->metaObject()->className();
+            if (cls == "QWidget" && o->parent()) {
+                QObject* area = o->parent();
+                cls = std::string(area->metaObject()->className()) + " viewport";
+                for (QObject* up = area->parent(); up; up = up->parent())
+                    if (std::string(up->metaObject()->className()).rfind("ts::", 0) == 0) {
+                        cls += std::string(" in ") + up->metaObject()->className();
+                        break;
+                    }
+            }
+            const double t = nowMs(), c = threadCpuMs();
+            bool r = QApplication::notify(o, e);
+            const double dt = nowMs() - t, dc = threadCpuMs() - c;
+            Cost& k = paints[cls];
+            ++k.count;
+            k.wallMs += dt, k.cpuMs += dc;
+            k.maxWallMs = std::max(k.maxWallMs, dt), k.maxCpuMs = std::max(k.maxCpuMs, dc);
+            return r;
+        }
         if (!recording || m_depth > 0) return QApplication::notify(o, e);
         ++m_depth;
         const double t = nowMs(), c = threadCpuMs();
@@ -481,6 +504,19 @@ int main(int argc, char** argv) {
                       {"wall_max_ms", r1(k.maxWallMs)}});
     }
     j["ui_thread_events"] = ev;
+    std::vector<std::pair<std::string, TimedApp::Cost>> paintList(app.paints.begin(),
+                                                                  app.paints.end());
+    std::sort(paintList.begin(), paintList.end(),
+              [](auto& a, auto& b) { return a.second.cpuMs > b.second.cpuMs; });
+    nlohmann::json pv = nlohmann::json::array();
+    for (size_t e = 0; e < std::min<size_t>(8, paintList.size()); ++e) {
+        const auto& [name, k] = paintList[e];
+        pv.push_back({{"widget", name},
+                      {"paints", k.count},
+                      {"cpu_total_ms", r1(k.cpuMs)},
+                      {"cpu_max_ms", r1(k.maxCpuMs)}});
+    }
+    j["ui_thread_paints"] = pv;
     const double p95 = pct(lat, 95);
     j["acceptance"] = {{"p95_le_150ms", p95 <= 150}, {"max_stall_le_50ms", maxGap <= 50}};
 
@@ -518,6 +554,11 @@ int main(int argc, char** argv) {
                     e["event"].get<std::string>().c_str(), e["count"].get<int>(),
                     e["cpu_max_ms"].get<double>(), e["cpu_total_ms"].get<double>(),
                     e["wall_max_ms"].get<double>());
+    std::printf("  paints by widget class, by total CPU:\n");
+    for (auto& e : pv)
+        std::printf("    %-40s n=%5d  CPU total %7.1f max %5.1f ms\n",
+                    e["widget"].get<std::string>().c_str(), e["paints"].get<int>(),
+                    e["cpu_total_ms"].get<double>(), e["cpu_max_ms"].get<double>());
     std::printf("  acceptance: p95 %.1f ms %s 150, max stall %.1f ms %s 50\n", p95,
                 p95 <= 150 ? "<=" : ">", maxGap, maxGap <= 50 ? "<=" : ">");
     if (!opt.json.isEmpty()) {
