@@ -8,6 +8,7 @@
 #include <map>
 #include <sstream>
 
+#include "compiler/analysis/Layouts.h"
 #include "compiler/analysis/Ldmatrix.h"
 #include "compiler/ir/IR.h"
 #include "compiler/ir/Intrinsics.h"
@@ -18,102 +19,6 @@ using namespace ts::ir;
 namespace {
 
 using Env = std::vector<std::pair<const VarNode*, int64_t>>;
-
-int64_t fdiv(int64_t a, int64_t b) { return a / b - ((a % b != 0) && ((a < 0) != (b < 0))); }
-int64_t fmod(int64_t a, int64_t b) { return a - fdiv(a, b) * b; }
-
-/// Integer/boolean evaluation of index and guard expressions; nullopt for data-dependent ones.
-std::optional<int64_t> ev(const Expr& e, const Env& env) {
-    switch (e->kind) {
-        case ExprKind::IntImm:
-            return static_cast<const IntImmNode*>(e.get())->value;
-        case ExprKind::Var:
-            for (auto it = env.rbegin(); it != env.rend(); ++it)
-                if (it->first == e.get()) return it->second;
-            return std::nullopt;
-        case ExprKind::Cast: {
-            auto* n = static_cast<const CastNode*>(e.get());
-            if (isFloat(n->dtype) || isFloat(n->value->dtype)) return std::nullopt;
-            return ev(n->value, env);
-        }
-        case ExprKind::Select: {
-            auto* n = static_cast<const SelectNode*>(e.get());
-            auto c = ev(n->cond, env);
-            if (!c) return std::nullopt;
-            return ev(*c ? n->t : n->f, env);
-        }
-        case ExprKind::Unary: {
-            auto* n = static_cast<const UnaryNode*>(e.get());
-            auto a = ev(n->a, env);
-            if (!a) return std::nullopt;
-            if (n->op == UnOp::Neg) return -*a;
-            if (n->op == UnOp::Not) return int64_t(!*a);
-            return ~*a;
-        }
-        case ExprKind::Binary: {
-            auto* n = static_cast<const BinaryNode*>(e.get());
-            if (isFloat(n->a->dtype) || isFloat(n->b->dtype)) return std::nullopt;
-            auto a = ev(n->a, env);
-            if (!a) return std::nullopt;
-            if (n->op == BinOp::And && !*a) return 0;  // short circuit, like the generated C++
-            if (n->op == BinOp::Or && *a) return 1;
-            auto b = ev(n->b, env);
-            if (!b) return std::nullopt;
-            int64_t x = *a, y = *b;
-            switch (n->op) {
-                case BinOp::Add:
-                    return x + y;
-                case BinOp::Sub:
-                    return x - y;
-                case BinOp::Mul:
-                    return x * y;
-                case BinOp::Div:
-                case BinOp::FloorDiv:
-                    return y ? std::optional<int64_t>(fdiv(x, y)) : std::nullopt;
-                case BinOp::FloorMod:
-                    return y ? std::optional<int64_t>(fmod(x, y)) : std::nullopt;
-                case BinOp::Min:
-                    return std::min(x, y);
-                case BinOp::Max:
-                    return std::max(x, y);
-                case BinOp::Pow: {
-                    int64_t r = 1;
-                    for (int64_t i = 0; i < y && i < 63; ++i) r *= x;
-                    return r;
-                }
-                case BinOp::Eq:
-                    return int64_t(x == y);
-                case BinOp::Ne:
-                    return int64_t(x != y);
-                case BinOp::Lt:
-                    return int64_t(x < y);
-                case BinOp::Le:
-                    return int64_t(x <= y);
-                case BinOp::Gt:
-                    return int64_t(x > y);
-                case BinOp::Ge:
-                    return int64_t(x >= y);
-                case BinOp::And:
-                    return int64_t(x && y);
-                case BinOp::Or:
-                    return int64_t(x || y);
-                case BinOp::BitAnd:
-                    return x & y;
-                case BinOp::BitOr:
-                    return x | y;
-                case BinOp::BitXor:
-                    return x ^ y;
-                case BinOp::Shl:
-                    return x << (y & 63);
-                case BinOp::Shr:
-                    return x >> (y & 63);
-            }
-            return std::nullopt;
-        }
-        default:
-            return std::nullopt;
-    }
-}
 
 /// The shared Load inside tl.address_of(Load), or null.
 const LoadNode* sharedAddressOf(const Expr& e) {
@@ -167,7 +72,7 @@ private:
                     for (int l = 0; l < kWarpSize; ++l) {
                         if (!(masks[wp] >> l & 1)) continue;
                         setLane(int(wp), l);
-                        auto c = ev(n->cond, m_env);
+                        auto c = evalInt(n->cond, m_env);
                         if (!c) unknown = true;
                         (!c || *c ? t : f)[wp] |= 1u << l;
                     }
@@ -210,7 +115,7 @@ private:
         bool blockDependent = false;
         for (auto& v : k.blockVars) m_env.push_back({v.get(), 0});
         for (auto& g : k.grid) {
-            auto e = ev(g, m_env);
+            auto e = evalInt(g, m_env);
             if (e)
                 m_rep.blocks *= *e;
             else
@@ -225,7 +130,7 @@ private:
 
     void loop(const ForNode& n, const std::vector<uint32_t>& masks, double w) {
         setLane(0, 0);
-        auto mn = ev(n.min, m_env), ext = ev(n.extent, m_env);
+        auto mn = evalInt(n.min, m_env), ext = evalInt(n.extent, m_env);
         if (!mn || !ext) {
             note("loop '" + n.var->name +
                  "' has a data-dependent range; its body was evaluated once");
@@ -461,7 +366,7 @@ private:
             for (int l = 0; l < kWarpSize; ++l) {
                 if (!(masks[wp] >> l & 1)) continue;
                 setLane(int(wp), l);
-                auto v = idx ? ev(idx, m_env) : std::optional<int64_t>(0);
+                auto v = idx ? evalInt(idx, m_env) : std::optional<int64_t>(0);
                 if (!v) {
                     (pend ? pend->unresolved : a->unresolved) = true;
                     continue;
@@ -489,7 +394,7 @@ private:
         g.eltBytes = dtypeBytes(A->buffer->dtype);
         setLane(0, 0);
         auto baseIdx = [&](const LoadNode* l) {
-            return l->indices.empty() ? std::optional<int64_t>(0) : ev(l->indices[0], m_env);
+            return l->indices.empty() ? std::optional<int64_t>(0) : evalInt(l->indices[0], m_env);
         };
         auto ia = baseIdx(A), ib = baseIdx(B);
         if (!ia || !ib) return note("tl.gemm_ss with a data-dependent tile address was skipped");

@@ -32,19 +32,24 @@ Layout makeMmaAccumulator(int64_t M, int64_t N, WarpPartition wp) {
     auto l = newFragment({M, N});
     int64_t mw = M / wp.wm, nw = N / wp.wn, NI = nw / 8;
     Expr i = l->inputs[0], j = l->inputs[1];
-    l->thread = add(mulc(add(mulc(div(i, mw), wp.wn), div(j, nw)), 32), add(mulc(mod(i, 8), 4), div(mod(j, 8), 2)));
-    l->local = add(add(mulc(add(mulc(div(mod(i, mw), 16), NI), div(mod(j, nw), 8)), 4), mulc(div(mod(i, 16), 8), 2)), mod(j, 2));
+    l->thread = add(mulc(add(mulc(div(i, mw), wp.wn), div(j, nw)), 32),
+                    add(mulc(mod(i, 8), 4), div(mod(j, 8), 2)));
+    l->local = add(add(mulc(add(mulc(div(mod(i, mw), 16), NI), div(mod(j, nw), 8)), 4),
+                       mulc(div(mod(i, 16), 8), 2)),
+                   mod(j, 2));
     l->threads = 32LL * wp.wm * wp.wn;
     l->localSize = (mw / 16) * NI * 4;
     Expr t = l->invThread, r = l->invLocal;
     Expr w = div(t, 32), lane = mod(t, 32), a = div(r, 4), e = mod(r, 4);
     l->inverse = {
-        add(add(add(mulc(div(w, wp.wn), mw), mulc(div(a, NI), 16)), div(lane, 4)), mulc(div(e, 2), 8)),
-        add(add(add(mulc(mod(w, wp.wn), nw), mulc(mod(a, NI), 8)), mulc(mod(lane, 4), 2)), mod(e, 2)),
+        add(add(add(mulc(div(w, wp.wn), mw), mulc(div(a, NI), 16)), div(lane, 4)),
+            mulc(div(e, 2), 8)),
+        add(add(add(mulc(mod(w, wp.wn), nw), mulc(mod(a, NI), 8)), mulc(mod(lane, 4), 2)),
+            mod(e, 2)),
     };
     std::ostringstream os;
-    os << "mma.sync m16n8k16 accumulator, warps " << wp.wm << "x" << wp.wn << ", warp tile " << mw << "x" << nw
-       << ", " << l->localSize << " regs/thread";
+    os << "mma.sync m16n8k16 accumulator, warps " << wp.wm << "x" << wp.wn << ", warp tile " << mw
+       << "x" << nw << ", " << l->localSize << " regs/thread";
     l->description = os.str();
     l->family = "mma_c";
     l->familyParams = {M, N, wp.wm, wp.wn};
@@ -80,7 +85,8 @@ BlockFragmentParams chooseBlockFragment(int64_t rows, int64_t cols, int64_t thre
 }
 
 Layout makeBlockFragment(const BlockFragmentParams& p, bool oneD) {
-    auto l = newFragment(oneD ? std::vector<int64_t>{p.cols} : std::vector<int64_t>{p.rows, p.cols});
+    auto l =
+        newFragment(oneD ? std::vector<int64_t>{p.cols} : std::vector<int64_t>{p.rows, p.cols});
     int64_t cpt = p.colChunksPerThread();
     Expr i = oneD ? c(0) : l->inputs[0];
     Expr j = oneD ? l->inputs[0] : l->inputs[1];
@@ -90,14 +96,17 @@ Layout makeBlockFragment(const BlockFragmentParams& p, bool oneD) {
     l->localSize = (oneD ? 1 : p.rowsPerThread()) * cpt * p.vec;
     Expr t = l->invThread, r = l->invLocal;
     Expr ii = add(mulc(div(r, cpt * p.vec), p.gr), div(t, p.gc));
-    Expr jj = add(add(mulc(mod(div(r, p.vec), cpt), p.vec * p.gc), mulc(mod(t, p.gc), p.vec)), mod(r, p.vec));
+    Expr jj = add(add(mulc(mod(div(r, p.vec), cpt), p.vec * p.gc), mulc(mod(t, p.gc), p.vec)),
+                  mod(r, p.vec));
     // 1-D: threads of row groups >= 1 hold padding; push their column past the padded width so
     // the usual `j < cols` guard excludes them.
-    if (oneD) l->inverse = {add(jj, mulc(ii, cpt * p.vec * p.gc))};
-    else l->inverse = {ii, jj};
+    if (oneD)
+        l->inverse = {add(jj, mulc(ii, cpt * p.vec * p.gc))};
+    else
+        l->inverse = {ii, jj};
     std::ostringstream os;
-    os << "block fragment: " << p.gr << " row groups x " << p.gc << " threads/row, " << p.vec << "-wide vectors, "
-       << l->localSize << " regs/thread";
+    os << "block fragment: " << p.gr << " row groups x " << p.gc << " threads/row, " << p.vec
+       << "-wide vectors, " << l->localSize << " regs/thread";
     if ((!oneD && p.rows % p.gr != 0) || p.cols % (p.vec * p.gc) != 0) os << " (padded tail)";
     l->description = os.str();
     l->family = oneD ? "block1d" : "block";
@@ -115,14 +124,16 @@ Layout makeRowReduced(const BlockFragmentParams& p) {
     l->replicate = p.gc;
     l->inverse = {add(mulc(l->invLocal, p.gr), div(l->invThread, p.gc))};
     std::ostringstream os;
-    os << "row values of a block fragment: " << p.gr << " row groups, replicated over " << p.gc << " threads";
+    os << "row values of a block fragment: " << p.gr << " row groups, replicated over " << p.gc
+       << " threads";
     l->description = os.str();
     l->family = "row_reduced";
     l->familyParams = {p.rows, p.cols, p.threads, p.vec, p.gc, p.gr};
     return l;
 }
 
-Layout makeSharedLayout(const std::vector<int64_t>& shape, int eltBytes, int swizzleMode, int64_t padElems) {
+Layout makeSharedLayout(const std::vector<int64_t>& shape, int eltBytes, int swizzleMode,
+                        int64_t padElems) {
     auto l = std::make_shared<LayoutNode>();
     l->kind = LayoutKind::Shared;
     l->shape = shape;
@@ -141,7 +152,8 @@ Layout makeSharedLayout(const std::vector<int64_t>& shape, int eltBytes, int swi
 }
 
 std::optional<BlockFragmentParams> blockParamsOf(const LayoutNode& l) {
-    if ((l.family != "block" && l.family != "block1d" && l.family != "row_reduced") || l.familyParams.size() != 6)
+    if ((l.family != "block" && l.family != "block1d" && l.family != "row_reduced") ||
+        l.familyParams.size() != 6)
         return std::nullopt;
     BlockFragmentParams p;
     p.rows = l.familyParams[0], p.cols = l.familyParams[1], p.threads = l.familyParams[2];
@@ -149,25 +161,54 @@ std::optional<BlockFragmentParams> blockParamsOf(const LayoutNode& l) {
     return p;
 }
 
-std::optional<int64_t> evalInt(const Expr& e, const std::vector<std::pair<const VarNode*, int64_t>>& env) {
+std::optional<int64_t> evalInt(const Expr& e,
+                               const std::vector<std::pair<const VarNode*, int64_t>>& env) {
     switch (e->kind) {
-        case ExprKind::IntImm: return static_cast<const IntImmNode*>(e.get())->value;
+        case ExprKind::IntImm:
+            return static_cast<const IntImmNode*>(e.get())->value;
         case ExprKind::Var:
-            for (auto& [v, val] : env)
-                if (v == e.get()) return val;
+            for (auto it = env.rbegin(); it != env.rend(); ++it)  // innermost binding wins
+                if (it->first == e.get()) return it->second;
             return std::nullopt;
+        case ExprKind::Cast: {
+            auto* n = static_cast<const CastNode*>(e.get());
+            if (isFloat(n->dtype) || isFloat(n->value->dtype)) return std::nullopt;
+            return evalInt(n->value, env);
+        }
+        case ExprKind::Select: {
+            auto* n = static_cast<const SelectNode*>(e.get());
+            auto c = evalInt(n->cond, env);
+            if (!c) return std::nullopt;
+            return evalInt(*c ? n->t : n->f, env);
+        }
+        case ExprKind::Unary: {
+            auto* n = static_cast<const UnaryNode*>(e.get());
+            auto a = evalInt(n->a, env);
+            if (!a) return std::nullopt;
+            if (n->op == UnOp::Neg) return -*a;
+            if (n->op == UnOp::Not) return int64_t(!*a);
+            return ~*a;
+        }
         case ExprKind::Binary: {
             auto* n = static_cast<const BinaryNode*>(e.get());
-            auto a = evalInt(n->a, env), b = evalInt(n->b, env);
-            if (!a || !b) return std::nullopt;
-            Expr folded = binary(n->op, intImm(*a), intImm(*b));
-            return constInt(folded);
+            if (isFloat(n->a->dtype) || isFloat(n->b->dtype)) return std::nullopt;
+            auto a = evalInt(n->a, env);
+            if (!a) return std::nullopt;
+            if (n->op == BinOp::And && !*a) return 0;  // short circuit, as the generated C++ does
+            if (n->op == BinOp::Or && *a) return 1;
+            auto b = evalInt(n->b, env);
+            if (!b) return std::nullopt;
+            if (n->op == BinOp::Div)
+                return *b ? std::optional<int64_t>(*a / *b) : std::nullopt;  // C `/`
+            return foldInt(n->op, *a, *b);
         }
-        default: return std::nullopt;
+        default:
+            return std::nullopt;
     }
 }
 
-std::optional<std::pair<int64_t, int64_t>> fragmentLocate(const LayoutNode& l, const std::vector<int64_t>& idx) {
+std::optional<std::pair<int64_t, int64_t>> fragmentLocate(const LayoutNode& l,
+                                                          const std::vector<int64_t>& idx) {
     if (l.kind != LayoutKind::Fragment || idx.size() != l.inputs.size()) return std::nullopt;
     std::vector<std::pair<const VarNode*, int64_t>> env;
     for (size_t d = 0; d < idx.size(); ++d) env.push_back({l.inputs[d].get(), idx[d]});
@@ -176,9 +217,11 @@ std::optional<std::pair<int64_t, int64_t>> fragmentLocate(const LayoutNode& l, c
     return std::make_pair(*t, *r);
 }
 
-std::optional<std::vector<int64_t>> fragmentInverse(const LayoutNode& l, int64_t thread, int64_t local) {
+std::optional<std::vector<int64_t>> fragmentInverse(const LayoutNode& l, int64_t thread,
+                                                    int64_t local) {
     if (l.kind != LayoutKind::Fragment) return std::nullopt;
-    std::vector<std::pair<const VarNode*, int64_t>> env{{l.invThread.get(), thread}, {l.invLocal.get(), local}};
+    std::vector<std::pair<const VarNode*, int64_t>> env{{l.invThread.get(), thread},
+                                                        {l.invLocal.get(), local}};
     std::vector<int64_t> out;
     for (auto& e : l.inverse) {
         auto v = evalInt(e, env);

@@ -55,15 +55,21 @@ std::optional<BlockFragmentParams> blockParamsOf(const ir::LayoutNode& l);
 
 /// Shared-memory tile layout: row-major with optional row padding and swizzle
 /// (analysis/Swizzle.h). shape: (rows, cols) or higher rank (leading dims are stacked rows).
-ir::Layout makeSharedLayout(const std::vector<int64_t>& shape, int eltBytes, int swizzleMode, int64_t padElems = 0);
+ir::Layout makeSharedLayout(const std::vector<int64_t>& shape, int eltBytes, int swizzleMode,
+                            int64_t padElems = 0);
 
-/// Evaluates an integer IR expression with the given variable values; nullopt if it contains
-/// anything but integer arithmetic over those variables.
-std::optional<int64_t> evalInt(const ir::Expr& e, const std::vector<std::pair<const ir::VarNode*, int64_t>>& env);
+/// Evaluates an integer IR expression with the given variable values (the last binding of a
+/// variable wins); nullopt if it contains anything but integer arithmetic (Binary with Python
+/// floor // and %, C truncating Div, Unary, Select, integer Cast) over those variables, or
+/// divides by zero. The one integer evaluator of compiler/analysis (banks, layouts, user maps).
+std::optional<int64_t> evalInt(const ir::Expr& e,
+                               const std::vector<std::pair<const ir::VarNode*, int64_t>>& env);
 
 /// (thread, local) of a logical element of a fragment layout.
-std::optional<std::pair<int64_t, int64_t>> fragmentLocate(const ir::LayoutNode& l, const std::vector<int64_t>& idx);
+std::optional<std::pair<int64_t, int64_t>> fragmentLocate(const ir::LayoutNode& l,
+                                                          const std::vector<int64_t>& idx);
 /// Logical indices held by (thread, local) of a fragment layout (may be out of shape = padding).
-std::optional<std::vector<int64_t>> fragmentInverse(const ir::LayoutNode& l, int64_t thread, int64_t local);
+std::optional<std::vector<int64_t>> fragmentInverse(const ir::LayoutNode& l, int64_t thread,
+                                                    int64_t local);
 
 }  // namespace ts::analysis

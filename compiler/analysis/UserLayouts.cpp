@@ -58,7 +58,7 @@ std::optional<std::vector<std::vector<int64_t>>> inverseTable(const LayoutNode& 
             env[0].second = t, env[1].second = r;
             std::vector<int64_t> idx;
             for (auto& e : l.inverse) {
-                auto v = evalIndex(e, env);
+                auto v = evalInt(e, env);
                 if (!v) return std::nullopt;
                 idx.push_back(*v);
             }
@@ -120,95 +120,6 @@ std::string joinDescription(Span origin, const std::string& what, const std::str
 }
 
 }  // namespace
-
-std::optional<int64_t> evalIndex(const Expr& e, const Env& env) {
-    switch (e->kind) {
-        case ExprKind::IntImm:
-            return static_cast<const IntImmNode*>(e.get())->value;
-        case ExprKind::Var:
-            for (auto& [v, val] : env)
-                if (v == e.get()) return val;
-            return std::nullopt;
-        case ExprKind::Binary: {
-            auto* n = static_cast<const BinaryNode*>(e.get());
-            auto a = evalIndex(n->a, env), b = evalIndex(n->b, env);
-            if (!a || !b) return std::nullopt;
-            if ((n->op == BinOp::FloorDiv || n->op == BinOp::FloorMod || n->op == BinOp::Div) &&
-                *b == 0)
-                return std::nullopt;
-            // The common integer ops directly (maps are enumerated over whole tiles); Python's
-            // floor semantics for // and %.
-            int64_t x = *a, y = *b;
-            switch (n->op) {
-                case BinOp::Add:
-                    return x + y;
-                case BinOp::Sub:
-                    return x - y;
-                case BinOp::Mul:
-                    return x * y;
-                case BinOp::FloorDiv:
-                    return x / y - ((x % y != 0) && ((x < 0) != (y < 0)) ? 1 : 0);
-                case BinOp::FloorMod: {
-                    int64_t m = x % y;
-                    return m != 0 && ((m < 0) != (y < 0)) ? m + y : m;
-                }
-                case BinOp::Min:
-                    return std::min(x, y);
-                case BinOp::Max:
-                    return std::max(x, y);
-                case BinOp::BitAnd:
-                    return x & y;
-                case BinOp::BitOr:
-                    return x | y;
-                case BinOp::BitXor:
-                    return x ^ y;
-                case BinOp::Eq:
-                    return x == y;
-                case BinOp::Ne:
-                    return x != y;
-                case BinOp::Lt:
-                    return x < y;
-                case BinOp::Le:
-                    return x <= y;
-                case BinOp::Gt:
-                    return x > y;
-                case BinOp::Ge:
-                    return x >= y;
-                default:
-                    break;
-            }
-            return constInt(
-                binary(n->op, intImm(*a, {}, DType::Int64), intImm(*b, {}, DType::Int64)));
-        }
-        case ExprKind::Unary: {
-            auto* n = static_cast<const UnaryNode*>(e.get());
-            auto a = evalIndex(n->a, env);
-            if (!a) return std::nullopt;
-            switch (n->op) {
-                case UnOp::Neg:
-                    return -*a;
-                case UnOp::Not:
-                    return *a == 0 ? 1 : 0;
-                case UnOp::BitNot:
-                    return ~*a;
-            }
-            return std::nullopt;
-        }
-        case ExprKind::Select: {
-            auto* n = static_cast<const SelectNode*>(e.get());
-            auto c = evalIndex(n->cond, env);
-            if (!c) return std::nullopt;
-            return evalIndex(*c ? n->t : n->f, env);
-        }
-        case ExprKind::Cast: {
-            auto* n = static_cast<const CastNode*>(e.get());
-            if (isFloat(n->dtype)) return std::nullopt;
-            return evalIndex(n->value, env);
-        }
-        default:
-            return std::nullopt;
-    }
-}
 
 std::optional<std::vector<Expr>> fitDigitAffineInverse(
     const std::vector<std::vector<int64_t>>& slots, int64_t threads, int64_t localSize,
@@ -331,7 +242,7 @@ UserLayoutResult buildUserFragment(const UserLayoutSpec& s, int64_t threads, int
                 if (env.size() > idx.size()) env.pop_back();
                 env.push_back({s.rep.get(), c});
             }
-            auto t = evalIndex(s.thread, env);
+            auto t = evalInt(s.thread, env);
             if (!t) {
                 res.error = who + ": forward_thread_fn is not integer arithmetic of the indices";
                 res.hint = "use +, -, *, //, % and T.if_then_else on the lambda's arguments";
@@ -347,7 +258,7 @@ UserLayoutResult buildUserFragment(const UserLayoutSpec& s, int64_t threads, int
             }
             Entry en{e, *t, {}};
             for (size_t k = 0; k < s.index.size(); ++k) {
-                auto v = evalIndex(s.index[k], env);
+                auto v = evalInt(s.index[k], env);
                 if (!v) {
                     res.error = who + ": forward_index_fn is not integer arithmetic of the indices";
                     res.hint = "use +, -, *, //, % and T.if_then_else on the lambda's arguments";
@@ -484,7 +395,7 @@ UserLayoutResult buildUserShared(const UserLayoutSpec& s, int eltBytes, const st
         Env env;
         for (size_t d = 0; d < idx.size(); ++d) env.push_back({s.inputs[d].get(), idx[d]});
         for (size_t k = 0; k < s.index.size(); ++k) {
-            auto v = evalIndex(s.index[k], env);
+            auto v = evalInt(s.index[k], env);
             if (!v) {
                 res.error = who + ": the index map is not integer arithmetic of the indices";
                 res.hint = "use +, -, *, //, %, ^ and T.if_then_else on the lambda's arguments";

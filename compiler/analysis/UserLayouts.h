@@ -74,8 +74,4 @@ std::optional<std::vector<ir::Expr>> fitDigitAffineInverse(
 /// slots; shared: the same offsets). Cheap when family and params agree.
 bool sameMapping(const ir::LayoutNode& a, const ir::LayoutNode& b);
 
-/// Integer value of an index expression (integer Binary/Unary/Select/Cast over the bound Vars).
-std::optional<int64_t> evalIndex(const ir::Expr& e,
-                                 const std::vector<std::pair<const ir::VarNode*, int64_t>>& env);
-
 }  // namespace ts::analysis

@@ -34,6 +34,8 @@ int64_t pyFloorDiv(int64_t a, int64_t b) {
 }
 int64_t pyFloorMod(int64_t a, int64_t b) { return a - pyFloorDiv(a, b) * b; }
 
+}  // namespace
+
 std::optional<int64_t> foldInt(BinOp op, int64_t x, int64_t y) {
     switch (op) {
         case BinOp::Add: return x + y;
@@ -59,7 +61,6 @@ std::optional<int64_t> foldInt(BinOp op, int64_t x, int64_t y) {
         default: return std::nullopt;
     }
 }
-}  // namespace
 
 Expr binary(BinOp op, Expr a, Expr b, Span s) {
     if (!s.valid()) s = Span::merge(a->span, b->span);

@@ -11,7 +11,8 @@ namespace ts::ir {
 Expr intImm(int64_t v, Span s = {}, DType t = DType::Int32);
 Expr floatImm(double v, DType t = DType::Float32, Span s = {});
 Expr boolImm(bool v, Span s = {});
-Var makeVar(std::string name, DType t = DType::Int32, Span s = {}, VarTag tag = VarTag::Plain, int axis = 0);
+Var makeVar(std::string name, DType t = DType::Int32, Span s = {}, VarTag tag = VarTag::Plain,
+            int axis = 0);
 
 /// Integer value of `e` if it is a constant.
 std::optional<int64_t> constInt(const Expr& e);
@@ -19,12 +20,27 @@ std::optional<int64_t> constInt(const Expr& e);
 /// Binary op with folding (0+x, 1*x, const op const, x//1, x%1, min/max of consts). The result
 /// dtype follows C-like promotion (float wins, wider wins); comparisons and And/Or give Bool.
 Expr binary(BinOp op, Expr a, Expr b, Span s = {});
-inline Expr add(Expr a, Expr b, Span s = {}) { return binary(BinOp::Add, std::move(a), std::move(b), s); }
-inline Expr sub(Expr a, Expr b, Span s = {}) { return binary(BinOp::Sub, std::move(a), std::move(b), s); }
-inline Expr mul(Expr a, Expr b, Span s = {}) { return binary(BinOp::Mul, std::move(a), std::move(b), s); }
-inline Expr floordiv(Expr a, Expr b, Span s = {}) { return binary(BinOp::FloorDiv, std::move(a), std::move(b), s); }
-inline Expr floormod(Expr a, Expr b, Span s = {}) { return binary(BinOp::FloorMod, std::move(a), std::move(b), s); }
-inline Expr lt(Expr a, Expr b, Span s = {}) { return binary(BinOp::Lt, std::move(a), std::move(b), s); }
+/// Integer value of `x op y` with Python semantics for // and % (floor), the comparisons and
+/// bit ops as 0/1 or bit patterns; nullopt for division by zero and non-integer ops.
+std::optional<int64_t> foldInt(BinOp op, int64_t x, int64_t y);
+inline Expr add(Expr a, Expr b, Span s = {}) {
+    return binary(BinOp::Add, std::move(a), std::move(b), s);
+}
+inline Expr sub(Expr a, Expr b, Span s = {}) {
+    return binary(BinOp::Sub, std::move(a), std::move(b), s);
+}
+inline Expr mul(Expr a, Expr b, Span s = {}) {
+    return binary(BinOp::Mul, std::move(a), std::move(b), s);
+}
+inline Expr floordiv(Expr a, Expr b, Span s = {}) {
+    return binary(BinOp::FloorDiv, std::move(a), std::move(b), s);
+}
+inline Expr floormod(Expr a, Expr b, Span s = {}) {
+    return binary(BinOp::FloorMod, std::move(a), std::move(b), s);
+}
+inline Expr lt(Expr a, Expr b, Span s = {}) {
+    return binary(BinOp::Lt, std::move(a), std::move(b), s);
+}
 Expr logicalAnd(Expr a, Expr b, Span s = {});  ///< null operands are "true"
 Expr unary(UnOp op, Expr a, Span s = {});
 Expr select(Expr c, Expr t, Expr f, Span s = {});

@@ -181,7 +181,7 @@ TEST(UserLayout, FitOfASmallHandTable) {
     for (int64_t tt = 0; tt < 4; ++tt)
         for (int64_t rr = 0; rr < 2; ++rr) {
             std::vector<std::pair<const VarNode*, int64_t>> env{{t.get(), tt}, {r.get(), rr}};
-            auto i = evalIndex((*inv)[0], env), jj = evalIndex((*inv)[1], env);
+            auto i = evalInt((*inv)[0], env), jj = evalInt((*inv)[1], env);
             ASSERT_TRUE(i && jj);
             if (tt < 3)
                 EXPECT_EQ(std::make_pair(*i, *jj), P(tt, rr));
@@ -253,7 +253,7 @@ TEST(UserLayout, SharedPaddedSwizzledAndGeneralMaps) {
     EXPECT_EQ(tr.layout->family, "user_shared");
     EXPECT_EQ(tr.layout->physicalElems, 4096);
     std::vector<std::pair<const VarNode*, int64_t>> env{{i.get(), 3}, {j.get(), 5}};
-    EXPECT_EQ(evalIndex(tr.layout->offset, env), 5 * 64 + 3);
+    EXPECT_EQ(evalInt(tr.layout->offset, env), 5 * 64 + 3);
     // Two elements on one offset, a negative offset, a range beyond shared memory.
     s.index = {add(mul(i, c(32)), j)};
     auto col = buildUserShared(s, 4, "S");
@@ -298,7 +298,7 @@ def main(A: T.Tensor((4, 8), "float32"), B: T.Tensor((4, 8), "float32")):
     ASSERT_EQ(S.inputs.size(), 2u);
     std::vector<std::pair<const VarNode*, int64_t>> env{{S.inputs[0].get(), 1},
                                                         {S.inputs[1].get(), 5}};
-    EXPECT_EQ(evalIndex(S.offset, env), 16 + 4 + 1);
+    EXPECT_EQ(evalInt(S.offset, env), 16 + 4 + 1);
     // thread = 4 * j + i, one register: 32 threads, no family (block fragments put j's chunks,
     // not i, in the low thread bits); inverse i = t % 4, j = t // 4.
     const LayoutNode& X = *r.elaborated->layouts.at("X");
