@@ -166,7 +166,7 @@ InterpResult Machine::run(const PrimFunc& f, std::vector<HostTensor>& args) {
     try {
         if (!f) fail({}, "no function to interpret");
         bindArguments(f, args);
-        exec(f->body.get());
+        runBody(f);
         r.ok = true;
     } catch (const InterpError& e) {
         error(e.span, e.message, e.hint);
@@ -181,6 +181,8 @@ InterpResult Machine::run(const PrimFunc& f, std::vector<HostTensor>& args) {
     r.log = std::move(m_log);
     return r;
 }
+
+void Machine::runBody(const PrimFunc& f) { exec(f->body.get()); }
 
 void Machine::exec(const StmtNode* s) {
     if (!s) return;

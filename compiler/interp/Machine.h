@@ -75,8 +75,10 @@ public:
     /// The thread-level interpreter (ThreadMachine) derives from Machine to reuse expression
     /// evaluation; loadValue and callF are its two hooks (memory model and tl.* intrinsics).
     virtual ~Machine() = default;
-    /// Whole run: binds arguments, executes the body, converts errors (Exec.cpp).
+    /// Whole run: binds arguments, executes the body (runBody), converts errors (Exec.cpp).
     InterpResult run(const ir::PrimFunc& f, std::vector<HostTensor>& args);
+    /// Executes the function body after binding; ThreadMachine runs kernels thread by thread.
+    virtual void runBody(const ir::PrimFunc& f);
 
     // --- expressions (Eval.cpp) -------------------------------------------------------------
     /// Value of `e` as a double (integer expressions converted, exact up to 2^53).

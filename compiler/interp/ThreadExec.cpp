@@ -44,30 +44,9 @@ int64_t physicalElems(const PrimFuncNode* f, const BufferNode& b, int64_t numel)
 
 }  // namespace
 
-InterpResult ThreadMachine::runLowered(const PrimFunc& f, std::vector<HostTensor>& args) {
-    InterpResult r;
-    auto error = [&](Span s, std::string msg, std::string hint) {
-        r.ok = false;
-        r.error = Diagnostic{Severity::Error, s, std::move(msg), std::move(hint), "interp"};
-    };
-    try {
-        if (!f) fail({}, "no function to interpret");
-        m_func = f.get();
-        bindArguments(f, args);
-        execTop(f->body.get());
-        r.ok = true;
-    } catch (const InterpError& e) {
-        error(e.span, e.message, e.hint);
-    } catch (const std::bad_alloc&) {
-        error(m_stmtSpan, "the interpreter ran out of memory", "try smaller sizes");
-    } catch (const std::exception& e) {
-        error(m_stmtSpan, std::string("internal interpreter error: ") + e.what(), {});
-    } catch (...) {
-        error(m_stmtSpan, "internal interpreter error", {});
-    }
-    r.blocksRun = m_blocksRun;
-    r.log = std::move(m_log);
-    return r;
+void ThreadMachine::runBody(const PrimFunc& f) {
+    m_func = f.get();
+    execTop(f->body.get());
 }
 
 void ThreadMachine::execTop(const StmtNode* s) {
@@ -469,7 +448,7 @@ InterpResult runLowered(const ir::PrimFunc& f, std::vector<HostTensor>& args,
                         const InterpOptions& opts) {
     try {
         detail::ThreadMachine m(opts);
-        return m.runLowered(f, args);
+        return m.run(f, args);
     } catch (...) {
         InterpResult r;
         r.error = Diagnostic{Severity::Error, {}, "internal interpreter error", {}, "interp"};

@@ -45,8 +45,8 @@ struct Address {
 class ThreadMachine : public Machine {
 public:
     explicit ThreadMachine(const InterpOptions& opts) : Machine(opts) {}
-    /// Whole run, as Machine::run but thread-level (ThreadExec.cpp).
-    InterpResult runLowered(const ir::PrimFunc& f, std::vector<HostTensor>& args);
+    /// The body of Machine::run at thread level: kernels run every thread in lockstep.
+    void runBody(const ir::PrimFunc& f) override;
 
     double loadValue(const ir::LoadNode* n) override;
     double callF(const ir::CallNode* n) override;
