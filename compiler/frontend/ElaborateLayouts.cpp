@@ -193,12 +193,8 @@ ir::Layout finishUserLayout(Elaborator& el, const analysis::UserLayoutSpec& spec
 
 void Elaborator::installLayouts() {
     auto T = module("tilelang.language");
-    auto def = [&](const std::string& n, std::function<Value(Elaborator&, CallArgs&)> fn) {
-        std::string q = "T." + n;
-        T->set(n, Value::builtin(q, [fn, q](Interp& in, CallArgs& a) {
-                   a.callee = q;
-                   return fn(elaboratorOf(in), a);
-               }));
+    auto def = [this](const std::string& n, std::function<Value(Elaborator&, CallArgs&)> fn) {
+        defineT(n, std::move(fn));
     };
     def("Layout", makeUserLayout);
     def("Fragment", makeUserFragment);

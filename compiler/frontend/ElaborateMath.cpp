@@ -40,12 +40,8 @@ Value minMax(Elaborator& el, CallArgs& a, bool isMax) {
 
 void Elaborator::installMath() {
     auto T = module("tilelang.language");
-    auto def = [&](const std::string& n, std::function<Value(Elaborator&, CallArgs&)> fn) {
-        std::string q = "T." + n;
-        T->set(n, Value::builtin(q, [fn, q](Interp& in, CallArgs& a) {
-                   a.callee = q;
-                   return fn(elaboratorOf(in), a);
-               }));
+    auto def = [this](const std::string& n, std::function<Value(Elaborator&, CallArgs&)> fn) {
+        defineT(n, std::move(fn));
     };
 
     def("max", [](Elaborator& el, CallArgs& a) { return minMax(el, a, true); });

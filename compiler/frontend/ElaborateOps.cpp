@@ -391,14 +391,18 @@ Value opAllocVar(Elaborator& el, CallArgs& a) {
 
 }  // namespace
 
+void Elaborator::defineT(const std::string& n, std::function<Value(Elaborator&, CallArgs&)> fn) {
+    std::string q = "T." + n;
+    module("tilelang.language")->set(n, Value::builtin(q, [fn, q](Interp& in, CallArgs& a) {
+                                         a.callee = q;
+                                         return fn(elaboratorOf(in), a);
+                                     }));
+}
+
 void Elaborator::installVocabulary() {
     auto T = module("tilelang.language");
-    auto def = [&](const std::string& n, std::function<Value(Elaborator&, CallArgs&)> fn) {
-        std::string q = "T." + n;
-        T->set(n, Value::builtin(q, [fn, q](Interp& in, CallArgs& a) {
-                   a.callee = q;
-                   return fn(elaboratorOf(in), a);
-               }));
+    auto def = [this](const std::string& n, std::function<Value(Elaborator&, CallArgs&)> fn) {
+        defineT(n, std::move(fn));
     };
 
     // types

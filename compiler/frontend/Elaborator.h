@@ -105,6 +105,9 @@ private:
     void installVocabulary();  // ElaborateOps.cpp
     void installMath();        // ElaborateMath.cpp
     void installLayouts();     // ElaborateLayouts.cpp
+    /// Registers `T.<name>` in tilelang.language as a builtin calling `fn` with this elaborator
+    /// (the callee name in diagnostics is "T.<name>"). ElaborateOps.cpp.
+    void defineT(const std::string& name, std::function<Value(Elaborator&, CallArgs&)> fn);
     ir::PrimFunc elaboratePrimFunc(const FunctionObj& f, const std::string& name);
     ir::PrimFunc elaborateEager(const KernelEntry& entry);
     ir::PrimFunc finish(const std::string& name, ir::Stmt body, Span span);
