@@ -1,8 +1,11 @@
+// Hardware register layouts (HwLayouts.h): mma.sync A/B operands, wgmma D, MFMA 16x16 A/B/C,
+// built as expression layouts from the PTX ISA / AMD figures cited in the header.
 #include "compiler/analysis/HwLayouts.h"
 
 #include <cstdlib>
 #include <sstream>
 
+#include "compiler/analysis/LayoutBuild.h"
 #include "compiler/analysis/Ldmatrix.h"
 #include "compiler/ir/Builder.h"
 
@@ -10,21 +13,12 @@ namespace ts::analysis {
 using namespace ts::ir;
 
 namespace {
-Expr c(int64_t v) { return intImm(v); }
-Expr div(Expr a, int64_t b) { return floordiv(std::move(a), c(b)); }
-Expr mod(Expr a, int64_t b) { return floormod(std::move(a), c(b)); }
-Expr mulc(Expr a, int64_t b) { return mul(std::move(a), c(b)); }
+using namespace lb;
 Expr add3(Expr a, Expr b, Expr d) { return add(add(std::move(a), std::move(b)), std::move(d)); }
 
 std::shared_ptr<LayoutNode> newFragment(std::vector<int64_t> shape, const char* rowName,
                                         const char* colName) {
-    auto l = std::make_shared<LayoutNode>();
-    l->kind = LayoutKind::Fragment;
-    l->shape = std::move(shape);
-    l->inputs = {makeVar(rowName), makeVar(colName)};
-    l->invThread = makeVar("t");
-    l->invLocal = makeVar("r");
-    return l;
+    return lb::newFragment(std::move(shape), {rowName, colName});
 }
 }  // namespace
 

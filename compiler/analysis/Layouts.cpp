@@ -3,6 +3,7 @@
 #include <cmath>
 #include <sstream>
 
+#include "compiler/analysis/LayoutBuild.h"
 #include "compiler/analysis/Swizzle.h"
 #include "compiler/ir/Builder.h"
 
@@ -10,22 +11,8 @@ namespace ts::analysis {
 using namespace ts::ir;
 
 namespace {
-Expr c(int64_t v) { return intImm(v); }
-Expr div(Expr a, int64_t b) { return floordiv(std::move(a), c(b)); }
-Expr mod(Expr a, int64_t b) { return floormod(std::move(a), c(b)); }
-Expr mulc(Expr a, int64_t b) { return mul(std::move(a), c(b)); }
+using namespace lb;
 int64_t ceilDiv(int64_t a, int64_t b) { return (a + b - 1) / b; }
-
-std::shared_ptr<LayoutNode> newFragment(std::vector<int64_t> shape) {
-    auto l = std::make_shared<LayoutNode>();
-    l->kind = LayoutKind::Fragment;
-    l->shape = std::move(shape);
-    const char* names[] = {"i", "j", "k", "l"};
-    for (size_t d = 0; d < l->shape.size(); ++d) l->inputs.push_back(makeVar(names[d % 4]));
-    l->invThread = makeVar("t");
-    l->invLocal = makeVar("r");
-    return l;
-}
 }  // namespace
 
 Layout makeMmaAccumulator(int64_t M, int64_t N, WarpPartition wp) {
