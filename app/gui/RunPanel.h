@@ -56,6 +56,8 @@ public:
     /// The last run's verdict line (tests).
     QString statusText() const;
     QString logText() const;
+    /// The target picker (tests add a GPU entry on machines without one).
+    QComboBox* targetBox() const { return m_target; }
     /// Overrides the tilec executable (tests).
     void setTilec(const QString& path) { m_tilec = path; }
 

@@ -10,6 +10,7 @@
 // bank i: 8 lanes share each of 4 banks with distinct words -> 8 wavefronts, ideal 1. A block
 // executes it 8 warps x 4 (v) = 32 times: 256 wavefronts, 224 excess per block; x1024 blocks =
 // 262144 ld wavefronts and 229376 ld conflicts -- what the H200 measured.
+#include <QComboBox>
 #include <QFile>
 #include <QTemporaryDir>
 #include <QtTest>
@@ -172,6 +173,50 @@ private slots:
         QVERIFY(p.compareModel()->hasMeasured());
         s.openDocument(QString(), readText(kFixtures + "/transpose.py"));
         QVERIFY(!p.compareModel()->hasMeasured());
+    }
+
+    void gpuRunMeasuresBanksIntoThePanel() {
+        // The Run panel's chain with a stand-in tilec (no GPU here): `run` passes, `banks`
+        // writes the H200 fixture to its --json path and logs its arguments.
+        QTemporaryDir dir;
+        const QString fake = dir.filePath("tilec"), argLog = dir.filePath("args.txt");
+        QFile sh(fake);
+        QVERIFY(sh.open(QIODevice::WriteOnly));
+        sh.write(
+            QStringLiteral("#!/bin/sh\n"
+                           "echo \"$@\" >> '%1'\n"
+                           "if [ \"$1\" = run ]; then echo 'ran on FakeGPU: 1.0 ms'; exit 0; fi\n"
+                           "while [ $# -gt 1 ]; do [ \"$1\" = --json ] && cp '%2' \"$2\"; "
+                           "shift; done\n")
+                .arg(argLog, kFixtures + "/transpose-measured.json")
+                .toUtf8());
+        sh.close();
+        sh.setPermissions(sh.permissions() | QFile::ExeOwner);
+        Session s;
+        BankPanel p(s);
+        RunPanel run(s);
+        run.setTilec(fake);
+        run.targetBox()->insertItem(0, "GPU 0: FakeGPU (sm_90a)", "gpu:0");
+        run.targetBox()->setCurrentIndex(0);
+        QVERIFY(openTranspose(s, p));
+        QSignalSpy measured(&run, &RunPanel::banksMeasured);
+        run.run();
+        QVERIFY(measured.wait(20000));
+        QVERIFY(!measured.first().first().toString().isEmpty());
+        QVERIFY(p.compareModel()->hasMeasured());
+        QCOMPARE(p.compareModel()->match().status, viz::MeasuredMatch::Matches);
+        QStringList calls = readText(argLog).split('\n', Qt::SkipEmptyParts);
+        QCOMPARE(calls.size(), 2);
+        QVERIFY(calls[0].startsWith("run "));
+        QVERIFY(calls[1].startsWith("banks "));
+        QVERIFY(calls[1].contains("--target cuda:sm_90a --measure --json"));
+        // Not after a run on the interpreter.
+        run.targetBox()->setCurrentIndex(run.targetBox()->findData("cpu-interpreter"));
+        QSignalSpy done(&run, &RunPanel::finished);
+        run.run();
+        QVERIFY(done.wait(20000));
+        QTest::qWait(200);
+        QCOMPARE(readText(argLog).split('\n', Qt::SkipEmptyParts).size(), 3);
     }
 
     void banksCommandLine() {
