@@ -2,7 +2,9 @@
 // over a real Session and real H200 measurements: tests/gui/fixtures/banks/*-measured.json were
 // written by `tilec banks transpose.py [--param pad=1] --measure --json` on an NVIDIA H200
 // (GH100, 2026-11-29) for the copy of bench/banks/transpose.py next to them, so the source hash
-// matches and the test does not depend on bench/ staying unchanged.
+// matches and the test does not depend on bench/ staying unchanged. Their "source_hash" was
+// recomputed after a fix of the FNV-1a offset basis (tests/unit/BankCompareTest.cpp); every
+// other value is as the H200 run wrote it.
 //
 // Hand-derived predictions for transpose.py (M = N = 1024, block = 32, pad = 0, float32, 256
 // threads; 32 x 32 = 1024 blocks): the column read S[j, i] gives each thread 4 consecutive j of

@@ -45,7 +45,7 @@ const std::vector<CounterSpec>& comparedCounters() {
 }
 
 std::string sourceHash(const std::string& text) {
-    uint64_t h = 1469598103934665603ull;  // FNV-1a 64-bit offset basis and prime
+    uint64_t h = 0xcbf29ce484222325ull;  // FNV-1a 64-bit offset basis; prime 0x100000001b3
     size_t pos = 0;
     while (pos < text.size()) {
         size_t end = text.find('\n', pos);
@@ -55,7 +55,7 @@ std::string sourceHash(const std::string& text) {
         // The IDE's parameter pragma (app/gui/ParamPragma.h) is left out: parameter values are
         // compared one by one, and tilec takes them as --param on a file without the line.
         if (first == std::string_view::npos || line.substr(first).rfind("# tilescope:", 0) != 0)
-            for (unsigned char c : line) h = (h ^ c) * 1099511628211ull;
+            for (unsigned char c : line) h = (h ^ c) * 0x100000001b3ull;
         pos = end;
     }
     char buf[17];
