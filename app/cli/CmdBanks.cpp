@@ -43,32 +43,8 @@ nlohmann::json toJson(const analysis::KernelBankReport& r, const CompileResult& 
     j["params"] = nlohmann::json::object();
     for (const auto& p : cr.params) j["params"][p.name] = p.value;
     if (auto text = readFile(flags.file)) j["source_hash"] = viz::sourceHash(*text);
-    double b = double(r.blocks);
-    j["predicted"] = {{"ld_wavefronts", b * r.loadWavefronts},
-                      {"ld_ideal", b * r.loadIdeal},
-                      {"ld_conflicts", b * r.loadExcess()},
-                      {"st_wavefronts", b * r.storeWavefronts},
-                      {"st_ideal", b * r.storeIdeal},
-                      {"st_conflicts", b * r.storeExcess()},
-                      {"cp_async_wavefronts", b * r.cpAsyncWavefronts},
-                      {"cp_async_ideal", b * r.cpAsyncIdeal}};
-    double ldsm = 0, ldsmIdeal = 0, ldsmInst = 0, ldsInst = 0, stsInst = 0;
-    for (auto& a : r.accesses) {
-        if (a.kind == analysis::AccessKind::Ldmatrix)
-            ldsm += a.wavefronts, ldsmIdeal += a.ideal, ldsmInst += a.executions;
-        if (a.kind == analysis::AccessKind::Load) ldsInst += a.executions;
-        if (a.kind == analysis::AccessKind::Store) stsInst += a.executions;
-    }
-    // Warp-level instruction counts (smsp__inst_executed_op_shared_ld/st, _op_ldsm): they check
-    // the model's ptxas-merging of unrolled accesses independently of the bank rules.
-    j["predicted"]["lds_instructions"] = b * ldsInst;
-    j["predicted"]["sts_instructions"] = b * stsInst;
-    j["predicted"]["ldsm_instructions"] = b * ldsmInst;
-    j["predicted"]["ldsm_wavefronts"] = b * ldsm;
-    j["predicted"]["ldsm_conflicts"] = b * (ldsm - ldsmIdeal);
-    // Scalar/vector shared loads alone (LDS), in case the ld counters exclude LDSM.
-    j["predicted"]["lds_wavefronts"] = b * (r.loadWavefronts - ldsm);
-    j["predicted"]["lds_conflicts"] = b * (r.loadExcess() - (ldsm - ldsmIdeal));
+    j["predicted"] = nlohmann::json::object();
+    for (const auto& [k, v] : analysis::kernelCounters(r)) j["predicted"][k] = v;
     auto& acc = j["accesses"] = nlohmann::json::array();
     for (auto& a : r.accesses)
         acc.push_back({{"line", a.span.line},

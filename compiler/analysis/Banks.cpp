@@ -521,4 +521,30 @@ KernelBankReport analyzeBanks(const PrimFunc& f, const BankOptions& opts) {
     return rep;
 }
 
+std::map<std::string, double> kernelCounters(const KernelBankReport& r) {
+    const double b = double(r.blocks);
+    double ldsm = 0, ldsmIdeal = 0, ldsmInst = 0, ldsInst = 0, stsInst = 0;
+    for (const auto& a : r.accesses) {
+        if (a.kind == AccessKind::Ldmatrix)
+            ldsm += a.wavefronts, ldsmIdeal += a.ideal, ldsmInst += a.executions;
+        if (a.kind == AccessKind::Load) ldsInst += a.executions;
+        if (a.kind == AccessKind::Store) stsInst += a.executions;
+    }
+    return {{"ld_wavefronts", b * r.loadWavefronts},
+            {"ld_ideal", b * r.loadIdeal},
+            {"ld_conflicts", b * r.loadExcess()},
+            {"st_wavefronts", b * r.storeWavefronts},
+            {"st_ideal", b * r.storeIdeal},
+            {"st_conflicts", b * r.storeExcess()},
+            {"cp_async_wavefronts", b * r.cpAsyncWavefronts},
+            {"cp_async_ideal", b * r.cpAsyncIdeal},
+            {"ldsm_wavefronts", b * ldsm},
+            {"ldsm_conflicts", b * (ldsm - ldsmIdeal)},
+            {"lds_wavefronts", b * (r.loadWavefronts - ldsm)},
+            {"lds_conflicts", b * (r.loadExcess() - (ldsm - ldsmIdeal))},
+            {"lds_instructions", b * ldsInst},
+            {"sts_instructions", b * stsInst},
+            {"ldsm_instructions", b * ldsmInst}};
+}
+
 }  // namespace ts::analysis

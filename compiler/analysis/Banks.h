@@ -41,6 +41,7 @@
 #pragma once
 #include <array>
 #include <cstdint>
+#include <map>
 #include <string>
 #include <vector>
 
@@ -138,6 +139,14 @@ struct KernelBankReport {
     double loadExcess() const { return loadWavefronts - loadIdeal; }
     double storeExcess() const { return storeWavefronts - storeIdeal; }
 };
+
+/// Whole-grid predicted counters of `r` (per-block totals x blocks: what CUPTI's .sum counters
+/// count), by key: ld_wavefronts, ld_ideal, ld_conflicts (ld.shared + ldmatrix), st_wavefronts,
+/// st_ideal, st_conflicts, cp_async_wavefronts, cp_async_ideal, ldsm_wavefronts, ldsm_conflicts,
+/// lds_wavefronts / lds_conflicts (ld.shared alone), and warp-level instruction counts
+/// lds_instructions, sts_instructions, ldsm_instructions (smsp__inst_executed_op_*). Conflicts
+/// are excess wavefronts. The one set of formulas of `tilec banks --json` and the Bank view.
+std::map<std::string, double> kernelCounters(const KernelBankReport& r);
 
 /// Analyzes a lowered PrimFunc (CompileResult::lowered after lower-to-threads). Never throws;
 /// a function that is not flattened yields an empty report with a note.

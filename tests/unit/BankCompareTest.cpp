@@ -43,10 +43,12 @@ TEST(BankCompare, ParsesCountersNullsAndOldFiles) {
 }
 
 TEST(BankCompare, AgreementRule) {
-    EXPECT_TRUE(countersAgree(1000, 1064));  // within 64
-    EXPECT_FALSE(countersAgree(1000, 1065));
-    EXPECT_TRUE(countersAgree(50000, 51000));   // within 2% of 51000 = 1020
-    EXPECT_FALSE(countersAgree(50000, 51100));  // 1100 > 1022
+    EXPECT_TRUE(countersAgree(0, 0, 0));           // equal
+    EXPECT_FALSE(countersAgree(0, 1, 0));          // no traffic to compare against: exact
+    EXPECT_TRUE(countersAgree(0, 141, 131213));    // row-sum residue: 141 <= 656 (0.5%)
+    EXPECT_FALSE(countersAgree(0, 2202, 133274));  // 4096 one-row blocks: 2202 > 666
+    EXPECT_FALSE(countersAgree(98304, 0, 32768));  // the unmerged-store prediction of old
+    EXPECT_FALSE(countersAgree(5, -1, 1000));      // -1: not measured
 }
 
 TEST(BankCompare, MatchNamesEachDifference) {

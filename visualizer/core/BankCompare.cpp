@@ -11,25 +11,6 @@
 namespace ts::viz {
 using namespace ts::analysis;
 
-std::map<std::string, double> predictedKernelCounters(const KernelBankReport& r) {
-    const double b = double(r.blocks);
-    double ldsm = 0, ldsmIdeal = 0;
-    for (const auto& a : r.accesses)
-        if (a.kind == AccessKind::Ldmatrix) ldsm += a.wavefronts, ldsmIdeal += a.ideal;
-    return {{"ld_wavefronts", b * r.loadWavefronts},
-            {"ld_ideal", b * r.loadIdeal},
-            {"ld_conflicts", b * r.loadExcess()},
-            {"st_wavefronts", b * r.storeWavefronts},
-            {"st_ideal", b * r.storeIdeal},
-            {"st_conflicts", b * r.storeExcess()},
-            {"cp_async_wavefronts", b * r.cpAsyncWavefronts},
-            {"cp_async_ideal", b * r.cpAsyncIdeal},
-            {"ldsm_wavefronts", b * ldsm},
-            {"ldsm_conflicts", b * (ldsm - ldsmIdeal)},
-            {"lds_wavefronts", b * (r.loadWavefronts - ldsm)},
-            {"lds_conflicts", b * (r.loadExcess() - (ldsm - ldsmIdeal))}};
-}
-
 const std::vector<CounterSpec>& comparedCounters() {
     static const std::vector<CounterSpec> specs = {
         {"ld_conflicts", "ld bank conflicts (excess wavefronts)",
@@ -110,12 +91,12 @@ std::optional<MeasuredBanks> parseMeasuredBanks(const std::string& text, std::st
     return m;
 }
 
-bool countersAgree(double p, double m) {
-    return m >= 0 && std::abs(p - m) <= std::max(0.02 * std::max(std::abs(p), std::abs(m)), 64.0);
+bool countersAgree(double p, double m, double opWavefronts) {
+    return m >= 0 && (p == m || std::abs(p - m) <= 0.005 * std::max(0.0, opWavefronts));
 }
 
 std::vector<CounterComparison> compareCounters(const KernelBankReport& r, const MeasuredBanks& m) {
-    const auto pred = predictedKernelCounters(r);
+    const auto pred = analysis::kernelCounters(r);
     std::vector<CounterComparison> rows;
     for (const CounterSpec& c : comparedCounters()) {
         CounterComparison row;
@@ -123,12 +104,15 @@ std::vector<CounterComparison> compareCounters(const KernelBankReport& r, const 
         row.predicted = pred.at(c.key);
         if (auto it = m.measured.find(c.key); it != m.measured.end()) {
             row.measured = it->second;
-            bool ok = countersAgree(row.predicted, it->second);
+            auto wf =
+                m.measured.find(row.key.rfind("st", 0) == 0 ? "st_wavefronts" : "ld_wavefronts");
+            const double scale = wf == m.measured.end() ? 0 : wf->second;
+            bool ok = countersAgree(row.predicted, it->second, scale);
             // The ld counters of some chips leave ldmatrix out: the LDS-only prediction counts.
             if (!ok && row.key == "ld_conflicts")
-                ok = countersAgree(pred.at("lds_conflicts"), it->second);
+                ok = countersAgree(pred.at("lds_conflicts"), it->second, scale);
             if (!ok && row.key == "ld_wavefronts")
-                ok = countersAgree(pred.at("lds_wavefronts"), it->second);
+                ok = countersAgree(pred.at("lds_wavefronts"), it->second, scale);
             row.agree = ok;
         }
         rows.push_back(std::move(row));

@@ -3,7 +3,7 @@
 // `tilec banks FILE --measure --json OUT` wrote on a GPU (app/cli/CmdBanks.cpp,
 // profiler/cupti/RangeProfiler.h), with an agree/disagree verdict per counter, and a check that a
 // measurement belongs to the program shown (kernel, grid, parameter values, target, source text).
-// The CLI writes its JSON with predictedKernelCounters() and the IDE compares with
+// The CLI writes its JSON with analysis::kernelCounters() and the IDE compares with
 // compareCounters(), so both sides use one set of formulas. No Qt.
 #pragma once
 #include <cstdint>
@@ -16,14 +16,7 @@
 
 namespace ts::viz {
 
-/// Whole-grid predicted counters of `r` (per-block totals x blocks, what CUPTI's .sum counters
-/// count). Keys: ld_wavefronts, ld_ideal, ld_conflicts (ld + ldmatrix), st_wavefronts, st_ideal,
-/// st_conflicts, cp_async_wavefronts, cp_async_ideal, ldsm_wavefronts, ldsm_conflicts, and
-/// lds_wavefronts / lds_conflicts (scalar/vector LDS alone, in case a chip's ld counters exclude
-/// ldmatrix). Conflicts are excess wavefronts (wavefronts - ideal).
-std::map<std::string, double> predictedKernelCounters(const analysis::KernelBankReport& r);
-
-/// One counter the Bank view compares: key in predictedKernelCounters / MeasuredBanks::measured,
+/// One counter the Bank view compares: key in analysis::kernelCounters / MeasuredBanks::measured,
 /// a label, and the Nsight Compute metric it is measured with (l1tex__* names as in the Nsight
 /// Compute "Memory Workload Analysis" shared-memory table; collected by tilec banks --measure).
 struct CounterSpec {
@@ -57,8 +50,11 @@ struct MeasuredBanks {
 /// older files, from the raw "measured.metrics".
 std::optional<MeasuredBanks> parseMeasuredBanks(const std::string& json, std::string* why);
 
-/// The agreement rule of bench/h200_banks.sh: |p - m| <= max(2% of the larger, 64).
-bool countersAgree(double predicted, double measured);
+/// The agreement rule of bench/h200_banks.sh: equal, or |p - m| <= 0.5% of `opWavefronts`, the
+/// measured wavefronts of the same operation (ld or st) -- a difference small against the traffic
+/// (the row-sum residue of inter-block contention, README "Shared-memory bank conflicts").
+/// A negative `measured` (tilec's "not measured") never agrees.
+bool countersAgree(double predicted, double measured, double opWavefronts);
 
 /// One row of the comparison.
 struct CounterComparison {
