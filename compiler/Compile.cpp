@@ -79,11 +79,38 @@ bool kernelInfo(const ir::PrimFunc& f, const Target& target, KernelInfo& k,
     }
     for (auto& b : f->params) {
         auto n = ir::constNumel(*b);
-        if (n && *n > int64_t(INT32_MAX))
-            diags.warning(b->span,
-                          "tensor '" + b->name + "' has " + std::to_string(*n) +
-                              " elements: generated index arithmetic is 32-bit and may overflow");
+        if (n && *n > int64_t(INT32_MAX)) {
+            // Wrong addresses are worse than no kernel: the generated index arithmetic is int.
+            diags.error(b->span,
+                        "tensor '" + b->name + "' has " + std::to_string(*n) +
+                            " elements, more than 2^31-1: the generated index arithmetic is 32-bit",
+                        "split the problem into tensors of fewer than 2^31 elements");
+            return false;
+        }
     }
+    // Per-thread arrays (lowered fragments and locals) past the register file spill to local
+    // memory: 255 32-bit registers per thread (CUDA C++ Programming Guide, "Compute Capabilities",
+    // Table "Technical Specifications per Compute Capability": maximum registers per thread).
+    int64_t regBytes = 0;
+    std::string biggest;
+    int64_t biggestBytes = 0;
+    ir::walk(kn->body, [&](const ir::Stmt& s) {
+        auto* a = ir::as<ir::AllocNode>(s);
+        if (!a || a->buffer->scope != ir::Scope::Local) return;
+        auto n = ir::constNumel(*a->buffer);
+        if (!n) return;
+        int64_t bytes = *n * ir::dtypeBytes(a->buffer->dtype);
+        regBytes += bytes;
+        if (bytes > biggestBytes) biggestBytes = bytes, biggest = a->buffer->name;
+    });
+    if (regBytes > 255 * 4)
+        diags.warning(
+            kn->span,
+            "per-thread arrays need " + std::to_string((regBytes + 3) / 4) +
+                " 32-bit registers per thread (largest: '" + biggest + "', " +
+                std::to_string((biggestBytes + 3) / 4) +
+                "), more than the 255 a thread can hold: ptxas will spill to local memory",
+            "use smaller tiles or more threads per block");
     k.args.clear();
     for (size_t i = 0; i < f->params.size(); ++i) {
         auto& b = *f->params[i];

@@ -1,6 +1,9 @@
 // compile() on input that is not a tile program at all: binary bytes get one error at the first
 // offending byte (not hundreds of lexer errors), and any flood of errors is cut after 50 with a
 // note saying how many were dropped.
+#include <fstream>
+#include <sstream>
+
 #include <gtest/gtest.h>
 
 #include "compiler/Compile.h"
@@ -59,4 +62,30 @@ TEST(CompileInput, ErrorFloodIsCappedWithANote) {
     EXPECT_EQ(out[4].severity, Severity::Note);
     EXPECT_EQ(out[4].message, "57 more error(s) not shown");
     EXPECT_EQ(capErrors(all, 60).size(), all.size());
+}
+
+// A per-thread fragment past the register file gets a warning naming it: (1, 100000) fp32 over
+// 128 threads in 4-wide vectors is ceil(100000 / 512) * 4 = 784 registers per thread; N = 37
+// needs 4 and gets none.
+TEST(CompileInput, RegisterFileOverflowIsAWarning) {
+    std::ifstream in(std::string(TS_SOURCE_DIR) + "/tests/e2e/programs/affine_row.py");
+    std::stringstream ss;
+    ss << in.rdbuf();
+    auto count = [&](const std::string& n, std::string* msg) {
+        CompileOptions o;
+        o.params["N"] = n;
+        auto r = compile("affine_row.py", ss.str(), o);
+        EXPECT_TRUE(r.ok);
+        int k = 0;
+        for (auto& d : r.diagnostics)
+            if (d.severity == Severity::Warning &&
+                d.message.find("registers per thread") != std::string::npos)
+                ++k, *msg = d.message;
+        return k;
+    };
+    std::string msg;
+    EXPECT_EQ(count("100000", &msg), 1);
+    EXPECT_NE(msg.find("784 32-bit registers"), std::string::npos) << msg;
+    EXPECT_NE(msg.find("'x'"), std::string::npos) << msg;
+    EXPECT_EQ(count("37", &msg), 0);
 }
