@@ -112,5 +112,7 @@ TEST(PassGolden, EveryPinnedPassMatches) {
             ++checked;
         }
     }
-    if (!refresh) EXPECT_GE(checked, 8);
+    if (!refresh) {
+        EXPECT_GE(checked, 8);
+    }
 }

@@ -161,7 +161,9 @@ TEST(Layout, BlockFragmentPaddedTail1D) {
     for (int t = 0; t < 128; ++t)
         for (int r = 0; r < 8; ++r) {
             auto j = fragmentInverse(*l, t, r)->at(0);
-            if (j < 192) EXPECT_TRUE(cols.insert(j).second);
+            if (j < 192) {
+                EXPECT_TRUE(cols.insert(j).second);
+            }
         }
     EXPECT_EQ(cols.size(), 192u);
 }

@@ -57,8 +57,9 @@ void expectRoundTrip(const LayoutNode& l) {
             if (!in) continue;
             ++held;
             seen.insert(*idx);
-            if (l.replicate == 1)
+            if (l.replicate == 1) {
                 EXPECT_EQ(fragmentLocate(l, *idx), P(t, r)) << "slot " << t << "," << r;
+            }
         }
     EXPECT_EQ(held, numel * l.replicate);
     EXPECT_EQ(static_cast<int64_t>(seen.size()), numel);
