@@ -18,6 +18,7 @@
 
 #include "app/gui/Session.h"
 #include "app/gui/Theme.h"
+#include "visualizer/core/Svg.h"
 #include "visualizer/widgets/BankHeatmapWidget.h"
 
 namespace ts::gui {
@@ -229,6 +230,24 @@ BankPanel::BankPanel(Session& session, QWidget* parent) : QWidget(parent), m_ses
     auto* measuredRow = new QHBoxLayout;
     measuredRow->addWidget(m_measuredInfo, 1);
     measuredRow->addWidget(m_loadButton);
+    auto* svgButton = new QToolButton;
+    svgButton->setText(tr("SVG…"));
+    svgButton->setToolTip(tr("Export the heatmap of the selected access as SVG"));
+    auto* pngButton = new QToolButton;
+    pngButton->setText(tr("PNG…"));
+    pngButton->setToolTip(tr("Export the heatmap of the selected access as PNG"));
+    measuredRow->addWidget(svgButton);
+    measuredRow->addWidget(pngButton);
+    connect(svgButton, &QToolButton::clicked, this, [this] {
+        QString p = QFileDialog::getSaveFileName(this, tr("Export heatmap as SVG"), "banks.svg",
+                                                 "SVG (*.svg)");
+        if (!p.isEmpty()) exportHeatmapSvg(p);
+    });
+    connect(pngButton, &QToolButton::clicked, this, [this] {
+        QString p = QFileDialog::getSaveFileName(this, tr("Export heatmap as PNG"), "banks.png",
+                                                 "PNG (*.png)");
+        if (!p.isEmpty()) exportHeatmapPng(p);
+    });
     uv->addWidget(m_totals);
     uv->addLayout(measuredRow);
     uv->addWidget(m_banner);
@@ -256,6 +275,18 @@ BankPanel::BankPanel(Session& session, QWidget* parent) : QWidget(parent), m_ses
     // A new document: the old measurement is someone else's.
     connect(&m_session, &Session::documentOpened, this, &BankPanel::clearMeasured);
     refresh();
+}
+
+bool BankPanel::exportHeatmapSvg(const QString& path) const {
+    if (m_heat->model().cost().phases == 0) return false;
+    QFile f(path);
+    if (!f.open(QIODevice::WriteOnly)) return false;
+    return f.write(QByteArray::fromStdString(viz::heatmapToSvg(m_heat->model()))) > 0;
+}
+
+bool BankPanel::exportHeatmapPng(const QString& path) const {
+    if (m_heat->model().cost().phases == 0) return false;
+    return m_heat->grab().save(path, "PNG");
 }
 
 void BankPanel::refresh() {

@@ -98,6 +98,10 @@ public:
     viz::BankHeatmapWidget* heatmap() const { return m_heat; }
     /// Shows the heatmap of table row `row` (and reveals its source line when `reveal`).
     void selectRow(int row, bool reveal = false);
+    /// Writes the shown heatmap (lanes x banks of the selected access) as SVG
+    /// (viz::heatmapToSvg) or as a PNG of the widget; false when nothing is shown or on I/O error.
+    bool exportHeatmapSvg(const QString& path) const;
+    bool exportHeatmapPng(const QString& path) const;
 
     /// LazyPanel: the main window says whether the dock is on screen.
     void setPanelShown(bool shown) override;

@@ -2,7 +2,9 @@
 // and selections are checked, not pixels (DESIGN.md §6).
 #include <QElapsedTimer>
 #include <QFile>
+#include <QImage>
 #include <QTableView>
+#include <QTemporaryDir>
 #include <QtTest>
 
 #include "app/gui/BankPanel.h"
@@ -37,7 +39,8 @@ private slots:
     void layoutPanelListsAndDrawsBuffers() {
         Session s;
         LayoutPanel p(s);
-        s.openDocument(QStringLiteral(TS_SOURCE_DIR) + "/samples/gemm.py", readFile("samples/gemm.py"));
+        s.openDocument(QStringLiteral(TS_SOURCE_DIR) + "/samples/gemm.py",
+                       readFile("samples/gemm.py"));
         QVERIFY(waitCompiled(s));
         QTRY_VERIFY(p.buffers().contains("C_local"));
         QVERIFY(p.buffers().contains("A_shared"));
@@ -54,7 +57,10 @@ private slots:
         QTest::mouseClick(p.grid(), Qt::LeftButton, {}, pt);
         QCOMPARE(p.grid()->selectedThread(), p.grid()->model()->cell(0, 0).bank);
         // Editor focus on a line naming a buffer selects it.
-        int line = readFile("samples/gemm.py").left(readFile("samples/gemm.py").indexOf("C_local = ")).count('\n') + 1;
+        int line = readFile("samples/gemm.py")
+                       .left(readFile("samples/gemm.py").indexOf("C_local = "))
+                       .count('\n') +
+                   1;
         s.setFocus(Span{uint32_t(line), 1, uint32_t(line), 5}, FocusOrigin::Source);
         QCOMPARE(p.currentBuffer(), QString("C_local"));
         QTemporaryDir dir;
@@ -65,7 +71,8 @@ private slots:
     void bankPanelSortsAndShowsHeatmap() {
         Session s;
         BankPanel p(s);
-        s.openDocument(QStringLiteral(TS_SOURCE_DIR) + "/bench/banks/transpose.py", readFile("bench/banks/transpose.py"));
+        s.openDocument(QStringLiteral(TS_SOURCE_DIR) + "/bench/banks/transpose.py",
+                       readFile("bench/banks/transpose.py"));
         QVERIFY(waitCompiled(s));
         QTRY_VERIFY(p.model()->rowCount() >= 2);
         // Worst first: the column read of the unpadded tile, 8-way (256 threads: 8 rows per
@@ -82,6 +89,14 @@ private slots:
         QCOMPARE(reveal.count(), 1);
         QCOMPARE(p.model()->row(1).instruction, std::string("st.shared.v4 (16 B) = 4 x b32"));
         QCOMPARE(p.heatmap()->model().cost().ways, 1);
+        // Export of the shown heatmap: the SVG names its lanes and banks; the PNG is an image.
+        QTemporaryDir dir;
+        QVERIFY(p.exportHeatmapSvg(dir.filePath("h.svg")));
+        QFile svg(dir.filePath("h.svg"));
+        QVERIFY(svg.open(QIODevice::ReadOnly));
+        QVERIFY(svg.readAll().contains("<svg"));
+        QVERIFY(p.exportHeatmapPng(dir.filePath("h.png")));
+        QVERIFY(!QImage(dir.filePath("h.png")).isNull());
     }
 };
 
