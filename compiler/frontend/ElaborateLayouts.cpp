@@ -214,7 +214,7 @@ void Elaborator::installLayouts() {
                     "for shared tiles");
             if (lay->spec) {
                 el.setLayout(buf->buffer->name,
-                             finishUserLayout(el, *lay->spec, buf->buffer, a.argSpan(0)));
+                             finishUserLayout(el, *lay->spec, buf->buffer, a.argSpan(0)), a.span);
                 continue;
             }
             bool frag = lay->layout->kind == ir::LayoutKind::Fragment;
@@ -222,7 +222,7 @@ void Elaborator::installLayouts() {
                 throw CompileError(a.argSpan(0), "T.annotate_layout: the layout of '" +
                                                      buf->buffer->name + "' is for " +
                                                      (frag ? "fragments" : "shared tiles"));
-            el.setLayout(buf->buffer->name, lay->layout);
+            el.setLayout(buf->buffer->name, lay->layout, a.span);
         }
         return Value::none();
     });

@@ -77,7 +77,18 @@ public:
     const ParamBindings& bindings() const { return *m_bindings; }
     /// Adds a Global tensor (prim_func parameter, eager annotation or T.empty output).
     ir::Buffer addParam(const std::string& name, const TensorType& t, Span s, bool output);
-    void setLayout(const std::string& buffer, ir::Layout l) { m_layouts[buffer] = std::move(l); }
+    /// Records a T.annotate_layout; a second annotation of the same buffer is an error naming
+    /// the first (silently keeping the last one hid the user's mistake).
+    void setLayout(const std::string& buffer, ir::Layout l, Span at) {
+        if (auto it = m_layoutSpans.find(buffer); it != m_layoutSpans.end())
+            throw CompileError(at,
+                               "T.annotate_layout: '" + buffer +
+                                   "' already has a layout (annotated at line " +
+                                   std::to_string(it->second.line) + ")",
+                               "annotate each buffer once");
+        m_layoutSpans[buffer] = at;
+        m_layouts[buffer] = std::move(l);
+    }
     /// Threads of the enclosing T.Kernel (0 outside one): user fragments are checked against it.
     int64_t kernelThreads() const { return m_insideKernel ? m_kernelThreads : 0; }
     ir::Attrs& funcAttrs() { return m_funcAttrs; }
@@ -135,6 +146,7 @@ private:
     std::vector<int> m_outputs;
     bool m_outputsFixed = false;
     std::map<std::string, ir::Layout> m_layouts;
+    std::map<std::string, Span> m_layoutSpans;
     ir::Attrs m_funcAttrs;
 };
 
