@@ -1,38 +1,26 @@
 #include "app/cli/CliCommon.h"
 
-#include <cerrno>
-#include <cstring>
 #include <filesystem>
-#include <fstream>
 #include <iostream>
-#include <sstream>
 
+#include "compiler/support/SourceReader.h"
 #include "profiler/Runtime.h"
 
 namespace ts::cli {
 
 std::optional<std::string> readFile(const std::string& path) {
+    auto r = readSourceFile(path);
+    if (r.ok()) return std::move(r.text);
     std::error_code ec;
-    if (!std::filesystem::exists(path, ec)) {
-        std::cerr << path
-                  << ": error: no such file\n  hint: check the path (relative paths start at "
-                  << std::filesystem::current_path(ec).string() << ")\n";
-        return std::nullopt;
-    }
-    if (std::filesystem::is_directory(path, ec)) {
-        std::cerr << path
-                  << ": error: is a directory, not a tile program\n  hint: pass a .py file, e.g. "
-                  << (std::filesystem::path(path) / "gemm.py").string() << "\n";
-        return std::nullopt;
-    }
-    std::ifstream in(path, std::ios::binary);
-    if (!in) {
-        std::cerr << path << ": error: cannot open (" << std::strerror(errno) << ")\n";
-        return std::nullopt;
-    }
-    std::ostringstream ss;
-    ss << in.rdbuf();
-    return ss.str();
+    std::cerr << path << ": error: " << r.error;
+    if (r.error == "no such file")
+        std::cerr << "\n  hint: check the path (relative paths start at "
+                  << std::filesystem::current_path(ec).string() << ")";
+    else if (r.error == "is a directory")
+        std::cerr << ", not a tile program\n  hint: pass a .py file, e.g. "
+                  << (std::filesystem::path(path) / "gemm.py").string();
+    std::cerr << "\n";
+    return std::nullopt;
 }
 
 std::optional<std::map<std::string, std::string>> parseParams(const std::vector<std::string>& kv) {

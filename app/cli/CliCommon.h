@@ -18,7 +18,8 @@ struct CompileFlags {
     std::string target;               ///< empty: the GPU's arch if present, else cuda:sm_80
 };
 
-/// Reads a file; nullopt (with a message on stderr) if it can't be read.
+/// Reads a tile program through ts::readSourceFile (regular files up to 256 MiB only); nullopt,
+/// with "PATH: error: ..." on stderr, if it can't be read.
 std::optional<std::string> readFile(const std::string& path);
 /// Parses "k=v" pairs; prints an error and returns nullopt on a malformed one.
 std::optional<std::map<std::string, std::string>> parseParams(const std::vector<std::string>& kv);
@@ -31,7 +32,8 @@ std::string defaultTarget();
 /// Outputs of the file's ref_program for `tensors` (all kernel arguments in order; outputs are
 /// ignored), evaluated in float64. nullopt with empty `why` when the file has no ref_program;
 /// nullopt with a message when evaluation failed.
-std::optional<std::vector<HostTensor>> referenceOutputs(const CompileResult& r, const std::vector<HostTensor>& tensors,
+std::optional<std::vector<HostTensor>> referenceOutputs(const CompileResult& r,
+                                                        const std::vector<HostTensor>& tensors,
                                                         std::string& why);
 
 }  // namespace ts::cli

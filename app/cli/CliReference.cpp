@@ -5,7 +5,8 @@
 
 namespace ts::cli {
 
-std::optional<std::vector<HostTensor>> referenceOutputs(const CompileResult& r, const std::vector<HostTensor>& tensors,
+std::optional<std::vector<HostTensor>> referenceOutputs(const CompileResult& r,
+                                                        const std::vector<HostTensor>& tensors,
                                                         std::string& why) {
     why.clear();
     if (!r.module || !rt::findReferenceProgram(*r.module->ast())) return std::nullopt;

@@ -229,6 +229,21 @@ std::optional<std::vector<int64_t>> parsePair(const std::string& s) {
     return out;
 }
 
+// Limits of `tilec layout`: a grid is one text cell or SVG rectangle per element, so 1M cells is
+// already far past readable; the warp grid is bounded by the CUDA limit of 1024 threads per block
+// (CUDA C Programming Guide, "Compute Capabilities", maximum number of threads per block).
+constexpr int64_t kMaxLayoutElements = 1 << 20;
+constexpr int64_t kMaxThreadsPerBlock = 1024;
+
+/// "ldmatrix:x4" -> "ldmatrix:4" (PTX writes the matrix count as .x1/.x2/.x4; both are accepted).
+std::string normalizeBuiltin(std::string spec) {
+    auto colon = spec.find(':');
+    if (colon != std::string::npos && colon + 1 < spec.size() &&
+        (spec[colon + 1] == 'x' || spec[colon + 1] == 'X') && spec.compare(0, 8, "ldmatrix") == 0)
+        spec.erase(colon + 1, 1);
+    return spec;
+}
+
 int runBuiltinLayout(const LayoutCommand& c) {
     std::vector<int64_t> shape;
     std::vector<int> grid;
@@ -237,16 +252,41 @@ int runBuiltinLayout(const LayoutCommand& c) {
         if (!p)
             return std::cerr << "tilec: error: --shape wants ROWSxCOLS, got '" << c.shape << "'\n",
                    1;
+        // Compare without multiplying first: 4294967296x4294967296 overflows int64.
+        if ((*p)[0] > kMaxLayoutElements || (*p)[1] > kMaxLayoutElements / (*p)[0])
+            return std::cerr << "tilec: error: --shape " << c.shape << " has too many elements (at "
+                             << "most " << kMaxLayoutElements << " = 1M, e.g. 1024x1024)\n",
+                   1;
         shape = *p;
     }
+    const std::string spec = normalizeBuiltin(c.builtin);
     if (!c.warps.empty()) {
         auto p = parsePair(c.warps);
         if (!p) return std::cerr << "tilec: error: --warps wants AxB, got '" << c.warps << "'\n", 1;
+        // A warp is 32 threads, an mfma wave 64, a wgmma warpgroup 128.
+        const int64_t unit = spec.rfind("wgmma", 0) == 0  ? 128
+                             : spec.rfind("mfma", 0) == 0 ? 64
+                                                          : 32;
+        const int64_t maxUnits = kMaxThreadsPerBlock / unit;
+        if ((*p)[0] > maxUnits || (*p)[1] > maxUnits / (*p)[0])
+            return std::cerr << "tilec: error: --warps " << c.warps << " is more than "
+                             << kMaxThreadsPerBlock << " threads per block (at most " << maxUnits
+                             << " groups of " << unit << " threads, e.g. " << maxUnits << "x1)\n",
+                   1;
         grid = {int((*p)[0]), int((*p)[1])};
     }
     std::string why;
-    auto l = analysis::makeBuiltinLayout(c.builtin, shape, grid, &why);
+    auto l = analysis::makeBuiltinLayout(spec, shape, grid, &why);
     if (!l) return std::cerr << "tilec: error: " << why << "\n", 1;
+    if (c.tile != 0)
+        return std::cerr << "tilec: error: --tile applies to a multi-buffered shared tile of a "
+                            "program, not to --builtin\n",
+               1;
+    if (c.thread < -1 || (c.thread >= 0 && c.thread >= l->threads))
+        return std::cerr << "tilec: error: --thread " << c.thread
+                         << " is out of range (this layout "
+                         << "has " << l->threads << " threads: 0.." << l->threads - 1 << ")\n",
+               1;
     return drawLayout(viz::LayoutGridModel::fromLayout(l, 4, 0, 0, c.builtin), c);
 }
 }  // namespace
@@ -270,6 +310,28 @@ int runLayout(const LayoutCommand& c) {
         for (auto& [name, l] : r->lowered->layouts)
             std::cout << name << ": " << (l ? l->description : "?") << "\n";
         return 0;
+    }
+    // Check --tile and --thread against the layout before drawing: out-of-range values would
+    // print offsets outside the allocation or outline nothing.
+    if (auto it = r->lowered->layouts.find(c.buffer);
+        it != r->lowered->layouts.end() && it->second) {
+        const auto& l = it->second;
+        const int64_t stages = l->shape.size() >= 3 ? l->shape[0] : 1;
+        if (c.tile < 0 || c.tile >= stages) {
+            std::cerr << "tilec: error: --tile " << c.tile << " is out of range: '" << c.buffer
+                      << "' has " << stages << (stages == 1 ? " stage (only --tile 0)" : " stages")
+                      << (stages == 1 ? std::string() : " (0.." + std::to_string(stages - 1) + ")")
+                      << "\n";
+            return 1;
+        }
+        const int64_t threads =
+            int64_t(r->kernel.block[0]) * r->kernel.block[1] * r->kernel.block[2];
+        if (c.thread < -1 || (c.thread >= 0 && c.thread >= threads)) {
+            std::cerr << "tilec: error: --thread " << c.thread
+                      << " is out of range (the kernel has " << threads << " threads: 0.."
+                      << threads - 1 << ")\n";
+            return 1;
+        }
     }
     std::string why;
     auto m = viz::LayoutGridModel::fromFunction(r->lowered, c.buffer, &why, c.tile);

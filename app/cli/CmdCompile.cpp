@@ -10,7 +10,42 @@
 
 namespace ts::cli {
 
+namespace {
+/// Checks the pass-name and output-folder flags before compiling, so that a typo is an error
+/// (exit 1) rather than a warning after a full compile. Prints the error; false if one is bad.
+bool validFlags(const CompileCommand& c) {
+    auto target = parseTarget(c.flags.target.empty() ? defaultTarget() : c.flags.target);
+    auto passes = pipelinePasses(target ? *target : Target{});
+    auto known = [&](const std::string& name) {
+        for (auto& [n, sum] : passes)
+            if (n == name) return true;
+        return false;
+    };
+    if (!c.printAfter.empty() && c.printAfter != "all" && !known(c.printAfter)) {
+        std::cerr << "tilec: error: --print-after: no pass named '" << c.printAfter
+                  << "' (see `tilec passes`, or use 'all')\n";
+        return false;
+    }
+    if (!c.stopAfter.empty() && !known(c.stopAfter)) {
+        std::cerr << "tilec: error: --stop-after: no pass named '" << c.stopAfter
+                  << "' (see `tilec passes`)\n";
+        return false;
+    }
+    if (!c.dumpDir.empty()) {
+        std::error_code ec;
+        std::filesystem::create_directories(c.dumpDir, ec);
+        if (ec || !std::filesystem::is_directory(c.dumpDir, ec)) {
+            std::cerr << "tilec: error: cannot write into --dump-dir '" << c.dumpDir << "' ("
+                      << (ec ? ec.message() : std::string("not a directory")) << ")\n";
+            return false;
+        }
+    }
+    return true;
+}
+}  // namespace
+
 int runCompile(const CompileCommand& c) {
+    if (!validFlags(c)) return 1;
     CompileOptions opts;
     opts.stopAfter = c.stopAfter;
     auto r = compileFile(c.flags, opts);
@@ -19,17 +54,23 @@ int runCompile(const CompileCommand& c) {
     std::ostream& info = c.emit.empty() ? std::cout : std::cerr;
 
     for (auto& s : r->passes) {
-        bool want = c.printAfter == "all" || c.printAfter == s.name || (c.printChanged && s.changed);
+        bool want =
+            c.printAfter == "all" || c.printAfter == s.name || (c.printChanged && s.changed);
         if (want) {
-            (c.emit.empty() ? std::cout : std::cerr) << "; *** IR after " << s.name << " (" << static_cast<long long>(s.micros) << " us, "
-                      << (s.failed ? "failed" : s.changed ? "changed" : "unchanged") << ") ***\n"
-                      << s.ir << "\n";
+            (c.emit.empty() ? std::cout : std::cerr) << "; *** IR after " << s.name << " ("
+                                                     << static_cast<long long>(s.micros) << " us, "
+                                                     << (s.failed    ? "failed"
+                                                         : s.changed ? "changed"
+                                                                     : "unchanged")
+                                                     << ") ***\n"
+                                                     << s.ir << "\n";
         }
         if (!c.dumpDir.empty()) {
             std::error_code ec;
             std::filesystem::create_directories(c.dumpDir, ec);
             char name[256];
-            std::snprintf(name, sizeof name, "%02zu-%s.py", static_cast<size_t>(&s - r->passes.data()), s.name.c_str());
+            std::snprintf(name, sizeof name, "%02zu-%s.py",
+                          static_cast<size_t>(&s - r->passes.data()), s.name.c_str());
             std::ofstream out(std::filesystem::path(c.dumpDir) / name);
             if (ec || !(out << s.ir)) {
                 std::cerr << "tilec: error: cannot write into --dump-dir '" << c.dumpDir << "'"
@@ -38,36 +79,32 @@ int runCompile(const CompileCommand& c) {
             }
         }
     }
-    if (!c.printAfter.empty() && c.printAfter != "all") {
-        bool known = false;
-        for (auto& [n, sum] : pipelinePasses(Target{})) known |= n == c.printAfter;
-        if (!known) std::cerr << "tilec: warning: no pass named '" << c.printAfter << "' (see `tilec passes`)\n";
-    }
 
     char line[256];
     if (!r->passes.empty()) info << "pass                 time(us)  changed\n";
     for (auto& s : r->passes) {
-        std::snprintf(line, sizeof line, "%-20s %8.1f  %s\n", s.name.c_str(), s.micros, s.failed ? "FAILED" : s.changed ? "yes" : "no");
+        std::snprintf(line, sizeof line, "%-20s %8.1f  %s\n", s.name.c_str(), s.micros,
+                      s.failed    ? "FAILED"
+                      : s.changed ? "yes"
+                                  : "no");
         info << line;
     }
-    std::snprintf(line, sizeof line, "front end %.2f ms, passes %.2f ms, codegen %.2f ms\n", r->frontendMicros / 1000,
-                  r->passesMicros / 1000, r->codegenMicros / 1000);
+    std::snprintf(line, sizeof line, "front end %.2f ms, passes %.2f ms, codegen %.2f ms\n",
+                  r->frontendMicros / 1000, r->passesMicros / 1000, r->codegenMicros / 1000);
     info << line;
     if (failed || !r->ok) return 1;
     if (!c.stopAfter.empty()) {
-        bool known = false;
-        for (auto& [n, sum] : pipelinePasses(Target{})) known |= n == c.stopAfter;
-        if (!known) {
-            std::cerr << "tilec: error: no pass named '" << c.stopAfter << "' (see `tilec passes`)\n";
-            return 1;
-        }
-        if (c.emit == "ir") std::cout << (r->passes.empty() ? std::string() : r->passes.back().ir);
-        else if (c.emit == "cuda") std::cerr << "tilec: note: --stop-after stops before codegen; no CUDA to emit\n";
+        if (c.emit == "ir")
+            std::cout << (r->passes.empty() ? std::string() : r->passes.back().ir);
+        else if (c.emit == "cuda")
+            std::cerr << "tilec: note: --stop-after stops before codegen; no CUDA to emit\n";
         return 0;
     }
 
-    if (c.emit == "cuda") std::cout << r->cuda;
-    else if (c.emit == "ir") std::cout << (r->passes.empty() ? std::string() : r->passes.back().ir);
+    if (c.emit == "cuda")
+        std::cout << r->cuda;
+    else if (c.emit == "ir")
+        std::cout << (r->passes.empty() ? std::string() : r->passes.back().ir);
     else if (!c.emit.empty()) {
         std::cerr << "tilec: error: --emit expects 'ir' or 'cuda'\n";
         return 1;
@@ -81,10 +118,12 @@ int runCompile(const CompileCommand& c) {
     }
     auto target = parseTarget(c.flags.target.empty() ? defaultTarget() : c.flags.target);
     auto nv = rt::compileCuda(r->cuda, target->arch(), {}, !c.noCache);
-    std::snprintf(line, sizeof line, "nvrtc %s: %.1f ms%s\n", target->arch().c_str(), nv.compileMs, nv.cacheHit ? " (cache hit)" : "");
+    std::snprintf(line, sizeof line, "nvrtc %s: %.1f ms%s\n", target->arch().c_str(), nv.compileMs,
+                  nv.cacheHit ? " (cache hit)" : "");
     info << line;
     if (!nv.ok) {
-        std::cerr << "tilec: error: NVRTC rejected the generated CUDA (a compiler bug):\n" << nv.log;
+        std::cerr << "tilec: error: NVRTC rejected the generated CUDA (a compiler bug):\n"
+                  << nv.log;
         return 3;
     }
     return 0;

@@ -6,6 +6,7 @@
 #include <ctime>
 #include <fstream>
 #include <iostream>
+
 #include <nlohmann/json.hpp>
 
 #include "app/cli/Commands.h"
@@ -14,6 +15,7 @@
 #include "profiler/Runtime.h"
 #include "profiler/check/Compare.h"
 #include "profiler/check/Inputs.h"
+#include "profiler/check/Reference.h"
 
 namespace ts::cli {
 namespace {
@@ -33,7 +35,8 @@ rt::LaunchConfig launchOf(const CompileResult& r) {
 
 /// The launch request for a compiled kernel: its CUDA, signature, launch shape and inputs, for
 /// the --target arch (default: the device's).
-rt::RunRequest requestFor(const CompileResult& r, const rt::InputSet& set, const CompileFlags& flags, const rt::GpuRuntime& gpu) {
+rt::RunRequest requestFor(const CompileResult& r, const rt::InputSet& set,
+                          const CompileFlags& flags, const rt::GpuRuntime& gpu) {
     rt::RunRequest req;
     req.source = r.cuda;
     req.kernel = r.kernel.name;
@@ -48,7 +51,8 @@ rt::RunRequest requestFor(const CompileResult& r, const rt::InputSet& set, const
 /// Runs the program on the interpreter with the given inputs; outputs NaN-poisoned. `lowered`:
 /// the thread-level interpreter on the IR after the last pass, else the tile-level one on the
 /// elaborated IR.
-std::optional<std::vector<HostTensor>> runInterp(const CompileResult& r, const std::vector<HostTensor>& inputs,
+std::optional<std::vector<HostTensor>> runInterp(const CompileResult& r,
+                                                 const std::vector<HostTensor>& inputs,
                                                  std::string& why, bool lowered = false) {
     std::vector<HostTensor> args = inputs;
     for (size_t i = 0; i < args.size(); ++i)
@@ -68,41 +72,73 @@ std::optional<std::vector<HostTensor>> runInterp(const CompileResult& r, const s
     return outs;
 }
 
-/// Compares outputs with the reference, prints one line per output; true if all pass.
-bool checkOutputs(const CompileResult& r, const std::vector<HostTensor>& outs, const std::vector<HostTensor>& refs) {
+std::vector<rt::OutputSpec> outputSpecs(const CompileResult& r) {
+    std::vector<rt::OutputSpec> specs;
+    for (auto& a : r.kernel.args)
+        if (a.isOutput) specs.push_back({a.name, a.shape});
+    return specs;
+}
+
+/// Compares outputs with the reference, prints one line per output; true if all pass. A
+/// reference that does not fit the outputs (count or shape) is an error, printed to stderr.
+bool checkOutputs(const CompileResult& r, const std::vector<HostTensor>& outs,
+                  const std::vector<HostTensor>& refs) {
+    const auto specs = outputSpecs(r);
+    if (auto bad = rt::referenceMismatch(specs, refs); !bad.empty()) {
+        std::cerr << "tilec: error: " << bad << "\n";
+        return false;
+    }
+    if (outs.size() != specs.size()) {
+        std::cerr << "tilec: error: the kernel produced " << outs.size() << " outputs, expected "
+                  << specs.size() << "\n";
+        return false;
+    }
     bool all = true;
-    size_t k = 0;
-    for (auto& a : r.kernel.args) {
-        if (!a.isOutput) continue;
-        if (k >= outs.size() || k >= refs.size()) {
-            std::cout << "  " << a.name << ": no reference output\n";
-            all = false;
-            break;
+    for (size_t k = 0; k < specs.size(); ++k) {
+        if (outs[k].shape != refs[k].shape || !outs[k].hasData()) {
+            std::cerr << "tilec: error: output " << specs[k].name << " has shape "
+                      << formatShape(outs[k].shape) << ", the reference "
+                      << formatShape(refs[k].shape) << "\n";
+            return false;
         }
         auto c = rt::compare(outs[k], refs[k]);
-        std::cout << "  " << a.name << ": " << rt::describe(c, &outs[k], &refs[k]) << "\n";
+        std::cout << "  " << specs[k].name << ": " << rt::describe(c, &outs[k], &refs[k]) << "\n";
         all &= c.pass;
-        ++k;
     }
     return all;
 }
 
-std::optional<std::vector<HostTensor>> reference(const CompileResult& r, const std::vector<HostTensor>& inputs,
-                                                 const std::string& mode, std::string& why, std::string& label) {
+/// Where the expected outputs came from.
+enum class RefSource { RefProgram, Interpreter };
+
+/// The expected outputs: the file's ref_program in float64 when mode is "ref" and it has one,
+/// else the tile-level interpreter. nullopt with `why` on failure.
+std::optional<std::vector<HostTensor>> reference(const CompileResult& r,
+                                                 const std::vector<HostTensor>& inputs,
+                                                 const std::string& mode, std::string& why,
+                                                 std::string& label, RefSource& source) {
     if (mode == "ref") {
         auto start = std::chrono::steady_clock::now();
         auto out = referenceOutputs(r, inputs, why);
         if (out) {
-            double s = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+            double s =
+                std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
             char buf[96];
             std::snprintf(buf, sizeof buf, "ref_program (float64, %.2f s)", s);
             label = buf;
+            source = RefSource::RefProgram;
             return out;
         }
         if (!why.empty()) return std::nullopt;
     }
-    label = "interpreter";
+    label = "the tile-level interpreter";
+    source = RefSource::Interpreter;
     return runInterp(r, inputs, why);
+}
+
+/// True when the file defines a ref_program (whether or not it evaluates).
+bool hasRefProgram(const CompileResult& r) {
+    return r.module && rt::findReferenceProgram(*r.module->ast());
 }
 
 }  // namespace
@@ -124,9 +160,10 @@ int runRun(const RunCommand& c) {
         std::cerr << "tilec: error: " << e.what() << "\n";
         return 1;
     }
-    std::cout << "kernel " << r->kernel.name << ": grid (" << r->kernel.grid[0] << ", " << r->kernel.grid[1] << ", "
-              << r->kernel.grid[2] << "), " << r->kernel.block[0] << " threads, " << r->kernel.dynamicSmemBytes
-              << " B shared; seed " << set.seed << "\n";
+    std::cout << "kernel " << r->kernel.name << ": grid (" << r->kernel.grid[0] << ", "
+              << r->kernel.grid[1] << ", " << r->kernel.grid[2] << "), " << r->kernel.block[0]
+              << " threads, " << r->kernel.dynamicSmemBytes << " B shared; seed " << set.seed
+              << "\n";
 
     std::vector<HostTensor> outs;
     std::string why;
@@ -136,14 +173,17 @@ int runRun(const RunCommand& c) {
         rt::RunRequest req = requestFor(*r, set, c.flags, *gpu);
         auto res = gpu->run(req);
         if (!res.ok) {
-            std::cerr << "tilec: error: " << rt::stageName(res.failedStage) << " failed: " << res.error << "\n";
+            std::cerr << "tilec: error: " << rt::stageName(res.failedStage)
+                      << " failed: " << res.error << "\n";
             return 1;
         }
-        std::printf("ran on %s (%s): %.3f ms (first launch, incl. sync); nvrtc %.1f ms%s\n", gpu->device().name.c_str(),
-                    req.arch.c_str(), res.launchMs, res.compile.compileMs, res.compile.cacheHit ? " (cached)" : "");
+        std::printf("ran on %s (%s): %.3f ms (first launch, incl. sync); nvrtc %.1f ms%s\n",
+                    gpu->device().name.c_str(), req.arch.c_str(), res.launchMs,
+                    res.compile.compileMs, res.compile.cacheHit ? " (cached)" : "");
         for (auto& o : res.outputs) outs.push_back(std::move(o.tensor));
     } else {
-        if (c.interp.empty()) std::cout << "no GPU (" << why << "): running on the CPU interpreter\n";
+        if (c.interp.empty())
+            std::cout << "no GPU (" << why << "): running on the CPU interpreter\n";
         auto t0 = std::chrono::steady_clock::now();
         auto o = runInterp(*r, set.tensors, why, lowered);
         if (!o) {
@@ -151,21 +191,34 @@ int runRun(const RunCommand& c) {
             return 1;
         }
         outs = std::move(*o);
-        std::printf("ran on the CPU interpreter (%s): %.1f ms\n", lowered ? "thread-level, lowered IR" : "tile-level",
-                    std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count());
-        if (c.check == "interp") {
-            std::cout << "nothing to check: --check interp compares against the interpreter itself\n";
+        std::printf("ran on the CPU interpreter (%s): %.1f ms\n",
+                    lowered ? "thread-level, lowered IR" : "tile-level",
+                    std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0)
+                        .count());
+        // The tile-level interpreter is the semantics every other execution is checked
+        // against; checking it against itself would prove nothing.
+        if (!lowered && (c.check == "interp" || !hasRefProgram(*r))) {
+            std::cout << (c.check == "interp" ? "--check interp" : "no ref_program")
+                      << ": nothing to check against (the tile-level interpreter is the "
+                         "reference)\nNOT CHECKED\n";
             return 0;
         }
     }
     std::string label;
     why.clear();
-    auto ref = reference(*r, set.tensors, c.check, why, label);
+    RefSource source{};
+    auto ref = reference(*r, set.tensors, c.check, why, label, source);
     if (!ref) {
         std::cerr << "tilec: error: no reference: " << why << "\n";
         return 1;
     }
+    if (source == RefSource::Interpreter && c.check == "ref")
+        std::cout << "no ref_program: checked against the tile-level interpreter\n";
     std::cout << "check against " << label << ":\n";
+    if (auto bad = rt::referenceMismatch(outputSpecs(*r), *ref); !bad.empty()) {
+        std::cerr << "tilec: error: " << bad << "\n";
+        return 1;
+    }
     bool pass = checkOutputs(*r, outs, *ref);
     std::cout << (pass ? "PASS" : "FAIL") << "\n";
     return pass ? 0 : 2;
@@ -186,7 +239,13 @@ int runBench(const BenchCommand& c) {
     auto sig = signatureOf(*r);
     rt::InputOptions io;
     io.fresh = true;
-    auto set = rt::makeInputs(sig, io);
+    rt::InputSet set;
+    try {
+        set = rt::makeInputs(sig, io);
+    } catch (const std::exception& e) {
+        std::cerr << "tilec: error: " << e.what() << "\n";
+        return 1;
+    }
     int64_t bytesPerSet = 0;
     for (auto& a : r->kernel.args) {
         int64_t n = dtypeBytes(a.dtype);
@@ -199,10 +258,12 @@ int runBench(const BenchCommand& c) {
     // Rotate through enough copies that one pass over them exceeds 3x L2 (METHOD.md: inputs
     // that fit in cache measure the cache).
     int64_t l2 = std::max<int64_t>(gpu->device().l2Bytes, 1);
-    req.rotateSets = static_cast<int>(std::clamp<int64_t>((3 * l2 + bytesPerSet - 1) / std::max<int64_t>(bytesPerSet, 1), 1, 8));
+    req.rotateSets = static_cast<int>(
+        std::clamp<int64_t>((3 * l2 + bytesPerSet - 1) / std::max<int64_t>(bytesPerSet, 1), 1, 8));
     auto res = gpu->run(req);
     if (!res.ok || !res.timing) {
-        std::cerr << "tilec: error: " << rt::stageName(res.failedStage) << " failed: " << res.error << "\n";
+        std::cerr << "tilec: error: " << rt::stageName(res.failedStage) << " failed: " << res.error
+                  << "\n";
         return 1;
     }
     bool pass = true;
@@ -211,9 +272,16 @@ int runBench(const BenchCommand& c) {
         std::vector<HostTensor> outs;
         for (auto& o : res.outputs) outs.push_back(std::move(o.tensor));
         std::string label;
-        auto ref = reference(*r, set.tensors, "ref", why, label);
+        RefSource source{};
+        auto ref = reference(*r, set.tensors, "ref", why, label, source);
         if (ref) {
+            if (source == RefSource::Interpreter)
+                std::cout << "no ref_program: checked against the tile-level interpreter\n";
             std::cout << "check against " << label << ":\n";
+            if (auto bad = rt::referenceMismatch(outputSpecs(*r), *ref); !bad.empty()) {
+                std::cerr << "tilec: error: " << bad << "\n";
+                return 1;
+            }
             pass = checkOutputs(*r, outs, *ref);
             checkText = pass ? "pass" : "FAIL";
         } else {
@@ -221,13 +289,17 @@ int runBench(const BenchCommand& c) {
         }
     }
     double ms = res.timing->medianMs;
-    std::printf("%s on %s (%s): median %.4f ms over %d reps (min %.4f, max %.4f), %d rotating input sets\n",
-                r->kernel.name.c_str(), gpu->device().name.c_str(), req.arch.c_str(), ms, res.timing->reps,
-                res.timing->minMs, res.timing->maxMs, req.rotateSets);
-    double tflops = r->flops ? *r->flops / (ms * 1e-3) / 1e12 : 0, gbs = r->bytes ? *r->bytes / (ms * 1e-3) / 1e9 : 0;
+    std::printf(
+        "%s on %s (%s): median %.4f ms over %d reps (min %.4f, max %.4f), %d rotating input sets\n",
+        r->kernel.name.c_str(), gpu->device().name.c_str(), req.arch.c_str(), ms, res.timing->reps,
+        res.timing->minMs, res.timing->maxMs, req.rotateSets);
+    double tflops = r->flops ? *r->flops / (ms * 1e-3) / 1e12 : 0,
+           gbs = r->bytes ? *r->bytes / (ms * 1e-3) / 1e9 : 0;
     if (r->flops) std::printf("  %.1f TFLOP/s\n", tflops);
     if (r->bytes) std::printf("  %.1f GB/s\n", gbs);
-    std::printf("  %d registers/thread, %d B local (spills) per thread, %zu B dynamic shared memory\n", res.attributes.numRegs, res.attributes.localBytes, r->kernel.dynamicSmemBytes);
+    std::printf(
+        "  %d registers/thread, %d B local (spills) per thread, %zu B dynamic shared memory\n",
+        res.attributes.numRegs, res.attributes.localBytes, r->kernel.dynamicSmemBytes);
     if (!c.json.empty()) {
         nlohmann::json j;
         std::time_t now = std::time(nullptr);
@@ -248,14 +320,17 @@ int runBench(const BenchCommand& c) {
         j["registers"] = res.attributes.numRegs;
         j["smem_bytes"] = r->kernel.dynamicSmemBytes;
         j["check"] = checkText;
-        if (c.json == "-") std::cout << j.dump(2) << "\n";
-        else std::ofstream(c.json) << j.dump(2) << "\n";
+        if (c.json == "-")
+            std::cout << j.dump(2) << "\n";
+        else
+            std::ofstream(c.json) << j.dump(2) << "\n";
     }
     return pass ? 0 : 2;
 }
 
 int runPasses() {
-    for (auto& [name, summary] : pipelinePasses(Target{})) std::printf("%-18s %s\n", name.c_str(), summary.c_str());
+    for (auto& [name, summary] : pipelinePasses(Target{}))
+        std::printf("%-18s %s\n", name.c_str(), summary.c_str());
     return 0;
 }
 

@@ -2,6 +2,7 @@
 // command line: compile (pass dumps, timings, NVRTC), run (check against the float64 reference
 // on the GPU or the CPU interpreter), bench (timed launches, TFLOP/s), passes.
 #include <iostream>
+#include <new>
 
 #include <CLI/CLI.hpp>
 
@@ -94,7 +95,8 @@ int main(int argc, char** argv) {
                        "cuda:sm_80 | cuda:sm_90a (default: the attached GPU, else cuda:sm_80)");
     layout->add_option("--builtin", lc.builtin,
                        "show a hardware layout instead: mma_a, mma_b, mma_c, wgmma_c:N, mfma_a, "
-                       "mfma_b, mfma_c, ldmatrix:X, ldmatrix_t:X");
+                       "mfma_b, mfma_c, ldmatrix:N, ldmatrix_t:N (N = matrices: 1, 2 or 4; "
+                       "ldmatrix:x4 is accepted too)");
     layout->add_option("--shape", lc.shape,
                        "with --builtin: block tile ROWSxCOLS (default: one warp's atom)");
     layout->add_option(
@@ -111,10 +113,21 @@ int main(int argc, char** argv) {
     } catch (const CLI::ParseError& e) {
         return app.exit(e);
     }
-    if (compile->parsed()) return runCompile(cc);
-    if (run->parsed()) return runRun(rc);
-    if (bench->parsed()) return runBench(bc);
-    if (banks->parsed()) return runBanks(kc);
-    if (layout->parsed()) return runLayout(lc);
-    return runPasses();
+    // The subcommands report every expected problem themselves (exit 1); an exception reaching
+    // here is a bug, but it must still end in a message and an exit code, not std::terminate.
+    try {
+        if (compile->parsed()) return runCompile(cc);
+        if (run->parsed()) return runRun(rc);
+        if (bench->parsed()) return runBench(bc);
+        if (banks->parsed()) return runBanks(kc);
+        if (layout->parsed()) return runLayout(lc);
+        return runPasses();
+    } catch (const std::bad_alloc&) {
+        std::cerr << "tilec: internal error: out of memory (please report)\n";
+    } catch (const std::exception& e) {
+        std::cerr << "tilec: internal error: " << e.what() << " (please report)\n";
+    } catch (...) {
+        std::cerr << "tilec: internal error: unknown exception (please report)\n";
+    }
+    return 2;
 }

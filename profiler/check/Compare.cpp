@@ -129,6 +129,26 @@ Comparison compare(const HostTensor& actual, const HostTensor& reference,
     return compare(actual.data, reference.data, actual.dtype, opt);
 }
 
+std::string referenceMismatch(const std::vector<OutputSpec>& outputs,
+                              const std::vector<HostTensor>& references) {
+    if (outputs.size() != references.size()) {
+        std::string names;
+        for (const auto& o : outputs) names += (names.empty() ? "" : ", ") + o.name;
+        const size_t n = references.size(), k = outputs.size();
+        return "ref_program returned " + std::to_string(n) + (n == 1 ? " value" : " values") +
+               " for " + std::to_string(k) + (k == 1 ? " output" : " outputs") + " (" + names + ")";
+    }
+    for (size_t i = 0; i < outputs.size(); ++i) {
+        const auto& o = outputs[i];
+        const auto& r = references[i];
+        if (r.shape != o.shape)
+            return "ref_program's value for output " + o.name + " has shape " +
+                   formatShape(r.shape) + ", but " + o.name + " has shape " + formatShape(o.shape);
+        if (!r.hasData()) return "ref_program's value for output " + o.name + " has no data";
+    }
+    return {};
+}
+
 std::string indexText(std::span<const int64_t> shape, int64_t flat) {
     std::vector<int64_t> idx(shape.size());
     for (size_t d = shape.size(); d-- > 0;) {

@@ -55,6 +55,21 @@ Comparison compare(std::span<const double> actual, std::span<const double> refer
 Comparison compare(const HostTensor& actual, const HostTensor& reference,
                    const CompareOptions& opt = {});
 
+/// One kernel output as the check sees it: its name and shape.
+struct OutputSpec {
+    std::string name;
+    std::vector<int64_t> shape;
+};
+
+/// Whether a ref_program's results can be compared with the kernel's outputs at all: one result
+/// per output, each of the output's shape (no broadcasting: a reference of another shape is a
+/// wrong reference, not a tolerance question). Empty when they fit; else one sentence naming the
+/// output(s) and both shapes, e.g. "ref_program returned 2 values for 1 output (C)" or
+/// "ref_program's value for output C has shape (3, 130), but C has shape (100, 130)". Call it
+/// before compare(), which throws on such input.
+std::string referenceMismatch(const std::vector<OutputSpec>& outputs,
+                              const std::vector<HostTensor>& references);
+
 /// "[3, 17]": the multi-index of row-major flat index `flat` in `shape`.
 std::string indexText(std::span<const int64_t> shape, int64_t flat);
 

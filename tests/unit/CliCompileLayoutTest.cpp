@@ -1,0 +1,132 @@
+// Exit codes of `tilec compile` for bad pass names and output folders, and the argument limits
+// of `tilec layout` (app/cli/CmdCompile.cpp, CmdBanks.cpp): every bad value is an error with
+// exit 1 that names the valid range, never a warning, a crash (std::bad_alloc) or a grid of
+// offsets outside the allocation.
+#include "CliTestUtil.h"
+
+using namespace ts::cli;
+using namespace ts::cli::test;
+
+namespace {
+const std::string kGemm = std::string(TS_SOURCE_DIR) + "/samples/gemm.py";
+
+CompileCommand gemmCompile() {
+    CompileCommand c;
+    c.flags.file = kGemm;
+    c.flags.target = "cuda:sm_80";
+    c.noNvrtc = true;
+    return c;
+}
+
+LayoutCommand builtin(const std::string& name, const std::string& shape = {},
+                      const std::string& warps = {}) {
+    LayoutCommand c;
+    c.builtin = name;
+    c.shape = shape;
+    c.warps = warps;
+    return c;
+}
+
+LayoutCommand gemmBuffer(const std::string& buffer) {
+    LayoutCommand c;
+    c.flags.file = kGemm;
+    c.flags.target = "cuda:sm_80";
+    c.buffer = buffer;
+    return c;
+}
+}  // namespace
+
+TEST(CliCompile, UnknownPrintAfterIsAnError) {
+    auto c = gemmCompile();
+    c.printAfter = "bogus";
+    auto o = captureCli([&] { return runCompile(c); });
+    EXPECT_EQ(o.rc, 1);
+    EXPECT_TRUE(contains(o.err, "error: --print-after: no pass named 'bogus'")) << o.err;
+}
+
+TEST(CliCompile, UnknownStopAfterIsAnError) {
+    auto c = gemmCompile();
+    c.stopAfter = "bogus";
+    auto o = captureCli([&] { return runCompile(c); });
+    EXPECT_EQ(o.rc, 1);
+    EXPECT_TRUE(contains(o.err, "error: --stop-after: no pass named 'bogus'")) << o.err;
+}
+
+TEST(CliCompile, DumpDirThatIsAFileIsAnError) {
+    auto c = gemmCompile();
+    c.dumpDir = writeScratch("not_a_dir", "x");
+    auto o = captureCli([&] { return runCompile(c); });
+    EXPECT_EQ(o.rc, 1);
+    EXPECT_TRUE(contains(o.err, "cannot write into --dump-dir")) << o.err;
+}
+
+TEST(CliCompile, ValidFlagsStillSucceed) {
+    auto c = gemmCompile();
+    c.printAfter = "all";
+    c.dumpDir = (std::filesystem::path(testing::TempDir()) / "ts_cli_dump").string();
+    auto o = captureCli([&] { return runCompile(c); });
+    EXPECT_EQ(o.rc, 0) << o.err;
+    EXPECT_FALSE(std::filesystem::is_empty(c.dumpDir));
+}
+
+TEST(CliLayout, HugeBuiltinShapesAreRefused) {
+    // Each used to throw std::bad_alloc (65536^2 cells; 4294967296x8 = 2^35).
+    for (const char* shape : {"65536x65536", "99999984x8", "4294967296x8", "1025x1024"}) {
+        auto o = captureCli([&] { return runLayout(builtin("mma_c", shape)); });
+        EXPECT_EQ(o.rc, 1) << shape;
+        EXPECT_TRUE(contains(o.err, "has too many elements (at most 1048576")) << o.err;
+    }
+    // 1024x1024 = 2^20 exactly is allowed (mma_c tiles it: 16 | 1024, 8 | 1024).
+    auto ok = captureCli([&] { return runLayout(builtin("mma_c", "1024x1024")); });
+    EXPECT_EQ(ok.rc, 0) << ok.err;
+}
+
+TEST(CliLayout, WarpGridLimitedTo1024Threads) {
+    auto o = captureCli([&] { return runLayout(builtin("mma_c", {}, "64x64")); });
+    EXPECT_EQ(o.rc, 1);
+    EXPECT_TRUE(contains(o.err, "more than 1024 threads per block (at most 32 groups of 32"))
+        << o.err;
+    // 32 warps x 32 threads = 1024: allowed; 33 warps are not.
+    EXPECT_EQ(captureCli([&] { return runLayout(builtin("mma_c", {}, "8x4")); }).rc, 0);
+    EXPECT_EQ(captureCli([&] { return runLayout(builtin("mma_c", {}, "33x1")); }).rc, 1);
+    // wgmma counts warpgroups of 128 threads: 8 at most.
+    EXPECT_EQ(captureCli([&] { return runLayout(builtin("wgmma_c", {}, "3x3")); }).rc, 1);
+}
+
+TEST(CliLayout, LdmatrixAcceptsPtxSpelling) {
+    auto plain = captureCli([&] { return runLayout(builtin("ldmatrix:4")); });
+    auto ptx = captureCli([&] { return runLayout(builtin("ldmatrix:x4")); });
+    ASSERT_EQ(plain.rc, 0) << plain.err;
+    ASSERT_EQ(ptx.rc, 0) << ptx.err;
+    // Same grid; only the title line (the spec as typed) differs.
+    EXPECT_EQ(plain.out.substr(plain.out.find('\n')), ptx.out.substr(ptx.out.find('\n')));
+    EXPECT_EQ(captureCli([&] { return runLayout(builtin("ldmatrix_t:x2")); }).rc, 0);
+}
+
+TEST(CliLayout, TileOutsideTheStagesIsAnError) {
+    // gemm.py's A_shared is multi-buffered over num_stages=4 stages: valid tiles are 0..3.
+    for (int64_t tile : {9, -1, 4}) {
+        auto c = gemmBuffer("A_shared");
+        c.tile = tile;
+        auto o = captureCli([&] { return runLayout(c); });
+        EXPECT_EQ(o.rc, 1) << tile;
+        EXPECT_TRUE(contains(o.err, "'A_shared' has 4 stages (0..3)")) << o.err;
+        EXPECT_TRUE(o.out.empty()) << o.out;
+    }
+    auto c = gemmBuffer("A_shared");
+    c.tile = 3;
+    EXPECT_EQ(captureCli([&] { return runLayout(c); }).rc, 0);
+}
+
+TEST(CliLayout, ThreadOutsideTheKernelIsAnError) {
+    auto c = gemmBuffer("C_local");  // gemm.py: threads=128
+    c.thread = 5000;
+    auto o = captureCli([&] { return runLayout(c); });
+    EXPECT_EQ(o.rc, 1);
+    EXPECT_TRUE(contains(o.err,
+                         "--thread 5000 is out of range (the kernel has 128 threads: "
+                         "0..127)"))
+        << o.err;
+    c.thread = 127;
+    EXPECT_EQ(captureCli([&] { return runLayout(c); }).rc, 0);
+}
