@@ -10,6 +10,7 @@
 #include "compiler/frontend/Elaborate.h"
 #include "compiler/frontend/Module.h"
 #include "compiler/ir/IR.h"
+#include "compiler/support/ParamPragma.h"
 
 namespace ts {
 namespace {
@@ -167,6 +168,31 @@ std::optional<Span> firstNonTextByte(const std::string& t) {
     return std::nullopt;
 }
 
+/// The front end reports a bad parameter override (unknown name, a tensor) at the factory's
+/// `def`, as it does not know where the override was written. When the value came from the
+/// file's `# tilescope:` pragma (ParamPragma.h), the pragma is where the user must fix it: move
+/// such diagnostics (origin "params", naming the parameter in quotes) to the name in the pragma.
+void pointAtPragma(std::vector<Diagnostic>& diags, const std::string& text,
+                   const std::map<std::string, std::string>& params) {
+    std::vector<PragmaParam> pragma;
+    bool scanned = false;
+    for (auto& d : diags) {
+        if (d.origin != "params") continue;
+        auto q = d.message.find('\'');
+        auto q2 = q == std::string::npos ? q : d.message.find('\'', q + 1);
+        if (q2 == std::string::npos) continue;
+        const std::string name = d.message.substr(q + 1, q2 - q - 1);
+        if (!scanned) pragma = paramPragmaEntries(text), scanned = true;
+        auto it = params.find(name);
+        for (auto p = pragma.rbegin(); p != pragma.rend(); ++p)
+            // Only when the pragma's value is the one used (a --param override is not in the file).
+            if (p->name == name && it != params.end() && it->second == p->value) {
+                d.span = p->span;
+                break;
+            }
+    }
+}
+
 }  // namespace
 
 CompileResult compile(const std::string& path, const std::string& text,
@@ -175,7 +201,9 @@ CompileResult compile(const std::string& path, const std::string& text,
     DiagnosticEngine diags;
     r.source = std::make_shared<SourceFile>(path, text);
     auto finish = [&]() -> CompileResult& {
-        r.diagnostics = capErrors(diags.take(), 50);
+        auto all = diags.take();
+        pointAtPragma(all, text, opts.params);
+        r.diagnostics = capErrors(std::move(all), 50);
         return r;
     };
     if (auto bad = firstNonTextByte(text)) {

@@ -3,6 +3,7 @@
 #include <filesystem>
 #include <iostream>
 
+#include "compiler/support/ParamPragma.h"
 #include "compiler/support/SourceReader.h"
 #include "profiler/Runtime.h"
 
@@ -56,7 +57,18 @@ std::optional<CompileResult> compileFile(const CompileFlags& flags, CompileOptio
     if (!text) return std::nullopt;
     auto params = parseParams(flags.params);
     if (!params) return std::nullopt;
-    opts.params = *params;
+    // The file's `# tilescope:` pragma (what the IDE's parameter panel wrote) first, --param on
+    // top: the file runs with the parameters the IDE showed unless the command line says else.
+    opts.params = parseParamPragma(*text);
+    if (!opts.params.empty()) {
+        std::cerr << "tilec: note: parameters from the file's '# tilescope:' pragma (line "
+                  << paramPragmaLine(*text) << "):";
+        for (auto& [k, v] : opts.params)
+            std::cerr << " " << k << "=" << v
+                      << (params->count(k) ? " (overridden by --param)" : "");
+        std::cerr << "\n";
+    }
+    for (auto& [k, v] : *params) opts.params[k] = v;
     opts.target = flags.target.empty() ? defaultTarget() : flags.target;
     if (!parseTarget(opts.target)) {
         std::cerr << "tilec: error: unknown target '" << opts.target

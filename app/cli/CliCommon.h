@@ -24,6 +24,8 @@ std::optional<std::string> readFile(const std::string& path);
 /// Parses "k=v" pairs; prints an error and returns nullopt on a malformed one.
 std::optional<std::map<std::string, std::string>> parseParams(const std::vector<std::string>& kv);
 /// Compiles per the flags (fills opts.params/target); prints diagnostics. nullopt on read errors.
+/// opts.params = the file's `# tilescope:` pragma values (ParamPragma.h), then flags.params on
+/// top; a note on stderr lists the pragma's values.
 std::optional<CompileResult> compileFile(const CompileFlags& flags, CompileOptions opts);
 /// Prints all diagnostics of a result to stderr; returns true if there was an error.
 bool printDiagnostics(const CompileResult& r);

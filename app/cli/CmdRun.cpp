@@ -309,7 +309,11 @@ int runBench(const BenchCommand& c) {
         j["device"] = gpu->device().name;
         j["arch"] = req.arch;
         j["file"] = c.flags.file;
-        j["params"] = c.flags.params;
+        // The overrides in effect: the pragma's and --param's (defaults are implied by the file).
+        std::vector<std::string> params;
+        for (auto& p : r->params)
+            if (p.overridden) params.push_back(p.name + "=" + p.value);
+        j["params"] = params;
         j["kernel"] = r->kernel.name;
         j["median_ms"] = ms;
         j["min_ms"] = res.timing->minMs;

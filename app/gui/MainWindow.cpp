@@ -27,6 +27,7 @@
 #include "app/gui/Session.h"
 #include "app/gui/SourceEditor.h"
 #include "app/gui/Theme.h"
+#include "compiler/support/SourceReader.h"
 
 namespace ts::gui {
 
@@ -186,12 +187,16 @@ bool MainWindow::maybeSave() {
 
 bool MainWindow::openFile(const QString& path, bool force) {
     if (!force && !maybeSave()) return false;
-    QFile f(path);
-    if (!f.open(QIODevice::ReadOnly)) {
-        QMessageBox::warning(this, tr("Open"), tr("Cannot open %1: %2").arg(path, f.errorString()));
+    // Bounded and type-checked (compiler/support/SourceReader.h): opening /dev/zero or a FIFO
+    // used to read until the IDE was OOM-killed or hung.
+    ts::SourceReadResult read = ts::readSourceFile(path.toStdString());
+    if (!read.ok()) {
+        QMessageBox::warning(
+            this, tr("Open"),
+            tr("Cannot open %1: %2").arg(path, QString::fromStdString(read.error)));
         return false;
     }
-    QString text = QString::fromUtf8(f.readAll());
+    QString text = QString::fromUtf8(read.text.data(), qsizetype(read.text.size()));
     m_session->openDocument(QFileInfo(path).absoluteFilePath(), text);
     addRecent(QFileInfo(path).absoluteFilePath());
     return true;

@@ -14,6 +14,7 @@
 #include <signal.h>
 
 #include "app/gui/Session.h"
+#include "compiler/support/SourceReader.h"
 
 namespace ts::gui {
 namespace {
@@ -70,9 +71,11 @@ QList<RecoveryEntry> Recovery::orphans() const {
     for (const QString& name : files) {
         QString full = QDir(m_dir).filePath(name);
         if (full == m_file) continue;
-        QFile f(full);
-        if (!f.open(QIODevice::ReadOnly)) continue;
-        QJsonObject o = QJsonDocument::fromJson(f.readAll()).object();
+        // A recovery file holds one document's text, JSON-escaped (up to 6 bytes per byte for
+        // \uXXXX): bound the read like an opened file, never read a planted FIFO or device.
+        ts::SourceReadResult read = ts::readSourceFile(full.toStdString(), 6 * ts::kMaxSourceBytes);
+        if (!read.ok()) continue;
+        QJsonObject o = QJsonDocument::fromJson(QByteArray::fromStdString(read.text)).object();
         if (o.isEmpty() || processAlive(o["pid"].toInteger())) continue;
         RecoveryEntry e;
         e.file = full;

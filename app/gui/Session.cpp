@@ -4,7 +4,7 @@
 #include <QFileInfo>
 #include <algorithm>
 
-#include "app/gui/ParamPragma.h"
+#include "compiler/support/ParamPragma.h"
 
 namespace ts::gui {
 

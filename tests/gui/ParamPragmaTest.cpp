@@ -1,10 +1,10 @@
-// The `# tilescope:` parameter pragma (app/gui/ParamPragma.h): parse, format, rewrite in place,
-// insert after the header comments, remove.
+// The `# tilescope:` parameter pragma (compiler/support/ParamPragma.h): parse, format, rewrite in
+// place, insert after the header comments, remove.
 #include <QtTest>
 
-#include "app/gui/ParamPragma.h"
+#include "compiler/support/ParamPragma.h"
 
-using namespace ts::gui;
+using namespace ts;
 
 class ParamPragmaTest : public QObject {
     Q_OBJECT

@@ -1,10 +1,10 @@
 // The `# tilescope: k=v ...` pragma line (ParamPragma.h).
-#include "app/gui/ParamPragma.h"
+#include "compiler/support/ParamPragma.h"
 
 #include <cctype>
 #include <vector>
 
-namespace ts::gui {
+namespace ts {
 namespace {
 
 constexpr std::string_view kPrefix = "tilescope:";
@@ -40,13 +40,21 @@ bool pragmaBody(std::string_view line, std::string_view* body) {
     return true;
 }
 
+struct Word {
+    std::string text;
+    size_t offset;  // of the first character in the scanned string
+};
+
 // Splits at whitespace outside quotes/brackets, so dtype="float16" and tile=(64, 64) stay whole.
-std::vector<std::string> words(std::string_view s) {
-    std::vector<std::string> out;
+std::vector<Word> words(std::string_view s) {
+    std::vector<Word> out;
     std::string cur;
+    size_t start = 0;
     char quote = 0;
     int depth = 0;
-    for (char c : s) {
+    for (size_t i = 0; i < s.size(); ++i) {
+        const char c = s[i];
+        if (cur.empty() && !std::isspace(static_cast<unsigned char>(c))) start = i;
         if (quote) {
             cur += c;
             if (c == quote) quote = 0;
@@ -60,13 +68,13 @@ std::vector<std::string> words(std::string_view s) {
             --depth;
             cur += c;
         } else if (std::isspace(static_cast<unsigned char>(c)) && depth == 0) {
-            if (!cur.empty()) out.push_back(std::move(cur));
+            if (!cur.empty()) out.push_back({std::move(cur), start});
             cur.clear();
         } else {
             cur += c;
         }
     }
-    if (!cur.empty()) out.push_back(std::move(cur));
+    if (!cur.empty()) out.push_back({std::move(cur), start});
     return out;
 }
 
@@ -81,18 +89,32 @@ int paramPragmaLine(std::string_view text) {
     return 0;
 }
 
-std::map<std::string, std::string> parseParamPragma(std::string_view text) {
-    std::map<std::string, std::string> out;
+std::vector<PragmaParam> paramPragmaEntries(std::string_view text) {
+    std::vector<PragmaParam> out;
     int line = paramPragmaLine(text);
     if (line == 0) return out;
     LineRef r = lineRefs(text)[line - 1];
+    std::string_view lineText = text.substr(r.begin, r.end - r.begin);
     std::string_view body;
-    pragmaBody(text.substr(r.begin, r.end - r.begin), &body);
-    for (const std::string& w : words(body)) {
-        size_t eq = w.find('=');
-        if (eq == std::string::npos || eq == 0 || eq + 1 >= w.size()) continue;
-        out[w.substr(0, eq)] = w.substr(eq + 1);
+    pragmaBody(lineText, &body);
+    const size_t bodyCol = static_cast<size_t>(body.data() - lineText.data());  // 0-based
+    for (const Word& w : words(body)) {
+        size_t eq = w.text.find('=');
+        if (eq == std::string::npos || eq == 0 || eq + 1 >= w.text.size()) continue;
+        PragmaParam p;
+        p.name = w.text.substr(0, eq);
+        p.value = w.text.substr(eq + 1);
+        p.span.line = p.span.endLine = static_cast<uint32_t>(line);
+        p.span.col = static_cast<uint32_t>(bodyCol + w.offset + 1);
+        p.span.endCol = p.span.col + static_cast<uint32_t>(eq);
+        out.push_back(std::move(p));
     }
+    return out;
+}
+
+std::map<std::string, std::string> parseParamPragma(std::string_view text) {
+    std::map<std::string, std::string> out;
+    for (auto& p : paramPragmaEntries(text)) out[p.name] = p.value;
     return out;
 }
 
@@ -138,4 +160,4 @@ std::string withParamPragma(std::string_view text,
     return out;
 }
 
-}  // namespace ts::gui
+}  // namespace ts
