@@ -463,7 +463,16 @@ void Elaborator::installVocabulary() {
             spec->dims.push_back(
                 {ir::intImm(0), el.extentArg(b[0], b.spans[0], "T.Pipelined extent")});
         }
-        if (b.has(2) && !b[2].isNone()) spec->attrs["num_stages"] = intArg(b, 2, 0, "num_stages");
+        if (b.has(2) && !b[2].isNone()) {
+            // A negative count used to mean "not pipelined" silently (the passes treat < 2 so).
+            const int64_t stages = intArg(b, 2, 0, "num_stages");
+            if (stages < 0)
+                throw CompileError(
+                    b.spans[2],
+                    "T.Pipelined num_stages must be >= 0, got " + std::to_string(stages),
+                    "0 or 1: no pipelining; 2 or more: that many buffers in flight");
+            spec->attrs["num_stages"] = stages;
+        }
         for (size_t i : {3u, 4u}) {
             if (!b.has(i) || b[i].isNone()) continue;
             std::vector<int64_t> xs;
