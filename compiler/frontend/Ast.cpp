@@ -377,4 +377,164 @@ std::string dump(const Stmt* s, int indent) {
     return line("?");
 }
 
+void forEachChild(const Expr* e, const std::function<void(const Expr*)>& fn) {
+    auto one = [&](const Expr* c) {
+        if (c) fn(c);
+    };
+    auto all = [&](const std::vector<Expr*>& v) {
+        for (const Expr* c : v) one(c);
+    };
+    auto comps = [&](const std::vector<Comprehension>& gens) {
+        for (const auto& g : gens) {
+            one(g.target);
+            one(g.iter);
+            all(g.ifs);
+        }
+    };
+    switch (e->kind) {
+        case ExprKind::Name:
+        case ExprKind::Constant:
+        case ExprKind::Str:
+            return;
+        case ExprKind::Attribute:
+            return one(as<Attribute>(e)->value);
+        case ExprKind::Subscript:
+            one(as<Subscript>(e)->value);
+            return one(as<Subscript>(e)->index);
+        case ExprKind::Slice:
+            one(as<Slice>(e)->lower);
+            one(as<Slice>(e)->upper);
+            return one(as<Slice>(e)->step);
+        case ExprKind::Call: {
+            auto c = as<Call>(e);
+            one(c->func);
+            all(c->args);
+            for (const auto& k : c->keywords) one(k.value);
+            return;
+        }
+        case ExprKind::BinOp:
+            one(as<BinOp>(e)->left);
+            return one(as<BinOp>(e)->right);
+        case ExprKind::UnaryOp:
+            return one(as<UnaryOp>(e)->operand);
+        case ExprKind::BoolOp:
+            return all(as<BoolOp>(e)->values);
+        case ExprKind::Compare:
+            one(as<Compare>(e)->left);
+            return all(as<Compare>(e)->comparators);
+        case ExprKind::IfExp:
+            one(as<IfExp>(e)->test);
+            one(as<IfExp>(e)->body);
+            return one(as<IfExp>(e)->orelse);
+        case ExprKind::Lambda: {
+            auto l = as<Lambda>(e);
+            for (const auto& p : l->params) one(p.defaultValue);
+            return one(l->body);
+        }
+        case ExprKind::Tuple:
+        case ExprKind::List:
+        case ExprKind::Set:
+            return all(static_cast<const Sequence*>(e)->elts);
+        case ExprKind::Dict:
+            all(as<Dict>(e)->keys);
+            return all(as<Dict>(e)->values);
+        case ExprKind::ListComp:
+        case ExprKind::SetComp:
+        case ExprKind::GeneratorExp: {
+            auto c = static_cast<const Comp*>(e);
+            one(c->elt);
+            return comps(c->generators);
+        }
+        case ExprKind::DictComp:
+            one(as<DictComp>(e)->key);
+            one(as<DictComp>(e)->value);
+            return comps(as<DictComp>(e)->generators);
+        case ExprKind::Starred:
+            return one(as<Starred>(e)->value);
+        case ExprKind::NamedExpr:
+            one(as<NamedExpr>(e)->target);
+            return one(as<NamedExpr>(e)->value);
+        case ExprKind::Yield:
+            return one(as<Yield>(e)->value);
+        case ExprKind::Await:
+            return one(as<Await>(e)->value);
+    }
+}
+
+void forEachExpr(const Stmt* s, const std::function<void(const Expr*)>& fn) {
+    auto one = [&](const Expr* c) {
+        if (c) fn(c);
+    };
+    auto all = [&](const std::vector<Expr*>& v) {
+        for (const Expr* c : v) one(c);
+    };
+    auto params = [&](const std::vector<Param>& ps) {
+        for (const auto& p : ps) {
+            one(p.annotation);
+            one(p.defaultValue);
+        }
+    };
+    switch (s->kind) {
+        case StmtKind::FunctionDef: {
+            auto f = as<FunctionDef>(s);
+            all(f->decorators);
+            params(f->params);
+            return one(f->returns);
+        }
+        case StmtKind::ClassDef: {
+            auto c = as<ClassDef>(s);
+            all(c->decorators);
+            all(c->bases);
+            for (const auto& k : c->keywords) one(k.value);
+            return;
+        }
+        case StmtKind::Return:
+            return one(as<Return>(s)->value);
+        case StmtKind::Assign:
+            all(as<Assign>(s)->targets);
+            return one(as<Assign>(s)->value);
+        case StmtKind::AugAssign:
+            one(as<AugAssign>(s)->target);
+            return one(as<AugAssign>(s)->value);
+        case StmtKind::AnnAssign:
+            one(as<AnnAssign>(s)->target);
+            one(as<AnnAssign>(s)->annotation);
+            return one(as<AnnAssign>(s)->value);
+        case StmtKind::If:
+            return one(as<If>(s)->test);
+        case StmtKind::For:
+            one(as<For>(s)->target);
+            return one(as<For>(s)->iter);
+        case StmtKind::While:
+            return one(as<While>(s)->test);
+        case StmtKind::With:
+            for (const auto& it : as<With>(s)->items) {
+                one(it.context);
+                one(it.target);
+            }
+            return;
+        case StmtKind::ExprStmt:
+            return one(as<ExprStmt>(s)->value);
+        case StmtKind::Assert:
+            one(as<Assert>(s)->test);
+            return one(as<Assert>(s)->msg);
+        case StmtKind::Try:
+            for (const auto& h : as<Try>(s)->handlers) one(h.type);
+            return;
+        case StmtKind::Del:
+            return all(as<Del>(s)->targets);
+        case StmtKind::Raise:
+            one(as<Raise>(s)->exc);
+            return one(as<Raise>(s)->cause);
+        case StmtKind::Pass:
+        case StmtKind::Break:
+        case StmtKind::Continue:
+        case StmtKind::Import:
+        case StmtKind::ImportFrom:
+        case StmtKind::Global:
+        case StmtKind::Nonlocal:
+            return;
+    }
+}
+
 }  // namespace ts::fe::ast

@@ -5,6 +5,7 @@
 // that points into it (meta-evaluator function values keep raw pointers to FunctionDef/Lambda).
 #pragma once
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <string>
 #include <vector>
@@ -552,6 +553,13 @@ private:
     SourcePtr m_source;
     std::vector<std::unique_ptr<Node>> m_arena;
 };
+
+/// Calls `fn` on each direct sub-expression of `e` (operands, call arguments, keyword values,
+/// comprehension clauses, a lambda's defaults and body), skipping absent (null) parts.
+void forEachChild(const Expr* e, const std::function<void(const Expr*)>& fn);
+/// Calls `fn` on each expression held by statement `s` itself (targets, values, tests,
+/// decorators, parameter defaults and annotations), not by the statements of its bodies.
+void forEachExpr(const Stmt* s, const std::function<void(const Expr*)>& fn);
 
 /// Compact one-line rendering for tests and debugging, e.g.
 /// `BinOp(+, Name(a), Call(Attribute(Name(T), ceildiv), [Name(N), Int(128)]))`.

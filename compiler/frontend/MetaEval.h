@@ -46,6 +46,8 @@ public:
 
     DiagnosticEngine& diags() { return m_diags; }
     MetaLimits& limits() { return m_limits; }
+    /// Steps counted so far; above limits().maxSteps once the step limit has been hit.
+    uint64_t stepsUsed() const { return m_steps; }
 
     // ---- environments and modules ----
     /// The builtins scope (range, len, ...); parent of every module scope.

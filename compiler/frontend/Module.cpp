@@ -315,7 +315,37 @@ Value parseParamValue(std::string_view text) {
     return Value::str(t);
 }
 
-void execTopLevel(Interp& in, const ast::Module& mod, const EnvPtr& g) {
+namespace {
+// Names a statement binds anywhere inside it (targets, loop variables, nested defs), for
+// poisoning them when the statement fails.
+void assignedNames(const ast::Stmt* s, std::vector<std::string>& out) {
+    if (auto a = ast::as<ast::Assign>(s))
+        for (const ast::Expr* t : a->targets) collectNames(t, out);
+    if (auto a = ast::as<ast::AnnAssign>(s)) collectNames(a->target, out);
+    if (auto a = ast::as<ast::AugAssign>(s)) collectNames(a->target, out);
+    if (auto f = ast::as<ast::FunctionDef>(s)) out.push_back(f->name);
+    auto block = [&](const ast::Block& b) {
+        for (const ast::Stmt* x : b) assignedNames(x, out);
+    };
+    if (auto x = ast::as<ast::If>(s)) {
+        block(x->body);
+        block(x->orelse);
+    }
+    if (auto x = ast::as<ast::For>(s)) {
+        collectNames(x->target, out);
+        block(x->body);
+        block(x->orelse);
+    }
+    if (auto x = ast::as<ast::While>(s)) {
+        block(x->body);
+        block(x->orelse);
+    }
+}
+}  // namespace
+
+void execTopLevel(Interp& in, const ast::Module& mod, const EnvPtr& g, DiagnosticEngine* errors) {
+    // A compiled file is imported, never run as a script.
+    g->vars["__name__"] = Value::str("__tilescope__");
     for (const ast::Stmt* s : mod.body) {
         try {
             switch (s->kind) {
@@ -330,18 +360,23 @@ void execTopLevel(Interp& in, const ast::Module& mod, const EnvPtr& g) {
                 case ast::StmtKind::Assign:
                 case ast::StmtKind::AnnAssign:
                 case ast::StmtKind::AugAssign:
+                case ast::StmtKind::If:
+                case ast::StmtKind::For:
+                case ast::StmtKind::While:
                     in.exec(*s, g);
                     break;
                 default:
-                    break;  // main guards, loops, calls: not part of the kernel's meta code
+                    break;  // calls, with, try: not part of the kernel's meta code
             }
         } catch (const CompileError& e) {
             std::vector<std::string> names;
-            if (auto a = ast::as<ast::Assign>(s))
-                for (const ast::Expr* t : a->targets) collectNames(t, names);
-            if (auto a = ast::as<ast::AnnAssign>(s)) collectNames(a->target, names);
-            if (auto a = ast::as<ast::AugAssign>(s)) collectNames(a->target, names);
+            assignedNames(s, names);
             for (const auto& n : names) g->vars[n] = Value::poison(e.diag);
+            // Python would never get past an endless loop: that is the file's error, used or not.
+            if (errors && in.stepsUsed() > in.limits().maxSteps) {
+                errors->add(e.diag);
+                return;
+            }
         }
     }
 }
@@ -356,7 +391,7 @@ std::shared_ptr<Module> Module::analyze(SourcePtr src, DiagnosticEngine& diags) 
     info->m_ast = parseModule(std::move(src), diags);
     info->m_interp = std::make_unique<Interp>(info->m_evalDiags);
     info->m_globals = info->m_interp->newModuleEnv();
-    execTopLevel(*info->m_interp, *info->m_ast, info->m_globals);
+    execTopLevel(*info->m_interp, *info->m_ast, info->m_globals, &diags);
     info->findEntries();
     info->findSites();
     bool parseErrors = false;

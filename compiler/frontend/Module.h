@@ -5,8 +5,9 @@
 // IDE's parameter panel shows and `--param k=v` overrides), the decorator arguments that matter
 // (out_idx, configs, pass_configs), the reference program and the flops/bytes expressions.
 // Recognition is syntactic (decorator names resolved through the file's imports); the
-// decorators are never executed. Other top-level code (imports of unknown modules, `def main()`,
-// `if __name__ == "__main__":`, argparse) is ignored, not an error.
+// decorators are never executed. Module-level assignments and if/for/while run in the
+// meta-evaluator; code that fails there (imports of unknown modules, argparse, benchmarks) only
+// poisons the names it assigns, and `if __name__ == "__main__":` is false.
 #pragma once
 #include <memory>
 #include <optional>
@@ -95,11 +96,15 @@ const Value* findParam(const ParamBindings& b, std::string_view name);
 /// (so `--param dtype=float16` works).
 Value parseParamValue(std::string_view text);
 
-/// Runs the definitions at the top of a file into `globals`: imports, function definitions
-/// (only the @T.prim_func/@T.macro/functools cache decorators are applied), and module-level
-/// assignments. Statements that fail bind their names to poison values (an error only if used);
-/// `if`/`for`/`while`/`with`/`try` blocks and expression statements at module level are skipped.
-void execTopLevel(Interp& in, const ast::Module& mod, const EnvPtr& globals);
+/// Runs the top of a file into `globals` as Python would on import: imports, function
+/// definitions (only the @T.prim_func/@T.macro/functools cache decorators are applied),
+/// module-level assignments and `if`/`for`/`while` statements (so `for _ in range(3): BM *= 2`
+/// changes BM). `__name__` is not "__main__", so a main guard is skipped. Statements that fail
+/// bind the names they assign (anywhere in their bodies) to poison values, an error only if
+/// used; hitting the meta-evaluator's step limit (an endless module-level loop) is also reported
+/// to `errors` when given. `with`/`try` blocks and expression statements are skipped.
+void execTopLevel(Interp& in, const ast::Module& mod, const EnvPtr& globals,
+                  DiagnosticEngine* errors = nullptr);
 
 /// The analysis of one file (what Compile.h calls fe::Module). Holds the AST and a
 /// meta-evaluator with the file's globals.

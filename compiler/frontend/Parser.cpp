@@ -1,5 +1,8 @@
 #include "compiler/frontend/Parser.h"
 
+#include <algorithm>
+#include <unordered_map>
+
 #include "compiler/frontend/ParserImpl.h"
 
 namespace ts::fe {
@@ -419,6 +422,80 @@ ast::Expr* Parser::parseExpressionInput() {
 }  // namespace detail
 
 namespace {
+
+// The first node (in pre-order) of `root` whose height (nodes on its longest downward path)
+// exceeds kMaxExprHeight, or null. Iterative: the tree may be far too deep to recurse on.
+const ast::Expr* tooDeep(const ast::Expr* root) {
+    std::vector<const ast::Expr*> order, stack{root};
+    while (!stack.empty()) {
+        const ast::Expr* e = stack.back();
+        stack.pop_back();
+        order.push_back(e);
+        ast::forEachChild(e, [&](const ast::Expr* c) { stack.push_back(c); });
+    }
+    if (order.size() <= size_t(kMaxExprHeight)) return nullptr;  // too few nodes to be too deep
+    // Children come after their parent in `order`, so a reverse sweep sees them first.
+    std::unordered_map<const ast::Expr*, int> height;
+    for (auto it = order.rbegin(); it != order.rend(); ++it) {
+        int h = 0;
+        ast::forEachChild(*it, [&](const ast::Expr* c) { h = std::max(h, height[c]); });
+        height[*it] = h + 1;
+    }
+    for (const ast::Expr* e : order)
+        if (height[e] == kMaxExprHeight + 1) return e;
+    return nullptr;
+}
+
+Diagnostic tooLong(const ast::Expr* e) {
+    std::string n = std::to_string(kMaxExprHeight);
+    return Diagnostic{
+        Severity::Error, e->span,
+        "expression too long: more than " + n +
+            " operands/postfix operations (calls, subscripts, attributes) chained "
+            "or nested in one expression",
+        "split it into several statements with intermediate variables (at most " + n + " levels)",
+        "parse"};
+}
+
+// Reports and removes every statement of `b` (and of the blocks nested in it) holding an
+// expression deeper than kMaxExprHeight, so no later recursive walk ever sees one.
+void dropTooDeep(ast::Block& b, DiagnosticEngine& diags) {
+    for (size_t i = 0; i < b.size();) {
+        ast::Stmt* s = b[i];
+        const ast::Expr* bad = nullptr;
+        ast::forEachExpr(s, [&](const ast::Expr* e) {
+            if (!bad) bad = tooDeep(e);
+        });
+        if (bad) {
+            diags.add(tooLong(bad));
+            b.erase(b.begin() + ptrdiff_t(i));
+            continue;
+        }
+        if (auto* f = ast::as<ast::FunctionDef>(s)) dropTooDeep(f->body, diags);
+        if (auto* c = ast::as<ast::ClassDef>(s)) dropTooDeep(c->body, diags);
+        if (auto* w = ast::as<ast::With>(s)) dropTooDeep(w->body, diags);
+        if (auto* x = ast::as<ast::If>(s)) {
+            dropTooDeep(x->body, diags);
+            dropTooDeep(x->orelse, diags);
+        }
+        if (auto* x = ast::as<ast::For>(s)) {
+            dropTooDeep(x->body, diags);
+            dropTooDeep(x->orelse, diags);
+        }
+        if (auto* x = ast::as<ast::While>(s)) {
+            dropTooDeep(x->body, diags);
+            dropTooDeep(x->orelse, diags);
+        }
+        if (auto* t = ast::as<ast::Try>(s)) {
+            dropTooDeep(t->body, diags);
+            for (auto& h : t->handlers) dropTooDeep(h.body, diags);
+            dropTooDeep(t->orelse, diags);
+            dropTooDeep(t->finalbody, diags);
+        }
+        ++i;
+    }
+}
+
 std::set<uint32_t> lexErrorLines(const DiagnosticEngine& diags, size_t from) {
     std::set<uint32_t> lines;
     for (size_t i = from; i < diags.all().size(); ++i)
@@ -433,6 +510,7 @@ std::shared_ptr<ast::Module> parseModule(SourcePtr src, DiagnosticEngine& diags)
     std::vector<Token> toks = tokenize(*src, diags);
     detail::Parser p(std::move(toks), diags, *mod, lexErrorLines(diags, before));
     mod->body = p.parseFile();
+    dropTooDeep(mod->body, diags);
     return mod;
 }
 
@@ -445,6 +523,9 @@ ParsedExpr parseExpression(SourcePtr src, DiagnosticEngine& diags) {
                   [](const Token& t) { return t.kind == Tok::Indent || t.kind == Tok::Dedent; });
     detail::Parser p(std::move(toks), diags, *mod, lexErrorLines(diags, before));
     const ast::Expr* e = p.parseExpressionInput();
+    if (e) {
+        if (const ast::Expr* bad = tooDeep(e)) diags.add(tooLong(bad));
+    }
     for (size_t i = before; i < diags.all().size(); ++i)
         if (diags.all()[i].severity == Severity::Error) e = nullptr;
     return ParsedExpr{mod, e};

@@ -29,5 +29,13 @@ ParsedExpr parseExpression(SourcePtr src, DiagnosticEngine& diags);
 /// Parser limits, exposed for tests: deepest bracket/operator nesting and most errors per file.
 inline constexpr int kMaxParseDepth = 150;
 inline constexpr int kMaxParseErrors = 25;
+/// Longest chain of nested operations in one expression (`a+b+...` with 501 operands,
+/// `f()()...` with 501 calls, `T.a.a...` with 501 attributes). The parser builds such chains in
+/// loops, but every later stage (meta-evaluation, elaboration, passes, CUDA emission) walks
+/// expressions recursively; the costliest walk (codegen's emitter) uses about 2.5 KB of stack a
+/// level in a RelWithDebInfo build (measured: 724 levels fit a 2 MB stack, 3220 an 8 MB one),
+/// so 500 levels fit both the 8 MB main thread and a 2 MB worker-thread stack. An expression
+/// above the limit is an error and its statement is dropped.
+inline constexpr int kMaxExprHeight = 500;
 
 }  // namespace ts::fe

@@ -385,6 +385,7 @@ ast::Expr* Parser::parsePower() {
     b->left = base;
     if (!startsExpression() || at(Tok::Star))
         fail(tok().span, "expected an exponent after '**', found " + describeCurrent());
+    DepthGuard guard(*this);  // `a ** b ** c ...` nests to the right: bound it like brackets
     b->right = parseFactor();
     b->span = since(start);
     return b;
