@@ -230,6 +230,12 @@ void RunPanel::onFinished(int exitCode, QProcess::ExitStatus status) {
         setStatus(
             tr("✖ tilec crashed after %1 s (the IDE is fine; see the log)").arg(secs, 0, 'f', 1),
             theme().error);
+    else if (pass && m_log->toPlainText().contains(QStringLiteral("\nNOT CHECKED")))
+        // tilec ran on the tile-level interpreter without a ref_program: nothing was compared,
+        // so this must not read as a pass.
+        setStatus(
+            tr("● NOT CHECKED (no ref_program)  ·  %1").arg(runSummary(m_log->toPlainText(), secs)),
+            theme().warning);
     else if (pass)
         setStatus(tr("✔ PASS  ·  %1").arg(runSummary(m_log->toPlainText(), secs)), theme().success);
     else

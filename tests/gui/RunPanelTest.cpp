@@ -72,9 +72,19 @@ private slots:
         QCOMPARE(done.at(2).at(0).toBool(), false);
         QVERIFY2(panel.statusText().contains("crashed"), qPrintable(panel.statusText()));
 
+        // No ref_program on the tile interpreter: tilec exits 0 but compared nothing.
+        panel.setTilec(script("unchecked.sh",
+                              "echo 'ran on the CPU interpreter (tile-level): 1.0 "
+                              "ms'; echo 'no ref_program: nothing to check "
+                              "against'; echo 'NOT CHECKED'; exit 0"));
+        panel.run();
+        QVERIFY(done.wait(10000));
+        QVERIFY2(panel.statusText().contains("NOT CHECKED"), qPrintable(panel.statusText()));
+        QVERIFY(!panel.statusText().contains("PASS"));
+
         panel.setTilec(m_dir.filePath("does-not-exist"));
         panel.run();
-        QTRY_COMPARE(done.count(), 4);
+        QTRY_COMPARE(done.count(), 5);
         QVERIFY(!panel.running());
     }
 
