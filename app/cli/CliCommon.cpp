@@ -1,7 +1,9 @@
 #include "app/cli/CliCommon.h"
 
 #include <filesystem>
+#include <fstream>
 #include <iostream>
+#include <new>
 
 #include "compiler/support/ParamPragma.h"
 #include "compiler/support/SourceReader.h"
@@ -76,6 +78,33 @@ std::optional<CompileResult> compileFile(const CompileFlags& flags, CompileOptio
         return std::nullopt;
     }
     return compile(flags.file, *text, opts);
+}
+
+bool writeJson(const nlohmann::json& j, const std::string& path) {
+    const std::string text = j.dump(2, ' ', false, nlohmann::json::error_handler_t::replace) + "\n";
+    if (path == "-") {
+        std::cout << text;
+        return true;
+    }
+    std::ofstream out(path, std::ios::binary);
+    if (!(out << text) || !out.flush()) {
+        std::cerr << "tilec: error: cannot write --json '" << path << "'\n";
+        return false;
+    }
+    return true;
+}
+
+int runGuarded(const std::function<int()>& subcommand) {
+    try {
+        return subcommand();
+    } catch (const std::bad_alloc&) {
+        std::cerr << "tilec: internal error: out of memory (please report)\n";
+    } catch (const std::exception& e) {
+        std::cerr << "tilec: internal error: " << e.what() << " (please report)\n";
+    } catch (...) {
+        std::cerr << "tilec: internal error: unknown exception (please report)\n";
+    }
+    return 2;
 }
 
 }  // namespace ts::cli

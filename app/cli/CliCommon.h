@@ -1,10 +1,13 @@
 // Shared pieces of the tilec subcommands: reading a tile program, parsing --param and
 // --target, printing diagnostics like a compiler (file:line:col, caret, hint) to stderr.
 #pragma once
+#include <functional>
 #include <map>
 #include <optional>
 #include <string>
 #include <vector>
+
+#include <nlohmann/json.hpp>
 
 #include "compiler/Compile.h"
 #include "compiler/support/HostTensor.h"
@@ -37,5 +40,15 @@ std::string defaultTarget();
 std::optional<std::vector<HostTensor>> referenceOutputs(const CompileResult& r,
                                                         const std::vector<HostTensor>& tensors,
                                                         std::string& why);
+
+/// Writes `j` (indented) to `path`, or stdout for "-". Strings that are not valid UTF-8 (a file
+/// name) are written with U+FFFD instead of throwing. Prints "tilec: error: cannot write ..." and
+/// returns false when the file cannot be written.
+bool writeJson(const nlohmann::json& j, const std::string& path);
+
+/// Runs a subcommand; an exception escaping it (a bug: subcommands report expected problems
+/// themselves) becomes "tilec: internal error: WHAT (please report)" on stderr and exit code 2
+/// instead of std::terminate (exit 134).
+int runGuarded(const std::function<int()>& subcommand);
 
 }  // namespace ts::cli

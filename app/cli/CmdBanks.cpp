@@ -174,11 +174,7 @@ int runBanks(const BanksCommand& c) {
         }
     }
     if (!c.json.empty()) {
-        std::string text = j.dump(2) + "\n";
-        if (c.json == "-")
-            std::cout << text;
-        else
-            std::ofstream(c.json) << text;
+        if (!writeJson(j, c.json)) return 1;
     }
     return measuredOk ? 0 : 2;
 }

@@ -156,6 +156,10 @@ int runRun(const RunCommand& c) {
     rt::InputSet set;
     try {
         set = rt::makeInputs(sig, io);
+    } catch (const std::bad_alloc&) {
+        std::cerr << "tilec: error: the kernel's tensors do not fit in host memory (check the "
+                     "shape parameters)\n";
+        return 1;
     } catch (const std::exception& e) {
         std::cerr << "tilec: error: " << e.what() << "\n";
         return 1;
@@ -242,6 +246,10 @@ int runBench(const BenchCommand& c) {
     rt::InputSet set;
     try {
         set = rt::makeInputs(sig, io);
+    } catch (const std::bad_alloc&) {
+        std::cerr << "tilec: error: the kernel's tensors do not fit in host memory (check the "
+                     "shape parameters)\n";
+        return 1;
     } catch (const std::exception& e) {
         std::cerr << "tilec: error: " << e.what() << "\n";
         return 1;
@@ -324,10 +332,7 @@ int runBench(const BenchCommand& c) {
         j["registers"] = res.attributes.numRegs;
         j["smem_bytes"] = r->kernel.dynamicSmemBytes;
         j["check"] = checkText;
-        if (c.json == "-")
-            std::cout << j.dump(2) << "\n";
-        else
-            std::ofstream(c.json) << j.dump(2) << "\n";
+        if (!writeJson(j, c.json)) return 1;
     }
     return pass ? 0 : 2;
 }

@@ -2,7 +2,6 @@
 // command line: compile (pass dumps, timings, NVRTC), run (check against the float64 reference
 // on the GPU or the CPU interpreter), bench (timed launches, TFLOP/s), passes.
 #include <iostream>
-#include <new>
 
 #include <CLI/CLI.hpp>
 
@@ -113,21 +112,14 @@ int main(int argc, char** argv) {
     } catch (const CLI::ParseError& e) {
         return app.exit(e);
     }
-    // The subcommands report every expected problem themselves (exit 1); an exception reaching
-    // here is a bug, but it must still end in a message and an exit code, not std::terminate.
-    try {
+    // The subcommands report every expected problem themselves (exit 1); runGuarded turns an
+    // exception that still escapes (a bug) into a message and exit 2 instead of std::terminate.
+    return runGuarded([&] {
         if (compile->parsed()) return runCompile(cc);
         if (run->parsed()) return runRun(rc);
         if (bench->parsed()) return runBench(bc);
         if (banks->parsed()) return runBanks(kc);
         if (layout->parsed()) return runLayout(lc);
         return runPasses();
-    } catch (const std::bad_alloc&) {
-        std::cerr << "tilec: internal error: out of memory (please report)\n";
-    } catch (const std::exception& e) {
-        std::cerr << "tilec: internal error: " << e.what() << " (please report)\n";
-    } catch (...) {
-        std::cerr << "tilec: internal error: unknown exception (please report)\n";
-    }
-    return 2;
+    });
 }

@@ -130,3 +130,26 @@ TEST(CliLayout, ThreadOutsideTheKernelIsAnError) {
     c.thread = 127;
     EXPECT_EQ(captureCli([&] { return runLayout(c); }).rc, 0);
 }
+
+TEST(CliGuard, EscapingExceptionBecomesInternalErrorExit2) {
+    // What used to end in std::terminate (exit 134) for e.g. compare()'s shape exception.
+    auto o = captureCli(
+        [] { return runGuarded([]() -> int { throw std::invalid_argument("compare: boom"); }); });
+    EXPECT_EQ(o.rc, 2);
+    EXPECT_TRUE(contains(o.err, "tilec: internal error: compare: boom (please report)")) << o.err;
+    auto oom = captureCli([] { return runGuarded([]() -> int { throw std::bad_alloc(); }); });
+    EXPECT_EQ(oom.rc, 2);
+    EXPECT_TRUE(contains(oom.err, "internal error: out of memory")) << oom.err;
+    EXPECT_EQ(runGuarded([] { return 7; }), 7);
+}
+
+TEST(CliJson, UnwritablePathIsAnErrorAndBadUtf8IsReplaced) {
+    nlohmann::json j;
+    j["file"] = std::string("a\xff.py");  // not UTF-8: dump() would throw type_error 316
+    auto o = captureCli([&] { return writeJson(j, "/nonexistent-dir/x.json") ? 0 : 1; });
+    EXPECT_EQ(o.rc, 1);
+    EXPECT_TRUE(contains(o.err, "cannot write --json '/nonexistent-dir/x.json'")) << o.err;
+    auto ok = captureCli([&] { return writeJson(j, "-") ? 0 : 1; });
+    EXPECT_EQ(ok.rc, 0);
+    EXPECT_TRUE(contains(ok.out, "\"a\xef\xbf\xbd.py\"")) << ok.out;  // U+FFFD
+}
