@@ -1,6 +1,8 @@
 // Hooks of the elaboration values (ElabValues.h) and the Elaborator's conversions between
 // meta values, IR expressions, loads/stores and regions.
+#include <algorithm>
 #include <map>
+#include <unordered_map>
 
 #include "compiler/frontend/Elaborator.h"
 
@@ -289,7 +291,85 @@ std::optional<Value> TensorTypeCtor::getItem(Interp& in, const Value& index, Spa
 
 // ---- Elaborator conversions --------------------------------------------------------------------
 
+namespace {
+
+/// Deepest IR expression the elaborator hands on. A kernel variable assigned from an expression
+/// (`x = x + i`) is substituted into its later uses, so statements that each stay under the
+/// parser's kMaxExprHeight can still build an arbitrarily deep tree; every later pass and the
+/// CUDA emitter recurse on it (about 2.5 KB of stack a level: 724 levels fit a 2 MB stack).
+constexpr uint32_t kMaxIrHeight = 600;
+
+template <class F>
+void forEachIrChild(const ir::ExprNode* n, F&& fn) {
+    switch (n->kind) {
+        case ir::ExprKind::Binary: {
+            auto* b = static_cast<const ir::BinaryNode*>(n);
+            fn(b->a.get());
+            fn(b->b.get());
+            return;
+        }
+        case ir::ExprKind::Unary:
+            fn(static_cast<const ir::UnaryNode*>(n)->a.get());
+            return;
+        case ir::ExprKind::Select: {
+            auto* x = static_cast<const ir::SelectNode*>(n);
+            fn(x->cond.get());
+            fn(x->t.get());
+            fn(x->f.get());
+            return;
+        }
+        case ir::ExprKind::Call:
+            for (const auto& a : static_cast<const ir::CallNode*>(n)->args) fn(a.get());
+            return;
+        case ir::ExprKind::Load:
+            for (const auto& i : static_cast<const ir::LoadNode*>(n)->indices) fn(i.get());
+            return;
+        case ir::ExprKind::Cast:
+            fn(static_cast<const ir::CastNode*>(n)->value.get());
+            return;
+        default:
+            return;
+    }
+}
+
+// Nodes on the longest downward path of `root`; iterative, each shared node visited once.
+uint32_t irHeight(const ir::ExprNode* root) {
+    std::unordered_map<const ir::ExprNode*, uint32_t> height;
+    std::vector<std::pair<const ir::ExprNode*, bool>> stack{{root, false}};
+    while (!stack.empty()) {
+        auto [n, expanded] = stack.back();
+        if (!n || height.count(n)) {
+            stack.pop_back();
+            continue;
+        }
+        if (!expanded) {
+            stack.back().second = true;
+            forEachIrChild(n, [&](const ir::ExprNode* c) {
+                if (c && !height.count(c)) stack.push_back({c, false});
+            });
+            continue;
+        }
+        stack.pop_back();
+        uint32_t h = 0;
+        forEachIrChild(n, [&](const ir::ExprNode* c) {
+            if (c) h = std::max(h, height[c]);
+        });
+        height[n] = h + 1;
+    }
+    return height[root];
+}
+
+}  // namespace
+
 Value Elaborator::wrap(ir::Expr e) {
+    if (e && e->kind != ir::ExprKind::Var && e->kind != ir::ExprKind::IntImm &&
+        e->kind != ir::ExprKind::FloatImm && irHeight(e.get()) > kMaxIrHeight)
+        throw CompileError(
+            e->span,
+            "expression too long: more than " + std::to_string(kMaxIrHeight) +
+                " nested operations once the kernel variables it uses are substituted",
+            "a kernel variable assigned an expression stands for that expression, not a "
+            "run-time value; accumulate long sums in a T.alloc_var or fragment instead");
     return Value::ext(std::make_shared<ExprValue>(std::move(e), m_epoch));
 }
 
