@@ -188,9 +188,9 @@ const std::vector<BuiltinLayoutInfo>& builtinLayouts() {
         {"mfma_b", "mfma_b",
          "v_mfma_f32_16x16x16f16 operand B, 16x16 (k x n) fp16 per 64-lane wave"},
         {"mfma_c", "mfma_c", "v_mfma_f32_16x16x16f16 accumulator C/D, 16x16 f32 per 64-lane wave"},
-        {"ldmatrix", "ldmatrix:X", "ldmatrix.m8n8.xX destination, (8X)x8 b16 (X = 1, 2, 4)"},
-        {"ldmatrix_t", "ldmatrix_t:X",
-         "ldmatrix.m8n8.xX.trans destination, (8X)x8 b16 (X = 1, 2, 4)"},
+        {"ldmatrix", "ldmatrix:N", "ldmatrix.m8n8.xN destination, (8N)x8 b16 (N = 1, 2, 4)"},
+        {"ldmatrix_t", "ldmatrix_t:N",
+         "ldmatrix.m8n8.xN.trans destination, (8N)x8 b16 (N = 1, 2, 4)"},
     };
     return k;
 }
