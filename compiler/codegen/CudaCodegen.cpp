@@ -232,6 +232,8 @@ private:
             case ExprKind::IntImm: {
                 auto v = static_cast<const IntImmNode*>(e.get())->value;
                 if (e->dtype == DType::Bool) return v ? "true" : "false";
+                // 9223372036854775808LL does not exist, so the lowest int64 cannot be a literal.
+                if (v == INT64_MIN) return "(-9223372036854775807LL - 1)";
                 if (e->dtype == DType::Int64 || v > INT32_MAX || v < INT32_MIN) return std::to_string(v) + "LL";
                 return std::to_string(v);
             }

@@ -78,6 +78,12 @@ void Elaborator::installMath() {
     def("infinity", [](Elaborator& el, CallArgs& a) {
         a.expectPositional(1, 1);
         DType t = el.dtypeArg(a.pos[0], a.argSpan(0), "T.infinity dtype");
+        if (!ir::isFloat(t))
+            throw CompileError(a.argSpan(0),
+                               "T.infinity needs a floating-point dtype, got " +
+                                   std::string(ir::dtypeName(t)) + " (integers have no infinity)",
+                               "for an integer bound use the type's limit, e.g. 2147483647 for "
+                               "int32");
         return el.wrap(ir::call("infinity", {}, t, a.span));
     });
     def("cast", [](Elaborator& el, CallArgs& a) {

@@ -2,6 +2,8 @@
 // mma.sync m16n8k16 over swizzled shared tiles), T.fill/T.clear, T.reduce_* (per-thread
 // partials, xor-shuffle all-reduce across the gc lanes of a row group, then shared memory across
 // warps when a row spans several warps), T.atomic_*, and T.cumsum.
+#include <limits>
+
 #include "compiler/analysis/Layouts.h"
 #include "compiler/transforms/LowerCommon.h"
 
@@ -113,6 +115,18 @@ Expr combine(const std::string& op, Expr a, Expr b) {
     return add(a, b);
 }
 Expr identity(const std::string& op, DType t) {
+    if ((op == "max" || op == "min") && !isFloat(t)) {
+        // Integers have no infinity: max starts from the type's lowest value, min from its
+        // highest (uint64's highest is spelled -1, which C++ converts to 2^64 - 1).
+        int bits = dtypeBits(t);
+        bool max = op == "max";
+        if (t == DType::Bool) return intImm(max ? 0 : 1, {}, t);
+        if (!isSigned(t))
+            return intImm(max ? 0 : (bits >= 64 ? -1 : (int64_t(1) << bits) - 1), {}, t);
+        int64_t hi =
+            bits >= 64 ? std::numeric_limits<int64_t>::max() : (int64_t(1) << (bits - 1)) - 1;
+        return intImm(max ? -hi - 1 : hi, {}, t);
+    }
     if (op == "max") return call("ninfinity", {}, t);
     if (op == "min") return call("infinity", {}, t);
     return cast(t, floatImm(0.0));  // sum, abssum, absmax (|x| >= 0)
@@ -146,9 +160,17 @@ Stmt lowerReduce(Ctx& c, const TileOpNode& op) {
     Expr x = cast(acct, load(si->second.regs, {slot}, sp));
     if (rop == "absmax" || rop == "abssum") x = call("abs", {x}, acct, sp);
     Stmt accum = store(acc, {intImm(0)}, combine(rop, load(acc, {intImm(0)}), x), sp);
-    if (p->cols % (p->vec * p->gc) != 0) accum = ifThen(lt(col, intImm(p->cols)), accum, nullptr, sp);
+    // Padded slots (a row width not a multiple of vec*gc, or fewer rows than row groups) were
+    // never written: skip them rather than read them (row of slot rr = rr*gr + tx/gc).
+    Expr valid;
+    if (p->cols % (p->vec * p->gc) != 0) valid = lt(col, intImm(p->cols));
+    if (p->rows % p->gr != 0)
+        valid = logicalAnd(
+            valid, lt(add(mul(rr, intImm(p->gr)), floordiv(c.tx, intImm(p->gc))), intImm(p->rows)));
+    if (valid) accum = ifThen(valid, accum, nullptr, sp);
     std::vector<Stmt> row{store(acc, {intImm(0)}, identity(rop, acct), sp),
-                          forLoop(cc, intImm(0), intImm(perRow), ForKind::Unrolled, accum, {{"thread_loop", true}}, sp)};
+                          forLoop(cc, intImm(0), intImm(perRow), ForKind::Unrolled, accum,
+                                  {{"thread_loop", true}}, sp)};
     std::string shfl = rop == "max" || rop == "absmax" ? "max" : rop == "min" ? "min" : "sum";
     int64_t lanes = std::min<int64_t>(p->gc, 32);
     if (lanes > 1)
