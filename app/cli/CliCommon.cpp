@@ -67,7 +67,7 @@ std::optional<CompileResult> compileFile(const CompileFlags& flags, CompileOptio
                   << paramPragmaLine(*text) << "):";
         for (auto& [k, v] : opts.params)
             std::cerr << " " << k << "=" << v
-                      << (params->count(k) ? " (overridden by --param)" : "");
+                      << (params->count(k) && params->at(k) != v ? " (overridden by --param)" : "");
         std::cerr << "\n";
     }
     for (auto& [k, v] : *params) opts.params[k] = v;
