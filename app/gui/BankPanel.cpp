@@ -18,6 +18,7 @@
 
 #include "app/gui/Session.h"
 #include "app/gui/Theme.h"
+#include "compiler/support/SourceReader.h"
 #include "visualizer/core/Svg.h"
 #include "visualizer/widgets/BankHeatmapWidget.h"
 
@@ -358,13 +359,15 @@ void BankPanel::selectRow(int row, bool reveal) {
 namespace ts::gui {
 
 bool BankPanel::loadMeasured(const QString& path, QString* why) {
-    QFile f(path);
-    if (!f.open(QIODevice::ReadOnly)) {
-        if (why) *why = tr("cannot read %1: %2").arg(path, f.errorString());
+    // Bounded, regular files only (a measurement JSON is a few KB; never read a device).
+    auto text = ts::readSourceFile(path.toStdString(), 64ull << 20);
+    if (!text.error.empty()) {
+        if (why)
+            *why = tr("%1: %2").arg(QFileInfo(path).fileName(), QString::fromStdString(text.error));
         return false;
     }
     std::string err;
-    auto m = viz::parseMeasuredBanks(f.readAll().toStdString(), &err);
+    auto m = viz::parseMeasuredBanks(text.text, &err);
     if (!m) {
         if (why) *why = tr("%1: %2").arg(QFileInfo(path).fileName(), QString::fromStdString(err));
         return false;
