@@ -35,6 +35,21 @@ std::vector<int64_t> unflatten(int64_t lin, const std::vector<int64_t>& shape) {
     return idx;
 }
 
+// Whether `e` divides by zero at this element: the one way evalInt fails on a map that is
+// otherwise integer arithmetic (`j // (i - 3)` at i = 3), worth its own message.
+bool dividesByZero(const Expr& e, const Env& env) {
+    if (auto* b = as<BinaryNode>(e)) {
+        if (b->op == BinOp::FloorDiv || b->op == BinOp::FloorMod || b->op == BinOp::Div)
+            if (auto d = evalInt(b->b, env); d && *d == 0) return true;
+        return dividesByZero(b->a, env) || dividesByZero(b->b, env);
+    }
+    if (auto* u = as<UnaryNode>(e)) return dividesByZero(u->a, env);
+    if (auto* x = as<SelectNode>(e))
+        return dividesByZero(x->cond, env) || dividesByZero(x->t, env) || dividesByZero(x->f, env);
+    if (auto* c = as<CastNode>(e)) return dividesByZero(c->value, env);
+    return false;
+}
+
 std::string tupleText(const std::vector<int64_t>& v) {
     std::string s = "(";
     for (size_t i = 0; i < v.size(); ++i) s += (i ? ", " : "") + std::to_string(v[i]);
@@ -243,6 +258,12 @@ UserLayoutResult buildUserFragment(const UserLayoutSpec& s, int64_t threads, int
                 env.push_back({s.rep.get(), c});
             }
             auto t = evalInt(s.thread, env);
+            if (!t && dividesByZero(s.thread, env)) {
+                res.error =
+                    who + ": forward_thread_fn divides by zero at element " + tupleText(idx);
+                res.hint = "a // or % in the map has a divisor that is 0 for this element";
+                return res;
+            }
             if (!t) {
                 res.error = who + ": forward_thread_fn is not integer arithmetic of the indices";
                 res.hint = "use +, -, *, //, % and T.if_then_else on the lambda's arguments";
@@ -259,6 +280,12 @@ UserLayoutResult buildUserFragment(const UserLayoutSpec& s, int64_t threads, int
             Entry en{e, *t, {}};
             for (size_t k = 0; k < s.index.size(); ++k) {
                 auto v = evalInt(s.index[k], env);
+                if (!v && dividesByZero(s.index[k], env)) {
+                    res.error =
+                        who + ": forward_index_fn divides by zero at element " + tupleText(idx);
+                    res.hint = "a // or % in the map has a divisor that is 0 for this element";
+                    return res;
+                }
                 if (!v) {
                     res.error = who + ": forward_index_fn is not integer arithmetic of the indices";
                     res.hint = "use +, -, *, //, % and T.if_then_else on the lambda's arguments";
@@ -396,6 +423,11 @@ UserLayoutResult buildUserShared(const UserLayoutSpec& s, int eltBytes, const st
         for (size_t d = 0; d < idx.size(); ++d) env.push_back({s.inputs[d].get(), idx[d]});
         for (size_t k = 0; k < s.index.size(); ++k) {
             auto v = evalInt(s.index[k], env);
+            if (!v && dividesByZero(s.index[k], env)) {
+                res.error = who + ": the index map divides by zero at element " + tupleText(idx);
+                res.hint = "a // or % in the map has a divisor that is 0 for this element";
+                return res;
+            }
             if (!v) {
                 res.error = who + ": the index map is not integer arithmetic of the indices";
                 res.hint = "use +, -, *, //, %, ^ and T.if_then_else on the lambda's arguments";

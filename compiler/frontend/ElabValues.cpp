@@ -536,6 +536,13 @@ Value Elaborator::arith(ast::BinOpKind op, const Value& a, const Value& b, Span 
                                   "' needs integer operands, got " +
                                   std::string(ir::dtypeName(x->dtype)) + " and " +
                                   std::string(ir::dtypeName(y->dtype)));
+    // Python raises here; the IR would keep `j // 0` and fail later, far from the cause (a
+    // T.Layout map then reads "not integer arithmetic").
+    if ((bop == ir::BinOp::FloorDiv || bop == ir::BinOp::FloorMod) && !ir::isFloat(x->dtype) &&
+        !ir::isFloat(y->dtype))
+        if (auto c = ir::constInt(y); c && *c == 0)
+            throw CompileError(s, std::string("integer division by zero: the divisor of '") +
+                                      ast::spelling(op) + "' is 0");
     return wrap(ir::binary(bop, x, y, s));
 }
 

@@ -595,7 +595,21 @@ std::optional<ParamBindings> Module::bindParams(
         auto it = std::find_if(overrides.rbegin(), overrides.rend(),
                                [&](const auto& o) { return o.first == p.name; });
         if (it != overrides.rend()) {
-            out.emplace_back(p.name, parseParamValue(it->second));
+            Value v = parseParamValue(it->second);
+            // A word where the default is a number is a typo (`--param M=abc`), and left alone
+            // it would surface far away ("T.Tensor shape entry must be an integer").
+            const Value* d = p.defaultValue ? &*p.defaultValue : nullptr;
+            if (v.is(ValueKind::Str) && d &&
+                (d->is(ValueKind::Int) || d->is(ValueKind::Float) || d->is(ValueKind::Bool))) {
+                diags.error(p.span,
+                            p.name + " = " + repr(v) + " (from --param " + p.name + "=" +
+                                it->second + ") is not a number; the default of '" + p.name +
+                                "' is " + repr(*d),
+                            "pass a number, e.g. --param " + p.name + "=" + repr(*d), "params");
+                ok = false;
+                continue;
+            }
+            out.emplace_back(p.name, std::move(v));
         } else if (p.defaultValue && !p.defaultValue->is(ValueKind::Poison)) {
             out.emplace_back(p.name, *p.defaultValue);
         } else if (!p.defaultError.empty()) {
