@@ -374,7 +374,44 @@ std::string quoteStr(const std::string& s) {
 }
 }  // namespace
 
+Value::~Value() {
+    if (!m_obj || m_obj.use_count() != 1) return;  // not the last handle: just a decrement
+    constexpr int kMaxNestedRelease = 256;
+    thread_local int depth = 0;
+    thread_local std::vector<std::shared_ptr<Object>> deferred;
+    if (depth >= kMaxNestedRelease) {
+        deferred.push_back(std::move(m_obj));
+        return;
+    }
+    ++depth;
+    m_obj.reset();
+    while (depth == 1 && !deferred.empty()) {
+        std::shared_ptr<Object> o = std::move(deferred.back());
+        deferred.pop_back();
+        o.reset();  // may queue more
+    }
+    --depth;
+}
+
+namespace {
+// Nesting below which repr() prints "..." (cyclic lists `a.append(a)` included) and beyond
+// which metaEquals() gives up: both recurse on the structure.
+constexpr int kMaxReprDepth = 64;
+constexpr int kMaxCompareDepth = 200;
+thread_local int g_reprDepth = 0;
+thread_local int g_compareDepth = 0;
+struct DepthScope {
+    int& d;
+    explicit DepthScope(int& depth) : d(depth) { ++d; }
+    ~DepthScope() { --d; }
+};
+}  // namespace
+
 std::string repr(const Value& v) {
+    DepthScope scope(g_reprDepth);
+    if (g_reprDepth > kMaxReprDepth &&
+        (v.isSequence() || v.is(ValueKind::Dict) || v.is(ValueKind::Slice)))
+        return "...";
     switch (v.kind()) {
         case ValueKind::None:
             return "None";
@@ -438,6 +475,12 @@ std::optional<ir::DType> asDType(const Value& v) {
 }
 
 bool metaEquals(const Value& a, const Value& b) {
+    DepthScope scope(g_compareDepth);
+    if (g_compareDepth > kMaxCompareDepth)
+        throw CompileError(
+            Span{},
+            "comparison nested more than " + std::to_string(kMaxCompareDepth) + " levels deep",
+            "compare values with fewer levels of nested lists/tuples/dicts");
     if (a.isNumber() && b.isNumber()) {
         if (a.isIntLike() && b.isIntLike()) return a.asInt() == b.asInt();
         return a.asFloat() == b.asFloat();

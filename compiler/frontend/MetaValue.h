@@ -72,6 +72,24 @@ using BuiltinFn = std::function<Value(Interp&, CallArgs&)>;
 class Value {
 public:
     Value() = default;  ///< None
+    Value(const Value& o) = default;
+    Value(Value&& o) noexcept = default;
+    /// Assignment releases the old payload through ~Value (copy and swap), so dropping a deeply
+    /// nested value is never a recursion either.
+    Value& operator=(const Value& o) {
+        Value t(o);
+        swap(t);
+        return *this;
+    }
+    Value& operator=(Value&& o) noexcept {
+        Value t(std::move(o));
+        swap(t);
+        return *this;
+    }
+    /// Releasing the last handle of a deeply nested value (`x = [x]` a million times, a chain
+    /// of closures) would destroy it recursively and overflow the stack: below a fixed depth
+    /// the payloads are queued and destroyed iteratively by the outermost release.
+    ~Value();
     static Value none() { return Value(); }
     static Value boolean(bool b);
     static Value integer(int64_t i);
@@ -125,6 +143,12 @@ public:
     const Object* identity() const { return m_obj.get(); }
 
 private:
+    void swap(Value& o) noexcept {
+        std::swap(m_kind, o.m_kind);
+        std::swap(m_u, o.m_u);
+        m_obj.swap(o.m_obj);
+    }
+
     ValueKind m_kind = ValueKind::None;
     union {
         bool b;

@@ -200,4 +200,32 @@ TEST(FrontendLimits, FailingModuleLevelLoopPoisonsOnlyItsNames) {
     EXPECT_TRUE(m->globals()->lookup("R")->is(fe::ValueKind::Poison));
 }
 
+TEST(FrontendLimits, DeeplyNestedMetaValuesAreReleasedAndPrintedWithoutRecursion) {
+    // 200,000 nested lists and 100,000 chained closures, then rebound: releasing them used to
+    // recurse once per level. A cyclic list prints with "..." instead of recursing forever.
+    DiagnosticEngine diags;
+    auto m = analyze(
+        "x = 0\n"
+        "for _ in range(200000):\n"
+        "    x = [x]\n"
+        "deep = x\n"
+        "x = 0\n"
+        "f = None\n"
+        "for _ in range(100000):\n"
+        "    f = (lambda g=f: g)\n"
+        "f = 1\n"
+        "a = [0]\n"
+        "a[0] = a\n" +
+            kernel("i"),
+        diags);
+    EXPECT_FALSE(diags.hasErrors());
+    EXPECT_EQ(global(*m, "x"), 0);
+    EXPECT_EQ(global(*m, "f"), 1);
+    std::string r = fe::repr(*m->globals()->lookup("a"));
+    EXPECT_EQ(r, std::string(64, '[') + "..." + std::string(64, ']'));
+    r = fe::repr(*m->globals()->lookup("deep"));
+    EXPECT_EQ(r, std::string(64, '[') + "..." + std::string(64, ']'));
+    m.reset();  // releases `deep` (200,000 levels)
+}
+
 }  // namespace
