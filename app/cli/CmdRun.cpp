@@ -19,6 +19,21 @@
 
 namespace ts::cli {
 namespace {
+/// Random inputs for the kernel's signature; false (after an error on stderr) when they do not
+/// fit in host memory or the signature is unusable.
+bool makeInputsOrReport(const std::vector<rt::TensorParam>& sig, const rt::InputOptions& io,
+                        rt::InputSet& set) {
+    try {
+        set = rt::makeInputs(sig, io);
+        return true;
+    } catch (const std::bad_alloc&) {
+        std::cerr << "tilec: error: the kernel's tensors do not fit in host memory (check the "
+                     "shape parameters)\n";
+    } catch (const std::exception& e) {
+        std::cerr << "tilec: error: " << e.what() << "\n";
+    }
+    return false;
+}
 
 std::vector<rt::TensorParam> signatureOf(const CompileResult& r) {
     std::vector<rt::TensorParam> sig;
@@ -154,16 +169,7 @@ int runRun(const RunCommand& c) {
     io.fresh = c.seed == 0;
     io.seed = c.seed;
     rt::InputSet set;
-    try {
-        set = rt::makeInputs(sig, io);
-    } catch (const std::bad_alloc&) {
-        std::cerr << "tilec: error: the kernel's tensors do not fit in host memory (check the "
-                     "shape parameters)\n";
-        return 1;
-    } catch (const std::exception& e) {
-        std::cerr << "tilec: error: " << e.what() << "\n";
-        return 1;
-    }
+    if (!makeInputsOrReport(sig, io, set)) return 1;
     std::cout << "kernel " << r->kernel.name << ": grid (" << r->kernel.grid[0] << ", "
               << r->kernel.grid[1] << ", " << r->kernel.grid[2] << "), " << r->kernel.block[0]
               << " threads, " << r->kernel.dynamicSmemBytes << " B shared; seed " << set.seed
@@ -244,16 +250,7 @@ int runBench(const BenchCommand& c) {
     rt::InputOptions io;
     io.fresh = true;
     rt::InputSet set;
-    try {
-        set = rt::makeInputs(sig, io);
-    } catch (const std::bad_alloc&) {
-        std::cerr << "tilec: error: the kernel's tensors do not fit in host memory (check the "
-                     "shape parameters)\n";
-        return 1;
-    } catch (const std::exception& e) {
-        std::cerr << "tilec: error: " << e.what() << "\n";
-        return 1;
-    }
+    if (!makeInputsOrReport(sig, io, set)) return 1;
     int64_t bytesPerSet = 0;
     for (auto& a : r->kernel.args) {
         int64_t n = dtypeBytes(a.dtype);
