@@ -174,7 +174,8 @@ public:
             }
             case StmtKind::For: {
                 auto* n = static_cast<const ForNode*>(s.get());
-                exprs({n->min, n->extent});
+                expr(n->min);
+                expr(n->extent);
                 auto mn = constInt(n->min), ext = constInt(n->extent);
                 if (mn && ext && *ext > 0)
                     m_ranges[n->var.get()] = {
@@ -187,7 +188,7 @@ public:
             }
             case StmtKind::If: {
                 auto* n = static_cast<const IfNode*>(s.get());
-                exprs({n->cond});
+                expr(n->cond);
                 ++m_guarded;
                 stmt(n->then);
                 stmt(n->otherwise);
@@ -197,17 +198,17 @@ public:
             case StmtKind::Store: {
                 auto* n = static_cast<const StoreNode*>(s.get());
                 exprs(n->indices);
-                exprs({n->value});
+                expr(n->value);
                 checkAccess(*n->buffer, n->indices, n->span, m_diags, m_ranges, m_guarded > 0);
                 return;
             }
             case StmtKind::Alloc: {
                 auto* n = static_cast<const AllocNode*>(s.get());
-                if (n->init) exprs({n->init});
+                expr(n->init);
                 return;
             }
             case StmtKind::Eval:
-                return exprs({static_cast<const EvalNode*>(s.get())->call});
+                return expr(static_cast<const EvalNode*>(s.get())->call);
             case StmtKind::TileOp: {
                 auto* t = static_cast<const TileOpNode*>(s.get());
                 for (auto& a : t->args)
@@ -219,14 +220,15 @@ public:
     }
 
 private:
+    void expr(const Expr& e) {
+        if (!e) return;
+        walkExpr(e, [&](const Expr& x) {
+            if (auto* l = as<LoadNode>(x))
+                checkAccess(*l->buffer, l->indices, l->span, m_diags, m_ranges, m_guarded > 0);
+        });
+    }
     void exprs(const std::vector<Expr>& es) {
-        for (auto& e : es)
-            if (e)
-                walkExpr(e, [&](const Expr& x) {
-                    if (auto* l = as<LoadNode>(x))
-                        checkAccess(*l->buffer, l->indices, l->span, m_diags, m_ranges,
-                                    m_guarded > 0);
-                });
+        for (auto& e : es) expr(e);
     }
 
     DiagnosticEngine& m_diags;

@@ -105,7 +105,7 @@ bool compilesOnTwoMegabyteStack(const std::string& text, std::string& firstError
         const std::string& text;
         bool ok = false;
         std::string firstError;
-    } job{text};
+    } job{text, false, {}};
     pthread_attr_t attr;
     pthread_attr_init(&attr);
     pthread_attr_setstacksize(&attr, 2u << 20);

@@ -53,7 +53,9 @@ TEST(ParamPragma, UnknownCommandLineNameStaysAtTheDef) {
     opts.params = {{"M", "64"}, {"bogus", "3"}};
     auto r = compile("add.py", text, opts);
     for (auto& d : r.diagnostics)
-        if (contains(d.message, "unknown parameter 'bogus'")) EXPECT_NE(d.span.line, 1u);
+        if (contains(d.message, "unknown parameter 'bogus'")) {
+            EXPECT_NE(d.span.line, 1u);
+        }
 }
 
 TEST(ParamPragma, TilecAppliesPragmaAndParamOverridesIt) {
