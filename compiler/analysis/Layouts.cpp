@@ -47,28 +47,35 @@ int64_t BlockFragmentParams::colChunksPerThread() const { return ceilDiv(cols, v
 int64_t BlockFragmentParams::rowsPerThread() const { return ceilDiv(rows, gr); }
 
 BlockFragmentParams chooseBlockFragment(int64_t rows, int64_t cols, int64_t threads, int eltBytes) {
-    BlockFragmentParams p;
-    p.rows = std::max<int64_t>(rows, 1);
-    p.cols = std::max<int64_t>(cols, 1);
-    p.threads = threads;
-    int64_t vec = std::max(1, 16 / std::max(1, eltBytes));
-    while (vec > 1 && p.cols % vec != 0) vec /= 2;
-    p.vec = vec;
-    int64_t chunks = ceilDiv(p.cols, vec);
-    // Candidates keep reductions cheap: <= 32 lanes must be a power of two (xor shuffles); more
-    // than a warp must be whole warps (shuffle, then shared memory across warps).
-    int64_t best = 1;
-    for (int64_t g = 1; g <= threads; ++g) {
-        if (threads % g != 0) continue;
-        bool ok = g <= 32 ? (g & (g - 1)) == 0 : g % 32 == 0;
-        if (!ok) continue;
-        if (g <= chunks || g == 1) best = std::max(best, g);
+    rows = std::max<int64_t>(rows, 1);
+    cols = std::max<int64_t>(cols, 1);
+    // Candidates (vec, gc): vec a power of two dividing the row, at most 16 bytes; gc keeps
+    // reductions cheap: <= 32 lanes a power of two (xor shuffles), more than a warp whole warps
+    // (shuffle, then shared memory across warps), dividing `threads`, at most the row's vector
+    // count. Cost, in order: (1) threads holding data -- an idle thread is lost bandwidth and
+    // latency hiding; (2) wider vectors (fewer, wider memory instructions); (3) larger gc (the
+    // previous rule, so tiles that already occupy every thread keep their layout).
+    BlockFragmentParams best;
+    int64_t bestActive = -1;
+    const int64_t maxVec = std::max(1, 16 / std::max(1, eltBytes));
+    for (int64_t vec = maxVec; vec >= 1; vec /= 2) {
+        if (cols % vec != 0) continue;
+        const int64_t chunks = ceilDiv(cols, vec);
+        for (int64_t g = 1; g <= threads; ++g) {
+            if (threads % g != 0) continue;
+            if (!(g <= 32 ? (g & (g - 1)) == 0 : g % 32 == 0)) continue;
+            if (g > chunks && g != 1) continue;
+            const int64_t gr = threads / g;
+            const int64_t active = std::min(gr, rows) * std::min(g, chunks);
+            const bool better =
+                active > bestActive || (active == bestActive && vec == best.vec && g > best.gc);
+            if (!better) continue;
+            bestActive = active;
+            best.rows = rows, best.cols = cols, best.threads = threads;
+            best.vec = vec, best.gc = g, best.gr = gr;
+        }
     }
-    // If rows alone can't occupy the threads, spreading a short row over more threads still
-    // beats idling them only when there are enough chunks; otherwise keep `best`.
-    p.gc = best;
-    p.gr = threads / best;
-    return p;
+    return best;
 }
 
 Layout makeBlockFragment(const BlockFragmentParams& p, bool oneD) {

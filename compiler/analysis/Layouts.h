@@ -35,8 +35,10 @@ struct BlockFragmentParams {
     int64_t rowsPerThread() const;       ///< ceil(rows / gr)
 };
 
-/// Chooses vec (16-byte vectors when the row allows) and gc (a power of two <= 32 or a multiple
-/// of 32 dividing `threads`, as large as the row's vector count) for a rows x cols tile.
+/// Chooses vec and gc for a rows x cols tile by cost: first the number of threads holding data,
+/// then the widest vector (up to 16 bytes, dividing the row), then the largest gc (a power of two
+/// <= 32 or a multiple of 32 dividing `threads`, at most the row's vector count). A tile with
+/// fewer 16-byte vectors than threads thus gets narrower vectors rather than idle threads.
 BlockFragmentParams chooseBlockFragment(int64_t rows, int64_t cols, int64_t threads, int eltBytes);
 
 /// The 2-D (or 1-D when `oneD`, shape (cols,)) block fragment:

@@ -5,9 +5,9 @@
 //  - ldmatrix (§9.7.14.5.15): lane t addresses row t%8 of matrix t/8; destination like mma A;
 //  - the 128-byte XOR swizzle of a 64x64 fp16 tile (128-byte rows: chunk' = chunk ^ row%8);
 //  - block fragments with padded tails (width not a multiple of threads*vec).
-#include <gtest/gtest.h>
-
 #include <set>
+
+#include <gtest/gtest.h>
 
 #include "compiler/analysis/Banks.h"
 #include "compiler/analysis/Layouts.h"
@@ -105,11 +105,11 @@ TEST(Layout, Swizzle128Of64x64Fp16Tile) {
     auto l = makeSharedLayout({64, 64}, 2, 128);
     auto phys = [&](int64_t r, int64_t c) { return sharedElementOffset(*l, {r, c}, 2); };
     EXPECT_EQ(phys(0, 0), 0);
-    EXPECT_EQ(phys(0, 9), 9);          // row 0: identity
-    EXPECT_EQ(phys(1, 0), 64 + 8);     // chunk 0 ^ 1 = 1
-    EXPECT_EQ(phys(3, 17), 192 + 8 + 1);   // chunk 2 ^ 3 = 1
-    EXPECT_EQ(phys(10, 63), 640 + 40 + 7); // chunk 7 ^ 2 = 5
-    EXPECT_EQ(phys(15, 8), 960 + 48);  // chunk 1 ^ 7 = 6
+    EXPECT_EQ(phys(0, 9), 9);               // row 0: identity
+    EXPECT_EQ(phys(1, 0), 64 + 8);          // chunk 0 ^ 1 = 1
+    EXPECT_EQ(phys(3, 17), 192 + 8 + 1);    // chunk 2 ^ 3 = 1
+    EXPECT_EQ(phys(10, 63), 640 + 40 + 7);  // chunk 7 ^ 2 = 5
+    EXPECT_EQ(phys(15, 8), 960 + 48);       // chunk 1 ^ 7 = 6
     // Hand table: physical chunk of logical chunk 0 in rows 0..7 is 0..7, and repeats every 8.
     for (int r = 0; r < 64; ++r) EXPECT_EQ(phys(r, 0) % 64 / 8, r % 8) << "row " << r;
     // Each 16-byte column of 8 consecutive rows covers all 8 chunk positions (all 32 banks).
@@ -140,11 +140,11 @@ TEST(Layout, PaddedSharedRows) {
 }
 
 TEST(Layout, BlockFragmentPaddedTail1D) {
-    // (192,) fp32 over 128 threads: vec 4, 48 chunks -> gc 32, gr 4, cpt ceil(192/128) = 2.
-    auto p = chooseBlockFragment(1, 192, 128, 4);
-    EXPECT_EQ(p.vec, 4);
-    EXPECT_EQ(p.gc, 32);
-    EXPECT_EQ(p.gr, 4);
+    // (192,) fp32 over 128 threads with vec 4, 48 chunks -> gc 32, gr 4, cpt ceil(192/128) = 2
+    // (the layout formula with padding; chooseBlockFragment itself prefers vec 1 here, see
+    // BlockFragmentChoiceKeepsThreadsBusy).
+    BlockFragmentParams p;
+    p.rows = 1, p.cols = 192, p.threads = 128, p.vec = 4, p.gc = 32, p.gr = 4;
     EXPECT_EQ(p.colChunksPerThread(), 2);
     auto l = makeBlockFragment(p, true);
     EXPECT_EQ(l->localSize, 8);
@@ -169,14 +169,32 @@ TEST(Layout, BlockFragmentPaddedTail1D) {
 }
 
 TEST(Layout, BlockFragmentPaddedRows2D) {
-    // (10, 8) fp16 over 64 threads: vec 8, 1 chunk/row -> gc 1, gr 64, 1 row per thread;
+    // (10, 8) fp16 over 64 threads with vec 8, 1 chunk/row -> gc 1, gr 64, 1 row per thread;
     // threads 10..63 hold padding rows.
-    auto p = chooseBlockFragment(10, 8, 64, 2);
-    EXPECT_EQ(p.vec, 8);
-    EXPECT_EQ(p.gc, 1);
-    EXPECT_EQ(p.gr, 64);
+    BlockFragmentParams p;
+    p.rows = 10, p.cols = 8, p.threads = 64, p.vec = 8, p.gc = 1, p.gr = 64;
     auto l = makeBlockFragment(p);
     EXPECT_EQ(loc(l, {9, 7}), P(9, 7));
     EXPECT_EQ(fragmentInverse(*l, 12, 3), (std::vector<int64_t>{12, 3}));  // row 12 >= 10: padding
     EXPECT_NE(l->description.find("padded"), std::string::npos);
+}
+
+// The choice of chooseBlockFragment, hand-derived from its cost order (threads holding data, then
+// vector width, then gc):
+//  - (1, 8192) fp32, 256 threads: 4-wide vectors give 2048 chunks >= 256 -> vec 4, gc 256.
+//  - (1, 1000) fp32, 256 threads: vec 4 -> 250 chunks, gc <= 250 -> 128 busy; vec 2 -> 500
+//    chunks, gc 256 -> all busy -> vec 2, gc 256.
+//  - (1, 192) fp32, 128 threads: vec 4 -> 32 busy, vec 2 -> 64, vec 1 -> 128 -> vec 1, gc 128.
+//  - (10, 8) fp16, 64 threads: vec 8 -> 10 busy (gc 1), 4 -> 20, 2 -> 40, 1 -> gc 8, gr 8, 64.
+//  - (32, 128) fp32, 256 threads (samples/add.py tiles): vec 4, 32 chunks -> gc 32, gr 8, all busy.
+TEST(Layout, BlockFragmentChoiceKeepsThreadsBusy) {
+    auto v = [](int64_t r, int64_t c, int64_t t, int e) {
+        auto p = chooseBlockFragment(r, c, t, e);
+        return std::vector<int64_t>{p.vec, p.gc, p.gr};
+    };
+    EXPECT_EQ(v(1, 8192, 256, 4), (std::vector<int64_t>{4, 256, 1}));
+    EXPECT_EQ(v(1, 1000, 256, 4), (std::vector<int64_t>{2, 256, 1}));
+    EXPECT_EQ(v(1, 192, 128, 4), (std::vector<int64_t>{1, 128, 1}));
+    EXPECT_EQ(v(10, 8, 64, 2), (std::vector<int64_t>{1, 8, 8}));
+    EXPECT_EQ(v(32, 128, 256, 4), (std::vector<int64_t>{4, 32, 8}));
 }
