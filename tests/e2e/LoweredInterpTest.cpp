@@ -23,24 +23,15 @@
 #include "profiler/check/Compare.h"
 #include "profiler/check/Inputs.h"
 #include "profiler/check/Reference.h"
+#include "tests/e2e/E2eTestUtil.h"
 
 namespace {
 
 using ts::HostTensor;
 namespace ir = ts::ir;
 
-std::string readFile(const std::string& rel) {
-    std::ifstream in(std::filesystem::path(TS_SOURCE_DIR) / rel);
-    std::stringstream ss;
-    ss << in.rdbuf();
-    return ss.str();
-}
-
-std::string diagText(const ts::CompileResult& r) {
-    std::string s;
-    for (auto& d : r.diagnostics) s += ts::formatDiagnostic(d, r.source.get());
-    return s;
-}
+std::string readFile(const std::string& rel) { return ts::e2e::readRepoFile(rel); }
+using ts::e2e::diagText;
 
 ts::CompileResult compileText(const std::string& path, const std::string& text,
                               const std::map<std::string, std::string>& params) {

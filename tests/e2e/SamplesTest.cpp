@@ -2,12 +2,12 @@
 // run the elaborated program on the CPU interpreter with fresh random inputs (outputs poisoned
 // with NaN), and compare with the sample's ref_program evaluated in float64 — at sizes that are
 // and are not multiples of the tiles.
-#include <gtest/gtest.h>
-
 #include <cmath>
 #include <filesystem>
 #include <fstream>
 #include <sstream>
+
+#include <gtest/gtest.h>
 
 #include "compiler/Compile.h"
 #include "compiler/frontend/Module.h"
@@ -16,6 +16,7 @@
 #include "profiler/check/Inputs.h"
 #include "profiler/check/Reference.h"
 #include "profiler/cuda/Nvrtc.h"
+#include "tests/e2e/E2eTestUtil.h"
 
 namespace {
 
@@ -25,18 +26,8 @@ struct Case {
     std::string label;
 };
 
-std::string readSample(const std::string& name) {
-    std::ifstream in(std::filesystem::path(TS_SOURCE_DIR) / "samples" / name);
-    std::stringstream ss;
-    ss << in.rdbuf();
-    return ss.str();
-}
-
-std::string diagText(const ts::CompileResult& r) {
-    std::string s;
-    for (auto& d : r.diagnostics) s += ts::formatDiagnostic(d, r.source.get());
-    return s;
-}
+std::string readSample(const std::string& name) { return ts::e2e::readRepoFile("samples/" + name); }
+using ts::e2e::diagText;
 
 class Samples : public ::testing::TestWithParam<Case> {};
 
@@ -57,8 +48,10 @@ TEST_P(Samples, InterpreterMatchesFloat64Reference) {
     auto set = ts::rt::makeInputs(sig, io);
     std::vector<ts::HostTensor> args = set.tensors, inputs;
     for (size_t i = 0; i < args.size(); ++i) {
-        if (sig[i].isOutput) args[i].data.assign(static_cast<size_t>(args[i].numel()), std::nan(""));
-        else inputs.push_back(args[i]);
+        if (sig[i].isOutput)
+            args[i].data.assign(static_cast<size_t>(args[i].numel()), std::nan(""));
+        else
+            inputs.push_back(args[i]);
     }
     auto run = ts::interp::run(r.elaborated, args);
     ASSERT_TRUE(run.ok) << (run.error ? ts::formatDiagnostic(*run.error, r.source.get()) : "");
@@ -72,7 +65,8 @@ TEST_P(Samples, InterpreterMatchesFloat64Reference) {
         if (!sig[i].isOutput) continue;
         ASSERT_LT(k, ref.outputs.size());
         auto cmp = ts::rt::compare(args[i], ref.outputs[k++]);
-        EXPECT_TRUE(cmp.pass) << c.label << " " << sig[i].name << " seed " << set.seed << ": " << ts::rt::describe(cmp);
+        EXPECT_TRUE(cmp.pass) << c.label << " " << sig[i].name << " seed " << set.seed << ": "
+                              << ts::rt::describe(cmp);
         EXPECT_EQ(cmp.nanCount, 0) << "unwritten output elements";
     }
 }
@@ -96,11 +90,23 @@ TEST_P(Samples, GeneratedCudaCompilesForSm80AndSm90a) {
 const Case kCases[] = {
     {"gemm.py", {{"M", "256"}, {"N", "256"}, {"K", "128"}}, "gemm_fp16_divisible"},
     {"gemm.py", {{"M", "200"}, {"N", "136"}, {"K", "72"}}, "gemm_fp16_ragged"},
-    {"gemm.py", {{"M", "130"}, {"N", "250"}, {"K", "100"}, {"dtype", "bfloat16"}}, "gemm_bf16_ragged"},
-    {"gemm.py", {{"M", "64"}, {"N", "192"}, {"K", "96"}, {"block_M", "64"}, {"block_N", "64"}, {"block_K", "64"}, {"num_stages", "2"}}, "gemm_small_tiles"},
+    {"gemm.py",
+     {{"M", "130"}, {"N", "250"}, {"K", "100"}, {"dtype", "bfloat16"}},
+     "gemm_bf16_ragged"},
+    {"gemm.py",
+     {{"M", "64"},
+      {"N", "192"},
+      {"K", "96"},
+      {"block_M", "64"},
+      {"block_N", "64"},
+      {"block_K", "64"},
+      {"num_stages", "2"}},
+     "gemm_small_tiles"},
     {"softmax.py", {{"M", "8"}, {"N", "1000"}}, "softmax_1000"},
     {"softmax.py", {{"M", "6"}, {"N", "8192"}}, "softmax_8192"},
-    {"softmax.py", {{"M", "10"}, {"N", "77"}, {"block_M", "4"}, {"threads", "128"}}, "softmax_ragged_rows"},
+    {"softmax.py",
+     {{"M", "10"}, {"N", "77"}, {"block_M", "4"}, {"threads", "128"}},
+     "softmax_ragged_rows"},
     {"add.py", {{"M", "100"}, {"N", "300"}}, "add_ragged"},
     {"add.py", {{"M", "64"}, {"N", "256"}, {"dtype", "float16"}}, "add_fp16"},
 };

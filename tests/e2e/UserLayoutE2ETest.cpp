@@ -21,6 +21,7 @@
 #include "profiler/check/Inputs.h"
 #include "profiler/check/Reference.h"
 #include "profiler/cuda/Nvrtc.h"
+#include "tests/e2e/E2eTestUtil.h"
 
 namespace {
 
@@ -32,17 +33,9 @@ struct Case {
 };
 
 std::string readProgram(const std::string& name) {
-    std::ifstream in(std::filesystem::path(TS_SOURCE_DIR) / "tests" / "e2e" / "programs" / name);
-    std::stringstream ss;
-    ss << in.rdbuf();
-    return ss.str();
+    return ts::e2e::readRepoFile("tests/e2e/programs/" + name);
 }
-
-std::string diagText(const ts::CompileResult& r) {
-    std::string s;
-    for (auto& d : r.diagnostics) s += ts::formatDiagnostic(d, r.source.get());
-    return s;
-}
+using ts::e2e::diagText;
 
 std::vector<std::string> layoutLines(const std::string& ir) {
     std::vector<std::string> out;
