@@ -256,7 +256,7 @@ void Machine::execAlloc(const AllocNode* a) {
     st.live = true;
 }
 
-void Machine::execKernel(const KernelNode* k) {
+std::vector<int64_t> Machine::kernelGrid(const KernelNode* k, int64_t& total) {
     if (m_inKernel) fail(k->span, "T.Kernel nested inside another T.Kernel");
     std::vector<int64_t> grid;
     for (auto& g : k->grid) {
@@ -267,9 +267,15 @@ void Machine::execKernel(const KernelNode* k) {
     if (k->blockVars.size() > grid.size())
         fail(k->span, "T.Kernel binds " + std::to_string(k->blockVars.size()) +
                           " block indices for a " + std::to_string(grid.size()) + "-D grid");
-    int64_t total = 1;
+    total = 1;
     for (int64_t g : grid)
         total = (g && total > (int64_t(1) << 62) / g) ? (int64_t(1) << 62) : total * g;
+    return grid;
+}
+
+void Machine::execKernel(const KernelNode* k) {
+    int64_t total = 0;
+    std::vector<int64_t> grid = kernelGrid(k, total);
     size_t mark = m_bindings.size();
     for (auto& v : k->blockVars) {
         if (!v) fail(k->span, "malformed IR: missing block variable");

@@ -104,6 +104,9 @@ public:
     void exec(const ir::StmtNode* s);
     void bindArguments(const ir::PrimFunc& f, std::vector<HostTensor>& args);
     void execKernel(const ir::KernelNode* k);
+    /// Evaluated grid extents of `k` (errors: nested kernel, negative extent, more block
+    /// indices than grid dims) and their product in `total` (saturated at 2^62).
+    std::vector<int64_t> kernelGrid(const ir::KernelNode* k, int64_t& total);
     void execAlloc(const ir::AllocNode* a);
     void execStore(const ir::StoreNode* s);
     void execEval(const ir::EvalNode* e);

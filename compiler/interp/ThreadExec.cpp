@@ -61,15 +61,8 @@ void ThreadMachine::execTop(const StmtNode* s) {
 }
 
 void ThreadMachine::execKernelT(const KernelNode* k) {
-    if (m_inKernel) fail(k->span, "T.Kernel nested inside another T.Kernel");
-    std::vector<int64_t> grid;
-    for (auto& g : k->grid) {
-        int64_t v = evalI(g.get());
-        if (v < 0) fail(g ? g->span : k->span, "negative grid extent " + std::to_string(v));
-        grid.push_back(v);
-    }
-    if (k->blockVars.size() > grid.size())
-        fail(k->span, "T.Kernel binds more block indices than the grid has dimensions");
+    int64_t total = 0;
+    std::vector<int64_t> grid = kernelGrid(k, total);
     int64_t nthreads = k->threadCount();
     if (nthreads < 1 || nthreads > 1024)
         fail(k->span, "a block of " + std::to_string(nthreads) +
@@ -77,10 +70,6 @@ void ThreadMachine::execKernelT(const KernelNode* k) {
     m_threads = static_cast<int32_t>(nthreads);
     m_all.resize(m_threads);
     for (int32_t t = 0; t < m_threads; ++t) m_all[t] = t;
-    int64_t total = 1;
-    for (int64_t g : grid)
-        total = (g && total > (int64_t(1) << 62) / g) ? (int64_t(1) << 62) : total * g;
-
     size_t mark = m_bindings.size();
     for (auto& v : k->blockVars) {
         if (!v) fail(k->span, "malformed IR: missing block variable");
