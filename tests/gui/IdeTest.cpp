@@ -23,6 +23,7 @@
 #include "app/gui/Session.h"
 #include "app/gui/SourceEditor.h"
 #include "app/gui/Theme.h"
+#include "tests/gui/GuiTestUtil.h"
 #include "visualizer/widgets/DiffView.h"
 
 using namespace ts;
@@ -60,15 +61,7 @@ def ref_program(A, B):
 )";
 
 // Waits until the session holds a result for its current text.
-bool waitCompiled(Session& s, int ms = 20000) {
-    QElapsedTimer t;
-    t.start();
-    while (t.elapsed() < ms) {
-        QTest::qWait(5);
-        if (s.result() && !s.compiling()) return true;
-    }
-    return false;
-}
+using ts::gui::test::waitCompiled;
 
 int lineOf(const QString& text, const QString& needle) {
     return text.left(text.indexOf(needle)).count('\n');  // 0-based

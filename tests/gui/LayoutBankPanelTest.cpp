@@ -10,6 +10,7 @@
 #include "app/gui/BankPanel.h"
 #include "app/gui/LayoutPanel.h"
 #include "app/gui/Session.h"
+#include "tests/gui/GuiTestUtil.h"
 #include "visualizer/widgets/BankHeatmapWidget.h"
 #include "visualizer/widgets/LayoutGridWidget.h"
 
@@ -17,20 +18,8 @@ using namespace ts;
 using namespace ts::gui;
 
 namespace {
-QString readFile(const QString& rel) {
-    QFile f(QStringLiteral(TS_SOURCE_DIR) + "/" + rel);
-    f.open(QIODevice::ReadOnly);
-    return QString::fromUtf8(f.readAll());
-}
-bool waitCompiled(Session& s, int ms = 20000) {
-    QElapsedTimer t;
-    t.start();
-    while (t.elapsed() < ms) {
-        QTest::qWait(5);
-        if (s.result() && !s.compiling()) return true;
-    }
-    return false;
-}
+using ts::gui::test::readFile;
+using ts::gui::test::waitCompiled;
 }  // namespace
 
 class LayoutBankPanelTest : public QObject {

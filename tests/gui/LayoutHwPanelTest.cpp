@@ -9,26 +9,15 @@
 
 #include "app/gui/LayoutPanel.h"
 #include "app/gui/Session.h"
+#include "tests/gui/GuiTestUtil.h"
 #include "visualizer/widgets/LayoutGridWidget.h"
 
 using namespace ts;
 using namespace ts::gui;
 
 namespace {
-QString readFile(const QString& rel) {
-    QFile f(QStringLiteral(TS_SOURCE_DIR) + "/" + rel);
-    f.open(QIODevice::ReadOnly);
-    return QString::fromUtf8(f.readAll());
-}
-bool waitCompiled(Session& s, int ms = 20000) {
-    QElapsedTimer t;
-    t.start();
-    while (t.elapsed() < ms) {
-        QTest::qWait(5);
-        if (s.result() && !s.compiling()) return true;
-    }
-    return false;
-}
+using ts::gui::test::readFile;
+using ts::gui::test::waitCompiled;
 }  // namespace
 
 class LayoutHwPanelTest : public QObject {
