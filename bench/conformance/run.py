@@ -1,0 +1,391 @@
+#!/usr/bin/env python3
+"""Conformance runner: every kernel of bench/conformance/catalogue.json through tilec, unchanged.
+
+For each catalogued kernel (files that need a target we do not have are listed, not run):
+  1. compile   tilec compile FILE --target cuda:sm_90a [--kernel K] --param <real> ...
+  2. interp    tilec run FILE --interp [--kernel K] [--ref R] --param <small> ... --seed 1
+  3. gpu       (with --gpu) tilec run FILE [--kernel K] [--ref R] --param <real> ... --seed 1
+Outcomes: compile ok / diagnostic / internal (tilec's 'internal error', exit 2) / crash / timeout /
+not-selectable (a kernel other than the file's first while tilec has no --kernel yet);
+run match / mismatch / no-reference / error / internal / crash / timeout.
+
+Writes bench/results/conformance-<label>-<date>.json (date, machine, command, per-kernel outcome
+with the first diagnostic line) and a .md beside it: per-folder table and the first-error classes.
+Standard library only (runs on the dev box and on the GPU machine).
+
+    python3 bench/conformance/run.py -j2                         # compile + interpreter
+    python3 bench/conformance/run.py --gpu --tilec .devbin/tilec --corpus .corpus   # on the H200
+"""
+import argparse
+import collections
+import concurrent.futures as cf
+import datetime
+import json
+import os
+import platform
+import re
+import shlex
+import signal
+import socket
+import subprocess
+import sys
+import time
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+ROOT = os.path.normpath(os.path.join(HERE, "..", ".."))
+
+
+def pyrepr(v):
+    """--param value text: a Python literal tilec's parseParamValue reads."""
+    if isinstance(v, str):
+        return v if re.fullmatch(r"[A-Za-z_][A-Za-z0-9_.]*", v) else repr(v)
+    return repr(v)
+
+
+def run_cmd(cmd, timeout, env=None):
+    """Runs cmd in its own process group; kills the group on timeout. Returns (rc, out, secs)."""
+    t0 = time.time()
+    p = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, cwd=ROOT,
+                         start_new_session=True, env=env)
+    try:
+        out, _ = p.communicate(timeout=timeout)
+        rc = p.returncode
+    except subprocess.TimeoutExpired:
+        os.killpg(p.pid, signal.SIGKILL)
+        out, _ = p.communicate()
+        rc = "timeout"
+    return rc, out.decode("utf-8", "replace"), round(time.time() - t0, 2)
+
+
+DIAG_RX = re.compile(r"(internal error.*|error:.*|Error.*)")
+
+
+def first_diag(out):
+    for line in out.splitlines():
+        if INTERNAL_RX.search(line) or re.search(r"\berror\b", line):
+            return line.strip()[:300]
+    lines = [l for l in out.splitlines() if l.strip()]
+    return lines[-1].strip()[:300] if lines else ""
+
+
+INTERNAL_RX = re.compile(r"internal (compiler )?error")
+
+
+def classify_compile(rc, out):
+    if rc == "timeout":
+        return "timeout"
+    if INTERNAL_RX.search(out):
+        return "internal"
+    if rc == 0:
+        return "ok"
+    if isinstance(rc, int) and rc < 0:
+        return "crash"
+    return "diagnostic"
+
+
+def classify_run(rc, out):
+    if rc == "timeout":
+        return "timeout"
+    if INTERNAL_RX.search(out):
+        return "internal"
+    if isinstance(rc, int) and rc < 0:
+        return "crash"
+    if rc == 0 and re.search(r"^PASS$", out, re.M):
+        return "match"
+    if re.search(r"^FAIL$", out, re.M):
+        return "mismatch"
+    if rc == 0 and "NOT CHECKED" in out:
+        return "no-reference"
+    return "error"
+
+
+class Tilec:
+    def __init__(self, path):
+        self.path = path
+        h = subprocess.run([path, "run", "--help"], capture_output=True, text=True).stdout
+        self.has_kernel = "--kernel" in h
+        self.has_ref = "--ref" in h
+        self.version = subprocess.run(["git", "-C", ROOT, "log", "-1", "--format=%h %cI %s"],
+                                      capture_output=True, text=True).stdout.strip()
+
+
+def kernel_args(tc, k, default_kernel):
+    """--kernel K when tilec has it; without it only the file's default kernel can be named."""
+    if tc.has_kernel:
+        return ["--kernel", k["name"]], None
+    if k["name"] == default_kernel:
+        return [], None
+    return None, ("tilec has no --kernel yet: only the file's first kernel (" + str(default_kernel) +
+                  ") can be compiled")
+
+
+def param_args(k, which):
+    """--param for every parameter the catalogue gives a value (real; small overrides real for
+    the interpreter); the others keep the factory's defaults."""
+    vals = dict(k.get("real", {}))
+    if which == "small":
+        vals.update(k.get("small", {}))
+    return [x for name in k.get("params", []) if name in vals
+            for x in ("--param", f"{name}={pyrepr(vals[name])}")]
+
+
+def missing_params(k):
+    return [p for p in k.get("unresolved", []) if p not in k.get("real", {}) and p not in k.get("defaults", {})
+            and p not in ("*", "**")]
+
+
+def ref_args(tc, k):
+    r = k.get("reference", {}) or {}
+    if r.get("kind") in ("inline", "none"):
+        # the file's ref_program (if any) is not this kernel's reference: the tile interpreter is
+        # (on the GPU: GPU output vs interpreter; on the interpreter: not checked)
+        return ["--check", "interp"], None
+    if r.get("kind") in ("module", "nested") and r.get("name") and r["name"] != "ref_program":
+        if tc.has_ref:
+            return ["--ref", r["name"]], None
+        return [], "tilec has no --ref yet: reference " + r["name"] + " not reachable"
+    return [], None
+
+
+def one_kernel(tc, corpus, f, k, default_kernel, a):
+    path = os.path.relpath(os.path.join(corpus, f["path"]), ROOT)  # tilec runs in ROOT
+    rec = {"path": f["path"], "folder": f["folder"], "kernel": k["name"],
+           "reference": (k.get("reference") or {}).get("kind", "none"),
+           "reference_name": (k.get("reference") or {}).get("name")}
+    if f.get("needs") or k.get("needs"):
+        rec["needs"] = k.get("needs") or f.get("needs")
+        rec["compile"] = {"status": "needs-target", "first": rec["needs"]}
+        return rec
+    kargs, why = kernel_args(tc, k, default_kernel)
+    if kargs is None:
+        rec["compile"] = {"status": "not-selectable", "first": why}
+        return rec
+    if missing_params(k):
+        rec["compile"] = {"status": "unresolved-params",
+                          "first": "catalogue has no value for " + ", ".join(missing_params(k))}
+        return rec
+    cmd = [tc.path, "compile", path, "--target", "cuda:sm_90a"] + kargs + param_args(k, "real")
+    rc, out, secs = run_cmd(cmd, a.timeout)
+    st = classify_compile(rc, out)
+    rec["compile"] = {"status": st, "rc": rc, "seconds": secs,
+                      "cmd": " ".join(shlex.quote(c) for c in cmd[1:])}
+    if st != "ok":
+        rec["compile"]["first"] = first_diag(out)
+        return rec
+    rargs, rwhy = ref_args(tc, k)
+    if rwhy:
+        rec["reference_note"] = rwhy
+    if not a.no_interp:
+        cmd = [tc.path, "run", path, "--interp", "--seed", "1"] + kargs + rargs + param_args(k, "small")
+        rc, out, secs = run_cmd(cmd, a.interp_timeout)
+        st = classify_run(rc, out)
+        rec["interp"] = {"status": st, "rc": rc, "seconds": secs,
+                         "cmd": " ".join(shlex.quote(c) for c in cmd[1:])}
+        if st not in ("match", "no-reference"):
+            rec["interp"]["first"] = first_diag(out)
+        m = re.search(r"check against (.*):", out)
+        if m:
+            rec["interp"]["checked_against"] = m.group(1)[:120]
+    if a.gpu:
+        cmd = [tc.path, "run", path, "--seed", "1"] + kargs + rargs + param_args(k, "real")
+        rc, out, secs = run_cmd(cmd, a.gpu_timeout)
+        st = classify_run(rc, out)
+        rec["gpu"] = {"status": st, "rc": rc, "seconds": secs,
+                      "cmd": " ".join(shlex.quote(c) for c in cmd[1:])}
+        if st not in ("match", "no-reference"):
+            rec["gpu"]["first"] = first_diag(out)
+    return rec
+
+
+def default_kernel_of(f):
+    """TileScope's choice without --kernel (Module.cpp findEntries): jit/autotune factories
+    first, then plain or helper-built factories, eager kernels, bare prim_funcs; file order."""
+    rank = {"jit-factory": 0, "factory": 1, "jit-helper": 1, "jit-eager": 2, "prim_func": 3}
+    ks = sorted(enumerate(f.get("kernels", [])), key=lambda ik: (rank.get(ik[1]["pattern"], 9), ik[0]))
+    return ks[0][1]["name"] if ks else None
+
+
+# ---- error classes: a first diagnostic line without its location and names --------------------
+def error_class(line):
+    s = re.sub(r"^.*?:\d+:\d+:\s*", "", line)          # file:line:col:
+    s = re.sub(r"^tilec: ", "", s)
+    s = re.sub(r"^(error|internal error)\s*(\[[^\]]*\])?:?\s*", lambda m: m.group(1) + ": ", s)
+    # quoted names stay where they name the missing API (module 'T' has no attribute 'X'),
+    # elsewhere they are the file's own buffers/variables
+    keep = re.search(r"has no attribute|unknown|not available|not supported|is not defined", s)
+    s = re.sub(r"'([^']*)'", lambda m: m.group(0) if keep and re.fullmatch(r"[\w.]{1,40}", m.group(1))
+               else "'…'", s)
+    s = re.sub(r"\"[^\"]*\"", "\"…\"", s)
+    s = re.sub(r"\b\d+(\.\d+)?\b", "N", s)
+    s = re.sub(r"\(N(, N)*\)", "(N…)", s)
+    return s[:140]
+
+
+def summarize(results):
+    by = collections.OrderedDict()
+    for r in sorted(results, key=lambda r: r["folder"]):
+        by.setdefault(r["folder"], []).append(r)
+    rows = []
+
+    def row(name, rs):
+        cat = len(rs)
+        need = sum(r["compile"]["status"] == "needs-target" for r in rs)
+        sel = sum(r["compile"]["status"] == "not-selectable" for r in rs)
+        unres = sum(r["compile"]["status"] == "unresolved-params" for r in rs)
+        tried = [r for r in rs if r["compile"]["status"] not in ("needs-target",)]
+        ok = sum(r["compile"]["status"] == "ok" for r in rs)
+        internal = sum(r["compile"]["status"] == "internal" or r.get("interp", {}).get("status") == "internal"
+                       or r.get("gpu", {}).get("status") == "internal" for r in rs)
+        crash = sum(s in ("crash", "timeout") for r in rs for s in
+                    (r["compile"]["status"], r.get("interp", {}).get("status"), r.get("gpu", {}).get("status")))
+        withref = [r for r in tried if r["reference"] in ("module", "nested")]
+        inline = sum(r["reference"] == "inline" for r in tried)
+        im = sum(r.get("interp", {}).get("status") == "match" for r in withref)
+        gm = sum(r.get("gpu", {}).get("status") == "match" for r in withref)
+        g_interp = sum(r.get("gpu", {}).get("status") == "match" for r in tried if r not in withref)
+        ran_gpu = any("gpu" in r for r in rs)
+        pct = lambda n, d: f"{100.0 * n / d:.0f}%" if d else "-"
+        return {"folder": name, "catalogued": cat, "needs_target": need, "not_selectable": sel, "unresolved_params": unres,
+                "compile_ok": ok, "compile_ok_pct": pct(ok, len(tried)), "internal_errors": internal,
+                "crash_timeout": crash, "with_reference": len(withref), "inline_reference": inline,
+                "interp_match": im, "interp_match_pct": pct(im, len(withref)),
+                "gpu_match": gm if ran_gpu else None, "gpu_match_pct": pct(gm, len(withref)) if ran_gpu else "-",
+                "gpu_matches_interp_no_ref": g_interp if ran_gpu else None}
+
+    for name, rs in by.items():
+        rows.append(row(name, rs))
+    rows.append(row("TOTAL", results))
+    classes = collections.Counter()
+    examples = {}
+    for r in results:
+        for stage in ("compile", "interp", "gpu"):
+            st = r.get(stage, {})
+            if st.get("status") in ("diagnostic", "internal", "error", "crash", "mismatch", "timeout"):
+                c = (stage, st["status"], error_class(st.get("first", "")))
+                classes[c] += 1
+                examples.setdefault(c, []).append(f"{r['path'][len('examples/'):]}:{r['kernel']}")
+                break
+    return rows, [{"stage": c[0], "status": c[1], "class": c[2], "count": n, "examples": examples[c][:4]}
+                  for c, n in classes.most_common()]
+
+
+def markdown(doc):
+    L = [f"# TileLang corpus conformance — {doc['label']} ({doc['date']})", "",
+         f"Machine: {doc['machine']['host']} ({doc['machine']['cpu']}, {doc['machine']['gpu']}); "
+         f"tilec {doc['tilec']['path']} at `{doc['tilec']['commit']}` "
+         f"(--kernel: {'yes' if doc['tilec']['has_kernel'] else 'no'}, --ref: {'yes' if doc['tilec']['has_ref'] else 'no'}).",
+         "", f"Command: `{doc['command']}`", "",
+         "Compile: sm_90a at the file's real parameters; interp: tile-level CPU interpreter at small "
+         "parameters; GPU: real parameters. Percentages over the kernels tried (needs-target excluded); "
+         "match % over the kernels with a callable reference (module-level or nested function).", "",
+         "| folder | catalogued | needs other target | not selectable (no --kernel) | compile ok | compile ok % | "
+         "internal errors | crash/timeout | with reference | inline ref | interp match | interp match % | GPU match % | "
+         "GPU = interp (no reference) |",
+         "|---|---|---|---|---|---|---|---|---|---|---|---|---|---|"]
+    for r in doc["summary"]:
+        b = "**" if r["folder"] == "TOTAL" else ""
+        L.append(f"| {b}{r['folder']}{b} | {r['catalogued']} | {r['needs_target']} | {r['not_selectable']} | {r['compile_ok']} | "
+                 f"{r['compile_ok_pct']} | {r['internal_errors']} | {r['crash_timeout']} | {r['with_reference']} | "
+                 f"{r['inline_reference']} | {r['interp_match']} | {r['interp_match_pct']} | {r['gpu_match_pct']} | "
+                 f"{'-' if r['gpu_matches_interp_no_ref'] is None else r['gpu_matches_interp_no_ref']} |")
+    L += ["", "## First-error classes (first failing stage per kernel)", "",
+          "| count | stage | status | class | e.g. |", "|---|---|---|---|---|"]
+    for c in doc["error_classes"]:
+        L.append(f"| {c['count']} | {c['stage']} | {c['status']} | `{c['class'].replace('|', '/')}` | "
+                 f"{', '.join(c['examples'][:2])} |")
+    return "\n".join(L) + "\n"
+
+
+def machine():
+    gpu = "no GPU"
+    try:
+        gpu = subprocess.run(["nvidia-smi", "--query-gpu=name", "--format=csv,noheader"], capture_output=True,
+                             text=True, timeout=20).stdout.strip() or gpu
+    except Exception:
+        pass
+    cpu = platform.processor() or platform.machine()
+    try:
+        for line in open("/proc/cpuinfo"):
+            if line.startswith("model name"):
+                cpu = line.split(":", 1)[1].strip()
+                break
+    except OSError:
+        pass
+    return {"host": socket.gethostname(), "cpu": f"{cpu} x{os.cpu_count()}", "gpu": gpu,
+            "python": platform.python_version()}
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--tilec", default=os.path.join(ROOT, "build", "tilec"))
+    ap.add_argument("--corpus", default=os.path.normpath(os.path.join(ROOT, "..", "shared", "tilelang-corpus")))
+    ap.add_argument("--catalogue", default=os.path.join(HERE, "catalogue.json"))
+    ap.add_argument("-j", "--jobs", type=int, default=2)
+    ap.add_argument("--timeout", type=float, default=120, help="seconds per compile")
+    ap.add_argument("--interp-timeout", type=float, default=120, help="seconds per interpreter run")
+    ap.add_argument("--gpu-timeout", type=float, default=180, help="seconds per GPU run")
+    ap.add_argument("--gpu", action="store_true", help="also run at real parameters on the GPU")
+    ap.add_argument("--no-interp", action="store_true")
+    ap.add_argument("--only", help="regex over 'path:kernel'")
+    ap.add_argument("--label", default="run")
+    ap.add_argument("--out", help="JSON path (default bench/results/conformance-<label>-<date>.json)")
+    ap.add_argument("--resummarize", metavar="JSON", help="recompute summary/classes/markdown of a results JSON")
+    a = ap.parse_args()
+    if a.resummarize:
+        doc = json.load(open(a.resummarize))
+        doc["summary"], doc["error_classes"] = summarize(doc["results"])
+        with open(a.resummarize, "w") as fh:
+            json.dump(doc, fh, indent=1)
+            fh.write("\n")
+        with open(a.resummarize[:-5] + ".md", "w") as fh:
+            fh.write(markdown(doc))
+        return
+    tc = Tilec(a.tilec)
+    cat = json.load(open(a.catalogue))
+    jobs = []
+    for f in cat["files"]:
+        if f["kind"] != "kernel":
+            continue
+        dk = default_kernel_of(f)
+        for k in f["kernels"]:
+            if a.only and not re.search(a.only, f"{f['path']}:{k['name']}"):
+                continue
+            jobs.append((f, k, dk))
+    date = datetime.datetime.now(datetime.timezone.utc).strftime("%Y-%m-%d")
+    out = a.out or os.path.join(ROOT, "bench", "results", f"conformance-{a.label}-{date}.json")
+    t0 = time.time()
+    results = []
+    with cf.ThreadPoolExecutor(max_workers=max(1, a.jobs)) as ex:
+        futs = {ex.submit(one_kernel, tc, a.corpus, f, k, dk, a): (f, k) for f, k, dk in jobs}
+        for i, fu in enumerate(cf.as_completed(futs), 1):
+            f, k = futs[fu]
+            try:
+                r = fu.result()
+            except Exception as e:  # the runner itself must not stop on one kernel
+                r = {"path": f["path"], "folder": f["folder"], "kernel": k["name"], "reference": "none",
+                     "compile": {"status": "crash", "first": f"runner: {type(e).__name__}: {e}"}}
+            results.append(r)
+            stages = " ".join(f"{s}={r[s]['status']}" for s in ("compile", "interp", "gpu") if s in r)
+            print(f"[{i}/{len(jobs)}] {r['path'][len('examples/'):]}:{r['kernel']} {stages}", flush=True)
+    results.sort(key=lambda r: (r["path"], r["kernel"]))
+    rows, classes = summarize(results)
+    doc = {"label": a.label, "date": date, "machine": machine(),
+           "command": "python3 " + " ".join(shlex.quote(x) for x in [os.path.relpath(sys.argv[0], ROOT)] + sys.argv[1:]),
+           "tilec": {"path": a.tilec if os.path.relpath(a.tilec, ROOT).startswith("..") else os.path.relpath(a.tilec, ROOT), "commit": tc.version, "has_kernel": tc.has_kernel,
+                     "has_ref": tc.has_ref},
+           "catalogue": os.path.relpath(a.catalogue, ROOT), "wall_seconds": round(time.time() - t0, 1),
+           "summary": rows, "error_classes": classes, "results": results}
+    os.makedirs(os.path.dirname(out), exist_ok=True)
+    with open(out, "w") as fh:
+        json.dump(doc, fh, indent=1)
+        fh.write("\n")
+    md = out[:-5] + ".md" if out.endswith(".json") else out + ".md"
+    with open(md, "w") as fh:
+        fh.write(markdown(doc))
+    tot = rows[-1]
+    print(f"{tot['catalogued']} kernels: compile ok {tot['compile_ok']} ({tot['compile_ok_pct']}), internal "
+          f"{tot['internal_errors']}, interp match {tot['interp_match']}/{tot['with_reference']}; -> {out}, {md}")
+
+
+if __name__ == "__main__":
+    main()
