@@ -28,5 +28,11 @@ def ref_program(A, B):
     return A + B
 
 
-flops = M * N
-bytes = 3 * M * N * (2 if dtype in ("float16", "bfloat16") else 4)
+# Work of one launch, as functions of the kernel's parameters (TileScope calls them with the
+# kernel's values of the same names for TFLOP/s and GB/s; plain Python, so TileLang runs the file too).
+def total_flops(M, N):
+    return M * N
+
+
+def total_bytes(M, N, dtype):
+    return 3 * M * N * (2 if dtype in ("float16", "bfloat16") else 4)

@@ -35,5 +35,11 @@ def ref_program(A, B):
     return A @ B
 
 
-flops = 2 * M * N * K
-bytes = (M * K + K * N + M * N) * (2 if dtype in ("float16", "bfloat16") else 4)
+# Work of one launch, as functions of the kernel's parameters (TileScope calls them with the
+# kernel's values of the same names for TFLOP/s and GB/s; plain Python, so TileLang runs the file too).
+def total_flops(M, N, K):
+    return 2 * M * N * K
+
+
+def total_bytes(M, N, K, dtype):
+    return (M * K + K * N + M * N) * (2 if dtype in ("float16", "bfloat16") else 4)

@@ -3,6 +3,7 @@
 #   tilec run samples/softmax.py --param M=4096 --param N=8192
 import tilelang
 import tilelang.language as T
+import torch
 
 
 @tilelang.jit(out_idx=[-1])
@@ -31,5 +32,11 @@ def ref_program(X):
     return torch.softmax(X, dim=-1)
 
 
-flops = 5 * M * N
-bytes = 2 * M * N * 4
+# Work of one launch, as functions of the kernel's parameters (TileScope calls them with the
+# kernel's values of the same names for TFLOP/s and GB/s; plain Python, so TileLang runs the file too).
+def total_flops(M, N):
+    return 5 * M * N
+
+
+def total_bytes(M, N, dtype):
+    return 2 * M * N * (2 if dtype in ("float16", "bfloat16") else 4)

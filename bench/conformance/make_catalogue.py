@@ -459,6 +459,9 @@ def scale_small(real):
             small[k] = min(v, 1)
         elif SIZE_HEADS.match(k):
             floor = real.get("block_H", 2) if isinstance(real.get("block_H"), int) else 2
+            for g in ("groups", "group", "kv_group", "heads_kv", "head_kv"):  # heads // groups >= 1
+                if isinstance(real.get(g), int) and not isinstance(real.get(g), bool) and real[g] > floor:
+                    floor = real[g]
             small[k] = v if v <= floor else (floor if v % floor == 0 else v)
         elif SIZE_BIG.match(k):
             x = v

@@ -543,8 +543,27 @@ void Module::findSites() {
                 if (!m_bytes && n->id == k) m_bytes = MetaSite{n->id, value, &b, i, fn};
         }
     };
-    // Module level first, then the kernel entry, then other functions and the main guard.
+    // `def flops(M, N, K): return 2 * M * N * K` at module level: valid Python that TileLang
+    // ignores (a module-level `flops = 2 * M * N * K` would name undefined M, N, K). The site is
+    // the final `return`; evalSite binds the function's parameters to the kernel's values of the
+    // same names (its own defaults for the others) and runs the simple assignments before it.
+    auto scanFunctionSites = [&](const ast::Block& b) {
+        for (const ast::Stmt* s : b) {
+            auto f = ast::as<ast::FunctionDef>(s);
+            if (!f || f->body.empty() || !f->decorators.empty()) continue;
+            auto ret = ast::as<ast::Return>(f->body.back());
+            if (!ret || !ret->value) continue;
+            MetaSite site{f->name, ret->value, &f->body, f->body.size() - 1, f};
+            for (const char* k : kFlops)
+                if (!m_flops && f->name == k) m_flops = site;
+            for (const char* k : kBytes)
+                if (!m_bytes && f->name == k) m_bytes = site;
+        }
+    };
+    // Module level first (assignments, then flops/bytes functions), then the kernel entry, then
+    // other functions and the main guard.
     scan(m_ast->body, nullptr);
+    scanFunctionSites(m_ast->body);
     if (const KernelEntry* e = entry()) scan(e->func->body, e->func);
     for (const ast::Stmt* s : m_ast->body) {
         if (auto f = ast::as<ast::FunctionDef>(s)) {

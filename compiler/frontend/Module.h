@@ -77,7 +77,9 @@ struct KernelEntry {
     const KernelParam* param(std::string_view n) const;
 };
 
-/// An assignment `flops = <expr>` / `bytes = <expr>` found in the file.
+/// An assignment `flops = <expr>` / `bytes = <expr>` found in the file, or the `return <expr>`
+/// of a module-level `def flops(M, N, K): ...` / `def total_bytes(...)` (then `inFunction` is that
+/// function and its parameters take the kernel's values of the same names).
 struct MetaSite {
     std::string name;  ///< the assigned name ("flops", "total_flops", ...)
     const ast::Expr* expr = nullptr;

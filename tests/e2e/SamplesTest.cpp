@@ -114,4 +114,37 @@ const Case kCases[] = {
 INSTANTIATE_TEST_SUITE_P(All, Samples, ::testing::ValuesIn(kCases),
                          [](const ::testing::TestParamInfo<Case>& i) { return i.param.label; });
 
+// The samples keep their work counts as `def total_flops(M, N, K)` / `def total_bytes(...)` (valid
+// Python, so the files also run under TileLang); TileScope evaluates them with the kernel's
+// parameter values. Expected values are the formulas written out by hand.
+struct WorkCase {
+    std::string sample;
+    std::map<std::string, std::string> params;
+    double flops, bytes;
+};
+
+TEST(SampleWorkCounts, FlopsAndBytesFollowTheParameters) {
+    const WorkCase cases[] = {
+        {"gemm.py", {{"M", "256"}, {"N", "192"}, {"K", "128"}},
+         2.0 * 256 * 192 * 128, (256.0 * 128 + 128 * 192 + 256 * 192) * 2},
+        {"gemm.py", {{"M", "100"}, {"N", "300"}, {"K", "64"}, {"dtype", "bfloat16"}},
+         2.0 * 100 * 300 * 64, (100.0 * 64 + 64 * 300 + 100 * 300) * 2},
+        {"gemm.py", {}, 2.0 * 512 * 512 * 512, 3.0 * 512 * 512 * 2},  // the defaults
+        {"softmax.py", {{"M", "8"}, {"N", "1000"}}, 5.0 * 8 * 1000, 2.0 * 8 * 1000 * 4},
+        {"add.py", {{"M", "100"}, {"N", "300"}}, 100.0 * 300, 3.0 * 100 * 300 * 4},
+        {"add.py", {{"M", "64"}, {"N", "256"}, {"dtype", "float16"}}, 64.0 * 256,
+         3.0 * 64 * 256 * 2},
+    };
+    for (const auto& c : cases) {
+        ts::CompileOptions opts;
+        opts.params = c.params;
+        opts.recordSnapshots = false;
+        ts::CompileResult r = ts::compile("samples/" + c.sample, readSample(c.sample), opts);
+        ASSERT_TRUE(r.ok) << c.sample << "\n" << diagText(r);
+        ASSERT_TRUE(r.flops && r.bytes) << c.sample;
+        EXPECT_DOUBLE_EQ(*r.flops, c.flops) << c.sample;
+        EXPECT_DOUBLE_EQ(*r.bytes, c.bytes) << c.sample;
+    }
+}
+
 }  // namespace

@@ -157,6 +157,68 @@ def main(M=4096, N=4096, K=4096):
     EXPECT_DOUBLE_EQ(*a->info->evalSite(*a->info->flops(), *b, d), 3.0 * 2 * 3 * 5);
 }
 
+// The samples' form (valid Python for TileLang too): module-level functions whose parameters take
+// the kernel's values of the same names; a parameter the kernel lacks keeps its own default.
+TEST(ModuleTest, FlopsAndBytesAsFunctionsOfTheParameters) {
+    auto a = analyze(R"(
+import tilelang
+import tilelang.language as T
+
+@tilelang.jit
+def kern(M, N=64, K=32, dtype="float16"):
+    @T.prim_func
+    def main(A: T.Tensor((M, K), dtype)):
+        pass
+    return main
+
+def total_flops(M, N, K):
+    return 2 * M * N * K
+
+def total_bytes(M, N, K, dtype, extra=7):
+    elem = 2 if dtype in ("float16", "bfloat16") else 4
+    return (M * K + K * N + M * N) * elem + extra
+)");
+    ASSERT_FALSE(a->diags.hasErrors());
+    ASSERT_TRUE(a->info->flops());
+    ASSERT_TRUE(a->info->bytes());
+    EXPECT_EQ(a->info->flops()->name, "total_flops");
+    EXPECT_EQ(a->info->bytes()->name, "total_bytes");
+    DiagnosticEngine d;
+    auto b = a->info->bindParams(*a->info->entry(), {{"M", "16"}, {"dtype", "float32"}}, d);
+    ASSERT_TRUE(b);
+    EXPECT_DOUBLE_EQ(*a->info->evalSite(*a->info->flops(), *b, d), 2.0 * 16 * 64 * 32);
+    EXPECT_DOUBLE_EQ(*a->info->evalSite(*a->info->bytes(), *b, d),
+                     (16.0 * 32 + 32 * 64 + 16 * 64) * 4 + 7);
+    EXPECT_FALSE(d.hasErrors());
+}
+
+// A flops function naming a value the kernel does not have is a diagnostic at the use, not a
+// silent zero.
+TEST(ModuleTest, FlopsFunctionWithUnknownParameterIsAnError) {
+    auto a = analyze(R"(
+import tilelang
+import tilelang.language as T
+
+@tilelang.jit
+def kern(M=8):
+    @T.prim_func
+    def main(A: T.Tensor((M,), "float32")):
+        pass
+    return main
+
+def total_flops(M, L):
+    return M * L
+)");
+    ASSERT_TRUE(a->info->flops());
+    DiagnosticEngine d;
+    auto b = a->info->bindParams(*a->info->entry(), {}, d);
+    ASSERT_TRUE(b);
+    EXPECT_FALSE(a->info->evalSite(*a->info->flops(), *b, d).has_value());
+    ASSERT_TRUE(d.hasErrors());
+    EXPECT_NE(d.all()[0].message.find("cannot evaluate 'total_flops'"), std::string::npos)
+        << d.all()[0].message;
+}
+
 TEST(ModuleTest, EagerPattern) {
     auto a = analyze(R"(
 import tilelang
