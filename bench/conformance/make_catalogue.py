@@ -565,8 +565,8 @@ def not_kernel_reason(rel, src):
 def catalogue_file(root, rel, reqs):
     path = os.path.join(root, rel)
     src = open(path, encoding="utf-8").read()
-    folder = rel.split("/")[1] if rel.count("/") >= 2 else "."
-    entry = {"path": rel, "folder": folder, "file": os.path.relpath(rel, f"examples/{folder}") if folder != "." else os.path.basename(rel)}
+    folder = rel.split("/")[1] if rel.count("/") >= 2 else "(top level)"
+    entry = {"path": rel, "folder": folder, "file": os.path.relpath(rel, f"examples/{folder}") if folder != "(top level)" else os.path.basename(rel)}
     try:
         mod = ast.parse(src)
     except SyntaxError as e:

@@ -296,6 +296,19 @@ def markdown(doc):
     return "\n".join(L) + "\n"
 
 
+def compact_table(doc):
+    """The per-folder figures in the README's short form."""
+    L = ["| folder | kernels | other target | compile ok | internal | with ref | interp match | GPU match |",
+         "|---|---|---|---|---|---|---|---|"]
+    for r in doc["summary"]:
+        tried = r["catalogued"] - r["needs_target"]
+        b = "**" if r["folder"] == "TOTAL" else ""
+        g = "-" if r["gpu_match"] is None else f"{r['gpu_match']}/{r['with_reference']}"
+        L.append(f"| {b}{r['folder']}{b} | {r['catalogued']} | {r['needs_target'] or ''} | {r['compile_ok']}/{tried} | "
+                 f"{r['internal_errors'] or ''} | {r['with_reference']} | {r['interp_match']}/{r['with_reference']} | {g} |")
+    return "\n".join(L) + "\n"
+
+
 def machine():
     gpu = "no GPU"
     try:
@@ -329,8 +342,12 @@ def main():
     ap.add_argument("--only", help="regex over 'path:kernel'")
     ap.add_argument("--label", default="run")
     ap.add_argument("--out", help="JSON path (default bench/results/conformance-<label>-<date>.json)")
+    ap.add_argument("--readme-table", metavar="JSON", help="print the compact per-folder table of a results JSON")
     ap.add_argument("--resummarize", metavar="JSON", help="recompute summary/classes/markdown of a results JSON")
     a = ap.parse_args()
+    if a.readme_table:
+        print(compact_table(json.load(open(a.readme_table))), end="")
+        return
     if a.resummarize:
         doc = json.load(open(a.resummarize))
         doc["summary"], doc["error_classes"] = summarize(doc["results"])
