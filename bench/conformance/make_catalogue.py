@@ -642,12 +642,28 @@ def catalogue_file(root, rel, reqs):
                 if not isinstance(v, Shape)}
         unresolved = sorted(k for k, v in real.items() if isinstance(v, dict))
         missing = [p for p in params if p not in real and p not in declared and pat != "prim_func"]
+        # integer tensor arguments (offsets, indices, block tables, batch sizes): random values are
+        # not valid inputs for them, so a check needs structured inputs (noted, still run)
+        structured = []
+        for n in ast.walk(fn):
+            args = []
+            if isinstance(n, ast.FunctionDef) and (n is fn or is_prim_func(n)):
+                args = [(a.arg, a.annotation) for a in n.args.args if a.annotation is not None]
+            if isinstance(n, ast.AnnAssign) and n.value is None and isinstance(n.target, ast.Name):
+                args = [(n.target.id, n.annotation)]
+            for an, ann in args:
+                t = ast.unparse(ann)
+                if re.search(r"Tensor|Buffer", t) and re.search(r"int(8|16|32|64)", t) and \
+                        not re.search(r"in_dtype|accum_dtype|out_dtype", t):
+                    structured.append(an)
         k = {"name": name, "pattern": pat, "params": params,
              "defaults": {p: v for p, v in declared.items() if not isinstance(v, dict)},
              "real": {p: v for p, v in real.items() if not isinstance(v, dict) and p in params},
              "real_from": where}
         if unresolved or missing:
             k["unresolved"] = sorted(set(unresolved + missing))
+        if structured:
+            k["structured_inputs"] = sorted(set(structured))
         full = dict(k["defaults"])
         full.update(k["real"])
         k["small"] = {p: v for p, v in scale_small(full).items() if k["real"].get(p, k["defaults"].get(p)) != v}

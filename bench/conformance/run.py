@@ -152,6 +152,8 @@ def one_kernel(tc, corpus, f, k, default_kernel, a):
     rec = {"path": f["path"], "folder": f["folder"], "kernel": k["name"],
            "reference": (k.get("reference") or {}).get("kind", "none"),
            "reference_name": (k.get("reference") or {}).get("name")}
+    if k.get("structured_inputs"):  # random values in these are not valid inputs (see README)
+        rec["structured_inputs"] = k["structured_inputs"]
     if f.get("needs") or k.get("needs"):
         rec["needs"] = k.get("needs") or f.get("needs")
         rec["compile"] = {"status": "needs-target", "first": rec["needs"]}
