@@ -210,6 +210,7 @@ def default_kernel_of(f):
 # ---- error classes: a first diagnostic line without its location and names --------------------
 def error_class(line):
     s = re.sub(r"^.*?:\d+:\d+:\s*", "", line)          # file:line:col:
+    s = re.sub(r"^\S*\.py:\s*", "", s)                   # file: (no position)
     s = re.sub(r"^tilec: ", "", s)
     s = re.sub(r"^(error|internal error)\s*(\[[^\]]*\])?:?\s*", lambda m: m.group(1) + ": ", s)
     # quoted names stay where they name the missing API (module 'T' has no attribute 'X'),
