@@ -530,8 +530,6 @@ def needs_from_marks(marks):
         if not args:
             continue
         major = int(args[0])
-        if ("version_le" in m or "version_lt" in m) and major <= 8 and "lt(11" not in m:
-            return f"sm_80..sm_89 only (test marker {m.split('testing.')[-1]})"
         if re.search(r"version\(|version_eq|version_ge", m) and major >= 10:
             return f"sm_100 (test marker {m.split('testing.')[-1]})"
     return None
@@ -613,6 +611,9 @@ def catalogue_file(root, rel, reqs):
         needs = "AMD (HIP/MFMA; the file is written for " + ("CDNA" if "cdna" in modname else "AMD") + " GPUs)"
     if needs is None:
         needs = needs_from_marks(sorted(reqs.get(modname, ())))
+    marks = sorted(m.split("testing.")[-1] for m in reqs.get(modname, ()))
+    if marks:  # e.g. requires_cuda_compute_version_le(8, 9): TileLang tests it on sm_8x only;
+        entry["test_markers"] = marks  # TileScope's sm_90a target runs the sm_80 code path, so it is run
     entry["kind"] = "kernel"
     if needs:
         entry["needs"] = needs

@@ -345,6 +345,7 @@ def main():
     ap.add_argument("--only", help="regex over 'path:kernel'")
     ap.add_argument("--label", default="run")
     ap.add_argument("--out", help="JSON path (default bench/results/conformance-<label>-<date>.json)")
+    ap.add_argument("--tilec-commit", help="the commit the tilec binary was built from (default: this checkout's HEAD)")
     ap.add_argument("--readme-table", metavar="JSON", help="print the compact per-folder table of a results JSON")
     ap.add_argument("--resummarize", metavar="JSON", help="recompute summary/classes/markdown of a results JSON")
     a = ap.parse_args()
@@ -361,6 +362,8 @@ def main():
             fh.write(markdown(doc))
         return
     tc = Tilec(a.tilec)
+    if a.tilec_commit:
+        tc.version = a.tilec_commit
     cat = json.load(open(a.catalogue))
     jobs = []
     for f in cat["files"]:
