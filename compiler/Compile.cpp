@@ -22,6 +22,18 @@ double since(Clock::time_point t0) {
 
 std::string reprOf(const fe::Value& v) { return fe::repr(v); }
 
+/// True if `e` reads no variable other than the kernel's scalar arguments (and no memory).
+bool dependsOnlyOn(const ir::Expr& e, const ir::PrimFuncNode& f) {
+    bool ok = true;
+    ir::walkExpr(e, [&](const ir::Expr& x) {
+        if (auto* v = ir::as<ir::VarNode>(x))
+            ok &= std::any_of(f.scalars.begin(), f.scalars.end(),
+                              [&](const ir::Var& s) { return s.get() == v; });
+        if (ir::as<ir::LoadNode>(x)) ok = false;
+    });
+    return ok;
+}
+
 /// Grid/block/smem and the tensor signature of the lowered kernel.
 bool kernelInfo(const ir::PrimFunc& f, const Target& target, KernelInfo& k,
                 DiagnosticEngine& diags) {
@@ -33,14 +45,18 @@ bool kernelInfo(const ir::PrimFunc& f, const Target& target, KernelInfo& k,
     }
     for (size_t d = 0; d < 3; ++d) {
         k.grid[d] = 1, k.block[d] = 1;
-        if (d < kn->grid.size()) {
+        k.gridExtent[d] = nullptr;
+        if (d < kn->grid.size() && !ir::constInt(kn->grid[d]) && dependsOnlyOn(kn->grid[d], *f)) {
+            k.gridExtent[d] = kn->grid[d];  // computed from the scalar arguments at launch
+        } else if (d < kn->grid.size()) {
             auto g = ir::constInt(kn->grid[d]);
             if (!g || *g <= 0 || *g > 0x7fffffff) {
                 diags.error(kn->span,
                             "grid extent " + std::to_string(d) +
                                 " must be a positive compile-time constant (got " +
                                 ir::toString(kn->grid[d]) + ")",
-                            "bind symbolic sizes with --param");
+                            "a grid extent may use compile-time values, symbolic sizes and "
+                            "scalar parameters only");
                 return false;
             }
             k.grid[d] = static_cast<unsigned>(*g);
@@ -126,6 +142,17 @@ bool kernelInfo(const ir::PrimFunc& f, const Target& target, KernelInfo& k,
             a.shape.push_back(c ? *c : -1);
         }
         k.args.push_back(std::move(a));
+    }
+    k.scalars.clear();
+    k.scalarVars = f->scalars;
+    auto sources = ir::scalarSources(*f);
+    for (size_t i = 0; i < f->scalars.size(); ++i) {
+        ScalarArg s;
+        s.name = f->scalars[i]->name;
+        s.dtype = f->scalars[i]->dtype;
+        s.span = f->scalars[i]->span;
+        std::tie(s.tensor, s.dim) = sources[i];
+        k.scalars.push_back(std::move(s));
     }
     return true;
 }
@@ -218,6 +245,7 @@ CompileResult compile(const std::string& path, const std::string& text,
         diags.error({}, "unknown target '" + opts.target + "'", "use cuda:sm_80 or cuda:sm_90a");
         return finish();
     }
+    std::map<std::string, std::string> scalarValues;
     try {
         // --- front end ---------------------------------------------------------------------
         auto t0 = Clock::now();
@@ -235,6 +263,7 @@ CompileResult compile(const std::string& path, const std::string& text,
                 r.params.push_back(std::move(fp));
             }
         }
+        scalarValues = fr.scalarValues;
         r.flops = fr.flops;
         r.bytes = fr.bytes;
         r.elaborated = fr.func;
@@ -258,6 +287,8 @@ CompileResult compile(const std::string& path, const std::string& text,
         // --- codegen -----------------------------------------------------------------------
         auto t2 = Clock::now();
         if (!kernelInfo(r.lowered, *target, r.kernel, diags)) return finish();
+        for (auto& sc : r.kernel.scalars)  // launch values given with --param
+            if (auto it = scalarValues.find(sc.name); it != scalarValues.end()) sc.value = it->second;
         auto cuda = codegen::emitCuda(r.lowered, *target, diags);
         r.cuda = std::move(cuda.source);
         r.cudaLineSpans = std::move(cuda.lineSpans);

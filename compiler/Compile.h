@@ -60,13 +60,29 @@ struct TensorArg {
     Span span;  ///< the parameter's declaration (launch-time argument errors point here)
 };
 
+/// One scalar argument of the generated kernel; scalars follow the tensors in call order. A
+/// symbolic size (T.dynamic) takes its value from a tensor dimension at launch (`tensor`,
+/// `dim`); a scalar parameter (`n: T.int32`) is passed by value. See compiler/LaunchArgs.h.
+struct ScalarArg {
+    std::string name;
+    ir::DType dtype = ir::DType::Int32;
+    int tensor = -1, dim = -1;  ///< defining tensor argument and dimension; -1: by value
+    std::string value;          ///< from --param (Python literal text); empty = not given
+    Span span;                  ///< the T.dynamic call or the parameter
+};
+
 /// How to launch the generated kernel.
 struct KernelInfo {
     std::string name;                    ///< extern "C" symbol in `cuda`
-    unsigned grid[3] = {1, 1, 1};
+    unsigned grid[3] = {1, 1, 1};        ///< constant extents (1 where gridExtent[d] is set)
+    /// Grid extents that depend on scalar arguments (T.ceildiv(n, 128)); null = grid[d].
+    /// Evaluated at launch by resolveLaunch (compiler/LaunchArgs.h).
+    ir::Expr gridExtent[3];
     unsigned block[3] = {1, 1, 1};
     size_t dynamicSmemBytes = 0;
-    std::vector<TensorArg> args;
+    std::vector<TensorArg> args;         ///< shape entries of symbolic sizes are -1
+    std::vector<ScalarArg> scalars;
+    std::vector<ir::Var> scalarVars;     ///< the IR variables of `scalars` (same order)
 };
 
 struct CompileResult {

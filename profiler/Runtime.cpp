@@ -253,7 +253,7 @@ void GpuRuntime::execute(const RunRequest& req, RunResult& r, RunStage& stage) {
     stage = RunStage::Launch;
     const Driver& d = Driver::require();
     const auto t0 = std::chrono::steady_clock::now();
-    launchRaw(fn, req.config, buffers[0].ptrs);
+    launchRaw(fn, req.config, buffers[0].ptrs, nullptr, req.scalars);
     TS_CU(d, ctxSynchronize);
     r.launchMs = msSince(t0);
 
@@ -273,7 +273,8 @@ void GpuRuntime::execute(const RunRequest& req, RunResult& r, RunStage& stage) {
         opt.flushBytes = req.flushL2 ? 2 * static_cast<size_t>(std::max(m_device.l2Bytes, 0)) : 0;
         r.timing = timeLaunches(
             [&](int it) {
-                launchRaw(fn, req.config, buffers[static_cast<size_t>(it % sets)].ptrs);
+                launchRaw(fn, req.config, buffers[static_cast<size_t>(it % sets)].ptrs, nullptr,
+                          req.scalars);
             },
             opt);
     }

@@ -32,6 +32,8 @@ struct RunRequest {
     /// Outputs without data are poisoned on the device (poisonByte); outputs with data are
     /// uploaded as initial values (for kernels that accumulate into their output).
     std::vector<HostTensor> tensors;
+    /// Scalar arguments after the tensors (KernelInfo::scalars, values from resolveLaunch).
+    std::vector<ScalarValue> scalars;
     std::string arch;                       ///< empty: archFor(device())
     std::vector<std::string> nvrtcOptions;  ///< extra NVRTC options (after the fixed ones)
     bool useCache = true;                   ///< use the on-disk cubin cache

@@ -10,6 +10,7 @@
 #include <nlohmann/json.hpp>
 
 #include "app/cli/Commands.h"
+#include "compiler/LaunchArgs.h"
 #include "compiler/interp/Interpreter.h"
 #include "compiler/interp/ThreadInterpreter.h"
 #include "profiler/Runtime.h"
@@ -41,6 +42,28 @@ std::vector<rt::TensorParam> signatureOf(const CompileResult& r) {
     return sig;
 }
 
+/// Scalar-argument values (symbolic sizes, `n: T.int32`) of this run, per KernelInfo::scalars.
+std::vector<double> g_scalars;
+
+/// Fixes the sizes of a kernel with scalar arguments for this run (--param values or the
+/// documented defaults, compiler/LaunchArgs.h): concrete tensor shapes and grid are written into
+/// r.kernel, the values kept for the launch. Prints what was chosen; false after an error.
+bool applyLaunchValues(CompileResult& r) {
+    g_scalars.clear();
+    if (r.kernel.scalars.empty()) return true;
+    std::string error;
+    auto lv = resolveLaunch(r.kernel, r.lowered, error);
+    if (!lv) {
+        std::cerr << "tilec: error: " << error << "\n";
+        return false;
+    }
+    for (size_t i = 0; i < r.kernel.args.size(); ++i) r.kernel.args[i].shape = lv->shapes[i];
+    for (int d = 0; d < 3; ++d) r.kernel.grid[d] = lv->grid[d], r.kernel.gridExtent[d] = nullptr;
+    g_scalars = lv->scalars;
+    for (auto& n : lv->notes) std::cout << "scalar argument " << n << "\n";
+    return true;
+}
+
 rt::LaunchConfig launchOf(const CompileResult& r) {
     rt::LaunchConfig lc;
     for (int i = 0; i < 3; ++i) lc.grid[i] = r.kernel.grid[i], lc.block[i] = r.kernel.block[i];
@@ -58,6 +81,8 @@ rt::RunRequest requestFor(const CompileResult& r, const rt::InputSet& set,
     req.signature = signatureOf(r);
     req.config = launchOf(r);
     req.tensors = set.tensors;
+    for (size_t i = 0; i < r.kernel.scalars.size() && i < g_scalars.size(); ++i)
+        req.scalars.push_back({r.kernel.scalars[i].dtype, g_scalars[i]});
     auto t = parseTarget(flags.target.empty() ? "cuda:" + gpu.arch() : flags.target);
     req.arch = t ? t->arch() : gpu.arch();
     return req;
@@ -76,7 +101,9 @@ std::optional<std::vector<HostTensor>> runInterp(const CompileResult& r,
             for (auto e : args[i].shape) n *= e;
             args[i].data.assign(static_cast<size_t>(n), std::nan(""));
         }
-    auto res = lowered ? interp::runLowered(r.lowered, args) : interp::run(r.elaborated, args);
+    interp::InterpOptions io;
+    io.scalars = g_scalars;
+    auto res = lowered ? interp::runLowered(r.lowered, args, io) : interp::run(r.elaborated, args, io);
     if (!res.ok) {
         why = res.error ? formatDiagnostic(*res.error, r.source.get()) : "interpreter failed";
         return std::nullopt;
@@ -164,6 +191,7 @@ int runRun(const RunCommand& c) {
     auto r = compileFile(c.flags, opts);
     if (!r) return 1;
     if (printDiagnostics(*r) || !r->ok) return 1;
+    if (!applyLaunchValues(*r)) return 1;
     auto sig = signatureOf(*r);
     rt::InputOptions io;
     io.fresh = c.seed == 0;
@@ -240,6 +268,7 @@ int runBench(const BenchCommand& c) {
     auto r = compileFile(c.flags, opts);
     if (!r) return 1;
     if (printDiagnostics(*r) || !r->ok) return 1;
+    if (!applyLaunchValues(*r)) return 1;
     std::string why;
     auto* gpu = rt::GpuRuntime::get(&why);
     if (!gpu) {

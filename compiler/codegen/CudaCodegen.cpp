@@ -46,6 +46,9 @@ public:
             params += (i ? ", " : "") + std::string(ro ? "const " : "") + std::string(cudaTypeName(b->dtype)) +
                       "* __restrict__ " + name(b);
         }
+        // Scalar arguments (symbolic sizes, `n: T.int32`) follow the tensors, by value.
+        for (auto& v : m_f.scalars)
+            params += (params.empty() ? "" : ", ") + std::string(cudaTypeName(v->dtype)) + " " + name(v.get());
         int64_t threads = k ? k->threadCount() : 1;
         line("extern \"C\" __global__ void __launch_bounds__(" + std::to_string(threads) + ") " + out.kernelName + "(" + params + ") {",
              m_f.span);

@@ -610,8 +610,10 @@ void Elaborator::storeTo(const ir::Buffer& b, std::vector<ir::Expr> indices, con
 namespace {
 // Linear form sum(coef * atom) + c over atoms identified by node pointer (loop vars, block
 // indices, or any non-linear subexpression).
+// Terms are keyed by their printed form: `A[cu[bz] + i * 64 : cu[bz] + (i + 1) * 64]` evaluates
+// `cu[bz]` twice (two load nodes), and both ends of one slice read the same value.
 struct Linear {
-    std::map<const ir::ExprNode*, int64_t> terms;
+    std::map<std::string, int64_t> terms;
     int64_t c = 0;
 };
 Linear linearize(const ir::Expr& e, int64_t scale, Linear acc) {
@@ -627,7 +629,7 @@ Linear linearize(const ir::Expr& e, int64_t scale, Linear acc) {
             if (auto k = ir::constInt(b->a)) return linearize(b->b, scale * *k, acc);
         }
     }
-    acc.terms[e.get()] += scale;
+    acc.terms[ir::toString(e)] += scale;
     return acc;
 }
 }  // namespace

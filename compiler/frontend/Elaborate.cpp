@@ -408,12 +408,28 @@ ir::PrimFunc Elaborator::elaboratePrimFunc(const FunctionObj& f, const std::stri
             throw CompileError(p.span, "kernel parameter '" + p.name + "' needs a type",
                                "annotate it: " + p.name + ": T.Tensor((M, N), dtype)");
         Value t = eval(*p.annotation, f.closure);
+        if (auto dt = asDType(t); dt && !t.is(ValueKind::Str)) {
+            // `n: T.int32` / `scale: T.float32`: a scalar argument passed at launch.
+            using ir::DType;
+            if (*dt != DType::Int32 && *dt != DType::Int64 && *dt != DType::UInt32 &&
+                *dt != DType::Float32 && *dt != DType::Float64 && *dt != DType::Bool)
+                throw CompileError(p.annotation->span,
+                                   "scalar kernel parameter '" + p.name + "' cannot be " +
+                                       std::string(ir::dtypeName(*dt)) + " yet",
+                                   "use T.int32, T.int64, T.uint32, T.float32, T.float64 or T.bool");
+            ir::Var v = ir::makeVar(uniqueName(p.name), *dt, p.span);
+            m_scalarParams.push_back(v);
+            m_signature.push_back(-1);
+            env->vars[p.name] = wrap(v);
+            continue;
+        }
         auto* tt = t.extAs<TensorType>();
         if (!tt)
-            throw CompileError(
-                p.annotation->span,
-                "kernel parameter '" + p.name + "' must be a tensor, got " + typeName(t),
-                "scalar kernel parameters are not supported; make it a factory parameter instead");
+            throw CompileError(p.annotation->span,
+                               "kernel parameter '" + p.name + "' must be a tensor or a scalar, got " +
+                                   typeName(t),
+                               "annotate it T.Tensor((M, N), dtype) or T.int32 / T.float32");
+        m_signature.push_back(static_cast<int>(m_params.size()));
         ir::Buffer b = addParam(p.name, *tt, p.span, false);
         env->vars[p.name] = Value::ext(std::make_shared<BufferValue>(b, false));
     }
@@ -488,15 +504,57 @@ ir::PrimFunc Elaborator::elaborateEager(const KernelEntry& entry) {
     return finish(entry.name(), body, def.span);
 }
 
+ir::Var Elaborator::symbol(const std::string& name, ir::DType t, Span s) {
+    ir::Var v = ir::makeVar(name, t, s);
+    m_symbols.push_back(v);
+    return v;
+}
+
+namespace {
+/// The symbolic sizes the kernel uses (in tensor shapes or the body), in creation order.
+std::vector<ir::Var> usedSymbols(const std::vector<ir::Var>& symbols,
+                                 const std::vector<ir::Buffer>& params, const ir::Stmt& body) {
+    std::set<const ir::VarNode*> used;
+    auto note = [&](const ir::Expr& e) {
+        ir::walkExpr(e, [&](const ir::Expr& x) {
+            if (auto* v = ir::as<ir::VarNode>(x)) used.insert(v);
+        });
+    };
+    for (const auto& b : params) {
+        for (const auto& e : b->shape) note(e);
+        for (const auto& e : b->strides) note(e);
+    }
+    if (body) ir::walk(body, [](const ir::Stmt&) {}, note);
+    std::vector<ir::Var> out;
+    std::set<std::string> names;
+    for (const auto& v : symbols)
+        if (used.count(v.get())) {
+            if (!names.insert(v->name).second)
+                throw CompileError(v->span, "two symbolic sizes are both named '" + v->name + "'",
+                                   "give each T.dynamic / T.symbolic its own name");
+            out.push_back(v);
+        }
+    return out;
+}
+}  // namespace
+
 ir::PrimFunc Elaborator::finish(const std::string& name, ir::Stmt body, Span span) {
     auto f = std::make_shared<ir::PrimFuncNode>();
     f->name = name;
     f->params = m_params;
+    f->scalars = usedSymbols(m_symbols, m_params, body);
+    for (const auto& v : m_scalarParams) {
+        for (const auto& s : f->scalars)
+            if (s->name == v->name)
+                throw CompileError(v->span, "scalar parameter '" + v->name +
+                                                "' has the name of a symbolic size");
+        f->scalars.push_back(v);
+    }
     f->body = body ? body : ir::seq({}, span);
     f->layouts = m_layouts;
     f->attrs = m_funcAttrs;
     f->span = span;
-    int n = static_cast<int>(m_params.size());
+    int n = static_cast<int>(m_signature.empty() ? m_params.size() : m_signature.size());
     Value oi;  // out_idx=None means "not given"
     if (!m_outputsFixed && m_entry && m_entry->outIdx && m_entry->pattern != EntryPattern::Eager) {
         auto scope = std::make_shared<Env>();
@@ -517,7 +575,15 @@ ir::PrimFunc Elaborator::finish(const std::string& name, ir::Stmt body, Span spa
                 throw CompileError(m_entry->outIdx->span,
                                    "out_idx " + std::to_string(v.asInt()) +
                                        " is out of range for " + std::to_string(n) +
-                                       " tensor parameter" + (n == 1 ? "" : "s"));
+                                       (m_scalarParams.empty() ? " tensor" : " kernel") +
+                                       " parameter" + (n == 1 ? "" : "s"));
+            if (!m_signature.empty()) {  // out_idx counts scalar parameters too (TileLang)
+                i = m_signature[static_cast<size_t>(i)];
+                if (i < 0)
+                    throw CompileError(m_entry->outIdx->span,
+                                       "out_idx " + std::to_string(v.asInt()) +
+                                           " names a scalar parameter; outputs must be tensors");
+            }
             f->outputs.push_back(static_cast<int>(i));
         }
     } else {
@@ -593,11 +659,50 @@ FrontendResult runFrontend(SourcePtr src, const std::map<std::string, std::strin
                         ov.emplace_back(k.asStr(), repr(v));
                 }
     }
+    // Names that are not factory parameters may be scalar kernel arguments (T.dynamic sizes,
+    // `n: T.int32`), known only after elaboration: set them aside and check them then.
+    std::vector<std::pair<std::string, std::string>> launchOv;
+    for (auto it = ov.begin(); it != ov.end();)
+        if (!r.entry->param(it->first)) {
+            launchOv.push_back(*it);
+            it = ov.erase(it);
+        } else {
+            ++it;
+        }
     auto bound = mod->bindParams(*r.entry, ov, diags);
     if (!bound) return r;
     r.params = *bound;
-    r.func = elaborate(*mod, *r.entry, r.params, diags);
-    if (!r.func) return r;
+    DiagnosticEngine elabDiags;
+    r.func = elaborate(*mod, *r.entry, r.params, elabDiags);
+    auto reportUnknown = [&](const std::vector<std::pair<std::string, std::string>>& unknown) {
+        auto all = ov;
+        all.insert(all.end(), unknown.begin(), unknown.end());
+        mod->bindParams(*r.entry, all, diags);  // reports them as unknown parameters
+    };
+    if (!r.func) {
+        // A misspelt parameter explains a failing factory better than its own error does (the
+        // factory ran without the value meant for it).
+        if (!launchOv.empty())
+            reportUnknown(launchOv);
+        else
+            for (const auto& d : elabDiags.all()) diags.add(d);
+        return r;
+    }
+    for (const auto& d : elabDiags.all()) diags.add(d);
+    std::vector<std::pair<std::string, std::string>> unknown;
+    for (auto& [name, text] : launchOv) {
+        bool scalar = false;
+        for (const auto& v : r.func->scalars) scalar |= v->name == name;
+        if (scalar)
+            r.scalarValues[name] = text;
+        else
+            unknown.emplace_back(name, text);
+    }
+    if (!unknown.empty()) {
+        reportUnknown(unknown);
+        r.func = nullptr;
+        return r;
+    }
     for (auto [site, out] :
          {std::pair{&mod->flops(), &r.flops}, std::pair{&mod->bytes(), &r.bytes}}) {
         if (!*site) continue;

@@ -37,12 +37,16 @@ struct FrontendResult {
     ParamBindings params;                  ///< parameter values used (defaults + overrides)
     ir::PrimFunc func;                     ///< null if any error was reported
     std::optional<double> flops, bytes;    ///< the file's flops/bytes for these parameters
+    /// Overrides that name a scalar kernel argument (a symbolic size or `n: T.int32`) rather
+    /// than a factory parameter: launch values, not compile-time ones (name -> literal text).
+    std::map<std::string, std::string> scalarValues;
 };
 
 /// The whole front end: parse, analyse, bind `overrides` (name -> Python literal text), fill
 /// autotune parameters that have no value from the first config, elaborate, evaluate
 /// flops/bytes (a failure there is a warning). `entryName` picks a kernel when a file has
-/// several (default: the best candidate, see Module::entries()).
+/// several (default: the best candidate, see Module::entries()). An override whose name is not
+/// a factory parameter but a scalar argument of the elaborated kernel goes to scalarValues.
 FrontendResult runFrontend(SourcePtr src, const std::map<std::string, std::string>& overrides,
                            DiagnosticEngine& diags, std::string_view entryName = {});
 

@@ -4,6 +4,7 @@
 // symbolic sizes, and "not supported yet" stubs for every registered name the IR cannot
 // express yet (so users get a clear message instead of an unknown-name error).
 #include <algorithm>
+#include <cctype>
 #include <cmath>
 
 #include "compiler/frontend/ElaborateOpsImpl.h"
@@ -23,6 +24,27 @@ struct UnaryMath {
 double rsqrtFn(double x) { return 1.0 / std::sqrt(x); }
 double sigmoidFn(double x) { return 1.0 / (1.0 + std::exp(-x)); }
 double exp2Fn(double x) { return std::exp2(x); }
+
+/// "m, n" / "m n" -> {"m", "n"} (T.dynamic and T.const name lists).
+std::vector<std::string> splitNames(std::string names) {
+    std::replace(names.begin(), names.end(), ',', ' ');
+    std::vector<std::string> out;
+    size_t i = 0;
+    while (i < names.size()) {
+        while (i < names.size() && names[i] == ' ') ++i;
+        size_t j = i;
+        while (j < names.size() && names[j] != ' ') ++j;
+        if (j > i) out.push_back(names.substr(i, j - i));
+        i = j;
+    }
+    return out;
+}
+
+bool isIdentifier(const std::string& n) {
+    if (n.empty() || std::isdigit(static_cast<unsigned char>(n[0]))) return false;
+    return std::all_of(n.begin(), n.end(),
+                       [](char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '_'; });
+}
 
 Value minMax(Elaborator& el, CallArgs& a, bool isMax) {
     a.expectPositional(2, 2);
@@ -91,6 +113,36 @@ void Elaborator::installMath() {
         DType t = el.dtypeArg(b[1], b.spans[1], "T.cast dtype");
         return el.wrap(ir::cast(t, el.toExprLike(b[0], t, b.spans[0], "T.cast value"), a.span));
     });
+    def("Cast", [](Elaborator& el, CallArgs& a) {  // TVM's spelling: T.Cast(dtype, value)
+        auto b = a.bind({"dtype", "value"}, 2);
+        DType t = el.dtypeArg(b[0], b.spans[0], "T.Cast dtype");
+        return el.wrap(ir::cast(t, el.toExprLike(b[1], t, b.spans[1], "T.Cast value"), a.span));
+    });
+    // T.floordiv / T.floormod: Python's `//` and `%` (floor semantics) as calls.
+    for (auto [n, op] : {std::pair{"floordiv", ast::BinOpKind::FloorDiv},
+                         std::pair{"floormod", ast::BinOpKind::Mod}}) {
+        const ast::BinOpKind k = op;
+        def(n, [k](Elaborator& el, CallArgs& a) {
+            a.expectPositional(2, 2);
+            return el.binaryOp(k, a.pos[0], a.pos[1], a.span);
+        });
+    }
+    def("clamp", [](Elaborator& el, CallArgs& a) {  // T.clamp(x, lo, hi) = min(max(x, lo), hi)
+        auto b = a.bind({"x", "min_val", "max_val"}, 3);
+        CallArgs lo = a;
+        lo.pos = {b[0], b[1]};
+        lo.kw.clear();
+        Value low = minMax(el, lo, true);
+        CallArgs hi = a;
+        hi.pos = {low, b[2]};
+        hi.kw.clear();
+        return minMax(el, hi, false);
+    });
+    // A compiler hint of TileLang's warp-specialized Hopper pipeline; nothing to do here.
+    def("disable_warp_group_reg_alloc", [](Elaborator&, CallArgs& a) {
+        a.expectPositional(0, 0);
+        return Value::none();
+    });
     def("sync_threads", [](Elaborator& el, CallArgs& a) {
         a.expectPositional(0, 0);
         el.requireKernel(a.span, "T.sync_threads()");
@@ -118,9 +170,27 @@ void Elaborator::installMath() {
         return Value::none();
     });
     def("dynamic", [](Elaborator& el, CallArgs& a) {
+        // T.dynamic("n") is one symbolic size; T.dynamic("m, n") a tuple of them.
         auto b = a.bind({"name", "dtype"}, 1);
-        DType t = b.has(1) ? el.dtypeArg(b[1], b.spans[1], "T.dynamic dtype") : DType::Int32;
-        return el.wrap(ir::makeVar(str(b[0]), t, a.span));
+        DType t = b.has(1) && !b[1].isNone() ? el.dtypeArg(b[1], b.spans[1], a.callee + " dtype")
+                                             : DType::Int32;
+        if (!b[0].is(ValueKind::Str))
+            throw CompileError(b.spans[0], a.callee + " takes the size's name as a string, got " +
+                                               typeName(b[0]));
+        if (!ir::isInt(t))
+            throw CompileError(b.spans[1], a.callee + ": a symbolic size must have an integer "
+                                                      "dtype, got " +
+                                               std::string(ir::dtypeName(t)));
+        std::vector<std::string> names = splitNames(b[0].asStr());
+        if (names.empty())
+            throw CompileError(b.spans[0], a.callee + " needs a name, e.g. T.dynamic(\"n\")");
+        std::vector<Value> out;
+        for (const auto& n : names) {
+            if (!isIdentifier(n))
+                throw CompileError(b.spans[0], a.callee + ": '" + n + "' is not a valid name");
+            out.push_back(el.wrap(el.symbol(n, t, a.span)));
+        }
+        return out.size() == 1 ? out[0] : Value::tuple(std::move(out));
     });
     T->set("symbolic", *T->find("dynamic"));
     def("const", [](Elaborator& el, CallArgs& a) {
@@ -130,23 +200,13 @@ void Elaborator::installMath() {
                                "T.const is only available in eager kernels (a @tilelang.jit "
                                "function with tensor parameters)",
                                "in a factory, make the size a factory parameter");
-        std::string names = str(a.pos[0]);
-        std::replace(names.begin(), names.end(), ',', ' ');
         std::vector<Value> out;
-        size_t i = 0;
-        while (i < names.size()) {
-            while (i < names.size() && names[i] == ' ') ++i;
-            size_t j = i;
-            while (j < names.size() && names[j] != ' ') ++j;
-            if (j > i) {
-                std::string n = names.substr(i, j - i);
-                const Value* v = findParam(el.bindings(), n);
-                if (!v)
-                    throw CompileError(a.argSpan(0), "size '" + n + "' has no value",
-                                       "pass --param " + n + "=<value>");
-                out.push_back(*v);
-            }
-            i = j;
+        for (const auto& n : splitNames(str(a.pos[0]))) {
+            const Value* v = findParam(el.bindings(), n);
+            if (!v)
+                throw CompileError(a.argSpan(0), "size '" + n + "' has no value",
+                                   "pass --param " + n + "=<value>");
+            out.push_back(*v);
         }
         if (out.size() == 1) return out[0];
         return Value::tuple(std::move(out));

@@ -448,6 +448,15 @@ void Elaborator::installVocabulary() {
                 {ir::intImm(0), el.extentArg(a.pos[i], a.argSpan(i), "T.Parallel extent")});
         return Value::ext(spec);
     });
+    // TVM's lowercase T.parallel(n): a one-dimensional T.Parallel (both are parallel loops).
+    def("parallel", [](Elaborator& el, CallArgs& a) {
+        Value spec = el.loopSpec(a, "T.parallel", ir::ForKind::Parallel);
+        auto* ls = spec.extAs<LoopSpec>();
+        auto start = ir::constInt(ls->dims[0].first);
+        if (start && *start == 0 && ls->step == 1) return spec;
+        throw CompileError(a.span, "T.parallel(start, stop[, step]) is not supported",
+                           "write T.Parallel(extent) and add the start inside the loop");
+    });
     def("Pipelined", [](Elaborator& el, CallArgs& a) {
         auto b = a.bind({"start", "stop", "num_stages", "order", "stage", "sync", "group"}, 1);
         auto spec = std::make_shared<LoopSpec>();

@@ -95,6 +95,9 @@ public:
     /// The name the statement being executed assigns to (`A_s = T.alloc_shared(...)`), if any;
     /// taking it clears it so that nested calls do not reuse it.
     std::string takePendingName() { return std::exchange(m_pendingName, std::string()); }
+    /// A symbolic size (T.dynamic / T.symbolic): a variable that becomes a scalar kernel
+    /// argument if the kernel uses it (bound from a tensor dimension at launch).
+    ir::Var symbol(const std::string& name, ir::DType t, Span s);
     /// T.serial/T.unroll/T.vectorized/range arguments (start[, stop[, step]]) as a LoopSpec.
     Value loopSpec(CallArgs& a, const std::string& name, ir::ForKind kind);
 
@@ -143,6 +146,11 @@ private:
     std::string m_pendingName;
     std::set<std::string> m_names;
     std::vector<ir::Buffer> m_params;
+    std::vector<ir::Var> m_symbols;       ///< T.dynamic / T.symbolic variables, in creation order
+    std::vector<ir::Var> m_scalarParams;  ///< `n: T.int32` prim_func parameters, in order
+    /// The prim_func signature as out_idx counts it (tensors and scalars interleaved): index
+    /// into m_params, or -1 for a scalar parameter. Empty: the signature is m_params.
+    std::vector<int> m_signature;
     std::vector<int> m_outputs;
     bool m_outputsFixed = false;
     std::map<std::string, ir::Layout> m_layouts;

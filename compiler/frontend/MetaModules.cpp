@@ -283,6 +283,9 @@ void Interp::installModules() {
         T->set(std::string(ir::dtypeName(t)), Value::dtype(t));
     }
     T->set("float8_e4m3fn", Value::dtype(ir::DType::Float8E4M3));
+    T->set("float", Value::dtype(ir::DType::Float32));  // TileLang's alias: T.float is float32
+    T->set("double", Value::dtype(ir::DType::Float64));
+    T->set("half", Value::dtype(ir::DType::Float16));
     T->set("dtype", Value::builtin("T.dtype", [](Interp&, CallArgs& a) {
                a.expectPositional(1, 1);
                auto t = asDType(a.pos[0]);
@@ -304,6 +307,20 @@ void Interp::installModules() {
     tl->set("lazy_jit",
             Value::builtin("tilelang.lazy_jit", passThroughDecorator("tilelang.lazy_jit")));
     tl->set("cdiv", *T->find("ceildiv"));
+    // tilelang.math: the integer helpers real factories use for padded sizes.
+    auto tlMath = registerModule("tilelang.math");
+    defn(*tlMath, "tilelang.math", "next_power_of_2", [](Interp&, CallArgs& a) {
+        a.expectPositional(1, 1);
+        if (!a.pos[0].isIntLike())
+            throw CompileError(a.argSpan(0), "next_power_of_2() needs an integer, got " +
+                                                 typeName(a.pos[0]));
+        int64_t x = a.pos[0].asInt(), p = 1;
+        while (p < x && p < (int64_t(1) << 62)) p <<= 1;
+        return Value::integer(x <= 0 ? 1 : p);
+    });
+    tlMath->set("cdiv", *T->find("ceildiv"));
+    tl->set("math", Value::ns(tlMath));
+    tl->set("next_power_of_2", *tlMath->find("next_power_of_2"));
     registerModule("tilelang.autotuner")->set("autotune", *tl->find("autotune"));
     registerModule("tilelang.layout");
 

@@ -371,6 +371,11 @@ std::vector<Value> Interp::iterate(const Value& v, Span s) {
             for (char c : v.asStr()) out.push_back(Value::str(std::string(1, c)));
             return out;
         }
+        case ValueKind::DType: {  // TileLang dtypes are str subclasses: iterate the name
+            std::vector<Value> out;
+            for (char c : ir::dtypeName(v.asDType())) out.push_back(Value::str(std::string(1, c)));
+            return out;
+        }
         case ValueKind::Tuple:
         case ValueKind::List:
             return v.items();

@@ -3,6 +3,7 @@
 // allocation, loops of every kind run sequentially, stores rounded to the buffer dtype, and the
 // conversion of internal errors into the single Diagnostic of InterpResult.
 #include <algorithm>
+#include <cmath>
 #include <new>
 #include <string_view>
 
@@ -133,6 +134,28 @@ void Machine::bindArguments(const PrimFunc& f, std::vector<HostTensor>& args) {
             for (auto& bd : m_bindings) bound |= bd.var == v;
             if (v && !bound) bind(v, args[i].shape[d]);
         }
+    }
+    for (size_t i = 0; i < f->scalars.size(); ++i) {  // scalar arguments passed by value
+        const VarNode* v = f->scalars[i].get();
+        const Binding* bound = nullptr;
+        for (auto& bd : m_bindings)
+            if (bd.var == v) bound = &bd;
+        if (i >= m_opts.scalars.size()) {
+            if (!bound)
+                fail(v->span, "scalar argument '" + v->name + "' of kernel '" + f->name +
+                                  "' has no value", "pass --param " + v->name + "=VALUE");
+            continue;
+        }
+        const double x = m_opts.scalars[i];
+        if (bound) {
+            if (bound->f != x)
+                fail(v->span, "symbolic size '" + v->name + "' is " + std::to_string(bound->i) +
+                                  " from the tensor arguments' shapes but " +
+                                  std::to_string(static_cast<int64_t>(x)) + " was passed");
+            continue;
+        }
+        size_t pos = bind(v, static_cast<int64_t>(x));
+        m_bindings[pos].f = isFloat(v->dtype) ? x : std::trunc(x);
     }
     for (size_t i = 0; i < args.size(); ++i) {
         const BufferNode& b = *f->params[i];

@@ -29,6 +29,11 @@ struct InterpOptions {
     /// Polled between blocks (and every 64Ki loop iterations); when it reads true the run stops
     /// with ok=false and an "interpretation cancelled" diagnostic. May be null.
     const std::atomic<bool>* cancel = nullptr;
+    /// Values of the kernel's scalar arguments (PrimFunc::scalars, same order), e.g. from
+    /// resolveLaunch (compiler/LaunchArgs.h). A symbolic size that a tensor dimension defines
+    /// may be left out (empty vector): it is bound from the argument's shape; a given value
+    /// must agree with that shape.
+    std::vector<double> scalars;
 };
 
 /// Outcome of run(). On error the outputs hold whatever the blocks run so far wrote.

@@ -247,6 +247,21 @@ PrimFunc withBody(const PrimFunc& f, Stmt body) {
     return n;
 }
 
+std::vector<std::pair<int, int>> scalarSources(const PrimFuncNode& f) {
+    std::vector<std::pair<int, int>> out;
+    for (const auto& v : f.scalars) {
+        std::pair<int, int> src{-1, -1};
+        for (size_t i = 0; i < f.params.size() && src.first < 0; ++i)
+            for (size_t d = 0; d < f.params[i]->shape.size(); ++d)
+                if (f.params[i]->shape[d].get() == v.get()) {
+                    src = {static_cast<int>(i), static_cast<int>(d)};
+                    break;
+                }
+        out.push_back(src);
+    }
+    return out;
+}
+
 const KernelNode* findKernel(const PrimFunc& f) {
     const KernelNode* k = nullptr;
     walk(f->body, [&](const Stmt& s) {

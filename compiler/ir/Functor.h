@@ -50,6 +50,11 @@ Stmt substitute(const Stmt& s, const std::unordered_map<const VarNode*, Expr>& m
 /// Rebuilds a PrimFunc with a new body (same everything else); returns `f` if body is unchanged.
 PrimFunc withBody(const PrimFunc& f, Stmt body);
 
+/// Where each of f.scalars gets its launch value: the first (tensor parameter index, dimension)
+/// whose extent is exactly that variable, or {-1, -1} for a scalar passed by value (a scalar
+/// parameter, or a symbolic size no tensor dimension names). One entry per scalar, in order.
+std::vector<std::pair<int, int>> scalarSources(const PrimFuncNode& f);
+
 /// Finds the (single) Kernel statement in a PrimFunc body; null if none.
 const KernelNode* findKernel(const PrimFunc& f);
 

@@ -313,6 +313,8 @@ PrintResult print(const PrimFunc& f) {
         shape += ")";
         params += (i ? ", " : "") + b.name + ": T.Tensor(" + shape + ", " + dtypeLiteral(b.dtype) + ")";
     }
+    for (auto& v : f->scalars)
+        params += (params.empty() ? "" : ", ") + v->name + ": T." + std::string(dtypeName(v->dtype));
     p.line(0, "def " + f->name + "(" + params + "):", nullptr);
     // Function-level facts that passes attach (shared-memory plan, ...) as comments, so the pass
     // viewer shows what changed and the text still re-parses.

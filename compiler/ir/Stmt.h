@@ -128,6 +128,11 @@ struct PrimFuncNode {
     std::string name;
     std::vector<Buffer> params;   ///< Global-scope tensors in call order
     std::vector<int> outputs;     ///< indices into params that the kernel produces (out_idx)
+    /// Scalar kernel arguments, passed after the tensors in this order: symbolic sizes
+    /// (T.dynamic / T.symbolic; bound at launch from a tensor dimension that is exactly the var,
+    /// see scalarSources) and scalar parameters (`n: T.int32`, `scale: T.float32`). They are in
+    /// scope in the whole body. Names are unique among the kernel's parameters.
+    std::vector<Var> scalars;
     Stmt body;
     std::map<std::string, Layout> layouts;  ///< inferred/annotated layouts (fragments, shared swizzles)
     Attrs attrs;                  ///< e.g. "target", "smem_bytes", "kernel_name"

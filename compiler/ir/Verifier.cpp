@@ -11,6 +11,8 @@ class Checker {
 public:
     explicit Checker(const PrimFuncNode& f) : m_flat(attrBool(f.attrs, "flattened", false)) {}
     std::vector<std::string> problems;
+    /// A scalar kernel argument: in scope everywhere.
+    void bindArgument(const VarNode* v) { m_bound.insert(v); }
 
     void stmt(const Stmt& s) {
         if (!s) return problem("null statement");
@@ -93,6 +95,7 @@ private:
 
 std::vector<std::string> verify(const PrimFunc& f) {
     Checker c(*f);
+    for (auto& v : f->scalars) c.bindArgument(v.get());
     c.stmt(f->body);
     return c.problems;
 }

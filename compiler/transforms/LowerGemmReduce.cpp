@@ -209,10 +209,13 @@ Stmt lowerAtomic(Ctx& c, const TileOpNode& op) {
     if (!op.isRegion(1)) {
         // Scalar atomic on one element: one thread per block would change the meaning (every
         // thread executes T.atomic_add(x[0], v) in TileLang), so every thread issues it.
+        // Out-of-bounds destinations are skipped, as T.copy skips them (and as the interpreter does).
         std::vector<Expr> idx;
         for (auto& rg : dst.ranges) idx.push_back(rg.min);
-        return intrinsicStmt(intrin::kAtomic, {std::make_shared<StrImmNode>(aop, op.span), addressOf(dst.buffer, idx),
-                                               cast(dst.buffer->dtype, std::get<Expr>(op.args[1]))}, op.span);
+        Stmt s = intrinsicStmt(intrin::kAtomic, {std::make_shared<StrImmNode>(aop, op.span), addressOf(dst.buffer, idx),
+                                                 cast(dst.buffer->dtype, std::get<Expr>(op.args[1]))}, op.span);
+        Expr in = inBounds(dst.buffer, idx);
+        return in ? ifThen(in, s, nullptr, op.span) : s;
     }
     const Region& src = op.region(1);
     auto ext = squeezedExtents(dst);

@@ -73,6 +73,25 @@ protected:
     }
 };
 
+// Element atomics written inside the loop (`T.atomic_add(dQ[.., i, j], dq[i, j])`, the dQ
+// accumulation of attention backward) are per-iteration scalar atomics: after the loop variables
+// are replaced by each register slot's (i, j), they lower like any scalar atomic.
+class LowerElementAtomics : public Mutator {
+public:
+    explicit LowerElementAtomics(Ctx& c) : m_c(c) {}
+
+protected:
+    Stmt visitTileOp(const TileOpNode* n, const Stmt& self) override {
+        if (n->op == TileOpKind::Atomic && !n->isRegion(1)) return lowerAtomic(m_c, *n);
+        m_c.error(n->span, "T." + std::string(tileOpName(n->op)) + " inside a T.Parallel loop is not supported",
+                  "move the tile operation out of the loop");
+        return self;
+    }
+
+private:
+    Ctx& m_c;
+};
+
 }  // namespace
 
 Stmt lowerParallel(Ctx& c, const ForNode& outer) {
@@ -112,6 +131,7 @@ Stmt lowerParallel(Ctx& c, const ForNode& outer) {
     for (size_t d = 0; d < nest.size(); ++d) sub[vars[d]] = idx[d];
     body = substitute(body, sub);
     body = GuardGlobal().mutate(body);
+    body = LowerElementAtomics(c).mutate(body);
     if (guard) body = ifThen(guard, body, nullptr, outer.span);
     return forLoop(r, intImm(0), intImm(L->localSize), ForKind::Unrolled, body, {{"thread_loop", true}}, outer.span);
 }

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cstdint>
+#include <cstring>
 #include <stdexcept>
 
 #include "compiler/support/HostTensor.h"
@@ -249,12 +250,28 @@ void launch(const Module& module, const std::string& kernel, const LaunchConfig&
 }
 
 void launchRaw(cu::Function fn, const LaunchConfig& config, std::span<const cu::DevicePtr> ptrs,
-               cu::Stream stream) {
-    // cuLaunchKernel reads each parameter through a pointer to it, copying them at launch time.
+               cu::Stream stream, std::span<const ScalarValue> scalars) {
+    // cuLaunchKernel reads each parameter through a pointer to it, copying them at launch time
+    // (sizeof the kernel's parameter type: each scalar's storage starts with its C encoding).
     std::vector<cu::DevicePtr> values(ptrs.begin(), ptrs.end());
+    std::vector<uint64_t> scalarBits(scalars.size(), 0);
+    for (size_t i = 0; i < scalars.size(); ++i) {
+        const double x = scalars[i].value;
+        auto put = [&](auto v) { std::memcpy(&scalarBits[i], &v, sizeof v); };
+        switch (scalars[i].dtype) {
+            case ir::DType::Float32: put(static_cast<float>(x)); break;
+            case ir::DType::Float64: put(x); break;
+            case ir::DType::Bool: put(static_cast<bool>(x != 0)); break;
+            case ir::DType::Int64: put(static_cast<long long>(x)); break;
+            case ir::DType::UInt32: put(static_cast<unsigned>(x)); break;
+            case ir::DType::UInt64: put(static_cast<unsigned long long>(x)); break;
+            default: put(static_cast<int>(x)); break;
+        }
+    }
     std::vector<void*> params;
-    params.reserve(values.size());
+    params.reserve(values.size() + scalarBits.size());
     for (auto& v : values) params.push_back(&v);
+    for (auto& v : scalarBits) params.push_back(&v);
     TS_CU(drv(), launchKernel, fn, config.grid[0], config.grid[1], config.grid[2], config.block[0],
           config.block[1], config.block[2], static_cast<unsigned>(config.dynamicSmemBytes), stream,
           params.empty() ? nullptr : params.data(), nullptr);

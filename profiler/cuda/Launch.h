@@ -43,6 +43,14 @@ struct ArgSpec {
     std::vector<int64_t> shape;
 };
 
+/// A scalar kernel argument passed by value after the tensors (a symbolic size or a scalar
+/// parameter; compiler/LaunchArgs.h). Encoded as the C type of `dtype` (int, long long,
+/// unsigned, float, double, bool).
+struct ScalarValue {
+    ir::DType dtype = ir::DType::Int32;
+    double value = 0;
+};
+
 /// A tensor already in device memory, for launch(): `bytes` is the allocation size, checked
 /// against the size the tensor needs.
 struct KernelArg {
@@ -152,6 +160,6 @@ void launch(const Module& module, const std::string& kernel, const LaunchConfig&
 /// prepared for config.dynamicSmemBytes (Module::prepare). For timing loops, after launch() or
 /// checkArguments() has validated the same arguments once. Throws CudaError.
 void launchRaw(cu::Function fn, const LaunchConfig& config, std::span<const cu::DevicePtr> ptrs,
-               cu::Stream stream = nullptr);
+               cu::Stream stream = nullptr, std::span<const ScalarValue> scalars = {});
 
 }  // namespace ts::rt

@@ -1,0 +1,245 @@
+// resolveLaunch / bindLaunch: scalar arguments -> concrete shapes and grid (LaunchArgs.h).
+#include "compiler/LaunchArgs.h"
+
+#include <cmath>
+
+#include "compiler/frontend/Module.h"
+#include "compiler/ir/IR.h"
+
+namespace ts {
+namespace {
+
+using ir::BinOp;
+
+int64_t floorDiv(int64_t a, int64_t b) {
+    int64_t q = a / b;
+    return (a % b != 0 && ((a < 0) != (b < 0))) ? q - 1 : q;
+}
+
+struct Evaluator {
+    const ir::PrimFuncNode& f;
+    const std::vector<double>& values;
+
+    std::optional<double> eval(const ir::Expr& e) const {
+        using namespace ir;
+        switch (e->kind) {
+            case ExprKind::IntImm: return static_cast<double>(as<IntImmNode>(e)->value);
+            case ExprKind::FloatImm: return as<FloatImmNode>(e)->value;
+            case ExprKind::Var:
+                for (size_t i = 0; i < f.scalars.size() && i < values.size(); ++i)
+                    if (f.scalars[i].get() == e.get()) return values[i];
+                return std::nullopt;
+            case ExprKind::Cast: {
+                auto v = eval(as<CastNode>(e)->value);
+                if (!v) return v;
+                return isFloat(e->dtype) ? *v : std::trunc(*v);
+            }
+            case ExprKind::Unary: {
+                auto* n = as<UnaryNode>(e);
+                auto v = eval(n->a);
+                if (!v) return v;
+                if (n->op == UnOp::Neg) return -*v;
+                if (n->op == UnOp::Not) return double(*v == 0);
+                return double(~static_cast<int64_t>(*v));
+            }
+            case ExprKind::Select: {
+                auto* n = as<SelectNode>(e);
+                auto c = eval(n->cond);
+                if (!c) return c;
+                return eval(*c != 0 ? n->t : n->f);
+            }
+            case ExprKind::Binary: return binary(*as<BinaryNode>(e));
+            default: return std::nullopt;
+        }
+    }
+
+    std::optional<double> binary(const ir::BinaryNode& n) const {
+        auto a = eval(n.a), b = eval(n.b);
+        if (!a || !b) return std::nullopt;
+        bool isInt = !ir::isFloat(n.a->dtype) && !ir::isFloat(n.b->dtype);
+        auto ia = static_cast<int64_t>(*a), ib = static_cast<int64_t>(*b);
+        switch (n.op) {
+            case BinOp::Add: return *a + *b;
+            case BinOp::Sub: return *a - *b;
+            case BinOp::Mul: return *a * *b;
+            case BinOp::Div:
+                if (*b == 0) return std::nullopt;
+                return isInt ? double(floorDiv(ia, ib)) : *a / *b;
+            case BinOp::FloorDiv:
+                if (*b == 0) return std::nullopt;
+                return isInt ? double(floorDiv(ia, ib)) : std::floor(*a / *b);
+            case BinOp::FloorMod:
+                if (*b == 0) return std::nullopt;
+                return isInt ? double(ia - floorDiv(ia, ib) * ib) : *a - std::floor(*a / *b) * *b;
+            case BinOp::Min: return std::min(*a, *b);
+            case BinOp::Max: return std::max(*a, *b);
+            case BinOp::Pow: return std::pow(*a, *b);
+            case BinOp::Eq: return double(*a == *b);
+            case BinOp::Ne: return double(*a != *b);
+            case BinOp::Lt: return double(*a < *b);
+            case BinOp::Le: return double(*a <= *b);
+            case BinOp::Gt: return double(*a > *b);
+            case BinOp::Ge: return double(*a >= *b);
+            case BinOp::And: return double(*a != 0 && *b != 0);
+            case BinOp::Or: return double(*a != 0 || *b != 0);
+            case BinOp::BitAnd: return double(ia & ib);
+            case BinOp::BitOr: return double(ia | ib);
+            case BinOp::BitXor: return double(ia ^ ib);
+            case BinOp::Shl: return double(ia << ib);
+            case BinOp::Shr: return double(ia >> ib);
+        }
+        return std::nullopt;
+    }
+};
+
+/// The default value of a scalar without --param (LaunchArgs.h).
+double defaultValue(const ScalarArg& s) {
+    if (s.dtype == ir::DType::Bool) return 1;
+    if (ir::isFloat(s.dtype)) return 1.0;
+    return static_cast<double>(kDefaultSymbolicSize);
+}
+
+/// By-value scalars (and sizes no tensor defines) from --param or the defaults.
+bool byValue(const KernelInfo& k, LaunchValues& lv, std::vector<bool>& known, std::string& error) {
+    for (size_t i = 0; i < k.scalars.size(); ++i) {
+        const ScalarArg& s = k.scalars[i];
+        if (known[i]) continue;
+        if (s.value.empty()) {
+            lv.scalars[i] = defaultValue(s);
+            const std::string shown = ir::isFloat(s.dtype)         ? "1.0"
+                                      : s.dtype == ir::DType::Bool ? "True"
+                                                                   : std::to_string(kDefaultSymbolicSize);
+            lv.notes.push_back(s.name + " = " + shown + " (default; set it with --param " +
+                               s.name + "=VALUE)");
+        } else {
+            fe::Value v = fe::parseParamValue(s.value);
+            if (!v.isNumber()) {
+                error = "--param " + s.name + "=" + s.value + ": '" + s.name +
+                        "' is a scalar kernel argument (" + std::string(ir::dtypeName(s.dtype)) +
+                        ") and needs a number";
+                return false;
+            }
+            double x = v.asFloat();
+            if (!ir::isFloat(s.dtype) && x != std::trunc(x)) {
+                error = "--param " + s.name + "=" + s.value + ": '" + s.name + "' is " +
+                        std::string(ir::dtypeName(s.dtype)) + " and needs an integer";
+                return false;
+            }
+            lv.scalars[i] = x;
+            lv.notes.push_back(s.name + " = " + s.value + " (--param)");
+        }
+        if (s.tensor >= 0 && lv.scalars[i] < 1) {
+            error = "symbolic size '" + s.name + "' = " + s.value + " must be at least 1";
+            return false;
+        }
+        known[i] = true;
+    }
+    return true;
+}
+
+/// Shapes and grid from the scalar values; checks `given` shapes when non-null.
+bool finishLaunch(const KernelInfo& k, const ir::PrimFunc& f, LaunchValues& lv,
+                  const std::vector<std::vector<int64_t>>* given, std::string& error) {
+    Evaluator ev{*f, lv.scalars};
+    lv.shapes.clear();
+    for (size_t i = 0; i < k.args.size() && i < f->params.size(); ++i) {
+        std::vector<int64_t> shape;
+        const auto& b = *f->params[i];
+        for (size_t d = 0; d < b.shape.size(); ++d) {
+            auto x = ev.eval(b.shape[d]);
+            if (!x || *x < 0) {
+                error = "the extent " + ir::toString(b.shape[d]) + " of dimension " +
+                        std::to_string(d) + " of '" + b.name + "' " +
+                        (x ? "is negative (" + std::to_string(int64_t(*x)) + ")"
+                           : "cannot be computed from the scalar arguments");
+                return false;
+            }
+            shape.push_back(static_cast<int64_t>(*x));
+            if (given && d < (*given)[i].size() && (*given)[i][d] != shape.back()) {
+                std::string why = ir::toString(b.shape[d]);
+                for (size_t s = 0; s < k.scalars.size(); ++s)
+                    if (k.scalars[s].tensor >= 0 && b.shape[d].get() == k.scalarVars[s].get())
+                        why = k.scalars[s].name + ", from '" +
+                              k.args[static_cast<size_t>(k.scalars[s].tensor)].name +
+                              "' dimension " + std::to_string(k.scalars[s].dim);
+                error = "argument '" + b.name + "' (#" + std::to_string(i) + ") dimension " +
+                        std::to_string(d) + ": expected " + std::to_string(shape.back()) + " (" +
+                        why + "), got " + std::to_string((*given)[i][d]);
+                return false;
+            }
+        }
+        if (given && (*given)[i].size() != shape.size()) {
+            error = "argument '" + b.name + "' (#" + std::to_string(i) + "): expected rank " +
+                    std::to_string(shape.size()) + ", got rank " +
+                    std::to_string((*given)[i].size());
+            return false;
+        }
+        lv.shapes.push_back(std::move(shape));
+    }
+    for (int d = 0; d < 3; ++d) {
+        lv.grid[d] = k.grid[d];
+        if (!k.gridExtent[d]) continue;
+        auto g = ev.eval(k.gridExtent[d]);
+        const double limit = d == 0 ? 2147483647.0 : 65535.0;
+        if (!g || *g < 1 || *g > limit) {
+            error = "grid extent " + std::to_string(d) + " = " + ir::toString(k.gridExtent[d]) +
+                    (g ? " is " + std::to_string(int64_t(*g)) : std::string(" cannot be computed")) +
+                    " for these sizes; it must be 1.." + std::to_string(int64_t(limit));
+            return false;
+        }
+        lv.grid[d] = static_cast<unsigned>(*g);
+    }
+    return true;
+}
+
+}  // namespace
+
+std::optional<double> evalScalarExpr(const ir::Expr& e, const ir::PrimFuncNode& f,
+                                     const std::vector<double>& values) {
+    return Evaluator{f, values}.eval(e);
+}
+
+std::optional<LaunchValues> resolveLaunch(const KernelInfo& k, const ir::PrimFunc& f,
+                                          std::string& error) {
+    LaunchValues lv;
+    lv.scalars.assign(k.scalars.size(), 0);
+    std::vector<bool> known(k.scalars.size(), false);
+    if (!byValue(k, lv, known, error) || !finishLaunch(k, f, lv, nullptr, error))
+        return std::nullopt;
+    return lv;
+}
+
+std::optional<LaunchValues> bindLaunch(const KernelInfo& k, const ir::PrimFunc& f,
+                                       const std::vector<std::vector<int64_t>>& shapes,
+                                       std::string& error) {
+    if (shapes.size() != k.args.size()) {
+        error = "expected " + std::to_string(k.args.size()) + " tensor arguments, got " +
+                std::to_string(shapes.size());
+        return std::nullopt;
+    }
+    LaunchValues lv;
+    lv.scalars.assign(k.scalars.size(), 0);
+    std::vector<bool> known(k.scalars.size(), false);
+    for (size_t i = 0; i < k.scalars.size(); ++i) {
+        const ScalarArg& s = k.scalars[i];
+        if (s.tensor < 0) continue;
+        const auto& shape = shapes[static_cast<size_t>(s.tensor)];
+        if (static_cast<size_t>(s.dim) >= shape.size()) {
+            error = "argument '" + k.args[static_cast<size_t>(s.tensor)].name + "' (#" +
+                    std::to_string(s.tensor) + "): expected rank " +
+                    std::to_string(k.args[static_cast<size_t>(s.tensor)].shape.size()) +
+                    ", got rank " + std::to_string(shape.size());
+            return std::nullopt;
+        }
+        lv.scalars[i] = static_cast<double>(shape[static_cast<size_t>(s.dim)]);
+        lv.notes.push_back(s.name + " = " + std::to_string(shape[static_cast<size_t>(s.dim)]) +
+                           " (from '" + k.args[static_cast<size_t>(s.tensor)].name +
+                           "' dimension " + std::to_string(s.dim) + ")");
+        known[i] = true;
+    }
+    if (!byValue(k, lv, known, error) || !finishLaunch(k, f, lv, &shapes, error))
+        return std::nullopt;
+    return lv;
+}
+
+}  // namespace ts
