@@ -344,7 +344,7 @@ private:
         if (op == intrin::kAtomic) {
             std::string k = static_cast<const StrImmNode*>(c.args[0].get())->value;
             if (k == "add") return "ts::atomic_add(" + addr(c.args[1]) + ", " + expr(c.args[2]) + ")";
-            return std::string(k == "max" ? "atomicMax(" : "atomicMin(") + addr(c.args[1]) + ", " + expr(c.args[2]) + ")";
+            return std::string(k == "max" ? "ts::atomic_max(" : "ts::atomic_min(") + addr(c.args[1]) + ", " + expr(c.args[2]) + ")";
         }
         if (op == intrin::kPrint) {
             std::string fmt = c.args.size() > 1 ? static_cast<const StrImmNode*>(c.args[1].get())->value : "";

@@ -95,6 +95,12 @@ std::optional<Value> BufferValue::getAttr(Interp& in, const std::string& name, S
     if (name == "ndim") return Value::integer(static_cast<int64_t>(buffer->rank()));
     if (name == "astype" && isVar)
         return astypeBuiltin(Value::ext(std::static_pointer_cast<ExtValue>(shared_from_this())));
+    if (name == "data")  // T.Tensor(shape, dtype, buf.data): a reshaped view of the same memory
+        throw CompileError(s,
+                           "'" + buffer->name +
+                               ".data' (a view of the tensor's memory) is not supported yet",
+                           "index the tensor itself, e.g. " + buffer->name +
+                               "[i // W, i % W] for a flattened view");
     return std::nullopt;
 }
 

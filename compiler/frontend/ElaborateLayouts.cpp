@@ -212,6 +212,18 @@ void Elaborator::installLayouts() {
                         typeName(k) + ": " + typeName(v),
                     "use T.Layout / T.Fragment, or tilelang.layout.make_swizzled_layout(buf) "
                     "for shared tiles");
+            if (buf->buffer->scope == ir::Scope::Global) {
+                // TileLang reorders a global accumulator (dQ) so that its atomics coalesce; the
+                // kernels reading it annotate the same layout, so row-major order in all of
+                // them computes the same values.
+                el.diags().warning(a.argSpan(0),
+                                   "T.annotate_layout of global tensor '" + buf->buffer->name +
+                                       "' is ignored: global tensors are row-major in TileScope",
+                                   "results are unchanged; only the memory order of '" +
+                                       buf->buffer->name + "' differs from TileLang's",
+                                   "elaborate");
+                continue;
+            }
             if (lay->spec) {
                 el.setLayout(buf->buffer->name,
                              finishUserLayout(el, *lay->spec, buf->buffer, a.argSpan(0)), a.span);

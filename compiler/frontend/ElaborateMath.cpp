@@ -139,10 +139,11 @@ void Elaborator::installMath() {
         return minMax(el, hi, false);
     });
     // A compiler hint of TileLang's warp-specialized Hopper pipeline; nothing to do here.
-    def("disable_warp_group_reg_alloc", [](Elaborator&, CallArgs& a) {
-        a.expectPositional(0, 0);
-        return Value::none();
-    });
+    for (const char* hint : {"disable_warp_group_reg_alloc", "no_set_max_nreg"})
+        def(hint, [](Elaborator&, CallArgs& a) {
+            a.expectPositional(0, 0);
+            return Value::none();
+        });
     def("sync_threads", [](Elaborator& el, CallArgs& a) {
         a.expectPositional(0, 0);
         el.requireKernel(a.span, "T.sync_threads()");

@@ -96,6 +96,9 @@ DType Elaborator::dtypeArg(const Value& v, Span s, const std::string& what) {
         throw CompileError(s, "unknown dtype '" + v.asStr() + "'",
                            near.empty() ? "" : "did you mean '" + near + "'?");
     }
+    if (v.is(ValueKind::Builtin) && v.builtinObj().name.rfind("T.", 0) == 0)  // T.tfloat32, ...
+        throw CompileError(s, v.builtinObj().name + " is not a dtype TileScope supports yet",
+                           "use float16, bfloat16, float32, float8_e4m3/e5m2 or an integer dtype");
     throw CompileError(s, what + " must be a dtype (\"float16\" or T.float16), got " + typeName(v));
 }
 
@@ -341,7 +344,8 @@ Value opCumsum(Elaborator& el, CallArgs& a) {
 }
 
 Value opAtomic(Elaborator& el, CallArgs& a, const std::string& op) {
-    auto b = a.bind({"dst", "value", "memory_order", "return_prev"}, 2);
+    // use_tma (TileLang's TMA reduce-add on sm_90) changes how, not what: accepted, ignored.
+    auto b = a.bind({"dst", "value", "memory_order", "return_prev", "use_tma"}, 2);
     el.requireKernel(a.span, a.callee);
     if (boolArg(el, b, 3, false))
         throw CompileError(b.spans[3], a.callee + "(return_prev=True) is not supported yet");

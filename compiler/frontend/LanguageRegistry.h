@@ -56,6 +56,9 @@ inline constexpr LangEntry kLanguage[] = {
     {"float32", LangKind::Type, "float32(x)", "IEEE single dtype / constructor (alias \"float\")."},
     {"float64", LangKind::Type, "float64(x)", "IEEE double dtype / constructor."},
     {"float", LangKind::Type, "float(x)", "Alias of float32 (TileLang's T.float)."},
+    {"tfloat32", LangKind::Type, "tfloat32", "TF32 gemm operand dtype (not supported yet)."},
+    {"float4_e2m1fn", LangKind::Type, "float4_e2m1fn", "FP4 E2M1 dtype (not supported yet)."},
+    {"ptr", LangKind::Type, "ptr(dtype)", "Raw pointer kernel parameter (not supported yet)."},
     {"float8_e4m3", LangKind::Type, "float8_e4m3(x)", "FP8 E4M3 dtype (no infinities)."},
     {"float8_e5m2", LangKind::Type, "float8_e5m2(x)", "FP8 E5M2 dtype."},
     {"int4", LangKind::Type, "int4(x)", "Packed 4-bit signed integer dtype."},
@@ -129,6 +132,7 @@ inline constexpr LangEntry kLanguage[] = {
     {"mbarrier_wait_parity", LangKind::Sync, "mbarrier_wait_parity(barrier, parity)", "Waits for an mbarrier phase."},
     {"fence_proxy_async", LangKind::Sync, "fence_proxy_async()", "Orders generic-proxy writes before async-proxy reads."},
     {"disable_warp_group_reg_alloc", LangKind::Sync, "disable_warp_group_reg_alloc()", "Hint of TileLang's Hopper pipeline; accepted and ignored."},
+    {"no_set_max_nreg", LangKind::Sync, "no_set_max_nreg()", "Hint of TileLang's Hopper pipeline; accepted and ignored."},
     {"set_max_nreg", LangKind::Sync, "set_max_nreg(count, increase)", "Re-balances registers between warp groups (setmaxnreg)."},
     // meta helpers
     {"ceildiv", LangKind::Meta, "ceildiv(a, b)", "Integer division rounding up."},

@@ -328,6 +328,14 @@ void Interp::installModules() {
     auto torch = registerModule("torch");
     torch->opaque = true;
     torch->opaqueReason = "torch is evaluated only in ref_program, not in kernel code";
+    // Factories pick tile configs by the GPU they run on: TileScope's answer is the Hopper
+    // target (sm_90a, which also runs the sm_80 code path).
+    auto cuda = registerModule("torch.cuda");
+    defn(*cuda, "torch.cuda", "get_device_capability", [](Interp&, CallArgs& a) {
+        a.expectPositional(0, 1);
+        return Value::tuple({Value::integer(9), Value::integer(0)});
+    });
+    torch->set("cuda", Value::ns(cuda));
     const std::pair<const char*, ir::DType> kTorch[] = {
         {"float16", ir::DType::Float16},
         {"half", ir::DType::Float16},

@@ -9,6 +9,10 @@
 //   fragment region, per element inside T.Parallel, and from shared memory) matches the float64
 //   A @ B on both interpreters (output zero-initialised, as split-K requires) and compiles with
 //   NVRTC for sm_80 and sm_90a.
+// - tests/e2e/programs/atomic_minmax.py (T.atomic_max / T.atomic_min of fragment tiles into
+//   global, whole-region and per element) gives the exact block-wise extrema in float32, float16,
+//   bfloat16 and int32 on both interpreters, and its CUDA (CAS loops for the float types)
+//   compiles with NVRTC.
 #include <cmath>
 #include <random>
 
@@ -34,7 +38,8 @@ HostTensor randomTensor(DType t, std::vector<int64_t> shape, std::mt19937& rng) 
     h.shape = std::move(shape);
     std::uniform_real_distribution<double> u(-1.0, 1.0);
     h.data.resize(static_cast<size_t>(h.numel()));
-    for (auto& x : h.data) x = ts::roundTo(t, u(rng));
+    const double scale = ts::ir::isFloat(t) ? 1.0 : 1000.0;
+    for (auto& x : h.data) x = ts::roundTo(t, scale * u(rng));
     return h;
 }
 
@@ -184,5 +189,59 @@ TEST_P(SplitK, CudaCompilesWithNvrtc) {
 }
 
 INSTANTIATE_TEST_SUITE_P(Modes, SplitK, ::testing::Values("region", "parallel", "shared"));
+
+struct MinMaxCase {
+    const char* dtype;
+    const char* mode;
+};
+
+class AtomicMinMax : public ::testing::TestWithParam<MinMaxCase> {};
+
+TEST_P(AtomicMinMax, BlockwiseExtremaMatchOnBothInterpretersAndCompile) {
+    const MinMaxCase c = GetParam();
+    const std::map<std::string, std::string> params{{"dtype", std::string("'") + c.dtype + "'"},
+                                                    {"mode", std::string("'") + c.mode + "'"}};
+    auto r = compileProgram("atomic_minmax.py", params);
+    ASSERT_TRUE(r.ok) << ts::e2e::diagText(r);
+    const DType t = *ts::ir::parseDType(c.dtype);
+    std::mt19937 rng(5);
+    HostTensor A = randomTensor(t, {256, 64}, rng);
+    HostTensor wantMax, wantMin;  // float64: max/min over the 8 row blocks
+    wantMax.dtype = wantMin.dtype = DType::Float64;
+    wantMax.shape = wantMin.shape = {32, 64};
+    const double top = ts::ir::isFloat(t) ? INFINITY : 2147483647.0;  // the identities
+    wantMax.data.assign(32 * 64, -top);
+    wantMin.data.assign(32 * 64, top);
+    for (int64_t r0 = 0; r0 < 256; ++r0)
+        for (int64_t j = 0; j < 64; ++j) {
+            const size_t o = static_cast<size_t>((r0 % 32) * 64 + j);
+            const double x = A.data[static_cast<size_t>(r0 * 64 + j)];
+            wantMax.data[o] = std::max(wantMax.data[o], x);
+            wantMin.data[o] = std::min(wantMin.data[o], x);
+        }
+    for (int level = 0; level < 2; ++level) {
+        HostTensor mx, mn;
+        mx.dtype = mn.dtype = t;
+        mx.shape = mn.shape = {32, 64};
+        mx.data.assign(32 * 64, -top);
+        mn.data.assign(32 * 64, top);
+        std::vector<HostTensor> args{A, mx, mn};
+        auto run = level == 0 ? ts::interp::run(r.elaborated, args)
+                              : ts::interp::runLowered(r.lowered, args);
+        ASSERT_TRUE(run.ok) << c.dtype << " " << c.mode << " level " << level << ": "
+                            << (run.error ? ts::formatDiagnostic(*run.error, r.source.get()) : "");
+        // Max and min select an input element: exact in every dtype.
+        EXPECT_EQ(args[1].data, wantMax.data) << c.dtype << " " << c.mode << " level " << level;
+        EXPECT_EQ(args[2].data, wantMin.data) << c.dtype << " " << c.mode << " level " << level;
+    }
+    expectNvrtc("atomic_minmax.py", params);
+}
+
+INSTANTIATE_TEST_SUITE_P(Dtypes, AtomicMinMax,
+                         ::testing::Values(MinMaxCase{"float32", "region"},
+                                           MinMaxCase{"float32", "parallel"},
+                                           MinMaxCase{"float16", "region"},
+                                           MinMaxCase{"bfloat16", "parallel"},
+                                           MinMaxCase{"int32", "region"}));
 
 }  // namespace
