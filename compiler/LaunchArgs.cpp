@@ -2,6 +2,7 @@
 #include "compiler/LaunchArgs.h"
 
 #include <cmath>
+#include <set>
 
 #include "compiler/frontend/Module.h"
 #include "compiler/ir/IR.h"
@@ -197,6 +198,30 @@ bool finishLaunch(const KernelInfo& k, const ir::PrimFunc& f, LaunchValues& lv,
 std::optional<double> evalScalarExpr(const ir::Expr& e, const ir::PrimFuncNode& f,
                                      const std::vector<double>& values) {
     return Evaluator{f, values}.eval(e);
+}
+
+std::vector<int> atomicOnlyOutputs(const ir::PrimFuncNode& f) {
+    std::set<const ir::BufferNode*> atomic, plain;
+    ir::walk(f.body, [&](const ir::Stmt& s) {
+        if (auto* st = ir::as<ir::StoreNode>(s)) plain.insert(st->buffer.get());
+        auto* t = ir::as<ir::TileOpNode>(s);
+        if (!t) return;
+        if (t->op == ir::TileOpKind::Atomic) {
+            if (t->isRegion(0)) atomic.insert(t->region(0).buffer.get());
+            return;
+        }
+        // Every other tile op writes its last region operand (copy/reduce/cumsum dst, gemm C,
+        // fill dst): count all region operands as plain writes, conservatively.
+        for (size_t i = 0; i < t->args.size(); ++i)
+            if (t->isRegion(i)) plain.insert(t->region(i).buffer.get());
+    });
+    std::vector<int> out;
+    for (int i : f.outputs)
+        if (i >= 0 && static_cast<size_t>(i) < f.params.size()) {
+            const ir::BufferNode* b = f.params[static_cast<size_t>(i)].get();
+            if (atomic.count(b) && !plain.count(b)) out.push_back(i);
+        }
+    return out;
 }
 
 std::optional<LaunchValues> resolveLaunch(const KernelInfo& k, const ir::PrimFunc& f,

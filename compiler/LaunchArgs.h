@@ -43,6 +43,11 @@ std::optional<LaunchValues> bindLaunch(const KernelInfo& k, const ir::PrimFunc& 
                                        const std::vector<std::vector<int64_t>>& shapes,
                                        std::string& error);
 
+/// Output tensors (indices into f.params) that the kernel only accumulates into with
+/// T.atomic_* (split-K GEMM, dQ accumulation): a run must start them at zero, as the callers of
+/// such kernels do (torch.zeros), instead of poisoning them. `f` is tile-level (elaborated) IR.
+std::vector<int> atomicOnlyOutputs(const ir::PrimFuncNode& f);
+
 /// Evaluates an integer/float scalar expression over the kernel's scalar arguments (`values`
 /// per f.scalars). nullopt if it reads memory, another variable, or divides by zero.
 std::optional<double> evalScalarExpr(const ir::Expr& e, const ir::PrimFuncNode& f,

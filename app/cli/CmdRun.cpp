@@ -42,6 +42,18 @@ std::vector<rt::TensorParam> signatureOf(const CompileResult& r) {
     return sig;
 }
 
+/// Outputs the kernel only accumulates into with atomics start at zero (LaunchArgs.h) instead of
+/// being poisoned: on the GPU an output with data is uploaded as its initial value.
+void zeroAtomicOutputs(const CompileResult& r, rt::InputSet& set) {
+    if (!r.elaborated) return;
+    for (int i : atomicOnlyOutputs(*r.elaborated)) {
+        HostTensor& t = set.tensors[static_cast<size_t>(i)];
+        t.data.assign(static_cast<size_t>(t.numel()), 0.0);
+        std::cout << "output " << r.kernel.args[static_cast<size_t>(i)].name
+                  << " starts at zero (only T.atomic_* write it)\n";
+    }
+}
+
 /// Scalar-argument values (symbolic sizes, `n: T.int32`) of this run, per KernelInfo::scalars.
 std::vector<double> g_scalars;
 
@@ -96,7 +108,7 @@ std::optional<std::vector<HostTensor>> runInterp(const CompileResult& r,
                                                  std::string& why, bool lowered = false) {
     std::vector<HostTensor> args = inputs;
     for (size_t i = 0; i < args.size(); ++i)
-        if (r.kernel.args[i].isOutput) {
+        if (r.kernel.args[i].isOutput && !args[i].hasData()) {  // zero-started outputs keep theirs
             int64_t n = 1;
             for (auto e : args[i].shape) n *= e;
             args[i].data.assign(static_cast<size_t>(n), std::nan(""));
@@ -198,6 +210,7 @@ int runRun(const RunCommand& c) {
     io.seed = c.seed;
     rt::InputSet set;
     if (!makeInputsOrReport(sig, io, set)) return 1;
+    zeroAtomicOutputs(*r, set);
     std::cout << "kernel " << r->kernel.name << ": grid (" << r->kernel.grid[0] << ", "
               << r->kernel.grid[1] << ", " << r->kernel.grid[2] << "), " << r->kernel.block[0]
               << " threads, " << r->kernel.dynamicSmemBytes << " B shared; seed " << set.seed
@@ -280,6 +293,7 @@ int runBench(const BenchCommand& c) {
     io.fresh = true;
     rt::InputSet set;
     if (!makeInputsOrReport(sig, io, set)) return 1;
+    zeroAtomicOutputs(*r, set);
     int64_t bytesPerSet = 0;
     for (auto& a : r->kernel.args) {
         int64_t n = dtypeBytes(a.dtype);
