@@ -29,6 +29,14 @@ CLASSES = [
      "'must be a tensor, got dtype', index ranges outside a dimension)",
      lambda st, f: re.search(r"must be a tensor, got dtype|T\.copy: shapes do not match|ranges over", f)),
     ("barriers / warp specialization (T.alloc_barrier)", lambda st, f: "alloc_barrier" in f),
+    ("T.gemm warp tiling (warps cannot tile M x N with the policy)", lambda st, f: "cannot tile" in f),
+    ("reductions other than the last dimension / of non-fragments", lambda st, f: re.search(
+        r"only reductions over the last dimension|T\.reduce: source and destination must be fragments", f)),
+    ("several T.Kernel per kernel function / kernel 'with' with several contexts",
+     lambda st, f: re.search(r"only one T\.Kernel per kernel function|takes exactly one context", f)),
+    ("named 'not supported yet' constructs (T.reshape, T.reinterpret, T.get_thread_binding, T.tfloat32, T.ptr, buf.data, ...)",
+     lambda st, f: re.search(r"not supported|not a dtype TileScope supports", f)),
+    ("the catalogue has no value for a parameter", lambda st, f: st == "unresolved-params"),
 ]
 
 
