@@ -121,6 +121,7 @@ inline constexpr LangEntry kLanguage[] = {
     {"floormod", LangKind::Math, "floormod(a, b)", "a % b with the sign of b."},
     {"clamp", LangKind::Math, "clamp(x, lo, hi)", "min(max(x, lo), hi)."},
     {"reinterpret", LangKind::Math, "reinterpret(x, dtype)", "Bit cast to dtype (not supported yet)."},
+    {"thread_binding", LangKind::Scope, "thread_binding(start, stop, thread=\"threadIdx.x\")", "A loop bound to a thread index (thread-level code; not supported yet)."},
     {"get_thread_binding", LangKind::Math, "get_thread_binding(dim=0)", "The thread index (thread-level code; not supported yet)."},
     {"reshape", LangKind::Math, "reshape(buf, shape)", "A view of a buffer with another shape (not supported yet)."},
     // synchronization (incl. Hopper)

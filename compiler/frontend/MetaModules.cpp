@@ -319,7 +319,23 @@ void Interp::installModules() {
         return Value::integer(x <= 0 ? 1 : p);
     });
     tlMath->set("cdiv", *T->find("ceildiv"));
-    tl->set("math", Value::ns(tlMath));
+    // DataType(dtype).bits: TVM's dtype object as factories use it to size vector loads.
+    Value dataType = Value::builtin("DataType", [](Interp&, CallArgs& a) {
+        a.expectPositional(1, 1);
+        auto t = asDType(a.pos[0]);
+        if (!t) throw CompileError(a.argSpan(0), "DataType(): unknown dtype " + repr(a.pos[0]));
+        auto obj = std::make_shared<NamespaceObj>();
+        obj->name = "DataType";
+        obj->set("bits", Value::integer(ir::dtypeBits(*t)));
+        obj->set("lanes", Value::integer(1));
+        obj->set("dtype", Value::dtype(*t));
+        return Value::ns(obj);
+    });
+    tl->set("DataType", dataType);
+    auto tvm = registerModule("tvm");
+    tvm->opaque = true;
+    tvm->opaqueReason = "module 'tvm' is not available at compile time";
+    tvm->set("DataType", dataType);
     tl->set("next_power_of_2", *tlMath->find("next_power_of_2"));
     registerModule("tilelang.autotuner")->set("autotune", *tl->find("autotune"));
     registerModule("tilelang.layout");
