@@ -159,6 +159,9 @@ TEST(SymbolicSizes, LaunchRejectsAShapeThatDisagreesWithTheSize) {
 
 TEST(SymbolicSizes, CudaCompilesWithNvrtc) { expectNvrtc("dynamic_gemm.py", {}); }
 
+// tests/e2e/programs/spellings.py runs on both interpreters in UserLayoutE2ETest.cpp.
+TEST(Spellings, CudaCompilesWithNvrtc) { expectNvrtc("spellings.py", {}); }
+
 class SplitK : public ::testing::TestWithParam<const char*> {};
 
 TEST_P(SplitK, AtomicPartialTilesMatchFloat64OnBothInterpreters) {

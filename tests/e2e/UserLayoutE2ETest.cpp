@@ -180,6 +180,8 @@ const Case kCases[] = {
      "row_77_on_128_threads"},
     {"row_tail.py", {{"N", "129"}}, {}, "row_129_on_128_threads"},
     {"row_tail.py", {{"N", "1"}}, {}, "row_1_on_128_threads"},
+    // Not a layout case: TileLang spellings (module-level values, dtype values, T.Cast, ...).
+    {"spellings.py", {}, {}, "tilelang_spellings"},
 };
 
 INSTANTIATE_TEST_SUITE_P(All, UserLayoutPrograms, ::testing::ValuesIn(kCases),
