@@ -524,11 +524,17 @@ struct GemmSS {
     /// Loads the fragments of k-step kk (0 <= kk < kKI, compile-time after unrolling) for the
     /// calling warp: kMI ldmatrix.x4 for A, ceil(kNI/2) ldmatrix.x4 (x2 for an odd last) for B.
     static __device__ __forceinline__ void load(const T* As, const T* Bs, int kk, Frags& f) {
+        loadA(As, kk, f.a);
+        loadB(Bs, kk, f.b);
+    }
+    /// The A half of load: kMI ldmatrix.x4.
+    static __device__ __forceinline__ void loadA(const T* As, int kk, unsigned (&fa)[kMI][4]) {
         const int lane = int(threadIdx.x) & 31, warp = int(threadIdx.x) >> 5;
-        const int m0 = (warp / WN) * kWTM, n0 = (warp % WN) * kWTN;
-        const unsigned aBase = smem_u32addr(As), bBase = smem_u32addr(Bs);
+        const int m0 = (warp / WN) * kWTM;
+        const unsigned aBase = smem_u32addr(As);
         const int k = kk * 16;
-        // Lane -> stored (row, col) of the ldmatrix row it addresses (matrix q = lane/8):
+        // Lane -> stored (row, col) of the ldmatrix row it addresses (matrix q = lane/8; loadB
+        // uses the B lines):
         //  !TA x4:       q -> (rows 0-7|8-15) x (k 0-7|8-15): row lane%16, k 8*(lane/16).
         //  TA x4.trans:  stored [k][m]: m 8*(q%2), k lane%8 + 8*(q/2).
         //  !TB x4.trans: stored [k][n]: k lane%8 + 8*(q%2), n 8*(q/2)  -> (ni, ni+1) pairs.
@@ -539,7 +545,7 @@ struct GemmSS {
         // B, and 16*rowBytes is a multiple of 128). The row-step direction then becomes an
         // immediate, so only one address register per k-step (!TA, TB), per mi (TA) or per ni
         // pair (!TB) stays live across the main loop instead of one per ldmatrix.
-        constexpr bool kAStep = SWZ_A == 0 || kRA >= 64, kBStep = SWZ_B == 0 || kRB >= 64;
+        constexpr bool kAStep = SWZ_A == 0 || kRA >= 64;
 #pragma unroll
         for (int mi = 0; mi < kMI; ++mi) {
             const int m = m0 + mi * 16;
@@ -555,9 +561,19 @@ struct GemmSS {
                 const int c = TA ? (m + 8 * q0) : (k + 8 * q1);
                 addr = aBase + unsigned(swizzle<kRA, SWZ_A>(r * kRA + c * kE));
             }
-            if constexpr (TA) ldmatrix_x4_trans(f.a[mi], addr);
-            else ldmatrix_x4(f.a[mi], addr);
+            if constexpr (TA) ldmatrix_x4_trans(fa[mi], addr);
+            else ldmatrix_x4(fa[mi], addr);
         }
+    }
+    /// The B half of load: ceil(kNI/2) ldmatrix (gemm_rs uses it alone).
+    static __device__ __forceinline__ void loadB(const T* Bs, int kk, unsigned (&fb)[kNI][2]) {
+        const int lane = int(threadIdx.x) & 31, warp = int(threadIdx.x) >> 5;
+        const int n0 = (warp % WN) * kWTN;
+        const unsigned bBase = smem_u32addr(Bs);
+        const int k = kk * 16;
+        // Lane -> stored (row, col) of each ldmatrix row, and the row-step economy: see loadA.
+        const int l7 = lane & 7, q0 = (lane >> 3) & 1, q1 = lane >> 4;
+        constexpr bool kBStep = SWZ_B == 0 || kRB >= 64;
 #pragma unroll
         for (int ni = 0; ni + 1 < kNI; ni += 2) {
             const int n = n0 + ni * 8;
@@ -576,18 +592,18 @@ struct GemmSS {
             unsigned t[4];  // {b0(ni), b1(ni), b0(ni+1), b1(ni+1)} in both orientations
             if constexpr (TB) ldmatrix_x4(t, addr);
             else ldmatrix_x4_trans(t, addr);
-            f.b[ni][0] = t[0];
-            f.b[ni][1] = t[1];
-            f.b[ni + 1][0] = t[2];
-            f.b[ni + 1][1] = t[3];
+            fb[ni][0] = t[0];
+            fb[ni][1] = t[1];
+            fb[ni + 1][0] = t[2];
+            fb[ni + 1][1] = t[3];
         }
         if constexpr (kNI % 2 == 1) {  // odd last n8 block: x2, lanes 0-15 address k 0-7 | 8-15
             const int n = n0 + (kNI - 1) * 8;
             const int r = TB ? (n + l7) : (k + (lane & 15));
             const int c = TB ? (k + 8 * q0) : n;
             const unsigned addr = bBase + unsigned(swizzle<kRB, SWZ_B>(r * kRB + c * kE));
-            if constexpr (TB) ldmatrix_x2(f.b[kNI - 1], addr);
-            else ldmatrix_x2_trans(f.b[kNI - 1], addr);
+            if constexpr (TB) ldmatrix_x2(fb[kNI - 1], addr);
+            else ldmatrix_x2_trans(fb[kNI - 1], addr);
         }
     }
 
@@ -618,6 +634,37 @@ __device__ __forceinline__ void gemm_ss(const T* As, const T* Bs, float* acc) {
     for (int kk = 0; kk < G::kKI; ++kk) {
         if (kk + 1 < G::kKI) G::load(As, Bs, kk + 1, f[(kk + 1) & 1]);
         G::mma(f[kk & 1], acc);
+    }
+}
+
+/// C[M,N] += A·op(B) with A (M x K) in registers (TileLang's gemm_rs; FlashAttention's P @ V):
+/// a_regs is the calling thread's register array of an M x K tile laid out as the m16n8k16
+/// accumulator of a WM x 1 warp grid (the GemmSS accumulator contract with N := K, WN := 1:
+/// a_regs[(mi*(K/8) + n)*4 + e] is row wi*(M/WM) + mi*16 + lane/4 + 8*(e/2), col n*8 +
+/// 2*(lane%4) + e%2). The C fragments of atoms (mi, 2kk) and (mi, 2kk+1) are then exactly the A
+/// fragment of k-step kk (PTX ISA §9.7.14.5.8: a{0,1,2,3} = (g, 2t..), (g+8, 2t..), (g, 8+2t..),
+/// (g+8, 8+2t..)), so A is only packed in pairs, never moved between threads. B as in GemmSS.
+template <int M, int N, int K, int WM, bool TB, int SWZ_B, typename T>
+__device__ __forceinline__ void gemm_rs(const T* a_regs, const T* Bs, float* acc) {
+    using G = GemmSS<M, N, K, WM, 1, false, TB, 0, SWZ_B, T>;
+    constexpr int kAN = K / 8;  // n8 atoms per atom row of A's accumulator layout
+    unsigned b[2][G::kNI][2];
+    G::loadB(Bs, 0, b[0]);
+#pragma unroll
+    for (int kk = 0; kk < G::kKI; ++kk) {
+        if (kk + 1 < G::kKI) G::loadB(Bs, kk + 1, b[(kk + 1) & 1]);
+#pragma unroll
+        for (int mi = 0; mi < G::kMI; ++mi) {
+            const T* lo = a_regs + (mi * kAN + 2 * kk) * 4;  // atom (mi, 2kk): k 16kk..16kk+7
+            const T* hi = lo + 4;                            // atom (mi, 2kk+1): k 16kk+8..
+            unsigned a[4];
+            a[0] = unsigned(lo[0].bits) | (unsigned(lo[1].bits) << 16);
+            a[1] = unsigned(lo[2].bits) | (unsigned(lo[3].bits) << 16);
+            a[2] = unsigned(hi[0].bits) | (unsigned(hi[1].bits) << 16);
+            a[3] = unsigned(hi[2].bits) | (unsigned(hi[3].bits) << 16);
+#pragma unroll
+            for (int ni = 0; ni < G::kNI; ++ni) mma_m16n8k16_f32<T>(acc + (mi * G::kNI + ni) * 4, a, b[kk & 1][ni]);
+        }
     }
 }
 

@@ -43,6 +43,51 @@ Layout makeMmaAccumulator(int64_t M, int64_t N, WarpPartition wp) {
     return l;
 }
 
+Layout makeMmaAccumulatorRows(int64_t M, WarpPartition wp) {
+    auto l = newFragment({M});
+    int64_t mw = M / wp.wm;
+    Expr i = l->inputs[0];
+    l->thread = add(mulc(mulc(div(i, mw), wp.wn), 32), mulc(mod(i, 8), 4));
+    l->local = add(mulc(div(mod(i, mw), 16), 2), div(mod(i, 16), 8));
+    l->threads = 32LL * wp.wm * wp.wn;
+    l->localSize = (mw / 16) * 2;
+    l->replicate = 4LL * wp.wn;
+    Expr t = l->invThread, r = l->invLocal;
+    Expr w = div(t, 32), lane = mod(t, 32);
+    l->inverse = {add(add(add(mulc(div(w, wp.wn), mw), mulc(div(r, 2), 16)), div(lane, 4)),
+                      mulc(mod(r, 2), 8))};
+    std::ostringstream os;
+    os << "row values of an mma.sync accumulator, warps " << wp.wm << "x" << wp.wn
+       << ", replicated over " << l->replicate << " threads (a lane quad per warp column)";
+    l->description = os.str();
+    l->family = "mma_c_rows";
+    l->familyParams = {M, wp.wm, wp.wn};
+    return l;
+}
+
+Layout rowCompanion(const LayoutNode& l) {
+    if (l.family == "block")
+        if (auto p = blockParamsOf(l)) return makeRowReduced(*p);
+    if (l.family == "mma_c" && l.familyParams.size() == 4)
+        return makeMmaAccumulatorRows(
+            l.familyParams[0], {int(l.familyParams[2]), int(l.familyParams[3])});
+    return nullptr;
+}
+
+Layout layoutWithRowCompanion(const LayoutNode& rowLayout, int64_t rows, int64_t cols) {
+    if (rowLayout.family == "row_reduced") {
+        auto p = blockParamsOf(rowLayout);
+        if (p && p->rows == rows && p->cols == cols) return makeBlockFragment(*p);
+        return nullptr;
+    }
+    if (rowLayout.family == "mma_c_rows" && rowLayout.familyParams.size() == 3 &&
+        rowLayout.familyParams[0] == rows) {
+        WarpPartition wp{int(rowLayout.familyParams[1]), int(rowLayout.familyParams[2])};
+        if (cols % (8LL * wp.wn) == 0) return makeMmaAccumulator(rows, cols, wp);
+    }
+    return nullptr;
+}
+
 int64_t BlockFragmentParams::colChunksPerThread() const { return ceilDiv(cols, vec * gc); }
 int64_t BlockFragmentParams::rowsPerThread() const { return ceilDiv(rows, gr); }
 

@@ -24,6 +24,15 @@ struct WarpPartition {
 /// localSize = (M/wm/16) * (N/wn/8) * 4.
 ir::Layout makeMmaAccumulator(int64_t M, int64_t N, WarpPartition wp);
 
+/// Row values of an mma accumulator tile with M rows (the destination of T.reduce_*(acc, row,
+/// dim=1) and the `row[i]` of a T.Parallel(i, j) over the accumulator): element i lives in every
+/// thread that holds row i of makeMmaAccumulator(M, N, wp), for any N -- the 4 lanes of the quad
+/// lane/4 == i%8 in each of the wn warps of warp-grid row i/(M/wm). Forward map: warp column 0,
+/// lane 4*(i%8); local(i) = ((i % mw)/16)*2 + (i%16)/8 (mw = M/wm), i.e. the accumulator's
+/// row halves e/2 of atom row mi in order. threads = 32*wm*wn, localSize = (mw/16)*2,
+/// replicate = 4*wn. family "mma_c_rows", params {M, wm, wn}.
+ir::Layout makeMmaAccumulatorRows(int64_t M, WarpPartition wp);
+
 /// Parameters of the "block" fragment family used for element-wise and reduction fragments:
 /// rows are spread over groups of `gc` consecutive threads (gr = threads/gc row groups), each
 /// thread holding `vec`-wide contiguous column vectors.
@@ -51,6 +60,15 @@ ir::Layout makeBlockFragment(const BlockFragmentParams& p, bool oneD = false);
 /// The (rows,) fragment holding one value per row of a block fragment, replicated over the gc
 /// threads of the row group: thread(i) in {(i % gr)*gc + c}, local(i) = i / gr.
 ir::Layout makeRowReduced(const BlockFragmentParams& p);
+
+/// The 1-D row-value companion of a 2-D fragment layout (values indexed by the row only, held
+/// by every thread that holds some element of that row): makeRowReduced for "block" layouts,
+/// makeMmaAccumulatorRows for "mma_c"; null for layouts without one.
+ir::Layout rowCompanion(const ir::LayoutNode& l);
+
+/// The 2-D layout of shape (rows, cols) whose row companion is `rowLayout` ("row_reduced" with
+/// the same cols, or "mma_c_rows" when cols tiles the warp grid); null otherwise.
+ir::Layout layoutWithRowCompanion(const ir::LayoutNode& rowLayout, int64_t rows, int64_t cols);
 
 /// Recovers the block parameters of a "block", "block1d" or "row_reduced" layout.
 std::optional<BlockFragmentParams> blockParamsOf(const ir::LayoutNode& l);

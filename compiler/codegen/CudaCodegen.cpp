@@ -336,6 +336,14 @@ private:
             for (size_t i = 3; i < 12; ++i) tmpl += (i > 3 ? ", " : "") + expr(c.args[i]);
             return "ts::gemm_ss<" + tmpl + ", " + t + ">(" + addr(c.args[0]) + ", " + addr(c.args[1]) + ", " + addr(c.args[2]) + ")";
         }
+        if (op == intrin::kGemmRS) {
+            // args: A regs, B, C, M, N, K, wm, wn (= 1), tb, swzB
+            auto* lb = as<LoadNode>(as<CallNode>(c.args[1])->args[0]);
+            std::string t(cudaTypeName(lb->buffer->dtype));
+            std::string tmpl = expr(c.args[3]) + ", " + expr(c.args[4]) + ", " + expr(c.args[5]) + ", " + expr(c.args[6]) + ", " +
+                               expr(c.args[8]) + ", " + expr(c.args[9]);
+            return "ts::gemm_rs<" + tmpl + ", " + t + ">(" + addr(c.args[0]) + ", " + addr(c.args[1]) + ", " + addr(c.args[2]) + ")";
+        }
         if (op == intrin::kWarpAllreduce) {
             std::string k = static_cast<const StrImmNode*>(c.args[0].get())->value;
             std::string opT = k == "max" ? "ts::MaxOp" : k == "min" ? "ts::MinOp" : "ts::SumOp";

@@ -1,6 +1,6 @@
 // Lowered intrinsics (compiler/ir/Intrinsics.h) on the thread-level interpreter, each with the
 // device semantics of resources/ts_device.cuh: cp.async as deferred per-thread events grouped by
-// commit, the xor-butterfly warp all-reduce, the block-level gemm_ss through the accumulator
+// commit, the xor-butterfly warp all-reduce, the block-level gemm_ss / gemm_rs through the accumulator
 // layout of analysis::makeMmaAccumulator and the swizzle of analysis::swizzleBytes, vector
 // stores and atomics. Everything a thread writes in one statement is committed after every
 // active thread has evaluated its operands (m_stores), as one SIMT instruction would.
@@ -177,7 +177,7 @@ void ThreadMachine::execEvalT(const EvalNode* e, const ThreadList& act) {
         return;
     }
     if (c->op == intrin::kCpAsyncWait) return cpAsyncWait(c, act);
-    if (c->op == intrin::kGemmSS) return gemmSS(c, act);
+    if (c->op == intrin::kGemmSS || c->op == intrin::kGemmRS) return gemmSS(c, act);
     if (c->op == intrin::kStorePair || c->op == intrin::kCopyVec || c->op == intrin::kZeroVec)
         return vectorStore(c, act);
     if (c->op == intrin::kAtomic) return atomic(c, act);
@@ -402,50 +402,65 @@ const std::vector<std::pair<int32_t, int32_t>>& ThreadMachine::accumulatorMap(in
     return m_accMaps.emplace(std::move(key), std::move(map)).first->second;
 }
 
+// tl.gemm_ss (12 arguments) and tl.gemm_rs (10: A in registers, see compiler/ir/Intrinsics.h).
 void ThreadMachine::gemmSS(const CallNode* c, const ThreadList& act) {
-    if (c->args.size() != 12)
-        fail(c->span,
-             "tl.gemm_ss takes 12 arguments (A, B, C, M, N, K, wm, wn, transA, transB, swizzleA, "
-             "swizzleB)");
+    const bool regA = c->op == intrin::kGemmRS;
+    const char* name = regA ? "tl.gemm_rs" : "tl.gemm_ss";
+    const size_t nargs = regA ? 10 : 12;
+    if (c->args.size() != nargs)
+        fail(c->span, regA ? "tl.gemm_rs takes 10 arguments (A regs, B, C, M, N, K, wm, wn, transB, swizzleB)"
+                           : "tl.gemm_ss takes 12 arguments (A, B, C, M, N, K, wm, wn, transA, transB, swizzleA, "
+                             "swizzleB)");
     if (static_cast<int32_t>(act.size()) != m_threads)
-        fail(c->span, "tl.gemm_ss executed by only " + std::to_string(act.size()) + " of " +
+        fail(c->span, std::string(name) + " executed by only " + std::to_string(act.size()) + " of " +
                           std::to_string(m_threads) +
                           " threads (every warp must issue its mma.sync and ldmatrix)");
     setThread(act[0]);
     Address A = evalAddress(c->args[0].get()), B = evalAddress(c->args[1].get()),
             C = evalAddress(c->args[2].get());
-    int64_t p[9];
-    for (int i = 0; i < 9; ++i) p[i] = evalI(c->args[3 + i].get());
+    int64_t p[9] = {0, 0, 0, 0, 0, 0, 0, 0, 0};
+    if (regA) {  // M N K wm wn tb swzB -> the gemm_ss order (ta = 0, swzA = 0)
+        for (int i = 0; i < 5; ++i) p[i] = evalI(c->args[3 + i].get());
+        p[6] = evalI(c->args[8].get()), p[8] = evalI(c->args[9].get());
+    } else {
+        for (int i = 0; i < 9; ++i) p[i] = evalI(c->args[3 + i].get());
+    }
     for (int32_t t : act) {  // operand tiles are block-uniform
         setThread(t);
         Address a2 = evalAddress(c->args[0].get()), b2 = evalAddress(c->args[1].get()),
                 c2 = evalAddress(c->args[2].get());
         if (a2.off != A.off || b2.off != B.off || c2.off != C.off)
-            fail(c->span, "tl.gemm_ss operands differ between threads of the block");
+            fail(c->span, std::string(name) + " operands differ between threads of the block");
     }
     m_cur = -1;
     const int64_t M = p[0], N = p[1], K = p[2], WM = p[3], WN = p[4];
     const bool TA = p[5] != 0, TB = p[6] != 0;
     const int swzA = int(p[7]), swzB = int(p[8]);
-    if (WM <= 0 || WN <= 0 || M % WM || N % WN || (M / WM) % 16 || (N / WN) % 8 || K % 16 || K <= 0)
-        fail(c->span, "tl.gemm_ss shape M=" + std::to_string(M) + " N=" + std::to_string(N) +
+    if (WM <= 0 || WN <= 0 || M % WM || N % WN || (M / WM) % 16 || (N / WN) % 8 || K % 16 || K <= 0 ||
+        (regA && WN != 1))
+        fail(c->span, std::string(name) + " shape M=" + std::to_string(M) + " N=" + std::to_string(N) +
                           " K=" + std::to_string(K) + " warps " + std::to_string(WM) + "x" +
                           std::to_string(WN) +
-                          " violates the m16n8k16 tiling (warp tile rows % 16, cols % 8, K % 16)");
+                          " violates the m16n8k16 tiling (warp tile rows % 16, cols % 8, K % 16" +
+                          (regA ? ", one warp column for a register A)" : ")"));
     if (WM * WN * 32 != m_threads)
-        fail(c->span, "tl.gemm_ss with " + std::to_string(WM * WN) + " warps in a block of " +
+        fail(c->span, std::string(name) + " with " + std::to_string(WM * WN) + " warps in a block of " +
                           std::to_string(m_threads) + " threads");
-    for (auto* op : {&A, &B})
+    for (auto* op : {&A, &B}) {
+        if (op == &A && regA) continue;
         if (op->buf->global || op->buf->threadStride ||
             (op->buf->dtype != DType::Float16 && op->buf->dtype != DType::BFloat16))
-            fail(c->span, "tl.gemm_ss operand '" + op->buf->node->name +
+            fail(c->span, std::string(name) + " operand '" + op->buf->node->name +
                               "' must be a float16/bfloat16 shared buffer");
+    }
+    if (regA && (!A.buf->threadStride || A.buf->dtype != B.buf->dtype))
+        fail(c->span, "tl.gemm_rs A operand '" + A.buf->node->name +
+                          "' must be a local register array of B's dtype");
     if (!C.buf->threadStride)
-        fail(c->span, "tl.gemm_ss accumulator '" + C.buf->node->name + "' must be a local buffer");
+        fail(c->span, std::string(name) + " accumulator '" + C.buf->node->name + "' must be a local buffer");
     const auto& acc = accumulatorMap(M, N, WM, WN);
     const int64_t kAcc = static_cast<int64_t>(acc.size()) / m_threads;
-    requireRange(*C.buf, C.off, kAcc, c->span, "gemm_ss accumulator");
-
+    requireRange(*C.buf, C.off, kAcc, c->span, "gemm accumulator");
     // Logical operands read through the physical (swizzled) addressing of ts::GemmSS::load.
     auto readTile = [&](Address& X, bool trans, int64_t rows, int64_t cols, int swz,
                         std::vector<double>& out) {
@@ -481,7 +496,23 @@ void ThreadMachine::gemmSS(const CallNode* c, const ThreadList& act) {
                 out[r * cols + q] = X.buf->data[o];
             }
     };
-    readTile(A, TA, M, K, swzA, m_tileA);
+    if (regA) {
+        // A from each thread's registers through the accumulator map of an M x K tile (the
+        // layout ts::gemm_rs packs into A fragments); every element is held by one thread.
+        const auto& amap = accumulatorMap(M, K, WM, 1);
+        const int64_t kA = static_cast<int64_t>(amap.size()) / m_threads;
+        requireRange(*A.buf, A.off, kA, c->span, "gemm_rs A registers");
+        m_tileA.assign(static_cast<size_t>(M * K), 0.0);
+        for (int32_t t = 0; t < m_threads; ++t) {
+            const double* regs = A.buf->data + int64_t(t) * A.buf->threadStride + A.off;
+            for (int64_t r = 0; r < kA; ++r) {
+                auto [i, k] = amap[t * kA + r];
+                m_tileA[i * K + k] = regs[r];
+            }
+        }
+    } else {
+        readTile(A, TA, M, K, swzA, m_tileA);
+    }
     readTile(B, TB, K, N, swzB, m_tileB);
     const double* a = m_tileA.data();
     m_tileBt.resize(m_tileB.size());  // B as N x K, so that the k loop below is contiguous

@@ -23,6 +23,12 @@ inline constexpr const char* kSyncThreads = "sync_threads";
 /// tl.gemm_ss(A_addr, B_addr, C_addr, M, N, K, warp_m, warp_n, trans_A, trans_B, swizzle_A,
 /// swizzle_B): block-level C += op(A)·op(B) from shared tiles (resources/ts_device.cuh gemm_ss).
 inline constexpr const char* kGemmSS = "tl.gemm_ss";
+/// tl.gemm_rs(A_regs_addr, B_addr, C_addr, M, N, K, warp_m, warp_n, trans_B, swizzle_B):
+/// block-level C += A·op(B) with A (M x K) in registers laid out as the m16n8k16 accumulator of
+/// an M x K tile on a warp_m x 1 grid (analysis::makeMmaAccumulator(M, K, {warp_m, 1}); the C
+/// fragment of atoms (mi, 2kk), (mi, 2kk+1) is the A fragment of k-step kk) and B a shared tile
+/// (resources/ts_device.cuh gemm_rs). warp_n is 1.
+inline constexpr const char* kGemmRS = "tl.gemm_rs";
 /// tl.warp_allreduce(op, value, width): xor-shuffle all-reduce over `width` lanes; op is a
 /// StrImm "sum" | "max" | "min".
 inline constexpr const char* kWarpAllreduce = "tl.warp_allreduce";

@@ -49,19 +49,53 @@ public:
 
     PrimFunc run() {
         if (!m_kernel) return m_f;
-        // Round 1: gemm/reduce constraints; round 2: Parallel nests; round 3: defaults for the rest.
+        // Round 1: gemm constraints (accumulators, fragment A operands), then reductions (whose
+        // source may be a gemm accumulator whatever the program order); round 2: Parallel nests
+        // touching an already-placed fragment, then (when none is left) fragment -> fragment
+        // copies placing an unplaced side, then the first remaining nest with the default block
+        // fragment, until every nest is placed; round 3: defaults for the rest.
+        std::vector<const TileOpNode*> reduces, fragCopies;
+        std::vector<const ForNode*> nests;
         walk(m_f->body, [&](const Stmt& s) {
             if (auto* t = as<TileOpNode>(s)) {
                 if (t->op == TileOpKind::Gemm) gemm(*t);
-                if (t->op == TileOpKind::Reduce) reduce(*t);
+                if (t->op == TileOpKind::Reduce) reduces.push_back(t);
+                if (t->op == TileOpKind::Copy && isFragmentCopy(*t)) fragCopies.push_back(t);
             }
         });
+        for (auto* t : reduces) reduce(*t);
         walk(m_f->body, [&](const Stmt& s) {
-            if (auto* fr = as<ForNode>(s); fr && fr->forKind == ForKind::Parallel && !m_innerParallel.count(fr))
-                parallelNest(*fr);
+            if (auto* fr = as<ForNode>(s); fr && fr->forKind == ForKind::Parallel && !m_innerParallel.count(fr)) {
+                nests.push_back(fr);
+                for (auto* l = as<ForNode>(fr->body); l && l->forKind == ForKind::Parallel; l = as<ForNode>(l->body))
+                    m_innerParallel.insert(l);
+            }
         });
+        while (!nests.empty() && !m_ctx.diags.hasErrors()) {
+            bool progress = false;
+            for (size_t k = 0; k < nests.size();) {
+                if (nestTouchesPlaced(*nests[k])) {
+                    parallelNest(*nests[k]);
+                    nests.erase(nests.begin() + static_cast<long>(k));
+                    progress = true;
+                } else {
+                    ++k;
+                }
+            }
+            // A copy gives its unplaced side the other's layout only when no nest constrains it:
+            // a nest's own requirement wins, and the copy converts (lower-tile-ops).
+            if (!progress) progress = propagateCopies(fragCopies);
+            if (!progress) {
+                parallelNest(*nests.front());
+                nests.erase(nests.begin());
+            }
+        }
+        propagateCopies(fragCopies);
         walk(m_f->body, [&](const Stmt& s) {
-            if (auto* t = as<TileOpNode>(s)) defaultsFor(*t);
+            if (auto* t = as<TileOpNode>(s)) {
+                defaultsFor(*t);
+                if (t->op == TileOpKind::Copy && isFragmentCopy(*t)) propagateCopies({t});
+            }
             if (auto* a = as<AllocNode>(s)) allocDefault(a->buffer);
         });
         if (m_ctx.diags.hasErrors()) return m_f;
@@ -90,6 +124,28 @@ private:
                 ", but " + by + " needs " + l->description,
             "copy the data into a second fragment (T.copy) so each op gets its own layout",
             "infer-layouts");
+    }
+
+    static bool isFragmentCopy(const TileOpNode& t) {
+        return t.args.size() >= 2 && t.isRegion(0) && t.isRegion(1) && t.region(0).buffer->scope == Scope::Fragment &&
+               t.region(1).buffer->scope == Scope::Fragment;
+    }
+
+    // A whole-fragment copy between two fragments of one shape is register to register when both
+    // have the same layout: give the unplaced side the placed side's layout. Returns whether
+    // anything was placed.
+    bool propagateCopies(const std::vector<const TileOpNode*>& copies) {
+        bool placed = false;
+        for (auto* t : copies) {
+            const Buffer &a = t->region(0).buffer, &b = t->region(1).buffer;
+            auto sa = constShape(*a), sb = constShape(*b);
+            if (!sa || !sb || *sa != *sb) continue;
+            auto ia = m_req.find(a->name), ib = m_req.find(b->name);
+            std::string where = "T.copy at " + spanText(t->span);
+            if (ia != m_req.end() && ib == m_req.end()) require(b, ia->second.layout, where, t->span), placed = true;
+            else if (ib != m_req.end() && ia == m_req.end()) require(a, ib->second.layout, where, t->span), placed = true;
+        }
+        return placed;
     }
 
     void gemm(const TileOpNode& t) {
@@ -123,6 +179,7 @@ private:
         }
         m_gemmWarps[&t] = *wp;
         require(C.buffer, makeMmaAccumulator(M, N, *wp), where, t.span);
+        if (A.buffer->scope == Scope::Fragment) fragmentOperandA(t, A, M, *wp, where);
         for (const Region* op : {&A, &B}) {
             if (op->buffer->scope != Scope::Shared) continue;
             auto shape = constShape(*op->buffer);
@@ -147,6 +204,33 @@ private:
         }
     }
 
+    // gemm_rs reads A (M x K) from registers laid out as the m16n8k16 accumulator of an M x K
+    // tile on the same warp rows (ts_device.cuh GemmRS): the C fragment of atoms (mi, 2kk) and
+    // (mi, 2kk+1) is the A fragment of k-step kk (PTX ISA §9.7.14.5.8), so a softmax'ed score
+    // accumulator feeds the next gemm without a trip through shared memory (FlashAttention-2).
+    // Each warp must then own whole rows of A: the warp grid must be wm x 1.
+    void fragmentOperandA(const TileOpNode& t, const Region& A, int64_t M, WarpPartition wp, const std::string& where) {
+        auto as = constExtents(A);
+        if (attrBool(t.attrs, "transpose_A", false) || !as || as->size() != 2) {
+            m_ctx.diags.error(t.span, "T.gemm: a fragment A operand ('" + A.buffer->name + "') must be a whole 2-D fragment used without transpose_A",
+                              "store the operand as M x K, or copy it into a shared tile", "infer-layouts");
+            return;
+        }
+        int64_t K = (*as)[1];
+        if (wp.wn != 1 || K % 16 != 0) {
+            std::ostringstream msg;
+            msg << "T.gemm: fragment A operand '" << A.buffer->name << "' needs each warp to own whole rows of A (a "
+                << wp.wm * wp.wn << "x1 warp grid) and K a multiple of 16, but this gemm's policy gives a " << wp.wm << "x"
+                << wp.wn << " grid for M=" << M << ", K=" << K;
+            m_ctx.diags.error(t.span, msg.str(),
+                              "use policy=T.GemmWarpPolicy.FullRow (with M a multiple of 16 x warps), or copy the "
+                              "operand into a shared tile",
+                              "infer-layouts");
+            return;
+        }
+        require(A.buffer, makeMmaAccumulator(M, K, wp), where + " (register A operand)", t.span);
+    }
+
     void reduce(const TileOpNode& t) {
         if (!t.isRegion(0) || !t.isRegion(1)) return;
         const Buffer &src = t.region(0).buffer, &dst = t.region(1).buffer;
@@ -166,11 +250,21 @@ private:
         std::optional<BlockFragmentParams> p;
         if (it != m_req.end()) {
             p = blockParamsOf(*it->second.layout);
+            if (!p && shape->size() == 2) {
+                // Accumulators (and any layout with a row companion) reduce in place: per-thread
+                // partials, quad shuffles, then shared memory across warp columns (lower-tile-ops).
+                if (Layout rows = rowCompanion(*it->second.layout)) {
+                    if (dst->scope == Scope::Fragment) require(dst, rows, where, t.span);
+                    return;
+                }
+            }
             if (!p) {
                 m_ctx.diags.error(t.span,
                                   where + ": cannot reduce fragment '" + src->name + "' with layout '" +
                                       it->second.layout->description + "' (required by " + it->second.by + ")",
-                                  "copy it into a separate fragment first (T.copy(" + src->name + ", tmp))", "infer-layouts");
+                                  "reductions read block fragments and mma accumulators; copy '" + src->name +
+                                      "' through a shared tile into a fragment of its own first",
+                                  "infer-layouts");
                 return;
             }
         } else {
@@ -204,6 +298,20 @@ private:
     void defaultsFor(const TileOpNode& t) {
         for (auto& a : t.args)
             if (auto* r = std::get_if<Region>(&a)) allocDefault(r->buffer);
+    }
+
+    // Whether a Parallel nest reads or writes a fragment that already has a layout.
+    bool nestTouchesPlaced(const ForNode& outer) {
+        bool placed = false;
+        auto check = [&](const Buffer& b) { placed |= b->scope == Scope::Fragment && m_req.count(b->name); };
+        walk(outer.body,
+             [&](const Stmt& s) {
+                 if (auto* st = as<StoreNode>(s)) check(st->buffer);
+             },
+             [&](const Expr& e) {
+                 if (auto* l = as<LoadNode>(e)) check(l->buffer);
+             });
+        return placed;
     }
 
     // A maximal nest of directly nested Parallel loops.
@@ -258,10 +366,7 @@ private:
         if (!loop)
             for (auto& b : rowVecs)
                 if (auto it = m_req.find(b->name); it != m_req.end())
-                    if (auto p = blockParamsOf(*it->second.layout); p && p->rows == ext[0] && p->cols == ext[1]) {
-                        loop = makeBlockFragment(*p);
-                        break;
-                    }
+                    if ((loop = layoutWithRowCompanion(*it->second.layout, ext[0], ext[1]))) break;
         if (!loop) {
             int elt = 4;
             if (!aligned.empty()) elt = dtypeBytes(aligned[0]->dtype);
@@ -275,14 +380,14 @@ private:
         }
         for (auto& b : aligned) require(b, loop, where, outer.span);
         if (!rowVecs.empty()) {
-            auto p = blockParamsOf(*loop);
-            if (!p) {
+            Layout rows = rowCompanion(*loop);
+            if (!rows) {
                 m_ctx.diags.error(outer.span, where + ": row values (" + rowVecs[0]->name + "[" + nest[0]->var->name +
                                                   "]) cannot be combined with layout '" + loop->description + "'",
-                                  "copy the accumulator into a separate fragment first", "infer-layouts");
+                                  "copy the fragment through a shared tile into one of its own first", "infer-layouts");
                 return;
             }
-            for (auto& b : rowVecs) require(b, makeRowReduced(*p), where, outer.span);
+            for (auto& b : rowVecs) require(b, rows, where, outer.span);
         }
         std::string key = "__loop" + std::to_string(m_loopLayouts.size());
         m_loopLayouts[key] = loop;

@@ -1,5 +1,7 @@
 #include "compiler/transforms/LowerCommon.h"
 
+#include <limits>
+
 namespace ts::xform::lower {
 using namespace ts::ir;
 
@@ -73,6 +75,36 @@ std::vector<Expr> delinearize(const Expr& lin, const std::vector<int64_t>& exten
 Expr fragmentLoad(Ctx& c, const LoadNode& l, const Expr& localIndex) {
     auto& f = c.frags.at(l.buffer.get());
     return load(f.regs, {localIndex}, l.span);
+}
+
+Expr isFirstHolder(Ctx& c, const LayoutNode& L, const Expr& local) {
+    std::unordered_map<const VarNode*, Expr> inv{{L.invThread.get(), c.tx}, {L.invLocal.get(), local}};
+    std::unordered_map<const VarNode*, Expr> m;
+    for (size_t d = 0; d < L.inputs.size(); ++d) m[L.inputs[d].get()] = substitute(L.inverse[d], inv);
+    return binary(BinOp::Eq, substitute(L.thread, m), c.tx);
+}
+
+Expr reduceCombine(const std::string& op, Expr a, Expr b) {
+    if (op == "max" || op == "absmax") return binary(BinOp::Max, a, b);
+    if (op == "min") return binary(BinOp::Min, a, b);
+    return add(a, b);
+}
+Expr reduceIdentity(const std::string& op, DType t) {
+    if ((op == "max" || op == "min") && !isFloat(t)) {
+        // Integers have no infinity: max starts from the type's lowest value, min from its
+        // highest (uint64's highest is spelled -1, which C++ converts to 2^64 - 1).
+        int bits = dtypeBits(t);
+        bool max = op == "max";
+        if (t == DType::Bool) return intImm(max ? 0 : 1, {}, t);
+        if (!isSigned(t))
+            return intImm(max ? 0 : (bits >= 64 ? -1 : (int64_t(1) << bits) - 1), {}, t);
+        int64_t hi =
+            bits >= 64 ? std::numeric_limits<int64_t>::max() : (int64_t(1) << (bits - 1)) - 1;
+        return intImm(max ? -hi - 1 : hi, {}, t);
+    }
+    if (op == "max") return call("ninfinity", {}, t);
+    if (op == "min") return call("infinity", {}, t);
+    return cast(t, floatImm(0.0));  // sum, abssum, absmax (|x| >= 0)
 }
 
 }  // namespace ts::xform::lower

@@ -45,15 +45,30 @@ ir::Stmt intrinsicStmt(const std::string& op, std::vector<ir::Expr> args, Span s
 /// Splits a linear index into a multi-index over `extents` (row-major).
 std::vector<ir::Expr> delinearize(const ir::Expr& lin, const std::vector<int64_t>& extents);
 
+/// The combining expression of reduction `op` ("sum", "max", "min", "absmax", "abssum"; the
+/// abs variants expect |x| already taken) and its neutral start value in dtype t (integer
+/// max/min start from the dtype's limits, floats from -inf/+inf).
+ir::Expr reduceCombine(const std::string& op, ir::Expr a, ir::Expr b);
+ir::Expr reduceIdentity(const std::string& op, ir::DType t);
+
 ir::Stmt lowerCopy(Ctx& c, const ir::TileOpNode& op);
 ir::Stmt lowerFill(Ctx& c, const ir::TileOpNode& op);
 ir::Stmt lowerGemm(Ctx& c, const ir::TileOpNode& op);
 ir::Stmt lowerReduce(Ctx& c, const ir::TileOpNode& op);
+/// T.reduce_* along dim 1 of an mma.sync accumulator fragment into its mma_c_rows companion
+/// (LowerReduceAccumulator.cpp); called by lowerReduce.
+ir::Stmt lowerReduceAccumulator(Ctx& c, const ir::TileOpNode& op, const LoweredFragment& src,
+                                const LoweredFragment& dst);
 ir::Stmt lowerAtomic(Ctx& c, const ir::TileOpNode& op);
 ir::Stmt lowerCumsum(Ctx& c, const ir::TileOpNode& op);
 /// Lowers a Parallel nest whose outer loop carries attr layout_key; `body` already had its
 /// nested tile ops lowered.
 ir::Stmt lowerParallel(Ctx& c, const ir::ForNode& outer);
+
+/// For a replicated fragment layout: whether this thread (c.tx) is the holder that the layout's
+/// forward map names for the element in its register `local` (one writer per element when
+/// replicated values leave the registers).
+ir::Expr isFirstHolder(Ctx& c, const ir::LayoutNode& L, const ir::Expr& local);
 
 /// Element-wise access rewriting used by Parallel lowering and plain statements.
 ir::Expr fragmentLoad(Ctx& c, const ir::LoadNode& l, const ir::Expr& localIndex);

@@ -1,4 +1,5 @@
-// Lowering of T.copy. Three shapes of code:
+// Lowering of T.copy. Three shapes of code (fragment -> fragment: register to register for one
+// layout, else through a shared tile):
 //  - a fragment on either side: each thread walks its registers through the fragment layout's
 //    inverse (thread, register) -> element, guarded for padding and global bounds;
 //  - shared/global on both sides: the region is cut into 16/8/4-byte vectors distributed
@@ -71,6 +72,9 @@ Stmt copyFragment(Ctx& c, const TileOpNode& op, const Region& src, const Region&
         Expr v = cast(other.buffer->dtype, load(lf.regs, {r}, op.span));
         body = store(other.buffer, oIdx, v, op.span);
         guard = logicalAnd(guard, oIn);
+        // Row values held by several threads (row_reduced, mma_c_rows): one store per element,
+        // not one per copy (same value, but redundant traffic and a write-write race on shared).
+        if (L.replicate > 1) guard = logicalAnd(guard, isFirstHolder(c, L, r));
     }
     if (guard) body = ifThen(guard, body, nullptr, op.span);
     if (paired) return forLoop(q, intImm(0), intImm(L.localSize / 2), ForKind::Unrolled, body, {{"thread_loop", true}}, op.span);
@@ -181,9 +185,24 @@ Stmt lowerCopy(Ctx& c, const TileOpNode& op) {
         auto& a = c.frags.at(src.buffer.get());
         auto& b = c.frags.at(dst.buffer.get());
         if (!analysis::sameMapping(*a.layout, *b.layout)) {
-            c.error(op.span, "T.copy between fragments '" + src.buffer->name + "' and '" + dst.buffer->name + "' with different layouts is not supported yet",
-                    "go through a shared buffer");
-            return nullptr;
+            // A layout conversion: every holder stores its registers into a shared tile of the
+            // fragment's shape, then every thread loads the elements its new layout gives it
+            // (insert-sync puts the barrier between, and before the next iteration's stores).
+            auto shape = constShape(*src.buffer);
+            if (!shape || shape != constShape(*dst.buffer)) {
+                c.error(op.span, "T.copy between fragments '" + src.buffer->name + "' and '" + dst.buffer->name +
+                                     "' with different layouts needs two whole fragments of one constant shape");
+                return nullptr;
+            }
+            std::vector<Expr> ext;
+            std::vector<Range> ranges;
+            for (int64_t e : *shape) ext.push_back(intImm(e)), ranges.push_back({intImm(0), intImm(e)});
+            Buffer tile = std::make_shared<BufferNode>(c.fresh(src.buffer->name + "_to_" + dst.buffer->name), dst.buffer->dtype,
+                                                       ext, Scope::Shared, op.span);
+            Region through{tile, ranges, op.span};
+            Stmt put = copyFragment(c, op, src, through, false), get = copyFragment(c, op, through, dst, true);
+            if (!put || !get) return nullptr;
+            return seq({std::make_shared<AllocNode>(tile, nullptr, op.span), put, get}, op.span);
         }
         Var r = makeVar(c.fresh("r"), DType::Int32, op.span);
         Stmt body = store(b.regs, {r}, cast(dst.buffer->dtype, load(a.regs, {r})), op.span);

@@ -1,10 +1,11 @@
 // Lowering of T.gemm (to the block-level gemm_ss of resources/ts_device.cuh: ldmatrix +
-// mma.sync m16n8k16 over swizzled shared tiles), T.fill/T.clear, T.reduce_* (per-thread
+// mma.sync m16n8k16 over swizzled shared tiles; gemm_rs when A is a register fragment), T.fill/T.clear, T.reduce_* (per-thread
 // partials, xor-shuffle all-reduce across the gc lanes of a row group, then shared memory across
 // warps when a row spans several warps), T.atomic_*, and T.cumsum.
 #include <limits>
 
 #include "compiler/analysis/Layouts.h"
+#include "compiler/analysis/UserLayouts.h"
 #include "compiler/transforms/LowerCommon.h"
 
 namespace ts::xform::lower {
@@ -12,9 +13,12 @@ using namespace ts::ir;
 
 Stmt lowerGemm(Ctx& c, const TileOpNode& op) {
     const Region &A = op.region(0), &B = op.region(1), &C = op.region(2);
-    if (A.buffer->scope != Scope::Shared || B.buffer->scope != Scope::Shared) {
-        c.error(op.span, "T.gemm: operands in fragments (gemm_rs/gemm_sr) are not supported on this target yet; '" +
-                             (A.buffer->scope != Scope::Shared ? A.buffer->name : B.buffer->name) + "' is not in shared memory",
+    // A may be a register fragment (gemm_rs: the FlashAttention P @ V); B must be in shared memory.
+    const bool regA = A.buffer->scope == Scope::Fragment;
+    if ((A.buffer->scope != Scope::Shared && !regA) || B.buffer->scope != Scope::Shared) {
+        const Buffer& bad = B.buffer->scope != Scope::Shared ? B.buffer : A.buffer;
+        c.error(op.span, "T.gemm: operand '" + bad->name + "' is in " + scopeName(bad->scope) +
+                             " memory; this target reads B from shared memory and A from shared memory or a fragment",
                 "copy the operand into a T.alloc_shared tile first");
         return nullptr;
     }
@@ -46,6 +50,7 @@ Stmt lowerGemm(Ctx& c, const TileOpNode& op) {
     }
     // gemm_ss addresses whole tiles: the regions must cover the tiles' two inner dims.
     for (const Region* r : {&A, &B}) {
+        if (r->buffer->scope == Scope::Fragment) continue;  // whole fragments only (infer-layouts)
         auto shape = constShape(*r->buffer);
         size_t n = r->ranges.size();
         bool whole = shape && n >= 2;
@@ -73,6 +78,23 @@ Stmt lowerGemm(Ctx& c, const TileOpNode& op) {
         Var r = makeVar(c.fresh("r"), DType::Int32, op.span);
         out.push_back(forLoop(r, intImm(0), intImm(cf.layout->localSize), ForKind::Unrolled,
                               store(cf.regs, {r}, floatImm(0.0), op.span), {{"thread_loop", true}}, op.span));
+    }
+    if (regA) {
+        // The registers must be laid out as the accumulator of an M x K tile on this gemm's warp
+        // rows (infer-layouts required it; a user layout could still differ).
+        auto& af = c.frags.at(A.buffer.get());
+        auto want = analysis::makeMmaAccumulator(M, K, {int(wm), int(wn)});
+        if (wn != 1 || ta || !analysis::sameMapping(*af.layout, *want)) {
+            c.error(op.span, "T.gemm: fragment A operand '" + A.buffer->name + "' has layout " + af.layout->description +
+                                 "; gemm_rs needs " + want->description + " with a " + std::to_string(wm * wn) + "x1 warp grid",
+                    "use policy=T.GemmWarpPolicy.FullRow for both gemms, or copy the operand into a shared tile");
+            return nullptr;
+        }
+        out.push_back(intrinsicStmt(intrin::kGemmRS,
+                                    {addressOf(af.regs, {intImm(0)}), base(B), addressOf(cf.regs, {intImm(0)}), intImm(M), intImm(N),
+                                     intImm(K), intImm(wm), intImm(wn), boolImm(tb), intImm(swz(B))},
+                                    op.span));
+        return seq(out, op.span);
     }
     out.push_back(intrinsicStmt(intrin::kGemmSS,
                                 {base(A), base(B), addressOf(cf.regs, {intImm(0)}), intImm(M), intImm(N), intImm(K), intImm(wm),
@@ -108,31 +130,6 @@ Stmt lowerFill(Ctx& c, const TileOpNode& op) {
     return forLoop(it, intImm(0), intImm(iters), iters <= 16 ? ForKind::Unrolled : ForKind::Serial, body, {{"thread_loop", true}}, op.span);
 }
 
-namespace {
-Expr combine(const std::string& op, Expr a, Expr b) {
-    if (op == "max" || op == "absmax") return binary(BinOp::Max, a, b);
-    if (op == "min") return binary(BinOp::Min, a, b);
-    return add(a, b);
-}
-Expr identity(const std::string& op, DType t) {
-    if ((op == "max" || op == "min") && !isFloat(t)) {
-        // Integers have no infinity: max starts from the type's lowest value, min from its
-        // highest (uint64's highest is spelled -1, which C++ converts to 2^64 - 1).
-        int bits = dtypeBits(t);
-        bool max = op == "max";
-        if (t == DType::Bool) return intImm(max ? 0 : 1, {}, t);
-        if (!isSigned(t))
-            return intImm(max ? 0 : (bits >= 64 ? -1 : (int64_t(1) << bits) - 1), {}, t);
-        int64_t hi =
-            bits >= 64 ? std::numeric_limits<int64_t>::max() : (int64_t(1) << (bits - 1)) - 1;
-        return intImm(max ? -hi - 1 : hi, {}, t);
-    }
-    if (op == "max") return call("ninfinity", {}, t);
-    if (op == "min") return call("infinity", {}, t);
-    return cast(t, floatImm(0.0));  // sum, abssum, absmax (|x| >= 0)
-}
-}  // namespace
-
 Stmt lowerReduce(Ctx& c, const TileOpNode& op) {
     const Region &src = op.region(0), &dst = op.region(1);
     auto si = c.frags.find(src.buffer.get()), di = c.frags.find(dst.buffer.get());
@@ -141,6 +138,7 @@ Stmt lowerReduce(Ctx& c, const TileOpNode& op) {
                 "copy shared data into a fragment first");
         return nullptr;
     }
+    if (si->second.layout->family == "mma_c") return lowerReduceAccumulator(c, op, si->second, di->second);
     auto p = analysis::blockParamsOf(*si->second.layout);
     if (!p) {
         c.error(op.span, "T.reduce: unsupported source layout '" + si->second.layout->description + "'");
@@ -159,7 +157,7 @@ Stmt lowerReduce(Ctx& c, const TileOpNode& op) {
                    floormod(slot, intImm(p->vec)));
     Expr x = cast(acct, load(si->second.regs, {slot}, sp));
     if (rop == "absmax" || rop == "abssum") x = call("abs", {x}, acct, sp);
-    Stmt accum = store(acc, {intImm(0)}, combine(rop, load(acc, {intImm(0)}), x), sp);
+    Stmt accum = store(acc, {intImm(0)}, reduceCombine(rop, load(acc, {intImm(0)}), x), sp);
     // Padded slots (a row width not a multiple of vec*gc, or fewer rows than row groups) were
     // never written: skip them rather than read them (row of slot rr = rr*gr + tx/gc).
     Expr valid;
@@ -168,7 +166,7 @@ Stmt lowerReduce(Ctx& c, const TileOpNode& op) {
         valid = logicalAnd(
             valid, lt(add(mul(rr, intImm(p->gr)), floordiv(c.tx, intImm(p->gc))), intImm(p->rows)));
     if (valid) accum = ifThen(valid, accum, nullptr, sp);
-    std::vector<Stmt> row{store(acc, {intImm(0)}, identity(rop, acct), sp),
+    std::vector<Stmt> row{store(acc, {intImm(0)}, reduceIdentity(rop, acct), sp),
                           forLoop(cc, intImm(0), intImm(perRow), ForKind::Unrolled, accum,
                                   {{"thread_loop", true}}, sp)};
     std::string shfl = rop == "max" || rop == "absmax" ? "max" : rop == "min" ? "min" : "sum";
@@ -189,14 +187,14 @@ Stmt lowerReduce(Ctx& c, const TileOpNode& op) {
                              store(scratch, {add(mul(group, intImm(wpr)), warpInRow)}, load(acc, {intImm(0)}), sp), nullptr, sp));
         row.push_back(intrinsicStmt(intrin::kSyncThreads, {}, sp));
         Var w = makeVar(c.fresh("w"), DType::Int32, sp);
-        row.push_back(store(acc, {intImm(0)}, identity(rop, acct), sp));
+        row.push_back(store(acc, {intImm(0)}, reduceIdentity(rop, acct), sp));
         row.push_back(forLoop(w, intImm(0), intImm(wpr), ForKind::Unrolled,
-                              store(acc, {intImm(0)}, combine(rop, load(acc, {intImm(0)}), load(scratch, {add(mul(group, intImm(wpr)), w)})), sp),
+                              store(acc, {intImm(0)}, reduceCombine(rop, load(acc, {intImm(0)}), load(scratch, {add(mul(group, intImm(wpr)), w)})), sp),
                               {{"thread_loop", true}}, sp));
         row.push_back(intrinsicStmt(intrin::kSyncThreads, {}, sp));
     }
     Expr result = load(acc, {intImm(0)});
-    if (!clear) result = combine(rop, cast(acct, load(di->second.regs, {rr})), result);
+    if (!clear) result = reduceCombine(rop, cast(acct, load(di->second.regs, {rr})), result);
     row.push_back(store(di->second.regs, {rr}, result, sp));
     pre.push_back(std::make_shared<AllocNode>(acc, nullptr, sp));
     pre.push_back(forLoop(rr, intImm(0), intImm(rpt), ForKind::Unrolled, seq(row, sp), {}, sp));
@@ -239,15 +237,8 @@ Stmt lowerAtomic(Ctx& c, const TileOpNode& op) {
         guard = logicalAnd(guard, inBounds(dst.buffer, dIdx));
         Stmt body = intrinsicStmt(intrin::kAtomic, {std::make_shared<StrImmNode>(aop, op.span), addressOf(dst.buffer, dIdx),
                                                     cast(dst.buffer->dtype, load(it->second.regs, {r}))}, op.span);
-        if (L.replicate > 1) {
-            // Replicated values would be added once per copy: only the first holder adds.
-            Expr owner = binary(BinOp::Eq, substitute(L.thread, [&] {
-                std::unordered_map<const VarNode*, Expr> m;
-                for (size_t d = 0; d < L.inputs.size(); ++d) m[L.inputs[d].get()] = substitute(L.inverse[d], inv);
-                return m;
-            }()), c.tx);
-            guard = logicalAnd(guard, owner);
-        }
+        // Replicated values would be added once per copy: only the first holder adds.
+        if (L.replicate > 1) guard = logicalAnd(guard, isFirstHolder(c, L, r));
         if (guard) body = ifThen(guard, body, nullptr, op.span);
         return forLoop(r, intImm(0), intImm(L.localSize), ForKind::Unrolled, body, {{"thread_loop", true}}, op.span);
     }

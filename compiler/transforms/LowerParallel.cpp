@@ -39,7 +39,7 @@ private:
         bool aligned = indices.size() == m_vars.size();
         for (size_t d = 0; aligned && d < indices.size(); ++d) aligned = indices[d].get() == m_vars[d];
         if (aligned && analysis::sameMapping(*f.layout, m_loop)) return m_slot;
-        if (indices.size() == 1 && m_vars.size() == 2 && indices[0].get() == m_vars[0] && f.layout->family == "row_reduced") {
+        if (indices.size() == 1 && m_vars.size() == 2 && indices[0].get() == m_vars[0] && rowCompanionOfLoop(*f.layout)) {
             std::unordered_map<const VarNode*, Expr> m{{f.layout->inputs[0].get(), m_idx[0]}};
             return substitute(f.layout->local, m);
         }
@@ -48,7 +48,16 @@ private:
         return nullptr;
     }
 
+    // Row values X[i] read in a nest over (i, j): X must hold row i in every thread that holds
+    // (i, j) of the loop layout, i.e. be the loop layout's row companion (row_reduced of a block
+    // fragment, mma_c_rows of an accumulator).
+    bool rowCompanionOfLoop(const LayoutNode& l) {
+        if (!m_rows) m_rows = analysis::rowCompanion(m_loop);
+        return m_rows && analysis::sameMapping(l, *m_rows);
+    }
+
     Ctx& m_c;
+    Layout m_rows;
     const std::vector<const VarNode*>& m_vars;
     const LayoutNode& m_loop;
     Expr m_slot;

@@ -69,40 +69,7 @@ TEST_P(UserLayoutPrograms, LayoutPrintedAndBothInterpretersMatchFloat64Reference
         EXPECT_NE(std::find(lines.begin(), lines.end(), want), lines.end()) << want << "\nIR:\n"
                                                                             << infer->ir;
 
-    std::vector<ts::rt::TensorParam> sig;
-    for (auto& a : r.kernel.args) sig.push_back({a.name, a.dtype, a.shape, a.isOutput});
-    ts::rt::InputOptions io;
-    io.fresh = true;
-    auto set = ts::rt::makeInputs(sig, io);
-    std::vector<ts::HostTensor> inputs;
-    for (size_t i = 0; i < sig.size(); ++i)
-        if (!sig[i].isOutput) inputs.push_back(set.tensors[i]);
-    std::map<std::string, std::string> fp;
-    for (auto& p : r.params) fp[p.name] = p.value;
-    auto ref = ts::rt::evalReference(*r.module->ast(), fp, inputs);
-    ASSERT_TRUE(ref.ok) << (ref.diagnostics.empty() ? "" : ref.diagnostics[0].message);
-
-    for (int level = 0; level < 2; ++level) {
-        std::vector<ts::HostTensor> args = set.tensors;
-        for (size_t i = 0; i < args.size(); ++i)
-            if (sig[i].isOutput)
-                args[i].data.assign(static_cast<size_t>(args[i].numel()), std::nan(""));
-        auto run = level == 0 ? ts::interp::run(r.elaborated, args)
-                              : ts::interp::runLowered(r.lowered, args);
-        const char* what =
-            level == 0 ? "tile interpreter" : "thread-level interpreter (lowered IR)";
-        ASSERT_TRUE(run.ok) << what << ": "
-                            << (run.error ? ts::formatDiagnostic(*run.error, r.source.get()) : "");
-        size_t k = 0;
-        for (size_t i = 0; i < args.size(); ++i) {
-            if (!sig[i].isOutput) continue;
-            ASSERT_LT(k, ref.outputs.size());
-            auto cmp = ts::rt::compare(args[i], ref.outputs[k++]);
-            EXPECT_TRUE(cmp.pass) << c.label << " " << what << " " << sig[i].name << " seed "
-                                  << set.seed << ": " << ts::rt::describe(cmp);
-            EXPECT_EQ(cmp.nanCount, 0) << what << ": unwritten output elements";
-        }
-    }
+    ASSERT_NO_FATAL_FAILURE(ts::e2e::expectInterpretersMatchReference(r, c.label));
 
     if (!ts::rt::nvrtcAvailable()) GTEST_SKIP() << "no NVRTC in this build";
     auto nv = ts::rt::compileCuda(r.cuda, "sm_80", {}, true);

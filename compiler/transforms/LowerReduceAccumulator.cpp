@@ -1,0 +1,99 @@
+// Lowering of T.reduce_*(acc, row, dim=1) where `acc` is an mma.sync m16n8k16 accumulator
+// (analysis::makeMmaAccumulator, M x N over a wm x wn warp grid) and `row` its mma_c_rows
+// companion -- the online-softmax step of FlashAttention (row max / row sum of the scores).
+//
+// Where row i lives (PTX ISA §9.7.14.5.8, C fragment: lane = 4*(i%8) + (j%8)/2, register
+// e = (j%2) + 2*((i%16)/8)): in warp-grid row i/mw (mw = M/wm), atom row mi = (i%mw)/16, half
+// h = (i%16)/8, in the 4 lanes of quad g = i%8 of each of the wn warps of that grid row. Each
+// thread holds 2*NI elements of each of its rows (NI = N/wn/8 atoms across, 2 columns each).
+// So, for each of a thread's 2*MI row slots rr = 2*mi + h:
+//   1. per-thread partial over registers (mi*NI + ni)*4 + 2*h + e, ni < NI, e < 2;
+//   2. butterfly over the quad: xor 2 then xor 1 (ts::warp_allreduce<Op, 4>: aligned groups of
+//      4 lanes are exactly the quads), after which all 4 lanes hold the warp's row value;
+//   3. wn > 1: lane 0 of each quad publishes its warp's value in shared memory at
+//      [row*wn + warp column], a barrier, every holder combines the wn values, a barrier (the
+//      scratch may be rewritten by the next iteration of an enclosing loop).
+// The result lands in register rr of the mma_c_rows fragment, replicated on all 4*wn holders,
+// which is what a following T.Parallel(i, j) over the accumulator reads as row[i].
+#include "compiler/analysis/Layouts.h"
+#include "compiler/analysis/UserLayouts.h"
+#include "compiler/transforms/LowerCommon.h"
+
+namespace ts::xform::lower {
+using namespace ts::ir;
+
+Stmt lowerReduceAccumulator(Ctx& c, const TileOpNode& op, const LoweredFragment& src, const LoweredFragment& dst) {
+    const LayoutNode& L = *src.layout;
+    Span sp = op.span;
+    int64_t dim = attrInt(op.attrs, "dim", -1);
+    if (dim < 0) dim += 2;
+    Layout rows = analysis::rowCompanion(L);
+    if (dim != 1 || L.familyParams.size() != 4 || !rows) {
+        c.error(sp, "T.reduce: an mma accumulator fragment can only be reduced along its last dimension (dim=1)",
+                "reduce the rows (dim=1), or copy the accumulator through a shared tile into a fragment of its own");
+        return nullptr;
+    }
+    if (!analysis::sameMapping(*dst.layout, *rows)) {
+        c.error(sp, "T.reduce: the destination '" + dst.regs->name + "' must hold the accumulator's row values (" +
+                        rows->description + "), but its layout is " + dst.layout->description,
+                "reduce into a fresh T.alloc_fragment([block_M], dtype)");
+        return nullptr;
+    }
+    const int64_t M = L.familyParams[0], N = L.familyParams[1], wm = L.familyParams[2], wn = L.familyParams[3];
+    const int64_t mw = M / wm, MI = mw / 16, NI = N / wn / 8, slots = 2 * MI;
+    std::string rop = attrStr(op.attrs, "op", "sum");
+    bool clear = attrBool(op.attrs, "clear", true);
+    DType acct = dst.regs->dtype;
+    std::string shfl = rop == "max" || rop == "absmax" ? "max" : rop == "min" ? "min" : "sum";
+
+    // 1 + 2: partial[rr] for every row slot, all-reduced over the quad.
+    Buffer part = std::make_shared<BufferNode>(c.fresh("red"), acct, std::vector<Expr>{intImm(slots)}, Scope::Local, sp);
+    Var rr = makeVar(c.fresh("rr"), DType::Int32, sp), cc = makeVar(c.fresh("rc"), DType::Int32, sp);
+    Expr reg = add(add(mul(add(mul(floordiv(rr, intImm(2)), intImm(NI)), floordiv(cc, intImm(2))), intImm(4)),
+                       mul(floormod(rr, intImm(2)), intImm(2))),
+                   floormod(cc, intImm(2)));
+    Expr x = cast(acct, load(src.regs, {reg}, sp));
+    if (rop == "absmax" || rop == "abssum") x = call("abs", {x}, acct, sp);
+    std::vector<Stmt> perSlot{
+        store(part, {rr}, reduceIdentity(rop, acct), sp),
+        forLoop(cc, intImm(0), intImm(2 * NI), ForKind::Unrolled, store(part, {rr}, reduceCombine(rop, load(part, {rr}), x), sp),
+                {{"thread_loop", true}}, sp),
+        store(part, {rr},
+              call(intrin::kWarpAllreduce, {std::make_shared<StrImmNode>(shfl, sp), load(part, {rr}), intImm(4)}, acct, sp), sp)};
+    std::vector<Stmt> out{std::make_shared<AllocNode>(part, nullptr, sp),
+                          forLoop(rr, intImm(0), intImm(slots), ForKind::Unrolled, seq(perSlot, sp), {{"thread_loop", true}}, sp)};
+
+    // 3: across the wn warps of a warp-grid row, through shared memory.
+    if (wn > 1) {
+        Buffer scratch = std::make_shared<BufferNode>(c.fresh("red_smem"), acct, std::vector<Expr>{intImm(M * wn)}, Scope::Shared, sp);
+        out.insert(out.begin(), std::make_shared<AllocNode>(scratch, nullptr, sp));
+        Expr warp = floordiv(c.tx, intImm(32)), lane = floormod(c.tx, intImm(32));
+        auto rowOf = [&](const Expr& slot) {  // mma_c_rows inverse: the row of slot `slot` of this thread
+            return add(add(add(mul(floordiv(warp, intImm(wn)), intImm(mw)), mul(floordiv(slot, intImm(2)), intImm(16))),
+                           floordiv(lane, intImm(4))),
+                       mul(floormod(slot, intImm(2)), intImm(8)));
+        };
+        Var r1 = makeVar(c.fresh("rr"), DType::Int32, sp), r2 = makeVar(c.fresh("rr"), DType::Int32, sp);
+        Var w = makeVar(c.fresh("w"), DType::Int32, sp);
+        Stmt publish = ifThen(binary(BinOp::Eq, floormod(lane, intImm(4)), intImm(0)),
+                              store(scratch, {add(mul(rowOf(r1), intImm(wn)), floormod(warp, intImm(wn)))}, load(part, {r1}), sp),
+                              nullptr, sp);
+        out.push_back(forLoop(r1, intImm(0), intImm(slots), ForKind::Unrolled, publish, {{"thread_loop", true}}, sp));
+        out.push_back(intrinsicStmt(intrin::kSyncThreads, {}, sp));
+        Stmt gather = seq({store(part, {r2}, reduceIdentity(rop, acct), sp),
+                           forLoop(w, intImm(0), intImm(wn), ForKind::Unrolled,
+                                   store(part, {r2}, reduceCombine(rop, load(part, {r2}), load(scratch, {add(mul(rowOf(r2), intImm(wn)), w)})), sp),
+                                   {{"thread_loop", true}}, sp)},
+                          sp);
+        out.push_back(forLoop(r2, intImm(0), intImm(slots), ForKind::Unrolled, gather, {{"thread_loop", true}}, sp));
+        out.push_back(intrinsicStmt(intrin::kSyncThreads, {}, sp));
+    }
+
+    Var r3 = makeVar(c.fresh("rr"), DType::Int32, sp);
+    Expr result = load(part, {r3});
+    if (!clear) result = reduceCombine(rop, cast(acct, load(dst.regs, {r3})), result);
+    out.push_back(forLoop(r3, intImm(0), intImm(slots), ForKind::Unrolled, store(dst.regs, {r3}, result, sp), {{"thread_loop", true}}, sp));
+    return seq(out, sp);
+}
+
+}  // namespace ts::xform::lower

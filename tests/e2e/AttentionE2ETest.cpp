@@ -1,0 +1,78 @@
+// Attention forward end to end (issue 8's FlashAttention path): samples/flash_attention.py and
+// our own tests/e2e/programs/attention_gqa_bshd.py (GQA, BSHD, log-sum-exp output) compile, run on
+// the tile interpreter AND on the thread-level interpreter of the lowered IR (quad shuffles of the
+// accumulator reductions, gemm_rs reading P from registers, row-masked stores) against the
+// float64 ref_program, causal and not, with sequence lengths that are and are not multiples of
+// the tiles; the generated CUDA compiles with NVRTC for sm_80 and sm_90a.
+// tests/e2e/programs/gemm_row_stats.py covers the accumulator reduction across two warp columns
+// (shared-memory exchange), which FlashAttention's FullRow gemms never need, and
+// fragment_convert.py the fragment -> fragment copies between layouts (through shared memory).
+#include <gtest/gtest.h>
+
+#include "compiler/Compile.h"
+#include "profiler/cuda/Nvrtc.h"
+#include "tests/e2e/E2eTestUtil.h"
+
+namespace {
+
+struct Case {
+    std::string path;  ///< relative to the repository root
+    std::map<std::string, std::string> params;
+    std::string label;
+};
+
+using ts::e2e::diagText;
+
+class Attention : public ::testing::TestWithParam<Case> {};
+
+TEST_P(Attention, BothInterpretersMatchFloat64Reference) {
+    const Case& c = GetParam();
+    std::string text = ts::e2e::readRepoFile(c.path);
+    ASSERT_FALSE(text.empty()) << c.path;
+    ts::CompileOptions opts;
+    opts.params = c.params;
+    opts.target = "cuda:sm_80";
+    ts::CompileResult r = ts::compile(c.path, text, opts);
+    ASSERT_TRUE(r.ok) << diagText(r);
+
+    ts::e2e::expectInterpretersMatchReference(r, c.label);
+}
+
+TEST_P(Attention, GeneratedCudaCompilesForSm80AndSm90a) {
+    const Case& c = GetParam();
+    std::string text = ts::e2e::readRepoFile(c.path);
+    for (const char* target : {"cuda:sm_80", "cuda:sm_90a"}) {
+        ts::CompileOptions opts;
+        opts.params = c.params;
+        opts.target = target;
+        opts.recordSnapshots = false;
+        ts::CompileResult r = ts::compile(c.path, text, opts);
+        ASSERT_TRUE(r.ok) << diagText(r);
+        if (!ts::rt::nvrtcAvailable()) GTEST_SKIP() << "no NVRTC in this build";
+        auto nv = ts::rt::compileCuda(r.cuda, ts::parseTarget(target)->arch(), {}, true);
+        EXPECT_TRUE(nv.ok) << target << "\n" << nv.log;
+    }
+}
+
+const char* kSample = "samples/flash_attention.py";
+const char* kGqa = "tests/e2e/programs/attention_gqa_bshd.py";
+
+const Case kCases[] = {
+    // S = 80 with 64-row tiles: the second query block and the second key tile are ragged.
+    {kSample, {{"seq_len", "80"}}, "sample_ragged"},
+    {kSample, {{"seq_len", "80"}, {"is_causal", "True"}}, "sample_ragged_causal"},
+    {kSample, {{"seq_len", "128"}, {"is_causal", "True"}, {"num_stages", "1"}}, "sample_causal_128"},
+    {kSample,
+     {{"seq_len", "100"}, {"dim", "32"}, {"block_M", "128"}, {"block_N", "32"}, {"threads", "256"}},
+     "sample_8_warps"},
+    {kGqa, {}, "gqa_ragged"},
+    {kGqa, {{"causal", "True"}}, "gqa_ragged_causal"},
+    {kGqa, {{"seq_len", "96"}, {"groups", "4"}, {"causal", "True"}}, "gqa4_causal"},
+    {"tests/e2e/programs/gemm_row_stats.py", {}, "row_stats_two_warp_columns"},
+    {"tests/e2e/programs/fragment_convert.py", {}, "fragment_layout_conversion"},
+};
+
+INSTANTIATE_TEST_SUITE_P(All, Attention, ::testing::ValuesIn(kCases),
+                         [](const ::testing::TestParamInfo<Case>& i) { return i.param.label; });
+
+}  // namespace
