@@ -14,9 +14,6 @@ import torch.nn.functional as F
 @tilelang.jit(out_idx=[3])
 def flash_attention(batch=1, heads=2, seq_len=200, dim=64, is_causal=False, block_M=64,
                     block_N=64, num_stages=2, threads=128, dtype="float16"):
-    # Two seq x seq x dim matmuls; causal attention computes about half of them.
-    flops = 4 * batch * heads * seq_len * seq_len * dim // (2 if is_causal else 1)
-    bytes = 4 * batch * heads * seq_len * dim * 2
     log2e = 1.4426950408889634
     scale = log2e / dim**0.5  # exp(x / sqrt(dim)) == exp2(x * scale)
     accum = "float32"
@@ -82,3 +79,14 @@ def flash_attention(batch=1, heads=2, seq_len=200, dim=64, is_causal=False, bloc
 
 def ref_program(Q, K, V, is_causal):
     return F.scaled_dot_product_attention(Q, K, V, is_causal=is_causal)
+
+
+# Work of one launch, as functions of the kernel's parameters (TileScope calls them with the
+# kernel's values of the same names for TFLOP/s and GB/s; plain Python, so TileLang runs the file too).
+def total_flops(batch, heads, seq_len, dim, is_causal):
+    # Two seq x seq x dim matmuls; causal attention computes about half of them.
+    return 4 * batch * heads * seq_len * seq_len * dim // (2 if is_causal else 1)
+
+
+def total_bytes(batch, heads, seq_len, dim, dtype):
+    return 4 * batch * heads * seq_len * dim * (2 if dtype in ("float16", "bfloat16") else 4)
