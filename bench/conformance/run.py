@@ -3,7 +3,7 @@
 
 For each catalogued kernel (files that need a target we do not have are listed, not run):
   1. compile   tilec compile FILE --target cuda:sm_90a [--kernel K] --param <real> ...
-  2. interp    tilec run FILE --interp [--kernel K] [--ref R] --param <small> ... --seed 1
+  2. interp    tilec run FILE --interp --target cuda:sm_90a [--kernel K] [--ref R] --param <small> ... --seed 1
   3. gpu       (with --gpu) tilec run FILE [--kernel K] [--ref R] --param <real> ... --seed 1
                (kernels without a callable reference: small sizes, checked against the interpreter)
 Outcomes: compile ok / diagnostic / internal (tilec's 'internal error', exit 2) / crash / timeout /
@@ -179,7 +179,9 @@ def one_kernel(tc, corpus, f, k, default_kernel, a):
     if rwhy:
         rec["reference_note"] = rwhy
     if not a.no_interp:
-        cmd = [tc.path, "run", path, "--interp", "--seed", "1"] + kargs + rargs + param_args(k, "small")
+        # the interpreter checks limits of the compile target: sm_90a as the compile stage
+        cmd = [tc.path, "run", path, "--interp", "--target", "cuda:sm_90a", "--seed", "1"] + kargs + rargs + \
+            param_args(k, "small")
         rc, out, secs = run_cmd(cmd, a.interp_timeout)
         st = classify_run(rc, out)
         rec["interp"] = {"status": st, "rc": rc, "seconds": secs,
