@@ -29,8 +29,20 @@ std::optional<WarpPartition> partitionWarps(int64_t M, int64_t N, int warps, Gem
     auto valid = [&](int wm, int wn) {
         return M % (int64_t(wm) * kWarpTileM) == 0 && N % (int64_t(wn) * kWarpTileN) == 0;
     };
-    if (policy == GemmPolicy::FullRow) return valid(warps, 1) ? std::optional<WarpPartition>({warps, 1}) : std::nullopt;
-    if (policy == GemmPolicy::FullCol) return valid(1, warps) ? std::optional<WarpPartition>({1, warps}) : std::nullopt;
+    // FullRow/FullCol as TileLang's GemmWarpPolicy computes them: every warp along M (N); when
+    // M/16 (N/8) is not a multiple of the warp count, M/16 (N/8) warps along it and the rest
+    // along the other dimension (e.g. M=64 on 8 warps: 4 x 2).
+    auto full = [&](bool rows) -> std::optional<WarpPartition> {
+        WarpPartition wp = rows ? WarpPartition{warps, 1} : WarpPartition{1, warps};
+        if (!valid(wp.wm, wp.wn)) {
+            const int64_t along = rows ? M / kWarpTileM : N / kWarpTileN;
+            if (along <= 0 || along > warps || warps % along != 0) return std::nullopt;
+            wp = rows ? WarpPartition{int(along), int(warps / along)} : WarpPartition{int(warps / along), int(along)};
+        }
+        return valid(wp.wm, wp.wn) ? std::optional<WarpPartition>(wp) : std::nullopt;
+    };
+    if (policy == GemmPolicy::FullRow) return full(true);
+    if (policy == GemmPolicy::FullCol) return full(false);
     std::optional<WarpPartition> best;
     double bestScore = std::numeric_limits<double>::max();
     for (int wm = 1; wm <= warps; ++wm) {

@@ -20,7 +20,8 @@ constexpr int kWarpTileN = 8;   ///< columns of one warp tile must be a multiple
 
 /// Picks the warp grid for `warps` warps, or nullopt if no grid tiles M x N.
 /// Square: the valid grid whose warp tile is closest to square; FullRow: all warps along M
-/// (wm = warps); FullCol: all warps along N.
+/// (wm = warps), or, when M is too short for that, M/16 warps along M and the rest along N
+/// (TileLang's rule); FullCol: the same with N (N/8 warps along N).
 std::optional<WarpPartition> partitionWarps(int64_t M, int64_t N, int warps, GemmPolicy policy);
 
 /// Thread counts (multiples of 32, up to 1024) for which partitionWarps succeeds, as "32, 64".

@@ -217,18 +217,11 @@ private:
             return;
         }
         int64_t K = (*as)[1];
-        if (wp.wn != 1 || K % 16 != 0) {
-            std::ostringstream msg;
-            msg << "T.gemm: fragment A operand '" << A.buffer->name << "' needs each warp to own whole rows of A (a "
-                << wp.wm * wp.wn << "x1 warp grid) and K a multiple of 16, but this gemm's policy gives a " << wp.wm << "x"
-                << wp.wn << " grid for M=" << M << ", K=" << K;
-            m_ctx.diags.error(t.span, msg.str(),
-                              "use policy=T.GemmWarpPolicy.FullRow (with M a multiple of 16 x warps), or copy the "
-                              "operand into a shared tile",
-                              "infer-layouts");
-            return;
-        }
-        require(A.buffer, makeMmaAccumulator(M, K, wp), where + " (register A operand)", t.span);
+        // With several warp columns (wn > 1) each warp needs rows that no single register layout
+        // gives it alone: lower-tile-ops stages A through a shared tile instead (gemm_ss), and A
+        // keeps whatever layout its producer gives it.
+        if (wp.wn == 1 && K % 16 == 0)
+            require(A.buffer, makeMmaAccumulator(M, K, wp), where + " (register A operand)", t.span);
     }
 
     void reduce(const TileOpNode& t) {

@@ -80,15 +80,33 @@ Stmt lowerGemm(Ctx& c, const TileOpNode& op) {
                               store(cf.regs, {r}, floatImm(0.0), op.span), {{"thread_loop", true}}, op.span));
     }
     if (regA) {
-        // The registers must be laid out as the accumulator of an M x K tile on this gemm's warp
-        // rows (infer-layouts required it; a user layout could still differ).
         auto& af = c.frags.at(A.buffer.get());
-        auto want = analysis::makeMmaAccumulator(M, K, {int(wm), int(wn)});
-        if (wn != 1 || ta || !analysis::sameMapping(*af.layout, *want)) {
-            c.error(op.span, "T.gemm: fragment A operand '" + A.buffer->name + "' has layout " + af.layout->description +
-                                 "; gemm_rs needs " + want->description + " with a " + std::to_string(wm * wn) + "x1 warp grid",
-                    "use policy=T.GemmWarpPolicy.FullRow for both gemms, or copy the operand into a shared tile");
+        if (ta) {
+            c.error(op.span, "T.gemm: a fragment A operand ('" + A.buffer->name + "') cannot be transposed (transpose_A)",
+                    "store the operand as M x K");
             return nullptr;
+        }
+        // gemm_rs needs the registers laid out as the accumulator of an M x K tile on this gemm's
+        // warp rows (infer-layouts requires it when the grid has one warp column). Otherwise each
+        // thread puts its elements into a row-major shared tile and the gemm reads that tile
+        // (insert-sync orders the stores before gemm_ss and the next stores after it).
+        auto want = analysis::makeMmaAccumulator(M, K, {int(wm), 1});
+        if (wn != 1 || !analysis::sameMapping(*af.layout, *want)) {
+            std::vector<Range> ranges{{intImm(0), intImm(M)}, {intImm(0), intImm(K)}};
+            Buffer tile = std::make_shared<BufferNode>(c.fresh(A.buffer->name + "_tile"), dt,
+                                                       std::vector<Expr>{intImm(M), intImm(K)}, Scope::Shared, op.span);
+            Region staged{tile, ranges, op.span};
+            TileOpNode put(TileOpKind::Copy, {A, staged}, {}, op.span);
+            Stmt store = lowerCopy(c, put);
+            if (!store) return nullptr;
+            out.insert(out.begin(), store);
+            out.insert(out.begin(), std::make_shared<AllocNode>(tile, nullptr, op.span));
+            out.push_back(intrinsicStmt(intrin::kGemmSS,
+                                        {addressOf(tile, {intImm(0), intImm(0)}), base(B), addressOf(cf.regs, {intImm(0)}), intImm(M),
+                                         intImm(N), intImm(K), intImm(wm), intImm(wn), boolImm(false), boolImm(tb), intImm(0),
+                                         intImm(swz(B))},
+                                        op.span));
+            return seq(out, op.span);
         }
         out.push_back(intrinsicStmt(intrin::kGemmRS,
                                     {addressOf(af.regs, {intImm(0)}), base(B), addressOf(cf.regs, {intImm(0)}), intImm(M), intImm(N),

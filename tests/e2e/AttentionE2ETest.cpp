@@ -65,6 +65,9 @@ const Case kCases[] = {
     {kSample,
      {{"seq_len", "100"}, {"dim", "32"}, {"block_M", "128"}, {"block_N", "32"}, {"threads", "256"}},
      "sample_8_warps"},
+    // 8 warps on 64 query rows: FullRow gives a 4 x 2 warp grid (TileLang's rule), so rows are
+    // reduced across two warp columns and P reaches the second gemm through a shared tile.
+    {kSample, {{"seq_len", "100"}, {"threads", "256"}, {"is_causal", "True"}}, "sample_two_warp_columns"},
     {kGqa, {}, "gqa_ragged"},
     {kGqa, {{"causal", "True"}}, "gqa_ragged_causal"},
     {kGqa, {{"seq_len", "96"}, {"groups", "4"}, {"causal", "True"}}, "gqa4_causal"},
