@@ -3,6 +3,7 @@
 // one-trip serial loops by their body (Parallel loops keep their shape: layouts follow it).
 // Requires: any IR. Produces: equivalent IR. Invalidates: nothing.
 #include <unordered_map>
+#include <vector>
 
 #include "compiler/ir/IR.h"
 #include "compiler/transforms/Passes.h"
@@ -205,11 +206,58 @@ private:
         return std::make_pair(s->a, s->op == BinOp::Add ? *c : -*c);
     }
 
+    /// The additive terms of e (nested Adds flattened).
+    static void addTerms(const Expr& e, std::vector<Expr>& out) {
+        if (auto* s = as<BinaryNode>(e); s && s->op == BinOp::Add && !isFloat(s->dtype)) {
+            addTerms(s->a, out);
+            addTerms(s->b, out);
+        } else {
+            out.push_back(e);
+        }
+    }
+
+    /// x // c and x % c when some additive terms of x are multiples of c: those terms leave the
+    /// remainder unchanged and contribute (term / c) to the quotient for every integer value of
+    /// the rest (floor division), so (16*w + y) % 16 -> y % 16 and (8*h + y) // 8 -> h + y // 8;
+    /// the range rules then fold y % c / y // c when 0 <= y < c. This keeps register indices of
+    /// unrolled lowered loops constant (the row slot of an mma accumulator element), so nvcc
+    /// keeps such fragments in registers.
+    Expr splitMultiples(const BinaryNode* b, int64_t c) {
+        std::vector<Expr> terms, rest;
+        addTerms(b->a, terms);
+        if (terms.size() < 2) return nullptr;
+        Expr quotient;
+        for (auto& t : terms) {
+            std::optional<int64_t> k;
+            Expr x;
+            if (auto v = constInt(t)) k = *v, x = nullptr;
+            else if (auto* m = as<BinaryNode>(t); m && m->op == BinOp::Mul) {
+                if (auto mc = constInt(m->b)) k = *mc, x = m->a;
+            }
+            if (!k || *k % c != 0) {
+                rest.push_back(t);
+                continue;
+            }
+            if (b->op == BinOp::FloorDiv) {
+                Expr q = x ? (*k / c == 1 ? x : mul(x, intImm(*k / c))) : intImm(*k / c, b->span, b->dtype);
+                quotient = quotient ? add(quotient, q) : q;
+            }
+        }
+        if (rest.size() == terms.size()) return nullptr;
+        Expr r;
+        for (auto& t : rest) r = r ? add(r, t) : t;
+        if (b->op == BinOp::FloorMod) return r ? mutate(floormod(r, b->b)) : intImm(0, b->span, b->dtype);
+        if (r) quotient = add(quotient, floordiv(r, b->b));
+        return mutate(quotient);
+    }
+
     Expr rewrite(const BinaryNode* b, const Expr& self) {
         if (isComparison(b->op))
             if (auto v = decide(b)) return boolImm(*v, b->span);
         auto cb = constInt(b->b);
         auto xa = bound(b->a);
+        if ((b->op == BinOp::FloorDiv || b->op == BinOp::FloorMod) && cb && *cb > 0 && !isFloat(b->dtype))
+            if (Expr e = splitMultiples(b, *cb)) return e;
         switch (b->op) {
             case BinOp::FloorDiv:
                 if (cb && *cb > 0 && xa && xa->lo >= 0 && xa->hi < *cb)

@@ -7,6 +7,9 @@
 // tests/e2e/programs/gemm_row_stats.py covers the accumulator reduction across two warp columns
 // (shared-memory exchange), which FlashAttention's FullRow gemms never need, and
 // fragment_convert.py the fragment -> fragment copies between layouts (through shared memory).
+#include <cctype>
+#include <regex>
+
 #include <gtest/gtest.h>
 
 #include "compiler/Compile.h"
@@ -54,6 +57,27 @@ TEST_P(Attention, GeneratedCudaCompilesForSm80AndSm90a) {
     }
 }
 
+// Registers of a fragment must be indexed by unrolled-loop constants only, or nvcc moves the
+// array to local memory: no index of a register array may depend on the thread index (the row
+// slot of an accumulator element, (16*warp + lane/4 + 8*h) % 16 / 8, must fold to h).
+std::vector<std::string> threadDependentRegisterIndices(const std::string& cuda) {
+    std::vector<std::string> arrays, bad;
+    std::regex decl(R"((?:float|ts::half|ts::bfloat16) (\w+)\[\d+\];)");
+    for (std::sregex_iterator it(cuda.begin(), cuda.end(), decl), end; it != end; ++it) arrays.push_back((*it)[1]);
+    for (auto& a : arrays)
+        for (size_t p = cuda.find(a + "["); p != std::string::npos; p = cuda.find(a + "[", p + 1)) {
+            if (p > 0 && (std::isalnum(static_cast<unsigned char>(cuda[p - 1])) || cuda[p - 1] == '_')) continue;
+            size_t open = p + a.size(), depth = 0, q = open;
+            for (; q < cuda.size(); ++q) {
+                if (cuda[q] == '[') ++depth;
+                if (cuda[q] == ']' && --depth == 0) break;
+            }
+            std::string idx = cuda.substr(open, q - open + 1);
+            if (std::regex_search(idx, std::regex(R"(\btx\b)"))) bad.push_back(a + idx);
+        }
+    return bad;
+}
+
 const char* kSample = "samples/flash_attention.py";
 const char* kGqa = "tests/e2e/programs/attention_gqa_bshd.py";
 
@@ -74,6 +98,23 @@ const Case kCases[] = {
     {"tests/e2e/programs/gemm_row_stats.py", {}, "row_stats_two_warp_columns"},
     {"tests/e2e/programs/fragment_convert.py", {}, "fragment_layout_conversion"},
 };
+
+TEST(AttentionRegisters, SampleIndexesRegistersByConstantsOnly) {
+    std::string text = ts::e2e::readRepoFile(kSample);
+    for (const auto& params : std::vector<std::map<std::string, std::string>>{
+             {{"dim", "128"}},
+             {{"dim", "128"}, {"block_M", "128"}},
+             {{"dim", "128"}, {"block_M", "128"}, {"threads", "256"}},
+             {{"threads", "256"}, {"is_causal", "True"}}}) {
+        ts::CompileOptions opts;
+        opts.params = params;
+        opts.recordSnapshots = false;
+        ts::CompileResult r = ts::compile(kSample, text, opts);
+        ASSERT_TRUE(r.ok) << diagText(r);
+        auto bad = threadDependentRegisterIndices(r.cuda);
+        EXPECT_TRUE(bad.empty()) << bad.size() << " thread-dependent register indices, e.g. " << (bad.empty() ? "" : bad[0]);
+    }
+}
 
 INSTANTIATE_TEST_SUITE_P(All, Attention, ::testing::ValuesIn(kCases),
                          [](const ::testing::TestParamInfo<Case>& i) { return i.param.label; });
