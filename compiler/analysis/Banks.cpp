@@ -248,7 +248,7 @@ private:
         if (!c) return scan(n.call, masks, w);
         auto arg = [&](size_t i) { return i < c->args.size() ? c->args[i] : nullptr; };
         auto bytesArg = [&](size_t i) { return int(arg(i) ? constInt(arg(i)).value_or(4) : 4); };
-        if (c->op == intrin::kGemmSS) return gemm(n, *c, masks, w);
+        if (c->op == intrin::kGemmSS || c->op == intrin::kGemmRS) return gemm(n, *c, masks, w);
         if (c->op == intrin::kCpAsync || c->op == intrin::kCopyVec || c->op == intrin::kZeroVec) {
             bool zero = c->op == intrin::kZeroVec;
             int bytes = bytesArg(zero ? 1 : 2);
@@ -382,28 +382,35 @@ private:
     }
 
     void gemm(const EvalNode& n, const CallNode& c, const std::vector<uint32_t>& masks, double w) {
-        if (c.args.size() < 12) return;
-        auto* A = sharedAddressOf(c.args[0]);
+        // gemm_rs (A in registers) issues only gemm_ss's B loads (ts_device.cuh GemmSS::loadB).
+        const bool regA = c.op == intrin::kGemmRS;
+        if (c.args.size() < (regA ? 10u : 12u)) return;
+        auto* A = regA ? nullptr : sharedAddressOf(c.args[0]);
         auto* B = sharedAddressOf(c.args[1]);
         auto ci = [&](size_t i) { return constInt(c.args[i]).value_or(0); };
         GemmSSShape g;
         g.M = ci(3), g.N = ci(4), g.K = ci(5), g.wm = int(ci(6)), g.wn = int(ci(7));
-        g.transA = ci(8) != 0, g.transB = ci(9) != 0, g.swizzleA = int(ci(10)),
-        g.swizzleB = int(ci(11));
-        if (!A || !B || g.wm <= 0 || g.wn <= 0) return;
-        g.eltBytes = dtypeBytes(A->buffer->dtype);
+        if (regA)
+            g.transB = ci(8) != 0, g.swizzleB = int(ci(9));
+        else
+            g.transA = ci(8) != 0, g.transB = ci(9) != 0, g.swizzleA = int(ci(10)),
+            g.swizzleB = int(ci(11));
+        if ((!A && !regA) || !B || g.wm <= 0 || g.wn <= 0) return;
+        g.eltBytes = dtypeBytes(B->buffer->dtype);
         setLane(0, 0);
         auto baseIdx = [&](const LoadNode* l) {
+            if (!l) return std::optional<int64_t>(0);
             return l->indices.empty() ? std::optional<int64_t>(0) : evalInt(l->indices[0], m_env);
         };
         auto ia = baseIdx(A), ib = baseIdx(B);
-        if (!ia || !ib) return note("tl.gemm_ss with a data-dependent tile address was skipped");
-        const int64_t baseA = baseOf(A->buffer->name) + *ia * g.eltBytes,
+        if (!ia || !ib) return note(c.op + " with a data-dependent tile address was skipped");
+        const int64_t baseA = A ? baseOf(A->buffer->name) + *ia * g.eltBytes : 0,
                       baseB = baseOf(B->buffer->name) + *ib * g.eltBytes;
         int warps = g.wm * g.wn;
         for (int wp = 0; wp < warps && wp < int(masks.size()); ++wp) {
             if (masks[wp] != 0xffffffffu) continue;  // gemm_ss needs whole warps (.sync.aligned)
             for (const LdmatrixIssue& is : gemmOperandLoads(g, wp)) {
+                if (regA && is.operand == 'A') continue;
                 const LoadNode* op = is.operand == 'A' ? A : B;
                 std::string instr =
                     "ldmatrix.x" + std::to_string(is.matrices) + (is.trans ? ".trans" : "");

@@ -1,10 +1,11 @@
 // Shared-memory bank-conflict analysis of lowered IR (after lower-to-threads: flat element
 // indices, thread variable tx, attrs "smem_offset.<buffer>"). For every shared-memory access
 // instruction -- scalar ld/st.shared, 8/16-byte vectors of tl.copy_vec and tl.zero_vec, the
-// shared destinations of tl.cp_async, and the ldmatrix loads inside tl.gemm_ss (modelled from
-// analysis/Ldmatrix.h, the port of ts_device.cuh GemmSS::load) -- it evaluates the byte address
-// of each lane of each warp of one block, concretely over enclosing loop iterations (long loops
-// are sampled evenly and weighted), and counts wavefronts against the ideal.
+// shared destinations of tl.cp_async, and the ldmatrix loads inside tl.gemm_ss and tl.gemm_rs
+// (B only; modelled from analysis/Ldmatrix.h, the port of ts_device.cuh GemmSS::load) -- it
+// evaluates the byte address of each lane of each warp of one block, concretely over enclosing
+// loop iterations (long loops are sampled evenly and weighted), and counts wavefronts against
+// the ideal.
 //
 // The bank model (the rules this file implements; sources):
 //  - 32 banks, each 4 bytes wide; successive 4-byte words map to successive banks; lanes reading

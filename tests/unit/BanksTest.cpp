@@ -200,6 +200,24 @@ TEST(Banks, GemmSampleSwizzledLdmatrixIsConflictFree) {
     EXPECT_EQ(r.blocks, 16);
 }
 
+TEST(Banks, AttentionRegisterAGemmLoadsOnlyB) {
+    // samples/flash_attention.py defaults: 200 keys in 64-key tiles (4 iterations), dim 64, 4
+    // warps. P @ V (gemm_rs) reads P from registers: its only shared loads are V's ldmatrix.x4.trans,
+    // per warp and k16 step ceil(8 n8 atoms / 2) = 4, over 64/16 = 4 steps: 16 per warp, 64 per
+    // iteration, 256 per block, 4 wavefronts each on the 128-byte swizzled V tile.
+    auto res = compile("samples/flash_attention.py", readSample("flash_attention.py"), {});
+    ASSERT_TRUE(res.ok) << (res.diagnostics.empty() ? "" : res.diagnostics[0].message);
+    auto r = analyzeBanks(res.lowered);
+    const AccessReport* v = nullptr;
+    for (auto& a : r.accesses)
+        if (a.kind == AccessKind::Ldmatrix && a.buffer == "v_tile") v = &a;
+    ASSERT_TRUE(v);
+    EXPECT_EQ(v->instruction, "ldmatrix.x4.trans");
+    EXPECT_DOUBLE_EQ(v->executions, 256);
+    EXPECT_DOUBLE_EQ(v->wavefronts, 256.0 * 4);
+    EXPECT_DOUBLE_EQ(v->excess(), 0);
+}
+
 namespace {
 class Unswizzle : public Mutator {
 protected:
