@@ -8,6 +8,9 @@
 #     T.atomic_add (fragment region, per element in T.Parallel, from shared memory); the output
 #     starts at zero (tilec zero-fills outputs only atomics write); small and 1024x1024x4096.
 #  3. tests/e2e/programs/atomic_minmax.py: T.atomic_max/min CAS loops in float32/float16/bf16.
+#  4. tests/e2e/programs/atomic_prev.py: histogram with T.atomic_add(..., return_prev=True); the
+#     Hist counts must match the interpreter exactly (Slot, the returned previous values, depends
+#     on the order threads run in, so its elementwise check is expected to differ: not counted).
 # Expects .devbin/tilec (stripped, built on the dev box). Usage (device tool):
 #   OUT=... bash bench/h200_frontend.sh   -> $OUT/frontend.txt (one PASS/FAIL line per run)
 set -u
@@ -35,6 +38,10 @@ for target in cuda:sm_80 cuda:sm_90a; do
     for m in region parallel; do
       run tests/e2e/programs/atomic_minmax.py --target $target --param dtype="'$dt'" --param mode="'$m'"
     done
+  done
+  for m in global shared; do
+    "$T" run tests/e2e/programs/atomic_prev.py --target $target --param mode="'$m'" > "$OUT/run.log" 2>&1
+    if grep -q "Hist: .*PASS" "$OUT/run.log"; then echo "PASS atomic_prev $m $target (Hist)"; else echo "FAIL atomic_prev $m $target"; tail -6 "$OUT/run.log"; fail=$((fail+1)); fi
   done
 done
 echo "failed: $fail"

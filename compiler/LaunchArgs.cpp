@@ -6,6 +6,7 @@
 
 #include "compiler/frontend/Module.h"
 #include "compiler/ir/IR.h"
+#include "compiler/ir/Intrinsics.h"
 
 namespace ts {
 namespace {
@@ -214,6 +215,9 @@ std::vector<int> atomicOnlyOutputs(const ir::PrimFuncNode& f) {
         // fill dst): count all region operands as plain writes, conservatively.
         for (size_t i = 0; i < t->args.size(); ++i)
             if (t->isRegion(i)) plain.insert(t->region(i).buffer.get());
+    }, [&](const ir::Expr& e) {  // return_prev atomics
+        if (auto* c = ir::as<ir::CallNode>(e); c && c->op == ir::intrin::kAtomicPrev && c->args.size() == 3)
+            if (auto* l = ir::as<ir::LoadNode>(c->args[1])) atomic.insert(l->buffer.get());
     });
     std::vector<int> out;
     for (int i : f.outputs)

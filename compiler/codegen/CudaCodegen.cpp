@@ -77,6 +77,9 @@ private:
                         if (auto* a = as<CallNode>(c->args[dst]); a && a->op == intrin::kAddressOf)
                             if (auto* l = as<LoadNode>(a->args[0])) w.insert(l->buffer.get());
                 }
+        }, [&](const Expr& e) {
+            if (auto* c = as<CallNode>(e); c && c->op == intrin::kAtomicPrev && c->args.size() == 3)
+                if (auto* l = as<LoadNode>(c->args[1])) w.insert(l->buffer.get());
         });
         return w;
     }
@@ -348,6 +351,11 @@ private:
             std::string k = static_cast<const StrImmNode*>(c.args[0].get())->value;
             std::string opT = k == "max" ? "ts::MaxOp" : k == "min" ? "ts::MinOp" : "ts::SumOp";
             return "ts::warp_allreduce<" + opT + ", " + expr(c.args[2]) + ">(" + expr(c.args[1]) + ")";
+        }
+        if (op == intrin::kAtomicPrev) {  // CUDA's atomics return the previous value
+            std::string k = static_cast<const StrImmNode*>(c.args[0].get())->value;
+            std::string fn = k == "add" ? "atomicAdd(" : k == "max" ? "atomicMax(" : "atomicMin(";
+            return fn + "&" + expr(c.args[1]) + ", " + expr(c.args[2]) + ")";
         }
         if (op == intrin::kAtomic) {
             std::string k = static_cast<const StrImmNode*>(c.args[0].get())->value;

@@ -6,6 +6,7 @@
 #include <algorithm>
 
 #include "compiler/frontend/Elaborator.h"
+#include "compiler/ir/Intrinsics.h"
 
 namespace ts::fe {
 namespace elab {
@@ -599,6 +600,9 @@ ir::PrimFunc Elaborator::finish(const std::string& name, ir::Stmt body, Span spa
                                                              : 0;
                 if (t->isRegion(dst)) written.insert(t->region(dst).buffer.get());
             }
+        }, [&](const ir::Expr& e) {  // T.atomic_*(..., return_prev=True) writes its element
+            if (auto* c = ir::as<ir::CallNode>(e); c && c->op == ir::intrin::kAtomicPrev && c->args.size() == 3)
+                if (auto* l = ir::as<ir::LoadNode>(c->args[1])) written.insert(l->buffer.get());
         });
         for (int i = 0; i < n; ++i)
             if (written.count(m_params[static_cast<size_t>(i)].get())) f->outputs.push_back(i);

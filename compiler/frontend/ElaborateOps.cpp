@@ -4,6 +4,7 @@
 // checks what only the source can explain (shapes of copies, gemm operand dtypes and shapes,
 // argument counts) and emits TileOp/Alloc statements; bounds and layouts are checked later.
 #include "compiler/frontend/ElaborateOpsImpl.h"
+#include "compiler/ir/Intrinsics.h"
 
 namespace ts::fe::elab {
 
@@ -343,12 +344,43 @@ Value opCumsum(Elaborator& el, CallArgs& a) {
     return Value::none();
 }
 
+// `old = T.atomic_add(dst[i], v, return_prev=True)`: one element, a scalar value. IR has no let,
+// so the old value is stored into a per-thread variable (named after the assignment) and the
+// call returns a load of it: every later use reads the value this atomic returned.
+Value atomicReturningPrev(Elaborator& el, CallArgs& a, const CallArgs::Bound& b, const std::string& op) {
+    auto* acc = b[0].extAs<BufferAccess>();
+    if (!acc || !acc->isElement() ||
+        (acc->buffer->scope != ir::Scope::Global && acc->buffer->scope != ir::Scope::Shared))
+        throw CompileError(b.spans[0],
+                           a.callee + "(return_prev=True) needs one element of a global tensor or "
+                                      "a shared buffer, e.g. hist[i]");
+    if (el.ownExtents(b[1]))
+        throw CompileError(b.spans[1], a.callee + "(return_prev=True) adds a scalar value, not a region");
+    const DType t = acc->buffer->dtype;
+    const bool ok = t == DType::Int32 || t == DType::UInt32 || (op == "add" && t == DType::Float32);
+    if (!ok)
+        throw CompileError(b.spans[0],
+                           a.callee + "(return_prev=True) on " + std::string(ir::dtypeName(t)) +
+                               " '" + acc->buffer->name + "' is not supported yet",
+                           op == "add" ? "use an int32, uint32 or float32 destination"
+                                       : "use an int32 or uint32 destination");
+    ir::Expr place = el.loadOf(*acc, b.spans[0]);
+    ir::Expr v = ir::cast(t, el.toExprLike(b[1], t, b.spans[1], a.callee + " value"), b.spans[1]);
+    ir::Buffer prev = el.allocate(ir::Scope::Local, {ir::intImm(1)}, t, a.span, a.callee);
+    el.emit(ir::store(prev, {ir::intImm(0)},
+                      ir::call(ir::intrin::kAtomicPrev,
+                               {std::make_shared<ir::StrImmNode>(op, a.span), place, v}, t, a.span),
+                      a.span));
+    el.noteWrite(acc->buffer);
+    el.noteWrite(prev);
+    return el.wrap(ir::load(prev, {ir::intImm(0)}, a.span));
+}
+
 Value opAtomic(Elaborator& el, CallArgs& a, const std::string& op) {
     // use_tma (TileLang's TMA reduce-add on sm_90) changes how, not what: accepted, ignored.
     auto b = a.bind({"dst", "value", "memory_order", "return_prev", "use_tma"}, 2);
     el.requireKernel(a.span, a.callee);
-    if (boolArg(el, b, 3, false))
-        throw CompileError(b.spans[3], a.callee + "(return_prev=True) is not supported yet");
+    if (boolArg(el, b, 3, false)) return atomicReturningPrev(el, a, b, op);
     auto valueOwn = el.ownExtents(b[1]);
     ir::Region dst =
         el.regionOf(b[0], b.spans[0], a.callee, "the destination", valueOwn ? &*valueOwn : nullptr);

@@ -8,6 +8,7 @@
 #include <string_view>
 
 #include "compiler/interp/Machine.h"
+#include "compiler/ir/Intrinsics.h"
 
 namespace ts::interp::detail {
 using namespace ts::ir;
@@ -376,6 +377,7 @@ double Machine::callF(const CallNode* n) {
     if (name.substr(0, 3) == "tl.")
         fail(n->span, "lowered intrinsic '" + n->op + "' cannot run in the tile-level interpreter",
              "interpret the IR before the lowering passes");
+    if (n->op == intrin::kAtomicPrev) return atomicPrev(n);
     if (name == "infinity") return std::numeric_limits<double>::infinity();
     if (name == "ninfinity") return -std::numeric_limits<double>::infinity();
     for (auto& f : kUnary) {
@@ -389,6 +391,28 @@ double Machine::callF(const CallNode* n) {
         return f.fn(evalF(n->args[0].get()), evalF(n->args[1].get()));
     }
     fail(n->span, "the interpreter does not support the function '" + n->op + "'");
+}
+
+std::pair<std::string, const LoadNode*> Machine::atomicPrevParts(const CallNode* n) const {
+    auto* op = n->args.size() == 3 ? dynamic_cast<const StrImmNode*>(n->args[0].get()) : nullptr;
+    auto* place = n->args.size() == 3 ? dynamic_cast<const LoadNode*>(n->args[1].get()) : nullptr;
+    if (!op || !place || (op->value != "add" && op->value != "max" && op->value != "min"))
+        fail(n->span, "malformed IR: atomic_prev takes (\"add\"|\"max\"|\"min\", element, value)");
+    return {op->value, place};
+}
+
+double atomicCombine(const std::string& op, double old, double v) {  // NaN loses, as on the GPU
+    return op == "add" ? old + v : op == "max" ? std::fmax(old, v) : std::fmin(old, v);
+}
+
+double Machine::atomicPrev(const CallNode* n) {
+    auto [op, place] = atomicPrevParts(n);
+    BufferState& b = lookup(place->buffer.get(), place->span);
+    const int64_t off = elementOffset(b, place->indices, place->span, "atomic");
+    const double v = roundValue(b.node->dtype, evalValue(n->args[2].get()));
+    const double old = b.data[off];
+    b.data[off] = roundValue(b.node->dtype, atomicCombine(op, old, v));
+    return old;
 }
 
 double Machine::loadValue(const LoadNode* n) {

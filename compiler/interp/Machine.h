@@ -69,6 +69,9 @@ struct RegionView {
 
 /// The interpreter proper. Everything is public: this is an implementation header, included
 /// only by the three .cpp files of compiler/interp/.
+/// op(old, v) for T.atomic_* ("add" | "max" | "min"; max/min ignore a NaN operand, as fmax).
+double atomicCombine(const std::string& op, double old, double v);
+
 class Machine {
 public:
     explicit Machine(const InterpOptions& opts) : m_opts(opts) {}
@@ -96,6 +99,12 @@ public:
                           const char* what);
     virtual double loadValue(const ir::LoadNode* n);
     virtual double callF(const ir::CallNode* n);
+    /// atomic_prev(op, place, value) (ir/Intrinsics.h): applies op to the element `place`
+    /// loads and returns its previous value. Tile level: the element of the logical buffer.
+    virtual double atomicPrev(const ir::CallNode* n);
+    /// The operator ("add" | "max" | "min") and the place of an atomic_prev call; malformed IR
+    /// is an error.
+    std::pair<std::string, const ir::LoadNode*> atomicPrevParts(const ir::CallNode* n) const;
     int64_t binaryI(const ir::BinaryNode* n);
     double binaryF(const ir::BinaryNode* n);
     const Binding& lookupVar(const ir::VarNode* v) const;

@@ -352,6 +352,22 @@ void ThreadMachine::vectorStore(const CallNode* c, const ThreadList& act) {
     m_cur = -1;
 }
 
+double ThreadMachine::atomicPrev(const CallNode* n) {
+    auto [op, place] = atomicPrevParts(n);
+    BufferState& b = lookup(place->buffer.get(), place->span);
+    const int64_t off = offsetOf(b, place->indices, place->span, "atomic");
+    const double v = roundValue(b.dtype, evalValue(n->args[2].get()));
+    const int64_t s = slot(b, off);
+    if (!b.global && !b.threadStride && b.pending[off])
+        fail(n->span, "atomic on " + describe(b, off) +
+                          " before its cp.async completed (missing cp.async.wait_group?)");
+    if (!b.written.empty() && !b.written[s])
+        fail(n->span, "atomic on never-written " + describe(b, off) + ": uninitialised memory");
+    const double old = b.data[s];
+    b.data[s] = roundValue(b.dtype, atomicCombine(op, old, v));
+    return old;
+}
+
 void ThreadMachine::atomic(const CallNode* c, const ThreadList& act) {
     if (c->args.size() != 3) fail(c->span, "tl.atomic takes (op, addr, value)");
     std::string op = strArg(c, 0);

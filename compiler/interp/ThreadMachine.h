@@ -50,6 +50,9 @@ public:
 
     double loadValue(const ir::LoadNode* n) override;
     double callF(const ir::CallNode* n) override;
+    /// atomic_prev on the current thread: applied at once (threads are evaluated one after
+    /// another, so atomics serialise), after the same checks as tl.atomic.
+    double atomicPrev(const ir::CallNode* n) override;
 
     // --- statements and memory (ThreadExec.cpp) ---------------------------------------------
     void execTop(const ir::StmtNode* s);

@@ -34,6 +34,12 @@ inline constexpr const char* kGemmRS = "tl.gemm_rs";
 inline constexpr const char* kWarpAllreduce = "tl.warp_allreduce";
 /// tl.atomic(op, addr, value): atomicAdd/atomicMax/atomicMin on global or shared memory.
 inline constexpr const char* kAtomic = "tl.atomic";
+/// atomic_prev(op, place, value) -> the value *place held before: T.atomic_add/max/min(...,
+/// return_prev=True). `place` is the Load of the destination element (global or shared; its
+/// indices are rewritten like any load's); op is a StrImm "add" | "max" | "min". Tile-level and
+/// thread-level (not a tl.* intrinsic): both interpreters run it; codegen prints atomicAdd(&place,
+/// value) (int32/uint32/float32 add, int32/uint32 max/min).
+inline constexpr const char* kAtomicPrev = "atomic_prev";
 /// T.print(value, msg)
 inline constexpr const char* kPrint = "print";
 

@@ -65,6 +65,9 @@ void exprAccesses(const Expr& e, State& st) {
             }
             if (c->op == intrin::kAtomic && i == 1)
                 if (auto* b = sharedOfAddress(c->args[1])) st.written.insert(b);
+            if (c->op == intrin::kAtomicPrev && i == 1)  // the place: read and written
+                if (auto* l = as<LoadNode>(c->args[1]); l && l->buffer->scope == Scope::Shared)
+                    st.written.insert(l->buffer.get());
             exprAccesses(c->args[i], st);
         }
         return;

@@ -68,6 +68,18 @@ private:
 // loads outside it read 0, so tiles that overhang a non-divisible problem size stay safe.
 class GuardGlobal : public Mutator {
 protected:
+    Expr visitCall(const CallNode* n, const Expr& self) override {
+        if (n->op != intrin::kAtomicPrev || n->args.size() != 3) return Mutator::visitCall(n, self);
+        // The atomic's place is an address, not a value: it is not replaced by 0 out of bounds.
+        auto* place = as<LoadNode>(n->args[1]);
+        if (!place) return Mutator::visitCall(n, self);
+        std::vector<Expr> idx;
+        bool changed = mutateList(place->indices, idx);
+        Expr v = mutate(n->args[2]);
+        if (!changed && v == n->args[2]) return self;
+        Expr p = changed ? load(place->buffer, idx, place->span) : n->args[1];
+        return call(n->op, {n->args[0], p, v}, n->dtype, n->span);
+    }
     Expr visitLoad(const LoadNode* n, const Expr& self) override {
         Expr e = Mutator::visitLoad(n, self);
         auto* l = as<LoadNode>(e);

@@ -13,6 +13,10 @@
 //   global, whole-region and per element) gives the exact block-wise extrema in float32, float16,
 //   bfloat16 and int32 on both interpreters, and its CUDA (CAS loops for the float types)
 //   compiles with NVRTC.
+// - tests/e2e/programs/atomic_prev.py (T.atomic_add(hist[bin], 1, return_prev=True) in global
+//   and in shared memory): on both interpreters the bin counts are exact and, per bin, the
+//   returned previous values are each of 0 .. count-1 exactly once; NVRTC sm_80 and sm_90a.
+#include <algorithm>
 #include <cmath>
 #include <random>
 
@@ -239,6 +243,54 @@ TEST_P(AtomicMinMax, BlockwiseExtremaMatchOnBothInterpretersAndCompile) {
     }
     expectNvrtc("atomic_minmax.py", params);
 }
+
+class AtomicPrev : public ::testing::TestWithParam<const char*> {};
+
+TEST_P(AtomicPrev, SlotsArePermutationsOfEachBinsCount) {
+    const std::string mode = GetParam();
+    const std::map<std::string, std::string> params{{"mode", "'" + mode + "'"}};
+    auto r = compileProgram("atomic_prev.py", params);
+    ASSERT_TRUE(r.ok) << ts::e2e::diagText(r);
+    std::mt19937 rng(9);
+    HostTensor X = randomTensor(DType::Int32, {1024}, rng);  // values in [-1000, 1000]
+    // Slots count per bin over the whole grid (global) or per block of 256 (shared).
+    const size_t groups = mode == "global" ? 1 : 4;
+    auto group = [&](size_t k) { return (mode == "global" ? 0 : k / 256) * 16; };
+    std::vector<int64_t> total(16, 0), count(16 * groups, 0);
+    std::vector<size_t> key(1024);
+    for (size_t k = 0; k < 1024; ++k) {
+        const auto x = static_cast<int64_t>(X.data[k]);
+        const auto b = static_cast<size_t>(((x % 16) + 16) % 16);  // Python's floor modulo
+        ++total[b];
+        key[k] = group(k) + b;
+        ++count[key[k]];
+    }
+    for (int level = 0; level < 2; ++level) {
+        HostTensor hist, slot;
+        hist.dtype = slot.dtype = DType::Int32;
+        hist.shape = {16};
+        slot.shape = {1024};
+        hist.data.assign(16, 0.0);  // the histogram accumulates into a zeroed output
+        slot.data.assign(1024, std::nan(""));
+        std::vector<HostTensor> args{X, hist, slot};
+        auto run = level == 0 ? ts::interp::run(r.elaborated, args)
+                              : ts::interp::runLowered(r.lowered, args);
+        ASSERT_TRUE(run.ok) << mode << " level " << level << ": "
+                            << (run.error ? ts::formatDiagnostic(*run.error, r.source.get()) : "");
+        for (size_t b = 0; b < 16; ++b) EXPECT_EQ(args[1].data[b], double(total[b])) << mode << " bin " << b;
+        std::vector<std::vector<int>> seen(16 * groups);
+        for (size_t k = 0; k < 1024; ++k) seen[key[k]].push_back(static_cast<int>(args[2].data[k]));
+        for (size_t g = 0; g < seen.size(); ++g) {
+            std::sort(seen[g].begin(), seen[g].end());
+            std::vector<int> want(static_cast<size_t>(count[g]));
+            for (size_t j = 0; j < want.size(); ++j) want[j] = static_cast<int>(j);
+            EXPECT_EQ(seen[g], want) << mode << " level " << level << " group/bin " << g;
+        }
+    }
+    expectNvrtc("atomic_prev.py", params);
+}
+
+INSTANTIATE_TEST_SUITE_P(Modes, AtomicPrev, ::testing::Values("global", "shared"));
 
 INSTANTIATE_TEST_SUITE_P(Dtypes, AtomicMinMax,
                          ::testing::Values(MinMaxCase{"float32", "region"},
