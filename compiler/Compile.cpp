@@ -6,6 +6,7 @@
 #include <optional>
 
 #include "compiler/Pipeline.h"
+#include "compiler/ProgramKernels.h"
 #include "compiler/codegen/CudaCodegen.h"
 #include "compiler/frontend/Elaborate.h"
 #include "compiler/frontend/Module.h"
@@ -249,8 +250,17 @@ CompileResult compile(const std::string& path, const std::string& text,
     try {
         // --- front end ---------------------------------------------------------------------
         auto t0 = Clock::now();
-        auto fr = fe::runFrontend(r.source, opts.params, diags);
-        r.module = fr.module;
+        // The program's kernels first (DESIGN.md §2b): listed even when the selected one fails.
+        auto mod = fe::Module::analyze(r.source, diags);
+        r.module = mod;
+        r.kernels = programKernels(*mod);
+        if (diags.hasErrors()) return finish();
+        const fe::KernelEntry* entry =
+            mod->selectEntry(opts.kernel, diags, kernelNameSpan(text, opts.kernel));
+        if (!entry) return finish();
+        r.selectedKernel = programKernelIndex(r.kernels, *entry);
+        auto fr =
+            fe::runFrontend(mod, *entry, overridesFor(*mod, *entry, opts.params, text), diags);
         if (fr.entry) {
             for (auto& p : fr.entry->params) {
                 if (!p.settable()) continue;
@@ -302,6 +312,29 @@ CompileResult compile(const std::string& path, const std::string& text,
                     "please report this with the input file");
     }
     return finish();
+}
+
+std::vector<ProgramKernel> listKernels(const std::string& path, const std::string& text,
+                                       std::vector<Diagnostic>* diagnostics) {
+    DiagnosticEngine diags;
+    std::vector<ProgramKernel> out;
+    if (auto bad = firstNonTextByte(text)) {
+        diags.error(*bad, "this file is not a text file",
+                    "open a TileLang program (.py source text)", "read");
+        if (diagnostics) *diagnostics = diags.take();
+        return out;
+    }
+    try {
+        auto mod = fe::Module::analyze(std::make_shared<SourceFile>(path, text), diags);
+        out = programKernels(*mod);
+    } catch (const CompileError& e) {
+        diags.add(e.diag);
+    } catch (const std::exception& e) {
+        diags.error({}, std::string("internal compiler error: ") + e.what(),
+                    "please report this with the input file");
+    }
+    if (diagnostics) *diagnostics = diags.take();
+    return out;
 }
 
 }  // namespace ts

@@ -21,7 +21,15 @@ class Module;  // compiler/frontend/Module.h: the parsed file (factory, ref_prog
 }
 
 struct CompileOptions {
-    /// Factory parameter overrides as text ("M" -> "4096"); parsed as Python literals.
+    /// The kernel to compile when the file has several (DESIGN.md §2b): a factory / eager /
+    /// prim_func def name as listed in CompileResult::kernels (or the name of a factory's inner
+    /// @T.prim_func when that is unique). Empty: the default kernel (ProgramKernel::isDefault).
+    std::string kernel;
+    /// Factory parameter overrides as text ("M" -> "4096"); parsed as Python literals. They go
+    /// to the selected kernel; a name that only another kernel of the file has is an error
+    /// naming that kernel, except when the value is the one in the file's `# tilescope:` pragma
+    /// (ParamPragma.h: the pragma keeps values for every kernel of the file). Names starting
+    /// with '@' (the pragma's settings `@kernel`, `@ref`) are ignored.
     std::map<std::string, std::string> params;
     std::string target = "cuda:sm_80";  ///< "cuda:sm_80" | "cuda:sm_90a"
     bool recordSnapshots = true;        ///< print IR after every pass (pass viewer, --print-after)
@@ -85,12 +93,36 @@ struct KernelInfo {
     std::vector<ir::Var> scalarVars;     ///< the IR variables of `scalars` (same order)
 };
 
+/// One kernel of a program (DESIGN.md §2b): a @tilelang.jit / @autotune factory, a factory
+/// returning an inner @T.prim_func, an eager @tilelang.jit function, or a bare @T.prim_func.
+/// Module-level helpers (layout functions, ref_program, main) are not kernels.
+struct ProgramKernel {
+    std::string name;  ///< the def's name: what CompileOptions::kernel / --kernel take
+    std::string
+        primFuncName;     ///< a factory's inner @T.prim_func as written ("" if built elsewhere)
+    std::string pattern;  ///< "factory" | "eager" | "prim_func" (LANGUAGE.md §1)
+    Span span;            ///< the def's name in the source
+    std::vector<std::string> params;  ///< settable parameters (--param names), signature order
+    bool isJit = false, isAutotune = false;
+    bool isDefault = false;  ///< compiled when no kernel is named (the best-ranked entry)
+};
+
 struct CompileResult {
     bool ok = false;                  ///< no errors and codegen ran
     bool cancelled = false;
     SourcePtr source;
     std::vector<Diagnostic> diagnostics;  ///< all errors/warnings, in order
-    std::vector<FactoryParam> params;
+    std::vector<FactoryParam> params;     ///< of the selected kernel
+    /// Every kernel of the file, in source order (filled whenever the file parsed, also when the
+    /// selected kernel failed to compile or the requested name was unknown).
+    std::vector<ProgramKernel> kernels;
+    int selectedKernel = -1;  ///< index into `kernels` of the kernel compiled; -1: none
+    /// The compiled kernel's entry in `kernels`, or null.
+    const ProgramKernel* selected() const {
+        return selectedKernel >= 0 && size_t(selectedKernel) < kernels.size()
+                   ? &kernels[size_t(selectedKernel)]
+                   : nullptr;
+    }
     std::shared_ptr<const fe::Module> module;  ///< parsed file (for the reference program)
     ir::PrimFunc elaborated;          ///< tile-level IR (input of the first pass; interpreter input)
     ir::PrimFunc lowered;             ///< IR after the last pass that ran
@@ -104,6 +136,12 @@ struct CompileResult {
 
 /// Compiles `text` (the contents of `path`). Never throws.
 CompileResult compile(const std::string& path, const std::string& text, const CompileOptions& opts = {});
+
+/// The kernels of `text` (the contents of `path`) without compiling any: parse and module
+/// analysis only (what `tilec kernels` prints). Parse errors and "no kernel found" go to
+/// `diagnostics` when given. Never throws.
+std::vector<ProgramKernel> listKernels(const std::string& path, const std::string& text,
+                                       std::vector<Diagnostic>* diagnostics = nullptr);
 
 /// Names and one-line summaries of the pipeline's passes for `target`, in order (what the pass
 /// viewer lists even before a compile succeeds).

@@ -55,6 +55,12 @@ bool printDiagnostics(const CompileResult& r) {
 }
 
 std::optional<CompileResult> compileFile(const CompileFlags& flags, CompileOptions opts) {
+    if (flags.kernel == "all") {
+        std::cerr << "tilec: error: --kernel all works with `tilec compile` only; name one kernel "
+                     "(see `tilec kernels "
+                  << flags.file << "`)\n";
+        return std::nullopt;
+    }
     auto text = readFile(flags.file);
     if (!text) return std::nullopt;
     auto params = parseParams(flags.params);
@@ -62,15 +68,21 @@ std::optional<CompileResult> compileFile(const CompileFlags& flags, CompileOptio
     // The file's `# tilescope:` pragma (what the IDE's parameter panel wrote) first, --param on
     // top: the file runs with the parameters the IDE showed unless the command line says else.
     opts.params = parseParamPragma(*text);
-    if (!opts.params.empty()) {
+    if (!opts.params.empty() && flags.pragmaNote) {
         std::cerr << "tilec: note: parameters from the file's '# tilescope:' pragma (line "
                   << paramPragmaLine(*text) << "):";
-        for (auto& [k, v] : opts.params)
+        for (auto& [k, v] : opts.params) {
+            bool overridden = k == kPragmaKernel ? !flags.kernel.empty() && flags.kernel != v
+                                                 : params->count(k) && params->at(k) != v;
             std::cerr << " " << k << "=" << v
-                      << (params->count(k) && params->at(k) != v ? " (overridden by --param)" : "");
+                      << (overridden ? k == kPragmaKernel ? " (overridden by --kernel)"
+                                                          : " (overridden by --param)"
+                                     : "");
+        }
         std::cerr << "\n";
     }
     for (auto& [k, v] : *params) opts.params[k] = v;
+    opts.kernel = flags.kernel.empty() ? pragmaSetting(opts.params, kPragmaKernel) : flags.kernel;
     opts.target = flags.target.empty() ? defaultTarget() : flags.target;
     if (!parseTarget(opts.target)) {
         std::cerr << "tilec: error: unknown target '" << opts.target

@@ -19,6 +19,10 @@ struct CompileFlags {
     std::string file;
     std::vector<std::string> params;  ///< "k=v"
     std::string target;               ///< empty: the GPU's arch if present, else cuda:sm_80
+    /// The kernel of a file with several (CompileOptions::kernel); empty: the pragma's
+    /// `@kernel=`, else the file's default kernel. "all" is handled by `tilec compile` alone.
+    std::string kernel;
+    bool pragmaNote = true;  ///< print the note listing the pragma's values (once per command)
 };
 
 /// Reads a tile program through ts::readSourceFile (regular files up to 256 MiB only); nullopt,
@@ -34,12 +38,22 @@ std::optional<CompileResult> compileFile(const CompileFlags& flags, CompileOptio
 bool printDiagnostics(const CompileResult& r);
 /// The target to use when the user gave none: the attached GPU's, else cuda:sm_80.
 std::string defaultTarget();
-/// Outputs of the file's ref_program for `tensors` (all kernel arguments in order; outputs are
-/// ignored), evaluated in float64. nullopt with empty `why` when the file has no ref_program;
-/// nullopt with a message when evaluation failed.
+/// The reference function's name for a compiled program: `flag` (`--ref NAME`), else the
+/// pragma's `@ref=`, else "" (the implicit ref_program).
+std::string referenceName(const CompileResult& r, const std::string& flag);
+/// True when `r` has a reference to check against: the function `refName` (referenceName())
+/// names, or, when it is empty, the file's `ref_program` — used only for the file's default
+/// kernel, as another kernel of a multi-kernel file takes other inputs (name its reference with
+/// --ref). A named function that does not exist also counts (referenceOutputs reports it).
+bool hasReference(const CompileResult& r, const std::string& refName);
+/// Outputs of the reference (see hasReference) for `tensors` (all kernel arguments in order;
+/// outputs are ignored), evaluated in float64. nullopt with empty `why` when there is none;
+/// nullopt with a message when evaluation failed or the named function does not exist (the
+/// message lists the file's functions with a close-match hint).
 std::optional<std::vector<HostTensor>> referenceOutputs(const CompileResult& r,
                                                         const std::vector<HostTensor>& tensors,
-                                                        std::string& why);
+                                                        std::string& why,
+                                                        const std::string& refName = {});
 
 /// Writes `j` (indented) to `path`, or stdout for "-". Strings that are not valid UTF-8 (a file
 /// name) are written with U+FFFD instead of throwing. Prints "tilec: error: cannot write ..." and

@@ -170,15 +170,17 @@ enum class RefSource { RefProgram, Interpreter };
 std::optional<std::vector<HostTensor>> reference(const CompileResult& r,
                                                  const std::vector<HostTensor>& inputs,
                                                  const std::string& mode, std::string& why,
-                                                 std::string& label, RefSource& source) {
+                                                 std::string& label, RefSource& source,
+                                                 const std::string& refName) {
     if (mode == "ref") {
         auto start = std::chrono::steady_clock::now();
-        auto out = referenceOutputs(r, inputs, why);
+        auto out = referenceOutputs(r, inputs, why, refName);
         if (out) {
             double s =
                 std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-            char buf[96];
-            std::snprintf(buf, sizeof buf, "ref_program (float64, %.2f s)", s);
+            char buf[256];
+            std::snprintf(buf, sizeof buf, "%s (float64, %.2f s)",
+                          refName.empty() ? "ref_program" : refName.c_str(), s);
             label = buf;
             source = RefSource::RefProgram;
             return out;
@@ -190,9 +192,14 @@ std::optional<std::vector<HostTensor>> reference(const CompileResult& r,
     return runInterp(r, inputs, why);
 }
 
-/// True when the file defines a ref_program (whether or not it evaluates).
-bool hasRefProgram(const CompileResult& r) {
-    return r.module && rt::findReferenceProgram(*r.module->ast());
+/// Why there is no reference, for the "checked against the interpreter" line: a kernel other
+/// than the file's default one does not use the file's ref_program.
+std::string noReferenceText(const CompileResult& r) {
+    const ProgramKernel* k = r.selected();
+    if (k && !k->isDefault && r.module && rt::findReferenceProgram(*r.module->ast()))
+        return "no reference for kernel '" + k->name +
+               "' (the file's ref_program is for its default kernel; name one with --ref)";
+    return "no ref_program";
 }
 
 }  // namespace
@@ -204,6 +211,7 @@ int runRun(const RunCommand& c) {
     if (!r) return 1;
     if (printDiagnostics(*r) || !r->ok) return 1;
     if (!applyLaunchValues(*r)) return 1;
+    const std::string refName = referenceName(*r, c.ref);
     auto sig = signatureOf(*r);
     rt::InputOptions io;
     io.fresh = c.seed == 0;
@@ -211,10 +219,13 @@ int runRun(const RunCommand& c) {
     rt::InputSet set;
     if (!makeInputsOrReport(sig, io, set)) return 1;
     zeroAtomicOutputs(*r, set);
-    std::cout << "kernel " << r->kernel.name << ": grid (" << r->kernel.grid[0] << ", "
-              << r->kernel.grid[1] << ", " << r->kernel.grid[2] << "), " << r->kernel.block[0]
-              << " threads, " << r->kernel.dynamicSmemBytes << " B shared; seed " << set.seed
-              << "\n";
+    std::cout << "kernel " << r->kernel.name;
+    if (const ProgramKernel* k = r->selected(); k && r->kernels.size() > 1)
+        std::cout << " (" << k->name << ", " << r->selectedKernel + 1 << " of " << r->kernels.size()
+                  << " kernels)";
+    std::cout << ": grid (" << r->kernel.grid[0] << ", " << r->kernel.grid[1] << ", "
+              << r->kernel.grid[2] << "), " << r->kernel.block[0] << " threads, "
+              << r->kernel.dynamicSmemBytes << " B shared; seed " << set.seed << "\n";
 
     std::vector<HostTensor> outs;
     std::string why;
@@ -248,8 +259,8 @@ int runRun(const RunCommand& c) {
                         .count());
         // The tile-level interpreter is the semantics every other execution is checked
         // against; checking it against itself would prove nothing.
-        if (!lowered && (c.check == "interp" || !hasRefProgram(*r))) {
-            std::cout << (c.check == "interp" ? "--check interp" : "no ref_program")
+        if (!lowered && (c.check == "interp" || !hasReference(*r, refName))) {
+            std::cout << (c.check == "interp" ? "--check interp" : noReferenceText(*r))
                       << ": nothing to check against (the tile-level interpreter is the "
                          "reference)\nNOT CHECKED\n";
             return 0;
@@ -258,13 +269,13 @@ int runRun(const RunCommand& c) {
     std::string label;
     why.clear();
     RefSource source{};
-    auto ref = reference(*r, set.tensors, c.check, why, label, source);
+    auto ref = reference(*r, set.tensors, c.check, why, label, source, refName);
     if (!ref) {
         std::cerr << "tilec: error: no reference: " << why << "\n";
         return 1;
     }
     if (source == RefSource::Interpreter && c.check == "ref")
-        std::cout << "no ref_program: checked against the tile-level interpreter\n";
+        std::cout << noReferenceText(*r) << ": checked against the tile-level interpreter\n";
     std::cout << "check against " << label << ":\n";
     if (auto bad = rt::referenceMismatch(outputSpecs(*r), *ref); !bad.empty()) {
         std::cerr << "tilec: error: " << bad << "\n";
@@ -321,10 +332,11 @@ int runBench(const BenchCommand& c) {
         for (auto& o : res.outputs) outs.push_back(std::move(o.tensor));
         std::string label;
         RefSource source{};
-        auto ref = reference(*r, set.tensors, "ref", why, label, source);
+        auto ref = reference(*r, set.tensors, "ref", why, label, source, referenceName(*r, c.ref));
         if (ref) {
             if (source == RefSource::Interpreter)
-                std::cout << "no ref_program: checked against the tile-level interpreter\n";
+                std::cout << noReferenceText(*r)
+                          << ": checked against the tile-level interpreter\n";
             std::cout << "check against " << label << ":\n";
             if (auto bad = rt::referenceMismatch(outputSpecs(*r), *ref); !bad.empty()) {
                 std::cerr << "tilec: error: " << bad << "\n";
@@ -363,6 +375,7 @@ int runBench(const BenchCommand& c) {
             if (p.overridden) params.push_back(p.name + "=" + p.value);
         j["params"] = params;
         j["kernel"] = r->kernel.name;
+        if (const ProgramKernel* k = r->selected()) j["program_kernel"] = k->name;
         j["median_ms"] = ms;
         j["min_ms"] = res.timing->minMs;
         j["reps"] = res.timing->reps;

@@ -13,6 +13,7 @@ struct CompileCommand {
     bool printChanged = false;
     std::string stopAfter, dumpDir;
     bool noNvrtc = false, noCache = false;
+    bool listKernels = false;  ///< --list-kernels: list the file's kernels, compile nothing
 };
 int runCompile(const CompileCommand& c);
 
@@ -22,6 +23,8 @@ struct RunCommand {
     std::string check = "ref";  ///< "ref" (ref_program in float64) or "interp"
     uint64_t seed = 0;          ///< 0: fresh seed each run
     bool quiet = false;
+    std::string
+        ref;  ///< --ref NAME: reference function (dotted for nested); "": pragma/ref_program
 };
 int runRun(const RunCommand& c);
 
@@ -30,8 +33,16 @@ struct BenchCommand {
     int reps = 50, warmup = 10;
     std::string json;   ///< write results here ("-" = stdout)
     bool check = true;  ///< compare the first launch against the reference
+    std::string ref;    ///< --ref NAME, as for run
 };
 int runBench(const BenchCommand& c);
+
+/// `tilec kernels FILE` (and `tilec compile --list-kernels`): the file's kernels with their
+/// shape, line and settable parameters; the default one is marked (app/cli/CmdKernels.cpp).
+int runKernels(const CompileFlags& flags);
+/// `tilec compile --kernel all`: compiles every kernel of the file and prints one line each
+/// (ok with launch shape / error); exit 1 if any failed (app/cli/CmdKernels.cpp).
+int runCompileAll(const CompileCommand& c);
 
 /// `tilec passes`: the pipeline's passes with one-line summaries.
 int runPasses();

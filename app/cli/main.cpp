@@ -1,6 +1,7 @@
 // tilec: the TileScope compiler driver. Same pipeline as the IDE (compiler::compile), from the
 // command line: compile (pass dumps, timings, NVRTC), run (check against the float64 reference
-// on the GPU or the CPU interpreter), bench (timed launches, TFLOP/s), passes.
+// on the GPU or the CPU interpreter), bench (timed launches, TFLOP/s), passes, kernels (the
+// kernels of a multi-kernel file; --kernel NAME selects one everywhere).
 #include <iostream>
 
 #include <CLI/CLI.hpp>
@@ -17,6 +18,9 @@ void addCompileFlags(CLI::App* app, CompileFlags& f) {
                     "override a factory parameter: NAME=VALUE (repeatable)");
     app->add_option("--target", f.target,
                     "cuda:sm_80 | cuda:sm_90a (default: the attached GPU, else cuda:sm_80)");
+    app->add_option("--kernel,-k", f.kernel,
+                    "the kernel of a file with several (see `tilec kernels FILE`; default: the "
+                    "pragma's @kernel, else the file's first @tilelang.jit factory)");
 }
 }  // namespace
 
@@ -39,6 +43,9 @@ int main(int argc, char** argv) {
     compile->add_flag("--no-nvrtc", cc.noNvrtc, "skip compiling the generated CUDA with NVRTC");
     compile->add_flag("--no-cache", cc.noCache,
                       "ignore the cubin cache (time a real NVRTC compile)");
+    compile->add_flag("--list-kernels", cc.listKernels,
+                      "list the file's kernels (as `tilec kernels`) and compile nothing; "
+                      "--kernel all compiles every one");
 
     RunCommand rc;
     auto* run = app.add_subcommand(
@@ -52,6 +59,9 @@ int main(int argc, char** argv) {
     run->add_option("--check", rc.check, "reference: 'ref' (ref_program, float64) or 'interp'")
         ->check(CLI::IsMember({"ref", "interp"}));
     run->add_option("--seed", rc.seed, "random seed for the inputs (default: fresh)");
+    run->add_option("--ref", rc.ref,
+                    "reference function to check against (default: the pragma's @ref, else "
+                    "ref_program); a nested one by its path, e.g. run_gemm.ref_program");
 
     BenchCommand bc;
     auto* bench =
@@ -61,8 +71,14 @@ int main(int argc, char** argv) {
     bench->add_option("--warmup", bc.warmup, "untimed launches first");
     bench->add_option("--json", bc.json, "write the figures as JSON to FILE ('-' = stdout)");
     bench->add_flag("!--no-check", bc.check, "skip the correctness check of the first launch");
+    bench->add_option("--ref", bc.ref, "reference function (as for run)");
 
     app.add_subcommand("passes", "list the pipeline's passes");
+
+    CompileFlags kf;
+    auto* kernels = app.add_subcommand(
+        "kernels", "list the kernels of a file (name, shape, line, parameters; default marked)");
+    kernels->add_option("file", kf.file, "tile program (.py, TileLang syntax)")->required();
 
     BanksCommand kc;
     auto* banks = app.add_subcommand(
@@ -92,6 +108,7 @@ int main(int argc, char** argv) {
                        "override a factory parameter: NAME=VALUE (repeatable)");
     layout->add_option("--target", lc.flags.target,
                        "cuda:sm_80 | cuda:sm_90a (default: the attached GPU, else cuda:sm_80)");
+    layout->add_option("--kernel,-k", lc.flags.kernel, "the kernel of a file with several");
     layout->add_option("--builtin", lc.builtin,
                        "show a hardware layout instead: mma_a, mma_b, mma_c, wgmma_c:N, mfma_a, "
                        "mfma_b, mfma_c, ldmatrix:N, ldmatrix_t:N (N = matrices: 1, 2 or 4; "
@@ -115,7 +132,11 @@ int main(int argc, char** argv) {
     // The subcommands report every expected problem themselves (exit 1); runGuarded turns an
     // exception that still escapes (a bug) into a message and exit 2 instead of std::terminate.
     return runGuarded([&] {
-        if (compile->parsed()) return runCompile(cc);
+        if (compile->parsed())
+            return cc.listKernels             ? runKernels(cc.flags)
+                   : cc.flags.kernel == "all" ? runCompileAll(cc)
+                                              : runCompile(cc);
+        if (kernels->parsed()) return runKernels(kf);
         if (run->parsed()) return runRun(rc);
         if (bench->parsed()) return runBench(bc);
         if (banks->parsed()) return runBanks(kc);

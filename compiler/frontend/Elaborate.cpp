@@ -643,12 +643,17 @@ FrontendResult runFrontend(SourcePtr src, const std::map<std::string, std::strin
         return false;
     };
     if (failed()) return r;
-    r.entry = mod->entry(entryName);
-    if (!r.entry) {
-        diags.error(Span{1, 1, 1, 1},
-                    "no kernel named '" + std::string(entryName) + "' in this file", {}, "module");
-        return r;
-    }
+    const KernelEntry* entry = mod->selectEntry(entryName, diags);
+    if (!entry) return r;
+    return runFrontend(mod, *entry, overrides, diags);
+}
+
+FrontendResult runFrontend(std::shared_ptr<const Module> mod, const KernelEntry& entry,
+                           const std::map<std::string, std::string>& overrides,
+                           DiagnosticEngine& diags) {
+    FrontendResult r;
+    r.module = mod;
+    r.entry = &entry;
     std::vector<std::pair<std::string, std::string>> ov(overrides.begin(), overrides.end());
     // Autotuned kernels often leave tile sizes without defaults: take them from the first config.
     if (r.entry->isAutotune && r.entry->configs) {

@@ -49,5 +49,10 @@ struct FrontendResult {
 /// a factory parameter but a scalar argument of the elaborated kernel goes to scalarValues.
 FrontendResult runFrontend(SourcePtr src, const std::map<std::string, std::string>& overrides,
                            DiagnosticEngine& diags, std::string_view entryName = {});
+/// As above for a file already analysed without errors (compile() analyses it first to list
+/// and select the program's kernels) and the chosen `entry` of `mod`.
+FrontendResult runFrontend(std::shared_ptr<const Module> mod, const KernelEntry& entry,
+                           const std::map<std::string, std::string>& overrides,
+                           DiagnosticEngine& diags);
 
 }  // namespace ts::fe

@@ -295,6 +295,8 @@ const KernelParam* KernelEntry::param(std::string_view n) const {
     return nullptr;
 }
 
+bool isSimpleMetaExpr(const ast::Expr* e) { return isSimpleExpr(e); }
+
 const Value* findParam(const ParamBindings& b, std::string_view name) {
     for (const auto& [k, v] : b)
         if (k == name) return &v;
@@ -411,6 +413,50 @@ const KernelEntry* Module::entry(std::string_view name) const {
     for (const auto& e : m_entries)
         if (e.name() == name) return &e;
     return nullptr;
+}
+
+const KernelEntry* Module::selectEntry(std::string_view name, DiagnosticEngine& diags,
+                                       Span where) const {
+    if (m_entries.empty()) return nullptr;  // analyze() already reported "no kernel found"
+    if (name.empty()) return &m_entries.front();
+    if (const KernelEntry* e = entry(name)) return e;
+    // The inner prim_func's name, when it identifies one factory (several factories often
+    // name theirs `main`).
+    std::vector<const KernelEntry*> byInner;
+    for (const auto& e : m_entries)
+        if (e.primFunc && e.primFunc != e.func && e.primFunc->name == name) byInner.push_back(&e);
+    if (byInner.size() == 1) return byInner.front();
+    std::vector<std::string> names;
+    for (const auto& e : m_entries) names.push_back(e.name());
+    std::string list;
+    for (const auto& n : names) list += (list.empty() ? "" : ", ") + n;
+    if (byInner.size() > 1) {
+        std::string which;
+        for (const KernelEntry* e : byInner) which += (which.empty() ? "" : ", ") + e->name();
+        diags.error(
+            where,
+            "kernel name '" + std::string(name) + "' is ambiguous: it is the prim_func of " + which,
+            "name the factory instead: " + which, "kernel");
+        return nullptr;
+    }
+    std::string near = closestMatch(name, names);
+    diags.error(where, "no kernel named '" + std::string(name) + "' in this file",
+                (near.empty() ? std::string() : "did you mean '" + near + "'? ") +
+                    "kernels in this file: " + list,
+                "kernel");
+    return nullptr;
+}
+
+std::vector<const KernelEntry*> Module::otherEntriesWithParam(const KernelEntry& e,
+                                                              std::string_view name) const {
+    std::vector<const KernelEntry*> out;
+    for (const auto& o : m_entries)
+        if (&o != &e)
+            if (const KernelParam* p = o.param(name); p && p->settable()) out.push_back(&o);
+    std::sort(out.begin(), out.end(), [](const KernelEntry* a, const KernelEntry* b) {
+        return a->func->span.line < b->func->span.line;
+    });
+    return out;
 }
 
 void Module::findEntries() {
@@ -597,6 +643,24 @@ std::optional<ParamBindings> Module::bindParams(
         if (p && p->settable()) continue;
         std::string list;
         for (const auto& k : known) list += (list.empty() ? "" : ", ") + k;
+        if (!p)
+            if (auto owners = otherEntriesWithParam(e, name); !owners.empty()) {
+                // A parameter of another kernel of the file (DESIGN.md §2b): say which one.
+                std::string which;
+                for (const KernelEntry* o : owners)
+                    which += (which.empty() ? "" : "', '") + o->name();
+                diags.error(
+                    e.func->nameSpan,
+                    "parameter '" + name + "' belongs to kernel" +
+                        (owners.size() > 1 ? "s '" : " '") + which +
+                        "', not to the selected kernel '" + e.name() + "'",
+                    "select that kernel with --kernel " + owners.front()->name() +
+                        (list.empty() ? std::string("; '") + e.name() + "' has no parameters"
+                                      : "; parameters of '" + e.name() + "': " + list),
+                    "params");
+                ok = false;
+                continue;
+            }
         std::string near = closestMatch(name, known);
         std::string msg =
             p ? "parameter '" + name + "' of '" + e.name() + "' is a tensor and cannot be set"

@@ -93,6 +93,13 @@ using ParamBindings = std::vector<std::pair<std::string, Value>>;
 /// The value bound to `name`, or null.
 const Value* findParam(const ParamBindings& b, std::string_view name);
 
+/// True for expressions that are safe to evaluate outside the kernel (a flops/bytes site's
+/// context, the values a nested reference function sees from its enclosing function):
+/// arithmetic, comparisons and conditionals over names, attributes, literals and tuples, and
+/// calls of a few pure builtins (int, float, min, max, abs, round, len, math.*, T.ceildiv) —
+/// never user functions, kernels or torch.
+bool isSimpleMetaExpr(const ast::Expr* e);
+
 /// Parses a `--param` value: Python int/float/bool/None/string literals and tuples/lists of
 /// them; `T.float16`/`torch.float16` give dtypes; anything else is taken as a plain string
 /// (so `--param dtype=float16` works).
@@ -123,6 +130,18 @@ public:
     const std::vector<KernelEntry>& entries() const { return m_entries; }
     /// The best candidate, or the one named `name`; null if none.
     const KernelEntry* entry(std::string_view name = {}) const;
+    /// The kernel a compile uses (DESIGN.md §2b): the best candidate when `name` is empty, else
+    /// the entry whose def is named `name`, else the one entry whose inner @T.prim_func is named
+    /// `name` (`--kernel flash_bwd` for the factory `flashattn_bwd`). An unknown or ambiguous
+    /// name is an error at `where` (origin "kernel") listing the file's kernels with a
+    /// close-match hint; returns null then (and when the file has no kernel at all). The
+    /// default `where` is no place in the file (the name came from the command line).
+    const KernelEntry* selectEntry(std::string_view name, DiagnosticEngine& diags,
+                                   Span where = Span{}) const;
+    /// The entries other than `e` that have a settable parameter `name`, in source order (a
+    /// `--param` meant for another kernel of the file).
+    std::vector<const KernelEntry*> otherEntriesWithParam(const KernelEntry& e,
+                                                          std::string_view name) const;
     /// `def ref_program(...)` (module level, else nested one level in a module function).
     const ast::FunctionDef* refProgram() const { return m_refProgram; }
     const std::optional<MetaSite>& flops() const { return m_flops; }

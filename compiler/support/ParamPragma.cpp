@@ -2,6 +2,7 @@
 #include "compiler/support/ParamPragma.h"
 
 #include <cctype>
+#include <iterator>
 #include <vector>
 
 namespace ts {
@@ -116,6 +117,17 @@ std::map<std::string, std::string> parseParamPragma(std::string_view text) {
     std::map<std::string, std::string> out;
     for (auto& p : paramPragmaEntries(text)) out[p.name] = p.value;
     return out;
+}
+
+std::map<std::string, std::string> pragmaParamValues(std::map<std::string, std::string> values) {
+    for (auto it = values.begin(); it != values.end();)
+        it = isPragmaSetting(it->first) ? values.erase(it) : std::next(it);
+    return values;
+}
+
+std::string pragmaSetting(const std::map<std::string, std::string>& values, std::string_view key) {
+    auto it = values.find(std::string(key));
+    return it == values.end() ? std::string() : it->second;
 }
 
 std::string formatParamPragma(const std::map<std::string, std::string>& values) {

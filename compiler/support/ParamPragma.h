@@ -19,8 +19,22 @@
 
 namespace ts {
 
-/// The pragma's values ("M" -> "4096"); empty when the file has no pragma line. The first line
-/// that starts with `# tilescope:` wins; malformed words (no '=') are ignored.
+/// Pragma words that are settings rather than factory parameter values (no Python name starts
+/// with '@'): `@kernel=NAME` picks the kernel of a file with several (CompileOptions::kernel,
+/// `tilec --kernel`), `@ref=NAME` the reference function (`tilec --ref`, dotted for one nested in
+/// another function: `run_gemm.ref_program`). The IDE's kernel selector writes `@kernel`.
+inline constexpr std::string_view kPragmaKernel = "@kernel";
+inline constexpr std::string_view kPragmaRef = "@ref";
+/// True for the name of a pragma setting (`@kernel`, `@ref`).
+inline bool isPragmaSetting(std::string_view name) { return !name.empty() && name.front() == '@'; }
+/// `values` (parseParamPragma) without the settings: the factory parameter values only.
+std::map<std::string, std::string> pragmaParamValues(std::map<std::string, std::string> values);
+/// The value of setting `key` (kPragmaKernel, kPragmaRef) in `values`, or "".
+std::string pragmaSetting(const std::map<std::string, std::string>& values, std::string_view key);
+
+/// The pragma's values ("M" -> "4096", settings such as "@kernel" included); empty when the file
+/// has no pragma line. The first line that starts with `# tilescope:` wins; malformed words (no
+/// '=') are ignored.
 std::map<std::string, std::string> parseParamPragma(std::string_view text);
 
 /// One `name=value` word of the pragma with where its name is in the text.

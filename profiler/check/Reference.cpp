@@ -3,7 +3,9 @@
 // returns into HostTensors.
 #include "profiler/check/Reference.h"
 
+#include <algorithm>
 #include <new>
+#include <string_view>
 
 #include "compiler/frontend/MetaEval.h"
 #include "compiler/frontend/Module.h"
@@ -237,34 +239,66 @@ void takeOutputs(ReferenceResult& r, std::vector<RefArray>& arrays) {
     }
 }
 
-/// The scope a ref_program runs in. A top-level one sees the module globals and the bound
-/// factory parameters (which shadow globals of the same name). One nested in a
-/// module-level function (TileLang tests define it inside `def test_gemm(M, N, K, trans_A, ...)`)
-/// also sees that function's parameters: their defaults, replaced by the bound kernel parameters
-/// of the same name (the rest of the enclosing body is not run).
-EnvPtr referenceScope(RefInterp& in, const ast::Module& module, const EnvPtr& globals,
-                      const ast::FunctionDef* def, const fe::ParamBindings& params) {
-    const ast::FunctionDef* outer = nullptr;
-    for (const ast::Stmt* s : module.body)
-        if (auto f = ast::as<ast::FunctionDef>(s))
-            for (const ast::Stmt* inner : f->body)
-                if (inner == def) outer = f;
-    auto scope = std::make_shared<fe::Env>();
-    scope->parent = globals;
-    if (!outer) {
-        // A top-level ref_program sees the kernel factory's parameters (bound values) like the
-        // module-level `flops = 2 * M * N * K` does, e.g. `return A * factor`.
-        for (const auto& [name, v] : params) scope->vars[name] = v;
-        return scope;
-    }
-    for (const ast::Param& p : outer->params) {
-        if (!p.defaultValue) continue;
-        try {
-            scope->vars[p.name] = in.eval(*p.defaultValue, globals);
-        } catch (const CompileError&) {
+/// The functions enclosing `def` inside `body`, outermost first, appended to `chain`; true when
+/// `def` was found. Top-level `if` blocks (the main guard) are searched without adding a level.
+bool enclosingChain(const ast::Block& body, const ast::FunctionDef* def,
+                    std::vector<const ast::FunctionDef*>& chain, bool topLevel) {
+    for (const ast::Stmt* s : body) {
+        if (s == def) return true;
+        if (auto f = ast::as<ast::FunctionDef>(s)) {
+            chain.push_back(f);
+            if (enclosingChain(f->body, def, chain, false)) return true;
+            chain.pop_back();
+        } else if (auto i = ast::as<ast::If>(s); i && topLevel) {
+            if (enclosingChain(i->body, def, chain, false)) return true;
         }
     }
+    return false;
+}
+
+/// The scope a ref_program runs in (Reference.h). A top-level one sees the module globals and
+/// the bound factory parameters (which shadow globals of the same name), like the module-level
+/// `flops = 2 * M * N * K` does. One nested in functions (TileLang tests define it inside
+/// `def run_gemm(M, N, K, trans_A, ...)`) also sees, per enclosing function, its parameters'
+/// defaults and the simple assignments before the nested def; bound parameters win.
+EnvPtr referenceScope(RefInterp& in, const ast::Module& module, const EnvPtr& globals,
+                      const ast::FunctionDef* def, const fe::ParamBindings& params) {
+    std::vector<const ast::FunctionDef*> chain;
+    enclosingChain(module.body, def, chain, true);
+    auto scope = std::make_shared<fe::Env>();
+    scope->parent = globals;
     for (const auto& [name, v] : params) scope->vars[name] = v;
+    auto bound = [&](const std::string& n) { return fe::findParam(params, n) != nullptr; };
+    for (size_t level = 0; level < chain.size(); ++level) {
+        const ast::FunctionDef* outer = chain[level];
+        const ast::Stmt* stop = level + 1 < chain.size() ? chain[level + 1] : def;
+        for (const ast::Param& p : outer->params) {
+            if (!p.defaultValue || bound(p.name)) continue;
+            try {
+                scope->vars[p.name] = in.eval(*p.defaultValue, scope);
+            } catch (const CompileError&) {
+            }
+        }
+        for (const ast::Stmt* s : outer->body) {
+            if (s == stop) break;
+            const ast::Expr* value = nullptr;
+            std::vector<const ast::Expr*> targets;
+            if (auto a = ast::as<ast::Assign>(s))
+                value = a->value, targets.assign(a->targets.begin(), a->targets.end());
+            if (auto a = ast::as<ast::AnnAssign>(s)) value = a->value, targets = {a->target};
+            if (!value || !fe::isSimpleMetaExpr(value)) continue;
+            bool plain = !targets.empty();
+            for (const ast::Expr* t : targets) {
+                auto n = ast::as<ast::Name>(t);
+                plain &= n && !bound(n->id);  // `M = 1024` in the test body: the kernel's M wins
+            }
+            if (!plain) continue;
+            try {
+                in.exec(*s, scope);
+            } catch (const CompileError&) {
+            }
+        }
+    }
     return scope;
 }
 
@@ -324,7 +358,49 @@ ReferenceResult run(const ast::Module& module, const ast::FunctionDef* def,
 
 }  // namespace
 
+namespace {
+/// The last `def name` among the statements of `body`, or null.
+const ast::FunctionDef* lastDefIn(const ast::Block& body, std::string_view name) {
+    const ast::FunctionDef* found = nullptr;
+    for (const ast::Stmt* s : body)
+        if (auto def = ast::as<ast::FunctionDef>(s); def && def->name == name) found = def;
+    return found;
+}
+}  // namespace
+
+std::vector<std::string> referenceCandidates(const ast::Module& module, size_t limit) {
+    std::vector<std::string> out;
+    auto add = [&](std::string n) {
+        if (out.size() < limit && std::find(out.begin(), out.end(), n) == out.end())
+            out.push_back(std::move(n));
+    };
+    for (const ast::Stmt* s : module.body)
+        if (auto f = ast::as<ast::FunctionDef>(s)) {
+            add(f->name);
+            for (const ast::Stmt* inner : f->body)
+                if (auto g = ast::as<ast::FunctionDef>(inner)) add(f->name + "." + g->name);
+        }
+    return out;
+}
+
 const ast::FunctionDef* findReferenceProgram(const ast::Module& module, const std::string& name) {
+    if (name.find('.') != std::string::npos) {
+        // A path of defs from the top level: run_gemm.ref_program.
+        const ast::Block* body = &module.body;
+        const ast::FunctionDef* def = nullptr;
+        size_t start = 0;
+        while (start <= name.size()) {
+            size_t dot = name.find('.', start);
+            std::string_view part = std::string_view(name).substr(
+                start, dot == std::string::npos ? std::string::npos : dot - start);
+            def = part.empty() ? nullptr : lastDefIn(*body, part);
+            if (!def) return nullptr;
+            body = &def->body;
+            if (dot == std::string::npos) break;
+            start = dot + 1;
+        }
+        return def;
+    }
     const ast::FunctionDef* found = nullptr;
     for (const ast::Stmt* s : module.body)
         if (auto def = ast::as<ast::FunctionDef>(s); def && def->name == name)

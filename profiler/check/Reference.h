@@ -46,18 +46,29 @@ struct ReferenceResult {
 
 /// Knobs of evalReference().
 struct ReferenceOptions {
-    std::string functionName = "ref_program";  ///< the top-level def to run
+    /// The def to run (findReferenceProgram: a top-level or nested name, or a dotted path).
+    std::string functionName = "ref_program";
     uint64_t maxSteps = 50'000'000;  ///< meta-evaluator step budget (loops in the program)
 };
 
 /// The `def <name>` of `module`: the last one at top level, else one nested one level down (in a
 /// module-level function or `if __name__ == "__main__":`), like fe::Module::refProgram(); nullptr
-/// when there is none (then the caller falls back to `--check interp`). A ref_program nested in a
-/// module-level function (TileLang's test style) sees the module globals plus that function's
-/// parameters: their defaults, overridden by the bound kernel parameters of the same name; the
-/// rest of the enclosing body is not run.
+/// when there is none (then the caller falls back to `--check interp`). A dotted name
+/// (`run_gemm.ref_program`, `test.check.ref`) is a path of defs from the top level, each found
+/// among the statements of the one before (the last def of that name wins, like Python).
+///
+/// A reference nested in functions (TileLang's test style) sees the module globals plus, for
+/// each enclosing function from the outermost in: its parameters' defaults and the assignments
+/// of its body that precede the nested def and are simple (fe::isSimpleMetaExpr: `scale =
+/// 1.0 / math.sqrt(dim)`, not `A = torch.randn(...)`), with the bound kernel parameters of the
+/// same name winning over both (an assignment to such a name is skipped). The rest of the
+/// enclosing bodies does not run.
 const fe::ast::FunctionDef* findReferenceProgram(const fe::ast::Module& module,
                                                  const std::string& name = "ref_program");
+
+/// The names `findReferenceProgram` accepts in `module`, for an unknown `--ref` message:
+/// top-level functions and, dotted, those nested one level in them (at most `limit`).
+std::vector<std::string> referenceCandidates(const fe::ast::Module& module, size_t limit = 40);
 
 /// Runs the ref_program of an analysed file on `inputs` (the kernel's input tensors, in signature
 /// order, with data). `params` are the kernel's bound parameters (fe::Module::bindParams: the

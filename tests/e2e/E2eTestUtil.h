@@ -38,9 +38,12 @@ inline std::string diagText(const CompileResult& r) {
 
 /// Runs r's kernel on fresh random inputs (outputs poisoned with NaN) on the tile interpreter
 /// and on the thread-level interpreter of the lowered IR, and expects every output to match the
-/// file's ref_program evaluated in float64, with no unwritten element. Use inside a TEST (gtest
-/// assertions; a fatal one ends only this helper: wrap the call in ASSERT_NO_FATAL_FAILURE).
-inline void expectInterpretersMatchReference(const CompileResult& r, const std::string& label) {
+/// file's reference function `refName` (rt::findReferenceProgram: a top-level name or a dotted
+/// path such as run_row_mean.ref_program) evaluated in float64, with no unwritten element. Use
+/// inside a TEST (gtest assertions; a fatal one ends only this helper: wrap the call in
+/// ASSERT_NO_FATAL_FAILURE).
+inline void expectInterpretersMatchReference(const CompileResult& r, const std::string& label,
+                                             const std::string& refName = "ref_program") {
     std::vector<rt::TensorParam> sig;
     for (auto& a : r.kernel.args) sig.push_back({a.name, a.dtype, a.shape, a.isOutput});
     rt::InputOptions io;
@@ -51,8 +54,11 @@ inline void expectInterpretersMatchReference(const CompileResult& r, const std::
         if (!sig[i].isOutput) inputs.push_back(set.tensors[i]);
     std::map<std::string, std::string> fp;
     for (auto& p : r.params) fp[p.name] = p.value;
-    auto ref = rt::evalReference(*r.module->ast(), fp, inputs);
-    ASSERT_TRUE(ref.ok) << (ref.diagnostics.empty() ? "" : ref.diagnostics[0].message);
+    rt::ReferenceOptions ro;
+    ro.functionName = refName;
+    auto ref = rt::evalReference(*r.module->ast(), fp, inputs, ro);
+    ASSERT_TRUE(ref.ok) << label << ": "
+                        << (ref.diagnostics.empty() ? "" : ref.diagnostics[0].message);
 
     for (int level = 0; level < 2; ++level) {
         std::vector<HostTensor> args = set.tensors;

@@ -6,6 +6,9 @@
 //   # params: NAME=VALUE ...          factory parameter overrides for the compile
 //   # launch: NAME=DIMxDIM:dtype ...  after compiling, check these launch arguments against the
 //                                     kernel signature (errors point at the parameter's line)
+//   # kernel: NAME                    the kernel to compile (CompileOptions::kernel, --kernel)
+// A `# tilescope:` pragma (ParamPragma.h) applies as in tilec: its values are parameters and its
+// `@kernel=` selects the kernel unless `# kernel:` does.
 #include <gtest/gtest.h>
 
 #include <filesystem>
@@ -14,6 +17,7 @@
 #include <sstream>
 
 #include "compiler/Compile.h"
+#include "compiler/support/ParamPragma.h"
 #include "profiler/cuda/Launch.h"
 
 namespace {
@@ -101,9 +105,12 @@ TEST_P(ErrorCorpus, ReportsExactlyTheAnnotatedErrors) {
             while (ps >> kv) opts.params[kv.substr(0, kv.find('='))] = kv.substr(kv.find('=') + 1);
         }
         if (line.rfind("# launch:", 0) == 0) launch = line.substr(9);
+        if (line.rfind("# kernel:", 0) == 0) std::istringstream(line.substr(9)) >> opts.kernel;
     }
     ASSERT_FALSE(expect.empty()) << path << " has no expect-error annotation";
 
+    for (auto& [k, v] : ts::parseParamPragma(text)) opts.params.emplace(k, v);
+    if (opts.kernel.empty()) opts.kernel = ts::pragmaSetting(opts.params, ts::kPragmaKernel);
     ts::CompileResult r = ts::compile(path.string(), text, opts);
     std::vector<ts::Diagnostic> diags;
     for (auto& d : r.diagnostics)

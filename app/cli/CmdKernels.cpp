@@ -1,0 +1,149 @@
+// `tilec kernels` / `tilec compile --list-kernels` and `tilec compile --kernel all`: the kernels
+// of a program with several (DESIGN.md §2b), listed or compiled one after the other.
+#include <algorithm>
+#include <cstdio>
+#include <iostream>
+#include <optional>
+
+#include "app/cli/Commands.h"
+#include "profiler/cuda/Nvrtc.h"
+
+namespace ts::cli {
+
+namespace {
+std::string joined(const std::vector<std::string>& v, const char* sep) {
+    std::string s;
+    for (auto& x : v) s += (s.empty() ? "" : sep) + x;
+    return s;
+}
+
+bool hasParam(const ProgramKernel& k, const std::string& name) {
+    return std::find(k.params.begin(), k.params.end(), name) != k.params.end();
+}
+
+/// The file's kernels, or nullopt after printing why there are none.
+std::optional<std::vector<ProgramKernel>> kernelsOf(const std::string& path,
+                                                    const std::string& text) {
+    std::vector<Diagnostic> diags;
+    auto kernels = listKernels(path, text, &diags);
+    SourceFile src(path, text);
+    bool err = false;
+    for (auto& d : diags) {
+        std::cerr << formatDiagnostic(d, &src);
+        err |= d.severity == Severity::Error;
+    }
+    if (err || kernels.empty()) return std::nullopt;
+    return kernels;
+}
+}  // namespace
+
+int runKernels(const CompileFlags& flags) {
+    auto text = readFile(flags.file);
+    if (!text) return 1;
+    auto kernels = kernelsOf(flags.file, *text);
+    if (!kernels) return 1;
+    std::cout << flags.file << ": " << kernels->size() << " kernel"
+              << (kernels->size() == 1 ? "" : "s") << "\n";
+    for (auto& k : *kernels) {
+        std::string shape = k.pattern;
+        if (k.isAutotune)
+            shape += ", @autotune";
+        else if (k.isJit)
+            shape += ", @tilelang.jit";
+        char line[256];
+        std::snprintf(line, sizeof line, "  %-28s line %-5u %s", k.name.c_str(), k.span.line,
+                      shape.c_str());
+        std::cout << line << (k.isDefault ? "  (default)" : "") << "\n";
+        if (!k.primFuncName.empty()) std::cout << "      prim_func: " << k.primFuncName << "\n";
+        std::cout << "      params: " << (k.params.empty() ? "(none)" : joined(k.params, " "))
+                  << "\n";
+    }
+    std::cout << "select one with --kernel NAME (tilec compile|run|bench), or --kernel all\n";
+    return 0;
+}
+
+int runCompileAll(const CompileCommand& c) {
+    if (!c.emit.empty() || !c.printAfter.empty() || c.printChanged || !c.stopAfter.empty() ||
+        !c.dumpDir.empty()) {
+        std::cerr
+            << "tilec: error: --kernel all prints one line per kernel; --emit, --print-after, "
+               "--print-changed, --stop-after and --dump-dir need one kernel (--kernel NAME)\n";
+        return 1;
+    }
+    auto text = readFile(c.flags.file);
+    if (!text) return 1;
+    auto params = parseParams(c.flags.params);
+    if (!params) return 1;
+    auto kernels = kernelsOf(c.flags.file, *text);
+    if (!kernels) return 1;
+    // A --param goes to every kernel that has it; one that no kernel has is a typo.
+    for (auto& [name, _] : *params) {
+        bool any = false;
+        for (auto& k : *kernels) any |= hasParam(k, name);
+        if (!any) {
+            std::vector<std::string> all;
+            for (auto& k : *kernels) all.push_back(k.name + "(" + joined(k.params, ", ") + ")");
+            std::cerr << "tilec: error: --param " << name << ": no kernel of " << c.flags.file
+                      << " has a parameter '" << name << "'\n  hint: kernels: " << joined(all, ", ")
+                      << "\n";
+            return 1;
+        }
+    }
+    std::string why;
+    const bool nvrtc = !c.noNvrtc && rt::nvrtcAvailable(&why);
+    int failed = 0;
+    bool first = true;
+    for (auto& k : *kernels) {
+        CompileFlags f = c.flags;
+        f.kernel = k.name;
+        f.pragmaNote = first;
+        first = false;
+        f.params.clear();
+        for (auto& kv : c.flags.params)
+            if (hasParam(k, kv.substr(0, kv.find('=')))) f.params.push_back(kv);
+        CompileOptions opts;
+        opts.recordSnapshots = false;
+        auto r = compileFile(f, opts);
+        if (!r) return 1;
+        bool err = printDiagnostics(*r) || !r->ok;
+        char line[512];
+        if (err) {
+            int n = 0;
+            for (auto& d : r->diagnostics) n += d.severity == Severity::Error;
+            std::snprintf(line, sizeof line, "%-28s error (%d error%s)\n", k.name.c_str(), n,
+                          n == 1 ? "" : "s");
+            std::cout << line;
+            ++failed;
+            continue;
+        }
+        std::string nv = "nvrtc skipped";
+        if (nvrtc) {
+            auto target = parseTarget(f.target.empty() ? defaultTarget() : f.target);
+            auto res = rt::compileCuda(r->cuda, target->arch(), {}, !c.noCache);
+            if (!res.ok) {
+                std::cerr << "tilec: error: NVRTC rejected the generated CUDA of kernel '" << k.name
+                          << "' (a compiler bug):\n"
+                          << res.log;
+                std::snprintf(line, sizeof line, "%-28s error (NVRTC)\n", k.name.c_str());
+                std::cout << line;
+                ++failed;
+                continue;
+            }
+            char buf[96];
+            std::snprintf(buf, sizeof buf, "nvrtc %s %.0f ms%s", target->arch().c_str(),
+                          res.compileMs, res.cacheHit ? " (cached)" : "");
+            nv = buf;
+        }
+        std::snprintf(
+            line, sizeof line, "%-28s ok    %s: grid (%u, %u, %u), %u threads, %zu B shared, %s\n",
+            k.name.c_str(), r->kernel.name.c_str(), r->kernel.grid[0], r->kernel.grid[1],
+            r->kernel.grid[2], r->kernel.block[0] * r->kernel.block[1] * r->kernel.block[2],
+            r->kernel.dynamicSmemBytes, nv.c_str());
+        std::cout << line;
+    }
+    std::cout << kernels->size() - size_t(failed) << " of " << kernels->size()
+              << " kernels compiled\n";
+    return failed ? 1 : 0;
+}
+
+}  // namespace ts::cli
