@@ -36,7 +36,22 @@ CLASSES = [
      lambda st, f: re.search(r"only one T\.Kernel per kernel function|takes exactly one context", f)),
     ("named 'not supported yet' constructs (T.reshape, T.reinterpret, T.get_thread_binding, T.tfloat32, T.ptr, buf.data, ...)",
      lambda st, f: re.search(r"not supported|not a dtype TileScope supports", f)),
+    ("shared memory over the per-block limit (no reuse of dead shared buffers)",
+     lambda st, f: "shared memory: the kernel needs" in f),
+    ("fragment access rules (indexed by other than the T.Parallel variables, read outside T.Parallel)",
+     lambda st, f: re.search(r"fragment '[^']*' (must be indexed|can only be read)", f)),
     ("the catalogue has no value for a parameter", lambda st, f: st == "unresolved-params"),
+]
+
+# Kernels that compiled but whose interpreter run did not match: by cause.
+RUN_CLASSES = [
+    ("the reference needs values the kernel does not have (its extra non-tensor parameters)",
+     lambda f: re.search(r"parameter '[^']*' has no value", f)),
+    ("the reference returns fewer values than the kernel has outputs (e.g. O without lse)",
+     lambda f: re.search(r"returned \d+ values? for \d+ outputs", f)),
+    ("the reference (or kernel) rejects random values in integer inputs (offsets, sizes)",
+     lambda f: "assertion failed" in f),
+    ("mismatch", lambda f: f.startswith("mismatch")),
 ]
 
 
@@ -79,9 +94,25 @@ def markdown(doc, source):
     fails = [r for r in doc["results"] if r["compile"]["status"] == "ok" and
              r.get("interp", {}).get("status") not in (None, "match", "no-reference")]
     if fails:
-        L += ["", "Compiled, then failed on the interpreter:", ""]
-        L += [f"- `{r['path'][len('examples/'):]}:{r['kernel']}`: {r['interp']['status']}: "
-              f"{re.sub(r'^.*?error: ', '', r['interp'].get('first', ''))[:120]}" for r in fails]
+        L += ["", f"Compiled, then did not match on the interpreter ({len(fails)}):", "",
+              "| kernels | cause | examples |", "|---|---|---|"]
+        by = collections.OrderedDict((name, []) for name, _ in RUN_CLASSES)
+        rest = []
+        for r in fails:
+            st = r["interp"]["status"]
+            f = st + ": " + re.sub(r"^.*?error: ", "", r["interp"].get("first", "")) if st == "mismatch" else \
+                r["interp"].get("first", "")
+            key = f"{r['path'][len('examples/'):]}:{r['kernel']}"
+            for name, rule in RUN_CLASSES:
+                if rule(f):
+                    by[name].append(key)
+                    break
+            else:
+                rest.append((key, st, re.sub(r"^.*?error: ", "", f)[:120]))
+        for name, ks in by.items():
+            if ks:
+                L.append(f"| {len(ks)} | {name} | {', '.join(ks[:3])} |")
+        L += [""] + [f"- `{k}`: {st}: {f}" for k, st, f in rest]
     return "\n".join(L) + "\n"
 
 
