@@ -386,19 +386,43 @@ bool Elaborator::isRuntime(const Value& v) const {
     return false;
 }
 
-void Elaborator::checkFresh(const ir::Expr& e, uint64_t epoch, Span s) {
+ir::Expr Elaborator::checkFresh(const ir::Expr& e, uint64_t epoch, Span s, const ExtValue* owner) {
+    auto site = owner ? m_letSites.find(owner) : m_letSites.end();
+    if (site != m_letSites.end() && site->second.kept) return site->second.kept;
+    const ir::LoadNode* stale = nullptr;
     ir::walkExpr(e, [&](const ir::Expr& x) {
         auto* l = ir::as<ir::LoadNode>(x);
-        if (!l) return;
+        if (!l || stale) return;
         auto it = m_lastWrite.find(l->buffer.get());
-        if (it == m_lastWrite.end() || it->second <= epoch) return;
-        throw CompileError(
-            s,
-            "this value reads '" + l->buffer->name + "' (" + ir::toString(x) +
-                "), which was written after the value was computed",
-            "a name bound to a run-time value stands for its expression, so it would read the new "
-            "contents; keep the old value in a T.alloc_var(...) instead");
+        if (it != m_lastWrite.end() && it->second > epoch) stale = l;
     });
+    if (!stale) return e;
+    if (site != m_letSites.end())
+        if (ir::Expr kept = keepOldValue(site->second, e)) return kept;
+    throw CompileError(
+        s,
+        "this value reads '" + stale->buffer->name + "' (" + ir::toString(e) +
+            "), which was written after the value was computed",
+        "a name bound to a run-time value stands for its expression, so it would read the new "
+        "contents; keep the old value in a T.alloc_var(...) instead");
+}
+
+ir::Expr Elaborator::keepOldValue(LetSite& site, const ir::Expr& value) {
+    size_t depth = 0;
+    while (depth < m_frameIds.size() && m_frameIds[depth] != site.frame) ++depth;
+    if (depth == m_frameIds.size()) return nullptr;  // the binding's block is finished
+    auto buf = std::make_shared<ir::BufferNode>(uniqueName(site.name), value->dtype,
+                                                std::vector<ir::Expr>{ir::intImm(1)},
+                                                ir::Scope::Local, value->span);
+    auto& frame = m_frames[depth];
+    const size_t pos = std::min(site.pos, frame.size());
+    frame.insert(frame.begin() + static_cast<std::ptrdiff_t>(pos),
+                 {std::make_shared<ir::AllocNode>(buf, nullptr, value->span),
+                  ir::store(buf, {ir::intImm(0)}, value, value->span)});
+    for (auto& [_, other] : m_letSites)  // later bindings in the same frame moved by two
+        if (&other != &site && other.frame == site.frame && other.pos >= pos) other.pos += 2;
+    site.kept = ir::load(buf, {ir::intImm(0)}, value->span);
+    return site.kept;
 }
 
 ir::Expr Elaborator::loadOf(const BufferAccess& a, Span s) {
@@ -418,8 +442,7 @@ ir::Expr Elaborator::loadOf(const BufferAccess& a, Span s) {
     std::vector<ir::Expr> idx;
     for (const auto& i : a.indices) idx.push_back(i.point);
     ir::Expr e = ir::load(a.buffer, std::move(idx), a.span);
-    checkFresh(e, a.epoch, s);
-    return e;
+    return checkFresh(e, a.epoch, s, &a);
 }
 
 ir::Expr Elaborator::toExpr(const Value& v, Span s, const std::string& what, DType floatType) {
@@ -434,10 +457,7 @@ ir::Expr Elaborator::toExpr(const Value& v, Span s, const std::string& what, DTy
         case ValueKind::Float:
             return ir::floatImm(v.asFloat(), floatType, s);
         case ValueKind::Ext:
-            if (auto* e = v.extAs<ExprValue>()) {
-                checkFresh(e->expr, e->epoch, s);
-                return e->expr;
-            }
+            if (auto* e = v.extAs<ExprValue>()) return checkFresh(e->expr, e->epoch, s, e);
             if (auto* a = v.extAs<BufferAccess>()) return loadOf(*a, s);
             if (auto* b = v.extAs<BufferValue>()) {
                 if (b->isVar) return ir::load(b->buffer, {ir::intImm(0)}, s);

@@ -34,14 +34,17 @@ void Elaborator::emit(ir::Stmt s) {
 
 ir::Stmt Elaborator::collect(const std::function<void()>& fn) {
     m_frames.emplace_back();
+    m_frameIds.push_back(++m_nextFrameId);
     try {
         fn();
     } catch (...) {
         m_frames.pop_back();
+        m_frameIds.pop_back();
         throw;
     }
     std::vector<ir::Stmt> body = std::move(m_frames.back());
     m_frames.pop_back();
+    m_frameIds.pop_back();
     if (body.empty()) return nullptr;
     return ir::seq(std::move(body));
 }
@@ -291,6 +294,10 @@ Flow Elaborator::execAssign(const ast::Assign& s, const EnvPtr& env) {
         return Flow::Normal;
     }
     for (const ast::Expr* t : s.targets) assign(*t, v, env);
+    // `x = A[i]` / `x = A[i] * 2` in kernel code: remember where, in case A changes before a use.
+    if (name && m_kernelMode && !m_frames.empty() && v.is(ValueKind::Ext))
+        if (v.extAs<ExprValue>() || (v.extAs<BufferAccess>() && v.extAs<BufferAccess>()->isElement()))
+            m_letSites[v.extAs<ExtValue>()] = {m_frameIds.back(), m_frames.back().size(), name->id, nullptr};
     return Flow::Normal;
 }
 

@@ -42,9 +42,12 @@ public:
     Value arith(ast::BinOpKind op, const Value& a, const Value& b, Span s);
     Value compare(ast::CmpOpKind op, const Value& a, const Value& b, Span s);
     Value unary(ast::UnaryOpKind op, const Value& a, Span s);
-    /// Errors if `e` reads a buffer written after `epoch` (a name bound to a load whose value
-    /// has since changed: IR has no let-binding, so reusing it would read the new value).
-    void checkFresh(const ir::Expr& e, uint64_t epoch, Span s);
+    /// `e` if it reads no buffer written after `epoch`. Otherwise, when `owner` (the value bound
+    /// by `name = ...`) was let-bound in a statement frame that is still open, TileLang's let
+    /// semantics: its value is kept in a per-thread variable stored at the binding, and a load
+    /// of that variable is returned (also for every later use). Else an error: IR has no let,
+    /// so reusing the expression would read the new contents.
+    ir::Expr checkFresh(const ir::Expr& e, uint64_t epoch, Span s, const ExtValue* owner = nullptr);
     ir::Expr loadOf(const BufferAccess& a, Span s);
     /// Emits `buffer[indices] = v` (cast to the buffer's dtype).
     void storeTo(const ir::Buffer& b, std::vector<ir::Expr> indices, const Value& v, Span s);
@@ -136,6 +139,18 @@ private:
     const ParamBindings* m_bindings = nullptr;
     EnvPtr m_globals;
     std::vector<std::vector<ir::Stmt>> m_frames;
+    std::vector<uint64_t> m_frameIds;  ///< identity of each open frame (parallel to m_frames)
+    uint64_t m_nextFrameId = 0;
+    /// `name = <run-time value>` bindings in kernel code: the frame and position of the binding,
+    /// and, once a later use found the value stale, the load that keeps the old value.
+    struct LetSite {
+        uint64_t frame;
+        size_t pos;
+        std::string name;
+        ir::Expr kept;
+    };
+    std::unordered_map<const ExtValue*, LetSite> m_letSites;
+    ir::Expr keepOldValue(LetSite& site, const ir::Expr& value);
     uint64_t m_epoch = 1;
     std::unordered_map<const ir::BufferNode*, uint64_t> m_lastWrite;
     bool m_kernelMode = false;    ///< executing prim_func / macro statements (range -> T.serial)

@@ -3,6 +3,7 @@
 // and shape mismatches, wrong arguments, misuse of kernel constructs.
 #include <gtest/gtest.h>
 
+#include "compiler/interp/Interpreter.h"
 #include "tests/unit/ElaborateTestUtil.h"
 
 using namespace ts;
@@ -178,14 +179,41 @@ TEST(ElaborateErrorTest, KernelConstructMisuse) {
 }
 
 TEST(ElaborateErrorTest, StaleNameBinding) {
-    Diagnostic d =
-        errorOf(kernel("        x = C[0, 0]\n        C[0, 0] = 1.0\n        C[1, 1] = x\n"));
+    // Bound inside a block that has ended, the old value cannot be kept: still an error.
+    Diagnostic d = errorOf(kernel("        if bx == 0:\n            x = C[0, 0]\n"
+                                  "        C[0, 0] = 1.0\n        C[1, 1] = x\n"));
     EXPECT_EQ(d.message,
               "this value reads 'C' (C[0, 0]), which was written after the value was computed");
-    EXPECT_EQ(d.span.line, kBody + 2);
-    // Reading it before the write is fine.
+    EXPECT_EQ(d.span.line, kBody + 3);
+    // Reading it before the write is fine, and no variable is made.
     auto ok = elaborateText(kernel("        x = C[0, 0]\n        C[0, 0] = x + 1.0\n"));
     EXPECT_EQ(ok->firstError(), nullptr);
+    EXPECT_EQ(ok->ir.find("alloc_local"), std::string::npos) << ok->ir;
+}
+
+TEST(ElaborateErrorTest, NameKeepsItsValueLikeTileLangsLet) {
+    // The swap of a bitonic sort: `x` keeps C[0, 0] as it was when bound (TileLang's let), through
+    // a per-thread variable stored at the binding; the tile interpreter swaps the two elements.
+    auto e = elaborateText(kernel("        x = C[0, 0]\n        y = C[0, 0] * 2.0\n"
+                                  "        C[0, 0] = C[1, 1]\n        C[1, 1] = x\n"
+                                  "        C[2, 2] = y\n"));
+    ASSERT_EQ(e->firstError(), nullptr) << e->firstError()->message;
+    EXPECT_NE(e->ir.find("x = T.alloc_local((1,), \"float32\")"), std::string::npos) << e->ir;
+    std::vector<ts::HostTensor> args(3);
+    for (size_t i = 0; i < 3; ++i) {
+        args[i].dtype = i < 2 ? ts::ir::DType::Float16 : ts::ir::DType::Float32;
+        args[i].shape = {64, 64};
+        args[i].data.assign(64 * 64, 0.0);
+    }
+    args[2].data[0] = 3.0;        // C[0, 0]
+    args[2].data[64 + 1] = 5.0;   // C[1, 1]
+    ts::interp::InterpOptions io;
+    io.maxBlocks = 1;
+    auto run = ts::interp::run(e->result.func, args, io);
+    ASSERT_TRUE(run.ok) << run.error->message;
+    EXPECT_EQ(args[2].data[0], 5.0);
+    EXPECT_EQ(args[2].data[64 + 1], 3.0);
+    EXPECT_EQ(args[2].data[2 * 64 + 2], 6.0);
 }
 
 TEST(ElaborateErrorTest, FactoryProblems) {
