@@ -331,9 +331,15 @@ private:
         }
         // Classify fragment accesses in the body.
         std::vector<Buffer> aligned, rowVecs;
+        std::vector<std::pair<Buffer, Span>> broadcasts;
         bool bad = false;
-        auto classify = [&](const Buffer& b, const std::vector<Expr>& idx, Span sp) {
+        auto classify = [&](const Buffer& b, const std::vector<Expr>& idx, Span sp, bool isLoad) {
             if (b->scope != Scope::Fragment) return;
+            // `x[i] / s[0]`: a read at a fixed index of a fragment every thread holds whole
+            // (the result of a full reduction) is a broadcast; checked below.
+            bool fixed = isLoad && !idx.empty();
+            for (auto& e : idx) fixed &= constInt(e).has_value();
+            if (fixed) return broadcasts.push_back({b, sp});
             bool isAligned = idx.size() == nest.size();
             for (size_t d = 0; isAligned && d < idx.size(); ++d) isAligned = idx[d].get() == nest[d]->var.get();
             if (isAligned) return aligned.push_back(b);
@@ -346,11 +352,21 @@ private:
         };
         walk(nest.back()->body,
              [&](const Stmt& s) {
-                 if (auto* st = as<StoreNode>(s)) classify(st->buffer, st->indices, st->span);
+                 if (auto* st = as<StoreNode>(s)) classify(st->buffer, st->indices, st->span, false);
              },
              [&](const Expr& e) {
-                 if (auto* l = as<LoadNode>(e)) classify(l->buffer, l->indices, l->span);
+                 if (auto* l = as<LoadNode>(e)) classify(l->buffer, l->indices, l->span, true);
              });
+        for (auto& [b, sp] : broadcasts) {
+            auto it = m_req.find(b->name);
+            const Layout l = it == m_req.end() ? nullptr : it->second.layout;
+            if (l && l->kind == LayoutKind::Fragment && l->replicate == l->threads) continue;
+            bad = true;
+            m_ctx.diags.error(sp, "fragment '" + b->name + "' is read at a fixed index inside a T.Parallel loop, but not every thread holds a copy of it" +
+                                      (l ? " (its layout: " + l->description + ")" : std::string()),
+                              "reduce into it first (T.reduce_sum(x, s) with s of shape (1,)), or keep the value in a T.alloc_var / shared buffer",
+                              "infer-layouts");
+        }
         if (bad) return;
         std::string where = "T.Parallel at " + spanText(outer.span);
         Layout loop;

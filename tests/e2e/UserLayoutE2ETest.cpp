@@ -149,6 +149,9 @@ const Case kCases[] = {
     {"row_tail.py", {{"N", "1"}}, {}, "row_1_on_128_threads"},
     // Not a layout case: TileLang spellings (module-level values, dtype values, T.Cast, ...).
     {"spellings.py", {}, {}, "tilelang_spellings"},
+    // x[i] / s[0] in T.Parallel: s, the (1,) result of a full reduction, held by every thread.
+    {"broadcast_scalar.py", {}, {}, "broadcast_scalar_256"},
+    {"broadcast_scalar.py", {{"N", "200"}}, {}, "broadcast_scalar_200"},
 };
 
 INSTANTIATE_TEST_SUITE_P(All, UserLayoutPrograms, ::testing::ValuesIn(kCases),
