@@ -65,6 +65,33 @@ Layout makeMmaAccumulatorRows(int64_t M, WarpPartition wp) {
     return l;
 }
 
+Layout makeReplicated(const std::vector<int64_t>& shape, int64_t threads) {
+    auto l = newFragment(shape);
+    Expr lin = c(0);
+    int64_t numel = 1;
+    for (size_t d = 0; d < shape.size(); ++d) {
+        lin = d == 0 ? Expr(l->inputs[0]) : add(mulc(lin, shape[d]), l->inputs[d]);
+        numel *= shape[d];
+    }
+    l->thread = c(0);
+    l->local = lin;
+    l->threads = threads;
+    l->localSize = numel;
+    l->replicate = threads;
+    int64_t stride = numel;
+    for (size_t d = 0; d < shape.size(); ++d) {
+        stride /= shape[d];
+        Expr q = div(l->invLocal, stride);
+        l->inverse.push_back(d == 0 ? q : mod(q, shape[d]));
+    }
+    std::ostringstream os;
+    os << "replicated in every thread, " << numel << " regs/thread";
+    l->description = os.str();
+    l->family = "replicated";
+    l->familyParams = shape;
+    return l;
+}
+
 Layout rowCompanion(const LayoutNode& l) {
     if (l.family == "block")
         if (auto p = blockParamsOf(l)) return makeRowReduced(*p);

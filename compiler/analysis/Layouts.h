@@ -70,6 +70,12 @@ ir::Layout rowCompanion(const ir::LayoutNode& l);
 /// the same cols, or "mma_c_rows" when cols tiles the warp grid); null otherwise.
 ir::Layout layoutWithRowCompanion(const ir::LayoutNode& rowLayout, int64_t rows, int64_t cols);
 
+/// A fragment every thread holds entirely (TileLang's replicated fragment): for small tables
+/// read as scalars outside T.Parallel (`if block_mask[k] != 0:`). local = the row-major linear
+/// index, threads = `threads`, replicate = `threads`, localSize = the element count; the forward
+/// map names thread 0. family "replicated", params = shape.
+ir::Layout makeReplicated(const std::vector<int64_t>& shape, int64_t threads);
+
 /// Recovers the block parameters of a "block", "block1d" or "row_reduced" layout.
 std::optional<BlockFragmentParams> blockParamsOf(const ir::LayoutNode& l);
 

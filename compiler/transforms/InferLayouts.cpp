@@ -71,6 +71,7 @@ public:
                     m_innerParallel.insert(l);
             }
         });
+        scalarAccesses(nests);
         while (!nests.empty() && !m_ctx.diags.hasErrors()) {
             bool progress = false;
             for (size_t k = 0; k < nests.size();) {
@@ -211,11 +212,12 @@ private:
     // Each warp must then own whole rows of A: the warp grid must be wm x 1.
     void fragmentOperandA(const TileOpNode& t, const Region& A, int64_t M, WarpPartition wp, const std::string& where) {
         auto as = constExtents(A);
-        if (attrBool(t.attrs, "transpose_A", false) || !as || as->size() != 2) {
-            m_ctx.diags.error(t.span, "T.gemm: a fragment A operand ('" + A.buffer->name + "') must be a whole 2-D fragment used without transpose_A",
-                              "store the operand as M x K, or copy it into a shared tile", "infer-layouts");
+        if (!as || as->size() != 2) {
+            m_ctx.diags.error(t.span, "T.gemm: a fragment A operand ('" + A.buffer->name + "') must be a whole 2-D fragment",
+                              "allocate the operand with the gemm's M x K shape", "infer-layouts");
             return;
         }
+        if (attrBool(t.attrs, "transpose_A", false)) return;  // K x M: staged through shared memory
         int64_t K = (*as)[1];
         // With several warp columns (wn > 1) each warp needs rows that no single register layout
         // gives it alone: lower-tile-ops stages A through a shared tile instead (gemm_ss), and A
@@ -291,6 +293,27 @@ private:
     void defaultsFor(const TileOpNode& t) {
         for (auto& a : t.args)
             if (auto* r = std::get_if<Region>(&a)) allocDefault(r->buffer);
+    }
+
+    // Fragments read or written element by element outside T.Parallel (`if mask[k] != 0:` in
+    // a serial loop) are held whole by every thread: any thread may ask for any element.
+    void scalarAccesses(const std::vector<const ForNode*>& nests) {
+        std::set<const void*> inNest;
+        for (auto* n : nests)
+            walk(n->body, [&](const Stmt& s) { inNest.insert(s.get()); }, [&](const Expr& e) { inNest.insert(e.get()); });
+        auto place = [&](const Buffer& b, Span sp) {
+            if (b->scope != Scope::Fragment) return;
+            auto shape = constShape(*b);
+            if (!shape || shape->empty()) return;
+            require(b, makeReplicated(*shape, m_threads), "the scalar access at " + spanText(sp), sp);
+        };
+        walk(m_f->body,
+             [&](const Stmt& s) {
+                 if (auto* st = as<StoreNode>(s); st && !inNest.count(s.get())) place(st->buffer, st->span);
+             },
+             [&](const Expr& e) {
+                 if (auto* l = as<LoadNode>(e); l && !inNest.count(e.get())) place(l->buffer, l->span);
+             });
     }
 
     // Whether a Parallel nest reads or writes a fragment that already has a layout.

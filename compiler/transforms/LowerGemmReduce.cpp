@@ -81,20 +81,17 @@ Stmt lowerGemm(Ctx& c, const TileOpNode& op) {
     }
     if (regA) {
         auto& af = c.frags.at(A.buffer.get());
-        if (ta) {
-            c.error(op.span, "T.gemm: a fragment A operand ('" + A.buffer->name + "') cannot be transposed (transpose_A)",
-                    "store the operand as M x K");
-            return nullptr;
-        }
         // gemm_rs needs the registers laid out as the accumulator of an M x K tile on this gemm's
         // warp rows (infer-layouts requires it when the grid has one warp column). Otherwise each
-        // thread puts its elements into a row-major shared tile and the gemm reads that tile
-        // (insert-sync orders the stores before gemm_ss and the next stores after it).
+        // thread puts its elements into a row-major shared tile (as stored: K x M when transposed)
+        // and the gemm reads that tile (insert-sync orders the stores before gemm_ss and the next
+        // stores after it).
         auto want = analysis::makeMmaAccumulator(M, K, {int(wm), 1});
-        if (wn != 1 || !analysis::sameMapping(*af.layout, *want)) {
-            std::vector<Range> ranges{{intImm(0), intImm(M)}, {intImm(0), intImm(K)}};
+        if (wn != 1 || ta || !analysis::sameMapping(*af.layout, *want)) {
+            const int64_t rows = ta ? K : M, cols = ta ? M : K;  // A as stored (K x M when transposed)
+            std::vector<Range> ranges{{intImm(0), intImm(rows)}, {intImm(0), intImm(cols)}};
             Buffer tile = std::make_shared<BufferNode>(c.fresh(A.buffer->name + "_tile"), dt,
-                                                       std::vector<Expr>{intImm(M), intImm(K)}, Scope::Shared, op.span);
+                                                       std::vector<Expr>{intImm(rows), intImm(cols)}, Scope::Shared, op.span);
             Region staged{tile, ranges, op.span};
             TileOpNode put(TileOpKind::Copy, {A, staged}, {}, op.span);
             Stmt store = lowerCopy(c, put);
@@ -103,7 +100,7 @@ Stmt lowerGemm(Ctx& c, const TileOpNode& op) {
             out.insert(out.begin(), std::make_shared<AllocNode>(tile, nullptr, op.span));
             out.push_back(intrinsicStmt(intrin::kGemmSS,
                                         {addressOf(tile, {intImm(0), intImm(0)}), base(B), addressOf(cf.regs, {intImm(0)}), intImm(M),
-                                         intImm(N), intImm(K), intImm(wm), intImm(wn), boolImm(false), boolImm(tb), intImm(0),
+                                         intImm(N), intImm(K), intImm(wm), intImm(wn), boolImm(ta), boolImm(tb), intImm(0),
                                          intImm(swz(B))},
                                         op.span));
             return seq(out, op.span);

@@ -39,20 +39,36 @@ protected:
         if (n->forKind == ForKind::Parallel && n->attrs.count("layout_key")) return lowerParallel(m_c, *n);
         return Mutator::visitFor(n, self);
     }
+    // Element accesses outside T.Parallel: only fragments every thread holds whole (infer-layouts
+    // gives them the "replicated" layout) can be addressed by any thread.
     Expr visitLoad(const LoadNode* n, const Expr& self) override {
-        if (m_c.frags.count(n->buffer.get()))
+        if (auto it = m_c.frags.find(n->buffer.get()); it != m_c.frags.end()) {
+            if (Expr slot = replicatedSlot(it->second, n->indices))
+                return load(it->second.regs, {slot}, n->span);
             m_c.error(n->span, "fragment '" + n->buffer->name + "' can only be read inside T.Parallel loops or by tile ops",
                       "wrap the access in `for i, j in T.Parallel(...)`");
+        }
         return Mutator::visitLoad(n, self);
     }
     Stmt visitStore(const StoreNode* n, const Stmt& self) override {
-        if (m_c.frags.count(n->buffer.get()))
+        if (auto it = m_c.frags.find(n->buffer.get()); it != m_c.frags.end()) {
+            if (Expr slot = replicatedSlot(it->second, n->indices))
+                return store(it->second.regs, {slot}, mutate(n->value), n->span);
             m_c.error(n->span, "fragment '" + n->buffer->name + "' can only be written inside T.Parallel loops or by tile ops",
                       "wrap the access in `for i, j in T.Parallel(...)`");
+        }
         return Mutator::visitStore(n, self);
     }
 
 private:
+    Expr replicatedSlot(const LoweredFragment& f, const std::vector<Expr>& indices) {
+        const LayoutNode& L = *f.layout;
+        if (L.family != "replicated" || indices.size() != L.inputs.size()) return nullptr;
+        std::unordered_map<const VarNode*, Expr> m;
+        for (size_t d = 0; d < indices.size(); ++d) m[L.inputs[d].get()] = mutate(indices[d]);
+        return substitute(L.local, m);
+    }
+
     Ctx& m_c;
 };
 

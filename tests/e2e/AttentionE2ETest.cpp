@@ -6,7 +6,9 @@
 // the tiles; the generated CUDA compiles with NVRTC for sm_80 and sm_90a.
 // tests/e2e/programs/gemm_row_stats.py covers the accumulator reduction across two warp columns
 // (shared-memory exchange), which FlashAttention's FullRow gemms never need, and
-// fragment_convert.py the fragment -> fragment copies between layouts (through shared memory).
+// fragment_convert.py the fragment -> fragment copies between layouts (through shared memory),
+// gemm_fragment_a_transposed.py a transposed register A operand (staged through shared memory),
+// fragment_scalar_table.py a fragment read as a scalar outside T.Parallel (replicated layout).
 #include <cctype>
 #include <regex>
 
@@ -97,6 +99,8 @@ const Case kCases[] = {
     {kGqa, {{"seq_len", "96"}, {"groups", "4"}, {"causal", "True"}}, "gqa4_causal"},
     {"tests/e2e/programs/gemm_row_stats.py", {}, "row_stats_two_warp_columns"},
     {"tests/e2e/programs/fragment_convert.py", {}, "fragment_layout_conversion"},
+    {"tests/e2e/programs/gemm_fragment_a_transposed.py", {}, "register_a_transposed"},
+    {"tests/e2e/programs/fragment_scalar_table.py", {}, "replicated_scalar_table"},
 };
 
 TEST(AttentionRegisters, SampleIndexesRegistersByConstantsOnly) {
