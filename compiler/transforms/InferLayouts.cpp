@@ -3,12 +3,20 @@
 // layout that distributes them.
 //
 // Constraints, strongest first: user annotations (T.annotate_layout, already in f->layouts);
-// gemm accumulators (mma.sync C fragment for the policy's warp grid); reductions (source: block
-// fragment; destination: its row-reduced companion); Parallel nests (buffers indexed by the
-// loop variables in order share the nest's layout; 1-D buffers indexed by the row variable get
-// the row-reduced companion); remaining fragments get the cheapest block fragment (16-byte
-// vectors). Two different required layouts for one buffer (compared element for element, so a
-// user T.Fragment equal to a family agrees with it) are a diagnostic naming both ops.
+// gemm accumulators (mma.sync C fragment for the policy's warp grid) and register A operands
+// (the C layout of their M x K tile, which gemm_rs reads as A fragments; none when the grid has
+// several warp columns or A is transposed: lowering stages A through shared memory then);
+// reductions (source: block fragment, or the gemm accumulator it already is; destination: the
+// source's row companion -- row_reduced, or mma_c_rows held by the lane quads of each row);
+// fragments read element-wise outside T.Parallel (replicated in every thread); Parallel nests,
+// those touching an already-placed fragment first (buffers indexed by the loop variables in
+// order share the nest's layout; 1-D buffers indexed by the row variable get its row
+// companion; a nest with only row values placed takes the 2-D layout of that companion);
+// fragment -> fragment copies give an unplaced side the other's layout (only when no nest
+// decides it; differing layouts are converted by lowering); remaining fragments get the
+// cheapest block fragment (16-byte vectors). Two different required layouts for one buffer
+// (compared element for element, so a user T.Fragment equal to a family agrees with it) are a
+// diagnostic naming both ops.
 // Requires: elaborated + bounds-checked IR. Produces: f->layouts, gemm attrs warp_m/warp_n,
 // For attr layout_key on Parallel nests. Invalidates: nothing.
 #include <map>

@@ -11,11 +11,9 @@ def dk_like(M=64, N=32, D=64):
     @T.prim_func
     def main(Q: T.Tensor((M, D), "float16"), K: T.Tensor((N, D), "float16"), DK: T.Tensor((N, D), "float16")):
         with T.Kernel(1, threads=128) as (bx,):
-            q = T.alloc_shared((M, D), "float16")
-            k = T.alloc_shared((N, D), "float16")
-            s = T.alloc_fragment((M, N), "float32")
-            s_half = T.alloc_fragment((M, N), "float16")
+            s, s_half = T.alloc_fragment((M, N), "float32"), T.alloc_fragment((M, N), "float16")
             dk = T.alloc_fragment((N, D), "float32")
+            q, k = T.alloc_shared((M, D), "float16"), T.alloc_shared((N, D), "float16")
             T.copy(Q, q)
             T.copy(K, k)
             T.clear(s)
