@@ -405,6 +405,36 @@ Value opAtomic(Elaborator& el, CallArgs& a, const std::string& op) {
     return Value::none();
 }
 
+// T.atomic_addx2/x4(dst[..., k], src[..., k]): TileLang's vector atomics, which add `lanes`
+// consecutive elements of the last dimension; lowered as that many element atomics.
+Value opAtomicAddVec(Elaborator& el, CallArgs& a, int lanes) {
+    auto b = a.bind({"dst", "value", "memory_order", "return_prev"}, 2);
+    el.requireKernel(a.span, a.callee);
+    if (boolArg(el, b, 3, false))
+        throw CompileError(b.spans[3], a.callee + "(return_prev=True) is not supported");
+    auto* dst = b[0].extAs<BufferAccess>();
+    auto* src = b[1].extAs<BufferAccess>();
+    if (!dst || !src || !dst->isElement() || !src->isElement())
+        throw CompileError(a.span,
+                           a.callee + " takes the first of " + std::to_string(lanes) +
+                               " consecutive elements of the destination and of the value",
+                           "e.g. " + a.callee + "(dQ[i, j * " + std::to_string(lanes) + "], dq[i, j * " +
+                               std::to_string(lanes) + "])");
+    for (int q = 0; q < lanes; ++q) {
+        BufferAccess d = *dst, s = *src;
+        d.indices.back().point = ir::add(d.indices.back().point, ir::intImm(q));
+        s.indices.back().point = ir::add(s.indices.back().point, ir::intImm(q));
+        ir::Region r = el.regionOf(Value::ext(std::make_shared<BufferAccess>(d)), b.spans[0],
+                                   a.callee, "the destination");
+        ir::Expr v = ir::cast(dst->buffer->dtype, el.loadOf(s, b.spans[1]), b.spans[1]);
+        el.emit(std::make_shared<ir::TileOpNode>(ir::TileOpKind::Atomic,
+                                                 std::vector<ir::TileArg>{r, v},
+                                                 ir::Attrs{{"op", std::string("add")}}, a.span));
+    }
+    el.noteWrite(dst->buffer);
+    return Value::none();
+}
+
 Value opAlloc(Elaborator& el, CallArgs& a, ir::Scope scope) {
     auto b = a.bind({"shape", "dtype", "scope"}, 2);
     auto shape = el.shapeArg(b[0], b.spans[0], a.callee + " shape");
@@ -566,6 +596,8 @@ void Elaborator::installVocabulary() {
         std::string o = op;
         def("atomic_" + o, [o](Elaborator& el, CallArgs& a) { return opAtomic(el, a, o); });
     }
+    def("atomic_addx2", [](Elaborator& el, CallArgs& a) { return opAtomicAddVec(el, a, 2); });
+    def("atomic_addx4", [](Elaborator& el, CallArgs& a) { return opAtomicAddVec(el, a, 4); });
     auto policy = std::make_shared<NamespaceObj>();
     policy->name = "T.GemmWarpPolicy";
     for (const char* p : {"Square", "FullRow", "FullCol"}) policy->set(p, Value::str(p));

@@ -95,6 +95,9 @@ inline constexpr LangEntry kLanguage[] = {
     {"atomic_add", LangKind::TileOp, "atomic_add(dst, value, return_prev=False)", "Atomic add of a scalar or tile."},
     {"atomic_max", LangKind::TileOp, "atomic_max(dst, value, return_prev=False)", "Atomic maximum of a scalar or tile."},
     {"atomic_min", LangKind::TileOp, "atomic_min(dst, value, return_prev=False)", "Atomic minimum of a scalar or tile."},
+    {"atomic_addx2", LangKind::TileOp, "atomic_addx2(dst, value)", "Atomic add of 2 consecutive elements (last dimension)."},
+    {"atomic_addx4", LangKind::TileOp, "atomic_addx4(dst, value)", "Atomic add of 4 consecutive elements (last dimension)."},
+    {"view", LangKind::Math, "view(buf, shape, dtype)", "A view of a buffer with another shape or dtype (not supported yet)."},
     {"print", LangKind::TileOp, "print(x, msg=\"\")", "Device printf (GPU) / debugger log (interpreter)."},
     // layouts
     {"annotate_layout", LangKind::Layout, "annotate_layout({buf: layout})", "Fixes buffer layouts before inference."},

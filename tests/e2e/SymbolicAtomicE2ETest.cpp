@@ -16,6 +16,7 @@
 // - tests/e2e/programs/atomic_prev.py (T.atomic_add(hist[bin], 1, return_prev=True) in global
 //   and in shared memory): on both interpreters the bin counts are exact and, per bin, the
 //   returned previous values are each of 0 .. count-1 exactly once; NVRTC sm_80 and sm_90a.
+// - tests/e2e/programs/atomic_addx4.py (T.atomic_addx4 from shared memory): exact sums.
 #include <algorithm>
 #include <cmath>
 #include <random>
@@ -288,6 +289,25 @@ TEST_P(AtomicPrev, SlotsArePermutationsOfEachBinsCount) {
         }
     }
     expectNvrtc("atomic_prev.py", params);
+}
+
+TEST(AtomicAddX4, TwoBlocksAddTheirTileOnBothInterpreters) {
+    auto r = compileProgram("atomic_addx4.py", {});
+    ASSERT_TRUE(r.ok) << ts::e2e::diagText(r);
+    std::mt19937 rng(4);
+    HostTensor A = randomTensor(DType::Float32, {8, 32}, rng);
+    for (int level = 0; level < 2; ++level) {
+        HostTensor D;
+        D.dtype = DType::Float32;
+        D.shape = {8, 32};
+        D.data.assign(8 * 32, 0.0);
+        std::vector<HostTensor> args{A, D};
+        auto run = level == 0 ? ts::interp::run(r.elaborated, args)
+                              : ts::interp::runLowered(r.lowered, args);
+        ASSERT_TRUE(run.ok) << (run.error ? ts::formatDiagnostic(*run.error, r.source.get()) : "");
+        for (size_t k = 0; k < 8 * 32; ++k) EXPECT_EQ(args[1].data[k], 2 * A.data[k]) << k;
+    }
+    expectNvrtc("atomic_addx4.py", {});
 }
 
 INSTANTIATE_TEST_SUITE_P(Modes, AtomicPrev, ::testing::Values("global", "shared"));
