@@ -151,8 +151,12 @@ void MainWindow::updateTitle() {
 }
 
 void MainWindow::updateStatus() {
-    m_targetLabel->setText(m_session->target());
     auto r = m_session->result();
+    // In a file with several kernels, which one every panel shows (the Parameters panel picks).
+    const ProgramKernel* k = r && r->kernels.size() > 1 ? r->selected() : nullptr;
+    m_targetLabel->setText(
+        k ? tr("%1  ·  kernel %2").arg(m_session->target(), QString::fromStdString(k->name))
+          : m_session->target());
     if (m_session->compiling()) {
         m_compileLabel->setText(tr("Compiling…"));
         return;

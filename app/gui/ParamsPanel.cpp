@@ -1,6 +1,7 @@
 // Factory parameters: model and panel (ParamsPanel.h).
 #include "app/gui/ParamsPanel.h"
 
+#include <QComboBox>
 #include <QHeaderView>
 #include <QLabel>
 #include <QPushButton>
@@ -9,6 +10,7 @@
 
 #include "app/gui/Session.h"
 #include "app/gui/Theme.h"
+#include "compiler/support/ParamPragma.h"
 
 namespace ts::gui {
 
@@ -117,6 +119,22 @@ bool ParamsModel::setData(const QModelIndex& index, const QVariant& value, int r
 
 ParamsPanel::ParamsPanel(Session& session, QWidget* parent) : QWidget(parent), m_session(session) {
     m_model = new ParamsModel(session, this);
+    m_kernelRow = new QWidget(this);
+    m_kernel = new QComboBox(m_kernelRow);
+    m_kernel->setSizeAdjustPolicy(QComboBox::AdjustToContents);
+    m_kernel->setToolTip(
+        tr("The kernel of this file to compile; every panel shows it. Stored "
+           "as @kernel= in the file's # tilescope: line (tilec uses it too)"));
+    auto* kernelLabel = new QLabel(tr("Kernel"), m_kernelRow);
+    kernelLabel->setBuddy(m_kernel);
+    auto* kernelLay = new QHBoxLayout(m_kernelRow);
+    kernelLay->setContentsMargins(0, 0, 0, 0);
+    kernelLay->addWidget(kernelLabel);
+    kernelLay->addWidget(m_kernel, 1);
+    m_kernelRow->hide();
+    connect(m_kernel, &QComboBox::activated, this,
+            [this](int i) { m_session.setKernel(m_kernel->itemData(i).toString().toStdString()); });
+    connect(&session, &Session::resultChanged, this, &ParamsPanel::refreshKernels);
     m_view = new QTableView(this);
     m_view->setModel(m_model);
     m_view->verticalHeader()->hide();
@@ -143,12 +161,13 @@ ParamsPanel::ParamsPanel(Session& session, QWidget* parent) : QWidget(parent), m
     bottom->addWidget(reset);
     auto* lay = new QVBoxLayout(this);
     lay->setContentsMargins(4, 4, 4, 4);
+    lay->addWidget(m_kernelRow);
     lay->addWidget(m_view, 1);
     lay->addLayout(bottom);
 
     auto updateInfo = [this] {
         auto r = m_session.result();
-        int n = int(m_session.paramOverrides().size());
+        int n = int(pragmaParamValues(m_session.paramOverrides()).size());
         QString s = n ? tr("%n value(s) stored in the file's # tilescope: line", "", n)
                       : tr("Defaults (edit a value to override it)");
         if (r && r->flops && *r->flops > 0) s += tr(" · %1 GFLOP").arg(*r->flops / 1e9, 0, 'g', 4);
@@ -157,6 +176,41 @@ ParamsPanel::ParamsPanel(Session& session, QWidget* parent) : QWidget(parent), m
     connect(&session, &Session::resultChanged, this, updateInfo);
     connect(&session, &Session::textReplaced, this, updateInfo);
     updateInfo();
+}
+
+void ParamsPanel::refreshKernels() {
+    auto r = m_session.result();
+    // A file that failed to parse has no list: keep the last one so the choice stays visible.
+    if (!r || r->kernels.empty()) return;
+    QSignalBlocker block(m_kernel);
+    m_kernel->clear();
+    for (const ProgramKernel& k : r->kernels) {
+        QString label = QString::fromStdString(k.name);
+        if (k.isDefault) label += tr("  (default)");
+        m_kernel->addItem(label, QString::fromStdString(k.name));
+        QString params = k.params.empty() ? tr("none") : QString();
+        for (const auto& p : k.params)
+            params += (params.isEmpty() ? "" : ", ") + QString::fromStdString(p);
+        m_kernel->setItemData(m_kernel->count() - 1,
+                              tr("%1 at line %2 · parameters: %3")
+                                  .arg(QString::fromStdString(k.pattern))
+                                  .arg(k.span.line)
+                                  .arg(params),
+                              Qt::ToolTipRole);
+    }
+    // The compiled kernel, else (an unknown @kernel) the one the pragma asks for, shown as is.
+    int current = r->selectedKernel;
+    const std::string wanted = m_session.kernel();
+    for (size_t i = 0; current < 0 && i < r->kernels.size(); ++i)
+        if (wanted.empty() ? r->kernels[i].isDefault : r->kernels[i].name == wanted)
+            current = int(i);
+    if (current < 0) {
+        m_kernel->addItem(tr("%1 (not in this file)").arg(QString::fromStdString(wanted)),
+                          QString::fromStdString(wanted));
+        current = m_kernel->count() - 1;
+    }
+    m_kernel->setCurrentIndex(current);
+    m_kernelRow->setVisible(m_kernel->count() > 1);
 }
 
 }  // namespace ts::gui

@@ -1,7 +1,10 @@
 // The parameters panel: the kernel factory's parameters (CompileResult::params) as an editable
 // table — name, default, value — where editing a value stores it in the file's
-// `# tilescope:` pragma (ParamPragma.h) through the Session, which recompiles. ParamsModel is the
-// model (testable without a view); ParamsPanel the widget.
+// `# tilescope:` pragma (ParamPragma.h) through the Session, which recompiles. In a file with
+// several kernels (DESIGN.md §2b) a kernel selector above the table lists
+// CompileResult::kernels; choosing one calls Session::setKernel, and this table and every other
+// panel follow the new result. ParamsModel is the model (testable without a view); ParamsPanel
+// the widget.
 #pragma once
 #include <QAbstractTableModel>
 #include <QWidget>
@@ -9,6 +12,7 @@
 
 #include "compiler/Compile.h"
 
+class QComboBox;
 class QTableView;
 class QLabel;
 
@@ -42,10 +46,16 @@ class ParamsPanel : public QWidget {
 public:
     explicit ParamsPanel(Session& session, QWidget* parent = nullptr);
     ParamsModel* model() const { return m_model; }
+    /// The kernel selector: one item per kernel of the file (item data: the kernel's name);
+    /// hidden while the file has only one.
+    QComboBox* kernelSelector() const { return m_kernel; }
 
 private:
+    void refreshKernels();
     Session& m_session;
     ParamsModel* m_model;
+    QComboBox* m_kernel;
+    QWidget* m_kernelRow;
     QTableView* m_view;
     QLabel* m_info;
 };

@@ -16,14 +16,30 @@
 
 #include "app/gui/Session.h"
 #include "app/gui/Theme.h"
+#include "compiler/support/ParamPragma.h"
 #include "profiler/cuda/Devices.h"
 
 namespace ts::gui {
 
+namespace {
+/// The pragma's values as tilec flags: parameters as --param, the @kernel / @ref settings as
+/// --kernel / --ref (ParamPragma.h), so the run compiles the kernel the IDE shows.
+void appendPragmaArguments(QStringList& args, const std::map<std::string, std::string>& values) {
+    for (const auto& [k, v] : values) {
+        if (k == kPragmaKernel)
+            args << "--kernel" << QString::fromStdString(v);
+        else if (k == kPragmaRef)
+            args << "--ref" << QString::fromStdString(v);
+        else if (!isPragmaSetting(k))
+            args << "--param" << QString::fromStdString(k + "=" + v);
+    }
+}
+}  // namespace
+
 QStringList tilecRunArguments(const QString& file, const std::map<std::string, std::string>& params,
                               const QString& target, const QString& codegenTarget) {
     QStringList args{"run", file};
-    for (const auto& [k, v] : params) args << "--param" << QString::fromStdString(k + "=" + v);
+    appendPragmaArguments(args, params);
     if (target == "cpu-interpreter")
         args << "--interp";
     else
@@ -35,7 +51,7 @@ QStringList tilecBanksArguments(const QString& file,
                                 const std::map<std::string, std::string>& params,
                                 const QString& codegenTarget, const QString& jsonOut) {
     QStringList args{"banks", file};
-    for (const auto& [k, v] : params) args << "--param" << QString::fromStdString(k + "=" + v);
+    appendPragmaArguments(args, params);
     args << "--target" << codegenTarget << "--measure"
          << "--json" << jsonOut;
     return args;

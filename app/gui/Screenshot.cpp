@@ -37,6 +37,8 @@ void ScreenshotOptions::addTo(QCommandLineParser& p) {
     p.addOption({"run", "Run the program (F5) and wait for the result before the grab."});
     p.addOption({"target", "Codegen target (cuda:sm_80, cuda:sm_90a) for the screenshot.", "t"});
     p.addOption(
+        {"kernel", "Select this kernel of a multi-kernel file (Parameters panel).", "name"});
+    p.addOption(
         {"measured", "Load this tilec banks --measure --json file into the Banks panel.", "json"});
 }
 
@@ -57,6 +59,7 @@ ScreenshotOptions ScreenshotOptions::from(const QCommandLineParser& p) {
     o.raise = p.value("raise");
     o.run = p.isSet("run");
     o.target = p.value("target");
+    o.kernel = p.value("kernel");
     o.measured = p.value("measured");
     return o;
 }
@@ -91,6 +94,10 @@ int runScreenshot(MainWindow& w, const ScreenshotOptions& o) {
         if (QDockWidget* d = w.dock(o.raise)) d->raise();
     Session& s = w.session();
     if (!o.target.isEmpty()) s.setTarget(o.target);
+    if (!o.kernel.isEmpty()) {
+        waitForCompile(s, 60000);  // the kernel list comes with the first result
+        s.setKernel(o.kernel.toStdString());
+    }
     if (!o.replace.isEmpty()) {
         QStringList parts = o.replace.split("=>");
         if (parts.size() == 2) {

@@ -24,6 +24,7 @@ struct ScreenshotOptions {
     QString raise;      ///< dock to bring to front in its tab group ("problems", "run")
     bool run = false;   ///< press Run (F5) and wait for it to finish before the grab
     QString target;     ///< codegen target ("cuda:sm_90a"); empty = the saved one
+    QString kernel;     ///< kernel of a multi-kernel file to select (Session::setKernel)
     QString measured;   ///< tilec banks --measure --json file to show in the Banks panel
     bool enabled() const { return !out.isEmpty(); }
 

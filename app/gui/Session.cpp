@@ -3,6 +3,7 @@
 
 #include <QFileInfo>
 #include <algorithm>
+#include <iterator>
 
 #include "compiler/support/ParamPragma.h"
 
@@ -71,10 +72,32 @@ void Session::setParam(const std::string& name, const std::string& value) {
 }
 
 void Session::resetParams() {
-    QString text = QString::fromStdString(withParamPragma(m_text.toStdString(), {}));
+    auto values = paramOverrides();
+    for (auto it = values.begin(); it != values.end();)
+        it = isPragmaSetting(it->first) ? std::next(it) : values.erase(it);
+    QString text = QString::fromStdString(withParamPragma(m_text.toStdString(), values));
     if (text == m_text) return;
     setTextInternal(text);
     emit textReplaced(m_text);
+}
+
+std::string Session::kernel() const { return pragmaSetting(paramOverrides(), kPragmaKernel); }
+
+void Session::setKernel(const std::string& name) {
+    bool isDefault = name.empty();
+    if (m_result)
+        for (const auto& k : m_result->kernels)
+            if (k.name == name) isDefault = k.isDefault;
+    auto values = paramOverrides();
+    if (isDefault)
+        values.erase(std::string(kPragmaKernel));
+    else
+        values[std::string(kPragmaKernel)] = name;
+    QString text = QString::fromStdString(withParamPragma(m_text.toStdString(), values));
+    if (text == m_text) return;
+    setTextInternal(text);
+    emit textReplaced(m_text);
+    requestCompile(0);  // a deliberate choice: no debounce
 }
 
 void Session::setTarget(const QString& target) {
@@ -88,7 +111,8 @@ void Session::requestCompile(int debounceMs) {
     CompileRequest req;
     req.path = m_path.isEmpty() ? std::string("untitled.py") : m_path.toStdString();
     req.text = m_text.toStdString();
-    req.options.params = paramOverrides();
+    req.options.params = paramOverrides();  // compile() skips the '@' settings
+    req.options.kernel = kernel();
     req.options.target = m_target.toStdString();
     m_worker.schedule(std::move(req), debounceMs < 0 ? effectiveDebounceMs() : debounceMs);
 }

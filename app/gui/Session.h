@@ -1,5 +1,6 @@
 // The IDE's one source of state (DESIGN.md §4): the document (path, text, saved/modified), the
-// parameter values (kept in the document's `# tilescope:` pragma, ParamPragma.h), the target, the
+// parameter values and, in a file with several kernels, the selected kernel (both kept in the
+// document's `# tilescope:` pragma, ParamPragma.h), the target, the
 // latest CompileResult, and the selection — the selected pass, the pass it is compared with, and
 // the "focus" (a source span picked in the editor, the IR, or the generated code). Panels read
 // the session and call its setters; they observe its signals and never talk to each other.
@@ -50,8 +51,18 @@ public:
     /// Sets (or, with an empty value, resets to default) one parameter by rewriting the pragma
     /// line; emits textReplaced and recompiles.
     void setParam(const std::string& name, const std::string& value);
-    /// Removes every override.
+    /// Removes every parameter override (the pragma's `@kernel`/`@ref` settings stay).
     void resetParams();
+
+    // --- kernel (DESIGN.md §2b) ---------------------------------------------------------------
+    /// The kernel compiled in a file with several: the pragma's `@kernel=` (ParamPragma.h), so
+    /// `tilec` compiles the same one; empty = the file's default kernel. The list of kernels and
+    /// the one actually compiled are in result()->kernels / selectedKernel.
+    std::string kernel() const;
+    /// Selects the kernel `name` (one of result()->kernels): rewrites the pragma's `@kernel`
+    /// (removed for the default kernel or an empty name), emits textReplaced and recompiles;
+    /// every panel then follows the new result.
+    void setKernel(const std::string& name);
     const QString& target() const { return m_target; }
     void setTarget(const QString& target);
 

@@ -31,6 +31,12 @@ private slots:
                                  "dtype=\"float16\"", "--interp"}));
         a = tilecRunArguments("/t/gemm.py", {}, "gpu:0", "cuda:sm_90a");
         QCOMPARE(a, (QStringList{"run", "/t/gemm.py", "--target", "cuda:sm_90a"}));
+        // The pragma's @kernel / @ref settings become --kernel / --ref (multi-kernel files).
+        a = tilecRunArguments("/t/bwd.py",
+                              {{"@kernel", "flash_bwd"}, {"@ref", "run.ref_program"}, {"M", "64"}},
+                              "cpu-interpreter", "cuda:sm_80");
+        QCOMPARE(a, (QStringList{"run", "/t/bwd.py", "--kernel", "flash_bwd", "--ref",
+                                 "run.ref_program", "--param", "M=64", "--interp"}));
     }
 
     void summary() {
