@@ -297,7 +297,7 @@ Flow Elaborator::execAssign(const ast::Assign& s, const EnvPtr& env) {
     // `x = A[i]` / `x = A[i] * 2` in kernel code: remember where, in case A changes before a use.
     if (name && m_kernelMode && !m_frames.empty() && v.is(ValueKind::Ext))
         if (v.extAs<ExprValue>() || (v.extAs<BufferAccess>() && v.extAs<BufferAccess>()->isElement()))
-            m_letSites[v.extAs<ExtValue>()] = {m_frameIds.back(), m_frames.back().size(), name->id, nullptr};
+            m_letSites[v.extAs<ExtValue>()] = {m_frameIds.back(), m_frames.back().size(), name->id, nullptr, v};
     return Flow::Normal;
 }
 

@@ -148,6 +148,7 @@ private:
         size_t pos;
         std::string name;
         ir::Expr kept;
+        Value owner;  ///< holds the value alive: the map is keyed by its address
     };
     std::unordered_map<const ExtValue*, LetSite> m_letSites;
     ir::Expr keepOldValue(LetSite& site, const ir::Expr& value);

@@ -338,6 +338,30 @@ private:
         return placed;
     }
 
+    // True if every thread that runs an iteration of `loop` holds element `idx` of the fragment
+    // layout `frag` in the register frag.local(idx), which lower-tile-ops reads for a broadcast.
+    static bool broadcastHeld(const LayoutNode& frag, const std::vector<int64_t>& idx, const LayoutNode& loop) {
+        if (frag.kind != LayoutKind::Fragment || loop.kind != LayoutKind::Fragment || loop.replicate != 1) return false;
+        auto at = fragmentLocate(frag, idx);
+        if (!at) return false;
+        std::vector<bool> holds(static_cast<size_t>(std::max<int64_t>(frag.threads, 0)), false);
+        for (int64_t t = 0; t < frag.threads; ++t) {
+            auto e = fragmentInverse(frag, t, at->second);
+            holds[static_cast<size_t>(t)] = e && *e == idx;
+        }
+        int64_t n = 1;
+        for (auto e : loop.shape) n *= e;
+        if (n > (int64_t(1) << 16)) return false;
+        std::vector<int64_t> it(loop.shape.size(), 0);
+        for (int64_t k = 0; k < n; ++k) {
+            int64_t r = k;
+            for (size_t d = it.size(); d-- > 0;) it[d] = r % loop.shape[d], r /= loop.shape[d];
+            auto lt = fragmentLocate(loop, it);
+            if (!lt || lt->first < 0 || lt->first >= frag.threads || !holds[static_cast<size_t>(lt->first)]) return false;
+        }
+        return true;
+    }
+
     // A maximal nest of directly nested Parallel loops.
     void parallelNest(const ForNode& outer) {
         std::vector<const ForNode*> nest{&outer};
@@ -362,15 +386,21 @@ private:
         }
         // Classify fragment accesses in the body.
         std::vector<Buffer> aligned, rowVecs;
-        std::vector<std::pair<Buffer, Span>> broadcasts;
+        struct Broadcast {
+            Buffer buffer;
+            std::vector<int64_t> idx;
+            Span span;
+        };
+        std::vector<Broadcast> broadcasts;
         bool bad = false;
         auto classify = [&](const Buffer& b, const std::vector<Expr>& idx, Span sp, bool isLoad) {
             if (b->scope != Scope::Fragment) return;
-            // `x[i] / s[0]`: a read at a fixed index of a fragment every thread holds whole
-            // (the result of a full reduction) is a broadcast; checked below.
-            bool fixed = isLoad && !idx.empty();
-            for (auto& e : idx) fixed &= constInt(e).has_value();
-            if (fixed) return broadcasts.push_back({b, sp});
+            // `x[i] / s[0]`: a read at a fixed index of a fragment that every thread running the
+            // loop holds (the result of a full reduction) is a broadcast; checked below.
+            std::vector<int64_t> at;
+            for (auto& e : idx)
+                if (auto c = constInt(e)) at.push_back(*c);
+            if (isLoad && !idx.empty() && at.size() == idx.size()) return broadcasts.push_back({b, at, sp});
             bool isAligned = idx.size() == nest.size();
             for (size_t d = 0; isAligned && d < idx.size(); ++d) isAligned = idx[d].get() == nest[d]->var.get();
             if (isAligned) return aligned.push_back(b);
@@ -388,16 +418,6 @@ private:
              [&](const Expr& e) {
                  if (auto* l = as<LoadNode>(e)) classify(l->buffer, l->indices, l->span, true);
              });
-        for (auto& [b, sp] : broadcasts) {
-            auto it = m_req.find(b->name);
-            const Layout l = it == m_req.end() ? nullptr : it->second.layout;
-            if (l && l->kind == LayoutKind::Fragment && l->replicate == l->threads) continue;
-            bad = true;
-            m_ctx.diags.error(sp, "fragment '" + b->name + "' is read at a fixed index inside a T.Parallel loop, but not every thread holds a copy of it" +
-                                      (l ? " (its layout: " + l->description + ")" : std::string()),
-                              "reduce into it first (T.reduce_sum(x, s) with s of shape (1,)), or keep the value in a T.alloc_var / shared buffer",
-                              "infer-layouts");
-        }
         if (bad) return;
         std::string where = "T.Parallel at " + spanText(outer.span);
         Layout loop;
@@ -416,6 +436,16 @@ private:
         if (loop->shape != ext) {
             m_ctx.diags.error(outer.span, where + ": the loop extents do not match the shape of the fragments it indexes",
                               "iterate over the whole fragment (T.Parallel(*frag.shape))", "infer-layouts");
+            return;
+        }
+        for (auto& bc : broadcasts) {
+            auto it = m_req.find(bc.buffer->name);
+            const Layout l = it == m_req.end() ? nullptr : it->second.layout;
+            if (l && broadcastHeld(*l, bc.idx, *loop)) continue;
+            m_ctx.diags.error(bc.span, "fragment '" + bc.buffer->name + "' is read at a fixed index inside a T.Parallel loop, but not every thread running the loop holds a copy of it" +
+                                           (l ? " (its layout: " + l->description + ")" : std::string()),
+                              "reduce into it first (T.reduce_sum(x, s) with s of shape (1,)), or keep the value in a T.alloc_var / shared buffer",
+                              "infer-layouts");
             return;
         }
         for (auto& b : aligned) require(b, loop, where, outer.span);

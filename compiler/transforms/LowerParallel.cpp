@@ -39,9 +39,9 @@ private:
         bool aligned = indices.size() == m_vars.size();
         for (size_t d = 0; aligned && d < indices.size(); ++d) aligned = indices[d].get() == m_vars[d];
         if (aligned && analysis::sameMapping(*f.layout, m_loop)) return m_slot;
-        bool fixed = !indices.empty() && f.layout->replicate == f.layout->threads;
+        bool fixed = !indices.empty();
         for (auto& e : indices) fixed &= constInt(e).has_value();
-        if (fixed) {  // a broadcast read: every thread holds the whole fragment (infer-layouts)
+        if (fixed) {  // a broadcast read: infer-layouts checked that the loop's threads hold it
             std::unordered_map<const VarNode*, Expr> m;
             for (size_t d = 0; d < indices.size() && d < f.layout->inputs.size(); ++d) m[f.layout->inputs[d].get()] = indices[d];
             return substitute(f.layout->local, m);
