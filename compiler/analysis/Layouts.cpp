@@ -65,6 +65,32 @@ Layout makeMmaAccumulatorRows(int64_t M, WarpPartition wp) {
     return l;
 }
 
+Layout makeMmaRowsSpread(int64_t M, int64_t N, WarpPartition wp) {
+    auto l = newFragment({M, N});
+    const int64_t mw = M / wp.wm, holders = 4LL * wp.wn, C = ceilDiv(N, holders);
+    Expr i = l->inputs[0], j = l->inputs[1];
+    Expr hq = mod(j, holders);
+    Expr rowslot = add(mulc(div(mod(i, mw), 16), 2), div(mod(i, 16), 8));
+    l->thread = add(mulc(add(mulc(div(i, mw), wp.wn), div(hq, 4)), 32), add(mulc(mod(i, 8), 4), mod(hq, 4)));
+    l->local = add(mulc(rowslot, C), div(j, holders));
+    l->threads = 32LL * wp.wm * wp.wn;
+    l->localSize = (mw / 16) * 2 * C;
+    Expr t = l->invThread, r = l->invLocal;
+    Expr w = div(t, 32), lane = mod(t, 32), slot = div(r, C);
+    l->inverse = {
+        add(add(add(mulc(div(w, wp.wn), mw), mulc(div(slot, 2), 16)), div(lane, 4)), mulc(mod(slot, 2), 8)),
+        add(add(mulc(mod(r, C), holders), mulc(mod(w, wp.wn), 4)), mod(lane, 4)),
+    };
+    std::ostringstream os;
+    os << "columns spread over the " << holders << " holders of each accumulator row, warps " << wp.wm << "x"
+       << wp.wn << ", " << l->localSize << " regs/thread";
+    if (N % holders != 0) os << " (padded tail)";
+    l->description = os.str();
+    l->family = "mma_c_rows_spread";
+    l->familyParams = {M, N, wp.wm, wp.wn};
+    return l;
+}
+
 Layout makeReplicated(const std::vector<int64_t>& shape, int64_t threads) {
     auto l = newFragment(shape);
     Expr lin = c(0);
@@ -95,7 +121,7 @@ Layout makeReplicated(const std::vector<int64_t>& shape, int64_t threads) {
 Layout rowCompanion(const LayoutNode& l) {
     if (l.family == "block")
         if (auto p = blockParamsOf(l)) return makeRowReduced(*p);
-    if (l.family == "mma_c" && l.familyParams.size() == 4)
+    if ((l.family == "mma_c" || l.family == "mma_c_rows_spread") && l.familyParams.size() == 4)
         return makeMmaAccumulatorRows(
             l.familyParams[0], {int(l.familyParams[2]), int(l.familyParams[3])});
     return nullptr;
@@ -111,6 +137,7 @@ Layout layoutWithRowCompanion(const LayoutNode& rowLayout, int64_t rows, int64_t
         rowLayout.familyParams[0] == rows) {
         WarpPartition wp{int(rowLayout.familyParams[1]), int(rowLayout.familyParams[2])};
         if (cols % (8LL * wp.wn) == 0) return makeMmaAccumulator(rows, cols, wp);
+        return makeMmaRowsSpread(rows, cols, wp);
     }
     return nullptr;
 }

@@ -61,13 +61,22 @@ ir::Layout makeBlockFragment(const BlockFragmentParams& p, bool oneD = false);
 /// threads of the row group: thread(i) in {(i % gr)*gc + c}, local(i) = i / gr.
 ir::Layout makeRowReduced(const BlockFragmentParams& p);
 
+/// An M x N loop layout over the holders of mma_c_rows(M, wp) for widths the accumulator layout
+/// cannot take (N not a multiple of 8*wn): column j of row i goes to holder j % (4*wn) of that
+/// row (warp column (j % (4*wn))/4, lane 4*(i%8) + j%4), register rowslot(i)*C + j/(4*wn) with
+/// C = ceil(N/(4*wn)) and rowslot(i) the register of row i in mma_c_rows. Its row companion is
+/// mma_c_rows(M, wp). Widths not a multiple of 4*wn leave padded slots (j >= N). threads =
+/// 32*wm*wn, localSize = (M/wm/16)*2*C. family "mma_c_rows_spread", params {M, N, wm, wn}.
+ir::Layout makeMmaRowsSpread(int64_t M, int64_t N, WarpPartition wp);
+
 /// The 1-D row-value companion of a 2-D fragment layout (values indexed by the row only, held
 /// by every thread that holds some element of that row): makeRowReduced for "block" layouts,
 /// makeMmaAccumulatorRows for "mma_c"; null for layouts without one.
 ir::Layout rowCompanion(const ir::LayoutNode& l);
 
 /// The 2-D layout of shape (rows, cols) whose row companion is `rowLayout` ("row_reduced" with
-/// the same cols, or "mma_c_rows" when cols tiles the warp grid); null otherwise.
+/// the same cols; for "mma_c_rows" the accumulator layout when cols tiles the warp grid, else
+/// makeMmaRowsSpread); null otherwise.
 ir::Layout layoutWithRowCompanion(const ir::LayoutNode& rowLayout, int64_t rows, int64_t cols);
 
 /// A fragment every thread holds entirely (TileLang's replicated fragment): for small tables

@@ -33,13 +33,16 @@ Stmt copyFragment(Ctx& c, const TileOpNode& op, const Region& src, const Region&
     const LayoutNode& L = *lf.layout;
     auto shape = constShape(*fr.buffer);
     auto ext = constExtents(fr);
-    if (!shape || !ext || *shape != *ext) {
-        c.error(op.span, "T.copy: a fragment must be copied as a whole ('" + fr.buffer->name + "')",
-                "copy the full fragment; slice the other operand instead");
+    if (!shape || !ext || ext->size() != shape->size()) {
+        c.error(op.span, "T.copy: the fragment region of '" + fr.buffer->name + "' needs constant extents",
+                "slice the fragment with compile-time sizes (acc[0:valid_rows, :])");
         return nullptr;
     }
+    // A sub-region (acc[:valid, :]): every thread still walks all its registers and keeps those
+    // whose element lies in the region, at the element's offset from the region's start.
+    const bool whole = *shape == *ext;
     Var r = makeVar(c.fresh("r"), DType::Int32, op.span);
-    bool paired = !fragIsDst && pairedEpilogue(L, other);
+    bool paired = whole && !fragIsDst && pairedEpilogue(L, other);
     Var q = paired ? makeVar(c.fresh("q"), DType::Int32, op.span) : nullptr;
     Expr slot = paired ? mul(q, intImm(2)) : Expr(r);
     std::unordered_map<const VarNode*, Expr> inv{{L.invThread.get(), c.tx}, {L.invLocal.get(), slot}};
@@ -51,8 +54,13 @@ Stmt copyFragment(Ctx& c, const TileOpNode& op, const Region& src, const Region&
     for (size_t d = 0; d < L.inverse.size(); ++d) {
         Expr e = substitute(L.inverse[d], inv);
         idx.push_back(e);
-        if ((*shape)[d] != 1) sq.push_back(e);
         if (padded) guard = logicalAnd(guard, lt(e, intImm((*shape)[d])));
+        if (!whole) {
+            const Expr& lo = fr.ranges[d].min;
+            if (constInt(lo) != 0) guard = logicalAnd(guard, binary(BinOp::Ge, e, lo)), e = sub(e, lo);
+            if ((*ext)[d] != (*shape)[d]) guard = logicalAnd(guard, lt(e, intImm((*ext)[d])));
+        }
+        if ((*ext)[d] != 1) sq.push_back(e);
     }
     std::vector<Expr> oIdx = regionIndex(other, sq);
     Expr oIn = inBounds(other.buffer, oIdx);

@@ -8,7 +8,8 @@
 // (shared-memory exchange), which FlashAttention's FullRow gemms never need, and
 // fragment_convert.py the fragment -> fragment copies between layouts (through shared memory),
 // gemm_fragment_a_transposed.py a transposed register A operand (staged through shared memory),
-// fragment_scalar_table.py a fragment read as a scalar outside T.Parallel (replicated layout).
+// fragment_scalar_table.py a fragment read as a scalar outside T.Parallel (replicated layout),
+// fragment_subregion_copy.py copies of part of a fragment in both directions.
 #include <cctype>
 #include <regex>
 
@@ -101,6 +102,7 @@ const Case kCases[] = {
     {"tests/e2e/programs/fragment_convert.py", {}, "fragment_layout_conversion"},
     {"tests/e2e/programs/gemm_fragment_a_transposed.py", {}, "register_a_transposed"},
     {"tests/e2e/programs/fragment_scalar_table.py", {}, "replicated_scalar_table"},
+    {"tests/e2e/programs/fragment_subregion_copy.py", {}, "fragment_subregion_copies"},
 };
 
 TEST(AttentionRegisters, SampleIndexesRegistersByConstantsOnly) {

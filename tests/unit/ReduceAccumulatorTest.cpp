@@ -69,6 +69,25 @@ TEST(ReduceAccumulator, EveryAccumulatorElementsThreadHoldsItsRow) {
         auto back = layoutWithRowCompanion(*rows, 128, 64);
         ASSERT_TRUE(back);
         EXPECT_TRUE(sameMapping(*back, *acc));
+        // Other widths (5 columns) spread over the row's holders, each element exactly once.
+        auto spread = layoutWithRowCompanion(*rows, 128, 5);
+        ASSERT_TRUE(spread);
+        EXPECT_EQ(spread->family, "mma_c_rows_spread");
+        EXPECT_TRUE(sameMapping(*rowCompanion(*spread), *rows));
+        std::set<std::pair<int64_t, int64_t>> seen;
+        for (int64_t t = 0; t < spread->threads; ++t)
+            for (int64_t r = 0; r < spread->localSize; ++r) {
+                auto ij = fragmentInverse(*spread, t, r);
+                ASSERT_TRUE(ij);
+                if ((*ij)[1] >= 5) continue;  // padded slot
+                EXPECT_TRUE(seen.insert({(*ij)[0], (*ij)[1]}).second);
+                EXPECT_EQ(fragmentLocate(*spread, *ij), std::make_pair(t, r));
+                bool held = false;
+                for (int64_t rr = 0; rr < rows->localSize && !held; ++rr)
+                    held = fragmentInverse(*rows, t, rr)->at(0) == (*ij)[0];
+                EXPECT_TRUE(held) << "spread: thread " << t << " reg " << r;
+            }
+        EXPECT_EQ(seen.size(), 128u * 5);
     }
 }
 
