@@ -13,14 +13,17 @@
 #     ref_program), with the block sizes its main() uses (128 x 128, 256 threads, 2 stages).
 #   not here: example_gqa_fwd_varlen.py needs valid cu_seqlens inputs (random int32 tensors
 #   are not prefix sums), so `tilec run` cannot feed it.
-# Usage (device tool): bash bench/attn_check.sh   -> $OUT/log.txt, $OUT/bench-*.json
+# Usage (device tool): bash bench/attn_check.sh [sample|corpus|bench|all]   (default all)
+#   -> $OUT/log-<part>.txt, $OUT/bench-*.json. Each part fits one 10-minute device command (the
+#   float64 references at S=4096 take seconds to tens of seconds each on the host).
 set -u
 OUT=${OUT:-/tmp/out}; mkdir -p "$OUT"
 T=${TILEC:-build/tilec}
 C=${CORPUS:-.corpus}; [ -d "$C/examples" ] || C=../shared/tilelang-corpus
 TMPDIR=${TMPDIR:-/tmp}
 export TILESCOPE_CACHE_DIR=${TILESCOPE_CACHE_DIR:-/tmp/tscache}
-exec > >(tee "$OUT/log.txt") 2>&1
+PART=${1:-all}
+exec > >(tee "$OUT/log-$PART.txt") 2>&1
 log() { echo "== $*"; }
 nvidia-smi --query-gpu=name,driver_version --format=csv,noheader
 fails=0
@@ -29,6 +32,12 @@ bench() { local out=$1; shift; log "tilec bench $*"; "$T" bench "$@" --json "$OU
 
 S=samples/flash_attention.py
 REAL="--param batch=1 --param heads=16 --param dim=128"
+MHA="$TMPDIR/mha_bwd_bshd_fwd_ref.py"
+SINK="$C/examples/attention_sink/example_mha_sink_fwd_bhsd.py"
+SP="--param batch=1 --param heads=16 --param dim=128 --param block_M=128 --param block_N=128 --param num_stages=2 --param threads=256"
+want() { [ "$PART" = all ] || [ "$PART" = "$1" ]; }
+
+if want sample; then
 for causal in False True; do
   run $S $REAL --param seq_len=4096 --param is_causal=$causal
   run $S $REAL --param seq_len=1000 --param is_causal=$causal
@@ -36,8 +45,10 @@ for causal in False True; do
   run $S $REAL --param seq_len=1000 --param is_causal=$causal --param block_M=128 --param block_N=32 --param threads=256 --param num_stages=1
 done
 run $S --param batch=2 --param heads=4 --param seq_len=333 --param dim=64 --param dtype=bfloat16
+run $S --param batch=1 --param heads=16 --param dim=128 --param seq_len=1000 --param threads=256 --param is_causal=True
+fi
 
-MHA="$TMPDIR/mha_bwd_bshd_fwd_ref.py"
+if want corpus; then
 cp "$C/examples/flash_attention/example_mha_bwd_bshd.py" "$MHA"
 cat >> "$MHA" <<'EOF'
 
@@ -64,16 +75,17 @@ for causal in False True; do
   run "$MHA" $MP --param seq_len=1000 --param is_causal=$causal
 done
 
-SINK="$C/examples/attention_sink/example_mha_sink_fwd_bhsd.py"
-SP="--param batch=1 --param heads=16 --param dim=128 --param block_M=128 --param block_N=128 --param num_stages=2 --param threads=256"
 run "$SINK" $SP --param seq_q=4096 --param seq_kv=4096
 run "$SINK" $SP --param seq_q=1000 --param seq_kv=1000
 run "$SINK" --param batch=1 --param heads=16 --param dim=128 --param seq_q=1000 --param seq_kv=1300
+fi
 
+if want bench; then
 log "bench"
 bench bench-fa-s4096.json $S $REAL --param seq_len=4096
 bench bench-fa-s4096-causal.json $S $REAL --param seq_len=4096 --param is_causal=True
 bench bench-fa-s4096-bm128.json $S $REAL --param seq_len=4096 --param block_M=128 --param threads=256
 bench bench-sink-s4096.json "$SINK" $SP --param seq_q=4096 --param seq_kv=4096
+fi
 log "failures: $fails"
 exit $((fails > 0))
