@@ -136,7 +136,7 @@ std::vector<rt::OutputSpec> outputSpecs(const CompileResult& r) {
 /// Compares outputs with the reference, prints one line per output; true if all pass. A
 /// reference that does not fit the outputs (count or shape) is an error, printed to stderr.
 bool checkOutputs(const CompileResult& r, const std::vector<HostTensor>& outs,
-                  const std::vector<HostTensor>& refs) {
+                  const std::vector<HostTensor>& refs, const rt::CompareOptions& opt = {}) {
     const auto specs = outputSpecs(r);
     if (auto bad = rt::referenceMismatch(specs, refs); !bad.empty()) {
         std::cerr << "tilec: error: " << bad << "\n";
@@ -155,7 +155,7 @@ bool checkOutputs(const CompileResult& r, const std::vector<HostTensor>& outs,
                       << formatShape(refs[k].shape) << "\n";
             return false;
         }
-        auto c = rt::compare(outs[k], refs[k]);
+        auto c = rt::compare(outs[k], refs[k], opt);
         std::cout << "  " << specs[k].name << ": " << rt::describe(c, &outs[k], &refs[k]) << "\n";
         all &= c.pass;
     }
@@ -281,7 +281,9 @@ int runRun(const RunCommand& c) {
         std::cerr << "tilec: error: " << bad << "\n";
         return 1;
     }
-    bool pass = checkOutputs(*r, outs, *ref);
+    rt::CompareOptions opt;
+    if (c.rtol > 0) opt.relL2Tolerance = c.rtol;
+    bool pass = checkOutputs(*r, outs, *ref, opt);
     std::cout << (pass ? "PASS" : "FAIL") << "\n";
     return pass ? 0 : 2;
 }

@@ -22,6 +22,7 @@ struct RunCommand {
     std::string interp;         ///< "" GPU; "tile": tile-level interpreter; "lowered": thread-level
     std::string check = "ref";  ///< "ref" (ref_program in float64) or "interp"
     uint64_t seed = 0;          ///< 0: fresh seed each run
+    double rtol = 0;            ///< rel-L2 tolerance for float outputs; 0: the dtype's default
     bool quiet = false;
     std::string
         ref;  ///< --ref NAME: reference function (dotted for nested); "": pragma/ref_program

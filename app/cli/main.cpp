@@ -62,6 +62,10 @@ int main(int argc, char** argv) {
     run->add_option("--ref", rc.ref,
                     "reference function to check against (default: the pragma's @ref, else "
                     "ref_program); a nested one by its path, e.g. run_gemm.ref_program");
+    run->add_option("--rtol", rc.rtol,
+                    "rel-L2 tolerance for float outputs (default: by output dtype, e.g. 1e-5 for "
+                    "float32; a float32 T.gemm computes in tf32, ~3e-4)")
+        ->check(CLI::PositiveNumber);
 
     BenchCommand bc;
     auto* bench =
@@ -110,7 +114,8 @@ int main(int argc, char** argv) {
                        "cuda:sm_80 | cuda:sm_90a (default: the attached GPU, else cuda:sm_80)");
     layout->add_option("--kernel,-k", lc.flags.kernel, "the kernel of a file with several");
     layout->add_option("--builtin", lc.builtin,
-                       "show a hardware layout instead: mma_a, mma_b, mma_c, wgmma_c:N, mfma_a, "
+                       "show a hardware layout instead: mma_a[:B], mma_b[:B] (B = operand "
+                       "bytes: 2 fp16/bf16, 1 int8/fp8, 4 tf32), mma_c, wgmma_c:N, mfma_a, "
                        "mfma_b, mfma_c, ldmatrix:N, ldmatrix_t:N (N = matrices: 1, 2 or 4; "
                        "ldmatrix:x4 is accepted too)");
     layout->add_option("--shape", lc.shape,

@@ -396,6 +396,15 @@ private:
             g.transA = ci(8) != 0, g.transB = ci(9) != 0, g.swizzleA = int(ci(10)),
             g.swizzleB = int(ci(11));
         if ((!A && !regA) || !B || g.wm <= 0 || g.wn <= 0) return;
+        // gemmOperandLoads ports GemmSS::load (fp16/bf16 with an f32 accumulator); the other
+        // dtypes take GemmSSAtom's loads (per-element loads for transposed 8/32-bit operands).
+        auto* acc = as<CallNode>(c.args[2]);
+        auto* accLoad = acc && !acc->args.empty() ? as<LoadNode>(acc->args[0]) : nullptr;
+        const DType bt = B->buffer->dtype;
+        if ((bt != DType::Float16 && bt != DType::BFloat16) || !accLoad ||
+            accLoad->buffer->dtype != DType::Float32)
+            return note(c.op + " of " + std::string(dtypeName(bt)) +
+                        " operands: its shared loads are not modelled (fp16/bf16 -> f32 only)");
         g.eltBytes = dtypeBytes(B->buffer->dtype);
         setLane(0, 0);
         auto baseIdx = [&](const LoadNode* l) {

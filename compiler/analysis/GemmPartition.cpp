@@ -29,20 +29,18 @@ std::optional<WarpPartition> partitionWarps(int64_t M, int64_t N, int warps, Gem
     auto valid = [&](int wm, int wn) {
         return M % (int64_t(wm) * kWarpTileM) == 0 && N % (int64_t(wn) * kWarpTileN) == 0;
     };
-    // FullRow/FullCol as TileLang's GemmWarpPolicy computes them: every warp along M (N); when
-    // M/16 (N/8) is not a multiple of the warp count, M/16 (N/8) warps along it and the rest
-    // along the other dimension (e.g. M=64 on 8 warps: 4 x 2).
-    auto full = [&](bool rows) -> std::optional<WarpPartition> {
-        WarpPartition wp = rows ? WarpPartition{warps, 1} : WarpPartition{1, warps};
-        if (!valid(wp.wm, wp.wn)) {
-            const int64_t along = rows ? M / kWarpTileM : N / kWarpTileN;
-            if (along <= 0 || along > warps || warps % along != 0) return std::nullopt;
-            wp = rows ? WarpPartition{int(along), int(warps / along)} : WarpPartition{int(warps / along), int(along)};
+    // FullRow / FullCol put as many warps as tile along their side and the rest on the other
+    // side (TileLang's ComputeDefaultWarpPartition does the same: it walks m = warps..1 and
+    // keeps the first divisor that tiles), so 8 warps on a 64x64 FullRow tile become 4x2
+    // rather than an error.
+    if (policy == GemmPolicy::FullRow || policy == GemmPolicy::FullCol) {
+        for (int side = warps; side >= 1; --side) {
+            if (warps % side != 0) continue;
+            int wm = policy == GemmPolicy::FullRow ? side : warps / side, wn = warps / wm;
+            if (valid(wm, wn)) return WarpPartition{wm, wn};
         }
-        return valid(wp.wm, wp.wn) ? std::optional<WarpPartition>(wp) : std::nullopt;
-    };
-    if (policy == GemmPolicy::FullRow) return full(true);
-    if (policy == GemmPolicy::FullCol) return full(false);
+        return std::nullopt;
+    }
     std::optional<WarpPartition> best;
     double bestScore = std::numeric_limits<double>::max();
     for (int wm = 1; wm <= warps; ++wm) {

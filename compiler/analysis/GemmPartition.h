@@ -19,9 +19,11 @@ constexpr int kWarpTileM = 16;  ///< rows of one warp tile must be a multiple of
 constexpr int kWarpTileN = 8;   ///< columns of one warp tile must be a multiple of this
 
 /// Picks the warp grid for `warps` warps, or nullopt if no grid tiles M x N.
-/// Square: the valid grid whose warp tile is closest to square; FullRow: all warps along M
-/// (wm = warps), or, when M is too short for that, M/16 warps along M and the rest along N
-/// (TileLang's rule); FullCol: the same with N (N/8 warps along N).
+/// Square: the valid grid whose warp tile is closest to square; FullRow: as many warps along
+/// M as tile it (the largest divisor wm of `warps` with M % (16*wm) == 0 and the remaining
+/// wn = warps/wm tiling N), FullCol likewise along N. The FullRow/FullCol fallback is
+/// TileLang's (src/cuda/op/gemm.cc ComputeDefaultWarpPartition); its Square differs (it aims
+/// at wn = 2*wm), ours minimises |log(warp tile rows / cols)|.
 std::optional<WarpPartition> partitionWarps(int64_t M, int64_t N, int warps, GemmPolicy policy);
 
 /// Thread counts (multiples of 32, up to 1024) for which partitionWarps succeeds, as "32, 64".

@@ -3,6 +3,7 @@
 #include "compiler/analysis/HwLayouts.h"
 
 #include <cstdlib>
+#include <cstring>
 #include <sstream>
 
 #include "compiler/analysis/LayoutBuild.h"
@@ -22,61 +23,139 @@ std::shared_ptr<LayoutNode> newFragment(std::vector<int64_t> shape, const char* 
 }
 }  // namespace
 
-// A atom (16x16): lane = 4*(r%8) + (c%8)/2, a-index = c%2 + 2*(r/8) + 4*(c/8) (§9.7.14.5.8).
-Layout makeMmaOperandA(int64_t M, int64_t K, WarpPartition wp) {
+// Every m16n8kX atom of a 16-, 8- or 32-bit operand has the same layout in 32-bit words
+// (PTX ISA §9.7.14.5.7 m16n8k8 .tf32, §9.7.14.5.8 m16n8k16 .f16/.bf16, §9.7.14.5.10 m16n8k32
+// .s8/.u8/.e4m3/.e5m2): a row holds 32 bytes of K = 8 words; lane 4g + t holds word t of the
+// low half (bytes 0..15) and word t of the high half (bytes 16..31). With epw = 4 / elemBytes
+// elements per word, atom K = 8*epw and half = 4*epw:
+//   A (16 x atomK) register j = (row/8)%2 + 2*((k%atomK)/half), item k%epw;
+//   B (atomK x 8)  register j = (k%atomK)/half,                  item k%epw.
+// For fp16 (epw 2) this is a_i: row = g + 8*((i/2)%2), col = 2t + i%2 + 8*(i/4) of §9.7.14.5.8;
+// for 8-bit (epw 4) a_i: row g + 8*((i/4)%2), col 4t + i%4 + 16*(i/8) of §9.7.14.5.10; for tf32
+// (epw 1) a_i: row g + 8*(i%2), col t + 4*(i/2) of §9.7.14.5.7.
+namespace {
+int wordElems(int elemBytes) { return elemBytes == 1 ? 4 : elemBytes == 4 ? 1 : 2; }
+const char* atomName(int elemBytes) {
+    return elemBytes == 1   ? "m16n8k32 8-bit (PTX ISA 9.7.14.5.10)"
+           : elemBytes == 4 ? "m16n8k8 tf32 (PTX ISA 9.7.14.5.7)"
+                            : "m16n8k16 (PTX ISA 9.7.14.5.8)";
+}
+}  // namespace
+
+Layout makeMmaOperandA(int64_t M, int64_t K, WarpPartition wp, int elemBytes) {
     auto l = newFragment({M, K}, "i", "k");
+    const int64_t epw = wordElems(elemBytes), AK = 8 * epw, half = 4 * epw, per = 4 * epw;
     const int64_t mw = M / wp.wm, MI = mw / 16;
     Expr i = l->inputs[0], k = l->inputs[1];
-    Expr lane = add(mulc(mod(i, 8), 4), div(mod(k, 8), 2));
-    Expr e = add3(mod(k, 2), mulc(div(mod(i, 16), 8), 2), mulc(div(mod(k, 16), 8), 4));
+    Expr lane = add(mulc(mod(i, 8), 4), div(mod(k, half), epw));
+    Expr reg = add(div(mod(i, 16), 8), mulc(div(mod(k, AK), half), 2));
+    Expr e = add(mod(k, epw), mulc(reg, epw));
     l->thread = add(mulc(div(i, mw), 32LL * wp.wn), lane);
-    l->local = add(mulc(add(mulc(div(k, 16), MI), div(mod(i, mw), 16)), 8), e);
+    l->local = add(mulc(add(mulc(div(k, AK), MI), div(mod(i, mw), 16)), per), e);
     l->threads = 32LL * wp.wm * wp.wn;
-    l->localSize = MI * (K / 16) * 8;
+    l->localSize = MI * (K / AK) * per;
     l->replicate = wp.wn;
     Expr t = l->invThread, r = l->invLocal;
-    Expr w = div(t, 32), ln = mod(t, 32), a = div(r, 8), ei = mod(r, 8);
+    Expr w = div(t, 32), ln = mod(t, 32), a = div(r, per), ei = mod(r, per), rj = div(ei, epw);
     l->inverse = {
-        add(add3(mulc(div(w, wp.wn), mw), mulc(mod(a, MI), 16), div(ln, 4)),
-            mulc(mod(div(ei, 2), 2), 8)),
-        add(add3(mulc(div(a, MI), 16), mulc(mod(ln, 4), 2), mod(ei, 2)), mulc(div(ei, 4), 8)),
+        add(add3(mulc(div(w, wp.wn), mw), mulc(mod(a, MI), 16), div(ln, 4)), mulc(mod(rj, 2), 8)),
+        add(add3(mulc(div(a, MI), AK), mulc(mod(ln, 4), epw), mod(ei, epw)), mulc(div(rj, 2), half)),
     };
     std::ostringstream os;
-    os << "mma.sync m16n8k16 operand A (PTX ISA 9.7.14.5.8), warps " << wp.wm << "x" << wp.wn
-       << ", " << l->localSize << " halves/thread, shared by the " << wp.wn
+    os << "mma.sync " << atomName(elemBytes) << " operand A, warps " << wp.wm << "x" << wp.wn
+       << ", " << l->localSize << " elements/thread, shared by the " << wp.wn
        << " warp(s) of a warp row";
     l->description = os.str();
     l->family = "mma_a";
     l->familyParams = {M, K, wp.wm, wp.wn};
+    if (elemBytes != 2) l->familyParams.push_back(elemBytes);
     return l;
 }
 
-// B atom (16x8, row k, col n): lane = 4*(n%8) + (k%8)/2, b-index = k%2 + 2*(k/8).
-Layout makeMmaOperandB(int64_t K, int64_t N, WarpPartition wp) {
+Layout makeMmaOperandB(int64_t K, int64_t N, WarpPartition wp, int elemBytes) {
     auto l = newFragment({K, N}, "k", "j");
+    const int64_t epw = wordElems(elemBytes), AK = 8 * epw, half = 4 * epw, per = 2 * epw;
     const int64_t nw = N / wp.wn, NI = nw / 8;
     Expr k = l->inputs[0], j = l->inputs[1];
-    Expr lane = add(mulc(mod(j, 8), 4), div(mod(k, 8), 2));
-    Expr e = add(mod(k, 2), mulc(div(mod(k, 16), 8), 2));
+    Expr lane = add(mulc(mod(j, 8), 4), div(mod(k, half), epw));
+    Expr e = add(mod(k, epw), mulc(div(mod(k, AK), half), epw));
     l->thread = add(mulc(div(j, nw), 32), lane);
-    l->local = add(mulc(add(mulc(div(k, 16), NI), div(mod(j, nw), 8)), 4), e);
+    l->local = add(mulc(add(mulc(div(k, AK), NI), div(mod(j, nw), 8)), per), e);
     l->threads = 32LL * wp.wm * wp.wn;
-    l->localSize = NI * (K / 16) * 4;
+    l->localSize = NI * (K / AK) * per;
     l->replicate = wp.wm;
     Expr t = l->invThread, r = l->invLocal;
-    Expr w = div(t, 32), ln = mod(t, 32), a = div(r, 4), ei = mod(r, 4);
+    Expr w = div(t, 32), ln = mod(t, 32), a = div(r, per), ei = mod(r, per);
     l->inverse = {
-        add(add3(mulc(div(a, NI), 16), mulc(mod(ln, 4), 2), mod(ei, 2)), mulc(div(ei, 2), 8)),
+        add(add3(mulc(div(a, NI), AK), mulc(mod(ln, 4), epw), mod(ei, epw)),
+            mulc(div(ei, epw), half)),
         add3(mulc(mod(w, wp.wn), nw), mulc(mod(a, NI), 8), div(ln, 4)),
     };
     std::ostringstream os;
-    os << "mma.sync m16n8k16 operand B (PTX ISA 9.7.14.5.8), warps " << wp.wm << "x" << wp.wn
-       << ", " << l->localSize << " halves/thread, shared by the " << wp.wm
+    os << "mma.sync " << atomName(elemBytes) << " operand B, warps " << wp.wm << "x" << wp.wn
+       << ", " << l->localSize << " elements/thread, shared by the " << wp.wm
        << " warp(s) of a warp column";
     l->description = os.str();
     l->family = "mma_b";
     l->familyParams = {K, N, wp.wm, wp.wn};
+    if (elemBytes != 2) l->familyParams.push_back(elemBytes);
     return l;
+}
+
+std::optional<MmaAtom> selectMmaAtom(DType ab, DType c, std::string* why) {
+    auto atom = [](int k, int e, std::string ptx, std::string conv = {}) {
+        return std::optional<MmaAtom>(MmaAtom{k, e, std::move(ptx), std::move(conv)});
+    };
+    const std::string abName(dtypeName(ab)), cName(dtypeName(c));
+    switch (ab) {
+        case DType::Float16:
+            if (c == DType::Float32) return atom(16, 2, "mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32");
+            if (c == DType::Float16) return atom(16, 2, "mma.sync.aligned.m16n8k16.row.col.f16.f16.f16.f16");
+            break;
+        case DType::BFloat16:
+            // bf16 exists only with an f32 accumulator (§9.7.14.5 .atype/.dtype table).
+            if (c == DType::Float32) return atom(16, 2, "mma.sync.aligned.m16n8k16.row.col.f32.bf16.bf16.f32");
+            break;
+        case DType::Int8:
+            if (c == DType::Int32) return atom(32, 1, "mma.sync.aligned.m16n8k32.row.col.s32.s8.s8.s32");
+            break;
+        case DType::UInt8:
+            if (c == DType::Int32) return atom(32, 1, "mma.sync.aligned.m16n8k32.row.col.s32.u8.u8.s32");
+            break;
+        case DType::Float8E4M3:
+        case DType::Float8E5M2:
+            // The fp8 mma.sync (m16n8k32 .f32.e4m3/.e5m2) needs sm_89. Below it every fp8 value
+            // is exactly an f16 (e5m2 is f16's top byte; e4m3's 4-bit exponent and 3-bit
+            // mantissa fit f16's 5 and 10 bits, subnormals included), and an f16 x f16 product
+            // is exact in f32, so widening in registers computes the same products as the fp8
+            // instruction: a conversion, not an approximation, hence no diagnostic.
+            if (c == DType::Float32)
+                return atom(32, 1,
+                            std::string("mma.sync.aligned.m16n8k32.row.col.f32.") +
+                                (ab == DType::Float8E4M3 ? "e4m3.e4m3" : "e5m2.e5m2") + ".f32",
+                            "fp8->f16 below sm_89");
+            break;
+        case DType::Float32:
+            if (c == DType::Float32) return atom(8, 4, "mma.sync.aligned.m16n8k8.row.col.f32.tf32.tf32.f32", "tf32");
+            break;
+        default: break;
+    }
+    if (why)
+        *why = "no mma.sync for " + abName + " operands with a " + cName +
+               " accumulator; supported: float16 or bfloat16 -> float32, float16 -> float16, "
+               "int8 or uint8 -> int32, float8_e4m3 or float8_e5m2 -> float32, float32 (tf32) -> "
+               "float32";
+    return std::nullopt;
+}
+
+double mmaOperandValue(DType ab, double x) {
+    if (ab != DType::Float32) return x;
+    float f = static_cast<float>(x);
+    uint32_t u;
+    std::memcpy(&u, &f, 4);
+    if ((u & 0x7f800000u) != 0x7f800000u) u = (u + 0x1000u) & ~0x1fffu;  // rna to 10 bits
+    std::memcpy(&f, &u, 4);
+    return f;
 }
 
 std::string wgmmaLayoutError(int64_t M, int64_t N, WarpgroupPartition wg) {
@@ -179,8 +258,12 @@ Layout makeMfma16Layout(char operand, int64_t rows, int64_t cols, WarpPartition 
 
 const std::vector<BuiltinLayoutInfo>& builtinLayouts() {
     static const std::vector<BuiltinLayoutInfo> k = {
-        {"mma_a", "mma_a", "mma.sync m16n8k16 operand A, 16x16 fp16 per warp (a0..a7)"},
-        {"mma_b", "mma_b", "mma.sync m16n8k16 operand B, 16x8 (k x n) fp16 per warp (b0..b3)"},
+        {"mma_a", "mma_a[:B]",
+         "mma.sync operand A per warp: B = 2 (default) m16n8k16 16x16 fp16/bf16, 1 m16n8k32 16x32 "
+         "int8/fp8, 4 m16n8k8 16x8 tf32"},
+        {"mma_b", "mma_b[:B]",
+         "mma.sync operand B (k x n) per warp: B = 2 (default) 16x8 fp16/bf16, 1 32x8 int8/fp8, "
+         "4 8x8 tf32"},
         {"mma_c", "mma_c", "mma.sync m16n8k16 accumulator C/D, 16x8 f32 per warp (c0..c3)"},
         {"wgmma_c", "wgmma_c:N",
          "wgmma m64nNk16 accumulator D, 64xN f32 per warpgroup (N = 8..256 step 8)"},
@@ -235,8 +318,13 @@ Layout makeBuiltinLayout(const std::string& spec, const std::vector<int64_t>& sh
     if (!grid.empty() && grid.size() != 2) return fail(why, "the warp grid has two extents (AxB)");
     const int gm = grid.empty() ? 1 : grid[0], gn = grid.empty() ? 1 : grid[1];
     if (gm < 1 || gn < 1) return fail(why, "the warp grid must be at least 1x1");
-    if (param >= 0 && name != "wgmma_c" && name != "ldmatrix" && name != "ldmatrix_t")
+    if (param >= 0 && name != "wgmma_c" && name != "ldmatrix" && name != "ldmatrix_t" &&
+        name != "mma_a" && name != "mma_b")
         return fail(why, "'" + name + "' takes no :N parameter");
+    const int opBytes = param < 0 ? 2 : int(param);  // mma_a / mma_b: operand element bytes
+    if ((name == "mma_a" || name == "mma_b") && opBytes != 1 && opBytes != 2 && opBytes != 4)
+        return fail(why, name + " takes :1 (8-bit, m16n8k32), :2 (16-bit, m16n8k16) or :4 (tf32, "
+                          "m16n8k8) operand bytes");
 
     if (name == "ldmatrix" || name == "ldmatrix_t") {
         int x = param < 0 ? 4 : int(param);
@@ -256,7 +344,8 @@ Layout makeBuiltinLayout(const std::string& spec, const std::vector<int64_t>& sh
     const bool mfma = name.rfind("mfma", 0) == 0;
     const char op = name.back() == 'a' ? 'A' : name.back() == 'b' ? 'B' : 'C';
     // Atom extents (rows x cols) of one warp / wave, and which dims the grid tiles.
-    int64_t ar = 16, ac = mfma ? 16 : (op == 'A' ? 16 : 8);
+    const int64_t atomK = 32 / opBytes;
+    int64_t ar = mfma || op != 'B' ? 16 : atomK, ac = mfma ? 16 : (op == 'A' ? atomK : 8);
     const bool tileRows = op != 'B', tileCols = op != 'A';
     int64_t rows = shape.empty() ? ar * (tileRows ? gm : 1) : shape[0];
     int64_t cols = shape.empty() ? ac * (tileCols ? gn : 1) : shape[1];
@@ -264,8 +353,8 @@ Layout makeBuiltinLayout(const std::string& spec, const std::vector<int64_t>& sh
     if (e.empty()) e = shapeError("cols", cols, tileCols ? gn : 1, ac);
     if (!e.empty()) return fail(why, name + ": " + e);
     if (mfma) return makeMfma16Layout(op, rows, cols, wp);
-    if (op == 'A') return makeMmaOperandA(rows, cols, wp);
-    if (op == 'B') return makeMmaOperandB(rows, cols, wp);
+    if (op == 'A') return makeMmaOperandA(rows, cols, wp, opBytes);
+    if (op == 'B') return makeMmaOperandB(rows, cols, wp, opBytes);
     return makeMmaAccumulator(rows, cols, wp);
 }
 

@@ -30,30 +30,62 @@
 // not measured (no CDNA GPU here).
 #pragma once
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <vector>
 
 #include "compiler/analysis/Layouts.h"
+#include "compiler/ir/DType.h"
 #include "compiler/ir/Layout.h"
 
 namespace ts::analysis {
 
-/// mma.sync m16n8k16 operand A (fp16/bf16) of a block GEMM, logical shape (M, K), as
-/// resources/ts_device.cuh GemmSS walks it: warp w = (w/wn, w%wn) uses rows (w/wn)*(M/wm)..,
-/// k-step kk holds Frags::a[mi] = a0..a7 of atom (mi, kk). Every warp of a warp-grid row needs
-/// the same A rows, so the layout is replicated over the wn warps of that row (replicate = wn;
-/// the forward map names warp (w/wn)*wn, i.e. column 0). local = (kk*kMI + mi)*8 + i for element
-/// a_i (kMI = M/wm/16). Requires M % (16*wm) == 0, K % 16 == 0. threads = 32*wm*wn,
-/// localSize = kMI*(K/16)*8. family "mma_a", params {M, K, wm, wn}.
-ir::Layout makeMmaOperandA(int64_t M, int64_t K, WarpPartition wp);
+/// mma.sync m16n8kX operand A of a block GEMM, logical shape (M, K), as
+/// resources/ts_device.cuh GemmSS / GemmSSAtom walk it: warp w = (w/wn, w%wn) uses rows
+/// (w/wn)*(M/wm).., k-step kk holds the A registers of atom (mi, kk). elemBytes selects the
+/// atom: 2 = m16n8k16 (fp16/bf16, a0..a7), 1 = m16n8k32 (int8/uint8/fp8, a0..a15), 4 = m16n8k8
+/// (tf32, a0..a3); all three are the same layout of 32-bit words (see HwLayouts.cpp). Every warp
+/// of a warp-grid row needs the same A rows, so the layout is replicated over the wn warps of
+/// that row (replicate = wn; the forward map names warp (w/wn)*wn, i.e. column 0).
+/// local = (kk*kMI + mi)*(16/elemBytes) + i for element a_i (kMI = M/wm/16). Requires
+/// M % (16*wm) == 0, K % atomK == 0 (atomK = 32/elemBytes). threads = 32*wm*wn,
+/// localSize = kMI*(K/atomK)*(16/elemBytes). family "mma_a", params {M, K, wm, wn} (+ elemBytes
+/// when it is not 2).
+ir::Layout makeMmaOperandA(int64_t M, int64_t K, WarpPartition wp, int elemBytes = 2);
 
-/// mma.sync m16n8k16 operand B (fp16/bf16), logical shape (K, N) (row k, column n), as GemmSS
-/// walks it: warp column w%wn uses columns (w%wn)*(N/wn).., Frags::b[ni] = b0..b3 of atom
-/// (kk, ni). Replicated over the wm warps of a warp-grid column (replicate = wm; forward names
-/// warp-grid row 0). local = (kk*kNI + ni)*4 + i for b_i (kNI = N/wn/8). Requires
-/// N % (8*wn) == 0, K % 16 == 0. threads = 32*wm*wn, localSize = kNI*(K/16)*4.
-/// family "mma_b", params {K, N, wm, wn}.
-ir::Layout makeMmaOperandB(int64_t K, int64_t N, WarpPartition wp);
+/// mma.sync m16n8kX operand B, logical shape (K, N) (row k, column n), as GemmSS walks it: warp
+/// column w%wn uses columns (w%wn)*(N/wn).., registers b_i of atom (kk, ni). elemBytes as for
+/// makeMmaOperandA (b0..b3, b0..b7, b0..b1). Replicated over the wm warps of a warp-grid column
+/// (replicate = wm; forward names warp-grid row 0). local = (kk*kNI + ni)*(8/elemBytes) + i for
+/// b_i (kNI = N/wn/8). Requires N % (8*wn) == 0, K % atomK == 0. threads = 32*wm*wn,
+/// localSize = kNI*(K/atomK)*(8/elemBytes). family "mma_b", params {K, N, wm, wn} (+ elemBytes).
+ir::Layout makeMmaOperandB(int64_t K, int64_t N, WarpPartition wp, int elemBytes = 2);
+
+/// The mma.sync atom T.gemm uses for one operand/accumulator dtype pair on the sm_80 code path
+/// (PTX ISA §9.7.14.5 "Matrix shape and data types" of mma). Every atom is m16n8 with the
+/// m16n8 accumulator fragment of makeMmaAccumulator (c0..c3 at rows g, g+8 and columns 2t, 2t+1,
+/// also for the .f16 and .s32 accumulators of §9.7.14.5.8 / §9.7.14.5.10), 4 A and 2 B registers
+/// of 32 bits (makeMmaOperandA/B with elemBytes).
+struct MmaAtom {
+    int k = 16;          ///< K of one instruction: 16 (16-bit), 32 (8-bit), 8 (tf32)
+    int elemBytes = 2;   ///< operand element size (the elemBytes of makeMmaOperandA/B)
+    std::string ptx;     ///< the instruction as resources/ts_device.cuh issues it
+    /// How the operands enter the instruction: "" (as stored), "tf32" (cvt.rna.tf32.f32 of each
+    /// fp32 operand, round to nearest, ties away, 10-bit mantissa), "fp8->f16 below sm_89" (the
+    /// fp8 mma needs sm_89; below it each fp8 register is widened to f16x2 exactly and the atom
+    /// runs as two m16n8k16 .f32.f16 mma over the same K words).
+    std::string operandConversion;
+};
+
+/// The atom for A/B dtype `ab` and accumulator dtype `c`, or nullopt with `why` saying which
+/// pairs exist: {float16, bfloat16} x float32, float16 x float16, {int8, uint8} x int32,
+/// {float8_e4m3, float8_e5m2} x float32, float32 (tf32) x float32.
+std::optional<MmaAtom> selectMmaAtom(ir::DType ab, ir::DType c, std::string* why);
+
+/// Value of operand element x as the atom multiplies it: tf32 rounding for float32 operands
+/// (cvt.rna.tf32.f32: 10 mantissa bits, ties away from zero, PTX ISA §9.7.9.21), x otherwise
+/// (fp16/bf16/fp8/int8 products are exact in the accumulator's precision).
+double mmaOperandValue(ir::DType ab, double x);
 
 /// Warpgroup grid and instruction width of a wgmma accumulator tiling.
 struct WarpgroupPartition {
@@ -91,7 +123,8 @@ struct BuiltinLayoutInfo {
 const std::vector<BuiltinLayoutInfo>& builtinLayouts();
 
 /// Builds a catalogue layout from `spec` = NAME[:N] (N: wgmma's instruction n, default 64; the
-/// matrix count 1/2/4 of ldmatrix, default 4). `shape` = {rows, cols} of the block tile (empty:
+/// matrix count 1/2/4 of ldmatrix, default 4; the operand bytes 1/2/4 of mma_a / mma_b, default
+/// 2). `shape` = {rows, cols} of the block tile (empty:
 /// the single-warp atom, or for wgmma_c 64 x N) and `grid` = {along rows, along cols} warps,
 /// warpgroups or wavefronts (empty: 1x1). Returns nullptr and sets `why` on an unknown name or
 /// parameters the layout does not accept.

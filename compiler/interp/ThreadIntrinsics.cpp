@@ -7,8 +7,10 @@
 #include <cmath>
 #include <string_view>
 
+#include "compiler/analysis/HwLayouts.h"
 #include "compiler/analysis/Layouts.h"
 #include "compiler/analysis/Swizzle.h"
+#include "compiler/interp/MmaModel.h"
 #include "compiler/interp/ThreadMachine.h"
 #include "compiler/ir/Intrinsics.h"
 
@@ -452,26 +454,37 @@ void ThreadMachine::gemmSS(const CallNode* c, const ThreadList& act) {
     const int64_t M = p[0], N = p[1], K = p[2], WM = p[3], WN = p[4];
     const bool TA = p[5] != 0, TB = p[6] != 0;
     const int swzA = int(p[7]), swzB = int(p[8]);
-    if (WM <= 0 || WN <= 0 || M % WM || N % WN || (M / WM) % 16 || (N / WN) % 8 || K % 16 || K <= 0 ||
-        (regA && WN != 1))
+    // The atom of the dtype pair (HwLayouts.h selectMmaAtom), as ts::gemm_ss picks MmaAtom<T, TC>.
+    std::string why;
+    auto atom = A.buf->dtype == B.buf->dtype
+                    ? analysis::selectMmaAtom(A.buf->dtype, C.buf->dtype, &why)
+                    : std::nullopt;
+    if (!atom)
+        fail(c->span, std::string(name) + " operands '" + A.buf->node->name + "', '" +
+                          B.buf->node->name + "' and accumulator '" + C.buf->node->name + "': " +
+                          (why.empty() ? "A and B dtypes differ" : why));
+    const int64_t kStep = atom->k;
+    if (WM <= 0 || WN <= 0 || M % WM || N % WN || (M / WM) % 16 || (N / WN) % 8 || K % kStep ||
+        K <= 0 || (regA && WN != 1))
         fail(c->span, std::string(name) + " shape M=" + std::to_string(M) + " N=" + std::to_string(N) +
                           " K=" + std::to_string(K) + " warps " + std::to_string(WM) + "x" +
-                          std::to_string(WN) +
-                          " violates the m16n8k16 tiling (warp tile rows % 16, cols % 8, K % 16" +
+                          std::to_string(WN) + " violates the m16n8k" + std::to_string(kStep) +
+                          " tiling (warp tile rows % 16, cols % 8, K % " + std::to_string(kStep) +
                           (regA ? ", one warp column for a register A)" : ")"));
     if (WM * WN * 32 != m_threads)
         fail(c->span, std::string(name) + " with " + std::to_string(WM * WN) + " warps in a block of " +
                           std::to_string(m_threads) + " threads");
     for (auto* op : {&A, &B}) {
         if (op == &A && regA) continue;
-        if (op->buf->global || op->buf->threadStride ||
-            (op->buf->dtype != DType::Float16 && op->buf->dtype != DType::BFloat16))
+        if (op->buf->global || op->buf->threadStride)
             fail(c->span, std::string(name) + " operand '" + op->buf->node->name +
-                              "' must be a float16/bfloat16 shared buffer");
+                              "' must be a shared buffer");
     }
-    if (regA && (!A.buf->threadStride || A.buf->dtype != B.buf->dtype))
+    // ts::gemm_rs packs accumulator registers into m16n8k16 A fragments: fp16/bf16 only.
+    if (regA && (!A.buf->threadStride || atom->k != 16 || C.buf->dtype != DType::Float32))
         fail(c->span, "tl.gemm_rs A operand '" + A.buf->node->name +
-                          "' must be a local register array of B's dtype");
+                          "' must be a local register array of float16/bfloat16 with a float32 "
+                          "accumulator");
     if (!C.buf->threadStride)
         fail(c->span, std::string(name) + " accumulator '" + C.buf->node->name + "' must be a local buffer");
     const auto& acc = accumulatorMap(M, N, WM, WN);
@@ -509,7 +522,7 @@ void ThreadMachine::gemmSS(const CallNode* c, const ThreadList& act) {
                                       " (no T.sync_threads() between them)");
                 cell.readEpoch = m_epoch;
                 cell.reader = -2;
-                out[r * cols + q] = X.buf->data[o];
+                out[r * cols + q] = analysis::mmaOperandValue(X.buf->dtype, X.buf->data[o]);
             }
     };
     if (regA) {
@@ -539,13 +552,7 @@ void ThreadMachine::gemmSS(const CallNode* c, const ThreadList& act) {
         double* regs = C.buf->data + int64_t(t) * C.buf->threadStride + C.off;
         for (int64_t r = 0; r < kAcc; ++r) {
             auto [i, j] = acc[t * kAcc + r];
-            double v = regs[r];
-            for (int64_t k0 = 0; k0 < K; k0 += 16) {  // one mma.sync k16 step: one fp32 rounding
-                double s = 0;
-                for (int64_t k = k0; k < k0 + 16; ++k) s += a[i * K + k] * b[j * K + k];
-                v = roundValue(C.buf->dtype, v + s);
-            }
-            regs[r] = v;
+            regs[r] = mmaAccumulate(regs[r], a + i * K, 1, b + j * K, 1, K, kStep, C.buf->dtype);
         }
     }
 }

@@ -6,7 +6,9 @@
 #include <cmath>
 #include <limits>
 
+#include "compiler/analysis/HwLayouts.h"
 #include "compiler/interp/Machine.h"
+#include "compiler/interp/MmaModel.h"
 
 namespace ts::interp::detail {
 using namespace ts::ir;
@@ -240,27 +242,25 @@ void Machine::tileGemm(const TileOpNode* n) {
                           formatShape(std::vector<int64_t>{m[2].rows, m[2].cols}));
     const double *ap = r[0].buf->data, *bp = r[1].buf->data;
     double* cp = r[2].buf->data;
+    // The mma atom's operand rounding and per-instruction accumulator rounding (MmaModel.h);
+    // dtype pairs without an atom (e.g. float64, only on this interpreter) round once.
+    const DType abt = r[0].buf->dtype, ct = r[2].buf->dtype;
+    auto atom = r[1].buf->dtype == abt ? analysis::selectMmaAtom(abt, ct, nullptr) : std::nullopt;
+    const int64_t kStep = atom ? atom->k : K;
     m_scratchA.resize(static_cast<size_t>(M * K));
-    m_scratchB.resize(static_cast<size_t>(K * N));
-    m_scratchC.assign(static_cast<size_t>(M * N), 0.0);
+    m_scratchB.resize(static_cast<size_t>(K * N));  // B as N x K: both dot operands contiguous
     for (int64_t i = 0; i < M; ++i)
-        for (int64_t k = 0; k < K; ++k) m_scratchA[i * K + k] = m[0].at(ap, i, k);
+        for (int64_t k = 0; k < K; ++k)
+            m_scratchA[i * K + k] = analysis::mmaOperandValue(abt, m[0].at(ap, i, k));
     for (int64_t k = 0; k < K; ++k)
-        for (int64_t j = 0; j < N; ++j) m_scratchB[k * N + j] = m[1].at(bp, k, j);
-    for (int64_t i = 0; i < M; ++i) {
-        double* acc = m_scratchC.data() + i * N;
-        for (int64_t k = 0; k < K; ++k) {
-            double a = m_scratchA[i * K + k];
-            const double* b = m_scratchB.data() + k * N;
-            for (int64_t j = 0; j < N; ++j) acc[j] += a * b[j];
-        }
-    }
+        for (int64_t j = 0; j < N; ++j)
+            m_scratchB[j * K + k] = analysis::mmaOperandValue(abt, m[1].at(bp, k, j));
     bool clear = attrBool(n->attrs, "clear_accum", false);
-    DType ct = r[2].buf->dtype;
     for (int64_t i = 0; i < M; ++i)
         for (int64_t j = 0; j < N; ++j) {
             double& c = cp[m[2].base + i * m[2].rs + j * m[2].cs];
-            c = roundValue(ct, (clear ? 0.0 : c) + m_scratchC[i * N + j]);
+            c = mmaAccumulate(clear ? 0.0 : c, m_scratchA.data() + i * K, 1,
+                              m_scratchB.data() + j * K, 1, K, kStep, ct);
         }
 }
 

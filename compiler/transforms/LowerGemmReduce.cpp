@@ -4,6 +4,7 @@
 // warps when a row spans several warps), T.atomic_*, and T.cumsum.
 #include <limits>
 
+#include "compiler/analysis/HwLayouts.h"
 #include "compiler/analysis/Layouts.h"
 #include "compiler/analysis/UserLayouts.h"
 #include "compiler/transforms/LowerCommon.h"
@@ -37,15 +38,27 @@ Stmt lowerGemm(Ctx& c, const TileOpNode& op) {
                              "x" + std::to_string(N) + (ta || tb ? " (with transposes)" : ""));
         return nullptr;
     }
-    DType dt = A.buffer->dtype;
-    if ((dt != DType::Float16 && dt != DType::BFloat16) || B.buffer->dtype != dt || C.buffer->dtype != DType::Float32) {
-        c.error(op.span, std::string("T.gemm: this target supports float16/bfloat16 operands with a float32 accumulator; got A ") +
-                             std::string(dtypeName(dt)) + ", B " + std::string(dtypeName(B.buffer->dtype)) + ", C " +
-                             std::string(dtypeName(C.buffer->dtype)));
+    // k_pack is not read: TileLang uses it only for AMD MFMA operand fragments
+    // (src/layout/gemm_layouts.cc makeGemmFragmentAB16x16CDNA); mma.sync atoms have no such
+    // packing, so on CUDA it does not change the code.
+    // Atom choice by dtype pair (compiler/analysis/HwLayouts.h); the device header's
+    // MmaAtom<T, TC> is the same table.
+    std::string why;
+    auto atom = B.buffer->dtype == A.buffer->dtype
+                    ? analysis::selectMmaAtom(A.buffer->dtype, C.buffer->dtype, &why)
+                    : std::nullopt;
+    if (!atom) {
+        c.error(op.span, "T.gemm: " + (why.empty() ? "A and B must have the same dtype" : why) + "; got A " +
+                             std::string(dtypeName(A.buffer->dtype)) + ", B " + std::string(dtypeName(B.buffer->dtype)) +
+                             ", C " + std::string(dtypeName(C.buffer->dtype)),
+                "allocate the accumulator with a supported dtype (T.alloc_fragment(shape, accum_dtype))");
         return nullptr;
     }
-    if (K % 16 != 0) {
-        c.error(op.span, "T.gemm: K=" + std::to_string(K) + " must be a multiple of 16 (mma.sync m16n8k16)", "use block_K = 32 or 64");
+    if (K % atom->k != 0) {
+        c.error(op.span, "T.gemm: K=" + std::to_string(K) + " must be a multiple of " + std::to_string(atom->k) + " (" +
+                             std::string(dtypeName(A.buffer->dtype)) + " operands use mma.sync m16n8k" +
+                             std::to_string(atom->k) + ")",
+                "use block_K = " + std::to_string(2 * atom->k) + " or " + std::to_string(4 * atom->k));
         return nullptr;
     }
     // gemm_ss addresses whole tiles: the regions must cover the tiles' two inner dims.
@@ -77,7 +90,7 @@ Stmt lowerGemm(Ctx& c, const TileOpNode& op) {
     if (attrBool(op.attrs, "clear_accum", false)) {
         Var r = makeVar(c.fresh("r"), DType::Int32, op.span);
         out.push_back(forLoop(r, intImm(0), intImm(cf.layout->localSize), ForKind::Unrolled,
-                              store(cf.regs, {r}, floatImm(0.0), op.span), {{"thread_loop", true}}, op.span));
+                              store(cf.regs, {r}, cast(C.buffer->dtype, floatImm(0.0)), op.span), {{"thread_loop", true}}, op.span));
     }
     if (regA) {
         auto& af = c.frags.at(A.buffer.get());
@@ -87,10 +100,13 @@ Stmt lowerGemm(Ctx& c, const TileOpNode& op) {
         // and the gemm reads that tile (insert-sync orders the stores before gemm_ss and the next
         // stores after it).
         auto want = analysis::makeMmaAccumulator(M, K, {int(wm), 1});
-        if (wn != 1 || ta || !analysis::sameMapping(*af.layout, *want)) {
+        // ts::gemm_rs packs registers into m16n8k16 fp16/bf16 fragments with an f32 accumulator;
+        // the other atoms (selectMmaAtom) take the shared-tile route too.
+        const bool rsAtom = atom->k == 16 && C.buffer->dtype == DType::Float32;
+        if (wn != 1 || ta || !rsAtom || !analysis::sameMapping(*af.layout, *want)) {
             const int64_t rows = ta ? K : M, cols = ta ? M : K;  // A as stored (K x M when transposed)
             std::vector<Range> ranges{{intImm(0), intImm(rows)}, {intImm(0), intImm(cols)}};
-            Buffer tile = std::make_shared<BufferNode>(c.fresh(A.buffer->name + "_tile"), dt,
+            Buffer tile = std::make_shared<BufferNode>(c.fresh(A.buffer->name + "_tile"), A.buffer->dtype,
                                                        std::vector<Expr>{intImm(rows), intImm(cols)}, Scope::Shared, op.span);
             Region staged{tile, ranges, op.span};
             TileOpNode put(TileOpKind::Copy, {A, staged}, {}, op.span);

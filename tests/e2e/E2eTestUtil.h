@@ -36,50 +36,84 @@ inline std::string diagText(const CompileResult& r) {
     return s;
 }
 
-/// Runs r's kernel on fresh random inputs (outputs poisoned with NaN) on the tile interpreter
-/// and on the thread-level interpreter of the lowered IR, and expects every output to match the
-/// file's reference function `refName` (rt::findReferenceProgram: a top-level name or a dotted
-/// path such as run_row_mean.ref_program) evaluated in float64, with no unwritten element. Use
-/// inside a TEST (gtest assertions; a fatal one ends only this helper: wrap the call in
-/// ASSERT_NO_FATAL_FAILURE).
-inline void expectInterpretersMatchReference(const CompileResult& r, const std::string& label,
-                                             const std::string& refName = "ref_program") {
-    std::vector<rt::TensorParam> sig;
-    for (auto& a : r.kernel.args) sig.push_back({a.name, a.dtype, a.shape, a.isOutput});
+/// Fresh random inputs for r's kernel and the outputs of the file's reference function
+/// `refName` on them (rt::findReferenceProgram: a top-level name or a dotted path such as
+/// run_row_mean.ref_program), evaluated in float64.
+struct CheckedInputs {
+    std::vector<rt::TensorParam> sig;  ///< the kernel's tensor parameters, in order
+    rt::InputSet set;                  ///< one tensor per parameter (outputs without data)
+    rt::ReferenceResult ref;           ///< ref.ok false: see ref.diagnostics
+};
+inline CheckedInputs makeCheckedInputs(const CompileResult& r,
+                                       const std::string& refName = "ref_program") {
+    CheckedInputs c;
+    for (auto& a : r.kernel.args) c.sig.push_back({a.name, a.dtype, a.shape, a.isOutput});
     rt::InputOptions io;
     io.fresh = true;
-    auto set = rt::makeInputs(sig, io);
+    c.set = rt::makeInputs(c.sig, io);
     std::vector<HostTensor> inputs;
-    for (size_t i = 0; i < sig.size(); ++i)
-        if (!sig[i].isOutput) inputs.push_back(set.tensors[i]);
+    for (size_t i = 0; i < c.sig.size(); ++i)
+        if (!c.sig[i].isOutput) inputs.push_back(c.set.tensors[i]);
     std::map<std::string, std::string> fp;
     for (auto& p : r.params) fp[p.name] = p.value;
     rt::ReferenceOptions ro;
     ro.functionName = refName;
-    auto ref = rt::evalReference(*r.module->ast(), fp, inputs, ro);
-    ASSERT_TRUE(ref.ok) << label << ": "
-                        << (ref.diagnostics.empty() ? "" : ref.diagnostics[0].message);
+    c.ref = rt::evalReference(*r.module->ast(), fp, inputs, ro);
+    return c;
+}
 
+/// The kernel's output tensors after running r with ci's inputs (outputs poisoned with NaN
+/// first) on the tile interpreter, or with `lowered` on the thread-level interpreter of the
+/// lowered IR. Empty with *error set when the run fails.
+inline std::vector<HostTensor> runOutputs(const CompileResult& r, const CheckedInputs& ci,
+                                          bool lowered, std::string* error) {
+    std::vector<HostTensor> args = ci.set.tensors;
+    for (size_t i = 0; i < args.size(); ++i)
+        if (ci.sig[i].isOutput)
+            args[i].data.assign(static_cast<size_t>(args[i].numel()), std::nan(""));
+    auto run = lowered ? interp::runLowered(r.lowered, args) : interp::run(r.elaborated, args);
+    if (!run.ok) {
+        *error = run.error ? formatDiagnostic(*run.error, r.source.get()) : "failed";
+        return {};
+    }
+    std::vector<HostTensor> outs;
+    for (size_t i = 0; i < args.size(); ++i)
+        if (ci.sig[i].isOutput) outs.push_back(std::move(args[i]));
+    return outs;
+}
+
+/// Runs r on both interpreters (tile level, then the lowered IR) and expects every output to
+/// match ci's float64 reference under `co`; results[0/1] receive the outputs of each.
+inline void expectBothInterpretersMatchReference(const CompileResult& r, const CheckedInputs& ci,
+                                                 const rt::CompareOptions& co,
+                                                 const std::string& label,
+                                                 std::vector<HostTensor> (&results)[2]) {
     for (int level = 0; level < 2; ++level) {
-        std::vector<HostTensor> args = set.tensors;
-        for (size_t i = 0; i < args.size(); ++i)
-            if (sig[i].isOutput)
-                args[i].data.assign(static_cast<size_t>(args[i].numel()), std::nan(""));
-        auto run = level == 0 ? interp::run(r.elaborated, args) : interp::runLowered(r.lowered, args);
-        const char* what =
-            level == 0 ? "tile interpreter" : "thread-level interpreter (lowered IR)";
-        ASSERT_TRUE(run.ok) << what << ": "
-                            << (run.error ? formatDiagnostic(*run.error, r.source.get()) : "");
-        size_t k = 0;
-        for (size_t i = 0; i < args.size(); ++i) {
-            if (!sig[i].isOutput) continue;
-            ASSERT_LT(k, ref.outputs.size());
-            auto cmp = rt::compare(args[i], ref.outputs[k++]);
-            EXPECT_TRUE(cmp.pass) << label << " " << what << " " << sig[i].name << " seed "
-                                  << set.seed << ": " << rt::describe(cmp);
-            EXPECT_EQ(cmp.nanCount, 0) << what << ": unwritten output elements";
+        const char* what = level == 0 ? "tile interpreter" : "thread-level interpreter (lowered IR)";
+        std::string err;
+        results[level] = runOutputs(r, ci, level == 1, &err);
+        ASSERT_TRUE(err.empty()) << label << " " << what << ": " << err;
+        ASSERT_EQ(results[level].size(), ci.ref.outputs.size());
+        for (size_t k = 0; k < ci.ref.outputs.size(); ++k) {
+            auto cmp = rt::compare(results[level][k], ci.ref.outputs[k], co);
+            EXPECT_TRUE(cmp.pass) << label << " " << what << " output " << k << " seed "
+                                  << ci.set.seed << ": " << rt::describe(cmp);
+            EXPECT_EQ(cmp.nanCount, 0) << label << " " << what << ": unwritten output elements";
         }
     }
+}
+
+/// Runs r's kernel on fresh random inputs on both interpreters and expects every output to
+/// match the reference function `refName` (see makeCheckedInputs) evaluated in float64, with no
+/// unwritten element (dtype default tolerances). Use inside a TEST (gtest assertions; a fatal
+/// one ends only this helper: wrap the call in ASSERT_NO_FATAL_FAILURE).
+inline void expectInterpretersMatchReference(const CompileResult& r, const std::string& label,
+                                             const std::string& refName = "ref_program") {
+    auto ci = makeCheckedInputs(r, refName);
+    ASSERT_TRUE(ci.ref.ok) << label << ": "
+                           << (ci.ref.diagnostics.empty() ? "" : ci.ref.diagnostics[0].message);
+    std::vector<HostTensor> results[2];
+    expectBothInterpretersMatchReference(r, ci, {}, label, results);
 }
 
 }  // namespace ts::e2e

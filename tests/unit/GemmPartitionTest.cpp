@@ -1,7 +1,9 @@
 // Warp grids of T.gemm policies (compiler/analysis/GemmPartition.h), hand-checked against the
-// rule TileLang's GemmWarpPolicy applies: FullRow puts every warp along M when each gets a
-// multiple of 16 rows, else M/16 warps along M and the remaining factor along N; FullCol the same
-// with N and 8 columns; Square the valid grid with the most square warp tile.
+// rule of TileLang's ComputeDefaultWarpPartition (src/cuda/op/gemm.cc, read at tile-ai/tilelang
+// a35008a): FullRow takes the largest divisor m of the warp count (m = warps, warps-1, ...)
+// such that m warps of a multiple of 16 rows tile M and the remaining warps/m tile N in multiples
+// of 8 columns; FullCol the same from the N side; Square the valid grid with the most square
+// warp tile.
 #include <gtest/gtest.h>
 
 #include "compiler/analysis/GemmPartition.h"
@@ -18,7 +20,10 @@ TEST(GemmPartition, FullRowAndFullColFallBackLikeTileLang) {
     EXPECT_EQ(grid(128, 64, 8, GemmPolicy::FullRow), std::make_pair(8, 1));  // 16 rows per warp
     EXPECT_EQ(grid(64, 64, 8, GemmPolicy::FullRow), std::make_pair(4, 2));   // 64/16 = 4 along M
     EXPECT_EQ(grid(64, 32, 8, GemmPolicy::FullRow), std::make_pair(4, 2));   // 2 x 16 columns
-    EXPECT_EQ(grid(48, 64, 8, GemmPolicy::FullRow), std::make_pair(0, 0));   // 3 does not divide 8
+    // 48 rows: m = 8, 4, 2 leave rows that are not a multiple of 16; m = 1 with 8 warps of 8
+    // columns tiles N = 64.
+    EXPECT_EQ(grid(48, 64, 8, GemmPolicy::FullRow), std::make_pair(1, 8));
+    EXPECT_EQ(grid(16, 128, 8, GemmPolicy::FullRow), std::make_pair(1, 8));  // one warp row only
     EXPECT_EQ(grid(16, 8, 4, GemmPolicy::FullRow), std::make_pair(0, 0));    // N=8 cannot take 4 warps
     EXPECT_EQ(grid(64, 64, 4, GemmPolicy::FullCol), std::make_pair(1, 4));
     EXPECT_EQ(grid(64, 16, 4, GemmPolicy::FullCol), std::make_pair(2, 2));   // 16/8 = 2 along N
