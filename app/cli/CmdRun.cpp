@@ -133,10 +133,15 @@ std::vector<rt::OutputSpec> outputSpecs(const CompileResult& r) {
     return specs;
 }
 
-/// Compares outputs with the reference, prints one line per output; true if all pass. A
+/// Compares outputs with the reference, prints one line per output; true if all pass. Against
+/// an exact (float64 ref_program) reference, outputs without an explicit tolerance in `opt` use
+/// rt::referenceTolerance over the kernel's argument dtypes. A
 /// reference that does not fit the outputs (count or shape) is an error, printed to stderr.
 bool checkOutputs(const CompileResult& r, const std::vector<HostTensor>& outs,
-                  const std::vector<HostTensor>& refs, const rt::CompareOptions& opt = {}) {
+                  const std::vector<HostTensor>& refs, const rt::CompareOptions& opt,
+                  bool exactReference) {
+    std::vector<ir::DType> argTypes;
+    for (auto& a : r.kernel.args) argTypes.push_back(a.dtype);
     const auto specs = outputSpecs(r);
     if (auto bad = rt::referenceMismatch(specs, refs); !bad.empty()) {
         std::cerr << "tilec: error: " << bad << "\n";
@@ -155,7 +160,10 @@ bool checkOutputs(const CompileResult& r, const std::vector<HostTensor>& outs,
                       << formatShape(refs[k].shape) << "\n";
             return false;
         }
-        auto c = rt::compare(outs[k], refs[k], opt);
+        rt::CompareOptions use = opt;
+        if (!use.relL2Tolerance && exactReference)
+            use.relL2Tolerance = rt::referenceTolerance(outs[k].dtype, argTypes);
+        auto c = rt::compare(outs[k], refs[k], use);
         std::cout << "  " << specs[k].name << ": " << rt::describe(c, &outs[k], &refs[k]) << "\n";
         all &= c.pass;
     }
@@ -283,7 +291,7 @@ int runRun(const RunCommand& c) {
     }
     rt::CompareOptions opt;
     if (c.rtol > 0) opt.relL2Tolerance = c.rtol;
-    bool pass = checkOutputs(*r, outs, *ref, opt);
+    bool pass = checkOutputs(*r, outs, *ref, opt, source == RefSource::RefProgram);
     std::cout << (pass ? "PASS" : "FAIL") << "\n";
     return pass ? 0 : 2;
 }
@@ -344,7 +352,7 @@ int runBench(const BenchCommand& c) {
                 std::cerr << "tilec: error: " << bad << "\n";
                 return 1;
             }
-            pass = checkOutputs(*r, outs, *ref);
+            pass = checkOutputs(*r, outs, *ref, {}, source == RefSource::RefProgram);
             checkText = pass ? "pass" : "FAIL";
         } else {
             std::cout << "no reference (" << why << "): correctness not checked\n";

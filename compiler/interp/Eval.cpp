@@ -1,6 +1,7 @@
 // Expression evaluation of the tile-level interpreter: C-like typing (every node is evaluated
 // in the domain of its own dtype: floats as double, integers and bools as int64), Python floor
-// semantics for integer // and %, rounding only where the IR has a Cast, and bounds-checked
+// semantics for integer // and %, float results rounded to their dtype after every operation and
+// call (as the generated CUDA computes them) and at every Cast, and bounds-checked
 // element loads. Integer arithmetic wraps (two's complement) instead of invoking undefined
 // behaviour, and every trap (division by zero, INT64_MIN / -1, bad shifts) is a diagnostic.
 #include <cmath>
@@ -141,7 +142,10 @@ double Machine::evalF(const ExprNode* e) {
         case ExprKind::Var:
             return lookupVar(static_cast<const VarNode*>(e)).f;
         case ExprKind::Binary:
-            return binaryF(static_cast<const BinaryNode*>(e));
+            // The generated CUDA computes a float op in its own dtype (16/8-bit types in float,
+            // rounded back; float32 in float): round here too, or the GPU and the interpreters
+            // disagree on e.g. acc += o * do with fp16 o, do (the product is rounded to fp16).
+            return roundValue(e->dtype, binaryF(static_cast<const BinaryNode*>(e)));
         case ExprKind::Unary: {
             auto* n = static_cast<const UnaryNode*>(e);
             if (n->op == UnOp::Neg) return -evalF(n->a.get());
@@ -153,7 +157,7 @@ double Machine::evalF(const ExprNode* e) {
             return evalCond(n->cond.get()) ? evalF(n->t.get()) : evalF(n->f.get());
         }
         case ExprKind::Call:
-            return callF(static_cast<const CallNode*>(e));
+            return roundValue(e->dtype, callF(static_cast<const CallNode*>(e)));
         case ExprKind::Load:
             return loadValue(static_cast<const LoadNode*>(e));
         case ExprKind::Cast: {

@@ -299,8 +299,25 @@ Stmt lowerCumsum(Ctx& c, const TileOpNode& op) {
         c.error(op.span, "T.cumsum: 1-D or 2-D constant-shape tiles only");
         return nullptr;
     }
+    // `dim` counts the region's axes as written; the squeezed extents drop unit axes, so
+    // T.cumsum(buf_1xN, dim=1) scans the squeezed axis 0 (was read as axis 1: no scan at all).
+    const int64_t rank = static_cast<int64_t>(src.ranges.size());
     int64_t dim = attrInt(op.attrs, "dim", 0);
-    if (dim < 0) dim += static_cast<int64_t>(ext->size());
+    if (dim < 0) dim += rank;
+    if (dim < 0 || dim >= rank) {
+        c.error(op.span, "T.cumsum: dim " + std::to_string(attrInt(op.attrs, "dim", 0)) + " is outside the tile's " +
+                             std::to_string(rank) + " dimensions");
+        return nullptr;
+    }
+    int64_t sqDim = 0;
+    for (int64_t a = 0; a < dim; ++a)
+        if (constInt(src.ranges[a].extent).value_or(0) != 1) ++sqDim;
+    if (constInt(src.ranges[dim].extent).value_or(0) == 1) {
+        c.error(op.span, "T.cumsum: the scanned dimension " + std::to_string(dim) + " has extent 1 (the scan is a copy)",
+                "use T.copy, or scan along the other dimension");
+        return nullptr;
+    }
+    dim = sqDim;
     bool reverse = attrBool(op.attrs, "reverse", false);
     int64_t len = (*ext)[dim], lines = ext->size() == 2 ? (*ext)[1 - dim] : 1;
     // One thread per line scans sequentially: simple and exact; lines are spread over threads.

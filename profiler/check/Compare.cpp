@@ -1,5 +1,6 @@
 #include "profiler/check/Compare.h"
 
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <stdexcept>
@@ -106,6 +107,14 @@ double defaultTolerance(ir::DType t) {
         default:
             return 0.0;
     }
+}
+
+double referenceTolerance(ir::DType out, std::span<const ir::DType> args) {
+    double tol = defaultTolerance(out);
+    if (!ir::isFloat(out)) return tol;  // integer outputs stay exact
+    for (ir::DType a : args)
+        if (ir::isFloat(a)) tol = std::max(tol, defaultTolerance(a));
+    return tol;
 }
 
 Comparison compare(std::span<const double> actual, std::span<const double> reference, ir::DType t,

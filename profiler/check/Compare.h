@@ -45,6 +45,14 @@ struct Comparison {
 /// (float32, float64), 0 (integers, bool: exact).
 double defaultTolerance(ir::DType t);
 
+/// rel-L2 tolerance for an output of dtype `out` checked against an exact float64 reference when
+/// the kernel computes from tensors of dtypes `args`: the loosest defaultTolerance() among `out`
+/// and the float `args`. A kernel reading float16 values computes float16 intermediates (a
+/// product of two float16 values is a float16 value, in TileLang and in the generated CUDA), so
+/// a float32 output of float16 arithmetic carries float16 rounding (e.g. rowsum(O * dO): ~2e-4
+/// relative). Against the interpreter (the same arithmetic) use defaultTolerance(out).
+double referenceTolerance(ir::DType out, std::span<const ir::DType> args);
+
 /// Compares `actual` with `reference` elementwise as values of dtype `t`. Throws
 /// std::invalid_argument if the sizes differ.
 Comparison compare(std::span<const double> actual, std::span<const double> reference, ir::DType t,

@@ -95,7 +95,14 @@ inline void expectBothInterpretersMatchReference(const CompileResult& r, const C
         ASSERT_TRUE(err.empty()) << label << " " << what << ": " << err;
         ASSERT_EQ(results[level].size(), ci.ref.outputs.size());
         for (size_t k = 0; k < ci.ref.outputs.size(); ++k) {
-            auto cmp = rt::compare(results[level][k], ci.ref.outputs[k], co);
+            // Without an explicit tolerance: the float64-reference rule (output and inputs).
+            rt::CompareOptions use = co;
+            if (!use.relL2Tolerance) {
+                std::vector<ir::DType> argTypes;
+                for (auto& a : ci.sig) argTypes.push_back(a.dtype);
+                use.relL2Tolerance = rt::referenceTolerance(results[level][k].dtype, argTypes);
+            }
+            auto cmp = rt::compare(results[level][k], ci.ref.outputs[k], use);
             EXPECT_TRUE(cmp.pass) << label << " " << what << " output " << k << " seed "
                                   << ci.set.seed << ": " << rt::describe(cmp);
             EXPECT_EQ(cmp.nanCount, 0) << label << " " << what << ": unwritten output elements";
@@ -105,7 +112,7 @@ inline void expectBothInterpretersMatchReference(const CompileResult& r, const C
 
 /// Runs r's kernel on fresh random inputs on both interpreters and expects every output to
 /// match the reference function `refName` (see makeCheckedInputs) evaluated in float64, with no
-/// unwritten element (dtype default tolerances). Use inside a TEST (gtest assertions; a fatal
+/// unwritten element (rt::referenceTolerance of each output and the kernel's arguments). Use inside a TEST (gtest assertions; a fatal
 /// one ends only this helper: wrap the call in ASSERT_NO_FATAL_FAILURE).
 inline void expectInterpretersMatchReference(const CompileResult& r, const std::string& label,
                                              const std::string& refName = "ref_program") {

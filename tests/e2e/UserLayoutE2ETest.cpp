@@ -152,6 +152,11 @@ const Case kCases[] = {
     // x[i] / s[0] in T.Parallel: s, the (1,) result of a full reduction, held by every thread.
     {"broadcast_scalar.py", {}, {}, "broadcast_scalar_256"},
     {"broadcast_scalar.py", {{"N", "200"}}, {}, "broadcast_scalar_200"},
+    // Not layout cases: T.cumsum along the axis after a unit axis, forwards and reversed, and
+    // the float16 rounding of a product before a float32 add (GPU == interpreters).
+    {"cumsum_unit_axis.py", {}, {}, "cumsum_unit_axis"},
+    {"cumsum_unit_axis.py", {{"reverse", "True"}, {"N", "192"}}, {}, "cumsum_unit_axis_reverse"},
+    {"half_product_rounding.py", {}, {}, "half_product_rounding"},
 };
 
 INSTANTIATE_TEST_SUITE_P(All, UserLayoutPrograms, ::testing::ValuesIn(kCases),
