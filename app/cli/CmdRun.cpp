@@ -10,6 +10,7 @@
 #include <nlohmann/json.hpp>
 
 #include "app/cli/Commands.h"
+#include "app/cli/RunSupport.h"
 #include "compiler/LaunchArgs.h"
 #include "compiler/interp/Interpreter.h"
 #include "compiler/interp/ThreadInterpreter.h"
@@ -19,7 +20,6 @@
 #include "profiler/check/Reference.h"
 
 namespace ts::cli {
-namespace {
 /// Random inputs for the kernel's signature; false (after an error on stderr) when they do not
 /// fit in host memory or the signature is unusable.
 bool makeInputsOrReport(const std::vector<rt::TensorParam>& sig, const rt::InputOptions& io,
@@ -55,7 +55,7 @@ void zeroAtomicOutputs(const CompileResult& r, rt::InputSet& set) {
 }
 
 /// Scalar-argument values (symbolic sizes, `n: T.int32`) of this run, per KernelInfo::scalars.
-std::vector<double> g_scalars;
+static std::vector<double> g_scalars;
 
 /// Fixes the sizes of a kernel with scalar arguments for this run (--param values or the
 /// documented defaults, compiler/LaunchArgs.h): concrete tensor shapes and grid are written into
@@ -76,7 +76,7 @@ bool applyLaunchValues(CompileResult& r) {
     return true;
 }
 
-rt::LaunchConfig launchOf(const CompileResult& r) {
+static rt::LaunchConfig launchOf(const CompileResult& r) {
     rt::LaunchConfig lc;
     for (int i = 0; i < 3; ++i) lc.grid[i] = r.kernel.grid[i], lc.block[i] = r.kernel.block[i];
     lc.dynamicSmemBytes = r.kernel.dynamicSmemBytes;
@@ -105,7 +105,7 @@ rt::RunRequest requestFor(const CompileResult& r, const rt::InputSet& set,
 /// elaborated IR.
 std::optional<std::vector<HostTensor>> runInterp(const CompileResult& r,
                                                  const std::vector<HostTensor>& inputs,
-                                                 std::string& why, bool lowered = false) {
+                                                 std::string& why, bool lowered) {
     std::vector<HostTensor> args = inputs;
     for (size_t i = 0; i < args.size(); ++i)
         if (r.kernel.args[i].isOutput && !args[i].hasData()) {  // zero-started outputs keep theirs
@@ -126,6 +126,7 @@ std::optional<std::vector<HostTensor>> runInterp(const CompileResult& r,
     return outs;
 }
 
+namespace {
 std::vector<rt::OutputSpec> outputSpecs(const CompileResult& r) {
     std::vector<rt::OutputSpec> specs;
     for (auto& a : r.kernel.args)

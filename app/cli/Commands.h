@@ -1,6 +1,7 @@
 // The tilec subcommands (one file each) and their options, filled by main.cpp's CLI11 parser.
 #pragma once
 #include <string>
+#include <vector>
 
 #include "app/cli/CliCommon.h"
 
@@ -26,8 +27,14 @@ struct RunCommand {
     bool quiet = false;
     std::string
         ref;  ///< --ref NAME: reference function (dotted for nested); "": pragma/ref_program
+    /// --chain K1,K2,...: run these kernels of the file in order, outputs feeding later inputs
+    /// (app/cli/CmdChain.cpp); empty: one kernel.
+    std::vector<std::string> chain;
+    std::vector<std::string> binds;  ///< --bind K.param=K0.param (chain only)
 };
 int runRun(const RunCommand& c);
+/// `tilec run --chain` (app/cli/CmdChain.cpp).
+int runChain(const RunCommand& c);
 
 struct BenchCommand {
     CompileFlags flags;

@@ -61,7 +61,15 @@ int main(int argc, char** argv) {
     run->add_option("--seed", rc.seed, "random seed for the inputs (default: fresh)");
     run->add_option("--ref", rc.ref,
                     "reference function to check against (default: the pragma's @ref, else "
-                    "ref_program); a nested one by its path, e.g. run_gemm.ref_program");
+                    "ref_program); a nested one by its path, e.g. run_gemm.ref_program; with "
+                    "--chain also FILE::NAME (a function of another file)");
+    run->add_option("--chain", rc.chain,
+                    "run these kernels of the file in order (K1,K2,...): an input binds to an "
+                    "earlier output or input of the same name, or per --bind")
+        ->delimiter(',');
+    run->add_option("--bind", rc.binds,
+                    "with --chain: K.param=K0.param feeds kernel K's input param from kernel "
+                    "K0's output (or input) param");
     run->add_option("--rtol", rc.rtol,
                     "rel-L2 tolerance for float outputs (default: by output dtype, e.g. 1e-5 for "
                     "float32; a float32 T.gemm computes in tf32, ~3e-4)")
@@ -142,7 +150,7 @@ int main(int argc, char** argv) {
                    : cc.flags.kernel == "all" ? runCompileAll(cc)
                                               : runCompile(cc);
         if (kernels->parsed()) return runKernels(kf);
-        if (run->parsed()) return runRun(rc);
+        if (run->parsed()) return rc.chain.empty() ? runRun(rc) : runChain(rc);
         if (bench->parsed()) return runBench(bc);
         if (banks->parsed()) return runBanks(kc);
         if (layout->parsed()) return runLayout(lc);

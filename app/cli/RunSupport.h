@@ -1,0 +1,39 @@
+// The steps of one checked kernel execution shared by `tilec run`, `bench` (CmdRun.cpp) and
+// `run --chain` (CmdChain.cpp): signature, launch values of symbolic sizes, inputs, a GPU launch
+// request, a run on the interpreter.
+#pragma once
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "app/cli/Commands.h"
+#include "profiler/Runtime.h"
+#include "profiler/check/Inputs.h"
+
+namespace ts::cli {
+
+/// The kernel's tensor parameters in order (name, dtype, shape, isOutput).
+std::vector<rt::TensorParam> signatureOf(const CompileResult& r);
+/// Random inputs for `sig`; false (after an error on stderr) when they do not fit in host memory
+/// or the signature is unusable.
+bool makeInputsOrReport(const std::vector<rt::TensorParam>& sig, const rt::InputOptions& io,
+                        rt::InputSet& set);
+/// Outputs the kernel only accumulates into with atomics (LaunchArgs.h) get zero data (the
+/// initial value uploaded to the GPU / kept by the interpreter) instead of poison; prints a line.
+void zeroAtomicOutputs(const CompileResult& r, rt::InputSet& set);
+/// Fixes the sizes of a kernel with scalar arguments (--param values or defaults) in r.kernel and
+/// keeps the scalar values for the next requestFor/runInterp. Call it right before running `r`
+/// (the values are per process, one kernel at a time). False after an error on stderr.
+bool applyLaunchValues(CompileResult& r);
+/// The GPU launch request for `r` with tensors `set` (inputs with data; outputs poisoned unless
+/// they carry data), for flags.target (default: the device's arch).
+rt::RunRequest requestFor(const CompileResult& r, const rt::InputSet& set,
+                          const CompileFlags& flags, const rt::GpuRuntime& gpu);
+/// Runs `r` on the tile-level interpreter (elaborated IR), or the thread-level one on the lowered
+/// IR when `lowered`, with `inputs` = all kernel arguments in order (outputs without data are
+/// NaN-poisoned). Returns the outputs in signature order; nullopt with `why` on failure.
+std::optional<std::vector<HostTensor>> runInterp(const CompileResult& r,
+                                                 const std::vector<HostTensor>& inputs,
+                                                 std::string& why, bool lowered = false);
+
+}  // namespace ts::cli
