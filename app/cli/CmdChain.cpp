@@ -282,6 +282,12 @@ int check(const ChainRun& run, const std::vector<HostTensor>& ref, double rtol) 
 }  // namespace
 
 int runChain(const RunCommand& c) {
+    if (!c.flags.kernel.empty()) {
+        std::cerr << "tilec: error: --kernel " << c.flags.kernel
+                  << " and --chain both choose kernels\n  hint: list every kernel to run in "
+                     "--chain K1,K2,...\n";
+        return 1;
+    }
     std::vector<Bind> binds;
     for (auto& s : c.binds) {
         auto b = parseBind(s);

@@ -60,6 +60,18 @@ TEST(CliChain, BindErrorsNameTheParameter) {
     auto syntax = captureCli([&] { return runChain(chainRun("tile", {"row_mean.A"})); });
     EXPECT_EQ(syntax.rc, 1);
     EXPECT_TRUE(contains(syntax.err, "expected KERNEL.PARAM=KERNEL0.PARAM0")) << syntax.err;
+    RunCommand both = chainRun("tile", {});
+    both.flags.kernel = "row_mean";
+    auto twice = captureCli([&] { return runChain(both); });
+    EXPECT_EQ(twice.rc, 1);
+    EXPECT_TRUE(contains(twice.err, "--kernel row_mean and --chain both choose kernels"))
+        << twice.err;
+    RunCommand missing = chainRun("tile", {"row_mean.A=affine_fwd.B"});
+    missing.ref = kDir + "attn_bwd_ref.py::attn_bwd_ref";  // parameters Q, K, V, dO: not A
+    auto noFree = captureCli([&] { return runChain(missing); });
+    EXPECT_EQ(noFree.rc, 1);
+    EXPECT_TRUE(contains(noFree.err, "free input(s) A are not among its leading parameters"))
+        << noFree.err;
 }
 
 // The corpus' MHA backward (forward, preprocess, backward with dQ atomics, postprocess) as one
