@@ -12,6 +12,7 @@
 
 #include "compiler/ir/IR.h"
 #include "compiler/ir/Intrinsics.h"
+#include "compiler/transforms/BlockUniform.h"
 #include "compiler/transforms/Passes.h"
 
 namespace ts::xform {
@@ -29,20 +30,6 @@ struct State {
         read.insert(o.read.begin(), o.read.end());
     }
 };
-
-bool isSync(const Stmt& s) {
-    auto* e = as<EvalNode>(s);
-    auto* c = e ? as<CallNode>(e->call) : nullptr;
-    return c && c->op == intrin::kSyncThreads;
-}
-
-bool mentionsThread(const Expr& e) {
-    bool found = false;
-    walkExpr(e, [&](const Expr& x) {
-        if (auto* v = as<VarNode>(x); v && v->tag == VarTag::ThreadIdx) found = true;
-    });
-    return found;
-}
 
 const BufferNode* sharedOfAddress(const Expr& addr) {
     auto* c = as<CallNode>(addr);
@@ -114,7 +101,7 @@ public:
     // Returns the rewritten statement; `st` is the hazard state flowing through.
     Stmt run(const Stmt& s, State& st) {
         if (!s) return s;
-        if (isSync(s)) {
+        if (isSyncThreads(s)) {
             st.clear();
             return s;
         }

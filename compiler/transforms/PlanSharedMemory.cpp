@@ -1,19 +1,137 @@
 // plan-smem: gives every shared buffer a byte offset in the kernel's dynamic shared memory,
 // each aligned to 128 bytes (swizzles are computed relative to a buffer's base and assume
-// 128-byte lines, analysis/Swizzle.h). Buffers are not overlapped: reusing space between
-// buffers with disjoint lifetimes would need a barrier between the last read of one and the
-// first write of the other, which insert-sync (run before) does not know about.
-// Requires: lower-tile-ops (all shared buffers declared, incl. reduction scratch).
-// Produces: PrimFunc attrs "smem_bytes" and "smem_offset.<name>". Invalidates: nothing.
+// 128-byte lines, analysis/Swizzle.h). Buffers whose live intervals are disjoint may share bytes
+// (the rule of TileLang's MergeSharedMemoryAllocations): liveness is per unit of a block-uniform
+// scope (SmemLiveness.h), so a buffer used inside a loop of its scope is live for the whole loop,
+// and reduction scratch allocated inside a loop body may reuse bytes within one iteration.
+// Placement is first-fit in order of first use (larger first on ties).
+// insert-sync (run before) orders hazards per buffer and does not know about the aliasing, so
+// when bytes pass from buffer A to buffer B and no __syncthreads of a scope around B lies between
+// A's last and B's first use, this pass puts one right before B's first unit; when a loop
+// re-enters both, one also goes before A's first unit (iteration i's B precedes iteration i+1's A).
+// Requires: lower-tile-ops, insert-sync. Produces: PrimFunc attrs "smem_bytes",
+// "smem_offset.<name>", "smem_live.<name>" ([first, last] unit positions, pre-order over all
+// scopes), and "smem_shares.<name>" (the buffers whose bytes overlap it, when any).
+// Invalidates: nothing.
+#include <algorithm>
+#include <set>
+
 #include "compiler/ir/IR.h"
+#include "compiler/ir/Intrinsics.h"
 #include "compiler/transforms/Passes.h"
+#include "compiler/transforms/SmemLiveness.h"
 
 namespace ts::xform {
 using namespace ts::ir;
 
+namespace {
+
+struct Slot {
+    Buffer buffer;
+    int64_t bytes = 0, offset = 0;
+    SmemInterval live;
+    std::vector<std::string> shares;
+};
+
+/// Bytes a shared buffer occupies: its layout may pad rows or map tiles onto a larger physical
+/// extent (same rule as the thread interpreter's physicalElems).
+int64_t physicalBytes(const PrimFuncNode& f, const BufferNode& b, int64_t n) {
+    int64_t pad = 0;
+    auto lit = f.layouts.find(b.name);
+    if (lit != f.layouts.end() && lit->second && lit->second->offset) {
+        // A T.Layout index map: each tile takes the map's physical extent.
+        int64_t tileElems = 1;
+        for (auto e : lit->second->shape) tileElems *= e;
+        pad = n / std::max<int64_t>(1, tileElems) * lit->second->physicalElems - n;
+    } else if (lit != f.layouts.end() && lit->second && lit->second->padElems) {
+        int64_t rowsTotal = n / std::max<int64_t>(1, lit->second->shape.empty() ? 1 : lit->second->shape.back());
+        pad = rowsTotal * lit->second->padElems;
+    }
+    return (n + pad) * dtypeBytes(b.dtype);
+}
+
+int64_t align128(int64_t v) { return (v + 127) / 128 * 128; }
+
+bool bytesOverlap(const Slot& a, const Slot& b) {
+    return a.offset < b.offset + b.bytes && b.offset < a.offset + a.bytes;
+}
+
+/// Lowest 128-aligned offset where `s` does not overlap any placed slot live at the same time.
+int64_t firstFit(const Slot& s, const std::vector<Slot*>& placed) {
+    std::vector<int64_t> candidates{0};
+    for (auto* p : placed)
+        if (!p->live.disjoint(s.live)) candidates.push_back(align128(p->offset + p->bytes));
+    std::sort(candidates.begin(), candidates.end());
+    for (int64_t c : candidates) {
+        bool ok = true;
+        for (auto* p : placed)
+            if (!p->live.disjoint(s.live) && c < p->offset + p->bytes && p->offset < c + s.bytes) ok = false;
+        if (ok) return c;
+    }
+    return candidates.back();  // unreachable: the highest end of the conflicting slots always fits
+}
+
+Stmt syncThreads(Span sp) { return evaluate(call(intrin::kSyncThreads, {}, DType::Int32, sp), sp); }
+
+/// Rebuilds the body with a __syncthreads before each unit in `before` (units of uniform scopes
+/// are elements of Seqs, or the whole body of a loop or of the kernel).
+Stmt insertBarriers(const Stmt& s, const std::set<const StmtNode*>& before) {
+    if (!s) return s;
+    auto guarded = [&](const Stmt& body) {
+        Stmt b = insertBarriers(body, before);
+        return !as<SeqNode>(body) && before.count(body.get()) ? seq({syncThreads(body->span), b}, body->span) : b;
+    };
+    if (auto* q = as<SeqNode>(s)) {
+        std::vector<Stmt> out;
+        for (auto& c : q->stmts) {
+            if (!as<SeqNode>(c) && before.count(c.get())) out.push_back(syncThreads(c->span));
+            out.push_back(insertBarriers(c, before));
+        }
+        return seq(out, q->span);
+    }
+    if (auto* f = as<ForNode>(s)) {
+        Stmt body = guarded(f->body);
+        return body == f->body ? s : forLoop(f->var, f->min, f->extent, f->forKind, body, f->attrs, f->span);
+    }
+    if (auto* k = as<KernelNode>(s))
+        return std::make_shared<KernelNode>(k->grid, k->threads, k->blockVars, k->threadVars, guarded(k->body), k->span);
+    return s;
+}
+
+/// Barriers plan-smem has decided to add: before the unit starting at `pos` of `scope`.
+struct Barriers {
+    const SmemLiveness& live;
+    std::vector<SmemBarrier> added;
+    std::set<const StmtNode*> before;
+
+    /// A barrier of a scope around `scope` in (lo, hi); an added one may sit right before hi.
+    bool between(int scope, int64_t lo, int64_t hi) const {
+        for (auto& b : live.barriers)
+            if (live.within(scope, b.scope) && lo < b.pos && b.pos < hi) return true;
+        for (auto& b : added)
+            if (live.within(scope, b.scope) && lo < b.pos && b.pos <= hi) return true;
+        return false;
+    }
+    void addBefore(const SmemInterval& iv) {
+        added.push_back({iv.scope, iv.first});
+        before.insert(live.unitAt(iv.scope, iv.first).get());
+    }
+};
+
+/// The innermost loop-body scope around both scopes, or -1.
+int commonLoop(const SmemLiveness& live, int a, int b) {
+    int common = a;
+    while (common >= 0 && !live.within(b, common)) common = live.scopes[static_cast<size_t>(common)].parent;
+    while (common >= 0 && !live.scopes[static_cast<size_t>(common)].loopBody)
+        common = live.scopes[static_cast<size_t>(common)].parent;
+    return common;
+}
+
+}  // namespace
+
 PrimFunc planSharedMemory(const PrimFunc& f, PassContext& ctx) {
-    Attrs attrs = f->attrs;
-    int64_t offset = 0;
+    SmemLiveness liveness = smemLiveness(f->body);
+    std::vector<Slot> slots;
     bool ok = true;
     walk(f->body, [&](const Stmt& s) {
         auto* a = as<AllocNode>(s);
@@ -25,25 +143,60 @@ PrimFunc planSharedMemory(const PrimFunc& f, PassContext& ctx) {
             ok = false;
             return;
         }
-        int64_t pad = 0;
-        auto lit = f->layouts.find(a->buffer->name);
-        if (lit != f->layouts.end() && lit->second && lit->second->offset) {
-            // A T.Layout index map: each tile takes the map's physical extent.
-            int64_t tileElems = 1;
-            for (auto e : lit->second->shape) tileElems *= e;
-            pad = *n / std::max<int64_t>(1, tileElems) * lit->second->physicalElems - *n;
-        } else if (auto it = lit; it != f->layouts.end() && it->second && it->second->padElems) {
-            int64_t rowsTotal = *n / std::max<int64_t>(1, it->second->shape.empty() ? 1 : it->second->shape.back());
-            pad = rowsTotal * it->second->padElems;
-        }
-        int64_t bytes = (*n + pad) * dtypeBytes(a->buffer->dtype);
-        offset = (offset + 127) / 128 * 128;
-        attrs["smem_offset." + a->buffer->name] = offset;
-        offset += bytes;
+        Slot slot;
+        slot.buffer = a->buffer;
+        slot.bytes = physicalBytes(*f, *a->buffer, *n);
+        if (auto it = liveness.live.find(a->buffer.get()); it != liveness.live.end()) slot.live = it->second;
+        slots.push_back(std::move(slot));
     });
     if (!ok) return f;
-    attrs["smem_bytes"] = (offset + 127) / 128 * 128;
-    auto out = std::make_shared<PrimFuncNode>(*f);
+
+    // First-fit in order of first use (declaration order among equals; unused buffers first, at 0).
+    std::vector<Slot*> order;
+    for (auto& s : slots) order.push_back(&s);
+    std::stable_sort(order.begin(), order.end(), [](const Slot* a, const Slot* b) {
+        if (a->live.first != b->live.first) return a->live.first < b->live.first;
+        return a->bytes > b->bytes;
+    });
+    std::vector<Slot*> placed;
+    int64_t total = 0;
+    for (auto* s : order) {
+        s->offset = firstFit(*s, placed);
+        placed.push_back(s);
+        total = std::max(total, s->offset + s->bytes);
+    }
+
+    // Bytes handed from buffer A to a later buffer B need a barrier after A's last use and before
+    // B's first. When both are re-entered by a loop, iteration i's B also precedes iteration
+    // i+1's A: a barrier in that loop before A's first use orders them.
+    Barriers barriers{liveness, {}, {}};
+    for (auto* a : order)
+        for (auto* b : order) {
+            if (a == b || !bytesOverlap(*a, *b)) continue;
+            a->shares.push_back(b->buffer->name);
+            if (!a->live.used() || !b->live.used() || a->live.last >= b->live.first) continue;
+            if (!barriers.between(b->live.scope, a->live.last, b->live.first)) barriers.addBefore(b->live);
+            int loop = commonLoop(liveness, a->live.scope, b->live.scope);
+            if (loop >= 0 &&
+                !barriers.between(a->live.scope, liveness.scopes[static_cast<size_t>(loop)].start - 1, a->live.first))
+                barriers.addBefore(a->live);
+        }
+
+    Attrs attrs = f->attrs;
+    for (auto& s : slots) {
+        const std::string& name = s.buffer->name;
+        attrs["smem_offset." + name] = s.offset;
+        if (s.live.used()) attrs["smem_live." + name] = std::vector<int64_t>{s.live.first, s.live.last};
+        if (!s.shares.empty()) {
+            std::sort(s.shares.begin(), s.shares.end());
+            std::string list;
+            for (auto& o : s.shares) list += (list.empty() ? "" : ", ") + o;
+            attrs["smem_shares." + name] = list;
+        }
+    }
+    attrs["smem_bytes"] = align128(total);
+    Stmt body = barriers.before.empty() ? f->body : insertBarriers(f->body, barriers.before);
+    auto out = std::make_shared<PrimFuncNode>(*withBody(f, body));
     out->attrs = attrs;
     return out;
 }

@@ -1,0 +1,145 @@
+// See SmemLiveness.h: units of block-uniform scopes are the grain of liveness.
+#include "compiler/transforms/SmemLiveness.h"
+
+#include <set>
+
+#include "compiler/ir/Intrinsics.h"
+#include "compiler/transforms/BlockUniform.h"
+
+namespace ts::xform {
+using namespace ts::ir;
+
+namespace {
+
+void flatten(const Stmt& s, std::vector<Stmt>& out) {
+    if (!s) return;
+    if (auto* q = as<SeqNode>(s)) {
+        for (auto& c : q->stmts) flatten(c, out);
+        return;
+    }
+    out.push_back(s);
+}
+
+/// A loop all threads run in step: its body is a scope of its own.
+const ForNode* uniformLoop(const Stmt& s) {
+    auto* f = as<ForNode>(s);
+    if (!f || attrBool(f->attrs, "thread_loop", false) || mentionsThread(f->min) || mentionsThread(f->extent))
+        return nullptr;
+    return f;
+}
+
+using BufSet = std::set<const BufferNode*>;
+
+class Builder {
+public:
+    Builder(SmemLiveness& r, BufSet asyncDsts) : m_r(r), m_asyncDsts(std::move(asyncDsts)) {}
+
+    /// Numbers the units of `body` as a new scope; returns every shared buffer accessed in it.
+    BufSet scope(const Stmt& body, int parent, bool loopBody) {
+        int id = static_cast<int>(m_r.scopes.size());
+        m_r.scopes.push_back({parent, loopBody, m_pos, 0, {}, {}});
+        std::vector<Stmt> units;
+        flatten(body, units);
+        BufSet all;
+        for (auto& u : units) {
+            int64_t start = m_pos++;
+            m_r.scopes[static_cast<size_t>(id)].units.push_back(u);
+            m_r.scopes[static_cast<size_t>(id)].unitStart.push_back(start);
+            if (isSyncThreads(u)) m_r.barriers.push_back({id, start});
+            BufSet touched = unit(u, id);
+            // Every buffer of this scope touched in the unit is live over the whole unit.
+            for (auto* b : touched) {
+                auto& iv = m_r.live[b];
+                if (iv.scope != id) continue;
+                if (!iv.used()) iv.first = start;
+                iv.last = m_pos - 1;
+            }
+            all.insert(touched.begin(), touched.end());
+        }
+        m_r.scopes[static_cast<size_t>(id)].end = m_pos - 1;
+        return all;
+    }
+
+private:
+    static void loads(const Expr& e, BufSet& out) {
+        walkExpr(e, [&](const Expr& x) {
+            if (auto* l = as<LoadNode>(x); l && l->buffer->scope == Scope::Shared) out.insert(l->buffer.get());
+        });
+    }
+    BufSet unit(const Stmt& u, int id) {
+        BufSet out;
+        if (auto* f = uniformLoop(u)) {
+            loads(f->min, out);
+            loads(f->extent, out);
+            BufSet inner = scope(f->body, id, true);
+            out.insert(inner.begin(), inner.end());
+            return out;
+        }
+        // Anything else (ifs, per-thread loops, leaves) is one unit; allocs inside belong here.
+        auto touch = [&](const Buffer& b) {
+            if (b && b->scope == Scope::Shared) out.insert(b.get());
+        };
+        walk(
+            u,
+            [&](const Stmt& x) {
+                if (auto* a = as<AllocNode>(x); a && a->buffer->scope == Scope::Shared) {
+                    m_r.live[a->buffer.get()].scope = id;
+                    if (a->init) touch(a->buffer);
+                }
+                if (auto* st = as<StoreNode>(x)) touch(st->buffer);
+                if (auto* t = as<TileOpNode>(x))
+                    for (auto& arg : t->args)
+                        if (auto* reg = std::get_if<Region>(&arg)) touch(reg->buffer);
+            },
+            [&](const Expr& e) {
+                if (auto* l = as<LoadNode>(e)) touch(l->buffer);
+                // A cp.async lands in shared memory only by the next wait: its destination stays
+                // live (its bytes not reusable) up to the waits.
+                if (auto* c = as<CallNode>(e); c && c->op == intrin::kCpAsyncWait)
+                    out.insert(m_asyncDsts.begin(), m_asyncDsts.end());
+            });
+        return out;
+    }
+
+    SmemLiveness& m_r;
+    BufSet m_asyncDsts;  ///< shared buffers some tl.cp_async writes
+    int64_t m_pos = 0;
+};
+
+}  // namespace
+
+bool SmemLiveness::within(int inner, int outer) const {
+    for (int s = inner; s >= 0; s = scopes[static_cast<size_t>(s)].parent)
+        if (s == outer) return true;
+    return false;
+}
+
+const Stmt& SmemLiveness::unitAt(int scope, int64_t pos) const {
+    const auto& sc = scopes[static_cast<size_t>(scope)];
+    size_t i = 0;
+    while (i + 1 < sc.unitStart.size() && sc.unitStart[i + 1] <= pos) ++i;
+    return sc.units[i];
+}
+
+SmemLiveness smemLiveness(const Stmt& body) {
+    SmemLiveness r;
+    const KernelNode* kernel = nullptr;
+    walk(body, [&](const Stmt& s) {
+        if (auto* k = as<KernelNode>(s); k && !kernel) kernel = k;
+    });
+    if (!kernel) return r;
+    BufSet asyncDsts;
+    walk(
+        kernel->body, [](const Stmt&) {},
+        [&](const Expr& e) {
+            auto* c = as<CallNode>(e);
+            if (!c || c->op != intrin::kCpAsync || c->args.empty()) return;
+            auto* addr = as<CallNode>(c->args[0]);
+            auto* l = addr && addr->op == intrin::kAddressOf && !addr->args.empty() ? as<LoadNode>(addr->args[0]) : nullptr;
+            if (l && l->buffer->scope == Scope::Shared) asyncDsts.insert(l->buffer.get());
+        });
+    Builder(r, std::move(asyncDsts)).scope(kernel->body, -1, false);
+    return r;
+}
+
+}  // namespace ts::xform
