@@ -424,6 +424,7 @@ void ThreadMachine::writeElem(BufferState& b, int64_t off, double v, const Span&
                          std::to_string(c.writer) + " (no T.sync_threads() between them)");
         c.writer = m_cur;
         c.writeEpoch = m_epoch;
+        clobberAliases(b, off, at);
     }
     b.data[s] = v;
     if (!b.written.empty()) b.written[s] = 1;

@@ -304,6 +304,7 @@ void ThreadMachine::completeGroup(int32_t t, std::vector<AsyncCopy>& g) {
         for (int i = 0; i < ev.n; ++i) {
             int64_t o = ev.off + i;
             --b.pending[o];
+            clobberAliases(b, o, {});
             b.data[o] = roundValue(b.dtype, ev.vals[i]);
             if (!b.written.empty()) b.written[o] = 1;
             cells[o].writer = t;  // visible to the other threads only after the next barrier

@@ -91,6 +91,11 @@ public:
     /// Writes (already rounded) `v` to element `off` of `b` as the current thread.
     void writeElem(BufferState& b, int64_t off, double v, const Span& at);
     std::string describe(const BufferState& b, int64_t off) const;
+    /// plan-smem may give buffers with disjoint live ranges the same bytes ("smem_shares.<b>"):
+    /// a write to element `off` of shared `b` overwrites the elements of those buffers on the
+    /// same bytes. It reports a read of them by another thread since the last barrier as a race
+    /// and poisons them, so a wrong live range or missing barrier shows up (ThreadAliases.cpp).
+    void clobberAliases(BufferState& b, int64_t off, const Span& at);
 
     // --- intrinsics (ThreadIntrinsics.cpp) --------------------------------------------------
     void execEvalT(const ir::EvalNode* e, const ThreadList& act);

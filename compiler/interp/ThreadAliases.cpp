@@ -1,0 +1,54 @@
+// Shared buffers that plan-smem placed on the same bytes (attrs "smem_offset.<name>",
+// "smem_shares.<name>"): the thread interpreter keeps each buffer in its own storage, so a write
+// to one poisons the elements of the others it overlaps, and a read of those by another thread
+// since the last barrier is reported as a race, as on the GPU it would be.
+#include <cmath>
+#include <limits>
+#include <sstream>
+
+#include "compiler/interp/ThreadMachine.h"
+
+namespace ts::interp::detail {
+using namespace ts::ir;
+
+void ThreadMachine::clobberAliases(BufferState& b, int64_t off, const Span& at) {
+    if (!m_func || !b.node) return;
+    std::string shares = attrStr(m_func->attrs, "smem_shares." + b.node->name, "");
+    if (shares.empty()) return;
+    int64_t size = dtypeBytes(b.dtype);
+    int64_t lo = attrInt(m_func->attrs, "smem_offset." + b.node->name, 0) + off * size, hi = lo + size;
+    std::stringstream names(shares);
+    std::string name;
+    while (std::getline(names, name, ',')) {
+        while (!name.empty() && name.front() == ' ') name.erase(0, 1);
+        for (auto& other : m_buffers) {
+            BufferState& a = *other;
+            if (&a == &b || !a.node || a.node->name != name || a.global || a.threadStride || !a.live ||
+                a.own.empty())
+                continue;
+            int64_t asz = dtypeBytes(a.dtype), aoff = attrInt(m_func->attrs, "smem_offset." + name, 0);
+            int64_t first = std::max<int64_t>(0, (lo - aoff) / asz);
+            int64_t last = std::min<int64_t>(a.size - 1, (hi - 1 - aoff) / asz);
+            if (hi <= aoff) continue;
+            auto& cells = m_cells[&a];
+            for (int64_t e = first; e <= last && e < static_cast<int64_t>(cells.size()); ++e) {
+                const SharedCell& c = cells[static_cast<size_t>(e)];
+                if (c.readEpoch == m_epoch && c.reader != -1 && c.reader != m_cur)
+                    fail(at,
+                         "write of " + describe(b, off) + " overwrites the bytes of " + describe(a, e) +
+                             ", read by " +
+                             (c.reader >= 0 ? "thread " + std::to_string(c.reader) : std::string("other threads")) +
+                             " since the last T.sync_threads() (plan-smem gave them the same bytes)",
+                         "a barrier must separate the last use of a shared buffer from the first use of "
+                         "one that reuses its bytes");
+                if (a.pending[static_cast<size_t>(e)])
+                    fail(at, "write of " + describe(b, off) + " overwrites the bytes of " + describe(a, e) +
+                                 " while a cp.async to it is pending (plan-smem gave them the same bytes)");
+                a.data[e] = isFloatType(a.dtype) ? std::numeric_limits<double>::quiet_NaN() : 0.0;
+                if (!a.written.empty()) a.written[static_cast<size_t>(e)] = 0;
+            }
+        }
+    }
+}
+
+}  // namespace ts::interp::detail
