@@ -46,8 +46,8 @@ struct Comparison {
 double defaultTolerance(ir::DType t);
 
 /// rel-L2 tolerance for an output of dtype `out` checked against an exact float64 reference when
-/// the kernel computes from tensors of dtypes `args`: the loosest defaultTolerance() among `out`
-/// and the float `args`. A kernel reading float16 values computes float16 intermediates (a
+/// the kernel computes from tensors of dtypes `args`: defaultTolerance(out), loosened to 1e-3 for
+/// a float16 argument and to defaultTolerance(arg) for a bfloat16/fp8 argument. A kernel reading float16 values computes float16 intermediates (a
 /// product of two float16 values is a float16 value, in TileLang and in the generated CUDA), so
 /// a float32 output of float16 arithmetic carries float16 rounding (e.g. rowsum(O * dO): ~2e-4
 /// relative). Against the interpreter (the same arithmetic) use defaultTolerance(out).

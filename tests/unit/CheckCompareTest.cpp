@@ -24,6 +24,17 @@ TEST(CheckCompare, DefaultTolerances) {
     EXPECT_EQ(defaultTolerance(DType::Int32), 0.0);
 }
 
+TEST(CheckCompare, ReferenceToleranceFollowsTheLeastPreciseArgument) {
+    const std::vector<DType> f32{DType::Float32, DType::Float32}, f16{DType::Float16, DType::Float32},
+        bf16{DType::BFloat16, DType::Float32}, e4m3{DType::Float8E4M3, DType::Int32};
+    EXPECT_EQ(referenceTolerance(DType::Float32, f32), 1e-5);   // float32 all through
+    EXPECT_EQ(referenceTolerance(DType::Float32, f16), 1e-3);   // float16 intermediates
+    EXPECT_EQ(referenceTolerance(DType::Float32, bf16), 1e-2);  // bfloat16 intermediates
+    EXPECT_EQ(referenceTolerance(DType::Float32, e4m3), 1e-2);
+    EXPECT_EQ(referenceTolerance(DType::Float16, f32), 1e-2);   // the output's own rounding
+    EXPECT_EQ(referenceTolerance(DType::Int32, f16), 0.0);      // integers stay exact
+}
+
 TEST(CheckCompare, RelL2AndMaxAbs) {
     // ref = (3, 4): ||ref|| = 5; error (0.06, -0.08): ||err|| = 0.1 -> rel-L2 = 0.02.
     std::vector<double> ref{3, 4}, act{3.06, 3.92};
