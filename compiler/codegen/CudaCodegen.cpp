@@ -215,8 +215,14 @@ private:
     }
 
     std::string floatLit(double v, DType t) {
-        if (std::isinf(v)) return std::string(v > 0 ? "" : "-") + (t == DType::Float64 ? "__longlong_as_double(0x7ff0000000000000LL)" : "__int_as_float(0x7f800000)");
-        if (std::isnan(v)) return t == DType::Float64 ? "__longlong_as_double(0x7ff8000000000000LL)" : "__int_as_float(0x7fc00000)";
+        if (std::isinf(v) || std::isnan(v)) {
+            std::string f = t == DType::Float64 ? (std::isnan(v) ? "__longlong_as_double(0x7ff8000000000000LL)"
+                                                                 : "__longlong_as_double(0x7ff0000000000000LL)")
+                                                : (std::isnan(v) ? "__int_as_float(0x7fc00000)" : "__int_as_float(0x7f800000)");
+            if (std::isinf(v) && v < 0) f = "(-" + f + ")";
+            // A 16/8-bit float has no implicit conversion from float: `ts::half x = -inf` does not compile.
+            return isBuiltinScalar(t) ? f : "ts::cast<" + std::string(cudaTypeName(t)) + ">(" + f + ")";
+        }
         char buf[64];
         std::snprintf(buf, sizeof buf, t == DType::Float64 ? "%.17g" : "%.9g", v);
         std::string s = buf;

@@ -157,6 +157,8 @@ const Case kCases[] = {
     {"cumsum_unit_axis.py", {}, {}, "cumsum_unit_axis"},
     {"cumsum_unit_axis.py", {{"reverse", "True"}, {"N", "192"}}, {}, "cumsum_unit_axis_reverse"},
     {"half_product_rounding.py", {}, {}, "half_product_rounding"},
+    {"reduce_max_half.py", {}, {}, "reduce_max_min_float16"},
+    {"reduce_max_half.py", {{"dtype", "\"bfloat16\""}}, {}, "reduce_max_min_bfloat16"},
 };
 
 INSTANTIATE_TEST_SUITE_P(All, UserLayoutPrograms, ::testing::ValuesIn(kCases),
