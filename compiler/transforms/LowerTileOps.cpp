@@ -25,13 +25,26 @@ protected:
         return std::make_shared<AllocNode>(it->second.regs, nullptr, n->span);
     }
     Stmt visitTileOp(const TileOpNode* n, const Stmt& self) override {
-        switch (n->op) {
-            case TileOpKind::Copy: return lowerCopy(m_c, *n);
-            case TileOpKind::Gemm: return lowerGemm(m_c, *n);
-            case TileOpKind::Fill: return lowerFill(m_c, *n);
-            case TileOpKind::Reduce: return lowerReduce(m_c, *n);
-            case TileOpKind::Atomic: return lowerAtomic(m_c, *n);
-            case TileOpKind::Cumsum: return lowerCumsum(m_c, *n);
+        // Scalar arguments (T.atomic_add(Y[bx], m[0]), T.fill(buf, s[0])) may read replicated
+        // fragments: rewrite them to the registers first, or the lowered op keeps a reference
+        // to the fragment buffer the Alloc no longer declares (CUDA: an undefined `m_1`).
+        std::vector<TileArg> args = n->args;
+        bool changed = false;
+        for (auto& a : args)
+            if (auto* e = std::get_if<Expr>(&a)) {
+                Expr m = mutate(*e);
+                changed |= m != *e;
+                *e = std::move(m);
+            }
+        const TileOpNode rewritten(n->op, std::move(args), n->attrs, n->span);
+        const TileOpNode& op = changed ? rewritten : *n;
+        switch (op.op) {
+            case TileOpKind::Copy: return lowerCopy(m_c, op);
+            case TileOpKind::Gemm: return lowerGemm(m_c, op);
+            case TileOpKind::Fill: return lowerFill(m_c, op);
+            case TileOpKind::Reduce: return lowerReduce(m_c, op);
+            case TileOpKind::Atomic: return lowerAtomic(m_c, op);
+            case TileOpKind::Cumsum: return lowerCumsum(m_c, op);
         }
         return self;
     }

@@ -320,3 +320,29 @@ INSTANTIATE_TEST_SUITE_P(Dtypes, AtomicMinMax,
                                            MinMaxCase{"int32", "region"}));
 
 }  // namespace
+
+// A scalar T.atomic_max whose value is a one-element (replicated) fragment: lowering reads the
+// fragment's registers (the CUDA once referenced an undeclared `m_1`); max from a zero start is
+// relu(X[:, 3]) on both interpreters, and NVRTC compiles it.
+TEST(AtomicFragmentScalar, ValueFromReplicatedFragmentOnBothInterpretersAndCompiles) {
+    auto r = compileProgram("atomic_fragment_scalar.py", {});
+    ASSERT_TRUE(r.ok) << ts::e2e::diagText(r);
+    EXPECT_EQ(r.cuda.find("m_1"), std::string::npos) << r.cuda;
+    std::mt19937 rng(9);
+    HostTensor X = randomTensor(DType::Float32, {64, 64}, rng);
+    for (int level = 0; level < 2; ++level) {
+        HostTensor Y;
+        Y.dtype = DType::Float32;
+        Y.shape = {64};
+        Y.data.assign(64, 0.0);
+        std::vector<HostTensor> args{X, Y};
+        auto run = level == 0 ? ts::interp::run(r.elaborated, args)
+                              : ts::interp::runLowered(r.lowered, args);
+        ASSERT_TRUE(run.ok) << "level " << level;
+        for (int64_t i = 0; i < 64; ++i)
+            EXPECT_EQ(args[1].data[static_cast<size_t>(i)],
+                      std::max(0.0, X.data[static_cast<size_t>(i * 64 + 3)]))
+                << "level " << level << " row " << i;
+    }
+    expectNvrtc("atomic_fragment_scalar.py", {});
+}
