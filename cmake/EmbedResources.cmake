@@ -4,6 +4,15 @@ set(table "")
 set(i 0)
 foreach(f ${FILES})
   file(READ ${f} content)
+  # `#include "ts_device/X.cuh"` lines are replaced by that part's text, so the embedded (and
+  # exported) header stays one self-contained file while its source is split by job.
+  get_filename_component(dir ${f} DIRECTORY)
+  string(REGEX MATCHALL "#include \"ts_device/[A-Za-z0-9_]+\\.cuh\"[^\n]*" incs "${content}")
+  foreach(inc ${incs})
+    string(REGEX REPLACE "#include \"(ts_device/[A-Za-z0-9_]+\\.cuh)\".*" "\\1" part "${inc}")
+    file(READ ${dir}/${part} parttext)
+    string(REPLACE "${inc}" "${parttext}" content "${content}")
+  endforeach()
   get_filename_component(name ${f} NAME)
   # Raw-string chunks stay under compilers' literal limits.
   string(LENGTH "${content}" len)
