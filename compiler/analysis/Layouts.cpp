@@ -1,5 +1,6 @@
 #include "compiler/analysis/Layouts.h"
 
+#include <algorithm>
 #include <cmath>
 #include <sstream>
 
@@ -322,6 +323,19 @@ std::optional<std::vector<int64_t>> fragmentInverse(const LayoutNode& l, int64_t
         out.push_back(*v);
     }
     return out;
+}
+
+int64_t sharedPhysicalElems(const ir::PrimFuncNode& f, const ir::BufferNode& b, int64_t numel) {
+    auto it = f.layouts.find(b.name);
+    if (it == f.layouts.end() || !it->second || it->second->kind != ir::LayoutKind::Shared) return numel;
+    const ir::LayoutNode& l = *it->second;
+    if (l.offset) {
+        int64_t tile = 1;
+        for (int64_t e : l.shape) tile *= e;
+        return numel / std::max<int64_t>(1, tile) * l.physicalElems;
+    }
+    if (l.padElems) return numel + numel / std::max<int64_t>(1, l.shape.empty() ? 1 : l.shape.back()) * l.padElems;
+    return numel;
 }
 
 }  // namespace ts::analysis

@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "compiler/ir/Layout.h"
+#include "compiler/ir/Stmt.h"
 
 namespace ts::analysis {
 
@@ -106,5 +107,11 @@ std::optional<std::pair<int64_t, int64_t>> fragmentLocate(const ir::LayoutNode& 
 /// Logical indices held by (thread, local) of a fragment layout (may be out of shape = padding).
 std::optional<std::vector<int64_t>> fragmentInverse(const ir::LayoutNode& l, int64_t thread,
                                                     int64_t local);
+
+/// Elements a shared buffer of `numel` logical elements occupies under f's layout for it: a
+/// T.Layout index map gives each tile the map's physical extent, row padding adds padElems per row;
+/// otherwise numel. plan-smem sizes buffers with it and the thread interpreter addresses them
+/// with it (one rule, so the two cannot drift).
+int64_t sharedPhysicalElems(const ir::PrimFuncNode& f, const ir::BufferNode& b, int64_t numel);
 
 }  // namespace ts::analysis

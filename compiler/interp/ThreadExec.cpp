@@ -6,6 +6,7 @@
 #include <limits>
 #include <new>
 
+#include "compiler/analysis/Layouts.h"
 #include "compiler/interp/ThreadMachine.h"
 #include "compiler/ir/Layout.h"
 
@@ -22,24 +23,8 @@ std::string blockText(const std::vector<int64_t>& idx) {
 
 bool sameValue(double a, double b) { return a == b || (std::isnan(a) && std::isnan(b)); }
 
-/// Elements a shared buffer of `numel` logical elements occupies: its layout may pad rows or map
-/// tiles onto a larger physical extent. Same rule as plan-smem (transforms/PlanSharedMemory.cpp),
-/// which sizes the buffer in the generated code; lowered accesses use physical offsets.
 int64_t physicalElems(const PrimFuncNode* f, const BufferNode& b, int64_t numel) {
-    if (!f) return numel;
-    auto it = f->layouts.find(b.name);
-    if (it == f->layouts.end() || !it->second || it->second->kind != LayoutKind::Shared)
-        return numel;
-    const LayoutNode& l = *it->second;
-    if (l.offset) {
-        int64_t tile = 1;
-        for (int64_t e : l.shape) tile *= e;
-        return numel / std::max<int64_t>(1, tile) * l.physicalElems;
-    }
-    if (l.padElems)
-        return numel +
-               numel / std::max<int64_t>(1, l.shape.empty() ? 1 : l.shape.back()) * l.padElems;
-    return numel;
+    return f ? analysis::sharedPhysicalElems(*f, b, numel) : numel;
 }
 
 }  // namespace

@@ -16,6 +16,7 @@
 #include <algorithm>
 #include <set>
 
+#include "compiler/analysis/Layouts.h"
 #include "compiler/ir/IR.h"
 #include "compiler/ir/Intrinsics.h"
 #include "compiler/transforms/Passes.h"
@@ -32,23 +33,6 @@ struct Slot {
     SmemInterval live;
     std::vector<std::string> shares;
 };
-
-/// Bytes a shared buffer occupies: its layout may pad rows or map tiles onto a larger physical
-/// extent (same rule as the thread interpreter's physicalElems).
-int64_t physicalBytes(const PrimFuncNode& f, const BufferNode& b, int64_t n) {
-    int64_t pad = 0;
-    auto lit = f.layouts.find(b.name);
-    if (lit != f.layouts.end() && lit->second && lit->second->offset) {
-        // A T.Layout index map: each tile takes the map's physical extent.
-        int64_t tileElems = 1;
-        for (auto e : lit->second->shape) tileElems *= e;
-        pad = n / std::max<int64_t>(1, tileElems) * lit->second->physicalElems - n;
-    } else if (lit != f.layouts.end() && lit->second && lit->second->padElems) {
-        int64_t rowsTotal = n / std::max<int64_t>(1, lit->second->shape.empty() ? 1 : lit->second->shape.back());
-        pad = rowsTotal * lit->second->padElems;
-    }
-    return (n + pad) * dtypeBytes(b.dtype);
-}
 
 int64_t align128(int64_t v) { return (v + 127) / 128 * 128; }
 
@@ -145,7 +129,7 @@ PrimFunc planSharedMemory(const PrimFunc& f, PassContext& ctx) {
         }
         Slot slot;
         slot.buffer = a->buffer;
-        slot.bytes = physicalBytes(*f, *a->buffer, *n);
+        slot.bytes = analysis::sharedPhysicalElems(*f, *a->buffer, *n) * dtypeBytes(a->buffer->dtype);
         if (auto it = liveness.live.find(a->buffer.get()); it != liveness.live.end()) slot.live = it->second;
         slots.push_back(std::move(slot));
     });
