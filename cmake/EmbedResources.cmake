@@ -1,4 +1,6 @@
-# Writes OUT: a C++ file defining ts::resources::find(name) over the given FILES (raw strings).
+# Writes OUT: a C++ file defining ts::resources::find(name) over the given FILES (raw strings,
+# '|'-separated paths).
+string(REPLACE "|" ";" FILES "${FILES}")
 set(body "#include <string_view>\n#include <utility>\nnamespace ts::resources {\nnamespace {\n")
 set(table "")
 set(i 0)

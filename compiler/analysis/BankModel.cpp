@@ -36,7 +36,8 @@ int64_t sharedElementOffset(const ir::LayoutNode& l, const std::vector<int64_t>&
 }
 
 bool packedLoad(const WarpRequest& r) {
-    if (!r.load || r.ldmatrix || r.bytes <= 4) return false;
+    // Register packing is an NVIDIA return-path rule; the AMD LDS phases have no such case.
+    if (r.rules != BankRules::Nvidia || !r.load || r.ldmatrix || r.bytes <= 4) return false;
     for (int partner : {1, 2}) {
         bool ok = true, any = false;
         for (int l = 0; l < kWarpSize && ok; ++l) {
@@ -51,27 +52,35 @@ bool packedLoad(const WarpRequest& r) {
 }
 
 int phaseCount(const WarpRequest& r) {
+    if (r.rules == BankRules::AmdLds) return int(ldsLaneGroups(r.bytes, r.load).size());
     if (r.ldmatrix) return r.ldmatrix;
     if (r.bytes <= 4) return 1;
     const int n = r.bytes == 8 ? 2 : 4;
     return packedLoad(r) ? n / 2 : n;
 }
 
+std::vector<int> phaseLaneList(const WarpRequest& r, int p) {
+    if (r.rules == BankRules::AmdLds) return ldsLaneGroups(r.bytes, r.load).at(size_t(p));
+    const int len = r.ldmatrix ? 8 : kWarpSize / phaseCount(r);
+    std::vector<int> lanes;
+    for (int lane = p * len; lane < (p + 1) * len && lane < kWarpSize; ++lane) lanes.push_back(lane);
+    return lanes;
+}
+
 namespace {
-int phaseLanes(const WarpRequest& r) { return r.ldmatrix ? 8 : kWarpSize / phaseCount(r); }
 int64_t floorDiv(int64_t a, int64_t b) { return a >= 0 ? a / b : -((-a + b - 1) / b); }
 }  // namespace
 
 WarpCost bankCost(const WarpRequest& r, bool withSlots) {
     WarpCost c;
-    const int phases = phaseCount(r), len = phaseLanes(r);
+    const int phases = phaseCount(r);
     const int bytes = r.ldmatrix ? 16 : r.bytes;
     const int words = std::max(1, bytes / kBankBytes);
     for (int p = 0; p < phases; ++p) {
         // bank -> distinct words in arrival order; a word's position is its wavefront.
         std::vector<int64_t> perBank[kBanks];
         bool active = false;
-        for (int lane = p * len; lane < (p + 1) * len && lane < kWarpSize; ++lane) {
+        for (int lane : phaseLaneList(r, p)) {
             if (r.addr[lane] < 0) continue;
             active = true;
             const int64_t w0 = floorDiv(r.addr[lane], kBankBytes);

@@ -10,6 +10,7 @@
 
 #include "compiler/analysis/Layouts.h"
 #include "compiler/analysis/Ldmatrix.h"
+#include "compiler/analysis/LdsBanks.h"
 #include "compiler/ir/IR.h"
 #include "compiler/ir/Intrinsics.h"
 
@@ -28,6 +29,29 @@ const LoadNode* sharedAddressOf(const Expr& e) {
     return l && l->buffer->scope == Scope::Shared ? l : nullptr;
 }
 
+/// The CDNA name of an access the walker names in PTX terms: ld/st.shared -> ds_read/ds_write
+/// with the width suffix of the ISA (b32, b64, b128, u16/b16, u8/b8); cp.async (a synchronous
+/// copy on the HIP path: global load + ds_write) keeps its name with the ds_write width.
+std::string ldsInstructionName(const std::string& ptx) {
+    static const std::pair<const char*, const char*> kWidths[] = {
+        {".v4 (16 B)", "_b128"}, {".v2 (8 B)", "_b64"}, {".b32", "_b32"}, {".b16", "_b16"},
+        {".b8", "_b8"}};
+    for (const char* prefix : {"ld.shared", "st.shared"}) {
+        if (ptx.rfind(prefix, 0) != 0) continue;
+        std::string rest = ptx.substr(std::string(prefix).size());
+        std::string out = prefix[0] == 'l' ? "ds_read" : "ds_write";
+        for (auto& [ptxWidth, lds] : kWidths)
+            if (rest.rfind(ptxWidth, 0) == 0) {
+                const bool u = prefix[0] == 'l' && (lds == std::string("_b16") || lds == std::string("_b8"));
+                return out + (u ? "_u" + std::string(lds + 2) : std::string(lds)) +
+                       rest.substr(std::string(ptxWidth).size());
+            }
+        return out + rest;
+    }
+    if (ptx.rfind("cp.async", 0) == 0) return ptx + " -> ds_write (synchronous on HIP)";
+    return ptx;
+}
+
 std::string vecName(int bytes, int elt) {
     if (bytes == 16) return ".v4 (16 B)";
     if (bytes == 8) return ".v2 (8 B)";
@@ -40,7 +64,7 @@ public:
         : m_f(f), m_opts(o), m_rep(r) {}
 
     void run(const Stmt& s) {
-        std::vector<uint32_t> none;
+        std::vector<uint64_t> none;
         stmt(s, none, 1.0);
     }
 
@@ -52,7 +76,7 @@ private:
         int bytes;
     };
 
-    void stmt(const Stmt& s, const std::vector<uint32_t>& masks, double w) {
+    void stmt(const Stmt& s, const std::vector<uint64_t>& masks, double w) {
         if (!s) return;
         if (s->span.valid()) m_stmtSpan = s->span;  // for expressions that carry no span
         switch (s->kind) {
@@ -66,10 +90,10 @@ private:
             case StmtKind::If: {
                 auto* n = static_cast<const IfNode*>(s.get());
                 scan(n->cond, masks, w);
-                std::vector<uint32_t> t(masks.size(), 0), f(masks.size(), 0);
+                std::vector<uint64_t> t(masks.size(), 0), f(masks.size(), 0);
                 bool unknown = false;
                 for (size_t wp = 0; wp < masks.size(); ++wp)
-                    for (int l = 0; l < kWarpSize; ++l) {
+                    for (int l = 0; l < m_lanes; ++l) {
                         if (!(masks[wp] >> l & 1)) continue;
                         setLane(int(wp), l);
                         auto c = evalInt(n->cond, m_env);
@@ -122,13 +146,13 @@ private:
                 blockDependent = true;
         }
         if (blockDependent) note("grid extent not constant; per-kernel totals use one block");
-        int warps = int((m_rep.threads + kWarpSize - 1) / kWarpSize);
-        std::vector<uint32_t> masks(warps, 0xffffffffu);
-        if (m_rep.threads % kWarpSize) masks.back() = (1u << (m_rep.threads % kWarpSize)) - 1;
+        int warps = int((m_rep.threads + m_lanes - 1) / m_lanes);
+        std::vector<uint64_t> masks(warps, fullMask());
+        if (m_rep.threads % m_lanes) masks.back() = (uint64_t(1) << (m_rep.threads % m_lanes)) - 1;
         stmt(k.body, masks, 1.0);
     }
 
-    void loop(const ForNode& n, const std::vector<uint32_t>& masks, double w) {
+    void loop(const ForNode& n, const std::vector<uint64_t>& masks, double w) {
         setLane(0, 0);
         auto mn = evalInt(n.min, m_env), ext = evalInt(n.extent, m_env);
         if (!mn || !ext) {
@@ -186,7 +210,7 @@ private:
         if (a.size() != b.size()) return false;
         for (auto ia = a.begin(), ib = b.begin(); ia != a.end(); ++ia, ++ib) {
             if (ia->first != ib->first) return false;
-            for (int l = 0; l < kWarpSize; ++l) {
+            for (int l = 0; l < kMaxLanes; ++l) {
                 const int64_t x = ia->second.addr[l], y = ib->second.addr[l];
                 if ((x < 0) != (y < 0) || (x >= 0 && y != x + delta)) return false;
             }
@@ -243,7 +267,7 @@ private:
         }
     }
 
-    void eval(const EvalNode& n, const std::vector<uint32_t>& masks, double w) {
+    void eval(const EvalNode& n, const std::vector<uint64_t>& masks, double w) {
         auto* c = as<CallNode>(n.call);
         if (!c) return scan(n.call, masks, w);
         auto arg = [&](size_t i) { return i < c->args.size() ? c->args[i] : nullptr; };
@@ -296,7 +320,7 @@ private:
     }
 
     // Shared Loads inside an expression (not under tl.address_of: those are addresses).
-    void scan(const Expr& e, const std::vector<uint32_t>& masks, double w) {
+    void scan(const Expr& e, const std::vector<uint64_t>& masks, double w) {
         if (!e) return;
         switch (e->kind) {
             case ExprKind::Load: {
@@ -340,7 +364,7 @@ private:
     }
 
     void elementAccess(const void* key, int sub, const Meta& m, const Buffer& buf, const Expr& idx,
-                       const std::vector<uint32_t>& masks, double w) {
+                       const std::vector<uint64_t>& masks, double w) {
         const int elt = dtypeBytes(buf->dtype);
         // Scalar ld/st directly inside a short unrolled loop: buffer for flushMerge().
         Pending* pend = nullptr;
@@ -360,10 +384,10 @@ private:
         const int64_t base = baseOf(buf->name);
         for (size_t wp = 0; wp < masks.size(); ++wp) {
             if (!masks[wp]) continue;
-            WarpRequest r;
+            WarpRequest r = WarpRequest::forRules(m_rules);
             r.bytes = m.bytes;
             r.load = m.kind == AccessKind::Load;
-            for (int l = 0; l < kWarpSize; ++l) {
+            for (int l = 0; l < m_lanes; ++l) {
                 if (!(masks[wp] >> l & 1)) continue;
                 setLane(int(wp), l);
                 auto v = idx ? evalInt(idx, m_env) : std::optional<int64_t>(0);
@@ -381,7 +405,7 @@ private:
         }
     }
 
-    void gemm(const EvalNode& n, const CallNode& c, const std::vector<uint32_t>& masks, double w) {
+    void gemm(const EvalNode& n, const CallNode& c, const std::vector<uint64_t>& masks, double w) {
         // gemm_rs (A in registers) issues only gemm_ss's B loads (ts_device.cuh GemmSS::loadB).
         const bool regA = c.op == intrin::kGemmRS;
         if (c.args.size() < (regA ? 10u : 12u)) return;
@@ -416,8 +440,9 @@ private:
         const int64_t baseA = A ? baseOf(A->buffer->name) + *ia * g.eltBytes : 0,
                       baseB = baseOf(B->buffer->name) + *ib * g.eltBytes;
         int warps = g.wm * g.wn;
+        if (m_rules == BankRules::AmdLds) return mfmaGemm(n, g, A, B, baseA, baseB, masks, w);
         for (int wp = 0; wp < warps && wp < int(masks.size()); ++wp) {
-            if (masks[wp] != 0xffffffffu) continue;  // gemm_ss needs whole warps (.sync.aligned)
+            if (masks[wp] != fullMask()) continue;  // gemm_ss needs whole warps (.sync.aligned)
             for (const LdmatrixIssue& is : gemmOperandLoads(g, wp)) {
                 if (regA && is.operand == 'A') continue;
                 const LoadNode* op = is.operand == 'A' ? A : B;
@@ -439,13 +464,39 @@ private:
         }
     }
 
+    /// The HIP gemm (ts_hip.h GemmSS::step): per-element (or merged b64) LDS reads of the MFMA
+    /// operands, one request per wave, k-step, atom and item.
+    void mfmaGemm(const EvalNode& n, const GemmSSShape& g, const LoadNode* A, const LoadNode* B,
+                  int64_t baseA, int64_t baseB, const std::vector<uint64_t>& masks, double w) {
+        for (int wp = 0; wp < g.wm * g.wn && wp < int(masks.size()); ++wp) {
+            if (masks[wp] != fullMask()) continue;
+            for (const MfmaOperandRead& rd : mfmaOperandReads(g, wp)) {
+                const LoadNode* op = rd.operand == 'A' ? A : B;
+                std::string instr = rd.bytes == 8 ? "ds_read_b64 (MFMA " : "ds_read_u16 (MFMA ";
+                instr += std::string(1, rd.operand) + ")";
+                Meta m{n.span, op->buffer->name, instr, AccessKind::Load, rd.bytes};
+                AccessReport& a = site(&n, (rd.operand == 'A' ? 0 : 2) + (rd.bytes == 8), m);
+                WarpRequest r = WarpRequest::forRules(m_rules);
+                r.bytes = rd.bytes;
+                r.load = true;
+                for (int l = 0; l < kWaveSize; ++l)
+                    r.addr[size_t(l)] = (rd.operand == 'A' ? baseA : baseB) + rd.laneOffset[size_t(l)];
+                m_extraWhere = ", kk=" + std::to_string(rd.kk) +
+                               (rd.operand == 'A' ? ", mi=" : ", ni=") + std::to_string(rd.index);
+                record(a, r, wp, w);
+                m_extraWhere.clear();
+            }
+        }
+    }
+
     AccessReport& site(const void* key, int sub, const Meta& m) {
         auto k = std::make_pair(key, sub);
         auto it = m_sites.find(k);
         if (it != m_sites.end()) return m_rep.accesses[it->second];
         m_sites[k] = m_rep.accesses.size();
         AccessReport a;
-        a.span = m.span, a.buffer = m.buffer, a.instruction = m.instruction, a.kind = m.kind,
+        a.span = m.span, a.buffer = m.buffer, a.kind = m.kind,
+        a.instruction = m_rules == BankRules::AmdLds ? ldsInstructionName(m.instruction) : m.instruction,
         a.bytes = m.bytes;
         m_rep.accesses.push_back(a);
         m_worstExcess.push_back(-1);
@@ -475,14 +526,14 @@ private:
     }
 
     void setLane(int warp, int lane) {
-        int64_t tid = int64_t(warp) * kWarpSize + lane;
+        int64_t tid = int64_t(warp) * m_lanes + lane;
         for (size_t d = 0; d < m_threadSlots && d < 3; ++d) {
             m_env[d].second = tid % m_dims[d];
             tid /= m_dims[d];
         }
     }
 
-    static bool any(const std::vector<uint32_t>& m) {
+    static bool any(const std::vector<uint64_t>& m) {
         for (auto v : m)
             if (v) return true;
         return false;
@@ -494,9 +545,14 @@ private:
         m_rep.notes.push_back(s);
     }
 
+    uint64_t fullMask() const { return m_lanes == 64 ? ~uint64_t(0) : (uint64_t(1) << m_lanes) - 1; }
+
     const PrimFuncNode& m_f;
     const BankOptions& m_opts;
     KernelBankReport& m_rep;
+    // The HIP lowering marks its functions warp_size = 64: AMD LDS rules on 64-lane waves.
+    const int m_lanes = int(attrInt(m_f.attrs, "warp_size", kWarpSize));
+    const BankRules m_rules = m_lanes == kWaveSize ? BankRules::AmdLds : BankRules::Nvidia;
     Env m_env;
     size_t m_threadSlots = 0;
     std::vector<int64_t> m_dims;

@@ -39,6 +39,26 @@
 //    (>= 1 when a lane is active); ideal = 1 per active phase. Excess = wavefronts - ideal; ways =
 //    the largest per-phase wavefront count. The l1tex__data_bank_conflicts_* counters report
 //    roughly the excess (Nsight Compute "Shared Memory" table), which bench/h200_banks.sh checks.
+//
+// The AMD LDS rules (BankRules::AmdLds, target hip:gfx90a; 64-lane wavefronts; LdsBanks.cpp):
+//  - 32 banks, each 4 bytes wide: bank = (byte address / 4) % 32 (address bits 6:2); lanes
+//    reading the same 4-byte word are served together. Sources: AMD Accelerated Parallel
+//    Processing OpenCL Programming Guide, §6.2 "Local Memory (LDS) Optimization" (GCN); ROCm
+//    Composable Kernel docs, conceptual/ck_tile/hardware/lds_bank_conflicts.rst
+//    ("Understanding AMD GPU LDS and Bank Conflicts"); ROCm blog "Avoiding LDS Bank Conflicts on
+//    AMD GPUs Using CK-Tile Framework" (MI-series: 32 banks of 4 bytes).
+//  - A wave request is split into lane groups checked separately (phases), each moving at most
+//    128 bytes: <= 4 bytes per lane: the two half-waves, lanes 0-31 and 32-63 (OpenCL guide:
+//    "Threads 0 through 31 are checked for conflicts as are threads 32 through 63"); 8 bytes
+//    (ds_read/write_b64): quarter-waves of 16 consecutive lanes (the same guide: a quarter-
+//    wavefront of float2 accesses with unique address bits 6:2 is conflict-free); 16 bytes:
+//    ds_write_b128 in 8 groups of 8 consecutive lanes, ds_read_b128 in the 8 groups
+//    0-3+20-23, 4-7+16-19, 8-11+28-31, 12-15+24-27 and the same +32 (CK docs above; the groups
+//    pair the lanes an MFMA operand read touches together).
+//    The b32/b64 groups are the GCN guide's, assumed unchanged on CDNA2 (whose LDS keeps the GCN
+//    organisation of 32 x 4-byte banks per the ROCm sources above); the b128 groups are CK's.
+//  - Wavefronts of a phase as above (max distinct words per bank; the cycles the LDS needs);
+//    SQ_LDS_BANK_CONFLICT counts roughly the excess cycles. Not measured: no AMD GPU here.
 #pragma once
 #include <array>
 #include <cstdint>
@@ -54,6 +74,14 @@ namespace ts::analysis {
 constexpr int kBanks = 32;     ///< shared-memory banks (Programming Guide, cc 5.x+)
 constexpr int kBankBytes = 4;  ///< bank width in bytes
 constexpr int kWarpSize = 32;
+constexpr int kWaveSize = 64;  ///< AMD CDNA wavefront (gfx90a)
+constexpr int kMaxLanes = 64;  ///< lanes a WarpRequest can hold
+
+/// Which hardware's phase rules a request follows (see the file comment).
+enum class BankRules : uint8_t {
+    Nvidia,  ///< 32-lane warps, shared memory (sm_80, sm_90a)
+    AmdLds,  ///< 64-lane wavefronts, LDS (gfx90a)
+};
 
 /// Physical element offset of logical index `idx` (rank >= 1) in a shared tile with layout `l`:
 /// leading dims stack whole tiles, the last two are row-major with `padElems` extra elements per
@@ -62,15 +90,25 @@ constexpr int kWarpSize = 32;
 /// dim (pipeline stage) stacking tiles of `l.physicalElems`. `eltBytes` is the element size.
 int64_t sharedElementOffset(const ir::LayoutNode& l, const std::vector<int64_t>& idx, int eltBytes);
 
-/// One warp-wide shared-memory request: per lane the byte address (-1 = inactive lane) and the
-/// bytes per lane (1, 2, 4, 8, 16); `ldmatrix` = number of matrices (1, 2, 4) for ldmatrix, in
-/// which case each lane's address is the start of a 16-byte row.
+/// One warp- (or wave-) wide shared-memory request: per lane the byte address (-1 = inactive
+/// lane) and the bytes per lane (1, 2, 4, 8, 16); `ldmatrix` = number of matrices (1, 2, 4) for
+/// ldmatrix, in which case each lane's address is the start of a 16-byte row. `lanes` is 32
+/// (BankRules::Nvidia) or 64 (BankRules::AmdLds); addresses past `lanes` are ignored.
 struct WarpRequest {
-    std::array<int64_t, kWarpSize> addr;
+    std::array<int64_t, kMaxLanes> addr;
     int bytes = 4;
     int ldmatrix = 0;
     bool load = false;  ///< a load (8/16-byte loads may pack registers, see above)
+    BankRules rules = BankRules::Nvidia;
+    int lanes = kWarpSize;
     WarpRequest() { addr.fill(-1); }
+    /// An empty request under `rules` (lanes 32 or 64).
+    static WarpRequest forRules(BankRules rules) {
+        WarpRequest r;
+        r.rules = rules;
+        r.lanes = rules == BankRules::AmdLds ? kWaveSize : kWarpSize;
+        return r;
+    }
 };
 
 /// Where one lane's word landed (heatmap cells): lane, phase, bank, the wavefront (0-based,
@@ -89,9 +127,13 @@ struct WarpCost {
     std::vector<BankSlot> bankSlots;  ///< filled when requested
 };
 
-/// Phases of a request: lanes of phase p are [p*len, (p+1)*len) with len = 32, 16 or 8
-/// (halved count for register-packed 8/16-byte loads, see above).
+/// Phases of a request. Nvidia: lanes of phase p are [p*len, (p+1)*len) with len = 32, 16 or 8
+/// (halved count for register-packed 8/16-byte loads, see above). AmdLds: 2, 4 or 8 phases.
 int phaseCount(const WarpRequest& r);
+/// The lanes of phase p (0 <= p < phaseCount(r)), in order.
+std::vector<int> phaseLaneList(const WarpRequest& r, int p);
+/// The AMD LDS lane groups for `bytes` per lane (load: ds_read; else ds_write), see above.
+std::vector<std::vector<int>> ldsLaneGroups(int bytes, bool load);
 /// True when an 8/16-byte load qualifies for register packing: every active lane n has the
 /// address of lane n^1 (when active), or every active lane that of lane n^2.
 bool packedLoad(const WarpRequest& r);

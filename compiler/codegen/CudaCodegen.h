@@ -20,4 +20,11 @@ struct CudaOutput {
 /// Emits CUDA for `f`. Unsupported constructs become diagnostics in `diags` (never exceptions).
 CudaOutput emitCuda(const ir::PrimFunc& f, const Target& target, DiagnosticEngine& diags);
 
+/// Which device header and spelling the printer uses. HIP accepts the CUDA C++ the printer writes
+/// (__global__, __shared__, __launch_bounds__, __syncthreads, the __int_as_float family); only
+/// the device header differs, and it gives the same ts:: vocabulary (HipCodegen.h).
+enum class DeviceDialect { Cuda, Hip };
+/// The printer behind emitCuda and emitHip.
+CudaOutput emitDeviceCpp(const ir::PrimFunc& f, DeviceDialect dialect, DiagnosticEngine& diags);
+
 }  // namespace ts::codegen

@@ -53,6 +53,8 @@ void ThreadMachine::execKernelT(const KernelNode* k) {
         fail(k->span, "a block of " + std::to_string(nthreads) +
                           " threads (CUDA allows 1..1024, Programming Guide \"Thread Hierarchy\")");
     m_threads = static_cast<int32_t>(nthreads);
+    // 32 (CUDA warps) or 64 (AMD wavefronts: the HIP lowering sets the function's warp_size).
+    m_warpSize = m_func ? int32_t(ir::attrInt(m_func->attrs, "warp_size", 32)) : 32;
     m_all.resize(m_threads);
     for (int32_t t = 0; t < m_threads; ++t) m_all[t] = t;
     size_t mark = m_bindings.size();

@@ -113,9 +113,9 @@ void ThreadMachine::warpAllreduce(const CallNode* c, const ThreadList& act) {
     if (!ok) fail(c->span, "tl.warp_allreduce: unknown operator '" + op + "'");
     setThread(act[0]);
     int64_t width = evalI(c->args[2].get());
-    if (width < 1 || width > 32 || (width & (width - 1)))
-        fail(c->span,
-             "tl.warp_allreduce width " + std::to_string(width) + " is not a power of two <= 32");
+    if (width < 1 || width > m_warpSize || (width & (width - 1)))
+        fail(c->span, "tl.warp_allreduce width " + std::to_string(width) +
+                          " is not a power of two <= " + std::to_string(m_warpSize));
     std::vector<double>& v = m_collective[c];
     v.assign(m_threads, std::nan(""));
     std::vector<uint8_t> on(m_threads, 0);
@@ -132,8 +132,9 @@ void ThreadMachine::warpAllreduce(const CallNode* c, const ThreadList& act) {
         if (count == 0) continue;
         if (count != width)
             fail(c->span,
-                 "tl.warp_allreduce over lanes " + std::to_string(g % 32) + ".." +
-                     std::to_string(g % 32 + width - 1) + " of warp " + std::to_string(g / 32) +
+                 "tl.warp_allreduce over lanes " + std::to_string(g % m_warpSize) + ".." +
+                     std::to_string(g % m_warpSize + width - 1) + " of warp " +
+                     std::to_string(g / m_warpSize) +
                      " executed by only " + std::to_string(count) + " of them",
                  "the shuffles use a full mask: every lane of the group must take part (PTX ISA "
                  "§9.7.8.6 "
@@ -402,7 +403,8 @@ const std::vector<std::pair<int32_t, int32_t>>& ThreadMachine::accumulatorMap(in
     std::vector<int64_t> key{M, N, wm, wn};
     auto it = m_accMaps.find(key);
     if (it != m_accMaps.end()) return it->second;
-    Layout l = analysis::makeMmaAccumulator(M, N, {int(wm), int(wn)});
+    Layout l = m_warpSize == 64 ? analysis::makeMfma16Layout('C', M, N, {int(wm), int(wn)})
+                                : analysis::makeMmaAccumulator(M, N, {int(wm), int(wn)});
     std::vector<std::pair<int32_t, int32_t>> map(static_cast<size_t>(l->threads * l->localSize));
     std::vector<uint8_t> hit(static_cast<size_t>(M * N), 0);
     size_t mark = m_bindings.size();
@@ -472,7 +474,13 @@ void ThreadMachine::gemmSS(const CallNode* c, const ThreadList& act) {
                           std::to_string(WN) + " violates the m16n8k" + std::to_string(kStep) +
                           " tiling (warp tile rows % 16, cols % 8, K % " + std::to_string(kStep) +
                           (regA ? ", one warp column for a register A)" : ")"));
-    if (WM * WN * 32 != m_threads)
+    // 64-lane waves run the HIP gemm: MFMA 16x16x16 atoms (fp16/bf16 -> fp32) per wave.
+    const bool mfma = m_warpSize == 64;
+    if (mfma && (regA || (N / WN) % 16 || kStep != 16 || C.buf->dtype != DType::Float32))
+        fail(c->span, std::string(name) + " on 64-lane wavefronts (the HIP MFMA gemm) needs "
+                          "fp16/bf16 operands from shared memory, a float32 accumulator and "
+                          "wave tiles of whole 16x16 atoms (N/WN % 16 == 0)");
+    if (WM * WN * m_warpSize != m_threads)
         fail(c->span, std::string(name) + " with " + std::to_string(WM * WN) + " warps in a block of " +
                           std::to_string(m_threads) + " threads");
     for (auto* op : {&A, &B}) {

@@ -111,7 +111,8 @@ public:
     void vectorStore(const ir::CallNode* c, const ThreadList& act);
     void atomic(const ir::CallNode* c, const ThreadList& act);
     /// (row, col) of accumulator register r of thread t for gemm_ss(M, N, wm, wn), from
-    /// analysis::makeMmaAccumulator's inverse (cached per shape).
+    /// analysis::makeMmaAccumulator's inverse, or makeMfma16Layout('C')'s for 64-lane
+    /// wavefronts (the HIP gemm; cached per shape).
     const std::vector<std::pair<int32_t, int32_t>>& accumulatorMap(int64_t M, int64_t N, int64_t wm,
                                                                    int64_t wn);
 
@@ -122,6 +123,7 @@ public:
     };
     const ir::PrimFuncNode* m_func = nullptr;  ///< function being run (layouts size shared buffers)
     int32_t m_threads = 0;                     ///< threads per block
+    int32_t m_warpSize = 32;                   ///< lanes per warp/wavefront (attr warp_size)
     int32_t m_cur = 0;                         ///< current thread
     std::vector<size_t> m_threadPos;           ///< binding slots of tx, ty, tz
     std::vector<std::vector<int64_t>> m_threadIdx;  ///< [dim][thread] index values

@@ -8,7 +8,8 @@
 namespace ts::viz {
 using namespace ts::analysis;
 
-BankHeatmapModel::BankHeatmapModel(const WarpRequest& r, std::string title) : m_title(std::move(title)) {
+BankHeatmapModel::BankHeatmapModel(const WarpRequest& r, std::string title)
+    : m_title(std::move(title)), m_lanes(r.lanes) {
     m_cost = bankCost(r, true);
     for (const BankSlot& s : m_cost.bankSlots) {
         int& c = m_cells[size_t(s.lane * kBanks + s.bank)];

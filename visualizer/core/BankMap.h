@@ -11,14 +11,15 @@
 namespace ts::viz {
 
 /// Heatmap of one warp request: cells[lane][bank] = wavefront + 1 serving that lane's word in
-/// that bank (0 = untouched). Phases are stacked: a lane belongs to exactly one phase.
+/// that bank (0 = untouched). Phases are stacked: a lane belongs to exactly one phase (AMD
+/// ds_read_b128 phases are not contiguous lane ranges).
 class BankHeatmapModel {
 public:
     BankHeatmapModel() = default;
     explicit BankHeatmapModel(const analysis::WarpRequest& r, std::string title = {});
 
     const std::string& title() const { return m_title; }
-    int lanes() const { return analysis::kWarpSize; }
+    int lanes() const { return m_lanes; }  ///< 32 (warp) or 64 (AMD wavefront)
     int banks() const { return analysis::kBanks; }
     int cell(int lane, int bank) const { return m_cells[size_t(lane * analysis::kBanks + bank)]; }
     int phaseOfLane(int lane) const { return m_phaseOfLane[size_t(lane)]; }
@@ -31,8 +32,9 @@ public:
 
 private:
     std::string m_title;
-    std::vector<int> m_cells = std::vector<int>(size_t(analysis::kWarpSize * analysis::kBanks), 0);
-    std::vector<int> m_phaseOfLane = std::vector<int>(analysis::kWarpSize, -1);
+    int m_lanes = analysis::kWarpSize;
+    std::vector<int> m_cells = std::vector<int>(size_t(analysis::kMaxLanes * analysis::kBanks), 0);
+    std::vector<int> m_phaseOfLane = std::vector<int>(analysis::kMaxLanes, -1);
     analysis::WarpCost m_cost;
 };
 

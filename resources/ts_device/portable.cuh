@@ -1,0 +1,372 @@
+// Portable part of the TileScope device headers: the 16- and 8-bit float types and their
+// conversions, cast, max/min/abs/infinity, the shared-memory swizzle contract and the reduction
+// operators. Included inside `namespace ts` by resources/ts_device.cuh (CUDA) and
+// resources/ts_hip.h (HIP), which define TS_HD/TS_D first; EmbedResources.cmake inlines it, so
+// each embedded/exported header stays one file. Device-specific fast paths are guarded by
+// __CUDA_ARCH__ (inline PTX); elsewhere (HIP, host) the exact software paths are used.
+
+// ============================================================================================
+// Type traits (no <type_traits> under NVRTC without include paths)
+// ============================================================================================
+
+namespace detail {
+template <class A, class B> struct IsSame { static constexpr bool value = false; };
+template <class A> struct IsSame<A, A> { static constexpr bool value = true; };
+template <bool B, class X, class Y> struct Conditional { using type = X; };
+template <class X, class Y> struct Conditional<false, X, Y> { using type = Y; };
+template <bool C, class T = void> struct EnableIf {};
+template <class T> struct EnableIf<true, T> { using type = T; };
+
+/// Reinterprets the bits of a float as unsigned (host and device).
+TS_HD unsigned floatBits(float f) {
+#ifdef __CUDA_ARCH__
+    return __float_as_uint(f);
+#else
+    union { float f; unsigned u; } c{f};
+    return c.u;
+#endif
+}
+/// Reinterprets unsigned bits as a float (host and device).
+TS_HD float bitsFloat(unsigned u) {
+#ifdef __CUDA_ARCH__
+    return __uint_as_float(u);
+#else
+    union { unsigned u; float f; } c{u};
+    return c.f;
+#endif
+}
+
+/// Software float -> small float, round-to-nearest-even (host, and devices without cvt).
+/// EB/MB: exponent/mantissa bits, bias 2^(EB-1)-1. IEEE: overflow -> inf, NaN -> quiet NaN.
+/// SAT (fp8 .satfinite semantics, PTX ISA §9.7.9.21 cvt): |x| beyond MAX_NORM, and ±inf, give
+/// ±MAX_NORM; NaN gives NANCODE. Returns the code in the low EB+MB+1 bits.
+template <int EB, int MB, bool SAT, unsigned MAXCODE, unsigned NANCODE>
+TS_HD unsigned encodeSmallFloat(float x) {
+    constexpr int kBias = (1 << (EB - 1)) - 1;
+    constexpr int kEmin = 1 - kBias;  // unbiased exponent of the smallest normal
+    constexpr unsigned kSign = 1u << (EB + MB);
+    unsigned u = floatBits(x);
+    unsigned sign = (u >> 31) ? kSign : 0u;
+    u &= 0x7fffffffu;
+    if (u > 0x7f800000u) return sign | NANCODE;
+    if (u == 0x7f800000u) return sign | (SAT ? MAXCODE : (((1u << EB) - 1u) << MB));
+    int e = int(u >> 23) - 127;
+    if ((u >> 23) == 0) return sign;  // float subnormals are far below every target's range
+    unsigned mant = (u & 0x7fffffu) | 0x800000u;  // 24 significant bits
+    int shift = 23 - MB + (e < kEmin ? kEmin - e : 0);
+    if (shift > 25) return sign;  // below half the smallest subnormal
+    unsigned q = mant >> shift;
+    unsigned rem = mant & ((1u << shift) - 1u), half = 1u << (shift - 1);
+    if (rem > half || (rem == half && (q & 1u))) ++q;
+    // q carries the hidden bit, so adding it to (biased exponent - 1) << MB carries correctly.
+    unsigned code = e < kEmin ? q : ((unsigned(e + kBias - 1) << MB) + q);
+    if (code > MAXCODE) code = SAT ? MAXCODE : (((1u << EB) - 1u) << MB);
+    return sign | code;
+}
+
+/// Software small float -> float (exact). IEEE_INF: all-ones exponent means inf/NaN (f16, e5m2);
+/// otherwise only code NANCODE (mod sign) is NaN (e4m3, which has no infinity).
+template <int EB, int MB, bool IEEE_INF, unsigned NANCODE>
+TS_HD float decodeSmallFloat(unsigned c) {
+    constexpr int kBias = (1 << (EB - 1)) - 1;
+    unsigned sign = (c >> (EB + MB)) & 1u;
+    unsigned e = (c >> MB) & ((1u << EB) - 1u), m = c & ((1u << MB) - 1u);
+    unsigned out;
+    if (IEEE_INF && e == (1u << EB) - 1u) {
+        out = 0x7f800000u | (m ? 0x400000u : 0u);
+    } else if (!IEEE_INF && (c & ~(1u << (EB + MB))) == NANCODE) {
+        out = 0x7fc00000u;
+    } else if (e == 0) {  // subnormal: m * 2^(1 - bias - MB), exact in float
+        float v = float(m) * bitsFloat(unsigned(127 + 1 - kBias - MB) << 23);
+        return sign ? -v : v;
+    } else {
+        out = (unsigned(int(e) - kBias + 127) << 23) | (m << (23 - MB));
+    }
+    return bitsFloat(out | (sign << 31));
+}
+}  // namespace detail
+
+// ============================================================================================
+// 16- and 8-bit float types. Storage is the raw bits; arithmetic goes through float.
+// Constructors are explicit so that mixed expressions (h + 1.0f) resolve to float arithmetic.
+// ============================================================================================
+
+/// IEEE binary16. Device conversion: cvt.rn.f16.f32 / cvt.f32.f16 (PTX ISA §9.7.9.21).
+struct half {
+    unsigned short bits;
+    half() = default;
+    TS_HD explicit half(float f) : bits(fromFloat(f)) {}
+    TS_HD explicit half(double d) : half(float(d)) {}
+    TS_HD explicit half(int i) : half(float(i)) {}
+    TS_HD operator float() const {
+#ifdef __CUDA_ARCH__
+        float r;
+        asm("cvt.f32.f16 %0, %1;" : "=f"(r) : "h"(bits));
+        return r;
+#else
+        return detail::decodeSmallFloat<5, 10, true, 0x7e00u>(bits);
+#endif
+    }
+    /// Builds a value from raw bits (no conversion).
+    static TS_HD half fromBits(unsigned short b) { half h; h.bits = b; return h; }
+    static TS_HD unsigned short fromFloat(float f) {
+#ifdef __CUDA_ARCH__
+        unsigned short r;
+        asm("cvt.rn.f16.f32 %0, %1;" : "=h"(r) : "f"(f));
+        return r;
+#else
+        return (unsigned short)detail::encodeSmallFloat<5, 10, false, 0x7bffu, 0x7e00u>(f);
+#endif
+    }
+};
+
+/// bfloat16 (float's upper 16 bits). Device: cvt.rn.bf16.f32 on sm_80+ (PTX ISA §9.7.9.21);
+/// to float is a 16-bit shift (exact).
+struct bfloat16 {
+    unsigned short bits;
+    bfloat16() = default;
+    TS_HD explicit bfloat16(float f) : bits(fromFloat(f)) {}
+    TS_HD explicit bfloat16(double d) : bfloat16(float(d)) {}
+    TS_HD explicit bfloat16(int i) : bfloat16(float(i)) {}
+    TS_HD operator float() const { return detail::bitsFloat(unsigned(bits) << 16); }
+    static TS_HD bfloat16 fromBits(unsigned short b) { bfloat16 h; h.bits = b; return h; }
+    static TS_HD unsigned short fromFloat(float f) {
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
+        unsigned short r;
+        asm("cvt.rn.bf16.f32 %0, %1;" : "=h"(r) : "f"(f));
+        return r;
+#else
+        unsigned u = detail::floatBits(f);
+        if ((u & 0x7fffffffu) > 0x7f800000u) return (unsigned short)((u >> 16) | 0x40u);
+        return (unsigned short)((u + 0x7fffu + ((u >> 16) & 1u)) >> 16);
+#endif
+    }
+};
+
+/// OCP FP8 E4M3 ("e4m3fn": bias 7, max 448, no inf, NaN = 0x7f). Conversion from float is
+/// RNE with saturation to ±448 (cvt.rn.satfinite.e4m3x2.f32, sm_89+; software elsewhere).
+struct fp8_e4m3 {
+    unsigned char bits;
+    fp8_e4m3() = default;
+    TS_HD explicit fp8_e4m3(float f) : bits(fromFloat(f)) {}
+    TS_HD explicit fp8_e4m3(double d) : fp8_e4m3(float(d)) {}
+    TS_HD explicit fp8_e4m3(int i) : fp8_e4m3(float(i)) {}
+    TS_HD operator float() const {
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 890
+        unsigned h2;
+        asm("cvt.rn.f16x2.e4m3x2 %0, %1;" : "=r"(h2) : "h"((unsigned short)bits));
+        float r;
+        asm("cvt.f32.f16 %0, %1;" : "=f"(r) : "h"((unsigned short)(h2 & 0xffffu)));
+        return r;
+#else
+        return detail::decodeSmallFloat<4, 3, false, 0x7fu>(bits);
+#endif
+    }
+    static TS_HD fp8_e4m3 fromBits(unsigned char b) { fp8_e4m3 h; h.bits = b; return h; }
+    static TS_HD unsigned char fromFloat(float f) {
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 890
+        unsigned short r;  // a -> upper byte, b -> lower byte
+        asm("cvt.rn.satfinite.e4m3x2.f32 %0, %1, %2;" : "=h"(r) : "f"(0.0f), "f"(f));
+        return (unsigned char)(r & 0xffu);
+#else
+        return (unsigned char)detail::encodeSmallFloat<4, 3, true, 0x7eu, 0x7fu>(f);
+#endif
+    }
+};
+
+/// OCP FP8 E5M2 (bias 15, max 57344, IEEE inf/NaN). Conversion from float is RNE with
+/// saturation to ±57344 (cvt.rn.satfinite.e5m2x2.f32, sm_89+; software elsewhere).
+struct fp8_e5m2 {
+    unsigned char bits;
+    fp8_e5m2() = default;
+    TS_HD explicit fp8_e5m2(float f) : bits(fromFloat(f)) {}
+    TS_HD explicit fp8_e5m2(double d) : fp8_e5m2(float(d)) {}
+    TS_HD explicit fp8_e5m2(int i) : fp8_e5m2(float(i)) {}
+    TS_HD operator float() const {
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 890
+        unsigned h2;
+        asm("cvt.rn.f16x2.e5m2x2 %0, %1;" : "=r"(h2) : "h"((unsigned short)bits));
+        float r;
+        asm("cvt.f32.f16 %0, %1;" : "=f"(r) : "h"((unsigned short)(h2 & 0xffffu)));
+        return r;
+#else
+        return detail::decodeSmallFloat<5, 2, true, 0x7fu>(bits);
+#endif
+    }
+    static TS_HD fp8_e5m2 fromBits(unsigned char b) { fp8_e5m2 h; h.bits = b; return h; }
+    static TS_HD unsigned char fromFloat(float f) {
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 890
+        unsigned short r;
+        asm("cvt.rn.satfinite.e5m2x2.f32 %0, %1, %2;" : "=h"(r) : "f"(0.0f), "f"(f));
+        return (unsigned char)(r & 0xffu);
+#else
+        return (unsigned char)detail::encodeSmallFloat<5, 2, true, 0x7bu, 0x7fu>(f);
+#endif
+    }
+};
+
+namespace detail {
+template <class T> struct IsLowp { static constexpr bool value = false; };
+template <> struct IsLowp<half> { static constexpr bool value = true; };
+template <> struct IsLowp<bfloat16> { static constexpr bool value = true; };
+template <> struct IsLowp<fp8_e4m3> { static constexpr bool value = true; };
+template <> struct IsLowp<fp8_e5m2> { static constexpr bool value = true; };
+template <class T> using LowpOnly = typename EnableIf<IsLowp<T>::value, T>::type;
+}  // namespace detail
+
+// Arithmetic and comparison of two low-precision values of one type: computed in float, the
+// result rounded once to the type (so e.g. half+half may differ from native add.f16 by double
+// rounding in rare cases). Mixed with float, the low-precision operand converts to float.
+#define TS_LOWP_BINOP(op)                                                             \
+    template <class T> TS_HD detail::LowpOnly<T> operator op(T a, T b) {              \
+        return T(float(a) op float(b));                                               \
+    }                                                                                 \
+    template <class T> TS_HD detail::LowpOnly<T>& operator op##=(T & a, T b) {        \
+        a = T(float(a) op float(b));                                                  \
+        return a;                                                                     \
+    }
+TS_LOWP_BINOP(+)
+TS_LOWP_BINOP(-)
+TS_LOWP_BINOP(*)
+TS_LOWP_BINOP(/)
+#undef TS_LOWP_BINOP
+#define TS_LOWP_CMP(op)                                                               \
+    template <class T, class = detail::LowpOnly<T>> TS_HD bool operator op(T a, T b) { \
+        return float(a) op float(b);                                                  \
+    }
+TS_LOWP_CMP(==)
+TS_LOWP_CMP(!=)
+TS_LOWP_CMP(<)
+TS_LOWP_CMP(<=)
+TS_LOWP_CMP(>)
+TS_LOWP_CMP(>=)
+#undef TS_LOWP_CMP
+template <class T> TS_HD detail::LowpOnly<T> operator-(T a) {
+    T r = a;
+    r.bits ^= (sizeof(T) == 2 ? 0x8000 : 0x80);  // sign flip is exact, NaN stays NaN
+    return r;
+}
+
+// ============================================================================================
+// Conversions
+// ============================================================================================
+
+/// Converts between float, double, all integer types, bool and the ts float types. Low-precision
+/// targets round once from float (RNE; fp8 saturating): double and 64-bit integers go through
+/// float first. Low-precision sources convert exactly to float, then static_cast.
+template <class To, class From> TS_HD To cast(From x) {
+    if constexpr (detail::IsSame<To, From>::value) {
+        return x;
+    } else if constexpr (detail::IsLowp<To>::value) {
+        return To(static_cast<float>(x));
+    } else if constexpr (detail::IsLowp<From>::value) {
+        return static_cast<To>(static_cast<float>(x));
+    } else {
+        return static_cast<To>(x);
+    }
+}
+
+// ============================================================================================
+// Comparisons and limits
+// ============================================================================================
+
+/// max/min: if either is NaN the other is returned for float (fmaxf semantics); by comparison
+/// for other types. abs: sign-bit clear for floats (exact).
+template <class T> TS_HD T max(T a, T b) { return a < b ? b : a; }
+template <class T> TS_HD T min(T a, T b) { return b < a ? b : a; }
+template <> TS_HD float max<float>(float a, float b) { return fmaxf(a, b); }
+template <> TS_HD float min<float>(float a, float b) { return fminf(a, b); }
+template <class T> TS_HD T abs(T a) {
+    if constexpr (detail::IsLowp<T>::value) {
+        T r = a;
+        r.bits &= (sizeof(T) == 2 ? 0x7fff : 0x7f);
+        return r;
+    } else if constexpr (detail::IsSame<T, float>::value) {
+        return fabsf(a);
+    } else if constexpr (detail::IsSame<T, double>::value) {
+        return fabs(a);
+    } else {
+        return a < T(0) ? T(-a) : a;
+    }
+}
+
+/// +infinity of T. fp8_e4m3 has no infinity: ±448 (MAX_NORM). Integers: the largest value.
+template <class T> TS_HD T infinity() {
+    if constexpr (detail::IsSame<T, float>::value) return detail::bitsFloat(0x7f800000u);
+    else if constexpr (detail::IsSame<T, double>::value) return double(detail::bitsFloat(0x7f800000u));
+    else if constexpr (detail::IsSame<T, half>::value) return half::fromBits(0x7c00);
+    else if constexpr (detail::IsSame<T, bfloat16>::value) return bfloat16::fromBits(0x7f80);
+    else if constexpr (detail::IsSame<T, fp8_e4m3>::value) return fp8_e4m3::fromBits(0x7e);
+    else if constexpr (detail::IsSame<T, fp8_e5m2>::value) return fp8_e5m2::fromBits(0x7c);
+    else if constexpr (T(-1) > T(0)) return T(~0ull);  // unsigned: all ones
+    else return T(~0ull >> (65 - int(sizeof(T)) * 8));  // signed: 0x7f..f
+}
+/// -infinity of T (fp8_e4m3: -448; integers: the smallest value).
+template <class T> TS_HD T ninfinity() {
+    if constexpr (detail::IsLowp<T>::value) return -infinity<T>();
+    else if constexpr (detail::IsSame<T, float>::value || detail::IsSame<T, double>::value)
+        return -infinity<T>();
+    else if constexpr (T(-1) > T(0)) return T(0);
+    else return T(-infinity<T>() - T(1));
+}
+
+// ============================================================================================
+// Shared-memory swizzle: THE contract with compiler/analysis (codegen, interpreter, bank model)
+// ============================================================================================
+
+/// Physical byte offset of logical byte offset o in a 2-D shared tile whose rows are R bytes.
+///   key  = (R >= 128 ? o / R : o / 128) % 8;  mask = MODE/16 - 1;  phys = o ^ ((key & mask) << 4)
+/// MODE in {0 (identity), 32, 64, 128} bytes. It XORs the 16-byte chunk index inside each
+/// 128-byte line, so it is a bijection on every 128-byte line and 16-byte chunks stay contiguous
+/// (ldmatrix rows and cp.async 16 B stay valid). By bank analysis (not a counter reading),
+/// ldmatrix of 8 consecutive rows at one 16-byte column is conflict-free for R % 128 == 0 with
+/// MODE 128, and for R == 64 with MODE >= 64.
+template <int R, int MODE> TS_HD int swizzle(int o) {
+    static_assert(MODE == 0 || MODE == 32 || MODE == 64 || MODE == 128,
+                  "ts::swizzle: MODE must be 0, 32, 64 or 128 (bytes)");
+    static_assert(MODE == 0 || (R > 0 && R % 16 == 0),
+                  "ts::swizzle: swizzled rows R must be a multiple of 16 bytes");
+    if constexpr (MODE == 0) {
+        return o;
+    } else {
+        constexpr unsigned kMask = MODE / 16 - 1;
+        const unsigned uo = static_cast<unsigned>(o);
+        const unsigned key = (R >= 128 ? uo / unsigned(R) : uo / 128u) % 8u;
+        return static_cast<int>(uo ^ ((key & kMask) << 4));
+    }
+}
+/// Element-index form of swizzle: elemOffset in elements of ELT_BYTES bytes, R in bytes.
+template <int R, int MODE, int ELT_BYTES> TS_HD int swizzle_elem(int elemOffset) {
+    static_assert(ELT_BYTES == 1 || ELT_BYTES == 2 || ELT_BYTES == 4 || ELT_BYTES == 8 ||
+                      ELT_BYTES == 16,
+                  "ts::swizzle_elem: ELT_BYTES must divide 16");
+    return swizzle<R, MODE>(elemOffset * ELT_BYTES) / ELT_BYTES;
+}
+
+// ============================================================================================
+// Reduction operators (warp/block reductions of both headers combine with these)
+// ============================================================================================
+
+/// Reduction operators: apply(a, b) combines, identity<T>() is the neutral start value.
+struct SumOp {
+    template <class T> static TS_HD T apply(T a, T b) { return a + b; }
+    template <class T> static TS_HD T identity() { return cast<T>(0); }
+};
+struct MaxOp {
+    template <class T> static TS_HD T apply(T a, T b) { return ts::max(a, b); }
+    template <class T> static TS_HD T identity() { return ninfinity<T>(); }
+};
+struct MinOp {
+    template <class T> static TS_HD T apply(T a, T b) { return ts::min(a, b); }
+    template <class T> static TS_HD T identity() { return infinity<T>(); }
+};
+/// max(|a|, |b|); partial results are non-negative, so it composes in any tree.
+struct AbsMaxOp {
+    template <class T> static TS_HD T apply(T a, T b) { return ts::max(ts::abs(a), ts::abs(b)); }
+    template <class T> static TS_HD T identity() { return cast<T>(0); }
+};
+/// |a| + |b|; partial results are non-negative, so it composes in any tree.
+struct AbsSumOp {
+    template <class T> static TS_HD T apply(T a, T b) { return ts::abs(a) + ts::abs(b); }
+    template <class T> static TS_HD T identity() { return cast<T>(0); }
+};
