@@ -9,12 +9,30 @@
 #include "compiler/ProgramKernels.h"
 #include "compiler/codegen/CudaCodegen.h"
 #include "compiler/frontend/Elaborate.h"
+#include "compiler/frontend/Ast.h"
 #include "compiler/frontend/Module.h"
 #include "compiler/ir/IR.h"
 #include "compiler/support/ParamPragma.h"
 
 namespace ts {
 namespace {
+
+/// Whether `pass_configs={...}` of @tilelang.jit turns TileLang's automatic barrier insertion
+/// off: key tilelang.PassConfigKey.TL_DISABLE_THREAD_STORAGE_SYNC or
+/// "tl.disable_thread_storage_sync" with the value True.
+bool disablesStorageSync(const fe::ast::Expr* passConfigs) {
+    auto* d = fe::ast::as<fe::ast::Dict>(passConfigs);
+    if (!d) return false;
+    for (size_t i = 0; i < d->keys.size() && i < d->values.size(); ++i) {
+        auto* str = fe::ast::as<fe::ast::Str>(d->keys[i]);
+        auto* attr = fe::ast::as<fe::ast::Attribute>(d->keys[i]);
+        bool key = (str && str->value == "tl.disable_thread_storage_sync") ||
+                   (attr && attr->attr == "TL_DISABLE_THREAD_STORAGE_SYNC");
+        auto* v = fe::ast::as<fe::ast::Constant>(d->values[i]);
+        if (key && v && v->type == fe::ast::Constant::Type::Bool && v->boolValue) return true;
+    }
+    return false;
+}
 
 using Clock = std::chrono::steady_clock;
 double since(Clock::time_point t0) {
@@ -281,7 +299,9 @@ CompileResult compile(const std::string& path, const std::string& text,
         if (!r.elaborated || diags.hasErrors()) return finish();
 
         // --- passes ------------------------------------------------------------------------
-        auto pipe = runPipeline(r.elaborated, *target, opts, diags);
+        std::vector<std::string> skip;
+        if (disablesStorageSync(entry->passConfigs)) skip.push_back("insert-sync");
+        auto pipe = runPipeline(r.elaborated, *target, opts, diags, skip);
         r.passes = std::move(pipe.passes);
         r.lowered = pipe.lowered;
         r.passesMicros = pipe.micros;

@@ -1,6 +1,8 @@
 // The sm_80 lowering order. Read top to bottom; "why here" notes where order matters.
 #include "compiler/Pipeline.h"
 
+#include <algorithm>
+
 #include "compiler/ir/Printer.h"
 #include "compiler/ir/Verifier.h"
 #include "compiler/transforms/Passes.h"
@@ -89,12 +91,14 @@ private:
 }  // namespace
 
 PipelineOutput runPipeline(const ir::PrimFunc& elaborated, const Target& target, const CompileOptions& opts,
-                           DiagnosticEngine& diags) {
+                           DiagnosticEngine& diags, const std::vector<std::string>& skip) {
     PipelineOutput out;
     PassManager pm;
     auto passes = pipelineFor(target);
     // Cancellation: a pass wrapper that stops before the next pass when asked.
     for (auto& p : passes) {
+        if (std::find(skip.begin(), skip.end(), p.name) != skip.end())
+            continue;
         PassFn inner = p.run;
         const std::atomic<bool>* cancel = opts.cancel;
         p.run = [inner, cancel](const ir::PrimFunc& f, PassContext& ctx) -> ir::PrimFunc {

@@ -23,7 +23,10 @@ struct PipelineOutput {
 
 /// Runs the pipeline over an elaborated function, recording snapshots (if asked) and verifying
 /// the IR after each pass (if asked). Diagnostics go to `diags`.
+/// Passes named in `skip` are left out (compile() skips "insert-sync" for a kernel whose
+/// @tilelang.jit(pass_configs=...) sets TL_DISABLE_THREAD_STORAGE_SYNC: TileLang's switch for
+/// kernels that place their own T.sync_threads()).
 PipelineOutput runPipeline(const ir::PrimFunc& elaborated, const Target& target, const CompileOptions& opts,
-                           DiagnosticEngine& diags);
+                           DiagnosticEngine& diags, const std::vector<std::string>& skip = {});
 
 }  // namespace ts

@@ -4,6 +4,7 @@
 #include <vector>
 
 #include "app/cli/CliCommon.h"
+#include "compiler/PassManager.h"
 
 namespace ts::cli {
 
@@ -80,5 +81,35 @@ struct LayoutCommand {
     int64_t thread = -1;       ///< outline this thread's cells in the SVG
 };
 int runLayout(const LayoutCommand& c);
+
+/// `tilec debug`: run one block of the kernel in the step debugger (compiler/debugger/), stop at
+/// breakpoints, step, print values of one thread (app/cli/CmdDebug.cpp).
+struct DebugCommand {
+    CompileFlags flags;
+    std::string block;                  ///< "bx,by" (default 0,0)
+    std::vector<int> breakLines;        ///< --break LINE (source lines)
+    std::vector<std::string> breakOps;  ///< --break-op gemm|copy|...
+    bool breakBarrier = false;          ///< --break-barrier
+    int steps = 0;                      ///< --step N
+    std::string stepKind = "tile-op";   ///< tile-op|into|over|out|barrier|iteration|continue
+    int back = 0;                       ///< --back N: reverse steps after stepping
+    std::vector<std::string> prints;    ///< --print NAME[idx] (watch expressions)
+    std::vector<std::string> holds;     ///< --holds BUF: the fragment elements of --thread
+    int thread = 0;
+    uint64_t seed = 0x5eed;             ///< inputs as `tilec run --seed`
+};
+int runDebug(const DebugCommand& c);
+
+/// `tilec validate`: the interpreter after every pass against the reference; the first pass
+/// that changes the result is named (app/cli/CmdValidate.cpp). Exit 1 when one does.
+struct ValidateCommand {
+    CompileFlags flags;
+    uint64_t seed = 0x5eed;
+    int64_t maxBlocks = -1;  ///< interpret only the first N blocks (large grids)
+    std::string ref;         ///< --ref NAME, as for run
+    /// Test-only: passes inserted after the named pass (a deliberately broken pass).
+    std::vector<std::pair<std::string, PassInfo>> inject;
+};
+int runValidate(const ValidateCommand& c);
 
 }  // namespace ts::cli

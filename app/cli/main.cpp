@@ -137,6 +137,38 @@ int main(int argc, char** argv) {
     layout->add_option("--tile", lc.tile, "pipeline stage of a multi-buffered shared tile");
     layout->add_option("--thread", lc.thread, "outline this thread's cells in the SVG");
 
+    DebugCommand dc;
+    auto* debug = app.add_subcommand(
+        "debug", "step through one block of the kernel on the thread-level interpreter");
+    addCompileFlags(debug, dc.flags);
+    debug->add_option("--block", dc.block, "block to run and stop in: bx,by (default 0,0)");
+    debug->add_option("--break", dc.breakLines, "stop at this source line (repeatable)");
+    debug->add_option("--break-op", dc.breakOps,
+                      "stop where a tile op starts: gemm, copy, fill, reduce, ... (repeatable)");
+    debug->add_flag("--break-barrier", dc.breakBarrier, "stop at every barrier");
+    debug->add_option("--step", dc.steps, "steps to take after the first stop");
+    debug->add_option("--step-kind", dc.stepKind,
+                      "tile-op (next source line, default), into, over, out (statements of the "
+                      "lowered IR), barrier, iteration (of the pipelined loop), continue");
+    debug->add_option("--back", dc.back, "reverse steps to take after stepping");
+    debug->add_option("--print", dc.prints,
+                      "print NAME or NAME[i, j] for --thread (fragments: logical indices through "
+                      "their layout; repeatable)");
+    debug->add_option("--holds", dc.holds,
+                      "print which elements of this fragment --thread holds (repeatable)");
+    debug->add_option("--thread", dc.thread, "thread of the block for --print/--holds (default 0)");
+    debug->add_option("--seed", dc.seed, "seed of the random inputs (as tilec run)");
+
+    ValidateCommand vc;
+    auto* validate = app.add_subcommand(
+        "validate", "interpret the kernel after every pass; name the first pass that changes "
+                    "the result");
+    addCompileFlags(validate, vc.flags);
+    validate->add_option("--seed", vc.seed, "seed of the random inputs");
+    validate->add_option("--max-blocks", vc.maxBlocks,
+                         "interpret only the first N blocks (compares what they write)");
+    validate->add_option("--ref", vc.ref, "reference function (as for run)");
+
     try {
         app.parse(argc, argv);
     } catch (const CLI::ParseError& e) {
@@ -154,6 +186,8 @@ int main(int argc, char** argv) {
         if (bench->parsed()) return runBench(bc);
         if (banks->parsed()) return runBanks(kc);
         if (layout->parsed()) return runLayout(lc);
+        if (debug->parsed()) return runDebug(dc);
+        if (validate->parsed()) return runValidate(vc);
         return runPasses();
     });
 }

@@ -324,7 +324,14 @@ private:
     std::string callExpr(const CallNode& c) {
         const std::string& op = c.op;
         if (op == intrin::kAddressOf) return addr(std::make_shared<CallNode>(c));
-        if (op == intrin::kSyncThreads) return "__syncthreads()";
+        if (op == intrin::kSyncThreads && c.args.empty()) return "__syncthreads()";
+        // Named barriers (PTX ISA §9.7.13.1 bar.sync / bar.arrive a{, b}).
+        if (op == intrin::kSyncThreads && c.args.size() == 1)
+            return "asm volatile(\"bar.sync %0;\" :: \"r\"((int)(" + expr(c.args[0]) + ")) : \"memory\")";
+        if (op == intrin::kSyncThreads || op == "named_barrier_arrive")
+            return std::string("asm volatile(\"") + (op == "named_barrier_arrive" ? "bar.arrive" : "bar.sync") +
+                   " %0, %1;\" :: \"r\"((int)(" + expr(c.args.at(0)) + ")), \"r\"((int)(" + expr(c.args.at(1)) +
+                   ")) : \"memory\")";
         if (op == intrin::kCpAsyncCommit) return "ts::cp_async_commit()";
         if (op == intrin::kCpAsyncWait) return "ts::cp_async_wait<" + expr(c.args.at(0)) + ">()";
         if (op == intrin::kCpAsync) return "ts::cp_async" + expr(c.args.at(2)) + "(" + addr(c.args[0]) + ", " + addr(c.args[1]) + ", " + expr(c.args[3]) + ")";

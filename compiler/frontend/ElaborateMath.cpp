@@ -144,10 +144,25 @@ void Elaborator::installMath() {
             a.expectPositional(0, 0);
             return Value::none();
         });
+    // T.sync_threads(barrier_id=None, arrive_count=None): __syncthreads, or the named barrier
+    // bar.sync id, count that TileLang emits as tl::__sync_thread_partial.
     def("sync_threads", [](Elaborator& el, CallArgs& a) {
-        a.expectPositional(0, 0);
+        auto b = a.bind({"barrier_id", "arrive_count"}, 0);
         el.requireKernel(a.span, "T.sync_threads()");
-        el.emit(ir::evaluate(ir::call("sync_threads", {}, DType::Int32, a.span), a.span));
+        std::vector<ir::Expr> args;
+        if (b.has(0)) args.push_back(el.toExpr(b[0], b.spans[0], "barrier id"));
+        if (b.has(1)) args.push_back(el.toExpr(b[1], b.spans[1], "arrive count"));
+        el.emit(ir::evaluate(ir::call("sync_threads", std::move(args), DType::Int32, a.span), a.span));
+        return Value::none();
+    });
+    // T.named_barrier_arrive(barrier_id, arrive_count): bar.arrive id, count (does not wait).
+    def("named_barrier_arrive", [](Elaborator& el, CallArgs& a) {
+        auto b = a.bind({"barrier_id", "arrive_count"}, 2);
+        el.requireKernel(a.span, "T.named_barrier_arrive");
+        std::vector<ir::Expr> args{el.toExpr(b[0], b.spans[0], "barrier id"),
+                                   el.toExpr(b[1], b.spans[1], "arrive count")};
+        el.emit(ir::evaluate(ir::call("named_barrier_arrive", std::move(args), DType::Int32, a.span),
+                             a.span));
         return Value::none();
     });
     def("print", [](Elaborator& el, CallArgs& a) {

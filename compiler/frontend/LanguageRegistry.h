@@ -128,7 +128,8 @@ inline constexpr LangEntry kLanguage[] = {
     {"get_thread_binding", LangKind::Math, "get_thread_binding(dim=0)", "The thread index (thread-level code; not supported yet)."},
     {"reshape", LangKind::Math, "reshape(buf, shape)", "A view of a buffer with another shape (not supported yet)."},
     // synchronization (incl. Hopper)
-    {"sync_threads", LangKind::Sync, "sync_threads()", "Block-wide barrier (__syncthreads)."},
+    {"sync_threads", LangKind::Sync, "sync_threads(barrier_id=None, arrive_count=None)", "Block-wide barrier (__syncthreads), or named barrier bar.sync id, count."},
+    {"named_barrier_arrive", LangKind::Sync, "named_barrier_arrive(barrier_id, arrive_count)", "Arrives on a named barrier without waiting (bar.arrive)."},
     {"barrier_arrive", LangKind::Sync, "barrier_arrive(barrier)", "Arrives on a barrier."},
     {"barrier_wait", LangKind::Sync, "barrier_wait(barrier, parity)", "Waits on a barrier phase."},
     {"mbarrier_arrive", LangKind::Sync, "mbarrier_arrive(barrier)", "Arrives on an mbarrier (sm_90)."},

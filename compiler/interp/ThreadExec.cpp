@@ -3,6 +3,7 @@
 // thread evaluates, then all write, as one SIMT instruction would), barriers, and the checks of
 // the shared-memory model (pending cp.async, races between barriers).
 #include <cmath>
+#include <optional>
 #include <limits>
 #include <new>
 
@@ -31,6 +32,7 @@ int64_t physicalElems(const PrimFuncNode* f, const BufferNode& b, int64_t numel)
 
 void ThreadMachine::runBody(const PrimFunc& f) {
     m_func = f.get();
+    m_strict = m_observer && m_observer->strictInit();
     execTop(f->body.get());
 }
 
@@ -86,8 +88,11 @@ void ThreadMachine::execKernelT(const KernelNode* k) {
                 m_bindings[mark + d].f = double(m_blockIdx[d]);
             }
         }
+        if (m_observer && !m_observer->runBlock(m_blockIdx)) continue;
         for (auto& b : m_buffers)
             if (!b->global) b->live = false;
+        m_named.clear();
+        m_stack.clear();
         m_openGroup.assign(m_threads, {});
         m_committed.assign(m_threads, {});
         ++m_epoch;  // a new block: nothing it does races with the previous one's accesses
@@ -105,11 +110,24 @@ void ThreadMachine::execKernelT(const KernelNode* k) {
     unbind(mark);
 }
 
+namespace {
+/// Keeps a loop or if on the statement stack while its body runs (the observer's depth).
+struct StackGuard {
+    std::vector<const StmtNode*>& stack;
+    StackGuard(std::vector<const StmtNode*>& st, const StmtNode* s) : stack(st) { stack.push_back(s); }
+    ~StackGuard() { stack.pop_back(); }
+};
+}  // namespace
+
 void ThreadMachine::execT(const StmtNode* s, const ThreadList& act) {
     if (!s || act.empty()) return;
     DepthGuard g(*this, s->span);
     Span saved = m_stmtSpan;
     if (s->span.valid()) m_stmtSpan = s->span;
+    if (m_observer && s->kind != StmtKind::Seq)
+        m_observer->statement(s, act, static_cast<int>(m_stack.size()));
+    std::optional<StackGuard> frame;
+    if (s->kind == StmtKind::For || s->kind == StmtKind::If) frame.emplace(m_stack, s);
     switch (s->kind) {
         case StmtKind::Seq:
             for (auto& c : static_cast<const SeqNode*>(s)->stmts) execT(c.get(), act);
@@ -178,6 +196,8 @@ void ThreadMachine::execForT(const ForNode* n, const ThreadList& act) {
             m_bindings[pos].i = value;
             m_bindings[pos].f = double(value);
             if ((++m_loopTicks & 0xFFFF) == 0) checkCancel(n->span);
+            if (m_observer)
+                m_observer->iteration(n, value, static_cast<int>(m_stack.size()));
             execT(n->body.get(), act);
         }
     } else {
@@ -197,6 +217,9 @@ void ThreadMachine::execForT(const ForNode* n, const ThreadList& act) {
                         static_cast<int64_t>(uint64_t(mn[t]) + uint64_t(it));
                 }
             if ((++m_loopTicks & 0xFFFF) == 0) checkCancel(n->span);
+            if (m_observer)
+                m_observer->iteration(n, int64_t(uint64_t(umin) + uint64_t(it)),
+                                           static_cast<int>(m_stack.size()));
             execT(n->body.get(), sub);
         }
         m_perThread.pop_back();
@@ -237,7 +260,8 @@ void ThreadMachine::execAllocT(const AllocNode* a, const ThreadList& act) {
         st.size = numel;
         st.threadStride = 0;
         st.own.assign(static_cast<size_t>(numel), poison);
-        st.written.assign(isInt ? static_cast<size_t>(numel) : 0, 0);
+        // Strict checks (debugger) track every shared element, float ones included.
+        st.written.assign(isInt || m_strict ? static_cast<size_t>(numel) : 0, 0);
         st.pending.assign(static_cast<size_t>(numel), 0);
         m_cells[&st].resize(static_cast<size_t>(numel));
         if (a->init) {
@@ -300,37 +324,152 @@ void ThreadMachine::barrier(const StmtNode* at, const ThreadList& act, const cha
         }
         m_cur = -1;
         std::string line = at->span.valid() ? " at line " + std::to_string(at->span.line) : "";
-        fail(at->span,
-             std::string(what) + line + " reached by only " + std::to_string(act.size()) + " of " +
-                 std::to_string(m_threads) + " threads of the block (divergent barrier; thread " +
-                 std::to_string(missing) + " does not reach it)",
-             "__syncthreads must be reached by every thread of the block (CUDA C++ Programming "
-             "Guide, \"Synchronization Functions\"); hoist it out of the thread-dependent branch");
+        CheckFinding f;
+        f.kind = "divergent-barrier";
+        f.at = at->span;
+        f.block = m_blockIdx;
+        f.otherThread = missing;
+        f.barriers.push_back({0, m_threads, static_cast<int64_t>(act.size()), 0, at->span, act});
+        f.message = std::string(what) + line + " reached by only " + std::to_string(act.size()) +
+                    " of " + std::to_string(m_threads) +
+                    " threads of the block (divergent barrier; thread " + std::to_string(missing) +
+                    " does not reach it)";
+        report(std::move(f),
+               "__syncthreads must be reached by every thread of the block (CUDA C++ Programming "
+               "Guide, \"Synchronization Functions\"); hoist it out of the thread-dependent branch");
     }
     ++m_epoch;
 }
+
+void ThreadMachine::namedBarrier(const CallNode* c, const ThreadList& act, bool wait) {
+    // bar.sync a{, b} / bar.arrive a, b (PTX ISA §9.7.13.1): a in [0, 16), b threads (a multiple
+    // of the warp size; default: every thread of the block).
+    setThread(act.front());
+    int64_t id = evalI(c->args[0].get());
+    int64_t count = c->args.size() > 1 ? evalI(c->args[1].get()) : m_threads;
+    m_cur = -1;
+    if (id < 0 || id > 15)
+        fail(c->span, "barrier id " + std::to_string(id) + " (bar.sync takes 0..15)");
+    if (count <= 0 || count % 32)
+        fail(c->span, "barrier " + std::to_string(id) + " with an arrival count of " +
+                          std::to_string(count) + " (bar.sync counts threads in whole warps)",
+             "give a multiple of 32");
+    NamedBarrier& nb = m_named[id];
+    if (nb.arrived == 0) nb.expected = count;
+    if (nb.expected != count)
+        fail(c->span, "barrier " + std::to_string(id) + " used with " + std::to_string(count) +
+                          " arrivals while its current phase expects " +
+                          std::to_string(nb.expected));
+    nb.arrived += static_cast<int64_t>(act.size());
+    nb.at = c->span;
+    if (nb.arrived >= nb.expected) {
+        nb.arrived = 0;
+        ++nb.phase;
+        // Orders every thread's accesses, not only the participants': a partial barrier is
+        // treated as a full one by the race checker (it may miss a race between non-members).
+        ++m_epoch;
+        return;
+    }
+    if (!wait) return;
+    CheckFinding f;
+    f.at = c->span;
+    f.block = m_blockIdx;
+    for (auto& [bid, b] : m_named)
+        if (b.arrived > 0)
+            f.barriers.push_back({bid, b.expected, b.arrived, b.phase, b.at,
+                                  bid == id ? act : ThreadList{}});
+    std::string state = "barrier " + std::to_string(id) + " at line " +
+                        std::to_string(c->span.line) + " expects " + std::to_string(nb.expected) +
+                        " arrivals, " + std::to_string(nb.arrived) + " arrived";
+    if (static_cast<int32_t>(act.size()) == m_threads) {
+        f.kind = "deadlock";
+        f.message = "deadlock: every thread of the block waits at " + state +
+                    " and no thread is left to arrive";
+        report(std::move(f), "the arrival count must equal the threads that reach the barrier "
+                             "(bar.sync id, count; PTX ISA §9.7.13.1)");
+    }
+    f.kind = "divergent-barrier";
+    f.message = state + " with threads of the block waiting elsewhere: producer/consumer named "
+                        "barriers in thread-dependent branches are not modelled by the "
+                        "lockstep interpreter";
+    report(std::move(f));
+}
+
+void ThreadMachine::report(CheckFinding f, const std::string& hint) {
+    if (f.block.empty()) f.block = m_blockIdx;
+    if (m_observer) m_observer->finding(f);
+    fail(f.at, f.message, hint);
+}
+
+CheckFinding ThreadMachine::finding(const char* kind, const BufferState& b, int64_t off,
+                                    const Span& at, const Span& other, int32_t otherThread) const {
+    CheckFinding f;
+    f.kind = kind;
+    f.at = at.valid() ? at : m_stmtSpan;
+    f.other = other;
+    f.buffer = b.node->name;
+    f.index = off;
+    f.thread = m_cur;
+    f.otherThread = otherThread;
+    f.block = m_blockIdx;
+    return f;
+}
+
+namespace {
+std::string lineOf(const Span& s) {
+    return s.valid() ? " at line " + std::to_string(s.line) : std::string();
+}
+}  // namespace
 
 int64_t ThreadMachine::offsetOf(BufferState& b, const std::vector<Expr>& idx, const Span& at,
                                 const char* what) {
     if (idx.size() == 1 && b.shape.size() != 1) {
         int64_t off = evalI(idx[0].get());
-        if (off < 0 || off >= b.size)
-            fail(at, std::string("out-of-bounds ") + what + " " + b.node->name + "[" +
-                         std::to_string(off) + "] (flat element offset): " +
-                         scopeName(b.node->scope) + " buffer '" + b.node->name + "' of shape " +
-                         formatShape(b.shape) + " has " + std::to_string(b.size) + " elements");
+        if (off < 0 || off >= b.size) {
+            CheckFinding f = finding("out-of-bounds", b, off, at, b.node->span, -1);
+            f.message = std::string("out-of-bounds ") + what + " " + b.node->name + "[" +
+                        std::to_string(off) + "] (flat element offset): " +
+                        scopeName(b.node->scope) + " buffer '" + b.node->name + "' of shape " +
+                        formatShape(b.shape) + " has " + std::to_string(b.size) + " elements" +
+                        (b.node->span.valid() ? " (declared at line " +
+                                                    std::to_string(b.node->span.line) + ")"
+                                              : std::string());
+            report(std::move(f));
+        }
         return off;
     }
-    return elementOffset(b, idx, at, what);
+    try {
+        return elementOffset(b, idx, at, what);
+    } catch (InterpError& e) {
+        // Out of bounds (or a rank mismatch): hand the finding to the observer as well.
+        int64_t flat = -1;  // the offending element as a row-major offset, for the finding
+        if (idx.size() == b.shape.size()) {
+            try {
+                flat = 0;
+                for (size_t d = 0; d < idx.size(); ++d)
+                    flat = flat * b.shape[d] + evalI(idx[d].get());
+            } catch (InterpError&) {
+                flat = -1;
+            }
+        }
+        CheckFinding f = finding("out-of-bounds", b, flat, e.span, b.node->span, -1);
+        f.message = e.message;
+        if (m_observer) m_observer->finding(f);
+        throw;
+    }
 }
 
 void ThreadMachine::requireRange(const BufferState& b, int64_t off, int64_t n, const Span& at,
                                  const char* what) {
-    if (off < 0 || n < 0 || off + n > b.size)
-        fail(at, std::string("out-of-bounds ") + what + " of " + std::to_string(n) +
-                     " elements at " + b.node->name + "[" + std::to_string(off) +
-                     "]: " + scopeName(b.node->scope) + " buffer '" + b.node->name + "' of shape " +
-                     formatShape(b.shape) + " has " + std::to_string(b.size) + " elements");
+    if (off < 0 || n < 0 || off + n > b.size) {
+        CheckFinding f = finding("out-of-bounds", b, off, at, b.node->span, -1);
+        f.message = std::string("out-of-bounds ") + what + " of " + std::to_string(n) +
+                    " elements at " + b.node->name + "[" + std::to_string(off) +
+                    "]: " + scopeName(b.node->scope) + " buffer '" + b.node->name +
+                    "' of shape " + formatShape(b.shape) + " has " + std::to_string(b.size) +
+                    " elements";
+        report(std::move(f));
+    }
 }
 
 std::string ThreadMachine::describe(const BufferState& b, int64_t off) const {
@@ -359,30 +498,41 @@ double ThreadMachine::readElem(BufferState& b, int64_t off, const Span& at) {
         fail(at, "local buffer '" + b.node->name +
                      "' read in a block-uniform context (no current thread)");
     int64_t s = slot(b, off);
-    if (!b.written.empty() && !b.written[s])
-        fail(at,
-             "read of never-written " + describe(b, off) + ": uninitialised " +
-                 scopeName(b.node->scope) + " memory",
-             "initialise the buffer (T.clear / T.fill / a store) before reading it");
+    // A cp.async still in flight is the more specific diagnosis than "never written".
+    if (!b.global && !b.threadStride && b.pending[off]) {
+        const SharedCell& c = m_cells[&b][off];
+        CheckFinding f = finding("stale-read", b, off, at, c.asyncAt, -1);
+        f.message = "read of " + describe(b, off) +
+                    " before its cp.async completed (missing cp.async.wait_group?): read" +
+                    lineOf(f.at) + ", cp.async issued" + lineOf(c.asyncAt);
+        report(std::move(f), "the copy writes shared memory only once tl.cp_async_wait of "
+                             "the issuing thread covers its group");
+    }
+    if (!b.written.empty() && !b.written[s]) {
+        CheckFinding f = finding("uninitialised", b, off, at, b.node->span, -1);
+        f.message = "read of never-written " + describe(b, off) + ": uninitialised " +
+                    scopeName(b.node->scope) + " memory: read" + lineOf(f.at) + ", " +
+                    b.node->name + " declared" + lineOf(b.node->span);
+        report(std::move(f),
+               "initialise the buffer (T.clear / T.fill / a store) before reading it");
+    }
     if (!b.global && !b.threadStride) {
-        if (b.pending[off])
-            fail(at,
-                 "read of " + describe(b, off) +
-                     " before its cp.async completed (missing cp.async.wait_group?)",
-                 "the copy writes shared memory only once tl.cp_async_wait of the issuing thread "
-                 "covers its group");
         SharedCell& c = m_cells[&b][off];
-        if (c.writeEpoch == m_epoch && c.writer >= 0 && c.writer != m_cur)
-            fail(at,
-                 "read of " + describe(b, off) + " races with its write by thread " +
-                     std::to_string(c.writer) + " (no T.sync_threads() between them)",
-                 "shared memory written by one thread is visible to others only after a barrier");
+        if (c.writeEpoch == m_epoch && c.writer >= 0 && c.writer != m_cur) {
+            CheckFinding f = finding("race", b, off, at, c.writeAt, c.writer);
+            f.message = "read of " + describe(b, off) + " races with its write by thread " +
+                        std::to_string(c.writer) + " (no T.sync_threads() between them): read by thread " +
+                        std::to_string(m_cur) + lineOf(f.at) + ", written" + lineOf(c.writeAt);
+            report(std::move(f), "shared memory written by one thread is visible to others "
+                                 "only after a barrier");
+        }
         if (c.readEpoch != m_epoch) {
             c.readEpoch = m_epoch;
             c.reader = m_cur;
         } else if (c.reader != m_cur) {
             c.reader = -2;
         }
+        c.readAt = at;
     }
     return b.data[s];
 }
@@ -393,24 +543,36 @@ void ThreadMachine::writeElem(BufferState& b, int64_t off, double v, const Span&
                      "' written in a block-uniform context (no current thread)");
     int64_t s = slot(b, off);
     if (!b.global && !b.threadStride) {
-        if (b.pending[off])
-            fail(at, "write of " + describe(b, off) +
-                         " races with a pending cp.async to it (missing cp.async.wait_group?)");
         SharedCell& c = m_cells[&b][off];
-        if (c.readEpoch == m_epoch && c.reader != -1 && c.reader != m_cur)
-            fail(at,
-                 "write of " + describe(b, off) + " races with its read by " +
-                     (c.reader >= 0 ? "thread " + std::to_string(c.reader)
-                                    : std::string("other threads")) +
-                     " (no T.sync_threads() between them)",
-                 "a barrier must separate the last read of a shared element from its overwrite");
+        if (b.pending[off]) {
+            CheckFinding f = finding("stale-read", b, off, at, c.asyncAt, -1);
+            f.message = "write of " + describe(b, off) +
+                        " races with a pending cp.async to it (missing cp.async.wait_group?): write" +
+                        lineOf(f.at) + ", cp.async issued" + lineOf(c.asyncAt);
+            report(std::move(f));
+        }
+        if (c.readEpoch == m_epoch && c.reader != -1 && c.reader != m_cur) {
+            CheckFinding f = finding("race", b, off, at, c.readAt, c.reader);
+            f.message = "write of " + describe(b, off) + " races with its read by " +
+                        (c.reader >= 0 ? "thread " + std::to_string(c.reader)
+                                       : std::string("other threads")) +
+                        " (no T.sync_threads() between them): written by thread " +
+                        std::to_string(m_cur) + lineOf(f.at) + ", read" + lineOf(c.readAt);
+            report(std::move(f), "a barrier must separate the last read of a shared element "
+                                 "from its overwrite");
+        }
         if (c.writeEpoch == m_epoch && c.writer >= 0 && c.writer != m_cur &&
-            !sameValue(b.data[s], v))
-            fail(at, "write of " + describe(b, off) +
-                         " races with a different value written by thread " +
-                         std::to_string(c.writer) + " (no T.sync_threads() between them)");
+            !sameValue(b.data[s], v)) {
+            CheckFinding f = finding("race", b, off, at, c.writeAt, c.writer);
+            f.message = "write of " + describe(b, off) +
+                        " races with a different value written by thread " +
+                        std::to_string(c.writer) + " (no T.sync_threads() between them): written by thread " +
+                        std::to_string(m_cur) + lineOf(f.at) + " and" + lineOf(c.writeAt);
+            report(std::move(f));
+        }
         c.writer = m_cur;
         c.writeEpoch = m_epoch;
+        c.writeAt = at;
         clobberAliases(b, off, at);
     }
     b.data[s] = v;

@@ -170,7 +170,8 @@ void ThreadMachine::execEvalT(const EvalNode* e, const ThreadList& act) {
     }
     std::string_view op = stripT(c->op);
     if (op == "sync_threads" || op == "syncthreads" || op == "tl.sync_threads")
-        return barrier(e, act, "T.sync_threads()");
+        return c->args.empty() ? barrier(e, act, "T.sync_threads()") : namedBarrier(c, act, true);
+    if (op == "named_barrier_arrive") return namedBarrier(c, act, false);
     if (c->op == intrin::kCpAsync) return cpAsync(c, act);
     if (c->op == intrin::kCpAsyncCommit) {
         for (int32_t t : act) {
@@ -260,22 +261,33 @@ void ThreadMachine::cpAsync(const CallNode* c, const ThreadList& act) {
         auto& cells = m_cells[d.buf];
         for (int i = 0; i < n; ++i) {
             int64_t o = d.off + i;
-            if (d.buf->pending[o])
-                fail(c->span, "cp.async to " + describe(*d.buf, o) +
-                                  " while an earlier cp.async to it is still pending (missing "
-                                  "cp.async.wait_group?)");
             const SharedCell& cell = cells[o];
-            if (cell.readEpoch == m_epoch && cell.reader != -1 && cell.reader != t)
-                fail(c->span,
-                     "cp.async to " + describe(*d.buf, o) + " races with its read by " +
-                         (cell.reader >= 0 ? "thread " + std::to_string(cell.reader)
-                                           : std::string("other threads")) +
-                         " (no T.sync_threads() between them)",
-                     "the copy may land as soon as it is issued: a barrier must separate the last "
-                     "read of a stage "
-                     "from the copy that refills it");
+            if (d.buf->pending[o]) {
+                CheckFinding f = finding("stale-read", *d.buf, o, c->span, cell.asyncAt, -1);
+                f.message = "cp.async to " + describe(*d.buf, o) +
+                            " while an earlier cp.async to it is still pending (missing "
+                            "cp.async.wait_group?): issued at line " +
+                            std::to_string(c->span.line) + ", earlier one at line " +
+                            std::to_string(cell.asyncAt.line);
+                report(std::move(f));
+            }
+            if (cell.readEpoch == m_epoch && cell.reader != -1 && cell.reader != t) {
+                CheckFinding f = finding("race", *d.buf, o, c->span, cell.readAt, cell.reader);
+                f.message = "cp.async to " + describe(*d.buf, o) + " races with its read by " +
+                            (cell.reader >= 0 ? "thread " + std::to_string(cell.reader)
+                                              : std::string("other threads")) +
+                            " (no T.sync_threads() between them): cp.async at line " +
+                            std::to_string(c->span.line) + ", read at line " +
+                            std::to_string(cell.readAt.line);
+                report(std::move(f),
+                       "the copy may land as soon as it is issued: a barrier must separate the "
+                       "last read of a stage from the copy that refills it");
+            }
         }
-        for (int i = 0; i < n; ++i) ++d.buf->pending[d.off + i];
+        for (int i = 0; i < n; ++i) {
+            ++d.buf->pending[d.off + i];
+            cells[d.off + i].asyncAt = c->span;
+        }
         m_openGroup[t].push_back(ev);
     }
     m_cur = -1;
@@ -310,6 +322,7 @@ void ThreadMachine::completeGroup(int32_t t, std::vector<AsyncCopy>& g) {
             if (!b.written.empty()) b.written[o] = 1;
             cells[o].writer = t;  // visible to the other threads only after the next barrier
             cells[o].writeEpoch = m_epoch;
+            cells[o].writeAt = ev.span;
         }
     }
 }
@@ -517,20 +530,39 @@ void ThreadMachine::gemmSS(const CallNode* c, const ThreadList& act) {
                 int64_t sr = trans ? q : r, sc = trans ? r : q;
                 int64_t o =
                     X.off + analysis::swizzleBytes((sr * rowElems + sc) * e, rowBytes, swz) / e;
-                if (X.buf->pending[o])
-                    fail(c->span,
-                         "read of " + describe(*X.buf, o) +
-                             " before its cp.async completed (missing cp.async.wait_group?)",
-                         "tl.gemm_ss reads the whole stage: wait for its group, then "
-                         "T.sync_threads()");
                 SharedCell& cell = cells[o];
-                if (cell.writeEpoch == m_epoch && cell.writer >= 0)
-                    fail(c->span, "read of " + describe(*X.buf, o) +
-                                      " by tl.gemm_ss races with its write by thread " +
-                                      std::to_string(cell.writer) +
-                                      " (no T.sync_threads() between them)");
+                if (X.buf->pending[o]) {
+                    CheckFinding f = finding("stale-read", *X.buf, o, c->span, cell.asyncAt, -1);
+                    f.thread = -2;
+                    f.message = "read of " + describe(*X.buf, o) +
+                                " before its cp.async completed (missing cp.async.wait_group?): "
+                                "read by tl.gemm_ss at line " + std::to_string(c->span.line) +
+                                ", cp.async issued at line " + std::to_string(cell.asyncAt.line);
+                    report(std::move(f), "tl.gemm_ss reads the whole stage: wait for its group, "
+                                         "then T.sync_threads()");
+                }
+                if (cell.writeEpoch == m_epoch && cell.writer >= 0) {
+                    CheckFinding f = finding("race", *X.buf, o, c->span, cell.writeAt, cell.writer);
+                    f.thread = -2;
+                    f.message = "read of " + describe(*X.buf, o) +
+                                " by tl.gemm_ss races with its write by thread " +
+                                std::to_string(cell.writer) +
+                                " (no T.sync_threads() between them): read at line " +
+                                std::to_string(c->span.line) + ", written at line " +
+                                std::to_string(cell.writeAt.line);
+                    report(std::move(f));
+                }
+                if (!X.buf->written.empty() && !X.buf->written[o]) {
+                    CheckFinding f = finding("uninitialised", *X.buf, o, c->span,
+                                             X.buf->node->span, -1);
+                    f.thread = -2;
+                    f.message = "read of never-written " + describe(*X.buf, o) +
+                                " by tl.gemm_ss at line " + std::to_string(c->span.line);
+                    report(std::move(f));
+                }
                 cell.readEpoch = m_epoch;
                 cell.reader = -2;
+                cell.readAt = c->span;
                 out[r * cols + q] = analysis::mmaOperandValue(X.buf->dtype, X.buf->data[o]);
             }
     };

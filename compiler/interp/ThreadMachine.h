@@ -25,6 +25,15 @@ struct SharedCell {
     int32_t writer = -1;  ///< thread of the last write (-1: none)
     int32_t reader = -1;  ///< thread of the reads in readEpoch (-1 none, -2 several)
     uint32_t writeEpoch = 0, readEpoch = 0;
+    /// Source of the last write, the last read and the last cp.async issued to the element, so
+    /// a race or stale read names both lines.
+    Span writeAt, readAt, asyncAt;
+};
+
+/// A named barrier (bar.sync id, count) of the running block.
+struct NamedBarrier {
+    int64_t expected = 0, arrived = 0, phase = 0;
+    Span at;
 };
 
 /// One in-flight cp.async of one thread: `n` elements of `dst` from `off`, values read at issue.
@@ -62,6 +71,13 @@ public:
     void execAllocT(const ir::AllocNode* a, const ThreadList& act);
     void execStoreT(const ir::StoreNode* s, const ThreadList& act);
     void barrier(const ir::StmtNode* at, const ThreadList& act, const char* what);
+    /// T.sync_threads(id[, count]) / T.named_barrier_arrive(id, count): bar.sync / bar.arrive.
+    void namedBarrier(const ir::CallNode* c, const ThreadList& act, bool wait);
+    /// Tells the observer about `f`, then fails with its message at f.at.
+    [[noreturn]] void report(CheckFinding f, const std::string& hint = {});
+    /// Finding of kind `kind` about element `off` of `b` as the current thread.
+    CheckFinding finding(const char* kind, const BufferState& b, int64_t off, const Span& at,
+                         const Span& other, int32_t otherThread) const;
     /// Makes `t` the current thread: its indices and per-thread variables into the bindings.
     void setThread(int32_t t) {
         m_cur = t;
@@ -129,6 +145,11 @@ public:
     std::vector<std::vector<int64_t>> m_threadIdx;  ///< [dim][thread] index values
     std::vector<PerThreadVar> m_perThread;          ///< variables of divergent loops
     ThreadList m_all;                               ///< 0..threads-1
+    std::vector<const ir::StmtNode*> m_stack;       ///< enclosing statements (observer depth)
+    std::map<int64_t, NamedBarrier> m_named;        ///< named barriers of the running block
+    bool m_strict = false;                          ///< observer->strictInit()
+    /// The step debugger (compiler/debugger/), set by it before run(); null for runLowered.
+    ThreadObserver* m_observer = nullptr;
     uint32_t m_epoch = 1;                           ///< barriers so far (+1)
     std::unordered_map<const BufferState*, std::vector<SharedCell>> m_cells;
     std::vector<std::vector<AsyncCopy>> m_openGroup;              ///< per thread, uncommitted

@@ -1,0 +1,183 @@
+// `tilec debug`: the step debugger (compiler/debugger/Debugger.h) driven by flags, so that a
+// debugging session is a command line and its printout a test: compile, seed inputs as
+// `tilec run` does, run the focused block to a breakpoint, step, print values of a thread.
+#include <chrono>
+#include <cmath>
+#include <cstdio>
+#include <iostream>
+#include <sstream>
+
+#include "app/cli/Commands.h"
+#include "app/cli/RunSupport.h"
+#include "compiler/LaunchArgs.h"
+#include "compiler/debugger/Debugger.h"
+#include "compiler/ir/Printer.h"
+
+namespace ts::cli {
+namespace {
+
+std::optional<dbg::Command> commandNamed(const std::string& s) {
+    if (s == "tile-op" || s == "line") return dbg::Command::StepTileOp;
+    if (s == "into") return dbg::Command::StepInto;
+    if (s == "over") return dbg::Command::StepOver;
+    if (s == "out") return dbg::Command::StepOut;
+    if (s == "barrier") return dbg::Command::ToBarrier;
+    if (s == "iteration") return dbg::Command::ToIteration;
+    if (s == "continue") return dbg::Command::Continue;
+    return std::nullopt;
+}
+
+const char* reasonText(dbg::Stop::Reason r) {
+    switch (r) {
+        case dbg::Stop::Reason::Step: return "step";
+        case dbg::Stop::Reason::Breakpoint: return "breakpoint";
+        case dbg::Stop::Reason::Barrier: return "barrier";
+        case dbg::Stop::Reason::Iteration: return "next iteration";
+        case dbg::Stop::Reason::Finished: return "finished";
+        case dbg::Stop::Reason::Error: return "stopped by a checker";
+    }
+    return "";
+}
+
+std::string blockText(const std::vector<int64_t>& b) {
+    std::string s = "(";
+    for (size_t i = 0; i < b.size(); ++i) s += (i ? ", " : "") + std::to_string(b[i]);
+    return s + ")";
+}
+
+/// First line of the statement as the IR printer writes it.
+std::string stmtText(const ir::StmtNode* s) {
+    if (!s) return {};
+    // toString takes a Stmt (shared_ptr); the node outlives this non-owning alias.
+    std::string t = ir::toString(ir::Stmt(std::shared_ptr<const ir::StmtNode>{}, s));
+    auto nl = t.find('\n');
+    if (nl != std::string::npos) t = t.substr(0, nl);
+    t.erase(0, t.find_first_not_of(' '));
+    return t.size() > 140 ? t.substr(0, 137) + "..." : t;
+}
+
+void printStop(const dbg::Debugger& d, const CompileResult& r, const std::string& label) {
+    const dbg::Stop& s = d.stop();
+    std::cout << label << ": ";
+    if (s.reason == dbg::Stop::Reason::Finished) {
+        std::cout << "finished (block " << blockText(s.block) << ", " << s.event << " events)\n";
+        return;
+    }
+    std::cout << r.source->path() << ":" << s.span.line << " (" << reasonText(s.reason)
+              << ") block " << blockText(s.block);
+    if (s.reason == dbg::Stop::Reason::Error) {
+        std::cout << "\n  " << s.error << "\n";
+        if (s.finding) {
+            const auto& f = *s.finding;
+            std::cout << "  " << f.kind;
+            if (!f.buffer.empty()) std::cout << " on " << f.buffer << "[" << f.index << "]";
+            std::cout << ": line " << f.at.line;
+            if (f.other.valid()) std::cout << " and line " << f.other.line;
+            std::cout << "\n";
+            for (auto& b : f.barriers)
+                std::cout << "  barrier " << b.id << " at line " << b.at.line << ": expects "
+                          << b.expected << " arrivals, " << b.arrived << " arrived\n";
+        }
+        return;
+    }
+    std::cout << ", " << s.active.size() << " active threads, event " << s.event << "\n";
+    std::string line(r.source->lineText(s.span.line));
+    line.erase(0, line.find_first_not_of(' '));
+    std::cout << "  source | " << line << "\n  ir     | " << stmtText(s.stmt) << "\n";
+    for (auto& l : d.loops())
+        std::cout << "  loop " << l.loop->var->name << " = " << l.value
+                  << (l.pipelined ? " (pipelined)" : "") << "\n";
+}
+
+}  // namespace
+
+int runDebug(const DebugCommand& c) {
+    auto rOpt = compileFile(c.flags, CompileOptions{});
+    if (!rOpt) return 1;
+    CompileResult& r = *rOpt;
+    if (printDiagnostics(r) || !r.ok) return 1;
+    auto kind = commandNamed(c.stepKind);
+    if (!kind) {
+        std::cerr << "tilec: error: unknown --step-kind '" << c.stepKind
+                  << "' (tile-op, into, over, out, barrier, iteration, continue)\n";
+        return 2;
+    }
+    dbg::DebugOptions opts;
+    if (!c.block.empty()) {
+        opts.block.clear();
+        std::stringstream ss(c.block);
+        std::string part;
+        while (std::getline(ss, part, ',')) {
+            try {
+                opts.block.push_back(std::stoll(part));
+            } catch (...) {
+                std::cerr << "tilec: error: --block takes indices like 0,0 (got '" << c.block
+                          << "')\n";
+                return 2;
+            }
+        }
+    }
+    std::string error;
+    if (!r.kernel.scalars.empty()) {
+        auto lv = resolveLaunch(r.kernel, r.lowered, error);
+        if (!lv) {
+            std::cerr << "tilec: error: " << error << "\n";
+            return 1;
+        }
+        for (size_t i = 0; i < r.kernel.args.size(); ++i) r.kernel.args[i].shape = lv->shapes[i];
+        opts.scalars = lv->scalars;
+    }
+    rt::InputOptions io;
+    io.seed = c.seed;
+    rt::InputSet set;
+    if (!makeInputsOrReport(signatureOf(r), io, set)) return 1;
+    for (size_t i = 0; i < set.tensors.size(); ++i)
+        if (!set.tensors[i].hasData())
+            set.tensors[i].data.assign(static_cast<size_t>(set.tensors[i].numel()), std::nan(""));
+    std::cout << "inputs: seed " << set.seed << "\n";
+
+    dbg::Debugger d(r.lowered, r.elaborated, std::move(set.tensors), opts);
+    for (int line : c.breakLines) d.addBreakpoint(dbg::Breakpoint::atLine(uint32_t(line)));
+    for (auto& op : c.breakOps) {
+        dbg::Breakpoint b;
+        b.kind = dbg::Breakpoint::Kind::TileOp;
+        b.op = op;
+        d.addBreakpoint(b);
+    }
+    if (c.breakBarrier) d.addBreakpoint(dbg::Breakpoint::atBarriers());
+    using Clock = std::chrono::steady_clock;
+    d.start();
+    if (!c.breakLines.empty() || !c.breakOps.empty() || c.breakBarrier) {
+        if (d.stop().reason != dbg::Stop::Reason::Breakpoint) d.run(dbg::Command::Continue);
+    }
+    printStop(d, r, "stopped");
+    double worst = 0, total = 0;
+    for (int i = 0; i < c.steps && !d.stop().finished(); ++i) {
+        auto t0 = Clock::now();
+        d.run(*kind);
+        double ms = std::chrono::duration<double, std::milli>(Clock::now() - t0).count();
+        worst = std::max(worst, ms), total += ms;
+        printStop(d, r, "step " + std::to_string(i + 1) + " (" + c.stepKind + ")");
+    }
+    for (int i = 0; i < c.back; ++i) {
+        if (!d.stepBack()) break;
+        printStop(d, r, "back " + std::to_string(i + 1));
+    }
+    if (c.steps > 0)
+        std::printf("step time: %.3f ms mean, %.3f ms max\n", total / c.steps, worst);
+    for (auto& e : c.prints) {
+        std::string why;
+        auto v = d.watch(e, c.thread, why);
+        if (v)
+            std::printf("thread %d: %s = %.17g\n", c.thread, e.c_str(), *v);
+        else
+            std::cout << "thread " << c.thread << ": " << e << ": " << why << "\n";
+    }
+    for (auto& b : c.holds) {
+        std::string h = d.holds(b, c.thread);
+        std::cout << (h.empty() ? "'" + b + "' is not a fragment with a layout" : h) << "\n";
+    }
+    return d.stop().reason == dbg::Stop::Reason::Error ? 3 : 0;
+}
+
+}  // namespace ts::cli

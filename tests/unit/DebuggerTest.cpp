@@ -1,0 +1,229 @@
+// The step debugger (compiler/debugger/Debugger.h) on samples/gemm.py at a small size: a line
+// breakpoint on T.gemm, tile-op steps, a thread's accumulator register checked against a float64
+// partial product computed here, the fragment layout ("thread 5 holds C_local[1, 2..3]" from
+// the mma.sync m16n8k16 C figure, PTX ISA §9.7.14.5.8: lane l holds rows l/4 and l/4 + 8,
+// columns 2*(l%4) and +1 of each 16x8 atom), reverse steps, run-to-barrier and
+// run-to-next-iteration of the pipelined loop, and `tilec debug` printing the same value.
+#include <chrono>
+#include <cmath>
+#include <regex>
+
+#include <gtest/gtest.h>
+
+#include "compiler/Compile.h"
+#include "compiler/debugger/Debugger.h"
+#include "compiler/ir/Stmt.h"
+#include "profiler/check/Inputs.h"
+#include "tests/e2e/E2eTestUtil.h"
+#include "tests/unit/CliTestUtil.h"
+
+namespace {
+using namespace ts;
+
+// 64x64x128 with 64x64x32 tiles: one block, 4 warps (2x2, 32x32 warp tiles), 4 pipelined
+// iterations of k.
+const std::map<std::string, std::string> kSmall = {
+    {"M", "64"}, {"N", "64"}, {"K", "128"}, {"block_M", "64"}, {"block_N", "64"},
+    {"block_K", "32"}, {"num_stages", "2"}};
+
+CompileResult compileGemm() {
+    CompileOptions o;
+    o.params = kSmall;
+    return compile("samples/gemm.py", e2e::readRepoFile("samples/gemm.py"), o);
+}
+
+uint32_t lineOf(const std::string& text, const std::string& needle) {
+    auto at = text.find(needle);
+    EXPECT_NE(at, std::string::npos) << needle;
+    return static_cast<uint32_t>(std::count(text.begin(), text.begin() + at, '\n') + 1);
+}
+
+/// A (64x128 fp16) and B (128x64), seeded as `tilec run` / `tilec debug` seed them; C poisoned.
+std::vector<HostTensor> gemmArgs(const CompileResult& r, uint64_t seed) {
+    std::vector<rt::TensorParam> sig;
+    for (auto& a : r.kernel.args) sig.push_back({a.name, a.dtype, a.shape, a.isOutput});
+    rt::InputOptions io;
+    io.seed = seed;
+    auto set = rt::makeInputs(sig, io);
+    for (size_t i = 0; i < sig.size(); ++i)
+        if (sig[i].isOutput)
+            set.tensors[i].data.assign(size_t(set.tensors[i].numel()), std::nan(""));
+    return set.tensors;
+}
+
+/// sum_{k < kEnd} A[i, k] * B[k, j] in float64 (A 64x128, B 128x64, row-major).
+double partial(const std::vector<HostTensor>& args, int i, int j, int kEnd) {
+    double s = 0;
+    for (int k = 0; k < kEnd; ++k) s += args[0].data[i * 128 + k] * args[1].data[k * 64 + j];
+    return s;
+}
+
+TEST(Debugger, GemmBreakStepAndReadAFragmentOfThread5) {
+    auto r = compileGemm();
+    ASSERT_TRUE(r.ok) << e2e::diagText(r);
+    const std::string text = e2e::readRepoFile("samples/gemm.py");
+    const uint32_t gemmLine = lineOf(text, "T.gemm(A_shared");
+    auto args = gemmArgs(r, 7);
+    dbg::Debugger d(r.lowered, r.elaborated, args);
+    d.addBreakpoint(dbg::Breakpoint::atLine(gemmLine));
+    d.start();
+    d.run(dbg::Command::Continue);
+    ASSERT_EQ(d.stop().reason, dbg::Stop::Reason::Breakpoint) << d.stop().error;
+    EXPECT_EQ(d.stop().span.line, gemmLine);
+    EXPECT_EQ(d.stop().active.size(), 128u);
+    auto loops = d.loops();
+    ASSERT_FALSE(loops.empty());
+    EXPECT_TRUE(loops.back().pipelined);
+    EXPECT_EQ(loops.back().value, 0);  // k = 0: the first gemm has not run yet
+
+    // Before the first gemm the accumulator is cleared.
+    std::string why;
+    auto before = d.watch("C_local[1, 2]", 5, why);
+    ASSERT_TRUE(before) << why;
+    EXPECT_EQ(*before, 0.0);
+
+    // Three tile-op steps: off the gemm line into iteration k = 1 (its wait, then the two copies
+    // of the next stage), each to another line.
+    uint32_t prev = gemmLine;
+    for (int i = 0; i < 3; ++i) {
+        d.run(dbg::Command::StepTileOp);
+        ASSERT_FALSE(d.stop().finished()) << d.stop().error;
+        EXPECT_NE(d.stop().span.line, prev);
+        prev = d.stop().span.line;
+    }
+    EXPECT_EQ(d.loops().back().value, 1);
+    // The first k-block (k < 32) has been accumulated (fp16 products summed in fp32).
+    for (auto [i, j] : {std::pair{1, 2}, {1, 3}, {9, 2}, {25, 27}}) {
+        auto v = d.watch("C_local[" + std::to_string(i) + ", " + std::to_string(j) + "]", 5, why);
+        ASSERT_TRUE(v) << why;
+        double ref = partial(args, i, j, 32);
+        EXPECT_NEAR(*v, ref, 1e-5 * (1 + std::fabs(ref))) << i << "," << j;
+    }
+    // Layout: lane 5 of warp 0 holds rows 1, 9 (+16) and columns 2..3 (+8 per n8 atom).
+    std::string h = d.holds("C_local", 5);
+    EXPECT_NE(h.find("thread 5 holds C_local[1, 2..3]"), std::string::npos) << h;
+    EXPECT_NE(h.find("[9, 2..3]"), std::string::npos) << h;
+    EXPECT_EQ(d.fragment("C_local", 5).size(), 32u);
+    // An element another thread holds is named with its owner.
+    EXPECT_FALSE(d.watch("C_local[0, 0]", 5, why));
+    EXPECT_NE(why.find("held by thread 0"), std::string::npos) << why;
+    // Variables as the thread sees them.
+    auto tx = d.watch("tx", 5, why);
+    ASSERT_TRUE(tx) << why;
+    EXPECT_EQ(*tx, 5);
+}
+
+TEST(Debugger, StepBackReturnsToTheSameStopAndState) {
+    auto r = compileGemm();
+    ASSERT_TRUE(r.ok) << e2e::diagText(r);
+    dbg::Debugger d(r.lowered, r.elaborated, gemmArgs(r, 3));
+    d.start();
+    std::vector<uint64_t> events;
+    std::vector<uint32_t> lines;
+    for (int i = 0; i < 6; ++i) {
+        events.push_back(d.stop().event);
+        lines.push_back(d.stop().span.line);
+        d.run(dbg::Command::StepInto);
+    }
+    std::string why;
+    d.run(dbg::Command::ToBarrier);  // past the prologue's copies
+    auto shared = d.shared("A_shared");
+    ASSERT_FALSE(shared.empty());
+    EXPECT_EQ(d.historySize(), 7u);
+    ASSERT_TRUE(d.stepBack());
+    EXPECT_EQ(d.stop().event, d.stop().event);
+    for (int i = 5; i >= 0; --i) {
+        ASSERT_TRUE(d.stepBack());
+        EXPECT_EQ(d.stop().event, events[size_t(i)]);
+        EXPECT_EQ(d.stop().span.line, lines[size_t(i)]);
+    }
+    EXPECT_FALSE(d.stepBack());
+}
+
+TEST(Debugger, RunToBarrierAndToTheNextIterationOfThePipelinedLoop) {
+    auto r = compileGemm();
+    ASSERT_TRUE(r.ok) << e2e::diagText(r);
+    dbg::Debugger d(r.lowered, r.elaborated, gemmArgs(r, 3));
+    d.start();
+    d.run(dbg::Command::ToBarrier);
+    ASSERT_EQ(d.stop().reason, dbg::Stop::Reason::Barrier) << d.stop().error;
+    auto loops = d.loops();
+    ASSERT_FALSE(loops.empty());
+    EXPECT_EQ(loops.back().value, 0);
+    // In iteration 0 the prologue's stage 0 has landed (wait_group + barrier follow): the
+    // cp.async writes are complete, so no element of stage 0 is pending after the barrier.
+    d.run(dbg::Command::StepInto);
+    int pendingStage0 = 0;
+    auto A = d.shared("A_shared");
+    for (size_t i = 0; i < 64 * 32; ++i) pendingStage0 += A[i].pending;
+    EXPECT_EQ(pendingStage0, 0);
+    d.run(dbg::Command::ToIteration);
+    ASSERT_EQ(d.stop().reason, dbg::Stop::Reason::Iteration) << d.stop().error;
+    EXPECT_EQ(d.loops().back().value, 1);
+    for (int k = 2; k < 4; ++k) {
+        d.run(dbg::Command::ToIteration);
+        ASSERT_EQ(d.stop().reason, dbg::Stop::Reason::Iteration) << d.stop().error;
+        EXPECT_EQ(d.loops().back().value, k);
+    }
+    d.run(dbg::Command::ToIteration);  // the loop has four iterations: runs out of it
+    EXPECT_NE(d.stop().reason, dbg::Stop::Reason::Iteration);
+    d.run(dbg::Command::Continue);
+    EXPECT_EQ(d.stop().reason, dbg::Stop::Reason::Finished) << d.stop().error;
+}
+
+TEST(Debugger, TileOpBreakpointAndStatementStepsStayResponsive) {
+    auto r = compileGemm();
+    ASSERT_TRUE(r.ok) << e2e::diagText(r);
+    dbg::Debugger d(r.lowered, r.elaborated, gemmArgs(r, 3));
+    dbg::Breakpoint b;
+    b.kind = dbg::Breakpoint::Kind::TileOp;
+    b.op = "gemm";
+    d.addBreakpoint(b);
+    d.start();
+    int hits = 0;
+    double worstMs = 0;
+    while (!d.stop().finished()) {
+        auto t0 = std::chrono::steady_clock::now();
+        d.run(dbg::Command::Continue);
+        worstMs = std::max(worstMs, std::chrono::duration<double, std::milli>(
+                                        std::chrono::steady_clock::now() - t0)
+                                        .count());
+        if (d.stop().reason == dbg::Stop::Reason::Breakpoint) ++hits;
+    }
+    EXPECT_EQ(d.stop().reason, dbg::Stop::Reason::Finished) << d.stop().error;
+    EXPECT_EQ(hits, 4);  // one gemm per pipelined iteration
+    EXPECT_LT(worstMs, 2000.0);
+}
+
+TEST(Debugger, TilecDebugPrintsTheFragmentValueOfThread5) {
+    const std::string text = e2e::readRepoFile("samples/gemm.py");
+    const uint32_t gemmLine = lineOf(text, "T.gemm(A_shared");
+    cli::DebugCommand c;
+    c.flags.file = std::string(TS_SOURCE_DIR) + "/samples/gemm.py";
+    for (auto& [k, v] : kSmall) c.flags.params.push_back(k + "=" + v);
+    c.flags.target = "cuda:sm_80";
+    c.breakLines = {int(gemmLine)};
+    c.steps = 3;
+    c.prints = {"C_local[1, 2]", "C_local[9, 3]"};
+    c.holds = {"C_local"};
+    c.thread = 5;
+    c.seed = 11;
+    auto o = cli::test::captureCli([&] { return cli::runDebug(c); });
+    ASSERT_EQ(o.rc, 0) << o.out << o.err;
+    EXPECT_NE(o.out.find(":" + std::to_string(gemmLine) + " (breakpoint)"), std::string::npos)
+        << o.out;
+    EXPECT_NE(o.out.find("step 3 (tile-op)"), std::string::npos) << o.out;
+    EXPECT_NE(o.out.find("thread 5 holds C_local[1, 2..3]"), std::string::npos) << o.out;
+    auto r = compileGemm();
+    auto args = gemmArgs(r, 11);
+    for (auto [i, j] : {std::pair{1, 2}, {9, 3}}) {
+        std::regex re("thread 5: C_local\\[" + std::to_string(i) + ", " + std::to_string(j) +
+                      "\\] = ([-0-9.e+]+)");
+        std::smatch m;
+        ASSERT_TRUE(std::regex_search(o.out, m, re)) << o.out;
+        double ref = partial(args, i, j, 32);
+        EXPECT_NEAR(std::stod(m[1]), ref, 1e-5 * (1 + std::fabs(ref))) << o.out;
+    }
+}
+
+}  // namespace
