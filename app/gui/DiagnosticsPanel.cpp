@@ -1,6 +1,8 @@
 // Problems list (DiagnosticsPanel.h).
 #include "app/gui/DiagnosticsPanel.h"
 
+#include "app/gui/DebugState.h"
+
 #include <QApplication>
 #include <QHeaderView>
 #include <QLabel>
@@ -16,12 +18,15 @@ namespace ts::gui {
 DiagnosticsModel::DiagnosticsModel(Session& session, QObject* parent)
     : QAbstractTableModel(parent), m_session(session) {
     connect(&session, &Session::resultChanged, this, &DiagnosticsModel::refresh);
+    connect(&DebugState::of(session), &DebugState::problemsChanged, this, &DiagnosticsModel::refresh);
 }
 
 void DiagnosticsModel::refresh() {
     beginResetModel();
     auto r = m_session.result();
     m_diags = r ? r->diagnostics : std::vector<Diagnostic>{};
+    // The step debugger's checker reports (race, deadlock, ...), clickable like the others.
+    for (const auto& d : DebugState::of(m_session).problems()) m_diags.push_back(d);
     endResetModel();
 }
 

@@ -2,6 +2,7 @@
 #include "app/gui/PanelRegistry.h"
 
 #include "app/gui/BankPanel.h"
+#include "app/gui/DebuggerPanel.h"
 #include "app/gui/DiagnosticsPanel.h"
 #include "app/gui/GeneratedPanel.h"
 #include "app/gui/LayoutPanel.h"
@@ -48,6 +49,8 @@ void registerBuiltinPanels() {
                    [](Session& s) { return new LayoutPanel(s); }});
     registerPanel({"banks", QObject::tr("Banks"), Qt::RightDockWidgetArea, "views",
                    [](Session& s) { return new BankPanel(s); }});
+    registerPanel({"debugger", QObject::tr("Debugger"), Qt::BottomDockWidgetArea, "bottom",
+                   [](Session& s) { return new DebuggerPanel(s); }});
 }
 
 }  // namespace ts::gui

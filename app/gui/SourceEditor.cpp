@@ -1,6 +1,8 @@
 // The tile-program editor (SourceEditor.h).
 #include "app/gui/SourceEditor.h"
 
+#include "app/gui/DebugState.h"
+
 #include <QRegularExpression>
 #include <QTimer>
 #include <QToolTip>
@@ -89,6 +91,12 @@ SourceEditor::SourceEditor(Session& session, QWidget* parent)
     markerDefine(Circle, kMarkError);
     markerDefine(Circle, kMarkWarning);
     markerDefine(Background, kMarkFocus);
+    // The debugger's current line: an arrow in the margin plus a band (issue 11).
+    markerDefine(RightArrow, kDebugLineMarker);
+    setMarkerBackgroundColor(QColor(255, 200, 0), kDebugLineMarker);
+    setMarkerForegroundColor(QColor(160, 110, 0), kDebugLineMarker);
+    markerDefine(Background, kDebugLineMarker + 1);
+    setMarkerBackgroundColor(QColor(255, 236, 150), kDebugLineMarker + 1);
     m_annotError = QsciStyle(-1, "error note", Qt::red, Qt::white, font());
     m_annotWarning = QsciStyle(-1, "warning note", Qt::darkYellow, Qt::white, font());
 
@@ -121,6 +129,15 @@ SourceEditor::SourceEditor(Session& session, QWidget* parent)
     connect(&session, &Session::textReplaced, this, &SourceEditor::onSessionTextReplaced);
     connect(&session, &Session::resultChanged, this, &SourceEditor::onResult);
     connect(&session, &Session::focusChanged, this, &SourceEditor::onFocusChanged);
+    connect(&DebugState::of(session), &DebugState::lineChanged, this, [this] {
+        markerDeleteAll(kDebugLineMarker);
+        markerDeleteAll(kDebugLineMarker + 1);
+        const Span& s = DebugState::of(m_session).line();
+        if (!s.valid() || int(s.line) > lines()) return;
+        markerAdd(int(s.line) - 1, kDebugLineMarker);
+        markerAdd(int(s.line) - 1, kDebugLineMarker + 1);
+        ensureLineVisible(int(s.line) - 1);
+    });
     connect(&session, &Session::revealRequested, this, [this](const Span& s) {
         if (s.valid()) goTo(int(s.line), int(s.col));
     });

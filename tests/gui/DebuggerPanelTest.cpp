@@ -1,0 +1,167 @@
+// The Debugger panel in the main window (issue 11 §4), driving the same debugger as
+// `tilec debug`: gemm at a small size, a breakpoint on the T.gemm line, three tile-op steps; the
+// editor's current-line marker follows the stop, the IR view marks the statement, thread 5's
+// registers show C_local[1, 2] equal to the float64 partial product of the seeded inputs, and
+// "thread 5 holds C_local[1, 2..3]" (mma.sync m16n8k16 C layout, PTX ISA §9.7.14.5.8). Then
+// the seeded race of tests/debugger/race_missing_sync.py: the report lands in the Problems panel
+// with both lines, and clicking the note moves the editor to the write.
+// With TS_UPDATE_SCREENSHOTS=1 the two scenes are saved as docs/screenshots/debugger-gemm.png
+// and docs/screenshots/debugger-race.png.
+#include <QDockWidget>
+#include <QTableWidget>
+#include <QtTest>
+#include <cmath>
+
+#include "app/gui/CodeView.h"
+#include "app/gui/DebugState.h"
+#include "app/gui/DebuggerPanel.h"
+#include "app/gui/DiagnosticsPanel.h"
+#include "app/gui/MainWindow.h"
+#include "app/gui/SharedHeatmap.h"
+#include "app/gui/SourceEditor.h"
+#include "profiler/check/Inputs.h"
+#include "tests/gui/GuiTestUtil.h"
+
+using namespace ts::gui;
+using ts::gui::test::readFile;
+using ts::gui::test::waitCompiled;
+
+namespace {
+
+int lineOf(const QString& text, const QString& needle) {
+    int at = text.indexOf(needle);
+    return at < 0 ? -1 : int(text.left(at).count('\n')) + 1;
+}
+
+/// 1-based line with the debugger's current-line marker in the editor, 0 if none.
+int markerLine(SourceEditor& ed) {
+    int l = ed.markerFindNext(0, 1 << kDebugLineMarker);
+    return l < 0 ? 0 : l + 1;
+}
+
+/// Lays the Debugger dock out large in the bottom area, beside the Problems panel if asked.
+void showDebugger(MainWindow& w, bool besideProblems) {
+    QDockWidget* dbgDock = w.dock("debugger");
+    QDockWidget* problems = w.dock("problems");
+    if (!dbgDock) return;
+    dbgDock->show();
+    if (besideProblems && problems) {
+        w.removeDockWidget(dbgDock);
+        w.addDockWidget(Qt::BottomDockWidgetArea, dbgDock);
+        dbgDock->show();
+        problems->show();
+        problems->raise();
+        w.splitDockWidget(problems, dbgDock, Qt::Horizontal);
+        w.resizeDocks({problems, dbgDock}, {560, 1040}, Qt::Horizontal);
+    }
+    dbgDock->raise();
+    w.resizeDocks({dbgDock}, {520}, Qt::Vertical);
+    QApplication::processEvents();
+}
+
+void saveShot(QWidget& w, const QString& name) {
+    if (qEnvironmentVariable("TS_UPDATE_SCREENSHOTS") != "1") return;
+    QApplication::processEvents();
+    w.grab().save(QStringLiteral(TS_SOURCE_DIR) + "/docs/screenshots/" + name);
+}
+
+}  // namespace
+
+class DebuggerPanelTest : public QObject {
+    Q_OBJECT
+private slots:
+    void steppingGemmShowsThread5sFragment() {
+        MainWindow w(false);
+        w.resize(1600, 1000);
+        w.show();
+        QString text = "# tilescope: M=64 N=64 K=128 block_M=64 block_N=64 num_stages=2\n" +
+                       readFile("samples/gemm.py");
+        w.session().openDocument(QStringLiteral(TS_SOURCE_DIR) + "/samples/gemm.py", text);
+        QVERIFY(waitCompiled(w.session()));
+        QVERIFY(w.session().result()->ok);
+        auto* panel = qobject_cast<DebuggerPanel*>(w.panel("debugger"));
+        QVERIFY(panel);
+        showDebugger(w, false);
+        const int gemmLine = lineOf(text, "T.gemm(A_shared");
+        panel->addLineBreakpoint(gemmLine);
+        QVERIFY(panel->start());
+        panel->command(ts::dbg::Command::Continue);
+        QCOMPARE(int(panel->debugger()->stop().span.line), gemmLine);
+        QCOMPARE(markerLine(*w.editor()), gemmLine);
+        for (int i = 0; i < 3; ++i) panel->command(ts::dbg::Command::StepTileOp);
+        const int line = int(panel->debugger()->stop().span.line);
+        QVERIFY(line != gemmLine);
+        QCOMPARE(markerLine(*w.editor()), line);
+        QCOMPARE(panel->irView()->highlightedLines().size(), size_t(1));
+        QVERIFY2(panel->statusText().contains("k = 1 (pipelined)"), qPrintable(panel->statusText()));
+
+        panel->setThread(5);
+        QVERIFY2(panel->holdsText().contains("thread 5 holds C_local[1, 2..3]"),
+                 qPrintable(panel->holdsText()));
+        // The register table row of C_local[1, 2] against the float64 partial product over k < 32.
+        auto r = w.session().result();
+        std::vector<ts::rt::TensorParam> sig;
+        for (auto& a : r->kernel.args) sig.push_back({a.name, a.dtype, a.shape, a.isOutput});
+        auto in = ts::rt::makeInputs(sig, {});
+        double ref = 0;
+        for (int k = 0; k < 32; ++k) ref += in.tensors[0].data[1 * 128 + k] * in.tensors[1].data[k * 64 + 2];
+        QTableWidget* regs = panel->registers();
+        bool found = false;
+        for (int row = 0; row < regs->rowCount(); ++row)
+            if (regs->item(row, 2)->text() == "C_local[1, 2]") {
+                double v = regs->item(row, 3)->text().toDouble();
+                QVERIFY2(std::fabs(v - ref) <= 1e-5 * (1 + std::fabs(ref)),
+                         qPrintable(QString("%1 vs %2").arg(v).arg(ref)));
+                found = true;
+            }
+        QVERIFY(found);
+        panel->addWatch("C_local[1, 2]");
+        panel->addWatch("k");
+        QCOMPARE(panel->watches()->item(1, 1)->text(), QString("1"));
+        // The shared tile: A_shared with thread 5's last writes outlined.
+        panel->sharedBox()->setCurrentText("A_shared");
+        QVERIFY(panel->heatmap()->rows() > 0);
+        QVERIFY(panel->heatmap()->focusCells() > 0);
+        panel->tabs()->setCurrentIndex(0);
+        saveShot(w, "debugger-gemm.png");
+        // Step back returns to the previous stop.
+        const uint64_t before = panel->debugger()->stop().event;
+        panel->command(ts::dbg::Command::StepInto);
+        panel->stepBack();
+        QCOMPARE(panel->debugger()->stop().event, before);
+    }
+
+    void raceReportIsAClickableProblemWithBothLines() {
+        MainWindow w(false);
+        w.resize(1600, 1000);
+        w.show();
+        const QString text = readFile("tests/debugger/race_missing_sync.py");
+        w.session().openDocument(QStringLiteral(TS_SOURCE_DIR) + "/tests/debugger/race_missing_sync.py", text);
+        QVERIFY(waitCompiled(w.session()));
+        QVERIFY(w.session().result()->ok);
+        auto* panel = qobject_cast<DebuggerPanel*>(w.panel("debugger"));
+        QVERIFY(panel->start());
+        panel->command(ts::dbg::Command::Continue);
+        QVERIFY(panel->debugger()->stop().reason == ts::dbg::Stop::Reason::Error);
+        QVERIFY2(panel->statusText().contains("races with its write"), qPrintable(panel->statusText()));
+        const int readLine = lineOf(text, "# read"), writeLine = lineOf(text, "# write");
+        QCOMPARE(markerLine(*w.editor()), readLine);
+        auto* problems = qobject_cast<DiagnosticsPanel*>(w.panel("problems"));
+        auto* model = problems->model();
+        QCOMPARE(model->rowCount(), 2);
+        QCOMPARE(int(model->at(0).span.line), readLine);
+        QCOMPARE(int(model->at(1).span.line), writeLine);
+        showDebugger(w, true);
+        panel->sharedBox()->setCurrentText("S");
+        panel->tabs()->setCurrentIndex(1);
+        saveShot(w, "debugger-race.png");
+        // Activating the note moves the caret to the write.
+        w.session().reveal(model->at(1).span);
+        int line = 0, col = 0;
+        w.editor()->getCursorPosition(&line, &col);
+        QCOMPARE(line + 1, writeLine);
+    }
+};
+
+QTEST_MAIN(DebuggerPanelTest)
+#include "DebuggerPanelTest.moc"
