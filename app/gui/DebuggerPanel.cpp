@@ -329,6 +329,12 @@ void DebuggerPanel::refresh() {
             hl.push_back(int(i));
             break;
         }
+    if (hl.empty() && s.finding)  // stopped by a checker: the first IR line of the access's line
+        for (size_t i = 0; i < m_irLines.size(); ++i)
+            if (m_irLines[i].stmt && m_irLines[i].span.line == s.finding->at.line) {
+                hl.push_back(int(i));
+                break;
+            }
     m_ir->setHighlightedLines(hl, true);
     refreshRegisters();
     // Keep the shared buffer choice across stops.
@@ -382,7 +388,8 @@ void DebuggerPanel::refreshShared() {
     const std::string name = m_sharedBox->currentText().toStdString();
     for (auto& b : m_dbg->buffers()) {
         if (b.name != name || b.scope != ir::Scope::Shared) continue;
-        int cols = b.shape.empty() ? int(b.elements) : int(b.shape.back());
+        // Rows of the innermost dimension; a 1-D buffer wraps every 32 elements.
+        int cols = b.shape.size() < 2 ? 32 : int(b.shape.back());
         cols = std::max(1, cols);
         int rows = int((b.elements + cols - 1) / cols);
         m_heat->setData(m_dbg->shared(name), rows, cols, thread());

@@ -1,7 +1,6 @@
 // Problems list (DiagnosticsPanel.h).
 #include "app/gui/DiagnosticsPanel.h"
 
-#include "app/gui/DebugState.h"
 
 #include <QApplication>
 #include <QHeaderView>
@@ -10,6 +9,7 @@
 #include <QTableView>
 #include <QVBoxLayout>
 
+#include "app/gui/DebugState.h"
 #include "app/gui/Session.h"
 #include "app/gui/Theme.h"
 

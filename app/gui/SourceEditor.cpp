@@ -1,7 +1,6 @@
 // The tile-program editor (SourceEditor.h).
 #include "app/gui/SourceEditor.h"
 
-#include "app/gui/DebugState.h"
 
 #include <QRegularExpression>
 #include <QTimer>
@@ -10,6 +9,7 @@
 #include <Qsci/qsciapis.h>
 #include <Qsci/qscilexerpython.h>
 
+#include "app/gui/DebugState.h"
 #include "app/gui/Session.h"
 #include "app/gui/Theme.h"
 #include "compiler/frontend/LanguageRegistry.h"

@@ -7,6 +7,9 @@
 // with both lines, and clicking the note moves the editor to the write.
 // With TS_UPDATE_SCREENSHOTS=1 the two scenes are saved as docs/screenshots/debugger-gemm.png
 // and docs/screenshots/debugger-race.png.
+#include <QApplication>
+#include <QComboBox>
+#include <QTabWidget>
 #include <QDockWidget>
 #include <QTableWidget>
 #include <QtTest>
@@ -39,23 +42,19 @@ int markerLine(SourceEditor& ed) {
     return l < 0 ? 0 : l + 1;
 }
 
-/// Lays the Debugger dock out large in the bottom area, beside the Problems panel if asked.
-void showDebugger(MainWindow& w, bool besideProblems) {
+/// Screenshot layout: the Debugger dock takes the right side (the pass, CUDA, layout and bank
+/// views are hidden), the editor and Problems stay on the left.
+void showDebugger(MainWindow& w) {
+    for (const char* id : {"passes", "generated", "layout", "banks"})
+        if (QDockWidget* d = w.dock(id)) d->hide();
     QDockWidget* dbgDock = w.dock("debugger");
-    QDockWidget* problems = w.dock("problems");
     if (!dbgDock) return;
+    w.removeDockWidget(dbgDock);
+    w.addDockWidget(Qt::RightDockWidgetArea, dbgDock);
     dbgDock->show();
-    if (besideProblems && problems) {
-        w.removeDockWidget(dbgDock);
-        w.addDockWidget(Qt::BottomDockWidgetArea, dbgDock);
-        dbgDock->show();
-        problems->show();
-        problems->raise();
-        w.splitDockWidget(problems, dbgDock, Qt::Horizontal);
-        w.resizeDocks({problems, dbgDock}, {560, 1040}, Qt::Horizontal);
-    }
-    dbgDock->raise();
-    w.resizeDocks({dbgDock}, {520}, Qt::Vertical);
+    if (QDockWidget* problems = w.dock("problems")) problems->raise();
+    w.resize(1600, 1000);
+    w.resizeDocks({dbgDock}, {940}, Qt::Horizontal);
     QApplication::processEvents();
 }
 
@@ -81,7 +80,7 @@ private slots:
         QVERIFY(w.session().result()->ok);
         auto* panel = qobject_cast<DebuggerPanel*>(w.panel("debugger"));
         QVERIFY(panel);
-        showDebugger(w, false);
+        showDebugger(w);
         const int gemmLine = lineOf(text, "T.gemm(A_shared");
         panel->addLineBreakpoint(gemmLine);
         QVERIFY(panel->start());
@@ -151,7 +150,7 @@ private slots:
         QCOMPARE(model->rowCount(), 2);
         QCOMPARE(int(model->at(0).span.line), readLine);
         QCOMPARE(int(model->at(1).span.line), writeLine);
-        showDebugger(w, true);
+        showDebugger(w);
         panel->sharedBox()->setCurrentText("S");
         panel->tabs()->setCurrentIndex(1);
         saveShot(w, "debugger-race.png");
