@@ -161,13 +161,22 @@ int main(int argc, char** argv) {
 
     ValidateCommand vc;
     auto* validate = app.add_subcommand(
-        "validate", "interpret the kernel after every pass; name the first pass that changes "
-                    "the result");
+        "validate",
+        "interpret the kernel after every pass; name the first pass that changes "
+        "the result");
     addCompileFlags(validate, vc.flags);
     validate->add_option("--seed", vc.seed, "seed of the random inputs");
     validate->add_option("--max-blocks", vc.maxBlocks,
                          "interpret only the first N blocks (compares what they write)");
     validate->add_option("--ref", vc.ref, "reference function (as for run)");
+    ExportCommand ec;
+    auto* exportCmd = app.add_subcommand(
+        "export",
+        "write a standalone nvcc project (kernel, launcher that checks its outputs "
+        "against the CPU reference, CMake/Makefile for the target's architecture)");
+    addCompileFlags(exportCmd, ec.flags);
+    exportCmd->add_option("--out,-o", ec.out, "folder to write")->required();
+    exportCmd->add_option("--name", ec.name, "executable name (default: the file's stem)");
 
     try {
         app.parse(argc, argv);
@@ -188,6 +197,7 @@ int main(int argc, char** argv) {
         if (layout->parsed()) return runLayout(lc);
         if (debug->parsed()) return runDebug(dc);
         if (validate->parsed()) return runValidate(vc);
+        if (exportCmd->parsed()) return runExport(ec);
         return runPasses();
     });
 }

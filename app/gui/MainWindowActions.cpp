@@ -20,13 +20,14 @@
 #include <QTableWidget>
 #include <QVBoxLayout>
 
+#include "app/cli/ProjectExport.h"
 #include "app/gui/BankPanel.h"
+#include "app/gui/DefaultTarget.h"
 #include "app/gui/FindBar.h"
 #include "app/gui/MainWindow.h"
 #include "app/gui/PanelRegistry.h"
 #include "app/gui/PassExplorer.h"
 #include "app/gui/PluginManager.h"
-#include "app/gui/ProjectExport.h"
 #include "app/gui/RunPanel.h"
 #include "app/gui/Session.h"
 #include "app/gui/SourceEditor.h"
@@ -66,10 +67,7 @@ void MainWindow::createActions() {
         &QAction::triggered, this, &MainWindow::exportProjectInteractive);
     connect(addAction("file.loadMeasuredBanks", tr("Load &Measured Bank Counters…"), tr("File")),
             &QAction::triggered, this, [this] {
-                if (auto* d = m_docks.value("banks")) {
-                    d->show();
-                    d->raise();
-                }
+                showPanel("banks");
                 if (auto* bp = qobject_cast<BankPanel*>(panel("banks"))) bp->promptLoadMeasured();
             });
     connect(addAction("file.quit", tr("&Quit"), tr("File"), QKeySequence::Quit),
@@ -159,10 +157,7 @@ void MainWindow::createActions() {
     // Run
     connect(addAction("run.run", tr("&Run"), tr("Run"), QKeySequence("F5")), &QAction::triggered,
             this, [this] {
-                if (auto* d = m_docks.value("run")) {
-                    d->show();
-                    d->raise();
-                }
+                showPanel("run");
                 if (auto* rp = qobject_cast<RunPanel*>(panel("run"))) rp->run();
             });
     connect(addAction("run.compile", tr("&Compile Now"), tr("Run"), QKeySequence("Ctrl+B")),
@@ -179,12 +174,15 @@ void MainWindow::createActions() {
                 if (i >= 0) m_session->selectPass(i);
             });
     m_targetGroup = new QActionGroup(this);
-    for (const char* t : {"cuda:sm_80", "cuda:sm_90a"}) {
-        auto* a = addAction(QString("run.target.") + t, tr("Target %1").arg(t), tr("Run"));
+    for (const QString& t : codegenTargets()) {
+        auto* a = addAction("run.target." + t, tr("Target %1").arg(t), tr("Run"));
         a->setCheckable(true);
-        a->setData(QString(t));
+        a->setData(t);
         m_targetGroup->addAction(a);
-        connect(a, &QAction::triggered, this, [this, t] { m_session->setTarget(t); });
+        connect(a, &QAction::triggered, this, [this, t] {
+            m_session->setTarget(t);
+            QSettings().setValue("target", t);  // remembered only when picked (DefaultTarget.h)
+        });
     }
 
     // Help
@@ -250,13 +248,7 @@ void MainWindow::createMenus() {
     edit->addAction(m_actions["edit.palette"]);
 
     m_viewMenu = menuBar()->addMenu(tr("&View"));
-    for (const PanelFactory& f : panelFactories()) {
-        QAction* toggle = m_docks[f.id]->toggleViewAction();
-        toggle->setProperty("paletteName", tr("View › Panel: %1").arg(f.title));
-        m_viewMenu->addAction(toggle);
-        m_commandOrder << toggle;
-    }
-    m_viewMenu->addSeparator();
+    // Workspaces, panels and maximise come first (createWorkspaceUi).
     for (const char* id :
          {"view.showIr", "view.showDiff", "view.sideBySideDiff", "view.unifiedDiff"})
         m_viewMenu->addAction(m_actions[id]);
@@ -347,10 +339,10 @@ void MainWindow::exportProjectInteractive() {
     auto target = parseTarget(m_session->target().toStdString());
     std::string error;
     auto files =
-        exportProject(*r,
-                      {dir.toStdString(), stem.toStdString(), m_session->path().toStdString(),
-                       target ? target->arch() : std::string("sm_80")},
-                      &error);
+        cli::exportProject(*r,
+                           {dir.toStdString(), stem.toStdString(), m_session->path().toStdString(),
+                            target ? target->arch() : std::string("sm_80")},
+                           &error);
     if (files.empty()) {
         QMessageBox::warning(this, tr("Export"), QString::fromStdString(error));
         return;

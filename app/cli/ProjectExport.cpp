@@ -1,5 +1,5 @@
 // Standalone nvcc project export (ProjectExport.h).
-#include "app/gui/ProjectExport.h"
+#include "app/cli/ProjectExport.h"
 
 #include <filesystem>
 #include <fstream>
@@ -8,7 +8,7 @@
 #include "compiler/ir/DType.h"
 #include "compiler/support/Resources.h"
 
-namespace ts::gui {
+namespace ts::cli {
 namespace {
 
 namespace fs = std::filesystem;
@@ -38,14 +38,22 @@ int64_t numel(const std::vector<int64_t>& shape) {
 
 }  // namespace
 
-std::string launcherSource(const CompileResult& r, const std::string& kernelFile) {
+std::string launcherSource(const CompileResult& r, const std::string& kernelFile,
+                           const ExportData& data, const std::string& binary) {
     const KernelInfo& k = r.kernel;
     std::ostringstream o;
-    o << "// Host launcher for `" << k.name << "`, exported by TileScope. Random inputs (fixed\n"
-      << "// seed), outputs poisoned with 0xFF bytes (NaN for floats) before the checked launch,\n"
-      << "// then timed launches with CUDA events. Usage: ./" << k.name << " [timed_reps]\n"
-      << "#include <cuda_runtime.h>\n\n#include <cstdio>\n#include <cstdlib>\n#include <vector>\n\n"
+    o << "// Host launcher for `" << k.name
+      << "`, exported by TileScope. It uploads the inputs of\n"
+      << "// data/ (seed " << data.seed << "), poisons the outputs (0xFF bytes: NaN for floats),\n"
+      << "// launches once and compares every output with the expected values TileScope computed\n"
+      << "// on the CPU (" << data.referenceLabel << "); on a mismatch it exits with status 1.\n"
+      << "// Then it times launches with CUDA events.\n"
+      << "// Usage: ./" << binary << " [timed_reps=20] [data_dir]\n"
+      << "#include <cuda_runtime.h>\n\n#include <cmath>\n#include <cstdio>\n#include <cstdlib>\n"
+      << "#include <string>\n#include <vector>\n\n"
       << "#include \"" << kernelFile << "\"\n\n"
+      << "#ifndef TS_DATA_DIR\n#define TS_DATA_DIR \"data\"  // CMakeLists.txt / Makefile set the "
+         "absolute path\n#endif\n\n"
       << "#define CHECK(x)                                                              \\\n"
       << "    do {                                                                      \\\n"
       << "        cudaError_t e_ = (x);                                                 \\\n"
@@ -55,42 +63,70 @@ std::string launcherSource(const CompileResult& r, const std::string& kernelFile
       << "            std::exit(1);                                                     \\\n"
       << "        }                                                                     \\\n"
       << "    } while (0)\n\n"
-      << "// Uniform values in [-1, 1) (small integers for integer types), as TileScope's checks "
-         "use.\n"
-      << "template <class T>\nvoid fillRandom(std::vector<T>& v, unsigned long long seed, bool "
-         "integer) {\n"
-      << "    for (auto& x : v) {\n"
-      << "        seed = seed * 6364136223846793005ull + 1442695040888963407ull;\n"
-      << "        double u = double(seed >> 11) * (1.0 / 9007199254740992.0);\n"
-      << "        x = integer ? static_cast<T>(int(u * 17) - 8) : static_cast<T>(float(2 * u - "
-         "1));\n"
-      << "    }\n}\n\n"
-      << "template <class T>\ndouble checksum(const std::vector<T>& v) {\n"
-      << "    double s = 0;\n    for (const auto& x : v) s += double(float(x));\n    return "
-         "s;\n}\n\n"
+      << "static std::string g_dataDir = TS_DATA_DIR;\n\n"
+      << "// Reads exactly v.size() elements of `file` (relative to the data folder).\n"
+      << "template <class T>\nvoid load(std::vector<T>& v, const char* file) {\n"
+      << "    std::string path = g_dataDir + \"/\" + file;\n"
+      << "    std::FILE* f = std::fopen(path.c_str(), \"rb\");\n"
+      << "    if (!f) {\n"
+      << "        std::fprintf(stderr, \"cannot open %s (pass the export's data folder as the "
+         "second "
+         "argument)\\n\", path.c_str());\n"
+      << "        std::exit(2);\n    }\n"
+      << "    size_t n = std::fread(v.data(), sizeof(T), v.size(), f);\n    std::fclose(f);\n"
+      << "    if (n != v.size()) {\n"
+      << "        std::fprintf(stderr, \"%s: expected %zu elements, read %zu\\n\", path.c_str(), "
+         "v.size(), n);\n"
+      << "        std::exit(2);\n    }\n}\n\n"
+      << "// rel-L2 = ||out - ref|| / ||ref|| over elements where both are finite, as tilec run\n"
+      << "// computes it; a non-finite value where the reference has a finite one (or the "
+         "reverse)\n"
+      << "// fails by itself. tolerance 0 = exact (integer outputs).\n"
+      << "template <class T>\n"
+      << "bool checkOutput(const char* name, const std::vector<T>& out, const char* refFile, "
+         "double "
+         "tolerance) {\n"
+      << "    std::vector<float> ref(out.size());\n    load(ref, refFile);\n"
+      << "    double num = 0, den = 0, maxAbs = 0;\n    long long nonFinite = 0;\n"
+      << "    for (size_t i = 0; i < out.size(); ++i) {\n"
+      << "        double a = double(float(out[i])), e = double(ref[i]);\n"
+      << "        if (std::isnan(e)) continue;\n"
+      << "        if (!std::isfinite(a) || !std::isfinite(e)) {\n"
+      << "            nonFinite += !(a == e);\n            continue;\n        }\n"
+      << "        double d = a - e;\n        num += d * d;\n        den += e * e;\n"
+      << "        maxAbs = std::fmax(maxAbs, std::fabs(d));\n    }\n"
+      << "    double rel = den > 0 ? std::sqrt(num / den) : (num > 0 ? INFINITY : 0.0);\n"
+      << "    bool pass = nonFinite == 0 && rel <= tolerance;\n"
+      << "    std::printf(\"%s: rel-L2 %.3g (tolerance %.3g), max-abs %.3g, non-finite mismatches "
+         "%lld: %s\\n\",\n"
+      << "                name, rel, tolerance, maxAbs, nonFinite, pass ? \"PASS\" : \"FAIL\");\n"
+      << "    return pass;\n}\n\n"
       << "int main(int argc, char** argv) {\n"
-      << "    int reps = argc > 1 ? std::atoi(argv[1]) : 20;\n";
+      << "    int reps = argc > 1 ? std::atoi(argv[1]) : 20;\n"
+      << "    if (argc > 2) g_dataDir = argv[2];\n";
     for (size_t i = 0; i < k.args.size(); ++i) {
         const TensorArg& a = k.args[i];
+        const ExportArgData& d = data.args[i];
         std::string type(ir::cudaTypeName(a.dtype));
         bool packed = ir::dtypeBits(a.dtype) < 8;
         if (packed) type = "unsigned char";
         int64_t n = packed ? (numel(a.shape) * ir::dtypeBits(a.dtype) + 7) / 8 : numel(a.shape);
         std::string v = a.name;
         o << "    // " << a.name << ": " << ir::dtypeName(a.dtype) << " " << shapeText(a.shape)
-          << (a.isOutput ? " (output)" : " (input)") << "\n"
-          << "    std::vector<" << type << "> h_" << v << "(" << n << ");\n";
-        if (!a.isOutput)
-            o << "    fillRandom(h_" << v << ", " << (i + 1) << "ull, "
-              << (ir::isFloat(a.dtype) ? "false" : "true") << ");\n";
-        o << "    " << type << "* d_" << v << " = nullptr;\n"
+          << (a.isOutput
+                  ? (d.zeroStart ? " (output, starts at zero: only atomics write it)" : " (output)")
+                  : " (input)")
+          << "\n"
+          << "    std::vector<" << type << "> h_" << v << "(" << n << ");\n"
+          << "    " << type << "* d_" << v << " = nullptr;\n"
           << "    CHECK(cudaMalloc(&d_" << v << ", h_" << v << ".size() * sizeof(" << type
           << ")));\n";
-        if (a.isOutput)
+        if (a.isOutput && !d.zeroStart)
             o << "    CHECK(cudaMemset(d_" << v << ", 0xFF, h_" << v << ".size() * sizeof(" << type
               << ")));\n";
         else
-            o << "    CHECK(cudaMemcpy(d_" << v << ", h_" << v << ".data(), h_" << v
+            o << "    load(h_" << v << ", \"" << d.file.substr(5) << "\");\n"
+              << "    CHECK(cudaMemcpy(d_" << v << ", h_" << v << ".data(), h_" << v
               << ".size() * sizeof(" << type << "), cudaMemcpyHostToDevice));\n";
     }
     o << "\n    void* args[] = {";
@@ -105,15 +141,23 @@ std::string launcherSource(const CompileResult& r, const std::string& kernelFile
       << "        CHECK(cudaFuncSetAttribute(fn, cudaFuncAttributeMaxDynamicSharedMemorySize, "
          "int(smem)));\n"
       << "    CHECK(cudaLaunchKernel(fn, grid, block, args, smem, 0));\n"
-      << "    CHECK(cudaDeviceSynchronize());\n";
-    for (const TensorArg& a : k.args) {
+      << "    CHECK(cudaDeviceSynchronize());\n"
+      << "    bool ok = true;\n";
+    for (size_t i = 0; i < k.args.size(); ++i) {
+        const TensorArg& a = k.args[i];
         if (!a.isOutput) continue;
         std::string v = a.name;
         o << "    CHECK(cudaMemcpy(h_" << v << ".data(), d_" << v << ", h_" << v
           << ".size() * sizeof(h_" << v << "[0]), cudaMemcpyDeviceToHost));\n"
-          << "    std::printf(\"" << v << " checksum: %.6g\\n\", checksum(h_" << v << "));\n";
+          << "    ok &= checkOutput(\"" << v << "\", h_" << v << ", \""
+          << data.args[i].refFile.substr(5) << "\", " << data.args[i].tolerance << ");\n";
     }
-    o << "\n    cudaEvent_t start, stop;\n"
+    o << "    if (!ok) {\n"
+      << "        std::printf(\"" << binary << ": FAIL (expected values: " << data.referenceLabel
+      << ")\\n\");\n        return 1;\n    }\n"
+      << "    std::printf(\"" << binary << ": PASS (expected values: " << data.referenceLabel
+      << ")\\n\");\n"
+      << "\n    cudaEvent_t start, stop;\n"
       << "    CHECK(cudaEventCreate(&start));\n    CHECK(cudaEventCreate(&stop));\n"
       << "    for (int i = 0; i < 3; ++i) CHECK(cudaLaunchKernel(fn, grid, block, args, smem, "
          "0));\n"
@@ -153,22 +197,35 @@ std::vector<std::string> exportProject(const CompileResult& r, const ExportOptio
     std::string params;
     for (const FactoryParam& p : r.params) params += "- `" + p.name + "` = `" + p.value + "`\n";
 
+    ExportData data;
+    if (!writeExportData(r, opt.dir, data, error)) return {};
+
+    // CMAKE_CUDA_ARCHITECTURES must be set before project(): enabling CUDA there fixes the
+    // architectures (nvcc's default, sm_52/sm_75) when none is set, and the kernel's own target
+    // (wgmma needs sm_90a, ldmatrix/cp.async sm_80) would then fail in ptxas or silently build
+    // for another GPU. `-DCMAKE_CUDA_ARCHITECTURES=...` on the command line still wins.
     std::string cmake =
-        "# Builds the kernel exported by TileScope with nvcc (CMake >= 3.18, CUDA toolkit).\n"
+        "# Builds the kernel exported by TileScope with nvcc (CMake >= 3.18, CUDA toolkit), for "
+        "the\n# architecture it was generated for (" +
+        arch +
+        ").\n"
         "cmake_minimum_required(VERSION 3.18)\n"
+        "if(NOT DEFINED CMAKE_CUDA_ARCHITECTURES)\n"
+        "  set(CMAKE_CUDA_ARCHITECTURES " +
+        archNumber +
+        ")  # before project(): it fixes the architectures\n"
+        "endif()\n"
         "project(" +
         name +
         " LANGUAGES CXX CUDA)\n"
         "set(CMAKE_CUDA_STANDARD 17)\n"
         "set(CMAKE_CUDA_STANDARD_REQUIRED ON)\n"
-        "if(NOT DEFINED CMAKE_CUDA_ARCHITECTURES)\n"
-        "  set(CMAKE_CUDA_ARCHITECTURES " +
-        archNumber +
-        ")\n"
-        "endif()\n"
         "add_executable(" +
         name +
         " main.cu)\n"
+        "target_compile_definitions(" +
+        name +
+        " PRIVATE TS_DATA_DIR=\"${CMAKE_CURRENT_SOURCE_DIR}/data\")\n"
         "target_compile_options(" +
         name + " PRIVATE $<$<COMPILE_LANGUAGE:CUDA>:-O3 -lineinfo>)\n";
     std::string make = "# Plain nvcc build of the kernel exported by TileScope: `make`, then ./" +
@@ -178,9 +235,13 @@ std::vector<std::string> exportProject(const CompileResult& r, const ExportOptio
                        "ARCH ?= " +
                        arch + "\n" + name +
                        ": main.cu kernel.cu ts_device.cuh\n"
-                       "\t$(NVCC) -O3 -std=c++17 -lineinfo -arch=$(ARCH) -o $@ main.cu\n\n"
+                       "\t$(NVCC) -O3 -std=c++17 -lineinfo -arch=$(ARCH) "
+                       "-DTS_DATA_DIR=\\\"$(CURDIR)/data\\\" -o $@ main.cu\n\n"
+                       "check: " +
+                       name + "\n\t./" + name +
+                       " 20\n\n"
                        "clean:\n\trm -f " +
-                       name + "\n\n.PHONY: clean\n";
+                       name + "\n\n.PHONY: check clean\n";
     std::string readme =
         "# " + name +
         "\n\n"
@@ -192,11 +253,17 @@ std::vector<std::string> exportProject(const CompileResult& r, const ExportOptio
         r.kernel.name +
         "` |\n"
         "| `ts_device.cuh` | TileScope's device header (PTX wrappers the kernel uses) |\n"
-        "| `main.cu` | host launcher: random inputs, one checked launch, timing |\n"
-        "| `CMakeLists.txt`, `Makefile` | builds with nvcc |\n\n"
-        "```\nmake            # or: cmake -B build && cmake --build build\n./" +
-        name +
-        " 100   # 100 timed launches\n```\n\n"
+        "| `main.cu` | host launcher: uploads `data/`, one checked launch, timing |\n"
+        "| `data/` | inputs (seed " +
+        std::to_string(data.seed) + ") and expected outputs from " + data.referenceLabel +
+        " |\n"
+        "| `CMakeLists.txt`, `Makefile` | builds with nvcc for " +
+        arch +
+        " |\n\n"
+        "```\nmake            # or: cmake -B build && cmake --build build (binary: build/" +
+        name + ")\n./" + name +
+        " 100   # checks the outputs (exit status 1 on a mismatch), then 100 timed "
+        "launches\n```\n\n"
         "Parameters:\n\n" +
         (params.empty() ? std::string("(none)\n") : params);
 
@@ -208,7 +275,7 @@ std::vector<std::string> exportProject(const CompileResult& r, const ExportOptio
     std::vector<std::pair<std::string, std::string>> files = {
         {"kernel.cu", r.cuda},
         {"ts_device.cuh", std::string(header)},
-        {"main.cu", launcherSource(r, "kernel.cu")},
+        {"main.cu", launcherSource(r, "kernel.cu", data, name)},
         {"CMakeLists.txt", cmake},
         {"Makefile", make},
         {"README.md", readme},
@@ -218,7 +285,10 @@ std::vector<std::string> exportProject(const CompileResult& r, const ExportOptio
         if (!writeFile(dir / file, text, error)) return {};
         written.push_back(file);
     }
+    for (const ExportArgData& d : data.args)
+        for (const std::string& f : {d.file, d.refFile})
+            if (!f.empty()) written.push_back(f);
     return written;
 }
 
-}  // namespace ts::gui
+}  // namespace ts::cli
