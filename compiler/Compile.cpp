@@ -5,6 +5,7 @@
 #include <chrono>
 #include <optional>
 
+#include "compiler/CompileObserver.h"
 #include "compiler/Pipeline.h"
 #include "compiler/ProgramKernels.h"
 #include "compiler/codegen/CudaCodegen.h"
@@ -239,10 +240,10 @@ void pointAtPragma(std::vector<Diagnostic>& diags, const std::string& text,
     }
 }
 
-}  // namespace
+std::atomic<CompileObserver> g_observer{nullptr};
 
-CompileResult compile(const std::string& path, const std::string& text,
-                      const CompileOptions& opts) {
+CompileResult compileUnobserved(const std::string& path, const std::string& text,
+                                const CompileOptions& opts) {
     CompileResult r;
     DiagnosticEngine diags;
     r.source = std::make_shared<SourceFile>(path, text);
@@ -332,6 +333,16 @@ CompileResult compile(const std::string& path, const std::string& text,
                     "please report this with the input file");
     }
     return finish();
+}
+
+}  // namespace
+
+CompileObserver setCompileObserver(CompileObserver observer) { return g_observer.exchange(observer); }
+
+CompileResult compile(const std::string& path, const std::string& text, const CompileOptions& opts) {
+    CompileResult r = compileUnobserved(path, text, opts);
+    if (auto* observe = g_observer.load(); observe && r.ok && !r.cuda.empty()) observe(path, text, opts, r);
+    return r;
 }
 
 std::vector<ProgramKernel> listKernels(const std::string& path, const std::string& text,

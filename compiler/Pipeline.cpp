@@ -16,13 +16,13 @@ std::vector<PassInfo> pipelineFor(const Target& target) {
         // Before layout inference: errors about the user's regions read better on tile-level IR.
         {"check-bounds", "report statically out-of-bounds on-chip regions and accesses", xform::checkBounds},
         {"infer-layouts", "fragment layouts (mma accumulators, block fragments), shared swizzles, warp grids",
-         xform::inferLayouts},
+         xform::inferLayouts, kFactLayoutsInferred},
         {"plan-pipelines", "split T.Pipelined bodies into async producers and consumers, keeping RAW/WAR order",
          xform::planPipelines},
         // Tile level, before lowering: multi-buffering is a rewrite of whole tiles and regions.
         {"inject-pipeline", "cp.async multi-stage schedule: prologue, wait/barrier, staged tiles", xform::injectPipeline},
         {"lower-tile-ops", "copy/gemm/fill/reduce/atomic/Parallel -> thread-level code and intrinsics",
-         xform::lowerTileOps},
+         xform::lowerTileOps, kFactTileOpsLowered},
         // After lowering: hazards are between the concrete per-thread accesses.
         {"insert-sync", "minimal __syncthreads for shared-memory RAW/WAR hazards", xform::insertSync},
         {"plan-smem", "offsets of shared buffers in dynamic shared memory", xform::planSharedMemory},
@@ -74,20 +74,6 @@ private:
     size_t m_firstDiag = 0;
 };
 
-class VerifierInstrument : public PassInstrument {
-public:
-    explicit VerifierInstrument(DiagnosticEngine& d) : m_diags(d) {}
-    void after(const PassInfo& p, const ir::PrimFunc& result, double, bool changed) override {
-        if (!changed) return;
-        for (auto& problem : ir::verify(result))
-            m_diags.error({}, "internal compiler error: IR after pass '" + p.name + "' is invalid: " + problem,
-                          "please report this with the input file", p.name);
-    }
-
-private:
-    DiagnosticEngine& m_diags;
-};
-
 }  // namespace
 
 PipelineOutput runPipeline(const ir::PrimFunc& elaborated, const Target& target, const CompileOptions& opts,
@@ -108,9 +94,14 @@ PipelineOutput runPipeline(const ir::PrimFunc& elaborated, const Target& target,
         pm.add(p);
     }
     SnapshotRecorder rec(out.passes, opts.recordSnapshots, diags);
-    VerifierInstrument ver(diags);
     pm.addInstrument(&rec);
-    if (opts.verify) pm.addInstrument(&ver);
+    if (opts.verify)
+        pm.setVerifier([](const ir::PrimFunc& f, unsigned facts) {
+            ir::VerifyFacts vf;
+            vf.layoutsInferred = facts & kFactLayoutsInferred;
+            vf.tileOpsLowered = facts & kFactTileOpsLowered;
+            return ir::verify(f, vf);
+        });
     PassContext ctx{diags, target};
     bool ok = false;
     out.lowered = pm.run(elaborated, ctx, ok, opts.stopAfter);
