@@ -163,6 +163,11 @@ bool kernelInfo(const ir::PrimFunc& f, const Target& target, KernelInfo& k,
         }
         k.args.push_back(std::move(a));
     }
+    k.tensorMaps.clear();
+    for (int64_t i = 0; i < ir::attrInt(f->attrs, "tma_maps", 0); ++i) {
+        auto m = ir::attrInts(f->attrs, "tma_map." + std::to_string(i));  // param, inner, outer, swizzle
+        if (m.size() == 4) k.tensorMaps.push_back({int(m[0]), m[1], m[2], int(m[3])});
+    }
     k.scalars.clear();
     k.scalarVars = f->scalars;
     auto sources = ir::scalarSources(*f);

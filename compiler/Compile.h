@@ -79,6 +79,16 @@ struct ScalarArg {
     Span span;                  ///< the T.dynamic call or the parameter
 };
 
+/// A TMA tensor map the sm_90a kernel takes after its scalars (compiler/transforms/Hopper.h),
+/// encoded at launch (cuTensorMapEncodeTiled) over tensor argument `tensor` (2-D, row-major, its
+/// launch-time shape and address) with a box of boxInner (contiguous dim) x boxOuter elements,
+/// swizzle `swizzleBytes` (32, 64, 128) and zero fill out of bounds.
+struct TensorMapArg {
+    int tensor = -1;
+    int64_t boxInner = 0, boxOuter = 0;
+    int swizzleBytes = 0;
+};
+
 /// How to launch the generated kernel.
 struct KernelInfo {
     std::string name;                    ///< extern "C" symbol in `cuda`
@@ -91,6 +101,7 @@ struct KernelInfo {
     std::vector<TensorArg> args;         ///< shape entries of symbolic sizes are -1
     std::vector<ScalarArg> scalars;
     std::vector<ir::Var> scalarVars;     ///< the IR variables of `scalars` (same order)
+    std::vector<TensorMapArg> tensorMaps;  ///< TMA maps, kernel parameters after the scalars
 };
 
 /// One kernel of a program (DESIGN.md §2b): a @tilelang.jit / @autotune factory, a factory

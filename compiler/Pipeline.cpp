@@ -10,17 +10,21 @@
 namespace ts {
 
 std::vector<PassInfo> pipelineFor(const Target& target) {
-    (void)target;  // sm_90a-specific passes (TMA, wgmma, warp specialisation) are added by the Hopper work
+    // sm_90a (target.archSpecific, sm 90): infer-layouts picks TMA + wgmma for qualifying gemms
+    // (compiler/transforms/Hopper.h); inject-pipeline and lower-tile-ops follow the layouts it
+    // chose. No separate pass: the same order serves both targets.
+    (void)target;
     return {
         {"simplify", "fold constants, canonicalise index arithmetic, drop dead branches", xform::simplify},
         // Before layout inference: errors about the user's regions read better on tile-level IR.
         {"check-bounds", "report statically out-of-bounds on-chip regions and accesses", xform::checkBounds},
-        {"infer-layouts", "fragment layouts (mma accumulators, block fragments), shared swizzles, warp grids",
+        {"infer-layouts", "fragment layouts (mma/wgmma accumulators, block fragments), shared swizzles, warp grids",
          xform::inferLayouts, kFactLayoutsInferred},
         {"plan-pipelines", "split T.Pipelined bodies into async producers and consumers, keeping RAW/WAR order",
          xform::planPipelines},
         // Tile level, before lowering: multi-buffering is a rewrite of whole tiles and regions.
-        {"inject-pipeline", "cp.async multi-stage schedule: prologue, wait/barrier, staged tiles", xform::injectPipeline},
+        {"inject-pipeline", "multi-stage schedule: cp.async groups, or on sm_90a TMA loads on mbarriers; staged tiles",
+         xform::injectPipeline},
         {"lower-tile-ops", "copy/gemm/fill/reduce/atomic/Parallel -> thread-level code and intrinsics",
          xform::lowerTileOps, kFactTileOpsLowered},
         // After lowering: hazards are between the concrete per-thread accesses.

@@ -49,7 +49,8 @@ std::string launcherSource(const CompileResult& r, const std::string& kernelFile
       << "// on the CPU (" << data.referenceLabel << "); on a mismatch it exits with status 1.\n"
       << "// Then it times launches with CUDA events.\n"
       << "// Usage: ./" << binary << " [timed_reps=20] [data_dir]\n"
-      << "#include <cuda_runtime.h>\n\n#include <cmath>\n#include <cstdio>\n#include <cstdlib>\n"
+      << "#include <cuda_runtime.h>\n" << (k.tensorMaps.empty() ? "" : "#include <cuda.h>  // CUtensorMap (TMA)\n")
+      << "\n#include <cmath>\n#include <cstdio>\n#include <cstdlib>\n"
       << "#include <string>\n#include <vector>\n\n"
       << "#include \"" << kernelFile << "\"\n\n"
       << "#ifndef TS_DATA_DIR\n#define TS_DATA_DIR \"data\"  // CMakeLists.txt / Makefile set the "
@@ -129,8 +130,37 @@ std::string launcherSource(const CompileResult& r, const std::string& kernelFile
               << "    CHECK(cudaMemcpy(d_" << v << ", h_" << v << ".data(), h_" << v
               << ".size() * sizeof(" << type << "), cudaMemcpyHostToDevice));\n";
     }
+    // sm_90a kernels take TMA tensor maps after the tensors (compiler/Compile.h TensorMapArg),
+    // encoded here as tilec encodes them (profiler/cuda/TensorMap.cpp), through the runtime's
+    // driver entry point so the launcher needs no -lcuda.
+    if (!k.tensorMaps.empty()) {
+        o << "\n    using EncodeTiled = CUresult (*)(CUtensorMap*, CUtensorMapDataType, cuuint32_t, void*, const cuuint64_t*,\n"
+          << "        const cuuint64_t*, const cuuint32_t*, const cuuint32_t*, CUtensorMapInterleave, CUtensorMapSwizzle,\n"
+          << "        CUtensorMapL2promotion, CUtensorMapFloatOOBfill);\n"
+          << "    void* encodeFn = nullptr;\n"
+          << "    CHECK(cudaGetDriverEntryPointByVersion(\"cuTensorMapEncodeTiled\", &encodeFn, 12000, cudaEnableDefault, nullptr));\n"
+          << "    auto encode = reinterpret_cast<EncodeTiled>(encodeFn);\n";
+    }
+    for (size_t i = 0; i < k.tensorMaps.size(); ++i) {
+        const TensorMapArg& m = k.tensorMaps[i];
+        const TensorArg& a = k.args.at(static_cast<size_t>(m.tensor));
+        const int e = ir::dtypeBytes(a.dtype);
+        const int dt = a.dtype == ir::DType::BFloat16 ? 9 : a.dtype == ir::DType::Float16 ? 6 : a.dtype == ir::DType::Float32 ? 7 : 0;
+        const int sw = m.swizzleBytes == 128 ? 3 : m.swizzleBytes == 64 ? 2 : m.swizzleBytes == 32 ? 1 : 0;
+        o << "    CUtensorMap tma_map_" << i << ";  // " << a.name << ": box " << m.boxInner << " x " << m.boxOuter << ", "
+          << m.swizzleBytes << "-byte swizzle\n    {\n"
+          << "        const cuuint64_t dims[2] = {" << a.shape.at(1) << ", " << a.shape.at(0) << "}, strides[1] = {"
+          << a.shape.at(1) * e << "};\n"
+          << "        const cuuint32_t box[2] = {" << m.boxInner << ", " << m.boxOuter << "}, steps[2] = {1, 1};\n"
+          << "        if (encode(&tma_map_" << i << ", CUtensorMapDataType(" << dt << "), 2, d_" << a.name
+          << ", dims, strides, box, steps, CU_TENSOR_MAP_INTERLEAVE_NONE,\n"
+          << "                   CUtensorMapSwizzle(" << sw << "), CU_TENSOR_MAP_L2_PROMOTION_L2_128B, CU_TENSOR_MAP_FLOAT_OOB_FILL_NONE) != CUDA_SUCCESS) {\n"
+          << "            std::fprintf(stderr, \"cuTensorMapEncodeTiled failed for " << a.name << "\\n\");\n"
+          << "            return 1;\n        }\n    }\n";
+    }
     o << "\n    void* args[] = {";
     for (size_t i = 0; i < k.args.size(); ++i) o << (i ? ", " : "") << "&d_" << k.args[i].name;
+    for (size_t i = 0; i < k.tensorMaps.size(); ++i) o << ", &tma_map_" << i;
     if (k.args.empty()) o << "nullptr";
     o << "};\n"
       << "    dim3 grid(" << k.grid[0] << ", " << k.grid[1] << ", " << k.grid[2] << ");\n"

@@ -26,6 +26,9 @@
 #include "compiler/analysis/GemmPartition.h"
 #include "compiler/analysis/Layouts.h"
 #include "compiler/analysis/Swizzle.h"
+#include "compiler/analysis/WgmmaLayouts.h"
+#include "compiler/analysis/HwLayouts.h"
+#include "compiler/transforms/Hopper.h"
 #include "compiler/analysis/UserLayouts.h"
 #include "compiler/ir/IR.h"
 #include "compiler/transforms/Passes.h"
@@ -171,6 +174,14 @@ private:
         if (m_threads % 32 != 0) {
             m_ctx.diags.error(t.span, "T.gemm needs whole warps: threads=" + std::to_string(m_threads) + " is not a multiple of 32",
                               "use threads=128 or 256", "infer-layouts");
+            return;
+        }
+        // sm_90a: TMA + wgmma when the gemm, its operand copies and its loop qualify (Hopper.h).
+        if (auto plan = selectHopperGemm(*m_f, t, m_threads, m_ctx.target)) {
+            m_gemmWarpgroups[&t] = plan->warpgroups;
+            require(C.buffer, makeWgmmaAccumulator(M, N, {plan->warpgroups, 1, N}), where, t.span);
+            require(A.buffer, makeWgmmaSharedLayout(plan->a), where, t.span);
+            require(B.buffer, makeWgmmaSharedLayout(plan->b), where, t.span);
             return;
         }
         auto policy = parseGemmPolicy(attrStr(t.attrs, "policy", "Square")).value_or(GemmPolicy::Square);
@@ -470,6 +481,11 @@ private:
 
     protected:
         Stmt visitTileOp(const TileOpNode* n, const Stmt& self) override {
+            if (auto wg = m_in.m_gemmWarpgroups.find(n); wg != m_in.m_gemmWarpgroups.end()) {
+                Attrs a = n->attrs;
+                a["wgmma_warpgroups"] = int64_t(wg->second);
+                return std::make_shared<TileOpNode>(n->op, n->args, a, n->span);
+            }
             auto it = m_in.m_gemmWarps.find(n);
             if (it == m_in.m_gemmWarps.end()) return self;
             Attrs a = n->attrs;
@@ -496,6 +512,7 @@ private:
     int64_t m_threads = 1;
     std::map<std::string, Requirement> m_req;
     std::map<const TileOpNode*, WarpPartition> m_gemmWarps;
+    std::map<const TileOpNode*, int> m_gemmWarpgroups;  ///< gemms on the sm_90a wgmma path
     std::set<const ForNode*> m_innerParallel;
     std::map<std::string, Layout> m_loopLayouts;
     std::map<const ForNode*, std::string> m_loopKey;
