@@ -398,10 +398,7 @@ EnvPtr Interp::bindParameters(const FunctionObj& f, CallArgs& args) {
     }
     Value kwExtra = Value::dict();
     for (size_t k = 0; k < args.kw.size(); ++k) {
-        // Not a structured binding: the lambda below captures `name` (clang < 16, used by the
-        // fuzz build, cannot capture structured bindings).
-        const std::string& name = args.kw[k].first;
-        const Value& v = args.kw[k].second;
+        const auto& [name, v] = args.kw[k];
         Span ks = k < args.kwSpans.size() ? args.kwSpans[k] : args.span;
         auto it = std::find_if(ps.begin(), ps.end(), [&](const ast::Param& p) {
             return p.name == name &&
