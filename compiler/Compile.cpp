@@ -5,10 +5,10 @@
 #include <chrono>
 #include <optional>
 
+#include "compiler/CompileObserver.h"
 #include "compiler/Pipeline.h"
 #include "compiler/ProgramKernels.h"
 #include "compiler/codegen/CudaCodegen.h"
-#include "compiler/codegen/HipCodegen.h"
 #include "compiler/frontend/Elaborate.h"
 #include "compiler/frontend/Ast.h"
 #include "compiler/frontend/Module.h"
@@ -103,9 +103,7 @@ bool kernelInfo(const ir::PrimFunc& f, const Target& target, KernelInfo& k,
             "put the largest extent first (grid x allows 2^31-1 blocks) or use larger tiles");
         return false;
     }
-    // gfx90a: 64 KB of LDS per workgroup ("AMD Instinct MI200" ISA Reference Guide, §2.3 LDS).
-    size_t smemLimit = target.isHip()            ? 64 * 1024
-                       : target.smVersion >= 90   ? 227 * 1024
+    size_t smemLimit = target.smVersion >= 90   ? 227 * 1024
                        : target.smVersion == 80 ? 163 * 1024
                                                 : 99 * 1024;
     if (k.dynamicSmemBytes > smemLimit) {
@@ -164,6 +162,11 @@ bool kernelInfo(const ir::PrimFunc& f, const Target& target, KernelInfo& k,
             a.shape.push_back(c ? *c : -1);
         }
         k.args.push_back(std::move(a));
+    }
+    k.tensorMaps.clear();
+    for (int64_t i = 0; i < ir::attrInt(f->attrs, "tma_maps", 0); ++i) {
+        auto m = ir::attrInts(f->attrs, "tma_map." + std::to_string(i));  // param, inner, outer, swizzle
+        if (m.size() == 4) k.tensorMaps.push_back({int(m[0]), m[1], m[2], int(m[3])});
     }
     k.scalars.clear();
     k.scalarVars = f->scalars;
@@ -242,10 +245,10 @@ void pointAtPragma(std::vector<Diagnostic>& diags, const std::string& text,
     }
 }
 
-}  // namespace
+std::atomic<CompileObserver> g_observer{nullptr};
 
-CompileResult compile(const std::string& path, const std::string& text,
-                      const CompileOptions& opts) {
+CompileResult compileUnobserved(const std::string& path, const std::string& text,
+                                const CompileOptions& opts) {
     CompileResult r;
     DiagnosticEngine diags;
     r.source = std::make_shared<SourceFile>(path, text);
@@ -264,8 +267,7 @@ CompileResult compile(const std::string& path, const std::string& text,
     }
     auto target = parseTarget(opts.target);
     if (!target) {
-        diags.error({}, "unknown target '" + opts.target + "'",
-                    "use cuda:sm_80, cuda:sm_90a or hip:gfx90a");
+        diags.error({}, "unknown target '" + opts.target + "'", "use cuda:sm_80 or cuda:sm_90a");
         return finish();
     }
     std::map<std::string, std::string> scalarValues;
@@ -323,10 +325,7 @@ CompileResult compile(const std::string& path, const std::string& text,
         if (!kernelInfo(r.lowered, *target, r.kernel, diags)) return finish();
         for (auto& sc : r.kernel.scalars)  // launch values given with --param
             if (auto it = scalarValues.find(sc.name); it != scalarValues.end()) sc.value = it->second;
-        // Target line: the printer of the target's language (both print the same lowered IR).
-        auto cuda = target->isHip() ? codegen::emitHip(r.lowered, *target, diags)
-                                    : codegen::emitCuda(r.lowered, *target, diags);
-        r.language = target->isHip() ? "hip" : "cuda";
+        auto cuda = codegen::emitCuda(r.lowered, *target, diags);
         r.cuda = std::move(cuda.source);
         r.cudaLineSpans = std::move(cuda.lineSpans);
         r.kernel.name = cuda.kernelName;
@@ -339,6 +338,16 @@ CompileResult compile(const std::string& path, const std::string& text,
                     "please report this with the input file");
     }
     return finish();
+}
+
+}  // namespace
+
+CompileObserver setCompileObserver(CompileObserver observer) { return g_observer.exchange(observer); }
+
+CompileResult compile(const std::string& path, const std::string& text, const CompileOptions& opts) {
+    CompileResult r = compileUnobserved(path, text, opts);
+    if (auto* observe = g_observer.load(); observe && r.ok && !r.cuda.empty()) observe(path, text, opts, r);
+    return r;
 }
 
 std::vector<ProgramKernel> listKernels(const std::string& path, const std::string& text,

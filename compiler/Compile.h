@@ -31,7 +31,7 @@ struct CompileOptions {
     /// (ParamPragma.h: the pragma keeps values for every kernel of the file). Names starting
     /// with '@' (the pragma's settings `@kernel`, `@ref`) are ignored.
     std::map<std::string, std::string> params;
-    std::string target = "cuda:sm_80";  ///< "cuda:sm_80" | "cuda:sm_90a" | "hip:gfx90a"
+    std::string target = "cuda:sm_80";  ///< "cuda:sm_80" | "cuda:sm_90a"
     bool recordSnapshots = true;        ///< print IR after every pass (pass viewer, --print-after)
     bool verify = true;                 ///< run the IR verifier after every pass
     std::string stopAfter;              ///< stop the pipeline after this pass (no codegen then)
@@ -79,6 +79,16 @@ struct ScalarArg {
     Span span;                  ///< the T.dynamic call or the parameter
 };
 
+/// A TMA tensor map the sm_90a kernel takes after its scalars (compiler/transforms/Hopper.h),
+/// encoded at launch (cuTensorMapEncodeTiled) over tensor argument `tensor` (2-D, row-major, its
+/// launch-time shape and address) with a box of boxInner (contiguous dim) x boxOuter elements,
+/// swizzle `swizzleBytes` (32, 64, 128) and zero fill out of bounds.
+struct TensorMapArg {
+    int tensor = -1;
+    int64_t boxInner = 0, boxOuter = 0;
+    int swizzleBytes = 0;
+};
+
 /// How to launch the generated kernel.
 struct KernelInfo {
     std::string name;                    ///< extern "C" symbol in `cuda`
@@ -91,6 +101,7 @@ struct KernelInfo {
     std::vector<TensorArg> args;         ///< shape entries of symbolic sizes are -1
     std::vector<ScalarArg> scalars;
     std::vector<ir::Var> scalarVars;     ///< the IR variables of `scalars` (same order)
+    std::vector<TensorMapArg> tensorMaps;  ///< TMA maps, kernel parameters after the scalars
 };
 
 /// One kernel of a program (DESIGN.md §2b): a @tilelang.jit / @autotune factory, a factory
@@ -127,9 +138,7 @@ struct CompileResult {
     ir::PrimFunc elaborated;          ///< tile-level IR (input of the first pass; interpreter input)
     ir::PrimFunc lowered;             ///< IR after the last pass that ran
     std::vector<PassSnapshot> passes; ///< one per pass that ran, in pipeline order
-    std::string cuda;                 ///< generated device C++: CUDA (includes "ts_device.cuh"),
-                                      ///< or HIP for a hip: target (includes "ts_hip.h")
-    std::string language = "cuda";    ///< of `cuda`: "cuda" or "hip"
+    std::string cuda;                 ///< generated CUDA C++ (includes "ts_device.cuh")
     std::vector<Span> cudaLineSpans;  ///< source span of each generated line (1-based -> [i-1])
     KernelInfo kernel;
     std::optional<double> flops, bytes;  ///< the sample's `flops`/`bytes` for these parameters

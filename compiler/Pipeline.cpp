@@ -10,19 +10,23 @@
 namespace ts {
 
 std::vector<PassInfo> pipelineFor(const Target& target) {
-    (void)target;  // sm_90a-specific passes (TMA, wgmma, warp specialisation) are added by the Hopper work
+    // sm_90a (target.archSpecific, sm 90): infer-layouts picks TMA + wgmma for qualifying gemms
+    // (compiler/transforms/Hopper.h); inject-pipeline and lower-tile-ops follow the layouts it
+    // chose. No separate pass: the same order serves both targets.
+    (void)target;
     return {
         {"simplify", "fold constants, canonicalise index arithmetic, drop dead branches", xform::simplify},
         // Before layout inference: errors about the user's regions read better on tile-level IR.
         {"check-bounds", "report statically out-of-bounds on-chip regions and accesses", xform::checkBounds},
-        {"infer-layouts", "fragment layouts (mma accumulators, block fragments), shared swizzles, warp grids",
-         xform::inferLayouts},
+        {"infer-layouts", "fragment layouts (mma/wgmma accumulators, block fragments), shared swizzles, warp grids",
+         xform::inferLayouts, kFactLayoutsInferred},
         {"plan-pipelines", "split T.Pipelined bodies into async producers and consumers, keeping RAW/WAR order",
          xform::planPipelines},
         // Tile level, before lowering: multi-buffering is a rewrite of whole tiles and regions.
-        {"inject-pipeline", "cp.async multi-stage schedule: prologue, wait/barrier, staged tiles", xform::injectPipeline},
+        {"inject-pipeline", "multi-stage schedule: cp.async groups, or on sm_90a TMA loads on mbarriers; staged tiles",
+         xform::injectPipeline},
         {"lower-tile-ops", "copy/gemm/fill/reduce/atomic/Parallel -> thread-level code and intrinsics",
-         xform::lowerTileOps},
+         xform::lowerTileOps, kFactTileOpsLowered},
         // After lowering: hazards are between the concrete per-thread accesses.
         {"insert-sync", "minimal __syncthreads for shared-memory RAW/WAR hazards", xform::insertSync},
         {"plan-smem", "offsets of shared buffers in dynamic shared memory", xform::planSharedMemory},
@@ -74,20 +78,6 @@ private:
     size_t m_firstDiag = 0;
 };
 
-class VerifierInstrument : public PassInstrument {
-public:
-    explicit VerifierInstrument(DiagnosticEngine& d) : m_diags(d) {}
-    void after(const PassInfo& p, const ir::PrimFunc& result, double, bool changed) override {
-        if (!changed) return;
-        for (auto& problem : ir::verify(result))
-            m_diags.error({}, "internal compiler error: IR after pass '" + p.name + "' is invalid: " + problem,
-                          "please report this with the input file", p.name);
-    }
-
-private:
-    DiagnosticEngine& m_diags;
-};
-
 }  // namespace
 
 PipelineOutput runPipeline(const ir::PrimFunc& elaborated, const Target& target, const CompileOptions& opts,
@@ -108,20 +98,17 @@ PipelineOutput runPipeline(const ir::PrimFunc& elaborated, const Target& target,
         pm.add(p);
     }
     SnapshotRecorder rec(out.passes, opts.recordSnapshots, diags);
-    VerifierInstrument ver(diags);
     pm.addInstrument(&rec);
-    if (opts.verify) pm.addInstrument(&ver);
+    if (opts.verify)
+        pm.setVerifier([](const ir::PrimFunc& f, unsigned facts) {
+            ir::VerifyFacts vf;
+            vf.layoutsInferred = facts & kFactLayoutsInferred;
+            vf.tileOpsLowered = facts & kFactTileOpsLowered;
+            return ir::verify(f, vf);
+        });
     PassContext ctx{diags, target};
     bool ok = false;
-    // Target line: every pass, the bank model and the thread interpreter count lanes per
-    // warp/wavefront from the function (64 on hip:gfx90a), not from the target.
-    ir::PrimFunc input = elaborated;
-    if (elaborated && target.warpSize() != 32) {
-        auto f = std::make_shared<ir::PrimFuncNode>(*elaborated);
-        f->attrs["warp_size"] = int64_t(target.warpSize());
-        input = f;
-    }
-    out.lowered = pm.run(input, ctx, ok, opts.stopAfter);
+    out.lowered = pm.run(elaborated, ctx, ok, opts.stopAfter);
     for (auto& s : out.passes) out.micros += s.micros;
     out.ok = ok && !diags.hasErrors();
     out.stopped = !opts.stopAfter.empty() && !out.passes.empty() && out.passes.back().name == opts.stopAfter;

@@ -33,6 +33,7 @@ bool isStickyFault(int code) {
 struct BufferSet {
     std::vector<DeviceBuffer> buffers;
     std::vector<cu::DevicePtr> ptrs;
+    std::vector<TensorMapBits> maps;  ///< TMA tensor maps over these buffers (RunRequest::tensorMaps)
 };
 
 std::string kernelText(const RunRequest& req) { return "kernel '" + req.kernel + "'"; }
@@ -66,6 +67,12 @@ BufferSet makeBufferSet(const RunRequest& req, const std::vector<std::vector<uin
             buf.upload(bytes[i]);
         s.ptrs.push_back(buf.ptr());
         s.buffers.push_back(std::move(buf));
+    }
+    for (const TensorMapParam& m : req.tensorMaps) {
+        if (m.tensor < 0 || size_t(m.tensor) >= req.tensors.size())
+            throw std::invalid_argument("TMA tensor map over argument #" + std::to_string(m.tensor) + ", which does not exist");
+        const HostTensor& t = req.tensors[size_t(m.tensor)];
+        s.maps.push_back(encodeTensorMap(m, t.dtype, t.shape, s.ptrs[size_t(m.tensor)]));
     }
     return s;
 }
@@ -253,7 +260,7 @@ void GpuRuntime::execute(const RunRequest& req, RunResult& r, RunStage& stage) {
     stage = RunStage::Launch;
     const Driver& d = Driver::require();
     const auto t0 = std::chrono::steady_clock::now();
-    launchRaw(fn, req.config, buffers[0].ptrs, nullptr, req.scalars);
+    launchRaw(fn, req.config, buffers[0].ptrs, nullptr, req.scalars, buffers[0].maps);
     TS_CU(d, ctxSynchronize);
     r.launchMs = msSince(t0);
 
@@ -273,8 +280,8 @@ void GpuRuntime::execute(const RunRequest& req, RunResult& r, RunStage& stage) {
         opt.flushBytes = req.flushL2 ? 2 * static_cast<size_t>(std::max(m_device.l2Bytes, 0)) : 0;
         r.timing = timeLaunches(
             [&](int it) {
-                launchRaw(fn, req.config, buffers[static_cast<size_t>(it % sets)].ptrs, nullptr,
-                          req.scalars);
+                const BufferSet& set = buffers[static_cast<size_t>(it % sets)];
+                launchRaw(fn, req.config, set.ptrs, nullptr, req.scalars, set.maps);
             },
             opt);
     }

@@ -17,6 +17,7 @@
 #include "profiler/cuda/Devices.h"
 #include "profiler/cuda/Launch.h"
 #include "profiler/cuda/Nvrtc.h"
+#include "profiler/cuda/TensorMap.h"
 #include "profiler/cuda/Timing.h"
 
 namespace ts::rt {
@@ -34,6 +35,9 @@ struct RunRequest {
     std::vector<HostTensor> tensors;
     /// Scalar arguments after the tensors (KernelInfo::scalars, values from resolveLaunch).
     std::vector<ScalarValue> scalars;
+    /// TMA tensor maps after the scalars (KernelInfo::tensorMaps of an sm_90a kernel), encoded
+    /// over each buffer set's device tensors before launch.
+    std::vector<TensorMapParam> tensorMaps;
     std::string arch;                       ///< empty: archFor(device())
     std::vector<std::string> nvrtcOptions;  ///< extra NVRTC options (after the fixed ones)
     bool useCache = true;                   ///< use the on-disk cubin cache

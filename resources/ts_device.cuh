@@ -302,6 +302,8 @@ struct GemmSS : GemmTiling<M, N, K, WM, WN, TA, TB, SWZ_A, SWZ_B, int(sizeof(T))
 };
 
 #include "ts_device/mma_atoms.cuh"  // mma.sync atoms of the other T.gemm dtypes (inlined when embedded)
+#include "ts_device/wgmma_ops.cuh"  // sm_90a wgmma wrappers (generated, only with TS_HOPPER)
+#include "ts_device/hopper.cuh"     // sm_90a mbarrier/TMA/wgmma gemm (only with TS_HOPPER)
 
 // ============================================================================================
 // Reductions (shfl.sync.bfly, PTX ISA §9.7.8.6) and atomics (atom, §9.7.13.5)

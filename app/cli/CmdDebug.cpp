@@ -147,6 +147,12 @@ int runDebug(const DebugCommand& c) {
     if (c.breakBarrier) d.addBreakpoint(dbg::Breakpoint::atBarriers());
     using Clock = std::chrono::steady_clock;
     d.start();
+    if (d.stop().reason == dbg::Stop::Reason::Finished && d.stop().event == 0) {
+        std::cerr << "tilec: error: block " << blockText(opts.block)
+                  << " is not in the kernel's grid (" << r.kernel.grid[0] << ", "
+                  << r.kernel.grid[1] << ", " << r.kernel.grid[2] << "): give --block bx,by inside it\n";
+        return 2;
+    }
     if (!c.breakLines.empty() || !c.breakOps.empty() || c.breakBarrier) {
         if (d.stop().reason != dbg::Stop::Reason::Breakpoint) d.run(dbg::Command::Continue);
     }

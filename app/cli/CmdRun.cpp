@@ -93,6 +93,7 @@ rt::RunRequest requestFor(const CompileResult& r, const rt::InputSet& set,
     req.signature = signatureOf(r);
     req.config = launchOf(r);
     req.tensors = set.tensors;
+    for (auto& m : r.kernel.tensorMaps) req.tensorMaps.push_back({m.tensor, m.boxInner, m.boxOuter, m.swizzleBytes});
     for (size_t i = 0; i < r.kernel.scalars.size() && i < g_scalars.size(); ++i)
         req.scalars.push_back({r.kernel.scalars[i].dtype, g_scalars[i]});
     auto t = parseTarget(flags.target.empty() ? "cuda:" + gpu.arch() : flags.target);
@@ -238,14 +239,8 @@ int runRun(const RunCommand& c) {
 
     std::vector<HostTensor> outs;
     std::string why;
-    // HIP kernels never launch here (TileScope has no HIP runtime path and no AMD GPU): they
-    // run on the thread interpreter, which executes the HIP lowering (64-lane wavefronts).
-    const bool hip = r->language == "hip";
-    if (hip && c.interp.empty())
-        std::cout << "hip:gfx90a: no AMD GPU runtime; running the HIP lowering on the thread "
-                     "interpreter (--interp=lowered)\n";
-    const bool lowered = c.interp == "lowered" || (hip && c.interp.empty());
-    rt::GpuRuntime* gpu = !c.interp.empty() || hip ? nullptr : rt::GpuRuntime::get(&why);
+    const bool lowered = c.interp == "lowered";
+    rt::GpuRuntime* gpu = !c.interp.empty() ? nullptr : rt::GpuRuntime::get(&why);
     if (gpu) {
         rt::RunRequest req = requestFor(*r, set, c.flags, *gpu);
         auto res = gpu->run(req);
@@ -259,7 +254,7 @@ int runRun(const RunCommand& c) {
                     res.compile.compileMs, res.compile.cacheHit ? " (cached)" : "");
         for (auto& o : res.outputs) outs.push_back(std::move(o.tensor));
     } else {
-        if (c.interp.empty() && !hip)
+        if (c.interp.empty())
             std::cout << "no GPU (" << why << "): running on the CPU interpreter\n";
         auto t0 = std::chrono::steady_clock::now();
         auto o = runInterp(*r, set.tensors, why, lowered);
@@ -311,12 +306,6 @@ int runBench(const BenchCommand& c) {
     if (printDiagnostics(*r) || !r->ok) return 1;
     if (!applyLaunchValues(*r)) return 1;
     std::string why;
-    if (r->language == "hip") {
-        std::cerr << "tilec: error: bench needs a GPU of the target: hip:gfx90a kernels cannot "
-                     "run here (no AMD GPU or HIP runtime path)\n  hint: export the project "
-                     "(IDE: File > Export) and build it with hipcc on an AMD machine\n";
-        return 1;
-    }
     auto* gpu = rt::GpuRuntime::get(&why);
     if (!gpu) {
         std::cerr << "tilec: error: bench needs a GPU (" << why << ")\n";

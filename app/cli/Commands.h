@@ -96,7 +96,7 @@ struct DebugCommand {
     std::vector<std::string> prints;    ///< --print NAME[idx] (watch expressions)
     std::vector<std::string> holds;     ///< --holds BUF: the fragment elements of --thread
     int thread = 0;
-    uint64_t seed = 0x5eed;             ///< inputs as `tilec run --seed`
+    uint64_t seed = 0x5eed;  ///< inputs as `tilec run --seed`
 };
 int runDebug(const DebugCommand& c);
 
@@ -111,5 +111,14 @@ struct ValidateCommand {
     std::vector<std::pair<std::string, PassInfo>> inject;
 };
 int runValidate(const ValidateCommand& c);
+/// `tilec export FILE --out DIR`: the standalone nvcc project of app/cli/ProjectExport.h (what
+/// the IDE's File › Export writes), for the target's architecture, with its CPU-reference check
+/// data (app/cli/CmdExport.cpp).
+struct ExportCommand {
+    CompileFlags flags;
+    std::string out;   ///< folder to write (created)
+    std::string name;  ///< executable name; empty = the file's stem
+};
+int runExport(const ExportCommand& c);
 
 }  // namespace ts::cli

@@ -273,8 +273,14 @@ BankPanel::BankPanel(Session& session, QWidget* parent) : QWidget(parent), m_ses
         QString why;
         if (!loadMeasured(path, &why)) m_measuredInfo->setText(tr("Measured: %1").arg(why));
     });
-    // A new document: the old measurement is someone else's.
-    connect(&m_session, &Session::documentOpened, this, &BankPanel::clearMeasured);
+    // A new document: the old measurement, accesses and heatmap are someone else's.
+    connect(&m_session, &Session::documentOpened, this, [this] {
+        clearMeasured();
+        ++m_tag;  // drop an analysis of the old document still in flight
+        m_model->setReport({});
+        m_heat->clear();
+        m_totals->setText(tr("No result for this program yet (compiling…)"));
+    });
     refresh();
 }
 
@@ -298,6 +304,9 @@ void BankPanel::refresh() {
     }
     m_stale = false;
     auto r = m_session.shown();
+    // What the next report stands for (issue 15: never another program's data unmarked).
+    m_noResult = !r || !r->lowered;
+    m_resultIsStale = m_session.shownIsStale();
     const quint64 tag = ++m_tag;
     QPointer<BankPanel> self(this);
     QThreadPool::globalInstance()->start([self, tag, r] {
@@ -313,6 +322,8 @@ void BankPanel::refresh() {
     });
 }
 
+QString BankPanel::totalsText() const { return m_totals->text(); }
+
 void BankPanel::setPanelShown(bool shown) {
     m_shown = shown;
     if (shown && m_stale) refresh();
@@ -321,7 +332,10 @@ void BankPanel::setPanelShown(bool shown) {
 void BankPanel::applyReport(analysis::KernelBankReport rep) {
     m_model->setReport(std::move(rep));
     const auto& k = m_model->report();
-    if (k.accesses.empty()) {
+    if (m_noResult) {
+        m_totals->setText(
+            tr("No result for this program: it does not compile yet (see Problems)."));
+    } else if (k.accesses.empty()) {
         m_totals->setText(tr("No shared-memory accesses in the lowered kernel."));
     } else {
         double b = double(k.blocks);
@@ -336,10 +350,16 @@ void BankPanel::applyReport(analysis::KernelBankReport rep) {
                               .arg(b * k.storeExcess(), 0, 'f', 0)
                               .arg(b * k.cpAsyncWavefronts, 0, 'f', 0));
     }
+    if (m_resultIsStale)
+        m_totals->setText(tr("<b>Stale:</b> the current text has errors; these are the accesses "
+                             "of the last compile that got this far. ") +
+                          m_totals->text());
     updateComparison();
     if (m_model->rowCount() > 0) {
         m_table->selectRow(0);
         selectRow(0, false);
+    } else {
+        m_heat->clear();  // never the previous program's heatmap
     }
 }
 

@@ -96,6 +96,8 @@ public:
     /// The banner above the comparison (match warnings; tests).
     QString measuredBannerText() const;
     viz::BankHeatmapWidget* heatmap() const { return m_heat; }
+    /// The line above the table: totals, or why there is nothing / that it is stale (tests).
+    QString totalsText() const;
     /// Shows the heatmap of table row `row` (and reveals its source line when `reveal`).
     void selectRow(int row, bool reveal = false);
     /// Writes the shown heatmap (lanes x banks of the selected access) as SVG
@@ -119,6 +121,8 @@ private:
     quint64 m_tag = 0;
     bool m_stale = false;
     bool m_shown = true;
+    bool m_noResult = false;       ///< the shown report has no compile behind it
+    bool m_resultIsStale = false;  ///< the shown report is of an older text (Session::shownIsStale)
     BankAccessModel* m_model;
     QTableView* m_table;
     QLabel* m_totals;

@@ -21,12 +21,14 @@
 #include <QVBoxLayout>
 
 #include "app/gui/CommandPalette.h"
+#include "app/gui/DefaultTarget.h"
 #include "app/gui/FindBar.h"
 #include "app/gui/PanelRegistry.h"
 #include "app/gui/Recovery.h"
 #include "app/gui/Session.h"
 #include "app/gui/SourceEditor.h"
 #include "app/gui/Theme.h"
+#include "app/gui/Workspaces.h"
 #include "compiler/support/SourceReader.h"
 
 namespace ts::gui {
@@ -49,10 +51,12 @@ MainWindow::MainWindow(bool restoreLayout, QWidget* parent) : QMainWindow(parent
     setCorner(Qt::BottomRightCorner, Qt::RightDockWidgetArea);
 
     createDocks();
+    m_defaultState = saveState();  // every panel at its factory position: workspace defaults
+    m_workspaces = new WorkspaceManager(*this, m_docks, m_defaultState, restoreLayout);
     createActions();
     createMenus();
+    createWorkspaceUi();
     createStatusBar();
-    m_defaultState = saveState();
     resize(1440, 900);
 
     connect(m_session, &Session::modifiedChanged, this, &MainWindow::updateTitle);
@@ -109,16 +113,7 @@ void MainWindow::createDocks() {
         if (auto* d = m_docks.value(id)) d->raise();
 }
 
-void MainWindow::applyDefaultDockSizes() {
-    // Editor ~40% of the width, pass explorer ~32%, generated code the rest; bottom tabs ~22%.
-    QList<QDockWidget*> right;
-    QList<int> widths;
-    if (auto* d = m_docks.value("passes")) right << d, widths << int(width() * 0.31);
-    if (auto* d = m_docks.value("generated")) right << d, widths << int(width() * 0.27);
-    resizeDocks(right, widths, Qt::Horizontal);
-    if (auto* params = m_docks.value("params"))
-        resizeDocks({params}, {std::max(180, int(height() * 0.22))}, Qt::Vertical);
-}
+void MainWindow::applyDefaultDockSizes() { m_workspaces->applyDefaultSizes(); }
 
 void MainWindow::showEvent(QShowEvent* e) {
     QMainWindow::showEvent(e);
@@ -286,27 +281,26 @@ void MainWindow::loadSettings(bool restoreLayout) {
         restoreGeometry(s.value("geometry").toByteArray());
         m_layoutRestored = restoreState(s.value("windowState").toByteArray());
     }
-    QString target = s.value("target", "cuda:sm_80").toString();
+    // The saved window state is the saved workspace's arrangement; otherwise start in Inspect
+    // (the passes and generated code next to the editor: what the IDE is for).
+    if (!m_layoutRestored || !m_workspaces->loadSaved()) m_workspaces->switchTo(kWorkspaceInspect);
+    // A target the user picked (Run › Target) wins; otherwise the attached GPU's.
+    QString target = s.value("target", attachedGpuTarget()).toString();
     m_session->setTarget(target);
     for (QAction* a : m_targetGroup->actions()) a->setChecked(a->data().toString() == target);
 }
 
 void MainWindow::saveSettings() {
+    m_workspaces->restoreMaximized();
+    m_workspaces->saveCurrent();
     QSettings s;
     s.setValue("geometry", saveGeometry());
     s.setValue("windowState", saveState());
     s.setValue("theme", ThemeManager::instance().theme().name);
-    s.setValue("target", m_session->target());
     if (!m_session->path().isEmpty()) s.setValue("lastFile", m_session->path());
 }
 
-void MainWindow::resetLayout() {
-    restoreState(m_defaultState);
-    for (QDockWidget* d : m_docks) d->show();
-    for (const char* id : {"params", "generated"})
-        if (auto* d = m_docks.value(id)) d->raise();
-    applyDefaultDockSizes();
-}
+void MainWindow::resetLayout() { m_workspaces->resetCurrent(); }
 
 int MainWindow::offerRecovery() {
     int recovered = 0;

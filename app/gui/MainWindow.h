@@ -23,6 +23,7 @@ class FindBar;
 class Recovery;
 class Session;
 class SourceEditor;
+class WorkspaceManager;
 
 class MainWindow : public QMainWindow {
     Q_OBJECT
@@ -58,8 +59,17 @@ public:
     /// Applies and remembers a theme ("light" | "dark").
     void setTheme(const QString& name);
     void showCommandPalette();
-    /// Back to the default dock arrangement.
+    /// Back to the current workspace's default dock arrangement.
     void resetLayout();
+    /// Task workspaces and the maximised view (Workspaces.h).
+    WorkspaceManager* workspaces() const { return m_workspaces; }
+    /// Opens panel `id`'s dock and brings it to the front of its tab group.
+    void showPanel(const QString& id);
+    /// View › Panel: X — closes the panel when it is on screen, else shows it in front (a
+    /// background tab comes to the front instead of being closed).
+    void togglePanel(const QString& id);
+    /// True when the panel's dock is open and not a background tab.
+    bool panelOnScreen(const QString& id) const;
     /// Offers unsaved documents of crashed sessions back (a dialog per document); returns how
     /// many were recovered.
     int offerRecovery();
@@ -74,6 +84,7 @@ private:
     void createActions();  // MainWindowActions.cpp
     void createMenus();    // MainWindowActions.cpp
     void createStatusBar();
+    void createWorkspaceUi();  // MainWindowWorkspaces.cpp: toolbar, View › Workspace, maximise
     void applyDefaultDockSizes();
     QAction* addAction(const QString& id, const QString& text, const QString& menuPath,
                        const QKeySequence& shortcut = {});
@@ -89,6 +100,7 @@ private:
     Session* m_session;
     SourceEditor* m_editor;
     Recovery* m_recovery;
+    WorkspaceManager* m_workspaces = nullptr;
     FindBar* m_findBar;
     QMap<QString, QDockWidget*> m_docks;
     QMap<QString, QAction*> m_actions;

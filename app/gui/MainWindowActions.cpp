@@ -20,14 +20,14 @@
 #include <QTableWidget>
 #include <QVBoxLayout>
 
+#include "app/cli/ProjectExport.h"
 #include "app/gui/BankPanel.h"
+#include "app/gui/DefaultTarget.h"
 #include "app/gui/FindBar.h"
-#include "app/gui/HipExport.h"
 #include "app/gui/MainWindow.h"
 #include "app/gui/PanelRegistry.h"
 #include "app/gui/PassExplorer.h"
 #include "app/gui/PluginManager.h"
-#include "app/gui/ProjectExport.h"
 #include "app/gui/RunPanel.h"
 #include "app/gui/Session.h"
 #include "app/gui/SourceEditor.h"
@@ -67,10 +67,7 @@ void MainWindow::createActions() {
         &QAction::triggered, this, &MainWindow::exportProjectInteractive);
     connect(addAction("file.loadMeasuredBanks", tr("Load &Measured Bank Counters…"), tr("File")),
             &QAction::triggered, this, [this] {
-                if (auto* d = m_docks.value("banks")) {
-                    d->show();
-                    d->raise();
-                }
+                showPanel("banks");
                 if (auto* bp = qobject_cast<BankPanel*>(panel("banks"))) bp->promptLoadMeasured();
             });
     connect(addAction("file.quit", tr("&Quit"), tr("File"), QKeySequence::Quit),
@@ -160,10 +157,7 @@ void MainWindow::createActions() {
     // Run
     connect(addAction("run.run", tr("&Run"), tr("Run"), QKeySequence("F5")), &QAction::triggered,
             this, [this] {
-                if (auto* d = m_docks.value("run")) {
-                    d->show();
-                    d->raise();
-                }
+                showPanel("run");
                 if (auto* rp = qobject_cast<RunPanel*>(panel("run"))) rp->run();
             });
     connect(addAction("run.compile", tr("&Compile Now"), tr("Run"), QKeySequence("Ctrl+B")),
@@ -180,12 +174,15 @@ void MainWindow::createActions() {
                 if (i >= 0) m_session->selectPass(i);
             });
     m_targetGroup = new QActionGroup(this);
-    for (const char* t : {"cuda:sm_80", "cuda:sm_90a", "hip:gfx90a"}) {
-        auto* a = addAction(QString("run.target.") + t, tr("Target %1").arg(t), tr("Run"));
+    for (const QString& t : codegenTargets()) {
+        auto* a = addAction("run.target." + t, tr("Target %1").arg(t), tr("Run"));
         a->setCheckable(true);
-        a->setData(QString(t));
+        a->setData(t);
         m_targetGroup->addAction(a);
-        connect(a, &QAction::triggered, this, [this, t] { m_session->setTarget(t); });
+        connect(a, &QAction::triggered, this, [this, t] {
+            m_session->setTarget(t);
+            QSettings().setValue("target", t);  // remembered only when picked (DefaultTarget.h)
+        });
     }
 
     // Help
@@ -251,13 +248,7 @@ void MainWindow::createMenus() {
     edit->addAction(m_actions["edit.palette"]);
 
     m_viewMenu = menuBar()->addMenu(tr("&View"));
-    for (const PanelFactory& f : panelFactories()) {
-        QAction* toggle = m_docks[f.id]->toggleViewAction();
-        toggle->setProperty("paletteName", tr("View › Panel: %1").arg(f.title));
-        m_viewMenu->addAction(toggle);
-        m_commandOrder << toggle;
-    }
-    m_viewMenu->addSeparator();
+    // Workspaces, panels and maximise come first (createWorkspaceUi).
     for (const char* id :
          {"view.showIr", "view.showDiff", "view.sideBySideDiff", "view.unifiedDiff"})
         m_viewMenu->addAction(m_actions[id]);
@@ -341,16 +332,17 @@ void MainWindow::exportProjectInteractive() {
         m_session->path().isEmpty() ? QDir::homePath() : QFileInfo(m_session->path()).path();
     QString stem = m_session->path().isEmpty() ? QStringLiteral("kernel")
                                                : QFileInfo(m_session->path()).completeBaseName();
-    const bool hip = r->language == "hip";  // hip:gfx90a: a hipcc project (HipExport.h)
-    QString dir = QFileDialog::getSaveFileName(
-        this, hip ? tr("Export hipcc project to folder") : tr("Export nvcc project to folder"),
-        base + "/" + stem + "_export", QString(), nullptr, QFileDialog::ShowDirsOnly);
+    QString dir = QFileDialog::getSaveFileName(this, tr("Export nvcc project to folder"),
+                                               base + "/" + stem + "_export", QString(), nullptr,
+                                               QFileDialog::ShowDirsOnly);
     if (dir.isEmpty()) return;
     auto target = parseTarget(m_session->target().toStdString());
     std::string error;
-    const ExportOptions eo{dir.toStdString(), stem.toStdString(), m_session->path().toStdString(),
-                           target ? target->arch() : std::string(hip ? "gfx90a" : "sm_80")};
-    auto files = hip ? exportHipProject(*r, eo, &error) : exportProject(*r, eo, &error);
+    auto files =
+        cli::exportProject(*r,
+                           {dir.toStdString(), stem.toStdString(), m_session->path().toStdString(),
+                            target ? target->arch() : std::string("sm_80")},
+                           &error);
     if (files.empty()) {
         QMessageBox::warning(this, tr("Export"), QString::fromStdString(error));
         return;
@@ -359,8 +351,8 @@ void MainWindow::exportProjectInteractive() {
     for (const auto& f : files) names << QString::fromStdString(f);
     QMessageBox::information(
         this, tr("Export"),
-        tr("Wrote %1 to %2.\n\nBuild it with `make` (%4) or CMake; run ./%3.")
-            .arg(names.join(", "), dir, stem, hip ? "hipcc" : "nvcc"));
+        tr("Wrote %1 to %2.\n\nBuild it with `make` (nvcc) or CMake; run ./%3.")
+            .arg(names.join(", "), dir, stem));
 }
 
 }  // namespace ts::gui

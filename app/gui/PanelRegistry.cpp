@@ -1,6 +1,8 @@
 // Panel factories and the built-in panels (PanelRegistry.h).
 #include "app/gui/PanelRegistry.h"
 
+#include <QMap>
+
 #include "app/gui/BankPanel.h"
 #include "app/gui/DebuggerPanel.h"
 #include "app/gui/DiagnosticsPanel.h"
@@ -17,8 +19,18 @@ std::vector<PanelFactory>& panelFactories() {
     return list;
 }
 
+namespace {
+// Workspace additions made before the panel itself was registered (addPanelToWorkspace).
+QMap<QString, QStringList>& pendingWorkspaceAdds() {
+    static QMap<QString, QStringList> adds;
+    return adds;
+}
+}  // namespace
+
 void registerPanel(PanelFactory f) {
     auto& list = panelFactories();
+    for (const QString& w : pendingWorkspaceAdds().take(f.id))
+        if (!f.workspaces.contains(w)) f.workspaces << w;
     for (auto& existing : list)
         if (existing.id == f.id) {
             existing = std::move(f);
@@ -27,30 +39,74 @@ void registerPanel(PanelFactory f) {
     list.push_back(std::move(f));
 }
 
+void addPanelToWorkspace(const QString& workspace, const QString& panelId) {
+    for (auto& f : panelFactories())
+        if (f.id == panelId) {
+            if (!f.workspaces.contains(workspace)) f.workspaces << workspace;
+            return;
+        }
+    pendingWorkspaceAdds()[panelId] << workspace;
+}
+
+QStringList workspacePanels(const QString& workspace) {
+    QStringList ids;
+    for (const auto& f : panelFactories())
+        if (f.workspaces.isEmpty() || f.workspaces.contains(workspace)) ids << f.id;
+    return ids;
+}
+
 void registerBuiltinPanels() {
     static bool done = false;
     if (done) return;
     done = true;
-    registerPanel(
-        {"passes", QObject::tr("Pass Explorer"), Qt::RightDockWidgetArea, {}, [](Session& s) {
-             return new PassExplorer(s);
-         }});
-    registerPanel(
-        {"generated", QObject::tr("Generated code"), Qt::RightDockWidgetArea, {}, [](Session& s) {
-             return new GeneratedPanel(s);
-         }});
-    registerPanel({"params", QObject::tr("Parameters"), Qt::BottomDockWidgetArea, "bottom",
-                   [](Session& s) { return new ParamsPanel(s); }});
-    registerPanel({"problems", QObject::tr("Problems"), Qt::BottomDockWidgetArea, "bottom",
-                   [](Session& s) { return new DiagnosticsPanel(s); }});
-    registerPanel({"run", QObject::tr("Run"), Qt::BottomDockWidgetArea, "bottom",
-                   [](Session& s) { return new RunPanel(s); }});
-    registerPanel({"layout", QObject::tr("Layout"), Qt::RightDockWidgetArea, "views",
-                   [](Session& s) { return new LayoutPanel(s); }});
-    registerPanel({"banks", QObject::tr("Banks"), Qt::RightDockWidgetArea, "views",
-                   [](Session& s) { return new BankPanel(s); }});
-    registerPanel({"debugger", QObject::tr("Debugger"), Qt::BottomDockWidgetArea, "bottom",
-                   [](Session& s) { return new DebuggerPanel(s); }});
+    registerPanel({"passes",
+                   QObject::tr("Pass Explorer"),
+                   Qt::RightDockWidgetArea,
+                   {},
+                   [](Session& s) { return new PassExplorer(s); },
+                   {kWorkspaceInspect, kWorkspaceDebug}});
+    registerPanel({"generated",
+                   QObject::tr("Generated CUDA"),
+                   Qt::RightDockWidgetArea,
+                   {},
+                   [](Session& s) { return new GeneratedPanel(s); },
+                   {kWorkspaceInspect, kWorkspaceProfile}});
+    registerPanel({"params",
+                   QObject::tr("Parameters"),
+                   Qt::BottomDockWidgetArea,
+                   "bottom",
+                   [](Session& s) { return new ParamsPanel(s); },
+                   {kWorkspaceAuthor, kWorkspaceInspect, kWorkspaceLayout, kWorkspaceProfile}});
+    registerPanel({"problems",
+                   QObject::tr("Problems"),
+                   Qt::BottomDockWidgetArea,
+                   "bottom",
+                   [](Session& s) { return new DiagnosticsPanel(s); },
+                   {kWorkspaceAuthor, kWorkspaceInspect, kWorkspaceDebug}});
+    registerPanel({"run",
+                   QObject::tr("Run"),
+                   Qt::BottomDockWidgetArea,
+                   "bottom",
+                   [](Session& s) { return new RunPanel(s); },
+                   {kWorkspaceAuthor, kWorkspaceDebug, kWorkspaceProfile}});
+    registerPanel({"layout",
+                   QObject::tr("Layout"),
+                   Qt::RightDockWidgetArea,
+                   "views",
+                   [](Session& s) { return new LayoutPanel(s); },
+                   {kWorkspaceLayout}});
+    registerPanel({"banks",
+                   QObject::tr("Banks"),
+                   Qt::RightDockWidgetArea,
+                   "views",
+                   [](Session& s) { return new BankPanel(s); },
+                   {kWorkspaceLayout}});
+    registerPanel({"debugger",
+                   QObject::tr("Debugger"),
+                   Qt::BottomDockWidgetArea,
+                   "bottom",
+                   [](Session& s) { return new DebuggerPanel(s); },
+                   {kWorkspaceDebug}});
 }
 
 }  // namespace ts::gui

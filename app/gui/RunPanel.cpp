@@ -9,9 +9,11 @@
 #include <QHBoxLayout>
 #include <QLabel>
 #include <QPlainTextEdit>
+#include <QProgressBar>
 #include <QPushButton>
 #include <QRegularExpression>
 #include <QStandardPaths>
+#include <QTimer>
 #include <QVBoxLayout>
 
 #include "app/gui/Session.h"
@@ -121,18 +123,100 @@ RunPanel::RunPanel(Session& session, QWidget* parent) : QWidget(parent), m_sessi
     top->addWidget(m_stopButton);
     top->addWidget(m_measureBanks);
     top->addStretch(1);
+    // Progress while tilec runs: a busy bar, the phase and the elapsed time; Stop cancels.
+    m_progressRow = new QWidget(this);
+    m_busy = new QProgressBar(m_progressRow);
+    m_busy->setRange(0, 0);
+    m_busy->setMaximumWidth(160);
+    m_busy->setTextVisible(false);
+    m_progress = new QLabel(m_progressRow);
+    auto* progressLay = new QHBoxLayout(m_progressRow);
+    progressLay->setContentsMargins(0, 0, 0, 0);
+    progressLay->addWidget(m_busy);
+    progressLay->addWidget(m_progress, 1);
+    m_progressRow->hide();
+    m_progressTimer = new QTimer(this);
+    m_progressTimer->setInterval(200);
+    connect(m_progressTimer, &QTimer::timeout, this, &RunPanel::updateProgress);
+
     auto* lay = new QVBoxLayout(this);
     lay->setContentsMargins(4, 4, 4, 4);
     lay->addLayout(top);
+    lay->addWidget(m_progressRow);
     lay->addWidget(m_status);
     lay->addWidget(m_log, 1);
     connect(m_runButton, &QPushButton::clicked, this, &RunPanel::run);
     connect(m_stopButton, &QPushButton::clicked, this, &RunPanel::stop);
+    connect(&m_session, &Session::stampChanged, this, [this] { updateStaleness(false); });
+    connect(&m_session, &Session::documentOpened, this, [this] { updateStaleness(true); });
+    connect(m_target, &QComboBox::currentIndexChanged, this, [this] { updateStaleness(false); });
     detectTargets();
 }
 
+QString RunPanel::phaseOf(const QString& log) {
+    // tilec run prints "kernel K: grid ..." once compiled, "ran on ...: T ms" after the launch,
+    // then the check; tilec banks --measure follows a passing GPU run.
+    if (log.contains(QStringLiteral("\n$ tilec banks"))) return tr("measuring banks");
+    if (log.contains(QStringLiteral("\nran on "))) return tr("checking");
+    if (log.contains(QStringLiteral("\nkernel "))) return tr("running");
+    return tr("compiling");
+}
+
+QString RunPanel::progressText() const {
+    return m_progressRow->isHidden() ? QString() : m_progress->text();
+}
+
+void RunPanel::updateProgress() {
+    const bool busy = running() || (m_banksProc && m_banksProc->state() != QProcess::NotRunning);
+    if (!busy) {
+        m_progressTimer->stop();
+        m_progressRow->hide();
+        return;
+    }
+    m_progressRow->show();
+    m_progress->setText(tr("%1 on %2  ·  %3 s  ·  Stop cancels")
+                            .arg(phaseOf("\n" + m_log->toPlainText()), m_target->currentText())
+                            .arg(m_clock.elapsed() / 1000.0, 0, 'f', 1));
+}
+
+void RunPanel::setVerdict(const QString& text, const QColor& color) {
+    m_verdict = text;
+    m_verdictColor = color;
+    m_stale = false;
+    setStatus(text, color);
+    updateStaleness(false);
+}
+
+void RunPanel::updateStaleness(bool documentChanged) {
+    if (m_verdict.isEmpty() || running()) return;
+    const QString now = m_session.stamp() + "|" + m_target->currentData().toString();
+    if (documentChanged && (now != m_runStamp || m_session.path() != m_runPath)) {
+        // Another program: its panel must not show this one's verdict.
+        m_verdict.clear();
+        m_stale = false;
+        m_log->clear();
+        setStatus(tr("No result for this program — Run (F5) runs it"), QColor());
+        return;
+    }
+    const bool stale = now != m_runStamp;
+    if (stale == m_stale) return;
+    m_stale = stale;
+    if (stale)
+        setStatus(tr("⟳ STALE — the program, its parameters or the target changed since this "
+                     "run; F5 runs it again.  Last run: %1")
+                      .arg(m_verdict),
+                  palette().color(QPalette::Disabled, QPalette::WindowText));
+    else
+        setStatus(m_verdict, m_verdictColor);
+}
+
 RunPanel::~RunPanel() {
-    stop();
+    // No verdict here: the Session may already be gone (it is an older child of the window).
+    if (running()) {
+        m_proc->disconnect(this);
+        m_proc->kill();
+        m_proc->waitForFinished(2000);
+    }
     if (m_banksProc) {
         m_banksProc->disconnect(this);
         m_banksProc->kill();
@@ -196,6 +280,10 @@ void RunPanel::run() {
     QString target = m_target->currentData().toString();
     m_runFile = file;
     m_runTarget = target;
+    m_runStamp = m_session.stamp() + "|" + target;
+    m_runPath = m_session.path();
+    m_verdict.clear();
+    m_stale = false;
     QStringList args =
         tilecRunArguments(file, m_session.paramOverrides(), target, m_session.target());
     m_proc = std::make_unique<QProcess>();
@@ -225,6 +313,8 @@ void RunPanel::run() {
     m_stopButton->setEnabled(true);
     m_clock.start();
     m_proc->start(tilec, args);
+    m_progressTimer->start();
+    updateProgress();
 }
 
 void RunPanel::stop() {
@@ -232,7 +322,9 @@ void RunPanel::stop() {
     m_proc->disconnect(this);
     m_proc->kill();
     m_proc->waitForFinished(2000);
-    setStatus(tr("Stopped"), theme().warning);
+    setVerdict(tr("Stopped by the user after %1 s").arg(m_clock.elapsed() / 1000.0, 0, 'f', 1),
+               theme().warning);
+    updateProgress();
     m_runButton->setEnabled(true);
     m_stopButton->setEnabled(false);
 }
@@ -243,24 +335,26 @@ void RunPanel::onFinished(int exitCode, QProcess::ExitStatus status) {
     double secs = m_clock.elapsed() / 1000.0;
     bool pass = status == QProcess::NormalExit && exitCode == 0;
     if (status == QProcess::CrashExit)
-        setStatus(
+        setVerdict(
             tr("✖ tilec crashed after %1 s (the IDE is fine; see the log)").arg(secs, 0, 'f', 1),
             theme().error);
     else if (pass && m_log->toPlainText().contains(QStringLiteral("\nNOT CHECKED")))
         // tilec ran on the tile-level interpreter without a ref_program: nothing was compared,
         // so this must not read as a pass.
-        setStatus(
+        setVerdict(
             tr("● NOT CHECKED (no ref_program)  ·  %1").arg(runSummary(m_log->toPlainText(), secs)),
             theme().warning);
     else if (pass)
-        setStatus(tr("✔ PASS  ·  %1").arg(runSummary(m_log->toPlainText(), secs)), theme().success);
+        setVerdict(tr("✔ PASS  ·  %1").arg(runSummary(m_log->toPlainText(), secs)),
+                   theme().success);
     else
-        setStatus(tr("✖ FAILED (exit %1)  ·  %2 — see the log")
-                      .arg(exitCode)
-                      .arg(runSummary(m_log->toPlainText(), secs)),
-                  theme().error);
+        setVerdict(tr("✖ FAILED (exit %1)  ·  %2 — see the log")
+                       .arg(exitCode)
+                       .arg(runSummary(m_log->toPlainText(), secs)),
+                   theme().error);
     m_runButton->setEnabled(true);
     m_stopButton->setEnabled(false);
+    updateProgress();
     emit finished(pass);
     if (pass && m_runTarget.startsWith("gpu:") && m_measureBanks->isChecked())
         startBankMeasurement();
@@ -293,6 +387,8 @@ void RunPanel::startBankMeasurement() {
         if (ok) m_session.announceMeasuredBanks(json);
     });
     proc->start(tilec, args);
+    m_progressTimer->start();
+    updateProgress();
 }
 
 }  // namespace ts::gui

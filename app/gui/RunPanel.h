@@ -6,6 +6,10 @@
 // the editor (saved to a temporary copy), with the parameter values of its pragma. After a
 // passing GPU run, "Measure banks" runs `tilec banks --measure --json` on the same copy and
 // announces the file through the Session, where the Bank panel picks up the measured counters.
+// Truthful state (issue 15): the verdict is tied to Session::stamp() and the run target; after an
+// edit, a parameter or target change it is marked stale, and another document clears it ("no
+// result for this program"). While tilec runs, a progress row shows the phase (compiling,
+// running, checking, measuring banks), the elapsed time and Stop.
 #pragma once
 #include <QElapsedTimer>
 #include <QProcess>
@@ -20,6 +24,8 @@ class QCheckBox;
 class QComboBox;
 class QLabel;
 class QPlainTextEdit;
+class QProgressBar;
+class QTimer;
 class QPushButton;
 
 namespace ts::gui {
@@ -55,6 +61,15 @@ public:
     bool running() const;
     /// The last run's verdict line (tests).
     QString statusText() const;
+    /// True when the shown verdict was made for another text/parameters/target (after an edit).
+    bool isStale() const { return m_stale; }
+    /// True when a verdict (PASS/FAIL/...) is shown for the current document.
+    bool hasResult() const { return !m_verdict.isEmpty(); }
+    /// The progress row's text while running ("checking · 2.4 s"); empty when idle (tests).
+    QString progressText() const;
+    /// Where tilec is in the run, from its output so far: "compiling", "running", "checking",
+    /// "measuring banks" (pure; tested).
+    static QString phaseOf(const QString& log);
     QString logText() const;
     /// The target picker (tests add a GPU entry on machines without one).
     QComboBox* targetBox() const { return m_target; }
@@ -73,6 +88,11 @@ signals:
 private:
     void onFinished(int exitCode, QProcess::ExitStatus status);
     void setStatus(const QString& text, const QColor& color);
+    /// Records a finished run's verdict for the current stamp and shows it.
+    void setVerdict(const QString& text, const QColor& color);
+    /// Compares the verdict's stamp with the session's: marks it stale or clears it.
+    void updateStaleness(bool documentChanged);
+    void updateProgress();
     void detectTargets();
     /// Starts `tilec banks --measure` on the run's copy of the document.
     void startBankMeasurement();
@@ -88,6 +108,14 @@ private:
     QElapsedTimer m_clock;
     QString m_tilec;
     QString m_runFile, m_runTarget;  ///< the copy and the target of the last run
+    QString m_runStamp, m_runPath;   ///< Session::stamp() and path the running/last run was for
+    QString m_verdict;               ///< the last verdict ("" = none for this document)
+    QColor m_verdictColor;
+    bool m_stale = false;
+    QWidget* m_progressRow = nullptr;
+    QLabel* m_progress = nullptr;
+    QProgressBar* m_busy = nullptr;
+    QTimer* m_progressTimer = nullptr;
     std::unique_ptr<QProcess> m_banksProc;
 };
 

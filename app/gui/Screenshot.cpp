@@ -17,6 +17,8 @@
 #include "app/gui/RunPanel.h"
 #include "app/gui/Session.h"
 #include "app/gui/SourceEditor.h"
+#include "app/gui/Workspaces.h"
+#include "visualizer/widgets/BankHeatmapWidget.h"
 
 namespace ts::gui {
 
@@ -29,13 +31,18 @@ void ScreenshotOptions::addTo(QCommandLineParser& p) {
     p.addOption({"diff", "Show the selected pass as a diff."});
     p.addOption({"unified", "Unified diff instead of side by side."});
     p.addOption({"focus-line", "Put the caret on this source line.", "line"});
-    p.addOption(
-        {"panel", "Grab only this panel (passes, generated, params, problems, run).", "id"});
+    p.addOption({"panel",
+                 "Grab only this panel (passes, generated, params, problems, run, ...; "
+                 "banks.heatmap: the bank heatmap alone).",
+                 "id"});
     p.addOption(
         {"replace", "Edit the text before compiling: 'old=>new' (first occurrence).", "edit"});
-    p.addOption({"raise", "Bring this dock to the front of its tab group.", "id"});
+    p.addOption({"raise", "Show this dock at the front of its tab group.", "id"});
+    p.addOption(
+        {"workspace", "Switch to this workspace (author, inspect, layout, debug, profile).", "id"});
+    p.addOption({"maximize", "Maximise this view (a panel id or 'editor').", "id"});
     p.addOption({"run", "Run the program (F5) and wait for the result before the grab."});
-    p.addOption({"target", "Codegen target (cuda:sm_80, cuda:sm_90a, hip:gfx90a) for the screenshot.", "t"});
+    p.addOption({"target", "Codegen target (cuda:sm_80, cuda:sm_90a) for the screenshot.", "t"});
     p.addOption(
         {"kernel", "Select this kernel of a multi-kernel file (Parameters panel).", "name"});
     p.addOption(
@@ -55,6 +62,8 @@ ScreenshotOptions ScreenshotOptions::from(const QCommandLineParser& p) {
     o.unified = p.isSet("unified");
     o.focusLine = p.value("focus-line").toInt();
     o.panel = p.value("panel");
+    o.workspace = p.value("workspace");
+    o.maximize = p.value("maximize");
     o.replace = p.value("replace");
     o.raise = p.value("raise");
     o.run = p.isSet("run");
@@ -90,8 +99,15 @@ int runScreenshot(MainWindow& w, const ScreenshotOptions& o) {
     w.setTheme(o.theme);
     w.resize(o.size);
     w.show();
-    if (!o.raise.isEmpty())
-        if (QDockWidget* d = w.dock(o.raise)) d->raise();
+    if (!o.workspace.isEmpty()) {
+        w.workspaces()->switchTo(o.workspace);
+        if (w.workspaces()->current() != o.workspace) {
+            std::fprintf(stderr, "tilescope: no workspace '%s'\n", qPrintable(o.workspace));
+            return 1;
+        }
+    }
+    if (!o.raise.isEmpty()) w.showPanel(o.raise);
+    if (!o.maximize.isEmpty()) w.workspaces()->maximize(o.maximize);
     Session& s = w.session();
     if (!o.target.isEmpty()) s.setTarget(o.target);
     if (!o.kernel.isEmpty()) {
@@ -157,9 +173,25 @@ int runScreenshot(MainWindow& w, const ScreenshotOptions& o) {
             return 1;
         }
     }
+    if (auto* bp = qobject_cast<BankPanel*>(w.panel("banks"));
+        bp && w.panelOnScreen("banks") && o.measured.isEmpty()) {
+        QElapsedTimer t;  // the bank analysis runs off the UI thread
+        t.start();
+        while (bp->model()->rowCount() == 0 && t.elapsed() < 20000)
+            QApplication::processEvents(QEventLoop::AllEvents, 50);
+    }
     settle(300);
     QWidget* target = &w;
-    if (!o.panel.isEmpty()) {
+    if (o.panel == "banks.heatmap") {
+        // The heatmap alone at its own size (grab renders it whole, also where the panel's
+        // scroll area would clip it): the "legible at 100%" picture of issue 15.
+        auto* bp = qobject_cast<BankPanel*>(w.panel("banks"));
+        target = bp ? static_cast<QWidget*>(bp->heatmap()) : nullptr;
+        if (!target) {
+            std::fprintf(stderr, "tilescope: no Banks panel\n");
+            return 1;
+        }
+    } else if (!o.panel.isEmpty()) {
         target = w.dock(o.panel);
         if (!target) {
             std::fprintf(stderr, "tilescope: no panel '%s'\n", qPrintable(o.panel));

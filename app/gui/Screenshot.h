@@ -21,7 +21,9 @@ struct ScreenshotOptions {
     int focusLine = 0;  ///< 1-based source line to put the caret on (cross-highlighting)
     QString panel;      ///< grab only this panel ("passes", "generated", ...); empty = window
     QString replace;    ///< "old=>new": edit the text before the compile (error screenshots)
-    QString raise;      ///< dock to bring to front in its tab group ("problems", "run")
+    QString raise;      ///< dock to show in front of its tab group ("problems", "run")
+    QString workspace;  ///< workspace to switch to first (PanelRegistry.h kWorkspace*)
+    QString maximize;   ///< view to maximise (a panel id or "editor")
     bool run = false;   ///< press Run (F5) and wait for it to finish before the grab
     QString target;     ///< codegen target ("cuda:sm_90a"); empty = the saved one
     QString kernel;     ///< kernel of a multi-kernel file to select (Session::setKernel)

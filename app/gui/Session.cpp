@@ -1,6 +1,7 @@
 // The IDE's state and its signals (Session.h).
 #include "app/gui/Session.h"
 
+#include <QCryptographicHash>
 #include <QFileInfo>
 #include <algorithm>
 #include <iterator>
@@ -107,7 +108,16 @@ void Session::setTarget(const QString& target) {
     requestCompile(0);
 }
 
+QString Session::stamp() const {
+    QCryptographicHash h(QCryptographicHash::Sha1);
+    h.addData(m_text.toUtf8());
+    h.addData(QByteArrayView("\0", 1));
+    h.addData(m_target.toUtf8());
+    return QString::fromLatin1(h.result().toHex().left(16));
+}
+
 void Session::requestCompile(int debounceMs) {
+    emit stampChanged();  // every text or target change comes through here
     CompileRequest req;
     req.path = m_path.isEmpty() ? std::string("untitled.py") : m_path.toStdString();
     req.text = m_text.toStdString();
@@ -125,7 +135,10 @@ int Session::effectiveDebounceMs() const {
 
 void Session::onFinished(quint64, ResultPtr result, double latencyMs, double compileMs) {
     m_result = std::move(result);
-    if (!m_result->passes.empty() || !m_shown) m_shown = m_result;
+    // Keep showing the last result where passes ran; a result without passes replaces one that
+    // had none either (otherwise a second failed compile would present the first as "last
+    // successful", with every pass "not run").
+    if (!m_result->passes.empty() || !m_shown || m_shown->passes.empty()) m_shown = m_result;
     m_lastLatencyMs = latencyMs;
     m_lastCompileMs = compileMs;
     // Keep the selected pass across recompiles by name (the pipeline may have changed length).

@@ -72,8 +72,9 @@ public:
     /// else the last one where passes ran, so a typo does not blank those views while the user
     /// is typing. Pass indices (selectedPass, comparePass) index shown()->passes.
     ResultPtr shown() const { return m_shown; }
-    /// True when shown() is older than result() (the current text does not get that far).
-    bool shownIsStale() const { return m_shown && m_shown != m_result; }
+    /// True when shown() is older than result() (the current text does not get that far) and
+    /// has passes to show (an earlier failed compile is never presented as "last successful").
+    bool shownIsStale() const { return m_shown && m_shown != m_result && !m_shown->passes.empty(); }
     /// Schedules a compile of the current text (debounceMs < 0: the default debounce).
     void requestCompile(int debounceMs = -1);
     bool compiling() const { return m_worker.busy(); }
@@ -87,6 +88,12 @@ public:
     /// Latency of the last delivered compile: edit -> result on the UI thread, and compile alone.
     double lastLatencyMs() const { return m_lastLatencyMs; }
     double lastCompileMs() const { return m_lastCompileMs; }
+
+    // --- result identity (issue 15: truthful state) ------------------------------------------
+    /// What a result (run, measurement, profile) is made for: a hash of the document's text —
+    /// which carries the parameter values and the kernel in its pragma — and the target.
+    /// Panels store it with a result and mark the result stale when it differs.
+    QString stamp() const;
 
     // --- selection --------------------------------------------------------------------------
     /// Index into shown()->passes, -1 for none.
@@ -118,6 +125,8 @@ signals:
     void pathChanged(const QString& path);
     void targetChanged(const QString& target);
     void compileStarted();
+    /// The text or the target changed (stamp() may differ): results made earlier may be stale.
+    void stampChanged();
     /// A new result is in (result() returns it).
     void resultChanged();
     void passSelected(int index);

@@ -2,6 +2,7 @@
 #include "app/gui/SourceEditor.h"
 
 
+#include <QKeyEvent>
 #include <QRegularExpression>
 #include <QTimer>
 #include <QToolTip>
@@ -161,6 +162,33 @@ void SourceEditor::setupCompletion() {
     setCallTipsStyle(CallTipsContext);
     setCallTipsVisible(0);
     setCallTipsPosition(CallTipsBelowText);
+}
+
+bool SourceEditor::completionWouldAddNothing() {
+    int line = 0, col = 0;
+    getCursorPosition(&line, &col);
+    const QString before = text(line).left(col);
+    int start = int(before.size());
+    while (start > 0 && (before[start - 1].isLetterOrNumber() || before[start - 1] == '_')) --start;
+    const QString word = before.mid(start);
+    if (word.isEmpty()) return false;
+    // SCI_AUTOCGETCURRENTTEXT writes the selected entry (NUL-terminated) into the buffer.
+    const long len = SendScintilla(SCI_AUTOCGETCURRENTTEXT, 0ul, static_cast<void*>(nullptr));
+    if (len <= 0) return false;
+    QByteArray entry(int(len) + 1, '\0');
+    SendScintilla(SCI_AUTOCGETCURRENTTEXT, 0ul, static_cast<void*>(entry.data()));
+    QString current = QString::fromUtf8(entry.constData());
+    // API entries carry a signature and summary ("copy(src, dst) — ..."): compare the name.
+    const qsizetype cut = current.indexOf(QRegularExpression("[^A-Za-z0-9_]"));
+    if (cut >= 0) current.truncate(cut);
+    return current == word;
+}
+
+void SourceEditor::keyPressEvent(QKeyEvent* e) {
+    const bool enter = e->key() == Qt::Key_Return || e->key() == Qt::Key_Enter;
+    if (enter && e->modifiers() == Qt::NoModifier && isListActive() && completionWouldAddNothing())
+        cancelList();
+    QsciScintilla::keyPressEvent(e);
 }
 
 void SourceEditor::applyTheme() {

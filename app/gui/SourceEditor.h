@@ -40,7 +40,15 @@ public:
     long positionOf(uint32_t line, uint32_t col) const;
     void applyTheme();
 
+protected:
+    /// Enter with the completion list open accepts the entry only when it would add text: on a
+    /// word that is already complete (the list's entry is that word) it closes the list and
+    /// inserts the newline the user meant (issue 15: `import tilelang⏎` used to append).
+    void keyPressEvent(QKeyEvent* e) override;
+
 private:
+    /// True when the completion list's current entry adds nothing to the word before the caret.
+    bool completionWouldAddNothing();
     void onTextChanged();
     void onSessionTextReplaced(const QString& text);
     void onResult();

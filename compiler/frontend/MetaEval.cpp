@@ -398,7 +398,10 @@ EnvPtr Interp::bindParameters(const FunctionObj& f, CallArgs& args) {
     }
     Value kwExtra = Value::dict();
     for (size_t k = 0; k < args.kw.size(); ++k) {
-        const auto& [name, v] = args.kw[k];
+        // Not a structured binding: the lambda below captures `name` (clang < 16, used by the
+        // fuzz build, cannot capture structured bindings).
+        const std::string& name = args.kw[k].first;
+        const Value& v = args.kw[k].second;
         Span ks = k < args.kwSpans.size() ? args.kwSpans[k] : args.span;
         auto it = std::find_if(ps.begin(), ps.end(), [&](const ast::Param& p) {
             return p.name == name &&

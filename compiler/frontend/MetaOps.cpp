@@ -442,7 +442,10 @@ Value Interp::getAttr(const Value& obj, const std::string& name, Span s) {
         throw CompileError(s,
                            isT ? "unknown tile-language name T." + name
                                : "module '" + shortName + "' has no attribute '" + name + "'",
-                           near.empty() ? (isT ? "see LANGUAGE.md §3 for the T.* vocabulary" : "")
+                           near.empty() ? (isT ? "the T.* names TileScope knows are in "
+                                                 "compiler/frontend/LanguageRegistry.h "
+                                                 "(in the IDE, type `T.` for completions)"
+                                               : "")
                                         : "did you mean '" + shortName + "." + near + "'?");
     }
     if (obj.is(ValueKind::Ext)) {

@@ -224,6 +224,8 @@ void Machine::exec(const StmtNode* s) {
             if (!n->var) fail(s->span, "malformed IR: loop without a variable");
             int64_t mn = evalI(n->min.get()), ext = evalI(n->extent.get());
             size_t pos = bind(n->var.get(), mn);
+            const bool parallel = n->forKind == ForKind::Parallel;
+            m_parallelDepth += parallel;
             for (int64_t it = 0; it < ext; ++it) {
                 int64_t value = static_cast<int64_t>(uint64_t(mn) + uint64_t(it));  // no UB
                 m_bindings[pos].i = value;
@@ -231,6 +233,7 @@ void Machine::exec(const StmtNode* s) {
                 if ((++m_loopTicks & 0xFFFF) == 0) checkCancel(s->span);
                 exec(n->body.get());
             }
+            m_parallelDepth -= parallel;
             unbind(pos);
             break;
         }
@@ -308,6 +311,7 @@ void Machine::execKernel(const KernelNode* k) {
         bind(v.get(), 0);
     }
     m_inKernel = true;
+    m_blockThreads = std::max<int64_t>(1, k->threadCount());
     m_blockIdx.assign(grid.size(), 0);
     for (int64_t lin = 0; lin < total; ++lin) {
         if (m_opts.maxBlocks >= 0 && m_blocksRun >= m_opts.maxBlocks) break;

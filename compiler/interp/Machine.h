@@ -160,6 +160,11 @@ public:
     int m_depth = 0;
     uint32_t m_loopTicks = 0;  ///< loop iterations, to poll the cancel flag now and then
     bool m_inKernel = false;
+    /// Threads per block of the running kernel, and how many T.Parallel loops enclose the
+    /// current statement: a scalar atomic outside every T.Parallel is issued by each thread of
+    /// the block (TileLang: T.atomic_add(x[i], v) is a per-thread AtomicAdd call).
+    int64_t m_blockThreads = 1;
+    int m_parallelDepth = 0;
     Span m_stmtSpan;  ///< statement being executed (fallback error location)
     int64_t m_blocksRun = 0;
 };

@@ -182,6 +182,11 @@ void ThreadMachine::execEvalT(const EvalNode* e, const ThreadList& act) {
     }
     if (c->op == intrin::kCpAsyncWait) return cpAsyncWait(c, act);
     if (c->op == intrin::kGemmSS || c->op == intrin::kGemmRS) return gemmSS(c, act);
+    if (c->op == intrin::kWgmmaSS) return wgmmaSS(c, act);
+    if (c->op == intrin::kWgmmaWait) return;  // wgmma completes at issue on the interpreter
+    if (c->op == intrin::kTmaLoad) return tmaLoad(c, act);
+    if (c->op == intrin::kMbarrierInit || c->op == intrin::kMbarrierExpectTx || c->op == intrin::kMbarrierWait)
+        return mbarrierOp(c, act);
     if (c->op == intrin::kStorePair || c->op == intrin::kCopyVec || c->op == intrin::kZeroVec)
         return vectorStore(c, act);
     if (c->op == intrin::kAtomic) return atomic(c, act);
@@ -413,11 +418,18 @@ void ThreadMachine::atomic(const CallNode* c, const ThreadList& act) {
 const std::vector<std::pair<int32_t, int32_t>>& ThreadMachine::accumulatorMap(int64_t M, int64_t N,
                                                                               int64_t wm,
                                                                               int64_t wn) {
-    std::vector<int64_t> key{M, N, wm, wn};
+    return fragmentMap({M, N, wm, wn, m_warpSize}, [&] {
+        return m_warpSize == 64 ? analysis::makeMfma16Layout('C', M, N, {int(wm), int(wn)})
+                                : analysis::makeMmaAccumulator(M, N, {int(wm), int(wn)});
+    });
+}
+
+const std::vector<std::pair<int32_t, int32_t>>& ThreadMachine::fragmentMap(std::vector<int64_t> key,
+                                                                           const std::function<Layout()>& make) {
     auto it = m_accMaps.find(key);
     if (it != m_accMaps.end()) return it->second;
-    Layout l = m_warpSize == 64 ? analysis::makeMfma16Layout('C', M, N, {int(wm), int(wn)})
-                                : analysis::makeMmaAccumulator(M, N, {int(wm), int(wn)});
+    Layout l = make();
+    const int64_t M = l->shape.at(0), N = l->shape.at(1);
     std::vector<std::pair<int32_t, int32_t>> map(static_cast<size_t>(l->threads * l->localSize));
     std::vector<uint8_t> hit(static_cast<size_t>(M * N), 0);
     size_t mark = m_bindings.size();
@@ -429,7 +441,7 @@ const std::vector<std::pair<int32_t, int32_t>>& ThreadMachine::accumulatorMap(in
             int64_t i = evalI(l->inverse[0].get()), j = evalI(l->inverse[1].get());
             if (i < 0 || i >= M || j < 0 || j >= N || hit[i * N + j]++)
                 fail(m_stmtSpan,
-                     "internal interpreter error: the mma accumulator layout is not a bijection");
+                     "internal interpreter error: the accumulator layout is not a bijection");
             map[t * l->localSize + r] = {int32_t(i), int32_t(j)};
         }
     unbind(mark);
@@ -519,52 +531,13 @@ void ThreadMachine::gemmSS(const CallNode* c, const ThreadList& act) {
         const int64_t e = dtypeBytes(X.buf->dtype);
         const int64_t rowElems = trans ? rows : cols;
         const int64_t rowBytes = rowElems * e;
-        requireRange(*X.buf, X.off, rows * cols, c->span, "gemm_ss operand");
         if (swz && (X.off * e) % 128)
             fail(c->span, "tl.gemm_ss operand " + describe(*X.buf, X.off) +
                               " is not 128-byte aligned (swizzle base)");
-        auto& cells = m_cells[X.buf];
-        out.resize(static_cast<size_t>(rows * cols));
-        for (int64_t r = 0; r < rows; ++r)
-            for (int64_t q = 0; q < cols; ++q) {
-                int64_t sr = trans ? q : r, sc = trans ? r : q;
-                int64_t o =
-                    X.off + analysis::swizzleBytes((sr * rowElems + sc) * e, rowBytes, swz) / e;
-                SharedCell& cell = cells[o];
-                if (X.buf->pending[o]) {
-                    CheckFinding f = finding("stale-read", *X.buf, o, c->span, cell.asyncAt, -1);
-                    f.thread = -2;
-                    f.message = "read of " + describe(*X.buf, o) +
-                                " before its cp.async completed (missing cp.async.wait_group?): "
-                                "read by tl.gemm_ss at line " + std::to_string(c->span.line) +
-                                ", cp.async issued at line " + std::to_string(cell.asyncAt.line);
-                    report(std::move(f), "tl.gemm_ss reads the whole stage: wait for its group, "
-                                         "then T.sync_threads()");
-                }
-                if (cell.writeEpoch == m_epoch && cell.writer >= 0) {
-                    CheckFinding f = finding("race", *X.buf, o, c->span, cell.writeAt, cell.writer);
-                    f.thread = -2;
-                    f.message = "read of " + describe(*X.buf, o) +
-                                " by tl.gemm_ss races with its write by thread " +
-                                std::to_string(cell.writer) +
-                                " (no T.sync_threads() between them): read at line " +
-                                std::to_string(c->span.line) + ", written at line " +
-                                std::to_string(cell.writeAt.line);
-                    report(std::move(f));
-                }
-                if (!X.buf->written.empty() && !X.buf->written[o]) {
-                    CheckFinding f = finding("uninitialised", *X.buf, o, c->span,
-                                             X.buf->node->span, -1);
-                    f.thread = -2;
-                    f.message = "read of never-written " + describe(*X.buf, o) +
-                                " by tl.gemm_ss at line " + std::to_string(c->span.line);
-                    report(std::move(f));
-                }
-                cell.readEpoch = m_epoch;
-                cell.reader = -2;
-                cell.readAt = c->span;
-                out[r * cols + q] = analysis::mmaOperandValue(X.buf->dtype, X.buf->data[o]);
-            }
+        readGemmOperand(X, rows, cols, [&](int64_t r, int64_t q) {
+            int64_t sr = trans ? q : r, sc = trans ? r : q;
+            return analysis::swizzleBytes((sr * rowElems + sc) * e, rowBytes, swz) / e;
+        }, out, c->span, "tl.gemm_ss");
     };
     if (regA) {
         // A from each thread's registers through the accumulator map of an M x K tile (the
@@ -596,6 +569,47 @@ void ThreadMachine::gemmSS(const CallNode* c, const ThreadList& act) {
             regs[r] = mmaAccumulate(regs[r], a + i * K, 1, b + j * K, 1, K, kStep, C.buf->dtype);
         }
     }
+}
+
+void ThreadMachine::readGemmOperand(const Address& X, int64_t rows, int64_t cols,
+                                    const std::function<int64_t(int64_t, int64_t)>& phys,
+                                    std::vector<double>& out, const Span& at, const char* what) {
+    requireRange(*X.buf, X.off, rows * cols, at, "gemm operand");
+    auto& cells = m_cells[X.buf];
+    out.resize(static_cast<size_t>(rows * cols));
+    const std::string line = " at line " + std::to_string(at.line);
+    for (int64_t r = 0; r < rows; ++r)
+        for (int64_t q = 0; q < cols; ++q) {
+            const int64_t o = X.off + phys(r, q);
+            if (o < 0 || o >= X.buf->size) fail(at, std::string(what) + " operand address outside '" + X.buf->node->name + "'");
+            SharedCell& cell = cells[static_cast<size_t>(o)];
+            if (X.buf->pending[o]) {
+                CheckFinding f = finding("stale-read", *X.buf, o, at, cell.asyncAt, -1);
+                f.thread = -2;
+                f.message = "read of " + describe(*X.buf, o) +
+                            " before its async copy completed (missing cp.async.wait_group or mbarrier wait?): read by " +
+                            what + line + ", copy issued at line " + std::to_string(cell.asyncAt.line);
+                report(std::move(f), std::string(what) + " reads the whole stage: wait for its copies, then T.sync_threads()");
+            }
+            if (cell.writeEpoch == m_epoch && cell.writer >= 0) {
+                CheckFinding f = finding("race", *X.buf, o, at, cell.writeAt, cell.writer);
+                f.thread = -2;
+                f.message = "read of " + describe(*X.buf, o) + " by " + what + " races with its write by thread " +
+                            std::to_string(cell.writer) + " (no T.sync_threads() between them): read" + line +
+                            ", written at line " + std::to_string(cell.writeAt.line);
+                report(std::move(f));
+            }
+            if (!X.buf->written.empty() && !X.buf->written[o]) {
+                CheckFinding f = finding("uninitialised", *X.buf, o, at, X.buf->node->span, -1);
+                f.thread = -2;
+                f.message = "read of never-written " + describe(*X.buf, o) + " by " + what + line;
+                report(std::move(f));
+            }
+            cell.readEpoch = m_epoch;
+            cell.reader = -2;
+            cell.readAt = at;
+            out[r * cols + q] = analysis::mmaOperandValue(X.buf->dtype, X.buf->data[o]);
+        }
 }
 
 }  // namespace ts::interp::detail

@@ -8,6 +8,7 @@
 // warp collectives, gemm_ss, vector stores, atomics).
 #pragma once
 #include <deque>
+#include <functional>
 #include <map>
 #include <unordered_map>
 
@@ -43,6 +44,20 @@ struct AsyncCopy {
     int n = 0;
     double vals[16];
     Span span;
+};
+
+/// One mbarrier (PTX ISA §9.7.13.15) of the sm_90a schedule: `phases` completed so far, the
+/// arrivals and transaction bytes the current phase still waits for, the TMA writes of the
+/// current phase, and those of completed phases that no wait has observed yet. Elements stay
+/// `pending` until a wait observes their phase, so a read without the wait is reported.
+struct MbarrierState {
+    int64_t count = 1, arrivalsLeft = 1, txPending = 0, phases = 0;
+    struct Write {
+        BufferState* buf;
+        int64_t off;
+        double v;
+    };
+    std::vector<Write> writes, landed;
 };
 
 /// A (buffer, element) resolved from tl.address_of.
@@ -124,6 +139,18 @@ public:
     void cpAsyncWait(const ir::CallNode* c, const ThreadList& act);
     void completeGroup(int32_t t, std::vector<AsyncCopy>& g);
     void gemmSS(const ir::CallNode* c, const ThreadList& act);
+    /// Reads a rows x cols logical gemm operand from shared X: element (r, q) at X.off + phys(r, q),
+    /// checking pending async writes and races since the last barrier; values as the atom sees them.
+    void readGemmOperand(const Address& X, int64_t rows, int64_t cols,
+                         const std::function<int64_t(int64_t, int64_t)>& phys, std::vector<double>& out,
+                         const Span& at, const char* what);
+    // --- sm_90a intrinsics (ThreadHopper.cpp) ------------------------------------------------
+    void wgmmaSS(const ir::CallNode* c, const ThreadList& act);
+    void tmaLoad(const ir::CallNode* c, const ThreadList& act);
+    void mbarrierOp(const ir::CallNode* c, const ThreadList& act);
+    /// Completes the current phase of `b` when no arrival and no transaction byte is left.
+    void mbarrierMaybeComplete(MbarrierState& b);
+    MbarrierState& mbarrierAt(const Address& a, const Span& at);
     void vectorStore(const ir::CallNode* c, const ThreadList& act);
     void atomic(const ir::CallNode* c, const ThreadList& act);
     /// (row, col) of accumulator register r of thread t for gemm_ss(M, N, wm, wn), from
@@ -131,6 +158,9 @@ public:
     /// wavefronts (the HIP gemm; cached per shape).
     const std::vector<std::pair<int32_t, int32_t>>& accumulatorMap(int64_t M, int64_t N, int64_t wm,
                                                                    int64_t wn);
+    /// (row, col) of register r of thread t of a 2-D fragment layout (cached by `key`).
+    const std::vector<std::pair<int32_t, int32_t>>& fragmentMap(std::vector<int64_t> key,
+                                                                const std::function<ir::Layout()>& make);
 
     // --- state ------------------------------------------------------------------------------
     struct PerThreadVar {
@@ -163,6 +193,7 @@ public:
         double v;
         int32_t thread;
     };
+    std::map<std::pair<const BufferState*, int64_t>, MbarrierState> m_mbarriers;
     std::vector<PendingStore> m_stores;    ///< writes of the current statement, committed together
     std::vector<double> m_tileA, m_tileB;  ///< gemm_ss operands, logical row-major
     std::vector<double> m_tileBt;          ///< B transposed (N x K)

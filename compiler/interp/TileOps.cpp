@@ -389,8 +389,11 @@ void Machine::tileAtomic(const TileOpNode* n) {
     FlatView d = flatten(dst);
     if (!n->isRegion(1)) {
         double v = evalValue(std::get<Expr>(n->args[1]).get());
+        // Outside T.Parallel every thread of the block issues the atomic (as the lowered code
+        // and TileLang do); inside, each iteration is one thread's.
+        const int64_t issuers = m_parallelDepth > 0 ? 1 : m_blockThreads;
         forEachOne(d, [&](int64_t o, bool in) {
-            if (in) combine(dp[o], v);
+            for (int64_t t = 0; in && t < issuers; ++t) combine(dp[o], v);
         });
         return;
     }

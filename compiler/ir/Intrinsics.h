@@ -29,6 +29,31 @@ inline constexpr const char* kGemmSS = "tl.gemm_ss";
 /// fragment of atoms (mi, 2kk), (mi, 2kk+1) is the A fragment of k-step kk) and B a shared tile
 /// (resources/ts_device.cuh gemm_rs). warp_n is 1.
 inline constexpr const char* kGemmRS = "tl.gemm_rs";
+// --- sm_90a (compiler/transforms/Hopper.h; resources/ts_device/hopper.cuh). "Elected": one
+// thread of the block (thread 0) executes it for the block; the interpreters run it once.
+/// tl.mbarrier_init(bar_addr, n): elected; n consecutive mbarriers from bar_addr, one expected
+/// arrival each (PTX ISA §9.7.13.15.9), then fence.mbarrier_init. A barrier must follow.
+inline constexpr const char* kMbarrierInit = "tl.mbarrier_init";
+/// tl.mbarrier_expect_tx(bar_addr, bytes): elected; the phase's one arrival, expecting `bytes`
+/// transaction bytes (mbarrier.arrive.expect_tx, §9.7.13.15.12).
+inline constexpr const char* kMbarrierExpectTx = "tl.mbarrier_expect_tx";
+/// tl.mbarrier_wait(bar_addr, parity): every thread waits until the phase of that parity has
+/// completed (mbarrier.try_wait.parity, §9.7.13.15.16).
+inline constexpr const char* kMbarrierWait = "tl.mbarrier_wait";
+/// tl.tma_load(map, dst_addr, bar_addr, c_inner, c_outer, rows, panel_elems, panels): elected;
+/// the stored rows x (panels*panel_elems) tile at global element (c_outer, c_inner) of tensor map
+/// `map` (PrimFunc attrs "tma_map.<map>") into the wgmma_smem tile at dst_addr, one
+/// cp.async.bulk.tensor.2d per panel, completing on bar_addr (§9.7.9.25.5.2). Out-of-bounds
+/// elements read 0 and count as transaction bytes.
+inline constexpr const char* kTmaLoad = "tl.tma_load";
+/// tl.wgmma_ss(A_addr, B_addr, C_addr, M, N, K, warpgroups, trans_A, trans_B, wait): block-level
+/// C += op(A)·op(B) with wgmma.mma_async from wgmma_smem tiles into the wgmma accumulator
+/// (analysis::makeWgmmaAccumulator(M, N, {warpgroups, 1, N})), committed as one group; then waits
+/// until at most `wait` groups are pending (0: done; 1: the previous gemm's group is done).
+inline constexpr const char* kWgmmaSS = "tl.wgmma_ss";
+/// tl.wgmma_wait(C_addr, regs, n): wgmma.wait_group n, then the `regs` accumulator registers
+/// from C_addr are safe to read (§9.7.15.7).
+inline constexpr const char* kWgmmaWait = "tl.wgmma_wait";
 /// tl.warp_allreduce(op, value, width): xor-shuffle all-reduce over `width` lanes; op is a
 /// StrImm "sum" | "max" | "min".
 inline constexpr const char* kWarpAllreduce = "tl.warp_allreduce";

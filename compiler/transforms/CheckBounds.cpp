@@ -2,13 +2,15 @@
 // buffers (shared, fragment, local): constant indices, and affine indices over loop variables
 // whose range provably leaves the buffer (outside any `if`, which may guard the access). Global
 // regions are not errors: copies predicate them (out-of-bounds source lanes read 0, destination
-// lanes are skipped), which is what makes non-divisible problem sizes work. Requires: elaborated
+// lanes are skipped), which is what makes non-divisible problem sizes work. Also a barrier inside
+// T.Parallel (not every thread reaches it). Requires: elaborated
 // IR. Produces: diagnostics only (IR unchanged). Invalidates: nothing.
 #include <map>
 #include <sstream>
 #include <unordered_map>
 
 #include "compiler/ir/IR.h"
+#include "compiler/ir/Intrinsics.h"
 #include "compiler/transforms/Passes.h"
 
 namespace ts::xform {
@@ -20,35 +22,6 @@ std::string shapeText(const BufferNode& b) {
     std::string s = "(";
     for (size_t i = 0; i < b.shape.size(); ++i) s += (i ? ", " : "") + toString(b.shape[i]);
     return s + (b.shape.size() == 1 ? ",)" : ")");
-}
-
-void checkRegion(const Region& r, const std::string& op, DiagnosticEngine& diags, Span opSpan) {
-    const BufferNode& b = *r.buffer;
-    if (b.scope == Scope::Global) return;
-    for (size_t d = 0; d < r.ranges.size() && d < b.shape.size(); ++d) {
-        auto ext = constInt(r.ranges[d].extent), mn = constInt(r.ranges[d].min),
-             dim = constInt(b.shape[d]);
-        if (!dim || !ext) continue;
-        bool bad = false;
-        std::ostringstream why;
-        if (mn && (*mn < 0 || *mn + *ext > *dim)) {
-            bad = true;
-            why << "[" << *mn << ":" << *mn + *ext << "] exceeds [0:" << *dim << "]";
-        } else if (*ext > *dim) {
-            bad = true;
-            why << "extent " << *ext << " exceeds " << *dim;
-        }
-        if (!bad) continue;
-        std::ostringstream msg;
-        msg << "T." << op << ": region of '" << b.name << "' is out of bounds in dimension " << d
-            << ": " << why.str() << " (" << scopeName(b.scope) << " buffer of shape "
-            << shapeText(b) << ")";
-        diags.error(
-            r.span.valid() ? r.span : opSpan, msg.str(),
-            "on-chip buffers are not bounds-checked at run time; shrink the slice or enlarge '" +
-                b.name + "'",
-            "check-bounds");
-    }
 }
 
 std::string opName(const TileOpNode& n) {
@@ -111,6 +84,28 @@ std::optional<Affine> affine(const Expr& e, const Ranges& ranges) {
     }
 }
 
+/// The least and greatest value of `a` over its variables' ranges (attained: see Affine).
+std::pair<int64_t, int64_t> affineBounds(const Affine& a, const Ranges& ranges) {
+    int64_t lo = a.c0, hi = a.c0;
+    for (auto& [v, c] : a.terms) {
+        if (c == 0) continue;
+        const VarRange& r = ranges.at(v);
+        lo += c > 0 ? c * r.lo : c * r.hi;
+        hi += c > 0 ? c * r.hi : c * r.lo;
+    }
+    return {lo, hi};
+}
+
+/// "k in [0, 2] (T.serial at line 9)" for each variable of `a`.
+std::string rangeOrigins(const Affine& a, const Ranges& ranges) {
+    std::ostringstream where;
+    for (auto& [v, c] : a.terms)
+        if (c)
+            where << (where.tellp() ? ", " : "") << v->name << " in [" << ranges.at(v).lo << ", "
+                  << ranges.at(v).hi << "] (" << ranges.at(v).origin << ")";
+    return where.str();
+}
+
 void checkAccess(const BufferNode& b, const std::vector<Expr>& idx, Span span,
                  DiagnosticEngine& diags, const Ranges& ranges, bool guarded) {
     if (b.scope == Scope::Global) return;
@@ -130,26 +125,60 @@ void checkAccess(const BufferNode& b, const std::vector<Expr>& idx, Span span,
         if (i || guarded) continue;
         auto a = affine(idx[d], ranges);
         if (!a || a->terms.empty()) continue;
-        int64_t lo = a->c0, hi = a->c0;
-        for (auto& [v, c] : a->terms) {
-            if (c == 0) continue;
-            const VarRange& r = ranges.at(v);
-            lo += c > 0 ? c * r.lo : c * r.hi;
-            hi += c > 0 ? c * r.hi : c * r.lo;
-        }
+        auto [lo, hi] = affineBounds(*a, ranges);
         if (lo >= 0 && hi < *dim) continue;
         std::ostringstream msg;
         msg << "index " << toString(idx[d]) << " of '" << b.name << "' ranges over [" << lo << ", "
             << hi << "], outside dimension " << d << " of shape " << shapeText(b);
-        std::ostringstream where;
-        for (auto& [v, c] : a->terms)
-            if (c)
-                where << (where.tellp() ? ", " : "") << v->name << " in [" << ranges.at(v).lo
-                      << ", " << ranges.at(v).hi << "] (" << ranges.at(v).origin << ")";
-        diags.error(span, msg.str() + " for " + where.str(),
+        diags.error(span, msg.str() + " for " + rangeOrigins(*a, ranges),
                     "valid indices are 0.." + std::to_string(*dim - 1) +
                         "; adjust the index or the loop extent, or guard the access with an if",
                     "check-bounds");
+    }
+}
+
+/// Reports a region of an on-chip buffer that leaves it: constant bounds, or (outside any `if`)
+/// a start affine in loop variables whose range makes some iteration's slice leave the buffer
+/// (`buf[k * 24 : k * 24 + 32]` for k < 3 writes past 72 elements on the last iteration).
+void checkRegion(const Region& r, const std::string& op, DiagnosticEngine& diags, Span opSpan,
+                 const Ranges& ranges, bool guarded) {
+    const BufferNode& b = *r.buffer;
+    if (b.scope == Scope::Global) return;
+    for (size_t d = 0; d < r.ranges.size() && d < b.shape.size(); ++d) {
+        auto ext = constInt(r.ranges[d].extent), mn = constInt(r.ranges[d].min),
+             dim = constInt(b.shape[d]);
+        if (!dim || !ext) continue;
+        bool bad = false;
+        std::ostringstream why;
+        if (mn && (*mn < 0 || *mn + *ext > *dim)) {
+            bad = true;
+            why << "[" << *mn << ":" << *mn + *ext << "] exceeds [0:" << *dim << "]";
+        } else if (*ext > *dim) {
+            bad = true;
+            why << "extent " << *ext << " exceeds " << *dim;
+        } else if (!mn && !guarded) {
+            auto a = affine(r.ranges[d].min, ranges);
+            if (a && !a->terms.empty()) {
+                auto [lo, hi] = affineBounds(*a, ranges);
+                if (lo < 0 || hi + *ext > *dim) {
+                    bad = true;
+                    why << "start " << toString(r.ranges[d].min) << " ranges over [" << lo << ", "
+                        << hi << "] for " << rangeOrigins(*a, ranges) << ", so the slice reaches ["
+                        << (lo < 0 ? lo : hi) << ":" << (lo < 0 ? lo : hi) + *ext
+                        << "], outside [0:" << *dim << "]";
+                }
+            }
+        }
+        if (!bad) continue;
+        std::ostringstream msg;
+        msg << "T." << op << ": region of '" << b.name << "' is out of bounds in dimension " << d
+            << ": " << why.str() << " (" << scopeName(b.scope) << " buffer of shape "
+            << shapeText(b) << ")";
+        diags.error(
+            r.span.valid() ? r.span : opSpan, msg.str(),
+            "on-chip buffers are not bounds-checked at run time; shrink the slice or enlarge '" +
+                b.name + "'",
+            "check-bounds");
     }
 }
 
@@ -176,6 +205,7 @@ public:
                 auto* n = static_cast<const ForNode*>(s.get());
                 expr(n->min);
                 expr(n->extent);
+                m_parallel += n->forKind == ForKind::Parallel;
                 auto mn = constInt(n->min), ext = constInt(n->extent);
                 if (mn && ext && *ext > 0)
                     m_ranges[n->var.get()] = {
@@ -184,6 +214,7 @@ public:
                             (n->span.valid() ? " at line " + std::to_string(n->span.line) : "")};
                 stmt(n->body);
                 m_ranges.erase(n->var.get());
+                m_parallel -= n->forKind == ForKind::Parallel;
                 return;
             }
             case StmtKind::If: {
@@ -207,13 +238,22 @@ public:
                 expr(n->init);
                 return;
             }
-            case StmtKind::Eval:
-                return expr(static_cast<const EvalNode*>(s.get())->call);
+            case StmtKind::Eval: {
+                auto* e = static_cast<const EvalNode*>(s.get());
+                auto* c = as<CallNode>(e->call);
+                if (m_parallel > 0 && c && c->op == intrin::kSyncThreads && c->args.empty())
+                    m_diags.error(e->span,
+                                  "T.sync_threads() inside T.Parallel: the loop's iterations are spread over "
+                                  "the threads, so not every thread reaches this barrier",
+                                  "end the T.Parallel loop before the barrier and start a new one after it",
+                                  "check-bounds");
+                return expr(e->call);
+            }
             case StmtKind::TileOp: {
                 auto* t = static_cast<const TileOpNode*>(s.get());
                 for (auto& a : t->args)
                     if (auto* r = std::get_if<Region>(&a))
-                        checkRegion(*r, opName(*t), m_diags, t->span);
+                        checkRegion(*r, opName(*t), m_diags, t->span, m_ranges, m_guarded > 0);
                 return;
             }
         }
@@ -234,6 +274,7 @@ private:
     DiagnosticEngine& m_diags;
     Ranges m_ranges;
     int m_guarded = 0;
+    int m_parallel = 0;  ///< enclosing T.Parallel loops
 };
 
 }  // namespace

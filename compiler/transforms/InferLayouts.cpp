@@ -24,9 +24,11 @@
 #include <sstream>
 
 #include "compiler/analysis/GemmPartition.h"
-#include "compiler/analysis/HwLayouts.h"
 #include "compiler/analysis/Layouts.h"
 #include "compiler/analysis/Swizzle.h"
+#include "compiler/analysis/WgmmaLayouts.h"
+#include "compiler/analysis/HwLayouts.h"
+#include "compiler/transforms/Hopper.h"
 #include "compiler/analysis/UserLayouts.h"
 #include "compiler/ir/IR.h"
 #include "compiler/transforms/Passes.h"
@@ -169,31 +171,22 @@ private:
             return;
         }
         int64_t M = (*cs)[0], N = (*cs)[1];
-        // 32-lane warps (mma.sync) or, on hip:gfx90a, 64-lane wavefronts (MFMA 16x16x16).
-        const int lanes = static_cast<int>(attrInt(m_f->attrs, "warp_size", 32));
-        const bool mfma = lanes == 64;
-        if (m_threads % lanes != 0) {
-            m_ctx.diags.error(t.span,
-                              std::string("T.gemm needs whole ") + (mfma ? "wavefronts" : "warps") +
-                                  ": threads=" + std::to_string(m_threads) + " is not a multiple of " +
-                                  std::to_string(lanes),
-                              mfma ? "use threads=64, 128 or 256 (64-lane wavefronts on AMD CDNA)"
-                                   : "use threads=128 or 256",
-                              "infer-layouts");
+        if (m_threads % 32 != 0) {
+            m_ctx.diags.error(t.span, "T.gemm needs whole warps: threads=" + std::to_string(m_threads) + " is not a multiple of 32",
+                              "use threads=128 or 256", "infer-layouts");
+            return;
+        }
+        // sm_90a: TMA + wgmma when the gemm, its operand copies and its loop qualify (Hopper.h).
+        if (auto plan = selectHopperGemm(*m_f, t, m_threads, m_ctx.target)) {
+            m_gemmWarpgroups[&t] = plan->warpgroups;
+            require(C.buffer, makeWgmmaAccumulator(M, N, {plan->warpgroups, 1, N}), where, t.span);
+            require(A.buffer, makeWgmmaSharedLayout(plan->a), where, t.span);
+            require(B.buffer, makeWgmmaSharedLayout(plan->b), where, t.span);
             return;
         }
         auto policy = parseGemmPolicy(attrStr(t.attrs, "policy", "Square")).value_or(GemmPolicy::Square);
-        int warps = static_cast<int>(m_threads / lanes);
+        int warps = static_cast<int>(m_threads / 32);
         auto wp = partitionWarps(M, N, warps, policy);
-        if (wp && mfma && (N / wp->wn) % 16 != 0) {
-            m_ctx.diags.error(t.span,
-                              "T.gemm on hip:gfx90a: " + std::to_string(warps) + " wavefronts tile N=" +
-                                  std::to_string(N) + " into " + std::to_string(N / wp->wn) +
-                                  "-column wave tiles, not a multiple of the MFMA atom's 16",
-                              "use a block_N that is a multiple of 16 per wavefront column, or fewer threads",
-                              "infer-layouts");
-            return;
-        }
         if (!wp) {
             std::ostringstream msg;
             msg << "T.gemm: " << warps << " warps cannot tile M=" << M << ", N=" << N << " with policy "
@@ -205,11 +198,8 @@ private:
             return;
         }
         m_gemmWarps[&t] = *wp;
-        // The accumulator layout of the atom the target's gemm issues (HwLayouts.h); a register
-        // A operand only exists for mma.sync (gemm_rs): the MFMA path stages A through LDS.
-        require(C.buffer, mfma ? makeMfma16Layout('C', M, N, *wp) : makeMmaAccumulator(M, N, *wp),
-                where, t.span);
-        if (A.buffer->scope == Scope::Fragment && !mfma) fragmentOperandA(t, A, M, *wp, where);
+        require(C.buffer, makeMmaAccumulator(M, N, *wp), where, t.span);
+        if (A.buffer->scope == Scope::Fragment) fragmentOperandA(t, A, M, *wp, where);
         for (const Region* op : {&A, &B}) {
             if (op->buffer->scope != Scope::Shared) continue;
             auto shape = constShape(*op->buffer);
@@ -491,6 +481,11 @@ private:
 
     protected:
         Stmt visitTileOp(const TileOpNode* n, const Stmt& self) override {
+            if (auto wg = m_in.m_gemmWarpgroups.find(n); wg != m_in.m_gemmWarpgroups.end()) {
+                Attrs a = n->attrs;
+                a["wgmma_warpgroups"] = int64_t(wg->second);
+                return std::make_shared<TileOpNode>(n->op, n->args, a, n->span);
+            }
             auto it = m_in.m_gemmWarps.find(n);
             if (it == m_in.m_gemmWarps.end()) return self;
             Attrs a = n->attrs;
@@ -517,6 +512,7 @@ private:
     int64_t m_threads = 1;
     std::map<std::string, Requirement> m_req;
     std::map<const TileOpNode*, WarpPartition> m_gemmWarps;
+    std::map<const TileOpNode*, int> m_gemmWarpgroups;  ///< gemms on the sm_90a wgmma path
     std::set<const ForNode*> m_innerParallel;
     std::map<std::string, Layout> m_loopLayouts;
     std::map<const ForNode*, std::string> m_loopKey;

@@ -20,6 +20,7 @@
 
 #include "compiler/analysis/Layouts.h"
 #include "compiler/ir/IR.h"
+#include "compiler/transforms/Hopper.h"
 #include "compiler/transforms/Passes.h"
 
 namespace ts::xform {
@@ -79,6 +80,15 @@ private:
     Expr m_stage;
 };
 
+}  // namespace
+
+Stmt restageTiles(const Stmt& s, const std::map<const BufferNode*, Buffer>& staged, Expr stage) {
+    Restage rs(staged, std::move(stage));
+    return rs.mutate(s);
+}
+
+namespace {
+
 Stmt markAsync(const Stmt& s) {
     auto* t = as<TileOpNode>(s);
     Attrs a = t->attrs;
@@ -88,10 +98,16 @@ Stmt markAsync(const Stmt& s) {
 
 class Injector : public Mutator {
 public:
+    explicit Injector(const PrimFuncNode& f) : func(f), attrs(f.attrs) {}
+    const PrimFuncNode& func;
+    Attrs attrs;                                 // + tensor maps of TMA pipelines
     std::map<const BufferNode*, Buffer> staged;  // original tile -> multi-buffered tile
 
 protected:
     Stmt visitFor(const ForNode* n, const Stmt& self) override {
+        // sm_90a: loops feeding wgmma tiles get the TMA + mbarrier schedule (Hopper.h).
+        if (n->forKind == ForKind::Pipelined)
+            if (Stmt tma = injectTmaPipeline(*n, func, attrs, staged)) return tma;
         Stmt body = mutate(n->body);
         auto producers = attrInts(n->attrs, "pipeline_producers");
         int64_t S = attrInt(n->attrs, "num_stages", 1);
@@ -168,13 +184,14 @@ private:
 }  // namespace
 
 PrimFunc injectPipeline(const PrimFunc& f, PassContext&) {
-    Injector inj;
+    Injector inj(*f);
     Stmt body = inj.mutate(f->body);
     if (body == f->body) return f;
     ReplaceAllocs ra(inj.staged);
     body = ra.mutate(body);
     auto out = std::make_shared<PrimFuncNode>(*f);
     out->body = body;
+    out->attrs = inj.attrs;
     for (auto& [old, nb] : inj.staged) {
         auto it = out->layouts.find(old->name);
         // A T.Layout index map keeps its tile shape; lower-to-threads stacks the stages.

@@ -5,8 +5,8 @@
 // one read) put a barrier at the top of the body. Barriers are only placed at block-uniform
 // points (sequence level of kernel code and of loops/ifs whose bounds do not depend on the
 // thread index); each lowered tile op (a "thread_loop") is one unit.
-// cp.async destinations are ordered by the pipeline's own wait_group + barrier protocol
-// (inject-pipeline) and are not tracked here.
+// cp.async and TMA destinations are ordered by the pipeline's own protocol (wait_group +
+// barrier, mbarrier wait + barrier; inject-pipeline) and are not tracked here.
 // Requires: lower-tile-ops. Produces: EvalNode(sync_threads) statements. Invalidates: nothing.
 #include <set>
 
@@ -45,6 +45,7 @@ void exprAccesses(const Expr& e, State& st) {
     if (auto* c = as<CallNode>(e)) {
         bool dstFirst = c->op == intrin::kCpAsync || c->op == intrin::kCopyVec || c->op == intrin::kZeroVec;
         for (size_t i = 0; i < c->args.size(); ++i) {
+            if (c->op == intrin::kTmaLoad && i == 1) continue;  // async proxy, ordered by its mbarrier
             if (dstFirst && i == 0) {
                 if (c->op != intrin::kCpAsync)
                     if (auto* b = sharedOfAddress(c->args[0])) st.written.insert(b);

@@ -51,6 +51,11 @@ std::vector<ir::Expr> delinearize(const ir::Expr& lin, const std::vector<int64_t
 ir::Expr reduceCombine(const std::string& op, ir::Expr a, ir::Expr b);
 ir::Expr reduceIdentity(const std::string& op, ir::DType t);
 
+/// tl.address_of(the region's first element): the base a block-level intrinsic addresses a tile by.
+ir::Expr regionBase(const ir::Region& r);
+/// Zeroes every register of a gemm accumulator (clear_accum=True).
+ir::Stmt clearAccumulator(Ctx& c, const LoweredFragment& f, ir::DType t, Span sp);
+
 ir::Stmt lowerCopy(Ctx& c, const ir::TileOpNode& op);
 ir::Stmt lowerFill(Ctx& c, const ir::TileOpNode& op);
 ir::Stmt lowerGemm(Ctx& c, const ir::TileOpNode& op);

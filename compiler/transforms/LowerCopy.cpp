@@ -9,6 +9,7 @@
 //  - a thread-private local buffer: every thread copies every element.
 // Out-of-bounds source elements read 0; out-of-bounds destination elements are not written.
 #include "compiler/analysis/UserLayouts.h"
+#include "compiler/transforms/Hopper.h"
 #include "compiler/transforms/LowerCommon.h"
 
 namespace ts::xform::lower {
@@ -18,10 +19,10 @@ namespace {
 
 bool innerContiguous(const Region& r);
 
-// mma accumulators hold column pairs (j, j+1) in registers (r, r+1) for even r (PTX ISA
-// §9.7.14.5.8): write them to global memory with one paired store instead of two.
+// mma and wgmma accumulators hold column pairs (j, j+1) in registers (r, r+1) for even r (PTX
+// ISA §9.7.14.5.8, §9.7.15.5.1.1.1): write them to global memory with one paired store.
 bool pairedEpilogue(const LayoutNode& L, const Region& dst) {
-    if (L.family != "mma_c" || dst.buffer->scope != Scope::Global || !innerContiguous(dst)) return false;
+    if ((L.family != "mma_c" && L.family != "wgmma_c") || dst.buffer->scope != Scope::Global || !innerContiguous(dst)) return false;
     int bytes = dtypeBytes(dst.buffer->dtype);
     return (bytes == 2 || bytes == 4) && divisibleBy(dst.ranges.back().min, 2) && divisibleBy(dst.buffer->shape.back(), 2);
 }
@@ -85,8 +86,11 @@ Stmt copyFragment(Ctx& c, const TileOpNode& op, const Region& src, const Region&
         if (L.replicate > 1) guard = logicalAnd(guard, isFirstHolder(c, L, r));
     }
     if (guard) body = ifThen(guard, body, nullptr, op.span);
-    if (paired) return forLoop(q, intImm(0), intImm(L.localSize / 2), ForKind::Unrolled, body, {{"thread_loop", true}}, op.span);
-    return forLoop(r, intImm(0), intImm(L.localSize), ForKind::Unrolled, body, {{"thread_loop", true}}, op.span);
+    Stmt loop = paired ? forLoop(q, intImm(0), intImm(L.localSize / 2), ForKind::Unrolled, body, {{"thread_loop", true}}, op.span)
+                       : forLoop(r, intImm(0), intImm(L.localSize), ForKind::Unrolled, body, {{"thread_loop", true}}, op.span);
+    // sm_90a: a pipelined wgmma may still be writing the accumulator (Hopper.h).
+    if (Stmt wait = lowerWgmmaWait(c, lf)) return seq({wait, loop}, op.span);
+    return loop;
 }
 
 Stmt copyPerThread(Ctx& c, const TileOpNode& op, const Region& src, const Region& dst, const std::vector<int64_t>& ext) {

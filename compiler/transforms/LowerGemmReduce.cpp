@@ -7,6 +7,7 @@
 #include "compiler/analysis/HwLayouts.h"
 #include "compiler/analysis/Layouts.h"
 #include "compiler/analysis/UserLayouts.h"
+#include "compiler/transforms/Hopper.h"
 #include "compiler/transforms/LowerCommon.h"
 
 namespace ts::xform::lower {
@@ -14,6 +15,9 @@ using namespace ts::ir;
 
 Stmt lowerGemm(Ctx& c, const TileOpNode& op) {
     const Region &A = op.region(0), &B = op.region(1), &C = op.region(2);
+    // sm_90a: infer-layouts chose wgmma (the accumulator's layout records it; Hopper.h).
+    if (auto it = c.frags.find(C.buffer.get()); it != c.frags.end() && it->second.layout->family == "wgmma_c")
+        return lowerWgmma(c, op);
     // A may be a register fragment (gemm_rs: the FlashAttention P @ V); B must be in shared memory.
     const bool regA = A.buffer->scope == Scope::Fragment;
     if ((A.buffer->scope != Scope::Shared && !regA) || B.buffer->scope != Scope::Shared) {
@@ -81,17 +85,9 @@ Stmt lowerGemm(Ctx& c, const TileOpNode& op) {
         auto l = c.layoutOf(r.buffer->name);
         return int64_t(l ? l->swizzleBytes : 0);
     };
-    auto base = [&](const Region& r) {
-        std::vector<Expr> idx;
-        for (auto& rg : r.ranges) idx.push_back(rg.min);
-        return addressOf(r.buffer, idx);
-    };
+    auto base = regionBase;
     std::vector<Stmt> out;
-    if (attrBool(op.attrs, "clear_accum", false)) {
-        Var r = makeVar(c.fresh("r"), DType::Int32, op.span);
-        out.push_back(forLoop(r, intImm(0), intImm(cf.layout->localSize), ForKind::Unrolled,
-                              store(cf.regs, {r}, cast(C.buffer->dtype, floatImm(0.0)), op.span), {{"thread_loop", true}}, op.span));
-    }
+    if (attrBool(op.attrs, "clear_accum", false)) out.push_back(clearAccumulator(c, cf, C.buffer->dtype, op.span));
     if (regA) {
         auto& af = c.frags.at(A.buffer.get());
         // gemm_rs needs the registers laid out as the accumulator of an M x K tile on this gemm's
@@ -134,13 +130,27 @@ Stmt lowerGemm(Ctx& c, const TileOpNode& op) {
     return seq(out, op.span);
 }
 
+Expr regionBase(const Region& r) {
+    std::vector<Expr> idx;
+    for (auto& rg : r.ranges) idx.push_back(rg.min);
+    return addressOf(r.buffer, idx);
+}
+
+Stmt clearAccumulator(Ctx& c, const LoweredFragment& f, DType t, Span sp) {
+    Var r = makeVar(c.fresh("r"), DType::Int32, sp);
+    return forLoop(r, intImm(0), intImm(f.layout->localSize), ForKind::Unrolled, store(f.regs, {r}, cast(t, floatImm(0.0)), sp),
+                   {{"thread_loop", true}}, sp);
+}
+
 Stmt lowerFill(Ctx& c, const TileOpNode& op) {
     const Region& dst = op.region(0);
     Expr value = cast(dst.buffer->dtype, std::get<Expr>(op.args.at(1)));
     if (auto it = c.frags.find(dst.buffer.get()); it != c.frags.end()) {
         Var r = makeVar(c.fresh("r"), DType::Int32, op.span);
-        return forLoop(r, intImm(0), intImm(it->second.layout->localSize), ForKind::Unrolled,
-                       store(it->second.regs, {r}, value, op.span), {{"thread_loop", true}}, op.span);
+        Stmt fill = forLoop(r, intImm(0), intImm(it->second.layout->localSize), ForKind::Unrolled,
+                            store(it->second.regs, {r}, value, op.span), {{"thread_loop", true}}, op.span);
+        if (Stmt wait = lowerWgmmaWait(c, it->second)) return seq({wait, fill}, op.span);  // sm_90a
+        return fill;
     }
     auto ext = squeezedExtents(dst);
     if (!ext) {
@@ -201,22 +211,20 @@ Stmt lowerReduce(Ctx& c, const TileOpNode& op) {
                           forLoop(cc, intImm(0), intImm(perRow), ForKind::Unrolled, accum,
                                   {{"thread_loop", true}}, sp)};
     std::string shfl = rop == "max" || rop == "absmax" ? "max" : rop == "min" ? "min" : "sum";
-    // Shuffles stay inside one warp (32 lanes) or AMD wavefront (64 lanes, hip:gfx90a).
-    const int64_t warp = ir::attrInt(c.func.attrs, "warp_size", 32);
-    int64_t lanes = std::min<int64_t>(p->gc, warp);
+    int64_t lanes = std::min<int64_t>(p->gc, 32);
     if (lanes > 1)
         row.push_back(store(acc, {intImm(0)},
                             call(intrin::kWarpAllreduce, {std::make_shared<StrImmNode>(shfl, sp), load(acc, {intImm(0)}), intImm(lanes)}, acct, sp),
                             sp));
     std::vector<Stmt> pre;
-    if (p->gc > warp) {
-        // A row spans gc/warp warps: lane 0 of each warp publishes its partial, then every thread
+    if (p->gc > 32) {
+        // A row spans gc/32 warps: lane 0 of each warp publishes its partial, then every thread
         // of the row group combines them. Barriers are block-uniform (the rr loop is).
-        int64_t wpr = p->gc / warp;
+        int64_t wpr = p->gc / 32;
         Buffer scratch = std::make_shared<BufferNode>(c.fresh("red_smem"), acct, std::vector<Expr>{intImm(p->gr * wpr)}, Scope::Shared, sp);
         pre.push_back(std::make_shared<AllocNode>(scratch, nullptr, sp));
-        Expr group = floordiv(c.tx, intImm(p->gc)), warpInRow = floordiv(floormod(c.tx, intImm(p->gc)), intImm(warp));
-        row.push_back(ifThen(binary(BinOp::Eq, floormod(c.tx, intImm(warp)), intImm(0)),
+        Expr group = floordiv(c.tx, intImm(p->gc)), warpInRow = floordiv(floormod(c.tx, intImm(p->gc)), intImm(32));
+        row.push_back(ifThen(binary(BinOp::Eq, floormod(c.tx, intImm(32)), intImm(0)),
                              store(scratch, {add(mul(group, intImm(wpr)), warpInRow)}, load(acc, {intImm(0)}), sp), nullptr, sp));
         row.push_back(intrinsicStmt(intrin::kSyncThreads, {}, sp));
         Var w = makeVar(c.fresh("w"), DType::Int32, sp);

@@ -1,6 +1,7 @@
 // plan-smem: gives every shared buffer a byte offset in the kernel's dynamic shared memory,
 // each aligned to 128 bytes (swizzles are computed relative to a buffer's base and assume
-// 128-byte lines, analysis/Swizzle.h). Buffers whose live intervals are disjoint may share bytes
+// 128-byte lines, analysis/Swizzle.h); wgmma_smem tiles (TMA/wgmma address-bit swizzle,
+// analysis/WgmmaLayouts.h) to 1024 bytes. Buffers whose live intervals are disjoint may share bytes
 // (the rule of TileLang's MergeSharedMemoryAllocations): liveness is per unit of a block-uniform
 // scope (SmemLiveness.h), so a buffer used inside a loop of its scope is live for the whole loop,
 // and reduction scratch allocated inside a loop body may reuse bytes within one iteration.
@@ -30,11 +31,13 @@ namespace {
 struct Slot {
     Buffer buffer;
     int64_t bytes = 0, offset = 0;
+    int64_t align = 128;
     SmemInterval live;
     std::vector<std::string> shares;
 };
 
 int64_t align128(int64_t v) { return (v + 127) / 128 * 128; }
+int64_t alignUp(int64_t v, int64_t a) { return (v + a - 1) / a * a; }
 
 bool bytesOverlap(const Slot& a, const Slot& b) {
     return a.offset < b.offset + b.bytes && b.offset < a.offset + a.bytes;
@@ -44,7 +47,7 @@ bool bytesOverlap(const Slot& a, const Slot& b) {
 int64_t firstFit(const Slot& s, const std::vector<Slot*>& placed) {
     std::vector<int64_t> candidates{0};
     for (auto* p : placed)
-        if (!p->live.disjoint(s.live)) candidates.push_back(align128(p->offset + p->bytes));
+        if (!p->live.disjoint(s.live)) candidates.push_back(alignUp(p->offset + p->bytes, s.align));
     std::sort(candidates.begin(), candidates.end());
     for (int64_t c : candidates) {
         bool ok = true;
@@ -130,6 +133,8 @@ PrimFunc planSharedMemory(const PrimFunc& f, PassContext& ctx) {
         Slot slot;
         slot.buffer = a->buffer;
         slot.bytes = analysis::sharedPhysicalElems(*f, *a->buffer, *n) * dtypeBytes(a->buffer->dtype);
+        if (auto l = f->layouts.find(a->buffer->name); l != f->layouts.end() && l->second && l->second->family == "wgmma_smem")
+            slot.align = 1024;
         if (auto it = liveness.live.find(a->buffer.get()); it != liveness.live.end()) slot.live = it->second;
         slots.push_back(std::move(slot));
     });

@@ -250,7 +250,8 @@ void launch(const Module& module, const std::string& kernel, const LaunchConfig&
 }
 
 void launchRaw(cu::Function fn, const LaunchConfig& config, std::span<const cu::DevicePtr> ptrs,
-               cu::Stream stream, std::span<const ScalarValue> scalars) {
+               cu::Stream stream, std::span<const ScalarValue> scalars,
+               std::span<const TensorMapBits> maps) {
     // cuLaunchKernel reads each parameter through a pointer to it, copying them at launch time
     // (sizeof the kernel's parameter type: each scalar's storage starts with its C encoding).
     std::vector<cu::DevicePtr> values(ptrs.begin(), ptrs.end());
@@ -272,6 +273,7 @@ void launchRaw(cu::Function fn, const LaunchConfig& config, std::span<const cu::
     params.reserve(values.size() + scalarBits.size());
     for (auto& v : values) params.push_back(&v);
     for (auto& v : scalarBits) params.push_back(&v);
+    for (auto& m : maps) params.push_back(const_cast<TensorMapBits*>(&m));  // read only by the driver
     TS_CU(drv(), launchKernel, fn, config.grid[0], config.grid[1], config.grid[2], config.block[0],
           config.block[1], config.block[2], static_cast<unsigned>(config.dynamicSmemBytes), stream,
           params.empty() ? nullptr : params.data(), nullptr);

@@ -17,6 +17,7 @@
 
 #include "compiler/ir/DType.h"
 #include "profiler/cuda/Driver.h"
+#include "profiler/cuda/TensorMap.h"
 
 namespace ts::rt {
 
@@ -159,7 +160,9 @@ void launch(const Module& module, const std::string& kernel, const LaunchConfig&
 /// The launch itself with no checks: one device pointer per kernel parameter, `fn` already
 /// prepared for config.dynamicSmemBytes (Module::prepare). For timing loops, after launch() or
 /// checkArguments() has validated the same arguments once. Throws CudaError.
+/// `maps` are TMA tensor maps (profiler/cuda/TensorMap.h), passed by value after the scalars.
 void launchRaw(cu::Function fn, const LaunchConfig& config, std::span<const cu::DevicePtr> ptrs,
-               cu::Stream stream = nullptr, std::span<const ScalarValue> scalars = {});
+               cu::Stream stream = nullptr, std::span<const ScalarValue> scalars = {},
+               std::span<const TensorMapBits> maps = {});
 
 }  // namespace ts::rt

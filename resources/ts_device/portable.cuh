@@ -174,8 +174,11 @@ struct fp8_e4m3 {
     }
 };
 
-/// OCP FP8 E5M2 (bias 15, max 57344, IEEE inf/NaN). Conversion from float is RNE with
-/// saturation to ±57344 (cvt.rn.satfinite.e5m2x2.f32, sm_89+; software elsewhere).
+/// OCP FP8 E5M2 (bias 15, max 57344, IEEE inf/NaN). Conversion from float is RNE without
+/// saturation, like binary16 (LANGUAGE.md: "e5m2 keeps infinities"; the interpreters' encoding,
+/// compiler/support/HostTensor.cpp): ±inf stays ±inf and |x| >= 61440 (the midpoint between 57344
+/// and the next binade, which rounds to even = up) becomes ±inf. PTX has cvt to e5m2 only with
+/// .satfinite (PTX ISA §9.7.9.21), so on sm_89+ the hardware result is fixed up for those inputs.
 struct fp8_e5m2 {
     unsigned char bits;
     fp8_e5m2() = default;
@@ -196,11 +199,12 @@ struct fp8_e5m2 {
     static TS_HD fp8_e5m2 fromBits(unsigned char b) { fp8_e5m2 h; h.bits = b; return h; }
     static TS_HD unsigned char fromFloat(float f) {
 #if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 890
+        if (fabsf(f) >= 61440.0f) return f < 0.0f ? 0xfcu : 0x7cu;  // ±inf (NaN compares false)
         unsigned short r;
         asm("cvt.rn.satfinite.e5m2x2.f32 %0, %1, %2;" : "=h"(r) : "f"(0.0f), "f"(f));
         return (unsigned char)(r & 0xffu);
 #else
-        return (unsigned char)detail::encodeSmallFloat<5, 2, true, 0x7bu, 0x7fu>(f);
+        return (unsigned char)detail::encodeSmallFloat<5, 2, false, 0x7bu, 0x7fu>(f);
 #endif
     }
 };
@@ -252,8 +256,9 @@ template <class T> TS_HD detail::LowpOnly<T> operator-(T a) {
 // ============================================================================================
 
 /// Converts between float, double, all integer types, bool and the ts float types. Low-precision
-/// targets round once from float (RNE; fp8 saturating): double and 64-bit integers go through
-/// float first. Low-precision sources convert exactly to float, then static_cast.
+/// targets round once from float (RNE; e4m3 saturating, e5m2 overflowing to inf): double and
+/// 64-bit integers go through float first. Low-precision sources convert exactly to float, then
+/// static_cast.
 template <class To, class From> TS_HD To cast(From x) {
     if constexpr (detail::IsSame<To, From>::value) {
         return x;

@@ -31,34 +31,9 @@ using namespace ts::gui;
 
 namespace {
 
-// TileLang's canonical GEMM (the shape of samples/gemm.py), so these tests do not depend on the
+// TileLang's canonical GEMM (tests/gui/GuiTestUtil.h), so these tests do not depend on the
 // samples folder's contents.
-const char* kGemm = R"(import tilelang
-import tilelang.language as T
-
-
-@tilelang.jit(out_idx=[-1])
-def matmul(M=256, N=256, K=256, block_M=64, block_N=64, block_K=32, dtype="float16",
-           accum_dtype="float"):
-    @T.prim_func
-    def main(A: T.Tensor((M, K), dtype), B: T.Tensor((K, N), dtype), C: T.Tensor((M, N), dtype)):
-        with T.Kernel(T.ceildiv(N, block_N), T.ceildiv(M, block_M), threads=128) as (bx, by):
-            A_shared = T.alloc_shared((block_M, block_K), dtype)
-            B_shared = T.alloc_shared((block_K, block_N), dtype)
-            C_local = T.alloc_fragment((block_M, block_N), accum_dtype)
-            T.clear(C_local)
-            for k in T.Pipelined(T.ceildiv(K, block_K), num_stages=2):
-                T.copy(A[by * block_M, k * block_K], A_shared)
-                T.copy(B[k * block_K, bx * block_N], B_shared)
-                T.gemm(A_shared, B_shared, C_local)
-            T.copy(C_local, C[by * block_M, bx * block_N])
-
-    return main
-
-
-def ref_program(A, B):
-    return A @ B
-)";
+const char* kGemm = ts::gui::test::kGemmProgram;
 
 // Waits until the session holds a result for its current text.
 using ts::gui::test::waitCompiled;
@@ -290,7 +265,7 @@ private slots:
         for (const char* id : {"passes", "generated", "params", "problems", "run"}) {
             QDockWidget* d = w.dock(id);
             QVERIFY2(d, id);
-            d->raise();
+            w.showPanel(id);  // Run is not part of the start workspace (Inspect)
             QPixmap px = d->grab();
             QVERIFY2(!px.isNull() && px.width() > 100 && px.height() > 100, id);
         }

@@ -6,6 +6,7 @@
 
 #include "app/gui/RunPanel.h"
 #include "app/gui/Session.h"
+#include "tests/gui/GuiTestUtil.h"
 
 using namespace ts::gui;
 
@@ -14,13 +15,7 @@ class RunPanelTest : public QObject {
     QTemporaryDir m_dir;
 
     QString script(const QString& name, const QString& body) {
-        QString p = m_dir.filePath(name);
-        QFile f(p);
-        f.open(QIODevice::WriteOnly);
-        f.write(("#!/bin/sh\n" + body + "\n").toUtf8());
-        f.close();
-        f.setPermissions(QFile::ReadOwner | QFile::WriteOwner | QFile::ExeOwner);
-        return p;
+        return ts::gui::test::writeScript(m_dir.path(), name, body);
     }
 
 private slots:

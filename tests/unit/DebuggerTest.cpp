@@ -226,4 +226,16 @@ TEST(Debugger, TilecDebugPrintsTheFragmentValueOfThread5) {
     }
 }
 
+TEST(Debugger, TilecDebugRejectsABlockOutsideTheGrid) {
+    cli::DebugCommand c;
+    c.flags.file = std::string(TS_SOURCE_DIR) + "/samples/gemm.py";
+    for (auto& [k, v] : kSmall) c.flags.params.push_back(k + "=" + v);
+    c.flags.target = "cuda:sm_80";
+    c.block = "3,0";
+    auto o = cli::test::captureCli([&] { return cli::runDebug(c); });
+    EXPECT_EQ(o.rc, 2);
+    EXPECT_NE(o.err.find("block (3, 0) is not in the kernel's grid (1, 1, 1)"), std::string::npos)
+        << o.err;
+}
+
 }  // namespace

@@ -1,22 +1,52 @@
 #include "visualizer/widgets/BankHeatmapWidget.h"
 
 #include <QHelpEvent>
+#include <QKeyEvent>
+#include <QMouseEvent>
 #include <QPainter>
 #include <QToolTip>
+#include <QWheelEvent>
+#include <algorithm>
 
 namespace ts::viz {
 
-BankHeatmapWidget::BankHeatmapWidget(QWidget* parent) : QWidget(parent) { setMouseTracking(true); }
+namespace {
+/// Text sizes (px): never below 11 at any zoom, growing with the cells.
+int labelPx(int cell) { return std::max(11, cell * 11 / 20); }
+}  // namespace
+
+BankHeatmapWidget::BankHeatmapWidget(QWidget* parent) : QWidget(parent) {
+    setMouseTracking(true);
+    setFocusPolicy(Qt::ClickFocus);  // zoom keys after a click
+}
 
 void BankHeatmapWidget::setModel(const BankHeatmapModel& m) {
     m_model = m;
     m_has = true;
     updateGeometry();
+    resize(sizeHint());
     update();
 }
 
+void BankHeatmapWidget::clear() {
+    m_model = {};
+    m_has = false;
+    update();
+}
+
+void BankHeatmapWidget::setCellSize(int px) {
+    m_cell = std::clamp(px, kMinCell, kMaxCell);
+    updateGeometry();
+    resize(sizeHint());
+    update();
+}
+
+int BankHeatmapWidget::left() const { return labelPx(m_cell) * 2 + 12; }
+// Three header rows: title, "bank →", bank numbers.
+int BankHeatmapWidget::top() const { return labelPx(m_cell) * 3 + 20; }
+
 QSize BankHeatmapWidget::sizeHint() const {
-    return {kLeft + m_model.banks() * kCell + 8, kTop + m_model.lanes() * kCell + 8};
+    return {left() + m_model.banks() * m_cell + 8, top() + m_model.lanes() * m_cell + 8};
 }
 
 QColor BankHeatmapWidget::wavefrontColor(int w) {
@@ -28,43 +58,94 @@ void BankHeatmapWidget::paintEvent(QPaintEvent*) {
     QPainter p(this);
     p.fillRect(rect(), palette().base());
     if (!m_has) return;
+    const QColor text = palette().text().color();
+    const QColor empty = emptyCellColor(palette().base().color());
+    QColor grid = palette().mid().color();
+    grid.setAlpha(160);
+    const int L = left(), T = top(), px = labelPx(m_cell);
     QFont f = font();
-    f.setPixelSize(9);
+    f.setPixelSize(px + 1);
     p.setFont(f);
-    p.setPen(palette().text().color());
-    p.drawText(QRect(4, 0, width() - 8, 16), Qt::AlignLeft | Qt::AlignVCenter,
+    p.setPen(text);
+    p.drawText(QRect(4, 0, width() - 8, px + 6), Qt::AlignLeft | Qt::AlignVCenter,
                QString::fromStdString(m_model.title() + "   " + m_model.summary()));
-    for (int b = 0; b < 32; ++b)
-        p.drawText(QRect(kLeft + b * kCell, 18, kCell, 14), Qt::AlignCenter, QString::number(b));
-    for (int l = 0; l < m_model.lanes(); ++l) {
-        p.setPen(palette().text().color());
-        p.drawText(QRect(0, kTop + l * kCell, kLeft - 4, kCell), Qt::AlignRight | Qt::AlignVCenter, QString::number(l));
-        for (int b = 0; b < 32; ++b) {
-            int v = m_model.cell(l, b);
-            QRect rc(kLeft + b * kCell, kTop + l * kCell, kCell, kCell);
-            p.fillRect(rc, wavefrontColor(v));
-            p.setPen(QColor(0, 0, 0, 40));
+    f.setPixelSize(px);
+    p.setFont(f);
+    p.drawText(QRect(L, px + 8, m_model.banks() * m_cell, px + 2), Qt::AlignLeft | Qt::AlignVCenter,
+               tr("bank →"));
+    // Bank numbers: every column when they fit, else every other one.
+    const int step = p.fontMetrics().horizontalAdvance("00") + 2 <= m_cell ? 1 : 2;
+    const int numbersY = 2 * px + 14;
+    for (int b = 0; b < m_model.banks(); b += step)
+        p.drawText(QRect(L + b * m_cell - (step - 1) * m_cell / 2, numbersY, m_cell * step, px + 2),
+                   Qt::AlignCenter, QString::number(b));
+    p.drawText(QRect(0, numbersY, L - 6, px + 2), Qt::AlignRight | Qt::AlignVCenter, tr("lane"));
+    const int lanes = m_model.lanes(), banks = m_model.banks();  // 32 x 32; 64 lanes on AMD
+    for (int l = 0; l < lanes; ++l) {
+        p.setPen(text);
+        p.drawText(QRect(0, T + l * m_cell, L - 6, m_cell), Qt::AlignRight | Qt::AlignVCenter,
+                   QString::number(l));
+        for (int b = 0; b < banks; ++b) {
+            const int v = m_model.cell(l, b);
+            QRect rc(L + b * m_cell, T + l * m_cell, m_cell, m_cell);
+            const QColor fill = v ? wavefrontColor(v) : empty;
+            p.fillRect(rc, fill);
+            p.setPen(grid);
             p.drawRect(rc.adjusted(0, 0, -1, -1));
             if (v) {
-                p.setPen(Qt::black);
+                p.setPen(contrastingText(fill));
                 p.drawText(rc, Qt::AlignCenter, QString::number(v));
             }
         }
-        if (l + 1 < m_model.lanes() && m_model.phaseOfLane(l + 1) >= 0 && m_model.phaseOfLane(l) != m_model.phaseOfLane(l + 1)) {
-            p.setPen(QPen(Qt::black, 2));
-            p.drawLine(kLeft, kTop + (l + 1) * kCell, kLeft + 32 * kCell, kTop + (l + 1) * kCell);
+        if (l + 1 < lanes && m_model.phaseOfLane(l + 1) >= 0 &&
+            m_model.phaseOfLane(l) != m_model.phaseOfLane(l + 1)) {
+            p.setPen(QPen(text, 2));
+            p.drawLine(L, T + (l + 1) * m_cell, L + banks * m_cell, T + (l + 1) * m_cell);
         }
     }
+}
+
+void BankHeatmapWidget::wheelEvent(QWheelEvent* e) {
+    if (!(e->modifiers() & Qt::ControlModifier)) return QWidget::wheelEvent(e);
+    setCellSize(m_cell + (e->angleDelta().y() > 0 ? 2 : -2));
+    e->accept();
+}
+
+void BankHeatmapWidget::keyPressEvent(QKeyEvent* e) {
+    const int z = zoomForKey(e, m_cell, kDefaultCell, kMinCell, kMaxCell);
+    if (z < 0) return QWidget::keyPressEvent(e);
+    setCellSize(z);
+    e->accept();
+}
+
+void BankHeatmapWidget::mousePressEvent(QMouseEvent* e) {
+    m_pan.press(this, e->globalPosition().toPoint());
+    QWidget::mousePressEvent(e);
+}
+
+void BankHeatmapWidget::mouseMoveEvent(QMouseEvent* e) {
+    if (e->buttons() && m_pan.move(e->globalPosition().toPoint())) setCursor(Qt::ClosedHandCursor);
+    QWidget::mouseMoveEvent(e);
+}
+
+void BankHeatmapWidget::mouseReleaseEvent(QMouseEvent* e) {
+    m_pan.release();
+    unsetCursor();
+    QWidget::mouseReleaseEvent(e);
 }
 
 bool BankHeatmapWidget::event(QEvent* e) {
     if (e->type() == QEvent::ToolTip && m_has) {
         auto* he = static_cast<QHelpEvent*>(e);
-        int b = (he->pos().x() - kLeft) / kCell, l = (he->pos().y() - kTop) / kCell;
-        if (he->pos().x() >= kLeft && he->pos().y() >= kTop && b < 32 && l < m_model.lanes()) {
+        const int L = left(), T = top();
+        int b = (he->pos().x() - L) / m_cell, l = (he->pos().y() - T) / m_cell;
+        if (he->pos().x() >= L && he->pos().y() >= T && b < m_model.banks() &&
+            l < m_model.lanes()) {
             int v = m_model.cell(l, b);
-            QString s = QStringLiteral("lane %1, bank %2: ").arg(l).arg(b) +
-                        (v ? QStringLiteral("wavefront %1 of phase %2").arg(v).arg(m_model.phaseOfLane(l)) : QStringLiteral("not touched"));
+            QString s =
+                QStringLiteral("lane %1, bank %2: ").arg(l).arg(b) +
+                (v ? QStringLiteral("wavefront %1 of phase %2").arg(v).arg(m_model.phaseOfLane(l))
+                   : QStringLiteral("not touched"));
             QToolTip::showText(he->globalPos(), s, this);
         } else {
             QToolTip::hideText();

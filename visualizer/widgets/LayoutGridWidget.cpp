@@ -1,6 +1,7 @@
 #include "visualizer/widgets/LayoutGridWidget.h"
 
 #include <QHelpEvent>
+#include <QKeyEvent>
 #include <QMouseEvent>
 #include <QPainter>
 #include <QToolTip>
@@ -8,7 +9,10 @@
 
 namespace ts::viz {
 
-LayoutGridWidget::LayoutGridWidget(QWidget* parent) : QWidget(parent) { setMouseTracking(true); }
+LayoutGridWidget::LayoutGridWidget(QWidget* parent) : QWidget(parent) {
+    setMouseTracking(true);
+    setFocusPolicy(Qt::ClickFocus);  // zoom keys after a click
+}
 
 void LayoutGridWidget::setModel(std::optional<LayoutGridModel> m) {
     m_model = std::move(m);
@@ -52,9 +56,14 @@ void LayoutGridWidget::paintEvent(QPaintEvent*) {
     if (!m_model) return;
     const auto& m = *m_model;
     QFont f = font();
-    f.setPixelSize(std::max(6, m_cell / 3));
+    // Readable at 100%: headers never below 11 px, cell labels only when 10 px text fits twice.
+    f.setPixelSize(std::max(11, m_cell / 3));
     p.setFont(f);
-    const int step = m_cell >= 16 ? 1 : m_cell >= 8 ? 4 : 8;
+    const int headerW = p.fontMetrics().horizontalAdvance(QString::number(m.cols())) + 4;
+    const int step = m_cell >= headerW       ? 1
+                     : m_cell * 2 >= headerW ? 2
+                     : m_cell * 4 >= headerW ? 4
+                                             : 8;
     p.setPen(palette().text().color());
     for (int64_t c = 0; c < m.cols(); c += step)
         p.drawText(QRect(int(kLeft + c * m_cell), 0, m_cell * step, kTop),
@@ -62,7 +71,10 @@ void LayoutGridWidget::paintEvent(QPaintEvent*) {
     for (int64_t r = 0; r < m.rows(); r += step)
         p.drawText(QRect(0, int(kTop + r * m_cell), kLeft - 3, m_cell),
                    Qt::AlignRight | Qt::AlignVCenter, QString::number(r));
-    const bool labels = m_cell >= 20;
+    const bool labels = m_cell >= 26;
+    QFont cellFont = font();
+    cellFont.setPixelSize(std::max(10, m_cell * 2 / 5));
+    const QColor gridLine = palette().mid().color();
     for (int64_t r = 0; r < m.rows(); ++r)
         for (int64_t c = 0; c < m.cols(); ++c) {
             const LayoutCell& x = m.cell(r, c);
@@ -75,10 +87,11 @@ void LayoutGridWidget::paintEvent(QPaintEvent*) {
             QColor qc(QRgb(0xff000000u | col));
             if ((m_thread >= 0 || m_warp >= 0) && !sel && !inWarp) qc = qc.lighter(160);
             p.fillRect(rc, qc);
-            p.setPen(sel ? QPen(Qt::black, 2) : QPen(QColor(0, 0, 0, 40), 1));
+            p.setPen(sel ? QPen(palette().text().color(), 2) : QPen(gridLine, 1));
             p.drawRect(rc.adjusted(0, 0, -1, -1));
             if (labels) {
-                p.setPen(Qt::black);
+                p.setFont(cellFont);
+                p.setPen(contrastingText(qc));
                 QString a = m.isShared() ? QString::number(x.physical)
                                          : QStringLiteral("T%1").arg(x.thread);
                 QString b = m.isShared() ? QStringLiteral("b%1").arg(x.bank)
@@ -89,6 +102,31 @@ void LayoutGridWidget::paintEvent(QPaintEvent*) {
         }
 }
 
+void LayoutGridWidget::keyPressEvent(QKeyEvent* e) {
+    const int z = zoomForKey(e, m_cell, kDefaultCell, 4, 64);
+    if (z < 0) return QWidget::keyPressEvent(e);
+    setCellSize(z);
+    e->accept();
+}
+
+void LayoutGridWidget::mouseMoveEvent(QMouseEvent* e) {
+    if (e->buttons() && m_pan.move(e->globalPosition().toPoint())) setCursor(Qt::ClosedHandCursor);
+    QWidget::mouseMoveEvent(e);
+}
+
+void LayoutGridWidget::mouseReleaseEvent(QMouseEvent* e) {
+    // A click selects (on release, so that a drag can pan instead).
+    const bool panned = m_pan.panning();
+    m_pan.release();
+    unsetCursor();
+    if (panned || !m_model) return;
+    auto [r, c] = cellAt(e->pos());
+    if (r < 0) return;
+    const LayoutCell& x = m_model->cell(r, c);
+    setSelectedThread(m_model->isShared() ? x.bank : x.thread);
+    emit cellClicked(r, c);
+}
+
 void LayoutGridWidget::wheelEvent(QWheelEvent* e) {
     if (!(e->modifiers() & Qt::ControlModifier)) return QWidget::wheelEvent(e);
     setCellSize(m_cell + (e->angleDelta().y() > 0 ? 2 : -2));
@@ -96,11 +134,7 @@ void LayoutGridWidget::wheelEvent(QWheelEvent* e) {
 }
 
 void LayoutGridWidget::mousePressEvent(QMouseEvent* e) {
-    auto [r, c] = cellAt(e->pos());
-    if (r < 0 || !m_model) return;
-    const LayoutCell& x = m_model->cell(r, c);
-    setSelectedThread(m_model->isShared() ? x.bank : x.thread);
-    emit cellClicked(r, c);
+    m_pan.press(this, e->globalPosition().toPoint());
 }
 
 bool LayoutGridWidget::event(QEvent* e) {

@@ -9,6 +9,7 @@
 #include <optional>
 
 #include "visualizer/core/LayoutGrid.h"
+#include "visualizer/widgets/PictureView.h"
 
 namespace ts::viz {
 
@@ -37,12 +38,17 @@ protected:
     void paintEvent(QPaintEvent*) override;
     void wheelEvent(QWheelEvent* e) override;
     void mousePressEvent(QMouseEvent* e) override;
+    void mouseMoveEvent(QMouseEvent* e) override;
+    void mouseReleaseEvent(QMouseEvent* e) override;
+    void keyPressEvent(QKeyEvent* e) override;
     bool event(QEvent* e) override;
 
 private:
     static constexpr int kLeft = 32, kTop = 18;
     std::optional<LayoutGridModel> m_model;
-    int m_cell = 22;
+    static constexpr int kDefaultCell = 28;
+    int m_cell = kDefaultCell;
+    PanDrag m_pan;
     int64_t m_thread = -1, m_warp = -1;
 };
 

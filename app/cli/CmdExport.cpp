@@ -1,0 +1,34 @@
+// `tilec export` (Commands.h): compiles the program for the target and writes the nvcc project
+// of ProjectExport.h — the same folder as the IDE's File › Export.
+#include <filesystem>
+#include <iostream>
+
+#include "app/cli/CliCommon.h"
+#include "app/cli/Commands.h"
+#include "app/cli/ProjectExport.h"
+
+namespace ts::cli {
+
+int runExport(const ExportCommand& c) {
+    CompileOptions opts;
+    opts.recordSnapshots = false;
+    auto r = compileFile(c.flags, opts);
+    if (!r) return 1;
+    if (printDiagnostics(*r) || !r->ok) return 1;
+    auto target = parseTarget(c.flags.target.empty() ? defaultTarget() : c.flags.target);
+    const std::string name =
+        c.name.empty() ? std::filesystem::path(c.flags.file).stem().string() : c.name;
+    std::string error;
+    auto files = exportProject(
+        *r, {c.out, name, c.flags.file, target ? target->arch() : std::string("sm_80")}, &error);
+    if (files.empty()) {
+        std::cerr << "tilec: error: " << error << "\n";
+        return 1;
+    }
+    std::cout << "wrote " << files.size() << " files to " << c.out << " (" << name << ", "
+              << (target ? target->arch() : std::string("sm_80"))
+              << "): build with `make` or CMake, then ./" << name << " checks its outputs\n";
+    return 0;
+}
+
+}  // namespace ts::cli

@@ -1,0 +1,161 @@
+// The sm_90a intrinsics on the thread-level interpreter (compiler/ir/Intrinsics.h, Hopper part):
+// mbarriers with arrival and transaction counts and phases, TMA tile loads whose data lands when
+// their barrier's phase completes (so a read before the wait is an unsynchronised read of a
+// pending element, and a wait that can never complete is reported as a deadlock, not a hang),
+// and wgmma as a block-level gemm through the same accumulation model as mma.sync (k16 steps,
+// compiler/interp/MmaModel.h), reading the operands through analysis::wgmmaSharedOffset and
+// writing the accumulator through analysis::makeWgmmaAccumulator.
+#include "compiler/analysis/HwLayouts.h"
+#include "compiler/analysis/WgmmaLayouts.h"
+#include "compiler/interp/MmaModel.h"
+#include "compiler/interp/ThreadMachine.h"
+#include "compiler/ir/Intrinsics.h"
+
+namespace ts::interp::detail {
+using namespace ts::ir;
+
+MbarrierState& ThreadMachine::mbarrierAt(const Address& a, const Span& at) {
+    auto it = m_mbarriers.find({a.buf, a.off});
+    if (it == m_mbarriers.end())
+        fail(at, "mbarrier " + describe(*a.buf, a.off) + " is used before tl.mbarrier_init");
+    return it->second;
+}
+
+void ThreadMachine::mbarrierMaybeComplete(MbarrierState& b) {
+    if (b.arrivalsLeft != 0 || b.txPending != 0) return;
+    b.landed.insert(b.landed.end(), b.writes.begin(), b.writes.end());
+    b.writes.clear();
+    ++b.phases;
+    b.arrivalsLeft = b.count;
+}
+
+void ThreadMachine::mbarrierOp(const CallNode* c, const ThreadList& act) {
+    setThread(act[0]);
+    if (c->args.size() != 2) fail(c->span, c->op + " takes 2 arguments");
+    Address a = evalAddress(c->args[0].get());
+    const int64_t v = evalI(c->args[1].get());
+    m_cur = -1;
+    if (a.buf->global || a.buf->threadStride) fail(c->span, c->op + ": the barrier must be in shared memory");
+    if (c->op == intrin::kMbarrierInit) {  // elected: n barriers, one arrival each
+        requireRange(*a.buf, a.off, v, c->span, "mbarrier init");
+        for (int64_t i = 0; i < v; ++i) m_mbarriers[{a.buf, a.off + i}] = MbarrierState{};
+        return;
+    }
+    MbarrierState& b = mbarrierAt(a, c->span);
+    if (c->op == intrin::kMbarrierExpectTx) {  // elected: the phase's arrival + expected bytes
+        if (b.arrivalsLeft <= 0)
+            fail(c->span, "mbarrier " + describe(*a.buf, a.off) + ": more arrivals than its count in one phase");
+        b.txPending += v;
+        --b.arrivalsLeft;
+        mbarrierMaybeComplete(b);
+        return;
+    }
+    // tl.mbarrier_wait(bar, parity): the phase of parity `v` has completed iff the current
+    // (incomplete) phase, number b.phases, has the other parity (PTX ISA §9.7.13.15.16).
+    if (b.phases % 2 == v % 2) {
+        fail(c->span,
+             "deadlock: waiting on mbarrier " + describe(*a.buf, a.off) + " for phase parity " + std::to_string(v) +
+                 ", which can never complete (" + std::to_string(b.arrivalsLeft) + " arrival(s) and " +
+                 std::to_string(b.txPending) + " transaction byte(s) outstanding, " + std::to_string(b.phases) +
+                 " phase(s) completed)",
+             "every waited phase needs its expect_tx arrival and TMA loads of exactly the expected bytes");
+    }
+    for (auto& w : b.landed) {  // the wait makes the completed phase's TMA data visible
+        w.buf->data[w.off] = w.v;
+        --w.buf->pending[w.off];
+        if (!w.buf->written.empty()) w.buf->written[w.off] = 1;
+        m_cells[w.buf][static_cast<size_t>(w.off)].writer = -1;  // async proxy, ordered by the wait
+    }
+    b.landed.clear();
+}
+
+void ThreadMachine::tmaLoad(const CallNode* c, const ThreadList& act) {
+    if (c->args.size() != 8)
+        fail(c->span, "tl.tma_load takes 8 arguments (map, dst, bar, c_inner, c_outer, rows, panel_elems, panels)");
+    setThread(act[0]);
+    const int64_t map = evalI(c->args[0].get());
+    Address dst = evalAddress(c->args[1].get()), bar = evalAddress(c->args[2].get());
+    const int64_t ci = evalI(c->args[3].get()), co = evalI(c->args[4].get());
+    const int64_t rows = evalI(c->args[5].get()), pw = evalI(c->args[6].get()), panels = evalI(c->args[7].get());
+    m_cur = -1;
+    auto desc = attrInts(m_func->attrs, "tma_map." + std::to_string(map));
+    if (desc.size() != 4 || desc[0] < 0 || size_t(desc[0]) >= m_func->params.size())
+        fail(c->span, "tl.tma_load: tensor map " + std::to_string(map) + " is not described by the kernel");
+    BufferState& src = lookup(m_func->params[size_t(desc[0])].get(), c->span);
+    if (src.shape.size() != 2) fail(c->span, "tl.tma_load: '" + src.node->name + "' is not a 2-D tensor");
+    if (dst.buf->global || dst.buf->threadStride || dst.buf->dtype != src.dtype)
+        fail(c->span, "tl.tma_load destination '" + dst.buf->node->name + "' is not a shared tile of the tensor's dtype");
+    const int e = dtypeBytes(src.dtype);
+    auto g = analysis::wgmmaTileGeometry(rows, pw * panels, e);
+    if (!g || g->panelElems != pw) fail(c->span, "tl.tma_load: the tile is not a TMA/wgmma operand tile");
+    if ((dst.off * e) % 1024) fail(c->span, "tl.tma_load destination " + describe(*dst.buf, dst.off) + " is not 1024-byte aligned");
+    MbarrierState& b = mbarrierAt(bar, c->span);
+    auto& cells = m_cells[dst.buf];
+    for (int64_t r = 0; r < rows; ++r)
+        for (int64_t q = 0; q < g->cols; ++q) {
+            const int64_t gr = co + r, gc = ci + q;
+            const bool in = gr >= 0 && gc >= 0 && gr < src.shape[0] && gc < src.shape[1];
+            const double v = in ? src.data[gr * src.strides[0] + gc * src.strides[1]] : 0.0;
+            const int64_t o = dst.off + analysis::wgmmaSharedOffset(*g, r, q);
+            requireRange(*dst.buf, o, 1, c->span, "TMA write");
+            SharedCell& cell = cells[static_cast<size_t>(o)];
+            if (dst.buf->pending[o])
+                fail(c->span, "TMA load into " + describe(*dst.buf, o) + " while an earlier async write to it is pending");
+            if (cell.readEpoch == m_epoch && cell.reader != -1)
+                fail(c->span, "TMA load into " + describe(*dst.buf, o) + " races with its read since the last T.sync_threads()",
+                     "the load may land as soon as it is issued: a barrier must separate the last read of a stage from its refill");
+            ++dst.buf->pending[o];
+            cells[static_cast<size_t>(o)].asyncAt = c->span;
+            b.writes.push_back({dst.buf, o, v});
+        }
+    b.txPending -= g->bytes();
+    mbarrierMaybeComplete(b);
+}
+
+// tl.wgmma_ss(A, B, C, M, N, K, warpgroups, ta, tb)
+void ThreadMachine::wgmmaSS(const CallNode* c, const ThreadList& act) {
+    if (c->args.size() != 10)
+        fail(c->span, "tl.wgmma_ss takes 10 arguments (A, B, C, M, N, K, warpgroups, transA, transB, wait)");
+    if (static_cast<int32_t>(act.size()) != m_threads)
+        fail(c->span, "tl.wgmma_ss executed by only " + std::to_string(act.size()) + " of " + std::to_string(m_threads) +
+                          " threads (every warpgroup must issue its wgmma)");
+    setThread(act[0]);
+    Address A = evalAddress(c->args[0].get()), B = evalAddress(c->args[1].get()), C = evalAddress(c->args[2].get());
+    int64_t p[6];
+    for (int i = 0; i < 6; ++i) p[i] = evalI(c->args[3 + i].get());
+    m_cur = -1;
+    const int64_t M = p[0], N = p[1], K = p[2], WG = p[3];
+    const bool TA = p[4] != 0, TB = p[5] != 0;
+    std::string why;
+    auto plan = analysis::hopperGemmPlan(M, N, K, m_threads, A.buf->dtype, C.buf->dtype, TA, TB, &why);
+    if (!plan || plan->warpgroups != WG || B.buf->dtype != A.buf->dtype)
+        fail(c->span, "tl.wgmma_ss M=" + std::to_string(M) + " N=" + std::to_string(N) + " K=" + std::to_string(K) +
+                          " on " + std::to_string(WG) + " warpgroup(s): " + (why.empty() ? "operand dtypes differ" : why));
+    if (A.buf->global || A.buf->threadStride || B.buf->global || B.buf->threadStride || !C.buf->threadStride)
+        fail(c->span, "tl.wgmma_ss reads shared A and B and accumulates into registers");
+    const int64_t e = dtypeBytes(A.buf->dtype);
+    for (auto* X : {&A, &B})
+        if ((X->off * e) % 1024) fail(c->span, "tl.wgmma_ss operand " + describe(*X->buf, X->off) + " is not 1024-byte aligned");
+    const auto& acc = fragmentMap({M, N, WG, -1}, [&] { return analysis::makeWgmmaAccumulator(M, N, {int(WG), 1, N}); });
+    const int64_t kAcc = static_cast<int64_t>(acc.size()) / m_threads;
+    requireRange(*C.buf, C.off, kAcc, c->span, "wgmma accumulator");
+    // Logical A (M x K) and B (K x N) through the stored tiles (K x M / N x K when transposed).
+    readGemmOperand(A, M, K, [&](int64_t i, int64_t k) {
+        return TA ? analysis::wgmmaSharedOffset(plan->a, k, i) : analysis::wgmmaSharedOffset(plan->a, i, k);
+    }, m_tileA, c->span, "tl.wgmma_ss");
+    readGemmOperand(B, K, N, [&](int64_t k, int64_t j) {
+        return TB ? analysis::wgmmaSharedOffset(plan->b, j, k) : analysis::wgmmaSharedOffset(plan->b, k, j);
+    }, m_tileB, c->span, "tl.wgmma_ss");
+    m_tileBt.resize(m_tileB.size());
+    for (int64_t k = 0; k < K; ++k)
+        for (int64_t j = 0; j < N; ++j) m_tileBt[j * K + k] = m_tileB[k * N + j];
+    for (int32_t t = 0; t < m_threads; ++t) {
+        double* regs = C.buf->data + int64_t(t) * C.buf->threadStride + C.off;
+        for (int64_t r = 0; r < kAcc; ++r) {
+            auto [i, j] = acc[t * kAcc + r];
+            regs[r] = mmaAccumulate(regs[r], m_tileA.data() + i * K, 1, m_tileBt.data() + j * K, 1, K, 16, C.buf->dtype);
+        }
+    }
+}
+
+}  // namespace ts::interp::detail

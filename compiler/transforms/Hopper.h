@@ -1,0 +1,53 @@
+// The sm_90a (Hopper) path of T.gemm / T.copy / T.Pipelined, spread over the passes it hooks:
+//  - infer-layouts calls selectHopperGemm (SelectHopper.cpp): when the target is sm_90a and the
+//    gemm, its operand copies and its loop qualify, the operand tiles get the wgmma_smem layout
+//    and the accumulator the wgmma layout. The layouts are the record of the choice: later
+//    passes read them, nothing else.
+//  - inject-pipeline calls injectTmaPipeline (InjectPipelineTma.cpp) for a T.Pipelined loop
+//    whose body copies into wgmma_smem tiles: TMA loads completing on mbarriers, S stages.
+//  - lower-tile-ops calls lowerWgmma (LowerHopper.cpp) for a gemm whose accumulator has the
+//    wgmma layout.
+// Without sm_90a, or when a condition fails, the sm_80 path (cp.async, mma.sync) runs unchanged.
+#pragma once
+#include <optional>
+#include <string>
+
+#include "compiler/Target.h"
+#include "compiler/analysis/WgmmaLayouts.h"
+#include "compiler/ir/IR.h"
+#include "compiler/transforms/LowerCommon.h"
+
+namespace ts::xform {
+
+/// True for targets with wgmma and TMA (sm_90a and later arch-specific Hopper targets).
+bool targetHasWgmma(const Target& t);
+
+/// The sm_90a plan of `gemm` in `f` (a kernel of `threads` threads), or nullopt with *why (the
+/// sm_80 path is used then). Beyond analysis::hopperGemmPlan: A and B are whole shared tiles
+/// without a user layout, each written only by one T.copy from a 2-D global tensor earlier in the
+/// body of the T.Pipelined loop that runs the gemm, that TMA can load (row pitch a multiple of 16
+/// bytes, constant shape, source not written by the kernel), and read by nothing but this gemm;
+/// the accumulator is touched only by this gemm, T.clear/T.fill and copies out of it.
+std::optional<analysis::HopperGemmPlan> selectHopperGemm(const ir::PrimFuncNode& f, const ir::TileOpNode& gemm,
+                                                         int64_t threads, const Target& target,
+                                                         std::string* why = nullptr);
+
+/// Rewrites a T.Pipelined loop whose body has copies into wgmma_smem tiles into the TMA +
+/// mbarrier schedule (InjectPipelineTma.cpp); null when the loop has none. Adds the tensor-map
+/// attrs ("tma_maps": count, "tma_map.<i>": {param index, box inner, box outer, swizzle bytes})
+/// to `attrs`; `staged` collects the multi-buffered tiles (original -> staged buffer).
+ir::Stmt injectTmaPipeline(const ir::ForNode& loop, const ir::PrimFuncNode& f, ir::Attrs& attrs,
+                           std::map<const ir::BufferNode*, ir::Buffer>& staged);
+
+/// Rewrites accesses of the multi-buffered tiles in `staged` (original -> staged buffer with a
+/// leading stage dimension) to stage `stage` (InjectPipeline.cpp).
+ir::Stmt restageTiles(const ir::Stmt& s, const std::map<const ir::BufferNode*, ir::Buffer>& staged, ir::Expr stage);
+
+/// tl.wgmma_ss for a gemm whose accumulator has the "wgmma_c" layout (LowerHopper.cpp).
+ir::Stmt lowerWgmma(lower::Ctx& c, const ir::TileOpNode& op);
+
+/// For a wgmma accumulator: tl.wgmma_wait(0) on its registers, which an op that reads or writes
+/// them emits first (a pipelined gemm may still be in flight); null for other fragments.
+ir::Stmt lowerWgmmaWait(lower::Ctx& c, const lower::LoweredFragment& f);
+
+}  // namespace ts::xform

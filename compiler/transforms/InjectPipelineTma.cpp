@@ -1,0 +1,157 @@
+// injectTmaPipeline (Hopper.h): the sm_90a schedule of a T.Pipelined loop whose copies fill
+// wgmma_smem tiles (chosen by infer-layouts). With S = max(1, num_stages) stages, n iterations:
+//
+//   tma_bar = alloc_shared((S,), uint64)
+//   tl.mbarrier_init(tma_bar[0], S)                # one arrival (the elected expect_tx) per phase
+//   T.sync_threads()
+//   for p in T.unroll(S):                          # prologue: tiles 0..S-1 in flight
+//       if p < n: tl.mbarrier_expect_tx(tma_bar[p], B); tl.tma_load(..., stage p, tma_bar[p])
+//   for k in T.serial(n):
+//       tl.mbarrier_wait(tma_bar[k % S], (k / S) % 2)    # tile k landed (use k/S of this stage)
+//       consumers(k) read stage k % S                    # wgmma waits for its own groups
+//       T.sync_threads()                                  # every thread is done with stage k % S
+//       if k + S < n: expect_tx + tma_load(k + S) into stage k % S
+//
+// B is the bytes of all tiles of one stage (TMA counts out-of-bounds box elements too). Each
+// stage's barrier completes one phase per use, so use u = k / S waits on parity u % 2; any trip
+// count (1 included) and any S work, since every issued load is waited for in the same loop.
+// The async proxy writes the tiles and wgmma reads them (both async proxy), so no proxy fence is
+// needed; the barrier before a refill orders every thread's last (completed) wgmma read.
+// When the body is just the gemm (and S >= 2), the gemm of iteration k is left in flight (wgmma
+// wait 1 retires k-1's group) and iteration k refills k-1's stage instead: S-1 tiles ahead,
+// tensor cores busy across iterations; the accumulator's next reader waits (lowerWgmmaWait).
+// Requires: infer-layouts (wgmma_smem tiles), plan-pipelines. Produces: the schedule above,
+// PrimFunc attrs "tma_maps" and "tma_map.<i>" = {param index, box inner (panel elements), box
+// outer (rows), swizzle bytes}.
+#include <algorithm>
+#include <cstdlib>
+
+#include "compiler/analysis/WgmmaLayouts.h"
+#include "compiler/transforms/Hopper.h"
+
+namespace ts::xform {
+using namespace ts::ir;
+
+namespace {
+
+using lower::intrinsicStmt;
+Expr addr(const Buffer& b, std::vector<Expr> idx) { return lower::addressOf(b, std::move(idx)); }
+
+struct TmaProducer {
+    const TileOpNode* copy = nullptr;
+    analysis::WgmmaTileGeometry geo;
+    int64_t map = 0;
+};
+
+/// Index of the tensor map for (param, geometry); appends "tma_map.<i>" when new.
+int64_t tensorMapFor(Attrs& attrs, int64_t param, const analysis::WgmmaTileGeometry& g) {
+    const std::vector<int64_t> want{param, g.panelElems, g.rows, g.panelBytes};
+    int64_t n = attrInt(attrs, "tma_maps", 0);
+    for (int64_t i = 0; i < n; ++i)
+        if (attrInts(attrs, "tma_map." + std::to_string(i)) == want) return i;
+    attrs["tma_map." + std::to_string(n)] = want;
+    attrs["tma_maps"] = n + 1;
+    return n;
+}
+
+/// The loop body beyond its TMA copies is one wgmma gemm and there are >= 2 stages: the gemm may
+/// stay in flight into the next iteration (a single stage would be refilled under it).
+/// TILESCOPE_HOPPER_SYNC_WGMMA=1 turns this off (measurement switch: the synchronous schedule).
+bool asyncWgmma(const std::vector<Stmt>& consumers, const PrimFuncNode& f, int64_t S) {
+    if (S < 2 || consumers.size() != 1) return false;
+    if (const char* e = std::getenv("TILESCOPE_HOPPER_SYNC_WGMMA"); e && *e == '1') return false;
+    auto* g = as<TileOpNode>(consumers[0]);
+    if (!g || g->op != TileOpKind::Gemm || !g->isRegion(2)) return false;
+    auto it = f.layouts.find(g->region(2).buffer->name);
+    return it != f.layouts.end() && it->second && it->second->family == "wgmma_c";
+}
+
+}  // namespace
+
+Stmt injectTmaPipeline(const ForNode& n, const PrimFuncNode& f, Attrs& attrs, std::map<const BufferNode*, Buffer>& staged) {
+    auto* sq = as<SeqNode>(n.body);
+    std::vector<Stmt> stmts = sq ? sq->stmts : std::vector<Stmt>{n.body};
+    std::vector<TmaProducer> producers;
+    std::vector<Stmt> consumers;
+    for (auto& s : stmts) {
+        auto* t = as<TileOpNode>(s);
+        const Buffer* dst = t && t->op == TileOpKind::Copy && t->isRegion(0) && t->isRegion(1) ? &t->region(1).buffer : nullptr;
+        auto it = dst ? f.layouts.find((*dst)->name) : f.layouts.end();
+        auto geo = it != f.layouts.end() && it->second ? analysis::wgmmaGeometryOf(*it->second, dtypeBytes((*dst)->dtype))
+                                                      : std::nullopt;
+        if (!geo) {
+            consumers.push_back(s);
+            continue;
+        }
+        int64_t param = -1;
+        for (size_t i = 0; i < f.params.size(); ++i)
+            if (f.params[i] == t->region(0).buffer) param = int64_t(i);
+        if (param < 0) {  // infer-layouts only picks copies from kernel tensors
+            consumers.push_back(s);
+            continue;
+        }
+        producers.push_back({t, *geo, tensorMapFor(attrs, param, *geo)});
+    }
+    if (producers.empty()) return nullptr;
+
+    const Span sp = n.span;
+    const int64_t S = std::max<int64_t>(1, attrInt(n.attrs, "num_stages", 1));
+    std::map<const BufferNode*, Buffer> local;
+    int64_t stageBytes = 0;
+    for (auto& p : producers) {
+        const Buffer& b = p.copy->region(1).buffer;
+        if (!staged.count(b.get()))
+            staged[b.get()] = std::make_shared<BufferNode>(b->name, b->dtype, std::vector<Expr>{intImm(S), intImm(p.geo.rows), intImm(p.geo.cols)},
+                                                           Scope::Shared, b->span);
+        local[b.get()] = staged[b.get()];
+        stageBytes += p.geo.bytes();
+    }
+    Buffer bars = std::make_shared<BufferNode>("tma_bar", DType::UInt64, std::vector<Expr>{intImm(S)}, Scope::Shared, sp);
+    const Var& k = n.var;
+    Expr rel = sub(k, n.min);
+    auto issue = [&](Expr iter, Expr stage) {
+        std::vector<Stmt> out{intrinsicStmt(intrin::kMbarrierExpectTx, {addr(bars, {stage}), intImm(stageBytes)}, sp)};
+        std::unordered_map<const VarNode*, Expr> at{{k.get(), iter}};
+        for (auto& p : producers) {
+            const Region& src = p.copy->region(0);
+            const Buffer& tile = local.at(p.copy->region(1).buffer.get());
+            Expr outer = substitute(src.ranges[0].min, at), inner = substitute(src.ranges[1].min, at);
+            out.push_back(intrinsicStmt(intrin::kTmaLoad,
+                               {intImm(p.map), addr(tile, {stage, intImm(0), intImm(0)}), addr(bars, {stage}), inner, outer,
+                                intImm(p.geo.rows), intImm(p.geo.panelElems), intImm(p.geo.panels)},
+                               p.copy->span));
+        }
+        return seq(out, sp);
+    };
+    Var ps = makeVar("ps", DType::Int32, sp);
+    Stmt prologue = forLoop(ps, intImm(0), intImm(S), ForKind::Unrolled,
+                            ifThen(lt(ps, n.extent), issue(add(n.min, ps), ps), nullptr, sp), {}, sp);
+    Expr stage = floormod(rel, intImm(S));
+    std::vector<Stmt> body{intrinsicStmt(intrin::kMbarrierWait, {addr(bars, {stage}), floormod(floordiv(rel, intImm(S)), intImm(2))}, sp)};
+    if (asyncWgmma(consumers, f, S)) {
+        // The gemm of iteration k stays in flight while the loop goes on (wgmma wait 1 retires
+        // k-1's), so the stage refilled in iteration k is k-1's: S-1 tiles ahead. The
+        // accumulator's next reader waits for the last group (lowerWgmmaWait).
+        Attrs ga = as<TileOpNode>(consumers[0])->attrs;
+        ga["wgmma_wait"] = int64_t(1);
+        auto* g = as<TileOpNode>(consumers[0]);
+        body.push_back(restageTiles(std::make_shared<TileOpNode>(g->op, g->args, ga, g->span), local, stage));
+        body.push_back(intrinsicStmt(intrin::kSyncThreads, {}, sp));
+        Expr prev = sub(rel, intImm(1));
+        body.push_back(ifThen(logicalAnd(binary(BinOp::Ge, rel, intImm(1)), lt(add(prev, intImm(S)), n.extent)),
+                              issue(add(sub(k, intImm(1)), intImm(S)), floormod(prev, intImm(S))), nullptr, sp));
+    } else {
+        for (auto& c : consumers) body.push_back(restageTiles(c, local, stage));
+        body.push_back(intrinsicStmt(intrin::kSyncThreads, {}, sp));
+        body.push_back(ifThen(lt(add(rel, intImm(S)), n.extent), issue(add(k, intImm(S)), stage), nullptr, sp));
+    }
+    Attrs la;
+    la["num_stages"] = S;
+    la["tma_pipeline"] = true;
+    Stmt mainLoop = forLoop(k, n.min, n.extent, ForKind::Serial, seq(body, sp), la, sp);
+    return seq({std::make_shared<AllocNode>(bars, nullptr, sp), intrinsicStmt(intrin::kMbarrierInit, {addr(bars, {intImm(0)}), intImm(S)}, sp),
+                intrinsicStmt(intrin::kSyncThreads, {}, sp), prologue, mainLoop},
+               sp);
+}
+
+}  // namespace ts::xform

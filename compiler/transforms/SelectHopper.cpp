@@ -1,0 +1,144 @@
+// selectHopperGemm (Hopper.h): whether a T.gemm takes the sm_90a path (TMA + mbarrier + wgmma).
+// The checks are conservative on purpose: anything the TMA/wgmma schedule would have to order
+// that it does not (generic-proxy writes to an operand tile, a second reader, an accumulator
+// used element-wise) keeps the sm_80 path, which handles every case.
+#include <set>
+
+#include "compiler/transforms/Hopper.h"
+
+namespace ts::xform {
+using namespace ts::ir;
+
+namespace {
+
+/// Region arguments of a tile op that it writes (the op's output operands).
+bool writesArg(const TileOpNode& t, size_t i) {
+    switch (t.op) {
+        case TileOpKind::Copy: return i == 1;
+        case TileOpKind::Gemm: return i == 2;
+        case TileOpKind::Fill: return i == 0;
+        case TileOpKind::Reduce: return i == 1;
+        case TileOpKind::Cumsum: return i == 1;
+        case TileOpKind::Atomic: return i == 0;
+    }
+    return false;
+}
+
+bool wholeTile(const Region& r, int64_t rows, int64_t cols) {
+    auto shape = constShape(*r.buffer);
+    if (!shape || shape->size() != 2 || (*shape)[0] != rows || (*shape)[1] != cols || r.ranges.size() != 2) return false;
+    for (size_t d = 0; d < 2; ++d)
+        if (constInt(r.ranges[d].min) != 0 || constInt(r.ranges[d].extent) != (*shape)[d]) return false;
+    return true;
+}
+
+/// A global -> shared copy TMA can do as one tile load: 2-D source of constant shape whose row
+/// pitch is a multiple of 16 bytes (cuTensorMapEncodeTiled's globalStrides rule), a region of
+/// exactly the stored tile's extents, same dtype.
+bool tmaLoadable(const TileOpNode& copy, const analysis::WgmmaTileGeometry& g, std::string& why) {
+    const Region &src = copy.region(0), &dst = copy.region(1);
+    if (src.buffer->scope != Scope::Global) return why = "the copy into '" + dst.buffer->name + "' does not read global memory", false;
+    if (src.buffer->dtype != dst.buffer->dtype) return why = "the copy into '" + dst.buffer->name + "' converts dtypes", false;
+    auto shape = constShape(*src.buffer);
+    if (!shape || shape->size() != 2) return why = "'" + src.buffer->name + "' is not a 2-D tensor of constant shape", false;
+    if (((*shape)[1] * g.eltBytes) % 16 != 0)
+        return why = "rows of '" + src.buffer->name + "' are not a multiple of 16 bytes (TMA global stride)", false;
+    if (src.ranges.size() != 2 || constInt(src.ranges[0].extent) != g.rows || constInt(src.ranges[1].extent) != g.cols)
+        return why = "the region of '" + src.buffer->name + "' is not the tile's shape", false;
+    return true;
+}
+
+}  // namespace
+
+bool targetHasWgmma(const Target& t) { return t.smVersion == 90 && t.archSpecific; }
+
+std::optional<analysis::HopperGemmPlan> selectHopperGemm(const PrimFuncNode& f, const TileOpNode& gemm, int64_t threads,
+                                                         const Target& target, std::string* why) {
+    std::string w;
+    auto no = [&](const std::string& s) {
+        if (why) *why = s;
+        return std::nullopt;
+    };
+    if (!targetHasWgmma(target)) return no("the target is not sm_90a");
+    if (gemm.args.size() < 3 || !gemm.isRegion(0) || !gemm.isRegion(1) || !gemm.isRegion(2)) return no("not a region gemm");
+    const Region &A = gemm.region(0), &B = gemm.region(1), &C = gemm.region(2);
+    if (A.buffer->scope != Scope::Shared || B.buffer->scope != Scope::Shared || C.buffer->scope != Scope::Fragment)
+        return no("operands are not shared tiles with a fragment accumulator");
+    if (A.buffer->dtype != B.buffer->dtype) return no("A and B dtypes differ");
+    auto ash = constShape(*A.buffer), bsh = constShape(*B.buffer), cs = constShape(*C.buffer);
+    if (!ash || !bsh || !cs || ash->size() != 2 || bsh->size() != 2 || cs->size() != 2) return no("tiles are not 2-D constant shapes");
+    const bool ta = attrBool(gemm.attrs, "transpose_A", false), tb = attrBool(gemm.attrs, "transpose_B", false);
+    const int64_t M = (*cs)[0], N = (*cs)[1], K = ta ? (*ash)[0] : (*ash)[1];
+    auto plan = analysis::hopperGemmPlan(M, N, K, threads, A.buffer->dtype, C.buffer->dtype, ta, tb, &w);
+    if (!plan) return no(w);
+    if (!wholeTile(A, plan->a.rows, plan->a.cols) || !wholeTile(B, plan->b.rows, plan->b.cols) || !wholeTile(C, M, N))
+        return no("operands are not whole tiles of the gemm's shape");
+    if (f.layouts.count(A.buffer->name) || f.layouts.count(B.buffer->name) || f.layouts.count(C.buffer->name))
+        return no("an operand has a user layout");
+
+    // The T.Pipelined loop whose body (top level) holds the gemm.
+    const ForNode* loop = nullptr;
+    size_t gi = 0;
+    walk(f.body, [&](const Stmt& s) {
+        auto* fr = as<ForNode>(s);
+        if (!fr || fr->forKind != ForKind::Pipelined || loop) return;
+        auto* sq = as<SeqNode>(fr->body);
+        std::vector<Stmt> stmts = sq ? sq->stmts : std::vector<Stmt>{fr->body};
+        for (size_t i = 0; i < stmts.size(); ++i)
+            if (stmts[i].get() == &gemm) loop = fr, gi = i;
+    });
+    if (!loop) return no("the gemm is not directly in a T.Pipelined loop body");
+    auto* sq = as<SeqNode>(loop->body);
+    std::vector<Stmt> body = sq ? sq->stmts : std::vector<Stmt>{loop->body};
+
+    // Operand producers: one TMA-loadable copy each, before the gemm.
+    std::set<const StmtNode*> allowed{&gemm};
+    std::set<const BufferNode*> sources;
+    for (auto [op, geo] : {std::pair{&A, &plan->a}, std::pair{&B, &plan->b}}) {
+        const TileOpNode* producer = nullptr;
+        int writers = 0;
+        for (size_t i = 0; i < gi; ++i) {
+            auto* t = as<TileOpNode>(body[i]);
+            if (t && t->op == TileOpKind::Copy && t->isRegion(0) && t->isRegion(1) && t->region(1).buffer == op->buffer)
+                producer = t, ++writers;
+        }
+        if (writers != 1) return no("'" + op->buffer->name + "' is not written by exactly one T.copy before the gemm in its loop");
+        if (!tmaLoadable(*producer, *geo, w)) return no(w);
+        allowed.insert(producer);
+        sources.insert(producer->region(0).buffer.get());
+    }
+    // Nothing else touches the operand tiles, writes the copy sources, or uses the accumulator
+    // other than clear/fill and copies out of it.
+    bool ok = true;
+    walk(
+        f.body,
+        [&](const Stmt& s) {
+            if (auto* st = as<StoreNode>(s)) {
+                if (st->buffer == A.buffer || st->buffer == B.buffer || st->buffer == C.buffer || sources.count(st->buffer.get()))
+                    ok = false;
+            }
+            auto* t = as<TileOpNode>(s);
+            if (!t || allowed.count(t)) return;
+            for (size_t i = 0; i < t->args.size(); ++i) {
+                auto* r = std::get_if<Region>(&t->args[i]);
+                if (!r) continue;
+                const BufferNode* b = r->buffer.get();
+                if (b == A.buffer.get() || b == B.buffer.get()) ok = false;
+                if (writesArg(*t, i) && sources.count(b)) ok = false;
+                if (b == C.buffer.get()) {
+                    const bool clear = t->op == TileOpKind::Fill && i == 0;
+                    const bool out = t->op == TileOpKind::Copy && i == 0 && t->isRegion(1) &&
+                                     t->region(1).buffer->scope != Scope::Fragment;
+                    if (!clear && !out) ok = false;
+                }
+            }
+        },
+        [&](const Expr& e) {
+            if (auto* l = as<LoadNode>(e))
+                if (l->buffer == A.buffer || l->buffer == B.buffer || l->buffer == C.buffer) ok = false;
+        });
+    if (!ok) return no("an operand tile or the accumulator is used by other statements");
+    return plan;
+}
+
+}  // namespace ts::xform

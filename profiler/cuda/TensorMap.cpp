@@ -1,0 +1,78 @@
+#include "profiler/cuda/TensorMap.h"
+
+#include <cstdlib>
+#include <stdexcept>
+
+#include <dlfcn.h>
+
+namespace ts::rt {
+namespace {
+
+// cuda.h (CUDA 12/13) enumerators: CUtensorMapDataType, CUtensorMapSwizzle,
+// CUtensorMapL2promotion, CUtensorMapFloatOOBfill, CUtensorMapInterleave. ABI values.
+int dataTypeOf(ir::DType t) {
+    switch (t) {
+        case ir::DType::UInt8: case ir::DType::Int8: case ir::DType::Float8E4M3: case ir::DType::Float8E5M2: return 0;  // UINT8
+        case ir::DType::UInt16: case ir::DType::Int16: return 1;  // UINT16
+        case ir::DType::UInt32: return 2;
+        case ir::DType::Int32: return 3;
+        case ir::DType::UInt64: return 4;
+        case ir::DType::Int64: return 5;
+        case ir::DType::Float16: return 6;
+        case ir::DType::Float32: return 7;
+        case ir::DType::Float64: return 8;
+        case ir::DType::BFloat16: return 9;
+        default: return -1;
+    }
+}
+int swizzleEnum(int bytes) { return bytes == 32 ? 1 : bytes == 64 ? 2 : bytes == 128 ? 3 : 0; }
+
+using EncodeTiled = cu::Result (*)(void* map, int dtype, unsigned rank, void* global, const uint64_t* dims,
+                                   const uint64_t* strides, const unsigned* box, const unsigned* elementStrides,
+                                   int interleave, int swizzle, int l2Promotion, int oobFill);
+
+EncodeTiled encodeEntry() {
+    static EncodeTiled fn = [] {
+        const char* env = std::getenv("TILESCOPE_LIBCUDA");
+        void* h = dlopen(env && *env ? env : "libcuda.so.1", RTLD_NOW | RTLD_LOCAL);
+        return h ? reinterpret_cast<EncodeTiled>(dlsym(h, "cuTensorMapEncodeTiled")) : nullptr;
+    }();
+    return fn;
+}
+
+}  // namespace
+
+std::string tensorMapProblem(const TensorMapParam& p, ir::DType dtype, const std::vector<int64_t>& shape,
+                             cu::DevicePtr ptr) {
+    const int e = ir::dtypeBytes(dtype);
+    if (dataTypeOf(dtype) < 0) return "dtype " + std::string(ir::dtypeName(dtype)) + " has no TMA element type";
+    if (shape.size() != 2) return "TMA tile loads here are 2-D; the tensor has rank " + std::to_string(shape.size());
+    if (ptr % 16) return "the tensor's address is not 16-byte aligned";
+    const int64_t pitch = shape[1] * e;
+    if (pitch % 16 || pitch >= (int64_t(1) << 40)) return "the row pitch of " + std::to_string(pitch) + " bytes is not a multiple of 16";
+    if (p.boxInner < 1 || p.boxInner > 256 || p.boxOuter < 1 || p.boxOuter > 256) return "box extents must be 1..256";
+    if ((p.boxInner * e) % 16) return "the box's inner extent is not a multiple of 16 bytes";
+    if (p.swizzleBytes && p.boxInner * e > p.swizzleBytes) return "the box's inner extent exceeds the swizzle span";
+    return {};
+}
+
+TensorMapBits encodeTensorMap(const TensorMapParam& p, ir::DType dtype, const std::vector<int64_t>& shape,
+                              cu::DevicePtr ptr) {
+    if (auto why = tensorMapProblem(p, dtype, shape, ptr); !why.empty())
+        throw std::invalid_argument("TMA tensor map over argument #" + std::to_string(p.tensor) + ": " + why);
+    const Driver& d = Driver::require();
+    EncodeTiled fn = encodeEntry();
+    if (!fn) throw std::runtime_error("the CUDA driver has no cuTensorMapEncodeTiled (needs CUDA 12 or later)");
+    TensorMapBits out;
+    const uint64_t dims[2] = {uint64_t(shape[1]), uint64_t(shape[0])};
+    const uint64_t strides[1] = {uint64_t(shape[1] * ir::dtypeBytes(dtype))};
+    const unsigned box[2] = {unsigned(p.boxInner), unsigned(p.boxOuter)};
+    const unsigned elementStrides[2] = {1, 1};
+    // interleave NONE, L2 promotion 128B (the line the loads fill), OOB fill NONE (zeros).
+    const cu::Result r = fn(&out, dataTypeOf(dtype), 2, reinterpret_cast<void*>(ptr), dims, strides, box, elementStrides, 0,
+                            swizzleEnum(p.swizzleBytes), 2, 0);
+    if (r != 0) throw CudaError("cuTensorMapEncodeTiled", r, d.describe(r));
+    return out;
+}
+
+}  // namespace ts::rt

@@ -1,0 +1,183 @@
+// ============================================================================================
+// Hopper (sm_90a): mbarriers, TMA tile loads, wgmma (resources/ts_device/hopper.cuh)
+// ============================================================================================
+// What the sm_90a T.gemm / T.copy / T.Pipelined lowering prints (compiler/transforms/
+// LowerHopper.cpp, InjectPipelineTma.cpp). The shared-memory operand layout is
+// analysis::wgmmaSharedOffset (compiler/analysis/WgmmaLayouts.h): a stored R x C tile is cut into
+// panels of P = min(C*e, 128) bytes per row, rows of one panel contiguous, 16-byte chunks XORed
+// with address bits 7.. (the TMA SWIZZLE_P mode, CUDA Driver API CUtensorMapSwizzle, equal to
+// the wgmma descriptor's swizzle mode, PTX ISA 8.x §9.7.15.5.1.2 "Shared Memory Matrix Layout").
+// Every tile is 1024-byte aligned (plan-smem), so the address-bit swizzle starts at the tile.
+// Only compiled when TS_HOPPER is defined; instructions are sm_90 (mbarrier tx, TMA) or sm_90a
+// (wgmma) and compile to a trap elsewhere, so a Hopper kernel built for sm_80 fails loudly.
+#ifdef TS_HOPPER
+
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
+#define TS_SM90 1
+#endif
+#if defined(__CUDA_ARCH_FEAT_SM90_ALL)
+#define TS_SM90A 1
+#endif
+
+/// CUtensorMap (cuda.h: 128 bytes, 64-byte aligned), encoded on the host by
+/// cuTensorMapEncodeTiled (profiler/cuda/TensorMap.cpp) and passed as a __grid_constant__
+/// kernel parameter; the device only takes its address (PTX ISA §9.7.9.25.5.1 tensor copies).
+struct alignas(64) TensorMap {
+    unsigned long long opaque[16];
+};
+
+/// mbarrier.init with `count` expected arrivals (PTX ISA §9.7.13.15.9). One thread.
+TS_D void mbarrier_init(unsigned long long* bar, unsigned count) {
+#ifdef TS_SM90
+    asm volatile("mbarrier.init.shared::cta.b64 [%0], %1;" ::"r"(smem_u32addr(bar)), "r"(count) : "memory");
+#else
+    __trap();
+#endif
+}
+/// Makes initialised mbarriers visible to the async proxy (TMA) before first use
+/// (fence.mbarrier_init, PTX ISA §9.7.13.4 membar/fence).
+TS_D void fence_barrier_init() {
+#ifdef TS_SM90
+    asm volatile("fence.mbarrier_init.release.cluster;" ::: "memory");
+#endif
+}
+/// tl.mbarrier_init: n barriers from bar, one arrival each, made visible to TMA. One thread.
+TS_D void mbarrier_init_n(unsigned long long* bar, int n) {
+    for (int i = 0; i < n; ++i) mbarrier_init(bar + i, 1);
+    fence_barrier_init();
+}
+/// Orders this thread's generic-proxy shared-memory writes before later async-proxy (TMA,
+/// wgmma) accesses (fence.proxy.async.shared::cta, PTX ISA §9.7.13.4).
+TS_D void fence_proxy_async() {
+#ifdef TS_SM90
+    asm volatile("fence.proxy.async.shared::cta;" ::: "memory");
+#endif
+}
+/// One arrival that also expects `bytes` more transaction bytes in the current phase
+/// (mbarrier.arrive.expect_tx, PTX ISA §9.7.13.15.12).
+TS_D void mbarrier_arrive_expect_tx(unsigned long long* bar, unsigned bytes) {
+#ifdef TS_SM90
+    asm volatile("mbarrier.arrive.expect_tx.shared::cta.b64 _, [%0], %1;" ::"r"(smem_u32addr(bar)), "r"(bytes)
+                 : "memory");
+#else
+    __trap();
+#endif
+}
+/// Spins until the phase with parity `parity` has completed (mbarrier.try_wait.parity,
+/// PTX ISA §9.7.13.15.16): phase k of a barrier has parity k % 2.
+TS_D void mbarrier_wait(unsigned long long* bar, unsigned parity) {
+#ifdef TS_SM90
+    const unsigned addr = smem_u32addr(bar);
+    unsigned done = 0;
+    do {
+        asm volatile(
+            "{\n.reg .pred p;\nmbarrier.try_wait.parity.shared::cta.b64 p, [%1], %2;\nselp.u32 %0, 1, 0, p;\n}"
+            : "=r"(done)
+            : "r"(addr), "r"(parity)
+            : "memory");
+    } while (!done);
+#else
+    __trap();
+#endif
+}
+
+/// TMA load of one 2-D box (cp.async.bulk.tensor.2d ... mbarrier::complete_tx::bytes, PTX ISA
+/// §9.7.9.25.5.2): box at element coordinates (c0 = innermost, c1) of `map`'s tensor into `dst`
+/// (shared, 128-byte aligned; 1024 with 128-byte swizzle); out-of-bounds elements are zero and
+/// still count as transaction bytes. Completes on `bar`.
+TS_D void tma_load_2d(const TensorMap* map, void* dst, unsigned long long* bar, int c0, int c1) {
+#ifdef TS_SM90
+    asm volatile(
+        "cp.async.bulk.tensor.2d.shared::cluster.global.mbarrier::complete_tx::bytes [%0], [%1, {%3, %4}], [%2];" ::"r"(
+            smem_u32addr(dst)),
+        "l"(reinterpret_cast<unsigned long long>(map)), "r"(smem_u32addr(bar)), "r"(c0), "r"(c1)
+        : "memory");
+#else
+    __trap();
+#endif
+}
+
+/// A whole R x C stored tile as PANELS boxes of (PW elements, R rows), panel p from column
+/// c0 + p*PW into dst + p*R*PW (the panel order of analysis::wgmmaSharedOffset). One thread.
+template <int PANELS, int PW, int R, class T>
+TS_D void tma_load_tile(const TensorMap* map, T* dst, unsigned long long* bar, int c0, int c1) {
+#pragma unroll
+    for (int p = 0; p < PANELS; ++p) tma_load_2d(map, dst + p * R * PW, bar, c0 + p * PW, c1);
+}
+
+/// wgmma shared-memory matrix descriptor (PTX ISA §9.7.15.5.1.2.2 "Matrix Descriptor Format"):
+/// bits 0-13 start address >> 4, 16-29 leading-dimension byte offset >> 4, 32-45 stride-dimension
+/// byte offset >> 4, 49-51 base offset (0: tiles are swizzle-aligned), 62-63 swizzle mode
+/// (1 = 128 B, 2 = 64 B, 3 = 32 B).
+TS_D unsigned long long wgmma_desc(const void* smem, unsigned lboBytes, unsigned sboBytes, int swizzleBytes) {
+    const unsigned long long a = smem_u32addr(smem);
+    const unsigned long long mode = swizzleBytes == 128 ? 1 : swizzleBytes == 64 ? 2 : swizzleBytes == 32 ? 3 : 0;
+    return ((a & 0x3FFFF) >> 4) | ((unsigned long long)((lboBytes >> 4) & 0x3FFF) << 16) |
+           ((unsigned long long)((sboBytes >> 4) & 0x3FFF) << 32) | (mode << 62);
+}
+
+/// Pins accumulator registers around the async wgmma so the compiler neither reads nor moves
+/// them while the tensor cores own them (the operand fence CUTLASS calls warpgroup_fence_operand).
+template <int R>
+TS_D void wgmma_fence_regs(float* d) {
+#pragma unroll
+    for (int i = 0; i < R; ++i) asm volatile("" : "+f"(d[i])::"memory");
+}
+
+/// Address of k-step kk (16 elements of K) and MN offset mn0 of a stored R x C operand tile in
+/// the wgmma_smem layout, and its descriptor. K-major (C is K): panel of k, row mn0. MN-major
+/// (C is MN): rows 16*kk, panel of mn0 (mn0*e a multiple of the panel width).
+template <int R, int C, bool KMAJOR, class T>
+TS_D unsigned long long wgmma_operand_desc(const T* tile, int kk, int mn0) {
+    constexpr int E = sizeof(T), P = C * E < 128 ? C * E : 128, PW = P / E;
+    const char* base = reinterpret_cast<const char*>(tile);
+    if (KMAJOR) {
+        const int kByte = kk * 16 * E;
+        return wgmma_desc(base + (kByte / P) * R * P + mn0 * P + kByte % P, 16, 8 * P, P);
+    }
+    return wgmma_desc(base + (mn0 / PW) * R * P + kk * 16 * P, R * P, 8 * P, P);
+}
+
+/// Block-level C += op(A) * op(B) on the tensor cores (T.gemm on sm_90a): WG warpgroups split M,
+/// each owns M/WG rows as M/WG/64 wgmma m64nNk16 tiles over the whole N; acc is the thread's
+/// part of analysis::makeWgmmaAccumulator(M, N, {WG, 1, N}) (tile mi at acc + mi*N/2). A is
+/// stored M x K (K x M when TA), B K x N (N x K when TB), both in the wgmma_smem layout. Commits
+/// its wgmma as one group and waits until at most WAIT groups are pending (0: this gemm is done
+/// and its tiles free; 1: the previous gemm's group is done, this one may still read its tiles
+/// and write acc, see wgmma_wait).
+template <int M, int N, int K, int WG, bool TA, bool TB, int WAIT, class T>
+TS_D void wgmma_gemm_ss(const T* A, const T* B, float* acc) {
+#ifdef TS_SM90A
+    constexpr int MI = M / WG / 64, R = N / 2;
+    constexpr int AR = TA ? K : M, AC = TA ? M : K, BR = TB ? N : K, BC = TB ? K : N;
+    const int wg = threadIdx.x / 128;
+    wgmma_fence_regs<MI * R>(acc);
+    asm volatile("wgmma.fence.sync.aligned;" ::: "memory");
+#pragma unroll
+    for (int kk = 0; kk < K / 16; ++kk) {
+        const unsigned long long db = wgmma_operand_desc<BR, BC, TB, T>(B, kk, 0);
+#pragma unroll
+        for (int mi = 0; mi < MI; ++mi) {
+            const unsigned long long da = wgmma_operand_desc<AR, AC, !TA, T>(A, kk, wg * (M / WG) + mi * 64);
+            WgmmaSS<N, T, TA ? 1 : 0, TB ? 0 : 1>::mma(acc + mi * R, da, db);
+        }
+    }
+    asm volatile("wgmma.commit_group.sync.aligned;" ::: "memory");
+    asm volatile("wgmma.wait_group.sync.aligned %0;" ::"n"(WAIT) : "memory");
+    wgmma_fence_regs<MI * R>(acc);
+#else
+    __trap();
+#endif
+}
+
+/// Waits until at most WAIT wgmma groups are pending (wgmma.wait_group, PTX ISA §9.7.15.7), then
+/// pins the R accumulator registers so no read of them is scheduled before the wait.
+template <int WAIT, int R>
+TS_D void wgmma_wait(float* acc) {
+#ifdef TS_SM90A
+    asm volatile("wgmma.wait_group.sync.aligned %0;" ::"n"(WAIT) : "memory");
+    wgmma_fence_regs<R>(acc);
+#endif
+}
+
+#endif  // TS_HOPPER
