@@ -11,6 +11,7 @@
 
 #include "compiler/Compile.h"
 #include "compiler/support/HostTensor.h"
+#include "profiler/check/ReferenceCall.h"
 
 namespace ts::cli {
 
@@ -23,6 +24,12 @@ struct CompileFlags {
     /// `@kernel=`, else the file's default kernel. "all" is handled by `tilec compile` alone.
     std::string kernel;
     bool pragmaNote = true;  ///< print the note listing the pragma's values (once per command)
+    /// run/bench: --ref-param NAME=VALUE (values for the reference's own parameters)
+    std::vector<std::string> refParams;
+    /// run/bench: --input NAME=RULE (how an input tensor is filled; rt::parseInputRule)
+    std::vector<std::string> inputRules;
+    /// run/bench: --ref-inputs NAME,... (ReferenceExtras::inputs)
+    std::vector<std::string> refInputs;
 };
 
 /// Reads a tile program through ts::readSourceFile (regular files up to 256 MiB only); nullopt,
@@ -50,10 +57,25 @@ bool hasReference(const CompileResult& r, const std::string& refName);
 /// outputs are ignored), evaluated in float64. nullopt with empty `why` when there is none;
 /// nullopt with a message when evaluation failed or the named function does not exist (the
 /// message lists the file's functions with a close-match hint).
+/// What a check passes to the reference besides the input tensors.
+struct ReferenceExtras {
+    std::vector<double> scalars;  ///< values of KernelInfo::scalars for this run (same order)
+    /// --ref-param NAME=VALUE: the reference's own parameters (rt::ReferenceOptions::namedValues)
+    std::map<std::string, std::string> namedValues;
+    /// --ref-inputs NAME,...: the kernel inputs (tensors or scalars) the reference takes
+    /// positionally, in this order; empty: all of them in the kernel's order.
+    std::vector<std::string> inputs;
+};
+/// The kernel's by-value scalar arguments (`n: T.int32`) for rt::ReferenceOptions::scalars: a
+/// reference parameter of the same name takes the value.
+std::vector<rt::ReferenceScalar> referenceScalars(const KernelInfo& k,
+                                                  const std::vector<double>& values);
+/// Warnings of the evaluation (a reference parameter left at a default) go to stderr.
 std::optional<std::vector<HostTensor>> referenceOutputs(const CompileResult& r,
                                                         const std::vector<HostTensor>& tensors,
                                                         std::string& why,
-                                                        const std::string& refName = {});
+                                                        const std::string& refName = {},
+                                                        const ReferenceExtras& extras = {});
 
 /// Writes `j` (indented) to `path`, or stdout for "-". Strings that are not valid UTF-8 (a file
 /// name) are written with U+FFFD instead of throwing. Prints "tilec: error: cannot write ..." and

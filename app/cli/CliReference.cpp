@@ -1,6 +1,10 @@
 // The float64 reference for tilec run/bench: the file's ref_program (or the function --ref /
 // the pragma's @ref names) through profiler/check.
 #include "app/cli/CliCommon.h"
+
+#include <algorithm>
+#include <iostream>
+
 #include "compiler/frontend/MetaValue.h"
 #include "compiler/frontend/Module.h"
 #include "compiler/support/ParamPragma.h"
@@ -23,10 +27,59 @@ bool hasReference(const CompileResult& r, const std::string& refName) {
     return rt::findReferenceProgram(*r.module->ast()) != nullptr;
 }
 
+std::vector<rt::ReferenceScalar> referenceScalars(const KernelInfo& k,
+                                                  const std::vector<double>& values) {
+    // By name only: a reference parameter named like the scalar takes it. Symbolic sizes come
+    // from tensor shapes and are not arguments of their own.
+    std::vector<rt::ReferenceScalar> out;
+    for (size_t i = 0; i < k.scalars.size() && i < values.size(); ++i) {
+        const ScalarArg& s = k.scalars[i];
+        if (s.tensor >= 0) continue;
+        out.push_back({s.name, values[i], !ir::isFloat(s.dtype), std::nullopt});
+    }
+    return out;
+}
+
+namespace {
+/// Keeps the inputs named in `names` (--ref-inputs), in that order: tensors (`inputs`, named by
+/// `inputNames`) and by-value scalars (`scalars`, renumbered). False with `why` on an unknown name.
+bool selectInputs(const KernelInfo& k, const std::vector<std::string>& names,
+                  std::vector<HostTensor>& inputs, std::vector<std::string>& inputNames,
+                  std::vector<rt::ReferenceScalar>& scalars, std::string& why) {
+    std::vector<std::string> scalarNames;
+    for (const ScalarArg& s : k.scalars)
+        if (s.tensor < 0) scalarNames.push_back(s.name);
+    std::vector<HostTensor> pickedTensors;
+    std::vector<rt::ReferenceScalar> pickedScalars = scalars;  // by name, as without the list
+    for (size_t pos = 0; pos < names.size(); ++pos) {
+        const std::string& n = names[pos];
+        auto t = std::find(inputNames.begin(), inputNames.end(), n);
+        if (t != inputNames.end()) {
+            pickedTensors.push_back(inputs[size_t(t - inputNames.begin())]);
+            continue;
+        }
+        auto sn = std::find(scalarNames.begin(), scalarNames.end(), n);
+        if (sn != scalarNames.end() && size_t(sn - scalarNames.begin()) < scalars.size()) {
+            pickedScalars[size_t(sn - scalarNames.begin())].position = pos;
+            continue;
+        }
+        std::string all;
+        for (auto& x : inputNames) all += (all.empty() ? "" : ", ") + x;
+        for (auto& x : scalarNames) all += (all.empty() ? "" : ", ") + x;
+        why = "--ref-inputs: the kernel has no input '" + n + "' (inputs: " + all + ")";
+        return false;
+    }
+    inputs = std::move(pickedTensors);
+    scalars = std::move(pickedScalars);
+    return true;
+}
+}  // namespace
+
 std::optional<std::vector<HostTensor>> referenceOutputs(const CompileResult& r,
                                                         const std::vector<HostTensor>& tensors,
                                                         std::string& why,
-                                                        const std::string& refName) {
+                                                        const std::string& refName,
+                                                        const ReferenceExtras& extras) {
     why.clear();
     if (!hasReference(r, refName)) return std::nullopt;
     rt::ReferenceOptions opt;
@@ -45,11 +98,23 @@ std::optional<std::vector<HostTensor>> referenceOutputs(const CompileResult& r,
         }
     }
     std::vector<HostTensor> inputs;
+    std::vector<std::string> inputNames;
     for (size_t i = 0; i < tensors.size() && i < r.kernel.args.size(); ++i)
-        if (!r.kernel.args[i].isOutput) inputs.push_back(tensors[i]);
+        if (!r.kernel.args[i].isOutput) {
+            inputs.push_back(tensors[i]);
+            inputNames.push_back(r.kernel.args[i].name);
+        }
+    rt::ReferenceCall call;
+    call.scalars = referenceScalars(r.kernel, extras.scalars);
+    call.namedValues = extras.namedValues;
+    if (!extras.inputs.empty() && !selectInputs(r.kernel, extras.inputs, inputs, inputNames,
+                                                call.scalars, why))
+        return std::nullopt;
     std::map<std::string, std::string> params;
     for (auto& p : r.params) params[p.name] = p.value;
-    auto res = rt::evalReference(*r.module->ast(), params, inputs, opt);
+    auto res = rt::evalReference(*r.module->ast(), params, inputs, opt, call);
+    for (auto& d : res.diagnostics)
+        if (d.severity == Severity::Warning) std::cerr << formatDiagnostic(d, r.source.get());
     if (!res.ok) {
         for (auto& d : res.diagnostics)
             if (d.severity == Severity::Error) why += formatDiagnostic(d, r.source.get());

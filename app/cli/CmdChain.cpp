@@ -261,7 +261,19 @@ int check(const ChainRun& run, const std::vector<HostTensor>& ref, double rtol) 
     std::vector<rt::OutputSpec> specs;
     for (size_t i = 0; i < run.finals.size(); ++i)
         specs.push_back({run.finalKeys[i], run.finals[i].shape});
-    if (auto bad = rt::referenceMismatch(specs, ref); !bad.empty()) {
+    // A chain's final outputs depend on which inputs were bound (a missing --bind leaves an
+    // extra output): the reference must return all of them, no prefix rule as for one kernel.
+    std::string bad;
+    if (ref.size() != specs.size()) {
+        std::string names;
+        for (const auto& o : specs) names += (names.empty() ? "" : ", ") + o.name;
+        bad = "ref_program returned " + std::to_string(ref.size()) +
+              (ref.size() == 1 ? " value" : " values") + " for " + std::to_string(specs.size()) +
+              " outputs (" + names + ")";
+    } else {
+        bad = rt::referenceMismatch(specs, ref);
+    }
+    if (!bad.empty()) {
         std::cerr << "tilec: error: " << bad
                   << "\n  hint: the reference returns the chain's final outputs in chain order\n";
         return 1;
@@ -282,6 +294,11 @@ int check(const ChainRun& run, const std::vector<HostTensor>& ref, double rtol) 
 }  // namespace
 
 int runChain(const RunCommand& c) {
+    if (!c.flags.inputRules.empty() || !c.flags.refParams.empty() || !c.flags.refInputs.empty()) {
+        std::cerr << "tilec: error: --input, --ref-param and --ref-inputs apply to one kernel, not "
+                     "to --chain\n";
+        return 1;
+    }
     if (!c.flags.kernel.empty()) {
         std::cerr << "tilec: error: --kernel " << c.flags.kernel
                   << " and --chain both choose kernels\n  hint: list every kernel to run in "

@@ -11,6 +11,7 @@
 
 #include "app/cli/Commands.h"
 #include "app/cli/RunSupport.h"
+#include "profiler/check/InputRules.h"
 #include "compiler/LaunchArgs.h"
 #include "compiler/interp/Interpreter.h"
 #include "compiler/interp/ThreadInterpreter.h"
@@ -22,10 +23,25 @@
 namespace ts::cli {
 /// Random inputs for the kernel's signature; false (after an error on stderr) when they do not
 /// fit in host memory or the signature is unusable.
-bool makeInputsOrReport(const std::vector<rt::TensorParam>& sig, const rt::InputOptions& io,
-                        rt::InputSet& set) {
+bool makeInputsOrReport(const std::vector<rt::TensorParam>& sig, rt::InputOptions io,
+                        rt::InputSet& set, const std::vector<std::string>& ruleTexts) {
+    std::map<std::string, rt::InputRule> rules;
+    for (const std::string& kv : ruleTexts) {
+        size_t eq = kv.find('=');
+        std::string error;
+        if (eq == std::string::npos || eq == 0) {
+            std::cerr << "tilec: error: --input " << kv << ": expected NAME=RULE\n";
+            return false;
+        }
+        auto rule = rt::parseInputRule(kv.substr(eq + 1), error);
+        if (!rule) {
+            std::cerr << "tilec: error: --input " << kv.substr(0, eq) << ": " << error << "\n";
+            return false;
+        }
+        rules[kv.substr(0, eq)] = *rule;
+    }
     try {
-        set = rt::makeInputs(sig, io);
+        set = rt::makeInputs(sig, io, rules);
         return true;
     } catch (const std::bad_alloc&) {
         std::cerr << "tilec: error: the kernel's tensors do not fit in host memory (check the "
@@ -155,7 +171,9 @@ bool checkOutputs(const CompileResult& r, const std::vector<HostTensor>& outs,
         return false;
     }
     bool all = true;
-    for (size_t k = 0; k < specs.size(); ++k) {
+    if (auto note = rt::uncheckedOutputs(specs, refs); !note.empty())
+        std::cout << "  note: " << note << "\n";
+    for (size_t k = 0; k < specs.size() && k < refs.size(); ++k) {
         if (outs[k].shape != refs[k].shape || !outs[k].hasData()) {
             std::cerr << "tilec: error: output " << specs[k].name << " has shape "
                       << formatShape(outs[k].shape) << ", the reference "
@@ -181,10 +199,22 @@ std::optional<std::vector<HostTensor>> reference(const CompileResult& r,
                                                  const std::vector<HostTensor>& inputs,
                                                  const std::string& mode, std::string& why,
                                                  std::string& label, RefSource& source,
-                                                 const std::string& refName) {
+                                                 const std::string& refName,
+                                                 const CompileFlags& flags) {
     if (mode == "ref") {
         auto start = std::chrono::steady_clock::now();
-        auto out = referenceOutputs(r, inputs, why, refName);
+        ReferenceExtras extras;
+        extras.scalars = g_scalars;
+        extras.inputs = flags.refInputs;
+        for (const std::string& kv : flags.refParams) {
+            size_t eq = kv.find('=');
+            if (eq == std::string::npos || eq == 0) {
+                why = "--ref-param " + kv + ": expected NAME=VALUE";
+                return std::nullopt;
+            }
+            extras.namedValues[kv.substr(0, eq)] = kv.substr(eq + 1);
+        }
+        auto out = referenceOutputs(r, inputs, why, refName, extras);
         if (out) {
             double s =
                 std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
@@ -227,7 +257,7 @@ int runRun(const RunCommand& c) {
     io.fresh = c.seed == 0;
     io.seed = c.seed;
     rt::InputSet set;
-    if (!makeInputsOrReport(sig, io, set)) return 1;
+    if (!makeInputsOrReport(sig, io, set, c.flags.inputRules)) return 1;
     zeroAtomicOutputs(*r, set);
     std::cout << "kernel " << r->kernel.name;
     if (const ProgramKernel* k = r->selected(); k && r->kernels.size() > 1)
@@ -279,7 +309,7 @@ int runRun(const RunCommand& c) {
     std::string label;
     why.clear();
     RefSource source{};
-    auto ref = reference(*r, set.tensors, c.check, why, label, source, refName);
+    auto ref = reference(*r, set.tensors, c.check, why, label, source, refName, c.flags);
     if (!ref) {
         std::cerr << "tilec: error: no reference: " << why << "\n";
         return 1;
@@ -315,7 +345,7 @@ int runBench(const BenchCommand& c) {
     rt::InputOptions io;
     io.fresh = true;
     rt::InputSet set;
-    if (!makeInputsOrReport(sig, io, set)) return 1;
+    if (!makeInputsOrReport(sig, io, set, c.flags.inputRules)) return 1;
     zeroAtomicOutputs(*r, set);
     int64_t bytesPerSet = 0;
     for (auto& a : r->kernel.args) {
@@ -344,7 +374,8 @@ int runBench(const BenchCommand& c) {
         for (auto& o : res.outputs) outs.push_back(std::move(o.tensor));
         std::string label;
         RefSource source{};
-        auto ref = reference(*r, set.tensors, "ref", why, label, source, referenceName(*r, c.ref));
+        auto ref = reference(*r, set.tensors, "ref", why, label, source, referenceName(*r, c.ref),
+                             c.flags);
         if (ref) {
             if (source == RefSource::Interpreter)
                 std::cout << noReferenceText(*r)

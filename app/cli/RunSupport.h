@@ -14,10 +14,11 @@ namespace ts::cli {
 
 /// The kernel's tensor parameters in order (name, dtype, shape, isOutput).
 std::vector<rt::TensorParam> signatureOf(const CompileResult& r);
-/// Random inputs for `sig`; false (after an error on stderr) when they do not fit in host memory
-/// or the signature is unusable.
-bool makeInputsOrReport(const std::vector<rt::TensorParam>& sig, const rt::InputOptions& io,
-                        rt::InputSet& set);
+/// Random inputs for `sig`, the inputs named in `rules` (--input NAME=RULE texts) filled by their
+/// rt::InputRule; false (after an error on stderr) when they do not fit in host memory, the
+/// signature is unusable or a rule is malformed or names no input.
+bool makeInputsOrReport(const std::vector<rt::TensorParam>& sig, rt::InputOptions io,
+                        rt::InputSet& set, const std::vector<std::string>& rules = {});
 /// Outputs the kernel only accumulates into with atomics (LaunchArgs.h) get zero data (the
 /// initial value uploaded to the GPU / kept by the interpreter) instead of poison; prints a line.
 void zeroAtomicOutputs(const CompileResult& r, rt::InputSet& set);

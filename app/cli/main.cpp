@@ -22,6 +22,22 @@ void addCompileFlags(CLI::App* app, CompileFlags& f) {
                     "the kernel of a file with several (see `tilec kernels FILE`; default: the "
                     "pragma's @kernel, else the file's first @tilelang.jit factory)");
 }
+/// Options of the commands that check a run against a reference (run, bench).
+void addCheckFlags(CLI::App* app, CompileFlags& f) {
+    app->add_option("--input", f.inputRules,
+                    "fill input tensor NAME by RULE instead of random values: NAME=offsets:TOTAL "
+                    "(0..TOTAL nondecreasing, e.g. cu_seqlens), NAME=int:LO:HI, "
+                    "NAME=distinct:N (rows of distinct indices < N), NAME=fill:V, NAME=arange "
+                    "(repeatable)");
+    app->add_option("--ref-param", f.refParams,
+                    "NAME=VALUE for a parameter of the reference function the kernel does not "
+                    "have (repeatable)");
+    app->add_option("--ref-inputs", f.refInputs,
+                    "the kernel inputs (tensors and scalar arguments, by name) the reference "
+                    "takes positionally, in its order (default: every input in the kernel's "
+                    "order)")
+        ->delimiter(',');
+}
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -58,6 +74,7 @@ int main(int argc, char** argv) {
         ->check(CLI::IsMember({"tile", "lowered"}));
     run->add_option("--check", rc.check, "reference: 'ref' (ref_program, float64) or 'interp'")
         ->check(CLI::IsMember({"ref", "interp"}));
+    addCheckFlags(run, rc.flags);
     run->add_option("--seed", rc.seed, "random seed for the inputs (default: fresh)");
     run->add_option("--ref", rc.ref,
                     "reference function to check against (default: the pragma's @ref, else "
@@ -84,6 +101,7 @@ int main(int argc, char** argv) {
     bench->add_option("--json", bc.json, "write the figures as JSON to FILE ('-' = stdout)");
     bench->add_flag("!--no-check", bc.check, "skip the correctness check of the first launch");
     bench->add_option("--ref", bc.ref, "reference function (as for run)");
+    addCheckFlags(bench, bc.flags);
 
     app.add_subcommand("passes", "list the pipeline's passes");
 

@@ -1,5 +1,5 @@
 // tilescope: the desktop IDE. `tilescope [FILE]` opens FILE (default: the last file, else
-// samples/gemm.py). `--screenshot OUT.png` renders the window once the first compile is in and
+// samples/gemm.py; a FILE that does not exist is an error, exit status 2). `--screenshot OUT.png` renders the window once the first compile is in and
 // exits (used under Xvfb for docs/screenshots); see --help for the options that set the scene.
 #include <QApplication>
 #include <QCommandLineParser>
@@ -8,6 +8,7 @@
 #include <QFileInfo>
 #include <QSettings>
 #include <QTimer>
+#include <cstdio>
 
 #include "app/gui/MainWindow.h"
 #include "app/gui/PluginManager.h"
@@ -41,8 +42,15 @@ int main(int argc, char** argv) {
     ts::gui::PluginManager::instance().loadAll();
     ts::gui::PluginManager::instance().registerPanels();
 
-    ts::gui::MainWindow w(/*restoreLayout=*/!shot.enabled());
     QString file = cli.positionalArguments().value(0);
+    // A file named on the command line that is not there is the user's mistake: say so, rather
+    // than opening the default sample in its place (a screenshot of gemm.py looked like success).
+    if (!file.isEmpty() && !QFileInfo(file).isFile()) {
+        std::fprintf(stderr, "tilescope: error: %s: %s\n", qPrintable(file),
+                     QFileInfo::exists(file) ? "not a file" : "no such file");
+        return 2;
+    }
+    ts::gui::MainWindow w(/*restoreLayout=*/!shot.enabled());
     if (file.isEmpty() && !shot.enabled()) file = QSettings().value("lastFile").toString();
     if (file.isEmpty() || !QFileInfo::exists(file)) {
         QString samples = ts::gui::MainWindow::samplesDir();

@@ -6,6 +6,7 @@
 #include <algorithm>
 
 #include "compiler/frontend/Elaborator.h"
+#include "compiler/frontend/MetaBuiltins.h"
 #include "compiler/ir/Intrinsics.h"
 
 namespace ts::fe {
@@ -197,16 +198,30 @@ void Elaborator::buildLoop(const LoopSpec& spec, const ast::For& s, const EnvPtr
 }
 
 Flow Elaborator::execWith(const ast::With& s, const EnvPtr& env) {
-    if (s.items.size() != 1)
-        throw CompileError(s.span, "a kernel 'with' takes exactly one context",
-                           "write: with T.Kernel(...) as (bx, by):");
-    Value c = eval(*s.items[0].context, env);
-    if (auto* k = c.extAs<KernelSpec>()) {
-        buildKernel(*k, s.items[0], s, env);
-        return Flow::Normal;
+    // One T.Kernel, beside which only instrumentation scopes (iket.range) may stand: those mark
+    // a region for a tracing tool and compile to nothing (MetaBuiltins.h).
+    const ast::WithItem* kernelItem = nullptr;
+    Value kernel;
+    for (const ast::WithItem& item : s.items) {
+        Value c = eval(*item.context, env);
+        if (c.extAs<InstrumentationScope>()) {
+            if (item.target) assign(*item.target, Value::none(), env);
+            continue;
+        }
+        if (kernelItem || !c.extAs<KernelSpec>())
+            throw CompileError(item.context->span,
+                               kernelItem ? "a kernel 'with' takes one T.Kernel (besides "
+                                            "instrumentation scopes such as iket.range)"
+                                          : "'with' needs T.Kernel(...) here, got " + typeName(c),
+                               "write: with T.Kernel(...) as (bx, by):");
+        kernelItem = &item;
+        kernel = c;
     }
-    throw CompileError(s.items[0].context->span,
-                       "'with' needs T.Kernel(...) here, got " + typeName(c));
+    if (!kernelItem)
+        throw CompileError(s.span, "'with' needs T.Kernel(...) here",
+                           "write: with T.Kernel(...) as (bx, by):");
+    buildKernel(*kernel.extAs<KernelSpec>(), *kernelItem, s, env);
+    return Flow::Normal;
 }
 
 void Elaborator::buildKernel(const KernelSpec& k, const ast::WithItem& item, const ast::With& s,

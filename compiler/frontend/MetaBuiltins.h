@@ -11,6 +11,16 @@
 namespace ts::fe {
 class Interp;
 
+/// A `with` item that only marks a region for an external tracing tool, which TileScope does
+/// not emit: `iket.range("name")` of tilelang.tools.cuda (TileLang's instrumentation kit). A
+/// kernel `with T.Kernel(...) as bx, iket.range("total"):` compiles as the T.Kernel alone.
+class InstrumentationScope final : public ExtValue {
+public:
+    explicit InstrumentationScope(std::string tool) : tool(std::move(tool)) {}
+    std::string typeName() const override { return tool + ".range"; }
+    std::string tool;
+};
+
 namespace meta {
 
 /// Positional argument `i` as an int; otherwise "callee() <what> must be an int, not float".

@@ -283,6 +283,9 @@ void Interp::installModules() {
         T->set(std::string(ir::dtypeName(t)), Value::dtype(t));
     }
     T->set("float8_e4m3fn", Value::dtype(ir::DType::Float8E4M3));
+    // TF32 values live in 32-bit float storage (TVM's tfloat32 buffers are float32 in memory);
+    // what TF32 changes is the tensor-core product, which a float32 T.gemm already computes in.
+    T->set("tfloat32", Value::dtype(ir::DType::Float32));
     T->set("float", Value::dtype(ir::DType::Float32));  // TileLang's alias: T.float is float32
     T->set("double", Value::dtype(ir::DType::Float64));
     T->set("half", Value::dtype(ir::DType::Float16));
@@ -339,6 +342,23 @@ void Interp::installModules() {
     tl->set("next_power_of_2", *tlMath->find("next_power_of_2"));
     registerModule("tilelang.autotuner")->set("autotune", *tl->find("autotune"));
     registerModule("tilelang.layout");
+    // tilelang.tools.cuda.iket: trace markers for an external tool (TileLang's instrumentation
+    // kit). They do not change what a kernel computes and TileScope emits no trace events, so
+    // they elaborate to nothing: mark/payload are no-ops, range is a `with` item the kernel
+    // scope skips (InstrumentationScope). Host-side session/output helpers stay unavailable.
+    auto iket = std::make_shared<NamespaceObj>();
+    iket->name = "tilelang.tools.cuda.iket";
+    defn(*iket, "iket", "range", [](Interp&, CallArgs&) {
+        return Value::ext(std::make_shared<InstrumentationScope>("iket"));
+    });
+    defn(*iket, "iket", "mark", [](Interp&, CallArgs&) { return Value::none(); });
+    defn(*iket, "iket", "payload", [](Interp&, CallArgs&) { return Value::none(); });
+    for (const char* path : {"tilelang.tools", "tilelang.tools.cuda"}) {
+        auto m = registerModule(path);  // the rest of them stays unavailable, as before
+        m->opaque = true;
+        m->opaqueReason = std::string("module '") + path + "' is not available at compile time";
+    }
+    registerModule("tilelang.tools.cuda")->set("iket", Value::ns(iket));
 
     // ---- torch (dtypes only) ----
     auto torch = registerModule("torch");
@@ -350,6 +370,21 @@ void Interp::installModules() {
     defn(*cuda, "torch.cuda", "get_device_capability", [](Interp&, CallArgs& a) {
         a.expectPositional(0, 1);
         return Value::tuple({Value::integer(9), Value::integer(0)});
+    });
+    // Module-level `if torch.cuda.is_available():` guards in real files: the target is a GPU.
+    defn(*cuda, "torch.cuda", "is_available", [](Interp&, CallArgs& a) {
+        a.expectPositional(0, 0);
+        return Value::boolean(true);
+    });
+    defn(*cuda, "torch.cuda", "get_device_properties", [](Interp&, CallArgs& a) {
+        a.expectPositional(0, 1);
+        auto props = std::make_shared<NamespaceObj>();
+        props->name = "torch.cuda.get_device_properties()";
+        props->set("major", Value::integer(9));
+        props->set("minor", Value::integer(0));
+        props->set("name", Value::str("NVIDIA H200 (TileScope target sm_90a)"));
+        props->set("multi_processor_count", Value::integer(132));
+        return Value::ns(props);
     });
     torch->set("cuda", Value::ns(cuda));
     const std::pair<const char*, ir::DType> kTorch[] = {

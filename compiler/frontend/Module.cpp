@@ -59,10 +59,20 @@ bool endsWithName(const std::string& dotted, std::string_view last) {
     size_t dot = dotted.rfind('.');
     return std::string_view(dotted).substr(dot == std::string::npos ? 0 : dot + 1) == last;
 }
+// Decorators of other kernel languages: real TileLang files keep Triton baselines (`@triton.jit`,
+// `@triton.autotune`) and torch/numba helpers beside the TileLang kernels; those are not ours.
+bool isForeignKernelDecorator(const std::string& c) {
+    for (std::string_view m : {"triton.", "torch.", "numba.", "jax.", "cupy."})
+        if (c.rfind(m, 0) == 0) return true;
+    return false;
+}
 bool isJit(const std::string& c) {
+    if (isForeignKernelDecorator(c)) return false;
     return c == "tilelang.jit" || c == "tilelang.lazy_jit" || endsWithName(c, "jit");
 }
-bool isAutotune(const std::string& c) { return endsWithName(c, "autotune"); }
+bool isAutotune(const std::string& c) {
+    return !isForeignKernelDecorator(c) && endsWithName(c, "autotune");
+}
 bool isPrimFuncName(const std::string& c) { return endsWithName(c, "prim_func"); }
 
 DecoratorInfo decoratorInfo(const ast::Expr* d, const Aliases& al) {
@@ -383,6 +393,18 @@ void execTopLevel(Interp& in, const ast::Module& mod, const EnvPtr& g, Diagnosti
     }
 }
 
+namespace {
+/// The first top-level function with a Triton/torch kernel decorator, or "".
+std::string foreignKernel(const ast::Module& m) {
+    Aliases al(m);
+    for (const ast::Stmt* s : m.body)
+        if (auto f = ast::as<ast::FunctionDef>(s))
+            for (const ast::Expr* d : f->decorators)
+                if (isForeignKernelDecorator(decoratorInfo(d, al).name)) return f->name;
+    return {};
+}
+}  // namespace
+
 // ---- Module ----------------------------------------------------------------------------------
 
 Module::~Module() = default;
@@ -401,9 +423,13 @@ std::shared_ptr<Module> Module::analyze(SourcePtr src, DiagnosticEngine& diags) 
         parseErrors |= diags.all()[i].severity == Severity::Error;
     if (info->m_entries.empty() && !parseErrors)
         diags.error(Span{1, 1, 1, 1}, "no kernel found in this file",
-                    "write a function decorated with @tilelang.jit, a factory returning an inner "
-                    "@T.prim_func, "
-                    "or a module-level @T.prim_func",
+                    (foreignKernel(*info->m_ast).empty()
+                         ? std::string()
+                         : "'" + foreignKernel(*info->m_ast) +
+                               "' is a Triton (or torch) kernel, which TileScope does not "
+                               "compile; ") +
+                        "write a function decorated with @tilelang.jit, a factory returning an "
+                        "inner @T.prim_func, or a module-level @T.prim_func",
                     "module");
     return info;
 }
@@ -420,11 +446,21 @@ const KernelEntry* Module::selectEntry(std::string_view name, DiagnosticEngine& 
     if (m_entries.empty()) return nullptr;  // analyze() already reported "no kernel found"
     if (name.empty()) return &m_entries.front();
     if (const KernelEntry* e = entry(name)) return e;
-    // The inner prim_func's name, when it identifies one factory (several factories often
-    // name theirs `main`).
+    // The name of an inner prim_func (any of a factory's, which then selects the factory; its
+    // parameters decide which one it returns), when it identifies one factory (several factories
+    // often name theirs `main`).
     std::vector<const KernelEntry*> byInner;
-    for (const auto& e : m_entries)
-        if (e.primFunc && e.primFunc != e.func && e.primFunc->name == name) byInner.push_back(&e);
+    Aliases al(*m_ast);
+    for (const auto& e : m_entries) {
+        if (e.primFunc == e.func) continue;  // a bare prim_func is named by its def
+        bool found = false;
+        walkStmts(e.func->body, [&](const ast::Stmt* st) {
+            if (auto inner = ast::as<ast::FunctionDef>(st);
+                inner && !found && inner->name == name && hasPrimFuncDecorator(inner, al))
+                found = true;
+        });
+        if (found) byInner.push_back(&e);
+    }
     if (byInner.size() == 1) return byInner.front();
     std::vector<std::string> names;
     for (const auto& e : m_entries) names.push_back(e.name());
@@ -467,8 +503,10 @@ void Module::findEntries() {
         if (!f) continue;
         KernelEntry e;
         e.func = f;
+        bool foreign = false;
         for (const ast::Expr* d : f->decorators) {
             DecoratorInfo info = decoratorInfo(d, al);
+            foreign |= isForeignKernelDecorator(info.name);
             e.isJit |= isJit(info.name);
             e.isAutotune |= isAutotune(info.name);
             if (const ast::Expr* v = info.keyword("out_idx")) e.outIdx = v;
@@ -476,6 +514,7 @@ void Module::findEntries() {
             if (const ast::Expr* v = info.keyword("pass_configs")) e.passConfigs = v;
             e.decorators.push_back(std::move(info));
         }
+        if (foreign) continue;  // a @triton.jit kernel: not a TileLang entry, whatever its body
         bool kernelBody = false, hasConst = false;
         walkStmts(f->body, [&](const ast::Stmt* st) {
             if (auto inner = ast::as<ast::FunctionDef>(st);

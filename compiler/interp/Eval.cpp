@@ -101,6 +101,21 @@ std::string_view baseName(std::string_view op) {
     return op;
 }
 
+/// Called when a select's condition is false.
+void reportGuardedLoad(Machine& m, const SelectNode& n) {
+    // The bounds guard lowering puts around a global element load inside T.Parallel
+    // (LowerParallel.cpp GuardGlobal: select(in-bounds, A[i], 0) carrying the load's own span;
+    // T.copy's zero-fill selects carry none). On the GPU the guard makes an out-of-bounds read
+    // give 0, but the program read outside the tensor, which the tile-level interpreter reports:
+    // so does this one, by performing the load (loadValue fails with "out-of-bounds load ...").
+    if (!n.span.valid() || !n.t || n.t->kind != ExprKind::Load || !(n.t->span == n.span)) return;
+    const ExprNode* f = n.f.get();
+    if (f && f->kind == ExprKind::Cast) f = static_cast<const CastNode*>(f)->value.get();
+    bool zero = f && ((f->kind == ExprKind::IntImm && static_cast<const IntImmNode*>(f)->value == 0) ||
+                      (f->kind == ExprKind::FloatImm && static_cast<const FloatImmNode*>(f)->value == 0));
+    if (zero) m.loadValue(static_cast<const LoadNode*>(n.t.get()));
+}
+
 }  // namespace
 
 int64_t floorDiv(int64_t a, int64_t b) {
@@ -154,7 +169,9 @@ double Machine::evalF(const ExprNode* e) {
         }
         case ExprKind::Select: {
             auto* n = static_cast<const SelectNode*>(e);
-            return evalCond(n->cond.get()) ? evalF(n->t.get()) : evalF(n->f.get());
+            if (evalCond(n->cond.get())) return evalF(n->t.get());
+            reportGuardedLoad(*this, *n);
+            return evalF(n->f.get());
         }
         case ExprKind::Call:
             return roundValue(e->dtype, callF(static_cast<const CallNode*>(e)));
@@ -205,7 +222,9 @@ int64_t Machine::evalI(const ExprNode* e) {
         }
         case ExprKind::Select: {
             auto* n = static_cast<const SelectNode*>(e);
-            return evalCond(n->cond.get()) ? evalI(n->t.get()) : evalI(n->f.get());
+            if (evalCond(n->cond.get())) return evalI(n->t.get());
+            reportGuardedLoad(*this, *n);
+            return evalI(n->f.get());
         }
         case ExprKind::Call: {
             auto* n = static_cast<const CallNode*>(e);

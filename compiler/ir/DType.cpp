@@ -43,6 +43,7 @@ std::optional<DType> parseDType(std::string_view n) {
     if (n == "double") return DType::Float64;
     if (n == "int") return DType::Int32;
     if (n == "float8_e4m3fn") return DType::Float8E4M3;
+    if (n == "tfloat32") return DType::Float32;  // 32-bit storage; see T.tfloat32 (MetaModules)
     for (const auto& i : kInfo)
         if (i.name == n) return i.t;
     return std::nullopt;

@@ -1,5 +1,7 @@
 #include "profiler/check/Compare.h"
 
+#include "profiler/check/ReferenceCall.h"
+
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
@@ -145,14 +147,18 @@ Comparison compare(const HostTensor& actual, const HostTensor& reference,
 
 std::string referenceMismatch(const std::vector<OutputSpec>& outputs,
                               const std::vector<HostTensor>& references) {
-    if (outputs.size() != references.size()) {
+    // Fewer values than outputs fit: they are compared with the first outputs in order, as
+    // TileLang's profiler zips the kernel's outputs with the reference's (a FlashAttention forward
+    // reference returns O, the kernel also writes lse). uncheckedOutputs() names the rest.
+    if (outputs.size() != references.size() &&
+        (references.empty() || references.size() > outputs.size())) {
         std::string names;
         for (const auto& o : outputs) names += (names.empty() ? "" : ", ") + o.name;
         const size_t n = references.size(), k = outputs.size();
         return "ref_program returned " + std::to_string(n) + (n == 1 ? " value" : " values") +
                " for " + std::to_string(k) + (k == 1 ? " output" : " outputs") + " (" + names + ")";
     }
-    for (size_t i = 0; i < outputs.size(); ++i) {
+    for (size_t i = 0; i < references.size(); ++i) {
         const auto& o = outputs[i];
         const auto& r = references[i];
         if (r.shape != o.shape)
@@ -161,6 +167,18 @@ std::string referenceMismatch(const std::vector<OutputSpec>& outputs,
         if (!r.hasData()) return "ref_program's value for output " + o.name + " has no data";
     }
     return {};
+}
+
+std::string uncheckedOutputs(const std::vector<OutputSpec>& outputs,
+                             const std::vector<HostTensor>& references) {
+    if (references.empty() || references.size() >= outputs.size()) return {};
+    std::string rest;
+    for (size_t i = references.size(); i < outputs.size(); ++i)
+        rest += (rest.empty() ? "" : ", ") + outputs[i].name;
+    const size_t n = references.size(), k = outputs.size();
+    return rest + " not checked: ref_program returned " + std::to_string(n) +
+           (n == 1 ? " value" : " values") + " for " + std::to_string(k) +
+           " outputs (compared with the first " + std::to_string(n) + " in order, as TileLang does)";
 }
 
 std::string indexText(std::span<const int64_t> shape, int64_t flat) {

@@ -1,6 +1,10 @@
 #include "profiler/check/Inputs.h"
 
+#include "profiler/check/InputRules.h"
+
+#include <algorithm>
 #include <atomic>
+#include <cstdlib>
 #include <chrono>
 #include <cmath>
 #include <stdexcept>
@@ -69,6 +73,157 @@ HostTensor randomTensor(const TensorParam& p, uint64_t seed, size_t paramIndex,
     return t;
 }
 
+std::optional<InputRule> parseInputRule(const std::string& text, std::string& error) {
+    if (text.rfind("values:", 0) == 0) {
+        InputRule rule;
+        rule.kind = InputRule::Kind::Values;
+        std::string list = text.substr(7);
+        size_t start = 0;
+        for (;;) {
+            size_t comma = list.find(',', start);
+            std::string item = list.substr(start, comma == std::string::npos ? comma : comma - start);
+            char* end = nullptr;
+            double v = std::strtod(item.c_str(), &end);
+            if (item.empty() || !end || *end || !std::isfinite(v)) {
+                error = "input rule '" + text + "': '" + item + "' is not a number";
+                return std::nullopt;
+            }
+            rule.values.push_back(v);
+            if (comma == std::string::npos) break;
+            start = comma + 1;
+        }
+        return rule;
+    }
+    std::vector<std::string> parts;
+    size_t start = 0;
+    for (;;) {
+        size_t colon = text.find(':', start);
+        parts.push_back(text.substr(start, colon == std::string::npos ? colon : colon - start));
+        if (colon == std::string::npos) break;
+        start = colon + 1;
+    }
+    std::vector<double> nums;
+    for (size_t i = 1; i < parts.size(); ++i) {
+        char* end = nullptr;
+        double v = std::strtod(parts[i].c_str(), &end);
+        if (parts[i].empty() || !end || *end || !std::isfinite(v)) {
+            error = "input rule '" + text + "': '" + parts[i] + "' is not a number";
+            return std::nullopt;
+        }
+        nums.push_back(v);
+    }
+    static const struct {
+        const char* name;
+        InputRule::Kind kind;
+        size_t args;
+    } kRules[] = {{"offsets", InputRule::Kind::Offsets, 1}, {"offsets", InputRule::Kind::Offsets, 2},
+                  {"int", InputRule::Kind::Ints, 2},
+                  {"distinct", InputRule::Kind::Distinct, 1}, {"fill", InputRule::Kind::Fill, 1},
+                  {"arange", InputRule::Kind::Arange, 0}};
+    for (const auto& r : kRules)
+        if (parts[0] == r.name) {
+            if (r.kind == InputRule::Kind::Offsets && nums.size() == 2 && r.args == 1) continue;
+            if (nums.size() != r.args) {
+                error = "input rule '" + text + "': " + r.name + " takes " +
+                        std::to_string(r.args) + " number" + (r.args == 1 ? "" : "s");
+                return std::nullopt;
+            }
+            InputRule rule;
+            rule.kind = r.kind;
+            if (!nums.empty()) rule.a = nums[0];
+            if (nums.size() > 1) rule.b = nums[1];
+            if (rule.kind == InputRule::Kind::Ints && rule.b <= rule.a) {
+                error = "input rule '" + text + "': int:LO:HI needs LO < HI";
+                return std::nullopt;
+            }
+            return rule;
+        }
+    error = "unknown input rule '" + text +
+            "' (offsets:TOTAL, int:LO:HI, distinct:N, fill:V, arange or values:V1,V2,...)";
+    return std::nullopt;
+}
+
+namespace {
+/// Fills `t` per `rule` (InputRule), deterministic in (seed, paramIndex) like randomTensor.
+void applyRule(HostTensor& t, const TensorParam& p, const InputRule& rule, uint64_t seed,
+               size_t paramIndex) {
+    SplitMix64 rng(SplitMix64(seed ^ (0x632be59bd9b4e019ull * (paramIndex + 1))).next());
+    const auto n = static_cast<int64_t>(t.data.size());
+    auto fail = [&](const std::string& why) {
+        throw std::invalid_argument("--input " + p.name + ": " + why);
+    };
+    switch (rule.kind) {
+        case InputRule::Kind::Fill:
+            for (double& v : t.data) v = roundTo(p.dtype, rule.a);
+            break;
+        case InputRule::Kind::Values:
+            if (rule.values.size() != t.data.size())
+                fail("values: gives " + std::to_string(rule.values.size()) + " values for " +
+                     std::to_string(t.data.size()) + " elements");
+            for (size_t i = 0; i < t.data.size(); ++i) t.data[i] = roundTo(p.dtype, rule.values[i]);
+            break;
+        case InputRule::Kind::Arange:
+            for (int64_t i = 0; i < n; ++i) t.data[size_t(i)] = roundTo(p.dtype, double(i));
+            break;
+        case InputRule::Kind::Ints: {
+            const auto lo = static_cast<int64_t>(rule.a), hi = static_cast<int64_t>(rule.b);
+            for (double& v : t.data)
+                v = double(lo + static_cast<int64_t>(rng.next() % uint64_t(hi - lo)));
+            break;
+        }
+        case InputRule::Kind::Offsets: {
+            if (p.shape.size() != 1 || n < 2) fail("offsets:TOTAL fills a 1-D tensor of 2 or more");
+            const auto total = static_cast<int64_t>(rule.a);
+            if (total < 0) fail("offsets:TOTAL needs TOTAL >= 0");
+            if (rule.b > 0) {  // lengths at most MAX: each drawn within what the rest can take
+                const auto maxLen = static_cast<int64_t>(rule.b);
+                const int64_t count = n - 1;
+                if (total > count * maxLen)
+                    fail("offsets:" + std::to_string(total) + ":" + std::to_string(maxLen) +
+                         ": " + std::to_string(count) + " sequences of at most " +
+                         std::to_string(maxLen) + " cannot hold " + std::to_string(total));
+                int64_t left = total, at = 0;
+                t.data.front() = 0;
+                for (int64_t s = 0; s < count; ++s) {
+                    int64_t lo = std::max<int64_t>(0, left - (count - 1 - s) * maxLen);
+                    int64_t hi = std::min(maxLen, left);
+                    int64_t len = lo + static_cast<int64_t>(rng.next() % uint64_t(hi - lo + 1));
+                    at += len;
+                    left -= len;
+                    t.data[size_t(s + 1)] = double(at);
+                }
+                break;
+            }
+            std::vector<int64_t> cuts(size_t(n - 2));
+            for (auto& c : cuts) c = static_cast<int64_t>(rng.next() % uint64_t(total + 1));
+            std::sort(cuts.begin(), cuts.end());
+            t.data.front() = 0;
+            for (size_t i = 0; i < cuts.size(); ++i) t.data[i + 1] = double(cuts[i]);
+            t.data.back() = double(total);
+            break;
+        }
+        case InputRule::Kind::Distinct: {
+            const auto range = static_cast<int64_t>(rule.a);
+            const int64_t row = p.shape.empty() ? 1 : p.shape.back();
+            if (row > range)
+                fail("distinct:" + std::to_string(range) + " cannot fill rows of " +
+                     std::to_string(row) + " distinct values");
+            std::vector<int64_t> pool(size_t(std::max<int64_t>(range, 0)));
+            for (int64_t start = 0; start + row <= n && row > 0; start += row) {
+                for (int64_t i = 0; i < range; ++i) pool[size_t(i)] = i;
+                for (int64_t i = 0; i < row; ++i) {  // partial Fisher-Yates
+                    auto j = i + static_cast<int64_t>(rng.next() % uint64_t(range - i));
+                    std::swap(pool[size_t(i)], pool[size_t(j)]);
+                }
+                std::sort(pool.begin(), pool.begin() + row);
+                for (int64_t i = 0; i < row; ++i) t.data[size_t(start + i)] = double(pool[size_t(i)]);
+            }
+            break;
+        }
+    }
+}
+}  // namespace
+
 InputSet makeInputs(const std::vector<TensorParam>& signature, const InputOptions& opt) {
     InputSet set;
     set.seed = opt.fresh ? freshSeed() : opt.seed;
@@ -85,6 +240,28 @@ InputSet makeInputs(const std::vector<TensorParam>& signature, const InputOption
             set.tensors.push_back(randomTensor(p, set.seed, i, opt));
         }
     }
+    return set;
+}
+
+InputSet makeInputs(const std::vector<TensorParam>& signature, const InputOptions& opt,
+                    const std::map<std::string, InputRule>& rules) {
+    for (const auto& [name, _] : rules) {
+        bool input = false;
+        std::string names;
+        for (const TensorParam& p : signature)
+            if (!p.isOutput) {
+                input |= p.name == name;
+                names += (names.empty() ? "" : ", ") + p.name;
+            }
+        if (!input)
+            throw std::invalid_argument("--input " + name + ": the kernel has no input tensor '" +
+                                        name + "' (inputs: " + names + ")");
+    }
+    InputSet set = makeInputs(signature, opt);
+    for (size_t i = 0; i < signature.size(); ++i)
+        if (auto rule = rules.find(signature[i].name);
+            rule != rules.end() && !signature[i].isOutput)
+            applyRule(set.tensors[i], signature[i], rule->second, set.seed, i);
     return set;
 }
 

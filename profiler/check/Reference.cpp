@@ -3,6 +3,8 @@
 // returns into HostTensors.
 #include "profiler/check/Reference.h"
 
+#include "profiler/check/ReferenceCall.h"
+
 #include <algorithm>
 #include <new>
 #include <string_view>
@@ -10,6 +12,7 @@
 #include "compiler/frontend/MetaEval.h"
 #include "compiler/frontend/Module.h"
 #include "compiler/frontend/Parser.h"
+#include "profiler/check/ReferenceEinops.h"
 #include "profiler/check/ReferenceTorch.h"
 
 namespace ts::rt {
@@ -68,6 +71,7 @@ public:
             ns->opaqueReason =
                 "ref_program: this torch name is not supported by the reference evaluator";
         }
+        registerEinops(*this);
     }
 
 protected:
@@ -130,16 +134,20 @@ void loadTopLevel(RefInterp& in, const ast::Module& module, const EnvPtr& env) {
     }
 }
 
-/// The default of a parameter `name` of some top-level function (the factory), if any.
+/// The default of a parameter `name` of some top-level function (the factory), if any; `from`
+/// gets that function's name.
 std::optional<Value> factoryDefault(RefInterp& in, const ast::Module& module, const EnvPtr& env,
-                                    const std::string& name, const ast::FunctionDef* skip) {
+                                    const std::string& name, const ast::FunctionDef* skip,
+                                    std::string& from) {
     for (const ast::Stmt* s : module.body) {
         auto def = ast::as<ast::FunctionDef>(s);
         if (!def || def == skip) continue;
         for (const auto& p : def->params)
             if (p.name == name && p.defaultValue) {
                 try {
-                    return in.eval(*p.defaultValue, env);
+                    Value v = in.eval(*p.defaultValue, env);
+                    from = def->name;
+                    return v;
                 } catch (const CompileError&) {
                 }
             }
@@ -147,52 +155,100 @@ std::optional<Value> factoryDefault(RefInterp& in, const ast::Module& module, co
     return std::nullopt;
 }
 
-/// Builds the call of ref_program (see Reference.h for the binding rule).
+/// Builds the call of ref_program (see Reference.h for the binding rule). Parameters that fall
+/// back to a default nobody chose for this check add a warning to `warnings`.
 CallArgs bindArguments(RefInterp& in, const ast::Module& module, const EnvPtr& env,
                        const ast::FunctionDef& def, const fe::ParamBindings& params,
-                       const std::vector<HostTensor>& inputs) {
+                       const std::vector<HostTensor>& tensors, const ReferenceCall& opt,
+                       std::vector<Diagnostic>& warnings) {
     CallArgs call;
     call.span = def.nameSpan;
     call.callee = def.name;
+    // The positional inputs: the tensors, with positioned scalars (--ref-inputs) at their places.
+    size_t total = tensors.size();
+    for (const ReferenceScalar& sc : opt.scalars) total += sc.position.has_value();
+    std::vector<const ReferenceScalar*> scalarAt(total, nullptr);
+    for (const ReferenceScalar& sc : opt.scalars)
+        if (sc.position && *sc.position < total) scalarAt[*sc.position] = &sc;
+    std::vector<size_t> tensorIndex(total, 0);
+    for (size_t i = 0, t = 0; i < total; ++i)
+        if (!scalarAt[i]) tensorIndex[i] = t++;
+    auto scalarValue = [](const ReferenceScalar& sc) {
+        return sc.integer ? Value::integer(static_cast<int64_t>(sc.value)) : Value::real(sc.value);
+    };
+    auto scalarNamed = [&](const std::string& n) -> const ReferenceScalar* {
+        for (const ReferenceScalar& sc : opt.scalars)
+            if (sc.name == n) return &sc;
+        return nullptr;
+    };
     size_t next = 0;
-    auto tensor = [&](size_t i) {
-        const HostTensor& h = inputs[i];
+    auto input = [&](size_t i) -> Value {
+        if (const ReferenceScalar* sc = scalarAt[i]) return scalarValue(*sc);
+        const HostTensor& h = tensors[tensorIndex[i]];
         if (!h.hasData())
             throw CompileError(def.nameSpan, "ref_program: input " + std::to_string(i) +
                                                  " of shape " + formatShape(h.shape) +
                                                  " has no data");
         return RefTensor::make(makeArray(h.dtype, h.shape, h.data));
     };
+    for (const auto& [name, _] : opt.namedValues) {
+        bool found = false;
+        for (const ast::Param& p : def.params) found |= p.name == name;
+        if (!found)
+            throw CompileError(def.nameSpan, "--ref-param " + name + ": " + def.name +
+                                                 " has no parameter named '" + name + "'");
+    }
     bool positional = true;
     for (const ast::Param& p : def.params) {
         if (p.kind == ast::ParamKind::VarKw) continue;
         if (p.kind == ast::ParamKind::VarArgs) {
-            for (; next < inputs.size(); ++next) {
-                call.pos.push_back(tensor(next));
+            for (; next < total; ++next) {
+                call.pos.push_back(input(next));
                 call.posSpans.push_back(p.span);
             }
             positional = false;
             continue;
         }
         bool canPos = p.kind != ast::ParamKind::KwOnly;
-        if (canPos && positional && next < inputs.size()) {
-            call.pos.push_back(tensor(next++));
+        auto named = opt.namedValues.find(p.name);
+        const ReferenceScalar* scalar = scalarNamed(p.name);
+        if (scalar && scalar->position) scalar = nullptr;  // it comes positionally
+        if (named == opt.namedValues.end() && !scalar && canPos && positional && next < total) {
+            call.pos.push_back(input(next++));
             call.posSpans.push_back(p.span);
             continue;
         }
         std::optional<Value> v;
-        if (const Value* pv = fe::findParam(params, p.name))
+        std::string from;
+        if (named != opt.namedValues.end())
+            v = fe::parseParamValue(named->second);
+        else if (scalar)
+            v = scalarValue(*scalar);
+        else if (const Value* pv = fe::findParam(params, p.name))
             v = *pv;
         else if (!p.defaultValue)
-            v = factoryDefault(in, module, env, p.name, &def);
+            v = factoryDefault(in, module, env, p.name, &def, from);
+        if (v && !from.empty())
+            warnings.push_back(Diagnostic{
+                Severity::Warning, p.span,
+                def.name + ": parameter '" + p.name + "' has no value from the kernel; it takes " +
+                    "the default of " + from + "'s parameter of that name (" + fe::repr(*v) + ")",
+                "pass --ref-param " + p.name + "=VALUE to choose it", kOrigin});
+        if (!v && p.defaultValue)
+            warnings.push_back(Diagnostic{
+                Severity::Warning, p.span,
+                def.name + ": parameter '" + p.name +
+                    "' has no value from the kernel; it takes its own default",
+                "pass --ref-param " + p.name + "=VALUE to choose it", kOrigin});
         if (!v && !p.defaultValue)
             throw CompileError(
                 p.span,
                 "ref_program: parameter '" + p.name + "' has no value: the kernel has " +
-                    std::to_string(inputs.size()) + " input tensor" +
-                    (inputs.size() == 1 ? "" : "s") + " and no factory parameter is named '" +
+                    std::to_string(total) + " input" + (total == 1 ? "" : "s") +
+                    " and no factory parameter is named '" +
                     p.name + "'",
-                "give it a default, or name it like a parameter of the kernel factory");
+                "give it a default, name it like a parameter of the kernel factory, or pass "
+                "--ref-param " + p.name + "=VALUE");
         if (!v) {
             positional = false;
             continue;
@@ -208,11 +264,11 @@ CallArgs bindArguments(RefInterp& in, const ast::Module& module, const EnvPtr& e
             call.kwSpans.push_back(p.span);
         }
     }
-    if (next < inputs.size())
+    if (next < total)
         throw CompileError(
             def.nameSpan,
             "ref_program takes " + std::to_string(next) + " tensor parameter" +
-                (next == 1 ? "" : "s") + " but the kernel has " + std::to_string(inputs.size()) +
+                (next == 1 ? "" : "s") + " but the kernel has " + std::to_string(total) +
                 " inputs",
             "TileScope calls ref_program(*inputs) with every non-output tensor of the kernel");
     return call;
@@ -305,7 +361,7 @@ EnvPtr referenceScope(RefInterp& in, const ast::Module& module, const EnvPtr& gl
 /// The evaluation proper: `def` is the ref_program inside `module`.
 ReferenceResult run(const ast::Module& module, const ast::FunctionDef* def,
                     const fe::ParamBindings& params, const std::vector<HostTensor>& inputs,
-                    const ReferenceOptions& opt) {
+                    const ReferenceOptions& opt, const ReferenceCall& refCall = {}) {
     ReferenceResult r;
     if (!def) {
         r.diagnostics.push_back(makeDiag(
@@ -314,13 +370,14 @@ ReferenceResult run(const ast::Module& module, const ast::FunctionDef* def,
         return r;
     }
     DiagnosticEngine diags;
+    std::vector<Diagnostic> warnings;  // after the errors: diagnostics[0] is the failure
     try {
         RefInterp in(diags);
         in.limits().maxSteps = opt.maxSteps;
         EnvPtr env = in.newModuleEnv();
         loadTopLevel(in, module, env);
         Value fn = in.makeFunction(*def, referenceScope(in, module, env, def, params));
-        CallArgs call = bindArguments(in, module, env, *def, params, inputs);
+        CallArgs call = bindArguments(in, module, env, *def, params, inputs, refCall, warnings);
         std::vector<RefArray> arrays;
         {
             Value ret = in.call(fn, call);
@@ -351,6 +408,7 @@ ReferenceResult run(const ast::Module& module, const ast::FunctionDef* def,
         r.diagnostics.push_back(
             makeDiag(def->nameSpan, std::string("ref_program: internal error: ") + e.what()));
     }
+    for (Diagnostic& w : warnings) r.diagnostics.push_back(std::move(w));
     for (const Diagnostic& d : diags.all()) r.diagnostics.push_back(d);
     if (!r.ok) r.outputs.clear(), r.nominalDTypes.clear();
     return r;
@@ -434,6 +492,16 @@ ReferenceResult evalReference(const ast::Module& module,
     for (const auto& [name, text] : factoryParams)
         params.emplace_back(name, fe::parseParamValue(text));
     return run(module, findReferenceProgram(module, opt.functionName), params, inputs, opt);
+}
+
+ReferenceResult evalReference(const ast::Module& module,
+                              const std::map<std::string, std::string>& factoryParams,
+                              const std::vector<HostTensor>& inputs, const ReferenceOptions& opt,
+                              const ReferenceCall& call) {
+    fe::ParamBindings params;
+    for (const auto& [name, text] : factoryParams)
+        params.emplace_back(name, fe::parseParamValue(text));
+    return run(module, findReferenceProgram(module, opt.functionName), params, inputs, opt, call);
 }
 
 ReferenceResult evalReference(const SourcePtr& src,

@@ -383,6 +383,21 @@ Value matmulFn(Interp&, CallArgs& a) {
     return wrap(matmul(in0(b, a), argArray(b, 1, a.callee)));
 }
 
+// torch._scaled_mm(a, b, scale_a, scale_b, bias, scale_result, out_dtype, use_fast_accum): the
+// FP8 GEMM with dequantisation scales, (a @ b) * scale_a * scale_b (+ bias); scales broadcast
+// as torch documents them (per tensor (1,), per row (M, 1), per column (1, N)). Exact here:
+// out_dtype and fast accumulation only change the rounding the tolerances absorb.
+Value scaledMmFn(Interp&, CallArgs& a) {
+    auto b = a.bind({"input", "mat2", "scale_a", "scale_b", "bias", "scale_result", "out_dtype",
+                     "use_fast_accum"},
+                    4);
+    RefArray y = matmul(in0(b, a), argArray(b, 1, a.callee));
+    y = binary(BinOp::Mul, y, argArray(b, 2, a.callee));
+    y = binary(BinOp::Mul, y, argArray(b, 3, a.callee));
+    if (b.has(4) && !b[4].isNone()) y = binary(BinOp::Add, y, argArray(b, 4, a.callee));
+    return wrap(y);
+}
+
 Value linearFn(Interp&, CallArgs& a) {
     auto b = a.bind({"input", "weight", "bias"}, 2);
     RefArray y = matmul(in0(b, a), transpose(argArray(b, 1, a.callee), -2, -1));
@@ -529,6 +544,7 @@ void addMathFunctions(RefTable& t) {
     t["dot"] = t["inner"] = {matmulFn, MT};
     t["outer"] = t["ger"] = {outerFn, MT};
     t["addmm"] = t["baddbmm"] = {addmmFn, MT};
+    t["_scaled_mm"] = {scaledMmFn, kTorch};
     t["linear"] = {linearFn, kFunctional};
     t["einsum"] = {einsumFn, kTorch};
     t["scaled_dot_product_attention"] = {sdpaFn, kFunctional};

@@ -373,6 +373,33 @@ TEST(LoweredInterp, OutOfBoundsGlobalStoreNamesBufferAndIndex) {
         << res.error->message;
 }
 
+TEST(LoweredInterp, OutOfBoundsGuardedGlobalLoadIsReportedNotZero) {
+    // Lowering guards a global element load in T.Parallel (out of bounds it gives 0 on the GPU);
+    // the read is still outside the tensor: both interpreters report it, naming buffer and index.
+    const char* src =
+        "import tilelang\nimport tilelang.language as T\n\n"
+        "@tilelang.jit(out_idx=[-1])\ndef shift(N=200, block=128):\n    @T.prim_func\n"
+        "    def main(A: T.Tensor((N,), \"float32\"), B: T.Tensor((N,), \"float32\")):\n"
+        "        with T.Kernel(T.ceildiv(N, block), threads=128) as bx:\n"
+        "            for i in T.Parallel(block):\n"
+        "                if bx * block + i < N:\n"
+        "                    B[bx * block + i] = A[bx * block + i + 1]\n"
+        "    return main\n";
+    auto r = compileText("shift.py", src, {});
+    ASSERT_TRUE(r.ok) << diagText(r);
+    auto args = makeArgs(r);
+    auto tile = ts::interp::run(r.elaborated, args);
+    ASSERT_FALSE(tile.ok);
+    EXPECT_NE(tile.error->message.find("out-of-bounds load A[200]"), std::string::npos)
+        << tile.error->message;
+    args = makeArgs(r);
+    auto res = ts::interp::runLowered(r.lowered, args);
+    ASSERT_FALSE(res.ok);
+    EXPECT_NE(res.error->message.find("out-of-bounds load A[200]"), std::string::npos)
+        << res.error->message;
+    EXPECT_EQ(res.error->span.line, 11u);
+}
+
 // --- hand-built lowered IR: thread-dependent loops, uninitialised integers ----------------
 
 /// Kernel(1, threads=128) over Y: float32[128] with `body(tx, Y)` as its body.

@@ -166,6 +166,11 @@ TEST(SymbolicSizes, CudaCompilesWithNvrtc) { expectNvrtc("dynamic_gemm.py", {});
 
 // tests/e2e/programs/spellings.py runs on both interpreters in UserLayoutE2ETest.cpp.
 TEST(Spellings, CudaCompilesWithNvrtc) { expectNvrtc("spellings.py", {}); }
+// tests/e2e/programs/instrumented_tf32.py (iket markers, T.tfloat32) runs on both interpreters
+// in UserLayoutE2ETest.cpp.
+TEST(Spellings, InstrumentedCompilesWithNvrtc) {
+    expectNvrtc("instrumented_tf32.py", {{"N", "200"}});
+}
 
 class SplitK : public ::testing::TestWithParam<const char*> {};
 

@@ -159,6 +159,9 @@ const Case kCases[] = {
     {"half_product_rounding.py", {}, {}, "half_product_rounding"},
     {"reduce_max_half.py", {}, {}, "reduce_max_min_float16"},
     {"reduce_max_half.py", {{"dtype", "\"bfloat16\""}}, {}, "reduce_max_min_bfloat16"},
+    // Not layout cases: iket markers and T.tfloat32 storage compile to the plain kernel.
+    {"instrumented_tf32.py", {}, {}, "iket_markers_and_tfloat32"},
+    {"instrumented_tf32.py", {{"N", "200"}, {"scale", "-3.0"}}, {}, "iket_markers_ragged"},
 };
 
 INSTANTIATE_TEST_SUITE_P(All, UserLayoutPrograms, ::testing::ValuesIn(kCases),

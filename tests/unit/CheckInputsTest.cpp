@@ -5,6 +5,7 @@
 #include <gtest/gtest.h>
 
 #include "profiler/check/Inputs.h"
+#include "profiler/check/InputRules.h"
 
 using namespace ts::rt;
 using ts::ir::DType;
@@ -101,4 +102,79 @@ TEST(CheckInputs, PoisonDecodesAsNaNOrPattern) {
     EXPECT_EQ(ts::decode(DType::Int4, {2}, poisonBytes(DType::Int4, 2)).data,
               (std::vector<double>{-1, 7}));
     EXPECT_EQ(poisonBytes(DType::Int4, 3).size(), 2u);
+}
+
+TEST(CheckInputs, RulesFillStructuredIntegerInputs) {
+    // Sequence offsets, indices and group sizes must be valid, not random (Inputs.h InputRule).
+    std::string err;
+    EXPECT_FALSE(parseInputRule("offsets", err).has_value());
+    EXPECT_EQ(err, "input rule 'offsets': offsets takes 1 number");
+    EXPECT_FALSE(parseInputRule("int:5:5", err).has_value());
+    EXPECT_FALSE(parseInputRule("int:a:5", err).has_value());
+    EXPECT_EQ(err, "input rule 'int:a:5': 'a' is not a number");
+    EXPECT_FALSE(parseInputRule("sorted:4", err).has_value());
+    std::vector<TensorParam> sig = {{"cu_seqlens", DType::Int32, {5}, false},
+                                    {"idx", DType::Int32, {3, 4}, false},
+                                    {"sizes", DType::Int32, {6}, false},
+                                    {"ones", DType::Float16, {2}, false},
+                                    {"ar", DType::Int64, {2, 2}, false},
+                                    {"O", DType::Float32, {4}, true}};
+    InputOptions opt;
+    opt.seed = 7;
+    std::map<std::string, InputRule> rules;
+    rules["cu_seqlens"] = *parseInputRule("offsets:100", err);
+    rules["idx"] = *parseInputRule("distinct:6", err);
+    rules["sizes"] = *parseInputRule("int:2:5", err);
+    rules["ones"] = *parseInputRule("fill:1.5", err);
+    rules["ar"] = *parseInputRule("arange", err);
+    InputSet s = makeInputs(sig, opt, rules);
+    const auto& cu = s.tensors[0].data;
+    EXPECT_EQ(cu.front(), 0.0);
+    EXPECT_EQ(cu.back(), 100.0);
+    for (size_t i = 1; i < cu.size(); ++i) EXPECT_LE(cu[i - 1], cu[i]);
+    const auto& idx = s.tensors[1].data;
+    for (size_t row = 0; row < 3; ++row)
+        for (size_t j = 0; j < 4; ++j) {
+            double v = idx[row * 4 + j];
+            EXPECT_GE(v, 0.0);
+            EXPECT_LT(v, 6.0);
+            if (j) {
+                EXPECT_LT(idx[row * 4 + j - 1], v);  // distinct and sorted
+            }
+        }
+    for (double v : s.tensors[2].data) {
+        EXPECT_GE(v, 2.0);
+        EXPECT_LT(v, 5.0);
+    }
+    EXPECT_EQ(s.tensors[3].data, (std::vector<double>{1.5, 1.5}));
+    EXPECT_EQ(s.tensors[4].data, (std::vector<double>{0, 1, 2, 3}));
+    // With a maximum length: every sequence at most MAX, still 0..TOTAL.
+    std::map<std::string, InputRule> capped;
+    capped["cu_seqlens"] = *parseInputRule("offsets:100:30", err);
+    const auto cc = makeInputs(sig, opt, capped).tensors[0].data;
+    EXPECT_EQ(cc.front(), 0.0);
+    EXPECT_EQ(cc.back(), 100.0);
+    for (size_t i = 1; i < cc.size(); ++i) {
+        EXPECT_LE(cc[i - 1], cc[i]);
+        EXPECT_LE(cc[i] - cc[i - 1], 30.0);
+    }
+    capped["cu_seqlens"] = *parseInputRule("offsets:200:30", err);  // 4 x 30 < 200
+    EXPECT_THROW(makeInputs(sig, opt, capped), std::invalid_argument);
+    // Reproducible per seed, like random inputs.
+    EXPECT_EQ(makeInputs(sig, opt, rules).tensors[0].data, cu);
+    // A rule for a name that is not an input, or one that cannot fill the tensor, is an error.
+    std::map<std::string, InputRule> bad;
+    bad["O"] = *parseInputRule("fill:0", err);
+    EXPECT_THROW(makeInputs(sig, opt, bad), std::invalid_argument);
+    bad.clear();
+    bad["idx"] = *parseInputRule("distinct:3", err);
+    EXPECT_THROW(makeInputs(sig, opt, bad), std::invalid_argument);
+    // Exact values (group sizes and their offsets as a test builds them), one per element.
+    std::map<std::string, InputRule> exact;
+    exact["sizes"] = *parseInputRule("values:64,128,0,1,2,3", err);
+    EXPECT_EQ(makeInputs(sig, opt, exact).tensors[2].data,
+              (std::vector<double>{64, 128, 0, 1, 2, 3}));
+    exact["sizes"] = *parseInputRule("values:64,128", err);
+    EXPECT_THROW(makeInputs(sig, opt, exact), std::invalid_argument);
+    EXPECT_FALSE(parseInputRule("values:1,,2", err).has_value());
 }

@@ -4,6 +4,7 @@
 #include <gtest/gtest.h>
 
 #include "profiler/check/Compare.h"
+#include "profiler/check/ReferenceCall.h"
 
 using namespace ts;
 using namespace ts::rt;
@@ -35,6 +36,15 @@ TEST(CheckReferenceFit, ShapeDifferenceNamesOutputAndBothShapes) {
 TEST(CheckReferenceFit, CountDifference) {
     EXPECT_EQ(referenceMismatch({{"C", {4}}}, {tensor({4}), tensor({4})}),
               "ref_program returned 2 values for 1 output (C)");
-    EXPECT_EQ(referenceMismatch({{"O", {4}}, {"L", {4}}}, {tensor({4})}),
-              "ref_program returned 1 value for 2 outputs (O, L)");
+    // Fewer values than outputs: compared with the first outputs in order (TileLang's profiler
+    // zips them), the rest named as not checked.
+    EXPECT_EQ(referenceMismatch({{"O", {4}}, {"L", {4}}}, {tensor({4})}), "");
+    EXPECT_EQ(uncheckedOutputs({{"O", {4}}, {"L", {4}}}, {tensor({4})}),
+              "L not checked: ref_program returned 1 value for 2 outputs (compared with the first "
+              "1 in order, as TileLang does)");
+    EXPECT_EQ(uncheckedOutputs({{"O", {4}}}, {tensor({4})}), "");
+    EXPECT_EQ(referenceMismatch({{"O", {4}}, {"L", {4}}}, {tensor({3})}),
+              "ref_program's value for output O has shape (3), but O has shape (4)");
+    EXPECT_EQ(referenceMismatch({{"O", {4}}, {"L", {4}}}, {}),
+              "ref_program returned 0 values for 2 outputs (O, L)");
 }

@@ -63,3 +63,64 @@ TEST(CliScalarArgs, AtomicOnlyOutputStartsAtZero) {
         EXPECT_TRUE(contains(o.out, "PASS")) << o.out;
     }
 }
+
+// tests/e2e/programs/varlen_scale.py: a varlen batch whose offsets must be valid (--input), a
+// scalar argument the reference takes by name, a reference that returns fewer values than the
+// kernel has outputs, and one that takes other inputs in another order (--ref-inputs,
+// --ref-param).
+TEST(CliScalarArgs, VarlenInputsRuleScalarToReferenceAndFewerOutputs) {
+    for (const char* interp : {"tile", "lowered"}) {
+        auto o = captureCli([&] {
+            auto c = programRun("varlen_scale.py", {"max_len=160"}, interp);
+            c.flags.inputRules = {"cu_seqlens=offsets:160"};
+            return runRun(c);
+        });
+        EXPECT_EQ(o.rc, 0) << interp << o.out << o.err;
+        EXPECT_TRUE(contains(o.out, "note: Seq not checked: ref_program returned 1 value for 2 "
+                                    "outputs (compared with the first 1 in order, as TileLang does)"))
+            << o.out;
+        EXPECT_TRUE(contains(o.out, "  O: rel-L2")) << o.out;
+        EXPECT_TRUE(contains(o.out, "\nPASS\n")) << o.out;
+    }
+    auto named = captureCli([] {
+        auto c = programRun("varlen_scale.py", {"max_len=160"}, "tile");
+        c.flags.inputRules = {"cu_seqlens=offsets:160"};
+        c.ref = "ref_by_position";
+        c.flags.refInputs = {"cu_seqlens", "X"};
+        c.flags.refParams = {"n_seq=3"};
+        return runRun(c);
+    });
+    EXPECT_EQ(named.rc, 0) << named.out << named.err;
+    EXPECT_TRUE(contains(named.out, "\nPASS\n")) << named.out;
+}
+
+TEST(CliScalarArgs, VarlenWithoutValidOffsetsAndBadRulesAreErrors) {
+    // Random int32 offsets index outside O: the interpreter says where.
+    auto random = captureCli([] {
+        return runRun(programRun("varlen_scale.py", {"max_len=160"}, "tile"));
+    });
+    EXPECT_EQ(random.rc, 1);
+    EXPECT_TRUE(contains(random.err, "out-of-bounds")) << random.err;
+    auto run = [](std::vector<std::string> rules, std::vector<std::string> refInputs = {}) {
+        return captureCli([&] {
+            auto c = programRun("varlen_scale.py", {"max_len=160"}, "tile");
+            c.flags.inputRules = rules;
+            c.flags.refInputs = refInputs;
+            return runRun(c);
+        });
+    };
+    auto unknown = run({"cu_seqlens=sorted:3"});
+    EXPECT_EQ(unknown.rc, 1);
+    EXPECT_TRUE(contains(unknown.err, "--input cu_seqlens: unknown input rule 'sorted:3'"))
+        << unknown.err;
+    auto noInput = run({"O=fill:0"});
+    EXPECT_EQ(noInput.rc, 1);
+    EXPECT_TRUE(contains(noInput.err, "--input O: the kernel has no input tensor 'O' (inputs: X, "
+                                      "cu_seqlens)"))
+        << noInput.err;
+    auto badRef = run({"cu_seqlens=offsets:160"}, {"X", "lengths"});
+    EXPECT_EQ(badRef.rc, 1);
+    EXPECT_TRUE(contains(badRef.err, "--ref-inputs: the kernel has no input 'lengths' (inputs: X, "
+                                     "cu_seqlens, max_len)"))
+        << badRef.err;
+}

@@ -313,6 +313,45 @@ TEST(ModuleTest, UndecoratedFactoryAndNoKernel) {
     EXPECT_EQ(b->info->entry(), nullptr);
 }
 
+TEST(ModuleTest, TritonKernelsAreNotEntries) {
+    // Real TileLang files keep a @triton.jit baseline beside the TileLang kernel: its body has no
+    // T.Kernel, so the only thing that marks it is the decorator (it used to rank as an eager jit).
+    auto a = analyze(
+        "import triton\nimport triton.language as tl\nimport tilelang\nimport tilelang.language "
+        "as T\n@triton.jit\ndef triton_kernel(X, BLOCK: tl.constexpr):\n    pass\n"
+        "@tilelang.jit\ndef k(n=4):\n    @T.prim_func\n    def main():\n        pass\n"
+        "    return main\n");
+    ASSERT_EQ(a->info->entries().size(), 1u);
+    EXPECT_EQ(a->info->entry()->name(), "k");
+    EXPECT_EQ(a->info->entry("triton_kernel"), nullptr);
+
+    auto b = analyze("from triton import jit\n@jit\ndef only_triton(X):\n    pass\n");
+    ASSERT_EQ(b->diags.all().size(), 1u);
+    EXPECT_EQ(b->diags.all()[0].message, "no kernel found in this file");
+    EXPECT_NE(b->diags.all()[0].hint.find("'only_triton' is a Triton (or torch) kernel"),
+              std::string::npos);
+}
+
+TEST(ModuleTest, KernelByTheNameOfAnyInnerPrimFunc) {
+    // MLA decode's factory returns main_split or main_no_split: either name selects it.
+    auto a = analyze(
+        "import tilelang\nimport tilelang.language as T\n@tilelang.jit\ndef flashattn(n=1):\n"
+        "    @T.prim_func\n    def main_split():\n        pass\n"
+        "    @T.prim_func\n    def main_no_split():\n        pass\n"
+        "    return main_split if n > 1 else main_no_split\n"
+        "@tilelang.jit\ndef other(n=1):\n    @T.prim_func\n    def main():\n        pass\n"
+        "    return main\n");
+    ASSERT_EQ(a->info->entries().size(), 2u);
+    DiagnosticEngine d;
+    for (const char* name : {"main_split", "main_no_split", "flashattn"}) {
+        const KernelEntry* e = a->info->selectEntry(name, d, Span{});
+        ASSERT_NE(e, nullptr) << name;
+        EXPECT_EQ(e->name(), "flashattn");
+    }
+    EXPECT_EQ(a->info->selectEntry("main", d, Span{})->name(), "other");
+    EXPECT_FALSE(d.hasErrors());
+}
+
 TEST(ModuleTest, TopLevelFailuresArePoisonOnlyWhenUsed) {
     auto a = analyze(kFactory);
     Value* x = a->info->globals()->findLocal("x");

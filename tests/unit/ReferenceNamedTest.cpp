@@ -3,6 +3,7 @@
 // assignments before it, the kernel's parameters winning), and the names an unknown --ref lists.
 #include "ReferenceTestUtil.h"
 #include "compiler/frontend/Parser.h"
+#include "profiler/check/ReferenceCall.h"
 
 using namespace reftest;
 using ts::HostTensor;
@@ -92,4 +93,112 @@ TEST(ReferenceNamed, DeeperPathsAndMissingParts) {
     EXPECT_EQ(ts::rt::referenceCandidates(*mod),
               (std::vector<std::string>{"ref_program", "run_mean", "run_mean.ref_program",
                                         "run_other", "run_other.check"}));
+}
+
+TEST(ReferenceNamed, ScalarArgumentsNamedValuesAndDefaultWarnings) {
+    // The kernel's `n: T.int32` argument: the reference parameter of that name gets it, and the
+    // tensors go on to the next parameters.
+    // `window` is the reference's own parameter (--ref-param); `scale` keeps its default, which
+    // is reported, as is `groups` taken from another function's default.
+    const char* src =
+        "def kernel(batch, groups=3):\n"
+        "    pass\n"
+        "def ref(A, n, B, window, groups, scale=2.0):\n"
+        "    return A * n + B * window * scale + groups\n";
+    HostTensor a = randomTensor({4}, 44), b = randomTensor({4}, 45);
+    ts::rt::ReferenceOptions opt;
+    opt.functionName = "ref";
+    ts::rt::ReferenceCall call;
+    call.scalars = {{"n", 5.0, true, std::nullopt}};
+    call.namedValues = {{"window", "10"}};
+    auto eval = [&](const char* text, const std::vector<HostTensor>& in,
+                    const ts::rt::ReferenceOptions& o, const ts::rt::ReferenceCall& c) {
+        ts::DiagnosticEngine d;
+        auto m = ts::fe::parseModule(std::make_shared<ts::SourceFile>("s.py", text), d);
+        return ts::rt::evalReference(*m, {}, in, o, c);
+    };
+    auto r = eval(src, {a, b}, opt, call);
+    ASSERT_TRUE(r.ok) << text(r);
+    for (size_t i = 0; i < 4; ++i)
+        EXPECT_DOUBLE_EQ(r.outputs[0].data[i], a.data[i] * 5 + b.data[i] * 10 * 2.0 + 3);
+    std::vector<std::string> warnings;
+    for (auto& d : r.diagnostics)
+        if (d.severity == ts::Severity::Warning) warnings.push_back(d.message);
+    ASSERT_EQ(warnings.size(), 2u) << text(r);
+    EXPECT_EQ(warnings[0],
+              "ref: parameter 'groups' has no value from the kernel; it takes the default of "
+              "kernel's parameter of that name (3)");
+    EXPECT_EQ(warnings[1],
+              "ref: parameter 'scale' has no value from the kernel; it takes its own default");
+    // Positioned (--ref-inputs B,n,A): the scalar is the second positional input.
+    const char* pos =
+        "def ref2(B, m, A):\n"
+        "    return A * m + B\n";
+    ts::rt::ReferenceOptions po;
+    po.functionName = "ref2";
+    ts::rt::ReferenceCall pc;
+    pc.scalars = {{"n", 5.0, true, 1}};
+    auto r2 = eval(pos, {b, a}, po, pc);
+    ASSERT_TRUE(r2.ok) << text(r2);
+    for (size_t i = 0; i < 4; ++i) EXPECT_DOUBLE_EQ(r2.outputs[0].data[i], a.data[i] * 5 + b.data[i]);
+    // A --ref-param the function does not have is an error naming it.
+    call.namedValues = {{"windw", "10"}};
+    auto bad = eval(src, {a, b}, opt, call);
+    EXPECT_FALSE(bad.ok);
+    EXPECT_NE(text(bad).find("--ref-param windw: ref has no parameter named 'windw'"),
+              std::string::npos)
+        << text(bad);
+}
+
+TEST(ReferenceNamed, ScaledMmAppliesRowAndColumnScales) {
+    // torch._scaled_mm (DeepGEMM's FP8 reference): (A @ B) * scale_a * scale_b, exact.
+    const char* src =
+        "import torch\n"
+        "def ref(A, B, sa, sb):\n"
+        "    return torch._scaled_mm(A, B.T, scale_a=sa, scale_b=sb, out_dtype=torch.bfloat16)\n";
+    HostTensor a = randomTensor({2, 3}, 46), b = randomTensor({2, 3}, 47),
+               sa = randomTensor({2, 1}, 48), sb = randomTensor({1, 2}, 49);
+    ts::rt::ReferenceOptions opt;
+    opt.functionName = "ref";
+    auto r = ts::rt::evalReference(std::make_shared<ts::SourceFile>("m.py", src), {},
+                                   {a, b, sa, sb}, opt);
+    ASSERT_TRUE(r.ok) << text(r);
+    ASSERT_EQ(r.outputs[0].shape, (std::vector<int64_t>{2, 2}));
+    for (size_t i = 0; i < 2; ++i)
+        for (size_t j = 0; j < 2; ++j) {
+            double dot = 0;
+            for (size_t k = 0; k < 3; ++k) dot += a.data[i * 3 + k] * b.data[j * 3 + k];
+            EXPECT_NEAR(r.outputs[0].data[i * 2 + j], dot * sa.data[i] * sb.data[j], 1e-12);
+        }
+}
+
+TEST(ReferenceNamed, EinopsRearrangeAndEinsum) {
+    // DeepSeek MLA decode's reference: split heads into groups, move axes, contract by name.
+    const char* src =
+        "from einops import rearrange, einsum\n"
+        "def ref(q, k):\n"
+        "    q = rearrange(q, 'b (h g) d -> b g h d', g=2)\n"
+        "    k = rearrange(k, 'b n h d -> b h n d')\n"
+        "    return einsum(q, k, 'b g h d, b h s d -> b g h s')\n";
+    HostTensor q = randomTensor({1, 4, 3}, 50), k = randomTensor({1, 5, 2, 3}, 51);
+    ts::rt::ReferenceOptions opt;
+    opt.functionName = "ref";
+    auto r = ts::rt::evalReference(std::make_shared<ts::SourceFile>("e.py", src), {}, {q, k}, opt);
+    ASSERT_TRUE(r.ok) << text(r);
+    ASSERT_EQ(r.outputs[0].shape, (std::vector<int64_t>{1, 2, 2, 5}));
+    // out[0, g, h, s] = sum_d q[0, h*2 + g, d] * k[0, s, h, d]
+    for (size_t g = 0; g < 2; ++g)
+        for (size_t h = 0; h < 2; ++h)
+            for (size_t s = 0; s < 5; ++s) {
+                double dot = 0;
+                for (size_t d = 0; d < 3; ++d)
+                    dot += q.data[(h * 2 + g) * 3 + d] * k.data[(s * 2 + h) * 3 + d];
+                EXPECT_NEAR(r.outputs[0].data[(g * 2 + h) * 5 + s], dot, 1e-12);
+            }
+    // A group whose split is not given is an error naming the axis.
+    const char* bad = "from einops import rearrange\ndef ref(q):\n"
+                      "    return rearrange(q, 'b (h g) d -> b g h d')\n";
+    auto e = ts::rt::evalReference(std::make_shared<ts::SourceFile>("b.py", bad), {}, {q}, opt);
+    EXPECT_FALSE(e.ok);
+    EXPECT_NE(text(e).find("einops.rearrange: give the size of 'g'"), std::string::npos) << text(e);
 }
