@@ -58,6 +58,9 @@ for r in "${runs[@]}"; do
     timeout 150 "$CS" --tool "$t" "${extra[@]}" --print-limit 20 --error-exitcode 99 "$T" "${args[@]}" > "$log" 2>&1
     rc=$?
     errs=$(grep -oE 'ERROR SUMMARY: [0-9]+' "$log" | tail -1 | grep -oE '[0-9]+$')
+    # racecheck ends with "RACECHECK SUMMARY: N hazards displayed (E errors, W warnings)" instead
+    # (seen on the H200 with CUDA 13's compute-sanitizer): hazards count, errors and warnings alike.
+    [ -z "$errs" ] && errs=$(grep -oE 'RACECHECK SUMMARY: [0-9]+ hazards' "$log" | tail -1 | grep -oE '[0-9]+')
     [ -z "$errs" ] && errs="?"
     if [ $rc -eq 124 ]; then cell="timeout"; bad=1
     elif [ "$errs" = "0" ]; then cell="0"
