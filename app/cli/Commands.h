@@ -121,4 +121,13 @@ struct ExportCommand {
 };
 int runExport(const ExportCommand& c);
 
+/// `tilec timeline`: the static pipeline timeline of every T.Pipelined loop (issue timeline
+/// order per warp role, stage occupancy) from the planned pipeline (app/cli/CmdTimeline.cpp).
+struct TimelineCommand {
+    CompileFlags flags;
+    std::string json;   ///< write JSON here ('-' = stdout); empty: text table
+    int64_t trips = 0;  ///< trip count for a loop whose extent is not a constant
+};
+int runTimeline(const TimelineCommand& c);
+
 }  // namespace ts::cli

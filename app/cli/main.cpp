@@ -187,6 +187,13 @@ int main(int argc, char** argv) {
     validate->add_option("--max-blocks", vc.maxBlocks,
                          "interpret only the first N blocks (compares what they write)");
     validate->add_option("--ref", vc.ref, "reference function (as for run)");
+    TimelineCommand tc;
+    auto* timeline = app.add_subcommand(
+        "timeline", "static pipeline timeline of each T.Pipelined loop: issue/wait/barrier/mma "
+                    "order per warp role and iteration, stage occupancy");
+    addCompileFlags(timeline, tc.flags);
+    timeline->add_option("--json", tc.json, "write the timeline as JSON to FILE ('-' = stdout)");
+    timeline->add_option("--trips", tc.trips, "trip count for loops whose extent is not a constant");
     ExportCommand ec;
     auto* exportCmd = app.add_subcommand(
         "export",
@@ -215,6 +222,7 @@ int main(int argc, char** argv) {
         if (layout->parsed()) return runLayout(lc);
         if (debug->parsed()) return runDebug(dc);
         if (validate->parsed()) return runValidate(vc);
+        if (timeline->parsed()) return runTimeline(tc);
         if (exportCmd->parsed()) return runExport(ec);
         return runPasses();
     });
