@@ -586,8 +586,10 @@ void ThreadMachine::readGemmOperand(const Address& X, int64_t rows, int64_t cols
             if (X.buf->pending[o]) {
                 CheckFinding f = finding("stale-read", *X.buf, o, at, cell.asyncAt, -1);
                 f.thread = -2;
+                const bool tma = std::string(what) == "tl.wgmma_ss";
                 f.message = "read of " + describe(*X.buf, o) +
-                            " before its async copy completed (missing cp.async.wait_group or mbarrier wait?): read by " +
+                            (tma ? " before its TMA load completed (missing mbarrier wait?): read by "
+                                 : " before its cp.async completed (missing cp.async.wait_group?): read by ") +
                             what + line + ", copy issued at line " + std::to_string(cell.asyncAt.line);
                 report(std::move(f), std::string(what) + " reads the whole stage: wait for its copies, then T.sync_threads()");
             }
