@@ -84,18 +84,16 @@ bool kernelInfo(const ir::PrimFunc& f, const Target& target, KernelInfo& k,
         if (d < kn->threads.size()) k.block[d] = static_cast<unsigned>(kn->threads[d]);
     }
     k.dynamicSmemBytes = static_cast<size_t>(ir::attrInt(f->attrs, "smem_bytes", 0));
-    // Hardware limits (CUDA C++ Programming Guide, "Compute Capabilities", technical
-    // specifications table): 1024 threads per block, grid y/z <= 65535, and the opt-in dynamic
-    // shared memory per block (163 KB on sm_80, 227 KB on sm_90).
+    // Hardware limits: the target's (compiler/target/Target.h, with their sources).
     int64_t threads = int64_t(k.block[0]) * k.block[1] * k.block[2];
-    if (threads > 1024 || threads <= 0) {
+    if (threads > target.maxThreadsPerBlock() || threads <= 0) {
         diags.error(kn->span,
                     "T.Kernel: threads=" + std::to_string(threads) +
                         " is outside 1..1024 threads per block",
                     "use at most 1024 threads (e.g. threads=128 or 256)");
         return false;
     }
-    if (k.grid[1] > 65535 || k.grid[2] > 65535) {
+    if (k.grid[1] > target.maxGridYZ() || k.grid[2] > target.maxGridYZ()) {
         diags.error(
             kn->span,
             "T.Kernel: grid (" + std::to_string(k.grid[0]) + ", " + std::to_string(k.grid[1]) +
@@ -103,9 +101,7 @@ bool kernelInfo(const ir::PrimFunc& f, const Target& target, KernelInfo& k,
             "put the largest extent first (grid x allows 2^31-1 blocks) or use larger tiles");
         return false;
     }
-    size_t smemLimit = target.smVersion >= 90   ? 227 * 1024
-                       : target.smVersion == 80 ? 163 * 1024
-                                                : 99 * 1024;
+    size_t smemLimit = static_cast<size_t>(target.maxSharedBytesPerBlock());
     if (k.dynamicSmemBytes > smemLimit) {
         diags.error(kn->span,
                     "shared memory: the kernel needs " + std::to_string(k.dynamicSmemBytes) +
@@ -126,8 +122,7 @@ bool kernelInfo(const ir::PrimFunc& f, const Target& target, KernelInfo& k,
         }
     }
     // Per-thread arrays (lowered fragments and locals) past the register file spill to local
-    // memory: 255 32-bit registers per thread (CUDA C++ Programming Guide, "Compute Capabilities",
-    // Table "Technical Specifications per Compute Capability": maximum registers per thread).
+    // memory: Target::maxRegistersPerThread() 32-bit registers.
     int64_t regBytes = 0;
     std::string biggest;
     int64_t biggestBytes = 0;
@@ -140,7 +135,7 @@ bool kernelInfo(const ir::PrimFunc& f, const Target& target, KernelInfo& k,
         regBytes += bytes;
         if (bytes > biggestBytes) biggestBytes = bytes, biggest = a->buffer->name;
     });
-    if (regBytes > 255 * 4)
+    if (regBytes > int64_t(target.maxRegistersPerThread()) * 4)
         diags.warning(
             kn->span,
             "per-thread arrays need " + std::to_string((regBytes + 3) / 4) +

@@ -7,6 +7,7 @@
 #include "compiler/frontend/Module.h"
 #include "compiler/ir/IR.h"
 #include "compiler/ir/Intrinsics.h"
+#include "compiler/ops/Registry.h"
 
 namespace ts {
 namespace {
@@ -207,14 +208,13 @@ std::vector<int> atomicOnlyOutputs(const ir::PrimFuncNode& f) {
         if (auto* st = ir::as<ir::StoreNode>(s)) plain.insert(st->buffer.get());
         auto* t = ir::as<ir::TileOpNode>(s);
         if (!t) return;
-        if (t->op == ir::TileOpKind::Atomic) {
-            if (t->isRegion(0)) atomic.insert(t->region(0).buffer.get());
-            return;
+        // Each op says which regions it writes and whether atomically (ops::TileOp::access).
+        const ops::TileOp& op = ops::get(t->op);
+        for (size_t i = 0; i < t->args.size(); ++i) {
+            uint8_t acc = t->isRegion(i) ? op.access(*t, i) : ops::kNoAccess;
+            if (acc & ops::kAtomic) atomic.insert(t->region(i).buffer.get());
+            else if (acc & ops::kWrite) plain.insert(t->region(i).buffer.get());
         }
-        // Every other tile op writes its last region operand (copy/reduce/cumsum dst, gemm C,
-        // fill dst): count all region operands as plain writes, conservatively.
-        for (size_t i = 0; i < t->args.size(); ++i)
-            if (t->isRegion(i)) plain.insert(t->region(i).buffer.get());
     }, [&](const ir::Expr& e) {  // return_prev atomics
         if (auto* c = ir::as<ir::CallNode>(e); c && c->op == ir::intrin::kAtomicPrev && c->args.size() == 3)
             if (auto* l = ir::as<ir::LoadNode>(c->args[1])) atomic.insert(l->buffer.get());

@@ -7,7 +7,7 @@
 #include <string>
 #include <vector>
 
-#include "compiler/Target.h"
+#include "compiler/target/Target.h"
 #include "compiler/ir/Stmt.h"
 #include "compiler/support/Diagnostic.h"
 

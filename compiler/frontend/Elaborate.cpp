@@ -8,6 +8,7 @@
 #include "compiler/frontend/Elaborator.h"
 #include "compiler/frontend/MetaBuiltins.h"
 #include "compiler/ir/Intrinsics.h"
+#include "compiler/ops/Registry.h"
 
 namespace ts::fe {
 namespace elab {
@@ -615,12 +616,9 @@ ir::PrimFunc Elaborator::finish(const std::string& name, ir::Stmt body, Span spa
         ir::walk(f->body, [&](const ir::Stmt& s) {
             if (auto* st = ir::as<ir::StoreNode>(s)) written.insert(st->buffer.get());
             if (auto* t = ir::as<ir::TileOpNode>(s)) {
-                size_t dst = t->op == ir::TileOpKind::Copy || t->op == ir::TileOpKind::Reduce ||
-                                     t->op == ir::TileOpKind::Cumsum
-                                 ? 1
-                             : t->op == ir::TileOpKind::Gemm ? 2
-                                                             : 0;
-                if (t->isRegion(dst)) written.insert(t->region(dst).buffer.get());
+                const ops::TileOp& op = ops::get(t->op);
+                for (size_t i = 0; i < t->args.size(); ++i)
+                    if (t->isRegion(i) && (op.access(*t, i) & ops::kWrite)) written.insert(t->region(i).buffer.get());
             }
         }, [&](const ir::Expr& e) {  // T.atomic_*(..., return_prev=True) writes its element
             if (auto* c = ir::as<ir::CallNode>(e); c && c->op == ir::intrin::kAtomicPrev && c->args.size() == 3)

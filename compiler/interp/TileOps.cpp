@@ -9,6 +9,7 @@
 #include "compiler/analysis/HwLayouts.h"
 #include "compiler/interp/Machine.h"
 #include "compiler/interp/MmaModel.h"
+#include "compiler/ops/Registry.h"
 
 namespace ts::interp::detail {
 using namespace ts::ir;
@@ -162,20 +163,9 @@ void Machine::requireInBounds(const RegionView& r, const char* op) const {
 }
 
 void Machine::execTileOp(const TileOpNode* n) {
-    switch (n->op) {
-        case TileOpKind::Copy:
-            return tileCopy(n);
-        case TileOpKind::Gemm:
-            return tileGemm(n);
-        case TileOpKind::Fill:
-            return tileFill(n);
-        case TileOpKind::Reduce:
-            return tileReduce(n);
-        case TileOpKind::Cumsum:
-            return tileCumsum(n);
-        case TileOpKind::Atomic:
-            return tileAtomic(n);
-    }
+    // What a tile op means is its ops::TileOp's interpret (compiler/ops/); the built-in ones call
+    // the tile* functions below.
+    if (const ops::TileOp* op = ops::find(n->op)) return op->interpret(*this, *n);
     fail(n->span, "malformed IR: unknown tile op");
 }
 

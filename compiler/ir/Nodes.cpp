@@ -1,4 +1,7 @@
 // Small out-of-line helpers of the IR node headers (names, attribute lookups).
+#include <array>
+#include <atomic>
+#include <iterator>
 #include <sstream>
 
 #include "compiler/ir/Stmt.h"
@@ -59,17 +62,28 @@ const char* forKindName(ForKind k) {
     return "?";
 }
 
-const char* tileOpName(TileOpKind k) {
-    switch (k) {
-        case TileOpKind::Copy: return "copy";
-        case TileOpKind::Gemm: return "gemm";
-        case TileOpKind::Fill: return "fill";
-        case TileOpKind::Reduce: return "reduce";
-        case TileOpKind::Cumsum: return "cumsum";
-        case TileOpKind::Atomic: return "atomic";
-    }
-    return "?";
+namespace {
+// Names of the tile-op kinds: the built-in ones, then those compiler/ops/Registry.cpp adds for
+// ops registered at run time (ops::registerOp). Atomic slots: a compile on another thread may
+// print while a test registers its op.
+std::array<std::atomic<const char*>, 256>& tileOpNames() {
+    static std::array<std::atomic<const char*>, 256> names{};
+    static const bool init = [] {
+        const char* builtin[] = {"copy", "gemm", "fill", "reduce", "cumsum", "atomic"};
+        for (size_t i = 0; i < std::size(builtin); ++i) names[i].store(builtin[i]);
+        return true;
+    }();
+    (void)init;
+    return names;
 }
+}  // namespace
+
+const char* tileOpName(TileOpKind k) {
+    const char* n = tileOpNames()[static_cast<uint8_t>(k)].load();
+    return n ? n : "?";
+}
+
+void setTileOpName(TileOpKind k, const char* name) { tileOpNames()[static_cast<uint8_t>(k)].store(name); }
 
 int64_t KernelNode::threadCount() const {
     int64_t n = 1;

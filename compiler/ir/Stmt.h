@@ -96,8 +96,15 @@ enum class TileOpKind : uint8_t {
     Reduce,     ///< args: src Region, dst Region; attrs "op" (sum|max|min|absmax|abssum), dim, clear
     Cumsum,     ///< args: src Region, dst Region; attrs dim, reverse
     Atomic,     ///< args: dst Region, value (Region or Expr); attrs "op" (add|max|min)
+    // Kinds from kFirstExtensionTileOp on are handed out by ops::registerOp (compiler/ops/).
 };
+/// First kind number ops::registerOp gives an op registered at run time.
+inline constexpr uint8_t kFirstExtensionTileOp = 6;
+/// The op's IR name ("copy", "gemm", ...; an extension op's registered name; "?" if unknown).
+/// What each kind means (signature, lowering, interpretation) is its ops::TileOp.
 const char* tileOpName(TileOpKind k);
+/// Names kind `k` (ops::registerOp does this; `name` must outlive every compile).
+void setTileOpName(TileOpKind k, const char* name);
 
 using TileArg = std::variant<Region, Expr>;
 

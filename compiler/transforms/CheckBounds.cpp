@@ -3,14 +3,15 @@
 // whose range provably leaves the buffer (outside any `if`, which may guard the access). Global
 // regions are not errors: copies predicate them (out-of-bounds source lanes read 0, destination
 // lanes are skipped), which is what makes non-divisible problem sizes work. Also a barrier inside
-// T.Parallel (not every thread reaches it). Requires: elaborated
-// IR. Produces: diagnostics only (IR unchanged). Invalidates: nothing.
+// T.Parallel (not every thread reaches it). Then each tile op's own check (ops::TileOp::check).
+// Requires: elaborated IR. Produces: diagnostics only (IR unchanged). Invalidates: nothing.
 #include <map>
 #include <sstream>
 #include <unordered_map>
 
 #include "compiler/ir/IR.h"
 #include "compiler/ir/Intrinsics.h"
+#include "compiler/ops/Registry.h"
 #include "compiler/transforms/Passes.h"
 
 namespace ts::xform {
@@ -22,19 +23,6 @@ std::string shapeText(const BufferNode& b) {
     std::string s = "(";
     for (size_t i = 0; i < b.shape.size(); ++i) s += (i ? ", " : "") + toString(b.shape[i]);
     return s + (b.shape.size() == 1 ? ",)" : ")");
-}
-
-std::string opName(const TileOpNode& n) {
-    switch (n.op) {
-        case TileOpKind::Fill:
-            return attrBool(n.attrs, "clear", false) ? "clear" : "fill";
-        case TileOpKind::Reduce:
-            return "reduce_" + attrStr(n.attrs, "op", "sum");
-        case TileOpKind::Atomic:
-            return "atomic_" + attrStr(n.attrs, "op", "add");
-        default:
-            return tileOpName(n.op);
-    }
 }
 
 /// Value range of a loop/block variable (inclusive) and where it comes from (for the message).
@@ -251,9 +239,13 @@ public:
             }
             case StmtKind::TileOp: {
                 auto* t = static_cast<const TileOpNode*>(s.get());
+                const ops::TileOp* op = ops::find(t->op);
+                if (!op) return;  // the verifier reports unknown kinds
                 for (auto& a : t->args)
                     if (auto* r = std::get_if<Region>(&a))
-                        checkRegion(*r, opName(*t), m_diags, t->span, m_ranges, m_guarded > 0);
+                        checkRegion(*r, op->spelling(*t), m_diags, t->span, m_ranges, m_guarded > 0);
+                ops::CheckContext cc{m_diags};
+                op->check(cc, *t);
                 return;
             }
         }

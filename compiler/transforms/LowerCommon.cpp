@@ -61,6 +61,18 @@ Stmt intrinsicStmt(const std::string& op, std::vector<Expr> args, Span sp) {
     return evaluate(call(op, std::move(args), DType::Int32, sp), sp);
 }
 
+Expr regionBase(const Region& r) {
+    std::vector<Expr> idx;
+    for (auto& rg : r.ranges) idx.push_back(rg.min);
+    return addressOf(r.buffer, idx);
+}
+
+Stmt clearAccumulator(Ctx& c, const LoweredFragment& f, DType t, Span sp) {
+    Var r = makeVar(c.fresh("r"), DType::Int32, sp);
+    return forLoop(r, intImm(0), intImm(f.layout->localSize), ForKind::Unrolled, store(f.regs, {r}, cast(t, floatImm(0.0)), sp),
+                   {{"thread_loop", true}}, sp);
+}
+
 std::vector<Expr> delinearize(const Expr& lin, const std::vector<int64_t>& extents) {
     std::vector<Expr> out(extents.size());
     int64_t inner = 1;

@@ -1,5 +1,5 @@
-// Shared state and helpers of the lower-tile-ops pass (split over LowerTileOps.cpp,
-// LowerCopy.cpp, LowerGemmReduce.cpp, LowerParallel.cpp). Internal to compiler/transforms.
+// Shared state and helpers of the lower-tile-ops pass: LowerTileOps.cpp and LowerParallel.cpp,
+// and the tile ops' lowerings under compiler/ops/ (each op's TileOp::lower gets this Ctx).
 #pragma once
 #include <map>
 #include <string>
@@ -56,16 +56,9 @@ ir::Expr regionBase(const ir::Region& r);
 /// Zeroes every register of a gemm accumulator (clear_accum=True).
 ir::Stmt clearAccumulator(Ctx& c, const LoweredFragment& f, ir::DType t, Span sp);
 
-ir::Stmt lowerCopy(Ctx& c, const ir::TileOpNode& op);
-ir::Stmt lowerFill(Ctx& c, const ir::TileOpNode& op);
-ir::Stmt lowerGemm(Ctx& c, const ir::TileOpNode& op);
-ir::Stmt lowerReduce(Ctx& c, const ir::TileOpNode& op);
-/// T.reduce_* along dim 1 of an mma.sync accumulator fragment into its mma_c_rows companion
-/// (LowerReduceAccumulator.cpp); called by lowerReduce.
-ir::Stmt lowerReduceAccumulator(Ctx& c, const ir::TileOpNode& op, const LoweredFragment& src,
-                                const LoweredFragment& dst);
-ir::Stmt lowerAtomic(Ctx& c, const ir::TileOpNode& op);
-ir::Stmt lowerCumsum(Ctx& c, const ir::TileOpNode& op);
+/// T.copy (compiler/ops/CopyLowering.cpp); the target picks the copy engine. Also used by other
+/// ops' lowerings that stage a tile (gemm's register A operand).
+ir::Stmt lowerCopy(Ctx& c, const ir::TileOpNode& op, const Target& target);
 /// Lowers a Parallel nest whose outer loop carries attr layout_key; `body` already had its
 /// nested tile ops lowered.
 ir::Stmt lowerParallel(Ctx& c, const ir::ForNode& outer);

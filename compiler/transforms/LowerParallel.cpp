@@ -6,6 +6,7 @@
 // accesses are bounds-guarded.
 #include "compiler/analysis/Layouts.h"
 #include "compiler/analysis/UserLayouts.h"
+#include "compiler/ops/Registry.h"
 #include "compiler/transforms/LowerCommon.h"
 
 namespace ts::xform::lower {
@@ -110,8 +111,9 @@ public:
 
 protected:
     Stmt visitTileOp(const TileOpNode* n, const Stmt& self) override {
-        if (n->op == TileOpKind::Atomic && !n->isRegion(1)) return lowerAtomic(m_c, *n);
-        m_c.error(n->span, "T." + std::string(tileOpName(n->op)) + " inside a T.Parallel loop is not supported",
+        const ops::TileOp& op = ops::get(n->op);
+        if (op.elementwise(*n)) return op.lower(m_c, *n, m_c.pass.target);
+        m_c.error(n->span, "T." + op.spelling(*n) + " inside a T.Parallel loop is not supported",
                   "move the tile operation out of the loop");
         return self;
     }

@@ -1,11 +1,12 @@
 // lower-tile-ops: replaces tile-level statements by thread-level code. Fragments become
 // per-thread register arrays (Local buffers of the layout's localSize); T.copy, T.gemm,
-// T.fill/clear, T.reduce_*, T.atomic_*, T.cumsum and T.Parallel nests are lowered by the
-// functions in LowerCopy.cpp, LowerGemmReduce.cpp and LowerParallel.cpp. Lowered code is wrapped
+// T.fill/clear, T.reduce_*, T.atomic_*, T.cumsum are lowered by their ops (compiler/ops/,
+// TileOp::lower for the pass's target) and T.Parallel nests by LowerParallel.cpp. Lowered code is wrapped
 // in loops tagged "thread_loop" so insert-sync treats each lowered op as one unit.
 // Requires: infer-layouts (fragment layouts, gemm warp grid, Parallel layout keys),
 // inject-pipeline (async copies). Produces: thread-level IR over shared/global/local buffers
 // with logical indices. Invalidates: fragment buffers (replaced by register arrays).
+#include "compiler/ops/Registry.h"
 #include "compiler/transforms/LowerCommon.h"
 
 namespace ts::xform {
@@ -38,15 +39,7 @@ protected:
             }
         const TileOpNode rewritten(n->op, std::move(args), n->attrs, n->span);
         const TileOpNode& op = changed ? rewritten : *n;
-        switch (op.op) {
-            case TileOpKind::Copy: return lowerCopy(m_c, op);
-            case TileOpKind::Gemm: return lowerGemm(m_c, op);
-            case TileOpKind::Fill: return lowerFill(m_c, op);
-            case TileOpKind::Reduce: return lowerReduce(m_c, op);
-            case TileOpKind::Atomic: return lowerAtomic(m_c, op);
-            case TileOpKind::Cumsum: return lowerCumsum(m_c, op);
-        }
-        return self;
+        return ops::get(op.op).lower(m_c, op, m_c.pass.target);
     }
     Stmt visitFor(const ForNode* n, const Stmt& self) override {
         if (n->forKind == ForKind::Parallel && n->attrs.count("layout_key")) return lowerParallel(m_c, *n);

@@ -15,6 +15,7 @@
 #include <set>
 
 #include "compiler/ir/IR.h"
+#include "compiler/ops/Registry.h"
 #include "compiler/transforms/Passes.h"
 
 namespace ts::xform {
@@ -32,17 +33,13 @@ Access accessesOf(const Stmt& s) {
         s,
         [&](const Stmt& st) {
             if (auto* t = as<TileOpNode>(st)) {
+                const ops::TileOp& op = ops::get(t->op);
                 for (size_t i = 0; i < t->args.size(); ++i) {
                     auto* r = std::get_if<Region>(&t->args[i]);
                     if (!r) continue;
-                    bool written = (t->op == TileOpKind::Copy && i == 1) || (t->op == TileOpKind::Gemm && i == 2) ||
-                                   (t->op == TileOpKind::Fill && i == 0) || (t->op == TileOpKind::Reduce && i == 1) ||
-                                   (t->op == TileOpKind::Cumsum && i == 1) || (t->op == TileOpKind::Atomic && i == 0);
-                    (written ? a.writes : a.reads).insert(r->buffer.get());
-                    if (t->op == TileOpKind::Gemm && i == 2 && !attrBool(t->attrs, "clear_accum", false))
-                        a.reads.insert(r->buffer.get());
-                    if ((t->op == TileOpKind::Reduce && i == 1 && !attrBool(t->attrs, "clear", true)) || t->op == TileOpKind::Atomic)
-                        a.reads.insert(r->buffer.get());
+                    uint8_t acc = op.access(*t, i);
+                    if (acc & ops::kWrite) a.writes.insert(r->buffer.get());
+                    if (acc & ops::kRead) a.reads.insert(r->buffer.get());
                 }
             } else if (auto* st2 = as<StoreNode>(st)) {
                 a.writes.insert(st2->buffer.get());
@@ -56,8 +53,7 @@ Access accessesOf(const Stmt& s) {
 
 bool isProducerCandidate(const Stmt& s) {
     auto* t = as<TileOpNode>(s);
-    return t && t->op == TileOpKind::Copy && t->isRegion(0) && t->isRegion(1) &&
-           t->region(0).buffer->scope == Scope::Global && t->region(1).buffer->scope == Scope::Shared;
+    return t && ops::get(t->op).asyncProducer(*t);
 }
 
 class Planner : public Mutator {

@@ -4,6 +4,7 @@
 // used element-wise) keeps the sm_80 path, which handles every case.
 #include <set>
 
+#include "compiler/ops/Registry.h"
 #include "compiler/transforms/Hopper.h"
 
 namespace ts::xform {
@@ -11,17 +12,10 @@ using namespace ts::ir;
 
 namespace {
 
-/// Region arguments of a tile op that it writes (the op's output operands).
+/// Region arguments of a tile op that it writes (the op's output operands; ops::TileOp::access).
 bool writesArg(const TileOpNode& t, size_t i) {
-    switch (t.op) {
-        case TileOpKind::Copy: return i == 1;
-        case TileOpKind::Gemm: return i == 2;
-        case TileOpKind::Fill: return i == 0;
-        case TileOpKind::Reduce: return i == 1;
-        case TileOpKind::Cumsum: return i == 1;
-        case TileOpKind::Atomic: return i == 0;
-    }
-    return false;
+    const ops::TileOp* op = ops::find(t.op);
+    return op && (op->access(t, i) & ops::kWrite);
 }
 
 bool wholeTile(const Region& r, int64_t rows, int64_t cols) {
@@ -50,7 +44,7 @@ bool tmaLoadable(const TileOpNode& copy, const analysis::WgmmaTileGeometry& g, s
 
 }  // namespace
 
-bool targetHasWgmma(const Target& t) { return t.smVersion == 90 && t.archSpecific; }
+bool targetHasWgmma(const Target& t) { return t.hasWgmma(); }
 
 std::optional<analysis::HopperGemmPlan> selectHopperGemm(const PrimFuncNode& f, const TileOpNode& gemm, int64_t threads,
                                                          const Target& target, std::string* why) {

@@ -1,4 +1,4 @@
-// Lowering of T.copy. Three shapes of code (fragment -> fragment: register to register for one
+// Lowering of T.copy (the copy op's TileOp::lower, CopyOp.cpp). Three shapes of code (fragment -> fragment: register to register for one
 // layout, else through a shared tile):
 //  - a fragment on either side: each thread walks its registers through the fragment layout's
 //    inverse (thread, register) -> element, guarded for padding and global bounds;
@@ -136,8 +136,11 @@ int64_t chooseVector(Ctx& c, const Region& src, const Region& dst, const std::ve
     return 1;
 }
 
-Stmt copyDistributed(Ctx& c, const TileOpNode& op, const Region& src, const Region& dst, const std::vector<int64_t>& ext) {
-    bool async = attrBool(op.attrs, "async", false) && src.buffer->scope == Scope::Global && dst.buffer->scope == Scope::Shared;
+Stmt copyDistributed(Ctx& c, const TileOpNode& op, const Region& src, const Region& dst, const std::vector<int64_t>& ext,
+                     const Target& target) {
+    // inject-pipeline marks early-issued producers "async"; the target says whether that is cp.async.
+    bool async = target.copyEngine(src.buffer->scope, dst.buffer->scope, attrBool(op.attrs, "async", false)) ==
+                 CopyEngine::CpAsync;
     int64_t v = chooseVector(c, src, dst, ext);
     int bytes = static_cast<int>(v * dtypeBytes(dst.buffer->dtype));
     bool vecOk = bytes == 4 || bytes == 8 || bytes == 16;
@@ -179,7 +182,7 @@ Stmt copyDistributed(Ctx& c, const TileOpNode& op, const Region& src, const Regi
 
 }  // namespace
 
-Stmt lowerCopy(Ctx& c, const TileOpNode& op) {
+Stmt lowerCopy(Ctx& c, const TileOpNode& op, const Target& target) {
     const Region &src = op.region(0), &dst = op.region(1);
     auto se = squeezedExtents(src), de = squeezedExtents(dst);
     if (!se || !de) {
@@ -222,7 +225,7 @@ Stmt lowerCopy(Ctx& c, const TileOpNode& op) {
     }
     if (sf || df) return copyFragment(c, op, src, dst, df);
     if (src.buffer->scope == Scope::Local || dst.buffer->scope == Scope::Local) return copyPerThread(c, op, src, dst, *se);
-    return copyDistributed(c, op, src, dst, *se);
+    return copyDistributed(c, op, src, dst, *se, target);
 }
 
 }  // namespace ts::xform::lower

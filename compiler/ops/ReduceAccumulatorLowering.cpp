@@ -17,7 +17,7 @@
 // which is what a following T.Parallel(i, j) over the accumulator reads as row[i].
 #include "compiler/analysis/Layouts.h"
 #include "compiler/analysis/UserLayouts.h"
-#include "compiler/transforms/LowerCommon.h"
+#include "compiler/ops/ReduceLowering.h"
 
 namespace ts::xform::lower {
 using namespace ts::ir;

@@ -1,0 +1,94 @@
+// T.atomic_{add,max,min}(dst, value) and T.atomic_addx2/x4: atomic read-modify-write of a
+// global or shared region by a region (converted to dst's dtype) or of one element by a scalar
+// (attr "op"). dst is read and written atomically (order-independent: tilec starts outputs only
+// atomics write at zero, compiler/LaunchArgs.cpp); a value region is read. The one-element form
+// is lowered where it stands inside T.Parallel (every thread issues it, as in TileLang).
+#include "compiler/interp/Machine.h"
+#include "compiler/ops/Builtins.h"
+#include "compiler/transforms/LowerCommon.h"
+
+namespace ts::ops {
+using namespace ts::ir;
+using namespace ts::xform::lower;
+
+namespace {
+
+Stmt lowerAtomic(Ctx& c, const TileOpNode& op) {
+    const Region& dst = op.region(0);
+    std::string aop = attrStr(op.attrs, "op", "add");
+    if (!op.isRegion(1)) {
+        // Scalar atomic on one element: one thread per block would change the meaning (every
+        // thread executes T.atomic_add(x[0], v) in TileLang), so every thread issues it.
+        // Out-of-bounds destinations are skipped, as T.copy skips them (and as the interpreter does).
+        std::vector<Expr> idx;
+        for (auto& rg : dst.ranges) idx.push_back(rg.min);
+        Stmt s = intrinsicStmt(intrin::kAtomic, {std::make_shared<StrImmNode>(aop, op.span), addressOf(dst.buffer, idx),
+                                                 cast(dst.buffer->dtype, std::get<Expr>(op.args[1]))}, op.span);
+        Expr in = inBounds(dst.buffer, idx);
+        return in ? ifThen(in, s, nullptr, op.span) : s;
+    }
+    const Region& src = op.region(1);
+    auto ext = squeezedExtents(dst);
+    if (!ext || c.frags.count(dst.buffer.get())) {
+        c.error(op.span, "T.atomic_" + aop + ": the destination must be a global or shared region with constant shape");
+        return nullptr;
+    }
+    if (auto it = c.frags.find(src.buffer.get()); it != c.frags.end()) {
+        const LayoutNode& L = *it->second.layout;
+        Var r = makeVar(c.fresh("r"), DType::Int32, op.span);
+        std::unordered_map<const VarNode*, Expr> inv{{L.invThread.get(), c.tx}, {L.invLocal.get(), r}};
+        std::vector<Expr> sq;
+        Expr guard;
+        auto shape = constShape(*src.buffer);
+        for (size_t d = 0; d < L.inverse.size(); ++d) {
+            Expr e = substitute(L.inverse[d], inv);
+            if ((*shape)[d] != 1) sq.push_back(e);
+            guard = logicalAnd(guard, lt(e, intImm((*shape)[d])));
+        }
+        auto dIdx = regionIndex(dst, sq);
+        guard = logicalAnd(guard, inBounds(dst.buffer, dIdx));
+        Stmt body = intrinsicStmt(intrin::kAtomic, {std::make_shared<StrImmNode>(aop, op.span), addressOf(dst.buffer, dIdx),
+                                                    cast(dst.buffer->dtype, load(it->second.regs, {r}))}, op.span);
+        // Replicated values would be added once per copy: only the first holder adds.
+        if (L.replicate > 1) guard = logicalAnd(guard, isFirstHolder(c, L, r));
+        if (guard) body = ifThen(guard, body, nullptr, op.span);
+        return forLoop(r, intImm(0), intImm(L.localSize), ForKind::Unrolled, body, {{"thread_loop", true}}, op.span);
+    }
+    int64_t total = 1;
+    for (auto e : *ext) total *= e;
+    int64_t iters = (total + c.threads - 1) / c.threads;
+    Var it = makeVar(c.fresh("v"), DType::Int32, op.span);
+    Expr lin = add(mul(it, intImm(c.threads)), c.tx);
+    auto sq = delinearize(lin, *ext);
+    auto dIdx = regionIndex(dst, sq), sIdx = regionIndex(src, sq);
+    Stmt body = intrinsicStmt(intrin::kAtomic, {std::make_shared<StrImmNode>(aop, op.span), addressOf(dst.buffer, dIdx),
+                                                cast(dst.buffer->dtype, load(src.buffer, sIdx))}, op.span);
+    Expr guard = logicalAnd(inBounds(dst.buffer, dIdx), inBounds(src.buffer, sIdx));
+    if (total % c.threads != 0) guard = logicalAnd(lt(lin, intImm(total)), guard);
+    if (guard) body = ifThen(guard, body, nullptr, op.span);
+    return forLoop(it, intImm(0), intImm(iters), iters <= 16 ? ForKind::Unrolled : ForKind::Serial, body, {{"thread_loop", true}}, op.span);
+}
+
+class AtomicOp final : public TileOp {
+public:
+    std::string_view name() const override { return "atomic"; }
+    Signature signature() const override {
+        return {{"atomic_add", "atomic_max", "atomic_min", "atomic_addx2", "atomic_addx4"},
+                {},
+                "dst Region, value Region or Expr; attr op (add|max|min)"};
+    }
+    std::string spelling(const TileOpNode& n) const override { return "atomic_" + attrStr(n.attrs, "op", "add"); }
+    uint8_t access(const TileOpNode& n, size_t arg) const override {
+        if (!n.isRegion(arg)) return kNoAccess;
+        return arg == 0 ? uint8_t(kRead | kWrite | kAtomic) : arg == 1 ? kRead : kNoAccess;
+    }
+    bool elementwise(const TileOpNode& n) const override { return !n.isRegion(1); }
+    Stmt lower(Ctx& c, const TileOpNode& n, const Target&) const override { return lowerAtomic(c, n); }
+    void interpret(interp::detail::Machine& m, const TileOpNode& n) const override { m.tileAtomic(&n); }
+};
+
+}  // namespace
+
+std::unique_ptr<TileOp> makeAtomicOp() { return std::make_unique<AtomicOp>(); }
+
+}  // namespace ts::ops

@@ -1,0 +1,113 @@
+// T.reduce_{sum,max,min,absmax,abssum}(src, dst, dim, clear): a fragment reduced along one axis
+// into its row companion (attr "op", "dim", "clear"). Reads src, writes dst (and reads it when
+// clear=False). Lowering of block fragments: per-thread partials, an xor-shuffle all-reduce over
+// the lanes of a row group, then shared memory across warps when a row spans several; mma
+// accumulators go to ReduceAccumulatorLowering.cpp (quad shuffles + exchange across warp columns).
+#include "compiler/interp/Machine.h"
+#include "compiler/ops/Builtins.h"
+#include "compiler/analysis/Layouts.h"
+#include "compiler/analysis/UserLayouts.h"
+#include "compiler/ops/ReduceLowering.h"
+#include "compiler/transforms/LowerCommon.h"
+
+namespace ts::ops {
+using namespace ts::ir;
+using namespace ts::xform::lower;
+
+namespace {
+
+Stmt lowerReduce(Ctx& c, const TileOpNode& op) {
+    const Region &src = op.region(0), &dst = op.region(1);
+    auto si = c.frags.find(src.buffer.get()), di = c.frags.find(dst.buffer.get());
+    if (si == c.frags.end() || di == c.frags.end()) {
+        c.error(op.span, "T.reduce: source and destination must be fragments (T.alloc_fragment)",
+                "copy shared data into a fragment first");
+        return nullptr;
+    }
+    if (si->second.layout->family == "mma_c") return lowerReduceAccumulator(c, op, si->second, di->second);
+    auto p = analysis::blockParamsOf(*si->second.layout);
+    if (!p) {
+        c.error(op.span, "T.reduce: unsupported source layout '" + si->second.layout->description + "'");
+        return nullptr;
+    }
+    std::string rop = attrStr(op.attrs, "op", "sum");
+    bool clear = attrBool(op.attrs, "clear", true);
+    DType acct = dst.buffer->dtype;
+    int64_t cpt = p->colChunksPerThread(), perRow = cpt * p->vec, rpt = p->rowsPerThread();
+    Span sp = op.span;
+    Buffer acc = std::make_shared<BufferNode>(c.fresh("red"), acct, std::vector<Expr>{intImm(1)}, Scope::Local, sp);
+    Var rr = makeVar(c.fresh("rr"), DType::Int32, sp), cc = makeVar(c.fresh("rc"), DType::Int32, sp);
+    Expr slot = add(mul(rr, intImm(perRow)), cc);
+    Expr col = add(add(mul(floormod(floordiv(slot, intImm(p->vec)), intImm(cpt)), intImm(p->vec * p->gc)),
+                       mul(floormod(c.tx, intImm(p->gc)), intImm(p->vec))),
+                   floormod(slot, intImm(p->vec)));
+    Expr x = cast(acct, load(si->second.regs, {slot}, sp));
+    if (rop == "absmax" || rop == "abssum") x = call("abs", {x}, acct, sp);
+    Stmt accum = store(acc, {intImm(0)}, reduceCombine(rop, load(acc, {intImm(0)}), x), sp);
+    // Padded slots (a row width not a multiple of vec*gc, or fewer rows than row groups) were
+    // never written: skip them rather than read them (row of slot rr = rr*gr + tx/gc).
+    Expr valid;
+    if (p->cols % (p->vec * p->gc) != 0) valid = lt(col, intImm(p->cols));
+    if (p->rows % p->gr != 0)
+        valid = logicalAnd(
+            valid, lt(add(mul(rr, intImm(p->gr)), floordiv(c.tx, intImm(p->gc))), intImm(p->rows)));
+    if (valid) accum = ifThen(valid, accum, nullptr, sp);
+    std::vector<Stmt> row{store(acc, {intImm(0)}, reduceIdentity(rop, acct), sp),
+                          forLoop(cc, intImm(0), intImm(perRow), ForKind::Unrolled, accum,
+                                  {{"thread_loop", true}}, sp)};
+    std::string shfl = rop == "max" || rop == "absmax" ? "max" : rop == "min" ? "min" : "sum";
+    int64_t lanes = std::min<int64_t>(p->gc, 32);
+    if (lanes > 1)
+        row.push_back(store(acc, {intImm(0)},
+                            call(intrin::kWarpAllreduce, {std::make_shared<StrImmNode>(shfl, sp), load(acc, {intImm(0)}), intImm(lanes)}, acct, sp),
+                            sp));
+    std::vector<Stmt> pre;
+    if (p->gc > 32) {
+        // A row spans gc/32 warps: lane 0 of each warp publishes its partial, then every thread
+        // of the row group combines them. Barriers are block-uniform (the rr loop is).
+        int64_t wpr = p->gc / 32;
+        Buffer scratch = std::make_shared<BufferNode>(c.fresh("red_smem"), acct, std::vector<Expr>{intImm(p->gr * wpr)}, Scope::Shared, sp);
+        pre.push_back(std::make_shared<AllocNode>(scratch, nullptr, sp));
+        Expr group = floordiv(c.tx, intImm(p->gc)), warpInRow = floordiv(floormod(c.tx, intImm(p->gc)), intImm(32));
+        row.push_back(ifThen(binary(BinOp::Eq, floormod(c.tx, intImm(32)), intImm(0)),
+                             store(scratch, {add(mul(group, intImm(wpr)), warpInRow)}, load(acc, {intImm(0)}), sp), nullptr, sp));
+        row.push_back(intrinsicStmt(intrin::kSyncThreads, {}, sp));
+        Var w = makeVar(c.fresh("w"), DType::Int32, sp);
+        row.push_back(store(acc, {intImm(0)}, reduceIdentity(rop, acct), sp));
+        row.push_back(forLoop(w, intImm(0), intImm(wpr), ForKind::Unrolled,
+                              store(acc, {intImm(0)}, reduceCombine(rop, load(acc, {intImm(0)}), load(scratch, {add(mul(group, intImm(wpr)), w)})), sp),
+                              {{"thread_loop", true}}, sp));
+        row.push_back(intrinsicStmt(intrin::kSyncThreads, {}, sp));
+    }
+    Expr result = load(acc, {intImm(0)});
+    if (!clear) result = reduceCombine(rop, cast(acct, load(di->second.regs, {rr})), result);
+    row.push_back(store(di->second.regs, {rr}, result, sp));
+    pre.push_back(std::make_shared<AllocNode>(acc, nullptr, sp));
+    pre.push_back(forLoop(rr, intImm(0), intImm(rpt), ForKind::Unrolled, seq(row, sp), {}, sp));
+    return seq(pre, sp);
+}
+
+class ReduceOp final : public TileOp {
+public:
+    std::string_view name() const override { return "reduce"; }
+    Signature signature() const override {
+        return {{"reduce_sum", "reduce_max", "reduce_min", "reduce_absmax", "reduce_abssum"},
+                {},
+                "src Region, dst Region; attrs op (sum|max|min|absmax|abssum), dim, clear"};
+    }
+    std::string spelling(const TileOpNode& n) const override { return "reduce_" + attrStr(n.attrs, "op", "sum"); }
+    uint8_t access(const TileOpNode& n, size_t arg) const override {
+        if (!n.isRegion(arg)) return kNoAccess;
+        if (arg == 0) return kRead;
+        if (arg == 1) return attrBool(n.attrs, "clear", true) ? kWrite : uint8_t(kRead | kWrite);
+        return kNoAccess;
+    }
+    Stmt lower(Ctx& c, const TileOpNode& n, const Target&) const override { return lowerReduce(c, n); }
+    void interpret(interp::detail::Machine& m, const TileOpNode& n) const override { m.tileReduce(&n); }
+};
+
+}  // namespace
+
+std::unique_ptr<TileOp> makeReduceOp() { return std::make_unique<ReduceOp>(); }
+
+}  // namespace ts::ops

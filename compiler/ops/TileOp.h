@@ -1,0 +1,94 @@
+// Tile operators as objects (DESIGN.md §2a). Each tile op (T.copy, T.gemm, T.fill/clear,
+// T.reduce_*, T.cumsum, T.atomic_*) is one TileOp subclass in its own file under compiler/ops/,
+// registered once (Registry.h), and answers every question the pipeline asks about it: its
+// T.* names, which arguments it reads and writes (plan-pipelines, output detection, the
+// debugger), its op-specific checks (check-bounds), its lowering for a Target
+// (lower-tile-ops) and its tile-level meaning (the CPU interpreter). Passes look the op of a
+// TileOpNode up (ops::get(node.op)) and call these instead of switching on ir::TileOpKind, so
+// a new op or a new gemm variant is one op file plus its tests.
+//
+// The op objects are stateless and shared by every compile (they may run on several threads).
+#pragma once
+#include <cstdint>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "compiler/ir/Stmt.h"
+#include "compiler/target/Target.h"
+
+namespace ts {
+class DiagnosticEngine;
+}
+namespace ts::xform::lower {
+struct Ctx;
+}
+namespace ts::interp::detail {
+class Machine;
+}
+
+namespace ts::ops {
+
+/// How a tile op touches one of its arguments: a bit set.
+enum AccessBits : uint8_t {
+    kNoAccess = 0,
+    kRead = 1,    ///< the op reads the region (gemm C without clear_accum reads and writes)
+    kWrite = 2,   ///< the op writes the region
+    kAtomic = 4,  ///< the writes are atomic read-modify-writes (T.atomic_*: order-independent)
+};
+
+/// What the front end and the IDE know an op by (the rows of frontend/LanguageRegistry.h).
+struct Signature {
+    std::vector<std::string_view> names;       ///< T.* spellings elaborated into this op
+    std::vector<std::string_view> valueNames;  ///< other T.* names that are argument values (T.GemmWarpPolicy)
+    std::string_view arguments;                ///< the IR arguments, for the reader: "src Region, dst Region"
+};
+
+/// One region argument the op touches in shared memory (tile level): what the bank analysis and
+/// the debugger's shared-memory view attribute to the op.
+struct SharedAccess {
+    size_t arg = 0;                  ///< argument index in TileOpNode::args
+    const ir::Region* region = nullptr;
+    uint8_t access = kNoAccess;      ///< AccessBits
+};
+
+/// What check() may use: the diagnostics sink (errors name the pass "check-bounds").
+struct CheckContext {
+    DiagnosticEngine& diags;
+};
+
+class TileOp {
+public:
+    virtual ~TileOp() = default;
+
+    /// The IR name, printed after "T." when no spelling applies: "copy", "gemm", ...
+    virtual std::string_view name() const = 0;
+    virtual Signature signature() const = 0;
+    /// The T.* name of this node as the user wrote it ("reduce_max", "clear", "atomic_add"),
+    /// for diagnostics. Default: name().
+    virtual std::string spelling(const ir::TileOpNode& n) const;
+
+    /// AccessBits of argument `arg` (0 for expression arguments and indices past the end).
+    virtual uint8_t access(const ir::TileOpNode& n, size_t arg) const = 0;
+    /// True for a global -> shared copy that plan-pipelines may issue iterations early as an
+    /// asynchronous producer (cp.async now, TMA later: the Target picks the engine).
+    virtual bool asyncProducer(const ir::TileOpNode&) const { return false; }
+    /// True when the node works on one element and is lowered where it stands inside a
+    /// T.Parallel nest (T.atomic_add(Y[i], x[i])); other tile ops there are an error.
+    virtual bool elementwise(const ir::TileOpNode&) const { return false; }
+
+    /// Op-specific static checks after elaboration (check-bounds already reported regions that
+    /// leave on-chip buffers). Default: none.
+    virtual void check(CheckContext&, const ir::TileOpNode&) const {}
+    /// Thread-level IR for `target` (lower-tile-ops): nullptr after reporting an error through
+    /// the context. Arguments already have their fragment reads rewritten to registers.
+    virtual ir::Stmt lower(xform::lower::Ctx& c, const ir::TileOpNode& n, const Target& target) const = 0;
+    /// Tile-level semantics on the CPU interpreter (whole regions at once); errors through
+    /// Machine::fail.
+    virtual void interpret(interp::detail::Machine& m, const ir::TileOpNode& n) const = 0;
+
+    /// Region arguments in shared memory with their access (from access()).
+    std::vector<SharedAccess> sharedAccesses(const ir::TileOpNode& n) const;
+};
+
+}  // namespace ts::ops
