@@ -25,6 +25,21 @@ public:
         return n.isRegion(0) && n.isRegion(1) && n.region(0).buffer->scope == Scope::Global &&
                n.region(1).buffer->scope == Scope::Shared;
     }
+    // A whole-fragment copy between two fragments of one shape is register to register when both
+    // have the same layout: give the unplaced side the placed side's layout (infer-layouts asks
+    // only when no T.Parallel nest decides it; differing layouts are converted by the lowering).
+    bool propagateLayouts(LayoutSolver& s, const TileOpNode& t) const override {
+        if (t.args.size() < 2 || !t.isRegion(0) || !t.isRegion(1)) return false;
+        const Buffer &a = t.region(0).buffer, &b = t.region(1).buffer;
+        if (a->scope != Scope::Fragment || b->scope != Scope::Fragment) return false;
+        auto sa = constShape(*a), sb = constShape(*b);
+        if (!sa || !sb || *sa != *sb) return false;
+        Layout la = s.placed(a), lb = s.placed(b);
+        std::string where = "T.copy at " + LayoutSolver::lineOf(t.span);
+        if (la && !lb) return s.require(b, la, where, t.span), true;
+        if (lb && !la) return s.require(a, lb, where, t.span), true;
+        return false;
+    }
     Stmt lower(xform::lower::Ctx& c, const TileOpNode& n, const Target& target) const override {
         return xform::lower::lowerCopy(c, n, target);
     }

@@ -23,7 +23,14 @@ public:
     uint8_t access(const TileOpNode& n, size_t arg) const override {
         if (!n.isRegion(arg) || arg > 2) return kNoAccess;
         if (arg < 2) return kRead;
-        return attrBool(n.attrs, "clear_accum", false) ? kWrite : uint8_t(kRead | kWrite);
+        return attrBool(n.attrs, "clear_accum", false) ? uint8_t(kWrite) : uint8_t(kRead | kWrite);
+    }
+    void layoutConstraints(LayoutRound round, LayoutSolver& s, const TileOpNode& n) const override {
+        if (round != LayoutRound::Hardware) return;
+        switch (s.target().gemmEngine()) {
+            case GemmEngine::MmaSync: return gemmLayoutsSm80(s, n);
+            case GemmEngine::Wgmma: return gemmLayoutsSm90(s, n);
+        }
     }
     Stmt lower(xform::lower::Ctx& c, const TileOpNode& n, const Target& target) const override {
         switch (target.gemmEngine()) {

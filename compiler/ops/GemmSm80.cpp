@@ -2,9 +2,14 @@
 // do not take the wgmma path, GemmSm90.cpp): the block-level gemm_ss of resources/ts_device.cuh (ldmatrix + mma.sync of
 // the target's atom over swizzled shared tiles), or gemm_rs when A is a register fragment in
 // the accumulator layout (FlashAttention's P @ V); other register A operands are staged through
-// a shared tile. GemmOp.cpp picks this function by Target::gemmEngine().
+// a shared tile; and the layouts it needs (gemmLayoutsSm80, for infer-layouts). GemmOp.cpp
+// picks these functions by Target::gemmEngine().
+#include <sstream>
+
+#include "compiler/analysis/GemmPartition.h"
 #include "compiler/analysis/HwLayouts.h"
 #include "compiler/analysis/Layouts.h"
+#include "compiler/analysis/Swizzle.h"
 #include "compiler/analysis/UserLayouts.h"
 #include "compiler/ops/GemmLowering.h"
 #include "compiler/ops/Registry.h"
@@ -126,6 +131,86 @@ Stmt lowerGemmSm80(Ctx& c, const TileOpNode& op, const Target& target) {
                                  intImm(wn), boolImm(ta), boolImm(tb), intImm(swz(A)), intImm(swz(B))},
                                 op.span));
     return seq(out, op.span);
+}
+
+namespace {
+
+// gemm_rs reads A (M x K) from registers laid out as the m16n8k16 accumulator of an M x K
+// tile on the same warp rows (ts_device.cuh GemmRS): the C fragment of atoms (mi, 2kk) and
+// (mi, 2kk+1) is the A fragment of k-step kk (PTX ISA §9.7.14.5.8), so a softmax'ed score
+// accumulator feeds the next gemm without a trip through shared memory (FlashAttention-2).
+// Each warp must then own whole rows of A: the warp grid must be wm x 1.
+void fragmentOperandA(LayoutSolver& s, const TileOpNode& t, const Region& A, int64_t M, analysis::WarpPartition wp,
+                      const std::string& where) {
+    auto as = constExtents(A);
+    if (!as || as->size() != 2) {
+        s.error(t.span, "T.gemm: a fragment A operand ('" + A.buffer->name + "') must be a whole 2-D fragment",
+                "allocate the operand with the gemm's M x K shape");
+        return;
+    }
+    if (attrBool(t.attrs, "transpose_A", false)) return;  // K x M: staged through shared memory
+    int64_t K = (*as)[1];
+    // With several warp columns (wn > 1) each warp needs rows that no single register layout
+    // gives it alone: lower-tile-ops stages A through a shared tile instead (gemm_ss), and A
+    // keeps whatever layout its producer gives it.
+    if (wp.wn == 1 && K % 16 == 0)
+        s.require(A.buffer, analysis::makeMmaAccumulator(M, K, wp), where + " (register A operand)", t.span);
+}
+
+}  // namespace
+
+void gemmLayoutsSm80(LayoutSolver& s, const TileOpNode& t) {
+    using namespace ts::analysis;
+    if (t.args.size() < 3 || !t.isRegion(0) || !t.isRegion(1) || !t.isRegion(2)) return;
+    const Region &A = t.region(0), &B = t.region(1), &C = t.region(2);
+    auto cs = constExtents(C);
+    std::string where = "T.gemm at " + LayoutSolver::lineOf(t.span);
+    if (C.buffer->scope != Scope::Fragment || !cs || cs->size() != 2) {
+        s.error(t.span, "T.gemm: the accumulator '" + C.buffer->name + "' must be a 2-D fragment (T.alloc_fragment)",
+                "allocate C with T.alloc_fragment((block_M, block_N), accum_dtype)");
+        return;
+    }
+    int64_t M = (*cs)[0], N = (*cs)[1];
+    const int64_t threads = s.threads();
+    if (threads % 32 != 0) {
+        s.error(t.span, "T.gemm needs whole warps: threads=" + std::to_string(threads) + " is not a multiple of 32",
+                "use threads=128 or 256");
+        return;
+    }
+    auto policy = parseGemmPolicy(attrStr(t.attrs, "policy", "Square")).value_or(GemmPolicy::Square);
+    int warps = static_cast<int>(threads / 32);
+    auto wp = partitionWarps(M, N, warps, policy);
+    if (!wp) {
+        std::ostringstream msg;
+        msg << "T.gemm: " << warps << " warps cannot tile M=" << M << ", N=" << N << " with policy "
+            << gemmPolicyName(policy) << "; valid thread counts: " << validThreadCounts(M, N, policy);
+        s.error(t.span, msg.str(),
+                "each warp owns a multiple of 16x16 accumulator elements; change threads=, the block "
+                "shape or the policy");
+        return;
+    }
+    // The warp grid travels with the op to its lowering (gemm_ss<M, N, K, wm, wn>).
+    s.annotate(t, {{"warp_m", int64_t(wp->wm)}, {"warp_n", int64_t(wp->wn)}});
+    s.require(C.buffer, makeMmaAccumulator(M, N, *wp), where, t.span);
+    if (A.buffer->scope == Scope::Fragment) fragmentOperandA(s, t, A, M, *wp, where);
+    for (const Region* op : {&A, &B}) {
+        if (op->buffer->scope != Scope::Shared) continue;
+        auto shape = constShape(*op->buffer);
+        if (!shape || shape->size() < 2) continue;
+        int64_t rowBytes = shape->back() * dtypeBytes(op->buffer->dtype);
+        int64_t rows = 1;
+        for (size_t d = 0; d + 1 < shape->size(); ++d) rows *= (*shape)[d];
+        std::string by;
+        Layout cur = s.placed(op->buffer, &by);
+        if (!cur) s.require(op->buffer, makeSharedLayout(*shape, dtypeBytes(op->buffer->dtype), chooseSwizzleMode(rowBytes, rows)), where, t.span);
+        // gemm_ss addresses its operands as row-major tiles with an XOR swizzle, nothing else.
+        else if (cur->family != "shared" || cur->padElems != 0)
+            s.error(t.span,
+                    "conflicting layouts for shared buffer '" + op->buffer->name + "': " + by + " needs " +
+                        cur->description + ", but " + where + " reads its operands as row-major or XOR-swizzled tiles",
+                    "annotate the gemm operand with tilelang.layout.make_swizzled_layout, or copy it into a second "
+                    "shared tile for the gemm");
+    }
 }
 
 }  // namespace ts::ops

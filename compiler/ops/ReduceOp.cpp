@@ -99,8 +99,53 @@ public:
     uint8_t access(const TileOpNode& n, size_t arg) const override {
         if (!n.isRegion(arg)) return kNoAccess;
         if (arg == 0) return kRead;
-        if (arg == 1) return attrBool(n.attrs, "clear", true) ? kWrite : uint8_t(kRead | kWrite);
+        if (arg == 1) return attrBool(n.attrs, "clear", true) ? uint8_t(kWrite) : uint8_t(kRead | kWrite);
         return kNoAccess;
+    }
+    // Round Derived (after every gemm placed its accumulator, whatever the program order): the
+    // source keeps the layout it has (block fragment or an accumulator with a row companion) or
+    // gets the cheapest block fragment; the destination is the source's row companion.
+    void layoutConstraints(LayoutRound round, LayoutSolver& s, const TileOpNode& t) const override {
+        if (round != LayoutRound::Derived || !t.isRegion(0) || !t.isRegion(1)) return;
+        const Buffer &src = t.region(0).buffer, &dst = t.region(1).buffer;
+        if (src->scope != Scope::Fragment) return;
+        auto shape = constShape(*src);
+        int64_t dim = attrInt(t.attrs, "dim", -1);
+        if (!shape) return;
+        if (dim < 0) dim += static_cast<int64_t>(shape->size());
+        std::string where = "T." + spelling(t) + " at " + LayoutSolver::lineOf(t.span);
+        if (shape->size() > 2 || dim != static_cast<int64_t>(shape->size()) - 1) {
+            s.error(t.span, where + ": only reductions over the last dimension of a 1-D or 2-D fragment are supported",
+                    "reduce along dim=-1 (transpose the tile when copying it in if needed)");
+            return;
+        }
+        int64_t rows = shape->size() == 2 ? (*shape)[0] : 1, cols = shape->back();
+        std::string by;
+        Layout have = s.placed(src, &by);
+        std::optional<analysis::BlockFragmentParams> p;
+        if (have) {
+            p = analysis::blockParamsOf(*have);
+            if (!p && shape->size() == 2) {
+                // Accumulators (and any layout with a row companion) reduce in place: per-thread
+                // partials, quad shuffles, then shared memory across warp columns (lower-tile-ops).
+                if (Layout rowLayout = analysis::rowCompanion(*have)) {
+                    if (dst->scope == Scope::Fragment) s.require(dst, rowLayout, where, t.span);
+                    return;
+                }
+            }
+            if (!p) {
+                s.error(t.span,
+                        where + ": cannot reduce fragment '" + src->name + "' with layout '" + have->description +
+                            "' (required by " + by + ")",
+                        "reductions read block fragments and mma accumulators; copy '" + src->name +
+                            "' through a shared tile into a fragment of its own first");
+                return;
+            }
+        } else {
+            p = analysis::chooseBlockFragment(rows, cols, s.threads(), dtypeBytes(src->dtype));
+            s.require(src, analysis::makeBlockFragment(*p, shape->size() == 1), where, t.span);
+        }
+        if (dst->scope == Scope::Fragment) s.require(dst, analysis::makeRowReduced(*p), where, t.span);
     }
     Stmt lower(Ctx& c, const TileOpNode& n, const Target&) const override { return lowerReduce(c, n); }
     void interpret(interp::detail::Machine& m, const TileOpNode& n) const override { m.tileReduce(&n); }

@@ -2,8 +2,8 @@
 // T.reduce_*, T.cumsum, T.atomic_*) is one TileOp subclass in its own file under compiler/ops/,
 // registered once (Registry.h), and answers every question the pipeline asks about it: its
 // T.* names, which arguments it reads and writes (plan-pipelines, output detection, the
-// debugger), its op-specific checks (check-bounds), its lowering for a Target
-// (lower-tile-ops) and its tile-level meaning (the CPU interpreter). Passes look the op of a
+// debugger), its op-specific checks (check-bounds), its layout requirements (infer-layouts), its
+// lowering for a Target (lower-tile-ops) and its tile-level meaning (the CPU interpreter). Passes look the op of a
 // TileOpNode up (ops::get(node.op)) and call these instead of switching on ir::TileOpKind, so
 // a new op or a new gemm variant is one op file plus its tests.
 //
@@ -14,6 +14,7 @@
 #include <string_view>
 #include <vector>
 
+#include "compiler/ir/Layout.h"
 #include "compiler/ir/Stmt.h"
 #include "compiler/target/Target.h"
 
@@ -57,6 +58,37 @@ struct CheckContext {
     DiagnosticEngine& diags;
 };
 
+/// The rounds of infer-layouts in which ops state layout requirements, strongest first (a
+/// requirement stated earlier wins; a different later one for the same buffer is a conflict).
+enum class LayoutRound : uint8_t {
+    Hardware,  ///< layouts an instruction fixes (gemm accumulators, operand tiles), in program order
+    Derived,   ///< layouts derived from Hardware ones (a reduction's row companion), after all of them
+};
+
+/// What infer-layouts offers the ops (implemented in transforms/InferLayouts.cpp). Layouts are
+/// ir::LayoutNode values built by compiler/analysis/ (Layouts.h, HwLayouts.h).
+class LayoutSolver {
+public:
+    virtual ~LayoutSolver() = default;
+    virtual const Target& target() const = 0;
+    /// The function being solved, for an op whose choice depends on more than its node (the
+    /// sm_90a gemm checks the copies feeding its operands and the loop around it: Hopper.h).
+    virtual const ir::PrimFuncNode& func() const = 0;
+    /// Threads per block of the kernel.
+    virtual int64_t threads() const = 0;
+    /// The layout required of `b` so far (and in `by`, by whom: "T.gemm at line 12"), or null.
+    virtual ir::Layout placed(const ir::Buffer& b, std::string* by = nullptr) const = 0;
+    /// Requires layout `l` for `b`. A different earlier requirement (compared element by
+    /// element) is a diagnostic at `at` naming both requirers.
+    virtual void require(const ir::Buffer& b, ir::Layout l, const std::string& by, Span at) = 0;
+    /// Adds attributes to the node in the pass's output (gemm's warp grid for its lowering).
+    virtual void annotate(const ir::TileOpNode& n, ir::Attrs attrs) = 0;
+    /// A layout error at `at` (reported by the pass "infer-layouts").
+    virtual void error(Span at, const std::string& msg, const std::string& hint) = 0;
+    /// "line 12", or "an earlier op" for a node without a location: how requirers are named.
+    static std::string lineOf(Span s) { return s.valid() ? "line " + std::to_string(s.line) : "an earlier op"; }
+};
+
 class TileOp {
 public:
     virtual ~TileOp() = default;
@@ -80,6 +112,12 @@ public:
     /// Op-specific static checks after elaboration (check-bounds already reported regions that
     /// leave on-chip buffers). Default: none.
     virtual void check(CheckContext&, const ir::TileOpNode&) const {}
+    /// Layout requirements of this node in round `round` (infer-layouts). Default: none; every
+    /// buffer no op or T.Parallel nest places gets the default layout of its scope.
+    virtual void layoutConstraints(LayoutRound, LayoutSolver&, const ir::TileOpNode&) const {}
+    /// Gives an unplaced buffer the layout of a placed one when nothing stronger decided it
+    /// (a fragment -> fragment copy); true if it placed something. Default: nothing.
+    virtual bool propagateLayouts(LayoutSolver&, const ir::TileOpNode&) const { return false; }
     /// Thread-level IR for `target` (lower-tile-ops): nullptr after reporting an error through
     /// the context. Arguments already have their fragment reads rewritten to registers.
     virtual ir::Stmt lower(xform::lower::Ctx& c, const ir::TileOpNode& n, const Target& target) const = 0;

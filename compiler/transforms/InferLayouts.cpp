@@ -17,6 +17,9 @@
 // cheapest block fragment (16-byte vectors). Two different required layouts for one buffer
 // (compared element for element, so a user T.Fragment equal to a family agrees with it) are a
 // diagnostic naming both ops.
+// The tile ops state their own requirements (ops::TileOp::layoutConstraints, propagateLayouts:
+// gemm in compiler/ops/GemmSm80.cpp, reductions in ReduceOp.cpp, fragment copies in CopyOp.cpp);
+// this pass orders the rounds, places T.Parallel nests and scalar accesses, and gives defaults.
 // Requires: elaborated + bounds-checked IR. Produces: f->layouts, gemm attrs warp_m/warp_n,
 // For attr layout_key on Parallel nests. Invalidates: nothing.
 #include <map>
@@ -26,11 +29,9 @@
 #include "compiler/analysis/GemmPartition.h"
 #include "compiler/analysis/Layouts.h"
 #include "compiler/analysis/Swizzle.h"
-#include "compiler/analysis/WgmmaLayouts.h"
-#include "compiler/analysis/HwLayouts.h"
-#include "compiler/transforms/Hopper.h"
 #include "compiler/analysis/UserLayouts.h"
 #include "compiler/ir/IR.h"
+#include "compiler/ops/Registry.h"
 #include "compiler/transforms/Passes.h"
 
 namespace ts::xform {
@@ -43,14 +44,14 @@ namespace {
 // equal to the inferred block fragment is no conflict).
 bool sameLayout(const Layout& a, const Layout& b) { return sameMapping(*a, *b); }
 
-std::string spanText(Span s) { return s.valid() ? "line " + std::to_string(s.line) : "an earlier op"; }
+std::string spanText(Span s) { return ops::LayoutSolver::lineOf(s); }
 
 struct Requirement {
     Layout layout;
     std::string by;  // "T.gemm at line 12"
 };
 
-class Inference {
+class Inference final : public ops::LayoutSolver {
 public:
     Inference(const PrimFunc& f, PassContext& ctx) : m_f(f), m_ctx(ctx) {
         m_kernel = findKernel(f);
@@ -65,16 +66,13 @@ public:
         // touching an already-placed fragment, then (when none is left) fragment -> fragment
         // copies placing an unplaced side, then the first remaining nest with the default block
         // fragment, until every nest is placed; round 3: defaults for the rest.
-        std::vector<const TileOpNode*> reduces, fragCopies;
+        std::vector<const TileOpNode*> tileOps;
         std::vector<const ForNode*> nests;
         walk(m_f->body, [&](const Stmt& s) {
-            if (auto* t = as<TileOpNode>(s)) {
-                if (t->op == TileOpKind::Gemm) gemm(*t);
-                if (t->op == TileOpKind::Reduce) reduces.push_back(t);
-                if (t->op == TileOpKind::Copy && isFragmentCopy(*t)) fragCopies.push_back(t);
-            }
+            if (auto* t = as<TileOpNode>(s)) tileOps.push_back(t);
         });
-        for (auto* t : reduces) reduce(*t);
+        for (auto round : {ops::LayoutRound::Hardware, ops::LayoutRound::Derived})
+            for (auto* t : tileOps) ops::get(t->op).layoutConstraints(round, *this, *t);
         walk(m_f->body, [&](const Stmt& s) {
             if (auto* fr = as<ForNode>(s); fr && fr->forKind == ForKind::Parallel && !m_innerParallel.count(fr)) {
                 nests.push_back(fr);
@@ -96,17 +94,17 @@ public:
             }
             // A copy gives its unplaced side the other's layout only when no nest constrains it:
             // a nest's own requirement wins, and the copy converts (lower-tile-ops).
-            if (!progress) progress = propagateCopies(fragCopies);
+            if (!progress) progress = propagate(tileOps);
             if (!progress) {
                 parallelNest(*nests.front());
                 nests.erase(nests.begin());
             }
         }
-        propagateCopies(fragCopies);
+        propagate(tileOps);
         walk(m_f->body, [&](const Stmt& s) {
             if (auto* t = as<TileOpNode>(s)) {
                 defaultsFor(*t);
-                if (t->op == TileOpKind::Copy && isFragmentCopy(*t)) propagateCopies({t});
+                ops::get(t->op).propagateLayouts(*this, *t);
             }
             if (auto* a = as<AllocNode>(s)) allocDefault(a->buffer);
         });
@@ -120,8 +118,17 @@ public:
         return out;
     }
 
-private:
-    void require(const Buffer& b, Layout l, const std::string& by, Span span) {
+    // --- ops::LayoutSolver
+    const Target& target() const override { return m_ctx.target; }
+    const PrimFuncNode& func() const override { return *m_f; }
+    int64_t threads() const override { return m_threads; }
+    Layout placed(const Buffer& b, std::string* by) const override {
+        auto it = m_req.find(b->name);
+        if (it == m_req.end()) return nullptr;
+        if (by) *by = it->second.by;
+        return it->second.layout;
+    }
+    void require(const Buffer& b, Layout l, const std::string& by, Span span) override {
         auto it = m_req.find(b->name);
         if (it == m_req.end()) {
             m_req[b->name] = {std::move(l), by};
@@ -138,154 +145,19 @@ private:
             "infer-layouts");
     }
 
-    static bool isFragmentCopy(const TileOpNode& t) {
-        return t.args.size() >= 2 && t.isRegion(0) && t.isRegion(1) && t.region(0).buffer->scope == Scope::Fragment &&
-               t.region(1).buffer->scope == Scope::Fragment;
+    void annotate(const TileOpNode& n, Attrs attrs) override {
+        for (auto& [k, v] : attrs) m_annotations[&n][k] = v;
+    }
+    void error(Span at, const std::string& msg, const std::string& hint) override {
+        m_ctx.diags.error(at, msg, hint, "infer-layouts");
     }
 
-    // A whole-fragment copy between two fragments of one shape is register to register when both
-    // have the same layout: give the unplaced side the placed side's layout. Returns whether
-    // anything was placed.
-    bool propagateCopies(const std::vector<const TileOpNode*>& copies) {
+private:
+    // Every op's propagateLayouts, in program order; whether any placed a buffer.
+    bool propagate(const std::vector<const TileOpNode*>& tileOps) {
         bool placed = false;
-        for (auto* t : copies) {
-            const Buffer &a = t->region(0).buffer, &b = t->region(1).buffer;
-            auto sa = constShape(*a), sb = constShape(*b);
-            if (!sa || !sb || *sa != *sb) continue;
-            auto ia = m_req.find(a->name), ib = m_req.find(b->name);
-            std::string where = "T.copy at " + spanText(t->span);
-            if (ia != m_req.end() && ib == m_req.end()) require(b, ia->second.layout, where, t->span), placed = true;
-            else if (ib != m_req.end() && ia == m_req.end()) require(a, ib->second.layout, where, t->span), placed = true;
-        }
+        for (auto* t : tileOps) placed |= ops::get(t->op).propagateLayouts(*this, *t);
         return placed;
-    }
-
-    void gemm(const TileOpNode& t) {
-        if (t.args.size() < 3 || !t.isRegion(0) || !t.isRegion(1) || !t.isRegion(2)) return;
-        const Region &A = t.region(0), &B = t.region(1), &C = t.region(2);
-        auto cs = constExtents(C);
-        std::string where = "T.gemm at " + spanText(t.span);
-        if (C.buffer->scope != Scope::Fragment || !cs || cs->size() != 2) {
-            m_ctx.diags.error(t.span, "T.gemm: the accumulator '" + C.buffer->name + "' must be a 2-D fragment (T.alloc_fragment)",
-                              "allocate C with T.alloc_fragment((block_M, block_N), accum_dtype)", "infer-layouts");
-            return;
-        }
-        int64_t M = (*cs)[0], N = (*cs)[1];
-        if (m_threads % 32 != 0) {
-            m_ctx.diags.error(t.span, "T.gemm needs whole warps: threads=" + std::to_string(m_threads) + " is not a multiple of 32",
-                              "use threads=128 or 256", "infer-layouts");
-            return;
-        }
-        // sm_90a: TMA + wgmma when the gemm, its operand copies and its loop qualify (Hopper.h).
-        if (auto plan = selectHopperGemm(*m_f, t, m_threads, m_ctx.target)) {
-            m_gemmWarpgroups[&t] = plan->warpgroups;
-            require(C.buffer, makeWgmmaAccumulator(M, N, {plan->warpgroups, 1, N}), where, t.span);
-            require(A.buffer, makeWgmmaSharedLayout(plan->a), where, t.span);
-            require(B.buffer, makeWgmmaSharedLayout(plan->b), where, t.span);
-            return;
-        }
-        auto policy = parseGemmPolicy(attrStr(t.attrs, "policy", "Square")).value_or(GemmPolicy::Square);
-        int warps = static_cast<int>(m_threads / 32);
-        auto wp = partitionWarps(M, N, warps, policy);
-        if (!wp) {
-            std::ostringstream msg;
-            msg << "T.gemm: " << warps << " warps cannot tile M=" << M << ", N=" << N << " with policy "
-                << gemmPolicyName(policy) << "; valid thread counts: " << validThreadCounts(M, N, policy);
-            m_ctx.diags.error(t.span, msg.str(),
-                              "each warp owns a multiple of 16x16 accumulator elements; change threads=, the block "
-                              "shape or the policy",
-                              "infer-layouts");
-            return;
-        }
-        m_gemmWarps[&t] = *wp;
-        require(C.buffer, makeMmaAccumulator(M, N, *wp), where, t.span);
-        if (A.buffer->scope == Scope::Fragment) fragmentOperandA(t, A, M, *wp, where);
-        for (const Region* op : {&A, &B}) {
-            if (op->buffer->scope != Scope::Shared) continue;
-            auto shape = constShape(*op->buffer);
-            if (!shape || shape->size() < 2) continue;
-            int64_t rowBytes = shape->back() * dtypeBytes(op->buffer->dtype);
-            int64_t rows = 1;
-            for (size_t d = 0; d + 1 < shape->size(); ++d) rows *= (*shape)[d];
-            int mode = chooseSwizzleMode(rowBytes, rows);
-            auto& cur = m_req[op->buffer->name];
-            if (!cur.layout) cur = {makeSharedLayout(*shape, dtypeBytes(op->buffer->dtype), mode), where};
-            // gemm_ss addresses its operands as row-major tiles with an XOR swizzle, nothing else.
-            else if (cur.layout->family != "shared" || cur.layout->padElems != 0)
-                m_ctx.diags.error(t.span,
-                                  "conflicting layouts for shared buffer '" + op->buffer->name +
-                                      "': " + cur.by + " needs " + cur.layout->description +
-                                      ", but " + where +
-                                      " reads its operands as row-major or XOR-swizzled tiles",
-                                  "annotate the gemm operand with "
-                                  "tilelang.layout.make_swizzled_layout, or copy it "
-                                  "into a second shared tile for the gemm",
-                                  "infer-layouts");
-        }
-    }
-
-    // gemm_rs reads A (M x K) from registers laid out as the m16n8k16 accumulator of an M x K
-    // tile on the same warp rows (ts_device.cuh GemmRS): the C fragment of atoms (mi, 2kk) and
-    // (mi, 2kk+1) is the A fragment of k-step kk (PTX ISA §9.7.14.5.8), so a softmax'ed score
-    // accumulator feeds the next gemm without a trip through shared memory (FlashAttention-2).
-    // Each warp must then own whole rows of A: the warp grid must be wm x 1.
-    void fragmentOperandA(const TileOpNode& t, const Region& A, int64_t M, WarpPartition wp, const std::string& where) {
-        auto as = constExtents(A);
-        if (!as || as->size() != 2) {
-            m_ctx.diags.error(t.span, "T.gemm: a fragment A operand ('" + A.buffer->name + "') must be a whole 2-D fragment",
-                              "allocate the operand with the gemm's M x K shape", "infer-layouts");
-            return;
-        }
-        if (attrBool(t.attrs, "transpose_A", false)) return;  // K x M: staged through shared memory
-        int64_t K = (*as)[1];
-        // With several warp columns (wn > 1) each warp needs rows that no single register layout
-        // gives it alone: lower-tile-ops stages A through a shared tile instead (gemm_ss), and A
-        // keeps whatever layout its producer gives it.
-        if (wp.wn == 1 && K % 16 == 0)
-            require(A.buffer, makeMmaAccumulator(M, K, wp), where + " (register A operand)", t.span);
-    }
-
-    void reduce(const TileOpNode& t) {
-        if (!t.isRegion(0) || !t.isRegion(1)) return;
-        const Buffer &src = t.region(0).buffer, &dst = t.region(1).buffer;
-        if (src->scope != Scope::Fragment) return;
-        auto shape = constShape(*src);
-        int64_t dim = attrInt(t.attrs, "dim", -1);
-        if (!shape) return;
-        if (dim < 0) dim += static_cast<int64_t>(shape->size());
-        std::string where = "T.reduce_" + attrStr(t.attrs, "op", "sum") + " at " + spanText(t.span);
-        if (shape->size() > 2 || dim != static_cast<int64_t>(shape->size()) - 1) {
-            m_ctx.diags.error(t.span, where + ": only reductions over the last dimension of a 1-D or 2-D fragment are supported",
-                              "reduce along dim=-1 (transpose the tile when copying it in if needed)", "infer-layouts");
-            return;
-        }
-        int64_t rows = shape->size() == 2 ? (*shape)[0] : 1, cols = shape->back();
-        auto it = m_req.find(src->name);
-        std::optional<BlockFragmentParams> p;
-        if (it != m_req.end()) {
-            p = blockParamsOf(*it->second.layout);
-            if (!p && shape->size() == 2) {
-                // Accumulators (and any layout with a row companion) reduce in place: per-thread
-                // partials, quad shuffles, then shared memory across warp columns (lower-tile-ops).
-                if (Layout rows = rowCompanion(*it->second.layout)) {
-                    if (dst->scope == Scope::Fragment) require(dst, rows, where, t.span);
-                    return;
-                }
-            }
-            if (!p) {
-                m_ctx.diags.error(t.span,
-                                  where + ": cannot reduce fragment '" + src->name + "' with layout '" +
-                                      it->second.layout->description + "' (required by " + it->second.by + ")",
-                                  "reductions read block fragments and mma accumulators; copy '" + src->name +
-                                      "' through a shared tile into a fragment of its own first",
-                                  "infer-layouts");
-                return;
-            }
-        } else {
-            p = chooseBlockFragment(rows, cols, m_threads, dtypeBytes(src->dtype));
-            require(src, makeBlockFragment(*p, shape->size() == 1), where, t.span);
-        }
-        if (dst->scope == Scope::Fragment) require(dst, makeRowReduced(*p), where, t.span);
     }
 
     Layout defaultFragment(const Buffer& b) {
@@ -481,16 +353,10 @@ private:
 
     protected:
         Stmt visitTileOp(const TileOpNode* n, const Stmt& self) override {
-            if (auto wg = m_in.m_gemmWarpgroups.find(n); wg != m_in.m_gemmWarpgroups.end()) {
-                Attrs a = n->attrs;
-                a["wgmma_warpgroups"] = int64_t(wg->second);
-                return std::make_shared<TileOpNode>(n->op, n->args, a, n->span);
-            }
-            auto it = m_in.m_gemmWarps.find(n);
-            if (it == m_in.m_gemmWarps.end()) return self;
+            auto it = m_in.m_annotations.find(n);
+            if (it == m_in.m_annotations.end()) return self;
             Attrs a = n->attrs;
-            a["warp_m"] = int64_t(it->second.wm);
-            a["warp_n"] = int64_t(it->second.wn);
+            for (auto& [k, v] : it->second) a[k] = v;
             return std::make_shared<TileOpNode>(n->op, n->args, a, n->span);
         }
         Stmt visitFor(const ForNode* n, const Stmt& self) override {
@@ -511,8 +377,7 @@ private:
     const KernelNode* m_kernel = nullptr;
     int64_t m_threads = 1;
     std::map<std::string, Requirement> m_req;
-    std::map<const TileOpNode*, WarpPartition> m_gemmWarps;
-    std::map<const TileOpNode*, int> m_gemmWarpgroups;  ///< gemms on the sm_90a wgmma path
+    std::map<const TileOpNode*, Attrs> m_annotations;  ///< from ops' annotate (gemm warp grid)
     std::set<const ForNode*> m_innerParallel;
     std::map<std::string, Layout> m_loopLayouts;
     std::map<const ForNode*, std::string> m_loopKey;
