@@ -211,7 +211,7 @@ std::vector<int> atomicOnlyOutputs(const ir::PrimFuncNode& f) {
         // Each op says which regions it writes and whether atomically (ops::TileOp::access).
         const ops::TileOp& op = ops::get(t->op);
         for (size_t i = 0; i < t->args.size(); ++i) {
-            uint8_t acc = t->isRegion(i) ? op.access(*t, i) : ops::kNoAccess;
+            uint8_t acc = t->isRegion(i) ? op.access(*t, i) : uint8_t(ops::kNoAccess);
             if (acc & ops::kAtomic) atomic.insert(t->region(i).buffer.get());
             else if (acc & ops::kWrite) plain.insert(t->region(i).buffer.get());
         }

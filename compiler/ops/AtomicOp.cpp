@@ -80,7 +80,7 @@ public:
     std::string spelling(const TileOpNode& n) const override { return "atomic_" + attrStr(n.attrs, "op", "add"); }
     uint8_t access(const TileOpNode& n, size_t arg) const override {
         if (!n.isRegion(arg)) return kNoAccess;
-        return arg == 0 ? uint8_t(kRead | kWrite | kAtomic) : arg == 1 ? kRead : kNoAccess;
+        return arg == 0 ? uint8_t(kRead | kWrite | kAtomic) : arg == 1 ? uint8_t(kRead) : uint8_t(kNoAccess);
     }
     bool elementwise(const TileOpNode& n) const override { return !n.isRegion(1); }
     Stmt lower(Ctx& c, const TileOpNode& n, const Target&) const override { return lowerAtomic(c, n); }

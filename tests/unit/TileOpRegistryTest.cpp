@@ -55,7 +55,9 @@ TEST(TileOpRegistry, EveryLanguageTileOpNameHasExactlyOneOp) {
             for (auto n : sig.valueNames) owners += n == e.name;
         }
         EXPECT_EQ(owners, 1) << "T." << e.name;
-        if (e.name != "GemmWarpPolicy") EXPECT_NE(ops::findByName(e.name), nullptr) << "T." << e.name;
+        if (e.name != "GemmWarpPolicy") {
+            EXPECT_NE(ops::findByName(e.name), nullptr) << "T." << e.name;
+        }
     }
     // ...and the other way: every spelling a built-in op claims is in the language registry.
     for (TileOpKind k : kBuiltins)
