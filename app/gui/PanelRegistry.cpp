@@ -4,7 +4,6 @@
 #include <QMap>
 
 #include "app/gui/BankPanel.h"
-#include "app/gui/ComparePanel.h"
 #include "app/gui/DebuggerPanel.h"
 #include "app/gui/DiagnosticsPanel.h"
 #include "app/gui/GeneratedPanel.h"
@@ -108,17 +107,6 @@ void registerBuiltinPanels() {
                    "bottom",
                    [](Session& s) { return new DebuggerPanel(s); },
                    {kWorkspaceDebug}});
-    // Issue 12: stored tune/profile variants side by side (reads the results store on demand).
-    registerPanel({"compare",
-                   QObject::tr("Compare Variants"),
-                   Qt::BottomDockWidgetArea,
-                   "bottom",
-                   [](Session& s) {
-                       auto* p = new ComparePanel(s);
-                       p->loadStore();
-                       return p;
-                   },
-                   {kWorkspaceProfile}});
 }
 
 }  // namespace ts::gui

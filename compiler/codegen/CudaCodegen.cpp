@@ -82,6 +82,7 @@ private:
         walk(m_f.body, [&](const Stmt&) {}, [&](const Expr& e) {
             if (auto* c = as<CallNode>(e))
                 any |= c->op == intrin::kTmaLoad || c->op == intrin::kWgmmaSS || c->op == intrin::kWgmmaWait ||
+                       c->op == intrin::kWgmmaRS || c->op == intrin::kFenceProxyAsync ||
                        c->op == intrin::kMbarrierInit ||
                        c->op == intrin::kMbarrierWait || c->op == intrin::kMbarrierExpectTx;
         });
@@ -403,6 +404,14 @@ private:
             return "ts::wgmma_gemm_ss<" + tmpl + ", " + std::string(cudaTypeName(la->buffer->dtype)) + ">(" + addr(c.args[0]) + ", " +
                    addr(c.args[1]) + ", " + addr(c.args[2]) + ")";
         }
+        if (op == intrin::kWgmmaRS) {  // A regs, B, C, M, N, K, warpgroups, tb
+            auto* lb = as<LoadNode>(as<CallNode>(c.args[1])->args[0]);
+            std::string tmpl;
+            for (size_t i = 3; i < 8; ++i) tmpl += (i > 3 ? ", " : "") + expr(c.args[i]);
+            return "ts::wgmma_gemm_rs<" + tmpl + ", " + std::string(cudaTypeName(lb->buffer->dtype)) + ">(" + addr(c.args[0]) + ", " +
+                   addr(c.args[1]) + ", " + addr(c.args[2]) + ")";
+        }
+        if (op == intrin::kFenceProxyAsync) return "ts::fence_proxy_async()";
         if (op == intrin::kWarpAllreduce) {
             std::string k = static_cast<const StrImmNode*>(c.args[0].get())->value;
             std::string opT = k == "max" ? "ts::MaxOp" : k == "min" ? "ts::MinOp" : "ts::SumOp";

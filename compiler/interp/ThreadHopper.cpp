@@ -4,7 +4,8 @@
 // pending element, and a wait that can never complete is reported as a deadlock, not a hang),
 // and wgmma as a block-level gemm through the same accumulation model as mma.sync (k16 steps,
 // compiler/interp/MmaModel.h), reading the operands through analysis::wgmmaSharedOffset and
-// writing the accumulator through analysis::makeWgmmaAccumulator.
+// writing the accumulator through analysis::makeWgmmaAccumulator; wgmma with A from registers
+// (tl.wgmma_rs) reading them through wgmma's A fragment.
 #include "compiler/analysis/HwLayouts.h"
 #include "compiler/analysis/WgmmaLayouts.h"
 #include "compiler/interp/MmaModel.h"
@@ -146,6 +147,64 @@ void ThreadMachine::wgmmaSS(const CallNode* c, const ThreadList& act) {
     readGemmOperand(B, K, N, [&](int64_t k, int64_t j) {
         return TB ? analysis::wgmmaSharedOffset(plan->b, j, k) : analysis::wgmmaSharedOffset(plan->b, k, j);
     }, m_tileB, c->span, "tl.wgmma_ss");
+    m_tileBt.resize(m_tileB.size());
+    for (int64_t k = 0; k < K; ++k)
+        for (int64_t j = 0; j < N; ++j) m_tileBt[j * K + k] = m_tileB[k * N + j];
+    for (int32_t t = 0; t < m_threads; ++t) {
+        double* regs = C.buf->data + int64_t(t) * C.buf->threadStride + C.off;
+        for (int64_t r = 0; r < kAcc; ++r) {
+            auto [i, j] = acc[t * kAcc + r];
+            regs[r] = mmaAccumulate(regs[r], m_tileA.data() + i * K, 1, m_tileBt.data() + j * K, 1, K, 16, C.buf->dtype);
+        }
+    }
+}
+
+// tl.wgmma_rs(A regs, B, C, M, N, K, warpgroups, tb): A from registers. The interpreter reads A
+// through wgmma's own register fragment (PTX ISA 8.x §9.7.15.5.1.1, f16/bf16 A of m64nNk16), not
+// through the compiler's layout of the fragment, so a layout that disagrees with the hardware
+// gives wrong numbers here: warp w (of the block) holds rows 16w..16w+15; register 8kk + i of
+// lane l is A[16w + l/4 + 8*((i/2)%2)][16kk + 2*(l%4) + i%2 + 8*(i/4)]. The accumulator is
+// analysis::makeWgmmaAccumulator(M, N, {warpgroups, 1, N}) as for tl.wgmma_ss.
+void ThreadMachine::wgmmaRS(const CallNode* c, const ThreadList& act) {
+    if (c->args.size() != 8) fail(c->span, "tl.wgmma_rs takes 8 arguments (A regs, B, C, M, N, K, warpgroups, transB)");
+    if (static_cast<int32_t>(act.size()) != m_threads)
+        fail(c->span, "tl.wgmma_rs executed by only " + std::to_string(act.size()) + " of " + std::to_string(m_threads) +
+                          " threads (every warpgroup must issue its wgmma)");
+    setThread(act[0]);
+    Address A = evalAddress(c->args[0].get()), B = evalAddress(c->args[1].get()), C = evalAddress(c->args[2].get());
+    int64_t p[5];
+    for (int i = 0; i < 5; ++i) p[i] = evalI(c->args[3 + i].get());
+    m_cur = -1;
+    const int64_t M = p[0], N = p[1], K = p[2], WG = p[3];
+    const bool TB = p[4] != 0;
+    std::string why;
+    auto plan = analysis::hopperGemmPlan(M, N, K, m_threads, B.buf->dtype, C.buf->dtype, false, TB, &why);
+    if (!plan || plan->warpgroups != WG || M != 64 * WG || A.buf->dtype != B.buf->dtype)
+        fail(c->span, "tl.wgmma_rs M=" + std::to_string(M) + " N=" + std::to_string(N) + " K=" + std::to_string(K) + " on " +
+                          std::to_string(WG) + " warpgroup(s): " +
+                          (why.empty() ? "needs 64 rows per warpgroup and A, B of one dtype" : why));
+    if (!A.buf->threadStride || B.buf->global || B.buf->threadStride || !C.buf->threadStride)
+        fail(c->span, "tl.wgmma_rs reads A from registers, B from shared memory, and accumulates into registers");
+    const int64_t e = dtypeBytes(B.buf->dtype);
+    if ((B.off * e) % 1024) fail(c->span, "tl.wgmma_rs operand " + describe(*B.buf, B.off) + " is not 1024-byte aligned");
+    const int64_t kA = K / 2;  // A registers per thread: M*K / (128*WG) with M = 64*WG
+    requireRange(*A.buf, A.off, kA, c->span, "wgmma A registers");
+    m_tileA.assign(static_cast<size_t>(M * K), 0.0);
+    for (int32_t t = 0; t < m_threads; ++t) {
+        const double* regs = A.buf->data + int64_t(t) * A.buf->threadStride + A.off;
+        const int64_t w = t / 32, l = t % 32;
+        for (int64_t r = 0; r < kA; ++r) {
+            const int64_t kk = r / 8, i = r % 8;
+            const int64_t row = 16 * w + l / 4 + 8 * ((i / 2) % 2), col = 16 * kk + 2 * (l % 4) + i % 2 + 8 * (i / 4);
+            m_tileA[row * K + col] = regs[r];
+        }
+    }
+    const auto& acc = fragmentMap({M, N, WG, -1}, [&] { return analysis::makeWgmmaAccumulator(M, N, {int(WG), 1, N}); });
+    const int64_t kAcc = static_cast<int64_t>(acc.size()) / m_threads;
+    requireRange(*C.buf, C.off, kAcc, c->span, "wgmma accumulator");
+    readGemmOperand(B, K, N, [&](int64_t k, int64_t j) {
+        return TB ? analysis::wgmmaSharedOffset(plan->b, j, k) : analysis::wgmmaSharedOffset(plan->b, k, j);
+    }, m_tileB, c->span, "tl.wgmma_rs");
     m_tileBt.resize(m_tileB.size());
     for (int64_t k = 0; k < K; ++k)
         for (int64_t j = 0; j < N; ++j) m_tileBt[j * K + k] = m_tileB[k * N + j];

@@ -183,7 +183,10 @@ void ThreadMachine::execEvalT(const EvalNode* e, const ThreadList& act) {
     if (c->op == intrin::kCpAsyncWait) return cpAsyncWait(c, act);
     if (c->op == intrin::kGemmSS || c->op == intrin::kGemmRS) return gemmSS(c, act);
     if (c->op == intrin::kWgmmaSS) return wgmmaSS(c, act);
+    if (c->op == intrin::kWgmmaRS) return wgmmaRS(c, act);
     if (c->op == intrin::kWgmmaWait) return;  // wgmma completes at issue on the interpreter
+    // Proxies are not modelled: shared writes are visible to wgmma once a barrier orders them.
+    if (c->op == intrin::kFenceProxyAsync) return;
     if (c->op == intrin::kTmaLoad) return tmaLoad(c, act);
     if (c->op == intrin::kMbarrierInit || c->op == intrin::kMbarrierExpectTx || c->op == intrin::kMbarrierWait)
         return mbarrierOp(c, act);

@@ -146,6 +146,7 @@ public:
                          const Span& at, const char* what);
     // --- sm_90a intrinsics (ThreadHopper.cpp) ------------------------------------------------
     void wgmmaSS(const ir::CallNode* c, const ThreadList& act);
+    void wgmmaRS(const ir::CallNode* c, const ThreadList& act);
     void tmaLoad(const ir::CallNode* c, const ThreadList& act);
     void mbarrierOp(const ir::CallNode* c, const ThreadList& act);
     /// Completes the current phase of `b` when no arrival and no transaction byte is left.

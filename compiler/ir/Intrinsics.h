@@ -51,6 +51,15 @@ inline constexpr const char* kTmaLoad = "tl.tma_load";
 /// (analysis::makeWgmmaAccumulator(M, N, {warpgroups, 1, N})), committed as one group; then waits
 /// until at most `wait` groups are pending (0: done; 1: the previous gemm's group is done).
 inline constexpr const char* kWgmmaSS = "tl.wgmma_ss";
+/// tl.wgmma_rs(A_regs_addr, B_addr, C_addr, M, N, K, warpgroups, trans_B): block-level
+/// C += A·op(B) with wgmma.mma_async, A (f16/bf16) from registers laid out as the m16n8k16
+/// accumulator of an M x K tile on M/16 warps x 1 (k-step kk = registers 8kk..8kk+7, the wgmma A
+/// fragment, §9.7.15.5.1.1), B a wgmma_smem tile, C that accumulator layout of M x N (= wgmma's
+/// for 64 rows per warpgroup); committed and waited to completion.
+inline constexpr const char* kWgmmaRS = "tl.wgmma_rs";
+/// tl.fence_proxy_async(): this thread's generic-proxy shared-memory writes become visible to
+/// later async-proxy (wgmma, TMA) reads (fence.proxy.async.shared::cta, §9.7.13.4).
+inline constexpr const char* kFenceProxyAsync = "tl.fence_proxy_async";
 /// tl.wgmma_wait(C_addr, regs, n): wgmma.wait_group n, then the `regs` accumulator registers
 /// from C_addr are safe to read (§9.7.15.7).
 inline constexpr const char* kWgmmaWait = "tl.wgmma_wait";

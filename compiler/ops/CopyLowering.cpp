@@ -128,8 +128,13 @@ int64_t chooseVector(Ctx& c, const Region& src, const Region& dst, const std::ve
         for (const Region* r : {&src, &dst}) {
             ok &= divisibleBy(r->ranges.back().min, v) && divisibleBy(r->buffer->shape.back(), v);
             if (r->buffer->scope == Scope::Shared)
-                if (auto l = c.layoutOf(r->buffer->name); l && (l->padElems % v != 0 || l->offset))
-                    ok = false;
+                if (auto l = c.layoutOf(r->buffer->name); l && (l->padElems % v != 0 || l->offset)) {
+                    // The TMA/wgmma swizzle permutes whole 16-byte chunks (analysis::wgmmaSharedOffset:
+                    // columns XOR a multiple of 16/e, panels of a multiple of 16/e columns), so a
+                    // vector of at most 16 bytes starting at a multiple of its width stays in one
+                    // chunk, contiguous and 16-byte aligned: cp.async into the sm_90a attention tiles.
+                    ok &= l->family == "wgmma_smem" && l->padElems == 0;
+                }
         }
         if (ok) return v;
     }

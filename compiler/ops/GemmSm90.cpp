@@ -16,6 +16,7 @@ ir::Stmt lowerGemmSm90(xform::lower::Ctx& c, const ir::TileOpNode& op, const Tar
     const ir::Region& C = op.region(2);
     if (auto it = c.frags.find(C.buffer.get()); it != c.frags.end() && it->second.layout->family == "wgmma_c")
         return xform::lowerWgmma(c, op);
+    if (ir::attrBool(op.attrs, "wgmma_fragment", false)) return xform::lowerWgmmaFragment(c, op);
     return lowerGemmSm80(c, op, target);
 }
 
@@ -28,8 +29,35 @@ void gemmLayoutsSm90(LayoutSolver& s, const ir::TileOpNode& t) {
     if (C.buffer->scope != Scope::Fragment || !cs || cs->size() != 2 || s.threads() % 32 != 0) return gemmLayoutsSm80(s, t);
     // TMA + wgmma when the gemm, its operand copies and its loop qualify (Hopper.h); the layouts
     // are the record of the choice (lowerGemmSm90, inject-pipeline and codegen read them).
-    auto plan = xform::selectHopperGemm(s.func(), t, s.threads(), s.target());
-    if (!plan) return gemmLayoutsSm80(s, t);
+    std::string why, whyFragment;
+    auto plan = xform::selectHopperGemm(s.func(), t, s.threads(), s.target(), &why);
+    if (!plan) {
+        // Not silent: on sm_90a the user expects TMA + wgmma. Second choice: wgmma on the
+        // mma.sync fragment layouts with the sm_80 loads (FlashAttention: Q loaded once, an
+        // accumulator the softmax reads, P from registers); else the whole sm_80 path.
+        const std::string where = "T.gemm at " + LayoutSolver::lineOf(t.span);
+        const char* tmaHint =
+            "the TMA path takes a T.gemm of shared tiles, each loaded by one T.copy from a 2-D tensor in the "
+            "same T.Pipelined body, with an accumulator used by nothing else";
+        if (auto fp = xform::selectHopperFragmentGemm(s.func(), t, s.threads(), s.target(), &whyFragment)) {
+            s.note(t.span, "T.gemm uses wgmma with its operands loaded by the sm_80 copies (cp.async), not TMA: " + why,
+                   tmaHint);
+            const int warps = static_cast<int>(s.threads() / 32);
+            s.annotate(t, {{"warp_m", int64_t(warps)}, {"warp_n", int64_t(1)}, {"wgmma_fragment", true},
+                           {"wgmma_warpgroups", int64_t(fp->warpgroups)}});
+            s.require(C.buffer, analysis::makeMmaAccumulator(fp->M, fp->N, {warps, 1}), where, t.span);
+            if (A.buffer->scope == ir::Scope::Fragment)
+                s.require(A.buffer, analysis::makeMmaAccumulator(fp->M, fp->K, {warps, 1}), where + " (register A operand)", t.span);
+            else
+                s.require(A.buffer, analysis::makeWgmmaSharedLayout(fp->a), where, t.span);
+            s.require(B.buffer, analysis::makeWgmmaSharedLayout(fp->b), where, t.span);
+            return;
+        }
+        s.note(t.span, "T.gemm stays on the sm_80 path (mma.sync, cp.async) on " + s.target().arch() + ": " + why +
+                           "; and not wgmma on the sm_80 fragments: " + whyFragment,
+               tmaHint);
+        return gemmLayoutsSm80(s, t);
+    }
     const int64_t M = (*cs)[0], N = (*cs)[1];
     const std::string where = "T.gemm at " + LayoutSolver::lineOf(t.span);
     s.annotate(t, {{"wgmma_warpgroups", int64_t(plan->warpgroups)}});

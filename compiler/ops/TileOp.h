@@ -85,6 +85,9 @@ public:
     virtual void annotate(const ir::TileOpNode& n, ir::Attrs attrs) = 0;
     /// A layout error at `at` (reported by the pass "infer-layouts").
     virtual void error(Span at, const std::string& msg, const std::string& hint) = 0;
+    /// A note at `at` (reported by "infer-layouts"): a choice the user may not expect, such as
+    /// a gemm kept off the target's preferred path, with why. Default: dropped.
+    virtual void note(Span /*at*/, const std::string& /*msg*/, const std::string& /*hint*/) {}
     /// "line 12", or "an earlier op" for a node without a location: how requirers are named.
     static std::string lineOf(Span s) { return s.valid() ? "line " + std::to_string(s.line) : "an earlier op"; }
 };

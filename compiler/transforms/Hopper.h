@@ -32,6 +32,16 @@ std::optional<analysis::HopperGemmPlan> selectHopperGemm(const ir::PrimFuncNode&
                                                          int64_t threads, const Target& target,
                                                          std::string* why = nullptr);
 
+/// The plan of `gemm` for wgmma on the mma.sync fragment layouts (SelectHopperFragment.cpp), or
+/// nullopt with *why: for a gemm the TMA path declines. M is 16 rows per warp in whole
+/// warpgroups on a one-column warp grid (FullRow), where the m16n8k16 accumulator and register A
+/// fragments are wgmma's; A is a whole shared tile or a fragment (register A: wgmma rs), B a whole
+/// shared tile, no shared operand with a user layout or another reader (they take wgmma_smem).
+/// Loads keep the sm_80 engine; the plan's `a` geometry is unused for a register A.
+std::optional<analysis::HopperGemmPlan> selectHopperFragmentGemm(const ir::PrimFuncNode& f, const ir::TileOpNode& gemm,
+                                                                 int64_t threads, const Target& target,
+                                                                 std::string* why = nullptr);
+
 /// Rewrites a T.Pipelined loop whose body has copies into wgmma_smem tiles into the TMA +
 /// mbarrier schedule (InjectPipelineTma.cpp); null when the loop has none. Adds the tensor-map
 /// attrs ("tma_maps": count, "tma_map.<i>": {param index, box inner, box outer, swizzle bytes})
@@ -45,6 +55,11 @@ ir::Stmt restageTiles(const ir::Stmt& s, const std::map<const ir::BufferNode*, i
 
 /// tl.wgmma_ss for a gemm whose accumulator has the "wgmma_c" layout (LowerHopper.cpp).
 ir::Stmt lowerWgmma(lower::Ctx& c, const ir::TileOpNode& op);
+
+/// A gemm chosen by selectHopperFragmentGemm (attr "wgmma_fragment"): fence.proxy.async and a
+/// barrier (the generic-proxy writes of the operand tiles become visible to wgmma), then
+/// tl.wgmma_ss, or tl.wgmma_rs for a register A, waited to completion (LowerHopper.cpp).
+ir::Stmt lowerWgmmaFragment(lower::Ctx& c, const ir::TileOpNode& op);
 
 /// For a wgmma accumulator: tl.wgmma_wait(0) on its registers, which an op that reads or writes
 /// them emits first (a pipelined gemm may still be in flight); null for other fragments.

@@ -151,6 +151,9 @@ public:
     void error(Span at, const std::string& msg, const std::string& hint) override {
         m_ctx.diags.error(at, msg, hint, "infer-layouts");
     }
+    void note(Span at, const std::string& msg, const std::string& hint) override {
+        m_ctx.diags.add({Severity::Note, at, msg, hint, "infer-layouts"});
+    }
 
 private:
     // Every op's propagateLayouts, in program order; whether any placed a buffer.

@@ -25,6 +25,7 @@
 // outer (rows), swizzle bytes}.
 #include <algorithm>
 #include <cstdlib>
+#include <set>
 
 #include "compiler/analysis/WgmmaLayouts.h"
 #include "compiler/transforms/Hopper.h"
@@ -73,9 +74,19 @@ Stmt injectTmaPipeline(const ForNode& n, const PrimFuncNode& f, Attrs& attrs, st
     std::vector<Stmt> stmts = sq ? sq->stmts : std::vector<Stmt>{n.body};
     std::vector<TmaProducer> producers;
     std::vector<Stmt> consumers;
+    // Tiles of gemms on wgmma with the sm_80 loads (selectHopperFragmentGemm, attr wgmma_fragment)
+    // are wgmma_smem tiles too, but their copies stay cp.async: the sm_80 schedule runs them.
+    std::set<const BufferNode*> fragmentPathTiles;
+    walk(f.body, [&](const Stmt& s) {
+        auto* g = as<TileOpNode>(s);
+        if (g && g->op == TileOpKind::Gemm && attrBool(g->attrs, "wgmma_fragment", false))
+            for (size_t i = 0; i < 2 && i < g->args.size(); ++i)
+                if (g->isRegion(i)) fragmentPathTiles.insert(g->region(i).buffer.get());
+    });
     for (auto& s : stmts) {
         auto* t = as<TileOpNode>(s);
         const Buffer* dst = t && t->op == TileOpKind::Copy && t->isRegion(0) && t->isRegion(1) ? &t->region(1).buffer : nullptr;
+        if (dst && fragmentPathTiles.count(dst->get())) dst = nullptr;
         auto it = dst ? f.layouts.find((*dst)->name) : f.layouts.end();
         auto geo = it != f.layouts.end() && it->second ? analysis::wgmmaGeometryOf(*it->second, dtypeBytes((*dst)->dtype))
                                                       : std::nullopt;

@@ -26,6 +26,36 @@ Stmt lowerWgmma(Ctx& c, const TileOpNode& op) {
     return seq(out, op.span);
 }
 
+Stmt lowerWgmmaFragment(Ctx& c, const TileOpNode& op) {
+    const Region &A = op.region(0), &B = op.region(1), &C = op.region(2);
+    auto& cf = c.frags.at(C.buffer.get());
+    const bool regA = A.buffer->scope == Scope::Fragment;
+    const bool ta = attrBool(op.attrs, "transpose_A", false), tb = attrBool(op.attrs, "transpose_B", false);
+    auto ce = constShape(*C.buffer), ae = constShape(*A.buffer);
+    const int64_t M = (*ce)[0], N = (*ce)[1], K = ta ? (*ae)[0] : (*ae)[1];
+    const int64_t wg = attrInt(op.attrs, "wgmma_warpgroups", 1);
+    std::vector<Stmt> out;
+    if (attrBool(op.attrs, "clear_accum", false)) out.push_back(clearAccumulator(c, cf, C.buffer->dtype, op.span));
+    // The operand tiles were written through the generic proxy (cp.async, plain stores); each
+    // thread orders its writes before the async proxy's reads, then a barrier hands them to every
+    // warpgroup (PTX ISA §9.7.13.4 fence.proxy.async; CUTLASS's fence_view_async_shared).
+    out.push_back(evaluate(call(intrin::kFenceProxyAsync, {}, DType::Int32, op.span), op.span));
+    out.push_back(evaluate(call(intrin::kSyncThreads, {}, DType::Int32, op.span), op.span));
+    if (regA) {
+        auto& af = c.frags.at(A.buffer.get());
+        out.push_back(intrinsicStmt(intrin::kWgmmaRS,
+                                    {addressOf(af.regs, {intImm(0)}), regionBase(B), addressOf(cf.regs, {intImm(0)}), intImm(M),
+                                     intImm(N), intImm(K), intImm(wg), boolImm(tb)},
+                                    op.span));
+    } else {
+        out.push_back(intrinsicStmt(intrin::kWgmmaSS,
+                                    {regionBase(A), regionBase(B), addressOf(cf.regs, {intImm(0)}), intImm(M), intImm(N), intImm(K),
+                                     intImm(wg), boolImm(ta), boolImm(tb), intImm(0)},
+                                    op.span));
+    }
+    return seq(out, op.span);
+}
+
 Stmt lowerWgmmaWait(Ctx& c, const LoweredFragment& f) {
     if (f.layout->family != "wgmma_c") return nullptr;
     return intrinsicStmt(intrin::kWgmmaWait, {addressOf(f.regs, {intImm(0)}), intImm(f.layout->localSize), intImm(0)}, f.regs->span);

@@ -56,6 +56,8 @@ std::optional<analysis::HopperGemmPlan> selectHopperGemm(const PrimFuncNode& f, 
     if (!targetHasWgmma(target)) return no("the target is not sm_90a");
     if (gemm.args.size() < 3 || !gemm.isRegion(0) || !gemm.isRegion(1) || !gemm.isRegion(2)) return no("not a region gemm");
     const Region &A = gemm.region(0), &B = gemm.region(1), &C = gemm.region(2);
+    if (A.buffer->scope == Scope::Fragment)
+        return no("A ('" + A.buffer->name + "') is a fragment; the TMA path reads both operands from shared tiles");
     if (A.buffer->scope != Scope::Shared || B.buffer->scope != Scope::Shared || C.buffer->scope != Scope::Fragment)
         return no("operands are not shared tiles with a fragment accumulator");
     if (A.buffer->dtype != B.buffer->dtype) return no("A and B dtypes differ");

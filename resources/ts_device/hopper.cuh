@@ -170,6 +170,36 @@ TS_D void wgmma_gemm_ss(const T* A, const T* B, float* acc) {
 #endif
 }
 
+/// Block-level C += A * op(B) with A from registers (tl.wgmma_rs, the FlashAttention P @ V on
+/// sm_90a): WG warpgroups of 64 rows each (M = 64*WG, warp w owns rows 16w..16w+15). a holds the
+/// thread's part of the m16n8k16 accumulator layout of the M x K A tile on M/16 x 1 warps, whose
+/// registers 8kk..8kk+7 are the wgmma A fragment of k-step kk (a0..a7, PTX ISA §9.7.15.5.1.1);
+/// acc the same layout of M x N (= the wgmma m64nN accumulator). B is stored K x N (N x K when
+/// TB) in the wgmma_smem layout. Issued, committed and waited to completion.
+template <int M, int N, int K, int WG, bool TB, class T>
+TS_D void wgmma_gemm_rs(const T* a, const T* B, float* acc) {
+#ifdef TS_SM90A
+    constexpr int R = N / 2, BR = TB ? N : K, BC = TB ? K : N;
+    static_assert(M == 64 * WG, "wgmma_gemm_rs: 64 rows per warpgroup");
+    // Packed in pairs as gemm_rs does (a register array of 16-bit values, never reinterpreted).
+    unsigned ar[K / 16][4];
+#pragma unroll
+    for (int kk = 0; kk < K / 16; ++kk)
+#pragma unroll
+        for (int q = 0; q < 4; ++q) ar[kk][q] = unsigned(a[8 * kk + 2 * q].bits) | (unsigned(a[8 * kk + 2 * q + 1].bits) << 16);
+    wgmma_fence_regs<R>(acc);
+    asm volatile("wgmma.fence.sync.aligned;" ::: "memory");
+#pragma unroll
+    for (int kk = 0; kk < K / 16; ++kk)
+        WgmmaRS<N, T, TB ? 0 : 1>::mma(acc, ar[kk], wgmma_operand_desc<BR, BC, TB, T>(B, kk, 0));
+    asm volatile("wgmma.commit_group.sync.aligned;" ::: "memory");
+    asm volatile("wgmma.wait_group.sync.aligned 0;" ::: "memory");
+    wgmma_fence_regs<R>(acc);
+#else
+    __trap();
+#endif
+}
+
 /// Waits until at most WAIT wgmma groups are pending (wgmma.wait_group, PTX ISA §9.7.15.7), then
 /// pins the R accumulator registers so no read of them is scheduled before the wait.
 template <int WAIT, int R>

@@ -1,4 +1,5 @@
-// Attention forward end to end (issue 8's FlashAttention path): samples/flash_attention.py and
+// Attention forward end to end (issue 8's FlashAttention path): samples/flash_attention.py,
+// samples/flash_attn_fwd.py (bshd, GQA, fp16/bf16; issue 10) and
 // our own tests/e2e/programs/attention_gqa_bshd.py (GQA, BSHD, log-sum-exp output) compile, run on
 // the tile interpreter AND on the thread-level interpreter of the lowered IR (quad shuffles of the
 // accumulator reductions, gemm_rs reading P from registers, row-masked stores) against the
@@ -83,6 +84,7 @@ std::vector<std::string> threadDependentRegisterIndices(const std::string& cuda)
 
 const char* kSample = "samples/flash_attention.py";
 const char* kGqa = "tests/e2e/programs/attention_gqa_bshd.py";
+const char* kFwd = "samples/flash_attn_fwd.py";
 
 const Case kCases[] = {
     // S = 80 with 64-row tiles: the second query block and the second key tile are ragged.
@@ -98,6 +100,18 @@ const Case kCases[] = {
     {kGqa, {}, "gqa_ragged"},
     {kGqa, {{"causal", "True"}}, "gqa_ragged_causal"},
     {kGqa, {{"seq_len", "96"}, {"groups", "4"}, {"causal", "True"}}, "gqa4_causal"},
+    // samples/flash_attn_fwd.py (bshd, GQA): S = 100 with 64-row tiles leaves a ragged query
+    // block and a ragged key tile; causal blocks stop early; groups 1, 4, 8; bf16.
+    {kFwd, {}, "fwd_ragged"},
+    {kFwd, {{"is_causal", "True"}}, "fwd_ragged_causal"},
+    {kFwd, {{"heads", "8"}, {"groups", "4"}, {"is_causal", "True"}}, "fwd_gqa4_causal"},
+    {kFwd, {{"heads", "8"}, {"groups", "8"}, {"seq_len", "70"}}, "fwd_gqa8"},
+    {kFwd, {{"dtype", "bfloat16"}, {"groups", "2"}, {"is_causal", "True"}}, "fwd_bf16_gqa2_causal"},
+    // 8 warps over 128 query rows and 32-key tiles, one stage: three ragged key tiles.
+    {kFwd,
+     {{"seq_len", "100"}, {"block_M", "128"}, {"block_N", "32"}, {"threads", "256"}, {"num_stages", "1"}, {"groups", "2"}},
+     "fwd_8_warps_one_stage"},
+    {kFwd, {{"seq_len", "128"}, {"dim", "128"}, {"heads", "2"}, {"is_causal", "True"}, {"num_stages", "3"}}, "fwd_dim128_causal_3_stages"},
     {"tests/e2e/programs/gemm_row_stats.py", {}, "row_stats_two_warp_columns"},
     {"tests/e2e/programs/fragment_convert.py", {}, "fragment_layout_conversion"},
     {"tests/e2e/programs/gemm_fragment_a_transposed.py", {}, "register_a_transposed"},
@@ -106,16 +120,19 @@ const Case kCases[] = {
 };
 
 TEST(AttentionRegisters, SampleIndexesRegistersByConstantsOnly) {
-    std::string text = ts::e2e::readRepoFile(kSample);
-    for (const auto& params : std::vector<std::map<std::string, std::string>>{
-             {{"dim", "128"}},
-             {{"dim", "128"}, {"block_M", "128"}},
-             {{"dim", "128"}, {"block_M", "128"}, {"threads", "256"}},
-             {{"threads", "256"}, {"is_causal", "True"}}}) {
+    using Params = std::map<std::string, std::string>;
+    for (const auto& [path, params] : std::vector<std::pair<const char*, Params>>{
+             {kSample, {{"dim", "128"}}},
+             {kSample, {{"dim", "128"}, {"block_M", "128"}}},
+             {kSample, {{"dim", "128"}, {"block_M", "128"}, {"threads", "256"}}},
+             {kSample, {{"threads", "256"}, {"is_causal", "True"}}},
+             {kFwd, {{"dim", "128"}, {"groups", "4"}}},
+             {kFwd, {{"dim", "128"}, {"block_M", "128"}, {"threads", "256"}, {"is_causal", "True"}}}}) {
+        std::string text = ts::e2e::readRepoFile(path);
         ts::CompileOptions opts;
         opts.params = params;
         opts.recordSnapshots = false;
-        ts::CompileResult r = ts::compile(kSample, text, opts);
+        ts::CompileResult r = ts::compile(path, text, opts);
         ASSERT_TRUE(r.ok) << diagText(r);
         auto bad = threadDependentRegisterIndices(r.cuda);
         EXPECT_TRUE(bad.empty()) << bad.size() << " thread-dependent register indices, e.g. " << (bad.empty() ? "" : bad[0]);
@@ -124,5 +141,77 @@ TEST(AttentionRegisters, SampleIndexesRegistersByConstantsOnly) {
 
 INSTANTIATE_TEST_SUITE_P(All, Attention, ::testing::ValuesIn(kCases),
                          [](const ::testing::TestParamInfo<Case>& i) { return i.param.label; });
+
+// The sm_90a attention path (transforms/SelectHopperFragment.cpp): both gemms take wgmma on the
+// mma.sync fragment layouts -- S = Q K^T from two wgmma_smem tiles (tl.wgmma_ss), O += P V with P
+// from registers (tl.wgmma_rs) -- with the loads on cp.async. The thread interpreter runs the
+// wgmma intrinsics through wgmma's own fragments (not the compiler's layouts), so a layout that
+// disagreed with the hardware would fail the float64 comparison; each compile says in a note
+// why the gemm is not on TMA.
+bool hasNote(const ts::CompileResult& r, const std::string& text) {
+    for (auto& d : r.diagnostics)
+        if (d.severity == ts::Severity::Note && d.message.find(text) != std::string::npos) return true;
+    return false;
+}
+
+class AttentionSm90a : public ::testing::TestWithParam<Case> {};
+
+TEST_P(AttentionSm90a, BothGemmsTakeWgmmaAndMatchFloat64Reference) {
+    const Case& c = GetParam();
+    std::string text = ts::e2e::readRepoFile(c.path);
+    ts::CompileOptions opts;
+    opts.params = c.params;
+    opts.target = "cuda:sm_90a";
+    ts::CompileResult r = ts::compile(c.path, text, opts);
+    ASSERT_TRUE(r.ok) << diagText(r);
+    EXPECT_NE(r.cuda.find("ts::wgmma_gemm_ss<"), std::string::npos) << "Q K^T is not on wgmma\n" << diagText(r);
+    EXPECT_NE(r.cuda.find("ts::wgmma_gemm_rs<"), std::string::npos) << "P V is not on wgmma\n" << diagText(r);
+    EXPECT_EQ(r.cuda.find("ts::gemm_ss<"), std::string::npos);
+    EXPECT_EQ(r.cuda.find("ts::gemm_rs<"), std::string::npos);
+    EXPECT_NE(r.cuda.find("ts::fence_proxy_async()"), std::string::npos);
+    EXPECT_TRUE(hasNote(r, "T.gemm uses wgmma with its operands loaded by the sm_80 copies")) << diagText(r);
+    ts::e2e::expectInterpretersMatchReference(r, c.label);
+    if (!ts::rt::nvrtcAvailable()) GTEST_SKIP() << "no NVRTC in this build";
+    auto nv = ts::rt::compileCuda(r.cuda, "sm_90a", {}, true);
+    EXPECT_TRUE(nv.ok) << nv.log;
+}
+
+const Case kSm90aCases[] = {
+    {kFwd, {}, "fwd_ragged"},
+    {kFwd, {{"is_causal", "True"}, {"groups", "2"}}, "fwd_ragged_causal_gqa2"},
+    {kFwd, {{"dtype", "bfloat16"}, {"heads", "8"}, {"groups", "8"}}, "fwd_bf16_gqa8"},
+    // Two warpgroups (block_M 128, 256 threads), 128-wide key tiles, dim 128: wgmma m64n128.
+    {kFwd,
+     {{"seq_len", "200"}, {"dim", "128"}, {"heads", "2"}, {"block_M", "128"}, {"block_N", "128"}, {"threads", "256"},
+      {"is_causal", "True"}},
+     "fwd_two_warpgroups_causal"},
+    {kFwd, {{"seq_len", "100"}, {"block_N", "32"}, {"num_stages", "1"}}, "fwd_one_stage_n32"},
+    {kFwd, {{"seq_len", "130"}, {"block_N", "64"}, {"num_stages", "3"}, {"is_causal", "True"}}, "fwd_three_stages"},
+    {kSample, {{"seq_len", "80"}, {"is_causal", "True"}}, "bhsd_sample_causal"},
+    {kGqa, {{"causal", "True"}}, "gqa_lse_causal"},
+};
+INSTANTIATE_TEST_SUITE_P(All, AttentionSm90a, ::testing::ValuesIn(kSm90aCases),
+                         [](const ::testing::TestParamInfo<Case>& i) { return i.param.label; });
+
+// A gemm that can take neither sm_90a path says why (8 warps on 64 query rows: two warp columns).
+TEST(AttentionSm90aNotes, AGemmLeftOnSm80SaysWhy) {
+    std::string text = ts::e2e::readRepoFile(kFwd);
+    ts::CompileOptions opts;
+    opts.params = {{"threads", "256"}};
+    opts.target = "cuda:sm_90a";
+    opts.recordSnapshots = false;
+    ts::CompileResult r = ts::compile(kFwd, text, opts);
+    ASSERT_TRUE(r.ok) << diagText(r);
+    EXPECT_TRUE(hasNote(r, "T.gemm stays on the sm_80 path (mma.sync, cp.async) on sm_90a")) << diagText(r);
+    EXPECT_TRUE(hasNote(r, "M=64 is not 16 rows per warp of 8 warps")) << diagText(r);
+    // Two warp columns: P reaches mma.sync through a shared tile (gemm_ss), nothing is on wgmma.
+    EXPECT_NE(r.cuda.find("ts::gemm_ss<"), std::string::npos);
+    EXPECT_EQ(r.cuda.find("wgmma"), std::string::npos);
+    // sm_80 compiles say nothing about wgmma.
+    opts.target = "cuda:sm_80";
+    ts::CompileResult r80 = ts::compile(kFwd, text, opts);
+    ASSERT_TRUE(r80.ok);
+    for (auto& d : r80.diagnostics) EXPECT_NE(d.severity, ts::Severity::Note) << d.message;
+}
 
 }  // namespace

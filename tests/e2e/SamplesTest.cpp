@@ -134,6 +134,14 @@ TEST(SampleWorkCounts, FlopsAndBytesFollowTheParameters) {
         {"add.py", {{"M", "100"}, {"N", "300"}}, 100.0 * 300, 3.0 * 100 * 300 * 4},
         {"add.py", {{"M", "64"}, {"N", "256"}, {"dtype", "float16"}}, 64.0 * 256,
          3.0 * 64 * 256 * 2},
+        // Two seq^2 x dim matmuls per head; causal halves them. Bytes: Q and O with `heads`
+        // heads, K and V with heads / groups, fp16.
+        {"flash_attn_fwd.py", {{"seq_len", "4096"}, {"heads", "16"}, {"dim", "128"}},
+         4.0 * 16 * 4096 * 4096 * 128, (2.0 * 16 + 2 * 16) * 4096 * 128 * 2},
+        {"flash_attn_fwd.py",
+         {{"batch", "4"}, {"seq_len", "1000"}, {"heads", "32"}, {"groups", "8"}, {"dim", "128"},
+          {"is_causal", "True"}, {"dtype", "bfloat16"}},
+         4.0 * 4 * 32 * 1000 * 1000 * 128 / 2, (2.0 * 32 + 2 * 4) * 4 * 1000 * 128 * 2},
     };
     for (const auto& c : cases) {
         ts::CompileOptions opts;

@@ -7,7 +7,9 @@
 
 #include <gtest/gtest.h>
 
+#include "compiler/analysis/HwLayouts.h"
 #include "compiler/analysis/Layouts.h"
+#include "compiler/analysis/UserLayouts.h"
 #include "compiler/analysis/WgmmaLayouts.h"
 
 using namespace ts::analysis;
@@ -125,6 +127,22 @@ TEST(WgmmaLayouts, GemmPlan) {
     EXPECT_FALSE(hopperGemmPlan(128, 128, 32, 128, DType::Float32, DType::Float32, false, false));
     EXPECT_FALSE(hopperGemmPlan(128, 256, 32, 128, DType::Float16, DType::Float32, false, false));  // 256 regs
     EXPECT_FALSE(hopperGemmPlan(128, 128, 32, 96, DType::Float16, DType::Float32, false, false));   // 3 warps
+}
+
+// The sm_90a attention path (transforms/SelectHopperFragment.cpp) keeps the mma.sync fragment
+// layouts for wgmma: with 16 rows per warp on a one-column warp grid (64 rows per warpgroup), the
+// m16n8k16 accumulator is the wgmma m64nN accumulator element for element (thread and register).
+TEST(WgmmaLayouts, MmaAccumulatorOnOneWarpColumnIsTheWgmmaAccumulator) {
+    for (int wg : {1, 2, 3})
+        for (int64_t n : {16, 32, 64, 128, 256}) {
+            const int64_t M = 64 * wg;
+            auto mma = makeMmaAccumulator(M, n, {int(M / 16), 1});
+            auto wgmma = makeWgmmaAccumulator(M, n, {wg, 1, n});
+            EXPECT_TRUE(sameMapping(*mma, *wgmma)) << "M=" << M << " N=" << n;
+        }
+    // Not with two m64 tiles per warpgroup (M = 128 on 4 warps): then a warp's rows are 16w and
+    // 64 + 16w for wgmma, 32w..32w+31 for mma.sync.
+    EXPECT_FALSE(sameMapping(*makeMmaAccumulator(128, 64, {4, 1}), *makeWgmmaAccumulator(128, 64, {1, 1, 64})));
 }
 
 }  // namespace

@@ -1,0 +1,87 @@
+// selectHopperFragmentGemm (Hopper.h): wgmma for a T.gemm that the TMA path (SelectHopper.cpp)
+// declines but whose registers already have wgmma's layout -- the FlashAttention shape: the Q tile
+// loaded once outside the loop, an accumulator that the online softmax reads and rescales element
+// by element, and P fed from registers into the second gemm.
+//
+// Why the registers need no change (PTX ISA 8.x §9.7.15.5.1.1.1 "Matrix fragments for
+// wgmma.mma_async"): with M = 64 rows per warpgroup, the f32 accumulator of wgmma.m64nNk16 gives
+// warp w of the warpgroup rows 16w..16w+15 and, inside the warp, element (i, j) to lane
+// 4*(i%8) + (j%8)/2, register 4*(j/8) + 2*((i%16)/8) + j%2 -- the mma.sync m16n8k16 C fragment of
+// a one-column warp grid (analysis::makeMmaAccumulator(M, N, {M/16, 1}), the FullRow grid), element
+// for element. The f16/bf16 A register fragment of k-step kk is that accumulator's registers
+// 8kk..8kk+7 (a0..a7), exactly what the mma.sync path's register A operand holds. So the
+// reductions, T.Parallel nests and casts of the sm_80 path stay as they are; only the gemm
+// instruction changes, and its shared operands take the wgmma_smem layout.
+//
+// Loads stay on the sm_80 engine (cp.async pipeline or plain copies), written by the generic proxy:
+// the lowering (LowerHopper.cpp lowerWgmmaFragment) fences them to the async proxy and waits for
+// its wgmma before returning, so everything after it sees a finished gemm.
+#include "compiler/analysis/GemmPartition.h"
+#include "compiler/transforms/Hopper.h"
+
+namespace ts::xform {
+using namespace ts::ir;
+
+std::optional<analysis::HopperGemmPlan> selectHopperFragmentGemm(const PrimFuncNode& f, const TileOpNode& gemm,
+                                                                 int64_t threads, const Target& target, std::string* why) {
+    auto no = [&](const std::string& s) {
+        if (why) *why = s;
+        return std::nullopt;
+    };
+    if (!targetHasWgmma(target)) return no("the target is not sm_90a");
+    if (gemm.args.size() < 3 || !gemm.isRegion(0) || !gemm.isRegion(1) || !gemm.isRegion(2)) return no("not a region gemm");
+    const Region &A = gemm.region(0), &B = gemm.region(1), &C = gemm.region(2);
+    const bool regA = A.buffer->scope == Scope::Fragment;
+    if ((A.buffer->scope != Scope::Shared && !regA) || B.buffer->scope != Scope::Shared || C.buffer->scope != Scope::Fragment)
+        return no("B is not a shared tile, or A neither a shared tile nor a fragment");
+    if (A.buffer->dtype != B.buffer->dtype) return no("A and B dtypes differ");
+    if (C.buffer->dtype != DType::Float32) return no("the accumulator is not float32");
+    auto ash = constShape(*A.buffer), bsh = constShape(*B.buffer), cs = constShape(*C.buffer);
+    if (!ash || !bsh || !cs || ash->size() != 2 || bsh->size() != 2 || cs->size() != 2) return no("tiles are not 2-D constant shapes");
+    const bool ta = attrBool(gemm.attrs, "transpose_A", false), tb = attrBool(gemm.attrs, "transpose_B", false);
+    if (regA && ta) return no("a transposed register A operand");
+    const int64_t M = (*cs)[0], N = (*cs)[1], K = ta ? (*ash)[0] : (*ash)[1];
+    const int warps = static_cast<int>(threads / 32);
+    if (threads % 128 != 0 || M != 16 * warps)
+        return no("M=" + std::to_string(M) + " is not 16 rows per warp of " + std::to_string(warps) +
+                  " warps in whole warpgroups (wgmma's m64 per warpgroup)");
+    auto policy = analysis::parseGemmPolicy(attrStr(gemm.attrs, "policy", "Square")).value_or(analysis::GemmPolicy::Square);
+    auto wp = analysis::partitionWarps(M, N, warps, policy);
+    if (!wp || wp->wm != warps || wp->wn != 1) return no("the policy's warp grid is not one warp column (use FullRow)");
+    std::string w;
+    auto plan = analysis::hopperGemmPlan(M, N, K, threads, A.buffer->dtype, C.buffer->dtype, ta, tb, &w);
+    if (!plan) return no(w);
+    if (plan->warpgroups != warps / 4) return no("the wgmma plan splits M differently from the warp grid");
+    for (const Region* r : {&A, &B}) {
+        if (r->buffer->scope != Scope::Shared) continue;
+        const auto& sh = r == &A ? *ash : *bsh;
+        if (r->ranges.size() != 2) return no("'" + r->buffer->name + "' is not a whole tile");
+        for (size_t d = 0; d < 2; ++d)
+            if (constInt(r->ranges[d].min) != 0 || constInt(r->ranges[d].extent) != sh[d])
+                return no("'" + r->buffer->name + "' is not a whole tile");
+        if (f.layouts.count(r->buffer->name)) return no("'" + r->buffer->name + "' has a user layout");
+    }
+    // The shared operands get the wgmma_smem layout: no other reader may want another layout.
+    // (Writers are free: the layout is an index map that copies and stores follow.)
+    bool alone = true;
+    walk(
+        f.body,
+        [&](const Stmt& s) {
+            auto* t = as<TileOpNode>(s);
+            if (!t || t == &gemm) return;
+            for (size_t i = 0; i < t->args.size(); ++i) {
+                auto* r = std::get_if<Region>(&t->args[i]);
+                if (!r || (r->buffer != B.buffer && (regA || r->buffer != A.buffer))) continue;
+                const bool copyInto = t->op == TileOpKind::Copy && i == 1;
+                if (!copyInto) alone = false;
+            }
+        },
+        [&](const Expr& e) {
+            if (auto* l = as<LoadNode>(e))
+                if (l->buffer == B.buffer || (!regA && l->buffer == A.buffer)) alone = false;
+        });
+    if (!alone) return no("a shared operand tile is read by other statements too");
+    return plan;
+}
+
+}  // namespace ts::xform
