@@ -2,6 +2,7 @@
 
 #include <filesystem>
 #include <fstream>
+#include <cstdlib>
 #include <iostream>
 #include <new>
 
@@ -41,7 +42,14 @@ std::optional<std::map<std::string, std::string>> parseParams(const std::vector<
 
 std::string defaultTarget() {
     std::string why;
-    if (auto* rt = rt::GpuRuntime::get(&why)) return "cuda:" + rt->arch();
+    // Device attributes only (cuInit, no context): kernels run in the worker process, and a
+    // context here would hold device memory for nothing.
+    if (auto devs = rt::listDevices(&why); !devs.empty()) {
+        int ordinal = 0;
+        if (const char* env = std::getenv("TILESCOPE_DEVICE"); env && *env) ordinal = std::atoi(env);
+        if (ordinal >= 0 && ordinal < static_cast<int>(devs.size()))
+            return "cuda:" + rt::archFor(devs[static_cast<size_t>(ordinal)]);
+    }
     return "cuda:sm_80";
 }
 

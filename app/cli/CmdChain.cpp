@@ -26,6 +26,7 @@
 #include <set>
 
 #include "app/cli/Commands.h"
+#include "app/cli/GpuWorker.h"
 #include "app/cli/RunSupport.h"
 #include "compiler/frontend/MetaValue.h"
 #include "compiler/frontend/Parser.h"
@@ -75,7 +76,7 @@ std::string key(const std::string& k, const std::string& p) { return k + "." + p
 
 /// Runs the chain once. `verbose` prints the bindings and per-kernel timings.
 std::optional<ChainRun> execute(std::vector<Step>& steps, const std::vector<Bind>& binds,
-                                uint64_t seed, Device dev, rt::GpuRuntime* gpu,
+                                uint64_t seed, Device dev, const rt::DeviceInfo* gpu,
                                 const CompileFlags& flags, bool verbose) {
     std::map<std::string, HostTensor> byKey;        // every tensor so far, "K.p"
     std::map<std::string, std::string> lastByName;  // p -> key of the latest tensor named p
@@ -150,7 +151,7 @@ std::optional<ChainRun> execute(std::vector<Step>& steps, const std::vector<Bind
         std::string why;
         auto t0 = std::chrono::steady_clock::now();
         if (dev == Device::Gpu) {
-            auto res = gpu->run(requestFor(r, set, flags, *gpu));
+            auto res = runInWorker(requestFor(r, set, flags, rt::archFor(*gpu)));
             if (!res.ok) {
                 std::cerr << "tilec: error: " << st.name << ": " << rt::stageName(res.failedStage)
                           << " failed: " << res.error << "\n";
@@ -368,12 +369,13 @@ int runChain(const RunCommand& c) {
     }
     const uint64_t seed = c.seed ? c.seed : rt::freshSeed();
     std::string why;
-    rt::GpuRuntime* gpu = !c.interp.empty() ? nullptr : rt::GpuRuntime::get(&why);
+    const auto device = !c.interp.empty() ? std::nullopt : workerDevice(why);
+    const rt::DeviceInfo* gpu = device ? &*device : nullptr;
     Device dev = gpu ? Device::Gpu : c.interp == "lowered" ? Device::Lowered : Device::Tile;
     if (!gpu && c.interp.empty())
         std::cout << "no GPU (" << why << "): running on the CPU interpreter\n";
     std::cout << "chain of " << steps.size() << " kernels on "
-              << (dev == Device::Gpu    ? gpu->device().name
+              << (dev == Device::Gpu    ? gpu->name
                   : dev == Device::Tile ? std::string("the tile-level interpreter")
                                         : std::string("the thread-level interpreter (lowered)"))
               << "; seed " << seed << "\n";

@@ -10,6 +10,8 @@
 #include <nlohmann/json.hpp>
 
 #include "app/cli/Commands.h"
+#include "app/cli/GpuWorker.h"
+#include "app/cli/Record.h"
 #include "app/cli/RunSupport.h"
 #include "profiler/check/InputRules.h"
 #include "compiler/LaunchArgs.h"
@@ -102,7 +104,7 @@ static rt::LaunchConfig launchOf(const CompileResult& r) {
 /// The launch request for a compiled kernel: its CUDA, signature, launch shape and inputs, for
 /// the --target arch (default: the device's).
 rt::RunRequest requestFor(const CompileResult& r, const rt::InputSet& set,
-                          const CompileFlags& flags, const rt::GpuRuntime& gpu) {
+                          const CompileFlags& flags, const std::string& deviceArch) {
     rt::RunRequest req;
     req.source = r.cuda;
     req.kernel = r.kernel.name;
@@ -112,8 +114,8 @@ rt::RunRequest requestFor(const CompileResult& r, const rt::InputSet& set,
     for (auto& m : r.kernel.tensorMaps) req.tensorMaps.push_back({m.tensor, m.boxInner, m.boxOuter, m.swizzleBytes});
     for (size_t i = 0; i < r.kernel.scalars.size() && i < g_scalars.size(); ++i)
         req.scalars.push_back({r.kernel.scalars[i].dtype, g_scalars[i]});
-    auto t = parseTarget(flags.target.empty() ? "cuda:" + gpu.arch() : flags.target);
-    req.arch = t ? t->arch() : gpu.arch();
+    auto t = parseTarget(flags.target.empty() ? "cuda:" + deviceArch : flags.target);
+    req.arch = t ? t->arch() : deviceArch;
     return req;
 }
 
@@ -269,18 +271,26 @@ int runRun(const RunCommand& c) {
 
     std::vector<HostTensor> outs;
     std::string why;
+    nlohmann::json record;  // GPU runs only: the results store keeps device results
     const bool lowered = c.interp == "lowered";
-    rt::GpuRuntime* gpu = !c.interp.empty() ? nullptr : rt::GpuRuntime::get(&why);
+    const auto gpu = !c.interp.empty() ? std::nullopt : workerDevice(why);
     if (gpu) {
-        rt::RunRequest req = requestFor(*r, set, c.flags, *gpu);
-        auto res = gpu->run(req);
+        rt::RunRequest req = requestFor(*r, set, c.flags, rt::archFor(*gpu));
+        record = baseRecord("run", *r, c.flags, gpu, req.arch);
+        auto res = runInWorker(req);
         if (!res.ok) {
             std::cerr << "tilec: error: " << rt::stageName(res.failedStage)
                       << " failed: " << res.error << "\n";
+            record["status"] = runFailureStatus(res);
+            record["reason"] = res.error;
+            storeRecord(record);
             return 1;
         }
+        record["resources"] = {{"registers", res.attributes.numRegs},
+                               {"local_bytes", res.attributes.localBytes},
+                               {"dynamic_smem", r->kernel.dynamicSmemBytes}};
         std::printf("ran on %s (%s): %.3f ms (first launch, incl. sync); nvrtc %.1f ms%s\n",
-                    gpu->device().name.c_str(), req.arch.c_str(), res.launchMs,
+                    gpu->name.c_str(), req.arch.c_str(), res.launchMs,
                     res.compile.compileMs, res.compile.cacheHit ? " (cached)" : "");
         for (auto& o : res.outputs) outs.push_back(std::move(o.tensor));
     } else {
@@ -325,6 +335,11 @@ int runRun(const RunCommand& c) {
     if (c.rtol > 0) opt.relL2Tolerance = c.rtol;
     bool pass = checkOutputs(*r, outs, *ref, opt, source == RefSource::RefProgram);
     std::cout << (pass ? "PASS" : "FAIL") << "\n";
+    if (!record.is_null()) {
+        record["status"] = pass ? "ok" : "wrong_result";
+        record["check"] = pass ? "pass" : "fail";
+        storeRecord(record);
+    }
     return pass ? 0 : 2;
 }
 
@@ -336,7 +351,7 @@ int runBench(const BenchCommand& c) {
     if (printDiagnostics(*r) || !r->ok) return 1;
     if (!applyLaunchValues(*r)) return 1;
     std::string why;
-    auto* gpu = rt::GpuRuntime::get(&why);
+    const auto gpu = workerDevice(why);
     if (!gpu) {
         std::cerr << "tilec: error: bench needs a GPU (" << why << ")\n";
         return 1;
@@ -353,18 +368,22 @@ int runBench(const BenchCommand& c) {
         for (auto e : a.shape) n *= e;
         bytesPerSet += n;
     }
-    rt::RunRequest req = requestFor(*r, set, c.flags, *gpu);
+    rt::RunRequest req = requestFor(*r, set, c.flags, rt::archFor(*gpu));
     req.timingReps = c.reps;
     req.timingWarmup = c.warmup;
     // Rotate through enough copies that one pass over them exceeds 3x L2 (METHOD.md: inputs
     // that fit in cache measure the cache).
-    int64_t l2 = std::max<int64_t>(gpu->device().l2Bytes, 1);
+    int64_t l2 = std::max<int64_t>(gpu->l2Bytes, 1);
     req.rotateSets = static_cast<int>(
         std::clamp<int64_t>((3 * l2 + bytesPerSet - 1) / std::max<int64_t>(bytesPerSet, 1), 1, 8));
-    auto res = gpu->run(req);
+    nlohmann::json record = baseRecord("bench", *r, c.flags, gpu, req.arch);
+    auto res = runInWorker(req);
     if (!res.ok || !res.timing) {
         std::cerr << "tilec: error: " << rt::stageName(res.failedStage) << " failed: " << res.error
                   << "\n";
+        record["status"] = runFailureStatus(res);
+        record["reason"] = res.error;
+        storeRecord(record);
         return 1;
     }
     bool pass = true;
@@ -394,7 +413,7 @@ int runBench(const BenchCommand& c) {
     double ms = res.timing->medianMs;
     std::printf(
         "%s on %s (%s): median %.4f ms over %d reps (min %.4f, max %.4f), %d rotating input sets\n",
-        r->kernel.name.c_str(), gpu->device().name.c_str(), req.arch.c_str(), ms, res.timing->reps,
+        r->kernel.name.c_str(), gpu->name.c_str(), req.arch.c_str(), ms, res.timing->reps,
         res.timing->minMs, res.timing->maxMs, req.rotateSets);
     double tflops = r->flops ? *r->flops / (ms * 1e-3) / 1e12 : 0,
            gbs = r->bytes ? *r->bytes / (ms * 1e-3) / 1e9 : 0;
@@ -403,13 +422,23 @@ int runBench(const BenchCommand& c) {
     std::printf(
         "  %d registers/thread, %d B local (spills) per thread, %zu B dynamic shared memory\n",
         res.attributes.numRegs, res.attributes.localBytes, r->kernel.dynamicSmemBytes);
+    record["status"] = pass ? "ok" : "wrong_result";
+    record["check"] = checkText == "pass" ? "pass" : checkText == "FAIL" ? "fail" : "skipped";
+    record["time_ms"] = ms;
+    record["metrics"] = {{"event_ms", ms}};
+    if (r->flops) record["metrics"]["tflops"] = tflops;
+    if (r->bytes) record["metrics"]["gbps"] = gbs;
+    record["resources"] = {{"registers", res.attributes.numRegs},
+                           {"local_bytes", res.attributes.localBytes},
+                           {"dynamic_smem", r->kernel.dynamicSmemBytes}};
+    storeRecord(record);
     if (!c.json.empty()) {
         nlohmann::json j;
         std::time_t now = std::time(nullptr);
         char date[32];
         std::strftime(date, sizeof date, "%Y-%m-%dT%H:%M:%SZ", std::gmtime(&now));
         j["date"] = date;
-        j["device"] = gpu->device().name;
+        j["device"] = gpu->name;
         j["arch"] = req.arch;
         j["file"] = c.flags.file;
         // The overrides in effect: the pragma's and --param's (defaults are implied by the file).

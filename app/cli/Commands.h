@@ -46,6 +46,50 @@ struct BenchCommand {
 };
 int runBench(const BenchCommand& c);
 
+/// `tilec profile`: CUPTI activity duration + range-profiler counters (app/cli/CmdProfile.cpp).
+struct ProfileCommand {
+    CompileFlags flags;
+    std::vector<std::string> metrics;  ///< keys of rt::defaultMetrics() or CUPTI names; empty: all
+    int reps = 20;                     ///< event-timed and activity-recorded launches
+    bool noCounters = false;           ///< skip the range profiler
+    std::string json;                  ///< write the figures here ('-' = stdout)
+    std::string ref;                   ///< --ref NAME, as for run
+};
+int runProfile(const ProfileCommand& c);
+
+/// `tilec tune`: variants from @autotune(configs=...) or --sweep, compiled on worker threads,
+/// each run checked (and timed) in the GPU worker or on the interpreter (app/cli/CmdTune.cpp).
+struct TuneCommand {
+    CompileFlags flags;
+    std::vector<std::string> sweeps;  ///< "name=v1,v2,..." (cartesian product); empty: configs=
+    int jobs = 2;                     ///< compile threads
+    int reps = 20;                    ///< timed launches per variant
+    std::string interp;               ///< "" GPU; "tile": tile interpreter (correctness only)
+    std::string json;                 ///< write every variant here ('-' = stdout)
+    std::string ref;                  ///< --ref NAME
+    double rtol = 0;                  ///< rel-L2 tolerance; 0: the dtype's
+    bool noCache = false;             ///< re-run variants the store already has
+    int maxConfigs = 0;               ///< only the first N configs (0 = all)
+};
+int runTune(const TuneCommand& c);
+
+/// The outputs `outs` against `refs` without printing: "pass" or "fail" with `reason` naming the
+/// output and its error. `exact`: the reference is a float64 ref_program (its tolerance rule).
+std::string checkOutputsQuiet(const CompileResult& r, const std::vector<HostTensor>& outs,
+                              const std::vector<HostTensor>& refs, bool exact, double rtol,
+                              std::string& reason);
+
+/// `tilec launch FILE.cu --kernel K1,K2,...`: raw CUDA kernels in the GPU worker one after the
+/// other (a debugging aid and the fault-isolation check: a faulting kernel is reported and the
+/// next one runs in a fresh worker) (app/cli/CmdLaunch.cpp).
+struct LaunchCommand {
+    std::string file;
+    std::vector<std::string> kernels;
+    unsigned grid = 1, block = 32;
+    int64_t elements = 1024;  ///< each kernel gets (float* out, int n): n = elements
+};
+int runLaunch(const LaunchCommand& c);
+
 /// `tilec kernels FILE` (and `tilec compile --list-kernels`): the file's kernels with their
 /// shape, line and settable parameters; the default one is marked (app/cli/CmdKernels.cpp).
 int runKernels(const CompileFlags& flags);

@@ -27,9 +27,9 @@ void zeroAtomicOutputs(const CompileResult& r, rt::InputSet& set);
 /// (the values are per process, one kernel at a time). False after an error on stderr.
 bool applyLaunchValues(CompileResult& r);
 /// The GPU launch request for `r` with tensors `set` (inputs with data; outputs poisoned unless
-/// they carry data), for flags.target (default: the device's arch).
+/// they carry data), for flags.target (default: `deviceArch`, the worker device's arch).
 rt::RunRequest requestFor(const CompileResult& r, const rt::InputSet& set,
-                          const CompileFlags& flags, const rt::GpuRuntime& gpu);
+                          const CompileFlags& flags, const std::string& deviceArch);
 /// Runs `r` on the tile-level interpreter (elaborated IR), or the thread-level one on the lowered
 /// IR when `lowered`, with `inputs` = all kernel arguments in order (outputs without data are
 /// NaN-poisoned). Returns the outputs in signature order; nullopt with `why` on failure.

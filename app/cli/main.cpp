@@ -7,6 +7,8 @@
 #include <CLI/CLI.hpp>
 
 #include "app/cli/Commands.h"
+#include "app/cli/GpuWorker.h"
+#include "app/cli/Record.h"
 
 using namespace ts::cli;
 
@@ -102,6 +104,81 @@ int main(int argc, char** argv) {
     bench->add_flag("!--no-check", bc.check, "skip the correctness check of the first launch");
     bench->add_option("--ref", bc.ref, "reference function (as for run)");
     addCheckFlags(bench, bc.flags);
+
+    ProfileCommand pc;
+    auto* profile = app.add_subcommand(
+        "profile", "profile on the GPU: CUPTI kernel duration and hardware counters");
+    addCompileFlags(profile, pc.flags);
+    profile->add_option("--metrics", pc.metrics,
+                        "metrics to read (keys of the default set: duration, dram_read_bytes, "
+                        "dram_write_bytes, achieved_occupancy, sm_throughput, tensor_pipe, "
+                        "shared_ld_wavefronts, shared_st_wavefronts, ldsm_wavefronts, "
+                        "bank_conflicts_ld, bank_conflicts_st, l2_hit_rate; or CUPTI names); "
+                        "default: all of them")
+        ->delimiter(',');
+    profile->add_option("--reps", pc.reps, "event-timed and activity-recorded launches")
+        ->check(CLI::PositiveNumber);
+    profile->add_flag("--no-counters", pc.noCounters, "skip the range profiler (timing only)");
+    profile->add_option("--json", pc.json, "write the figures as JSON to FILE ('-' = stdout)");
+    profile->add_option("--ref", pc.ref, "reference function (as for run)");
+
+    TuneCommand tuneCmd;
+    auto* tune = app.add_subcommand(
+        "tune", "autotune: run the @autotune configs (or --sweep) checked and timed, pick the best");
+    addCompileFlags(tune, tuneCmd.flags);
+    tune->add_option("--sweep", tuneCmd.sweeps,
+                     "NAME=V1,V2,... (repeatable; the cartesian product); default: the kernel's "
+                     "@autotune(configs=...)");
+    tune->add_option("--jobs,-j", tuneCmd.jobs, "compile threads")->check(CLI::PositiveNumber);
+    tune->add_option("--reps", tuneCmd.reps, "timed launches per variant")->check(CLI::PositiveNumber);
+    tune->add_flag("--interp{tile}", tuneCmd.interp,
+                   "check the variants on the tile-level interpreter instead of the GPU "
+                   "(correctness only)");
+    tune->add_option("--json", tuneCmd.json, "write every variant as JSON to FILE ('-' = stdout)");
+    tune->add_option("--ref", tuneCmd.ref, "reference function (as for run)");
+    tune->add_option("--rtol", tuneCmd.rtol, "rel-L2 tolerance (default: by output dtype)")
+        ->check(CLI::PositiveNumber);
+    tune->add_flag("--no-cache", tuneCmd.noCache, "re-run variants the results store already has");
+    tune->add_option("--max-configs", tuneCmd.maxConfigs, "only the first N configurations");
+
+    ResultsCommand resc;
+    auto* results = app.add_subcommand("results", "list the stored run/bench/profile/tune results");
+    auto* fmt = results->add_option_group("format");
+    bool asJson = false, asCsv = false;
+    fmt->add_flag("--json", asJson, "all fields as a JSON array");
+    fmt->add_flag("--csv", asCsv, "CSV, one column per metric");
+    fmt->require_option(0, 1);
+    results->add_option("--kind", resc.kind, "only run | bench | profile | tune");
+    results->add_option("--last", resc.last, "only the last N records");
+    results->add_option("--store", resc.file,
+                        "the store file (default $TILESCOPE_RESULTS, else "
+                        "~/.local/share/tilescope/results.jsonl)");
+
+    LaunchCommand lac;
+    auto* launch = app.add_subcommand(
+        "launch", "run raw CUDA kernels K(float* out, int n) of a .cu file in the GPU worker, in "
+                  "order (fault-isolation check)");
+    launch->add_option("file", lac.file, "CUDA C++ file")->required();
+    launch->add_option("--kernel,-k", lac.kernels, "kernel names, in order")
+        ->delimiter(',')
+        ->required();
+    launch->add_option("--grid", lac.grid, "blocks")->check(CLI::PositiveNumber);
+    launch->add_option("--block", lac.block, "threads per block")->check(CLI::PositiveNumber);
+    launch->add_option("--elements", lac.elements, "n, the length of out")
+        ->check(CLI::PositiveNumber);
+
+    double timeoutS = 0;
+    for (auto* sub : {run, bench, profile, tune, launch})
+        sub->add_option("--timeout", timeoutS,
+                        "seconds a GPU run may take before its worker process is killed "
+                        "(default $TILESCOPE_WORKER_TIMEOUT, else 120)")
+            ->check(CLI::PositiveNumber);
+
+    bool allowTestFaults = false;
+    auto* worker = app.add_subcommand(
+        "worker", "serve GPU requests on stdin/stdout (started by tilec and the IDE, not by hand)");
+    worker->add_flag("--allow-test-faults", allowTestFaults,
+                     "accept requests that crash or hang the worker on purpose (tests)");
 
     app.add_subcommand("passes", "list the pipeline's passes");
 
@@ -210,6 +287,8 @@ int main(int argc, char** argv) {
     }
     // The subcommands report every expected problem themselves (exit 1); runGuarded turns an
     // exception that still escapes (a bug) into a message and exit 2 instead of std::terminate.
+    if (worker->parsed()) return runWorker(allowTestFaults);
+    if (timeoutS > 0) setWorkerTimeoutS(timeoutS);
     return runGuarded([&] {
         if (compile->parsed())
             return cc.listKernels             ? runKernels(cc.flags)
@@ -218,6 +297,13 @@ int main(int argc, char** argv) {
         if (kernels->parsed()) return runKernels(kf);
         if (run->parsed()) return rc.chain.empty() ? runRun(rc) : runChain(rc);
         if (bench->parsed()) return runBench(bc);
+        if (profile->parsed()) return runProfile(pc);
+        if (tune->parsed()) return runTune(tuneCmd);
+        if (launch->parsed()) return runLaunch(lac);
+        if (results->parsed()) {
+            resc.format = asJson ? "json" : asCsv ? "csv" : "table";
+            return runResults(resc);
+        }
         if (banks->parsed()) return runBanks(kc);
         if (layout->parsed()) return runLayout(lc);
         if (debug->parsed()) return runDebug(dc);

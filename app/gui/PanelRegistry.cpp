@@ -4,6 +4,7 @@
 #include <QMap>
 
 #include "app/gui/BankPanel.h"
+#include "app/gui/ComparePanel.h"
 #include "app/gui/DebuggerPanel.h"
 #include "app/gui/DiagnosticsPanel.h"
 #include "app/gui/GeneratedPanel.h"
@@ -107,6 +108,17 @@ void registerBuiltinPanels() {
                    "bottom",
                    [](Session& s) { return new DebuggerPanel(s); },
                    {kWorkspaceDebug}});
+    // Issue 12: stored tune/profile variants side by side (reads the results store on demand).
+    registerPanel({"compare",
+                   QObject::tr("Compare Variants"),
+                   Qt::BottomDockWidgetArea,
+                   "bottom",
+                   [](Session& s) {
+                       auto* p = new ComparePanel(s);
+                       p->loadStore();
+                       return p;
+                   },
+                   {kWorkspaceProfile}});
 }
 
 }  // namespace ts::gui

@@ -127,8 +127,12 @@ Api& api() {
             return;
         }
         CUpti_Profiler_Initialize_Params ip{CUpti_Profiler_Initialize_Params_STRUCT_SIZE, nullptr};
-        if (a.cuptiProfilerInitialize(&ip) != CUPTI_SUCCESS) {
-            a.why = "cuptiProfilerInitialize failed (is another profiler attached, or are counters restricted to admin?)";
+        if (auto r = a.cuptiProfilerInitialize(&ip); r != CUPTI_SUCCESS) {
+            a.why = int(r) == 35 ? "cuptiProfilerInitialize: GPU performance counters are not permitted for this user "
+                                   "(CUPTI_ERROR_INSUFFICIENT_PRIVILEGES); run as root, or load the nvidia module with "
+                                   "NVreg_RestrictProfilingToAdminUsers=0 (https://developer.nvidia.com/ERR_NVGPUCTRPERM)"
+                                 : "cuptiProfilerInitialize failed (CUPTI error " + std::to_string(int(r)) +
+                                       "; is another profiler attached?)";
             return;
         }
         a.ok = true;
@@ -136,7 +140,17 @@ Api& api() {
     return a;
 }
 
-std::string err(const char* what, CUptiResult r) { return std::string(what) + " failed (CUPTI error " + std::to_string(int(r)) + ")"; }
+std::string err(const char* what, CUptiResult r) {
+    // CUPTI_ERROR_INSUFFICIENT_PRIVILEGES: the driver restricts counters to admin users by
+    // default (NVreg_RestrictProfilingToAdminUsers=1); say what to do, not just the number.
+    if (int(r) == 35)
+        return std::string(what) +
+               ": GPU performance counters are not permitted for this user "
+               "(CUPTI_ERROR_INSUFFICIENT_PRIVILEGES); run as root, or load the nvidia module "
+               "with NVreg_RestrictProfilingToAdminUsers=0 "
+               "(https://developer.nvidia.com/ERR_NVGPUCTRPERM)";
+    return std::string(what) + " failed (CUPTI error " + std::to_string(int(r)) + ")";
+}
 
 /// Chip name + counter availability image + host object for `metrics` (or none when empty).
 struct Host {

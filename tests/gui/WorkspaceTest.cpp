@@ -73,7 +73,7 @@ private slots:
             {kWorkspaceInspect, {"passes", "generated", "params", "problems"}},
             {kWorkspaceLayout, {"params", "layout", "banks"}},
             {kWorkspaceDebug, {"passes", "problems", "run"}},
-            {kWorkspaceProfile, {"generated", "params", "run"}},
+            {kWorkspaceProfile, {"generated", "params", "run", "compare"}},
         };
         for (const WorkspaceInfo& info : workspaceList()) {
             // One click: the toolbar's action.
@@ -88,7 +88,7 @@ private slots:
                 QVERIFY2(open.contains(id), qPrintable(info.id + ": " + id + " not open"));
             // Built-in panels outside the workspace are closed (plugins' panels may add more).
             for (const char* id :
-                 {"passes", "generated", "params", "problems", "run", "layout", "banks"})
+                 {"passes", "generated", "params", "problems", "run", "layout", "banks", "compare"})
                 QCOMPARE(open.contains(id), expected[info.id].contains(id));
         }
         // Layout & Banks: the two pictures side by side, both on screen, each wider than the

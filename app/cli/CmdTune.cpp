@@ -1,0 +1,405 @@
+// `tilec tune FILE`: the variants of a kernel -- the configs of its `@autotune(configs=...)`
+// decorator (a list of dicts, or a dict of value lists), or `--sweep name=v1,v2 ...` (the
+// cartesian product) -- compiled on worker threads (front end, passes, codegen, NVRTC), then run
+// one at a time in the GPU worker with a correctness check and timed; on `--interp` they run on
+// the tile interpreter (correctness only). Every failure is kept with its reason: compile error,
+// wrong result, fault, timeout, crash. A variant the results store already has for this device
+// (same generated CUDA, launch and shapes) is taken from it unless --no-cache. The fastest
+// correct variant is the best; every variant is stored (kind "tune", one session id).
+#include <algorithm>
+#include <atomic>
+#include <chrono>
+#include <cstdio>
+#include <iostream>
+#include <map>
+#include <thread>
+
+#include "app/cli/Commands.h"
+#include "app/cli/GpuWorker.h"
+#include "app/cli/Record.h"
+#include "app/cli/RunSupport.h"
+#include "compiler/frontend/Module.h"
+#include "profiler/cuda/CubinCache.h"
+#include "profiler/cuda/Nvrtc.h"
+#include "profiler/store/ResultsStore.h"
+
+namespace ts::cli {
+
+namespace {
+
+using Config = std::vector<std::pair<std::string, std::string>>;  // name -> value text
+
+struct Variant {
+    size_t index = 0;
+    Config config;
+    std::optional<CompileResult> r;
+    std::vector<char> cubin;
+    std::string status = "pending", reason, check;
+    double timeMs = 0;
+    double compileMs = 0;
+    bool cached = false;
+    std::string key;  ///< cache key: generated CUDA + arch + launch + shapes + device
+    nlohmann::json metrics = nlohmann::json::object();
+};
+
+std::string configText(const Config& c) {
+    std::string s;
+    for (auto& [k, v] : c) s += (s.empty() ? "" : " ") + k + "=" + v;
+    return s;
+}
+
+/// Cartesian product of --sweep name=v1,v2 lists, first name varying slowest.
+std::optional<std::vector<Config>> sweepConfigs(const std::vector<std::string>& sweeps) {
+    std::vector<std::pair<std::string, std::vector<std::string>>> axes;
+    for (const auto& s : sweeps) {
+        auto eq = s.find('=');
+        if (eq == std::string::npos || eq == 0 || eq + 1 == s.size()) {
+            std::cerr << "tilec: error: --sweep expects NAME=V1,V2,..., got '" << s << "'\n";
+            return std::nullopt;
+        }
+        std::vector<std::string> vals;
+        size_t pos = eq + 1;
+        while (pos <= s.size()) {
+            size_t comma = s.find(',', pos);
+            if (comma == std::string::npos) comma = s.size();
+            if (comma > pos) vals.push_back(s.substr(pos, comma - pos));
+            pos = comma + 1;
+        }
+        axes.push_back({s.substr(0, eq), vals});
+    }
+    std::vector<Config> out{{}};
+    for (const auto& [name, vals] : axes) {
+        std::vector<Config> next;
+        for (const auto& c : out)
+            for (const auto& v : vals) {
+                Config n = c;
+                n.push_back({name, v});
+                next.push_back(std::move(n));
+            }
+        out = std::move(next);
+    }
+    return out;
+}
+
+std::optional<Config> dictConfig(const fe::Value& d, std::string& why) {
+    Config c;
+    for (auto& [k, v] : d.dictObj().entries) {
+        if (!k.is(fe::ValueKind::Str)) {
+            why = "a config key is not a string: " + fe::repr(k);
+            return std::nullopt;
+        }
+        c.push_back({k.asStr(), fe::repr(v)});
+    }
+    return c;
+}
+
+/// The configs of the selected kernel's @autotune(configs=...).
+std::optional<std::vector<Config>> autotuneConfigs(const CompileResult& r, std::string& why) {
+    const ProgramKernel* k = r.selected();
+    if (!r.module || !k) {
+        why = "the file did not compile far enough to find its kernel";
+        return std::nullopt;
+    }
+    const fe::KernelEntry* e = r.module->entry(k->name);
+    if (!e || !e->configs) {
+        why = "kernel '" + k->name +
+              "' has no @autotune(configs=...); give the variants with --sweep NAME=V1,V2,...";
+        return std::nullopt;
+    }
+    DiagnosticEngine diags;
+    auto v = r.module->evalInGlobals(*e->configs, nullptr, diags);
+    if (!v) {
+        why = "cannot evaluate the configs= of @autotune";
+        for (auto& d : diags.all()) why += "\n" + formatDiagnostic(d, r.source.get());
+        return std::nullopt;
+    }
+    std::vector<Config> out;
+    if (v->is(fe::ValueKind::Dict)) {  // {"block_M": [64, 128], ...}: the product
+        std::vector<std::string> sweeps;
+        for (auto& [key, vals] : v->dictObj().entries) {
+            if (!key.is(fe::ValueKind::Str) || !vals.isSequence()) {
+                why = "configs= as a dict needs string keys and lists of values";
+                return std::nullopt;
+            }
+            std::string s = key.asStr() + "=";
+            for (size_t i = 0; i < vals.items().size(); ++i)
+                s += (i ? "," : "") + fe::repr(vals.items()[i]);
+            sweeps.push_back(s);
+        }
+        auto p = sweepConfigs(sweeps);
+        if (!p) return std::nullopt;
+        return p;
+    }
+    if (!v->isSequence()) {
+        why = "configs= is " + fe::repr(*v).substr(0, 60) + ", not a list of dicts";
+        return std::nullopt;
+    }
+    for (const auto& item : v->items()) {
+        if (!item.is(fe::ValueKind::Dict)) {
+            why = "a config is " + fe::repr(item).substr(0, 60) + ", not a dict";
+            return std::nullopt;
+        }
+        auto c = dictConfig(item, why);
+        if (!c) return std::nullopt;
+        out.push_back(*c);
+    }
+    return out;
+}
+
+std::string firstError(const CompileResult& r) {
+    for (auto& d : r.diagnostics)
+        if (d.severity == Severity::Error) {
+            std::string s = formatDiagnostic(d, r.source.get());
+            auto nl = s.find('\n');
+            return nl == std::string::npos ? s : s.substr(0, nl);
+        }
+    return "compile failed";
+}
+
+std::string variantKey(const CompileResult& r, const std::string& arch, const std::string& device) {
+    std::string k = r.cuda + "\n" + arch + "\n" + device + "\n" + r.kernel.name;
+    for (int i = 0; i < 3; ++i)
+        k += " " + std::to_string(r.kernel.grid[i]) + "x" + std::to_string(r.kernel.block[i]);
+    for (auto& a : r.kernel.args) k += " " + a.name + formatShape(a.shape);
+    return rt::sourceHashOf(k);
+}
+
+}  // namespace
+
+int runTune(const TuneCommand& c) {
+    const bool onGpu = c.interp.empty();
+    std::string why;
+    std::optional<rt::DeviceInfo> gpu;
+    if (onGpu) {
+        gpu = workerDevice(why);
+        if (!gpu) {
+            std::cerr << "tilec: error: tune needs a GPU (" << why
+                      << "); --interp checks the variants on the tile interpreter instead\n";
+            return 1;
+        }
+    }
+    CompileFlags base = c.flags;
+    if (base.target.empty()) base.target = gpu ? "cuda:" + rt::archFor(*gpu) : "cuda:sm_80";
+    const std::string arch = parseTarget(base.target) ? parseTarget(base.target)->arch() : "sm_80";
+    CompileOptions opts;
+    opts.recordSnapshots = false;
+    auto r0 = compileFile(base, opts);
+    if (!r0) return 1;
+    base.pragmaNote = false;
+
+    std::vector<Config> configs;
+    if (!c.sweeps.empty()) {
+        auto s = sweepConfigs(c.sweeps);
+        if (!s) return 1;
+        configs = *s;
+    } else {
+        auto a = autotuneConfigs(*r0, why);
+        if (!a) {
+            printDiagnostics(*r0);
+            std::cerr << "tilec: error: " << why << "\n";
+            return 1;
+        }
+        configs = *a;
+    }
+    if (c.maxConfigs > 0 && configs.size() > static_cast<size_t>(c.maxConfigs))
+        configs.resize(static_cast<size_t>(c.maxConfigs));
+    if (configs.empty()) {
+        std::cerr << "tilec: error: no configurations to tune\n";
+        return 1;
+    }
+    // A config key the kernel does not have is a mistake in the sweep, not a failed variant.
+    if (const ProgramKernel* k = r0->selected())
+        for (auto& [name, v] : configs.front())
+            if (std::find(k->params.begin(), k->params.end(), name) == k->params.end()) {
+                std::cerr << "tilec: error: kernel '" << k->name << "' has no parameter '" << name
+                          << "' (its parameters:";
+                for (auto& p : k->params) std::cerr << " " << p;
+                std::cerr << ")\n";
+                return 1;
+            }
+
+    std::vector<Variant> vs(configs.size());
+    for (size_t i = 0; i < vs.size(); ++i) vs[i].index = i, vs[i].config = configs[i];
+    std::printf("tuning %s: %zu variants on %s (%s), %d compile threads\n", c.flags.file.c_str(),
+                vs.size(), gpu ? gpu->name.c_str() : "the tile-level interpreter", arch.c_str(),
+                std::max(1, c.jobs));
+
+    // 1. Compile every variant on worker threads: front end + passes + codegen (+ NVRTC).
+    std::atomic<size_t> next{0};
+    auto compileOne = [&](Variant& v) {
+        const auto t0 = std::chrono::steady_clock::now();
+        CompileFlags f = base;
+        for (auto& [k, val] : v.config) f.params.push_back(k + "=" + val);
+        v.r = compileFile(f, opts);
+        if (v.r && v.r->ok) v.metrics = staticMetrics(*v.r);
+        if (!v.r || !v.r->ok) {
+            v.status = "compile_error";
+            v.reason = v.r ? firstError(*v.r) : "cannot read the file";
+        } else if (onGpu) {
+            auto nv = rt::compileCuda(v.r->cuda, arch, {}, !c.noCache);
+            if (!nv.ok) {
+                v.status = "compile_error";
+                auto nl = nv.log.find('\n');
+                v.reason = "NVRTC: " + (nl == std::string::npos ? nv.log : nv.log.substr(0, nl));
+            } else {
+                v.cubin = std::move(nv.cubin);
+            }
+        }
+        v.compileMs =
+            std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
+    };
+    std::vector<std::thread> pool;
+    for (int t = 0; t < std::max(1, c.jobs); ++t)
+        pool.emplace_back([&] {
+            for (size_t i; (i = next++) < vs.size();) compileOne(vs[i]);
+        });
+    for (auto& t : pool) t.join();
+
+    // 2. Run each compiled variant (one at a time: timing needs the GPU to itself).
+    const std::string session = rt::newRecordId();
+    std::vector<nlohmann::json> stored;
+    if (!c.noCache) stored = rt::ResultsStore().load();
+    std::map<std::string, std::vector<HostTensor>> refCache;  // by input shapes
+    const std::string refName = referenceName(*r0, c.ref);
+    for (auto& v : vs) {
+        if (v.status != "pending") continue;
+        CompileResult& r = *v.r;
+        if (!applyLaunchValues(r)) {
+            v.status = "error", v.reason = "scalar arguments";
+            continue;
+        }
+        v.key = variantKey(r, arch, gpu ? gpu->name : "cpu-interpreter");
+        if (onGpu && !c.noCache)
+            for (auto it = stored.rbegin(); it != stored.rend(); ++it)
+                if (it->value("variant_key", "") == v.key && it->value("status", "") == "ok" &&
+                    it->contains("time_ms")) {
+                    v.status = "ok", v.check = "pass", v.cached = true;
+                    v.timeMs = (*it)["time_ms"].get<double>();
+                    if (it->contains("metrics")) v.metrics.update((*it)["metrics"]);
+                    break;
+                }
+        if (v.cached) continue;
+        rt::InputOptions io;
+        io.seed = 0x7e57;  // the same inputs for every variant of the same shapes
+        rt::InputSet set;
+        if (!makeInputsOrReport(signatureOf(r), io, set)) {
+            v.status = "error", v.reason = "inputs do not fit in host memory";
+            continue;
+        }
+        zeroAtomicOutputs(r, set);
+        std::vector<HostTensor> outs;
+        if (onGpu) {
+            rt::RunRequest req = requestFor(r, set, base, arch);
+            req.cubin = v.cubin;
+            req.timingReps = c.reps;
+            req.timingWarmup = 3;
+            auto res = runInWorker(req);
+            if (!res.ok) {
+                v.status = runFailureStatus(res);
+                if (v.status == "compile_error" || v.status == "error")
+                    v.status = res.failedStage == rt::RunStage::Launch ? "fault" : v.status;
+                v.reason = res.error;
+                continue;
+            }
+            v.timeMs = res.timing ? res.timing->medianMs : res.launchMs;
+            v.metrics["event_ms"] = v.timeMs;
+            v.metrics["registers"] = res.attributes.numRegs;
+            if (r.flops && v.timeMs > 0) v.metrics["tflops"] = *r.flops / (v.timeMs * 1e-3) / 1e12;
+            for (auto& o : res.outputs) outs.push_back(std::move(o.tensor));
+        } else {
+            const auto t0 = std::chrono::steady_clock::now();
+            auto o = runInterp(r, set.tensors, why);
+            if (!o) {
+                v.status = "error", v.reason = why;
+                continue;
+            }
+            v.timeMs = std::chrono::duration<double, std::milli>(
+                           std::chrono::steady_clock::now() - t0)
+                           .count();
+            outs = std::move(*o);
+        }
+        // The reference once per distinct input shapes (float64 ref_program, else the
+        // tile-level interpreter of this variant: on --interp that checks nothing new).
+        std::string shapes;
+        for (auto& t : set.tensors) shapes += formatShape(t.shape);
+        bool exact = true;
+        auto it = refCache.find(shapes);
+        if (it == refCache.end()) {
+            std::string rwhy;
+            auto ref = referenceOutputs(r, set.tensors, rwhy, refName);
+            if (!ref && rwhy.empty() && onGpu) exact = false, ref = runInterp(r, set.tensors, rwhy);
+            if (!ref) {
+                v.status = "ok", v.check = "skipped";
+                v.reason = rwhy.empty() ? "no reference" : rwhy;
+                continue;
+            }
+            it = refCache.emplace(shapes, std::move(*ref)).first;
+        }
+        v.check = checkOutputsQuiet(r, outs, it->second, exact, c.rtol, v.reason);
+        v.status = v.check == "pass" ? "ok" : "wrong_result";
+    }
+
+    // 3. Best = fastest correct (checked) variant; report, store.
+    const Variant* best = nullptr;
+    for (auto& v : vs)
+        if (v.status == "ok" && v.check == "pass" && (!best || v.timeMs < best->timeMs)) best = &v;
+    std::vector<const Variant*> order;
+    for (auto& v : vs) order.push_back(&v);
+    std::stable_sort(order.begin(), order.end(), [](const Variant* a, const Variant* b) {
+        const bool ao = a->status == "ok", bo = b->status == "ok";
+        if (ao != bo) return ao;
+        return ao && a->timeMs < b->timeMs;
+    });
+    std::printf("%4s  %-13s %12s  %s\n", "#", "status", onGpu ? "time ms" : "interp ms", "config");
+    for (const Variant* v : order) {
+        char t[32] = "-";
+        if (v->status == "ok") std::snprintf(t, sizeof t, "%.4f", v->timeMs);
+        std::printf("%4zu  %-13s %12s  %s%s%s\n", v->index, v->status.c_str(), t,
+                    configText(v->config).c_str(), v == best ? "  <- best" : "",
+                    v->cached ? "  (cached)" : "");
+        if (!v->reason.empty() && v->status != "ok")
+            std::printf("        %s\n", v->reason.substr(0, 400).c_str());
+    }
+    size_t failed = 0;
+    for (auto& v : vs) failed += v.status != "ok";
+    if (best)
+        std::printf("best: %s  %.4f ms%s (%zu of %zu variants failed)\n",
+                    configText(best->config).c_str(), best->timeMs,
+                    onGpu ? "" : " on the interpreter (correctness only)", failed, vs.size());
+    else
+        std::printf("no variant passed (%zu of %zu failed)\n", failed, vs.size());
+
+    nlohmann::json all = nlohmann::json::array();
+    for (auto& v : vs) {
+        const CompileResult& rr = v.r ? *v.r : *r0;
+        nlohmann::json rec = baseRecord("tune", rr, c.flags, gpu, arch);
+        nlohmann::json cfg = nlohmann::json::object();
+        for (auto& [k, val] : v.config) cfg[k] = val;
+        rec["tune"] = {{"session", session},
+                       {"index", v.index},
+                       {"config", cfg},
+                       {"best", &v == best},
+                       {"compile_ms", v.compileMs}};
+        rec["status"] = v.status;
+        if (!v.check.empty()) rec["check"] = v.check;
+        if (!v.reason.empty()) rec["reason"] = v.reason;
+        if (v.status == "ok") rec["time_ms"] = v.timeMs;
+        rec["metrics"] = v.metrics;
+        if (!v.key.empty()) rec["variant_key"] = v.key;
+        if (v.cached) rec["cached"] = true;
+        if (!onGpu) rec["interp"] = true;
+        storeRecord(rec);
+        all.push_back(rec);
+    }
+    if (!c.json.empty()) {
+        nlohmann::json j = {{"session", session},
+                            {"file", c.flags.file},
+                            {"device", gpu ? gpu->name : std::string("cpu-interpreter")},
+                            {"variants", all}};
+        if (best) j["best"] = best->index;
+        if (!writeJson(j, c.json)) return 1;
+    }
+    return best ? 0 : 2;
+}
+
+}  // namespace ts::cli

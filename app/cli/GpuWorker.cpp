@@ -1,0 +1,140 @@
+#include "app/cli/GpuWorker.h"
+
+#include <unistd.h>
+
+#include <climits>
+#include <cstdlib>
+#include <memory>
+
+#include "profiler/cuda/Driver.h"
+#include "profiler/worker/Messages.h"
+#include "profiler/worker/WorkerServer.h"
+
+namespace ts::cli {
+namespace {
+
+std::vector<std::string> g_command;
+double g_timeoutS = 0;
+std::unique_ptr<rt::worker::WorkerClient> g_client;
+rt::worker::WorkerFailure g_lastFailure;
+
+struct Hello {
+    bool asked = false;
+    std::optional<rt::DeviceInfo> device;
+    std::string why;
+    int driverVersion = 0;
+};
+Hello g_hello;
+
+int timeoutMs() { return static_cast<int>(workerTimeoutS() * 1000); }
+
+}  // namespace
+
+std::vector<std::string> workerCommand() {
+    if (!g_command.empty()) return g_command;
+    char buf[PATH_MAX];
+    const ssize_t n = ::readlink("/proc/self/exe", buf, sizeof buf - 1);
+    return {n > 0 ? std::string(buf, static_cast<size_t>(n)) : std::string("tilec"), "worker"};
+}
+
+void setWorkerCommand(std::vector<std::string> argv) {
+    g_command = std::move(argv);
+    g_client.reset();
+    g_hello = {};
+}
+
+double workerTimeoutS() {
+    if (g_timeoutS > 0) return g_timeoutS;
+    if (const char* e = std::getenv("TILESCOPE_WORKER_TIMEOUT"); e && *e) {
+        const double v = std::atof(e);
+        if (v > 0) return v;
+    }
+    return 120;
+}
+
+void setWorkerTimeoutS(double s) { g_timeoutS = s; }
+
+rt::worker::WorkerClient& workerClient() {
+    if (!g_client) g_client = std::make_unique<rt::worker::WorkerClient>(workerCommand());
+    return *g_client;
+}
+
+const rt::worker::WorkerFailure& lastWorkerFailure() { return g_lastFailure; }
+
+std::optional<rt::DeviceInfo> workerDevice(std::string& why) {
+    if (!g_hello.asked) {
+        g_hello.asked = true;
+        // No driver here: the worker would find none either; do not start a process for that.
+        if (!rt::available(&g_hello.why)) {
+            why = g_hello.why;
+            return std::nullopt;
+        }
+        rt::worker::Message m;
+        m.header = {{"op", "hello"}};
+        rt::worker::WorkerFailure f;
+        auto reply = workerClient().call(m, 60000, f);
+        if (!reply) {
+            g_hello.why = f.message;
+        } else if (reply->header.contains("device") && !reply->header["device"].is_null()) {
+            g_hello.device = rt::worker::deviceFromJson(reply->header["device"]);
+            g_hello.driverVersion = reply->header.value("driver_version", 0);
+        } else {
+            g_hello.why = reply->header.value("why", std::string("the worker found no GPU"));
+        }
+    }
+    why = g_hello.why;
+    return g_hello.device;
+}
+
+int workerDriverVersion() { return g_hello.driverVersion; }
+
+rt::RunResult runInWorker(const rt::RunRequest& req, const rt::ProfileOptions* options,
+                          nlohmann::json* profile) {
+    rt::worker::Message m = rt::worker::encodeRunRequest(req, options ? "profile" : "run");
+    if (options) m.header["profile_options"] = rt::profileOptionsJson(*options);
+    g_lastFailure = {};
+    auto reply = workerClient().call(m, timeoutMs(), g_lastFailure);
+    rt::RunResult r;
+    if (!reply) {
+        r.failedStage = rt::RunStage::Launch;
+        r.error = "kernel '" + req.kernel + "' ended the GPU worker: " + g_lastFailure.message +
+                  "; a fresh worker takes the next run";
+        return r;
+    }
+    std::string why;
+    auto decoded = rt::worker::decodeRunResult(*reply, why);
+    if (!decoded) {
+        r.failedStage = rt::RunStage::Launch;
+        r.error = why;
+        return r;
+    }
+    if (reply->header.value("fatal", false)) {
+        const std::string suffix =
+            "; the kernel faulted and the GPU context is now unusable (restart the process)";
+        if (auto at = decoded->error.find(suffix); at != std::string::npos)
+            decoded->error.erase(at, suffix.size());
+        decoded->error = "kernel '" + req.kernel + "' faulted: " + decoded->error +
+                         " (the worker exited; a fresh one takes the next run)";
+    }
+    if (profile && reply->header.contains("profile")) *profile = reply->header["profile"];
+    return std::move(*decoded);
+}
+
+std::string runFailureStatus(const rt::RunResult& r) {
+    using K = rt::worker::WorkerFailure::Kind;
+    if (r.ok) return "ok";
+    if (r.failedStage == rt::RunStage::Compile) return "compile_error";
+    if (r.error.find("ended the GPU worker") != std::string::npos)
+        return g_lastFailure.kind == K::Timeout ? "timeout" : "crash";
+    if (r.error.find("faulted") != std::string::npos || r.error.find("CUDA_ERROR_") != std::string::npos)
+        return "fault";
+    return "error";
+}
+
+int runWorker(bool allowTestFaults) {
+    rt::worker::WorkerOptions o;
+    o.allowTestFaults = allowTestFaults;
+    return rt::worker::serveWorker(STDIN_FILENO, STDOUT_FILENO, o);
+}
+
+}  // namespace ts::cli

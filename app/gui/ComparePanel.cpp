@@ -1,0 +1,393 @@
+// Compare panel: stored variants side by side (ComparePanel.h).
+#include "app/gui/ComparePanel.h"
+
+#include <QCheckBox>
+#include <QComboBox>
+#include <QFileDialog>
+#include <QHBoxLayout>
+#include <QHeaderView>
+#include <QLabel>
+#include <QListWidget>
+#include <QPushButton>
+#include <QSortFilterProxyModel>
+#include <QSplitter>
+#include <QTableView>
+#include <QTableWidget>
+#include <QVBoxLayout>
+#include <cmath>
+
+#include "app/gui/Session.h"
+#include "compiler/Compile.h"
+#include "profiler/store/ResultsStore.h"
+#include "visualizer/widgets/BarChartWidget.h"
+#include "visualizer/widgets/DiffView.h"
+
+namespace ts::gui {
+
+namespace {
+QString q(const std::string& s) { return QString::fromStdString(s); }
+
+QString deltaText(double d) {
+    return (d >= 0 ? "+" : "") + QString::number(100 * d, 'f', 1) + " %";
+}
+}  // namespace
+
+// ---------------------------------------------------------------------------------------------
+CompareTableModel::CompareTableModel(QObject* parent) : QAbstractTableModel(parent) {}
+
+void CompareTableModel::setCompare(const viz::VariantCompare* c) {
+    beginResetModel();
+    m_compare = c;
+    m_baseline = -1;
+    endResetModel();
+}
+
+void CompareTableModel::setBaseline(int row, bool showDeltas) {
+    m_baseline = row;
+    m_deltas = showDeltas;
+    if (rowCount() > 0)
+        emit dataChanged(index(0, 0), index(rowCount() - 1, columnCount() - 1));
+}
+
+int CompareTableModel::rowCount(const QModelIndex& parent) const {
+    return parent.isValid() || !m_compare ? 0 : static_cast<int>(m_compare->rows().size());
+}
+
+int CompareTableModel::columnCount(const QModelIndex& parent) const {
+    return parent.isValid() || !m_compare
+               ? 0
+               : kFixedColumns + static_cast<int>(m_compare->columns().size());
+}
+
+QVariant CompareTableModel::headerData(int section, Qt::Orientation o, int role) const {
+    if (o != Qt::Horizontal || role != Qt::DisplayRole || !m_compare) return {};
+    if (section == 0) return tr("status");
+    if (section == 1) return tr("variant");
+    return q(m_compare->columns()[size_t(section - kFixedColumns)].label);
+}
+
+QVariant CompareTableModel::data(const QModelIndex& index, int role) const {
+    if (!m_compare || !index.isValid()) return {};
+    const auto& row = m_compare->rows()[size_t(index.row())];
+    const int c = index.column();
+    if (c == 0) {
+        if (role == Qt::DisplayRole || role == Qt::UserRole) return q(row.status);
+        if (role == Qt::ToolTipRole && !row.reason.empty()) return q(row.reason);
+        if (role == Qt::ForegroundRole && !row.ok()) return QColor("#cf222e");
+        return {};
+    }
+    if (c == 1) {
+        if (role == Qt::DisplayRole || role == Qt::UserRole)
+            return q(row.label) + (index.row() == m_baseline ? tr("  (baseline)") : QString());
+        if (role == Qt::ToolTipRole) return q(row.reason.empty() ? row.label : row.reason);
+        return {};
+    }
+    const int col = c - kFixedColumns;
+    const double v = row.values[size_t(col)];
+    if (role == Qt::UserRole) return std::isnan(v) ? QVariant() : QVariant(v);
+    const bool best = m_compare->bestRow(col) == index.row();
+    if (role == Qt::DisplayRole) {
+        if (m_deltas && m_baseline >= 0 && index.row() != m_baseline) {
+            auto d = m_compare->relativeDelta(index.row(), m_baseline, col);
+            return d ? deltaText(*d) : QString("-");
+        }
+        return q(viz::formatMetric(v, m_compare->columns()[size_t(col)].unit));
+    }
+    if (role == Qt::BackgroundRole && best) return QColor("#dafbe1");
+    if (role == Qt::FontRole && best) {
+        QFont f;
+        f.setBold(true);
+        return f;
+    }
+    if (role == Qt::TextAlignmentRole) return int(Qt::AlignRight | Qt::AlignVCenter);
+    if (role == Qt::ToolTipRole && best) return tr("best of this column");
+    return {};
+}
+
+// ---------------------------------------------------------------------------------------------
+ComparePanel::ComparePanel(Session& session, QWidget* parent)
+    : QWidget(parent), m_session(session) {
+    auto* top = new QHBoxLayout;
+    m_sets = new QComboBox(this);
+    m_sets->setToolTip(tr("Result set: a tune session, or every profile/bench record"));
+    m_baseline = new QComboBox(this);
+    m_baseline->setToolTip(tr("Baseline variant for the deltas"));
+    m_deltas = new QCheckBox(tr("Δ vs baseline"), this);
+    m_chartMetric = new QComboBox(this);
+    auto* reload = new QPushButton(tr("Reload"), this);
+    auto* open = new QPushButton(tr("Open store…"), this);
+    top->addWidget(new QLabel(tr("Set:"), this));
+    top->addWidget(m_sets, 2);
+    top->addWidget(new QLabel(tr("Baseline:"), this));
+    top->addWidget(m_baseline, 1);
+    top->addWidget(m_deltas);
+    top->addWidget(new QLabel(tr("Chart:"), this));
+    top->addWidget(m_chartMetric, 1);
+    top->addWidget(reload);
+    top->addWidget(open);
+
+    m_model = new CompareTableModel(this);
+    m_proxy = new QSortFilterProxyModel(this);
+    m_proxy->setSourceModel(m_model);
+    m_proxy->setSortRole(Qt::UserRole);
+    m_table = new QTableView(this);
+    m_table->setModel(m_proxy);
+    m_table->setSortingEnabled(true);
+    m_table->setSelectionBehavior(QAbstractItemView::SelectRows);
+    m_table->setSelectionMode(QAbstractItemView::ExtendedSelection);
+    m_table->horizontalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
+    m_table->setWordWrap(false);
+    m_table->verticalHeader()->hide();
+
+    m_chart = new viz::BarChartWidget(this);
+    m_deltaTable = new QTableWidget(0, 4, this);
+    m_deltaTable->setHorizontalHeaderLabels({tr("metric"), tr("A"), tr("B"), tr("B vs A")});
+    m_deltaTable->verticalHeader()->hide();
+    m_deltaTable->horizontalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
+    m_passes = new QListWidget(this);
+    m_diff = new viz::DiffView(this);
+    m_status = new QLabel(this);
+    m_status->setWordWrap(true);
+
+    auto* upper = new QSplitter(Qt::Horizontal, this);
+    upper->addWidget(m_table);
+    upper->addWidget(m_chart);
+    upper->setStretchFactor(0, 3);
+    upper->setStretchFactor(1, 2);
+    auto* side = new QSplitter(Qt::Vertical, this);
+    side->addWidget(m_deltaTable);
+    side->addWidget(m_passes);
+    auto* lower = new QSplitter(Qt::Horizontal, this);
+    lower->addWidget(side);
+    lower->addWidget(m_diff);
+    lower->setStretchFactor(0, 1);
+    lower->setStretchFactor(1, 3);
+    lower->setSizes({380, 1100});  // the delta table's four columns readable at once
+    auto* split = new QSplitter(Qt::Vertical, this);
+    split->addWidget(upper);
+    split->addWidget(lower);
+
+    auto* lay = new QVBoxLayout(this);
+    lay->setContentsMargins(2, 2, 2, 2);
+    lay->addLayout(top);
+    lay->addWidget(split, 1);
+    lay->addWidget(m_status);
+
+    connect(m_sets, &QComboBox::activated, this, &ComparePanel::showResultSet);
+    connect(m_baseline, &QComboBox::activated, this, &ComparePanel::setBaselineRow);
+    connect(m_deltas, &QCheckBox::toggled, this, &ComparePanel::setShowDeltas);
+    connect(m_chartMetric, &QComboBox::activated, this, &ComparePanel::setChartColumn);
+    connect(reload, &QPushButton::clicked, this, [this] { loadStore(m_storePath); });
+    connect(open, &QPushButton::clicked, this, [this] {
+        QString f = QFileDialog::getOpenFileName(this, tr("Open results store"), m_storePath,
+                                                 tr("Results (*.jsonl);;All files (*)"));
+        if (!f.isEmpty()) loadStore(f);
+    });
+    connect(m_table->selectionModel(), &QItemSelectionModel::selectionChanged, this,
+            &ComparePanel::onSelectionChanged);
+    connect(m_passes, &QListWidget::currentRowChanged, this, &ComparePanel::showPassDiff);
+    connect(m_chart, &viz::BarChartWidget::barClicked, this, [this](int i) {
+        if (!m_compare) return;
+        // Bars list the ok variants in model order: select that row in the table.
+        int seen = -1;
+        for (size_t r = 0; r < m_compare->rows().size(); ++r)
+            if (m_compare->rows()[r].ok() && ++seen == i) {
+                m_table->selectRow(m_proxy->mapFromSource(m_model->index(int(r), 0)).row());
+                return;
+            }
+    });
+    m_status->setText(tr("Run `tilec tune FILE` or `tilec profile FILE`, then Reload."));
+}
+
+ComparePanel::~ComparePanel() = default;
+
+QString ComparePanel::statusText() const { return m_status->text(); }
+
+bool ComparePanel::loadStore(const QString& path) {
+    m_storePath = path.isEmpty() ? q(rt::defaultResultsPath()) : path;
+    size_t skipped = 0;
+    m_records = rt::ResultsStore(m_storePath.toStdString()).load(&skipped);
+    m_sessions.clear();
+    for (auto& [s, n] : viz::VariantCompare::sessions(m_records)) m_sessions.push_back(s);
+    m_sets->clear();
+    for (const QString& s : resultSets()) m_sets->addItem(s);
+    if (m_records.empty()) {
+        m_compare.reset();
+        m_model->setCompare(nullptr);
+        m_status->setText(tr("No results in %1").arg(m_storePath));
+        return false;
+    }
+    // The newest tune session first: what the user most likely just ran.
+    const int idx = m_sessions.empty() ? m_sets->count() - 1 : int(m_sessions.size()) - 1;
+    m_sets->setCurrentIndex(idx);
+    showResultSet(idx);
+    if (skipped) m_status->setText(m_status->text() + tr(" (%1 malformed lines skipped)").arg(skipped));
+    return true;
+}
+
+QStringList ComparePanel::resultSets() const {
+    QStringList out;
+    for (const auto& s : m_sessions) {
+        auto recs = viz::VariantCompare::sessionRecords(m_records, s);
+        const std::string file = recs.empty() ? "" : recs.front().value("file", std::string());
+        const std::string dev = recs.empty() ? "" : recs.front().value("device", std::string());
+        out << tr("tune %1 — %2, %3 variants, %4")
+                   .arg(q(s), q(file.substr(file.find_last_of('/') + 1)))
+                   .arg(recs.size())
+                   .arg(q(dev));
+    }
+    size_t profiles = 0;
+    for (const auto& r : m_records)
+        profiles += r.value("kind", std::string()) == "profile" ||
+                    r.value("kind", std::string()) == "bench";
+    if (profiles) out << tr("profile and bench records (%1)").arg(profiles);
+    return out;
+}
+
+void ComparePanel::showResultSet(int index) {
+    std::vector<nlohmann::json> recs;
+    if (index >= 0 && index < int(m_sessions.size())) {
+        recs = viz::VariantCompare::sessionRecords(m_records, m_sessions[size_t(index)]);
+    } else {
+        for (const auto& r : m_records)
+            if (r.value("kind", std::string()) == "profile" || r.value("kind", std::string()) == "bench")
+                recs.push_back(r);
+    }
+    m_compare = std::make_unique<viz::VariantCompare>(std::move(recs));
+    m_model->setCompare(m_compare.get());
+    m_table->sortByColumn(-1, Qt::AscendingOrder);  // model order until the user sorts
+    m_variantDiff.reset();
+    m_passes->clear();
+    m_deltaTable->setRowCount(0);
+    m_diff->setDiff({}, {}, {});
+    m_baseline->clear();
+    m_baseline->addItem(tr("(none)"));
+    for (const auto& row : m_compare->rows()) m_baseline->addItem(q(row.label));
+    m_chartMetric->clear();
+    for (const auto& c : m_compare->columns()) m_chartMetric->addItem(q(c.label));
+    setChartColumn(0);
+    const int best = m_compare->bestRow(0);
+    size_t failed = 0;
+    for (const auto& r : m_compare->rows()) failed += !r.ok();
+    m_status->setText(
+        tr("%1 variants, %2 failed%3. Select two rows to diff their IR and CUDA.")
+            .arg(m_compare->rows().size())
+            .arg(failed)
+            .arg(best >= 0 ? tr("; best time: %1").arg(q(m_compare->rows()[size_t(best)].label))
+                           : QString()));
+}
+
+void ComparePanel::setBaselineRow(int comboIndex) {
+    // Combo entry 0 is "(none)"; entry i+1 is model row i.
+    if (m_baseline->currentIndex() != comboIndex) m_baseline->setCurrentIndex(comboIndex);
+    m_model->setBaseline(comboIndex - 1, m_deltas->isChecked());
+}
+
+void ComparePanel::setShowDeltas(bool on) {
+    if (m_deltas->isChecked() != on) m_deltas->setChecked(on);
+    m_model->setBaseline(m_baseline->currentIndex() - 1, on);
+}
+
+void ComparePanel::setChartColumn(int column) {
+    if (!m_compare || column < 0 || column >= int(m_compare->columns().size())) return;
+    if (m_chartMetric->currentIndex() != column) m_chartMetric->setCurrentIndex(column);
+    rebuildChart();
+}
+
+void ComparePanel::rebuildChart() {
+    const int col = m_chartMetric->currentIndex();
+    if (!m_compare || col < 0) return;
+    QVector<viz::BarChartWidget::Bar> bars;
+    int best = -1;
+    const int bestRow = m_compare->bestRow(col);
+    for (size_t r = 0; r < m_compare->rows().size(); ++r) {
+        const auto& row = m_compare->rows()[r];
+        if (!row.ok()) continue;
+        if (int(r) == bestRow) best = bars.size();
+        const double v = row.values[size_t(col)];
+        bars.push_back({q(row.label), std::isnan(v) ? 0 : v, std::isnan(v), {}});
+    }
+    const auto& c = m_compare->columns()[size_t(col)];
+    m_chart->setBars(bars,
+                     q(c.label) + (c.lowerIsBetter ? tr(" (lower is better)") : tr(" (higher is better)")),
+                     best, c.unit == "ms" ? QString() : q(c.unit));
+}
+
+void ComparePanel::onSelectionChanged() {
+    QList<int> rows;
+    for (const QModelIndex& i : m_table->selectionModel()->selectedRows())
+        rows << m_proxy->mapToSource(i).row();
+    if (rows.size() == 2) compareRows(rows[0], rows[1]);
+}
+
+void ComparePanel::compareRows(int a, int b) {
+    if (!m_compare || a < 0 || b < 0 || a >= int(m_compare->rows().size()) ||
+        b >= int(m_compare->rows().size()))
+        return;
+    if (a > b) std::swap(a, b);
+    m_diffA = a, m_diffB = b;
+    fillDeltaTable(a, b);
+    const auto& ra = m_compare->rows()[size_t(a)].record;
+    const auto& rb = m_compare->rows()[size_t(b)].record;
+    rt::ResultsStore store(m_storePath.toStdString());
+    auto ta = store.loadSource(ra.value("source_hash", std::string()));
+    auto tb = store.loadSource(rb.value("source_hash", std::string()));
+    m_passes->clear();
+    if (!ta || !tb) {
+        m_variantDiff = viz::VariantDiff{};
+        m_variantDiff->error = "the program text of a variant is not in the store";
+        m_status->setText(q(m_variantDiff->error));
+        return;
+    }
+    const CompileResult ca = viz::compileVariant(ra, *ta), cb = viz::compileVariant(rb, *tb);
+    m_variantDiff = viz::diffVariants(ca, cb);
+    if (!m_variantDiff->error.empty()) {
+        m_status->setText(q(m_variantDiff->error));
+        return;
+    }
+    int firstChanged = -1;
+    for (const auto& p : m_variantDiff->passes) {
+        if (p.changedLines > 0 && firstChanged < 0) firstChanged = m_passes->count();
+        m_passes->addItem(tr("%1 — %2 lines differ").arg(q(p.pass)).arg(p.changedLines));
+    }
+    const auto& cu = m_variantDiff->cuda;
+    m_passes->addItem(
+        tr("generated CUDA — %1 lines differ").arg(cu.deleted + cu.inserted + cu.changed));
+    m_status->setText(tr("A = %1, B = %2").arg(q(m_compare->rows()[size_t(a)].label),
+                                               q(m_compare->rows()[size_t(b)].label)));
+    m_passes->setCurrentRow(firstChanged >= 0 ? firstChanged : m_passes->count() - 1);
+}
+
+void ComparePanel::showPassDiff(int row) {
+    if (!m_variantDiff || row < 0) return;
+    const QString a = q(m_compare->rows()[size_t(m_diffA)].label);
+    const QString b = q(m_compare->rows()[size_t(m_diffB)].label);
+    if (row < int(m_variantDiff->passes.size())) {
+        const auto& p = m_variantDiff->passes[size_t(row)];
+        m_diff->setDiff(p.diff, tr("A after %1: %2").arg(q(p.pass), a),
+                        tr("B after %1: %2").arg(q(p.pass), b));
+    } else {
+        m_diff->setDiff(m_variantDiff->cuda, tr("A CUDA: %1").arg(a), tr("B CUDA: %1").arg(b));
+    }
+}
+
+void ComparePanel::fillDeltaTable(int a, int b) {
+    const auto& cols = m_compare->columns();
+    m_deltaTable->setRowCount(int(cols.size()));
+    for (size_t c = 0; c < cols.size(); ++c) {
+        const double va = m_compare->rows()[size_t(a)].values[c];
+        const double vb = m_compare->rows()[size_t(b)].values[c];
+        auto d = m_compare->relativeDelta(b, a, int(c));
+        m_deltaTable->setItem(int(c), 0, new QTableWidgetItem(q(cols[c].label)));
+        m_deltaTable->setItem(int(c), 1, new QTableWidgetItem(q(viz::formatMetric(va, cols[c].unit))));
+        m_deltaTable->setItem(int(c), 2, new QTableWidgetItem(q(viz::formatMetric(vb, cols[c].unit))));
+        auto* item = new QTableWidgetItem(d ? deltaText(*d) : QString("-"));
+        if (d && *d != 0) {
+            const bool better = cols[c].lowerIsBetter ? *d < 0 : *d > 0;
+            item->setForeground(better ? QColor("#1a7f37") : QColor("#cf222e"));
+        }
+        m_deltaTable->setItem(int(c), 3, item);
+    }
+}
+
+}  // namespace ts::gui

@@ -1,0 +1,218 @@
+#include "profiler/worker/WorkerClient.h"
+
+#include <fcntl.h>
+#include <spawn.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <csignal>
+#include <cstring>
+#include <thread>
+
+extern char** environ;
+
+namespace ts::rt::worker {
+
+const char* kindName(WorkerFailure::Kind k) {
+    switch (k) {
+        case WorkerFailure::Kind::None:
+            return "none";
+        case WorkerFailure::Kind::Spawn:
+            return "spawn";
+        case WorkerFailure::Kind::Crashed:
+            return "crashed";
+        case WorkerFailure::Kind::Exited:
+            return "exited";
+        case WorkerFailure::Kind::Timeout:
+            return "timeout";
+        case WorkerFailure::Kind::Protocol:
+            return "protocol";
+    }
+    return "?";
+}
+
+std::string signalName(int sig) {
+    switch (sig) {
+        case SIGSEGV:
+            return "SIGSEGV";
+        case SIGABRT:
+            return "SIGABRT";
+        case SIGBUS:
+            return "SIGBUS";
+        case SIGILL:
+            return "SIGILL";
+        case SIGFPE:
+            return "SIGFPE";
+        case SIGKILL:
+            return "SIGKILL";
+        case SIGTERM:
+            return "SIGTERM";
+        case SIGTRAP:
+            return "SIGTRAP";
+        default:
+            return "signal " + std::to_string(sig);
+    }
+}
+
+WorkerClient::WorkerClient(std::vector<std::string> command) : m_command(std::move(command)) {
+    // A worker that dies while we write must give EPIPE, not kill the caller.
+    std::signal(SIGPIPE, SIG_IGN);
+}
+
+WorkerClient::~WorkerClient() {
+    if (m_pid <= 0) return;
+    Message quit;
+    quit.header = {{"op", "quit"}};
+    writeAll(m_toChild, frame(encodeMessage(quit)));
+    closePipes();  // EOF ends the worker's loop as well
+    reap(1000, nullptr);
+}
+
+void WorkerClient::closePipes() {
+    if (m_toChild >= 0) ::close(m_toChild);
+    if (m_fromChild >= 0) ::close(m_fromChild);
+    m_toChild = m_fromChild = -1;
+    m_reader = FrameReader();
+}
+
+void WorkerClient::kill() {
+    if (m_pid <= 0) return;
+    ::kill(m_pid, SIGKILL);
+    closePipes();
+    reap(0, nullptr);
+}
+
+bool WorkerClient::start(WorkerFailure& failure) {
+    int in[2], out[2];
+    if (::pipe2(in, O_CLOEXEC) != 0) {
+        failure = {WorkerFailure::Kind::Spawn, 0, 0,
+                   std::string("cannot create a pipe for the GPU worker: ") + std::strerror(errno)};
+        return false;
+    }
+    if (::pipe2(out, O_CLOEXEC) != 0) {
+        ::close(in[0]), ::close(in[1]);
+        failure = {WorkerFailure::Kind::Spawn, 0, 0,
+                   std::string("cannot create a pipe for the GPU worker: ") + std::strerror(errno)};
+        return false;
+    }
+    posix_spawn_file_actions_t fa;
+    posix_spawn_file_actions_init(&fa);
+    posix_spawn_file_actions_adddup2(&fa, in[0], STDIN_FILENO);  // dup2 drops O_CLOEXEC
+    posix_spawn_file_actions_adddup2(&fa, out[1], STDOUT_FILENO);
+    std::vector<char*> argv;
+    for (auto& a : m_command) argv.push_back(a.data());
+    argv.push_back(nullptr);
+    pid_t pid = -1;
+    const int rc = m_command.empty() ? EINVAL
+                                     : posix_spawn(&pid, argv[0], &fa, nullptr, argv.data(), environ);
+    posix_spawn_file_actions_destroy(&fa);
+    ::close(in[0]), ::close(out[1]);
+    if (rc != 0) {
+        ::close(in[1]), ::close(out[0]);
+        failure = {WorkerFailure::Kind::Spawn, 0, 0,
+                   "cannot start the GPU worker '" +
+                       (m_command.empty() ? std::string("(none)") : m_command[0]) +
+                       "': " + std::strerror(rc)};
+        return false;
+    }
+    m_pid = pid;
+    m_toChild = in[1];
+    m_fromChild = out[0];
+    m_reader = FrameReader();
+    ++m_starts;
+    return true;
+}
+
+void WorkerClient::reap(int graceMs, WorkerFailure* failure) {
+    if (m_pid <= 0) return;
+    int status = 0;
+    pid_t got = 0;
+    for (int waited = 0;; waited += 10) {
+        got = ::waitpid(m_pid, &status, WNOHANG);
+        if (got == m_pid || (got < 0 && errno != EINTR)) break;
+        if (waited >= graceMs) {
+            ::kill(m_pid, SIGKILL);
+            got = ::waitpid(m_pid, &status, 0);
+            break;
+        }
+        std::this_thread::sleep_for(std::chrono::milliseconds(10));
+    }
+    const pid_t pid = m_pid;
+    m_pid = -1;
+    closePipes();
+    if (!failure || got != pid) return;
+    const std::string who = "the GPU worker (pid " + std::to_string(pid) + ")";
+    if (WIFSIGNALED(status)) {
+        const int sig = WTERMSIG(status);
+        failure->kind = WorkerFailure::Kind::Crashed;
+        failure->signal = sig;
+        failure->message =
+            who + " was killed by " + signalName(sig) + " (" + strsignal(sig) + ")";
+    } else if (WIFEXITED(status)) {
+        failure->kind = WorkerFailure::Kind::Exited;
+        failure->exitStatus = WEXITSTATUS(status);
+        failure->message = who + " exited with status " + std::to_string(WEXITSTATUS(status));
+    }
+}
+
+std::optional<Message> WorkerClient::call(const Message& request, int timeoutMs,
+                                          WorkerFailure& failure) {
+    failure = {};
+    if (m_pid > 0) {
+        // A worker that exited after a fatal reply (or died between calls) is replaced.
+        int status = 0;
+        if (::waitpid(m_pid, &status, WNOHANG) == m_pid) m_pid = -1, closePipes();
+    }
+    if (m_pid <= 0 && !start(failure)) return std::nullopt;
+    if (!writeAll(m_toChild, frame(encodeMessage(request)))) {
+        reap(1000, &failure);
+        if (failure.kind == WorkerFailure::Kind::None)
+            failure = {WorkerFailure::Kind::Protocol, 0, 0,
+                       "the GPU worker closed its pipe before taking the request"};
+        return std::nullopt;
+    }
+    std::string payload, why;
+    switch (readFrame(m_fromChild, m_reader, payload, timeoutMs, why)) {
+        case ReadStatus::Frame:
+            break;
+        case ReadStatus::Timeout: {
+            const pid_t pid = m_pid;
+            kill();
+            failure = {WorkerFailure::Kind::Timeout, 0, 0,
+                       "the GPU worker (pid " + std::to_string(pid) + ") did not answer within " +
+                           std::to_string(timeoutMs / 1000.0).substr(0, 5) +
+                           " s (a hang or an endless loop) and was killed"};
+            return std::nullopt;
+        }
+        case ReadStatus::Closed:
+            reap(2000, &failure);
+            if (failure.kind == WorkerFailure::Kind::None)
+                failure = {WorkerFailure::Kind::Protocol, 0, 0,
+                           "the GPU worker closed its pipe without a reply" +
+                               (why.empty() ? std::string() : " (" + why + ")")};
+            else if (!why.empty())
+                failure.message += " (" + why + ")";
+            return std::nullopt;
+        case ReadStatus::Error: {
+            const pid_t pid = m_pid;
+            kill();
+            failure = {WorkerFailure::Kind::Protocol, 0, 0,
+                       "the GPU worker (pid " + std::to_string(pid) +
+                           ") broke the protocol and was killed: " + why};
+            return std::nullopt;
+        }
+    }
+    auto msg = decodeMessage(payload, why);
+    if (!msg) {
+        const pid_t pid = m_pid;
+        kill();
+        failure = {WorkerFailure::Kind::Protocol, 0, 0,
+                   "the GPU worker (pid " + std::to_string(pid) + ") sent a bad reply: " + why};
+        return std::nullopt;
+    }
+    if (msg->header.value("fatal", false)) reap(5000, nullptr);  // it exits after a fatal reply
+    return msg;
+}
+
+}  // namespace ts::rt::worker

@@ -1,0 +1,70 @@
+// The caller's side of the GPU worker (WorkerServer.h): starts `tilec worker` as a child process
+// with two pipes, sends one request at a time and waits for its reply with a timeout. When the
+// child dies (a signal: SIGSEGV, SIGABRT, SIGKILL; or an exit status), closes its pipe, replies
+// with garbage, or does not answer in time (it is killed then), call() returns a WorkerFailure
+// that says which, and the next call() starts a fresh worker: one bad kernel never takes the
+// caller, or the next run, with it (DESIGN.md §3).
+#pragma once
+#include <sys/types.h>
+
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "profiler/worker/Protocol.h"
+
+namespace ts::rt::worker {
+
+/// What went wrong with the worker during one call.
+struct WorkerFailure {
+    enum class Kind { None, Spawn, Crashed, Exited, Timeout, Protocol };
+    Kind kind = Kind::None;
+    int signal = 0;      ///< Crashed: the signal that ended the worker
+    int exitStatus = 0;  ///< Exited: its exit status
+    std::string message;  ///< one sentence for the user, e.g. "the GPU worker (pid 123) was
+                          ///< killed by SIGSEGV (Segmentation fault)"
+};
+
+/// "spawn", "crashed", "exited", "timeout", "protocol" (results store, JSON output).
+const char* kindName(WorkerFailure::Kind k);
+/// "SIGSEGV" for 11, ...; "signal N" for an unnamed one.
+std::string signalName(int sig);
+
+class WorkerClient {
+public:
+    /// `command`: argv of the worker (e.g. {"/path/tilec", "worker"}); nothing starts until the
+    /// first call().
+    explicit WorkerClient(std::vector<std::string> command);
+    /// Asks a live worker to quit (1 s), then kills it.
+    ~WorkerClient();
+    WorkerClient(const WorkerClient&) = delete;
+    WorkerClient& operator=(const WorkerClient&) = delete;
+
+    /// Sends `request` and waits up to `timeoutMs` (< 0: forever) for the reply. On failure
+    /// returns nullopt with `failure` filled; the dead or killed worker is reaped and the next
+    /// call starts a new one. A reply with "fatal": true (a sticky CUDA fault) is returned, and
+    /// the worker, which exits after sending it, is reaped before the next call.
+    std::optional<Message> call(const Message& request, int timeoutMs, WorkerFailure& failure);
+
+    /// Pid of the running worker, or -1.
+    pid_t pid() const { return m_pid; }
+    /// How many workers this client has started.
+    int starts() const { return m_starts; }
+    /// Stops the worker now (SIGKILL) and reaps it; the next call starts a fresh one.
+    void kill();
+
+private:
+    bool start(WorkerFailure& failure);
+    /// Reaps the child (waiting up to `graceMs`, then SIGKILL) and fills `failure` from its
+    /// status when it did not exit cleanly.
+    void reap(int graceMs, WorkerFailure* failure);
+    void closePipes();
+
+    std::vector<std::string> m_command;
+    pid_t m_pid = -1;
+    int m_toChild = -1, m_fromChild = -1;
+    FrameReader m_reader;
+    int m_starts = 0;
+};
+
+}  // namespace ts::rt::worker

@@ -1,0 +1,164 @@
+// `tilec tune` on the tile interpreter (no GPU here), the results store it writes and
+// `tilec results`: the @autotune configs of tests/e2e/programs/tune_gemm.py (12 good variants and
+// a deliberately wrong one), --sweep products, compile errors kept with their reason, CSV/JSON.
+#include <cstdlib>
+#include <filesystem>
+
+#include <gtest/gtest.h>
+
+#include "app/cli/Record.h"
+#include "profiler/store/ResultsStore.h"
+#include "tests/unit/CliTestUtil.h"
+
+using namespace ts;
+using namespace ts::cli;
+using namespace ts::cli::test;
+
+namespace {
+
+/// A fresh store file for one test, set as $TILESCOPE_RESULTS for its duration.
+struct ScratchStore {
+    std::string path;
+    explicit ScratchStore(const std::string& name) {
+        auto dir = std::filesystem::path(testing::TempDir()) / ("ts_store_" + name);
+        std::filesystem::remove_all(dir);
+        path = (dir / "results.jsonl").string();
+        ::setenv("TILESCOPE_RESULTS", path.c_str(), 1);
+    }
+    ~ScratchStore() { ::unsetenv("TILESCOPE_RESULTS"); }
+};
+
+const std::string kTuneGemm = std::string(TS_SOURCE_DIR) + "/tests/e2e/programs/tune_gemm.py";
+
+TuneCommand tuneInterp() {
+    TuneCommand c;
+    c.flags.file = kTuneGemm;
+    c.flags.params = {"M=128", "N=128", "K=128"};
+    c.interp = "tile";
+    c.jobs = 2;
+    return c;
+}
+
+}  // namespace
+
+TEST(CliTune, AutotuneConfigsRejectTheWrongVariantAndPickABest) {
+    ScratchStore store("autotune");
+    auto o = captureCli([&] { return runTune(tuneInterp()); });
+    ASSERT_EQ(o.rc, 0) << o.out << o.err;
+    EXPECT_TRUE(contains(o.out, "13 variants")) << o.out;
+    // The wrong variant (skip_k=1: the last K tile is missing) is rejected with the output named.
+    EXPECT_TRUE(contains(o.out, "wrong_result")) << o.out;
+    EXPECT_TRUE(contains(o.out, "skip_k=1")) << o.out;
+    EXPECT_TRUE(contains(o.out, "C: rel-L2")) << o.out;
+    EXPECT_TRUE(contains(o.out, "<- best")) << o.out;
+    EXPECT_TRUE(contains(o.out, "(1 of 13 variants failed)")) << o.out;
+
+    auto recs = rt::ResultsStore(store.path).load();
+    ASSERT_EQ(recs.size(), 13u);
+    int best = 0, wrong = 0;
+    const std::string session = recs[0]["tune"]["session"];
+    for (auto& r : recs) {
+        EXPECT_EQ(r["kind"], "tune");
+        EXPECT_EQ(r["tune"]["session"], session);
+        EXPECT_EQ(r["device"], "cpu-interpreter");
+        EXPECT_FALSE(r["source_hash"].get<std::string>().empty());
+        EXPECT_TRUE(contains(r["compiler"].get<std::string>(), "TileScope"));
+        EXPECT_EQ(r["params"]["M"], "128");
+        best += r["tune"]["best"].get<bool>();
+        if (r["status"] == "wrong_result") {
+            ++wrong;
+            EXPECT_EQ(r["tune"]["config"]["skip_k"], "1");
+            EXPECT_EQ(r["params"]["skip_k"], "1");
+        }
+    }
+    EXPECT_EQ(best, 1);
+    EXPECT_EQ(wrong, 1);
+    // The program text is kept, so the compare view can recompile any variant exactly.
+    auto text = rt::ResultsStore(store.path).loadSource(recs[0]["source_hash"]);
+    ASSERT_TRUE(text);
+    EXPECT_TRUE(contains(*text, "@tilelang.autotune(configs=get_configs())"));
+}
+
+TEST(CliTune, SweepIsACartesianProductAndCompileErrorsAreKept) {
+    ScratchStore store("sweep");
+    TuneCommand c = tuneInterp();
+    // threads=96 is three warps: the 2x2 warp grid of T.gemm cannot be formed (a diagnostic).
+    c.sweeps = {"block_M=64,128", "threads=128,96"};
+    auto o = captureCli([&] { return runTune(c); });
+    ASSERT_EQ(o.rc, 0) << o.out << o.err;
+    EXPECT_TRUE(contains(o.out, "4 variants")) << o.out;
+    auto recs = rt::ResultsStore(store.path).load();
+    ASSERT_EQ(recs.size(), 4u);
+    // First name varies slowest.
+    EXPECT_EQ(recs[0]["tune"]["config"]["block_M"], "64");
+    EXPECT_EQ(recs[0]["tune"]["config"]["threads"], "128");
+    EXPECT_EQ(recs[1]["tune"]["config"]["threads"], "96");
+    EXPECT_EQ(recs[2]["tune"]["config"]["block_M"], "128");
+    for (auto& r : recs) {
+        if (r["tune"]["config"]["threads"] == "128") {
+            EXPECT_EQ(r["status"], "ok") << r.dump();
+        } else {
+            // Kept with the compiler's diagnostic as the reason.
+            EXPECT_EQ(r["status"], "compile_error") << r.dump();
+            EXPECT_TRUE(contains(r["reason"].get<std::string>(), "3 warps cannot tile"))
+                << r.dump();
+        }
+    }
+    EXPECT_TRUE(contains(o.out, "(2 of 4 variants failed)")) << o.out;
+}
+
+TEST(CliTune, UnknownSweepParameterIsAnError) {
+    ScratchStore store("unknown");
+    TuneCommand c = tuneInterp();
+    c.sweeps = {"blockM=64,128"};
+    auto o = captureCli([&] { return runTune(c); });
+    EXPECT_EQ(o.rc, 1);
+    EXPECT_TRUE(contains(o.err, "has no parameter 'blockM'")) << o.err;
+    EXPECT_TRUE(contains(o.err, "block_M")) << o.err;
+}
+
+TEST(CliTune, ResultsListsCsvAndJson) {
+    ScratchStore store("results");
+    TuneCommand c = tuneInterp();
+    c.sweeps = {"num_stages=2,3"};
+    ASSERT_EQ(captureCli([&] { return runTune(c); }).rc, 0);
+    ResultsCommand rc;
+    rc.format = "csv";
+    auto csv = captureCli([&] { return runResults(rc); });
+    ASSERT_EQ(csv.rc, 0) << csv.err;
+    auto lines = std::count(csv.out.begin(), csv.out.end(), '\n');
+    EXPECT_EQ(lines, 3);  // header + 2 variants
+    EXPECT_EQ(csv.out.rfind("id,date,kind,status,file,kernel,params,device,driver,compiler,check,"
+                            "time_ms,reason",
+                            0),
+              0u)
+        << csv.out;
+    rc.format = "json";
+    auto js = captureCli([&] { return runResults(rc); });
+    auto arr = nlohmann::json::parse(js.out);
+    ASSERT_EQ(arr.size(), 2u);
+    EXPECT_EQ(arr[0]["tune"]["config"]["num_stages"], "2");
+    rc.format = "table";
+    rc.kind = "run";
+    auto none = captureCli([&] { return runResults(rc); });
+    EXPECT_TRUE(contains(none.out, "no results")) << none.out;
+}
+
+TEST(ResultsStore, MalformedLinesAreSkippedAndCsvQuotes) {
+    auto dir = std::filesystem::path(testing::TempDir()) / "ts_store_malformed";
+    std::filesystem::remove_all(dir);
+    rt::ResultsStore s((dir / "r.jsonl").string());
+    ASSERT_TRUE(s.append({{"kind", "run"}, {"reason", "a, \"quoted\" reason"}}));
+    {
+        std::ofstream f(s.path(), std::ios::app);
+        f << "{\"kind\": \"run\", \"trunc";  // a crash mid-write
+    }
+    size_t skipped = 0;
+    auto recs = s.load(&skipped);
+    ASSERT_EQ(recs.size(), 1u);
+    EXPECT_EQ(skipped, 1u);
+    EXPECT_TRUE(recs[0].contains("id"));
+    EXPECT_TRUE(recs[0].contains("date"));
+    const std::string csv = rt::recordsToCsv(recs);
+    EXPECT_TRUE(contains(csv, "\"a, \"\"quoted\"\" reason\"")) << csv;
+}
