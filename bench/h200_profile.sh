@@ -10,6 +10,9 @@
 #     good in one tilec process: each fault reported (CUDA_ERROR_ILLEGAL_ADDRESS, the trap's
 #     launch failure, the spin's timeout) and every following `good` runs in a fresh worker;
 #     then `tilec run samples/gemm.py` passes.
+#  5. correctness: every profiled kernel and the tune's best variant checked against the float64
+#     ref_program ("check": "pass"); the roofline figures of the 4096^3 profile (FLOP per measured
+#     DRAM byte, achieved TFLOP/s, fraction of the H200's datasheet roof) for the note.
 # Expects .devbin/tilec built on the dev box (like bench/h200_banks.sh). Device tool:
 #   carry [".devbin"], command: bash bench/h200_profile.sh
 # Results: $OUT/summary.json (PASS/FAIL per check), the logs, the JSON of every command, and the
@@ -50,6 +53,17 @@ bm = b.get("median_ms")
 res["profile_activity_ms"], res["profile_event_ms"], res["bench_median_ms"] = act, ev, bm
 res["duration_within_5pct"] = bool(act and ev and abs(act / ev - 1) <= 0.05)
 res["duration_vs_bench_within_5pct"] = bool(act and bm and abs(act / bm - 1) <= 0.05)
+# Correctness vs the float64 ref_program of every profiled kernel (a fast wrong kernel is no result).
+for n in ("profile-gemm-4096", "profile-gemm-plain", "profile-gemm-swz"):
+    res[n + "_check"] = load(n + ".json").get("check")
+res["profiles_correct"] = all(res[n + "_check"] == "pass" for n in ("profile-gemm-4096", "profile-gemm-plain", "profile-gemm-swz"))
+# Roofline point of the 4096^3 profile (what the Compare view's Roofline tab draws).
+pm = p.get("metrics", {})
+traffic = (pm.get("dram_read_bytes") or 0) + (pm.get("dram_write_bytes") or 0)
+if p.get("flops") and act and traffic:
+    ai = p["flops"] / traffic; tf = p["flops"] / (act * 1e-3) / 1e12
+    roof = min(989.5, ai * 4800 * 1e-3)  # H200 datasheet: 989.5 TFLOP/s fp16 dense, 4.8 TB/s
+    res["roofline_4096"] = {"flop_per_byte": ai, "tflops": tf, "attainable_tflops": roof, "fraction_of_roof": tf / roof}
 res["counters"] = p.get("metrics", {})
 res["counters_error"] = p.get("counters_error")
 pl = load("profile-gemm-plain.json").get("metrics", {}); sw = load("profile-gemm-swz.json").get("metrics", {})
@@ -60,19 +74,24 @@ w = (sw.get("shared_ld_wavefronts") or 0) + (sw.get("ldsm_wavefronts") or 0)
 res["banks_swizzled_about0"] = sw.get("bank_conflicts_ld") is not None and sw["bank_conflicts_ld"] <= 0.001 * max(w, 1)
 t = load("tune-gemm-2048.json"); vs = t.get("variants", [])
 res["tune_variants"] = len(vs)
-res["tune_ok"] = sum(v.get("status") == "ok" for v in vs)
 res["tune_wrong_rejected"] = any(v.get("status") == "wrong_result" and v.get("tune", {}).get("config", {}).get("skip_k") == "1" for v in vs)
 res["tune_best"] = next((v["tune"]["config"] for v in vs if v.get("tune", {}).get("best")), None)
-res["tune_pass"] = len(vs) >= 12 and res["tune_wrong_rejected"] and res["tune_best"] is not None
+res["tune_ok"] = sum(v.get("status") == "ok" and v.get("check") == "pass" for v in vs)
+res["tune_best_checked"] = any(v.get("tune", {}).get("best") and v.get("check") == "pass" for v in vs)
+res["tune_failures"] = {str(v["tune"]["config"]): (v.get("status"), (v.get("reason") or "")[:160]) for v in vs if v.get("status") != "ok"}
+res["tune_pass"] = len(vs) >= 12 and res["tune_ok"] >= 12 and res["tune_wrong_rejected"] and res["tune_best_checked"]
 f = log("faults")
 lines = [l for l in f.splitlines() if re.match(r"^(good|oob_write|trap|spin):", l)]
 res["fault_lines"] = lines
 res["fault_oob"] = any(l.startswith("oob_write: FAILED") and "CUDA_ERROR_ILLEGAL_ADDRESS" in l for l in lines)
 res["fault_trap"] = any(l.startswith("trap: FAILED") and "CUDA_ERROR_" in l for l in lines)
 res["fault_spin"] = any(l.startswith("spin: FAILED") and "did not answer within" in l for l in lines)
-res["fault_goods_ok"] = sum(l.startswith("good: ok") for l in lines) == 4
+# Each `good` after a fault ran in a fresh worker and wrote out[i] = 2 i.
+res["fault_goods_ok"] = sum(l.startswith("good: ok") and l.endswith("out[0..3] = 0 2 4 6") for l in lines) == 4
+res["fault_worker_pids"] = sorted({int(m) for l in lines for m in re.findall(r"worker pid (\d+)", l)})
 res["run_after_faults"] = "PASS" in log("run-after-faults")
 res["faults_pass"] = all(res[k] for k in ("fault_oob", "fault_trap", "fault_spin", "fault_goods_ok", "run_after_faults"))
+res["all_pass"] = all(res[k] for k in ("duration_within_5pct", "profiles_correct", "banks_plain_gt0", "banks_swizzled_about0", "tune_pass", "faults_pass"))
 json.dump(res, open(os.path.join(out, "summary.json"), "w"), indent=2)
 print(json.dumps(res, indent=2))
 PY

@@ -65,18 +65,10 @@ std::string checkOutputsQuiet(const CompileResult& r, const std::vector<HostTens
 }
 
 int runProfile(const ProfileCommand& c) {
-    CompileOptions opts;
-    opts.recordSnapshots = false;
-    auto r = compileFile(c.flags, opts);
-    if (!r) return 1;
-    if (printDiagnostics(*r) || !r->ok) return 1;
-    if (!applyLaunchValues(*r)) return 1;
-    std::string why;
-    const auto gpu = workerDevice(why);
-    if (!gpu) {
-        std::cerr << "tilec: error: profile needs a GPU (" << why << ")\n";
-        return 1;
-    }
+    auto compiled = compileForGpu(c.flags, "profile");
+    if (!compiled) return 1;
+    CompileResult* r = &compiled->r;
+    const std::optional<rt::DeviceInfo> gpu = compiled->gpu;
     for (const auto& m : c.metrics)
         if (!rt::findMetric(m) && m.find("__") == std::string::npos) {
             std::cerr << "tilec: error: unknown metric '" << m

@@ -343,19 +343,28 @@ int runRun(const RunCommand& c) {
     return pass ? 0 : 2;
 }
 
-int runBench(const BenchCommand& c) {
+std::optional<GpuCompile> compileForGpu(const CompileFlags& flags, const char* command) {
     CompileOptions opts;
     opts.recordSnapshots = false;
-    auto r = compileFile(c.flags, opts);
-    if (!r) return 1;
-    if (printDiagnostics(*r) || !r->ok) return 1;
-    if (!applyLaunchValues(*r)) return 1;
+    auto r = compileFile(flags, opts);
+    if (!r) return std::nullopt;
+    if (printDiagnostics(*r) || !r->ok) return std::nullopt;
+    if (!applyLaunchValues(*r)) return std::nullopt;
     std::string why;
-    const auto gpu = workerDevice(why);
+    auto gpu = workerDevice(why);
     if (!gpu) {
-        std::cerr << "tilec: error: bench needs a GPU (" << why << ")\n";
-        return 1;
+        std::cerr << "tilec: error: " << command << " needs a GPU (" << why << ")\n";
+        return std::nullopt;
     }
+    return GpuCompile{std::move(*r), std::move(*gpu)};
+}
+
+int runBench(const BenchCommand& c) {
+    auto compiled = compileForGpu(c.flags, "bench");
+    if (!compiled) return 1;
+    CompileResult* r = &compiled->r;
+    const std::optional<rt::DeviceInfo> gpu = compiled->gpu;
+    std::string why;
     auto sig = signatureOf(*r);
     rt::InputOptions io;
     io.fresh = true;

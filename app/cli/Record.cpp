@@ -40,6 +40,9 @@ nlohmann::json baseRecord(const std::string& kind, const CompileResult& r,
     j["target"] = arch;
     j["compiler"] = rt::compilerVersion();
     j["device"] = device ? device->name : std::string("cpu-interpreter");
+    // The sample's work and ideal traffic for these parameters: the compare view's roofline.
+    if (r.flops) j["flops"] = *r.flops;
+    if (r.bytes) j["bytes"] = *r.bytes;
     if (device && workerDriverVersion() > 0) {
         const int v = workerDriverVersion();
         j["driver"] = std::to_string(v / 1000) + "." + std::to_string((v % 1000) / 10);

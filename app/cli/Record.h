@@ -13,7 +13,9 @@
 namespace ts::cli {
 
 /// The common fields of a record of `kind` for the compiled `r` of `flags.file` run on `device`
-/// (nullopt: "cpu-interpreter") for `arch`. Keeps the program text in the store.
+/// (nullopt: "cpu-interpreter") for `arch`, with the sample's `flops` and `bytes` (FLOP and bytes
+/// of ideal DRAM traffic for these parameters) where it defines them. Keeps the program text in
+/// the store.
 nlohmann::json baseRecord(const std::string& kind, const CompileResult& r,
                           const CompileFlags& flags, const std::optional<rt::DeviceInfo>& device,
                           const std::string& arch);

@@ -8,6 +8,7 @@
 
 #include "app/cli/Commands.h"
 #include "profiler/Runtime.h"
+#include "profiler/cuda/Devices.h"
 #include "profiler/check/Inputs.h"
 
 namespace ts::cli {
@@ -26,6 +27,14 @@ void zeroAtomicOutputs(const CompileResult& r, rt::InputSet& set);
 /// keeps the scalar values for the next requestFor/runInterp. Call it right before running `r`
 /// (the values are per process, one kernel at a time). False after an error on stderr.
 bool applyLaunchValues(CompileResult& r);
+/// What a GPU-only command (bench, profile) does first: compile `flags` (diagnostics printed),
+/// fix the launch values, and ask the worker for its device. Nullopt after an error on stderr
+/// ("tilec: error: `command` needs a GPU (why)").
+struct GpuCompile {
+    CompileResult r;
+    rt::DeviceInfo gpu;
+};
+std::optional<GpuCompile> compileForGpu(const CompileFlags& flags, const char* command);
 /// The GPU launch request for `r` with tensors `set` (inputs with data; outputs poisoned unless
 /// they carry data), for flags.target (default: `deviceArch`, the worker device's arch).
 rt::RunRequest requestFor(const CompileResult& r, const rt::InputSet& set,

@@ -3,24 +3,33 @@
 
 #include <QCheckBox>
 #include <QComboBox>
+#include <QFile>
 #include <QFileDialog>
+#include <QFileInfo>
 #include <QHBoxLayout>
 #include <QHeaderView>
 #include <QLabel>
+#include <QLineEdit>
 #include <QListWidget>
 #include <QPushButton>
 #include <QSortFilterProxyModel>
 #include <QSplitter>
+#include <QTabWidget>
 #include <QTableView>
 #include <QTableWidget>
+#include <QTemporaryDir>
 #include <QVBoxLayout>
 #include <cmath>
 
+#include "app/gui/RunPanel.h"
 #include "app/gui/Session.h"
+#include "app/gui/TuneSweep.h"
 #include "compiler/Compile.h"
 #include "profiler/store/ResultsStore.h"
+#include "visualizer/core/Roofline.h"
 #include "visualizer/widgets/BarChartWidget.h"
 #include "visualizer/widgets/DiffView.h"
+#include "visualizer/widgets/RooflineWidget.h"
 
 namespace ts::gui {
 
@@ -125,6 +134,24 @@ ComparePanel::ComparePanel(Session& session, QWidget* parent)
     top->addWidget(m_chartMetric, 1);
     top->addWidget(reload);
     top->addWidget(open);
+    auto* exportButton = new QPushButton(tr("Export…"), this);
+    exportButton->setToolTip(tr("Write the shown set's records as CSV or JSON"));
+    top->addWidget(exportButton);
+
+    // A sweep defined here: values per parameter, run by `tilec tune` on the editor's text.
+    auto* sweepRow = new QHBoxLayout;
+    m_sweepEdit = new QLineEdit(this);
+    m_sweepEdit->setPlaceholderText(tr("block_M=64,128 num_stages=2,3"));
+    m_sweepEdit->setToolTip(tr("Values per parameter; every combination is compiled, run, "
+                               "checked against the reference and timed (tilec tune --sweep)"));
+    m_sweepInterp = new QCheckBox(tr("interpreter"), this);
+    m_sweepInterp->setToolTip(tr("Check the variants on the tile interpreter (no GPU; the "
+                                 "times are interpreter times)"));
+    m_sweepButton = new QPushButton(tr("Tune"), this);
+    sweepRow->addWidget(new QLabel(tr("Sweep:"), this));
+    sweepRow->addWidget(m_sweepEdit, 1);
+    sweepRow->addWidget(m_sweepInterp);
+    sweepRow->addWidget(m_sweepButton);
 
     m_model = new CompareTableModel(this);
     m_proxy = new QSortFilterProxyModel(this);
@@ -140,6 +167,10 @@ ComparePanel::ComparePanel(Session& session, QWidget* parent)
     m_table->verticalHeader()->hide();
 
     m_chart = new viz::BarChartWidget(this);
+    m_roofline = new viz::RooflineWidget(this);
+    m_charts = new QTabWidget(this);
+    m_charts->addTab(m_chart, tr("Bars"));
+    m_charts->addTab(m_roofline, tr("Roofline"));
     m_deltaTable = new QTableWidget(0, 4, this);
     m_deltaTable->setHorizontalHeaderLabels({tr("metric"), tr("A"), tr("B"), tr("B vs A")});
     m_deltaTable->verticalHeader()->hide();
@@ -151,7 +182,7 @@ ComparePanel::ComparePanel(Session& session, QWidget* parent)
 
     auto* upper = new QSplitter(Qt::Horizontal, this);
     upper->addWidget(m_table);
-    upper->addWidget(m_chart);
+    upper->addWidget(m_charts);
     upper->setStretchFactor(0, 3);
     upper->setStretchFactor(1, 2);
     auto* side = new QSplitter(Qt::Vertical, this);
@@ -170,6 +201,7 @@ ComparePanel::ComparePanel(Session& session, QWidget* parent)
     auto* lay = new QVBoxLayout(this);
     lay->setContentsMargins(2, 2, 2, 2);
     lay->addLayout(top);
+    lay->addLayout(sweepRow);
     lay->addWidget(split, 1);
     lay->addWidget(m_status);
 
@@ -186,6 +218,18 @@ ComparePanel::ComparePanel(Session& session, QWidget* parent)
     connect(m_table->selectionModel(), &QItemSelectionModel::selectionChanged, this,
             &ComparePanel::onSelectionChanged);
     connect(m_passes, &QListWidget::currentRowChanged, this, &ComparePanel::showPassDiff);
+    connect(exportButton, &QPushButton::clicked, this, [this] {
+        QString f = QFileDialog::getSaveFileName(this, tr("Export result set"), QString(),
+                                                 tr("CSV (*.csv);;JSON (*.json)"));
+        QString why;
+        if (!f.isEmpty() && !exportSet(f, &why)) m_status->setText(why);
+    });
+    connect(m_sweepButton, &QPushButton::clicked, this,
+            [this] { startSweep(m_sweepEdit->text(), m_sweepInterp->isChecked()); });
+    connect(m_sweepEdit, &QLineEdit::returnPressed, m_sweepButton, &QPushButton::click);
+    connect(m_roofline, &viz::RooflineWidget::pointClicked, this, [this](int row) {
+        m_table->selectRow(m_proxy->mapFromSource(m_model->index(row, 0)).row());
+    });
     connect(m_chart, &viz::BarChartWidget::barClicked, this, [this](int i) {
         if (!m_compare) return;
         // Bars list the ok variants in model order: select that row in the table.
@@ -199,7 +243,13 @@ ComparePanel::ComparePanel(Session& session, QWidget* parent)
     m_status->setText(tr("Run `tilec tune FILE` or `tilec profile FILE`, then Reload."));
 }
 
-ComparePanel::~ComparePanel() = default;
+ComparePanel::~ComparePanel() {
+    if (sweepRunning()) {
+        m_sweepProc->disconnect(this);
+        m_sweepProc->kill();
+        m_sweepProc->waitForFinished(2000);
+    }
+}
 
 QString ComparePanel::statusText() const { return m_status->text(); }
 
@@ -267,6 +317,7 @@ void ComparePanel::showResultSet(int index) {
     for (const auto& c : m_compare->columns()) m_chartMetric->addItem(q(c.label));
     setChartColumn(0);
     const int best = m_compare->bestRow(0);
+    m_roofline->setRoofline(viz::rooflineOf(*m_compare), best);
     size_t failed = 0;
     for (const auto& r : m_compare->rows()) failed += !r.ok();
     m_status->setText(
@@ -388,6 +439,104 @@ void ComparePanel::fillDeltaTable(int a, int b) {
         }
         m_deltaTable->setItem(int(c), 3, item);
     }
+}
+
+}  // namespace ts::gui
+
+namespace ts::gui {
+
+bool ComparePanel::exportSet(const QString& path, QString* error) {
+    auto fail = [&](const QString& why) {
+        if (error) *error = why;
+        return false;
+    };
+    if (!m_compare) return fail(tr("Nothing to export: no result set is shown"));
+    std::vector<nlohmann::json> recs;
+    for (const auto& row : m_compare->rows()) recs.push_back(row.record);
+    std::string text;
+    if (path.endsWith(".json", Qt::CaseInsensitive)) {
+        nlohmann::json arr = nlohmann::json::array();
+        for (auto& r : recs) arr.push_back(r);
+        text = arr.dump(2) + "\n";
+    } else {
+        text = rt::recordsToCsv(recs);
+    }
+    QFile f(path);
+    if (!f.open(QIODevice::WriteOnly | QIODevice::Truncate) ||
+        f.write(text.data(), qint64(text.size())) != qint64(text.size()))
+        return fail(tr("Cannot write %1: %2").arg(path, f.errorString()));
+    m_status->setText(tr("Exported %1 records to %2").arg(recs.size()).arg(path));
+    return true;
+}
+
+bool ComparePanel::sweepRunning() const {
+    return m_sweepProc && m_sweepProc->state() != QProcess::NotRunning;
+}
+
+bool ComparePanel::startSweep(const QString& text, bool interp) {
+    if (sweepRunning()) {
+        m_status->setText(tr("A sweep is already running"));
+        return false;
+    }
+    QString why;
+    auto axes = parseSweep(text, &why);
+    if (!axes) {
+        m_status->setText(tr("Sweep: %1").arg(why));
+        return false;
+    }
+    const QString tilec = m_tilec.isEmpty() ? findTilec() : m_tilec;
+    if (tilec.isEmpty()) {
+        m_status->setText(tr("Cannot tune: tilec was not found next to tilescope or on PATH"));
+        return false;
+    }
+    // The editor's text, not the file on disk (as Run does).
+    m_sweepDir = std::make_unique<QTemporaryDir>();
+    const QString name = m_session.path().isEmpty() ? QStringLiteral("untitled.py")
+                                                    : QFileInfo(m_session.path()).fileName();
+    const QString file = m_sweepDir->filePath(name);
+    QFile f(file);
+    if (!f.open(QIODevice::WriteOnly) || f.write(m_session.text().toUtf8()) < 0) {
+        m_status->setText(tr("Cannot tune: cannot write %1").arg(file));
+        return false;
+    }
+    f.close();
+    if (m_storePath.isEmpty()) m_storePath = q(rt::defaultResultsPath());
+    const QStringList args = tilecTuneArguments(file, m_session.paramOverrides(), *axes, interp);
+    m_sweepProc = std::make_unique<QProcess>();
+    m_sweepProc->setProcessChannelMode(QProcess::MergedChannels);
+    QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
+    env.insert("TILESCOPE_RESULTS", m_storePath);
+    m_sweepProc->setProcessEnvironment(env);
+    m_sweepLog = "$ tilec " + args.join(' ') + "\n";
+    connect(m_sweepProc.get(), &QProcess::readyRead, this,
+            [this] { m_sweepLog += QString::fromUtf8(m_sweepProc->readAll()); });
+    connect(m_sweepProc.get(), &QProcess::finished, this, &ComparePanel::onSweepFinished);
+    connect(m_sweepProc.get(), &QProcess::errorOccurred, this, [this](QProcess::ProcessError e) {
+        if (e == QProcess::FailedToStart) {
+            m_status->setText(tr("Cannot start tilec: %1").arg(m_sweepProc->errorString()));
+            m_sweepButton->setEnabled(true);
+        }
+    });
+    m_sweepButton->setEnabled(false);
+    size_t n = 1;
+    for (const auto& a : *axes) n *= size_t(a.values.size());
+    m_status->setText(tr("Tuning %1 variants of %2…").arg(n).arg(name));
+    m_sweepProc->start(tilec, args);
+    return true;
+}
+
+void ComparePanel::onSweepFinished(int exitCode, QProcess::ExitStatus status) {
+    m_sweepLog += QString::fromUtf8(m_sweepProc->readAll());
+    m_sweepButton->setEnabled(true);
+    // tilec tune exits 0 with a best variant, 2 when every variant failed (both stored a
+    // session); anything else is an error before any variant ran (bad file, unknown parameter).
+    if (status != QProcess::NormalExit || (exitCode != 0 && exitCode != 2)) {
+        QStringList lines = m_sweepLog.trimmed().split('\n');
+        m_status->setText(tr("tilec tune failed: %1").arg(lines.mid(std::max<qsizetype>(0, lines.size() - 3)).join(" | ")));
+        return;
+    }
+    loadStore(m_storePath);
+    if (exitCode == 2) m_status->setText(m_status->text() + tr(" No variant passed."));
 }
 
 }  // namespace ts::gui

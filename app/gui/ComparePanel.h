@@ -3,11 +3,15 @@
 // as a sortable table with the best value of each metric highlighted and, optionally, deltas
 // against a chosen baseline variant; a bar chart of one metric; and, when two variants are
 // selected, their metric deltas beside the per-pass IR diff and the generated-CUDA diff (the
-// variants are recompiled from the stored program text, viz::compileVariant). The data and all
+// variants are recompiled from the stored program text, viz::compileVariant). Beside the bars, a
+// roofline of the GPU-timed variants (visualizer/core/Roofline.h). A sweep typed in the panel
+// ("block_M=64,128 num_stages=2,3", TuneSweep.h) runs `tilec tune` on the editor's text in a child
+// process and shows the new session; Export writes the shown set as CSV or JSON. The data and all
 // comparisons live in visualizer/core/VariantCompare.h; this file only shows them.
 #pragma once
 #include <QAbstractTableModel>
 #include <QWidget>
+#include <QProcess>
 #include <memory>
 #include <optional>
 
@@ -16,14 +20,19 @@
 class QCheckBox;
 class QComboBox;
 class QLabel;
+class QLineEdit;
 class QListWidget;
+class QPushButton;
 class QSortFilterProxyModel;
 class QTableView;
 class QTableWidget;
+class QTabWidget;
+class QTemporaryDir;
 
 namespace ts::viz {
 class BarChartWidget;
 class DiffView;
+class RooflineWidget;
 }  // namespace ts::viz
 
 namespace ts::gui {
@@ -70,11 +79,25 @@ public:
     void setShowDeltas(bool on);
     /// Column of the bar chart (index into VariantCompare::columns()).
     void setChartColumn(int column);
+    /// Writes the records of the shown set: a JSON array for a *.json path, else CSV
+    /// (rt::recordsToCsv: fixed columns, then one per metric). False with `error` on failure.
+    bool exportSet(const QString& path, QString* error = nullptr);
+    /// Runs `tilec tune` on the current document with the sweep `text` (TuneSweep.h), on the
+    /// tile interpreter when `interp`, storing into this panel's store; when it ends the store is
+    /// reloaded and the new session shown. False (message in the status line) for a bad sweep or
+    /// no tilec.
+    bool startSweep(const QString& text, bool interp);
+    bool sweepRunning() const;
+    /// tilec's output of the last sweep.
+    QString sweepLog() const { return m_sweepLog; }
+    /// Overrides the tilec executable (tests); default findTilec() (RunPanel.h).
+    void setTilec(const QString& path) { m_tilec = path; }
 
     const viz::VariantCompare* compare() const { return m_compare.get(); }
     CompareTableModel* model() const { return m_model; }
     QTableView* table() const { return m_table; }
     viz::BarChartWidget* chart() const { return m_chart; }
+    viz::RooflineWidget* roofline() const { return m_roofline; }
     viz::DiffView* diffView() const { return m_diff; }
     /// The pass list of the two compared variants ("pass — N lines", last "generated CUDA").
     QListWidget* passList() const { return m_passes; }
@@ -87,6 +110,7 @@ private:
     void onSelectionChanged();
     void showPassDiff(int row);
     void fillDeltaTable(int a, int b);
+    void onSweepFinished(int exitCode, QProcess::ExitStatus status);
 
     Session& m_session;
     QString m_storePath;
@@ -100,11 +124,19 @@ private:
     QComboBox* m_baseline;
     QComboBox* m_chartMetric;
     QCheckBox* m_deltas;
+    QLineEdit* m_sweepEdit;
+    QCheckBox* m_sweepInterp;
+    QPushButton* m_sweepButton;
+    QString m_tilec, m_sweepLog;
+    std::unique_ptr<QProcess> m_sweepProc;
+    std::unique_ptr<QTemporaryDir> m_sweepDir;
     QLabel* m_status;
     CompareTableModel* m_model;
     QSortFilterProxyModel* m_proxy;
     QTableView* m_table;
+    QTabWidget* m_charts;
     viz::BarChartWidget* m_chart;
+    viz::RooflineWidget* m_roofline;
     QTableWidget* m_deltaTable;
     QListWidget* m_passes;
     viz::DiffView* m_diff;

@@ -23,9 +23,6 @@
 
 namespace ts::gui {
 
-namespace {
-/// The pragma's values as tilec flags: parameters as --param, the @kernel / @ref settings as
-/// --kernel / --ref (ParamPragma.h), so the run compiles the kernel the IDE shows.
 void appendPragmaArguments(QStringList& args, const std::map<std::string, std::string>& values) {
     for (const auto& [k, v] : values) {
         if (k == kPragmaKernel)
@@ -36,7 +33,6 @@ void appendPragmaArguments(QStringList& args, const std::map<std::string, std::s
             args << "--param" << QString::fromStdString(k + "=" + v);
     }
 }
-}  // namespace
 
 QStringList tilecRunArguments(const QString& file, const std::map<std::string, std::string>& params,
                               const QString& target, const QString& codegenTarget) {

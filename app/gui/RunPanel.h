@@ -32,6 +32,10 @@ namespace ts::gui {
 
 class Session;
 
+/// The pragma's values as tilec flags: parameters as --param, the @kernel / @ref settings as
+/// --kernel / --ref (ParamPragma.h), so a tilec command compiles the kernel the IDE shows.
+void appendPragmaArguments(QStringList& args, const std::map<std::string, std::string>& values);
+
 /// The tilec command line for one run (pure; tested). `target` is "cpu-interpreter" or
 /// "gpu:<ordinal>"; `codegenTarget` the session's target ("cuda:sm_80").
 QStringList tilecRunArguments(const QString& file, const std::map<std::string, std::string>& params,

@@ -3,10 +3,14 @@
 // -p M=128 -p N=128 -p K=128` (13 variants on the tile interpreter, the skip_k=1 one rejected as a
 // wrong result; program text under sources/). Checks the table's values against the records and
 // hand-derived shared-memory sizes, best highlighting, baseline deltas, sorting, and the IR/CUDA
-// diff of two selected variants. With TS_COMPARE_SHOT=FILE.png it also saves a screenshot.
+// diff of two selected variants. Also: a sweep typed in the panel runs the real tilec tune (on
+// the interpreter) and shows its session; Export writes CSV/JSON; the roofline of GPU-timed
+// profile records. With TS_COMPARE_SHOT=FILE.png it also saves a screenshot.
+#include <QFile>
 #include <QListWidget>
 #include <QSortFilterProxyModel>
 #include <QTableView>
+#include <QTabWidget>
 #include <QTableWidget>
 #include <QtTest>
 #include <cmath>
@@ -14,8 +18,12 @@
 #include "app/gui/ComparePanel.h"
 #include "app/gui/MainWindow.h"
 #include "app/gui/Session.h"
+#include "app/gui/TuneSweep.h"
+#include "profiler/store/ResultsStore.h"
+#include "visualizer/core/Roofline.h"
 #include "visualizer/widgets/BarChartWidget.h"
 #include "visualizer/widgets/DiffView.h"
+#include "visualizer/widgets/RooflineWidget.h"
 
 using namespace ts;
 using namespace ts::gui;
@@ -153,24 +161,162 @@ private slots:
         QCOMPARE(p.model()->rowCount(), 0);
     }
 
+    void sweepParsingAndArguments() {
+        QString why;
+        auto axes = parseSweep("block_M=64,128; num_stages=2,3  threads=128", &why);
+        QVERIFY(axes);
+        QCOMPARE(int(axes->size()), 3);
+        QCOMPARE((*axes)[0].name, QString("block_M"));
+        QCOMPARE((*axes)[0].values, QStringList({"64", "128"}));
+        QCOMPARE((*axes)[2].values, QStringList({"128"}));
+        QVERIFY(!parseSweep("block_M", &why) && why.contains("NAME=V1,V2"));
+        QVERIFY(!parseSweep("block_M=", &why) && why.contains("no values"));
+        QVERIFY(!parseSweep("a=1 a=2", &why) && why.contains("twice"));
+        QVERIFY(!parseSweep("  ", &why));
+        // The pragma's block_M is dropped (the sweep sets it), its M kept.
+        const QStringList args = tilecTuneArguments(
+            "/t/gemm.py", {{"M", "128"}, {"block_M", "32"}}, *parseSweep("block_M=64,128", &why), true);
+        QCOMPARE(args, QStringList({"tune", "/t/gemm.py", "--param", "M=128", "--sweep",
+                                    "block_M=64,128", "--interp"}));
+    }
+
+    void sweepFromThePanelRunsTilecTune() {
+        // The real tilec (next to the test in the build tree) tunes samples/gemm.py at 128^3 on
+        // the tile interpreter: 2 x 2 variants, each checked against the float64 ref_program.
+        QTemporaryDir dir;
+        const QString gemm = QStringLiteral(TS_SOURCE_DIR) + "/samples/gemm.py";
+        QFile src(gemm);
+        QVERIFY(src.open(QIODevice::ReadOnly));
+        Session s;
+        s.openDocument(gemm, QString::fromUtf8(src.readAll()));
+        for (const char* n : {"M", "N", "K"}) s.setParam(n, "128");
+        ComparePanel p(s);
+        QVERIFY(!p.loadStore(dir.filePath("results.jsonl")));  // empty: the sweep fills it
+        QVERIFY(!p.startSweep("block_M", true));
+        QVERIFY(p.statusText().contains("NAME=V1,V2"));
+        QVERIFY(p.startSweep("block_M=64,128 num_stages=2,3", true));
+        QVERIFY(p.sweepRunning());
+        QTRY_VERIFY_WITH_TIMEOUT(!p.sweepRunning(), 120000);
+        QVERIFY2(p.sweepLog().contains("best:"), qPrintable(p.sweepLog()));
+        QCOMPARE(p.resultSets().size(), 1);
+        QVERIFY2(p.resultSets()[0].contains("gemm.py, 4 variants"), qPrintable(p.resultSets()[0]));
+        const viz::VariantCompare* c = p.compare();
+        QVERIFY(c);
+        QCOMPARE(int(c->rows().size()), 4);
+        const int smem = c->column("smem_bytes");
+        for (const auto& row : c->rows()) {
+            QVERIFY2(row.ok(), row.reason.c_str());
+            QCOMPARE(QString::fromStdString(row.record.value("check", std::string())), QString("pass"));
+            QCOMPARE(QString::fromStdString(row.record["params"]["M"].get<std::string>()), QString("128"));
+        }
+        // Shared memory by hand: (block_M + block_N(128)) x block_K(32) x 2 B x num_stages.
+        const int r64s2 = rowWith(*c, {"block_M=64 ", "num_stages=2"});
+        const int r128s3 = rowWith(*c, {"block_M=128 ", "num_stages=3"});
+        QVERIFY(r64s2 >= 0 && r128s3 >= 0);
+        QCOMPARE(c->rows()[size_t(r64s2)].values[size_t(smem)], (64 + 128) * 32 * 2 * 2.0);
+        QCOMPARE(c->rows()[size_t(r128s3)].values[size_t(smem)], (128 + 128) * 32 * 2 * 3.0);
+        // The program text was kept: two variants diff (2 vs 3 stages).
+        const int r64s3 = rowWith(*c, {"block_M=64 ", "num_stages=3"});
+        p.compareRows(r64s2, r64s3);
+        QVERIFY(p.variantDiff() && p.variantDiff()->error.empty());
+        QVERIFY(p.variantDiff()->cuda.changed + p.variantDiff()->cuda.inserted > 0);
+    }
+
+    void exportWritesCsvAndJson() {
+        Session s;
+        ComparePanel p(s);
+        QVERIFY(p.loadStore(kStore));
+        QTemporaryDir dir;
+        QString why;
+        QVERIFY2(p.exportSet(dir.filePath("set.json"), &why), qPrintable(why));
+        QFile j(dir.filePath("set.json"));
+        QVERIFY(j.open(QIODevice::ReadOnly));
+        const auto arr = nlohmann::json::parse(j.readAll().toStdString());
+        QVERIFY(arr.is_array());
+        QCOMPARE(int(arr.size()), 13);
+        QCOMPARE(QString::fromStdString(arr[0]["tune"]["session"].get<std::string>()),
+                 QString("20261202T005250-10192-0"));
+        QVERIFY(p.exportSet(dir.filePath("set.csv"), &why));
+        QFile csv(dir.filePath("set.csv"));
+        QVERIFY(csv.open(QIODevice::ReadOnly));
+        const QStringList lines = QString::fromUtf8(csv.readAll()).trimmed().split('\n');
+        QCOMPARE(lines.size(), 14);  // header + 13 variants
+        QVERIFY(lines[0].startsWith("id,date,kind,status,file,kernel,params"));
+        QVERIFY(lines[0].contains("smem_bytes"));
+        QCOMPARE(lines.filter("wrong_result").size(), 1);
+        QVERIFY(!p.exportSet(dir.filePath("no/such/dir/x.csv"), &why));
+        QVERIFY(why.contains("Cannot write"));
+    }
+
+    void rooflineOfProfileRecords() {
+        // Two profile records of a 1024^3 fp16 GEMM on the H200 (as tilec profile stores them):
+        // 2^31 FLOP over 6 MiB of DRAM traffic = 341.33 FLOP/B; 0.01 ms = 214.75 TFLOP/s.
+        QTemporaryDir dir;
+        rt::ResultsStore store(dir.filePath("results.jsonl").toStdString());
+        for (double t : {0.01, 0.02}) {
+            nlohmann::json r = {{"kind", "profile"}, {"status", "ok"}, {"check", "pass"},
+                                {"device", "NVIDIA H200"}, {"flops", 2.0 * 1024 * 1024 * 1024},
+                                {"bytes", 6.0 * 1024 * 1024}, {"time_ms", t},
+                                {"params", {{"block_M", t < 0.015 ? "128" : "64"}}},
+                                {"metrics", {{"dram_read_bytes", 4.0 * 1024 * 1024},
+                                             {"dram_write_bytes", 2.0 * 1024 * 1024}}}};
+            QVERIFY(store.append(r));
+        }
+        Session s;
+        ComparePanel p(s);
+        p.resize(1200, 800);
+        QVERIFY(p.loadStore(dir.filePath("results.jsonl")));
+        QVERIFY(p.resultSets().last().contains("profile and bench records (2)"));
+        const viz::Roofline& rl = p.roofline()->roofline();
+        QCOMPARE(int(rl.points.size()), 2);
+        QVERIFY(rl.peaks);
+        QCOMPARE(rl.peaks->dramGBps, 4800.0);
+        QVERIFY(std::abs(rl.points[0].intensity - 341.333) < 1e-3);
+        QVERIFY(std::abs(rl.points[0].tflops - 214.748) < 1e-3);
+        QVERIFY(rl.points[0].measuredBytes);
+        // The faster variant is the highest point; a click on it selects its table row.
+        p.roofline()->resize(600, 400);
+        QVERIFY(p.roofline()->pointPosition(0).y() < p.roofline()->pointPosition(1).y());
+        QTest::mouseClick(p.roofline(), Qt::LeftButton, {}, p.roofline()->pointPosition(1).toPoint());
+        auto* proxy = qobject_cast<QSortFilterProxyModel*>(p.table()->model());
+        const auto sel = p.table()->selectionModel()->selectedRows();
+        QCOMPARE(sel.size(), 1);
+        QCOMPARE(proxy->mapToSource(sel[0]).row(), 1);
+        // The interpreter session of the fixture has no roofline (interpreter times).
+        QVERIFY(p.loadStore(kStore));
+        QCOMPARE(int(p.roofline()->roofline().points.size()), 0);
+    }
+
     void screenshot() {
+        // TS_COMPARE_STORE=results.jsonl shows another store (the H200 run's, bench/h200_profile.sh)
+        // instead of the fixture; FILE-roofline.png is the Roofline tab of the same set.
         const QString out = qEnvironmentVariable("TS_COMPARE_SHOT");
         if (out.isEmpty()) QSKIP("set TS_COMPARE_SHOT=FILE.png to save the panel");
+        const QString other = qEnvironmentVariable("TS_COMPARE_STORE");
         Session s;
         ComparePanel p(s);
         p.resize(1500, 900);
         p.show();
-        QVERIFY(p.loadStore(kStore));
+        QVERIFY(p.loadStore(other.isEmpty() ? kStore : other));
         const viz::VariantCompare* c = p.compare();
-        p.setBaselineRow(rowWith(*c, {"block_M=128 ", "block_N=128 ", "num_stages=3", "skip_k=0"}) + 1);
-        p.setChartColumn(c->column("smem_bytes"));
-        const int a = rowWith(*c, {"block_M=64 ", "block_N=64 ", "num_stages=2"});
-        const int b = rowWith(*c, {"block_M=64 ", "block_N=64 ", "num_stages=3"});
+        if (other.isEmpty()) {
+            p.setBaselineRow(rowWith(*c, {"block_M=128 ", "block_N=128 ", "num_stages=3", "skip_k=0"}) + 1);
+            p.setChartColumn(c->column("smem_bytes"));
+        }
+        const int a = other.isEmpty() ? rowWith(*c, {"block_M=64 ", "block_N=64 ", "num_stages=2"}) : 0;
+        const int b = other.isEmpty() ? rowWith(*c, {"block_M=64 ", "block_N=64 ", "num_stages=3"}) : 1;
         p.table()->selectRow(a);
         p.table()->selectionModel()->select(p.table()->model()->index(b, 0),
                                             QItemSelectionModel::Select | QItemSelectionModel::Rows);
         QTest::qWait(300);
         QVERIFY(p.grab().save(out, "PNG"));
+        auto* tabs = p.findChild<QTabWidget*>();
+        QVERIFY(tabs);
+        tabs->setCurrentWidget(p.roofline());
+        QTest::qWait(100);
+        QString roof = out;
+        roof.replace(".png", "-roofline.png");
+        QVERIFY(p.grab().save(roof, "PNG"));
     }
 };
 

@@ -64,6 +64,9 @@ TEST(CliTune, AutotuneConfigsRejectTheWrongVariantAndPickABest) {
         EXPECT_FALSE(r["source_hash"].get<std::string>().empty());
         EXPECT_TRUE(contains(r["compiler"].get<std::string>(), "TileScope"));
         EXPECT_EQ(r["params"]["M"], "128");
+        // The sample's total_flops(M, N, K) = 2 M N K (the roofline's work); no total_bytes.
+        EXPECT_DOUBLE_EQ(r.value("flops", 0.0), 2.0 * 128 * 128 * 128);
+        EXPECT_FALSE(r.contains("bytes"));
         best += r["tune"]["best"].get<bool>();
         if (r["status"] == "wrong_result") {
             ++wrong;
