@@ -9,6 +9,7 @@
 #include "compiler/Pipeline.h"
 #include "compiler/ProgramKernels.h"
 #include "compiler/codegen/CudaCodegen.h"
+#include "compiler/codegen/HipCodegen.h"
 #include "compiler/frontend/Elaborate.h"
 #include "compiler/frontend/Ast.h"
 #include "compiler/frontend/Module.h"
@@ -262,7 +263,8 @@ CompileResult compileUnobserved(const std::string& path, const std::string& text
     }
     auto target = parseTarget(opts.target);
     if (!target) {
-        diags.error({}, "unknown target '" + opts.target + "'", "use cuda:sm_80 or cuda:sm_90a");
+        diags.error({}, "unknown target '" + opts.target + "'",
+                    "use cuda:sm_80, cuda:sm_90a or hip:gfx90a");
         return finish();
     }
     std::map<std::string, std::string> scalarValues;
@@ -320,7 +322,10 @@ CompileResult compileUnobserved(const std::string& path, const std::string& text
         if (!kernelInfo(r.lowered, *target, r.kernel, diags)) return finish();
         for (auto& sc : r.kernel.scalars)  // launch values given with --param
             if (auto it = scalarValues.find(sc.name); it != scalarValues.end()) sc.value = it->second;
-        auto cuda = codegen::emitCuda(r.lowered, *target, diags);
+        // Target line: the printer of the target's language (both print the same lowered IR).
+        auto cuda = target->isHip() ? codegen::emitHip(r.lowered, *target, diags)
+                                    : codegen::emitCuda(r.lowered, *target, diags);
+        r.language = target->language();
         r.cuda = std::move(cuda.source);
         r.cudaLineSpans = std::move(cuda.lineSpans);
         r.kernel.name = cuda.kernelName;

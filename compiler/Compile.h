@@ -31,7 +31,7 @@ struct CompileOptions {
     /// (ParamPragma.h: the pragma keeps values for every kernel of the file). Names starting
     /// with '@' (the pragma's settings `@kernel`, `@ref`) are ignored.
     std::map<std::string, std::string> params;
-    std::string target = "cuda:sm_80";  ///< "cuda:sm_80" | "cuda:sm_90a"
+    std::string target = "cuda:sm_80";  ///< "cuda:sm_80" | "cuda:sm_90a" | "hip:gfx90a"
     bool recordSnapshots = true;        ///< print IR after every pass (pass viewer, --print-after)
     bool verify = true;                 ///< run the IR verifier after every pass
     std::string stopAfter;              ///< stop the pipeline after this pass (no codegen then)
@@ -138,7 +138,9 @@ struct CompileResult {
     ir::PrimFunc elaborated;          ///< tile-level IR (input of the first pass; interpreter input)
     ir::PrimFunc lowered;             ///< IR after the last pass that ran
     std::vector<PassSnapshot> passes; ///< one per pass that ran, in pipeline order
-    std::string cuda;                 ///< generated CUDA C++ (includes "ts_device.cuh")
+    std::string cuda;                 ///< generated device C++: CUDA (includes "ts_device.cuh"),
+                                      ///< or HIP for a hip: target (includes "ts_hip.h")
+    std::string language = "cuda";    ///< of `cuda`: "cuda" or "hip"
     std::vector<Span> cudaLineSpans;  ///< source span of each generated line (1-based -> [i-1])
     KernelInfo kernel;
     std::optional<double> flops, bytes;  ///< the sample's `flops`/`bytes` for these parameters

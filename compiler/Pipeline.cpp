@@ -108,7 +108,15 @@ PipelineOutput runPipeline(const ir::PrimFunc& elaborated, const Target& target,
         });
     PassContext ctx{diags, target};
     bool ok = false;
-    out.lowered = pm.run(elaborated, ctx, ok, opts.stopAfter);
+    // Target line: every pass, the bank model and the thread interpreter count lanes per
+    // warp/wavefront from the function (64 on hip:gfx90a), not from the target.
+    ir::PrimFunc input = elaborated;
+    if (elaborated && target.warpSize() != 32) {
+        auto f = std::make_shared<ir::PrimFuncNode>(*elaborated);
+        f->attrs["warp_size"] = int64_t(target.warpSize());
+        input = f;
+    }
+    out.lowered = pm.run(input, ctx, ok, opts.stopAfter);
     for (auto& s : out.passes) out.micros += s.micros;
     out.ok = ok && !diags.hasErrors();
     out.stopped = !opts.stopAfter.empty() && !out.passes.empty() && out.passes.back().name == opts.stopAfter;

@@ -94,7 +94,7 @@ std::optional<CompileResult> compileFile(const CompileFlags& flags, CompileOptio
     opts.target = flags.target.empty() ? defaultTarget() : flags.target;
     if (!parseTarget(opts.target)) {
         std::cerr << "tilec: error: unknown target '" << opts.target
-                  << "' (use cuda:sm_80 or cuda:sm_90a)\n";
+                  << "' (use cuda:sm_80, cuda:sm_90a or hip:gfx90a)\n";
         return std::nullopt;
     }
     return compile(flags.file, *text, opts);

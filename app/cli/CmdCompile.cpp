@@ -6,6 +6,7 @@
 #include <iostream>
 
 #include "app/cli/Commands.h"
+#include "profiler/DeviceCompile.h"
 #include "profiler/cuda/Nvrtc.h"
 
 namespace ts::cli {
@@ -97,32 +98,34 @@ int runCompile(const CompileCommand& c) {
         if (c.emit == "ir")
             std::cout << (r->passes.empty() ? std::string() : r->passes.back().ir);
         else if (c.emit == "cuda")
-            std::cerr << "tilec: note: --stop-after stops before codegen; no CUDA to emit\n";
+            std::cerr << "tilec: note: --stop-after stops before codegen; no device code to emit\n";
         return 0;
     }
 
-    if (c.emit == "cuda")
+    if (c.emit == "cuda" || c.emit == "hip")  // the generated device source of the target
         std::cout << r->cuda;
     else if (c.emit == "ir")
         std::cout << (r->passes.empty() ? std::string() : r->passes.back().ir);
     else if (!c.emit.empty()) {
-        std::cerr << "tilec: error: --emit expects 'ir' or 'cuda'\n";
+        std::cerr << "tilec: error: --emit expects 'ir', 'cuda' or 'hip'\n";
         return 1;
     }
 
     if (c.noNvrtc) return 0;
-    std::string why;
-    if (!rt::nvrtcAvailable(&why)) {
-        info << "nvrtc: not available (" << why << ")\n";
+    // NVRTC for CUDA targets, hiprtc for hip:gfx90a (profiler/DeviceCompile.h).
+    auto target = parseTarget(c.flags.target.empty() ? defaultTarget() : c.flags.target);
+    auto nv = rt::compileDeviceSource(r->cuda, target->arch(), !c.noCache);
+    if (!nv.available) {
+        info << nv.compiler << ": not available (" << nv.log << ")\n";
         return 0;
     }
-    auto target = parseTarget(c.flags.target.empty() ? defaultTarget() : c.flags.target);
-    auto nv = rt::compileCuda(r->cuda, target->arch(), {}, !c.noCache);
-    std::snprintf(line, sizeof line, "nvrtc %s: %.1f ms%s\n", target->arch().c_str(), nv.compileMs,
-                  nv.cacheHit ? " (cache hit)" : "");
+    std::snprintf(line, sizeof line, "%s %s: %.1f ms%s\n", nv.compiler.c_str(),
+                  target->arch().c_str(), nv.ms, nv.cacheHit ? " (cache hit)" : "");
     info << line;
     if (!nv.ok) {
-        std::cerr << "tilec: error: NVRTC rejected the generated CUDA (a compiler bug):\n"
+        std::cerr << "tilec: error: " << (nv.compiler == "hiprtc" ? "hiprtc rejected the generated HIP"
+                                                                 : "NVRTC rejected the generated CUDA")
+                  << " (a compiler bug):\n"
                   << nv.log;
         return 3;
     }

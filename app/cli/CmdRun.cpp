@@ -272,8 +272,14 @@ int runRun(const RunCommand& c) {
     std::vector<HostTensor> outs;
     std::string why;
     nlohmann::json record;  // GPU runs only: the results store keeps device results
-    const bool lowered = c.interp == "lowered";
-    const auto gpu = !c.interp.empty() ? std::nullopt : workerDevice(why);
+    // HIP kernels never launch here (TileScope has no HIP runtime path and no AMD GPU): they
+    // run on the thread interpreter, which executes the HIP lowering (64-lane wavefronts).
+    const bool hip = r->language == "hip";
+    if (hip && c.interp.empty())
+        std::cout << "hip:gfx90a: no AMD GPU runtime; running the HIP lowering on the thread "
+                     "interpreter (--interp=lowered)\n";
+    const bool lowered = c.interp == "lowered" || (hip && c.interp.empty());
+    const auto gpu = !c.interp.empty() || hip ? std::nullopt : workerDevice(why);
     if (gpu) {
         rt::RunRequest req = requestFor(*r, set, c.flags, rt::archFor(*gpu));
         record = baseRecord("run", *r, c.flags, gpu, req.arch);
@@ -294,7 +300,7 @@ int runRun(const RunCommand& c) {
                     res.compile.compileMs, res.compile.cacheHit ? " (cached)" : "");
         for (auto& o : res.outputs) outs.push_back(std::move(o.tensor));
     } else {
-        if (c.interp.empty())
+        if (c.interp.empty() && !hip)
             std::cout << "no GPU (" << why << "): running on the CPU interpreter\n";
         auto t0 = std::chrono::steady_clock::now();
         auto o = runInterp(*r, set.tensors, why, lowered);
@@ -351,6 +357,12 @@ std::optional<GpuCompile> compileForGpu(const CompileFlags& flags, const char* c
     if (printDiagnostics(*r) || !r->ok) return std::nullopt;
     if (!applyLaunchValues(*r)) return std::nullopt;
     std::string why;
+    if (r->language == "hip") {
+        std::cerr << "tilec: error: " << command << " needs a GPU of the target: hip:gfx90a kernels cannot "
+                     "run here (no AMD GPU or HIP runtime path)\n  hint: export the project "
+                     "(tilec export, IDE: File > Export) and build it with hipcc on an AMD machine\n";
+        return std::nullopt;
+    }
     auto gpu = workerDevice(why);
     if (!gpu) {
         std::cerr << "tilec: error: " << command << " needs a GPU (" << why << ")\n";

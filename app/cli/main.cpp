@@ -19,7 +19,7 @@ void addCompileFlags(CLI::App* app, CompileFlags& f) {
     app->add_option("--param,-p", f.params,
                     "override a factory parameter: NAME=VALUE (repeatable)");
     app->add_option("--target", f.target,
-                    "cuda:sm_80 | cuda:sm_90a (default: the attached GPU, else cuda:sm_80)");
+                    "cuda:sm_80 | cuda:sm_90a | hip:gfx90a (default: the attached GPU, else cuda:sm_80)");
     app->add_option("--kernel,-k", f.kernel,
                     "the kernel of a file with several (see `tilec kernels FILE`; default: the "
                     "pragma's @kernel, else the file's first @tilelang.jit factory)");
@@ -50,15 +50,17 @@ int main(int argc, char** argv) {
     auto* compile =
         app.add_subcommand("compile", "compile a tile program; print passes, timings, IR or CUDA");
     addCompileFlags(compile, cc.flags);
-    compile->add_option("--emit", cc.emit, "print the final 'ir' or the generated 'cuda' to stdout")
-        ->check(CLI::IsMember({"ir", "cuda"}));
+    compile->add_option("--emit", cc.emit,
+                        "print the final 'ir' or the generated 'cuda' ('hip' for hip:gfx90a) to stdout")
+        ->check(CLI::IsMember({"ir", "cuda", "hip"}));
     compile->add_option("--print-after", cc.printAfter,
                         "print the IR after every pass ('all') or after pass NAME");
     compile->add_flag("--print-changed", cc.printChanged,
                       "print the IR after each pass that changed it");
     compile->add_option("--stop-after", cc.stopAfter, "stop the pipeline after pass NAME");
     compile->add_option("--dump-dir", cc.dumpDir, "write the IR after every pass into DIR");
-    compile->add_flag("--no-nvrtc", cc.noNvrtc, "skip compiling the generated CUDA with NVRTC");
+    compile->add_flag("--no-nvrtc", cc.noNvrtc,
+                      "skip compiling the generated code (NVRTC; hiprtc for hip:gfx90a)");
     compile->add_flag("--no-cache", cc.noCache,
                       "ignore the cubin cache (time a real NVRTC compile)");
     compile->add_flag("--list-kernels", cc.listKernels,
@@ -214,7 +216,7 @@ int main(int argc, char** argv) {
     layout->add_option("--param,-p", lc.flags.params,
                        "override a factory parameter: NAME=VALUE (repeatable)");
     layout->add_option("--target", lc.flags.target,
-                       "cuda:sm_80 | cuda:sm_90a (default: the attached GPU, else cuda:sm_80)");
+                       "cuda:sm_80 | cuda:sm_90a | hip:gfx90a (default: the attached GPU, else cuda:sm_80)");
     layout->add_option("--kernel,-k", lc.flags.kernel, "the kernel of a file with several");
     layout->add_option("--builtin", lc.builtin,
                        "show a hardware layout instead: mma_a[:B], mma_b[:B] (B = operand "

@@ -8,8 +8,10 @@
 namespace ts::gui {
 
 const std::vector<QString>& codegenTargets() {
+    // hip:gfx90a: AMD CDNA2 through HIP (compiled with hiprtc, run on the thread interpreter).
     static const std::vector<QString> list = {QStringLiteral("cuda:sm_80"),
-                                              QStringLiteral("cuda:sm_90a")};
+                                              QStringLiteral("cuda:sm_90a"),
+                                              QStringLiteral("hip:gfx90a")};
     return list;
 }
 

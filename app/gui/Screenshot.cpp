@@ -42,7 +42,7 @@ void ScreenshotOptions::addTo(QCommandLineParser& p) {
         {"workspace", "Switch to this workspace (author, inspect, layout, debug, profile).", "id"});
     p.addOption({"maximize", "Maximise this view (a panel id or 'editor').", "id"});
     p.addOption({"run", "Run the program (F5) and wait for the result before the grab."});
-    p.addOption({"target", "Codegen target (cuda:sm_80, cuda:sm_90a) for the screenshot.", "t"});
+    p.addOption({"target", "Codegen target (cuda:sm_80, cuda:sm_90a, hip:gfx90a) for the screenshot.", "t"});
     p.addOption(
         {"kernel", "Select this kernel of a multi-kernel file (Parameters panel).", "name"});
     p.addOption(

@@ -31,7 +31,7 @@ const LoadNode* sharedAddressOf(const Expr& e) {
 
 /// The CDNA name of an access the walker names in PTX terms: ld/st.shared -> ds_read/ds_write
 /// with the width suffix of the ISA (b32, b64, b128, u16/b16, u8/b8); cp.async (a synchronous
-/// copy on the HIP path: global load + ds_write) keeps its name with the ds_write width.
+/// copy on the HIP path: global load + ds_write) becomes the ds_write of its width.
 std::string ldsInstructionName(const std::string& ptx) {
     static const std::pair<const char*, const char*> kWidths[] = {
         {".v4 (16 B)", "_b128"}, {".v2 (8 B)", "_b64"}, {".b32", "_b32"}, {".b16", "_b16"},
@@ -48,7 +48,9 @@ std::string ldsInstructionName(const std::string& ptx) {
             }
         return out + rest;
     }
-    if (ptx.rfind("cp.async", 0) == 0) return ptx + " -> ds_write (synchronous on HIP)";
+    if (ptx.rfind("cp.async 16", 0) == 0) return "ds_write_b128 (cp.async fallback)";
+    if (ptx.rfind("cp.async 8", 0) == 0) return "ds_write_b64 (cp.async fallback)";
+    if (ptx.rfind("cp.async 4", 0) == 0) return "ds_write_b32 (cp.async fallback)";
     return ptx;
 }
 

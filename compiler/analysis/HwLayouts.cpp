@@ -148,6 +148,18 @@ std::optional<MmaAtom> selectMmaAtom(DType ab, DType c, std::string* why) {
     return std::nullopt;
 }
 
+std::optional<MmaAtom> selectMfmaAtom(DType ab, DType c, std::string* why) {
+    // The two 16x16x16 MFMA instructions of resources/ts_hip.h (mfma_16x16x16_f32): operands are
+    // exact in the f32 accumulator, so no operand conversion ("AMD Instinct MI200" ISA Reference
+    // Guide §7.1, MFMA opcodes; bf16_1k is the gfx90a bf16 form with 4 operand elements per lane).
+    if (c == DType::Float32 && ab == DType::Float16) return MmaAtom{16, 2, "v_mfma_f32_16x16x16f16", {}};
+    if (c == DType::Float32 && ab == DType::BFloat16) return MmaAtom{16, 2, "v_mfma_f32_16x16x16bf16_1k", {}};
+    if (why)
+        *why = "no MFMA atom on the HIP path for " + std::string(dtypeName(ab)) + " operands with a " +
+               std::string(dtypeName(c)) + " accumulator; supported: float16 or bfloat16 -> float32";
+    return std::nullopt;
+}
+
 double mmaOperandValue(DType ab, double x) {
     if (ab != DType::Float32) return x;
     float f = static_cast<float>(x);

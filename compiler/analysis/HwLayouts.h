@@ -81,6 +81,10 @@ struct MmaAtom {
 /// pairs exist: {float16, bfloat16} x float32, float16 x float16, {int8, uint8} x int32,
 /// {float8_e4m3, float8_e5m2} x float32, float32 (tf32) x float32.
 std::optional<MmaAtom> selectMmaAtom(ir::DType ab, ir::DType c, std::string* why);
+/// The MFMA atom of the HIP path (gfx90a, resources/ts_hip.h) for A/B dtype `ab` and accumulator
+/// dtype `c`: v_mfma_f32_16x16x16f16 / v_mfma_f32_16x16x16bf16_1k (k = 16, operands and
+/// accumulator in makeMfma16Layout), or nullopt with `why`: float16 or bfloat16 -> float32 only.
+std::optional<MmaAtom> selectMfmaAtom(ir::DType ab, ir::DType c, std::string* why);
 
 /// Value of operand element x as the atom multiplies it: tf32 rounding for float32 operands
 /// (cvt.rna.tf32.f32: 10 mantissa bits, ties away from zero, PTX ISA §9.7.9.21), x otherwise

@@ -30,12 +30,14 @@ public:
         switch (s.target().gemmEngine()) {
             case GemmEngine::MmaSync: return gemmLayoutsSm80(s, n);
             case GemmEngine::Wgmma: return gemmLayoutsSm90(s, n);
+            case GemmEngine::Mfma: return gemmLayoutsMfma(s, n);
         }
     }
     Stmt lower(xform::lower::Ctx& c, const TileOpNode& n, const Target& target) const override {
         switch (target.gemmEngine()) {
             case GemmEngine::MmaSync: return lowerGemmSm80(c, n, target);
             case GemmEngine::Wgmma: return lowerGemmSm90(c, n, target);
+            case GemmEngine::Mfma: return lowerGemmMfma(c, n, target);
         }
         return nullptr;
     }

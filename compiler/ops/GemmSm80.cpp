@@ -3,7 +3,9 @@
 // the target's atom over swizzled shared tiles), or gemm_rs when A is a register fragment in
 // the accumulator layout (FlashAttention's P @ V); other register A operands are staged through
 // a shared tile; and the layouts it needs (gemmLayoutsSm80, for infer-layouts). GemmOp.cpp
-// picks these functions by Target::gemmEngine().
+// picks these functions by Target::gemmEngine(). The block-gemm body (lowerBlockGemm,
+// blockGemmLayouts) is shared with the MFMA engine (GemmMfma.cpp): both call the device header's
+// gemm_ss<M, N, K, wm, wn, ...> over swizzled shared tiles, with the target's atom.
 #include <sstream>
 
 #include "compiler/analysis/GemmPartition.h"
@@ -20,6 +22,10 @@ using namespace ts::ir;
 using namespace ts::xform::lower;
 
 Stmt lowerGemmSm80(Ctx& c, const TileOpNode& op, const Target& target) {
+    return lowerBlockGemm(c, op, target, /*registerA=*/true);
+}
+
+Stmt lowerBlockGemm(Ctx& c, const TileOpNode& op, const Target& target, bool registerA) {
     const Region &A = op.region(0), &B = op.region(1), &C = op.region(2);
     // A may be a register fragment (gemm_rs: the FlashAttention P @ V); B must be in shared memory.
     const bool regA = A.buffer->scope == Scope::Fragment;
@@ -48,8 +54,8 @@ Stmt lowerGemmSm80(Ctx& c, const TileOpNode& op, const Target& target) {
     // k_pack is not read: TileLang uses it only for AMD MFMA operand fragments
     // (src/layout/gemm_layouts.cc makeGemmFragmentAB16x16CDNA); mma.sync atoms have no such
     // packing, so on CUDA it does not change the code.
-    // Atom choice by dtype pair: the target's (analysis::selectMmaAtom's table); the device
-    // header's MmaAtom<T, TC> is the same table.
+    // Atom choice by dtype pair: the target's (analysis::selectMmaAtom's table, selectMfmaAtom's
+    // on HIP); the device header's MmaAtom<T, TC> (ts_hip.h: mfma_16x16x16_f32) is the same table.
     std::string why;
     auto atom = B.buffer->dtype == A.buffer->dtype
                     ? target.mmaAtom(A.buffer->dtype, C.buffer->dtype, &why)
@@ -63,8 +69,8 @@ Stmt lowerGemmSm80(Ctx& c, const TileOpNode& op, const Target& target) {
     }
     if (K % atom->k != 0) {
         c.error(op.span, "T.gemm: K=" + std::to_string(K) + " must be a multiple of " + std::to_string(atom->k) + " (" +
-                             std::string(dtypeName(A.buffer->dtype)) + " operands use mma.sync m16n8k" +
-                             std::to_string(atom->k) + ")",
+                             std::string(dtypeName(A.buffer->dtype)) + " operands use " +
+                             (target.isHip() ? atom->ptx : "mma.sync m16n8k" + std::to_string(atom->k)) + ")",
                 "use block_K = " + std::to_string(2 * atom->k) + " or " + std::to_string(4 * atom->k));
         return nullptr;
     }
@@ -101,7 +107,8 @@ Stmt lowerGemmSm80(Ctx& c, const TileOpNode& op, const Target& target) {
         auto want = analysis::makeMmaAccumulator(M, K, {int(wm), 1});
         // ts::gemm_rs packs registers into m16n8k16 fp16/bf16 fragments with an f32 accumulator;
         // the other atoms (Target::mmaAtom) take the shared-tile route too.
-        const bool rsAtom = atom->k == 16 && C.buffer->dtype == DType::Float32;
+        // Without gemm_rs (the MFMA engine) every register A operand is staged.
+        const bool rsAtom = registerA && atom->k == 16 && C.buffer->dtype == DType::Float32;
         if (wn != 1 || ta || !rsAtom || !analysis::sameMapping(*af.layout, *want)) {
             const int64_t rows = ta ? K : M, cols = ta ? M : K;  // A as stored (K x M when transposed)
             std::vector<Range> ranges{{intImm(0), intImm(rows)}, {intImm(0), intImm(cols)}};
@@ -160,6 +167,10 @@ void fragmentOperandA(LayoutSolver& s, const TileOpNode& t, const Region& A, int
 }  // namespace
 
 void gemmLayoutsSm80(LayoutSolver& s, const TileOpNode& t) {
+    blockGemmLayouts(s, t, {32, 8, "warp", "use threads=128 or 256", &analysis::makeMmaAccumulator, true});
+}
+
+void blockGemmLayouts(LayoutSolver& s, const TileOpNode& t, const BlockGemmGrid& grid) {
     using namespace ts::analysis;
     if (t.args.size() < 3 || !t.isRegion(0) || !t.isRegion(1) || !t.isRegion(2)) return;
     const Region &A = t.region(0), &B = t.region(1), &C = t.region(2);
@@ -172,14 +183,26 @@ void gemmLayoutsSm80(LayoutSolver& s, const TileOpNode& t) {
     }
     int64_t M = (*cs)[0], N = (*cs)[1];
     const int64_t threads = s.threads();
-    if (threads % 32 != 0) {
-        s.error(t.span, "T.gemm needs whole warps: threads=" + std::to_string(threads) + " is not a multiple of 32",
-                "use threads=128 or 256");
+    if (threads % grid.lanes != 0) {
+        s.error(t.span, std::string("T.gemm needs whole ") + grid.unit + "s: threads=" + std::to_string(threads) +
+                            " is not a multiple of " + std::to_string(grid.lanes),
+                grid.threadsHint);
         return;
     }
     auto policy = parseGemmPolicy(attrStr(t.attrs, "policy", "Square")).value_or(GemmPolicy::Square);
-    int warps = static_cast<int>(threads / 32);
+    int warps = static_cast<int>(threads / grid.lanes);
     auto wp = partitionWarps(M, N, warps, policy);
+    // partitionWarps tiles by mma.sync's 16x8 warp tiles; a wider atom (MFMA 16x16) needs whole
+    // atoms per warp column as well.
+    if (wp && (N / wp->wn) % grid.atomCols != 0) {
+        s.error(t.span,
+                "T.gemm: " + std::to_string(warps) + " " + grid.unit + "s tile N=" + std::to_string(N) + " into " +
+                    std::to_string(N / wp->wn) + "-column tiles, not a multiple of the " +
+                    std::to_string(grid.atomCols) + "-column atom",
+                "use a block_N that is a multiple of " + std::to_string(grid.atomCols) + " per " + grid.unit +
+                    " column, or fewer threads");
+        return;
+    }
     if (!wp) {
         std::ostringstream msg;
         msg << "T.gemm: " << warps << " warps cannot tile M=" << M << ", N=" << N << " with policy "
@@ -191,8 +214,8 @@ void gemmLayoutsSm80(LayoutSolver& s, const TileOpNode& t) {
     }
     // The warp grid travels with the op to its lowering (gemm_ss<M, N, K, wm, wn>).
     s.annotate(t, {{"warp_m", int64_t(wp->wm)}, {"warp_n", int64_t(wp->wn)}});
-    s.require(C.buffer, makeMmaAccumulator(M, N, *wp), where, t.span);
-    if (A.buffer->scope == Scope::Fragment) fragmentOperandA(s, t, A, M, *wp, where);
+    s.require(C.buffer, grid.accumulator(M, N, *wp), where, t.span);
+    if (A.buffer->scope == Scope::Fragment && grid.registerA) fragmentOperandA(s, t, A, M, *wp, where);
     for (const Region* op : {&A, &B}) {
         if (op->buffer->scope != Scope::Shared) continue;
         auto shape = constShape(*op->buffer);

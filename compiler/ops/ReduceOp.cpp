@@ -16,7 +16,7 @@ using namespace ts::xform::lower;
 
 namespace {
 
-Stmt lowerReduce(Ctx& c, const TileOpNode& op) {
+Stmt lowerReduce(Ctx& c, const TileOpNode& op, const Target& target) {
     const Region &src = op.region(0), &dst = op.region(1);
     auto si = c.frags.find(src.buffer.get()), di = c.frags.find(dst.buffer.get());
     if (si == c.frags.end() || di == c.frags.end()) {
@@ -56,20 +56,22 @@ Stmt lowerReduce(Ctx& c, const TileOpNode& op) {
                           forLoop(cc, intImm(0), intImm(perRow), ForKind::Unrolled, accum,
                                   {{"thread_loop", true}}, sp)};
     std::string shfl = rop == "max" || rop == "absmax" ? "max" : rop == "min" ? "min" : "sum";
-    int64_t lanes = std::min<int64_t>(p->gc, 32);
+    // Shuffles stay inside one warp (32 lanes) or AMD wavefront (64 lanes, hip:gfx90a).
+    const int64_t warp = target.warpSize();
+    int64_t lanes = std::min<int64_t>(p->gc, warp);
     if (lanes > 1)
         row.push_back(store(acc, {intImm(0)},
                             call(intrin::kWarpAllreduce, {std::make_shared<StrImmNode>(shfl, sp), load(acc, {intImm(0)}), intImm(lanes)}, acct, sp),
                             sp));
     std::vector<Stmt> pre;
-    if (p->gc > 32) {
-        // A row spans gc/32 warps: lane 0 of each warp publishes its partial, then every thread
+    if (p->gc > warp) {
+        // A row spans gc/warp warps: lane 0 of each warp publishes its partial, then every thread
         // of the row group combines them. Barriers are block-uniform (the rr loop is).
-        int64_t wpr = p->gc / 32;
+        int64_t wpr = p->gc / warp;
         Buffer scratch = std::make_shared<BufferNode>(c.fresh("red_smem"), acct, std::vector<Expr>{intImm(p->gr * wpr)}, Scope::Shared, sp);
         pre.push_back(std::make_shared<AllocNode>(scratch, nullptr, sp));
-        Expr group = floordiv(c.tx, intImm(p->gc)), warpInRow = floordiv(floormod(c.tx, intImm(p->gc)), intImm(32));
-        row.push_back(ifThen(binary(BinOp::Eq, floormod(c.tx, intImm(32)), intImm(0)),
+        Expr group = floordiv(c.tx, intImm(p->gc)), warpInRow = floordiv(floormod(c.tx, intImm(p->gc)), intImm(warp));
+        row.push_back(ifThen(binary(BinOp::Eq, floormod(c.tx, intImm(warp)), intImm(0)),
                              store(scratch, {add(mul(group, intImm(wpr)), warpInRow)}, load(acc, {intImm(0)}), sp), nullptr, sp));
         row.push_back(intrinsicStmt(intrin::kSyncThreads, {}, sp));
         Var w = makeVar(c.fresh("w"), DType::Int32, sp);
@@ -147,7 +149,7 @@ public:
         }
         if (dst->scope == Scope::Fragment) s.require(dst, analysis::makeRowReduced(*p), where, t.span);
     }
-    Stmt lower(Ctx& c, const TileOpNode& n, const Target&) const override { return lowerReduce(c, n); }
+    Stmt lower(Ctx& c, const TileOpNode& n, const Target& target) const override { return lowerReduce(c, n, target); }
     void interpret(interp::detail::Machine& m, const TileOpNode& n) const override { m.tileReduce(&n); }
 };
 

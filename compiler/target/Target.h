@@ -10,6 +10,10 @@
 // Hardware tables (mma fragments, swizzles, bank rules) stay in compiler/analysis/; the target
 // refers to them (mmaAtom -> analysis::selectMmaAtom).
 //
+// hip:gfx90a (AMD CDNA2, MI200) is the HIP target: 64-lane wavefronts, the MFMA gemm engine
+// (ops/GemmMfma.cpp), LDS without async copies (every copy engine is Plain, every capability
+// above false), printed as HIP C++ against resources/ts_hip.h (codegen/HipCodegen).
+//
 // sm_90a selects the wgmma gemm engine; whether one T.gemm takes it (with TMA loads on an
 // mbarrier pipeline) is decided per gemm by transforms/Hopper.h, and a gemm that does not qualify
 // keeps the sm_80 code path (mma.sync, cp.async + bar.sync), which every other target runs.
@@ -25,9 +29,10 @@
 
 namespace ts {
 
-/// How T.gemm multiplies: per-warp mma.sync (sm_80+, PTX ISA §9.7.14) or per-warpgroup
-/// asynchronous wgmma.mma_async (sm_90a only, PTX ISA §9.7.15).
-enum class GemmEngine : uint8_t { MmaSync, Wgmma };
+/// How T.gemm multiplies: per-warp mma.sync (sm_80+, PTX ISA §9.7.14), per-warpgroup
+/// asynchronous wgmma.mma_async (sm_90a only, PTX ISA §9.7.15), or per-wavefront
+/// v_mfma_f32_16x16x16{f16,bf16_1k} (gfx90a, "AMD Instinct MI200" ISA Reference Guide §7.1).
+enum class GemmEngine : uint8_t { MmaSync, Wgmma, Mfma };
 
 /// How T.copy moves a tile: plain loads/stores through registers, cp.async (global -> shared
 /// without registers, sm_80+), or the tensor memory accelerator (cp.async.bulk.tensor, sm_90+).
@@ -39,10 +44,23 @@ enum class BarrierKind : uint8_t { BarSync, Mbarrier };
 
 struct Target {
     std::string name = "cuda:sm_80";  ///< as written on the command line
-    int smVersion = 80;               ///< 80, 86, 89, 90
+    int smVersion = 80;               ///< 80, 86, 89, 90; 0 for AMD targets
     bool archSpecific = false;        ///< the "a" suffix (sm_90a)
-    /// NVRTC/nvcc architecture string: "sm_80", "sm_90a".
-    std::string arch() const { return "sm_" + std::to_string(smVersion) + (archSpecific ? "a" : ""); }
+    /// AMD GPU architecture of a hip: target ("gfx90a": CDNA2, MI200); empty for CUDA targets.
+    std::string amdArch;
+    /// NVRTC/nvcc architecture string "sm_80", "sm_90a"; hiprtc/hipcc's "gfx90a" for HIP.
+    std::string arch() const {
+        return isHip() ? amdArch : "sm_" + std::to_string(smVersion) + (archSpecific ? "a" : "");
+    }
+    /// The HIP backend (AMD CDNA): HIP C++ against resources/ts_hip.h, compiled by hiprtc/hipcc.
+    bool isHip() const { return !amdArch.empty(); }
+    /// The language codegen prints for this target: "cuda" or "hip" (CompileResult::language).
+    const char* language() const { return isHip() ? "hip" : "cuda"; }
+    /// Lanes of a warp (32, NVIDIA) or wavefront (64: CDNA runs wave64 only, "AMD Instinct MI200"
+    /// ISA Reference Guide §1 "Wavefronts"). What gemm warp grids, reductions and the thread
+    /// interpreter count in; the pipeline records it as the function's attr "warp_size" so that
+    /// the IR after any pass (interpreter, bank analysis) carries it.
+    int warpSize() const { return isHip() ? 64 : 32; }
 
     // --- capabilities: what the chip has (PTX ISA 8.x "Target ISA notes" of each instruction)
     /// cp.async (PTX ISA §9.7.9.25.3, cp.async, Target ISA notes: requires sm_80 or higher).
@@ -67,9 +85,11 @@ struct Target {
     // --- limits (CUDA C++ Programming Guide, "Compute Capabilities", Table "Technical
     // Specifications per Compute Capability")
     /// Opt-in dynamic shared memory per block, bytes: 163 KB on 8.0 and 8.7, 99 KB on 8.6 and
-    /// 8.9, 227 KB on 9.0 (and later chips we compile for).
+    /// 8.9, 227 KB on 9.0 (and later chips we compile for); gfx90a: 64 KB of LDS per workgroup
+    /// ("AMD Instinct MI200" ISA Reference Guide §2.3 "LDS").
     int64_t maxSharedBytesPerBlock() const;
-    /// Threads per block: 1024 on every compute capability >= 2.0.
+    /// Threads per block: 1024 on every compute capability >= 2.0 (and per workgroup on gfx90a,
+    /// HIP Programming Guide, "Hardware implementation": 1024 work-items).
     int maxThreadsPerBlock() const { return 1024; }
     /// 32-bit registers one thread may use: 255 (compute capability >= 3.5).
     int maxRegistersPerThread() const { return 255; }
@@ -80,12 +100,16 @@ struct Target {
     /// The gemm engine T.gemm lowers to: Wgmma where the chip has it (sm_90a), else MmaSync.
     /// Wgmma means "wgmma when the gemm qualifies": ops/GemmSm90.cpp asks
     /// transforms/Hopper.h selectHopperGemm per gemm and falls back to the mma.sync path.
-    GemmEngine gemmEngine() const { return hasWgmma() ? GemmEngine::Wgmma : GemmEngine::MmaSync; }
-    /// The mma.sync atom for operand dtype `ab` and accumulator dtype `c` (the table is
-    /// analysis::selectMmaAtom, shared with the interpreters and resources/ts_device/); nullopt
-    /// with `why` listing the supported pairs.
+    /// Mfma on AMD targets (ops/GemmMfma.cpp).
+    GemmEngine gemmEngine() const {
+        return isHip() ? GemmEngine::Mfma : hasWgmma() ? GemmEngine::Wgmma : GemmEngine::MmaSync;
+    }
+    /// The mma atom for operand dtype `ab` and accumulator dtype `c`: mma.sync on CUDA targets
+    /// (analysis::selectMmaAtom, shared with the interpreters and resources/ts_device/), MFMA
+    /// 16x16x16 on AMD ones (analysis::selectMfmaAtom, resources/ts_hip.h); nullopt with `why`
+    /// listing the supported pairs.
     std::optional<analysis::MmaAtom> mmaAtom(ir::DType ab, ir::DType c, std::string* why) const {
-        return analysis::selectMmaAtom(ab, c, why);
+        return isHip() ? analysis::selectMfmaAtom(ab, c, why) : analysis::selectMmaAtom(ab, c, why);
     }
     /// The engine of a copy between scopes `src` -> `dst`; `pipelined` is true when
     /// inject-pipeline marked the copy as an early-issued producer (attr "async"). cp.async only
@@ -97,7 +121,7 @@ struct Target {
     BarrierKind pipelineBarrier() const { return BarrierKind::BarSync; }
 };
 
-/// Parses "cuda:sm_80", "cuda:sm_90a", "sm_80"; nullopt if unknown.
+/// Parses "cuda:sm_80", "cuda:sm_90a", "sm_80", "hip:gfx90a"; nullopt if unknown.
 std::optional<Target> parseTarget(const std::string& s);
 
 }  // namespace ts

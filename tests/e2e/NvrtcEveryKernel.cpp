@@ -5,8 +5,10 @@
 // the in-process tilec commands), the CUDA of the target it was compiled for is NVRTC-compiled
 // for that target's architecture, and the same source is compiled for the other target
 // (cuda:sm_80 <-> cuda:sm_90a) and NVRTC-compiled too. A rejection fails the running test with
-// NVRTC's log. Identical sources are compiled once per process and cubins go through the disk
-// cache (profiler/cuda/CubinCache.h), so repeated kernels cost a lookup.
+// NVRTC's log. A kernel compiled for hip:gfx90a is compiled by hiprtc for gfx90a instead (when
+// hiprtc is installed), and the same program for cuda:sm_80 by NVRTC. Identical sources are
+// compiled once per process and cubins go through the disk cache (profiler/cuda/CubinCache.h),
+// so repeated kernels cost a lookup.
 //   TS_TEST_NVRTC=0   turns the check off (quick local runs; CI leaves it on).
 #include <cstdlib>
 #include <functional>
@@ -17,15 +19,19 @@
 #include <gtest/gtest.h>
 
 #include "compiler/CompileObserver.h"
+#include "profiler/DeviceCompile.h"
 #include "profiler/cuda/Nvrtc.h"
 
 namespace {
 
 thread_local bool t_inObserver = false;  // the observer's own compile() calls are not observed
 
-std::string archOf(const std::string& target) { return target == "cuda:sm_90a" ? "sm_90a" : "sm_80"; }
+std::string archOf(const std::string& target) {
+    return target == "cuda:sm_90a" ? "sm_90a" : target == "hip:gfx90a" ? "gfx90a" : "sm_80";
+}
 
-/// NVRTC-compiles `cuda` for `arch` once per process; a rejection fails the current test.
+/// NVRTC-compiles `cuda` for `arch` (hiprtc for "gfx90a") once per process; a rejection fails
+/// the current test. A missing hiprtc skips the HIP check (NVRTC is checked at SetUp).
 void expectNvrtcAccepts(const std::string& cuda, const std::string& arch, const std::string& path) {
     static std::mutex mu;
     static std::unordered_set<size_t> done;
@@ -34,11 +40,12 @@ void expectNvrtcAccepts(const std::string& cuda, const std::string& arch, const 
         std::lock_guard<std::mutex> lock(mu);
         if (!done.insert(key).second) return;
     }
-    auto res = ts::rt::compileCuda(cuda, arch);
+    auto res = ts::rt::compileDeviceSource(cuda, arch);
+    if (!res.available) return;
     if (!res.ok) {
         std::lock_guard<std::mutex> lock(mu);
         done.erase(key);  // report it again in the next test that compiles it
-        ADD_FAILURE() << "NVRTC rejected the CUDA generated for " << path << " (" << arch << "):\n"
+        ADD_FAILURE() << res.compiler << " rejected the code generated for " << path << " (" << arch << "):\n"
                       << res.log.substr(0, 4000);
     }
 }
@@ -49,7 +56,7 @@ void nvrtcEveryKernel(const std::string& path, const std::string& text, const ts
     t_inObserver = true;
     expectNvrtcAccepts(r.cuda, archOf(opts.target), path);
     ts::CompileOptions other = opts;
-    other.target = opts.target == "cuda:sm_90a" ? "cuda:sm_80" : "cuda:sm_90a";
+    other.target = opts.target == "cuda:sm_90a" || opts.target.rfind("hip:", 0) == 0 ? "cuda:sm_80" : "cuda:sm_90a";
     other.recordSnapshots = false;
     other.cancel = nullptr;
     auto r2 = ts::compile(path, text, other);

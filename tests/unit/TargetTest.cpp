@@ -1,7 +1,8 @@
 // The target as instruction selector (compiler/target/Target.h): capabilities, limits and
-// selections of sm_80, sm_86, sm_89, sm_90 and sm_90a, each value checked by hand against the
-// document the header cites (PTX ISA "Target ISA notes" of the instruction; CUDA C++
-// Programming Guide, "Technical Specifications per Compute Capability").
+// selections of sm_80, sm_86, sm_89, sm_90, sm_90a and hip:gfx90a, each value checked by hand
+// against the document the header cites (PTX ISA "Target ISA notes" of the instruction; CUDA C++
+// Programming Guide, "Technical Specifications per Compute Capability"; "AMD Instinct MI200"
+// ISA Reference Guide for gfx90a).
 #include <gtest/gtest.h>
 
 #include "compiler/target/Target.h"
@@ -34,7 +35,15 @@ TEST(Target, Parses) {
     EXPECT_EQ(h.name, "cuda:sm_90a");
     EXPECT_EQ(h.arch(), "sm_90a");
     EXPECT_FALSE(ts::parseTarget("sm_75"));  // below Ampere: no cp.async / bf16 mma
-    EXPECT_FALSE(ts::parseTarget("hip:gfx90a"));
+    Target g = target("hip:gfx90a");
+    EXPECT_TRUE(g.isHip());
+    EXPECT_FALSE(a.isHip());
+    EXPECT_EQ(g.arch(), "gfx90a");
+    EXPECT_EQ(g.name, "hip:gfx90a");
+    EXPECT_STREQ(g.language(), "hip");
+    EXPECT_STREQ(a.language(), "cuda");
+    EXPECT_FALSE(ts::parseTarget("hip:gfx942"));  // hiprtc 5.2 cannot compile CDNA3 (profiler/hip)
+    EXPECT_FALSE(ts::parseTarget("hip:sm_80"));
     EXPECT_FALSE(ts::parseTarget("cuda:sm_9x"));
 }
 
@@ -115,4 +124,37 @@ TEST(Target, MmaAtomByDtypePair) {
     EXPECT_EQ(tf->operandConversion, "tf32");
     EXPECT_FALSE(t.mmaAtom(DType::BFloat16, DType::BFloat16, &why));
     EXPECT_NE(why.find("bfloat16"), std::string::npos) << why;
+}
+
+TEST(Target, Gfx90a) {
+    // CDNA2: 64-lane wavefronts (MI200 ISA §1), 64 KB LDS per workgroup (§2.3), 1024 work-items
+    // per workgroup; no cp.async, mbarrier, TMA, wgmma: every copy is plain, every pipeline
+    // waits with barriers; T.gemm runs MFMA 16x16x16 on f16/bf16 -> f32 only.
+    Target g = target("hip:gfx90a");
+    EXPECT_EQ(g.warpSize(), 64);
+    EXPECT_EQ(target("sm_90a").warpSize(), 32);
+    EXPECT_EQ(g.maxSharedBytesPerBlock(), 65536);
+    EXPECT_EQ(g.maxThreadsPerBlock(), 1024);
+    EXPECT_FALSE(g.hasCpAsync());
+    EXPECT_FALSE(g.hasMbarrier());
+    EXPECT_FALSE(g.hasTma());
+    EXPECT_FALSE(g.hasWgmma());
+    EXPECT_FALSE(g.hasFp8Mma());
+    EXPECT_EQ(g.gemmEngine(), GemmEngine::Mfma);
+    EXPECT_EQ(g.copyEngine(Scope::Global, Scope::Shared, true), CopyEngine::Plain);
+    EXPECT_EQ(g.pipelineBarrier(), BarrierKind::BarSync);
+    std::string why;
+    auto h = g.mmaAtom(DType::Float16, DType::Float32, &why);
+    ASSERT_TRUE(h);
+    EXPECT_EQ(h->k, 16);
+    EXPECT_EQ(h->ptx, "v_mfma_f32_16x16x16f16");
+    auto b = g.mmaAtom(DType::BFloat16, DType::Float32, &why);
+    ASSERT_TRUE(b);
+    EXPECT_EQ(b->ptx, "v_mfma_f32_16x16x16bf16_1k");
+    for (DType ab : {DType::Int8, DType::Float32, DType::Float8E4M3}) {
+        why.clear();
+        EXPECT_FALSE(g.mmaAtom(ab, ab == DType::Int8 ? DType::Int32 : DType::Float32, &why));
+        EXPECT_NE(why.find("MFMA"), std::string::npos) << why;
+    }
+    EXPECT_FALSE(g.mmaAtom(DType::Float16, DType::Float16, &why));  // no f16-accumulating MFMA atom in ts_hip.h
 }
