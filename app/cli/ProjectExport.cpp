@@ -5,6 +5,7 @@
 #include <fstream>
 #include <sstream>
 
+#include "app/cli/HipExport.h"
 #include "compiler/ir/DType.h"
 #include "compiler/support/Resources.h"
 
@@ -209,6 +210,7 @@ std::string launcherSource(const CompileResult& r, const std::string& kernelFile
 
 std::vector<std::string> exportProject(const CompileResult& r, const ExportOptions& opt,
                                        std::string* error) {
+    if (r.language == "hip") return exportHipProject(r, opt, error);  // the hipcc folder (HipExport.h)
     if (r.cuda.empty() || r.kernel.name.empty()) {
         if (error)
             *error = "nothing to export: the program has no generated code (fix its errors first)";
@@ -223,7 +225,6 @@ std::vector<std::string> exportProject(const CompileResult& r, const ExportOptio
         if (error) *error = "cannot create " + opt.dir + ": " + ec.message();
         return {};
     }
-    fs::path dir(opt.dir);
     std::string params;
     for (const FactoryParam& p : r.params) params += "- `" + p.name + "` = `" + p.value + "`\n";
 
@@ -310,9 +311,15 @@ std::vector<std::string> exportProject(const CompileResult& r, const ExportOptio
         {"Makefile", make},
         {"README.md", readme},
     };
+    return writeProjectFiles(opt.dir, files, data, error);
+}
+
+std::vector<std::string> writeProjectFiles(const std::string& dir,
+                                           const std::vector<std::pair<std::string, std::string>>& files,
+                                           const ExportData& data, std::string* error) {
     std::vector<std::string> written;
     for (const auto& [file, text] : files) {
-        if (!writeFile(dir / file, text, error)) return {};
+        if (!writeFile(fs::path(dir) / file, text, error)) return {};
         written.push_back(file);
     }
     for (const ExportArgData& d : data.args)
