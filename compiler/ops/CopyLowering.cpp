@@ -27,72 +27,6 @@ bool pairedEpilogue(const LayoutNode& L, const Region& dst) {
     return (bytes == 2 || bytes == 4) && divisibleBy(dst.ranges.back().min, 2) && divisibleBy(dst.buffer->shape.back(), 2);
 }
 
-Stmt copyFragment(Ctx& c, const TileOpNode& op, const Region& src, const Region& dst, bool fragIsDst) {
-    const Region& fr = fragIsDst ? dst : src;
-    const Region& other = fragIsDst ? src : dst;
-    auto& lf = c.frags.at(fr.buffer.get());
-    const LayoutNode& L = *lf.layout;
-    auto shape = constShape(*fr.buffer);
-    auto ext = constExtents(fr);
-    if (!shape || !ext || ext->size() != shape->size()) {
-        c.error(op.span, "T.copy: the fragment region of '" + fr.buffer->name + "' needs constant extents",
-                "slice the fragment with compile-time sizes (acc[0:valid_rows, :])");
-        return nullptr;
-    }
-    // A sub-region (acc[:valid, :]): every thread still walks all its registers and keeps those
-    // whose element lies in the region, at the element's offset from the region's start.
-    const bool whole = *shape == *ext;
-    Var r = makeVar(c.fresh("r"), DType::Int32, op.span);
-    bool paired = whole && !fragIsDst && pairedEpilogue(L, other);
-    Var q = paired ? makeVar(c.fresh("q"), DType::Int32, op.span) : nullptr;
-    Expr slot = paired ? mul(q, intImm(2)) : Expr(r);
-    std::unordered_map<const VarNode*, Expr> inv{{L.invThread.get(), c.tx}, {L.invLocal.get(), slot}};
-    std::vector<Expr> idx, sq;
-    Expr guard;
-    int64_t numel = 1;
-    for (auto e : *shape) numel *= e;
-    bool padded = L.localSize * L.threads != numel * L.replicate;
-    for (size_t d = 0; d < L.inverse.size(); ++d) {
-        Expr e = substitute(L.inverse[d], inv);
-        idx.push_back(e);
-        if (padded) guard = logicalAnd(guard, lt(e, intImm((*shape)[d])));
-        if (!whole) {
-            const Expr& lo = fr.ranges[d].min;
-            if (constInt(lo) != 0) guard = logicalAnd(guard, binary(BinOp::Ge, e, lo)), e = sub(e, lo);
-            if ((*ext)[d] != (*shape)[d]) guard = logicalAnd(guard, lt(e, intImm((*ext)[d])));
-        }
-        if ((*ext)[d] != 1) sq.push_back(e);
-    }
-    std::vector<Expr> oIdx = regionIndex(other, sq);
-    Expr oIn = inBounds(other.buffer, oIdx);
-    Stmt body;
-    if (fragIsDst) {
-        Expr v = cast(fr.buffer->dtype, load(other.buffer, oIdx, op.span));
-        if (oIn) v = select(oIn, v, cast(fr.buffer->dtype, intImm(0)));
-        body = store(lf.regs, {r}, v, op.span);
-    } else if (paired) {
-        DType t = other.buffer->dtype;
-        body = intrinsicStmt(intrin::kStorePair,
-                             {addressOf(other.buffer, oIdx), cast(t, load(lf.regs, {slot}, op.span)),
-                              cast(t, load(lf.regs, {add(slot, intImm(1))}, op.span))},
-                             op.span);
-        guard = logicalAnd(guard, oIn);
-    } else {
-        Expr v = cast(other.buffer->dtype, load(lf.regs, {r}, op.span));
-        body = store(other.buffer, oIdx, v, op.span);
-        guard = logicalAnd(guard, oIn);
-        // Row values held by several threads (row_reduced, mma_c_rows): one store per element,
-        // not one per copy (same value, but redundant traffic and a write-write race on shared).
-        if (L.replicate > 1) guard = logicalAnd(guard, isFirstHolder(c, L, r));
-    }
-    if (guard) body = ifThen(guard, body, nullptr, op.span);
-    Stmt loop = paired ? forLoop(q, intImm(0), intImm(L.localSize / 2), ForKind::Unrolled, body, {{"thread_loop", true}}, op.span)
-                       : forLoop(r, intImm(0), intImm(L.localSize), ForKind::Unrolled, body, {{"thread_loop", true}}, op.span);
-    // sm_90a: a pipelined wgmma may still be writing the accumulator (Hopper.h).
-    if (Stmt wait = lowerWgmmaWait(c, lf)) return seq({wait, loop}, op.span);
-    return loop;
-}
-
 Stmt copyPerThread(Ctx& c, const TileOpNode& op, const Region& src, const Region& dst, const std::vector<int64_t>& ext) {
     std::vector<Var> vars;
     std::vector<Expr> sq;
@@ -186,6 +120,72 @@ Stmt copyDistributed(Ctx& c, const TileOpNode& op, const Region& src, const Regi
 }
 
 }  // namespace
+
+Stmt copyFragment(Ctx& c, const TileOpNode& op, const Region& src, const Region& dst, bool fragIsDst) {
+    const Region& fr = fragIsDst ? dst : src;
+    const Region& other = fragIsDst ? src : dst;
+    auto& lf = c.frags.at(fr.buffer.get());
+    const LayoutNode& L = *lf.layout;
+    auto shape = constShape(*fr.buffer);
+    auto ext = constExtents(fr);
+    if (!shape || !ext || ext->size() != shape->size()) {
+        c.error(op.span, "T.copy: the fragment region of '" + fr.buffer->name + "' needs constant extents",
+                "slice the fragment with compile-time sizes (acc[0:valid_rows, :])");
+        return nullptr;
+    }
+    // A sub-region (acc[:valid, :]): every thread still walks all its registers and keeps those
+    // whose element lies in the region, at the element's offset from the region's start.
+    const bool whole = *shape == *ext;
+    Var r = makeVar(c.fresh("r"), DType::Int32, op.span);
+    bool paired = whole && !fragIsDst && pairedEpilogue(L, other);
+    Var q = paired ? makeVar(c.fresh("q"), DType::Int32, op.span) : nullptr;
+    Expr slot = paired ? mul(q, intImm(2)) : Expr(r);
+    std::unordered_map<const VarNode*, Expr> inv{{L.invThread.get(), c.tx}, {L.invLocal.get(), slot}};
+    std::vector<Expr> idx, sq;
+    Expr guard;
+    int64_t numel = 1;
+    for (auto e : *shape) numel *= e;
+    bool padded = L.localSize * L.threads != numel * L.replicate;
+    for (size_t d = 0; d < L.inverse.size(); ++d) {
+        Expr e = substitute(L.inverse[d], inv);
+        idx.push_back(e);
+        if (padded) guard = logicalAnd(guard, lt(e, intImm((*shape)[d])));
+        if (!whole) {
+            const Expr& lo = fr.ranges[d].min;
+            if (constInt(lo) != 0) guard = logicalAnd(guard, binary(BinOp::Ge, e, lo)), e = sub(e, lo);
+            if ((*ext)[d] != (*shape)[d]) guard = logicalAnd(guard, lt(e, intImm((*ext)[d])));
+        }
+        if ((*ext)[d] != 1) sq.push_back(e);
+    }
+    std::vector<Expr> oIdx = regionIndex(other, sq);
+    Expr oIn = inBounds(other.buffer, oIdx);
+    Stmt body;
+    if (fragIsDst) {
+        Expr v = cast(fr.buffer->dtype, load(other.buffer, oIdx, op.span));
+        if (oIn) v = select(oIn, v, cast(fr.buffer->dtype, intImm(0)));
+        body = store(lf.regs, {r}, v, op.span);
+    } else if (paired) {
+        DType t = other.buffer->dtype;
+        body = intrinsicStmt(intrin::kStorePair,
+                             {addressOf(other.buffer, oIdx), cast(t, load(lf.regs, {slot}, op.span)),
+                              cast(t, load(lf.regs, {add(slot, intImm(1))}, op.span))},
+                             op.span);
+        guard = logicalAnd(guard, oIn);
+    } else {
+        Expr v = cast(other.buffer->dtype, load(lf.regs, {r}, op.span));
+        body = store(other.buffer, oIdx, v, op.span);
+        guard = logicalAnd(guard, oIn);
+        // Row values held by several threads (row_reduced, mma_c_rows): one store per element,
+        // not one per copy (same value, but redundant traffic and a write-write race on shared).
+        if (L.replicate > 1) guard = logicalAnd(guard, isFirstHolder(c, L, r));
+    }
+    if (guard) body = ifThen(guard, body, nullptr, op.span);
+    Stmt loop = paired ? forLoop(q, intImm(0), intImm(L.localSize / 2), ForKind::Unrolled, body, {{"thread_loop", true}}, op.span)
+                       : forLoop(r, intImm(0), intImm(L.localSize), ForKind::Unrolled, body, {{"thread_loop", true}}, op.span);
+    // sm_90a: a pipelined wgmma may still be writing the accumulator (Hopper.h).
+    if (Stmt wait = lowerWgmmaWait(c, lf)) return seq({wait, loop}, op.span);
+    return loop;
+}
 
 Stmt lowerCopy(Ctx& c, const TileOpNode& op, const Target& target) {
     const Region &src = op.region(0), &dst = op.region(1);

@@ -9,4 +9,9 @@ namespace ts::xform::lower {
 ir::Stmt lowerReduceAccumulator(Ctx& c, const ir::TileOpNode& op, const LoweredFragment& src,
                                 const LoweredFragment& dst);
 
+/// T.reduce_* of any rank, dim and fragment layout, or of/into a shared tile, through a shared
+/// scratch tile (ReduceSharedLowering.cpp): the path for everything the shuffle lowerings do
+/// not cover. nullptr after a diagnostic.
+ir::Stmt lowerReduceThroughShared(Ctx& c, const ir::TileOpNode& op);
+
 }  // namespace ts::xform::lower

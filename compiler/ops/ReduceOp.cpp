@@ -16,20 +16,40 @@ using namespace ts::xform::lower;
 
 namespace {
 
+// The whole buffer, from index 0 (the shuffle lowerings index registers, not regions).
+bool wholeRegion(const Region& r) {
+    auto shape = constShape(*r.buffer), ext = constExtents(r);
+    if (!shape || !ext || *shape != *ext) return false;
+    for (auto& rg : r.ranges)
+        if (constInt(rg.min) != 0) return false;
+    return true;
+}
+
+// The (1,) value of a 1-D block fragment reduced whole (row_reduced with one row).
+Layout rowCompanion1D(const LayoutNode& l) {
+    if (l.family != "block1d") return nullptr;
+    auto p = analysis::blockParamsOf(l);
+    return p ? analysis::makeRowReduced(*p) : nullptr;
+}
+
 Stmt lowerReduce(Ctx& c, const TileOpNode& op, const Target& target) {
     const Region &src = op.region(0), &dst = op.region(1);
     auto si = c.frags.find(src.buffer.get()), di = c.frags.find(dst.buffer.get());
-    if (si == c.frags.end() || di == c.frags.end()) {
-        c.error(op.span, "T.reduce: source and destination must be fragments (T.alloc_fragment)",
-                "copy shared data into a fragment first");
-        return nullptr;
-    }
-    if (si->second.layout->family == "mma_c") return lowerReduceAccumulator(c, op, si->second, di->second);
-    auto p = analysis::blockParamsOf(*si->second.layout);
-    if (!p) {
-        c.error(op.span, "T.reduce: unsupported source layout '" + si->second.layout->description + "'");
-        return nullptr;
-    }
+    if (si == c.frags.end() || di == c.frags.end() || !wholeRegion(src) || !wholeRegion(dst))
+        return lowerReduceThroughShared(c, op);
+    // The shuffle lowerings: the last dim of a block fragment or an mma accumulator into its row
+    // companion. Any other pair of layouts goes through shared memory.
+    const LayoutNode &sl = *si->second.layout, &dl = *di->second.layout;
+    auto shape = constShape(*src.buffer);
+    int64_t dim = attrInt(op.attrs, "dim", -1);
+    if (shape && dim < 0) dim += static_cast<int64_t>(shape->size());
+    Layout companion = shape && shape->size() <= 2 && dim == static_cast<int64_t>(shape->size()) - 1
+                           ? (shape->size() == 2 ? analysis::rowCompanion(sl) : rowCompanion1D(sl))
+                           : nullptr;
+    if (!companion || !analysis::sameMapping(dl, *companion)) return lowerReduceThroughShared(c, op);
+    if (sl.family == "mma_c") return lowerReduceAccumulator(c, op, si->second, di->second);
+    auto p = analysis::blockParamsOf(sl);
+    if (!p) return lowerReduceThroughShared(c, op);
     std::string rop = attrStr(op.attrs, "op", "sum");
     bool clear = attrBool(op.attrs, "clear", true);
     DType acct = dst.buffer->dtype;
@@ -104,50 +124,40 @@ public:
         if (arg == 1) return attrBool(n.attrs, "clear", true) ? uint8_t(kWrite) : uint8_t(kRead | kWrite);
         return kNoAccess;
     }
-    // Round Derived (after every gemm placed its accumulator, whatever the program order): the
-    // source keeps the layout it has (block fragment or an accumulator with a row companion) or
-    // gets the cheapest block fragment; the destination is the source's row companion.
+    // Round Derived (after every gemm placed its accumulator, whatever the program order). The
+    // last dim of a 1-D/2-D fragment: the source keeps the layout it has (block fragment or an
+    // accumulator with a row companion) or gets the cheapest block fragment (or the 2-D layout
+    // whose companion an already placed destination is); an unplaced destination becomes the
+    // source's row companion, so the shuffle lowering applies. Everything else (other dims,
+    // layouts without a companion, a destination placed otherwise, shared tiles) constrains
+    // nothing here: nests and defaults place the fragments and the lowering goes through shared
+    // memory (ReduceSharedLowering.cpp).
     void layoutConstraints(LayoutRound round, LayoutSolver& s, const TileOpNode& t) const override {
         if (round != LayoutRound::Derived || !t.isRegion(0) || !t.isRegion(1)) return;
         const Buffer &src = t.region(0).buffer, &dst = t.region(1).buffer;
         if (src->scope != Scope::Fragment) return;
         auto shape = constShape(*src);
         int64_t dim = attrInt(t.attrs, "dim", -1);
-        if (!shape) return;
+        if (!shape || shape->empty()) return;
         if (dim < 0) dim += static_cast<int64_t>(shape->size());
+        if (shape->size() > 2 || dim != static_cast<int64_t>(shape->size()) - 1) return;
         std::string where = "T." + spelling(t) + " at " + LayoutSolver::lineOf(t.span);
-        if (shape->size() > 2 || dim != static_cast<int64_t>(shape->size()) - 1) {
-            s.error(t.span, where + ": only reductions over the last dimension of a 1-D or 2-D fragment are supported",
-                    "reduce along dim=-1 (transpose the tile when copying it in if needed)");
+        const bool dstFrag = dst->scope == Scope::Fragment;
+        Layout dstHave = dstFrag ? s.placed(dst) : nullptr;
+        if (Layout have = s.placed(src)) {
+            Layout companion = shape->size() == 2 ? analysis::rowCompanion(*have) : rowCompanion1D(*have);
+            if (companion && dstFrag && !dstHave) s.require(dst, companion, where, t.span);
             return;
         }
         int64_t rows = shape->size() == 2 ? (*shape)[0] : 1, cols = shape->back();
-        std::string by;
-        Layout have = s.placed(src, &by);
-        std::optional<analysis::BlockFragmentParams> p;
-        if (have) {
-            p = analysis::blockParamsOf(*have);
-            if (!p && shape->size() == 2) {
-                // Accumulators (and any layout with a row companion) reduce in place: per-thread
-                // partials, quad shuffles, then shared memory across warp columns (lower-tile-ops).
-                if (Layout rowLayout = analysis::rowCompanion(*have)) {
-                    if (dst->scope == Scope::Fragment) s.require(dst, rowLayout, where, t.span);
-                    return;
-                }
-            }
-            if (!p) {
-                s.error(t.span,
-                        where + ": cannot reduce fragment '" + src->name + "' with layout '" + have->description +
-                            "' (required by " + by + ")",
-                        "reductions read block fragments and mma accumulators; copy '" + src->name +
-                            "' through a shared tile into a fragment of its own first");
+        if (dstHave && shape->size() == 2)
+            if (Layout fitting = analysis::layoutWithRowCompanion(*dstHave, rows, cols)) {
+                s.require(src, fitting, where, t.span);
                 return;
             }
-        } else {
-            p = analysis::chooseBlockFragment(rows, cols, s.threads(), dtypeBytes(src->dtype));
-            s.require(src, analysis::makeBlockFragment(*p, shape->size() == 1), where, t.span);
-        }
-        if (dst->scope == Scope::Fragment) s.require(dst, analysis::makeRowReduced(*p), where, t.span);
+        auto p = analysis::chooseBlockFragment(rows, cols, s.threads(), dtypeBytes(src->dtype));
+        s.require(src, analysis::makeBlockFragment(p, shape->size() == 1), where, t.span);
+        if (dstFrag && !dstHave) s.require(dst, analysis::makeRowReduced(p), where, t.span);
     }
     Stmt lower(Ctx& c, const TileOpNode& n, const Target& target) const override { return lowerReduce(c, n, target); }
     void interpret(interp::detail::Machine& m, const TileOpNode& n) const override { m.tileReduce(&n); }

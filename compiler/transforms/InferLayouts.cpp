@@ -71,8 +71,6 @@ public:
         walk(m_f->body, [&](const Stmt& s) {
             if (auto* t = as<TileOpNode>(s)) tileOps.push_back(t);
         });
-        for (auto round : {ops::LayoutRound::Hardware, ops::LayoutRound::Derived})
-            for (auto* t : tileOps) ops::get(t->op).layoutConstraints(round, *this, *t);
         walk(m_f->body, [&](const Stmt& s) {
             if (auto* fr = as<ForNode>(s); fr && fr->forKind == ForKind::Parallel && !m_innerParallel.count(fr)) {
                 nests.push_back(fr);
@@ -80,7 +78,13 @@ public:
                     m_innerParallel.insert(l);
             }
         });
+        for (auto* t : tileOps) ops::get(t->op).layoutConstraints(ops::LayoutRound::Hardware, *this, *t);
+        // Scalar accesses before the derived round: a reduction whose result is read as a scalar
+        // (`amax[0]` outside T.Parallel) then sees its destination replicated and reduces into
+        // it through shared memory instead of claiming a row layout for it.
         scalarAccesses(nests);
+        replicatedReads(nests);
+        for (auto* t : tileOps) ops::get(t->op).layoutConstraints(ops::LayoutRound::Derived, *this, *t);
         while (!nests.empty() && !m_ctx.diags.hasErrors()) {
             bool progress = false;
             for (size_t k = 0; k < nests.size();) {
@@ -96,8 +100,15 @@ public:
             // a nest's own requirement wins, and the copy converts (lower-tile-ops).
             if (!progress) progress = propagate(tileOps);
             if (!progress) {
-                parallelNest(*nests.front());
-                nests.erase(nests.begin());
+                // The first nest of the highest rank takes the default: a 2-D nest reading row
+                // values x[i] places x as its row companion, and a 1-D nest writing x then
+                // follows (defaulting the 1-D nest first would give x a layout no 2-D nest
+                // can read it with).
+                size_t pick = 0;
+                for (size_t k = 1; k < nests.size(); ++k)
+                    if (nestVars(*nests[k]).size() > nestVars(*nests[pick]).size()) pick = k;
+                parallelNest(*nests[pick]);
+                nests.erase(nests.begin() + static_cast<long>(pick));
             }
         }
         propagate(tileOps);
@@ -210,6 +221,46 @@ private:
              });
     }
 
+    // The loop variables of the maximal Parallel nest starting at `outer`.
+    static std::vector<const VarNode*> nestVars(const ForNode& outer) {
+        std::vector<const VarNode*> vars{outer.var.get()};
+        for (auto* l = as<ForNode>(outer.body); l && l->forKind == ForKind::Parallel; l = as<ForNode>(l->body))
+            vars.push_back(l->var.get());
+        return vars;
+    }
+
+    // How a Parallel nest over `vars` indexes a fragment: by the loop variables in order, by the
+    // first one only (row values of a 2-D nest), at constant indices (a broadcast), or otherwise.
+    enum class NestAccess { Aligned, RowValue, Fixed, Other };
+    static NestAccess classifyAccess(const std::vector<Expr>& idx, const std::vector<const VarNode*>& vars) {
+        bool fixed = !idx.empty();
+        for (auto& e : idx) fixed &= constInt(e).has_value();
+        if (fixed) return NestAccess::Fixed;
+        bool aligned = idx.size() == vars.size();
+        for (size_t d = 0; aligned && d < idx.size(); ++d) aligned = idx[d].get() == vars[d];
+        if (aligned) return NestAccess::Aligned;
+        if (vars.size() == 2 && idx.size() == 1 && idx[0].get() == vars[0]) return NestAccess::RowValue;
+        return NestAccess::Other;
+    }
+
+    // Fragments read inside T.Parallel at other indices (`mask[j]` in a nest over (i, j), `a[k, i]`
+    // with a serial k) are held whole by every thread (TileLang's replicated fragment), decided
+    // before any nest is placed so that the nests writing them take that layout. Writes at such
+    // indices stay an error (parallelNest): a thread would update only its own copy.
+    void replicatedReads(const std::vector<const ForNode*>& nests) {
+        for (auto* n : nests) {
+            auto vars = nestVars(*n);
+            walk(n->body, [](const Stmt&) {}, [&](const Expr& e) {
+                auto* l = as<LoadNode>(e);
+                if (!l || l->buffer->scope != Scope::Fragment || m_req.count(l->buffer->name)) return;
+                if (classifyAccess(l->indices, vars) != NestAccess::Other) return;
+                if (auto shape = constShape(*l->buffer); shape && !shape->empty())
+                    require(l->buffer, makeReplicated(*shape, m_threads),
+                            "the read at " + spanText(l->span) + " (indices other than the T.Parallel loop variables)", l->span);
+            });
+        }
+    }
+
     // Whether a Parallel nest reads or writes a fragment that already has a layout.
     bool nestTouchesPlaced(const ForNode& outer) {
         bool placed = false;
@@ -277,20 +328,27 @@ private:
             std::vector<int64_t> idx;
             Span span;
         };
-        std::vector<Broadcast> broadcasts;
+        std::vector<Broadcast> broadcasts, replicatedReads;
+        std::vector<const VarNode*> vars;
+        for (auto* l : nest) vars.push_back(l->var.get());
         bool bad = false;
         auto classify = [&](const Buffer& b, const std::vector<Expr>& idx, Span sp, bool isLoad) {
             if (b->scope != Scope::Fragment) return;
             // `x[i] / s[0]`: a read at a fixed index of a fragment that every thread running the
             // loop holds (the result of a full reduction) is a broadcast; checked below.
-            std::vector<int64_t> at;
-            for (auto& e : idx)
-                if (auto c = constInt(e)) at.push_back(*c);
-            if (isLoad && !idx.empty() && at.size() == idx.size()) return broadcasts.push_back({b, at, sp});
-            bool isAligned = idx.size() == nest.size();
-            for (size_t d = 0; isAligned && d < idx.size(); ++d) isAligned = idx[d].get() == nest[d]->var.get();
-            if (isAligned) return aligned.push_back(b);
-            if (nest.size() == 2 && idx.size() == 1 && idx[0].get() == nest[0]->var.get()) return rowVecs.push_back(b);
+            NestAccess how = classifyAccess(idx, vars);
+            if (isLoad && how == NestAccess::Fixed) {
+                std::vector<int64_t> at;
+                for (auto& e : idx) at.push_back(*constInt(e));
+                return broadcasts.push_back({b, at, sp});
+            }
+            if (how == NestAccess::Aligned) return aligned.push_back(b);
+            if (how == NestAccess::RowValue) return rowVecs.push_back(b);
+            // Any other read (`mask[j]` in a nest over (i, j), `a[k, i]` with a serial k, a
+            // transposed tile): every thread running the loop may need any element, so the
+            // fragment is held whole by every thread (TileLang's replicated fragment). Writes
+            // must stay aligned: a thread would update only its own copy.
+            if (isLoad) return replicatedReads.push_back({b, {}, sp});
             bad = true;
             m_ctx.diags.error(sp, "fragment '" + b->name + "' must be indexed by the T.Parallel loop variables in order (" +
                                       nest[0]->var->name + (nest.size() > 1 ? ", " + nest[1]->var->name : std::string()) + ")",
@@ -335,6 +393,10 @@ private:
             return;
         }
         for (auto& b : aligned) require(b, loop, where, outer.span);
+        for (auto& rd : replicatedReads)
+            if (auto shape = constShape(*rd.buffer); shape && !shape->empty())
+                require(rd.buffer, makeReplicated(*shape, m_threads),
+                        "the read at " + spanText(rd.span) + " (indices other than the T.Parallel loop variables)", rd.span);
         if (!rowVecs.empty()) {
             Layout rows = rowCompanion(*loop);
             if (!rows) {

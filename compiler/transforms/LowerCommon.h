@@ -59,6 +59,12 @@ ir::Stmt clearAccumulator(Ctx& c, const LoweredFragment& f, ir::DType t, Span sp
 /// T.copy (compiler/ops/CopyLowering.cpp); the target picks the copy engine. Also used by other
 /// ops' lowerings that stage a tile (gemm's register A operand).
 ir::Stmt lowerCopy(Ctx& c, const ir::TileOpNode& op, const Target& target);
+/// Moves a fragment region to or from a shared/global region (`fragIsDst` says which side is
+/// the fragment): each thread walks its registers through the fragment layout's inverse,
+/// guarded for padding, sub-regions and global bounds; replicated values are stored once.
+/// `op` gives the span and the diagnostics' subject. CopyLowering.cpp; also used by ops that
+/// stage a fragment through shared memory (layout conversions, general reductions).
+ir::Stmt copyFragment(Ctx& c, const ir::TileOpNode& op, const ir::Region& src, const ir::Region& dst, bool fragIsDst);
 /// Lowers a Parallel nest whose outer loop carries attr layout_key; `body` already had its
 /// nested tile ops lowered.
 ir::Stmt lowerParallel(Ctx& c, const ir::ForNode& outer);

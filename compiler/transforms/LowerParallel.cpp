@@ -47,6 +47,13 @@ private:
             for (size_t d = 0; d < indices.size() && d < f.layout->inputs.size(); ++d) m[f.layout->inputs[d].get()] = indices[d];
             return substitute(f.layout->local, m);
         }
+        if (f.layout->family == "replicated" && indices.size() == f.layout->inputs.size()) {
+            // Every thread holds every element (infer-layouts chose it for reads at other
+            // indices): the register is the element's row-major index, whatever the loop.
+            std::unordered_map<const VarNode*, Expr> m;
+            for (size_t d = 0; d < indices.size(); ++d) m[f.layout->inputs[d].get()] = mutate(indices[d]);
+            return substitute(f.layout->local, m);
+        }
         if (indices.size() == 1 && m_vars.size() == 2 && indices[0].get() == m_vars[0] && rowCompanionOfLoop(*f.layout)) {
             std::unordered_map<const VarNode*, Expr> m{{f.layout->inputs[0].get(), m_idx[0]}};
             return substitute(f.layout->local, m);
