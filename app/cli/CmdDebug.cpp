@@ -5,12 +5,14 @@
 #include <cmath>
 #include <cstdio>
 #include <iostream>
+#include <set>
 #include <sstream>
 
 #include "app/cli/Commands.h"
 #include "app/cli/RunSupport.h"
 #include "compiler/LaunchArgs.h"
 #include "compiler/debugger/Debugger.h"
+#include "compiler/ir/Functor.h"
 #include "compiler/ir/Printer.h"
 
 namespace ts::cli {
@@ -136,6 +138,25 @@ int runDebug(const DebugCommand& c) {
             set.tensors[i].data.assign(static_cast<size_t>(set.tensors[i].numel()), std::nan(""));
     std::cout << "inputs: seed " << set.seed << "\n";
 
+    if (!c.breakLines.empty()) {
+        // A breakpoint on a line without a statement (blank, comment, a decorator) would never
+        // stop: say so and name the nearest lines that can stop, instead of running to the end.
+        std::set<uint32_t> lines;
+        if (r.lowered)
+            ir::walk(r.lowered->body, [&](const ir::Stmt& st) {
+                if (st && st->span.valid()) lines.insert(st->span.line);
+            });
+        for (int line : c.breakLines) {
+            if (lines.count(uint32_t(line))) continue;
+            auto after = lines.lower_bound(uint32_t(std::max(line, 0)));
+            std::cerr << r.source->path() << ":" << line
+                      << ": error: --break: no statement of the kernel is on this line";
+            if (after != lines.begin()) std::cerr << "; previous line with code: " << *std::prev(after);
+            if (after != lines.end()) std::cerr << "; next line with code: " << *after;
+            std::cerr << "\n";
+            return 2;
+        }
+    }
     dbg::Debugger d(r.lowered, r.elaborated, std::move(set.tensors), opts);
     for (int line : c.breakLines) d.addBreakpoint(dbg::Breakpoint::atLine(uint32_t(line)));
     for (auto& op : c.breakOps) {

@@ -58,7 +58,7 @@ int runKernels(const CompileFlags& flags) {
         std::cout << "      params: " << (k.params.empty() ? "(none)" : joined(k.params, " "))
                   << "\n";
     }
-    std::cout << "select one with --kernel NAME (tilec compile|run|bench), or --kernel all\n";
+    std::cout << "select one with --kernel NAME (tilec compile|run|bench|debug|validate|timeline|export), or --kernel all\n";
     return 0;
 }
 

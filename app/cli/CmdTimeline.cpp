@@ -96,6 +96,18 @@ void printText(const TimelineResult& t, const std::string& file) {
 }  // namespace
 
 int runTimeline(const TimelineCommand& c) {
+    {
+        // The plan of a kernel that cannot build (e.g. stages that overflow shared memory) would
+        // mislead: the whole compile runs first and its errors stop the timeline.
+        CompileOptions full;
+        full.recordSnapshots = false;
+        auto whole = compileFile(c.flags, full);
+        if (!whole) return 1;
+        if (!whole->ok) {
+            printDiagnostics(*whole);
+            return 1;
+        }
+    }
     CompileOptions opts;
     opts.stopAfter = "plan-pipelines";
     opts.recordSnapshots = false;

@@ -265,7 +265,13 @@ std::optional<double> Debugger::watch(const std::string& expr, int32_t thread,
                     result = e.value;
                     mine = true;
                 }
-            if (!mine) {
+            bool inside = true;
+            for (size_t d = 0; d < idx.size(); ++d)
+                if (idx[d] < 0 || idx[d] >= l->shape[d]) inside = false;
+            if (!mine && !inside) {
+                why = w->name + "[" + indexText(idx) + "] is outside the fragment (shape " +
+                      indexText(l->shape) + ")";
+            } else if (!mine) {
                 auto owner = analysis::fragmentLocate(*l, idx);
                 why = w->name + "[" + indexText(idx) + "] is " +
                       (owner ? "held by thread " + std::to_string(owner->first) + " (register " +

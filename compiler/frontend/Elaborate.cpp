@@ -624,8 +624,10 @@ ir::PrimFunc Elaborator::finish(const std::string& name, ir::Stmt body, Span spa
             if (auto* c = ir::as<ir::CallNode>(e); c && c->op == ir::intrin::kAtomicPrev && c->args.size() == 3)
                 if (auto* l = ir::as<ir::LoadNode>(c->args[1])) written.insert(l->buffer.get());
         });
-        for (int i = 0; i < n; ++i)
-            if (written.count(m_params[static_cast<size_t>(i)].get())) f->outputs.push_back(i);
+        // Indices into the tensor parameters: n counts scalar parameters too when the
+        // signature mixes them (fuzz finding, corpus autotune_test_tilelang_autotune_scalar_inputs).
+        for (size_t i = 0; i < m_params.size(); ++i)
+            if (written.count(m_params[i].get())) f->outputs.push_back(static_cast<int>(i));
     }
     return f;
 }

@@ -278,7 +278,11 @@ void Machine::execAlloc(const AllocNode* a) {
     if (st.global)
         fail(a->span, "'" + b->name + "' is a kernel parameter and cannot be allocated again");
     int64_t need = setGeometry(*this, st, *b, a->span);
-    double init = a->init ? roundValue(b->dtype, evalValue(a->init.get())) : 0.0;
+    // Float memory starts as NaN, as on the thread interpreter: a kernel that forgets T.clear
+    // (or reads a tile before writing it) gives NaN here too, not a plausible zero-based result.
+    double init = a->init               ? roundValue(b->dtype, evalValue(a->init.get()))
+                  : isFloat(b->dtype)   ? std::nan("")
+                                        : 0.0;
     st.own.assign(static_cast<size_t>(need), init);
     st.data = st.own.data();
     st.size = need;

@@ -78,6 +78,7 @@ Comparison compareFloats(std::span<const double> a, std::span<const double> r, d
         }
     }
     c.relL2 = refSq > 0 ? std::sqrt(errSq / refSq) : (errSq > 0 ? INFINITY : 0.0);
+    c.finitePairs = finitePairs;
     // Second pass for the location of the first notable error, relative to the data's scale.
     const double rms = finitePairs ? std::sqrt(refSq / static_cast<double>(finitePairs)) : 0.0;
     for (size_t i = 0; i < a.size(); ++i) {
@@ -195,7 +196,10 @@ std::string indexText(std::span<const int64_t> shape, int64_t flat) {
 
 std::string describe(const Comparison& c, const HostTensor* actual, const HostTensor* reference) {
     std::string s;
-    if (c.tolerance > 0)
+    if (c.tolerance > 0 && c.finitePairs == 0 && c.nonFiniteMismatches > 0)
+        // rel-L2 over zero finite pairs would print 0, which reads as a perfect match.
+        s = "rel-L2 n/a (no element is finite in both), " + std::to_string(c.nanCount) + " NaN";
+    else if (c.tolerance > 0)
         s = "rel-L2 " + sci(c.relL2) + " (tol " + sci(c.tolerance) + "), max-abs " + sci(c.maxAbs) +
             ", " + std::to_string(c.nanCount) + " NaN";
     else

@@ -37,6 +37,7 @@ struct Comparison {
     /// for floats a non-finite mismatch or |a - r| > tol * (|r| + rms(r)). Points the user at a
     /// place to look; pass/fail for floats is decided by relL2 and the NaN rule only.
     int64_t firstBadIndex = -1;
+    int64_t finitePairs = -1;  ///< floats: elements finite in both (relL2's support); -1 = n/a
     double tolerance = 0;  ///< rel-L2 tolerance applied (0 = exact)
     bool pass = false;
 };

@@ -115,6 +115,14 @@ TEST(CheckCompare, TensorsAndMessages) {
         describe(c, &act, &ref),
         "rel-L2 0.0e+00 (tol 1.0e-05), max-abs 0.0e+00, 1 NaN: FAIL; first bad element [1, 1]: "
         "got nan, expected 5");
+    // All NaN: no finite pair, so no rel-L2 at all (printing 0 would read as a perfect match).
+    ts::HostTensor nan = ref;
+    for (auto& v : nan.data) v = kNaN;
+    Comparison cn = compare(nan, ref);
+    EXPECT_EQ(cn.finitePairs, 0);
+    EXPECT_EQ(describe(cn, &nan, &ref),
+              "rel-L2 n/a (no element is finite in both), 6 NaN: FAIL; first bad element [0, 0]: "
+              "got nan, expected 1");
     ts::HostTensor other = ts::makeHostTensor(DType::Float32, {3, 2}, {1, 2, 3, 4, 5, 6});
     EXPECT_THROW(compare(other, ref), std::invalid_argument);
     EXPECT_THROW(compare(std::vector<double>{1}, std::vector<double>{1, 2}, DType::Float32),

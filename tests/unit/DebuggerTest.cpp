@@ -107,6 +107,10 @@ TEST(Debugger, GemmBreakStepAndReadAFragmentOfThread5) {
     // An element another thread holds is named with its owner.
     EXPECT_FALSE(d.watch("C_local[0, 0]", 5, why));
     EXPECT_NE(why.find("held by thread 0"), std::string::npos) << why;
+    // Outside the fragment's logical shape: said so, not attributed to a thread by wrapping.
+    EXPECT_FALSE(d.watch("C_local[999, 0]", 5, why));
+    EXPECT_NE(why.find("outside the fragment"), std::string::npos) << why;
+    EXPECT_EQ(why.find("held by thread"), std::string::npos) << why;
     // Variables as the thread sees them.
     auto tx = d.watch("tx", 5, why);
     ASSERT_TRUE(tx) << why;

@@ -269,6 +269,27 @@ def f(n=64):
     EXPECT_EQ(bad->firstError()->message, "out_idx 3 is out of range for 3 tensor parameters");
 }
 
+TEST(ElaborateTest, WrittenOutputsIndexTensorsWhenScalarsFollow) {
+    // Fuzz finding (ASan heap overflow): output detection walked the signature (tensors and
+    // scalars) but indexed the tensor list. Tensor, scalar, tensor: the written outputs are the
+    // tensor indices {0, 1}, never past the two tensors.
+    auto e = elaborateText(R"(import tilelang
+import tilelang.language as T
+@tilelang.jit
+def f(n=64):
+    @T.prim_func
+    def main(A: T.Tensor((n,), "float32"), s: T.float32, B: T.Tensor((n,), "float32")):
+        with T.Kernel(1, threads=64) as bx:
+            for i in T.Parallel(n):
+                A[i] += s
+                B[i] = A[i]
+    return main
+)");
+    ASSERT_TRUE(e->result.func) << e->firstError()->message;
+    EXPECT_EQ(e->result.func->outputs, (std::vector<int>{0, 1}));
+    EXPECT_EQ(e->result.func->params.size(), 2u);
+}
+
 TEST(ElaborateTest, EagerKernel) {
     std::string src = R"(import tilelang
 import tilelang.language as T

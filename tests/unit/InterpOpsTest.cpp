@@ -333,3 +333,23 @@ TEST(InterpOps, StridedParameterIsAddressedThroughItsStrides) {
     for (int i = 0; i < 4; ++i)
         for (int j = 0; j < 3; ++j) EXPECT_EQ(args[1].data[i * 3 + j], i + 4 * j);
 }
+
+TEST(InterpOps, UnwrittenFloatTilesAreNaNIntegerTilesZero) {
+    // A kernel that forgets T.clear must not look right here while the thread interpreter and
+    // the GPU (poisoned runs) give NaN: float tiles start as NaN, integer tiles as 0.
+    const int64_t n = 8;
+    Buffer Y = buffer("Y", {n}, F32), Z = buffer("Z", {n}, ts::ir::DType::Int32);
+    Buffer acc = fragment("acc", {n}, F32), cnt = fragment("cnt", {n}, ts::ir::DType::Int32);
+    Var bx = blockVar("bx", 0), i = makeVar("i");
+    Stmt body = seq({alloc(acc), alloc(cnt),
+                     par(i, n, store(acc, {i}, binary(BinOp::Add, load(acc, {i}), floatImm(1.0)))),
+                     copy(whole(acc), whole(Y)), copy(whole(cnt), whole(Z))});
+    std::vector<HostTensor> args{filledTensor(F32, {n}, 5.0),
+                                 filledTensor(ts::ir::DType::Int32, {n}, 7.0)};
+    auto r = ts::interp::run(func("noclear", {Y, Z}, kernel({ci(1)}, {bx}, body)), args);
+    ASSERT_INTERP_OK(r);
+    for (int64_t k = 0; k < n; ++k) {
+        EXPECT_TRUE(std::isnan(args[0].data[k])) << k;
+        EXPECT_EQ(args[1].data[k], 0.0) << k;
+    }
+}
