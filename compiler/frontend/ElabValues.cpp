@@ -118,6 +118,14 @@ std::optional<Value> BufferValue::getItem(Interp& in, const Value& index, Span s
             ai.isSlice = true;
             if (!sl.lower.isNone()) ai.lower = el.toExpr(sl.lower, s, "a slice bound");
             if (!sl.upper.isNone()) ai.upper = el.toExpr(sl.upper, s, "a slice bound");
+            // Fuzz finding: a float bound (e.g. -T.infinity) made an int/float extent the
+            // verifier rejects; slice bounds are indices, so the same rule as a point index.
+            for (const ir::Expr* b : {&ai.lower, &ai.upper})
+                if (*b && ir::isFloat((*b)->dtype))
+                    throw CompileError(s,
+                                       "slice bound of '" + buffer->name + "' is a " +
+                                           std::string(ir::dtypeName((*b)->dtype)) + " value",
+                                       "slice bounds must be integers; convert with T.cast(x, \"int32\")");
         } else {
             ai.point = el.toExpr(v, s, "an index of '" + buffer->name + "'");
             if (ir::isFloat(ai.point->dtype))
