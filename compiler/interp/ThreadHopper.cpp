@@ -15,6 +15,27 @@
 namespace ts::interp::detail {
 using namespace ts::ir;
 
+namespace {
+/// C += A (M x K, row-major in `tileA`) * B (K x N in `tileB`) into each thread's accumulator
+/// registers at `acc` (register r of thread t holds C[acc[t * kAcc + r]]); shared by wgmma ss
+/// and rs, which differ only in where A comes from.
+void accumulateWgmma(const Address& C, const std::vector<std::pair<int32_t, int32_t>>& acc,
+                     int32_t threads, int64_t K, int64_t N, const std::vector<double>& tileA,
+                     const std::vector<double>& tileB, std::vector<double>& tileBt) {
+    const int64_t kAcc = static_cast<int64_t>(acc.size()) / threads;
+    tileBt.resize(tileB.size());
+    for (int64_t k = 0; k < K; ++k)
+        for (int64_t j = 0; j < N; ++j) tileBt[j * K + k] = tileB[k * N + j];
+    for (int32_t t = 0; t < threads; ++t) {
+        double* regs = C.buf->data + int64_t(t) * C.buf->threadStride + C.off;
+        for (int64_t r = 0; r < kAcc; ++r) {
+            auto [i, j] = acc[t * kAcc + r];
+            regs[r] = mmaAccumulate(regs[r], tileA.data() + i * K, 1, tileBt.data() + j * K, 1, K, 16, C.buf->dtype);
+        }
+    }
+}
+}  // namespace
+
 MbarrierState& ThreadMachine::mbarrierAt(const Address& a, const Span& at) {
     auto it = m_mbarriers.find({a.buf, a.off});
     if (it == m_mbarriers.end())
@@ -147,16 +168,7 @@ void ThreadMachine::wgmmaSS(const CallNode* c, const ThreadList& act) {
     readGemmOperand(B, K, N, [&](int64_t k, int64_t j) {
         return TB ? analysis::wgmmaSharedOffset(plan->b, j, k) : analysis::wgmmaSharedOffset(plan->b, k, j);
     }, m_tileB, c->span, "tl.wgmma_ss");
-    m_tileBt.resize(m_tileB.size());
-    for (int64_t k = 0; k < K; ++k)
-        for (int64_t j = 0; j < N; ++j) m_tileBt[j * K + k] = m_tileB[k * N + j];
-    for (int32_t t = 0; t < m_threads; ++t) {
-        double* regs = C.buf->data + int64_t(t) * C.buf->threadStride + C.off;
-        for (int64_t r = 0; r < kAcc; ++r) {
-            auto [i, j] = acc[t * kAcc + r];
-            regs[r] = mmaAccumulate(regs[r], m_tileA.data() + i * K, 1, m_tileBt.data() + j * K, 1, K, 16, C.buf->dtype);
-        }
-    }
+    accumulateWgmma(C, acc, m_threads, K, N, m_tileA, m_tileB, m_tileBt);
 }
 
 // tl.wgmma_rs(A regs, B, C, M, N, K, warpgroups, tb): A from registers. The interpreter reads A
@@ -205,16 +217,7 @@ void ThreadMachine::wgmmaRS(const CallNode* c, const ThreadList& act) {
     readGemmOperand(B, K, N, [&](int64_t k, int64_t j) {
         return TB ? analysis::wgmmaSharedOffset(plan->b, j, k) : analysis::wgmmaSharedOffset(plan->b, k, j);
     }, m_tileB, c->span, "tl.wgmma_rs");
-    m_tileBt.resize(m_tileB.size());
-    for (int64_t k = 0; k < K; ++k)
-        for (int64_t j = 0; j < N; ++j) m_tileBt[j * K + k] = m_tileB[k * N + j];
-    for (int32_t t = 0; t < m_threads; ++t) {
-        double* regs = C.buf->data + int64_t(t) * C.buf->threadStride + C.off;
-        for (int64_t r = 0; r < kAcc; ++r) {
-            auto [i, j] = acc[t * kAcc + r];
-            regs[r] = mmaAccumulate(regs[r], m_tileA.data() + i * K, 1, m_tileBt.data() + j * K, 1, K, 16, C.buf->dtype);
-        }
-    }
+    accumulateWgmma(C, acc, m_threads, K, N, m_tileA, m_tileB, m_tileBt);
 }
 
 }  // namespace ts::interp::detail
