@@ -24,6 +24,8 @@ import torch.nn.functional as F
 @tilelang.jit(out_idx=[3])
 def flash_attn_fwd(batch=1, heads=4, seq_len=100, dim=64, groups=1, is_causal=False, block_M=64,
                    block_N=64, num_stages=2, threads=128, dtype="float16"):
+    # A query head past the last whole group would read a K/V head that does not exist.
+    assert heads % groups == 0, "heads must be a multiple of groups"
     kv_heads = heads // groups
     qk_scale = 1.4426950408889634 / dim**0.5  # log2(e) / sqrt(dim)
     acc = "float32"
