@@ -6,7 +6,9 @@
 #include <optional>
 
 #include "app/cli/Commands.h"
+#include "profiler/DeviceCompile.h"
 #include "profiler/cuda/Nvrtc.h"
+#include "profiler/hip/Hiprtc.h"
 
 namespace ts::cli {
 
@@ -89,8 +91,10 @@ int runCompileAll(const CompileCommand& c) {
             return 1;
         }
     }
+    const auto selTarget = parseTarget(c.flags.target.empty() ? defaultTarget() : c.flags.target);
     std::string why;
-    const bool nvrtc = !c.noNvrtc && rt::nvrtcAvailable(&why);
+    const bool nvrtc = !c.noNvrtc && (selTarget && selTarget->isHip() ? rt::hiprtcAvailable(&why)
+                                                                      : rt::nvrtcAvailable(&why));
     int failed = 0;
     bool first = true;
     for (auto& k : *kernels) {
@@ -119,19 +123,19 @@ int runCompileAll(const CompileCommand& c) {
         std::string nv = "nvrtc skipped";
         if (nvrtc) {
             auto target = parseTarget(f.target.empty() ? defaultTarget() : f.target);
-            auto res = rt::compileCuda(r->cuda, target->arch(), {}, !c.noCache);
+            auto res = rt::compileDeviceSource(r->cuda, target->arch(), !c.noCache);
             if (!res.ok) {
-                std::cerr << "tilec: error: NVRTC rejected the generated CUDA of kernel '" << k.name
+                std::cerr << "tilec: error: " << res.compiler << " rejected the generated code of kernel '" << k.name
                           << "' (a compiler bug):\n"
                           << res.log;
-                std::snprintf(line, sizeof line, "%-28s error (NVRTC)\n", k.name.c_str());
+                std::snprintf(line, sizeof line, "%-28s error (%s)\n", k.name.c_str(), res.compiler.c_str());
                 std::cout << line;
                 ++failed;
                 continue;
             }
             char buf[96];
-            std::snprintf(buf, sizeof buf, "nvrtc %s %.0f ms%s", target->arch().c_str(),
-                          res.compileMs, res.cacheHit ? " (cached)" : "");
+            std::snprintf(buf, sizeof buf, "%s %s %.0f ms%s", res.compiler.c_str(),
+                          target->arch().c_str(), res.ms, res.cacheHit ? " (cached)" : "");
             nv = buf;
         }
         std::snprintf(

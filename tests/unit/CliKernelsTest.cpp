@@ -2,6 +2,7 @@
 // `tilec kernels`, `compile --kernel all`, `run --kernel NAME --ref PATH` on the tile
 // interpreter against the float64 reference, the pragma's @kernel/@ref, and the error texts.
 #include "CliTestUtil.h"
+#include "profiler/hip/Hiprtc.h"
 
 using namespace ts::cli;
 using namespace ts::cli::test;
@@ -67,6 +68,21 @@ TEST(CliKernels, CompileAllReportsEachKernel) {
     EXPECT_EQ(bad.rc, 1);
     EXPECT_TRUE(contains(bad.err, "--param blockM: no kernel of")) << bad.err;
     EXPECT_TRUE(contains(bad.err, "row_mean(M, N, block_M, threads)")) << bad.err;
+}
+
+TEST(CliKernels, CompileAllForHipChecksEachKernelWithHiprtc) {
+    // hip:gfx90a: every kernel's HIP is compiled by hiprtc for gfx90a (not NVRTC), named so.
+    std::string why;
+    if (!ts::rt::hiprtcAvailable(&why)) GTEST_SKIP() << why;
+    CompileCommand c;
+    c.flags.file = kProgram;
+    c.flags.kernel = "all";
+    c.flags.target = "hip:gfx90a";
+    auto o = captureCli([&] { return runCompileAll(c); });
+    EXPECT_EQ(o.rc, 0) << o.err;
+    EXPECT_TRUE(contains(o.out, "3 of 3 kernels compiled")) << o.out;
+    EXPECT_TRUE(contains(o.out, "hiprtc gfx90a")) << o.out;
+    EXPECT_FALSE(contains(o.out + o.err, "NVRTC")) << o.out << o.err;
 }
 
 TEST(CliKernels, CompileAllFailsWhenOneKernelFails) {
