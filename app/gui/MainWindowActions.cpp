@@ -63,7 +63,7 @@ void MainWindow::createActions() {
     connect(addAction("file.saveAs", tr("Save &As…"), tr("File"), QKeySequence("Ctrl+Shift+S")),
             &QAction::triggered, this, &MainWindow::saveAs);
     connect(
-        addAction("file.export", tr("&Export nvcc Project…"), tr("File"), QKeySequence("Ctrl+E")),
+        addAction("file.export", tr("&Export Project (nvcc / hipcc)…"), tr("File"), QKeySequence("Ctrl+E")),
         &QAction::triggered, this, &MainWindow::exportProjectInteractive);
     connect(addAction("file.loadMeasuredBanks", tr("Load &Measured Bank Counters…"), tr("File")),
             &QAction::triggered, this, [this] {
@@ -332,11 +332,13 @@ void MainWindow::exportProjectInteractive() {
         m_session->path().isEmpty() ? QDir::homePath() : QFileInfo(m_session->path()).path();
     QString stem = m_session->path().isEmpty() ? QStringLiteral("kernel")
                                                : QFileInfo(m_session->path()).completeBaseName();
-    QString dir = QFileDialog::getSaveFileName(this, tr("Export nvcc project to folder"),
+    auto target = parseTarget(m_session->target().toStdString());
+    // The exporter writes an nvcc or a hipcc project by target; the dialogs name the right one.
+    const QString toolchain = target && target->isHip() ? QStringLiteral("hipcc") : QStringLiteral("nvcc");
+    QString dir = QFileDialog::getSaveFileName(this, tr("Export %1 project to folder").arg(toolchain),
                                                base + "/" + stem + "_export", QString(), nullptr,
                                                QFileDialog::ShowDirsOnly);
     if (dir.isEmpty()) return;
-    auto target = parseTarget(m_session->target().toStdString());
     std::string error;
     auto files =
         cli::exportProject(*r,
@@ -351,8 +353,8 @@ void MainWindow::exportProjectInteractive() {
     for (const auto& f : files) names << QString::fromStdString(f);
     QMessageBox::information(
         this, tr("Export"),
-        tr("Wrote %1 to %2.\n\nBuild it with `make` (nvcc) or CMake; run ./%3.")
-            .arg(names.join(", "), dir, stem));
+        tr("Wrote %1 to %2.\n\nBuild it with `make` (%3) or CMake; run ./%4.")
+            .arg(names.join(", "), dir, toolchain, stem));
 }
 
 }  // namespace ts::gui
