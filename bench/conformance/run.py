@@ -61,7 +61,18 @@ def run_cmd(cmd, timeout, env=None):
 DIAG_RX = re.compile(r"(internal error.*|error:.*|Error.*)")
 
 
+def check_lines(out):
+    """The per-output check lines of a run ("  dQ: rel-L2 3.1e-02 (tol 1.0e-02), ...: FAIL")."""
+    return [l.strip()[:300] for l in out.splitlines()
+            if re.match(r"^\s+\S+: .*\b(PASS|FAIL)\b", l)]
+
+
 def first_diag(out):
+    # A mismatch: the first failing output's line (its rel-L2 and first bad element), not "FAIL".
+    if re.search(r"^FAIL$", out, re.M):
+        bad = [l for l in check_lines(out) if re.search(r"\bFAIL\b", l)]
+        if bad:
+            return bad[0]
     for line in out.splitlines():
         if INTERNAL_RX.search(line) or re.search(r"\berror\b", line):
             return line.strip()[:300]
@@ -242,6 +253,8 @@ def one_kernel(tc, corpus, f, k, default_kernel, a):
                       "cmd": " ".join(shlex.quote(c) for c in cmd[1:])}
         if st not in ("match", "no-reference"):
             rec["gpu"]["first"] = first_diag(out)
+        if st in ("match", "mismatch"):
+            rec["gpu"]["checks"] = check_lines(out)  # every output's rel-L2, passing ones too
     return rec
 
 
@@ -255,6 +268,10 @@ def default_kernel_of(f):
 
 # ---- error classes: a first diagnostic line without its location and names --------------------
 def error_class(line):
+    # an output check line (first_diag of a mismatch): one class per kind of miss, not per value
+    m = re.match(r"^\S+: (rel-L2|\d+ mismatching).*\bFAIL\b", line or "")
+    if m:
+        return "FAIL: an output over its tolerance" + (" (NaN)" if re.search(r"[1-9]\d* NaN", line) else "")
     s = re.sub(r"^.*?:\d+:\d+:\s*", "", line)          # file:line:col:
     s = re.sub(r"^\S*\.py:\s*", "", s)                   # file: (no position)
     s = re.sub(r"^tilec: ", "", s)
