@@ -636,6 +636,34 @@ ir::PrimFunc Elaborator::finish(const std::string& name, ir::Stmt body, Span spa
 
 // ---- public API ---------------------------------------------------------------------------------
 
+namespace {
+const char* const kFlopsNames[] = {"flops", "total_flops"};
+const char* const kBytesNames[] = {"bytes", "total_bytes"};
+
+/// The flop (bytes) site of kernel `e`: a `flops = ...` / `total_flops = ...` assignment
+/// (`bytes` / `total_bytes`) among the statements of e's own factory body, else the file's site
+/// (Module::flops/bytes). Files with several kernels (preprocess + main + postprocess) count each
+/// kernel's work where it is defined; the local is unused Python, so TileLang runs them too. Only
+/// factories: the body of an eager function or a bare prim_func is kernel code.
+std::optional<MetaSite> workSite(const Module& mod, const KernelEntry& e, const char* const (&names)[2]) {
+    if (e.pattern == EntryPattern::Factory && e.func) {
+        const ast::Block& b = e.func->body;
+        for (size_t i = 0; i < b.size(); ++i) {
+            const ast::Expr* target = nullptr;
+            const ast::Expr* value = nullptr;
+            if (auto a = ast::as<ast::Assign>(b[i]); a && a->targets.size() == 1)
+                target = a->targets[0], value = a->value;
+            if (auto a = ast::as<ast::AnnAssign>(b[i]); a && a->value) target = a->target, value = a->value;
+            auto n = ast::as<ast::Name>(target);
+            if (!n) continue;
+            for (const char* k : names)
+                if (n->id == k) return MetaSite{n->id, value, &b, i, e.func};
+        }
+    }
+    return names == kFlopsNames ? mod.flops() : mod.bytes();
+}
+}  // namespace
+
 ir::PrimFunc elaborate(const Module& mod, const KernelEntry& entry, const ParamBindings& params,
                        DiagnosticEngine& diags) {
     DiagnosticEngine warnings;
@@ -734,11 +762,11 @@ FrontendResult runFrontend(std::shared_ptr<const Module> mod, const KernelEntry&
         r.func = nullptr;
         return r;
     }
-    for (auto [site, out] :
-         {std::pair{&mod->flops(), &r.flops}, std::pair{&mod->bytes(), &r.bytes}}) {
-        if (!*site) continue;
+    for (auto [site, out] : {std::pair{workSite(*mod, entry, kFlopsNames), &r.flops},
+                             std::pair{workSite(*mod, entry, kBytesNames), &r.bytes}}) {
+        if (!site) continue;
         DiagnosticEngine scratch;
-        *out = mod->evalSite(**site, r.params, scratch);
+        *out = mod->evalSite(*site, r.params, scratch);
         for (auto d : scratch.all()) {
             d.severity = Severity::Warning;
             diags.add(d);

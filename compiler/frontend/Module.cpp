@@ -645,14 +645,16 @@ void Module::findSites() {
                 if (!m_bytes && f->name == k) m_bytes = site;
         }
     };
-    // Module level first (assignments, then flops/bytes functions), then the kernel entry, then
-    // other functions and the main guard.
+    // Module level first (assignments, then flops/bytes functions), then other functions and
+    // the main guard. A site in a kernel's own factory body is that kernel's (Elaborate.cpp),
+    // not the file's: it comes first for its kernel and never counts another kernel's work.
     scan(m_ast->body, nullptr);
     scanFunctionSites(m_ast->body);
-    if (const KernelEntry* e = entry()) scan(e->func->body, e->func);
     for (const ast::Stmt* s : m_ast->body) {
         if (auto f = ast::as<ast::FunctionDef>(s)) {
-            scan(f->body, f);
+            bool isFactory = false;
+            for (const auto& e : m_entries) isFactory |= e.func == f && e.pattern == EntryPattern::Factory;
+            if (!isFactory) scan(f->body, f);
             if (!m_refProgram)
                 for (const ast::Stmt* inner : f->body)
                     if (auto r = ast::as<ast::FunctionDef>(inner); r && r->name == "ref_program")

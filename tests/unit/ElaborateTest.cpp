@@ -395,3 +395,54 @@ TEST(ElaborateTest, PipelinedAttributesAndRanges) {
         << ir;
     EXPECT_NE(ir.find("for k in T.Pipelined(bx * 4):"), std::string::npos) << ir;
 }
+
+// Files with several kernels count each kernel's work in its own factory (`total_flops = ...`
+// among the factory's statements), else with the file's module-level site: the preprocess and
+// the main kernel of one file report different flops.
+TEST(ElaborateTest, EachFactoryMayCountItsOwnWork) {
+    const char* text = R"(import tilelang
+import tilelang.language as T
+
+
+@tilelang.jit(out_idx=[-1])
+def scale(M=64, N=32):
+    total_flops = M * N
+    total_bytes = 2 * M * N * 4
+
+    @T.prim_func
+    def main(A: T.Tensor((M, N), "float32"), B: T.Tensor((M, N), "float32")):
+        with T.Kernel(1, threads=128) as (bx,):
+            for i, j in T.Parallel(M, N):
+                B[i, j] = A[i, j] * 2.0
+
+    return main
+
+
+@tilelang.jit(out_idx=[-1])
+def square(M=64, N=32):
+    @T.prim_func
+    def main(A: T.Tensor((M, N), "float32"), B: T.Tensor((M, N), "float32")):
+        with T.Kernel(1, threads=128) as (bx,):
+            for i, j in T.Parallel(M, N):
+                B[i, j] = A[i, j] * A[i, j]
+
+    return main
+
+
+def total_flops(M, N):
+    return 3 * M * N
+)";
+    for (auto [kernel, flops, bytes] : {std::tuple{"scale", 16.0 * 32, 2.0 * 16 * 32 * 4},
+                                        std::tuple{"square", 3.0 * 16 * 32, -1.0}}) {
+        ts::DiagnosticEngine diags;
+        auto r = ts::fe::runFrontend(std::make_shared<ts::SourceFile>("k.py", text),
+                                     {{"M", "16"}}, diags, kernel);
+        ASSERT_TRUE(r.func) << kernel;
+        ASSERT_TRUE(r.flops) << kernel;
+        EXPECT_DOUBLE_EQ(*r.flops, flops) << kernel;
+        if (bytes < 0)
+            EXPECT_FALSE(r.bytes) << kernel << ": no byte count of its own, none in the file";
+        else
+            EXPECT_DOUBLE_EQ(r.bytes.value_or(0), bytes) << kernel;
+    }
+}
