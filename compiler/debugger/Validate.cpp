@@ -15,8 +15,10 @@ public:
                       std::vector<PassRun>& out, const std::vector<PassInfo>& passes,
                       const Target& target)
         : m_args(args), m_opts(o), m_out(out), m_target(target) {
-        for (auto& p : passes)
+        for (auto& p : passes) {
             if (p.name == o.flattenWith) m_flatten = p.run;
+            if (p.name == o.syncWith) m_sync = p.run;
+        }
     }
 
     void interpret(const std::string& pass, const ir::PrimFunc& f, bool changed) {
@@ -33,13 +35,29 @@ public:
             return;
         }
         if (pass == m_opts.flattenWith) m_flattened = true;
+        if (pass == m_opts.syncWith) m_synced = true;
         r.outputs = m_args;
         ir::PrimFunc run = f;
+        if (m_threadLevel && !m_synced && m_sync) {
+            DiagnosticEngine diags;
+            PassContext ctx{diags, m_target};
+            try {
+                run = m_sync(run, ctx);
+            } catch (const CompileError& e) {
+                diags.add(e.diag);
+            }
+            if (!run || diags.hasErrors()) {
+                r.error = "cannot place its barriers for the thread interpreter (" + m_opts.syncWith +
+                          "): " + (diags.all().empty() ? std::string("failed") : diags.all()[0].message);
+                m_out.push_back(std::move(r));
+                return;
+            }
+        }
         if (m_threadLevel && !m_flattened && m_flatten) {
             DiagnosticEngine diags;
             PassContext ctx{diags, m_target};
             try {
-                run = m_flatten(f, ctx);
+                run = m_flatten(run, ctx);
             } catch (const CompileError& e) {
                 diags.add(e.diag);
             }
@@ -81,8 +99,8 @@ private:
     const ValidateOptions& m_opts;
     std::vector<PassRun>& m_out;
     Target m_target;
-    PassFn m_flatten;
-    bool m_threadLevel = false, m_flattened = false;
+    PassFn m_flatten, m_sync;
+    bool m_threadLevel = false, m_flattened = false, m_synced = false;
 };
 
 }  // namespace

@@ -36,6 +36,11 @@ struct ValidateOptions {
     /// pass's index flattening (a mechanical rewrite through the layouts, the same for every
     /// pass before it), so a pass in that window is still judged by what it computes.
     std::string flattenWith = "lower-to-threads";
+    /// Until this pass has run, thread-level IR has no barriers between shared-memory writes and
+    /// the reads of other threads (a T.Parallel filling a tile that a T.gemm then reads): the
+    /// pipeline places them here, so IR in that window is interpreted after this pass too, and
+    /// the races it would show are not blamed on the pass before it.
+    std::string syncWith = "insert-sync";
 };
 
 /// Runs `passes` over `elaborated` (stopping at the first failing pass) and interprets the input
