@@ -36,7 +36,8 @@ std::optional<analysis::HopperGemmPlan> selectHopperGemm(const ir::PrimFuncNode&
 /// nullopt with *why: for a gemm the TMA path declines. M is 16 rows per warp in whole
 /// warpgroups on a one-column warp grid (FullRow), where the m16n8k16 accumulator and register A
 /// fragments are wgmma's; A is a whole shared tile or a fragment (register A: wgmma rs), B a whole
-/// shared tile, no shared operand with a user layout or another reader (they take wgmma_smem).
+/// shared tile, no shared operand with a user layout or a reader other than T.copy into it and
+/// other T.gemm ops that take this path too (they take wgmma_smem, a function of the stored tile).
 /// Loads keep the sm_80 engine; the plan's `a` geometry is unused for a register A.
 std::optional<analysis::HopperGemmPlan> selectHopperFragmentGemm(const ir::PrimFuncNode& f, const ir::TileOpNode& gemm,
                                                                  int64_t threads, const Target& target,

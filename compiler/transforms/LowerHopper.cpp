@@ -32,7 +32,10 @@ Stmt lowerWgmmaFragment(Ctx& c, const TileOpNode& op) {
     const bool regA = A.buffer->scope == Scope::Fragment;
     const bool ta = attrBool(op.attrs, "transpose_A", false), tb = attrBool(op.attrs, "transpose_B", false);
     auto ce = constShape(*C.buffer), ae = constShape(*A.buffer);
-    const int64_t M = (*ce)[0], N = (*ce)[1], K = ta ? (*ae)[0] : (*ae)[1];
+    // The tile's own two dimensions are the last two: inject-pipeline gives a staged A tile a
+    // leading stage dimension ((stages, M, K) for SwiGLU's X tile).
+    const size_t ar = ae->size();
+    const int64_t M = (*ce)[0], N = (*ce)[1], K = ta ? (*ae)[ar - 2] : (*ae)[ar - 1];
     const int64_t wg = attrInt(op.attrs, "wgmma_warpgroups", 1);
     std::vector<Stmt> out;
     if (attrBool(op.attrs, "clear_accum", false)) out.push_back(clearAccumulator(c, cf, C.buffer->dtype, op.span));

@@ -19,11 +19,17 @@
 #include "compiler/analysis/GemmPartition.h"
 #include "compiler/transforms/Hopper.h"
 
+#include <set>
+
 namespace ts::xform {
 using namespace ts::ir;
 
-std::optional<analysis::HopperGemmPlan> selectHopperFragmentGemm(const PrimFuncNode& f, const TileOpNode& gemm,
-                                                                 int64_t threads, const Target& target, std::string* why) {
+namespace {
+
+/// Everything but the other readers of the shared operands: dtypes, shapes, the one-column warp
+/// grid, the wgmma plan, whole tiles without user layouts.
+std::optional<analysis::HopperGemmPlan> fragmentGemmPlan(const PrimFuncNode& f, const TileOpNode& gemm, int64_t threads,
+                                                         const Target& target, std::string* why) {
     auto no = [&](const std::string& s) {
         if (why) *why = s;
         return std::nullopt;
@@ -61,8 +67,17 @@ std::optional<analysis::HopperGemmPlan> selectHopperFragmentGemm(const PrimFuncN
                 return no("'" + r->buffer->name + "' is not a whole tile");
         if (f.layouts.count(r->buffer->name)) return no("'" + r->buffer->name + "' has a user layout");
     }
-    // The shared operands get the wgmma_smem layout: no other reader may want another layout.
-    // (Writers are free: the layout is an index map that copies and stores follow.)
+    return plan;
+}
+
+/// The shared operand tiles of `gemm` (A unless it is a register operand, and B) have no reader
+/// but T.copy into them and other T.gemm ops, which are added to *coGemms. False with *why otherwise.
+bool sharedOperandsReadOnlyByGemms(const PrimFuncNode& f, const TileOpNode& gemm,
+                                   std::vector<const TileOpNode*>* coGemms, std::string* why) {
+    const Region &A = gemm.region(0), &B = gemm.region(1);
+    auto isOperand = [&](const BufferNode* b) {
+        return b == B.buffer.get() || (A.buffer->scope == Scope::Shared && b == A.buffer.get());
+    };
     bool alone = true;
     walk(
         f.body,
@@ -71,16 +86,54 @@ std::optional<analysis::HopperGemmPlan> selectHopperFragmentGemm(const PrimFuncN
             if (!t || t == &gemm) return;
             for (size_t i = 0; i < t->args.size(); ++i) {
                 auto* r = std::get_if<Region>(&t->args[i]);
-                if (!r || (r->buffer != B.buffer && (regA || r->buffer != A.buffer))) continue;
-                const bool copyInto = t->op == TileOpKind::Copy && i == 1;
-                if (!copyInto) alone = false;
+                if (!r || !isOperand(r->buffer.get())) continue;
+                if (t->op == TileOpKind::Copy && i == 1) continue;  // a write: it follows the layout
+                if (t->op == TileOpKind::Gemm && i < 2)
+                    coGemms->push_back(t);
+                else
+                    alone = false;
             }
         },
         [&](const Expr& e) {
             if (auto* l = as<LoadNode>(e))
-                if (l->buffer == B.buffer || (!regA && l->buffer == A.buffer)) alone = false;
+                if (isOperand(l->buffer.get())) alone = false;
         });
-    if (!alone) return no("a shared operand tile is read by other statements too");
+    if (!alone && why) *why = "a shared operand tile is read by other statements too";
+    return alone;
+}
+
+}  // namespace
+
+// The shared operands get the wgmma_smem layout, which is a function of the stored tile alone
+// (its shape and dtype: the TMA swizzle of WgmmaLayouts.h), whichever operand role and transpose
+// a gemm reads it with. So other T.gemm ops may read the same tile (SwiGLU's X tile feeds the
+// gate and the up GEMM; attention backward reads K, Q, dO and dS in two GEMMs each) provided
+// every gemm connected to this one through shared operand tiles takes this path too; any other
+// reader (a T.Parallel load, a copy out of the tile, an sm_80 gemm) would want another layout.
+std::optional<analysis::HopperGemmPlan> selectHopperFragmentGemm(const PrimFuncNode& f, const TileOpNode& gemm,
+                                                                 int64_t threads, const Target& target, std::string* why) {
+    auto plan = fragmentGemmPlan(f, gemm, threads, target, why);
+    if (!plan) return std::nullopt;
+    std::vector<const TileOpNode*> todo{&gemm};
+    std::set<const TileOpNode*> seen{&gemm};
+    while (!todo.empty()) {
+        const TileOpNode* g = todo.back();
+        todo.pop_back();
+        std::vector<const TileOpNode*> coGemms;
+        std::string w;
+        if (!sharedOperandsReadOnlyByGemms(f, *g, &coGemms, &w)) {
+            if (why) *why = g == &gemm ? w : "a shared operand tile is shared with the T.gemm at line " + std::to_string(g->span.line) + ", where " + w;
+            return std::nullopt;
+        }
+        for (const TileOpNode* c : coGemms) {
+            if (!seen.insert(c).second) continue;
+            if (!fragmentGemmPlan(f, *c, threads, target, &w)) {
+                if (why) *why = "a shared operand tile is also read by the T.gemm at line " + std::to_string(c->span.line) + ", which cannot take wgmma: " + w;
+                return std::nullopt;
+            }
+            todo.push_back(c);
+        }
+    }
     return plan;
 }
 

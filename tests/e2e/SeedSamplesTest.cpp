@@ -223,4 +223,65 @@ TEST(SeedSamplesChain, ChainsMatchFloat64ReferenceOnBothInterpreters) {
         }
 }
 
+// sm_90a: gemms that share shared operand tiles (SwiGLU's X tile feeds the gate and the up
+// GEMM; the MLP's X * G tile likewise; the backward reads K, Q, dO and dS in two GEMMs each) all
+// take wgmma on the mma.sync fragment layouts (transforms/SelectHopperFragment.cpp: the wgmma_smem
+// layout is a function of the stored tile, so gemm readers agree on it). Both interpreters run the
+// wgmma intrinsics through wgmma's own fragments and must match float64; NVRTC compiles it.
+struct Sm90aCase {
+    Case c;
+    int wgmmaSS, wgmmaRS;  ///< expected calls of each in the CUDA
+};
+
+size_t countOf(const std::string& text, const std::string& what) {
+    size_t n = 0;
+    for (size_t p = text.find(what); p != std::string::npos; p = text.find(what, p + 1)) ++n;
+    return n;
+}
+
+TEST(SeedSamplesSm90a, GemmsSharingOperandTilesTakeWgmmaAndMatchFloat64Reference) {
+    const Sm90aCase cases[] = {
+        {{"swiglu.py", "", {{"M", "200"}, {"N", "136"}, {"K", "72"}}, "swiglu"}, 2, 0},
+        {{"swiglu.py", "", {{"M", "130"}, {"N", "64"}, {"K", "64"}, {"block_N", "64"}, {"dtype", "bfloat16"}},
+          "swiglu_bf16"},
+         2, 0},
+        {{"rmsnorm_matmul.py", "", {{"M", "130"}, {"N", "100"}, {"K", "72"}}, "rmsnorm_matmul"}, 1, 0},
+        {{"rmsnorm_mlp.py", "norm_gate_up", {{"M", "130"}, {"D", "72"}, {"N", "100"}}, "mlp_norm_gate_up"}, 2, 0},
+        // K Q^T, V dO^T, dS^T Q, dS K from shared tiles; P^T dO with P^T from registers.
+        {{"mha_bwd.py", "mha_fwd", {}, "bwd_fwd"}, 1, 1},
+    };
+    for (const auto& sc : cases) {
+        ts::CompileResult r = compileCase(sc.c, "cuda:sm_90a", true);
+        ASSERT_TRUE(r.ok) << sc.c.label << "\n" << diagText(r);
+        EXPECT_EQ(countOf(r.cuda, "ts::wgmma_gemm_ss<"), size_t(sc.wgmmaSS)) << sc.c.label << "\n" << diagText(r);
+        EXPECT_EQ(countOf(r.cuda, "ts::wgmma_gemm_rs<"), size_t(sc.wgmmaRS)) << sc.c.label;
+        EXPECT_EQ(countOf(r.cuda, "ts::gemm_ss<") + countOf(r.cuda, "ts::gemm_rs<"), 0u) << sc.c.label;
+        ts::e2e::expectInterpretersMatchReference(r, sc.c.label, sc.c.ref);
+        if (!ts::rt::nvrtcAvailable()) continue;
+        auto nv = ts::rt::compileCuda(r.cuda, "sm_90a", {}, true);
+        EXPECT_TRUE(nv.ok) << sc.c.label << "\n" << nv.log;
+    }
+}
+
+TEST(SeedSamplesSm90a, BackwardMainKernelTakesWgmmaForAllFiveGemms) {
+    ts::CompileResult r = compileCase({"mha_bwd.py", "mha_bwd_main", {}, "bwd_main"}, "cuda:sm_90a", false);
+    ASSERT_TRUE(r.ok) << diagText(r);
+    EXPECT_EQ(countOf(r.cuda, "ts::wgmma_gemm_ss<"), 4u) << diagText(r);
+    EXPECT_EQ(countOf(r.cuda, "ts::wgmma_gemm_rs<"), 1u) << diagText(r);
+    // And the whole backward chain on the thread interpreter, compiled for sm_90a.
+    using namespace ts::cli::test;
+    for (const char* causal : {"False", "True"}) {
+        ts::cli::RunCommand run;
+        run.flags.file = std::string(TS_SOURCE_DIR) + "/samples/mha_bwd.py";
+        run.flags.target = "cuda:sm_90a";
+        run.flags.params = {"seq_len=100", std::string("is_causal=") + causal};
+        run.interp = "lowered";
+        run.chain = {"mha_fwd", "mha_bwd_preprocess", "mha_bwd_main", "mha_bwd_postprocess"};
+        run.ref = "bwd_ref";
+        auto o = captureCli([&] { return ts::cli::runChain(run); });
+        EXPECT_EQ(o.rc, 0) << causal << "\n" << o.out << o.err;
+        EXPECT_TRUE(contains(o.out, "\nPASS\n")) << o.out;
+    }
+}
+
 }  // namespace
