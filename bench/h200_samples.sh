@@ -38,7 +38,7 @@ check() {  # label, file, args...
 }
 check "rmsnorm bf16 4096x4096" rmsnorm.py --param M=4096 --param N=4096 --param dtype=bfloat16
 check "rmsnorm fp16 1000x1000" rmsnorm.py --param M=1000 --param N=1000
-check "rmsnorm bf16 333x11008 4 rows/block" rmsnorm.py --param M=333 --param N=11008 --param dtype=bfloat16 --param block_M=4 --param threads=256
+check "rmsnorm bf16 333x11008 2 rows/block" rmsnorm.py --param M=333 --param N=11008 --param dtype=bfloat16 --param block_M=2 --param threads=256
 check "swiglu bf16 256x1000x520" swiglu.py --param M=256 --param N=1000 --param K=520 --param dtype=bfloat16
 check "swiglu fp16 200x136x72" swiglu.py --param M=200 --param N=136 --param K=72
 check "swiglu bf16 128x128 tiles 8 warps" swiglu.py --param M=300 --param N=500 --param K=256 --param dtype=bfloat16 --param block_N=128 --param threads=256
@@ -68,6 +68,7 @@ tlrun() {  # out-name, file, args...
 }
 MLP="--param M=4096 --param D=4096 --param N=11008 --param dtype=bfloat16"
 DEC="--param batch=8 --param heads=32 --param groups=8 --param seqlen_kv=8192 --param dim=128 --param num_split=8"
+DECC="--param batch=8 --param heads=32 --param dim=128 --param num_split=8"  # the combine kernel's
 BW="--param batch=8 --param heads=32 --param seq_len=1024 --param dim=64"
 tsbench rmsnorm rmsnorm.py --param M=4096 --param N=4096 --param dtype=bfloat16
 tsbench swiglu swiglu.py --param M=4096 --param K=4096 --param N=11008 --param dtype=bfloat16
@@ -76,7 +77,7 @@ tsbench rmsnorm_matmul rmsnorm_matmul.py --param M=4096 --param K=4096 --param N
 tsbench mlp-norm_gate_up rmsnorm_mlp.py --kernel norm_gate_up $MLP
 tsbench mlp-down_proj rmsnorm_mlp.py --kernel down_proj $MLP
 tsbench decode-split flash_decode.py --kernel flash_decode_split $DEC
-tsbench decode-combine flash_decode.py --kernel flash_decode_combine $DEC
+tsbench decode-combine flash_decode.py --kernel flash_decode_combine $DECC
 tsbench dequant-m16 dequant_gemm.py --param M=16 --param N=4096 --param K=4096 --input B=int:0:255
 tsbench dequant-m4096 dequant_gemm.py --param M=4096 --param N=4096 --param K=4096 --input B=int:0:255
 tsbench bwd-preprocess mha_bwd.py --kernel mha_bwd_preprocess $BW
@@ -89,7 +90,7 @@ tlrun rmsnorm_matmul rmsnorm_matmul.py --param M=4096 --param K=4096 --param N=4
 tlrun mlp-norm_gate_up rmsnorm_mlp.py --kernel norm_gate_up $MLP
 tlrun mlp-down_proj rmsnorm_mlp.py --kernel down_proj $MLP
 tlrun decode-split flash_decode.py --kernel flash_decode_split $DEC
-tlrun decode-combine flash_decode.py --kernel flash_decode_combine $DEC
+tlrun decode-combine flash_decode.py --kernel flash_decode_combine $DECC
 tlrun dequant-m16 dequant_gemm.py --param M=16 --param N=4096 --param K=4096
 tlrun dequant-m4096 dequant_gemm.py --param M=4096 --param N=4096 --param K=4096
 tlrun bwd-preprocess mha_bwd.py --kernel mha_bwd_preprocess $BW
