@@ -37,7 +37,18 @@ EXTRA_CASES = {
 # relative L2 error against float64 that counts as agreement (fp16/bf16 GEMM accumulate in fp32
 # but round the output; TileScope's own check uses comparable bounds)
 TOL = {"float16": 1e-2, "bfloat16": 2e-2, "float32": 1e-5}
-TORCH_DTYPE = {"float16": torch.float16, "bfloat16": torch.bfloat16, "float32": torch.float32}
+TORCH_DTYPE = {"float16": torch.float16, "bfloat16": torch.bfloat16, "float32": torch.float32,
+               "uint8": torch.uint8, "int8": torch.int8, "int32": torch.int32}
+
+
+def random_input(shape, dtype, gen):
+    """randn for float tensors; integers over the whole byte range for 8-bit ones (packed int4
+    weights of samples/dequant_gemm.py: every nibble value), small ones otherwise."""
+    t = TORCH_DTYPE[dtype]
+    if t.is_floating_point:
+        return torch.randn(*shape, generator=gen, device="cuda", dtype=t)
+    lo, hi = {"uint8": (0, 256), "int8": (-128, 128)}.get(dtype, (-8, 9))
+    return torch.randint(lo, hi, tuple(shape), generator=gen, device="cuda", dtype=t)
 
 
 def factory_and_signature(path, params):
@@ -115,12 +126,11 @@ def one_case(sample, params, tilec):
         kernel = getattr(mod, name)(**params)
         rec["tilelang_compile_s"] = round(time.time() - t, 2)
         gen = torch.Generator(device="cuda").manual_seed(1)
-        inputs = [torch.randn(*shape, generator=gen, device="cuda", dtype=TORCH_DTYPE[dtype])
-                  for i, (pname, shape, dtype) in enumerate(sig) if i not in outs]
+        inputs = [random_input(shape, dtype, gen) for i, (pname, shape, dtype) in enumerate(sig) if i not in outs]
         got = kernel(*inputs)
         torch.cuda.synchronize()
         got = list(got) if isinstance(got, (list, tuple)) else [got]
-        ref = call_reference(mod.ref_program, [x.double() for x in inputs], env)
+        ref = call_reference(mod.ref_program, [x.double() if x.is_floating_point() else x for x in inputs], env)
         ref = list(ref) if isinstance(ref, (list, tuple)) else [ref]
         dtype = sig[outs[0]][2]
         rels, maxabs, nans = [], [], 0

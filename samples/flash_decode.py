@@ -18,7 +18,7 @@ import torch.nn.functional as F
 
 
 @tilelang.jit(out_idx=[-2, -1])
-def flash_decode_split(batch=2, heads=8, groups=4, seqlen_kv=300, dim=64, num_split=4, block_N=64,
+def flash_decode_split(batch=2, heads=8, groups=4, seqlen_kv=500, dim=64, num_split=4, block_N=64,
                        block_H=16, num_stages=2, threads=128, dtype="float16"):
     assert heads % groups == 0, "heads must be a multiple of groups"
     assert groups <= block_H, "a block serves one group: block_H must be at least groups"

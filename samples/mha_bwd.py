@@ -221,7 +221,7 @@ def ref_program(Q, K, V, is_causal):
     q, k, v = Q.transpose(1, 2), K.transpose(1, 2), V.transpose(1, 2)  # (batch, heads, seq, dim)
     s = (q @ k.transpose(2, 3)) / Q.size(3) ** 0.5
     if is_causal:
-        s = s.masked_fill(torch.tril(torch.ones(Q.size(1), Q.size(1))) == 0, float("-inf"))
+        s = s.masked_fill(torch.tril(torch.ones(Q.size(1), Q.size(1), device=Q.device)) == 0, float("-inf"))
     return (s.softmax(dim=-1) @ v).transpose(1, 2), s.logsumexp(dim=-1) * 1.4426950408889634
 
 
@@ -237,7 +237,7 @@ def bwd_ref(Q, K, V, dO, is_causal):
     q, k, v, do = Q.transpose(1, 2), K.transpose(1, 2), V.transpose(1, 2), dO.transpose(1, 2)
     s = (q @ k.transpose(2, 3)) * scale
     if is_causal:
-        s = s.masked_fill(torch.tril(torch.ones(Q.size(1), Q.size(1))) == 0, float("-inf"))
+        s = s.masked_fill(torch.tril(torch.ones(Q.size(1), Q.size(1), device=Q.device)) == 0, float("-inf"))
     p = s.softmax(dim=-1)
     o = p @ v
     dv = p.transpose(2, 3) @ do

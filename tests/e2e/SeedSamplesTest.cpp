@@ -80,7 +80,8 @@ const Case kCases[] = {
      "down_ref"},
     // Split-KV decode: S = 300 in 64-key tiles over 4 splits (5 tiles: 2, 2, 1, 0 -- an empty last
     // chunk writes O = 0, lse = -inf); GQA 8 on 16 heads; 32-key tiles, one chunk per tile.
-    {"flash_decode.py", "flash_decode_split", {}, "decode_split_empty_chunk"},
+    {"flash_decode.py", "flash_decode_split", {{"seqlen_kv", "300"}}, "decode_split_empty_chunk"},
+    {"flash_decode.py", "flash_decode_split", {}, "decode_split_defaults"},  // S = 500: 2 tiles per split
     {"flash_decode.py", "flash_decode_split",
      {{"heads", "16"}, {"groups", "8"}, {"seqlen_kv", "100"}, {"block_N", "32"}, {"dtype", "bfloat16"}},
      "decode_split_gqa8_bf16"},
