@@ -131,9 +131,10 @@ std::string runFailureStatus(const rt::RunResult& r) {
     return "error";
 }
 
-int runWorker(bool allowTestFaults) {
+int runWorker(bool allowTestFaults, uint32_t maxFrameBytes) {
     rt::worker::WorkerOptions o;
     o.allowTestFaults = allowTestFaults;
+    o.maxFrameBytes = maxFrameBytes;
     return rt::worker::serveWorker(STDIN_FILENO, STDOUT_FILENO, o);
 }
 

@@ -49,7 +49,8 @@ rt::RunResult runInWorker(const rt::RunRequest& req, const rt::ProfileOptions* o
 /// died, "fault" for a CUDA fault reply, "compile_error" at the compile stage, else "error".
 std::string runFailureStatus(const rt::RunResult& r);
 
-/// `tilec worker`: serves requests on stdin/stdout (profiler/worker/WorkerServer.h).
-int runWorker(bool allowTestFaults);
+/// `tilec worker`: serves requests on stdin/stdout (profiler/worker/WorkerServer.h), with
+/// frames of at most `maxFrameBytes` (lowered only by tests).
+int runWorker(bool allowTestFaults, uint32_t maxFrameBytes = rt::worker::kDefaultMaxFrameBytes);
 
 }  // namespace ts::cli

@@ -181,6 +181,10 @@ int main(int argc, char** argv) {
         "worker", "serve GPU requests on stdin/stdout (started by tilec and the IDE, not by hand)");
     worker->add_flag("--allow-test-faults", allowTestFaults,
                      "accept requests that crash or hang the worker on purpose (tests)");
+    uint32_t workerMaxFrame = ts::rt::worker::kDefaultMaxFrameBytes;
+    worker->add_option("--max-frame-bytes", workerMaxFrame,
+                       "largest protocol frame read or written (tests; default 1 GiB)")
+        ->check(CLI::Range(uint32_t{64}, ts::rt::worker::kDefaultMaxFrameBytes));
 
     app.add_subcommand("passes", "list the pipeline's passes");
 
@@ -289,7 +293,7 @@ int main(int argc, char** argv) {
     }
     // The subcommands report every expected problem themselves (exit 1); runGuarded turns an
     // exception that still escapes (a bug) into a message and exit 2 instead of std::terminate.
-    if (worker->parsed()) return runWorker(allowTestFaults);
+    if (worker->parsed()) return runWorker(allowTestFaults, workerMaxFrame);
     if (timeoutS > 0) setWorkerTimeoutS(timeoutS);
     return runGuarded([&] {
         if (compile->parsed())

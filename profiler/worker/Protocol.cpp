@@ -3,6 +3,7 @@
 #include <poll.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <chrono>
 #include <cstring>
@@ -28,6 +29,22 @@ std::string frame(std::string_view payload) {
     std::string out(kFrameMagic, 4);
     putU32(out, static_cast<uint32_t>(payload.size()));
     out.append(payload);
+    return out;
+}
+
+std::string frames(std::string_view payload, uint32_t chunkBytes) {
+    if (chunkBytes == 0) throw std::invalid_argument("frames: chunk size 0");
+    std::string out;
+    out.reserve(payload.size() + (payload.size() / chunkBytes + 1) * kFrameHeaderBytes);
+    size_t at = 0;
+    do {
+        const size_t n = std::min<size_t>(chunkBytes, payload.size() - at);
+        const bool last = at + n == payload.size();
+        out.append(last ? kFrameMagic : kContinuationMagic, 4);
+        putU32(out, static_cast<uint32_t>(n));
+        out.append(payload.substr(at, n));
+        at += n;
+    } while (at < payload.size());
     return out;
 }
 
@@ -72,26 +89,42 @@ void FrameReader::feed(const char* data, size_t n) {
 }
 
 FrameReader::Status FrameReader::next(std::string& payload) {
-    if (!m_error.empty()) return Status::Error;
-    const size_t avail = m_buf.size() - m_pos;
-    // Check the magic as soon as its bytes arrive: a foreign stream fails at once, not after
-    // waiting for a length's worth of bytes.
-    const size_t magicSeen = std::min<size_t>(avail, 4);
-    if (std::memcmp(m_buf.data() + m_pos, kFrameMagic, magicSeen) != 0) {
-        m_error = "bad frame magic (the stream is not the worker protocol or is out of step)";
-        return Status::Error;
+    for (;;) {
+        if (!m_error.empty()) return Status::Error;
+        const size_t avail = m_buf.size() - m_pos;
+        // Check the magic as soon as its bytes arrive: a foreign stream fails at once, not after
+        // waiting for a length's worth of bytes. Both magics share "TSW".
+        const size_t magicSeen = std::min<size_t>(avail, 4);
+        const char* at = m_buf.data() + m_pos;
+        const bool final = std::memcmp(at, kFrameMagic, magicSeen) == 0;
+        const bool piece = std::memcmp(at, kContinuationMagic, magicSeen) == 0;
+        if (!final && !piece) {
+            m_error = "bad frame magic (the stream is not the worker protocol or is out of step)";
+            return Status::Error;
+        }
+        if (avail < kFrameHeaderBytes) return Status::NeedMore;
+        const uint32_t len = getU32(at + 4);
+        if (len > m_max) {
+            m_error = "frame of " + std::to_string(len) + " bytes exceeds the limit of " +
+                      std::to_string(m_max) + " bytes";
+            return Status::Error;
+        }
+        if (avail < kFrameHeaderBytes + len) return Status::NeedMore;
+        const size_t begin = m_pos + kFrameHeaderBytes;
+        m_pos += kFrameHeaderBytes + len;
+        if (!final) {  // a piece: keep it and look for the next frame
+            m_partial.append(m_buf, begin, len);
+            continue;
+        }
+        if (m_partial.empty()) {
+            payload.assign(m_buf, begin, len);
+        } else {
+            m_partial.append(m_buf, begin, len);
+            payload = std::move(m_partial);
+            m_partial.clear();
+        }
+        return Status::Frame;
     }
-    if (avail < kFrameHeaderBytes) return Status::NeedMore;
-    const uint32_t len = getU32(m_buf.data() + m_pos + 4);
-    if (len > m_max) {
-        m_error = "frame of " + std::to_string(len) + " bytes exceeds the limit of " +
-                  std::to_string(m_max) + " bytes";
-        return Status::Error;
-    }
-    if (avail < kFrameHeaderBytes + len) return Status::NeedMore;
-    payload.assign(m_buf, m_pos + kFrameHeaderBytes, len);
-    m_pos += kFrameHeaderBytes + len;
-    return Status::Frame;
 }
 
 bool writeAll(int fd, std::string_view bytes) {
@@ -104,6 +137,34 @@ bool writeAll(int fd, std::string_view bytes) {
         }
         done += static_cast<size_t>(w);
     }
+    return true;
+}
+
+bool writeMessage(int fd, const Message& m, uint32_t maxFrameBytes) {
+    const std::string json = m.header.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
+    std::string head;
+    putU32(head, static_cast<uint32_t>(json.size()));
+    head += json;
+    // The payload is head then blob; cut it into pieces of `chunk` bytes without joining them.
+    const size_t chunk = std::max<uint32_t>(1, std::min(maxFrameBytes, kWriteChunkBytes));
+    const std::string_view parts[2] = {head, m.blob};
+    const size_t total = head.size() + m.blob.size();
+    size_t done = 0;
+    do {
+        const size_t n = std::min(chunk, total - done);
+        std::string header(done + n == total ? kFrameMagic : kContinuationMagic, 4);
+        putU32(header, static_cast<uint32_t>(n));
+        if (!writeAll(fd, header)) return false;
+        for (size_t want = n, pos = done; want > 0;) {  // the piece [done, done + n) of the parts
+            const bool inHead = pos < head.size();
+            const std::string_view part = inHead ? parts[0] : parts[1];
+            const size_t off = inHead ? pos : pos - head.size();
+            const size_t take = std::min(want, part.size() - off);
+            if (!writeAll(fd, part.substr(off, take))) return false;
+            pos += take, want -= take;
+        }
+        done += n;
+    } while (done < total);
     return true;
 }
 

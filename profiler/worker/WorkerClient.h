@@ -4,6 +4,11 @@
 // with garbage, or does not answer in time (it is killed then), call() returns a WorkerFailure
 // that says which, and the next call() starts a fresh worker: one bad kernel never takes the
 // caller, or the next run, with it (DESIGN.md §3).
+//
+// The worker's stderr goes to a memory file the client reads after every call: what the worker
+// printed is passed on to the caller's stderr, and when the worker dies its last line (e.g.
+// "tilec worker: frame of ... bytes exceeds the limit ...", an abort message) ends the failure
+// message, so an exit status never comes without the worker's own reason.
 #pragma once
 #include <sys/types.h>
 
@@ -22,7 +27,9 @@ struct WorkerFailure {
     int signal = 0;      ///< Crashed: the signal that ended the worker
     int exitStatus = 0;  ///< Exited: its exit status
     std::string message;  ///< one sentence for the user, e.g. "the GPU worker (pid 123) was
-                          ///< killed by SIGSEGV (Segmentation fault)"
+                          ///< killed by SIGSEGV (Segmentation fault)", with the worker's last
+                          ///< stderr line when it printed one (": it said 'tilec worker: ...'")
+    std::string workerSaid;  ///< that last stderr line alone ("" when it printed nothing)
 };
 
 /// "spawn", "crashed", "exited", "timeout", "protocol" (results store, JSON output).
@@ -33,8 +40,10 @@ std::string signalName(int sig);
 class WorkerClient {
 public:
     /// `command`: argv of the worker (e.g. {"/path/tilec", "worker"}); nothing starts until the
-    /// first call().
-    explicit WorkerClient(std::vector<std::string> command);
+    /// first call(). `maxFrameBytes`: the largest frame this side writes or accepts (tests lower
+    /// it to check messages split over several frames without allocating GiBs).
+    explicit WorkerClient(std::vector<std::string> command,
+                          uint32_t maxFrameBytes = kDefaultMaxFrameBytes);
     /// Asks a live worker to quit (1 s), then kills it.
     ~WorkerClient();
     WorkerClient(const WorkerClient&) = delete;
@@ -59,10 +68,19 @@ private:
     /// status when it did not exit cleanly.
     void reap(int graceMs, WorkerFailure* failure);
     void closePipes();
+    /// Passes what the worker wrote to stderr since the last look on to this process's stderr;
+    /// returns its last non-empty line ("" if none).
+    std::string drainStderr();
+    /// Appends the worker's last stderr line to `failure` (after a failure, before the next start).
+    void addWorkerReason(WorkerFailure& failure);
 
     std::vector<std::string> m_command;
+    uint32_t m_maxFrameBytes;
     pid_t m_pid = -1;
     int m_toChild = -1, m_fromChild = -1;
+    int m_stderr = -1;        ///< memory file that is the worker's stderr (-1: inherited)
+    size_t m_stderrSeen = 0;  ///< bytes of it already passed on
+    std::string m_lastStderrLine;
     FrameReader m_reader;
     int m_starts = 0;
 };

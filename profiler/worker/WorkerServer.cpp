@@ -38,7 +38,10 @@ Message hello() {
 void testFault(const std::string& fault, int outFd) {
     if (fault == "segfault") std::raise(SIGSEGV);
     if (fault == "abort") std::abort();
-    if (fault == "exit") ::_exit(7);
+    if (fault == "exit") {
+        std::cerr << "tilec worker: exiting with status 7 on request (test fault)" << std::endl;
+        ::_exit(7);
+    }
     if (fault == "hang")
         for (;;) std::this_thread::sleep_for(std::chrono::seconds(1));
     if (fault == "garbage") {
@@ -57,13 +60,13 @@ int serveWorker(int inFd, int outFd, const WorkerOptions& options) {
         outFd = ::dup(STDOUT_FILENO);
         ::dup2(STDERR_FILENO, STDOUT_FILENO);
     }
-    FrameReader reader;
+    FrameReader reader(options.maxFrameBytes);
     for (;;) {
         std::string payload, why;
         const ReadStatus st = readFrame(inFd, reader, payload, -1, why);
         if (st == ReadStatus::Closed) return 0;
         if (st != ReadStatus::Frame) {
-            std::cerr << "tilec worker: " << why << "\n";
+            std::cerr << "tilec worker: cannot read the request: " << why << std::endl;
             return 4;
         }
         auto msg = decodeMessage(payload, why);
@@ -82,6 +85,9 @@ int serveWorker(int inFd, int outFd, const WorkerOptions& options) {
                 if (!options.allowTestFaults) {
                     reply = errorReply("test faults are off (start the worker with "
                                        "--allow-test-faults)");
+                } else if (msg->header.value("fault", "") == "echo") {
+                    reply.header = {{"ok", true}, {"bytes", msg->blob.size()}};
+                    reply.blob = std::move(msg->blob);
                 } else {
                     testFault(msg->header.value("fault", ""), outFd);
                     reply = errorReply("unknown test fault '" + msg->header.value("fault", "") +
@@ -109,7 +115,7 @@ int serveWorker(int inFd, int outFd, const WorkerOptions& options) {
                 reply = errorReply("unknown op '" + op + "'");
             }
         }
-        if (!writeAll(outFd, frame(encodeMessage(reply)))) return 5;  // the caller has gone
+        if (!writeMessage(outFd, reply, options.maxFrameBytes)) return 5;  // the caller has gone
         if (quit) return 0;
         if (fatal) return 3;  // the context is unusable: the caller starts a fresh worker
     }

@@ -13,13 +13,21 @@
 //   quit     -> {"ok": true}, then the loop ends (exit 0)
 //   test     -> only with allowTestFaults (tests and bench scripts): "fault" = "segfault" |
 //               "abort" | "hang" | "exit" | "garbage" does that on purpose, to check the caller
-//               copes without a GPU.
+//               copes without a GPU; "echo" replies {"ok": true, "bytes": blob size} with the
+//               request's blob (messages split over frames, both ways).
+// A request the worker cannot read (a frame over its limit, a stream out of step) ends it with
+// status 4 after one line on stderr saying why; the caller reports that line.
 #pragma once
+#include <cstdint>
+
+#include "profiler/worker/Protocol.h"
 
 namespace ts::rt::worker {
 
 struct WorkerOptions {
     bool allowTestFaults = false;  ///< accept {"op": "test"} (never set by the IDE)
+    /// Largest frame read or written (`tilec worker --max-frame-bytes`, tests only).
+    uint32_t maxFrameBytes = kDefaultMaxFrameBytes;
 };
 
 /// Serves requests on (inFd, outFd) until "quit" or the caller closes the pipe. Returns the

@@ -96,6 +96,67 @@ TEST(WorkerProcess, GarbageOnThePipeIsAProtocolFailure) {
     expectHello(c);
 }
 
+// A request larger than one frame reaches the worker and its reply comes back whole, both
+// split into pieces (the 1.1 GiB MLA decode KV cache against the 1 GiB limit, scaled down to a
+// 1 KiB limit on both sides).
+TEST(WorkerProcess, MessagesOverTheFrameLimitReachTheWorkerAndComeBack) {
+    WorkerClient c({TS_TILEC_PATH, "worker", "--allow-test-faults", "--max-frame-bytes", "1024"},
+                   1024);
+    Message m = op("test", "echo");
+    m.blob.resize(100000);
+    for (size_t i = 0; i < m.blob.size(); ++i) m.blob[i] = static_cast<char>((i * 131) >> 3);
+    WorkerFailure f;
+    auto r = c.call(m, 30000, f);
+    ASSERT_TRUE(r) << f.message;
+    EXPECT_TRUE(r->header["ok"].get<bool>());
+    EXPECT_EQ(r->header["bytes"].get<size_t>(), 100000u);
+    EXPECT_EQ(r->blob, m.blob);
+    expectHello(c);
+    EXPECT_EQ(c.starts(), 1);
+}
+
+// A worker that cannot read a request exits with status 4; the failure carries its own reason
+// (its last stderr line), not only the status.
+TEST(WorkerProcess, AWorkerExitIsReportedWithTheWorkersReason) {
+    WorkerClient c({TS_TILEC_PATH, "worker", "--max-frame-bytes", "1024"});  // client: 1 GiB
+    Message m = op("hello");
+    m.blob.assign(4000, 'x');  // one 4 KiB frame from this side: over the worker's limit
+    WorkerFailure f;
+    EXPECT_FALSE(c.call(m, 30000, f));
+    EXPECT_EQ(f.kind, WorkerFailure::Kind::Exited);
+    EXPECT_EQ(f.exitStatus, 4);
+    EXPECT_NE(f.message.find("exited with status 4"), std::string::npos) << f.message;
+    EXPECT_NE(f.message.find("exceeds the limit of 1024 bytes"), std::string::npos) << f.message;
+    EXPECT_NE(f.workerSaid.find("tilec worker: cannot read the request: frame of"),
+              std::string::npos)
+        << f.workerSaid;
+    // A test fault that exits says so too; a later good request does not inherit that line.
+    WorkerClient t = testClient();
+    EXPECT_FALSE(t.call(op("test", "exit"), 30000, f));
+    EXPECT_NE(f.message.find("exiting with status 7 on request"), std::string::npos) << f.message;
+    auto ok = t.call(op("hello"), 30000, f);
+    ASSERT_TRUE(ok) << f.message;
+    EXPECT_TRUE(f.workerSaid.empty());
+}
+
+TEST(WorkerProcess, CliRunInWorkerCarriesTheWorkersReason) {
+    // The conformance run's report for MLA decode was only "exited with status 4": now the
+    // worker's line (here: a request over a lowered frame limit) ends the run's error.
+    cli::setWorkerCommand({TS_TILEC_PATH, "worker", "--max-frame-bytes", "1024"});
+    rt::RunRequest req;
+    req.source = "x";
+    req.kernel = "flashattn_kernel";
+    req.signature = {{"KV", ir::DType::Float32, {1024}, false}};
+    req.tensors = {HostTensor{ir::DType::Float32, {1024}, std::vector<double>(1024, 1.0)}};
+    auto r = cli::runInWorker(req);
+    EXPECT_FALSE(r.ok);
+    EXPECT_NE(r.error.find("kernel 'flashattn_kernel' ended the GPU worker"), std::string::npos)
+        << r.error;
+    EXPECT_NE(r.error.find("exited with status 4"), std::string::npos) << r.error;
+    EXPECT_NE(r.error.find("exceeds the limit of 1024 bytes"), std::string::npos) << r.error;
+    cli::setWorkerCommand({});
+}
+
 TEST(WorkerProcess, TestFaultsAreOffUnlessAskedFor) {
     WorkerClient c({TS_TILEC_PATH, "worker"});
     WorkerFailure f;

@@ -75,6 +75,65 @@ TEST(WorkerProtocol, OversizeFrameIsRejectedBeforeItsBytesArrive) {
     EXPECT_NE(r.error().find("1025 bytes exceeds the limit of 1024"), std::string::npos);
 }
 
+// A message larger than one frame (MLA decode's 1.1 GiB KV cache against the 1 GiB frame
+// limit) travels as "TSW+" pieces and a final "TSW1" frame; made cheap with a 1 KiB limit.
+TEST(WorkerProtocol, MessageOverTheFrameLimitTravelsInPieces) {
+    std::string big(5000, '\0');
+    for (size_t i = 0; i < big.size(); ++i) big[i] = static_cast<char>(i * 7 + 3);
+    const std::string stream = frames(big, 1024) + frames("tail", 1024);
+    // 5000 bytes = 4 pieces of 1024 + a final 904; then a one-frame message.
+    EXPECT_EQ(stream.size(), 5000 + 5 * kFrameHeaderBytes + 4 + kFrameHeaderBytes);
+    EXPECT_EQ(stream.substr(0, 4), "TSW+");
+    EXPECT_EQ(stream.substr(4 * (1024 + kFrameHeaderBytes), 4), "TSW1");
+    FrameReader r(1024);
+    std::vector<std::string> got;
+    std::string p;
+    for (size_t i = 0; i < stream.size(); i += 97) {  // pieces split across reads
+        r.feed(stream.data() + i, std::min<size_t>(97, stream.size() - i));
+        while (r.next(p) == FrameReader::Status::Frame) got.push_back(p);
+    }
+    ASSERT_EQ(got.size(), 2u) << r.error();
+    EXPECT_EQ(got[0], big);
+    EXPECT_EQ(got[1], "tail");
+    EXPECT_EQ(r.buffered(), 0u);
+    // The same payload as one frame is over that reader's limit: the check still stands.
+    FrameReader strict(1024);
+    const std::string one = frame(big);
+    strict.feed(one.data(), one.size());
+    EXPECT_EQ(strict.next(p), FrameReader::Status::Error);
+    EXPECT_NE(strict.error().find("5000 bytes exceeds the limit of 1024"), std::string::npos);
+}
+
+TEST(WorkerProtocol, BadMagicAfterAPieceFails) {
+    FrameReader r(1024);
+    const std::string stream = frames(std::string(2000, 'a'), 1024).substr(0, 1024 + 8) + "XXXX";
+    r.feed(stream.data(), stream.size());
+    std::string p;
+    EXPECT_EQ(r.next(p), FrameReader::Status::Error);
+    EXPECT_NE(r.error().find("bad frame magic"), std::string::npos);
+}
+
+TEST(WorkerProtocol, WriteMessageSplitsHeaderAndBlobAtTheLimit) {
+    Message m;
+    m.header = {{"op", "run"}, {"kernel", std::string(300, 'k')}};  // the header alone > 256
+    m.blob.resize(3000);
+    for (size_t i = 0; i < m.blob.size(); ++i) m.blob[i] = static_cast<char>(i % 251);
+    int fds[2];
+    ASSERT_EQ(::pipe(fds), 0);
+    ASSERT_TRUE(writeMessage(fds[1], m, 256));  // 3000 + ~330 bytes fit in the pipe's buffer
+    ::close(fds[1]);
+    FrameReader r(256);
+    std::string p, why;
+    ASSERT_EQ(readFrame(fds[0], r, p, 1000, why), ReadStatus::Frame) << why;
+    EXPECT_EQ(p, encodeMessage(m));
+    auto back = decodeMessage(p, why);
+    ASSERT_TRUE(back) << why;
+    EXPECT_EQ(back->header, m.header);
+    EXPECT_EQ(back->blob, m.blob);
+    EXPECT_EQ(readFrame(fds[0], r, p, 1000, why), ReadStatus::Closed);
+    ::close(fds[0]);
+}
+
 TEST(WorkerProtocol, ReadFrameReportsTimeoutCloseAndTruncation) {
     int fds[2];
     ASSERT_EQ(::pipe(fds), 0);
