@@ -15,7 +15,7 @@ excl="$(git rev-parse --git-common-dir)/info/exclude"
 grep -qx '/.attn/' "$excl" || echo '/.attn/' >> "$excl"
 mkdir -p "$main/.attn/tl"
 strip -o "$main/.attn/tilec" "$root/build/tilec"
-cp "$root/samples/flash_attn_fwd.py" "$root/bench/h200_attention.sh" "$root/bench/attention_torch.py" "$main/.attn/"
+cp "$root/samples/flash_attn_fwd.py" "$root/samples/gemm.py" "$root/bench/h200_attention.sh" "$root/bench/attention_torch.py" "$main/.attn/"
 for ex in example_mha_fwd_bshd example_gqa_fwd_bshd; do
     src=""
     if [ -f "$tl/examples/flash_attention/$ex.py" ]; then src=$(cat "$tl/examples/flash_attention/$ex.py")

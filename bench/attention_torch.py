@@ -25,7 +25,8 @@ SHAPES = {  # name: (batch, heads, seq, dim, causal, dtype)
     "causal-fp16": (4, 32, 4096, 128, True, torch.float16),
 }
 CONFIGS = {"A": "64x64, 2 stages, 128 threads", "B": "128x64, 2 stages, 256 threads",
-           "C": "128x128, 2 stages, 256 threads", "D": "128x64, 3 stages, 256 threads"}
+           "C": "128x128, 2 stages, 256 threads", "D": "128x64, 3 stages, 256 threads",
+           "E": "128x128, 3 stages, 256 threads"}
 
 
 def median_ms(path):
@@ -59,6 +60,8 @@ for name, (b, h, s, d, causal, dt) in SHAPES.items():
     cudnn = time_sdpa(SDPBackend.CUDNN_ATTENTION, q, k, v, causal)
     flash = time_sdpa(SDPBackend.FLASH_ATTENTION, q, k, v, causal)
     ours = {c: median_ms(f"{out}/ts-{name}-{c}.json") for c in CONFIGS}
+    ws = {c: median_ms(f"{out}/ts-ws-{name}-{c}.json") for c in CONFIGS if os.path.exists(f"{out}/ts-ws-{name}-{c}.json")}
+    cpasync = {c: median_ms(f"{out}/ts-cp-{name}-{c}.json") for c in CONFIGS if os.path.exists(f"{out}/ts-cp-{name}-{c}.json")}
     sm80 = {c: median_ms(f"{out}/ts80-{name}-{c}.json") for c in CONFIGS if os.path.exists(f"{out}/ts80-{name}-{c}.json")}
     best_cfg = min((c for c in ours if ours[c]), key=lambda c: ours[c], default=None)
     best = ours[best_cfg] if best_cfg else None
@@ -77,7 +80,8 @@ for name, (b, h, s, d, causal, dt) in SHAPES.items():
          "sample": "samples/flash_attn_fwd.py --target cuda:sm_90a",
          "correctness": {"pass": npass, "fail": nfail, "log": "attention-log.txt"},
          "tilescope_ms": ours, "tilescope_best_config": best_cfg, "configs": CONFIGS,
-         "tilescope_sm80_path_ms": sm80,
+         "tilescope_sm80_path_ms": sm80, "tilescope_cpasync_schedule_ms": cpasync,
+         "tilescope_warp_specialized_ms": ws,
          "tilescope_best_ms": best, "tilescope_tflops": flops / best / 1e9 if best else None,
          "cudnn_ms": cudnn, "flash_ms": flash,
          "tilelang_example_ms": tl_example, "tilelang_on_our_file_ms": tl_ours,
@@ -86,6 +90,22 @@ for name, (b, h, s, d, causal, dt) in SHAPES.items():
          "timing": "tilec bench / TileLang profiler: median of 50 (100 for TileLang); torch: CUDA events, median of 50"}
     json.dump(r, open(f"{out}/attention-{name}.json", "w"), indent=1)
     print(f"{name}: " + json.dumps({k: (round(v, 4) if isinstance(v, float) else v) for k, v in r.items()
-                                    if k in ("tilescope_best_ms", "tilescope_best_config", "tilescope_tflops", "tilescope_sm80_path_ms", "cudnn_ms",
+                                    if k in ("tilescope_best_ms", "tilescope_best_config", "tilescope_tflops", "tilescope_ms", "tilescope_cpasync_schedule_ms", "tilescope_warp_specialized_ms", "tilescope_sm80_path_ms", "cudnn_ms",
                                              "flash_ms", "tilelang_example_ms", "tilelang_on_our_file_ms",
                                              "vs_cudnn", "vs_flash", "vs_tilelang")}))
+
+# GEMM fp16 4096^3 (samples/gemm.py, 128x256x64, TMA path) against torch.matmul (cuBLAS).
+g = median_ms(f"{out}/ts-gemm-4096-fp16.json")
+a = torch.randn(4096, 4096, device="cuda", dtype=torch.float16)
+bm = torch.randn(4096, 4096, device="cuda", dtype=torch.float16)
+for _ in range(10):
+    a @ bm
+tt = []
+for _ in range(50):
+    s0, e0 = torch.cuda.Event(enable_timing=True), torch.cuda.Event(enable_timing=True)
+    s0.record(); a @ bm; e0.record(); torch.cuda.synchronize(); tt.append(s0.elapsed_time(e0))
+cub = sorted(tt)[len(tt) // 2]
+gr = {"tilescope_ms": g, "cublas_ms": cub, "vs_cublas": cub / g if g else None,
+      "tilescope_tflops": 2 * 4096 ** 3 / g / 1e9 if g else None, "config": "128x256x64, 3 stages, 256 threads"}
+json.dump(gr, open(f"{out}/gemm-4096-fp16.json", "w"), indent=1)
+print("gemm fp16 4096^3: " + json.dumps(gr))

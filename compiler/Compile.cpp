@@ -161,8 +161,9 @@ bool kernelInfo(const ir::PrimFunc& f, const Target& target, KernelInfo& k,
     }
     k.tensorMaps.clear();
     for (int64_t i = 0; i < ir::attrInt(f->attrs, "tma_maps", 0); ++i) {
-        auto m = ir::attrInts(f->attrs, "tma_map." + std::to_string(i));  // param, inner, outer, swizzle
-        if (m.size() == 4) k.tensorMaps.push_back({int(m[0]), m[1], m[2], int(m[3])});
+        // param, box inner, box outer, swizzle[, row dim]
+        auto m = ir::attrInts(f->attrs, "tma_map." + std::to_string(i));
+        if (m.size() == 4 || m.size() == 5) k.tensorMaps.push_back({int(m[0]), m[1], m[2], int(m[3]), m.size() == 5 ? int(m[4]) : -1});
     }
     k.scalars.clear();
     k.scalarVars = f->scalars;

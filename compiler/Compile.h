@@ -80,13 +80,16 @@ struct ScalarArg {
 };
 
 /// A TMA tensor map the sm_90a kernel takes after its scalars (compiler/transforms/Hopper.h),
-/// encoded at launch (cuTensorMapEncodeTiled) over tensor argument `tensor` (2-D, row-major, its
-/// launch-time shape and address) with a box of boxInner (contiguous dim) x boxOuter elements,
-/// swizzle `swizzleBytes` (32, 64, 128) and zero fill out of bounds.
+/// encoded at launch (cuTensorMapEncodeTiled) over tensor argument `tensor` (row-major, rank 2..5,
+/// its launch-time shape and address) with a box of boxInner elements along the contiguous
+/// (last) dimension x boxOuter elements along dimension `rowDim` (outermost-first numbering, as
+/// in the IR shape; -1 = rank - 2) and 1 along every other dimension, swizzle `swizzleBytes`
+/// (32, 64, 128) and zero fill out of bounds.
 struct TensorMapArg {
     int tensor = -1;
     int64_t boxInner = 0, boxOuter = 0;
     int swizzleBytes = 0;
+    int rowDim = -1;
 };
 
 /// How to launch the generated kernel.

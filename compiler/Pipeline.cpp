@@ -13,8 +13,7 @@ std::vector<PassInfo> pipelineFor(const Target& target) {
     // sm_90a (target.archSpecific, sm 90): infer-layouts picks TMA + wgmma for qualifying gemms
     // (compiler/transforms/Hopper.h); inject-pipeline and lower-tile-ops follow the layouts it
     // chose. No separate pass: the same order serves both targets.
-    (void)target;
-    return {
+    std::vector<PassInfo> passes{
         {"simplify", "fold constants, canonicalise index arithmetic, drop dead branches", xform::simplify},
         // Before layout inference: errors about the user's regions read better on tile-level IR.
         {"check-bounds", "report statically out-of-bounds on-chip regions and accesses", xform::checkBounds},
@@ -33,6 +32,12 @@ std::vector<PassInfo> pipelineFor(const Target& target) {
         {"lower-to-threads", "flatten indices through layouts (row-major, padding, swizzle)", xform::lowerToThreads},
         {"simplify-final", "fold the index arithmetic the lowering produced", xform::simplify},
     };
+    // sm_90a: a producer warpgroup for the TMA issue of attention-style loops (WarpSpecialize.cpp),
+    // on thread-level code so that barriers inside consumer-only code can become named ones.
+    if (target.hasWgmma())
+        passes.insert(passes.end() - 1, {"warp-specialize", "sm_90a: a producer warpgroup issues the TMA loads of fragment-path pipelines",
+                                         xform::warpSpecialize});
+    return passes;
 }
 
 namespace {

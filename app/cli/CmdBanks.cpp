@@ -78,7 +78,7 @@ bool measure(const CompileResult& r, nlohmann::json& j) {
         req.config.grid[i] = r.kernel.grid[i], req.config.block[i] = r.kernel.block[i];
     req.config.dynamicSmemBytes = r.kernel.dynamicSmemBytes;
     req.tensors = rt::makeInputs(sig, {}).tensors;
-    for (auto& m : r.kernel.tensorMaps) req.tensorMaps.push_back({m.tensor, m.boxInner, m.boxOuter, m.swizzleBytes});
+    for (auto& m : r.kernel.tensorMaps) req.tensorMaps.push_back({m.tensor, m.boxInner, m.boxOuter, m.swizzleBytes, m.rowDim});
     // Compile first (outside the profiled region), then profile exactly the checked launch.
     auto nv = gpu->compile(r.cuda);
     if (!nv.ok) {

@@ -111,7 +111,7 @@ rt::RunRequest requestFor(const CompileResult& r, const rt::InputSet& set,
     req.signature = signatureOf(r);
     req.config = launchOf(r);
     req.tensors = set.tensors;
-    for (auto& m : r.kernel.tensorMaps) req.tensorMaps.push_back({m.tensor, m.boxInner, m.boxOuter, m.swizzleBytes});
+    for (auto& m : r.kernel.tensorMaps) req.tensorMaps.push_back({m.tensor, m.boxInner, m.boxOuter, m.swizzleBytes, m.rowDim});
     for (size_t i = 0; i < r.kernel.scalars.size() && i < g_scalars.size(); ++i)
         req.scalars.push_back({r.kernel.scalars[i].dtype, g_scalars[i]});
     auto t = parseTarget(flags.target.empty() ? "cuda:" + deviceArch : flags.target);

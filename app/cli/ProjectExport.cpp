@@ -148,12 +148,25 @@ std::string launcherSource(const CompileResult& r, const std::string& kernelFile
         const int e = ir::dtypeBytes(a.dtype);
         const int dt = a.dtype == ir::DType::BFloat16 ? 9 : a.dtype == ir::DType::Float16 ? 6 : a.dtype == ir::DType::Float32 ? 7 : 0;
         const int sw = m.swizzleBytes == 128 ? 3 : m.swizzleBytes == 64 ? 2 : m.swizzleBytes == 32 ? 1 : 0;
+        // TMA numbers dimensions innermost first; the box is boxInner x boxOuter (at rowDim) x 1...
+        const int rank = static_cast<int>(a.shape.size());
+        const int rowDim = m.rowDim < 0 ? rank - 2 : m.rowDim;
+        std::string dims, strides, box, steps;
+        int64_t stride = e;
+        for (int t = 0; t < rank; ++t) {
+            const int d = rank - 1 - t;
+            const std::string sep = t ? ", " : "";
+            dims += sep + std::to_string(a.shape.at(size_t(d)));
+            box += sep + std::to_string(t == 0 ? m.boxInner : d == rowDim ? m.boxOuter : 1);
+            steps += sep + "1";
+            if (t) strides += (t > 1 ? ", " : "") + std::to_string(stride);
+            stride *= a.shape.at(size_t(d));
+        }
         o << "    CUtensorMap tma_map_" << i << ";  // " << a.name << ": box " << m.boxInner << " x " << m.boxOuter << ", "
           << m.swizzleBytes << "-byte swizzle\n    {\n"
-          << "        const cuuint64_t dims[2] = {" << a.shape.at(1) << ", " << a.shape.at(0) << "}, strides[1] = {"
-          << a.shape.at(1) * e << "};\n"
-          << "        const cuuint32_t box[2] = {" << m.boxInner << ", " << m.boxOuter << "}, steps[2] = {1, 1};\n"
-          << "        if (encode(&tma_map_" << i << ", CUtensorMapDataType(" << dt << "), 2, d_" << a.name
+          << "        const cuuint64_t dims[" << rank << "] = {" << dims << "}, strides[" << rank - 1 << "] = {" << strides << "};\n"
+          << "        const cuuint32_t box[" << rank << "] = {" << box << "}, steps[" << rank << "] = {" << steps << "};\n"
+          << "        if (encode(&tma_map_" << i << ", CUtensorMapDataType(" << dt << "), " << rank << ", d_" << a.name
           << ", dims, strides, box, steps, CU_TENSOR_MAP_INTERLEAVE_NONE,\n"
           << "                   CUtensorMapSwizzle(" << sw << "), CU_TENSOR_MAP_L2_PROMOTION_L2_128B, CU_TENSOR_MAP_FLOAT_OOB_FILL_NONE) != CUDA_SUCCESS) {\n"
           << "            std::fprintf(stderr, \"cuTensorMapEncodeTiled failed for " << a.name << "\\n\");\n"

@@ -83,7 +83,7 @@ private:
             if (auto* c = as<CallNode>(e))
                 any |= c->op == intrin::kTmaLoad || c->op == intrin::kWgmmaSS || c->op == intrin::kWgmmaWait ||
                        c->op == intrin::kWgmmaRS || c->op == intrin::kFenceProxyAsync ||
-                       c->op == intrin::kMbarrierInit ||
+                       c->op == intrin::kMbarrierInit || c->op == intrin::kMbarrierArrive ||
                        c->op == intrin::kMbarrierWait || c->op == intrin::kMbarrierExpectTx;
         });
         return any;
@@ -386,15 +386,25 @@ private:
             return "ts::gemm_rs<" + tmpl + ", " + t + ">(" + addr(c.args[0]) + ", " + addr(c.args[1]) + ", " + addr(c.args[2]) + ")";
         }
         // sm_90a (resources/ts_device/hopper.cuh). Elected intrinsics run in thread 0.
-        if (op == intrin::kMbarrierInit)
-            return "if (threadIdx.x == 0) ts::mbarrier_init_n(" + addr(c.args.at(0)) + ", " + expr(c.args.at(1)) + ")";
+        // The elected thread is 0, or the producer's first thread of a warp-specialized kernel
+        // (WarpSpecialize.cpp, attr elected_thread).
+        const std::string elected = "if (threadIdx.x == " + std::to_string(attrInt(m_f.attrs, "elected_thread", 0)) + ") ";
+        if (op == intrin::kMbarrierInit)  // bar, n[, arrivals]
+            return elected + "ts::mbarrier_init_n(" + addr(c.args.at(0)) + ", " + expr(c.args.at(1)) +
+                   (c.args.size() > 2 ? ", " + expr(c.args.at(2)) : std::string()) + ")";
         if (op == intrin::kMbarrierExpectTx)
-            return "if (threadIdx.x == 0) ts::mbarrier_arrive_expect_tx(" + addr(c.args.at(0)) + ", " + expr(c.args.at(1)) + ")";
-        if (op == intrin::kMbarrierWait) return "ts::mbarrier_wait(" + addr(c.args.at(0)) + ", " + expr(c.args.at(1)) + ")";
-        if (op == intrin::kTmaLoad)  // map, dst, bar, c_inner, c_outer, rows, panel_elems, panels
-            return "if (threadIdx.x == 0) ts::tma_load_tile<" + expr(c.args.at(7)) + ", " + expr(c.args.at(6)) + ", " +
-                   expr(c.args.at(5)) + ">(&tma_map_" + expr(c.args.at(0)) + ", " + addr(c.args.at(1)) + ", " + addr(c.args.at(2)) +
-                   ", " + expr(c.args.at(3)) + ", " + expr(c.args.at(4)) + ")";
+            return elected + "ts::mbarrier_arrive_expect_tx(" + addr(c.args.at(0)) + ", " + expr(c.args.at(1)) + ")";
+        if (op == intrin::kMbarrierArrive) return "ts::mbarrier_arrive(" + addr(c.args.at(0)) + ")";
+        if (op == intrin::kMbarrierWait)  // bar, parity[, elected]
+            return (c.args.size() > 2 && constInt(c.args[2]).value_or(0) ? elected : std::string()) +
+                   "ts::mbarrier_wait(" + addr(c.args.at(0)) + ", " + expr(c.args.at(1)) + ")";
+        if (op == intrin::kTmaLoad) {  // map, dst, bar, rows, panel_elems, panels, coordinates (innermost first)
+            std::string coords;
+            for (size_t i = 6; i < c.args.size(); ++i) coords += ", " + expr(c.args[i]);
+            return elected + "ts::tma_load_tile<" + expr(c.args.at(5)) + ", " + expr(c.args.at(4)) + ", " +
+                   expr(c.args.at(3)) + ">(&tma_map_" + expr(c.args.at(0)) + ", " + addr(c.args.at(1)) + ", " + addr(c.args.at(2)) +
+                   coords + ")";
+        }
         if (op == intrin::kWgmmaWait)  // C, regs, n
             return "ts::wgmma_wait<" + expr(c.args.at(2)) + ", " + expr(c.args.at(1)) + ">(" + addr(c.args.at(0)) + ")";
         if (op == intrin::kWgmmaSS) {  // A, B, C, M, N, K, warpgroups, ta, tb, wait

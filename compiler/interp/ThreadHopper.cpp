@@ -51,24 +51,41 @@ void ThreadMachine::mbarrierMaybeComplete(MbarrierState& b) {
     b.arrivalsLeft = b.count;
 }
 
+int32_t ThreadMachine::consumerThreads() const {
+    // A warp-specialized kernel (compiler/transforms/WarpSpecialize.cpp) runs its wgmma and
+    // releases its stages on the first ws_consumer_threads threads; the rest is the producer.
+    return static_cast<int32_t>(attrInt(m_func->attrs, "ws_consumer_threads", m_threads));
+}
+
 void ThreadMachine::mbarrierOp(const CallNode* c, const ThreadList& act) {
     setThread(act[0]);
-    if (c->args.size() != 2) fail(c->span, c->op + " takes 2 arguments");
+    const bool init = c->op == intrin::kMbarrierInit, wait = c->op == intrin::kMbarrierWait;
+    const bool arrive = c->op == intrin::kMbarrierArrive;
+    const size_t lo = arrive ? 1 : 2, hi = init || wait ? 3 : lo;
+    if (c->args.size() < lo || c->args.size() > hi)
+        fail(c->span, c->op + " takes " + std::to_string(lo) + (hi > lo ? " or " + std::to_string(hi) : "") + " arguments");
     Address a = evalAddress(c->args[0].get());
-    const int64_t v = evalI(c->args[1].get());
+    const int64_t v = arrive ? 0 : evalI(c->args[1].get());
+    const int64_t arrivals = init && c->args.size() > 2 ? evalI(c->args[2].get()) : 1;
     m_cur = -1;
     if (a.buf->global || a.buf->threadStride) fail(c->span, c->op + ": the barrier must be in shared memory");
-    if (c->op == intrin::kMbarrierInit) {  // elected: n barriers, one arrival each
+    if (init) {  // elected: n barriers, `arrivals` arrivals each
         requireRange(*a.buf, a.off, v, c->span, "mbarrier init");
-        for (int64_t i = 0; i < v; ++i) m_mbarriers[{a.buf, a.off + i}] = MbarrierState{};
+        if (arrivals < 1) fail(c->span, "mbarrier init with " + std::to_string(arrivals) + " arrivals per phase");
+        for (int64_t i = 0; i < v; ++i) m_mbarriers[{a.buf, a.off + i}] = MbarrierState{arrivals, arrivals, 0, 0, {}, {}};
         return;
     }
     MbarrierState& b = mbarrierAt(a, c->span);
-    if (c->op == intrin::kMbarrierExpectTx) {  // elected: the phase's arrival + expected bytes
-        if (b.arrivalsLeft <= 0)
+    if (arrive || c->op == intrin::kMbarrierExpectTx) {  // every thread's arrival / elected arrival + bytes
+        const int64_t n = arrive ? static_cast<int64_t>(act.size()) : 1;
+        if (b.arrivalsLeft < n)
             fail(c->span, "mbarrier " + describe(*a.buf, a.off) + ": more arrivals than its count in one phase");
-        b.txPending += v;
-        --b.arrivalsLeft;
+        if (!arrive) b.txPending += v;
+        b.arrivalsLeft -= n;
+        // A phase completed by every thread of the block orders all of their earlier accesses
+        // before what its waiters do next: the race checker treats it as a block barrier (as it
+        // does a named barrier).
+        if (b.arrivalsLeft == 0 && b.txPending == 0 && b.count == consumerThreads()) ++m_epoch;
         mbarrierMaybeComplete(b);
         return;
     }
@@ -92,19 +109,24 @@ void ThreadMachine::mbarrierOp(const CallNode* c, const ThreadList& act) {
 }
 
 void ThreadMachine::tmaLoad(const CallNode* c, const ThreadList& act) {
-    if (c->args.size() != 8)
-        fail(c->span, "tl.tma_load takes 8 arguments (map, dst, bar, c_inner, c_outer, rows, panel_elems, panels)");
+    if (c->args.size() < 8)
+        fail(c->span, "tl.tma_load takes the map, dst, bar, rows, panel_elems, panels and 2..5 coordinates");
     setThread(act[0]);
     const int64_t map = evalI(c->args[0].get());
     Address dst = evalAddress(c->args[1].get()), bar = evalAddress(c->args[2].get());
-    const int64_t ci = evalI(c->args[3].get()), co = evalI(c->args[4].get());
-    const int64_t rows = evalI(c->args[5].get()), pw = evalI(c->args[6].get()), panels = evalI(c->args[7].get());
+    const int64_t rows = evalI(c->args[3].get()), pw = evalI(c->args[4].get()), panels = evalI(c->args[5].get());
+    std::vector<int64_t> coord;  // innermost first
+    for (size_t i = 6; i < c->args.size(); ++i) coord.push_back(evalI(c->args[i].get()));
     m_cur = -1;
     auto desc = attrInts(m_func->attrs, "tma_map." + std::to_string(map));
-    if (desc.size() != 4 || desc[0] < 0 || size_t(desc[0]) >= m_func->params.size())
+    if ((desc.size() != 4 && desc.size() != 5) || desc[0] < 0 || size_t(desc[0]) >= m_func->params.size())
         fail(c->span, "tl.tma_load: tensor map " + std::to_string(map) + " is not described by the kernel");
     BufferState& src = lookup(m_func->params[size_t(desc[0])].get(), c->span);
-    if (src.shape.size() != 2) fail(c->span, "tl.tma_load: '" + src.node->name + "' is not a 2-D tensor");
+    const int64_t rank = static_cast<int64_t>(src.shape.size());
+    const int64_t rowDim = desc.size() == 5 && desc[4] >= 0 ? desc[4] : rank - 2;
+    if (rank < 2 || rank > 5 || rank != static_cast<int64_t>(coord.size()) || rowDim >= rank - 1)
+        fail(c->span, "tl.tma_load: " + std::to_string(coord.size()) + " coordinates for '" + src.node->name + "' of rank " +
+                          std::to_string(rank) + " with rows along dimension " + std::to_string(rowDim));
     if (dst.buf->global || dst.buf->threadStride || dst.buf->dtype != src.dtype)
         fail(c->span, "tl.tma_load destination '" + dst.buf->node->name + "' is not a shared tile of the tensor's dtype");
     const int e = dtypeBytes(src.dtype);
@@ -115,9 +137,14 @@ void ThreadMachine::tmaLoad(const CallNode* c, const ThreadList& act) {
     auto& cells = m_cells[dst.buf];
     for (int64_t r = 0; r < rows; ++r)
         for (int64_t q = 0; q < g->cols; ++q) {
-            const int64_t gr = co + r, gc = ci + q;
-            const bool in = gr >= 0 && gc >= 0 && gr < src.shape[0] && gc < src.shape[1];
-            const double v = in ? src.data[gr * src.strides[0] + gc * src.strides[1]] : 0.0;
+            bool in = true;
+            int64_t flat = 0;
+            for (int64_t d = 0; d < rank; ++d) {
+                int64_t i = coord[size_t(rank - 1 - d)] + (d == rank - 1 ? q : d == rowDim ? r : 0);
+                in = in && i >= 0 && i < src.shape[size_t(d)];
+                flat += i * src.strides[size_t(d)];
+            }
+            const double v = in ? src.data[flat] : 0.0;
             const int64_t o = dst.off + analysis::wgmmaSharedOffset(*g, r, q);
             requireRange(*dst.buf, o, 1, c->span, "TMA write");
             SharedCell& cell = cells[static_cast<size_t>(o)];
@@ -138,8 +165,8 @@ void ThreadMachine::tmaLoad(const CallNode* c, const ThreadList& act) {
 void ThreadMachine::wgmmaSS(const CallNode* c, const ThreadList& act) {
     if (c->args.size() != 10)
         fail(c->span, "tl.wgmma_ss takes 10 arguments (A, B, C, M, N, K, warpgroups, transA, transB, wait)");
-    if (static_cast<int32_t>(act.size()) != m_threads)
-        fail(c->span, "tl.wgmma_ss executed by only " + std::to_string(act.size()) + " of " + std::to_string(m_threads) +
+    if (static_cast<int32_t>(act.size()) != consumerThreads())
+        fail(c->span, "tl.wgmma_ss executed by only " + std::to_string(act.size()) + " of " + std::to_string(consumerThreads()) +
                           " threads (every warpgroup must issue its wgmma)");
     setThread(act[0]);
     Address A = evalAddress(c->args[0].get()), B = evalAddress(c->args[1].get()), C = evalAddress(c->args[2].get());
@@ -149,7 +176,7 @@ void ThreadMachine::wgmmaSS(const CallNode* c, const ThreadList& act) {
     const int64_t M = p[0], N = p[1], K = p[2], WG = p[3];
     const bool TA = p[4] != 0, TB = p[5] != 0;
     std::string why;
-    auto plan = analysis::hopperGemmPlan(M, N, K, m_threads, A.buf->dtype, C.buf->dtype, TA, TB, &why);
+    auto plan = analysis::hopperGemmPlan(M, N, K, consumerThreads(), A.buf->dtype, C.buf->dtype, TA, TB, &why);
     if (!plan || plan->warpgroups != WG || B.buf->dtype != A.buf->dtype)
         fail(c->span, "tl.wgmma_ss M=" + std::to_string(M) + " N=" + std::to_string(N) + " K=" + std::to_string(K) +
                           " on " + std::to_string(WG) + " warpgroup(s): " + (why.empty() ? "operand dtypes differ" : why));
@@ -159,7 +186,7 @@ void ThreadMachine::wgmmaSS(const CallNode* c, const ThreadList& act) {
     for (auto* X : {&A, &B})
         if ((X->off * e) % 1024) fail(c->span, "tl.wgmma_ss operand " + describe(*X->buf, X->off) + " is not 1024-byte aligned");
     const auto& acc = fragmentMap({M, N, WG, -1}, [&] { return analysis::makeWgmmaAccumulator(M, N, {int(WG), 1, N}); });
-    const int64_t kAcc = static_cast<int64_t>(acc.size()) / m_threads;
+    const int64_t kAcc = static_cast<int64_t>(acc.size()) / consumerThreads();
     requireRange(*C.buf, C.off, kAcc, c->span, "wgmma accumulator");
     // Logical A (M x K) and B (K x N) through the stored tiles (K x M / N x K when transposed).
     readGemmOperand(A, M, K, [&](int64_t i, int64_t k) {
@@ -168,7 +195,7 @@ void ThreadMachine::wgmmaSS(const CallNode* c, const ThreadList& act) {
     readGemmOperand(B, K, N, [&](int64_t k, int64_t j) {
         return TB ? analysis::wgmmaSharedOffset(plan->b, j, k) : analysis::wgmmaSharedOffset(plan->b, k, j);
     }, m_tileB, c->span, "tl.wgmma_ss");
-    accumulateWgmma(C, acc, m_threads, K, N, m_tileA, m_tileB, m_tileBt);
+    accumulateWgmma(C, acc, consumerThreads(), K, N, m_tileA, m_tileB, m_tileBt);
 }
 
 // tl.wgmma_rs(A regs, B, C, M, N, K, warpgroups, tb): A from registers. The interpreter reads A
@@ -179,8 +206,8 @@ void ThreadMachine::wgmmaSS(const CallNode* c, const ThreadList& act) {
 // analysis::makeWgmmaAccumulator(M, N, {warpgroups, 1, N}) as for tl.wgmma_ss.
 void ThreadMachine::wgmmaRS(const CallNode* c, const ThreadList& act) {
     if (c->args.size() != 8) fail(c->span, "tl.wgmma_rs takes 8 arguments (A regs, B, C, M, N, K, warpgroups, transB)");
-    if (static_cast<int32_t>(act.size()) != m_threads)
-        fail(c->span, "tl.wgmma_rs executed by only " + std::to_string(act.size()) + " of " + std::to_string(m_threads) +
+    if (static_cast<int32_t>(act.size()) != consumerThreads())
+        fail(c->span, "tl.wgmma_rs executed by only " + std::to_string(act.size()) + " of " + std::to_string(consumerThreads()) +
                           " threads (every warpgroup must issue its wgmma)");
     setThread(act[0]);
     Address A = evalAddress(c->args[0].get()), B = evalAddress(c->args[1].get()), C = evalAddress(c->args[2].get());
@@ -190,7 +217,7 @@ void ThreadMachine::wgmmaRS(const CallNode* c, const ThreadList& act) {
     const int64_t M = p[0], N = p[1], K = p[2], WG = p[3];
     const bool TB = p[4] != 0;
     std::string why;
-    auto plan = analysis::hopperGemmPlan(M, N, K, m_threads, B.buf->dtype, C.buf->dtype, false, TB, &why);
+    auto plan = analysis::hopperGemmPlan(M, N, K, consumerThreads(), B.buf->dtype, C.buf->dtype, false, TB, &why);
     if (!plan || plan->warpgroups != WG || M != 64 * WG || A.buf->dtype != B.buf->dtype)
         fail(c->span, "tl.wgmma_rs M=" + std::to_string(M) + " N=" + std::to_string(N) + " K=" + std::to_string(K) + " on " +
                           std::to_string(WG) + " warpgroup(s): " +
@@ -202,7 +229,7 @@ void ThreadMachine::wgmmaRS(const CallNode* c, const ThreadList& act) {
     const int64_t kA = K / 2;  // A registers per thread: M*K / (128*WG) with M = 64*WG
     requireRange(*A.buf, A.off, kA, c->span, "wgmma A registers");
     m_tileA.assign(static_cast<size_t>(M * K), 0.0);
-    for (int32_t t = 0; t < m_threads; ++t) {
+    for (int32_t t = 0; t < consumerThreads(); ++t) {
         const double* regs = A.buf->data + int64_t(t) * A.buf->threadStride + A.off;
         const int64_t w = t / 32, l = t % 32;
         for (int64_t r = 0; r < kA; ++r) {
@@ -212,12 +239,12 @@ void ThreadMachine::wgmmaRS(const CallNode* c, const ThreadList& act) {
         }
     }
     const auto& acc = fragmentMap({M, N, WG, -1}, [&] { return analysis::makeWgmmaAccumulator(M, N, {int(WG), 1, N}); });
-    const int64_t kAcc = static_cast<int64_t>(acc.size()) / m_threads;
+    const int64_t kAcc = static_cast<int64_t>(acc.size()) / consumerThreads();
     requireRange(*C.buf, C.off, kAcc, c->span, "wgmma accumulator");
     readGemmOperand(B, K, N, [&](int64_t k, int64_t j) {
         return TB ? analysis::wgmmaSharedOffset(plan->b, j, k) : analysis::wgmmaSharedOffset(plan->b, k, j);
     }, m_tileB, c->span, "tl.wgmma_rs");
-    accumulateWgmma(C, acc, m_threads, K, N, m_tileA, m_tileB, m_tileBt);
+    accumulateWgmma(C, acc, consumerThreads(), K, N, m_tileA, m_tileB, m_tileBt);
 }
 
 }  // namespace ts::interp::detail

@@ -188,7 +188,8 @@ void ThreadMachine::execEvalT(const EvalNode* e, const ThreadList& act) {
     // Proxies are not modelled: shared writes are visible to wgmma once a barrier orders them.
     if (c->op == intrin::kFenceProxyAsync) return;
     if (c->op == intrin::kTmaLoad) return tmaLoad(c, act);
-    if (c->op == intrin::kMbarrierInit || c->op == intrin::kMbarrierExpectTx || c->op == intrin::kMbarrierWait)
+    if (c->op == intrin::kMbarrierInit || c->op == intrin::kMbarrierExpectTx || c->op == intrin::kMbarrierWait ||
+        c->op == intrin::kMbarrierArrive)
         return mbarrierOp(c, act);
     if (c->op == intrin::kStorePair || c->op == intrin::kCopyVec || c->op == intrin::kZeroVec)
         return vectorStore(c, act);

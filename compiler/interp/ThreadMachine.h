@@ -149,6 +149,8 @@ public:
     void wgmmaRS(const ir::CallNode* c, const ThreadList& act);
     void tmaLoad(const ir::CallNode* c, const ThreadList& act);
     void mbarrierOp(const ir::CallNode* c, const ThreadList& act);
+    /// Threads that issue wgmma (all but a warp-specialized kernel's producer warpgroup).
+    int32_t consumerThreads() const;
     /// Completes the current phase of `b` when no arrival and no transaction byte is left.
     void mbarrierMaybeComplete(MbarrierState& b);
     MbarrierState& mbarrierAt(const Address& a, const Span& at);

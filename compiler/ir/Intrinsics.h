@@ -31,20 +31,25 @@ inline constexpr const char* kGemmSS = "tl.gemm_ss";
 inline constexpr const char* kGemmRS = "tl.gemm_rs";
 // --- sm_90a (compiler/transforms/Hopper.h; resources/ts_device/hopper.cuh). "Elected": one
 // thread of the block (thread 0) executes it for the block; the interpreters run it once.
-/// tl.mbarrier_init(bar_addr, n): elected; n consecutive mbarriers from bar_addr, one expected
-/// arrival each (PTX ISA §9.7.13.15.9), then fence.mbarrier_init. A barrier must follow.
+/// tl.mbarrier_init(bar_addr, n[, arrivals]): elected; n consecutive mbarriers from bar_addr,
+/// `arrivals` (default 1) expected arrivals each (PTX ISA §9.7.13.15.9), then
+/// fence.mbarrier_init. A barrier must follow.
 inline constexpr const char* kMbarrierInit = "tl.mbarrier_init";
 /// tl.mbarrier_expect_tx(bar_addr, bytes): elected; the phase's one arrival, expecting `bytes`
 /// transaction bytes (mbarrier.arrive.expect_tx, §9.7.13.15.12).
 inline constexpr const char* kMbarrierExpectTx = "tl.mbarrier_expect_tx";
-/// tl.mbarrier_wait(bar_addr, parity): every thread waits until the phase of that parity has
-/// completed (mbarrier.try_wait.parity, §9.7.13.15.16).
+/// tl.mbarrier_arrive(bar_addr): one arrival of every executing thread (mbarrier.arrive,
+/// §9.7.13.15.13; release: the thread's earlier accesses happen before the phase completes).
+inline constexpr const char* kMbarrierArrive = "tl.mbarrier_arrive";
+/// tl.mbarrier_wait(bar_addr, parity[, elected]): every thread (elected != 0: thread 0 only)
+/// waits until the phase of that parity has completed (mbarrier.try_wait.parity, §9.7.13.15.16).
 inline constexpr const char* kMbarrierWait = "tl.mbarrier_wait";
-/// tl.tma_load(map, dst_addr, bar_addr, c_inner, c_outer, rows, panel_elems, panels): elected;
-/// the stored rows x (panels*panel_elems) tile at global element (c_outer, c_inner) of tensor map
-/// `map` (PrimFunc attrs "tma_map.<map>") into the wgmma_smem tile at dst_addr, one
-/// cp.async.bulk.tensor.2d per panel, completing on bar_addr (§9.7.9.25.5.2). Out-of-bounds
-/// elements read 0 and count as transaction bytes.
+/// tl.tma_load(map, dst_addr, bar_addr, rows, panel_elems, panels, c_0, ..., c_{r-1}): elected;
+/// the stored rows x (panels*panel_elems) tile at global element coordinates c (innermost
+/// first: c_0 is the contiguous dimension) of tensor map `map` (PrimFunc attrs "tma_map.<map>",
+/// whose box is panel_elems x rows along its row dimension x 1 along the others) into the
+/// wgmma_smem tile at dst_addr, one cp.async.bulk.tensor.<r>d per panel, completing on bar_addr
+/// (§9.7.9.25.5.2). Out-of-bounds elements read 0 and count as transaction bytes.
 inline constexpr const char* kTmaLoad = "tl.tma_load";
 /// tl.wgmma_ss(A_addr, B_addr, C_addr, M, N, K, warpgroups, trans_A, trans_B, wait): block-level
 /// C += op(A)·op(B) with wgmma.mma_async from wgmma_smem tiles into the wgmma accumulator

@@ -4,6 +4,8 @@
 // this gemm, its operand copies and its loop qualify; the answer is recorded in the layouts (the
 // accumulator gets the "wgmma_c" family), and a gemm that does not qualify keeps the mma.sync
 // path of GemmSm80.cpp in both places.
+#include <algorithm>
+
 #include "compiler/analysis/HwLayouts.h"
 #include "compiler/analysis/WgmmaLayouts.h"
 #include "compiler/ops/GemmLowering.h"
@@ -19,6 +21,22 @@ ir::Stmt lowerGemmSm90(xform::lower::Ctx& c, const ir::TileOpNode& op, const Tar
     if (ir::attrBool(op.attrs, "wgmma_fragment", false)) return xform::lowerWgmmaFragment(c, op);
     return lowerGemmSm80(c, op, target);
 }
+
+namespace {
+/// The T.Pipelined loop whose body holds `gemm` at its top level, or null.
+const ir::ForNode* enclosingPipelined(const ir::PrimFuncNode& f, const ir::TileOpNode& gemm) {
+    const ir::ForNode* found = nullptr;
+    ir::walk(f.body, [&](const ir::Stmt& st) {
+        auto* fr = ir::as<ir::ForNode>(st);
+        if (!fr || fr->forKind != ir::ForKind::Pipelined || found) return;
+        auto* sq = ir::as<ir::SeqNode>(fr->body);
+        if (sq ? std::any_of(sq->stmts.begin(), sq->stmts.end(), [&](const ir::Stmt& x) { return x.get() == &gemm; })
+               : fr->body.get() == &gemm)
+            found = fr;
+    });
+    return found;
+}
+}  // namespace
 
 void gemmLayoutsSm90(LayoutSolver& s, const ir::TileOpNode& t) {
     using namespace ts::ir;
@@ -40,8 +58,17 @@ void gemmLayoutsSm90(LayoutSolver& s, const ir::TileOpNode& t) {
             "the TMA path takes a T.gemm of shared tiles, each loaded by one T.copy from a 2-D tensor in the "
             "same T.Pipelined body, with an accumulator used by nothing else";
         if (auto fp = xform::selectHopperFragmentGemm(s.func(), t, s.threads(), s.target(), &whyFragment)) {
-            s.note(t.span, "T.gemm uses wgmma with its operands loaded by the sm_80 copies (cp.async), not TMA: " + why,
-                   tmaHint);
+            // The fragment path's own TMA schedule (InjectPipelineTmaFragment.cpp) when the loop's
+            // operand copies qualify; the note says which loads the gemm gets.
+            const ir::ForNode* loop = enclosingPipelined(s.func(), t);
+            std::string whyNoTma;
+            if (loop && xform::fragmentTmaCopies(s.func(), *loop, s.threads(), s.target(), &whyNoTma))
+                s.note(t.span, "T.gemm uses wgmma on the fragment layouts with its loop's tiles loaded by TMA (mbarrier pipeline, no block barrier in the loop)",
+                       "TILESCOPE_HOPPER_NO_FRAGMENT_TMA=1 keeps the cp.async schedule (for comparisons)");
+            else
+                s.note(t.span, "T.gemm uses wgmma with its operands loaded by the sm_80 copies (cp.async), not TMA: " + why +
+                                   (loop ? "; the loop's TMA schedule: " + whyNoTma : std::string()),
+                       tmaHint);
             const int warps = static_cast<int>(s.threads() / 32);
             s.annotate(t, {{"warp_m", int64_t(warps)}, {"warp_n", int64_t(1)}, {"wgmma_fragment", true},
                            {"wgmma_warpgroups", int64_t(fp->warpgroups)}});

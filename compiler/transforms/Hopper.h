@@ -9,8 +9,11 @@
 //    wgmma layout.
 // Without sm_90a, or when a condition fails, the sm_80 path (cp.async, mma.sync) runs unchanged.
 #pragma once
+#include <map>
 #include <optional>
 #include <string>
+#include <unordered_map>
+#include <vector>
 
 #include "compiler/Target.h"
 #include "compiler/analysis/WgmmaLayouts.h"
@@ -42,6 +45,44 @@ std::optional<analysis::HopperGemmPlan> selectHopperGemm(const ir::PrimFuncNode&
 std::optional<analysis::HopperGemmPlan> selectHopperFragmentGemm(const ir::PrimFuncNode& f, const ir::TileOpNode& gemm,
                                                                  int64_t threads, const Target& target,
                                                                  std::string* why = nullptr);
+
+/// A global -> shared T.copy that TMA can load as one stored tile of geometry `g`: the dimension
+/// (outermost-first) of the source the tile's rows run along, or nullopt with `why`. The source
+/// is a kernel tensor of rank 2..5 and constant shape whose last dimension is a multiple of 16
+/// bytes (cuTensorMapEncodeTiled's stride rule), the region spans the tile's columns along the
+/// last dimension, its rows along one other and 1 along the rest; same dtype; whole tile; rows
+/// at most 256 (the TMA box).
+std::optional<int> tmaCopyRowDim(const ir::TileOpNode& copy, const analysis::WgmmaTileGeometry& g, std::string& why);
+
+/// The element coordinates of a TMA load of region `src` (innermost first, as tl.tma_load takes
+/// them), with `at` substituted.
+std::vector<ir::Expr> tmaCoordinates(const ir::Region& src, const std::unordered_map<const ir::VarNode*, ir::Expr>& at);
+
+/// The copies of one T.Pipelined loop that the fragment-path TMA schedule loads
+/// (InjectPipelineTmaFragment.cpp): copies into the shared operand tiles of wgmma gemms on the
+/// mma.sync fragment layouts (selectHopperFragmentGemm), each TMA-loadable (tmaCopyRowDim).
+struct FragmentTmaCopy {
+    const ir::TileOpNode* copy = nullptr;
+    int64_t param = -1;  ///< kernel tensor index of the source
+    int rowDim = 0;      ///< tmaCopyRowDim
+};
+/// The TMA copies of `loop` (a T.Pipelined loop of `f`) or nullopt with *why: every global ->
+/// shared copy in the loop body is a top-level statement that fills a shared operand tile of a
+/// fragment-path wgmma gemm of the same body, TMA-loadable, from a kernel tensor the kernel
+/// never writes, each tile loaded once in the loop; nothing else writes any operand tile in the
+/// loop (tiles not loaded there are made visible to wgmma once, before it); at least one copy.
+/// TILESCOPE_HOPPER_NO_FRAGMENT_TMA=1 declines (measurement switch: the cp.async schedule).
+std::optional<std::vector<FragmentTmaCopy>> fragmentTmaCopies(const ir::PrimFuncNode& f, const ir::ForNode& loop,
+                                                              int64_t threads, const Target& target, std::string* why = nullptr);
+
+/// The fragment-path TMA schedule of `loop` (InjectPipelineTmaFragment.cpp), or null when
+/// fragmentTmaCopies declines; tensor maps and staged tiles as for injectTmaPipeline.
+ir::Stmt injectTmaFragmentPipeline(const ir::ForNode& loop, const ir::PrimFuncNode& f, int64_t threads, const Target& target,
+                                   ir::Attrs& attrs, std::map<const ir::BufferNode*, ir::Buffer>& staged);
+
+/// Index of the tensor map for (param, geometry, row dimension) in `attrs`, appending
+/// "tma_map.<i>" = {param, box inner, box outer, swizzle bytes, row dim} when new.
+int64_t tensorMapFor(ir::Attrs& attrs, int64_t param, const analysis::WgmmaTileGeometry& g, int rowDim);
 
 /// Rewrites a T.Pipelined loop whose body has copies into wgmma_smem tiles into the TMA +
 /// mbarrier schedule (InjectPipelineTma.cpp); null when the loop has none. Adds the tensor-map

@@ -98,16 +98,20 @@ Stmt markAsync(const Stmt& s) {
 
 class Injector : public Mutator {
 public:
-    explicit Injector(const PrimFuncNode& f) : func(f), attrs(f.attrs) {}
+    Injector(const PrimFuncNode& f, int64_t threads, const Target& target) : func(f), threads(threads), target(target), attrs(f.attrs) {}
     const PrimFuncNode& func;
+    int64_t threads;
+    const Target& target;
     Attrs attrs;                                 // + tensor maps of TMA pipelines
     std::map<const BufferNode*, Buffer> staged;  // original tile -> multi-buffered tile
 
 protected:
     Stmt visitFor(const ForNode* n, const Stmt& self) override {
         // sm_90a: loops feeding wgmma tiles get the TMA + mbarrier schedule (Hopper.h).
-        if (n->forKind == ForKind::Pipelined)
+        if (n->forKind == ForKind::Pipelined) {
+            if (Stmt tma = injectTmaFragmentPipeline(*n, func, threads, target, attrs, staged)) return tma;
             if (Stmt tma = injectTmaPipeline(*n, func, attrs, staged)) return tma;
+        }
         Stmt body = mutate(n->body);
         auto producers = attrInts(n->attrs, "pipeline_producers");
         int64_t S = attrInt(n->attrs, "num_stages", 1);
@@ -183,8 +187,9 @@ private:
 
 }  // namespace
 
-PrimFunc injectPipeline(const PrimFunc& f, PassContext&) {
-    Injector inj(*f);
+PrimFunc injectPipeline(const PrimFunc& f, PassContext& ctx) {
+    const KernelNode* kernel = findKernel(f);
+    Injector inj(*f, kernel ? kernel->threadCount() : 1, ctx.target);
     Stmt body = inj.mutate(f->body);
     if (body == f->body) return f;
     ReplaceAllocs ra(inj.staged);

@@ -44,9 +44,10 @@ struct TmaProducer {
     int64_t map = 0;
 };
 
-/// Index of the tensor map for (param, geometry); appends "tma_map.<i>" when new.
-int64_t tensorMapFor(Attrs& attrs, int64_t param, const analysis::WgmmaTileGeometry& g) {
-    const std::vector<int64_t> want{param, g.panelElems, g.rows, g.panelBytes};
+}  // namespace
+
+int64_t tensorMapFor(Attrs& attrs, int64_t param, const analysis::WgmmaTileGeometry& g, int rowDim) {
+    const std::vector<int64_t> want{param, g.panelElems, g.rows, g.panelBytes, rowDim};
     int64_t n = attrInt(attrs, "tma_maps", 0);
     for (int64_t i = 0; i < n; ++i)
         if (attrInts(attrs, "tma_map." + std::to_string(i)) == want) return i;
@@ -54,6 +55,9 @@ int64_t tensorMapFor(Attrs& attrs, int64_t param, const analysis::WgmmaTileGeome
     attrs["tma_maps"] = n + 1;
     return n;
 }
+
+namespace {
+
 
 /// The loop body beyond its TMA copies is one wgmma gemm and there are >= 2 stages: the gemm may
 /// stay in flight into the next iteration (a single stage would be refilled under it).
@@ -97,11 +101,13 @@ Stmt injectTmaPipeline(const ForNode& n, const PrimFuncNode& f, Attrs& attrs, st
         int64_t param = -1;
         for (size_t i = 0; i < f.params.size(); ++i)
             if (f.params[i] == t->region(0).buffer) param = int64_t(i);
-        if (param < 0) {  // infer-layouts only picks copies from kernel tensors
+        std::string why;
+        auto rowDim = tmaCopyRowDim(*t, *geo, why);
+        if (param < 0 || !rowDim) {  // infer-layouts only picks copies from kernel tensors TMA can load
             consumers.push_back(s);
             continue;
         }
-        producers.push_back({t, *geo, tensorMapFor(attrs, param, *geo)});
+        producers.push_back({t, *geo, tensorMapFor(attrs, param, *geo, *rowDim)});
     }
     if (producers.empty()) return nullptr;
 
@@ -126,11 +132,10 @@ Stmt injectTmaPipeline(const ForNode& n, const PrimFuncNode& f, Attrs& attrs, st
         for (auto& p : producers) {
             const Region& src = p.copy->region(0);
             const Buffer& tile = local.at(p.copy->region(1).buffer.get());
-            Expr outer = substitute(src.ranges[0].min, at), inner = substitute(src.ranges[1].min, at);
-            out.push_back(intrinsicStmt(intrin::kTmaLoad,
-                               {intImm(p.map), addr(tile, {stage, intImm(0), intImm(0)}), addr(bars, {stage}), inner, outer,
-                                intImm(p.geo.rows), intImm(p.geo.panelElems), intImm(p.geo.panels)},
-                               p.copy->span));
+            std::vector<Expr> args{intImm(p.map), addr(tile, {stage, intImm(0), intImm(0)}), addr(bars, {stage}),
+                                   intImm(p.geo.rows), intImm(p.geo.panelElems), intImm(p.geo.panels)};
+            for (Expr& c : tmaCoordinates(src, at)) args.push_back(c);
+            out.push_back(intrinsicStmt(intrin::kTmaLoad, args, p.copy->span));
         }
         return seq(out, sp);
     };

@@ -42,8 +42,13 @@ Stmt lowerWgmmaFragment(Ctx& c, const TileOpNode& op) {
     // The operand tiles were written through the generic proxy (cp.async, plain stores); each
     // thread orders its writes before the async proxy's reads, then a barrier hands them to every
     // warpgroup (PTX ISA §9.7.13.4 fence.proxy.async; CUTLASS's fence_view_async_shared).
-    out.push_back(evaluate(call(intrin::kFenceProxyAsync, {}, DType::Int32, op.span), op.span));
-    out.push_back(evaluate(call(intrin::kSyncThreads, {}, DType::Int32, op.span), op.span));
+    // With the TMA schedule (InjectPipelineTmaFragment.cpp, attr wgmma_operands_ready) the tiles
+    // come from the async proxy behind an mbarrier wait, and the loop-invariant ones were fenced
+    // once before the loop: neither the fence nor the barrier is needed.
+    if (!attrBool(op.attrs, "wgmma_operands_ready", false)) {
+        out.push_back(evaluate(call(intrin::kFenceProxyAsync, {}, DType::Int32, op.span), op.span));
+        out.push_back(evaluate(call(intrin::kSyncThreads, {}, DType::Int32, op.span), op.span));
+    }
     if (regA) {
         auto& af = c.frags.at(A.buffer.get());
         out.push_back(intrinsicStmt(intrin::kWgmmaRS,

@@ -14,5 +14,6 @@ ir::PrimFunc lowerTileOps(const ir::PrimFunc& f, PassContext& ctx);
 ir::PrimFunc insertSync(const ir::PrimFunc& f, PassContext& ctx);
 ir::PrimFunc planSharedMemory(const ir::PrimFunc& f, PassContext& ctx);
 ir::PrimFunc lowerToThreads(const ir::PrimFunc& f, PassContext& ctx);
+ir::PrimFunc warpSpecialize(const ir::PrimFunc& f, PassContext& ctx);
 
 }  // namespace ts::xform

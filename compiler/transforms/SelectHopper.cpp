@@ -26,20 +26,47 @@ bool wholeTile(const Region& r, int64_t rows, int64_t cols) {
     return true;
 }
 
-/// A global -> shared copy TMA can do as one tile load: 2-D source of constant shape whose row
-/// pitch is a multiple of 16 bytes (cuTensorMapEncodeTiled's globalStrides rule), a region of
-/// exactly the stored tile's extents, same dtype.
-bool tmaLoadable(const TileOpNode& copy, const analysis::WgmmaTileGeometry& g, std::string& why) {
+}  // namespace
+
+std::optional<int> tmaCopyRowDim(const TileOpNode& copy, const analysis::WgmmaTileGeometry& g, std::string& why) {
     const Region &src = copy.region(0), &dst = copy.region(1);
-    if (src.buffer->scope != Scope::Global) return why = "the copy into '" + dst.buffer->name + "' does not read global memory", false;
-    if (src.buffer->dtype != dst.buffer->dtype) return why = "the copy into '" + dst.buffer->name + "' converts dtypes", false;
+    if (src.buffer->scope != Scope::Global) return why = "the copy into '" + dst.buffer->name + "' does not read global memory", std::nullopt;
+    if (src.buffer->dtype != dst.buffer->dtype) return why = "the copy into '" + dst.buffer->name + "' converts dtypes", std::nullopt;
     auto shape = constShape(*src.buffer);
-    if (!shape || shape->size() != 2) return why = "'" + src.buffer->name + "' is not a 2-D tensor of constant shape", false;
-    if (((*shape)[1] * g.eltBytes) % 16 != 0)
-        return why = "rows of '" + src.buffer->name + "' are not a multiple of 16 bytes (TMA global stride)", false;
-    if (src.ranges.size() != 2 || constInt(src.ranges[0].extent) != g.rows || constInt(src.ranges[1].extent) != g.cols)
-        return why = "the region of '" + src.buffer->name + "' is not the tile's shape", false;
-    return true;
+    const int rank = shape ? static_cast<int>(shape->size()) : 0;
+    if (!shape || rank < 2 || rank > 5)
+        return why = "'" + src.buffer->name + "' is not a tensor of rank 2..5 with a constant shape", std::nullopt;
+    // Every stride above the contiguous dimension is a multiple of the last dimension's bytes.
+    if (((*shape)[size_t(rank - 1)] * g.eltBytes) % 16 != 0)
+        return why = "rows of '" + src.buffer->name + "' are not a multiple of 16 bytes (TMA global stride)", std::nullopt;
+    if (g.rows > 256) return why = "the tile has more than 256 rows (TMA box)", std::nullopt;
+    if (src.ranges.size() != size_t(rank) || constInt(src.ranges.back().extent) != g.cols)
+        return why = "the region of '" + src.buffer->name + "' does not span the tile's columns along its last dimension", std::nullopt;
+    int rowDim = -1;
+    for (int d = 0; d + 1 < rank; ++d) {
+        auto ext = constInt(src.ranges[size_t(d)].extent);
+        if (ext == 1 && !(rowDim < 0 && g.rows == 1 && d == rank - 2)) continue;
+        if (ext != g.rows || rowDim >= 0) return why = "the region of '" + src.buffer->name + "' is not the tile's shape", std::nullopt;
+        rowDim = d;
+    }
+    if (rowDim < 0) return why = "the region of '" + src.buffer->name + "' is not the tile's shape", std::nullopt;
+    auto dsh = constShape(*dst.buffer);
+    if (!dsh || dsh->size() != 2 || (*dsh)[0] != g.rows || (*dsh)[1] != g.cols || dst.ranges.size() != 2 ||
+        constInt(dst.ranges[0].min) != 0 || constInt(dst.ranges[1].min) != 0)
+        return why = "the copy does not fill the whole tile '" + dst.buffer->name + "'", std::nullopt;
+    return rowDim;
+}
+
+std::vector<Expr> tmaCoordinates(const Region& src, const std::unordered_map<const VarNode*, Expr>& at) {
+    std::vector<Expr> c;
+    for (size_t i = src.ranges.size(); i-- > 0;) c.push_back(substitute(src.ranges[i].min, at));
+    return c;
+}
+
+namespace {
+/// A global -> shared copy TMA can do as one tile load (tmaCopyRowDim).
+bool tmaLoadable(const TileOpNode& copy, const analysis::WgmmaTileGeometry& g, std::string& why) {
+    return tmaCopyRowDim(copy, g, why).has_value();
 }
 
 }  // namespace

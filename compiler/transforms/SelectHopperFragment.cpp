@@ -138,3 +138,98 @@ std::optional<analysis::HopperGemmPlan> selectHopperFragmentGemm(const PrimFuncN
 }
 
 }  // namespace ts::xform
+
+// fragmentTmaCopies (Hopper.h): whether a T.Pipelined loop of fragment-path gemms can have its
+// operand tiles loaded by TMA (the schedule is InjectPipelineTmaFragment.cpp). Pure: infer-layouts
+// asks it for the note it prints, inject-pipeline for the rewrite, and both get the same answer.
+#include <cstdlib>
+#include <set>
+
+#include "compiler/ops/Registry.h"
+
+namespace ts::xform {
+using namespace ts::ir;
+
+std::optional<std::vector<FragmentTmaCopy>> fragmentTmaCopies(const PrimFuncNode& f, const ForNode& loop, int64_t threads,
+                                                              const Target& target, std::string* why) {
+    auto no = [&](const std::string& s) {
+        if (why) *why = s;
+        return std::nullopt;
+    };
+    if (const char* e = std::getenv("TILESCOPE_HOPPER_NO_FRAGMENT_TMA"); e && *e == '1')
+        return no("TILESCOPE_HOPPER_NO_FRAGMENT_TMA=1");
+    if (loop.forKind != ForKind::Pipelined) return no("the loop is not a T.Pipelined loop");
+    auto* sq = as<SeqNode>(loop.body);
+    const std::vector<Stmt> body = sq ? sq->stmts : std::vector<Stmt>{loop.body};
+    // Shared operand tiles of the body's fragment-path gemms.
+    std::set<const BufferNode*> operands;
+    for (auto& s : body)
+        // infer-layouts asks before it annotates (then the gemm's own checks decide); later passes
+        // read its record (after infer-layouts every tile has a layout, which those checks refuse).
+        if (auto* g = as<TileOpNode>(s); g && g->op == TileOpKind::Gemm &&
+                                         (attrBool(g->attrs, "wgmma_fragment", false) || selectHopperFragmentGemm(f, *g, threads, target)))
+            for (size_t i = 0; i < 2; ++i)
+                if (g->region(i).buffer->scope == Scope::Shared) operands.insert(g->region(i).buffer.get());
+    if (operands.empty()) return no("no gemm of the loop body takes wgmma on the fragment layouts");
+    // Every global -> shared copy anywhere in the loop must be a top-level TMA copy into an operand.
+    std::set<const StmtNode*> top;
+    for (auto& s : body) top.insert(s.get());
+    std::vector<FragmentTmaCopy> out;
+    std::set<const BufferNode*> loaded, sources;
+    std::string w;
+    bool ok = true;
+    walk(loop.body, [&](const Stmt& s) {
+        auto* t = as<TileOpNode>(s);
+        if (!ok || !t || t->op != TileOpKind::Copy || !t->isRegion(0) || !t->isRegion(1)) return;
+        const Region &src = t->region(0), &dst = t->region(1);
+        if (src.buffer->scope != Scope::Global || dst.buffer->scope != Scope::Shared) return;
+        if (!top.count(t) || !operands.count(dst.buffer.get()))
+            return ok = false, void(w = "the copy into '" + dst.buffer->name + "' does not fill a wgmma operand tile at the loop's top level");
+        if (!loaded.insert(dst.buffer.get()).second) return ok = false, void(w = "'" + dst.buffer->name + "' is loaded twice in the loop");
+        auto sh = constShape(*dst.buffer);
+        auto geo = sh && sh->size() == 2 ? analysis::wgmmaTileGeometry((*sh)[0], (*sh)[1], dtypeBytes(dst.buffer->dtype), &w) : std::nullopt;
+        if (!geo) return ok = false, void(w = "'" + dst.buffer->name + "' is not a TMA tile" + (w.empty() ? "" : ": " + w));
+        auto rowDim = tmaCopyRowDim(*t, *geo, w);
+        if (!rowDim) return ok = false, void();
+        int64_t param = -1;
+        for (size_t i = 0; i < f.params.size(); ++i)
+            if (f.params[i] == src.buffer) param = int64_t(i);
+        if (param < 0) return ok = false, void(w = "'" + src.buffer->name + "' is not a kernel tensor");
+        sources.insert(src.buffer.get());
+        out.push_back({t, param, *rowDim});
+    });
+    if (!ok) return no(w);
+    if (out.empty()) return no("no operand tile is loaded in the loop");
+    // TMA reads global memory through the async proxy: the kernel must not write the sources.
+    // Operand tiles not loaded here must not be written in the loop (fenced once before it).
+    walk(
+        f.body,
+        [&](const Stmt& s) {
+            if (auto* st = as<StoreNode>(s); st && sources.count(st->buffer.get())) ok = false, w = "the kernel writes '" + st->buffer->name + "'";
+            auto* t = as<TileOpNode>(s);
+            if (!t) return;
+            for (size_t i = 0; i < t->args.size(); ++i)
+                if (auto* r = std::get_if<Region>(&t->args[i]); r && sources.count(r->buffer.get()) &&
+                    ops::find(t->op) && (ops::find(t->op)->access(*t, i) & ops::kWrite))
+                    ok = false, w = "the kernel writes '" + r->buffer->name + "'";
+        },
+        nullptr);
+    // Nothing else writes an operand tile in the loop: the gemms skip their proxy fence and
+    // block barrier (the TMA copies themselves are the only writers the schedule orders).
+    std::set<const StmtNode*> tmaCopies;
+    for (auto& c : out) tmaCopies.insert(c.copy);
+    walk(loop.body, [&](const Stmt& s) {
+        if (auto* st = as<StoreNode>(s); st && operands.count(st->buffer.get()))
+            ok = false, w = "'" + st->buffer->name + "' is written in the loop";
+        auto* t = as<TileOpNode>(s);
+        if (!t || tmaCopies.count(t)) return;
+        const ops::TileOp* op = ops::find(t->op);
+        for (size_t i = 0; i < t->args.size(); ++i)
+            if (auto* r = std::get_if<Region>(&t->args[i]); r && operands.count(r->buffer.get()) && op && (op->access(*t, i) & ops::kWrite))
+                ok = false, w = "'" + r->buffer->name + "' is written in the loop";
+    });
+    if (!ok) return no(w);
+    return out;
+}
+
+}  // namespace ts::xform

@@ -46,10 +46,17 @@ std::string tensorMapProblem(const TensorMapParam& p, ir::DType dtype, const std
                              cu::DevicePtr ptr) {
     const int e = ir::dtypeBytes(dtype);
     if (dataTypeOf(dtype) < 0) return "dtype " + std::string(ir::dtypeName(dtype)) + " has no TMA element type";
-    if (shape.size() != 2) return "TMA tile loads here are 2-D; the tensor has rank " + std::to_string(shape.size());
+    const int rank = static_cast<int>(shape.size());
+    if (rank < 2 || rank > 5) return "TMA tile loads take tensors of rank 2..5; the tensor has rank " + std::to_string(rank);
+    const int rowDim = p.rowDim < 0 ? rank - 2 : p.rowDim;
+    if (rowDim >= rank - 1) return "the box's row dimension " + std::to_string(rowDim) + " is the contiguous one or past it";
     if (ptr % 16) return "the tensor's address is not 16-byte aligned";
-    const int64_t pitch = shape[1] * e;
-    if (pitch % 16 || pitch >= (int64_t(1) << 40)) return "the row pitch of " + std::to_string(pitch) + " bytes is not a multiple of 16";
+    int64_t stride = e;
+    for (int d = rank - 1; d >= 1; --d) {  // byte strides of dimensions 0..rank-2
+        stride *= shape[size_t(d)];
+        if (stride % 16 || stride >= (int64_t(1) << 40))
+            return "the stride of dimension " + std::to_string(d - 1) + " (" + std::to_string(stride) + " bytes) is not a multiple of 16";
+    }
     if (p.boxInner < 1 || p.boxInner > 256 || p.boxOuter < 1 || p.boxOuter > 256) return "box extents must be 1..256";
     if ((p.boxInner * e) % 16) return "the box's inner extent is not a multiple of 16 bytes";
     if (p.swizzleBytes && p.boxInner * e > p.swizzleBytes) return "the box's inner extent exceeds the swizzle span";
@@ -64,13 +71,23 @@ TensorMapBits encodeTensorMap(const TensorMapParam& p, ir::DType dtype, const st
     EncodeTiled fn = encodeEntry();
     if (!fn) throw std::runtime_error("the CUDA driver has no cuTensorMapEncodeTiled (needs CUDA 12 or later)");
     TensorMapBits out;
-    const uint64_t dims[2] = {uint64_t(shape[1]), uint64_t(shape[0])};
-    const uint64_t strides[1] = {uint64_t(shape[1] * ir::dtypeBytes(dtype))};
-    const unsigned box[2] = {unsigned(p.boxInner), unsigned(p.boxOuter)};
-    const unsigned elementStrides[2] = {1, 1};
+    // TMA numbers dimensions innermost first: TMA dim i is shape[rank-1-i].
+    const int rank = static_cast<int>(shape.size());
+    const int rowDim = p.rowDim < 0 ? rank - 2 : p.rowDim;
+    uint64_t dims[5] = {}, strides[4] = {};
+    unsigned box[5] = {}, elementStrides[5] = {};
+    uint64_t stride = uint64_t(ir::dtypeBytes(dtype));
+    for (int i = 0; i < rank; ++i) {
+        const int d = rank - 1 - i;
+        dims[i] = uint64_t(shape[size_t(d)]);
+        box[i] = i == 0 ? unsigned(p.boxInner) : d == rowDim ? unsigned(p.boxOuter) : 1u;
+        elementStrides[i] = 1;
+        if (i >= 1) strides[i - 1] = stride;
+        stride *= dims[i];
+    }
     // interleave NONE, L2 promotion 128B (the line the loads fill), OOB fill NONE (zeros).
-    const cu::Result r = fn(&out, dataTypeOf(dtype), 2, reinterpret_cast<void*>(ptr), dims, strides, box, elementStrides, 0,
-                            swizzleEnum(p.swizzleBytes), 2, 0);
+    const cu::Result r = fn(&out, dataTypeOf(dtype), unsigned(rank), reinterpret_cast<void*>(ptr), dims, strides, box,
+                            elementStrides, 0, swizzleEnum(p.swizzleBytes), 2, 0);
     if (r != 0) throw CudaError("cuTensorMapEncodeTiled", r, d.describe(r));
     return out;
 }

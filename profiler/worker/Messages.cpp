@@ -98,7 +98,8 @@ Message encodeRunRequest(const RunRequest& req, const std::string& op) {
         maps.push_back({{"tensor", t.tensor},
                         {"box_inner", t.boxInner},
                         {"box_outer", t.boxOuter},
-                        {"swizzle", t.swizzleBytes}});
+                        {"swizzle", t.swizzleBytes},
+                        {"row_dim", t.rowDim}});
     h["tensor_maps"] = maps;
     h["nvrtc_options"] = req.nvrtcOptions;
     h["use_cache"] = req.useCache;
@@ -137,7 +138,7 @@ std::optional<RunRequest> decodeRunRequest(const Message& m, std::string& why) {
         if (h.contains("tensor_maps"))
             for (const auto& t : h.at("tensor_maps"))
                 r.tensorMaps.push_back({t.at("tensor").get<int>(), t.at("box_inner").get<int64_t>(),
-                                        t.at("box_outer").get<int64_t>(), t.at("swizzle").get<int>()});
+                                        t.at("box_outer").get<int64_t>(), t.at("swizzle").get<int>(), t.value("row_dim", -1)});
         r.nvrtcOptions = h.value("nvrtc_options", std::vector<std::string>{});
         r.useCache = h.value("use_cache", true);
         r.timingReps = h.value("timing_reps", 0);

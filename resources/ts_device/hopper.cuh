@@ -41,10 +41,19 @@ TS_D void fence_barrier_init() {
     asm volatile("fence.mbarrier_init.release.cluster;" ::: "memory");
 #endif
 }
-/// tl.mbarrier_init: n barriers from bar, one arrival each, made visible to TMA. One thread.
-TS_D void mbarrier_init_n(unsigned long long* bar, int n) {
-    for (int i = 0; i < n; ++i) mbarrier_init(bar + i, 1);
+/// tl.mbarrier_init: n barriers from bar, `arrivals` arrivals each, made visible to TMA. One thread.
+TS_D void mbarrier_init_n(unsigned long long* bar, int n, unsigned arrivals = 1) {
+    for (int i = 0; i < n; ++i) mbarrier_init(bar + i, arrivals);
     fence_barrier_init();
+}
+/// One arrival of this thread (mbarrier.arrive, release semantics: PTX ISA §9.7.13.15.13): the
+/// consumer's "done with this stage" that the refilling thread waits for.
+TS_D void mbarrier_arrive(unsigned long long* bar) {
+#ifdef TS_SM90
+    asm volatile("mbarrier.arrive.shared::cta.b64 _, [%0];" ::"r"(smem_u32addr(bar)) : "memory");
+#else
+    __trap();
+#endif
 }
 /// Orders this thread's generic-proxy shared-memory writes before later async-proxy (TMA,
 /// wgmma) accesses (fence.proxy.async.shared::cta, PTX ISA §9.7.13.4).
@@ -97,12 +106,51 @@ TS_D void tma_load_2d(const TensorMap* map, void* dst, unsigned long long* bar, 
 #endif
 }
 
-/// A whole R x C stored tile as PANELS boxes of (PW elements, R rows), panel p from column
-/// c0 + p*PW into dst + p*R*PW (the panel order of analysis::wgmmaSharedOffset). One thread.
-template <int PANELS, int PW, int R, class T>
-TS_D void tma_load_tile(const TensorMap* map, T* dst, unsigned long long* bar, int c0, int c1) {
+/// TMA loads of one box of a rank-3/4/5 tensor (cp.async.bulk.tensor.Nd, as tma_load_2d):
+/// coordinates innermost first.
+TS_D void tma_load_nd(const TensorMap* map, void* dst, unsigned long long* bar, int c0, int c1) { tma_load_2d(map, dst, bar, c0, c1); }
+TS_D void tma_load_nd(const TensorMap* map, void* dst, unsigned long long* bar, int c0, int c1, int c2) {
+#ifdef TS_SM90
+    asm volatile(
+        "cp.async.bulk.tensor.3d.shared::cluster.global.mbarrier::complete_tx::bytes [%0], [%1, {%3, %4, %5}], [%2];" ::"r"(
+            smem_u32addr(dst)),
+        "l"(reinterpret_cast<unsigned long long>(map)), "r"(smem_u32addr(bar)), "r"(c0), "r"(c1), "r"(c2)
+        : "memory");
+#else
+    __trap();
+#endif
+}
+TS_D void tma_load_nd(const TensorMap* map, void* dst, unsigned long long* bar, int c0, int c1, int c2, int c3) {
+#ifdef TS_SM90
+    asm volatile(
+        "cp.async.bulk.tensor.4d.shared::cluster.global.mbarrier::complete_tx::bytes [%0], [%1, {%3, %4, %5, %6}], [%2];" ::"r"(
+            smem_u32addr(dst)),
+        "l"(reinterpret_cast<unsigned long long>(map)), "r"(smem_u32addr(bar)), "r"(c0), "r"(c1), "r"(c2), "r"(c3)
+        : "memory");
+#else
+    __trap();
+#endif
+}
+TS_D void tma_load_nd(const TensorMap* map, void* dst, unsigned long long* bar, int c0, int c1, int c2, int c3, int c4) {
+#ifdef TS_SM90
+    asm volatile(
+        "cp.async.bulk.tensor.5d.shared::cluster.global.mbarrier::complete_tx::bytes [%0], [%1, {%3, %4, %5, %6, %7}], [%2];" ::"r"(
+            smem_u32addr(dst)),
+        "l"(reinterpret_cast<unsigned long long>(map)), "r"(smem_u32addr(bar)), "r"(c0), "r"(c1), "r"(c2), "r"(c3), "r"(c4)
+        : "memory");
+#else
+    __trap();
+#endif
+}
+
+/// A whole R x C stored tile as PANELS boxes of (PW elements, R rows), panel p from innermost
+/// coordinate c0 + p*PW into dst + p*R*PW (the panel order of analysis::wgmmaSharedOffset); the
+/// other coordinates (innermost first) are the tensor map's remaining dimensions, whose box is
+/// R rows along one of them and 1 along the rest. One thread.
+template <int PANELS, int PW, int R, class T, class... Cs>
+TS_D void tma_load_tile(const TensorMap* map, T* dst, unsigned long long* bar, int c0, Cs... cs) {
 #pragma unroll
-    for (int p = 0; p < PANELS; ++p) tma_load_2d(map, dst + p * R * PW, bar, c0 + p * PW, c1);
+    for (int p = 0; p < PANELS; ++p) tma_load_nd(map, dst + p * R * PW, bar, c0 + p * PW, int(cs)...);
 }
 
 /// wgmma shared-memory matrix descriptor (PTX ISA §9.7.15.5.1.2.2 "Matrix Descriptor Format"):

@@ -12,6 +12,7 @@
 // fragment_scalar_table.py a fragment read as a scalar outside T.Parallel (replicated layout),
 // fragment_subregion_copy.py copies of part of a fragment in both directions.
 #include <cctype>
+#include <cstdlib>
 #include <regex>
 
 #include <gtest/gtest.h>
@@ -144,19 +145,35 @@ INSTANTIATE_TEST_SUITE_P(All, Attention, ::testing::ValuesIn(kCases),
 
 // The sm_90a attention path (transforms/SelectHopperFragment.cpp): both gemms take wgmma on the
 // mma.sync fragment layouts -- S = Q K^T from two wgmma_smem tiles (tl.wgmma_ss), O += P V with P
-// from registers (tl.wgmma_rs) -- with the loads on cp.async. The thread interpreter runs the
-// wgmma intrinsics through wgmma's own fragments (not the compiler's layouts), so a layout that
-// disagreed with the hardware would fail the float64 comparison; each compile says in a note
-// why the gemm is not on TMA.
+// from registers (tl.wgmma_rs). The K/V tiles of the pipelined loop are loaded by TMA over the
+// 4-D (bshd) or 3-D tensors behind full/empty mbarriers, with no block barrier in the loop
+// (InjectPipelineTmaFragment.cpp); TILESCOPE_HOPPER_NO_FRAGMENT_TMA=1 keeps the cp.async schedule,
+// which is checked too. The thread interpreter runs the wgmma intrinsics through wgmma's own
+// fragments (not the compiler's layouts), TMA boxes through the tensor's shape (rows past the
+// sequence read zero) and the barriers' phases, so a wrong coordinate, layout or phase fails the
+// float64 comparison or reports a deadlock; each compile says in a note which loads it got.
 bool hasNote(const ts::CompileResult& r, const std::string& text) {
     for (auto& d : r.diagnostics)
         if (d.severity == ts::Severity::Note && d.message.find(text) != std::string::npos) return true;
     return false;
 }
 
+/// Sets an environment variable for one scope (the measurement switches of the Hopper path).
+struct ScopedEnv {
+    std::string name;
+    ScopedEnv(const char* n, const char* v) : name(n) { setenv(n, v, 1); }
+    ~ScopedEnv() { unsetenv(name.c_str()); }
+};
+
+size_t count(const std::string& text, const std::string& what) {
+    size_t n = 0;
+    for (size_t p = text.find(what); p != std::string::npos; p = text.find(what, p + 1)) ++n;
+    return n;
+}
+
 class AttentionSm90a : public ::testing::TestWithParam<Case> {};
 
-TEST_P(AttentionSm90a, BothGemmsTakeWgmmaAndMatchFloat64Reference) {
+TEST_P(AttentionSm90a, BothGemmsTakeWgmmaWithTmaLoadsAndMatchFloat64Reference) {
     const Case& c = GetParam();
     std::string text = ts::e2e::readRepoFile(c.path);
     ts::CompileOptions opts;
@@ -168,9 +185,67 @@ TEST_P(AttentionSm90a, BothGemmsTakeWgmmaAndMatchFloat64Reference) {
     EXPECT_NE(r.cuda.find("ts::wgmma_gemm_rs<"), std::string::npos) << "P V is not on wgmma\n" << diagText(r);
     EXPECT_EQ(r.cuda.find("ts::gemm_ss<"), std::string::npos);
     EXPECT_EQ(r.cuda.find("ts::gemm_rs<"), std::string::npos);
-    EXPECT_NE(r.cuda.find("ts::fence_proxy_async()"), std::string::npos);
-    EXPECT_TRUE(hasNote(r, "T.gemm uses wgmma with its operands loaded by the sm_80 copies")) << diagText(r);
+    EXPECT_TRUE(hasNote(r, "with its loop's tiles loaded by TMA")) << diagText(r);
+    // K and V by TMA, no cp.async, one proxy fence (for Q, before the loop): the loop itself
+    // synchronises through the mbarriers.
+    // K and V in the prologue and in the refill (one of them folds away at one stage or one trip).
+    const size_t loads = count(r.cuda, "ts::tma_load_tile<");
+    EXPECT_TRUE(loads == 2 || loads == 4) << loads;
+    EXPECT_EQ(r.cuda.find("ts::cp_async"), std::string::npos);
+    EXPECT_EQ(count(r.cuda, "ts::mbarrier_arrive("), 1u);
+    EXPECT_EQ(count(r.cuda, "ts::fence_proxy_async()"), 1u);
+    ASSERT_EQ(r.kernel.tensorMaps.size(), 2u);
+    EXPECT_EQ(r.kernel.tensorMaps[0].tensor, 1);  // K
+    EXPECT_EQ(r.kernel.tensorMaps[1].tensor, 2);  // V
     ts::e2e::expectInterpretersMatchReference(r, c.label);
+    if (!ts::rt::nvrtcAvailable()) GTEST_SKIP() << "no NVRTC in this build";
+    auto nv = ts::rt::compileCuda(r.cuda, "sm_90a", {}, true);
+    EXPECT_TRUE(nv.ok) << nv.log;
+}
+
+TEST_P(AttentionSm90a, CpAsyncScheduleStillMatchesFloat64Reference) {
+    const Case& c = GetParam();
+    ScopedEnv off("TILESCOPE_HOPPER_NO_FRAGMENT_TMA", "1");
+    std::string text = ts::e2e::readRepoFile(c.path);
+    ts::CompileOptions opts;
+    opts.params = c.params;
+    opts.target = "cuda:sm_90a";
+    opts.recordSnapshots = false;
+    ts::CompileResult r = ts::compile(c.path, text, opts);
+    ASSERT_TRUE(r.ok) << diagText(r);
+    EXPECT_TRUE(hasNote(r, "T.gemm uses wgmma with its operands loaded by the sm_80 copies")) << diagText(r);
+    EXPECT_EQ(r.cuda.find("ts::tma_load_tile<"), std::string::npos);
+    EXPECT_TRUE(r.kernel.tensorMaps.empty());
+    ts::e2e::expectInterpretersMatchReference(r, c.label + " (cp.async)");
+}
+
+// The warp-specialized form (compiler/transforms/WarpSpecialize.cpp, forced on): one more
+// warpgroup whose first thread issues every TMA load and waits for the released stages; the
+// consumer warpgroups keep their layouts, and the lockstep interpreter runs the shared loop.
+TEST_P(AttentionSm90a, WarpSpecializedMatchesFloat64Reference) {
+    const Case& c = GetParam();
+    ScopedEnv on("TILESCOPE_HOPPER_WS", "1");
+    std::string text = ts::e2e::readRepoFile(c.path);
+    ts::CompileOptions opts;
+    opts.params = c.params;
+    opts.target = "cuda:sm_90a";
+    opts.recordSnapshots = false;
+    ts::CompileResult plain;
+    {
+        ScopedEnv off("TILESCOPE_HOPPER_WS", "0");
+        plain = ts::compile(c.path, text, opts);
+        ASSERT_TRUE(plain.ok) << diagText(plain);
+    }
+    setenv("TILESCOPE_HOPPER_WS", "1", 1);
+    ts::CompileResult r = ts::compile(c.path, text, opts);
+    ASSERT_TRUE(r.ok) << diagText(r);
+    const unsigned consumers = plain.kernel.block[0];
+    EXPECT_EQ(r.kernel.block[0], consumers + 128) << "a producer warpgroup after the consumers";
+    const std::string elected = "if (threadIdx.x == " + std::to_string(consumers) + ") ts::tma_load_tile<";
+    EXPECT_NE(r.cuda.find(elected), std::string::npos) << r.cuda;
+    EXPECT_EQ(r.cuda.find("if (threadIdx.x == 0) ts::"), std::string::npos);
+    EXPECT_NE(r.cuda.find("__launch_bounds__(" + std::to_string(consumers + 128)), std::string::npos);
+    ts::e2e::expectInterpretersMatchReference(r, c.label + " (warp-specialized)");
     if (!ts::rt::nvrtcAvailable()) GTEST_SKIP() << "no NVRTC in this build";
     auto nv = ts::rt::compileCuda(r.cuda, "sm_90a", {}, true);
     EXPECT_TRUE(nv.ok) << nv.log;
@@ -187,11 +262,61 @@ const Case kSm90aCases[] = {
      "fwd_two_warpgroups_causal"},
     {kFwd, {{"seq_len", "100"}, {"block_N", "32"}, {"num_stages", "1"}}, "fwd_one_stage_n32"},
     {kFwd, {{"seq_len", "130"}, {"block_N", "64"}, {"num_stages", "3"}, {"is_causal", "True"}}, "fwd_three_stages"},
+    // Trip counts 1, 2, 3 with stages 1..3: one key tile (the refill never runs), exactly two
+    // tiles, three tiles of which the last has one row (S = 129 with 64-key tiles).
+    {kFwd, {{"seq_len", "40"}, {"num_stages", "3"}}, "fwd_one_trip_three_stages"},
+    {kFwd, {{"seq_len", "128"}, {"num_stages", "1"}}, "fwd_two_trips_one_stage"},
+    {kFwd, {{"seq_len", "129"}, {"num_stages", "2"}, {"groups", "4"}, {"heads", "4"}}, "fwd_three_trips_last_row_alone"},
     {kSample, {{"seq_len", "80"}, {"is_causal", "True"}}, "bhsd_sample_causal"},
     {kGqa, {{"causal", "True"}}, "gqa_lse_causal"},
 };
 INSTANTIATE_TEST_SUITE_P(All, AttentionSm90a, ::testing::ValuesIn(kSm90aCases),
                          [](const ::testing::TestParamInfo<Case>& i) { return i.param.label; });
+
+// TMA legality across column offsets and row pitches (tests/e2e/programs/attention_kv_window.py):
+// K/V windows at inner offsets 0, 8 and 64 of wider tensors are TMA boxes at those coordinates;
+// 68 fp16 columns (136-byte rows) cannot be a TMA tensor, so that kernel keeps cp.async and says
+// why. Every variant matches float64 on both interpreters and compiles for sm_80 and sm_90a.
+TEST(AttentionSm90aTma, ColumnWindowsUseTmaExactlyWhereLegal) {
+    const char* path = "tests/e2e/programs/attention_kv_window.py";
+    std::string text = ts::e2e::readRepoFile(path);
+    struct Window {
+        const char *seq, *cols, *off, *stages;
+        bool tma;
+    };
+    for (const Window& w : {Window{"100", "64", "0", "2", true}, Window{"70", "72", "8", "3", true},
+                            Window{"33", "128", "64", "1", true}, Window{"100", "68", "4", "2", false}}) {
+        const std::string label = std::string("seq ") + w.seq + " cols " + w.cols + " off " + w.off + " stages " + w.stages;
+        ts::CompileOptions opts;
+        opts.params = {{"seq_len", w.seq}, {"cols", w.cols}, {"off", w.off}, {"num_stages", w.stages}};
+        opts.target = "cuda:sm_90a";
+        opts.recordSnapshots = false;
+        ts::CompileResult r = ts::compile(path, text, opts);
+        ASSERT_TRUE(r.ok) << label << "\n" << diagText(r);
+        EXPECT_NE(r.cuda.find("ts::wgmma_gemm_rs<"), std::string::npos) << label;
+        EXPECT_EQ(r.cuda.find("ts::tma_load_tile<") != std::string::npos, w.tma) << label << "\n" << diagText(r);
+        EXPECT_EQ(r.kernel.tensorMaps.size(), w.tma ? 2u : 0u) << label;
+        if (w.tma) {
+            EXPECT_EQ(r.kernel.tensorMaps[0].boxInner, 64) << label;  // 128-byte panels of 64 halves
+            EXPECT_EQ(r.kernel.tensorMaps[0].boxOuter, 32) << label;  // block_N rows
+            EXPECT_EQ(r.kernel.tensorMaps[0].rowDim, 0) << label;
+            // The window's column offset is the box's inner coordinate.
+            EXPECT_NE(r.cuda.find("(&tma_map_0, "), std::string::npos) << label;
+        } else {
+            EXPECT_TRUE(hasNote(r, "rows of 'K' are not a multiple of 16 bytes")) << label << "\n" << diagText(r);
+            EXPECT_EQ(r.cuda.find("ts::mbarrier"), std::string::npos) << label;
+        }
+        ts::e2e::expectInterpretersMatchReference(r, label);
+        if (!ts::rt::nvrtcAvailable()) continue;
+        for (const char* target : {"cuda:sm_80", "cuda:sm_90a"}) {
+            opts.target = target;
+            ts::CompileResult rt = ts::compile(path, text, opts);
+            ASSERT_TRUE(rt.ok) << label << " " << target;
+            auto nv = ts::rt::compileCuda(rt.cuda, ts::parseTarget(target)->arch(), {}, true);
+            EXPECT_TRUE(nv.ok) << label << " " << target << "\n" << nv.log;
+        }
+    }
+}
 
 // A gemm that can take neither sm_90a path says why (8 warps on 64 query rows: two warp columns).
 TEST(AttentionSm90aNotes, AGemmLeftOnSm80SaysWhy) {

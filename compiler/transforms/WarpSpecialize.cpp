@@ -1,0 +1,191 @@
+// warp-specialize (sm_90a): gives the TMA issue of a fragment-path TMA pipeline
+// (InjectPipelineTmaFragment.cpp: loop attr "tma_pipeline" + "ws_candidate") a warpgroup of its
+// own. The kernel's C threads become the consumers; 128 more threads (warpgroup C/128, whole warps
+// after the consumer warpgroups, so every consumer warpgroup keeps its wgmma alignment) are the
+// producer, of which thread C issues every elected operation (mbarrier init, expect_tx, TMA,
+// the refill's empty-barrier wait). With tx the thread index:
+//
+//   <allocs, mbarrier init, fence, T.sync_threads(), prologue loads>     # every thread / thread C
+//   if tx < C: <statements before the loop>                               # consumers only
+//   for k in T.serial(n):
+//       if tx >= C: <refill: wait empty, expect_tx, TMA loads>            # thread C
+//       else:       <wait full, consumers(k), arrive empty>              # (producer branch first)
+//   if tx < C: <statements after the loop>
+//
+// The loop is shared (same trip count) so the lockstep thread interpreter runs it as written;
+// on the GPU the producer warp has no barrier in common with the consumers inside the loop, so
+// it runs up to S-1 tiles ahead on its own and no consumer warpgroup waits for another to issue
+// loads. Block barriers inside consumer-only code become named barriers over the C consumer
+// threads (bar.sync 1, C); top-level ones are reached by all C+128 threads. Function attrs
+// "elected_thread" = C (codegen) and "ws_consumer_threads" = C (thread interpreter: wgmma and
+// the arrival count that orders a phase).
+// Requires: lower-to-threads. Chosen for sm_90a (Pipeline.cpp); TILESCOPE_HOPPER_WS=0 turns it
+// off (measurement switch), =1 forces it on where it applies.
+#include <cstdlib>
+#include <set>
+
+#include "compiler/ir/IR.h"
+#include "compiler/ir/Intrinsics.h"
+#include "compiler/transforms/Passes.h"
+
+namespace ts::xform {
+using namespace ts::ir;
+
+namespace {
+
+/// Off until the H200 shows it faster than the single-role schedule (bench/h200_attention.sh
+/// times both in one run).
+constexpr bool kWarpSpecializeByDefault = false;
+
+/// Whether warp specialization is on: the default until measured otherwise, or the switch.
+bool wsEnabled() {
+    const char* e = std::getenv("TILESCOPE_HOPPER_WS");
+    if (e && *e == '0') return false;
+    if (e && *e == '1') return true;
+    return kWarpSpecializeByDefault;
+}
+
+const CallNode* callOf(const Stmt& s) {
+    auto* ev = as<EvalNode>(s);
+    return ev ? dynamic_cast<const CallNode*>(ev->call.get()) : nullptr;
+}
+
+/// A statement that only issues elected sm_90a work or fences (safe for every thread to pass
+/// through: elected operations run on the elected thread), with loops and ifs around it.
+bool producerSafe(const Stmt& s) {
+    bool ok = true, any = false;
+    walk(s, [&](const Stmt& x) {
+        if (as<StoreNode>(x) || as<TileOpNode>(x) || as<AllocNode>(x)) ok = false;
+        if (auto* c = callOf(x)) {
+            const std::string& op = c->op;
+            const bool electedWait = op == intrin::kMbarrierWait && c->args.size() > 2 && constInt(c->args[2]).value_or(0);
+            if (op == intrin::kMbarrierInit || op == intrin::kMbarrierExpectTx || op == intrin::kTmaLoad || electedWait)
+                any = true;
+            else if (op != intrin::kFenceProxyAsync)
+                ok = false;
+        } else if (auto* ev = as<EvalNode>(x)) {
+            (void)ev;
+            ok = false;
+        }
+    });
+    return ok && any;
+}
+
+/// Block barriers inside consumer-only code -> bar.sync 1, C.
+class NamedBarriers : public Mutator {
+public:
+    explicit NamedBarriers(int64_t c) : m_c(c) {}
+
+protected:
+    Stmt visitEval(const EvalNode* n, const Stmt& self) override {
+        auto* c = dynamic_cast<const CallNode*>(n->call.get());
+        if (!c || c->op != intrin::kSyncThreads || !c->args.empty()) return self;
+        return evaluate(call(intrin::kSyncThreads, {intImm(1), intImm(m_c)}, DType::Int32, n->span), n->span);
+    }
+
+private:
+    int64_t m_c;
+};
+
+void flatten(const Stmt& s, std::vector<Stmt>& out) {
+    if (auto* sq = as<SeqNode>(s)) {
+        for (auto& x : sq->stmts) flatten(x, out);
+        return;
+    }
+    out.push_back(s);
+}
+
+class Specializer : public Mutator {
+public:
+    bool changed = false;
+    int64_t consumers = 0;
+
+protected:
+    Stmt visitKernel(const KernelNode* k, const Stmt& self) override {
+        if (k->threads.size() != 3 && k->threads.size() != 1) return self;
+        for (size_t d = 1; d < k->threads.size(); ++d)
+            if (k->threads[d] != 1) return self;
+        if (k->threadVars.empty()) return self;
+        const int64_t C = k->threads[0];
+        if (C % 128 != 0) return self;
+        std::vector<Stmt> top;
+        flatten(k->body, top);
+        size_t li = top.size();
+        for (size_t i = 0; i < top.size(); ++i)
+            if (auto* f = as<ForNode>(top[i]); f && attrBool(f->attrs, "ws_candidate", false)) li = i;
+        if (li == top.size()) return self;
+        const Expr tx = k->threadVars[0];
+        const Expr isConsumer = lt(tx, intImm(C));
+        NamedBarriers named(C);
+        std::vector<Stmt> out, run, producerStmts, consumerStmts;
+        auto flush = [&] {
+            if (!run.empty()) out.push_back(ifThen(isConsumer, named.mutate(seq(run, k->span)), nullptr, k->span));
+            run.clear();
+        };
+        for (size_t i = 0; i < top.size(); ++i) {
+            const Stmt& s = top[i];
+            auto* c = callOf(s);
+            const bool blockSync = c && c->op == intrin::kSyncThreads;
+            if (as<AllocNode>(s) || blockSync || producerSafe(s)) {
+                flush();
+                out.push_back(s);
+                if (producerSafe(s)) producerStmts.push_back(s);
+                continue;
+            }
+            if (i != li) {
+                run.push_back(s);
+                consumerStmts.push_back(s);
+                continue;
+            }
+            flush();
+            auto* loop = as<ForNode>(s);
+            std::vector<Stmt> body, prod, cons;
+            flatten(loop->body, body);
+            for (auto& b : body) (producerSafe(b) ? prod : cons).push_back(b);
+            producerStmts.insert(producerStmts.end(), prod.begin(), prod.end());
+            consumerStmts.insert(consumerStmts.end(), cons.begin(), cons.end());
+            // Producer branch first: the lockstep interpreter runs an if's branches in order, and
+            // with one stage the refill of iteration k is the tile its consumers wait for.
+            Stmt consumer = named.mutate(seq(cons, loop->span));
+            Stmt split = prod.empty() ? ifThen(isConsumer, consumer, nullptr, loop->span)
+                                      : ifThen(binary(BinOp::Ge, tx, intImm(C)), seq(prod, loop->span), consumer, loop->span);
+            Attrs la = loop->attrs;
+            la["warp_specialized"] = true;
+            out.push_back(forLoop(loop->var, loop->min, loop->extent, loop->forKind, split, la, loop->span));
+        }
+        flush();
+        // The producer must not read what only consumers compute (a scalar set before the loop).
+        std::set<const BufferNode*> consumerWritten, producerRead;
+        for (auto& x : consumerStmts)
+            walk(x, [&](const Stmt& y) {
+                if (auto* st = as<StoreNode>(y)) consumerWritten.insert(st->buffer.get());
+            });
+        for (auto& x : producerStmts)
+            walk(x, [](const Stmt&) {}, [&](const Expr& e) {
+                if (auto* l = as<LoadNode>(e)) producerRead.insert(l->buffer.get());
+            });
+        for (auto* b : producerRead)
+            if (consumerWritten.count(b)) return self;
+        changed = true;
+        consumers = C;
+        std::vector<int64_t> threads = k->threads;
+        threads[0] = C + 128;
+        return std::make_shared<KernelNode>(k->grid, threads, k->blockVars, k->threadVars, seq(out, k->span), k->span);
+    }
+};
+
+}  // namespace
+
+PrimFunc warpSpecialize(const PrimFunc& f, PassContext& ctx) {
+    if (!ctx.target.hasWgmma() || !wsEnabled()) return f;
+    Specializer sp;
+    Stmt body = sp.mutate(f->body);
+    if (!sp.changed) return f;
+    auto out = std::make_shared<PrimFuncNode>(*f);
+    out->body = body;
+    out->attrs["elected_thread"] = sp.consumers;
+    out->attrs["ws_consumer_threads"] = sp.consumers;
+    return out;
+}
+
+}  // namespace ts::xform
