@@ -47,8 +47,13 @@ echo "wgmma_gemm_ss calls: $(grep -c 'ts::wgmma_gemm_ss<' "$OUT/flash_attn_fwd_s
 echo "TMA tile loads: $(grep -c 'ts::tma_load_tile<' "$OUT/flash_attn_fwd_sm90a.cu"), mbarrier arrives: $(grep -c 'ts::mbarrier_arrive(' "$OUT/flash_attn_fwd_sm90a.cu"), __syncthreads: $(grep -c '__syncthreads' "$OUT/flash_attn_fwd_sm90a.cu")"
 grep "note:" "$OUT/compile-notes.txt" | head -4
 
-echo "== 1. correctness (float64 reference)"
+# ATTN_QUICK=1: the speed section only, at configs B and C (fp16, no cp.async or bf16 re-timing,
+# TileLang's example at its own configuration only) -- for a short device call on a payload whose
+# correctness section already passed (say which run in the results).
+QUICK=${ATTN_QUICK:-}
 pass=0; fail=0
+if [ -z "$QUICK" ]; then
+echo "== 1. correctness (float64 reference)"
 check() {  # label, params...
   local l=$1; shift
   echo "--- $l: $*" >> "$LOG"
@@ -86,6 +91,7 @@ gcheck "fp16 1000^3 128x256x64" --param M=1000 --param N=1000 --param K=1000 $gB
 gcheck "bf16 4000^3 defaults" --param M=4000 --param N=4000 --param K=4000 --param dtype=bfloat16
 gcheck "trips=1 stages=3" --param M=256 --param N=264 --param K=32 --param num_stages=3
 echo "correctness: $pass pass, $fail fail ($(( $(date +%s) - t0 )) s)"
+else CFGS="B C"; echo "== 1. correctness skipped (ATTN_QUICK)"; fi
 
 echo "== 2. speed"
 tsbench() {  # out-name, params...
@@ -99,16 +105,17 @@ tlrun() {  # out-name, file, params...
 }
 for c in $CFGS; do eval cfg=\$cfg$c
   tsbench ts-fwd-fp16-$c $FWD $cfg
-  tsbench ts-fwd-bf16-$c $FWD --param dtype=bfloat16 $cfg
+  [ -z "$QUICK" ] && tsbench ts-fwd-bf16-$c $FWD --param dtype=bfloat16 $cfg
   tsbench ts-causal-fp16-$c $CAUSAL $cfg
 done
 # The previous sm_90a schedule (cp.async + three block barriers per iteration), same file.
-for c in B C; do eval cfg=\$cfg$c
+[ -z "$QUICK" ] && for c in B C; do eval cfg=\$cfg$c
   TILESCOPE_HOPPER_NO_FRAGMENT_TMA=1 tsbench ts-cp-fwd-fp16-$c $FWD $cfg
   TILESCOPE_HOPPER_NO_FRAGMENT_TMA=1 tsbench ts-cp-causal-fp16-$c $CAUSAL $cfg
 done
 # Warp-specialized (producer warpgroup), same file.
-for c in B C E; do eval cfg=\$cfg$c
+WSCFGS="B C E"; [ -n "$QUICK" ] && WSCFGS="B C"
+for c in $WSCFGS; do eval cfg=\$cfg$c
   TILESCOPE_HOPPER_WS=1 tsbench ts-ws-fwd-fp16-$c $FWD $cfg
   TILESCOPE_HOPPER_WS=1 tsbench ts-ws-causal-fp16-$c $CAUSAL $cfg
 done
@@ -120,14 +127,15 @@ EX=$A/tl/example_mha_fwd_bshd.py
 EXP="--param batch=1 --param heads=16 --param seq_len=4096 --param dim=128"
 EXC="--param batch=4 --param heads=32 --param seq_len=4096 --param dim=128"
 # The example's own main() configuration (128x128, 1 stage, 128 threads) and 2 stages x 256 threads.
-for c in "1 128" "2 256"; do set -- $c
+TLCFGS=("1 128" "2 256"); [ -n "$QUICK" ] && TLCFGS=("1 128")
+for c in "${TLCFGS[@]}"; do set -- $c
   tlrun tl-example-fwd-fp16-s$1t$2 $EX $EXP --param is_causal=False --param block_M=128 --param block_N=128 --param num_stages=$1 --param threads=$2
   tlrun tl-example-causal-fp16-s$1t$2 $EX $EXC --param is_causal=True --param block_M=128 --param block_N=128 --param num_stages=$1 --param threads=$2
 done
 # TileLang compiling our file at configuration C (the one that compiles for both).
-tlrun tl-ours-fwd-fp16 $F $FWD $cfgC
-tlrun tl-ours-fwd-bf16 $F $FWD --param dtype=bfloat16 $cfgC
-tlrun tl-ours-causal-fp16 $F $CAUSAL $cfgC
+[ -z "$QUICK" ] && tlrun tl-ours-fwd-fp16 $F $FWD $cfgC
+[ -z "$QUICK" ] && tlrun tl-ours-fwd-bf16 $F $FWD --param dtype=bfloat16 $cfgC
+[ -z "$QUICK" ] && tlrun tl-ours-causal-fp16 $F $CAUSAL $cfgC
 echo "tilelang timed ($(( $(date +%s) - t0 )) s)"
 python3 $A/attention_torch.py "$OUT" "$pass" "$fail"
 grep -h "TFLOP\|registers" "$LOG" | head -12
