@@ -191,6 +191,7 @@ InterpResult Machine::run(const PrimFunc& f, std::vector<HostTensor>& args) {
     };
     try {
         if (!f) fail({}, "no function to interpret");
+        m_tileFunc = f.get();
         bindArguments(f, args);
         runBody(f);
         r.ok = true;

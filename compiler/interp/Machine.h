@@ -102,6 +102,9 @@ public:
     /// atomic_prev(op, place, value) (ir/Intrinsics.h): applies op to the element `place`
     /// loads and returns its previous value. Tile level: the element of the logical buffer.
     virtual double atomicPrev(const ir::CallNode* n);
+    /// tl.tma_load on tile-level IR (after inject-pipeline's sm_90a schedules, before lowering):
+    /// the box lands at issue into the logical [.., rows, cols] tile; mbarriers are no-ops there.
+    double tileTmaLoad(const ir::CallNode* n);
     /// The operator ("add" | "max" | "min") and the place of an atomic_prev call; malformed IR
     /// is an error.
     std::pair<std::string, const ir::LoadNode*> atomicPrevParts(const ir::CallNode* n) const;
@@ -157,6 +160,7 @@ public:
     std::vector<double> m_scratchA, m_scratchB, m_scratchC;  ///< reused by the tile ops
     std::vector<std::string> m_log;
     std::vector<int64_t> m_blockIdx;  ///< index of the running block, per grid dimension
+    const ir::PrimFuncNode* m_tileFunc = nullptr;  ///< function being run (its TMA tensor maps)
     int m_depth = 0;
     uint32_t m_loopTicks = 0;  ///< loop iterations, to poll the cancel flag now and then
     bool m_inKernel = false;
