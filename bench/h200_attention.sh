@@ -51,6 +51,8 @@ grep "note:" "$OUT/compile-notes.txt" | head -4
 # TileLang's example at its own configuration only) -- for a short device call on a payload whose
 # correctness section already passed (say which run in the results).
 QUICK=${ATTN_QUICK:-}
+G=$A/gemm.py
+gB="--param block_M=128 --param block_N=256 --param block_K=64 --param num_stages=3 --param threads=256"
 pass=0; fail=0
 if [ -z "$QUICK" ]; then
 echo "== 1. correctness (float64 reference)"
@@ -83,10 +85,8 @@ TILESCOPE_HOPPER_WS=1 check "warp-specialized trip count 1 (S=100 cfgA)" --param
 check "trip count 1 (S=100 cfgE)" --param batch=1 --param heads=2 --param dim=128 --param seq_len=100 $cfgE
 check "trip count 2 causal (S=256 cfgC 1 stage)" --param batch=1 --param heads=2 --param dim=128 --param seq_len=256 --param is_causal=True --param block_M=128 --param block_N=128 --param num_stages=1 --param threads=256
 # sm_90a GEMM (TMA path; tl.tma_load now takes the coordinates of any rank).
-G=$A/gemm.py
 gcheck() { local l=$1; shift; echo "--- gemm $l: $*" >> "$LOG"
   if timeout 120 $T run $G $TGT "$@" >> "$LOG" 2>&1; then pass=$((pass+1)); echo "PASS gemm $l"; else fail=$((fail+1)); echo "FAIL gemm $l (rc $?)"; tail -3 "$LOG"; fi; }
-gB="--param block_M=128 --param block_N=256 --param block_K=64 --param num_stages=3 --param threads=256"
 gcheck "fp16 1000^3 128x256x64" --param M=1000 --param N=1000 --param K=1000 $gB
 gcheck "bf16 4000^3 defaults" --param M=4000 --param N=4000 --param K=4000 --param dtype=bfloat16
 gcheck "trips=1 stages=3" --param M=256 --param N=264 --param K=32 --param num_stages=3
