@@ -8,6 +8,7 @@
 
 #include "compiler/ir/IR.h"
 #include "compiler/ir/Intrinsics.h"
+#include "compiler/ir/NonNegative.h"
 
 namespace ts::codegen {
 using namespace ts::ir;
@@ -225,19 +226,7 @@ private:
         return expr(idx[0]);
     }
 
-    static bool nonNegative(const Expr& e) {
-        if (auto c = constInt(e)) return *c >= 0;
-        if (as<VarNode>(e)) return true;  // loop, block and thread indices start at >= 0
-        if (auto* b = as<BinaryNode>(e)) {
-            switch (b->op) {
-                case BinOp::Add: case BinOp::Mul: case BinOp::FloorDiv: case BinOp::FloorMod: case BinOp::Min: case BinOp::Max:
-                case BinOp::BitAnd: case BinOp::BitOr: case BinOp::BitXor: case BinOp::Shl: case BinOp::Shr:
-                    return nonNegative(b->a) && nonNegative(b->b);
-                default: return false;
-            }
-        }
-        return false;
-    }
+    static bool nonNegative(const Expr& e) { return nonNegativeByForm(e); }
 
     std::string floatLit(double v, DType t) {
         if (std::isinf(v) || std::isnan(v)) {

@@ -2,6 +2,8 @@
 
 #include <limits>
 
+#include "compiler/ir/NonNegative.h"
+
 namespace ts::xform::lower {
 using namespace ts::ir;
 
@@ -36,7 +38,15 @@ std::vector<Expr> regionIndex(const Region& r, const std::vector<Expr>& sq) {
 Expr inBounds(const Buffer& b, const std::vector<Expr>& idx) {
     if (b->scope != Scope::Global) return nullptr;
     Expr cond;
-    for (size_t d = 0; d < idx.size() && d < b->shape.size(); ++d) cond = logicalAnd(cond, lt(idx[d], b->shape[d]));
+    for (size_t d = 0; d < idx.size() && d < b->shape.size(); ++d) {
+        cond = logicalAnd(cond, lt(idx[d], b->shape[d]));
+        // A start read from memory or computed by a subtraction can be negative
+        // (T.copy(K[cu_seqlens_k[b] + ...]), a window before position 0): out of bounds as
+        // much as one past the end, so zero-filled / not written like it, as the tile-level
+        // interpreter and TileLang (both halves of the predicate) do.
+        if (!nonNegativeByForm(idx[d]))
+            cond = logicalAnd(cond, binary(BinOp::Ge, idx[d], intImm(0)));
+    }
     return cond;
 }
 

@@ -34,8 +34,9 @@ struct Ctx {
 std::optional<std::vector<int64_t>> squeezedExtents(const ir::Region& r);
 /// Full index into r's buffer for a squeezed multi-index (extent-1 dims use their min).
 std::vector<ir::Expr> regionIndex(const ir::Region& r, const std::vector<ir::Expr>& squeezedIdx);
-/// `idx[d] < shape[d]` for every dim of a global buffer (non-negative indices assumed); null if
-/// the buffer is not global (on-chip regions are checked statically by check-bounds).
+/// `idx[d] < shape[d]` for every dim of a global buffer, and `idx[d] >= 0` where the index is not
+/// non-negative by its form (ir::nonNegativeByForm: a load or a subtraction in it); null if the
+/// buffer is not global (on-chip regions are checked statically by check-bounds).
 ir::Expr inBounds(const ir::Buffer& b, const std::vector<ir::Expr>& idx);
 /// True if `e` is a multiple of `v` for every value of its variables (conservative).
 bool divisibleBy(const ir::Expr& e, int64_t v);

@@ -400,6 +400,43 @@ TEST(LoweredInterp, OutOfBoundsGuardedGlobalLoadIsReportedNotZero) {
     EXPECT_EQ(res.error->span.line, 11u);
 }
 
+TEST(LoweredInterp, CopyFromANegativeStartZeroFillsLikeTheTileInterpreter) {
+    // A T.copy whose start is read from memory (a cu_seqlens-like offset) and is negative: the
+    // lanes before the tensor are out of bounds, zero-filled by the tile-level interpreter (and by
+    // TileLang's copy predicate, which has both `index < extent` and `index >= 0`). The lowered
+    // guard once had only the upper half, so the GPU read before the tensor: the H200's illegal
+    // address and wrong dK/dV of example_gqa_bwd_tma_reduce_varlen.py with cu_seqlens in [-8, 8].
+    const char* src =
+        "import tilelang\nimport tilelang.language as T\n\n"
+        "@tilelang.jit(out_idx=[-1])\ndef window(N=64, W=32):\n    @T.prim_func\n"
+        "    def main(A: T.Tensor((N,), \"float32\"), Start: T.Tensor((1,), \"int32\"),\n"
+        "             B: T.Tensor((W,), \"float32\")):\n"
+        "        with T.Kernel(1, threads=32) as bx:\n"
+        "            s = T.alloc_shared((W,), \"float32\")\n"
+        "            T.copy(A[Start[0] : Start[0] + W], s)\n"
+        "            T.copy(s, B)\n"
+        "    return main\n";
+    auto r = compileText("window.py", src, {});
+    ASSERT_TRUE(r.ok) << diagText(r);
+    EXPECT_NE(r.cuda.find(">= 0"), std::string::npos) << r.cuda;  // the lower half of the guard
+    for (int start : {-8, 0, 40}) {  // before, inside, past the end (40 + 32 > 64)
+        SCOPED_TRACE(start);
+        std::vector<HostTensor> args = makeArgs(r);
+        for (int64_t i = 0; i < 64; ++i) args[0].data[static_cast<size_t>(i)] = double(i + 1);
+        args[1].data = {double(start)};
+        std::vector<double> want(32);
+        for (int i = 0; i < 32; ++i)
+            want[static_cast<size_t>(i)] = start + i >= 0 && start + i < 64 ? start + i + 1 : 0.0;
+        auto tileArgs = args;
+        auto tile = ts::interp::run(r.elaborated, tileArgs);
+        ASSERT_TRUE(tile.ok) << errText(tile, r);
+        EXPECT_EQ(tileArgs[2].data, want);
+        auto res = ts::interp::runLowered(r.lowered, args);
+        ASSERT_TRUE(res.ok) << errText(res, r);
+        EXPECT_EQ(args[2].data, want);
+    }
+}
+
 // --- hand-built lowered IR: thread-dependent loops, uninitialised integers ----------------
 
 /// Kernel(1, threads=128) over Y: float32[128] with `body(tx, Y)` as its body.
