@@ -2,10 +2,12 @@
 // (Pipeline.cpp) -> CUDA codegen -> launch facts. Never throws: every failure is a diagnostic.
 #include "compiler/Compile.h"
 
+#include <algorithm>
 #include <chrono>
 #include <optional>
 
 #include "compiler/CompileObserver.h"
+#include "compiler/KernelLaunches.h"
 #include "compiler/Pipeline.h"
 #include "compiler/ProgramKernels.h"
 #include "compiler/codegen/CudaCodegen.h"
@@ -242,6 +244,94 @@ void pointAtPragma(std::vector<Diagnostic>& diags, const std::string& text,
     }
 }
 
+/// Passes, codegen and launch facts of one launch (`f` has one T.Kernel block) into `r`: passes,
+/// lowered, kernel, cuda, ok/cancelled. True when codegen ran without errors.
+bool compileLaunch(const ir::PrimFunc& f, const Target& target, const CompileOptions& opts,
+                   const std::vector<std::string>& skip,
+                   const std::map<std::string, std::string>& scalarValues, DiagnosticEngine& diags,
+                   CompileResult& r) {
+    auto pipe = runPipeline(f, target, opts, diags, skip);
+    r.passes = std::move(pipe.passes);
+    r.lowered = pipe.lowered;
+    r.passesMicros = pipe.micros;
+    if (opts.cancel && opts.cancel->load()) {
+        r.cancelled = true;
+        return false;
+    }
+    if (!pipe.ok || pipe.stopped) {
+        r.ok = pipe.ok && !diags.hasErrors();  // stopped on request: no codegen
+        return false;
+    }
+    auto t2 = Clock::now();
+    if (!kernelInfo(r.lowered, target, r.kernel, diags)) return false;
+    for (auto& sc : r.kernel.scalars)  // launch values given with --param
+        if (auto it = scalarValues.find(sc.name); it != scalarValues.end()) sc.value = it->second;
+    // Target line: the printer of the target's language (both print the same lowered IR).
+    auto cuda = target.isHip() ? codegen::emitHip(r.lowered, target, diags)
+                               : codegen::emitCuda(r.lowered, target, diags);
+    r.language = target.language();
+    r.cuda = std::move(cuda.source);
+    r.cudaLineSpans = std::move(cuda.lineSpans);
+    r.kernel.name = cuda.kernelName;
+    r.codegenMicros = since(t2);
+    r.ok = !diags.hasErrors();
+    return r.ok;
+}
+
+/// The whole function's view of a result with several launches (CompileResult::launches):
+/// pass snapshots side by side, the first launch's lowered IR and launch facts with the
+/// function's signature, and one translation unit holding every launch's kernel.
+void mergeLaunches(CompileResult& r, const std::vector<ir::PrimFunc>& lowered,
+                   const Target& target, DiagnosticEngine& diags) {
+    const CompileResult& first = r.launches.front();
+    r.passes = first.passes;
+    for (size_t i = 1; i < r.launches.size(); ++i) {
+        const auto& more = r.launches[i].passes;
+        for (size_t p = 0; p < r.passes.size() && p < more.size(); ++p) {
+            PassSnapshot& s = r.passes[p];
+            if (!s.ir.empty() && s.ir.back() != '\n') s.ir += '\n', s.lines.push_back({});
+            s.ir += more[p].ir;
+            s.lines.insert(s.lines.end(), more[p].lines.begin(), more[p].lines.end());
+            s.micros += more[p].micros;
+            s.changed |= more[p].changed;
+            s.failed |= more[p].failed;
+            s.diagnostics.insert(s.diagnostics.end(), more[p].diagnostics.begin(),
+                                 more[p].diagnostics.end());
+        }
+    }
+    r.lowered = first.lowered;
+    r.language = first.language;
+    const bool allOk = std::all_of(r.launches.begin(), r.launches.end(),
+                                   [](const CompileResult& l) { return l.ok && !l.cuda.empty(); });
+    if (!allOk || r.cancelled) {
+        r.ok = false;
+        if (!r.cancelled && !diags.hasErrors())  // --stop-after: every launch stopped there
+            r.ok = std::all_of(r.launches.begin(), r.launches.end(),
+                               [](const CompileResult& l) { return l.ok; });
+        return;
+    }
+    r.kernel = first.kernel;
+    for (size_t i = 0; i < r.kernel.args.size(); ++i)
+        r.kernel.args[i].isOutput = std::find(r.elaborated->outputs.begin(),
+                                              r.elaborated->outputs.end(),
+                                              static_cast<int>(i)) != r.elaborated->outputs.end();
+    // Each launch was printed alone above (its diagnostics reported once); the shared unit
+    // prints them again together.
+    DiagnosticEngine again;
+    auto unit = codegen::emitDeviceCppLaunches(
+        lowered, target.isHip() ? codegen::DeviceDialect::Hip : codegen::DeviceDialect::Cuda,
+        again);
+    r.cuda = unit.source;
+    r.cudaLineSpans = unit.lineSpans;
+    for (size_t i = 0; i < r.launches.size() && i < unit.kernelNames.size(); ++i) {
+        r.launches[i].kernel.name = unit.kernelNames[i];
+        r.launches[i].cuda = unit.source;
+        r.launches[i].cudaLineSpans = unit.lineSpans;
+    }
+    r.kernel.name = unit.kernelName;
+    r.ok = !diags.hasErrors();
+}
+
 std::atomic<CompileObserver> g_observer{nullptr};
 
 CompileResult compileUnobserved(const std::string& path, const std::string& text,
@@ -302,36 +392,34 @@ CompileResult compileUnobserved(const std::string& path, const std::string& text
         r.frontendMicros = since(t0);
         if (!r.elaborated || diags.hasErrors()) return finish();
 
-        // --- passes ------------------------------------------------------------------------
+        // --- passes and codegen, per launch ------------------------------------------------
         std::vector<std::string> skip;
         if (disablesStorageSync(entry->passConfigs)) skip.push_back("insert-sync");
-        auto pipe = runPipeline(r.elaborated, *target, opts, diags, skip);
-        r.passes = std::move(pipe.passes);
-        r.lowered = pipe.lowered;
-        r.passesMicros = pipe.micros;
-        if (opts.cancel && opts.cancel->load()) {
-            r.cancelled = true;
+        if (kernelBlockCount(r.elaborated) < 2) {
+            compileLaunch(r.elaborated, *target, opts, skip, scalarValues, diags, r);
             return finish();
         }
-        if (!pipe.ok || pipe.stopped) {
-            r.ok = pipe.ok && !diags.hasErrors();  // stopped on request: no codegen
-            return finish();
+        // Several T.Kernel blocks: one launch each, in order (KernelLaunches.h).
+        std::vector<ir::PrimFunc> lowered;
+        for (const ir::PrimFunc& block : splitKernelBlocks(r.elaborated)) {
+            CompileResult part;
+            part.source = r.source;
+            part.module = r.module;
+            part.kernels = r.kernels;
+            part.selectedKernel = r.selectedKernel;
+            part.params = r.params;
+            part.flops = r.flops, part.bytes = r.bytes;
+            part.elaborated = block;
+            const bool done = compileLaunch(block, *target, opts, skip, scalarValues, diags, part);
+            r.passesMicros += part.passesMicros;
+            r.codegenMicros += part.codegenMicros;
+            r.cancelled = part.cancelled;
+            const bool stop = !done && (!part.ok || part.cancelled);  // --stop-after goes on
+            lowered.push_back(part.lowered);
+            r.launches.push_back(std::move(part));
+            if (stop) break;
         }
-
-        // --- codegen -----------------------------------------------------------------------
-        auto t2 = Clock::now();
-        if (!kernelInfo(r.lowered, *target, r.kernel, diags)) return finish();
-        for (auto& sc : r.kernel.scalars)  // launch values given with --param
-            if (auto it = scalarValues.find(sc.name); it != scalarValues.end()) sc.value = it->second;
-        // Target line: the printer of the target's language (both print the same lowered IR).
-        auto cuda = target->isHip() ? codegen::emitHip(r.lowered, *target, diags)
-                                    : codegen::emitCuda(r.lowered, *target, diags);
-        r.language = target->language();
-        r.cuda = std::move(cuda.source);
-        r.cudaLineSpans = std::move(cuda.lineSpans);
-        r.kernel.name = cuda.kernelName;
-        r.codegenMicros = since(t2);
-        r.ok = !diags.hasErrors();
+        mergeLaunches(r, lowered, *target, diags);
     } catch (const CompileError& e) {
         diags.add(e.diag);
     } catch (const std::exception& e) {
@@ -342,6 +430,13 @@ CompileResult compileUnobserved(const std::string& path, const std::string& text
 }
 
 }  // namespace
+
+std::vector<const CompileResult*> launchesOf(const CompileResult& r) {
+    if (r.launches.empty()) return {&r};
+    std::vector<const CompileResult*> out;
+    for (const CompileResult& l : r.launches) out.push_back(&l);
+    return out;
+}
 
 CompileObserver setCompileObserver(CompileObserver observer) { return g_observer.exchange(observer); }
 

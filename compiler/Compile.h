@@ -119,6 +119,10 @@ struct ProgramKernel {
     std::vector<std::string> params;  ///< settable parameters (--param names), signature order
     bool isJit = false, isAutotune = false;
     bool isDefault = false;  ///< compiled when no kernel is named (the best-ranked entry)
+    /// Lines of the `with T.Kernel(...)` blocks written in the kernel function (found in the
+    /// source without compiling; a block under a compile-time `if` counts even when not taken).
+    /// Two or more: the function launches them in order (CompileResult::launches).
+    std::vector<uint32_t> kernelBlockLines;
 };
 
 struct CompileResult {
@@ -148,7 +152,22 @@ struct CompileResult {
     KernelInfo kernel;
     std::optional<double> flops, bytes;  ///< the sample's `flops`/`bytes` for these parameters
     double frontendMicros = 0, passesMicros = 0, codegenMicros = 0;
+
+    /// A kernel function with several `with T.Kernel` blocks (compiler/KernelLaunches.h) runs
+    /// them in order on the same tensors: one entry per block, in launch order, each a complete
+    /// single-launch result (its block as `elaborated`, its own passes, `lowered` and `kernel`,
+    /// kernel.args marking as outputs the function's outputs and the tensors that block writes;
+    /// `cuda` the shared translation unit below). Empty for a function with one block. When set,
+    /// the fields above describe the whole function where they can: `elaborated` holds every
+    /// block (the tile interpreter runs them in order), `cuda` is one translation unit with every
+    /// launch's kernel, kernel.args the function's signature and outputs, each pass snapshot
+    /// the launches' IR one after the other; `lowered` and the rest of `kernel` are the first
+    /// launch's. Running code must go through every launch (app/cli/RunSupport.h).
+    std::vector<CompileResult> launches;
 };
+
+/// The launches of `r` in order: r.launches' entries, or r itself for a one-block function.
+std::vector<const CompileResult*> launchesOf(const CompileResult& r);
 
 /// Compiles `text` (the contents of `path`). Never throws.
 CompileResult compile(const std::string& path, const std::string& text, const CompileOptions& opts = {});

@@ -4,6 +4,7 @@
 
 #include <algorithm>
 
+#include "compiler/frontend/Ast.h"
 #include "compiler/support/ParamPragma.h"
 
 namespace ts {
@@ -19,6 +20,34 @@ const char* patternName(fe::EntryPattern p) {
             return "prim_func";
     }
     return "factory";
+}
+
+/// `with T.Kernel(...)` (or `tilelang.language.Kernel`): the callee's last name is Kernel.
+bool isKernelWith(const fe::ast::With& w) {
+    for (const auto& item : w.items)
+        if (auto* call = fe::ast::as<fe::ast::Call>(item.context))
+            if (auto* attr = fe::ast::as<fe::ast::Attribute>(call->func); attr && attr->attr == "Kernel")
+                return true;
+    return false;
+}
+
+/// Lines of the T.Kernel blocks in `body`, outside nested function definitions (macros are
+/// expanded where they are called; their blocks are not the function's).
+void kernelBlockLines(const fe::ast::Block& body, std::vector<uint32_t>& out) {
+    for (const fe::ast::Stmt* s : body) {
+        if (auto* w = fe::ast::as<fe::ast::With>(s)) {
+            if (isKernelWith(*w)) {
+                out.push_back(w->span.line);
+                continue;  // a nested T.Kernel is an error elaboration reports
+            }
+            kernelBlockLines(w->body, out);
+        } else if (auto* i = fe::ast::as<fe::ast::If>(s)) {
+            kernelBlockLines(i->body, out);
+            kernelBlockLines(i->orelse, out);
+        } else if (auto* f = fe::ast::as<fe::ast::For>(s)) {
+            kernelBlockLines(f->body, out);
+        }
+    }
 }
 }  // namespace
 
@@ -40,6 +69,8 @@ std::vector<ProgramKernel> programKernels(const fe::Module& mod) {
         k.isJit = e->isJit;
         k.isAutotune = e->isAutotune;
         k.isDefault = e == mod.entry();
+        if (const fe::ast::FunctionDef* body = e->primFunc ? e->primFunc : e->func)
+            kernelBlockLines(body->body, k.kernelBlockLines);
         out.push_back(std::move(k));
     }
     return out;

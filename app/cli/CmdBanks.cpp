@@ -16,6 +16,7 @@
 #include <nlohmann/json.hpp>
 
 #include "app/cli/Commands.h"
+#include "app/cli/RunSupport.h"
 #include "compiler/analysis/Banks.h"
 #include "compiler/analysis/HwLayouts.h"
 #include "profiler/Runtime.h"
@@ -151,6 +152,7 @@ int runBanks(const BanksCommand& c) {
     auto r = compileFile(c.flags, CompileOptions{});
     if (!r) return 1;
     if (printDiagnostics(*r) || !r->lowered) return 1;
+    if (!oneLaunchOrReport(*r, "banks")) return 1;
     auto rep = analysis::analyzeBanks(r->lowered);
     std::cout << viz::formatBankTable(rep, c.sortByExcess);
     nlohmann::json j = toJson(rep, *r, c.flags);
@@ -303,6 +305,7 @@ int runLayout(const LayoutCommand& c) {
     auto r = compileFile(c.flags, CompileOptions{});
     if (!r) return 1;
     if (printDiagnostics(*r) || !r->lowered) return 1;
+    if (!oneLaunchOrReport(*r, "layout")) return 1;
     if (c.buffer.empty()) {
         for (auto& [name, l] : r->lowered->layouts)
             std::cout << name << ": " << (l ? l->description : "?") << "\n";

@@ -150,7 +150,16 @@ std::optional<ChainRun> execute(std::vector<Step>& steps, const std::vector<Bind
         std::vector<HostTensor> outs;
         std::string why;
         auto t0 = std::chrono::steady_clock::now();
-        if (dev == Device::Gpu) {
+        if (dev == Device::Gpu && !r.launches.empty()) {  // several T.Kernel blocks
+            rt::RunResult last;
+            double launchMs = 0;
+            auto o = runLaunchesOnGpu(r, set, flags, rt::archFor(*gpu), last, launchMs, why);
+            if (!o) {
+                std::cerr << "tilec: error: " << st.name << ": " << why << "\n";
+                return std::nullopt;
+            }
+            outs = std::move(*o);
+        } else if (dev == Device::Gpu) {
             auto res = runInWorker(requestFor(r, set, flags, rt::archFor(*gpu)));
             if (!res.ok) {
                 std::cerr << "tilec: error: " << st.name << ": " << rt::stageName(res.failedStage)

@@ -94,6 +94,19 @@ int runCompile(const CompileCommand& c) {
                   r->frontendMicros / 1000, r->passesMicros / 1000, r->codegenMicros / 1000);
     info << line;
     if (failed || !r->ok) return 1;
+    if (!r->launches.empty() && c.stopAfter.empty()) {
+        // Several T.Kernel blocks: one kernel each, launched in this order.
+        info << r->launches.size() << " launches in order (one per T.Kernel block):\n";
+        for (size_t i = 0; i < r->launches.size(); ++i) {
+            const KernelInfo& k = r->launches[i].kernel;
+            std::snprintf(line, sizeof line,
+                          "  %zu. %-24s line %-5u grid (%u, %u, %u), %u threads, %zu B shared\n",
+                          i + 1, k.name.c_str(), r->launches[i].elaborated->span.line, k.grid[0],
+                          k.grid[1], k.grid[2], k.block[0] * k.block[1] * k.block[2],
+                          k.dynamicSmemBytes);
+            info << line;
+        }
+    }
     if (!c.stopAfter.empty()) {
         if (c.emit == "ir")
             std::cout << (r->passes.empty() ? std::string() : r->passes.back().ir);

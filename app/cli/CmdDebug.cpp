@@ -98,6 +98,7 @@ int runDebug(const DebugCommand& c) {
     if (!rOpt) return 1;
     CompileResult& r = *rOpt;
     if (printDiagnostics(r) || !r.ok) return 1;
+    if (!oneLaunchOrReport(r, "debug")) return 1;
     auto kind = commandNamed(c.stepKind);
     if (!kind) {
         std::cerr << "tilec: error: unknown --step-kind '" << c.stepKind

@@ -5,6 +5,7 @@
 
 #include "app/cli/CliCommon.h"
 #include "app/cli/Commands.h"
+#include "app/cli/RunSupport.h"
 #include "app/cli/ProjectExport.h"
 
 namespace ts::cli {
@@ -15,6 +16,7 @@ int runExport(const ExportCommand& c) {
     auto r = compileFile(c.flags, opts);
     if (!r) return 1;
     if (printDiagnostics(*r) || !r->ok) return 1;
+    if (!oneLaunchOrReport(*r, "export")) return 1;
     auto target = parseTarget(c.flags.target.empty() ? defaultTarget() : c.flags.target);
     const std::string name =
         c.name.empty() ? std::filesystem::path(c.flags.file).stem().string() : c.name;

@@ -59,6 +59,12 @@ int runKernels(const CompileFlags& flags) {
         if (!k.primFuncName.empty()) std::cout << "      prim_func: " << k.primFuncName << "\n";
         std::cout << "      params: " << (k.params.empty() ? "(none)" : joined(k.params, " "))
                   << "\n";
+        if (k.kernelBlockLines.size() > 1) {
+            std::vector<std::string> lines;
+            for (auto l : k.kernelBlockLines) lines.push_back(std::to_string(l));
+            std::cout << "      launches: " << lines.size() << " T.Kernel blocks, run in order (lines "
+                      << joined(lines, ", ") << ")\n";
+        }
     }
     std::cout << "select one with --kernel NAME (tilec compile|run|bench|debug|validate|timeline|export), or --kernel all\n";
     return 0;
@@ -138,12 +144,21 @@ int runCompileAll(const CompileCommand& c) {
                           target->arch().c_str(), res.ms, res.cacheHit ? " (cached)" : "");
             nv = buf;
         }
-        std::snprintf(
-            line, sizeof line, "%-28s ok    %s: grid (%u, %u, %u), %u threads, %zu B shared, %s\n",
-            k.name.c_str(), r->kernel.name.c_str(), r->kernel.grid[0], r->kernel.grid[1],
-            r->kernel.grid[2], r->kernel.block[0] * r->kernel.block[1] * r->kernel.block[2],
-            r->kernel.dynamicSmemBytes, nv.c_str());
-        std::cout << line;
+        if (!r->launches.empty()) {
+            std::snprintf(line, sizeof line, "%-28s ok    %zu launches in order, %s\n",
+                          k.name.c_str(), r->launches.size(), nv.c_str());
+            std::cout << line;
+        }
+        for (const CompileResult* l : launchesOf(*r)) {
+            std::snprintf(
+                line, sizeof line, "%-28s %s    %s: grid (%u, %u, %u), %u threads, %zu B shared%s%s\n",
+                r->launches.empty() ? k.name.c_str() : "", r->launches.empty() ? "ok" : "  ",
+                l->kernel.name.c_str(), l->kernel.grid[0], l->kernel.grid[1], l->kernel.grid[2],
+                l->kernel.block[0] * l->kernel.block[1] * l->kernel.block[2],
+                l->kernel.dynamicSmemBytes, r->launches.empty() ? ", " : "",
+                r->launches.empty() ? nv.c_str() : "");
+            std::cout << line;
+        }
     }
     std::cout << kernels->size() - size_t(failed) << " of " << kernels->size()
               << " kernels compiled\n";

@@ -91,7 +91,58 @@ bool applyLaunchValues(CompileResult& r) {
     for (int d = 0; d < 3; ++d) r.kernel.grid[d] = lv->grid[d], r.kernel.gridExtent[d] = nullptr;
     g_scalars = lv->scalars;
     for (auto& n : lv->notes) std::cout << "scalar argument " << n << "\n";
+    // The launches of a several-block function share the scalars; each has its own grid.
+    for (CompileResult& l : r.launches) {
+        auto llv = resolveLaunch(l.kernel, l.lowered, error);
+        if (!llv) {
+            std::cerr << "tilec: error: " << error << "\n";
+            return false;
+        }
+        for (size_t i = 0; i < l.kernel.args.size(); ++i) l.kernel.args[i].shape = llv->shapes[i];
+        for (int d = 0; d < 3; ++d) l.kernel.grid[d] = llv->grid[d], l.kernel.gridExtent[d] = nullptr;
+    }
     return true;
+}
+
+bool oneLaunchOrReport(const CompileResult& r, const char* command) {
+    if (r.launches.empty()) return true;
+    std::string lines;
+    for (const CompileResult& l : r.launches)
+        lines += (lines.empty() ? "" : ", ") + std::to_string(l.elaborated->span.line);
+    std::cerr << "tilec: error: `tilec " << command << "` works on one kernel launch, and "
+              << (r.selected() ? "'" + r.selected()->name + "'" : std::string("this kernel"))
+              << " launches " << r.launches.size() << " T.Kernel blocks in order (lines " << lines
+              << ")\n  hint: tilec run checks the whole sequence (GPU, --interp, --interp=lowered); "
+                 "for tilec "
+              << command << ", move the block you want into a kernel function of its own\n";
+    return false;
+}
+
+std::optional<std::vector<HostTensor>> runLaunchesOnGpu(CompileResult& r, rt::InputSet& set,
+                                                        const CompileFlags& flags,
+                                                        const std::string& deviceArch,
+                                                        rt::RunResult& last, double& launchMs,
+                                                        std::string& why) {
+    launchMs = 0;
+    for (size_t li = 0; li < r.launches.size(); ++li) {
+        const CompileResult& l = r.launches[li];
+        last = runInWorker(requestFor(l, set, flags, deviceArch));
+        if (!last.ok) {
+            why = "launch " + std::to_string(li + 1) + " of " + std::to_string(r.launches.size()) +
+                  " (" + l.kernel.name + "): " + rt::stageName(last.failedStage) + " failed: " +
+                  last.error;
+            return std::nullopt;
+        }
+        launchMs += last.launchMs;
+        // What this launch wrote is what the next one reads (outputs come back in order).
+        size_t k = 0;
+        for (size_t i = 0; i < l.kernel.args.size() && k < last.outputs.size(); ++i)
+            if (l.kernel.args[i].isOutput) set.tensors[i] = std::move(last.outputs[k++].tensor);
+    }
+    std::vector<HostTensor> outs;
+    for (size_t i = 0; i < r.kernel.args.size(); ++i)
+        if (r.kernel.args[i].isOutput) outs.push_back(set.tensors[i]);
+    return outs;
 }
 
 static rt::LaunchConfig launchOf(const CompileResult& r) {
@@ -134,10 +185,19 @@ std::optional<std::vector<HostTensor>> runInterp(const CompileResult& r,
         }
     interp::InterpOptions io;
     io.scalars = g_scalars;
-    auto res = lowered ? interp::runLowered(r.lowered, args, io) : interp::run(r.elaborated, args, io);
-    if (!res.ok) {
-        why = res.error ? formatDiagnostic(*res.error, r.source.get()) : "interpreter failed";
-        return std::nullopt;
+    // The tile level runs a several-block function's blocks in order itself (elaborated holds
+    // them all); the thread level runs each launch's lowered IR in turn on the same tensors.
+    std::vector<const ir::PrimFunc*> steps;
+    if (lowered && !r.launches.empty())
+        for (const CompileResult& l : r.launches) steps.push_back(&l.lowered);
+    else
+        steps.push_back(lowered ? &r.lowered : &r.elaborated);
+    for (const ir::PrimFunc* f : steps) {
+        auto res = lowered ? interp::runLowered(*f, args, io) : interp::run(*f, args, io);
+        if (!res.ok) {
+            why = res.error ? formatDiagnostic(*res.error, r.source.get()) : "interpreter failed";
+            return std::nullopt;
+        }
     }
     std::vector<HostTensor> outs;
     for (size_t i = 0; i < args.size(); ++i)
@@ -273,13 +333,26 @@ int runRun(const RunCommand& c) {
     rt::InputSet set;
     if (!makeInputsOrReport(sig, io, set, c.flags.inputRules)) return 1;
     zeroAtomicOutputs(*r, set);
-    std::cout << "kernel " << r->kernel.name;
-    if (const ProgramKernel* k = r->selected(); k && r->kernels.size() > 1)
-        std::cout << " (" << k->name << ", " << r->selectedKernel + 1 << " of " << r->kernels.size()
-                  << " kernels)";
-    std::cout << ": grid (" << r->kernel.grid[0] << ", " << r->kernel.grid[1] << ", "
-              << r->kernel.grid[2] << "), " << r->kernel.block[0] << " threads, "
-              << r->kernel.dynamicSmemBytes << " B shared; seed " << set.seed << "\n";
+    auto describe = [](const CompileResult& l) {
+        std::cout << "kernel " << l.kernel.name;
+        if (const ProgramKernel* k = l.selected(); k && l.kernels.size() > 1)
+            std::cout << " (" << k->name << ", " << l.selectedKernel + 1 << " of "
+                      << l.kernels.size() << " kernels)";
+        std::cout << ": grid (" << l.kernel.grid[0] << ", " << l.kernel.grid[1] << ", "
+                  << l.kernel.grid[2] << "), " << l.kernel.block[0] << " threads, "
+                  << l.kernel.dynamicSmemBytes << " B shared";
+    };
+    if (r->launches.empty()) {
+        describe(*r);
+    } else {
+        std::cout << r->launches.size() << " launches in order (T.Kernel blocks):\n";
+        for (size_t i = 0; i < r->launches.size(); ++i) {
+            std::cout << "  " << i + 1 << ". line " << r->launches[i].elaborated->span.line << " ";
+            describe(r->launches[i]);
+            std::cout << "\n";
+        }
+    }
+    std::cout << (r->launches.empty() ? "; seed " : "seed ") << set.seed << "\n";
 
     std::vector<HostTensor> outs;
     std::string why;
@@ -292,7 +365,24 @@ int runRun(const RunCommand& c) {
                      "interpreter (--interp=lowered)\n";
     const bool lowered = c.interp == "lowered" || (hip && c.interp.empty());
     const auto gpu = !c.interp.empty() || hip ? std::nullopt : workerDevice(why);
-    if (gpu) {
+    if (gpu && !r->launches.empty()) {
+        // Several T.Kernel blocks: each launch in turn on the tensors the previous left.
+        rt::RunRequest req = requestFor(r->launches.front(), set, c.flags, rt::archFor(*gpu));
+        record = baseRecord("run", *r, c.flags, gpu, req.arch);
+        rt::RunResult last;
+        double ms = 0;
+        auto o = runLaunchesOnGpu(*r, set, c.flags, rt::archFor(*gpu), last, ms, why);
+        if (!o) {
+            std::cerr << "tilec: error: " << why << "\n";
+            record["status"] = runFailureStatus(last);
+            record["reason"] = why;
+            storeRecord(record);
+            return 1;
+        }
+        std::printf("ran %zu launches on %s (%s): %.3f ms (first launch of each, incl. sync)\n",
+                    r->launches.size(), gpu->name.c_str(), req.arch.c_str(), ms);
+        outs = std::move(*o);
+    } else if (gpu) {
         rt::RunRequest req = requestFor(*r, set, c.flags, rt::archFor(*gpu));
         record = baseRecord("run", *r, c.flags, gpu, req.arch);
         auto res = runInWorker(req);
@@ -367,6 +457,7 @@ std::optional<GpuCompile> compileForGpu(const CompileFlags& flags, const char* c
     auto r = compileFile(flags, opts);
     if (!r) return std::nullopt;
     if (printDiagnostics(*r) || !r->ok) return std::nullopt;
+    if (!oneLaunchOrReport(*r, command)) return std::nullopt;
     if (!applyLaunchValues(*r)) return std::nullopt;
     std::string why;
     if (r->language == "hip") {

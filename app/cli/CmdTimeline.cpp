@@ -9,6 +9,7 @@
 #include <nlohmann/json.hpp>
 
 #include "app/cli/Commands.h"
+#include "app/cli/RunSupport.h"
 #include "compiler/analysis/PipelineTimeline.h"
 
 namespace ts::cli {
@@ -114,6 +115,7 @@ int runTimeline(const TimelineCommand& c) {
     auto r = compileFile(c.flags, opts);
     if (!r) return 1;
     if (printDiagnostics(*r) || !r->lowered) return 1;
+    if (!oneLaunchOrReport(*r, "timeline")) return 1;
     if (c.trips < 0) {
         std::cerr << "tilec: error: --trips must be positive, got " << c.trips << "\n";
         return 1;

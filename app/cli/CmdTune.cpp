@@ -185,6 +185,7 @@ int runTune(const TuneCommand& c) {
     opts.recordSnapshots = false;
     auto r0 = compileFile(base, opts);
     if (!r0) return 1;
+    if (!oneLaunchOrReport(*r0, "tune")) return 1;
     base.pragmaNote = false;
 
     std::vector<Config> configs;

@@ -23,6 +23,7 @@ int runValidate(const ValidateCommand& c) {
     if (!rOpt) return 1;
     CompileResult& r = *rOpt;
     if (printDiagnostics(r) || !r.ok) return 1;
+    if (!oneLaunchOrReport(r, "validate")) return 1;
     std::vector<double> scalars;
     if (!r.kernel.scalars.empty()) {
         std::string error;

@@ -27,6 +27,18 @@ void zeroAtomicOutputs(const CompileResult& r, rt::InputSet& set);
 /// keeps the scalar values for the next requestFor/runInterp. Call it right before running `r`
 /// (the values are per process, one kernel at a time). False after an error on stderr.
 bool applyLaunchValues(CompileResult& r);
+/// True for a result with one launch; else prints that `command` (bench, profile, ...) works on
+/// one launch while r runs several T.Kernel blocks in order (CompileResult::launches).
+bool oneLaunchOrReport(const CompileResult& r, const char* command);
+/// Runs every launch of a several-block result (CompileResult::launches) on the GPU worker in
+/// order, each on the tensors `set` holds after the previous one (what a launch writes replaces
+/// the tensor in `set`). Returns the function's outputs in signature order; nullopt with `why`
+/// (and the failing launch's result in `last`). `launchMs`: sum of the launches' times.
+std::optional<std::vector<HostTensor>> runLaunchesOnGpu(CompileResult& r, rt::InputSet& set,
+                                                        const CompileFlags& flags,
+                                                        const std::string& deviceArch,
+                                                        rt::RunResult& last, double& launchMs,
+                                                        std::string& why);
 /// What a GPU-only command (bench, profile) does first: compile `flags` (diagnostics printed),
 /// fix the launch values, and ask the worker for its device. Nullopt after an error on stderr
 /// ("tilec: error: `command` needs a GPU (why)").
@@ -40,7 +52,7 @@ std::optional<GpuCompile> compileForGpu(const CompileFlags& flags, const char* c
 rt::RunRequest requestFor(const CompileResult& r, const rt::InputSet& set,
                           const CompileFlags& flags, const std::string& deviceArch);
 /// Runs `r` on the tile-level interpreter (elaborated IR), or the thread-level one on the lowered
-/// IR when `lowered`, with `inputs` = all kernel arguments in order (outputs without data are
+/// IR when `lowered` (every launch in order for a several-block result), with `inputs` = all kernel arguments in order (outputs without data are
 /// NaN-poisoned). Returns the outputs in signature order; nullopt with `why` on failure.
 std::optional<std::vector<HostTensor>> runInterp(const CompileResult& r,
                                                  const std::vector<HostTensor>& inputs,

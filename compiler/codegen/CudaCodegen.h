@@ -15,6 +15,8 @@ struct CudaOutput {
     std::string source;
     std::vector<Span> lineSpans;  ///< source span of each generated line (1-based line i -> [i-1])
     std::string kernelName;
+    /// emitDeviceCppLaunches: every launch's kernel name, in order (kernelName is the first).
+    std::vector<std::string> kernelNames;
 };
 
 /// Emits CUDA for `f`. Unsupported constructs become diagnostics in `diags` (never exceptions).
@@ -26,5 +28,11 @@ CudaOutput emitCuda(const ir::PrimFunc& f, const Target& target, DiagnosticEngin
 enum class DeviceDialect { Cuda, Hip };
 /// The printer behind emitCuda and emitHip.
 CudaOutput emitDeviceCpp(const ir::PrimFunc& f, DeviceDialect dialect, DiagnosticEngine& diags);
+/// One translation unit holding every launch of a kernel function with several T.Kernel blocks
+/// (compiler/KernelLaunches.h; each lowered separately, with distinct names): the preamble once
+/// (with the sm_90a header part when any launch uses it), then each launch's kernel in order.
+/// The HIP checks of emitHip are not applied here: callers run emitHip per launch first.
+CudaOutput emitDeviceCppLaunches(const std::vector<ir::PrimFunc>& launches, DeviceDialect dialect,
+                                 DiagnosticEngine& diags);
 
 }  // namespace ts::codegen

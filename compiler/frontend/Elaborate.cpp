@@ -228,9 +228,8 @@ Flow Elaborator::execWith(const ast::With& s, const EnvPtr& env) {
 void Elaborator::buildKernel(const KernelSpec& k, const ast::WithItem& item, const ast::With& s,
                              const EnvPtr& env) {
     if (m_insideKernel) throw CompileError(item.context->span, "T.Kernel cannot be nested");
-    if (m_sawKernel)
-        throw CompileError(item.context->span, "only one T.Kernel per kernel function is supported",
-                           "split the work into two kernels");
+    // Several T.Kernel blocks in one function are launched in order on the same tensors (as in
+    // TileLang); compile() splits them into one launch each (compiler/KernelLaunches.h).
     m_sawKernel = true;
     m_kernelThreads = 1;
     for (auto t : k.threads) m_kernelThreads *= t;
@@ -288,7 +287,10 @@ void Elaborator::buildKernel(const KernelSpec& k, const ast::WithItem& item, con
     ir::Stmt body;
     {
         Restore<bool> inside(m_insideKernel, true);
-        body = collect([&] { runBody(s.body, env, "T.Kernel"); });
+        body = collect([&] {
+            m_kernelFrame = m_frameIds.back();
+            runBody(s.body, env, "T.Kernel");
+        });
     }
     if (!body) body = ir::seq({}, s.span);
     emit(std::make_shared<ir::KernelNode>(k.grid, k.threads, blockVars, threadVars, body, s.span));
@@ -309,12 +311,42 @@ Flow Elaborator::execAssign(const ast::Assign& s, const EnvPtr& env) {
         storeTo(var, {ir::intImm(0)}, v, s.span);
         return Flow::Normal;
     }
+    if (name) {
+        v = keepInRegister(name->id, v, s.span);
+    } else if (auto* tuple = s.targets.size() == 1 ? ast::as<ast::Tuple>(s.targets[0]) : nullptr;
+               tuple && v.is(ValueKind::Tuple) && v.items().size() == tuple->elts.size()) {
+        // `b_i, s_i = TokenIndices[b, 0], TokenIndices[b, 1]`
+        std::vector<Value> items = v.items();
+        for (size_t i = 0; i < items.size(); ++i)
+            if (auto* n = ast::as<ast::Name>(tuple->elts[i]))
+                items[i] = keepInRegister(n->id, items[i], s.span);
+        v = Value::tuple(std::move(items));
+    }
     for (const ast::Expr* t : s.targets) assign(*t, v, env);
     // `x = A[i]` / `x = A[i] * 2` in kernel code: remember where, in case A changes before a use.
     if (name && m_kernelMode && !m_frames.empty() && v.is(ValueKind::Ext))
         if (v.extAs<ExprValue>() || (v.extAs<BufferAccess>() && v.extAs<BufferAccess>()->isElement()))
             m_letSites[v.extAs<ExtValue>()] = {m_frameIds.back(), m_frames.back().size(), name->id, nullptr, v};
     return Flow::Normal;
+}
+
+Value Elaborator::keepInRegister(const std::string& name, const Value& v, Span s) {
+    if (!m_kernelMode || !m_insideKernel || m_frameIds.empty() || m_frameIds.back() != m_kernelFrame)
+        return v;
+    auto* access = v.extAs<BufferAccess>();
+    if (!v.extAs<ExprValue>() && !(access && access->isElement())) return v;
+    ir::Expr e = toExpr(v, s, "'" + name + "'");
+    bool global = false;
+    ir::walkExpr(e, [&](const ir::Expr& x) {
+        if (auto* l = ir::as<ir::LoadNode>(x)) global |= l->buffer->scope == ir::Scope::Global;
+    });
+    if (!global) return v;
+    auto buf = std::make_shared<ir::BufferNode>(uniqueName(name), e->dtype,
+                                                std::vector<ir::Expr>{ir::intImm(1)},
+                                                ir::Scope::Local, s);
+    emit(std::make_shared<ir::AllocNode>(buf, nullptr, s));
+    emit(ir::store(buf, {ir::intImm(0)}, e, s));
+    return wrap(ir::load(buf, {ir::intImm(0)}, s));
 }
 
 Flow Elaborator::execAugAssign(const ast::AugAssign& s, const EnvPtr& env) {
@@ -611,23 +643,10 @@ ir::PrimFunc Elaborator::finish(const std::string& name, ir::Stmt body, Span spa
             f->outputs.push_back(static_cast<int>(i));
         }
     } else {
-        // Every tensor parameter the kernel writes (LANGUAGE.md §1).
-        std::set<const ir::BufferNode*> written;
-        ir::walk(f->body, [&](const ir::Stmt& s) {
-            if (auto* st = ir::as<ir::StoreNode>(s)) written.insert(st->buffer.get());
-            if (auto* t = ir::as<ir::TileOpNode>(s)) {
-                const ops::TileOp& op = ops::get(t->op);
-                for (size_t i = 0; i < t->args.size(); ++i)
-                    if (t->isRegion(i) && (op.access(*t, i) & ops::kWrite)) written.insert(t->region(i).buffer.get());
-            }
-        }, [&](const ir::Expr& e) {  // T.atomic_*(..., return_prev=True) writes its element
-            if (auto* c = ir::as<ir::CallNode>(e); c && c->op == ir::intrin::kAtomicPrev && c->args.size() == 3)
-                if (auto* l = ir::as<ir::LoadNode>(c->args[1])) written.insert(l->buffer.get());
-        });
-        // Indices into the tensor parameters: n counts scalar parameters too when the
-        // signature mixes them (fuzz finding, corpus autotune_test_tilelang_autotune_scalar_inputs).
-        for (size_t i = 0; i < m_params.size(); ++i)
-            if (written.count(m_params[i].get())) f->outputs.push_back(static_cast<int>(i));
+        // Every tensor parameter the kernel writes (LANGUAGE.md §1). Indices into the tensor
+        // parameters: n counts scalar parameters too when the signature mixes them (fuzz
+        // finding, corpus autotune_test_tilelang_autotune_scalar_inputs).
+        f->outputs = writtenTensorParams(*f);
     }
     return f;
 }
@@ -635,6 +654,25 @@ ir::PrimFunc Elaborator::finish(const std::string& name, ir::Stmt body, Span spa
 }  // namespace elab
 
 // ---- public API ---------------------------------------------------------------------------------
+
+std::vector<int> writtenTensorParams(const ir::PrimFuncNode& f) {
+    std::set<const ir::BufferNode*> written;
+    ir::walk(f.body, [&](const ir::Stmt& s) {
+        if (auto* st = ir::as<ir::StoreNode>(s)) written.insert(st->buffer.get());
+        if (auto* t = ir::as<ir::TileOpNode>(s)) {
+            const ops::TileOp& op = ops::get(t->op);
+            for (size_t i = 0; i < t->args.size(); ++i)
+                if (t->isRegion(i) && (op.access(*t, i) & ops::kWrite)) written.insert(t->region(i).buffer.get());
+        }
+    }, [&](const ir::Expr& e) {  // T.atomic_*(..., return_prev=True) writes its element
+        if (auto* c = ir::as<ir::CallNode>(e); c && c->op == ir::intrin::kAtomicPrev && c->args.size() == 3)
+            if (auto* l = ir::as<ir::LoadNode>(c->args[1])) written.insert(l->buffer.get());
+    });
+    std::vector<int> out;
+    for (size_t i = 0; i < f.params.size(); ++i)
+        if (written.count(f.params[i].get())) out.push_back(static_cast<int>(i));
+    return out;
+}
 
 namespace {
 const char* const kFlopsNames[] = {"flops", "total_flops"};

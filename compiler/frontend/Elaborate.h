@@ -30,6 +30,11 @@ namespace ts::fe {
 ir::PrimFunc elaborate(const Module& mod, const KernelEntry& entry, const ParamBindings& params,
                        DiagnosticEngine& diags);
 
+/// Indices into f.params of the tensors f's body writes (element stores, tile ops that write a
+/// region, T.atomic_*(..., return_prev=True)), ascending: a kernel's outputs when out_idx is not
+/// given, and what one launch of a function with several T.Kernel blocks hands to the next.
+std::vector<int> writtenTensorParams(const ir::PrimFuncNode& f);
+
 /// Everything the front end produces for one compile.
 struct FrontendResult {
     std::shared_ptr<const Module> module;  ///< always set (may hold no entry)

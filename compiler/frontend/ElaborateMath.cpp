@@ -246,7 +246,11 @@ void Elaborator::installMath() {
         std::string n(e.name);
         if (T->find(n)) continue;
         std::string hint =
-            e.kind == LangKind::Sync
+            n == "alloc_barrier"
+                ? "hand-written mbarrier schedules (T.alloc_barrier, T.ws, T.barrier_arrive/wait) "
+                  "are not implemented; a T.Pipelined loop gets its TMA + mbarrier schedule from "
+                  "the compiler on sm_90a"
+            : e.kind == LangKind::Sync
                 ? "Hopper (sm_90) synchronization and warp specialization are planned"
             : e.kind == LangKind::Layout ? "layouts are inferred meanwhile"
                                          : "";

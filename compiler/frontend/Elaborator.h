@@ -152,6 +152,15 @@ private:
     };
     std::unordered_map<const ExtValue*, LetSite> m_letSites;
     ir::Expr keepOldValue(LetSite& site, const ir::Expr& value);
+    /// Frame id of the T.Kernel body being elaborated (its top-level statements).
+    uint64_t m_kernelFrame = 0;
+    /// `name = <reads global memory>` at a kernel body's top level (`b_i = TokenIndices[bx, 0]`,
+    /// `bos = Offsets[b_i]`): TileLang computes such a value once, into a register. Stored
+    /// into a one-element local buffer here and bound to its load, instead of standing for its
+    /// expression everywhere it is used (inlined into every element of a 128-way unrolled
+    /// gather, each use repeating the loads and their bounds guards, NVRTC ran for minutes on
+    /// the corpus' sparse_mla_fwd). Other values are returned unchanged.
+    Value keepInRegister(const std::string& name, const Value& v, Span s);
     uint64_t m_epoch = 1;
     std::unordered_map<const ir::BufferNode*, uint64_t> m_lastWrite;
     bool m_kernelMode = false;    ///< executing prim_func / macro statements (range -> T.serial)

@@ -82,7 +82,7 @@ public:
         // Scalar accesses before the derived round: a reduction whose result is read as a scalar
         // (`amax[0]` outside T.Parallel) then sees its destination replicated and reduces into
         // it through shared memory instead of claiming a row layout for it.
-        scalarAccesses(nests);
+        scalarAccesses();
         replicatedReads(nests);
         for (auto* t : tileOps) ops::get(t->op).layoutConstraints(ops::LayoutRound::Derived, *this, *t);
         while (!nests.empty() && !m_ctx.diags.hasErrors()) {
@@ -202,22 +202,26 @@ private:
 
     // Fragments read or written element by element outside T.Parallel (`if mask[k] != 0:` in
     // a serial loop) are held whole by every thread: any thread may ask for any element.
-    void scalarAccesses(const std::vector<const ForNode*>& nests) {
-        std::set<const void*> inNest;
-        for (auto* n : nests)
-            walk(n->body, [&](const Stmt& s) { inNest.insert(s.get()); }, [&](const Expr& e) { inNest.insert(e.get()); });
+    void scalarAccesses() {
+        // The body without its T.Parallel nests (an expression node may be shared by a nest and
+        // a statement outside it, e.g. a let value inlined into both: only the outside use counts).
+        struct WithoutNests : Mutator {
+            Stmt visitFor(const ForNode* n, const Stmt& self) override {
+                return n->forKind == ForKind::Parallel ? seq({}, n->span) : Mutator::visitFor(n, self);
+            }
+        };
         auto place = [&](const Buffer& b, Span sp) {
             if (b->scope != Scope::Fragment) return;
             auto shape = constShape(*b);
             if (!shape || shape->empty()) return;
             require(b, makeReplicated(*shape, m_threads), "the scalar access at " + spanText(sp), sp);
         };
-        walk(m_f->body,
+        walk(WithoutNests().mutate(m_f->body),
              [&](const Stmt& s) {
-                 if (auto* st = as<StoreNode>(s); st && !inNest.count(s.get())) place(st->buffer, st->span);
+                 if (auto* st = as<StoreNode>(s)) place(st->buffer, st->span);
              },
              [&](const Expr& e) {
-                 if (auto* l = as<LoadNode>(e); l && !inNest.count(e.get())) place(l->buffer, l->span);
+                 if (auto* l = as<LoadNode>(e)) place(l->buffer, l->span);
              });
     }
 

@@ -123,10 +123,16 @@ protected:
         auto* sq = as<SeqNode>(body);
         std::vector<Stmt> stmts = sq ? sq->stmts : std::vector<Stmt>{body};
         std::map<const BufferNode*, Buffer> local;
-        std::vector<Stmt> prod, cons;
+        std::vector<Stmt> prod, cons, hoisted;
         for (size_t i = 0; i < stmts.size(); ++i) {
             bool isProd = std::find(producers.begin(), producers.end(), int64_t(i)) != producers.end();
-            if (isProd) {
+            auto* alloc = as<AllocNode>(stmts[i]);
+            if (alloc && alloc->buffer->scope == Scope::Shared && !alloc->init) {
+                // A shared tile allocated in the loop body (corpus: mHC pre's sqrsum kernel) is
+                // the same memory every iteration; the prologue below writes it before the
+                // loop, so its declaration moves in front of the prologue.
+                hoisted.push_back(stmts[i]);
+            } else if (isProd) {
                 auto* t = as<TileOpNode>(stmts[i]);
                 const Buffer& b = t->region(1).buffer;
                 if (!staged.count(b.get())) {
@@ -166,7 +172,8 @@ protected:
         Attrs la;
         la["num_stages"] = S;
         Stmt mainLoop = forLoop(n->var, n0, ext, ForKind::Serial, seq(mainBody, sp), la, sp);
-        return seq({prologue, mainLoop, intrinsic("tl.cp_async_wait", {intImm(0)}, sp)}, sp);
+        hoisted.insert(hoisted.end(), {prologue, mainLoop, intrinsic("tl.cp_async_wait", {intImm(0)}, sp)});
+        return seq(hoisted, sp);
     }
 };
 

@@ -87,7 +87,12 @@ Stmt injectTmaPipeline(const ForNode& n, const PrimFuncNode& f, Attrs& attrs, st
             for (size_t i = 0; i < 2 && i < g->args.size(); ++i)
                 if (g->isRegion(i)) fragmentPathTiles.insert(g->region(i).buffer.get());
     });
+    std::vector<Stmt> hoisted;  // shared tiles allocated in the body: declared before the prologue
     for (auto& s : stmts) {
+        if (auto* a = as<AllocNode>(s); a && a->buffer->scope == Scope::Shared && !a->init) {
+            hoisted.push_back(s);
+            continue;
+        }
         auto* t = as<TileOpNode>(s);
         const Buffer* dst = t && t->op == TileOpKind::Copy && t->isRegion(0) && t->isRegion(1) ? &t->region(1).buffer : nullptr;
         if (dst && fragmentPathTiles.count(dst->get())) dst = nullptr;
@@ -165,9 +170,9 @@ Stmt injectTmaPipeline(const ForNode& n, const PrimFuncNode& f, Attrs& attrs, st
     la["num_stages"] = S;
     la["tma_pipeline"] = true;
     Stmt mainLoop = forLoop(k, n.min, n.extent, ForKind::Serial, seq(body, sp), la, sp);
-    return seq({std::make_shared<AllocNode>(bars, nullptr, sp), intrinsicStmt(intrin::kMbarrierInit, {addr(bars, {intImm(0)}), intImm(S)}, sp),
-                intrinsicStmt(intrin::kSyncThreads, {}, sp), prologue, mainLoop},
-               sp);
+    hoisted.insert(hoisted.end(), {std::make_shared<AllocNode>(bars, nullptr, sp), intrinsicStmt(intrin::kMbarrierInit, {addr(bars, {intImm(0)}), intImm(S)}, sp),
+                                   intrinsicStmt(intrin::kSyncThreads, {}, sp), prologue, mainLoop});
+    return seq(hoisted, sp);
 }
 
 }  // namespace ts::xform

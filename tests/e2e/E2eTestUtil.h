@@ -64,17 +64,21 @@ inline CheckedInputs makeCheckedInputs(const CompileResult& r,
 
 /// The kernel's output tensors after running r with ci's inputs (outputs poisoned with NaN
 /// first) on the tile interpreter, or with `lowered` on the thread-level interpreter of the
-/// lowered IR. Empty with *error set when the run fails.
+/// lowered IR (every launch in order). Empty with *error set when the run fails.
 inline std::vector<HostTensor> runOutputs(const CompileResult& r, const CheckedInputs& ci,
                                           bool lowered, std::string* error) {
     std::vector<HostTensor> args = ci.set.tensors;
     for (size_t i = 0; i < args.size(); ++i)
         if (ci.sig[i].isOutput)
             args[i].data.assign(static_cast<size_t>(args[i].numel()), std::nan(""));
-    auto run = lowered ? interp::runLowered(r.lowered, args) : interp::run(r.elaborated, args);
-    if (!run.ok) {
-        *error = run.error ? formatDiagnostic(*run.error, r.source.get()) : "failed";
-        return {};
+    // A function with several T.Kernel blocks: the tile level runs them all in order itself;
+    // the thread level runs each launch's lowered IR in turn (CompileResult::launches).
+    for (const CompileResult* l : lowered ? launchesOf(r) : std::vector<const CompileResult*>{&r}) {
+        auto run = lowered ? interp::runLowered(l->lowered, args) : interp::run(r.elaborated, args);
+        if (!run.ok) {
+            *error = run.error ? formatDiagnostic(*run.error, r.source.get()) : "failed";
+            return {};
+        }
     }
     std::vector<HostTensor> outs;
     for (size_t i = 0; i < args.size(); ++i)
