@@ -4,6 +4,7 @@
 #include <functional>
 #include <map>
 
+#include "compiler/frontend/ImportCheck.h"
 #include "compiler/frontend/Parser.h"
 
 namespace ts::fe {
@@ -412,7 +413,8 @@ Module::~Module() = default;
 std::shared_ptr<Module> Module::analyze(SourcePtr src, DiagnosticEngine& diags) {
     std::shared_ptr<Module> info(new Module());
     size_t before = diags.all().size();
-    info->m_ast = parseModule(std::move(src), diags);
+    info->m_ast = parseModule(src, diags);
+    if (!diags.hasErrors()) checkLanguageImport(*src, diags);
     info->m_interp = std::make_unique<Interp>(info->m_evalDiags);
     info->m_globals = info->m_interp->newModuleEnv();
     execTopLevel(*info->m_interp, *info->m_ast, info->m_globals, &diags);
