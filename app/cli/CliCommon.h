@@ -70,6 +70,18 @@ struct ReferenceExtras {
 /// reference parameter of the same name takes the value.
 std::vector<rt::ReferenceScalar> referenceScalars(const KernelInfo& k,
                                                   const std::vector<double>& values);
+/// Where a reference function lives: `refName` (`--ref`: NAME, a dotted path of nested defs, or
+/// FILE::NAME for a function of another file; empty: ref_program) resolved to its parsed file.
+struct ReferenceTarget {
+    SourcePtr source;                           ///< the file holding the function
+    std::shared_ptr<const fe::ast::Module> ast;  ///< that file, parsed
+    std::string name;                           ///< the function's name (path) in it
+};
+/// nullopt with `why` when the other file cannot be read or parsed or has no such function (the
+/// message lists its functions with a close match); nullopt with empty `why` without a module.
+/// Cheap (a parse at most): tilec run calls it before running the kernel.
+std::optional<ReferenceTarget> referenceTarget(const CompileResult& r, const std::string& refName,
+                                               std::string& why);
 /// Warnings of the evaluation (a reference parameter left at a default) go to stderr.
 std::optional<std::vector<HostTensor>> referenceOutputs(const CompileResult& r,
                                                         const std::vector<HostTensor>& tensors,

@@ -7,6 +7,8 @@
 
 #include "compiler/frontend/MetaValue.h"
 #include "compiler/frontend/Module.h"
+#include "compiler/frontend/Parser.h"
+#include "compiler/support/SourceReader.h"
 #include "compiler/support/ParamPragma.h"
 #include "profiler/check/Reference.h"
 
@@ -75,6 +77,48 @@ bool selectInputs(const KernelInfo& k, const std::vector<std::string>& names,
 }
 }  // namespace
 
+std::optional<ReferenceTarget> referenceTarget(const CompileResult& r, const std::string& refName,
+                                               std::string& why) {
+    why.clear();
+    ReferenceTarget t;
+    t.source = r.source;
+    t.name = refName.empty() ? std::string("ref_program") : refName;
+    if (r.module) t.ast = r.module->ast();
+    // `--ref FILE::NAME`: a function of another file, as `--chain` takes it (a user's own float64
+    // reference beside a TileLang file that checks inline in main()).
+    if (auto sep = refName.find("::"); sep != std::string::npos) {
+        const std::string path = refName.substr(0, sep);
+        t.name = refName.substr(sep + 2);
+        auto text = readSourceFile(path);
+        if (!text.ok()) {
+            why = "--ref " + refName + ": " + path + ": " + text.error;
+            return std::nullopt;
+        }
+        t.source = std::make_shared<SourceFile>(path, std::move(text.text));
+        DiagnosticEngine diags;
+        t.ast = fe::parseModule(t.source, diags);
+        if (diags.hasErrors() || !t.ast) {
+            for (auto& d : diags.all()) why += formatDiagnostic(d, t.source.get());
+            if (why.empty()) why = "--ref " + refName + ": " + path + " does not parse";
+            return std::nullopt;
+        }
+    }
+    if (!t.ast) return std::nullopt;
+    if (!rt::findReferenceProgram(*t.ast, t.name)) {
+        auto names = rt::referenceCandidates(*t.ast);
+        std::string list, near = fe::closestMatch(t.name, names);
+        for (auto& n : names) list += (list.empty() ? "" : ", ") + n;
+        why = "--ref: no function '" + t.name + "' in " + t.source->path() +
+              (near.empty() ? std::string() : " (did you mean '" + near + "'?)") +
+              (list.empty() ? std::string("; the file defines no functions")
+                            : "; functions: " + list) +
+              "\n  hint: a nested function is named by its path, e.g. run_gemm.ref_program; "
+              "one of another file by FILE::NAME";
+        return std::nullopt;
+    }
+    return t;
+}
+
 std::optional<std::vector<HostTensor>> referenceOutputs(const CompileResult& r,
                                                         const std::vector<HostTensor>& tensors,
                                                         std::string& why,
@@ -82,21 +126,10 @@ std::optional<std::vector<HostTensor>> referenceOutputs(const CompileResult& r,
                                                         const ReferenceExtras& extras) {
     why.clear();
     if (!hasReference(r, refName)) return std::nullopt;
+    auto target = referenceTarget(r, refName, why);
+    if (!target) return std::nullopt;
     rt::ReferenceOptions opt;
-    if (!refName.empty()) {
-        opt.functionName = refName;
-        if (!rt::findReferenceProgram(*r.module->ast(), refName)) {
-            auto names = rt::referenceCandidates(*r.module->ast());
-            std::string list, near = fe::closestMatch(refName, names);
-            for (auto& n : names) list += (list.empty() ? "" : ", ") + n;
-            why = "--ref: no function '" + refName + "' in " + r.source->path() +
-                  (near.empty() ? std::string() : " (did you mean '" + near + "'?)") +
-                  (list.empty() ? std::string("; the file defines no functions")
-                                : "; functions: " + list) +
-                  "\n  hint: a nested function is named by its path, e.g. run_gemm.ref_program";
-            return std::nullopt;
-        }
-    }
+    if (!refName.empty()) opt.functionName = target->name;
     std::vector<HostTensor> inputs;
     std::vector<std::string> inputNames;
     for (size_t i = 0; i < tensors.size() && i < r.kernel.args.size(); ++i)
@@ -112,12 +145,12 @@ std::optional<std::vector<HostTensor>> referenceOutputs(const CompileResult& r,
         return std::nullopt;
     std::map<std::string, std::string> params;
     for (auto& p : r.params) params[p.name] = p.value;
-    auto res = rt::evalReference(*r.module->ast(), params, inputs, opt, call);
+    auto res = rt::evalReference(*target->ast, params, inputs, opt, call);
     for (auto& d : res.diagnostics)
-        if (d.severity == Severity::Warning) std::cerr << formatDiagnostic(d, r.source.get());
+        if (d.severity == Severity::Warning) std::cerr << formatDiagnostic(d, target->source.get());
     if (!res.ok) {
         for (auto& d : res.diagnostics)
-            if (d.severity == Severity::Error) why += formatDiagnostic(d, r.source.get());
+            if (d.severity == Severity::Error) why += formatDiagnostic(d, target->source.get());
         if (why.empty()) why = opt.functionName + " failed";
         return std::nullopt;
     }

@@ -105,6 +105,13 @@ int runDebug(const DebugCommand& c) {
                   << "' (tile-op, into, over, out, barrier, iteration, continue)\n";
         return 2;
     }
+    const int64_t threads = int64_t(r.kernel.block[0]) * r.kernel.block[1] * r.kernel.block[2];
+    if ((!c.prints.empty() || !c.holds.empty()) && (c.thread < 0 || c.thread >= threads)) {
+        // A usage error, reported before the block runs (it used to print after the run, exit 0).
+        std::cerr << "tilec: error: --thread " << c.thread << " is not in the block (0.."
+                  << threads - 1 << ")\n";
+        return 2;
+    }
     dbg::DebugOptions opts;
     if (!c.block.empty()) {
         opts.block.clear();

@@ -15,6 +15,7 @@
 #include "app/cli/RunSupport.h"
 #include "profiler/check/InputRules.h"
 #include "compiler/LaunchArgs.h"
+#include "compiler/frontend/Ast.h"
 #include "compiler/interp/Interpreter.h"
 #include "compiler/interp/ThreadInterpreter.h"
 #include "profiler/Runtime.h"
@@ -316,6 +317,47 @@ std::string noReferenceText(const CompileResult& r) {
     return "no ref_program";
 }
 
+/// Prints `why` as an error: as it is when it is already a located diagnostic ("FILE:L:C:
+/// error: ..."), else after "tilec: error: " (so a diagnostic does not read "error: ... error:").
+void printRunError(const std::string& why, const std::string& prefix = {}) {
+    const size_t at = why.find(": error: ");
+    if (at != std::string::npos && at < why.find('\n')) {
+        std::cerr << why;
+        if (why.back() != '\n') std::cerr << "\n";
+        return;
+    }
+    std::cerr << "tilec: error: " << prefix << why << "\n";
+}
+
+/// Integer input tensors the run filled with random values (no --input rule): when the kernel
+/// then indexes out of bounds, these are the likely cause (cu_seqlens, block indices, offsets).
+std::string randomIntegerInputsHint(const CompileResult& r, const CompileFlags& flags) {
+    std::string names;
+    for (const TensorArg& a : r.kernel.args) {
+        if (a.isOutput || !ir::isInt(a.dtype)) continue;
+        bool ruled = false;
+        for (const std::string& rule : flags.inputRules)
+            ruled = ruled || rule.rfind(a.name + "=", 0) == 0;
+        if (!ruled) names += (names.empty() ? "" : ", ") + a.name;
+    }
+    if (names.empty()) return {};
+    return "  hint: the integer input(s) " + names +
+           " were filled with random values; if they are offsets, indices or sizes, give valid "
+           "ones with --input NAME=RULE (offsets:TOTAL, int:LO:HI, distinct:N, fill:V, arange, "
+           "values:V1,V2,...)\n";
+}
+
+/// Where to fix a reference whose results do not fit the outputs: its def, located.
+std::string referenceShapeHint(const CompileResult& r, const std::string& refName) {
+    std::string why;
+    auto t = referenceTarget(r, refName, why);
+    const fe::ast::FunctionDef* fn = t ? rt::findReferenceProgram(*t->ast, t->name) : nullptr;
+    if (!fn) return {};
+    return "  hint: " + t->source->path() + ":" + std::to_string(fn->nameSpan.line) + ": '" +
+           t->name + "' must return the kernel's outputs in order, each of its output's shape; "
+           "fix what it returns, or pick its inputs with --ref-inputs\n";
+}
+
 }  // namespace
 
 int runRun(const RunCommand& c) {
@@ -326,6 +368,14 @@ int runRun(const RunCommand& c) {
     if (printDiagnostics(*r) || !r->ok) return 1;
     if (!applyLaunchValues(*r)) return 1;
     const std::string refName = referenceName(*r, c.ref);
+    if (c.check == "ref" && !refName.empty()) {
+        // A misspelt --ref is reported before the kernel runs (a lowered run takes seconds).
+        std::string why;
+        if (!referenceTarget(*r, refName, why) && !why.empty()) {
+            printRunError(why, "no reference: ");
+            return 1;
+        }
+    }
     auto sig = signatureOf(*r);
     rt::InputOptions io;
     io.fresh = c.seed == 0;
@@ -407,7 +457,9 @@ int runRun(const RunCommand& c) {
         auto t0 = std::chrono::steady_clock::now();
         auto o = runInterp(*r, set.tensors, why, lowered);
         if (!o) {
-            std::cerr << "tilec: error: " << why << "\n";
+            printRunError(why);
+            if (why.find("out-of-bounds") != std::string::npos)
+                std::cerr << randomIntegerInputsHint(*r, c.flags);
             return 1;
         }
         outs = std::move(*o);
@@ -429,7 +481,7 @@ int runRun(const RunCommand& c) {
     RefSource source{};
     auto ref = reference(*r, set.tensors, c.check, why, label, source, refName, c.flags);
     if (!ref) {
-        std::cerr << "tilec: error: no reference: " << why << "\n";
+        printRunError(why, "no reference: ");
         return 1;
     }
     if (source == RefSource::Interpreter && c.check == "ref")
@@ -437,6 +489,7 @@ int runRun(const RunCommand& c) {
     std::cout << "check against " << label << ":\n";
     if (auto bad = rt::referenceMismatch(outputSpecs(*r), *ref); !bad.empty()) {
         std::cerr << "tilec: error: " << bad << "\n";
+        if (source == RefSource::RefProgram) std::cerr << referenceShapeHint(*r, refName);
         return 1;
     }
     rt::CompareOptions opt;

@@ -29,6 +29,9 @@ namespace {
 
 using Config = std::vector<std::pair<std::string, std::string>>;  // name -> value text
 
+/// Why a variant that ran was not checked when the file has no reference at all.
+constexpr const char* kNoReference = "no reference for this kernel";
+
 struct Variant {
     size_t index = 0;
     Config config;
@@ -333,7 +336,7 @@ int runTune(const TuneCommand& c) {
             if (!ref && rwhy.empty() && onGpu) ref = runInterp(r, set.tensors, rwhy);
             if (!ref) {
                 v.status = "ok", v.check = "skipped";
-                v.reason = rwhy.empty() ? "no reference" : rwhy;
+                v.reason = rwhy.empty() ? std::string(kNoReference) : rwhy;
                 continue;
             }
             it = refCache.emplace(shapes, std::move(*ref)).first;
@@ -357,18 +360,39 @@ int runTune(const TuneCommand& c) {
     for (const Variant* v : order) {
         char t[32] = "-";
         if (v->status == "ok") std::snprintf(t, sizeof t, "%.4f", v->timeMs);
-        std::printf("%4zu  %-13s %12s  %s%s%s\n", v->index, v->status.c_str(), t,
+        // A variant that ran but had nothing to check against is not "ok": tune picks only
+        // checked variants, so calling it ok next to "no variant passed" contradicted itself.
+        const bool unchecked = v->status == "ok" && v->check == "skipped";
+        std::printf("%4zu  %-13s %12s  %s%s%s\n", v->index,
+                    unchecked ? "unchecked" : v->status.c_str(), t,
                     configText(v->config).c_str(), v == best ? "  <- best" : "",
                     v->cached ? "  (cached)" : "");
         if (!v->reason.empty() && v->status != "ok")
             std::printf("        %s\n", v->reason.substr(0, 400).c_str());
     }
-    size_t failed = 0;
-    for (auto& v : vs) failed += v.status != "ok";
+    size_t failed = 0, unchecked = 0;
+    std::string uncheckedWhy;
+    for (auto& v : vs) {
+        failed += v.status != "ok";
+        if (v.status == "ok" && v.check == "skipped") ++unchecked, uncheckedWhy = v.reason;
+    }
     if (best)
         std::printf("best: %s  %.4f ms%s (%zu of %zu variants failed)\n",
                     configText(best->config).c_str(), best->timeMs,
                     onGpu ? "" : " on the interpreter (correctness only)", failed, vs.size());
+    else if (unchecked > 0) {
+        // Without a reference the tile interpreter is the semantics itself: on --interp there
+        // is nothing to check a variant against, so no variant can be called correct.
+        std::printf("no best variant: %zu of %zu ran but none was checked, %zu failed\n",
+                    unchecked, vs.size(), failed);
+        if (uncheckedWhy == kNoReference)
+            std::printf("  %s: add a ref_program to the file or name a reference with --ref "
+                        "NAME%s\n",
+                        kNoReference,
+                        onGpu ? "" : " (on a GPU the tile interpreter checks the variants)");
+        else
+            std::printf("  the reference failed: %s\n", uncheckedWhy.c_str());
+    }
     else
         std::printf("no variant passed (%zu of %zu failed)\n", failed, vs.size());
 

@@ -93,3 +93,105 @@ TEST(CliRun, NoRefProgramLoweredSaysWhatItCheckedAgainst) {
     ASSERT_NE(verdict, std::string::npos) << o.out;
     EXPECT_LT(note, verdict);
 }
+
+// Fresh-user trial 2026-12-02: `--ref FILE::NAME` (a reference of one's own beside a TileLang file
+// that checks inline in main()) worked only with --chain; a single run searched the program's
+// own file for a function named "FILE::NAME", after running the kernel.
+TEST(CliRun, RefOfAnotherFileChecksTheKernel) {
+    std::string text = sampleText("add.py");
+    auto f = writeScratch("other_ref_kernel.py",
+                          replaced(text, "def ref_program(A, B):\n    return A + B\n", ""));
+    auto refFile = writeScratch("other_ref_mine.py", "def my_ref(A, B):\n    return A + B\n");
+    RunCommand c = interpRun(f);
+    c.ref = refFile + "::my_ref";
+    auto o = captureCli([&] { return runRun(c); });
+    EXPECT_EQ(o.rc, 0) << o.out << o.err;
+    EXPECT_TRUE(contains(o.out, "check against " + refFile + "::my_ref (float64")) << o.out;
+    EXPECT_TRUE(contains(o.out, "\nPASS\n")) << o.out;
+
+    // A wrong reference of that file fails the check (it is really evaluated).
+    auto wrong = writeScratch("other_ref_wrong.py", "def my_ref(A, B):\n    return A - B\n");
+    c.ref = wrong + "::my_ref";
+    o = captureCli([&] { return runRun(c); });
+    EXPECT_EQ(o.rc, 2) << o.out << o.err;
+    EXPECT_TRUE(contains(o.out, "\nFAIL\n")) << o.out;
+}
+
+TEST(CliRun, UnknownRefIsReportedBeforeTheKernelRuns) {
+    auto refFile = writeScratch("other_ref_known.py", "def my_ref(A, B):\n    return A + B\n");
+    RunCommand c = interpRun(std::string(TS_SOURCE_DIR) + "/samples/add.py", "lowered");
+    c.ref = refFile + "::my_reff";
+    auto o = captureCli([&] { return runRun(c); });
+    EXPECT_EQ(o.rc, 1);
+    EXPECT_TRUE(contains(o.err, "no function 'my_reff' in " + refFile + " (did you mean 'my_ref'?)"))
+        << o.err;
+    EXPECT_FALSE(contains(o.out, "ran on the CPU interpreter")) << o.out;
+
+    c.ref = refFile + ".missing::my_ref";
+    o = captureCli([&] { return runRun(c); });
+    EXPECT_EQ(o.rc, 1);
+    EXPECT_TRUE(contains(o.err, ".missing: no such file")) << o.err;
+
+    c.ref = "ref_programm";
+    o = captureCli([&] { return runRun(c); });
+    EXPECT_EQ(o.rc, 1);
+    EXPECT_TRUE(contains(o.err, "(did you mean 'ref_program'?)")) << o.err;
+    EXPECT_FALSE(contains(o.out, "ran on the CPU interpreter")) << o.out;
+}
+
+TEST(CliRun, ReferenceOfTheWrongShapeNamesWhereToFixIt) {
+    auto f = addWithRef("ref_rows.py", "    return (A + B)[0:3]\n");
+    auto o = captureCli([&] { return runRun(interpRun(f)); });
+    EXPECT_EQ(o.rc, 1);
+    // The def line of ref_program in add.py, located.
+    EXPECT_TRUE(contains(o.err, "hint: " + f + ":")) << o.err;
+    EXPECT_TRUE(contains(o.err, "'ref_program' must return the kernel's outputs in order"))
+        << o.err;
+}
+
+TEST(CliRun, ReferenceErrorIsOneDiagnosticNotErrorInError) {
+    auto f = addWithRef("ref_typo.py", "    return torch.addd(A, B)\n");
+    auto o = captureCli([&] { return runRun(interpRun(f)); });
+    EXPECT_EQ(o.rc, 1);
+    EXPECT_TRUE(contains(o.err, f + ":")) << o.err;
+    EXPECT_TRUE(contains(o.err, "torch.addd")) << o.err;
+    EXPECT_FALSE(contains(o.err, "tilec: error: no reference: " + f)) << o.err;
+}
+
+// An out-of-bounds access on random integer inputs (cu_seqlens, indices) says how to give valid
+// ones instead of leaving the user with an index of -5.
+TEST(CliRun, OutOfBoundsOnRandomIntegerInputsSuggestsInputRules) {
+    auto f = writeScratch("gather_rows.py", R"(import tilelang
+import tilelang.language as T
+
+
+@tilelang.jit(out_idx=[-1])
+def gather(M=64, N=32, R=16):
+    @T.prim_func
+    def main(A: T.Tensor((M, N), "float32"), idx: T.Tensor((R,), "int32"),
+             C: T.Tensor((R, N), "float32")):
+        with T.Kernel(R, threads=32) as bx:
+            for j in T.Parallel(N):
+                C[bx, j] = A[idx[bx], j]
+
+    return main
+)");
+    RunCommand c;
+    c.flags.file = f;
+    c.flags.target = "cuda:sm_80";
+    c.interp = "tile";
+    c.seed = 7;  // its random idx has negative values
+    auto o = captureCli([&] { return runRun(c); });
+    EXPECT_EQ(o.rc, 1);
+    EXPECT_TRUE(contains(o.err, "out-of-bounds load A[")) << o.err;
+    EXPECT_TRUE(contains(o.err, "hint: the integer input(s) idx were filled with random values"))
+        << o.err;
+    EXPECT_TRUE(contains(o.err, "--input NAME=RULE")) << o.err;
+
+    c.flags.inputRules = {"idx=int:-1000:-900"};  // certainly out of bounds
+    o = captureCli([&] { return runRun(c); });
+    EXPECT_EQ(o.rc, 1);
+    EXPECT_TRUE(contains(o.err, "out-of-bounds")) << o.err;
+    // The rule was given: no hint about random values.
+    EXPECT_FALSE(contains(o.err, "were filled with random values")) << o.err;
+}

@@ -110,6 +110,27 @@ TEST(CliTune, SweepIsACartesianProductAndCompileErrorsAreKept) {
     EXPECT_TRUE(contains(o.out, "(2 of 4 variants failed)")) << o.out;
 }
 
+TEST(CliTune, VariantsWithoutAReferenceAreUncheckedNotOk) {
+    // Fresh-user trial: a file without ref_program (TileLang's autotune examples check inline in
+    // main()) printed every variant "ok" and then "no variant passed (0 of 10 failed)".
+    ScratchStore store("noref");
+    std::string text = replaced(sampleText("gemm.py"), "def ref_program(", "def other_program(");
+    TuneCommand c;
+    c.flags.file = writeScratch("tune_noref.py", text);
+    c.flags.params = {"M=128", "N=128", "K=64"};
+    c.interp = "tile";
+    c.jobs = 1;
+    c.sweeps = {"block_M=64,128"};
+    auto o = captureCli([&] { return runTune(c); });
+    EXPECT_EQ(o.rc, 2) << o.out << o.err;
+    EXPECT_TRUE(contains(o.out, "unchecked")) << o.out;
+    EXPECT_FALSE(contains(o.out, "  ok  ")) << o.out;
+    EXPECT_TRUE(contains(o.out, "no best variant: 2 of 2 ran but none was checked, 0 failed"))
+        << o.out;
+    EXPECT_TRUE(contains(o.out, "--ref NAME")) << o.out;
+    EXPECT_FALSE(contains(o.out, "no variant passed")) << o.out;
+}
+
 TEST(CliTune, UnknownSweepParameterIsAnError) {
     ScratchStore store("unknown");
     TuneCommand c = tuneInterp();

@@ -242,4 +242,20 @@ TEST(Debugger, TilecDebugRejectsABlockOutsideTheGrid) {
         << o.err;
 }
 
+TEST(Debugger, TilecDebugRejectsAThreadOutsideTheBlockBeforeRunning) {
+    // Fresh-user trial 2026-12-02: `--thread 999 --print C_local` ran the block, printed "thread
+    // 999 is not in the block" as a result line and exited 0.
+    cli::DebugCommand c;
+    c.flags.file = std::string(TS_SOURCE_DIR) + "/samples/gemm.py";
+    for (auto& [k, v] : kSmall) c.flags.params.push_back(k + "=" + v);
+    c.flags.target = "cuda:sm_80";
+    c.breakOps = {"gemm"};
+    c.prints = {"C_local[1, 2]"};
+    c.thread = 999;
+    auto o = cli::test::captureCli([&] { return cli::runDebug(c); });
+    EXPECT_EQ(o.rc, 2);
+    EXPECT_NE(o.err.find("--thread 999 is not in the block (0..127)"), std::string::npos) << o.err;
+    EXPECT_EQ(o.out.find("stopped"), std::string::npos) << o.out;
+}
+
 }  // namespace
