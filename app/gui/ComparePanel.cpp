@@ -123,20 +123,31 @@ ComparePanel::ComparePanel(Session& session, QWidget* parent)
     m_baseline->setToolTip(tr("Baseline variant for the deltas"));
     m_deltas = new QCheckBox(tr("Δ vs baseline"), this);
     m_chartMetric = new QComboBox(this);
+    // Set and variant labels are long (a tune session's file, date and count; every parameter
+    // of a config): sized to their contents, these combos made the panel, and with it the main
+    // window, wider than a 1920-pixel screen (2557 px with a few tune sessions in the store).
+    // They take the width the row gives them; the popup list shows the whole text.
+    for (QComboBox* c : {m_sets, m_baseline, m_chartMetric}) {
+        c->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
+        c->setMinimumContentsLength(12);
+    }
     auto* reload = new QPushButton(tr("Reload"), this);
     auto* open = new QPushButton(tr("Open store…"), this);
+    // Two rows (the set and its store; what to compare against and chart): on one row the
+    // controls alone asked for about 960 px, more than the dock gets beside the editor.
     top->addWidget(new QLabel(tr("Set:"), this));
-    top->addWidget(m_sets, 2);
-    top->addWidget(new QLabel(tr("Baseline:"), this));
-    top->addWidget(m_baseline, 1);
-    top->addWidget(m_deltas);
-    top->addWidget(new QLabel(tr("Chart:"), this));
-    top->addWidget(m_chartMetric, 1);
+    top->addWidget(m_sets, 1);
     top->addWidget(reload);
     top->addWidget(open);
     auto* exportButton = new QPushButton(tr("Export…"), this);
     exportButton->setToolTip(tr("Write the shown set's records as CSV or JSON"));
     top->addWidget(exportButton);
+    auto* viewRow = new QHBoxLayout;
+    viewRow->addWidget(new QLabel(tr("Baseline:"), this));
+    viewRow->addWidget(m_baseline, 1);
+    viewRow->addWidget(m_deltas);
+    viewRow->addWidget(new QLabel(tr("Chart:"), this));
+    viewRow->addWidget(m_chartMetric, 1);
 
     // A sweep defined here: values per parameter, run by `tilec tune` on the editor's text.
     auto* sweepRow = new QHBoxLayout;
@@ -201,6 +212,7 @@ ComparePanel::ComparePanel(Session& session, QWidget* parent)
     auto* lay = new QVBoxLayout(this);
     lay->setContentsMargins(2, 2, 2, 2);
     lay->addLayout(top);
+    lay->addLayout(viewRow);
     lay->addLayout(sweepRow);
     lay->addWidget(split, 1);
     lay->addWidget(m_status);

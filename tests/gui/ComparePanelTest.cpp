@@ -91,6 +91,17 @@ private slots:
         QCOMPARE(proxy->mapToSource(proxy->index(0, 0)).row(), best);
     }
 
+    void longLabelsDoNotWidenTheWindow() {
+        // Fresh-user trial 2026-12-02: the combos were as wide as their longest item (a whole
+        // variant config), so the Compare dock asked for 1818 px and the main window opened
+        // 2557 px wide on a 1920x1080 screen, in every workspace.
+        Session s;
+        ComparePanel p(s);
+        QVERIFY(p.loadStore(kStore));
+        QVERIFY2(p.minimumSizeHint().width() <= 700,
+                 qPrintable(QString::number(p.minimumSizeHint().width())));
+    }
+
     void deltasAgainstABaseline() {
         Session s;
         ComparePanel p(s);
