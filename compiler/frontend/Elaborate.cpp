@@ -698,7 +698,7 @@ std::optional<MetaSite> workSite(const Module& mod, const KernelEntry& e, const 
                 if (n->id == k) return MetaSite{n->id, value, &b, i, e.func};
         }
     }
-    return names == kFlopsNames ? mod.flops() : mod.bytes();
+    return &names == &kFlopsNames ? mod.flops() : mod.bytes();
 }
 }  // namespace
 
