@@ -18,6 +18,7 @@
 #include "profiler/check/Compare.h"
 #include "profiler/check/Inputs.h"
 #include "profiler/check/Reference.h"
+#include "tests/support/SourceDir.h"
 
 namespace ts::e2e {
 

@@ -11,6 +11,7 @@
 #include "profiler/cuda/Nvrtc.h"
 #include "tests/e2e/E2eTestUtil.h"
 #include "tests/unit/CliTestUtil.h"
+#include "tests/support/SourceDir.h"
 
 namespace {
 

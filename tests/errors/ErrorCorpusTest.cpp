@@ -19,6 +19,7 @@
 #include "compiler/Compile.h"
 #include "compiler/support/ParamPragma.h"
 #include "profiler/cuda/Launch.h"
+#include "tests/support/SourceDir.h"
 
 namespace {
 

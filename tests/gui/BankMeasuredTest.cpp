@@ -25,7 +25,7 @@ using namespace ts;
 using namespace ts::gui;
 
 namespace {
-const QString kFixtures = QStringLiteral(TS_SOURCE_DIR "/tests/gui/fixtures/banks");
+const QString kFixtures = (QString::fromUtf8(TS_SOURCE_DIR) + QStringLiteral("/tests/gui/fixtures/banks"));
 
 QString readText(const QString& path) {
     QFile f(path);
@@ -143,7 +143,7 @@ private slots:
         Session s;
         BankPanel p(s);
         QVERIFY(openTranspose(s, p));
-        QVERIFY(p.loadMeasured(QStringLiteral(TS_SOURCE_DIR) +
+        QVERIFY(p.loadMeasured(QString::fromUtf8(TS_SOURCE_DIR) +
                                "/bench/results/banks-2026-11-29/banks-transpose-f32.json"));
         auto* m = p.compareModel();
         QCOMPARE(m->match().status, viz::MeasuredMatch::Unknown);
@@ -240,3 +240,4 @@ private slots:
 
 QTEST_MAIN(BankMeasuredTest)
 #include "BankMeasuredTest.moc"
+#include "tests/support/SourceDir.h"

@@ -29,7 +29,7 @@ using namespace ts;
 using namespace ts::gui;
 
 namespace {
-const QString kStore = QStringLiteral(TS_SOURCE_DIR) + "/tests/gui/fixtures/compare-store/results.jsonl";
+const QString kStore = QString::fromUtf8(TS_SOURCE_DIR) + "/tests/gui/fixtures/compare-store/results.jsonl";
 
 /// Model row whose variant label contains all of `parts`.
 int rowWith(const viz::VariantCompare& c, std::initializer_list<const char*> parts) {
@@ -195,7 +195,7 @@ private slots:
         // The real tilec (next to the test in the build tree) tunes samples/gemm.py at 128^3 on
         // the tile interpreter: 2 x 2 variants, each checked against the float64 ref_program.
         QTemporaryDir dir;
-        const QString gemm = QStringLiteral(TS_SOURCE_DIR) + "/samples/gemm.py";
+        const QString gemm = QString::fromUtf8(TS_SOURCE_DIR) + "/samples/gemm.py";
         QFile src(gemm);
         QVERIFY(src.open(QIODevice::ReadOnly));
         Session s;
@@ -333,3 +333,4 @@ private slots:
 
 QTEST_MAIN(ComparePanelTest)
 #include "ComparePanelTest.moc"
+#include "tests/support/SourceDir.h"

@@ -61,7 +61,7 @@ void showDebugger(MainWindow& w) {
 void saveShot(QWidget& w, const QString& name) {
     if (qEnvironmentVariable("TS_UPDATE_SCREENSHOTS") != "1") return;
     QApplication::processEvents();
-    w.grab().save(QStringLiteral(TS_SOURCE_DIR) + "/docs/screenshots/" + name);
+    w.grab().save(QString::fromUtf8(TS_SOURCE_DIR) + "/docs/screenshots/" + name);
 }
 
 }  // namespace
@@ -75,7 +75,7 @@ private slots:
         w.show();
         QString text = "# tilescope: M=64 N=64 K=128 block_M=64 block_N=64 num_stages=2\n" +
                        readFile("samples/gemm.py");
-        w.session().openDocument(QStringLiteral(TS_SOURCE_DIR) + "/samples/gemm.py", text);
+        w.session().openDocument(QString::fromUtf8(TS_SOURCE_DIR) + "/samples/gemm.py", text);
         QVERIFY(waitCompiled(w.session()));
         QVERIFY(w.session().result()->ok);
         auto* panel = qobject_cast<DebuggerPanel*>(w.panel("debugger"));
@@ -135,7 +135,7 @@ private slots:
         w.resize(1600, 1000);
         w.show();
         const QString text = readFile("tests/debugger/race_missing_sync.py");
-        w.session().openDocument(QStringLiteral(TS_SOURCE_DIR) + "/tests/debugger/race_missing_sync.py", text);
+        w.session().openDocument(QString::fromUtf8(TS_SOURCE_DIR) + "/tests/debugger/race_missing_sync.py", text);
         QVERIFY(waitCompiled(w.session()));
         QVERIFY(w.session().result()->ok);
         auto* panel = qobject_cast<DebuggerPanel*>(w.panel("debugger"));
@@ -164,3 +164,4 @@ private slots:
 
 QTEST_MAIN(DebuggerPanelTest)
 #include "DebuggerPanelTest.moc"
+#include "tests/support/SourceDir.h"

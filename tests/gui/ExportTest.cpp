@@ -32,7 +32,7 @@ const std::string kGemm = [] {
 
 /// Text of the repository file `rel` (the samples).
 QString sourceFile(const QString& rel) {
-    QFile f(QStringLiteral(TS_SOURCE_DIR "/") + rel);
+    QFile f((QString::fromUtf8(TS_SOURCE_DIR) + QStringLiteral("/")) + rel);
     return f.open(QIODevice::ReadOnly) ? QString::fromUtf8(f.readAll()) : QString();
 }
 
@@ -209,3 +209,4 @@ private slots:
 
 QTEST_MAIN(ExportTest)
 #include "ExportTest.moc"
+#include "tests/support/SourceDir.h"

@@ -8,12 +8,13 @@
 #include <QtTest>
 
 #include "app/gui/Session.h"
+#include "tests/support/SourceDir.h"
 
 namespace ts::gui::test {
 
 /// Text of `rel` (relative to the repository root); empty when missing.
 inline QString readFile(const QString& rel) {
-    QFile f(QStringLiteral(TS_SOURCE_DIR) + "/" + rel);
+    QFile f(QString::fromUtf8(TS_SOURCE_DIR) + "/" + rel);
     if (!f.open(QIODevice::ReadOnly)) return {};
     return QString::fromUtf8(f.readAll());
 }

@@ -28,7 +28,7 @@ private slots:
     void layoutPanelListsAndDrawsBuffers() {
         Session s;
         LayoutPanel p(s);
-        s.openDocument(QStringLiteral(TS_SOURCE_DIR) + "/samples/gemm.py",
+        s.openDocument(QString::fromUtf8(TS_SOURCE_DIR) + "/samples/gemm.py",
                        readFile("samples/gemm.py"));
         QVERIFY(waitCompiled(s));
         QTRY_VERIFY(p.buffers().contains("C_local"));
@@ -60,7 +60,7 @@ private slots:
     void bankPanelSortsAndShowsHeatmap() {
         Session s;
         BankPanel p(s);
-        s.openDocument(QStringLiteral(TS_SOURCE_DIR) + "/bench/banks/transpose.py",
+        s.openDocument(QString::fromUtf8(TS_SOURCE_DIR) + "/bench/banks/transpose.py",
                        readFile("bench/banks/transpose.py"));
         QVERIFY(waitCompiled(s));
         QTRY_VERIFY(p.model()->rowCount() >= 2);
@@ -91,3 +91,4 @@ private slots:
 
 QTEST_MAIN(LayoutBankPanelTest)
 #include "LayoutBankPanelTest.moc"
+#include "tests/support/SourceDir.h"

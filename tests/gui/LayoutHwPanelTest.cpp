@@ -56,7 +56,7 @@ private slots:
         Session s;
         LayoutPanel p(s);
         QVERIFY(p.selectHardwareLayout("mma_b"));
-        s.openDocument(QStringLiteral(TS_SOURCE_DIR) + "/samples/gemm.py",
+        s.openDocument(QString::fromUtf8(TS_SOURCE_DIR) + "/samples/gemm.py",
                        readFile("samples/gemm.py"));
         QVERIFY(waitCompiled(s));
         QTRY_VERIFY(p.buffers().contains("C_local"));
@@ -86,3 +86,4 @@ private slots:
 
 QTEST_MAIN(LayoutHwPanelTest)
 #include "LayoutHwPanelTest.moc"
+#include "tests/support/SourceDir.h"

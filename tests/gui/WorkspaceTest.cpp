@@ -258,7 +258,7 @@ private slots:
         QVERIFY2(hint.find("LANGUAGE.md") == std::string::npos, hint.c_str());
         const std::string rel = "compiler/frontend/LanguageRegistry.h";
         QVERIFY2(hint.find(rel) != std::string::npos, hint.c_str());
-        QVERIFY(QFileInfo::exists(QStringLiteral(TS_SOURCE_DIR "/") + QString::fromStdString(rel)));
+        QVERIFY(QFileInfo::exists((QString::fromUtf8(TS_SOURCE_DIR) + QStringLiteral("/")) + QString::fromStdString(rel)));
     }
 
     void defaultTargetIsTheAttachedGpus() {
@@ -291,3 +291,4 @@ private slots:
 
 QTEST_MAIN(WorkspaceTest)
 #include "WorkspaceTest.moc"
+#include "tests/support/SourceDir.h"

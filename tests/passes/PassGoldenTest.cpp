@@ -17,6 +17,7 @@
 #include <gtest/gtest.h>
 
 #include "compiler/Compile.h"
+#include "tests/support/SourceDir.h"
 
 namespace {
 

@@ -17,6 +17,7 @@
 #include "compiler/analysis/Ldmatrix.h"
 #include "compiler/ir/IR.h"
 #include "compiler/ir/Intrinsics.h"
+#include "tests/support/SourceDir.h"
 
 using namespace ts;
 using namespace ts::ir;

@@ -4,6 +4,7 @@
 // (FILE::NAME) with the float32 tolerance (rel-L2 1e-5); without the --bind, row_mean.A binds by
 // name to the chain's free input A and the same reference fails; and the binding errors.
 #include "CliTestUtil.h"
+#include "tests/support/SourceDir.h"
 
 using namespace ts::cli;
 using namespace ts::cli::test;

@@ -3,6 +3,7 @@
 // exit 1 that names the valid range, never a warning, a crash (std::bad_alloc) or a grid of
 // offsets outside the allocation.
 #include "CliTestUtil.h"
+#include "tests/support/SourceDir.h"
 
 using namespace ts::cli;
 using namespace ts::cli::test;

@@ -3,6 +3,7 @@
 // interpreter against the float64 reference, the pragma's @kernel/@ref, and the error texts.
 #include "CliTestUtil.h"
 #include "profiler/hip/Hiprtc.h"
+#include "tests/support/SourceDir.h"
 
 using namespace ts::cli;
 using namespace ts::cli::test;

@@ -3,6 +3,7 @@
 // NVRTC-compiles their one translation unit, `run` checks the sequence on both interpreters
 // against the float64 reference, and commands that work on one launch (bench) say so.
 #include "CliTestUtil.h"
+#include "tests/support/SourceDir.h"
 
 using namespace ts::cli;
 using namespace ts::cli::test;

@@ -3,6 +3,7 @@
 // uncaught std::invalid_argument (exit 134) or a silent pass, and a program without ref_program
 // is never reported as PASS by comparing the tile interpreter with itself.
 #include "CliTestUtil.h"
+#include "tests/support/SourceDir.h"
 
 using namespace ts::cli;
 using namespace ts::cli::test;

@@ -3,6 +3,7 @@
 // (the run says which values it used, defaults included), a non-number is an error naming the
 // --param, and an output that only T.atomic_* write starts at zero instead of NaN (split-K).
 #include "CliTestUtil.h"
+#include "tests/support/SourceDir.h"
 
 using namespace ts::cli;
 using namespace ts::cli::test;

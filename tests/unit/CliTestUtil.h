@@ -10,6 +10,7 @@
 #include <gtest/gtest.h>
 
 #include "app/cli/Commands.h"
+#include "tests/support/SourceDir.h"
 
 namespace ts::cli::test {
 

@@ -9,6 +9,7 @@
 #include "app/cli/Record.h"
 #include "profiler/store/ResultsStore.h"
 #include "tests/unit/CliTestUtil.h"
+#include "tests/support/SourceDir.h"
 
 using namespace ts;
 using namespace ts::cli;

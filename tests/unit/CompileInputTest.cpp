@@ -7,6 +7,7 @@
 #include <gtest/gtest.h>
 
 #include "compiler/Compile.h"
+#include "tests/support/SourceDir.h"
 
 using namespace ts;
 

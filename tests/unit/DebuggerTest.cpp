@@ -16,6 +16,7 @@
 #include "profiler/check/Inputs.h"
 #include "tests/e2e/E2eTestUtil.h"
 #include "tests/unit/CliTestUtil.h"
+#include "tests/support/SourceDir.h"
 
 namespace {
 using namespace ts;

@@ -8,6 +8,7 @@
 
 #include "compiler/frontend/Elaborate.h"
 #include "compiler/ir/Printer.h"
+#include "tests/support/SourceDir.h"
 
 namespace elab_test {
 

@@ -24,6 +24,7 @@
 #include "tests/unit/FragmentTestUtil.h"
 #include "visualizer/core/LayoutGrid.h"
 #include "visualizer/core/Svg.h"
+#include "tests/support/SourceDir.h"
 
 using namespace ts;
 using namespace ts::analysis;

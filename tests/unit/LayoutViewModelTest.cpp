@@ -12,6 +12,7 @@
 #include "visualizer/core/BankMap.h"
 #include "visualizer/core/LayoutGrid.h"
 #include "visualizer/core/Svg.h"
+#include "tests/support/SourceDir.h"
 
 using namespace ts;
 using namespace ts::viz;

@@ -9,6 +9,7 @@
 #include "CliTestUtil.h"
 #include "compiler/Compile.h"
 #include "compiler/analysis/PipelineTimeline.h"
+#include "tests/support/SourceDir.h"
 
 using namespace ts;
 using namespace ts::analysis;

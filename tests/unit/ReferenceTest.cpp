@@ -10,6 +10,7 @@
 
 #include "compiler/frontend/Module.h"
 #include "tests/unit/ReferenceTestUtil.h"
+#include "tests/support/SourceDir.h"
 
 using namespace reftest;
 using ts::HostTensor;

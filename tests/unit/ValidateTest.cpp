@@ -11,6 +11,7 @@
 #include "compiler/ir/Functor.h"
 #include "compiler/ir/Intrinsics.h"
 #include "tests/unit/CliTestUtil.h"
+#include "tests/support/SourceDir.h"
 
 namespace {
 using namespace ts;
