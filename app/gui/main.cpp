@@ -10,12 +10,15 @@
 #include <QTimer>
 #include <cstdio>
 
+#include "app/gui/DisplayCheck.h"
 #include "app/gui/MainWindow.h"
 #include "app/gui/PluginManager.h"
 #include "app/gui/Screenshot.h"
 #include "app/gui/Session.h"
 
 int main(int argc, char** argv) {
+    // Before QApplication: without a display Qt's xcb plugin aborts, even for --help.
+    const ts::gui::DisplayChoice display = ts::gui::chooseQtPlatform(argc, argv);
     QApplication app(argc, argv);
     QApplication::setOrganizationName("TileScope");
     QApplication::setApplicationName("TileScope");
@@ -49,6 +52,13 @@ int main(int argc, char** argv) {
         std::fprintf(stderr, "tilescope: error: %s: %s\n", qPrintable(file),
                      QFileInfo::exists(file) ? "not a file" : "no such file");
         return 2;
+    }
+    // --help/--version have exited in process(); a screenshot renders offscreen anyway. The
+    // window itself needs a screen: say so in one line rather than open an invisible one.
+    if (!shot.enabled() && !display.userChosePlatform &&
+        QGuiApplication::platformName() == QLatin1String("offscreen")) {
+        std::fprintf(stderr, "%s\n", qPrintable(ts::gui::noDisplayMessage(display)));
+        return 1;
     }
     ts::gui::MainWindow w(/*restoreLayout=*/!shot.enabled());
     if (file.isEmpty() && !shot.enabled()) file = QSettings().value("lastFile").toString();

@@ -1,0 +1,46 @@
+#!/bin/sh
+# gui.HeadlessCli: tilescope on a machine without a display (fresh-user defect D12). Qt's xcb
+# plugin used to abort() the process before --help was printed. Expected: --help and --version
+# print and exit 0; opening the window fails with one line that says what to do (exit 1), also
+# when DISPLAY names an X server that is not there; no "Aborted", no core dump.
+# Usage: headless_cli.sh TILESCOPE SAMPLE.py
+set -u
+bin=$1 sample=$2
+fail() { echo "FAIL: $*"; exit 1; }
+# run ENV-ASSIGNMENTS... -- ARGS...: stdout in $out, stderr in $err without Qt's own warnings
+# (qt.qpa.*, "QStandardPaths: XDG_RUNTIME_DIR not set"), exit status in $rc.
+run() {
+    envs=""
+    while [ "$1" != "--" ]; do envs="$envs $1"; shift; done
+    shift
+    errfile=$(mktemp)
+    out=$(env -u DISPLAY -u WAYLAND_DISPLAY -u QT_QPA_PLATFORM $envs "$bin" "$@" 2>"$errfile")
+    rc=$?
+    err=$(grep -v -e '^qt\.qpa\.' -e '^QStandardPaths: ' "$errfile")
+    rm -f "$errfile"
+}
+
+run -- --help
+[ $rc -eq 0 ] || fail "--help without a display: exit $rc: $out$err"
+echo "$out" | grep -q -- "--screenshot" || fail "--help does not list --screenshot: $out"
+echo "$out" | grep -q "Tile program to open" || fail "--help does not describe FILE: $out"
+
+run -- --version
+[ $rc -eq 0 ] || fail "--version without a display: exit $rc: $out$err"
+[ "$out" = "TileScope 0.1" ] || fail "--version printed '$out'"
+
+run -- "$sample"
+[ $rc -eq 1 ] || fail "opening the window without a display: exit $rc (want 1): $out$err"
+[ -z "$out" ] && [ "$(echo "$err" | wc -l)" -eq 1 ] || fail "want one line, got: $out$err"
+echo "$err" | grep -q "no display to open the window on (DISPLAY and WAYLAND_DISPLAY are not set)" ||
+    fail "message does not say why: $err"
+echo "$err" | grep -q "xvfb-run -a tilescope" || fail "message does not say what to do: $err"
+
+# A DISPLAY naming no X server (stale ssh -X variable): Qt warns, then our line, no abort.
+run DISPLAY=:9417 -- "$sample"
+[ $rc -eq 1 ] || fail "DISPLAY=:9417 (no server): exit $rc (want 1): $out$err"
+[ "$(echo "$err" | wc -l)" -eq 1 ] || fail "stale DISPLAY: want one line, got: $err"
+echo "$err" | grep -q "cannot connect to the X display ':9417'" || fail "stale DISPLAY: $err"
+run DISPLAY=:9417 -- --version
+[ $rc -eq 0 ] && [ "$out" = "TileScope 0.1" ] || fail "--version with a stale DISPLAY: $rc: $out"
+echo "PASS"
