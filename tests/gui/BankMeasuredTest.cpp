@@ -20,6 +20,7 @@
 #include "app/gui/BankPanel.h"
 #include "app/gui/RunPanel.h"
 #include "app/gui/Session.h"
+#include "tests/support/SourceDir.h"
 
 using namespace ts;
 using namespace ts::gui;
@@ -240,4 +241,3 @@ private slots:
 
 QTEST_MAIN(BankMeasuredTest)
 #include "BankMeasuredTest.moc"
-#include "tests/support/SourceDir.h"

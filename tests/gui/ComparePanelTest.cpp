@@ -24,6 +24,7 @@
 #include "visualizer/widgets/BarChartWidget.h"
 #include "visualizer/widgets/DiffView.h"
 #include "visualizer/widgets/RooflineWidget.h"
+#include "tests/support/SourceDir.h"
 
 using namespace ts;
 using namespace ts::gui;
@@ -333,4 +334,3 @@ private slots:
 
 QTEST_MAIN(ComparePanelTest)
 #include "ComparePanelTest.moc"
-#include "tests/support/SourceDir.h"

@@ -24,6 +24,7 @@
 #include "app/gui/SourceEditor.h"
 #include "profiler/check/Inputs.h"
 #include "tests/gui/GuiTestUtil.h"
+#include "tests/support/SourceDir.h"
 
 using namespace ts::gui;
 using ts::gui::test::readFile;
@@ -164,4 +165,3 @@ private slots:
 
 QTEST_MAIN(DebuggerPanelTest)
 #include "DebuggerPanelTest.moc"
-#include "tests/support/SourceDir.h"

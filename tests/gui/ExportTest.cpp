@@ -18,6 +18,7 @@
 #include "app/cli/ProjectExport.h"
 #include "compiler/Compile.h"
 #include "tests/gui/GuiTestUtil.h"
+#include "tests/support/SourceDir.h"
 
 using namespace ts;
 using namespace ts::cli;
@@ -209,4 +210,3 @@ private slots:
 
 QTEST_MAIN(ExportTest)
 #include "ExportTest.moc"
-#include "tests/support/SourceDir.h"

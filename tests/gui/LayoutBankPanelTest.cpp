@@ -13,6 +13,7 @@
 #include "tests/gui/GuiTestUtil.h"
 #include "visualizer/widgets/BankHeatmapWidget.h"
 #include "visualizer/widgets/LayoutGridWidget.h"
+#include "tests/support/SourceDir.h"
 
 using namespace ts;
 using namespace ts::gui;
@@ -91,4 +92,3 @@ private slots:
 
 QTEST_MAIN(LayoutBankPanelTest)
 #include "LayoutBankPanelTest.moc"
-#include "tests/support/SourceDir.h"

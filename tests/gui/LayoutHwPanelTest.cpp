@@ -11,6 +11,7 @@
 #include "app/gui/Session.h"
 #include "tests/gui/GuiTestUtil.h"
 #include "visualizer/widgets/LayoutGridWidget.h"
+#include "tests/support/SourceDir.h"
 
 using namespace ts;
 using namespace ts::gui;
@@ -86,4 +87,3 @@ private slots:
 
 QTEST_MAIN(LayoutHwPanelTest)
 #include "LayoutHwPanelTest.moc"
-#include "tests/support/SourceDir.h"

@@ -20,6 +20,7 @@
 #include "app/gui/Workspaces.h"
 #include "profiler/cuda/Devices.h"
 #include "tests/gui/GuiTestUtil.h"
+#include "tests/support/SourceDir.h"
 
 using namespace ts;
 using namespace ts::gui;
@@ -291,4 +292,3 @@ private slots:
 
 QTEST_MAIN(WorkspaceTest)
 #include "WorkspaceTest.moc"
-#include "tests/support/SourceDir.h"
