@@ -445,6 +445,13 @@ private:
             return "printf(\"" + fmt + (fmt.empty() ? "" : " ") + (fl ? "%f" : "%lld") + "\\n\", " +
                    (fl ? castTo(DType::Float64, expr(c.args[0]), c.args[0]->dtype) : "(long long)(" + expr(c.args[0]) + ")") + ")";
         }
+        if (op == "reinterpret") {  // the operand in its own C++ type first: a 16-bit float
+            const Expr& v = c.args.at(0);  // expression may be computed in float
+            std::string src = std::string(cudaTypeName(v->dtype));
+            std::string typed = isBuiltinScalar(v->dtype) ? "static_cast<" + src + ">(" + expr(v) + ")"
+                                                         : "ts::cast<" + src + ">(" + expr(v) + ")";
+            return "ts::bit_cast<" + std::string(cudaTypeName(c.dtype)) + ">(" + typed + ")";
+        }
         if (op == "infinity") return floatLit(INFINITY, c.dtype);
         if (op == "ninfinity") return floatLit(-INFINITY, c.dtype);
         static const std::map<std::string, std::string> kMath = {

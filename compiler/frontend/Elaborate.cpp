@@ -140,6 +140,19 @@ Flow Elaborator::execFor(const ast::For& s, const EnvPtr& env) {
     } else {
         it = eval(*s.iter, env);
     }
+    // `for tx in T.thread_binding(0, threads, "threadIdx.x")`: a loop bound to the whole block
+    // dimension runs its body once per thread, with the thread index (ElaborateThreads.cpp).
+    auto* iterCall = ast::as<ast::Call>(s.iter);
+    auto* callee = iterCall ? ast::as<ast::Attribute>(iterCall->func) : nullptr;
+    if (m_kernelMode && callee && callee->attr == "thread_binding" && isRuntime(it)) {
+        auto n = ast::as<ast::Name>(s.target);
+        if (!n) throw CompileError(s.target->span, "a T.thread_binding loop variable must be a plain name");
+        if (!s.orelse.empty())
+            throw CompileError(s.orelse.front()->span, "'for ... else' is not supported for kernel loops");
+        bindName(env, n->id, it);
+        runBody(s.body, env, "a T.thread_binding loop");
+        return Flow::Normal;
+    }
     if (auto* spec = it.extAs<LoopSpec>()) {
         if (!s.orelse.empty())
             throw CompileError(s.orelse.front()->span,
@@ -287,6 +300,9 @@ void Elaborator::buildKernel(const KernelSpec& k, const ast::WithItem& item, con
     ir::Stmt body;
     {
         Restore<bool> inside(m_insideKernel, true);
+        Restore<std::vector<ir::Var>> tvars(m_kernelThreadVars, threadVars);
+        Restore<std::vector<ir::Var>> bvars(m_kernelBlockVars, blockVars);
+        Restore<std::vector<int64_t>> extents(m_kernelBlockExtents, k.threads);
         body = collect([&] {
             m_kernelFrame = m_frameIds.back();
             runBody(s.body, env, "T.Kernel");

@@ -118,6 +118,36 @@ void Elaborator::installMath() {
         DType t = el.dtypeArg(b[0], b.spans[0], "T.Cast dtype");
         return el.wrap(ir::cast(t, el.toExprLike(b[1], t, b.spans[1], "T.Cast value"), a.span));
     });
+    // T.reinterpret(value, dtype): the value's bits read as dtype (a bit cast, same width), as
+    // TileLang's tir.reinterpret. TileLang still accepts TVM's older order (dtype, value).
+    def("reinterpret", [](Elaborator& el, CallArgs& a) {
+        auto b = a.bind({"value", "dtype"}, 2);
+        int vi = 0, ti = 1;
+        if (asDType(b[0]) && !asDType(b[1])) std::swap(vi, ti);
+        DType t = el.dtypeArg(b[ti], b.spans[ti], "T.reinterpret dtype");
+        ir::Expr e = el.toExpr(b[vi], b.spans[vi], "T.reinterpret value");
+        auto bitCastable = [](DType d) {
+            return (ir::isFloat(d) || ir::isInt(d)) && ir::dtypeBits(d) >= 8;
+        };
+        if (!bitCastable(t) || !bitCastable(e->dtype))
+            throw CompileError(a.span,
+                               "T.reinterpret from " + std::string(ir::dtypeName(e->dtype)) +
+                                   " to " + std::string(ir::dtypeName(t)) +
+                                   " is not supported: only scalar float and integer dtypes of "
+                                   "8 to 64 bits can be bit cast",
+                               "use T.cast for a value conversion");
+        if (ir::dtypeBits(t) != ir::dtypeBits(e->dtype))
+            throw CompileError(a.span,
+                               "T.reinterpret keeps the width: the value is " +
+                                   std::string(ir::dtypeName(e->dtype)) + " (" +
+                                   std::to_string(ir::dtypeBits(e->dtype)) + " bits) but " +
+                                   std::string(ir::dtypeName(t)) + " has " +
+                                   std::to_string(ir::dtypeBits(t)) + " bits",
+                               "T.cast the value to a " + std::to_string(ir::dtypeBits(t)) +
+                                   "-bit dtype first");
+        if (e->dtype == t) return el.wrap(e);
+        return el.wrap(ir::call("reinterpret", {e}, t, a.span));
+    });
     // T.floordiv / T.floormod: Python's `//` and `%` (floor semantics) as calls.
     for (auto [n, op] : {std::pair{"floordiv", ast::BinOpKind::FloorDiv},
                          std::pair{"floormod", ast::BinOpKind::Mod}}) {
@@ -240,6 +270,7 @@ void Elaborator::installMath() {
     });
 
     installLayouts();  // T.Layout, T.Fragment, T.annotate_layout, tilelang.layout
+    installThreads();  // T.get_thread_binding, T.thread_binding, T.get_block_binding
 
     // Registered names the IR cannot express yet: a clear "not supported" instead of "unknown".
     for (const auto& e : kLanguage) {

@@ -94,6 +94,11 @@ public:
     }
     /// Threads of the enclosing T.Kernel (0 outside one): user fragments are checked against it.
     int64_t kernelThreads() const { return m_insideKernel ? m_kernelThreads : 0; }
+    /// The enclosing T.Kernel's thread index variables (threadIdx.x, .y, .z as far as its
+    /// `threads` go), block index variables and block extents; empty outside a kernel.
+    const std::vector<ir::Var>& kernelThreadVars() const { return m_kernelThreadVars; }
+    const std::vector<ir::Var>& kernelBlockVars() const { return m_kernelBlockVars; }
+    const std::vector<int64_t>& kernelBlockExtents() const { return m_kernelBlockExtents; }
     ir::Attrs& funcAttrs() { return m_funcAttrs; }
     /// The name the statement being executed assigns to (`A_s = T.alloc_shared(...)`), if any;
     /// taking it clears it so that nested calls do not reuse it.
@@ -122,6 +127,7 @@ private:
     void installVocabulary();  // ElaborateOps.cpp
     void installMath();        // ElaborateMath.cpp
     void installLayouts();     // ElaborateLayouts.cpp
+    void installThreads();     // ElaborateThreads.cpp
     /// Registers `T.<name>` in tilelang.language as a builtin calling `fn` with this elaborator
     /// (the callee name in diagnostics is "T.<name>"). ElaborateOps.cpp.
     void defineT(const std::string& name, std::function<Value(Elaborator&, CallArgs&)> fn);
@@ -167,6 +173,8 @@ private:
     bool m_insideKernel = false;  ///< inside `with T.Kernel`
     bool m_sawKernel = false;
     int64_t m_kernelThreads = 0;
+    std::vector<ir::Var> m_kernelThreadVars, m_kernelBlockVars;  ///< see kernelThreadVars()
+    std::vector<int64_t> m_kernelBlockExtents;
     bool m_eager = false;
     std::string m_pendingName;
     std::set<std::string> m_names;

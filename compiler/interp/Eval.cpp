@@ -5,6 +5,7 @@
 // element loads. Integer arithmetic wraps (two's complement) instead of invoking undefined
 // behaviour, and every trap (division by zero, INT64_MIN / -1, bad shifts) is a diagnostic.
 #include <cmath>
+#include <cstring>
 #include <limits>
 #include <string_view>
 
@@ -114,6 +115,32 @@ void reportGuardedLoad(Machine& m, const SelectNode& n) {
     bool zero = f && ((f->kind == ExprKind::IntImm && static_cast<const IntImmNode*>(f)->value == 0) ||
                       (f->kind == ExprKind::FloatImm && static_cast<const FloatImmNode*>(f)->value == 0));
     if (zero) m.loadValue(static_cast<const LoadNode*>(n.t.get()));
+}
+
+/// T.reinterpret's source: the bits of `e`'s value in its own dtype (low dtypeBits bits), as the
+/// device holds them (floats through the exact encoders of support/HostTensor.h).
+uint64_t sourceBits(Machine& m, const ExprNode* e) {
+    const DType t = e->dtype;
+    if (t == DType::Float64) {
+        double d = m.evalF(e);
+        uint64_t u;
+        std::memcpy(&u, &d, sizeof u);
+        return u;
+    }
+    if (isFloatType(t)) return floatBits(t, m.evalF(e));
+    const int bits = dtypeBits(t);
+    const uint64_t u = static_cast<uint64_t>(m.evalI(e));
+    return bits >= 64 ? u : u & ((uint64_t{1} << bits) - 1);
+}
+
+/// The float of dtype `t` whose bits are `u` (T.reinterpret to a float dtype).
+double floatOfBits(DType t, uint64_t u) {
+    if (t == DType::Float64) {
+        double d;
+        std::memcpy(&d, &u, sizeof d);
+        return d;
+    }
+    return floatFromBits(t, static_cast<uint32_t>(u));
 }
 
 }  // namespace
@@ -235,6 +262,8 @@ int64_t Machine::evalI(const ExprNode* e) {
                 int64_t a = evalI(n->args[0].get());
                 return a < 0 ? wrapSub(0, a) : a;
             }
+            if (name == "reinterpret" && n->args.size() == 1 && n->args[0])
+                return wrapInt(e->dtype, static_cast<int64_t>(sourceBits(*this, n->args[0].get())));
             if (allInt && (name == "min" || name == "max") && n->args.size() == 2) {
                 int64_t a = evalI(n->args[0].get()), b = evalI(n->args[1].get());
                 return name == "min" ? std::min(a, b) : std::max(a, b);
@@ -407,6 +436,12 @@ double Machine::callF(const CallNode* n) {
         fail(n->span, "lowered intrinsic '" + n->op + "' cannot run in the tile-level interpreter",
              "interpret the IR before the lowering passes");
     if (n->op == intrin::kAtomicPrev) return atomicPrev(n);
+    if (name == "reinterpret") {  // to a float dtype (integer results: evalI)
+        if (n->args.size() != 1 || !n->args[0]) fail(n->span, "T.reinterpret takes 1 value");
+        const uint64_t u = sourceBits(*this, n->args[0].get());
+        return isFloatType(n->dtype) ? floatOfBits(n->dtype, u)
+                                     : static_cast<double>(wrapInt(n->dtype, static_cast<int64_t>(u)));
+    }
     if (name == "infinity") return std::numeric_limits<double>::infinity();
     if (name == "ninfinity") return -std::numeric_limits<double>::infinity();
     for (auto& f : kUnary) {

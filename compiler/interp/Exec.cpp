@@ -8,6 +8,8 @@
 #include <string_view>
 
 #include "compiler/interp/Machine.h"
+#include "compiler/interp/ThreadMachine.h"
+#include "compiler/ir/Functor.h"
 
 namespace ts::interp::detail {
 using namespace ts::ir;
@@ -369,8 +371,32 @@ void Machine::execEval(const EvalNode* e) {
 
 namespace ts::interp {
 
+namespace {
+/// True when `f` reads a thread index (T.get_thread_binding, T.thread_binding): thread-level
+/// code, whose values differ between the threads of a block.
+bool readsThreadIndex(const ir::PrimFunc& f) {
+    bool found = false;
+    ir::walk(
+        f->body, [](const ir::Stmt&) {},
+        [&](const ir::Expr& e) {
+            if (auto* v = ir::as<ir::VarNode>(e); v && v->tag == ir::VarTag::ThreadIdx) found = true;
+        });
+    return found;
+}
+}  // namespace
+
 InterpResult run(const ir::PrimFunc& f, std::vector<HostTensor>& args, const InterpOptions& opts) {
     try {
+        // One logical executor per block cannot give each thread its own index: such a kernel
+        // runs thread by thread, every thread executing the whole body in lockstep (TileLang's
+        // SIMT semantics of code outside tile ops; T.Parallel loops run whole in each thread,
+        // which stores the same values), on the thread-level machine with its barrier, race
+        // and divergence checks. Tile ops are reported there (ThreadMachine::m_tileLevel).
+        if (f && readsThreadIndex(f)) {
+            detail::ThreadMachine tm(opts);
+            tm.m_tileLevel = true;
+            return tm.run(f, args);
+        }
         detail::Machine m(opts);
         return m.run(f, args);
     } catch (...) {  // Machine::run catches everything; this guards its own allocations

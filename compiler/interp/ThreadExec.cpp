@@ -160,6 +160,14 @@ void ThreadMachine::execT(const StmtNode* s, const ThreadList& act) {
         case StmtKind::Kernel:
             fail(s->span, "T.Kernel nested inside another T.Kernel");
         case StmtKind::TileOp:
+            if (m_tileLevel)
+                fail(s->span,
+                     std::string("T.") + ir::tileOpName(static_cast<const TileOpNode*>(s)->op) +
+                         " in a kernel that reads the thread index (T.get_thread_binding): the "
+                         "tile-level interpreter runs such a kernel thread by thread and cannot "
+                         "run a tile op there yet",
+                     "run the lowered kernel instead (tilec run --interp=lowered), or write the "
+                     "element loop with the thread index");
             fail(s->span,
                  "tile op in lowered IR: the thread-level interpreter runs IR after lower-tile-ops",
                  "run the tile-level interpreter (tilec run --interp) on tile-level IR");

@@ -181,6 +181,9 @@ public:
     std::vector<const ir::StmtNode*> m_stack;       ///< enclosing statements (observer depth)
     std::map<int64_t, NamedBarrier> m_named;        ///< named barriers of the running block
     bool m_strict = false;                          ///< observer->strictInit()
+    /// Running the tile-level IR of a kernel that reads a thread index (interp::run): tile ops
+    /// cannot run thread by thread, so they are reported in the user's terms.
+    bool m_tileLevel = false;
     /// The step debugger (compiler/debugger/), set by it before run(); null for runLowered.
     ThreadObserver* m_observer = nullptr;
     uint32_t m_epoch = 1;                           ///< barriers so far (+1)

@@ -106,6 +106,7 @@ private:
                     if (i) os << ", ";
                     emit(os, n->args[i]);
                 }
+                if (n->op == "reinterpret") os << ", " << dtypeLiteral(n->dtype);  // re-parses
                 os << ')';
                 break;
             }

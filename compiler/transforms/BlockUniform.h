@@ -1,9 +1,11 @@
 // Predicates insert-sync and plan-smem share about where a __syncthreads may go: barriers are
 // statements `T.sync_threads()`, and they are legal only where every thread of the block runs
-// (no dependence on the thread index). Internal to compiler/transforms.
+// (no dependence on the thread index); and where tile work may go (not under a condition on
+// the thread index). Internal to compiler/transforms.
 #pragma once
 #include "compiler/ir/IR.h"
 #include "compiler/ir/Intrinsics.h"
+#include "compiler/transforms/Passes.h"
 
 namespace ts::xform {
 
@@ -22,5 +24,14 @@ inline bool mentionsThread(const ir::Expr& e) {
     });
     return found;
 }
+
+/// Reports (at the op, naming the guard's line) every tile op and T.Parallel nest under an `if`
+/// whose condition reads a thread index (`if T.get_thread_binding() < 32:`). They are lowered
+/// for every thread of the block (work and fragments spread over all threads, reductions and
+/// pipelines exchange values and barriers between them), so under such a guard part of the
+/// work would silently never run, or a barrier would deadlock. TileLang lowers such code for
+/// the thread subset; TileScope refuses it. Called by check-bounds, before layout inference and
+/// pipelining see the code (ThreadConditions.cpp).
+void refuseTileWorkUnderThreadCondition(const ir::PrimFunc& f, PassContext& ctx);
 
 }  // namespace ts::xform

@@ -12,6 +12,7 @@
 #include "compiler/ir/IR.h"
 #include "compiler/ir/Intrinsics.h"
 #include "compiler/ops/Registry.h"
+#include "compiler/transforms/BlockUniform.h"
 #include "compiler/transforms/Passes.h"
 
 namespace ts::xform {
@@ -186,6 +187,8 @@ public:
                 for (size_t d = 0; d < k->blockVars.size() && d < k->grid.size(); ++d)
                     if (auto g = constInt(k->grid[d]); g && *g > 0)
                         m_ranges[k->blockVars[d].get()] = {0, *g - 1, "block index"};
+                for (size_t d = 0; d < k->threadVars.size() && d < k->threads.size(); ++d)
+                    m_ranges[k->threadVars[d].get()] = {0, k->threads[d] - 1, "thread index"};
                 stmt(k->body);
                 return;
             }
@@ -272,6 +275,8 @@ private:
 }  // namespace
 
 PrimFunc checkBounds(const PrimFunc& f, PassContext& ctx) {
+    // Also here, the first checking pass: tile work that only some threads would reach.
+    refuseTileWorkUnderThreadCondition(f, ctx);
     Checker(ctx.diags).stmt(f->body);
     return f;
 }

@@ -271,6 +271,19 @@ template <class To, class From> TS_HD To cast(From x) {
     }
 }
 
+/// T.reinterpret(x, dtype): the bits of x read as To (a bit cast; both types have the same
+/// width, which elaboration checks). A byte copy is the portable spelling: NVRTC has neither
+/// std::bit_cast nor memcpy without include paths, and a union cannot hold the ts float types;
+/// copying through unsigned char is legal aliasing and compiles to a register move.
+template <class To, class From> TS_HD To bit_cast(From x) {
+    static_assert(sizeof(To) == sizeof(From), "T.reinterpret keeps the width");
+    To r;
+    const unsigned char* src = reinterpret_cast<const unsigned char*>(&x);
+    unsigned char* dst = reinterpret_cast<unsigned char*>(&r);
+    for (int i = 0; i < int(sizeof(To)); ++i) dst[i] = src[i];
+    return r;
+}
+
 // ============================================================================================
 // Comparisons and limits
 // ============================================================================================

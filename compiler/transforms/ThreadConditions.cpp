@@ -1,0 +1,54 @@
+// See BlockUniform.h (refuseTileWorkUnderThreadCondition).
+#include "compiler/ir/IR.h"
+#include "compiler/transforms/BlockUniform.h"
+#include "compiler/transforms/Passes.h"
+
+namespace ts::xform {
+using namespace ts::ir;
+
+namespace {
+
+void refuseUnder(const Stmt& s, const IfNode* guard, PassContext& ctx) {
+    if (!s) return;
+    auto refuse = [&](const std::string& what) {
+        ctx.diags.error(s->span,
+                        what + " under a condition on the thread index (the 'if' at line " +
+                            std::to_string(guard->span.line) +
+                            "): TileScope lowers it for all the block's threads, not for a subset",
+                        "move it out of the 'if', or write it as a per-thread loop over the "
+                        "thread index",
+                        "check-bounds");
+    };
+    switch (s->kind) {
+        case StmtKind::Seq:
+            for (auto& c : static_cast<const SeqNode*>(s.get())->stmts)
+                refuseUnder(c, guard, ctx);
+            return;
+        case StmtKind::For: {
+            auto* f = static_cast<const ForNode*>(s.get());
+            if (guard && f->forKind == ForKind::Parallel) return refuse("a T.Parallel loop");
+            return refuseUnder(f->body, guard, ctx);
+        }
+        case StmtKind::If: {
+            auto* i = static_cast<const IfNode*>(s.get());
+            const IfNode* g = guard ? guard : mentionsThread(i->cond) ? i : nullptr;
+            refuseUnder(i->then, g, ctx);
+            refuseUnder(i->otherwise, g, ctx);
+            return;
+        }
+        case StmtKind::Kernel:
+            return refuseUnder(static_cast<const KernelNode*>(s.get())->body, guard, ctx);
+        case StmtKind::TileOp:
+            if (guard) refuse(std::string("T.") + tileOpName(static_cast<const TileOpNode*>(s.get())->op));
+            return;
+        default:
+            return;
+    }
+}
+
+
+}  // namespace
+
+void refuseTileWorkUnderThreadCondition(const ir::PrimFunc& f, PassContext& ctx) { refuseUnder(f->body, nullptr, ctx); }
+
+}  // namespace ts::xform

@@ -1,0 +1,189 @@
+// Named constructs of real TileLang kernels that stopped at 'not supported yet' (issue 8, the
+// first-error class of bench/results/conformance-lang-2026-12-02-classes.md), each in a program
+// of our own under tests/e2e/programs/: both interpreters (tile level and the lowered
+// thread-level IR) against a float64 ref_program or values derived by hand, and the generated
+// CUDA through NVRTC for sm_80 and sm_90a.
+//  - reinterpret_bits.py: T.reinterpret (bit cast) in helper functions: the float32 exponent
+//    field, 2**e from bits, |x| by clearing the sign bit (and TVM's older dtype-first order);
+//  - reinterpret_widths.py: T.reinterpret at 16, 32 and 64 bits on hand-derived bit patterns;
+//  - thread_index_sum.py: thread-level (SIMT) code with T.get_thread_binding, a register
+//    (T.alloc_var) per thread, a shared-memory tree reduction and explicit barriers;
+//  - thread_binding_mask.py: `tx = T.thread_binding(0, threads, thread="threadIdx.x")` and the
+//    loop form `for t in T.thread_binding(threads, "threadIdx.x")`.
+// The tile-level interpreter runs a kernel that reads the thread index thread by thread
+// (Interpreter.h); a tile op in such a kernel is a diagnostic there (last test).
+#include <cstring>
+
+#include <gtest/gtest.h>
+
+#include "compiler/Compile.h"
+#include "profiler/cuda/Nvrtc.h"
+#include "tests/e2e/E2eTestUtil.h"
+
+namespace {
+
+using ts::e2e::diagText;
+
+struct Case {
+    std::string path;  ///< relative to the repository root
+    std::map<std::string, std::string> params;
+    std::string label;
+};
+
+ts::CompileResult compileFor(const Case& c, const char* target) {
+    ts::CompileOptions opts;
+    opts.params = c.params;
+    opts.target = target;
+    return ts::compile(c.path, ts::e2e::readRepoFile(c.path), opts);
+}
+
+class LangConstructs : public ::testing::TestWithParam<Case> {};
+
+TEST_P(LangConstructs, GeneratedCudaCompilesForSm80AndSm90a) {
+    const Case& c = GetParam();
+    for (const char* target : {"cuda:sm_80", "cuda:sm_90a"}) {
+        ts::CompileResult r = compileFor(c, target);
+        ASSERT_TRUE(r.ok) << diagText(r);
+        if (!ts::rt::nvrtcAvailable()) GTEST_SKIP() << "no NVRTC in this build";
+        auto nv = ts::rt::compileCuda(r.cuda, ts::parseTarget(target)->arch(), {}, true);
+        EXPECT_TRUE(nv.ok) << target << "\n" << nv.log;
+    }
+}
+
+class LangConstructsWithReference : public ::testing::TestWithParam<Case> {};
+
+TEST_P(LangConstructsWithReference, BothInterpretersMatchFloat64Reference) {
+    const Case& c = GetParam();
+    ts::CompileResult r = compileFor(c, "cuda:sm_80");
+    ASSERT_TRUE(r.ok) << diagText(r);
+    ts::e2e::expectInterpretersMatchReference(r, c.label);
+}
+
+const char* kBits = "tests/e2e/programs/reinterpret_bits.py";
+const char* kWidths = "tests/e2e/programs/reinterpret_widths.py";
+const char* kThreadSum = "tests/e2e/programs/thread_index_sum.py";
+const char* kThreadMask = "tests/e2e/programs/thread_binding_mask.py";
+
+const Case kWithReference[] = {
+    {kBits, {}, "reinterpret_float32_fields"},
+    // One partial block: 70 of 128 lanes.
+    {kBits, {{"N", "70"}}, "reinterpret_partial_block"},
+    {kThreadSum, {}, "thread_index_tree_sum"},
+    // 32 threads (5 halving steps), rows shorter than the block.
+    {kThreadSum, {{"N", "20"}, {"threads", "32"}}, "thread_index_tree_sum_short_rows"},
+    {kThreadMask, {}, "thread_binding_mask"},
+    {kThreadMask, {{"N", "64"}, {"threads", "128"}}, "thread_binding_mask_wide_block"},
+};
+const Case kAll[] = {
+    {kBits, {}, "reinterpret_float32_fields"},
+    {kWidths, {}, "reinterpret_widths"},
+    {kThreadSum, {}, "thread_index_tree_sum"},
+    {kThreadMask, {}, "thread_binding_mask"},
+};
+
+std::string caseName(const ::testing::TestParamInfo<Case>& i) { return i.param.label; }
+
+INSTANTIATE_TEST_SUITE_P(Programs, LangConstructsWithReference, ::testing::ValuesIn(kWithReference),
+                         caseName);
+INSTANTIATE_TEST_SUITE_P(Programs, LangConstructs, ::testing::ValuesIn(kAll), caseName);
+
+/// Runs `r` on the tile-level interpreter (lowered = false) or on its lowered IR with `inputs`
+/// for its input parameters (in order); returns every argument after the run.
+std::vector<ts::HostTensor> runWith(const ts::CompileResult& r, const std::vector<ts::HostTensor>& inputs,
+                                    bool lowered, std::string* error) {
+    std::vector<ts::HostTensor> args;
+    size_t next = 0;
+    for (auto& a : r.kernel.args) {
+        if (!a.isOutput) {
+            args.push_back(inputs.at(next++));
+            continue;
+        }
+        ts::HostTensor out;
+        out.dtype = a.dtype;
+        out.shape = a.shape;
+        out.data.assign(static_cast<size_t>(out.numel()), std::nan(""));
+        args.push_back(std::move(out));
+    }
+    auto run = lowered ? ts::interp::runLowered(r.lowered, args) : ts::interp::run(r.elaborated, args);
+    if (!run.ok) *error = run.error ? run.error->message : "failed";
+    return args;
+}
+
+int64_t bitsOf(double v) {
+    int64_t u;
+    std::memcpy(&u, &v, sizeof u);
+    return u;
+}
+int64_t bitsOf(float v) {
+    int32_t u;
+    std::memcpy(&u, &v, sizeof u);
+    return u;
+}
+
+// Bit patterns by hand (IEEE 754 binary16, bfloat16 = the high half of binary32), float32 and
+// float64 ones through memcpy on the host.
+TEST(LangConstructsHand, ReinterpretGivesTheBitPatternsOnBothInterpreters) {
+    ts::CompileResult r = compileFor({kWidths, {}, "widths"}, "cuda:sm_80");
+    ASSERT_TRUE(r.ok) << diagText(r);
+    using ts::ir::DType;
+    std::vector<ts::HostTensor> in = {
+        ts::makeHostTensor(DType::Float16, {4}, {1.0, -2.0, 0.5, 65504.0}),
+        ts::makeHostTensor(DType::BFloat16, {4}, {1.0, -1.0, 3.0, 0.0}),
+        ts::makeHostTensor(DType::Float32, {4}, {1.0, -2.0, 0.1f, 0.0}),
+        ts::makeHostTensor(DType::Float64, {4}, {1.0, -2.0, 0.5, -0.0}),
+    };
+    const std::vector<double> hb = {0x3C00, -16384 /* 0xC000 */, 0x3800, 0x7BFF};
+    const std::vector<double> bb = {0x3F80, 0xBF80, 0x4040, 0};
+    std::vector<double> fb, db;
+    for (float f : {1.0f, -2.0f, 0.1f, 0.0f}) fb.push_back(double(bitsOf(f)));
+    for (double d : {1.0, -2.0, 0.5, -0.0}) db.push_back(double(bitsOf(d)));
+    EXPECT_EQ(fb[0], 1065353216.0);   // 0x3F800000
+    EXPECT_EQ(db[3], -9223372036854775808.0);  // -0.0: only the sign bit
+    const std::vector<double> back = {-1.0, 2.0, -0.5, -65504.0};
+    for (bool lowered : {false, true}) {
+        std::string err;
+        auto args = runWith(r, in, lowered, &err);
+        ASSERT_TRUE(err.empty()) << (lowered ? "lowered: " : "tile: ") << err;
+        EXPECT_EQ(args[4].data, hb) << "float16 -> int16, lowered=" << lowered;
+        EXPECT_EQ(args[5].data, bb) << "bfloat16 -> uint16, lowered=" << lowered;
+        EXPECT_EQ(args[6].data, fb) << "float32 -> int32, lowered=" << lowered;
+        EXPECT_EQ(args[7].data, db) << "float64 -> int64, lowered=" << lowered;
+        EXPECT_EQ(args[8].data, back) << "sign bit flipped through uint16, lowered=" << lowered;
+    }
+}
+
+// A tile op in a kernel that reads the thread index: it compiles (every thread reaches it), but
+// the tile-level interpreter, which runs such a kernel thread by thread, names it instead of
+// running it per thread (a T.fill done by each thread is right, a tile atomic would not be).
+TEST(LangConstructsHand, TileInterpreterNamesATileOpInThreadLevelCode) {
+    const char* src = R"(import tilelang.language as T
+
+
+@T.prim_func
+def main(A: T.Tensor((64,), "float32"), B: T.Tensor((64,), "float32")):
+    with T.Kernel(1, threads=64) as bx:
+        tx = T.get_thread_binding()
+        s = T.alloc_shared((64,), "float32")
+        T.fill(s, 1.0)
+        B[tx] = A[tx] + s[tx]
+)";
+    ts::CompileOptions opts;
+    opts.target = "cuda:sm_80";
+    ts::CompileResult r = ts::compile("tile_op_simt.py", src, opts);
+    ASSERT_TRUE(r.ok) << diagText(r);
+    std::vector<ts::HostTensor> args = {
+        ts::makeHostTensor(ts::ir::DType::Float32, {64}, std::vector<double>(64, 2.0)),
+        ts::makeHostTensor(ts::ir::DType::Float32, {64}, std::vector<double>(64, 0.0))};
+    auto tile = ts::interp::run(r.elaborated, args);
+    ASSERT_FALSE(tile.ok);
+    ASSERT_TRUE(tile.error.has_value());
+    EXPECT_NE(tile.error->message.find("T.fill in a kernel that reads the thread index"), std::string::npos)
+        << tile.error->message;
+    EXPECT_EQ(tile.error->span.line, 9);
+    // The lowered kernel runs: every thread fills its part of s, then reads its element.
+    auto lowered = ts::interp::runLowered(r.lowered, args);
+    ASSERT_TRUE(lowered.ok) << (lowered.error ? lowered.error->message : "");
+    EXPECT_EQ(args[1].data, std::vector<double>(64, 3.0));
+}
+
+}  // namespace
