@@ -75,17 +75,54 @@ ir::Buffer Elaborator::addParam(const std::string& name, const TensorType& t, Sp
     return b;
 }
 
-Flow Elaborator::runBody(const ast::Block& b, const EnvPtr& env, const char* construct) {
-    Flow f = execBlock(b, env);
-    if (f == Flow::Break || f == Flow::Continue)
-        throw CompileError(
-            b.empty() ? Span{} : b.back()->span,
-            std::string("'break'/'continue' inside ") + construct + " is not supported",
-            "kernel loops always run their full range; guard the body with an 'if' instead");
-    if (f == Flow::Return)
-        throw CompileError(b.empty() ? Span{} : b.back()->span,
-                           std::string("'return' inside ") + construct + " is not supported");
-    return f;
+Flow Elaborator::runBody(const ast::Block& b, const EnvPtr& env, const char* construct,
+                         size_t from) {
+    for (size_t i = from; i < b.size(); ++i) {
+        const uint64_t exits = m_loopExitCount;
+        Flow f = exec(*b[i], env);
+        if ((f == Flow::Break || f == Flow::Continue) && !m_loopExits.empty() &&
+            m_loopExits.back().supported) {
+            // A run-time exit (inside a run-time 'if', or this block is one): what follows it in
+            // this block is dead; the enclosing blocks guard their rest on the flag.
+            emitLoopExit(f == Flow::Break ? 2 : 1, b[i]->span);
+            return Flow::Normal;
+        }
+        if (f == Flow::Break || f == Flow::Continue)
+            throw CompileError(
+                b[i]->span,
+                std::string("'break'/'continue' inside ") +
+                    (m_loopExits.empty() ? construct : m_loopExits.back().loop.c_str()) +
+                    " is not supported",
+                "only T.serial / T.unroll / range loops of kernel code can be left early; guard the "
+                "body with an 'if' instead");
+        if (f == Flow::Return)
+            throw CompileError(b[i]->span,
+                               std::string("'return' inside ") + construct + " is not supported");
+        if (m_loopExitCount != exits && i + 1 < b.size()) {
+            // A break/continue ran in this statement on some path: the rest of the block runs
+            // only while the innermost loop's flag is clear.
+            ir::Expr go = loopExitClear(b[i + 1]->span);
+            ir::Stmt rest = collect([&] { runBody(b, env, construct, i + 1); });
+            if (rest) emit(ir::ifThen(go, rest, nullptr, b[i + 1]->span));
+            return Flow::Normal;
+        }
+    }
+    return Flow::Normal;
+}
+
+void Elaborator::emitLoopExit(int code, Span at) {
+    LoopExit& L = m_loopExits.back();
+    if (!L.flag)
+        L.flag = std::make_shared<ir::BufferNode>(uniqueName("loop_exit"), ir::DType::Int32,
+                                                  std::vector<ir::Expr>{ir::intImm(1)},
+                                                  ir::Scope::Local, at);
+    emit(ir::store(L.flag, {ir::intImm(0, at)}, ir::intImm(code, at), at));
+    ++m_loopExitCount;
+}
+
+ir::Expr Elaborator::loopExitClear(Span at) {
+    return ir::binary(ir::BinOp::Eq, ir::load(m_loopExits.back().flag, {ir::intImm(0, at)}, at),
+                      ir::intImm(0, at), at);
 }
 
 // ---- statement hooks ----------------------------------------------------------------------------
@@ -111,7 +148,15 @@ Flow Elaborator::execWhile(const ast::While& s, const EnvPtr& env) {
         throw CompileError(s.test->span,
                            "'while' with a run-time condition is not supported in a kernel",
                            "use a T.serial loop with an 'if' guard");
-    return Interp::execWhile(s, env);
+    m_loopExits.push_back({false, nullptr, "a loop unrolled at compile time"});
+    try {
+        Flow f = Interp::execWhile(s, env);
+        m_loopExits.pop_back();
+        return f;
+    } catch (...) {
+        m_loopExits.pop_back();
+        throw;
+    }
 }
 
 bool Elaborator::isKernelRange(const ast::Expr& iter, const EnvPtr& env) {
@@ -160,8 +205,17 @@ Flow Elaborator::execFor(const ast::For& s, const EnvPtr& env) {
         buildLoop(*spec, s, env);
         return Flow::Normal;
     }
-    // A Python loop over compile-time values: unrolled during elaboration.
-    return Interp::execFor(s, env);
+    // A Python loop over compile-time values: unrolled during elaboration (its own break and
+    // continue are compile-time; a run-time one cannot leave an unrolled loop).
+    m_loopExits.push_back({false, nullptr, "a loop unrolled at compile time"});
+    try {
+        Flow f = Interp::execFor(s, env);
+        m_loopExits.pop_back();
+        return f;
+    } catch (...) {
+        m_loopExits.pop_back();
+        throw;
+    }
 }
 
 void Elaborator::buildLoop(const LoopSpec& spec, const ast::For& s, const EnvPtr& env) {
@@ -194,7 +248,34 @@ void Elaborator::buildLoop(const LoopSpec& spec, const ast::For& s, const EnvPtr
             bound = ir::add(spec.dims[d].first, ir::mul(vars.back(), ir::intImm(spec.step)));
         bindName(env, names[d]->id, wrap(bound));
     }
-    ir::Stmt body = collect([&] { runBody(s.body, env, "a kernel loop"); });
+    m_loopExits.push_back({spec.kind == ir::ForKind::Serial || spec.kind == ir::ForKind::Unrolled, nullptr,
+                           spec.name.empty() ? "a kernel loop" : "a " + spec.name + " loop"});
+    const uint64_t exitsBefore = m_loopExitCount;
+    ir::Stmt body;
+    try {
+        body = collect([&] { runBody(s.body, env, "a kernel loop"); });
+    } catch (...) {
+        m_loopExits.pop_back();
+        throw;
+    }
+    const ir::Buffer exitFlag = m_loopExits.back().flag;
+    m_loopExits.pop_back();
+    m_loopExitCount = exitsBefore;  // this loop's exits end here: nothing after it is guarded
+    if (exitFlag) {
+        // Each iteration clears a continue (1) and keeps a break (2), which skips every later
+        // iteration's body: the loop still counts to its end (barriers inside stay reachable in
+        // the same order for threads that did not leave).
+        const ir::Expr flag = ir::load(exitFlag, {ir::intImm(0, s.span)}, s.span);
+        ir::Stmt clearContinue = ir::store(
+            exitFlag, {ir::intImm(0, s.span)},
+            ir::select(ir::binary(ir::BinOp::Eq, flag, ir::intImm(2, s.span), s.span),
+                       ir::intImm(2, s.span), ir::intImm(0, s.span), s.span),
+            s.span);
+        ir::Expr go = ir::binary(ir::BinOp::Eq, flag, ir::intImm(0, s.span), s.span);
+        body = ir::seq({clearContinue, ir::ifThen(go, body ? body : ir::seq({}, s.span), nullptr, s.span)},
+                       s.span);
+        emit(std::make_shared<ir::AllocNode>(exitFlag, ir::intImm(0, s.span), s.span));
+    }
     // The loop variable is not visible after the loop (it would be used outside its scope).
     for (size_t d = 0; d < names.size(); ++d) {
         if (saved[d])

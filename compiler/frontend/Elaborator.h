@@ -138,7 +138,21 @@ private:
     void buildKernel(const KernelSpec& k, const ast::WithItem& item, const ast::With& s,
                      const EnvPtr& env);
     bool isKernelRange(const ast::Expr& iter, const EnvPtr& env);
-    Flow runBody(const ast::Block& b, const EnvPtr& env, const char* construct);
+    Flow runBody(const ast::Block& b, const EnvPtr& env, const char* construct, size_t from = 0);
+    /// `break` / `continue` at run time in a T.serial / T.unroll / range loop of kernel code: a
+    /// per-thread skip flag (one-element int32 local, 0 run, 1 continue, 2 break) that the exit
+    /// sets, that guards every statement after it up to the loop body's end, and that the loop
+    /// clears of a continue at each iteration (Elaborate.cpp, runBody and buildLoop).
+    struct LoopExit {
+        bool supported = false;  ///< a serial/unrolled kernel loop (not Parallel/Pipelined/meta)
+        ir::Buffer flag;         ///< made on the first exit
+        std::string loop;        ///< "T.Pipelined", ... for the message of an unsupported exit
+    };
+    std::vector<LoopExit> m_loopExits;
+    uint64_t m_loopExitCount = 0;  ///< exits elaborated so far (a change: guard what follows)
+    /// Elaborates a `break` (2) or `continue` (1) of the innermost kernel loop at `at`.
+    void emitLoopExit(int code, Span at);
+    ir::Expr loopExitClear(Span at);  ///< flag == 0
 
     const Module& m_mod;
     const KernelEntry* m_entry = nullptr;

@@ -38,9 +38,14 @@ void refuseUnder(const Stmt& s, const IfNode* guard, PassContext& ctx) {
         }
         case StmtKind::Kernel:
             return refuseUnder(static_cast<const KernelNode*>(s.get())->body, guard, ctx);
-        case StmtKind::TileOp:
-            if (guard) refuse(std::string("T.") + tileOpName(static_cast<const TileOpNode*>(s.get())->op));
+        case StmtKind::TileOp: {
+            auto* op = static_cast<const TileOpNode*>(s.get());
+            // A one-element atomic by a scalar is per-thread work: every thread that reaches it
+            // issues it (AtomicOp.cpp), as the top-k histogram's T.atomic_add(h[bin], 1) wants.
+            if (op->op == TileOpKind::Atomic && !op->isRegion(1)) return;
+            if (guard) refuse(std::string("T.") + tileOpName(op->op));
             return;
+        }
         default:
             return;
     }

@@ -9,7 +9,9 @@
 //  - thread_index_sum.py: thread-level (SIMT) code with T.get_thread_binding, a register
 //    (T.alloc_var) per thread, a shared-memory tree reduction and explicit barriers;
 //  - thread_binding_mask.py: `tx = T.thread_binding(0, threads, thread="threadIdx.x")` and the
-//    loop form `for t in T.thread_binding(threads, "threadIdx.x")`.
+//    loop form `for t in T.thread_binding(threads, "threadIdx.x")`;
+//  - loop_exit.py / loop_exit_threads.py: run-time `break` and `continue` in T.serial loops,
+//    block-uniform and different per thread.
 // The tile-level interpreter runs a kernel that reads the thread index thread by thread
 // (Interpreter.h); a tile op in such a kernel is a diagnostic there (last test).
 #include <cstring>
@@ -63,6 +65,8 @@ const char* kBits = "tests/e2e/programs/reinterpret_bits.py";
 const char* kWidths = "tests/e2e/programs/reinterpret_widths.py";
 const char* kThreadSum = "tests/e2e/programs/thread_index_sum.py";
 const char* kThreadMask = "tests/e2e/programs/thread_binding_mask.py";
+const char* kLoopExit = "tests/e2e/programs/loop_exit.py";
+const char* kLoopExitThreads = "tests/e2e/programs/loop_exit_threads.py";
 
 const Case kWithReference[] = {
     {kBits, {}, "reinterpret_float32_fields"},
@@ -73,12 +77,18 @@ const Case kWithReference[] = {
     {kThreadSum, {{"N", "20"}, {"threads", "32"}}, "thread_index_tree_sum_short_rows"},
     {kThreadMask, {}, "thread_binding_mask"},
     {kThreadMask, {{"N", "64"}, {"threads", "128"}}, "thread_binding_mask_wide_block"},
+    {kLoopExit, {}, "break_and_continue"},
+    // A limit no row reaches: the loop runs to its end.
+    {kLoopExit, {{"limit", "1000.0"}, {"N", "17"}}, "break_never_taken"},
+    {kLoopExitThreads, {}, "break_per_thread"},
 };
 const Case kAll[] = {
     {kBits, {}, "reinterpret_float32_fields"},
     {kWidths, {}, "reinterpret_widths"},
     {kThreadSum, {}, "thread_index_tree_sum"},
     {kThreadMask, {}, "thread_binding_mask"},
+    {kLoopExit, {}, "break_and_continue"},
+    {kLoopExitThreads, {}, "break_per_thread"},
 };
 
 std::string caseName(const ::testing::TestParamInfo<Case>& i) { return i.param.label; }
