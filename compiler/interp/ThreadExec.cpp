@@ -160,6 +160,7 @@ void ThreadMachine::execT(const StmtNode* s, const ThreadList& act) {
         case StmtKind::Kernel:
             fail(s->span, "T.Kernel nested inside another T.Kernel");
         case StmtKind::TileOp:
+            if (m_tileLevel && tileOpPerThread(static_cast<const TileOpNode*>(s), act)) break;
             if (m_tileLevel)
                 fail(s->span,
                      std::string("T.") + ir::tileOpName(static_cast<const TileOpNode*>(s)->op) +

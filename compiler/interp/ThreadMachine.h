@@ -85,6 +85,9 @@ public:
     void execForT(const ir::ForNode* n, const ThreadList& act);
     void execAllocT(const ir::AllocNode* a, const ThreadList& act);
     void execStoreT(const ir::StoreNode* s, const ThreadList& act);
+    /// Tile-level IR only (m_tileLevel): runs the tile ops that have a per-thread meaning (a
+    /// scalar atomic, T.fill/T.clear) for `act`; false for the others (ThreadTileLevel.cpp).
+    bool tileOpPerThread(const ir::TileOpNode* n, const ThreadList& act);
     void barrier(const ir::StmtNode* at, const ThreadList& act, const char* what);
     /// T.sync_threads(id[, count]) / T.named_barrier_arrive(id, count): bar.sync / bar.arrive.
     void namedBarrier(const ir::CallNode* c, const ThreadList& act, bool wait);

@@ -11,9 +11,12 @@
 //  - thread_binding_mask.py: `tx = T.thread_binding(0, threads, thread="threadIdx.x")` and the
 //    loop form `for t in T.thread_binding(threads, "threadIdx.x")`;
 //  - loop_exit.py / loop_exit_threads.py: run-time `break` and `continue` in T.serial loops,
-//    block-uniform and different per thread.
+//    block-uniform and different per thread;
+//  - thread_histogram.py: T.fill of a shared tile and scalar T.atomic_add per thread inside
+//    thread-level code.
 // The tile-level interpreter runs a kernel that reads the thread index thread by thread
-// (Interpreter.h); a tile op in such a kernel is a diagnostic there (last test).
+// (Interpreter.h): T.fill and scalar atomics there run as the lowered code does them, any
+// other tile op is a diagnostic (last test).
 #include <cstring>
 
 #include <gtest/gtest.h>
@@ -67,6 +70,7 @@ const char* kThreadSum = "tests/e2e/programs/thread_index_sum.py";
 const char* kThreadMask = "tests/e2e/programs/thread_binding_mask.py";
 const char* kLoopExit = "tests/e2e/programs/loop_exit.py";
 const char* kLoopExitThreads = "tests/e2e/programs/loop_exit_threads.py";
+const char* kHistogram = "tests/e2e/programs/thread_histogram.py";
 
 const Case kWithReference[] = {
     {kBits, {}, "reinterpret_float32_fields"},
@@ -81,6 +85,9 @@ const Case kWithReference[] = {
     // A limit no row reaches: the loop runs to its end.
     {kLoopExit, {{"limit", "1000.0"}, {"N", "17"}}, "break_never_taken"},
     {kLoopExitThreads, {}, "break_per_thread"},
+    {kHistogram, {}, "fill_and_atomics_in_thread_code"},
+    // More bins than elements per thread round; 64 threads.
+    {kHistogram, {{"N", "100"}, {"bins", "40"}, {"threads", "64"}}, "fill_and_atomics_40_bins"},
 };
 const Case kAll[] = {
     {kBits, {}, "reinterpret_float32_fields"},
@@ -89,6 +96,7 @@ const Case kAll[] = {
     {kThreadMask, {}, "thread_binding_mask"},
     {kLoopExit, {}, "break_and_continue"},
     {kLoopExitThreads, {}, "break_per_thread"},
+    {kHistogram, {}, "fill_and_atomics_in_thread_code"},
 };
 
 std::string caseName(const ::testing::TestParamInfo<Case>& i) { return i.param.label; }
@@ -162,9 +170,9 @@ TEST(LangConstructsHand, ReinterpretGivesTheBitPatternsOnBothInterpreters) {
     }
 }
 
-// A tile op in a kernel that reads the thread index: it compiles (every thread reaches it), but
-// the tile-level interpreter, which runs such a kernel thread by thread, names it instead of
-// running it per thread (a T.fill done by each thread is right, a tile atomic would not be).
+// A tile op without a per-thread meaning (T.copy) in a kernel that reads the thread index: it
+// compiles (every thread reaches it), but the tile-level interpreter, which runs such a kernel
+// thread by thread, names it instead of running it once per thread.
 TEST(LangConstructsHand, TileInterpreterNamesATileOpInThreadLevelCode) {
     const char* src = R"(import tilelang.language as T
 
@@ -174,26 +182,27 @@ def main(A: T.Tensor((64,), "float32"), B: T.Tensor((64,), "float32")):
     with T.Kernel(1, threads=64) as bx:
         tx = T.get_thread_binding()
         s = T.alloc_shared((64,), "float32")
-        T.fill(s, 1.0)
-        B[tx] = A[tx] + s[tx]
+        T.copy(A, s)
+        B[tx] = s[63 - tx] + 1.0
 )";
     ts::CompileOptions opts;
     opts.target = "cuda:sm_80";
     ts::CompileResult r = ts::compile("tile_op_simt.py", src, opts);
     ASSERT_TRUE(r.ok) << diagText(r);
-    std::vector<ts::HostTensor> args = {
-        ts::makeHostTensor(ts::ir::DType::Float32, {64}, std::vector<double>(64, 2.0)),
-        ts::makeHostTensor(ts::ir::DType::Float32, {64}, std::vector<double>(64, 0.0))};
+    std::vector<double> a(64);
+    for (int i = 0; i < 64; ++i) a[i] = i;
+    std::vector<ts::HostTensor> args = {ts::makeHostTensor(ts::ir::DType::Float32, {64}, a),
+                                        ts::makeHostTensor(ts::ir::DType::Float32, {64}, std::vector<double>(64, 0.0))};
     auto tile = ts::interp::run(r.elaborated, args);
     ASSERT_FALSE(tile.ok);
     ASSERT_TRUE(tile.error.has_value());
-    EXPECT_NE(tile.error->message.find("T.fill in a kernel that reads the thread index"), std::string::npos)
+    EXPECT_NE(tile.error->message.find("T.copy in a kernel that reads the thread index"), std::string::npos)
         << tile.error->message;
     EXPECT_EQ(tile.error->span.line, 9);
-    // The lowered kernel runs: every thread fills its part of s, then reads its element.
+    // The lowered kernel runs: the copy, the barrier insert-sync puts after it, the reversed read.
     auto lowered = ts::interp::runLowered(r.lowered, args);
     ASSERT_TRUE(lowered.ok) << (lowered.error ? lowered.error->message : "");
-    EXPECT_EQ(args[1].data, std::vector<double>(64, 3.0));
+    for (int i = 0; i < 64; ++i) EXPECT_EQ(args[1].data[i], 64.0 - i) << i;
 }
 
 }  // namespace

@@ -1,0 +1,85 @@
+// Tile ops of tile-level IR on the thread-level machine: interp::run (Exec.cpp) runs a kernel
+// that reads a thread index (T.get_thread_binding) thread by thread on ThreadMachine, and the
+// tile ops of such thread-level code that have a per-thread meaning run here, as the lowered
+// code does them:
+// - a one-element T.atomic_* by a scalar: every active thread issues it, in thread order (atomics
+//   serialise); an out-of-bounds destination is skipped (AtomicOp.cpp guards it the same way);
+// - T.fill / T.clear of a shared or global region: element e of the region is written by thread
+//   e % threads (the lowered loop spreads the elements over the block), so a read by another
+//   thread before a barrier is reported as the race it is on the GPU; every thread of the block
+//   must reach it. Of a local (or fragment: whole per thread here) region: each active thread
+//   fills its own copy.
+// Other tile ops are reported in the user's terms (ThreadExec.cpp).
+#include "compiler/interp/ThreadMachine.h"
+
+namespace ts::interp::detail {
+using namespace ts::ir;
+
+namespace {
+/// Flat element offset (row-major over the evaluated strides) of region element `m`.
+int64_t regionOffset(const RegionView& r, const std::vector<int64_t>& m) {
+    int64_t off = 0;
+    for (size_t d = 0; d < m.size(); ++d) off += (r.start[d] + m[d]) * r.buf->strides[d];
+    return off;
+}
+bool inside(const RegionView& r, const std::vector<int64_t>& m) {
+    for (size_t d = 0; d < m.size(); ++d)
+        if (r.start[d] + m[d] < 0 || r.start[d] + m[d] >= r.buf->shape[d]) return false;
+    return true;
+}
+}  // namespace
+
+bool ThreadMachine::tileOpPerThread(const TileOpNode* n, const ThreadList& act) {
+    if (n->op == TileOpKind::Atomic && !n->isRegion(1)) {
+        const std::string op = attrStr(n->attrs, "op", "add");
+        for (int32_t t : act) {  // atomics serialise: one thread after another
+            setThread(t);
+            RegionView r = evalRegion(n, 0);
+            std::vector<int64_t> zero(r.start.size(), 0);
+            if (!inside(r, zero)) continue;
+            const int64_t off = regionOffset(r, zero);
+            BufferState& b = *r.buf;
+            const double v = roundValue(b.dtype, evalValue(std::get<Expr>(n->args[1]).get()));
+            const int64_t s = slot(b, off);
+            if (!b.written.empty() && !b.written[s])
+                fail(n->span, "atomic on never-written " + describe(b, off) + ": uninitialised memory",
+                     "initialise the buffer (T.clear / T.fill / a store) before the atomic");
+            b.data[s] = roundValue(b.dtype, atomicCombine(op, b.data[s], v));
+        }
+        m_cur = -1;
+        return true;
+    }
+    if (n->op != TileOpKind::Fill || n->args.size() != 2 || n->isRegion(1)) return false;
+    setThread(act.front());
+    RegionView r = evalRegion(n, 0);
+    requireInBounds(r, "fill");
+    BufferState& b = *r.buf;
+    const bool perThread = b.threadStride != 0;
+    if (!perThread && act.size() != static_cast<size_t>(m_threads))
+        fail(n->span, "T.fill of the shared/global '" + b.node->name + "' reached by " +
+                          std::to_string(act.size()) + " of the block's " + std::to_string(m_threads) +
+                          " threads: its lowered loop spreads the elements over every thread",
+             "fill it where every thread of the block runs");
+    int64_t total = 1;
+    for (int64_t e : r.ext) total *= e;
+    std::vector<int64_t> m(r.ext.size(), 0);
+    const Expr& value = std::get<Expr>(n->args[1]);
+    for (int64_t e = 0; e < total; ++e) {
+        int64_t rest = e;
+        for (size_t d = m.size(); d-- > 0;) m[d] = rest % r.ext[d], rest /= r.ext[d];
+        const int64_t off = regionOffset(r, m);
+        if (perThread) {
+            for (int32_t t : act) {
+                setThread(t);
+                writeElem(b, off, roundValue(b.dtype, evalValue(value.get())), n->span);
+            }
+        } else {
+            setThread(static_cast<int32_t>(e % m_threads));
+            writeElem(b, off, roundValue(b.dtype, evalValue(value.get())), n->span);
+        }
+    }
+    m_cur = -1;
+    return true;
+}
+
+}  // namespace ts::interp::detail
