@@ -853,6 +853,24 @@ FrontendResult runFrontend(std::shared_ptr<const Module> mod, const KernelEntry&
                         ov.emplace_back(k.asStr(), repr(v));
                 }
     }
+    // Parameters still without a value take what the file's own call of the kernel passes
+    // (TileLang's quickstart: `matmul.compile(M=M, ..., block_K=block_K)` at module level;
+    // most examples: `matmul(M, N, K, 128, 128, 32)` in main()). A note says where from.
+    std::string fromCall;
+    for (const auto& [name, v] : r.entry->callSite.values) {
+        const KernelParam* p = r.entry->param(name);
+        bool given = std::any_of(ov.begin(), ov.end(), [&](const auto& o) { return o.first == name; });
+        bool hasDefault = p && p->defaultValue && !p->defaultValue->isNone() &&
+                          !p->defaultValue->is(ValueKind::Poison);
+        if (!p || given || hasDefault) continue;
+        ov.emplace_back(name, repr(v));
+        fromCall += (fromCall.empty() ? "" : ", ") + name + "=" + repr(v);
+    }
+    if (!fromCall.empty())
+        diags.add({Severity::Note, r.entry->callSite.span,
+                   "'" + r.entry->name() + "' takes " + fromCall + " from this call (" +
+                       r.entry->callSite.where + ")",
+                   "--param NAME=VALUE overrides them", "params"});
     // Names that are not factory parameters may be scalar kernel arguments (T.dynamic sizes,
     // `n: T.int32`), known only after elaboration: set them aside and check them then.
     std::vector<std::pair<std::string, std::string>> launchOv;

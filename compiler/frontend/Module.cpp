@@ -419,6 +419,8 @@ std::shared_ptr<Module> Module::analyze(SourcePtr src, DiagnosticEngine& diags) 
     info->m_globals = info->m_interp->newModuleEnv();
     execTopLevel(*info->m_interp, *info->m_ast, info->m_globals, &diags);
     info->findEntries();
+    for (auto& e : info->m_entries)
+        e.callSite = findKernelCallSite(*info->m_ast, e, *info->m_interp, info->m_globals);
     info->findSites();
     bool parseErrors = false;
     for (size_t i = before; i < diags.all().size(); ++i)
@@ -745,11 +747,16 @@ std::optional<ParamBindings> Module::bindParams(
                 "pass --param " + p.name + "=<value>", "params");
             ok = false;
         } else {
-            std::string what = p.role == KernelParam::Role::Const
-                                   ? "size '" + p.name + "' (T.const)"
-                                   : "parameter '" + p.name + "'";
+            // A T.const size cannot have a default: its value comes from the tensors passed in.
+            bool isConst = p.role == KernelParam::Role::Const;
+            std::string what =
+                isConst ? "size '" + p.name + "' (T.const)" : "parameter '" + p.name + "'";
             diags.error(p.span, what + " of '" + e.name() + "' has no value",
-                        "give it a default or pass --param " + p.name + "=<value>", "params");
+                        isConst ? "pass --param " + p.name +
+                                      "=<value> (a T.const size has no default; no call of '" +
+                                      e.name() + "' in the file gives it)"
+                                : "give it a default or pass --param " + p.name + "=<value>",
+                        "params");
             ok = false;
         }
     }

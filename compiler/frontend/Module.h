@@ -17,6 +17,7 @@
 #include <vector>
 
 #include "compiler/frontend/Ast.h"
+#include "compiler/frontend/KernelCallSite.h"
 #include "compiler/frontend/MetaEval.h"
 #include "compiler/frontend/MetaValue.h"
 #include "compiler/support/Diagnostic.h"
@@ -73,6 +74,9 @@ struct KernelEntry {
     const ast::Expr* configs = nullptr;      ///< `configs=` of @autotune
     const ast::Expr* passConfigs = nullptr;  ///< `pass_configs=` of @tilelang.jit
     bool isJit = false, isAutotune = false;
+    /// The file's own call of this kernel and the values it passes (KernelCallSite.h): what
+    /// parameters without a default take.
+    KernelCallSite callSite;
     const std::string& name() const { return func->name; }
     const KernelParam* param(std::string_view n) const;
 };

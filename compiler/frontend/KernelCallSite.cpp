@@ -1,0 +1,384 @@
+#include "compiler/frontend/KernelCallSite.h"
+
+#include <algorithm>
+#include <functional>
+#include <map>
+#include <optional>
+#include <set>
+
+#include "compiler/frontend/Module.h"
+
+namespace ts::fe {
+
+namespace {
+
+std::string dotted(const ast::Expr* e) {
+    if (auto n = ast::as<ast::Name>(e)) return n->id;
+    if (auto a = ast::as<ast::Attribute>(e)) {
+        std::string base = dotted(a->value);
+        return base.empty() ? "" : base + "." + a->attr;
+    }
+    return "";
+}
+
+bool isMainGuardStmt(const ast::Stmt* s) {
+    auto i = ast::as<ast::If>(s);
+    auto c = i ? ast::as<ast::Compare>(i->test) : nullptr;
+    return c && ast::as<ast::Name>(c->left) && ast::as<ast::Name>(c->left)->id == "__name__";
+}
+
+/// A value a parameter can take from the command line too (numbers, strings, dtypes, tuples).
+bool isParamValue(const Value& v) {
+    switch (v.kind()) {
+        case ValueKind::Bool:
+        case ValueKind::Int:
+        case ValueKind::Float:
+        case ValueKind::Str:
+        case ValueKind::DType:
+            return true;
+        case ValueKind::Tuple:
+        case ValueKind::List:
+            return std::all_of(v.items().begin(), v.items().end(), isParamValue);
+        default:
+            return false;
+    }
+}
+
+// `torch.randn(M, K, dtype=...)`, `torch.empty((M, N), ...)`: tensors whose shapes give an
+// eager kernel's T.const sizes.
+bool isTensorMaker(const std::string& name) {
+    static const char* kMakers[] = {"randn", "rand", "empty", "zeros", "ones", "full", "randint"};
+    if (name.rfind("torch.", 0) != 0) return false;
+    std::string last = name.substr(name.rfind('.') + 1);
+    return std::any_of(std::begin(kMakers), std::end(kMakers),
+                       [&](const char* m) { return last == m; });
+}
+
+class CallSiteFinder {
+public:
+    CallSiteFinder(const ast::Module& mod, const KernelEntry& entry, Interp& in,
+                   const EnvPtr& globals)
+        : m_mod(mod), m_entry(entry), m_in(in), m_globals(globals) {
+        for (const ast::Stmt* s : mod.body)
+            if (auto f = ast::as<ast::FunctionDef>(s)) m_functions[f->name] = f;
+    }
+
+    KernelCallSite find() {
+        // Module level: the globals are execTopLevel's (quickstart's `M = 1024` is there).
+        for (const ast::Stmt* s : m_mod.body) {
+            if (isMainGuardStmt(s) || ast::as<ast::FunctionDef>(s) || ast::as<ast::ClassDef>(s))
+                continue;
+            if (callsIn(s, m_globals, "module level", 0)) return m_found;
+            // Module-level tensors: execTopLevel left them poisoned; keep their shapes.
+            if (auto a = ast::as<ast::Assign>(s); a && a->targets.size() == 1)
+                recordTensorShape(a->targets[0], a->value, m_globals);
+        }
+        for (const ast::Stmt* s : m_mod.body)
+            if (isMainGuardStmt(s)) {
+                if (walk(ast::as<ast::If>(s)->body, newFrame(), "__main__", 0)) return m_found;
+            }
+        return {};
+    }
+
+private:
+    // Statements of a body in order: calls first (a call before an assignment sees the old
+    // values), then the statement's own effect on `env`.
+    bool walk(const ast::Block& body, const EnvPtr& env, const std::string& where, int depth) {
+        for (const ast::Stmt* s : body) {
+            if (ast::as<ast::FunctionDef>(s) || ast::as<ast::ClassDef>(s)) continue;
+            if (callsIn(s, env, where, depth)) return true;
+            if (auto x = ast::as<ast::ExprStmt>(s)) recordArgument(x->value, env);
+            if (auto a = ast::as<ast::Assign>(s)) {
+                assign(s, a->targets, a->value, env);
+            } else if (auto a = ast::as<ast::AnnAssign>(s); a && a->value) {
+                assign(s, {a->target}, a->value, env);
+            } else if (auto i = ast::as<ast::If>(s)) {
+                std::optional<bool> test;
+                try {
+                    if (isSimpleMetaExpr(i->test))
+                        test = m_in.truthy(m_in.eval(*i->test, env), i->test->span);
+                } catch (const CompileError&) {
+                }
+                if (test != std::optional<bool>(false) && walk(i->body, env, where, depth))
+                    return true;
+                if (test != std::optional<bool>(true) && walk(i->orelse, env, where, depth))
+                    return true;
+            } else if (auto f = ast::as<ast::For>(s)) {
+                poisonTarget(f->target, env);  // the loop variable has no single value
+                if (walk(f->body, env, where, depth)) return true;
+            } else if (auto w = ast::as<ast::While>(s)) {
+                if (walk(w->body, env, where, depth)) return true;
+            } else if (auto w = ast::as<ast::With>(s)) {
+                if (walk(w->body, env, where, depth)) return true;
+            } else if (auto t = ast::as<ast::Try>(s)) {
+                if (walk(t->body, env, where, depth)) return true;
+            }
+        }
+        return false;
+    }
+
+    void assign(const ast::Stmt* s, const std::vector<ast::Expr*>& targets,
+                const ast::Expr* value, const EnvPtr& env) {
+        // Only plain names are bound: `cfg["M"] = 4` would change a module global's object.
+        std::function<bool(const ast::Expr*)> plain = [&](const ast::Expr* t) {
+            if (ast::as<ast::Name>(t)) return true;
+            if (t->kind != ast::ExprKind::Tuple && t->kind != ast::ExprKind::List) return false;
+            const auto& elts = static_cast<const ast::Sequence*>(t)->elts;
+            return std::all_of(elts.begin(), elts.end(), plain);
+        };
+        if (isSimpleMetaExpr(value) && std::all_of(targets.begin(), targets.end(), plain)) {
+            try {
+                m_in.exec(*s, env);
+                return;
+            } catch (const CompileError&) {
+            }
+        }
+        for (const ast::Expr* t : targets) poisonTarget(t, env);
+        if (targets.size() == 1) recordTensorShape(targets[0], value, env);
+        // `args = parser.parse_args()`: a namespace of the add_argument defaults seen so far
+        // (what running the file without options gives).
+        auto call = ast::as<ast::Call>(value);
+        auto method = call ? ast::as<ast::Attribute>(call->func) : nullptr;
+        if (method && method->attr == "parse_args" && call->args.empty() && targets.size() == 1)
+            if (auto n = ast::as<ast::Name>(targets[0])) {
+                auto ns = std::make_shared<NamespaceObj>();
+                ns->name = "argparse.Namespace";
+                for (const auto& [dest, v] : m_argDefaults) ns->set(dest, v);
+                env->vars[n->id] = Value::ns(ns);
+            }
+    }
+
+    // `parser.add_argument("--kv-ctx", type=int, default=8192)` -> kv_ctx = 8192;
+    // action="store_true" without a default -> False. Others (required, no default) stay unset.
+    void recordArgument(const ast::Expr* e, const EnvPtr& env) {
+        auto call = ast::as<ast::Call>(e);
+        auto method = call ? ast::as<ast::Attribute>(call->func) : nullptr;
+        if (!method || method->attr != "add_argument" || call->args.empty()) return;
+        auto flag = ast::as<ast::Str>(call->args.back());
+        if (!flag) return;
+        std::string dest = flag->value;
+        dest.erase(0, dest.find_first_not_of('-'));
+        std::replace(dest.begin(), dest.end(), '-', '_');
+        std::optional<Value> v;
+        bool storeTrue = false;
+        for (const auto& kw : call->keywords) {
+            if (kw.name == "dest")
+                if (auto d = ast::as<ast::Str>(kw.value)) dest = d->value;
+            if (kw.name == "default") v = tryEval(kw.value, env);
+            if (kw.name == "action")
+                if (auto a = ast::as<ast::Str>(kw.value)) storeTrue = a->value == "store_true";
+        }
+        if (!v && storeTrue) v = Value::boolean(false);
+        if (v && !dest.empty()) m_argDefaults[dest] = *v;
+    }
+
+    void recordTensorShape(const ast::Expr* target, const ast::Expr* value, const EnvPtr& env) {
+        auto call = ast::as<ast::Call>(value);
+        // `torch.randn(M, K).cuda().half()`: methods that keep the shape.
+        static const char* kSameShape[] = {"cuda", "cpu", "half", "float", "bfloat16", "to",
+                                           "contiguous", "clone", "detach", "requires_grad_",
+                                           "normal_", "uniform_", "zero_", "fill_"};
+        while (call) {
+            auto m = ast::as<ast::Attribute>(call->func);
+            auto inner = m ? ast::as<ast::Call>(m->value) : nullptr;
+            if (!inner || std::none_of(std::begin(kSameShape), std::end(kSameShape),
+                                       [&](const char* k) { return m->attr == k; }))
+                break;
+            call = inner;
+        }
+        auto name = ast::as<ast::Name>(target);
+        if (!call || !name || call->args.empty() || !isTensorMaker(dotted(call->func))) return;
+        std::vector<Value> dims;
+        try {
+            // torch.full(size, fill) and torch.randint(low, high, size): only the size.
+            std::string last = dotted(call->func);
+            last = last.substr(last.rfind('.') + 1);
+            std::vector<const ast::Expr*> sizeArgs(call->args.begin(), call->args.end());
+            if (last == "full") sizeArgs = {call->args.front()};
+            if (last == "randint") sizeArgs = {call->args.back()};
+            for (const ast::Expr* a : sizeArgs) {
+                Value v = m_in.eval(*a, env);
+                if (v.isSequence())
+                    dims.insert(dims.end(), v.items().begin(), v.items().end());
+                else
+                    dims.push_back(v);
+            }
+        } catch (const CompileError&) {
+            dims.clear();
+        }
+        m_shapes[shapeKey(env, name->id)] = dims;
+    }
+
+    void poisonTarget(const ast::Expr* t, const EnvPtr& env) {
+        if (!t) return;
+        if (auto n = ast::as<ast::Name>(t)) {
+            env->vars[n->id] =
+                Value::poison(Diagnostic{Severity::Error, t->span,
+                                         "'" + n->id + "' is not a simple value here", {}, {}});
+        } else if (t->kind == ast::ExprKind::Tuple || t->kind == ast::ExprKind::List) {
+            for (const ast::Expr* x : static_cast<const ast::Sequence*>(t)->elts)
+                poisonTarget(x, env);
+        }
+    }
+
+    // Frames live until the search ends (m_frames), so an Env address names one frame.
+    static std::string shapeKey(const EnvPtr& env, const std::string& name) {
+        return std::to_string(reinterpret_cast<uintptr_t>(env.get())) + ":" + name;
+    }
+    EnvPtr newFrame() {
+        auto env = std::make_shared<Env>();
+        env->parent = m_globals;
+        m_frames.push_back(env);
+        return env;
+    }
+
+    // Every call held by statement `s` itself (pre-order): a call of the kernel is evaluated;
+    // a call of a module-level function is followed into its body.
+    bool callsIn(const ast::Stmt* s, const EnvPtr& env, const std::string& where, int depth) {
+        bool done = false;
+        std::function<void(const ast::Expr*)> visit = [&](const ast::Expr* e) {
+            if (done || !e) return;
+            if (auto c = ast::as<ast::Call>(e)) {
+                if (isKernelCall(c)) {
+                    if (evalKernelCall(*c, env, where)) done = true;
+                    if (done) return;
+                } else if (auto n = ast::as<ast::Name>(c->func); n && depth < 3) {
+                    auto it = m_functions.find(n->id);
+                    if (it != m_functions.end() && it->second != m_entry.func &&
+                        followCall(*c, *it->second, env, where, depth)) {
+                        done = true;
+                        return;
+                    }
+                }
+            }
+            ast::forEachChild(e, visit);
+        };
+        ast::forEachExpr(s, visit);
+        return done;
+    }
+
+    bool isKernelCall(const ast::Call* c) const {
+        // `matmul(...)`, `matmul.compile(...)` (TileLang's JIT object).
+        if (auto n = ast::as<ast::Name>(c->func)) return n->id == m_entry.name();
+        if (auto a = ast::as<ast::Attribute>(c->func); a && a->attr == "compile")
+            if (auto n = ast::as<ast::Name>(a->value)) return n->id == m_entry.name();
+        return false;
+    }
+
+    std::optional<Value> tryEval(const ast::Expr* e, const EnvPtr& env) {
+        try {
+            Value v = m_in.eval(*e, env);
+            if (v.is(ValueKind::Poison)) return std::nullopt;
+            return v;
+        } catch (const CompileError&) {
+            return std::nullopt;
+        }
+    }
+
+    bool followCall(const ast::Call& c, const ast::FunctionDef& f, const EnvPtr& callerEnv,
+                    const std::string& where, int depth) {
+        if (m_active.count(&f)) return false;  // recursion
+        EnvPtr env = newFrame();
+        for (size_t i = 0; i < f.params.size(); ++i) {
+            const ast::Param& p = f.params[i];
+            if (p.kind != ast::ParamKind::Normal) continue;
+            const ast::Expr* arg = nullptr;
+            if (i < c.args.size() && c.args[i]->kind != ast::ExprKind::Starred) arg = c.args[i];
+            for (const auto& kw : c.keywords)
+                if (kw.name == p.name) arg = kw.value;
+            std::optional<Value> v;
+            if (arg)
+                v = tryEval(arg, callerEnv);
+            else if (p.defaultValue)
+                v = tryEval(p.defaultValue, m_globals);
+            if (v)
+                env->vars[p.name] = *v;
+            else
+                env->vars[p.name] = Value::poison(
+                    Diagnostic{Severity::Error, p.span, "'" + p.name + "' has no value", {}, {}});
+            // A tensor passed down keeps its shape.
+            if (auto n = arg ? ast::as<ast::Name>(arg) : nullptr) {
+                auto it = m_shapes.find(shapeKey(callerEnv, n->id));
+                if (it != m_shapes.end()) m_shapes[shapeKey(env, p.name)] = it->second;
+            }
+        }
+        m_active.insert(&f);
+        bool found = walk(f.body, env, where + " -> " + f.name + "()", depth + 1);
+        m_active.erase(&f);
+        return found;
+    }
+
+    bool evalKernelCall(const ast::Call& c, const EnvPtr& env, const std::string& where) {
+        const auto& sig = m_entry.func->params;
+        std::map<std::string, const ast::Expr*> args;
+        for (size_t i = 0; i < c.args.size() && i < sig.size(); ++i) {
+            if (c.args[i]->kind == ast::ExprKind::Starred) break;
+            if (sig[i].kind != ast::ParamKind::Normal) break;
+            args[sig[i].name] = c.args[i];
+        }
+        for (const auto& kw : c.keywords)
+            if (!kw.name.empty()) args[kw.name] = kw.value;
+        std::map<std::string, Value> values;
+        for (const auto& [name, expr] : args) {
+            const KernelParam* p = m_entry.param(name);
+            if (!p) continue;
+            if (p->role == KernelParam::Role::Tensor) {
+                if (auto n = ast::as<ast::Name>(expr)) sizesFromShape(*p, n->id, env, values);
+                continue;
+            }
+            if (!p->settable()) continue;
+            if (auto v = tryEval(expr, env); v && isParamValue(*v)) values[name] = *v;
+        }
+        if (values.empty()) return false;
+        m_found.span = c.span;
+        m_found.where = where;
+        for (const auto& p : m_entry.params)
+            if (auto it = values.find(p.name); it != values.end())
+                m_found.values.emplace_back(p.name, it->second);
+        return true;
+    }
+
+    // `A: T.Tensor((M, K), dtype)` in an eager kernel, called with a tensor made by
+    // `torch.randn(1024, 512)`: M = 1024 and K = 512 when M and K are T.const sizes.
+    void sizesFromShape(const KernelParam& tensor, const std::string& argName, const EnvPtr& env,
+                        std::map<std::string, Value>& values) {
+        auto it = m_shapes.find(shapeKey(env, argName));
+        if (it == m_shapes.end()) return;
+        const ast::Expr* decl = tensor.annotation;
+        if (!decl)
+            for (const ast::Stmt* st : m_entry.func->body)
+                if (auto a = ast::as<ast::AnnAssign>(st); a && !a->value)
+                    if (auto n = ast::as<ast::Name>(a->target); n && n->id == tensor.name)
+                        decl = a->annotation;
+        auto call = ast::as<ast::Call>(decl);
+        if (!call || call->args.empty()) return;
+        auto shape = ast::as<ast::Tuple>(call->args[0]);
+        if (!shape || shape->elts.size() != it->second.size()) return;
+        for (size_t i = 0; i < shape->elts.size(); ++i) {
+            auto n = ast::as<ast::Name>(shape->elts[i]);
+            const KernelParam* p = n ? m_entry.param(n->id) : nullptr;
+            if (p && p->role == KernelParam::Role::Const && it->second[i].isIntLike())
+                values.emplace(n->id, it->second[i]);
+        }
+    }
+
+    const ast::Module& m_mod;
+    const KernelEntry& m_entry;
+    Interp& m_in;
+    EnvPtr m_globals;
+    std::map<std::string, const ast::FunctionDef*> m_functions;
+    std::map<std::string, std::vector<Value>> m_shapes;  ///< shapeKey -> tensor dims
+    std::map<std::string, Value> m_argDefaults;          ///< argparse dest -> default
+    std::set<const ast::FunctionDef*> m_active;
+    std::vector<EnvPtr> m_frames;
+    KernelCallSite m_found;
+};
+
+}  // namespace
+
+KernelCallSite findKernelCallSite(const ast::Module& mod, const KernelEntry& entry, Interp& in,
+                                  const EnvPtr& globals) {
+    return CallSiteFinder(mod, entry, in, globals).find();
+}
+
+}  // namespace ts::fe
