@@ -6,6 +6,7 @@
 #include <set>
 #include <sstream>
 
+#include "compiler/codegen/VectorAccess.h"
 #include "compiler/ir/IR.h"
 #include "compiler/ir/Intrinsics.h"
 #include "compiler/ir/NonNegative.h"
@@ -51,6 +52,8 @@ public:
             line("static __device__ __forceinline__ int ts_floormod(int a, int b) { int m = a % b; return (m != 0 && ((m < 0) != (b < 0))) ? m + b : m; }", {});
             line("static __device__ __forceinline__ float ts_fmod_floor(float a, float b) { return a - floorf(a / b) * b; }", {});
             line("template <class T> static __device__ __forceinline__ void ts_store_pair(T* p, T a, T b) { struct alignas(2 * sizeof(T)) P { T x, y; }; *reinterpret_cast<P*>(p) = P{a, b}; }", {});
+            // V elements moved as one access (global loads/stores of unrolled per-thread loops, VectorAccess.h).
+            line("template <class T, int V> struct alignas(sizeof(T) * V) ts_vec { T v[V]; };", {});
             line("", {});
         }
         std::set<const BufferNode*> written = writtenBuffers();
@@ -156,23 +159,11 @@ private:
                 break;
             case StmtKind::For: {
                 auto* n = static_cast<const ForNode*>(s.get());
-                if (n->forKind == ForKind::Unrolled || n->forKind == ForKind::Vectorized) {
-                    // Full unrolling keeps per-thread arrays indexed by the loop in registers.
-                    // Past 255 iterations no such array fits the 255 registers a thread has
-                    // (CUDA C++ Programming Guide, compute capabilities table), so full unrolling
-                    // only multiplies code: an 8192-element loop of a replicated fragment (corpus
-                    // mHC pre sqrsum) kept NVRTC busy for minutes. Those stay loops.
-                    auto trips = constInt(n->extent);
-                    line(trips && *trips > kMaxFullUnroll ? "#pragma unroll 8" : "#pragma unroll", n->span);
-                } else if (n->forKind == ForKind::Parallel || n->forKind == ForKind::Pipelined)
-                    m_diags.error(n->span, std::string("codegen: a T.") + forKindName(n->forKind) + " loop survived lowering",
-                                  "this is a compiler bug; please report it", "codegen");
-                std::string v = name(n->var.get());
-                line("for (int " + v + " = " + expr(n->min) + "; " + v + " < " + expr(add(n->min, n->extent)) + "; ++" + v + ") {", n->span);
-                ++m_indent;
-                stmt(n->body);
-                --m_indent;
-                line("}", n->span);
+                if (auto plan = planVectorLoop(*n); plan.width > 1) {
+                    vectorLoop(*n, plan);
+                    break;
+                }
+                plainLoop(*n);
                 break;
             }
             case StmtKind::If: {
@@ -207,6 +198,107 @@ private:
                 break;
             }
         }
+    }
+
+    void plainLoop(const ForNode& n) {
+        if (n.forKind == ForKind::Unrolled || n.forKind == ForKind::Vectorized) {
+            // Full unrolling keeps per-thread arrays indexed by the loop in registers. Past 255
+            // iterations no such array fits the 255 registers a thread has (CUDA C++ Programming
+            // Guide, compute capabilities table), so full unrolling only multiplies code: an
+            // 8192-element loop of a replicated fragment (corpus mHC pre sqrsum) kept NVRTC busy
+            // for minutes. Those stay loops.
+            auto trips = constInt(n.extent);
+            line(trips && *trips > kMaxFullUnroll ? "#pragma unroll 8" : "#pragma unroll", n.span);
+        } else if (n.forKind == ForKind::Parallel || n.forKind == ForKind::Pipelined)
+            m_diags.error(n.span, std::string("codegen: a T.") + forKindName(n.forKind) + " loop survived lowering",
+                          "this is a compiler bug; please report it", "codegen");
+        std::string v = name(n.var.get());
+        line("for (int " + v + " = " + expr(n.min) + "; " + v + " < " + expr(add(n.min, n.extent)) + "; ++" + v + ") {", n.span);
+        ++m_indent;
+        stmt(n.body);
+        --m_indent;
+        line("}", n.span);
+    }
+
+    std::string freshName(const std::string& base) {
+        std::string cand = base;
+        for (int i = 1; m_used.count(cand) || kReserved.count(cand); ++i) cand = base + "_" + std::to_string(i);
+        m_used.insert(cand);
+        return cand;
+    }
+
+    // The loop with one `plan.width`-wide access per group of iterations for each planned global
+    // load/store (exact: VectorAccess.h proves contiguity, index alignment and a uniform guard).
+    // Tensor base pointers are checked at run time; a misaligned one takes the scalar loop.
+    void vectorLoop(const ForNode& n, const VectorLoopPlan& plan) {
+        const int64_t w = plan.width;
+        std::string aligned;
+        std::set<const BufferNode*> seen;
+        for (auto& a : plan.accesses) {
+            if (!seen.insert(a.buffer).second) continue;
+            if (!aligned.empty()) aligned += " && ";
+            aligned += "(reinterpret_cast<unsigned long long>(" + uniqueName(a.buffer, a.buffer->name) + ") % " +
+                       std::to_string(w * dtypeBytes(a.buffer->dtype)) + " == 0)";
+        }
+        line("if (" + aligned + ") {", n.span);
+        ++m_indent;
+        const std::string r = name(n.var.get()), group = freshName(r + "_v"), lane = freshName(r + "_l");
+        // The same unrolling rule as plainLoop (kMaxFullUnroll).
+        line(*constInt(n.extent) > kMaxFullUnroll ? "#pragma unroll 8" : "#pragma unroll", n.span);
+        line("for (int " + group + " = 0; " + group + " < " + std::to_string(*constInt(n.extent)) + "; " + group +
+                 " += " + std::to_string(w) + ") {",
+             n.span);
+        ++m_indent;
+        line("const int " + r + " = " + group + ";", n.span);
+        if (plan.guard) {
+            line("if (" + expr(plan.guard) + ") {", n.span);
+            ++m_indent;
+        }
+        std::vector<std::string> regs;
+        std::string storeReg;
+        for (auto& a : plan.accesses) {
+            const std::string ty = "ts_vec<" + std::string(cudaTypeName(a.buffer->dtype)) + ", " + std::to_string(w) + ">";
+            const std::string reg = freshName(a.load ? "ld" : "st");
+            const std::string at = "&" + uniqueName(a.buffer, a.buffer->name) + "[" + expr(a.index) + "]";
+            // A load under a uniform Select condition (a ragged row's bounds) is read only where
+            // the condition holds; elsewhere the Select never uses the register.
+            if (a.load && a.select) {
+                line(ty + " " + reg + "{};", n.span);
+                line("if (" + expr(a.select) + ") " + reg + " = *reinterpret_cast<const " + ty + "*>(" + at + ");", n.span);
+            } else if (a.load) line("const " + ty + " " + reg + " = *reinterpret_cast<const " + ty + "*>(" + at + ");", n.span);
+            else line(ty + " " + reg + ";", n.span), storeReg = reg;
+            if (a.load) m_loadOverride[a.load] = reg + ".v[" + lane + "]";
+        }
+        line("#pragma unroll", n.span);
+        line("for (int " + lane + " = 0; " + lane + " < " + std::to_string(w) + "; ++" + lane + ") {", n.span);
+        ++m_indent;
+        line("const int " + r + " = " + group + " + " + lane + ";", n.span);
+        const StoreNode* vecStore = nullptr;
+        for (auto& a : plan.accesses)
+            if (a.store) vecStore = a.store;
+        if (vecStore) line(storeReg + ".v[" + lane + "] = " + expr(vecStore->value) + ";", vecStore->span);
+        else stmt(plan.element);
+        --m_indent;
+        line("}", n.span);
+        for (auto& a : plan.accesses)
+            if (a.store)
+                line("*reinterpret_cast<ts_vec<" + std::string(cudaTypeName(a.buffer->dtype)) + ", " + std::to_string(w) + ">*>(&" +
+                         uniqueName(a.buffer, a.buffer->name) + "[" + expr(a.index) + "]) = " + storeReg + ";",
+                     n.span);
+        for (auto& a : plan.accesses)
+            if (a.load) m_loadOverride.erase(a.load);
+        if (plan.guard) {
+            --m_indent;
+            line("}", n.span);
+        }
+        --m_indent;
+        line("}", n.span);
+        --m_indent;
+        line("} else {", n.span);
+        ++m_indent;
+        plainLoop(n);
+        --m_indent;
+        line("}", n.span);
     }
 
     void alloc(const AllocNode& a) {
@@ -293,6 +385,7 @@ private:
             case ExprKind::Call: return callExpr(*static_cast<const CallNode*>(e.get()));
             case ExprKind::Load: {
                 auto* n = static_cast<const LoadNode*>(e.get());
+                if (auto it = m_loadOverride.find(n); it != m_loadOverride.end()) return it->second;
                 return name(n->buffer) + "[" + index(n->indices, n->span) + "]";
             }
             case ExprKind::Cast: {
@@ -481,6 +574,7 @@ private:
     std::vector<Span> m_spans;
     int m_indent = 0;
     std::map<const void*, std::string> m_names;
+    std::map<const ExprNode*, std::string> m_loadOverride;  ///< widened global loads: element of a ts_vec register
     DeviceDialect m_dialect = DeviceDialect::Cuda;
     std::set<std::string> m_used;
     inline static const std::set<std::string> kReserved = {"int", "float", "double", "char", "short", "long", "unsigned", "signed",

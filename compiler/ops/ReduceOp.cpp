@@ -155,7 +155,7 @@ public:
                 s.require(src, fitting, where, t.span);
                 return;
             }
-        auto p = analysis::chooseBlockFragment(rows, cols, s.threads(), dtypeBytes(src->dtype));
+        auto p = analysis::chooseBlockFragment(rows, cols, s.threads(), s.vectorEltBytes(src));
         s.require(src, analysis::makeBlockFragment(p, shape->size() == 1), where, t.span);
         if (dstFrag && !dstHave) s.require(dst, analysis::makeRowReduced(p), where, t.span);
     }

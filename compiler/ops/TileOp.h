@@ -81,6 +81,10 @@ public:
     /// Requires layout `l` for `b`. A different earlier requirement (compared element by
     /// element) is a diagnostic at `at` naming both requirers.
     virtual void require(const ir::Buffer& b, ir::Layout l, const std::string& by, Span at) = 0;
+    /// Element bytes that set the vector width of a default block fragment for `b`: the
+    /// narrowest dtype among same-shaped fragments sharing a T.Parallel nest with it (RMSNorm's
+    /// fp32 squares follow its bf16 row, whose global accesses then get 16 bytes). Default: b's own.
+    virtual int vectorEltBytes(const ir::Buffer& b) const { return ir::dtypeBytes(b->dtype); }
     /// Adds attributes to the node in the pass's output (gemm's warp grid for its lowering).
     virtual void annotate(const ir::TileOpNode& n, ir::Attrs attrs) = 0;
     /// A layout error at `at` (reported by the pass "infer-layouts").

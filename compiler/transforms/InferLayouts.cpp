@@ -78,6 +78,7 @@ public:
                     m_innerParallel.insert(l);
             }
         });
+        narrowestCompanions(nests);
         for (auto* t : tileOps) ops::get(t->op).layoutConstraints(ops::LayoutRound::Hardware, *this, *t);
         // Scalar accesses before the derived round: a reduction whose result is read as a scalar
         // (`amax[0]` outside T.Parallel) then sees its destination replicated and reduces into
@@ -129,7 +130,31 @@ public:
         return out;
     }
 
+    // For each fragment, the narrowest element size among the same-shaped fragments a T.Parallel
+    // nest accesses together with it: a performance hint only (vectorEltBytes), any layout is exact.
+    void narrowestCompanions(const std::vector<const ForNode*>& nests) {
+        for (auto* n : nests) {
+            std::vector<const BufferNode*> frags;
+            walk(n->body, [&](const Stmt& st) {
+                if (auto* x = as<StoreNode>(st); x && x->buffer->scope == Scope::Fragment) frags.push_back(x->buffer.get());
+            }, [&](const Expr& e) {
+                if (auto* x = as<LoadNode>(e); x && x->buffer->scope == Scope::Fragment) frags.push_back(x->buffer.get());
+            });
+            for (auto* a : frags)
+                for (auto* b : frags) {
+                    auto sa = constShape(*a), sb = constShape(*b);
+                    if (!sa || !sb || *sa != *sb) continue;
+                    auto [it, fresh] = m_narrowest.try_emplace(a->name, dtypeBytes(a->dtype));
+                    it->second = std::min(it->second, dtypeBytes(b->dtype));
+                }
+        }
+    }
+
     // --- ops::LayoutSolver
+    int vectorEltBytes(const Buffer& b) const override {
+        auto it = m_narrowest.find(b->name);
+        return it == m_narrowest.end() ? dtypeBytes(b->dtype) : std::min(it->second, dtypeBytes(b->dtype));
+    }
     const Target& target() const override { return m_ctx.target; }
     const PrimFuncNode& func() const override { return *m_f; }
     int64_t threads() const override { return m_threads; }
@@ -178,7 +203,7 @@ private:
         auto shape = constShape(*b);
         if (!shape || shape->empty() || shape->size() > 2) return nullptr;
         int64_t rows = shape->size() == 2 ? (*shape)[0] : 1;
-        auto p = chooseBlockFragment(rows, shape->back(), m_threads, dtypeBytes(b->dtype));
+        auto p = chooseBlockFragment(rows, shape->back(), m_threads, vectorEltBytes(b));
         return makeBlockFragment(p, shape->size() == 1);
     }
 
@@ -376,8 +401,14 @@ private:
                 if (auto it = m_req.find(b->name); it != m_req.end())
                     if ((loop = layoutWithRowCompanion(*it->second.layout, ext[0], ext[1]))) break;
         if (!loop) {
+            // The narrowest dtype sets the vector width: a bf16 row read from global memory gets
+            // 16-byte (8-element) accesses even when an fp32 companion (RMSNorm's squares) shares
+            // the layout -- that one only lives in registers, where 8 contiguous values cost nothing.
             int elt = 4;
-            if (!aligned.empty()) elt = dtypeBytes(aligned[0]->dtype);
+            if (!aligned.empty()) {
+                elt = vectorEltBytes(aligned[0]);
+                for (auto& b : aligned) elt = std::min(elt, vectorEltBytes(b));
+            }
             auto p = chooseBlockFragment(nest.size() == 2 ? ext[0] : 1, ext.back(), m_threads, elt);
             loop = makeBlockFragment(p, nest.size() == 1);
         }
@@ -446,6 +477,7 @@ private:
     const KernelNode* m_kernel = nullptr;
     int64_t m_threads = 1;
     std::map<std::string, Requirement> m_req;
+    std::map<std::string, int> m_narrowest;  ///< fragment name -> narrowest companion element bytes (vectorEltBytes)
     std::map<const TileOpNode*, Attrs> m_annotations;  ///< from ops' annotate (gemm warp grid)
     std::set<const ForNode*> m_innerParallel;
     std::map<std::string, Layout> m_loopLayouts;

@@ -1,0 +1,47 @@
+// Vectorized global memory accesses (issue 10: rmsnorm/softmax ran on scalar 2/4-byte loads).
+// After lower-to-threads, a T.copy between a global tensor and a fragment, and the global reads
+// and writes of an element-wise T.Parallel loop, are unrolled per-thread loops
+//     for r in [0, R): frag[r] = G[g(r) + h]          (or G[g(r) + h] = value(frag[r]))
+// where g depends on r only (the layout's local -> column map) and h on block/thread indices.
+// When every group of V consecutive r maps to V consecutive, V-aligned elements of G, the code
+// generator emits one V-wide access per group instead of V scalar ones. The lowered IR is not
+// changed (the interpreters run it as is); this module only proves that the rewrite is exact.
+#pragma once
+#include <cstdint>
+#include <vector>
+
+#include "compiler/ir/IR.h"
+
+namespace ts::codegen {
+
+/// One global load or store of the loop body that becomes a V-wide access.
+struct VectorAccess {
+    const ir::BufferNode* buffer = nullptr;  ///< the global tensor
+    const ir::ExprNode* load = nullptr;      ///< the LoadNode (null for the store)
+    const ir::StoreNode* store = nullptr;    ///< the StoreNode (null for a load)
+    ir::Expr index;                          ///< flat element index; evaluated at r = V*k it is V-aligned
+    ir::Expr select;  ///< load only: the Select condition guarding it (uniform per group), or null
+};
+
+/// How to emit a vectorized loop: `width` elements per access (a power of two, width * element
+/// bytes <= 16), the body's guard (the then-branch of a single If, uniform over each group of
+/// `width` iterations; null if the body is unguarded), the statement run per element.
+struct VectorLoopPlan {
+    int64_t width = 1;
+    ir::Expr guard;
+    ir::Stmt element;  ///< the body without its guard
+    std::vector<VectorAccess> accesses;
+};
+
+/// The plan for an unrolled per-thread loop, or width 1 (emit it as is) when no global access of
+/// it can be vectorized exactly: index not of the form g(r) + h, a group not contiguous, alignment
+/// not provable modulo the width (a slice starting at an odd column, a ragged row length), a
+/// guard that is not uniform over a group, or a global tensor both read and written in the body.
+/// The base pointer's alignment is not provable here: the emitter checks it at run time.
+VectorLoopPlan planVectorLoop(const ir::ForNode& loop);
+
+/// A number known to divide every value of `e` (0: e is the constant 0) -- used for
+/// the part of an index that does not depend on the loop variable.
+int64_t knownDivisor(const ir::Expr& e);
+
+}  // namespace ts::codegen
