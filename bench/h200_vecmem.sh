@@ -8,7 +8,10 @@
 #     4096x8192 fp32; their GB/s are in $OUT/vecmem-*.json and the log.
 # It also saves the generated CUDA of both speed cases ($OUT/*.cu) to show the ts_vec accesses.
 # Before (dev box): .devbin/tilec built from the commit under test (git-ignored).
-# Device tool: run(command="bash bench/h200_vecmem.sh", carry=[".devbin"], timeout_s=120)
+#  3. TileLang 0.1.15 (.tl, when carried) compiling the same two files at the same sizes, timed in
+#     the same call (its profiler, median of 50): $OUT/vecmem-summary.json records vs_tilelang =
+#     TileLang's median / ours (issue 9: softmax 4096x8192 >= 1.0x TileLang on the same file).
+# Device tool: run(command="bash bench/h200_vecmem.sh", carry=[".devbin", ".tl"], timeout_s=240)
 set -u
 OUT=${OUT:-/tmp/out}; mkdir -p "$OUT"; export TILESCOPE_CACHE_DIR=/tmp/tscache
 T=.devbin/tilec; S=samples; TGT="--target cuda:sm_90a"
@@ -46,3 +49,29 @@ tsbench() {  # out-name, file, args...
 tsbench rmsnorm-bf16-4096x4096 rmsnorm.py --param M=4096 --param N=4096 --param dtype=bfloat16
 tsbench softmax-fp32-4096x8192 softmax.py --param M=4096 --param N=8192
 echo "total $(( $(date +%s) - t0 )) s; README before (bc197c1): rmsnorm 0.66x TileLang, softmax 2.5 TB/s vs TileLang 3.8 TB/s"
+if [ -f .tl/run_tilelang.py ]; then
+  echo "== 3. TileLang 0.1.15 on the same files"
+  source .tl/setup.sh > /dev/null 2>&1
+  timeout 100 python3 .tl/run_tilelang.py $S/rmsnorm.py --param M=4096 --param N=4096 --param dtype=bfloat16 \
+    --reps 50 --json "$OUT/tl-rmsnorm-bf16-4096x4096.json" >> "$LOG" 2>&1 || echo "tilelang rmsnorm failed (see log)"
+  timeout 100 python3 .tl/run_tilelang.py $S/softmax.py --param M=4096 --param N=8192 \
+    --reps 50 --json "$OUT/tl-softmax-fp32-4096x8192.json" >> "$LOG" 2>&1 || echo "tilelang softmax failed (see log)"
+fi
+python3 - "$OUT" "$pass" "$fail" <<'PY'
+import json, os, sys
+out, npass, nfail = sys.argv[1], int(sys.argv[2]), int(sys.argv[3])
+def load(name):
+    try: return json.load(open(os.path.join(out, name)))
+    except Exception: return None
+summary = {"correctness": {"pass": npass, "fail": nfail}, "cases": {}}
+for case in ("rmsnorm-bf16-4096x4096", "softmax-fp32-4096x8192"):
+    ts, tl = load(f"vecmem-{case}.json"), load(f"tl-{case}.json")
+    c = {"tilescope_ms": ts and ts.get("median_ms"), "tilescope_gbps": ts and ts.get("gbps"),
+         "tilelang_ms": tl and tl.get("median_ms")}
+    if c["tilescope_ms"] and c["tilelang_ms"]:
+        c["vs_tilelang"] = c["tilelang_ms"] / c["tilescope_ms"]
+    summary["cases"][case] = c
+    print(case, c)
+json.dump(summary, open(os.path.join(out, "vecmem-summary.json"), "w"), indent=1)
+PY
+echo "total $(( $(date +%s) - t0 )) s"
