@@ -102,6 +102,9 @@ struct MfmaTiling {
 // ============================================================================================
 
 TS_D float exp(float x) { return ::expf(x); }
+/// T.exp2 (the CUDA header's ex2.approx.ftz name, which the shared math table prints): exp2f,
+/// one v_exp_f32 on gfx90a.
+TS_D float exp2f_fast(float x) { return ::exp2f(x); }
 TS_D float log2(float x) { return ::log2f(x); }
 TS_D float rsqrt(float x) { return ::rsqrtf(x); }
 template <class T> TS_D detail::LowpOnly<T> exp(T x) { return T(exp(float(x))); }

@@ -91,7 +91,7 @@ public:
         walk(m_f.body, [&](const Stmt&) {}, [&](const Expr& e) {
             if (auto* c = as<CallNode>(e))
                 any |= c->op == intrin::kTmaLoad || c->op == intrin::kWgmmaSS || c->op == intrin::kWgmmaWait ||
-                       c->op == intrin::kWgmmaRS || c->op == intrin::kFenceProxyAsync ||
+                       c->op == intrin::kWgmmaRS || c->op == intrin::kFenceProxyAsync || c->op == intrin::kWarpgroupTurn ||
                        c->op == intrin::kMbarrierInit || c->op == intrin::kMbarrierArrive ||
                        c->op == intrin::kMbarrierWait || c->op == intrin::kMbarrierExpectTx;
         });
@@ -517,6 +517,8 @@ private:
                    addr(c.args[1]) + ", " + addr(c.args[2]) + ")";
         }
         if (op == intrin::kFenceProxyAsync) return "ts::fence_proxy_async()";
+        if (op == intrin::kWarpgroupTurn)  // "begin" | "wait" | "pass" | "end" (resources/ts_device/hopper.cuh)
+            return "ts::warpgroup_turn_" + static_cast<const StrImmNode*>(c.args.at(0).get())->value + "()";
         if (op == intrin::kWarpAllreduce) {
             std::string k = static_cast<const StrImmNode*>(c.args[0].get())->value;
             std::string opT = k == "max" ? "ts::MaxOp" : k == "min" ? "ts::MinOp" : "ts::SumOp";
@@ -547,8 +549,12 @@ private:
         }
         if (op == "infinity") return floatLit(INFINITY, c.dtype);
         if (op == "ninfinity") return floatLit(-INFINITY, c.dtype);
+        // T.exp2 is ex2.approx.ftz (1 MUFU.EX2): exp2f is the same instruction plus a range test and
+        // two multiplies per call to keep results below 2^-126 subnormal (4 instructions instead of 1
+        // in FlashAttention's softmax, 128x128 tile: ~190 of its ~540 per thread and tile). Results
+        // under 2^-126 become 0 (as under nvcc --use_fast_math); the interpreters' tolerances hold.
         static const std::map<std::string, std::string> kMath = {
-            {"exp", "expf"}, {"exp2", "exp2f"}, {"log", "logf"}, {"log2", "log2f"}, {"sqrt", "sqrtf"}, {"rsqrt", "rsqrtf"},
+            {"exp", "expf"}, {"exp2", "ts::exp2f_fast"}, {"log", "logf"}, {"log2", "log2f"}, {"sqrt", "sqrtf"}, {"rsqrt", "rsqrtf"},
             {"tanh", "tanhf"}, {"abs", "fabsf"}, {"sin", "sinf"}, {"cos", "cosf"}, {"floor", "floorf"}, {"ceil", "ceilf"},
         };
         std::vector<std::string> args;

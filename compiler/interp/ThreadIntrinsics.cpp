@@ -187,6 +187,9 @@ void ThreadMachine::execEvalT(const EvalNode* e, const ThreadList& act) {
     if (c->op == intrin::kWgmmaWait) return;  // wgmma completes at issue on the interpreter
     // Proxies are not modelled: shared writes are visible to wgmma once a barrier orders them.
     if (c->op == intrin::kFenceProxyAsync) return;
+    // Warpgroup ping-pong orders only when each warpgroup issues its wgmma, no memory access: the
+    // lockstep interpreter (which cannot let one warpgroup run ahead) runs it as a no-op.
+    if (c->op == intrin::kWarpgroupTurn) return;
     if (c->op == intrin::kTmaLoad) return tmaLoad(c, act);
     if (c->op == intrin::kMbarrierInit || c->op == intrin::kMbarrierExpectTx || c->op == intrin::kMbarrierWait ||
         c->op == intrin::kMbarrierArrive)

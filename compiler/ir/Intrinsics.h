@@ -65,6 +65,14 @@ inline constexpr const char* kWgmmaRS = "tl.wgmma_rs";
 /// tl.fence_proxy_async(): this thread's generic-proxy shared-memory writes become visible to
 /// later async-proxy (wgmma, TMA) reads (fence.proxy.async.shared::cta, §9.7.13.4).
 inline constexpr const char* kFenceProxyAsync = "tl.fence_proxy_async";
+/// tl.warpgroup_turn(kind): ping-pong of the two warpgroups of a 256-thread block around their
+/// wgmma issues (InjectPipelineTmaFragment.cpp), on named barriers 2 and 3 (bar.sync /
+/// bar.arrive id, 256; PTX ISA §9.7.13.1). kind is a StrImm: "begin" (before the loop: warpgroup
+/// 1 lets warpgroup 0 go first, then each waits for its turn), "wait" (wait for this warpgroup's
+/// turn), "pass" (give the turn to the other warpgroup), "end" (after the loop: warpgroup 0's last
+/// pass). It orders no memory access, only when each warpgroup issues: both interpreters run it
+/// as a no-op (their results cannot depend on it), and the arrivals balance on every trip count.
+inline constexpr const char* kWarpgroupTurn = "tl.warpgroup_turn";
 /// tl.wgmma_wait(C_addr, regs, n): wgmma.wait_group n, then the `regs` accumulator registers
 /// from C_addr are safe to read (§9.7.15.7).
 inline constexpr const char* kWgmmaWait = "tl.wgmma_wait";

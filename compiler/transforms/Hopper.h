@@ -80,6 +80,12 @@ std::optional<std::vector<FragmentTmaCopy>> fragmentTmaCopies(const ir::PrimFunc
 ir::Stmt injectTmaFragmentPipeline(const ir::ForNode& loop, const ir::PrimFuncNode& f, int64_t threads, const Target& target,
                                    ir::Attrs& attrs, std::map<const ir::BufferNode*, ir::Buffer>& staged);
 
+/// `body` without its tl.warpgroup_turn calls when a loop holding some of them also holds a
+/// block or named barrier (lowering put one there): the two warpgroups, each waiting for the
+/// other's turn at a different barrier, would never meet there. Else `body` itself. Called by
+/// insert-sync, after the last pass that adds barriers inside loops.
+ir::Stmt dropUnsafeWarpgroupTurns(const ir::Stmt& body);
+
 /// Index of the tensor map for (param, geometry, row dimension) in `attrs`, appending
 /// "tma_map.<i>" = {param, box inner, box outer, swizzle bytes, row dim} when new.
 int64_t tensorMapFor(ir::Attrs& attrs, int64_t param, const analysis::WgmmaTileGeometry& g, int rowDim);

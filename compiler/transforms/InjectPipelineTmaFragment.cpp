@@ -17,6 +17,27 @@
 //       tl.mbarrier_arrive(empty[k % S])                      # this thread is done with it
 //
 // issue(j) = elected expect_tx(full[stage], bytes of one stage) + one TMA load per tile.
+//
+// Warpgroup ping-pong (two warpgroups, T = 256, S >= 3, >= 2 wgmma gemms at the top of the
+// body; TILESCOPE_HOPPER_PINGPONG=0 turns it off): left alone, both warpgroups wait for the same
+// tile and so run in lockstep: both issue wgmma at once (the tensor cores busy, the FP32/MUFU
+// units idle), then both run the softmax at once (the tensor cores idle). The H200 run at
+// 3b4addf measured ~3500 SM cycles per 128x128 tile where the wgmma alone needs ~2050. With
+// tl.warpgroup_turn (named barriers, resources/ts_device/hopper.cuh) each warpgroup issues its
+// gemms only in its turn, and a turn spans the last gemm of iteration k-1 and the first of
+// iteration k (FlashAttention-3's warp-scheduler barriers), so one warpgroup's P V + Q K^T run
+// on the tensor cores while the other computes its softmax:
+//
+//   tl.warpgroup_turn("begin")                 # warpgroup 1 lets 0 go first; both wait their turn
+//   for k: <refill, lag 2>; wait full; ...; gemm_1; turn("pass"); ...; turn("wait"); gemm_2; ...
+//   tl.warpgroup_turn("end")                   # warpgroup 0's last pass (arrivals balance)
+//
+// The refill then lags two tiles: at iteration k it waits for tile k-2's stage (k >= 2) and
+// loads tile k+S-2 (k >= 1; the prologue loaded tiles 0..S-2). Lag 1 would deadlock: warpgroup
+// 0's elected thread would wait, inside its turn, for warpgroup 1 to release tile k-1, which
+// warpgroup 1 does in its next turn. Hence S >= 3 (lag 2 with 2 stages has nothing in flight).
+// A turn is no memory ordering: the interpreters run it as a no-op; insert-sync drops the turns
+// of a loop in which lowering put a block barrier (both warpgroups would have to meet there).
 // Why no block barrier in the loop: the tiles are written by the async proxy (TMA) and read by
 // the async proxy (wgmma), so no proxy fence is needed; the full barrier's wait orders the landed
 // data before the reads, and each fragment-path wgmma is waited to completion before its thread
@@ -26,6 +47,7 @@
 // needed three block barriers per iteration). Any trip count (1 included) and any S work: every
 // issued load is waited for in the loop, and stage s's two barriers complete one phase per use.
 #include <algorithm>
+#include <cstdlib>
 
 #include "compiler/analysis/WgmmaLayouts.h"
 #include "compiler/transforms/Hopper.h"
@@ -53,6 +75,43 @@ Stmt markOperandsReady(const Stmt& s) {
     a["wgmma_operands_ready"] = true;
     return std::make_shared<TileOpNode>(g->op, g->args, a, g->span);
 }
+
+/// A top-level fragment-path gemm split over two warpgroups.
+bool twoWarpgroupGemm(const Stmt& s) {
+    auto* g = as<TileOpNode>(s);
+    return g && g->op == TileOpKind::Gemm && attrBool(g->attrs, "wgmma_fragment", false) && attrInt(g->attrs, "wgmma_warpgroups", 0) == 2;
+}
+
+/// Whether the loop body `stmts` (the copies excluded) takes the warpgroup ping-pong of the
+/// header comment: 256 threads, S >= 3, at least two gemms, all of them top-level two-warpgroup
+/// fragment gemms, and nothing that lowers to a block barrier we can see at tile level (a shared
+/// write, an explicit barrier). insert-sync's check covers what lowering adds later.
+bool pingPongApplies(const std::vector<Stmt>& stmts, int64_t threads, int64_t S) {
+    const char* e = std::getenv("TILESCOPE_HOPPER_PINGPONG");
+    if ((e && *e == '0') || threads != 256 || S < 3) return false;
+    int top = 0, all = 0;
+    bool blocked = false;
+    for (auto& s : stmts) {
+        top += twoWarpgroupGemm(s);
+        walk(s, [&](const Stmt& x) {
+            if (auto* g = as<TileOpNode>(x)) {
+                if (g->op == TileOpKind::Gemm) {
+                    ++all;
+                    return;
+                }
+                for (size_t i = 0; i < g->args.size(); ++i)
+                    if (g->isRegion(i) && g->region(i).buffer->scope == Scope::Shared) blocked = true;
+            }
+            if (auto* st = as<StoreNode>(x); st && st->buffer->scope == Scope::Shared) blocked = true;
+            if (auto* ev = as<EvalNode>(x))
+                if (auto* c = dynamic_cast<const CallNode*>(ev->call.get()); c && (c->op == intrin::kSyncThreads || c->op == "named_barrier_arrive"))
+                    blocked = true;
+        });
+    }
+    return top >= 2 && top == all && !blocked;
+}
+
+Stmt turn(const char* kind, Span sp) { return intrinsicStmt(intrin::kWarpgroupTurn, {std::make_shared<StrImmNode>(kind, sp)}, sp); }
 
 }  // namespace
 
@@ -101,33 +160,89 @@ Stmt injectTmaFragmentPipeline(const ForNode& n, const PrimFuncNode& f, int64_t 
                             ifThen(lt(ps, n.extent), issue(add(n.min, ps), ps), nullptr, sp), {}, sp);
 
     auto* sq = as<SeqNode>(n.body);
-    std::vector<Stmt> stmts = sq ? sq->stmts : std::vector<Stmt>{n.body};
+    std::vector<Stmt> stmts, all = sq ? sq->stmts : std::vector<Stmt>{n.body};
+    for (auto& s : all) {
+        bool isCopy = false;
+        for (auto& c : *copies) isCopy = isCopy || s.get() == c.copy;
+        if (!isCopy) stmts.push_back(s);
+    }
+    const bool pingPong = pingPongApplies(stmts, threads, S);
+    // Refill lag L (header comment): at iteration k >= L-1, wait for tile k-L's stage (k >= L)
+    // and load tile k+S-L into it.
+    const int64_t L = pingPong ? 2 : 1;
     const Expr stage = floormod(rel, intImm(S));
-    const Expr prev = sub(rel, intImm(1));
-    Stmt refill = seq({ifThen(binary(BinOp::Ge, rel, intImm(1)),
+    const Expr prev = sub(rel, intImm(L));
+    Stmt refill = seq({ifThen(binary(BinOp::Ge, rel, intImm(L)),
                               intrinsicStmt(intrin::kMbarrierWait,
                                             {addr(empty, {floormod(prev, intImm(S))}), floormod(floordiv(prev, intImm(S)), intImm(2)), intImm(1)}, sp),
                               nullptr, sp),
-                       issue(add(k, intImm(S - 1)), floormod(add(rel, intImm(S - 1)), intImm(S)))},
+                       issue(add(k, intImm(S - L)), floormod(add(rel, intImm(S - L)), intImm(S)))},
                       sp);
-    std::vector<Stmt> body{ifThen(lt(add(rel, intImm(S - 1)), n.extent), refill, nullptr, sp),
+    Expr refillWhen = lt(add(rel, intImm(S - L)), n.extent);
+    if (L > 1) refillWhen = binary(BinOp::And, binary(BinOp::Ge, rel, intImm(L - 1)), refillWhen);
+    std::vector<Stmt> body{ifThen(refillWhen, refill, nullptr, sp),
                            intrinsicStmt(intrin::kMbarrierWait, {addr(full, {stage}), floormod(floordiv(rel, intImm(S)), intImm(2))}, sp)};
+    const int gemms = int(std::count_if(stmts.begin(), stmts.end(), twoWarpgroupGemm));
+    int gemmsSeen = 0;
     for (auto& s : stmts) {
-        bool isCopy = false;
-        for (auto& c : *copies) isCopy = isCopy || s.get() == c.copy;
-        if (!isCopy) body.push_back(markOperandsReady(restageTiles(s, local, stage)));
+        // Ping-pong: a turn ends after each gemm but the last and begins again before the next.
+        const bool gemm = pingPong && twoWarpgroupGemm(s);
+        if (gemm && gemmsSeen++ > 0) body.push_back(turn("wait", sp));
+        Stmt r = markOperandsReady(restageTiles(s, local, stage));
+        if (gemm && gemmsSeen < gemms) {
+            // A shared-A gemm passes the turn between its issue and its wait (LowerHopper.cpp).
+            auto* g = as<TileOpNode>(r);
+            if (g->isRegion(0) && g->region(0).buffer->scope == Scope::Shared) {
+                Attrs a = g->attrs;
+                a["warpgroup_pass"] = true;
+                r = std::make_shared<TileOpNode>(g->op, g->args, a, g->span);
+            } else {
+                body.push_back(r);
+                r = turn("pass", sp);
+            }
+        }
+        body.push_back(r);
     }
     body.push_back(intrinsicStmt(intrin::kMbarrierArrive, {addr(empty, {stage})}, sp));
     Attrs la;
     la["num_stages"] = S;
     la["tma_pipeline"] = true;
     la["ws_candidate"] = true;  // warp-specialize may give the refill a producer warpgroup
+    if (pingPong) la["warpgroup_pingpong"] = true;
     Stmt mainLoop = forLoop(k, n.min, n.extent, ForKind::Serial, seq(body, sp), la, sp);
+    if (pingPong) mainLoop = seq({turn("begin", sp), mainLoop, turn("end", sp)}, sp);
     return seq({std::make_shared<AllocNode>(full, nullptr, sp), std::make_shared<AllocNode>(empty, nullptr, sp),
                 intrinsicStmt(intrin::kMbarrierInit, {addr(full, {intImm(0)}), intImm(S)}, sp),
                 intrinsicStmt(intrin::kMbarrierInit, {addr(empty, {intImm(0)}), intImm(S), intImm(threads)}, sp),
                 intrinsicStmt(intrin::kFenceProxyAsync, {}, sp), intrinsicStmt(intrin::kSyncThreads, {}, sp), prologue, mainLoop},
                sp);
+}
+
+Stmt dropUnsafeWarpgroupTurns(const Stmt& body) {
+    auto callIn = [](const Stmt& x, auto pred) {
+        auto* ev = as<EvalNode>(x);
+        auto* c = ev ? dynamic_cast<const CallNode*>(ev->call.get()) : nullptr;
+        return c && pred(*c);
+    };
+    auto isTurn = [](const CallNode& c) { return c.op == intrin::kWarpgroupTurn; };
+    auto isBarrier = [](const CallNode& c) { return c.op == intrin::kSyncThreads || c.op == "named_barrier_arrive"; };
+    bool unsafe = false;
+    walk(body, [&](const Stmt& x) {
+        auto* f = as<ForNode>(x);
+        if (!f) return;
+        bool turns = false, barrier = false;
+        walk(f->body, [&](const Stmt& y) { turns |= callIn(y, isTurn), barrier |= callIn(y, isBarrier); });
+        unsafe |= turns && barrier;
+    });
+    if (!unsafe) return body;
+    struct Drop : Mutator {
+        Stmt visitEval(const EvalNode* n, const Stmt& self) override {
+            auto* c = dynamic_cast<const CallNode*>(n->call.get());
+            return c && c->op == intrin::kWarpgroupTurn ? nullptr : self;
+        }
+    };
+    Drop d;
+    return d.mutate(body);
 }
 
 }  // namespace ts::xform

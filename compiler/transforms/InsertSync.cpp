@@ -13,6 +13,7 @@
 #include "compiler/ir/IR.h"
 #include "compiler/ir/Intrinsics.h"
 #include "compiler/transforms/BlockUniform.h"
+#include "compiler/transforms/Hopper.h"
 #include "compiler/transforms/Passes.h"
 
 namespace ts::xform {
@@ -157,7 +158,8 @@ public:
 PrimFunc insertSync(const PrimFunc& f, PassContext&) {
     Syncer s;
     State st;
-    return withBody(f, s.run(f->body, st));
+    // A warpgroup ping-pong (InjectPipelineTmaFragment.cpp) cannot hold a block barrier.
+    return withBody(f, dropUnsafeWarpgroupTurns(s.run(f->body, st)));
 }
 
 }  // namespace ts::xform

@@ -56,10 +56,23 @@ Stmt lowerWgmmaFragment(Ctx& c, const TileOpNode& op) {
                                      intImm(N), intImm(K), intImm(wg), boolImm(tb)},
                                     op.span));
     } else {
+        // attr warpgroup_pass (InjectPipelineTmaFragment.cpp's ping-pong): the other warpgroup's
+        // turn begins as soon as this gemm is issued, not when it completes: committed with
+        // wait_group 1 (returns at once: the loop's earlier gemms were waited), the turn passed,
+        // then waited. Issued right before the wait, the bar.arrive also keeps its place in the
+        // SASS: a bar.arrive statement after the gemm's wait was sunk by ptxas below the register
+        // math that followed (the softmax), handing over the turn only after it.
+        const bool pass = attrBool(op.attrs, "warpgroup_pass", false);
         out.push_back(intrinsicStmt(intrin::kWgmmaSS,
                                     {regionBase(A), regionBase(B), addressOf(cf.regs, {intImm(0)}), intImm(M), intImm(N), intImm(K),
-                                     intImm(wg), boolImm(ta), boolImm(tb), intImm(0)},
+                                     intImm(wg), boolImm(ta), boolImm(tb), intImm(pass ? 1 : 0)},
                                     op.span));
+        if (pass) {
+            out.push_back(intrinsicStmt(intrin::kWarpgroupTurn, {std::make_shared<StrImmNode>("pass", op.span)}, op.span));
+            // (Not lowerWgmmaWait: that one is for the wgmma_c family; this accumulator has the
+            // mma.sync fragment layout, the same registers.)
+            out.push_back(intrinsicStmt(intrin::kWgmmaWait, {addressOf(cf.regs, {intImm(0)}), intImm(cf.layout->localSize), intImm(0)}, op.span));
+        }
     }
     return seq(out, op.span);
 }

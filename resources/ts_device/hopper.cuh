@@ -258,4 +258,29 @@ TS_D void wgmma_wait(float* acc) {
 #endif
 }
 
+/// Ping-pong of the two warpgroups of a 256-thread block (tl.warpgroup_turn; FlashAttention-3's
+/// warp-scheduler barriers): warpgroup w waits for its turn on named barrier 2 + w and passes the
+/// turn on 3 - w (bar.sync / bar.arrive id, 256: PTX ISA §9.7.13.1), so one warpgroup's wgmma
+/// runs while the other computes its softmax instead of both doing the same thing at once.
+/// Named barriers 0 (__syncthreads) and 1 (warp-specialize's consumer barrier) stay free.
+/// Immediate barrier ids (a warp-uniform branch): with an id in a register ptxas reserves all 16
+/// named barriers of the SM for the block ("used 16 barriers"), which caps blocks per SM.
+TS_D void warpgroup_turn_wait() {
+    if (threadIdx.x < 128) asm volatile("bar.sync 2, 256;" ::: "memory");
+    else asm volatile("bar.sync 3, 256;" ::: "memory");
+}
+TS_D void warpgroup_turn_pass() {
+    if (threadIdx.x < 128) asm volatile("bar.arrive 3, 256;" ::: "memory");
+    else asm volatile("bar.arrive 2, 256;" ::: "memory");
+}
+/// Before the loop: warpgroup 1 hands warpgroup 0 the first turn, then both wait for theirs.
+TS_D void warpgroup_turn_begin() {
+    if (threadIdx.x >= 128) asm volatile("bar.arrive 2, 256;" ::: "memory");
+    warpgroup_turn_wait();
+}
+/// After the loop: warpgroup 0's pass that warpgroup 1's last wait needs (arrivals balance).
+TS_D void warpgroup_turn_end() {
+    if (threadIdx.x < 128) asm volatile("bar.arrive 3, 256;" ::: "memory");
+}
+
 #endif  // TS_HOPPER

@@ -20,6 +20,7 @@
 #include "compiler/Compile.h"
 #include "profiler/cuda/Nvrtc.h"
 #include "tests/e2e/E2eTestUtil.h"
+#include "tests/e2e/ScopedEnv.h"
 
 namespace {
 
@@ -158,12 +159,7 @@ bool hasNote(const ts::CompileResult& r, const std::string& text) {
     return false;
 }
 
-/// Sets an environment variable for one scope (the measurement switches of the Hopper path).
-struct ScopedEnv {
-    std::string name;
-    ScopedEnv(const char* n, const char* v) : name(n) { setenv(n, v, 1); }
-    ~ScopedEnv() { unsetenv(name.c_str()); }
-};
+using ts::e2e::ScopedEnv;
 
 size_t count(const std::string& text, const std::string& what) {
     size_t n = 0;
