@@ -10,6 +10,7 @@
 #include "compiler/ir/IR.h"
 #include "compiler/ir/Intrinsics.h"
 #include "compiler/ir/NonNegative.h"
+#include "compiler/ir/Views.h"
 
 namespace ts::codegen {
 using namespace ts::ir;
@@ -116,6 +117,10 @@ private:
             if (auto* c = as<CallNode>(e); c && c->op == intrin::kAtomicPrev && c->args.size() == 3)
                 if (auto* l = as<LoadNode>(c->args[1])) w.insert(l->buffer.get());
         });
+        std::set<const BufferNode*> bases;  // a write through a view writes its tensor
+        for (auto* b : w)
+            if (auto* v = viewBase(m_f, *b)) bases.insert(v);
+        w.insert(bases.begin(), bases.end());
         return w;
     }
 
@@ -139,7 +144,13 @@ private:
         m_names[key] = cand;
         return cand;
     }
-    std::string name(const Buffer& b) { return uniqueName(b.get(), b->name); }
+    // A view (ir/Views.h) is its tensor's pointer: lower-to-threads has flattened its accesses
+    // through the view's own shape already.
+    std::string name(const Buffer& b) { return bufferName(b.get()); }
+    std::string bufferName(const BufferNode* b) {
+        if (auto* v = viewBase(m_f, *b)) return uniqueName(v, v->name);
+        return uniqueName(b, b->name);
+    }
     std::string name(const VarNode* v) { return uniqueName(v, v->name); }
 
     void kernel(const KernelNode& k) {
@@ -237,7 +248,7 @@ private:
         for (auto& a : plan.accesses) {
             if (!seen.insert(a.buffer).second) continue;
             if (!aligned.empty()) aligned += " && ";
-            aligned += "(reinterpret_cast<unsigned long long>(" + uniqueName(a.buffer, a.buffer->name) + ") % " +
+            aligned += "(reinterpret_cast<unsigned long long>(" + bufferName(a.buffer) + ") % " +
                        std::to_string(w * dtypeBytes(a.buffer->dtype)) + " == 0)";
         }
         line("if (" + aligned + ") {", n.span);
@@ -259,7 +270,7 @@ private:
         for (auto& a : plan.accesses) {
             const std::string ty = "ts_vec<" + std::string(cudaTypeName(a.buffer->dtype)) + ", " + std::to_string(w) + ">";
             const std::string reg = freshName(a.load ? "ld" : "st");
-            const std::string at = "&" + uniqueName(a.buffer, a.buffer->name) + "[" + expr(a.index) + "]";
+            const std::string at = "&" + bufferName(a.buffer) + "[" + expr(a.index) + "]";
             // A load under a uniform Select condition (a ragged row's bounds) is read only where
             // the condition holds; elsewhere the Select never uses the register.
             if (a.load && a.select) {
@@ -283,7 +294,7 @@ private:
         for (auto& a : plan.accesses)
             if (a.store)
                 line("*reinterpret_cast<ts_vec<" + std::string(cudaTypeName(a.buffer->dtype)) + ", " + std::to_string(w) + ">*>(&" +
-                         uniqueName(a.buffer, a.buffer->name) + "[" + expr(a.index) + "]) = " + storeReg + ";",
+                         bufferName(a.buffer) + "[" + expr(a.index) + "]) = " + storeReg + ";",
                      n.span);
         for (auto& a : plan.accesses)
             if (a.load) m_loadOverride.erase(a.load);

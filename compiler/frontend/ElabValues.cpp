@@ -95,12 +95,15 @@ std::optional<Value> BufferValue::getAttr(Interp& in, const std::string& name, S
     if (name == "ndim") return Value::integer(static_cast<int64_t>(buffer->rank()));
     if (name == "astype" && isVar)
         return astypeBuiltin(Value::ext(std::static_pointer_cast<ExtValue>(shared_from_this())));
-    if (name == "data")  // T.Tensor(shape, dtype, buf.data): a reshaped view of the same memory
-        throw CompileError(s,
-                           "'" + buffer->name +
-                               ".data' (a view of the tensor's memory) is not supported yet",
-                           "index the tensor itself, e.g. " + buffer->name +
-                               "[i // W, i % W] for a flattened view");
+    if (name == "data") {  // T.Tensor(shape, dtype, buf.data): a reshaped view of the memory
+        if (buffer->scope != ir::Scope::Global || isVar)
+            throw CompileError(s,
+                               "'" + buffer->name + ".data': a view of " +
+                                   ir::scopeName(buffer->scope) +
+                                   " memory is not supported yet (only of kernel tensors)",
+                               "index the buffer itself");
+        return Value::ext(std::make_shared<TensorDataRef>(buffer));
+    }
     return std::nullopt;
 }
 
@@ -291,7 +294,17 @@ std::optional<Value> TensorTypeCtor::call(Interp& in, CallArgs& a) {
         return makeTensorType(el, b[0], &st, b.get(2, Value::str("float32")), a.span, b.spans[0],
                               b.spans[2]);
     }
-    auto b = a.bind({"shape", "dtype"}, 1);
+    auto b = a.bind({"shape", "dtype", "data"}, 1);
+    if (b.has(2)) {  // T.Tensor(shape, dtype, A.data): a view of A's memory with this shape
+        auto* ref = b[2].extAs<TensorDataRef>();
+        if (!ref)
+            throw CompileError(b.spans[2], "T.Tensor(shape, dtype, data): data must be a kernel "
+                                           "tensor's .data, got " + ts::fe::typeName(b[2]));
+        ir::DType t = el.dtypeArg(b.get(1, Value::dtype(ref->buffer->dtype)), b.spans[1],
+                                  "T.Tensor dtype");
+        return el.tensorView(ref->buffer, b[0], b.spans[0], t, a.span, "T.Tensor(..., " +
+                                                                        ref->buffer->name + ".data)");
+    }
     return makeTensorType(el, b[0], nullptr, b.get(1, Value::str("float32")), a.span, b.spans[0],
                           b.spans[1]);
 }

@@ -123,6 +123,15 @@ public:
     std::string typeName() const override { return "TensorType"; }
 };
 
+/// `A.data` of a kernel tensor: its memory, for T.Tensor(shape, dtype, A.data) (a view).
+class TensorDataRef : public ExtValue {
+public:
+    explicit TensorDataRef(ir::Buffer b) : buffer(std::move(b)) {}
+    ir::Buffer buffer;
+    std::string typeName() const override { return "Var"; }
+    std::string repr() const override { return buffer->name + ".data"; }
+};
+
 /// T.Tensor / T.Buffer / T.StridedTensor themselves: callable (`T.Tensor((M, K), dtype)`) and
 /// subscriptable (`T.Tensor[(M, K), dtype]`).
 class TensorTypeCtor : public ExtValue {

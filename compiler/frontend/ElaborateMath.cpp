@@ -271,6 +271,7 @@ void Elaborator::installMath() {
 
     installLayouts();  // T.Layout, T.Fragment, T.annotate_layout, tilelang.layout
     installThreads();  // T.get_thread_binding, T.thread_binding, T.get_block_binding
+    installViews();    // T.reshape, T.view (T.Tensor(shape, dtype, A.data): ElabValues.cpp)
 
     // Registered names the IR cannot express yet: a clear "not supported" instead of "unknown".
     for (const auto& e : kLanguage) {

@@ -78,6 +78,11 @@ public:
     bool insideKernel() const { return m_insideKernel; }
     bool eagerMode() const { return m_eager; }
     const ParamBindings& bindings() const { return *m_bindings; }
+    /// A view of the kernel tensor `base`'s memory with `shape` (row-major) and dtype `t` (must
+    /// be base's): T.Tensor(shape, dtype, A.data), T.reshape, T.view. `fn` names the construct
+    /// in diagnostics. Returns the view as a buffer value (recorded in the attrs, ir/Views.h).
+    Value tensorView(const ir::Buffer& base, const Value& shape, Span shapeSpan, ir::DType t, Span s,
+                     const std::string& fn);
     /// Adds a Global tensor (prim_func parameter, eager annotation or T.empty output).
     ir::Buffer addParam(const std::string& name, const TensorType& t, Span s, bool output);
     /// Records a T.annotate_layout; a second annotation of the same buffer is an error naming
@@ -128,6 +133,7 @@ private:
     void installMath();        // ElaborateMath.cpp
     void installLayouts();     // ElaborateLayouts.cpp
     void installThreads();     // ElaborateThreads.cpp
+    void installViews();       // ElaborateViews.cpp
     /// Registers `T.<name>` in tilelang.language as a builtin calling `fn` with this elaborator
     /// (the callee name in diagnostics is "T.<name>"). ElaborateOps.cpp.
     void defineT(const std::string& name, std::function<Value(Elaborator&, CallArgs&)> fn);

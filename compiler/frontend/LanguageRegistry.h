@@ -97,7 +97,8 @@ inline constexpr LangEntry kLanguage[] = {
     {"atomic_min", LangKind::TileOp, "atomic_min(dst, value, return_prev=False)", "Atomic minimum of a scalar or tile."},
     {"atomic_addx2", LangKind::TileOp, "atomic_addx2(dst, value)", "Atomic add of 2 consecutive elements (last dimension)."},
     {"atomic_addx4", LangKind::TileOp, "atomic_addx4(dst, value)", "Atomic add of 4 consecutive elements (last dimension)."},
-    {"view", LangKind::Math, "view(buf, shape, dtype)", "A view of a buffer with another shape or dtype (not supported yet)."},
+    {"view", LangKind::Math, "view(buf, shape, dtype)", "A view of a kernel tensor's memory with another shape (same dtype; on-chip buffers not yet)."},
+    {"im2col", LangKind::TileOp, "im2col(img, col, nhw_step, c_step, kernel, stride, dilation, pad)", "Loads a tile of the im2col matrix of an NHWC image (implicit-GEMM convolution)."},
     {"print", LangKind::TileOp, "print(x, msg=\"\")", "Device printf (GPU) / debugger log (interpreter)."},
     // layouts
     {"annotate_layout", LangKind::Layout, "annotate_layout({buf: layout})", "Fixes buffer layouts before inference."},
@@ -128,7 +129,7 @@ inline constexpr LangEntry kLanguage[] = {
     {"get_thread_binding", LangKind::Math, "get_thread_binding(dim=0)", "The thread index along x, y or z (thread-level code: each thread runs it with its own index)."},
     {"get_thread_bindings", LangKind::Math, "get_thread_bindings()", "The thread indices (x, y, z)."},
     {"get_block_binding", LangKind::Math, "get_block_binding(dim=0)", "The block index along x, y or z."},
-    {"reshape", LangKind::Math, "reshape(buf, shape)", "A view of a buffer with another shape (not supported yet)."},
+    {"reshape", LangKind::Math, "reshape(buf, shape)", "A view of a kernel tensor's memory with another shape (on-chip buffers not yet)."},
     // synchronization (incl. Hopper)
     {"sync_threads", LangKind::Sync, "sync_threads(barrier_id=None, arrive_count=None)", "Block-wide barrier (__syncthreads), or named barrier bar.sync id, count."},
     {"named_barrier_arrive", LangKind::Sync, "named_barrier_arrive(barrier_id, arrive_count)", "Arrives on a named barrier without waiting (bar.arrive)."},

@@ -10,6 +10,7 @@
 #include "compiler/interp/Machine.h"
 #include "compiler/interp/ThreadMachine.h"
 #include "compiler/ir/Functor.h"
+#include "compiler/ir/Views.h"
 
 namespace ts::interp::detail {
 using namespace ts::ir;
@@ -74,6 +75,31 @@ BufferState& Machine::lookup(const BufferNode* b, const Span& at) {
             if (!s->live) break;
             return *s;
         }
+    if (const BufferNode* v = m_tileFunc ? viewBase(*m_tileFunc, *b) : nullptr) {
+        // A view (T.Tensor(shape, dtype, A.data), T.reshape of a tensor): the parameter's
+        // storage, addressed row-major through the view's own shape (ir/Views.h).
+        BufferState& base = lookup(v, at);
+        BufferState& st = stateFor(b);
+        int64_t numel = 1;
+        st.shape.clear();
+        for (auto& e : b->shape) {
+            int64_t v = evalI(e.get());
+            if (v < 0) fail(at, "view '" + b->name + "' has a negative extent " + std::to_string(v));
+            st.shape.push_back(v);
+            numel = v && numel > kMaxElements / v ? kMaxElements + 1 : numel * v;
+        }
+        if (numel > base.size)
+            fail(at, "view '" + b->name + "' of shape " + formatShape(st.shape) + " has " +
+                         std::to_string(numel) + " elements, more than '" + base.node->name + "' (" +
+                         std::to_string(base.size) + ")");
+        st.strides.assign(st.shape.size(), 1);
+        for (size_t d = st.shape.size(); d-- > 1;) st.strides[d - 1] = st.strides[d] * st.shape[d];
+        st.dtype = b->dtype;
+        st.data = base.data;
+        st.size = numel;
+        st.global = st.live = true;
+        return st;
+    }
     fail(at, "buffer '" + b->name + "' is used before its allocation in this block",
          "an alloc_shared/alloc_fragment/alloc_local must come before the buffer's first use "
          "inside T.Kernel");

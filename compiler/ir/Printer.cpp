@@ -5,7 +5,9 @@
 #include <sstream>
 
 #include "compiler/ir/Builder.h"
+#include "compiler/ir/Functor.h"
 #include "compiler/ir/Layout.h"
+#include "compiler/ir/Views.h"
 
 namespace ts::ir {
 namespace {
@@ -248,6 +250,36 @@ public:
                 for (size_t i = 0; i < n->blockVars.size(); ++i) vars += (i ? ", " : "") + n->blockVars[i]->name;
                 if (n->blockVars.size() == 1) vars += ",";
                 line(ind, "with T.Kernel(" + g + ", threads=" + th + ") as (" + vars + "):", s.get());
+                // Views of tensors (ir/Views.h) and thread indices have no statement of their
+                // own: declare the ones the body uses first, so the text re-parses.
+                std::vector<std::pair<const BufferNode*, const BufferNode*>> views;  // view, tensor
+                std::vector<bool> threadUsed(n->threadVars.size(), false);  // T.get_thread_binding
+                auto note = [&](const BufferNode* b) {
+                    const BufferNode* base = b && m_func ? viewBase(*m_func, *b) : nullptr;
+                    if (!base) return;
+                    for (auto& v : views)
+                        if (v.first == b) return;
+                    views.emplace_back(b, base);
+                };
+                walk(n->body,
+                     [&](const Stmt& st) {
+                         if (auto* w = as<StoreNode>(st)) note(w->buffer.get());
+                         if (auto* t = as<TileOpNode>(st))
+                             for (auto& a : t->args)
+                                 if (auto* r = std::get_if<Region>(&a)) note(r->buffer.get());
+                     },
+                     [&](const Expr& e) {
+                         if (auto* l = as<LoadNode>(e)) note(l->buffer.get());
+                         for (size_t d = 0; d < n->threadVars.size(); ++d)
+                             if (e.get() == n->threadVars[d].get()) threadUsed[d] = true;
+                     });
+                for (size_t d = 0; d < n->threadVars.size(); ++d)
+                    if (threadUsed[d])
+                        line(ind + 1, n->threadVars[d]->name + " = T.get_thread_binding(" + std::to_string(d) + ")", s.get());
+                for (auto [v, base] : views)
+                    line(ind + 1, v->name + " = T.Tensor(" + shapeTuple(v->shape) + ", " + dtypeLiteral(v->dtype) + ", " +
+                                      base->name + ".data)",
+                         s.get());
                 stmt(n->body, ind + 1);
                 break;
             }

@@ -13,7 +13,10 @@
 //  - loop_exit.py / loop_exit_threads.py: run-time `break` and `continue` in T.serial loops,
 //    block-uniform and different per thread;
 //  - thread_histogram.py: T.fill of a shared tile and scalar T.atomic_add per thread inside
-//    thread-level code.
+//    thread-level code;
+//  - tensor_view.py: T.Tensor(shape, dtype, X.data) and T.reshape(Y, shape) views of tensors;
+//  - conv_im2col.py: T.im2col + flattened filter/output views (TileLang's convolution
+//    example's form), checked against a float64 direct convolution computed here.
 // The tile-level interpreter runs a kernel that reads the thread index thread by thread
 // (Interpreter.h): T.fill and scalar atomics there run as the lowered code does them, any
 // other tile op is a diagnostic (last test).
@@ -22,6 +25,7 @@
 #include <gtest/gtest.h>
 
 #include "compiler/Compile.h"
+#include "compiler/ir/Printer.h"
 #include "profiler/cuda/Nvrtc.h"
 #include "tests/e2e/E2eTestUtil.h"
 
@@ -71,6 +75,8 @@ const char* kThreadMask = "tests/e2e/programs/thread_binding_mask.py";
 const char* kLoopExit = "tests/e2e/programs/loop_exit.py";
 const char* kLoopExitThreads = "tests/e2e/programs/loop_exit_threads.py";
 const char* kHistogram = "tests/e2e/programs/thread_histogram.py";
+const char* kView = "tests/e2e/programs/tensor_view.py";
+const char* kConv = "tests/e2e/programs/conv_im2col.py";
 
 const Case kWithReference[] = {
     {kBits, {}, "reinterpret_float32_fields"},
@@ -88,6 +94,8 @@ const Case kWithReference[] = {
     {kHistogram, {}, "fill_and_atomics_in_thread_code"},
     // More bins than elements per thread round; 64 threads.
     {kHistogram, {{"N", "100"}, {"bins", "40"}, {"threads", "64"}}, "fill_and_atomics_40_bins"},
+    {kView, {}, "tensor_views"},
+    {kView, {{"B", "4"}, {"R", "16"}, {"C", "96"}}, "tensor_views_full_tiles"},
 };
 const Case kAll[] = {
     {kBits, {}, "reinterpret_float32_fields"},
@@ -97,6 +105,9 @@ const Case kAll[] = {
     {kLoopExit, {}, "break_and_continue"},
     {kLoopExitThreads, {}, "break_per_thread"},
     {kHistogram, {}, "fill_and_atomics_in_thread_code"},
+    {kView, {}, "tensor_views"},
+    {kConv, {}, "conv_im2col"},
+    {kConv, {{"S", "2"}, {"D", "2"}, {"P", "2"}, {"H", "9"}, {"W", "7"}}, "conv_im2col_strided_dilated"},
 };
 
 std::string caseName(const ::testing::TestParamInfo<Case>& i) { return i.param.label; }
@@ -167,6 +178,75 @@ TEST(LangConstructsHand, ReinterpretGivesTheBitPatternsOnBothInterpreters) {
         EXPECT_EQ(args[6].data, fb) << "float32 -> int32, lowered=" << lowered;
         EXPECT_EQ(args[7].data, db) << "float64 -> int64, lowered=" << lowered;
         EXPECT_EQ(args[8].data, back) << "sign bit flipped through uint16, lowered=" << lowered;
+    }
+}
+
+// The printed tile IR of each program re-parses to the same text (views are declared at the
+// top of the kernel body, T.reinterpret prints its dtype, loop exits print as their flag).
+TEST_P(LangConstructs, PrintedIrRoundTrips) {
+    const Case& c = GetParam();
+    ts::CompileResult r = compileFor(c, "cuda:sm_80");
+    ASSERT_TRUE(r.ok) << diagText(r);
+    const std::string first = ts::ir::print(r.elaborated).text;
+    ts::CompileOptions opts;
+    opts.target = "cuda:sm_80";
+    ts::CompileResult again = ts::compile("printed.py", first, opts);
+    ASSERT_TRUE(again.ok) << diagText(again) << "\n" << first;
+    EXPECT_EQ(ts::ir::print(again.elaborated).text, first);
+}
+
+// T.im2col + views: a 3x3 convolution (and a stride-2, dilation-2, pad-2 one, and a 1x1) on
+// both interpreters against a float64 direct convolution of the same fp16 inputs.
+TEST(LangConstructsHand, Im2colConvolutionMatchesDirectFloat64Convolution) {
+    struct Shape {
+        int64_t N, C, H, W, F, K, S, D, P;
+    };
+    for (Shape g : {Shape{2, 32, 6, 5, 16, 3, 1, 1, 1}, Shape{1, 64, 9, 7, 16, 3, 2, 2, 2},
+                    Shape{3, 32, 4, 4, 32, 1, 1, 1, 0}}) {
+        std::map<std::string, std::string> params;
+        for (auto [k, v] : {std::pair{"N", g.N}, {"C", g.C}, {"H", g.H}, {"W", g.W}, {"F", g.F},
+                            {"K", g.K}, {"S", g.S}, {"D", g.D}, {"P", g.P}})
+            params[k] = std::to_string(v);
+        ts::CompileResult r = compileFor({kConv, params, "conv"}, "cuda:sm_80");
+        ASSERT_TRUE(r.ok) << diagText(r);
+        const int64_t OH = (g.H + 2 * g.P - g.D * (g.K - 1) - 1) / g.S + 1;
+        const int64_t OW = (g.W + 2 * g.P - g.D * (g.K - 1) - 1) / g.S + 1;
+        std::vector<double> img(g.N * g.H * g.W * g.C), flt(g.K * g.K * g.C * g.F);
+        for (size_t i = 0; i < img.size(); ++i) img[i] = double(int64_t(i * 37 % 19) - 9) / 8.0;
+        for (size_t i = 0; i < flt.size(); ++i) flt[i] = double(int64_t(i * 53 % 23) - 11) / 16.0;
+        using ts::ir::DType;
+        std::vector<ts::HostTensor> in = {ts::makeHostTensor(DType::Float16, {g.N, g.H, g.W, g.C}, img),
+                                          ts::makeHostTensor(DType::Float16, {g.K, g.K, g.C, g.F}, flt)};
+        std::vector<double> ref(g.N * OH * OW * g.F, 0.0);
+        double scale = 0;
+        for (int64_t n = 0; n < g.N; ++n)
+            for (int64_t oh = 0; oh < OH; ++oh)
+                for (int64_t ow = 0; ow < OW; ++ow)
+                    for (int64_t f = 0; f < g.F; ++f) {
+                        double acc = 0;
+                        for (int64_t kh = 0; kh < g.K; ++kh)
+                            for (int64_t kw = 0; kw < g.K; ++kw) {
+                                int64_t h = oh * g.S + kh * g.D - g.P, w = ow * g.S + kw * g.D - g.P;
+                                if (h < 0 || h >= g.H || w < 0 || w >= g.W) continue;
+                                for (int64_t c = 0; c < g.C; ++c)
+                                    acc += img[((n * g.H + h) * g.W + w) * g.C + c] *
+                                           flt[((kh * g.K + kw) * g.C + c) * g.F + f];
+                            }
+                        ref[((n * OH + oh) * OW + ow) * g.F + f] = acc;
+                        scale = std::max(scale, std::fabs(acc));
+                    }
+        ASSERT_GT(scale, 1.0);
+        for (bool lowered : {false, true}) {
+            std::string err;
+            auto args = runWith(r, in, lowered, &err);
+            ASSERT_TRUE(err.empty()) << (lowered ? "lowered: " : "tile: ") << err;
+            ASSERT_EQ(args[2].data.size(), ref.size());
+            double worst = 0;
+            for (size_t i = 0; i < ref.size(); ++i) worst = std::max(worst, std::fabs(args[2].data[i] - ref[i]));
+            // The inputs are exact in fp16, the products exact in fp32: only the fp16 output
+            // rounding (half an ulp of |out| <= scale) and fp32 summation remain.
+            EXPECT_LE(worst, scale * 1e-3) << "K=" << g.K << " S=" << g.S << " lowered=" << lowered;
+        }
     }
 }
 

@@ -1,0 +1,163 @@
+// Views of a kernel tensor's memory: T.Tensor(shape, dtype, A.data), T.reshape(A, shape) and
+// T.view(A, shape, dtype) (TileLang: a new Buffer over `src.data`). A view is a Global buffer
+// with its own row-major shape recorded as a view of the parameter (compiler/ir/Views.h): the interpreters
+// address the parameter's storage through it, codegen declares it as a pointer to the same
+// memory, and index lowering flattens through its own shape, so a T.copy of a region of the
+// view (conv's kernel_flat[k * bK, bx * bN]) is an ordinary rectangular copy. Views of on-chip
+// memory (shared, fragment, local) and views that change the dtype are diagnostics.
+// T.im2col reads a tile of the im2col matrix of an NHWC image through index arithmetic: it is
+// elaborated into a T.Parallel nest over the tile (TileLang lowers it to a TMA im2col load on
+// Hopper only; the element loop compiles for every target).
+#include "compiler/frontend/ElaborateOpsImpl.h"
+#include "compiler/ir/Views.h"
+
+namespace ts::fe::elab {
+
+Value Elaborator::tensorView(const ir::Buffer& base, const Value& shape, Span shapeSpan,
+                             ir::DType t, Span s, const std::string& fn) {
+    ir::Buffer root = base;  // a view of a view views the same tensor
+    if (auto it = m_funcAttrs.find(ir::viewAttrKey(base->name)); it != m_funcAttrs.end())
+        for (auto& p : m_params)
+            if (auto* n = std::get_if<std::string>(&it->second); n && p->name == *n) root = p;
+    if (base->scope != ir::Scope::Global)
+        throw CompileError(s,
+                           fn + ": a view of " + std::string(ir::scopeName(base->scope)) + " '" +
+                               base->name + "' is not supported yet (only of kernel tensors)",
+                           "index the buffer with the other shape's arithmetic, or copy it into a "
+                           "buffer of that shape");
+    if (!root->strides.empty())
+        throw CompileError(s, fn + ": '" + root->name + "' has explicit strides; a view needs a "
+                                                          "contiguous tensor");
+    if (t != root->dtype)
+        throw CompileError(s,
+                           fn + ": a view with another dtype (" +
+                               std::string(ir::dtypeName(root->dtype)) + " as " +
+                               std::string(ir::dtypeName(t)) + ") is not supported yet",
+                           "views keep the tensor's dtype; T.reinterpret converts single values");
+    std::vector<ir::Expr> sh = shapeArg(shape, shapeSpan, fn + " shape");
+    // TileLang asserts equal sizes; when both are compile-time constants, so do we.
+    std::optional<int64_t> viewElems = 1, baseElems = 1;
+    for (auto& e : sh)
+        viewElems = viewElems && ir::constInt(e) ? std::optional(*viewElems * *ir::constInt(e)) : std::nullopt;
+    for (auto& e : base->shape)
+        baseElems = baseElems && ir::constInt(e) ? std::optional(*baseElems * *ir::constInt(e)) : std::nullopt;
+    if (viewElems && baseElems && *viewElems != *baseElems)
+        throw CompileError(shapeSpan,
+                           fn + ": the view has " + std::to_string(*viewElems) + " elements but '" +
+                               base->name + "' has " + std::to_string(*baseElems),
+                           "a view covers the whole tensor with another shape");
+    std::string name = takePendingName();
+    auto view = std::make_shared<ir::BufferNode>(uniqueName(name.empty() ? base->name + "_view" : name),
+                                                 t, std::move(sh), ir::Scope::Global, s);
+    m_funcAttrs[ir::viewAttrKey(view->name)] = root->name;
+    return Value::ext(std::make_shared<BufferValue>(view, false));
+}
+
+namespace {
+
+/// An int32 compile-time-or-expression argument of T.im2col.
+ir::Expr intExpr(Elaborator& el, const Value& v, Span s, const std::string& what) {
+    ir::Expr e = el.toExpr(v, s, what);
+    if (!ir::isInt(e->dtype)) throw CompileError(s, "T.im2col: " + what + " must be an integer");
+    return ir::cast(ir::DType::Int32, e, s);
+}
+int64_t staticInt(const Value& v, Span s, const std::string& what, int64_t min) {
+    if (!v.isIntLike() || v.asInt() < min)
+        throw CompileError(s, "T.im2col: " + what + " must be a compile-time integer >= " +
+                                  std::to_string(min) + ", got " + repr(v));
+    return v.asInt();
+}
+
+/// T.im2col(img, col, nhw_step, c_step, kernel, stride, dilation, pad): col[m, k] = the im2col
+/// matrix of img (N, H, W, C) at row nhw_step * bM + m (output pixel n, oh, ow; OH/OW from
+/// the convolution arithmetic) and column c_step * bK + k (kh, kw, c, channel fastest), i.e.
+/// img[n, oh*stride + kh*dilation - pad, ow*stride + kw*dilation - pad, c], 0 outside the image
+/// or past the last pixel.
+Value opIm2col(Elaborator& el, CallArgs& a) {
+    auto b = a.bind({"img", "col", "nhw_step", "c_step", "kernel", "stride", "dilation", "pad",
+                     "eviction_policy", "annotations"},
+                    8);
+    el.requireKernel(a.span, "T.im2col");
+    auto* img = b[0].extAs<BufferValue>();
+    auto* col = b[1].extAs<BufferValue>();
+    if (!img || img->isVar || img->buffer->scope != ir::Scope::Global || img->buffer->rank() != 4)
+        throw CompileError(b.spans[0], "T.im2col: img must be a 4-D kernel tensor (N, H, W, C)");
+    if (!col || col->isVar || col->buffer->rank() != 2 || col->buffer->scope == ir::Scope::Global)
+        throw CompileError(b.spans[1], "T.im2col: col must be a 2-D shared or fragment tile "
+                                       "(output pixels x kernel taps)");
+    const ir::Buffer I = img->buffer, C = col->buffer;
+    auto bM = ir::constInt(C->shape[0]), bK = ir::constInt(C->shape[1]);
+    if (!bM || !bK) throw CompileError(b.spans[1], "T.im2col: col must have a constant shape");
+    const int64_t KH = staticInt(b[4], b.spans[4], "kernel", 1);
+    const int64_t S = staticInt(b[5], b.spans[5], "stride", 1);
+    const int64_t D = staticInt(b[6], b.spans[6], "dilation", 1);
+    const int64_t P = staticInt(b[7], b.spans[7], "pad", 0);
+    const Span sp = a.span;
+    auto imm = [&](int64_t v) { return ir::intImm(v, sp); };
+    auto bin = [&](ir::BinOp op, ir::Expr x, ir::Expr y) { return ir::binary(op, std::move(x), std::move(y), sp); };
+    using O = ir::BinOp;
+    ir::Expr N = I->shape[0], H = I->shape[1], W = I->shape[2], Ch = I->shape[3];
+    // Output extent of a dimension of `n` pixels: (n + 2P - D(KH-1) - 1) // S + 1.
+    auto outDim = [&](const ir::Expr& n) {
+        return bin(O::Add, bin(O::FloorDiv, bin(O::Add, n, imm(2 * P - D * (KH - 1) - 1)), imm(S)), imm(1));
+    };
+    ir::Expr OH = outDim(H), OW = outDim(W);
+    ir::Var m = ir::makeVar(el.uniqueName("im2col_m"), ir::DType::Int32, sp);
+    ir::Var k = ir::makeVar(el.uniqueName("im2col_k"), ir::DType::Int32, sp);
+    ir::Expr p = bin(O::Add, bin(O::Mul, intExpr(el, b[2], b.spans[2], "nhw_step"), imm(*bM)), m);
+    ir::Expr q = bin(O::Add, bin(O::Mul, intExpr(el, b[3], b.spans[3], "c_step"), imm(*bK)), k);
+    ir::Expr ow = bin(O::FloorMod, p, OW), oh = bin(O::FloorMod, bin(O::FloorDiv, p, OW), OH);
+    ir::Expr n = bin(O::FloorDiv, p, bin(O::Mul, OW, OH));
+    ir::Expr c = bin(O::FloorMod, q, Ch), kw = bin(O::FloorMod, bin(O::FloorDiv, q, Ch), imm(KH));
+    ir::Expr kh = bin(O::FloorDiv, q, bin(O::Mul, Ch, imm(KH)));
+    ir::Expr h = bin(O::Sub, bin(O::Add, bin(O::Mul, oh, imm(S)), bin(O::Mul, kh, imm(D))), imm(P));
+    ir::Expr w = bin(O::Sub, bin(O::Add, bin(O::Mul, ow, imm(S)), bin(O::Mul, kw, imm(D))), imm(P));
+    auto within = [&](const ir::Expr& x, const ir::Expr& hi) {
+        return ir::logicalAnd(bin(O::Ge, x, imm(0)), bin(O::Lt, x, hi), sp);
+    };
+    ir::Expr inside = ir::logicalAnd(ir::logicalAnd(within(h, H), within(w, W), sp),
+                                     ir::logicalAnd(bin(O::Lt, n, N), bin(O::Lt, kh, imm(KH)), sp), sp);
+    // Clamped indices: the load stays inside the image even where the select discards it.
+    auto clamp = [&](const ir::Expr& x, const ir::Expr& hi) {
+        return bin(O::Min, bin(O::Max, x, imm(0)), bin(O::Sub, hi, imm(1)));
+    };
+    ir::Expr v = ir::load(I, {clamp(n, N), clamp(h, H), clamp(w, W), c}, sp);
+    ir::Expr zero = ir::isFloat(I->dtype) ? ir::floatImm(0.0, I->dtype, sp) : ir::intImm(0, sp, I->dtype);
+    ir::Stmt st = ir::store(C, {m, k}, ir::cast(C->dtype, ir::select(inside, v, zero, sp), sp), sp);
+    el.emit(ir::forLoop(m, imm(0), imm(*bM), ir::ForKind::Parallel,
+                        ir::forLoop(k, imm(0), imm(*bK), ir::ForKind::Parallel, st, {}, sp), {}, sp));
+    el.noteWrite(C);
+    return Value::none();
+}
+
+}  // namespace
+
+void Elaborator::installViews() {
+    defineT("im2col", opIm2col);
+    defineT("c2d_im2col", opIm2col);
+    defineT("reshape", [](Elaborator& el, CallArgs& a) {
+        auto b = a.bind({"src", "shape"}, 2);
+        auto* src = b[0].extAs<BufferValue>();
+        if (!src || src->isVar)
+            throw CompileError(b.spans[0], "T.reshape: src must be a buffer, got " + typeName(b[0]));
+        return el.tensorView(src->buffer, b[1], b.spans[1], src->buffer->dtype, a.span, "T.reshape");
+    });
+    defineT("view", [](Elaborator& el, CallArgs& a) {
+        auto b = a.bind({"src", "shape", "dtype"}, 1);
+        auto* src = b[0].extAs<BufferValue>();
+        if (!src || src->isVar)
+            throw CompileError(b.spans[0], "T.view: src must be a buffer, got " + typeName(b[0]));
+        const ir::Buffer& buf = src->buffer;
+        Value shape = b.has(1) && !b[1].isNone() ? b[1] : Value();
+        if (shape.isNone()) {
+            std::vector<Value> dims;
+            for (auto& d : buf->shape) dims.push_back(el.wrap(d));
+            shape = Value::tuple(std::move(dims));
+        }
+        ir::DType t = b.has(2) && !b[2].isNone() ? el.dtypeArg(b[2], b.spans[2], "T.view dtype")
+                                                 : buf->dtype;
+        return el.tensorView(buf, shape, b.has(1) ? b.spans[1] : a.span, t, a.span, "T.view");
+    });
+}
+
+}  // namespace ts::fe::elab
