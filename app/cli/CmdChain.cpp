@@ -168,7 +168,7 @@ std::optional<ChainRun> execute(std::vector<Step>& steps, const std::vector<Bind
             }
             for (auto& o : res.outputs) outs.push_back(std::move(o.tensor));
         } else {
-            auto o = runInterp(r, set.tensors, why, dev == Device::Lowered);
+            auto o = runInterp(r, set.tensors, why, dev == Device::Lowered, /*interactive=*/true);
             if (!o) {
                 std::cerr << "tilec: error: " << st.name << ": " << why << "\n";
                 return std::nullopt;

@@ -5,12 +5,16 @@
 #include <cstdio>
 #include <ctime>
 #include <fstream>
+#include <iomanip>
 #include <iostream>
+#include <optional>
 
 #include <nlohmann/json.hpp>
+#include <unistd.h>
 
 #include "app/cli/Commands.h"
 #include "app/cli/GpuWorker.h"
+#include "app/cli/InterpProgress.h"
 #include "app/cli/Record.h"
 #include "app/cli/RunSupport.h"
 #include "profiler/check/InputRules.h"
@@ -176,7 +180,8 @@ rt::RunRequest requestFor(const CompileResult& r, const rt::InputSet& set,
 /// elaborated IR.
 std::optional<std::vector<HostTensor>> runInterp(const CompileResult& r,
                                                  const std::vector<HostTensor>& inputs,
-                                                 std::string& why, bool lowered) {
+                                                 std::string& why, bool lowered,
+                                                 bool interactive) {
     std::vector<HostTensor> args = inputs;
     for (size_t i = 0; i < args.size(); ++i)
         if (r.kernel.args[i].isOutput && !args[i].hasData()) {  // zero-started outputs keep theirs
@@ -193,8 +198,34 @@ std::optional<std::vector<HostTensor>> runInterp(const CompileResult& r,
         for (const CompileResult& l : r.launches) steps.push_back(&l.lowered);
     else
         steps.push_back(lowered ? &r.lowered : &r.elaborated);
-    for (const ir::PrimFunc* f : steps) {
+    std::optional<InterruptGuard> ctrlC;
+    std::optional<InterpProgress> progress;
+    auto t0 = std::chrono::steady_clock::now();
+    if (interactive) {
+        ctrlC.emplace();
+        io.cancel = ctrlC->cancelFlag();
+        if (progressWanted()) progress.emplace(std::cerr, isatty(STDERR_FILENO) != 0);
+    }
+    for (size_t step = 0; step < steps.size(); ++step) {
+        const ir::PrimFunc* f = steps[step];
+        if (progress)
+            io.onBlock = [&](int64_t done, int64_t total) {
+                progress->update(done, total, int(step) + 1, int(steps.size()));
+            };
         auto res = lowered ? interp::runLowered(*f, args, io) : interp::run(*f, args, io);
+        if (progress) progress->finish();
+        if (!res.ok && ctrlC && ctrlC->interrupted()) {
+            // The user's Ctrl-C, not the kernel's failure: say how far it got and stop.
+            double s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+            std::cerr << "tilec: stopped (Ctrl-C) after " << res.blocksRun
+                      << (progress && progress->total() > 0
+                              ? " of " + std::to_string(progress->total())
+                              : std::string())
+                      << " blocks" << (steps.size() > 1 ? " of launch " + std::to_string(step + 1) : "")
+                      << " on the interpreter (" << std::fixed << std::setprecision(1) << s
+                      << " s); smaller --param sizes run faster\n";
+            std::exit(130);
+        }
         if (!res.ok) {
             why = res.error ? formatDiagnostic(*res.error, r.source.get()) : "interpreter failed";
             return std::nullopt;
@@ -455,7 +486,7 @@ int runRun(const RunCommand& c) {
         if (c.interp.empty() && !hip)
             std::cout << "no GPU (" << why << "): running on the CPU interpreter\n";
         auto t0 = std::chrono::steady_clock::now();
-        auto o = runInterp(*r, set.tensors, why, lowered);
+        auto o = runInterp(*r, set.tensors, why, lowered, /*interactive=*/true);
         if (!o) {
             printRunError(why);
             if (why.find("out-of-bounds") != std::string::npos)

@@ -54,8 +54,12 @@ rt::RunRequest requestFor(const CompileResult& r, const rt::InputSet& set,
 /// Runs `r` on the tile-level interpreter (elaborated IR), or the thread-level one on the lowered
 /// IR when `lowered` (every launch in order for a several-block result), with `inputs` = all kernel arguments in order (outputs without data are
 /// NaN-poisoned). Returns the outputs in signature order; nullopt with `why` on failure.
+/// `interactive` (the run the user waits for, not a reference or a tune variant): progress on
+/// stderr after 2 s (a terminal, or TILEC_PROGRESS=1) and Ctrl-C stops the run with a message
+/// and exit status 130 (app/cli/InterpProgress.h).
 std::optional<std::vector<HostTensor>> runInterp(const CompileResult& r,
                                                  const std::vector<HostTensor>& inputs,
-                                                 std::string& why, bool lowered = false);
+                                                 std::string& why, bool lowered = false,
+                                                 bool interactive = false);
 
 }  // namespace ts::cli

@@ -361,6 +361,7 @@ void Machine::execKernel(const KernelNode* k) {
             if (!b->global) b->live = false;
         exec(k->body.get());
         ++m_blocksRun;
+        if (m_opts.onBlock) m_opts.onBlock(lin + 1, total);
     }
     m_inKernel = false;
     unbind(mark);

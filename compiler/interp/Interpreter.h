@@ -10,6 +10,7 @@
 // reference semantics that `tilec run --check interp`, the e2e tests and the debugger rely on.
 #pragma once
 #include <atomic>
+#include <functional>
 #include <cstdint>
 #include <optional>
 #include <string>
@@ -34,6 +35,10 @@ struct InterpOptions {
     /// may be left out (empty vector): it is bound from the argument's shape; a given value
     /// must agree with that shape.
     std::vector<double> scalars;
+    /// Called after each block that ran to completion with (blocks of the current T.Kernel
+    /// done, its grid size): tilec's progress line on long runs (app/cli/InterpProgress.h).
+    /// Runs on the interpreting thread; may be empty.
+    std::function<void(int64_t done, int64_t total)> onBlock;
 };
 
 /// Outcome of run(). On error the outputs hold whatever the blocks run so far wrote.

@@ -105,6 +105,7 @@ void ThreadMachine::execKernelT(const KernelNode* k) {
             throw;
         }
         ++m_blocksRun;
+        if (m_opts.onBlock) m_opts.onBlock(lin + 1, total);
     }
     m_inKernel = false;
     unbind(mark);
