@@ -80,6 +80,14 @@ QVariant CompareTableModel::data(const QModelIndex& index, int role) const {
     const auto& row = m_compare->rows()[size_t(index.row())];
     const int c = index.column();
     if (c == 0) {
+        if (row.unchecked()) {
+            // As `tilec tune` prints it: ran, but no reference checked the result.
+            if (role == Qt::DisplayRole || role == Qt::UserRole) return tr("unchecked");
+            if (role == Qt::ToolTipRole)
+                return tr("ran, but its result was not checked (no reference): never the best");
+            if (role == Qt::ForegroundRole) return QColor("#9a6700");
+            return {};
+        }
         if (role == Qt::DisplayRole || role == Qt::UserRole) return q(row.status);
         if (role == Qt::ToolTipRole && !row.reason.empty()) return q(row.reason);
         if (role == Qt::ForegroundRole && !row.ok()) return QColor("#cf222e");
@@ -330,14 +338,19 @@ void ComparePanel::showResultSet(int index) {
     setChartColumn(0);
     const int best = m_compare->bestRow(0);
     m_roofline->setRoofline(viz::rooflineOf(*m_compare), best);
-    size_t failed = 0;
-    for (const auto& r : m_compare->rows()) failed += !r.ok();
-    m_status->setText(
-        tr("%1 variants, %2 failed%3. Select two rows to diff their IR and CUDA.")
-            .arg(m_compare->rows().size())
-            .arg(failed)
-            .arg(best >= 0 ? tr("; best time: %1").arg(q(m_compare->rows()[size_t(best)].label))
-                           : QString()));
+    size_t failed = 0, unchecked = 0;
+    for (const auto& r : m_compare->rows()) failed += !r.ok(), unchecked += r.unchecked();
+    QString bestText;
+    if (best >= 0)
+        bestText = tr("; best time: %1").arg(q(m_compare->rows()[size_t(best)].label));
+    else if (unchecked > 0)
+        bestText = tr("; no best time: %1 unchecked (no reference to check them against; add a "
+                      "ref_program or tune with --ref)")
+                       .arg(unchecked);
+    m_status->setText(tr("%1 variants, %2 failed%3. Select two rows to diff their IR and CUDA.")
+                          .arg(m_compare->rows().size())
+                          .arg(failed)
+                          .arg(bestText));
 }
 
 void ComparePanel::setBaselineRow(int comboIndex) {

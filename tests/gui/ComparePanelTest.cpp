@@ -6,6 +6,7 @@
 // diff of two selected variants. Also: a sweep typed in the panel runs the real tilec tune (on
 // the interpreter) and shows its session; Export writes CSV/JSON; the roofline of GPU-timed
 // profile records. With TS_COMPARE_SHOT=FILE.png it also saves a screenshot.
+#include <QDir>
 #include <QFile>
 #include <QListWidget>
 #include <QSortFilterProxyModel>
@@ -101,6 +102,70 @@ private slots:
         QVERIFY(p.loadStore(kStore));
         QVERIFY2(p.minimumSizeHint().width() <= 700,
                  qPrintable(QString::number(p.minimumSizeHint().width())));
+    }
+
+    void uncheckedVariantsAreNeverTheBest() {
+        // Fresh-user defect D24: the fastest of a session's variants that no reference checked
+        // (record "check": "skipped") was called "best time" and painted green; `tilec tune`
+        // says "unchecked" and picks only checked ones. The fixture's records, with the fastest
+        // one's check removed, then every one's. TS_COMPARE_UNCHECKED_SHOT=FILE.png saves it.
+        QFile f(kStore);
+        QVERIFY(f.open(QIODevice::ReadOnly));
+        std::vector<nlohmann::json> recs;
+        for (const QByteArray& line : f.readAll().split('\n'))
+            if (!line.trimmed().isEmpty()) recs.push_back(nlohmann::json::parse(line.toStdString()));
+        size_t fastest = recs.size();
+        for (size_t i = 0; i < recs.size(); ++i)
+            if (recs[i]["status"] == "ok" &&
+                (fastest == recs.size() || recs[i]["time_ms"] < recs[fastest]["time_ms"]))
+                fastest = i;
+        QVERIFY(fastest < recs.size());
+        const std::string fastestLabel = viz::VariantCompare(std::vector<nlohmann::json>{recs[fastest]}).rows()[0].label;
+        auto writeStore = [&](const QString& path) {
+            QFile out(path);
+            QVERIFY(out.open(QIODevice::WriteOnly | QIODevice::Truncate));
+            for (const auto& r : recs) out.write(QByteArray::fromStdString(r.dump() + "\n"));
+        };
+        const QString dir = QDir::temp().filePath("ts_compare_unchecked");
+        QDir().mkpath(dir);
+
+        recs[fastest]["check"] = "skipped";
+        writeStore(dir + "/one.jsonl");
+        Session s;
+        ComparePanel p(s);
+        p.resize(1500, 700);
+        QVERIFY(p.loadStore(dir + "/one.jsonl"));
+        const viz::VariantCompare* c = p.compare();
+        const int time = c->column("time_ms");
+        const int row = rowWith(*c, {fastestLabel.c_str()});
+        QVERIFY(row >= 0);
+        QCOMPARE(p.model()->data(p.model()->index(row, 0), Qt::DisplayRole).toString(),
+                 QString("unchecked"));
+        const int best = c->bestRow(time);
+        QVERIFY(best >= 0 && best != row);
+        QVERIFY(c->rows()[size_t(best)].values[size_t(time)] >
+                c->rows()[size_t(row)].values[size_t(time)]);
+        QVERIFY(p.model()->data(p.model()->index(row, CompareTableModel::kFixedColumns + time),
+                                Qt::BackgroundRole)
+                    .isNull());
+        QVERIFY(p.statusText().contains(
+            QString::fromStdString("best time: " + c->rows()[size_t(best)].label)));
+
+        for (auto& r : recs)
+            if (r["status"] == "ok") r["check"] = "skipped";
+        writeStore(dir + "/all.jsonl");
+        QVERIFY(p.loadStore(dir + "/all.jsonl"));
+        c = p.compare();
+        QCOMPARE(c->bestRow(time), -1);
+        QCOMPARE(p.chart()->best(), -1);
+        QVERIFY2(p.statusText().contains("no best time: 12 unchecked (no reference"),
+                 qPrintable(p.statusText()));
+        QVERIFY(!p.statusText().contains("; best time:"));
+        if (const QString shot = qEnvironmentVariable("TS_COMPARE_UNCHECKED_SHOT"); !shot.isEmpty()) {
+            p.show();
+            QTest::qWait(300);
+            QVERIFY(p.grab().save(shot, "PNG"));
+        }
     }
 
     void deltasAgainstABaseline() {

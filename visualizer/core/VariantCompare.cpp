@@ -92,6 +92,8 @@ int VariantCompare::bestRow(int col) const {
         if (!m_rows[i].ok() || std::isnan(v)) continue;
         // A variant whose result was wrong never counts as best (check "fail" keeps status).
         if (m_rows[i].record.value("check", std::string("pass")) == "fail") continue;
+        // Nor does one nothing checked (no reference): it may be fast because it is wrong.
+        if (m_rows[i].unchecked()) continue;
         const double b = best < 0 ? 0 : m_rows[static_cast<size_t>(best)].values[static_cast<size_t>(col)];
         if (best < 0 || (lower ? v < b : v > b)) best = static_cast<int>(i);
     }

@@ -35,6 +35,9 @@ struct CompareRow {
     std::string status;  ///< "ok", "wrong_result", "fault", ...
     std::string reason;
     bool ok() const { return status == "ok"; }
+    /// Ran, but nothing checked its result (record "check": "skipped": no reference). A fast
+    /// wrong result looks the same, so such a row is never the best (as in `tilec tune`).
+    bool unchecked() const { return ok() && record.value("check", std::string()) == "skipped"; }
     std::vector<double> values;  ///< one per column
 };
 
@@ -48,7 +51,8 @@ public:
     const std::vector<CompareRow>& rows() const { return m_rows; }
     /// Index of the column `key`, or -1.
     int column(const std::string& key) const;
-    /// Row with the best value in `column` among ok rows (lower or higher per the column), or -1.
+    /// Row with the best value in `column` among ok rows whose result was checked (not
+    /// unchecked(), check not "fail"; lower or higher per the column), or -1.
     int bestRow(int column) const;
     /// (value - baseline) / baseline of row `row` in `column` against row `baseline`; nullopt
     /// where either value is missing or the baseline is 0.
