@@ -6,26 +6,12 @@
 #include <optional>
 #include <set>
 
+#include "compiler/frontend/AstNames.h"
 #include "compiler/frontend/Module.h"
 
 namespace ts::fe {
 
 namespace {
-
-std::string dotted(const ast::Expr* e) {
-    if (auto n = ast::as<ast::Name>(e)) return n->id;
-    if (auto a = ast::as<ast::Attribute>(e)) {
-        std::string base = dotted(a->value);
-        return base.empty() ? "" : base + "." + a->attr;
-    }
-    return "";
-}
-
-bool isMainGuardStmt(const ast::Stmt* s) {
-    auto i = ast::as<ast::If>(s);
-    auto c = i ? ast::as<ast::Compare>(i->test) : nullptr;
-    return c && ast::as<ast::Name>(c->left) && ast::as<ast::Name>(c->left)->id == "__name__";
-}
 
 /// A value a parameter can take from the command line too (numbers, strings, dtypes, tuples).
 bool isParamValue(const Value& v) {
@@ -66,7 +52,7 @@ public:
     KernelCallSite find() {
         // Module level: the globals are execTopLevel's (quickstart's `M = 1024` is there).
         for (const ast::Stmt* s : m_mod.body) {
-            if (isMainGuardStmt(s) || ast::as<ast::FunctionDef>(s) || ast::as<ast::ClassDef>(s))
+            if (isMainGuard(s) || ast::as<ast::FunctionDef>(s) || ast::as<ast::ClassDef>(s))
                 continue;
             if (callsIn(s, m_globals, "module level", 0)) return m_found;
             // Module-level tensors: execTopLevel left them poisoned; keep their shapes.
@@ -74,7 +60,7 @@ public:
                 recordTensorShape(a->targets[0], a->value, m_globals);
         }
         for (const ast::Stmt* s : m_mod.body)
-            if (isMainGuardStmt(s)) {
+            if (isMainGuard(s)) {
                 if (walk(ast::as<ast::If>(s)->body, newFrame(), "__main__", 0)) return m_found;
             }
         return {};
@@ -187,11 +173,11 @@ private:
             call = inner;
         }
         auto name = ast::as<ast::Name>(target);
-        if (!call || !name || call->args.empty() || !isTensorMaker(dotted(call->func))) return;
+        if (!call || !name || call->args.empty() || !isTensorMaker(dottedName(call->func))) return;
         std::vector<Value> dims;
         try {
             // torch.full(size, fill) and torch.randint(low, high, size): only the size.
-            std::string last = dotted(call->func);
+            std::string last = dottedName(call->func);
             last = last.substr(last.rfind('.') + 1);
             std::vector<const ast::Expr*> sizeArgs(call->args.begin(), call->args.end());
             if (last == "full") sizeArgs = {call->args.front()};

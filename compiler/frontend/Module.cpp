@@ -4,6 +4,7 @@
 #include <functional>
 #include <map>
 
+#include "compiler/frontend/AstNames.h"
 #include "compiler/frontend/ImportCheck.h"
 #include "compiler/frontend/Parser.h"
 
@@ -12,15 +13,6 @@ namespace ts::fe {
 namespace {
 
 // ---- syntactic helpers -------------------------------------------------------------------------
-
-std::string dottedName(const ast::Expr* e) {
-    if (auto n = ast::as<ast::Name>(e)) return n->id;
-    if (auto a = ast::as<ast::Attribute>(e)) {
-        std::string base = dottedName(a->value);
-        return base.empty() ? "" : base + "." + a->attr;
-    }
-    return "";
-}
 
 /// Import aliases of a file: local name -> canonical dotted module path.
 class Aliases {
@@ -137,13 +129,6 @@ bool isCallTo(const ast::Expr* e, const Aliases& al, std::string_view last) {
     if (!c) return false;
     std::string name = al.canonical(dottedName(c->func));
     return name.rfind("tilelang.language.", 0) == 0 && endsWithName(name, last);
-}
-
-bool isMainGuard(const ast::Stmt* s) {
-    auto i = ast::as<ast::If>(s);
-    if (!i) return false;
-    auto c = ast::as<ast::Compare>(i->test);
-    return c && ast::as<ast::Name>(c->left) && ast::as<ast::Name>(c->left)->id == "__name__";
 }
 
 // Expressions safe to evaluate while looking for flops/bytes: arithmetic over names and

@@ -1,0 +1,27 @@
+// Small syntactic helpers shared by the file-level analyses (Module.cpp, KernelCallSite.cpp).
+#pragma once
+#include <string>
+
+#include "compiler/frontend/Ast.h"
+
+namespace ts::fe {
+
+/// `a.b.c` for a Name/Attribute chain; "" for anything else (a call, a subscript).
+inline std::string dottedName(const ast::Expr* e) {
+    if (auto n = ast::as<ast::Name>(e)) return n->id;
+    if (auto a = ast::as<ast::Attribute>(e)) {
+        std::string base = dottedName(a->value);
+        return base.empty() ? "" : base + "." + a->attr;
+    }
+    return "";
+}
+
+/// `if __name__ == "__main__":` (any comparison of __name__).
+inline bool isMainGuard(const ast::Stmt* s) {
+    auto i = ast::as<ast::If>(s);
+    if (!i) return false;
+    auto c = ast::as<ast::Compare>(i->test);
+    return c && ast::as<ast::Name>(c->left) && ast::as<ast::Name>(c->left)->id == "__name__";
+}
+
+}  // namespace ts::fe
