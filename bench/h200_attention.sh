@@ -26,7 +26,11 @@ set -u
 OUT=${OUT:-/tmp/out}; mkdir -p "$OUT"; export TILESCOPE_CACHE_DIR=${TILESCOPE_CACHE_DIR:-/tmp/tscache}
 # The worker kills a kernel that runs longer than this (a hang of the ping-pong's named barriers
 # would otherwise hold the GPU for the default 120 s per case).
-export TILESCOPE_WORKER_TIMEOUT=${TILESCOPE_WORKER_TIMEOUT:-30}
+# The ping-pong schedule is off by default (measured slower); this script times it on purpose.
+export TILESCOPE_HOPPER_PINGPONG=${TILESCOPE_HOPPER_PINGPONG:-1}
+# 90 s: the causal B4 H32 S4096 case moves 3 rotating sets of 128 MiB tensors through the worker
+# (30 s killed it on 2026-12-02, and 60 s killed its tilec bench).
+export TILESCOPE_WORKER_TIMEOUT=${TILESCOPE_WORKER_TIMEOUT:-90}
 A=${ATTN_DIR:-.attn}; T=$A/tilec; F=$A/flash_attn_fwd.py
 [ -x "$T" ] || { echo "no $T: run bench/attention_payload.sh on the dev box first"; exit 2; }
 t0=$(date +%s); el() { echo $(( $(date +%s) - t0 )); }
@@ -82,7 +86,7 @@ else echo "== 1. correctness skipped (ATTN_QUICK)"; fi
 echo "== 2. speed"
 tsbench() {  # out-name, params...
   local o=$1; shift
-  timeout 60 $T bench $F $TGT "$@" --no-check --reps 50 --json "$OUT/$o.json" >> "$LOG" 2>&1 || echo "tilec bench $o failed"
+  timeout 150 $T bench $F $TGT "$@" --no-check --reps 50 --json "$OUT/$o.json" >> "$LOG" 2>&1 || echo "tilec bench $o failed"
 }
 tlrun() {  # out-name, file, params...
   local o=$1 f=$2; shift 2

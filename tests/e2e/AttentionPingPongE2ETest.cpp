@@ -62,6 +62,7 @@ class AttentionPingPong : public ::testing::TestWithParam<Case> {};
 
 TEST_P(AttentionPingPong, TurnsAroundTheGemmsAndBothInterpretersMatchFloat64) {
     const Case& c = GetParam();
+    ScopedEnv pingPong("TILESCOPE_HOPPER_PINGPONG", "1");  // off by default (slower on the H200)
     ts::CompileResult r = compileFwd(c.params);
     ASSERT_TRUE(r.ok) << diagText(r);
     const std::string& cu = r.cuda;
@@ -94,6 +95,7 @@ TEST_P(AttentionPingPong, TurnsAroundTheGemmsAndBothInterpretersMatchFloat64) {
 TEST_P(AttentionPingPong, WarpSpecializedKeepsTheTurnsInTheConsumers) {
     const Case& c = GetParam();
     ScopedEnv on("TILESCOPE_HOPPER_WS", "1");
+    ScopedEnv pingPong("TILESCOPE_HOPPER_PINGPONG", "1");
     ts::CompileResult r = compileFwd(c.params);
     ASSERT_TRUE(r.ok) << diagText(r);
     EXPECT_EQ(r.kernel.block[0], 384u);
@@ -117,7 +119,7 @@ INSTANTIATE_TEST_SUITE_P(All, AttentionPingPong, ::testing::ValuesIn(kCases),
                          [](const ::testing::TestParamInfo<Case>& i) { return i.param.label; });
 
 // Where the schedule does not apply: two stages (lag 2 would leave no tile in flight), one
-// warpgroup, or the switch off. The refill then keeps its lag of one.
+// warpgroup, or the switch not set (the default). The refill then keeps its lag of one.
 TEST(AttentionPingPongOff, TwoStagesOneWarpgroupOrTheSwitchKeepTheLockstepSchedule) {
     struct Off {
         std::map<std::string, std::string> params;
@@ -129,8 +131,9 @@ TEST(AttentionPingPongOff, TwoStagesOneWarpgroupOrTheSwitchKeepTheLockstepSchedu
         {{{"seq_len", "300"}}, true},
     };
     for (const Off& o : offs) {
+        // Switched on, it still does not apply at two stages or one warpgroup; by default it is off.
         std::unique_ptr<ScopedEnv> env;
-        if (o.switchOff) env = std::make_unique<ScopedEnv>("TILESCOPE_HOPPER_PINGPONG", "0");
+        if (!o.switchOff) env = std::make_unique<ScopedEnv>("TILESCOPE_HOPPER_PINGPONG", "1");
         ts::CompileResult r = compileFwd(o.params);
         ASSERT_TRUE(r.ok) << diagText(r);
         EXPECT_EQ(r.cuda.find("warpgroup_turn"), std::string::npos) << r.cuda;
