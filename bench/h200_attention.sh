@@ -93,11 +93,12 @@ tlrun() {  # out-name, file, params...
   [ -f "$f" ] || { echo "no $f: TileLang not timed"; return 0; }
   timeout 100 python3 .tl/run_tilelang.py "$f" "$@" --json "$OUT/$o.json" >> "$LOG" 2>&1 || echo "tilelang $o failed"
 }
-for c in E D B; do eval cfg=\$cfg$c
+# ATTN_CFGS picks the configurations timed (default E D B), ATTN_BF16_CFGS the bf16 ones.
+for c in ${ATTN_CFGS:-E D B}; do eval cfg=\$cfg$c
   tsbench ts-fwd-fp16-$c $FWD $cfg
   tsbench ts-causal-fp16-$c $CAUSAL $cfg
 done
-echo "tilescope B D E timed ($(el) s)"
+echo "tilescope ${ATTN_CFGS:-E D B} timed ($(el) s)"
 # TileLang's own example (2 stages x 256 threads: 0.247 ms fwd, 1.128 ms causal on 2026-12-02).
 EX=$A/tl/example_mha_fwd_bshd.py
 EXP="--param batch=1 --param heads=16 --param seq_len=4096 --param dim=128"
@@ -109,7 +110,7 @@ echo "tilelang timed ($(el) s)"
 # configuration F (4 stages: the refill 2 tiles ahead), C, the producer warpgroup on top.
 opt() { [ "$(el)" -lt "$BUDGET" ] || { echo "skipped (budget): $*"; return 1; }; }
 opt lockstep-E && { TILESCOPE_HOPPER_PINGPONG=0 tsbench ts-lockstep-fwd-fp16-E $FWD $cfgE; TILESCOPE_HOPPER_PINGPONG=0 tsbench ts-lockstep-causal-fp16-E $CAUSAL $cfgE; }
-opt bf16 && { tsbench ts-fwd-bf16-E $FWD --param dtype=bfloat16 $cfgE; tsbench ts-fwd-bf16-D $FWD --param dtype=bfloat16 $cfgD; }
+opt bf16 && for c in ${ATTN_BF16_CFGS:-E D}; do eval cfg=\$cfg$c; tsbench ts-fwd-bf16-$c $FWD --param dtype=bfloat16 $cfg; done
 opt cfgF && { tsbench ts-fwd-fp16-F $FWD $cfgF; tsbench ts-causal-fp16-F $CAUSAL $cfgF; }
 [ -z "$QUICK" ] && opt cfgC && { tsbench ts-fwd-fp16-C $FWD $cfgC; tsbench ts-causal-fp16-C $CAUSAL $cfgC; }
 [ -z "$QUICK" ] && opt ws-E && { TILESCOPE_HOPPER_WS=1 tsbench ts-ws-fwd-fp16-E $FWD $cfgE; TILESCOPE_HOPPER_WS=1 tsbench ts-ws-causal-fp16-E $CAUSAL $cfgE; }
