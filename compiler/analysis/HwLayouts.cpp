@@ -268,6 +268,28 @@ Layout makeMfma16Layout(char operand, int64_t rows, int64_t cols, WarpPartition 
     return l;
 }
 
+Layout makeMfma16AccumulatorRows(int64_t M, WarpPartition wp) {
+    auto l = newFragment({M});
+    const int64_t rw = M / wp.wm;
+    Expr i = l->inputs[0];
+    // The first holder: wave column 0, lane 0 of the row's 16-lane group.
+    l->thread = add(mulc(mulc(div(i, rw), wp.wn), 64), mulc(div(mod(i, 16), 4), 16));
+    l->local = add(mulc(div(mod(i, rw), 16), 4), mod(i, 4));
+    l->threads = 64LL * wp.wm * wp.wn;
+    l->localSize = (rw / 16) * 4;
+    l->replicate = 16LL * wp.wn;
+    Expr t = l->invThread, r = l->invLocal;
+    Expr w = div(t, 64), ln = mod(t, 64);
+    l->inverse = {add(add(add(mulc(div(w, wp.wn), rw), mulc(div(r, 4), 16)), mulc(div(ln, 16), 4)), mod(r, 4))};
+    std::ostringstream os;
+    os << "row values of a v_mfma_f32_16x16x16f16 accumulator (64-lane waves), waves " << wp.wm << "x" << wp.wn
+       << ", replicated over " << l->replicate << " threads (16 lanes per wave column)";
+    l->description = os.str();
+    l->family = "mfma_c_rows";
+    l->familyParams = {M, wp.wm, wp.wn};
+    return l;
+}
+
 const std::vector<BuiltinLayoutInfo>& builtinLayouts() {
     static const std::vector<BuiltinLayoutInfo> k = {
         {"mma_a", "mma_a[:B]",

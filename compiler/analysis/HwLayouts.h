@@ -116,6 +116,14 @@ std::string wgmmaLayoutError(int64_t M, int64_t N, WarpgroupPartition wg);
 /// threads = 64*wm*wn. family "mfma_a"/"mfma_b"/"mfma_c", params {rows, cols, wm, wn}.
 ir::Layout makeMfma16Layout(char operand, int64_t rows, int64_t cols, WarpPartition wp);
 
+/// The row values of makeMfma16Layout('C', M, N, wp) (the online-softmax row max/sum of an MFMA
+/// accumulator): row i of wave row i/rw (rw = M/wm) lies in item i%4 of atom row (i%rw)/16 of the
+/// 16 lanes 16*((i%16)/4) .. +15 of each of the wn waves of that row (lane = col%16 +
+/// 16*((row%16)/4), item = row%4: AMD matrix instruction calculator, CDNA2, C/D of
+/// v_mfma_f32_16x16x16f16). Shape (M,), local(i) = ((i%rw)/16)*4 + i%4, localSize = (rw/16)*4,
+/// replicated over 16*wn threads, threads = 64*wm*wn. family "mfma_c_rows", params {M, wm, wn}.
+ir::Layout makeMfma16AccumulatorRows(int64_t M, WarpPartition wp);
+
 /// One entry of the hardware layout catalogue (for `tilec layout --builtin` and the IDE).
 struct BuiltinLayoutInfo {
     std::string name;     ///< e.g. "mma_a", "wgmma_c"

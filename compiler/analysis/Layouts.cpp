@@ -4,6 +4,7 @@
 #include <cmath>
 #include <sstream>
 
+#include "compiler/analysis/HwLayouts.h"
 #include "compiler/analysis/LayoutBuild.h"
 #include "compiler/analysis/Swizzle.h"
 #include "compiler/ir/Builder.h"
@@ -125,6 +126,8 @@ Layout rowCompanion(const LayoutNode& l) {
     if ((l.family == "mma_c" || l.family == "mma_c_rows_spread") && l.familyParams.size() == 4)
         return makeMmaAccumulatorRows(
             l.familyParams[0], {int(l.familyParams[2]), int(l.familyParams[3])});
+    if (l.family == "mfma_c" && l.familyParams.size() == 4)
+        return makeMfma16AccumulatorRows(l.familyParams[0], {int(l.familyParams[2]), int(l.familyParams[3])});
     return nullptr;
 }
 
@@ -139,6 +142,11 @@ Layout layoutWithRowCompanion(const LayoutNode& rowLayout, int64_t rows, int64_t
         WarpPartition wp{int(rowLayout.familyParams[1]), int(rowLayout.familyParams[2])};
         if (cols % (8LL * wp.wn) == 0) return makeMmaAccumulator(rows, cols, wp);
         return makeMmaRowsSpread(rows, cols, wp);
+    }
+    if (rowLayout.family == "mfma_c_rows" && rowLayout.familyParams.size() == 3 &&
+        rowLayout.familyParams[0] == rows) {
+        WarpPartition wp{int(rowLayout.familyParams[1]), int(rowLayout.familyParams[2])};
+        if (cols % (16LL * wp.wn) == 0) return makeMfma16Layout('C', rows, cols, wp);
     }
     return nullptr;
 }

@@ -72,12 +72,14 @@ ir::Layout makeMmaRowsSpread(int64_t M, int64_t N, WarpPartition wp);
 
 /// The 1-D row-value companion of a 2-D fragment layout (values indexed by the row only, held
 /// by every thread that holds some element of that row): makeRowReduced for "block" layouts,
-/// makeMmaAccumulatorRows for "mma_c"; null for layouts without one.
+/// makeMmaAccumulatorRows for "mma_c", makeMfma16AccumulatorRows (HwLayouts.h) for "mfma_c";
+/// null for layouts without one.
 ir::Layout rowCompanion(const ir::LayoutNode& l);
 
 /// The 2-D layout of shape (rows, cols) whose row companion is `rowLayout` ("row_reduced" with
 /// the same cols; for "mma_c_rows" the accumulator layout when cols tiles the warp grid, else
-/// makeMmaRowsSpread); null otherwise.
+/// makeMmaRowsSpread; for "mfma_c_rows" the MFMA accumulator when cols is a multiple of 16*wn);
+/// null otherwise.
 ir::Layout layoutWithRowCompanion(const ir::LayoutNode& rowLayout, int64_t rows, int64_t cols);
 
 /// A fragment every thread holds entirely (TileLang's replicated fragment): for small tables

@@ -15,12 +15,42 @@
 //      scratch may be rewritten by the next iteration of an enclosing loop).
 // The result lands in register rr of the mma_c_rows fragment, replicated on all 4*wn holders,
 // which is what a following T.Parallel(i, j) over the accumulator reads as row[i].
+//
+// The same three steps reduce a v_mfma_f32_16x16x16f16 accumulator (HIP, gfx90a;
+// analysis::makeMfma16Layout 'C' and its mfma_c_rows companion, HwLayouts.h): with 64-lane waves,
+// row i of a wave's tile is item i%4 of atom row (i%rw)/16 in the 16 lanes 16*((i%16)/4)..+15,
+// each holding CI = N/wn/16 elements of it (one per atom column); so 4*RI row slots, a partial
+// over the CI atoms, a butterfly over aligned groups of 16 lanes (xor 8, 4, 2, 1), and lane 0 of
+// each group publishes for the wn > 1 combine.
 #include "compiler/analysis/Layouts.h"
 #include "compiler/analysis/UserLayouts.h"
 #include "compiler/ops/ReduceLowering.h"
 
 namespace ts::xform::lower {
 using namespace ts::ir;
+
+namespace {
+// Where a row of the accumulator lives: per thread, `slots` row slots of `perSlot` registers each;
+// a row's holders in one wave are an aligned group of `rowLanes` lanes.
+struct AccRows {
+    bool mfma = false;
+    int64_t waveSize = 32, rowLanes = 4, rowsPerWave = 0, slotsPerAtom = 2, slots = 0, perSlot = 0, CI = 0;
+};
+AccRows shapeOf(bool mfma, int64_t M, int64_t N, int64_t wm, int64_t wn) {
+    AccRows g;
+    g.mfma = mfma;
+    g.rowsPerWave = M / wm;
+    if (mfma) {  // v_mfma_f32_16x16x16f16 C: 16x16 atoms, 4 rows (items) per lane
+        g.waveSize = 64, g.rowLanes = 16, g.slotsPerAtom = 4;
+        g.CI = N / wn / 16;
+        g.slots = g.rowsPerWave / 16 * 4, g.perSlot = g.CI;
+    } else {     // mma.sync m16n8k16 C: 16x8 atoms, 2 rows x 2 columns per lane
+        g.CI = N / wn / 8;
+        g.slots = g.rowsPerWave / 16 * 2, g.perSlot = 2 * g.CI;
+    }
+    return g;
+}
+}  // namespace
 
 Stmt lowerReduceAccumulator(Ctx& c, const TileOpNode& op, const LoweredFragment& src, const LoweredFragment& dst) {
     const LayoutNode& L = *src.layout;
@@ -40,7 +70,8 @@ Stmt lowerReduceAccumulator(Ctx& c, const TileOpNode& op, const LoweredFragment&
         return nullptr;
     }
     const int64_t M = L.familyParams[0], N = L.familyParams[1], wm = L.familyParams[2], wn = L.familyParams[3];
-    const int64_t mw = M / wm, MI = mw / 16, NI = N / wn / 8, slots = 2 * MI;
+    const AccRows g = shapeOf(L.family == "mfma_c", M, N, wm, wn);
+    const int64_t slots = g.slots;
     std::string rop = attrStr(op.attrs, "op", "sum");
     bool clear = attrBool(op.attrs, "clear", true);
     DType acct = dst.regs->dtype;
@@ -49,17 +80,18 @@ Stmt lowerReduceAccumulator(Ctx& c, const TileOpNode& op, const LoweredFragment&
     // 1 + 2: partial[rr] for every row slot, all-reduced over the quad.
     Buffer part = std::make_shared<BufferNode>(c.fresh("red"), acct, std::vector<Expr>{intImm(slots)}, Scope::Local, sp);
     Var rr = makeVar(c.fresh("rr"), DType::Int32, sp), cc = makeVar(c.fresh("rc"), DType::Int32, sp);
-    Expr reg = add(add(mul(add(mul(floordiv(rr, intImm(2)), intImm(NI)), floordiv(cc, intImm(2))), intImm(4)),
-                       mul(floormod(rr, intImm(2)), intImm(2))),
-                   floormod(cc, intImm(2)));
+    Expr reg = g.mfma ? add(mul(add(mul(floordiv(rr, intImm(4)), intImm(g.CI)), cc), intImm(4)), floormod(rr, intImm(4)))
+                      : add(add(mul(add(mul(floordiv(rr, intImm(2)), intImm(g.CI)), floordiv(cc, intImm(2))), intImm(4)),
+                                mul(floormod(rr, intImm(2)), intImm(2))),
+                            floormod(cc, intImm(2)));
     Expr x = cast(acct, load(src.regs, {reg}, sp));
     if (rop == "absmax" || rop == "abssum") x = call("abs", {x}, acct, sp);
     std::vector<Stmt> perSlot{
         store(part, {rr}, reduceIdentity(rop, acct), sp),
-        forLoop(cc, intImm(0), intImm(2 * NI), ForKind::Unrolled, store(part, {rr}, reduceCombine(rop, load(part, {rr}), x), sp),
+        forLoop(cc, intImm(0), intImm(g.perSlot), ForKind::Unrolled, store(part, {rr}, reduceCombine(rop, load(part, {rr}), x), sp),
                 {{"thread_loop", true}}, sp),
         store(part, {rr},
-              call(intrin::kWarpAllreduce, {std::make_shared<StrImmNode>(shfl, sp), load(part, {rr}), intImm(4)}, acct, sp), sp)};
+              call(intrin::kWarpAllreduce, {std::make_shared<StrImmNode>(shfl, sp), load(part, {rr}), intImm(g.rowLanes)}, acct, sp), sp)};
     std::vector<Stmt> out{std::make_shared<AllocNode>(part, nullptr, sp),
                           forLoop(rr, intImm(0), intImm(slots), ForKind::Unrolled, seq(perSlot, sp), {{"thread_loop", true}}, sp)};
 
@@ -67,15 +99,15 @@ Stmt lowerReduceAccumulator(Ctx& c, const TileOpNode& op, const LoweredFragment&
     if (wn > 1) {
         Buffer scratch = std::make_shared<BufferNode>(c.fresh("red_smem"), acct, std::vector<Expr>{intImm(M * wn)}, Scope::Shared, sp);
         out.insert(out.begin(), std::make_shared<AllocNode>(scratch, nullptr, sp));
-        Expr warp = floordiv(c.tx, intImm(32)), lane = floormod(c.tx, intImm(32));
-        auto rowOf = [&](const Expr& slot) {  // mma_c_rows inverse: the row of slot `slot` of this thread
-            return add(add(add(mul(floordiv(warp, intImm(wn)), intImm(mw)), mul(floordiv(slot, intImm(2)), intImm(16))),
-                           floordiv(lane, intImm(4))),
-                       mul(floormod(slot, intImm(2)), intImm(8)));
+        Expr warp = floordiv(c.tx, intImm(g.waveSize)), lane = floormod(c.tx, intImm(g.waveSize));
+        auto rowOf = [&](const Expr& slot) {  // the row companion's inverse: the row of slot `slot` of this thread
+            Expr base = add(mul(floordiv(warp, intImm(wn)), intImm(g.rowsPerWave)), mul(floordiv(slot, intImm(g.slotsPerAtom)), intImm(16)));
+            if (g.mfma) return add(add(base, mul(floordiv(lane, intImm(16)), intImm(4))), floormod(slot, intImm(4)));
+            return add(add(base, floordiv(lane, intImm(4))), mul(floormod(slot, intImm(2)), intImm(8)));
         };
         Var r1 = makeVar(c.fresh("rr"), DType::Int32, sp), r2 = makeVar(c.fresh("rr"), DType::Int32, sp);
         Var w = makeVar(c.fresh("w"), DType::Int32, sp);
-        Stmt publish = ifThen(binary(BinOp::Eq, floormod(lane, intImm(4)), intImm(0)),
+        Stmt publish = ifThen(binary(BinOp::Eq, floormod(lane, intImm(g.rowLanes)), intImm(0)),
                               store(scratch, {add(mul(rowOf(r1), intImm(wn)), floormod(warp, intImm(wn)))}, load(part, {r1}), sp),
                               nullptr, sp);
         out.push_back(forLoop(r1, intImm(0), intImm(slots), ForKind::Unrolled, publish, {{"thread_loop", true}}, sp));

@@ -4,7 +4,8 @@
 
 namespace ts::xform::lower {
 
-/// T.reduce_* along dim 1 of an mma.sync accumulator fragment into its mma_c_rows companion
+/// T.reduce_* along dim 1 of an mma.sync (mma_c) or MFMA (mfma_c) accumulator fragment into its
+/// row companion (mma_c_rows / mfma_c_rows)
 /// (ReduceAccumulatorLowering.cpp); called by the reduce op's lowering.
 ir::Stmt lowerReduceAccumulator(Ctx& c, const ir::TileOpNode& op, const LoweredFragment& src,
                                 const LoweredFragment& dst);

@@ -47,7 +47,7 @@ Stmt lowerReduce(Ctx& c, const TileOpNode& op, const Target& target) {
                            ? (shape->size() == 2 ? analysis::rowCompanion(sl) : rowCompanion1D(sl))
                            : nullptr;
     if (!companion || !analysis::sameMapping(dl, *companion)) return lowerReduceThroughShared(c, op);
-    if (sl.family == "mma_c") return lowerReduceAccumulator(c, op, si->second, di->second);
+    if (sl.family == "mma_c" || sl.family == "mfma_c") return lowerReduceAccumulator(c, op, si->second, di->second);
     auto p = analysis::blockParamsOf(sl);
     if (!p) return lowerReduceThroughShared(c, op);
     std::string rop = attrStr(op.attrs, "op", "sum");

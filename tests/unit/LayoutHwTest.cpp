@@ -21,6 +21,7 @@
 
 #include "compiler/analysis/HwLayouts.h"
 #include "compiler/analysis/Ldmatrix.h"
+#include "compiler/analysis/UserLayouts.h"
 #include "tests/unit/FragmentTestUtil.h"
 #include "visualizer/core/LayoutGrid.h"
 #include "visualizer/core/Svg.h"
@@ -211,6 +212,47 @@ TEST(LayoutHw, MfmaWaveTiling) {
     EXPECT_EQ(b->replicate, 2);
     EXPECT_EQ(loc(b, 20, 40), P(64 + 8 + 16, 4 * 2 + 0));  // wave col 1; atom (kk 1, ni 0) = 2
     expectBijective(b, 64);
+}
+
+TEST(LayoutHw, MfmaAccumulatorRowsAreTheRowsOfTheirLaneGroups) {
+    // C 64x32 over 2x1 waves (rw = 32 rows per wave, 2 atoms across): row 37 is wave row 1,
+    // atom row (37 % 32) / 16 = 0, item 37 % 4 = 1, in lanes 16*((37 % 16) / 4) = 16..31.
+    auto rows = makeMfma16AccumulatorRows(64, {2, 1});
+    EXPECT_EQ(rows->family, "mfma_c_rows");
+    EXPECT_EQ(rows->threads, 128);
+    EXPECT_EQ(rows->localSize, 8);  // (32 / 16) atom rows x 4 items
+    EXPECT_EQ(rows->replicate, 16);
+    auto first = analysis::fragmentLocate(*rows, {37});
+    ASSERT_TRUE(first);
+    EXPECT_EQ(*first, P(64 + 16, 1));
+    auto acc = makeMfma16Layout('C', 64, 32, {2, 1});
+    EXPECT_TRUE(analysis::sameMapping(*rowCompanion(*acc), *rows));
+    // Every (thread, slot) of the row layout names a row that thread holds in the accumulator, in
+    // the same item (local % 4) of each atom column; each row has exactly 16 holders.
+    std::map<int64_t, int> holders;
+    for (int64_t t = 0; t < rows->threads; ++t)
+        for (int64_t r = 0; r < rows->localSize; ++r) {
+            auto row = analysis::fragmentInverse(*rows, t, r);
+            ASSERT_TRUE(row);
+            const int64_t i = (*row)[0];
+            ++holders[i];
+            bool holdsRow = false;
+            for (int64_t j = 0; j < 32; ++j) {
+                auto [ct, cr] = loc(acc, i, j);
+                if (ct != t) continue;
+                holdsRow = true;
+                EXPECT_EQ(cr % 4, r % 4) << i << "," << j;
+            }
+            EXPECT_TRUE(holdsRow) << "thread " << t << " slot " << r << " -> row " << i;
+        }
+    EXPECT_EQ(holders.size(), 64u);
+    for (auto& [i, n] : holders) EXPECT_EQ(n, 16) << "row " << i;
+    // Two wave columns: 32 holders per row, and the 2-D layout rebuilt from the rows is the
+    // accumulator when the columns tile the waves (16 * wn), none otherwise.
+    auto rows2 = makeMfma16AccumulatorRows(64, {2, 2});
+    EXPECT_EQ(rows2->replicate, 32);
+    EXPECT_TRUE(analysis::sameMapping(*layoutWithRowCompanion(*rows2, 64, 64), *makeMfma16Layout('C', 64, 64, {2, 2})));
+    EXPECT_FALSE(layoutWithRowCompanion(*rows2, 64, 40));
 }
 
 TEST(LayoutHw, BuiltinCatalogue) {
