@@ -79,7 +79,9 @@ TEST_P(AttentionPingPong, TurnsAroundTheGemmsAndBothInterpretersMatchFloat64) {
     ASSERT_NE(qk, std::string::npos);
     ASSERT_NE(qkWait, std::string::npos) << cu;
     EXPECT_TRUE(begin < qk && qk < pass && pass < qkWait && qkWait < wait && wait < pv && pv < end) << cu;
-    if (loop != std::string::npos) EXPECT_TRUE(begin < loop && loop < qk) << cu;  // one trip: no loop
+    if (loop != std::string::npos) {  // one trip: no loop
+        EXPECT_TRUE(begin < loop && loop < qk) << cu;
+    }
     EXPECT_NE(cu.find(", true, 1, ts::"), std::string::npos) << "Q K^T committed with wait_group 1\n" << cu;
     // The refill starts at k = 1 (the prologue loaded S-1 tiles) and waits for tile k-2's stage.
     EXPECT_EQ(cu.find("(kt - 1)"), std::string::npos) << cu;
