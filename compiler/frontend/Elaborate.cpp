@@ -857,7 +857,10 @@ FrontendResult runFrontend(std::shared_ptr<const Module> mod, const KernelEntry&
     // (TileLang's quickstart: `matmul.compile(M=M, ..., block_K=block_K)` at module level;
     // most examples: `matmul(M, N, K, 128, 128, 32)` in main()). A note says where from.
     std::string fromCall;
-    for (const auto& [name, v] : r.entry->callSite.values) {
+    for (const auto& nameValue : r.entry->callSite.values) {
+        // Not a structured binding: clang before 16 (the fuzz build) rejects capturing one.
+        const std::string& name = nameValue.first;
+        const auto& v = nameValue.second;
         const KernelParam* p = r.entry->param(name);
         bool given = std::any_of(ov.begin(), ov.end(), [&](const auto& o) { return o.first == name; });
         bool hasDefault = p && p->defaultValue && !p->defaultValue->isNone() &&
