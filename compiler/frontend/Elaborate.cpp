@@ -142,21 +142,25 @@ Flow Elaborator::execIf(const ast::If& s, const EnvPtr& env) {
     return Flow::Normal;
 }
 
+// A loop unrolled during elaboration: its break/continue are compile-time, and a run-time one
+// inside it is refused (m_loopExits names the loop); the entry is popped however `body` ends.
+template <class F>
+Flow Elaborator::unrolledLoop(F&& body) {
+    m_loopExits.push_back({false, nullptr, "a loop unrolled at compile time"});
+    struct Pop {
+        std::vector<LoopExit>& v;
+        ~Pop() { v.pop_back(); }
+    } pop{m_loopExits};
+    return body();
+}
+
 Flow Elaborator::execWhile(const ast::While& s, const EnvPtr& env) {
     Value c = eval(*s.test, env);
     if (!truthOrDynamic(c, s.test->span))
         throw CompileError(s.test->span,
                            "'while' with a run-time condition is not supported in a kernel",
                            "use a T.serial loop with an 'if' guard");
-    m_loopExits.push_back({false, nullptr, "a loop unrolled at compile time"});
-    try {
-        Flow f = Interp::execWhile(s, env);
-        m_loopExits.pop_back();
-        return f;
-    } catch (...) {
-        m_loopExits.pop_back();
-        throw;
-    }
+    return unrolledLoop([&] { return Interp::execWhile(s, env); });
 }
 
 bool Elaborator::isKernelRange(const ast::Expr& iter, const EnvPtr& env) {
@@ -207,15 +211,7 @@ Flow Elaborator::execFor(const ast::For& s, const EnvPtr& env) {
     }
     // A Python loop over compile-time values: unrolled during elaboration (its own break and
     // continue are compile-time; a run-time one cannot leave an unrolled loop).
-    m_loopExits.push_back({false, nullptr, "a loop unrolled at compile time"});
-    try {
-        Flow f = Interp::execFor(s, env);
-        m_loopExits.pop_back();
-        return f;
-    } catch (...) {
-        m_loopExits.pop_back();
-        throw;
-    }
+    return unrolledLoop([&] { return Interp::execFor(s, env); });
 }
 
 void Elaborator::buildLoop(const LoopSpec& spec, const ast::For& s, const EnvPtr& env) {

@@ -155,6 +155,8 @@ private:
         std::string loop;        ///< "T.Pipelined", ... for the message of an unsupported exit
     };
     std::vector<LoopExit> m_loopExits;
+    template <class F>
+    Flow unrolledLoop(F&& body);
     uint64_t m_loopExitCount = 0;  ///< exits elaborated so far (a change: guard what follows)
     /// Elaborates a `break` (2) or `continue` (1) of the innermost kernel loop at `at`.
     void emitLoopExit(int code, Span at);
