@@ -35,6 +35,7 @@ const char* reasonText(dbg::Stop::Reason r) {
         case dbg::Stop::Reason::Breakpoint: return "breakpoint";
         case dbg::Stop::Reason::Barrier: return "barrier";
         case dbg::Stop::Reason::Iteration: return "next iteration";
+        case dbg::Stop::Reason::Paused: return "paused";
         case dbg::Stop::Reason::Finished: return "finished";
         case dbg::Stop::Reason::Error: return "stopped by a checker";
     }
@@ -58,6 +59,19 @@ std::string stmtText(const ir::StmtNode* s) {
     return t.size() > 140 ? t.substr(0, 137) + "..." : t;
 }
 
+std::string lineText(const Span& s) { return s.valid() ? std::to_string(s.line) : "-"; }
+
+/// "mbarrier tma_bar[0]: phase 0 (parity 0), arrivals 1/1, tx bytes 4096/8192, ...": arrivals
+/// so far / per phase, transaction bytes delivered / announced in the current phase.
+std::string mbarrierText(const interp::MbarrierInfo& m) {
+    return "mbarrier " + m.buffer + "[" + std::to_string(m.index) + "]: phase " + std::to_string(m.phase) +
+           " (parity " + std::to_string(m.phase % 2) + "), arrivals " + std::to_string(m.arrived) + "/" +
+           std::to_string(m.expected) + ", tx bytes " + std::to_string(m.txDelivered) + "/" +
+           std::to_string(m.txExpected) + ", " + std::to_string(m.pending) + " elements pending; init line " +
+           lineText(m.init) + ", arrive line " + lineText(m.arrive) +
+           ", TMA load line " + lineText(m.load) + ", wait line " + lineText(m.wait);
+}
+
 void printStop(const dbg::Debugger& d, const CompileResult& r, const std::string& label) {
     const dbg::Stop& s = d.stop();
     std::cout << label << ": ";
@@ -79,6 +93,7 @@ void printStop(const dbg::Debugger& d, const CompileResult& r, const std::string
             for (auto& b : f.barriers)
                 std::cout << "  barrier " << b.id << " at line " << b.at.line << ": expects "
                           << b.expected << " arrivals, " << b.arrived << " arrived\n";
+            for (auto& m : f.mbarriers) std::cout << "  " << mbarrierText(m) << "\n";
         }
         return;
     }
@@ -207,6 +222,15 @@ int runDebug(const DebugCommand& c) {
             std::printf("thread %d: %s = %.17g\n", c.thread, e.c_str(), *v);
         else
             std::cout << "thread " << c.thread << ": " << e << ": " << why << "\n";
+    }
+    if (c.printBarriers) {
+        auto named = d.barriers();
+        auto mbars = d.mbarriers();
+        if (named.empty() && mbars.empty()) std::cout << "no barrier used yet\n";
+        for (auto& b : named)
+            std::cout << "barrier " << b.id << ": phase " << b.phase << ", arrivals " << b.arrived << "/"
+                      << b.expected << ", line " << lineText(b.at) << "\n";
+        for (auto& m : mbars) std::cout << mbarrierText(m) << "\n";
     }
     for (auto& b : c.holds) {
         std::string h = d.holds(b, c.thread);

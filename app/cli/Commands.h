@@ -139,6 +139,7 @@ struct DebugCommand {
     int back = 0;                       ///< --back N: reverse steps after stepping
     std::vector<std::string> prints;    ///< --print NAME[idx] (watch expressions)
     std::vector<std::string> holds;     ///< --holds BUF: the fragment elements of --thread
+    bool printBarriers = false;         ///< --print-barriers: named barriers and mbarriers
     int thread = 0;
     uint64_t seed = 0x5eed;  ///< inputs as `tilec run --seed`
 };

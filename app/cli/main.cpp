@@ -257,6 +257,9 @@ int main(int argc, char** argv) {
                       "their layout; repeatable)");
     debug->add_option("--holds", dc.holds,
                       "print which elements of this fragment --thread holds (repeatable)");
+    debug->add_flag("--print-barriers", dc.printBarriers,
+                    "print every named barrier and mbarrier at the final stop (phase, arrivals, "
+                    "transaction bytes)");
     debug->add_option("--thread", dc.thread, "thread of the block for --print/--holds (default 0)");
     debug->add_option("--seed", dc.seed, "seed of the random inputs (as tilec run)");
 

@@ -3,7 +3,10 @@
 #include "app/gui/DebuggerPanel.h"
 
 #include <QCheckBox>
+#include <QColor>
 #include <QComboBox>
+#include <QCoreApplication>
+#include <QElapsedTimer>
 #include <QFormLayout>
 #include <QHBoxLayout>
 #include <QHeaderView>
@@ -14,6 +17,7 @@
 #include <QSplitter>
 #include <QTabWidget>
 #include <QTableWidget>
+#include <QThread>
 #include <QToolButton>
 #include <QVBoxLayout>
 #include <algorithm>
@@ -36,6 +40,7 @@ QString reasonText(dbg::Stop::Reason r) {
         case dbg::Stop::Reason::Breakpoint: return QObject::tr("breakpoint");
         case dbg::Stop::Reason::Barrier: return QObject::tr("barrier");
         case dbg::Stop::Reason::Iteration: return QObject::tr("next iteration");
+        case dbg::Stop::Reason::Paused: return QObject::tr("paused");
         case dbg::Stop::Reason::Finished: return QObject::tr("finished");
         case dbg::Stop::Reason::Error: return QObject::tr("stopped by a checker");
     }
@@ -74,6 +79,7 @@ DebuggerPanel::DebuggerPanel(Session& session, QWidget* parent)
         b->setToolTip(tip);
         connect(b, &QToolButton::clicked, this, fn);
         bar->addWidget(b);
+        m_commandButtons << b;
         return b;
     };
     button(tr("Start"), tr("Run the block to the first statement (restarts)"), [this] { start(); });
@@ -86,7 +92,13 @@ DebuggerPanel::DebuggerPanel(Session& session, QWidget* parent)
     button(tr("Iteration"), tr("Run to the next iteration of the pipelined loop"),
            [this] { command(dbg::Command::ToIteration); });
     button(tr("Back"), tr("Step back to the previous stop (re-runs the block)"), [this] { stepBack(); });
+    m_pauseButton = button(tr("Pause"), tr("Pause the running command at the next statement"),
+                           [this] { interrupt(); });
+    m_commandButtons.removeAll(m_pauseButton);
+    m_pauseButton->setEnabled(false);
     bar->addStretch(1);
+    m_poll.setInterval(30);
+    connect(&m_poll, &QTimer::timeout, this, [this] { poll(); });
     lay->addLayout(bar);
 
     // Breakpoints and focus.
@@ -176,7 +188,8 @@ DebuggerPanel::DebuggerPanel(Session& session, QWidget* parent)
     m_tabs->addTab(sharedPage, tr("Shared"));
     connect(m_sharedBox, &QComboBox::currentTextChanged, this, [this] { refreshShared(); });
 
-    m_barriers = makeTable({tr("barrier"), tr("expected"), tr("arrived"), tr("phase"), tr("line")},
+    m_barriers = makeTable({tr("barrier"), tr("phase"), tr("arrivals expected"), tr("arrived"),
+                            tr("tx bytes expected"), tr("delivered"), tr("pending"), tr("lines")},
                            m_tabs);
     m_tabs->addTab(m_barriers, tr("Barriers"));
 
@@ -196,7 +209,8 @@ DebuggerPanel::DebuggerPanel(Session& session, QWidget* parent)
     // An edit ends the debugging session: the stops point into the old compile's IR.
     connect(&session, &Session::resultChanged, this, [this] {
         if (!m_dbg || m_session.result() == m_result) return;
-        m_dbg.reset();
+        m_dbg.reset();  // ends a running command too (Debugger's destructor aborts the run)
+        setRunning(false);
         DebugState::of(m_session).setLine({});
         DebugState::of(m_session).setProblems({});
         m_status->setText(tr("The document changed: Start debugs the new version."));
@@ -256,23 +270,77 @@ bool DebuggerPanel::start() {
     m_irLines = printed.lines;
     m_ir->setCode(QString::fromStdString(printed.text), false);
     DebugState::of(m_session).setProblems({});
-    m_dbg->start();
-    m_warp->setRange(0, std::max(0, (m_dbg->threads() - 1) / 32));
-    m_threadBox->setRange(0, std::max(0, m_dbg->threads() - 1));
-    refresh();
+    setRunning(false);
+    m_dbg->startAsync();
+    int threads = 1;
+    for (int64_t e : r->kernel.block) threads *= int(std::max<int64_t>(1, e));
+    m_warp->setRange(0, std::max(0, (threads - 1) / 32));
+    m_threadBox->setRange(0, std::max(0, threads - 1));
+    awaitStop();
     return true;
 }
 
 void DebuggerPanel::command(dbg::Command c) {
+    if (running()) return;
     if (!m_dbg && !start()) return;
-    m_dbg->run(c);
-    refresh();
+    if (!waitStopped()) return;
+    m_dbg->post(c);
+    awaitStop();
 }
 
 void DebuggerPanel::stepBack() {
-    if (!m_dbg) return;
-    if (!m_dbg->stepBack()) m_status->setText(m_status->text() + tr(" (no earlier stop)"));
-    refresh();
+    if (!m_dbg || running()) return;
+    if (!m_dbg->stepBackAsync()) {
+        m_status->setText(m_status->text() + tr(" (no earlier stop)"));
+        return;
+    }
+    awaitStop();
+}
+
+void DebuggerPanel::interrupt() {
+    if (m_dbg) m_dbg->interrupt();
+}
+
+void DebuggerPanel::awaitStop() {
+    // A step is done within a frame: show its stop at once, without a "running" flash.
+    if (m_dbg->wait(std::chrono::milliseconds(25))) {
+        setRunning(false);
+        refresh();
+        return;
+    }
+    setRunning(true);
+    poll();
+}
+
+void DebuggerPanel::poll() {
+    if (!m_dbg) return setRunning(false);
+    if (m_dbg->wait(std::chrono::milliseconds(0))) {
+        setRunning(false);
+        refresh();
+        return;
+    }
+    m_status->setText(tr("Running… %1 events, line %2 (Pause stops at the next statement)")
+                          .arg(m_dbg->progress())
+                          .arg(m_dbg->progressLine()));
+}
+
+void DebuggerPanel::setRunning(bool on) {
+    for (QWidget* b : m_commandButtons) b->setEnabled(!on);
+    m_pauseButton->setEnabled(on);
+    if (on && !m_poll.isActive()) m_poll.start();
+    if (!on) m_poll.stop();
+}
+
+bool DebuggerPanel::waitStopped(int ms) {
+    QElapsedTimer t;
+    t.start();
+    while (running()) {
+        if (t.elapsed() > ms) return false;
+        QCoreApplication::processEvents(QEventLoop::AllEvents, 10);
+        QThread::msleep(1);
+    }
+    if (m_poll.isActive()) poll();  // the stop arrived between two polls: show it now
+    return true;
 }
 
 void DebuggerPanel::addLineBreakpoint(int line) {
@@ -297,7 +365,7 @@ QString DebuggerPanel::statusText() const { return m_status->text(); }
 QString DebuggerPanel::holdsText() const { return m_holds->text(); }
 
 void DebuggerPanel::refresh() {
-    if (!m_dbg) return;
+    if (!m_dbg || m_dbg->running()) return;
     const dbg::Stop& s = m_dbg->stop();
     QString block;
     for (size_t i = 0; i < s.block.size(); ++i) block += (i ? ", " : "") + QString::number(s.block[i]);
@@ -384,7 +452,7 @@ void DebuggerPanel::refreshRegisters() {
 }
 
 void DebuggerPanel::refreshShared() {
-    if (!m_dbg || m_syncing) return;
+    if (!m_dbg || m_syncing || m_dbg->running()) return;
     const std::string name = m_sharedBox->currentText().toStdString();
     for (auto& b : m_dbg->buffers()) {
         if (b.name != name || b.scope != ir::Scope::Shared) continue;
@@ -406,18 +474,31 @@ void DebuggerPanel::refreshBarriers() {
         setRow(m_barriers, row++, cells);
     };
     const dbg::Stop& s = m_dbg->stop();
-    if (s.finding)
-        for (auto& b : s.finding->barriers)
-            add({QString::number(b.id), QString::number(b.expected), QString::number(b.arrived),
-                 QString::number(b.phase), QString::number(b.at.line)});
-    if (row == 0)
-        for (auto& b : m_dbg->barriers())
-            add({QString::number(b.id), QString::number(b.expected), QString::number(b.arrived),
-                 QString::number(b.phase), QString::number(b.at.line)});
+    auto named = s.finding && !s.finding->barriers.empty() ? s.finding->barriers : m_dbg->barriers();
+    for (auto& b : named)
+        add({tr("barrier %1").arg(b.id), QString::number(b.phase), QString::number(b.expected),
+             QString::number(b.arrived), QString(), QString(), QString(), QString::number(b.at.line)});
+    // mbarriers: the one a deadlock names first (its state when the wait failed), then the rest.
+    auto mbars = m_dbg->mbarriers();
+    auto line = [](const Span& sp) { return sp.valid() ? QString::number(sp.line) : QStringLiteral("-"); };
+    for (auto& m : mbars) {
+        add({QStringLiteral("mbarrier %1[%2]").arg(QString::fromStdString(m.buffer)).arg(m.index),
+             tr("%1 (parity %2)").arg(m.phase).arg(m.phase % 2), QString::number(m.expected),
+             QString::number(m.arrived), QString::number(m.txExpected), QString::number(m.txDelivered),
+             QString::number(m.pending),
+             tr("init %1 · arrive %2 · load %3 · wait %4").arg(line(m.init), line(m.arrive), line(m.load), line(m.wait))});
+        if (s.finding && !s.finding->mbarriers.empty() && s.finding->mbarriers[0].buffer == m.buffer &&
+            s.finding->mbarriers[0].index == m.index)
+            for (int c = 0; c < m_barriers->columnCount(); ++c) {
+                m_barriers->item(row - 1, c)->setBackground(QColor(255, 200, 200));
+                m_barriers->item(row - 1, c)->setForeground(QColor(0, 0, 0));
+            }
+    }
+    m_barriers->resizeColumnsToContents();
 }
 
 void DebuggerPanel::refreshWatches() {
-    if (!m_dbg) return;
+    if (!m_dbg || m_dbg->running()) return;
     m_watch->setRowCount(0);
     int row = 0;
     for (const QString& w : m_watches) {
@@ -443,9 +524,14 @@ void DebuggerPanel::reportFinding() {
         n.span = s.finding->other;
         n.origin = "debugger";
         const std::string& k = s.finding->kind;
+        const auto& mb = s.finding->mbarriers;
         n.message = k == "race"         ? "the other thread's access of " + s.finding->buffer
                     : k == "stale-read" ? "the cp.async that has not completed (" + s.finding->buffer + ")"
-                                        : "'" + s.finding->buffer + "' is declared here";
+                    : k == "deadlock" && !mb.empty()
+                        ? "mbarrier " + mb[0].buffer + "[" + std::to_string(mb[0].index) + "] is initialised here with " +
+                              std::to_string(mb[0].expected) + " arrival(s) per phase; " +
+                              std::to_string(mb[0].arrived) + " arrived"
+                        : "'" + s.finding->buffer + "' is declared here";
         diags.push_back(n);
     }
     if (s.finding)

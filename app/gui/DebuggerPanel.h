@@ -9,9 +9,15 @@
 // thread's last writes outlined, the named barriers, and watch expressions. A checker's report
 // (race, stale cp.async read, deadlock, out of bounds, never-written read) goes to the Problems
 // panel with both lines (DebugState::setProblems), clickable like compile errors.
-// Commands run synchronously on the UI thread: a step on gemm at small sizes takes well under a
-// frame (see tests/unit/DebuggerTest.cpp), a long Continue blocks until the next stop.
+// Commands run on the debugger's worker thread (Debugger::post): the panel waits a few
+// milliseconds for the stop (a step on gemm at small sizes takes ~4 ms, so stepping does not
+// flicker), and otherwise polls from a timer, showing the events executed so far and the
+// current line, while the UI thread keeps serving events; Pause interrupts the run at the next
+// statement. The views are refreshed only while the run is paused (the machine is not read while
+// it changes). The Barriers tab lists named barriers and the mbarriers of sm_90a TMA pipelines
+// (phase, arrivals, transaction bytes).
 #pragma once
+#include <QTimer>
 #include <QWidget>
 #include <memory>
 
@@ -45,6 +51,12 @@ public:
     /// Runs one command from the current stop (starts first when needed).
     void command(dbg::Command c);
     void stepBack();
+    /// Pauses a running command at its next statement (the Pause button).
+    void interrupt();
+    /// A command is running on the worker thread.
+    bool running() const { return m_dbg && m_dbg->running(); }
+    /// Processes events until the running command stops (tests); false after `ms` ms.
+    bool waitStopped(int ms = 30000);
     /// Adds a breakpoint on source line `line` (also typed in the panel's line box).
     void addLineBreakpoint(int line);
     void setThread(int thread);
@@ -69,6 +81,10 @@ private:
     void refreshBarriers();
     void refreshWatches();
     void reportFinding();
+    /// After posting a command: the stop within a few ms, else the running state and polling.
+    void awaitStop();
+    void poll();
+    void setRunning(bool on);
 
     Session& m_session;
     ResultPtr m_result;  ///< the compile being debugged (keeps the IR the stops point into)
@@ -95,6 +111,9 @@ private:
     QComboBox* m_sharedBox = nullptr;
     SharedHeatmap* m_heat = nullptr;
     QStringList m_watches;
+    QList<QWidget*> m_commandButtons;  ///< disabled while a command runs
+    QWidget* m_pauseButton = nullptr;
+    QTimer m_poll;
     bool m_syncing = false;
 };
 

@@ -70,9 +70,11 @@ public:
 
     void statement(const StmtNode* s, const std::vector<int32_t>& act, int depth) override {
         ++m_event;
+        publish(s->span);
         Stop::Reason why = Stop::Reason::Step;
         int bp = -1;
         bool pause = decide(s, depth, why, bp);
+        if (!pause && interrupted()) pause = true, why = Stop::Reason::Paused;
         m_prevLine = s->span.valid() ? s->span.line : m_prevLine;
         m_prevSpan = s->span;
         if (!pause) return;
@@ -88,11 +90,13 @@ public:
 
     void iteration(const ForNode* loop, int64_t value, int depth) override {
         ++m_event;
+        publish(loop->span);
         bool pause = m_replayTo ? m_event == m_replayTo
                                 : m_cmd == Command::ToIteration && loop == m_loop;
-        if (!pause) return;
+        const bool paused = !pause && interrupted();
+        if (!pause && !paused) return;
         Stop st;
-        st.reason = m_replayTo ? Stop::Reason::Step : Stop::Reason::Iteration;
+        st.reason = paused ? Stop::Reason::Paused : m_replayTo ? Stop::Reason::Step : Stop::Reason::Iteration;
         st.stmt = loop;
         st.span = loop->span;
         st.active = m_d.m_machine->m_all;
@@ -116,6 +120,15 @@ public:
     std::optional<interp::CheckFinding> m_finding;
 
 private:
+    /// Progress for the controller, and the abort check of a run that never pauses (a Continue
+    /// the controller abandons by a restart or by closing).
+    void publish(const Span& sp) {
+        m_d.m_progress.store(m_event, std::memory_order_relaxed);
+        if (sp.valid()) m_d.m_progressLine.store(sp.line, std::memory_order_relaxed);
+        if (m_d.m_abort.load(std::memory_order_relaxed)) throw AbortRun{};
+    }
+    bool interrupted() { return m_d.m_interrupt.exchange(false); }
+
     bool decide(const StmtNode* s, int depth, Stop::Reason& why, int& bp) {
         if (m_replayTo) return m_event == m_replayTo;
         const uint32_t line = s->span.valid() ? s->span.line : 0;
@@ -161,7 +174,7 @@ private:
         m_d.m_stop = std::move(st);
         m_d.m_paused = true;
         m_d.m_cv.notify_all();
-        m_d.m_cv.wait(lk, [&] { return m_d.m_go || m_d.m_abort; });
+        m_d.m_cv.wait(lk, [&] { return m_d.m_go || m_d.m_abort.load(); });
         if (m_d.m_abort) throw AbortRun{};
         m_d.m_go = false;
     }
@@ -195,6 +208,8 @@ void Debugger::shutdown() {
 
 void Debugger::launch(uint64_t runToEvent) {
     shutdown();
+    m_interrupt = false;
+    m_progress = 0;
     m_args = m_args0;
     m_observer = std::make_unique<Observer>(*this);
     m_observer->m_replayTo = runToEvent;
@@ -228,7 +243,6 @@ void Debugger::launch(uint64_t runToEvent) {
         m_paused = false;
         m_cv.notify_all();
     });
-    waitForStop();
 }
 
 void Debugger::waitForStop() {
@@ -236,9 +250,26 @@ void Debugger::waitForStop() {
     m_cv.wait(lk, [&] { return m_paused || m_done; });
 }
 
-const Stop& Debugger::start() {
+bool Debugger::wait(std::chrono::milliseconds timeout) {
+    std::unique_lock<std::mutex> lk(m_mu);
+    return m_cv.wait_for(lk, timeout, [&] { return m_paused || m_done; });
+}
+
+bool Debugger::running() const {
+    std::lock_guard<std::mutex> lk(m_mu);
+    return m_worker.joinable() && !m_paused && !m_done;
+}
+
+void Debugger::interrupt() { m_interrupt = true; }
+
+void Debugger::startAsync() {
     m_history.clear();
     launch(0);
+}
+
+const Stop& Debugger::start() {
+    startAsync();
+    waitForStop();
     return m_stop;
 }
 
@@ -248,8 +279,25 @@ void Debugger::pushHistory() {
 }
 
 const Stop& Debugger::run(Command c) {
+    post(c);
+    waitForStop();
+    return m_stop;
+}
+
+void Debugger::post(Command c) {
     if (!m_worker.joinable()) start();
-    if (m_done) return m_stop;
+    if (m_done) return;
+    prepare(c);
+    {
+        std::lock_guard<std::mutex> lk(m_mu);
+        m_interrupt = false;
+        m_paused = false;
+        m_go = true;
+    }
+    m_cv.notify_all();
+}
+
+void Debugger::prepare(Command c) {
     pushHistory();
     Observer& o = *m_observer;
     o.m_replayTo = 0;
@@ -277,23 +325,21 @@ const Stop& Debugger::run(Command c) {
                 if (stack[i] == o.m_loop) o.m_loopDepth = static_cast<int>(i);
         }
     }
-    {
-        std::lock_guard<std::mutex> lk(m_mu);
-        m_paused = false;
-        m_go = true;
-    }
-    m_cv.notify_all();
-    waitForStop();
-    return m_stop;
 }
 
-bool Debugger::stepBack() {
+bool Debugger::stepBackAsync() {
     if (m_history.empty()) return false;
     uint64_t target = m_history.back();
     m_history.pop_back();
     auto keep = m_history;
     launch(target);
     m_history = std::move(keep);
+    return true;
+}
+
+bool Debugger::stepBack() {
+    if (!stepBackAsync()) return false;
+    waitForStop();
     return true;
 }
 

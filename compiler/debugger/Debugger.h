@@ -12,9 +12,15 @@
 // statement a tile op lowered to carries that op's span, so one T.gemm line is one step).
 // Reverse steps re-run the kernel deterministically to an earlier stop (bounded history).
 //
-// The debugger is not thread-safe: one controlling thread (CLI or GUI) calls it; each command
-// returns when the run is paused again (or finished / stopped by a checker).
+// The debugger is not thread-safe: one controlling thread (CLI or GUI) calls it. run(), start()
+// and stepBack() return when the run is paused again (or finished / stopped by a checker); their
+// async forms post(), startAsync() and stepBackAsync() return at once, so a UI thread keeps
+// serving events during a long Continue: it polls wait(0) (and progress()) and may interrupt()
+// the run, which then pauses at the next statement. While a command is in flight (running())
+// only running(), wait(), progress(), progressLine() and interrupt() may be called.
 #pragma once
+#include <atomic>
+#include <chrono>
 #include <condition_variable>
 #include <cstdint>
 #include <memory>
@@ -78,7 +84,7 @@ enum class Command {
 
 /// Why the run is paused, and where.
 struct Stop {
-    enum class Reason { Step, Breakpoint, Barrier, Iteration, Finished, Error };
+    enum class Reason { Step, Breakpoint, Barrier, Iteration, Paused, Finished, Error };
     Reason reason = Reason::Step;
     const ir::StmtNode* stmt = nullptr;  ///< statement about to run (null: finished / error)
     Span span;                           ///< its source span (error: the diagnostic's)
@@ -151,6 +157,23 @@ public:
     /// Back to the previous stop (re-runs the kernel to it); false when the history is empty.
     bool stepBack();
     const Stop& stop() const { return m_stop; }
+
+    // --- asynchronous control (the UI thread's) ---------------------------------------------
+    /// start() / run(c) / stepBack() without waiting for the stop.
+    void startAsync();
+    void post(Command c);
+    bool stepBackAsync();
+    /// A command is in flight (the worker runs; the machine must not be inspected).
+    bool running() const;
+    /// Waits up to `timeout` for the in-flight command's stop; true when paused or finished.
+    bool wait(std::chrono::milliseconds timeout);
+    /// Asks the in-flight command to pause at the next statement or iteration (Reason::Paused);
+    /// no effect when nothing runs.
+    void interrupt();
+    /// Events (statements + iterations) the run has executed so far, and the source line of the
+    /// latest statement: readable while a command runs, for a progress display.
+    uint64_t progress() const { return m_progress.load(std::memory_order_relaxed); }
+    uint32_t progressLine() const { return m_progressLine.load(std::memory_order_relaxed); }
     /// Stops so far that stepBack can return to.
     size_t historySize() const { return m_history.size(); }
 
@@ -180,12 +203,16 @@ public:
     std::optional<double> watch(const std::string& expr, int32_t thread, std::string& why) const;
     /// Named barriers of the running block (id, expected, arrived, phase).
     std::vector<interp::BarrierState> barriers() const;
+    /// mbarriers of the running block (sm_90a TMA pipelines): phase, arrivals expected / so far,
+    /// transaction bytes announced / delivered, ordered by buffer and element.
+    std::vector<interp::MbarrierInfo> mbarriers() const;
 
 private:
     class Observer;
     friend class Observer;
     void launch(uint64_t runToEvent);
     void waitForStop();
+    void prepare(Command c);
     void shutdown();
     void pushHistory();
 
@@ -204,7 +231,10 @@ private:
     bool m_paused = false;   ///< worker waits for a command
     bool m_done = false;     ///< worker finished the run
     bool m_go = false;       ///< a command is posted
-    bool m_abort = false;
+    std::atomic<bool> m_abort{false};      ///< end the run (restart, destruction)
+    std::atomic<bool> m_interrupt{false};  ///< pause at the next event
+    std::atomic<uint64_t> m_progress{0};
+    std::atomic<uint32_t> m_progressLine{0};
     Command m_cmd = Command::StepInto;
     Stop m_stop;
 };

@@ -202,6 +202,10 @@ std::vector<interp::BarrierState> Debugger::barriers() const {
     return out;
 }
 
+std::vector<interp::MbarrierInfo> Debugger::mbarriers() const {
+    return m_machine ? m_machine->mbarrierInfos() : std::vector<interp::MbarrierInfo>{};
+}
+
 std::optional<double> Debugger::watch(const std::string& expr, int32_t thread,
                                       std::string& why) const {
     auto* m = m_machine.get();

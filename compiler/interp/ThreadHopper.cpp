@@ -6,6 +6,8 @@
 // compiler/interp/MmaModel.h), reading the operands through analysis::wgmmaSharedOffset and
 // writing the accumulator through analysis::makeWgmmaAccumulator; wgmma with A from registers
 // (tl.wgmma_rs) reading them through wgmma's A fragment.
+#include <algorithm>
+
 #include "compiler/analysis/HwLayouts.h"
 #include "compiler/analysis/WgmmaLayouts.h"
 #include "compiler/interp/MmaModel.h"
@@ -49,6 +51,34 @@ void ThreadMachine::mbarrierMaybeComplete(MbarrierState& b) {
     b.writes.clear();
     ++b.phases;
     b.arrivalsLeft = b.count;
+    b.txExpected = b.txDelivered = 0;
+}
+
+MbarrierInfo ThreadMachine::mbarrierInfo(const BufferState& buf, int64_t off, const MbarrierState& b) const {
+    MbarrierInfo m;
+    m.buffer = buf.node->name;
+    m.index = off;
+    m.phase = b.phases;
+    m.expected = b.count;
+    m.arrived = b.count - b.arrivalsLeft;
+    m.txExpected = b.txExpected;
+    m.txDelivered = b.txDelivered;
+    m.pending = static_cast<int64_t>(b.writes.size() + b.landed.size());
+    m.init = b.initAt;
+    m.arrive = b.arriveAt;
+    m.wait = b.waitAt;
+    m.load = b.loadAt;
+    return m;
+}
+
+std::vector<MbarrierInfo> ThreadMachine::mbarrierInfos() const {
+    std::vector<MbarrierInfo> out;
+    for (auto& [key, b] : m_mbarriers) out.push_back(mbarrierInfo(*key.first, key.second, b));
+    // The map is keyed by BufferState address: order by name for a stable listing.
+    std::stable_sort(out.begin(), out.end(), [](const MbarrierInfo& x, const MbarrierInfo& y) {
+        return x.buffer != y.buffer ? x.buffer < y.buffer : x.index < y.index;
+    });
+    return out;
 }
 
 int32_t ThreadMachine::consumerThreads() const {
@@ -72,7 +102,12 @@ void ThreadMachine::mbarrierOp(const CallNode* c, const ThreadList& act) {
     if (init) {  // elected: n barriers, `arrivals` arrivals each
         requireRange(*a.buf, a.off, v, c->span, "mbarrier init");
         if (arrivals < 1) fail(c->span, "mbarrier init with " + std::to_string(arrivals) + " arrivals per phase");
-        for (int64_t i = 0; i < v; ++i) m_mbarriers[{a.buf, a.off + i}] = MbarrierState{arrivals, arrivals, 0, 0, {}, {}};
+        for (int64_t i = 0; i < v; ++i) {
+            MbarrierState st;
+            st.count = st.arrivalsLeft = arrivals;
+            st.initAt = c->span;
+            m_mbarriers[{a.buf, a.off + i}] = std::move(st);
+        }
         return;
     }
     MbarrierState& b = mbarrierAt(a, c->span);
@@ -80,8 +115,12 @@ void ThreadMachine::mbarrierOp(const CallNode* c, const ThreadList& act) {
         const int64_t n = arrive ? static_cast<int64_t>(act.size()) : 1;
         if (b.arrivalsLeft < n)
             fail(c->span, "mbarrier " + describe(*a.buf, a.off) + ": more arrivals than its count in one phase");
-        if (!arrive) b.txPending += v;
+        if (!arrive) {
+            b.txPending += v;
+            b.txExpected += v;
+        }
         b.arrivalsLeft -= n;
+        b.arriveAt = c->span;
         // A phase completed by every thread of the block orders all of their earlier accesses
         // before what its waiters do next: the race checker treats it as a block barrier (as it
         // does a named barrier).
@@ -91,13 +130,30 @@ void ThreadMachine::mbarrierOp(const CallNode* c, const ThreadList& act) {
     }
     // tl.mbarrier_wait(bar, parity): the phase of parity `v` has completed iff the current
     // (incomplete) phase, number b.phases, has the other parity (PTX ISA §9.7.13.15.16).
+    b.waitAt = c->span;
     if (b.phases % 2 == v % 2) {
-        fail(c->span,
-             "deadlock: waiting on mbarrier " + describe(*a.buf, a.off) + " for phase parity " + std::to_string(v) +
-                 ", which can never complete (" + std::to_string(b.arrivalsLeft) + " arrival(s) and " +
-                 std::to_string(b.txPending) + " transaction byte(s) outstanding, " + std::to_string(b.phases) +
-                 " phase(s) completed)",
-             "every waited phase needs its expect_tx arrival and TMA loads of exactly the expected bytes");
+        // Threads run in lockstep: every thread that could still arrive or issue a TMA load is
+        // here, so the phase can never complete. Reported with the wait, the barrier's init
+        // (where its arrival count is set) and the state of its phase.
+        CheckFinding f;
+        f.kind = "deadlock";
+        f.at = c->span;
+        f.other = b.initAt;
+        f.buffer = a.buf->node->name;
+        f.index = a.off;
+        f.block = m_blockIdx;
+        f.mbarriers.push_back(mbarrierInfo(*a.buf, a.off, b));
+        const MbarrierInfo& m = f.mbarriers.back();
+        f.message = "deadlock: waiting on mbarrier " + describe(*a.buf, a.off) + " at line " +
+                    std::to_string(c->span.line) + " for phase parity " + std::to_string(v) +
+                    ", which can never complete: " + std::to_string(m.arrived) + " of " +
+                    std::to_string(m.expected) + " arrivals (count set at line " +
+                    std::to_string(b.initAt.line) + "), " + std::to_string(m.txDelivered) + " of " +
+                    std::to_string(m.txExpected) + " transaction bytes" +
+                    (b.loadAt.valid() ? " (TMA load at line " + std::to_string(b.loadAt.line) + ")" : std::string()) +
+                    ", " + std::to_string(b.phases) + " phase(s) completed";
+        report(std::move(f), "every waited phase needs its count of arrivals (tl.mbarrier_init) and TMA "
+                             "loads of exactly the bytes its expect_tx announced");
     }
     for (auto& w : b.landed) {  // the wait makes the completed phase's TMA data visible
         w.buf->data[w.off] = w.v;
@@ -158,6 +214,8 @@ void ThreadMachine::tmaLoad(const CallNode* c, const ThreadList& act) {
             b.writes.push_back({dst.buf, o, v});
         }
     b.txPending -= g->bytes();
+    b.txDelivered += g->bytes();
+    b.loadAt = c->span;
     mbarrierMaybeComplete(b);
 }
 

@@ -27,6 +27,22 @@ struct BarrierState {
     std::vector<int32_t> waiting;  ///< threads blocked on it
 };
 
+/// An mbarrier's state (PTX ISA §9.7.13.15; the sm_90a TMA pipeline's full/empty barriers) as
+/// the debugger and the deadlock checker show it: its place in shared memory, the phases
+/// completed, and what the current (incomplete) phase has and still waits for.
+struct MbarrierInfo {
+    std::string buffer;        ///< shared buffer holding the barrier
+    int64_t index = 0;         ///< its element in that buffer
+    int64_t phase = 0;         ///< completed phases; the current phase has parity phase % 2
+    int64_t expected = 0;      ///< arrivals per phase (the tl.mbarrier_init count)
+    int64_t arrived = 0;       ///< arrivals in the current phase
+    int64_t txExpected = 0;    ///< transaction bytes announced by expect_tx in the current phase
+    int64_t txDelivered = 0;   ///< bytes TMA loads delivered to the current phase
+    int64_t pending = 0;       ///< TMA-written elements no wait has made visible yet
+    Span init, arrive, wait;   ///< last init, arrival (or expect_tx) and wait statements
+    Span load;                 ///< last TMA load completing on it
+};
+
 /// What a checker of the thread-level interpreter found, with both places in the source: the
 /// access that stopped the run and the earlier one it conflicts with. The run ends with the
 /// same problem as result.error (whose message names both lines too).
@@ -43,6 +59,7 @@ struct CheckFinding {
     int32_t thread = -1, otherThread = -1;  ///< -2: several threads
     std::vector<int64_t> block;             ///< block index
     std::vector<BarrierState> barriers;     ///< deadlock: every barrier with arrivals
+    std::vector<MbarrierInfo> mbarriers;    ///< deadlock on an mbarrier wait: that mbarrier
 };
 
 /// Observer of a thread-level run: the step debugger (compiler/debugger/Debugger.h, which sets

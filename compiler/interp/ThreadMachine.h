@@ -52,6 +52,10 @@ struct AsyncCopy {
 /// `pending` until a wait observes their phase, so a read without the wait is reported.
 struct MbarrierState {
     int64_t count = 1, arrivalsLeft = 1, txPending = 0, phases = 0;
+    /// Bytes expect_tx announced and TMA delivered in the current phase (txPending is their
+    /// difference; kept apart so the debugger shows both) and the statements that last used it.
+    int64_t txExpected = 0, txDelivered = 0;
+    Span initAt, arriveAt, waitAt, loadAt;
     struct Write {
         BufferState* buf;
         int64_t off;
@@ -157,6 +161,9 @@ public:
     /// Completes the current phase of `b` when no arrival and no transaction byte is left.
     void mbarrierMaybeComplete(MbarrierState& b);
     MbarrierState& mbarrierAt(const Address& a, const Span& at);
+    /// Every mbarrier of the running block, ordered by buffer name and element.
+    std::vector<MbarrierInfo> mbarrierInfos() const;
+    MbarrierInfo mbarrierInfo(const BufferState& buf, int64_t off, const MbarrierState& b) const;
     void vectorStore(const ir::CallNode* c, const ThreadList& act);
     void atomic(const ir::CallNode* c, const ThreadList& act);
     /// (row, col) of accumulator register r of thread t for gemm_ss(M, N, wm, wn), from

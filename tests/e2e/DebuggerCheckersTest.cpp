@@ -192,10 +192,76 @@ TEST(DebuggerCheckers, ReadOfNeverWrittenSharedMemoryNamesReadAndDeclaration) {
     EXPECT_EQ(st.finding->other.line, lineOf(p.text, "# declared"));
 }
 
+/// A broken pipeline pass (test only): every tl.mbarrier_init gets `extra` more arrivals per
+/// phase than the schedule makes (the sm_90a schedule's expect_tx is the phase's one arrival).
+struct RaiseMbarrierCount : ir::Mutator {
+    int64_t extra = 1;
+    int changed = 0;
+    ir::Stmt visitEval(const ir::EvalNode* n, const ir::Stmt& self) override {
+        auto* c = dynamic_cast<const ir::CallNode*>(n->call.get());
+        if (!c || c->op != ir::intrin::kMbarrierInit) return self;
+        std::vector<ir::Expr> args(c->args.begin(), c->args.begin() + 2);
+        int64_t count = 1;
+        if (c->args.size() > 2)
+            if (auto* imm = dynamic_cast<const ir::IntImmNode*>(c->args[2].get())) count = imm->value;
+        args.push_back(ir::intImm(count + extra, c->span));
+        ++changed;
+        return ir::evaluate(ir::call(c->op, std::move(args), c->dtype, c->span), n->span);
+    }
+};
+
+TEST(DebuggerCheckers, MbarrierArriveCountOffByOneOnSm90aIsADeadlockNamingTheMbarrier) {
+    CompileOptions o;
+    o.target = "cuda:sm_90a";
+    Program p;
+    p.text = e2e::readRepoFile("tests/debugger/mbarrier_arrive_count_sm90.py");
+    p.r = compile("tests/debugger/mbarrier_arrive_count_sm90.py", p.text, o);
+    ASSERT_TRUE(p.r.ok) << e2e::diagText(p.r);
+    // The schedule as compiled runs to the end: 4 k-tiles through 2 stages, each mbarrier
+    // completes 2 phases (the prologue's load and one refill).
+    auto good = runToEnd(p.r.lowered, p.r, argsFor(p.r));
+    ASSERT_EQ(good.reason, dbg::Stop::Reason::Finished) << good.error;
+    RaiseMbarrierCount raise;
+    auto broken = ir::withBody(p.r.lowered, raise.mutate(p.r.lowered->body));
+    ASSERT_EQ(raise.changed, 1);
+    auto t0 = std::chrono::steady_clock::now();
+    auto st = runToEnd(broken, p.r, argsFor(p.r));
+    double s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+    EXPECT_LT(s, 1.0);
+    ASSERT_EQ(st.reason, dbg::Stop::Reason::Error);
+    ASSERT_TRUE(st.finding) << st.error;
+    EXPECT_EQ(st.finding->kind, "deadlock") << st.error;
+    EXPECT_EQ(st.finding->buffer, "tma_bar");
+    EXPECT_EQ(st.finding->index, 0);  // k = 0 waits on stage 0 first
+    // The wait and the init belong to the pipelined loop (the schedule the pass made for it);
+    // the transaction bytes came from the copy of B, the stage's last TMA load.
+    const uint32_t loopLine = lineOf(p.text, "# pipelined loop");
+    EXPECT_EQ(st.finding->at.line, loopLine) << st.error;
+    EXPECT_EQ(st.finding->other.line, loopLine) << st.error;
+    ASSERT_EQ(st.finding->mbarriers.size(), 1u);
+    const auto& m = st.finding->mbarriers[0];
+    // Hand-derived: init with 2 arrivals; the prologue's expect_tx arrived once announcing
+    // 64x32 + 32x64 fp16 = 8192 bytes; both TMA loads delivered them; no phase completed, so
+    // the wait for parity 0 can never return.
+    EXPECT_EQ(m.expected, 2);
+    EXPECT_EQ(m.arrived, 1);
+    EXPECT_EQ(m.txExpected, 8192);
+    EXPECT_EQ(m.txDelivered, 8192);
+    EXPECT_EQ(m.phase, 0);
+    EXPECT_EQ(m.pending, 64 * 32 + 32 * 64);  // written by TMA, never made visible
+    EXPECT_EQ(m.load.line, lineOf(p.text, "# copy B"));
+    EXPECT_NE(st.error.find("deadlock: waiting on mbarrier tma_bar[0] at line " + std::to_string(loopLine) +
+                            " for phase parity 0, which can never complete: 1 of 2 arrivals (count set at line " +
+                            std::to_string(loopLine) + "), 8192 of 8192 transaction bytes"),
+              std::string::npos)
+        << st.error;
+}
+
 TEST(DebuggerCheckers, SeededProgramsCompileWithNvrtc) {
     if (!rt::nvrtcAvailable()) GTEST_SKIP() << "no NVRTC in this build";
     for (const char* name : {"race_missing_sync.py", "deadlock_arrive_count.py", "oob_shared_index.py",
-                             "uninit_shared_read.py", "stale_read_pipeline.py", "consume_then_copy.py"})
+                             "uninit_shared_read.py", "stale_read_pipeline.py", "consume_then_copy.py",
+                             "mbarrier_arrive_count_sm90.py"})
         for (auto [target, arch] : {std::pair{"cuda:sm_80", "sm_80"}, std::pair{"cuda:sm_90a", "sm_90a"}}) {
             CompileOptions o;
             o.target = target;

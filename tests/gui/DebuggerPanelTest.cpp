@@ -12,6 +12,7 @@
 #include <QTabWidget>
 #include <QDockWidget>
 #include <QTableWidget>
+#include <QTimer>
 #include <QtTest>
 #include <cmath>
 
@@ -59,6 +60,19 @@ void showDebugger(MainWindow& w) {
     QApplication::processEvents();
 }
 
+/// Runs `c` and waits (events served) for its stop: commands run on the debugger's worker.
+bool runCommand(DebuggerPanel& p, ts::dbg::Command c) {
+    p.command(c);
+    return p.waitStopped();
+}
+
+/// Row of the Barriers table whose first cell is `name`, -1 if none.
+int barrierRow(QTableWidget* t, const QString& name) {
+    for (int r = 0; r < t->rowCount(); ++r)
+        if (t->item(r, 0) && t->item(r, 0)->text() == name) return r;
+    return -1;
+}
+
 void saveShot(QWidget& w, const QString& name) {
     if (qEnvironmentVariable("TS_UPDATE_SCREENSHOTS") != "1") return;
     QApplication::processEvents();
@@ -85,10 +99,11 @@ private slots:
         const int gemmLine = lineOf(text, "T.gemm(A_shared");
         panel->addLineBreakpoint(gemmLine);
         QVERIFY(panel->start());
-        panel->command(ts::dbg::Command::Continue);
+        QVERIFY(panel->waitStopped());
+        QVERIFY(runCommand(*panel, ts::dbg::Command::Continue));
         QCOMPARE(int(panel->debugger()->stop().span.line), gemmLine);
         QCOMPARE(markerLine(*w.editor()), gemmLine);
-        for (int i = 0; i < 3; ++i) panel->command(ts::dbg::Command::StepTileOp);
+        for (int i = 0; i < 3; ++i) QVERIFY(runCommand(*panel, ts::dbg::Command::StepTileOp));
         const int line = int(panel->debugger()->stop().span.line);
         QVERIFY(line != gemmLine);
         QCOMPARE(markerLine(*w.editor()), line);
@@ -126,8 +141,9 @@ private slots:
         saveShot(w, "debugger-gemm.png");
         // Step back returns to the previous stop.
         const uint64_t before = panel->debugger()->stop().event;
-        panel->command(ts::dbg::Command::StepInto);
+        QVERIFY(runCommand(*panel, ts::dbg::Command::StepInto));
         panel->stepBack();
+        QVERIFY(panel->waitStopped());
         QCOMPARE(panel->debugger()->stop().event, before);
     }
 
@@ -141,7 +157,8 @@ private slots:
         QVERIFY(w.session().result()->ok);
         auto* panel = qobject_cast<DebuggerPanel*>(w.panel("debugger"));
         QVERIFY(panel->start());
-        panel->command(ts::dbg::Command::Continue);
+        QVERIFY(panel->waitStopped());
+        QVERIFY(runCommand(*panel, ts::dbg::Command::Continue));
         QVERIFY(panel->debugger()->stop().reason == ts::dbg::Stop::Reason::Error);
         QVERIFY2(panel->statusText().contains("races with its write"), qPrintable(panel->statusText()));
         const int readLine = lineOf(text, "# read"), writeLine = lineOf(text, "# write");
@@ -160,6 +177,53 @@ private slots:
         int line = 0, col = 0;
         w.editor()->getCursorPosition(&line, &col);
         QCOMPARE(line + 1, writeLine);
+    }
+
+    // Continue on a block that runs for seconds (gemm 64x64 with K = 4096: 128 pipelined
+    // iterations, no breakpoint) runs on the debugger's worker: the UI thread keeps serving
+    // events (a 10 ms timer fires while the run goes on), the status shows the progress, and
+    // Pause ends the Continue at the next statement with the machine inspectable there.
+    void continueKeepsTheUiResponsiveAndPauseStopsIt() {
+        MainWindow w(false);
+        w.resize(1600, 1000);
+        w.show();
+        QString text = "# tilescope: M=64 N=64 K=4096 block_M=64 block_N=64 num_stages=2\n" +
+                       readFile("samples/gemm.py");
+        w.session().openDocument(QString::fromUtf8(TS_SOURCE_DIR) + "/samples/gemm.py", text);
+        QVERIFY(waitCompiled(w.session()));
+        QVERIFY(w.session().result()->ok);
+        auto* panel = qobject_cast<DebuggerPanel*>(w.panel("debugger"));
+        QVERIFY(panel->start());
+        QVERIFY(panel->waitStopped());
+        QElapsedTimer clock;
+        clock.start();
+        panel->command(ts::dbg::Command::Continue);
+        QVERIFY2(clock.elapsed() < 200, qPrintable(QString::number(clock.elapsed())));  // returned at once
+        QVERIFY(panel->running());
+        int ticks = 0;
+        QTimer timer;
+        connect(&timer, &QTimer::timeout, [&] { ++ticks; });
+        timer.start(10);
+        while (ticks < 20 && clock.elapsed() < 20000) QCoreApplication::processEvents(QEventLoop::AllEvents, 5);
+        QVERIFY2(ticks >= 20, qPrintable(QString::number(ticks)));
+        QVERIFY2(panel->running(), "the Continue ended before the timer fired 20 times");
+        QVERIFY2(panel->statusText().startsWith("Running"), qPrintable(panel->statusText()));
+        const uint64_t progressed = panel->debugger()->progress();
+        QVERIFY(progressed > 0);
+        panel->interrupt();
+        QVERIFY(panel->waitStopped(5000));
+        QVERIFY(!panel->running());
+        const auto& st = panel->debugger()->stop();
+        QCOMPARE(int(st.reason), int(ts::dbg::Stop::Reason::Paused));
+        QVERIFY(st.event >= progressed);
+        QVERIFY2(panel->statusText().contains("(paused)"), qPrintable(panel->statusText()));
+        // Paused inside the pipelined loop, well before its last iteration (128), and the
+        // machine answers watches there.
+        QVERIFY2(panel->statusText().contains("(pipelined)"), qPrintable(panel->statusText()));
+        panel->addWatch("k");
+        bool ok = false;
+        const int k = panel->watches()->item(0, 1)->text().toInt(&ok);
+        QVERIFY2(ok && k >= 0 && k < 127, qPrintable(panel->watches()->item(0, 1)->text()));
     }
 };
 
