@@ -179,7 +179,7 @@ private slots:
         QCOMPARE(line + 1, writeLine);
     }
 
-    // Continue on a block that runs for seconds (gemm 64x64 with K = 4096: 128 pipelined
+    // Continue on a block that runs for seconds (gemm 64x64 with K = 16384: 512 pipelined
     // iterations, no breakpoint) runs on the debugger's worker: the UI thread keeps serving
     // events (a 10 ms timer fires while the run goes on), the status shows the progress, and
     // Pause ends the Continue at the next statement with the machine inspectable there.
@@ -187,7 +187,7 @@ private slots:
         MainWindow w(false);
         w.resize(1600, 1000);
         w.show();
-        QString text = "# tilescope: M=64 N=64 K=4096 block_M=64 block_N=64 num_stages=2\n" +
+        QString text = "# tilescope: M=64 N=64 K=16384 block_M=64 block_N=64 num_stages=2\n" +
                        readFile("samples/gemm.py");
         w.session().openDocument(QString::fromUtf8(TS_SOURCE_DIR) + "/samples/gemm.py", text);
         QVERIFY(waitCompiled(w.session()));
@@ -217,13 +217,13 @@ private slots:
         QCOMPARE(int(st.reason), int(ts::dbg::Stop::Reason::Paused));
         QVERIFY(st.event >= progressed);
         QVERIFY2(panel->statusText().contains("(paused)"), qPrintable(panel->statusText()));
-        // Paused inside the pipelined loop, well before its last iteration (128), and the
+        // Paused inside the pipelined loop, before its last iteration (511), and the
         // machine answers watches there.
         QVERIFY2(panel->statusText().contains("(pipelined)"), qPrintable(panel->statusText()));
         panel->addWatch("k");
         bool ok = false;
         const int k = panel->watches()->item(0, 1)->text().toInt(&ok);
-        QVERIFY2(ok && k >= 0 && k < 127, qPrintable(panel->watches()->item(0, 1)->text()));
+        QVERIFY2(ok && k >= 0 && k < 511, qPrintable(panel->watches()->item(0, 1)->text()));
     }
 };
 
