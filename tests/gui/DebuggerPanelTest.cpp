@@ -179,6 +179,85 @@ private slots:
         QCOMPARE(line + 1, writeLine);
     }
 
+    // gemm on sm_90a (TMA loads completing on one mbarrier per stage, wgmma): a breakpoint on
+    // the copy of B stops before each B tile's TMA load. The Barriers tab lists both mbarriers
+    // with hand-derived values: in the prologue, stage 0 has its expect_tx arrival (1 of 1) and
+    // the A tile's 4096 of 8192 bytes (2048 elements pending); at the refill in iteration k = 1
+    // stage 0 is in its second phase (phase 1, parity 1) with the same counts, and stage 1 has
+    // completed one phase that the k = 1 wait observed (nothing pending).
+    void steppingGemmOnSm90aListsTheMbarriers() {
+        MainWindow w(false);
+        w.resize(1600, 1000);
+        w.show();
+        w.session().setTarget("cuda:sm_90a");
+        QString text = "# tilescope: M=64 N=64 K=128 block_M=64 block_N=64 num_stages=2\n" +
+                       readFile("samples/gemm.py");
+        w.session().openDocument(QString::fromUtf8(TS_SOURCE_DIR) + "/samples/gemm.py", text);
+        QVERIFY(waitCompiled(w.session()));
+        QVERIFY(w.session().result()->ok);
+        QVERIFY(w.session().result()->cuda.find("mbarrier") != std::string::npos);
+        auto* panel = qobject_cast<DebuggerPanel*>(w.panel("debugger"));
+        showDebugger(w);
+        const int copyB = lineOf(text, "T.copy(B[k");
+        panel->addLineBreakpoint(copyB);
+        QVERIFY(panel->start());
+        QVERIFY(panel->waitStopped());
+        QVERIFY(runCommand(*panel, ts::dbg::Command::Continue));
+        QCOMPARE(int(panel->debugger()->stop().span.line), copyB);
+        QTableWidget* t = panel->barriers();
+        auto cells = [&](const QString& name) {
+            QStringList c;
+            int r = barrierRow(t, name);
+            for (int i = 1; r >= 0 && i < t->columnCount(); ++i) c << t->item(r, i)->text();
+            return c.mid(0, 6);  // phase, expected, arrived, tx expected, delivered, pending
+        };
+        QCOMPARE(cells("mbarrier tma_bar[0]"), QStringList({"0 (parity 0)", "1", "1", "8192", "4096", "2048"}));
+        QCOMPARE(cells("mbarrier tma_bar[1]"), QStringList({"0 (parity 0)", "1", "0", "0", "0", "0"}));
+        QVERIFY(runCommand(*panel, ts::dbg::Command::Continue));  // prologue, stage 1
+        QCOMPARE(cells("mbarrier tma_bar[1]"), QStringList({"0 (parity 0)", "1", "1", "8192", "4096", "2048"}));
+        QVERIFY(runCommand(*panel, ts::dbg::Command::Continue));  // k = 1 refills stage 0 with k-tile 2
+        QCOMPARE(int(panel->debugger()->stop().span.line), copyB);
+        QVERIFY2(panel->statusText().contains("k = 1 (pipelined)"), qPrintable(panel->statusText()));
+        QCOMPARE(cells("mbarrier tma_bar[0]"), QStringList({"1 (parity 1)", "1", "1", "8192", "4096", "2048"}));
+        QCOMPARE(cells("mbarrier tma_bar[1]"), QStringList({"1 (parity 1)", "1", "0", "0", "0", "0"}));
+        panel->setThread(5);
+        panel->tabs()->setCurrentWidget(t);
+        saveShot(w, "debugger-gemm-sm90a-mbarriers.png");
+    }
+
+    // The seeded deadlock of tests/debugger/deadlock_arrive_count.py (bar.sync 1 expecting 160
+    // arrivals in a 128-thread block): Continue stops with the report in Problems and barrier 1's
+    // arrivals in the Barriers tab.
+    void deadlockReportListsTheBarrier() {
+        MainWindow w(false);
+        w.resize(1600, 1000);
+        w.show();
+        const QString text = readFile("tests/debugger/deadlock_arrive_count.py");
+        w.session().openDocument(QString::fromUtf8(TS_SOURCE_DIR) + "/tests/debugger/deadlock_arrive_count.py", text);
+        QVERIFY(waitCompiled(w.session()));
+        QVERIFY(w.session().result()->ok);
+        auto* panel = qobject_cast<DebuggerPanel*>(w.panel("debugger"));
+        showDebugger(w);
+        QVERIFY(panel->start());
+        QVERIFY(panel->waitStopped());
+        QVERIFY(runCommand(*panel, ts::dbg::Command::Continue));
+        QVERIFY(panel->debugger()->stop().reason == ts::dbg::Stop::Reason::Error);
+        const int bugLine = lineOf(text, "# BUG");
+        QCOMPARE(markerLine(*w.editor()), bugLine);
+        auto* problems = qobject_cast<DiagnosticsPanel*>(w.panel("problems"));
+        QVERIFY(problems->model()->rowCount() >= 1);
+        QVERIFY2(QString::fromStdString(problems->model()->at(0).message).contains("deadlock"),
+                 qPrintable(QString::fromStdString(problems->model()->at(0).message)));
+        QTableWidget* t = panel->barriers();
+        const int row = barrierRow(t, "barrier 1");
+        QVERIFY(row >= 0);
+        QCOMPARE(t->item(row, 2)->text(), QString("160"));
+        QCOMPARE(t->item(row, 3)->text(), QString("128"));
+        QCOMPARE(t->item(row, 7)->text(), QString::number(bugLine));
+        panel->tabs()->setCurrentWidget(t);
+        saveShot(w, "debugger-deadlock.png");
+    }
+
     // Continue on a block that runs for seconds (gemm 64x64 with K = 16384: 512 pipelined
     // iterations, no breakpoint) runs on the debugger's worker: the UI thread keeps serving
     // events (a 10 ms timer fires while the run goes on), the status shows the progress, and
