@@ -163,8 +163,8 @@ DebuggerPanel::DebuggerPanel(Session& session, QWidget* parent)
     m_tabs = new QTabWidget(split);
     split->addWidget(m_ir);
     split->addWidget(m_tabs);
-    split->setStretchFactor(0, 3);
-    split->setStretchFactor(1, 2);
+    split->setStretchFactor(0, 1);
+    split->setStretchFactor(1, 1);
     lay->addWidget(split, 1);
 
     auto* regsPage = new QWidget(m_tabs);
@@ -188,9 +188,13 @@ DebuggerPanel::DebuggerPanel(Session& session, QWidget* parent)
     m_tabs->addTab(sharedPage, tr("Shared"));
     connect(m_sharedBox, &QComboBox::currentTextChanged, this, [this] { refreshShared(); });
 
-    m_barriers = makeTable({tr("barrier"), tr("phase"), tr("arrivals expected"), tr("arrived"),
-                            tr("tx bytes expected"), tr("delivered"), tr("pending"), tr("lines")},
+    m_barriers = makeTable({tr("barrier"), tr("phase"), tr("expected"), tr("arrived"), tr("tx expected"),
+                            tr("tx delivered"), tr("pending"), tr("lines")},
                            m_tabs);
+    m_barriers->horizontalHeaderItem(2)->setToolTip(tr("arrivals that complete the current phase"));
+    m_barriers->horizontalHeaderItem(4)->setToolTip(tr("transaction bytes announced by expect_tx in the current phase"));
+    m_barriers->horizontalHeaderItem(5)->setToolTip(tr("transaction bytes TMA loads delivered to the current phase"));
+    m_barriers->horizontalHeaderItem(6)->setToolTip(tr("TMA-written elements no wait has made visible yet"));
     m_tabs->addTab(m_barriers, tr("Barriers"));
 
     auto* watchPage = new QWidget(m_tabs);
@@ -486,7 +490,7 @@ void DebuggerPanel::refreshBarriers() {
              tr("%1 (parity %2)").arg(m.phase).arg(m.phase % 2), QString::number(m.expected),
              QString::number(m.arrived), QString::number(m.txExpected), QString::number(m.txDelivered),
              QString::number(m.pending),
-             tr("init %1 · arrive %2 · load %3 · wait %4").arg(line(m.init), line(m.arrive), line(m.load), line(m.wait))});
+             tr("init %1, arrive %2, load %3, wait %4").arg(line(m.init), line(m.arrive), line(m.load), line(m.wait))});
         if (s.finding && !s.finding->mbarriers.empty() && s.finding->mbarriers[0].buffer == m.buffer &&
             s.finding->mbarriers[0].index == m.index)
             for (int c = 0; c < m_barriers->columnCount(); ++c) {

@@ -5,8 +5,9 @@
 // "thread 5 holds C_local[1, 2..3]" (mma.sync m16n8k16 C layout, PTX ISA §9.7.14.5.8). Then
 // the seeded race of tests/debugger/race_missing_sync.py: the report lands in the Problems panel
 // with both lines, and clicking the note moves the editor to the write.
-// With TS_UPDATE_SCREENSHOTS=1 the two scenes are saved as docs/screenshots/debugger-gemm.png
-// and docs/screenshots/debugger-race.png.
+// With TS_UPDATE_SCREENSHOTS=1 (under xvfb-run -a) the scenes are saved at 1920x1080 as
+// docs/screenshots/debugger-gemm.png, debugger-race.png, debugger-gemm-sm90a-mbarriers.png and
+// debugger-deadlock.png.
 #include <QApplication>
 #include <QComboBox>
 #include <QTabWidget>
@@ -55,8 +56,8 @@ void showDebugger(MainWindow& w) {
     w.addDockWidget(Qt::RightDockWidgetArea, dbgDock);
     dbgDock->show();
     if (QDockWidget* problems = w.dock("problems")) problems->raise();
-    w.resize(1600, 1000);
-    w.resizeDocks({dbgDock}, {940}, Qt::Horizontal);
+    w.resize(1920, 1080);
+    w.resizeDocks({dbgDock}, {1150}, Qt::Horizontal);
     QApplication::processEvents();
 }
 
