@@ -223,7 +223,9 @@ DebuggerPanel::DebuggerPanel(Session& session, QWidget* parent)
 
 DebuggerPanel::~DebuggerPanel() = default;
 
-bool DebuggerPanel::start() {
+bool DebuggerPanel::start() { return start(nullptr); }
+
+bool DebuggerPanel::start(ir::PrimFunc lowered) {
     auto r = m_session.result();
     if (!r || !r->ok || !r->lowered) {
         m_status->setText(tr("Nothing to debug: the current document does not compile."));
@@ -256,7 +258,8 @@ bool DebuggerPanel::start() {
     }
     for (auto& t : set.tensors)
         if (!t.hasData()) t.data.assign(size_t(t.numel()), std::nan(""));
-    m_dbg = std::make_unique<dbg::Debugger>(r->lowered, r->elaborated, std::move(set.tensors), opts);
+    if (!lowered) lowered = r->lowered;
+    m_dbg = std::make_unique<dbg::Debugger>(lowered, r->elaborated, std::move(set.tensors), opts);
     for (const QString& part : m_breakEdit->text().split(',', Qt::SkipEmptyParts))
         if (int l = part.trimmed().toInt();
             l > 0 && std::find(m_breakLines.begin(), m_breakLines.end(), l) == m_breakLines.end())
@@ -269,7 +272,7 @@ bool DebuggerPanel::start() {
         m_dbg->addBreakpoint(b);
     }
     if (m_breakBarrier->isChecked()) m_dbg->addBreakpoint(dbg::Breakpoint::atBarriers());
-    m_func = r->lowered;
+    m_func = lowered;
     auto printed = ir::print(m_func);
     m_irLines = printed.lines;
     m_ir->setCode(QString::fromStdString(printed.text), false);

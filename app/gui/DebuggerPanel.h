@@ -48,6 +48,9 @@ public:
     /// Starts debugging the session's latest compile result (false, with the reason in the
     /// status line, when there is none that compiled).
     bool start();
+    /// Starts debugging `lowered` in place of the compile's lowered kernel (same signature):
+    /// the IR a transformation of it made, e.g. a test's deliberately broken pipeline pass.
+    bool start(ir::PrimFunc lowered);
     /// Runs one command from the current stop (starts first when needed).
     void command(dbg::Command c);
     void stepBack();

@@ -70,6 +70,7 @@ public:
 
     void statement(const StmtNode* s, const std::vector<int32_t>& act, int depth) override {
         ++m_event;
+        m_last = s;
         publish(s->span);
         Stop::Reason why = Stop::Reason::Step;
         int bp = -1;
@@ -116,6 +117,7 @@ public:
     int m_loopDepth = 0;
 
     uint64_t m_event = 0;
+    const StmtNode* m_last = nullptr;  ///< the statement running (a checker's stop is in it)
     std::vector<int64_t> m_block;
     std::optional<interp::CheckFinding> m_finding;
 
@@ -236,6 +238,7 @@ void Debugger::launch(uint64_t runToEvent) {
                 st.error = res.error ? res.error->message : "the interpreter failed";
                 if (res.error) st.span = res.error->span;
                 st.finding = m_observer->m_finding;
+                st.stmt = m_observer->m_last;
             }
             m_stop = std::move(st);
         }

@@ -86,7 +86,8 @@ enum class Command {
 struct Stop {
     enum class Reason { Step, Breakpoint, Barrier, Iteration, Paused, Finished, Error };
     Reason reason = Reason::Step;
-    const ir::StmtNode* stmt = nullptr;  ///< statement about to run (null: finished / error)
+    const ir::StmtNode* stmt = nullptr;  ///< statement about to run (error: the one that failed;
+                                         ///< null: finished)
     Span span;                           ///< its source span (error: the diagnostic's)
     std::vector<int32_t> active;         ///< threads about to run it
     int depth = 0;                       ///< enclosing loops / ifs

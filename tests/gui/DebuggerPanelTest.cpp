@@ -6,8 +6,8 @@
 // the seeded race of tests/debugger/race_missing_sync.py: the report lands in the Problems panel
 // with both lines, and clicking the note moves the editor to the write.
 // With TS_UPDATE_SCREENSHOTS=1 (under xvfb-run -a) the scenes are saved at 1920x1080 as
-// docs/screenshots/debugger-gemm.png, debugger-race.png, debugger-gemm-sm90a-mbarriers.png and
-// debugger-deadlock.png.
+// docs/screenshots/debugger-gemm.png, debugger-race.png, debugger-gemm-sm90a-mbarriers.png,
+// debugger-deadlock.png and debugger-mbarrier-deadlock.png.
 #include <QApplication>
 #include <QComboBox>
 #include <QTabWidget>
@@ -24,6 +24,9 @@
 #include "app/gui/MainWindow.h"
 #include "app/gui/SharedHeatmap.h"
 #include "app/gui/SourceEditor.h"
+#include "compiler/ir/Builder.h"
+#include "compiler/ir/Functor.h"
+#include "compiler/ir/Intrinsics.h"
 #include "profiler/check/Inputs.h"
 #include "tests/gui/GuiTestUtil.h"
 #include "tests/support/SourceDir.h"
@@ -257,6 +260,57 @@ private slots:
         QCOMPARE(t->item(row, 7)->text(), QString::number(bugLine));
         panel->tabs()->setCurrentWidget(t);
         saveShot(w, "debugger-deadlock.png");
+    }
+
+    // The seeded mbarrier bug on sm_90a (tests/debugger/mbarrier_arrive_count_sm90.py with its
+    // tl.mbarrier_init count raised by one in the lowered IR, as DebuggerCheckersTest does):
+    // Continue stops at the first wait with the deadlock in Problems (the wait, and a note at
+    // the init with 1 of 2 arrivals) and the mbarrier's row in the Barriers tab.
+    void mbarrierDeadlockOnSm90aNamesTheMbarrier() {
+        MainWindow w(false);
+        w.resize(1600, 1000);
+        w.show();
+        w.session().setTarget("cuda:sm_90a");
+        const QString path = "tests/debugger/mbarrier_arrive_count_sm90.py";
+        const QString text = readFile(path);
+        w.session().openDocument(QString::fromUtf8(TS_SOURCE_DIR) + "/" + path, text);
+        QVERIFY(waitCompiled(w.session()));
+        QVERIFY(w.session().result()->ok);
+        struct Raise : ts::ir::Mutator {
+            ts::ir::Stmt visitEval(const ts::ir::EvalNode* n, const ts::ir::Stmt& self) override {
+                auto* c = dynamic_cast<const ts::ir::CallNode*>(n->call.get());
+                if (!c || c->op != ts::ir::intrin::kMbarrierInit) return self;
+                std::vector<ts::ir::Expr> args(c->args.begin(), c->args.begin() + 2);
+                args.push_back(ts::ir::intImm(2, c->span));  // 2 arrivals per phase; the schedule makes 1
+                return ts::ir::evaluate(ts::ir::call(c->op, std::move(args), c->dtype, c->span), n->span);
+            }
+        } raise;
+        const auto& lowered = w.session().result()->lowered;
+        auto broken = ts::ir::withBody(lowered, raise.mutate(lowered->body));
+        auto* panel = qobject_cast<DebuggerPanel*>(w.panel("debugger"));
+        showDebugger(w);
+        QVERIFY(panel->start(broken));
+        QVERIFY(panel->waitStopped());
+        QVERIFY(runCommand(*panel, ts::dbg::Command::Continue));
+        const auto& st = panel->debugger()->stop();
+        QVERIFY(st.reason == ts::dbg::Stop::Reason::Error);
+        QVERIFY(st.finding && st.finding->kind == "deadlock");
+        const int loopLine = lineOf(text, "# pipelined loop");
+        QCOMPARE(markerLine(*w.editor()), loopLine);
+        auto* model = qobject_cast<DiagnosticsPanel*>(w.panel("problems"))->model();
+        QCOMPARE(model->rowCount(), 2);
+        QVERIFY2(QString::fromStdString(model->at(0).message).startsWith("deadlock: waiting on mbarrier tma_bar[0]"),
+                 qPrintable(QString::fromStdString(model->at(0).message)));
+        QVERIFY2(QString::fromStdString(model->at(1).message).contains("1 arrived"),
+                 qPrintable(QString::fromStdString(model->at(1).message)));
+        QTableWidget* t = panel->barriers();
+        const int row = barrierRow(t, "mbarrier tma_bar[0]");
+        QVERIFY(row >= 0);
+        QStringList cells;
+        for (int i = 1; i < 7; ++i) cells << t->item(row, i)->text();
+        QCOMPARE(cells, QStringList({"0 (parity 0)", "2", "1", "8192", "8192", "4096"}));
+        panel->tabs()->setCurrentWidget(t);
+        saveShot(w, "debugger-mbarrier-deadlock.png");
     }
 
     // Continue on a block that runs for seconds (gemm 64x64 with K = 16384: 512 pipelined
