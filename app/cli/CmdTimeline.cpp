@@ -1,7 +1,9 @@
 // `tilec timeline FILE [--json OUT]`: the static pipeline timeline of every T.Pipelined loop
 // (compiler/analysis/PipelineTimeline.h) as a text table per warp role, or as JSON
-// ("tilescope-timeline/1") for the IDE and scripts. Compiles up to plan-pipelines only: the
-// timeline is read from the plan, so it is shown even when a later pass fails.
+// ("tilescope-timeline/1") for the IDE and scripts. The cp.async plan (sm_80) is read after
+// plan-pipelines; on sm_90a a kernel with the TMA + mbarrier schedule is read from the lowered IR
+// (compiler/analysis/HopperTimeline.h), with its barrier phases and the static barrier check:
+// a barrier defect is printed as file:line:col: error: ... and the command exits 1.
 #include <iomanip>
 #include <iostream>
 #include <sstream>
@@ -10,6 +12,7 @@
 
 #include "app/cli/Commands.h"
 #include "app/cli/RunSupport.h"
+#include "compiler/analysis/HopperTimeline.h"
 #include "compiler/analysis/PipelineTimeline.h"
 
 namespace ts::cli {
@@ -25,6 +28,7 @@ nlohmann::json timelineJson(const TimelineResult& t, const std::string& file) {
     auto& loops = j["loops"] = nlohmann::json::array();
     for (auto& l : t.loops) {
         nlohmann::json lj{{"line", l.loopSpan.line},     {"col", l.loopSpan.col},
+                          {"schedule", l.schedule},       {"warp_specialized", l.warpSpecialized},
                           {"loop_var", l.loopVar},        {"trip_count", l.tripCount},
                           {"stages", l.stages},           {"async", l.async},
                           {"producers", l.producers},     {"consumers", l.consumers},
@@ -49,6 +53,12 @@ nlohmann::json timelineJson(const TimelineResult& t, const std::string& file) {
                 if (e.pending >= 0) ej["pending"] = e.pending;
                 if (e.kind == TimelineEventKind::Commit) ej["empty"] = e.empty;
                 if (!e.buffer.empty()) ej["buffer"] = e.buffer;
+                if (!e.barrier.empty()) ej["barrier"] = e.barrier;
+                if (e.parity >= 0) ej["parity"] = e.parity;
+                if (e.barrierPhase >= 0) ej["barrier_phase"] = e.barrierPhase;
+                if (e.bytes >= 0) ej["bytes"] = e.bytes;
+                if (e.elected) ej["elected"] = true;
+                if (e.time >= 0) ej["time"] = e.time;
                 evs.push_back(ej);
             }
             roles.push_back(rj);
@@ -59,15 +69,91 @@ nlohmann::json timelineJson(const TimelineResult& t, const std::string& file) {
                            {"tile", o.tile},
                            {"issue_step", o.issueStep},
                            {"landed_step", o.landedStep},
-                           {"release_step", o.releaseStep}});
+                           {"release_step", o.releaseStep},
+                           {"issue_time", o.issueTime},
+                           {"landed_time", o.landedTime},
+                           {"release_time", o.releaseTime}});
+        auto& bars = lj["barriers"] = nlohmann::json::array();
+        for (auto& b : l.barriers)
+            bars.push_back({{"barrier", b.barrier},
+                            {"phase", b.phase},
+                            {"parity", b.phase % 2},
+                            {"arrivals_expected", b.arrivalsExpected},
+                            {"arrivals_delivered", b.arrivalsDelivered},
+                            {"tx_expected", b.txExpected},
+                            {"tx_delivered", b.txDelivered},
+                            {"completed", b.completed},
+                            {"complete_time", b.completeTime},
+                            {"waits", b.waits}});
+        auto& issues = lj["issues"] = nlohmann::json::array();
+        for (auto& i : l.issues)
+            issues.push_back({{"line", i.span.line},
+                              {"col", i.span.col},
+                              {"barrier", i.barrier},
+                              {"severity", i.error ? "error" : "warning"},
+                              {"message", i.message}});
         loops.push_back(lj);
     }
     return j;
 }
 
+void printHopper(const PipelineTimeline& l, const std::string& file) {
+    std::cout << file << ":" << l.loopSpan.line << ": " << (l.loopVar.empty() ? "kernel" : "T.Pipelined over " + l.loopVar) << ", "
+              << l.tripCount << " iteration(s), " << l.stages << " stage(s), TMA + mbarrier schedule"
+              << (l.warpSpecialized ? ", warp-specialized" : "") << " (times: logical units, one per event)\n";
+    for (auto& p : l.producers) std::cout << "  producer: " << p << "\n";
+    for (auto& c : l.consumers) std::cout << "  consumer: " << c << "\n";
+    for (auto& r : l.roles) {
+        std::cout << "  role '" << r.name << "' (" << r.threads << " threads)\n";
+        std::cout << "  step  time  phase     iter  line  event\n";
+        for (auto& e : r.events)
+            std::cout << "  " << std::setw(4) << e.step << "  " << std::setw(4) << e.time << "  " << std::left << std::setw(8)
+                      << timelinePhaseName(e.phase) << std::right << "  " << std::setw(4)
+                      << (e.iteration >= 0 ? std::to_string(e.iteration) : "-") << "  " << std::setw(4) << e.span.line << "  "
+                      << e.label << (e.barrierPhase >= 0 ? " [phase " + std::to_string(e.barrierPhase) + "]" : "") << "\n";
+    }
+    if (!l.barriers.empty()) {
+        std::cout << "  mbarrier phases (arrivals and transaction bytes: expected / delivered)\n";
+        std::cout << "    barrier       phase  parity  arrivals     bytes          completed  waits\n";
+        for (auto& b : l.barriers) {
+            std::ostringstream a, x;
+            a << b.arrivalsExpected << "/" << b.arrivalsDelivered;
+            x << b.txExpected << "/" << b.txDelivered;
+            std::cout << "    " << std::left << std::setw(12) << b.barrier << std::right << "  " << std::setw(5) << b.phase << "  "
+                      << std::setw(6) << b.phase % 2 << "  " << std::left << std::setw(11) << a.str() << "  " << std::setw(13)
+                      << x.str() << std::right << "  "
+                      << std::setw(9) << (b.completed ? "t=" + std::to_string(b.completeTime) : "never") << "  " << std::setw(5)
+                      << b.waits << "\n";
+        }
+    }
+    if (!l.occupancy.empty()) {
+        std::cout << "  stage occupancy (logical time: issued -> landed -> released)\n";
+        for (auto& o : l.occupancy)
+            std::cout << "    stage " << o.stage << "  tile k=" << o.tile << "  " << o.issueTime << " -> " << o.landedTime << " -> "
+                      << o.releaseTime << "\n";
+    }
+    if (l.issues.empty()) std::cout << "  barrier check: every wait has its arrivals and bytes\n";
+}
+
+/// Barrier defects as compiler diagnostics; true if any is an error.
+bool printIssues(const TimelineResult& t, const std::string& file) {
+    bool err = false;
+    for (auto& l : t.loops)
+        for (auto& i : l.issues) {
+            std::cerr << file << ":" << i.span.line << ":" << i.span.col << ": " << (i.error ? "error" : "warning") << ": barrier "
+                      << i.barrier << ": " << i.message << "\n";
+            err = err || i.error;
+        }
+    return err;
+}
+
 void printText(const TimelineResult& t, const std::string& file) {
     for (auto& n : t.notes) std::cout << file << ": note: " << n << "\n";
     for (auto& l : t.loops) {
+        if (l.schedule == "tma") {
+            printHopper(l, file);
+            continue;
+        }
         std::cout << file << ":" << l.loopSpan.line << ": T.Pipelined over " << l.loopVar << ", " << l.tripCount
                   << " iteration(s), " << l.stages << " stage(s), "
                   << (l.async ? "cp.async producers issued " + std::to_string(l.stages - 1) + " ahead"
@@ -97,6 +183,7 @@ void printText(const TimelineResult& t, const std::string& file) {
 }  // namespace
 
 int runTimeline(const TimelineCommand& c) {
+    std::string target = c.flags.target.empty() ? defaultTarget() : c.flags.target;
     {
         // The plan of a kernel that cannot build (e.g. stages that overflow shared memory) would
         // mislead: the whole compile runs first and its errors stop the timeline.
@@ -107,6 +194,23 @@ int runTimeline(const TimelineCommand& c) {
         if (!whole->ok) {
             printDiagnostics(*whole);
             return 1;
+        }
+        // sm_90a: the TMA + mbarrier schedule exists only in the lowered IR.
+        if (target.find("sm_90") != std::string::npos && whole->lowered) {
+            if (!oneLaunchOrReport(*whole, "timeline")) return 1;
+            HopperTimelineOptions ho;
+            ho.block = c.block;
+            CompileOptions po;
+            po.stopAfter = "plan-pipelines";
+            po.recordSnapshots = false;
+            if (auto planned = compileFile(c.flags, po); planned && planned->lowered) ho.planned = plannedLoopOf(planned->lowered);
+            auto ht = buildHopperTimeline(whole->lowered, ho);
+            if (!ht.loops.empty()) {
+                bool bad = printIssues(ht, c.flags.file);
+                if (!c.json.empty()) return writeJson(timelineJson(ht, c.flags.file), c.json) && !bad ? 0 : 1;
+                printText(ht, c.flags.file);
+                return bad ? 1 : 0;
+            }
         }
     }
     CompileOptions opts;
@@ -121,12 +225,6 @@ int runTimeline(const TimelineCommand& c) {
         return 1;
     }
     auto t = buildPipelineTimeline(r->lowered, c.trips);
-    // inject-pipeline gives loops feeding wgmma tiles a TMA + mbarrier schedule on sm_90a
-    // (InjectPipelineTma.cpp), which this model does not describe yet.
-    std::string target = c.flags.target.empty() ? defaultTarget() : c.flags.target;
-    if (target.find("sm_90") != std::string::npos && !t.loops.empty())
-        t.notes.push_back("the rows show the cp.async plan (sm_80); on " + target +
-                          " loops feeding wgmma tiles take the TMA + mbarrier schedule, not modelled yet");
     if (!c.json.empty()) return writeJson(timelineJson(t, c.flags.file), c.json) ? 0 : 1;
     printText(t, c.flags.file);
     return 0;

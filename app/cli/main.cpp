@@ -276,10 +276,13 @@ int main(int argc, char** argv) {
     TimelineCommand tc;
     auto* timeline = app.add_subcommand(
         "timeline", "static pipeline timeline of each T.Pipelined loop: issue/wait/barrier/mma "
-                    "order per warp role and iteration, stage occupancy");
+                    "order per warp role and iteration, stage occupancy; on sm_90a the TMA + "
+                    "mbarrier schedule with its barrier phases and the static barrier check");
     addCompileFlags(timeline, tc.flags);
     timeline->add_option("--json", tc.json, "write the timeline as JSON to FILE ('-' = stdout)");
     timeline->add_option("--trips", tc.trips, "trip count for loops whose extent is not a constant");
+    timeline->add_option("--block", tc.block, "sm_90a: blockIdx x,y,z of the block modelled (default 0,0,0)")
+        ->delimiter(',');
     ExportCommand ec;
     auto* exportCmd = app.add_subcommand(
         "export",

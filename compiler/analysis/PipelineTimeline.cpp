@@ -24,6 +24,11 @@ const char* timelineEventKindName(TimelineEventKind k) {
         case TimelineEventKind::Release: return "release";
         case TimelineEventKind::Mma: return "mma";
         case TimelineEventKind::Compute: return "compute";
+        case TimelineEventKind::ExpectTx: return "expect_tx";
+        case TimelineEventKind::TmaLoad: return "tma_load";
+        case TimelineEventKind::MbarWait: return "mbarrier_wait";
+        case TimelineEventKind::MbarArrive: return "mbarrier_arrive";
+        case TimelineEventKind::WgmmaWait: return "wgmma_wait";
     }
     return "?";
 }

@@ -14,8 +14,9 @@
 // A loop without async producers (num_stages <= 1, or every copy kept synchronous by
 // plan-pipelines) is one row per iteration of its statements in order.
 // Warp roles: the sm_80 schedule is not warp-specialized, so there is one role "all warps".
-// The sm_90a producer/consumer (TMA + mbarrier + wgmma) plan is not recorded in the IR yet; when
-// it is, its roles become more rows of the same model.
+// The sm_90a TMA + mbarrier + wgmma schedule is read from the lowered IR instead (the plan is
+// only fixed there): buildHopperTimeline (HopperTimeline.h) fills the same structures, with a
+// producer and a consumer role when warp-specialize split the block.
 // Units: `step` is an ordinal position in program order of the role (not time); iteration k is
 // the 0-based trip index of the loop; stages are 0..S-1; cp.async groups are counted per thread
 // from 0 in commit order.
@@ -39,6 +40,12 @@ enum class TimelineEventKind {
     Release,      ///< stage `stage` (tile `tile`) may be overwritten from here on
     Mma,          ///< T.gemm of iteration `iteration` reading stage `stage`
     Compute,      ///< another consumer statement (fill, reduce, parallel, copy out, ...)
+    // sm_90a (HopperTimeline.h)
+    ExpectTx,     ///< elected mbarrier.arrive.expect_tx on `barrier`: one arrival, `bytes` expected
+    TmaLoad,      ///< elected TMA load of tile `tile` into stage `stage`, completing `bytes` on `barrier`
+    MbarWait,     ///< wait for the phase of parity `parity` of `barrier` (phase `phase` observed)
+    MbarArrive,   ///< every thread of the role arrives on `barrier` (release of stage `stage`)
+    WgmmaWait,    ///< wgmma.wait_group `pending`
 };
 const char* timelineEventKindName(TimelineEventKind k);
 
@@ -60,6 +67,13 @@ struct TimelineEvent {
     std::string irStmt;     ///< the IR statement (printed, one line) the event comes from
     int bodyIndex = -1;     ///< index of that statement in the loop body; -1 for intrinsics
     Span span;              ///< source span: the statement's, or the loop's for waits/barriers
+    // sm_90a events (HopperTimeline.h); defaults elsewhere.
+    std::string barrier;    ///< mbarrier "full[1]" / "tma_bar[0]", or "bar.sync 1" (named barrier)
+    int64_t parity = -1;    ///< MbarWait: parity waited for
+    int64_t barrierPhase = -1;  ///< ExpectTx/TmaLoad/MbarArrive: phase fed; MbarWait: phase observed
+    int64_t bytes = -1;     ///< ExpectTx: bytes expected; TmaLoad: bytes delivered
+    bool elected = false;   ///< executed by the role's elected thread only
+    int64_t time = -1;      ///< logical start time (unit-cost events, waits as late as needed)
 };
 
 struct TimelineRole {
@@ -74,6 +88,29 @@ struct StageOccupancy {
     int64_t issueStep = 0;    ///< step of the first IssueCopy of the tile
     int64_t landedStep = 0;   ///< step of the WaitGroup after which the tile is complete
     int64_t releaseStep = 0;  ///< step of the Release event
+    // sm_90a (HopperTimeline.h): logical times; steps there are of the role that did each
+    // (issue: the producer's expect_tx; landed: the consumer's wait; release: the consumer).
+    int64_t issueTime = -1, landedTime = -1, releaseTime = -1;
+};
+
+/// One phase of one mbarrier as the schedule runs it (sm_90a): what was expected and delivered.
+struct BarrierPhase {
+    std::string barrier;        ///< "tma_bar[1]"
+    int64_t phase = 0;          ///< 0-based phase index (parity = phase % 2)
+    int64_t arrivalsExpected = 0, arrivalsDelivered = 0;
+    int64_t txExpected = 0, txDelivered = 0;
+    bool completed = false;
+    int64_t completeTime = -1;  ///< logical time it completed; -1 never
+    int64_t waits = 0;          ///< waits that observed this phase
+};
+
+/// A barrier defect found by running the schedule (a wait that would hang, a wait that passes
+/// on a phase that never completed for it, bytes delivered beyond those expected, ...).
+struct BarrierIssue {
+    Span span;                  ///< the statement at fault (a wait, an arrive, a load)
+    std::string barrier;
+    std::string message;        ///< "expected 1 arrival(s) and 32768 byte(s), delivered ..."
+    bool error = true;          ///< false: a warning (e.g. a phase completed but never waited for)
 };
 
 struct PipelineTimeline {
@@ -86,6 +123,11 @@ struct PipelineTimeline {
     std::vector<TimelineRole> roles;
     std::vector<StageOccupancy> occupancy;
     int64_t groupsCommitted = 0;  ///< cp.async groups committed by the whole schedule
+    // sm_90a (HopperTimeline.h)
+    std::string schedule = "cp.async";  ///< "cp.async" | "tma" (mbarrier) | "synchronous"
+    bool warpSpecialized = false;
+    std::vector<BarrierPhase> barriers;  ///< every phase of every mbarrier, by barrier then phase
+    std::vector<BarrierIssue> issues;    ///< barrier defects (empty: every wait is matched)
 };
 
 struct TimelineResult {

@@ -1,0 +1,533 @@
+// buildHopperTimeline (HopperTimeline.h): the IR walk that turns the lowered sm_90a kernel into
+// one trace per warp role; BarrierSchedule.cpp runs the traces together.
+#include "compiler/analysis/HopperTimeline.h"
+
+#include <algorithm>
+#include <deque>
+#include <map>
+#include <unordered_map>
+
+#include "compiler/analysis/BarrierSchedule.h"
+#include "compiler/ir/Builder.h"
+#include "compiler/ir/Functor.h"
+#include "compiler/ir/IR.h"
+#include "compiler/ir/Intrinsics.h"
+#include "compiler/ir/Printer.h"
+
+namespace ts::analysis {
+using namespace ts::ir;
+using barriers::Op;
+using barriers::RoleTrace;
+using barriers::TraceOp;
+
+namespace {
+
+const CallNode* callOf(const Stmt& s) {
+    auto* ev = as<EvalNode>(s);
+    return ev ? dynamic_cast<const CallNode*>(ev->call.get()) : nullptr;
+}
+
+/// The intrinsics the schedule is made of; a statement without any is one Compute event.
+bool scheduleOp(const std::string& op) {
+    using namespace intrin;
+    return op == kMbarrierInit || op == kMbarrierExpectTx || op == kMbarrierArrive || op == kMbarrierWait ||
+           op == kTmaLoad || op == kWgmmaSS || op == kWgmmaRS || op == kWgmmaWait || op == kSyncThreads;
+}
+
+std::string oneLine(const Stmt& s) {
+    std::string t = toString(s);
+    size_t b = t.find_first_not_of(" \n");
+    t = b == std::string::npos ? "" : t.substr(b);
+    if (auto nl = t.find('\n'); nl != std::string::npos) t = t.substr(0, nl) + " ...";
+    if (t.size() > 100) t = t.substr(0, 97) + "...";
+    return t;
+}
+
+/// Static facts of the function shared by every role's walk.
+struct Facts {
+    int64_t electedThread = 0;
+    std::map<const BufferNode*, int64_t> stageElems;  ///< TMA-loaded tile -> elements of one stage
+    std::unordered_map<const StmtNode*, bool> relevant;
+    /// "bar[i]" -> (stage i - b, group size n) of tl.mbarrier_init(bar[b], n): from the IR, not
+    /// from a role's walk (a consumer role does not execute the elected init).
+    std::map<std::string, std::pair<int64_t, int64_t>> stageOfBar;
+};
+
+class RoleWalker {
+public:
+    RoleWalker(Facts& facts, std::unordered_map<const VarNode*, int64_t> env, int64_t tx, TimelineRole role)
+        : m_facts(facts), m_env(std::move(env)), m_tx(tx) {
+        m_trace.role = std::move(role);
+    }
+
+    /// One-iteration loop (not in the lowered IR): iteration 0 spans the statements from the
+    /// first consumer wait through the planned body's last line.
+    void setSingleTrip(const PlannedLoop& p) { m_single = m_singleInfo = p; }
+
+    RoleTrace take(std::vector<std::string>& notes, PipelineTimeline& loopInfo) {
+        flushReleases(TimelinePhase::Epilogue, -1, m_lastSpan);
+        for (auto& n : m_notes) notes.push_back(n);
+        if (m_singleInfo && loopInfo.tripCount == 0) {
+            loopInfo.loopSpan = m_singleInfo->span;
+            loopInfo.loopVar = m_singleInfo->var;
+            loopInfo.tripCount = 1;
+        }
+        if (m_pipe && loopInfo.tripCount == 0) {
+            loopInfo.loopSpan = m_pipe->span;
+            loopInfo.loopVar = m_pipe->var->name;
+            loopInfo.tripCount = m_trips;
+            loopInfo.warpSpecialized = attrBool(m_pipe->attrs, "warp_specialized", false);
+        }
+        if (m_stages > loopInfo.stages) loopInfo.stages = m_stages;
+        return std::move(m_trace);
+    }
+
+    void stmt(const Stmt& s) {
+        if (!s) return;
+        if (m_trace.ops.size() > size_t(m_maxOps)) return;
+        if (m_single && m_inPipe && !as<SeqNode>(s) && s->span.valid() &&
+            (s->span.line < m_single->span.line || s->span.line > m_single->lastBodyLine)) {
+            m_inPipe = false, m_afterPipe = true, m_iter = -1;  // past the single iteration
+            m_single.reset();
+        }
+        if (!relevant(s)) {
+            if (m_inPipe) compute(s);
+            return;
+        }
+        if (auto* sq = as<SeqNode>(s)) {
+            for (auto& x : sq->stmts) stmt(x);
+        } else if (auto* i = as<IfNode>(s)) {
+            auto c = eval(i->cond);
+            if (!c) {
+                note(i->span, "the condition '" + toString(i->cond) + "' is not known statically; its then-branch is modelled");
+                c = 1;
+            }
+            stmt(*c ? i->then : i->otherwise);
+        } else if (auto* f = as<ForNode>(s)) {
+            loop(*f);
+        } else if (auto* k = as<KernelNode>(s)) {
+            stmt(k->body);
+        } else if (auto* c = callOf(s)) {
+            intrinsic(*c, s);
+        }
+    }
+    int64_t m_maxOps = 200000;
+
+private:
+    bool relevant(const Stmt& s) {
+        auto it = m_facts.relevant.find(s.get());
+        if (it != m_facts.relevant.end()) return it->second;
+        bool any = false;
+        walk(s, [&](const Stmt& x) {
+            if (auto* c = callOf(x); c && scheduleOp(c->op)) any = true;
+        });
+        return m_facts.relevant[s.get()] = any;
+    }
+
+    void note(const Span& sp, const std::string& msg) {
+        std::string n = "line " + std::to_string(sp.line) + ": " + msg;
+        for (auto& x : m_notes)
+            if (x == n) return;
+        m_notes.push_back(n);
+    }
+
+    std::optional<int64_t> eval(const Expr& e) {
+        if (!e) return std::nullopt;
+        switch (e->kind) {
+            case ExprKind::IntImm: return as<IntImmNode>(e)->value;
+            case ExprKind::Var: {
+                auto it = m_env.find(static_cast<const VarNode*>(e.get()));
+                if (it == m_env.end()) return std::nullopt;
+                return it->second;
+            }
+            case ExprKind::Binary: {
+                auto* b = static_cast<const BinaryNode*>(e.get());
+                auto x = eval(b->a);
+                if (b->op == BinOp::And && x && !*x) return 0;
+                if (b->op == BinOp::Or && x && *x) return 1;
+                auto y = eval(b->b);
+                if (!x || !y) return std::nullopt;
+                if (b->op == BinOp::And) return int64_t(*x && *y);
+                if (b->op == BinOp::Or) return int64_t(*x || *y);
+                return foldInt(b->op, *x, *y);
+            }
+            case ExprKind::Unary: {
+                auto* u = static_cast<const UnaryNode*>(e.get());
+                auto x = eval(u->a);
+                if (!x) return std::nullopt;
+                if (u->op == UnOp::Neg) return -*x;
+                if (u->op == UnOp::Not) return int64_t(!*x);
+                return ~*x;
+            }
+            case ExprKind::Select: {
+                auto* s = static_cast<const SelectNode*>(e.get());
+                auto c = eval(s->cond);
+                if (!c) return std::nullopt;
+                return eval(*c ? s->t : s->f);
+            }
+            case ExprKind::Cast: return eval(static_cast<const CastNode*>(e.get())->value);
+            default: return std::nullopt;
+        }
+    }
+
+    /// (buffer, flat element index) of tl.address_of(buffer[idx...]).
+    std::pair<const BufferNode*, std::optional<int64_t>> address(const Expr& e) {
+        auto* c = as<CallNode>(e);
+        auto* ld = c && c->op == intrin::kAddressOf && !c->args.empty() ? as<LoadNode>(c->args[0]) : nullptr;
+        if (!ld) return {nullptr, std::nullopt};
+        auto shape = constShape(*ld->buffer);
+        int64_t flat = 0;
+        for (size_t d = 0; d < ld->indices.size(); ++d) {
+            auto v = eval(ld->indices[d]);
+            if (!v) return {ld->buffer.get(), std::nullopt};
+            int64_t extent = shape && d < shape->size() && ld->indices.size() == shape->size() ? (*shape)[d] : 1;
+            flat = flat * extent + *v;
+        }
+        return {ld->buffer.get(), flat};
+    }
+
+    std::string barName(const Expr& addr, const Span& sp) {
+        auto [buf, idx] = address(addr);
+        if (!buf) return "?";
+        if (!idx) {
+            note(sp, "an mbarrier index is not known statically; index 0 is modelled");
+            idx = 0;
+        }
+        return buf->name + "[" + std::to_string(*idx) + "]";
+    }
+    /// Stage of barrier `name` within its init group (tl.mbarrier_init(bar[b], n) covers b..b+n-1).
+    std::pair<int64_t, int64_t> stageOf(const std::string& name) {
+        auto it = m_facts.stageOfBar.find(name);
+        return it == m_facts.stageOfBar.end() ? std::pair<int64_t, int64_t>{-1, 1} : it->second;
+    }
+
+    TimelinePhase phase() const { return m_inPipe ? TimelinePhase::Steady : m_afterPipe ? TimelinePhase::Epilogue : TimelinePhase::Prologue; }
+
+    TimelineEvent& event(TimelineEventKind k, std::string label, const Stmt& s, TraceOp op) {
+        auto& evs = m_trace.role.events;
+        TimelineEvent e;
+        e.kind = k;
+        e.phase = phase();
+        e.step = int64_t(evs.size());
+        e.iteration = m_inPipe ? m_iter : -1;
+        e.label = std::move(label);
+        e.irStmt = oneLine(s);
+        e.span = s->span;
+        e.barrier = op.bar;
+        op.event = int(evs.size());
+        op.span = s->span;
+        m_lastSpan = s->span;
+        evs.push_back(std::move(e));
+        m_trace.ops.push_back(std::move(op));
+        return evs.back();
+    }
+
+    void compute(const Stmt& s) {
+        std::string what = oneLine(s);
+        auto& e = event(TimelineEventKind::Compute, "compute: " + what, s, {});
+        e.tile = m_iter;
+    }
+
+    void loop(const ForNode& f) {
+        auto mn = eval(f.min), ext = eval(f.extent);
+        if (!mn || !ext) {
+            note(f.span, "the bounds of loop '" + f.var->name + "' are not known statically; its body is modelled once");
+            mn = mn.value_or(0), ext = 1;
+        }
+        const bool pipe = attrBool(f.attrs, "tma_pipeline", false) && !m_inPipe && !m_pipe;
+        if (pipe) {
+            m_pipe = &f;
+            m_trips = *ext;
+            m_inPipe = true;
+        }
+        for (int64_t i = 0; i < *ext; ++i) {
+            m_env[f.var.get()] = *mn + i;
+            if (pipe) m_iter = i;
+            stmt(f.body);
+        }
+        m_env.erase(f.var.get());
+        if (pipe) {
+            m_inPipe = false;
+            m_afterPipe = true;
+            m_iter = -1;
+        }
+    }
+
+    bool elected(const CallNode& c) const {
+        using namespace intrin;
+        if (c.op == kMbarrierInit || c.op == kMbarrierExpectTx || c.op == kTmaLoad) return true;
+        return c.op == kMbarrierWait && c.args.size() > 2 && constInt(c.args[2]).value_or(0) != 0;
+    }
+
+    void intrinsic(const CallNode& c, const Stmt& s) {
+        using namespace intrin;
+        const bool el = elected(c);
+        if (el && m_tx != m_facts.electedThread) return;
+        if (m_single && !m_pipe && !m_inPipe && !m_afterPipe && c.op == kMbarrierWait && !el)
+            m_inPipe = true, m_iter = 0;
+        const int64_t iter = m_inPipe ? m_iter : -1;
+        if (c.op == kMbarrierInit) {
+            auto [buf, idx] = address(c.args.at(0));
+            int64_t n = c.args.size() > 1 ? eval(c.args[1]).value_or(1) : 1;
+            int64_t arrivals = c.args.size() > 2 ? eval(c.args[2]).value_or(1) : 1;
+            for (int64_t j = 0; j < n && buf; ++j) {
+                std::string name = buf->name + "[" + std::to_string(idx.value_or(0) + j) + "]";
+                TraceOp op;
+                op.op = Op::Init, op.bar = name, op.count = arrivals, op.span = s->span;
+                m_trace.ops.push_back(op);
+            }
+        } else if (c.op == kMbarrierExpectTx) {
+            TraceOp op;
+            op.op = Op::ExpectTx, op.bar = barName(c.args.at(0), s->span), op.bytes = eval(c.args.at(1)).value_or(0);
+            auto [stage, S] = stageOf(op.bar);
+            int64_t tile = stage >= 0 ? m_uses[op.bar]++ * S + stage : -1;
+            m_lastTile[op.bar] = tile;
+            auto& e = event(TimelineEventKind::ExpectTx,
+                            "expect_tx " + op.bar + " " + std::to_string(op.bytes) + " B (tile k=" + std::to_string(tile) + ")", s, op);
+            e.bytes = op.bytes, e.stage = stage, e.tile = tile, e.elected = true, e.iteration = iter;
+        } else if (c.op == kTmaLoad) {
+            TraceOp op;
+            op.op = Op::TmaLoad, op.bar = barName(c.args.at(2), s->span);
+            auto [buf, flat] = address(c.args.at(1));
+            int64_t elems = 1;
+            for (size_t a = 3; a <= 5 && a < c.args.size(); ++a) elems *= eval(c.args[a]).value_or(0);
+            op.bytes = elems * (buf ? dtypeBytes(buf->dtype) : 0);
+            auto [stage, S] = stageOf(op.bar);
+            (void)S;
+            auto lt = m_lastTile.find(op.bar);
+            int64_t tile = lt != m_lastTile.end() ? lt->second : -1;
+            std::string bn = buf ? buf->name : "?";
+            auto& e = event(TimelineEventKind::TmaLoad,
+                            "TMA " + bn + "[k=" + std::to_string(tile) + "] -> stage " + std::to_string(stage) + " on " + op.bar, s, op);
+            e.bytes = op.bytes, e.stage = stage, e.tile = tile, e.elected = true, e.buffer = bn;
+        } else if (c.op == kMbarrierWait) {
+            TraceOp op;
+            op.op = Op::Wait, op.bar = barName(c.args.at(0), s->span);
+            auto p = eval(c.args.at(1));
+            if (!p) note(s->span, "the parity of a wait on " + op.bar + " is not known statically; 0 is modelled");
+            op.parity = p.value_or(0) & 1;
+            auto [stage, S] = stageOf(op.bar);
+            (void)S;
+            auto& e = event(TimelineEventKind::MbarWait, "wait " + op.bar + " parity " + std::to_string(op.parity), s, op);
+            e.parity = op.parity, e.stage = stage, e.elected = el;
+        } else if (c.op == kMbarrierArrive) {
+            TraceOp op;
+            op.op = Op::Arrive, op.bar = barName(c.args.at(0), s->span), op.count = m_trace.role.threads;
+            auto [stage, S] = stageOf(op.bar);
+            (void)S;
+            auto& e = event(TimelineEventKind::MbarArrive,
+                            "arrive " + op.bar + " (" + std::to_string(op.count) + " threads)", s, op);
+            e.stage = stage, e.tile = iter;
+            flushReleases(phase(), iter, s->span);
+        } else if (c.op == kSyncThreads) {
+            TraceOp op;
+            op.op = Op::ThreadBarrier;
+            op.barrierId = c.args.empty() ? 0 : eval(c.args[0]).value_or(0);
+            op.count = c.args.size() > 1 ? eval(c.args[1]).value_or(0) : 0;
+            std::string label = op.barrierId == 0 && op.count == 0 ? "barrier (all threads)"
+                                                                   : "bar.sync " + std::to_string(op.barrierId) + ", " + std::to_string(op.count);
+            op.bar = op.barrierId == 0 ? "" : "bar.sync " + std::to_string(op.barrierId);
+            event(TimelineEventKind::Barrier, label, s, op);
+            flushReleases(phase(), iter, s->span);
+        } else if (c.op == kWgmmaSS || c.op == kWgmmaRS) {
+            const bool ss = c.op == kWgmmaSS;
+            auto [bufA, flatA] = address(c.args.at(0));
+            auto [bufB, flatB] = address(c.args.at(1));
+            const BufferNode* staged = ss && bufA && m_facts.stageElems.count(bufA) ? bufA : bufB;
+            const auto flat = staged == bufA ? flatA : flatB;
+            int64_t stage = -1;
+            if (staged && flat && m_facts.stageElems.count(staged)) stage = *flat / m_facts.stageElems.at(staged);
+            int64_t wait = ss && c.args.size() > 9 ? eval(c.args[9]).value_or(0) : 0;
+            std::string operands = (bufA ? bufA->name : "regs") + std::string(",") + (bufB ? bufB->name : "?");
+            auto& e = event(TimelineEventKind::Mma,
+                            std::string("wgmma k=") + std::to_string(iter) + (stage >= 0 ? " (stage " + std::to_string(stage) + ")" : "") +
+                                (wait > 0 ? ", left in flight (wait_group " + std::to_string(wait) + ")" : ", waited"),
+                            s, {});
+            e.tile = iter, e.stage = stage, e.buffer = operands, e.pending = wait;
+            if (stage >= 0) {
+                // A second gemm on the same tile keeps its stage busy until it retires too.
+                std::pair<int64_t, int64_t> t{iter, stage};
+                for (auto* q : {&m_inFlight, &m_retired}) q->erase(std::remove(q->begin(), q->end(), t), q->end());
+                m_inFlight.push_back(t);
+            }
+            retire(wait);
+        } else if (c.op == kWgmmaWait) {
+            int64_t n = c.args.size() > 2 ? eval(c.args[2]).value_or(0) : 0;
+            auto& e = event(TimelineEventKind::WgmmaWait, "wgmma.wait_group " + std::to_string(n), s, {});
+            e.pending = n;
+            retire(n);
+        }
+    }
+
+    /// wgmma groups beyond the `pending` most recent are complete: their stages can be released
+    /// at the role's next barrier or arrive.
+    void retire(int64_t pending) {
+        while (int64_t(m_inFlight.size()) > pending) {
+            m_retired.push_back(m_inFlight.front());
+            m_inFlight.pop_front();
+        }
+    }
+    void flushReleases(TimelinePhase ph, int64_t iter, const Span& sp) {
+        if (ph == TimelinePhase::Epilogue) retire(0);
+        while (!m_retired.empty()) {
+            auto [tile, stage] = m_retired.front();
+            m_retired.pop_front();
+            auto& evs = m_trace.role.events;
+            TimelineEvent e;
+            e.kind = TimelineEventKind::Release;
+            e.phase = ph;
+            e.step = int64_t(evs.size());
+            e.iteration = iter;
+            e.tile = tile, e.stage = stage;
+            e.label = "release stage " + std::to_string(stage) + " (tile k=" + std::to_string(tile) + ")";
+            e.span = sp;
+            TraceOp op;
+            op.event = int(evs.size());
+            op.span = sp;
+            evs.push_back(e);
+            m_trace.ops.push_back(op);
+        }
+    }
+
+    Facts& m_facts;
+    std::unordered_map<const VarNode*, int64_t> m_env;
+    int64_t m_tx;
+    RoleTrace m_trace;
+    std::vector<std::string> m_notes;
+    const ForNode* m_pipe = nullptr;
+    std::optional<PlannedLoop> m_single, m_singleInfo;
+    bool m_inPipe = false, m_afterPipe = false;
+    int64_t m_iter = -1, m_trips = 0, m_stages = 1;
+    Span m_lastSpan;
+    std::map<std::string, int64_t> m_uses, m_lastTile;
+    std::deque<std::pair<int64_t, int64_t>> m_inFlight, m_retired;
+
+public:
+    void setStages(int64_t s) { m_stages = s; }
+};
+
+/// Occupancy of each stage by each TMA-loaded tile: issue (expect_tx) -> landed (its phase
+/// completes) -> released (the Release event of that tile), in steps of the issuing role and in
+/// logical time.
+void occupancy(PipelineTimeline& t) {
+    std::map<int64_t, StageOccupancy> occ;
+    std::map<std::pair<std::string, int64_t>, const BarrierPhase*> phases;
+    for (auto& p : t.barriers) phases[{p.barrier, p.phase}] = &p;
+    for (auto& r : t.roles)
+        for (auto& e : r.events) {
+            if (e.kind == TimelineEventKind::ExpectTx && e.tile >= 0) {
+                auto& o = occ[e.tile];
+                o.stage = e.stage, o.tile = e.tile, o.issueStep = e.step, o.issueTime = e.time;
+                auto it = phases.find({e.barrier, e.barrierPhase});
+                o.landedTime = it != phases.end() ? it->second->completeTime : -1;
+                o.landedStep = -1, o.releaseStep = -1, o.releaseTime = -1;
+            }
+        }
+    for (auto& r : t.roles)
+        for (auto& e : r.events) {
+            if (e.kind == TimelineEventKind::MbarWait && e.stage >= 0 && e.barrierPhase >= 0) {
+                for (auto& [tile, o] : occ)
+                    if (o.landedStep < 0 && o.stage == e.stage && tile == e.barrierPhase * t.stages + e.stage) o.landedStep = e.step;
+            }
+            if (e.kind == TimelineEventKind::Release && occ.count(e.tile) && occ[e.tile].releaseStep < 0)
+                occ[e.tile].releaseStep = e.step, occ[e.tile].releaseTime = e.time;
+        }
+    for (auto& [tile, o] : occ) t.occupancy.push_back(o);
+}
+
+}  // namespace
+
+std::optional<PlannedLoop> plannedLoopOf(const PrimFunc& planned) {
+    std::optional<PlannedLoop> out;
+    walk(planned->body, [&](const Stmt& s) {
+        auto* f = as<ForNode>(s);
+        if (out || !f || f->forKind != ForKind::Pipelined) return;
+        PlannedLoop p;
+        p.span = f->span;
+        p.var = f->var->name;
+        p.trips = constInt(f->extent).value_or(0);
+        p.lastBodyLine = f->span.line;
+        walk(f->body, [&](const Stmt& x) { p.lastBodyLine = std::max(p.lastBodyLine, x->span.endLine ? x->span.endLine : x->span.line); });
+        out = p;
+    });
+    return out;
+}
+
+TimelineResult buildHopperTimeline(const PrimFunc& lowered, const HopperTimelineOptions& opts) {
+    TimelineResult r;
+    const KernelNode* kn = findKernel(lowered);
+    if (!kn) return r;
+    Facts facts;
+    facts.electedThread = attrInt(lowered->attrs, "elected_thread", 0);
+    bool any = false;
+    int64_t S = 1;
+    walk(kn->body, [&](const Stmt& s) {
+        auto* c = callOf(s);
+        if (!c) return;
+        if (c->op == intrin::kMbarrierInit || c->op == intrin::kTmaLoad) any = true;
+        if (c->op == intrin::kTmaLoad && c->args.size() > 5) {
+            auto* ac = as<CallNode>(c->args[1]);
+            auto* ld = ac && !ac->args.empty() ? as<LoadNode>(ac->args[0]) : nullptr;
+            int64_t elems = 1;
+            for (size_t a = 3; a <= 5; ++a) elems *= constInt(c->args[a]).value_or(0);
+            if (ld && elems > 0) facts.stageElems[ld->buffer.get()] = elems;
+        }
+        if (c->op == intrin::kMbarrierInit && c->args.size() > 1) {
+            const int64_t n = constInt(c->args[1]).value_or(1);
+            S = std::max(S, n);
+            auto* ac = as<CallNode>(c->args[0]);
+            auto* ld = ac && !ac->args.empty() ? as<LoadNode>(ac->args[0]) : nullptr;
+            const int64_t base = ld && ld->indices.size() == 1 ? constInt(ld->indices[0]).value_or(0) : 0;
+            for (int64_t j = 0; ld && j < n; ++j) facts.stageOfBar[ld->buffer->name + "[" + std::to_string(base + j) + "]"] = {j, n};
+        }
+    });
+    if (!any) return r;
+
+    std::unordered_map<const VarNode*, int64_t> env;
+    for (size_t d = 0; d < kn->blockVars.size(); ++d) env[kn->blockVars[d].get()] = d < opts.block.size() ? opts.block[d] : 0;
+    for (size_t d = 1; d < kn->threadVars.size(); ++d) env[kn->threadVars[d].get()] = 0;
+    const int64_t T = kn->threadCount();
+    const int64_t C = attrInt(lowered->attrs, "ws_consumer_threads", 0);
+    struct RoleSpec {
+        std::string name;
+        int64_t tx, threads;
+    };
+    std::vector<RoleSpec> specs;
+    if (C > 0 && C < T)
+        specs = {{"producer (thread " + std::to_string(facts.electedThread) + " issues)", facts.electedThread, T - C},
+                 {"consumer", 0, C}};
+    else
+        specs = {{"all warps (thread " + std::to_string(facts.electedThread) + " issues)", facts.electedThread, T}};
+
+    PipelineTimeline t;
+    t.schedule = "tma";
+    t.async = true;
+    t.loopSpan = kn->span;
+    t.warpSpecialized = specs.size() > 1;
+    std::vector<RoleTrace> traces;
+    for (auto& sp : specs) {
+        auto e = env;
+        if (!kn->threadVars.empty()) e[kn->threadVars[0].get()] = sp.tx;
+        RoleWalker w(facts, e, sp.tx, TimelineRole{sp.name, sp.threads, {}});
+        w.m_maxOps = opts.maxEvents;
+        w.setStages(S);
+        if (opts.planned && opts.planned->trips == 1) w.setSingleTrip(*opts.planned);
+        w.stmt(kn->body);
+        traces.push_back(w.take(r.notes, t));
+    }
+    t.stages = S;
+    barriers::runSchedule(traces, opts.tmaLatency, t);
+    for (auto& tr : traces) t.roles.push_back(std::move(tr.role));
+    // Producers / consumers as in the cp.async model: what each role issues, one line each.
+    for (auto& role : t.roles)
+        for (auto& e : role.events) {
+            if (e.kind != TimelineEventKind::TmaLoad && e.kind != TimelineEventKind::Mma) continue;
+            auto& list = e.kind == TimelineEventKind::TmaLoad ? t.producers : t.consumers;
+            if (std::find(list.begin(), list.end(), e.irStmt) == list.end()) list.push_back(e.irStmt);
+        }
+    occupancy(t);
+    r.loops.push_back(std::move(t));
+    return r;
+}
+
+}  // namespace ts::analysis

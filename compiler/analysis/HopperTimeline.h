@@ -1,0 +1,63 @@
+// Static timeline and barrier check of the sm_90a schedule (issue 9, build items 2 and 4): the
+// TMA + mbarrier + wgmma plan of inject-pipeline (InjectPipelineTma.cpp, InjectPipelineTmaFragment.cpp)
+// and warp-specialize, read from the fully lowered IR, where it is final (the stage a refill
+// writes, the parity a wait names, the bytes an expect_tx announces are all IR expressions there).
+//
+// How: the kernel body is run symbolically for one block (blockIdx = `block`) and one
+// representative thread per warp role — "all warps" (thread 0, which is also the elected thread)
+// or, when warp-specialize split the block, "producer" (the elected thread C) and "consumer"
+// (thread 0, C threads). Loops and ifs around the sm_90a intrinsics are evaluated with their
+// loop variables bound (their bounds must be constants for that block); other statements of the
+// pipelined loop are one Compute event each. Each role's events are then executed together as a
+// discrete-event schedule with unit-cost events against the PTX mbarrier rules (§9.7.13.15): a
+// phase completes when its arrivals reach the init count and its transaction bytes balance; a
+// wait on parity p passes once the barrier's current phase parity differs from p; TMA bytes land
+// `tmaLatency` units after their issue; bar.sync waits for its thread count. That gives every
+// event a logical time, every barrier phase its arrivals and bytes (expected vs delivered), the
+// stage occupancy, and the defects as diagnostics instead of hangs:
+//   - a wait whose phase never completes (missing arrival, missing/short bytes, wrong parity that
+//     waits for a phase nobody feeds), or a named barrier short of threads: a deadlock, reported
+//     at the wait with the barrier, its phase, expected vs delivered;
+//   - a wait that passes without a new phase for it (no phase completed yet, or the one it
+//     already observed): it would read data that has not landed (parity off by one);
+//   - more arrivals or bytes in a phase than it expects; a phase with bytes left incomplete or
+//     never waited for at kernel exit.
+// Units: `time` is logical (one unit per event), not cycles; trip counts are concrete, so the
+// check covers the paths of that launch (trip count 1 included: run it with that size).
+#pragma once
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "compiler/analysis/PipelineTimeline.h"
+
+namespace ts::analysis {
+
+/// The T.Pipelined loop as planned (before inject-pipeline): simplify removes a loop of one
+/// iteration from the lowered IR, so its span, variable and trip count come from here then.
+struct PlannedLoop {
+    Span span;
+    std::string var;
+    int64_t trips = 0;
+    uint32_t lastBodyLine = 0;  ///< last source line of a statement of its body
+};
+/// The first T.Pipelined loop of `planned` (IR after plan-pipelines), if any.
+std::optional<PlannedLoop> plannedLoopOf(const ir::PrimFunc& planned);
+
+struct HopperTimelineOptions {
+    std::vector<int64_t> block;  ///< blockIdx (x, y, z) of the block modelled; missing = 0
+    int64_t tmaLatency = 4;      ///< logical units from a TMA issue to its bytes landing
+    int64_t maxEvents = 200000;  ///< per role; a longer run stops with a note
+    /// The planned loop: with one iteration (no loop left in the lowered IR), the events from
+    /// the first consumer wait up to the loop body's last line are its iteration 0.
+    std::optional<PlannedLoop> planned;
+};
+
+/// Timeline of the kernel of `lowered` (IR after every pass, target sm_90a): one entry per kernel
+/// that uses mbarriers or TMA (its T.Pipelined loop's span and trip count when it has one, attr
+/// "tma_pipeline"), with roles, barrier phases, occupancy and barrier issues. Empty `loops`
+/// when the kernel has no sm_90a barrier schedule (the cp.async model applies then).
+TimelineResult buildHopperTimeline(const ir::PrimFunc& lowered, const HopperTimelineOptions& opts = {});
+
+}  // namespace ts::analysis
