@@ -5,6 +5,7 @@
 
 #include "compiler/ir/Printer.h"
 #include "compiler/ir/Verifier.h"
+#include "compiler/transforms/InstrumentTrace.h"
 #include "compiler/transforms/Passes.h"
 
 namespace ts {
@@ -90,6 +91,12 @@ PipelineOutput runPipeline(const ir::PrimFunc& elaborated, const Target& target,
     PipelineOutput out;
     PassManager pm;
     auto passes = pipelineFor(target);
+    // tilec trace: the stamps go in last, on the code a normal compile emits.
+    if (const xform::TraceRequest* tr = xform::currentTraceRequest(); tr && !tr->blocks.empty()) {
+        xform::TraceRequest req = *tr;
+        passes.push_back({"instrument-trace", "tilec trace: %globaltimer stamps at stage boundaries and barrier waits",
+                          [req](const ir::PrimFunc& f, PassContext& ctx) { return xform::instrumentTrace(f, ctx, req.blocks, req.capacity); }});
+    }
     // Cancellation: a pass wrapper that stops before the next pass when asked.
     for (auto& p : passes) {
         if (std::find(skip.begin(), skip.end(), p.name) != skip.end())

@@ -6,6 +6,7 @@
 
 #include <CLI/CLI.hpp>
 
+#include "app/cli/CmdTrace.h"
 #include "app/cli/Commands.h"
 #include "app/cli/GpuWorker.h"
 #include "app/cli/Record.h"
@@ -283,6 +284,15 @@ int main(int argc, char** argv) {
     timeline->add_option("--trips", tc.trips, "trip count for loops whose extent is not a constant");
     timeline->add_option("--block", tc.block, "sm_90a: blockIdx x,y,z of the block modelled (default 0,0,0)")
         ->delimiter(',');
+    TraceCommand trc;
+    auto* traceCmd = app.add_subcommand(
+        "trace", "run the kernel once with %globaltimer stamps at its pipeline stages and barrier waits "
+                 "(GPU) and write them beside the static plan as Chrome trace JSON (Perfetto opens it)");
+    addCompileFlags(traceCmd, trc.flags);
+    traceCmd->add_option("--out,-o", trc.out, "Chrome trace JSON to write ('-' = stdout)")->required();
+    traceCmd->add_option("--blocks", trc.blocks, "linear block ids to trace (default 0)")->delimiter(',');
+    traceCmd->add_option("--capacity", trc.capacity, "stamps kept per warp (default 512)");
+    traceCmd->add_option("--reps", trc.reps, "also time the plain and the instrumented kernel (median of N) for the overhead");
     ExportCommand ec;
     auto* exportCmd = app.add_subcommand(
         "export",
@@ -321,6 +331,7 @@ int main(int argc, char** argv) {
         if (debug->parsed()) return runDebug(dc);
         if (validate->parsed()) return runValidate(vc);
         if (timeline->parsed()) return runTimeline(tc);
+        if (traceCmd->parsed()) return runTrace(trc);
         if (exportCmd->parsed()) return runExport(ec);
         return runPasses();
     });

@@ -8,6 +8,7 @@
 #include <unordered_map>
 
 #include "compiler/analysis/BarrierSchedule.h"
+#include "compiler/analysis/TraceFormat.h"
 #include "compiler/ir/Builder.h"
 #include "compiler/ir/Functor.h"
 #include "compiler/ir/IR.h"
@@ -90,6 +91,7 @@ public:
             m_inPipe = false, m_afterPipe = true, m_iter = -1;  // past the single iteration
             m_single.reset();
         }
+        if (auto* c = callOf(s); c && c->op == trace::kTraceStampOp) return;  // tilec trace's probes
         if (!relevant(s)) {
             if (m_inPipe) compute(s);
             return;

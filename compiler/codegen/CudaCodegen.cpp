@@ -6,6 +6,7 @@
 #include <set>
 #include <sstream>
 
+#include "compiler/analysis/TraceFormat.h"
 #include "compiler/codegen/VectorAccess.h"
 #include "compiler/ir/IR.h"
 #include "compiler/ir/Intrinsics.h"
@@ -65,6 +66,13 @@ public:
             params += (i ? ", " : "") + std::string(ro ? "const " : "") + std::string(cudaTypeName(b->dtype)) +
                       "* __restrict__ " + name(b);
         }
+        // tilec trace (InstrumentTrace.cpp): the int32 stamp buffer after the tensors, so the run
+        // request passes it as one more output tensor (compiler/analysis/TraceFormat.h).
+        const bool traced = !attrInts(m_f.attrs, "trace_blocks").empty();
+        if (traced) {
+            params += (params.empty() ? "" : ", ") + std::string("int* __restrict__ ts_trace");
+            traceHelper();
+        }
         // Scalar arguments (symbolic sizes, `n: T.int32`) follow the tensors, by value.
         for (auto& v : m_f.scalars)
             params += (params.empty() ? "" : ", ") + std::string(cudaTypeName(v->dtype)) + " " + name(v.get());
@@ -78,6 +86,7 @@ public:
         ++m_indent;
         if (attrInt(m_f.attrs, "smem_bytes", 0) > 0)
             line(std::string("extern __shared__ __align__(") + (hopper ? "1024" : "128") + ") unsigned char ts_smem[];", {});
+        if (traced) traceSlot();
         if (k) kernel(*k);
         else stmt(m_f.body);
         --m_indent;
@@ -100,6 +109,38 @@ public:
     }
 
 private:
+    /// ts_trace_stamp: lane 0 of a warp of a traced block appends {globaltimer lo/hi, clock64 lo,
+    /// meta} to its warp's region (layout: compiler/analysis/TraceFormat.h).
+    void traceHelper() {
+        const std::string region = std::to_string(trace::regionWords(attrInt(m_f.attrs, "trace_capacity", trace::kDefaultCapacity)));
+        line("static __device__ __forceinline__ void ts_trace_stamp(int* buf, int slot, unsigned meta) {", {});
+        line("    if (slot < 0 || (threadIdx.x & 31) != 0) return;", {});
+        line("    int* w = buf + ((size_t)slot * " + std::to_string(attrInt(m_f.attrs, "trace_warps", 1)) + " + (threadIdx.x >> 5)) * " +
+                 region + ";",
+             {});
+        // A ring: past the capacity the oldest stamps are overwritten, so every (timed) launch
+        // does the same work as the traced one; the count tells the decoder where it starts.
+        line("    const int n = w[0];", {});
+        line("    unsigned long long g; asm volatile(\"mov.u64 %0, %%globaltimer;\" : \"=l\"(g));", {});
+        line("    const long long c = clock64();", {});
+        line("    int* e = w + " + std::to_string(trace::kHeaderWords) + " + " + std::to_string(trace::kWordsPerStamp) + " * (n % " +
+                 std::to_string(attrInt(m_f.attrs, "trace_capacity", trace::kDefaultCapacity)) + ");",
+             {});
+        line("    e[0] = (int)(unsigned)g; e[1] = (int)(unsigned)(g >> 32); e[2] = (int)(unsigned)c; e[3] = (int)meta;", {});
+        line("    w[0] = n + 1;", {});
+        line("}", {});
+    }
+    /// Which slot of the trace buffer this block writes (-1: not traced).
+    void traceSlot() {
+        line("int ts_trace_slot = -1;", {});
+        line("{", {});
+        line("    const unsigned ts_b = blockIdx.x + gridDim.x * (blockIdx.y + gridDim.y * blockIdx.z);", {});
+        auto blocks = attrInts(m_f.attrs, "trace_blocks");
+        for (size_t i = 0; i < blocks.size(); ++i)
+            line("    if (ts_b == " + std::to_string(blocks[i]) + "u) ts_trace_slot = " + std::to_string(i) + ";", {});
+        line("}", {});
+    }
+
     std::set<const BufferNode*> writtenBuffers() {
         std::set<const BufferNode*> w;
         walk(m_f.body, [&](const Stmt& s) {
@@ -528,6 +569,11 @@ private:
                    addr(c.args[1]) + ", " + addr(c.args[2]) + ")";
         }
         if (op == intrin::kFenceProxyAsync) return "ts::fence_proxy_async()";
+        if (op == trace::kTraceStampOp) {  // kind, iteration, stage, elected
+            std::string meta = "((" + expr(c.args.at(0)) + "u) << 28) | (((unsigned)(" + expr(c.args.at(2)) + ") & 0xFu) << 24) | ((unsigned)(" +
+                               expr(c.args.at(1)) + ") & 0xFFFFFFu)";
+            return (constInt(c.args.at(3)).value_or(0) ? elected : std::string()) + "ts_trace_stamp(ts_trace, ts_trace_slot, " + meta + ")";
+        }
         if (op == intrin::kWarpgroupTurn)  // "begin" | "wait" | "pass" | "end" (resources/ts_device/hopper.cuh)
             return "ts::warpgroup_turn_" + static_cast<const StrImmNode*>(c.args.at(0).get())->value + "()";
         if (op == intrin::kWarpAllreduce) {

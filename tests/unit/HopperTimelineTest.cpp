@@ -14,6 +14,8 @@
 
 #include <cstdlib>
 
+#include <nlohmann/json.hpp>
+
 #include "CliTestUtil.h"
 #include "compiler/Compile.h"
 #include "compiler/analysis/HopperTimeline.h"
@@ -375,4 +377,34 @@ TEST(HopperBarrierCheck, DroppedConsumerArriveDeadlocksTheProducer) {
         << text;
     // ... and the consumers then wait for tile 2, which the producer never loads.
     EXPECT_NE(text.find("deadlock: role 'consumer' waits on tma_full[0] for parity 1 (phase 1)"), std::string::npos) << text;
+}
+
+TEST(HopperTimeline, CliPrintsTheTmaScheduleBarrierPhasesAndJson) {
+    cli::TimelineCommand c;
+    c.flags.file = std::string(TS_SOURCE_DIR) + "/samples/gemm.py";
+    c.flags.target = "cuda:sm_90a";
+    c.flags.params = {"M=128", "N=128", "K=64", "num_stages=2"};
+    auto text = captureCli([&] { return cli::runTimeline(c); });
+    EXPECT_EQ(text.rc, 0) << text.err;
+    EXPECT_TRUE(contains(text.out, "gemm.py:25: T.Pipelined over k, 2 iteration(s), 2 stage(s), TMA + mbarrier schedule")) << text.out;
+    EXPECT_TRUE(contains(text.out, "TMA B_shared[k=1] -> stage 1 on tma_bar[1] [phase 0]")) << text.out;
+    EXPECT_TRUE(contains(text.out, "tma_bar[1]        0       0  1/1          16384/16384         t=11      1")) << text.out;
+    EXPECT_TRUE(contains(text.out, "stage 0  tile k=0  2 -> 8 -> 14")) << text.out;
+    EXPECT_TRUE(contains(text.out, "barrier check: every wait has its arrivals and bytes")) << text.out;
+    c.json = "-";
+    auto js = captureCli([&] { return cli::runTimeline(c); });
+    ASSERT_EQ(js.rc, 0) << js.err;
+    auto j = nlohmann::json::parse(js.out);
+    auto& loop = j["loops"][0];
+    EXPECT_EQ(loop["schedule"], "tma");
+    EXPECT_EQ(loop["trip_count"], 2);
+    ASSERT_EQ(loop["barriers"].size(), 2u);
+    EXPECT_EQ(loop["barriers"][0]["tx_expected"], 16384);
+    EXPECT_EQ(loop["issues"].size(), 0u);
+    auto& ev = loop["roles"][0]["events"];
+    EXPECT_EQ(ev[8]["kind"], "mbarrier_wait");
+    EXPECT_EQ(ev[8]["parity"], 0);
+    EXPECT_EQ(ev[8]["barrier"], "tma_bar[0]");
+    EXPECT_EQ(ev[8]["time"], 8);
+    EXPECT_EQ(ev[8]["line"], 25);
 }
