@@ -7,6 +7,7 @@
 // overhead is reported. Exit 0 when the measured order matches the plan, 3 when it does not.
 #include "app/cli/CmdTrace.h"
 
+#include <algorithm>
 #include <cstdio>
 #include <iostream>
 
@@ -41,7 +42,6 @@ int runTrace(const TraceCommand& c) {
         std::cerr << "tilec: error: --blocks needs at least one block id\n";
         return 1;
     }
-    const int64_t cap = c.capacity > 0 ? c.capacity : trace::kDefaultCapacity;
     auto compiled = compileForGpu(c.flags, "trace");
     if (!compiled) return 1;
     CompileResult& plain = compiled->r;
@@ -72,6 +72,14 @@ int runTrace(const TraceCommand& c) {
                   << " has no sm_90a TMA + mbarrier schedule (target " << (c.flags.target.empty() ? defaultTarget() : c.flags.target)
                   << "): only the loop is stamped and there is no plan to compare with\n";
 
+    // Room for every stamp of the run: at most two per planned event of a role (a wait or a wgmma
+    // is stamped before and after), plus the loop's; a ring past that would drop the first ones.
+    int64_t cap = c.capacity;
+    if (cap <= 0) {
+        cap = trace::kDefaultCapacity;
+        if (planLoop)
+            for (auto& role : planLoop->roles) cap = std::max<int64_t>(cap, 2 * int64_t(role.events.size()) + 16);
+    }
     std::optional<CompileResult> instr;
     {
         xform::ScopedTraceRequest request({c.blocks, cap});

@@ -291,7 +291,7 @@ int main(int argc, char** argv) {
     addCompileFlags(traceCmd, trc.flags);
     traceCmd->add_option("--out,-o", trc.out, "Chrome trace JSON to write ('-' = stdout)")->required();
     traceCmd->add_option("--blocks", trc.blocks, "linear block ids to trace (default 0)")->delimiter(',');
-    traceCmd->add_option("--capacity", trc.capacity, "stamps kept per warp (default 512)");
+    traceCmd->add_option("--capacity", trc.capacity, "stamps kept per warp (default: enough for the static plan, at least 512)");
     traceCmd->add_option("--reps", trc.reps, "also time the plain and the instrumented kernel (median of N) for the overhead");
     ExportCommand ec;
     auto* exportCmd = app.add_subcommand(
