@@ -10,6 +10,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "app/cli/CmdTrace.h"
 #include "app/cli/Commands.h"
 #include "app/cli/RunSupport.h"
 #include "compiler/analysis/HopperTimeline.h"
@@ -182,7 +183,9 @@ void printText(const TimelineResult& t, const std::string& file) {
 }
 }  // namespace
 
-int runTimeline(const TimelineCommand& c) {
+int runTimeline(const TimelineCommand& c) { return runTimeline(c, {}); }
+
+int runTimeline(const TimelineCommand& c, const std::vector<int64_t>& block) {
     std::string target = c.flags.target.empty() ? defaultTarget() : c.flags.target;
     {
         // The plan of a kernel that cannot build (e.g. stages that overflow shared memory) would
@@ -199,7 +202,7 @@ int runTimeline(const TimelineCommand& c) {
         if (target.find("sm_90") != std::string::npos && whole->lowered) {
             if (!oneLaunchOrReport(*whole, "timeline")) return 1;
             HopperTimelineOptions ho;
-            ho.block = c.block;
+            ho.block = block;
             CompileOptions po;
             po.stopAfter = "plan-pipelines";
             po.recordSnapshots = false;

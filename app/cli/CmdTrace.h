@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "app/cli/CliCommon.h"
+#include "app/cli/Commands.h"
 
 namespace ts::cli {
 
@@ -17,5 +18,9 @@ struct TraceCommand {
     int reps = 0;                       ///< > 0: also time plain vs instrumented (median of reps)
 };
 int runTrace(const TraceCommand& c);
+
+/// `tilec timeline` with the sm_90a model run for blockIdx `block` (x, y, z; missing = 0):
+/// runTimeline(c) is runTimeline(c, {}) (CmdTimeline.cpp).
+int runTimeline(const TimelineCommand& c, const std::vector<int64_t>& block);
 
 }  // namespace ts::cli

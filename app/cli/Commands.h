@@ -172,7 +172,6 @@ struct TimelineCommand {
     CompileFlags flags;
     std::string json;   ///< write JSON here ('-' = stdout); empty: text table
     int64_t trips = 0;  ///< trip count for a loop whose extent is not a constant
-    std::vector<int64_t> block;  ///< sm_90a: blockIdx of the block modelled (--block x,y,z)
 };
 int runTimeline(const TimelineCommand& c);
 

@@ -282,7 +282,8 @@ int main(int argc, char** argv) {
     addCompileFlags(timeline, tc.flags);
     timeline->add_option("--json", tc.json, "write the timeline as JSON to FILE ('-' = stdout)");
     timeline->add_option("--trips", tc.trips, "trip count for loops whose extent is not a constant");
-    timeline->add_option("--block", tc.block, "sm_90a: blockIdx x,y,z of the block modelled (default 0,0,0)")
+    std::vector<int64_t> timelineBlock;
+    timeline->add_option("--block", timelineBlock, "sm_90a: blockIdx x,y,z of the block modelled (default 0,0,0)")
         ->delimiter(',');
     TraceCommand trc;
     auto* traceCmd = app.add_subcommand(
@@ -330,7 +331,7 @@ int main(int argc, char** argv) {
         if (layout->parsed()) return runLayout(lc);
         if (debug->parsed()) return runDebug(dc);
         if (validate->parsed()) return runValidate(vc);
-        if (timeline->parsed()) return runTimeline(tc);
+        if (timeline->parsed()) return runTimeline(tc, timelineBlock);
         if (traceCmd->parsed()) return runTrace(trc);
         if (exportCmd->parsed()) return runExport(ec);
         return runPasses();
