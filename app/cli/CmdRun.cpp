@@ -12,6 +12,7 @@
 #include <nlohmann/json.hpp>
 #include <unistd.h>
 
+#include "app/cli/Baseline.h"
 #include "app/cli/Commands.h"
 #include "app/cli/GpuWorker.h"
 #include "app/cli/InterpProgress.h"
@@ -22,6 +23,7 @@
 #include "compiler/frontend/Ast.h"
 #include "compiler/interp/Interpreter.h"
 #include "compiler/interp/ThreadInterpreter.h"
+#include "profiler/cuda/Driver.h"
 #include "profiler/Runtime.h"
 #include "profiler/check/Compare.h"
 #include "profiler/check/Inputs.h"
@@ -559,6 +561,20 @@ std::optional<GpuCompile> compileForGpu(const CompileFlags& flags, const char* c
 }
 
 int runBench(const BenchCommand& c) {
+    if (!c.baseline.empty()) {
+        // Before compiling: a library baseline is a GPU measurement, with no interpreter stand-in.
+        std::string why;
+        if (c.baseline != "cublas") {
+            std::cerr << "tilec: error: --baseline '" << c.baseline
+                      << "' is not a known library baseline (known: cublas)\n";
+            return 1;
+        }
+        if (!rt::available(&why)) {
+            std::cerr << "tilec: error: --baseline cublas needs an NVIDIA GPU: cuBLAS runs on the "
+                         "device and has no interpreter stand-in (" << why << ")\n";
+            return 1;
+        }
+    }
     auto compiled = compileForGpu(c.flags, "bench");
     if (!compiled) return 1;
     CompileResult* r = &compiled->r;
@@ -584,6 +600,8 @@ int runBench(const BenchCommand& c) {
     int64_t l2 = std::max<int64_t>(gpu->l2Bytes, 1);
     req.rotateSets = static_cast<int>(
         std::clamp<int64_t>((3 * l2 + bytesPerSet - 1) / std::max<int64_t>(bytesPerSet, 1), 1, 8));
+    std::optional<rt::GemmShape> baselineGemm;
+    if (!prepareBaseline(c.baseline, *r, baselineGemm)) return 1;
     nlohmann::json record = baseRecord("bench", *r, c.flags, gpu, req.arch);
     auto res = runInWorker(req);
     if (!res.ok || !res.timing) {
@@ -640,6 +658,13 @@ int runBench(const BenchCommand& c) {
                            {"local_bytes", res.attributes.localBytes},
                            {"dynamic_smem", r->kernel.dynamicSmemBytes}};
     storeRecord(record);
+    nlohmann::json baselineRec;
+    if (baselineGemm) {  // same reps, warm-up and rotating buffer sets as the kernel
+        baselineRec = runBaseline(*baselineGemm, *r, c.flags, *gpu, req.arch, c.reps, c.warmup,
+                                  req.rotateSets, nullptr, "");
+        if (auto t = vsBaselineText(ms, baselineRec); !t.empty())
+            std::printf("  %s: %s\n", r->kernel.name.c_str(), t.c_str());
+    }
     if (!c.json.empty()) {
         nlohmann::json j;
         std::time_t now = std::time(nullptr);
@@ -665,6 +690,11 @@ int runBench(const BenchCommand& c) {
         j["registers"] = res.attributes.numRegs;
         j["smem_bytes"] = r->kernel.dynamicSmemBytes;
         j["check"] = checkText;
+        if (!baselineRec.is_null()) {
+            j["baseline"] = baselineRec;
+            if (baselineRec.contains("time_ms"))
+                j["vs_baseline"] = baselineRec["time_ms"].get<double>() / ms;
+        }
         if (!writeJson(j, c.json)) return 1;
     }
     return pass ? 0 : 2;

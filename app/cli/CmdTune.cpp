@@ -12,14 +12,18 @@
 #include <cstdio>
 #include <iostream>
 #include <map>
+#include <memory>
+#include <mutex>
 #include <thread>
 
+#include "app/cli/Baseline.h"
 #include "app/cli/Commands.h"
 #include "app/cli/GpuWorker.h"
 #include "app/cli/Record.h"
 #include "app/cli/RunSupport.h"
 #include "compiler/frontend/Module.h"
 #include "profiler/cuda/CubinCache.h"
+#include "profiler/cuda/Driver.h"
 #include "profiler/cuda/Nvrtc.h"
 #include "profiler/store/ResultsStore.h"
 
@@ -42,6 +46,7 @@ struct Variant {
     double compileMs = 0;
     bool cached = false;
     std::string key;  ///< cache key: generated CUDA + arch + launch + shapes + device
+    std::optional<rt::DeviceInfo> device;  ///< the GPU it ran on (a pool's device), if it ran
     nlohmann::json metrics = nlohmann::json::object();
 };
 
@@ -173,13 +178,45 @@ int runTune(const TuneCommand& c) {
     const bool onGpu = c.interp.empty();
     std::string why;
     std::optional<rt::DeviceInfo> gpu;
+    if (!onGpu && !c.baseline.empty()) {
+        std::cerr << "tilec: error: --baseline " << c.baseline
+                  << " times the library on a GPU; --interp runs no GPU (drop one of them)\n";
+        return 1;
+    }
+    // One worker per GPU (WorkerPool.h): --devices, else $TILESCOPE_DEVICE, else every device.
+    std::unique_ptr<rt::worker::WorkerPool> pool;
+    std::vector<rt::DeviceInfo> slotDevice;
     if (onGpu) {
-        gpu = workerDevice(why);
-        if (!gpu) {
-            std::cerr << "tilec: error: tune needs a GPU (" << why
-                      << "); --interp checks the variants on the tile interpreter instead\n";
+        auto ordinals = rt::available(&why) ? tuneDevices(c.devices, why) : std::nullopt;
+        if (ordinals) {
+            pool = std::make_unique<rt::worker::WorkerPool>(workerCommand(), *ordinals);
+            for (size_t s = 0; s < pool->size() && ordinals; ++s) {
+                auto d = clientDevice(pool->client(s), why);
+                if (!d) {
+                    why = "device " + std::to_string(pool->ordinal(s)) + ": " + why;
+                    ordinals.reset();
+                } else {
+                    slotDevice.push_back(*d);
+                }
+            }
+        }
+        if (!ordinals) {
+            std::cerr << "tilec: error: tune needs a GPU (" << why << ")"
+                      << (c.baseline.empty() ? "" : "; the cuBLAS baseline runs only on a GPU")
+                      << "; --interp checks the variants on the tile interpreter instead\n";
             return 1;
         }
+        gpu = slotDevice.front();
+        noteWorkerDriverVersion(pool->client(0));
+        // One arch per tune: every variant is compiled once, for the first device's arch.
+        for (const auto& d : slotDevice)
+            if (rt::archFor(d) != rt::archFor(*gpu)) {
+                std::cerr << "tilec: error: device " << d.ordinal << " is " << rt::describe(d)
+                          << " but device " << gpu->ordinal << " is " << rt::describe(*gpu)
+                          << ": tune compiles the variants for one architecture; choose devices "
+                             "of one kind with --devices\n";
+                return 1;
+            }
     }
     CompileFlags base = c.flags;
     if (base.target.empty()) base.target = gpu ? "cuda:" + rt::archFor(*gpu) : "cuda:sm_80";
@@ -189,6 +226,11 @@ int runTune(const TuneCommand& c) {
     auto r0 = compileFile(base, opts);
     if (!r0) return 1;
     if (!oneLaunchOrReport(*r0, "tune")) return 1;
+    std::optional<rt::GemmShape> baselineGemm;
+    if (onGpu && !c.baseline.empty()) {
+        if (!applyLaunchValues(*r0)) return 1;
+        if (!prepareBaseline(c.baseline, *r0, baselineGemm)) return 1;
+    }
     base.pragmaNote = false;
 
     std::vector<Config> configs;
@@ -224,9 +266,15 @@ int runTune(const TuneCommand& c) {
 
     std::vector<Variant> vs(configs.size());
     for (size_t i = 0; i < vs.size(); ++i) vs[i].index = i, vs[i].config = configs[i];
+    std::string where = gpu ? gpu->name : "the tile-level interpreter";
+    if (pool && pool->size() > 1) {
+        where = std::to_string(pool->size()) + " GPUs (devices";
+        for (size_t s = 0; s < pool->size(); ++s)
+            where += (s ? "," : " ") + std::to_string(pool->ordinal(s));
+        where += ": " + gpu->name + "; one worker each)";
+    }
     std::printf("tuning %s: %zu variants on %s (%s), %d compile threads\n", c.flags.file.c_str(),
-                vs.size(), gpu ? gpu->name.c_str() : "the tile-level interpreter", arch.c_str(),
-                std::max(1, c.jobs));
+                vs.size(), where.c_str(), arch.c_str(), std::max(1, c.jobs));
 
     // 1. Compile every variant on worker threads: front end + passes + codegen (+ NVRTC).
     std::atomic<size_t> next{0};
@@ -252,25 +300,29 @@ int runTune(const TuneCommand& c) {
         v.compileMs =
             std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
     };
-    std::vector<std::thread> pool;
+    std::vector<std::thread> compilers;
     for (int t = 0; t < std::max(1, c.jobs); ++t)
-        pool.emplace_back([&] {
+        compilers.emplace_back([&] {
             for (size_t i; (i = next++) < vs.size();) compileOne(vs[i]);
         });
-    for (auto& t : pool) t.join();
+    for (auto& t : compilers) t.join();
 
-    // 2. Run each compiled variant (one at a time: timing needs the GPU to itself).
+    // 2. Run each compiled variant: one at a time per GPU (timing needs the GPU to itself), the
+    // GPUs of a pool in parallel. Host work (inputs, launch values, the reference and the check)
+    // is serialised under hostMu -- applyLaunchValues keeps per-process state -- and only the
+    // worker call runs unlocked, so two GPUs overlap their kernels.
     const std::string session = rt::newRecordId();
     std::vector<nlohmann::json> stored;
     if (!c.noCache) stored = rt::ResultsStore().load();
     std::map<std::string, std::vector<HostTensor>> refCache;  // by input shapes
     const std::string refName = referenceName(*r0, c.ref);
-    for (auto& v : vs) {
-        if (v.status != "pending") continue;
+    std::mutex hostMu;
+    auto runOne = [&](Variant& v, size_t slot) {
+        std::unique_lock lock(hostMu);
         CompileResult& r = *v.r;
         if (!applyLaunchValues(r)) {
             v.status = "error", v.reason = "scalar arguments";
-            continue;
+            return;
         }
         v.key = variantKey(r, arch, gpu ? gpu->name : "cpu-interpreter");
         if (onGpu && !c.noCache)
@@ -282,13 +334,13 @@ int runTune(const TuneCommand& c) {
                     if (it->contains("metrics")) v.metrics.update((*it)["metrics"]);
                     break;
                 }
-        if (v.cached) continue;
+        if (v.cached) return;
         rt::InputOptions io;
         io.seed = 0x7e57;  // the same inputs for every variant of the same shapes
         rt::InputSet set;
         if (!makeInputsOrReport(signatureOf(r), io, set)) {
             v.status = "error", v.reason = "inputs do not fit in host memory";
-            continue;
+            return;
         }
         zeroAtomicOutputs(r, set);
         std::vector<HostTensor> outs;
@@ -297,13 +349,18 @@ int runTune(const TuneCommand& c) {
             req.cubin = v.cubin;
             req.timingReps = c.reps;
             req.timingWarmup = 3;
-            auto res = runInWorker(req);
+            lock.unlock();
+            rt::worker::WorkerFailure failure;
+            auto res = runInWorkerClient(pool->client(slot), req, failure);
+            lock.lock();
+            applyLaunchValues(r);  // again: another GPU's variant may have set its own meanwhile
+            v.device = slotDevice[slot];
             if (!res.ok) {
-                v.status = runFailureStatus(res);
+                v.status = runFailureStatus(res, failure);
                 if (v.status == "compile_error" || v.status == "error")
                     v.status = res.failedStage == rt::RunStage::Launch ? "fault" : v.status;
                 v.reason = res.error;
-                continue;
+                return;
             }
             v.timeMs = res.timing ? res.timing->medianMs : res.launchMs;
             v.metrics["event_ms"] = v.timeMs;
@@ -315,7 +372,7 @@ int runTune(const TuneCommand& c) {
             auto o = runInterp(r, set.tensors, why);
             if (!o) {
                 v.status = "error", v.reason = why;
-                continue;
+                return;
             }
             v.timeMs = std::chrono::duration<double, std::milli>(
                            std::chrono::steady_clock::now() - t0)
@@ -337,13 +394,24 @@ int runTune(const TuneCommand& c) {
             if (!ref) {
                 v.status = "ok", v.check = "skipped";
                 v.reason = rwhy.empty() ? std::string(kNoReference) : rwhy;
-                continue;
+                return;
             }
             it = refCache.emplace(shapes, std::move(*ref)).first;
         }
         v.check = checkOutputsQuiet(r, outs, it->second, true, c.rtol, v.reason);
         v.status = v.check == "pass" ? "ok" : "wrong_result";
-    }
+    };
+    std::vector<size_t> pending;
+    for (auto& v : vs)
+        if (v.status == "pending") pending.push_back(v.index);
+    if (pool)
+        pool->forEach(pending.size(), [&](size_t i, size_t slot) { runOne(vs[pending[i]], slot); });
+    else
+        for (size_t i : pending) runOne(vs[i], 0);
+    nlohmann::json baselineRec;
+    if (baselineGemm)  // on the first device, after the variants: the GPU to itself again
+        baselineRec = runBaseline(*baselineGemm, *r0, c.flags, *gpu, arch, c.reps, 3, 1,
+                                  &pool->client(0), session);
 
     // 3. Best = fastest correct (checked) variant; report, store.
     const Variant* best = nullptr;
@@ -356,15 +424,22 @@ int runTune(const TuneCommand& c) {
         if (ao != bo) return ao;
         return ao && a->timeMs < b->timeMs;
     });
-    std::printf("%4s  %-13s %12s  %s\n", "#", "status", onGpu ? "time ms" : "interp ms", "config");
+    const bool multi = pool && pool->size() > 1;
+    std::printf("%4s  %-13s %12s  %s%s\n", "#", "status", onGpu ? "time ms" : "interp ms",
+                multi ? "gpu   " : "", "config");
     for (const Variant* v : order) {
         char t[32] = "-";
         if (v->status == "ok") std::snprintf(t, sizeof t, "%.4f", v->timeMs);
         // A variant that ran but had nothing to check against is not "ok": tune picks only
         // checked variants, so calling it ok next to "no variant passed" contradicted itself.
         const bool unchecked = v->status == "ok" && v->check == "skipped";
-        std::printf("%4zu  %-13s %12s  %s%s%s\n", v->index,
-                    unchecked ? "unchecked" : v->status.c_str(), t,
+        std::string dev;
+        if (multi) {
+            dev = v->device ? std::to_string(v->device->ordinal) : std::string("-");
+            dev.resize(6, ' ');
+        }
+        std::printf("%4zu  %-13s %12s  %s%s%s%s\n", v->index,
+                    unchecked ? "unchecked" : v->status.c_str(), t, dev.c_str(),
                     configText(v->config).c_str(), v == best ? "  <- best" : "",
                     v->cached ? "  (cached)" : "");
         if (!v->reason.empty() && v->status != "ok")
@@ -376,10 +451,13 @@ int runTune(const TuneCommand& c) {
         failed += v.status != "ok";
         if (v.status == "ok" && v.check == "skipped") ++unchecked, uncheckedWhy = v.reason;
     }
-    if (best)
-        std::printf("best: %s  %.4f ms%s (%zu of %zu variants failed)\n",
+    if (best) {
+        const std::string vs_ = baselineRec.is_null() ? "" : vsBaselineText(best->timeMs, baselineRec);
+        std::printf("best: %s  %.4f ms%s%s (%zu of %zu variants failed)\n",
                     configText(best->config).c_str(), best->timeMs,
-                    onGpu ? "" : " on the interpreter (correctness only)", failed, vs.size());
+                    onGpu ? "" : " on the interpreter (correctness only)",
+                    vs_.empty() ? "" : (" = " + vs_).c_str(), failed, vs.size());
+    }
     else if (unchecked > 0) {
         // Without a reference the tile interpreter is the semantics itself: on --interp there
         // is nothing to check a variant against, so no variant can be called correct.
@@ -399,7 +477,8 @@ int runTune(const TuneCommand& c) {
     nlohmann::json all = nlohmann::json::array();
     for (auto& v : vs) {
         const CompileResult& rr = v.r ? *v.r : *r0;
-        nlohmann::json rec = baseRecord("tune", rr, c.flags, gpu, arch);
+        nlohmann::json rec = baseRecord("tune", rr, c.flags, v.device ? v.device : gpu, arch);
+        if (v.device) rec["device_ordinal"] = v.device->ordinal;
         nlohmann::json cfg = nlohmann::json::object();
         for (auto& [k, val] : v.config) cfg[k] = val;
         rec["tune"] = {{"session", session},
@@ -424,6 +503,11 @@ int runTune(const TuneCommand& c) {
                             {"device", gpu ? gpu->name : std::string("cpu-interpreter")},
                             {"variants", all}};
         if (best) j["best"] = best->index;
+        if (pool) {
+            j["devices"] = nlohmann::json::array();
+            for (size_t s = 0; s < pool->size(); ++s) j["devices"].push_back(pool->ordinal(s));
+        }
+        if (!baselineRec.is_null()) j["baseline"] = baselineRec;
         if (!writeJson(j, c.json)) return 1;
     }
     return best ? 0 : 2;

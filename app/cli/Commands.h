@@ -43,6 +43,7 @@ struct BenchCommand {
     std::string json;   ///< write results here ("-" = stdout)
     bool check = true;  ///< compare the first launch against the reference
     std::string ref;    ///< --ref NAME, as for run
+    std::string baseline;  ///< --baseline cublas: time the library on the same GEMM too
 };
 int runBench(const BenchCommand& c);
 
@@ -70,6 +71,8 @@ struct TuneCommand {
     double rtol = 0;                  ///< rel-L2 tolerance; 0: the dtype's
     bool noCache = false;             ///< re-run variants the store already has
     int maxConfigs = 0;               ///< only the first N configs (0 = all)
+    std::string devices;  ///< --devices 0,1: GPU ordinals, one worker each ("": every device)
+    std::string baseline;  ///< --baseline cublas: time the library on the same GEMM too
 };
 int runTune(const TuneCommand& c);
 

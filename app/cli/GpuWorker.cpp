@@ -88,16 +88,25 @@ std::optional<rt::DeviceInfo> workerDevice(std::string& why) {
 
 int workerDriverVersion() { return g_hello.driverVersion; }
 
-rt::RunResult runInWorker(const rt::RunRequest& req, const rt::ProfileOptions* options,
-                          nlohmann::json* profile) {
+void noteWorkerDriverVersion(rt::worker::WorkerClient& client) {
+    rt::worker::Message m;
+    m.header = {{"op", "hello"}};
+    rt::worker::WorkerFailure f;
+    if (auto reply = client.call(m, 60000, f))
+        g_hello.driverVersion = reply->header.value("driver_version", 0);
+}
+
+rt::RunResult runInWorkerClient(rt::worker::WorkerClient& client, const rt::RunRequest& req,
+                                rt::worker::WorkerFailure& failure,
+                                const rt::ProfileOptions* options, nlohmann::json* profile) {
     rt::worker::Message m = rt::worker::encodeRunRequest(req, options ? "profile" : "run");
     if (options) m.header["profile_options"] = rt::profileOptionsJson(*options);
-    g_lastFailure = {};
-    auto reply = workerClient().call(m, timeoutMs(), g_lastFailure);
+    failure = {};
+    auto reply = client.call(m, timeoutMs(), failure);
     rt::RunResult r;
     if (!reply) {
         r.failedStage = rt::RunStage::Launch;
-        r.error = "kernel '" + req.kernel + "' ended the GPU worker: " + g_lastFailure.message +
+        r.error = "kernel '" + req.kernel + "' ended the GPU worker: " + failure.message +
                   "; a fresh worker takes the next run";
         return r;
     }
@@ -120,12 +129,68 @@ rt::RunResult runInWorker(const rt::RunRequest& req, const rt::ProfileOptions* o
     return std::move(*decoded);
 }
 
-std::string runFailureStatus(const rt::RunResult& r) {
+rt::RunResult runInWorker(const rt::RunRequest& req, const rt::ProfileOptions* options,
+                          nlohmann::json* profile) {
+    return runInWorkerClient(workerClient(), req, g_lastFailure, options, profile);
+}
+
+std::optional<rt::DeviceInfo> clientDevice(rt::worker::WorkerClient& client, std::string& why) {
+    rt::worker::Message m;
+    m.header = {{"op", "hello"}};
+    rt::worker::WorkerFailure f;
+    auto reply = client.call(m, 60000, f);
+    if (!reply) {
+        why = f.message;
+        return std::nullopt;
+    }
+    if (!reply->header.contains("device") || reply->header["device"].is_null()) {
+        why = reply->header.value("why", std::string("the worker found no GPU"));
+        return std::nullopt;
+    }
+    return rt::worker::deviceFromJson(reply->header["device"]);
+}
+
+std::optional<std::vector<int>> tuneDevices(const std::string& devicesFlag, std::string& why) {
+    const rt::Driver* d = rt::Driver::get(&why);
+    if (!d) return std::nullopt;
+    int count = 0;
+    if (const int rc = d->deviceGetCount(&count); rc != 0) {
+        why = "cuDeviceGetCount: " + d->describe(rc);
+        return std::nullopt;
+    }
+    if (count <= 0) {
+        why = "the NVIDIA driver reports no CUDA devices";
+        return std::nullopt;
+    }
+    if (!devicesFlag.empty()) return rt::worker::parseDeviceList(devicesFlag, count, why);
+    if (const char* e = std::getenv("TILESCOPE_DEVICE"); e && *e)
+        return rt::worker::parseDeviceList(e, count, why);
+    std::vector<int> all(static_cast<size_t>(count));
+    for (int i = 0; i < count; ++i) all[size_t(i)] = i;
+    return all;
+}
+
+rt::BaselineResult baselineInWorker(const rt::worker::BaselineRequest& req,
+                                    rt::worker::WorkerClient* client) {
+    rt::worker::WorkerFailure f;
+    auto reply = (client ? *client : workerClient())
+                     .call(rt::worker::encodeBaselineRequest(req), timeoutMs(), f);
+    if (!reply) {
+        rt::BaselineResult r;
+        r.error = "the cuBLAS baseline ended the GPU worker: " + f.message;
+        return r;
+    }
+    return rt::worker::baselineFromJson(reply->header);
+}
+
+std::string runFailureStatus(const rt::RunResult& r) { return runFailureStatus(r, g_lastFailure); }
+
+std::string runFailureStatus(const rt::RunResult& r, const rt::worker::WorkerFailure& failure) {
     using K = rt::worker::WorkerFailure::Kind;
     if (r.ok) return "ok";
     if (r.failedStage == rt::RunStage::Compile) return "compile_error";
     if (r.error.find("ended the GPU worker") != std::string::npos)
-        return g_lastFailure.kind == K::Timeout ? "timeout" : "crash";
+        return failure.kind == K::Timeout ? "timeout" : "crash";
     if (r.error.find("faulted") != std::string::npos || r.error.find("CUDA_ERROR_") != std::string::npos)
         return "fault";
     return "error";

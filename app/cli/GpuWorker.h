@@ -12,7 +12,10 @@
 
 #include "profiler/Profile.h"
 #include "profiler/Runtime.h"
+#include "profiler/worker/Messages.h"
+#include "profiler/baseline/CublasGemm.h"
 #include "profiler/worker/WorkerClient.h"
+#include "profiler/worker/WorkerPool.h"
 
 namespace ts::cli {
 
@@ -34,6 +37,9 @@ rt::worker::WorkerClient& workerClient();
 std::optional<rt::DeviceInfo> workerDevice(std::string& why);
 /// The worker's driver version (cuDriverGetVersion, e.g. 13000), 0 when unknown.
 int workerDriverVersion();
+/// Asks `client`'s worker for its driver version and keeps it as workerDriverVersion() (tune's
+/// pool says hello through its own clients, not the process's worker).
+void noteWorkerDriverVersion(rt::worker::WorkerClient& client);
 
 /// What happened to the worker during the last runInWorker (kind None when it replied).
 const rt::worker::WorkerFailure& lastWorkerFailure();
@@ -45,9 +51,31 @@ const rt::worker::WorkerFailure& lastWorkerFailure();
 rt::RunResult runInWorker(const rt::RunRequest& req, const rt::ProfileOptions* options = nullptr,
                           nlohmann::json* profile = nullptr);
 
+/// runInWorker through `client` (a pool's worker), its failure in `failure`.
+rt::RunResult runInWorkerClient(rt::worker::WorkerClient& client, const rt::RunRequest& req,
+                                rt::worker::WorkerFailure& failure,
+                                const rt::ProfileOptions* options = nullptr,
+                                nlohmann::json* profile = nullptr);
+
+/// The device of the worker behind `client` (a "hello"): nullopt with `why` as workerDevice.
+std::optional<rt::DeviceInfo> clientDevice(rt::worker::WorkerClient& client, std::string& why);
+
+/// The device ordinals `tilec tune` runs workers on: `devicesFlag` ("0,1"; checked against the
+/// driver's device count), else $TILESCOPE_DEVICE alone when set, else every device the driver
+/// sees (after CUDA_VISIBLE_DEVICES). Counting devices creates no CUDA context. nullopt with
+/// `why` for a bad list or no driver.
+std::optional<std::vector<int>> tuneDevices(const std::string& devicesFlag, std::string& why);
+
+/// The cuBLAS time of `gemm` measured in `client`'s worker (default: the process's worker); a
+/// worker that dies or hangs gives ok=false with what happened.
+rt::BaselineResult baselineInWorker(const rt::worker::BaselineRequest& req,
+                                    rt::worker::WorkerClient* client = nullptr);
+
 /// The results-store status of a failed run: "timeout" / "crash" when the worker was killed or
 /// died, "fault" for a CUDA fault reply, "compile_error" at the compile stage, else "error".
 std::string runFailureStatus(const rt::RunResult& r);
+/// The same for a run whose worker failure is `failure` (a pool's worker).
+std::string runFailureStatus(const rt::RunResult& r, const rt::worker::WorkerFailure& failure);
 
 /// `tilec worker`: serves requests on stdin/stdout (profiler/worker/WorkerServer.h), with
 /// frames of at most `maxFrameBytes` (lowered only by tests).

@@ -106,6 +106,9 @@ int main(int argc, char** argv) {
     bench->add_option("--json", bc.json, "write the figures as JSON to FILE ('-' = stdout)");
     bench->add_flag("!--no-check", bc.check, "skip the correctness check of the first launch");
     bench->add_option("--ref", bc.ref, "reference function (as for run)");
+    bench->add_option("--baseline", bc.baseline,
+                      "also time a library on the same problem: cublas (GEMMs; cuBLAS is loaded "
+                      "at run time)");
     addCheckFlags(bench, bc.flags);
 
     ProfileCommand pc;
@@ -143,6 +146,12 @@ int main(int argc, char** argv) {
         ->check(CLI::PositiveNumber);
     tune->add_flag("--no-cache", tuneCmd.noCache, "re-run variants the results store already has");
     tune->add_option("--max-configs", tuneCmd.maxConfigs, "only the first N configurations");
+    tune->add_option("--devices", tuneCmd.devices,
+                     "GPU ordinals to tune on, one worker each (e.g. 0,1; default: every visible "
+                     "GPU, or $TILESCOPE_DEVICE)");
+    tune->add_option("--baseline", tuneCmd.baseline,
+                     "also time a library on the same problem: cublas (GEMMs; stored as kind "
+                     "'baseline', shown in the Compare view)");
 
     ResultsCommand resc;
     auto* results = app.add_subcommand("results", "list the stored run/bench/profile/tune results");

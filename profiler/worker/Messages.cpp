@@ -1,5 +1,7 @@
 #include "profiler/worker/Messages.h"
 
+#include <algorithm>
+#include <cmath>
 #include <stdexcept>
 
 namespace ts::rt::worker {
@@ -252,6 +254,81 @@ DeviceInfo deviceFromJson(const nlohmann::json& j) {
     d.maxThreadsPerBlock = j.value("max_threads", 0);
     d.l2Bytes = j.value("l2", 0);
     return d;
+}
+
+Message encodeBaselineRequest(const BaselineRequest& req) {
+    Message m;
+    const GemmShape& g = req.gemm;
+    m.header = {{"op", "baseline"},
+                {"library", "cublas"},
+                {"gemm",
+                 {{"m", g.m},
+                  {"n", g.n},
+                  {"k", g.k},
+                  {"trans_a", g.transA},
+                  {"trans_b", g.transB},
+                  {"dtype", std::string(ir::dtypeName(g.inDtype))},
+                  {"out_dtype", std::string(ir::dtypeName(g.outDtype))}}},
+                {"reps", req.reps},
+                {"warmup", req.warmup},
+                {"rotate_sets", req.rotateSets}};
+    return m;
+}
+
+std::optional<BaselineRequest> decodeBaselineRequest(const Message& m, std::string& why) {
+    try {
+        const auto& j = m.header.at("gemm");
+        BaselineRequest r;
+        r.gemm.m = j.at("m").get<int64_t>();
+        r.gemm.n = j.at("n").get<int64_t>();
+        r.gemm.k = j.at("k").get<int64_t>();
+        r.gemm.transA = j.value("trans_a", false);
+        r.gemm.transB = j.value("trans_b", false);
+        auto in = ir::parseDType(j.at("dtype").get<std::string>());
+        auto out = ir::parseDType(j.at("out_dtype").get<std::string>());
+        if (!in || !out || r.gemm.m <= 0 || r.gemm.n <= 0 || r.gemm.k <= 0 ||
+            std::max({r.gemm.m, r.gemm.n, r.gemm.k}) > (int64_t(1) << 31) - 1) {
+            why = "baseline request: bad GEMM shape or dtype";
+            return std::nullopt;
+        }
+        r.gemm.inDtype = *in, r.gemm.outDtype = *out;
+        r.reps = m.header.value("reps", 20);
+        r.warmup = m.header.value("warmup", 3);
+        r.rotateSets = m.header.value("rotate_sets", 1);
+        return r;
+    } catch (const std::exception& e) {
+        why = std::string("baseline request: ") + e.what();
+        return std::nullopt;
+    }
+}
+
+nlohmann::json baselineJson(const BaselineResult& r) {
+    nlohmann::json j = {{"ok", r.ok},          {"library", r.library},   {"version", r.version},
+                        {"api", r.api},        {"path", r.path},         {"median_ms", r.medianMs},
+                        {"min_ms", r.minMs},   {"max_ms", r.maxMs},      {"reps", r.reps},
+                        {"rotate_sets", r.rotateSets}, {"check", r.check},
+                        {"max_error", std::isfinite(r.maxError) ? r.maxError : 1e308},     {"tolerance", r.tolerance}};
+    if (!r.error.empty()) j["error"] = r.error;
+    return j;
+}
+
+BaselineResult baselineFromJson(const nlohmann::json& j) {
+    BaselineResult r;
+    r.ok = j.value("ok", false);
+    r.error = j.value("error", std::string());
+    r.library = j.value("library", std::string("cuBLAS"));
+    r.version = j.value("version", std::string());
+    r.api = j.value("api", std::string("cublasGemmEx"));
+    r.path = j.value("path", std::string());
+    r.medianMs = j.value("median_ms", 0.0);
+    r.minMs = j.value("min_ms", 0.0);
+    r.maxMs = j.value("max_ms", 0.0);
+    r.reps = j.value("reps", 0);
+    r.rotateSets = j.value("rotate_sets", 1);
+    r.check = j.value("check", std::string());
+    r.maxError = j.value("max_error", 0.0);
+    r.tolerance = j.value("tolerance", 0.0);
+    return r;
 }
 
 }  // namespace ts::rt::worker

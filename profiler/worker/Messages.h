@@ -7,6 +7,7 @@
 #include <string>
 
 #include "profiler/Runtime.h"
+#include "profiler/baseline/CublasGemm.h"
 #include "profiler/worker/Protocol.h"
 
 namespace ts::rt::worker {
@@ -26,6 +27,17 @@ std::optional<RunResult> decodeRunResult(const Message& m, std::string& why);
 /// DeviceInfo <-> JSON (the worker's hello reply).
 nlohmann::json deviceJson(const DeviceInfo& d);
 DeviceInfo deviceFromJson(const nlohmann::json& j);
+
+/// The library-baseline request {"op": "baseline", "library": "cublas", "gemm": {...}, "reps",
+/// "warmup", "rotate_sets"} and its reply fields (BaselineResult as JSON, "ok" included).
+struct BaselineRequest {
+    GemmShape gemm;
+    int reps = 20, warmup = 3, rotateSets = 1;
+};
+Message encodeBaselineRequest(const BaselineRequest& req);
+std::optional<BaselineRequest> decodeBaselineRequest(const Message& m, std::string& why);
+nlohmann::json baselineJson(const BaselineResult& r);
+BaselineResult baselineFromJson(const nlohmann::json& j);
 
 /// RunStage <-> its stageName().
 std::optional<RunStage> parseStage(const std::string& name);

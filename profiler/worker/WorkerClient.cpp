@@ -10,6 +10,7 @@
 #include <cerrno>
 #include <csignal>
 #include <cstring>
+#include <string_view>
 #include <thread>
 
 extern char** environ;
@@ -57,8 +58,12 @@ std::string signalName(int sig) {
     }
 }
 
-WorkerClient::WorkerClient(std::vector<std::string> command, uint32_t maxFrameBytes)
-    : m_command(std::move(command)), m_maxFrameBytes(maxFrameBytes), m_reader(maxFrameBytes) {
+WorkerClient::WorkerClient(std::vector<std::string> command, uint32_t maxFrameBytes,
+                           std::vector<std::string> env)
+    : m_command(std::move(command)),
+      m_env(std::move(env)),
+      m_maxFrameBytes(maxFrameBytes),
+      m_reader(maxFrameBytes) {
     // A worker that dies while we write must give EPIPE, not kill the caller.
     std::signal(SIGPIPE, SIG_IGN);
 }
@@ -141,9 +146,24 @@ bool WorkerClient::start(WorkerFailure& failure) {
     std::vector<char*> argv;
     for (auto& a : m_command) argv.push_back(a.data());
     argv.push_back(nullptr);
+    // The inherited environment, less the names m_env sets, then m_env.
+    std::vector<char*> envp;
+    for (char** e = environ; e && *e; ++e) {
+        const std::string_view entry(*e);
+        bool replaced = false;
+        for (const auto& mine : m_env) {
+            const size_t eq = mine.find('=');
+            replaced |= eq != std::string::npos && entry.size() > eq &&
+                        entry.substr(0, eq + 1) == std::string_view(mine).substr(0, eq + 1);
+        }
+        if (!replaced) envp.push_back(*e);
+    }
+    for (auto& mine : m_env) envp.push_back(mine.data());
+    envp.push_back(nullptr);
     pid_t pid = -1;
-    const int rc = m_command.empty() ? EINVAL
-                                     : posix_spawn(&pid, argv[0], &fa, nullptr, argv.data(), environ);
+    const int rc = m_command.empty()
+                       ? EINVAL
+                       : posix_spawn(&pid, argv[0], &fa, nullptr, argv.data(), envp.data());
     posix_spawn_file_actions_destroy(&fa);
     ::close(in[0]), ::close(out[1]);
     if (rc != 0) {

@@ -42,8 +42,11 @@ public:
     /// `command`: argv of the worker (e.g. {"/path/tilec", "worker"}); nothing starts until the
     /// first call(). `maxFrameBytes`: the largest frame this side writes or accepts (tests lower
     /// it to check messages split over several frames without allocating GiBs).
+    /// `env`: "NAME=VALUE" entries set in the worker's environment on top of this process's
+    /// (a pool gives each device's worker its TILESCOPE_DEVICE this way, WorkerPool.h).
     explicit WorkerClient(std::vector<std::string> command,
-                          uint32_t maxFrameBytes = kDefaultMaxFrameBytes);
+                          uint32_t maxFrameBytes = kDefaultMaxFrameBytes,
+                          std::vector<std::string> env = {});
     /// Asks a live worker to quit (1 s), then kills it.
     ~WorkerClient();
     WorkerClient(const WorkerClient&) = delete;
@@ -75,6 +78,7 @@ private:
     void addWorkerReason(WorkerFailure& failure);
 
     std::vector<std::string> m_command;
+    std::vector<std::string> m_env;  ///< "NAME=VALUE" added to / replacing the inherited ones
     uint32_t m_maxFrameBytes;
     pid_t m_pid = -1;
     int m_toChild = -1, m_fromChild = -1;

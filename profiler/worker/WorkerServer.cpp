@@ -86,13 +86,34 @@ int serveWorker(int inFd, int outFd, const WorkerOptions& options) {
                     reply = errorReply("test faults are off (start the worker with "
                                        "--allow-test-faults)");
                 } else if (msg->header.value("fault", "") == "echo") {
-                    reply.header = {{"ok", true}, {"bytes", msg->blob.size()}};
+                    // "sleep_ms" stands in for a kernel's run time (the pool test); "device" is
+                    // the TILESCOPE_DEVICE this worker was started with (WorkerPool.h).
+                    if (int ms = msg->header.value("sleep_ms", 0); ms > 0)
+                        std::this_thread::sleep_for(std::chrono::milliseconds(ms));
+                    const char* dev = std::getenv("TILESCOPE_DEVICE");
+                    reply.header = {{"ok", true},
+                                    {"bytes", msg->blob.size()},
+                                    {"pid", static_cast<long>(::getpid())},
+                                    {"device", dev ? std::string(dev) : std::string()}};
                     reply.blob = std::move(msg->blob);
                 } else {
                     testFault(msg->header.value("fault", ""), outFd);
                     reply = errorReply("unknown test fault '" + msg->header.value("fault", "") +
                                        "'");
                 }
+            } else if (op == "baseline") {
+                // A library's time for the same problem (profiler/baseline/CublasGemm.h).
+                auto req = decodeBaselineRequest(*msg, why);
+                GpuRuntime* gpu = req ? GpuRuntime::get(&why) : nullptr;
+                BaselineResult r;
+                if (!req) r.error = why;
+                else if (!gpu) r.error = "no GPU in the worker: " + why;
+                else if (msg->header.value("library", "") != "cublas")
+                    r.error = "unknown baseline library '" + msg->header.value("library", "") +
+                              "' (known: cublas)";
+                else
+                    r = timeCublasGemm(*gpu, req->gemm, req->reps, req->warmup, req->rotateSets);
+                reply.header = baselineJson(r);
             } else if (op == "run" || op == "profile") {
                 auto req = decodeRunRequest(*msg, why);
                 GpuRuntime* gpu = req ? GpuRuntime::get(&why) : nullptr;

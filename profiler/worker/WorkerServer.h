@@ -10,11 +10,13 @@
 //   run      -> a RunResult (Messages.h); "fatal": true when a sticky CUDA fault (700, 714-719,
 //               702) made the context unusable; the worker then exits with status 3 after replying
 //   profile  -> a RunResult plus "profile" (profiler/Profile.h) for the same request
+//   baseline -> a library's time for one GEMM (Messages.h BaselineRequest; cuBLAS, dlopen'ed)
 //   quit     -> {"ok": true}, then the loop ends (exit 0)
 //   test     -> only with allowTestFaults (tests and bench scripts): "fault" = "segfault" |
 //               "abort" | "hang" | "exit" | "garbage" does that on purpose, to check the caller
-//               copes without a GPU; "echo" replies {"ok": true, "bytes": blob size} with the
-//               request's blob (messages split over frames, both ways).
+//               copes without a GPU; "echo" replies {"ok": true, "bytes": blob size, "pid", "device": $TILESCOPE_DEVICE}
+//               with the request's blob (messages split over frames, both ways), after
+//               "sleep_ms" when given (a stand-in for a kernel's run time).
 // A request the worker cannot read (a frame over its limit, a stream out of step) ends it with
 // status 4 after one line on stderr saying why; the caller reports that line.
 #pragma once
