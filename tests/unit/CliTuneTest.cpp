@@ -7,6 +7,7 @@
 #include <gtest/gtest.h>
 
 #include "app/cli/Record.h"
+#include "profiler/cuda/Driver.h"
 #include "profiler/store/ResultsStore.h"
 #include "tests/unit/CliTestUtil.h"
 #include "tests/support/SourceDir.h"
@@ -186,4 +187,37 @@ TEST(ResultsStore, MalformedLinesAreSkippedAndCsvQuotes) {
     EXPECT_TRUE(recs[0].contains("date"));
     const std::string csv = rt::recordsToCsv(recs);
     EXPECT_TRUE(contains(csv, "\"a, \"\"quoted\"\" reason\"")) << csv;
+}
+
+// --baseline cublas and --devices where there is no GPU (the dev box, CI): a clear message and
+// exit status 1 before any variant runs, never a crash or a silent interpreter run.
+TEST(CliTune, LibraryBaselineWithoutAGpuSaysSo) {
+    if (rt::available()) GTEST_SKIP() << "a GPU driver is present: the GPU tests cover this";
+    ScratchStore store("baseline_nogpu");
+    TuneCommand interp = tuneInterp();
+    interp.baseline = "cublas";
+    auto o = captureCli([&] { return runTune(interp); });
+    EXPECT_EQ(o.rc, 1);
+    EXPECT_TRUE(contains(o.err, "--baseline cublas times the library on a GPU; --interp runs no GPU"))
+        << o.err;
+
+    TuneCommand gpu = tuneInterp();
+    gpu.interp.clear();
+    gpu.baseline = "cublas";
+    o = captureCli([&] { return runTune(gpu); });
+    EXPECT_EQ(o.rc, 1);
+    EXPECT_TRUE(contains(o.err, "tune needs a GPU")) << o.err;
+    EXPECT_TRUE(contains(o.err, "the cuBLAS baseline runs only on a GPU")) << o.err;
+
+    BenchCommand bench;
+    bench.flags.file = std::string(TS_SOURCE_DIR) + "/samples/gemm.py";
+    bench.baseline = "cublas";
+    o = captureCli([&] { return runBench(bench); });
+    EXPECT_EQ(o.rc, 1);
+    EXPECT_TRUE(contains(o.err, "--baseline cublas needs an NVIDIA GPU")) << o.err;
+    bench.baseline = "mkl";
+    o = captureCli([&] { return runBench(bench); });
+    EXPECT_EQ(o.rc, 1);
+    EXPECT_TRUE(contains(o.err, "not a known library baseline (known: cublas)")) << o.err;
+    EXPECT_TRUE(rt::ResultsStore(store.path).load().empty());  // nothing ran, nothing stored
 }
