@@ -36,6 +36,13 @@ namespace ts::gui {
 namespace {
 QString q(const std::string& s) { return QString::fromStdString(s); }
 
+/// A record of the "profile and bench records" set: profiles, benches and the library baselines
+/// `tilec bench --baseline` stored (those of a tune session belong to that session).
+bool isProfileSetRecord(const nlohmann::json& r) {
+    const std::string kind = r.value("kind", std::string());
+    return kind == "profile" || kind == "bench" || (kind == "baseline" && !r.contains("tune"));
+}
+
 QString deltaText(double d) {
     return (d >= 0 ? "+" : "") + QString::number(100 * d, 'f', 1) + " %";
 }
@@ -79,6 +86,28 @@ QVariant CompareTableModel::data(const QModelIndex& index, int role) const {
     if (!m_compare || !index.isValid()) return {};
     const auto& row = m_compare->rows()[size_t(index.row())];
     const int c = index.column();
+    if (row.library()) {
+        // The library baseline: its own look (blue, italic) so it never reads as a variant.
+        if (role == Qt::BackgroundRole) return QColor("#ddf4ff");
+        if (role == Qt::FontRole) {
+            QFont f;
+            f.setItalic(true);
+            return f;
+        }
+        if (c == 0 && row.ok()) {
+            if (role == Qt::DisplayRole || role == Qt::UserRole) return tr("library");
+            if (role == Qt::ForegroundRole) return QColor("#0969da");
+        }
+        if (role == Qt::ToolTipRole) {
+            const auto& b = row.record.value("baseline", nlohmann::json::object());
+            return tr("Library baseline: %1 %2 (%3), %4, fp32 accumulate, timed in the GPU "
+                      "worker like the variants. Not a variant: never the best; choose it as "
+                      "Baseline for deltas against it.%5")
+                .arg(q(b.value("library", std::string())), q(b.value("version", std::string())),
+                     q(b.value("api", std::string())), q(b.value("gemm", std::string())),
+                     row.reason.empty() ? QString() : "\n" + q(row.reason));
+        }
+    }
     if (c == 0) {
         if (row.unchecked()) {
             // As `tilec tune` prints it: ran, but no reference checked the result.
@@ -95,7 +124,8 @@ QVariant CompareTableModel::data(const QModelIndex& index, int role) const {
     }
     if (c == 1) {
         if (role == Qt::DisplayRole || role == Qt::UserRole)
-            return q(row.label) + (index.row() == m_baseline ? tr("  (baseline)") : QString());
+            return q(row.label) + (row.library() ? tr("  — library") : QString()) +
+                   (index.row() == m_baseline ? tr("  (baseline)") : QString());
         if (role == Qt::ToolTipRole) return q(row.reason.empty() ? row.label : row.reason);
         return {};
     }
@@ -301,15 +331,16 @@ QStringList ComparePanel::resultSets() const {
         auto recs = viz::VariantCompare::sessionRecords(m_records, s);
         const std::string file = recs.empty() ? "" : recs.front().value("file", std::string());
         const std::string dev = recs.empty() ? "" : recs.front().value("device", std::string());
-        out << tr("tune %1 — %2, %3 variants, %4")
+        size_t libraries = 0;
+        for (const auto& r : recs) libraries += r.value("kind", std::string()) == "baseline";
+        out << tr("tune %1 — %2, %3 variants%5, %4")
                    .arg(q(s), q(file.substr(file.find_last_of('/') + 1)))
-                   .arg(recs.size())
-                   .arg(q(dev));
+                   .arg(recs.size() - libraries)
+                   .arg(q(dev))
+                   .arg(libraries ? tr(" + library baseline") : QString());
     }
     size_t profiles = 0;
-    for (const auto& r : m_records)
-        profiles += r.value("kind", std::string()) == "profile" ||
-                    r.value("kind", std::string()) == "bench";
+    for (const auto& r : m_records) profiles += isProfileSetRecord(r);
     if (profiles) out << tr("profile and bench records (%1)").arg(profiles);
     return out;
 }
@@ -320,8 +351,7 @@ void ComparePanel::showResultSet(int index) {
         recs = viz::VariantCompare::sessionRecords(m_records, m_sessions[size_t(index)]);
     } else {
         for (const auto& r : m_records)
-            if (r.value("kind", std::string()) == "profile" || r.value("kind", std::string()) == "bench")
-                recs.push_back(r);
+            if (isProfileSetRecord(r)) recs.push_back(r);
     }
     m_compare = std::make_unique<viz::VariantCompare>(std::move(recs));
     m_model->setCompare(m_compare.get());
@@ -333,24 +363,38 @@ void ComparePanel::showResultSet(int index) {
     m_baseline->clear();
     m_baseline->addItem(tr("(none)"));
     for (const auto& row : m_compare->rows()) m_baseline->addItem(q(row.label));
+    // A library row is the natural baseline: preselected (the deltas stay as the user set them).
+    if (const int lib = m_compare->libraryRow(); lib >= 0 && m_compare->rows()[size_t(lib)].ok()) {
+        m_baseline->setCurrentIndex(lib + 1);
+        m_model->setBaseline(lib, m_deltas->isChecked());
+    }
     m_chartMetric->clear();
     for (const auto& c : m_compare->columns()) m_chartMetric->addItem(q(c.label));
     setChartColumn(0);
     const int best = m_compare->bestRow(0);
     m_roofline->setRoofline(viz::rooflineOf(*m_compare), best);
-    size_t failed = 0, unchecked = 0;
-    for (const auto& r : m_compare->rows()) failed += !r.ok(), unchecked += r.unchecked();
+    size_t failed = 0, unchecked = 0, variants = 0;
+    for (const auto& r : m_compare->rows())
+        if (!r.library()) ++variants, failed += !r.ok(), unchecked += r.unchecked();
     QString bestText;
-    if (best >= 0)
+    const int lib = m_compare->libraryRow();
+    if (best >= 0) {
         bestText = tr("; best time: %1").arg(q(m_compare->rows()[size_t(best)].label));
+        // "= 0.96x cuBLAS 13.1.0": the library's time over the best variant's (> 1: faster).
+        const double bt = m_compare->rows()[size_t(best)].values[0];
+        const double lt = lib >= 0 ? m_compare->rows()[size_t(lib)].values[0] : NAN;
+        if (!std::isnan(lt) && bt > 0)
+            bestText += tr(" = %1x %2").arg(lt / bt, 0, 'f', 2).arg(q(m_compare->rows()[size_t(lib)].label));
+    }
     else if (unchecked > 0)
         bestText = tr("; no best time: %1 unchecked (no reference to check them against; add a "
                       "ref_program or tune with --ref)")
                        .arg(unchecked);
-    m_status->setText(tr("%1 variants, %2 failed%3. Select two rows to diff their IR and CUDA.")
-                          .arg(m_compare->rows().size())
+    m_status->setText(tr("%1 variants%4, %2 failed%3. Select two rows to diff their IR and CUDA.")
+                          .arg(variants)
                           .arg(failed)
-                          .arg(bestText));
+                          .arg(bestText)
+                          .arg(lib >= 0 ? tr(" + library baseline") : QString()));
 }
 
 void ComparePanel::setBaselineRow(int comboIndex) {
@@ -405,6 +449,17 @@ void ComparePanel::compareRows(int a, int b) {
     fillDeltaTable(a, b);
     const auto& ra = m_compare->rows()[size_t(a)].record;
     const auto& rb = m_compare->rows()[size_t(b)].record;
+    if (m_compare->rows()[size_t(a)].library() || m_compare->rows()[size_t(b)].library()) {
+        // A library has metrics but no IR or generated source of ours: deltas only.
+        m_passes->clear();
+        m_variantDiff.reset();
+        m_diff->setDiff({}, {}, {});
+        m_status->setText(tr("A = %1, B = %2: the library baseline has no IR or generated CUDA; "
+                             "metric deltas only")
+                              .arg(q(m_compare->rows()[size_t(a)].label),
+                                   q(m_compare->rows()[size_t(b)].label)));
+        return;
+    }
     rt::ResultsStore store(m_storePath.toStdString());
     auto ta = store.loadSource(ra.value("source_hash", std::string()));
     auto tb = store.loadSource(rb.value("source_hash", std::string()));

@@ -364,6 +364,108 @@ private slots:
         QCOMPARE(int(p.roofline()->roofline().points.size()), 0);
     }
 
+    void libraryBaselineRow() {
+        // A tune session on two GPUs with a cuBLAS baseline record, as `tilec tune --devices 0,1
+        // --baseline cublas` stores it (kind "baseline", the session's id, library/version/API).
+        // SYNTHETIC times (no GPU here): the fixture's 13 variants get 0.30 ms + 0.01 ms x index
+        // (variant 5: 0.50 ms), alternate devices 0/1, and cuBLAS 0.25 ms -- faster than every
+        // variant, so the test shows it is still never the best. TS_COMPARE_BASELINE_SHOT=FILE.png
+        // saves the panel at 1920x1080.
+        QFile f(kStore);
+        QVERIFY(f.open(QIODevice::ReadOnly));
+        std::vector<nlohmann::json> recs;
+        for (const QByteArray& line : f.readAll().split('\n'))
+            if (!line.trimmed().isEmpty()) recs.push_back(nlohmann::json::parse(line.toStdString()));
+        QCOMPARE(int(recs.size()), 13);
+        std::string session;
+        for (auto& r : recs) {
+            const int i = r["tune"]["index"].get<int>();
+            r.erase("interp");
+            r["device"] = "NVIDIA H200";
+            r["device_ordinal"] = i % 2;
+            r["target"] = "sm_90a";
+            if (r["status"] == "ok") r["time_ms"] = i == 5 ? 0.50 : 0.30 + 0.01 * i;
+            r["fixture"] = "synthetic times for the view test, not measurements";
+            session = r["tune"]["session"].get<std::string>();
+        }
+        nlohmann::json b = recs[0];
+        b.erase("tune"), b.erase("variant_key");
+        b["kind"] = "baseline";
+        b["id"] = "fixture-baseline";
+        b["target"] = "library";
+        b["device_ordinal"] = 0;
+        b["tune"] = {{"session", session}, {"baseline", true}};
+        b["baseline"] = {{"library", "cuBLAS"}, {"version", "13.1.0"}, {"api", "cublasGemmEx"},
+                         {"gemm", "M=128 N=128 K=128 float16->float16"}, {"m", 128}, {"n", 128},
+                         {"k", 128}, {"dtype", "float16"}, {"out_dtype", "float16"}};
+        b["status"] = "ok";
+        b["check"] = "pass";
+        b["time_ms"] = 0.25;
+        b["metrics"] = {{"event_ms", 0.25}, {"tflops", 2.0 * 128 * 128 * 128 / 0.25e-3 / 1e12}};
+        recs.push_back(b);  // stored last: the view still puts it first
+        const QString dir = QDir::temp().filePath("ts_compare_baseline");
+        QDir().mkpath(dir);
+        {
+            QFile out(dir + "/results.jsonl");
+            QVERIFY(out.open(QIODevice::WriteOnly | QIODevice::Truncate));
+            for (const auto& r : recs) out.write(QByteArray::fromStdString(r.dump() + "\n"));
+        }
+        QDir().mkpath(dir + "/sources");
+        QFile::remove(dir + "/sources/0514fd84cc8ef2c6.py");
+        QVERIFY(QFile::copy(QFileInfo(kStore).absolutePath() + "/sources/0514fd84cc8ef2c6.py",
+                            dir + "/sources/0514fd84cc8ef2c6.py"));
+
+        Session s;
+        ComparePanel p(s);
+        p.resize(1920, 1080);
+        QVERIFY(p.loadStore(dir + "/results.jsonl"));
+        QVERIFY2(p.resultSets()[0].contains("13 variants + library baseline"),
+                 qPrintable(p.resultSets()[0]));
+        const viz::VariantCompare* c = p.compare();
+        QCOMPARE(int(c->rows().size()), 14);
+        QCOMPARE(c->libraryRow(), 0);
+        QVERIFY(c->rows()[0].library());
+        QCOMPARE(c->rows()[0].label, std::string("cuBLAS 13.1.0 (cublasGemmEx)"));
+        auto* m = p.model();
+        QCOMPARE(m->data(m->index(0, 0), Qt::DisplayRole).toString(), QString("library"));
+        QVERIFY(m->data(m->index(0, 1), Qt::DisplayRole).toString().contains("— library"));
+        QCOMPARE(m->data(m->index(0, 1), Qt::BackgroundRole).value<QColor>(), QColor("#ddf4ff"));
+        QVERIFY(m->data(m->index(0, 1), Qt::ToolTipRole).toString().contains("never the best"));
+        // The best time is the fastest variant (index 0, 0.30 ms), not the faster library.
+        const int time = c->column("time_ms");
+        const int best = c->bestRow(time);
+        QVERIFY(best > 0);
+        QCOMPARE(c->rows()[size_t(best)].values[size_t(time)], 0.30);
+        QVERIFY(m->data(m->index(0, CompareTableModel::kFixedColumns + time), Qt::FontRole).value<QFont>().italic());
+        // Status: 13 variants + the library; best = 0.25 / 0.30 = 0.83x cuBLAS.
+        QVERIFY2(p.statusText().contains("13 variants + library baseline, 1 failed"),
+                 qPrintable(p.statusText()));
+        QVERIFY2(p.statusText().contains("= 0.83x cuBLAS 13.1.0 (cublasGemmEx)"),
+                 qPrintable(p.statusText()));
+        // The library row is preselected as the deltas' baseline: variant 5 (0.50 ms) = +100 %.
+        p.setShowDeltas(true);
+        const int v5 = rowWith(*c, {"block_M=64 ", "block_N=128 ", "num_stages=4"});
+        QVERIFY(v5 > 0);
+        QCOMPARE(c->rows()[size_t(v5)].record["tune"]["index"].get<int>(), 5);
+        QCOMPARE(m->data(m->index(v5, CompareTableModel::kFixedColumns + time), Qt::DisplayRole).toString(),
+                 QString("+100.0 %"));
+        QVERIFY(m->data(m->index(0, 1), Qt::DisplayRole).toString().contains("(baseline)"));
+        // Library vs variant: metric deltas, no IR diff (the library has none).
+        p.compareRows(0, v5);
+        QVERIFY2(p.statusText().contains("no IR or generated CUDA; metric deltas only"),
+                 qPrintable(p.statusText()));
+        QVERIFY(!p.variantDiff());
+        // The bar chart lists the library too (its own bar), but does not crown it.
+        QCOMPARE(p.chart()->best(), best);  // bars: the ok rows in model order, library first
+        if (const QString shot = qEnvironmentVariable("TS_COMPARE_BASELINE_SHOT"); !shot.isEmpty()) {
+            p.compareRows(best, v5);  // two variants: the IR diff beside the deltas
+            p.table()->selectRow(0);
+            p.show();
+            QTest::qWait(300);
+            QVERIFY(p.grab().save(shot, "PNG"));
+        }
+    }
+
     void screenshot() {
         // TS_COMPARE_STORE=results.jsonl shows another store (the H200 run's, bench/h200_profile.sh)
         // instead of the fixture; FILE-roofline.png is the Roofline tab of the same set.

@@ -1,5 +1,6 @@
 #include "visualizer/core/VariantCompare.h"
 
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <set>
@@ -14,6 +15,13 @@ namespace {
 constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
 
 std::string labelOf(const nlohmann::json& r) {
+    if (r.value("kind", std::string()) == "baseline" && r.contains("baseline")) {
+        // "cuBLAS 13.1.0 (cublasGemmEx)": a library, named by what it is, not by parameters.
+        const auto& b = r["baseline"];
+        const std::string v = b.value("version", std::string());
+        return b.value("library", std::string("library")) + (v.empty() ? "" : " " + v) + " (" +
+               b.value("api", std::string("baseline")) + ")";
+    }
     const nlohmann::json* m = nullptr;
     if (r.contains("tune") && r["tune"].contains("config")) m = &r["tune"]["config"];
     else if (r.contains("params")) m = &r["params"];
@@ -58,6 +66,10 @@ VariantCompare::VariantCompare(std::vector<nlohmann::json> records) {
             m_columns.push_back({spec.key, spec.label, spec.unit, spec.lowerIsBetter});
     for (const auto& k : keys) m_columns.push_back({k, k, "", true});
 
+    // Library baselines first: the row every variant is measured against stays in view.
+    std::stable_partition(records.begin(), records.end(), [](const nlohmann::json& r) {
+        return r.value("kind", std::string()) == "baseline";
+    });
     for (auto& r : records) {
         CompareRow row;
         row.label = labelOf(r);
@@ -94,10 +106,18 @@ int VariantCompare::bestRow(int col) const {
         if (m_rows[i].record.value("check", std::string("pass")) == "fail") continue;
         // Nor does one nothing checked (no reference): it may be fast because it is wrong.
         if (m_rows[i].unchecked()) continue;
+        // Nor a library baseline: the best is the variant to pick.
+        if (m_rows[i].library()) continue;
         const double b = best < 0 ? 0 : m_rows[static_cast<size_t>(best)].values[static_cast<size_t>(col)];
         if (best < 0 || (lower ? v < b : v > b)) best = static_cast<int>(i);
     }
     return best;
+}
+
+int VariantCompare::libraryRow() const {
+    for (size_t i = 0; i < m_rows.size(); ++i)
+        if (m_rows[i].library()) return static_cast<int>(i);
+    return -1;
 }
 
 std::optional<double> VariantCompare::relativeDelta(int row, int baseline, int col) const {

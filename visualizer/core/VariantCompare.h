@@ -38,6 +38,9 @@ struct CompareRow {
     /// Ran, but nothing checked its result (record "check": "skipped": no reference). A fast
     /// wrong result looks the same, so such a row is never the best (as in `tilec tune`).
     bool unchecked() const { return ok() && record.value("check", std::string()) == "skipped"; }
+    /// A library's time for the same problem (record kind "baseline": cuBLAS for a GEMM), not a
+    /// variant: shown as its own row, usable as the deltas' baseline, never the best, no IR.
+    bool library() const { return record.value("kind", std::string()) == "baseline"; }
     std::vector<double> values;  ///< one per column
 };
 
@@ -45,15 +48,19 @@ class VariantCompare {
 public:
     /// Builds rows from `records` (failed variants included, with NaN values) and columns:
     /// time first, then every metric key any record has, default-set metrics in their order.
+    /// Library baseline rows (CompareRow::library) come first, then the variants in order.
     explicit VariantCompare(std::vector<nlohmann::json> records);
 
     const std::vector<CompareColumn>& columns() const { return m_columns; }
     const std::vector<CompareRow>& rows() const { return m_rows; }
     /// Index of the column `key`, or -1.
     int column(const std::string& key) const;
-    /// Row with the best value in `column` among ok rows whose result was checked (not
-    /// unchecked(), check not "fail"; lower or higher per the column), or -1.
+    /// Row with the best value in `column` among ok variant rows whose result was checked (not
+    /// unchecked(), check not "fail", not a library baseline; lower or higher per the column),
+    /// or -1.
     int bestRow(int column) const;
+    /// The first library baseline row, or -1.
+    int libraryRow() const;
     /// (value - baseline) / baseline of row `row` in `column` against row `baseline`; nullopt
     /// where either value is missing or the baseline is 0.
     std::optional<double> relativeDelta(int row, int baseline, int column) const;
