@@ -405,7 +405,16 @@ int runTune(const TuneCommand& c) {
     for (auto& v : vs)
         if (v.status == "pending") pending.push_back(v.index);
     if (pool)
-        pool->forEach(pending.size(), [&](size_t i, size_t slot) { runOne(vs[pending[i]], slot); });
+        pool->forEach(pending.size(), [&](size_t i, size_t slot) {
+            // A job runs on a pool thread: an exception there would end the process.
+            try {
+                runOne(vs[pending[i]], slot);
+            } catch (const std::exception& e) {
+                std::lock_guard lock(hostMu);
+                vs[pending[i]].status = "error";
+                vs[pending[i]].reason = e.what();
+            }
+        });
     else
         for (size_t i : pending) runOne(vs[i], 0);
     nlohmann::json baselineRec;
