@@ -11,6 +11,8 @@
 #include <mutex>
 #include <set>
 
+#include "profiler/cuda/Driver.h"
+#include "profiler/worker/Messages.h"
 #include "profiler/worker/WorkerPool.h"
 
 using namespace ts::rt::worker;
@@ -151,4 +153,25 @@ TEST(WorkerPool, DeviceListsAreCheckedAgainstTheDriversCount) {
         EXPECT_FALSE(parseDeviceList(bad, 4, why));
         EXPECT_NE(why.find("--devices expects"), std::string::npos) << why;
     }
+}
+
+TEST(WorkerPool, CublasBaselineInTheWorkerSaysWhyWithoutAGpu) {
+    // The worker's "baseline" op (profiler/baseline/CublasGemm.h). Here (no driver) it replies
+    // ok=false with the reason; where a GPU and cuBLAS are present it times a small GEMM.
+    WorkerClient c(fakeWorker());
+    BaselineRequest req;
+    req.gemm.m = 256, req.gemm.n = 128, req.gemm.k = 64;
+    req.reps = 3, req.warmup = 1;
+    WorkerFailure f;
+    auto r = c.call(encodeBaselineRequest(req), 60000, f);
+    ASSERT_TRUE(r) << f.message;
+    const ts::rt::BaselineResult b = baselineFromJson(r->header);
+    if (!b.ok) {
+        EXPECT_FALSE(b.error.empty());
+        if (!ts::rt::available()) EXPECT_NE(b.error.find("no GPU in the worker"), std::string::npos) << b.error;
+        return;
+    }
+    EXPECT_GT(b.medianMs, 0);
+    EXPECT_EQ(b.check, "pass") << b.maxError << " > " << b.tolerance;
+    EXPECT_FALSE(b.version.empty());
 }
