@@ -425,7 +425,8 @@ void ComparePanel::rebuildChart() {
         if (!row.ok()) continue;
         if (int(r) == bestRow) best = bars.size();
         const double v = row.values[size_t(col)];
-        bars.push_back({q(row.label), std::isnan(v) ? 0 : v, std::isnan(v), {}});
+        bars.push_back({q(row.label) + (row.library() ? tr("  — library") : QString()),
+                        std::isnan(v) ? 0 : v, std::isnan(v), {}});
     }
     const auto& c = m_compare->columns()[size_t(col)];
     m_chart->setBars(bars,

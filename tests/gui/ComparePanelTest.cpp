@@ -457,10 +457,14 @@ private slots:
         QVERIFY(!p.variantDiff());
         // The bar chart lists the library too (its own bar), but does not crown it.
         QCOMPARE(p.chart()->best(), best);  // bars: the ok rows in model order, library first
+        QVERIFY(p.chart()->bars()[0].label.endsWith("— library"));
         if (const QString shot = qEnvironmentVariable("TS_COMPARE_BASELINE_SHOT"); !shot.isEmpty()) {
-            p.compareRows(best, v5);  // two variants: the IR diff beside the deltas
-            p.table()->selectRow(0);
             p.show();
+            // Two variants selected: the IR diff beside the deltas; the library row unselected
+            // so its own look shows.
+            p.table()->selectRow(best);
+            p.table()->selectionModel()->select(p.table()->model()->index(v5, 0),
+                                                QItemSelectionModel::Select | QItemSelectionModel::Rows);
             QTest::qWait(300);
             QVERIFY(p.grab().save(shot, "PNG"));
         }
