@@ -4,7 +4,8 @@
 // address the parameter's storage through it, codegen declares it as a pointer to the same
 // memory, and index lowering flattens through its own shape, so a T.copy of a region of the
 // view (conv's kernel_flat[k * bK, bx * bN]) is an ordinary rectangular copy. Views of on-chip
-// memory (shared, fragment, local) and views that change the dtype are diagnostics.
+// memory (shared, local) and views that change the dtype are diagnostics; a view of a fragment
+// with its dtype is fragmentView below.
 // T.im2col reads a tile of the im2col matrix of an NHWC image through index arithmetic: it is
 // elaborated into a T.Parallel nest over the tile (TileLang lowers it to a TMA im2col load on
 // Hopper only; the element loop compiles for every target).
@@ -13,12 +14,55 @@
 
 namespace ts::fe::elab {
 
+namespace {
+
+// A view of a fragment (fp8_lighting_indexer's `T.reshape(s, (block_N, block_Q, heads))` of a
+// gemm accumulator): a fragment buffer of the new shape with no storage of its own, allocated
+// where the view is made and recorded as "view_of.<view>" = the viewed fragment (a view of a
+// view names the first one; ir/FragmentViews.h).
+Value fragmentView(Elaborator& el, const ir::Buffer& base, const Value& shape, Span shapeSpan, Span s,
+                   const std::string& fn) {
+    std::string root = base->name;
+    if (auto it = el.funcAttrs().find(ir::viewAttrKey(base->name)); it != el.funcAttrs().end())
+        if (auto* n = std::get_if<std::string>(&it->second)) root = *n;
+    std::vector<ir::Expr> sh = el.shapeArg(shape, shapeSpan, fn + " shape");
+    int64_t viewElems = 1, baseElems = 1;
+    for (auto& e : sh) {
+        auto c = ir::constInt(e);
+        if (!c || *c <= 0)
+            throw CompileError(shapeSpan, fn + ": a view of fragment '" + base->name + "' needs constant positive extents",
+                               "use the tile sizes (block_N, ...)");
+        viewElems *= *c;
+    }
+    for (auto& e : base->shape) baseElems *= ir::constInt(e).value_or(0);
+    if (viewElems != baseElems)
+        throw CompileError(shapeSpan,
+                           fn + ": the view has " + std::to_string(viewElems) + " elements but fragment '" +
+                               base->name + "' has " + std::to_string(baseElems),
+                           "a view covers the whole fragment with another shape");
+    std::string name = el.takePendingName();
+    auto view = std::make_shared<ir::BufferNode>(el.uniqueName(name.empty() ? base->name + "_view" : name),
+                                                 base->dtype, std::move(sh), ir::Scope::Fragment, s);
+    el.funcAttrs()[ir::viewAttrKey(view->name)] = root;
+    el.emit(std::make_shared<ir::AllocNode>(view, nullptr, s));
+    return Value::ext(std::make_shared<BufferValue>(view, false));
+}
+
+}  // namespace
+
 Value Elaborator::tensorView(const ir::Buffer& base, const Value& shape, Span shapeSpan,
                              ir::DType t, Span s, const std::string& fn) {
     ir::Buffer root = base;  // a view of a view views the same tensor
     if (auto it = m_funcAttrs.find(ir::viewAttrKey(base->name)); it != m_funcAttrs.end())
         for (auto& p : m_params)
             if (auto* n = std::get_if<std::string>(&it->second); n && p->name == *n) root = p;
+    if (base->scope == ir::Scope::Fragment && t == base->dtype) return fragmentView(*this, base, shape, shapeSpan, s, fn);
+    if (base->scope == ir::Scope::Fragment)
+        throw CompileError(s,
+                           fn + ": a view of fragment '" + base->name + "' with another dtype (" +
+                               std::string(ir::dtypeName(base->dtype)) + " as " + std::string(ir::dtypeName(t)) +
+                               ") is not supported yet (registers hold values, not bytes)",
+                           "views of fragments keep the dtype; convert values with T.Cast into a fragment of the other dtype");
     if (base->scope != ir::Scope::Global)
         throw CompileError(s,
                            fn + ": a view of " + std::string(ir::scopeName(base->scope)) + " '" +

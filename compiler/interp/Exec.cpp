@@ -10,7 +10,7 @@
 #include "compiler/interp/Machine.h"
 #include "compiler/interp/ThreadMachine.h"
 #include "compiler/ir/Functor.h"
-#include "compiler/ir/Views.h"
+#include "compiler/ir/FragmentViews.h"
 
 namespace ts::interp::detail {
 using namespace ts::ir;
@@ -303,6 +303,22 @@ void Machine::execStore(const StoreNode* s) {
 void Machine::execAlloc(const AllocNode* a) {
     const BufferNode* b = a->buffer.get();
     if (!b) fail(a->span, "malformed IR: allocation without a buffer");
+    if (const std::string* baseName = m_tileFunc ? fragmentViewBase(*m_tileFunc, *b) : nullptr) {
+        // T.reshape / T.view of a fragment: the base fragment's elements, row-major through the
+        // view's own shape (ir/FragmentViews.h).
+        BufferState* base = nullptr;
+        for (auto& s : m_buffers)
+            if (s->live && s->node && s->node->name == *baseName) base = s.get();
+        if (!base) fail(a->span, "view '" + b->name + "' of fragment '" + *baseName + "' made before the fragment is allocated");
+        BufferState& st = stateFor(b);
+        int64_t need = setGeometry(*this, st, *b, a->span);
+        if (need > base->size) fail(a->span, "view '" + b->name + "' is larger than fragment '" + *baseName + "'");
+        st.own.clear();
+        st.data = base->data;
+        st.size = need;
+        st.live = true;
+        return;
+    }
     BufferState& st = stateFor(b);
     if (st.global)
         fail(a->span, "'" + b->name + "' is a kernel parameter and cannot be allocated again");

@@ -22,15 +22,18 @@
 // this pass orders the rounds, places T.Parallel nests and scalar accesses, and gives defaults.
 // Requires: elaborated + bounds-checked IR. Produces: f->layouts, gemm attrs warp_m/warp_n,
 // For attr layout_key on Parallel nests. Invalidates: nothing.
+#include <algorithm>
 #include <map>
 #include <set>
 #include <sstream>
 
 #include "compiler/analysis/GemmPartition.h"
+#include "compiler/analysis/LayoutViews.h"
 #include "compiler/analysis/Layouts.h"
 #include "compiler/analysis/Swizzle.h"
 #include "compiler/analysis/UserLayouts.h"
 #include "compiler/ir/IR.h"
+#include "compiler/ir/FragmentViews.h"
 #include "compiler/ops/Registry.h"
 #include "compiler/transforms/Passes.h"
 
@@ -57,6 +60,19 @@ public:
         m_kernel = findKernel(f);
         m_threads = m_kernel ? m_kernel->threadCount() : 1;
         for (auto& [name, l] : f->layouts) m_req[name] = {l, "T.annotate_layout"};
+        for (auto& p : f->params) m_names.insert(p->name);
+        std::map<std::string, Buffer> frags;
+        walk(f->body, [&](const Stmt& s) {
+            auto* a = as<AllocNode>(s);
+            if (!a) return;
+            m_names.insert(a->buffer->name);
+            if (a->buffer->scope == Scope::Fragment) frags[a->buffer->name] = a->buffer;
+            if (const std::string* base = fragmentViewBase(*f, *a->buffer))
+                if (auto it = frags.find(*base); it != frags.end()) {
+                    m_viewBase[a->buffer->name] = it->second;
+                    m_views[*base].push_back(a->buffer);
+                }
+        });
     }
 
     PrimFunc run() {
@@ -167,7 +183,8 @@ public:
     void require(const Buffer& b, Layout l, const std::string& by, Span span) override {
         auto it = m_req.find(b->name);
         if (it == m_req.end()) {
-            m_req[b->name] = {std::move(l), by};
+            m_req[b->name] = {l, by};
+            tieViews(b, l, by, span);
             return;
         }
         if (sameLayout(it->second.layout, l)) return;
@@ -192,6 +209,26 @@ public:
     }
 
 private:
+    // A fragment and its T.reshape views share registers: placing one places the others with
+    // the same element placement seen through their shapes (reshapeLayout).
+    void tieViews(const Buffer& b, const Layout& l, const std::string& by, Span span) {
+        std::vector<Buffer> tied;
+        if (auto it = m_viewBase.find(b->name); it != m_viewBase.end()) tied.push_back(it->second);
+        if (auto it = m_views.find(b->name); it != m_views.end()) tied.insert(tied.end(), it->second.begin(), it->second.end());
+        for (auto& t : tied) {
+            auto shape = constShape(*t);
+            Layout tl = shape ? reshapeLayout(l, *shape) : nullptr;
+            if (!tl) {
+                m_ctx.diags.error(span, "fragment '" + t->name + "' views the registers of '" + b->name + "', whose layout (" +
+                                            l->description + ", by " + by + ") cannot be seen through the shape of '" + t->name + "'",
+                                  "reshape only the leading dimensions of a fragment whose rows are padded, or copy it into a fragment of the new shape",
+                                  "infer-layouts");
+                continue;
+            }
+            require(t, tl, by + " (through the view '" + (m_viewBase.count(b->name) ? b->name : t->name) + "')", span);
+        }
+    }
+
     // Every op's propagateLayouts, in program order; whether any placed a buffer.
     bool propagate(const std::vector<const TileOpNode*>& tileOps) {
         bool placed = false;
@@ -199,21 +236,29 @@ private:
         return placed;
     }
 
+    // The cheapest block fragment of `shape`; a rank-3+ shape is distributed like the 2-D one
+    // over its merged leading dims (reshapeLayout).
+    Layout defaultBlock(const std::vector<int64_t>& shape, int eltBytes) const {
+        int64_t rows = 1;
+        for (size_t d = 0; d + 1 < shape.size(); ++d) rows *= shape[d];
+        auto p = chooseBlockFragment(rows, shape.back(), m_threads, eltBytes);
+        Layout l = makeBlockFragment(p, shape.size() == 1);
+        return shape.size() > 2 ? reshapeLayout(l, shape) : l;
+    }
+
     Layout defaultFragment(const Buffer& b) {
         auto shape = constShape(*b);
-        if (!shape || shape->empty() || shape->size() > 2) return nullptr;
-        int64_t rows = shape->size() == 2 ? (*shape)[0] : 1;
-        auto p = chooseBlockFragment(rows, shape->back(), m_threads, vectorEltBytes(b));
-        return makeBlockFragment(p, shape->size() == 1);
+        if (!shape || shape->empty()) return nullptr;
+        return defaultBlock(*shape, vectorEltBytes(b));
     }
 
     void allocDefault(const Buffer& b) {
         if (m_req.count(b->name)) return;
         if (b->scope == Scope::Fragment) {
-            if (auto l = defaultFragment(b)) m_req[b->name] = {l, "the default layout"};
+            if (auto l = defaultFragment(b)) require(b, l, "the default layout", b->span);
             else
-                m_ctx.diags.error(b->span, "cannot infer a layout for fragment '" + b->name + "': only 1-D and 2-D fragments with constant shapes are supported",
-                                  "use a constant 1-D or 2-D shape", "infer-layouts");
+                m_ctx.diags.error(b->span, "cannot infer a layout for fragment '" + b->name + "': only fragments with constant shapes are supported",
+                                  "use a constant shape", "infer-layouts");
         } else if (b->scope == Scope::Shared) {
             auto shape = constShape(*b);
             if (shape && !shape->empty()) m_req[b->name] = {makeSharedLayout(*shape, dtypeBytes(b->dtype), 0), "the default layout"};
@@ -260,8 +305,11 @@ private:
 
     // How a Parallel nest over `vars` indexes a fragment: by the loop variables in order, by the
     // first one only (row values of a 2-D nest), at constant indices (a broadcast), or otherwise.
-    enum class NestAccess { Aligned, RowValue, Fixed, Other };
-    static NestAccess classifyAccess(const std::vector<Expr>& idx, const std::vector<const VarNode*>& vars) {
+    // Permuted: by every loop variable once, in another order (`t[j, i]` in a nest over (i, j));
+    // then idx[d] is vars[(*perm)[d]].
+    enum class NestAccess { Aligned, Permuted, RowValue, Fixed, Other };
+    static NestAccess classifyAccess(const std::vector<Expr>& idx, const std::vector<const VarNode*>& vars,
+                                     std::vector<size_t>* perm = nullptr) {
         bool fixed = !idx.empty();
         for (auto& e : idx) fixed &= constInt(e).has_value();
         if (fixed) return NestAccess::Fixed;
@@ -269,7 +317,25 @@ private:
         for (size_t d = 0; aligned && d < idx.size(); ++d) aligned = idx[d].get() == vars[d];
         if (aligned) return NestAccess::Aligned;
         if (vars.size() == 2 && idx.size() == 1 && idx[0].get() == vars[0]) return NestAccess::RowValue;
+        if (idx.size() == vars.size()) {
+            std::vector<size_t> p;
+            for (auto& e : idx)
+                for (size_t v = 0; v < vars.size(); ++v)
+                    if (e.get() == vars[v] && std::find(p.begin(), p.end(), v) == p.end()) {
+                        p.push_back(v);
+                        break;
+                    }
+            if (p.size() == vars.size()) {
+                if (perm) *perm = std::move(p);
+                return NestAccess::Permuted;
+            }
+        }
         return NestAccess::Other;
+    }
+    static std::vector<size_t> inversePerm(const std::vector<size_t>& p) {
+        std::vector<size_t> q(p.size());
+        for (size_t d = 0; d < p.size(); ++d) q[p[d]] = d;
+        return q;
     }
 
     // Fragments read inside T.Parallel at other indices (`mask[j]` in a nest over (i, j), `a[k, i]`
@@ -345,13 +411,10 @@ private:
             }
             ext.push_back(*e);
         }
-        if (nest.size() > 2) {
-            m_ctx.diags.error(outer.span, "T.Parallel nests of more than 2 dimensions are not supported yet",
-                              "split the nest into a serial outer loop and a 2-D T.Parallel", "infer-layouts");
-            return;
-        }
         // Classify fragment accesses in the body.
         std::vector<Buffer> aligned, rowVecs;
+        std::vector<std::pair<Buffer, std::vector<size_t>>> permuted;
+        std::set<const BufferNode*> rowVecWritten;
         struct Broadcast {
             Buffer buffer;
             std::vector<int64_t> idx;
@@ -365,14 +428,19 @@ private:
             if (b->scope != Scope::Fragment) return;
             // `x[i] / s[0]`: a read at a fixed index of a fragment that every thread running the
             // loop holds (the result of a full reduction) is a broadcast; checked below.
-            NestAccess how = classifyAccess(idx, vars);
+            std::vector<size_t> perm;
+            NestAccess how = classifyAccess(idx, vars, &perm);
             if (isLoad && how == NestAccess::Fixed) {
                 std::vector<int64_t> at;
                 for (auto& e : idx) at.push_back(*constInt(e));
                 return broadcasts.push_back({b, at, sp});
             }
             if (how == NestAccess::Aligned) return aligned.push_back(b);
-            if (how == NestAccess::RowValue) return rowVecs.push_back(b);
+            if (how == NestAccess::Permuted) return permuted.push_back({b, perm});
+            if (how == NestAccess::RowValue) {
+                if (!isLoad) rowVecWritten.insert(b.get());
+                return rowVecs.push_back(b);
+            }
             // Any other read (`mask[j]` in a nest over (i, j), `a[k, i]` with a serial k, a
             // transposed tile): every thread running the loop may need any element, so the
             // fragment is held whole by every thread (TileLang's replicated fragment). Writes
@@ -393,9 +461,24 @@ private:
              });
         if (bad) return;
         std::string where = "T.Parallel at " + spanText(outer.span);
+        // The nest takes the layout of a placed fragment it indexes by its loop variables,
+        // preferring one it writes (converting a written fragment costs a copy in and out, a
+        // read one only a copy in).
+        std::set<const BufferNode*> written;
+        walk(nest.back()->body, [&](const Stmt& s) {
+            if (auto* st = as<StoreNode>(s)) written.insert(st->buffer.get());
+        });
         Layout loop;
-        for (auto& b : aligned)
-            if (auto it = m_req.find(b->name); it != m_req.end() && !loop) loop = it->second.layout;
+        for (int pass = 0; pass < 2 && !loop; ++pass)
+            for (auto& b : aligned)
+                if (auto it = m_req.find(b->name); it != m_req.end() && !loop && (pass == 1 || written.count(b.get())))
+                    loop = it->second.layout;
+        // Else a placed fragment it indexes by the loop variables in another order (a nest over
+        // (h, n) scaling the (n, h) gemm accumulator `logits[n, h]`): the loop follows it.
+        for (int pass = 0; pass < 2 && !loop; ++pass)
+            for (auto& [b, perm] : permuted)
+                if (auto it = m_req.find(b->name); it != m_req.end() && !loop && (pass == 1 || written.count(b.get())))
+                    loop = permuteLayout(it->second.layout, inversePerm(perm));
         if (!loop)
             for (auto& b : rowVecs)
                 if (auto it = m_req.find(b->name); it != m_req.end())
@@ -409,8 +492,7 @@ private:
                 elt = vectorEltBytes(aligned[0]);
                 for (auto& b : aligned) elt = std::min(elt, vectorEltBytes(b));
             }
-            auto p = chooseBlockFragment(nest.size() == 2 ? ext[0] : 1, ext.back(), m_threads, elt);
-            loop = makeBlockFragment(p, nest.size() == 1);
+            loop = defaultBlock(ext, elt);
         }
         if (loop->shape != ext) {
             m_ctx.diags.error(outer.span, where + ": the loop extents do not match the shape of the fragments it indexes",
@@ -427,24 +509,128 @@ private:
                               "infer-layouts");
             return;
         }
-        for (auto& b : aligned) require(b, loop, where, outer.span);
+        m_nestNeed.clear();
+        for (auto& b : aligned) placeOrConvert(outer, b, loop, where);
+        for (auto& [b, perm] : permuted) placeOrConvert(outer, b, permuteLayout(loop, perm), where);
         for (auto& rd : replicatedReads)
             if (auto shape = constShape(*rd.buffer); shape && !shape->empty())
-                require(rd.buffer, makeReplicated(*shape, m_threads),
-                        "the read at " + spanText(rd.span) + " (indices other than the T.Parallel loop variables)", rd.span);
+                placeOrConvert(outer, rd.buffer, makeReplicated(*shape, m_threads),
+                               "the read at " + spanText(rd.span) + " (indices other than the T.Parallel loop variables)");
         if (!rowVecs.empty()) {
             Layout rows = rowCompanion(*loop);
-            if (!rows) {
+            if (!rows && rowVecWritten.empty()) {
+                // Row values only read, under a loop layout without a row companion: every
+                // thread holds them whole.
+                for (auto& b : rowVecs)
+                    if (auto shape = constShape(*b); shape && !shape->empty())
+                        placeOrConvert(outer, b, makeReplicated(*shape, m_threads), where + " (row values read under a layout without a row companion)");
+                rowVecs.clear();
+            } else if (!rows) {
                 m_ctx.diags.error(outer.span, where + ": row values (" + rowVecs[0]->name + "[" + nest[0]->var->name +
                                                   "]) cannot be combined with layout '" + loop->description + "'",
                                   "copy the fragment through a shared tile into one of its own first", "infer-layouts");
                 return;
             }
-            for (auto& b : rowVecs) require(b, rows, where, outer.span);
+            for (auto& b : rowVecs) placeOrConvert(outer, b, rows, where);
         }
         std::string key = "__loop" + std::to_string(m_loopLayouts.size());
         m_loopLayouts[key] = loop;
         m_loopKey[&outer] = key;
+    }
+
+    // A fragment the nest needs in layout `l`: placed with it if it has none yet; if it already
+    // has another one (a gemm accumulator that an element-wise nest of another layout also
+    // reads or writes, row values shared by nests of two layouts), the nest works on a
+    // converted copy instead (TileLang's layout conversion): a fragment of layout `l` that
+    // T.copy fills from the original before the nest and, if the nest writes it, copies back
+    // after it (lower-tile-ops converts fragment -> fragment copies through a shared tile).
+    void placeOrConvert(const ForNode& outer, const Buffer& b, const Layout& l, const std::string& by) {
+        // One nest holds a fragment in one layout: `x[j, i] = x[i, j]` needs two.
+        if (auto n = m_nestNeed.find(b->name); n != m_nestNeed.end()) {
+            if (!sameLayout(n->second, l))
+                m_ctx.diags.error(outer.span,
+                                  "fragment '" + b->name + "' is indexed in two ways in one T.Parallel nest (" +
+                                      n->second->description + " and " + l->description +
+                                      "): a nest distributes a fragment over the threads in one layout",
+                                  "write one of the accesses into a second fragment in a nest of its own", "infer-layouts");
+            return;
+        }
+        m_nestNeed[b->name] = l;
+        auto it = m_req.find(b->name);
+        if (it == m_req.end()) return require(b, l, by, outer.span);
+        if (sameLayout(it->second.layout, l)) return;
+        // A replicated copy puts the whole fragment in every thread's registers: fine for row
+        // values and small tables, not for an accumulator tile (the conflict stays a diagnostic).
+        if (l->family == "replicated" && l->localSize > kMaxReplicatedCopy) return require(b, l, by, outer.span);
+        auto& convs = m_conversions[&outer];
+        for (auto& c : convs)
+            if (c.from.get() == b.get()) {
+                if (!sameLayout(m_req.at(c.to->name).layout, l))
+                    require(c.to, l, by, outer.span);  // the nest needs it in two layouts: the conflict diagnostic
+                return;
+            }
+        std::string name = b->name + "_as_" + std::to_string(m_loopLayouts.size()) + "_" + std::to_string(convs.size());
+        while (m_names.count(name)) name += "_";
+        m_names.insert(name);
+        auto to = std::make_shared<BufferNode>(name, b->dtype, b->shape, Scope::Fragment, b->span);
+        m_req[name] = {l, by + " (a converted copy of '" + b->name + "', which " + it->second.by + " placed as " +
+                              it->second.layout->description + ")"};
+        convs.push_back({b, to});
+    }
+
+    static constexpr int64_t kMaxReplicatedCopy = 256;  ///< elements a converted replicated copy may hold
+
+    struct Conversion {
+        Buffer from, to;
+    };
+
+    // Rewrites a nest onto its converted copies: copy in (when the nest reads the fragment or
+    // may leave elements unwritten), the nest, copy back (when it writes the fragment).
+    Stmt convertNest(const ForNode& outer, Stmt nest, const std::vector<Conversion>& convs) {
+        struct Rename : Mutator {
+            std::map<const BufferNode*, Buffer> to;
+            Expr visitLoad(const LoadNode* n, const Expr& self) override {
+                auto it = to.find(n->buffer.get());
+                if (it == to.end()) return Mutator::visitLoad(n, self);
+                std::vector<Expr> idx;
+                for (auto& e : n->indices) idx.push_back(mutate(e));
+                return load(it->second, idx, n->span);
+            }
+            Stmt visitStore(const StoreNode* n, const Stmt& self) override {
+                auto it = to.find(n->buffer.get());
+                if (it == to.end()) return Mutator::visitStore(n, self);
+                std::vector<Expr> idx;
+                for (auto& e : n->indices) idx.push_back(mutate(e));
+                return store(it->second, idx, mutate(n->value), n->span);
+            }
+        } rename;
+        std::set<const BufferNode*> read, written;
+        bool conditional = false;
+        walk(nest,
+             [&](const Stmt& s) {
+                 if (auto* st = as<StoreNode>(s)) written.insert(st->buffer.get());
+                 conditional |= as<IfNode>(s) != nullptr;
+             },
+             [&](const Expr& e) {
+                 if (auto* l = as<LoadNode>(e)) read.insert(l->buffer.get());
+             });
+        std::vector<Stmt> before, after;
+        auto whole = [&](const Buffer& b) {
+            std::vector<Range> r;
+            for (auto& e : b->shape) r.push_back({intImm(0), e});
+            return Region{b, r, outer.span};
+        };
+        for (auto& c : convs) {
+            rename.to[c.from.get()] = c.to;
+            m_hoisted.push_back(std::make_shared<AllocNode>(c.to, nullptr, c.from->span));
+            if (read.count(c.from.get()) || conditional || !written.count(c.from.get()))
+                before.push_back(std::make_shared<TileOpNode>(TileOpKind::Copy, std::vector<TileArg>{whole(c.from), whole(c.to)}, Attrs{}, outer.span));
+            if (written.count(c.from.get()))
+                after.push_back(std::make_shared<TileOpNode>(TileOpKind::Copy, std::vector<TileArg>{whole(c.to), whole(c.from)}, Attrs{}, outer.span));
+        }
+        before.push_back(rename.mutate(nest));
+        before.insert(before.end(), after.begin(), after.end());
+        return seq(before, outer.span);
     }
 
     class AttrWriter : public Mutator {
@@ -465,7 +651,18 @@ private:
             if (it == m_in.m_loopKey.end() && body == n->body) return self;
             Attrs a = n->attrs;
             if (it != m_in.m_loopKey.end()) a["layout_key"] = it->second;
-            return forLoop(n->var, n->min, n->extent, n->forKind, body, a, n->span);
+            Stmt loop = forLoop(n->var, n->min, n->extent, n->forKind, body, a, n->span);
+            if (auto c = m_in.m_conversions.find(n); c != m_in.m_conversions.end() && !c->second.empty())
+                return m_in.convertNest(*n, loop, c->second);
+            return loop;
+        }
+        // Converted copies are declared at the top of the kernel (outside any pipelined loop).
+        Stmt visitKernel(const KernelNode* n, const Stmt& self) override {
+            Stmt body = mutate(n->body);
+            if (m_in.m_hoisted.empty() && body == n->body) return self;
+            std::vector<Stmt> all = m_in.m_hoisted;
+            all.push_back(body);
+            return std::make_shared<KernelNode>(n->grid, n->threads, n->blockVars, n->threadVars, seq(all, n->span), n->span);
         }
 
     private:
@@ -482,6 +679,12 @@ private:
     std::set<const ForNode*> m_innerParallel;
     std::map<std::string, Layout> m_loopLayouts;
     std::map<const ForNode*, std::string> m_loopKey;
+    std::map<const ForNode*, std::vector<Conversion>> m_conversions;  ///< nests working on converted copies
+    std::map<std::string, Buffer> m_viewBase;           ///< fragment view -> the fragment it views
+    std::map<std::string, std::vector<Buffer>> m_views;  ///< fragment -> its views
+    std::map<std::string, Layout> m_nestNeed;  ///< the nest being placed: layout each fragment needs
+    std::set<std::string> m_names;    ///< buffer names in use (converted copies get fresh ones)
+    std::vector<Stmt> m_hoisted;      ///< their Allocs (AttrWriter)
 };
 
 }  // namespace

@@ -4,6 +4,10 @@
 // memory), recovering (i, j) through the layout's inverse. Fragments indexed by the loop
 // variables become their register slot; row values X[i] become the row-reduced slot; global
 // accesses are bounds-guarded.
+#include <algorithm>
+#include <optional>
+
+#include "compiler/analysis/LayoutViews.h"
 #include "compiler/analysis/Layouts.h"
 #include "compiler/analysis/UserLayouts.h"
 #include "compiler/ops/Registry.h"
@@ -40,6 +44,11 @@ private:
         bool aligned = indices.size() == m_vars.size();
         for (size_t d = 0; aligned && d < indices.size(); ++d) aligned = indices[d].get() == m_vars[d];
         if (aligned && analysis::sameMapping(*f.layout, m_loop)) return m_slot;
+        if (auto perm = permutation(indices); perm && !aligned) {
+            // `t[j, i]` in a nest over (i, j): infer-layouts gave t the loop layout with its
+            // indices permuted, so the element is in this iteration's register slot.
+            if (analysis::sameMapping(*f.layout, *analysis::permuteLayout(std::make_shared<LayoutNode>(m_loop), *perm))) return m_slot;
+        }
         bool fixed = !indices.empty();
         for (auto& e : indices) fixed &= constInt(e).has_value();
         if (fixed) {  // a broadcast read: infer-layouts checked that the loop's threads hold it
@@ -61,6 +70,21 @@ private:
         m_c.error(sp, "fragment '" + f.regs->name + "' is accessed with a layout that does not match its T.Parallel loop",
                   "index fragments by the loop variables in order");
         return nullptr;
+    }
+
+    // d -> v with indices[d] the loop variable m_vars[v], when the indices name every loop
+    // variable once.
+    std::optional<std::vector<size_t>> permutation(const std::vector<Expr>& indices) const {
+        if (indices.size() != m_vars.size()) return std::nullopt;
+        std::vector<size_t> p;
+        for (auto& e : indices)
+            for (size_t v = 0; v < m_vars.size(); ++v)
+                if (e.get() == m_vars[v] && std::find(p.begin(), p.end(), v) == p.end()) {
+                    p.push_back(v);
+                    break;
+                }
+        if (p.size() != m_vars.size()) return std::nullopt;
+        return p;
     }
 
     // Row values X[i] read in a nest over (i, j): X must hold row i in every thread that holds

@@ -6,6 +6,7 @@
 // Requires: infer-layouts (fragment layouts, gemm warp grid, Parallel layout keys),
 // inject-pipeline (async copies). Produces: thread-level IR over shared/global/local buffers
 // with logical indices. Invalidates: fragment buffers (replaced by register arrays).
+#include "compiler/ir/FragmentViews.h"
 #include "compiler/ops/Registry.h"
 #include "compiler/transforms/LowerCommon.h"
 
@@ -23,6 +24,8 @@ protected:
     Stmt visitAlloc(const AllocNode* n, const Stmt& self) override {
         auto it = m_c.frags.find(n->buffer.get());
         if (it == m_c.frags.end()) return self;
+        // A view of a fragment declares nothing: it names the base's registers.
+        if (fragmentViewBase(m_c.func, *n->buffer)) return seq({}, n->span);
         return std::make_shared<AllocNode>(it->second.regs, nullptr, n->span);
     }
     Stmt visitTileOp(const TileOpNode* n, const Stmt& self) override {
@@ -98,6 +101,13 @@ PrimFunc lowerTileOps(const PrimFunc& f, PassContext& ctx) {
         if (!l || l->kind != LayoutKind::Fragment) {
             ctx.diags.error(a->span, "no layout was inferred for fragment '" + a->buffer->name + "'",
                             "use it in a T.gemm, T.copy, T.reduce or T.Parallel loop, or annotate it", "lower-tile-ops");
+            return;
+        }
+        if (const std::string* base = fragmentViewBase(*f, *a->buffer)) {
+            for (auto& [node, lf] : c.frags)
+                if (node->name == *base) return void(c.frags[a->buffer.get()] = {lf.regs, l});
+            ctx.diags.error(a->span, "view '" + a->buffer->name + "' of fragment '" + *base + "' made before the fragment is allocated", "",
+                            "lower-tile-ops");
             return;
         }
         auto regs = std::make_shared<BufferNode>(a->buffer->name, a->buffer->dtype, std::vector<Expr>{intImm(l->localSize)},
