@@ -24,6 +24,9 @@ using namespace ts::ir;
 
 namespace {
 
+// Largest fragment source staged in one piece (bytes of shared memory).
+constexpr int64_t kStageBytes = 32 * 1024;
+
 std::vector<int64_t> squeezeExtents(const std::vector<int64_t>& e) {
     std::vector<int64_t> out;
     for (int64_t x : e)
@@ -69,15 +72,35 @@ Stmt lowerReduceThroughShared(Ctx& c, const TileOpNode& op) {
         }
 
     std::vector<Stmt> out;
-    // 1. The tile the reduction reads.
+    // 1. The tile the reduction reads. A fragment source larger than kStageBytes (the (256, 2, 64)
+    // float32 view of the lightning indexer's accumulator: 128 KB) is staged in chunks of rows
+    // of its dim 0 (when that dim is not the reduced one): each chunk is stored, reduced into
+    // the outputs of its rows, and the next chunk reuses the tile (insert-sync orders them).
     Region tile = src;
-    if (c.frags.count(src.buffer.get())) {
+    Var chunk;
+    int64_t chunkRows = 0;
+    const bool fragSrc = c.frags.count(src.buffer.get()) != 0;
+    if (fragSrc) {
+        int64_t bytes = dtypeBytes(src.buffer->dtype);
+        for (int64_t e : *sExt) bytes *= e;
+        int64_t chunks = 1;
+        if (dim != 0 && rank > 1 && bytes > kStageBytes)
+            while (chunks < (*sExt)[0] && ((*sExt)[0] % (chunks * 2) == 0) && bytes / chunks > kStageBytes) chunks *= 2;
+        chunkRows = (*sExt)[0] / chunks;
         std::vector<Expr> shape;
         std::vector<Range> ranges;
-        for (int64_t e : *sExt) shape.push_back(intImm(e)), ranges.push_back({intImm(0), intImm(e)});
+        for (size_t d = 0; d < sExt->size(); ++d) {
+            int64_t e = d == 0 ? chunkRows : (*sExt)[d];
+            shape.push_back(intImm(e)), ranges.push_back({intImm(0), intImm(e)});
+        }
         Buffer scratch = std::make_shared<BufferNode>(c.fresh(src.buffer->name + "_red"), src.buffer->dtype, shape, Scope::Shared, sp);
         tile = Region{scratch, ranges, sp};
-        Stmt put = copyFragment(c, op, src, tile, false);
+        Region part = src;
+        if (chunks > 1) {
+            chunk = makeVar(c.fresh("rchunk"), DType::Int32, sp);
+            part.ranges[0] = {add(src.ranges[0].min, mul(chunk, intImm(chunkRows))), intImm(chunkRows)};
+        }
+        Stmt put = copyFragment(c, op, part, tile, false);
         if (!put) return nullptr;
         out.push_back(std::make_shared<AllocNode>(scratch, nullptr, sp));
         out.push_back(put);
@@ -97,6 +120,7 @@ Stmt lowerReduceThroughShared(Ctx& c, const TileOpNode& op) {
         size_t next = 0;
         for (int64_t d = 0; d < rank; ++d) {
             Expr i = d == dim ? Expr(k) : (*sExt)[d] == 1 ? intImm(0) : dsq.at(next++);
+            if (d == 0 && chunk) i = sub(i, mul(chunk, intImm(chunkRows)));
             at.push_back(add(tile.ranges[d].min, i));
         }
         Expr x = cast(acct, load(tile.buffer, at, sp));
@@ -105,6 +129,26 @@ Stmt lowerReduceThroughShared(Ctx& c, const TileOpNode& op) {
                     forLoop(k, intImm(0), intImm((*sExt)[dim]), ForKind::Serial,
                             store(acc, {intImm(0)}, reduceCombine(rop, load(acc, {intImm(0)}), x), sp), {{"thread_loop", true}}, sp)},
                    sp);
+    };
+    // Outputs whose source rows lie in the current chunk (dim 0 of the source is the first
+    // non-unit dim of dst's relative indices).
+    auto inChunk = [&](const std::vector<Expr>& rel) -> Expr {
+        if (!chunk) return nullptr;
+        for (size_t d = 0; d < rel.size(); ++d)
+            if ((*dExt)[d] != 1) {
+                Expr lo = mul(chunk, intImm(chunkRows));
+                return logicalAnd(binary(BinOp::Ge, rel[d], lo), lt(rel[d], add(lo, intImm(chunkRows))));
+            }
+        return nullptr;
+    };
+    // The statements after the staging: inside the chunk loop with it when chunked.
+    auto finish = [&](Stmt reduceAll) {
+        if (!chunk) return out.push_back(reduceAll), seq(out, sp);
+        Stmt put = out[1];
+        std::vector<Stmt> all{out[0]};
+        all.insert(all.end(), out.begin() + 2, out.end());
+        all.push_back(forLoop(chunk, intImm(0), intImm((*sExt)[0] / chunkRows), ForKind::Serial, seq({put, reduceAll}, sp), {}, sp));
+        return seq(all, sp);
     };
     auto result = [&](Expr old) {
         Expr r = load(acc, {intImm(0)});
@@ -134,10 +178,10 @@ Stmt lowerReduceThroughShared(Ctx& c, const TileOpNode& op) {
             if ((*dExt)[d] != (*shape)[d]) guard = logicalAnd(guard, lt(e, intImm((*dExt)[d])));
             rel.push_back(e);
         }
+        guard = logicalAnd(guard, inChunk(rel));
         Stmt body = seq({reduceInto(rel), store(di->second.regs, {r}, result(load(di->second.regs, {r})), sp)}, sp);
         if (guard) body = ifThen(guard, body, nullptr, sp);
-        out.push_back(forLoop(r, intImm(0), intImm(L.localSize), ForKind::Unrolled, body, {{"thread_loop", true}}, sp));
-        return seq(out, sp);
+        return finish(forLoop(r, intImm(0), intImm(L.localSize), ForKind::Unrolled, body, {{"thread_loop", true}}, sp));
     }
 
     // Shared or global destination: element k*threads + tx, row-major over dst's region.
@@ -150,9 +194,9 @@ Stmt lowerReduceThroughShared(Ctx& c, const TileOpNode& op) {
     Stmt body = seq({reduceInto(rel), store(dst.buffer, at, cast(dst.buffer->dtype, result(load(dst.buffer, at, sp))), sp)}, sp);
     Expr guard = numel % c.threads != 0 ? lt(lin, intImm(numel)) : Expr();
     guard = logicalAnd(guard, inBounds(dst.buffer, at));
+    guard = logicalAnd(guard, inChunk(rel));
     if (guard) body = ifThen(guard, body, nullptr, sp);
-    out.push_back(forLoop(it, intImm(0), intImm((numel + c.threads - 1) / c.threads), ForKind::Serial, body, {{"thread_loop", true}}, sp));
-    return seq(out, sp);
+    return finish(forLoop(it, intImm(0), intImm((numel + c.threads - 1) / c.threads), ForKind::Serial, body, {{"thread_loop", true}}, sp));
 }
 
 }  // namespace ts::xform::lower

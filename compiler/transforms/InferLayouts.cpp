@@ -308,8 +308,10 @@ private:
     // Permuted: by every loop variable once, in another order (`t[j, i]` in a nest over (i, j));
     // then idx[d] is vars[(*perm)[d]].
     enum class NestAccess { Aligned, Permuted, RowValue, Fixed, Other };
+    // Unit dims indexed by 0 are dropped first (`logits[i, 0]` of an (N, 1) fragment in a nest
+    // over i is Permuted with the identity: the layout the loop's, seen through the unit dim).
     static NestAccess classifyAccess(const std::vector<Expr>& idx, const std::vector<const VarNode*>& vars,
-                                     std::vector<size_t>* perm = nullptr) {
+                                     std::vector<size_t>* perm = nullptr, const BufferNode* b = nullptr) {
         bool fixed = !idx.empty();
         for (auto& e : idx) fixed &= constInt(e).has_value();
         if (fixed) return NestAccess::Fixed;
@@ -317,9 +319,15 @@ private:
         for (size_t d = 0; aligned && d < idx.size(); ++d) aligned = idx[d].get() == vars[d];
         if (aligned) return NestAccess::Aligned;
         if (vars.size() == 2 && idx.size() == 1 && idx[0].get() == vars[0]) return NestAccess::RowValue;
-        if (idx.size() == vars.size()) {
+        std::vector<Expr> sq = idx;
+        if (auto shape = b ? constShape(*b) : std::nullopt; shape && shape->size() == idx.size() && idx.size() > vars.size()) {
+            sq.clear();
+            for (size_t d = 0; d < idx.size(); ++d)
+                if ((*shape)[d] != 1 || constInt(idx[d]) != 0) sq.push_back(idx[d]);
+        }
+        if (sq.size() == vars.size()) {
             std::vector<size_t> p;
-            for (auto& e : idx)
+            for (auto& e : sq)
                 for (size_t v = 0; v < vars.size(); ++v)
                     if (e.get() == vars[v] && std::find(p.begin(), p.end(), v) == p.end()) {
                         p.push_back(v);
@@ -331,6 +339,12 @@ private:
             }
         }
         return NestAccess::Other;
+    }
+    static std::vector<int64_t> squeezed(const std::vector<int64_t>& shape) {
+        std::vector<int64_t> out;
+        for (auto e : shape)
+            if (e != 1) out.push_back(e);
+        return out.empty() ? std::vector<int64_t>{1} : out;
     }
     static std::vector<size_t> inversePerm(const std::vector<size_t>& p) {
         std::vector<size_t> q(p.size());
@@ -348,7 +362,7 @@ private:
             walk(n->body, [](const Stmt&) {}, [&](const Expr& e) {
                 auto* l = as<LoadNode>(e);
                 if (!l || l->buffer->scope != Scope::Fragment || m_req.count(l->buffer->name)) return;
-                if (classifyAccess(l->indices, vars) != NestAccess::Other) return;
+                if (classifyAccess(l->indices, vars, nullptr, l->buffer.get()) != NestAccess::Other) return;
                 if (auto shape = constShape(*l->buffer); shape && !shape->empty())
                     require(l->buffer, makeReplicated(*shape, m_threads),
                             "the read at " + spanText(l->span) + " (indices other than the T.Parallel loop variables)", l->span);
@@ -429,7 +443,7 @@ private:
             // `x[i] / s[0]`: a read at a fixed index of a fragment that every thread running the
             // loop holds (the result of a full reduction) is a broadcast; checked below.
             std::vector<size_t> perm;
-            NestAccess how = classifyAccess(idx, vars, &perm);
+            NestAccess how = classifyAccess(idx, vars, &perm, b.get());
             if (isLoad && how == NestAccess::Fixed) {
                 std::vector<int64_t> at;
                 for (auto& e : idx) at.push_back(*constInt(e));
@@ -478,7 +492,9 @@ private:
         for (int pass = 0; pass < 2 && !loop; ++pass)
             for (auto& [b, perm] : permuted)
                 if (auto it = m_req.find(b->name); it != m_req.end() && !loop && (pass == 1 || written.count(b.get())))
-                    loop = permuteLayout(it->second.layout, inversePerm(perm));
+                    if (Layout sq = reshapeLayout(it->second.layout, b->shape.size() > vars.size() ? squeezed(it->second.layout->shape)
+                                                                                                   : it->second.layout->shape))
+                        loop = permuteLayout(sq, inversePerm(perm));
         if (!loop)
             for (auto& b : rowVecs)
                 if (auto it = m_req.find(b->name); it != m_req.end())
@@ -511,7 +527,15 @@ private:
         }
         m_nestNeed.clear();
         for (auto& b : aligned) placeOrConvert(outer, b, loop, where);
-        for (auto& [b, perm] : permuted) placeOrConvert(outer, b, permuteLayout(loop, perm), where);
+        for (auto& [b, perm] : permuted) {
+            Layout l = loop ? reshapeLayout(permuteLayout(loop, perm), *constShape(*b)) : nullptr;
+            if (!l) {
+                m_ctx.diags.error(outer.span, where + ": fragment '" + b->name + "' cannot take the loop's layout (" + loop->description +
+                                                  ") through its unit dimensions", "index it by the loop variables in order", "infer-layouts");
+                return;
+            }
+            placeOrConvert(outer, b, l, where);
+        }
         for (auto& rd : replicatedReads)
             if (auto shape = constShape(*rd.buffer); shape && !shape->empty())
                 placeOrConvert(outer, rd.buffer, makeReplicated(*shape, m_threads),

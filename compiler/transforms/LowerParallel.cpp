@@ -44,10 +44,12 @@ private:
         bool aligned = indices.size() == m_vars.size();
         for (size_t d = 0; aligned && d < indices.size(); ++d) aligned = indices[d].get() == m_vars[d];
         if (aligned && analysis::sameMapping(*f.layout, m_loop)) return m_slot;
-        if (auto perm = permutation(indices); perm && !aligned) {
-            // `t[j, i]` in a nest over (i, j): infer-layouts gave t the loop layout with its
-            // indices permuted, so the element is in this iteration's register slot.
-            if (analysis::sameMapping(*f.layout, *analysis::permuteLayout(std::make_shared<LayoutNode>(m_loop), *perm))) return m_slot;
+        if (auto perm = permutation(indices, f.layout->shape); perm && !aligned) {
+            // `t[j, i]` in a nest over (i, j), `t[i, 0]` of an (N, 1) fragment in a nest over i:
+            // infer-layouts gave t the loop layout through the permutation and t's unit dims,
+            // so the element is in this iteration's register slot.
+            Layout want = analysis::reshapeLayout(analysis::permuteLayout(std::make_shared<LayoutNode>(m_loop), *perm), f.layout->shape);
+            if (want && analysis::sameMapping(*f.layout, *want)) return m_slot;
         }
         bool fixed = !indices.empty();
         for (auto& e : indices) fixed &= constInt(e).has_value();
@@ -72,12 +74,18 @@ private:
         return nullptr;
     }
 
-    // d -> v with indices[d] the loop variable m_vars[v], when the indices name every loop
-    // variable once.
-    std::optional<std::vector<size_t>> permutation(const std::vector<Expr>& indices) const {
-        if (indices.size() != m_vars.size()) return std::nullopt;
+    // d -> v with indices[d] the loop variable m_vars[v], when the indices (without unit dims
+    // indexed by 0) name every loop variable once.
+    std::optional<std::vector<size_t>> permutation(const std::vector<Expr>& indices, const std::vector<int64_t>& shape) const {
+        std::vector<Expr> sq = indices;
+        if (shape.size() == indices.size() && indices.size() > m_vars.size()) {  // unit dims indexed by 0 dropped
+            sq.clear();
+            for (size_t d = 0; d < indices.size(); ++d)
+                if (shape[d] != 1 || constInt(indices[d]) != 0) sq.push_back(indices[d]);
+        }
+        if (sq.size() != m_vars.size()) return std::nullopt;
         std::vector<size_t> p;
-        for (auto& e : indices)
+        for (auto& e : sq)
             for (size_t v = 0; v < m_vars.size(); ++v)
                 if (e.get() == m_vars[v] && std::find(p.begin(), p.end(), v) == p.end()) {
                     p.push_back(v);

@@ -66,6 +66,8 @@ const Case kCases[] = {
     {kConvert, {{"threads", "256"}, {"M", "128"}, {"N", "128"}, {"K", "96"}}, "cuda:sm_80", "conversions_256_threads"},
     {kView, {}, "cuda:sm_80", "view_3d_sm80"},
     {kView, {}, "cuda:sm_90a", "view_3d_sm90a"},
+    // A 128 x 128 float32 accumulator view (64 KB): its reduction is staged in two chunks of rows.
+    {kView, {{"N", "128"}, {"Q", "2"}, {"H", "64"}}, "cuda:sm_80", "view_3d_chunked_reduction"},
     // Rows of the rank-3 fragment padded over 256 threads (Tt*S = 40 rows, S = 5 columns).
     {kView, {{"threads", "256"}, {"Tt", "8"}, {"S", "5"}, {"Q", "2"}, {"H", "32"}}, "cuda:sm_80", "view_3d_padded"},
 };

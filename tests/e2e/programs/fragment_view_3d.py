@@ -2,13 +2,14 @@
 # indexer, deepseek_mhc's backward): the view shares the accumulator's registers (its layout is
 # the accumulator's seen through the new shape), a 3-D nest scales it through 2-D and 1-D
 # fragments read at other indices, a reduction over its last dim gives (N, Q) logits stored
-# transposed; a rank-3 block fragment is reduced over its middle dim.
+# transposed and, through an (N, 1) fragment indexed [n, 0] in 1-D nests, its first column; a
+# rank-3 block fragment is reduced over its middle dim.
 import torch
 import tilelang
 import tilelang.language as T
 
 
-@tilelang.jit(out_idx=[4, 6])
+@tilelang.jit(out_idx=[4, 6, 7])
 def indexer(N=64, Q=4, H=16, D=32, Tt=8, S=4, threads=128):
     @T.prim_func
     def main(
@@ -19,6 +20,7 @@ def indexer(N=64, Q=4, H=16, D=32, Tt=8, S=4, threads=128):
         Out: T.Tensor((Q, N), "float32"),
         R: T.Tensor((Tt, S, S), "float32"),
         Y: T.Tensor((Tt, S), "float32"),
+        L1: T.Tensor((N,), "float32"),
     ):
         with T.Kernel(1, threads=threads) as (bx,):
             k_shared = T.alloc_shared((N, D), "float16")
@@ -28,6 +30,7 @@ def indexer(N=64, Q=4, H=16, D=32, Tt=8, S=4, threads=128):
             w = T.alloc_fragment((Q, H), "float32")
             ks = T.alloc_fragment((N,), "float32")
             logits = T.alloc_fragment((N, Q), "float32")
+            lg = T.alloc_fragment((N, 1), "float32")
             r = T.alloc_fragment((Tt, S, S), "float32")
             x = T.alloc_fragment((Tt, S), "float32")
             y = T.alloc_fragment((Tt, S), "float32")
@@ -41,6 +44,10 @@ def indexer(N=64, Q=4, H=16, D=32, Tt=8, S=4, threads=128):
             T.reduce_sum(s_reshaped, logits, dim=-1, clear=True)
             for q, n in T.Parallel(Q, N):
                 Out[q, n] = logits[n, q]
+            for n in T.Parallel(N):
+                lg[n, 0] = logits[n, 0] + ks[n]
+            for n in T.Parallel(N):
+                L1[n] = lg[n, 0]
             T.copy(R, r)
             for t, i in T.Parallel(Tt, S):
                 x[t, i] = R[t, i, 0] + 1.0
@@ -58,4 +65,4 @@ def ref_program(Kt, Qt, W, Ks, R, N, Q, H, Tt, S):
     out = s.sum(dim=-1).t()
     x = R[:, :, 0] + 1.0
     y = (R * x.unsqueeze(1)).sum(dim=-2)
-    return out, y
+    return out, y, out[0, :] + Ks
