@@ -36,6 +36,48 @@ Layout reshapeLayout(const Layout& l, const std::vector<int64_t>& shape) {
     for (auto e : l->shape) oldNumel *= e;
     if (numel != oldNumel || shape.empty() || l->shape.empty()) return nullptr;
     if (l->family == "replicated") return makeReplicated(shape, l->threads);
+    std::vector<size_t> keptNew, keptOld;
+    for (size_t d = 0; d < shape.size(); ++d)
+        if (shape[d] != 1) keptNew.push_back(d);
+    for (size_t d = 0; d < l->shape.size(); ++d)
+        if (l->shape[d] != 1) keptOld.push_back(d);
+    bool unitOnly = keptNew.size() == keptOld.size();
+    for (size_t k = 0; unitOnly && k < keptNew.size(); ++k) unitOnly = shape[keptNew[k]] == l->shape[keptOld[k]];
+    if (unitOnly) {
+        // Only unit dims added or removed ((N,) <-> (N, 1)): exact even with padded slots; a
+        // padded slot whose dropped unit index is not 0 is moved past the shape in a kept dim.
+        auto out = newFragment(shape);
+        out->invThread = l->invThread;
+        out->invLocal = l->invLocal;
+        std::unordered_map<const VarNode*, Expr> oldOf;
+        Expr pad;
+        for (size_t d = 0; d < l->shape.size(); ++d)
+            if (l->shape[d] == 1) {
+                oldOf[l->inputs[d].get()] = c(0);
+                if (constInt(l->inverse[d]) != 0) pad = pad ? binary(BinOp::Or, pad, binary(BinOp::Ne, l->inverse[d], c(0))) : binary(BinOp::Ne, l->inverse[d], c(0));
+            }
+        for (size_t k = 0; k < keptNew.size(); ++k) oldOf[l->inputs[keptOld[k]].get()] = out->inputs[keptNew[k]];
+        out->thread = substitute(l->thread, oldOf);
+        out->local = substitute(l->local, oldOf);
+        out->inverse.assign(shape.size(), c(0));
+        for (size_t k = 0; k < keptNew.size(); ++k) out->inverse[keptNew[k]] = l->inverse[keptOld[k]];
+        if (pad) {
+            if (keptNew.empty()) return nullptr;
+            Expr& first = out->inverse[keptNew[0]];
+            first = select(pad, c(shape[keptNew[0]]), first);
+        }
+        out->threads = l->threads;
+        out->localSize = l->localSize;
+        out->replicate = l->replicate;
+        std::ostringstream os;
+        os << l->description << ", viewed as (";
+        for (size_t d = 0; d < shape.size(); ++d) os << (d ? ", " : "") << shape[d];
+        os << ")";
+        out->description = os.str();
+        out->family = "reshaped";
+        out->familyParams = shape;
+        return out;
+    }
     // Padded slots: linearize only the leading dims; the last index passes through unchanged.
     const bool keepLast = l->localSize * l->threads != numel * l->replicate;
     if (keepLast && shape.back() != l->shape.back()) return nullptr;

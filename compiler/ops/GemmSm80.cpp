@@ -26,16 +26,39 @@ Stmt lowerGemmSm80(Ctx& c, const TileOpNode& op, const Target& target) {
 }
 
 Stmt lowerBlockGemm(Ctx& c, const TileOpNode& op, const Target& target, bool registerA) {
-    const Region &A = op.region(0), &B = op.region(1), &C = op.region(2);
-    // A may be a register fragment (gemm_rs: the FlashAttention P @ V); B must be in shared memory.
-    const bool regA = A.buffer->scope == Scope::Fragment;
-    if ((A.buffer->scope != Scope::Shared && !regA) || B.buffer->scope != Scope::Shared) {
-        const Buffer& bad = B.buffer->scope != Scope::Shared ? B.buffer : A.buffer;
+    const Region &A = op.region(0), &C = op.region(2);
+    // A may be a register fragment (gemm_rs: the FlashAttention P @ V, or staged); a register B
+    // (KDA's chunk_bwd_intra: T.gemm(dA, kg_fragment, ...)) is staged through a shared tile.
+    const bool regA = A.buffer->scope == Scope::Fragment, regB = op.region(1).buffer->scope == Scope::Fragment;
+    if ((A.buffer->scope != Scope::Shared && !regA) || (op.region(1).buffer->scope != Scope::Shared && !regB)) {
+        const Buffer& bad = op.region(1).buffer->scope != Scope::Shared && !regB ? op.region(1).buffer : A.buffer;
         c.error(op.span, "T.gemm: operand '" + bad->name + "' is in " + scopeName(bad->scope) +
-                             " memory; this target reads B from shared memory and A from shared memory or a fragment",
+                             " memory; this target reads A and B from shared memory or fragments",
                 "copy the operand into a T.alloc_shared tile first");
         return nullptr;
     }
+    std::vector<Stmt> stageB;
+    Region stagedB = op.region(1);
+    if (regB) {
+        // Each thread stores its registers of B into a row-major shared tile (as stored: N x K
+        // when transposed); insert-sync orders the stores before gemm_ss and the next stores after it.
+        auto be0 = constShape(*stagedB.buffer);
+        if (!be0 || be0->size() != 2 || constExtents(stagedB) != be0) {
+            c.error(op.span, "T.gemm: a fragment B operand ('" + stagedB.buffer->name + "') must be a whole 2-D fragment",
+                    "allocate the operand with the gemm's K x N shape");
+            return nullptr;
+        }
+        std::vector<Range> ranges{{intImm(0), intImm((*be0)[0])}, {intImm(0), intImm((*be0)[1])}};
+        Buffer tile = std::make_shared<BufferNode>(c.fresh(stagedB.buffer->name + "_tile"), stagedB.buffer->dtype,
+                                                   std::vector<Expr>{intImm((*be0)[0]), intImm((*be0)[1])}, Scope::Shared, op.span);
+        Region staged{tile, ranges, op.span};
+        TileOpNode put(TileOpKind::Copy, {stagedB, staged}, {}, op.span);
+        Stmt store = get(TileOpKind::Copy).lower(c, put, target);
+        if (!store) return nullptr;
+        stageB = {std::make_shared<AllocNode>(tile, nullptr, op.span), store};
+        stagedB = staged;
+    }
+    const Region& B = stagedB;
     bool ta = attrBool(op.attrs, "transpose_A", false), tb = attrBool(op.attrs, "transpose_B", false);
     auto ae = squeezedExtents(A), be = squeezedExtents(B), ce = squeezedExtents(C);
     if (!ae || !be || !ce || ae->size() != 2 || be->size() != 2 || ce->size() != 2) {
@@ -95,7 +118,7 @@ Stmt lowerBlockGemm(Ctx& c, const TileOpNode& op, const Target& target, bool reg
         return int64_t(l ? l->swizzleBytes : 0);
     };
     auto base = regionBase;
-    std::vector<Stmt> out;
+    std::vector<Stmt> out = stageB;
     if (attrBool(op.attrs, "clear_accum", false)) out.push_back(clearAccumulator(c, cf, C.buffer->dtype, op.span));
     if (regA) {
         auto& af = c.frags.at(A.buffer.get());

@@ -8,7 +8,9 @@
 //    an accumulator read at other indices, permuted indices): infer-layouts works on converted
 //    copies (T.copy through a shared tile) or follows the permutation;
 //  - fragment_view_3d.py: T.reshape of a gemm accumulator (the view shares its registers), 3-D
-//    T.Parallel nests, reductions of rank-3 fragments over the last and the middle dim.
+//    T.Parallel nests, reductions of rank-3 fragments over the last and the middle dim;
+//  - gemm_fragment_b.py: a register fragment B operand (plain and transposed), staged through
+//    a shared tile.
 #include <gtest/gtest.h>
 
 #include "compiler/Compile.h"
@@ -58,6 +60,7 @@ TEST_P(LayoutViews, GeneratedCudaCompilesForSm80AndSm90a) {
 
 const char* kConvert = "tests/e2e/programs/layout_conversion_nest.py";
 const char* kView = "tests/e2e/programs/fragment_view_3d.py";
+const char* kFragB = "tests/e2e/programs/gemm_fragment_b.py";
 
 const Case kCases[] = {
     {kConvert, {}, "cuda:sm_80", "conversions_sm80"},
@@ -69,6 +72,8 @@ const Case kCases[] = {
     // A 128 x 128 float32 accumulator view (64 KB): its reduction is staged in two chunks of rows.
     {kView, {{"N", "128"}, {"Q", "2"}, {"H", "64"}}, "cuda:sm_80", "view_3d_chunked_reduction"},
     // Rows of the rank-3 fragment padded over 256 threads (Tt*S = 40 rows, S = 5 columns).
+    {kFragB, {}, "cuda:sm_80", "gemm_fragment_b_sm80"},
+    {kFragB, {}, "cuda:sm_90a", "gemm_fragment_b_sm90a"},
     {kView, {{"threads", "256"}, {"Tt", "8"}, {"S", "5"}, {"Q", "2"}, {"H", "32"}}, "cuda:sm_80", "view_3d_padded"},
 };
 
