@@ -26,7 +26,8 @@ Stmt lowerGemmSm80(Ctx& c, const TileOpNode& op, const Target& target) {
 }
 
 Stmt lowerBlockGemm(Ctx& c, const TileOpNode& op, const Target& target, bool registerA) {
-    const Region &A = op.region(0), &C = op.region(2);
+    Region A = op.region(0);
+    const Region& C = op.region(2);
     // A may be a register fragment (gemm_rs: the FlashAttention P @ V, or staged); a register B
     // (KDA's chunk_bwd_intra: T.gemm(dA, kg_fragment, ...)) is staged through a shared tile.
     const bool regA = A.buffer->scope == Scope::Fragment, regB = op.region(1).buffer->scope == Scope::Fragment;
@@ -58,7 +59,7 @@ Stmt lowerBlockGemm(Ctx& c, const TileOpNode& op, const Target& target, bool reg
         stageB = {std::make_shared<AllocNode>(tile, nullptr, op.span), store};
         stagedB = staged;
     }
-    const Region& B = stagedB;
+    Region B = stagedB;
     bool ta = attrBool(op.attrs, "transpose_A", false), tb = attrBool(op.attrs, "transpose_B", false);
     auto ae = squeezedExtents(A), be = squeezedExtents(B), ce = squeezedExtents(C);
     if (!ae || !be || !ce || ae->size() != 2 || be->size() != 2 || ce->size() != 2) {
@@ -97,19 +98,33 @@ Stmt lowerBlockGemm(Ctx& c, const TileOpNode& op, const Target& target, bool reg
                 "use block_K = " + std::to_string(2 * atom->k) + " or " + std::to_string(4 * atom->k));
         return nullptr;
     }
-    // gemm_ss addresses whole tiles: the regions must cover the tiles' two inner dims.
-    for (const Region* r : {&A, &B}) {
+    // gemm_ss addresses whole tiles: the regions must cover the tiles' two inner dims. A
+    // sub-slice (DeepSeek V3.2 sparse MLA's Q_shared[:, :D] and Q_shared[:, D:]) is first copied
+    // into a tile of its own (shared -> shared, vectorized; insert-sync orders it).
+    for (Region* r : {&A, &B}) {
         if (r->buffer->scope == Scope::Fragment) continue;  // whole fragments only (infer-layouts)
         auto shape = constShape(*r->buffer);
         size_t n = r->ranges.size();
         bool whole = shape && n >= 2;
         for (size_t d = n >= 2 ? n - 2 : 0; whole && d < n; ++d)
             whole = constInt(r->ranges[d].min) == 0 && constInt(r->ranges[d].extent) == (*shape)[d];
-        if (!whole) {
-            c.error(op.span, "T.gemm: operand '" + r->buffer->name + "' must be a whole shared tile (no sub-slices)",
-                    "allocate a tile of exactly the gemm's shape");
+        if (whole) continue;
+        auto ext = squeezedExtents(*r);
+        if (!ext || ext->size() != 2) {
+            c.error(op.span, "T.gemm: operand '" + r->buffer->name + "' must be a 2-D slice of a shared tile with constant extents",
+                    "slice the tile with compile-time sizes");
             return nullptr;
         }
+        std::vector<Range> ranges{{intImm(0), intImm((*ext)[0])}, {intImm(0), intImm((*ext)[1])}};
+        Buffer tile = std::make_shared<BufferNode>(c.fresh(r->buffer->name + "_slice"), r->buffer->dtype,
+                                                   std::vector<Expr>{intImm((*ext)[0]), intImm((*ext)[1])}, Scope::Shared, op.span);
+        Region staged{tile, ranges, op.span};
+        TileOpNode put(TileOpKind::Copy, {*r, staged}, {}, op.span);
+        Stmt store = get(TileOpKind::Copy).lower(c, put, target);
+        if (!store) return nullptr;
+        stageB.push_back(std::make_shared<AllocNode>(tile, nullptr, op.span));
+        stageB.push_back(store);
+        *r = staged;
     }
     auto& cf = c.frags.at(C.buffer.get());
     int64_t wm = attrInt(op.attrs, "warp_m", 0), wn = attrInt(op.attrs, "warp_n", 0);

@@ -10,7 +10,9 @@
 //  - fragment_view_3d.py: T.reshape of a gemm accumulator (the view shares its registers), 3-D
 //    T.Parallel nests, reductions of rank-3 fragments over the last and the middle dim;
 //  - gemm_fragment_b.py: a register fragment B operand (plain and transposed), staged through
-//    a shared tile.
+//    a shared tile;
+//  - gemm_shared_slice.py: operands that are column slices of one shared tile, copied into
+//    tiles of their own.
 #include <gtest/gtest.h>
 
 #include "compiler/Compile.h"
@@ -61,6 +63,7 @@ TEST_P(LayoutViews, GeneratedCudaCompilesForSm80AndSm90a) {
 const char* kConvert = "tests/e2e/programs/layout_conversion_nest.py";
 const char* kView = "tests/e2e/programs/fragment_view_3d.py";
 const char* kFragB = "tests/e2e/programs/gemm_fragment_b.py";
+const char* kSlice = "tests/e2e/programs/gemm_shared_slice.py";
 
 const Case kCases[] = {
     {kConvert, {}, "cuda:sm_80", "conversions_sm80"},
@@ -74,6 +77,8 @@ const Case kCases[] = {
     // Rows of the rank-3 fragment padded over 256 threads (Tt*S = 40 rows, S = 5 columns).
     {kFragB, {}, "cuda:sm_80", "gemm_fragment_b_sm80"},
     {kFragB, {}, "cuda:sm_90a", "gemm_fragment_b_sm90a"},
+    {kSlice, {}, "cuda:sm_80", "gemm_shared_slice_sm80"},
+    {kSlice, {}, "cuda:sm_90a", "gemm_shared_slice_sm90a"},
     {kView, {{"threads", "256"}, {"Tt", "8"}, {"S", "5"}, {"Q", "2"}, {"H", "32"}}, "cuda:sm_80", "view_3d_padded"},
 };
 
