@@ -4,7 +4,7 @@
 #  - acc2 (gemm accumulator, warps 1x4) is updated from acc1 (gemm accumulator, warps 4x1) and
 #    from acc1's row maxima m1 (row values of acc1's layout): acc1 and m1 are converted into the
 #    nest's layout, inside a T.Pipelined loop;
-#  - y reads m1[j] (indices other than the loop variables): a replicated copy of m1;
+#  - Y reads m1[j] (indices other than the loop variables): m1 is held replicated;
 #  - a nest over (j, i) scales acc1[i, j] (indices permuted: the loop follows acc1) and one
 #    over (i, j) writes t[j, i] (t takes the permuted layout of the loop).
 import torch
@@ -31,7 +31,6 @@ def conversions(M=64, N=64, K=64, bk=32, threads=128):
             acc2 = T.alloc_fragment((M, N), "float32")
             m1 = T.alloc_fragment((M,), "float32")
             x = T.alloc_fragment((M, N), "float32")
-            y = T.alloc_fragment((M, N), "float32")
             t = T.alloc_fragment((N, M), "float32")
             T.clear(x)
             for k in T.Pipelined(K // bk, num_stages=2):
@@ -46,13 +45,12 @@ def conversions(M=64, N=64, K=64, bk=32, threads=128):
                 for i, j in T.Parallel(M, N):
                     x[i, j] += acc2[i, j]
             for i, j in T.Parallel(M, N):
-                y[i, j] = acc2[i, j] + m1[j]
+                Y[i, j] = acc2[i, j] + m1[j]
             for j, i in T.Parallel(N, M):
                 acc1[i, j] = acc1[i, j] * 2.0
             for i, j in T.Parallel(M, N):
                 t[j, i] = acc1[i, j] + 1.0
             T.copy(x, X)
-            T.copy(y, Y)
             T.copy(t, Z)
 
     return main
