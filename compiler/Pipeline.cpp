@@ -16,6 +16,8 @@ std::vector<PassInfo> pipelineFor(const Target& target) {
     // chose. No separate pass: the same order serves both targets.
     std::vector<PassInfo> passes{
         {"simplify", "fold constants, canonicalise index arithmetic, drop dead branches", xform::simplify},
+        {"rasterize-blocks", "block order for L2 reuse: T.use_swizzle, or panels of block rows for gemm kernels",
+         xform::rasterizeBlocks},
         // Before layout inference: errors about the user's regions read better on tile-level IR.
         {"check-bounds", "report statically out-of-bounds on-chip regions and accesses", xform::checkBounds},
         {"infer-layouts", "fragment layouts (mma/wgmma accumulators, block fragments), shared swizzles, warp grids",

@@ -20,6 +20,7 @@
 namespace ts {
 
 #include "ts_device/portable.cuh"  // types, cast, max/min, swizzle, reduction ops (inlined when embedded)
+#include "ts_device/raster.cuh"    // T.use_swizzle block rasterization (inlined when embedded)
 
 // ============================================================================================
 // Math

@@ -38,6 +38,7 @@
 namespace ts {
 
 #include "ts_device/portable.cuh"  // types, cast, max/min, swizzle, reduction ops (inlined when embedded)
+#include "ts_device/raster.cuh"    // T.use_swizzle block rasterization (inlined when embedded)
 
 /// Lanes of a CDNA wavefront (gfx90a runs wave64 only).
 constexpr int kWaveSize = 64;

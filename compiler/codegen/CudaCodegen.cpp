@@ -194,9 +194,33 @@ private:
     }
     std::string name(const VarNode* v) { return uniqueName(v, v->name); }
 
+    /// The kernel's use_swizzle(panel, order) marker (T.use_swizzle or rasterize-blocks), if any.
+    static const CallNode* rasterMarker(const KernelNode& k) {
+        const CallNode* found = nullptr;
+        walk(k.body, [](const Stmt&) {}, [&](const Expr& e) {
+            if (auto* c = as<CallNode>(e); c && !found && c->op == intrin::kUseSwizzle && c->args.size() == 2) found = c;
+        });
+        return found;
+    }
+
     void kernel(const KernelNode& k) {
         const char* axes[] = {"x", "y", "z"};
-        for (size_t d = 0; d < k.blockVars.size(); ++d)
+        size_t first = 0;
+        const CallNode* r = k.blockVars.size() >= 2 ? rasterMarker(k) : nullptr;
+        if (r && constInt(r->args[0]).value_or(1) == 0) r = nullptr;  // T.use_swizzle(..., enable=False)
+        if (r) {
+            // The block at launch position (blockIdx.x, blockIdx.y) computes tile (bx, by) of the
+            // panel order (resources/ts_device/raster.cuh): a bijection of the grid.
+            auto* order = as<StrImmNode>(r->args[1]);
+            std::string coord = freshName("ts_block");
+            line("const ts::BlockCoord " + coord + " = ts::rasterize_blocks(blockIdx.x, blockIdx.y, gridDim.x, gridDim.y, " +
+                     expr(r->args[0]) + ", " + (order && order->value == "col" ? "true" : "false") + ");",
+                 r->span);
+            line("const int " + name(k.blockVars[0].get()) + " = " + coord + ".x;", k.span);
+            line("const int " + name(k.blockVars[1].get()) + " = " + coord + ".y;", k.span);
+            first = 2;
+        }
+        for (size_t d = first; d < k.blockVars.size(); ++d)
             line("const int " + name(k.blockVars[d].get()) + " = blockIdx." + axes[d % 3] + ";", k.span);
         for (size_t d = 0; d < k.threadVars.size(); ++d)
             line("const int " + name(k.threadVars[d].get()) + " = threadIdx." + axes[d % 3] + ";", k.span);
@@ -246,6 +270,7 @@ private:
                 break;
             case StmtKind::Eval: {
                 auto* n = static_cast<const EvalNode*>(s.get());
+                if (auto* c = as<CallNode>(n->call); c && c->op == intrin::kUseSwizzle) break;  // see kernel()
                 line(expr(n->call) + ";", n->span);
                 break;
             }

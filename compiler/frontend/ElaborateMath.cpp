@@ -9,6 +9,7 @@
 
 #include "compiler/frontend/ElaborateOpsImpl.h"
 #include "compiler/frontend/LanguageRegistry.h"
+#include "compiler/ir/Intrinsics.h"
 
 namespace ts::fe::elab {
 
@@ -209,10 +210,28 @@ void Elaborator::installMath() {
         return Value::none();
     });
     def("use_swizzle", [](Elaborator& el, CallArgs& a) {
-        a.bind({"panel_size", "order", "enable"}, 1);
-        el.diags().warning(a.span,
-                           "T.use_swizzle is ignored: block rasterization is not implemented yet",
-                           "the kernel is correct without it; only L2 reuse differs", "elaborate");
+        // TileLang: T.use_swizzle(panel_size, order="row", enable=True), a kernel-wide choice of
+        // block rasterization (resources/ts_device/raster.cuh). Kept as a marker statement that
+        // codegen turns into the block-index remap; the interpreters run every block anyway.
+        auto b = a.bind({"panel_size", "order", "enable"}, 1);
+        el.requireKernel(a.span, "T.use_swizzle");
+        if (!b[0].isIntLike() || b[0].asInt() < 1)
+            throw CompileError(b.spans[0], "T.use_swizzle: panel_size must be a compile-time integer >= 1, got " +
+                                               typeName(b[0]),
+                               "the number of block rows (order=\"row\") or columns (\"col\") walked together, e.g. 8");
+        std::string order = "row";
+        if (b.has(1) && !b[1].isNone()) {
+            if (!b[1].is(ValueKind::Str) || (b[1].asStr() != "row" && b[1].asStr() != "col"))
+                throw CompileError(b.spans[1], "T.use_swizzle: order must be \"row\" or \"col\"",
+                                   "\"row\" walks panels of block rows, \"col\" panels of block columns");
+            order = b[1].asStr();
+        }
+        // enable=False is kept as panel 0: the kernel opted out, so rasterize-blocks adds none.
+        const bool enable = !b.has(2) || b[2].isNone() || el.truthy(b[2], b.spans[2]);
+        el.emit(ir::evaluate(ir::call(ir::intrin::kUseSwizzle,
+                                      {ir::intImm(enable ? b[0].asInt() : 0), std::make_shared<ir::StrImmNode>(order, a.span)},
+                                      DType::Int32, a.span),
+                             a.span));
         return Value::none();
     });
     def("dynamic", [](Elaborator& el, CallArgs& a) {

@@ -89,5 +89,10 @@ inline constexpr const char* kAtomic = "tl.atomic";
 inline constexpr const char* kAtomicPrev = "atomic_prev";
 /// T.print(value, msg)
 inline constexpr const char* kPrint = "print";
+/// use_swizzle(panel, "row"|"col"): the kernel's block rasterization (T.use_swizzle, or chosen by
+/// rasterize-blocks); codegen remaps the block indices (resources/ts_device/raster.cuh) and prints
+/// nothing for the call (panel 0: T.use_swizzle(..., enable=False), no remap); the interpreters
+/// run every block, so it is a no-op there.
+inline constexpr const char* kUseSwizzle = "use_swizzle";
 
 }  // namespace ts::ir::intrin

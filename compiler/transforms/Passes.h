@@ -15,5 +15,6 @@ ir::PrimFunc insertSync(const ir::PrimFunc& f, PassContext& ctx);
 ir::PrimFunc planSharedMemory(const ir::PrimFunc& f, PassContext& ctx);
 ir::PrimFunc lowerToThreads(const ir::PrimFunc& f, PassContext& ctx);
 ir::PrimFunc warpSpecialize(const ir::PrimFunc& f, PassContext& ctx);
+ir::PrimFunc rasterizeBlocks(const ir::PrimFunc& f, PassContext& ctx);
 
 }  // namespace ts::xform
