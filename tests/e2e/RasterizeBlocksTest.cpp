@@ -2,7 +2,8 @@
 //  - the device formula (resources/ts_device/raster.cuh, compiled here for the host) is a
 //    bijection of the grid for every grid up to 17x17, panel 1..19 and both orders, and gives the
 //    hand-derived order of a 4x3 grid with panels of 2 rows and of 2 columns;
-//  - samples/gemm.py, which says nothing, gets panels of 8 block rows on sm_80, sm_90a and HIP;
+//  - samples/gemm.py, which says nothing, gets panels of sqrt(128 * tile_N / tile_M) block rows
+//    (11 for its default 128x128 tiles, 16 for 128x256) on sm_80, sm_90a and HIP;
 //    T.use_swizzle(4, "col") is kept; enable=False opts out; a 1-D grid and a kernel without a
 //    gemm get none; $TILESCOPE_RASTER_PANEL=0 turns the automatic choice off;
 //  - a rasterized gemm still matches float64 on both interpreters at a ragged size (the remap only
@@ -77,30 +78,53 @@ const ts::PassSnapshot* pass(const ts::CompileResult& r, const std::string& name
     return nullptr;
 }
 
-const std::string kAuto = "ts::rasterize_blocks(blockIdx.x, blockIdx.y, gridDim.x, gridDim.y, 8, false)";
+std::string remap(int panel, bool columns = false) {
+    return "ts::rasterize_blocks(blockIdx.x, blockIdx.y, gridDim.x, gridDim.y, " + std::to_string(panel) + ", " +
+           (columns ? "true" : "false") + ")";
+}
 
-TEST(RasterizeBlocks, GemmSampleGetsPanelsOfEightRowsOnEveryTarget) {
+TEST(RasterizeBlocks, GemmSampleGetsPanelsSizedByItsTileOnEveryTarget) {
     const std::string src = ts::e2e::readRepoFile("samples/gemm.py");
-    for (const char* target : {"cuda:sm_80", "cuda:sm_90a", "hip:gfx90a"}) {
-        ts::CompileResult r = compileText("samples/gemm.py", src, target);
+    struct Case {
+        const char* target;
+        std::map<std::string, std::string> params;
+        int panel;
+    } cases[] = {
+        {"cuda:sm_80", {}, 11},  // sqrt(128 * 128 / 128) = 11.3
+        {"cuda:sm_90a", {}, 11},
+        {"hip:gfx90a", {}, 11},
+        {"cuda:sm_90a", {{"block_N", "256"}, {"block_K", "64"}, {"threads", "256"}, {"num_stages", "3"}}, 16},
+        {"cuda:sm_80", {{"block_M", "64"}, {"block_N", "64"}}, 11},
+        {"cuda:sm_80", {{"block_M", "128"}, {"block_N", "32"}}, 6},  // sqrt(32) = 5.66
+    };
+    for (auto& c : cases) {
+        const char* target = c.target;
+        ts::CompileResult r = compileText("samples/gemm.py", src, target, c.params);
         ASSERT_TRUE(r.ok) << target << "\n" << ts::e2e::diagText(r);
         const ts::PassSnapshot* p = pass(r, "rasterize-blocks");
         ASSERT_NE(p, nullptr) << target;
         EXPECT_TRUE(p->changed) << target;
-        EXPECT_NE(p->ir.find("use_swizzle(8, \"row\")"), std::string::npos) << p->ir;
-        EXPECT_NE(r.cuda.find(kAuto), std::string::npos) << target << "\n" << r.cuda;
+        EXPECT_NE(p->ir.find("use_swizzle(" + std::to_string(c.panel) + ", \"row\")"), std::string::npos) << p->ir;
+        EXPECT_NE(r.cuda.find(remap(c.panel)), std::string::npos) << target << "\n" << r.cuda;
         // bx and by come from the remap, not from blockIdx directly.
         EXPECT_EQ(r.cuda.find("= blockIdx.x;"), std::string::npos) << target;
         EXPECT_EQ(r.cuda.find("use_swizzle"), std::string::npos) << target << ": the marker is not code";
     }
 }
 
-TEST(RasterizeBlocks, EnvironmentZeroTurnsTheAutomaticChoiceOff) {
-    ts::e2e::ScopedEnv env("TILESCOPE_RASTER_PANEL", "0");
-    ts::CompileResult r = compileText("samples/gemm.py", ts::e2e::readRepoFile("samples/gemm.py"), "cuda:sm_90a");
+TEST(RasterizeBlocks, EnvironmentSetsOrTurnsOffTheAutomaticPanel) {
+    const std::string src = ts::e2e::readRepoFile("samples/gemm.py");
+    {
+        ts::e2e::ScopedEnv env("TILESCOPE_RASTER_PANEL", "0");
+        ts::CompileResult r = compileText("samples/gemm.py", src, "cuda:sm_90a");
+        ASSERT_TRUE(r.ok) << ts::e2e::diagText(r);
+        EXPECT_EQ(r.cuda.find("rasterize_blocks("), std::string::npos);
+        EXPECT_NE(r.cuda.find("= blockIdx.x;"), std::string::npos);
+    }
+    ts::e2e::ScopedEnv env("TILESCOPE_RASTER_PANEL", "5");
+    ts::CompileResult r = compileText("samples/gemm.py", src, "cuda:sm_90a");
     ASSERT_TRUE(r.ok) << ts::e2e::diagText(r);
-    EXPECT_EQ(r.cuda.find("rasterize_blocks("), std::string::npos);
-    EXPECT_NE(r.cuda.find("= blockIdx.x;"), std::string::npos);
+    EXPECT_NE(r.cuda.find(remap(5)), std::string::npos);
 }
 
 std::string gemmWith(const std::string& swizzleLine, const std::string& grid = "T.ceildiv(N, 32), T.ceildiv(M, 32)",
@@ -134,8 +158,7 @@ TEST(RasterizeBlocks, ExplicitUseSwizzleIsKeptAndRunsCorrectly) {
     for (const char* target : {"cuda:sm_80", "cuda:sm_90a"}) {
         ts::CompileResult r = compileText("swizzled.py", src, target);
         ASSERT_TRUE(r.ok) << ts::e2e::diagText(r);
-        EXPECT_NE(r.cuda.find("ts::rasterize_blocks(blockIdx.x, blockIdx.y, gridDim.x, gridDim.y, 4, true)"),
-                  std::string::npos) << r.cuda;
+        EXPECT_NE(r.cuda.find(remap(4, true)), std::string::npos) << r.cuda;
         EXPECT_FALSE(pass(r, "rasterize-blocks")->changed) << "the user's choice stands";
         // 96x80 output in 32x32 tiles: a ragged 3x3 grid, every tile computed once.
         ts::e2e::expectInterpretersMatchReference(r, std::string("use_swizzle col ") + target);
