@@ -27,6 +27,10 @@ std::vector<PassInfo> pipelineFor(const Target& target) {
         // Tile level, before lowering: multi-buffering is a rewrite of whole tiles and regions.
         {"inject-pipeline", "multi-stage schedule: cp.async groups, or on sm_90a TMA loads on mbarriers; staged tiles",
          xform::injectPipeline},
+        // After inject-pipeline (prologue + main loop are final), at tile level (whole-tile writes
+        // are still visible as T.copy / T.Parallel).
+        {"iteration-smem", "mark shared tiles every loop iteration overwrites before reading (plan-smem may reuse their bytes)",
+         xform::markIterationSmem},
         {"lower-tile-ops", "copy/gemm/fill/reduce/atomic/Parallel -> thread-level code and intrinsics",
          xform::lowerTileOps, kFactTileOpsLowered},
         // After lowering: hazards are between the concrete per-thread accesses.

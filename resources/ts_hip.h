@@ -113,27 +113,28 @@ template <class T> TS_D detail::LowpOnly<T> log2(T x) { return T(log2(float(x)))
 template <class T> TS_D detail::LowpOnly<T> rsqrt(T x) { return T(rsqrt(float(x))); }
 
 // ============================================================================================
-// Memory: vector copies; cp.async falls back to synchronous copies (CDNA2 has no async LDS fill
-// from registers-free global loads that the lowering's commit/wait model maps onto)
+// Memory: vector copies. CDNA2 has no cp.async: where the CUDA lowering issues cp.async (a
+// pipelined global -> shared copy), HIP code calls copy_or_zero*, a synchronous copy with the
+// same zero-fill contract, and prints the commit/wait points as comments (HipCodegen.cpp).
 // ============================================================================================
 
 /// 16 bytes as one int4; both pointers 16-byte aligned.
 TS_D void copy16(void* dst, const void* src) {
     *reinterpret_cast<int4*>(dst) = *reinterpret_cast<const int4*>(src);
 }
-/// The cp.async contract done synchronously: copy when pred, else zero-fill the destination.
-TS_D void cp_async16(void* dst, const void* src, bool pred) {
+/// Synchronous global -> LDS copy of 16 bytes when pred, else 16 zero bytes at dst (the
+/// contract of cp.async with src-size 0); returns when dst is written. Pointers 16-byte aligned.
+TS_D void copy_or_zero16(void* dst, const void* src, bool pred) {
     *reinterpret_cast<int4*>(dst) = pred ? *reinterpret_cast<const int4*>(src) : int4{0, 0, 0, 0};
 }
-TS_D void cp_async8(void* dst, const void* src, bool pred) {
+/// As copy_or_zero16, 8 bytes.
+TS_D void copy_or_zero8(void* dst, const void* src, bool pred) {
     *reinterpret_cast<int2*>(dst) = pred ? *reinterpret_cast<const int2*>(src) : int2{0, 0};
 }
-TS_D void cp_async4(void* dst, const void* src, bool pred) {
+/// As copy_or_zero16, 4 bytes.
+TS_D void copy_or_zero4(void* dst, const void* src, bool pred) {
     *reinterpret_cast<int*>(dst) = pred ? *reinterpret_cast<const int*>(src) : 0;
 }
-/// No-ops: the copies above completed already; the barrier after a wait still orders them.
-TS_D void cp_async_commit() {}
-template <int N> TS_D void cp_async_wait() {}
 
 // ============================================================================================
 // MFMA atoms (CDNA2 ISA §7.1; clang builtins of the gfx90a target)

@@ -1,4 +1,4 @@
-// Generated CUDA view with libclang outline and go-to-definition (GeneratedPanel.h).
+// Generated CUDA/HIP view with libclang outline and go-to-definition (GeneratedPanel.h).
 #include "app/gui/GeneratedPanel.h"
 
 #include <QApplication>
@@ -9,6 +9,7 @@
 #include <QMouseEvent>
 #include <QPointer>
 #include <QShortcut>
+#include <QSignalBlocker>
 #include <QThreadPool>
 #include <QVBoxLayout>
 
@@ -21,9 +22,16 @@
 
 namespace ts::gui {
 namespace {
-const char* kKernelFile = "kernel.cu";
-const char* kHeaderFile = "ts_device.cuh";
+// The file names of the generated unit, as the export writes them (app/cli/Export.h,
+// app/cli/HipExport.h); the header is the resource the generated code includes.
+const char* kCudaKernelFile = "kernel.cu";
+const char* kCudaHeaderFile = "ts_device.cuh";
+const char* kHipKernelFile = "kernel.hip";
+const char* kHipHeaderFile = "ts_hip.h";
 }  // namespace
+
+QString GeneratedPanel::kernelFile() const { return m_hip ? kHipKernelFile : kCudaKernelFile; }
+QString GeneratedPanel::headerFile() const { return m_hip ? kHipHeaderFile : kCudaHeaderFile; }
 
 GeneratedPanel::GeneratedPanel(Session& session, QWidget* parent)
     : QWidget(parent), m_session(session) {
@@ -31,8 +39,8 @@ GeneratedPanel::GeneratedPanel(Session& session, QWidget* parent)
     m_header->setTextInteractionFlags(Qt::TextSelectableByMouse);
     m_header->setWordWrap(true);
     m_file = new QComboBox(this);
-    m_file->addItem(kKernelFile);
-    m_file->addItem(kHeaderFile);
+    m_file->addItem(kCudaKernelFile);
+    m_file->addItem(kCudaHeaderFile);
     m_file->setToolTip(tr("The generated kernel, or the device header it includes (read-only)"));
     m_outline = new QComboBox(this);
     m_outline->setToolTip(tr("Outline (libclang): jump to a function or a kernel declaration"));
@@ -67,7 +75,7 @@ GeneratedPanel::GeneratedPanel(Session& session, QWidget* parent)
     connect(m_outline, &QComboBox::activated, this, [this](int i) {
         int line = m_outline->itemData(i).toInt();
         if (line <= 0) return;
-        showFile(kKernelFile);
+        showFile(kernelFile());
         m_view->setCursorPosition(line - 1, 0);
         m_view->setFirstVisibleLine(std::max(0, line - 4));
         m_view->setFocus();
@@ -76,7 +84,7 @@ GeneratedPanel::GeneratedPanel(Session& session, QWidget* parent)
     connect(&session, &Session::focusChanged, this, &GeneratedPanel::updateCrossHighlight);
     connect(m_view, &CodeView::lineClicked, this, [this](int line) {
         auto r = m_session.shown();
-        if (!r || shownFile() != kKernelFile || line >= int(r->cudaLineSpans.size())) return;
+        if (!r || shownFile() != kernelFile() || line >= int(r->cudaLineSpans.size())) return;
         if (r->cudaLineSpans[line].valid())
             m_session.setFocus(r->cudaLineSpans[line], FocusOrigin::Generated);
     });
@@ -96,8 +104,8 @@ void GeneratedPanel::showFile(const QString& file) {
         m_file->setCurrentText(file);  // re-enters through currentTextChanged
         return;
     }
-    if (file == kHeaderFile) {
-        std::string_view h = resources::find(kHeaderFile);
+    if (file == headerFile()) {
+        std::string_view h = resources::find(headerFile().toStdString());
         m_view->setCode(QString::fromUtf8(h.data(), int(h.size())), false);
     } else {
         m_view->setCode(m_cuda, false);
@@ -120,6 +128,7 @@ void GeneratedPanel::onResult() {
                               .arg(theme().error.name()));
         return;
     }
+    setLanguage(r->language == "hip");
     const KernelInfo& k = r->kernel;
     QString header =
         tr("<b>%1</b> &nbsp; grid (%2, %3, %4) &nbsp; block (%5, %6, %7) &nbsp; smem %8")
@@ -143,17 +152,42 @@ void GeneratedPanel::onResult() {
     QString cuda = QString::fromStdString(r->cuda);
     if (cuda != m_cuda) {
         m_cuda = cuda;
-        if (shownFile() == kKernelFile) m_view->setCode(m_cuda);
+        if (shownFile() == kernelFile()) m_view->setCode(m_cuda);
         startIndexing(r->cuda);
     }
     updateCrossHighlight();
 }
 
+void GeneratedPanel::setLanguage(bool hip) {
+    // The title, the file names and the header follow the target's language: a HIP kernel
+    // includes ts_hip.h, not the CUDA device header. MainWindow copies the title to the dock.
+    setWindowTitle(hip ? tr("Generated HIP") : tr("Generated CUDA"));
+    if (hip == m_hip) return;
+    m_hip = hip;
+    const bool onHeader = m_file->currentIndex() == 1;
+    {
+        QSignalBlocker block(m_file);
+        m_file->setItemText(0, kernelFile());
+        m_file->setItemText(1, headerFile());
+    }
+    showFile(onHeader ? headerFile() : kernelFile());
+}
+
 void GeneratedPanel::startIndexing(const std::string& cuda) {
     if (!CudaIndex::available()) return;
+    if (m_hip) {
+        // CudaIndex parses CUDA against ts_device.cuh (nvptx); HIP code includes ts_hip.h and
+        // amdgcn builtins it cannot parse, so there is no outline rather than a wrong one.
+        ++m_indexTag;
+        m_index.reset();
+        m_outline->clear();
+        m_indexState->setText(tr("no outline for HIP"));
+        m_indexState->setToolTip(tr("The libclang outline indexes CUDA only"));
+        return;
+    }
     quint64 tag = ++m_indexTag;
     m_indexState->setText(tr("indexing…"));
-    std::string header(resources::find(kHeaderFile));
+    std::string header(resources::find(kCudaHeaderFile));
     QPointer<GeneratedPanel> self(this);
     QThreadPool::globalInstance()->start([self, tag, cuda, header] {
         std::string error;
@@ -233,7 +267,7 @@ bool GeneratedPanel::eventFilter(QObject* o, QEvent* e) {
 
 void GeneratedPanel::updateCrossHighlight() {
     auto r = m_session.shown();
-    if (!r || r->cuda.empty() || shownFile() != kKernelFile) return;
+    if (!r || r->cuda.empty() || shownFile() != kernelFile()) return;
     const Focus& f = m_session.focus();
     std::vector<int> lines;
     if (f.origin == FocusOrigin::Source)

@@ -1,10 +1,10 @@
-// The generated-source panel: the CUDA C++ of the latest successful compile (C++ lexer with CUDA
-// keywords), a header line with the kernel's launch configuration, and cross-highlighting through
+// The generated-source panel: the CUDA C++ (HIP C++ on hip targets, titled "Generated HIP") of
+// the latest successful compile (C++ lexer with CUDA keywords), a header line with the kernel's launch configuration, and cross-highlighting through
 // CompileResult::cudaLineSpans — the lines generated from the focused source span are banded, and
 // clicking a generated line focuses the source statement it came from. Through libclang
 // (CudaIndex.h, parsed off the UI thread) it has an outline of the file (functions, the kernel and
 // its declarations) and go to definition (F12 or Ctrl+click), also into our device header, which
-// the file switcher shows read-only.
+// the file switcher shows read-only (CUDA only: the HIP view has the switcher, no outline).
 #pragma once
 #include <QWidget>
 #include <memory>
@@ -31,8 +31,12 @@ public:
     /// Goes to the definition of the symbol at 0-based line/index of the shown file; false if
     /// there is none.
     bool goToDefinition(int line, int index);
-    /// "kernel.cu" or "ts_device.cuh".
+    /// "kernel.cu" or "ts_device.cuh" (CUDA targets); "kernel.hip" or "ts_hip.h" (HIP targets).
     QString shownFile() const;
+    /// The generated kernel's file name for the shown result's language.
+    QString kernelFile() const;
+    /// The device header that kernel includes.
+    QString headerFile() const;
     void showFile(const QString& file);
 
 signals:
@@ -44,6 +48,8 @@ protected:
 
 private:
     void onResult();
+    /// Switches title, file names and header between CUDA and HIP (the shown result's language).
+    void setLanguage(bool hip);
     void updateCrossHighlight();
     void startIndexing(const std::string& cuda);
     void onIndexed(quint64 tag, std::shared_ptr<CudaIndex> index, QString error);
@@ -57,6 +63,7 @@ private:
     QString m_cuda;  ///< the kernel.cu text shown/indexed
     std::shared_ptr<CudaIndex> m_index;
     quint64 m_indexTag = 0;
+    bool m_hip = false;  ///< the shown code is HIP (ts_hip.h), not CUDA
 };
 
 }  // namespace ts::gui

@@ -82,6 +82,10 @@ void MainWindow::createDocks() {
         auto* dock = new QDockWidget(f.title, this);
         dock->setObjectName("dock." + f.id);
         dock->setWidget(f.create(*m_session));
+        // A panel whose subject changes its name (Generated CUDA / Generated HIP, by the
+        // target's language) says so through its window title; the dock shows it.
+        if (!dock->widget()->windowTitle().isEmpty()) dock->setWindowTitle(dock->widget()->windowTitle());
+        connect(dock->widget(), &QWidget::windowTitleChanged, dock, &QDockWidget::setWindowTitle);
         dock->setFeatures(QDockWidget::DockWidgetMovable | QDockWidget::DockWidgetFloatable |
                           QDockWidget::DockWidgetClosable);
         m_docks.insert(f.id, dock);

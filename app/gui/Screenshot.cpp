@@ -12,6 +12,7 @@
 #include <cstdio>
 
 #include "app/gui/BankPanel.h"
+#include "app/gui/LayoutPanel.h"
 #include "app/gui/MainWindow.h"
 #include "app/gui/PassExplorer.h"
 #include "app/gui/RunPanel.h"
@@ -47,6 +48,10 @@ void ScreenshotOptions::addTo(QCommandLineParser& p) {
         {"kernel", "Select this kernel of a multi-kernel file (Parameters panel).", "name"});
     p.addOption(
         {"measured", "Load this tilec banks --measure --json file into the Banks panel.", "json"});
+    p.addOption({"buffer",
+                 "Show this buffer (e.g. C_local, an MFMA accumulator on hip:gfx90a) or hardware "
+                 "layout (mma_c, mfma_c, ...) in the Layout panel.",
+                 "name"});
 }
 
 ScreenshotOptions ScreenshotOptions::from(const QCommandLineParser& p) {
@@ -70,6 +75,7 @@ ScreenshotOptions ScreenshotOptions::from(const QCommandLineParser& p) {
     o.target = p.value("target");
     o.kernel = p.value("kernel");
     o.measured = p.value("measured");
+    o.buffer = p.value("buffer");
     return o;
 }
 
@@ -149,6 +155,15 @@ int runScreenshot(MainWindow& w, const ScreenshotOptions& o) {
         explorer->setUnified(o.unified);
     }
     if (o.focusLine > 0) w.editor()->goTo(o.focusLine);
+    if (!o.buffer.isEmpty()) {
+        auto* lp = qobject_cast<LayoutPanel*>(w.panel("layout"));
+        if (!lp || !(lp->selectBuffer(o.buffer) || lp->selectHardwareLayout(o.buffer))) {
+            std::fprintf(stderr, "tilescope: --buffer %s: the Layout panel has no such entry (buffers: %s; hardware: %s)\n",
+                         qPrintable(o.buffer), lp ? qPrintable(lp->buffers().join(", ")) : "",
+                         lp ? qPrintable(lp->hardwareLayouts().join(", ")) : "");
+            return 1;
+        }
+    }
     if (o.run) {
         auto* rp = qobject_cast<RunPanel*>(w.panel("run"));
         if (rp) {

@@ -270,7 +270,18 @@ private:
                 break;
             case StmtKind::Eval: {
                 auto* n = static_cast<const EvalNode*>(s.get());
-                if (auto* c = as<CallNode>(n->call); c && c->op == intrin::kUseSwizzle) break;  // see kernel()
+                auto* c = as<CallNode>(n->call);
+                if (c && c->op == intrin::kUseSwizzle) break;  // see kernel()
+                if (m_dialect == DeviceDialect::Hip && c &&
+                    (c->op == intrin::kCpAsyncCommit || c->op == intrin::kCpAsyncWait)) {
+                    // The copies they group completed when issued (ts::copy_or_zero*); the
+                    // schedule point stays visible, the __syncthreads after a wait still orders them.
+                    line(c->op == intrin::kCpAsyncCommit
+                             ? "// (cp.async commit on CUDA: nothing in flight here, copies are synchronous on gfx90a)"
+                             : "// (cp.async wait<" + expr(c->args.at(0)) + "> on CUDA: nothing to wait for on gfx90a)",
+                         n->span);
+                    break;
+                }
                 line(expr(n->call) + ";", n->span);
                 break;
             }
@@ -527,7 +538,10 @@ private:
                    ")) : \"memory\")";
         if (op == intrin::kCpAsyncCommit) return "ts::cp_async_commit()";
         if (op == intrin::kCpAsyncWait) return "ts::cp_async_wait<" + expr(c.args.at(0)) + ">()";
-        if (op == intrin::kCpAsync) return "ts::cp_async" + expr(c.args.at(2)) + "(" + addr(c.args[0]) + ", " + addr(c.args[1]) + ", " + expr(c.args[3]) + ")";
+        if (op == intrin::kCpAsync)
+            // gfx90a has no cp.async: ts_hip.h's copy_or_zero* is the same copy, synchronous.
+            return std::string(m_dialect == DeviceDialect::Hip ? "ts::copy_or_zero" : "ts::cp_async") +
+                   expr(c.args.at(2)) + "(" + addr(c.args[0]) + ", " + addr(c.args[1]) + ", " + expr(c.args[3]) + ")";
         if (op == intrin::kCopyVec) {
             auto bytes = constInt(c.args.at(2)).value_or(16);
             std::string vt = bytes == 16 ? "int4" : bytes == 8 ? "int2" : "int";

@@ -10,6 +10,7 @@ ir::PrimFunc checkBounds(const ir::PrimFunc& f, PassContext& ctx);
 ir::PrimFunc inferLayouts(const ir::PrimFunc& f, PassContext& ctx);
 ir::PrimFunc planPipelines(const ir::PrimFunc& f, PassContext& ctx);
 ir::PrimFunc injectPipeline(const ir::PrimFunc& f, PassContext& ctx);
+ir::PrimFunc markIterationSmem(const ir::PrimFunc& f, PassContext& ctx);
 ir::PrimFunc lowerTileOps(const ir::PrimFunc& f, PassContext& ctx);
 ir::PrimFunc insertSync(const ir::PrimFunc& f, PassContext& ctx);
 ir::PrimFunc planSharedMemory(const ir::PrimFunc& f, PassContext& ctx);

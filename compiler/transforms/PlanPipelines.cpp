@@ -10,6 +10,9 @@
 //    wrote it, i.e. last iteration's tile), a producer whose source is written in the loop, a
 //    tile written by anything else, or a tile used after the loop: these cannot be reordered, so
 //    the producer stays synchronous and a warning says why.
+// On a target without cp.async (Target::hasCpAsync: hip:gfx90a) the producers are synchronous
+// copies and more than two buffers add no overlap: num_stages is capped at 2 there, with a
+// warning at the loop.
 // Requires: elaborated IR. Produces: For attrs "pipeline_producers" (body indices) and the
 // effective "num_stages". Invalidates: nothing.
 #include <set>
@@ -92,6 +95,19 @@ protected:
                 }
                 producers.push_back(static_cast<int64_t>(i));
             }
+        }
+        // Without cp.async (hip:gfx90a: a global -> LDS copy is a global load into VGPRs and a
+        // ds_write, finished before the next statement) iteration k's copy of tile k+1 is complete
+        // when it returns: two buffers let it go to the other buffer while tile k is read, with
+        // one barrier per iteration; a third adds no overlap, only shared memory (64 KiB of LDS
+        // per workgroup there).
+        const int cap = m_ctx.target.hasCpAsync() ? 0 : 2;
+        if (cap > 0 && stages > cap && !producers.empty()) {
+            m_ctx.diags.warning(n->span,
+                                "T.Pipelined: num_stages=" + std::to_string(stages) + " uses " + std::to_string(cap) +
+                                    " buffers on " + m_ctx.target.name + ": its copies are synchronous (no cp.async), so a tile is complete when its copy returns and more buffers add shared memory, not overlap",
+                                "num_stages=" + std::to_string(cap) + " states the same schedule on this target", "plan-pipelines");
+            stages = cap;
         }
         Attrs a = n->attrs;
         a["num_stages"] = producers.empty() ? int64_t(1) : stages;

@@ -5,12 +5,15 @@
 // (the rule of TileLang's MergeSharedMemoryAllocations): liveness is per unit of a block-uniform
 // scope (SmemLiveness.h), so a buffer used inside a loop of its scope is live for the whole loop,
 // and reduction scratch allocated inside a loop body may reuse bytes within one iteration.
-// Placement is first-fit in order of first use (larger first on ties).
+// Placement is first-fit in order of first use (larger first on ties). When that plan exceeds
+// the target's shared memory (gfx90a: 64 KiB of LDS), the tiles iteration-smem found to be
+// overwritten whole before any read in each iteration of their loop are narrowed to the part of
+// the iteration that uses them, and the plan is redone ("smem_iteration_reuse").
 // insert-sync (run before) orders hazards per buffer and does not know about the aliasing, so
 // when bytes pass from buffer A to buffer B and no __syncthreads of a scope around B lies between
 // A's last and B's first use, this pass puts one right before B's first unit; when a loop
 // re-enters both, one also goes before A's first unit (iteration i's B precedes iteration i+1's A).
-// Requires: lower-tile-ops, insert-sync. Produces: PrimFunc attrs "smem_bytes",
+// Requires: iteration-smem, lower-tile-ops, insert-sync. Produces: PrimFunc attrs "smem_bytes",
 // "smem_offset.<name>", "smem_live.<name>" ([first, last] unit positions, pre-order over all
 // scopes), and "smem_shares.<name>" (the buffers whose bytes overlap it, when any).
 // Invalidates: nothing.
@@ -114,20 +117,24 @@ int commonLoop(const SmemLiveness& live, int a, int b) {
     return common;
 }
 
-}  // namespace
 
-PrimFunc planSharedMemory(const PrimFunc& f, PassContext& ctx) {
-    SmemLiveness liveness = smemLiveness(f->body);
-    std::vector<Slot> slots;
-    bool ok = true;
+/// Every shared buffer of `f` with its size and live interval under `liveness`, placed first-fit
+/// in order of first use (declaration order among equals; unused buffers first, at 0). Returns
+/// the bytes used; false in *ok on a buffer without a constant shape (reported once, when
+/// `diags` is given).
+int64_t place(const PrimFunc& f, const SmemLiveness& liveness, std::vector<Slot>& slots, std::vector<Slot*>& order,
+              DiagnosticEngine* diags, bool* ok) {
+    slots.clear();
+    order.clear();
     walk(f->body, [&](const Stmt& s) {
         auto* a = as<AllocNode>(s);
         if (!a || a->buffer->scope != Scope::Shared) return;
         auto n = constNumel(*a->buffer);
         if (!n) {
-            ctx.diags.error(a->span, "shared buffer '" + a->buffer->name + "' needs a compile-time constant shape",
-                            "use meta parameters for its extents", "plan-smem");
-            ok = false;
+            if (diags)
+                diags->error(a->span, "shared buffer '" + a->buffer->name + "' needs a compile-time constant shape",
+                             "use meta parameters for its extents", "plan-smem");
+            *ok = false;
             return;
         }
         Slot slot;
@@ -138,10 +145,6 @@ PrimFunc planSharedMemory(const PrimFunc& f, PassContext& ctx) {
         if (auto it = liveness.live.find(a->buffer.get()); it != liveness.live.end()) slot.live = it->second;
         slots.push_back(std::move(slot));
     });
-    if (!ok) return f;
-
-    // First-fit in order of first use (declaration order among equals; unused buffers first, at 0).
-    std::vector<Slot*> order;
     for (auto& s : slots) order.push_back(&s);
     std::stable_sort(order.begin(), order.end(), [](const Slot* a, const Slot* b) {
         if (a->live.first != b->live.first) return a->live.first < b->live.first;
@@ -153,6 +156,34 @@ PrimFunc planSharedMemory(const PrimFunc& f, PassContext& ctx) {
         s->offset = firstFit(*s, placed);
         placed.push_back(s);
         total = std::max(total, s->offset + s->bytes);
+    }
+    return total;
+}
+
+}  // namespace
+
+PrimFunc planSharedMemory(const PrimFunc& f, PassContext& ctx) {
+    SmemLiveness liveness = smemLiveness(f->body);
+    std::vector<Slot> slots;
+    std::vector<Slot*> order;
+    bool ok = true;
+    int64_t total = place(f, liveness, slots, order, &ctx.diags, &ok);
+    if (!ok) return f;
+    // Over the target's limit: also reuse the bytes of tiles no value of which crosses a loop
+    // iteration (iteration-smem), within the iteration. Only then, because each hand-over of
+    // bytes may cost a barrier per iteration.
+    bool iterationReuse = false;
+    if (align128(total) > ctx.target.maxSharedBytesPerBlock()) {
+        SmemLiveness narrow = smemLiveness(f->body, /*iterationLocal=*/true);
+        std::vector<Slot> nslots;
+        std::vector<Slot*> norder;
+        int64_t ntotal = place(f, narrow, nslots, norder, nullptr, &ok);
+        if (ntotal < total) {
+            liveness = std::move(narrow);
+            // Slot pointers in `order` point into `slots`: rebuild both from the new plan.
+            total = place(f, liveness, slots, order, nullptr, &ok);
+            iterationReuse = true;
+        }
     }
 
     // Bytes handed from buffer A to a later buffer B need a barrier after A's last use and before
@@ -184,6 +215,7 @@ PrimFunc planSharedMemory(const PrimFunc& f, PassContext& ctx) {
         }
     }
     attrs["smem_bytes"] = align128(total);
+    if (iterationReuse) attrs["smem_iteration_reuse"] = true;
     Stmt body = barriers.before.empty() ? f->body : insertBarriers(f->body, barriers.before);
     auto out = std::make_shared<PrimFuncNode>(*withBody(f, body));
     out->attrs = attrs;

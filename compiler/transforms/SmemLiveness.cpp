@@ -2,6 +2,7 @@
 #include "compiler/transforms/SmemLiveness.h"
 
 #include <set>
+#include <string>
 
 #include "compiler/ir/Intrinsics.h"
 #include "compiler/transforms/BlockUniform.h"
@@ -32,12 +33,18 @@ using BufSet = std::set<const BufferNode*>;
 
 class Builder {
 public:
-    Builder(SmemLiveness& r, BufSet asyncDsts) : m_r(r), m_asyncDsts(std::move(asyncDsts)) {}
+    Builder(SmemLiveness& r, BufSet asyncDsts, bool iterationLocal)
+        : m_r(r), m_asyncDsts(std::move(asyncDsts)), m_iterationLocal(iterationLocal) {}
 
     /// Numbers the units of `body` as a new scope; returns every shared buffer accessed in it.
-    BufSet scope(const Stmt& body, int parent, bool loopBody) {
+    /// `narrowed`: names of tiles allocated further out that live in this (loop body) scope.
+    BufSet scope(const Stmt& body, int parent, bool loopBody, const std::set<std::string>& narrowed = {}) {
         int id = static_cast<int>(m_r.scopes.size());
         m_r.scopes.push_back({parent, loopBody, m_pos, 0, {}, {}});
+        for (auto& [b, iv] : m_r.live)
+            // Not yet touched (iteration-smem saw every access inside the loop), and not a
+            // cp.async destination (those stay live up to waits anywhere).
+            if (narrowed.count(b->name) && !iv.used() && !m_asyncDsts.count(b)) iv.scope = id;
         std::vector<Stmt> units;
         flatten(body, units);
         BufSet all;
@@ -71,7 +78,16 @@ private:
         if (auto* f = uniformLoop(u)) {
             loads(f->min, out);
             loads(f->extent, out);
-            BufSet inner = scope(f->body, id, true);
+            std::set<std::string> narrowed;
+            if (m_iterationLocal)
+                if (auto it = f->attrs.find("smem_iteration_local"); it != f->attrs.end())
+                    if (auto* names = std::get_if<std::string>(&it->second))
+                        for (size_t a = 0, b; a <= names->size(); a = b + 1) {
+                            b = names->find(',', a);
+                            if (b == std::string::npos) b = names->size();
+                            if (b > a) narrowed.insert(names->substr(a, b - a));
+                        }
+            BufSet inner = scope(f->body, id, true, narrowed);
             out.insert(inner.begin(), inner.end());
             return out;
         }
@@ -103,6 +119,7 @@ private:
 
     SmemLiveness& m_r;
     BufSet m_asyncDsts;  ///< shared buffers some tl.cp_async writes
+    bool m_iterationLocal = false;
     int64_t m_pos = 0;
 };
 
@@ -121,7 +138,7 @@ const Stmt& SmemLiveness::unitAt(int scope, int64_t pos) const {
     return sc.units[i];
 }
 
-SmemLiveness smemLiveness(const Stmt& body) {
+SmemLiveness smemLiveness(const Stmt& body, bool iterationLocal) {
     SmemLiveness r;
     const KernelNode* kernel = nullptr;
     walk(body, [&](const Stmt& s) {
@@ -138,7 +155,7 @@ SmemLiveness smemLiveness(const Stmt& body) {
             auto* l = addr && addr->op == intrin::kAddressOf && !addr->args.empty() ? as<LoadNode>(addr->args[0]) : nullptr;
             if (l && l->buffer->scope == Scope::Shared) asyncDsts.insert(l->buffer.get());
         });
-    Builder(r, std::move(asyncDsts)).scope(kernel->body, -1, false);
+    Builder(r, std::move(asyncDsts), iterationLocal).scope(kernel->body, -1, false);
     return r;
 }
 

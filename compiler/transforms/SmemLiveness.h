@@ -11,6 +11,9 @@
 // so its interval is a part of that body.
 // Positions number every unit of every scope in program order (pre-order), so intervals of
 // buffers of different scopes compare directly.
+// With `iterationLocal`, a tile that iteration-smem listed on a uniform loop (attr
+// "smem_iteration_local": every iteration overwrites all of it before reading it) lives in that
+// loop's body, as if allocated there: its interval is a part of the body.
 #pragma once
 #include <map>
 #include <vector>
@@ -50,7 +53,8 @@ struct SmemLiveness {
     const ir::Stmt& unitAt(int scope, int64_t pos) const;
 };
 
-/// Liveness of the shared buffers of the kernel in `body` (a PrimFunc body holding one Kernel).
-SmemLiveness smemLiveness(const ir::Stmt& body);
+/// Liveness of the shared buffers of the kernel in `body` (a PrimFunc body holding one Kernel);
+/// `iterationLocal`: narrow the tiles iteration-smem marked to their loop's body.
+SmemLiveness smemLiveness(const ir::Stmt& body, bool iterationLocal = false);
 
 }  // namespace ts::xform

@@ -211,6 +211,39 @@ private slots:
         gen->showFile("kernel.cu");
     }
 
+    void generatedPanelFollowsTheTargetLanguage() {
+        // issue 13: on hip:gfx90a the panel and its dock say "Generated HIP", the files are
+        // kernel.hip / ts_hip.h (the header the code includes), and the HIP copy helpers are
+        // named for what they do on gfx90a (synchronous); back on CUDA, all of it returns.
+        MainWindow w(false);
+        w.show();
+        QVERIFY(w.openFile(m_gemmPath, true));
+        QVERIFY(waitCompiled(w.session()));
+        auto* gen = qobject_cast<GeneratedPanel*>(w.panel("generated"));
+        QCOMPARE(w.dock("generated")->windowTitle(), QString("Generated CUDA"));
+        QCOMPARE(gen->shownFile(), QString("kernel.cu"));
+        w.session().setTarget("hip:gfx90a");
+        QTRY_VERIFY_WITH_TIMEOUT(w.session().result() && !w.session().compiling() &&
+                                     w.session().result()->language == "hip",
+                                 20000);
+        QCOMPARE(w.dock("generated")->windowTitle(), QString("Generated HIP"));
+        QCOMPARE(gen->shownFile(), QString("kernel.hip"));
+        const QString hip = gen->view()->text();
+        QVERIFY2(hip.contains("#include \"ts_hip.h\""), qPrintable(hip.left(400)));
+        QVERIFY(!hip.contains("cp_async"));
+        QVERIFY(hip.contains("ts::copy_or_zero"));
+        gen->showFile("ts_hip.h");
+        QVERIFY(gen->view()->text().contains("__builtin_amdgcn_mfma_f32_16x16x16f16"));
+        w.session().setTarget("cuda:sm_80");
+        QTRY_VERIFY_WITH_TIMEOUT(w.session().result() && !w.session().compiling() &&
+                                     w.session().result()->language == "cuda",
+                                 20000);
+        QCOMPARE(w.dock("generated")->windowTitle(), QString("Generated CUDA"));
+        QCOMPARE(gen->shownFile(), QString("ts_device.cuh"));  // the header stays the header
+        gen->showFile("kernel.cu");
+        QVERIFY(gen->view()->text().contains("#include \"ts_device.cuh\""));
+    }
+
     void passFilterAndNavigation() {
         MainWindow w(false);
         w.show();
