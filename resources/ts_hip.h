@@ -113,9 +113,10 @@ template <class T> TS_D detail::LowpOnly<T> log2(T x) { return T(log2(float(x)))
 template <class T> TS_D detail::LowpOnly<T> rsqrt(T x) { return T(rsqrt(float(x))); }
 
 // ============================================================================================
-// Memory: vector copies. CDNA2 has no cp.async: where the CUDA lowering issues cp.async (a
-// pipelined global -> shared copy), HIP code calls copy_or_zero*, a synchronous copy with the
-// same zero-fill contract, and prints the commit/wait points as comments (HipCodegen.cpp).
+// Memory: vector copies. CDNA2 has no cp.async: Target::copyEngine picks plain copies for every
+// pipelined global -> shared copy on gfx90a, and the printer writes the schedule's commit/wait
+// points as comments (CudaCodegen.cpp, HIP dialect). A tl.cp_async in IR given to the HIP
+// printer (e.g. parsed IR text) prints as copy_or_zero*: the same copy, synchronous.
 // ============================================================================================
 
 /// 16 bytes as one int4; both pointers 16-byte aligned.
