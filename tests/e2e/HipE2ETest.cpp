@@ -154,7 +154,7 @@ TEST(HipSamplesAtDefaults, EveryKernelOfEverySampleFitsGfx90aAndCompilesWithHipr
             EXPECT_TRUE(res.ok) << label << "\n" << res.log;
         }
     }
-    EXPECT_GE(kernels, 18);
+    EXPECT_GE(kernels, 17);  // 12 files; flash_decode 2, rmsnorm_mlp 2, mha_bwd 4 kernels
     if (!hiprtc) GTEST_SKIP() << "compiled for hip:gfx90a; no hiprtc: " << why;
 }
 
