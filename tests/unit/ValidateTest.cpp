@@ -30,7 +30,7 @@ TEST(Validate, EveryPassOfGemmMatchesTheFloat64Reference) {
     EXPECT_EQ(o.rc, 0) << o.out << o.err;
     EXPECT_TRUE(cli::test::contains(o.out, "against ref_program (float64)")) << o.out;
     EXPECT_TRUE(cli::test::contains(o.out, "simplify-final")) << o.out;
-    EXPECT_TRUE(cli::test::contains(o.out, "all 12 interpretations match")) << o.out;
+    EXPECT_TRUE(cli::test::contains(o.out, "all 13 interpretations match")) << o.out;
 }
 
 /// A pass that turns every store of 0.0 into 1.0 (a wrong clear of the accumulator).
