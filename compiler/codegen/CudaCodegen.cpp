@@ -10,6 +10,7 @@
 #include "compiler/codegen/VectorAccess.h"
 #include "compiler/ir/IR.h"
 #include "compiler/ir/Intrinsics.h"
+#include "compiler/ir/IntrinsicsUserBarriers.h"
 #include "compiler/ir/NonNegative.h"
 #include "compiler/ir/Views.h"
 
@@ -103,7 +104,7 @@ public:
                 any |= c->op == intrin::kTmaLoad || c->op == intrin::kWgmmaSS || c->op == intrin::kWgmmaWait ||
                        c->op == intrin::kWgmmaRS || c->op == intrin::kFenceProxyAsync || c->op == intrin::kWarpgroupTurn ||
                        c->op == intrin::kMbarrierInit || c->op == intrin::kMbarrierArrive ||
-                       c->op == intrin::kMbarrierWait || c->op == intrin::kMbarrierExpectTx;
+                       c->op == intrin::kMbarrierWait || c->op == intrin::kMbarrierExpectTx || c->op == intrin::kSetMaxNreg;
         });
         return any;
     }
@@ -613,6 +614,8 @@ private:
                                expr(c.args.at(1)) + ") & 0xFFFFFFu)";
             return (constInt(c.args.at(3)).value_or(0) ? elected : std::string()) + "ts_trace_stamp(ts_trace, ts_trace_slot, " + meta + ")";
         }
+        if (op == intrin::kSetMaxNreg)  // count, inc
+            return "ts::set_max_nreg<" + expr(c.args.at(0)) + ", " + expr(c.args.at(1)) + ">()";
         if (op == intrin::kWarpgroupTurn)  // "begin" | "wait" | "pass" | "end" (resources/ts_device/hopper.cuh)
             return "ts::warpgroup_turn_" + static_cast<const StrImmNode*>(c.args.at(0).get())->value + "()";
         if (op == intrin::kWarpAllreduce) {

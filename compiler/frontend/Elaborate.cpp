@@ -26,6 +26,7 @@ struct Restore {
 
 Elaborator::Elaborator(DiagnosticEngine& diags, const Module& mod) : Interp(diags), m_mod(mod) {
     installVocabulary();
+    setSiblingDir(siblingDirOf(*mod.source()));
 }
 
 void Elaborator::emit(ir::Stmt s) {
@@ -289,6 +290,17 @@ void Elaborator::buildLoop(const LoopSpec& spec, const ast::For& s, const EnvPtr
 }
 
 Flow Elaborator::execWith(const ast::With& s, const EnvPtr& env) {
+    // `with T.ws(i):` inside a kernel: the body runs on warp group(s) i only.
+    if (m_insideKernel && s.items.size() == 1) {
+        Value c = eval(*s.items[0].context, env);
+        if (auto* ws = c.extAs<WarpRoleScope>()) {
+            if (s.items[0].target)
+                throw CompileError(s.items[0].target->span, "'with T.ws(...)' binds no name");
+            ir::Stmt body = collect([&] { runBody(s.body, env, "a T.ws scope"); });
+            if (body) emit(ir::ifThen(ws->cond, body, nullptr, s.span));
+            return Flow::Normal;
+        }
+    }
     // One T.Kernel, beside which only instrumentation scopes (iket.range) may stand: those mark
     // a region for a tracing tool and compile to nothing (MetaBuiltins.h).
     const ast::WithItem* kernelItem = nullptr;

@@ -291,16 +291,23 @@ void Elaborator::installMath() {
     installLayouts();  // T.Layout, T.Fragment, T.annotate_layout, tilelang.layout
     installThreads();  // T.get_thread_binding, T.thread_binding, T.get_block_binding
     installViews();    // T.reshape, T.view (T.Tensor(shape, dtype, A.data): ElabValues.cpp)
+    installBarriers();  // T.alloc_barrier, T.barrier_arrive/wait, T.mbarrier_*, T.ws, ...
 
     // Registered names the IR cannot express yet: a clear "not supported" instead of "unknown".
     for (const auto& e : kLanguage) {
         std::string n(e.name);
         if (T->find(n)) continue;
         std::string hint =
-            n == "alloc_barrier"
-                ? "hand-written mbarrier schedules (T.alloc_barrier, T.ws, T.barrier_arrive/wait) "
-                  "are not implemented; a T.Pipelined loop gets its TMA + mbarrier schedule from "
-                  "the compiler on sm_90a"
+            n == "tma_copy" || n == "mbarrier_expect_tx"
+                ? "hand-written TMA transfers are not implemented (T.alloc_barrier, T.ws and the "
+                  "barrier arrive/wait calls are); T.copy in a T.Pipelined loop gets TMA + "
+                  "mbarriers from the compiler on sm_90a"
+            : n.rfind("rng_", 0) == 0
+                ? "device random numbers (curand's Philox) are not implemented; pass the random "
+                  "values in a tensor"
+            : n == "import_source"
+                ? "inline CUDA source cannot run on TileScope's interpreters; write the function "
+                  "in the tile language"
             : e.kind == LangKind::Sync
                 ? "Hopper (sm_90) synchronization and warp specialization are planned"
             : e.kind == LangKind::Layout ? "layouts are inferred meanwhile"

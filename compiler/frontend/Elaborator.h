@@ -16,6 +16,15 @@
 
 namespace ts::fe::elab {
 
+/// `T.ws(i, ...)`: a warp-role scope; `with` it runs its body under `cond` (a condition on the
+/// thread index; ElaborateBarriers.cpp).
+class WarpRoleScope final : public ExtValue {
+public:
+    explicit WarpRoleScope(ir::Expr c) : cond(std::move(c)) {}
+    std::string typeName() const override { return "T.ws"; }
+    ir::Expr cond;
+};
+
 class Elaborator : public Interp {
 public:
     Elaborator(DiagnosticEngine& diags, const Module& mod);
@@ -134,6 +143,7 @@ private:
     void installLayouts();     // ElaborateLayouts.cpp
     void installThreads();     // ElaborateThreads.cpp
     void installViews();       // ElaborateViews.cpp
+    void installBarriers();    // ElaborateBarriers.cpp
     /// Registers `T.<name>` in tilelang.language as a builtin calling `fn` with this elaborator
     /// (the callee name in diagnostics is "T.<name>"). ElaborateOps.cpp.
     void defineT(const std::string& name, std::function<Value(Elaborator&, CallArgs&)> fn);

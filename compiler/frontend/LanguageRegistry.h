@@ -142,6 +142,11 @@ inline constexpr LangEntry kLanguage[] = {
     {"disable_warp_group_reg_alloc", LangKind::Sync, "disable_warp_group_reg_alloc()", "Hint of TileLang's Hopper pipeline; accepted and ignored."},
     {"no_set_max_nreg", LangKind::Sync, "no_set_max_nreg()", "Hint of TileLang's Hopper pipeline; accepted and ignored."},
     {"set_max_nreg", LangKind::Sync, "set_max_nreg(count, increase)", "Re-balances registers between warp groups (setmaxnreg)."},
+    {"tma_copy", LangKind::Sync, "tma_copy(src, dst, barrier=bar)", "TMA copy completing on a hand-written mbarrier (not supported yet)."},
+    {"rng_init", LangKind::Meta, "rng_init(seed, seq=None, off=0)", "Per-thread Philox random state (not supported yet)."},
+    {"rng_rand", LangKind::Meta, "rng_rand()", "Next 32-bit random number (not supported yet)."},
+    {"rng_rand_float", LangKind::Meta, "rng_rand_float()", "Next random float in (0, 1] (not supported yet)."},
+    {"import_source", LangKind::Meta, "import_source(code)", "Inline CUDA source for T.call_extern (not supported yet)."},
     // meta helpers
     {"ceildiv", LangKind::Meta, "ceildiv(a, b)", "Integer division rounding up."},
     {"const", LangKind::Meta, "const(\"M, N\")", "Symbolic sizes bound from argument shapes (eager style)."},

@@ -52,6 +52,7 @@ std::shared_ptr<NamespaceObj> Interp::registerModule(const std::string& dotted) 
 
 std::shared_ptr<NamespaceObj> Interp::resolveModule(const std::string& dotted) {
     if (auto m = module(dotted)) return m;
+    if (auto m = loadSibling(dotted)) return m;
     // An import we do not model (numpy, argparse, tilelang.profiler...): fine to import, an
     // error only if the kernel's meta code actually uses it.
     auto ns = registerModule(dotted);
@@ -445,6 +446,25 @@ EnvPtr Interp::bindParameters(const FunctionObj& f, CallArgs& args) {
 }
 
 Value Interp::callFunction(const FunctionObj& f, CallArgs& args) {
+    Env* home = f.closure ? f.closure->moduleEnv() : nullptr;
+    if (home && !home->siblingFile.empty()) {
+        // A sibling module's function (SiblingModules.cpp): its spans are lines of another file,
+        // so an error inside it is reported here, at the call, naming where it arose.
+        try {
+            return callFunctionBody(f, args);
+        } catch (const CompileError& e) {
+            Diagnostic d = e.diag;
+            d.message = "in '" + f.name + "' (" + home->siblingFile +
+                        (e.diag.span.valid() ? ", line " + std::to_string(e.diag.span.line) : "") +
+                        "): " + d.message;
+            d.span = args.span;
+            throw CompileError(std::move(d));
+        }
+    }
+    return callFunctionBody(f, args);
+}
+
+Value Interp::callFunctionBody(const FunctionObj& f, CallArgs& args) {
     CallDepthGuard guard(m_callDepth, m_limits.maxCallDepth, args.span, f.name);
     step(args.span);
     EnvPtr env = bindParameters(f, args);

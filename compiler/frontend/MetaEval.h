@@ -59,6 +59,13 @@ public:
     /// Registers (or returns the existing) module `dotted`, also linking it as an attribute of
     /// its parent package. The elaborator adds its T.* members to module("tilelang.language").
     std::shared_ptr<NamespaceObj> registerModule(const std::string& dotted);
+    /// The compiled file's directory ("" = none, e.g. an unsaved buffer). An import of a module
+    /// that is not modelled (`from block_causal_attention import _check_dllm_block`) then
+    /// loads `<dir>/<module path>.py` if it exists, as Python does for a script's siblings:
+    /// its top level runs like the file's own (execTopLevel: definitions and constants, no
+    /// main guard), so its plain-Python helpers and values are usable; whatever fails there is
+    /// an error only where used (SiblingModules.cpp).
+    void setSiblingDir(std::string dir) { m_siblingDir = std::move(dir); }
     /// Executes an import statement in `env` (unknown modules bind opaque namespaces).
     void execImport(const ast::Stmt& s, const EnvPtr& env);
 
@@ -144,12 +151,19 @@ private:
     void installModules();
     Value methodOf(const Value& obj, const std::string& name, Span s);
     std::shared_ptr<NamespaceObj> resolveModule(const std::string& dotted);
+    /// The sibling module `dotted` loaded from m_siblingDir, or null if there is no such file
+    /// (SiblingModules.cpp).
+    std::shared_ptr<NamespaceObj> loadSibling(const std::string& dotted);
+    Value callFunctionBody(const FunctionObj& f, CallArgs& args);
     void registerClosure(const EnvPtr& env);
 
     DiagnosticEngine& m_diags;
     MetaLimits m_limits;
     EnvPtr m_builtins;
     std::map<std::string, std::shared_ptr<NamespaceObj>> m_modules;
+    std::string m_siblingDir;
+    /// Parsed sibling modules: their ASTs own the definitions their functions run.
+    std::vector<std::shared_ptr<ast::Module>> m_siblingAsts;
     std::vector<std::weak_ptr<Env>> m_closureEnvs;  ///< cleared on destruction to break cycles
     int m_callDepth = 0;
     uint64_t m_steps = 0;

@@ -334,9 +334,21 @@ void Interp::execImport(const ast::Stmt& s, const EnvPtr& env) {
         return;
     }
     const auto& from = static_cast<const ast::ImportFrom&>(s);
+    // A relative import inside a sibling package (SiblingModules.cpp) names a module of it.
+    std::string relative;
+    if (from.level > 0) {
+        const Env* me = env->moduleEnv();
+        std::string pkg = me ? me->siblingPackage : std::string();
+        for (int up = 1; up < from.level && !pkg.empty(); ++up) {
+            size_t dot = pkg.rfind('.');
+            pkg = dot == std::string::npos ? std::string() : pkg.substr(0, dot);
+        }
+        if (!pkg.empty()) relative = from.module.empty() ? pkg : pkg + "." + from.module;
+    }
+    const std::string& modName = relative.empty() ? from.module : relative;
     for (const auto& a : from.names) {
         const std::string& bound = a.asname.empty() ? a.name : a.asname;
-        if (from.level > 0) {
+        if (from.level > 0 && relative.empty()) {
             bindName(env, bound,
                      Value::poison(Diagnostic{Severity::Error,
                                               a.span,
@@ -345,20 +357,33 @@ void Interp::execImport(const ast::Stmt& s, const EnvPtr& env) {
                                               "meta"}));
             continue;
         }
-        auto mod = resolveModule(from.module);
+        auto mod = resolveModule(modName);
         if (a.name == "*") {
             for (const auto& [k, v] : mod->members) bindName(env, k, v);
             continue;
         }
         if (Value* v = mod->find(a.name)) {
+            if (v->is(ValueKind::Poison) && !mod->siblingFile.empty()) {
+                // A sibling's value that failed there: reported at this import (its own span
+                // is a line of the sibling file).
+                Diagnostic d = v->poisonObj().diag;
+                d.message = "in " + mod->siblingFile +
+                            (d.span.valid() ? ", line " + std::to_string(d.span.line) : "") +
+                            ": " + d.message;
+                d.span = a.span;
+                bindName(env, bound, Value::poison(std::move(d)));
+                continue;
+            }
             bindName(env, bound, *v);
-        } else if (auto sub = module(from.module + "." + a.name)) {
+        } else if (auto sub = module(modName + "." + a.name)) {
+            bindName(env, bound, Value::ns(sub));
+        } else if (auto sub = loadSibling(modName + "." + a.name)) {  // from . import lop3
             bindName(env, bound, Value::ns(sub));
         } else {
             std::string msg =
                 mod->opaque
-                    ? "'" + a.name + "' (from " + from.module + ") is not available at compile time"
-                    : "module '" + from.module + "' has no attribute '" + a.name + "'";
+                    ? "'" + a.name + "' (from " + modName + ") is not available at compile time"
+                    : "module '" + modName + "' has no attribute '" + a.name + "'";
             std::vector<std::string> names;
             for (const auto& [k, _] : mod->members) names.push_back(k);
             std::string near = mod->opaque ? "" : closestMatch(a.name, names);

@@ -216,6 +216,7 @@ struct NamespaceObj : Object {
     std::map<std::string, Value> members;
     bool opaque = false;
     std::string opaqueReason;
+    std::string siblingFile;  ///< a sibling module's file name (MetaEval.h setSiblingDir)
     Value* find(const std::string& n);
     void set(const std::string& n, Value v) { members[n] = std::move(v); }
 };
@@ -301,6 +302,12 @@ struct Env {
     std::unordered_map<std::string, Value> vars;
     EnvPtr parent;
     bool isModule = false;
+    /// On the globals of a sibling module (MetaEval.h setSiblingDir): its file name, for
+    /// diagnostics raised inside its functions; empty for the compiled file's own globals.
+    std::string siblingFile;
+    /// ... and the package its relative imports start from (`from .lop3 import f` in
+    /// quantize/__init__.py: "quantize"; in quantize/utils.py: "quantize" too).
+    std::string siblingPackage;
     std::unordered_set<std::string> globals, nonlocals;  ///< declared in this scope
     Value* findLocal(const std::string& n);
     /// Nearest binding along the parent chain, or nullptr.

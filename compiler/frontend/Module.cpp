@@ -1,6 +1,7 @@
 #include "compiler/frontend/Module.h"
 
 #include <algorithm>
+#include <filesystem>
 #include <functional>
 #include <map>
 
@@ -391,6 +392,12 @@ std::string foreignKernel(const ast::Module& m) {
 }
 }  // namespace
 
+std::string siblingDirOf(const SourceFile& src) {
+    std::error_code ec;
+    if (src.path().empty() || !std::filesystem::is_regular_file(src.path(), ec)) return {};
+    return std::filesystem::absolute(src.path(), ec).parent_path().string();
+}
+
 // ---- Module ----------------------------------------------------------------------------------
 
 Module::~Module() = default;
@@ -401,6 +408,7 @@ std::shared_ptr<Module> Module::analyze(SourcePtr src, DiagnosticEngine& diags) 
     info->m_ast = parseModule(src, diags);
     if (!diags.hasErrors()) checkLanguageImport(*src, diags);
     info->m_interp = std::make_unique<Interp>(info->m_evalDiags);
+    info->m_interp->setSiblingDir(siblingDirOf(*src));
     info->m_globals = info->m_interp->newModuleEnv();
     execTopLevel(*info->m_interp, *info->m_ast, info->m_globals, &diags);
     info->findEntries();

@@ -119,6 +119,10 @@ Value parseParamValue(std::string_view text);
 void execTopLevel(Interp& in, const ast::Module& mod, const EnvPtr& globals,
                   DiagnosticEngine* errors = nullptr);
 
+/// The directory whose `.py` files are the sibling modules `src` can import (Interp::
+/// setSiblingDir): the file's own directory if `src` names a file on disk, else "".
+std::string siblingDirOf(const SourceFile& src);
+
 /// The analysis of one file (what Compile.h calls fe::Module). Holds the AST and a
 /// meta-evaluator with the file's globals.
 class Module {

@@ -418,11 +418,16 @@ namespace {
 /// True when `f` reads a thread index (T.get_thread_binding, T.thread_binding): thread-level
 /// code, whose values differ between the threads of a block.
 bool readsThreadIndex(const ir::PrimFunc& f) {
+    // Hand-written mbarriers (T.alloc_barrier, ElaborateBarriers.cpp): each executing thread
+    // arrives. (The compiler's own TMA pipelines put mbarriers into tile-level IR too; there one
+    // executor runs the block and they order nothing: Eval.cpp.)
+    if (ir::attrInt(f->attrs, "explicit_mbarriers", 0)) return true;
     bool found = false;
     ir::walk(
         f->body, [](const ir::Stmt&) {},
         [&](const ir::Expr& e) {
             if (auto* v = ir::as<ir::VarNode>(e); v && v->tag == ir::VarTag::ThreadIdx) found = true;
+
         });
     return found;
 }

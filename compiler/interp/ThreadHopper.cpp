@@ -124,7 +124,12 @@ void ThreadMachine::mbarrierOp(const CallNode* c, const ThreadList& act) {
         // A phase completed by every thread of the block orders all of their earlier accesses
         // before what its waiters do next: the race checker treats it as a block barrier (as it
         // does a named barrier).
-        if (b.arrivalsLeft == 0 && b.txPending == 0 && b.count == consumerThreads()) ++m_epoch;
+        // Hand-written barriers (T.alloc_barrier) order the roles' accesses, whatever their count:
+        // a completed phase is treated as a block barrier too, as a named barrier is
+        // (ThreadExec.cpp; it may miss a race between threads that neither arrive nor wait).
+        if (b.arrivalsLeft == 0 && b.txPending == 0 &&
+            (b.count == consumerThreads() || attrInt(m_func->attrs, "explicit_mbarriers", 0)))
+            ++m_epoch;
         mbarrierMaybeComplete(b);
         return;
     }

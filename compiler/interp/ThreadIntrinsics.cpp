@@ -13,6 +13,7 @@
 #include "compiler/interp/MmaModel.h"
 #include "compiler/interp/ThreadMachine.h"
 #include "compiler/ir/Intrinsics.h"
+#include "compiler/ir/IntrinsicsUserBarriers.h"
 
 namespace ts::interp::detail {
 using namespace ts::ir;
@@ -221,6 +222,7 @@ void ThreadMachine::execEvalT(const EvalNode* e, const ThreadList& act) {
         return;
     }
     if (op == "no_op" || op == "evaluate" || op == "fence_proxy_async" || op == "set_max_nreg" ||
+        op == ir::intrin::kSetMaxNreg ||
         op == "annotate_layout" || op == "use_swizzle")
         return;
     if (op == "sync_warp" || op == "tl.sync_warp") return;  // lockstep warps: already converged

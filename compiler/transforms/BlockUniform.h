@@ -34,4 +34,9 @@ inline bool mentionsThread(const ir::Expr& e) {
 /// pipelining see the code (ThreadConditions.cpp).
 void refuseTileWorkUnderThreadCondition(const ir::PrimFunc& f, PassContext& ctx);
 
+/// Reports hand-written mbarriers (T.alloc_barrier: function attr "explicit_mbarriers") on a
+/// target without mbarrier.try_wait.parity (below sm_90, HIP): their waits have no lowering
+/// there (ThreadConditions.cpp).
+void refuseExplicitBarriersWithoutSm90(const ir::PrimFunc& f, PassContext& ctx);
+
 }  // namespace ts::xform

@@ -1,5 +1,6 @@
 // See BlockUniform.h (refuseTileWorkUnderThreadCondition).
 #include "compiler/ir/IR.h"
+#include "compiler/ir/Intrinsics.h"
 #include "compiler/transforms/BlockUniform.h"
 #include "compiler/transforms/Passes.h"
 
@@ -55,5 +56,17 @@ void refuseUnder(const Stmt& s, const IfNode* guard, PassContext& ctx) {
 }  // namespace
 
 void refuseTileWorkUnderThreadCondition(const ir::PrimFunc& f, PassContext& ctx) { refuseUnder(f->body, nullptr, ctx); }
+
+void refuseExplicitBarriersWithoutSm90(const ir::PrimFunc& f, PassContext& ctx) {
+    if (!attrInt(f->attrs, "explicit_mbarriers", 0) || (ctx.target.hasMbarrierTx() && !ctx.target.isHip())) return;
+    Span at = f->span;
+    walk(f->body, [](const Stmt&) {}, [&](const Expr& e) {
+        if (auto* c = as<CallNode>(e); c && c->op == intrin::kMbarrierInit && at == f->span) at = c->span;
+    });
+    ctx.diags.error(at,
+                    "T.alloc_barrier: mbarrier phase waits (mbarrier.try_wait.parity) need sm_90; this kernel is compiled for " +
+                        ctx.target.name,
+                    "compile for cuda:sm_90a, or synchronise the roles with T.sync_threads() / named barriers", "check-bounds");
+}
 
 }  // namespace ts::xform

@@ -72,6 +72,18 @@ TS_D void mbarrier_arrive_expect_tx(unsigned long long* bar, unsigned bytes) {
     __trap();
 #endif
 }
+/// setmaxnreg.inc/dec.sync.aligned.u32 N (PTX ISA §9.7.17.6): the executing warp group's
+/// per-thread register budget becomes N (Inc: grow to N, else release down to N). Every thread
+/// of the warp group must execute it; sm_90a only.
+template <int N, int Inc>
+TS_D void set_max_nreg() {
+#ifdef TS_SM90A
+    if (Inc)
+        asm volatile("setmaxnreg.inc.sync.aligned.u32 %0;" ::"n"(N));
+    else
+        asm volatile("setmaxnreg.dec.sync.aligned.u32 %0;" ::"n"(N));
+#endif
+}
 /// Spins until the phase with parity `parity` has completed (mbarrier.try_wait.parity,
 /// PTX ISA §9.7.13.15.16): phase k of a barrier has parity k % 2.
 TS_D void mbarrier_wait(unsigned long long* bar, unsigned parity) {

@@ -1,0 +1,167 @@
+// Hand-written mbarrier schedules (LANGUAGE.md §3 "sync / Hopper"): T.alloc_barrier,
+// T.barrier_arrive / T.mbarrier_arrive, T.barrier_wait / T.mbarrier_wait_parity,
+// T.fence_proxy_async, T.set_max_nreg and the warp-role scope `with T.ws(i):`. They are
+// thread-level (SIMT) code: every thread that reaches an arrive arrives once, a wait blocks the
+// threads that reach it, so they elaborate straight to the sm_90a intrinsics the compiler's own
+// TMA pipelines use (compiler/ir/Intrinsics.h), which codegen prints as mbarrier PTX
+// (resources/ts_device/hopper.cuh) and both interpreters run on ThreadMachine's mbarrier model
+// (ThreadHopper.cpp: arrival counts, phases, parity waits, a wait that can never complete is a
+// deadlock diagnostic). A barrier needs sm_90 (mbarrier.try_wait.parity): other targets get a
+// diagnostic from check-bounds (ThreadConditions.cpp).
+//
+// Not here (named diagnostics): T.mbarrier_expect_tx and T.tma_copy (transaction bytes come from
+// TMA copies issued by one role), and tile ops under a role (T.ws or `if tx < 128`): TileScope
+// lowers a tile op for the whole block (ThreadConditions.cpp).
+#include "compiler/frontend/ElaborateOpsImpl.h"
+#include "compiler/ir/Intrinsics.h"
+#include "compiler/ir/IntrinsicsUserBarriers.h"
+
+namespace ts::fe::elab {
+using ir::DType;
+
+namespace {
+
+constexpr int64_t kWarpGroup = 128;  ///< threads of a warp group (T.ws's unit)
+
+ir::Stmt intrinsic(const char* op, std::vector<ir::Expr> args, Span s) {
+    return ir::evaluate(ir::call(op, std::move(args), DType::Int32, s), s);
+}
+
+/// `tl.address_of(bar[i])` for a barrier argument: a barrier buffer (its first barrier) or one
+/// element `bars[stage]` of it.
+ir::Expr barrierAddress(Elaborator& el, const Value& v, Span s, const std::string& fn) {
+    ir::Expr load;
+    if (auto* b = v.extAs<BufferValue>(); b && !b->isVar) {
+        load = ir::load(b->buffer, {ir::intImm(0, s)}, s);
+    } else if (v.is(ValueKind::Ext)) {
+        load = el.toExpr(v, s, fn + " barrier");
+    }
+    auto* l = load ? ir::as<ir::LoadNode>(load) : nullptr;
+    if (!l || l->buffer->scope != ir::Scope::Shared || l->buffer->dtype != DType::UInt64 ||
+        l->indices.size() != 1)
+        throw CompileError(s, fn + " takes a barrier of T.alloc_barrier (or one element of it), got " +
+                                  (load ? "'" + typeName(v) + "'" : typeName(v)),
+                           "bars = T.alloc_barrier([128] * 2) ... " + fn + "(bars[stage], ...)");
+    return ir::call(ir::intrin::kAddressOf, {load}, DType::Int64, s);
+}
+
+/// The arrival counts of T.alloc_barrier: an int (one barrier) or a list of ints.
+std::vector<int64_t> arriveCounts(const Value& v, Span s) {
+    std::vector<int64_t> out;
+    auto one = [&](const Value& x) {
+        if (!x.isIntLike() || x.asInt() < 1 || x.asInt() > (1 << 20) - 1)
+            throw CompileError(s, "T.alloc_barrier: an arrival count must be a compile-time int in "
+                                  "[1, 2^20 - 1] (mbarrier's pending count), got " + repr(x));
+        out.push_back(x.asInt());
+    };
+    if (v.isSequence()) {
+        for (const Value& x : v.items()) one(x);
+        if (out.empty()) throw CompileError(s, "T.alloc_barrier needs at least one arrival count");
+    } else {
+        one(v);
+    }
+    return out;
+}
+
+}  // namespace
+
+void Elaborator::installBarriers() {
+    // bars = T.alloc_barrier(arrive_count): mbarriers in shared memory (8 bytes each), barrier i
+    // expecting arrive_count[i] arrivals per phase. Thread 0 initialises them and the block
+    // waits for that (bar.sync), as TileLang's lowering does before the kernel body.
+    defineT("alloc_barrier", [](Elaborator& el, CallArgs& a) {
+        auto b = a.bind({"arrive_count"}, 1);
+        el.requireKernel(a.span, "T.alloc_barrier");
+        std::vector<int64_t> counts = arriveCounts(b[0], b.spans[0]);
+        ir::Buffer bars = el.allocate(ir::Scope::Shared, {ir::intImm(int64_t(counts.size()))},
+                                      DType::UInt64, a.span, "T.alloc_barrier");
+        for (size_t i = 0; i < counts.size();) {
+            size_t j = i;
+            while (j < counts.size() && counts[j] == counts[i]) ++j;
+            el.emit(intrinsic(ir::intrin::kMbarrierInit,
+                              {ir::call(ir::intrin::kAddressOf,
+                                        {ir::load(bars, {ir::intImm(int64_t(i), a.span)}, a.span)},
+                                        DType::Int64, a.span),
+                               ir::intImm(int64_t(j - i), a.span), ir::intImm(counts[i], a.span)},
+                              a.span));
+            i = j;
+        }
+        el.emit(intrinsic(ir::intrin::kSyncThreads, {}, a.span));
+        el.funcAttrs()["explicit_mbarriers"] = int64_t(1);
+        return Value::ext(std::make_shared<BufferValue>(bars, false));
+    });
+    // One arrival of every thread that executes it (mbarrier.arrive; release semantics).
+    for (const char* n : {"barrier_arrive", "mbarrier_arrive"}) {
+        std::string name = n;
+        defineT(n, [name](Elaborator& el, CallArgs& a) {
+            auto b = a.bind({name == "barrier_arrive" ? "barrier_id" : "mbarrier"}, 1);
+            el.requireKernel(a.span, "T." + name);
+            el.emit(intrinsic(ir::intrin::kMbarrierArrive,
+                              {barrierAddress(el, b[0], b.spans[0], "T." + name)}, a.span));
+            return Value::none();
+        });
+    }
+    // Every thread that executes it waits until the barrier's phase of this parity completed
+    // (mbarrier.try_wait.parity: phase k has parity k % 2; a fresh barrier's parity-1 phase
+    // counts as completed, which is how producers skip their first "slot free" wait).
+    for (const char* n : {"barrier_wait", "mbarrier_wait_parity"}) {
+        std::string name = n;
+        defineT(n, [name](Elaborator& el, CallArgs& a) {
+            auto b = a.bind({name == "barrier_wait" ? "barrier_id" : "mbarrier", "parity"}, 2);
+            el.requireKernel(a.span, "T." + name);
+            ir::Expr addr = barrierAddress(el, b[0], b.spans[0], "T." + name);
+            ir::Expr parity = el.toExprLike(b[1], DType::Int32, b.spans[1], "T." + name + " parity");
+            if (!ir::isInt(parity->dtype))
+                throw CompileError(b.spans[1], "T." + name + ": the parity must be an integer");
+            el.emit(intrinsic(ir::intrin::kMbarrierWait, {addr, parity}, a.span));
+            return Value::none();
+        });
+    }
+    defineT("fence_proxy_async", [](Elaborator& el, CallArgs& a) {
+        a.bind({}, 0);
+        el.requireKernel(a.span, "T.fence_proxy_async");
+        el.emit(intrinsic(ir::intrin::kFenceProxyAsync, {}, a.span));
+        return Value::none();
+    });
+    // T.set_max_nreg(count, increase): setmaxnreg.inc/dec for the executing warp group (every
+    // thread of a warp group must execute it). Registers only: no effect on the interpreters.
+    defineT("set_max_nreg", [](Elaborator& el, CallArgs& a) {
+        auto b = a.bind({"reg_count", "is_inc"}, 2);
+        el.requireKernel(a.span, "T.set_max_nreg");
+        if (!b[0].isIntLike() || b[0].asInt() < 24 || b[0].asInt() > 256 || b[0].asInt() % 8)
+            throw CompileError(b.spans[0],
+                               "T.set_max_nreg: the register count must be a compile-time multiple "
+                               "of 8 in [24, 256] (setmaxnreg), got " + repr(b[0]));
+        if (!b[1].isIntLike() || (b[1].asInt() != 0 && b[1].asInt() != 1))
+            throw CompileError(b.spans[1], "T.set_max_nreg: is_inc must be 0 (release) or 1 (grow)");
+        el.emit(intrinsic(ir::intrin::kSetMaxNreg,
+                          {ir::intImm(b[0].asInt(), a.span), ir::intImm(b[1].asInt(), a.span)},
+                          a.span));
+        return Value::none();
+    });
+    // `with T.ws(i, ...):` the statements run by warp group(s) i (threads 128*i .. 128*i+127):
+    // an `if` on the thread index (Elaborate.cpp execWith).
+    defineT("ws", [](Elaborator& el, CallArgs& a) {
+        el.requireKernel(a.span, "T.ws");
+        if (a.pos.empty() || !a.kw.empty())
+            throw CompileError(a.span, "T.ws takes the warp group indices, e.g. T.ws(0) or T.ws(1, 2)");
+        const auto& tv = el.kernelThreadVars();
+        if (tv.empty()) throw CompileError(a.span, "T.ws needs the kernel's thread index");
+        const int64_t groups = (el.kernelThreads() + kWarpGroup - 1) / kWarpGroup;
+        ir::Expr group = ir::floordiv(tv[0], ir::intImm(kWarpGroup, a.span));
+        ir::Expr cond;
+        for (size_t i = 0; i < a.pos.size(); ++i) {
+            if (!a.pos[i].isIntLike() || a.pos[i].asInt() < 0 || a.pos[i].asInt() >= groups)
+                throw CompileError(a.argSpan(i), "T.ws: warp group " + repr(a.pos[i]) +
+                                                     " does not exist in a block of " +
+                                                     std::to_string(el.kernelThreads()) +
+                                                     " threads (" + std::to_string(groups) +
+                                                     " warp groups of 128)");
+            ir::Expr c = ir::binary(ir::BinOp::Eq, group, ir::intImm(a.pos[i].asInt(), a.span), a.span);
+            cond = cond ? ir::binary(ir::BinOp::Or, cond, c, a.span) : c;
+        }
+        return Value::ext(std::make_shared<WarpRoleScope>(cond));
+    });
+}
+
+}  // namespace ts::fe::elab

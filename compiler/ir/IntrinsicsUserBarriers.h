@@ -1,0 +1,15 @@
+// Lowered intrinsics of hand-written warp-specialized kernels (compiler/frontend/
+// ElaborateBarriers.cpp) beyond those of compiler/ir/Intrinsics.h, which they otherwise reuse
+// (tl.mbarrier_init / arrive / wait, tl.fence_proxy_async). Kept in this small header so that
+// adding it did not rebuild every pass that includes Intrinsics.h; fold it into Intrinsics.h the
+// next time that header changes.
+#pragma once
+
+namespace ts::ir::intrin {
+
+/// tl.set_max_nreg(count, inc): setmaxnreg.inc (inc = 1) / .dec (0).sync.aligned.u32 count for
+/// the executing warp group (PTX ISA §9.7.17.6); T.set_max_nreg. Registers only: both
+/// interpreters run it as a no-op.
+inline constexpr const char* kSetMaxNreg = "tl.set_max_nreg";
+
+}  // namespace ts::ir::intrin
