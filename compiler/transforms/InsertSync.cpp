@@ -7,6 +7,11 @@
 // thread index); each lowered tile op (a "thread_loop") is one unit.
 // cp.async and TMA destinations are ordered by the pipeline's own protocol (wait_group +
 // barrier, mbarrier wait + barrier; inject-pipeline) and are not tracked here.
+// Hand-written mbarrier schedules (function attr "explicit_mbarriers", T.alloc_barrier): a warp
+// role's region (an `if` on the thread index) that waits on an mbarrier is ordered against the
+// other such regions by the user's arrive/wait protocol, as in TileLang: no block barrier is put
+// between two of them (one there would make the roles run in lockstep). Their accesses still
+// order against all other code.
 // Requires: lower-tile-ops. Produces: EvalNode(sync_threads) statements. Invalidates: nothing.
 #include <set>
 
@@ -25,10 +30,13 @@ using BufSet = std::set<const BufferNode*>;
 
 struct State {
     BufSet written, read;
-    void clear() { written.clear(), read.clear(); }
+    BufSet roleWritten, roleRead;  ///< of mbarrier-ordered role regions (header comment)
+    void clear() { written.clear(), read.clear(), roleWritten.clear(), roleRead.clear(); }
     void merge(const State& o) {
         written.insert(o.written.begin(), o.written.end());
         read.insert(o.read.begin(), o.read.end());
+        roleWritten.insert(o.roleWritten.begin(), o.roleWritten.end());
+        roleRead.insert(o.roleRead.begin(), o.roleRead.end());
     }
 };
 
@@ -88,18 +96,36 @@ void accessesOf(const Stmt& s, State& st) {
     });
 }
 
-bool conflicts(const State& cur, const State& unit) {
-    for (auto* b : unit.read)
-        if (cur.written.count(b)) return true;
-    for (auto* b : unit.written)
-        if (cur.written.count(b) || cur.read.count(b)) return true;
-    return false;
+bool conflicts(const State& cur, const State& unit, bool roleUnit) {
+    auto hit = [](const BufSet& a, const BufSet& b) {
+        for (auto* x : a)
+            if (b.count(x)) return true;
+        return false;
+    };
+    const BufSet& r = roleUnit ? unit.roleRead : unit.read;
+    const BufSet& w = roleUnit ? unit.roleWritten : unit.written;
+    if (hit(r, cur.written) || hit(w, cur.written) || hit(w, cur.read)) return true;
+    // A role region is ordered against other role regions by their mbarriers; other code is not.
+    return !roleUnit && (hit(r, cur.roleWritten) || hit(w, cur.roleWritten) || hit(w, cur.roleRead));
+}
+
+/// A warp role's region ordered by a hand-written mbarrier: an `if` on the thread index whose
+/// body waits on one (header comment).
+bool isMbarrierRole(const Stmt& s) {
+    auto* i = as<IfNode>(s);
+    if (!i || !mentionsThread(i->cond)) return false;
+    bool waits = false;
+    walk(s, [](const Stmt&) {}, [&](const Expr& e) {
+        if (auto* c = as<CallNode>(e); c && c->op == intrin::kMbarrierWait) waits = true;
+    });
+    return waits;
 }
 
 Stmt syncStmt(Span sp) { return evaluate(call(intrin::kSyncThreads, {}, DType::Int32, sp), sp); }
 
 class Syncer {
 public:
+    bool explicitBarriers = false;  ///< function attr "explicit_mbarriers"
     // Returns the rewritten statement; `st` is the hazard state flowing through.
     Stmt run(const Stmt& s, State& st) {
         if (!s) return s;
@@ -143,7 +169,12 @@ public:
         }
         State unit;
         accessesOf(s, unit);
-        if (conflicts(st, unit)) {
+        const bool role = explicitBarriers && isMbarrierRole(s);
+        if (role) {
+            unit.roleWritten = std::move(unit.written), unit.roleRead = std::move(unit.read);
+            unit.written.clear(), unit.read.clear();
+        }
+        if (conflicts(st, unit, role)) {
             st.clear();
             st.merge(unit);
             return seq({syncStmt(s->span), s}, s->span);
@@ -157,6 +188,7 @@ public:
 
 PrimFunc insertSync(const PrimFunc& f, PassContext&) {
     Syncer s;
+    s.explicitBarriers = attrInt(f->attrs, "explicit_mbarriers", 0) != 0;
     State st;
     // A warpgroup ping-pong (InjectPipelineTmaFragment.cpp) cannot hold a block barrier.
     return withBody(f, dropUnsafeWarpgroupTurns(s.run(f->body, st)));

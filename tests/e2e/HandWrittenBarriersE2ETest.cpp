@@ -96,6 +96,12 @@ TEST(HandWrittenBarriers, GeneratedCudaUsesMbarrierPtxAndCompilesForSm90a) {
     for (const char* s : {"ts::mbarrier_init_n(", "ts::mbarrier_arrive(", "ts::mbarrier_wait(",
                           "ts::set_max_nreg<40, 0>()", "ts::set_max_nreg<232, 1>()", "ts::fence_proxy_async()"})
         EXPECT_NE(r.cuda.find(s), std::string::npos) << s << "\n" << r.cuda;
+    // The roles are ordered by the mbarriers alone: insert-sync adds no block barrier between
+    // them (that would run them in lockstep); the two are the ones after the barrier inits.
+    size_t syncs = 0;
+    for (size_t p = r.cuda.find("__syncthreads()"); p != std::string::npos; p = r.cuda.find("__syncthreads()", p + 1))
+        ++syncs;
+    EXPECT_EQ(syncs, 2u) << r.cuda;
     if (!ts::rt::nvrtcAvailable()) GTEST_SKIP() << "no NVRTC in this build";
     auto nv = ts::rt::compileCuda(r.cuda, "sm_90a", {}, true);
     EXPECT_TRUE(nv.ok) << nv.log;
