@@ -180,6 +180,21 @@ int runDebug(const DebugCommand& c) {
             return 2;
         }
     }
+    // A tile-op breakpoint on an op the kernel does not have would never stop: say so up front.
+    if (!c.breakOps.empty()) {
+        std::set<std::string> ops;
+        ir::walk(r.elaborated->body, [&](const ir::Stmt& s) {
+            if (auto* t = ir::as<ir::TileOpNode>(s)) ops.insert(ir::tileOpName(t->op));
+        }, [](const ir::Expr&) {});
+        for (auto& op : c.breakOps)
+            if (!ops.count(op)) {
+                std::string have;
+                for (auto& o : ops) have += (have.empty() ? "" : ", ") + o;
+                std::cerr << "tilec: error: --break-op " << op << ": the kernel has no T." << op
+                          << (have.empty() ? std::string(" (it has no tile ops)") : "; its tile ops are: " + have) << "\n";
+                return 2;
+            }
+    }
     dbg::Debugger d(r.lowered, r.elaborated, std::move(set.tensors), opts);
     for (int line : c.breakLines) d.addBreakpoint(dbg::Breakpoint::atLine(uint32_t(line)));
     for (auto& op : c.breakOps) {
@@ -215,13 +230,17 @@ int runDebug(const DebugCommand& c) {
     }
     if (c.steps > 0)
         std::printf("step time: %.3f ms mean, %.3f ms max\n", total / c.steps, worst);
+    bool printFailed = false;  // a --print that cannot be answered fails the command (exit 2)
     for (auto& e : c.prints) {
         std::string why;
         auto v = d.watch(e, c.thread, why);
-        if (v)
+        if (v) {
             std::printf("thread %d: %s = %.17g\n", c.thread, e.c_str(), *v);
-        else
-            std::cout << "thread " << c.thread << ": " << e << ": " << why << "\n";
+        } else {
+            std::fflush(stdout);
+            std::cerr << "tilec: error: --print " << e << " (thread " << c.thread << "): " << why << "\n";
+            printFailed = true;
+        }
     }
     if (c.printBarriers) {
         auto named = d.barriers();
@@ -236,7 +255,8 @@ int runDebug(const DebugCommand& c) {
         std::string h = d.holds(b, c.thread);
         std::cout << (h.empty() ? "'" + b + "' is not a fragment with a layout" : h) << "\n";
     }
-    return d.stop().reason == dbg::Stop::Reason::Error ? 3 : 0;
+    if (d.stop().reason == dbg::Stop::Reason::Error) return 3;
+    return printFailed ? 2 : 0;
 }
 
 }  // namespace ts::cli

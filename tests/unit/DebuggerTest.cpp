@@ -259,4 +259,28 @@ TEST(Debugger, TilecDebugRejectsAThreadOutsideTheBlockBeforeRunning) {
     EXPECT_EQ(o.out.find("stopped"), std::string::npos) << o.out;
 }
 
+TEST(Debugger, TilecDebugFailsOnAPrintItCannotAnswerAndOnAnUnknownBreakOp) {
+    // Fresh-user trial 2026-12-02e: `--print NOPE[0]` printed why on stdout and exited 0, and
+    // `--break-op nope` ran the block to the end without ever stopping.
+    cli::DebugCommand c;
+    c.flags.file = std::string(TS_SOURCE_DIR) + "/samples/gemm.py";
+    for (auto& [k, v] : kSmall) c.flags.params.push_back(k + "=" + v);
+    c.flags.target = "cuda:sm_80";
+    c.breakOps = {"gemm"};
+    c.prints = {"C_local[1, 2]", "NOPE[0]"};
+    c.thread = 5;
+    auto o = cli::test::captureCli([&] { return cli::runDebug(c); });
+    EXPECT_EQ(o.rc, 2) << o.out << o.err;
+    EXPECT_NE(o.out.find("thread 5: C_local[1, 2] = "), std::string::npos) << o.out;  // the good one still prints
+    EXPECT_NE(o.err.find("tilec: error: --print NOPE[0] (thread 5): "), std::string::npos) << o.err;
+
+    c.prints.clear();
+    c.breakOps = {"nope"};
+    auto u = cli::test::captureCli([&] { return cli::runDebug(c); });
+    EXPECT_EQ(u.rc, 2);
+    EXPECT_NE(u.err.find("--break-op nope: the kernel has no T.nope; its tile ops are: copy, fill, gemm"),
+              std::string::npos) << u.err;
+    EXPECT_EQ(u.out.find("stopped"), std::string::npos) << u.out;
+}
+
 }  // namespace
