@@ -17,6 +17,7 @@
 #include "compiler/Compile.h"
 #include "profiler/cuda/Nvrtc.h"
 #include "tests/e2e/E2eTestUtil.h"
+#include "tests/e2e/NvrtcBothTargets.h"
 
 namespace {
 
@@ -44,18 +45,7 @@ TEST_P(CorpusConstructs, BothInterpretersMatchFloat64Reference) {
 
 TEST_P(CorpusConstructs, GeneratedCudaCompilesForSm80AndSm90a) {
     const Case& c = GetParam();
-    std::string text = ts::e2e::readRepoFile(c.path);
-    for (const char* target : {"cuda:sm_80", "cuda:sm_90a"}) {
-        ts::CompileOptions opts;
-        opts.params = c.params;
-        opts.target = target;
-        opts.recordSnapshots = false;
-        ts::CompileResult r = ts::compile(c.path, text, opts);
-        ASSERT_TRUE(r.ok) << diagText(r);
-        if (!ts::rt::nvrtcAvailable()) GTEST_SKIP() << "no NVRTC in this build";
-        auto nv = ts::rt::compileCuda(r.cuda, ts::parseTarget(target)->arch(), {}, true);
-        EXPECT_TRUE(nv.ok) << target << "\n" << nv.log;
-    }
+    ts::e2e::expectNvrtcCompilesForSm80AndSm90a(c.path, c.params);
 }
 
 const char* kColumns = "tests/e2e/programs/reduce_columns.py";

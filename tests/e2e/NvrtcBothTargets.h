@@ -1,0 +1,31 @@
+// The body of the "generated CUDA compiles for sm_80 and sm_90a" e2e tests: compile the program
+// for both CUDA targets and NVRTC-compile each result for its architecture.
+#pragma once
+#include <map>
+#include <string>
+
+#include <gtest/gtest.h>
+
+#include "compiler/Compile.h"
+#include "profiler/cuda/Nvrtc.h"
+#include "tests/e2e/E2eTestUtil.h"
+
+namespace ts::e2e {
+
+inline void expectNvrtcCompilesForSm80AndSm90a(const std::string& path,
+                                               const std::map<std::string, std::string>& params) {
+    std::string text = readRepoFile(path);
+    for (const char* target : {"cuda:sm_80", "cuda:sm_90a"}) {
+        CompileOptions opts;
+        opts.params = params;
+        opts.target = target;
+        opts.recordSnapshots = false;
+        CompileResult r = compile(path, text, opts);
+        ASSERT_TRUE(r.ok) << diagText(r);
+        if (!rt::nvrtcAvailable()) GTEST_SKIP() << "no NVRTC in this build";
+        auto nv = rt::compileCuda(r.cuda, parseTarget(target)->arch(), {}, true);
+        EXPECT_TRUE(nv.ok) << target << "\n" << nv.log;
+    }
+}
+
+}  // namespace ts::e2e
