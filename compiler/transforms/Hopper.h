@@ -94,7 +94,8 @@ int64_t tensorMapFor(ir::Attrs& attrs, int64_t param, const analysis::WgmmaTileG
 /// mbarrier schedule (InjectPipelineTma.cpp); null when the loop has none. Adds the tensor-map
 /// attrs ("tma_maps": count, "tma_map.<i>": {param index, box inner, box outer, swizzle bytes})
 /// to `attrs`; `staged` collects the multi-buffered tiles (original -> staged buffer).
-ir::Stmt injectTmaPipeline(const ir::ForNode& loop, const ir::PrimFuncNode& f, ir::Attrs& attrs,
+/// `threads` is the block's thread count (the arrivals per phase of the empty barriers).
+ir::Stmt injectTmaPipeline(const ir::ForNode& loop, const ir::PrimFuncNode& f, int64_t threads, ir::Attrs& attrs,
                            std::map<const ir::BufferNode*, ir::Buffer>& staged);
 
 /// Rewrites accesses of the multi-buffered tiles in `staged` (original -> staged buffer with a

@@ -110,7 +110,7 @@ protected:
         // sm_90a: loops feeding wgmma tiles get the TMA + mbarrier schedule (Hopper.h).
         if (n->forKind == ForKind::Pipelined) {
             if (Stmt tma = injectTmaFragmentPipeline(*n, func, threads, target, attrs, staged)) return tma;
-            if (Stmt tma = injectTmaPipeline(*n, func, attrs, staged)) return tma;
+            if (Stmt tma = injectTmaPipeline(*n, func, threads, attrs, staged)) return tma;
         }
         Stmt body = mutate(n->body);
         auto producers = attrInts(n->attrs, "pipeline_producers");

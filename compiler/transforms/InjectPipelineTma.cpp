@@ -25,7 +25,9 @@
 // outer (rows), swizzle bytes}.
 #include <algorithm>
 #include <cstdlib>
+#include <functional>
 #include <set>
+#include <string>
 
 #include "compiler/analysis/WgmmaLayouts.h"
 #include "compiler/transforms/Hopper.h"
@@ -62,6 +64,9 @@ namespace {
 /// The loop body beyond its TMA copies is one wgmma gemm and there are >= 2 stages: the gemm may
 /// stay in flight into the next iteration (a single stage would be refilled under it).
 /// TILESCOPE_HOPPER_SYNC_WGMMA=1 turns this off (measurement switch: the synchronous schedule).
+/// Off until the H200 shows it faster than the block-barrier schedule (bench/h200_tune4096.sh).
+constexpr bool kEmptyBarrierGemmByDefault = false;
+
 bool asyncWgmma(const std::vector<Stmt>& consumers, const PrimFuncNode& f, int64_t S) {
     if (S < 2 || consumers.size() != 1) return false;
     if (const char* e = std::getenv("TILESCOPE_HOPPER_SYNC_WGMMA"); e && *e == '1') return false;
@@ -71,9 +76,75 @@ bool asyncWgmma(const std::vector<Stmt>& consumers, const PrimFuncNode& f, int64
     return it != f.layouts.end() && it->second && it->second->family == "wgmma_c";
 }
 
+/// The empty-barrier schedule of an in-flight gemm (S >= 3; TILESCOPE_HOPPER_GEMM_SCHEDULE=sync
+/// keeps the block-barrier one above, =empty forces this one): no block barrier in the loop.
+bool emptyBarrierSchedule(int64_t S) {
+    if (S < 3) return false;  // lag 2 with 2 stages would have no tile ahead
+    const char* e = std::getenv("TILESCOPE_HOPPER_GEMM_SCHEDULE");
+    if (e && std::string(e) == "sync") return false;
+    if (e && std::string(e) == "empty") return true;
+    return kEmptyBarrierGemmByDefault;
+}
+
+/// With the gemm of iteration k in flight (wgmma wait 1 retires k-1's group), every thread
+/// releases tile k-1's stage in iteration k by arriving on its empty barrier; the elected thread
+/// refills it two iterations later, lag 2 as the ping-pong schedule (InjectPipelineTmaFragment.cpp):
+///
+///   full[S] (1 arrival: expect_tx), empty[S] (T arrivals); fence; sync; tiles 0..S-2 issued
+///   for k in T.serial(n):
+///       if k >= 1 and k + S-2 < n:
+///           if k >= 2: elected wait empty[(k-2) % S], parity ((k-2)/S) % 2   # tile k-2 released
+///           issue(k + S-2) into stage (k-2) % S
+///       wait full[k % S], parity (k/S) % 2;  gemm k (wait 1)
+///       if k >= 1: arrive empty[(k-1) % S]                          # gemm k-1 retired
+///
+/// The elected thread never waits for an arrival of its own iteration, so the lockstep
+/// interpreters and a block without a producer warpgroup cannot deadlock; no warpgroup waits for
+/// another except through the refill. The loop is a warp-specialize candidate (the refill is
+/// elected work only). S-2 tiles are loading while gemm k runs and gemm k-1 retires, as in the
+/// block-barrier schedule.
+Stmt emptyBarrierLoop(const ForNode& n, const std::vector<Stmt>& consumers, const std::map<const BufferNode*, Buffer>& local,
+                      std::vector<Stmt> hoisted, const Buffer& full, const std::function<Stmt(Expr, Expr)>& issue, int64_t threads) {
+    const Span sp = n.span;
+    const int64_t S = std::max<int64_t>(1, attrInt(n.attrs, "num_stages", 1));
+    const Var& k = n.var;
+    const Expr rel = sub(k, n.min);
+    Buffer empty = std::make_shared<BufferNode>("tma_empty", DType::UInt64, std::vector<Expr>{intImm(S)}, Scope::Shared, sp);
+    Var ps = makeVar("ps", DType::Int32, sp);
+    Stmt prologue = forLoop(ps, intImm(0), intImm(S - 1), ForKind::Unrolled,
+                            ifThen(lt(ps, n.extent), issue(add(n.min, ps), ps), nullptr, sp), {}, sp);
+    const Expr lag2 = sub(rel, intImm(2));
+    Stmt refill = seq({ifThen(binary(BinOp::Ge, rel, intImm(2)),
+                              intrinsicStmt(intrin::kMbarrierWait,
+                                            {addr(empty, {floormod(lag2, intImm(S))}), floormod(floordiv(lag2, intImm(S)), intImm(2)), intImm(1)}, sp),
+                              nullptr, sp),
+                       issue(add(k, intImm(S - 2)), floormod(lag2, intImm(S)))},
+                      sp);
+    const Expr stage = floormod(rel, intImm(S));
+    auto* g = as<TileOpNode>(consumers[0]);
+    Attrs ga = g->attrs;
+    ga["wgmma_wait"] = int64_t(1);
+    const Expr prev = sub(rel, intImm(1));
+    std::vector<Stmt> body{
+        ifThen(logicalAnd(binary(BinOp::Ge, rel, intImm(1)), lt(add(rel, intImm(S - 2)), n.extent)), refill, nullptr, sp),
+        intrinsicStmt(intrin::kMbarrierWait, {addr(full, {stage}), floormod(floordiv(rel, intImm(S)), intImm(2))}, sp),
+        restageTiles(std::make_shared<TileOpNode>(g->op, g->args, ga, g->span), local, stage),
+        ifThen(binary(BinOp::Ge, rel, intImm(1)), intrinsicStmt(intrin::kMbarrierArrive, {addr(empty, {floormod(prev, intImm(S))})}, sp), nullptr, sp)};
+    Attrs la;
+    la["num_stages"] = S;
+    la["tma_pipeline"] = true;
+    la["ws_candidate"] = true;
+    Stmt mainLoop = forLoop(k, n.min, n.extent, ForKind::Serial, seq(body, sp), la, sp);
+    hoisted.insert(hoisted.end(), {std::make_shared<AllocNode>(full, nullptr, sp), std::make_shared<AllocNode>(empty, nullptr, sp),
+                                   intrinsicStmt(intrin::kMbarrierInit, {addr(full, {intImm(0)}), intImm(S)}, sp),
+                                   intrinsicStmt(intrin::kMbarrierInit, {addr(empty, {intImm(0)}), intImm(S), intImm(threads)}, sp),
+                                   intrinsicStmt(intrin::kFenceProxyAsync, {}, sp), intrinsicStmt(intrin::kSyncThreads, {}, sp), prologue, mainLoop});
+    return seq(hoisted, sp);
+}
+
 }  // namespace
 
-Stmt injectTmaPipeline(const ForNode& n, const PrimFuncNode& f, Attrs& attrs, std::map<const BufferNode*, Buffer>& staged) {
+Stmt injectTmaPipeline(const ForNode& n, const PrimFuncNode& f, int64_t threads, Attrs& attrs, std::map<const BufferNode*, Buffer>& staged) {
     auto* sq = as<SeqNode>(n.body);
     std::vector<Stmt> stmts = sq ? sq->stmts : std::vector<Stmt>{n.body};
     std::vector<TmaProducer> producers;
@@ -148,6 +219,8 @@ Stmt injectTmaPipeline(const ForNode& n, const PrimFuncNode& f, Attrs& attrs, st
     Stmt prologue = forLoop(ps, intImm(0), intImm(S), ForKind::Unrolled,
                             ifThen(lt(ps, n.extent), issue(add(n.min, ps), ps), nullptr, sp), {}, sp);
     Expr stage = floormod(rel, intImm(S));
+    if (asyncWgmma(consumers, f, S) && emptyBarrierSchedule(S))
+        return emptyBarrierLoop(n, consumers, local, hoisted, bars, issue, threads);
     std::vector<Stmt> body{intrinsicStmt(intrin::kMbarrierWait, {addr(bars, {stage}), floormod(floordiv(rel, intImm(S)), intImm(2))}, sp)};
     if (asyncWgmma(consumers, f, S)) {
         // The gemm of iteration k stays in flight while the loop goes on (wgmma wait 1 retires

@@ -1,0 +1,12 @@
+#!/usr/bin/env bash
+# Puts what bench/h200_tune4096.sh needs into <main checkout>/.tune (git-ignored).
+# Run from a checkout with build/tilec: bash bench/tune_payload.sh [/work/main]
+set -euo pipefail
+root=$(git rev-parse --show-toplevel); main=${1:-/work/main}
+excl="$(git rev-parse --git-common-dir)/info/exclude"
+grep -qx '/.tune/' "$excl" || echo '/.tune/' >> "$excl"
+mkdir -p "$main/.tune"
+strip -o "$main/.tune/tilec" "$root/build/tilec"
+cp "$root/samples/gemm.py" "$root/samples/softmax.py" "$root/bench/h200_tune4096.sh" "$main/.tune/"
+echo "$(git -C "$root" rev-parse --short HEAD) $(git -C "$root" status --porcelain | wc -l) uncommitted" > "$main/.tune/commit"
+du -sh "$main/.tune"
