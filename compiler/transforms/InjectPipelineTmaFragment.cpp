@@ -51,8 +51,10 @@
 // issued load is waited for in the loop, and stage s's two barriers complete one phase per use.
 #include <algorithm>
 #include <cstdlib>
+#include <set>
 
 #include "compiler/analysis/WgmmaLayouts.h"
+#include "compiler/ir/Functor.h"
 #include "compiler/transforms/Hopper.h"
 
 namespace ts::xform {
@@ -114,6 +116,26 @@ bool pingPongApplies(const std::vector<Stmt>& stmts, int64_t threads, int64_t S)
     return top >= 2 && top == all && !blocked;
 }
 
+/// The in-flight schedule (header comment): a body of G >= 1 shared-A fragment gemms and
+/// nothing else, S >= 3, no ping-pong. TILESCOPE_HOPPER_INFLIGHT=0 turns it off (measurement
+/// switch: every gemm waited to completion before the stage is released).
+bool inflightApplies(const std::vector<Stmt>& stmts, int64_t S, bool pingPong) {
+    const char* e = std::getenv("TILESCOPE_HOPPER_INFLIGHT");
+    if ((e && *e == '0') || pingPong || S < 3 || stmts.empty()) return false;
+    std::set<const BufferNode*> accs;
+    for (auto& s : stmts) {
+        auto* g = as<TileOpNode>(s);
+        if (!g || g->op != TileOpKind::Gemm || !attrBool(g->attrs, "wgmma_fragment", false) || g->args.size() < 3) return false;
+        if (!g->isRegion(0) || g->region(0).buffer->scope != Scope::Shared || !g->isRegion(2)) return false;
+        accs.insert(g->region(2).buffer.get());
+    }
+    for (auto& s : stmts) {  // no gemm reads another's accumulator in the loop
+        auto* g = as<TileOpNode>(s);
+        if (accs.count(g->region(0).buffer.get()) || (g->isRegion(1) && accs.count(g->region(1).buffer.get()))) return false;
+    }
+    return true;
+}
+
 Stmt turn(const char* kind, Span sp) { return intrinsicStmt(intrin::kWarpgroupTurn, {std::make_shared<StrImmNode>(kind, sp)}, sp); }
 
 }  // namespace
@@ -170,6 +192,56 @@ Stmt injectTmaFragmentPipeline(const ForNode& n, const PrimFuncNode& f, int64_t 
         if (!isCopy) stmts.push_back(s);
     }
     const bool pingPong = pingPongApplies(stmts, threads, S);
+    if (inflightApplies(stmts, S, pingPong)) {
+        // In flight: the G gemms of iteration k are committed with wgmma wait_group G, which
+        // retires iteration k-1's; every thread then releases tile k-1's stage, and the elected
+        // thread refills a stage two iterations after its tile (lag 2, as the ping-pong below):
+        //   for k in [0, n-1): refill(k); wait full[k % S]; gemms(k, wait G); if k >= 1: arrive empty[(k-1) % S]
+        //   k = n-1 (peeled):             wait full; gemms(wait 0)       # the accumulators' readers follow
+        // The elected thread never waits for an arrival of its own iteration (no deadlock in the
+        // lockstep interpreters or without a producer warpgroup).
+        const int64_t G = int64_t(stmts.size());
+        const Expr stage = floormod(rel, intImm(S));
+        const Expr lag2 = sub(rel, intImm(2));
+        Stmt refill = seq({ifThen(binary(BinOp::Ge, rel, intImm(2)),
+                                  intrinsicStmt(intrin::kMbarrierWait,
+                                                {addr(empty, {floormod(lag2, intImm(S))}), floormod(floordiv(lag2, intImm(S)), intImm(2)), intImm(1)}, sp),
+                                  nullptr, sp),
+                           issue(add(k, intImm(S - 2)), floormod(lag2, intImm(S)))},
+                          sp);
+        auto gemms = [&](int64_t wait) {
+            std::vector<Stmt> out;
+            for (auto& s : stmts) {
+                Stmt r = markOperandsReady(restageTiles(s, local, stage));
+                auto* g = as<TileOpNode>(r);
+                Attrs a = g->attrs;
+                a["wgmma_wait"] = wait;
+                out.push_back(std::make_shared<TileOpNode>(g->op, g->args, a, g->span));
+            }
+            return out;
+        };
+        std::vector<Stmt> body{ifThen(logicalAnd(binary(BinOp::Ge, rel, intImm(1)), lt(add(rel, intImm(S - 2)), n.extent)), refill, nullptr, sp),
+                               intrinsicStmt(intrin::kMbarrierWait, {addr(full, {stage}), floormod(floordiv(rel, intImm(S)), intImm(2))}, sp)};
+        std::vector<Stmt> last = body;
+        for (auto& g : gemms(G)) body.push_back(g);
+        for (auto& g : gemms(0)) last.push_back(g);
+        body.push_back(ifThen(binary(BinOp::Ge, rel, intImm(1)),
+                              intrinsicStmt(intrin::kMbarrierArrive, {addr(empty, {floormod(sub(rel, intImm(1)), intImm(S))})}, sp), nullptr, sp));
+        Attrs la;
+        la["num_stages"] = S;
+        la["tma_pipeline"] = true;
+        la["ws_candidate"] = true;
+        la["wgmma_inflight"] = G;
+        const Expr lastK = sub(add(n.min, n.extent), intImm(1));
+        Stmt mainLoop = forLoop(k, n.min, sub(n.extent, intImm(1)), ForKind::Serial, seq(body, sp), la, sp);
+        Stmt peeled = substitute(seq(last, sp), std::unordered_map<const VarNode*, Expr>{{k.get(), lastK}});
+        Stmt loops = ifThen(binary(BinOp::Ge, n.extent, intImm(1)), seq({mainLoop, peeled}, sp), nullptr, sp);
+        return seq({std::make_shared<AllocNode>(full, nullptr, sp), std::make_shared<AllocNode>(empty, nullptr, sp),
+                    intrinsicStmt(intrin::kMbarrierInit, {addr(full, {intImm(0)}), intImm(S)}, sp),
+                    intrinsicStmt(intrin::kMbarrierInit, {addr(empty, {intImm(0)}), intImm(S), intImm(threads)}, sp),
+                    intrinsicStmt(intrin::kFenceProxyAsync, {}, sp), intrinsicStmt(intrin::kSyncThreads, {}, sp), prologue, loops},
+                   sp);
+    }
     // Refill lag L (header comment): at iteration k >= L-1, wait for tile k-L's stage (k >= L)
     // and load tile k+S-L into it.
     const int64_t L = pingPong ? 2 : 1;

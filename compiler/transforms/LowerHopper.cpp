@@ -65,8 +65,10 @@ Stmt lowerWgmmaFragment(Ctx& c, const TileOpNode& op) {
         const bool pass = attrBool(op.attrs, "warpgroup_pass", false);
         out.push_back(intrinsicStmt(intrin::kWgmmaSS,
                                     {regionBase(A), regionBase(B), addressOf(cf.regs, {intImm(0)}), intImm(M), intImm(N), intImm(K),
-                                     intImm(wg), boolImm(ta), boolImm(tb), intImm(pass ? 1 : 0)},
+                                     intImm(wg), boolImm(ta), boolImm(tb), intImm(pass ? 1 : attrInt(op.attrs, "wgmma_wait", 0))},
                                     op.span));
+        // attr wgmma_wait = G (InjectPipelineTmaFragment.cpp's in-flight schedule): the G gemms of
+        // an iteration stay in flight into the next; its peeled last iteration waits them all.
         if (pass) {
             out.push_back(intrinsicStmt(intrin::kWarpgroupTurn, {std::make_shared<StrImmNode>("pass", op.span)}, op.span));
             // (Not lowerWgmmaWait: that one is for the wgmma_c family; this accumulator has the
