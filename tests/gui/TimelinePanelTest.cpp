@@ -16,6 +16,7 @@
 #include "app/gui/SourceEditor.h"
 #include "app/gui/Theme.h"
 #include "app/gui/TimelinePanel.h"
+#include "app/gui/Workspaces.h"
 #include "tests/gui/GuiTestUtil.h"
 #include "tests/support/SourceDir.h"
 #include "visualizer/core/TimelineModel.h"

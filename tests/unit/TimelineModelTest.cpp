@@ -168,10 +168,12 @@ TEST(TimelineModel, ZoomPanFitAndHitTestInPixels) {
     EXPECT_DOUBLE_EQ(v.origin, 4.25);
     EXPECT_DOUBLE_EQ(v.xOf(8.5), 404);
     EXPECT_EQ(hitTest(m, v, 404, 42).item, 8);
-    // Pan 48 px right: the axis moves one unit left under the same pixel.
+    // Pan 48 px right (drag to the right): the content moves right, so the pixel that showed
+    // axis 8.5 (mma k0) now shows 7.5 (commit g1).
     v.panBy(48);
     EXPECT_DOUBLE_EQ(v.origin, 3.25);
-    EXPECT_EQ(hitTest(m, v, 404, 42).item, 9);
+    EXPECT_DOUBLE_EQ(v.axisAt(404), 7.5);
+    EXPECT_EQ(hitTest(m, v, 404, 42).item, 7);
     v.zoomAt(404, 1e9);
     EXPECT_DOUBLE_EQ(v.pxPerUnit, TimelineView::kMaxPxPerUnit);
     // Fit 508 px: 300 px for 15 units (0..14 and half a unit each side, 8 px margin): 20 px/unit.
