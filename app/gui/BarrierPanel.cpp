@@ -63,6 +63,8 @@ BarrierPanel::BarrierPanel(Session& session, QWidget* parent) : QWidget(parent),
     m_view->verticalHeader()->hide();
     m_view->horizontalHeader()->setStretchLastSection(true);
     m_view->setAlternatingRowColors(true);
+    m_view->verticalHeader()->setDefaultSectionSize(m_view->fontMetrics().height() + 6);
+    m_view->setWordWrap(false);
     m_diags = new QListWidget(this);
     m_diags->setWordWrap(true);
     auto* diagBox = new QWidget(this);
@@ -73,8 +75,10 @@ BarrierPanel::BarrierPanel(Session& session, QWidget* parent) : QWidget(parent),
     auto* split = new QSplitter(Qt::Vertical, this);
     split->addWidget(m_view);
     split->addWidget(diagBox);
-    split->setStretchFactor(0, 3);
+    split->setStretchFactor(0, 4);
     split->setStretchFactor(1, 1);
+    split->setSizes({400, 90});
+    m_diags->setMinimumHeight(m_diags->fontMetrics().height() * 2 + 8);
     auto* v = new QVBoxLayout(this);
     v->setContentsMargins(4, 4, 4, 4);
     v->addWidget(m_status);

@@ -22,6 +22,7 @@
 #include "app/gui/TimelinePanel.h"
 #include "app/gui/Workspaces.h"
 #include "visualizer/widgets/BankHeatmapWidget.h"
+#include "visualizer/widgets/TimelineWidget.h"
 
 namespace ts::gui {
 
@@ -51,6 +52,7 @@ void ScreenshotOptions::addTo(QCommandLineParser& p) {
     p.addOption(
         {"measured", "Load this tilec banks --measure --json file into the Banks panel.", "json"});
     p.addOption({"trace", "Load this tilec trace JSON into the Timeline panel.", "json"});
+    p.addOption({"axis-range", "Show this range of the Timeline panel's axis (FROM:TO).", "range"});
     p.addOption({"buffer",
                  "Show this buffer (e.g. C_local, an MFMA accumulator on hip:gfx90a) or hardware "
                  "layout (mma_c, mfma_c, ...) in the Layout panel.",
@@ -80,6 +82,7 @@ ScreenshotOptions ScreenshotOptions::from(const QCommandLineParser& p) {
     o.measured = p.value("measured");
     o.buffer = p.value("buffer");
     o.trace = p.value("trace");
+    o.axisRange = p.value("axis-range");
     return o;
 }
 
@@ -211,6 +214,11 @@ int runScreenshot(MainWindow& w, const ScreenshotOptions& o) {
                 return 1;
             }
         }
+    }
+    if (auto* tp = qobject_cast<TimelinePanel*>(w.panel("timeline")); tp && !o.axisRange.isEmpty()) {
+        settle(200);  // the dock has its final size
+        const QStringList r = o.axisRange.split(':');
+        if (r.size() == 2) tp->widget()->showRange(r[0].toDouble(), r[1].toDouble());
     }
     if (auto* bp = qobject_cast<BarrierPanel*>(w.panel("barriers")); bp && w.panelOnScreen("barriers")) {
         QElapsedTimer t;

@@ -25,13 +25,13 @@ QString legendHtml(bool dark) {
     using viz::TimelineCategory;
     QString html;
     for (auto c : {TimelineCategory::Copy, TimelineCategory::Wait, TimelineCategory::Mma, TimelineCategory::Release,
-                   TimelineCategory::Barrier, TimelineCategory::Commit, TimelineCategory::Compute, TimelineCategory::Measured}) {
+                   TimelineCategory::Barrier, TimelineCategory::Commit, TimelineCategory::Compute}) {
         const uint32_t rgb = viz::timelineColor(c, dark);
         html += QStringLiteral("<span style='background-color:#%1'>&nbsp;&nbsp;&nbsp;&nbsp;</span>&nbsp;%2&nbsp;&nbsp; ")
                     .arg(rgb, 6, 16, QLatin1Char('0'))
                     .arg(QString::fromLatin1(viz::timelineCategoryName(c)));
     }
-    return html + QObject::tr("<span style='color:%1'>▭ red frame: barrier-check error</span>")
+    return html + QObject::tr("<span style='color:%1'><b>red frame</b>: barrier-check error</span> &nbsp; (stage rows: light = bytes in flight, solid = tile resident)")
                       .arg(dark ? "#ff6b6b" : "#d01010");
 }
 }  // namespace
@@ -57,6 +57,9 @@ TimelinePanel::TimelinePanel(Session& session, QWidget* parent) : QWidget(parent
     m_clearButton = button(tr("Clear trace"), tr("Remove the measured rows"));
     m_clearButton->setEnabled(false);
     m_traceInfo = new QLabel(tr("Measured: none loaded"), this);
+    m_traceInfo->setWordWrap(true);
+    m_traceInfo->setSizePolicy(QSizePolicy::Ignored, QSizePolicy::Preferred);
+    m_status->setSizePolicy(QSizePolicy::Ignored, QSizePolicy::Preferred);
     m_warning = new QLabel(this);
     m_warning->setWordWrap(true);
     m_warning->setAutoFillBackground(true);
@@ -64,6 +67,8 @@ TimelinePanel::TimelinePanel(Session& session, QWidget* parent) : QWidget(parent
     m_warning->hide();
     m_legend = new QLabel(this);
     m_legend->setTextFormat(Qt::RichText);
+    m_legend->setWordWrap(true);
+    m_legend->setSizePolicy(QSizePolicy::Ignored, QSizePolicy::Preferred);
     m_widget = new viz::TimelineWidget(this);
 
     auto* top = new QHBoxLayout;
@@ -76,11 +81,11 @@ TimelinePanel::TimelinePanel(Session& session, QWidget* parent) : QWidget(parent
     traceRow->addWidget(m_loadButton);
     traceRow->addWidget(m_clearButton);
     traceRow->addWidget(m_traceInfo, 1);
-    traceRow->addWidget(m_legend);
     auto* v = new QVBoxLayout(this);
     v->setContentsMargins(4, 4, 4, 4);
     v->addLayout(top);
     v->addLayout(traceRow);
+    v->addWidget(m_legend);
     v->addWidget(m_warning);
     v->addWidget(m_widget, 1);
 

@@ -216,6 +216,10 @@ TEST(TimelineModel, MeasuredTraceMapsOntoThePlanAxis) {
     EXPECT_DOUBLE_EQ(row.items[1].start, 6);  // the issue instant at 3.0 us
     EXPECT_DOUBLE_EQ(row.items[1].end, 6);
     EXPECT_NE(row.items[0].tooltip.find("900 cycles"), std::string::npos) << row.items[0].tooltip;
+    EXPECT_EQ(row.items[0].category, TimelineCategory::Wait);  // coloured as the planned wait
+    EXPECT_EQ(row.items[0].tiny, "W0");
+    EXPECT_EQ(row.items[1].category, TimelineCategory::Copy);
+    EXPECT_EQ(row.items[1].tiny, "I1");
     // The instant is hit within 4 px: x = 200 + 6 * 24 = 344 on row 3 (y = 30 + 90 + 12).
     TimelineView v;
     EXPECT_EQ(hitTest(m, v, 347, 132).item, 1);

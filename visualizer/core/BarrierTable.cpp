@@ -23,7 +23,7 @@ std::string ratio(int64_t expected, int64_t delivered) { return std::to_string(e
 BarrierTable mbarrierTable(const analysis::PipelineTimeline& loop) {
     BarrierTable t;
     t.kind = "mbarrier";
-    t.columns = {"Barrier", "Phase", "Parity", "Tiles fed", "Waited in", "Arrivals exp / got", "Tx bytes exp / got", "Completed",
+    t.columns = {"Barrier", "Phase", "Parity", "Tiles fed", "Waited in", "Arrivals exp / got", "Tx bytes exp / got", "Completed (logical t)",
                  "Waits", "Status"};
     // Who fed and who waited for each (barrier, phase), from the events.
     struct Use {

@@ -90,6 +90,26 @@ std::string shortLabel(const analysis::TimelineEvent& e) {
     return "?";
 }
 
+std::string tinyLabel(const analysis::TimelineEvent& e) {
+    auto n = [](int64_t v) { return v >= 0 ? std::to_string(v) : std::string(); };
+    switch (e.kind) {
+        case TimelineEventKind::IssueCopy:
+        case TimelineEventKind::TmaLoad: return bufferLetter(e.buffer) + n(e.tile);
+        case TimelineEventKind::SyncCopy: return bufferLetter(e.buffer);
+        case TimelineEventKind::ExpectTx: return "E" + n(e.tile);
+        case TimelineEventKind::MbarWait: return "W" + n(e.stage);
+        case TimelineEventKind::WgmmaWait: return "G" + n(e.pending);
+        case TimelineEventKind::WaitGroup: return "W" + n(e.group);
+        case TimelineEventKind::Mma: return "M" + n(e.tile >= 0 ? e.tile : e.iteration);
+        case TimelineEventKind::Release: return "R" + n(e.stage);
+        case TimelineEventKind::MbarArrive: return "A" + n(e.stage);
+        case TimelineEventKind::Barrier: return "S";
+        case TimelineEventKind::Commit: return "C" + n(e.group);
+        case TimelineEventKind::Compute: return "";
+    }
+    return "";
+}
+
 std::string tooltipOf(const analysis::TimelineEvent& e, bool timed, const std::string& unit) {
     std::ostringstream t;
     t << e.label << "\n" << analysis::timelineEventKindName(e.kind) << " · " << analysis::timelinePhaseName(e.phase);
@@ -147,6 +167,7 @@ TimelineModel TimelineModel::fromPlan(const analysis::PipelineTimeline& loop) {
             it.start = double(x);
             it.end = double(x + 1);
             it.label = shortLabel(e);
+            it.tiny = tinyLabel(e);
             it.tooltip = tooltipOf(e, timed, m.m_unit);
             if (it.unreached) it.tooltip += "\nnot reached: the schedule deadlocks before this event";
             it.category = categoryOf(e.kind);
@@ -187,6 +208,7 @@ TimelineModel TimelineModel::fromPlan(const analysis::PipelineTimeline& loop) {
             it.stage = s;
             it.iteration = o.tile;
             it.label = "k" + std::to_string(o.tile);
+            it.tiny = std::to_string(o.tile);
             std::ostringstream t;
             t << "stage " << s << " holds tile k=" << o.tile << "\nissued at " << m.m_unit << " " << issue << ", landed (wait passed) at "
               << landed << ", released at " << (release >= 0 ? std::to_string(release) : std::string("never"))
@@ -244,7 +266,15 @@ std::vector<std::string> TimelineModel::addMeasured(const MeasuredTrace& trace, 
         row.kind = TimelineRowKind::Measured;
         for (const auto& s : w.spans) {
             TimelineItem it;
-            it.category = TimelineCategory::Measured;
+            // The plan's colours, so measured and planned events of a kind line up at a glance.
+            const auto starts = [&](const char* p) { return s.name.rfind(p, 0) == 0; };
+            it.category = starts("wait")      ? TimelineCategory::Wait
+                          : starts("wgmma")   ? TimelineCategory::Mma
+                          : starts("issue")   ? TimelineCategory::Copy
+                          : starts("release") ? TimelineCategory::Release
+                                              : TimelineCategory::Measured;
+            const std::string st = s.stage >= 0 ? std::to_string(s.stage) : "", k = s.iteration >= 0 ? std::to_string(s.iteration) : "";
+            it.tiny = starts("wait") ? "W" + st : starts("wgmma") ? "M" + k : starts("issue") ? "I" + st : starts("release") ? "R" : "";
             it.start = axis(s.startUs);
             it.end = axis(s.startUs + s.durUs);
             it.iteration = s.iteration;

@@ -22,7 +22,8 @@ namespace ts::viz {
 
 struct MeasuredTrace;
 
-/// Colour class of a bar (the widget maps it to a colour per theme: timelineColor).
+/// Colour class of a bar (the widget maps it to a colour per theme: timelineColor). Measured
+/// events take the class of the planned event they stamp (wait, wgmma, issue, release).
 enum class TimelineCategory { Copy, Wait, Mma, Release, Barrier, Commit, Compute, Occupancy, Measured };
 const char* timelineCategoryName(TimelineCategory c);
 /// 0xRRGGBB of `c` on a light or dark background (fills; text is drawn black or white by contrast).
@@ -31,7 +32,8 @@ uint32_t timelineColor(TimelineCategory c, bool dark);
 struct TimelineItem {
     double start = 0, end = 0;   ///< axis units; end == start: an instant (drawn as a tick)
     double mid = -1;             ///< occupancy: when the tile landed (in flight before, resident after); -1 none
-    std::string label;           ///< short text drawn in the bar when it fits ("mma k=3")
+    std::string label;           ///< short text drawn in the bar when it fits ("mma k3")
+    std::string tiny;            ///< shortest form for narrow bars ("M3"; "" none)
     std::string tooltip;         ///< several lines: what, when, where (hover)
     TimelineCategory category = TimelineCategory::Compute;
     int64_t iteration = -1, stage = -1;

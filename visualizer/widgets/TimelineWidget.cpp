@@ -7,6 +7,7 @@
 #include <QPainter>
 #include <QToolTip>
 #include <QWheelEvent>
+#include <algorithm>
 #include <cmath>
 
 namespace ts::viz {
@@ -28,6 +29,11 @@ TimelineWidget::TimelineWidget(QWidget* parent) : QWidget(parent) {
 void TimelineWidget::setModel(TimelineModel m, bool fit) {
     m_model = std::move(m);
     m_selected = m_hover = {};
+    // The names column fits the longest row name (within limits; longer ones are elided).
+    const QFontMetrics fm(font());
+    int names = 120;
+    for (const auto& r : m_model.rows()) names = std::max(names, fm.horizontalAdvance(QString::fromStdString(r.name)) + 18);
+    m_view.labelWidth = std::min(names, 360);
     setMinimumHeight(m_view.height(int(m_model.rows().size())));
     if (fit) {
         if (width() > m_view.labelWidth + 50) fitAll();
@@ -45,6 +51,16 @@ void TimelineWidget::fitAll() {
 
 void TimelineWidget::zoomBy(double factor) {
     m_view.zoomAt(m_view.labelWidth + (width() - m_view.labelWidth) / 2.0, factor);
+    update();
+    emit viewChanged();
+}
+
+void TimelineWidget::showRange(double from, double to) {
+    if (!(to > from)) return;
+    m_view.pxPerUnit = std::clamp(std::max(1, width() - m_view.labelWidth - 8) / (to - from), TimelineView::kMinPxPerUnit,
+                                  TimelineView::kMaxPxPerUnit);
+    m_view.origin = from;
+    m_fitPending = false;
     update();
     emit viewChanged();
 }
@@ -87,31 +103,39 @@ void TimelineWidget::paintEvent(QPaintEvent*) {
     const int nrows = int(m_model.rows().size());
     const double bottom = m_view.rowTop(nrows);
     p.setClipRect(QRect(lw, 0, W - lw, height()));
-    // Iteration bands: every other iteration shaded, its name in the header when it fits.
+    // Iteration bands: every other iteration shaded down the rows.
     QFont small = font();
     small.setPointSizeF(std::max(8.0, font().pointSizeF() - 0.5));
     p.setFont(small);
     const QFontMetrics fm(small);
     for (const auto& b : m_model.iterations()) {
         const double x0 = m_view.xOf(b.start), x1 = m_view.xOf(b.end);
-        if (x1 < lw || x0 > W) continue;
-        if (b.iteration % 2 == 0) p.fillRect(QRectF(x0, 0, x1 - x0, bottom), band);
-        const QString k = QStringLiteral("k=%1").arg(b.iteration);
-        if (x1 - x0 > fm.horizontalAdvance(k) + 4) {
-            p.setPen(text);
-            p.drawText(QRectF(x0, 15, x1 - x0, 14), Qt::AlignCenter, k);
-        }
+        if (x1 < lw || x0 > W || b.iteration % 2) continue;
+        p.fillRect(QRectF(x0, m_view.headerHeight / 2.0, x1 - x0, bottom - m_view.headerHeight / 2.0), band);
     }
-    // Axis ticks.
+    // Axis ticks: numbers in the header's upper half, grid lines down the rows.
     const double step = tickStep();
     const double first = std::ceil(m_view.axisAt(lw) / step) * step;
-    p.setPen(mid);
+    const int half = m_view.headerHeight / 2;
     for (double t = first; m_view.xOf(t) < W; t += step) {
         const double x = m_view.xOf(t);
         p.setPen(mid);
-        p.drawLine(QPointF(x, 12), QPointF(x, bottom));
+        p.drawLine(QPointF(x, 2), QPointF(x, bottom));
         p.setPen(text);
-        p.drawText(QPointF(x + 2, 11), QString::number(t, 'g', 6));
+        p.drawText(QRectF(x + 3, 0, 80, half), Qt::AlignLeft | Qt::AlignVCenter, QString::number(t, 'g', 6));
+    }
+    // Iteration names in the header's lower half, over the grid lines.
+    for (const auto& b : m_model.iterations()) {
+        const double x0 = m_view.xOf(b.start), x1 = m_view.xOf(b.end);
+        if (x1 < lw || x0 > W) continue;
+        const QRectF cell(x0, half, x1 - x0, m_view.headerHeight - half - 1);
+        p.fillRect(cell, b.iteration % 2 ? base : band);
+        QString k = QStringLiteral("k=%1").arg(b.iteration);
+        if (x1 - x0 <= fm.horizontalAdvance(k) + 4) k = QString::number(b.iteration);
+        if (x1 - x0 > fm.horizontalAdvance(k) + 2) {
+            p.setPen(text);
+            p.drawText(cell, Qt::AlignCenter, k);
+        }
     }
     // Bars.
     p.setFont(font());
@@ -158,8 +182,9 @@ void TimelineWidget::paintEvent(QPaintEvent*) {
                 p.setBrush(Qt::NoBrush);
                 p.drawRect(rc.adjusted(1, 1, -1, -1));
             }
-            const QString label = QString::fromStdString(it.label);
-            if (x1 - x0 > bfm.horizontalAdvance(label) + 6) {
+            QString label = QString::fromStdString(it.label);
+            if (x1 - x0 <= bfm.horizontalAdvance(label) + 6) label = QString::fromStdString(it.tiny);
+            if (!label.isEmpty() && x1 - x0 > bfm.horizontalAdvance(label) + 3) {
                 p.setPen(dark ? QColor(Qt::white) : QColor(Qt::black));
                 p.drawText(rc, Qt::AlignCenter, label);
             }

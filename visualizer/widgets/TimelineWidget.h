@@ -24,6 +24,8 @@ public:
     /// Zoom and pan that show the whole model.
     void fitAll();
     void zoomBy(double factor);
+    /// Zoom and pan that show the axis range [from, to] across the picture.
+    void showRange(double from, double to);
     TimelineHit selected() const { return m_selected; }
     void setSelected(TimelineHit h);
     /// Centre of item (row, item) in widget coordinates (tests click there).
