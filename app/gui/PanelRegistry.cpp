@@ -4,6 +4,7 @@
 #include <QMap>
 
 #include "app/gui/BankPanel.h"
+#include "app/gui/BarrierPanel.h"
 #include "app/gui/ComparePanel.h"
 #include "app/gui/DebuggerPanel.h"
 #include "app/gui/DiagnosticsPanel.h"
@@ -12,6 +13,7 @@
 #include "app/gui/ParamsPanel.h"
 #include "app/gui/PassExplorer.h"
 #include "app/gui/RunPanel.h"
+#include "app/gui/TimelinePanel.h"
 
 namespace ts::gui {
 
@@ -107,6 +109,19 @@ void registerBuiltinPanels() {
                    Qt::BottomDockWidgetArea,
                    "bottom",
                    [](Session& s) { return new DebuggerPanel(s); },
+                   {kWorkspaceDebug}});
+    // Issue 9: the static pipeline plan (and a measured trace) on one axis; its barriers.
+    registerPanel({"timeline",
+                   QObject::tr("Timeline"),
+                   Qt::BottomDockWidgetArea,
+                   "bottom",
+                   [](Session& s) { return new TimelinePanel(s); },
+                   {kWorkspaceInspect, kWorkspaceProfile}});
+    registerPanel({"barriers",
+                   QObject::tr("Barrier Schedule"),
+                   Qt::BottomDockWidgetArea,
+                   "bottom",
+                   [](Session& s) { return new BarrierPanel(s); },
                    {kWorkspaceDebug}});
     // Issue 12: stored tune/profile variants side by side (reads the results store on demand).
     registerPanel({"compare",

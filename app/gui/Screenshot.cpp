@@ -12,14 +12,17 @@
 #include <cstdio>
 
 #include "app/gui/BankPanel.h"
+#include "app/gui/BarrierPanel.h"
 #include "app/gui/LayoutPanel.h"
 #include "app/gui/MainWindow.h"
 #include "app/gui/PassExplorer.h"
 #include "app/gui/RunPanel.h"
 #include "app/gui/Session.h"
 #include "app/gui/SourceEditor.h"
+#include "app/gui/TimelinePanel.h"
 #include "app/gui/Workspaces.h"
 #include "visualizer/widgets/BankHeatmapWidget.h"
+#include "visualizer/widgets/TimelineWidget.h"
 
 namespace ts::gui {
 
@@ -48,6 +51,8 @@ void ScreenshotOptions::addTo(QCommandLineParser& p) {
         {"kernel", "Select this kernel of a multi-kernel file (Parameters panel).", "name"});
     p.addOption(
         {"measured", "Load this tilec banks --measure --json file into the Banks panel.", "json"});
+    p.addOption({"trace", "Load this tilec trace JSON into the Timeline panel.", "json"});
+    p.addOption({"axis-range", "Show this range of the Timeline panel's axis (FROM:TO).", "range"});
     p.addOption({"buffer",
                  "Show this buffer (e.g. C_local, an MFMA accumulator on hip:gfx90a) or hardware "
                  "layout (mma_c, mfma_c, ...) in the Layout panel.",
@@ -76,6 +81,8 @@ ScreenshotOptions ScreenshotOptions::from(const QCommandLineParser& p) {
     o.kernel = p.value("kernel");
     o.measured = p.value("measured");
     o.buffer = p.value("buffer");
+    o.trace = p.value("trace");
+    o.axisRange = p.value("axis-range");
     return o;
 }
 
@@ -194,6 +201,29 @@ int runScreenshot(MainWindow& w, const ScreenshotOptions& o) {
         t.start();
         while (bp->model()->rowCount() == 0 && t.elapsed() < 20000)
             QApplication::processEvents(QEventLoop::AllEvents, 50);
+    }
+    // The Timeline and Barrier panels compute off the UI thread: wait for their pictures.
+    if (auto* tp = qobject_cast<TimelinePanel*>(w.panel("timeline")); tp && w.panelOnScreen("timeline")) {
+        QElapsedTimer t;
+        t.start();
+        while ((tp->pending() || !tp->timeline()) && t.elapsed() < 30000) QApplication::processEvents(QEventLoop::AllEvents, 50);
+        if (!o.trace.isEmpty()) {
+            QString why;
+            if (!tp->loadTrace(o.trace, &why)) {
+                std::fprintf(stderr, "tilescope: %s\n", qPrintable(why));
+                return 1;
+            }
+        }
+    }
+    if (auto* tp = qobject_cast<TimelinePanel*>(w.panel("timeline")); tp && !o.axisRange.isEmpty()) {
+        settle(200);  // the dock has its final size
+        const QStringList r = o.axisRange.split(':');
+        if (r.size() == 2) tp->widget()->showRange(r[0].toDouble(), r[1].toDouble());
+    }
+    if (auto* bp = qobject_cast<BarrierPanel*>(w.panel("barriers")); bp && w.panelOnScreen("barriers")) {
+        QElapsedTimer t;
+        t.start();
+        while (bp->pending() && t.elapsed() < 30000) QApplication::processEvents(QEventLoop::AllEvents, 50);
     }
     settle(300);
     QWidget* target = &w;

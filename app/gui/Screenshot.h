@@ -28,6 +28,8 @@ struct ScreenshotOptions {
     QString target;     ///< codegen target ("cuda:sm_90a"); empty = the saved one
     QString kernel;     ///< kernel of a multi-kernel file to select (Session::setKernel)
     QString measured;   ///< tilec banks --measure --json file to show in the Banks panel
+    QString trace;      ///< tilec trace JSON to load into the Timeline panel
+    QString axisRange;  ///< "FROM:TO": the Timeline panel's axis range (default: all of it)
     QString buffer;     ///< Layout panel entry: a buffer name or a hardware spec ("mfma_c")
     bool enabled() const { return !out.isEmpty(); }
 
