@@ -122,6 +122,7 @@ private:
         Run& run = m_runs[r];
         int64_t q = b.completed() - 1;  // the phase of parity o.parity observed
         if (q < 0) {
+            m_earlyPasses.push_back({o.span, o.bar, o.parity, m_out.issues.size()});
             issue(o.span, o.bar,
                   "the wait on " + o.bar + " for parity " + std::to_string(o.parity) +
                       " passes before any phase of it has completed (the first phase has parity 0): it does not wait for "
@@ -249,6 +250,20 @@ private:
         }
     }
     void finish(bool stuck) {
+        // A wait that passes on a fresh barrier's preceding phase is the producer's "stages start
+        // free" idiom (PTX ISA §9.7.13.15.16: parity 1 names the phase before the first) when the
+        // barrier only counts arrivals; on a barrier that TMA bytes complete it skips a load.
+        for (auto& ep : m_earlyPasses) {
+            bool bytes = false;
+            for (auto& p : m_bars[ep.bar].phases) bytes |= p.txExpected > 0 || p.txDelivered > 0;
+            if (bytes || ep.issue >= m_out.issues.size()) continue;
+            auto& i = m_out.issues[ep.issue];
+            i.error = false;
+            i.message = "the wait on " + ep.bar + " for parity " + std::to_string(ep.parity) +
+                        " passes at once: no phase has completed, and parity 1 names the phase before the first, which "
+                        "counts as complete (the 'stages start free' idiom of a producer); if this wait guards data to "
+                        "be read, the parity is off by one";
+        }
         for (auto& key : m_order) {
             Mbar& b = m_bars[key];
             for (size_t q = 0; q < b.phases.size(); ++q) {
@@ -292,6 +307,13 @@ private:
     std::vector<std::string> m_order;
     std::set<std::string> m_uninitReported;
     std::vector<Delivery> m_deliveries;
+    struct EarlyPass {
+        Span span;
+        std::string bar;
+        int64_t parity;
+        size_t issue;  ///< index into m_out.issues
+    };
+    std::vector<EarlyPass> m_earlyPasses;
 };
 
 }  // namespace
