@@ -9,9 +9,19 @@
 // deadlock diagnostic). A barrier needs sm_90 (mbarrier.try_wait.parity): other targets get a
 // diagnostic from check-bounds (ThreadConditions.cpp).
 //
-// Not here (named diagnostics): T.mbarrier_expect_tx and T.tma_copy (transaction bytes come from
-// TMA copies issued by one role), and tile ops under a role (T.ws or `if tx < 128`): TileScope
-// lowers a tile op for the whole block (ThreadConditions.cpp).
+// T.tma_copy(src, dst, barrier=b) is TileLang's producer half of a TMA load: expect_tx of the
+// tile's bytes on b plus the bulk-tensor copy that delivers them, no arrival (the user arrives
+// and waits). TileScope performs it as the executing threads' copy of the tile (a T.copy lowered
+// for them, e.g. for a T.ws role) followed by fence.proxy.async, so that wgmma (async proxy) may
+// read the tile. Announced and delivered bytes cancel, so b's phases complete exactly when its
+// arrivals do, as in TileLang; the arrivals that the TileLang contract requires after the copy
+// (T.barrier_arrive by the copying threads, release) order the data before the waiters, who
+// acquire it. T.mbarrier_expect_tx(b, n) adds n transaction bytes per executing thread that
+// nothing in TileScope's language delivers: the interpreters report the wait that never
+// completes. Tile ops under a role (T.ws, `if tx < 128`) are lowered for the role's threads
+// (compiler/transforms/WarpRoles.h).
+#include <set>
+
 #include "compiler/frontend/ElaborateOpsImpl.h"
 #include "compiler/ir/Intrinsics.h"
 #include "compiler/ir/IntrinsicsUserBarriers.h"
@@ -139,6 +149,58 @@ void Elaborator::installBarriers() {
                           a.span));
         return Value::none();
     });
+    // T.tma_copy(src, dst, barrier=b): see the header comment. TMA needs sm_90 (check-bounds
+    // reports other targets through the function attr explicit_tma). Multicast over a cluster
+    // (cluster_mask) has no meaning in a one-block launch.
+    defineT("tma_copy", [](Elaborator& el, CallArgs& a) {
+        el.requireKernel(a.span, "T.tma_copy");
+        CallArgs copy;
+        copy.pos = a.pos, copy.posSpans = a.posSpans, copy.span = a.span, copy.callee = "T.tma_copy";
+        static const std::set<std::string> kIgnored{"leader_scope_threads", "eviction_policy", "annotations"};
+        for (size_t i = 0; i < a.kw.size(); ++i) {
+            const auto& [k, v] = a.kw[i];
+            const Span at = i < a.kwSpans.size() ? a.kwSpans[i] : a.span;
+            if (k == "barrier") {
+                if (!v.isNone()) barrierAddress(el, v, at, "T.tma_copy");
+            } else if (k == "cluster_mask") {
+                if (!v.isNone())
+                    throw CompileError(at, "T.tma_copy: TMA multicast (cluster_mask) needs a thread-block cluster, "
+                                           "which TileScope does not launch",
+                                       "drop cluster_mask: each block loads its own tile");
+            } else if (!kIgnored.count(k)) {
+                copy.kw.push_back(a.kw[i]);
+                copy.kwSpans.push_back(at);
+            }
+        }
+        elaborateCopy(el, copy);
+        el.emit(intrinsic(ir::intrin::kFenceProxyAsync, {}, a.span));
+        el.funcAttrs()["explicit_tma"] = int64_t(1);
+        return Value::none();
+    });
+    // T.mbarrier_expect_tx(b, bytes): every executing thread adds `bytes` to b's current phase.
+    defineT("mbarrier_expect_tx", [](Elaborator& el, CallArgs& a) {
+        auto b = a.bind({"mbarrier", "tx"}, 2);
+        el.requireKernel(a.span, "T.mbarrier_expect_tx");
+        ir::Expr addr = barrierAddress(el, b[0], b.spans[0], "T.mbarrier_expect_tx");
+        ir::Expr bytes = el.toExprLike(b[1], DType::Int32, b.spans[1], "T.mbarrier_expect_tx bytes");
+        if (!ir::isInt(bytes->dtype))
+            throw CompileError(b.spans[1], "T.mbarrier_expect_tx: the transaction byte count must be an integer");
+        el.emit(intrinsic(ir::intrin::kMbarrierExpectTxOnly, {addr, bytes}, a.span));
+        return Value::none();
+    });
+    // Register hints of TileLang's warp-specialization pass (it turns them into setmaxnreg in the
+    // producer / consumer branch it makes). TileScope keeps the block's register allocation:
+    // accepted and ignored, as T.no_set_max_nreg is.
+    for (const char* n : {"annotate_producer_reg_dealloc", "annotate_consumer_reg_alloc"}) {
+        std::string name = n;
+        defineT(n, [name](Elaborator& el, CallArgs& a) {
+            auto b = a.bind({"reg_count"}, 0);
+            el.requireKernel(a.span, "T." + name);
+            if (b.has(0) && !b[0].isIntLike())
+                throw CompileError(b.spans[0], "T." + name + ": the register count must be a compile-time int");
+            return Value::none();
+        });
+    }
     // `with T.ws(i, ...):` the statements run by warp group(s) i (threads 128*i .. 128*i+127):
     // an `if` on the thread index (Elaborate.cpp execWith).
     defineT("ws", [](Elaborator& el, CallArgs& a) {

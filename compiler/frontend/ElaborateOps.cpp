@@ -457,6 +457,8 @@ Value opAllocVar(Elaborator& el, CallArgs& a) {
 
 }  // namespace
 
+Value elaborateCopy(Elaborator& el, CallArgs& a) { return opCopy(el, a); }
+
 void Elaborator::defineT(const std::string& n, std::function<Value(Elaborator&, CallArgs&)> fn) {
     std::string q = "T." + n;
     module("tilelang.language")->set(n, Value::builtin(q, [fn, q](Interp& in, CallArgs& a) {

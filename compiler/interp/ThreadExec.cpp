@@ -161,7 +161,13 @@ void ThreadMachine::execT(const StmtNode* s, const ThreadList& act) {
         case StmtKind::Kernel:
             fail(s->span, "T.Kernel nested inside another T.Kernel");
         case StmtKind::TileOp:
-            if (m_tileLevel && tileOpPerThread(static_cast<const TileOpNode*>(s), act)) break;
+            if (m_tileLevel) {
+                // A one-element atomic by a scalar is per-thread work (every thread issues it).
+                auto* t = static_cast<const TileOpNode*>(s);
+                const bool scalarAtomic = t->op == TileOpKind::Atomic && !t->isRegion(1);
+                if (!scalarAtomic && tileOpCollective(t, act)) break;
+                if (tileOpPerThread(t, act)) break;
+            }
             if (m_tileLevel)
                 fail(s->span,
                      std::string("T.") + ir::tileOpName(static_cast<const TileOpNode*>(s)->op) +
