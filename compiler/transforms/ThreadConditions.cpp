@@ -33,6 +33,7 @@ void refuseUnder(const Stmt& s, const IfNode* guard, PassContext& ctx, const Rol
         case StmtKind::For: {
             auto* f = static_cast<const ForNode*>(s.get());
             if (guard && f->forKind == ForKind::Parallel && !roles.count(f)) return refuse("a T.Parallel loop");
+            if (roles.count(f)) return;  // a nest of a warp role: its inner loops go with it
             return refuseUnder(f->body, guard, ctx, roles);
         }
         case StmtKind::If: {
