@@ -201,6 +201,43 @@ void Elaborator::installBarriers() {
             return Value::none();
         });
     }
+    // T.wgmma_gemm(A, B, C, ...): TileLang's wgmma without the implicit wait (the user waits
+    // with T.wait_wgmma). TileScope issues it as T.gemm, whose lowering waits for its result
+    // (wgmma on sm_90a where the operands qualify, else mma.sync), so T.wait_wgmma(n) has
+    // nothing left to wait for.
+    defineT("wgmma_gemm", [](Elaborator& el, CallArgs& a) {
+        CallArgs g;
+        g.pos = a.pos, g.posSpans = a.posSpans, g.span = a.span, g.callee = "T.wgmma_gemm";
+        for (size_t i = 0; i < a.kw.size(); ++i)
+            if (a.kw[i].first != "annotations") {
+                g.kw.push_back(a.kw[i]);
+                g.kwSpans.push_back(i < a.kwSpans.size() ? a.kwSpans[i] : a.span);
+            }
+        return elaborateGemm(el, g);
+    });
+    defineT("wait_wgmma", [](Elaborator& el, CallArgs& a) {
+        auto b = a.bind({"id"}, 1);
+        el.requireKernel(a.span, "T.wait_wgmma");
+        if (!b[0].isIntLike() || b[0].asInt() < 0)
+            throw CompileError(b.spans[0], "T.wait_wgmma: the number of wgmma groups left pending must be a compile-time int >= 0");
+        return Value::none();
+    });
+    // T.ptx_commit_group() / T.ptx_wait_group(n): cp.async.commit_group / wait_group n of the
+    // executing thread (no-ops around synchronous stores; they order TileScope's own cp.async).
+    defineT("ptx_commit_group", [](Elaborator& el, CallArgs& a) {
+        a.bind({}, 0);
+        el.requireKernel(a.span, "T.ptx_commit_group");
+        el.emit(intrinsic(ir::intrin::kCpAsyncCommit, {}, a.span));
+        return Value::none();
+    });
+    defineT("ptx_wait_group", [](Elaborator& el, CallArgs& a) {
+        auto b = a.bind({"num"}, 1);
+        el.requireKernel(a.span, "T.ptx_wait_group");
+        if (!b[0].isIntLike() || b[0].asInt() < 0 || b[0].asInt() > 7)
+            throw CompileError(b.spans[0], "T.ptx_wait_group: the number of cp.async groups left pending must be a compile-time int in [0, 7] (cp.async.wait_group's immediate), got " + repr(b[0]));
+        el.emit(intrinsic(ir::intrin::kCpAsyncWait, {ir::intImm(b[0].asInt(), a.span)}, a.span));
+        return Value::none();
+    });
     // `with T.ws(i, ...):` the statements run by warp group(s) i (threads 128*i .. 128*i+127):
     // an `if` on the thread index (Elaborate.cpp execWith).
     defineT("ws", [](Elaborator& el, CallArgs& a) {

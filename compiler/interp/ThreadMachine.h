@@ -92,8 +92,8 @@ public:
     /// Tile-level IR only (m_tileLevel): runs the tile ops that have a per-thread meaning (a
     /// scalar atomic, T.fill/T.clear) for `act`; false for the others (ThreadTileLevel.cpp).
     bool tileOpPerThread(const ir::TileOpNode* n, const ThreadList& act);
-    /// Tile-level IR of a kernel with hand-written mbarriers (or T.tma_copy): a tile op reached by
-    /// the block or a warp role runs once for them; false otherwise (ThreadTileLevel.cpp).
+    /// Tile-level IR: a tile op reached by the block or a warp role (whole warps, contiguous) runs
+    /// once for them; false otherwise (ThreadTileLevel.cpp).
     bool tileOpCollective(const ir::TileOpNode* n, const ThreadList& act);
     void barrier(const ir::StmtNode* at, const ThreadList& act, const char* what);
     /// T.sync_threads(id[, count]) / T.named_barrier_arrive(id, count): bar.sync / bar.arrive.

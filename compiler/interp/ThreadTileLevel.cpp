@@ -10,7 +10,7 @@
 //   must reach it. Of a local (or fragment: whole per thread here) region: each active thread
 //   fills its own copy.
 // - any other tile op reached by the whole block or by a warp role (a contiguous range of whole
-//   warps: T.ws, `if tx < 128`) of a kernel with hand-written mbarriers: it runs once with its
+//   warps: T.ws, `if tx < 128`): it runs once with its
 //   tile-level meaning (Machine::execTileOp) on the first active thread's copy of the per-thread
 //   buffers it names, and the other active threads' copies of those buffers take the result
 //   (every thread of a role runs the same tile-level statements, so their copies agree), as the
@@ -92,7 +92,6 @@ bool ThreadMachine::tileOpPerThread(const TileOpNode* n, const ThreadList& act) 
 }
 
 bool ThreadMachine::tileOpCollective(const TileOpNode* n, const ThreadList& act) {
-    if (!attrInt(m_func->attrs, "explicit_mbarriers", 0) && !attrInt(m_func->attrs, "explicit_tma", 0)) return false;
     const int32_t first = act.front(), count = static_cast<int32_t>(act.size());
     if (first % 32 || count % 32 || act.back() != first + count - 1) return false;
     // Per-thread buffers named by the op's regions, seen as the first active thread's copy.
