@@ -177,7 +177,7 @@ struct GemmTiling {
 /// As: [M][K] row-major if !TA, else [K][M]; Bs: [K][N] if !TB, else [N][K]; each swizzled with
 /// swizzle<rowBytes, SWZ> (rowBytes = inner extent * sizeof(T)) relative to its own base, which
 /// must be 128-byte aligned. T = ts::half or ts::bfloat16. WM*WN warps, threadIdx.x linear; warp
-/// w = threadIdx.x/32 owns warp tile (wi, wj) = (w/WN, w%WN) of (M/WM) x (N/WN): kMI = (M/WM)/16
+/// w = (threadIdx.x/32) % (WM*WN) (a T.ws warp role of WM*WN warps from a multiple of them) owns warp tile (wi, wj) = (w/WN, w%WN) of (M/WM) x (N/WN): kMI = (M/WM)/16
 /// by kNI = (N/WN)/8 mma atoms; kKI = K/16 k-steps.
 /// Accumulator contract (codegen, interpreter and layout views use the same): acc has kAcc =
 /// kMI*kNI*4 floats per thread; acc[(mi*kNI + ni)*4 + e] is C row wi*(M/WM) + mi*16 + lane/4 +
@@ -210,7 +210,7 @@ struct GemmSS : GemmTiling<M, N, K, WM, WN, TA, TB, SWZ_A, SWZ_B, int(sizeof(T))
     }
     /// The A half of load: kMI ldmatrix.x4.
     static __device__ __forceinline__ void loadA(const T* As, int kk, unsigned (&fa)[kMI][4]) {
-        const int lane = int(threadIdx.x) & 31, warp = int(threadIdx.x) >> 5;
+        const int lane = int(threadIdx.x) & 31, warp = (int(threadIdx.x) >> 5) % (WM * WN);
         const int m0 = (warp / WN) * kWTM;
         const unsigned aBase = smem_u32addr(As);
         const int k = kk * 16;
@@ -248,7 +248,7 @@ struct GemmSS : GemmTiling<M, N, K, WM, WN, TA, TB, SWZ_A, SWZ_B, int(sizeof(T))
     }
     /// The B half of load: ceil(kNI/2) ldmatrix (gemm_rs uses it alone).
     static __device__ __forceinline__ void loadB(const T* Bs, int kk, unsigned (&fb)[kNI][2]) {
-        const int lane = int(threadIdx.x) & 31, warp = int(threadIdx.x) >> 5;
+        const int lane = int(threadIdx.x) & 31, warp = (int(threadIdx.x) >> 5) % (WM * WN);
         const int n0 = (warp % WN) * kWTN;
         const unsigned bBase = smem_u32addr(Bs);
         const int k = kk * 16;

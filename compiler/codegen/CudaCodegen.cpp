@@ -104,7 +104,8 @@ public:
                 any |= c->op == intrin::kTmaLoad || c->op == intrin::kWgmmaSS || c->op == intrin::kWgmmaWait ||
                        c->op == intrin::kWgmmaRS || c->op == intrin::kFenceProxyAsync || c->op == intrin::kWarpgroupTurn ||
                        c->op == intrin::kMbarrierInit || c->op == intrin::kMbarrierArrive ||
-                       c->op == intrin::kMbarrierWait || c->op == intrin::kMbarrierExpectTx || c->op == intrin::kSetMaxNreg;
+                       c->op == intrin::kMbarrierWait || c->op == intrin::kMbarrierExpectTx || c->op == intrin::kSetMaxNreg ||
+                       c->op == intrin::kMbarrierExpectTxOnly;
         });
         return any;
     }
@@ -582,6 +583,8 @@ private:
         if (op == intrin::kMbarrierExpectTx)
             return elected + "ts::mbarrier_arrive_expect_tx(" + addr(c.args.at(0)) + ", " + expr(c.args.at(1)) + ")";
         if (op == intrin::kMbarrierArrive) return "ts::mbarrier_arrive(" + addr(c.args.at(0)) + ")";
+        if (op == intrin::kMbarrierExpectTxOnly)  // every executing thread (T.mbarrier_expect_tx)
+            return "ts::mbarrier_expect_tx(" + addr(c.args.at(0)) + ", " + expr(c.args.at(1)) + ")";
         if (op == intrin::kMbarrierWait)  // bar, parity[, elected]
             return (c.args.size() > 2 && constInt(c.args[2]).value_or(0) ? elected : std::string()) +
                    "ts::mbarrier_wait(" + addr(c.args.at(0)) + ", " + expr(c.args.at(1)) + ")";
@@ -598,8 +601,11 @@ private:
             auto* la = as<LoadNode>(as<CallNode>(c.args[0])->args[0]);
             std::string tmpl;
             for (size_t i = 3; i < 10; ++i) tmpl += (i > 3 ? ", " : "") + expr(c.args[i]);
+            // A warp role's gemm (lower-tile-ops) adds its first thread and thread count: the
+            // device code finds its warpgroup relative to that first thread.
+            const std::string first = c.args.size() > 10 && constInt(c.args[10]).value_or(0) ? ", " + expr(c.args[10]) : std::string();
             return "ts::wgmma_gemm_ss<" + tmpl + ", " + std::string(cudaTypeName(la->buffer->dtype)) + ">(" + addr(c.args[0]) + ", " +
-                   addr(c.args[1]) + ", " + addr(c.args[2]) + ")";
+                   addr(c.args[1]) + ", " + addr(c.args[2]) + first + ")";
         }
         if (op == intrin::kWgmmaRS) {  // A regs, B, C, M, N, K, warpgroups, tb
             auto* lb = as<LoadNode>(as<CallNode>(c.args[1])->args[0]);

@@ -9,9 +9,19 @@
 // deadlock diagnostic). A barrier needs sm_90 (mbarrier.try_wait.parity): other targets get a
 // diagnostic from check-bounds (ThreadConditions.cpp).
 //
-// Not here (named diagnostics): T.mbarrier_expect_tx and T.tma_copy (transaction bytes come from
-// TMA copies issued by one role), and tile ops under a role (T.ws or `if tx < 128`): TileScope
-// lowers a tile op for the whole block (ThreadConditions.cpp).
+// T.tma_copy(src, dst, barrier=b) is TileLang's producer half of a TMA load: expect_tx of the
+// tile's bytes on b plus the bulk-tensor copy that delivers them, no arrival (the user arrives
+// and waits). TileScope performs it as the executing threads' copy of the tile (a T.copy lowered
+// for them, e.g. for a T.ws role) followed by fence.proxy.async, so that wgmma (async proxy) may
+// read the tile. Announced and delivered bytes cancel, so b's phases complete exactly when its
+// arrivals do, as in TileLang; the arrivals that the TileLang contract requires after the copy
+// (T.barrier_arrive by the copying threads, release) order the data before the waiters, who
+// acquire it. T.mbarrier_expect_tx(b, n) adds n transaction bytes per executing thread that
+// nothing in TileScope's language delivers: the interpreters report the wait that never
+// completes. Tile ops under a role (T.ws, `if tx < 128`) are lowered for the role's threads
+// (compiler/transforms/WarpRoles.h).
+#include <set>
+
 #include "compiler/frontend/ElaborateOpsImpl.h"
 #include "compiler/ir/Intrinsics.h"
 #include "compiler/ir/IntrinsicsUserBarriers.h"
@@ -137,6 +147,95 @@ void Elaborator::installBarriers() {
         el.emit(intrinsic(ir::intrin::kSetMaxNreg,
                           {ir::intImm(b[0].asInt(), a.span), ir::intImm(b[1].asInt(), a.span)},
                           a.span));
+        return Value::none();
+    });
+    // T.tma_copy(src, dst, barrier=b): see the header comment. TMA needs sm_90 (check-bounds
+    // reports other targets through the function attr explicit_tma). Multicast over a cluster
+    // (cluster_mask) has no meaning in a one-block launch.
+    defineT("tma_copy", [](Elaborator& el, CallArgs& a) {
+        el.requireKernel(a.span, "T.tma_copy");
+        CallArgs copy;
+        copy.pos = a.pos, copy.posSpans = a.posSpans, copy.span = a.span, copy.callee = "T.tma_copy";
+        static const std::set<std::string> kIgnored{"leader_scope_threads", "eviction_policy", "annotations"};
+        for (size_t i = 0; i < a.kw.size(); ++i) {
+            const auto& [k, v] = a.kw[i];
+            const Span at = i < a.kwSpans.size() ? a.kwSpans[i] : a.span;
+            if (k == "barrier") {
+                if (!v.isNone()) barrierAddress(el, v, at, "T.tma_copy");
+            } else if (k == "cluster_mask") {
+                if (!v.isNone())
+                    throw CompileError(at, "T.tma_copy: TMA multicast (cluster_mask) needs a thread-block cluster, "
+                                           "which TileScope does not launch",
+                                       "drop cluster_mask: each block loads its own tile");
+            } else if (!kIgnored.count(k)) {
+                copy.kw.push_back(a.kw[i]);
+                copy.kwSpans.push_back(at);
+            }
+        }
+        elaborateCopy(el, copy);
+        el.emit(intrinsic(ir::intrin::kFenceProxyAsync, {}, a.span));
+        el.funcAttrs()["explicit_tma"] = int64_t(1);
+        return Value::none();
+    });
+    // T.mbarrier_expect_tx(b, bytes): every executing thread adds `bytes` to b's current phase.
+    defineT("mbarrier_expect_tx", [](Elaborator& el, CallArgs& a) {
+        auto b = a.bind({"mbarrier", "tx"}, 2);
+        el.requireKernel(a.span, "T.mbarrier_expect_tx");
+        ir::Expr addr = barrierAddress(el, b[0], b.spans[0], "T.mbarrier_expect_tx");
+        ir::Expr bytes = el.toExprLike(b[1], DType::Int32, b.spans[1], "T.mbarrier_expect_tx bytes");
+        if (!ir::isInt(bytes->dtype))
+            throw CompileError(b.spans[1], "T.mbarrier_expect_tx: the transaction byte count must be an integer");
+        el.emit(intrinsic(ir::intrin::kMbarrierExpectTxOnly, {addr, bytes}, a.span));
+        return Value::none();
+    });
+    // Register hints of TileLang's warp-specialization pass (it turns them into setmaxnreg in the
+    // producer / consumer branch it makes). TileScope keeps the block's register allocation:
+    // accepted and ignored, as T.no_set_max_nreg is.
+    for (const char* n : {"annotate_producer_reg_dealloc", "annotate_consumer_reg_alloc"}) {
+        std::string name = n;
+        defineT(n, [name](Elaborator& el, CallArgs& a) {
+            auto b = a.bind({"reg_count"}, 0);
+            el.requireKernel(a.span, "T." + name);
+            if (b.has(0) && !b[0].isIntLike())
+                throw CompileError(b.spans[0], "T." + name + ": the register count must be a compile-time int");
+            return Value::none();
+        });
+    }
+    // T.wgmma_gemm(A, B, C, ...): TileLang's wgmma without the implicit wait (the user waits
+    // with T.wait_wgmma). TileScope issues it as T.gemm, whose lowering waits for its result
+    // (wgmma on sm_90a where the operands qualify, else mma.sync), so T.wait_wgmma(n) has
+    // nothing left to wait for.
+    defineT("wgmma_gemm", [](Elaborator& el, CallArgs& a) {
+        CallArgs g;
+        g.pos = a.pos, g.posSpans = a.posSpans, g.span = a.span, g.callee = "T.wgmma_gemm";
+        for (size_t i = 0; i < a.kw.size(); ++i)
+            if (a.kw[i].first != "annotations") {
+                g.kw.push_back(a.kw[i]);
+                g.kwSpans.push_back(i < a.kwSpans.size() ? a.kwSpans[i] : a.span);
+            }
+        return elaborateGemm(el, g);
+    });
+    defineT("wait_wgmma", [](Elaborator& el, CallArgs& a) {
+        auto b = a.bind({"id"}, 1);
+        el.requireKernel(a.span, "T.wait_wgmma");
+        if (!b[0].isIntLike() || b[0].asInt() < 0)
+            throw CompileError(b.spans[0], "T.wait_wgmma: the number of wgmma groups left pending must be a compile-time int >= 0");
+        return Value::none();
+    });
+    // T.ptx_commit_group() / T.ptx_wait_group(n): cp.async.commit_group / wait_group n of the
+    // executing thread (no-ops around synchronous stores; they order TileScope's own cp.async).
+    defineT("ptx_commit_group", [](Elaborator& el, CallArgs& a) {
+        a.bind({}, 0);
+        el.requireKernel(a.span, "T.ptx_commit_group");
+        el.emit(intrinsic(ir::intrin::kCpAsyncCommit, {}, a.span));
+        return Value::none();
+    });
+    defineT("ptx_wait_group", [](Elaborator& el, CallArgs& a) {
+        auto b = a.bind({"num"}, 1);
+        el.requireKernel(a.span, "T.ptx_wait_group");
+        if (!b[0].isIntLike() || b[0].asInt() < 0 || b[0].asInt() > 7)
+            throw CompileError(b.spans[0], "T.ptx_wait_group: the number of cp.async groups left pending must be a compile-time int in [0, 7] (cp.async.wait_group's immediate), got " + repr(b[0]));
+        el.emit(intrinsic(ir::intrin::kCpAsyncWait, {ir::intImm(b[0].asInt(), a.span)}, a.span));
         return Value::none();
     });
     // `with T.ws(i, ...):` the statements run by warp group(s) i (threads 128*i .. 128*i+127):

@@ -298,11 +298,7 @@ void Elaborator::installMath() {
         std::string n(e.name);
         if (T->find(n)) continue;
         std::string hint =
-            n == "tma_copy" || n == "mbarrier_expect_tx"
-                ? "hand-written TMA transfers are not implemented (T.alloc_barrier, T.ws and the "
-                  "barrier arrive/wait calls are); T.copy in a T.Pipelined loop gets TMA + "
-                  "mbarriers from the compiler on sm_90a"
-            : n.rfind("rng_", 0) == 0
+            n.rfind("rng_", 0) == 0
                 ? "device random numbers (curand's Philox) are not implemented; pass the random "
                   "values in a tensor"
             : n == "import_source"

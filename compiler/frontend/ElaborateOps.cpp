@@ -457,6 +457,9 @@ Value opAllocVar(Elaborator& el, CallArgs& a) {
 
 }  // namespace
 
+Value elaborateCopy(Elaborator& el, CallArgs& a) { return opCopy(el, a); }
+Value elaborateGemm(Elaborator& el, CallArgs& a) { return opGemm(el, a); }
+
 void Elaborator::defineT(const std::string& n, std::function<Value(Elaborator&, CallArgs&)> fn) {
     std::string q = "T." + n;
     module("tilelang.language")->set(n, Value::builtin(q, [fn, q](Interp& in, CallArgs& a) {
@@ -503,7 +506,10 @@ void Elaborator::installVocabulary() {
         return Value::ext(k);
     });
     def("Parallel", [](Elaborator& el, CallArgs& a) {
-        onlyKeywords(a, {"coalesced_width", "loop_layout"});
+        // prefer_async / annotations (TileLang: issue the nest's global -> shared stores as
+        // cp.async) are hints: TileScope stores synchronously, which completes no later than
+        // the user's T.ptx_commit_group / T.ptx_wait_group expect.
+        onlyKeywords(a, {"coalesced_width", "loop_layout", "prefer_async", "annotations"});
         if (a.pos.empty()) throw CompileError(a.span, "T.Parallel needs at least one extent");
         auto spec = std::make_shared<LoopSpec>();
         spec->kind = ir::ForKind::Parallel;

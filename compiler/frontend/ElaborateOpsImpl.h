@@ -24,5 +24,9 @@ void onlyKeywords(const CallArgs& a, std::initializer_list<const char*> allowed)
 /// A compile-time bool / int argument of a bound call, with a default.
 bool boolArg(Interp& in, const CallArgs::Bound& b, size_t i, bool dflt);
 int64_t intArg(const CallArgs::Bound& b, size_t i, int64_t dflt, const std::string& what);
+/// T.copy(src, dst, ...) as written (ElaborateOps.cpp); T.tma_copy elaborates through it.
+Value elaborateCopy(Elaborator& el, CallArgs& a);
+/// T.gemm(A, B, C, ...) as written (ElaborateOps.cpp); T.wgmma_gemm elaborates through it.
+Value elaborateGemm(Elaborator& el, CallArgs& a);
 
 }  // namespace ts::fe::elab

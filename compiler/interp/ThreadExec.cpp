@@ -161,7 +161,15 @@ void ThreadMachine::execT(const StmtNode* s, const ThreadList& act) {
         case StmtKind::Kernel:
             fail(s->span, "T.Kernel nested inside another T.Kernel");
         case StmtKind::TileOp:
-            if (m_tileLevel && tileOpPerThread(static_cast<const TileOpNode*>(s), act)) break;
+            if (m_tileLevel) {
+                // A one-element atomic by a scalar is per-thread work (every thread issues it).
+                // T.fill by the whole block keeps its per-thread element split (race checks);
+                // other tile ops run once for the block or warp role that reaches them.
+                auto* t = static_cast<const TileOpNode*>(s);
+                const bool roleFill = t->op == TileOpKind::Fill && static_cast<int32_t>(act.size()) != m_threads;
+                if (!roleFill && tileOpPerThread(t, act)) break;
+                if (tileOpCollective(t, act)) break;
+            }
             if (m_tileLevel)
                 fail(s->span,
                      std::string("T.") + ir::tileOpName(static_cast<const TileOpNode*>(s)->op) +

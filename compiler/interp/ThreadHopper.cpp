@@ -13,6 +13,7 @@
 #include "compiler/interp/MmaModel.h"
 #include "compiler/interp/ThreadMachine.h"
 #include "compiler/ir/Intrinsics.h"
+#include "compiler/ir/IntrinsicsUserBarriers.h"
 
 namespace ts::interp::detail {
 using namespace ts::ir;
@@ -22,14 +23,14 @@ namespace {
 /// registers at `acc` (register r of thread t holds C[acc[t * kAcc + r]]); shared by wgmma ss
 /// and rs, which differ only in where A comes from.
 void accumulateWgmma(const Address& C, const std::vector<std::pair<int32_t, int32_t>>& acc,
-                     int32_t threads, int64_t K, int64_t N, const std::vector<double>& tileA,
+                     int32_t base, int32_t threads, int64_t K, int64_t N, const std::vector<double>& tileA,
                      const std::vector<double>& tileB, std::vector<double>& tileBt) {
     const int64_t kAcc = static_cast<int64_t>(acc.size()) / threads;
     tileBt.resize(tileB.size());
     for (int64_t k = 0; k < K; ++k)
         for (int64_t j = 0; j < N; ++j) tileBt[j * K + k] = tileB[k * N + j];
     for (int32_t t = 0; t < threads; ++t) {
-        double* regs = C.buf->data + int64_t(t) * C.buf->threadStride + C.off;
+        double* regs = C.buf->data + int64_t(base + t) * C.buf->threadStride + C.off;
         for (int64_t r = 0; r < kAcc; ++r) {
             auto [i, j] = acc[t * kAcc + r];
             regs[r] = mmaAccumulate(regs[r], tileA.data() + i * K, 1, tileBt.data() + j * K, 1, K, 16, C.buf->dtype);
@@ -81,6 +82,23 @@ std::vector<MbarrierInfo> ThreadMachine::mbarrierInfos() const {
     return out;
 }
 
+std::pair<int32_t, int32_t> ThreadMachine::gemmThreads(const CallNode* c, size_t nargs, const ThreadList& act, const char* name) {
+    // A warp role's gemm (lower-tile-ops, WarpRoles.h) carries its first thread and thread count
+    // after the usual arguments; otherwise the consumer threads from thread 0 issue it.
+    int32_t base = 0, threads = consumerThreads();
+    if (c->args.size() == nargs + 2) {
+        setThread(act[0]);
+        base = static_cast<int32_t>(evalI(c->args[nargs].get()));
+        threads = static_cast<int32_t>(evalI(c->args[nargs + 1].get()));
+        m_cur = -1;
+    }
+    if (static_cast<int32_t>(act.size()) != threads || act.front() != base)
+        fail(c->span, std::string(name) + " executed by " + std::to_string(act.size()) + " threads from thread " +
+                          std::to_string(act.front()) + ", not by its " + std::to_string(threads) + " threads from thread " +
+                          std::to_string(base) + " (every warpgroup must issue its wgmma)");
+    return {base, threads};
+}
+
 int32_t ThreadMachine::consumerThreads() const {
     // A warp-specialized kernel (compiler/transforms/WarpSpecialize.cpp) runs its wgmma and
     // releases its stages on the first ws_consumer_threads threads; the rest is the producer.
@@ -111,6 +129,14 @@ void ThreadMachine::mbarrierOp(const CallNode* c, const ThreadList& act) {
         return;
     }
     MbarrierState& b = mbarrierAt(a, c->span);
+    if (c->op == intrin::kMbarrierExpectTxOnly) {  // T.mbarrier_expect_tx: bytes of every executing thread, no arrival
+        if (v < 0 || v > (1 << 20) - 1)
+            fail(c->span, "T.mbarrier_expect_tx: " + std::to_string(v) + " transaction bytes (mbarrier's tx-count is in [0, 2^20 - 1])");
+        b.txPending += v * static_cast<int64_t>(act.size());
+        b.txExpected += v * static_cast<int64_t>(act.size());
+        b.arriveAt = c->span;
+        return;
+    }
     if (arrive || c->op == intrin::kMbarrierExpectTx) {  // every thread's arrival / elected arrival + bytes
         const int64_t n = arrive ? static_cast<int64_t>(act.size()) : 1;
         if (b.arrivalsLeft < n)
@@ -226,11 +252,10 @@ void ThreadMachine::tmaLoad(const CallNode* c, const ThreadList& act) {
 
 // tl.wgmma_ss(A, B, C, M, N, K, warpgroups, ta, tb)
 void ThreadMachine::wgmmaSS(const CallNode* c, const ThreadList& act) {
-    if (c->args.size() != 10)
+    if (c->args.size() != 10 && c->args.size() != 12)
         fail(c->span, "tl.wgmma_ss takes 10 arguments (A, B, C, M, N, K, warpgroups, transA, transB, wait)");
-    if (static_cast<int32_t>(act.size()) != consumerThreads())
-        fail(c->span, "tl.wgmma_ss executed by only " + std::to_string(act.size()) + " of " + std::to_string(consumerThreads()) +
-                          " threads (every warpgroup must issue its wgmma)");
+    const auto bt = gemmThreads(c, 10, act, "tl.wgmma_ss");
+    const int32_t base = bt.first, threads = bt.second;
     setThread(act[0]);
     Address A = evalAddress(c->args[0].get()), B = evalAddress(c->args[1].get()), C = evalAddress(c->args[2].get());
     int64_t p[6];
@@ -239,7 +264,7 @@ void ThreadMachine::wgmmaSS(const CallNode* c, const ThreadList& act) {
     const int64_t M = p[0], N = p[1], K = p[2], WG = p[3];
     const bool TA = p[4] != 0, TB = p[5] != 0;
     std::string why;
-    auto plan = analysis::hopperGemmPlan(M, N, K, consumerThreads(), A.buf->dtype, C.buf->dtype, TA, TB, &why);
+    auto plan = analysis::hopperGemmPlan(M, N, K, threads, A.buf->dtype, C.buf->dtype, TA, TB, &why);
     if (!plan || plan->warpgroups != WG || B.buf->dtype != A.buf->dtype)
         fail(c->span, "tl.wgmma_ss M=" + std::to_string(M) + " N=" + std::to_string(N) + " K=" + std::to_string(K) +
                           " on " + std::to_string(WG) + " warpgroup(s): " + (why.empty() ? "operand dtypes differ" : why));
@@ -249,7 +274,7 @@ void ThreadMachine::wgmmaSS(const CallNode* c, const ThreadList& act) {
     for (auto* X : {&A, &B})
         if ((X->off * e) % 1024) fail(c->span, "tl.wgmma_ss operand " + describe(*X->buf, X->off) + " is not 1024-byte aligned");
     const auto& acc = fragmentMap({M, N, WG, -1}, [&] { return analysis::makeWgmmaAccumulator(M, N, {int(WG), 1, N}); });
-    const int64_t kAcc = static_cast<int64_t>(acc.size()) / consumerThreads();
+    const int64_t kAcc = static_cast<int64_t>(acc.size()) / threads;
     requireRange(*C.buf, C.off, kAcc, c->span, "wgmma accumulator");
     // Logical A (M x K) and B (K x N) through the stored tiles (K x M / N x K when transposed).
     readGemmOperand(A, M, K, [&](int64_t i, int64_t k) {
@@ -258,7 +283,7 @@ void ThreadMachine::wgmmaSS(const CallNode* c, const ThreadList& act) {
     readGemmOperand(B, K, N, [&](int64_t k, int64_t j) {
         return TB ? analysis::wgmmaSharedOffset(plan->b, j, k) : analysis::wgmmaSharedOffset(plan->b, k, j);
     }, m_tileB, c->span, "tl.wgmma_ss");
-    accumulateWgmma(C, acc, consumerThreads(), K, N, m_tileA, m_tileB, m_tileBt);
+    accumulateWgmma(C, acc, base, threads, K, N, m_tileA, m_tileB, m_tileBt);
 }
 
 // tl.wgmma_rs(A regs, B, C, M, N, K, warpgroups, tb): A from registers. The interpreter reads A
@@ -268,10 +293,10 @@ void ThreadMachine::wgmmaSS(const CallNode* c, const ThreadList& act) {
 // lane l is A[16w + l/4 + 8*((i/2)%2)][16kk + 2*(l%4) + i%2 + 8*(i/4)]. The accumulator is
 // analysis::makeWgmmaAccumulator(M, N, {warpgroups, 1, N}) as for tl.wgmma_ss.
 void ThreadMachine::wgmmaRS(const CallNode* c, const ThreadList& act) {
-    if (c->args.size() != 8) fail(c->span, "tl.wgmma_rs takes 8 arguments (A regs, B, C, M, N, K, warpgroups, transB)");
-    if (static_cast<int32_t>(act.size()) != consumerThreads())
-        fail(c->span, "tl.wgmma_rs executed by only " + std::to_string(act.size()) + " of " + std::to_string(consumerThreads()) +
-                          " threads (every warpgroup must issue its wgmma)");
+    if (c->args.size() != 8 && c->args.size() != 10)
+        fail(c->span, "tl.wgmma_rs takes 8 arguments (A regs, B, C, M, N, K, warpgroups, transB)");
+    const auto bt = gemmThreads(c, 8, act, "tl.wgmma_rs");
+    const int32_t base = bt.first, threads = bt.second;
     setThread(act[0]);
     Address A = evalAddress(c->args[0].get()), B = evalAddress(c->args[1].get()), C = evalAddress(c->args[2].get());
     int64_t p[5];
@@ -280,7 +305,7 @@ void ThreadMachine::wgmmaRS(const CallNode* c, const ThreadList& act) {
     const int64_t M = p[0], N = p[1], K = p[2], WG = p[3];
     const bool TB = p[4] != 0;
     std::string why;
-    auto plan = analysis::hopperGemmPlan(M, N, K, consumerThreads(), B.buf->dtype, C.buf->dtype, false, TB, &why);
+    auto plan = analysis::hopperGemmPlan(M, N, K, threads, B.buf->dtype, C.buf->dtype, false, TB, &why);
     if (!plan || plan->warpgroups != WG || M != 64 * WG || A.buf->dtype != B.buf->dtype)
         fail(c->span, "tl.wgmma_rs M=" + std::to_string(M) + " N=" + std::to_string(N) + " K=" + std::to_string(K) + " on " +
                           std::to_string(WG) + " warpgroup(s): " +
@@ -292,8 +317,8 @@ void ThreadMachine::wgmmaRS(const CallNode* c, const ThreadList& act) {
     const int64_t kA = K / 2;  // A registers per thread: M*K / (128*WG) with M = 64*WG
     requireRange(*A.buf, A.off, kA, c->span, "wgmma A registers");
     m_tileA.assign(static_cast<size_t>(M * K), 0.0);
-    for (int32_t t = 0; t < consumerThreads(); ++t) {
-        const double* regs = A.buf->data + int64_t(t) * A.buf->threadStride + A.off;
+    for (int32_t t = 0; t < threads; ++t) {
+        const double* regs = A.buf->data + int64_t(base + t) * A.buf->threadStride + A.off;
         const int64_t w = t / 32, l = t % 32;
         for (int64_t r = 0; r < kA; ++r) {
             const int64_t kk = r / 8, i = r % 8;
@@ -302,12 +327,12 @@ void ThreadMachine::wgmmaRS(const CallNode* c, const ThreadList& act) {
         }
     }
     const auto& acc = fragmentMap({M, N, WG, -1}, [&] { return analysis::makeWgmmaAccumulator(M, N, {int(WG), 1, N}); });
-    const int64_t kAcc = static_cast<int64_t>(acc.size()) / consumerThreads();
+    const int64_t kAcc = static_cast<int64_t>(acc.size()) / threads;
     requireRange(*C.buf, C.off, kAcc, c->span, "wgmma accumulator");
     readGemmOperand(B, K, N, [&](int64_t k, int64_t j) {
         return TB ? analysis::wgmmaSharedOffset(plan->b, j, k) : analysis::wgmmaSharedOffset(plan->b, k, j);
     }, m_tileB, c->span, "tl.wgmma_rs");
-    accumulateWgmma(C, acc, consumerThreads(), K, N, m_tileA, m_tileB, m_tileBt);
+    accumulateWgmma(C, acc, base, threads, K, N, m_tileA, m_tileB, m_tileBt);
 }
 
 }  // namespace ts::interp::detail

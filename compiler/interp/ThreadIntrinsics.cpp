@@ -193,7 +193,7 @@ void ThreadMachine::execEvalT(const EvalNode* e, const ThreadList& act) {
     if (c->op == intrin::kWarpgroupTurn) return;
     if (c->op == intrin::kTmaLoad) return tmaLoad(c, act);
     if (c->op == intrin::kMbarrierInit || c->op == intrin::kMbarrierExpectTx || c->op == intrin::kMbarrierWait ||
-        c->op == intrin::kMbarrierArrive)
+        c->op == intrin::kMbarrierArrive || c->op == intrin::kMbarrierExpectTxOnly)
         return mbarrierOp(c, act);
     if (c->op == intrin::kStorePair || c->op == intrin::kCopyVec || c->op == intrin::kZeroVec)
         return vectorStore(c, act);
@@ -462,14 +462,24 @@ void ThreadMachine::gemmSS(const CallNode* c, const ThreadList& act) {
     const bool regA = c->op == intrin::kGemmRS;
     const char* name = regA ? "tl.gemm_rs" : "tl.gemm_ss";
     const size_t nargs = regA ? 10 : 12;
-    if (c->args.size() != nargs)
+    // A warp role's gemm (lower-tile-ops) carries two more: its first thread and thread count.
+    const bool role = c->args.size() == nargs + 2;
+    if (c->args.size() != nargs && !role)
         fail(c->span, regA ? "tl.gemm_rs takes 10 arguments (A regs, B, C, M, N, K, wm, wn, transB, swizzleB)"
                            : "tl.gemm_ss takes 12 arguments (A, B, C, M, N, K, wm, wn, transA, transB, swizzleA, "
                              "swizzleB)");
-    if (static_cast<int32_t>(act.size()) != m_threads)
-        fail(c->span, std::string(name) + " executed by only " + std::to_string(act.size()) + " of " +
-                          std::to_string(m_threads) +
-                          " threads (every warp must issue its mma.sync and ldmatrix)");
+    int32_t base = 0, threads = m_threads;
+    if (role) {
+        setThread(act[0]);
+        base = static_cast<int32_t>(evalI(c->args[nargs].get()));
+        threads = static_cast<int32_t>(evalI(c->args[nargs + 1].get()));
+        m_cur = -1;
+    }
+    if (static_cast<int32_t>(act.size()) != threads || act.front() != base)
+        fail(c->span, std::string(name) + " executed by " + std::to_string(act.size()) + " threads from thread " +
+                          std::to_string(act.front()) + ", not by its " + std::to_string(threads) + " threads from " +
+                          std::to_string(base) +
+                          " (every warp must issue its mma.sync and ldmatrix)");
     setThread(act[0]);
     Address A = evalAddress(c->args[0].get()), B = evalAddress(c->args[1].get()),
             C = evalAddress(c->args[2].get());
@@ -514,9 +524,9 @@ void ThreadMachine::gemmSS(const CallNode* c, const ThreadList& act) {
         fail(c->span, std::string(name) + " on 64-lane wavefronts (the HIP MFMA gemm) needs "
                           "fp16/bf16 operands from shared memory, a float32 accumulator and "
                           "wave tiles of whole 16x16 atoms (N/WN % 16 == 0)");
-    if (WM * WN * m_warpSize != m_threads)
+    if (WM * WN * m_warpSize != threads)
         fail(c->span, std::string(name) + " with " + std::to_string(WM * WN) + " warps in a block of " +
-                          std::to_string(m_threads) + " threads");
+                          std::to_string(threads) + " threads");
     for (auto* op : {&A, &B}) {
         if (op == &A && regA) continue;
         if (op->buf->global || op->buf->threadStride)
@@ -531,7 +541,7 @@ void ThreadMachine::gemmSS(const CallNode* c, const ThreadList& act) {
     if (!C.buf->threadStride)
         fail(c->span, std::string(name) + " accumulator '" + C.buf->node->name + "' must be a local buffer");
     const auto& acc = accumulatorMap(M, N, WM, WN);
-    const int64_t kAcc = static_cast<int64_t>(acc.size()) / m_threads;
+    const int64_t kAcc = static_cast<int64_t>(acc.size()) / threads;
     requireRange(*C.buf, C.off, kAcc, c->span, "gemm accumulator");
     // Logical operands read through the physical (swizzled) addressing of ts::GemmSS::load.
     auto readTile = [&](Address& X, bool trans, int64_t rows, int64_t cols, int swz,
@@ -552,11 +562,11 @@ void ThreadMachine::gemmSS(const CallNode* c, const ThreadList& act) {
         // A from each thread's registers through the accumulator map of an M x K tile (the
         // layout ts::gemm_rs packs into A fragments); every element is held by one thread.
         const auto& amap = accumulatorMap(M, K, WM, 1);
-        const int64_t kA = static_cast<int64_t>(amap.size()) / m_threads;
+        const int64_t kA = static_cast<int64_t>(amap.size()) / threads;
         requireRange(*A.buf, A.off, kA, c->span, "gemm_rs A registers");
         m_tileA.assign(static_cast<size_t>(M * K), 0.0);
-        for (int32_t t = 0; t < m_threads; ++t) {
-            const double* regs = A.buf->data + int64_t(t) * A.buf->threadStride + A.off;
+        for (int32_t t = 0; t < threads; ++t) {
+            const double* regs = A.buf->data + int64_t(base + t) * A.buf->threadStride + A.off;
             for (int64_t r = 0; r < kA; ++r) {
                 auto [i, k] = amap[t * kA + r];
                 m_tileA[i * K + k] = regs[r];
@@ -571,8 +581,8 @@ void ThreadMachine::gemmSS(const CallNode* c, const ThreadList& act) {
     for (int64_t k = 0; k < K; ++k)
         for (int64_t j = 0; j < N; ++j) m_tileBt[j * K + k] = m_tileB[k * N + j];
     const double* b = m_tileBt.data();
-    for (int32_t t = 0; t < m_threads; ++t) {
-        double* regs = C.buf->data + int64_t(t) * C.buf->threadStride + C.off;
+    for (int32_t t = 0; t < threads; ++t) {
+        double* regs = C.buf->data + int64_t(base + t) * C.buf->threadStride + C.off;
         for (int64_t r = 0; r < kAcc; ++r) {
             auto [i, j] = acc[t * kAcc + r];
             regs[r] = mmaAccumulate(regs[r], a + i * K, 1, b + j * K, 1, K, kStep, C.buf->dtype);

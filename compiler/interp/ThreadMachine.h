@@ -92,6 +92,9 @@ public:
     /// Tile-level IR only (m_tileLevel): runs the tile ops that have a per-thread meaning (a
     /// scalar atomic, T.fill/T.clear) for `act`; false for the others (ThreadTileLevel.cpp).
     bool tileOpPerThread(const ir::TileOpNode* n, const ThreadList& act);
+    /// Tile-level IR: a tile op reached by the block or a warp role (whole warps, contiguous) runs
+    /// once for them; false otherwise (ThreadTileLevel.cpp).
+    bool tileOpCollective(const ir::TileOpNode* n, const ThreadList& act);
     void barrier(const ir::StmtNode* at, const ThreadList& act, const char* what);
     /// T.sync_threads(id[, count]) / T.named_barrier_arrive(id, count): bar.sync / bar.arrive.
     void namedBarrier(const ir::CallNode* c, const ThreadList& act, bool wait);
@@ -158,6 +161,9 @@ public:
     void mbarrierOp(const ir::CallNode* c, const ThreadList& act);
     /// Threads that issue wgmma (all but a warp-specialized kernel's producer warpgroup).
     int32_t consumerThreads() const;
+    /// First thread and thread count that issue the wgmma call `c` of `nargs` usual arguments
+    /// (a warp role's call carries both after them); fails unless `act` is exactly those.
+    std::pair<int32_t, int32_t> gemmThreads(const ir::CallNode* c, size_t nargs, const ThreadList& act, const char* name);
     /// Completes the current phase of `b` when no arrival and no transaction byte is left.
     void mbarrierMaybeComplete(MbarrierState& b);
     MbarrierState& mbarrierAt(const Address& a, const Span& at);

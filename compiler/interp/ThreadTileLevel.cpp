@@ -9,7 +9,16 @@
 //   thread before a barrier is reported as the race it is on the GPU; every thread of the block
 //   must reach it. Of a local (or fragment: whole per thread here) region: each active thread
 //   fills its own copy.
+// - any other tile op reached by the whole block or by a warp role (a contiguous range of whole
+//   warps: T.ws, `if tx < 128`): it runs once with its
+//   tile-level meaning (Machine::execTileOp) on the first active thread's copy of the per-thread
+//   buffers it names, and the other active threads' copies of those buffers take the result
+//   (every thread of a role runs the same tile-level statements, so their copies agree), as the
+//   role's lowered code computes the tile together. Its shared-memory accesses are not tracked
+//   by the race checker (the lowered kernel's are).
 // Other tile ops are reported in the user's terms (ThreadExec.cpp).
+#include <algorithm>
+
 #include "compiler/interp/ThreadMachine.h"
 
 namespace ts::interp::detail {
@@ -76,6 +85,68 @@ bool ThreadMachine::tileOpPerThread(const TileOpNode* n, const ThreadList& act) 
         } else {
             setThread(static_cast<int32_t>(e % m_threads));
             writeElem(b, off, roundValue(b.dtype, evalValue(value.get())), n->span);
+        }
+    }
+    m_cur = -1;
+    return true;
+}
+
+bool ThreadMachine::tileOpCollective(const TileOpNode* n, const ThreadList& act) {
+    const int32_t first = act.front(), count = static_cast<int32_t>(act.size());
+    if (first % 32 || count % 32 || act.back() != first + count - 1) return false;
+    // Per-thread buffers named by the op's regions, seen as the first active thread's copy.
+    std::vector<BufferState*> local;
+    for (size_t i = 0; i < n->args.size(); ++i) {
+        if (!n->isRegion(i)) continue;
+        BufferState& b = lookup(n->region(i).buffer.get(), n->span);
+        if (b.threadStride && std::find(local.begin(), local.end(), &b) == local.end()) local.push_back(&b);
+    }
+    struct Shift {
+        std::vector<BufferState*>& bufs;
+        int64_t t;
+        Shift(std::vector<BufferState*>& b, int64_t th) : bufs(b), t(th) {
+            for (auto* x : bufs) x->data += t * x->threadStride;
+        }
+        ~Shift() {
+            for (auto* x : bufs) x->data -= t * x->threadStride;
+        }
+    };
+    setThread(first);
+    {
+        Shift shift(local, first);
+        execTileOp(n);
+    }
+    // The written side: the last region (copy, gemm, reduce, cumsum dst), or the first for
+    // T.fill / T.atomic_* (their destination is argument 0).
+    size_t dst = 0;
+    for (size_t i = 0; i < n->args.size(); ++i)
+        if (n->isRegion(i)) dst = i;
+    if (n->op == TileOpKind::Fill || n->op == TileOpKind::Atomic) dst = 0;
+    for (auto* b : local) {
+        const double* src = b->data + int64_t(first) * b->threadStride;
+        for (int32_t t : act) {
+            if (t == first) continue;
+            std::copy(src, src + b->threadStride, b->data + int64_t(t) * b->threadStride);
+        }
+        if (!b->written.empty())
+            for (int32_t t : act)
+                std::fill(b->written.begin() + int64_t(t) * b->threadStride,
+                          b->written.begin() + int64_t(t + 1) * b->threadStride, uint8_t(1));
+    }
+    if (n->isRegion(dst)) {
+        RegionView r = evalRegion(n, dst);
+        BufferState& b = *r.buf;
+        if (!b.threadStride && !b.written.empty()) {
+            int64_t total = 1;
+            for (int64_t e : r.ext) total *= e;
+            std::vector<int64_t> m(r.ext.size(), 0);
+            for (int64_t e = 0; e < total; ++e) {
+                int64_t rest = e;
+                for (size_t d = m.size(); d-- > 0;) m[d] = rest % r.ext[d], rest /= r.ext[d];
+                if (!inside(r, m)) continue;
+                const int64_t off = regionOffset(r, m);
+                if (off >= 0 && off < static_cast<int64_t>(b.written.size())) b.written[off] = 1;
+            }
         }
     }
     m_cur = -1;

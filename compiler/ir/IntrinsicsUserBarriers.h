@@ -12,4 +12,11 @@ namespace ts::ir::intrin {
 /// interpreters run it as a no-op.
 inline constexpr const char* kSetMaxNreg = "tl.set_max_nreg";
 
+/// tl.mbarrier_expect_tx_only(bar_addr, bytes): every executing thread adds `bytes` to the
+/// transaction bytes the barrier's current phase waits for, without arriving
+/// (mbarrier.expect_tx, PTX ISA §9.7.13.15.11); T.mbarrier_expect_tx. Only TMA transfers
+/// deliver transaction bytes, so bytes nothing delivers keep the phase open: the interpreters
+/// report the wait that can never complete (ThreadHopper.cpp) instead of hanging.
+inline constexpr const char* kMbarrierExpectTxOnly = "tl.mbarrier_expect_tx_only";
+
 }  // namespace ts::ir::intrin

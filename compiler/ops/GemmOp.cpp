@@ -15,7 +15,7 @@ class GemmOp final : public TileOp {
 public:
     std::string_view name() const override { return "gemm"; }
     Signature signature() const override {
-        return {{"gemm"},
+        return {{"gemm", "wgmma_gemm"},
                 {"GemmWarpPolicy"},
                 "A Region, B Region, C Region; attrs transpose_A, transpose_B, policy, clear_accum, k_pack "
                 "(+ warp_m, warp_n from infer-layouts)"};

@@ -36,6 +36,7 @@
 #include "compiler/ir/FragmentViews.h"
 #include "compiler/ops/Registry.h"
 #include "compiler/transforms/Passes.h"
+#include "compiler/transforms/WarpRoles.h"
 
 namespace ts::xform {
 using namespace ts::ir;
@@ -58,7 +59,10 @@ class Inference final : public ops::LayoutSolver {
 public:
     Inference(const PrimFunc& f, PassContext& ctx) : m_f(f), m_ctx(ctx) {
         m_kernel = findKernel(f);
-        m_threads = m_kernel ? m_kernel->threadCount() : 1;
+        m_threads = m_blockThreads = m_kernel ? m_kernel->threadCount() : 1;
+        // Tile ops and nests inside a warp role (T.ws, `if tx < 128`) are laid out over the
+        // role's threads (WarpRoles.h), as lower-tile-ops lowers them.
+        if (m_kernel) m_roles = warpRolesOf(f->body, WarpRole{0, m_blockThreads});
         for (auto& [name, l] : f->layouts) m_req[name] = {l, "T.annotate_layout"};
         for (auto& p : f->params) m_names.insert(p->name);
         std::map<std::string, Buffer> frags;
@@ -95,18 +99,22 @@ public:
             }
         });
         narrowestCompanions(nests);
-        for (auto* t : tileOps) ops::get(t->op).layoutConstraints(ops::LayoutRound::Hardware, *this, *t);
+        for (auto* t : tileOps) enter(t), ops::get(t->op).layoutConstraints(ops::LayoutRound::Hardware, *this, *t);
+        enter(nullptr);
         // Scalar accesses before the derived round: a reduction whose result is read as a scalar
         // (`amax[0]` outside T.Parallel) then sees its destination replicated and reduces into
         // it through shared memory instead of claiming a row layout for it.
         scalarAccesses();
         replicatedReads(nests);
-        for (auto* t : tileOps) ops::get(t->op).layoutConstraints(ops::LayoutRound::Derived, *this, *t);
+        for (auto* t : tileOps) enter(t), ops::get(t->op).layoutConstraints(ops::LayoutRound::Derived, *this, *t);
+        enter(nullptr);
         while (!nests.empty() && !m_ctx.diags.hasErrors()) {
             bool progress = false;
             for (size_t k = 0; k < nests.size();) {
                 if (nestTouchesPlaced(*nests[k])) {
+                    enter(nests[k]);
                     parallelNest(*nests[k]);
+                    enter(nullptr);
                     nests.erase(nests.begin() + static_cast<long>(k));
                     progress = true;
                 } else {
@@ -124,15 +132,19 @@ public:
                 size_t pick = 0;
                 for (size_t k = 1; k < nests.size(); ++k)
                     if (nestVars(*nests[k]).size() > nestVars(*nests[pick]).size()) pick = k;
+                enter(nests[pick]);
                 parallelNest(*nests[pick]);
+                enter(nullptr);
                 nests.erase(nests.begin() + static_cast<long>(pick));
             }
         }
         propagate(tileOps);
         walk(m_f->body, [&](const Stmt& s) {
             if (auto* t = as<TileOpNode>(s)) {
+                enter(t);
                 defaultsFor(*t);
                 ops::get(t->op).propagateLayouts(*this, *t);
+                enter(nullptr);
             }
             if (auto* a = as<AllocNode>(s)) allocDefault(a->buffer);
         });
@@ -232,7 +244,8 @@ private:
     // Every op's propagateLayouts, in program order; whether any placed a buffer.
     bool propagate(const std::vector<const TileOpNode*>& tileOps) {
         bool placed = false;
-        for (auto* t : tileOps) placed |= ops::get(t->op).propagateLayouts(*this, *t);
+        for (auto* t : tileOps) enter(t), placed |= ops::get(t->op).propagateLayouts(*this, *t);
+        enter(nullptr);
         return placed;
     }
 
@@ -696,7 +709,14 @@ private:
     const PrimFunc& m_f;
     PassContext& m_ctx;
     const KernelNode* m_kernel = nullptr;
-    int64_t m_threads = 1;
+    int64_t m_threads = 1;       ///< threads of the statement being placed (its warp role's)
+    int64_t m_blockThreads = 1;  ///< the block's
+    std::unordered_map<const StmtNode*, WarpRole> m_roles;
+    /// Makes `s`'s warp role (or the block, for null / a statement outside roles) current.
+    void enter(const StmtNode* s) {
+        auto it = s ? m_roles.find(s) : m_roles.end();
+        m_threads = it == m_roles.end() ? m_blockThreads : it->second.count;
+    }
     std::map<std::string, Requirement> m_req;
     std::map<std::string, int> m_narrowest;  ///< fragment name -> narrowest companion element bytes (vectorEltBytes)
     std::map<const TileOpNode*, Attrs> m_annotations;  ///< from ops' annotate (gemm warp grid)

@@ -12,7 +12,11 @@
 // other such regions by the user's arrive/wait protocol, as in TileLang: no block barrier is put
 // between two of them (one there would make the roles run in lockstep). Their accesses still
 // order against all other code.
+// Inside a warp role (WarpRoles.h: T.ws, `if tx < 128`) the hazards between the role's own
+// statements are ordered by a named barrier of its threads (bar.sync 1 + first warp, count), as
+// TileLang orders them with its thread bounds; the role's region is one unit for the block.
 // Requires: lower-tile-ops. Produces: EvalNode(sync_threads) statements. Invalidates: nothing.
+#include <map>
 #include <set>
 
 #include "compiler/ir/IR.h"
@@ -20,6 +24,7 @@
 #include "compiler/transforms/BlockUniform.h"
 #include "compiler/transforms/Hopper.h"
 #include "compiler/transforms/Passes.h"
+#include "compiler/transforms/WarpRoles.h"
 
 namespace ts::xform {
 using namespace ts::ir;
@@ -31,12 +36,19 @@ using BufSet = std::set<const BufferNode*>;
 struct State {
     BufSet written, read;
     BufSet roleWritten, roleRead;  ///< of mbarrier-ordered role regions (header comment)
-    void clear() { written.clear(), read.clear(), roleWritten.clear(), roleRead.clear(); }
+    /// Inside each warp role (first thread, count): accesses since the role's last barrier.
+    std::map<std::pair<int64_t, int64_t>, std::pair<BufSet, BufSet>> inRole;
+    void clear() { written.clear(), read.clear(), roleWritten.clear(), roleRead.clear(), inRole.clear(); }
     void merge(const State& o) {
         written.insert(o.written.begin(), o.written.end());
         read.insert(o.read.begin(), o.read.end());
         roleWritten.insert(o.roleWritten.begin(), o.roleWritten.end());
         roleRead.insert(o.roleRead.begin(), o.roleRead.end());
+        for (auto& [k, v] : o.inRole) {
+            auto& mine = inRole[k];
+            mine.first.insert(v.first.begin(), v.first.end());
+            mine.second.insert(v.second.begin(), v.second.end());
+        }
     }
 };
 
@@ -126,6 +138,31 @@ Stmt syncStmt(Span sp) { return evaluate(call(intrin::kSyncThreads, {}, DType::I
 class Syncer {
 public:
     bool explicitBarriers = false;  ///< function attr "explicit_mbarriers"
+    WarpRole block{0, 1};           ///< the kernel's threads
+    WarpRole role{0, 1};            ///< the threads of the code being analysed (a warp role's)
+
+    /// The barrier of the current threads: __syncthreads(), or in a warp role bar.sync id, count
+    /// (id 1 + its first warp, as lower-tile-ops names the barriers inside a role's tile ops).
+    Stmt barrierStmt(Span sp) const {
+        if (role == block) return syncStmt(sp);
+        return evaluate(call(intrin::kSyncThreads, {intImm(1 + role.first / 32), intImm(role.count)}, DType::Int32, sp), sp);
+    }
+
+    // The body of a warp role, with the accesses its threads made since their last barrier:
+    // hazards between its statements are ordered by the role's named barrier.
+    Stmt runRole(const WarpRole& r, const Stmt& body, State& st) {
+        if (1 + r.first / 32 > 15 || r == block) return body;  // (a unit as before: no named barrier id left)
+        State inner;
+        auto& mine = st.inRole[{r.first, r.count}];
+        inner.written = mine.first, inner.read = mine.second;
+        const WarpRole saved = role;
+        role = r;
+        Stmt out = run(body, inner);
+        role = saved;
+        auto& after = st.inRole[{r.first, r.count}];
+        after.first = inner.written, after.second = inner.read;
+        return out;
+    }
     // Returns the rewritten statement; `st` is the hazard state flowing through.
     Stmt run(const Stmt& s, State& st) {
         if (!s) return s;
@@ -155,6 +192,18 @@ public:
             st.merge(second);
             return body == f->body ? s : forLoop(f->var, f->min, f->extent, f->forKind, body, f->attrs, f->span);
         }
+        if (auto* i = as<IfNode>(s); i && mentionsThread(i->cond) && role == block) {
+            if (auto r = warpRoleOf(i->cond, role)) {
+                // The region is one unit for the block's hazards (below); inside, the role's own.
+                Stmt t = runRole(*r, i->then, st);
+                Stmt e = i->otherwise;
+                const bool atStart = r->first == role.first, atEnd = r->first + r->count == role.first + role.count;
+                if (e && (atStart || atEnd) && r->count < role.count)
+                    e = runRole({atStart ? r->first + r->count : role.first, role.count - r->count}, e, st);
+                Stmt rebuilt = (t == i->then && e == i->otherwise) ? s : ifThen(i->cond, t, e, i->span);
+                return blockUnit(rebuilt, st);
+            }
+        }
         if (auto* i = as<IfNode>(s); i && !mentionsThread(i->cond)) {
             State a = st, b = st;
             Stmt t = run(i->then, a);
@@ -167,17 +216,24 @@ public:
             Stmt body = run(k->body, st);
             return body == k->body ? s : std::make_shared<KernelNode>(k->grid, k->threads, k->blockVars, k->threadVars, body, k->span);
         }
+        return blockUnit(s, st);
+    }
+
+    // `s` as one unit of the current threads: a barrier before it when it conflicts with what
+    // they accessed since their last one.
+    Stmt blockUnit(const Stmt& s, State& st) {
         State unit;
         accessesOf(s, unit);
-        const bool role = explicitBarriers && isMbarrierRole(s);
-        if (role) {
+        const bool mbarrierRole = explicitBarriers && role == block && isMbarrierRole(s);
+        if (mbarrierRole) {
             unit.roleWritten = std::move(unit.written), unit.roleRead = std::move(unit.read);
             unit.written.clear(), unit.read.clear();
         }
-        if (conflicts(st, unit, role)) {
+        if (conflicts(st, unit, mbarrierRole)) {
+            // A block barrier also orders every role's earlier accesses; a role's barrier only its own.
             st.clear();
             st.merge(unit);
-            return seq({syncStmt(s->span), s}, s->span);
+            return seq({barrierStmt(s->span), s}, s->span);
         }
         st.merge(unit);
         return s;
@@ -188,6 +244,7 @@ public:
 
 PrimFunc insertSync(const PrimFunc& f, PassContext&) {
     Syncer s;
+    if (const KernelNode* k = findKernel(f)) s.block = s.role = WarpRole{0, k->threadCount()};
     s.explicitBarriers = attrInt(f->attrs, "explicit_mbarriers", 0) != 0;
     State st;
     // A warpgroup ping-pong (InjectPipelineTmaFragment.cpp) cannot hold a block barrier.

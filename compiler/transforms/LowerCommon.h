@@ -20,10 +20,13 @@ struct LoweredFragment {
 struct Ctx {
     PassContext& pass;
     const ir::PrimFuncNode& func;
-    ir::Var tx;                 ///< linear thread index in [0, threads)
-    int64_t threads = 1;
+    /// Linear thread index in [0, threads): the kernel's thread variable, or inside a warp role
+    /// (WarpRoles.h) that variable minus the role's first thread.
+    ir::Expr tx;
+    int64_t threads = 1;        ///< threads the current op is lowered for (the block's, or its role's)
     std::map<const ir::BufferNode*, LoweredFragment> frags;
     int counter = 0;            ///< for unique names of helper buffers/vars
+    int64_t roleFirst = 0;      ///< first thread of the current warp role (0 outside roles)
 
     std::string fresh(const std::string& base) { return base + "_" + std::to_string(counter++); }
     ir::Layout layoutOf(const std::string& name) const;

@@ -6,9 +6,13 @@
 // Requires: infer-layouts (fragment layouts, gemm warp grid, Parallel layout keys),
 // inject-pipeline (async copies). Produces: thread-level IR over shared/global/local buffers
 // with logical indices. Invalidates: fragment buffers (replaced by register arrays).
+#include <set>
+
 #include "compiler/ir/FragmentViews.h"
 #include "compiler/ops/Registry.h"
+#include "compiler/transforms/BlockUniform.h"
 #include "compiler/transforms/LowerCommon.h"
+#include "compiler/transforms/WarpRoles.h"
 
 namespace ts::xform {
 using namespace ts::ir;
@@ -18,9 +22,25 @@ namespace {
 
 class Lowerer : public Mutator {
 public:
-    explicit Lowerer(Ctx& c) : m_c(c) {}
+    Lowerer(Ctx& c, Var tx) : m_c(c), m_tx(std::move(tx)), m_role{0, c.threads}, m_block(c.threads) {}
 
 protected:
+    // A warp role (T.ws, `if tx < 128`): its tile ops and T.Parallel nests are lowered for the
+    // role's threads (infer-layouts laid their fragments out over them), with the thread index
+    // rebased to the role's first thread; block barriers inside their lowering become a named
+    // barrier of the role's threads.
+    Stmt visitIf(const IfNode* n, const Stmt& self) override {
+        auto r = mentionsThread(n->cond) ? warpRoleOf(n->cond, m_role) : std::nullopt;
+        if (!r) return Mutator::visitIf(n, self);
+        Stmt then = inRole(*r, n->then), other = n->otherwise;
+        if (other) {
+            const bool atStart = r->first == m_role.first, atEnd = r->first + r->count == m_role.first + m_role.count;
+            WarpRole rest{atStart ? r->first + r->count : m_role.first, m_role.count - r->count};
+            other = (atStart || atEnd) && rest.count > 0 ? inRole(rest, other) : mutate(other);
+        }
+        if (then == n->then && other == n->otherwise) return self;
+        return std::make_shared<IfNode>(n->cond, then, other, n->span);
+    }
     Stmt visitAlloc(const AllocNode* n, const Stmt& self) override {
         auto it = m_c.frags.find(n->buffer.get());
         if (it == m_c.frags.end()) return self;
@@ -42,10 +62,14 @@ protected:
             }
         const TileOpNode rewritten(n->op, std::move(args), n->attrs, n->span);
         const TileOpNode& op = changed ? rewritten : *n;
-        return ops::get(op.op).lower(m_c, op, m_c.pass.target);
+        checkRoleLayouts(self);
+        return roleBarriers(ops::get(op.op).lower(m_c, op, m_c.pass.target));
     }
     Stmt visitFor(const ForNode* n, const Stmt& self) override {
-        if (n->forKind == ForKind::Parallel && n->attrs.count("layout_key")) return lowerParallel(m_c, *n);
+        if (n->forKind == ForKind::Parallel && n->attrs.count("layout_key")) {
+            checkRoleLayouts(self);
+            return roleBarriers(lowerParallel(m_c, *n));
+        }
         return Mutator::visitFor(n, self);
     }
     // Element accesses outside T.Parallel: only fragments every thread holds whole (infer-layouts
@@ -70,6 +94,88 @@ protected:
     }
 
 private:
+    Stmt inRole(const WarpRole& r, const Stmt& s) {
+        const WarpRole saved = m_role;
+        const Expr savedTx = m_c.tx;
+        const int64_t savedThreads = m_c.threads, savedFirst = m_c.roleFirst;
+        m_role = r;
+        m_c.tx = r.first ? sub(m_tx, intImm(r.first)) : Expr(m_tx);
+        m_c.threads = r.count;
+        m_c.roleFirst = r.first;
+        Stmt out = mutate(s);
+        m_role = saved;
+        m_c.tx = savedTx, m_c.threads = savedThreads, m_c.roleFirst = savedFirst;
+        return out;
+    }
+    // The fragments a warp role's statement distributes must be laid out over at most the
+    // role's threads: one placed for the whole block (or a wider role) would leave registers
+    // of threads outside the role unwritten.
+    void checkRoleLayouts(const Stmt& s) {
+        if (m_c.threads == m_block) return;
+        std::set<const BufferNode*> seen;
+        auto check = [&](const Buffer& b, Span at) {
+            auto it = m_c.frags.find(b.get());
+            if (it == m_c.frags.end() || !seen.insert(b.get()).second) return;
+            const LayoutNode& L = *it->second.layout;
+            if (L.family == "replicated" || L.threads <= m_c.threads) return;
+            m_c.error(at, "fragment '" + b->name + "' is laid out over " + std::to_string(L.threads) + " threads but used here by " +
+                              std::to_string(m_c.threads) + " (the warp role of threads " + std::to_string(m_c.roleFirst) + ".." +
+                              std::to_string(m_c.roleFirst + m_c.threads - 1) + ")",
+                      "use each fragment either inside one warp role (T.ws) or outside roles, or copy it through shared memory");
+        };
+        walk(s, [&](const Stmt& st) {
+            if (auto* t = as<TileOpNode>(st))
+                for (auto& a : t->args)
+                    if (auto* r = std::get_if<Region>(&a)) check(r->buffer, t->span);
+            if (auto* x = as<StoreNode>(st)) check(x->buffer, x->span);
+        }, [&](const Expr& e) {
+            if (auto* l = as<LoadNode>(e)) check(l->buffer, l->span);
+        });
+    }
+    // Inside a warp role of fewer threads than the block: a lowering's block barrier would wait
+    // for threads that never reach it, so it becomes bar.sync id, count over the role's threads
+    // (id 1 + the role's first warp; 0 is __syncthreads); and the block-level gemm intrinsics,
+    // whose device code and interpreters locate warps by thread index, get the role's first
+    // thread and thread count as two more arguments (compiler/ir/IntrinsicsUserBarriers.h).
+    Stmt roleBarriers(Stmt s) {
+        if (m_c.threads == m_block) return s;
+        const int64_t id = 1 + m_c.roleFirst / 32;
+        struct Fix : Mutator {
+            Ctx* c = nullptr;
+            int64_t id = 0;
+            Stmt visitEval(const EvalNode* n, const Stmt& self) override {
+                auto* k = as<CallNode>(n->call);
+                if (!k) return self;
+                if (k->op == intrin::kSyncThreads && k->args.empty()) {
+                    if (id > 15) {
+                        c->error(n->span, "a tile op in the warp role of threads " + std::to_string(c->roleFirst) + ".." +
+                                              std::to_string(c->roleFirst + c->threads - 1) +
+                                              " needs a barrier of the role's threads, and named barriers stop at id 15",
+                                 "start the role within the first 480 threads of the block");
+                        return self;
+                    }
+                    return evaluate(call(intrin::kSyncThreads, {intImm(id), intImm(c->threads)}, k->dtype, k->span), n->span);
+                }
+                const bool mma = k->op == intrin::kGemmSS || k->op == intrin::kGemmRS;
+                if (!mma && k->op != intrin::kWgmmaSS && k->op != intrin::kWgmmaRS) return self;
+                // ts::gemm_ss numbers its warps (threadIdx.x / 32) % warps: right in a role that
+                // starts at a multiple of its own size (T.ws(g) of 128 threads).
+                if (mma && c->roleFirst % c->threads != 0) {
+                    c->error(n->span, "T.gemm on the mma.sync path inside the warp role of threads " + std::to_string(c->roleFirst) +
+                                          ".." + std::to_string(c->roleFirst + c->threads - 1) +
+                                          ": TileScope lowers it only in a role that starts at a multiple of its thread count",
+                             "give the gemm a role of whole warp groups (T.ws(g)), or compile for cuda:sm_90a where it may use wgmma");
+                    return self;
+                }
+                std::vector<Expr> args = k->args;
+                args.push_back(intImm(c->roleFirst));
+                args.push_back(intImm(c->threads));
+                return evaluate(call(k->op, std::move(args), k->dtype, k->span), n->span);
+            }
+        } fix;
+        fix.c = &m_c, fix.id = id;
+        return fix.mutate(s);
+    }
     Expr replicatedSlot(const LoweredFragment& f, const std::vector<Expr>& indices) {
         const LayoutNode& L = *f.layout;
         if (L.family != "replicated" || indices.size() != L.inputs.size()) return nullptr;
@@ -79,6 +185,9 @@ private:
     }
 
     Ctx& m_c;
+    Var m_tx;          ///< the kernel's thread variable
+    WarpRole m_role;   ///< the threads the statement being lowered runs on
+    int64_t m_block;   ///< the block's thread count
 };
 
 }  // namespace
@@ -115,7 +224,7 @@ PrimFunc lowerTileOps(const PrimFunc& f, PassContext& ctx) {
         c.frags[a->buffer.get()] = {regs, l};
     });
     if (ctx.diags.hasErrors()) return f;
-    Lowerer lw(c);
+    Lowerer lw(c, tx);
     Stmt body = lw.mutate(f->body);
     if (ctx.diags.hasErrors()) return f;
     if (k->threadVars.empty()) {

@@ -138,6 +138,22 @@ private:
 }  // namespace
 
 PrimFunc planPipelines(const PrimFunc& f, PassContext& ctx) {
+    // Hand-written mbarrier schedules (T.alloc_barrier, attr explicit_mbarriers): the user's
+    // arrive/wait protocol is the pipeline (its parities assume one buffer per barrier phase),
+    // so its T.Pipelined loops run as written, one iteration after the other.
+    if (attrInt(f->attrs, "explicit_mbarriers", 0)) {
+        struct Serial : Mutator {
+            Stmt visitFor(const ForNode* n, const Stmt& self) override {
+                Stmt body = mutate(n->body);
+                if (n->forKind != ForKind::Pipelined && body == n->body) return self;
+                return std::make_shared<ForNode>(n->var, n->min, n->extent,
+                                                 n->forKind == ForKind::Pipelined ? ForKind::Serial : n->forKind,
+                                                 n->forKind == ForKind::Pipelined ? Attrs{} : n->attrs, body,
+                                                 n->span);
+            }
+        } serial;
+        return withBody(f, serial.mutate(f->body));
+    }
     Planner p(ctx, f->body);
     return withBody(f, p.mutate(f->body));
 }

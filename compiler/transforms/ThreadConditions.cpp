@@ -3,13 +3,18 @@
 #include "compiler/ir/Intrinsics.h"
 #include "compiler/transforms/BlockUniform.h"
 #include "compiler/transforms/Passes.h"
+#include "compiler/transforms/WarpRoles.h"
 
 namespace ts::xform {
 using namespace ts::ir;
 
 namespace {
 
-void refuseUnder(const Stmt& s, const IfNode* guard, PassContext& ctx) {
+using Roles = std::unordered_map<const StmtNode*, WarpRole>;
+
+// Tile work inside a warp role (WarpRoles.h: T.ws, `if tx < 128`) is lowered for the role's
+// threads: only other thread conditions are refused.
+void refuseUnder(const Stmt& s, const IfNode* guard, PassContext& ctx, const Roles& roles) {
     if (!s) return;
     auto refuse = [&](const std::string& what) {
         ctx.diags.error(s->span,
@@ -23,28 +28,29 @@ void refuseUnder(const Stmt& s, const IfNode* guard, PassContext& ctx) {
     switch (s->kind) {
         case StmtKind::Seq:
             for (auto& c : static_cast<const SeqNode*>(s.get())->stmts)
-                refuseUnder(c, guard, ctx);
+                refuseUnder(c, guard, ctx, roles);
             return;
         case StmtKind::For: {
             auto* f = static_cast<const ForNode*>(s.get());
-            if (guard && f->forKind == ForKind::Parallel) return refuse("a T.Parallel loop");
-            return refuseUnder(f->body, guard, ctx);
+            if (guard && f->forKind == ForKind::Parallel && !roles.count(f)) return refuse("a T.Parallel loop");
+            if (roles.count(f)) return;  // a nest of a warp role: its inner loops go with it
+            return refuseUnder(f->body, guard, ctx, roles);
         }
         case StmtKind::If: {
             auto* i = static_cast<const IfNode*>(s.get());
             const IfNode* g = guard ? guard : mentionsThread(i->cond) ? i : nullptr;
-            refuseUnder(i->then, g, ctx);
-            refuseUnder(i->otherwise, g, ctx);
+            refuseUnder(i->then, g, ctx, roles);
+            refuseUnder(i->otherwise, g, ctx, roles);
             return;
         }
         case StmtKind::Kernel:
-            return refuseUnder(static_cast<const KernelNode*>(s.get())->body, guard, ctx);
+            return refuseUnder(static_cast<const KernelNode*>(s.get())->body, guard, ctx, roles);
         case StmtKind::TileOp: {
             auto* op = static_cast<const TileOpNode*>(s.get());
             // A one-element atomic by a scalar is per-thread work: every thread that reaches it
             // issues it (AtomicOp.cpp), as the top-k histogram's T.atomic_add(h[bin], 1) wants.
             if (op->op == TileOpKind::Atomic && !op->isRegion(1)) return;
-            if (guard) refuse(std::string("T.") + tileOpName(op->op));
+            if (guard && !roles.count(op)) refuse(std::string("T.") + tileOpName(op->op));
             return;
         }
         default:
@@ -55,9 +61,23 @@ void refuseUnder(const Stmt& s, const IfNode* guard, PassContext& ctx) {
 
 }  // namespace
 
-void refuseTileWorkUnderThreadCondition(const ir::PrimFunc& f, PassContext& ctx) { refuseUnder(f->body, nullptr, ctx); }
+void refuseTileWorkUnderThreadCondition(const ir::PrimFunc& f, PassContext& ctx) {
+    const KernelNode* k = findKernel(f);
+    const Roles roles = k ? warpRolesOf(f->body, WarpRole{0, k->threadCount()}) : Roles{};
+    refuseUnder(f->body, nullptr, ctx, roles);
+}
 
 void refuseExplicitBarriersWithoutSm90(const ir::PrimFunc& f, PassContext& ctx) {
+    // T.tma_copy (ElaborateBarriers.cpp: a copy + fence.proxy.async, attr explicit_tma).
+    if (attrInt(f->attrs, "explicit_tma", 0) && !(ctx.target.hasMbarrierTx() && !ctx.target.isHip())) {
+        Span at = f->span;
+        walk(f->body, [](const Stmt&) {}, [&](const Expr& e) {
+            if (auto* c = as<CallNode>(e); c && c->op == intrin::kFenceProxyAsync && at == f->span) at = c->span;
+        });
+        ctx.diags.error(at, "T.tma_copy: TMA transfers need sm_90; this kernel is compiled for " + ctx.target.name,
+                        "compile for cuda:sm_90a, or use T.copy (cp.async on sm_80)", "check-bounds");
+        if (attrInt(f->attrs, "explicit_mbarriers", 0)) return;  // one diagnostic for the Hopper-only kernel
+    }
     if (!attrInt(f->attrs, "explicit_mbarriers", 0) || (ctx.target.hasMbarrierTx() && !ctx.target.isHip())) return;
     Span at = f->span;
     walk(f->body, [](const Stmt&) {}, [&](const Expr& e) {

@@ -55,6 +55,15 @@ TS_D void mbarrier_arrive(unsigned long long* bar) {
     __trap();
 #endif
 }
+/// `bytes` more transaction bytes for the current phase, without an arrival (mbarrier.expect_tx,
+/// PTX ISA §9.7.13.15.11; T.mbarrier_expect_tx): every executing thread adds them.
+TS_D void mbarrier_expect_tx(unsigned long long* bar, unsigned bytes) {
+#ifdef TS_SM90
+    asm volatile("mbarrier.expect_tx.relaxed.cta.shared::cta.b64 [%0], %1;" ::"r"(smem_u32addr(bar)), "r"(bytes) : "memory");
+#else
+    __trap();
+#endif
+}
 /// Orders this thread's generic-proxy shared-memory writes before later async-proxy (TMA,
 /// wgmma) accesses (fence.proxy.async.shared::cta, PTX ISA §9.7.13.4).
 TS_D void fence_proxy_async() {
@@ -204,13 +213,14 @@ TS_D unsigned long long wgmma_operand_desc(const T* tile, int kk, int mn0) {
 /// stored M x K (K x M when TA), B K x N (N x K when TB), both in the wgmma_smem layout. Commits
 /// its wgmma as one group and waits until at most WAIT groups are pending (0: this gemm is done
 /// and its tiles free; 1: the previous gemm's group is done, this one may still read its tiles
-/// and write acc, see wgmma_wait).
+/// and write acc, see wgmma_wait). tx0: the first thread of the warp role issuing it (T.ws), from
+/// which its warpgroups count.
 template <int M, int N, int K, int WG, bool TA, bool TB, int WAIT, class T>
-TS_D void wgmma_gemm_ss(const T* A, const T* B, float* acc) {
+TS_D void wgmma_gemm_ss(const T* A, const T* B, float* acc, int tx0 = 0) {
 #ifdef TS_SM90A
     constexpr int MI = M / WG / 64, R = N / 2;
     constexpr int AR = TA ? K : M, AC = TA ? M : K, BR = TB ? N : K, BC = TB ? K : N;
-    const int wg = threadIdx.x / 128;
+    const int wg = (int(threadIdx.x) - tx0) / 128;
     wgmma_fence_regs<MI * R>(acc);
     asm volatile("wgmma.fence.sync.aligned;" ::: "memory");
 #pragma unroll

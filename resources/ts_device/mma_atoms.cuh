@@ -170,7 +170,7 @@ struct GemmSSAtom : GemmTiling<M, N, K, WM, WN, TA, TB, SWZ_A, SWZ_B, int(sizeof
     }
 
     static __device__ __forceinline__ void load(const T* As, const T* Bs, int kk, Frags& f) {
-        const int lane = int(threadIdx.x) & 31, warp = int(threadIdx.x) >> 5;
+        const int lane = int(threadIdx.x) & 31, warp = (int(threadIdx.x) >> 5) % (WM * WN);
         const int m0 = (warp / WN) * kWTM, n0 = (warp % WN) * kWTN;
         const int g = lane >> 2, t = lane & 3, l7 = lane & 7, q0 = (lane >> 3) & 1, q1 = lane >> 4;
         const int k = kk * kAK;  // first K element of this step
