@@ -8,6 +8,7 @@
 #include <curand_kernel.h>
 namespace ts {
 #define TS_HD __host__ __device__ __forceinline__
+#define TS_D __device__ __forceinline__
 #include "../../resources/ts_device/philox.cuh"
 #undef TS_HD
 }

@@ -10,6 +10,14 @@
 // run the same code and produce the same bits. Only the normal distribution calls libm (logf,
 // sinf, cosf), whose last bit may differ between host and device.
 
+// The counter step runs once per four draws: out of line on the device, so that a fully
+// unrolled loop of draws does not inline ten Philox rounds per draw (NVRTC time).
+#ifdef TS_D
+#define TS_RNG_STEP __host__ __device__ __noinline__
+#else
+#define TS_RNG_STEP inline
+#endif
+
 struct PhiloxState {
     unsigned ctr[4];
     unsigned out[4];
@@ -82,14 +90,17 @@ TS_HD void rng_init(PhiloxState& s, unsigned long long seed, unsigned long long 
     philox4x32_10(s.ctr, s.key, s.out);
 }
 
+/// The next counter value's four outputs (cuRAND: Philox_State_Incr, then the block function).
+TS_RNG_STEP void rng_step(PhiloxState& s) {
+    philoxAdvance(s, 1);
+    philox4x32_10(s.ctr, s.key, s.out);
+    s.idx = 0;
+}
+
 /// curand(&state): the next 32-bit output.
 TS_HD unsigned rng_next(PhiloxState& s) {
     const unsigned v = s.out[s.idx++];
-    if (s.idx == 4) {
-        philoxAdvance(s, 1);
-        philox4x32_10(s.ctr, s.key, s.out);
-        s.idx = 0;
-    }
+    if (s.idx == 4) rng_step(s);
     return v;
 }
 
@@ -153,3 +164,5 @@ TS_HD double rng_normal_double(PhiloxState& s) {
     s.hasExtraDouble = 1;
     return sn * r;
 }
+
+#undef TS_RNG_STEP
