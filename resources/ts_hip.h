@@ -39,6 +39,9 @@ namespace ts {
 
 #include "ts_device/portable.cuh"  // types, cast, max/min, swizzle, reduction ops (inlined when embedded)
 #include "ts_device/raster.cuh"    // T.use_swizzle block rasterization (inlined when embedded)
+#ifdef TS_RNG
+#include "ts_device/philox.cuh"  // T.rng_* Philox4x32-10 (only when a kernel draws random numbers)
+#endif
 
 /// Lanes of a CDNA wavefront (gfx90a runs wave64 only).
 constexpr int kWaveSize = 64;

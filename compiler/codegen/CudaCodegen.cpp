@@ -20,7 +20,8 @@ using namespace ts::ir;
 namespace {
 
 bool isBuiltinScalar(DType t) {
-    return !(t == DType::Float16 || t == DType::BFloat16 || t == DType::Float8E4M3 || t == DType::Float8E5M2);
+    return !(t == DType::Float16 || t == DType::BFloat16 || t == DType::Float8E4M3 || t == DType::Float8E5M2 ||
+             t == DType::Float4E2M1);
 }
 
 class Emitter {
@@ -48,6 +49,8 @@ public:
             // Hopper kernels (tl.tma_load / tl.wgmma_ss / tl.mbarrier_*) compile the sm_90a part of
             // the device header; other kernels skip it (NVRTC time).
             if (hopper) line("#define TS_HOPPER 1", {});
+            // T.rng_*: the Philox part of the device header (resources/ts_device/philox.cuh).
+            if (usesRng(m_f.body)) line("#define TS_RNG 1", {});
             line(hip ? "#include \"ts_hip.h\"" : "#include \"ts_device.cuh\"", {});
             line("", {});
             // Python floor semantics for `//` and `%` where operands may be negative.
@@ -196,6 +199,22 @@ private:
     }
     std::string name(const VarNode* v) { return uniqueName(v, v->name); }
 
+    /// 4-bit elements in global or shared memory are packed two per byte (as the host packs
+    /// int4/uint4/float4_e2m1fn tensors); registers hold one per byte.
+    static bool packed4(const BufferNode& b) {
+        return dtypeBits(b.dtype) == 4 && (b.scope == Scope::Global || b.scope == Scope::Shared);
+    }
+
+    /// True if `body` calls T.rng_init / rng_rand / rng_rand_float.
+    static bool usesRng(const Stmt& body) {
+        bool found = false;
+        walk(body, [](const Stmt&) {}, [&](const Expr& e) {
+            if (auto* c = as<CallNode>(e))
+                found |= c->op == intrin::kRngInit || c->op == intrin::kRngRand || c->op == intrin::kRngRandFloat;
+        });
+        return found;
+    }
+
     /// The kernel's use_swizzle(panel, order) marker (T.use_swizzle or rasterize-blocks), if any.
     static const CallNode* rasterMarker(const KernelNode& k) {
         const CallNode* found = nullptr;
@@ -226,6 +245,9 @@ private:
             line("const int " + name(k.blockVars[d].get()) + " = blockIdx." + axes[d % 3] + ";", k.span);
         for (size_t d = 0; d < k.threadVars.size(); ++d)
             line("const int " + name(k.threadVars[d].get()) + " = threadIdx." + axes[d % 3] + ";", k.span);
+        // One generator per thread at kernel scope (TileLang declares its curand state at
+        // function scope too): rng_init anywhere in the body initialises it.
+        if (usesRng(k.body)) line("ts::PhiloxState ts_rng;", k.span);
         stmt(k.body);
     }
 
@@ -261,6 +283,13 @@ private:
             }
             case StmtKind::Store: {
                 auto* n = static_cast<const StoreNode*>(s.get());
+                if (packed4(*n->buffer)) {  // two elements per byte (resources/ts_device/atomics.cuh)
+                    const std::string t(cudaTypeName(n->buffer->dtype));
+                    line("ts::store_packed4<" + t + ">(" + name(n->buffer) + ", " + index(n->indices, n->span) + ", " +
+                             castTo(n->buffer->dtype, expr(n->value), n->value->dtype) + ");",
+                         n->span);
+                    break;
+                }
                 line(name(n->buffer) + "[" + index(n->indices, n->span) + "] = " + expr(n->value) + ";", n->span);
                 break;
             }
@@ -476,6 +505,7 @@ private:
             case ExprKind::Load: {
                 auto* n = static_cast<const LoadNode*>(e.get());
                 if (auto it = m_loadOverride.find(n); it != m_loadOverride.end()) return it->second;
+                if (packed4(*n->buffer)) return "ts::load_packed4(" + name(n->buffer) + ", " + index(n->indices, n->span) + ")";
                 return name(n->buffer) + "[" + index(n->indices, n->span) + "]";
             }
             case ExprKind::Cast: {
@@ -634,6 +664,13 @@ private:
             std::string fn = k == "add" ? "atomicAdd(" : k == "max" ? "atomicMax(" : "atomicMin(";
             return fn + "&" + expr(c.args[1]) + ", " + expr(c.args[2]) + ")";
         }
+        if (op == intrin::kRngInit)
+            return "ts::rng_init(ts_rng, " + expr(c.args.at(0)) + ", " + expr(c.args.at(1)) + ", " + expr(c.args.at(2)) + ")";
+        if (op == intrin::kRngRand) return "ts::rng_next(ts_rng)";
+        if (op == intrin::kRngRandFloat) {
+            const bool normal = static_cast<const StrImmNode*>(c.args.at(0).get())->value == "normal";
+            return std::string(normal ? "ts::rng_normal" : "ts::rng_uniform") + (c.dtype == DType::Float64 ? "_double" : "") + "(ts_rng)";
+        }
         if (op == intrin::kAtomic) {
             std::string k = static_cast<const StrImmNode*>(c.args[0].get())->value;
             if (k == "add") return "ts::atomic_add(" + addr(c.args[1]) + ", " + expr(c.args[2]) + ")";
@@ -691,7 +728,7 @@ private:
     inline static const std::set<std::string> kReserved = {"int", "float", "double", "char", "short", "long", "unsigned", "signed",
                                                           "if", "else", "for", "while", "do", "return", "const", "auto", "bool",
                                                           "true", "false", "ts", "ts_smem", "threadIdx", "blockIdx", "blockDim",
-                                                          "gridDim", "new", "delete", "class", "struct", "template", "this"};
+                                                          "gridDim", "ts_rng", "new", "delete", "class", "struct", "template", "this"};
 };
 
 }  // namespace

@@ -236,7 +236,8 @@ VectorLoopPlan planVectorLoop(const ForNode& loop) {
         VectorLoopPlan p;
         p.width = width, p.guard = guard, p.element = element;
         auto fits = [&](const BufferNode& b, const Expr& idx) {
-            return dtypeBytes(b.dtype) * width <= 16 && contiguousAligned(idx, r, *ext, width);
+            // 4-bit elements are packed two per byte: accessed one nibble at a time.
+            return dtypeBits(b.dtype) >= 8 && dtypeBytes(b.dtype) * width <= 16 && contiguousAligned(idx, r, *ext, width);
         };
         if (globalStore && fits(*st->buffer, st->indices[0]))
             p.accesses.push_back({st->buffer.get(), nullptr, st, st->indices[0], nullptr});

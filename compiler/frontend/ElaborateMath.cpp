@@ -292,16 +292,14 @@ void Elaborator::installMath() {
     installThreads();  // T.get_thread_binding, T.thread_binding, T.get_block_binding
     installViews();    // T.reshape, T.view (T.Tensor(shape, dtype, A.data): ElabValues.cpp)
     installBarriers();  // T.alloc_barrier, T.barrier_arrive/wait, T.mbarrier_*, T.ws, ...
+    installRandom();    // T.rng_init, T.rng_rand, T.rng_rand_float (ElaborateRandom.cpp)
 
     // Registered names the IR cannot express yet: a clear "not supported" instead of "unknown".
     for (const auto& e : kLanguage) {
         std::string n(e.name);
         if (T->find(n)) continue;
         std::string hint =
-            n.rfind("rng_", 0) == 0
-                ? "device random numbers (curand's Philox) are not implemented; pass the random "
-                  "values in a tensor"
-            : n == "import_source"
+            n == "import_source"
                 ? "inline CUDA source cannot run on TileScope's interpreters; write the function "
                   "in the tile language"
             : e.kind == LangKind::Sync

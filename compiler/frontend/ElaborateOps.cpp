@@ -91,15 +91,26 @@ DType Elaborator::dtypeArg(const Value& v, Span s, const std::string& what) {
     if (auto t = asDType(v)) return *t;
     if (v.is(ValueKind::Str)) {
         std::vector<std::string> names;
-        for (int i = 0; i <= static_cast<int>(DType::UInt4); ++i)
+        for (int i = 0; i <= static_cast<int>(ir::kLastDType); ++i)
             names.emplace_back(ir::dtypeName(static_cast<DType>(i)));
         std::string near = closestMatch(v.asStr(), names);
         throw CompileError(s, "unknown dtype '" + v.asStr() + "'",
                            near.empty() ? "" : "did you mean '" + near + "'?");
     }
+    if (v.is(ValueKind::Builtin) && v.builtinObj().name == "T.ptr")
+        // TileLang's pointer tables (grouped GEMM over separately allocated tensors): a tensor
+        // whose elements are device addresses, turned into tensors by T.make_tensor inside the
+        // kernel. TileScope's kernels address only the tensors they are passed (the interpreters
+        // and the bounds, layout and TMA analyses need every tensor's storage and shape).
+        throw CompileError(s,
+                           what + ": T.ptr (a tensor of raw device pointers for T.make_tensor) is "
+                                  "not supported by TileScope",
+                           "pass the tensors themselves as kernel arguments, e.g. the groups "
+                           "concatenated into one tensor with per-group offsets");
     if (v.is(ValueKind::Builtin) && v.builtinObj().name.rfind("T.", 0) == 0)  // T.tfloat32, ...
         throw CompileError(s, v.builtinObj().name + " is not a dtype TileScope supports yet",
-                           "use float16, bfloat16, float32, float8_e4m3/e5m2 or an integer dtype");
+                           "use float16, bfloat16, float32, float8_e4m3/e5m2, float4_e2m1fn or an "
+                           "integer dtype");
     throw CompileError(s, what + " must be a dtype (\"float16\" or T.float16), got " + typeName(v));
 }
 

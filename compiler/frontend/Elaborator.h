@@ -144,6 +144,7 @@ private:
     void installThreads();     // ElaborateThreads.cpp
     void installViews();       // ElaborateViews.cpp
     void installBarriers();    // ElaborateBarriers.cpp
+    void installRandom();      // ElaborateRandom.cpp
     /// Registers `T.<name>` in tilelang.language as a builtin calling `fn` with this elaborator
     /// (the callee name in diagnostics is "T.<name>"). ElaborateOps.cpp.
     void defineT(const std::string& name, std::function<Value(Elaborator&, CallArgs&)> fn);

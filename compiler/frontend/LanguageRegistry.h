@@ -149,9 +149,9 @@ inline constexpr LangEntry kLanguage[] = {
     {"ptx_wait_group", LangKind::Sync, "ptx_wait_group(n)", "cp.async.wait_group n of the executing thread."},
     {"annotate_producer_reg_dealloc", LangKind::Sync, "annotate_producer_reg_dealloc(reg_count=24)", "Register hint of TileLang's warp specialization; accepted and ignored."},
     {"annotate_consumer_reg_alloc", LangKind::Sync, "annotate_consumer_reg_alloc(reg_count=240)", "Register hint of TileLang's warp specialization; accepted and ignored."},
-    {"rng_init", LangKind::Meta, "rng_init(seed, seq=None, off=0)", "Per-thread Philox random state (not supported yet)."},
-    {"rng_rand", LangKind::Meta, "rng_rand()", "Next 32-bit random number (not supported yet)."},
-    {"rng_rand_float", LangKind::Meta, "rng_rand_float()", "Next random float in (0, 1] (not supported yet)."},
+    {"rng_init", LangKind::Meta, "rng_init(seed, seq=None, off=0)", "Per-thread Philox4x32-10 generator (cuRAND curand_init: seed, subsequence, offset)."},
+    {"rng_rand", LangKind::Meta, "rng_rand()", "Next 32-bit random number of the thread's generator (curand)."},
+    {"rng_rand_float", LangKind::Meta, "rng_rand_float(bit=32, dist=\"uniform\")", "Next random float: uniform in (0, 1] or normal (curand_uniform / curand_normal)."},
     {"import_source", LangKind::Meta, "import_source(code)", "Inline CUDA source for T.call_extern (not supported yet)."},
     // meta helpers
     {"ceildiv", LangKind::Meta, "ceildiv(a, b)", "Integer division rounding up."},

@@ -50,6 +50,23 @@ std::shared_ptr<NamespaceObj> Interp::registerModule(const std::string& dotted) 
     return ns;
 }
 
+/// Why TileScope cannot model module `dotted` when it knows (TileLang's hand-written tensor-core
+/// macro emitters, BitBLAS's tvm.tl), as ": reason" to append to "is not available"; else "".
+std::string unsupportedModuleNote(const std::string& dotted) {
+    auto has = [&](const char* part) { return dotted.find(part) != std::string::npos; };
+    // TileLang's (and BitBLAS's) hand-written tensor-core emitters build ldmatrix / mma.sync
+    // TIR macros from Python classes (TensorCoreIntrinEmitter, INT4TensorCoreIntrinEmitter) over
+    // TVM's TIR builder: a second kernel language below T.*, which TileScope does not model.
+    if (has("mma_macro_generator") || has("intrinsics.macro") || has("intrinsics.layout"))
+        return ": TileLang's hand-written tensor-core macro emitters (ldmatrix/mma.sync TIR "
+               "builders) are not supported; TileScope lowers T.gemm to those instructions itself";
+    if (dotted == "tvm.tl" || dotted.rfind("tvm.tl.", 0) == 0 || dotted == "bitblas" ||
+        dotted.rfind("bitblas.", 0) == 0)
+        return ": BitBLAS's TVM fork (tvm.tl) is not TileLang; TileScope reads programs written "
+               "with tilelang.language";
+    return "";
+}
+
 std::shared_ptr<NamespaceObj> Interp::resolveModule(const std::string& dotted) {
     if (auto m = module(dotted)) return m;
     if (auto m = loadSibling(dotted)) return m;
@@ -57,9 +74,10 @@ std::shared_ptr<NamespaceObj> Interp::resolveModule(const std::string& dotted) {
     // error only if the kernel's meta code actually uses it.
     auto ns = registerModule(dotted);
     ns->opaque = true;
-    ns->opaqueReason = "module '" + dotted + "' is not available at compile time";
+    ns->opaqueReason = "module '" + dotted + "' is not available at compile time" + unsupportedModuleNote(dotted);
     return ns;
 }
+
 
 void Interp::step(Span s) {
     if (++m_steps > m_limits.maxSteps)

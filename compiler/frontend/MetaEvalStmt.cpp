@@ -4,6 +4,9 @@
 
 namespace ts::fe {
 
+/// MetaEval.cpp: why TileScope cannot model module `dotted`, as ": reason" (else "").
+std::string unsupportedModuleNote(const std::string& dotted);
+
 Flow Interp::execBlock(const ast::Block& b, const EnvPtr& env) {
     for (const ast::Stmt* s : b) {
         Flow f = exec(*s, env);
@@ -382,7 +385,7 @@ void Interp::execImport(const ast::Stmt& s, const EnvPtr& env) {
         } else {
             std::string msg =
                 mod->opaque
-                    ? "'" + a.name + "' (from " + modName + ") is not available at compile time"
+                    ? "'" + a.name + "' (from " + modName + ") is not available at compile time" + unsupportedModuleNote(modName)
                     : "module '" + modName + "' has no attribute '" + a.name + "'";
             std::vector<std::string> names;
             for (const auto& [k, _] : mod->members) names.push_back(k);

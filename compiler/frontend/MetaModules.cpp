@@ -278,7 +278,7 @@ void Interp::installModules() {
                                 Value::integer(1), a.span);
         return in.binaryOp(ast::BinOpKind::FloorDiv, num, y, a.span);
     });
-    for (int i = 0; i <= static_cast<int>(ir::DType::UInt4); ++i) {
+    for (int i = 0; i <= static_cast<int>(ir::kLastDType); ++i) {
         auto t = static_cast<ir::DType>(i);
         T->set(std::string(ir::dtypeName(t)), Value::dtype(t));
     }
@@ -289,6 +289,9 @@ void Interp::installModules() {
     T->set("float", Value::dtype(ir::DType::Float32));  // TileLang's alias: T.float is float32
     T->set("double", Value::dtype(ir::DType::Float64));
     T->set("half", Value::dtype(ir::DType::Float16));
+    // TVM's canonical C names (dtypes.py: int -> int32, uint -> uint32, long, ulong, short).
+    for (const char* alias : {"int", "uint", "long", "ulong", "short"})
+        T->set(alias, Value::dtype(*ir::parseDType(alias)));
     T->set("dtype", Value::builtin("T.dtype", [](Interp&, CallArgs& a) {
                a.expectPositional(1, 1);
                auto t = asDType(a.pos[0]);
@@ -339,6 +342,35 @@ void Interp::installModules() {
     tvm->opaque = true;
     tvm->opaqueReason = "module 'tvm' is not available at compile time";
     tvm->set("DataType", dataType);
+    // `from tilelang import tvm`: TileLang re-exports its TVM; the quantize helpers of its
+    // examples build typed constants with tvm.tirx.const(value, dtype) (the T.<dtype>(value)
+    // constructor) and annotate parameters with tirx.PrimExpr. Nothing else of TVM is modelled.
+    tl->set("tvm", Value::ns(tvm));
+    auto tirx = registerModule("tvm.tirx");
+    tirx->opaque = true;
+    tirx->opaqueReason = "module 'tvm.tirx' is not available at compile time (TileScope models "
+                         "tvm.tirx.const only)";
+    tirx->set("const", Value::builtin("tvm.tirx.const", [](Interp& in, CallArgs& a) {
+                  auto b = a.bind({"value", "dtype"}, 1);
+                  std::optional<ir::DType> t;
+                  if (b.has(1)) {
+                      t = asDType(b[1]);
+                      if (!t) throw CompileError(b.spans[1], "tvm.tirx.const: unknown dtype " + repr(b[1]));
+                  } else {
+                      t = b[0].is(ValueKind::Float) ? ir::DType::Float32 : ir::DType::Int32;
+                  }
+                  CallArgs c;
+                  c.pos = {b[0]};
+                  c.posSpans = {b.spans[0]};
+                  c.span = a.span;
+                  c.callee = "tvm.tirx.const";
+                  return in.callDType(*t, c);
+              }));
+    for (const char* typeName : {"PrimExpr", "Var", "Buffer"}) {
+        auto cls = std::make_shared<NamespaceObj>();
+        cls->name = std::string("tvm.tirx.") + typeName;
+        tirx->set(typeName, Value::ns(cls));  // annotations only
+    }
     tl->set("next_power_of_2", *tlMath->find("next_power_of_2"));
     registerModule("tilelang.autotuner")->set("autotune", *tl->find("autotune"));
     registerModule("tilelang.layout");

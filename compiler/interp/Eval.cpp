@@ -436,6 +436,8 @@ double Machine::callF(const CallNode* n) {
         fail(n->span, "lowered intrinsic '" + n->op + "' cannot run in the tile-level interpreter",
              "interpret the IR before the lowering passes");
     if (n->op == intrin::kAtomicPrev) return atomicPrev(n);
+    if (n->op == intrin::kRngInit || n->op == intrin::kRngRand || n->op == intrin::kRngRandFloat)
+        return rngCall(n);
     if (name == "reinterpret") {  // to a float dtype (integer results: evalI)
         if (n->args.size() != 1 || !n->args[0]) fail(n->span, "T.reinterpret takes 1 value");
         const uint64_t u = sourceBits(*this, n->args[0].get());

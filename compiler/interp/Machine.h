@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "compiler/interp/Interpreter.h"
+#include "compiler/interp/Random.h"
 #include "compiler/ir/Stmt.h"
 
 namespace ts::interp::detail {
@@ -25,7 +26,8 @@ inline constexpr int64_t kMaxElements = int64_t(1) << 28;
 inline bool isFloatType(ir::DType t) {
     using ir::DType;
     return t == DType::Float16 || t == DType::BFloat16 || t == DType::Float32 ||
-           t == DType::Float64 || t == DType::Float8E4M3 || t == DType::Float8E5M2;
+           t == DType::Float64 || t == DType::Float8E4M3 || t == DType::Float8E5M2 ||
+           t == DType::Float4E2M1;
 }
 
 /// Thrown inside the interpreter; caught only by run().
@@ -108,6 +110,12 @@ public:
     /// The operator ("add" | "max" | "min") and the place of an atomic_prev call; malformed IR
     /// is an error.
     std::pair<std::string, const ir::LoadNode*> atomicPrevParts(const ir::CallNode* n) const;
+    /// rng_init / rng_rand / rng_rand_float (Random.cpp) on rngThread()'s Philox state.
+    double rngCall(const ir::CallNode* n);
+    /// Thread whose generator T.rng_* uses: 0 here (one executor per block runs only kernels
+    /// without a thread index, i.e. without rng_init's default subsequence), the current
+    /// thread on the thread-level machine.
+    virtual int32_t rngThread() const { return 0; }
     int64_t binaryI(const ir::BinaryNode* n);
     double binaryF(const ir::BinaryNode* n);
     const Binding& lookupVar(const ir::VarNode* v) const;
@@ -171,6 +179,13 @@ public:
     int m_parallelDepth = 0;
     Span m_stmtSpan;  ///< statement being executed (fallback error location)
     int64_t m_blocksRun = 0;
+    /// Per-thread T.rng_* generators of the running block (reset when m_blocksRun moves on).
+    struct RngSlot {
+        rng::PhiloxState state{};
+        bool initialized = false;
+    };
+    std::vector<RngSlot> m_rng;
+    int64_t m_rngBlock = -1;
 };
 
 struct Machine::DepthGuard {

@@ -81,6 +81,7 @@ public:
     /// atomic_prev on the current thread: applied at once (threads are evaluated one after
     /// another, so atomics serialise), after the same checks as tl.atomic.
     double atomicPrev(const ir::CallNode* n) override;
+    int32_t rngThread() const override { return m_cur; }
 
     // --- statements and memory (ThreadExec.cpp) ---------------------------------------------
     void execTop(const ir::StmtNode* s);

@@ -10,7 +10,7 @@ struct Info {
     int bits;
     std::string_view cuda;
 };
-constexpr std::array<Info, 17> kInfo{{
+constexpr std::array<Info, 18> kInfo{{
     {DType::Bool, "bool", 8, "bool"},
     {DType::Int8, "int8", 8, "signed char"},
     {DType::Int16, "int16", 16, "short"},
@@ -28,6 +28,7 @@ constexpr std::array<Info, 17> kInfo{{
     {DType::Float8E5M2, "float8_e5m2", 8, "ts::fp8_e5m2"},
     {DType::Int4, "int4", 4, "signed char"},
     {DType::UInt4, "uint4", 4, "unsigned char"},
+    {DType::Float4E2M1, "float4_e2m1fn", 4, "ts::fp4_e2m1"},
 }};
 const Info& info(DType t) { return kInfo[static_cast<size_t>(t)]; }
 }  // namespace
@@ -41,8 +42,15 @@ std::optional<DType> parseDType(std::string_view n) {
     if (n == "half" || n == "fp16") return DType::Float16;
     if (n == "bf16") return DType::BFloat16;
     if (n == "double") return DType::Float64;
+    // TVM's C-style canonical names (TileLang's dtypes.py displays them as the sized ones):
+    // T.int / "uint" are what tilelang.quantize's helpers take as a source format.
     if (n == "int") return DType::Int32;
+    if (n == "uint") return DType::UInt32;
+    if (n == "long") return DType::Int64;
+    if (n == "ulong") return DType::UInt64;
+    if (n == "short") return DType::Int16;
     if (n == "float8_e4m3fn") return DType::Float8E4M3;
+    if (n == "float4_e2m1") return DType::Float4E2M1;
     if (n == "tfloat32") return DType::Float32;  // 32-bit storage; see T.tfloat32 (MetaModules)
     for (const auto& i : kInfo)
         if (i.name == n) return i.t;
@@ -52,7 +60,7 @@ std::optional<DType> parseDType(std::string_view n) {
 bool isFloat(DType t) {
     switch (t) {
         case DType::Float16: case DType::BFloat16: case DType::Float32: case DType::Float64:
-        case DType::Float8E4M3: case DType::Float8E5M2: return true;
+        case DType::Float8E4M3: case DType::Float8E5M2: case DType::Float4E2M1: return true;
         default: return false;
     }
 }

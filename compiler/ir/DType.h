@@ -12,7 +12,12 @@ namespace ts::ir {
 enum class DType : uint8_t {
     Bool, Int8, Int16, Int32, Int64, UInt8, UInt16, UInt32, UInt64,
     Float16, BFloat16, Float32, Float64, Float8E4M3, Float8E5M2, Int4, UInt4,
+    /// OCP FP4 E2M1 ("float4_e2m1fn"): ±{0, 0.5, 1, 1.5, 2, 3, 4, 6}, no inf/NaN. Packed two per
+    /// byte in global and shared memory like int4 (element 2k in the low nibble of byte k).
+    Float4E2M1,
 };
+/// The last DType (loops over every dtype).
+inline constexpr DType kLastDType = DType::Float4E2M1;
 
 /// Canonical TileLang name ("float16", "bfloat16", "float32", ...).
 std::string_view dtypeName(DType t);

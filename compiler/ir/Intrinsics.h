@@ -87,6 +87,17 @@ inline constexpr const char* kAtomic = "tl.atomic";
 /// thread-level (not a tl.* intrinsic): both interpreters run it; codegen prints atomicAdd(&place,
 /// value) (int32/uint32/float32 add, int32/uint32 max/min).
 inline constexpr const char* kAtomicPrev = "atomic_prev";
+/// rng_init(seed, subsequence, offset): (re)initialises the executing thread's Philox4x32-10
+/// generator as cuRAND's curand_init does (resources/ts_device/philox.cuh; T.rng_init). Not a
+/// tl.* intrinsic: tile-level and thread-level IR carry it; codegen declares the per-thread
+/// state `ts_rng` at kernel scope (TS_RNG) when any rng_* call appears.
+inline constexpr const char* kRngInit = "rng_init";
+/// rng_rand() -> uint32: the thread's next 32-bit output (curand). Has a side effect: every
+/// evaluation draws, in program order; passes must neither duplicate nor drop it.
+inline constexpr const char* kRngRand = "rng_rand";
+/// rng_rand_float("uniform" | "normal") -> float32 | float64 (the call's dtype): curand_uniform
+/// / curand_normal (and their _double forms) on the thread's generator.
+inline constexpr const char* kRngRandFloat = "rng_rand_float";
 /// T.print(value, msg)
 inline constexpr const char* kPrint = "print";
 /// use_swizzle(panel, "row"|"col"): the kernel's block rasterization (T.use_swizzle, or chosen by

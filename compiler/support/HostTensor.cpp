@@ -188,7 +188,25 @@ std::string formatShape(std::span<const int64_t> shape) {
     return s + ")";
 }
 
+uint8_t fp4E2M1Bits(double v) {
+    if (std::isnan(v)) return 0x7;  // cuda_fp4.hpp: NaN -> +MAX_NORM (satfinite)
+    const uint8_t sign = std::signbit(v) ? 0x8 : 0x0;
+    const double a = std::fabs(v);
+    // Round to nearest, ties to the even code, saturating at 6: the midpoints between the
+    // magnitudes {0, .5, 1, 1.5, 2, 3, 4, 6} are .25 .75 1.25 1.75 2.5 3.5 5.
+    uint8_t m = a <= 0.25 ? 0 : a < 0.75 ? 1 : a <= 1.25 ? 2 : a < 1.75 ? 3
+              : a <= 2.5 ? 4 : a < 3.5 ? 5 : a <= 5.0 ? 6 : 7;
+    return static_cast<uint8_t>(sign | m);
+}
+
+double fp4E2M1Value(uint8_t bits) {
+    const unsigned m = bits & 7u, e = m >> 1, mant = m & 1u;
+    const double mag = e == 0 ? 0.5 * mant : (1.0 + 0.5 * mant) * std::ldexp(1.0, int(e) - 1);
+    return (bits & 8u) ? -mag : mag;
+}
+
 double roundTo(DType t, double v) {
+    if (t == DType::Float4E2M1) return fp4E2M1Value(fp4E2M1Bits(v));
     if (const FloatFormat* f = formatOf(t)) return roundFloat(*f, v);
     if (t == DType::Float64) return v;
     if (t == DType::Bool) return v == 0.0 ? 0.0 : 1.0;
@@ -202,12 +220,14 @@ size_t encodedSize(DType t, int64_t numel) {
 }
 
 uint32_t floatBits(DType t, double v) {
+    if (t == DType::Float4E2M1) return fp4E2M1Bits(v);
     const FloatFormat* f = formatOf(t);
     if (!f) throw std::invalid_argument("floatBits: not a 8/16/32-bit float dtype");
     return encodeFloat(*f, v);
 }
 
 double floatFromBits(DType t, uint32_t bits) {
+    if (t == DType::Float4E2M1) return fp4E2M1Value(static_cast<uint8_t>(bits & 0xF));
     const FloatFormat* f = formatOf(t);
     if (!f) throw std::invalid_argument("floatFromBits: not a 8/16/32-bit float dtype");
     return decodeFloat(*f, bits);
@@ -222,8 +242,9 @@ std::vector<uint8_t> encode(const HostTensor& t) {
     if (bits == 4) {
         const bool sgn = ir::isSigned(t.dtype);
         for (size_t i = 0; i < t.data.size(); ++i) {
-            const auto nib =
-                static_cast<uint8_t>(intPattern(roundTo(t.dtype, t.data[i]), sgn) & 0xF);
+            const auto nib = t.dtype == DType::Float4E2M1
+                                 ? fp4E2M1Bits(t.data[i])
+                                 : static_cast<uint8_t>(intPattern(roundTo(t.dtype, t.data[i]), sgn) & 0xF);
             out[i / 2] |= static_cast<uint8_t>(i % 2 ? nib << 4 : nib);
         }
         return out;
@@ -256,7 +277,9 @@ HostTensor decode(DType dtype, std::vector<int64_t> shape, std::span<const uint8
     const bool sgn = ir::isSigned(dtype);
     if (bits == 4) {
         for (size_t i = 0; i < t.data.size(); ++i)
-            t.data[i] = intFromPattern((bytes[i / 2] >> (i % 2 ? 4 : 0)) & 0xF, 4, sgn);
+            t.data[i] = dtype == DType::Float4E2M1
+                            ? fp4E2M1Value((bytes[i / 2] >> (i % 2 ? 4 : 0)) & 0xF)
+                            : intFromPattern((bytes[i / 2] >> (i % 2 ? 4 : 0)) & 0xF, 4, sgn);
         return t;
     }
     const size_t nb = static_cast<size_t>(ir::dtypeBytes(dtype));

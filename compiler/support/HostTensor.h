@@ -55,6 +55,11 @@ std::string formatShape(std::span<const int64_t> shape);
 ///   2^64.)
 /// - bool: 0 stays 0, anything else (NaN included) becomes 1.
 double roundTo(ir::DType t, double v);
+/// FP4 E2M1 nibble of `v` (sign in bit 3): round to nearest, ties to the even code, saturating
+/// at ±6, NaN -> +6 (CUDA's __nv_cvt_double_to_fp4(v, __NV_E2M1, cudaRoundNearest)).
+uint8_t fp4E2M1Bits(double v);
+/// Value of an FP4 E2M1 nibble (low 4 bits of `bits`).
+double fp4E2M1Value(uint8_t bits);
 
 /// Bytes an array of `numel` elements of `t` occupies on the device: numel*bytes, except
 /// int4/uint4 which pack two per byte (ceil(numel/2)).

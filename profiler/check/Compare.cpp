@@ -107,6 +107,8 @@ double defaultTolerance(ir::DType t) {
         case ir::DType::Float32:
         case ir::DType::Float64:
             return 1e-5;
+        case ir::DType::Float4E2M1:  // one mantissa bit: a rounding moves a value by up to 1/6
+            return 2.5e-1;
         default:
             return 0.0;
     }
@@ -120,6 +122,7 @@ double referenceTolerance(ir::DType out, std::span<const ir::DType> args) {
         // float32 outputs of float16 arithmetic tighter than float16 outputs; bfloat16 (2^-8) and
         // fp8 intermediates get the 16-bit output tolerance.
         if (a == ir::DType::Float16) tol = std::max(tol, 1e-3);
+        else if (a == ir::DType::Float4E2M1) tol = std::max(tol, defaultTolerance(ir::DType::Float8E4M3));
         else if (ir::isFloat(a)) tol = std::max(tol, defaultTolerance(a));
     }
     return tol;

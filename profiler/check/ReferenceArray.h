@@ -150,6 +150,8 @@ enum class BinOp {
     And,
     Or,
     Xor,
+    Shl,  ///< integer << (bits shifted out of the dtype are lost)
+    Shr,  ///< integer >> (arithmetic for signed dtypes, as torch)
 };
 enum class UnOp {
     Neg,

@@ -281,6 +281,20 @@ RefArray binary(BinOp op, const RefArray& a, const RefArray& b) {
                 return static_cast<double>(asBits(x) ^ asBits(y));
             });
         }
+        case BinOp::Shl:
+        case BinOp::Shr: {
+            if (ir::isFloat(t) || t == DType::Bool)
+                throw RefError("shifts need integer tensors, got " + std::string(ir::dtypeName(t)));
+            if (op == BinOp::Shl)
+                return apply2(a, b, t, [](double x, double y) {
+                    const int64_t n = asBits(y);
+                    return n < 0 || n >= 64 ? 0.0 : static_cast<double>(static_cast<int64_t>(static_cast<uint64_t>(asBits(x)) << n));
+                });
+            return apply2(a, b, t, [](double x, double y) {
+                const int64_t v = asBits(x), n = asBits(y);
+                return static_cast<double>(n < 0 || n >= 64 ? (v < 0 ? -1 : 0) : v >> n);
+            });
+        }
     }
     throw RefError("internal: unexpected binary op");
 }

@@ -47,6 +47,10 @@ std::optional<BinOp> mapBinOp(ast::BinOpKind op) {
             return BinOp::Or;
         case B::BitXor:
             return BinOp::Xor;
+        case B::LShift:
+            return BinOp::Shl;
+        case B::RShift:
+            return BinOp::Shr;
         default:
             return std::nullopt;
     }

@@ -54,3 +54,16 @@ TS_D void atomic_min(T* addr, T v) {
     const float x = float(v);
     detail::atomic_update16(addr, [x](float cur) { return fminf(cur, x); });
 }
+
+/// Element i of the packed 4-bit array at p (global or shared) = v. Neighbouring nibbles belong
+/// to other threads' elements, so the containing 32-bit word is updated atomically: clear the
+/// bits of this nibble that must become 0, then set those that must become 1 (both only touch
+/// this nibble; other threads' nibbles are never rewritten).
+template <class T> TS_D void store_packed4(T* p, long long i, T v) {
+    const unsigned long long a = reinterpret_cast<unsigned long long>(reinterpret_cast<unsigned char*>(p) + (i >> 1));
+    unsigned* word = reinterpret_cast<unsigned*>(a & ~3ull);
+    const unsigned shift = unsigned(a & 3ull) * 8u + ((i & 1) ? 4u : 0u);
+    const unsigned nib = detail::toNibble(v) << shift;
+    atomicAnd(word, ~(0xfu << shift) | nib);
+    atomicOr(word, nib);
+}

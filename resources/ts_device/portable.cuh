@@ -209,8 +209,36 @@ struct fp8_e5m2 {
     }
 };
 
+/// OCP FP4 E2M1 ("float4_e2m1fn": bias 1, ±{0, 0.5, 1, 1.5, 2, 3, 4, 6}, no inf/NaN), one value
+/// per byte in registers (the nibble in the low 4 bits); packed two per byte in global and shared
+/// memory (load_packed4 / store_packed4 below). From float: round to nearest, ties to the even
+/// code, saturating at ±6, NaN -> +6 (cuda_fp4.hpp's __nv_cvt_float_to_fp4, cudaRoundNearest;
+/// the interpreters' fp4E2M1Bits, compiler/support/HostTensor.cpp). Software on every target.
+struct fp4_e2m1 {
+    unsigned char bits;
+    fp4_e2m1() = default;
+    TS_HD explicit fp4_e2m1(float f) : bits(fromFloat(f)) {}
+    TS_HD explicit fp4_e2m1(double d) : fp4_e2m1(float(d)) {}
+    TS_HD explicit fp4_e2m1(int i) : fp4_e2m1(float(i)) {}
+    TS_HD operator float() const {
+        const unsigned m = bits & 7u, e = m >> 1, mant = m & 1u;
+        const float mag = e == 0 ? 0.5f * float(mant) : (1.0f + 0.5f * float(mant)) * float(1u << (e - 1));
+        return (bits & 8u) ? -mag : mag;
+    }
+    static TS_HD fp4_e2m1 fromBits(unsigned char b) { fp4_e2m1 h; h.bits = (unsigned char)(b & 0xfu); return h; }
+    static TS_HD unsigned char fromFloat(float f) {
+        if (f != f) return 0x7u;
+        const unsigned char sign = (unsigned char)((detail::floatBits(f) >> 31) << 3);
+        const float a = fabsf(f);
+        const unsigned char m = a <= 0.25f ? 0 : a < 0.75f ? 1 : a <= 1.25f ? 2 : a < 1.75f ? 3
+                              : a <= 2.5f ? 4 : a < 3.5f ? 5 : a <= 5.0f ? 6 : 7;
+        return (unsigned char)(sign | m);
+    }
+};
+
 namespace detail {
 template <class T> struct IsLowp { static constexpr bool value = false; };
+template <> struct IsLowp<fp4_e2m1> { static constexpr bool value = true; };
 template <> struct IsLowp<half> { static constexpr bool value = true; };
 template <> struct IsLowp<bfloat16> { static constexpr bool value = true; };
 template <> struct IsLowp<fp8_e4m3> { static constexpr bool value = true; };
@@ -271,6 +299,31 @@ template <class To, class From> TS_HD To cast(From x) {
     }
 }
 
+// ============================================================================================
+// 4-bit elements in memory (int4, uint4, float4_e2m1fn): two per byte, element 2k in the low
+// nibble of byte k (the host's packing, compiler/support/HostTensor.cpp encode). Registers hold
+// one element per byte; global and shared accesses go through these.
+// ============================================================================================
+
+namespace detail {
+template <class T> TS_HD T fromNibble(unsigned n) {
+    if constexpr (IsSame<T, fp4_e2m1>::value) return fp4_e2m1::fromBits((unsigned char)n);
+    else if constexpr (T(-1) < T(0)) return T(int(n << 28) >> 28);  // int4: sign-extend
+    else return T(n);
+}
+template <class T> TS_HD unsigned toNibble(T v) {
+    if constexpr (IsSame<T, fp4_e2m1>::value) return v.bits & 0xfu;
+    else return unsigned(v) & 0xfu;
+}
+}  // namespace detail
+
+/// Element i of the packed 4-bit array at p.
+template <class T> TS_HD T load_packed4(const T* p, long long i) {
+    const unsigned char b = reinterpret_cast<const unsigned char*>(p)[i >> 1];
+    return detail::fromNibble<T>((i & 1) ? (b >> 4) : (b & 0xfu));
+}
+
+
 /// T.reinterpret(x, dtype): the bits of x read as To (a bit cast; both types have the same
 /// width, which elaboration checks). A byte copy is the portable spelling: NVRTC has neither
 /// std::bit_cast nor memcpy without include paths, and a union cannot hold the ts float types;
@@ -297,7 +350,7 @@ template <> TS_HD float min<float>(float a, float b) { return fminf(a, b); }
 template <class T> TS_HD T abs(T a) {
     if constexpr (detail::IsLowp<T>::value) {
         T r = a;
-        r.bits &= (sizeof(T) == 2 ? 0x7fff : 0x7f);
+        r.bits &= (sizeof(T) == 2 ? 0x7fff : detail::IsSame<T, fp4_e2m1>::value ? 0x7 : 0x7f);
         return r;
     } else if constexpr (detail::IsSame<T, float>::value) {
         return fabsf(a);
@@ -316,6 +369,7 @@ template <class T> TS_HD T infinity() {
     else if constexpr (detail::IsSame<T, bfloat16>::value) return bfloat16::fromBits(0x7f80);
     else if constexpr (detail::IsSame<T, fp8_e4m3>::value) return fp8_e4m3::fromBits(0x7e);
     else if constexpr (detail::IsSame<T, fp8_e5m2>::value) return fp8_e5m2::fromBits(0x7c);
+    else if constexpr (detail::IsSame<T, fp4_e2m1>::value) return fp4_e2m1::fromBits(0x7);
     else if constexpr (T(-1) > T(0)) return T(~0ull);  // unsigned: all ones
     else return T(~0ull >> (65 - int(sizeof(T)) * 8));  // signed: 0x7f..f
 }

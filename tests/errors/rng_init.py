@@ -1,10 +1,10 @@
 import tilelang.language as T
 
 
-# Device random numbers (TileLang's rand example: curand Philox state per thread).
+# Device random numbers: cuRAND draws 32- or 64-bit floats only.
 @T.prim_func
-def main(A: T.Tensor((128,), "uint32")):
+def main(A: T.Tensor((128,), "float16")):
     with T.Kernel(1, threads=128) as bx:
         tx = T.get_thread_binding()
-        T.rng_init(42, tx, 0)  # expect-error(col 9): T.rng_init is not supported by TileScope yet
-        A[tx] = T.rng_rand()
+        T.rng_init(42, tx, 0)
+        A[tx] = T.rng_rand_float(16)  # expect-error: T.rng_rand_float: bit must be 32 or 64, got 16
