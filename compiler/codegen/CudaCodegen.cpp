@@ -7,6 +7,7 @@
 #include <sstream>
 
 #include "compiler/analysis/TraceFormat.h"
+#include "compiler/codegen/GridShape.h"
 #include "compiler/codegen/VectorAccess.h"
 #include "compiler/ir/IR.h"
 #include "compiler/ir/Intrinsics.h"
@@ -207,6 +208,18 @@ private:
 
     void kernel(const KernelNode& k) {
         const char* axes[] = {"x", "y", "z"};
+        std::string bid[3] = {"blockIdx.x", "blockIdx.y", "blockIdx.z"};
+        std::string gdim[3] = {"gridDim.x", "gridDim.y", "gridDim.z"};
+        if (auto g = linearizedGrid(k)) {
+            // Launched as one x extent (GridShape.h): recover the block indices T.Kernel gave.
+            std::string lin = freshName("ts_block_linear");
+            line("const unsigned " + lin + " = blockIdx.x;", k.span);
+            std::string gx = std::to_string((*g)[0]) + "u", gy = std::to_string((*g)[1]) + "u";
+            bid[0] = "(int)(" + lin + " % " + gx + ")";
+            bid[1] = "(int)(" + lin + " / " + gx + " % " + gy + ")";
+            bid[2] = "(int)(" + lin + " / (" + gx + " * " + gy + "))";
+            for (int d = 0; d < 3; ++d) gdim[d] = std::to_string((*g)[d]) + "u";
+        }
         size_t first = 0;
         const CallNode* r = k.blockVars.size() >= 2 ? rasterMarker(k) : nullptr;
         if (r && constInt(r->args[0]).value_or(1) == 0) r = nullptr;  // T.use_swizzle(..., enable=False)
@@ -215,7 +228,7 @@ private:
             // panel order (resources/ts_device/raster.cuh): a bijection of the grid.
             auto* order = as<StrImmNode>(r->args[1]);
             std::string coord = freshName("ts_block");
-            line("const ts::BlockCoord " + coord + " = ts::rasterize_blocks(blockIdx.x, blockIdx.y, gridDim.x, gridDim.y, " +
+            line("const ts::BlockCoord " + coord + " = ts::rasterize_blocks(" + bid[0] + ", " + bid[1] + ", " + gdim[0] + ", " + gdim[1] + ", " +
                      expr(r->args[0]) + ", " + (order && order->value == "col" ? "true" : "false") + ");",
                  r->span);
             line("const int " + name(k.blockVars[0].get()) + " = " + coord + ".x;", k.span);
@@ -223,7 +236,7 @@ private:
             first = 2;
         }
         for (size_t d = first; d < k.blockVars.size(); ++d)
-            line("const int " + name(k.blockVars[d].get()) + " = blockIdx." + axes[d % 3] + ";", k.span);
+            line("const int " + name(k.blockVars[d].get()) + " = " + bid[d % 3] + ";", k.span);
         for (size_t d = 0; d < k.threadVars.size(); ++d)
             line("const int " + name(k.threadVars[d].get()) + " = threadIdx." + axes[d % 3] + ";", k.span);
         stmt(k.body);

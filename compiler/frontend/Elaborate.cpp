@@ -6,6 +6,8 @@
 #include <algorithm>
 
 #include "compiler/frontend/Elaborator.h"
+#include "compiler/frontend/MetaAutoTuner.h"
+#include "compiler/frontend/MetaDevice.h"
 #include "compiler/frontend/MetaBuiltins.h"
 #include "compiler/ir/Intrinsics.h"
 #include "compiler/ops/Registry.h"
@@ -26,6 +28,7 @@ struct Restore {
 
 Elaborator::Elaborator(DiagnosticEngine& diags, const Module& mod) : Interp(diags), m_mod(mod) {
     installVocabulary();
+    copyDeviceTarget(mod.interp(), *this);  // driver.get_num_sms() answers for the compile's target
     setSiblingDir(siblingDirOf(*mod.source()));
 }
 
@@ -544,6 +547,9 @@ ir::PrimFunc Elaborator::run(const KernelEntry& entry, const ParamBindings& para
         a.kwSpans.push_back(p ? p->span : a.span);
     }
     Value result = callFunction(fv->functionObj(), a);
+    // An autotuner (or the tunable function) stands for its kernel at the first config.
+    result = resolveTunedKernel(*this, result, entry.name(), *m_mod.ast(), m_globals,
+                                entry.func->nameSpan);
     if (!result.is(ValueKind::Function))
         throw CompileError(entry.func->nameSpan,
                            "'" + entry.name() + "' must return its @T.prim_func, but it returned " +
