@@ -11,7 +11,9 @@
 #include "compiler/codegen/VectorAccess.h"
 #include "compiler/ir/IR.h"
 #include "compiler/ir/Intrinsics.h"
+#include "compiler/ir/IntrinsicsAssert.h"
 #include "compiler/ir/IntrinsicsUserBarriers.h"
+#include "compiler/ir/IntrinsicsWarp.h"
 #include "compiler/ir/NonNegative.h"
 #include "compiler/ir/Views.h"
 
@@ -651,6 +653,25 @@ private:
             std::string k = static_cast<const StrImmNode*>(c.args[0].get())->value;
             if (k == "add") return "ts::atomic_add(" + addr(c.args[1]) + ", " + expr(c.args[2]) + ")";
             return std::string(k == "max" ? "ts::atomic_max(" : "ts::atomic_min(") + addr(c.args[1]) + ", " + expr(c.args[2]) + ")";
+        }
+        if (op == intrin::kWarpShuffle) {  // (mask, value, src_lane, width)
+            if (m_dialect == DeviceDialect::Hip)
+                return "__shfl(" + expr(c.args[1]) + ", " + expr(c.args[2]) + ", " + expr(c.args[3]) + ")";
+            return "__shfl_sync((unsigned)(" + expr(c.args[0]) + "), " + expr(c.args[1]) + ", " + expr(c.args[2]) + ", " +
+                   expr(c.args[3]) + ")";
+        }
+        if (op == intrin::kDeviceAssert) {  // a comma expression: usable where a call is
+            std::string msg = c.args.size() > 1 ? static_cast<const StrImmNode*>(c.args[1].get())->value : "";
+            std::string text;
+            for (char ch : "T.device_assert failed: " + msg) {
+                if (ch == '"' || ch == '\\') text += '\\';
+                if (ch == '%') text += '%';
+                text += ch;
+            }
+            const char* trap = m_dialect == DeviceDialect::Hip ? "__builtin_trap()" : "__trap()";
+            return "((" + expr(c.args[0]) + ") ? 0 : (printf(\"" + text +
+                   " (block %d %d %d, thread %d %d %d)\\n\", (int)blockIdx.x, (int)blockIdx.y, (int)blockIdx.z, "
+                   "(int)threadIdx.x, (int)threadIdx.y, (int)threadIdx.z), " + trap + ", 0))";
         }
         if (op == intrin::kPrint) {
             std::string fmt = c.args.size() > 1 ? static_cast<const StrImmNode*>(c.args[1].get())->value : "";

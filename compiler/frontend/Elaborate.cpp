@@ -428,6 +428,22 @@ Flow Elaborator::execAssign(const ast::Assign& s, const EnvPtr& env) {
         for (size_t i = 0; i < items.size(); ++i)
             if (auto* n = ast::as<ast::Name>(tuple->elts[i]))
                 items[i] = keepInRegister(n->id, items[i], s.span);
+        // `a[0], a[1] = a[1], a[0]`: Python evaluates the whole right side before the first
+        // store, so run-time values are kept in registers before any target is written.
+        bool storesElements = std::any_of(tuple->elts.begin(), tuple->elts.end(), [](const ast::Expr* t) {
+            return !ast::as<ast::Name>(t);
+        });
+        if (storesElements && m_kernelMode && m_insideKernel && !m_frames.empty())
+            for (auto& item : items)
+                if (isRuntime(item) && !item.extAs<BufferValue>()) {
+                    ir::Expr e = toExpr(item, s.span, "a value of the tuple assignment");
+                    auto buf = std::make_shared<ir::BufferNode>(uniqueName("swap"), e->dtype,
+                                                                std::vector<ir::Expr>{ir::intImm(1)},
+                                                                ir::Scope::Local, s.span);
+                    emit(std::make_shared<ir::AllocNode>(buf, nullptr, s.span));
+                    emit(ir::store(buf, {ir::intImm(0)}, e, s.span));
+                    item = wrap(ir::load(buf, {ir::intImm(0)}, s.span));
+                }
         v = Value::tuple(std::move(items));
     }
     for (const ast::Expr* t : s.targets) assign(*t, v, env);

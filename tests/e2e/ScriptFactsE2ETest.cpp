@@ -9,7 +9,11 @@
 //    row-major where TileLang keeps it);
 //  - autotuner_api.py: AutoTuner.from_kernel factories compiled at their first config;
 //  - grid_linearized.py: a grid with 65537 blocks in y launched as one x extent
-//    (codegen/GridShape.h).
+//    (codegen/GridShape.h);
+//  - thread_block_2d.py: per-thread T.copy / T.clear in a two-dimensional block, a tuple swap of
+//    registers and T.device_assert (frontend/ElaborateDeviceAssert.h);
+//  - warp_shuffle_sum.py: T.tvm_warp_shuffle butterflies over groups of 32 and 16 lanes
+//    (frontend/ElaborateWarpShuffle.h).
 // Each: both interpreters against the file's float64 ref_program, and NVRTC for sm_80 and
 // sm_90a.
 #include <gtest/gtest.h>
@@ -161,6 +165,46 @@ TEST(ScriptFacts, LargeGridYIsLaunchedLinearised) {
     EXPECT_EQ(small.kernel.grid[1], 300u);
     ts::e2e::expectInterpretersMatchReference(small, "grid_small");
     ts::e2e::expectNvrtcCompilesForSm80AndSm90a(kGrid, {});
+}
+
+TEST(ScriptFacts, TwoDimensionalBlockPerThreadOps) {
+    const char* kBlock2d = "tests/e2e/programs/thread_block_2d.py";
+    ts::CompileResult r = compileProgram(kBlock2d, "cuda:sm_80");
+    ASSERT_TRUE(r.ok) << diagText(r);
+    EXPECT_EQ(r.kernel.block[0], 8u);
+    EXPECT_EQ(r.kernel.block[1], 8u);
+    ts::e2e::expectInterpretersMatchReference(r, "thread_block_2d");
+    EXPECT_NE(r.cuda.find("__trap()"), std::string::npos) << r.cuda;
+    ts::e2e::expectNvrtcCompilesForSm80AndSm90a(kBlock2d, {});
+    // limit=8: only the threads with tn = 0 pass the assert; both interpreters stop at it.
+    ts::CompileResult bad = compileProgram(kBlock2d, "cuda:sm_80", {{"limit", "8"}});
+    ASSERT_TRUE(bad.ok) << diagText(bad);
+    auto ci = ts::e2e::makeCheckedInputs(bad);
+    for (bool lowered : {false, true}) {
+        std::string err;
+        auto outs = ts::e2e::runOutputs(bad, ci, lowered, &err);
+        EXPECT_TRUE(outs.empty());
+        // The first failing thread: (tm, tn) = (0, 1), linear index 8.
+        EXPECT_NE(err.find("T.device_assert failed: chunk inside the limit [block (0), thread 8]"),
+                  std::string::npos)
+            << err;
+        EXPECT_NE(err.find("thread_block_2d.py:21:"), std::string::npos) << err;
+    }
+}
+
+TEST(ScriptFacts, WarpShuffleButterfly) {
+    const char* kShuffle = "tests/e2e/programs/warp_shuffle_sum.py";
+    for (const char* w : {"32", "16", "4"}) {
+        ts::CompileResult r = compileProgram(kShuffle, "cuda:sm_80", {{"W", w}});
+        ASSERT_TRUE(r.ok) << diagText(r);
+        EXPECT_NE(r.cuda.find("__shfl_sync("), std::string::npos) << r.cuda;
+        ts::e2e::expectInterpretersMatchReference(r, std::string("warp_shuffle_w") + w);
+        ts::e2e::expectNvrtcCompilesForSm80AndSm90a(kShuffle, {{"W", w}});
+    }
+    ts::CompileResult bad = compileProgram(kShuffle, "cuda:sm_80", {{"W", "12"}});
+    ASSERT_FALSE(bad.ok);
+    EXPECT_NE(diagText(bad).find("width must be a power of two from 1 to 32, got 12"), std::string::npos)
+        << diagText(bad);
 }
 
 }  // namespace
