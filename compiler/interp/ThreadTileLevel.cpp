@@ -16,7 +16,8 @@
 //   (every thread of a role runs the same tile-level statements, so their copies agree), as the
 //   role's lowered code computes the tile together. Its shared-memory accesses are not tracked
 //   by the race checker (the lowered kernel's are).
-// - T.copy with a local source or destination: each active thread copies its own regions.
+// - T.copy with a local (register) source or destination: each active thread copies its own
+//   regions (their indices may use the thread index), before the collective rule above.
 // Other tile ops are reported in the user's terms (ThreadExec.cpp).
 #include <algorithm>
 
@@ -59,7 +60,7 @@ bool ThreadMachine::tileOpPerThread(const TileOpNode* n, const ThreadList& act) 
         m_cur = -1;
         return true;
     }
-    if (n->op == TileOpKind::Copy && n->isRegion(0) && n->isRegion(1)) return copyPerThread(n, act);
+    if (n->op == TileOpKind::Copy && n->isRegion(0) && n->isRegion(1) && copyPerThread(n, act)) return true;
     if (n->op != TileOpKind::Fill || n->args.size() != 2 || n->isRegion(1)) return false;
     setThread(act.front());
     RegionView r = evalRegion(n, 0);
@@ -149,6 +150,12 @@ bool ThreadMachine::tileOpCollective(const TileOpNode* n, const ThreadList& act)
                 const int64_t off = regionOffset(r, m);
                 if (off >= 0 && off < static_cast<int64_t>(b.written.size())) b.written[off] = 1;
             }
+        }
+    }
+    m_cur = -1;
+    return true;
+}
+
 // T.copy with a per-thread (local) source or destination: each active thread copies its own
 // regions element by element, in row-major order of each region (the extents must hold the same
 // number of elements); a source element outside its buffer reads 0 and a destination element
