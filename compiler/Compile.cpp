@@ -11,9 +11,11 @@
 #include "compiler/Pipeline.h"
 #include "compiler/ProgramKernels.h"
 #include "compiler/codegen/CudaCodegen.h"
+#include "compiler/codegen/GridShape.h"
 #include "compiler/codegen/HipCodegen.h"
 #include "compiler/frontend/Elaborate.h"
 #include "compiler/frontend/Ast.h"
+#include "compiler/frontend/MetaDevice.h"
 #include "compiler/frontend/Module.h"
 #include "compiler/ir/IR.h"
 #include "compiler/support/ParamPragma.h"
@@ -95,6 +97,11 @@ bool kernelInfo(const ir::PrimFunc& f, const Target& target, KernelInfo& k,
                         " is outside 1..1024 threads per block",
                     "use at most 1024 threads (e.g. threads=128 or 256)");
         return false;
+    }
+    if (auto g = codegen::linearizedGrid(*kn)) {
+        // y or z above the limit: launched as one x extent, decoded by the kernel (GridShape.h).
+        k.grid[0] = static_cast<unsigned>((*g)[0] * (*g)[1] * (*g)[2]);
+        k.grid[1] = k.grid[2] = 1;
     }
     if (k.grid[1] > target.maxGridYZ() || k.grid[2] > target.maxGridYZ()) {
         diags.error(
@@ -364,6 +371,7 @@ CompileResult compileUnobserved(const std::string& path, const std::string& text
         auto t0 = Clock::now();
         // The program's kernels first (DESIGN.md §2b): listed even when the selected one fails.
         auto mod = fe::Module::analyze(r.source, diags);
+        fe::setDeviceTarget(mod->interp(), *target);  // driver.get_num_sms() etc. (MetaDevice.h)
         r.module = mod;
         r.kernels = programKernels(*mod);
         if (diags.hasErrors()) return finish();

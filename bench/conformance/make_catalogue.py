@@ -391,6 +391,11 @@ class Walker:
         name = call.func.id if isinstance(call.func, ast.Name) else None
         if name is None and isinstance(call.func, ast.Attribute) and call.func.attr in ("compile",):
             return
+        # `kernel.get_tir(block_M=128, ...)`: TileLang elaborates the jit kernel with these
+        # keyword parameters (the analyze examples never call the kernel itself).
+        if name is None and isinstance(call.func, ast.Attribute) and call.func.attr == "get_tir" and \
+                isinstance(call.func.value, ast.Name) and call.func.value.id in self.kernels:
+            name = call.func.value.id
         if name in self.kernels:
             b = bind_call(call, self.kernels[name], env)
             prev = self.found.get(name)

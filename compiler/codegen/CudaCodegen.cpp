@@ -7,10 +7,13 @@
 #include <sstream>
 
 #include "compiler/analysis/TraceFormat.h"
+#include "compiler/codegen/GridShape.h"
 #include "compiler/codegen/VectorAccess.h"
 #include "compiler/ir/IR.h"
 #include "compiler/ir/Intrinsics.h"
+#include "compiler/ir/IntrinsicsAssert.h"
 #include "compiler/ir/IntrinsicsUserBarriers.h"
+#include "compiler/ir/IntrinsicsWarp.h"
 #include "compiler/ir/NonNegative.h"
 #include "compiler/ir/Views.h"
 
@@ -226,6 +229,18 @@ private:
 
     void kernel(const KernelNode& k) {
         const char* axes[] = {"x", "y", "z"};
+        std::string bid[3] = {"blockIdx.x", "blockIdx.y", "blockIdx.z"};
+        std::string gdim[3] = {"gridDim.x", "gridDim.y", "gridDim.z"};
+        if (auto g = linearizedGrid(k)) {
+            // Launched as one x extent (GridShape.h): recover the block indices T.Kernel gave.
+            std::string lin = freshName("ts_block_linear");
+            line("const unsigned " + lin + " = blockIdx.x;", k.span);
+            std::string gx = std::to_string((*g)[0]) + "u", gy = std::to_string((*g)[1]) + "u";
+            bid[0] = "(int)(" + lin + " % " + gx + ")";
+            bid[1] = "(int)(" + lin + " / " + gx + " % " + gy + ")";
+            bid[2] = "(int)(" + lin + " / (" + gx + " * " + gy + "))";
+            for (int d = 0; d < 3; ++d) gdim[d] = std::to_string((*g)[d]) + "u";
+        }
         size_t first = 0;
         const CallNode* r = k.blockVars.size() >= 2 ? rasterMarker(k) : nullptr;
         if (r && constInt(r->args[0]).value_or(1) == 0) r = nullptr;  // T.use_swizzle(..., enable=False)
@@ -234,7 +249,7 @@ private:
             // panel order (resources/ts_device/raster.cuh): a bijection of the grid.
             auto* order = as<StrImmNode>(r->args[1]);
             std::string coord = freshName("ts_block");
-            line("const ts::BlockCoord " + coord + " = ts::rasterize_blocks(blockIdx.x, blockIdx.y, gridDim.x, gridDim.y, " +
+            line("const ts::BlockCoord " + coord + " = ts::rasterize_blocks(" + bid[0] + ", " + bid[1] + ", " + gdim[0] + ", " + gdim[1] + ", " +
                      expr(r->args[0]) + ", " + (order && order->value == "col" ? "true" : "false") + ");",
                  r->span);
             line("const int " + name(k.blockVars[0].get()) + " = " + coord + ".x;", k.span);
@@ -242,7 +257,7 @@ private:
             first = 2;
         }
         for (size_t d = first; d < k.blockVars.size(); ++d)
-            line("const int " + name(k.blockVars[d].get()) + " = blockIdx." + axes[d % 3] + ";", k.span);
+            line("const int " + name(k.blockVars[d].get()) + " = " + bid[d % 3] + ";", k.span);
         for (size_t d = 0; d < k.threadVars.size(); ++d)
             line("const int " + name(k.threadVars[d].get()) + " = threadIdx." + axes[d % 3] + ";", k.span);
         // One generator per thread at kernel scope (TileLang declares its curand state at
@@ -675,6 +690,25 @@ private:
             std::string k = static_cast<const StrImmNode*>(c.args[0].get())->value;
             if (k == "add") return "ts::atomic_add(" + addr(c.args[1]) + ", " + expr(c.args[2]) + ")";
             return std::string(k == "max" ? "ts::atomic_max(" : "ts::atomic_min(") + addr(c.args[1]) + ", " + expr(c.args[2]) + ")";
+        }
+        if (op == intrin::kWarpShuffle) {  // (mask, value, src_lane, width)
+            if (m_dialect == DeviceDialect::Hip)
+                return "__shfl(" + expr(c.args[1]) + ", " + expr(c.args[2]) + ", " + expr(c.args[3]) + ")";
+            return "__shfl_sync((unsigned)(" + expr(c.args[0]) + "), " + expr(c.args[1]) + ", " + expr(c.args[2]) + ", " +
+                   expr(c.args[3]) + ")";
+        }
+        if (op == intrin::kDeviceAssert) {  // a comma expression: usable where a call is
+            std::string msg = c.args.size() > 1 ? static_cast<const StrImmNode*>(c.args[1].get())->value : "";
+            std::string text;
+            for (char ch : "T.device_assert failed: " + msg) {
+                if (ch == '"' || ch == '\\') text += '\\';
+                if (ch == '%') text += '%';
+                text += ch;
+            }
+            const char* trap = m_dialect == DeviceDialect::Hip ? "__builtin_trap()" : "__trap()";
+            return "((" + expr(c.args[0]) + ") ? 0 : (printf(\"" + text +
+                   " (block %d %d %d, thread %d %d %d)\\n\", (int)blockIdx.x, (int)blockIdx.y, (int)blockIdx.z, "
+                   "(int)threadIdx.x, (int)threadIdx.y, (int)threadIdx.z), " + trap + ", 0))";
         }
         if (op == intrin::kPrint) {
             std::string fmt = c.args.size() > 1 ? static_cast<const StrImmNode*>(c.args[1].get())->value : "";

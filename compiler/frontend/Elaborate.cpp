@@ -6,6 +6,8 @@
 #include <algorithm>
 
 #include "compiler/frontend/Elaborator.h"
+#include "compiler/frontend/MetaAutoTuner.h"
+#include "compiler/frontend/MetaDevice.h"
 #include "compiler/frontend/MetaBuiltins.h"
 #include "compiler/ir/Intrinsics.h"
 #include "compiler/ops/Registry.h"
@@ -26,6 +28,7 @@ struct Restore {
 
 Elaborator::Elaborator(DiagnosticEngine& diags, const Module& mod) : Interp(diags), m_mod(mod) {
     installVocabulary();
+    copyDeviceTarget(mod.interp(), *this);  // driver.get_num_sms() answers for the compile's target
     setSiblingDir(siblingDirOf(*mod.source()));
 }
 
@@ -425,6 +428,22 @@ Flow Elaborator::execAssign(const ast::Assign& s, const EnvPtr& env) {
         for (size_t i = 0; i < items.size(); ++i)
             if (auto* n = ast::as<ast::Name>(tuple->elts[i]))
                 items[i] = keepInRegister(n->id, items[i], s.span);
+        // `a[0], a[1] = a[1], a[0]`: Python evaluates the whole right side before the first
+        // store, so run-time values are kept in registers before any target is written.
+        bool storesElements = std::any_of(tuple->elts.begin(), tuple->elts.end(), [](const ast::Expr* t) {
+            return !ast::as<ast::Name>(t);
+        });
+        if (storesElements && m_kernelMode && m_insideKernel && !m_frames.empty())
+            for (auto& item : items)
+                if (isRuntime(item) && !item.extAs<BufferValue>()) {
+                    ir::Expr e = toExpr(item, s.span, "a value of the tuple assignment");
+                    auto buf = std::make_shared<ir::BufferNode>(uniqueName("swap"), e->dtype,
+                                                                std::vector<ir::Expr>{ir::intImm(1)},
+                                                                ir::Scope::Local, s.span);
+                    emit(std::make_shared<ir::AllocNode>(buf, nullptr, s.span));
+                    emit(ir::store(buf, {ir::intImm(0)}, e, s.span));
+                    item = wrap(ir::load(buf, {ir::intImm(0)}, s.span));
+                }
         v = Value::tuple(std::move(items));
     }
     for (const ast::Expr* t : s.targets) assign(*t, v, env);
@@ -544,6 +563,9 @@ ir::PrimFunc Elaborator::run(const KernelEntry& entry, const ParamBindings& para
         a.kwSpans.push_back(p ? p->span : a.span);
     }
     Value result = callFunction(fv->functionObj(), a);
+    // An autotuner (or the tunable function) stands for its kernel at the first config.
+    result = resolveTunedKernel(*this, result, entry.name(), *m_mod.ast(), m_globals,
+                                entry.func->nameSpan);
     if (!result.is(ValueKind::Function))
         throw CompileError(entry.func->nameSpan,
                            "'" + entry.name() + "' must return its @T.prim_func, but it returned " +

@@ -10,6 +10,7 @@
 #include "compiler/analysis/Layouts.h"
 #include "compiler/analysis/Swizzle.h"
 #include "compiler/analysis/UserLayouts.h"
+#include "compiler/frontend/ElaborateMmaLayouts.h"
 #include "compiler/frontend/ElaborateOpsImpl.h"
 
 namespace ts::fe::elab {
@@ -263,6 +264,7 @@ void Elaborator::installLayouts() {
             return Value::ext(
                 std::make_shared<LayoutValue>(analysis::makeSharedLayout(*shape, elt, mode)));
         }));
+    registerMmaSwizzleLayout(*this);  // tilelang.cuda.intrinsics (ElaborateMmaLayouts.h)
 }
 
 }  // namespace ts::fe::elab

@@ -7,7 +7,10 @@
 #include <cctype>
 #include <cmath>
 
+#include "compiler/frontend/ElaborateBitOps.h"
+#include "compiler/frontend/ElaborateDeviceAssert.h"
 #include "compiler/frontend/ElaborateOpsImpl.h"
+#include "compiler/frontend/ElaborateWarpShuffle.h"
 #include "compiler/frontend/LanguageRegistry.h"
 #include "compiler/ir/Intrinsics.h"
 
@@ -293,6 +296,9 @@ void Elaborator::installMath() {
     installViews();    // T.reshape, T.view (T.Tensor(shape, dtype, A.data): ElabValues.cpp)
     installBarriers();  // T.alloc_barrier, T.barrier_arrive/wait, T.mbarrier_*, T.ws, ...
     installRandom();    // T.rng_init, T.rng_rand, T.rng_rand_float (ElaborateRandom.cpp)
+    registerDeviceAssert(*this);  // T.device_assert (ElaborateDeviceAssert.h)
+    registerBitOps(*this);        // T.shift_left, T.bitwise_and, ... (ElaborateBitOps.h)
+    registerWarpShuffle(*this);   // T.tvm_warp_shuffle (ElaborateWarpShuffle.h)
 
     // Registered names the IR cannot express yet: a clear "not supported" instead of "unknown".
     for (const auto& e : kLanguage) {

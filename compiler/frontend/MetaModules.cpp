@@ -6,6 +6,8 @@
 #include <numeric>
 
 #include "compiler/frontend/MetaBuiltins.h"
+#include "compiler/frontend/MetaAutoTuner.h"
+#include "compiler/frontend/MetaDevice.h"
 #include "compiler/frontend/MetaEval.h"
 
 namespace ts::fe {
@@ -408,14 +410,14 @@ void Interp::installModules() {
         a.expectPositional(0, 0);
         return Value::boolean(true);
     });
-    defn(*cuda, "torch.cuda", "get_device_properties", [](Interp&, CallArgs& a) {
+    defn(*cuda, "torch.cuda", "get_device_properties", [](Interp& in, CallArgs& a) {
         a.expectPositional(0, 1);
         auto props = std::make_shared<NamespaceObj>();
         props->name = "torch.cuda.get_device_properties()";
         props->set("major", Value::integer(9));
         props->set("minor", Value::integer(0));
         props->set("name", Value::str("NVIDIA H200 (TileScope target sm_90a)"));
-        props->set("multi_processor_count", Value::integer(132));
+        props->set("multi_processor_count", Value::integer(deviceSmCount(in)));
         return Value::ns(props);
     });
     torch->set("cuda", Value::ns(cuda));
@@ -439,6 +441,9 @@ void Interp::installModules() {
         {"float8_e5m2", ir::DType::Float8E5M2},
     };
     for (const auto& [n, t] : kTorch) torch->set(n, Value::dtype(t));
+
+    registerAutoTuner(*this);      // tilelang.autotuner.AutoTuner (MetaAutoTuner.h)
+    registerDeviceModules(*this);  // tilelang.carver.arch.driver, sparse_layout (MetaDevice.h)
 }
 
 }  // namespace ts::fe

@@ -454,6 +454,10 @@ Value Interp::getAttr(const Value& obj, const std::string& name, Span s) {
     }
     if (obj.is(ValueKind::Function) && name == "__name__")
         return Value::str(obj.functionObj().name);
+    // A dtype given as text (`--param dtype=float16`) stands for TileLang's dtype, a str
+    // subclass that also has .bits.
+    if (obj.is(ValueKind::Str) && name == "bits")
+        if (auto t = asDType(obj)) return Value::integer(ir::dtypeBits(*t));
     if (obj.is(ValueKind::DType)) {
         if (name == "bits") return Value::integer(ir::dtypeBits(obj.asDType()));
         if (name == "name") return Value::str(std::string(ir::dtypeName(obj.asDType())));

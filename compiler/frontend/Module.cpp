@@ -7,6 +7,7 @@
 
 #include "compiler/frontend/AstNames.h"
 #include "compiler/frontend/ImportCheck.h"
+#include "compiler/frontend/MainGuardGlobals.h"
 #include "compiler/frontend/Parser.h"
 
 namespace ts::fe {
@@ -378,6 +379,8 @@ void execTopLevel(Interp& in, const ast::Module& mod, const EnvPtr& g, Diagnosti
             }
         }
     }
+    // Globals only the script's main block defines (MainGuardGlobals.h).
+    bindMainGuardGlobals(in, mod, g);
 }
 
 namespace {
@@ -492,6 +495,61 @@ std::vector<const KernelEntry*> Module::otherEntriesWithParam(const KernelEntry&
     return out;
 }
 
+namespace {
+// True when `f` calls `<...>.from_kernel(...)` (TileLang's AutoTuner) anywhere in its body.
+bool callsFromKernel(const ast::FunctionDef& f) {
+    bool found = false;
+    std::function<void(const ast::Expr*)> visit = [&](const ast::Expr* e) {
+        if (found || !e) return;
+        if (auto c = ast::as<ast::Call>(e); c && endsWithName(dottedName(c->func), "from_kernel") &&
+                                            dottedName(c->func).find('.') != std::string::npos)
+            found = true;
+        ast::forEachChild(e, visit);
+    };
+    walkStmts(f.body, [&](const ast::Stmt* st) { ast::forEachExpr(st, visit); });
+    return found;
+}
+// The module-level functions `f` calls by name.
+std::vector<std::string> calledNames(const ast::FunctionDef& f) {
+    std::vector<std::string> out;
+    std::function<void(const ast::Expr*)> visit = [&](const ast::Expr* e) {
+        if (!e) return;
+        if (auto c = ast::as<ast::Call>(e))
+            if (auto n = ast::as<ast::Name>(c->func)) out.push_back(n->id);
+        ast::forEachChild(e, visit);
+    };
+    walkStmts(f.body, [&](const ast::Stmt* st) { ast::forEachExpr(st, visit); });
+    return out;
+}
+}  // namespace
+
+namespace {
+// A module-level function that returns a value and builds a TileLang AutoTuner, itself or
+// through a module function it calls (`get_best_config` -> `_build_autotuner`): it stands for
+// the tuner's kernel (MetaAutoTuner.h resolveTunedKernel).
+bool buildsAutoTuner(const ast::Module& mod, const ast::FunctionDef& f) {
+    bool returnsValue = false;  // a `return <value>` of f itself (not of a nested def)
+    std::function<void(const ast::Block&)> scan = [&](const ast::Block& b) {
+        for (const ast::Stmt* st : b) {
+            if (auto r = ast::as<ast::Return>(st); r && r->value) returnsValue = true;
+            if (auto x = ast::as<ast::If>(st)) scan(x->body), scan(x->orelse);
+            if (auto x = ast::as<ast::For>(st)) scan(x->body);
+            if (auto x = ast::as<ast::While>(st)) scan(x->body);
+            if (auto x = ast::as<ast::With>(st)) scan(x->body);
+            if (auto x = ast::as<ast::Try>(st)) scan(x->body);
+        }
+    };
+    scan(f.body);
+    if (!returnsValue) return false;
+    if (callsFromKernel(f)) return true;
+    for (const std::string& n : calledNames(f))
+        for (const ast::Stmt* s : mod.body)
+            if (auto g = ast::as<ast::FunctionDef>(s); g && g != &f && g->name == n && callsFromKernel(*g))
+                return true;
+    return false;
+}
+}  // namespace
+
 void Module::findEntries() {
     Aliases al(*m_ast);
     std::vector<std::pair<int, KernelEntry>> ranked;
@@ -534,6 +592,9 @@ void Module::findEntries() {
             rank = 2;
         } else if (e.isJit || e.isAutotune) {
             e.pattern = EntryPattern::Factory;  // builds its prim_func through a helper
+            rank = 1;
+        } else if (buildsAutoTuner(*m_ast, *f)) {
+            e.pattern = EntryPattern::Factory;  // returns a tuner or its result (MetaAutoTuner.h)
             rank = 1;
         } else {
             continue;

@@ -112,7 +112,8 @@ Value parseParamValue(std::string_view text);
 /// Runs the top of a file into `globals` as Python would on import: imports, function
 /// definitions (only the @T.prim_func/@T.macro/functools cache decorators are applied),
 /// module-level assignments and `if`/`for`/`while` statements (so `for _ in range(3): BM *= 2`
-/// changes BM). `__name__` is not "__main__", so a main guard is skipped. Statements that fail
+/// changes BM). `__name__` is not "__main__", so a main guard is skipped, except that names only
+/// it assigns are bound afterwards (MainGuardGlobals.h). Statements that fail
 /// bind the names they assign (anywhere in their bodies) to poison values, an error only if
 /// used; hitting the meta-evaluator's step limit (an endless module-level loop) is also reported
 /// to `errors` when given. `with`/`try` blocks and expression statements are skipped.

@@ -9,6 +9,7 @@
 
 #include "compiler/interp/Machine.h"
 #include "compiler/interp/ThreadMachine.h"
+#include "compiler/ir/IntrinsicsAssert.h"
 #include "compiler/ir/Functor.h"
 #include "compiler/ir/FragmentViews.h"
 
@@ -404,6 +405,13 @@ void Machine::execEval(const EvalNode* e) {
         if (!msg.empty()) line += " " + msg;
         if (!val.empty()) line += " " + val;
         log(std::move(line));
+        return;
+    }
+    if (op == intrin::kDeviceAssert) {
+        if (!evalI(c->args.at(0).get())) {
+            auto* m = c->args.size() > 1 ? dynamic_cast<const StrImmNode*>(c->args[1].get()) : nullptr;
+            fail(c->span, "T.device_assert failed" + (m && !m->value.empty() ? ": " + m->value : std::string()));
+        }
         return;
     }
     if (isNoOpCall(op)) return;

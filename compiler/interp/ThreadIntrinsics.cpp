@@ -12,8 +12,10 @@
 #include "compiler/analysis/Swizzle.h"
 #include "compiler/interp/MmaModel.h"
 #include "compiler/interp/ThreadMachine.h"
+#include "compiler/ir/IntrinsicsAssert.h"
 #include "compiler/ir/Intrinsics.h"
 #include "compiler/ir/IntrinsicsUserBarriers.h"
+#include "compiler/ir/IntrinsicsWarp.h"
 
 namespace ts::interp::detail {
 using namespace ts::ir;
@@ -71,7 +73,8 @@ void collectSites(const ExprNode* e, std::vector<const CallNode*>& out) {
         case ExprKind::Call: {
             auto* n = static_cast<const CallNode*>(e);
             for (auto& a : n->args) collectSites(a.get(), out);
-            if (n->op == intrin::kWarpAllreduce) out.push_back(n);  // post-order: inner first
+            if (n->op == intrin::kWarpAllreduce || n->op == intrin::kWarpShuffle)
+                out.push_back(n);  // post-order: inner first
             break;
         }
         default:
@@ -83,11 +86,11 @@ void collectSites(const ExprNode* e, std::vector<const CallNode*>& out) {
 
 double ThreadMachine::callF(const CallNode* n) {
     if (n->op.compare(0, 3, "tl.") != 0) return Machine::callF(n);
-    if (n->op == intrin::kWarpAllreduce) {
+    if (n->op == intrin::kWarpAllreduce || n->op == intrin::kWarpShuffle) {
         auto it = m_collective.find(n);
         if (it == m_collective.end() || m_cur < 0)
             fail(n->span,
-                 "internal interpreter error: warp all-reduce evaluated outside its statement");
+                 "internal interpreter error: warp collective evaluated outside its statement");
         return it->second[m_cur];
     }
     if (n->op == intrin::kAddressOf)
@@ -103,7 +106,42 @@ void ThreadMachine::prepareCollectives(const ExprNode* e, const ThreadList& act)
         collectSites(e, sites);
         it = m_collectiveSites.emplace(e, std::move(sites)).first;
     }
-    for (auto* c : it->second) warpAllreduce(c, act);
+    for (auto* c : it->second) {
+        if (c->op != intrin::kWarpShuffle) {
+            warpAllreduce(c, act);
+            continue;
+        }
+        // tl.warp_shuffle(mask, value, src_lane, width): lane l of a group of `width` lanes
+        // reads `value` of lane src_lane % width of the same group (shfl.sync idx).
+        if (c->args.size() != 4) fail(c->span, "tl.warp_shuffle takes (mask, value, src_lane, width)");
+        std::vector<double>& v = m_collective[c];
+        std::vector<double> val(m_threads, std::nan(""));
+        std::vector<int64_t> src(m_threads, 0), width(m_threads, 0);
+        std::vector<uint8_t> on(m_threads, 0);
+        for (int32_t t : act) {
+            setThread(t);
+            val[t] = evalValue(c->args[1].get());
+            src[t] = evalI(c->args[2].get());
+            width[t] = evalI(c->args[3].get());
+            on[t] = 1;
+            if (width[t] < 1 || width[t] > m_warpSize || (width[t] & (width[t] - 1)))
+                fail(c->span, "T.tvm_warp_shuffle width " + std::to_string(width[t]) +
+                                  " is not a power of two <= " + std::to_string(m_warpSize));
+        }
+        m_cur = -1;
+        v.assign(m_threads, std::nan(""));
+        for (int32_t t : act) {
+            const int64_t w = width[t], lane = t % m_warpSize;
+            const int64_t from = (t - lane) + (lane / w) * w + ((src[t] % w) + w) % w;
+            if (from >= m_threads || !on[from])
+                fail(c->span,
+                     "T.tvm_warp_shuffle: thread " + std::to_string(t) + " reads lane " +
+                         std::to_string(from % m_warpSize) + " of warp " + std::to_string(from / m_warpSize) +
+                         ", which does not execute the shuffle",
+                     "every lane a shuffle reads must take part in it (PTX ISA §9.7.8.6 shfl.sync)");
+            v[t] = val[from];
+        }
+    }
 }
 
 void ThreadMachine::warpAllreduce(const CallNode* c, const ThreadList& act) {
@@ -198,6 +236,18 @@ void ThreadMachine::execEvalT(const EvalNode* e, const ThreadList& act) {
     if (c->op == intrin::kStorePair || c->op == intrin::kCopyVec || c->op == intrin::kZeroVec)
         return vectorStore(c, act);
     if (c->op == intrin::kAtomic) return atomic(c, act);
+    if (c->op == intrin::kDeviceAssert) {
+        prepareCollectives(c->args.at(0).get(), act);
+        for (int32_t t : act) {
+            setThread(t);
+            if (!evalI(c->args[0].get())) {
+                auto* m = c->args.size() > 1 ? dynamic_cast<const StrImmNode*>(c->args[1].get()) : nullptr;
+                fail(c->span, "T.device_assert failed" + (m && !m->value.empty() ? ": " + m->value : std::string()));
+            }
+        }
+        m_cur = -1;
+        return;
+    }
     if (op == "print") {
         std::string msg;
         const ExprNode* val = nullptr;

@@ -96,6 +96,8 @@ public:
     /// Tile-level IR: a tile op reached by the block or a warp role (whole warps, contiguous) runs
     /// once for them; false otherwise (ThreadTileLevel.cpp).
     bool tileOpCollective(const ir::TileOpNode* n, const ThreadList& act);
+    /// T.copy of tile-level IR with a per-thread (local) side (ThreadTileLevel.cpp).
+    bool copyPerThread(const ir::TileOpNode* n, const ThreadList& act);
     void barrier(const ir::StmtNode* at, const ThreadList& act, const char* what);
     /// T.sync_threads(id[, count]) / T.named_barrier_arrive(id, count): bar.sync / bar.arrive.
     void namedBarrier(const ir::CallNode* c, const ThreadList& act, bool wait);

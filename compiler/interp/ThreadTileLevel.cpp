@@ -16,6 +16,8 @@
 //   (every thread of a role runs the same tile-level statements, so their copies agree), as the
 //   role's lowered code computes the tile together. Its shared-memory accesses are not tracked
 //   by the race checker (the lowered kernel's are).
+// - T.copy with a local (register) source or destination: each active thread copies its own
+//   regions (their indices may use the thread index), before the collective rule above.
 // Other tile ops are reported in the user's terms (ThreadExec.cpp).
 #include <algorithm>
 
@@ -58,6 +60,7 @@ bool ThreadMachine::tileOpPerThread(const TileOpNode* n, const ThreadList& act) 
         m_cur = -1;
         return true;
     }
+    if (n->op == TileOpKind::Copy && n->isRegion(0) && n->isRegion(1) && copyPerThread(n, act)) return true;
     if (n->op != TileOpKind::Fill || n->args.size() != 2 || n->isRegion(1)) return false;
     setThread(act.front());
     RegionView r = evalRegion(n, 0);
@@ -147,6 +150,42 @@ bool ThreadMachine::tileOpCollective(const TileOpNode* n, const ThreadList& act)
                 const int64_t off = regionOffset(r, m);
                 if (off >= 0 && off < static_cast<int64_t>(b.written.size())) b.written[off] = 1;
             }
+        }
+    }
+    m_cur = -1;
+    return true;
+}
+
+// T.copy with a per-thread (local) source or destination: each active thread copies its own
+// regions element by element, in row-major order of each region (the extents must hold the same
+// number of elements); a source element outside its buffer reads 0 and a destination element
+// outside its buffer is not written, as the lowered copy guards them.
+bool ThreadMachine::copyPerThread(const TileOpNode* n, const ThreadList& act) {
+    setThread(act.front());
+    RegionView s0 = evalRegion(n, 0), d0 = evalRegion(n, 1);
+    auto isLocal = [](const RegionView& r) { return r.buf->node && r.buf->node->scope == Scope::Local; };
+    if (!isLocal(s0) && !isLocal(d0)) {
+        m_cur = -1;
+        return false;  // no register side: a tile op of the block or role (tileOpCollective)
+    }
+    for (int32_t t : act) {
+        setThread(t);
+        RegionView src = evalRegion(n, 0), dst = evalRegion(n, 1);
+        int64_t ns = 1, nd = 1;
+        for (int64_t e : src.ext) ns *= e;
+        for (int64_t e : dst.ext) nd *= e;
+        if (ns != nd)
+            fail(n->span, "T.copy: the source region has " + std::to_string(ns) +
+                              " elements, the destination " + std::to_string(nd));
+        std::vector<int64_t> ms(src.ext.size(), 0), md(dst.ext.size(), 0);
+        for (int64_t e = 0; e < ns; ++e) {
+            int64_t rest = e;
+            for (size_t d = ms.size(); d-- > 0;) ms[d] = rest % src.ext[d], rest /= src.ext[d];
+            rest = e;
+            for (size_t d = md.size(); d-- > 0;) md[d] = rest % dst.ext[d], rest /= dst.ext[d];
+            if (!inside(dst, md)) continue;
+            double v = inside(src, ms) ? readElem(*src.buf, regionOffset(src, ms), n->span) : 0.0;
+            writeElem(*dst.buf, regionOffset(dst, md), roundValue(dst.buf->dtype, v), n->span);
         }
     }
     m_cur = -1;

@@ -196,7 +196,19 @@ PrimFunc lowerTileOps(const PrimFunc& f, PassContext& ctx) {
     const KernelNode* k = findKernel(f);
     if (!k) return f;
     Ctx c{ctx, *f, nullptr, k->threadCount(), {}, 0};
-    if (k->threads.size() > 1 && (k->threads[1] > 1 || (k->threads.size() > 2 && k->threads[2] > 1))) {
+    // A multi-dimensional block is fine while every tile op works on per-thread (local) and
+    // global buffers only (T.clear / T.copy of a thread's own registers): those lower to loops
+    // each thread runs alone, whatever its index. Fragments and shared tiles are distributed
+    // over a linear thread index, which such a block does not have yet.
+    bool perThreadOnly = true;
+    walk(f->body, [&](const Stmt& s) {
+        if (auto* a = as<AllocNode>(s); a && a->buffer->scope == Scope::Fragment) perThreadOnly = false;
+        if (auto* t = as<TileOpNode>(s))
+            for (size_t i = 0; i < t->args.size(); ++i)
+                if (t->isRegion(i) && (t->region(i).buffer->scope == Scope::Shared || t->region(i).buffer->scope == Scope::Fragment))
+                    perThreadOnly = false;
+    });
+    if (!perThreadOnly && k->threads.size() > 1 && (k->threads[1] > 1 || (k->threads.size() > 2 && k->threads[2] > 1))) {
         ctx.diags.error(k->span, "multi-dimensional thread blocks (threads=[x, y, z]) are not supported by tile-op lowering yet",
                         "use threads=N", "lower-tile-ops");
         return f;

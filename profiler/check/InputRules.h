@@ -12,6 +12,9 @@
 //   arange            0, 1, 2, ... in row-major order
 //   values:V1,V2,...  exactly these values in row-major order (one per element: group sizes
 //                     and their offsets, as the file's own test builds them)
+//   sparse:N:M        random values with N of every M consecutive elements of a row kept and
+//                     the others zero (2:4 structured sparsity: sparse:2:4), as semi-sparse
+//                     operands are made for mma.sp; the row length must be a multiple of M
 // Values are drawn from the same seeded SplitMix64 streams as random inputs: reproducible.
 #pragma once
 #include <map>
@@ -24,8 +27,8 @@
 namespace ts::rt {
 
 struct InputRule {
-    enum class Kind { Offsets, Ints, Distinct, Fill, Arange, Values } kind = Kind::Fill;
-    double a = 0, b = 0;         ///< TOTAL (, MAX: b > 0); LO, HI; N; V
+    enum class Kind { Offsets, Ints, Distinct, Fill, Arange, Values, Sparse } kind = Kind::Fill;
+    double a = 0, b = 0;         ///< TOTAL (, MAX: b > 0); LO, HI; N; V; N, M
     std::vector<double> values;  ///< values:
 };
 

@@ -119,7 +119,7 @@ std::optional<InputRule> parseInputRule(const std::string& text, std::string& er
     } kRules[] = {{"offsets", InputRule::Kind::Offsets, 1}, {"offsets", InputRule::Kind::Offsets, 2},
                   {"int", InputRule::Kind::Ints, 2},
                   {"distinct", InputRule::Kind::Distinct, 1}, {"fill", InputRule::Kind::Fill, 1},
-                  {"arange", InputRule::Kind::Arange, 0}};
+                  {"arange", InputRule::Kind::Arange, 0}, {"sparse", InputRule::Kind::Sparse, 2}};
     for (const auto& r : kRules)
         if (parts[0] == r.name) {
             if (r.kind == InputRule::Kind::Offsets && nums.size() == 2 && r.args == 1) continue;
@@ -132,6 +132,12 @@ std::optional<InputRule> parseInputRule(const std::string& text, std::string& er
             rule.kind = r.kind;
             if (!nums.empty()) rule.a = nums[0];
             if (nums.size() > 1) rule.b = nums[1];
+            if (rule.kind == InputRule::Kind::Sparse &&
+                (rule.a < 0 || rule.b < 1 || rule.a > rule.b || rule.a != std::floor(rule.a) ||
+                 rule.b != std::floor(rule.b))) {
+                error = "input rule '" + text + "': sparse:N:M needs integers 0 <= N <= M, M >= 1";
+                return std::nullopt;
+            }
             if (rule.kind == InputRule::Kind::Ints && rule.b <= rule.a) {
                 error = "input rule '" + text + "': int:LO:HI needs LO < HI";
                 return std::nullopt;
@@ -139,7 +145,7 @@ std::optional<InputRule> parseInputRule(const std::string& text, std::string& er
             return rule;
         }
     error = "unknown input rule '" + text +
-            "' (offsets:TOTAL, int:LO:HI, distinct:N, fill:V, arange or values:V1,V2,...)";
+            "' (offsets:TOTAL, int:LO:HI, distinct:N, fill:V, arange, sparse:N:M or values:V1,V2,...)";
     return std::nullopt;
 }
 
@@ -200,6 +206,24 @@ void applyRule(HostTensor& t, const TensorParam& p, const InputRule& rule, uint6
             t.data.front() = 0;
             for (size_t i = 0; i < cuts.size(); ++i) t.data[i + 1] = double(cuts[i]);
             t.data.back() = double(total);
+            break;
+        }
+        case InputRule::Kind::Sparse: {  // keep N random positions of every group of M
+            const auto keep = static_cast<int64_t>(rule.a), group = static_cast<int64_t>(rule.b);
+            const int64_t row = p.shape.empty() ? 1 : p.shape.back();
+            if (row % group)
+                fail("sparse:" + std::to_string(keep) + ":" + std::to_string(group) +
+                     " needs rows (last dimension " + std::to_string(row) + ") in groups of " +
+                     std::to_string(group));
+            std::vector<int64_t> pos(static_cast<size_t>(group));
+            for (int64_t start = 0; start + group <= n; start += group) {
+                for (int64_t i = 0; i < group; ++i) pos[size_t(i)] = i;
+                for (int64_t i = 0; i < keep; ++i) {  // partial Fisher-Yates: the kept ones
+                    auto j = i + static_cast<int64_t>(rng.next() % uint64_t(group - i));
+                    std::swap(pos[size_t(i)], pos[size_t(j)]);
+                }
+                for (int64_t i = keep; i < group; ++i) t.data[size_t(start + pos[size_t(i)])] = 0.0;
+            }
             break;
         }
         case InputRule::Kind::Distinct: {
