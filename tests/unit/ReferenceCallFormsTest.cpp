@@ -203,7 +203,7 @@ TEST(ReferenceCallForms, GatherScatterConv2d) {
 
 TEST(ReferenceCallForms, EllipsisIsinstanceAndPythonTypesAsDtypes) {
     // sparse_mla's `kv[..., :dim]`, naive_nsa's `isinstance(block_counts, torch.Tensor)`,
-    // mamba's `torch.ones(n, n, dtype=bool)`.
+    // mamba's `torch.ones(n, n, dtype=bool)`, naive_nsa's `x.new_tensor(range(...))`.
     const char* src =
         "import torch\n"
         "def ref(kv, counts=None):\n"
@@ -212,7 +212,10 @@ TEST(ReferenceCallForms, EllipsisIsinstanceAndPythonTypesAsDtypes) {
         "    b = 1.0 if isinstance(counts, (torch.Tensor, int)) else 0.0\n"
         "    c = 1.0 if isinstance(kv, torch.LongTensor) else 0.0\n"
         "    m = torch.tril(torch.ones(2, 2, dtype=bool))\n"
-        "    return v * a + b * 10 + c * 100, m\n";
+        "    r = counts_of(kv).new_tensor(range(0, 6, 2))\n"
+        "    return v * a + b * 10 + c * 100, m, r\n"
+        "def counts_of(kv):\n"
+        "    return kv.long()\n";
     HostTensor kv = randomTensor({2, 3}, 73);
     auto r = evalWith(src, "ref", {kv}, {});
     ASSERT_TRUE(r.ok) << diagText(r);
@@ -222,6 +225,9 @@ TEST(ReferenceCallForms, EllipsisIsinstanceAndPythonTypesAsDtypes) {
             EXPECT_DOUBLE_EQ(r.outputs[0].data[i * 2 + j], kv.data[i * 3 + j]);  // b, c false
     EXPECT_EQ(r.outputs[1].data, (std::vector<double>{1, 0, 1, 1}));
     EXPECT_EQ(r.nominalDTypes[1], ts::ir::DType::Bool);
+    // naive_nsa's `block_indices.new_tensor(range(0, B * T, T))`: the data with self's dtype.
+    EXPECT_EQ(r.outputs[2].data, (std::vector<double>{0, 2, 4}));
+    EXPECT_EQ(r.nominalDTypes[2], ts::ir::DType::Int64);
 }
 
 TEST(ReferenceCallForms, SiblingModuleFunctions) {
