@@ -140,6 +140,8 @@ std::optional<std::vector<HostTensor>> referenceOutputs(const CompileResult& r,
     rt::ReferenceCall call;
     call.scalars = referenceScalars(r.kernel, extras.scalars);
     call.namedValues = extras.namedValues;
+    for (size_t i = 0; i < tensors.size() && i < r.kernel.args.size(); ++i)
+        if (!r.kernel.args[i].isOutput) call.namedInputs.emplace_back(r.kernel.args[i].name, &tensors[i]);
     if (!extras.inputs.empty() && !selectInputs(r.kernel, extras.inputs, inputs, inputNames,
                                                 call.scalars, why))
         return std::nullopt;

@@ -149,7 +149,7 @@ def sized(template, k, which):
     vals.update(k.get("real", {}))
     if which == "small":
         vals.update(k.get("small", {}))
-    env = {"__builtins__": {}, "sum": sum, "len": len, "min": min, "max": max, "str": str,
+    env = {"__builtins__": {}, "sum": sum, "len": len, "min": min, "max": max, "str": str, "int": int, "abs": abs,
            "range": range, "join": lambda xs: ",".join(str(x) for x in xs)}
     env.update(vals)  # as globals: comprehensions in the expression see the parameters too
     return re.sub(r"\{([^{}]*)\}", lambda m: str(eval(m.group(1), env)), str(template))

@@ -131,7 +131,7 @@ Value Interp::eval(const ast::Expr& e, const EnvPtr& env) {
                 case ast::Constant::Type::Float:
                     return Value::real(c.floatValue);
                 case ast::Constant::Type::Ellipsis:
-                    throw CompileError(e.span, "'...' is not supported at compile time");
+                    return evalEllipsis(e.span);
                 case ast::Constant::Type::Imaginary:
                     throw CompileError(e.span, "complex numbers are not supported");
             }

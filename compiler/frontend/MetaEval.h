@@ -126,6 +126,10 @@ protected:
     virtual Value dynamicBoolOp(ast::BoolOpKind op, const Value& a, const Value& b, Span s);
     /// `x if c else y` where `c` is only known at run time. Default: error.
     virtual Value dynamicIfExp(const Value& cond, const Value& a, const Value& b, Span s);
+    /// The value of `...` (a tensor index in a reference program). Default: an error.
+    virtual Value evalEllipsis(Span s) {
+        throw CompileError(s, "'...' is not supported at compile time");
+    }
     /// Calling a dtype (`T.float32(x)`). Default: int/float/bool conversion of a meta value.
     virtual Value callDType(ir::DType t, CallArgs& args);
     /// Calls a user function tagged @T.macro. Default: an ordinary call.

@@ -546,9 +546,19 @@ int64_t Machine::elementOffset(const BufferState& b, const std::vector<Expr>& id
     }
     if (oob || off < 0 || off >= b.size) {
         std::vector<int64_t> v(vals, vals + rank);
+        // TileLang predicates T.copy regions (out-of-bounds lanes read 0 and are not written,
+        // which the tile operations here follow) but not element accesses: this one reads or
+        // writes outside the tensor on the GPU, which TileLang leaves undefined.
+        std::string hint;
+        if (b.node->scope == ir::Scope::Global)
+            hint = "TileLang guards only T.copy regions; an element access outside the tensor "
+                   "is undefined on the GPU (even when the kernel masks the value later). If the "
+                   "index comes from an input (offsets, sentinel indices such as -1), give valid "
+                   "ones: tilec run --input NAME=RULE";
         fail(at, std::string("out-of-bounds ") + what + " " + b.node->name + formatIndex(v) + ": " +
                      scopeName(b.node->scope) + " buffer '" + b.node->name + "' has shape " +
-                     formatShape(b.shape));
+                     formatShape(b.shape),
+             hint);
     }
     return off;
 }

@@ -75,6 +75,7 @@ public:
     }
 
 protected:
+    Value evalEllipsis(Span) override { return Value::ext(std::make_shared<RefEllipsis>()); }
     fe::Flow execWith(const ast::With& s, const EnvPtr& env) override {
         for (const ast::WithItem& item : s.items) {
             Value c = eval(*item.context, env);
@@ -132,6 +133,120 @@ void loadTopLevel(RefInterp& in, const ast::Module& module, const EnvPtr& env) {
             return i.call(original, a);
         });
     }
+    // Python's max/min over tensors (`max(cache_seqlens).item()`: iteration over the first
+    // dimension, comparisons of one-element tensors) and range() of an integer tensor
+    // (`range(n)` with a 0-d int tensor: torch's __index__).
+    for (const char* b : {"max", "min"}) {
+        if (env->findLocal(b)) continue;
+        Value* orig = in.builtins()->findLocal(b);
+        if (!orig) continue;
+        Value original = *orig;
+        const bool isMax = std::string_view(b) == "max";
+        std::string bname = b;
+        env->vars[b] = Value::builtin(b, [original, isMax, bname](fe::Interp& i, CallArgs& a) -> Value {
+            if (!a.kw.empty()) return i.call(original, a);
+            if (a.pos.size() == 1)
+                if (auto t = a.pos[0].extAs<RefTensor>()) {
+                    const RefArray& x = t->array();
+                    if (x.rank() == 0)
+                        throw CompileError(a.span, "ref_program: " + bname +
+                                                       "() of a 0-d tensor (iteration over a "
+                                                       "0-d tensor)");
+                    if (x.rank() > 1)
+                        throw CompileError(a.span, "ref_program: " + bname + "() of a tensor of " +
+                                                       "shape " + shapeText(x.shape) +
+                                                       " compares its rows (ambiguous in torch); "
+                                                       "use tensor." + bname + "()");
+                    return wrap(reduce(isMax ? ReduceOp::Max : ReduceOp::Min, x, {0}, false));
+                }
+            std::vector<Value> items;
+            if (a.pos.size() == 1 && a.pos[0].isSequence())
+                items = i.iterate(a.pos[0], a.span);
+            else
+                items = a.pos;
+            bool tensors = false;
+            for (const Value& v : items) tensors |= v.extAs<RefTensor>() != nullptr;
+            if (!tensors || items.empty()) return i.call(original, a);
+            auto number = [&](const Value& v) -> double {
+                if (auto t = v.extAs<RefTensor>()) {
+                    if (t->array().numel() != 1)
+                        throw CompileError(a.span, "ref_program: " + bname +
+                                                       "() compares a tensor of shape " +
+                                                       shapeText(t->array().shape) +
+                                                       " (only one-element tensors compare)");
+                    return t->array().item();
+                }
+                if (v.isNumber()) return v.asFloat();
+                throw CompileError(a.span, "ref_program: " + bname + "() of a tensor and " +
+                                               fe::typeName(v));
+            };
+            size_t best = 0;
+            double bv = number(items[0]);
+            for (size_t k = 1; k < items.size(); ++k) {
+                double x = number(items[k]);
+                if (isMax ? x > bv : x < bv) best = k, bv = x;
+            }
+            return items[best];
+        });
+    }
+    // isinstance(x, torch.Tensor) (and the typed torch.LongTensor, ...): naive_nsa's
+    // `isinstance(block_counts, torch.Tensor)`. Other types go to the builtin.
+    if (!env->findLocal("isinstance"))
+        if (Value* orig = in.builtins()->findLocal("isinstance")) {
+            Value original = *orig;
+            env->vars["isinstance"] = Value::builtin("isinstance", [original](fe::Interp& i, CallArgs& a) -> Value {
+                if (a.pos.size() != 2 || !a.kw.empty()) return i.call(original, a);
+                std::vector<Value> types = a.pos[1].is(ValueKind::Tuple)
+                                               ? a.pos[1].items()
+                                               : std::vector<Value>{a.pos[1]};
+                std::vector<Value> others;
+                const RefTensor* t = a.pos[0].extAs<RefTensor>();
+                for (const Value& ty : types) {
+                    auto u = ty.extAs<RefUnsupported>();
+                    if (!u) {
+                        others.push_back(ty);
+                        continue;
+                    }
+                    static const std::pair<const char*, std::optional<ir::DType>> kTypes[] = {
+                        {"torch.Tensor", std::nullopt},
+                        {"torch.FloatTensor", ir::DType::Float32},
+                        {"torch.DoubleTensor", ir::DType::Float64},
+                        {"torch.HalfTensor", ir::DType::Float16},
+                        {"torch.BFloat16Tensor", ir::DType::BFloat16},
+                        {"torch.LongTensor", ir::DType::Int64},
+                        {"torch.IntTensor", ir::DType::Int32},
+                        {"torch.BoolTensor", ir::DType::Bool}};
+                    bool known = false;
+                    for (const auto& [name, dt] : kTypes)
+                        if (u->name() == name) {
+                            known = true;
+                            if (t && (!dt || t->array().dtype == *dt)) return Value::boolean(true);
+                        }
+                    if (!known) u->fail(a.argSpan(1));
+                }
+                if (others.empty()) return Value::boolean(false);
+                CallArgs rest = a;
+                rest.pos[1] = others.size() == 1 ? others[0] : Value::tuple(others);
+                return i.call(original, rest);
+            });
+        }
+    if (!env->findLocal("range"))
+        if (Value* orig = in.builtins()->findLocal("range")) {
+            Value original = *orig;
+            env->vars["range"] = Value::builtin("range", [original](fe::Interp& i, CallArgs& a) -> Value {
+                for (size_t k = 0; k < a.pos.size(); ++k)
+                    if (auto t = a.pos[k].extAs<RefTensor>()) {
+                        const RefArray& x = t->array();
+                        if (x.numel() != 1 || ir::isFloat(x.dtype))
+                            throw CompileError(a.argSpan(k),
+                                               "range() argument must be an int, not a tensor of "
+                                               "shape " + shapeText(x.shape) + " and dtype " +
+                                                   std::string(ir::dtypeName(x.dtype)));
+                        a.pos[k] = Value::integer(static_cast<int64_t>(x.item()));
+                    }
+                return i.call(original, a);
+            });
+        }
 }
 
 /// The default of a parameter `name` of some top-level function (the factory), if any; `from`
@@ -155,12 +270,70 @@ std::optional<Value> factoryDefault(RefInterp& in, const ast::Module& module, co
     return std::nullopt;
 }
 
+/// The input tensors a reference's parameters did not take (Leftover), for a reference factory.
+struct Leftover {
+    size_t taken = 0;                 ///< positional inputs the parameters took
+    std::vector<HostTensor> tensors;  ///< the rest, in order
+};
+
+/// Values of --ref-param NAME=TEXT: a Python literal (read like --param), else a Python
+/// expression over the kernel's input tensors by name (`c.unsqueeze(-1)`, `torch.ones(4, 8)`),
+/// the kernel's parameters and the file's globals, evaluated in float64 like the reference. A
+/// bare name that is none of those stays a string, as with --param.
+class NamedValueEval {
+public:
+    NamedValueEval(RefInterp& in, EnvPtr scope, const ReferenceCall& call)
+        : m_in(in), m_scope(std::move(scope)), m_call(call) {}
+
+    Value value(const std::string& name, const std::string& text, Span at) {
+        Value lit = fe::parseParamValue(text);
+        if (!lit.is(ValueKind::Str)) return lit;
+        DiagnosticEngine d;
+        auto src = std::make_shared<SourceFile>("<--ref-param " + name + ">", text);
+        fe::ParsedExpr parsed = fe::parseExpression(src, d);
+        if (!parsed.expr) return lit;
+        EnvPtr env = inputsEnv();
+        if (auto n = ast::as<ast::Name>(parsed.expr); n && !env->lookup(n->id)) return lit;
+        m_keep.push_back(parsed.module);  // the value may refer to its AST (a lambda)
+        try {
+            return m_in.eval(*parsed.expr, env);
+        } catch (const CompileError& e) {
+            throw CompileError(at, "--ref-param " + name + "=" + text + ": " + e.diag.message,
+                               "the value is a Python literal or an expression over the "
+                               "kernel's inputs by name, its parameters and the file's globals");
+        } catch (const RefError& e) {
+            throw CompileError(at, "--ref-param " + name + "=" + text + ": " + e.what());
+        }
+    }
+
+private:
+    /// The reference's scope plus the kernel's inputs by name (made on first use).
+    EnvPtr inputsEnv() {
+        if (m_env) return m_env;
+        m_env = std::make_shared<fe::Env>();
+        m_env->parent = m_scope;
+        for (const auto& [n, t] : m_call.namedInputs)
+            if (t && t->hasData())
+                m_env->vars[n] = RefTensor::make(makeArray(t->dtype, t->shape, t->data));
+        for (const ReferenceScalar& sc : m_call.scalars)
+            m_env->vars[sc.name] = sc.integer ? Value::integer(static_cast<int64_t>(sc.value))
+                                              : Value::real(sc.value);
+        return m_env;
+    }
+
+    RefInterp& m_in;
+    EnvPtr m_scope, m_env;
+    const ReferenceCall& m_call;
+    std::vector<std::shared_ptr<ast::Module>> m_keep;
+};
+
 /// Builds the call of ref_program (see Reference.h for the binding rule). Parameters that fall
 /// back to a default nobody chose for this check add a warning to `warnings`.
 CallArgs bindArguments(RefInterp& in, const ast::Module& module, const EnvPtr& env,
                        const ast::FunctionDef& def, const fe::ParamBindings& params,
                        const std::vector<HostTensor>& tensors, const ReferenceCall& opt,
-                       std::vector<Diagnostic>& warnings) {
+                       std::vector<Diagnostic>& warnings, NamedValueEval& exprs,
+                       Leftover* leftover = nullptr) {
     CallArgs call;
     call.span = def.nameSpan;
     call.callee = def.name;
@@ -221,7 +394,7 @@ CallArgs bindArguments(RefInterp& in, const ast::Module& module, const EnvPtr& e
         std::optional<Value> v;
         std::string from;
         if (named != opt.namedValues.end())
-            v = fe::parseParamValue(named->second);
+            v = exprs.value(p.name, named->second, p.span);
         else if (scalar)
             v = scalarValue(*scalar);
         else if (const Value* pv = fe::findParam(params, p.name))
@@ -262,6 +435,17 @@ CallArgs bindArguments(RefInterp& in, const ast::Module& module, const EnvPtr& e
         } else {
             call.kw.emplace_back(p.name, *v);
             call.kwSpans.push_back(p.span);
+        }
+    }
+    if (next < total && leftover) {
+        // Maybe a reference factory (`ref_program(stride, padding, dilation)` returning
+        // `main(A, B)`): run() calls what it returns with these.
+        bool tensorsOnly = true;
+        for (size_t i = next; i < total; ++i) tensorsOnly &= scalarAt[i] == nullptr;
+        if (tensorsOnly) {
+            leftover->taken = next;
+            for (size_t i = next; i < total; ++i) leftover->tensors.push_back(tensors[tensorIndex[i]]);
+            return call;
         }
     }
     if (next < total)
@@ -374,14 +558,47 @@ ReferenceResult run(const ast::Module& module, const ast::FunctionDef* def,
     try {
         RefInterp in(diags);
         in.limits().maxSteps = opt.maxSteps;
+        // `from block_causal_attention import block_causal_attention_ref`: the file's sibling
+        // modules load as they do for the compile (MetaEval.h setSiblingDir).
+        if (module.source()) in.setSiblingDir(fe::siblingDirOf(*module.source()));
         EnvPtr env = in.newModuleEnv();
         loadTopLevel(in, module, env);
-        Value fn = in.makeFunction(*def, referenceScope(in, module, env, def, params));
-        CallArgs call = bindArguments(in, module, env, *def, params, inputs, refCall, warnings);
+        EnvPtr scope = referenceScope(in, module, env, def, params);
+        Value fn = in.makeFunction(*def, scope);
+        NamedValueEval exprs(in, scope, refCall);
+        Leftover rest;
+        CallArgs call =
+            bindArguments(in, module, env, *def, params, inputs, refCall, warnings, exprs, &rest);
         std::vector<RefArray> arrays;
         {
             Value ret = in.call(fn, call);
             call = CallArgs{};  // drop the input tensors
+            if (!rest.tensors.empty()) {
+                // A reference factory: its parameters are the check's settings (--ref-param,
+                // the kernel's parameters) and it returns the function of the inputs.
+                const ast::FunctionDef* inner =
+                    ret.is(ValueKind::Function) ? ret.functionObj().def : nullptr;
+                const size_t total = rest.taken + rest.tensors.size();
+                if (!inner)
+                    throw CompileError(
+                        def->nameSpan,
+                        "ref_program takes " + std::to_string(rest.taken) + " tensor parameter" +
+                            (rest.taken == 1 ? "" : "s") + " but the kernel has " +
+                            std::to_string(total) + " inputs",
+                        "TileScope calls ref_program(*inputs) with every non-output tensor of the "
+                        "kernel (or, when its parameters are all settings, the function it "
+                        "returns)");
+                ReferenceCall innerCall;
+                for (const auto& [n, text] : refCall.namedValues)
+                    for (const ast::Param& p : inner->params)
+                        if (p.name == n) innerCall.namedValues[n] = text;
+                innerCall.namedInputs = refCall.namedInputs;
+                NamedValueEval innerExprs(in, scope, innerCall);
+                CallArgs c2 = bindArguments(in, module, env, *inner, params, rest.tensors,
+                                            innerCall, warnings, innerExprs);
+                rest.tensors.clear();
+                ret = in.call(ret, c2);
+            }
             Span retSpan = def->nameSpan;
             if (ret.is(ValueKind::Tuple) || ret.is(ValueKind::List) || ret.extAs<RefNamedTuple>()) {
                 for (const Value& v : in.iterate(ret, retSpan))

@@ -65,10 +65,14 @@ Side parseSide(const std::string& text, Span s) {
     return side;
 }
 
-Value rearrangeFn(Interp&, CallArgs& a) {
+/// einops.rearrange, or (repeat) einops.repeat: output axes that are not input axes are new
+/// axes of the size given by keyword (`repeat(x, "b t h d -> b t (h g) d", g=G)` repeats each
+/// head G times, `"k -> s k"` stacks s copies), and every input axis must appear in the output.
+Value rearrangeFn(Interp&, CallArgs& a, bool repeat) {
+    const std::string fn = repeat ? "einops.repeat" : "einops.rearrange";
     if (a.pos.size() != 2 || !a.pos[1].is(fe::ValueKind::Str))
-        throw CompileError(a.span, "einops.rearrange(tensor, pattern, **sizes)");
-    RefArray x = toArray(a.pos[0], a.argSpan(0), "einops.rearrange input");
+        throw CompileError(a.span, fn + "(tensor, pattern, **sizes)");
+    RefArray x = toArray(a.pos[0], a.argSpan(0), fn + " input");
     const std::string pattern = a.pos[1].asStr();
     size_t arrow = pattern.find("->");
     if (arrow == std::string::npos) throw CompileError(a.argSpan(1), "einops: pattern without '->'");
@@ -78,8 +82,7 @@ Value rearrangeFn(Interp&, CallArgs& a) {
     for (size_t k = 0; k < a.kw.size(); ++k)
         size[a.kw[k].first] = argInt(a.kw[k].second, a.kwSpans[k], a.kw[k].first);
     if (lhs.size() != x.shape.size())
-        throw CompileError(a.argSpan(1), "einops.rearrange: pattern has " +
-                                             std::to_string(lhs.size()) +
+        throw CompileError(a.argSpan(1), fn + ": pattern has " + std::to_string(lhs.size()) +
                                              " input dimensions, the tensor " +
                                              std::to_string(x.shape.size()));
     // Sizes of the input's elementary axes: at most one unknown per group.
@@ -96,17 +99,16 @@ Value rearrangeFn(Interp&, CallArgs& a) {
             else if (lhs[d].size() == 1)
                 unknown = n;
             else
-                throw CompileError(a.argSpan(1), "einops.rearrange: give the size of '" + n + "'");
+                throw CompileError(a.argSpan(1), fn + ": give the size of '" + n + "'");
         }
         if (!unknown.empty()) {
             if (known == 0 || x.shape[d] % known)
-                throw CompileError(a.argSpan(1), "einops.rearrange: dimension " +
-                                                     std::to_string(d) + " of size " +
-                                                     std::to_string(x.shape[d]) +
+                throw CompileError(a.argSpan(1), fn + ": dimension " + std::to_string(d) +
+                                                     " of size " + std::to_string(x.shape[d]) +
                                                      " does not split by " + std::to_string(known));
             size[unknown] = x.shape[d] / known;
         } else if (known != x.shape[d]) {
-            throw CompileError(a.argSpan(1), "einops.rearrange: dimension " + std::to_string(d) +
+            throw CompileError(a.argSpan(1), fn + ": dimension " + std::to_string(d) +
                                                  " has size " + std::to_string(x.shape[d]) +
                                                  ", the pattern " + std::to_string(known));
         }
@@ -115,24 +117,36 @@ Value rearrangeFn(Interp&, CallArgs& a) {
             elementary.push_back(size[n]);
         }
     }
+    // The output's elementary axes: input axes (permuted) and, for repeat, new ones.
     std::vector<int64_t> perm;
-    Shape out;
+    Shape withOnes, full, out;
     for (const auto& group : rhs) {
         int64_t n = 1;
         for (const std::string& name : group) {
             auto it = std::find(axes.begin(), axes.end(), name);
-            if (it == axes.end())
-                throw CompileError(a.argSpan(1), "einops.rearrange: output axis '" + name +
+            if (it != axes.end()) {
+                perm.push_back(it - axes.begin());
+                withOnes.push_back(size[name]);
+            } else if (!repeat) {
+                throw CompileError(a.argSpan(1), fn + ": output axis '" + name +
                                                      "' is not in the input");
-            perm.push_back(it - axes.begin());
+            } else if (auto sz = size.find(name); sz != size.end()) {
+                withOnes.push_back(1);
+            } else {
+                throw CompileError(a.argSpan(1), fn + ": give the size of the new axis '" +
+                                                     name + "' (" + name + "=N)");
+            }
+            full.push_back(size[name]);
             n *= size[name];
         }
         out.push_back(n);
     }
     if (perm.size() != axes.size())
-        throw CompileError(a.argSpan(1), "einops.rearrange: every input axis must appear in the "
-                                         "output (use einops.reduce to drop one)");
-    return wrap(reshape(permute(reshape(x, elementary), perm), out));
+        throw CompileError(a.argSpan(1), fn + ": every input axis must appear in the output "
+                                              "(use einops.reduce to drop one)");
+    RefArray y = reshape(permute(reshape(x, elementary), perm), withOnes);
+    if (withOnes != full) y = expand(y, full);
+    return wrap(reshape(y, out));
 }
 
 Value einsumFn(Interp&, CallArgs& a) {
@@ -183,14 +197,19 @@ Value einsumFn(Interp&, CallArgs& a) {
 
 void registerEinops(fe::Interp& in) {
     auto ns = in.registerModule("einops");
-    ns->set("rearrange", Value::builtin("einops.rearrange", [](Interp& i, CallArgs& a) {
-                try {
-                    return rearrangeFn(i, a);
-                } catch (const RefError& e) {
-                    throw CompileError(a.span,
-                                       std::string("ref_program: einops.rearrange: ") + e.what());
-                }
-            }));
+    for (bool repeat : {false, true}) {
+        const char* name = repeat ? "repeat" : "rearrange";
+        ns->set(name, Value::builtin(std::string("einops.") + name,
+                                     [repeat, name](Interp& i, CallArgs& a) {
+                                         try {
+                                             return rearrangeFn(i, a, repeat);
+                                         } catch (const RefError& e) {
+                                             throw CompileError(
+                                                 a.span, std::string("ref_program: einops.") +
+                                                             name + ": " + e.what());
+                                         }
+                                     }));
+    }
     ns->set("einsum", Value::builtin("einops.einsum", einsumFn));
     ns->opaque = true;
     ns->opaqueReason = "ref_program: this einops name is not supported by the reference evaluator";

@@ -1,6 +1,7 @@
 // einops in references (profiler/check/Reference.cpp registers it for every reference run):
 // `rearrange(x, "b (h g) d -> b g h d", g=2)` (split and merge of parenthesised axis groups,
-// permutation; unit axes written 1; no ellipsis) and `einsum(a, b, "b h d, b s d -> b h s")`
+// permutation; unit axes written 1; no ellipsis), `repeat(x, "b t h d -> b t (h g) d", g=G)`
+// (the same with new axes of keyword-given sizes, broadcast) and `einsum(a, b, "b h d, b s d -> b h s")`
 // (named axes, mapped onto torch.einsum). Other einops names are errors naming them.
 #pragma once
 

@@ -21,6 +21,7 @@ const RefTable& refTable() {
         RefTable t;
         addMathFunctions(t);
         addShapeFunctions(t);
+        addIndexFunctions(t);
         return t;
     }();
     return table;

@@ -39,6 +39,14 @@ bool argBool(Interp& in, const Value& v, Span s) { return in.truthy(v, s); }
 std::optional<DType> argDType(const Value& v, Span s) {
     if (v.isNone()) return std::nullopt;
     if (auto t = fe::asDType(v)) return t;
+    // Python's types as torch takes them: dtype=bool -> torch.bool, int -> int64, float ->
+    // float32 (torch's default dtype).
+    if (v.is(ValueKind::Builtin)) {
+        const std::string& n = v.builtinObj().name;
+        if (n == "bool") return DType::Bool;
+        if (n == "int") return DType::Int64;
+        if (n == "float") return DType::Float32;
+    }
     throw CompileError(
         s, "ref_program: expected a dtype (torch.float16, \"float32\", ...), got " + fe::repr(v));
 }

@@ -41,6 +41,8 @@ using RefTable = std::unordered_map<std::string, RefFunction>;
 void addMathFunctions(RefTable& t);
 /// Registers shape manipulation, creation and dtype conversions (ReferenceTorchShape.cpp).
 void addShapeFunctions(RefTable& t);
+/// Registers gather, scatter and conv2d (ReferenceIndexOps.cpp).
+void addIndexFunctions(RefTable& t);
 /// The complete table (built once, thread-safe).
 const RefTable& refTable();
 

@@ -457,6 +457,18 @@ Value tensorFn(Interp&, CallArgs& a) {
     return wrap(cast(x, t));
 }
 
+/// x.new_tensor(data): data (a list, a range, a tensor) with x's dtype unless dtype= says.
+Value newTensorFn(Interp& in, CallArgs& a) {
+    RefArray self = self0(a);
+    if (a.pos.size() != 2)
+        throw CompileError(a.span, "ref_program: " + a.callee + "() takes one data argument");
+    Value data = a.pos[1];
+    if (data.is(ValueKind::Range)) data = Value::list(in.iterate(data, a.argSpan(1)));
+    RefArray x = toArray(data, a.argSpan(1), a.callee + "() data");
+    x.weak = false;
+    return wrap(cast(x, creationKw(a, self.dtype)));
+}
+
 }  // namespace
 
 void addShapeFunctions(RefTable& t) {
@@ -520,6 +532,7 @@ void addShapeFunctions(RefTable& t) {
     t["new_zeros"] = t["new_empty"] = {newConstantFn<0>, kMethod};
     t["new_ones"] = {newConstantFn<1>, kMethod};
     t["new_full"] = {newFullFn, kMethod};
+    t["new_tensor"] = {newTensorFn, kMethod};
     t["arange"] = {arangeFn, kTorch};
     t["linspace"] = {linspaceFn, kTorch};
     t["eye"] = {eyeFn, kTorch};

@@ -4,6 +4,7 @@
 
 #include <cmath>
 
+#include "compiler/support/HostTensor.h"
 #include "profiler/check/ReferenceTorch.h"
 
 namespace ts::rt {
@@ -90,6 +91,8 @@ IndexItem indexItem(const Value& v, Span s) {
     IndexItem it;
     if (v.isNone()) {
         it.kind = IndexItem::Kind::NewAxis;
+    } else if (v.extAs<RefEllipsis>()) {
+        it.kind = IndexItem::Kind::Ellipsis;
     } else if (v.is(ValueKind::Slice)) {
         it.kind = IndexItem::Kind::Slice;
         it.start = bound(v.sliceObj().lower);
@@ -251,12 +254,126 @@ std::optional<Value> RefTensor::compare(fe::Interp&, ast::CmpOpKind op, const Va
     });
 }
 
+namespace {
+/// An index array of advanced indexing: an integer tensor of rank >= 1 or a boolean tensor.
+const RefTensor* advancedPart(const Value& v) {
+    auto t = v.extAs<RefTensor>();
+    if (!t) return nullptr;
+    const RefArray& a = t->array();
+    if (a.dtype == ir::DType::Bool || (a.rank() >= 1 && !ir::isFloat(a.dtype))) return t;
+    return nullptr;
+}
+
+/// Where advanced indexing (`x[idx]`, `x[rows, cols]` with integer tensors, `x[mask]` with a
+/// boolean one; torch's rules for indices that are all tensors) selects: per element of the
+/// broadcast index shape, the offset of a contiguous run of the trailing dims.
+struct Advanced {
+    Shape shape;                 ///< broadcast index shape + the trailing dims
+    std::vector<int64_t> bases;  ///< per index element, the offset of its run
+    int64_t run = 1;             ///< elements of the trailing dims
+};
+
+std::optional<Advanced> advancedIndex(const RefArray& a, const Value& index) {
+    std::vector<const RefTensor*> parts;
+    if (index.is(ValueKind::Tuple)) {
+        for (const Value& v : index.items()) {
+            const RefTensor* t = advancedPart(v);
+            if (!t) return std::nullopt;  // mixed with slices/ints: not modelled
+            parts.push_back(t);
+        }
+    } else if (const RefTensor* t = advancedPart(index)) {
+        parts.push_back(t);
+    }
+    if (parts.empty()) return std::nullopt;
+    // A boolean mask stands for the coordinates of its true elements (torch's nonzero()).
+    std::vector<RefArray> idx;
+    for (const RefTensor* t : parts) {
+        const RefArray& x = t->array();
+        if (x.dtype != ir::DType::Bool) {
+            idx.push_back(x);
+            continue;
+        }
+        const size_t d0 = idx.size();
+        if (d0 + x.shape.size() > a.shape.size() ||
+            !std::equal(x.shape.begin(), x.shape.end(), a.shape.begin() + long(d0)))
+            throw RefError("boolean mask of shape " + shapeText(x.shape) +
+                           " does not match the indexed dims of a tensor of shape " +
+                           shapeText(a.shape));
+        std::vector<std::vector<double>> coords(x.shape.size());
+        Shape st = stridesOf(x.shape);
+        for (int64_t f = 0; f < x.numel(); ++f)
+            if (x.ptr()[f] != 0)
+                for (size_t d = 0; d < x.shape.size(); ++d)
+                    coords[d].push_back(double((f / st[d]) % x.shape[d]));
+        for (auto& c : coords) {
+            int64_t n = int64_t(c.size());
+            idx.push_back(makeArray(ir::DType::Int64, {n}, std::move(c)));
+        }
+    }
+    if (idx.size() > a.shape.size())
+        throw RefError("too many indices for a tensor of rank " + std::to_string(a.rank()));
+    Shape b;
+    for (const RefArray& x : idx) b = broadcastShapes(b, x.shape);
+    const int64_t n = numelOf(b);
+    std::vector<std::vector<double>> full;
+    for (const RefArray& x : idx) full.push_back(gather(x.ptr(), 0, b, broadcastStrides(x.shape, b)));
+    Shape st = stridesOf(a.shape);
+    Advanced adv;
+    adv.shape = b;
+    for (size_t d = idx.size(); d < a.shape.size(); ++d) {
+        adv.shape.push_back(a.shape[d]);
+        adv.run *= a.shape[d];
+    }
+    adv.bases.resize(size_t(n));
+    for (int64_t e = 0; e < n; ++e) {
+        int64_t off = 0;
+        for (size_t d = 0; d < idx.size(); ++d) {
+            int64_t i = static_cast<int64_t>(full[d][size_t(e)]);
+            if (i < -a.shape[d] || i >= a.shape[d])
+                throw RefError("index " + std::to_string(i) + " is out of bounds for dimension " +
+                               std::to_string(d) + " with size " + std::to_string(a.shape[d]));
+            off += (i < 0 ? i + a.shape[d] : i) * st[d];
+        }
+        adv.bases[size_t(e)] = off;
+    }
+    return adv;
+}
+}  // namespace
+
 std::optional<Value> RefTensor::getItem(fe::Interp&, const Value& index, Span s) {
+    if (advancedPart(index) || index.is(ValueKind::Tuple))
+        if (auto adv = guarded(s, "indexing", [&] { return advancedIndex(m_array, index); })) {
+            std::vector<double> out;
+            out.reserve(adv->bases.size() * size_t(adv->run));
+            for (int64_t base : adv->bases)
+                out.insert(out.end(), m_array.ptr() + base, m_array.ptr() + base + adv->run);
+            return wrap(makeArray(m_array.dtype, adv->shape, std::move(out)));
+        }
     std::vector<IndexItem> items = indexItems(index, s);
     return guarded(s, "indexing", [&] { return wrap(indexArray(m_array, items)); });
 }
 
 bool RefTensor::setItem(fe::Interp&, const Value& index, const Value& v, Span s) {
+    if (advancedPart(index) || index.is(ValueKind::Tuple))
+        if (auto adv = guarded(s, "item assignment", [&] { return advancedIndex(m_array, index); })) {
+            RefArray value = toArray(v, s, "the assigned value");
+            guarded(s, "item assignment", [&] {
+                if (broadcastShapes(value.shape, adv->shape) != adv->shape)
+                    throw RefError("cannot assign a value of shape " + shapeText(value.shape) +
+                                   " to a selection of shape " + shapeText(adv->shape));
+                std::vector<double> vals = gather(value.ptr(), 0, adv->shape,
+                                                  broadcastStrides(value.shape, adv->shape));
+                if (!ir::isFloat(m_array.dtype))
+                    for (double& x : vals) x = roundTo(m_array.dtype, x);
+                if (m_array.data.use_count() > 1)
+                    m_array.data = std::make_shared<std::vector<double>>(*m_array.data);
+                size_t k = 0;
+                for (int64_t base : adv->bases)  // later writes to the same place win
+                    for (int64_t j = 0; j < adv->run; ++j) (*m_array.data)[size_t(base + j)] = vals[k++];
+                return 0;
+            });
+            return true;
+        }
     std::vector<IndexItem> items = indexItems(index, s);
     RefArray value = toArray(v, s, "the assigned value");
     guarded(s, "item assignment", [&] {
@@ -316,6 +433,9 @@ std::optional<Value> RefUnsupported::getAttr(fe::Interp&, const std::string& nam
     return Value::ext(std::make_shared<RefUnsupported>(m_name + "." + name));
 }
 std::optional<Value> RefUnsupported::call(fe::Interp&, fe::CallArgs& a) { fail(a.span); }
+bool RefUnsupported::setAttr(fe::Interp&, const std::string&, const Value&, Span) {
+    return m_name == "torch.backends" || m_name.rfind("torch.backends.", 0) == 0;
+}
 std::optional<Value> RefUnsupported::binaryOp(fe::Interp&, ast::BinOpKind, const Value&, bool,
                                               Span s) {
     fail(s);

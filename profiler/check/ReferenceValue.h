@@ -96,6 +96,10 @@ public:
     std::string typeName() const override { return m_name + " (unsupported)"; }
     std::optional<fe::Value> getAttr(fe::Interp&, const std::string& name, Span) override;
     std::optional<fe::Value> call(fe::Interp&, fe::CallArgs&) override;
+    /// Setting a flag under torch.backends (`torch.backends.cuda.matmul.allow_tf32 = True`,
+    /// cudnn.deterministic, ...) is accepted and has no effect: those knobs choose the GPU's
+    /// arithmetic, and the reference is float64 anyway. Any other attribute set is refused.
+    bool setAttr(fe::Interp&, const std::string& name, const fe::Value& v, Span) override;
     std::optional<fe::Value> binaryOp(fe::Interp&, fe::ast::BinOpKind, const fe::Value&, bool,
                                       Span) override;
     std::optional<fe::Value> unaryOp(fe::Interp&, fe::ast::UnaryOpKind, Span) override;
@@ -116,6 +120,13 @@ private:
 class RefNullContext final : public fe::ExtValue {
 public:
     std::string typeName() const override { return "context manager"; }
+};
+
+/// The value of `...` in a reference (RefInterp::evalEllipsis): `kv[..., :dim]`.
+class RefEllipsis final : public fe::ExtValue {
+public:
+    std::string typeName() const override { return "ellipsis"; }
+    std::string repr() const override { return "Ellipsis"; }
 };
 
 /// The message of an unsupported name, used by every path that reports one.

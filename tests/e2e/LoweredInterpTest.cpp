@@ -392,6 +392,9 @@ TEST(LoweredInterp, OutOfBoundsGuardedGlobalLoadIsReportedNotZero) {
     ASSERT_FALSE(tile.ok);
     EXPECT_NE(tile.error->message.find("out-of-bounds load A[200]"), std::string::npos)
         << tile.error->message;
+    // The hint says why it is an error although a T.copy of the same region would not be.
+    EXPECT_NE(tile.error->hint.find("TileLang guards only T.copy regions"), std::string::npos)
+        << tile.error->hint;
     args = makeArgs(r);
     auto res = ts::interp::runLowered(r.lowered, args);
     ASSERT_FALSE(res.ok);

@@ -409,12 +409,12 @@ TEST(Reference, UnsupportedMethodAndFunctionalNames) {
               "ref_program: Tensor.cholesky is not supported by the reference evaluator");
     EXPECT_EQ(m.diagnostics[0].span.line, 2u);
     auto f =
-        run("import torch.nn.functional as Fn\ndef ref_program(A):\n    return Fn.conv2d(A, A)\n",
+        run("import torch.nn.functional as Fn\ndef ref_program(A):\n    return Fn.conv3d(A, A)\n",
             {randomTensor({2, 2}, 22)});
     ASSERT_FALSE(f.ok);
     EXPECT_EQ(
         f.diagnostics[0].message,
-        "ref_program: torch.nn.functional.conv2d is not supported by the reference evaluator");
+        "ref_program: torch.nn.functional.conv3d is not supported by the reference evaluator");
     EXPECT_EQ(f.diagnostics[0].span.col, 12u);
 }
 
