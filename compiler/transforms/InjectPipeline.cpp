@@ -20,8 +20,11 @@
 
 #include "compiler/analysis/Layouts.h"
 #include "compiler/ir/IR.h"
+#include "compiler/ir/Intrinsics.h"
+#include "compiler/transforms/BlockUniform.h"
 #include "compiler/transforms/Hopper.h"
 #include "compiler/transforms/Passes.h"
+#include "compiler/transforms/WarpRoles.h"
 
 namespace ts::xform {
 using namespace ts::ir;
@@ -194,6 +197,47 @@ private:
 
 }  // namespace
 
+namespace {
+
+/// The block barriers a pipeline schedule put inside a warp role (T.ws, `if tx < 32: ... else:
+/// T.Pipelined ...`) become the role's named barrier (bar.sync 1 + first warp, count), as
+/// insert-sync and lower-tile-ops name them: the other role's threads never reach them.
+class RoleBarriers : public Mutator {
+public:
+    explicit RoleBarriers(int64_t threads) : m_block{0, threads}, m_role{0, threads} {}
+
+protected:
+    Stmt visitIf(const IfNode* n, const Stmt& self) override {
+        auto r = mentionsThread(n->cond) ? warpRoleOf(n->cond, m_role) : std::nullopt;
+        if (!r) return Mutator::visitIf(n, self);
+        Stmt then = inRole(*r, n->then), other = n->otherwise;
+        if (other) {
+            const bool atStart = r->first == m_role.first, atEnd = r->first + r->count == m_role.first + m_role.count;
+            WarpRole rest{atStart ? r->first + r->count : m_role.first, m_role.count - r->count};
+            other = (atStart || atEnd) && rest.count > 0 ? inRole(rest, other) : mutate(other);
+        }
+        if (then == n->then && other == n->otherwise) return self;
+        return std::make_shared<IfNode>(n->cond, then, other, n->span);
+    }
+    Stmt visitEval(const EvalNode* n, const Stmt& self) override {
+        auto* c = dynamic_cast<const CallNode*>(n->call.get());
+        if (!c || c->op != intrin::kSyncThreads || !c->args.empty() || m_role == m_block || 1 + m_role.first / 32 > 15) return self;
+        return evaluate(call(intrin::kSyncThreads, {intImm(1 + m_role.first / 32), intImm(m_role.count)}, DType::Int32, n->span), n->span);
+    }
+
+private:
+    Stmt inRole(const WarpRole& r, const Stmt& s) {
+        const WarpRole saved = m_role;
+        m_role = r;
+        Stmt out = mutate(s);
+        m_role = saved;
+        return out;
+    }
+    WarpRole m_block, m_role;
+};
+
+}  // namespace
+
 PrimFunc injectPipeline(const PrimFunc& f, PassContext& ctx) {
     const KernelNode* kernel = findKernel(f);
     Injector inj(*f, kernel ? kernel->threadCount() : 1, ctx.target);
@@ -201,6 +245,7 @@ PrimFunc injectPipeline(const PrimFunc& f, PassContext& ctx) {
     if (body == f->body) return f;
     ReplaceAllocs ra(inj.staged);
     body = ra.mutate(body);
+    if (kernel) body = RoleBarriers(kernel->threadCount()).mutate(body);
     auto out = std::make_shared<PrimFuncNode>(*f);
     out->body = body;
     out->attrs = inj.attrs;
