@@ -107,7 +107,7 @@ Value callWithFirstConfig(Interp& in, const Value& fn, const Value& configs,
 struct FromKernelSite {
     const ast::Expr* configs = nullptr;
     const ast::FunctionDef* enclosing = nullptr;
-    int line = 0;
+    uint32_t line = 0;
 };
 
 std::optional<FromKernelSite> findFromKernel(const ast::Module& mod, const std::string& factory) {
@@ -160,7 +160,7 @@ std::optional<FromKernelSite> findFromKernel(const ast::Module& mod, const std::
 }
 
 // The right-hand side of the last plain `name = <expr>` before `line` in `body` (any depth).
-const ast::Expr* lastAssignment(const ast::Block& body, const std::string& name, int line) {
+const ast::Expr* lastAssignment(const ast::Block& body, const std::string& name, uint32_t line) {
     const ast::Expr* rhs = nullptr;
     std::function<void(const ast::Block&)> walk = [&](const ast::Block& b) {
         for (const ast::Stmt* s : b) {

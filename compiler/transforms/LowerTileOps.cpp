@@ -9,6 +9,7 @@
 #include <set>
 
 #include "compiler/ir/FragmentViews.h"
+#include "compiler/ir/Intrinsics.h"
 #include "compiler/ops/Registry.h"
 #include "compiler/transforms/BlockUniform.h"
 #include "compiler/transforms/LowerCommon.h"
@@ -98,6 +99,7 @@ private:
         const WarpRole saved = m_role;
         const Expr savedTx = m_c.tx;
         const int64_t savedThreads = m_c.threads, savedFirst = m_c.roleFirst;
+        if (r.count < m_block) checkRoleHopper(r, s);
         m_role = r;
         m_c.tx = r.first ? sub(m_tx, intImm(r.first)) : Expr(m_tx);
         m_c.threads = r.count;
@@ -106,6 +108,37 @@ private:
         m_role = saved;
         m_c.tx = savedTx, m_c.threads = savedThreads, m_c.roleFirst = savedFirst;
         return out;
+    }
+    // The sm_90a work a warp role cannot do: the TMA + mbarrier schedule of a T.Pipelined loop
+    // elects one thread for the whole kernel (thread 0 or the producer warpgroup's first), which
+    // may be outside the role -- the loads would never be issued and the waits would hang; and
+    // wgmma needs whole, aligned warpgroups (PTX ISA §9.7.15: a warpgroup is 4 contiguous warps,
+    // the first warp's rank a multiple of 4).
+    void checkRoleHopper(const WarpRole& r, const Stmt& s) {
+        const std::string who = "the warp role of threads " + std::to_string(r.first) + ".." + std::to_string(r.first + r.count - 1);
+        bool tma = false;
+        walk(s, [&](const Stmt& st) {
+            if (auto* ev = as<EvalNode>(st))
+                if (auto* c = dynamic_cast<const CallNode*>(ev->call.get());
+                    c && !tma && (c->op == intrin::kTmaLoad || c->op == intrin::kMbarrierInit)) {
+                    tma = true;
+                    m_c.error(st->span, "T.Pipelined inside " + who + " takes the sm_90a TMA + mbarrier schedule, whose loads and "
+                                        "barrier setup are issued by one elected thread of the block, outside this role: the "
+                                        "loads would never be issued and the waits would hang",
+                              "move the pipelined loop out of the warp role, or write the role's loads with T.tma_copy / "
+                              "T.copy and explicit barriers (T.alloc_barrier, T.mbarrier_wait_parity)");
+                }
+            auto* t = as<TileOpNode>(st);
+            if (!t || t->op != TileOpKind::Gemm || t->args.size() < 3 || !t->isRegion(2)) return;
+            if (r.first % 128 == 0 && r.count % 128 == 0) return;
+            auto it = m_c.frags.find(t->region(2).buffer.get());
+            const bool wgmma = attrBool(t->attrs, "wgmma_fragment", false) ||
+                               (it != m_c.frags.end() && it->second.layout && it->second.layout->family == "wgmma_c");
+            if (wgmma)
+                m_c.error(t->span, "T.gemm on wgmma inside " + who + ": wgmma needs whole warpgroups (128 threads starting at a "
+                                   "multiple of 128)",
+                          "make the role a whole warpgroup (T.ws(i) or `if tx < 128`), or move the gemm out of the role");
+        });
     }
     // The fragments a warp role's statement distributes must be laid out over at most the
     // role's threads: one placed for the whole block (or a wider role) would leave registers

@@ -47,4 +47,54 @@ TEST(RolePipelined, BothInterpretersMatchFloat64) {
 
 TEST(RolePipelined, NvrtcCompilesForSm80AndSm90a) { ts::e2e::expectNvrtcCompilesForSm80AndSm90a(kProg, {{"M", "80"}}); }
 
+// On sm_90a a pipelined gemm takes the TMA + mbarrier schedule, whose elected thread is outside a
+// warp role that does not start at thread 0: refused at the loop (was: compiled, and both
+// interpreters passed, while the GPU would wait forever); a wgmma gemm in a role that is not a
+// whole, aligned warpgroup is refused at the gemm.
+const char* kRoleTma = R"(import tilelang
+import tilelang.language as T
+
+
+@tilelang.jit(out_idx=[2])
+def role_tma(M=64, N=64, K=128, bk=32, split=128, threads=256):
+    @T.prim_func
+    def main(A: T.Tensor((M, K), "float16"), B: T.Tensor((K, N), "float16"), C: T.Tensor((M, N), "float32")):
+        with T.Kernel(1, threads=threads) as bx:
+            if T.get_thread_binding() < split:
+                pass
+            else:
+                a = T.alloc_shared((M, bk), "float16")
+                b = T.alloc_shared((bk, N), "float16")
+                c = T.alloc_fragment((M, N), "float32")
+                T.clear(c)
+                for k in T.Pipelined(K // bk, num_stages=3):
+                    T.copy(A[0, k * bk], a)
+                    T.copy(B[k * bk, 0], b)
+                    T.gemm(a, b, c)
+                T.copy(c, C)
+
+    return main
+)";
+
+TEST(RolePipelined, TmaPipelineInsideAWarpRoleIsRefusedOnSm90a) {
+    struct Case {
+        const char *split, *threads, *last;
+        bool aligned;
+    };
+    for (Case c : {Case{"128", "256", "255", true}, Case{"32", "160", "159", false}}) {
+        ts::CompileOptions opts;
+        opts.target = "cuda:sm_90a";
+        opts.params = {{"split", c.split}, {"threads", c.threads}};
+        ts::CompileResult r = ts::compile("role_tma.py", kRoleTma, opts);
+        ASSERT_FALSE(r.ok) << c.split << "\n" << r.cuda;
+        const std::string text = ts::e2e::diagText(r);
+        EXPECT_NE(text.find("role_tma.py:17:17: error: T.Pipelined inside the warp role of threads " + std::string(c.split) + ".." +
+                            c.last + " takes the sm_90a TMA + mbarrier schedule"),
+                  std::string::npos)
+            << text;
+        EXPECT_EQ(text.find("internal"), std::string::npos) << text;
+        EXPECT_EQ(text.find("role_tma.py:20:21: error: T.gemm on wgmma inside the warp role") == std::string::npos, c.aligned) << text;
+    }
+}
+
 }  // namespace
