@@ -16,6 +16,12 @@ namespace {
 Stmt lowerAtomic(Ctx& c, const TileOpNode& op) {
     const Region& dst = op.region(0);
     std::string aop = attrStr(op.attrs, "op", "add");
+    if (dtypeBits(dst.buffer->dtype) < 8) {  // packed two per byte: no atomic instruction addresses a nibble
+        c.error(op.span, "T.atomic_" + aop + " into '" + dst.buffer->name + "' (" + std::string(dtypeName(dst.buffer->dtype)) +
+                             "): 4-bit values are stored two per byte, and no atomic operation updates half a byte",
+                "accumulate in a float16/float32 buffer with the atomic and convert to the 4-bit type afterwards");
+        return nullptr;
+    }
     if (!op.isRegion(1)) {
         // Scalar atomic on one element: one thread per block would change the meaning (every
         // thread executes T.atomic_add(x[0], v) in TileLang), so every thread issues it.
