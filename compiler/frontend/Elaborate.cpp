@@ -4,6 +4,7 @@
 #include "compiler/frontend/Elaborate.h"
 
 #include <algorithm>
+#include <set>
 
 #include "compiler/frontend/Elaborator.h"
 #include "compiler/frontend/MetaAutoTuner.h"
@@ -282,6 +283,26 @@ void Elaborator::buildLoop(const LoopSpec& spec, const ast::For& s, const EnvPtr
             env->vars[names[d]->id] = *saved[d];
         else
             env->vars.erase(names[d]->id);
+    }
+    // Nor is a Python name the body bound to an expression of them (`pos = i` then `F[tx] = pos`
+    // after the loop): such a name is poisoned with a diagnostic for its next use.
+    {
+        std::set<const ir::VarNode*> loopVars;
+        for (auto& v : vars) loopVars.insert(v.get());
+        for (auto& [name, val] : env->vars) {
+            auto* ev = val.extAs<ExprValue>();
+            if (!ev || !ev->expr) continue;
+            std::string which;
+            ir::walkExpr(ev->expr, [&](const ir::Expr& x) {
+                if (auto* v = ir::as<ir::VarNode>(x); v && loopVars.count(v)) which = v->name;
+            });
+            if (which.empty()) continue;
+            val = Value::poison(Diagnostic{
+                Severity::Error, s.span,
+                "it holds an expression of loop variable '" + which + "' of this loop, which does not exist after the loop",
+                "keep a value that outlives the loop in a local variable: " + name + " = T.alloc_var(dtype) before the loop, then assign it inside",
+                "elaborate"});
+        }
     }
     if (!body) body = ir::seq({}, s.span);
     for (size_t d = names.size(); d-- > 0;) {
