@@ -187,6 +187,15 @@ int runTimeline(const TimelineCommand& c) { return runTimeline(c, {}); }
 
 int runTimeline(const TimelineCommand& c, const std::vector<int64_t>& block) {
     std::string target = c.flags.target.empty() ? defaultTarget() : c.flags.target;
+    if (c.trips < 0) {
+        std::cerr << "tilec: error: --trips must be positive, got " << c.trips << "\n";
+        return 1;
+    }
+    for (int64_t b : block)
+        if (b < 0) {
+            std::cerr << "tilec: error: --block indices must be >= 0, got " << b << "\n";
+            return 1;
+        }
     {
         // The plan of a kernel that cannot build (e.g. stages that overflow shared memory) would
         // mislead: the whole compile runs first and its errors stop the timeline.
@@ -201,6 +210,12 @@ int runTimeline(const TimelineCommand& c, const std::vector<int64_t>& block) {
         // sm_90a: the TMA + mbarrier schedule exists only in the lowered IR.
         if (target.find("sm_90") != std::string::npos && whole->lowered) {
             if (!oneLaunchOrReport(*whole, "timeline")) return 1;
+            for (size_t d = 0; d < block.size() && d < 3; ++d)
+                if (!whole->kernel.gridExtent[d] && block[d] >= int64_t(whole->kernel.grid[d])) {
+                    std::cerr << "tilec: error: --block " << "xyz"[d] << " = " << block[d] << " is outside the grid (" << whole->kernel.grid[0]
+                              << ", " << whole->kernel.grid[1] << ", " << whole->kernel.grid[2] << ")\n";
+                    return 1;
+                }
             HopperTimelineOptions ho;
             ho.block = block;
             CompileOptions po;

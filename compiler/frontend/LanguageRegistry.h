@@ -57,7 +57,7 @@ inline constexpr LangEntry kLanguage[] = {
     {"float64", LangKind::Type, "float64(x)", "IEEE double dtype / constructor."},
     {"float", LangKind::Type, "float(x)", "Alias of float32 (TileLang's T.float)."},
     {"tfloat32", LangKind::Type, "tfloat32", "TF32 gemm operand dtype (not supported yet)."},
-    {"float4_e2m1fn", LangKind::Type, "float4_e2m1fn", "FP4 E2M1 dtype (not supported yet)."},
+    {"float4_e2m1fn", LangKind::Type, "float4_e2m1fn", "FP4 E2M1 dtype: 4-bit float, stored two per byte (low nibble = even index); no atomics."},
     {"ptr", LangKind::Type, "ptr(dtype)", "Raw pointer kernel parameter (not supported yet)."},
     {"float8_e4m3", LangKind::Type, "float8_e4m3(x)", "FP8 E4M3 dtype (no infinities)."},
     {"float8_e5m2", LangKind::Type, "float8_e5m2(x)", "FP8 E5M2 dtype."},

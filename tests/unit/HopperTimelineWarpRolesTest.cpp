@@ -56,3 +56,28 @@ TEST(HopperTimelineWarpRoles, TwoRolesEveryPhaseBalancedNoError) {
 }
 
 }  // namespace
+
+#include "CliTestUtil.h"
+#include "app/cli/CmdTrace.h"
+
+namespace {
+
+// Nonsense options are refused, not silently accepted (fresh-user trial: --block 99,0,0 on a
+// 4x4 grid and --trips -3 printed a timeline and exited 0).
+TEST(HopperTimelineCli, OutOfGridBlockAndNegativeTripsAreErrors) {
+    ts::cli::TimelineCommand c;
+    c.flags.file = std::string(TS_SOURCE_DIR) + "/samples/gemm.py";
+    c.flags.target = "cuda:sm_90a";
+    auto out = ts::cli::test::captureCli([&] { return ts::cli::runTimeline(c, {99, 0, 0}); });
+    EXPECT_EQ(out.rc, 1);
+    EXPECT_NE(out.err.find("--block x = 99 is outside the grid (4, 4, 1)"), std::string::npos) << out.err;
+    c.trips = -3;
+    out = ts::cli::test::captureCli([&] { return ts::cli::runTimeline(c); });
+    EXPECT_EQ(out.rc, 1);
+    EXPECT_NE(out.err.find("--trips must be positive, got -3"), std::string::npos) << out.err;
+    c.trips = 0;
+    out = ts::cli::test::captureCli([&] { return ts::cli::runTimeline(c, {3, 3, 0}); });
+    EXPECT_EQ(out.rc, 0) << out.err;
+}
+
+}  // namespace
