@@ -124,7 +124,12 @@ protected:
             if (auto g = constInt(n->grid[d])) ranges[n->blockVars[d].get()] = Interval{0, *g - 1};
         for (size_t d = 0; d < n->threadVars.size() && d < n->threads.size(); ++d)
             ranges[n->threadVars[d].get()] = Interval{0, n->threads[d] - 1};
-        return Mutator::visitKernel(n, self);
+        Stmt out = Mutator::visitKernel(n, self);
+        // A body that folds away entirely (every store provably out of bounds, `if False:`) is an
+        // empty kernel, not a null statement.
+        if (auto* k = as<KernelNode>(out); k && !k->body)
+            return std::make_shared<KernelNode>(k->grid, k->threads, k->blockVars, k->threadVars, seq({}, n->span), n->span);
+        return out;
     }
 
 private:
