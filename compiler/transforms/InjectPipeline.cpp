@@ -212,9 +212,8 @@ protected:
         if (!r) return Mutator::visitIf(n, self);
         Stmt then = inRole(*r, n->then), other = n->otherwise;
         if (other) {
-            const bool atStart = r->first == m_role.first, atEnd = r->first + r->count == m_role.first + m_role.count;
-            WarpRole rest{atStart ? r->first + r->count : m_role.first, m_role.count - r->count};
-            other = (atStart || atEnd) && rest.count > 0 ? inRole(rest, other) : mutate(other);
+            auto rest = elseRoleOf(*r, m_role);
+            other = rest ? inRole(*rest, other) : mutate(other);
         }
         if (then == n->then && other == n->otherwise) return self;
         return std::make_shared<IfNode>(n->cond, then, other, n->span);

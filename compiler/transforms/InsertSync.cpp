@@ -197,9 +197,7 @@ public:
                 // The region is one unit for the block's hazards (below); inside, the role's own.
                 Stmt t = runRole(*r, i->then, st);
                 Stmt e = i->otherwise;
-                const bool atStart = r->first == role.first, atEnd = r->first + r->count == role.first + role.count;
-                if (e && (atStart || atEnd) && r->count < role.count)
-                    e = runRole({atStart ? r->first + r->count : role.first, role.count - r->count}, e, st);
+                if (auto rest = elseRoleOf(*r, role); e && rest) e = runRole(*rest, e, st);
                 Stmt rebuilt = (t == i->then && e == i->otherwise) ? s : ifThen(i->cond, t, e, i->span);
                 return blockUnit(rebuilt, st);
             }

@@ -75,11 +75,9 @@ void collect(const Stmt& s, const WarpRole& role, bool inRole, bool underOther,
             if (!underOther && mentionsThread(i->cond)) {
                 if (auto r = warpRoleOf(i->cond, role)) {
                     collect(i->then, *r, true, false, out);
-                    // The else branch is the rest of the enclosing role: a role only when that
-                    // rest is one range (the then-range at either end).
-                    WarpRole rest{r->first == role.first ? r->first + r->count : role.first, role.count - r->count};
-                    const bool contiguous = r->first == role.first || r->first + r->count == role.first + role.count;
-                    if (i->otherwise) collect(i->otherwise, rest, true, !contiguous || rest.count <= 0, out);
+                    // The else branch is the rest of the enclosing role (elseRoleOf).
+                    auto rest = elseRoleOf(*r, role);
+                    if (i->otherwise) collect(i->otherwise, rest.value_or(role), true, !rest, out);
                     return;
                 }
                 collect(i->then, role, inRole, true, out);
@@ -117,6 +115,13 @@ std::optional<WarpRole> warpRoleOf(const Expr& cond, const WarpRole& outer) {
     const int64_t count = last - first + 1;
     if (first % kWarp || count % kWarp) return std::nullopt;
     return WarpRole{first, count};
+}
+
+std::optional<WarpRole> elseRoleOf(const WarpRole& r, const WarpRole& outer) {
+    const bool atStart = r.first == outer.first, atEnd = r.first + r.count == outer.first + outer.count;
+    WarpRole rest{atStart ? r.first + r.count : outer.first, outer.count - r.count};
+    if (!(atStart || atEnd) || rest.count <= 0) return std::nullopt;
+    return rest;
 }
 
 std::unordered_map<const StmtNode*, WarpRole> warpRolesOf(const Stmt& body, const WarpRole& block) {

@@ -26,6 +26,10 @@ struct WarpRole {
 /// constants; nullopt otherwise (including when `cond` does not read the thread index).
 std::optional<WarpRole> warpRoleOf(const ir::Expr& cond, const WarpRole& outer);
 
+/// The role of the else branch of an `if` whose then branch is role `r` within `outer`: the
+/// rest of `outer`, when that rest is one non-empty range (`r` at either end); nullopt otherwise.
+std::optional<WarpRole> elseRoleOf(const WarpRole& r, const WarpRole& outer);
+
 /// The role every tile op and outermost T.Parallel loop of `body` runs in, keyed by statement;
 /// statements outside any role run in `block` (the kernel's 1-D thread range) and are absent.
 /// Statements under an `if` on the thread index that is not a role are absent too (check-bounds
