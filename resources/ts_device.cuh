@@ -367,6 +367,27 @@ TS_D void atomic_add(half* addr, half v) {
     asm volatile("red.add.noftz.f16 [%0], %1;\n" ::"l"(addr), "h"(v.bits) : "memory");
 }
 TS_D void atomic_add(double* addr, double v) { atomicAdd(addr, v); }
+/// addr[0..1] += {a, b} (addr global, 8-byte aligned): one red.global.add.v2.f32 on sm_90+
+/// (PTX ISA 9.7.12.7 `red`, vector forms: .global only, PTX 8.1, sm_90), else two atomicAdds.
+TS_D void atomic_add_v2(float* addr, float a, float b) {
+#if __CUDA_ARCH__ >= 900
+    asm volatile("red.global.add.v2.f32 [%0], {%1, %2};\n" ::"l"(addr), "f"(a), "f"(b) : "memory");
+#else
+    atomicAdd(addr, a);
+    atomicAdd(addr + 1, b);
+#endif
+}
+/// addr[0..3] += {a, b, c, d} (addr global, 16-byte aligned): red.global.add.v4.f32 on sm_90+.
+TS_D void atomic_add_v4(float* addr, float a, float b, float c, float d) {
+#if __CUDA_ARCH__ >= 900
+    asm volatile("red.global.add.v4.f32 [%0], {%1, %2, %3, %4};\n" ::"l"(addr), "f"(a), "f"(b), "f"(c), "f"(d) : "memory");
+#else
+    atomicAdd(addr, a);
+    atomicAdd(addr + 1, b);
+    atomicAdd(addr + 2, c);
+    atomicAdd(addr + 3, d);
+#endif
+}
 
 #include "ts_device/atomics.cuh"  // CAS helpers, atomic_max/min (inlined when embedded)
 

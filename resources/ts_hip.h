@@ -288,6 +288,12 @@ template <class Op, int THREADS, class T> TS_D T block_allreduce(T v, T* scratch
 TS_D void atomic_add(float* addr, float v) { atomicAdd(addr, v); }
 TS_D void atomic_add(int* addr, int v) { atomicAdd(addr, v); }
 TS_D void atomic_add(double* addr, double v) { atomicAdd(addr, v); }
+/// Vector forms the CUDA code generator emits for contiguous fragment pairs/quads (ts_device.cuh):
+/// CDNA has no vector float atomic, so one atomicAdd per element.
+TS_D void atomic_add_v2(float* addr, float a, float b) { atomicAdd(addr, a); atomicAdd(addr + 1, b); }
+TS_D void atomic_add_v4(float* addr, float a, float b, float c, float d) {
+    atomicAdd(addr, a); atomicAdd(addr + 1, b); atomicAdd(addr + 2, c); atomicAdd(addr + 3, d);
+}
 TS_D void atomic_add(half* addr, half v) {
     const float x = float(v);
     detail::atomic_update16(addr, [x](float cur) { return cur + x; });

@@ -274,6 +274,10 @@ private:
                 break;
             case StmtKind::For: {
                 auto* n = static_cast<const ForNode*>(s.get());
+                if (auto plan = planVectorAtomic(*n); plan.width > 1) {
+                    vectorAtomicLoop(*n, plan);
+                    break;
+                }
                 if (auto plan = planVectorLoop(*n); plan.width > 1) {
                     vectorLoop(*n, plan);
                     break;
@@ -421,6 +425,50 @@ private:
                      n.span);
         for (auto& a : plan.accesses)
             if (a.load) m_loadOverride.erase(a.load);
+        if (plan.guard) {
+            --m_indent;
+            line("}", n.span);
+        }
+        --m_indent;
+        line("}", n.span);
+        --m_indent;
+        line("} else {", n.span);
+        ++m_indent;
+        plainLoop(n);
+        --m_indent;
+        line("}", n.span);
+    }
+
+    // One ts::atomic_add_v<w> per group of w iterations (VectorAccess.h proves the elements
+    // contiguous and w-aligned and the guard uniform); a misaligned base takes the scalar loop.
+    void vectorAtomicLoop(const ForNode& n, const VectorAtomicPlan& plan) {
+        const int64_t w = plan.width;
+        const std::string buf = bufferName(plan.buffer);
+        line("if ((reinterpret_cast<unsigned long long>(" + buf + ") % " + std::to_string(w * 4) + " == 0)) {", n.span);
+        ++m_indent;
+        const std::string r = name(n.var.get()), group = freshName(r + "_v"), lane = freshName(r + "_l"),
+                          vals = freshName("red");
+        line(*constInt(n.extent) > kMaxFullUnroll ? "#pragma unroll 8" : "#pragma unroll", n.span);
+        line("for (int " + group + " = 0; " + group + " < " + std::to_string(*constInt(n.extent)) + "; " + group +
+                 " += " + std::to_string(w) + ") {",
+             n.span);
+        ++m_indent;
+        line("const int " + r + " = " + group + ";", n.span);
+        if (plan.guard) {
+            line("if (" + expr(plan.guard) + ") {", n.span);
+            ++m_indent;
+        }
+        line("float " + vals + "[" + std::to_string(w) + "];", n.span);
+        line("#pragma unroll", n.span);
+        line("for (int " + lane + " = 0; " + lane + " < " + std::to_string(w) + "; ++" + lane + ") {", n.span);
+        ++m_indent;
+        line("const int " + r + " = " + group + " + " + lane + ";", n.span);
+        line(vals + "[" + lane + "] = " + expr(plan.value) + ";", n.span);
+        --m_indent;
+        line("}", n.span);
+        std::string args = "&" + buf + "[" + expr(plan.index) + "]";
+        for (int64_t l = 0; l < w; ++l) args += ", " + vals + "[" + std::to_string(l) + "]";
+        line("ts::atomic_add_v" + std::to_string(w) + "(" + args + ");", n.span);
         if (plan.guard) {
             --m_indent;
             line("}", n.span);

@@ -1,11 +1,14 @@
 #include "compiler/codegen/VectorAccess.h"
 
+#include <cstdlib>
 #include <functional>
+#include <string>
 #include <numeric>
 #include <optional>
 #include <set>
 
 #include "compiler/ir/Builder.h"
+#include "compiler/ir/Intrinsics.h"
 
 namespace ts::codegen {
 using namespace ts::ir;
@@ -246,6 +249,40 @@ VectorLoopPlan planVectorLoop(const ForNode& loop) {
                 (!l.select || uniformGuard(l.select, r, *ext, width)))
                 p.accesses.push_back({l.load->buffer.get(), l.load, nullptr, l.load->indices[0], l.select});
         if (!p.accesses.empty()) return p;
+    }
+    return none;
+}
+
+VectorAtomicPlan planVectorAtomic(const ForNode& loop) {
+    VectorAtomicPlan none;
+    // TILESCOPE_VECTOR_ATOMICS=0 keeps scalar atomics (A/B measurement on the device).
+    if (const char* e = std::getenv("TILESCOPE_VECTOR_ATOMICS"); e && std::string(e) == "0") return none;
+    auto mn = constInt(loop.min), ext = constInt(loop.extent);
+    if (loop.forKind != ForKind::Unrolled || !mn || *mn != 0 || !ext || *ext < 2) return none;
+    const VarNode* r = loop.var.get();
+    Expr guard;
+    Stmt element = loop.body;
+    if (auto* i = dynamic_cast<const IfNode*>(loop.body.get()); i && !i->otherwise) guard = i->cond, element = i->then;
+    auto* ev = dynamic_cast<const EvalNode*>(element.get());
+    auto* c = ev ? as<CallNode>(ev->call) : nullptr;
+    if (!c || c->op != intrin::kAtomic || c->args.size() != 3) return none;
+    auto* opName = as<StrImmNode>(c->args[0]);
+    auto* addr = as<CallNode>(c->args[1]);
+    if (!opName || opName->value != "add" || !addr || addr->op != intrin::kAddressOf || addr->args.size() != 1) return none;
+    auto* ld = as<LoadNode>(addr->args[0]);
+    if (!ld || ld->indices.size() != 1 || ld->buffer->scope != Scope::Global || ld->buffer->dtype != DType::Float32) return none;
+    // The value must not read the destination (its widened evaluation would reorder that read).
+    std::vector<BodyLoad> loads;
+    globalLoads(c->args[2], nullptr, false, nullptr, loads);
+    for (auto& l : loads)
+        if (l.load->buffer == ld->buffer) return none;
+    for (int64_t width = 4; width >= 2; width /= 2) {
+        if (*ext % width != 0) continue;
+        if (guard && !uniformGuard(guard, r, *ext, width)) continue;
+        if (!contiguousAligned(ld->indices[0], r, *ext, width)) continue;
+        VectorAtomicPlan p;
+        p.width = width, p.guard = guard, p.buffer = ld->buffer.get(), p.index = ld->indices[0], p.value = c->args[2];
+        return p;
     }
     return none;
 }

@@ -40,6 +40,23 @@ struct VectorLoopPlan {
 /// The base pointer's alignment is not provable here: the emitter checks it at run time.
 VectorLoopPlan planVectorLoop(const ir::ForNode& loop);
 
+/// One vector reduction per group of `width` iterations of an unrolled per-thread loop whose body
+/// (under an optional guard, uniform per group) is a float32 `T.atomic_add` into a global tensor
+/// at contiguous, width-aligned elements -- the dQ accumulation of attention backward, where a
+/// thread's mma/wgmma accumulator holds column pairs. Emitted as ts::atomic_add_v2/_v4
+/// (red.global.add.v2/.v4.f32 on sm_90, PTX ISA 9.7.12.7 `red`, vector forms: .global only,
+/// sm_90+; two/four scalar atomics elsewhere), which halves/quarters the L2 atomic operations.
+/// TILESCOPE_VECTOR_ATOMICS=0 turns it off (for A/B timing).
+struct VectorAtomicPlan {
+    int64_t width = 1;               ///< 1: not vectorizable
+    ir::Expr guard;                  ///< uniform per group, or null
+    const ir::BufferNode* buffer = nullptr;
+    ir::Expr index;                  ///< flat element index (width-aligned at r = width*k)
+    ir::Expr value;                  ///< the added value, an expression of the loop variable
+};
+
+VectorAtomicPlan planVectorAtomic(const ir::ForNode& loop);
+
 /// A number known to divide every value of `e` (0: e is the constant 0) -- used for
 /// the part of an index that does not depend on the loop variable.
 int64_t knownDivisor(const ir::Expr& e);

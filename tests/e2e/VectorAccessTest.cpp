@@ -3,7 +3,8 @@
 // that are not multiples of the vector width, in fp16/bf16/fp32. Each case runs on both
 // interpreters (the lowered IR is unchanged by the widening) against float64, compiles with
 // NVRTC for sm_80 and sm_90a, and its generated CUDA shows exactly the access widths the layout
-// and the alignment allow: 16-byte ts_vec loads/stores where provable, none where not.
+// and the alignment allow: 16-byte ts_vec loads/stores where provable, none where not; likewise
+// vector float atomics (ts::atomic_add_v2) from fragments.
 #include <gtest/gtest.h>
 
 #include "compiler/Compile.h"
@@ -36,8 +37,7 @@ TEST_P(VectorAccess, BothInterpretersMatchFloat64Reference) {
     ts::e2e::expectInterpretersMatchReference(r, c.label);
 }
 
-TEST_P(VectorAccess, EmitsTheProvableWidthAndCompilesForSm80AndSm90a) {
-    const Case& c = GetParam();
+void expectWidthsAndNvrtc(const Case& c) {
     for (const char* target : {"cuda:sm_80", "cuda:sm_90a"}) {
         ts::CompileResult r = compileCase(c, target);
         ASSERT_TRUE(r.ok) << target << "\n" << ts::e2e::diagText(r);
@@ -48,6 +48,14 @@ TEST_P(VectorAccess, EmitsTheProvableWidthAndCompilesForSm80AndSm90a) {
         EXPECT_TRUE(nv.ok) << target << "\n" << nv.log;
     }
 }
+
+TEST_P(VectorAccess, EmitsTheProvableWidthAndCompilesForSm80AndSm90a) { expectWidthsAndNvrtc(GetParam()); }
+
+// The atomic cases' output must start at zero (not poisoned), so they are not run through
+// expectInterpretersMatchReference: the widening leaves the IR unchanged, and SplitK in
+// SymbolicAtomicE2ETest.cpp runs this program on both interpreters against float64.
+class VectorAtomic : public ::testing::TestWithParam<Case> {};
+TEST_P(VectorAtomic, EmitsVectorAtomicsWhereProvableAndCompilesForSm80AndSm90a) { expectWidthsAndNvrtc(GetParam()); }
 
 // A widened load/store reads `const ts_vec<T, V> ldN = *reinterpret_cast<const ts_vec<T, V>*>`
 // and writes `*reinterpret_cast<ts_vec<T, V>*>`; the prelude's template line mentions neither.
@@ -95,6 +103,24 @@ const Case kCases[] = {
 };
 
 INSTANTIATE_TEST_SUITE_P(All, VectorAccess, ::testing::ValuesIn(kCases),
+                         [](const ::testing::TestParamInfo<Case>& i) { return i.param.label; });
+
+const Case kAtomicCases[] = {
+    // Fragment -> global float atomics (split-K partial tiles; attention backward's dQ): an mma
+    // accumulator holds column pairs, so N = 64 gives one red.global.add.v2.f32 per pair
+    // (ts::atomic_add_v2); the plain loop stays for a misaligned base pointer.
+    {"tests/e2e/programs/splitk_gemm.py", {{"N", "64"}}, "splitk_atomic_pairs",
+     {"ts::atomic_add_v2(&C[", "ts::atomic_add(&C["}, {"ts::atomic_add_v4("}},
+    // The same inside T.Parallel (TileLang's dQ form): the atomic is per element there too.
+    {"tests/e2e/programs/splitk_gemm.py", {{"N", "64"}, {"mode", "'parallel'"}}, "splitk_atomic_parallel",
+     {"ts::atomic_add_v2(&C["}, {}},
+    // N = 63: row starts are odd elements, a pair is not 8-byte aligned -> scalar atomics only.
+    {"tests/e2e/programs/splitk_gemm.py", {{"N", "63"}}, "splitk_atomic_odd_rows", {"ts::atomic_add(&C["}, {"atomic_add_v"}},
+    // fp16 output: no vector half atomic is emitted (ts::atomic_add per element).
+    {"tests/e2e/programs/splitk_gemm.py", {{"N", "64"}, {"out_dtype", "'float16'"}}, "splitk_atomic_fp16_out", {}, {"atomic_add_v"}},
+};
+
+INSTANTIATE_TEST_SUITE_P(All, VectorAtomic, ::testing::ValuesIn(kAtomicCases),
                          [](const ::testing::TestParamInfo<Case>& i) { return i.param.label; });
 
 }  // namespace
