@@ -145,6 +145,12 @@ void ThreadMachine::execT(const StmtNode* s, const ThreadList& act) {
                 (evalCond(n->cond.get()) ? yes : no).push_back(t);
             }
             m_cur = -1;
+            // Two warp roles in a kernel with mbarriers may wait on each other (a producer
+            // and a consumer each looping over stages): they run as coroutines (ThreadRoles.cpp).
+            if (!yes.empty() && !no.empty() && n->otherwise && !m_mbarriers.empty() && !m_roles) {
+                runRoles(n->then.get(), yes, n->otherwise.get(), no);
+                break;
+            }
             execT(n->then.get(), yes);
             if (n->otherwise) execT(n->otherwise.get(), no);
             break;
@@ -380,6 +386,7 @@ void ThreadMachine::namedBarrier(const CallNode* c, const ThreadList& act, bool 
                           std::to_string(nb.expected));
     nb.arrived += static_cast<int64_t>(act.size());
     nb.at = c->span;
+    roleProgress();
     if (nb.arrived >= nb.expected) {
         nb.arrived = 0;
         ++nb.phase;
@@ -389,6 +396,9 @@ void ThreadMachine::namedBarrier(const CallNode* c, const ThreadList& act, bool 
         return;
     }
     if (!wait) return;
+    // Warp roles (runRoles): the other role may still arrive and complete this phase.
+    const int64_t phase = nb.phase;
+    if (waitOnOtherRole([&] { return nb.phase != phase; })) return;
     CheckFinding f;
     f.at = c->span;
     f.block = m_blockIdx;
