@@ -33,6 +33,7 @@ int64_t physicalElems(const PrimFuncNode* f, const BufferNode& b, int64_t numel)
 void ThreadMachine::runBody(const PrimFunc& f) {
     m_func = f.get();
     m_strict = m_observer && m_observer->strictInit();
+    m_autoSync = m_tileLevel && !attrInt(f->attrs, "user_barriers_only", 0);
     execTop(f->body.get());
 }
 
@@ -131,7 +132,10 @@ void ThreadMachine::execT(const StmtNode* s, const ThreadList& act) {
     if (s->kind == StmtKind::For || s->kind == StmtKind::If) frame.emplace(m_stack, s);
     switch (s->kind) {
         case StmtKind::Seq:
-            for (auto& c : static_cast<const SeqNode*>(s)->stmts) execT(c.get(), act);
+            for (auto& c : static_cast<const SeqNode*>(s)->stmts) {
+                execT(c.get(), act);
+                if (m_autoSync) ++m_epoch;  // see m_autoSync
+            }
             break;
         case StmtKind::For:
             execForT(static_cast<const ForNode*>(s), act);
@@ -249,6 +253,7 @@ void ThreadMachine::execForT(const ForNode* n, const ThreadList& act) {
         m_perThread.pop_back();
     }
     unbind(pos);
+    if (m_autoSync) ++m_epoch;  // see m_autoSync
 }
 
 void ThreadMachine::execAllocT(const AllocNode* a, const ThreadList& act) {

@@ -221,6 +221,15 @@ public:
     /// Running the tile-level IR of a kernel that reads a thread index (interp::run): tile ops
     /// cannot run thread by thread, so they are reported in the user's terms.
     bool m_tileLevel = false;
+    /// Tile-level IR whose kernel leaves barriers to the compiler (TileLang's default; not with
+    /// TL_DISABLE_THREAD_STORAGE_SYNC, function attr "user_barriers_only"): TileLang's thread
+    /// storage sync -- TileScope's insert-sync pass -- puts a barrier (a warp role's named
+    /// barrier inside a role) wherever one thread's shared access meets another's in a later
+    /// statement, and every thread runs a T.Parallel loop whole here (storing the same values).
+    /// So each statement boundary and loop iteration end orders shared accesses like a barrier;
+    /// races within one statement (threads storing different values) are still reported, and
+    /// the lowered interpreter checks the barriers the compiler actually placed.
+    bool m_autoSync = false;
     /// The step debugger (compiler/debugger/), set by it before run(); null for runLowered.
     ThreadObserver* m_observer = nullptr;
     uint32_t m_epoch = 1;                           ///< barriers so far (+1)
