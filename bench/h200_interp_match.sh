@@ -27,7 +27,8 @@ only+='|pool_mqa_fp8.py:pool_mqa_attn_return_logits_fp8|dsa_sparse_finetune/spar
 else
 only='example_gemm_advanced_autotune.py:_build_autotuner|example_gemm_autotune_pass_configs.py:get_best_config'
 only+='|example_hadamard.py:hadamard|sink_bwd_bhsd.py:flashattn_fwd|clean_and_maintain_logits.py'
-only+='|example_mhc_pre.py:mhc_pre_big_fuse|example_vertical_slash_sparse_attn.py'
+only+='|example_mhc_pre.py:mhc_pre_big_fuse|example_vertical_slash_sparse_attn.py|benchmark_nsa_fwd.py'
+only+='|fp8_lighting_indexer.py|fusedmoe_tilelang.py:moe_forward_tilelang_routed'
 only+='|example_chunk_delta_bwd.py:tilelang_chunk_gated_delta_rule_bwd_dhu|example_mamba_chunk_scan.py:chunk_scan_fwd'
 fi
 out="$OUT/conformance-h200-interp-match2-part$part-$(date -u +%F).json"

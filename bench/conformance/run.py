@@ -46,8 +46,11 @@ def pyrepr(v):
 def run_cmd(cmd, timeout, env=None):
     """Runs cmd in its own process group; kills the group on timeout. Returns (rc, out, secs)."""
     t0 = time.time()
-    p = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, cwd=ROOT,
-                         start_new_session=True, env=env)
+    try:
+        p = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, cwd=ROOT,
+                             start_new_session=True, env=env)
+    except OSError as e:  # E2BIG: a --input values list too long for the command line
+        return -1, f"runner: cannot start tilec: {e.strerror}\n", 0.0
     try:
         out, _ = p.communicate(timeout=timeout)
         rc = p.returncode
