@@ -475,10 +475,15 @@ def main():
     if a.resummarize:
         doc = json.load(open(a.resummarize))
         doc["summary"], doc["error_classes"] = summarize(doc["results"])
-        with open(a.resummarize, "w") as fh:
+        # X.json.partial (a run killed before its end) becomes X.json with what it has.
+        path = a.resummarize[:-len(".partial")] if a.resummarize.endswith(".partial") else a.resummarize
+        doc.setdefault("machine", {"host": "?", "cpu": "?", "gpu": "?"})
+        doc.setdefault("command", "(partial run)")
+        doc.setdefault("tilec", {"path": "?", "commit": "?", "has_kernel": True, "has_ref": True})
+        with open(path, "w") as fh:
             json.dump(doc, fh, indent=1)
             fh.write("\n")
-        with open(a.resummarize[:-5] + ".md", "w") as fh:
+        with open((path[:-5] if path.endswith(".json") else path) + ".md", "w") as fh:
             fh.write(markdown(doc))
         return
     tc = Tilec(a.tilec)
@@ -508,6 +513,10 @@ def main():
                 r = {"path": f["path"], "folder": f["folder"], "kernel": k["name"], "reference": "none",
                      "compile": {"status": "crash", "first": f"runner: {type(e).__name__}: {e}"}}
             results.append(r)
+            # What is done so far, in case the run is killed before the end (a device call's
+            # time limit): --resummarize turns it into the full JSON and .md.
+            with open(out + ".partial", "w") as fh:
+                json.dump({"label": a.label, "date": date, "partial": True, "results": results}, fh)
             stages = " ".join(f"{s}={r[s]['status']}" for s in ("compile", "interp", "gpu") if s in r)
             print(f"[{i}/{len(jobs)}] {r['path'][len('examples/'):]}:{r['kernel']} {stages}", flush=True)
     results.sort(key=lambda r: (r["path"], r["kernel"]))
@@ -525,6 +534,8 @@ def main():
     md = out[:-5] + ".md" if out.endswith(".json") else out + ".md"
     with open(md, "w") as fh:
         fh.write(markdown(doc))
+    if os.path.exists(out + ".partial"):
+        os.remove(out + ".partial")
     tot = rows[-1]
     print(f"{tot['catalogued']} kernels: compile ok {tot['compile_ok']} ({tot['compile_ok_pct']}), internal "
           f"{tot['internal_errors']}, interp match {tot['interp_match']}/{tot['with_reference']}; -> {out}, {md}")
