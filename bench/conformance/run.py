@@ -273,7 +273,10 @@ def one_kernel(tc, corpus, f, k, default_kernel, a):
         if st == "error" and WORKER_TIMEOUT_RX.search(out):
             st = rec["gpu"]["status"] = "timeout"
         if st == "timeout":
-            rec["gpu"]["phase"] = "check" if "launch_ms" in rec["gpu"] else "launch"
+            # tilec run prints (and flushes) "kernel ...; seed N" once the program is compiled and
+            # its inputs made, "ran on ..." once the launch returned
+            rec["gpu"]["phase"] = ("check" if "launch_ms" in rec["gpu"] else
+                                   "launch" if re.search(r"\bseed \d+$", out, re.M) else "setup")
             rec["gpu"]["first"] = timeout_text(rec["gpu"], a, sizes, k)
         if st in ("match", "mismatch"):
             rec["gpu"]["checks"] = check_lines(out)  # every output's rel-L2, passing ones too
@@ -302,6 +305,9 @@ def gpu_phases(out):
 def timeout_text(g, a, sizes, k):
     """What ran out on a GPU run: the launch (NVRTC + the kernel: a hang, or a slow compile)
     or the check after it (the host float64 reference at real sizes, or the interpreter)."""
+    if g["phase"] == "setup":
+        return ("timeout before the launch: compiling the program or making its inputs at "
+                f"{sizes} sizes took over {a.gpu_timeout + a.ref_timeout + 30} s")
     if g["phase"] == "launch":
         return (f"timeout: no launch result within {a.gpu_timeout} s (NVRTC + kernel; "
                 "a GPU hang, or a compile that slow)")
