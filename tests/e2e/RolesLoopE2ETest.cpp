@@ -76,6 +76,37 @@ TEST(RolesLoop, LoopingRolesMatchFloat64OnBothInterpreters) {
     }
 }
 
+TEST(RolesLoop, ConsumerFirstOrderMatchesToo) {
+    // The then-side is the consumer: it blocks at once on a phase the else-side fills.
+    std::string src = ts::e2e::readRepoFile(kProg);
+    const size_t ifAt = src.find("            if tx >= 128:\n"), elseAt = src.find("            else:\n");
+    const size_t endAt = src.find("\n    return main");
+    ASSERT_NE(ifAt, std::string::npos);
+    ASSERT_NE(elseAt, std::string::npos);
+    ASSERT_NE(endAt, std::string::npos);
+    const std::string producer = src.substr(ifAt + 26, elseAt - ifAt - 26);
+    const std::string consumer = src.substr(elseAt + 18, endAt - elseAt - 18);
+    src = src.substr(0, ifAt) + "            if tx < 128:\n" + consumer + "            else:\n" + producer +
+          src.substr(endAt);
+    ts::CompileResult r = compileSrc(src, {{"R", "2"}, {"L", "6"}, {"stages", "2"}});
+    ASSERT_TRUE(r.ok) << src << "\n" << diagText(r);
+    std::vector<double> x(2 * 6 * 128);
+    for (size_t i = 0; i < x.size(); ++i) x[i] = double(int64_t(i * 29 % 37) - 18) / 8.0;
+    auto in = ts::makeHostTensor(ts::ir::DType::Float32, {2, 6 * 128}, x);
+    for (bool lowered : {false, true}) {
+        std::string err;
+        auto y = runY(r, in, lowered, &err);
+        ASSERT_TRUE(err.empty()) << (lowered ? "lowered: " : "tile: ") << err;
+        for (int64_t row = 0; row < 2; ++row)
+            for (int64_t c = 0; c < 128; ++c) {
+                double want = 0;
+                for (int64_t k = 0; k < 6; ++k)
+                    want += double(k + 1) * 2.0 * x[row * 6 * 128 + k * 128 + (c + k) % 128];
+                ASSERT_EQ(y[row * 128 + c], double(float(want))) << lowered << " " << row << "," << c;
+            }
+    }
+}
+
 TEST(RolesLoop, AMissingArrivalIsStillADeadlockDiagnostic) {
     // The consumer never frees a stage: the producer's third wait (L 5 > 2 stages) can never
     // complete, and the consumer finishes -- reported at the producer's wait, on both interpreters.
