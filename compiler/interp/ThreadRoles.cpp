@@ -60,8 +60,8 @@ struct ThreadMachine::RoleRun {
 void ThreadMachine::runRoles(const StmtNode* a, const ThreadList& ta, const StmtNode* b,
                              const ThreadList& tb) {
     RoleRun run;
-    const RoleScope outer{m_bindings, m_perThread, m_stack, m_cur, m_stmtSpan, m_depth,
-                          m_parallelDepth};
+    const RoleScope outer{m_bindings, m_perThread, m_stack,        m_cur,
+                          m_stmtSpan, m_depth,     m_parallelDepth};
     auto restore = [this](const RoleScope& s) {
         m_bindings = s.bindings;
         m_perThread = s.perThread;
@@ -143,8 +143,8 @@ bool ThreadMachine::waitOnOtherRole(const std::function<bool()>& ready) {
         if (me.blockedAt == m_roleProgress && other.blockedAt == m_roleProgress)
             return false;  // both blocked, nothing happened since: a real deadlock
         me.blockedAt = m_roleProgress;
-        me.scope = RoleScope{m_bindings, m_perThread, m_stack, m_cur, m_stmtSpan, m_depth,
-                             m_parallelDepth};
+        me.scope = RoleScope{m_bindings, m_perThread, m_stack,        m_cur,
+                             m_stmtSpan, m_depth,     m_parallelDepth};
         if (other.started) {
             m_bindings = other.scope.bindings;
             m_perThread = other.scope.perThread;

@@ -27,8 +27,8 @@ TEST(ConvertCopyRole, MatchesFloat64OnBothInterpreters) {
     const std::string src = ts::e2e::readRepoFile(kProg);
     for (const char* target : {"cuda:sm_80", "cuda:sm_90a"})
         for (auto [N, block] : {std::pair{512, 128}, std::pair{256, 64}}) {
-            const std::string label = std::string(target) + " N=" + std::to_string(N) +
-                                      " block=" + std::to_string(block);
+            const std::string label =
+                std::string(target) + " N=" + std::to_string(N) + " block=" + std::to_string(block);
             ts::CompileOptions opts;
             opts.target = target;
             opts.params = {{"N", std::to_string(N)}, {"block", std::to_string(block)}};
@@ -57,7 +57,8 @@ TEST(ConvertCopyRole, MatchesFloat64OnBothInterpreters) {
                     ASSERT_EQ(args[1].data[size_t(c)], y[size_t(c)])
                         << label << (lowered ? " lowered" : " tile") << " Y[" << c << "]";
                 for (int64_t row = 0; row < 4; ++row)
-                    ASSERT_EQ(args[2].data[size_t(row)], z[size_t(row)]) << label << " Z[" << row << "]";
+                    ASSERT_EQ(args[2].data[size_t(row)], z[size_t(row)])
+                        << label << " Z[" << row << "]";
             }
         }
 }
@@ -86,7 +87,8 @@ std::vector<double> runExchange(const std::string& src, const char* target, bool
     std::vector<ts::HostTensor> args = {
         ts::makeHostTensor(ts::ir::DType::Float32, {128}, a),
         ts::makeHostTensor(ts::ir::DType::Float32, {128}, std::vector<double>(128, std::nan("")))};
-    auto run = lowered ? ts::interp::runLowered(r.lowered, args) : ts::interp::run(r.elaborated, args);
+    auto run =
+        lowered ? ts::interp::runLowered(r.lowered, args) : ts::interp::run(r.elaborated, args);
     if (!run.ok) *error = run.error ? run.error->message : "failed";
     return args[1].data;
 }
@@ -105,7 +107,8 @@ TEST(TileLevelAutoSync, SharedExchangeWithoutSyncThreadsMatchesFloat64) {
             ASSERT_TRUE(err.empty()) << target << (lowered ? " lowered: " : " tile: ") << err;
             for (size_t i = 0; i < 128; ++i) {
                 const double a = double(i) / 8.0 - 8.0;
-                ASSERT_EQ(b[i], 2.0 * a + 1.0) << target << " lowered=" << lowered << " B[" << i << "]";
+                ASSERT_EQ(b[i], 2.0 * a + 1.0)
+                    << target << " lowered=" << lowered << " B[" << i << "]";
             }
         }
     std::string off = src;

@@ -4,8 +4,8 @@
 // the float64 reference; without --inout the reference cannot be called with the kernel's
 // inputs, and a name that is not an output is an error naming the outputs.
 #include "tests/e2e/NvrtcBothTargets.h"
-#include "tests/unit/CliTestUtil.h"
 #include "tests/support/SourceDir.h"
+#include "tests/unit/CliTestUtil.h"
 
 using namespace ts::cli;
 using namespace ts::cli::test;
@@ -41,8 +41,9 @@ TEST(InplaceOutput, WithoutInoutOrWithAnInputNameItIsAnError) {
     EXPECT_EQ(plain.rc, 1) << plain.out;
     auto input = captureCli([] { return runRun(inplaceRun("tile", {"lengths"})); });
     EXPECT_EQ(input.rc, 1);
-    EXPECT_TRUE(contains(input.err, "--inout lengths: the kernel has no output tensor 'lengths' "
-                                    "(outputs: L)"))
+    EXPECT_TRUE(contains(input.err,
+                         "--inout lengths: the kernel has no output tensor 'lengths' "
+                         "(outputs: L)"))
         << input.err;
 }
 

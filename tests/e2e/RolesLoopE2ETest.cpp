@@ -23,7 +23,8 @@ using ts::e2e::diagText;
 
 const char* kProg = "tests/e2e/programs/mbarrier_roles_loop.py";
 
-ts::CompileResult compileSrc(const std::string& src, std::map<std::string, std::string> params = {}) {
+ts::CompileResult compileSrc(const std::string& src,
+                             std::map<std::string, std::string> params = {}) {
     ts::CompileOptions opts;
     opts.params = std::move(params);
     opts.target = "cuda:sm_90a";
@@ -38,7 +39,8 @@ std::vector<double> runY(const ts::CompileResult& r, const ts::HostTensor& x, bo
     y.shape = r.kernel.args.at(1).shape;
     y.data.assign(static_cast<size_t>(y.numel()), std::nan(""));
     std::vector<ts::HostTensor> args = {x, y};
-    auto run = lowered ? ts::interp::runLowered(r.lowered, args) : ts::interp::run(r.elaborated, args);
+    auto run =
+        lowered ? ts::interp::runLowered(r.lowered, args) : ts::interp::run(r.elaborated, args);
     if (!run.ok) *error = run.error ? ts::formatDiagnostic(*run.error, r.source.get()) : "failed";
     return args[1].data;
 }
@@ -48,7 +50,8 @@ TEST(RolesLoop, LoopingRolesMatchFloat64OnBothInterpreters) {
         int64_t R, L, stages;
     };
     const std::string src = ts::e2e::readRepoFile(kProg);
-    for (Shape g : {Shape{3, 5, 2}, Shape{1, 1, 2}, Shape{2, 2, 2}, Shape{2, 7, 3}, Shape{1, 4, 1}}) {
+    for (Shape g :
+         {Shape{3, 5, 2}, Shape{1, 1, 2}, Shape{2, 2, 2}, Shape{2, 7, 3}, Shape{1, 4, 1}}) {
         const std::string label = "R=" + std::to_string(g.R) + " L=" + std::to_string(g.L) +
                                   " stages=" + std::to_string(g.stages);
         ts::CompileResult r = compileSrc(src, {{"R", std::to_string(g.R)},
@@ -79,15 +82,16 @@ TEST(RolesLoop, LoopingRolesMatchFloat64OnBothInterpreters) {
 TEST(RolesLoop, ConsumerFirstOrderMatchesToo) {
     // The then-side is the consumer: it blocks at once on a phase the else-side fills.
     std::string src = ts::e2e::readRepoFile(kProg);
-    const size_t ifAt = src.find("            if tx >= 128:\n"), elseAt = src.find("            else:\n");
+    const size_t ifAt = src.find("            if tx >= 128:\n"),
+                 elseAt = src.find("            else:\n");
     const size_t endAt = src.find("\n    return main");
     ASSERT_NE(ifAt, std::string::npos);
     ASSERT_NE(elseAt, std::string::npos);
     ASSERT_NE(endAt, std::string::npos);
     const std::string producer = src.substr(ifAt + 26, elseAt - ifAt - 26);
     const std::string consumer = src.substr(elseAt + 18, endAt - elseAt - 18);
-    src = src.substr(0, ifAt) + "            if tx < 128:\n" + consumer + "            else:\n" + producer +
-          src.substr(endAt);
+    src = src.substr(0, ifAt) + "            if tx < 128:\n" + consumer + "            else:\n" +
+          producer + src.substr(endAt);
     ts::CompileResult r = compileSrc(src, {{"R", "2"}, {"L", "6"}, {"stages", "2"}});
     ASSERT_TRUE(r.ok) << src << "\n" << diagText(r);
     std::vector<double> x(2 * 6 * 128);
@@ -102,7 +106,8 @@ TEST(RolesLoop, ConsumerFirstOrderMatchesToo) {
                 double want = 0;
                 for (int64_t k = 0; k < 6; ++k)
                     want += double(k + 1) * 2.0 * x[row * 6 * 128 + k * 128 + (c + k) % 128];
-                ASSERT_EQ(y[row * 128 + c], double(float(want))) << lowered << " " << row << "," << c;
+                ASSERT_EQ(y[row * 128 + c], double(float(want)))
+                    << lowered << " " << row << "," << c;
             }
     }
 }
