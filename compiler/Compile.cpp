@@ -402,7 +402,14 @@ CompileResult compileUnobserved(const std::string& path, const std::string& text
 
         // --- passes and codegen, per launch ------------------------------------------------
         std::vector<std::string> skip;
-        if (disablesStorageSync(entry->passConfigs)) skip.push_back("insert-sync");
+        if (disablesStorageSync(entry->passConfigs)) {
+            skip.push_back("insert-sync");
+            // The tile-level interpreter then orders shared accesses by the kernel's own barriers
+            // only (ThreadMachine::m_autoSync).
+            auto f = std::make_shared<ir::PrimFuncNode>(*r.elaborated);
+            f->attrs["user_barriers_only"] = int64_t(1);
+            r.elaborated = f;
+        }
         if (kernelBlockCount(r.elaborated) < 2) {
             compileLaunch(r.elaborated, *target, opts, skip, scalarValues, diags, r);
             return finish();

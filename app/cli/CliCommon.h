@@ -30,6 +30,8 @@ struct CompileFlags {
     std::vector<std::string> inputRules;
     /// run/bench: --ref-inputs NAME,... (ReferenceExtras::inputs)
     std::vector<std::string> refInputs;
+    /// run/bench: --inout NAME,... (outputs an in-place kernel also reads: ReferenceExtras::inout)
+    std::vector<std::string> inout;
 };
 
 /// Reads a tile program through ts::readSourceFile (regular files up to 256 MiB only); nullopt,
@@ -65,6 +67,10 @@ struct ReferenceExtras {
     /// --ref-inputs NAME,...: the kernel inputs (tensors or scalars) the reference takes
     /// positionally, in this order; empty: all of them in the kernel's order.
     std::vector<std::string> inputs;
+    /// --inout NAME,...: outputs that start with random values like an input (an in-place
+    /// kernel: the elements it does not write keep them) and that the reference also takes as
+    /// inputs, in the kernel's order.
+    std::vector<std::string> inout;
 };
 /// The kernel's by-value scalar arguments (`n: T.int32`) for rt::ReferenceOptions::scalars: a
 /// reference parameter of the same name takes the value.

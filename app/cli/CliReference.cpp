@@ -132,8 +132,13 @@ std::optional<std::vector<HostTensor>> referenceOutputs(const CompileResult& r,
     if (!refName.empty()) opt.functionName = target->name;
     std::vector<HostTensor> inputs;
     std::vector<std::string> inputNames;
+    auto isInput = [&](size_t i) {  // an input, or an in-place output (its initial value)
+        const auto& a = r.kernel.args[i];
+        return !a.isOutput ||
+               std::find(extras.inout.begin(), extras.inout.end(), a.name) != extras.inout.end();
+    };
     for (size_t i = 0; i < tensors.size() && i < r.kernel.args.size(); ++i)
-        if (!r.kernel.args[i].isOutput) {
+        if (isInput(i)) {
             inputs.push_back(tensors[i]);
             inputNames.push_back(r.kernel.args[i].name);
         }
@@ -141,7 +146,7 @@ std::optional<std::vector<HostTensor>> referenceOutputs(const CompileResult& r,
     call.scalars = referenceScalars(r.kernel, extras.scalars);
     call.namedValues = extras.namedValues;
     for (size_t i = 0; i < tensors.size() && i < r.kernel.args.size(); ++i)
-        if (!r.kernel.args[i].isOutput) call.namedInputs.emplace_back(r.kernel.args[i].name, &tensors[i]);
+        if (isInput(i)) call.namedInputs.emplace_back(r.kernel.args[i].name, &tensors[i]);
     if (!extras.inputs.empty() && !selectInputs(r.kernel, extras.inputs, inputs, inputNames,
                                                 call.scalars, why))
         return std::nullopt;

@@ -2,6 +2,7 @@
 // the GPU (or the CPU interpreter), compare every output with the float64 reference, time.
 #include <chrono>
 #include <cmath>
+#include <algorithm>
 #include <cstdio>
 #include <ctime>
 #include <fstream>
@@ -67,12 +68,34 @@ std::vector<rt::TensorParam> signatureOf(const CompileResult& r) {
     return sig;
 }
 
+/// The signature inputs are made from: --inout outputs are filled like inputs (random values,
+/// --input rules), so they reach the kernel with data, which it keeps where it does not write.
+/// False (after an error on stderr) when a name is not an output tensor of the kernel.
+bool inoutSignature(const CompileResult& r, const CompileFlags& flags,
+                    std::vector<rt::TensorParam>& sig) {
+    for (const std::string& name : flags.inout) {
+        auto it = std::find_if(sig.begin(), sig.end(),
+                               [&](const rt::TensorParam& p) { return p.name == name; });
+        if (it == sig.end() || !it->isOutput) {
+            std::string outs;
+            for (const auto& a : r.kernel.args)
+                if (a.isOutput) outs += (outs.empty() ? "" : ", ") + a.name;
+            std::cerr << "tilec: error: --inout " << name << ": the kernel has no output tensor '"
+                      << name << "' (outputs: " << (outs.empty() ? "none" : outs) << ")\n";
+            return false;
+        }
+        it->isOutput = false;
+    }
+    return true;
+}
+
 /// Outputs the kernel only accumulates into with atomics start at zero (LaunchArgs.h) instead of
 /// being poisoned: on the GPU an output with data is uploaded as its initial value.
 void zeroAtomicOutputs(const CompileResult& r, rt::InputSet& set) {
     if (!r.elaborated) return;
     for (int i : atomicOnlyOutputs(*r.elaborated)) {
         HostTensor& t = set.tensors[static_cast<size_t>(i)];
+        if (t.hasData()) continue;  // an --inout output keeps its initial values
         t.data.assign(static_cast<size_t>(t.numel()), 0.0);
         std::cout << "output " << r.kernel.args[static_cast<size_t>(i)].name
                   << " starts at zero (only T.atomic_* write it)\n";
@@ -314,6 +337,7 @@ std::optional<std::vector<HostTensor>> reference(const CompileResult& r,
         ReferenceExtras extras;
         extras.scalars = g_scalars;
         extras.inputs = flags.refInputs;
+        extras.inout = flags.inout;
         for (const std::string& kv : flags.refParams) {
             size_t eq = kv.find('=');
             if (eq == std::string::npos || eq == 0) {
@@ -410,6 +434,7 @@ int runRun(const RunCommand& c) {
         }
     }
     auto sig = signatureOf(*r);
+    if (!inoutSignature(*r, c.flags, sig)) return 1;
     rt::InputOptions io;
     io.fresh = c.seed == 0;
     io.seed = c.seed;
@@ -448,6 +473,7 @@ int runRun(const RunCommand& c) {
                      "interpreter (--interp=lowered)\n";
     const bool lowered = c.interp == "lowered" || (hip && c.interp.empty());
     const auto gpu = !c.interp.empty() || hip ? std::nullopt : workerDevice(why);
+    std::cout.flush();  // the kernel line reaches a pipe before the launch (see below)
     if (gpu && !r->launches.empty()) {
         // Several T.Kernel blocks: each launch in turn on the tensors the previous left.
         rt::RunRequest req = requestFor(r->launches.front(), set, c.flags, rt::archFor(*gpu));
@@ -509,6 +535,10 @@ int runRun(const RunCommand& c) {
             return 0;
         }
     }
+    // The run's lines so far reach a pipe before the (possibly long, at real sizes) float64
+    // reference starts: a harness that kills a slow run still sees which phase it was in.
+    std::cout.flush();
+    std::fflush(stdout);
     std::string label;
     why.clear();
     RefSource source{};
@@ -581,6 +611,7 @@ int runBench(const BenchCommand& c) {
     const std::optional<rt::DeviceInfo> gpu = compiled->gpu;
     std::string why;
     auto sig = signatureOf(*r);
+    if (!inoutSignature(*r, c.flags, sig)) return 1;
     rt::InputOptions io;
     io.fresh = true;
     rt::InputSet set;

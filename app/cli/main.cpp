@@ -40,6 +40,11 @@ void addCheckFlags(CLI::App* app, CompileFlags& f) {
                     "takes positionally, in its order (default: every input in the kernel's "
                     "order)")
         ->delimiter(',');
+    app->add_option("--inout", f.inout,
+                    "outputs of an in-place kernel (NAME,...): each starts with random values "
+                    "like an input (--input rules apply), keeps those the kernel does not write, "
+                    "and is an input of the reference too")
+        ->delimiter(',');
 }
 }  // namespace
 

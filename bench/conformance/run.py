@@ -46,8 +46,11 @@ def pyrepr(v):
 def run_cmd(cmd, timeout, env=None):
     """Runs cmd in its own process group; kills the group on timeout. Returns (rc, out, secs)."""
     t0 = time.time()
-    p = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, cwd=ROOT,
-                         start_new_session=True, env=env)
+    try:
+        p = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, cwd=ROOT,
+                             start_new_session=True, env=env)
+    except OSError as e:  # E2BIG: a --input values list too long for the command line
+        return -1, f"runner: cannot start tilec: {e.strerror}\n", 0.0
     try:
         out, _ = p.communicate(timeout=timeout)
         rc = p.returncode
@@ -118,6 +121,8 @@ class Tilec:
         self.has_kernel = "--kernel" in h
         self.has_ref = "--ref" in h
         self.has_input_rules = "--input" in h and "--ref-param" in h
+        self.has_worker_timeout = "--timeout" in h
+        self.has_inout = "--inout" in h
         self.version = subprocess.run(["git", "-C", ROOT, "log", "-1", "--format=%h %cI %s"],
                                       capture_output=True, text=True).stdout.strip()
 
@@ -171,6 +176,8 @@ def check_args(tc, k, which):
         out += ["--param", f"{name}={sized(value, k, which)}"]
     if k.get("ref_inputs"):
         out += ["--ref-inputs", ",".join(k["ref_inputs"])]
+    if k.get("inout") and tc.has_inout:  # in-place outputs: start with values, reference input
+        out += ["--inout", ",".join(k["inout"])]
     return out
 
 
@@ -185,10 +192,14 @@ def ref_args(tc, k):
         # the file's ref_program (if any) is not this kernel's reference: the tile interpreter is
         # (on the GPU: GPU output vs interpreter; on the interpreter: not checked)
         return ["--check", "interp"], None
-    if r.get("kind") in ("module", "nested") and r.get("name") and r["name"] != "ref_program":
+    # --ref also for ref_program: tilec takes the file's ref_program only for its default kernel,
+    # and a kernel the catalogue gives it to (an autotuner factory with ref_prog=ref_program)
+    # would otherwise be checked against the interpreter (at real sizes on the GPU: hours).
+    if r.get("kind") in ("module", "nested") and r.get("name"):
         if tc.has_ref:
             return ["--ref", r["name"]], None
-        return [], "tilec has no --ref yet: reference " + r["name"] + " not reachable"
+        if r["name"] != "ref_program":
+            return [], "tilec has no --ref yet: reference " + r["name"] + " not reachable"
     return [], None
 
 
@@ -245,17 +256,65 @@ def one_kernel(tc, corpus, f, k, default_kernel, a):
         # tile interpreter, which at real sizes (4096^3 GEMMs, 32k-token scans) would take hours
         # on the CPU: small sizes then.
         sizes = "real" if (k.get("reference") or {}).get("kind") in ("module", "nested") else "small"
+        # --gpu-timeout bounds the launch (NVRTC + kernel, tilec's worker timeout: a hang is
+        # reported by tilec itself); the check after it (the float64 reference on the host at real
+        # sizes, or the interpreter) gets --ref-timeout more: one budget for both hid which of
+        # the two ran out.
+        wt = ["--timeout", str(a.gpu_timeout)] if tc.has_worker_timeout else []
         cmd = [tc.path, "run", path, "--seed", "1"] + kargs + rargs + param_args(k, sizes) + \
-            check_args(tc, k, sizes)
-        rc, out, secs = run_cmd(cmd, a.gpu_timeout)
+            check_args(tc, k, sizes) + wt
+        rc, out, secs = run_cmd(cmd, a.gpu_timeout + a.ref_timeout + 30)
         st = classify_run(rc, out)
         rec["gpu"] = {"status": st, "rc": rc, "seconds": secs, "sizes": sizes,
                       "cmd": " ".join(shlex.quote(c) for c in cmd[1:])}
+        rec["gpu"].update(gpu_phases(out))
         if st not in ("match", "no-reference"):
             rec["gpu"]["first"] = first_diag(out)
+        if st == "error" and WORKER_TIMEOUT_RX.search(out):
+            st = rec["gpu"]["status"] = "timeout"
+        if st == "timeout":
+            # tilec run prints (and flushes) "kernel ...; seed N" once the program is compiled and
+            # its inputs made, "ran on ..." once the launch returned
+            rec["gpu"]["phase"] = ("check" if "launch_ms" in rec["gpu"] else
+                                   "launch" if re.search(r"\bseed \d+$", out, re.M) else "setup")
+            rec["gpu"]["first"] = timeout_text(rec["gpu"], a, sizes, k)
         if st in ("match", "mismatch"):
             rec["gpu"]["checks"] = check_lines(out)  # every output's rel-L2, passing ones too
     return rec
+
+
+WORKER_TIMEOUT_RX = re.compile(r"GPU worker .* did not answer within")
+
+
+def gpu_phases(out):
+    """Seconds of a GPU run's phases from tilec run's lines: launch_ms and nvrtc_ms ("ran on H200
+    (sm_90a): 1.234 ms (first launch, incl. sync); nvrtc 812.0 ms"), reference_s ("check against
+    ref_program (float64, 12.34 s):")."""
+    ph = {}
+    m = re.search(r"^ran (?:on|\d+ launches on) .*?: ([0-9.]+) ms(?:.*nvrtc ([0-9.]+) ms)?", out, re.M)
+    if m:
+        ph["launch_ms"] = float(m.group(1))
+        if m.group(2):
+            ph["nvrtc_ms"] = float(m.group(2))
+    m = re.search(r"^check against .*\(float64, ([0-9.]+) s\):", out, re.M)
+    if m:
+        ph["reference_s"] = float(m.group(1))
+    return ph
+
+
+def timeout_text(g, a, sizes, k):
+    """What ran out on a GPU run: the launch (NVRTC + the kernel: a hang, or a slow compile)
+    or the check after it (the host float64 reference at real sizes, or the interpreter)."""
+    if g["phase"] == "setup":
+        return ("timeout before the launch: compiling the program or making its inputs at "
+                f"{sizes} sizes took over {a.gpu_timeout + a.ref_timeout + 30} s")
+    if g["phase"] == "launch":
+        return (f"timeout: no launch result within {a.gpu_timeout} s (NVRTC + kernel; "
+                "a GPU hang, or a compile that slow)")
+    what = ("the float64 reference on the host" if (k.get("reference") or {}).get("kind")
+            in ("module", "nested") else "the tile interpreter")
+    return (f"timeout in the check: the kernel ran ({g['launch_ms']} ms, nvrtc "
+            f"{g.get('nvrtc_ms', '?')} ms) but {what} at {sizes} sizes took over {a.ref_timeout} s")
 
 
 def default_kernel_of(f):
@@ -404,6 +463,9 @@ def main():
     ap.add_argument("--timeout", type=float, default=120, help="seconds per compile")
     ap.add_argument("--interp-timeout", type=float, default=120, help="seconds per interpreter run")
     ap.add_argument("--gpu-timeout", type=float, default=180, help="seconds per GPU run")
+    ap.add_argument("--ref-timeout", type=float, default=240,
+                    help="seconds per GPU run's check after the launch (the float64 reference at "
+                         "real sizes, or the interpreter), on top of --gpu-timeout")
     ap.add_argument("--gpu", action="store_true", help="also run at real parameters on the GPU")
     ap.add_argument("--no-interp", action="store_true")
     ap.add_argument("--only", help="regex over 'path:kernel'")
@@ -419,10 +481,15 @@ def main():
     if a.resummarize:
         doc = json.load(open(a.resummarize))
         doc["summary"], doc["error_classes"] = summarize(doc["results"])
-        with open(a.resummarize, "w") as fh:
+        # X.json.partial (a run killed before its end) becomes X.json with what it has.
+        path = a.resummarize[:-len(".partial")] if a.resummarize.endswith(".partial") else a.resummarize
+        doc.setdefault("machine", {"host": "?", "cpu": "?", "gpu": "?"})
+        doc.setdefault("command", "(partial run)")
+        doc.setdefault("tilec", {"path": "?", "commit": "?", "has_kernel": True, "has_ref": True})
+        with open(path, "w") as fh:
             json.dump(doc, fh, indent=1)
             fh.write("\n")
-        with open(a.resummarize[:-5] + ".md", "w") as fh:
+        with open((path[:-5] if path.endswith(".json") else path) + ".md", "w") as fh:
             fh.write(markdown(doc))
         return
     tc = Tilec(a.tilec)
@@ -452,6 +519,10 @@ def main():
                 r = {"path": f["path"], "folder": f["folder"], "kernel": k["name"], "reference": "none",
                      "compile": {"status": "crash", "first": f"runner: {type(e).__name__}: {e}"}}
             results.append(r)
+            # What is done so far, in case the run is killed before the end (a device call's
+            # time limit): --resummarize turns it into the full JSON and .md.
+            with open(out + ".partial", "w") as fh:
+                json.dump({"label": a.label, "date": date, "partial": True, "results": results}, fh)
             stages = " ".join(f"{s}={r[s]['status']}" for s in ("compile", "interp", "gpu") if s in r)
             print(f"[{i}/{len(jobs)}] {r['path'][len('examples/'):]}:{r['kernel']} {stages}", flush=True)
     results.sort(key=lambda r: (r["path"], r["kernel"]))
@@ -469,6 +540,8 @@ def main():
     md = out[:-5] + ".md" if out.endswith(".json") else out + ".md"
     with open(md, "w") as fh:
         fh.write(markdown(doc))
+    if os.path.exists(out + ".partial"):
+        os.remove(out + ".partial")
     tot = rows[-1]
     print(f"{tot['catalogued']} kernels: compile ok {tot['compile_ok']} ({tot['compile_ok_pct']}), internal "
           f"{tot['internal_errors']}, interp match {tot['interp_match']}/{tot['with_reference']}; -> {out}, {md}")

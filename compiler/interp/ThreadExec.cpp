@@ -33,6 +33,7 @@ int64_t physicalElems(const PrimFuncNode* f, const BufferNode& b, int64_t numel)
 void ThreadMachine::runBody(const PrimFunc& f) {
     m_func = f.get();
     m_strict = m_observer && m_observer->strictInit();
+    m_autoSync = m_tileLevel && !attrInt(f->attrs, "user_barriers_only", 0);
     execTop(f->body.get());
 }
 
@@ -131,7 +132,10 @@ void ThreadMachine::execT(const StmtNode* s, const ThreadList& act) {
     if (s->kind == StmtKind::For || s->kind == StmtKind::If) frame.emplace(m_stack, s);
     switch (s->kind) {
         case StmtKind::Seq:
-            for (auto& c : static_cast<const SeqNode*>(s)->stmts) execT(c.get(), act);
+            for (auto& c : static_cast<const SeqNode*>(s)->stmts) {
+                execT(c.get(), act);
+                if (m_autoSync) ++m_epoch;  // see m_autoSync
+            }
             break;
         case StmtKind::For:
             execForT(static_cast<const ForNode*>(s), act);
@@ -145,6 +149,12 @@ void ThreadMachine::execT(const StmtNode* s, const ThreadList& act) {
                 (evalCond(n->cond.get()) ? yes : no).push_back(t);
             }
             m_cur = -1;
+            // Two warp roles in a kernel with mbarriers may wait on each other (a producer
+            // and a consumer each looping over stages): they run as coroutines (ThreadRoles.cpp).
+            if (!yes.empty() && !no.empty() && n->otherwise && !m_mbarriers.empty() && !m_roles) {
+                runRoles(n->then.get(), yes, n->otherwise.get(), no);
+                break;
+            }
             execT(n->then.get(), yes);
             if (n->otherwise) execT(n->otherwise.get(), no);
             break;
@@ -243,6 +253,7 @@ void ThreadMachine::execForT(const ForNode* n, const ThreadList& act) {
         m_perThread.pop_back();
     }
     unbind(pos);
+    if (m_autoSync) ++m_epoch;  // see m_autoSync
 }
 
 void ThreadMachine::execAllocT(const AllocNode* a, const ThreadList& act) {
@@ -380,6 +391,7 @@ void ThreadMachine::namedBarrier(const CallNode* c, const ThreadList& act, bool 
                           std::to_string(nb.expected));
     nb.arrived += static_cast<int64_t>(act.size());
     nb.at = c->span;
+    roleProgress();
     if (nb.arrived >= nb.expected) {
         nb.arrived = 0;
         ++nb.phase;
@@ -389,6 +401,9 @@ void ThreadMachine::namedBarrier(const CallNode* c, const ThreadList& act, bool 
         return;
     }
     if (!wait) return;
+    // Warp roles (runRoles): the other role may still arrive and complete this phase.
+    const int64_t phase = nb.phase;
+    if (waitOnOtherRole([&] { return nb.phase != phase; })) return;
     CheckFinding f;
     f.at = c->span;
     f.block = m_blockIdx;

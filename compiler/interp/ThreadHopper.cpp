@@ -135,6 +135,7 @@ void ThreadMachine::mbarrierOp(const CallNode* c, const ThreadList& act) {
         b.txPending += v * static_cast<int64_t>(act.size());
         b.txExpected += v * static_cast<int64_t>(act.size());
         b.arriveAt = c->span;
+        roleProgress();
         return;
     }
     if (arrive || c->op == intrin::kMbarrierExpectTx) {  // every thread's arrival / elected arrival + bytes
@@ -147,6 +148,7 @@ void ThreadMachine::mbarrierOp(const CallNode* c, const ThreadList& act) {
         }
         b.arrivalsLeft -= n;
         b.arriveAt = c->span;
+        roleProgress();
         // A phase completed by every thread of the block orders all of their earlier accesses
         // before what its waiters do next: the race checker treats it as a block barrier (as it
         // does a named barrier).
@@ -162,6 +164,8 @@ void ThreadMachine::mbarrierOp(const CallNode* c, const ThreadList& act) {
     // tl.mbarrier_wait(bar, parity): the phase of parity `v` has completed iff the current
     // (incomplete) phase, number b.phases, has the other parity (PTX ISA §9.7.13.15.16).
     b.waitAt = c->span;
+    // A role whose phase is not complete yet lets the other role run (it may arrive).
+    if (b.phases % 2 == v % 2) waitOnOtherRole([&] { return b.phases % 2 != v % 2; });
     if (b.phases % 2 == v % 2) {
         // Threads run in lockstep: every thread that could still arrive or issue a TMA load is
         // here, so the phase can never complete. Reported with the wait, the barrier's init
@@ -246,6 +250,7 @@ void ThreadMachine::tmaLoad(const CallNode* c, const ThreadList& act) {
         }
     b.txPending -= g->bytes();
     b.txDelivered += g->bytes();
+    roleProgress();
     b.loadAt = c->span;
     mbarrierMaybeComplete(b);
 }

@@ -184,6 +184,24 @@ public:
     const std::vector<std::pair<int32_t, int32_t>>& fragmentMap(std::vector<int64_t> key,
                                                                 const std::function<ir::Layout()>& make);
 
+    // --- warp roles that wait on each other (ThreadRoles.cpp) -------------------------------
+    /// Runs `a` for threads `ta` and `b` for threads `tb` (the two sides of a thread-dependent
+    /// if/else: a producer and a consumer role) as two coroutines: a role whose mbarrier wait
+    /// cannot complete yet hands over to the other, which may arrive on it. Lockstep inside each
+    /// role. Without a wait that blocks it is `a` then `b`, as before.
+    void runRoles(const ir::StmtNode* a, const ThreadList& ta, const ir::StmtNode* b,
+                  const ThreadList& tb);
+    /// Called by a wait whose condition `ready` is false: while the other role can still make
+    /// progress, hands over to it and re-checks. False when it cannot (no other role, the other
+    /// finished, or neither made progress since each blocked: a real deadlock, for the caller to
+    /// report).
+    bool waitOnOtherRole(const std::function<bool()>& ready);
+    /// Something another role may be waiting for happened (an arrival, transaction bytes).
+    void roleProgress() { ++m_roleProgress; }
+    struct RoleRun;
+    RoleRun* m_roles = nullptr;      ///< the running pair of roles (runRoles), else null
+    uint64_t m_roleProgress = 0;
+
     // --- state ------------------------------------------------------------------------------
     struct PerThreadVar {
         size_t pos;
@@ -203,6 +221,15 @@ public:
     /// Running the tile-level IR of a kernel that reads a thread index (interp::run): tile ops
     /// cannot run thread by thread, so they are reported in the user's terms.
     bool m_tileLevel = false;
+    /// Tile-level IR whose kernel leaves barriers to the compiler (TileLang's default; not with
+    /// TL_DISABLE_THREAD_STORAGE_SYNC, function attr "user_barriers_only"): TileLang's thread
+    /// storage sync -- TileScope's insert-sync pass -- puts a barrier (a warp role's named
+    /// barrier inside a role) wherever one thread's shared access meets another's in a later
+    /// statement, and every thread runs a T.Parallel loop whole here (storing the same values).
+    /// So each statement boundary and loop iteration end orders shared accesses like a barrier;
+    /// races within one statement (threads storing different values) are still reported, and
+    /// the lowered interpreter checks the barriers the compiler actually placed.
+    bool m_autoSync = false;
     /// The step debugger (compiler/debugger/), set by it before run(); null for runLowered.
     ThreadObserver* m_observer = nullptr;
     uint32_t m_epoch = 1;                           ///< barriers so far (+1)

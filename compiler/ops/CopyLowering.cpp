@@ -82,7 +82,10 @@ Stmt copyDistributed(Ctx& c, const TileOpNode& op, const Region& src, const Regi
                  CopyEngine::CpAsync;
     int64_t v = chooseVector(c, src, dst, ext);
     int bytes = static_cast<int>(v * dtypeBytes(dst.buffer->dtype));
-    bool vecOk = bytes == 4 || bytes == 8 || bytes == 16;
+    // A converting copy (bfloat16 global -> float32 shared) moves no bytes as they are: never a
+    // cp.async or vector copy, even of one 4-byte element (it read two bfloat16 as one float:
+    // wrong values, and a misaligned address on the GPU for deepseek_mhc's mhc_pre).
+    bool vecOk = src.buffer->dtype == dst.buffer->dtype && (bytes == 4 || bytes == 8 || bytes == 16);
     if (!vecOk) v = 1;
     std::vector<int64_t> chunkExt = ext.empty() ? std::vector<int64_t>{1} : ext;
     chunkExt.back() /= v;

@@ -34,10 +34,34 @@ std::string num(double v) {
     return buf;
 }
 
-Comparison compareInts(std::span<const double> a, std::span<const double> r) {
+/// The value a GPU output element of integer dtype `t` holds when the kernel did not write it:
+/// outputs are filled with poison bytes 0x7F before the launch (Inputs.cpp poisonByte), so
+/// 0x7F..7F (bits wide; 7 for a 4-bit nibble). NaN for bool (no distinct pattern).
+double intPoison(ir::DType t) {
+    if (t == ir::DType::Bool) return std::nan("");
+    const int bits = ir::dtypeBits(t);
+    if (bits < 8) return 7.0;
+    double v = 0;
+    for (int k = 0; k < bits / 8; ++k) v = v * 256.0 + 127.0;
+    return v;
+}
+
+/// Integer outputs are exact. A NaN in the reference is an element it leaves unwritten (the
+/// interpreter's poison): the actual output must leave it unwritten too -- NaN from an
+/// interpreter, the poison bytes from the GPU. (Both unwritten counted as a mismatch, so a
+/// kernel that writes only part of an int32 output, a top-k index list, never matched.)
+Comparison compareInts(std::span<const double> a, std::span<const double> r, double poison) {
     Comparison c;
     double errSq = 0, refSq = 0;
     for (size_t i = 0; i < a.size(); ++i) {
+        if (std::isnan(r[i])) {
+            if (!std::isnan(a[i]) && a[i] != poison) {
+                if (c.firstBadIndex < 0) c.firstBadIndex = static_cast<int64_t>(i);
+                ++c.badCount;
+                ++c.nonFiniteMismatches;
+            }
+            continue;
+        }
         const double d = a[i] - r[i];
         errSq += d * d;
         refSq += r[i] * r[i];
@@ -134,7 +158,7 @@ Comparison compare(std::span<const double> actual, std::span<const double> refer
         throw std::invalid_argument("compare: " + std::to_string(actual.size()) +
                                     " values against " + std::to_string(reference.size()) +
                                     " reference values");
-    if (!ir::isFloat(t)) return compareInts(actual, reference);
+    if (!ir::isFloat(t)) return compareInts(actual, reference, intPoison(t));
     return compareFloats(actual, reference, opt.relL2Tolerance.value_or(defaultTolerance(t)));
 }
 

@@ -13,6 +13,7 @@
 #include "compiler/frontend/Module.h"
 #include "compiler/frontend/Parser.h"
 #include "profiler/check/ReferenceEinops.h"
+#include "profiler/check/ReferenceScipy.h"
 #include "profiler/check/ReferenceTorch.h"
 
 namespace ts::rt {
@@ -72,6 +73,7 @@ public:
                 "ref_program: this torch name is not supported by the reference evaluator";
         }
         registerEinops(*this);
+        registerScipy(*this);
     }
 
 protected:

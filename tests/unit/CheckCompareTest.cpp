@@ -133,3 +133,23 @@ TEST(CheckCompare, TensorsAndMessages) {
     EXPECT_EQ(describe(compare(iact, iref), &iact, &iref),
               "1 mismatching, max-abs 3: FAIL; first bad element [1]: got 5, expected 2");
 }
+
+TEST(CheckCompare, IntegerElementsTheReferenceLeavesUnwritten) {
+    // The interpreter's NaN marks an element the kernel did not write (a top-k index list
+    // filled only in part): the actual output must not write it either -- NaN from the lowered
+    // interpreter, the 0x7F poison bytes from the GPU (int32 0x7F7F7F7F = 2139062143).
+    std::vector<double> ref{1, kNaN, 3, kNaN};
+    auto c = compare(std::vector<double>{1, kNaN, 3, 2139062143.0}, ref, DType::Int32);
+    EXPECT_TRUE(c.pass);
+    EXPECT_EQ(c.badCount, 0);
+    EXPECT_EQ(compare(std::vector<double>{1, 32639, 3, kNaN}, ref, DType::Int16).pass, true);
+    EXPECT_EQ(compare(std::vector<double>{1, 127, 3, 127}, ref, DType::Int8).pass, true);
+    // A value where the reference has none is a mismatch, and so is a wrong poison width.
+    auto w = compare(std::vector<double>{1, 5, 3, kNaN}, ref, DType::Int32);
+    EXPECT_FALSE(w.pass);
+    EXPECT_EQ(w.badCount, 1);
+    EXPECT_EQ(w.firstBadIndex, 1);
+    EXPECT_FALSE(compare(std::vector<double>{1, 32639, 3, kNaN}, ref, DType::Int32).pass);
+    // Written elements stay exact.
+    EXPECT_FALSE(compare(std::vector<double>{1, kNaN, 4, kNaN}, ref, DType::Int32).pass);
+}

@@ -289,3 +289,41 @@ TEST(ReferenceCallForms, AdvancedIndexingWithTensors) {
               std::string::npos)
         << diagText(e);
 }
+
+TEST(ReferenceCallForms, ScipyHadamard) {
+    // hadamard_transform/example_hadamard.py: F.linear(x, torch.tensor(scipy.linalg.hadamard(
+    // dim, dtype=float), dtype=x.dtype)) = x @ H^T with H[i][j] = (-1)^popcount(i & j).
+    const char* src =
+        "import torch\n"
+        "import scipy\n"
+        "from torch.nn import functional as F\n"
+        "def ref(x):\n"
+        "    dim = x.shape[-1]\n"
+        "    return F.linear(x, torch.tensor(scipy.linalg.hadamard(dim, dtype=float), "
+        "dtype=x.dtype)), torch.tensor(scipy.linalg.hadamard(2))\n";
+    HostTensor x = randomTensor({3, 8}, 71);
+    auto r = evalWith(src, "ref", {x}, {});
+    ASSERT_TRUE(r.ok) << diagText(r);
+    ASSERT_EQ(r.outputs[0].shape, (std::vector<int64_t>{3, 8}));
+    for (int64_t b = 0; b < 3; ++b)
+        for (int64_t i = 0; i < 8; ++i) {
+            double want = 0;  // hand-derived sign rule, independent of the evaluator's matmul
+            for (int64_t j = 0; j < 8; ++j)
+                want += ((__builtin_popcount(unsigned(i & j)) & 1) ? -1.0 : 1.0) *
+                        x.data[at({3, 8}, {b, j})];
+            EXPECT_NEAR(r.outputs[0].data[at({3, 8}, {b, i})], want, 1e-12);
+        }
+    // scipy's default dtype=int: [[1, 1], [1, -1]].
+    ASSERT_EQ(r.outputs[1].data, (std::vector<double>{1, 1, 1, -1}));
+    // n not a power of 2 is an error naming the call; other scipy names are refused.
+    auto e = evalWith("import scipy\ndef ref(x):\n    return scipy.linalg.hadamard(6)\n", "ref",
+                      {x}, {});
+    EXPECT_FALSE(e.ok);
+    EXPECT_NE(diagText(e).find("hadamard: n must be a positive power of 2, got 6"),
+              std::string::npos)
+        << diagText(e);
+    auto e2 = evalWith("import scipy\ndef ref(x):\n    return scipy.linalg.inv(x)\n", "ref",
+                       {x}, {});
+    EXPECT_FALSE(e2.ok);
+    EXPECT_NE(diagText(e2).find("scipy"), std::string::npos) << diagText(e2);
+}

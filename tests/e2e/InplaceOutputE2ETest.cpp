@@ -1,0 +1,52 @@
+// tilec run --inout (app/cli/CmdRun.cpp, CliReference.cpp): an output of an in-place kernel
+// (tests/e2e/programs/inplace_mask.py) starts with random values like an input, keeps those the
+// kernel does not write, and is the reference's input too. Checked on both interpreters against
+// the float64 reference; without --inout the reference cannot be called with the kernel's
+// inputs, and a name that is not an output is an error naming the outputs.
+#include "tests/e2e/NvrtcBothTargets.h"
+#include "tests/support/SourceDir.h"
+#include "tests/unit/CliTestUtil.h"
+
+using namespace ts::cli;
+using namespace ts::cli::test;
+
+namespace {
+const char* kProg = "tests/e2e/programs/inplace_mask.py";
+
+RunCommand inplaceRun(const std::string& interp, std::vector<std::string> inout) {
+    RunCommand c;
+    c.flags.file = std::string(TS_SOURCE_DIR) + "/" + kProg;
+    c.flags.target = "cuda:sm_80";
+    c.flags.inputRules = {"lengths=int:1:64"};
+    c.flags.inout = std::move(inout);
+    c.interp = interp;
+    c.seed = 5;
+    return c;
+}
+}  // namespace
+
+TEST(InplaceOutput, InoutOutputKeepsItsValuesAndFeedsTheReference) {
+    for (const char* interp : {"tile", "lowered"}) {
+        auto o = captureCli([&] { return runRun(inplaceRun(interp, {"L"})); });
+        EXPECT_EQ(o.rc, 0) << interp << "\n" << o.out << o.err;
+        // rel-L2 0: the unwritten elements are the random initial values, bit for bit.
+        EXPECT_TRUE(contains(o.out, "L: rel-L2 0.0e+00")) << o.out;
+        EXPECT_TRUE(contains(o.out, "\nPASS\n")) << o.out;
+    }
+}
+
+TEST(InplaceOutput, WithoutInoutOrWithAnInputNameItIsAnError) {
+    // Without --inout, L is a fresh (NaN-poisoned) output: the reference lacks its first input.
+    auto plain = captureCli([] { return runRun(inplaceRun("tile", {})); });
+    EXPECT_EQ(plain.rc, 1) << plain.out;
+    auto input = captureCli([] { return runRun(inplaceRun("tile", {"lengths"})); });
+    EXPECT_EQ(input.rc, 1);
+    EXPECT_TRUE(contains(input.err,
+                         "--inout lengths: the kernel has no output tensor 'lengths' "
+                         "(outputs: L)"))
+        << input.err;
+}
+
+TEST(InplaceOutput, NvrtcCompilesForSm80AndSm90a) {
+    ts::e2e::expectNvrtcCompilesForSm80AndSm90a(kProg, {});
+}
