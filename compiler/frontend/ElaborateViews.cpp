@@ -104,7 +104,7 @@ Value Elaborator::tensorView(const ir::Buffer& base, const Value& shape, Span sh
     if (base->scope != ir::Scope::Global)
         throw CompileError(s,
                            fn + ": a view of " + std::string(ir::scopeName(base->scope)) + " '" +
-                               base->name + "' is not supported yet (only of kernel tensors)",
+                               base->name + "' is not supported yet (only of kernel tensors and shared buffers)",
                            "index the buffer with the other shape's arithmetic, or copy it into a "
                            "buffer of that shape");
     if (!root->strides.empty())
