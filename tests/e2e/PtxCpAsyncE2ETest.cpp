@@ -6,6 +6,8 @@
 //    trip counts and stage counts, NVRTC sm_90a (sm_80: the mbarrier diagnostic);
 //  - cp_async_groups.py: the same copy completed by T.ptx_commit_group / T.ptx_wait_group,
 //    NVRTC sm_80 and sm_90a;
+//  - the static barrier check (buildHopperTimeline) counts each noinc as the producer role's
+//    arrival: every phase of `full` gets its 128 arrivals, no error;
 //  - an arrival that does not wait for the copies (T.barrier_arrive instead of the noinc) is
 //    reported by the interpreters as a read of a pending cp.async, not a silent wrong value.
 #include <cmath>
@@ -13,6 +15,7 @@
 #include <gtest/gtest.h>
 
 #include "compiler/Compile.h"
+#include "compiler/analysis/HopperTimeline.h"
 #include "profiler/cuda/Nvrtc.h"
 #include "tests/e2e/E2eTestUtil.h"
 #include "tests/e2e/NvrtcBothTargets.h"
@@ -138,6 +141,27 @@ TEST(PtxCpAsync, APlainArriveInsteadOfNoincIsAPendingReadOnTheInterpreters) {
         std::string err;
         runOne(r, in, lowered, &err);
         EXPECT_NE(err.find("cp.async"), std::string::npos) << lowered << ": " << err;
+    }
+}
+
+TEST(PtxCpAsync, StaticBarrierCheckCountsTheNoincArrivals) {
+    for (int L : {1, 3, 6}) {
+        ts::CompileResult r = compileText(kRing, ts::e2e::readRepoFile(kRing), "cuda:sm_90a", {{"L", std::to_string(L)}});
+        ASSERT_TRUE(r.ok) << diagText(r);
+        auto t = ts::analysis::buildHopperTimeline(r.lowered);
+        ASSERT_EQ(t.loops.size(), 1u);
+        const auto& loop = t.loops[0];
+        ASSERT_EQ(loop.roles.size(), 2u);
+        for (auto& i : loop.issues) EXPECT_FALSE(i.error) << "L=" << L << ": " << i.message;
+        int full = 0;
+        for (auto& b : loop.barriers) {
+            EXPECT_EQ(b.arrivalsExpected, 128) << b.barrier;
+            if (b.barrier.rfind("full[", 0) != 0) continue;
+            ++full;
+            EXPECT_TRUE(b.completed) << b.barrier << " phase " << b.phase;
+            EXPECT_EQ(b.arrivalsDelivered, 128) << b.barrier;
+        }
+        EXPECT_EQ(full, L) << L;  // one phase per chunk
     }
 }
 
