@@ -78,58 +78,90 @@ const AccessPtr& accessPtrArg(const Value& v, Span s, const std::string& what) {
     return *p;
 }
 
+/// T.access_ptr(base, access_type="r", *extents, offset=0, extent=None).
+Value makeAccessPtr(Elaborator& el, CallArgs& a) {
+    el.requireKernel(a.span, "T.access_ptr");
+    if (a.pos.empty()) throw CompileError(a.span, "T.access_ptr needs a base (a buffer or an element of one)");
+    auto p = std::make_shared<AccessPtr>();
+    p->span = a.span;
+    ir::Expr elem = firstElement(el, a.pos[0], a.argSpan(0));
+    p->rw = a.pos.size() > 1 ? rwMask(a.pos[1], a.argSpan(1)) : 1;
+    ir::Expr extent = ir::intImm(1, a.span), offset;
+    bool explicitExtent = false;
+    if (a.pos.size() > 2) {
+        std::vector<Value> ext;
+        if (a.pos.size() == 3 && a.pos[2].isSequence())
+            ext = a.pos[2].items();
+        else
+            ext.assign(a.pos.begin() + 2, a.pos.end());
+        for (size_t i = 0; i < ext.size(); ++i) {
+            ir::Expr e = el.toExpr(ext[i], a.argSpan(std::min(i + 2, a.pos.size() - 1)), "T.access_ptr extent");
+            extent = i == 0 ? e : ir::mul(extent, e);
+        }
+    }
+    for (size_t i = 0; i < a.kw.size(); ++i) {
+        const auto& [k, v] = a.kw[i];
+        const Span at = i < a.kwSpans.size() ? a.kwSpans[i] : a.span;
+        if (k == "offset") {
+            offset = el.toExpr(v, at, "T.access_ptr offset");
+        } else if (k == "extent") {
+            if (!v.isNone()) extent = el.toExpr(v, at, "T.access_ptr extent"), explicitExtent = true;
+        } else if (k == "access_type") {
+            p->rw = rwMask(v, at);
+        } else if (k == "ignore_last_ndim") {
+            if (!(v.isIntLike() && v.asInt() == 0))
+                throw CompileError(at, "T.access_ptr: ignore_last_ndim is not supported yet");
+        } else {
+            throw CompileError(at, "T.access_ptr got an unexpected keyword argument '" + k + "'");
+        }
+    }
+    (void)explicitExtent;
+    if (offset) {  // `offset` more elements along the flattened buffer: the last index moves
+        auto* l = ir::as<ir::LoadNode>(elem);
+        std::vector<ir::Expr> idx = l->indices;
+        if (idx.empty()) throw CompileError(a.span, "T.access_ptr: offset of a 0-d buffer");
+        idx.back() = ir::add(idx.back(), offset);
+        elem = ir::load(l->buffer, std::move(idx), a.span);
+    }
+    p->element = elem;
+    p->extent = extent;
+    return Value::ext(p);
+}
+
 }  // namespace
+
+Value accessPtrMethod(const Value& self) {
+    // buf.access_ptr(access_mask, ptr_type="handle", content_lanes=1, offset=0, extent=None): TVM's
+    // Buffer method, a pointer to the buffer's start (plus `offset` elements).
+    return Value::builtin("access_ptr", [self](Interp& in, CallArgs& a) {
+        CallArgs c;
+        c.callee = "access_ptr";
+        c.span = a.span;
+        c.pos.push_back(self);
+        c.posSpans.push_back(a.span);
+        if (!a.pos.empty()) c.pos.push_back(a.pos[0]), c.posSpans.push_back(a.argSpan(0));
+        for (size_t i = 0; i < a.kw.size(); ++i) {
+            const Span at = i < a.kwSpans.size() ? a.kwSpans[i] : a.span;
+            if (a.kw[i].first == "ptr_type" || a.kw[i].first == "content_lanes") continue;
+            c.kw.push_back(a.kw[i].first == "access_mask" ? std::make_pair(std::string("access_type"), a.kw[i].second) : a.kw[i]);
+            c.kwSpans.push_back(at);
+        }
+        // Without an extent the pointer covers the buffer (TVM's default).
+        bool hasExtent = false;
+        for (auto& kv : c.kw) hasExtent |= kv.first == "extent";
+        if (auto* b = self.extAs<BufferValue>(); b && !hasExtent) {
+            int64_t n = 1;
+            for (auto& d : b->buffer->shape) n *= ir::constInt(d).value_or(1);
+            c.kw.push_back({"extent", Value::integer(n)});
+            c.kwSpans.push_back(a.span);
+        }
+        return makeAccessPtr(elaboratorOf(in), c);
+    });
+}
 
 void Elaborator::installPtx() {
     // T.access_ptr(base, access_type="r", *extents, offset=0, extent=None)
-    defineT("access_ptr", [](Elaborator& el, CallArgs& a) {
-        el.requireKernel(a.span, "T.access_ptr");
-        if (a.pos.empty()) throw CompileError(a.span, "T.access_ptr needs a base (a buffer or an element of one)");
-        auto p = std::make_shared<AccessPtr>();
-        p->span = a.span;
-        ir::Expr elem = firstElement(el, a.pos[0], a.argSpan(0));
-        p->rw = a.pos.size() > 1 ? rwMask(a.pos[1], a.argSpan(1)) : 1;
-        ir::Expr extent = ir::intImm(1, a.span), offset;
-        bool explicitExtent = false;
-        if (a.pos.size() > 2) {
-            std::vector<Value> ext;
-            if (a.pos.size() == 3 && a.pos[2].isSequence())
-                ext = a.pos[2].items();
-            else
-                ext.assign(a.pos.begin() + 2, a.pos.end());
-            for (size_t i = 0; i < ext.size(); ++i) {
-                ir::Expr e = el.toExpr(ext[i], a.argSpan(std::min(i + 2, a.pos.size() - 1)), "T.access_ptr extent");
-                extent = i == 0 ? e : ir::mul(extent, e);
-            }
-        }
-        for (size_t i = 0; i < a.kw.size(); ++i) {
-            const auto& [k, v] = a.kw[i];
-            const Span at = i < a.kwSpans.size() ? a.kwSpans[i] : a.span;
-            if (k == "offset") {
-                offset = el.toExpr(v, at, "T.access_ptr offset");
-            } else if (k == "extent") {
-                if (!v.isNone()) extent = el.toExpr(v, at, "T.access_ptr extent"), explicitExtent = true;
-            } else if (k == "access_type") {
-                p->rw = rwMask(v, at);
-            } else if (k == "ignore_last_ndim") {
-                if (!(v.isIntLike() && v.asInt() == 0))
-                    throw CompileError(at, "T.access_ptr: ignore_last_ndim is not supported yet");
-            } else {
-                throw CompileError(at, "T.access_ptr got an unexpected keyword argument '" + k + "'");
-            }
-        }
-        (void)explicitExtent;
-        if (offset) {  // `offset` more elements along the flattened buffer: the last index moves
-            auto* l = ir::as<ir::LoadNode>(elem);
-            std::vector<ir::Expr> idx = l->indices;
-            if (idx.empty()) throw CompileError(a.span, "T.access_ptr: offset of a 0-d buffer");
-            idx.back() = ir::add(idx.back(), offset);
-            elem = ir::load(l->buffer, std::move(idx), a.span);
-        }
-        p->element = elem;
-        p->extent = extent;
-        return Value::ext(p);
-    });
+    defineT("access_ptr", makeAccessPtr);
     // T.ptx_cp_async(dst_access_ptr, src_access_ptr, num_elems, predicate=None)
     defineT("ptx_cp_async", [](Elaborator& el, CallArgs& a) {
         auto b = a.bind({"dst_access_ptr", "src_access_ptr", "num_elems", "predicate"}, 3);

@@ -228,5 +228,7 @@ private:
 /// `tl.address_of(bar[i])` for a barrier argument of `fn`: a T.alloc_barrier buffer (its first
 /// barrier) or one element of it; a diagnostic at `s` otherwise (ElaborateBarriers.cpp).
 ir::Expr barrierAddress(Elaborator& el, const Value& v, Span s, const std::string& fn);
+/// `buf.access_ptr(...)` of buffer value `self` (TVM's Buffer.access_ptr; ElaboratePtx.cpp).
+Value accessPtrMethod(const Value& self);
 
 }  // namespace ts::fe::elab

@@ -1,7 +1,8 @@
 # Hand-written cp.async with commit/wait groups (no mbarrier; sm_80 and sm_90a): every thread
-# copies 8 halves (16 bytes) of chunk k of a row into a shared tile with T.ptx_cp_async of
-# T.access_ptr pointers, commits the group, waits for it, and after a block barrier reads an
-# element another thread copied. The next chunk's copy is issued after a second barrier.
+# copies 8 halves (16 bytes) of chunk k of a row into a shared tile with T.ptx_cp_async (the
+# destination pointer from the buffer method tile.access_ptr, the source from T.access_ptr),
+# commits the group, waits for it, and after a block barrier reads an element another thread
+# copied. The next chunk's copy is issued after a second barrier.
 #   Y[r, t] = sum_k (k + 1) * X[r, k * 1024 + (8 * t + 5 + 3 * k) % 1024]
 import tilelang
 import tilelang.language as T
@@ -17,7 +18,7 @@ def cp_async_groups(R=2, L=3):
             acc = T.alloc_var("float32")
             acc = 0.0
             for k in T.serial(L):
-                T.ptx_cp_async(T.access_ptr(tile[tx * 8], "w", 8), T.access_ptr(X[bx, k * 1024 + tx * 8], "r", 8), 8)
+                T.ptx_cp_async(tile.access_ptr("w", offset=tx * 8, extent=8), T.access_ptr(X[bx, k * 1024 + tx * 8], "r", 8), 8)
                 T.ptx_commit_group()
                 T.ptx_wait_group(0)
                 T.sync_threads()
