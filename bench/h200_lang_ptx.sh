@@ -11,8 +11,9 @@
 #  2. the corpus kernels of the lang-ptx brief through bench/conformance/run.py --gpu
 #     (deepseek_mla example_mla_decode_ws, deepseek_v32 sparse_mla_fwd_pipelined / _seesaw,
 #     dsa_sparse_finetune sparse_mla_bwd:bwd, grouped_gemm example_grouped_gemm_fwd_ptr); at the
-#     time of writing they still stop at a compile diagnostic (see the lang-ptx report), so this
-#     records where each one stops on the device build.
+#     time of writing all but sparse_mla_bwd:bwd still stop at a compile diagnostic (see the
+#     lang-ptx report), so this records where each one stops on the device build; bwd also runs
+#     in step 1 with valid structured inputs (GPU vs lowered interpreter).
 # Everything is tarred to $OUT/all.tgz (the device tool returns at most 8 files).
 set -u
 OUT=${OUT:-/tmp/out}; mkdir -p "$OUT/e2e" "$OUT/conf"; export TILESCOPE_CACHE_DIR=/tmp/tscache
@@ -38,6 +39,21 @@ for t in cuda:sm_90a cuda:sm_80; do
   run shared_view_scratch $t
   run shared_view_scratch $t B=6 L=5
 done
+# dsa_sparse_finetune sparse_mla_bwd:bwd (compiles since lang-ptx: T.view of shared, shifted
+# fragment reads) with valid structured inputs (one sequence, token i of it, indices <= i), GPU
+# output against the lowered interpreter; the random inputs of the conformance run are not valid.
+bwd() {  # H S topk
+  local tag="corpus-sparse_mla_bwd-H$1-S$2-topk$3"
+  echo "-- $tag"
+  timeout 200 "$TC" run .corpus/examples/dsa_sparse_finetune/sparse_mla_bwd.py --kernel bwd --target cuda:sm_90a \
+    --seed 1 --check interp --param H=$1 --param D=512 --param D_tail=64 --param topk=$3 --param S=$2 \
+    --param B_plus_one=2 --input Offsets=offsets:$2 --input TokenIndices=fill:0 --input Indices=int:0:1 \
+    > "$OUT/e2e/$tag.txt" 2>&1
+  local rc=$?; echo "rc=$rc"; grep -E "PASS|FAIL|rel-L2|error" "$OUT/e2e/$tag.txt" | tail -4
+  if [ $rc -eq 0 ]; then pass=$((pass + 1)); else fail=$((fail + 1)); fi
+}
+bwd 16 2 32
+bwd 64 4 64
 echo "== e2e: $pass passed, $fail failed, at $(el) s"
 timeout 300 python3 bench/conformance/run.py --tilec "$TC" --corpus .corpus --gpu -j 2 \
   --timeout 100 --interp-timeout 120 --gpu-timeout 120 --label h200-lang-ptx \
