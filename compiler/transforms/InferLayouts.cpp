@@ -403,7 +403,10 @@ private:
             walk(n->body, [](const Stmt&) {}, [&](const Expr& e) {
                 auto* l = as<LoadNode>(e);
                 if (!l || l->buffer->scope != Scope::Fragment || m_req.count(l->buffer->name)) return;
-                if (classifyAccess(l->indices, vars, nullptr, l->buffer.get()) != NestAccess::Other) return;
+                // A shifted read of a fragment no op has placed yet is held whole as before; one of
+                // a placed fragment (a gemm accumulator) is left to parallelNest's shift check.
+                const NestAccess how = classifyAccess(l->indices, vars, nullptr, l->buffer.get());
+                if (how != NestAccess::Other && how != NestAccess::Shifted) return;
                 if (auto shape = constShape(*l->buffer); shape && !shape->empty())
                     require(l->buffer, makeReplicated(*shape, m_threads),
                             "the read at " + spanText(l->span) + " (indices other than the T.Parallel loop variables)", l->span);
