@@ -2,12 +2,14 @@
 # Device check of the lang-ptx work (issue 8: T.access_ptr / T.ptx_cp_async /
 # T.cp_async_barrier_noinc, T.view of shared buffers), under 400 s; carry [".devbin", ".corpus"]
 # (.devbin/tilec built from this tree, .corpus = ../shared/tilelang-corpus):
-#  1. the e2e programs of tests/e2e/PtxCpAsyncE2ETest.cpp and SharedViewE2ETest.cpp on the H200,
+#  1. the e2e programs of tests/e2e/PtxCpAsyncE2ETest.cpp, SharedViewE2ETest.cpp and
+#     FragmentShiftReadE2ETest.cpp on the H200,
 #     GPU output against the lowered interpreter (tilec run --check interp; the interpreters are
 #     checked against float64 by those ctest tests):
 #       cp_async_noinc_ring (sm_90a: cp.async + cp.async.mbarrier.arrive.noinc ring, zero-fill
 #         predicate, 1..3 stages), cp_async_groups (sm_90a and sm_80 code: commit/wait groups),
-#       shared_view_scratch (sm_90a and sm_80 code: float32 scratch view on a float16 tile);
+#       shared_view_scratch (sm_90a and sm_80 code: float32 scratch view on a float16 tile),
+#       fragment_shift_read (sm_90a and sm_80 code: gemm accumulator read at i + s * 16);
 #  2. the corpus kernels of the lang-ptx brief through bench/conformance/run.py --gpu
 #     (deepseek_mla example_mla_decode_ws, deepseek_v32 sparse_mla_fwd_pipelined / _seesaw,
 #     dsa_sparse_finetune sparse_mla_bwd:bwd, grouped_gemm example_grouped_gemm_fwd_ptr); at the
@@ -38,6 +40,8 @@ for t in cuda:sm_90a cuda:sm_80; do
   run cp_async_groups $t R=8 L=5
   run shared_view_scratch $t
   run shared_view_scratch $t B=6 L=5
+  run fragment_shift_read $t
+  run fragment_shift_read $t K=256
 done
 # dsa_sparse_finetune sparse_mla_bwd:bwd (compiles since lang-ptx: T.view of shared, shifted
 # fragment reads) with valid structured inputs (one sequence, token i of it, indices <= i), GPU
