@@ -94,6 +94,12 @@ TS_D void cp_async_commit() { asm volatile("cp.async.commit_group;\n" ::: "memor
 template <int N> TS_D void cp_async_wait() {
     asm volatile("cp.async.wait_group %0;\n" ::"n"(N) : "memory");
 }
+/// This thread's arrival on the mbarrier at `bar`, made once all of its earlier cp.async copies
+/// have completed; .noinc: the arrival is one of the barrier's initial count
+/// (cp.async.mbarrier.arrive.noinc, PTX ISA §9.7.9.25.3.4; sm_80+; T.cp_async_barrier_noinc).
+TS_D void cp_async_arrive_noinc(unsigned long long* bar) {
+    asm volatile("cp.async.mbarrier.arrive.noinc.shared.b64 [%0];\n" ::"r"(smem_u32addr(bar)) : "memory");
+}
 
 // ============================================================================================
 // Tensor cores: ldmatrix (PTX ISA §9.7.14.5.15) and mma.sync m16n8k16 (§9.7.14.5.8)

@@ -13,6 +13,7 @@
 #include "compiler/ir/Functor.h"
 #include "compiler/ir/IR.h"
 #include "compiler/ir/Intrinsics.h"
+#include "compiler/ir/IntrinsicsUserBarriers.h"
 #include "compiler/ir/Printer.h"
 
 namespace ts::analysis {
@@ -31,7 +32,7 @@ const CallNode* callOf(const Stmt& s) {
 /// The intrinsics the schedule is made of; a statement without any is one Compute event.
 bool scheduleOp(const std::string& op) {
     using namespace intrin;
-    return op == kMbarrierInit || op == kMbarrierExpectTx || op == kMbarrierArrive || op == kMbarrierWait ||
+    return op == kMbarrierInit || op == kMbarrierExpectTx || op == kMbarrierArrive || op == kCpAsyncArriveNoinc || op == kMbarrierWait ||
            op == kTmaLoad || op == kWgmmaSS || op == kWgmmaRS || op == kWgmmaWait || op == kSyncThreads;
 }
 
@@ -315,7 +316,7 @@ private:
             (void)S;
             auto& e = event(TimelineEventKind::MbarWait, "wait " + op.bar + " parity " + std::to_string(op.parity), s, op);
             e.parity = op.parity, e.stage = stage, e.elected = el;
-        } else if (c.op == kMbarrierArrive) {
+        } else if (c.op == kMbarrierArrive || c.op == kCpAsyncArriveNoinc) {
             TraceOp op;
             op.op = Op::Arrive, op.bar = barName(c.args.at(0), s->span), op.count = m_trace.role.threads;
             auto [stage, S] = stageOf(op.bar);

@@ -95,6 +95,8 @@ std::optional<Value> BufferValue::getAttr(Interp& in, const std::string& name, S
     if (name == "ndim") return Value::integer(static_cast<int64_t>(buffer->rank()));
     if (name == "astype" && isVar)
         return astypeBuiltin(Value::ext(std::static_pointer_cast<ExtValue>(shared_from_this())));
+    if (name == "access_ptr" && !isVar)
+        return accessPtrMethod(Value::ext(std::static_pointer_cast<ExtValue>(shared_from_this())));
     if (name == "data") {  // T.Tensor(shape, dtype, buf.data): a reshaped view of the memory
         if (buffer->scope != ir::Scope::Global || isVar)
             throw CompileError(s,

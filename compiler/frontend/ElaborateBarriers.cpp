@@ -37,24 +37,6 @@ ir::Stmt intrinsic(const char* op, std::vector<ir::Expr> args, Span s) {
     return ir::evaluate(ir::call(op, std::move(args), DType::Int32, s), s);
 }
 
-/// `tl.address_of(bar[i])` for a barrier argument: a barrier buffer (its first barrier) or one
-/// element `bars[stage]` of it.
-ir::Expr barrierAddress(Elaborator& el, const Value& v, Span s, const std::string& fn) {
-    ir::Expr load;
-    if (auto* b = v.extAs<BufferValue>(); b && !b->isVar) {
-        load = ir::load(b->buffer, {ir::intImm(0, s)}, s);
-    } else if (v.is(ValueKind::Ext)) {
-        load = el.toExpr(v, s, fn + " barrier");
-    }
-    auto* l = load ? ir::as<ir::LoadNode>(load) : nullptr;
-    if (!l || l->buffer->scope != ir::Scope::Shared || l->buffer->dtype != DType::UInt64 ||
-        l->indices.size() != 1)
-        throw CompileError(s, fn + " takes a barrier of T.alloc_barrier (or one element of it), got " +
-                                  (load ? "'" + typeName(v) + "'" : typeName(v)),
-                           "bars = T.alloc_barrier([128] * 2) ... " + fn + "(bars[stage], ...)");
-    return ir::call(ir::intrin::kAddressOf, {load}, DType::Int64, s);
-}
-
 /// The arrival counts of T.alloc_barrier: an int (one barrier) or a list of ints.
 std::vector<int64_t> arriveCounts(const Value& v, Span s) {
     std::vector<int64_t> out;
@@ -74,6 +56,22 @@ std::vector<int64_t> arriveCounts(const Value& v, Span s) {
 }
 
 }  // namespace
+
+ir::Expr barrierAddress(Elaborator& el, const Value& v, Span s, const std::string& fn) {
+    ir::Expr load;
+    if (auto* b = v.extAs<BufferValue>(); b && !b->isVar) {
+        load = ir::load(b->buffer, {ir::intImm(0, s)}, s);
+    } else if (v.is(ValueKind::Ext)) {
+        load = el.toExpr(v, s, fn + " barrier");
+    }
+    auto* l = load ? ir::as<ir::LoadNode>(load) : nullptr;
+    if (!l || l->buffer->scope != ir::Scope::Shared || l->buffer->dtype != DType::UInt64 ||
+        l->indices.size() != 1)
+        throw CompileError(s, fn + " takes a barrier of T.alloc_barrier (or one element of it), got " +
+                                  (load ? "'" + typeName(v) + "'" : typeName(v)),
+                           "bars = T.alloc_barrier([128] * 2) ... " + fn + "(bars[stage], ...)");
+    return ir::call(ir::intrin::kAddressOf, {load}, DType::Int64, s);
+}
 
 void Elaborator::installBarriers() {
     // bars = T.alloc_barrier(arrive_count): mbarriers in shared memory (8 bytes each), barrier i

@@ -295,6 +295,7 @@ void Elaborator::installMath() {
     installThreads();  // T.get_thread_binding, T.thread_binding, T.get_block_binding
     installViews();    // T.reshape, T.view (T.Tensor(shape, dtype, A.data): ElabValues.cpp)
     installBarriers();  // T.alloc_barrier, T.barrier_arrive/wait, T.mbarrier_*, T.ws, ...
+    installPtx();       // T.access_ptr, T.ptx_cp_async, T.cp_async_barrier_noinc
     installRandom();    // T.rng_init, T.rng_rand, T.rng_rand_float (ElaborateRandom.cpp)
     registerDeviceAssert(*this);  // T.device_assert (ElaborateDeviceAssert.h)
     registerBitOps(*this);        // T.shift_left, T.bitwise_and, ... (ElaborateBitOps.h)

@@ -4,8 +4,8 @@
 // address the parameter's storage through it, codegen declares it as a pointer to the same
 // memory, and index lowering flattens through its own shape, so a T.copy of a region of the
 // view (conv's kernel_flat[k * bK, bx * bN]) is an ordinary rectangular copy. Views of on-chip
-// memory (shared, local) and views that change the dtype are diagnostics; a view of a fragment
-// with its dtype is fragmentView below.
+// memory (local) and views of tensors that change the dtype are diagnostics; a view of a fragment
+// with its dtype is fragmentView below, a view of a shared buffer (any dtype) sharedView.
 // T.im2col reads a tile of the im2col matrix of an NHWC image through index arithmetic: it is
 // elaborated into a T.Parallel nest over the tile (TileLang lowers it to a TMA im2col load on
 // Hopper only; the element loop compiles for every target).
@@ -48,6 +48,43 @@ Value fragmentView(Elaborator& el, const ir::Buffer& base, const Value& shape, S
     return Value::ext(std::make_shared<BufferValue>(view, false));
 }
 
+// A view of a shared buffer (sparse MLA backward's `T.view(KV_shared, shape=[BS // 2, D],
+// dtype=accum_dtype)`: float32 scratch on the bytes of a bfloat16 tile): a Shared buffer of the
+// new shape and dtype, allocated where the view is made and recorded as "smem_view_of.<view>" =
+// the viewed buffer (a view of a view names the first; ir/Views.h). Its bytes must fit in the
+// viewed buffer's. Values are not reinterpreted between the two names: bytes written through one
+// are undefined through the other (the lowered interpreter poisons them), which is what reusing
+// a tile's memory as scratch needs.
+Value sharedView(Elaborator& el, const ir::Buffer& base, const Value& shape, Span shapeSpan, ir::DType t, Span s,
+                 const std::string& fn) {
+    std::string root = ir::sharedViewBase(el.funcAttrs(), base->name);
+    if (root.empty()) root = base->name;
+    std::vector<ir::Expr> sh = el.shapeArg(shape, shapeSpan, fn + " shape");
+    int64_t viewElems = 1, baseElems = 1;
+    for (auto& e : sh) {
+        auto c = ir::constInt(e);
+        if (!c || *c <= 0)
+            throw CompileError(shapeSpan, fn + ": a view of shared '" + base->name + "' needs constant positive extents",
+                               "use the tile sizes (block_N, ...)");
+        viewElems *= *c;
+    }
+    for (auto& e : base->shape) baseElems *= ir::constInt(e).value_or(0);
+    const int64_t viewBits = viewElems * ir::dtypeBits(t), baseBits = baseElems * ir::dtypeBits(base->dtype);
+    if (viewBits > baseBits || viewBits % 8)
+        throw CompileError(shapeSpan,
+                           fn + ": the view needs " + std::to_string(viewBits / 8) + " bytes (" + std::to_string(viewElems) + " " +
+                               std::string(ir::dtypeName(t)) + ") but shared '" + base->name + "' has " +
+                               std::to_string(baseBits / 8) + " (" + std::to_string(baseElems) + " " +
+                               std::string(ir::dtypeName(base->dtype)) + ")",
+                           "a view of a shared buffer lies on its bytes: make it no larger");
+    std::string name = el.takePendingName();
+    auto view = std::make_shared<ir::BufferNode>(el.uniqueName(name.empty() ? base->name + "_view" : name), t, std::move(sh),
+                                                 ir::Scope::Shared, s);
+    el.funcAttrs()[ir::sharedViewAttrKey(view->name)] = root;
+    el.emit(std::make_shared<ir::AllocNode>(view, nullptr, s));
+    return Value::ext(std::make_shared<BufferValue>(view, false));
+}
+
 }  // namespace
 
 Value Elaborator::tensorView(const ir::Buffer& base, const Value& shape, Span shapeSpan,
@@ -63,10 +100,11 @@ Value Elaborator::tensorView(const ir::Buffer& base, const Value& shape, Span sh
                                std::string(ir::dtypeName(base->dtype)) + " as " + std::string(ir::dtypeName(t)) +
                                ") is not supported yet (registers hold values, not bytes)",
                            "views of fragments keep the dtype; convert values with T.Cast into a fragment of the other dtype");
+    if (base->scope == ir::Scope::Shared) return sharedView(*this, base, shape, shapeSpan, t, s, fn);
     if (base->scope != ir::Scope::Global)
         throw CompileError(s,
                            fn + ": a view of " + std::string(ir::scopeName(base->scope)) + " '" +
-                               base->name + "' is not supported yet (only of kernel tensors)",
+                               base->name + "' is not supported yet (only of kernel tensors and shared buffers)",
                            "index the buffer with the other shape's arithmetic, or copy it into a "
                            "buffer of that shape");
     if (!root->strides.empty())

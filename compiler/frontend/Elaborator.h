@@ -144,6 +144,7 @@ private:
     void installThreads();     // ElaborateThreads.cpp
     void installViews();       // ElaborateViews.cpp
     void installBarriers();    // ElaborateBarriers.cpp
+    void installPtx();         // ElaboratePtx.cpp (T.access_ptr, T.ptx_cp_async, ...)
     void installRandom();      // ElaborateRandom.cpp
     /// Registers `T.<name>` in tilelang.language as a builtin calling `fn` with this elaborator
     /// (the callee name in diagnostics is "T.<name>"). ElaborateOps.cpp.
@@ -223,5 +224,11 @@ private:
     std::map<std::string, Span> m_layoutSpans;
     ir::Attrs m_funcAttrs;
 };
+
+/// `tl.address_of(bar[i])` for a barrier argument of `fn`: a T.alloc_barrier buffer (its first
+/// barrier) or one element of it; a diagnostic at `s` otherwise (ElaborateBarriers.cpp).
+ir::Expr barrierAddress(Elaborator& el, const Value& v, Span s, const std::string& fn);
+/// `buf.access_ptr(...)` of buffer value `self` (TVM's Buffer.access_ptr; ElaboratePtx.cpp).
+Value accessPtrMethod(const Value& self);
 
 }  // namespace ts::fe::elab

@@ -97,7 +97,7 @@ inline constexpr LangEntry kLanguage[] = {
     {"atomic_min", LangKind::TileOp, "atomic_min(dst, value, return_prev=False)", "Atomic minimum of a scalar or tile."},
     {"atomic_addx2", LangKind::TileOp, "atomic_addx2(dst, value)", "Atomic add of 2 consecutive elements (last dimension)."},
     {"atomic_addx4", LangKind::TileOp, "atomic_addx4(dst, value)", "Atomic add of 4 consecutive elements (last dimension)."},
-    {"view", LangKind::Math, "view(buf, shape, dtype)", "A view of a kernel tensor's memory with another shape (same dtype; on-chip buffers not yet)."},
+    {"view", LangKind::Math, "view(buf, shape, dtype)", "A view of a kernel tensor's memory with another shape (same dtype), or of a shared buffer's bytes with another shape and dtype."},
     {"im2col", LangKind::TileOp, "im2col(img, col, nhw_step, c_step, kernel, stride, dilation, pad)", "Loads a tile of the im2col matrix of an NHWC image (implicit-GEMM convolution)."},
     {"print", LangKind::TileOp, "print(x, msg=\"\")", "Device printf (GPU) / debugger log (interpreter)."},
     // layouts
@@ -129,7 +129,7 @@ inline constexpr LangEntry kLanguage[] = {
     {"get_thread_binding", LangKind::Math, "get_thread_binding(dim=0)", "The thread index along x, y or z (thread-level code: each thread runs it with its own index)."},
     {"get_thread_bindings", LangKind::Math, "get_thread_bindings()", "The thread indices (x, y, z)."},
     {"get_block_binding", LangKind::Math, "get_block_binding(dim=0)", "The block index along x, y or z."},
-    {"reshape", LangKind::Math, "reshape(buf, shape)", "A view of a kernel tensor's memory with another shape (on-chip buffers not yet)."},
+    {"reshape", LangKind::Math, "reshape(buf, shape)", "A view of a kernel tensor's or a shared buffer's memory with another shape."},
     // synchronization (incl. Hopper)
     {"sync_threads", LangKind::Sync, "sync_threads(barrier_id=None, arrive_count=None)", "Block-wide barrier (__syncthreads), or named barrier bar.sync id, count."},
     {"named_barrier_arrive", LangKind::Sync, "named_barrier_arrive(barrier_id, arrive_count)", "Arrives on a named barrier without waiting (bar.arrive)."},
@@ -147,6 +147,10 @@ inline constexpr LangEntry kLanguage[] = {
     {"wait_wgmma", LangKind::Sync, "wait_wgmma(n)", "Waits until n wgmma groups are pending (nothing left to wait for in TileScope)."},
     {"ptx_commit_group", LangKind::Sync, "ptx_commit_group()", "cp.async.commit_group of the executing thread."},
     {"ptx_wait_group", LangKind::Sync, "ptx_wait_group(n)", "cp.async.wait_group n of the executing thread."},
+    {"access_ptr", LangKind::Sync, "access_ptr(base, access_type=\"r\", *extents, offset=0, extent=None)", "Pointer to an element (or a region's first element) covering `extents` elements, for T.ptx_cp_async."},
+    {"ptx_cp_async", LangKind::Sync, "ptx_cp_async(dst_ptr, src_ptr, num_elems, predicate=None)", "cp.async of num_elems elements (4, 8 or 16 bytes) from global to shared by the executing thread; zero-fills when predicate is false."},
+    {"cp_async_barrier_noinc", LangKind::Sync, "cp_async_barrier_noinc(barrier)", "The executing thread arrives on the mbarrier once its earlier cp.async copies completed (cp.async.mbarrier.arrive.noinc)."},
+    {"ptx_cp_async_barrier_noinc", LangKind::Sync, "ptx_cp_async_barrier_noinc(barrier)", "Alias of T.cp_async_barrier_noinc (cp.async.mbarrier.arrive.noinc)."},
     {"annotate_producer_reg_dealloc", LangKind::Sync, "annotate_producer_reg_dealloc(reg_count=24)", "Register hint of TileLang's warp specialization; accepted and ignored."},
     {"annotate_consumer_reg_alloc", LangKind::Sync, "annotate_consumer_reg_alloc(reg_count=240)", "Register hint of TileLang's warp specialization; accepted and ignored."},
     {"rng_init", LangKind::Meta, "rng_init(seed, seq=None, off=0)", "Per-thread Philox4x32-10 generator (cuRAND curand_init: seed, subsequence, offset)."},

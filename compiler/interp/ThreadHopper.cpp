@@ -108,7 +108,7 @@ int32_t ThreadMachine::consumerThreads() const {
 void ThreadMachine::mbarrierOp(const CallNode* c, const ThreadList& act) {
     setThread(act[0]);
     const bool init = c->op == intrin::kMbarrierInit, wait = c->op == intrin::kMbarrierWait;
-    const bool arrive = c->op == intrin::kMbarrierArrive;
+    const bool arrive = c->op == intrin::kMbarrierArrive || c->op == intrin::kCpAsyncArriveNoinc;
     const size_t lo = arrive ? 1 : 2, hi = init || wait ? 3 : lo;
     if (c->args.size() < lo || c->args.size() > hi)
         fail(c->span, c->op + " takes " + std::to_string(lo) + (hi > lo ? " or " + std::to_string(hi) : "") + " arguments");

@@ -233,6 +233,19 @@ void ThreadMachine::execEvalT(const EvalNode* e, const ThreadList& act) {
     if (c->op == intrin::kMbarrierInit || c->op == intrin::kMbarrierExpectTx || c->op == intrin::kMbarrierWait ||
         c->op == intrin::kMbarrierArrive || c->op == intrin::kMbarrierExpectTxOnly)
         return mbarrierOp(c, act);
+    if (c->op == intrin::kCpAsyncArriveNoinc) {
+        // cp.async.mbarrier.arrive.noinc: the arrival follows the completion of every earlier
+        // cp.async of the thread, committed or not; completing them now is one legal execution.
+        for (int32_t t : act) {
+            m_cur = t;
+            for (auto& g : m_committed[t]) completeGroup(t, g);
+            m_committed[t].clear();
+            completeGroup(t, m_openGroup[t]);
+            m_openGroup[t].clear();
+        }
+        m_cur = -1;
+        return mbarrierOp(c, act);
+    }
     if (c->op == intrin::kStorePair || c->op == intrin::kCopyVec || c->op == intrin::kZeroVec)
         return vectorStore(c, act);
     if (c->op == intrin::kAtomic) return atomic(c, act);

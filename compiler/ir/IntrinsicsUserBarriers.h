@@ -19,4 +19,12 @@ inline constexpr const char* kSetMaxNreg = "tl.set_max_nreg";
 /// report the wait that can never complete (ThreadHopper.cpp) instead of hanging.
 inline constexpr const char* kMbarrierExpectTxOnly = "tl.mbarrier_expect_tx_only";
 
+/// tl.cp_async_arrive_noinc(bar_addr): every executing thread's one arrival on the mbarrier,
+/// made when all of its earlier cp.async copies have completed (cp.async.mbarrier.arrive.noinc,
+/// PTX ISA §9.7.9.25.3.4; T.cp_async_barrier_noinc). .noinc: the arrival is one of the count the
+/// barrier was initialised with (the pending count is not raised first). sm_80+. The
+/// interpreters complete the thread's outstanding cp.async copies (committed or not) at the call
+/// and then arrive, one legal execution of the asynchronous arrival.
+inline constexpr const char* kCpAsyncArriveNoinc = "tl.cp_async_arrive_noinc";
+
 }  // namespace ts::ir::intrin

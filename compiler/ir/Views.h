@@ -26,4 +26,19 @@ inline const BufferNode* viewBase(const PrimFuncNode& f, const BufferNode& b) {
     return nullptr;
 }
 
+/// The attrs key that records a view of shared memory (T.view / T.reshape of a T.alloc_shared
+/// buffer): "smem_view_of.<view>" = the viewed buffer's name. The view is a Shared buffer with
+/// its own shape and dtype on the viewed buffer's bytes from its start: plan-smem gives it the
+/// viewed buffer's offset (and lists both in "smem_shares", so the thread interpreter poisons
+/// the bytes one name overwrites in the other), insert-sync orders it as the viewed buffer.
+inline std::string sharedViewAttrKey(const std::string& viewName) { return "smem_view_of." + viewName; }
+
+/// The name of the shared buffer that `name` views, or "" when it is not a shared view.
+inline std::string sharedViewBase(const Attrs& attrs, const std::string& name) {
+    auto it = attrs.find(sharedViewAttrKey(name));
+    if (it == attrs.end()) return {};
+    const std::string* base = std::get_if<std::string>(&it->second);
+    return base ? *base : std::string();
+}
+
 }  // namespace ts::ir

@@ -320,7 +320,26 @@ private:
     // first one only (row values of a 2-D nest), at constant indices (a broadcast), or otherwise.
     // Permuted: by every loop variable once, in another order (`t[j, i]` in a nest over (i, j));
     // then idx[d] is vars[(*perm)[d]].
-    enum class NestAccess { Aligned, Permuted, RowValue, Fixed, Other };
+    // Shifted: idx[d] = vars[d] + shift[d], each shift a multiple of a constant step (a constant
+    // or `s * step` with s outside the nest: sparse MLA backward's `acc_dkv[bi_i + s * (BS // 2), d_i]`).
+    enum class NestAccess { Aligned, Permuted, RowValue, Fixed, Shifted, Other };
+    /// The constant step of a shifted index `var + k * step` / `var + step` (0: not shifted this way).
+    static std::optional<int64_t> shiftStep(const Expr& e, const VarNode* var) {
+        if (e.get() == var) return 0;
+        auto* b = as<BinaryNode>(e);
+        if (!b || b->op != BinOp::Add) return std::nullopt;
+        const Expr& other = b->a.get() == var ? b->b : b->b.get() == var ? b->a : nullptr;
+        if (!other) return std::nullopt;
+        if (auto c = constInt(other)) return *c;
+        if (auto* m = as<BinaryNode>(other); m && m->op == BinOp::Mul) {
+            bool usesVar = false;
+            walkExpr(other, [&](const Expr& x) { usesVar |= x.get() == var; });
+            if (usesVar) return std::nullopt;
+            if (auto c = constInt(m->b)) return *c;
+            if (auto c = constInt(m->a)) return *c;
+        }
+        return std::nullopt;
+    }
     // Unit dims indexed by 0 are dropped first (`logits[i, 0]` of an (N, 1) fragment in a nest
     // over i is Permuted with the identity: the layout the loop's, seen through the unit dim).
     static NestAccess classifyAccess(const std::vector<Expr>& idx, const std::vector<const VarNode*>& vars,
@@ -337,6 +356,15 @@ private:
             sq.clear();
             for (size_t d = 0; d < idx.size(); ++d)
                 if ((*shape)[d] != 1 || constInt(idx[d]) != 0) sq.push_back(idx[d]);
+        }
+        if (idx.size() == vars.size()) {
+            bool shifted = false, ok = true;
+            for (size_t d = 0; ok && d < idx.size(); ++d) {
+                auto st = shiftStep(idx[d], vars[d]);
+                ok = st.has_value();
+                shifted |= ok && *st != 0;
+            }
+            if (ok && shifted) return NestAccess::Shifted;
         }
         if (sq.size() == vars.size()) {
             std::vector<size_t> p;
@@ -375,7 +403,10 @@ private:
             walk(n->body, [](const Stmt&) {}, [&](const Expr& e) {
                 auto* l = as<LoadNode>(e);
                 if (!l || l->buffer->scope != Scope::Fragment || m_req.count(l->buffer->name)) return;
-                if (classifyAccess(l->indices, vars, nullptr, l->buffer.get()) != NestAccess::Other) return;
+                // A shifted read of a fragment no op has placed yet is held whole as before; one of
+                // a placed fragment (a gemm accumulator) is left to parallelNest's shift check.
+                const NestAccess how = classifyAccess(l->indices, vars, nullptr, l->buffer.get());
+                if (how != NestAccess::Other && how != NestAccess::Shifted) return;
                 if (auto shape = constShape(*l->buffer); shape && !shape->empty())
                     require(l->buffer, makeReplicated(*shape, m_threads),
                             "the read at " + spanText(l->span) + " (indices other than the T.Parallel loop variables)", l->span);
@@ -421,6 +452,30 @@ private:
         return true;
     }
 
+    // True if the fragment layout `l` puts element idx + steps in the thread that holds idx,
+    // wherever both are in its shape (then every multiple of the steps stays in that thread, as
+    // each point between lies in the shape too).
+    static bool shiftInvariant(const LayoutNode& l, const std::vector<int64_t>& steps) {
+        if (l.kind != LayoutKind::Fragment || l.replicate != 1 || steps.size() != l.shape.size()) return false;
+        int64_t n = 1;
+        for (auto e : l.shape) n *= e;
+        if (n > (int64_t(1) << 18)) return false;
+        std::vector<int64_t> it(l.shape.size(), 0), to(l.shape.size(), 0);
+        for (int64_t k = 0; k < n; ++k) {
+            int64_t r = k;
+            for (size_t d = it.size(); d-- > 0;) it[d] = r % l.shape[d], r /= l.shape[d];
+            bool in = true;
+            for (size_t d = 0; d < it.size(); ++d) {
+                to[d] = it[d] + steps[d];
+                in &= to[d] >= 0 && to[d] < l.shape[d];
+            }
+            if (!in) continue;
+            auto a = fragmentLocate(l, it), b = fragmentLocate(l, to);
+            if (!a || !b || a->first != b->first) return false;
+        }
+        return true;
+    }
+
     // A maximal nest of directly nested Parallel loops.
     void parallelNest(const ForNode& outer) {
         std::vector<const ForNode*> nest{&outer};
@@ -447,7 +502,7 @@ private:
             std::vector<int64_t> idx;
             Span span;
         };
-        std::vector<Broadcast> broadcasts, replicatedReads;
+        std::vector<Broadcast> broadcasts, replicatedReads, shiftedReads;
         std::vector<const VarNode*> vars;
         for (auto* l : nest) vars.push_back(l->var.get());
         bool bad = false;
@@ -463,6 +518,11 @@ private:
                 return broadcasts.push_back({b, at, sp});
             }
             if (how == NestAccess::Aligned) return aligned.push_back(b);
+            if (how == NestAccess::Shifted && isLoad) {
+                std::vector<int64_t> steps;
+                for (size_t d = 0; d < idx.size(); ++d) steps.push_back(*shiftStep(idx[d], vars[d]));
+                return shiftedReads.push_back({b, steps, sp});
+            }
             if (how == NestAccess::Permuted) return permuted.push_back({b, perm});
             if (how == NestAccess::RowValue) {
                 if (!isLoad) rowVecWritten.insert(b.get());
@@ -499,6 +559,14 @@ private:
         for (int pass = 0; pass < 2 && !loop; ++pass)
             for (auto& b : aligned)
                 if (auto it = m_req.find(b->name); it != m_req.end() && !loop && (pass == 1 || written.count(b.get())))
+                    loop = it->second.layout;
+        // Else a placed fragment it reads at the loop variables shifted by multiples of a step
+        // whose layout keeps each thread's elements under that shift (see shiftInvariant): the
+        // loop follows it and each thread reads the shifted element from its own registers.
+        if (!loop)
+            for (auto& sr : shiftedReads)
+                if (auto it = m_req.find(sr.buffer->name); it != m_req.end() && !loop && it->second.layout->shape == ext &&
+                                                           shiftInvariant(*it->second.layout, sr.idx))
                     loop = it->second.layout;
         // Else a placed fragment it indexes by the loop variables in another order (a nest over
         // (h, n) scaling the (n, h) gemm accumulator `logits[n, h]`): the loop follows it.
@@ -548,6 +616,14 @@ private:
                 return;
             }
             placeOrConvert(outer, b, l, where);
+        }
+        for (auto& sr : shiftedReads) {
+            auto it = m_req.find(sr.buffer->name);
+            if (it != m_req.end() && sameLayout(it->second.layout, loop) && shiftInvariant(*loop, sr.idx)) {
+                m_nestNeed[sr.buffer->name] = loop;
+                continue;
+            }
+            replicatedReads.push_back({sr.buffer, {}, sr.span});  // no layout to follow: held whole
         }
         for (auto& rd : replicatedReads)
             if (auto shape = constShape(*rd.buffer); shape && !shape->empty())

@@ -21,6 +21,7 @@
 
 #include "compiler/ir/IR.h"
 #include "compiler/ir/Intrinsics.h"
+#include "compiler/ir/Views.h"
 #include "compiler/transforms/BlockUniform.h"
 #include "compiler/transforms/Hopper.h"
 #include "compiler/transforms/Passes.h"
@@ -138,6 +139,8 @@ Stmt syncStmt(Span sp) { return evaluate(call(intrin::kSyncThreads, {}, DType::I
 class Syncer {
 public:
     bool explicitBarriers = false;  ///< function attr "explicit_mbarriers"
+    /// Shared views (T.view of a shared buffer, ir/Views.h) -> the buffer they view.
+    std::map<const BufferNode*, const BufferNode*> viewBases;
     WarpRole block{0, 1};           ///< the kernel's threads
     WarpRole role{0, 1};            ///< the threads of the code being analysed (a warp role's)
 
@@ -222,6 +225,9 @@ public:
     Stmt blockUnit(const Stmt& s, State& st) {
         State unit;
         accessesOf(s, unit);
+        for (BufSet* set : {&unit.written, &unit.read})  // a shared view is its buffer's bytes
+            for (auto& [view, base] : viewBases)
+                if (set->erase(view)) set->insert(base);
         const bool mbarrierRole = explicitBarriers && role == block && isMbarrierRole(s);
         if (mbarrierRole) {
             unit.roleWritten = std::move(unit.written), unit.roleRead = std::move(unit.read);
@@ -244,6 +250,12 @@ PrimFunc insertSync(const PrimFunc& f, PassContext&) {
     Syncer s;
     if (const KernelNode* k = findKernel(f)) s.block = s.role = WarpRole{0, k->threadCount()};
     s.explicitBarriers = attrInt(f->attrs, "explicit_mbarriers", 0) != 0;
+    std::map<std::string, const BufferNode*> shared;
+    walk(f->body, [&](const Stmt& x) {
+        if (auto* a = as<AllocNode>(x); a && a->buffer->scope == Scope::Shared) shared[a->buffer->name] = a->buffer.get();
+    });
+    for (auto& [name, b] : shared)
+        if (auto base = sharedViewBase(f->attrs, name); !base.empty() && shared.count(base)) s.viewBases[b] = shared[base];
     State st;
     // A warpgroup ping-pong (InjectPipelineTmaFragment.cpp) cannot hold a block barrier.
     return withBody(f, dropUnsafeWarpgroupTurns(s.run(f->body, st)));

@@ -58,6 +58,14 @@ private:
             for (size_t d = 0; d < indices.size() && d < f.layout->inputs.size(); ++d) m[f.layout->inputs[d].get()] = indices[d];
             return substitute(f.layout->local, m);
         }
+        if (!aligned && indices.size() == m_vars.size() && analysis::sameMapping(*f.layout, m_loop)) {
+            // `acc[i + s * 16, j]`: infer-layouts checked that the loop's (= the fragment's)
+            // layout keeps the shifted element in this thread; its register is the layout's
+            // local index of the shifted element.
+            std::unordered_map<const VarNode*, Expr> m;
+            for (size_t d = 0; d < indices.size(); ++d) m[f.layout->inputs[d].get()] = mutate(indices[d]);
+            return substitute(f.layout->local, m);
+        }
         if (f.layout->family == "replicated" && indices.size() == f.layout->inputs.size()) {
             // Every thread holds every element (infer-layouts chose it for reads at other
             // indices): the register is the element's row-major index, whatever the loop.

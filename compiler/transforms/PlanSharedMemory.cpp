@@ -23,6 +23,7 @@
 #include "compiler/analysis/Layouts.h"
 #include "compiler/ir/IR.h"
 #include "compiler/ir/Intrinsics.h"
+#include "compiler/ir/Views.h"
 #include "compiler/transforms/Passes.h"
 #include "compiler/transforms/SmemLiveness.h"
 
@@ -145,7 +146,28 @@ int64_t place(const PrimFunc& f, const SmemLiveness& liveness, std::vector<Slot>
         if (auto it = liveness.live.find(a->buffer.get()); it != liveness.live.end()) slot.live = it->second;
         slots.push_back(std::move(slot));
     });
-    for (auto& s : slots) order.push_back(&s);
+    // A shared view (T.view of a T.alloc_shared buffer, ir/Views.h) sits on its buffer's bytes:
+    // the buffer is live wherever either is, and the view is placed with it, not on its own.
+    std::vector<std::pair<Slot*, Slot*>> views;  // (view, base)
+    for (auto& v : slots) {
+        std::string base = sharedViewBase(f->attrs, v.buffer->name);
+        if (base.empty()) continue;
+        for (auto& b : slots)
+            if (b.buffer->name == base) views.push_back({&v, &b});
+    }
+    for (auto [v, b] : views) {
+        if (!v->live.used()) continue;
+        if (!b->live.used()) {
+            b->live = v->live;
+        } else {
+            b->live.first = std::min(b->live.first, v->live.first);
+            b->live.last = std::max(b->live.last, v->live.last);
+            if (v->live.scope != b->live.scope) b->live.scope = 0;  // the kernel body spans both
+        }
+        b->bytes = std::max(b->bytes, v->bytes);
+    }
+    for (auto& s : slots)
+        if (std::none_of(views.begin(), views.end(), [&](auto& p) { return p.first == &s; })) order.push_back(&s);
     std::stable_sort(order.begin(), order.end(), [](const Slot* a, const Slot* b) {
         if (a->live.first != b->live.first) return a->live.first < b->live.first;
         return a->bytes > b->bytes;
@@ -156,6 +178,11 @@ int64_t place(const PrimFunc& f, const SmemLiveness& liveness, std::vector<Slot>
         s->offset = firstFit(*s, placed);
         placed.push_back(s);
         total = std::max(total, s->offset + s->bytes);
+    }
+    for (auto [v, b] : views) {
+        v->offset = b->offset;
+        v->live = b->live;
+        order.push_back(v);
     }
     return total;
 }
