@@ -11,7 +11,11 @@
 #     example_dequant_gemv_fp16xint4.py (dequantize_gemv, fast_decoding=True): GPU vs the
 #     interpreter at small sizes; the GEMM also at the catalogue's real size 256^3 (interpreter
 #     reference, takes a few seconds on the CPU).
-#  4. corpus: deepseek_nsa/benchmark/benchmark_nsa_fwd.py through bench/conformance/run.py --gpu
+#  4. tests/e2e/programs/large_index.py at 32769 x 65536 float16 (2147549184 elements, just
+#     above 2^31-1: int64 offsets) vs its float64 ref_program. Heavy on the host (HostTensor keeps
+#     doubles: ~17 GB per tensor), so it runs last with a long timeout; and the corpus'
+#     analyze/example_conv_analyze.py (a 2^32-element input) through the conformance runner.
+#  5. corpus: deepseek_nsa/benchmark/benchmark_nsa_fwd.py through bench/conformance/run.py --gpu
 #     (its BlockIndices rule, 524288 values, now travels as --input NAME=@FILE: was E2BIG).
 # Expects .devbin/tilec (stripped, built on the dev box) and the corpus at ../shared. Usage:
 #   OUT=... bash bench/h200_lang_misc.sh   -> $OUT/lang_misc.txt (one PASS/FAIL line per run)
@@ -44,9 +48,13 @@ done
 run $D/example_dequant_gemm_bf16_fp4_hopper.py --target cuda:sm_90a $GEMM --param M=256 --param N=256 --param K=256 --param block_M=256 --param block_N=128 --param block_K=128 --param num_stages=2 --param threads=256 --param split=1 --check interp --seed 1 --timeout 300
 run $D/example_dequant_gemm_bf16_fp4_hopper.py --target cuda:sm_90a $GEMM --param M=128 --param N=128 --param K=256 --param block_M=64 --param block_N=64 --param block_K=128 --param num_stages=0 --param threads=128 --param split=1 --check interp --seed 1
 run $D/example_dequant_gemm_bf16_fp4_hopper.py --target cuda:sm_80 $GEMM --param M=128 --param N=128 --param K=256 --param block_M=64 --param block_N=64 --param block_K=128 --param num_stages=2 --param threads=128 --param split=1 --check interp --seed 1
+for target in cuda:sm_80 cuda:sm_90a; do
+  run tests/e2e/programs/large_index.py --target $target --param M=64 --param N=256 --seed 1
+done
+run tests/e2e/programs/large_index.py --target cuda:sm_90a --param M=32769 --param N=65536 --seed 1 --timeout 900
 echo "failures: $fail"
 } | tee "$OUT/lang_misc.txt"
-# 4. The conformance runner on the three corpus kernels (compile, interpreter, GPU at real sizes).
+# 4/5. The conformance runner on the four corpus kernels (compile, interpreter, GPU at real sizes).
 python3 bench/conformance/run.py --gpu --tilec "$T" --corpus "$C" -j2 \
-  --only 'dequant_gemm_bf16_fp4_hopper|dequant_gemv_fp16xint4|benchmark_nsa_fwd' \
+  --only 'dequant_gemm_bf16_fp4_hopper|dequant_gemv_fp16xint4|benchmark_nsa_fwd|example_conv_analyze' \
   --label lang-misc --out "$OUT/conformance-lang-misc.json" 2>&1 | tail -6 | tee -a "$OUT/lang_misc.txt"
