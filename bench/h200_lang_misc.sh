@@ -17,12 +17,13 @@
 #     analyze/example_conv_analyze.py (a 2^32-element input) through the conformance runner.
 #  5. corpus: deepseek_nsa/benchmark/benchmark_nsa_fwd.py through bench/conformance/run.py --gpu
 #     (its BlockIndices rule, 524288 values, now travels as --input NAME=@FILE: was E2BIG).
-# Expects .devbin/tilec (stripped, built on the dev box) and the corpus at ../shared. Usage:
+# Expects .devbin/tilec (TILEC=...) and the corpus at .corpus, else ../shared/tilelang-corpus
+# (CORPUS=...). Usage:
 #   OUT=... bash bench/h200_lang_misc.sh   -> $OUT/lang_misc.txt (one PASS/FAIL line per run)
 set -u
 OUT=${OUT:-/tmp/out}; mkdir -p "$OUT"
 T=${TILEC:-.devbin/tilec}
-C=${CORPUS:-../shared/tilelang-corpus}
+C=${CORPUS:-.corpus}; [ -d "$C/examples" ] || C=../shared/tilelang-corpus
 export TILESCOPE_CACHE_DIR=/tmp/tscache
 nvidia-smi --query-gpu=name,driver_version --format=csv,noheader | tee "$OUT/gpu.txt"
 fail=0
