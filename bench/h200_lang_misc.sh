@@ -8,9 +8,9 @@
 #     interpreter's decode is pinned to hand-derived tables by the e2e test).
 #  2. tests/e2e/programs/thread_allreduce.py: row sums over 32 / 16 lanes vs float64 ref_program.
 #  3. corpus: example_dequant_gemm_bf16_fp4_hopper.py (matmul, fast_dequant=True) and
-#     example_dequant_gemv_fp16xint4.py (dequantize_gemv, fast_decoding=True): GPU vs the
-#     interpreter at small sizes; the GEMM also at the catalogue's real size 256^3 (interpreter
-#     reference, takes a few seconds on the CPU).
+#     example_dequant_gemv_fp16xint4.py (dequantize_gemv, fast_decoding=True): the GEMM against
+#     the file's own ref_program_twiddling (float64, via Tensor.view(torch.bfloat16)), the GEMV
+#     (no reference of its own) GPU vs the interpreter.
 #  4. tests/e2e/programs/large_index.py at 32769 x 65536 float16 (2147549184 elements, just
 #     above 2^31-1: int64 offsets) vs its float64 ref_program. Heavy on the host (HostTensor keeps
 #     doubles: ~17 GB per tensor), so it runs last with a long timeout; and the corpus'
@@ -46,9 +46,9 @@ for target in cuda:sm_80 cuda:sm_90a; do
   run $D/example_dequant_gemv_fp16xint4.py --target $target $GEMV --param N=1024 --param K=1024 --check interp --seed 1
 done
 # The Hopper GEMM (wgmma path on sm_90a; its catalogue size and a smaller tile).
-run $D/example_dequant_gemm_bf16_fp4_hopper.py --target cuda:sm_90a $GEMM --param M=256 --param N=256 --param K=256 --param block_M=256 --param block_N=128 --param block_K=128 --param num_stages=2 --param threads=256 --param split=1 --check interp --seed 1 --timeout 300
-run $D/example_dequant_gemm_bf16_fp4_hopper.py --target cuda:sm_90a $GEMM --param M=128 --param N=128 --param K=256 --param block_M=64 --param block_N=64 --param block_K=128 --param num_stages=0 --param threads=128 --param split=1 --check interp --seed 1
-run $D/example_dequant_gemm_bf16_fp4_hopper.py --target cuda:sm_80 $GEMM --param M=128 --param N=128 --param K=256 --param block_M=64 --param block_N=64 --param block_K=128 --param num_stages=2 --param threads=128 --param split=1 --check interp --seed 1
+run $D/example_dequant_gemm_bf16_fp4_hopper.py --target cuda:sm_90a $GEMM --param M=256 --param N=256 --param K=256 --param block_M=256 --param block_N=128 --param block_K=128 --param num_stages=2 --param threads=256 --param split=1 --ref ref_program_twiddling --seed 1 --timeout 300
+run $D/example_dequant_gemm_bf16_fp4_hopper.py --target cuda:sm_90a $GEMM --param M=128 --param N=128 --param K=256 --param block_M=64 --param block_N=64 --param block_K=128 --param num_stages=0 --param threads=128 --param split=1 --ref ref_program_twiddling --seed 1
+run $D/example_dequant_gemm_bf16_fp4_hopper.py --target cuda:sm_80 $GEMM --param M=128 --param N=128 --param K=256 --param block_M=64 --param block_N=64 --param block_K=128 --param num_stages=2 --param threads=128 --param split=1 --ref ref_program_twiddling --seed 1
 for target in cuda:sm_80 cuda:sm_90a; do
   run tests/e2e/programs/large_index.py --target $target --param M=64 --param N=256 --seed 1
 done
