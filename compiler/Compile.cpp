@@ -121,14 +121,17 @@ bool kernelInfo(const ir::PrimFunc& f, const Target& target, KernelInfo& k,
         return false;
     }
     for (auto& b : f->params) {
-        auto n = ir::constNumel(*b);
-        if (n && *n > int64_t(INT32_MAX)) {
-            // Wrong addresses are worse than no kernel: the generated index arithmetic is int.
-            diags.error(b->span,
-                        "tensor '" + b->name + "' has " + std::to_string(*n) +
-                            " elements, more than 2^31-1: the generated index arithmetic is 32-bit",
-                        "split the problem into tensors of fewer than 2^31 elements");
-            return false;
+        // Tensors of more than 2^31-1 elements get int64 offsets (lower-to-threads); one index
+        // is still an int, so a single dimension of 2^31 or more elements stays an error.
+        for (const auto& ext : b->shape) {
+            auto c = ir::constInt(ext);
+            if (c && *c > int64_t(INT32_MAX)) {
+                diags.error(b->span,
+                            "tensor '" + b->name + "' has a dimension of " + std::to_string(*c) +
+                                " elements, more than 2^31-1: indices are 32-bit",
+                            "split that dimension (e.g. reshape into two)");
+                return false;
+            }
         }
     }
     // Per-thread arrays (lowered fragments and locals) past the register file spill to local

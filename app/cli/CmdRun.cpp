@@ -9,6 +9,8 @@
 #include <iomanip>
 #include <iostream>
 #include <optional>
+#include <sstream>
+#include <cctype>
 
 #include <nlohmann/json.hpp>
 #include <unistd.h>
@@ -43,7 +45,23 @@ bool makeInputsOrReport(const std::vector<rt::TensorParam>& sig, rt::InputOption
             std::cerr << "tilec: error: --input " << kv << ": expected NAME=RULE\n";
             return false;
         }
-        auto rule = rt::parseInputRule(kv.substr(eq + 1), error);
+        std::string text = kv.substr(eq + 1);
+        // NAME=@PATH: the rule is the text of file PATH (a values: list of half a million block
+        // indices does not fit a command line: execve's E2BIG, bench/conformance/run.py).
+        if (!text.empty() && text[0] == '@') {
+            std::ifstream in(text.substr(1), std::ios::binary);
+            if (!in) {
+                std::cerr << "tilec: error: --input " << kv.substr(0, eq) << ": cannot read '"
+                          << text.substr(1) << "'\n";
+                return false;
+            }
+            std::ostringstream buf;
+            buf << in.rdbuf();
+            text = buf.str();
+            while (!text.empty() && std::isspace(static_cast<unsigned char>(text.back())))
+                text.pop_back();
+        }
+        auto rule = rt::parseInputRule(text, error);
         if (!rule) {
             std::cerr << "tilec: error: --input " << kv.substr(0, eq) << ": " << error << "\n";
             return false;

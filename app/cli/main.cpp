@@ -31,7 +31,7 @@ void addCheckFlags(CLI::App* app, CompileFlags& f) {
                     "fill input tensor NAME by RULE instead of random values: NAME=offsets:TOTAL "
                     "(0..TOTAL nondecreasing, e.g. cu_seqlens), NAME=int:LO:HI, "
                     "NAME=distinct:N (rows of distinct indices < N), NAME=fill:V, NAME=arange "
-                    "(repeatable)");
+                    "; NAME=@PATH reads the RULE from file PATH (repeatable)");
     app->add_option("--ref-param", f.refParams,
                     "NAME=VALUE for a parameter of the reference function the kernel does not "
                     "have (repeatable)");

@@ -160,6 +160,22 @@ def sized(template, k, which):
     return re.sub(r"\{([^{}]*)\}", lambda m: str(eval(m.group(1), env)), str(template))
 
 
+def rule_file(text):
+    """Writes a long --input RULE to a file (tilec reads NAME=@PATH) and returns its path; one
+    file per distinct text, removed at exit."""
+    import atexit
+    import hashlib
+    import tempfile
+    d = os.path.join(tempfile.gettempdir(), f"tilescope-conformance-{os.getpid()}")
+    os.makedirs(d, exist_ok=True)
+    path = os.path.join(d, hashlib.sha1(text.encode()).hexdigest() + ".rule")
+    if not os.path.exists(path):
+        with open(path, "w") as fh:
+            fh.write(text)
+        atexit.register(lambda: os.path.exists(path) and os.remove(path))
+    return os.path.abspath(path)
+
+
 def check_args(tc, k, which):
     """--input NAME=RULE for the catalogue's "inputs" (integer inputs that must be valid: sequence
     offsets, indices, group sizes), --ref-param NAME=VALUE for its "ref_params" (the
@@ -169,7 +185,10 @@ def check_args(tc, k, which):
         return []
     out = []
     for name, rule in (k.get("inputs") or {}).items():
-        out += ["--input", f"{name}={sized(rule, k, which)}"]
+        text = sized(rule, k, which)
+        if len(text) > 4096:  # a values: list of 10^5+ entries: too long for execve (E2BIG)
+            text = "@" + rule_file(text)
+        out += ["--input", f"{name}={text}"]
     for name, value in (k.get("ref_params") or {}).items():
         out += ["--ref-param", f"{name}={sized(value, k, which)}"]
     for name, value in (k.get("scalar_args") or {}).items():  # run-time scalar arguments

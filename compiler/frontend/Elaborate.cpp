@@ -324,6 +324,20 @@ Flow Elaborator::execWith(const ast::With& s, const EnvPtr& env) {
             if (body) emit(ir::ifThen(ws->cond, body, nullptr, s.span));
             return Flow::Normal;
         }
+        if (auto* rs = c.extAs<ReduceScope>()) {
+            if (s.items[0].target)
+                throw CompileError(s.items[0].target->span, "'with T.attr(...)' binds no name");
+            reduceScopes.push_back(rs->reducer);
+            Flow f;
+            try {
+                f = runBody(s.body, env, "a T.attr scope");
+            } catch (...) {
+                reduceScopes.pop_back();
+                throw;
+            }
+            reduceScopes.pop_back();
+            return f;
+        }
     }
     // One T.Kernel, beside which only instrumentation scopes (iket.range) may stand: those mark
     // a region for a tracing tool and compile to nothing (MetaBuiltins.h).

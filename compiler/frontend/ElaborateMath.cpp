@@ -10,6 +10,8 @@
 #include "compiler/frontend/ElaborateBitOps.h"
 #include "compiler/frontend/ElaborateDeviceAssert.h"
 #include "compiler/frontend/ElaborateOpsImpl.h"
+#include "compiler/frontend/ElaborateAllreduce.h"
+#include "compiler/frontend/ElaborateExtern.h"
 #include "compiler/frontend/ElaborateWarpShuffle.h"
 #include "compiler/frontend/LanguageRegistry.h"
 #include "compiler/ir/Intrinsics.h"
@@ -128,6 +130,9 @@ void Elaborator::installMath() {
         auto b = a.bind({"value", "dtype"}, 2);
         int vi = 0, ti = 1;
         if (asDType(b[0]) && !asDType(b[1])) std::swap(vi, ti);
+        // T.reinterpret(T.uint64(0), dtype="handle"): TVM's null handle, the third argument of
+        // T.attr(..., "reduce_scope", ...) (ElaborateAllreduce.h); it carries no value.
+        if (b[ti].is(ValueKind::Str) && b[ti].asStr() == "handle") return Value::none();
         DType t = el.dtypeArg(b[ti], b.spans[ti], "T.reinterpret dtype");
         ir::Expr e = el.toExpr(b[vi], b.spans[vi], "T.reinterpret value");
         auto bitCastable = [](DType d) {
@@ -300,6 +305,8 @@ void Elaborator::installMath() {
     registerDeviceAssert(*this);  // T.device_assert (ElaborateDeviceAssert.h)
     registerBitOps(*this);        // T.shift_left, T.bitwise_and, ... (ElaborateBitOps.h)
     registerWarpShuffle(*this);   // T.tvm_warp_shuffle (ElaborateWarpShuffle.h)
+    registerAllreduce(*this);       // T.attr reduce_scope + T.tvm_thread_allreduce
+    registerExternDecoders(*this);  // T.import_source/access_ptr/call_extern (ElaborateExtern.h)
 
     // Registered names the IR cannot express yet: a clear "not supported" instead of "unknown".
     for (const auto& e : kLanguage) {

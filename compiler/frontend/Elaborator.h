@@ -25,8 +25,21 @@ public:
     ir::Expr cond;
 };
 
+/// `T.attr(T.comm_reducer(fn, [identity]), "reduce_scope", handle)`: TVM's reduction scope
+/// around T.tvm_thread_allreduce; `with` it makes `reducer` the combiner of the allreduces in
+/// its body (ElaborateAllreduce.cpp).
+class ReduceScope final : public ExtValue {
+public:
+    explicit ReduceScope(Value fn) : reducer(std::move(fn)) {}
+    std::string typeName() const override { return "T.attr"; }
+    Value reducer;
+};
+
 class Elaborator : public Interp {
 public:
+    /// Combiners of the enclosing `with T.attr(T.comm_reducer(...), "reduce_scope", ...)`
+    /// scopes, innermost last.
+    std::vector<Value> reduceScopes;
     Elaborator(DiagnosticEngine& diags, const Module& mod);
     /// Elaborates `entry`; throws CompileError on the first error.
     ir::PrimFunc run(const KernelEntry& entry, const ParamBindings& params);

@@ -137,8 +137,11 @@ Value Interp::eval(const ast::Expr& e, const EnvPtr& env) {
             }
             return Value::none();
         }
-        case K::Str:
-            return Value::str(static_cast<const ast::Str&>(e).value);
+        case K::Str: {
+            const auto& s = static_cast<const ast::Str&>(e);
+            if (s.isFString && !s.isBytes) return evalFString(s.value, e.span, env);
+            return Value::str(s.value);
+        }
         case K::Attribute: {
             const auto& a = static_cast<const ast::Attribute&>(e);
             return getAttr(eval(*a.value, env), a.attr, e.span);

@@ -22,6 +22,7 @@
 
 #include "compiler/frontend/Ast.h"
 #include "compiler/frontend/MetaValue.h"
+#include "compiler/frontend/Parser.h"
 #include "compiler/support/Diagnostic.h"
 
 namespace ts::fe {
@@ -147,6 +148,8 @@ private:
     Value evalCompare(const ast::Compare& c, const EnvPtr& env);
     Value evalComprehension(const ast::Expr& e, const EnvPtr& env);
     Value evalSubscriptIndex(const ast::Expr& index, const EnvPtr& env);
+    /// The value of an f-string literal whose text (escapes processed) is `text` (FString.cpp).
+    Value evalFString(const std::string& text, Span span, const EnvPtr& env);
     Value makeLambda(const ast::Lambda& l, const EnvPtr& env);
     /// Runs `fn` for each element until it returns false; ranges are iterated lazily (a loop
     /// over range(10**9) fails on the step limit, not on memory).
@@ -168,6 +171,8 @@ private:
     std::string m_siblingDir;
     /// Parsed sibling modules: their ASTs own the definitions their functions run.
     std::vector<std::shared_ptr<ast::Module>> m_siblingAsts;
+    /// Parsed f-string replacement fields by their expression text (FString.cpp).
+    std::map<std::string, ParsedExpr> m_fstringFields;
     std::vector<std::weak_ptr<Env>> m_closureEnvs;  ///< cleared on destruction to break cycles
     int m_callDepth = 0;
     uint64_t m_steps = 0;

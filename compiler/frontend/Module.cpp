@@ -210,7 +210,7 @@ std::optional<Value> literalValue(const ast::Expr* e) {
                 return std::nullopt;
         }
     }
-    if (auto s = ast::as<ast::Str>(e)) return Value::str(s->value);
+    if (auto s = ast::as<ast::Str>(e); s && !s->isFString) return Value::str(s->value);
     if (auto u = ast::as<ast::UnaryOp>(e);
         u && (u->op == ast::UnaryOpKind::Neg || u->op == ast::UnaryOpKind::Pos)) {
         auto v = literalValue(u->operand);

@@ -87,13 +87,24 @@ ast::Expr* Parser::parseStrings() {
     Span start = tok().span;
     auto* s = make<ast::Str>(start);
     bool first = true;
+    // Braces of a plain literal concatenated with an f-string are text, not fields: they are
+    // kept escaped ('{{') once the whole literal is an f-string.
+    auto escaped = [](const std::string& text) {
+        std::string out;
+        for (char c : text) {
+            out += c;
+            if (c == '{' || c == '}') out += c;
+        }
+        return out;
+    };
     while (at(Tok::String)) {
         const Token& t = advance();
         if (!first && t.isBytes != s->isBytes)
             fail(t.span, "cannot mix bytes and nonbytes literals");
         s->isBytes = t.isBytes;
+        if (t.isFString && !s->isFString && !first) s->value = escaped(s->value);
+        s->value += s->isFString && !t.isFString ? escaped(t.text) : t.text;
         s->isFString |= t.isFString;
-        s->value += t.text;
         first = false;
     }
     s->span = since(start);

@@ -27,6 +27,22 @@ Expr rowMajor(const BufferNode& b, const std::vector<Expr>& idx, size_t from, si
     return off;
 }
 
+/// A global tensor whose elements cannot all be addressed with 32-bit offsets (more than
+/// 2^31-1 elements): its offsets are computed in int64 (each index widened before the first
+/// multiply), so ordinary tensors keep 32-bit index arithmetic.
+bool needs64BitOffsets(const BufferNode& b) {
+    if (b.scope != Scope::Global) return false;
+    auto n = constNumel(b);
+    return n && *n > int64_t(INT32_MAX);
+}
+
+Expr rowMajor64(const BufferNode& b, const std::vector<Expr>& idx) {
+    Expr off = intImm(0, {}, DType::Int64);
+    for (size_t d = 0; d < idx.size(); ++d)
+        off = add(mul(off, cast(DType::Int64, b.shape[d])), cast(DType::Int64, idx[d]));
+    return off;
+}
+
 int log2i(int64_t v) {
     int r = 0;
     while ((int64_t(1) << r) < v) ++r;
@@ -44,6 +60,13 @@ public:
                 it != m_f.layouts.end() && it->second && it->second->offset)
                 return userOffset(n, *it->second, idx);
         if (idx.size() <= 1) return idx.empty() ? intImm(0) : idx[0];
+        if (needs64BitOffsets(n)) {
+            if (n.strides.empty()) return rowMajor64(n, idx);
+            Expr off = intImm(0, {}, DType::Int64);
+            for (size_t d = 0; d < idx.size() && d < n.strides.size(); ++d)
+                off = add(off, mul(cast(DType::Int64, idx[d]), cast(DType::Int64, n.strides[d])));
+            return off;
+        }
         if (!n.strides.empty()) {
             Expr off = intImm(0);
             for (size_t d = 0; d < idx.size() && d < n.strides.size(); ++d) off = add(off, mul(idx[d], n.strides[d]));

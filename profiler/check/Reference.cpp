@@ -60,7 +60,13 @@ public:
                                               "LeakyReLU",
                                               "Softplus",
                                               "Identity",
-                                              "synchronize"};
+                                              "synchronize",
+                                              // dtypes (a sibling helper module's torch.uint16)
+                                              "float16", "half", "bfloat16", "float32", "float",
+                                              "float64", "double", "int8", "int16", "short",
+                                              "int32", "int", "int64", "long", "uint8", "uint16",
+                                              "uint32", "uint64", "bool", "float8_e4m3fn",
+                                              "float8_e5m2"};
         for (const char* path :
              {"torch", "torch.nn", "torch.nn.functional", "torch.special", "torch.cuda"}) {
             auto ns = registerModule(path);

@@ -3,6 +3,9 @@
 // (zeros/ones/full/arange/eye/tensor and the *_like / new_* forms), dtype conversions (.float(),
 // .half(), .to(...)), size queries and the explicit in-place setters (fill_, zero_, copy_).
 #include <cmath>
+#include <cstring>
+
+#include "compiler/support/HostTensor.h"
 
 #include "profiler/check/ReferenceTorch.h"
 
@@ -59,13 +62,50 @@ DType valueDType(const Value& v) {
 
 // ---- layout ----
 
+/// Bits of `v` held in dtype `t` (low dtypeBits bits; floats through HostTensor's encoders).
+uint64_t bitsIn(DType t, double v) {
+    if (t == DType::Float64) {
+        uint64_t u;
+        std::memcpy(&u, &v, sizeof u);
+        return u;
+    }
+    if (ir::isFloat(t)) return floatBits(t, v);
+    const int bits = ir::dtypeBits(t);
+    const uint64_t u = static_cast<uint64_t>(static_cast<int64_t>(v));
+    return bits >= 64 ? u : u & ((uint64_t{1} << bits) - 1);
+}
+
+/// The value of dtype `t` whose bits are `u` (signed integers sign-extended).
+double valueOfBits(DType t, uint64_t u) {
+    if (t == DType::Float64) {
+        double d;
+        std::memcpy(&d, &u, sizeof d);
+        return d;
+    }
+    if (ir::isFloat(t)) return floatFromBits(t, static_cast<uint32_t>(u));
+    const int bits = ir::dtypeBits(t);
+    if (t == DType::Bool) return u ? 1.0 : 0.0;
+    bool isSigned = t == DType::Int8 || t == DType::Int16 || t == DType::Int32 || t == DType::Int64;
+    if (isSigned && bits < 64 && (u >> (bits - 1)) & 1) return double(int64_t(u) - (int64_t(1) << bits));
+    return isSigned ? double(int64_t(u)) : double(u);
+}
+
 Value reshapeFn(Interp&, CallArgs& a) {
     RefArray x = self0(a);
-    if (a.pos.size() == 2 && a.pos[1].is(ValueKind::DType))
-        throw CompileError(
-            a.argSpan(1),
-            "ref_program: " + a.callee +
-                "(dtype) reinterprets bits and is not supported by the reference evaluator");
+    if (a.pos.size() == 2 && a.pos[1].is(ValueKind::DType)) {
+        // Tensor.view(dtype) of the same width: the bits read as the other dtype
+        // (torch.uint16 -> torch.bfloat16 in TileLang's dequantize references).
+        DType to = a.pos[1].asDType();
+        if (ir::dtypeBits(to) != ir::dtypeBits(x.dtype) || ir::dtypeBits(to) < 8)
+            throw CompileError(a.argSpan(1),
+                               "ref_program: " + a.callee + "(dtype) between dtypes of different "
+                               "widths (" + std::string(ir::dtypeName(x.dtype)) + " -> " +
+                                   std::string(ir::dtypeName(to)) +
+                                   ") is not supported by the reference evaluator");
+        std::vector<double> out(static_cast<size_t>(x.numel()));
+        for (size_t i = 0; i < out.size(); ++i) out[i] = valueOfBits(to, bitsIn(x.dtype, x.ptr()[i]));
+        return wrap(makeArray(to, x.shape, std::move(out)));
+    }
     const Value* kw = kwArg(a, "shape");
     return wrap(reshape(x, kw ? argShapeValue(*kw, a.span) : argShape(a, 1)));
 }

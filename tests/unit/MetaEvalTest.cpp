@@ -438,3 +438,27 @@ k, h = factory(128)
     // The closure sees the factory's parameters.
     EXPECT_EQ(repr(*r->get("k").functionObj().closure->findLocal("M")), "128");
 }
+
+// f-strings are formatted like Python (TileLang's quantize helpers build dict keys with them:
+// f"fp{source_bit}_to_{dtype_map[out_dtype]}" was left unformatted, so the lookup failed).
+TEST(MetaEvalTest, FStringsAreFormatted) {
+    const std::string pre = "bits = 4\nm = {'bfloat16': 'bf16'}\nout = 'bfloat16'\nx = 3.14159\n";
+    EXPECT_EQ(ev("f'fp{bits}_to_{m[out]}_twiddling'", pre), "'fp4_to_bf16_twiddling'");
+    EXPECT_EQ(ev("f\"{m['bfloat16']}\"", pre), "'bf16'");
+    EXPECT_EQ(ev("f'{x:.2f}|{bits:>3}|{bits!r}|{out!r}'", pre), "\"3.14|  4|4|'bfloat16'\"");
+    EXPECT_EQ(ev("f'{{literal}} {bits * 2}'", pre), "'{literal} 8'");
+    EXPECT_EQ(ev("f'{bits=}'", pre), "'bits=4'");
+    EXPECT_EQ(ev("f'{x:.{bits}f}'", pre), "'3.1416'");
+    EXPECT_EQ(ev("f'{bits == 4}'", pre), "'True'");
+    EXPECT_EQ(ev("f'{ {1: 2}[1] }'", pre), "'2'");
+    // A plain literal beside an f-string keeps its braces as text.
+    EXPECT_EQ(ev("'{a}' f'{bits}'", pre), "'{a}4'");
+    EXPECT_EQ(ev("f'{bits}' '{b}'", pre), "'4{b}'");
+    EXPECT_EQ(ev("[f'k{i}' for i in range(3)]"), "['k0', 'k1', 'k2']");
+    Diagnostic d = err("y = f'{nope}'\n");
+    EXPECT_NE(d.message.find("in f-string field '{nope}'"), std::string::npos) << d.message;
+    d = err("y = f'{1 +}'\n");
+    EXPECT_NE(d.message.find("f-string: invalid expression"), std::string::npos) << d.message;
+    d = err("y = f'a}b'\n");
+    EXPECT_NE(d.message.find("single '}'"), std::string::npos) << d.message;
+}
