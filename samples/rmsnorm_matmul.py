@@ -69,26 +69,26 @@ def rmsnorm_matmul(M=512, N=512, K=512, block_M=128, block_N=128, block_K=32, nu
 # fused loop loses. rms_norm keeps one row per block in registers (samples/rmsnorm.py's design).
 #   tilec run samples/rmsnorm_matmul.py --chain rms_norm,matmul_xn --param M=200 --param K=72 --param N=136
 @tilelang.jit(out_idx=[-1])
-def rms_norm(M=512, N=512, K=512, block_M=1, threads=128, eps=1e-6, dtype="float16"):
+def rms_norm(M=512, N=512, K=512, rows=1, norm_threads=128, eps=1e-6, dtype="float16"):
     acc = "float32"
     total_flops = 4 * M * K  # square, add, two scales per element
     total_bytes = (2 * M * K + K) * (2 if dtype in ("float16", "bfloat16") else 4)
 
     @T.prim_func
     def main(X: T.Tensor((M, K), dtype), G: T.Tensor((K,), dtype), Xn: T.Tensor((M, K), dtype)):
-        with T.Kernel(T.ceildiv(M, block_M), threads=threads) as (bx,):
-            x = T.alloc_fragment((block_M, K), dtype)
-            sq = T.alloc_fragment((block_M, K), acc)
-            sum_sq = T.alloc_fragment((block_M,), acc)
-            T.copy(X[bx * block_M, 0], x)  # rows past M read as 0 and are never stored
-            for i, j in T.Parallel(block_M, K):
+        with T.Kernel(T.ceildiv(M, rows), threads=norm_threads) as (bx,):
+            x = T.alloc_fragment((rows, K), dtype)
+            sq = T.alloc_fragment((rows, K), acc)
+            sum_sq = T.alloc_fragment((rows,), acc)
+            T.copy(X[bx * rows, 0], x)  # rows past M read as 0, never stored
+            for i, j in T.Parallel(rows, K):
                 sq[i, j] = T.cast(x[i, j], acc) * T.cast(x[i, j], acc)
             T.reduce_sum(sq, sum_sq, dim=1)
-            for i in T.Parallel(block_M):
+            for i in T.Parallel(rows):
                 sum_sq[i] = T.rsqrt(sum_sq[i] / K + eps)  # the row's 1 / rms
-            for i, j in T.Parallel(block_M, K):
+            for i, j in T.Parallel(rows, K):
                 x[i, j] = T.cast(T.cast(x[i, j], acc) * sum_sq[i] * T.cast(G[j], acc), dtype)
-            T.copy(x, Xn[bx * block_M, 0])
+            T.copy(x, Xn[bx * rows, 0])
 
     return main
 
@@ -119,6 +119,17 @@ def ref_program(X, G, W, eps):
     x = X.float()
     xn = x * torch.rsqrt((x * x).mean(dim=-1, keepdim=True) + eps) * G.float()
     return xn @ W.float()
+
+
+def rmsnorm_ref(X, G, eps):
+    # rms_norm alone (the first kernel of the chain).
+    x = X.float()
+    return x * torch.rsqrt((x * x).mean(dim=-1, keepdim=True) + eps) * G.float()
+
+
+def matmul_ref(Xn, W):
+    # matmul_xn alone.
+    return Xn @ W
 
 
 # Work of one launch, as functions of the kernel's parameters (TileScope calls them with the

@@ -104,26 +104,26 @@ def down_proj(M=512, D=512, N=1024, block_M=128, block_N=128, block_K=32, num_st
 # one extra write and read of M x D (about 0.02 ms at 4096 x 4096 bf16 on the H200).
 #   tilec run samples/rmsnorm_mlp.py --chain rms_norm,gate_up,down_proj --ref mlp_ref --param M=200 --param D=72 --param N=136
 @tilelang.jit(out_idx=[-1])
-def rms_norm(M=512, D=512, N=1024, block_M=1, threads=128, eps=1e-6, dtype="float16"):
+def rms_norm(M=512, D=512, N=1024, rows=1, norm_threads=128, eps=1e-6, dtype="float16"):
     acc = "float32"
     total_flops = 4 * M * D  # square, add, two scales per element
     total_bytes = (2 * M * D + D) * (2 if dtype in ("float16", "bfloat16") else 4)
 
     @T.prim_func
     def main(X: T.Tensor((M, D), dtype), G: T.Tensor((D,), dtype), Xn: T.Tensor((M, D), dtype)):
-        with T.Kernel(T.ceildiv(M, block_M), threads=threads) as (bx,):
-            x = T.alloc_fragment((block_M, D), dtype)
-            sq = T.alloc_fragment((block_M, D), acc)
-            sum_sq = T.alloc_fragment((block_M,), acc)
-            T.copy(X[bx * block_M, 0], x)  # rows past M read as 0 and are never stored
-            for i, j in T.Parallel(block_M, D):
+        with T.Kernel(T.ceildiv(M, rows), threads=norm_threads) as (bx,):
+            x = T.alloc_fragment((rows, D), dtype)
+            sq = T.alloc_fragment((rows, D), acc)
+            sum_sq = T.alloc_fragment((rows,), acc)
+            T.copy(X[bx * rows, 0], x)  # rows past M read as 0, never stored
+            for i, j in T.Parallel(rows, D):
                 sq[i, j] = T.cast(x[i, j], acc) * T.cast(x[i, j], acc)
             T.reduce_sum(sq, sum_sq, dim=1)
-            for i in T.Parallel(block_M):
+            for i in T.Parallel(rows):
                 sum_sq[i] = T.rsqrt(sum_sq[i] / D + eps)  # the row's 1 / rms
-            for i, j in T.Parallel(block_M, D):
+            for i, j in T.Parallel(rows, D):
                 x[i, j] = T.cast(T.cast(x[i, j], acc) * sum_sq[i] * T.cast(G[j], acc), dtype)
-            T.copy(x, Xn[bx * block_M, 0])
+            T.copy(x, Xn[bx * rows, 0])
 
     return main
 
@@ -173,6 +173,11 @@ def ref_program(X, G, Wg, Wu, eps):
     # norm_gate_up alone (the file's default kernel).
     xn = rmsnorm(X, G, eps)
     return F.silu(xn @ Wg.float()) * (xn @ Wu.float())
+
+
+def gate_up_ref(Xn, Wg, Wu):
+    # gate_up alone.
+    return F.silu(Xn @ Wg) * (Xn @ Wu)
 
 
 def down_ref(H, Wd):
