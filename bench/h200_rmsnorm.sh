@@ -10,7 +10,7 @@
 #     of each kernel; a chain's time is the sum of its kernels' medians (back-to-back launches on
 #     one stream add ~1-2 us each, not counted). Sweep: the fused one-kernel samples (file
 #     defaults and block_K=64) and the chains rms_norm -> matmul_xn / rms_norm -> gate_up ->
-#     down_proj at a few block/stage configurations; the best chain and the best fused kernel are
+#     down_proj at a few block/stage configurations (rms_norm: rows per block x threads); the best chain and the best fused kernel are
 #     reported separately;
 #  3. torch (bench/rmsnorm_torch.py): eager and torch.compile of the usual model code (fp32
 #     statistics, rounded to bf16, times G, then the matmuls), CUDA events, median of 50 after 10
@@ -37,10 +37,14 @@ cfg() { case $1 in
   s3) echo "--param block_K=64 --param num_stages=3";;
   s4) echo "--param block_K=64 --param num_stages=4";;
   n64) echo "--param block_N=64 --param block_K=64 --param num_stages=4";;
+  r1t128) echo "--param rows=1 --param norm_threads=128";;
+  r1t256) echo "--param rows=1 --param norm_threads=256";;
+  r2t256) echo "--param rows=2 --param norm_threads=256";;
 esac; }
 MM_CFGS=${RMS_MM_CFGS:-B D F H}      # matmul_xn and down_proj
 GU_CFGS=${RMS_GU_CFGS:-s3 s4 n64}    # gate_up
 FU_CFGS=${RMS_FU_CFGS:-def k64}      # the fused kernels (rmsnorm_matmul, norm_gate_up)
+RN_CFGS=${RMS_RN_CFGS:-r1t128 r1t256 r2t256}  # rms_norm (rows per block, threads)
 
 echo "== 1. correctness (float64 reference, $(el) s)"
 pass=0; fail=0
@@ -64,7 +68,10 @@ for c in $GU_CFGS; do
   chk "chain mlp gate_up=$c ragged" $ML --chain rms_norm,gate_up,down_proj --ref mlp_ref --param M=300 --param D=200 --param N=520 --param dtype=bfloat16 $(cfg $c)
 done
 chk "chain mlp 4096-wide rows" $ML --chain rms_norm,gate_up,down_proj --ref mlp_ref --param M=256 --param D=4096 --param N=512 --param dtype=bfloat16
-chk "rms_norm 4096x4096" $RM --kernel rms_norm --ref rmsnorm_ref --param M=4096 --param K=4096 --param dtype=bfloat16
+for c in $RN_CFGS; do
+  chk "rms_norm $c 4096x4096" $RM --kernel rms_norm --ref rmsnorm_ref --param M=4096 --param K=4096 --param dtype=bfloat16 $(cfg $c)
+  chk "rms_norm $c 1001x1000" $RM --kernel rms_norm --ref rmsnorm_ref --param M=1001 --param K=1000 --param dtype=bfloat16 $(cfg $c)
+done
 echo "correctness: $pass pass, $fail fail ($(el) s)"
 
 echo "== 2. speed (tilec bench, $(el) s)"
@@ -75,16 +82,16 @@ bn() {  # json-name, file, args...
   echo "--- bench $n: $f $*" >> "$LOG"
   timeout 90 $T bench $S/$f $TGT "$@" --no-check --json "$OUT/ts-$n.json" >> "$LOG" 2>&1 || echo "bench $n failed"
 }
-bn mm-rms_norm $RM --kernel rms_norm $MMSZ
+for c in $RN_CFGS; do bn mm-rms_norm-$c $RM --kernel rms_norm $MMSZ $(cfg $c); done
 for c in $MM_CFGS; do bn mm-matmul_xn-$c $RM --kernel matmul_xn $MMSZ $(cfg $c); done
 for c in $FU_CFGS; do bn mm-fused-$c $RM $MMSZ $(cfg $c); done
-bn mlp-rms_norm $ML --kernel rms_norm $MLSZ
+for c in $RN_CFGS; do bn mlp-rms_norm-$c $ML --kernel rms_norm $MLSZ $(cfg $c); done
 for c in $GU_CFGS; do bn mlp-gate_up-$c $ML --kernel gate_up $MLSZ $(cfg $c); done
 for c in $MM_CFGS def; do bn mlp-down_proj-$c $ML --kernel down_proj $MLSZ $(cfg $c); done
 for c in $FU_CFGS; do bn mlp-fused-$c $ML --kernel norm_gate_up $MLSZ $(cfg $c); done
 echo "tilescope done ($(el) s)"
 
 echo "== 3. torch ($(el) s)"
-python3 bench/rmsnorm_torch.py "$OUT" "$pass" "$fail" "$MM_CFGS" "$GU_CFGS" "$FU_CFGS" "$(cat .rms/commit 2>/dev/null)" || echo "torch part failed"
+python3 bench/rmsnorm_torch.py "$OUT" "$pass" "$fail" "$MM_CFGS" "$GU_CFGS" "$FU_CFGS" "$RN_CFGS" "$(cat .rms/commit 2>/dev/null)" || echo "torch part failed"
 echo "all done ($(el) s)"
 cd "$OUT" && tar czf all.tgz ts-*.json && rm -f ts-*.json && ls
