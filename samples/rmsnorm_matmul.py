@@ -94,7 +94,7 @@ def rms_norm(M=512, N=512, K=512, rows=1, norm_threads=128, eps=1e-6, dtype="flo
 
 
 @tilelang.jit(out_idx=[-1])
-def matmul_xn(M=512, N=512, K=512, block_M=128, block_N=256, block_K=64, num_stages=3, threads=256,
+def matmul_xn(M=512, N=512, K=512, block_M=128, block_N=256, block_K=32, num_stages=3, threads=256,
               dtype="float16"):
     acc = "float32"
     total_flops = 2 * M * N * K

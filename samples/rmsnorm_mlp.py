@@ -129,7 +129,7 @@ def rms_norm(M=512, D=512, N=1024, rows=1, norm_threads=128, eps=1e-6, dtype="fl
 
 
 @tilelang.jit(out_idx=[-1])
-def gate_up(M=512, D=512, N=1024, block_M=128, block_N=128, block_K=64, num_stages=3, threads=256,
+def gate_up(M=512, D=512, N=1024, block_M=128, block_N=128, block_K=32, num_stages=3, threads=256,
             dtype="float16"):
     acc = "float32"
     log2e = 1.4426950408889634

@@ -313,7 +313,7 @@ TEST(SeedSamplesSm90a, RmsnormChainGemmsTakeTmaAndInflightWgmma) {
         // stage release), gate_up's stages are released through empty mbarriers.
         EXPECT_EQ(countOf(r.cuda, "__syncthreads();"), c == &mm ? 2u : 1u) << c->label << "\n" << r.cuda;
         if (c == &mm) {
-            EXPECT_EQ(countOf(r.cuda, "ts::wgmma_gemm_ss<128, 256, 64, 2, false, false, 1, ts::half>"), 1u) << r.cuda;
+            EXPECT_EQ(countOf(r.cuda, "ts::wgmma_gemm_ss<128, 256, 32, 2, false, false, 1, ts::half>"), 1u) << r.cuda;
         } else {
             EXPECT_EQ(countOf(r.cuda, ", false, false, 2, ts::bfloat16>"), 2u) << r.cuda;
             EXPECT_EQ(countOf(r.cuda, ", false, false, 0, ts::bfloat16>"), 2u) << r.cuda;
