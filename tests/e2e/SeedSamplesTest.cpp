@@ -273,8 +273,10 @@ TEST(SeedSamplesSm90a, GemmsSharingOperandTilesTakeWgmmaAndMatchFloat64Reference
         {{"swiglu.py", "", {{"M", "130"}, {"N", "64"}, {"K", "64"}, {"block_N", "64"}, {"dtype", "bfloat16"}},
           "swiglu_bf16"},
          4, 0},
-        {{"rmsnorm_matmul.py", "", {{"M", "130"}, {"N", "100"}, {"K", "72"}}, "rmsnorm_matmul"}, 1, 0},
-        {{"rmsnorm_mlp.py", "norm_gate_up", {{"M", "130"}, {"D", "72"}, {"N", "100"}}, "mlp_norm_gate_up"}, 2, 0},
+        // The fused norms write the A tile with ordinary stores in the loop: one wgmma group in
+        // flight (InjectPipelineWgmmaGeneric.cpp), issued in the loop and in the peeled last iteration.
+        {{"rmsnorm_matmul.py", "", {{"M", "130"}, {"N", "100"}, {"K", "72"}}, "rmsnorm_matmul"}, 2, 0},
+        {{"rmsnorm_mlp.py", "norm_gate_up", {{"M", "130"}, {"D", "72"}, {"N", "100"}}, "mlp_norm_gate_up"}, 4, 0},
         // K Q^T, V dO^T, dS^T Q, dS K from shared tiles; P^T dO with P^T from registers.
         {{"mha_bwd.py", "mha_fwd", {}, "bwd_fwd"}, 1, 1},
     };
@@ -293,6 +295,61 @@ TEST(SeedSamplesSm90a, GemmsSharingOperandTilesTakeWgmmaAndMatchFloat64Reference
         auto nv = ts::rt::compileCuda(r.cuda, "sm_90a", {}, true);
         EXPECT_TRUE(nv.ok) << sc.c.label << "\n" << nv.log;
     }
+}
+
+// The fused RMSNorm loops (a T.Parallel writes X * G into the A tile, then the gemms) on sm_90a:
+// the written tile has two copies (iteration k % 2), the cp.async loads run S-2 tiles ahead
+// (refill into tile k-2's stage), each iteration's gemms are committed with wait_group G and the
+// last iteration is peeled and waited; one fence.proxy.async + barrier per iteration, before the
+// first gemm. The interpreters run wgmma at issue (they do not model a gemm in flight), so the
+// schedule's shape is asserted here and its hazards argued in InjectPipelineWgmmaGeneric.cpp;
+// bench/h200_rmsnorm.sh checks it on the GPU. Ragged M, N, K; S = 3, 4; one iteration (K <= block_K).
+TEST(SeedSamplesSm90a, FusedRmsnormLoopsKeepOneWgmmaGroupInFlight) {
+    struct FusedCase {
+        Case c;
+        int G, S;
+        bool loop = true;  ///< more than one iteration (else only the peeled, waited one)
+    };
+    const FusedCase cases[] = {
+        {{"rmsnorm_matmul.py", "", {{"M", "130"}, {"N", "100"}, {"K", "520"}}, "fused_mm_s3"}, 1, 3},
+        {{"rmsnorm_matmul.py", "", {{"M", "70"}, {"N", "136"}, {"K", "520"}, {"num_stages", "4"}, {"block_K", "64"}, {"dtype", "bfloat16"}},
+          "fused_mm_s4_bf16"},
+         1, 4},
+        {{"rmsnorm_matmul.py", "", {{"M", "64"}, {"N", "64"}, {"K", "24"}}, "fused_mm_one_iteration"}, 1, 3, false},
+        {{"rmsnorm_mlp.py", "norm_gate_up", {{"M", "130"}, {"D", "200"}, {"N", "72"}, {"num_stages", "4"}}, "fused_mlp_s4"}, 2, 4},
+        {{"rmsnorm_mlp.py", "norm_gate_up", {{"M", "64"}, {"D", "136"}, {"N", "64"}, {"dtype", "bfloat16"}}, "fused_mlp_bf16"}, 2, 3},
+    };
+    for (const auto& fc : cases) {
+        const Case& c = fc.c;
+        ts::CompileResult r = compileCase(c, "cuda:sm_90a", true);
+        ASSERT_TRUE(r.ok) << c.label << "\n" << diagText(r);
+        std::string injected;
+        for (const auto& snap : r.passes)
+            if (snap.name == "inject-pipeline") injected = snap.ir;
+        EXPECT_NE(injected.find("Xg_s = T.alloc_shared((2, "), std::string::npos) << c.label << " (two copies of the written tile)\n" << injected;
+        const std::string inflight = ", false, false, " + std::to_string(fc.G) + ", ts::";
+        EXPECT_EQ(countOf(r.cuda, inflight), size_t(fc.loop ? fc.G : 0)) << c.label << "\n" << r.cuda;
+        EXPECT_EQ(countOf(r.cuda, ", false, false, 0, ts::"), size_t(fc.G)) << c.label << "\n" << r.cuda;
+        EXPECT_EQ(countOf(r.cuda, "ts::fence_proxy_async();"), fc.loop ? 2u : 1u) << c.label << " (one per iteration)\n" << r.cuda;
+        if (fc.loop) {
+            EXPECT_GE(countOf(r.cuda, "(k % 2) * "), 2u) << c.label << " (store and gemm use copy k % 2)\n" << r.cuda;
+            EXPECT_EQ(countOf(r.cuda, "ts::cp_async_wait<" + std::to_string(fc.S - 3) + ">();"), fc.S == 3 ? 3u : 2u)
+                << c.label << " (S-3 pending in the loop and the peeled iteration)\n" << r.cuda;
+            EXPECT_GE(countOf(r.cuda, "ts_floormod((k - 2), " + std::to_string(fc.S) + ")"), 2u) << c.label << " (refill into tile k-2's stage)\n" << r.cuda;
+        }
+        ts::e2e::expectInterpretersMatchReference(r, c.label, c.ref);
+        if (!ts::rt::nvrtcAvailable()) continue;
+        auto nv = ts::rt::compileCuda(r.cuda, "sm_90a", {}, true);
+        EXPECT_TRUE(nv.ok) << c.label << "\n" << nv.log;
+    }
+    // TILESCOPE_HOPPER_INFLIGHT=0: every gemm waited to completion, one tile copy, S-1 ahead.
+    setenv("TILESCOPE_HOPPER_INFLIGHT", "0", 1);
+    ts::CompileResult off = compileCase(cases[0].c, "cuda:sm_90a", false);
+    unsetenv("TILESCOPE_HOPPER_INFLIGHT");
+    ASSERT_TRUE(off.ok) << diagText(off);
+    EXPECT_EQ(countOf(off.cuda, ", false, false, 0, ts::"), 1u) << off.cuda;
+    EXPECT_EQ(countOf(off.cuda, "k % 2"), 0u) << off.cuda;
+    EXPECT_EQ(countOf(off.cuda, "ts::cp_async_wait<1>();"), 1u) << off.cuda;
 }
 
 // The chain formulations of the RMSNorm samples exist so that their GEMM loops hold nothing but
