@@ -91,6 +91,10 @@ ir::Stmt injectTmaFragmentPipeline(const ir::ForNode& loop, const ir::PrimFuncNo
 ir::Stmt injectGenericOperandInflight(const ir::ForNode& loop, const ir::Stmt& root, const std::vector<ir::Stmt>& cons,
                                       const std::vector<ir::Stmt>& prod, std::map<const ir::BufferNode*, ir::Buffer>& local,
                                       std::map<const ir::BufferNode*, ir::Buffer>& staged, int64_t S, const Target& target);
+/// Whether inject-pipeline gives the planned T.Pipelined loop `loop` (plan-pipelines' attrs) of
+/// kernel body `root` the schedule of injectGenericOperandInflight on `target` (the static
+/// timeline draws that schedule then).
+bool genericOperandInflightApplies(const ir::ForNode& loop, const ir::Stmt& root, const Target& target);
 /// `body` without its tl.warpgroup_turn calls when a loop holding some of them also holds a
 /// block or named barrier (lowering put one there): the two warpgroups, each waiting for the
 /// other's turn at a different barrier, would never meet there. Else `body` itself. Called by

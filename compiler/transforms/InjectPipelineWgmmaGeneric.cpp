@@ -33,6 +33,7 @@
 // statements are G >= 1 top-level fragment-path gemms with a shared A tile, at least one shared
 // operand tile is written by the statements before them (and nowhere else, never used outside the
 // loop), and nothing before the gemms touches an accumulator or reads a written tile.
+#include <algorithm>
 #include <cstdlib>
 #include <set>
 
@@ -83,16 +84,20 @@ Touch touchOf(const Stmt& s) {
 
 }  // namespace
 
-Stmt injectGenericOperandInflight(const ForNode& n, const Stmt& root, const std::vector<Stmt>& cons, const std::vector<Stmt>& prod,
-                                  std::map<const BufferNode*, Buffer>& local, std::map<const BufferNode*, Buffer>& staged, int64_t S,
-                                  const Target& target) {
+namespace {
+
+/// The decision of the header comment on the statements of the planned body: `cons` in order,
+/// `producerTiles` the tiles the async copies fill. The tiles to give two copies, or empty.
+std::set<const BufferNode*> writtenOperands(const ForNode& n, const Stmt& root, const std::vector<Stmt>& cons,
+                                            const std::set<const BufferNode*>& producerTiles, int64_t S, const Target& target,
+                                            int64_t* gemms) {
     const char* e = std::getenv("TILESCOPE_HOPPER_INFLIGHT");
-    if ((e && *e == '0') || !targetHasWgmma(target) || S < 3 || cons.empty() || prod.empty()) return nullptr;
+    if ((e && *e == '0') || !targetHasWgmma(target) || S < 3 || cons.empty() || producerTiles.empty()) return {};
     // The trailing gemms.
     size_t first = cons.size();
     while (first > 0 && fragmentGemmWithSharedA(cons[first - 1])) --first;
     const int64_t G = int64_t(cons.size() - first);
-    if (G == 0) return nullptr;
+    if (G == 0) return {};
     std::set<const BufferNode*> operands, accs;
     for (size_t i = first; i < cons.size(); ++i) {
         auto* g = as<TileOpNode>(cons[i]);
@@ -101,21 +106,21 @@ Stmt injectGenericOperandInflight(const ForNode& n, const Stmt& root, const std:
         accs.insert(g->region(2).buffer.get());
     }
     for (auto* a : accs)
-        if (operands.count(a)) return nullptr;
+        if (operands.count(a)) return {};
     // Operand tiles written before the gemms (not by a producer: those are staged by S already).
     std::set<const BufferNode*> written;
     for (size_t i = 0; i < first; ++i) {
         Touch t = touchOf(cons[i]);
         for (auto* a : accs)
-            if (t.reads.count(a) || t.writes.count(a)) return nullptr;  // the accumulators stay the gemms'
+            if (t.reads.count(a) || t.writes.count(a)) return {};  // the accumulators stay the gemms'
         for (auto* w : t.writes)
-            if (operands.count(w) && w->scope == Scope::Shared && !local.count(w)) written.insert(w);
+            if (operands.count(w) && w->scope == Scope::Shared && !producerTiles.count(w)) written.insert(w);
     }
-    if (written.empty()) return nullptr;
+    if (written.empty()) return {};
     for (size_t i = 0; i < first; ++i) {
         Touch t = touchOf(cons[i]);
         for (auto* w : written)
-            if (t.reads.count(w)) return nullptr;  // only the gemms read a written tile
+            if (t.reads.count(w)) return {};  // only the gemms read a written tile
     }
     // A written tile lives in this loop alone (its copies are indexed by the iteration).
     std::set<const StmtNode*> inLoop;
@@ -131,8 +136,40 @@ Stmt injectGenericOperandInflight(const ForNode& n, const Stmt& root, const std:
             if (auto* st = as<StoreNode>(s); st && written.count(st->buffer.get())) outside = true;
         },
         nullptr);
-    if (outside) return nullptr;
+    if (outside) return {};
+    if (gemms) *gemms = G;
+    return written;
+}
 
+}  // namespace
+
+bool genericOperandInflightApplies(const ForNode& loop, const Stmt& root, const Target& target) {
+    if (loop.forKind != ForKind::Pipelined) return false;
+    auto producers = attrInts(loop.attrs, "pipeline_producers");
+    const int64_t S = attrInt(loop.attrs, "num_stages", 1);
+    auto* sq = as<SeqNode>(loop.body);
+    const std::vector<Stmt> body = sq ? sq->stmts : std::vector<Stmt>{loop.body};
+    std::vector<Stmt> cons;
+    std::set<const BufferNode*> tiles;
+    for (size_t i = 0; i < body.size(); ++i) {
+        if (std::find(producers.begin(), producers.end(), int64_t(i)) != producers.end()) {
+            if (auto* t = as<TileOpNode>(body[i]); t && t->isRegion(1)) tiles.insert(t->region(1).buffer.get());
+        } else if (auto* a = as<AllocNode>(body[i]); !(a && a->buffer->scope == Scope::Shared && !a->init)) {
+            cons.push_back(body[i]);
+        }
+    }
+    return !writtenOperands(loop, root, cons, tiles, S, target, nullptr).empty();
+}
+
+Stmt injectGenericOperandInflight(const ForNode& n, const Stmt& root, const std::vector<Stmt>& cons, const std::vector<Stmt>& prod,
+                                  std::map<const BufferNode*, Buffer>& local, std::map<const BufferNode*, Buffer>& staged, int64_t S,
+                                  const Target& target) {
+    std::set<const BufferNode*> producerTiles;
+    for (auto& [b, st] : local) producerTiles.insert(b);
+    int64_t G = 0;
+    const std::set<const BufferNode*> written = writtenOperands(n, root, cons, producerTiles, S, target, &G);
+    if (written.empty() || prod.empty()) return nullptr;
+    const size_t first = cons.size() - size_t(G);
     const Span sp = n.span;
     std::map<const BufferNode*, Buffer> copies;
     for (auto* w : written) {
