@@ -34,6 +34,8 @@ cfg() { case $1 in
   D) echo "--param block_N=256 --param block_K=64 --param num_stages=4 --param threads=256";;
   F) echo "--param block_N=128 --param block_K=64 --param num_stages=3 --param threads=256";;
   H) echo "--param block_N=256 --param block_K=32 --param num_stages=6 --param threads=256";;
+  k64s4) echo "--param block_K=64 --param num_stages=4";;
+  n256) echo "--param block_N=256 --param block_K=64 --param num_stages=3";;
   s3) echo "--param block_K=64 --param num_stages=3";;
   s4) echo "--param block_K=64 --param num_stages=4";;
   n64) echo "--param block_N=64 --param block_K=64 --param num_stages=4";;
@@ -43,7 +45,8 @@ cfg() { case $1 in
 esac; }
 MM_CFGS=${RMS_MM_CFGS:-B D F H}      # matmul_xn and down_proj
 GU_CFGS=${RMS_GU_CFGS:-s3 s4 n64}    # gate_up
-FU_CFGS=${RMS_FU_CFGS:-def k64}      # the fused kernels (rmsnorm_matmul, norm_gate_up)
+FU_CFGS=${RMS_FU_CFGS:-def k64s4 n256}  # the fused rmsnorm_matmul
+FM_CFGS=${RMS_FM_CFGS:-def k64s4}       # the fused norm_gate_up (two 128 x block_N accumulators)
 RN_CFGS=${RMS_RN_CFGS:-r1t128 r1t256 r2t256}  # rms_norm (rows per block, threads)
 
 echo "== 1. correctness (float64 reference, $(el) s)"
@@ -55,10 +58,20 @@ chk() {  # label, file, args...
   else fail=$((fail+1)); echo "FAIL $l"; tail -4 "$LOG"; fi
 }
 RM=rmsnorm_matmul.py; ML=rmsnorm_mlp.py
+# The fused kernels keep one wgmma group in flight (InjectPipelineWgmmaGeneric.cpp): K of many
+# tiles so that the in-flight copies alternate; also with it off (TILESCOPE_HOPPER_INFLIGHT=0).
 for c in $FU_CFGS; do
-  chk "fused matmul $c ragged" $RM --param M=200 --param K=136 --param N=300 --param dtype=bfloat16 $(cfg $c)
-  chk "fused norm_gate_up $c ragged" $ML --kernel norm_gate_up --param M=200 --param D=136 --param N=300 --param dtype=bfloat16 $(cfg $c)
+  chk "fused matmul $c ragged" $RM --param M=300 --param K=1000 --param N=520 --param dtype=bfloat16 $(cfg $c)
+  chk "fused matmul $c 512" $RM --param M=512 --param K=512 --param N=512 --param dtype=bfloat16 $(cfg $c)
 done
+for c in $FM_CFGS; do
+  chk "fused norm_gate_up $c ragged" $ML --kernel norm_gate_up --param M=300 --param D=1000 --param N=520 --param dtype=bfloat16 $(cfg $c)
+  chk "fused mlp chain $c ragged" $ML --chain norm_gate_up,down_proj --ref mlp_ref --param M=300 --param D=200 --param N=520 --param dtype=bfloat16 $(cfg $c)
+done
+export TILESCOPE_HOPPER_INFLIGHT=0
+chk "fused matmul k64s4 ragged, in-flight off" $RM --param M=300 --param K=1000 --param N=520 --param dtype=bfloat16 $(cfg k64s4)
+chk "fused norm_gate_up k64s4 ragged, in-flight off" $ML --kernel norm_gate_up --param M=300 --param D=1000 --param N=520 --param dtype=bfloat16 $(cfg k64s4)
+unset TILESCOPE_HOPPER_INFLIGHT
 for c in $MM_CFGS; do
   chk "chain matmul $c ragged" $RM --chain rms_norm,matmul_xn --ref ref_program --param M=1000 --param K=520 --param N=1000 --param dtype=bfloat16 $(cfg $c)
   chk "chain matmul $c 512" $RM --chain rms_norm,matmul_xn --ref ref_program --param M=512 --param K=512 --param N=512 --param dtype=bfloat16 $(cfg $c)
@@ -88,10 +101,13 @@ for c in $FU_CFGS; do bn mm-fused-$c $RM $MMSZ $(cfg $c); done
 for c in $RN_CFGS; do bn mlp-rms_norm-$c $ML --kernel rms_norm $MLSZ $(cfg $c); done
 for c in $GU_CFGS; do bn mlp-gate_up-$c $ML --kernel gate_up $MLSZ $(cfg $c); done
 for c in $MM_CFGS def; do bn mlp-down_proj-$c $ML --kernel down_proj $MLSZ $(cfg $c); done
-for c in $FU_CFGS; do bn mlp-fused-$c $ML --kernel norm_gate_up $MLSZ $(cfg $c); done
+for c in $FM_CFGS; do bn mlp-fused-$c $ML --kernel norm_gate_up $MLSZ $(cfg $c); done
+export TILESCOPE_HOPPER_INFLIGHT=0   # the fused kernels as before the in-flight schedule
+for c in def k64s4; do bn mm-fusedoff-$c $RM $MMSZ $(cfg $c); bn mlp-fusedoff-$c $ML --kernel norm_gate_up $MLSZ $(cfg $c); done
+unset TILESCOPE_HOPPER_INFLIGHT
 echo "tilescope done ($(el) s)"
 
 echo "== 3. torch ($(el) s)"
-python3 bench/rmsnorm_torch.py "$OUT" "$pass" "$fail" "$MM_CFGS" "$GU_CFGS" "$FU_CFGS" "$RN_CFGS" "$(cat .rms/commit 2>/dev/null)" || echo "torch part failed"
+python3 bench/rmsnorm_torch.py "$OUT" "$pass" "$fail" "$MM_CFGS" "$GU_CFGS" "$FU_CFGS" "$RN_CFGS" "$FM_CFGS" "$(cat .rms/commit 2>/dev/null)" || echo "torch part failed"
 echo "all done ($(el) s)"
 cd "$OUT" && tar czf all.tgz ts-*.json && rm -f ts-*.json && ls

@@ -62,11 +62,12 @@ def rmsnorm_matmul(M=512, N=512, K=512, block_M=128, block_N=128, block_K=32, nu
 # The same Y as a chain of two kernels (`tilec run --chain rms_norm,matmul_xn`): rms_norm writes
 # the normalised rows Xn = X * G / rms(X) once (rounded to the input dtype, as model code does),
 # then matmul_xn is a plain pipelined GEMM Xn @ W whose loop is nothing but two tile copies and the
-# gemm. That loop takes the sm_90a TMA + wgmma schedule of samples/gemm.py; the fused kernel above
-# writes X * G into shared memory with ordinary stores inside the loop, which keeps it on cp.async
-# with a block barrier and a completed wgmma per step. Xn costs one extra write and read of M x K
-# (about 0.02 ms at 4096 x 4096 bf16 on the H200, bench/h200_rmsnorm.sh), far less than the
-# fused loop loses. rms_norm keeps one row per block in registers (samples/rmsnorm.py's design).
+# gemm. That loop takes the sm_90a TMA + wgmma schedule of samples/gemm.py. The fused kernel above
+# writes X * G into shared memory with ordinary stores inside the loop: on sm_90a its loads stay
+# cp.async and each step has two block barriers (one wgmma group stays in flight over two copies
+# of the X * G tile, compiler/transforms/InjectPipelineWgmmaGeneric.cpp). Xn costs one extra write
+# and read of M x K (about 0.02 ms at 4096 x 4096 bf16 on the H200); bench/h200_rmsnorm.sh times
+# both formulations. rms_norm keeps one row per block in registers (samples/rmsnorm.py's design).
 #   tilec run samples/rmsnorm_matmul.py --chain rms_norm,matmul_xn --param M=200 --param K=72 --param N=136
 @tilelang.jit(out_idx=[-1])
 def rms_norm(M=512, N=512, K=512, rows=1, norm_threads=128, eps=1e-6, dtype="float16"):
