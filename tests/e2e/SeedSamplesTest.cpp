@@ -301,9 +301,11 @@ TEST(SeedSamplesSm90a, GemmsSharingOperandTilesTakeWgmmaAndMatchFloat64Reference
 // the written tile has two copies (iteration k % 2), the cp.async loads run S-2 tiles ahead
 // (refill into tile k-2's stage), each iteration's gemms are committed with wait_group G and the
 // last iteration is peeled and waited; one fence.proxy.async + barrier per iteration, before the
-// first gemm. The interpreters run wgmma at issue (they do not model a gemm in flight), so the
-// schedule's shape is asserted here and its hazards argued in InjectPipelineWgmmaGeneric.cpp;
-// bench/h200_rmsnorm.sh checks it on the GPU. Ragged M, N, K; S = 3, 4; one iteration (K <= block_K).
+// first gemm. The thread-level interpreter keeps a wgmma group's shared reads in flight until a
+// wait_group retires it and reports a write to them before that (LoweredInterpTest's
+// WriteIntoATileAnInflightWgmmaReadsIsARace); it runs the warpgroups in lockstep, so the
+// cross-warpgroup ordering is argued in InjectPipelineWgmmaGeneric.cpp and bench/h200_rmsnorm.sh
+// checks the result on the GPU. Ragged M, N, K; S = 3, 4; one iteration (K <= block_K).
 TEST(SeedSamplesSm90a, FusedRmsnormLoopsKeepOneWgmmaGroupInFlight) {
     struct FusedCase {
         Case c;
