@@ -3,9 +3,9 @@
 # X (M, K), G (K,), W (K, N), fp16 or bf16 in, fp32 accumulation. The normalised X never goes to
 # memory and there is no separate norm kernel: the row scale 1/rms(X[i, :]) is one number per row,
 # so it factors out of the GEMM, Y[i, :] = (1/rms_i) * ((X[i, :] * G) @ W). Each pipelined step
-# loads an X tile, a W tile and the matching slice of G; one T.Parallel pass over the X tile adds
-# the squares into an fp32 fragment (reduced to row sums once, after the loop) and writes X * G to
-# the shared tile the GEMM reads. The epilogue multiplies each accumulator row by its 1/rms.
+# loads an X tile, a W tile and the matching slice of G; the X tile is copied into registers, one
+# T.Parallel pass adds its squares into an fp32 fragment (reduced to row sums once, after the loop)
+# and scales it by G, and it is copied into the shared tile the GEMM reads. The epilogue multiplies each accumulator row by its 1/rms.
 # Every block of a row recomputes that row's sum of squares from the tiles it loads anyway.
 #   tilec run samples/rmsnorm_matmul.py --param M=4096 --param K=4096 --param N=4096 --param dtype=bfloat16
 #   tilec run samples/rmsnorm_matmul.py --param M=1000 --param K=200 --param N=300
@@ -32,6 +32,7 @@ def rmsnorm_matmul(M=512, N=512, K=512, block_M=128, block_N=128, block_K=32, nu
             Xg_s = T.alloc_shared((block_M, block_K), dtype)  # X * G, the GEMM's A operand
             W_s = T.alloc_shared((block_K, block_N), dtype)
             sq = T.alloc_fragment((block_M, block_K), acc)  # running squares, per column slot
+            xg = T.alloc_fragment((block_M, block_K), dtype)  # X, then X * G, in registers
             inv_rms = T.alloc_fragment((block_M,), acc)  # in the layout of sq's rows
             row_scale = T.alloc_fragment((block_M,), acc)  # in the layout of C's rows
             C = T.alloc_fragment((block_M, block_N), acc)
@@ -42,10 +43,12 @@ def rmsnorm_matmul(M=512, N=512, K=512, block_M=128, block_N=128, block_K=32, nu
                 T.copy(X[by * block_M, k * block_K], X_s)  # columns past K read as 0
                 T.copy(G[k * block_K], G_s)
                 T.copy(W[k * block_K, bx * block_N], W_s)
+                T.copy(X_s, xg)  # vector shared loads into registers
                 for i, kk in T.Parallel(block_M, block_K):
-                    x = T.cast(X_s[i, kk], acc)
+                    x = T.cast(xg[i, kk], acc)
                     sq[i, kk] += x * x
-                    Xg_s[i, kk] = T.cast(x * T.cast(G_s[kk], acc), dtype)
+                    xg[i, kk] = T.cast(x * T.cast(G_s[kk], acc), dtype)
+                T.copy(xg, Xg_s)
                 T.gemm(Xg_s, W_s, C, policy=T.GemmWarpPolicy.FullRow)
             T.reduce_sum(sq, inv_rms, dim=1)
             for i in T.Parallel(block_M):

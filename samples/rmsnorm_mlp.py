@@ -3,9 +3,10 @@
 # run in order (`tilec run --chain norm_gate_up,down_proj`):
 #  1. norm_gate_up: H = silu(r * ((X * G) @ Wg)) * (r * ((X * G) @ Wu)), r = 1/rms of X's row.
 #     The norm is folded into the two GEMMs that share the X tile (as in rmsnorm_matmul.py and
-#     swiglu.py): each pipelined step loads X, G, Wg and Wu tiles, adds X's squares into an fp32
-#     fragment and writes X * G to the shared tile both GEMMs read. The row scale r factors out
-#     of both products and is applied to the accumulators before silu; only H (M, N) is stored.
+#     swiglu.py): each pipelined step loads X, G, Wg and Wu tiles, copies the X tile into
+#     registers, adds its squares into an fp32 fragment and writes X * G to the shared tile both
+#     GEMMs read. The row scale r factors out of both products and is applied to the
+#     accumulators before silu; only H (M, N) is stored.
 #  2. down_proj: Y = H @ Wd, a pipelined GEMM.
 # Neither the normalised X nor the two (M, N) projections ever reach memory.
 #   tilec run samples/rmsnorm_mlp.py --chain norm_gate_up,down_proj --ref mlp_ref --param M=200 --param D=72 --param N=136
@@ -40,6 +41,7 @@ def norm_gate_up(M=512, D=512, N=1024, block_M=128, block_N=128, block_K=32, num
             Wg_s = T.alloc_shared((block_K, block_N), dtype)
             Wu_s = T.alloc_shared((block_K, block_N), dtype)
             sq = T.alloc_fragment((block_M, block_K), acc)
+            xg = T.alloc_fragment((block_M, block_K), dtype)  # X, then X * G, in registers
             sum_sq = T.alloc_fragment((block_M,), acc)
             row_scale = T.alloc_fragment((block_M,), acc)  # 1/rms in the accumulators' row layout
             gate = T.alloc_fragment((block_M, block_N), acc)
@@ -53,10 +55,12 @@ def norm_gate_up(M=512, D=512, N=1024, block_M=128, block_N=128, block_K=32, num
                 T.copy(G[k * block_K], G_s)
                 T.copy(Wg[k * block_K, bx * block_N], Wg_s)
                 T.copy(Wu[k * block_K, bx * block_N], Wu_s)
+                T.copy(X_s, xg)  # vector shared loads into registers
                 for i, kk in T.Parallel(block_M, block_K):
-                    x = T.cast(X_s[i, kk], acc)
+                    x = T.cast(xg[i, kk], acc)
                     sq[i, kk] += x * x
-                    Xg_s[i, kk] = T.cast(x * T.cast(G_s[kk], acc), dtype)
+                    xg[i, kk] = T.cast(x * T.cast(G_s[kk], acc), dtype)
+                T.copy(xg, Xg_s)
                 T.gemm(Xg_s, Wg_s, gate, policy=T.GemmWarpPolicy.FullRow)
                 T.gemm(Xg_s, Wu_s, up, policy=T.GemmWarpPolicy.FullRow)
             T.reduce_sum(sq, sum_sq, dim=1)

@@ -193,7 +193,8 @@ TEST(PipelineTimeline, CliPrintsTableAndJson) {
 // schedule of InjectPipelineWgmmaGeneric.cpp, by hand for S = 4, 4 iterations (K = 128, block_K
 // = 32): prologue tiles 0, 1; iteration k waits with 1 pending (groups 0..k complete), barriers,
 // releases tile k-2's stage (its wgmma retired in iteration k-1), issues tile k+2, commits, runs
-// the norm and the mma of stage k % 4, then wgmma.wait_group 1 (0 in the last iteration); the
+// the norm (copy X_s into registers, scale, copy into Xg_s: three x) and the mma of stage k % 4,
+// then wgmma.wait_group 1 (0 in the last iteration); the
 // epilogue waits for every group and releases the last two tiles' stages. On sm_80 and with
 // TILESCOPE_HOPPER_INFLIGHT=0 the plain cp.async plan (3 ahead).
 TEST(PipelineTimeline, FusedNormLoopOnSm90aKeepsOneWgmmaGroupInFlight) {
@@ -230,10 +231,10 @@ TEST(PipelineTimeline, FusedNormLoopOnSm90aKeepsOneWgmmaGroupInFlight) {
     }
     EXPECT_EQ(seq,
               "i0@0 c0 i1@1 c1 "
-              "w1>0 b i2@2 c2 x0 m0@0 g1 "
-              "w1>1 b i3@3 c3 x1 m1@1 g1 "
-              "w1>2 b r0@0 c4e x2 m2@2 g1 "
-              "w1>3 b r1@1 c5e x3 m3@3 g0 "
+              "w1>0 b i2@2 c2 x0 x0 x0 m0@0 g1 "
+              "w1>1 b i3@3 c3 x1 x1 x1 m1@1 g1 "
+              "w1>2 b r0@0 c4e x2 x2 x2 m2@2 g1 "
+              "w1>3 b r1@1 c5e x3 x3 x3 m3@3 g0 "
               "w0>5 r2@2 r3@3");
     for (const char* other : {"cuda:sm_80"}) {
         auto o = planned(other);
