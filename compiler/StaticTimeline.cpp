@@ -2,6 +2,8 @@
 #include "compiler/StaticTimeline.h"
 
 #include "compiler/analysis/HopperTimeline.h"
+#include "compiler/target/Target.h"
+#include "compiler/transforms/Hopper.h"
 
 namespace ts {
 
@@ -38,7 +40,7 @@ StaticTimeline staticTimeline(const std::string& path, const std::string& text, 
         out.reason = "the program does not get through plan-pipelines";
         return out;
     }
-    out.timeline = analysis::buildPipelineTimeline(planned.lowered);
+    out.timeline = cpAsyncTimeline(planned.lowered, opts.target);
     out.model = "cp.async";
     if (out.timeline.loops.empty()) {
         out.model.clear();
@@ -46,6 +48,15 @@ StaticTimeline staticTimeline(const std::string& path, const std::string& text, 
                                                 : out.timeline.notes.front();
     }
     return out;
+}
+
+analysis::TimelineResult cpAsyncTimeline(const ir::PrimFunc& planned, const std::string& target, int64_t tripOverride) {
+    auto t = parseTarget(target);
+    if (!t || !xform::targetHasWgmma(*t)) return analysis::buildPipelineTimeline(planned, tripOverride);
+    const Target tg = *t;
+    return analysis::buildPipelineTimeline(planned, tripOverride, [&](const ir::ForNode& loop) {
+        return xform::genericOperandInflightApplies(loop, planned->body, tg);
+    });
 }
 
 }  // namespace ts

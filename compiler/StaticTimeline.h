@@ -27,4 +27,9 @@ struct StaticTimeline {
 StaticTimeline staticTimeline(const std::string& path, const std::string& text, CompileOptions opts,
                               const CompileResult& whole);
 
+/// The cp.async timeline of `planned` (the IR after plan-pipelines) for `target` ("cuda:sm_90a",
+/// ...): analysis::buildPipelineTimeline with the sm_90a loops whose gemms read a tile the body
+/// writes (InjectPipelineWgmmaGeneric.cpp) drawn with their in-flight schedule.
+analysis::TimelineResult cpAsyncTimeline(const ir::PrimFunc& planned, const std::string& target, int64_t tripOverride = 0);
+
 }  // namespace ts

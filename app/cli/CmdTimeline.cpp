@@ -13,6 +13,7 @@
 #include "app/cli/CmdTrace.h"
 #include "app/cli/Commands.h"
 #include "app/cli/RunSupport.h"
+#include "compiler/StaticTimeline.h"
 #include "compiler/analysis/HopperTimeline.h"
 #include "compiler/analysis/PipelineTimeline.h"
 
@@ -33,7 +34,8 @@ nlohmann::json timelineJson(const TimelineResult& t, const std::string& file) {
                           {"loop_var", l.loopVar},        {"trip_count", l.tripCount},
                           {"stages", l.stages},           {"async", l.async},
                           {"producers", l.producers},     {"consumers", l.consumers},
-                          {"groups_committed", l.groupsCommitted}};
+                          {"groups_committed", l.groupsCommitted}, {"ahead", l.ahead},
+                          {"wgmma_inflight", l.wgmmaInflight}};
         auto& roles = lj["roles"] = nlohmann::json::array();
         for (auto& r : l.roles) {
             nlohmann::json rj{{"name", r.name}, {"threads", r.threads}};
@@ -157,7 +159,7 @@ void printText(const TimelineResult& t, const std::string& file) {
         }
         std::cout << file << ":" << l.loopSpan.line << ": T.Pipelined over " << l.loopVar << ", " << l.tripCount
                   << " iteration(s), " << l.stages << " stage(s), "
-                  << (l.async ? "cp.async producers issued " + std::to_string(l.stages - 1) + " ahead"
+                  << (l.async ? "cp.async producers issued " + std::to_string(l.ahead) + " ahead" + (l.wgmmaInflight ? ", one wgmma group in flight" : "")
                               : std::string("not pipelined (synchronous copies)"))
                   << "\n";
         for (auto& p : l.producers) std::cout << "  producer: " << p << "\n";
@@ -242,7 +244,7 @@ int runTimeline(const TimelineCommand& c, const std::vector<int64_t>& block) {
         std::cerr << "tilec: error: --trips must be positive, got " << c.trips << "\n";
         return 1;
     }
-    auto t = buildPipelineTimeline(r->lowered, c.trips);
+    auto t = cpAsyncTimeline(r->lowered, target, c.trips);
     if (!c.json.empty()) return writeJson(timelineJson(t, c.flags.file), c.json) ? 0 : 1;
     printText(t, c.flags.file);
     return 0;

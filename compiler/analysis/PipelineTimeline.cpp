@@ -89,7 +89,7 @@ bool isGemm(const Stmt& s) {
 
 class Builder {
 public:
-    Builder(const ForNode* loop, int64_t n, int64_t threads) : m_loop(loop), m_n(n) {
+    Builder(const ForNode* loop, int64_t n, int64_t threads, bool inflight) : m_loop(loop), m_n(n), m_inflight(inflight) {
         m_out.loopSpan = loop->span;
         m_out.loopVar = loop->var->name;
         m_out.tripCount = n;
@@ -104,6 +104,9 @@ public:
         }
         m_out.async = !m_prod.empty() && S >= 2;  // inject-pipeline's condition
         m_out.stages = m_out.async ? S : 1;
+        m_inflight = m_inflight && m_out.async && S >= 3;  // the transform's own condition too
+        m_out.wgmmaInflight = m_inflight;
+        m_out.ahead = m_out.async ? S - (m_inflight ? 2 : 1) : 0;
         m_out.roles.push_back({"all warps", threads, {}});
     }
 
@@ -195,6 +198,7 @@ private:
     }
 
     void buildAsync() {
+        if (m_inflight) return buildInflight();
         // Prologue: S-1 groups, tiles 0..S-2 (a group stays empty when the loop is shorter).
         for (int64_t p = 0; p < S() - 1; ++p) {
             if (p < m_n) issueTile(p, TimelinePhase::Prologue, -1);
@@ -212,6 +216,36 @@ private:
         }
         wait(TimelinePhase::Epilogue, -1, 0);
         if (m_n >= 1) release(TimelinePhase::Epilogue, -1, m_n - 1);
+        for (auto& [tile, o] : m_occ) m_out.occupancy.push_back(o);
+    }
+
+    // InjectPipelineWgmmaGeneric.cpp: tiles S-2 ahead; at iteration k the barrier also follows
+    // every thread's retirement of wgmma k-2 (its wait_group in iteration k-1), which frees tile
+    // k-2's stage; the gemms of iteration k stay in flight (wait_group G) but in the last one.
+    void buildInflight() {
+        int64_t G = 0;
+        for (int i : m_cons) G += isGemm(m_body[size_t(i)]);
+        for (int64_t p = 0; p < S() - 2; ++p) {
+            if (p < m_n) issueTile(p, TimelinePhase::Prologue, -1);
+            commit(TimelinePhase::Prologue, -1, p >= m_n);
+        }
+        for (int64_t k = 0; k < m_n; ++k) {
+            wait(TimelinePhase::Steady, k, S() - 3);
+            auto& b = add(TimelineEventKind::Barrier, TimelinePhase::Steady, k, "barrier (all threads)");
+            b.irStmt = "T.sync_threads()";
+            if (k >= 2) release(TimelinePhase::Steady, k, k - 2);
+            int64_t next = k + S() - 2;
+            if (next < m_n) issueTile(next, TimelinePhase::Steady, k);
+            commit(TimelinePhase::Steady, k, next >= m_n);
+            consumers(k, true);
+            const int64_t pending = k + 1 < m_n ? G : 0;
+            auto& w = add(TimelineEventKind::WgmmaWait, TimelinePhase::Steady, k,
+                          "wgmma wait_group " + std::to_string(pending) + (pending ? " (iteration k stays in flight)" : ""));
+            w.pending = pending;
+            w.irStmt = "wgmma.wait_group " + std::to_string(pending);
+        }
+        wait(TimelinePhase::Epilogue, -1, 0);
+        for (int64_t t = std::max<int64_t>(0, m_n - 2); t < m_n; ++t) release(TimelinePhase::Epilogue, -1, t);
         for (auto& [tile, o] : m_occ) m_out.occupancy.push_back(o);
     }
 
@@ -235,6 +269,7 @@ private:
 
     const ForNode* m_loop;
     int64_t m_n;
+    bool m_inflight = false;
     std::vector<Stmt> m_body;
     std::vector<int> m_prod, m_cons;
     std::map<int64_t, StageOccupancy> m_occ;
@@ -243,7 +278,8 @@ private:
 
 }  // namespace
 
-TimelineResult buildPipelineTimeline(const PrimFunc& planned, int64_t tripOverride) {
+TimelineResult buildPipelineTimeline(const PrimFunc& planned, int64_t tripOverride,
+                                     const std::function<bool(const ForNode&)>& inflight) {
     TimelineResult r;
     int64_t threads = 0;
     if (const KernelNode* kn = findKernel(planned)) {
@@ -260,7 +296,7 @@ TimelineResult buildPipelineTimeline(const PrimFunc& planned, int64_t tripOverri
             return;
         }
         int64_t n = ext ? *ext : tripOverride;
-        r.loops.push_back(Builder(f, std::max<int64_t>(n, 0), threads).build());
+        r.loops.push_back(Builder(f, std::max<int64_t>(n, 0), threads, inflight && inflight(*f)).build());
     });
     return r;
 }

@@ -10,6 +10,8 @@
 //                         issue copies of tile k+S-1 -> stage (k+S-1)%S (if < n); commit;
 //                         consumers of iteration k (mma k, ...) read stage k%S
 //   epilogue:             wait all groups (0 pending); last tile's stage released
+// sm_90a loops whose gemms read a tile the body writes with ordinary stores keep one wgmma group
+// in flight (InjectPipelineWgmmaGeneric.cpp): S-2 tiles ahead, a wgmma.wait_group after the gemms.
 //
 // A loop without async producers (num_stages <= 1, or every copy kept synchronous by
 // plan-pipelines) is one row per iteration of its statements in order.
@@ -22,6 +24,7 @@
 // from 0 in commit order.
 #pragma once
 #include <cstdint>
+#include <functional>
 #include <optional>
 #include <string>
 #include <vector>
@@ -119,6 +122,8 @@ struct PipelineTimeline {
     int64_t tripCount = 0;
     int64_t stages = 1;        ///< effective (1: not pipelined)
     bool async = false;        ///< producers issued ahead as cp.async
+    int64_t ahead = 0;         ///< tiles the producers run ahead (S-1; S-2 with a wgmma in flight)
+    bool wgmmaInflight = false;  ///< sm_90a: the gemms of an iteration stay in flight into the next
     std::vector<std::string> producers, consumers;  ///< IR statements (one line each)
     std::vector<TimelineRole> roles;
     std::vector<StageOccupancy> occupancy;
@@ -138,6 +143,11 @@ struct TimelineResult {
 /// Builds the timeline of every T.Pipelined loop of `planned` (IR after plan-pipelines).
 /// The role's thread count is the T.Kernel block size. `tripOverride` > 0 replaces a trip count
 /// that is not a constant (T.dynamic sizes); without it such a loop is skipped with a note.
-TimelineResult buildPipelineTimeline(const ir::PrimFunc& planned, int64_t tripOverride = 0);
+/// `inflight(loop)` true: inject-pipeline gives that loop the sm_90a schedule that keeps one
+/// wgmma group in flight (xform::genericOperandInflightApplies, InjectPipelineWgmmaGeneric.cpp):
+/// loads S-2 tiles ahead, tile k-2's stage released at iteration k, wgmma.wait_group after the
+/// gemms (G pending, 0 in the last iteration).
+TimelineResult buildPipelineTimeline(const ir::PrimFunc& planned, int64_t tripOverride = 0,
+                                     const std::function<bool(const ir::ForNode&)>& inflight = {});
 
 }  // namespace ts::analysis

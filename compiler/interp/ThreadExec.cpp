@@ -96,6 +96,7 @@ void ThreadMachine::execKernelT(const KernelNode* k) {
         m_stack.clear();
         m_openGroup.assign(m_threads, {});
         m_committed.assign(m_threads, {});
+        m_wgmmaGroups.clear();  // shared cells are reset with their buffers below
         ++m_epoch;  // a new block: nothing it does races with the previous one's accesses
         m_cur = -1;
         try {
@@ -577,6 +578,7 @@ void ThreadMachine::writeElem(BufferState& b, int64_t off, double v, const Span&
     int64_t s = slot(b, off);
     if (!b.global && !b.threadStride) {
         SharedCell& c = m_cells[&b][off];
+        if (c.wgmmaReads) checkWgmmaRead(b, off, at, "write");
         if (b.pending[off]) {
             CheckFinding f = finding("stale-read", b, off, at, c.asyncAt, -1);
             f.message = "write of " + describe(b, off) +

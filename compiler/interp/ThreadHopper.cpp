@@ -5,7 +5,10 @@
 // and wgmma as a block-level gemm through the same accumulation model as mma.sync (k16 steps,
 // compiler/interp/MmaModel.h), reading the operands through analysis::wgmmaSharedOffset and
 // writing the accumulator through analysis::makeWgmmaAccumulator; wgmma with A from registers
-// (tl.wgmma_rs) reading them through wgmma's A fragment.
+// (tl.wgmma_rs) reading them through wgmma's A fragment. A tl.wgmma_ss committed with wait_group
+// > 0 computes at issue but its group stays "in flight": the shared elements it read count as
+// read by the tensor cores until a later wait_group (tl.wgmma_ss's own, tl.wgmma_wait) retires it,
+// and a generic store, cp.async or TMA load into them before that is reported as a race.
 #include <algorithm>
 
 #include "compiler/analysis/HwLayouts.h"
@@ -239,6 +242,7 @@ void ThreadMachine::tmaLoad(const CallNode* c, const ThreadList& act) {
             const int64_t o = dst.off + analysis::wgmmaSharedOffset(*g, r, q);
             requireRange(*dst.buf, o, 1, c->span, "TMA write");
             SharedCell& cell = cells[static_cast<size_t>(o)];
+            if (cell.wgmmaReads) checkWgmmaRead(*dst.buf, o, c->span, "TMA load");
             if (dst.buf->pending[o])
                 fail(c->span, "TMA load into " + describe(*dst.buf, o) + " while an earlier async write to it is pending");
             if (cell.readEpoch == m_epoch && cell.reader != -1)
@@ -289,6 +293,47 @@ void ThreadMachine::wgmmaSS(const CallNode* c, const ThreadList& act) {
         return TB ? analysis::wgmmaSharedOffset(plan->b, j, k) : analysis::wgmmaSharedOffset(plan->b, k, j);
     }, m_tileB, c->span, "tl.wgmma_ss");
     accumulateWgmma(C, acc, base, threads, K, N, m_tileA, m_tileB, m_tileBt);
+    // Committed as one group and waited to `wait` pending (wgmma_gemm_ss): a group left in flight
+    // keeps reading its tiles until a later wait retires it.
+    const int64_t wait = c->args.size() >= 10 ? (setThread(act[0]), evalI(c->args[9].get())) : 0;
+    m_cur = -1;
+    WgmmaGroup g{base, {{A.buf, A.off, M * K}, {B.buf, B.off, K * N}}};
+    for (auto& [buf, off, n] : g.reads) {
+        requireRange(*buf, off, n, c->span, "wgmma operand");
+        auto& cells = m_cells[buf];
+        for (int64_t i = 0; i < n; ++i) {
+            ++cells[static_cast<size_t>(off + i)].wgmmaReads;
+            cells[static_cast<size_t>(off + i)].wgmmaAt = c->span;
+        }
+    }
+    m_wgmmaGroups.push_back(std::move(g));
+    wgmmaRetire(base, wait);
+}
+
+void ThreadMachine::wgmmaRetire(int32_t base, int64_t pending) {
+    int64_t mine = 0;
+    for (auto& g : m_wgmmaGroups) mine += g.base == base;
+    for (auto it = m_wgmmaGroups.begin(); it != m_wgmmaGroups.end() && mine > pending;) {
+        if (it->base != base) {
+            ++it;
+            continue;
+        }
+        for (auto& [buf, off, n] : it->reads) {
+            auto& cells = m_cells[buf];
+            for (int64_t i = 0; i < n; ++i) --cells[static_cast<size_t>(off + i)].wgmmaReads;
+        }
+        it = m_wgmmaGroups.erase(it);
+        --mine;
+    }
+}
+
+void ThreadMachine::checkWgmmaRead(BufferState& b, int64_t off, const Span& at, const char* what) {
+    const SharedCell& cell = m_cells[&b][static_cast<size_t>(off)];
+    CheckFinding f = finding("race", b, off, at, cell.wgmmaAt, -1);
+    f.message = std::string(what) + " of " + describe(b, off) + " at line " + std::to_string(f.at.line) +
+                " while a wgmma issued at line " + std::to_string(cell.wgmmaAt.line) +
+                " may still read it (its group is in flight: no wgmma.wait_group retired it)";
+    report(std::move(f), "wait for the wgmma group (a lower wait_group count) or write another copy of the tile");
 }
 
 // tl.wgmma_rs(A regs, B, C, M, N, K, warpgroups, tb): A from registers. The interpreter reads A

@@ -223,7 +223,18 @@ void ThreadMachine::execEvalT(const EvalNode* e, const ThreadList& act) {
     if (c->op == intrin::kGemmSS || c->op == intrin::kGemmRS) return gemmSS(c, act);
     if (c->op == intrin::kWgmmaSS) return wgmmaSS(c, act);
     if (c->op == intrin::kWgmmaRS) return wgmmaRS(c, act);
-    if (c->op == intrin::kWgmmaWait) return;  // wgmma completes at issue on the interpreter
+    // wgmma computes at issue on the interpreter; its shared reads stay "in flight" until a
+    // wait_group retires its group (checkWgmmaRead reports a write before that).
+    if (c->op == intrin::kWgmmaWait) {
+        if (c->args.size() >= 3) {
+            setThread(act.front());
+            const int64_t pending = evalI(c->args[2].get());
+            m_cur = -1;
+            for (int32_t t : act)
+                if (t % 128 == 0) wgmmaRetire(t, pending);
+        }
+        return;
+    }
     // Proxies are not modelled: shared writes are visible to wgmma once a barrier orders them.
     if (c->op == intrin::kFenceProxyAsync) return;
     // Warpgroup ping-pong orders only when each warpgroup issues its wgmma, no memory access: the
@@ -339,6 +350,7 @@ void ThreadMachine::cpAsync(const CallNode* c, const ThreadList& act) {
         for (int i = 0; i < n; ++i) {
             int64_t o = d.off + i;
             const SharedCell& cell = cells[o];
+            if (cell.wgmmaReads) checkWgmmaRead(*d.buf, o, c->span, "cp.async");
             if (d.buf->pending[o]) {
                 CheckFinding f = finding("stale-read", *d.buf, o, c->span, cell.asyncAt, -1);
                 f.message = "cp.async to " + describe(*d.buf, o) +

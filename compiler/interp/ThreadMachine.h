@@ -8,6 +8,7 @@
 // warp collectives, gemm_ss, vector stores, atomics).
 #pragma once
 #include <deque>
+#include <tuple>
 #include <functional>
 #include <map>
 #include <unordered_map>
@@ -29,6 +30,11 @@ struct SharedCell {
     /// Source of the last write, the last read and the last cp.async issued to the element, so
     /// a race or stale read names both lines.
     Span writeAt, readAt, asyncAt;
+    /// wgmma groups issued with a wait_group that left them in flight and still reading the
+    /// element (tl.wgmma_ss with wait > 0), and the last such issue: a write before a
+    /// wgmma.wait_group retires them races with the tensor cores' read.
+    uint32_t wgmmaReads = 0;
+    Span wgmmaAt;
 };
 
 /// A named barrier (bar.sync id, count) of the running block.
@@ -159,6 +165,12 @@ public:
                          const Span& at, const char* what);
     // --- sm_90a intrinsics (ThreadHopper.cpp) ------------------------------------------------
     void wgmmaSS(const ir::CallNode* c, const ThreadList& act);
+    /// wgmma.wait_group `pending` for the warpgroups issued from thread `base`: retires all but
+    /// the `pending` most recent in-flight groups (their SharedCell::wgmmaReads).
+    void wgmmaRetire(int32_t base, int64_t pending);
+    /// A write (`what`: "write", "cp.async", "TMA load") of `b[off]` at `at` while an in-flight
+    /// wgmma group may still read it: reported as a race.
+    void checkWgmmaRead(BufferState& b, int64_t off, const Span& at, const char* what);
     void wgmmaRS(const ir::CallNode* c, const ThreadList& act);
     void tmaLoad(const ir::CallNode* c, const ThreadList& act);
     void mbarrierOp(const ir::CallNode* c, const ThreadList& act);
@@ -247,6 +259,13 @@ public:
     };
     std::map<std::pair<const BufferState*, int64_t>, MbarrierState> m_mbarriers;
     std::vector<PendingStore> m_stores;    ///< writes of the current statement, committed together
+    /// In-flight wgmma groups of the running block, oldest first: the issuing block-level call's
+    /// first thread and the shared elements (buffer, first offset, count) its operands span.
+    struct WgmmaGroup {
+        int32_t base;
+        std::vector<std::tuple<BufferState*, int64_t, int64_t>> reads;
+    };
+    std::deque<WgmmaGroup> m_wgmmaGroups;
     std::vector<double> m_tileA, m_tileB;  ///< gemm_ss operands, logical row-major
     std::vector<double> m_tileBt;          ///< B transposed (N x K)
 };

@@ -80,6 +80,21 @@ std::optional<std::vector<FragmentTmaCopy>> fragmentTmaCopies(const ir::PrimFunc
 ir::Stmt injectTmaFragmentPipeline(const ir::ForNode& loop, const ir::PrimFuncNode& f, int64_t threads, const Target& target,
                                    ir::Attrs& attrs, std::map<const ir::BufferNode*, ir::Buffer>& staged);
 
+/// The sm_90a cp.async schedule of T.Pipelined loop `loop` (InjectPipelineWgmmaGeneric.cpp) whose
+/// trailing fragment-path gemms read a shared operand tile that the body's earlier statements
+/// write with ordinary stores (the fused RMSNorm -> GEMM's X * G tile): that tile gets two copies
+/// (iteration k % 2), the copies in `prod` (async, their tiles staged in `local`, S = num_stages
+/// >= 3 stages) run S-2 tiles ahead, and each iteration's gemms stay in flight into the next
+/// (wait_group G); the last iteration is peeled and waited. `cons`: the other statements, in
+/// order; `root`: the kernel body (the tile must not be used outside the loop); `staged` gets the
+/// two-copy tiles. Null when it does not apply (then the plain cp.async schedule runs).
+ir::Stmt injectGenericOperandInflight(const ir::ForNode& loop, const ir::Stmt& root, const std::vector<ir::Stmt>& cons,
+                                      const std::vector<ir::Stmt>& prod, std::map<const ir::BufferNode*, ir::Buffer>& local,
+                                      std::map<const ir::BufferNode*, ir::Buffer>& staged, int64_t S, const Target& target);
+/// Whether inject-pipeline gives the planned T.Pipelined loop `loop` (plan-pipelines' attrs) of
+/// kernel body `root` the schedule of injectGenericOperandInflight on `target` (the static
+/// timeline draws that schedule then).
+bool genericOperandInflightApplies(const ir::ForNode& loop, const ir::Stmt& root, const Target& target);
 /// `body` without its tl.warpgroup_turn calls when a loop holding some of them also holds a
 /// block or named barrier (lowering put one there): the two warpgroups, each waiting for the
 /// other's turn at a different barrier, would never meet there. Else `body` itself. Called by

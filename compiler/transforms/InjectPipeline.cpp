@@ -150,6 +150,12 @@ protected:
             }
         }
         Span sp = n->span;
+        // sm_90a: gemms reading a tile the body writes with ordinary stores keep one wgmma
+        // group in flight (InjectPipelineWgmmaGeneric.cpp) instead of waiting each to completion.
+        if (Stmt s = injectGenericOperandInflight(*n, func.body, cons, prod, local, staged, S, target)) {
+            hoisted.push_back(s);
+            return seq(hoisted, sp);
+        }
         Expr k = n->var, n0 = n->min, ext = n->extent;
         Expr rel = sub(k, n0);
         auto producersAt = [&](Expr iter, Expr stage) {

@@ -595,4 +595,40 @@ TEST(LoweredInterp, Gemm128x128x64RunsWellUnderASecond) {
     EXPECT_LT(ms, 500.0);
 }
 
+// sm_90a: a wgmma group left in flight (wgmma_gemm_ss with wait_group > 0) keeps reading its
+// shared tiles until a later wait retires it; a write to them before that is a race the thread
+// level reports. The fused RMSNorm -> GEMM (InjectPipelineWgmmaGeneric.cpp) refills tile k-2's
+// stage at iteration k and writes its X * G tile into copy k % 2 while wgmma k-1 reads the other:
+// correct with wait_group 1 (k-2 retired in iteration k-1), a race with wait_group 2 (k-2 still
+// in flight when iteration k's cp.async refills its W stage, the first write that hits it).
+TEST(LoweredInterp, WriteIntoATileAnInflightWgmmaReadsIsARace) {
+    ts::CompileOptions opts;
+    opts.params = {{"M", "128"}, {"N", "128"}, {"K", "256"}};
+    opts.target = "cuda:sm_90a";
+    opts.recordSnapshots = false;
+    auto r = ts::compile("samples/rmsnorm_matmul.py", readFile("samples/rmsnorm_matmul.py"), opts);
+    ASSERT_TRUE(r.ok) << diagText(r);
+    {
+        auto args = makeArgs(r);
+        auto res = ts::interp::runLowered(r.lowered, args);
+        ASSERT_TRUE(res.ok) << errText(res, r);
+    }
+    int deepened = 0;
+    auto broken = editEvals(r.lowered, [&](const ir::CallNode* c, const ir::Stmt& self) {
+        if (c->op != ir::intrin::kWgmmaSS || c->args.size() < 10 || ir::constInt(c->args[9]).value_or(0) != 1) return self;
+        ++deepened;  // the loop's gemm: two groups left in flight instead of one
+        std::vector<ir::Expr> a = c->args;
+        a[9] = ir::intImm(2);
+        return ir::evaluate(ir::call(c->op, a, c->dtype, c->span), self->span);
+    });
+    ASSERT_EQ(deepened, 1);
+    auto args = makeArgs(r);
+    auto res = ts::interp::runLowered(broken, args);
+    ASSERT_FALSE(res.ok);
+    EXPECT_NE(res.error->message.find("cp.async of W_s["), std::string::npos) << res.error->message;
+    EXPECT_NE(res.error->message.find("may still read it (its group is in flight"), std::string::npos) << res.error->message;
+    ASSERT_TRUE(res.error->span.valid());
+    EXPECT_NE(r.source->lineText(res.error->span.line).find("T.copy(W["), std::string::npos) << errText(res, r);
+}
+
 }  // namespace

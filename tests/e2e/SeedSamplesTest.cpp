@@ -79,6 +79,15 @@ const Case kCases[] = {
      "mlp_norm_gate_up_bf16"},
     {"rmsnorm_mlp.py", "down_proj", {{"M", "100"}, {"D", "72"}, {"N", "136"}}, "mlp_down_proj_ragged",
      "down_ref"},
+    // The chain formulations (rms_norm writes Xn, then plain pipelined GEMM kernels): each kernel
+    // alone at ragged sizes (K = 1000: a ragged last chunk of the row; 136 = 2 x 64 + 8 columns).
+    {"rmsnorm_matmul.py", "rms_norm", {{"M", "5"}, {"K", "1000"}}, "rmsnorm_matmul_rms_norm_1000", "rmsnorm_ref"},
+    {"rmsnorm_matmul.py", "rms_norm", {{"M", "3"}, {"K", "4096"}, {"norm_threads", "256"}, {"dtype", "bfloat16"}},
+     "rmsnorm_matmul_rms_norm_bf16_4096", "rmsnorm_ref"},
+    {"rmsnorm_matmul.py", "matmul_xn", {{"M", "200"}, {"N", "300"}, {"K", "136"}}, "rmsnorm_matmul_matmul_xn_ragged",
+     "matmul_ref"},
+    {"rmsnorm_mlp.py", "rms_norm", {{"M", "4"}, {"D", "1000"}, {"dtype", "bfloat16"}}, "mlp_rms_norm_bf16", "rmsnorm"},
+    {"rmsnorm_mlp.py", "gate_up", {{"M", "130"}, {"D", "136"}, {"N", "100"}}, "mlp_gate_up_ragged", "gate_up_ref"},
     // Split-KV decode: S = 300 in 64-key tiles over 4 splits (5 tiles: 2, 2, 1, 0 -- an empty last
     // chunk writes O = 0, lse = -inf); GQA 8 on 16 heads; 32-key tiles, one chunk per tile.
     {"flash_decode.py", "flash_decode_split", {{"seqlen_kv", "300"}}, "decode_split_empty_chunk"},
@@ -120,6 +129,14 @@ TEST(SeedSampleWorkCounts, FlopsAndBytesFollowTheParameters) {
          4.0 * 4096 * 11008 * 4096, (4096.0 * 4096 + 4096 + 2.0 * 4096 * 11008 + 4096.0 * 11008) * 2},
         {"rmsnorm_mlp.py", "down_proj", {{"M", "4096"}, {"D", "4096"}, {"N", "11008"}}, 2.0 * 4096 * 4096 * 11008,
          (4096.0 * 11008 + 11008.0 * 4096 + 4096.0 * 4096) * 2},
+        // The chain kernels: rms_norm reads X, writes Xn (and reads G); matmul_xn and gate_up as
+        // samples/gemm.py and samples/swiglu.py.
+        {"rmsnorm_matmul.py", "rms_norm", {{"M", "4096"}, {"K", "4096"}}, 4.0 * 4096 * 4096, (2.0 * 4096 * 4096 + 4096) * 2},
+        {"rmsnorm_matmul.py", "matmul_xn", {{"M", "4096"}, {"N", "4096"}, {"K", "4096"}}, 2.0 * 4096 * 4096 * 4096,
+         3.0 * 4096 * 4096 * 2},
+        {"rmsnorm_mlp.py", "rms_norm", {{"M", "4096"}, {"D", "4096"}}, 4.0 * 4096 * 4096, (2.0 * 4096 * 4096 + 4096) * 2},
+        {"rmsnorm_mlp.py", "gate_up", {{"M", "4096"}, {"D", "4096"}, {"N", "11008"}}, 4.0 * 4096 * 11008 * 4096,
+         (4096.0 * 4096 + 2.0 * 4096 * 11008 + 4096.0 * 11008) * 2},
         // Decode: Q K^T and P V over the cache (4 * b * h * S * d); Q, K, V in fp16, the fp32
         // partial outputs and lse.
         {"flash_decode.py", "flash_decode_split",
@@ -201,6 +218,13 @@ TEST(SeedSamplesChain, ChainsMatchFloat64ReferenceOnBothInterpreters) {
          {"heads=16", "groups=8", "seqlen_kv=100", "block_N=32", "num_split=5"}, "decode_ref",
          "flash_decode_combine.O"},
         {"rmsnorm_mlp.py", {"norm_gate_up", "down_proj"}, {"M=130", "D=72", "N=100"}, "mlp_ref", "down_proj.Y"},
+        // The chain formulations: Xn written by rms_norm (rounded to the input dtype), then GEMMs.
+        {"rmsnorm_matmul.py", {"rms_norm", "matmul_xn"}, {"M=130", "K=136", "N=300"}, "ref_program", "matmul_xn.Y"},
+        {"rmsnorm_matmul.py", {"rms_norm", "matmul_xn"}, {"M=64", "K=72", "N=100", "dtype=bfloat16", "block_N=128", "num_stages=4"},
+         "ref_program", "matmul_xn.Y"},
+        {"rmsnorm_mlp.py", {"rms_norm", "gate_up", "down_proj"}, {"M=130", "D=72", "N=100"}, "mlp_ref", "down_proj.Y"},
+        {"rmsnorm_mlp.py", {"rms_norm", "gate_up", "down_proj"}, {"M=64", "D=136", "N=72", "dtype=bfloat16", "block_N=64", "num_stages=4"},
+         "mlp_ref", "down_proj.Y"},
         // S = 100 in 64-row tiles: ragged query and key tiles in every kernel.
         {"mha_bwd.py", bwd, {"seq_len=100"}, "bwd_ref",
          "mha_bwd_main.dK mha_bwd_main.dV mha_bwd_postprocess.dQ"},
@@ -249,8 +273,10 @@ TEST(SeedSamplesSm90a, GemmsSharingOperandTilesTakeWgmmaAndMatchFloat64Reference
         {{"swiglu.py", "", {{"M", "130"}, {"N", "64"}, {"K", "64"}, {"block_N", "64"}, {"dtype", "bfloat16"}},
           "swiglu_bf16"},
          4, 0},
-        {{"rmsnorm_matmul.py", "", {{"M", "130"}, {"N", "100"}, {"K", "72"}}, "rmsnorm_matmul"}, 1, 0},
-        {{"rmsnorm_mlp.py", "norm_gate_up", {{"M", "130"}, {"D", "72"}, {"N", "100"}}, "mlp_norm_gate_up"}, 2, 0},
+        // The fused norms write the A tile with ordinary stores in the loop: one wgmma group in
+        // flight (InjectPipelineWgmmaGeneric.cpp), issued in the loop and in the peeled last iteration.
+        {{"rmsnorm_matmul.py", "", {{"M", "130"}, {"N", "100"}, {"K", "72"}}, "rmsnorm_matmul"}, 2, 0},
+        {{"rmsnorm_mlp.py", "norm_gate_up", {{"M", "130"}, {"D", "72"}, {"N", "100"}}, "mlp_norm_gate_up"}, 4, 0},
         // K Q^T, V dO^T, dS^T Q, dS K from shared tiles; P^T dO with P^T from registers.
         {{"mha_bwd.py", "mha_fwd", {}, "bwd_fwd"}, 1, 1},
     };
@@ -268,6 +294,93 @@ TEST(SeedSamplesSm90a, GemmsSharingOperandTilesTakeWgmmaAndMatchFloat64Reference
         if (!ts::rt::nvrtcAvailable()) continue;
         auto nv = ts::rt::compileCuda(r.cuda, "sm_90a", {}, true);
         EXPECT_TRUE(nv.ok) << sc.c.label << "\n" << nv.log;
+    }
+}
+
+// The fused RMSNorm loops (a T.Parallel writes X * G into the A tile, then the gemms) on sm_90a:
+// the written tile has two copies (iteration k % 2), the cp.async loads run S-2 tiles ahead
+// (refill into tile k-2's stage), each iteration's gemms are committed with wait_group G and the
+// last iteration is peeled and waited; one fence.proxy.async + barrier per iteration, before the
+// first gemm. The thread-level interpreter keeps a wgmma group's shared reads in flight until a
+// wait_group retires it and reports a write to them before that (LoweredInterpTest's
+// WriteIntoATileAnInflightWgmmaReadsIsARace); it runs the warpgroups in lockstep, so the
+// cross-warpgroup ordering is argued in InjectPipelineWgmmaGeneric.cpp and bench/h200_rmsnorm.sh
+// checks the result on the GPU. Ragged M, N, K; S = 3, 4; one iteration (K <= block_K).
+TEST(SeedSamplesSm90a, FusedRmsnormLoopsKeepOneWgmmaGroupInFlight) {
+    struct FusedCase {
+        Case c;
+        int G, S;
+        bool loop = true;  ///< more than one iteration (else only the peeled, waited one)
+    };
+    const FusedCase cases[] = {
+        {{"rmsnorm_matmul.py", "", {{"M", "130"}, {"N", "100"}, {"K", "520"}}, "fused_mm_s3"}, 1, 3},
+        {{"rmsnorm_matmul.py", "", {{"M", "70"}, {"N", "136"}, {"K", "520"}, {"num_stages", "4"}, {"block_K", "64"}, {"dtype", "bfloat16"}},
+          "fused_mm_s4_bf16"},
+         1, 4},
+        {{"rmsnorm_matmul.py", "", {{"M", "64"}, {"N", "64"}, {"K", "24"}}, "fused_mm_one_iteration"}, 1, 3, false},
+        {{"rmsnorm_mlp.py", "norm_gate_up", {{"M", "130"}, {"D", "200"}, {"N", "72"}, {"num_stages", "4"}}, "fused_mlp_s4"}, 2, 4},
+        {{"rmsnorm_mlp.py", "norm_gate_up", {{"M", "64"}, {"D", "136"}, {"N", "64"}, {"dtype", "bfloat16"}}, "fused_mlp_bf16"}, 2, 3},
+    };
+    for (const auto& fc : cases) {
+        const Case& c = fc.c;
+        ts::CompileResult r = compileCase(c, "cuda:sm_90a", true);
+        ASSERT_TRUE(r.ok) << c.label << "\n" << diagText(r);
+        std::string injected;
+        for (const auto& snap : r.passes)
+            if (snap.name == "inject-pipeline") injected = snap.ir;
+        EXPECT_NE(injected.find("Xg_s = T.alloc_shared((2, "), std::string::npos) << c.label << " (two copies of the written tile)\n" << injected;
+        const std::string inflight = ", false, false, " + std::to_string(fc.G) + ", ts::";
+        EXPECT_EQ(countOf(r.cuda, inflight), size_t(fc.loop ? fc.G : 0)) << c.label << "\n" << r.cuda;
+        EXPECT_EQ(countOf(r.cuda, ", false, false, 0, ts::"), size_t(fc.G)) << c.label << "\n" << r.cuda;
+        EXPECT_EQ(countOf(r.cuda, "ts::fence_proxy_async();"), fc.loop ? 2u : 1u) << c.label << " (one per iteration)\n" << r.cuda;
+        if (fc.loop) {
+            EXPECT_GE(countOf(r.cuda, "(k % 2) * "), 2u) << c.label << " (store and gemm use copy k % 2)\n" << r.cuda;
+            EXPECT_EQ(countOf(r.cuda, "ts::cp_async_wait<" + std::to_string(fc.S - 3) + ">();"), fc.S == 3 ? 3u : 2u)
+                << c.label << " (S-3 pending in the loop and the peeled iteration)\n" << r.cuda;
+            EXPECT_GE(countOf(r.cuda, "ts_floormod((k - 2), " + std::to_string(fc.S) + ")"), 2u) << c.label << " (refill into tile k-2's stage)\n" << r.cuda;
+        }
+        ts::e2e::expectInterpretersMatchReference(r, c.label, c.ref);
+        if (!ts::rt::nvrtcAvailable()) continue;
+        auto nv = ts::rt::compileCuda(r.cuda, "sm_90a", {}, true);
+        EXPECT_TRUE(nv.ok) << c.label << "\n" << nv.log;
+    }
+    // TILESCOPE_HOPPER_INFLIGHT=0: every gemm waited to completion, one tile copy, S-1 ahead.
+    setenv("TILESCOPE_HOPPER_INFLIGHT", "0", 1);
+    ts::CompileResult off = compileCase(cases[0].c, "cuda:sm_90a", false);
+    unsetenv("TILESCOPE_HOPPER_INFLIGHT");
+    ASSERT_TRUE(off.ok) << diagText(off);
+    EXPECT_EQ(countOf(off.cuda, ", false, false, 0, ts::"), 1u) << off.cuda;
+    EXPECT_EQ(countOf(off.cuda, "k % 2"), 0u) << off.cuda;
+    EXPECT_EQ(countOf(off.cuda, "ts::cp_async_wait<1>();"), 1u) << off.cuda;
+}
+
+// The chain formulations of the RMSNorm samples exist so that their GEMM loops hold nothing but
+// tile copies and gemms: on sm_90a (rows a multiple of 16 bytes) matmul_xn takes the TMA + wgmma
+// path of samples/gemm.py (one gemm in flight across iterations: wait_group 1 in the loop, the
+// accumulator waited after it) and gate_up the fragment path's in-flight schedule (wait_group 2 in
+// the loop, the peeled last iteration waited). Ragged M and K; both interpreters against float64.
+TEST(SeedSamplesSm90a, RmsnormChainGemmsTakeTmaAndInflightWgmma) {
+    const Case mm{"rmsnorm_matmul.py", "matmul_xn", {{"M", "130"}, {"N", "200"}, {"K", "136"}}, "chain_matmul_xn_sm90a", "matmul_ref"};
+    const Case gu{"rmsnorm_mlp.py", "gate_up", {{"M", "130"}, {"D", "136"}, {"N", "200"}, {"dtype", "bfloat16"}},
+                  "chain_gate_up_sm90a", "gate_up_ref"};
+    for (const Case* c : {&mm, &gu}) {
+        ts::CompileResult r = compileCase(*c, "cuda:sm_90a", true);
+        ASSERT_TRUE(r.ok) << c->label << "\n" << diagText(r);
+        EXPECT_GE(countOf(r.cuda, "ts::tma_load_tile<"), 2u) << c->label << "\n" << r.cuda;
+        EXPECT_EQ(countOf(r.cuda, "ts::gemm_ss<") + countOf(r.cuda, "ts::cp_async16("), 0u) << c->label << "\n" << r.cuda;
+        // After the barrier init; matmul_xn has gemm.py's one block barrier per iteration (its
+        // stage release), gate_up's stages are released through empty mbarriers.
+        EXPECT_EQ(countOf(r.cuda, "__syncthreads();"), c == &mm ? 2u : 1u) << c->label << "\n" << r.cuda;
+        if (c == &mm) {
+            EXPECT_EQ(countOf(r.cuda, "ts::wgmma_gemm_ss<128, 256, 32, 2, false, false, 1, ts::half>"), 1u) << r.cuda;
+        } else {
+            EXPECT_EQ(countOf(r.cuda, ", false, false, 2, ts::bfloat16>"), 2u) << r.cuda;
+            EXPECT_EQ(countOf(r.cuda, ", false, false, 0, ts::bfloat16>"), 2u) << r.cuda;
+        }
+        ts::e2e::expectInterpretersMatchReference(r, c->label, c->ref);
+        if (!ts::rt::nvrtcAvailable()) continue;
+        auto nv = ts::rt::compileCuda(r.cuda, "sm_90a", {}, true);
+        EXPECT_TRUE(nv.ok) << c->label << "\n" << nv.log;
     }
 }
 

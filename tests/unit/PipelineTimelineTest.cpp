@@ -8,6 +8,7 @@
 
 #include "CliTestUtil.h"
 #include "compiler/Compile.h"
+#include "compiler/StaticTimeline.h"
 #include "compiler/analysis/PipelineTimeline.h"
 #include "tests/support/SourceDir.h"
 
@@ -186,4 +187,67 @@ TEST(PipelineTimeline, CliPrintsTableAndJson) {
     EXPECT_EQ(ev[9]["line"], 28);
     EXPECT_EQ(ev[6]["kind"], "wait_group");
     EXPECT_EQ(ev[6]["pending"], 1);
+}
+
+// sm_90a, samples/rmsnorm_matmul.py (the fused norm writes the gemm's A tile in the loop): the
+// schedule of InjectPipelineWgmmaGeneric.cpp, by hand for S = 4, 4 iterations (K = 128, block_K
+// = 32): prologue tiles 0, 1; iteration k waits with 1 pending (groups 0..k complete), barriers,
+// releases tile k-2's stage (its wgmma retired in iteration k-1), issues tile k+2, commits, runs
+// the norm (copy X_s into registers, scale, copy into Xg_s: three x) and the mma of stage k % 4,
+// then wgmma.wait_group 1 (0 in the last iteration); the
+// epilogue waits for every group and releases the last two tiles' stages. On sm_80 and with
+// TILESCOPE_HOPPER_INFLIGHT=0 the plain cp.async plan (3 ahead).
+TEST(PipelineTimeline, FusedNormLoopOnSm90aKeepsOneWgmmaGroupInFlight) {
+    auto planned = [](const std::string& target) {
+        CompileOptions opts;
+        opts.params = {{"M", "128"}, {"N", "128"}, {"K", "128"}, {"num_stages", "4"}};
+        opts.target = target;
+        opts.stopAfter = "plan-pipelines";
+        opts.recordSnapshots = false;
+        return compile("rmsnorm_matmul.py", sampleText("rmsnorm_matmul.py"), opts);
+    };
+    auto r = planned("cuda:sm_90a");
+    ASSERT_TRUE(r.lowered);
+    auto t = cpAsyncTimeline(r.lowered, "cuda:sm_90a");
+    ASSERT_EQ(t.loops.size(), 1u);
+    const PipelineTimeline& l = t.loops[0];
+    EXPECT_TRUE(l.wgmmaInflight);
+    EXPECT_EQ(l.ahead, 2);
+    std::string seq;
+    for (auto& e : l.roles.at(0).events) {
+        std::string s;
+        switch (e.kind) {
+            case TimelineEventKind::IssueCopy: s = e.buffer == "X_s" ? "i" + std::to_string(e.tile) + "@" + std::to_string(e.stage) : ""; break;
+            case TimelineEventKind::Commit: s = "c" + std::to_string(e.group) + (e.empty ? "e" : ""); break;
+            case TimelineEventKind::WaitGroup: s = "w" + std::to_string(e.pending) + ">" + std::to_string(e.group); break;
+            case TimelineEventKind::Barrier: s = "b"; break;
+            case TimelineEventKind::Release: s = "r" + std::to_string(e.tile) + "@" + std::to_string(e.stage); break;
+            case TimelineEventKind::Mma: s = "m" + std::to_string(e.tile) + "@" + std::to_string(e.stage); break;
+            case TimelineEventKind::Compute: s = "x" + std::to_string(e.tile); break;
+            case TimelineEventKind::WgmmaWait: s = "g" + std::to_string(e.pending); break;
+            default: s = "?"; break;
+        }
+        if (!s.empty()) seq += (seq.empty() ? "" : " ") + s;
+    }
+    EXPECT_EQ(seq,
+              "i0@0 c0 i1@1 c1 "
+              "w1>0 b i2@2 c2 x0 x0 x0 m0@0 g1 "
+              "w1>1 b i3@3 c3 x1 x1 x1 m1@1 g1 "
+              "w1>2 b r0@0 c4e x2 x2 x2 m2@2 g1 "
+              "w1>3 b r1@1 c5e x3 x3 x3 m3@3 g0 "
+              "w0>5 r2@2 r3@3");
+    for (const char* other : {"cuda:sm_80"}) {
+        auto o = planned(other);
+        ASSERT_TRUE(o.lowered);
+        auto ot = cpAsyncTimeline(o.lowered, other);
+        ASSERT_EQ(ot.loops.size(), 1u);
+        EXPECT_FALSE(ot.loops[0].wgmmaInflight);
+        EXPECT_EQ(ot.loops[0].ahead, 3);
+    }
+    setenv("TILESCOPE_HOPPER_INFLIGHT", "0", 1);
+    auto off = cpAsyncTimeline(r.lowered, "cuda:sm_90a");
+    unsetenv("TILESCOPE_HOPPER_INFLIGHT");
+    ASSERT_EQ(off.loops.size(), 1u);
+    EXPECT_FALSE(off.loops[0].wgmmaInflight);
+    EXPECT_EQ(off.loops[0].ahead, 3);
 }

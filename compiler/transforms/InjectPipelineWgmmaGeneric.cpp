@@ -1,0 +1,234 @@
+// injectGenericOperandInflight (Hopper.h): the sm_90a cp.async schedule of a T.Pipelined loop whose
+// fragment-path wgmma gemms (SelectHopperFragment.cpp) read a shared operand tile that the loop
+// body itself writes with ordinary stores -- the fused RMSNorm -> GEMM of samples/rmsnorm_matmul.py
+// and rmsnorm_mlp.py, where a T.Parallel writes X * G into the A tile every iteration. The TMA
+// schedules decline such a loop (the tile is not loaded by a copy), and the plain cp.async
+// schedule (InjectPipeline.cpp) waits every wgmma to completion: a generic write into a tile that
+// an in-flight wgmma may still read is a race. Here the written tile gets one copy per in-flight
+// gemm group (2: iteration k writes copy k % 2 while wgmma k-1 reads the other), the loads run
+// S-2 tiles ahead instead of S-1 (the stage a refill overwrites was read by wgmma k-2, retired),
+// and iteration k's gemms are committed with wait_group G (G gemms per iteration), which retires
+// iteration k-1's; so wgmma k-1 runs on the tensor cores while the threads load, normalise and
+// store tile k. S = num_stages >= 3, n iterations:
+//
+//   for p in T.unroll(S-2): if p < n: producers(p) -> stage p;  tl.cp_async_commit()
+//   for k in [0, n-1):                      # the last iteration is peeled, its gemms waited (0)
+//       tl.cp_async_wait(S-3)              # tile k landed (this thread's copies)
+//       T.sync_threads()                   # ... every thread's; every thread retired wgmma k-2
+//       if k + S-2 < n: producers(k + S-2) -> stage (k-2) % S
+//       tl.cp_async_commit()
+//       others(k): producer tiles at stage k % S, written tiles at copy k % 2
+//       gemm_1(k) .. gemm_G(k)             # the first: fence.proxy.async + barrier, then each
+//                                          # wgmma committed with wait_group G
+//   tl.cp_async_wait(0)
+//
+// Hazards (each thread passes iteration k-1's wait_group before the barrier of iteration k):
+//  - refill(k) overwrites tile k-2's stage: its other readers finished before iteration k-2's
+//    gemm barrier, its wgmma retired at iteration k-1;
+//  - others(k) write copy k % 2, last read by wgmma k-2 (retired at iteration k-1); wgmma k-1
+//    reads the other copy;
+//  - wgmma k reads what others(k) wrote and the landed tile k: each thread's cp.async wait and
+//    stores, its fence.proxy.async, then the block barrier (lowerWgmmaFragment).
+// Applies when: target with wgmma, S >= 3, TILESCOPE_HOPPER_INFLIGHT is not 0, the body's last
+// statements are G >= 1 top-level fragment-path gemms with a shared A tile, at least one shared
+// operand tile is written by the statements before them (and nowhere else, never used outside the
+// loop), and nothing before the gemms touches an accumulator or reads a written tile.
+#include <algorithm>
+#include <cstdlib>
+#include <set>
+
+#include "compiler/ir/Functor.h"
+#include "compiler/ops/Registry.h"
+#include "compiler/transforms/Hopper.h"
+
+namespace ts::xform {
+using namespace ts::ir;
+
+namespace {
+
+using lower::intrinsicStmt;
+
+bool fragmentGemmWithSharedA(const Stmt& s) {
+    auto* g = as<TileOpNode>(s);
+    return g && g->op == TileOpKind::Gemm && attrBool(g->attrs, "wgmma_fragment", false) && g->args.size() >= 3 && g->isRegion(0) &&
+           g->isRegion(1) && g->isRegion(2) && g->region(0).buffer->scope == Scope::Shared;
+}
+
+struct Touch {
+    std::set<const BufferNode*> reads, writes;
+};
+
+Touch touchOf(const Stmt& s) {
+    Touch t;
+    walk(
+        s,
+        [&](const Stmt& x) {
+            if (auto* op = as<TileOpNode>(x)) {
+                const ops::TileOp* o = ops::find(op->op);
+                for (size_t i = 0; i < op->args.size(); ++i) {
+                    auto* r = std::get_if<Region>(&op->args[i]);
+                    if (!r) continue;
+                    const uint8_t a = o ? o->access(*op, i) : uint8_t(ops::kRead | ops::kWrite);
+                    if (a & ops::kWrite) t.writes.insert(r->buffer.get());
+                    if (a & ops::kRead) t.reads.insert(r->buffer.get());
+                }
+            } else if (auto* st = as<StoreNode>(x)) {
+                t.writes.insert(st->buffer.get());
+            }
+        },
+        [&](const Expr& e) {
+            if (auto* l = as<LoadNode>(e)) t.reads.insert(l->buffer.get());
+        });
+    return t;
+}
+
+}  // namespace
+
+namespace {
+
+/// The decision of the header comment on the statements of the planned body: `cons` in order,
+/// `producerTiles` the tiles the async copies fill. The tiles to give two copies, or empty.
+std::set<const BufferNode*> writtenOperands(const ForNode& n, const Stmt& root, const std::vector<Stmt>& cons,
+                                            const std::set<const BufferNode*>& producerTiles, int64_t S, const Target& target,
+                                            int64_t* gemms) {
+    const char* e = std::getenv("TILESCOPE_HOPPER_INFLIGHT");
+    if ((e && *e == '0') || !targetHasWgmma(target) || S < 3 || cons.empty() || producerTiles.empty()) return {};
+    // The trailing gemms.
+    size_t first = cons.size();
+    while (first > 0 && fragmentGemmWithSharedA(cons[first - 1])) --first;
+    const int64_t G = int64_t(cons.size() - first);
+    if (G == 0) return {};
+    std::set<const BufferNode*> operands, accs;
+    for (size_t i = first; i < cons.size(); ++i) {
+        auto* g = as<TileOpNode>(cons[i]);
+        operands.insert(g->region(0).buffer.get());
+        operands.insert(g->region(1).buffer.get());
+        accs.insert(g->region(2).buffer.get());
+    }
+    for (auto* a : accs)
+        if (operands.count(a)) return {};
+    // Operand tiles written before the gemms (not by a producer: those are staged by S already).
+    std::set<const BufferNode*> written;
+    for (size_t i = 0; i < first; ++i) {
+        Touch t = touchOf(cons[i]);
+        for (auto* a : accs)
+            if (t.reads.count(a) || t.writes.count(a)) return {};  // the accumulators stay the gemms'
+        for (auto* w : t.writes)
+            if (operands.count(w) && w->scope == Scope::Shared && !producerTiles.count(w)) written.insert(w);
+    }
+    if (written.empty()) return {};
+    for (size_t i = 0; i < first; ++i) {
+        Touch t = touchOf(cons[i]);
+        for (auto* w : written)
+            if (t.reads.count(w)) return {};  // only the gemms read a written tile
+    }
+    // A written tile lives in this loop alone (its copies are indexed by the iteration).
+    std::set<const StmtNode*> inLoop;
+    walk(n.body, [&](const Stmt& x) { inLoop.insert(x.get()); });
+    bool outside = false;
+    walk(
+        root,
+        [&](const Stmt& s) {
+            if (inLoop.count(s.get()) || s.get() == &n) return;
+            if (auto* t = as<TileOpNode>(s))
+                for (auto& arg : t->args)
+                    if (auto* r = std::get_if<Region>(&arg); r && written.count(r->buffer.get())) outside = true;
+            if (auto* st = as<StoreNode>(s); st && written.count(st->buffer.get())) outside = true;
+        },
+        nullptr);
+    if (outside) return {};
+    if (gemms) *gemms = G;
+    return written;
+}
+
+}  // namespace
+
+bool genericOperandInflightApplies(const ForNode& loop, const Stmt& root, const Target& target) {
+    if (loop.forKind != ForKind::Pipelined) return false;
+    auto producers = attrInts(loop.attrs, "pipeline_producers");
+    const int64_t S = attrInt(loop.attrs, "num_stages", 1);
+    auto* sq = as<SeqNode>(loop.body);
+    const std::vector<Stmt> body = sq ? sq->stmts : std::vector<Stmt>{loop.body};
+    std::vector<Stmt> cons;
+    std::set<const BufferNode*> tiles;
+    for (size_t i = 0; i < body.size(); ++i) {
+        if (std::find(producers.begin(), producers.end(), int64_t(i)) != producers.end()) {
+            if (auto* t = as<TileOpNode>(body[i]); t && t->isRegion(1)) tiles.insert(t->region(1).buffer.get());
+        } else if (auto* a = as<AllocNode>(body[i]); !(a && a->buffer->scope == Scope::Shared && !a->init)) {
+            cons.push_back(body[i]);
+        }
+    }
+    return !writtenOperands(loop, root, cons, tiles, S, target, nullptr).empty();
+}
+
+Stmt injectGenericOperandInflight(const ForNode& n, const Stmt& root, const std::vector<Stmt>& cons, const std::vector<Stmt>& prod,
+                                  std::map<const BufferNode*, Buffer>& local, std::map<const BufferNode*, Buffer>& staged, int64_t S,
+                                  const Target& target) {
+    std::set<const BufferNode*> producerTiles;
+    for (auto& [b, st] : local) producerTiles.insert(b);
+    int64_t G = 0;
+    const std::set<const BufferNode*> written = writtenOperands(n, root, cons, producerTiles, S, target, &G);
+    if (written.empty() || prod.empty()) return nullptr;
+    const size_t first = cons.size() - size_t(G);
+    const Span sp = n.span;
+    std::map<const BufferNode*, Buffer> copies;
+    for (auto* w : written) {
+        // The original buffer object, from a gemm region (operands holds raw pointers).
+        Buffer b;
+        for (size_t i = first; i < cons.size() && !b; ++i) {
+            auto* g = as<TileOpNode>(cons[i]);
+            for (size_t r = 0; r < 2; ++r)
+                if (g->region(r).buffer.get() == w) b = g->region(r).buffer;
+        }
+        if (!staged.count(w)) {
+            std::vector<Expr> shape{intImm(2)};
+            shape.insert(shape.end(), b->shape.begin(), b->shape.end());
+            staged[w] = std::make_shared<BufferNode>(b->name, b->dtype, shape, Scope::Shared, b->span);
+        }
+        copies[w] = staged[w];
+    }
+    const Var& k = n.var;
+    const Expr rel = sub(k, n.min);
+    auto producersAt = [&](Expr iter, Expr stage) {
+        std::unordered_map<const VarNode*, Expr> at{{k.get(), iter}};
+        std::vector<Stmt> out;
+        for (auto& p : prod) out.push_back(restageTiles(substitute(p, at), local, stage));
+        return seq(out, sp);
+    };
+    Var ps = makeVar("ps", DType::Int32, sp);
+    Stmt prologue = forLoop(ps, intImm(0), intImm(S - 2), ForKind::Unrolled,
+                            seq({ifThen(lt(ps, n.extent), producersAt(add(n.min, ps), ps), nullptr, sp),
+                                 intrinsicStmt("tl.cp_async_commit", {}, sp)},
+                                sp),
+                            {}, sp);
+    auto body = [&](int64_t wait) {
+        std::vector<Stmt> out{intrinsicStmt("tl.cp_async_wait", {intImm(S - 3)}, sp), intrinsicStmt(intrin::kSyncThreads, {}, sp),
+                              ifThen(lt(add(rel, intImm(S - 2)), n.extent),
+                                     producersAt(add(k, intImm(S - 2)), floormod(sub(rel, intImm(2)), intImm(S))), nullptr, sp),
+                              intrinsicStmt("tl.cp_async_commit", {}, sp)};
+        for (size_t i = 0; i < cons.size(); ++i) {
+            Stmt s = restageTiles(restageTiles(cons[i], local, floormod(rel, intImm(S))), copies, floormod(rel, intImm(2)));
+            if (i >= first) {
+                auto* g = as<TileOpNode>(s);
+                Attrs a = g->attrs;
+                a["wgmma_wait"] = wait;
+                // One fence + barrier (the first gemm's) covers every operand write of the iteration.
+                if (i > first) a["wgmma_operands_ready"] = true;
+                s = std::make_shared<TileOpNode>(g->op, g->args, a, g->span);
+            }
+            out.push_back(s);
+        }
+        return seq(out, sp);
+    };
+    Attrs la;
+    la["num_stages"] = S;
+    la["wgmma_inflight"] = G;
+    const Expr lastK = sub(add(n.min, n.extent), intImm(1));
+    Stmt mainLoop = forLoop(k, n.min, sub(n.extent, intImm(1)), ForKind::Serial, body(G), la, sp);
+    Stmt peeled = substitute(body(0), std::unordered_map<const VarNode*, Expr>{{k.get(), lastK}});
+    return seq({prologue, ifThen(binary(BinOp::Ge, n.extent, intImm(1)), seq({mainLoop, peeled}, sp), nullptr, sp),
+                intrinsicStmt("tl.cp_async_wait", {intImm(0)}, sp)},
+               sp);
+}
+
+}  // namespace ts::xform
