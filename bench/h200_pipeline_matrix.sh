@@ -30,7 +30,7 @@ for v in plain ws; do
         ok=false; if [ $rc = 0 ] && grep -q "^PASS" "$OUT/pm/$tag.txt"; then ok=true; pass=$((pass+1)); else fail=$((fail+1)); fi
         echo "$tag rc=$rc pass=$ok rel-L2=${relL2:-?}"
         [ $ok = true ] || tail -4 "$OUT/pm/$tag.txt"
-        recs+=("{\"variant\": \"$v\", \"size\": \"$size\", \"trips\": $trips, \"stages\": $stages, \"rc\": $rc, \"timed_out\": $([ $rc = 124 ] && echo true || echo false), \"pass\": $ok, \"rel_l2\": \"${relL2:-}\", \"wall_s\": $(echo "$s1 - $s0" | bc)}")
+        recs+=("{\"variant\": \"$v\", \"size\": \"$size\", \"trips\": $trips, \"stages\": $stages, \"rc\": $rc, \"timed_out\": $([ $rc = 124 ] && echo true || echo false), \"pass\": $ok, \"rel_l2\": \"${relL2:-}\", \"wall_s\": $(awk "BEGIN{printf \"%.2f\", $s1 - $s0}")}")
       done
     done
   done
