@@ -14,6 +14,7 @@
 #include <map>
 #include <memory>
 #include <mutex>
+#include <set>
 #include <thread>
 
 #include "app/cli/Baseline.h"
@@ -22,6 +23,7 @@
 #include "app/cli/Record.h"
 #include "app/cli/RunSupport.h"
 #include "compiler/frontend/Module.h"
+#include "profiler/check/Reference.h"
 #include "profiler/cuda/CubinCache.h"
 #include "profiler/cuda/Driver.h"
 #include "profiler/cuda/Nvrtc.h"
@@ -316,6 +318,13 @@ int runTune(const TuneCommand& c) {
     if (!c.noCache) stored = rt::ResultsStore().load();
     std::map<std::string, std::vector<HostTensor>> refCache;  // by input shapes
     const std::string refName = referenceName(*r0, c.ref);
+    std::set<std::string> refParamNames;  // the reference function's parameters
+    {
+        std::string rwhy;
+        if (auto t = referenceTarget(*r0, refName, rwhy))
+            if (auto* def = rt::findReferenceProgram(*t->ast, t->name.empty() ? "ref_program" : t->name))
+                for (auto& p : def->params) refParamNames.insert(p.name);
+    }
     std::mutex hostMu;
     auto runOne = [&](Variant& v, size_t slot) {
         std::unique_lock lock(hostMu);
@@ -336,9 +345,12 @@ int runTune(const TuneCommand& c) {
                 }
         if (v.cached) return;
         rt::InputOptions io;
-        io.seed = 0x7e57;  // the same inputs for every variant of the same shapes
+        // The same inputs for every variant of the same shapes, unless --seed 0 (fresh inputs
+        // per variant: a sweep that checks correctness rather than speed).
+        io.seed = c.seed;
+        io.fresh = c.seed == 0;
         rt::InputSet set;
-        if (!makeInputsOrReport(signatureOf(r), io, set)) {
+        if (!makeInputsOrReport(signatureOf(r), io, set, c.flags.inputRules)) {
             v.status = "error", v.reason = "inputs do not fit in host memory";
             return;
         }
@@ -381,8 +393,13 @@ int runTune(const TuneCommand& c) {
         }
         // The reference once per distinct input shapes (float64 ref_program, else the
         // tile-level interpreter of this variant: on --interp that checks nothing new).
-        std::string shapes;
+        // Keyed by the input shapes and the values of the factory parameters the reference
+        // takes by name (tma_sweep_gemm's `off`: same shapes, different reference); with fresh
+        // inputs per variant there is nothing to share.
+        std::string shapes = c.seed == 0 ? std::to_string(v.index) + ":" : std::string();
         for (auto& t : set.tensors) shapes += formatShape(t.shape);
+        for (auto& p : r.params)
+            if (refParamNames.count(p.name)) shapes += " " + p.name + "=" + p.value;
         auto it = refCache.find(shapes);
         if (it == refCache.end()) {
             std::string rwhy;

@@ -73,6 +73,9 @@ struct TuneCommand {
     int maxConfigs = 0;               ///< only the first N configs (0 = all)
     std::string devices;  ///< --devices 0,1: GPU ordinals, one worker each ("": every device)
     std::string baseline;  ///< --baseline cublas: time the library on the same GEMM too
+    /// --seed: input seed shared by all variants; 0: fresh inputs drawn for every variant
+    /// (flags.inputRules, --input, fill named inputs by rule either way)
+    uint64_t seed = 0x7e57;
 };
 int runTune(const TuneCommand& c);
 

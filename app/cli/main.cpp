@@ -149,6 +149,11 @@ int main(int argc, char** argv) {
     tune->add_option("--ref", tuneCmd.ref, "reference function (as for run)");
     tune->add_option("--rtol", tuneCmd.rtol, "rel-L2 tolerance (default: by output dtype)")
         ->check(CLI::PositiveNumber);
+    tune->add_option("--seed", tuneCmd.seed,
+                     "input seed of every variant (default: one fixed seed, the same inputs for "
+                     "variants of the same shapes); 0: fresh inputs for every variant");
+    tune->add_option("--input", tuneCmd.flags.inputRules,
+                     "fill input tensor NAME by RULE instead of random values (as for run)");
     tune->add_flag("--no-cache", tuneCmd.noCache, "re-run variants the results store already has");
     tune->add_option("--max-configs", tuneCmd.maxConfigs, "only the first N configurations");
     tune->add_option("--devices", tuneCmd.devices,

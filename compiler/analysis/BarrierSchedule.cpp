@@ -188,6 +188,7 @@ private:
                 return;
             }
             case Op::ExpectTx: arrive(r, o, 1, o.bytes, t); break;
+            case Op::ExpectBytes: arrive(r, o, 0, o.bytes, t); break;
             case Op::Arrive: arrive(r, o, o.count, 0, t); break;
             case Op::TmaLoad: {
                 Mbar& b = mbar(o);

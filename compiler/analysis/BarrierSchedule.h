@@ -17,6 +17,8 @@ enum class Op {
     Event,         ///< no synchronization (compute, wgmma, release): unit cost
     Init,          ///< mbarrier.init of `bar` with `count` arrivals per phase (hidden)
     ExpectTx,      ///< one arrival + `bytes` expected on `bar`
+    ExpectBytes,   ///< `bytes` expected on `bar`, no arrival (hand-written T.mbarrier_expect_tx:
+                   ///< its bytes per thread times the threads that execute it)
     TmaLoad,       ///< `bytes` land on `bar` tmaLatency units later
     Arrive,        ///< `count` arrivals (the role's threads) on `bar`
     Wait,          ///< wait for parity `parity` of `bar`

@@ -33,7 +33,8 @@ const CallNode* callOf(const Stmt& s) {
 bool scheduleOp(const std::string& op) {
     using namespace intrin;
     return op == kMbarrierInit || op == kMbarrierExpectTx || op == kMbarrierArrive || op == kCpAsyncArriveNoinc || op == kMbarrierWait ||
-           op == kTmaLoad || op == kWgmmaSS || op == kWgmmaRS || op == kWgmmaWait || op == kSyncThreads;
+           op == kTmaLoad || op == kWgmmaSS || op == kWgmmaRS || op == kWgmmaWait || op == kSyncThreads ||
+           op == kMbarrierExpectTxOnly;
 }
 
 std::string oneLine(const Stmt& s) {
@@ -65,6 +66,8 @@ public:
     /// One-iteration loop (not in the lowered IR): iteration 0 spans the statements from the
     /// first consumer wait through the planned body's last line.
     void setSingleTrip(const PlannedLoop& p) { m_single = m_singleInfo = p; }
+    /// The kernel's thread index variable (executingThreads counts over it).
+    void setThreadVar(const VarNode* tx) { m_txVar = tx; }
 
     RoleTrace take(std::vector<std::string>& notes, PipelineTimeline& loopInfo) {
         flushReleases(TimelinePhase::Epilogue, -1, m_lastSpan);
@@ -108,7 +111,11 @@ public:
                 note(i->span, "the condition '" + toString(i->cond) + "' is not known statically; its then-branch is modelled");
                 c = 1;
             }
+            // The thread conditions around a hand-written expect_tx say how many of the
+            // role's threads add its bytes.
+            m_conds.push_back(*c ? i->cond : unary(UnOp::Not, i->cond));
             stmt(*c ? i->then : i->otherwise);
+            m_conds.pop_back();
         } else if (auto* f = as<ForNode>(s)) {
             loop(*f);
         } else if (auto* k = as<KernelNode>(s)) {
@@ -291,6 +298,15 @@ private:
             auto& e = event(TimelineEventKind::ExpectTx,
                             "expect_tx " + op.bar + " " + std::to_string(op.bytes) + " B (tile k=" + std::to_string(tile) + ")", s, op);
             e.bytes = op.bytes, e.stage = stage, e.tile = tile, e.elected = true, e.iteration = iter;
+        } else if (c.op == kMbarrierExpectTxOnly) {
+            // T.mbarrier_expect_tx(b, n): n bytes per executing thread, no arrival. Nothing the
+            // language has delivers them (T.tma_copy's bytes cancel its own expect_tx), so a
+            // phase armed with them never completes: the schedule reports the wait.
+            TraceOp op;
+            op.op = Op::ExpectBytes, op.bar = barName(c.args.at(0), s->span), op.span = s->span;
+            op.bytes = eval(c.args.at(1)).value_or(0) * executingThreads();
+            auto& e = event(TimelineEventKind::ExpectTx, "expect_tx " + op.bar + " " + std::to_string(op.bytes) + " B (hand-written)", s, op);
+            e.bytes = op.bytes, e.iteration = iter;
         } else if (c.op == kTmaLoad) {
             TraceOp op;
             op.op = Op::TmaLoad, op.bar = barName(c.args.at(2), s->span);
@@ -397,6 +413,24 @@ private:
 
     Facts& m_facts;
     std::unordered_map<const VarNode*, int64_t> m_env;
+    std::vector<Expr> m_conds;  ///< the conditions (negated in else branches) around the statement
+    const VarNode* m_txVar = nullptr;  ///< the thread index (setThreadVar)
+
+    /// Threads of the role (m_tx .. m_tx + threads - 1) for which every enclosing condition
+    /// holds; a condition not known at some thread counts as true there.
+    int64_t executingThreads() {
+        if (!m_txVar) return m_trace.role.threads;
+        int64_t n = 0;
+        const int64_t saved = m_env[m_txVar];
+        for (int64_t t = m_tx; t < m_tx + m_trace.role.threads; ++t) {
+            m_env[m_txVar] = t;
+            bool all = true;
+            for (auto& c : m_conds) all = all && eval(c).value_or(1) != 0;
+            n += all;
+        }
+        m_env[m_txVar] = saved;
+        return n;
+    }
     int64_t m_tx;
     RoleTrace m_trace;
     std::vector<std::string> m_notes;
@@ -597,6 +631,7 @@ TimelineResult buildHopperTimeline(const PrimFunc& lowered, const HopperTimeline
         auto e = env;
         if (!kn->threadVars.empty()) e[kn->threadVars[0].get()] = sp.tx;
         RoleWalker w(facts, e, sp.tx, TimelineRole{sp.name, sp.threads, {}});
+        if (!kn->threadVars.empty()) w.setThreadVar(kn->threadVars[0].get());
         w.m_maxOps = opts.maxEvents;
         w.setStages(S);
         if (opts.planned && opts.planned->trips == 1) w.setSingleTrip(*opts.planned);

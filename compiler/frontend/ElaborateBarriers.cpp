@@ -70,6 +70,13 @@ ir::Expr barrierAddress(Elaborator& el, const Value& v, Span s, const std::strin
         throw CompileError(s, fn + " takes a barrier of T.alloc_barrier (or one element of it), got " +
                                   (load ? "'" + typeName(v) + "'" : typeName(v)),
                            "bars = T.alloc_barrier([128] * 2) ... " + fn + "(bars[stage], ...)");
+    // A constant index past the barriers T.alloc_barrier made would name another shared
+    // variable (or none): the mbarrier operations on it are undefined.
+    if (auto idx = ir::constInt(l->indices[0]); idx && !l->buffer->shape.empty())
+        if (auto n = ir::constInt(l->buffer->shape[0]); n && (*idx < 0 || *idx >= *n))
+            throw CompileError(s, fn + ": barrier index " + std::to_string(*idx) + " is out of range: '" + l->buffer->name +
+                                      "' holds " + std::to_string(*n) + " barrier" + (*n == 1 ? "" : "s") +
+                                      " (indices 0.." + std::to_string(*n - 1) + ")");
     return ir::call(ir::intrin::kAddressOf, {load}, DType::Int64, s);
 }
 
@@ -155,6 +162,10 @@ void Elaborator::installBarriers() {
         CallArgs copy;
         copy.pos = a.pos, copy.posSpans = a.posSpans, copy.span = a.span, copy.callee = "T.tma_copy";
         static const std::set<std::string> kIgnored{"leader_scope_threads", "eviction_policy", "annotations"};
+        // A load (global -> shared) needs the mbarrier its bytes complete on; opCopy checks
+        // the direction, the dtypes and this once the regions are known.
+        const Value* bar = a.keyword("barrier");
+        if (!bar || bar->isNone()) copy.callee = "T.tma_copy (no barrier)";
         for (size_t i = 0; i < a.kw.size(); ++i) {
             const auto& [k, v] = a.kw[i];
             const Span at = i < a.kwSpans.size() ? a.kwSpans[i] : a.span;

@@ -206,6 +206,27 @@ Value opCopy(Elaborator& el, CallArgs& a) {
         el.regionOf(b[0], b.spans[0], "T.copy", "the source", dstOwn ? &*dstOwn : nullptr);
     ir::Region dst =
         el.regionOf(b[1], b.spans[1], "T.copy", "the destination", srcOwn ? &*srcOwn : nullptr);
+    if (a.callee.rfind("T.tma_copy", 0) == 0) {
+        // The tensor memory accelerator moves bytes between global and shared memory (PTX ISA
+        // §9.7.9.25.5.1 cp.async.bulk.tensor: a load completes on an mbarrier, a store on a bulk
+        // async-group); it has no conversion.
+        const bool load = src.buffer->scope == ir::Scope::Global && dst.buffer->scope == ir::Scope::Shared;
+        const bool store = src.buffer->scope == ir::Scope::Shared && dst.buffer->scope == ir::Scope::Global;
+        if (!load && !store)
+            throw CompileError(a.span, "T.tma_copy copies global -> shared (a TMA load) or shared -> global (a store); '" +
+                                           src.buffer->name + "' -> '" + dst.buffer->name + "' is neither",
+                               "use T.copy for other copies");
+        if (src.buffer->dtype != dst.buffer->dtype)
+            throw CompileError(a.span, "T.tma_copy cannot convert dtypes: the source '" + src.buffer->name + "' is " +
+                                           std::string(ir::dtypeName(src.buffer->dtype)) + " but the destination '" +
+                                           dst.buffer->name + "' is " + std::string(ir::dtypeName(dst.buffer->dtype)),
+                               "allocate the tile with the source's dtype, or use T.copy (which converts)");
+        if (load && a.callee != "T.tma_copy")
+            throw CompileError(a.span, "T.tma_copy: a TMA load into '" + dst.buffer->name +
+                                           "' needs barrier=, the mbarrier its bytes complete on",
+                               "bar = T.alloc_barrier(arrive_count=128) ... T.tma_copy(src, dst, barrier=bar); "
+                               "T.barrier_arrive(bar); readers T.barrier_wait(bar, parity); or use T.copy");
+    }
     auto se = squeezed(extentsOf(src)), de = squeezed(extentsOf(dst));
     if (!sameExtents(se, de))
         throw CompileError(

@@ -221,3 +221,27 @@ TEST(CliTune, LibraryBaselineWithoutAGpuSaysSo) {
     EXPECT_TRUE(contains(o.err, "not a known library baseline (known: cublas)")) << o.err;
     EXPECT_TRUE(rt::ResultsStore(store.path).load().empty());  // nothing ran, nothing stored
 }
+
+TEST(CliTune, ReferenceOfTheSameShapesWithOtherParametersIsNotReused) {
+    // tma_sweep_gemm.py: off=0 tail=2 and off=1 tail=1 give A (64, 2) and B (2, 64) both, but
+    // ref_program(A, B, off) differs; the reference cache was keyed by shapes only, so the second
+    // variant was checked against the first one's reference and failed.
+    ScratchStore store("refparams");
+    TuneCommand c;
+    c.flags.file = std::string(TS_SOURCE_DIR) + "/tests/e2e/programs/tma_sweep_gemm.py";
+    c.flags.target = "cuda:sm_90a";
+    c.flags.inputRules = {"A=int:-4:4", "B=int:-4:4"};
+    c.interp = "tile";
+    c.jobs = 1;
+    c.rtol = 1e-300;  // small integers: the float32 sums are exact
+    c.sweeps = {"off=0,1", "tail=2,1"};
+    for (uint64_t seed : {uint64_t(0x7e57), uint64_t(0)}) {  // shared inputs, then fresh ones per variant
+        c.seed = seed;
+        auto o = captureCli([&] { return runTune(c); });
+        EXPECT_EQ(o.rc, 0) << o.out << o.err;
+        EXPECT_TRUE(contains(o.out, "(0 of 4 variants failed)")) << o.out;
+    }
+    auto recs = rt::ResultsStore(store.path).load();
+    ASSERT_EQ(recs.size(), 8u);
+    for (auto& r : recs) EXPECT_EQ(r["check"], "pass") << r.dump();
+}

@@ -81,3 +81,54 @@ TEST(HopperTimelineCli, OutOfGridBlockAndNegativeTripsAreErrors) {
 }
 
 }  // namespace
+
+namespace {
+
+// Hand-written T.mbarrier_expect_tx bytes (fresh-user trial: the static check ignored them while
+// the lowered interpreter reported the deadlock). tests/e2e/programs/pipeline_matrix_ws.py's
+// producer with an extra expect_tx of 4096 bytes on full[s] per executing thread: nothing in the
+// program delivers them (T.tma_copy's bytes balance its own expect_tx), so the consumer's first
+// wait on full[0] never completes; the expected bytes count the threads that execute the call.
+ts::analysis::PipelineTimeline wsTimeline(const std::string& producerLine) {
+    const char* prog = "tests/e2e/programs/pipeline_matrix_ws.py";
+    std::string text = ts::e2e::readRepoFile(prog);
+    const std::string anchor = "                    T.barrier_arrive(full[k % stages])\n";
+    const size_t at = text.find(anchor);
+    EXPECT_NE(at, std::string::npos);
+    if (!producerLine.empty()) text.insert(at, producerLine);
+    ts::CompileOptions opts;
+    opts.params = {{"trips", "2"}, {"stages", "2"}};
+    opts.target = "cuda:sm_90a";
+    opts.recordSnapshots = false;
+    auto r = ts::compile(prog, text, opts);
+    EXPECT_TRUE(r.ok) << ts::e2e::diagText(r);
+    auto t = ts::analysis::buildHopperTimeline(r.lowered);
+    EXPECT_EQ(t.loops.size(), 1u);
+    return t.loops.empty() ? ts::analysis::PipelineTimeline{} : t.loops[0];
+}
+
+std::string errorsOf(const ts::analysis::PipelineTimeline& t) {
+    std::string s;
+    for (auto& i : t.issues)
+        if (i.error) s += i.message + "\n";
+    return s;
+}
+
+TEST(HopperBarrierCheck, HandWrittenExpectTxBytesNothingDeliversAreADeadlock) {
+    // As written: every phase balanced, no error.
+    EXPECT_EQ(errorsOf(wsTimeline("")), "");
+    // Every producer thread (128) adds 4096 bytes.
+    std::string all = errorsOf(wsTimeline("                    T.mbarrier_expect_tx(full[k % stages], 4096)\n"));
+    EXPECT_NE(all.find("full[0]"), std::string::npos) << all;
+    EXPECT_NE(all.find("never completes: expected 128 arrivals and 524288 transaction bytes, delivered 128 arrivals and 0 bytes"),
+              std::string::npos)
+        << all;
+    // One elected thread (the producer's first: thread 128) adds 4096 bytes.
+    std::string one = errorsOf(wsTimeline("                    if T.get_thread_binding() == 128:\n"
+                                          "                        T.mbarrier_expect_tx(full[k % stages], 4096)\n"));
+    EXPECT_NE(one.find("never completes: expected 128 arrivals and 4096 transaction bytes, delivered 128 arrivals and 0 bytes"),
+              std::string::npos)
+        << one;
+}
+
+}  // namespace
