@@ -155,8 +155,14 @@ void registerExternDecoders(Interp& in) {
                    "only TileLang's dequantize helpers (" + knownList() +
                        "); write other functions in the tile language");
            }));
-    T->set("access_ptr", Value::builtin("T.access_ptr", [](Interp& i, CallArgs& a) {
+    // T.access_ptr of an element or region (T.ptx_cp_async's form, ElaboratePtx.cpp) stays with
+    // the definition installed before this one; a whole buffer gives call_extern's pointer.
+    auto it = T->members.find("access_ptr");
+    Value ptxAccessPtr = it != T->members.end() ? it->second : Value::none();
+    T->set("access_ptr", Value::builtin("T.access_ptr", [ptxAccessPtr](Interp& i, CallArgs& a) {
                auto& el = dynamic_cast<Elaborator&>(i);
+               if (!ptxAccessPtr.isNone() && (a.pos.empty() || !a.pos[0].extAs<BufferValue>()))
+                   return i.call(ptxAccessPtr, a);
                auto b = a.bind({"buffer", "access_mask", "ptr_type", "content_lanes", "offset",
                                 "extent"}, 1);
                auto* buf = b[0].extAs<BufferValue>();
