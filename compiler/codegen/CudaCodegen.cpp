@@ -378,65 +378,41 @@ private:
             aligned += "(reinterpret_cast<unsigned long long>(" + bufferName(a.buffer) + ") % " +
                        std::to_string(w * dtypeBytes(a.buffer->dtype)) + " == 0)";
         }
-        line("if (" + aligned + ") {", n.span);
-        ++m_indent;
-        const std::string r = name(n.var.get()), group = freshName(r + "_v"), lane = freshName(r + "_l");
-        // The same unrolling rule as plainLoop (kMaxFullUnroll).
-        line(*constInt(n.extent) > kMaxFullUnroll ? "#pragma unroll 8" : "#pragma unroll", n.span);
-        line("for (int " + group + " = 0; " + group + " < " + std::to_string(*constInt(n.extent)) + "; " + group +
-                 " += " + std::to_string(w) + ") {",
-             n.span);
-        ++m_indent;
-        line("const int " + r + " = " + group + ";", n.span);
-        if (plan.guard) {
-            line("if (" + expr(plan.guard) + ") {", n.span);
+        groupedLoop(n, w, aligned, plan.guard, [&](const std::string& r, const std::string& group) {
+            const std::string lane = freshName(r + "_l");
+            std::string storeReg;
+            for (auto& a : plan.accesses) {
+                const std::string ty = "ts_vec<" + std::string(cudaTypeName(a.buffer->dtype)) + ", " + std::to_string(w) + ">";
+                const std::string reg = freshName(a.load ? "ld" : "st");
+                const std::string at = "&" + bufferName(a.buffer) + "[" + expr(a.index) + "]";
+                // A load under a uniform Select condition (a ragged row's bounds) is read only where
+                // the condition holds; elsewhere the Select never uses the register.
+                if (a.load && a.select) {
+                    line(ty + " " + reg + "{};", n.span);
+                    line("if (" + expr(a.select) + ") " + reg + " = *reinterpret_cast<const " + ty + "*>(" + at + ");", n.span);
+                } else if (a.load) line("const " + ty + " " + reg + " = *reinterpret_cast<const " + ty + "*>(" + at + ");", n.span);
+                else line(ty + " " + reg + ";", n.span), storeReg = reg;
+                if (a.load) m_loadOverride[a.load] = reg + ".v[" + lane + "]";
+            }
+            line("#pragma unroll", n.span);
+            line("for (int " + lane + " = 0; " + lane + " < " + std::to_string(w) + "; ++" + lane + ") {", n.span);
             ++m_indent;
-        }
-        std::vector<std::string> regs;
-        std::string storeReg;
-        for (auto& a : plan.accesses) {
-            const std::string ty = "ts_vec<" + std::string(cudaTypeName(a.buffer->dtype)) + ", " + std::to_string(w) + ">";
-            const std::string reg = freshName(a.load ? "ld" : "st");
-            const std::string at = "&" + bufferName(a.buffer) + "[" + expr(a.index) + "]";
-            // A load under a uniform Select condition (a ragged row's bounds) is read only where
-            // the condition holds; elsewhere the Select never uses the register.
-            if (a.load && a.select) {
-                line(ty + " " + reg + "{};", n.span);
-                line("if (" + expr(a.select) + ") " + reg + " = *reinterpret_cast<const " + ty + "*>(" + at + ");", n.span);
-            } else if (a.load) line("const " + ty + " " + reg + " = *reinterpret_cast<const " + ty + "*>(" + at + ");", n.span);
-            else line(ty + " " + reg + ";", n.span), storeReg = reg;
-            if (a.load) m_loadOverride[a.load] = reg + ".v[" + lane + "]";
-        }
-        line("#pragma unroll", n.span);
-        line("for (int " + lane + " = 0; " + lane + " < " + std::to_string(w) + "; ++" + lane + ") {", n.span);
-        ++m_indent;
-        line("const int " + r + " = " + group + " + " + lane + ";", n.span);
-        const StoreNode* vecStore = nullptr;
-        for (auto& a : plan.accesses)
-            if (a.store) vecStore = a.store;
-        if (vecStore) line(storeReg + ".v[" + lane + "] = " + expr(vecStore->value) + ";", vecStore->span);
-        else stmt(plan.element);
-        --m_indent;
-        line("}", n.span);
-        for (auto& a : plan.accesses)
-            if (a.store)
-                line("*reinterpret_cast<ts_vec<" + std::string(cudaTypeName(a.buffer->dtype)) + ", " + std::to_string(w) + ">*>(&" +
-                         bufferName(a.buffer) + "[" + expr(a.index) + "]) = " + storeReg + ";",
-                     n.span);
-        for (auto& a : plan.accesses)
-            if (a.load) m_loadOverride.erase(a.load);
-        if (plan.guard) {
+            line("const int " + r + " = " + group + " + " + lane + ";", n.span);
+            const StoreNode* vecStore = nullptr;
+            for (auto& a : plan.accesses)
+                if (a.store) vecStore = a.store;
+            if (vecStore) line(storeReg + ".v[" + lane + "] = " + expr(vecStore->value) + ";", vecStore->span);
+            else stmt(plan.element);
             --m_indent;
             line("}", n.span);
-        }
-        --m_indent;
-        line("}", n.span);
-        --m_indent;
-        line("} else {", n.span);
-        ++m_indent;
-        plainLoop(n);
-        --m_indent;
-        line("}", n.span);
+            for (auto& a : plan.accesses)
+                if (a.store)
+                    line("*reinterpret_cast<ts_vec<" + std::string(cudaTypeName(a.buffer->dtype)) + ", " + std::to_string(w) + ">*>(&" +
+                             bufferName(a.buffer) + "[" + expr(a.index) + "]) = " + storeReg + ";",
+                         n.span);
+            for (auto& a : plan.accesses)
+                if (a.load) m_loadOverride.erase(a.load);
+        });
     }
 
     // One ts::atomic_add_v<w> per group of w iterations (VectorAccess.h proves the elements
@@ -444,32 +420,43 @@ private:
     void vectorAtomicLoop(const ForNode& n, const VectorAtomicPlan& plan) {
         const int64_t w = plan.width;
         const std::string buf = bufferName(plan.buffer);
-        line("if ((reinterpret_cast<unsigned long long>(" + buf + ") % " + std::to_string(w * 4) + " == 0)) {", n.span);
+        const std::string aligned = "(reinterpret_cast<unsigned long long>(" + buf + ") % " + std::to_string(w * 4) + " == 0)";
+        groupedLoop(n, w, aligned, plan.guard, [&](const std::string& r, const std::string& group) {
+            const std::string lane = freshName(r + "_l"), vals = freshName("red");
+            line("float " + vals + "[" + std::to_string(w) + "];", n.span);
+            line("#pragma unroll", n.span);
+            line("for (int " + lane + " = 0; " + lane + " < " + std::to_string(w) + "; ++" + lane + ") {", n.span);
+            ++m_indent;
+            line("const int " + r + " = " + group + " + " + lane + ";", n.span);
+            line(vals + "[" + lane + "] = " + expr(plan.value) + ";", n.span);
+            --m_indent;
+            line("}", n.span);
+            std::string args = "&" + buf + "[" + expr(plan.index) + "]";
+            for (int64_t l = 0; l < w; ++l) args += ", " + vals + "[" + std::to_string(l) + "]";
+            line("ts::atomic_add_v" + std::to_string(w) + "(" + args + ");", n.span);
+        });
+    }
+
+    // The skeleton both widenings share: `if (aligned) { for each group of w iterations
+    // { [if (guard)] body } } else { the scalar loop }`; body(r, group) emits one group.
+    template <class Body>
+    void groupedLoop(const ForNode& n, int64_t w, const std::string& aligned, const Expr& guard, Body&& body) {
+        line("if (" + aligned + ") {", n.span);
         ++m_indent;
-        const std::string r = name(n.var.get()), group = freshName(r + "_v"), lane = freshName(r + "_l"),
-                          vals = freshName("red");
+        const std::string r = name(n.var.get()), group = freshName(r + "_v");
+        // The same unrolling rule as plainLoop (kMaxFullUnroll).
         line(*constInt(n.extent) > kMaxFullUnroll ? "#pragma unroll 8" : "#pragma unroll", n.span);
         line("for (int " + group + " = 0; " + group + " < " + std::to_string(*constInt(n.extent)) + "; " + group +
                  " += " + std::to_string(w) + ") {",
              n.span);
         ++m_indent;
         line("const int " + r + " = " + group + ";", n.span);
-        if (plan.guard) {
-            line("if (" + expr(plan.guard) + ") {", n.span);
+        if (guard) {
+            line("if (" + expr(guard) + ") {", n.span);
             ++m_indent;
         }
-        line("float " + vals + "[" + std::to_string(w) + "];", n.span);
-        line("#pragma unroll", n.span);
-        line("for (int " + lane + " = 0; " + lane + " < " + std::to_string(w) + "; ++" + lane + ") {", n.span);
-        ++m_indent;
-        line("const int " + r + " = " + group + " + " + lane + ";", n.span);
-        line(vals + "[" + lane + "] = " + expr(plan.value) + ";", n.span);
-        --m_indent;
-        line("}", n.span);
-        std::string args = "&" + buf + "[" + expr(plan.index) + "]";
-        for (int64_t l = 0; l < w; ++l) args += ", " + vals + "[" + std::to_string(l) + "]";
-        line("ts::atomic_add_v" + std::to_string(w) + "(" + args + ");", n.span);
-        if (plan.guard) {
+        body(r, group);
+        if (guard) {
             --m_indent;
             line("}", n.span);
         }
