@@ -52,7 +52,8 @@ run $D/example_dequant_gemm_bf16_fp4_hopper.py --target cuda:sm_80 $GEMM --param
 for target in cuda:sm_80 cuda:sm_90a; do
   run tests/e2e/programs/large_index.py --target $target --param M=64 --param N=256 --seed 1
 done
-run tests/e2e/programs/large_index.py --target cuda:sm_90a --param M=32769 --param N=65536 --seed 1 --timeout 900
+# SKIP_LARGE=1 leaves out the 2^31-element run (minutes and ~70 GB of host memory) when a call is short.
+[ "${SKIP_LARGE:-0}" = 1 ] || run tests/e2e/programs/large_index.py --target cuda:sm_90a --param M=32769 --param N=65536 --seed 1 --timeout 900
 echo "failures: $fail"
 } | tee "$OUT/lang_misc.txt"
 # 4/5. The conformance runner on the four corpus kernels (compile, interpreter, GPU at real sizes).

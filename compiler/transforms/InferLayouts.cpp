@@ -94,8 +94,12 @@ public:
         walk(m_f->body, [&](const Stmt& s) {
             if (auto* fr = as<ForNode>(s); fr && fr->forKind == ForKind::Parallel && !m_innerParallel.count(fr)) {
                 nests.push_back(fr);
-                for (auto* l = as<ForNode>(fr->body); l && l->forKind == ForKind::Parallel; l = as<ForNode>(l->body))
+                const ForNode* innermost = fr;
+                for (auto* l = as<ForNode>(fr->body); l && l->forKind == ForKind::Parallel; l = as<ForNode>(l->body)) {
                     m_innerParallel.insert(l);
+                    innermost = l;
+                }
+                rejectImperfectNest(*fr, *innermost);
             }
         });
         narrowestCompanions(nests);
@@ -474,6 +478,26 @@ private:
             if (!a || !b || a->first != b->first) return false;
         }
         return true;
+    }
+
+    // One T.Parallel nest is one layout over all its axes, so a T.Parallel loop may only nest
+    // directly (as the whole body) in another; one under a statement, an `if` or a serial loop
+    // inside the nest has no layout and would survive lowering.
+    void rejectImperfectNest(const ForNode& outer, const ForNode& innermost) {
+        bool reported = false;
+        walk(innermost.body, [&](const Stmt& s) {
+            auto* l = as<ForNode>(s);
+            if (!l || l->forKind != ForKind::Parallel) return;
+            m_innerParallel.insert(l);
+            if (reported) return;
+            reported = true;
+            m_ctx.diags.error(l->span,
+                              "a T.Parallel loop inside the T.Parallel loop at " + spanText(outer.span) +
+                                  " must be the whole body of the loop around it",
+                              "write one loop over all axes (for i, j in T.Parallel(M, N)), or make the outer loop "
+                              "T.serial; statements beside an inner T.Parallel are not supported",
+                              "infer-layouts");
+        });
     }
 
     // A maximal nest of directly nested Parallel loops.
