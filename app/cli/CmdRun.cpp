@@ -214,7 +214,13 @@ rt::RunRequest requestFor(const CompileResult& r, const rt::InputSet& set,
     for (size_t i = 0; i < r.kernel.scalars.size() && i < g_scalars.size(); ++i)
         req.scalars.push_back({r.kernel.scalars[i].dtype, g_scalars[i]});
     auto t = parseTarget(flags.target.empty() ? "cuda:" + deviceArch : flags.target);
-    req.arch = t ? t->arch() : deviceArch;
+    req.arch = t ? rt::loadableArch(t->arch(), deviceArch) : deviceArch;
+    static bool noted = false;
+    if (t && req.arch != t->arch() && !noted) {
+        noted = true;
+        std::cerr << "note: the " << t->arch() << " code path is compiled for " << req.arch
+                  << " to load on this GPU (a cubin runs only on its own major compute capability)\n";
+    }
     return req;
 }
 

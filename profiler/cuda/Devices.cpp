@@ -59,6 +59,21 @@ std::string archForCapability(int ccMajor, int ccMinor) {
 
 std::string archFor(const DeviceInfo& d) { return archForCapability(d.ccMajor, d.ccMinor); }
 
+std::string loadableArch(const std::string& targetArch, const std::string& deviceArch) {
+    // "sm_80" / "sm_90a" / "sm_100a": the major is every digit but the last.
+    auto major = [](const std::string& a) -> int {
+        if (a.rfind("sm_", 0) != 0) return -1;
+        std::string d;
+        for (char ch : a.substr(3))
+            if (ch >= '0' && ch <= '9') d += ch;
+        return d.size() >= 2 ? std::stoi(d.substr(0, d.size() - 1)) : -1;
+    };
+    const int t = major(targetArch), dev = major(deviceArch);
+    // An arch-specific target ("sm_90a": wgmma, setmaxnreg) has no later-ISA equivalent.
+    const bool archSpecific = !targetArch.empty() && targetArch.back() == 'a';
+    return (t > 0 && dev > 0 && t < dev && !archSpecific) ? deviceArch : targetArch;
+}
+
 std::string describe(const DeviceInfo& d) {
     char mem[32];
     std::snprintf(mem, sizeof(mem), "%.1f GiB", static_cast<double>(d.globalMemBytes) / (1 << 30));

@@ -39,6 +39,14 @@ std::string archFor(const DeviceInfo& d);
 /// Same as archFor for a bare compute capability.
 std::string archForCapability(int ccMajor, int ccMinor);
 
+/// The arch to compile code generated for `targetArch` with so that it loads on a device whose
+/// arch is `deviceArch`: a cubin only runs on its own major compute capability (CUDA C++
+/// Programming Guide, "Binary Compatibility"), so code for an older major (the sm_80 path on an
+/// H200) is compiled for the device's arch — its instructions (mma.sync, ldmatrix, cp.async) are
+/// in every later ISA (PTX ISA, per-instruction "Target ISA notes"). Arch-specific targets (sm_90a)
+/// and everything else keep `targetArch`.
+std::string loadableArch(const std::string& targetArch, const std::string& deviceArch);
+
 /// One line for logs and the IDE status bar: "NVIDIA H200 (sm_90a, 132 SMs, 139.8 GiB)".
 std::string describe(const DeviceInfo& d);
 

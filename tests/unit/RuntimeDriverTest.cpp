@@ -85,6 +85,19 @@ TEST(RuntimeDriver, CudaErrorNamesTheCall) {
     EXPECT_STREQ(detail::symbolOf("launchKernel"), "cuLaunchKernel");
 }
 
+// The sm_80 path must run on an H200 (cubins load only on their own major): compiled for the
+// device's arch there; a same-major or newer target keeps its own arch (sm_90a on an sm_80 GPU
+// stays sm_90a and fails to load, as it should).
+TEST(RuntimeDevices, LoadableArch) {
+    EXPECT_EQ(loadableArch("sm_80", "sm_90a"), "sm_90a");
+    EXPECT_EQ(loadableArch("sm_80", "sm_100"), "sm_100");
+    EXPECT_EQ(loadableArch("sm_90a", "sm_90a"), "sm_90a");
+    EXPECT_EQ(loadableArch("sm_80", "sm_80"), "sm_80");
+    EXPECT_EQ(loadableArch("sm_90a", "sm_80"), "sm_90a");
+    EXPECT_EQ(loadableArch("sm_90a", "sm_100a"), "sm_90a");  // wgmma has no sm_100 form
+    EXPECT_EQ(loadableArch("gfx942", "sm_90a"), "gfx942");
+}
+
 TEST(RuntimeDevices, ArchForCapability) {
     EXPECT_EQ(archForCapability(8, 0), "sm_80");
     EXPECT_EQ(archForCapability(8, 6), "sm_80");
