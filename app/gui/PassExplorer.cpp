@@ -17,6 +17,7 @@
 #include <Qsci/qscilexerpython.h>
 
 #include "app/gui/CodeView.h"
+#include "app/gui/FlowLayout.h"
 #include "app/gui/PassListModel.h"
 #include "app/gui/Session.h"
 #include "app/gui/Theme.h"
@@ -128,21 +129,17 @@ PassExplorer::PassExplorer(Session& session, QWidget* parent)
     m_nextChanged->setAutoRaise(true);
     m_nextChanged->setToolTip(tr("Next pass that changed the IR (F6)"));
 
-    auto* bar = new QHBoxLayout;
-    bar->setSpacing(2);
-    bar->addWidget(m_irButton);
-    bar->addWidget(m_diffButton);
+    // Wraps in a narrow dock instead of widening it (FlowLayout.h).
+    auto* bar = new FlowLayout(nullptr, 2, 2);
+    bar->addGroup({m_irButton, m_diffButton});
     bar->addSpacing(8);
-    bar->addWidget(new QLabel(tr("against"), this));
-    bar->addWidget(m_against);
+    bar->addGroup({new QLabel(tr("against"), this), m_against});
     bar->addSpacing(8);
-    bar->addWidget(m_sideButton);
-    bar->addWidget(m_unifiedButton);
+    bar->addGroup({m_sideButton, m_unifiedButton});
     bar->addSpacing(8);
     bar->addWidget(m_diffStats);
-    bar->addStretch(1);
-    bar->addWidget(m_prevChanged);
-    bar->addWidget(m_nextChanged);
+    bar->addStretch();
+    bar->addGroup({m_prevChanged, m_nextChanged});
 
     m_ir = new CodeView(CodeView::Language::Python, this);
     m_diff = new viz::DiffView(this);
