@@ -5,6 +5,7 @@
 #include <QCheckBox>
 #include <QComboBox>
 #include <QHBoxLayout>
+#include <QResizeEvent>
 #include <QHeaderView>
 #include <QLabel>
 #include <QLineEdit>
@@ -206,7 +207,8 @@ PassExplorer::PassExplorer(Session& session, QWidget* parent)
             });
     setDiffMode(false);
     connect(m_irButton, &QToolButton::toggled, this, [this](bool on) { setDiffMode(!on); });
-    connect(m_unifiedButton, &QToolButton::toggled, this, [this](bool on) { setUnified(on); });
+    connect(m_unifiedButton, &QToolButton::toggled, this, [this](bool on) { applyUnified(on); });
+    connect(layoutGroup, &QButtonGroup::buttonClicked, this, [this] { m_layoutChosen = true; });
     connect(m_against, &QComboBox::activated, this,
             [this](int i) { m_session.setComparePass(m_against->itemData(i).toInt()); });
     connect(m_prevChanged, &QToolButton::clicked, this,
@@ -363,9 +365,21 @@ void PassExplorer::setDiffMode(bool diff) {
 bool PassExplorer::diffMode() const { return m_stack->currentIndex() == 1; }
 
 void PassExplorer::setUnified(bool unified) {
+    m_layoutChosen = true;
+    applyUnified(unified);
+}
+
+bool PassExplorer::isUnified() const { return m_diff->mode() == viz::DiffView::Mode::Unified; }
+
+void PassExplorer::applyUnified(bool unified) {
     m_diff->setMode(unified ? viz::DiffView::Mode::Unified : viz::DiffView::Mode::SideBySide);
     if (m_unifiedButton->isChecked() != unified)
         (unified ? m_unifiedButton : m_sideButton)->setChecked(true);
+}
+
+void PassExplorer::resizeEvent(QResizeEvent* e) {
+    QWidget::resizeEvent(e);
+    if (!m_layoutChosen) applyUnified(width() < kSideBySideMinWidth);
 }
 
 }  // namespace ts::gui

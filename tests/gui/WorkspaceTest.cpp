@@ -9,6 +9,7 @@
 #include <QLineEdit>
 #include <QStandardPaths>
 #include <QToolBar>
+#include <QToolButton>
 #include <QtTest>
 
 #include "app/gui/BankPanel.h"
@@ -17,6 +18,7 @@
 #include "app/gui/LayoutPanel.h"
 #include "app/gui/MainWindow.h"
 #include "app/gui/PanelRegistry.h"
+#include "app/gui/PassExplorer.h"
 #include "app/gui/Session.h"
 #include "app/gui/SourceEditor.h"
 #include "app/gui/Workspaces.h"
@@ -116,6 +118,13 @@ private slots:
         QVERIFY(w.panelOnScreen("banks"));
         QVERIFY(w.dock("layout")->width() > 500);
         QVERIFY(w.dock("banks")->width() > 500);
+        // Debug and Profile & Compare: the task's panel in front of its tab group.
+        w.workspaces()->switchTo(kWorkspaceDebug);
+        QTest::qWait(20);
+        QVERIFY(w.panelOnScreen("debugger"));
+        w.workspaces()->switchTo(kWorkspaceProfile);
+        QTest::qWait(20);
+        QVERIFY(w.panelOnScreen("compare"));
         // Author: the Parameters panel beside the editor, tall enough for its rows.
         w.workspaces()->switchTo(kWorkspaceAuthor);
         QTest::qWait(20);
@@ -270,6 +279,43 @@ private slots:
                     w.workspaces()->restoreMaximized();
                 }
         }
+    }
+
+    // Cramped diffs: side-by-side panes of ~280 px cut most IR lines. Until the user picks a
+    // layout the diff is side by side only where each side gets >= 480 px, else unified; the
+    // user's pick (a button) then stays whatever the width.
+    void diffLayoutFollowsTheWidthUntilChosen() {
+        MainWindow w(false);
+        w.resize(1920, 1080);
+        w.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&w));
+        auto* explorer = qobject_cast<PassExplorer*>(w.panel("passes"));
+        QVERIFY(explorer && !explorer->diffLayoutChosen());
+        QTest::qWait(20);
+        // Inspect at 1920: the explorer beside the editor and Generated CUDA is narrow.
+        QVERIFY2(explorer->width() < PassExplorer::kSideBySideMinWidth,
+                 qPrintable(QString::number(explorer->width())));
+        QVERIFY(explorer->isUnified());
+        // Maximised: the whole width, side by side.
+        w.workspaces()->maximize("passes");
+        QTest::qWait(20);
+        QVERIFY(explorer->width() >= PassExplorer::kSideBySideMinWidth);
+        QVERIFY(!explorer->isUnified());
+        w.workspaces()->restoreMaximized();
+        QTest::qWait(20);
+        QVERIFY(explorer->isUnified());
+        // The user's choice wins from then on.
+        explorer->setDiffMode(true);
+        QToolButton* side = nullptr;
+        for (QToolButton* b : explorer->findChildren<QToolButton*>())
+            if (b->text() == "Side by side") side = b;
+        QVERIFY(side);
+        QTest::mouseClick(side, Qt::LeftButton);
+        QVERIFY(explorer->diffLayoutChosen());
+        QVERIFY(!explorer->isUnified());
+        w.resize(1700, 1000);
+        QTest::qWait(20);
+        QVERIFY(!explorer->isUnified());
     }
 
     void paletteBringsABackgroundTabToTheFront() {
