@@ -21,6 +21,7 @@
 #include <QVBoxLayout>
 #include <cmath>
 
+#include "app/gui/FlowLayout.h"
 #include "app/gui/RunPanel.h"
 #include "app/gui/Session.h"
 #include "app/gui/TuneSweep.h"
@@ -154,7 +155,7 @@ QVariant CompareTableModel::data(const QModelIndex& index, int role) const {
 // ---------------------------------------------------------------------------------------------
 ComparePanel::ComparePanel(Session& session, QWidget* parent)
     : QWidget(parent), m_session(session) {
-    auto* top = new QHBoxLayout;
+    auto* top = new FlowLayout;  // rows wrap in a narrow dock (FlowLayout.h)
     m_sets = new QComboBox(this);
     m_sets->setToolTip(tr("Result set: a tune session, or every profile/bench record"));
     m_baseline = new QComboBox(this);
@@ -168,27 +169,22 @@ ComparePanel::ComparePanel(Session& session, QWidget* parent)
     for (QComboBox* c : {m_sets, m_baseline, m_chartMetric}) {
         c->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
         c->setMinimumContentsLength(12);
+        c->setSizePolicy(QSizePolicy::Expanding, QSizePolicy::Fixed);
     }
     auto* reload = new QPushButton(tr("Reload"), this);
     auto* open = new QPushButton(tr("Open store…"), this);
     // Two rows (the set and its store; what to compare against and chart): on one row the
     // controls alone asked for about 960 px, more than the dock gets beside the editor.
-    top->addWidget(new QLabel(tr("Set:"), this));
-    top->addWidget(m_sets, 1);
-    top->addWidget(reload);
-    top->addWidget(open);
+    top->addGroup({new QLabel(tr("Set:"), this), m_sets}, true);
     auto* exportButton = new QPushButton(tr("Export…"), this);
     exportButton->setToolTip(tr("Write the shown set's records as CSV or JSON"));
-    top->addWidget(exportButton);
-    auto* viewRow = new QHBoxLayout;
-    viewRow->addWidget(new QLabel(tr("Baseline:"), this));
-    viewRow->addWidget(m_baseline, 1);
-    viewRow->addWidget(m_deltas);
-    viewRow->addWidget(new QLabel(tr("Chart:"), this));
-    viewRow->addWidget(m_chartMetric, 1);
+    top->addGroup({reload, open, exportButton});
+    auto* viewRow = new FlowLayout;
+    viewRow->addGroup({new QLabel(tr("Baseline:"), this), m_baseline, m_deltas}, true);
+    viewRow->addGroup({new QLabel(tr("Chart:"), this), m_chartMetric}, true);
 
     // A sweep defined here: values per parameter, run by `tilec tune` on the editor's text.
-    auto* sweepRow = new QHBoxLayout;
+    auto* sweepRow = new FlowLayout;
     m_sweepEdit = new QLineEdit(this);
     m_sweepEdit->setPlaceholderText(tr("block_M=64,128 num_stages=2,3"));
     m_sweepEdit->setToolTip(tr("Values per parameter; every combination is compiled, run, "
@@ -197,10 +193,9 @@ ComparePanel::ComparePanel(Session& session, QWidget* parent)
     m_sweepInterp->setToolTip(tr("Check the variants on the tile interpreter (no GPU; the "
                                  "times are interpreter times)"));
     m_sweepButton = new QPushButton(tr("Tune"), this);
-    sweepRow->addWidget(new QLabel(tr("Sweep:"), this));
-    sweepRow->addWidget(m_sweepEdit, 1);
-    sweepRow->addWidget(m_sweepInterp);
-    sweepRow->addWidget(m_sweepButton);
+    m_sweepEdit->setMinimumWidth(120);
+    sweepRow->addGroup({new QLabel(tr("Sweep:"), this), m_sweepEdit}, true);
+    sweepRow->addGroup({m_sweepInterp, m_sweepButton});
 
     m_model = new CompareTableModel(this);
     m_proxy = new QSortFilterProxyModel(this);

@@ -12,7 +12,9 @@ CompileWorker::CompileWorker(QObject* parent) : QObject(parent) {
     m_pool.setMaxThreadCount(1);
     m_pool.setExpiryTimeout(-1);  // keep the thread: its stack and caches stay warm
     m_debounce.setSingleShot(true);
-    connect(&m_debounce, &QTimer::timeout, this, &CompileWorker::launch);
+    // The debounce is on the path from the last keystroke to the refreshed views: no 5% slack.
+    m_debounce.setTimerType(Qt::PreciseTimer);
+    connect(&m_debounce, &QTimer::timeout, this, &CompileWorker::debounceExpired);
     m_clock.start();
 }
 
@@ -21,15 +23,28 @@ CompileWorker::~CompileWorker() {
     m_pool.waitForDone();
 }
 
-quint64 CompileWorker::schedule(CompileRequest req, int debounceMs) {
+quint64 CompileWorker::schedule(CompileRequest req, int debounceMs, bool speculative) {
     ++m_tag;
     m_pending = std::move(req);
     m_pendingValid = true;
+    m_speculative = speculative && debounceMs > 0;
+    m_held.reset();  // a held result is for older text
     m_requestedAtNs = m_clock.nsecsElapsed();
     // The running compile is for older text: stop it at the next pass boundary.
     if (m_cancel) m_cancel->store(true);
     m_debounce.start(std::max(0, debounceMs));
+    if (m_speculative) launch();  // starts now, or when the cancelled compile has unwound
     return m_tag;
+}
+
+void CompileWorker::debounceExpired() {
+    if (m_held) {  // a speculative compile of the latest text finished during the debounce
+        ResultPtr r = std::move(m_held);
+        m_held.reset();
+        emitFinished(m_tag, std::move(r), m_heldCompileMs);
+        return;
+    }
+    launch();  // no-op while the latest request's (speculative) compile is still running
 }
 
 void CompileWorker::launch() {
@@ -64,13 +79,22 @@ void CompileWorker::launch() {
 void CompileWorker::deliver(quint64 tag, ResultPtr result, double compileMs) {
     --m_running;
     if (tag == m_tag && !result->cancelled) {
-        double latency = (m_clock.nsecsElapsed() - m_requestedAtNs) / 1e6;
-        emit finished(tag, std::move(result), latency, compileMs);
+        if (m_debounce.isActive()) {  // speculative: the views refresh when the debounce ends
+            m_held = std::move(result);
+            m_heldCompileMs = compileMs;
+        } else {
+            emitFinished(tag, std::move(result), compileMs);
+        }
     } else {
         ++m_dropped;
     }
-    // A request that arrived while this one ran and whose debounce already expired.
-    if (m_pendingValid && !m_debounce.isActive()) launch();
+    // A request that arrived while this one ran: speculative, or its debounce already expired.
+    if (m_pendingValid && (m_speculative || !m_debounce.isActive())) launch();
+}
+
+void CompileWorker::emitFinished(quint64 tag, ResultPtr result, double compileMs) {
+    double latency = (m_clock.nsecsElapsed() - m_requestedAtNs) / 1e6;
+    emit finished(tag, std::move(result), latency, compileMs);
 }
 
 void CompileWorker::waitForIdle() { m_pool.waitForDone(); }

@@ -25,6 +25,7 @@
 
 #include "app/gui/CodeView.h"
 #include "app/gui/DebugState.h"
+#include "app/gui/FlowLayout.h"
 #include "app/gui/Session.h"
 #include "app/gui/SharedHeatmap.h"
 #include "compiler/LaunchArgs.h"
@@ -72,7 +73,7 @@ DebuggerPanel::DebuggerPanel(Session& session, QWidget* parent)
     lay->setSpacing(4);
 
     // Commands.
-    auto* bar = new QHBoxLayout;
+    auto* bar = new FlowLayout;  // the rows wrap in a narrow dock (FlowLayout.h)
     auto button = [&](const QString& text, const QString& tip, auto fn) {
         auto* b = new QToolButton(this);
         b->setText(text);
@@ -96,42 +97,37 @@ DebuggerPanel::DebuggerPanel(Session& session, QWidget* parent)
                            [this] { interrupt(); });
     m_commandButtons.removeAll(m_pauseButton);
     m_pauseButton->setEnabled(false);
-    bar->addStretch(1);
     m_poll.setInterval(30);
     connect(&m_poll, &QTimer::timeout, this, [this] { poll(); });
     lay->addLayout(bar);
 
     // Breakpoints and focus.
-    auto* row = new QHBoxLayout;
-    row->addWidget(new QLabel(tr("Block"), this));
+    auto* row = new FlowLayout;
+    auto* blockLabel = new QLabel(tr("Block"), this);
     m_block = new QLineEdit(QStringLiteral("0,0"), this);
     m_block->setMaximumWidth(60);
     m_block->setToolTip(tr("Block to run and stop in (bx,by), applied at Start"));
-    row->addWidget(m_block);
-    row->addWidget(new QLabel(tr("Warp"), this));
+    row->addGroup({blockLabel, m_block});
     m_warp = new QSpinBox(this);
-    row->addWidget(m_warp);
-    row->addWidget(new QLabel(tr("Lane"), this));
+    row->addGroup({new QLabel(tr("Warp"), this), m_warp});
     m_lane = new QSpinBox(this);
     m_lane->setRange(0, 31);
-    row->addWidget(m_lane);
-    row->addWidget(new QLabel(tr("Thread"), this));
+    row->addGroup({new QLabel(tr("Lane"), this), m_lane});
     m_threadBox = new QSpinBox(this);
     m_threadBox->setRange(0, 1023);
-    row->addWidget(m_threadBox);
+    row->addGroup({new QLabel(tr("Thread"), this), m_threadBox});
     row->addSpacing(12);
-    row->addWidget(new QLabel(tr("Break at lines"), this));
+    auto* breakLabel = new QLabel(tr("Break at lines"), this);
     m_breakEdit = new QLineEdit(this);
     m_breakEdit->setPlaceholderText(tr("e.g. 28, 31"));
     m_breakEdit->setMaximumWidth(90);
-    row->addWidget(m_breakEdit);
+    row->addGroup({breakLabel, m_breakEdit});
     m_breakOp = new QComboBox(this);
     m_breakOp->addItems({tr("no tile op"), "copy", "gemm", "fill", "reduce", "atomic", "cumsum"});
     m_breakOp->setToolTip(tr("Stop where this tile op starts"));
     row->addWidget(m_breakOp);
     m_breakBarrier = new QCheckBox(tr("barriers"), this);
     row->addWidget(m_breakBarrier);
-    row->addStretch(1);
     lay->addLayout(row);
     connect(m_threadBox, &QSpinBox::valueChanged, this, [this](int t) {
         if (m_syncing) return;

@@ -107,6 +107,9 @@ DiagnosticsPanel::DiagnosticsPanel(Session& session, QWidget* parent)
     hh->setSectionResizeMode(DiagnosticsModel::Message, QHeaderView::Stretch);
     hh->setSectionResizeMode(DiagnosticsModel::Origin, QHeaderView::ResizeToContents);
     m_status = new QLabel(this);
+    // The summary must not set the dock's (and the window's) minimum width: it wraps.
+    m_status->setWordWrap(true);
+    m_status->setSizePolicy(QSizePolicy::Ignored, QSizePolicy::Preferred);
     auto* lay = new QVBoxLayout(this);
     lay->setContentsMargins(4, 4, 4, 4);
     lay->setSpacing(4);

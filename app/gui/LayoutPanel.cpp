@@ -13,6 +13,7 @@
 #include <QVBoxLayout>
 #include <map>
 
+#include "app/gui/FlowLayout.h"
 #include "app/gui/Session.h"
 #include "compiler/analysis/HwLayouts.h"
 #include "visualizer/core/Svg.h"
@@ -22,7 +23,7 @@ namespace ts::gui {
 
 LayoutPanel::LayoutPanel(Session& session, QWidget* parent) : QWidget(parent), m_session(session) {
     setObjectName("LayoutPanel");
-    auto* top = new QHBoxLayout;
+    auto* top = new FlowLayout;  // wraps in a narrow dock (FlowLayout.h)
     m_buffer = new QComboBox;
     m_buffer->setObjectName("layoutBuffer");
     m_tile = new QSpinBox;
@@ -34,12 +35,10 @@ LayoutPanel::LayoutPanel(Session& session, QWidget* parent) : QWidget(parent), m
     m_warp->setValue(-1);
     auto* svg = new QPushButton(tr("SVG…"));
     auto* png = new QPushButton(tr("PNG…"));
-    top->addWidget(new QLabel(tr("Buffer")));
-    top->addWidget(m_buffer, 1);
-    top->addWidget(m_tile);
-    top->addWidget(m_warp);
-    top->addWidget(svg);
-    top->addWidget(png);
+    m_buffer->setSizePolicy(QSizePolicy::Expanding, QSizePolicy::Fixed);
+    top->addGroup({new QLabel(tr("Buffer")), m_buffer}, true);
+    top->addGroup({m_tile, m_warp});
+    top->addGroup({svg, png});
     m_info = new QLabel;
     m_info->setWordWrap(true);
     m_grid = new viz::LayoutGridWidget;

@@ -89,9 +89,15 @@ void MainWindow::createDocks() {
         dock->setFeatures(QDockWidget::DockWidgetMovable | QDockWidget::DockWidgetFloatable |
                           QDockWidget::DockWidgetClosable);
         m_docks.insert(f.id, dock);
-        if (auto* lazy = dynamic_cast<LazyPanel*>(dock->widget()))
+        if (auto* lazy = dynamic_cast<LazyPanel*>(dock->widget())) {
+            // Nothing is on screen before the window is shown, and a dock that the first
+            // workspace closes never reports visibilityChanged(false): without this, Layout,
+            // Banks, Timeline and Barriers rebuilt their pictures on every edit while closed
+            // (LayoutGridModel::fromFunction was most of the UI thread's time per result).
+            lazy->setPanelShown(false);
             connect(dock, &QDockWidget::visibilityChanged, this,
                     [lazy](bool visible) { lazy->setPanelShown(visible); });
+        }
         QString groupKey = QString::number(int(f.area)) + "/" + f.tabGroup;
         if (!f.tabGroup.isEmpty() && firstOfGroup.contains(groupKey)) {
             tabifyDockWidget(firstOfGroup[groupKey], dock);

@@ -5,6 +5,7 @@
 #include <QCheckBox>
 #include <QComboBox>
 #include <QHBoxLayout>
+#include <QResizeEvent>
 #include <QHeaderView>
 #include <QLabel>
 #include <QLineEdit>
@@ -17,6 +18,7 @@
 #include <Qsci/qscilexerpython.h>
 
 #include "app/gui/CodeView.h"
+#include "app/gui/FlowLayout.h"
 #include "app/gui/PassListModel.h"
 #include "app/gui/Session.h"
 #include "app/gui/Theme.h"
@@ -128,21 +130,17 @@ PassExplorer::PassExplorer(Session& session, QWidget* parent)
     m_nextChanged->setAutoRaise(true);
     m_nextChanged->setToolTip(tr("Next pass that changed the IR (F6)"));
 
-    auto* bar = new QHBoxLayout;
-    bar->setSpacing(2);
-    bar->addWidget(m_irButton);
-    bar->addWidget(m_diffButton);
+    // Wraps in a narrow dock instead of widening it (FlowLayout.h).
+    auto* bar = new FlowLayout(nullptr, 2, 2);
+    bar->addGroup({m_irButton, m_diffButton});
     bar->addSpacing(8);
-    bar->addWidget(new QLabel(tr("against"), this));
-    bar->addWidget(m_against);
+    bar->addGroup({new QLabel(tr("against"), this), m_against});
     bar->addSpacing(8);
-    bar->addWidget(m_sideButton);
-    bar->addWidget(m_unifiedButton);
+    bar->addGroup({m_sideButton, m_unifiedButton});
     bar->addSpacing(8);
     bar->addWidget(m_diffStats);
-    bar->addStretch(1);
-    bar->addWidget(m_prevChanged);
-    bar->addWidget(m_nextChanged);
+    bar->addStretch();
+    bar->addGroup({m_prevChanged, m_nextChanged});
 
     m_ir = new CodeView(CodeView::Language::Python, this);
     m_diff = new viz::DiffView(this);
@@ -209,7 +207,8 @@ PassExplorer::PassExplorer(Session& session, QWidget* parent)
             });
     setDiffMode(false);
     connect(m_irButton, &QToolButton::toggled, this, [this](bool on) { setDiffMode(!on); });
-    connect(m_unifiedButton, &QToolButton::toggled, this, [this](bool on) { setUnified(on); });
+    connect(m_unifiedButton, &QToolButton::toggled, this, [this](bool on) { applyUnified(on); });
+    connect(layoutGroup, &QButtonGroup::buttonClicked, this, [this] { m_layoutChosen = true; });
     connect(m_against, &QComboBox::activated, this,
             [this](int i) { m_session.setComparePass(m_against->itemData(i).toInt()); });
     connect(m_prevChanged, &QToolButton::clicked, this,
@@ -366,9 +365,21 @@ void PassExplorer::setDiffMode(bool diff) {
 bool PassExplorer::diffMode() const { return m_stack->currentIndex() == 1; }
 
 void PassExplorer::setUnified(bool unified) {
+    m_layoutChosen = true;
+    applyUnified(unified);
+}
+
+bool PassExplorer::isUnified() const { return m_diff->mode() == viz::DiffView::Mode::Unified; }
+
+void PassExplorer::applyUnified(bool unified) {
     m_diff->setMode(unified ? viz::DiffView::Mode::Unified : viz::DiffView::Mode::SideBySide);
     if (m_unifiedButton->isChecked() != unified)
         (unified ? m_unifiedButton : m_sideButton)->setChecked(true);
+}
+
+void PassExplorer::resizeEvent(QResizeEvent* e) {
+    QWidget::resizeEvent(e);
+    if (!m_layoutChosen) applyUnified(width() < kSideBySideMinWidth);
 }
 
 }  // namespace ts::gui

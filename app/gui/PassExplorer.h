@@ -33,8 +33,15 @@ public:
     /// Shows the IR (false) or the diff (true).
     void setDiffMode(bool diff);
     bool diffMode() const;
-    /// Side by side (false) or unified (true) diff.
+    /// Side by side (false) or unified (true) diff: the user's choice (buttons, screenshot
+    /// --unified), kept from then on. Until one is made the layout follows the width: side by
+    /// side where each side gets at least kSideBySideMinWidth / 2 px, unified in a narrower
+    /// dock (side-by-side panes of ~280 px cut most IR lines; issue 15).
     void setUnified(bool unified);
+    bool isUnified() const;
+    /// Whether the diff layout was chosen (setUnified or a button) rather than automatic.
+    bool diffLayoutChosen() const { return m_layoutChosen; }
+    static constexpr int kSideBySideMinWidth = 960;
 
     // Accessors for tests and the main window.
     PassListModel* model() const { return m_model; }
@@ -43,7 +50,11 @@ public:
     viz::DiffView* diffView() const { return m_diff; }
     QTableView* listView() const { return m_list; }
 
+protected:
+    void resizeEvent(QResizeEvent* e) override;
+
 private:
+    void applyUnified(bool unified);
     void onResult();
     void onPassSelected(int index);
     void showSelected();
@@ -68,6 +79,7 @@ private:
     CodeView* m_ir;
     viz::DiffView* m_diff;
     bool m_syncingSelection = false;
+    bool m_layoutChosen = false;
     const void* m_elaboratedFor = nullptr;  ///< result whose elaborated IR m_elaboratedText holds
     std::string m_elaboratedText;
 };

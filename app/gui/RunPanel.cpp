@@ -16,6 +16,7 @@
 #include <QTimer>
 #include <QVBoxLayout>
 
+#include "app/gui/FlowLayout.h"
 #include "app/gui/Session.h"
 #include "app/gui/Theme.h"
 #include "compiler/support/ParamPragma.h"
@@ -112,13 +113,10 @@ RunPanel::RunPanel(Session& session, QWidget* parent) : QWidget(parent), m_sessi
     m_log->setPlaceholderText(
         tr("Run compiles the program as it is in the editor, launches it on the chosen target with "
            "random inputs, and compares the outputs with ref_program (tilec run)."));
-    auto* top = new QHBoxLayout;
-    top->addWidget(new QLabel(tr("Target"), this));
-    top->addWidget(m_target);
-    top->addWidget(m_runButton);
-    top->addWidget(m_stopButton);
+    auto* top = new FlowLayout;  // wraps in a narrow dock (FlowLayout.h)
+    top->addGroup({new QLabel(tr("Target"), this), m_target});
+    top->addGroup({m_runButton, m_stopButton});
     top->addWidget(m_measureBanks);
-    top->addStretch(1);
     // Progress while tilec runs: a busy bar, the phase and the elapsed time; Stop cancels.
     m_progressRow = new QWidget(this);
     m_busy = new QProgressBar(m_progressRow);

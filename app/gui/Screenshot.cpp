@@ -159,7 +159,7 @@ int runScreenshot(MainWindow& w, const ScreenshotOptions& o) {
     }
     if (auto* explorer = qobject_cast<PassExplorer*>(w.panel("passes"))) {
         explorer->setDiffMode(o.diff);
-        explorer->setUnified(o.unified);
+        if (o.unified) explorer->setUnified(true);  // else the width decides (PassExplorer.h)
     }
     if (o.focusLine > 0) w.editor()->goTo(o.focusLine);
     if (!o.buffer.isEmpty()) {

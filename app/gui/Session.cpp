@@ -124,7 +124,16 @@ void Session::requestCompile(int debounceMs) {
     req.options.params = paramOverrides();  // compile() skips the '@' settings
     req.options.kernel = kernel();
     req.options.target = m_target.toStdString();
-    m_worker.schedule(std::move(req), debounceMs < 0 ? effectiveDebounceMs() : debounceMs);
+    if (debounceMs < 0)
+        m_worker.schedule(std::move(req), effectiveDebounceMs(), nextCompileSpeculative());
+    else
+        m_worker.schedule(std::move(req), debounceMs);
+}
+
+bool Session::nextCompileSpeculative() const {
+    // A cheap compile (the usual case: a few ms) may run for every keystroke of a burst and be
+    // cancelled by the next; a slow one waits for the pause as before.
+    return m_speculative && m_result && 2 * m_lastCompileMs <= effectiveDebounceMs();
 }
 
 int Session::effectiveDebounceMs() const {

@@ -85,6 +85,13 @@ public:
     void setDebounceMs(int ms) { m_debounceMs = ms; }
     /// The debounce the next edit gets (ms).
     int effectiveDebounceMs() const;
+    /// Speculative compiles (on by default): when the last compile took at most half the
+    /// debounce, an edit starts compiling at once and its result is shown when the debounce
+    /// ends (CompileWorker::schedule), so the views refresh after the same quiet time without
+    /// the compile on top. Off: compile after the debounce (the benchmark compares both).
+    void setSpeculative(bool on) { m_speculative = on; }
+    /// Whether the next edit's compile is speculative.
+    bool nextCompileSpeculative() const;
     /// Latency of the last delivered compile: edit -> result on the UI thread, and compile alone.
     double lastLatencyMs() const { return m_lastLatencyMs; }
     double lastCompileMs() const { return m_lastCompileMs; }
@@ -144,6 +151,7 @@ private:
     ResultPtr m_result, m_shown;
     CompileWorker m_worker;
     int m_debounceMs = 150;
+    bool m_speculative = true;
     double m_lastLatencyMs = 0, m_lastCompileMs = 0;
     int m_selectedPass = -1, m_comparePass = -1;
     std::string m_selectedPassName;

@@ -111,8 +111,13 @@ void WorkspaceManager::applyDefault(const QString& id) {
         }
     for (const char* front : {"params", "generated", "layout"})
         if (QDockWidget* d = open(front)) d->raise();
-    if (id == kWorkspaceAuthor || id == kWorkspaceDebug)
+    if (id == kWorkspaceAuthor)
         if (QDockWidget* d = open("problems")) d->raise();
+    // The task's own panel in front of its tab group (not Problems / Parameters).
+    if (id == kWorkspaceDebug)
+        if (QDockWidget* d = open("debugger")) d->raise();
+    if (id == kWorkspaceProfile)
+        if (QDockWidget* d = open("compare")) d->raise();
 }
 
 void WorkspaceManager::applyDefaultSizes() {

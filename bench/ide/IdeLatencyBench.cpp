@@ -1,5 +1,6 @@
-// Issue 3 acceptance benchmark: "Edit -> passes refreshed: p95 <= 150 ms for gemm.py, and the UI
-// thread never blocks longer than 50 ms during a compile". Drives the real MainWindow (offscreen
+// IDE latency benchmark. Issue 15 acceptance: edit -> passes refreshed p95 <= 60 ms on the dev
+// box (issue 3 asked for <= 150 ms, and that the UI thread never blocks longer than 50 ms during
+// a compile). Drives the real MainWindow (offscreen
 // unless QT_QPA_PLATFORM says otherwise) on samples/gemm.py with N realistic edits -- typing a
 // comment and deleting it, retyping a parameter default in the source, setting a parameter
 // through the Parameters panel's model -- each followed by a pause longer than the debounce.
@@ -7,7 +8,9 @@
 // the pass explorer's model shows the new compile's passes (PassListModel::modelReset), to the
 // end of every synchronous resultChanged handler ("settled"), and to the pass list's next paint;
 // and it splits the latency into debounce wait, compile (front end / passes / codegen) and
-// delivery. A 2 ms QTimer heartbeat on the UI thread measures stalls: its largest gap and p99.
+// delivery. With speculative compiles (the default, Session::setSpeculative) the compile starts
+// at the keystroke and its result waits for the debounce, so "debounce wait" (edit -> compile
+// start) is small and the latency is the debounce plus delivery; --no-speculation compares. A 2 ms QTimer heartbeat on the UI thread measures stalls: its largest gap and p99.
 //
 // Not a ctest test (timings on a shared 2-core machine are not pass/fail material): run by hand,
 //   build-gui/bench/ide_latency_bench --edits 64 --json bench/results/ide-latency-DATE.json
@@ -66,6 +69,7 @@ struct Options {
     int heartbeatMs = 2;
     int pauseMs = 300;   ///< quiet time after a refresh before the next edit (> 150 ms debounce)
     int typeGapMs = 25;  ///< between keystrokes of one edit (a fast typist; < the 40 ms debounce)
+    bool speculative = true;  ///< Session::setSpeculative (--no-speculation compares)
     QString json, file;
 };
 
@@ -205,10 +209,13 @@ Options parseArgs(const QStringList& args) {
             o.typeGapMs = next().toInt();
         else if (a == "--file")
             o.file = next();
+        else if (a == "--no-speculation")
+            o.speculative = false;
         else {
             std::fprintf(stderr,
                          "usage: ide_latency_bench [--edits N] [--json FILE] [--file PY] "
-                         "[--heartbeat-ms 2] [--pause-ms 300] [--type-gap-ms 25]\n");
+                         "[--heartbeat-ms 2] [--pause-ms 300] [--type-gap-ms 25] "
+                         "[--no-speculation]\n");
             std::exit(a == "--help" ? 0 : 2);
         }
     }
@@ -240,6 +247,7 @@ int main(int argc, char** argv) {
     w.resize(1440, 900);
     w.show();
     Session& s = w.session();
+    s.setSpeculative(opt.speculative);
     auto* explorer = qobject_cast<PassExplorer*>(w.panel("passes"));
     auto* params = qobject_cast<ParamsPanel*>(w.panel("params"));
     if (!explorer || !params) return std::fprintf(stderr, "panels missing\n"), 2;
@@ -434,7 +442,8 @@ int main(int argc, char** argv) {
                 phase = start < x.t0             ? "typing"
                         : start < x.compileStart ? "debounce"
                         : start < x.compileEnd   ? "compiling"
-                        : start < x.model        ? "delivering (resultChanged before the list)"
+                        : start < x.model        ? "compiled: result held for the debounce, or "
+                                                   "delivering (resultChanged before the list)"
                         : start < x.settled      ? "resultChanged observers"
                                                  : "after settled (paint, lazy panels)";
                 if (end >= x.t0 - opt.typeGapMs * 30) break;
@@ -518,7 +527,10 @@ int main(int argc, char** argv) {
     }
     j["ui_thread_paints"] = pv;
     const double p95 = pct(lat, 95);
-    j["acceptance"] = {{"p95_le_150ms", p95 <= 150}, {"max_stall_le_50ms", maxGap <= 50}};
+    j["speculative_compiles"] = opt.speculative;
+    j["acceptance"] = {{"p95_le_60ms", p95 <= 60},
+                       {"p95_le_150ms", p95 <= 150},
+                       {"max_stall_le_50ms", maxGap <= 50}};
 
     std::printf("%s, %zu edits (%d failed), build %s, %u cores, load before %s\n",
                 j["file"].get<std::string>().c_str(), lat.size(), failures, TS_BUILD_TYPE,
@@ -559,8 +571,10 @@ int main(int argc, char** argv) {
         std::printf("    %-40s n=%5d  CPU total %7.1f max %5.1f ms\n",
                     e["widget"].get<std::string>().c_str(), e["paints"].get<int>(),
                     e["cpu_total_ms"].get<double>(), e["cpu_max_ms"].get<double>());
-    std::printf("  acceptance: p95 %.1f ms %s 150, max stall %.1f ms %s 50\n", p95,
-                p95 <= 150 ? "<=" : ">", maxGap, maxGap <= 50 ? "<=" : ">");
+    std::printf("  acceptance: p95 %.1f ms %s 60 (issue 15; issue 3: 150), max stall %.1f ms %s 50"
+                "%s\n",
+                p95, p95 <= 60 ? "<=" : ">", maxGap, maxGap <= 50 ? "<=" : ">",
+                opt.speculative ? "" : " (no speculative compiles)");
     if (!opt.json.isEmpty()) {
         QFile out(opt.json);
         if (!out.open(QIODevice::WriteOnly | QIODevice::Truncate))

@@ -92,6 +92,64 @@ private slots:
         QCOMPARE(calls.load(), 2);
     }
 
+    // Speculative requests: the compile starts at once, but the result waits for the debounce,
+    // so the views refresh once per burst, at the same time as without speculation or earlier.
+    void speculativeResultWaitsForTheDebounce() {
+        CompileWorker w;
+        std::atomic<int> calls{0};
+        w.setCompileFunction(
+            [&](auto& p, auto& t, auto& o) { return slowCompile(p, t, o, 4, &calls); });
+        QSignalSpy started(&w, &CompileWorker::started);
+        QSignalSpy done(&w, &CompileWorker::finished);
+        QElapsedTimer t;
+        t.start();
+        w.schedule({"f.py", "spec", {}}, 200, true);
+        QCOMPARE(started.count(), 1);  // compiling at once, not after the 200 ms debounce
+        QTRY_COMPARE_WITH_TIMEOUT(calls.load(), 1, 150);
+        QVERIFY(w.busy());  // the result is held, not shown
+        QCOMPARE(done.count(), 0);
+        QVERIFY(done.wait(1000));
+        const qint64 at = t.elapsed();
+        QVERIFY2(at >= 199, qPrintable(QString::number(at)));
+        QCOMPARE(done.count(), 1);
+        QCOMPARE(QString::fromStdString(done.at(0).at(1).value<ResultPtr>()->cuda), QString("spec"));
+        QVERIFY(!w.busy());
+    }
+
+    void speculativeBurstShowsOnlyTheLastText() {
+        CompileWorker w;
+        std::atomic<int> calls{0};
+        w.setCompileFunction(
+            [&](auto& p, auto& t, auto& o) { return slowCompile(p, t, o, 4, &calls); });
+        QSignalSpy done(&w, &CompileWorker::finished);
+        for (int i = 0; i < 6; ++i) {
+            w.schedule({"f.py", "text" + std::to_string(i), {}}, 60, true);
+            QTest::qWait(20);  // typing: 20 ms gaps, shorter than the 60 ms debounce
+        }
+        QVERIFY(done.wait(1000));
+        QTest::qWait(150);
+        QCOMPARE(done.count(), 1);  // one refresh for the burst
+        QCOMPARE(QString::fromStdString(done.at(0).at(1).value<ResultPtr>()->cuda),
+                 QString("text5"));
+        QCOMPARE(done.at(0).at(0).toULongLong(), w.latestTag());
+        QVERIFY2(calls.load() >= 2, qPrintable(QString::number(calls.load())));  // it speculated
+    }
+
+    void slowSpeculativeCompileIsShownWhenItEnds() {
+        CompileWorker w;
+        std::atomic<int> calls{0};
+        w.setCompileFunction(
+            [&](auto& p, auto& t, auto& o) { return slowCompile(p, t, o, 300, &calls); });
+        QSignalSpy done(&w, &CompileWorker::finished);
+        QElapsedTimer t;
+        t.start();
+        w.schedule({"f.py", "slow", {}}, 100, true);
+        QVERIFY(done.wait(2000));
+        // Started at once: done after the ~300 ms compile, not after 100 + 300.
+        QVERIFY2(t.elapsed() >= 298 && t.elapsed() < 380, qPrintable(QString::number(t.elapsed())));
+        QCOMPARE(calls.load(), 1);
+    }
+
     void uiThreadStaysResponsive() {
         CompileWorker w;
         std::atomic<int> calls{0};

@@ -9,18 +9,24 @@
 #include <QLineEdit>
 #include <QStandardPaths>
 #include <QToolBar>
+#include <QToolButton>
 #include <QtTest>
 
+#include "app/gui/BankPanel.h"
 #include "app/gui/CommandPalette.h"
 #include "app/gui/DefaultTarget.h"
+#include "app/gui/LayoutPanel.h"
 #include "app/gui/MainWindow.h"
 #include "app/gui/PanelRegistry.h"
+#include "app/gui/PassExplorer.h"
 #include "app/gui/Session.h"
 #include "app/gui/SourceEditor.h"
 #include "app/gui/Workspaces.h"
 #include "profiler/cuda/Devices.h"
 #include "tests/gui/GuiTestUtil.h"
 #include "tests/support/SourceDir.h"
+#include "visualizer/widgets/BankHeatmapWidget.h"
+#include "visualizer/widgets/LayoutGridWidget.h"
 
 using namespace ts;
 using namespace ts::gui;
@@ -112,6 +118,13 @@ private slots:
         QVERIFY(w.panelOnScreen("banks"));
         QVERIFY(w.dock("layout")->width() > 500);
         QVERIFY(w.dock("banks")->width() > 500);
+        // Debug and Profile & Compare: the task's panel in front of its tab group.
+        w.workspaces()->switchTo(kWorkspaceDebug);
+        QTest::qWait(20);
+        QVERIFY(w.panelOnScreen("debugger"));
+        w.workspaces()->switchTo(kWorkspaceProfile);
+        QTest::qWait(20);
+        QVERIFY(w.panelOnScreen("compare"));
         // Author: the Parameters panel beside the editor, tall enough for its rows.
         w.workspaces()->switchTo(kWorkspaceAuthor);
         QTest::qWait(20);
@@ -189,6 +202,120 @@ private slots:
         QVERIFY(w.workspaces()->maximizedView().isEmpty());
         w.workspaces()->switchTo(kWorkspaceInspect);
         QCOMPARE(openPanels(w), before);
+    }
+
+    // Edit latency: a picture whose dock the workspace closed is not rebuilt on every edit
+    // (Layout and Banks used to redo theirs on each keystroke's compile while closed in
+    // Inspect); it catches up, with the latest result, when its workspace shows it.
+    void closedPicturesWaitUntilShown() {
+        MainWindow w(false);
+        w.resize(1600, 1000);
+        w.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&w));
+        QCOMPARE(w.workspaces()->current(), QString(kWorkspaceInspect));
+        QVERIFY(w.dock("layout")->isHidden());
+        QVERIFY(w.dock("banks")->isHidden());
+        w.session().openDocument(QString(), test::kGemmProgram);
+        QVERIFY(test::waitCompiled(w.session()));
+        auto* layout = qobject_cast<LayoutPanel*>(w.panel("layout"));
+        auto* banks = qobject_cast<BankPanel*>(w.panel("banks"));
+        QVERIFY(layout && banks);
+        QVERIFY(layout->buffers().contains("A_shared"));  // the list is cheap: kept current
+        QVERIFY(!layout->grid()->model());                // the picture is not built
+        QVERIFY(!banks->heatmap()->hasModel());
+        QCOMPARE(banks->model()->rowCount(), 0);
+
+        w.workspaces()->switchTo(kWorkspaceLayout);
+        QVERIFY(layout->selectBuffer("A_shared"));
+        QTRY_VERIFY_WITH_TIMEOUT(layout->grid()->model().has_value(), 5000);
+        // A_shared is (block_M, block_K) = (64, 32) float16.
+        QCOMPARE(layout->grid()->model()->rows(), 64);
+        QCOMPARE(layout->grid()->model()->cols(), 32);
+        QTRY_VERIFY_WITH_TIMEOUT(banks->model()->rowCount() > 0, 30000);
+        QVERIFY(banks->heatmap()->hasModel());
+
+        // Edited while closed: the old picture stays untouched until the workspace shows it.
+        w.workspaces()->switchTo(kWorkspaceInspect);
+        w.session().setParam("block_K", "64");
+        QVERIFY(test::waitCompiled(w.session()));
+        QCOMPARE(layout->grid()->model()->cols(), 32);
+        w.workspaces()->switchTo(kWorkspaceLayout);
+        QTRY_COMPARE_WITH_TIMEOUT(layout->grid()->model()->cols(), 64, 5000);
+        QCOMPARE(layout->currentBuffer(), QString("A_shared"));
+    }
+
+    // A 1280x800 screen (a laptop; or a 1920 screen less its side docks): every workspace and
+    // every maximised view fits; the window used to insist on ~1740 px.
+    void everyWorkspaceFits1280x800() {
+        MainWindow w(false);
+        w.resize(1280, 800);
+        w.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&w));
+        // With a compiled program: the panels' toolbars and summaries are filled in (the pass
+        // explorer's diff bar, the Problems summary asked for 561 and 517 px).
+        QVERIFY(w.openFile(MainWindow::samplesDir() + "/gemm.py", true));
+        QVERIFY(test::waitCompiled(w.session()));
+        auto fits = [&](const QString& what) {
+            QTest::qWait(20);
+            w.resize(1280, 800);
+            QTest::qWait(20);
+            const QSize min = w.minimumSizeHint().expandedTo(w.minimumSize());
+            QVERIFY2(min.width() <= 1280 && min.height() <= 800,
+                     qPrintable(QString("%1: minimum %2x%3").arg(what).arg(min.width()).arg(min.height())));
+            QVERIFY2(w.width() == 1280 && w.height() == 800,
+                     qPrintable(QString("%1: %2x%3").arg(what).arg(w.width()).arg(w.height())));
+            for (QDockWidget* d : w.findChildren<QDockWidget*>())
+                if (d->isVisible() && !d->isFloating())
+                    QVERIFY2(d->geometry().right() < w.width(),
+                             qPrintable(what + ": " + d->objectName() + " off screen"));
+        };
+        for (const WorkspaceInfo& info : workspaceList()) {
+            w.workspaces()->switchTo(info.id);
+            fits(info.id);
+            for (const PanelFactory& f : panelFactories())
+                if (!w.dock(f.id)->isHidden()) {
+                    w.workspaces()->maximize(f.id);
+                    fits(info.id + " maximised " + f.id);
+                    w.workspaces()->restoreMaximized();
+                }
+        }
+    }
+
+    // Cramped diffs: side-by-side panes of ~280 px cut most IR lines. Until the user picks a
+    // layout the diff is side by side only where each side gets >= 480 px, else unified; the
+    // user's pick (a button) then stays whatever the width.
+    void diffLayoutFollowsTheWidthUntilChosen() {
+        MainWindow w(false);
+        w.resize(1920, 1080);
+        w.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&w));
+        auto* explorer = qobject_cast<PassExplorer*>(w.panel("passes"));
+        QVERIFY(explorer && !explorer->diffLayoutChosen());
+        QTest::qWait(20);
+        // Inspect at 1920: the explorer beside the editor and Generated CUDA is narrow.
+        QVERIFY2(explorer->width() < PassExplorer::kSideBySideMinWidth,
+                 qPrintable(QString::number(explorer->width())));
+        QVERIFY(explorer->isUnified());
+        // Maximised: the whole width, side by side.
+        w.workspaces()->maximize("passes");
+        QTest::qWait(20);
+        QVERIFY(explorer->width() >= PassExplorer::kSideBySideMinWidth);
+        QVERIFY(!explorer->isUnified());
+        w.workspaces()->restoreMaximized();
+        QTest::qWait(20);
+        QVERIFY(explorer->isUnified());
+        // The user's choice wins from then on.
+        explorer->setDiffMode(true);
+        QToolButton* side = nullptr;
+        for (QToolButton* b : explorer->findChildren<QToolButton*>())
+            if (b->text() == "Side by side") side = b;
+        QVERIFY(side);
+        QTest::mouseClick(side, Qt::LeftButton);
+        QVERIFY(explorer->diffLayoutChosen());
+        QVERIFY(!explorer->isUnified());
+        w.resize(1700, 1000);
+        QTest::qWait(20);
+        QVERIFY(!explorer->isUnified());
     }
 
     void paletteBringsABackgroundTabToTheFront() {
