@@ -17,8 +17,8 @@
 // every global stride a multiple of 16 bytes, box dims 1..256, inner box bytes a multiple of
 // 16, a TMA element type) and PTX ISA §9.7.9.25.5.1 (out-of-bounds box elements read 0, which
 // is T.copy's own rule for out-of-bounds source elements, negative starts included). The tile
-// is written row-major without swizzle (tensor map swizzle NONE), so the shared tile must be
-// row-major too (no layout, or infer-layouts' plain "shared" one without swizzle or padding).
+// lands as the tile's layout stores it (tmaDestGeometry): row-major (swizzle NONE), a wgmma
+// operand tile (its panels' TMA swizzle), or a 32/64/128-byte row swizzled over that span.
 #include "compiler/ir/Intrinsics.h"
 #include "compiler/transforms/Hopper.h"
 #include "compiler/transforms/LowerCommon.h"
@@ -27,6 +27,14 @@ namespace ts::xform::lower {
 using namespace ts::ir;
 
 namespace {
+
+/// Adds `d` unless the same note is already there (a pipeline's prologue and main loop lower
+/// copies of one T.copy).
+void note(Ctx& c, Diagnostic d) {
+    for (auto& x : c.pass.diags.all())
+        if (x.severity == d.severity && x.message == d.message && x.span == d.span) return;
+    c.pass.diags.add(std::move(d));
+}
 
 /// Element types cuTensorMapEncodeTiled takes (CUtensorMapDataType; fp8 loads as UINT8).
 bool tmaElementType(DType t) {
@@ -73,6 +81,35 @@ bool kernelHasMbarriers(const PrimFuncNode& f) {
     return any;
 }
 
+/// The stored geometry TMA writes into shared tile `dst` (the tensor map's box and swizzle), or
+/// nullopt with *why. Row-major tiles (no layout, or infer-layouts' plain "shared" layout):
+/// swizzle NONE, one box of cols x rows. wgmma_smem tiles (analysis::wgmmaSharedOffset): the
+/// TMA swizzle of their panels, one box per panel. "shared" tiles with an XOR swizzle whose
+/// mode equals the row (32/64/128 bytes, analysis/Swizzle.h): the same bytes as TMA's swizzle
+/// of that span (chunk bits 4.. XOR address bits 7..), plan-smem aligns them to 1024 bytes.
+std::optional<analysis::WgmmaTileGeometry> tmaDestGeometry(const Ctx& c, const Buffer& dst, std::string& why) {
+    const auto dsh = constShape(*dst);
+    if (!dsh || dsh->size() != 2) return why = "shared tile '" + dst->name + "' is not a 2-D tile of constant shape", std::nullopt;
+    const int e = dtypeBytes(dst->dtype);
+    const int64_t rows = (*dsh)[0], cols = (*dsh)[1];
+    Layout l = c.layoutOf(dst->name);
+    if (!l || (l->kind == LayoutKind::Shared && l->family == "shared" && l->swizzleBytes == 0 && l->padElems == 0 && !l->offset)) {
+        if (cols > 256) return why = "the tile has more than 256 columns (TMA box)", std::nullopt;
+        if ((cols * e) % 16)
+            return why = "a tile row is " + std::to_string(cols * e) + " bytes, not a multiple of 16 (TMA box inner extent)", std::nullopt;
+        analysis::WgmmaTileGeometry g;
+        g.rows = rows, g.cols = cols, g.eltBytes = e, g.panelBytes = 0, g.panelElems = cols, g.panels = 1;
+        return g;
+    }
+    if (l->family == "wgmma_smem")
+        if (auto g = analysis::wgmmaGeometryOf(*l, e)) return g;
+    if (l->kind == LayoutKind::Shared && l->family == "shared" && l->padElems == 0 && !l->offset && l->swizzleBytes == cols * e)
+        if (auto g = analysis::wgmmaTileGeometry(rows, cols, e); g && g->panels == 1 && g->panelBytes == l->swizzleBytes) return g;
+    return why = "shared tile '" + dst->name + "' has a layout TMA cannot write (" + l->description +
+                 "; TMA writes row-major, a wgmma operand tile, or a row of 32/64/128 bytes swizzled over that span)",
+           std::nullopt;
+}
+
 }  // namespace
 
 std::string plainTmaWhyNot(const Ctx& c, const TileOpNode& op, const Target& target, int* rowDimOut) {
@@ -85,20 +122,11 @@ std::string plainTmaWhyNot(const Ctx& c, const TileOpNode& op, const Target& tar
     if (src.buffer->dtype != dst.buffer->dtype) return "it converts " + std::string(dtypeName(src.buffer->dtype)) + " to " + std::string(dtypeName(dst.buffer->dtype));
     if (!tmaElementType(src.buffer->dtype)) return "dtype " + std::string(dtypeName(src.buffer->dtype)) + " is not a TMA element type";
     if (!src.buffer->strides.empty()) return "'" + src.buffer->name + "' is a strided tensor";
-    if (Layout l = c.layoutOf(dst.buffer->name); l && !(l->kind == LayoutKind::Shared && l->family == "shared" && l->swizzleBytes == 0 &&
-                                                        l->padElems == 0 && !l->offset))
-        return "shared tile '" + dst.buffer->name + "' has a layout of its own (" + c.layoutOf(dst.buffer->name)->description +
-               "); the plain TMA load writes it row-major, unpadded";
-    const auto dsh = constShape(*dst.buffer);
-    if (!dsh || dsh->size() != 2) return "shared tile '" + dst.buffer->name + "' is not a 2-D tile of constant shape";
-    const int e = dtypeBytes(dst.buffer->dtype);
-    analysis::WgmmaTileGeometry g;
-    g.rows = (*dsh)[0], g.cols = (*dsh)[1], g.eltBytes = e, g.panelBytes = 0, g.panelElems = g.cols, g.panels = 1;
     std::string why;
-    auto rowDim = tmaCopyRowDim(op, g, why);
+    auto g = tmaDestGeometry(c, dst.buffer, why);
+    if (!g) return why;
+    auto rowDim = tmaCopyRowDim(op, *g, why);
     if (!rowDim) return why;
-    if (g.cols > 256) return "the tile has more than 256 columns (TMA box)";
-    if ((g.cols * e) % 16) return "a tile row is " + std::to_string(g.cols * e) + " bytes, not a multiple of 16 (TMA box inner extent)";
     bool param = false;
     for (auto& p : c.func.params) param |= p == src.buffer;
     if (!param) return "'" + src.buffer->name + "' is not a kernel tensor parameter (no tensor map)";
@@ -115,15 +143,14 @@ Stmt lowerCopyTma(Ctx& c, const TileOpNode& op, const Target& target) {
     int rowDim = -1;
     const std::string why = plainTmaWhyNot(c, op, target, &rowDim);
     if (!why.empty()) {
-        c.pass.diags.add({Severity::Note, op.span, "T.copy into '" + dst.buffer->name + "' uses plain loads, not TMA: " + why,
-                          "TMA takes a whole 2-D shared tile without a layout, rows of a multiple of 16 bytes, at most 256 x 256",
-                          "lower-tile-ops"});
+        note(c, {Severity::Note, op.span, "T.copy into '" + dst.buffer->name + "' does not use TMA: " + why,
+                 "TMA takes a whole 2-D shared tile from a kernel tensor whose rows are a multiple of 16 bytes, a box of at most 256 x 256",
+                 "lower-tile-ops"});
         return nullptr;
     }
     const Span sp = op.span;
-    const auto dsh = *constShape(*dst.buffer);
-    analysis::WgmmaTileGeometry g;
-    g.rows = dsh[0], g.cols = dsh[1], g.eltBytes = dtypeBytes(dst.buffer->dtype), g.panelBytes = 0, g.panelElems = g.cols, g.panels = 1;
+    std::string unused;
+    const analysis::WgmmaTileGeometry g = *tmaDestGeometry(c, dst.buffer, unused);
     int64_t param = 0;
     for (size_t i = 0; i < c.func.params.size(); ++i)
         if (c.func.params[i] == src.buffer) param = int64_t(i);
@@ -142,16 +169,17 @@ Stmt lowerCopyTma(Ctx& c, const TileOpNode& op, const Target& target) {
         c.prelude.push_back(store(phase, {intImm(0)}, intImm(0), sp));
         parity = load(phase, {intImm(0)}, sp);
     }
-    std::vector<Expr> args{intImm(map), addressOf(dst.buffer, {intImm(0), intImm(0)}), barAddr, intImm(g.rows), intImm(g.cols), intImm(1)};
+    std::vector<Expr> args{intImm(map), addressOf(dst.buffer, {intImm(0), intImm(0)}), barAddr, intImm(g.rows), intImm(g.panelElems), intImm(g.panels)};
     for (Expr& x : tmaCoordinates(src, {})) args.push_back(x);
     std::vector<Stmt> out{intrinsicStmt(intrin::kFenceProxyAsync, {}, sp), intrinsicStmt(intrin::kSyncThreads, {}, sp),
                           intrinsicStmt(intrin::kMbarrierExpectTx, {barAddr, intImm(g.bytes())}, sp),
                           intrinsicStmt(intrin::kTmaLoad, args, sp), intrinsicStmt(intrin::kMbarrierWait, {barAddr, parity}, sp)};
     if (phase) out.push_back(store(phase, {intImm(0)}, sub(intImm(1), load(phase, {intImm(0)}, sp)), sp));
-    c.pass.diags.add({Severity::Note, sp,
-                      "T.copy into '" + dst.buffer->name + "' uses TMA (one " + std::to_string(g.cols) + " x " + std::to_string(g.rows) +
-                          " box, " + std::to_string(g.bytes()) + " bytes on its own mbarrier; out-of-bounds elements read 0)",
-                      "disable_tma=True keeps plain loads", "lower-tile-ops"});
+    note(c, {Severity::Note, sp,
+             "T.copy into '" + dst.buffer->name + "' uses TMA (" + std::to_string(g.panels) + " box(es) of " + std::to_string(g.panelElems) +
+                 " x " + std::to_string(g.rows) + (g.panelBytes ? ", " + std::to_string(g.panelBytes) + "-byte swizzle" : std::string()) +
+                 ", " + std::to_string(g.bytes()) + " bytes on its own mbarrier; out-of-bounds elements read 0)",
+             "disable_tma=True keeps plain loads", "lower-tile-ops"});
     return seq(out, sp);
 }
 

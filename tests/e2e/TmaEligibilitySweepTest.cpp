@@ -173,7 +173,7 @@ TEST(TmaEligibilitySweep, PlainCopiesUseTmaExactlyWhereLegal) {
                     if (legal)
                         EXPECT_NE(c.notes.find("T.copy into 'A_shared' uses TMA"), std::string::npos) << at << "\n" << c.notes;
                     else
-                        EXPECT_NE(c.notes.find("uses plain loads, not TMA: rows of 'A' are not a multiple of 16 bytes"),
+                        EXPECT_NE(c.notes.find("does not use TMA: rows of 'A' are not a multiple of 16 bytes"),
                                   std::string::npos)
                             << at << "\n" << c.notes;
                     tma[loop][di] += c.tma;
