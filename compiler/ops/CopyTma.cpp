@@ -2,13 +2,14 @@
 // own mbarrier, set up once at the start of the kernel (lower-tile-ops' prelude):
 //
 //   tma_copy_bar = alloc_shared((1,), uint64); tl.mbarrier_init(tma_copy_bar[0], 1)
-//   [phase = alloc_local((1,), int32); phase[0] = 0]        # only when the copy is in a loop
+//   [phase = alloc_local((1,), int32); phase[0] = 0]        # only in loops whose count is not static
 //   T.sync_threads()
 //   ...
 //   tl.fence_proxy_async()            # every thread: its generic writes before the async write
 //   T.sync_threads()                  # every thread is done with the tile (WAR) and fenced
 //   elected: tl.mbarrier_expect_tx(bar, rows*cols*e); tl.tma_load(map, tile, bar, rows, cols, 1, coords)
-//   tl.mbarrier_wait(bar, phase)      # parity 0 outside loops; phase[0] = 1 - phase[0] in loops
+//   tl.mbarrier_wait(bar, parity)     # parity 0 outside loops; in loops (earlier executions) % 2,
+//                                     # from the loop variables, or phase[0] flipped after each wait
 //
 // The fence is always emitted: plan-smem may give the tile bytes that another buffer's generic
 // writes used before (PTX ISA §9.7.13.4: generic-proxy writes are ordered before later
@@ -110,6 +111,22 @@ std::optional<analysis::WgmmaTileGeometry> tmaDestGeometry(const Ctx& c, const B
            std::nullopt;
 }
 
+/// How many times the statement being lowered ran before in this block, when it runs once per
+/// iteration of its enclosing loops (no `if` inside them): sum over loops of (v - min) times the
+/// trip counts of the loops inside it, which must be constants. Null when not expressible.
+Expr executionsBefore(const Ctx& c) {
+    Expr n = intImm(0);
+    int64_t inner = 1;
+    for (size_t i = c.loops.size(); i-- > 0;) {
+        const ForNode& f = *c.loops[i];
+        n = add(n, mul(sub(f.var, f.min), intImm(inner)));
+        auto e = constInt(f.extent);
+        if (i > 0 && (!e || *e < 0)) return nullptr;
+        inner *= e ? *e : 1;
+    }
+    return n;
+}
+
 }  // namespace
 
 std::string plainTmaWhyNot(const Ctx& c, const TileOpNode& op, const Target& target, int* rowDimOut) {
@@ -163,7 +180,12 @@ Stmt lowerCopyTma(Ctx& c, const TileOpNode& op, const Target& target) {
     c.prelude.push_back(intrinsicStmt(intrin::kMbarrierInit, {barAddr, intImm(1)}, sp));
     Expr parity = intImm(0);
     Buffer phase;
-    if (c.loopDepth > 0) {
+    if (Expr n = c.condInLoop ? nullptr : executionsBefore(c)) {
+        // Once per iteration of loops of constant inner extents: the parity is the number of
+        // earlier executions mod 2, a function of the loop variables (the static timeline
+        // and barrier check can follow it).
+        if (!constInt(n) || *constInt(n) != 0) parity = floormod(n, intImm(2));
+    } else if (c.loopDepth > 0) {
         phase = std::make_shared<BufferNode>(c.fresh("tma_copy_phase"), DType::Int32, std::vector<Expr>{intImm(1)}, Scope::Local, sp);
         c.prelude.push_back(std::make_shared<AllocNode>(phase, nullptr, sp));
         c.prelude.push_back(store(phase, {intImm(0)}, intImm(0), sp));

@@ -29,6 +29,8 @@ struct Ctx {
     int64_t roleFirst = 0;      ///< first thread of the current warp role (0 outside roles)
     int64_t blockThreads = 0;   ///< the block's thread count (0: same as threads)
     int loopDepth = 0;          ///< serial/unrolled loops around the statement being lowered
+    std::vector<const ir::ForNode*> loops;  ///< those loops, outermost first
+    int condInLoop = 0;         ///< `if`s inside one of those loops around the statement
     /// Statements the pass puts at the start of the kernel body, followed by one block barrier
     /// (mbarrier setup of plain TMA copies, CopyTma.cpp).
     std::vector<ir::Stmt> prelude;

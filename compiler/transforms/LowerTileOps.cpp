@@ -32,7 +32,13 @@ protected:
     // barrier of the role's threads.
     Stmt visitIf(const IfNode* n, const Stmt& self) override {
         auto r = mentionsThread(n->cond) ? warpRoleOf(n->cond, m_role) : std::nullopt;
-        if (!r) return Mutator::visitIf(n, self);
+        if (!r) {
+            const int inLoop = m_c.loopDepth > 0;
+            m_c.condInLoop += inLoop;
+            Stmt out = Mutator::visitIf(n, self);
+            m_c.condInLoop -= inLoop;
+            return out;
+        }
         Stmt then = inRole(*r, n->then), other = n->otherwise;
         if (other) {
             auto rest = elseRoleOf(*r, m_role);
@@ -71,7 +77,9 @@ protected:
             return roleBarriers(lowerParallel(m_c, *n));
         }
         ++m_c.loopDepth;
+        m_c.loops.push_back(n);
         Stmt out = Mutator::visitFor(n, self);
+        m_c.loops.pop_back();
         --m_c.loopDepth;
         return out;
     }

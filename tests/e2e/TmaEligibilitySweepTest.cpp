@@ -197,7 +197,8 @@ TEST(TmaEligibilitySweep, PlainCopiesUseTmaExactlyWhereLegal) {
 
 // The CUDA of one legal plain copy in a loop: its own mbarrier (init once, before a barrier),
 // fence.proxy.async and a barrier before the elected expect_tx + TMA issue, every thread waits on
-// the parity that flips after each wait; sm_80's CUDA of the same kernel has none of it.
+// parity k % 2 (here k: two trips); under an `if` in the loop a phase register flipped after
+// each wait; sm_80's CUDA of the same kernel has none of it.
 TEST(TmaPlainCopy, LoweringShape) {
     const std::string text = ts::e2e::readRepoFile(kPlain);
     ts::CompileOptions opts;
@@ -211,21 +212,31 @@ TEST(TmaPlainCopy, LoweringShape) {
     const size_t init = at("ts::mbarrier_init_n(&tma_copy_bar_0[0], 1);"), loop = at("for (int k = 0; k < 2; ++k)"),
                  fence = at("ts::fence_proxy_async();"), expect = at("ts::mbarrier_arrive_expect_tx(&tma_copy_bar_0[0], 2048);"),
                  load = at("if (threadIdx.x == 0) ts::tma_load_tile<1, 64, 16>(&tma_map_0, &A_shared[0], &tma_copy_bar_0[0], ((k * 64) + 3), (by * 16));"),
-                 wait = at("ts::mbarrier_wait(&tma_copy_bar_0[0], tma_copy_phase_1[0]);"),
-                 flip = at("tma_copy_phase_1[0] = (1 - tma_copy_phase_1[0]);");
-    for (size_t p : {init, loop, fence, expect, load, wait, flip}) ASSERT_NE(p, std::string::npos) << cu;
+                 wait = at("ts::mbarrier_wait(&tma_copy_bar_0[0], k);");
+    for (size_t p : {init, loop, fence, expect, load, wait}) ASSERT_NE(p, std::string::npos) << cu;
     EXPECT_LT(init, loop);
     EXPECT_LT(loop, fence);
     EXPECT_LT(fence, expect);
     EXPECT_LT(expect, load);
     EXPECT_LT(load, wait);
-    EXPECT_LT(wait, flip);
     EXPECT_NE(cu.substr(fence, expect - fence).find("__syncthreads();"), std::string::npos);
+    EXPECT_EQ(cu.find("tma_copy_phase"), std::string::npos);
     ASSERT_EQ(r.kernel.tensorMaps.size(), 1u);
     EXPECT_EQ(r.kernel.tensorMaps[0].tensor, 0);
     EXPECT_EQ(r.kernel.tensorMaps[0].boxInner, 64);
     EXPECT_EQ(r.kernel.tensorMaps[0].boxOuter, 16);
     EXPECT_EQ(r.kernel.tensorMaps[0].swizzleBytes, 0);
+    // Under a data-dependent `if` in the loop: a phase register, flipped after each wait.
+    opts.params = params(3, 77, kDtypes[1], 2);
+    ts::CompileResult r2 = ts::compile(kPlain, text, opts);
+    ASSERT_TRUE(r2.ok) << ts::e2e::diagText(r2);
+    const size_t w2 = r2.cuda.find("ts::mbarrier_wait(&tma_copy_bar_0[0], tma_copy_phase_1[0]);"),
+                 f2 = r2.cuda.find("tma_copy_phase_1[0] = (1 - tma_copy_phase_1[0]);"), i2 = r2.cuda.find("tma_copy_phase_1[0] = 0;");
+    ASSERT_NE(w2, std::string::npos) << r2.cuda;
+    ASSERT_NE(f2, std::string::npos) << r2.cuda;
+    ASSERT_NE(i2, std::string::npos) << r2.cuda;
+    EXPECT_LT(i2, w2);
+    EXPECT_LT(w2, f2);
     // Outside a loop the parity is the constant 0 and there is no phase register.
     opts.params = params(3, 77, kDtypes[1], 0);
     ts::CompileResult r0 = ts::compile(kPlain, text, opts);
@@ -286,7 +297,7 @@ std::vector<Point> points() {
     // Legal plain copies whose last tile runs past the row (TMA's zero fill stands in for the
     // guard): float16 K = 72 and 80, int32 K = 128, float8_e4m3 K = 128.
     for (Point p : {Point{kPlain, 0, 72, 1}, Point{kPlain, 3, 77, 1}, Point{kPlain, 4, 124, 0}, Point{kPlain, 8, 120, 2}})
-        for (int loop : {0, 1}) out.push_back({p.file, p.off, p.tail, p.dt, loop});
+        for (int loop : {0, 1, 2}) out.push_back({p.file, p.off, p.tail, p.dt, loop});
     return out;
 }
 

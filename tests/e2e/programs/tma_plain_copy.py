@@ -1,7 +1,8 @@
 # TMA eligibility sweep, plain copies (issue 9): rows of A from column `off` on, `tail` columns,
 # go through a shared tile with a plain T.copy (no T.Pipelined) into Out. loop=0: one tile per
 # block (grid over the 64-column tiles); loop=1: each block walks its tiles in a T.serial loop,
-# so the copy's mbarrier is waited once per iteration (phase flips). The row pitch is off + tail
+# so the copy's mbarrier is waited once per iteration (parity k % 2); loop=2: the same under an
+# `if` in the loop (the parity is a register flipped after each wait). The row pitch is off + tail
 # elements, so off = 0..8, tail = 1..130 covers every start alignment and every tail for 4-, 2-
 # and 1-byte elements; on sm_90a the copy is a TMA load exactly where cuTensorMapEncodeTiled
 # allows it (row pitch a multiple of 16 bytes). Out = A[:, off:].
@@ -19,7 +20,12 @@ def tma_plain_copy(off=0, tail=64, dtype="float16", loop=0, M=32, block_M=16, bl
     def main(A: T.Tensor((M, K), dtype), Out: T.Tensor((M, tail), dtype)):
         with T.Kernel(T.ceildiv(M, block_M), 1 if loop else tiles, threads=128) as (by, bk):
             A_shared = T.alloc_shared((block_M, block_K), dtype)
-            if loop:
+            if loop == 2:
+                for k in T.serial(tiles):
+                    if A[by * block_M, 0] == A[by * block_M, 0]:  # true (finite inputs), not static: a phase register
+                        T.copy(A[by * block_M, off + k * block_K], A_shared)
+                        T.copy(A_shared, Out[by * block_M, k * block_K])
+            elif loop:
                 for k in T.serial(tiles):
                     T.copy(A[by * block_M, off + k * block_K], A_shared)
                     T.copy(A_shared, Out[by * block_M, k * block_K])
