@@ -153,7 +153,9 @@ int64_t place(const PrimFunc& f, const SmemLiveness& liveness, std::vector<Slot>
             slot.align = 1024;
         // A swizzled tile that TMA writes (ops/CopyTma.cpp): TMA's swizzle is a function of
         // the shared address, ours of the offset in the tile; they agree on 1024-byte bases.
-        if (tmaDestinations.count(a->buffer.get())) slot.align = 1024;
+        if (auto l = f->layouts.find(a->buffer->name);
+            tmaDestinations.count(a->buffer.get()) && l != f->layouts.end() && l->second && l->second->swizzleBytes)
+            slot.align = 1024;
         if (auto it = liveness.live.find(a->buffer.get()); it != liveness.live.end()) slot.live = it->second;
         // A plain TMA copy's mbarrier (ops/CopyTma.cpp) keeps its bytes for the whole kernel:
         // PTX ISA §9.7.13.15 wants mbarrier.inval before its memory is used for anything else.
