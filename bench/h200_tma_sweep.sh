@@ -8,6 +8,7 @@
 # One `tilec tune --sweep` per (kernel, dtype): 16 NVRTC threads, one GPU worker. Which points
 # take TMA is pinned GPU-free by tests/e2e/TmaEligibilitySweepTest.cpp; this script records it
 # too (tma_map count of each point from `tilec compile`, for the gemm only at a few points).
+# Plain (non-pipelined) copies, which take TMA on their own mbarrier: bench/h200_tma_plain.sh.
 # Payload: bash bench/tma_pipeline_payload.sh [/work/main]  (.devbin/tilec, ~7 MB), then
 #   run(command="bash bench/h200_tma_sweep.sh", carry=[".devbin"])   (about 2-4 min)
 # Output: $OUT/tma-sweep-h200.json (summary + every failing point), $OUT/tune-*.json, logs.

@@ -146,7 +146,20 @@ std::string launcherSource(const CompileResult& r, const std::string& kernelFile
         const TensorMapArg& m = k.tensorMaps[i];
         const TensorArg& a = k.args.at(static_cast<size_t>(m.tensor));
         const int e = ir::dtypeBytes(a.dtype);
-        const int dt = a.dtype == ir::DType::BFloat16 ? 9 : a.dtype == ir::DType::Float16 ? 6 : a.dtype == ir::DType::Float32 ? 7 : 0;
+        // CUtensorMapDataType as profiler/cuda/TensorMap.cpp picks it (fp8/int8: UINT8).
+        int dt = 0;
+        switch (a.dtype) {
+            case ir::DType::UInt16: case ir::DType::Int16: dt = 1; break;
+            case ir::DType::UInt32: dt = 2; break;
+            case ir::DType::Int32: dt = 3; break;
+            case ir::DType::UInt64: dt = 4; break;
+            case ir::DType::Int64: dt = 5; break;
+            case ir::DType::Float16: dt = 6; break;
+            case ir::DType::Float32: dt = 7; break;
+            case ir::DType::Float64: dt = 8; break;
+            case ir::DType::BFloat16: dt = 9; break;
+            default: dt = 0; break;
+        }
         const int sw = m.swizzleBytes == 128 ? 3 : m.swizzleBytes == 64 ? 2 : m.swizzleBytes == 32 ? 1 : 0;
         // TMA numbers dimensions innermost first; the box is boxInner x boxOuter (at rowDim) x 1...
         const int rank = static_cast<int>(a.shape.size());

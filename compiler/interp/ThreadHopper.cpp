@@ -224,9 +224,22 @@ void ThreadMachine::tmaLoad(const CallNode* c, const ThreadList& act) {
     if (dst.buf->global || dst.buf->threadStride || dst.buf->dtype != src.dtype)
         fail(c->span, "tl.tma_load destination '" + dst.buf->node->name + "' is not a shared tile of the tensor's dtype");
     const int e = dtypeBytes(src.dtype);
-    auto g = analysis::wgmmaTileGeometry(rows, pw * panels, e);
-    if (!g || g->panelElems != pw) fail(c->span, "tl.tma_load: the tile is not a TMA/wgmma operand tile");
-    if ((dst.off * e) % 1024) fail(c->span, "tl.tma_load destination " + describe(*dst.buf, dst.off) + " is not 1024-byte aligned");
+    // Swizzle NONE (a plain T.copy's map, CopyTma.cpp): the box lands row-major, and the shared
+    // address must be 128-byte aligned (PTX ISA §9.7.9.25.5.2); else the wgmma_smem tile.
+    const bool plain = desc[3] == 0;
+    std::optional<analysis::WgmmaTileGeometry> g;
+    if (plain) {
+        analysis::WgmmaTileGeometry p;
+        p.rows = rows, p.cols = pw * panels, p.eltBytes = e, p.panelBytes = 0, p.panelElems = pw, p.panels = panels;
+        if (panels != 1 || (pw * e) % 16 || pw > 256 || rows > 256) fail(c->span, "tl.tma_load: the box is not a legal TMA box");
+        g = p;
+    } else {
+        g = analysis::wgmmaTileGeometry(rows, pw * panels, e);
+        if (!g || g->panelElems != pw) fail(c->span, "tl.tma_load: the tile is not a TMA/wgmma operand tile");
+    }
+    const int64_t align = plain ? 128 : 1024;
+    if ((dst.off * e) % align)
+        fail(c->span, "tl.tma_load destination " + describe(*dst.buf, dst.off) + " is not " + std::to_string(align) + "-byte aligned");
     MbarrierState& b = mbarrierAt(bar, c->span);
     auto& cells = m_cells[dst.buf];
     for (int64_t r = 0; r < rows; ++r)
@@ -239,7 +252,7 @@ void ThreadMachine::tmaLoad(const CallNode* c, const ThreadList& act) {
                 flat += i * src.strides[size_t(d)];
             }
             const double v = in ? src.data[flat] : 0.0;
-            const int64_t o = dst.off + analysis::wgmmaSharedOffset(*g, r, q);
+            const int64_t o = dst.off + (plain ? r * g->cols + q : analysis::wgmmaSharedOffset(*g, r, q));
             requireRange(*dst.buf, o, 1, c->span, "TMA write");
             SharedCell& cell = cells[static_cast<size_t>(o)];
             if (cell.wgmmaReads) checkWgmmaRead(*dst.buf, o, c->span, "TMA load");

@@ -233,6 +233,9 @@ Stmt lowerCopy(Ctx& c, const TileOpNode& op, const Target& target) {
     }
     if (sf || df) return copyFragment(c, op, src, dst, df);
     if (src.buffer->scope == Scope::Local || dst.buffer->scope == Scope::Local) return copyPerThread(c, op, src, dst, *se);
+    // sm_90a: a global -> shared copy TMA can do is one TMA load (CopyTma.cpp); else a note says why.
+    if (src.buffer->scope == Scope::Global && dst.buffer->scope == Scope::Shared)
+        if (Stmt tma = lowerCopyTma(c, op, target)) return tma;
     return copyDistributed(c, op, src, dst, *se, target);
 }
 

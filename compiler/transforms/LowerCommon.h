@@ -27,6 +27,15 @@ struct Ctx {
     std::map<const ir::BufferNode*, LoweredFragment> frags;
     int counter = 0;            ///< for unique names of helper buffers/vars
     int64_t roleFirst = 0;      ///< first thread of the current warp role (0 outside roles)
+    int64_t blockThreads = 0;   ///< the block's thread count (0: same as threads)
+    int loopDepth = 0;          ///< serial/unrolled loops around the statement being lowered
+    std::vector<const ir::ForNode*> loops;  ///< those loops, outermost first
+    int condInLoop = 0;         ///< `if`s inside one of those loops around the statement
+    /// Statements the pass puts at the start of the kernel body, followed by one block barrier
+    /// (mbarrier setup of plain TMA copies, CopyTma.cpp).
+    std::vector<ir::Stmt> prelude;
+    /// PrimFunc attrs the lowering adds (tensor maps "tma_maps" / "tma_map.<i>" of plain TMA copies).
+    ir::Attrs funcAttrs;
 
     std::string fresh(const std::string& base) { return base + "_" + std::to_string(counter++); }
     ir::Layout layoutOf(const std::string& name) const;
@@ -59,6 +68,13 @@ ir::Expr reduceIdentity(const std::string& op, ir::DType t);
 ir::Expr regionBase(const ir::Region& r);
 /// Zeroes every register of a gemm accumulator (clear_accum=True).
 ir::Stmt clearAccumulator(Ctx& c, const LoweredFragment& f, ir::DType t, Span sp);
+
+/// A global -> shared T.copy on sm_90a as one TMA load with its own mbarrier (CopyTma.cpp), or
+/// null when TMA is not legal for it (then a note says why, and lowerCopy keeps plain loads).
+ir::Stmt lowerCopyTma(Ctx& c, const ir::TileOpNode& op, const Target& target);
+/// Why the global -> shared `op` cannot be one plain TMA load on `target` (empty: it can);
+/// `*rowDim` gets tmaCopyRowDim's answer. For diagnostics and tests.
+std::string plainTmaWhyNot(const Ctx& c, const ir::TileOpNode& op, const Target& target, int* rowDim = nullptr);
 
 /// T.copy (compiler/ops/CopyLowering.cpp); the target picks the copy engine. Also used by other
 /// ops' lowerings that stage a tile (gemm's register A operand).

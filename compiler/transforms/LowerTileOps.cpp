@@ -32,7 +32,13 @@ protected:
     // barrier of the role's threads.
     Stmt visitIf(const IfNode* n, const Stmt& self) override {
         auto r = mentionsThread(n->cond) ? warpRoleOf(n->cond, m_role) : std::nullopt;
-        if (!r) return Mutator::visitIf(n, self);
+        if (!r) {
+            const int inLoop = m_c.loopDepth > 0;
+            m_c.condInLoop += inLoop;
+            Stmt out = Mutator::visitIf(n, self);
+            m_c.condInLoop -= inLoop;
+            return out;
+        }
         Stmt then = inRole(*r, n->then), other = n->otherwise;
         if (other) {
             auto rest = elseRoleOf(*r, m_role);
@@ -70,7 +76,12 @@ protected:
             checkRoleLayouts(self);
             return roleBarriers(lowerParallel(m_c, *n));
         }
-        return Mutator::visitFor(n, self);
+        ++m_c.loopDepth;
+        m_c.loops.push_back(n);
+        Stmt out = Mutator::visitFor(n, self);
+        m_c.loops.pop_back();
+        --m_c.loopDepth;
+        return out;
     }
     // Element accesses outside T.Parallel: only fragments every thread holds whole (infer-layouts
     // gives them the "replicated" layout) can be addressed by any thread.
@@ -228,6 +239,7 @@ PrimFunc lowerTileOps(const PrimFunc& f, PassContext& ctx) {
     const KernelNode* k = findKernel(f);
     if (!k) return f;
     Ctx c{ctx, *f, nullptr, k->threadCount(), {}, 0};
+    c.blockThreads = k->threadCount();
     // A multi-dimensional block is fine while every tile op works on per-thread (local) and
     // global buffers only (T.clear / T.copy of a thread's own registers): those lower to loops
     // each thread runs alone, whatever its index. Fragments and shared tiles are distributed
@@ -271,16 +283,31 @@ PrimFunc lowerTileOps(const PrimFunc& f, PassContext& ctx) {
     Lowerer lw(c, tx);
     Stmt body = lw.mutate(f->body);
     if (ctx.diags.hasErrors()) return f;
-    if (k->threadVars.empty()) {
-        // Give the kernel its thread index variable so codegen can bind it.
+    if (k->threadVars.empty() || !c.prelude.empty()) {
+        // Give the kernel its thread index variable so codegen can bind it; put the prelude of
+        // the lowered ops (plain TMA copies' mbarrier setup) first in its body, then a barrier.
         struct AddTx : Mutator {
             Var tx;
+            std::vector<Stmt> prelude;
             Stmt visitKernel(const KernelNode* n, const Stmt&) override {
-                return std::make_shared<KernelNode>(n->grid, n->threads, n->blockVars, std::vector<Var>{tx}, mutate(n->body), n->span);
+                Stmt b = n->body;
+                if (!prelude.empty()) {
+                    prelude.push_back(intrinsicStmt(intrin::kSyncThreads, {}, n->span));
+                    prelude.push_back(b);
+                    b = seq(prelude, n->span);
+                }
+                return std::make_shared<KernelNode>(n->grid, n->threads, n->blockVars,
+                                                    n->threadVars.empty() ? std::vector<Var>{tx} : n->threadVars, b, n->span);
             }
         } add;
         add.tx = tx;
+        add.prelude = c.prelude;
         body = add.mutate(body);
+    }
+    if (!c.funcAttrs.empty()) {
+        auto nf = std::make_shared<PrimFuncNode>(*withBody(f, body));
+        nf->attrs = c.funcAttrs;
+        return nf;
     }
     return withBody(f, body);
 }

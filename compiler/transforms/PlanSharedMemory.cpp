@@ -127,6 +127,14 @@ int64_t place(const PrimFunc& f, const SmemLiveness& liveness, std::vector<Slot>
               DiagnosticEngine* diags, bool* ok) {
     slots.clear();
     order.clear();
+    std::set<const BufferNode*> tmaDestinations;
+    walk(f->body, [&](const Stmt& s) {
+        auto* ev = as<EvalNode>(s);
+        auto* c = ev ? as<CallNode>(ev->call) : nullptr;
+        if (!c || c->op != intrin::kTmaLoad || c->args.size() < 2) return;
+        if (auto* ac = as<CallNode>(c->args[1]); ac && !ac->args.empty())
+            if (auto* ld = as<LoadNode>(ac->args[0])) tmaDestinations.insert(ld->buffer.get());
+    });
     walk(f->body, [&](const Stmt& s) {
         auto* a = as<AllocNode>(s);
         if (!a || a->buffer->scope != Scope::Shared) return;
@@ -143,7 +151,16 @@ int64_t place(const PrimFunc& f, const SmemLiveness& liveness, std::vector<Slot>
         slot.bytes = analysis::sharedPhysicalElems(*f, *a->buffer, *n) * dtypeBytes(a->buffer->dtype);
         if (auto l = f->layouts.find(a->buffer->name); l != f->layouts.end() && l->second && l->second->family == "wgmma_smem")
             slot.align = 1024;
+        // A swizzled tile that TMA writes (ops/CopyTma.cpp): TMA's swizzle is a function of
+        // the shared address, ours of the offset in the tile; they agree on 1024-byte bases.
+        if (auto l = f->layouts.find(a->buffer->name);
+            tmaDestinations.count(a->buffer.get()) && l != f->layouts.end() && l->second && l->second->swizzleBytes)
+            slot.align = 1024;
         if (auto it = liveness.live.find(a->buffer.get()); it != liveness.live.end()) slot.live = it->second;
+        // A plain TMA copy's mbarrier (ops/CopyTma.cpp) keeps its bytes for the whole kernel:
+        // PTX ISA §9.7.13.15 wants mbarrier.inval before its memory is used for anything else.
+        if (a->buffer->dtype == DType::UInt64 && a->buffer->name.rfind("tma_copy_bar", 0) == 0)
+            slot.live.first = 0, slot.live.last = int64_t(1) << 60, slot.live.scope = 0;
         slots.push_back(std::move(slot));
     });
     // A shared view (T.view of a T.alloc_shared buffer, ir/Views.h) sits on its buffer's bytes:

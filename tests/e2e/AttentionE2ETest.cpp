@@ -210,8 +210,18 @@ TEST_P(AttentionSm90a, CpAsyncScheduleStillMatchesFloat64Reference) {
     ts::CompileResult r = ts::compile(c.path, text, opts);
     ASSERT_TRUE(r.ok) << diagText(r);
     EXPECT_TRUE(hasNote(r, "T.gemm uses wgmma with its operands loaded by the sm_80 copies")) << diagText(r);
-    EXPECT_EQ(r.cuda.find("ts::tma_load_tile<"), std::string::npos);
-    EXPECT_TRUE(r.kernel.tensorMaps.empty());
+    // K and V stay on cp.async; Q's plain copy before the loop is a TMA load where legal
+    // (ops/CopyTma.cpp), on tensor map 0 over Q (parameter 0). With num_stages=1 nothing is
+    // issued early: K and V are plain copies in a loop, each a TMA load with its own mbarrier.
+    const bool oneStage = c.params.count("num_stages") && c.params.at("num_stages") == "1";
+    if (!oneStage) {
+        EXPECT_NE(r.cuda.find("ts::cp_async"), std::string::npos);
+        EXPECT_LE(count(r.cuda, "ts::tma_load_tile<"), 1u);
+        for (auto& m : r.kernel.tensorMaps) EXPECT_EQ(m.tensor, 0) << "only Q's plain copy may take TMA";
+    } else {
+        EXPECT_EQ(r.cuda.find("ts::cp_async"), std::string::npos);
+        EXPECT_GE(count(r.cuda, "ts::tma_load_tile<"), 2u);
+    }
     ts::e2e::expectInterpretersMatchReference(r, c.label + " (cp.async)");
 }
 
@@ -290,8 +300,14 @@ TEST(AttentionSm90aTma, ColumnWindowsUseTmaExactlyWhereLegal) {
         ts::CompileResult r = ts::compile(path, text, opts);
         ASSERT_TRUE(r.ok) << label << "\n" << diagText(r);
         EXPECT_NE(r.cuda.find("ts::wgmma_gemm_rs<"), std::string::npos) << label;
-        EXPECT_EQ(r.cuda.find("ts::tma_load_tile<") != std::string::npos, w.tma) << label << "\n" << diagText(r);
-        EXPECT_EQ(r.kernel.tensorMaps.size(), w.tma ? 2u : 0u) << label;
+        bool kvTma = false;  // tensor maps over K (1) or V (2): the loop's TMA schedule
+        for (auto& m : r.kernel.tensorMaps) kvTma |= m.tensor == 1 || m.tensor == 2;
+        EXPECT_EQ(kvTma, w.tma) << label << "\n" << diagText(r);
+        // Without the TMA pipeline, Q's plain copy (parameter 0) may take TMA on its own (ops/CopyTma.cpp).
+        if (w.tma)
+            EXPECT_EQ(r.kernel.tensorMaps.size(), 2u) << label;
+        else
+            for (auto& m : r.kernel.tensorMaps) EXPECT_EQ(m.tensor, 0) << label;
         if (w.tma) {
             EXPECT_EQ(r.kernel.tensorMaps[0].boxInner, 64) << label;  // 128-byte panels of 64 halves
             EXPECT_EQ(r.kernel.tensorMaps[0].boxOuter, 32) << label;  // block_N rows
@@ -300,7 +316,7 @@ TEST(AttentionSm90aTma, ColumnWindowsUseTmaExactlyWhereLegal) {
             EXPECT_NE(r.cuda.find("(&tma_map_0, "), std::string::npos) << label;
         } else {
             EXPECT_TRUE(hasNote(r, "rows of 'K' are not a multiple of 16 bytes")) << label << "\n" << diagText(r);
-            EXPECT_EQ(r.cuda.find("ts::mbarrier"), std::string::npos) << label;
+            EXPECT_LE(count(r.cuda, "ts::tma_load_tile<"), 1u) << label;
         }
         ts::e2e::expectInterpretersMatchReference(r, label);
         if (!ts::rt::nvrtcAvailable()) continue;

@@ -13,14 +13,16 @@
 //    "out-of-bounds source lanes read 0").
 // A tile copy is TMA-legal when the source tensor's row pitch (off + tail elements) is a
 // multiple of 16 bytes and the box (64 columns, 16 or 64 rows) satisfies the box rules.
-// This compiler issues TMA only for the shared operand tiles of a float16/bfloat16 wgmma gemm in
-// a T.Pipelined loop (transforms/Hopper.h); a plain T.copy into shared memory and an fp8 gemm
-// keep cp.async even where TMA would be legal. The test asserts: TMA is never used where it is
-// illegal (every kernel, every point); on the wgmma path it is used exactly where it is legal;
-// elsewhere it is not used, and the number of legal points left to cp.async is pinned so the
-// gap is visible (issue 9: "uses TMA exactly where it is legal" holds for fp16 gemm operands
-// only). A subset runs on both interpreters against float64 and compiles with NVRTC for sm_80
-// and sm_90a; the GPU run of every point (NVRTC sm_90a included) is bench/h200_tma_sweep.sh.
+// In a T.Pipelined loop this compiler issues TMA only for the shared operand tiles of a
+// float16/bfloat16 wgmma gemm (transforms/Hopper.h); the pipelined copy kernel and the fp8 gemm
+// keep cp.async even where TMA would be legal (pinned below, so the gap stays visible). A plain
+// T.copy global -> shared (tma_plain_copy.py: one per block, or one per iteration of a T.serial
+// loop) is one TMA load on its own mbarrier exactly where the rule allows it (ops/CopyTma.cpp),
+// with a note saying why not elsewhere. The test asserts: TMA is never used where it is illegal
+// (every kernel, every point); for plain copies and on the wgmma path it is used exactly where
+// it is legal. A subset runs on both interpreters against float64 and compiles with NVRTC for
+// sm_80 and sm_90a; the GPU run of every point (NVRTC sm_90a included) is bench/h200_tma_sweep.sh
+// (pipelined copies, gemms) and bench/h200_tma_plain.sh (plain copies).
 #include <gtest/gtest.h>
 
 #include "compiler/Compile.h"
@@ -37,6 +39,7 @@ struct Dt {
 constexpr Dt kDtypes[] = {{"int32", 4}, {"float16", 2}, {"float8_e4m3", 1}};
 const char* kCopy = "tests/e2e/programs/tma_sweep_copy.py";
 const char* kGemm = "tests/e2e/programs/tma_sweep_gemm.py";
+const char* kPlain = "tests/e2e/programs/tma_plain_copy.py";
 
 /// cuTensorMapEncodeTiled's rules for one 2-D tiled map: row pitch, box extents, inner box bytes.
 bool tensorMapLegal(int64_t rowElems, int64_t boxCols, int64_t boxRows, int eltBytes) {
@@ -45,8 +48,11 @@ bool tensorMapLegal(int64_t rowElems, int64_t boxCols, int64_t boxRows, int eltB
            boxRows <= 256 && (boxCols * eltBytes) % 16 == 0;
 }
 
-std::map<std::string, std::string> params(int off, int tail, const Dt& d) {
-    return {{"off", std::to_string(off)}, {"tail", std::to_string(tail)}, {"dtype", std::string("\"") + d.name + "\""}};
+std::map<std::string, std::string> params(int off, int tail, const Dt& d, int loop = -1) {
+    std::map<std::string, std::string> p{{"off", std::to_string(off)}, {"tail", std::to_string(tail)},
+                                         {"dtype", std::string("\"") + d.name + "\""}};
+    if (loop >= 0) p["loop"] = std::to_string(loop);
+    return p;
 }
 
 struct Decision {
@@ -54,6 +60,7 @@ struct Decision {
     bool tma = false;      ///< tensor maps and TMA loads in the CUDA
     bool cpAsync = false;  ///< cp.async in the CUDA
     std::string diag;
+    std::string notes;     ///< the notes of lower-tile-ops (plain copies: TMA or why not)
 };
 Decision decide(const char* file, const std::string& text, const std::map<std::string, std::string>& p) {
     ts::CompileOptions opts;
@@ -68,6 +75,8 @@ Decision decide(const char* file, const std::string& text, const std::map<std::s
     d.tma = loads && !r.kernel.tensorMaps.empty();
     if (loads != !r.kernel.tensorMaps.empty()) d.diag = "TMA loads and tensor maps disagree";
     d.cpAsync = r.cuda.find("ts::cp_async") != std::string::npos;
+    for (auto& x : r.diagnostics)
+        if (x.severity == ts::Severity::Note && x.origin == "lower-tile-ops") d.notes += x.message + "\n";
     return d;
 }
 
@@ -136,18 +145,127 @@ TEST(TmaEligibilitySweep, TmaExactlyWhereLegalOnTheWgmmaPathNeverWhereIllegal) {
                 points, gemmFp16Tma, legalCopyNoTma[0], legalCopyNoTma[1], legalCopyNoTma[2], legalGemmFp8NoTma);
 }
 
+// Plain copies: 2 x 3510 kernels (one copy per block; one per iteration of a T.serial loop).
+TEST(TmaEligibilitySweep, PlainCopiesUseTmaExactlyWhereLegal) {
+    struct NoObserver {
+        ts::CompileObserver prev = ts::setCompileObserver(nullptr);
+        ~NoObserver() { ts::setCompileObserver(prev); }
+    } noObserver;
+    const std::string text = ts::e2e::readRepoFile(kPlain);
+    ASSERT_FALSE(text.empty());
+    int tma[2][3] = {}, points = 0;
+    for (int loop = 0; loop < 2; ++loop)
+        for (int di = 0; di < 3; ++di) {
+            const Dt& d = kDtypes[di];
+            for (int off = 0; off <= 8; ++off)
+                for (int tail = 1; tail <= 130; ++tail) {
+                    ++points;
+                    // A (32, off + tail) -> 16 x 64 tiles: box 64 columns x 16 rows.
+                    const bool legal = tensorMapLegal(off + tail, 64, 16, d.bytes);
+                    Decision c = decide(kPlain, text, params(off, tail, d, loop));
+                    const std::string at = std::string(d.name) + " loop=" + std::to_string(loop) + " off=" + std::to_string(off) +
+                                           " tail=" + std::to_string(tail);
+                    ASSERT_TRUE(c.ok) << at << "\n" << c.diag;
+                    EXPECT_TRUE(c.diag.empty()) << at << ": " << c.diag;
+                    ASSERT_EQ(c.tma, legal) << at << "\n" << c.notes;
+                    EXPECT_FALSE(c.cpAsync) << at;
+                    // The IDE shows the choice: a note at the copy either way, with the reason when not TMA.
+                    if (legal)
+                        EXPECT_NE(c.notes.find("T.copy into 'A_shared' uses TMA"), std::string::npos) << at << "\n" << c.notes;
+                    else
+                        EXPECT_NE(c.notes.find("does not use TMA: rows of 'A' are not a multiple of 16 bytes"),
+                                  std::string::npos)
+                            << at << "\n" << c.notes;
+                    tma[loop][di] += c.tma;
+                }
+        }
+    EXPECT_EQ(points, 2 * 3 * 9 * 130);
+    auto countMultiples = [](int m) {
+        int n = 0;
+        for (int off = 0; off <= 8; ++off)
+            for (int tail = 1; tail <= 130; ++tail) n += (off + tail) % m == 0;
+        return n;
+    };
+    for (int loop = 0; loop < 2; ++loop) {
+        EXPECT_EQ(tma[loop][0], countMultiples(4));   // int32: pitch % 16 bytes
+        EXPECT_EQ(tma[loop][1], countMultiples(8));   // float16
+        EXPECT_EQ(tma[loop][2], countMultiples(16));  // float8_e4m3
+    }
+    std::printf("TMA plain-copy sweep: %d points; TMA at int32 %d, fp16 %d, fp8 %d (per loop variant)\n", points, tma[0][0],
+                tma[0][1], tma[0][2]);
+}
+
+// The CUDA of one legal plain copy in a loop: its own mbarrier (init once, before a barrier),
+// fence.proxy.async and a barrier before the elected expect_tx + TMA issue, every thread waits on
+// parity k % 2 (here k: two trips); under an `if` in the loop a phase register flipped after
+// each wait; sm_80's CUDA of the same kernel has none of it.
+TEST(TmaPlainCopy, LoweringShape) {
+    const std::string text = ts::e2e::readRepoFile(kPlain);
+    ts::CompileOptions opts;
+    opts.params = params(3, 77, kDtypes[1], 1);
+    opts.target = "cuda:sm_90a";
+    opts.recordSnapshots = false;
+    ts::CompileResult r = ts::compile(kPlain, text, opts);
+    ASSERT_TRUE(r.ok) << ts::e2e::diagText(r);
+    const std::string& cu = r.cuda;
+    auto at = [&](const std::string& s) { return cu.find(s); };
+    const size_t init = at("ts::mbarrier_init_n(&tma_copy_bar_0[0], 1);"), loop = at("for (int k = 0; k < 2; ++k)"),
+                 fence = at("ts::fence_proxy_async();"), expect = at("ts::mbarrier_arrive_expect_tx(&tma_copy_bar_0[0], 2048);"),
+                 load = at("if (threadIdx.x == 0) ts::tma_load_tile<1, 64, 16>(&tma_map_0, &A_shared[0], &tma_copy_bar_0[0], ((k * 64) + 3), (by * 16));"),
+                 wait = at("ts::mbarrier_wait(&tma_copy_bar_0[0], k);");
+    for (size_t p : {init, loop, fence, expect, load, wait}) ASSERT_NE(p, std::string::npos) << cu;
+    EXPECT_LT(init, loop);
+    EXPECT_LT(loop, fence);
+    EXPECT_LT(fence, expect);
+    EXPECT_LT(expect, load);
+    EXPECT_LT(load, wait);
+    EXPECT_NE(cu.substr(fence, expect - fence).find("__syncthreads();"), std::string::npos);
+    EXPECT_EQ(cu.find("tma_copy_phase"), std::string::npos);
+    ASSERT_EQ(r.kernel.tensorMaps.size(), 1u);
+    EXPECT_EQ(r.kernel.tensorMaps[0].tensor, 0);
+    EXPECT_EQ(r.kernel.tensorMaps[0].boxInner, 64);
+    EXPECT_EQ(r.kernel.tensorMaps[0].boxOuter, 16);
+    EXPECT_EQ(r.kernel.tensorMaps[0].swizzleBytes, 0);
+    // Under a data-dependent `if` in the loop: a phase register, flipped after each wait.
+    opts.params = params(3, 77, kDtypes[1], 2);
+    ts::CompileResult r2 = ts::compile(kPlain, text, opts);
+    ASSERT_TRUE(r2.ok) << ts::e2e::diagText(r2);
+    const size_t w2 = r2.cuda.find("ts::mbarrier_wait(&tma_copy_bar_0[0], tma_copy_phase_1[0]);"),
+                 f2 = r2.cuda.find("tma_copy_phase_1[0] = (1 - tma_copy_phase_1[0]);"), i2 = r2.cuda.find("tma_copy_phase_1[0] = 0;");
+    ASSERT_NE(w2, std::string::npos) << r2.cuda;
+    ASSERT_NE(f2, std::string::npos) << r2.cuda;
+    ASSERT_NE(i2, std::string::npos) << r2.cuda;
+    EXPECT_LT(i2, w2);
+    EXPECT_LT(w2, f2);
+    // Outside a loop the parity is the constant 0 and there is no phase register.
+    opts.params = params(3, 77, kDtypes[1], 0);
+    ts::CompileResult r0 = ts::compile(kPlain, text, opts);
+    ASSERT_TRUE(r0.ok);
+    EXPECT_NE(r0.cuda.find("ts::mbarrier_wait(&tma_copy_bar_0[0], 0);"), std::string::npos) << r0.cuda;
+    EXPECT_EQ(r0.cuda.find("tma_copy_phase"), std::string::npos);
+    // sm_80: no TMA, no note.
+    opts.target = "cuda:sm_80";
+    ts::CompileResult r80 = ts::compile(kPlain, text, opts);
+    ASSERT_TRUE(r80.ok);
+    EXPECT_EQ(r80.cuda.find("tma_load"), std::string::npos);
+    EXPECT_EQ(r80.cuda.find("tma_map"), std::string::npos);
+    EXPECT_EQ(r80.cuda.find("mbarrier"), std::string::npos);
+    for (auto& d : r80.diagnostics) EXPECT_NE(d.origin, "lower-tile-ops") << d.message;
+}
+
 // Both interpreters against float64 at the corners of the sweep (start offsets that break every
 // vector width, tails below, at and above one and two tiles), and NVRTC for sm_80 and sm_90a.
 struct Point {
     const char* file;
     int off, tail, dt;
+    int loop = -1;  ///< tma_plain_copy.py's loop parameter
 };
 class TmaSweepPoint : public ::testing::TestWithParam<Point> {};
 
 TEST_P(TmaSweepPoint, InterpretersMatchFloat64AndNvrtcCompiles) {
     const Point& p = GetParam();
     const std::string text = ts::e2e::readRepoFile(p.file);
-    const auto ps = params(p.off, p.tail, kDtypes[p.dt]);
+    const auto ps = params(p.off, p.tail, kDtypes[p.dt], p.loop);
     for (const char* target : {"cuda:sm_90a", "cuda:sm_80"}) {
         ts::CompileOptions opts;
         opts.params = ps;
@@ -161,7 +279,7 @@ TEST_P(TmaSweepPoint, InterpretersMatchFloat64AndNvrtcCompiles) {
         // A copy is exact; the gemm's float16/fp8 products summed in float32 stay within the
         // float64-reference rule.
         ts::rt::CompareOptions co;
-        if (std::string(p.file) == kCopy) co.relL2Tolerance = 1e-300;
+        if (std::string(p.file) != kGemm) co.relL2Tolerance = 1e-300;
         ts::e2e::expectBothInterpretersMatchReference(r, ci, co, std::string(target) + " " + p.file, results);
     }
     ts::e2e::expectNvrtcCompilesForSm80AndSm90a(p.file, ps);
@@ -174,7 +292,12 @@ std::vector<Point> points() {
             for (int tail : {1, 63, 64, 65, 130}) {
                 out.push_back({kCopy, off, tail, dt});
                 if (dt > 0) out.push_back({kGemm, off, tail, dt});
+                for (int loop : {0, 1}) out.push_back({kPlain, off, tail, dt, loop});
             }
+    // Legal plain copies whose last tile runs past the row (TMA's zero fill stands in for the
+    // guard): float16 K = 72 and 80, int32 K = 128, float8_e4m3 K = 128.
+    for (Point p : {Point{kPlain, 0, 72, 1}, Point{kPlain, 3, 77, 1}, Point{kPlain, 4, 124, 0}, Point{kPlain, 8, 120, 2}})
+        for (int loop : {0, 1, 2}) out.push_back({p.file, p.off, p.tail, p.dt, loop});
     return out;
 }
 

@@ -1,0 +1,208 @@
+// Plain (non-pipelined) T.copy global -> shared on sm_90a as one TMA load (issue 9): the copy's
+// own mbarrier, set up once at the start of the kernel (lower-tile-ops' prelude):
+//
+//   tma_copy_bar = alloc_shared((1,), uint64); tl.mbarrier_init(tma_copy_bar[0], 1)
+//   [phase = alloc_local((1,), int32); phase[0] = 0]        # only in loops whose count is not static
+//   T.sync_threads()
+//   ...
+//   tl.fence_proxy_async()            # every thread: its generic writes before the async write
+//   T.sync_threads()                  # every thread is done with the tile (WAR) and fenced
+//   elected: tl.mbarrier_expect_tx(bar, rows*cols*e); tl.tma_load(map, tile, bar, rows, cols, 1, coords)
+//   tl.mbarrier_wait(bar, parity)     # parity 0 outside loops; in loops (earlier executions) % 2,
+//                                     # from the loop variables, or phase[0] flipped after each wait
+//
+// The fence is always emitted: plan-smem may give the tile bytes that another buffer's generic
+// writes used before (PTX ISA §9.7.13.4: generic-proxy writes are ordered before later
+// async-proxy accesses only through fence.proxy.async). Legality (plainTmaWhyNot) follows
+// cuTensorMapEncodeTiled (global address 16-byte aligned -- cudaMalloc'd kernel tensors --,
+// every global stride a multiple of 16 bytes, box dims 1..256, inner box bytes a multiple of
+// 16, a TMA element type) and PTX ISA §9.7.9.25.5.1 (out-of-bounds box elements read 0, which
+// is T.copy's own rule for out-of-bounds source elements, negative starts included). The tile
+// lands as the tile's layout stores it (tmaDestGeometry): row-major (swizzle NONE), a wgmma
+// operand tile (its panels' TMA swizzle), or a 32/64/128-byte row swizzled over that span.
+#include "compiler/ir/Intrinsics.h"
+#include "compiler/transforms/Hopper.h"
+#include "compiler/transforms/LowerCommon.h"
+
+namespace ts::xform::lower {
+using namespace ts::ir;
+
+namespace {
+
+/// Adds `d` unless the same note is already there (a pipeline's prologue and main loop lower
+/// copies of one T.copy).
+void note(Ctx& c, Diagnostic d) {
+    for (auto& x : c.pass.diags.all())
+        if (x.severity == d.severity && x.message == d.message && x.span == d.span) return;
+    c.pass.diags.add(std::move(d));
+}
+
+/// Element types cuTensorMapEncodeTiled takes (CUtensorMapDataType; fp8 loads as UINT8).
+bool tmaElementType(DType t) {
+    switch (t) {
+        case DType::Int8: case DType::UInt8: case DType::Float8E4M3: case DType::Float8E5M2:
+        case DType::Int16: case DType::UInt16: case DType::Int32: case DType::UInt32:
+        case DType::Int64: case DType::UInt64: case DType::Float16: case DType::BFloat16:
+        case DType::Float32: case DType::Float64:
+            return true;
+        default:
+            return false;
+    }
+}
+
+/// The kernel writes `b` (a store, a tile op other than a copy reading it, an intrinsic taking
+/// its address): TMA reads global memory through the async proxy, which would need a
+/// fence.proxy.async.global after those writes.
+bool kernelWrites(const PrimFuncNode& f, const BufferNode* b) {
+    bool w = false;
+    walk(f.body, [&](const Stmt& s) {
+        if (auto* st = as<StoreNode>(s); st && st->buffer.get() == b) w = true;
+        if (auto* t = as<TileOpNode>(s))
+            for (size_t i = 0; i < t->args.size(); ++i)
+                if (t->isRegion(i) && t->region(i).buffer.get() == b && !(t->op == TileOpKind::Copy && i == 0)) w = true;
+        if (auto* ev = as<EvalNode>(s))
+            walkExpr(ev->call, [&](const Expr& e) {
+                if (auto* c = as<CallNode>(e); c && c->op == intrin::kAddressOf && !c->args.empty())
+                    if (auto* l = as<LoadNode>(c->args[0]); l && l->buffer.get() == b) w = true;
+            });
+    });
+    return w;
+}
+
+/// The kernel already runs a TMA/mbarrier schedule (a T.Pipelined loop on TMA, hand-written
+/// mbarriers): its elected thread may move to a producer warpgroup (warp-specialize), which
+/// the plain copy's block-wide issue does not follow.
+bool kernelHasMbarriers(const PrimFuncNode& f) {
+    if (attrBool(f.attrs, "explicit_mbarriers", false)) return true;
+    bool any = false;
+    walk(f.body, [&](const Stmt& s) {
+        if (auto* ev = as<EvalNode>(s))
+            if (auto* c = as<CallNode>(ev->call); c && (c->op == intrin::kTmaLoad || c->op == intrin::kMbarrierInit)) any = true;
+    });
+    return any;
+}
+
+/// The stored geometry TMA writes into shared tile `dst` (the tensor map's box and swizzle), or
+/// nullopt with *why. Row-major tiles (no layout, or infer-layouts' plain "shared" layout):
+/// swizzle NONE, one box of cols x rows. wgmma_smem tiles (analysis::wgmmaSharedOffset): the
+/// TMA swizzle of their panels, one box per panel. "shared" tiles with an XOR swizzle whose
+/// mode equals the row (32/64/128 bytes, analysis/Swizzle.h): the same bytes as TMA's swizzle
+/// of that span (chunk bits 4.. XOR address bits 7..), plan-smem aligns them to 1024 bytes.
+std::optional<analysis::WgmmaTileGeometry> tmaDestGeometry(const Ctx& c, const Buffer& dst, std::string& why) {
+    const auto dsh = constShape(*dst);
+    if (!dsh || dsh->size() != 2) return why = "shared tile '" + dst->name + "' is not a 2-D tile of constant shape", std::nullopt;
+    const int e = dtypeBytes(dst->dtype);
+    const int64_t rows = (*dsh)[0], cols = (*dsh)[1];
+    Layout l = c.layoutOf(dst->name);
+    if (!l || (l->kind == LayoutKind::Shared && l->family == "shared" && l->swizzleBytes == 0 && l->padElems == 0 && !l->offset)) {
+        if (cols > 256) return why = "the tile has more than 256 columns (TMA box)", std::nullopt;
+        if ((cols * e) % 16)
+            return why = "a tile row is " + std::to_string(cols * e) + " bytes, not a multiple of 16 (TMA box inner extent)", std::nullopt;
+        analysis::WgmmaTileGeometry g;
+        g.rows = rows, g.cols = cols, g.eltBytes = e, g.panelBytes = 0, g.panelElems = cols, g.panels = 1;
+        return g;
+    }
+    if (l->family == "wgmma_smem")
+        if (auto g = analysis::wgmmaGeometryOf(*l, e)) return g;
+    if (l->kind == LayoutKind::Shared && l->family == "shared" && l->padElems == 0 && !l->offset && l->swizzleBytes == cols * e)
+        if (auto g = analysis::wgmmaTileGeometry(rows, cols, e); g && g->panels == 1 && g->panelBytes == l->swizzleBytes) return g;
+    return why = "shared tile '" + dst->name + "' has a layout TMA cannot write (" + l->description +
+                 "; TMA writes row-major, a wgmma operand tile, or a row of 32/64/128 bytes swizzled over that span)",
+           std::nullopt;
+}
+
+/// How many times the statement being lowered ran before in this block, when it runs once per
+/// iteration of its enclosing loops (no `if` inside them): sum over loops of (v - min) times the
+/// trip counts of the loops inside it, which must be constants. Null when not expressible.
+Expr executionsBefore(const Ctx& c) {
+    Expr n = intImm(0);
+    int64_t inner = 1;
+    for (size_t i = c.loops.size(); i-- > 0;) {
+        const ForNode& f = *c.loops[i];
+        n = add(n, mul(sub(f.var, f.min), intImm(inner)));
+        auto e = constInt(f.extent);
+        if (i > 0 && (!e || *e < 0)) return nullptr;
+        inner *= e ? *e : 1;
+    }
+    return n;
+}
+
+}  // namespace
+
+std::string plainTmaWhyNot(const Ctx& c, const TileOpNode& op, const Target& target, int* rowDimOut) {
+    const Region &src = op.region(0), &dst = op.region(1);
+    if (!target.hasWgmma()) return "the target " + target.arch() + " has no TMA";
+    if (attrBool(op.attrs, "disable_tma", false)) return "disable_tma=True";
+    if (attrBool(op.attrs, "async", false))
+        return "it is a producer of a T.Pipelined loop on the cp.async schedule (TMA pipelines load only wgmma operand tiles)";
+    if (c.blockThreads && c.threads != c.blockThreads) return "it is inside a warp role (the TMA issue is elected from the whole block)";
+    if (src.buffer->dtype != dst.buffer->dtype) return "it converts " + std::string(dtypeName(src.buffer->dtype)) + " to " + std::string(dtypeName(dst.buffer->dtype));
+    if (!tmaElementType(src.buffer->dtype)) return "dtype " + std::string(dtypeName(src.buffer->dtype)) + " is not a TMA element type";
+    if (!src.buffer->strides.empty()) return "'" + src.buffer->name + "' is a strided tensor";
+    std::string why;
+    auto g = tmaDestGeometry(c, dst.buffer, why);
+    if (!g) return why;
+    auto rowDim = tmaCopyRowDim(op, *g, why);
+    if (!rowDim) return why;
+    bool param = false;
+    for (auto& p : c.func.params) param |= p == src.buffer;
+    if (!param) return "'" + src.buffer->name + "' is not a kernel tensor parameter (no tensor map)";
+    if (kernelWrites(c.func, src.buffer.get())) return "the kernel writes '" + src.buffer->name + "' (TMA reads it through the async proxy)";
+    if (kernelHasMbarriers(c.func)) return "the kernel already runs a TMA/mbarrier schedule (its elected thread may be a producer warpgroup's)";
+    if (rowDimOut) *rowDimOut = *rowDim;
+    return {};
+}
+
+Stmt lowerCopyTma(Ctx& c, const TileOpNode& op, const Target& target) {
+    if (!target.hasWgmma() || op.args.size() < 2 || !op.isRegion(0) || !op.isRegion(1)) return nullptr;
+    const Region &src = op.region(0), &dst = op.region(1);
+    if (src.buffer->scope != Scope::Global || dst.buffer->scope != Scope::Shared) return nullptr;
+    int rowDim = -1;
+    const std::string why = plainTmaWhyNot(c, op, target, &rowDim);
+    if (!why.empty()) {
+        note(c, {Severity::Note, op.span, "T.copy into '" + dst.buffer->name + "' does not use TMA: " + why,
+                 "TMA takes a whole 2-D shared tile from a kernel tensor whose rows are a multiple of 16 bytes, a box of at most 256 x 256",
+                 "lower-tile-ops"});
+        return nullptr;
+    }
+    const Span sp = op.span;
+    std::string unused;
+    const analysis::WgmmaTileGeometry g = *tmaDestGeometry(c, dst.buffer, unused);
+    int64_t param = 0;
+    for (size_t i = 0; i < c.func.params.size(); ++i)
+        if (c.func.params[i] == src.buffer) param = int64_t(i);
+    if (c.funcAttrs.empty()) c.funcAttrs = c.func.attrs;
+    const int64_t map = tensorMapFor(c.funcAttrs, param, g, rowDim);
+
+    Buffer bar = std::make_shared<BufferNode>(c.fresh("tma_copy_bar"), DType::UInt64, std::vector<Expr>{intImm(1)}, Scope::Shared, sp);
+    const Expr barAddr = addressOf(bar, {intImm(0)});
+    c.prelude.push_back(std::make_shared<AllocNode>(bar, nullptr, sp));
+    c.prelude.push_back(intrinsicStmt(intrin::kMbarrierInit, {barAddr, intImm(1)}, sp));
+    Expr parity = intImm(0);
+    Buffer phase;
+    if (Expr n = c.condInLoop ? nullptr : executionsBefore(c)) {
+        // Once per iteration of loops of constant inner extents: the parity is the number of
+        // earlier executions mod 2, a function of the loop variables (the static timeline
+        // and barrier check can follow it).
+        if (!constInt(n) || *constInt(n) != 0) parity = floormod(n, intImm(2));
+    } else if (c.loopDepth > 0) {
+        phase = std::make_shared<BufferNode>(c.fresh("tma_copy_phase"), DType::Int32, std::vector<Expr>{intImm(1)}, Scope::Local, sp);
+        c.prelude.push_back(std::make_shared<AllocNode>(phase, nullptr, sp));
+        c.prelude.push_back(store(phase, {intImm(0)}, intImm(0), sp));
+        parity = load(phase, {intImm(0)}, sp);
+    }
+    std::vector<Expr> args{intImm(map), addressOf(dst.buffer, {intImm(0), intImm(0)}), barAddr, intImm(g.rows), intImm(g.panelElems), intImm(g.panels)};
+    for (Expr& x : tmaCoordinates(src, {})) args.push_back(x);
+    std::vector<Stmt> out{intrinsicStmt(intrin::kFenceProxyAsync, {}, sp), intrinsicStmt(intrin::kSyncThreads, {}, sp),
+                          intrinsicStmt(intrin::kMbarrierExpectTx, {barAddr, intImm(g.bytes())}, sp),
+                          intrinsicStmt(intrin::kTmaLoad, args, sp), intrinsicStmt(intrin::kMbarrierWait, {barAddr, parity}, sp)};
+    if (phase) out.push_back(store(phase, {intImm(0)}, sub(intImm(1), load(phase, {intImm(0)}, sp)), sp));
+    note(c, {Severity::Note, sp,
+             "T.copy into '" + dst.buffer->name + "' uses TMA (" + std::to_string(g.panels) + " box(es) of " + std::to_string(g.panelElems) +
+                 " x " + std::to_string(g.rows) + (g.panelBytes ? ", " + std::to_string(g.panelBytes) + "-byte swizzle" : std::string()) +
+                 ", " + std::to_string(g.bytes()) + " bytes on its own mbarrier; out-of-bounds elements read 0)",
+             "disable_tma=True keeps plain loads", "lower-tile-ops"});
+    return seq(out, sp);
+}
+
+}  // namespace ts::xform::lower
