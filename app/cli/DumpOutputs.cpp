@@ -1,6 +1,7 @@
 // Output dumps for differential testing (DumpOutputs.h).
 #include "app/cli/DumpOutputs.h"
 
+#include <cmath>
 #include <filesystem>
 #include <fstream>
 #include <iostream>
@@ -32,10 +33,24 @@ bool dumpOutputs(const std::string& dir, const CompileResult& r,
         if (!a.isOutput) continue;
         if (k >= outs.size()) break;
         const HostTensor& t = outs[k++];
-        const std::string file = a.name + ".f64";
+        // float32 when every value survives the round trip (all 8/16/32-bit float outputs, most
+        // integer ones): half the bytes, which matters for a device payload.
+        bool narrow = true;
+        for (double v : t.data)
+            if (!std::isnan(v) && static_cast<double>(static_cast<float>(v)) != v) {
+                narrow = false;
+                break;
+            }
+        const std::string file = a.name + (narrow ? ".f32" : ".f64");
         std::ofstream f(std::filesystem::path(dir) / file, std::ios::binary);
-        f.write(reinterpret_cast<const char*>(t.data.data()),
-                static_cast<std::streamsize>(t.data.size() * sizeof(double)));
+        if (narrow) {
+            std::vector<float> v(t.data.begin(), t.data.end());
+            f.write(reinterpret_cast<const char*>(v.data()),
+                    static_cast<std::streamsize>(v.size() * sizeof(float)));
+        } else {
+            f.write(reinterpret_cast<const char*>(t.data.data()),
+                    static_cast<std::streamsize>(t.data.size() * sizeof(double)));
+        }
         if (!f) {
             std::cerr << "tilec: error: --dump-outputs: cannot write " << dir << "/" << file << "\n";
             return false;

@@ -1,6 +1,6 @@
 // `tilec run --dump-outputs DIR` (issue 14, bench/differential.py): the outputs of one execution
-// (GPU, tile-level or lowered interpreter) as raw little-endian float64 values, one NAME.f64 per
-// output, and DIR/outputs.json naming each output's dtype, shape and the rel-L2 tolerance `tilec
+// (GPU, tile-level or lowered interpreter) as raw little-endian values, one NAME.f32 per output
+// whose values are all exact in float32 (else NAME.f64, float64), and DIR/outputs.json naming each output's dtype, shape and the rel-L2 tolerance `tilec
 // run` would apply to it against the tile-level interpreter. Runs of the same kernel with the
 // same --seed get the same inputs, so their dumps can be compared value by value.
 #pragma once
