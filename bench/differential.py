@@ -46,12 +46,12 @@ SAMPLE_PARAMS = {
     "rmsnorm_mlp.py": ["M=128", "D=128", "N=256"],
     "swiglu.py": ["M=128", "N=128", "K=128"],
     "dequant_gemm.py": ["M=64", "N=128", "K=256"],
+    "flash_decode.py": ["seqlen_kv=200"],
 }
 # The same for tests/e2e/programs/ files whose defaults make large dumps (the work folder travels
 # to the device: 64 MiB in all); the property each program tests is kept.
 E2E_PARAMS = {
     "grid_linearized.py": ["N=32"],  # still 65537 row blocks (the grid linearization)
-    "flash_decode.py": ["seqlen_kv=200"],
 }
 # Per file: extra `tilec run` arguments the test suite gives it (valid offsets, in-place outputs).
 FILE_ARGS = {
