@@ -306,6 +306,7 @@ def fmt_cell(c):
     v = c["verdict"]
     if v in ("explained", "explained error"):
         v += ": " + c["reason"]
+        return v
     if v in ("tolerance", "DISAGREE") and c.get("outputs"):
         worst = max(c["outputs"], key=lambda o: o.get("rel_l2", 0) if math.isfinite(o.get("rel_l2", 0)) else 1e300)
         v += " (rel-L2 %.1e, tol %.0e)" % (worst.get("rel_l2", 0), worst.get("tolerance", 0))
@@ -341,7 +342,7 @@ def cmd_table(a):
         for r in rows:
             t = r["tile"]
             tv = t["verdict"] if t["verdict"] != "reference" else "ok (%s)" % (t.get("ref_program") or "-")
-            if t["verdict"] in ("error", "timeout"):
+            if t["verdict"] in ("error", "timeout", "explained error"):
                 tv = fmt_cell(t)
             f.write("| %s:%s | %s | %s | %s | %s |\n" % (r["file"], r["kernel"], " ".join(r["params"]) or "-",
                                                       tv, fmt_cell(r["lowered"]), fmt_cell(r["gpu"])))
