@@ -17,6 +17,7 @@
 
 #include "app/cli/Baseline.h"
 #include "app/cli/Commands.h"
+#include "app/cli/DumpOutputs.h"
 #include "app/cli/GpuWorker.h"
 #include "app/cli/InterpProgress.h"
 #include "app/cli/Record.h"
@@ -515,6 +516,7 @@ int runRun(const RunCommand& c) {
         std::printf("ran %zu launches on %s (%s): %.3f ms (first launch of each, incl. sync)\n",
                     r->launches.size(), gpu->name.c_str(), req.arch.c_str(), ms);
         outs = std::move(*o);
+        if (!c.dumpOutputs.empty() && !dumpOutputs(c.dumpOutputs, *r, outs, "gpu", set.seed)) return 1;
     } else if (gpu) {
         rt::RunRequest req = requestFor(*r, set, c.flags, rt::archFor(*gpu));
         record = baseRecord("run", *r, c.flags, gpu, req.arch);
@@ -534,6 +536,7 @@ int runRun(const RunCommand& c) {
                     gpu->name.c_str(), req.arch.c_str(), res.launchMs,
                     res.compile.compileMs, res.compile.cacheHit ? " (cached)" : "");
         for (auto& o : res.outputs) outs.push_back(std::move(o.tensor));
+        if (!c.dumpOutputs.empty() && !dumpOutputs(c.dumpOutputs, *r, outs, "gpu", set.seed)) return 1;
     } else {
         if (c.interp.empty() && !hip)
             std::cout << "no GPU (" << why << "): running on the CPU interpreter\n";
@@ -546,6 +549,9 @@ int runRun(const RunCommand& c) {
             return 1;
         }
         outs = std::move(*o);
+        if (!c.dumpOutputs.empty() &&
+            !dumpOutputs(c.dumpOutputs, *r, outs, lowered ? "lowered" : "tile", set.seed))
+            return 1;
         std::printf("ran on the CPU interpreter (%s): %.1f ms\n",
                     lowered ? "thread-level, lowered IR" : "tile-level",
                     std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0)

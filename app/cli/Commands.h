@@ -32,6 +32,8 @@ struct RunCommand {
     /// (app/cli/CmdChain.cpp); empty: one kernel.
     std::vector<std::string> chain;
     std::vector<std::string> binds;  ///< --bind K.param=K0.param (chain only)
+    /// --dump-outputs DIR: write the outputs of this execution there (app/cli/DumpOutputs.h).
+    std::string dumpOutputs;
 };
 int runRun(const RunCommand& c);
 /// `tilec run --chain` (app/cli/CmdChain.cpp).

@@ -86,6 +86,10 @@ int main(int argc, char** argv) {
         ->check(CLI::IsMember({"ref", "interp"}));
     addCheckFlags(run, rc.flags);
     run->add_option("--seed", rc.seed, "random seed for the inputs (default: fresh)");
+    run->add_option("--dump-outputs", rc.dumpOutputs,
+                    "write the outputs of this run (GPU or interpreter) to DIR as raw float32/64 "
+                    "NAME.f32/.f64 files plus outputs.json (dtype, shape, tolerance): runs with the same "
+                    "--seed compare value by value (bench/differential.py)");
     run->add_option("--ref", rc.ref,
                     "reference function to check against (default: the pragma's @ref, else "
                     "ref_program); a nested one by its path, e.g. run_gemm.ref_program; with "

@@ -37,7 +37,7 @@ MainWindow::MainWindow(bool restoreLayout, QWidget* parent) : QMainWindow(parent
     setObjectName("MainWindow");
     m_session = new Session(this);
     m_editor = new SourceEditor(*m_session, this);
-    m_recovery = new Recovery(*m_session, QString(), 3000, this);
+    m_recovery = new Recovery(*m_session, QString(), Recovery::kAutosaveMs, this);
     m_findBar = new FindBar(m_editor, this);
     m_findBar->hide();
     auto* central = new QWidget(this);
@@ -314,6 +314,17 @@ void MainWindow::resetLayout() { m_workspaces->resetCurrent(); }
 
 int MainWindow::offerRecovery() {
     int recovered = 0;
+    // Corrupt recovery files are set aside (renamed corrupt-*.json) and reported, never loaded.
+    const QStringList corrupt = m_recovery->setAsideCorrupt();
+    if (!corrupt.isEmpty()) {
+        QMessageBox box(QMessageBox::Warning, tr("Corrupt recovery file"),
+                        tr("%n recovery file(s) of an earlier session could not be read and were "
+                           "set aside (not loaded).",
+                           nullptr, int(corrupt.size())),
+                        QMessageBox::Ok, this);
+        box.setInformativeText(corrupt.join('\n'));
+        box.exec();
+    }
     for (const RecoveryEntry& e : m_recovery->orphans()) {
         QString name = e.path.isEmpty() ? tr("an untitled document") : QFileInfo(e.path).fileName();
         QMessageBox box(QMessageBox::Warning, tr("Recover unsaved changes"),

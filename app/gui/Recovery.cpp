@@ -6,6 +6,7 @@
 #include <QFile>
 #include <QJsonDocument>
 #include <QJsonObject>
+#include <QJsonParseError>
 #include <QSaveFile>
 #include <QStandardPaths>
 #include <algorithm>
@@ -24,6 +25,27 @@ bool processAlive(qint64 pid) {
     if (pid == QCoreApplication::applicationPid()) return true;
     // Signal 0 checks existence; EPERM still means the process exists.
     return ::kill(pid_t(pid), 0) == 0 || errno == EPERM;
+}
+
+// Reads one recovery file; false when it is not a usable one (the caller decides what that means).
+bool readEntry(const QString& full, QJsonObject& o) {
+    // A recovery file holds one document's text, JSON-escaped (up to 6 bytes per byte for
+    // \uXXXX): bound the read like an opened file, never read a planted FIFO or device.
+    ts::SourceReadResult read = ts::readSourceFile(full.toStdString(), 6 * ts::kMaxSourceBytes);
+    if (!read.ok()) return false;
+    QJsonParseError err{};
+    QJsonDocument doc = QJsonDocument::fromJson(QByteArray::fromStdString(read.text), &err);
+    if (err.error != QJsonParseError::NoError || !doc.isObject()) return false;
+    o = doc.object();
+    return o["text"].isString();
+}
+
+// unsaved-<pid>.json (or a QSaveFile temporary of it): the pid, or -1.
+qint64 pidOf(const QString& name) {
+    QString rest = name.mid(QStringLiteral("unsaved-").size());
+    bool ok = false;
+    qint64 pid = rest.left(rest.indexOf('.')).toLongLong(&ok);
+    return ok ? pid : -1;
 }
 
 }  // namespace
@@ -71,12 +93,8 @@ QList<RecoveryEntry> Recovery::orphans() const {
     for (const QString& name : files) {
         QString full = QDir(m_dir).filePath(name);
         if (full == m_file) continue;
-        // A recovery file holds one document's text, JSON-escaped (up to 6 bytes per byte for
-        // \uXXXX): bound the read like an opened file, never read a planted FIFO or device.
-        ts::SourceReadResult read = ts::readSourceFile(full.toStdString(), 6 * ts::kMaxSourceBytes);
-        if (!read.ok()) continue;
-        QJsonObject o = QJsonDocument::fromJson(QByteArray::fromStdString(read.text)).object();
-        if (o.isEmpty() || processAlive(o["pid"].toInteger())) continue;
+        QJsonObject o;
+        if (!readEntry(full, o) || processAlive(o["pid"].toInteger())) continue;
         RecoveryEntry e;
         e.file = full;
         e.path = o["path"].toString();
@@ -86,6 +104,29 @@ QList<RecoveryEntry> Recovery::orphans() const {
     }
     std::sort(out.begin(), out.end(),
               [](const RecoveryEntry& a, const RecoveryEntry& b) { return a.savedAt > b.savedAt; });
+    return out;
+}
+
+QStringList Recovery::setAsideCorrupt() {
+    QStringList out;
+    QDir dir(m_dir);
+    for (const QString& name : dir.entryList({"unsaved-*.json.*"}, QDir::Files | QDir::Hidden)) {
+        const qint64 pid = pidOf(name);
+        if (pid > 0 && !processAlive(pid)) dir.remove(name);
+    }
+    for (const QString& name : dir.entryList({"unsaved-*.json"}, QDir::Files)) {
+        const QString full = dir.filePath(name);
+        if (full == m_file) continue;
+        QJsonObject o;
+        if (readEntry(full, o)) continue;
+        // A live process may be the owner (its pid is in the name): leave its file alone.
+        const qint64 pid = pidOf(name);
+        if (pid > 0 && processAlive(pid)) continue;
+        QString target = dir.filePath("corrupt-" + name);
+        for (int i = 1; QFile::exists(target); ++i)
+            target = dir.filePath(QString("corrupt-%1-%2").arg(i).arg(name));
+        if (QFile::rename(full, target)) out << target;
+    }
     return out;
 }
 

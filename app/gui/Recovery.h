@@ -2,11 +2,13 @@
 // few seconds to a recovery file (JSON: original path, text, time, owning process id) under the
 // app-data folder. Saving or closing cleanly deletes it. On start, recovery files left by a
 // process that is no longer running are offered back to the user; files of a live process (a
-// second IDE window) are left alone.
+// second IDE window) are left alone. A recovery file that cannot be read back (not JSON, no text)
+// is set aside as corrupt-<name> and reported, never loaded.
 #pragma once
 #include <QDateTime>
 #include <QObject>
 #include <QString>
+#include <QStringList>
 #include <QTimer>
 
 namespace ts::gui {
@@ -24,13 +26,23 @@ struct RecoveryEntry {
 class Recovery : public QObject {
     Q_OBJECT
 public:
-    /// Autosaves `session` into `dir` (default: <AppDataLocation>/recovery) every `intervalMs`.
+    /// The IDE's autosave period. Issue 14: a kill -9 may lose at most the last 3 s of typing;
+    /// 1 s leaves room for a tick delayed by a busy event loop.
+    static constexpr int kAutosaveMs = 1000;
+
+    /// Autosaves `session` into `dir` (default: <AppDataLocation>/recovery) every `intervalMs`
+    /// (the IDE uses kAutosaveMs: a kill -9 loses at most about that much typing).
     explicit Recovery(Session& session, QString dir = {}, int intervalMs = 3000,
                       QObject* parent = nullptr);
     ~Recovery() override;
 
-    /// Recovery files of processes that are gone (crashed or killed), newest first.
+    /// Recovery files of processes that are gone (crashed or killed), newest first. Corrupt files
+    /// are skipped here; setAsideCorrupt() moves them out of the way.
     QList<RecoveryEntry> orphans() const;
+    /// Renames every corrupt recovery file (unreadable, not a JSON object, no "text" string) of a
+    /// dead process to corrupt-<name> in the same folder and returns the new paths; also deletes
+    /// half-written temporaries (unsaved-<pid>.json.XXXXXX) that a killed process left behind.
+    QStringList setAsideCorrupt();
     /// Deletes one recovery file (after it was recovered or declined).
     static void discard(const RecoveryEntry& e);
     /// Writes the recovery file now if the document is modified (also called by the timer).

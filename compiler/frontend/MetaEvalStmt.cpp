@@ -187,34 +187,56 @@ Flow Interp::execIf(const ast::If& s, const EnvPtr& env) {
     return execBlock(s.orelse, env);
 }
 
+namespace {
+/// The step limit hit inside a loop is reported at the innermost loop that was running (its
+/// condition or iterable), not at whichever statement of its body took the last step: an endless
+/// `while t > 1:` in a factory reads as that loop's error (found by fuzz_meta). `steps` is bumped
+/// once more (still above the limit, as Module.cpp checks) to mark the error as placed, so outer
+/// loops pass it on unchanged.
+[[noreturn]] void rethrowAtLoop(const CompileError& e, uint64_t& steps, uint64_t maxSteps,
+                                Span head, const char* kind) {
+    if (steps != maxSteps + 1) throw;  // called in the handler: rethrows e unchanged
+    ++steps;
+    throw CompileError(head, e.diag.message + " in this '" + kind + "' loop", e.diag.hint);
+}
+}  // namespace
+
 Flow Interp::execFor(const ast::For& s, const EnvPtr& env) {
-    Value it = eval(*s.iter, env);
-    Flow result = Flow::Normal;
-    bool broke = false;
-    forEach(it, s.iter->span, [&](const Value& v) {
-        assign(*s.target, v, env);
-        Flow f = execBlock(s.body, env);
-        if (f == Flow::Break) {
-            broke = true;
-            return false;
-        }
-        if (f == Flow::Return) {
-            result = Flow::Return;
-            return false;
-        }
-        return true;
-    });
-    if (result == Flow::Return) return result;
-    if (!broke) return execBlock(s.orelse, env);
-    return Flow::Normal;
+    try {
+        Value it = eval(*s.iter, env);
+        Flow result = Flow::Normal;
+        bool broke = false;
+        forEach(it, s.iter->span, [&](const Value& v) {
+            assign(*s.target, v, env);
+            Flow f = execBlock(s.body, env);
+            if (f == Flow::Break) {
+                broke = true;
+                return false;
+            }
+            if (f == Flow::Return) {
+                result = Flow::Return;
+                return false;
+            }
+            return true;
+        });
+        if (result == Flow::Return) return result;
+        if (!broke) return execBlock(s.orelse, env);
+        return Flow::Normal;
+    } catch (const CompileError& e) {
+        rethrowAtLoop(e, m_steps, m_limits.maxSteps, s.iter->span, "for");
+    }
 }
 
 Flow Interp::execWhile(const ast::While& s, const EnvPtr& env) {
-    while (truthy(eval(*s.test, env), s.test->span)) {
-        step(s.span);
-        Flow f = execBlock(s.body, env);
-        if (f == Flow::Break) return Flow::Normal;
-        if (f == Flow::Return) return f;
+    try {
+        while (truthy(eval(*s.test, env), s.test->span)) {
+            step(s.span);
+            Flow f = execBlock(s.body, env);
+            if (f == Flow::Break) return Flow::Normal;
+            if (f == Flow::Return) return f;
+        }
+    } catch (const CompileError& e) {
+        rethrowAtLoop(e, m_steps, m_limits.maxSteps, s.test->span, "while");
     }
     return execBlock(s.orelse, env);
 }

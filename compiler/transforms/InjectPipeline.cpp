@@ -125,6 +125,16 @@ protected:
         }
         auto* sq = as<SeqNode>(body);
         std::vector<Stmt> stmts = sq ? sq->stmts : std::vector<Stmt>{body};
+        // The producer indices were planned on the loop's body before its own nested loops were
+        // rewritten (a T.Pipelined inside a T.Pipelined: the inner one's prologue and epilogue
+        // change the outer body's statements). An index that is no longer a tile copy cannot be
+        // staged: the loop stays an ordinary serial loop, which keeps its meaning (found by
+        // fuzz_pipeline: a null TileOpNode dereference, a crash).
+        for (int64_t p : producers) {
+            if (p < 0 || p >= int64_t(stmts.size())) return forLoop(n->var, n->min, n->extent, ForKind::Serial, body, {}, n->span);
+            auto* t = as<TileOpNode>(stmts[size_t(p)]);
+            if (!t || t->args.size() < 2 || !std::holds_alternative<Region>(t->args[1])) return forLoop(n->var, n->min, n->extent, ForKind::Serial, body, {}, n->span);
+        }
         std::map<const BufferNode*, Buffer> local;
         std::vector<Stmt> prod, cons, hoisted;
         for (size_t i = 0; i < stmts.size(); ++i) {

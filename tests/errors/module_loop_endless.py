@@ -3,7 +3,7 @@ import tilelang
 import tilelang.language as T
 
 BM = 0
-while True:  # expect-error(col 1): compile-time evaluation exceeded
+while True:  # expect-error(col 7): compile-time evaluation exceeded
     BM += 1
 
 

@@ -391,6 +391,21 @@ TEST(MetaEvalTest, TypeErrorsPointAtTheOperator) {
     EXPECT_EQ(err("for i in 3:\n    pass\n").message, "'int' object is not iterable");
 }
 
+// The step limit is reported at the loop that was running (its condition or iterable), the
+// innermost one, whichever body statement took the last step (issue 14, found by fuzz_meta).
+TEST(MetaEvalTest, StepLimitIsReportedAtTheRunningLoop) {
+    auto r = run("t = 4\nn = 0\nwhile t > 1:\n    n += 1\n    n += 2\n", 10001);
+    ASSERT_TRUE(r->error);
+    EXPECT_EQ(r->error->span.line, 3u);
+    EXPECT_EQ(r->error->span.col, 7u);
+    EXPECT_EQ(r->error->message, "compile-time evaluation exceeded 10001 steps in this 'while' loop");
+    r = run("for i in range(3):\n    for j in range(10 ** 9):\n        x = j\n", 10000);
+    ASSERT_TRUE(r->error);
+    EXPECT_EQ(r->error->span.line, 2u);
+    EXPECT_EQ(r->error->span.col, 14u);
+    EXPECT_EQ(r->error->message, "compile-time evaluation exceeded 10000 steps in this 'for' loop");
+}
+
 TEST(MetaEvalTest, LimitsStopRunawayPrograms) {
     auto r = run("while True:\n    pass\n", 10000);
     ASSERT_TRUE(r->error);
