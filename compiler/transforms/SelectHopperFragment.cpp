@@ -42,6 +42,10 @@ std::optional<analysis::HopperGemmPlan> fragmentGemmPlan(const PrimFuncNode& f, 
         return no("B is not a shared tile, or A neither a shared tile nor a fragment");
     if (A.buffer->dtype != B.buffer->dtype) return no("A and B dtypes differ");
     if (C.buffer->dtype != DType::Float32) return no("the accumulator is not float32");
+    for (const Region* r : {&A, &B})
+        if (auto sh = constShape(*r->buffer); r->buffer->scope == Scope::Shared && sh && sh->size() > 2)
+            return no("'" + r->buffer->name + "' is a sub-tile of a " + std::to_string(sh->size()) +
+                      "-D shared tile (wgmma reads column slices of 2-D tiles in place; mma.sync reads this one in place)");
     // The operands' own extents (a column slice of a shared tile is read in place, below).
     auto ash = regA ? constShape(*A.buffer) : constExtents(A), bsh = constExtents(B), cs = constShape(*C.buffer);
     if (!ash || !bsh || !cs || ash->size() != 2 || bsh->size() != 2 || cs->size() != 2) return no("tiles are not 2-D constant shapes");
