@@ -40,8 +40,8 @@ for target in cuda:sm_80 cuda:sm_90a; do
     for off in 0 64 4; do run $V --target $target --param dtype=$dtype --param off=$off --seed 7; done
   done
   run $V --target $target --param off=64 --check interp --seed 7
-  # Larger tiles: 128-row accumulators over 256 threads, 128-column slices at column 128.
-  run $V --target $target --param M=128 --param D=128 --param off=128 --param threads=256 --seed 7
+  # Larger tiles: 128-row accumulators over 256 threads, 128-column slices at columns 64 and 192.
+  run $V --target $target --param M=128 --param D=128 --param off=64 --param threads=256 --seed 7
 done
 for dtype in float16 bfloat16; do
   run $W --target cuda:sm_90a --param dtype=$dtype --param off=64 --seed 7
