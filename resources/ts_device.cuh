@@ -163,7 +163,12 @@ template <class T> TS_D void mma_m16n8k16_f32(float* d, const unsigned* a, const
 /// Shapes, warp grid and row bytes of a block GEMM from shared memory (GemmSS, GemmSSAtom):
 /// E = operand element bytes, AK = K of one mma atom. Checks what the m16n8 atoms and the
 /// swizzle need; kMI x kNI atoms per warp tile, kKI k-steps, kAcc accumulator values per thread.
-template <int M, int N, int K, int WM, int WN, bool TA, bool TB, int SWZ_A, int SWZ_B, int E, int AK>
+/// LDA/LDB (elements, 0 = the operand's own row) are the stored row length of the tile the
+/// operand is a sub-region of, OFFA/OFFB (elements) the offset of the operand's origin from
+/// that tile's base (row0 * LD + col0): a T.gemm of Q_shared[:, 64:128] reads Q_shared in place.
+/// The swizzle is that of the parent tile (rows of kPA/kPB bytes, anchored at its base).
+template <int M, int N, int K, int WM, int WN, bool TA, bool TB, int SWZ_A, int SWZ_B, int E, int AK,
+          int LDA = 0, int OFFA = 0, int LDB = 0, int OFFB = 0>
 struct GemmTiling {
     static_assert(WM > 0 && WN > 0 && M % WM == 0 && N % WN == 0,
                   "ts::gemm_ss: M must divide by WM and N by WN (warp grid)");
@@ -171,10 +176,15 @@ struct GemmTiling {
     static_assert((N / WN) % 8 == 0, "ts::gemm_ss: warp tile cols N/WN must be a multiple of 8");
     static_assert(K % AK == 0, "ts::gemm_ss: K must be a multiple of the mma atom's K");
     static constexpr int kE = E;
-    static constexpr int kRA = (TA ? M : K) * kE, kRB = (TB ? K : N) * kE;  // row bytes
-    static_assert(SWZ_A == 0 || kRA % 128 == 0 || 128 % kRA == 0,
+    static constexpr int kRA = (TA ? M : K) * kE, kRB = (TB ? K : N) * kE;  // operand row bytes
+    // Stored row bytes (the swizzle's rows, the row stride) and byte offset of the origin.
+    static constexpr int kPA = LDA ? LDA * kE : kRA, kPB = LDB ? LDB * kE : kRB;
+    static constexpr int kOA = OFFA * kE, kOB = OFFB * kE;
+    static_assert(kPA >= kRA && kPB >= kRB && kOA % 16 == 0 && kOB % 16 == 0,
+                  "ts::gemm_ss: a sub-tile operand must lie in its parent's rows, 16-byte aligned");
+    static_assert(SWZ_A == 0 || kPA % 128 == 0 || 128 % kPA == 0,
                   "ts::gemm_ss: swizzled A rows must be a multiple or a divisor of 128 bytes");
-    static_assert(SWZ_B == 0 || kRB % 128 == 0 || 128 % kRB == 0,
+    static_assert(SWZ_B == 0 || kPB % 128 == 0 || 128 % kPB == 0,
                   "ts::gemm_ss: swizzled B rows must be a multiple or a divisor of 128 bytes");
     static constexpr int kWTM = M / WM, kWTN = N / WN;
     static constexpr int kMI = kWTM / 16, kNI = kWTN / 8, kKI = K / AK, kAcc = kMI * kNI * 4;
@@ -196,13 +206,15 @@ struct GemmTiling {
 /// in registers. The fastest main loop measured on H200 (bench/gemm_sm80_probe.cu, "structure
 /// B") calls load/mma directly so that step 0 of the next k-tile loads before the last mma of
 /// this one; gemm_ss below is the simple per-tile form.
-template <int M, int N, int K, int WM, int WN, bool TA, bool TB, int SWZ_A, int SWZ_B, typename T>
-struct GemmSS : GemmTiling<M, N, K, WM, WN, TA, TB, SWZ_A, SWZ_B, int(sizeof(T)), 16> {
+template <int M, int N, int K, int WM, int WN, bool TA, bool TB, int SWZ_A, int SWZ_B, typename T,
+          int LDA = 0, int OFFA = 0, int LDB = 0, int OFFB = 0>
+struct GemmSS : GemmTiling<M, N, K, WM, WN, TA, TB, SWZ_A, SWZ_B, int(sizeof(T)), 16, LDA, OFFA, LDB, OFFB> {
     static_assert(detail::IsSame<T, half>::value || detail::IsSame<T, bfloat16>::value,
                   "ts::gemm_ss: T must be ts::half or ts::bfloat16 (fp32 accumulate)");
-    using Tiling = GemmTiling<M, N, K, WM, WN, TA, TB, SWZ_A, SWZ_B, int(sizeof(T)), 16>;
-    using Tiling::kE, Tiling::kRA, Tiling::kRB, Tiling::kWTM, Tiling::kWTN, Tiling::kMI,
-        Tiling::kNI, Tiling::kKI;
+    using Tiling = GemmTiling<M, N, K, WM, WN, TA, TB, SWZ_A, SWZ_B, int(sizeof(T)), 16, LDA, OFFA, LDB, OFFB>;
+    // Addresses use the stored rows kPA/kPB and the origin offsets kOA/kOB (GemmTiling).
+    using Tiling::kE, Tiling::kWTM, Tiling::kWTN, Tiling::kMI, Tiling::kNI, Tiling::kKI, Tiling::kOA, Tiling::kOB;
+    static constexpr int kRA = Tiling::kPA, kRB = Tiling::kPB;
 
     /// One k16 step of operand fragments for this warp: a[mi] = A rows mi*16.., b[ni] = B cols
     /// ni*8.. (mma_m16n8k16_f32 register layout).
@@ -241,15 +253,15 @@ struct GemmSS : GemmTiling<M, N, K, WM, WN, TA, TB, SWZ_A, SWZ_B, int(sizeof(T))
             const int m = m0 + mi * 16;
             unsigned addr;
             if constexpr (!TA && kAStep) {
-                addr = aBase + unsigned(swizzle<kRA, SWZ_A>((m0 + (lane & 15)) * kRA + (k + 8 * q1) * kE)) +
+                addr = aBase + unsigned(swizzle<kRA, SWZ_A>(kOA + (m0 + (lane & 15)) * kRA + (k + 8 * q1) * kE)) +
                        unsigned(mi * 16 * kRA);
             } else if constexpr (TA && kAStep) {
-                addr = aBase + unsigned(swizzle<kRA, SWZ_A>((l7 + 8 * q1) * kRA + (m + 8 * q0) * kE)) +
+                addr = aBase + unsigned(swizzle<kRA, SWZ_A>(kOA + (l7 + 8 * q1) * kRA + (m + 8 * q0) * kE)) +
                        unsigned(k * kRA);
             } else {
                 const int r = TA ? (k + l7 + 8 * q1) : (m + (lane & 15));
                 const int c = TA ? (m + 8 * q0) : (k + 8 * q1);
-                addr = aBase + unsigned(swizzle<kRA, SWZ_A>(r * kRA + c * kE));
+                addr = aBase + unsigned(swizzle<kRA, SWZ_A>(kOA + r * kRA + c * kE));
             }
             if constexpr (TA) ldmatrix_x4_trans(fa[mi], addr);
             else ldmatrix_x4(fa[mi], addr);
@@ -269,15 +281,15 @@ struct GemmSS : GemmTiling<M, N, K, WM, WN, TA, TB, SWZ_A, SWZ_B, int(sizeof(T))
             const int n = n0 + ni * 8;
             unsigned addr;
             if constexpr (!TB && kBStep) {
-                addr = bBase + unsigned(swizzle<kRB, SWZ_B>((l7 + 8 * q0) * kRB + (n + 8 * q1) * kE)) +
+                addr = bBase + unsigned(swizzle<kRB, SWZ_B>(kOB + (l7 + 8 * q0) * kRB + (n + 8 * q1) * kE)) +
                        unsigned(k * kRB);
             } else if constexpr (TB && kBStep) {
-                addr = bBase + unsigned(swizzle<kRB, SWZ_B>((n0 + l7 + 8 * q1) * kRB + (k + 8 * q0) * kE)) +
+                addr = bBase + unsigned(swizzle<kRB, SWZ_B>(kOB + (n0 + l7 + 8 * q1) * kRB + (k + 8 * q0) * kE)) +
                        unsigned(ni * 8 * kRB);
             } else {
                 const int r = TB ? (n + l7 + 8 * q1) : (k + l7 + 8 * q0);
                 const int c = TB ? (k + 8 * q0) : (n + 8 * q1);
-                addr = bBase + unsigned(swizzle<kRB, SWZ_B>(r * kRB + c * kE));
+                addr = bBase + unsigned(swizzle<kRB, SWZ_B>(kOB + r * kRB + c * kE));
             }
             unsigned t[4];  // {b0(ni), b1(ni), b0(ni+1), b1(ni+1)} in both orientations
             if constexpr (TB) ldmatrix_x4(t, addr);
@@ -291,7 +303,7 @@ struct GemmSS : GemmTiling<M, N, K, WM, WN, TA, TB, SWZ_A, SWZ_B, int(sizeof(T))
             const int n = n0 + (kNI - 1) * 8;
             const int r = TB ? (n + l7) : (k + (lane & 15));
             const int c = TB ? (k + 8 * q0) : n;
-            const unsigned addr = bBase + unsigned(swizzle<kRB, SWZ_B>(r * kRB + c * kE));
+            const unsigned addr = bBase + unsigned(swizzle<kRB, SWZ_B>(kOB + r * kRB + c * kE));
             if constexpr (TB) ldmatrix_x2(fb[kNI - 1], addr);
             else ldmatrix_x2_trans(fb[kNI - 1], addr);
         }

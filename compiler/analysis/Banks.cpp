@@ -411,6 +411,7 @@ private:
         // gemm_rs (A in registers) issues only gemm_ss's B loads (ts_device.cuh GemmSS::loadB).
         const bool regA = c.op == intrin::kGemmRS;
         if (c.args.size() < (regA ? 10u : 12u)) return;
+        const unsigned view = intrin::gemmViewIndex(regA, c.args.size());
         auto* A = regA ? nullptr : sharedAddressOf(c.args[0]);
         auto* B = sharedAddressOf(c.args[1]);
         auto ci = [&](size_t i) { return constInt(c.args[i]).value_or(0); };
@@ -421,6 +422,8 @@ private:
         else
             g.transA = ci(8) != 0, g.transB = ci(9) != 0, g.swizzleA = int(ci(10)),
             g.swizzleB = int(ci(11));
+        if (view)  // sub-tile operands read in place: the parent's rows and the origin offsets
+            g.ldA = ci(view), g.offA = ci(view + 1), g.ldB = ci(view + 2), g.offB = ci(view + 3);
         if ((!A && !regA) || !B || g.wm <= 0 || g.wn <= 0) return;
         // gemmOperandLoads ports GemmSS::load (fp16/bf16 with an f32 accumulator); the other
         // dtypes take GemmSSAtom's loads (per-element loads for transposed 8/32-bit operands).

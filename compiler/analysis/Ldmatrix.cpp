@@ -75,13 +75,15 @@ Layout makeLdmatrixSource(int matrices) {
 std::vector<LdmatrixIssue> gemmOperandLoads(const GemmSSShape& g, int warp) {
     std::vector<LdmatrixIssue> out;
     const int64_t kE = g.eltBytes;
-    const int64_t kRA = (g.transA ? g.M : g.K) * kE, kRB = (g.transB ? g.K : g.N) * kE;
+    // Stored row bytes of the (parent) tiles and the origins' byte offsets, as GemmTiling's kPA/kOA.
+    const int64_t kRA = (g.ldA ? g.ldA : g.transA ? g.M : g.K) * kE, kRB = (g.ldB ? g.ldB : g.transB ? g.K : g.N) * kE;
+    const int64_t kOA = g.offA * kE, kOB = g.offB * kE;
     const int64_t kWTM = g.M / g.wm, kWTN = g.N / g.wn;
     const int64_t kMI = kWTM / 16, kNI = kWTN / 8, kKI = g.K / 16;
     const bool kAStep = g.swizzleA == 0 || kRA >= 64, kBStep = g.swizzleB == 0 || kRB >= 64;
     const int64_t m0 = (warp / g.wn) * kWTM, n0 = (warp % g.wn) * kWTN;
-    auto swzA = [&](int64_t o) { return swizzleBytes(o, kRA, g.swizzleA); };
-    auto swzB = [&](int64_t o) { return swizzleBytes(o, kRB, g.swizzleB); };
+    auto swzA = [&](int64_t o) { return swizzleBytes(kOA + o, kRA, g.swizzleA); };
+    auto swzB = [&](int64_t o) { return swizzleBytes(kOB + o, kRB, g.swizzleB); };
     for (int kk = 0; kk < kKI; ++kk) {
         const int64_t k = kk * 16;
         for (int64_t mi = 0; mi < kMI; ++mi) {

@@ -43,6 +43,9 @@ struct GemmSSShape {
     bool transA = false, transB = false;
     int swizzleA = 0, swizzleB = 0;  ///< bytes: 0, 32, 64, 128
     int eltBytes = 2;                ///< fp16 / bf16
+    /// Sub-tile operands read in place (ts::GemmTiling LDA/OFFA/LDB/OFFB): elements per stored
+    /// row of the parent tile (0: the operand's own row) and the origin's element offset.
+    int64_t ldA = 0, offA = 0, ldB = 0, offB = 0;
 };
 
 /// One warp-wide ldmatrix of GemmSS::load: which operand, x2 or x4, and per lane the byte

@@ -108,7 +108,24 @@ std::optional<HopperGemmPlan> hopperGemmPlan(int64_t M, int64_t N, int64_t K, in
     if (transA && ((M / wg) * e) % a->panelBytes != 0) return no("A (transposed) warpgroup rows do not start on a swizzle panel");
     HopperGemmPlan p;
     p.M = M, p.N = N, p.K = K, p.warpgroups = wg, p.transA = transA, p.transB = transB, p.a = *a, p.b = *b;
+    p.aTile = *a, p.bTile = *b;
     return p;
+}
+
+bool wgmmaColumnSlice(const WgmmaTileGeometry& parent, const WgmmaTileGeometry& sub, int64_t col0, std::string* why) {
+    auto no = [&](const std::string& s) {
+        if (why) *why = s;
+        return false;
+    };
+    if (sub.rows != parent.rows) return no("it does not span the tile's " + std::to_string(parent.rows) + " rows");
+    if (sub.eltBytes != parent.eltBytes || col0 < 0 || col0 + sub.cols > parent.cols) return no("it leaves the tile");
+    if (sub.panelBytes != parent.panelBytes)
+        return no("its " + std::to_string(sub.cols) + " columns are narrower than the tile's " + std::to_string(parent.panelElems) +
+                  "-element swizzle atom");
+    if (col0 % parent.panelElems != 0)
+        return no("its first column " + std::to_string(col0) + " is not a multiple of the " + std::to_string(parent.panelElems) +
+                  "-element (" + std::to_string(parent.panelBytes) + "-byte) swizzle atom");
+    return true;
 }
 
 }  // namespace ts::analysis

@@ -70,7 +70,19 @@ struct HopperGemmPlan {
     int warpgroups = 1;
     bool transA = false, transB = false;
     WgmmaTileGeometry a, b;  ///< stored tiles: A is M x K (K x M when transA), B K x N (N x K)
+    /// The shared buffers' own geometry when an operand is a column slice of a wider tile read
+    /// in place (wgmmaColumnSlice; = a, b for whole tiles): the layout infer-layouts requires.
+    WgmmaTileGeometry aTile, bTile;
 };
+
+/// May the operand `sub` (a stored rows x cols tile as in HopperGemmPlan) be read in place as the
+/// columns [col0, col0 + sub.cols) of the stored tile `parent` (same rows)? Yes when the slice is
+/// whole panels of the parent: the same panel width (swizzle atom: 64 fp16/bf16 elements for
+/// 128-byte rows) and col0 a multiple of it. The slice is then the parent's panels
+/// col0/panelElems.. laid out exactly as a tile of its own (wgmmaSharedOffset), at element
+/// offset wgmmaSharedOffset(parent, 0, col0), so the descriptors' start address moves and
+/// nothing else. False with *why otherwise.
+bool wgmmaColumnSlice(const WgmmaTileGeometry& parent, const WgmmaTileGeometry& sub, int64_t col0, std::string* why = nullptr);
 
 /// The plan for C[M,N] (float32) += A (M x K) * B (K x N) of dtype ab with `threads` threads, or
 /// nullopt with *why: fp16/bf16 operands, threads a multiple of 128, M a multiple of

@@ -643,6 +643,12 @@ private:
             std::string t(cudaTypeName(la->buffer->dtype));
             std::string tmpl;
             for (size_t i = 3; i < 12; ++i) tmpl += (i > 3 ? ", " : "") + expr(c.args[i]);
+            if (unsigned v = intrin::gemmViewIndex(false, c.args.size())) {
+                // Sub-tile operands read in place: the accumulator type, then ldA, offA, ldB, offB.
+                auto* lc = as<LoadNode>(as<CallNode>(c.args[2])->args[0]);
+                t += ", " + std::string(cudaTypeName(lc->buffer->dtype));
+                for (unsigned i = v; i < v + 4; ++i) t += ", " + expr(c.args[i]);
+            }
             return "ts::gemm_ss<" + tmpl + ", " + t + ">(" + addr(c.args[0]) + ", " + addr(c.args[1]) + ", " + addr(c.args[2]) + ")";
         }
         if (op == intrin::kGemmRS) {
@@ -651,6 +657,8 @@ private:
             std::string t(cudaTypeName(lb->buffer->dtype));
             std::string tmpl = expr(c.args[3]) + ", " + expr(c.args[4]) + ", " + expr(c.args[5]) + ", " + expr(c.args[6]) + ", " +
                                expr(c.args[8]) + ", " + expr(c.args[9]);
+            if (unsigned v = intrin::gemmViewIndex(true, c.args.size()))  // B read in place: ldB, offB
+                t += ", " + expr(c.args[v + 2]) + ", " + expr(c.args[v + 3]);
             return "ts::gemm_rs<" + tmpl + ", " + t + ">(" + addr(c.args[0]) + ", " + addr(c.args[1]) + ", " + addr(c.args[2]) + ")";
         }
         // sm_90a (resources/ts_device/hopper.cuh). Elected intrinsics run in thread 0.

@@ -536,7 +536,9 @@ const std::vector<std::pair<int32_t, int32_t>>& ThreadMachine::fragmentMap(std::
 void ThreadMachine::gemmSS(const CallNode* c, const ThreadList& act) {
     const bool regA = c->op == intrin::kGemmRS;
     const char* name = regA ? "tl.gemm_rs" : "tl.gemm_ss";
-    const size_t nargs = regA ? 10 : 12;
+    // Operands read in place as sub-tiles carry four view arguments (intrin::gemmViewIndex).
+    const size_t view = intrin::gemmViewIndex(regA, c->args.size());
+    const size_t nargs = view ? view + 4 : regA ? 10 : 12;
     // A warp role's gemm (lower-tile-ops) carries two more: its first thread and thread count.
     const bool role = c->args.size() == nargs + 2;
     if (c->args.size() != nargs && !role)
@@ -576,6 +578,14 @@ void ThreadMachine::gemmSS(const CallNode* c, const ThreadList& act) {
     const int64_t M = p[0], N = p[1], K = p[2], WM = p[3], WN = p[4];
     const bool TA = p[5] != 0, TB = p[6] != 0;
     const int swzA = int(p[7]), swzB = int(p[8]);
+    // Stored row length (0: the operand's own) and origin offset of each operand, in elements.
+    int64_t ldA = 0, offA = 0, ldB = 0, offB = 0;
+    if (view) {
+        setThread(act[0]);
+        ldA = evalI(c->args[view].get()), offA = evalI(c->args[view + 1].get());
+        ldB = evalI(c->args[view + 2].get()), offB = evalI(c->args[view + 3].get());
+        m_cur = -1;
+    }
     // The atom of the dtype pair (HwLayouts.h selectMmaAtom), as ts::gemm_ss picks MmaAtom<T, TC>.
     std::string why;
     auto atom = A.buf->dtype == B.buf->dtype
@@ -619,18 +629,22 @@ void ThreadMachine::gemmSS(const CallNode* c, const ThreadList& act) {
     const int64_t kAcc = static_cast<int64_t>(acc.size()) / threads;
     requireRange(*C.buf, C.off, kAcc, c->span, "gemm accumulator");
     // Logical operands read through the physical (swizzled) addressing of ts::GemmSS::load.
-    auto readTile = [&](Address& X, bool trans, int64_t rows, int64_t cols, int swz,
+    auto readTile = [&](Address& X, bool trans, int64_t rows, int64_t cols, int swz, int64_t ld, int64_t off,
                         std::vector<double>& out) {
-        // Logical X is rows x cols (A: M x K, B: K x N); stored transposed when `trans`.
+        // Logical X is rows x cols (A: M x K, B: K x N); stored transposed when `trans`, in a
+        // parent tile of `ld`-element rows (0: its own) from element `off` (ts::GemmTiling).
         const int64_t e = dtypeBytes(X.buf->dtype);
-        const int64_t rowElems = trans ? rows : cols;
+        const int64_t rowElems = ld ? ld : trans ? rows : cols;
         const int64_t rowBytes = rowElems * e;
+        if (ld && (ld < (trans ? rows : cols) || (off * e) % 16))
+            fail(c->span, "tl.gemm_ss operand " + describe(*X.buf, X.off) + " view (ld " + std::to_string(ld) + ", offset " +
+                              std::to_string(off) + ") is narrower than the operand or not 16-byte aligned");
         if (swz && (X.off * e) % 128)
             fail(c->span, "tl.gemm_ss operand " + describe(*X.buf, X.off) +
                               " is not 128-byte aligned (swizzle base)");
         readGemmOperand(X, rows, cols, [&](int64_t r, int64_t q) {
             int64_t sr = trans ? q : r, sc = trans ? r : q;
-            return analysis::swizzleBytes((sr * rowElems + sc) * e, rowBytes, swz) / e;
+            return analysis::swizzleBytes(off * e + (sr * rowElems + sc) * e, rowBytes, swz) / e;
         }, out, c->span, "tl.gemm_ss");
     };
     if (regA) {
@@ -648,9 +662,9 @@ void ThreadMachine::gemmSS(const CallNode* c, const ThreadList& act) {
             }
         }
     } else {
-        readTile(A, TA, M, K, swzA, m_tileA);
+        readTile(A, TA, M, K, swzA, ldA, offA, m_tileA);
     }
-    readTile(B, TB, K, N, swzB, m_tileB);
+    readTile(B, TB, K, N, swzB, ldB, offB, m_tileB);
     const double* a = m_tileA.data();
     m_tileBt.resize(m_tileB.size());  // B as N x K, so that the k loop below is contiguous
     for (int64_t k = 0; k < K; ++k)

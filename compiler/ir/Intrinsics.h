@@ -29,6 +29,16 @@ inline constexpr const char* kGemmSS = "tl.gemm_ss";
 /// fragment of atoms (mi, 2kk), (mi, 2kk+1) is the A fragment of k-step kk) and B a shared tile
 /// (resources/ts_device.cuh gemm_rs). warp_n is 1.
 inline constexpr const char* kGemmRS = "tl.gemm_rs";
+/// View arguments of tl.gemm_ss / tl.gemm_rs (after swizzle_B, before a warp role's two):
+/// ldA, offA, ldB, offB, present only when an operand is a sub-region of a shared tile read in
+/// place (compiler/ops/GemmSubTile.h): ld = elements per stored row of the parent tile (0: the
+/// operand's own row), off = elements from the address argument to the operand's origin; the
+/// swizzle is the parent's, anchored at the address argument (ts::GemmTiling). gemm_rs has
+/// ldA = offA = 0. Returns the index of ldA in a call of `nargs` arguments, or 0 when absent.
+inline unsigned gemmViewIndex(bool gemmRS, unsigned long nargs) {
+    const unsigned base = gemmRS ? 10 : 12;
+    return nargs == base + 4 || nargs == base + 6 ? base : 0;
+}
 // --- sm_90a (compiler/transforms/Hopper.h; resources/ts_device/hopper.cuh). "Elected": one
 // thread of the block (thread 0) executes it for the block; the interpreters run it once.
 /// tl.mbarrier_init(bar_addr, n[, arrivals]): elected; n consecutive mbarriers from bar_addr,

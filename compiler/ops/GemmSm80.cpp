@@ -14,6 +14,7 @@
 #include "compiler/analysis/Swizzle.h"
 #include "compiler/analysis/UserLayouts.h"
 #include "compiler/ops/GemmLowering.h"
+#include "compiler/ops/GemmSubTile.h"
 #include "compiler/ops/Registry.h"
 #include "compiler/transforms/LowerCommon.h"
 
@@ -98,10 +99,14 @@ Stmt lowerBlockGemm(Ctx& c, const TileOpNode& op, const Target& target, bool reg
                 "use block_K = " + std::to_string(2 * atom->k) + " or " + std::to_string(4 * atom->k));
         return nullptr;
     }
-    // gemm_ss addresses whole tiles: the regions must cover the tiles' two inner dims. A
-    // sub-slice (DeepSeek V3.2 sparse MLA's Q_shared[:, :D] and Q_shared[:, D:]) is first copied
-    // into a tile of its own (shared -> shared, vectorized; insert-sync orders it).
-    for (Region* r : {&A, &B}) {
+    // A shared operand that is a sub-region of its tile (DeepSeek V3.2 sparse MLA's
+    // Q_shared[:, :D] and Q_shared[:, D:], MLA decode's KV_shared[stage, :, :dim // 2]) is read
+    // in place: gemm_ss gets the 2-D matrix's base, its stored row length and the origin's
+    // offset (GemmSubTile). Where that is illegal it is first copied into a tile of its own
+    // (shared -> shared, vectorized; insert-sync orders it) and a note says why.
+    GemmSubTile view[2];
+    for (int i = 0; i < 2; ++i) {
+        Region* r = i == 0 ? &A : &B;
         if (r->buffer->scope == Scope::Fragment) continue;  // whole fragments only (infer-layouts)
         auto shape = constShape(*r->buffer);
         size_t n = r->ranges.size();
@@ -115,6 +120,19 @@ Stmt lowerBlockGemm(Ctx& c, const TileOpNode& op, const Target& target, bool reg
                     "slice the tile with compile-time sizes");
             return nullptr;
         }
+        std::string why;
+        auto pl = c.layoutOf(r->buffer->name);
+        if (pl && (pl->family != "shared" || pl->padElems != 0))
+            why = "its tile has the layout " + pl->description + ", not a row-major or XOR-swizzled one";
+        else if (auto v = gemmSubTile(*r, pl ? int(pl->swizzleBytes) : 0, target, &why)) {
+            view[i] = *v;
+            continue;
+        }
+        c.pass.diags.add({Severity::Note, op.span,
+                          "T.gemm: operand '" + r->buffer->name + "' (a sub-region of the shared tile) is copied into a tile of its own: " +
+                              why,
+                          "slice at a 16-byte-aligned column with constant bounds to let the gemm read the tile in place",
+                          "lower-tile-ops"});
         std::vector<Range> ranges{{intImm(0), intImm((*ext)[0])}, {intImm(0), intImm((*ext)[1])}};
         Buffer tile = std::make_shared<BufferNode>(c.fresh(r->buffer->name + "_slice"), r->buffer->dtype,
                                                    std::vector<Expr>{intImm((*ext)[0]), intImm((*ext)[1])}, Scope::Shared, op.span);
@@ -126,13 +144,27 @@ Stmt lowerBlockGemm(Ctx& c, const TileOpNode& op, const Target& target, bool reg
         stageB.push_back(store);
         *r = staged;
     }
+    const bool inPlace = view[0].base || view[1].base;
+    // The four view arguments (ldA, offA, ldB, offB) only when an operand is read in place, so
+    // the IR and code of whole-tile gemms are unchanged.
+    auto viewArgs = [&](std::vector<Expr> args, bool withA) {
+        if (!inPlace) return args;
+        for (int i = 0; i < 2; ++i) {
+            args.push_back(intImm(i == 0 && !withA ? 0 : view[i].ld));
+            args.push_back(intImm(i == 0 && !withA ? 0 : view[i].offset));
+        }
+        return args;
+    };
     auto& cf = c.frags.at(C.buffer.get());
     int64_t wm = attrInt(op.attrs, "warp_m", 0), wn = attrInt(op.attrs, "warp_n", 0);
     auto swz = [&](const Region& r) {
         auto l = c.layoutOf(r.buffer->name);
         return int64_t(l ? l->swizzleBytes : 0);
     };
-    auto base = regionBase;
+    auto base = [&](const Region& r) {
+        const GemmSubTile& v = view[&r == &A ? 0 : 1];
+        return v.base ? v.base : regionBase(r);
+    };
     std::vector<Stmt> out = stageB;
     if (attrBool(op.attrs, "clear_accum", false)) out.push_back(clearAccumulator(c, cf, C.buffer->dtype, op.span));
     if (regA) {
@@ -159,21 +191,24 @@ Stmt lowerBlockGemm(Ctx& c, const TileOpNode& op, const Target& target, bool reg
             out.insert(out.begin(), store);
             out.insert(out.begin(), std::make_shared<AllocNode>(tile, nullptr, op.span));
             out.push_back(intrinsicStmt(intrin::kGemmSS,
-                                        {addressOf(tile, {intImm(0), intImm(0)}), base(B), addressOf(cf.regs, {intImm(0)}), intImm(M),
-                                         intImm(N), intImm(K), intImm(wm), intImm(wn), boolImm(ta), boolImm(tb), intImm(0),
-                                         intImm(swz(B))},
+                                        viewArgs({addressOf(tile, {intImm(0), intImm(0)}), base(B), addressOf(cf.regs, {intImm(0)}),
+                                                  intImm(M), intImm(N), intImm(K), intImm(wm), intImm(wn), boolImm(ta), boolImm(tb),
+                                                  intImm(0), intImm(swz(B))},
+                                                 false),
                                         op.span));
             return seq(out, op.span);
         }
         out.push_back(intrinsicStmt(intrin::kGemmRS,
-                                    {addressOf(af.regs, {intImm(0)}), base(B), addressOf(cf.regs, {intImm(0)}), intImm(M), intImm(N),
-                                     intImm(K), intImm(wm), intImm(wn), boolImm(tb), intImm(swz(B))},
+                                    viewArgs({addressOf(af.regs, {intImm(0)}), base(B), addressOf(cf.regs, {intImm(0)}), intImm(M),
+                                              intImm(N), intImm(K), intImm(wm), intImm(wn), boolImm(tb), intImm(swz(B))},
+                                             false),
                                     op.span));
         return seq(out, op.span);
     }
     out.push_back(intrinsicStmt(intrin::kGemmSS,
-                                {base(A), base(B), addressOf(cf.regs, {intImm(0)}), intImm(M), intImm(N), intImm(K), intImm(wm),
-                                 intImm(wn), boolImm(ta), boolImm(tb), intImm(swz(A)), intImm(swz(B))},
+                                viewArgs({base(A), base(B), addressOf(cf.regs, {intImm(0)}), intImm(M), intImm(N), intImm(K),
+                                          intImm(wm), intImm(wn), boolImm(ta), boolImm(tb), intImm(swz(A)), intImm(swz(B))},
+                                         true),
                                 op.span));
     return seq(out, op.span);
 }

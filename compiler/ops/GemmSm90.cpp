@@ -76,8 +76,8 @@ void gemmLayoutsSm90(LayoutSolver& s, const ir::TileOpNode& t) {
             if (A.buffer->scope == ir::Scope::Fragment)
                 s.require(A.buffer, analysis::makeMmaAccumulator(fp->M, fp->K, {warps, 1}), where + " (register A operand)", t.span);
             else
-                s.require(A.buffer, analysis::makeWgmmaSharedLayout(fp->a), where, t.span);
-            s.require(B.buffer, analysis::makeWgmmaSharedLayout(fp->b), where, t.span);
+                s.require(A.buffer, analysis::makeWgmmaSharedLayout(fp->aTile), where, t.span);
+            s.require(B.buffer, analysis::makeWgmmaSharedLayout(fp->bTile), where, t.span);
             return;
         }
         s.note(t.span, "T.gemm stays on the sm_80 path (mma.sync, cp.async) on " + s.target().arch() + ": " + why +

@@ -31,9 +31,10 @@ Stmt lowerWgmmaFragment(Ctx& c, const TileOpNode& op) {
     auto& cf = c.frags.at(C.buffer.get());
     const bool regA = A.buffer->scope == Scope::Fragment;
     const bool ta = attrBool(op.attrs, "transpose_A", false), tb = attrBool(op.attrs, "transpose_B", false);
-    auto ce = constShape(*C.buffer), ae = constShape(*A.buffer);
+    auto ce = constShape(*C.buffer), ae = regA ? constShape(*A.buffer) : constExtents(A);
     // The tile's own two dimensions are the last two: inject-pipeline gives a staged A tile a
-    // leading stage dimension ((stages, M, K) for SwiGLU's X tile).
+    // leading stage dimension ((stages, M, K) for SwiGLU's X tile). A shared A's extents are
+    // the region's: a column slice read in place (regionBase: its first panel, wgmmaColumnSlice).
     const size_t ar = ae->size();
     const int64_t M = (*ce)[0], N = (*ce)[1], K = ta ? (*ae)[ar - 2] : (*ae)[ar - 1];
     const int64_t wg = attrInt(op.attrs, "wgmma_warpgroups", 1);

@@ -42,7 +42,12 @@ std::optional<analysis::HopperGemmPlan> fragmentGemmPlan(const PrimFuncNode& f, 
         return no("B is not a shared tile, or A neither a shared tile nor a fragment");
     if (A.buffer->dtype != B.buffer->dtype) return no("A and B dtypes differ");
     if (C.buffer->dtype != DType::Float32) return no("the accumulator is not float32");
-    auto ash = constShape(*A.buffer), bsh = constShape(*B.buffer), cs = constShape(*C.buffer);
+    for (const Region* r : {&A, &B})
+        if (auto sh = constShape(*r->buffer); r->buffer->scope == Scope::Shared && sh && sh->size() > 2)
+            return no("'" + r->buffer->name + "' is a sub-tile of a " + std::to_string(sh->size()) +
+                      "-D shared tile (wgmma reads column slices of 2-D tiles in place; mma.sync reads this one in place)");
+    // The operands' own extents (a column slice of a shared tile is read in place, below).
+    auto ash = regA ? constShape(*A.buffer) : constExtents(A), bsh = constExtents(B), cs = constShape(*C.buffer);
     if (!ash || !bsh || !cs || ash->size() != 2 || bsh->size() != 2 || cs->size() != 2) return no("tiles are not 2-D constant shapes");
     const bool ta = attrBool(gemm.attrs, "transpose_A", false), tb = attrBool(gemm.attrs, "transpose_B", false);
     if (regA && ta) return no("a transposed register A operand");
@@ -60,12 +65,22 @@ std::optional<analysis::HopperGemmPlan> fragmentGemmPlan(const PrimFuncNode& f, 
     if (plan->warpgroups != warps / 4) return no("the wgmma plan splits M differently from the warp grid");
     for (const Region* r : {&A, &B}) {
         if (r->buffer->scope != Scope::Shared) continue;
-        const auto& sh = r == &A ? *ash : *bsh;
-        if (r->ranges.size() != 2) return no("'" + r->buffer->name + "' is not a whole tile");
-        for (size_t d = 0; d < 2; ++d)
-            if (constInt(r->ranges[d].min) != 0 || constInt(r->ranges[d].extent) != sh[d])
-                return no("'" + r->buffer->name + "' is not a whole tile");
+        auto sh = constShape(*r->buffer);
+        if (r->ranges.size() != 2 || !sh || sh->size() != 2) return no("'" + r->buffer->name + "' is not a 2-D tile");
         if (f.layouts.count(r->buffer->name)) return no("'" + r->buffer->name + "' has a user layout");
+        bool whole = true;
+        for (size_t d = 0; d < 2; ++d) whole = whole && constInt(r->ranges[d].min) == 0 && constInt(r->ranges[d].extent) == (*sh)[d];
+        if (whole) continue;
+        // A column slice reads the parent's panels in place (the descriptors' start address
+        // moves by whole swizzle atoms); anything else stays on mma.sync, which reads any
+        // 16-byte-aligned sub-tile in place (GemmSubTile.h).
+        const analysis::WgmmaTileGeometry& sub = r == &A ? plan->a : plan->b;
+        auto col0 = constInt(r->ranges[1].min);
+        auto parent = analysis::wgmmaTileGeometry((*sh)[0], (*sh)[1], int(dtypeBytes(r->buffer->dtype)), &w);
+        if (!col0 || !parent || !analysis::wgmmaColumnSlice(*parent, sub, *col0, &w))
+            return no("'" + r->buffer->name + "' is a sub-region that wgmma cannot read in place: " +
+                      (!col0 ? std::string("its first column is not a compile-time constant") : w));
+        (r == &A ? plan->aTile : plan->bTile) = *parent;
     }
     return plan;
 }

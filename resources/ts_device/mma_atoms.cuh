@@ -138,14 +138,15 @@ template <> struct MmaAtom<float, float> {
 /// for 16-bit types, otherwise (8-bit, tf32) one shared load per element (ldmatrix.trans moves
 /// 16-bit elements only, PTX ISA §9.7.14.5.15), packed into words.
 template <int M, int N, int K, int WM, int WN, bool TA, bool TB, int SWZ_A, int SWZ_B, typename T,
-          typename TC>
-struct GemmSSAtom : GemmTiling<M, N, K, WM, WN, TA, TB, SWZ_A, SWZ_B, int(sizeof(T)), MmaAtom<T, TC>::kK> {
+          typename TC, int LDA = 0, int OFFA = 0, int LDB = 0, int OFFB = 0>
+struct GemmSSAtom : GemmTiling<M, N, K, WM, WN, TA, TB, SWZ_A, SWZ_B, int(sizeof(T)), MmaAtom<T, TC>::kK, LDA, OFFA, LDB, OFFB> {
     using Atom = MmaAtom<T, TC>;
     static constexpr int kEpw = 4 / int(sizeof(T)), kAK = Atom::kK;
     static_assert(kAK * int(sizeof(T)) == 32, "ts::gemm_ss: an mma atom covers 32 bytes of K");
-    using Tiling = GemmTiling<M, N, K, WM, WN, TA, TB, SWZ_A, SWZ_B, int(sizeof(T)), kAK>;
-    using Tiling::kE, Tiling::kRA, Tiling::kRB, Tiling::kWTM, Tiling::kWTN, Tiling::kMI,
-        Tiling::kNI, Tiling::kKI;
+    using Tiling = GemmTiling<M, N, K, WM, WN, TA, TB, SWZ_A, SWZ_B, int(sizeof(T)), kAK, LDA, OFFA, LDB, OFFB>;
+    // Addresses use the stored rows kPA/kPB and the origin offsets kOA/kOB (GemmTiling).
+    using Tiling::kE, Tiling::kWTM, Tiling::kWTN, Tiling::kMI, Tiling::kNI, Tiling::kKI, Tiling::kOA, Tiling::kOB;
+    static constexpr int kRA = Tiling::kPA, kRB = Tiling::kPB;
 
     struct Frags {
         unsigned a[kMI][4];
@@ -154,12 +155,12 @@ struct GemmSSAtom : GemmTiling<M, N, K, WM, WN, TA, TB, SWZ_A, SWZ_B, int(sizeof
 
     /// The word of kEpw elements k0..k0+kEpw-1 at column c of a tile stored [k][c] with R-byte
     /// rows (element x in bits 8*kE*x..).
-    template <int R, int SWZ> static __device__ __forceinline__ unsigned wordDown(const T* s, int k0, int c) {
+    template <int R, int SWZ, int O> static __device__ __forceinline__ unsigned wordDown(const T* s, int k0, int c) {
         const unsigned char* p = reinterpret_cast<const unsigned char*>(s);
         unsigned w = 0;
 #pragma unroll
         for (int x = 0; x < kEpw; ++x) {
-            const int off = swizzle<R, SWZ>((k0 + x) * R + c * kE);
+            const int off = swizzle<R, SWZ>(O + (k0 + x) * R + c * kE);
             unsigned v;
             if constexpr (kE == 1) v = p[off];
             else if constexpr (kE == 2) v = *reinterpret_cast<const unsigned short*>(p + off);
@@ -178,15 +179,15 @@ struct GemmSSAtom : GemmTiling<M, N, K, WM, WN, TA, TB, SWZ_A, SWZ_B, int(sizeof
         for (int mi = 0; mi < kMI; ++mi) {
             const int m = m0 + mi * 16;
             if constexpr (!TA) {  // rows m.., 16-byte halves of the step's 32 bytes
-                ldmatrix_x4(f.a[mi], smem_u32addr(As) + unsigned(swizzle<kRA, SWZ_A>(
+                ldmatrix_x4(f.a[mi], smem_u32addr(As) + unsigned(swizzle<kRA, SWZ_A>(kOA +
                                                             (m + (lane & 15)) * kRA + k * kE + 16 * q1)));
             } else if constexpr (kE == 2) {  // stored [k][m]: as GemmSS's TA x4.trans
-                ldmatrix_x4_trans(f.a[mi], smem_u32addr(As) + unsigned(swizzle<kRA, SWZ_A>(
+                ldmatrix_x4_trans(f.a[mi], smem_u32addr(As) + unsigned(swizzle<kRA, SWZ_A>(kOA +
                                                                   (k + l7 + 8 * q1) * kRA + (m + 8 * q0) * kE)));
             } else {
 #pragma unroll
                 for (int j = 0; j < 4; ++j)
-                    f.a[mi][j] = wordDown<kRA, SWZ_A>(As, k + (t + 4 * (j / 2)) * kEpw, m + g + 8 * (j % 2));
+                    f.a[mi][j] = wordDown<kRA, SWZ_A, kOA>(As, k + (t + 4 * (j / 2)) * kEpw, m + g + 8 * (j % 2));
             }
 #pragma unroll
             for (int j = 0; j < 4; ++j) f.a[mi][j] = Atom::prepare(f.a[mi][j]);
@@ -195,14 +196,14 @@ struct GemmSSAtom : GemmTiling<M, N, K, WM, WN, TA, TB, SWZ_A, SWZ_B, int(sizeof
         for (int ni = 0; ni < kNI; ++ni) {
             const int n = n0 + ni * 8;
             if constexpr (TB) {  // stored [n][k]: lanes 0-15 address rows n+l7, halves q0
-                ldmatrix_x2(f.b[ni], smem_u32addr(Bs) + unsigned(swizzle<kRB, SWZ_B>(
+                ldmatrix_x2(f.b[ni], smem_u32addr(Bs) + unsigned(swizzle<kRB, SWZ_B>(kOB +
                                                             (n + l7) * kRB + k * kE + 16 * q0)));
             } else if constexpr (kE == 2) {  // stored [k][n]: rows k + lane%16
-                ldmatrix_x2_trans(f.b[ni], smem_u32addr(Bs) + unsigned(swizzle<kRB, SWZ_B>(
+                ldmatrix_x2_trans(f.b[ni], smem_u32addr(Bs) + unsigned(swizzle<kRB, SWZ_B>(kOB +
                                                                   (k + (lane & 15)) * kRB + n * kE)));
             } else {
 #pragma unroll
-                for (int j = 0; j < 2; ++j) f.b[ni][j] = wordDown<kRB, SWZ_B>(Bs, k + (t + 4 * j) * kEpw, n + g);
+                for (int j = 0; j < 2; ++j) f.b[ni][j] = wordDown<kRB, SWZ_B, kOB>(Bs, k + (t + 4 * j) * kEpw, n + g);
             }
 #pragma unroll
             for (int j = 0; j < 2; ++j) f.b[ni][j] = Atom::prepare(f.b[ni][j]);
@@ -223,12 +224,12 @@ struct GemmSSAtom : GemmTiling<M, N, K, WM, WN, TA, TB, SWZ_A, SWZ_B, int(sizeof
 /// accumulator take GemmSS, every other MmaAtom<T, TC> pair GemmSSAtom. Call with all WM*WN*32
 /// threads; no barrier inside (the caller syncs before, and before overwriting As/Bs).
 template <int M, int N, int K, int WM, int WN, bool TA, bool TB, int SWZ_A, int SWZ_B, typename T,
-          typename TC>
+          typename TC, int LDA = 0, int OFFA = 0, int LDB = 0, int OFFB = 0>
 __device__ __forceinline__ void gemm_ss(const T* As, const T* Bs, TC* acc) {
     constexpr bool kF16F32 = (detail::IsSame<T, half>::value || detail::IsSame<T, bfloat16>::value) &&
                              detail::IsSame<TC, float>::value;
-    using G = typename detail::Conditional<kF16F32, GemmSS<M, N, K, WM, WN, TA, TB, SWZ_A, SWZ_B, T>,
-                                           GemmSSAtom<M, N, K, WM, WN, TA, TB, SWZ_A, SWZ_B, T, TC>>::type;
+    using G = typename detail::Conditional<kF16F32, GemmSS<M, N, K, WM, WN, TA, TB, SWZ_A, SWZ_B, T, LDA, OFFA, LDB, OFFB>,
+                                           GemmSSAtom<M, N, K, WM, WN, TA, TB, SWZ_A, SWZ_B, T, TC, LDA, OFFA, LDB, OFFB>>::type;
     typename G::Frags f[2];
     G::load(As, Bs, 0, f[0]);
 #pragma unroll
@@ -245,9 +246,9 @@ __device__ __forceinline__ void gemm_ss(const T* As, const T* Bs, TC* acc) {
 /// 2*(lane%4) + e%2). The C fragments of atoms (mi, 2kk) and (mi, 2kk+1) are then exactly the A
 /// fragment of k-step kk (PTX ISA §9.7.14.5.8: a{0,1,2,3} = (g, 2t..), (g+8, 2t..), (g, 8+2t..),
 /// (g+8, 8+2t..)), so A is only packed in pairs, never moved between threads. B as in GemmSS.
-template <int M, int N, int K, int WM, bool TB, int SWZ_B, typename T>
+template <int M, int N, int K, int WM, bool TB, int SWZ_B, typename T, int LDB = 0, int OFFB = 0>
 __device__ __forceinline__ void gemm_rs(const T* a_regs, const T* Bs, float* acc) {
-    using G = GemmSS<M, N, K, WM, 1, false, TB, 0, SWZ_B, T>;
+    using G = GemmSS<M, N, K, WM, 1, false, TB, 0, SWZ_B, T, 0, 0, LDB, OFFB>;
     constexpr int kAN = K / 8;  // n8 atoms per atom row of A's accumulator layout
     unsigned b[2][G::kNI][2];
     G::loadB(Bs, 0, b[0]);
@@ -268,4 +269,3 @@ __device__ __forceinline__ void gemm_rs(const T* a_regs, const T* Bs, float* acc
         }
     }
 }
-

@@ -11,8 +11,8 @@
 //    T.Parallel nests, reductions of rank-3 fragments over the last and the middle dim;
 //  - gemm_fragment_b.py: a register fragment B operand (plain and transposed), staged through
 //    a shared tile;
-//  - gemm_shared_slice.py: operands that are column slices of one shared tile, copied into
-//    tiles of their own.
+//  - gemm_shared_slice.py: operands that are column slices of one shared tile, read in place
+//    (GemmSharedViewE2ETest.cpp has the offsets, dtypes and the wgmma path).
 #include <gtest/gtest.h>
 
 #include "compiler/Compile.h"

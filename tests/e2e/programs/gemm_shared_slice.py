@@ -1,6 +1,6 @@
 # T.gemm operands that are column slices of one shared tile (DeepSeek V3.2 sparse MLA:
 # T.gemm(Q_shared[:, :D], KV_shared, ...) and T.gemm(Q_shared[:, D:], K_tail_shared, ...)): each
-# slice is copied into a tile of its own before the shared-memory gemm.
+# slice is read in place (the gemm gets the tile's row length and the slice's first column).
 import tilelang
 import tilelang.language as T
 
