@@ -153,7 +153,9 @@ void ThreadMachine::execT(const StmtNode* s, const ThreadList& act) {
             // Two warp roles in a kernel with mbarriers may wait on each other (a producer
             // and a consumer each looping over stages): they run as coroutines (ThreadRoles.cpp).
             if (!yes.empty() && !no.empty() && n->otherwise && !m_mbarriers.empty() && !m_roles) {
-                runRoles(n->then.get(), yes, n->otherwise.get(), no);
+                RoleList roles{{n->then.get(), yes}};
+                collectRoles(n->otherwise.get(), no, roles);
+                runRoles(roles);
                 break;
             }
             execT(n->then.get(), yes);

@@ -201,8 +201,15 @@ public:
     /// if/else: a producer and a consumer role) as two coroutines: a role whose mbarrier wait
     /// cannot complete yet hands over to the other, which may arrive on it. Lockstep inside each
     /// role. Without a wait that blocks it is `a` then `b`, as before.
-    void runRoles(const ir::StmtNode* a, const ThreadList& ta, const ir::StmtNode* b,
-                  const ThreadList& tb);
+    /// More than two roles: an if/elif chain (`if tx < 128: ... elif tx < 256: ... else: ...`,
+    /// DeepSeek MLA decode ws and V3.2 sparse MLA pipelined: two consumers and a producer) runs
+    /// each arm as a coroutine of its own, handing over round-robin (collectRoles).
+    using RoleList = std::vector<std::pair<const ir::StmtNode*, ThreadList>>;
+    void runRoles(const RoleList& roles);
+    /// The roles of the else-side `s` run by `act`: an if (alone in `s`) whose condition splits
+    /// `act` gives its then-side as a role and recurses into its else-side (the threads of an
+    /// if without else that fail the condition run nothing); anything else is one role.
+    void collectRoles(const ir::StmtNode* s, const ThreadList& act, RoleList& out);
     /// Called by a wait whose condition `ready` is false: while the other role can still make
     /// progress, hands over to it and re-checks. False when it cannot (no other role, the other
     /// finished, or neither made progress since each blocked: a real deadlock, for the caller to
@@ -211,7 +218,7 @@ public:
     /// Something another role may be waiting for happened (an arrival, transaction bytes).
     void roleProgress() { ++m_roleProgress; }
     struct RoleRun;
-    RoleRun* m_roles = nullptr;      ///< the running pair of roles (runRoles), else null
+    RoleRun* m_roles = nullptr;      ///< the running roles (runRoles), else null
     uint64_t m_roleProgress = 0;
 
     // --- state ------------------------------------------------------------------------------

@@ -10,7 +10,11 @@
 // copy of the scope state (bindings, per-thread loop variables, statement stack). A role whose
 // wait cannot complete hands the baton to the other, which runs until it finishes or blocks in
 // turn. Neither role having made progress (an arrival or transaction bytes) since each blocked
-// is a real deadlock, reported at the wait as before.
+// is a real deadlock, reported at the wait as before. An if/elif chain of roles (two consumers
+// and a producer: DeepSeek MLA decode ws, V3.2 sparse MLA pipelined) gives one coroutine per
+// arm (collectRoles), the baton passed round-robin; run as then-side followed by a nested
+// else-side, a consumer waiting for the producer behind it in that same else-side was reported
+// as a deadlock.
 //
 // std::thread rather than ucontext: exceptions, sanitizers and debuggers work unchanged. An
 // error in one role ends the other (it unwinds from its wait) and is rethrown by runRoles.
@@ -50,15 +54,45 @@ struct ThreadMachine::RoleRun {
     };
     std::mutex mu;
     std::condition_variable cv;
-    int turn = -1;  ///< 0/1: that role runs; -1: runRoles (the caller) runs
+    int turn = -1;  ///< the role that runs; -1: runRoles (the caller) runs
     int current = 0;
-    Role roles[2];
+    std::vector<Role> roles;  ///< sized before the role threads start, never resized
     std::exception_ptr error;
     int32_t errorThread = -1;
+    /// The first role after i (round-robin) that has not finished, or -1.
+    int next(int i) const {
+        const int n = static_cast<int>(roles.size());
+        for (int k = 1; k < n; ++k)
+            if (!roles[(i + k) % n].done) return (i + k) % n;
+        return -1;
+    }
 };
 
-void ThreadMachine::runRoles(const StmtNode* a, const ThreadList& ta, const StmtNode* b,
-                             const ThreadList& tb) {
+void ThreadMachine::collectRoles(const StmtNode* s, const ThreadList& act, RoleList& out) {
+    const StmtNode* inner = s;
+    if (s && s->kind == StmtKind::Seq) {
+        auto* q = static_cast<const SeqNode*>(s);
+        inner = q->stmts.size() == 1 ? q->stmts[0].get() : nullptr;
+    }
+    if (inner && inner->kind == StmtKind::If) {
+        auto* n = static_cast<const IfNode*>(inner);
+        prepareCollectives(n->cond.get(), act);
+        ThreadList yes, no;
+        for (int32_t t : act) {
+            setThread(t);
+            (evalCond(n->cond.get()) ? yes : no).push_back(t);
+        }
+        m_cur = -1;
+        if (!yes.empty() && !no.empty()) {
+            out.emplace_back(n->then.get(), yes);
+            if (n->otherwise) collectRoles(n->otherwise.get(), no, out);
+            return;
+        }
+    }
+    out.emplace_back(s, act);
+}
+
+void ThreadMachine::runRoles(const RoleList& list) {
     RoleRun run;
     const RoleScope outer{m_bindings, m_perThread, m_stack,        m_cur,
                           m_stmtSpan, m_depth,     m_parallelDepth};
@@ -71,11 +105,12 @@ void ThreadMachine::runRoles(const StmtNode* a, const ThreadList& ta, const Stmt
         m_depth = s.depth;
         m_parallelDepth = s.parallelDepth;
     };
-    run.roles[0].body = a;
-    run.roles[0].act = ta;
-    run.roles[1].body = b;
-    run.roles[1].act = tb;
-    run.roles[0].scope = run.roles[1].scope = outer;
+    run.roles.resize(list.size());
+    for (size_t i = 0; i < list.size(); ++i) {
+        run.roles[i].body = list[i].first;
+        run.roles[i].act = list[i].second;
+        run.roles[i].scope = outer;
+    }
 
     // Role i's thread: waits for the baton, runs its side, hands the baton on when it is done.
     auto body = [this, &run, &restore](int i) {
@@ -98,13 +133,15 @@ void ThreadMachine::runRoles(const StmtNode* a, const ThreadList& ta, const Stmt
             lock.lock();
         }
         me.done = true;
-        RoleRun::Role& other = run.roles[1 - i];
-        if (run.error && !other.done) other.cancelled = true;
-        // The other role next (to finish, or to unwind from its wait), else the caller.
-        if (!other.done) {
-            run.current = 1 - i;
-            if (other.started) restore(other.scope);
-            run.turn = 1 - i;
+        if (run.error)
+            for (auto& r : run.roles)
+                if (!r.done) r.cancelled = true;
+        // The next unfinished role (to finish, or to unwind from its wait), else the caller.
+        const int j = run.next(i);
+        if (j >= 0) {
+            run.current = j;
+            if (run.roles[j].started) restore(run.roles[j].scope);
+            run.turn = j;
         } else {
             run.turn = -1;
         }
@@ -113,7 +150,9 @@ void ThreadMachine::runRoles(const StmtNode* a, const ThreadList& ta, const Stmt
 
     RoleRun* outerRun = m_roles;
     m_roles = &run;
-    std::thread t0(body, 0), t1(body, 1);
+    std::vector<std::thread> threads;
+    threads.reserve(run.roles.size());
+    for (size_t i = 0; i < run.roles.size(); ++i) threads.emplace_back(body, static_cast<int>(i));
     {
         std::unique_lock lock(run.mu);
         run.current = 0;
@@ -121,8 +160,7 @@ void ThreadMachine::runRoles(const StmtNode* a, const ThreadList& ta, const Stmt
         run.cv.notify_all();
         run.cv.wait(lock, [&] { return run.turn == -1; });
     }
-    t0.join();
-    t1.join();
+    for (auto& t : threads) t.join();
     m_roles = outerRun;
     restore(outer);
     if (run.error) {
@@ -136,15 +174,19 @@ bool ThreadMachine::waitOnOtherRole(const std::function<bool()>& ready) {
     if (!run) return false;
     const int i = run->current;
     RoleRun::Role& me = run->roles[i];
-    RoleRun::Role& other = run->roles[1 - i];
     while (!ready()) {
         std::unique_lock lock(run->mu);
-        if (other.done) return false;  // nobody left to arrive
-        if (me.blockedAt == m_roleProgress && other.blockedAt == m_roleProgress)
-            return false;  // both blocked, nothing happened since: a real deadlock
+        const int j = run->next(i);
+        if (j < 0) return false;  // nobody left to arrive
+        // Every unfinished role blocked with nothing happened since: a real deadlock.
+        bool stuck = me.blockedAt == m_roleProgress;
+        for (size_t k = 0; stuck && k < run->roles.size(); ++k)
+            if (static_cast<int>(k) != i && !run->roles[k].done) stuck = run->roles[k].blockedAt == m_roleProgress;
+        if (stuck) return false;
         me.blockedAt = m_roleProgress;
         me.scope = RoleScope{m_bindings, m_perThread, m_stack,        m_cur,
                              m_stmtSpan, m_depth,     m_parallelDepth};
+        RoleRun::Role& other = run->roles[j];
         if (other.started) {
             m_bindings = other.scope.bindings;
             m_perThread = other.scope.perThread;
@@ -154,11 +196,11 @@ bool ThreadMachine::waitOnOtherRole(const std::function<bool()>& ready) {
             m_depth = other.scope.depth;
             m_parallelDepth = other.scope.parallelDepth;
         }
-        run->current = 1 - i;
-        run->turn = 1 - i;
+        run->current = j;
+        run->turn = j;
         run->cv.notify_all();
         run->cv.wait(lock, [&] { return run->turn == i; });
-        // The other role restored this role's scope before handing the baton back.
+        // The role handing the baton back restored this role's scope first.
         if (me.cancelled) throw RoleCancelled{};
     }
     return true;
