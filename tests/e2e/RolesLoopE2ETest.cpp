@@ -6,6 +6,9 @@
 // both interpreters for trip counts below, at and above the stage count; a missing arrival is
 // still a deadlock diagnostic (not a hang); NVRTC sm_90a (sm_80 has no mbarrier parity wait: a
 // diagnostic, HandWrittenBarriersE2ETest).
+// tests/e2e/programs/role_chain_three.py: three roles in one if/elif/else chain (MLA decode ws's
+// two consumers and a producer); the first waits for the second, the second for the third, which
+// ran after it inside the else-side (a false deadlock) until each arm got its own coroutine.
 #include <cmath>
 #include <filesystem>
 
@@ -140,6 +143,48 @@ TEST(RolesLoop, AMissingArrivalIsStillADeadlockDiagnostic) {
         runY(r2, in, lowered, &err);
         EXPECT_NE(err.find("deadlock: waiting on mbarrier"), std::string::npos)
             << lowered << ": " << err;
+    }
+}
+
+const char* kChain = "tests/e2e/programs/role_chain_three.py";
+
+TEST(RolesLoop, ThreeRoleChainMatchesFloat64OnBothInterpreters) {
+    ts::CompileOptions opts;
+    opts.target = "cuda:sm_90a";
+    std::string src = ts::e2e::readRepoFile(kChain);
+    ts::CompileResult r = ts::compile(kChain, src, opts);
+    ASSERT_TRUE(r.ok) << diagText(r);
+    std::vector<double> a(128);
+    for (int i = 0; i < 128; ++i) a[static_cast<size_t>(i)] = 0.25 * i - 7.0;
+    auto in = ts::makeHostTensor(ts::ir::DType::Float32, {128}, a);
+    for (bool lowered : {false, true}) {
+        std::string err;
+        auto y = runY(r, in, lowered, &err);
+        ASSERT_TRUE(err.empty()) << lowered << ": " << err;
+        for (int i = 0; i < 128; ++i)  // (3a + 1) * 2, exact in float32 for these a
+            EXPECT_EQ(y[static_cast<size_t>(i)], (3.0 * a[static_cast<size_t>(i)] + 1.0) * 2.0) << lowered << " " << i;
+    }
+    if (!ts::rt::nvrtcAvailable()) GTEST_SKIP() << "no NVRTC in this build";
+    auto nv = ts::rt::compileCuda(r.cuda, "sm_90a", {}, true);
+    EXPECT_TRUE(nv.ok) << nv.log;
+}
+
+TEST(RolesLoop, ThreeRoleChainMissingArrivalIsADeadlockDiagnostic) {
+    // The producer never arrives: the middle role's wait can never complete, the first role
+    // waits for the middle one, the producer finishes -- a diagnostic, not a hang.
+    std::string src = ts::e2e::readRepoFile(kChain);
+    const std::string arrive = "T.barrier_arrive(bar_data)";
+    ASSERT_NE(src.find(arrive), std::string::npos);
+    src.replace(src.find(arrive), arrive.size(), "T.fence_proxy_async()");
+    ts::CompileOptions opts;
+    opts.target = "cuda:sm_90a";
+    ts::CompileResult r = ts::compile(kChain, src, opts);
+    ASSERT_TRUE(r.ok) << diagText(r);
+    auto in = ts::makeHostTensor(ts::ir::DType::Float32, {128}, std::vector<double>(128, 1.0));
+    for (bool lowered : {false, true}) {
+        std::string err;
+        runY(r, in, lowered, &err);
+        EXPECT_NE(err.find("deadlock: waiting on mbarrier"), std::string::npos) << lowered << ": " << err;
     }
 }
 
