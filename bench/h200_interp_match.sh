@@ -12,6 +12,12 @@
 #   run(command="bash bench/h200_interp_match.sh 1", carry=[".corpus", ".devbin"])
 #   run(command="bash bench/h200_interp_match.sh 2", carry=[".corpus", ".devbin"])
 #   run(command="bash bench/h200_interp_match.sh 3", carry=[".corpus", ".devbin"])
+# interp-match3 (2026-12-03): part 4 -- the kernels whose T.gemm operands are column slices of
+# wider shared tiles, now read in place (ts::gemm_ss LDA/LDB) instead of copied (they overflowed
+# shared memory): mla_decode_ws, v32 sparse_mla_fwd_pipelined/seesaw at real sizes against the
+# float64 reference, kda wy_fast_bwd (GPU vs interpreter, float32 T.gemm: tf32 tolerance 1e-3)
+# and the e2e programs gemm_shared_slice(_inplace).py and role_chain_three.py:
+#   run(command="bash bench/h200_interp_match.sh 4", carry=[".corpus", ".devbin"])
 # Writes $OUT/conformance-h200-interp-match2-part<N>-<date>.json/.md (copy them to bench/results/).
 # The interpreter stage is skipped here (--no-interp): the dev box runs it.
 set -u
@@ -30,6 +36,13 @@ case "$part" in
     only='example_gemm_advanced_autotune.py:_build_autotuner|example_gemm_autotune_pass_configs.py:get_best_config'
     only+='|example_chunk_delta_bwd.py:tilelang_chunk_gated_delta_rule_bwd_dhu|example_mamba_chunk_scan.py:chunk_scan_fwd'
     only+='|example_hadamard.py:hadamard|sink_bwd_bhsd.py:flashattn_fwd|clean_and_maintain_logits.py|benchmark_nsa_fwd.py' ;;
+4)  # interp-match3: in-place column-slice gemms (real sizes, float64 reference), tf32 tolerance
+    for p in tests/e2e/programs/gemm_shared_slice_inplace.py tests/e2e/programs/gemm_shared_slice.py \
+             tests/e2e/programs/role_chain_three.py; do
+        echo "== $p"; timeout 120 .devbin/tilec run "$p" --target cuda:sm_90a --seed 1 2>&1 | tail -4
+    done
+    only='example_mla_decode_ws.py:flashattn|sparse_mla_fwd_pipelined.py|sparse_mla_fwd_seesaw.py'
+    only+='|kda/wy_fast_bwd.py|example_wy_fast_bwd_split.py' ;;
 *)  # small sizes, GPU vs interpreter: kernels with new valid inputs, and the 12-02e mismatches
     only='example_mhc_pre.py:mhc_pre_big_fuse|example_vertical_slash_sparse_attn.py'
     only+='|fp8_lighting_indexer.py|fusedmoe_tilelang.py:moe_forward_tilelang_routed'
@@ -37,6 +50,7 @@ case "$part" in
     only+='|example_gqa_decode_varlen_logits.py|chunk_delta_h|wy_fast_bwd' ;;
 esac
 out="$OUT/conformance-h200-interp-match2-part$part-$(date -u +%F).json"
+[ "$part" = 4 ] && out="$OUT/conformance-h200-interp-match3-part4-$(date -u +%F).json"
 timeout 590 python3 bench/conformance/run.py --tilec .devbin/tilec --corpus .corpus --gpu --no-interp \
   -j 12 --timeout 60 --gpu-timeout 90 --ref-timeout 240 --label h200-interp-match2-part$part \
   --only "$only" --out "$out" 2>&1 | tail -30

@@ -26,6 +26,7 @@
 #include "compiler/LaunchArgs.h"
 #include "compiler/frontend/Ast.h"
 #include "compiler/interp/Interpreter.h"
+#include "compiler/ir/Functor.h"
 #include "compiler/interp/ThreadInterpreter.h"
 #include "profiler/cuda/Driver.h"
 #include "profiler/Runtime.h"
@@ -299,11 +300,26 @@ std::vector<rt::OutputSpec> outputSpecs(const CompileResult& r) {
 /// `byArgDtypes` (see tolerancesByArgDtypes), outputs without an explicit tolerance in `opt` use
 /// rt::referenceTolerance over the kernel's argument dtypes. A
 /// reference that does not fit the outputs (count or shape) is an error, printed to stderr.
+/// Whether the kernel has a T.gemm of float32 operands (tf32 on the tensor cores and in both
+/// interpreters): rt::referenceTolerance's tf32Products.
+bool hasFloat32Gemm(const CompileResult& r) {
+    bool found = false;
+    if (r.elaborated)
+        ir::walk(r.elaborated->body, [&](const ir::Stmt& st) {
+            auto* t = ir::as<ir::TileOpNode>(st);
+            if (t && t->op == ir::TileOpKind::Gemm && !t->args.empty() && t->isRegion(0) &&
+                t->region(0).buffer->dtype == ir::DType::Float32)
+                found = true;
+        });
+    return found;
+}
+
 bool checkOutputs(const CompileResult& r, const std::vector<HostTensor>& outs,
                   const std::vector<HostTensor>& refs, const rt::CompareOptions& opt,
                   bool byArgDtypes) {
     std::vector<ir::DType> argTypes;
     for (auto& a : r.kernel.args) argTypes.push_back(a.dtype);
+    const bool tf32 = byArgDtypes && hasFloat32Gemm(r);
     const auto specs = outputSpecs(r);
     if (auto bad = rt::referenceMismatch(specs, refs); !bad.empty()) {
         std::cerr << "tilec: error: " << bad << "\n";
@@ -326,7 +342,7 @@ bool checkOutputs(const CompileResult& r, const std::vector<HostTensor>& outs,
         }
         rt::CompareOptions use = opt;
         if (!use.relL2Tolerance && byArgDtypes)
-            use.relL2Tolerance = rt::referenceTolerance(outs[k].dtype, argTypes);
+            use.relL2Tolerance = rt::referenceTolerance(outs[k].dtype, argTypes, tf32);
         auto c = rt::compare(outs[k], refs[k], use);
         std::cout << "  " << specs[k].name << ": " << rt::describe(c, &outs[k], &refs[k]) << "\n";
         all &= c.pass;

@@ -5,6 +5,8 @@
 
 #include <gtest/gtest.h>
 
+#include "compiler/analysis/HwLayouts.h"
+
 #include "profiler/check/Compare.h"
 
 using namespace ts::rt;
@@ -33,6 +35,21 @@ TEST(CheckCompare, ReferenceToleranceFollowsTheLeastPreciseArgument) {
     EXPECT_EQ(referenceTolerance(DType::Float32, e4m3), 1e-2);
     EXPECT_EQ(referenceTolerance(DType::Float16, f32), 1e-2);   // the output's own rounding
     EXPECT_EQ(referenceTolerance(DType::Int32, f16), 0.0);      // integers stay exact
+    // A float32 T.gemm rounds its operands to tf32 (10 mantissa bits): the float16 bound.
+    EXPECT_EQ(referenceTolerance(DType::Float32, f32, /*tf32Products=*/true), 1e-3);
+    EXPECT_EQ(referenceTolerance(DType::Float16, f32, true), 1e-2);
+    EXPECT_EQ(referenceTolerance(DType::Float32, bf16, true), 1e-2);
+    EXPECT_EQ(referenceTolerance(DType::Int32, f32, true), 0.0);
+}
+
+TEST(CheckCompare, OneFloat32UlpBecomesOneTf32UlpInTheNextGemm) {
+    // Why tf32Products loosens GPU-vs-interpreter checks too: 1 + 2^-11 - 2^-23 and the next
+    // float32 value 1 + 2^-11 (one ulp apart, e.g. two accumulation orders of an intermediate)
+    // round (cvt.rna.tf32.f32: to nearest, ties away) to 1 and 1 + 2^-10 when a later float32
+    // gemm reads them: a relative step of ~2^-10 = 9.8e-4 from a 1.2e-7 difference.
+    const double lo = 1.0 + std::ldexp(1.0, -11) - std::ldexp(1.0, -23), hi = 1.0 + std::ldexp(1.0, -11);
+    EXPECT_EQ(ts::analysis::mmaOperandValue(DType::Float32, lo), 1.0);
+    EXPECT_EQ(ts::analysis::mmaOperandValue(DType::Float32, hi), 1.0 + std::ldexp(1.0, -10));
 }
 
 TEST(CheckCompare, RelL2AndMaxAbs) {
