@@ -36,8 +36,8 @@ case "$part" in
     only='example_gemm_advanced_autotune.py:_build_autotuner|example_gemm_autotune_pass_configs.py:get_best_config'
     only+='|example_chunk_delta_bwd.py:tilelang_chunk_gated_delta_rule_bwd_dhu|example_mamba_chunk_scan.py:chunk_scan_fwd'
     only+='|example_hadamard.py:hadamard|sink_bwd_bhsd.py:flashattn_fwd|clean_and_maintain_logits.py|benchmark_nsa_fwd.py' ;;
-4)  # interp-match3: in-place column-slice gemms (real sizes, float64 reference), tf32 tolerance
-    for p in tests/e2e/programs/gemm_shared_slice_inplace.py tests/e2e/programs/gemm_shared_slice.py \
+4)  # in-place column-slice gemms (smem-slices) (real sizes, float64 reference), tf32 tolerance
+    for p in tests/e2e/programs/gemm_shared_view.py tests/e2e/programs/gemm_shared_slice.py \
              tests/e2e/programs/role_chain_three.py; do
         echo "== $p"; timeout 120 .devbin/tilec run "$p" --target cuda:sm_90a --seed 1 2>&1 | tail -4
     done
