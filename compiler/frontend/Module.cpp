@@ -1,6 +1,7 @@
 #include "compiler/frontend/Module.h"
 
 #include <algorithm>
+#include <cctype>
 #include <filesystem>
 #include <functional>
 #include <map>
@@ -781,6 +782,25 @@ std::optional<ParamBindings> Module::bindParams(
             // A word where the default is a number is a typo (`--param M=abc`), and left alone
             // it would surface far away ("T.Tensor shape entry must be an integer").
             const Value* d = p.defaultValue ? &*p.defaultValue : nullptr;
+            // `--param is_causal=false` would bind the string 'false', which Python's `if` reads
+            // as true: the causal kernel, silently. Python spells booleans True and False.
+            if (v.is(ValueKind::Str)) {
+                std::string low = it->second;
+                for (char& ch : low) ch = static_cast<char>(std::tolower(static_cast<unsigned char>(ch)));
+                const bool boolDefault = d && d->is(ValueKind::Bool);
+                if (low == "true" || low == "false" || boolDefault) {
+                    const std::string want = low == "false" ? "False" : "True";
+                    diags.error(p.span,
+                                p.name + " = " + repr(v) + " (from --param " + p.name + "=" + it->second +
+                                    ") is a string, not a boolean" +
+                                    (boolDefault ? "; the default of '" + p.name + "' is " + repr(*d) : std::string()),
+                                "Python spells booleans True and False: --param " + p.name + "=" +
+                                    (boolDefault && low != "true" && low != "false" ? std::string("True or False") : want),
+                                "params");
+                    ok = false;
+                    continue;
+                }
+            }
             if (v.is(ValueKind::Str) && d &&
                 (d->is(ValueKind::Int) || d->is(ValueKind::Float) || d->is(ValueKind::Bool))) {
                 diags.error(p.span,
