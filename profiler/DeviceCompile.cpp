@@ -30,6 +30,7 @@ DeviceCompileResult compileDeviceSource(const std::string& source, const std::st
     NvrtcResult r = compileCuda(source, arch, {}, useCache);
     d.ok = r.ok, d.log = r.log, d.ms = r.compileMs, d.cacheHit = r.cacheHit;
     d.binaryBytes = r.cubin.size();
+    d.archUnsupported = r.archUnsupported;
     return d;
 }
 

@@ -14,6 +14,7 @@ struct DeviceCompileResult {
     double ms = 0;
     bool cacheHit = false;
     size_t binaryBytes = 0;  ///< cubin / code object size when ok
+    bool archUnsupported = false;  ///< the compiler cannot target this arch: a user error, not a codegen bug
 };
 
 /// Compiles `source` for `arch`: "gfx..." with hiprtc (profiler/hip/Hiprtc.h), anything else

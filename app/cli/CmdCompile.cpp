@@ -135,6 +135,11 @@ int runCompile(const CompileCommand& c) {
     std::snprintf(line, sizeof line, "%s %s: %.1f ms%s\n", nv.compiler.c_str(),
                   target->arch().c_str(), nv.ms, nv.cacheHit ? " (cache hit)" : "");
     info << line;
+    if (!nv.ok && nv.archUnsupported) {
+        std::cerr << "tilec: error: " << nv.log << "\n  hint: pick a target this " << nv.compiler
+                  << " supports with --target (e.g. cuda:sm_90a), or --no-nvrtc to stop after codegen\n";
+        return 1;
+    }
     if (!nv.ok) {
         std::cerr << "tilec: error: " << (nv.compiler == "hiprtc" ? "hiprtc rejected the generated HIP"
                                                                  : "NVRTC rejected the generated CUDA")

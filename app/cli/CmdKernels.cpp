@@ -130,6 +130,11 @@ int runCompileAll(const CompileCommand& c) {
         if (nvrtc) {
             auto target = parseTarget(f.target.empty() ? defaultTarget() : f.target);
             auto res = rt::compileDeviceSource(r->cuda, target->arch(), !c.noCache);
+            if (!res.ok && res.archUnsupported) {
+                std::cerr << "tilec: error: " << res.log << "\n  hint: pick a target this " << res.compiler
+                          << " supports with --target (e.g. cuda:sm_90a)\n";
+                return 1;
+            }
             if (!res.ok) {
                 std::cerr << "tilec: error: " << res.compiler << " rejected the generated code of kernel '" << k.name
                           << "' (a compiler bug):\n"

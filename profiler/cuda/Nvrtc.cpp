@@ -163,6 +163,7 @@ NvrtcResult compileCuda(const std::string& source, const std::string& arch,
         if (!isRealArch(arch)) {
             r.log = "cannot compile for '" + arch +
                     "': expected a real architecture such as sm_80 or sm_90a";
+            r.archUnsupported = true;
             return r;
         }
         const std::vector<int> supported = nvrtcSupportedArchs();
@@ -172,6 +173,7 @@ NvrtcResult compileCuda(const std::string& source, const std::string& arch,
             for (int a : supported) list += (list.empty() ? "sm_" : ", sm_") + std::to_string(a);
             r.log = "NVRTC " + nvrtcVersion() + " cannot compile for " + arch +
                     " (supported: " + list + ")";
+            r.archUnsupported = true;
             return r;
         }
         const std::vector<std::string> options = nvrtcOptions(arch, extraOptions);

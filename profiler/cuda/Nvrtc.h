@@ -25,6 +25,7 @@ struct NvrtcResult {
     double compileMs = 0;     ///< wall time of this call, ms (cache lookup only on a hit)
     bool cacheHit = false;    ///< cubin came from the disk cache
     std::string arch;         ///< the real architecture compiled for, e.g. "sm_90a"
+    bool archUnsupported = false;  ///< this NVRTC cannot target `arch` (the user's choice, not a codegen bug)
 };
 
 /// Compiles `source` (one translation unit, shown in logs as "tilescope_kernel.cu") to a cubin for

@@ -100,6 +100,13 @@ TEST(RuntimeNvrtc, RejectsBadArchitectures) {
     r = compileCuda(kAxpy, "sm_10", {}, false);
     EXPECT_FALSE(r.ok);
     EXPECT_NE(r.log.find("cannot compile for sm_10 (supported: sm_"), std::string::npos) << r.log;
+    // The user's choice of target, not a codegen bug: tilec says so (exit 1, not 3).
+    EXPECT_TRUE(r.archUnsupported);
+    r = compileCuda(kAxpy, "sm_99", {}, false);
+    EXPECT_TRUE(r.archUnsupported) << r.log;
+    r = compileCuda(kAxpy, "sm_80", {}, false);
+    EXPECT_TRUE(r.ok) << r.log;
+    EXPECT_FALSE(r.archUnsupported);
 }
 
 TEST(RuntimeNvrtc, OptionsAreFixedAndIeee) {
