@@ -30,6 +30,15 @@ int64_t physicalElems(const PrimFuncNode* f, const BufferNode& b, int64_t numel)
 
 }  // namespace
 
+void ThreadMachine::splitByCond(const ExprNode* cond, const ThreadList& act, ThreadList& yes, ThreadList& no) {
+    prepareCollectives(cond, act);
+    for (int32_t t : act) {
+        setThread(t);
+        (evalCond(cond) ? yes : no).push_back(t);
+    }
+    m_cur = -1;
+}
+
 void ThreadMachine::runBody(const PrimFunc& f) {
     m_func = f.get();
     m_strict = m_observer && m_observer->strictInit();
@@ -143,13 +152,8 @@ void ThreadMachine::execT(const StmtNode* s, const ThreadList& act) {
             break;
         case StmtKind::If: {
             auto* n = static_cast<const IfNode*>(s);
-            prepareCollectives(n->cond.get(), act);
             ThreadList yes, no;
-            for (int32_t t : act) {
-                setThread(t);
-                (evalCond(n->cond.get()) ? yes : no).push_back(t);
-            }
-            m_cur = -1;
+            splitByCond(n->cond.get(), act, yes, no);
             // Two warp roles in a kernel with mbarriers may wait on each other (a producer
             // and a consumer each looping over stages): they run as coroutines (ThreadRoles.cpp).
             if (!yes.empty() && !no.empty() && n->otherwise && !m_mbarriers.empty() && !m_roles) {

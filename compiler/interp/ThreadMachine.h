@@ -153,6 +153,8 @@ public:
     /// Computes every tl.warp_allreduce inside `e` for the active threads (innermost first),
     /// so that callF can return the current thread's value.
     void prepareCollectives(const ir::ExprNode* e, const ThreadList& act);
+    /// Splits `act` by `cond` evaluated per thread (collectives in it prepared first).
+    void splitByCond(const ir::ExprNode* cond, const ThreadList& act, ThreadList& yes, ThreadList& no);
     void warpAllreduce(const ir::CallNode* c, const ThreadList& act);
     void cpAsync(const ir::CallNode* c, const ThreadList& act);
     void cpAsyncWait(const ir::CallNode* c, const ThreadList& act);

@@ -76,13 +76,8 @@ void ThreadMachine::collectRoles(const StmtNode* s, const ThreadList& act, RoleL
     }
     if (inner && inner->kind == StmtKind::If) {
         auto* n = static_cast<const IfNode*>(inner);
-        prepareCollectives(n->cond.get(), act);
         ThreadList yes, no;
-        for (int32_t t : act) {
-            setThread(t);
-            (evalCond(n->cond.get()) ? yes : no).push_back(t);
-        }
-        m_cur = -1;
+        splitByCond(n->cond.get(), act, yes, no);
         if (!yes.empty() && !no.empty()) {
             out.emplace_back(n->then.get(), yes);
             if (n->otherwise) collectRoles(n->otherwise.get(), no, out);
