@@ -11,6 +11,7 @@
 # tests/e2e/TmaEligibilitySweepTest.cpp (TmaEligibilitySweep.PlainCopiesUseTmaExactlyWhereLegal).
 # Payload: bash bench/tma_pipeline_payload.sh [/work/main]  (.devbin/tilec, ~7 MB), then
 #   run(command="bash bench/h200_tma_plain.sh", carry=[".devbin"])   (about 3-5 min)
+# LOOPS="0" / LOOPS="1" and DTYPES="..." run a part (one call each: all 7020 points take > 250 s).
 # Output: $OUT/tma-plain-h200.json (summary, failing points, engine mismatches), tune-*.json,
 # engine-*.txt, logs. Last line: TOTAL exact / 7020 and TMA-choice mismatches.
 set -u
@@ -21,10 +22,10 @@ t0=$(date +%s); el() { echo $(( $(date +%s) - t0 )); }
 nvidia-smi --query-gpu=name,driver_version --format=csv,noheader | tee "$OUT/gpu.txt"
 echo "== tree $(git log -1 --oneline 2>/dev/null | cut -c1-70); $(cat .devbin/commit 2>/dev/null)"
 offs=$(seq -s, 0 8); tails=$(seq -s, 1 130)
-for loop in 0 1; do
-  for dt in int32 float16 float8_e4m3; do
+for loop in ${LOOPS:-0 1}; do
+  for dt in ${DTYPES:-int32 float16 float8_e4m3}; do
     echo "-- loop=$loop $dt (at $(el) s)"
-    timeout 280 "$T" tune $P --target cuda:sm_90a --param dtype=$dt --param loop=$loop \
+    timeout ${TUNE_LIMIT:-280} "$T" tune $P --target cuda:sm_90a --param dtype=$dt --param loop=$loop \
       --sweep off=$offs --sweep tail=$tails -j 16 --reps 1 --seed 0 --rtol 1e-300 --no-cache --timeout 30 \
       --json "$OUT/tune-plain-$loop-$dt.json" > "$OUT/tune-plain-$loop-$dt.log" 2>&1
     echo "rc=$? $(tail -1 "$OUT/tune-plain-$loop-$dt.log")"
@@ -76,3 +77,5 @@ for e in summary["engine"]:
 print(f"TOTAL {total - bad} / {total} exact (expected 7020 points); TMA choice mismatches: {mism}")
 PY
 echo "== total $(el) s"
+# The device tool returns only a few files: everything in one archive beside the summary.
+tar -C "$OUT" -czf "$OUT/tma-plain-all.tgz" --exclude tma-plain-all.tgz $(cd "$OUT" && ls | grep -v -e "^tma-plain-h200.json$" -e "^tma-plain-all.tgz$") 2>/dev/null && (cd "$OUT" && ls | grep -v -e "^tma-plain-h200.json$" -e "^tma-plain-all.tgz$" | xargs rm -f)
