@@ -15,8 +15,12 @@
 // Inside a warp role (WarpRoles.h: T.ws, `if tx < 128`) the hazards between the role's own
 // statements are ordered by a named barrier of its threads (bar.sync 1 + first warp, count), as
 // TileLang orders them with its thread bounds; the role's region is one unit for the block.
+// Roles nest: the arms of an if/elif chain of roles after the first are roles inside the first
+// arm's else role, each with its own named barrier (before, only the first arm got barriers and
+// the later arms' fragment-layout conversions and epilogues raced on the GPU: issue 8).
 // Requires: lower-tile-ops. Produces: EvalNode(sync_threads) statements. Invalidates: nothing.
 #include <map>
+#include <optional>
 #include <set>
 
 #include "compiler/ir/IR.h"
@@ -195,17 +199,24 @@ public:
             st.merge(second);
             return body == f->body ? s : forLoop(f->var, f->min, f->extent, f->forKind, body, f->attrs, f->span);
         }
-        if (auto* i = as<IfNode>(s); i && mentionsThread(i->cond) && role == block) {
-            if (auto r = warpRoleOf(i->cond, role)) {
-                // The region is one unit for the block's hazards (below); inside, the role's own.
-                Stmt t = runRole(*r, i->then, st);
-                Stmt e = i->otherwise;
-                if (auto rest = elseRoleOf(*r, role); e && rest) e = runRole(*rest, e, st);
-                Stmt rebuilt = (t == i->then && e == i->otherwise) ? s : ifThen(i->cond, t, e, i->span);
-                return blockUnit(rebuilt, st);
-            }
+        // A warp role within the current threads: at the block level, or nested in a role (the
+        // arms of `if tx >= 256: ... elif tx < 128: ... else: ...` after the first are roles
+        // inside the first one's else role; lower-tile-ops and inject-pipeline split them the
+        // same way). Each arm's own hazards get its named barrier.
+        std::optional<WarpRole> r;
+        if (auto* i = as<IfNode>(s); i && mentionsThread(i->cond)) r = warpRoleOf(i->cond, role);
+        if (auto* i = as<IfNode>(s); i && r && *r != role) {
+            // The region is one unit for the enclosing threads' hazards (below); inside, the role's own.
+            Stmt t = runRole(*r, i->then, st);
+            Stmt e = i->otherwise;
+            if (auto rest = elseRoleOf(*r, role); e && rest) e = runRole(*rest, e, st);
+            Stmt rebuilt = (t == i->then && e == i->otherwise) ? s : ifThen(i->cond, t, e, i->span);
+            return blockUnit(rebuilt, st);
         }
-        if (auto* i = as<IfNode>(s); i && !mentionsThread(i->cond)) {
+        // An `if` that every thread of the current role takes alike (`elif tx >= 256` in the
+        // role of threads 256..383, or a condition without the thread index): both branches
+        // under the current threads.
+        if (auto* i = as<IfNode>(s); i && (!mentionsThread(i->cond) || (r && *r == role))) {
             State a = st, b = st;
             Stmt t = run(i->then, a);
             Stmt e = i->otherwise ? run(i->otherwise, b) : nullptr;
@@ -228,7 +239,9 @@ public:
         for (BufSet* set : {&unit.written, &unit.read})  // a shared view is its buffer's bytes
             for (auto& [view, base] : viewBases)
                 if (set->erase(view)) set->insert(base);
-        const bool mbarrierRole = explicitBarriers && role == block && isMbarrierRole(s);
+        // (Also a role region nested in a role: two arms of an elif chain of roles run at once,
+        // ordered by the user's mbarriers, not by the enclosing role's barrier.)
+        const bool mbarrierRole = explicitBarriers && isMbarrierRole(s);
         if (mbarrierRole) {
             unit.roleWritten = std::move(unit.written), unit.roleRead = std::move(unit.read);
             unit.written.clear(), unit.read.clear();
