@@ -16,6 +16,10 @@
 //  - tests/e2e/programs/role_handoff_slice_gemm.py: mla_decode_ws's producer / consumer 0 /
 //    consumer 1 hand-off over mbarriers, trip counts 1..3 of two stages: both interpreters vs
 //    float64, NVRTC sm_90a (mbarrier parity waits need sm_90).
+//  - tests/e2e/programs/role_chain_four.py: four one-warp roles in an if/elif/elif/elif chain
+//    (three levels of nesting; the last condition holds for every thread left, as
+//    mla_decode_ws's `elif tx >= 256`): each arm's barrier (bar.sync 1..4, 32), both
+//    interpreters exact vs float64, NVRTC sm_80 and sm_90a.
 #include <set>
 #include <utility>
 
@@ -35,6 +39,7 @@ using ts::e2e::diagText;
 
 const char* kChain = "tests/e2e/programs/role_chain_slice_gemm.py";
 const char* kHandoff = "tests/e2e/programs/role_handoff_slice_gemm.py";
+const char* kFour = "tests/e2e/programs/role_chain_four.py";
 
 ts::CompileResult compileProg(const char* path, const std::string& target,
                               std::map<std::string, std::string> params = {}) {
@@ -110,6 +115,26 @@ TEST(RoleChainSync, HandoffOnSm80IsTheMbarrierDiagnostic) {
     ts::CompileResult r = compileProg(kHandoff, "cuda:sm_80");
     ASSERT_FALSE(r.ok);
     EXPECT_NE(diagText(r).find("mbarrier phase waits"), std::string::npos) << diagText(r);
+}
+
+TEST(RoleChainSync, FourArmChainEachArmHasItsBarrierAndIsExact) {
+    for (const char* target : {"cuda:sm_80", "cuda:sm_90a"}) {
+        ts::CompileResult r = compileProg(kFour, target);
+        ASSERT_TRUE(r.ok) << target << "\n" << diagText(r);
+        auto bars = namedBarriers(r.lowered);
+        for (int64_t id = 1; id <= 4; ++id)
+            EXPECT_TRUE(bars.count({id, 32})) << target << ": no bar.sync " << id << ", 32 (arm " << id << ")";
+        auto ci = ts::e2e::makeCheckedInputs(r);
+        ASSERT_TRUE(ci.ref.ok);
+        std::vector<ts::HostTensor> results[2];
+        ASSERT_NO_FATAL_FAILURE(ts::e2e::expectBothInterpretersMatchReference(r, ci, {}, target, results));
+        // Exact: x * k (k = 2..5) is exact in double, so float32's one rounding equals the
+        // float64 reference rounded to float32; the reversal moves values unchanged.
+        for (int level = 0; level < 2; ++level)
+            for (size_t i = 0; i < ci.ref.outputs[0].data.size(); ++i)
+                ASSERT_EQ(results[level][0].data[i], double(float(ci.ref.outputs[0].data[i]))) << target << " " << level << " " << i;
+    }
+    ts::e2e::expectNvrtcCompilesForSm80AndSm90a(kFour, {});
 }
 
 }  // namespace
