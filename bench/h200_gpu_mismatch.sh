@@ -95,7 +95,7 @@ run "before-handoff-L64" "$TB" 60 $H --target cuda:sm_90a --param L=64 --seed 7
 
 # C. sparse_mla_fwd_seesaw at real sizes (bench/conformance/catalogue.json; run.py's command)
 S=.corpus/examples/deepseek_v32/sparse_mla_fwd_seesaw.py
-SA=(--kernel sparse_mla_fwd --param heads=128 --param dim=512 --param tail_dim=64 --param topk=2048
+SA=(--target cuda:sm_90a --kernel sparse_mla_fwd --param heads=128 --param dim=512 --param tail_dim=64 --param topk=2048
     --param kv_stride=1 --param sm_scale=None --param is_causal=True --param CP0=False
     --input Indices=distinct:2048 --input q_start_index_s=fill:2047 --param batch=1 --param seq_len=2
     --param seq_len_kv=2048 --timeout 90)
@@ -113,7 +113,7 @@ if [ -f "$SP" ]; then
 fi
 # D. mla_decode_ws: real sizes except the batch, then the real batch with the time left
 M=.corpus/examples/deepseek_mla/example_mla_decode_ws.py
-MA=(--kernel flashattn --param heads=128 --param kv_head_num=1 --param seqlen_kv=8192 --param dim=512
+MA=(--target cuda:sm_90a --kernel flashattn --param heads=128 --param kv_head_num=1 --param seqlen_kv=8192 --param dim=512
     --param pe_dim=64 --param block_N=64 --param block_H=64 --param num_split=1
     --param softmax_scale=0.041666666666666664 --timeout 90)
 if [ -f "$M" ]; then
