@@ -9,19 +9,20 @@
 # This call checks it on the GPU, with the fixed tilec (.devbin/tilec) and, when carried, the
 # tilec of main before the fix (.devbin/tilec-before: the same runs should FAIL there; races are
 # not deterministic, so a PASS of "before" proves nothing):
-#  A. tests/e2e/programs/role_chain_slice_gemm.py (three roles, 3-D stage tiles read in place by
-#     mma.sync at stage 0/1 and column 0/64, P in place at column 64, epilogue through the Q
-#     tile) on sm_80 code and sm_90a, fp16/bf16, vs float64 (two seeds) and vs the interpreter;
-#     role_handoff_slice_gemm.py (mla_decode_ws's producer/consumer mbarrier hand-off, 1..32
-#     trips) on sm_90a vs float64 and vs the interpreter; role_chain_four.py (four one-warp roles,
-#     if/elif/elif/elif) on sm_80 code and sm_90a vs float64;
-#  B. the same reduced kernels with tilec-before vs float64;
-#  C. sparse_mla_fwd_seesaw at the catalogue's real sizes (run.py's command) vs float64 (two
-#     seeds), vs the interpreter (tile level, real sizes: 4 blocks), and with tilec-before;
-#     v32 sparse_mla_fwd_pipelined (also changed by the fix; matched before) at real sizes;
-#  D. mla_decode_ws at real sizes but batch 16 (32 blocks) vs float64, batch 2 vs the
-#     interpreter, tilec-before at batch 16; then batch 132 (the real size, ~3 min of host-side
-#     inputs and float64 reference in the last session) with whatever time is left.
+# In this order (most telling first; what BUDGET cuts is recorded as SKIPPED / TIMEOUT):
+#  1. sparse_mla_fwd_seesaw at the catalogue's real sizes (run.py's command) and mla_decode_ws at
+#     real sizes but batch 16 (32 blocks) vs float64;
+#  2. the reduced kernels (tests/e2e/programs): role_chain_slice_gemm.py (three roles, 3-D stage
+#     tiles read in place by mma.sync at stage 0/1 and column 0/64, P in place at column 64, the
+#     Q tile as epilogue) on sm_80 code and sm_90a, fp16/bf16; role_chain_four.py (four one-warp
+#     roles, if/elif/elif/elif); role_handoff_slice_gemm.py (mla_decode_ws's producer/consumer
+#     mbarrier hand-off, 1/3/32 trips of two stages) on sm_90a; all vs float64;
+#  3. tilec-before on the same corpus and reduced programs vs float64;
+#  4. GPU vs the interpreter (same inputs): the reduced programs, seesaw at real sizes (4
+#     blocks), mla_decode_ws at batch 2;
+#  5. v32 sparse_mla_fwd_pipelined at real sizes (its CUDA changed too; it matched before);
+#  6. second seeds, then mla_decode_ws at the real batch 132 (~3 min of host-side inputs and
+#     float64 reference in the last session) with the time left.
 # Before (dev box, in the worktree):
 #   bash bench/conformance/prepare_device.sh            # .corpus and .devbin/tilec (fixed)
 #   echo "tilec <commit>" > .devbin/commit
@@ -70,58 +71,55 @@ EOF
 
 C=tests/e2e/programs/role_chain_slice_gemm.py
 H=tests/e2e/programs/role_handoff_slice_gemm.py
-# A. reduced kernels, fixed tilec
-for target in cuda:sm_80 cuda:sm_90a; do
-  tg=${target#cuda:}
-  for cfg in "float16 1 64" "bfloat16 1 64" "float16 0 0"; do
-    set -- $cfg
-    for seed in 7 8; do
-      run "chain-$tg-$1-s$2-off$3-seed$seed" "$T" 60 $C --target $target --param dtype=$1 --param stage=$2 --param off=$3 --seed $seed
-    done
-  done
-  run "chain-$tg-vs-interp" "$T" 60 $C --target $target --check interp --seed 9
-done
-for L in 2 4 6 64; do
-  run "handoff-L$L" "$T" 60 $H --target cuda:sm_90a --param L=$L --seed 7
-done
-run "handoff-L8-vs-interp" "$T" 60 $H --target cuda:sm_90a --param L=8 --check interp --seed 9
 F=tests/e2e/programs/role_chain_four.py
-for target in cuda:sm_80 cuda:sm_90a; do run "four-${target#cuda:}" "$T" 60 $F --target $target --seed 7; done
-# B. reduced kernels, tilec before the fix (expected FAIL)
-run "before-four-sm_90a" "$TB" 60 $F --target cuda:sm_90a --seed 7
-run "before-chain-sm_90a" "$TB" 60 $C --target cuda:sm_90a --seed 7
-run "before-chain-sm_80" "$TB" 60 $C --target cuda:sm_80 --seed 7
-run "before-handoff-L64" "$TB" 60 $H --target cuda:sm_90a --param L=64 --seed 7
-
-# C. sparse_mla_fwd_seesaw at real sizes (bench/conformance/catalogue.json; run.py's command)
 S=.corpus/examples/deepseek_v32/sparse_mla_fwd_seesaw.py
+SP=.corpus/examples/deepseek_v32/sparse_mla_fwd_pipelined.py
+M=.corpus/examples/deepseek_mla/example_mla_decode_ws.py
+# the catalogue's real sizes (bench/conformance/catalogue.json; run.py's commands)
 SA=(--target cuda:sm_90a --kernel sparse_mla_fwd --param heads=128 --param dim=512 --param tail_dim=64 --param topk=2048
     --param kv_stride=1 --param sm_scale=None --param is_causal=True --param CP0=False
     --input Indices=distinct:2048 --input q_start_index_s=fill:2047 --param batch=1 --param seq_len=2
     --param seq_len_kv=2048 --timeout 90)
-if [ -f "$S" ]; then
-  run "seesaw-real-seed1" "$T" 120 $S --seed 1 --ref ref_sparse_mla_fwd_interface "${SA[@]}"
-  run "seesaw-real-seed2" "$T" 120 $S --seed 2 --ref ref_sparse_mla_fwd_interface "${SA[@]}"
-  run "seesaw-real-vs-interp" "$T" 150 $S --seed 3 --check interp "${SA[@]}"
-  run "before-seesaw-real" "$TB" 120 $S --seed 1 --ref ref_sparse_mla_fwd_interface "${SA[@]}"
-fi
-# sparse_mla_fwd_pipelined: the third corpus kernel whose CUDA the fix changed (3 named barriers
-# more in its nested arms); it matched before (rel-L2 2.2e-3): must still match.
-SP=.corpus/examples/deepseek_v32/sparse_mla_fwd_pipelined.py
-if [ -f "$SP" ]; then
-  run "pipelined-real-seed1" "$T" 120 $SP --seed 1 --ref ref_sparse_mla_fwd_interface "${SA[@]}"
-fi
-# D. mla_decode_ws: real sizes except the batch, then the real batch with the time left
-M=.corpus/examples/deepseek_mla/example_mla_decode_ws.py
 MA=(--target cuda:sm_90a --kernel flashattn --param heads=128 --param kv_head_num=1 --param seqlen_kv=8192 --param dim=512
     --param pe_dim=64 --param block_N=64 --param block_H=64 --param num_split=1
     --param softmax_scale=0.041666666666666664 --timeout 90)
-if [ -f "$M" ]; then
-  run "mla_decode_ws-b16" "$T" 120 $M --seed 1 --ref ref_program --param batch=16 "${MA[@]}"
-  run "mla_decode_ws-b2-vs-interp" "$T" 150 $M --seed 2 --check interp --param batch=2 "${MA[@]}"
-  run "before-mla_decode_ws-b16" "$TB" 120 $M --seed 1 --ref ref_program --param batch=16 "${MA[@]}"
-  run "mla_decode_ws-real-b132" "$T" 600 $M --seed 1 --ref ref_program --param batch=132 "${MA[@]}"
-fi
+# Most telling first (a run cut by the budget is recorded as SKIPPED / TIMEOUT).
+# 1. the two corpus kernels at real sizes (mla_decode_ws at batch 16: 32 blocks) vs float64
+[ -f "$S" ] && run "seesaw-real-seed1" "$T" 120 $S --seed 1 --ref ref_sparse_mla_fwd_interface "${SA[@]}"
+[ -f "$M" ] && run "mla_decode_ws-b16" "$T" 120 $M --seed 1 --ref ref_program --param batch=16 "${MA[@]}"
+# 2. the reduced kernels (A), one seed each
+for target in cuda:sm_80 cuda:sm_90a; do
+  tg=${target#cuda:}
+  for cfg in "float16 1 64" "bfloat16 1 64" "float16 0 0"; do
+    set -- $cfg
+    run "chain-$tg-$1-s$2-off$3" "$T" 60 $C --target $target --param dtype=$1 --param stage=$2 --param off=$3 --seed 7
+  done
+  run "four-$tg" "$T" 60 $F --target $target --seed 7
+done
+for L in 2 6 64; do run "handoff-L$L" "$T" 60 $H --target cuda:sm_90a --param L=$L --seed 7; done
+# 3. the same programs with tilec before the fix (B; expected FAIL, though a race may not show)
+[ -f "$S" ] && run "before-seesaw-real" "$TB" 120 $S --seed 1 --ref ref_sparse_mla_fwd_interface "${SA[@]}"
+[ -f "$M" ] && run "before-mla_decode_ws-b16" "$TB" 120 $M --seed 1 --ref ref_program --param batch=16 "${MA[@]}"
+run "before-chain-sm_90a" "$TB" 60 $C --target cuda:sm_90a --seed 7
+run "before-chain-sm_80" "$TB" 60 $C --target cuda:sm_80 --seed 7
+run "before-four-sm_90a" "$TB" 60 $F --target cuda:sm_90a --seed 7
+run "before-handoff-L64" "$TB" 60 $H --target cuda:sm_90a --param L=64 --seed 7
+# 4. against the interpreter (the GPU's output vs the interpreter's for the same inputs)
+run "chain-sm_90a-vs-interp" "$T" 60 $C --target cuda:sm_90a --check interp --seed 9
+run "chain-sm_80-vs-interp" "$T" 60 $C --target cuda:sm_80 --check interp --seed 9
+run "handoff-L8-vs-interp" "$T" 60 $H --target cuda:sm_90a --param L=8 --check interp --seed 9
+[ -f "$S" ] && run "seesaw-real-vs-interp" "$T" 150 $S --seed 3 --check interp "${SA[@]}"
+[ -f "$M" ] && run "mla_decode_ws-b2-vs-interp" "$T" 150 $M --seed 2 --check interp --param batch=2 "${MA[@]}"
+# 5. sparse_mla_fwd_pipelined, the third corpus kernel whose CUDA the fix changed (3 named
+#    barriers more in its nested arms; it matched before, rel-L2 2.2e-3): must still match
+[ -f "$SP" ] && run "pipelined-real" "$T" 120 $SP --seed 1 --ref ref_sparse_mla_fwd_interface "${SA[@]}"
+# 6. second seeds, then mla_decode_ws at the real batch (132: ~3 min of host-side inputs and
+#    float64 reference in the last session) with the time left
+[ -f "$S" ] && run "seesaw-real-seed2" "$T" 120 $S --seed 2 --ref ref_sparse_mla_fwd_interface "${SA[@]}"
+run "chain-sm_90a-float16-s1-off64-seed8" "$T" 60 $C --target cuda:sm_90a --seed 8
+run "chain-sm_80-bfloat16-s1-off64-seed8" "$T" 60 $C --target cuda:sm_80 --param dtype=bfloat16 --seed 8
+run "handoff-L4-seed8" "$T" 60 $H --target cuda:sm_90a --param L=4 --seed 8
+[ -f "$M" ] && run "mla_decode_ws-real-b132" "$T" 600 $M --seed 1 --ref ref_program --param batch=132 "${MA[@]}"
 
 python3 - "$W" <<'EOF' > "$W/summary.json"
 import json, sys
