@@ -3,6 +3,7 @@
 # scaled by its own factor into a shared tile, then reads it back reversed, i.e. elements other
 # lanes wrote. Every arm needs its own named barrier between the two loops; before issue 8's fix
 # only the first arm got one (the others are roles nested in the first one's else role).
+import torch
 import tilelang
 import tilelang.language as T
 

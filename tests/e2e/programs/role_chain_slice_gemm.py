@@ -8,6 +8,7 @@
 # races). Arm r uses stage `stage_r`, K at column 0 and V at column `off_r` of the stage row; the
 # middle arm writes its P tile in place into the stage tile at column Dk (the seesaw's
 # S_shared = KV_shared[s, :, D:]) and reads it back as the A operand (V at column 0 there).
+import torch
 import tilelang
 import tilelang.language as T
 
