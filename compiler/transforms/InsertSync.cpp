@@ -150,15 +150,28 @@ public:
 
     /// The barrier of the current threads: __syncthreads(), or in a warp role bar.sync id, count
     /// (id 1 + its first warp, as lower-tile-ops names the barriers inside a role's tile ops).
+    /// A role whose first warp is 15 or later has no named barrier id left (bar.sync takes
+    /// 0..15): a hazard there is an error at the statement (before, such a role's body was not
+    /// analysed at all, so its races went through silently).
     Stmt barrierStmt(Span sp) const {
         if (role == block) return syncStmt(sp);
+        if (1 + role.first / 32 > 15) {
+            if (diags)
+                diags->error(sp, "this statement in the warp role of threads " + std::to_string(role.first) + ".." +
+                                     std::to_string(role.first + role.count - 1) +
+                                     " needs a barrier of the role's threads (a shared-memory access of another of its "
+                                     "threads comes before it), and named barriers stop at id 15",
+                             "start the role within the first 480 threads of the block", "insert-sync");
+            return evaluate(call(intrin::kSyncThreads, {intImm(15), intImm(role.count)}, DType::Int32, sp), sp);
+        }
         return evaluate(call(intrin::kSyncThreads, {intImm(1 + role.first / 32), intImm(role.count)}, DType::Int32, sp), sp);
     }
+    DiagnosticEngine* diags = nullptr;
 
     // The body of a warp role, with the accesses its threads made since their last barrier:
     // hazards between its statements are ordered by the role's named barrier.
     Stmt runRole(const WarpRole& r, const Stmt& body, State& st) {
-        if (1 + r.first / 32 > 15 || r == block) return body;  // (a unit as before: no named barrier id left)
+        if (r == block) return body;
         State inner;
         auto& mine = st.inRole[{r.first, r.count}];
         inner.written = mine.first, inner.read = mine.second;
@@ -259,8 +272,9 @@ public:
 
 }  // namespace
 
-PrimFunc insertSync(const PrimFunc& f, PassContext&) {
+PrimFunc insertSync(const PrimFunc& f, PassContext& ctx) {
     Syncer s;
+    s.diags = &ctx.diags;
     if (const KernelNode* k = findKernel(f)) s.block = s.role = WarpRole{0, k->threadCount()};
     s.explicitBarriers = attrInt(f->attrs, "explicit_mbarriers", 0) != 0;
     std::map<std::string, const BufferNode*> shared;
