@@ -76,8 +76,9 @@ bool kernelHasMbarriers(const PrimFuncNode& f) {
     if (attrBool(f.attrs, "explicit_mbarriers", false)) return true;
     bool any = false;
     walk(f.body, [&](const Stmt& s) {
-        if (auto* ev = as<EvalNode>(s))
-            if (auto* c = as<CallNode>(ev->call); c && (c->op == intrin::kTmaLoad || c->op == intrin::kMbarrierInit)) any = true;
+        // The TMA loads of a cp.async schedule (attr "tma_loads", InjectPipelineTmaLoads.cpp)
+        // stay on thread 0: warp-specialize declines kernels that have them.
+        if (auto* l = as<ForNode>(s); l && attrBool(l->attrs, "ws_candidate", false)) any = true;
     });
     return any;
 }
@@ -88,12 +89,11 @@ bool kernelHasMbarriers(const PrimFuncNode& f) {
 /// TMA swizzle of their panels, one box per panel. "shared" tiles with an XOR swizzle whose
 /// mode equals the row (32/64/128 bytes, analysis/Swizzle.h): the same bytes as TMA's swizzle
 /// of that span (chunk bits 4.. XOR address bits 7..), plan-smem aligns them to 1024 bytes.
-std::optional<analysis::WgmmaTileGeometry> tmaDestGeometry(const Ctx& c, const Buffer& dst, std::string& why) {
+std::optional<analysis::WgmmaTileGeometry> tmaDestGeometry(const Layout& l, const Buffer& dst, std::string& why) {
     const auto dsh = constShape(*dst);
     if (!dsh || dsh->size() != 2) return why = "shared tile '" + dst->name + "' is not a 2-D tile of constant shape", std::nullopt;
     const int e = dtypeBytes(dst->dtype);
     const int64_t rows = (*dsh)[0], cols = (*dsh)[1];
-    Layout l = c.layoutOf(dst->name);
     if (!l || (l->kind == LayoutKind::Shared && l->family == "shared" && l->swizzleBytes == 0 && l->padElems == 0 && !l->offset)) {
         if (cols > 256) return why = "the tile has more than 256 columns (TMA box)", std::nullopt;
         if ((cols * e) % 16)
@@ -129,27 +129,64 @@ Expr executionsBefore(const Ctx& c) {
 
 }  // namespace
 
-std::string plainTmaWhyNot(const Ctx& c, const TileOpNode& op, const Target& target, int* rowDimOut) {
+}  // namespace ts::xform::lower
+
+namespace ts::xform {
+using namespace ts::ir;
+
+std::string tmaLoadWhyNot(const PrimFuncNode& f, const TileOpNode& op, const Layout& dstLayout, const Target& target, TmaLoadPlan* out) {
     const Region &src = op.region(0), &dst = op.region(1);
     if (!target.hasWgmma()) return "the target " + target.arch() + " has no TMA";
     if (attrBool(op.attrs, "disable_tma", false)) return "disable_tma=True";
-    if (attrBool(op.attrs, "async", false))
-        return "it is a producer of a T.Pipelined loop on the cp.async schedule (TMA pipelines load only wgmma operand tiles)";
-    if (c.blockThreads && c.threads != c.blockThreads) return "it is inside a warp role (the TMA issue is elected from the whole block)";
     if (src.buffer->dtype != dst.buffer->dtype) return "it converts " + std::string(dtypeName(src.buffer->dtype)) + " to " + std::string(dtypeName(dst.buffer->dtype));
-    if (!tmaElementType(src.buffer->dtype)) return "dtype " + std::string(dtypeName(src.buffer->dtype)) + " is not a TMA element type";
+    if (!lower::tmaElementType(src.buffer->dtype)) return "dtype " + std::string(dtypeName(src.buffer->dtype)) + " is not a TMA element type";
     if (!src.buffer->strides.empty()) return "'" + src.buffer->name + "' is a strided tensor";
     std::string why;
-    auto g = tmaDestGeometry(c, dst.buffer, why);
+    auto g = lower::tmaDestGeometry(dstLayout, dst.buffer, why);
     if (!g) return why;
     auto rowDim = tmaCopyRowDim(op, *g, why);
     if (!rowDim) return why;
-    bool param = false;
-    for (auto& p : c.func.params) param |= p == src.buffer;
-    if (!param) return "'" + src.buffer->name + "' is not a kernel tensor parameter (no tensor map)";
-    if (kernelWrites(c.func, src.buffer.get())) return "the kernel writes '" + src.buffer->name + "' (TMA reads it through the async proxy)";
+    int64_t param = -1;
+    for (size_t i = 0; i < f.params.size(); ++i)
+        if (f.params[i] == src.buffer) param = int64_t(i);
+    if (param < 0) return "'" + src.buffer->name + "' is not a kernel tensor parameter (no tensor map)";
+    if (lower::kernelWrites(f, src.buffer.get())) return "the kernel writes '" + src.buffer->name + "' (TMA reads it through the async proxy)";
+    if (out) *out = {*g, *rowDim, param};
+    return {};
+}
+
+std::string pipelinedTmaWhyNot(const PrimFuncNode& f, const TileOpNode& op, const Target& target, TmaLoadPlan* out) {
+    if (!op.isRegion(0) || !op.isRegion(1) || op.region(0).buffer->scope != Scope::Global || op.region(1).buffer->scope != Scope::Shared)
+        return "it is not a global -> shared copy";
+    if (attrBool(f.attrs, "explicit_mbarriers", false)) return "the kernel has hand-written mbarriers";
+    auto it = f.layouts.find(op.region(1).buffer->name);
+    TmaLoadPlan p;
+    std::string why = tmaLoadWhyNot(f, op, it == f.layouts.end() ? nullptr : it->second, target, &p);
+    if (!why.empty()) return why;
+    // Stage s of the staged tile starts at s * bytes: TMA writes 128-byte aligned destinations,
+    // a swizzled one 1024-byte aligned (the pattern repeats every 1024 bytes).
+    const int64_t align = p.geo.panelBytes ? 1024 : 128;
+    if (p.geo.bytes() % align)
+        return "a stage of '" + op.region(1).buffer->name + "' is " + std::to_string(p.geo.bytes()) + " bytes, not a multiple of " +
+               std::to_string(align) + " (TMA destination alignment)";
+    if (out) *out = p;
+    return {};
+}
+
+}  // namespace ts::xform
+
+namespace ts::xform::lower {
+
+std::string plainTmaWhyNot(const Ctx& c, const TileOpNode& op, const Target& target, int* rowDimOut) {
+    if (!target.hasWgmma()) return "the target " + target.arch() + " has no TMA";
+    if (attrBool(op.attrs, "async", false))
+        return "it is a producer of a T.Pipelined loop kept on cp.async (inject-pipeline's note says why)";
+    if (c.blockThreads && c.threads != c.blockThreads) return "it is inside a warp role (the TMA issue is elected from the whole block)";
+    TmaLoadPlan p;
+    std::string why = tmaLoadWhyNot(c.func, op, c.layoutOf(op.region(1).buffer->name), target, &p);
+    if (!why.empty()) return why;
     if (kernelHasMbarriers(c.func)) return "the kernel already runs a TMA/mbarrier schedule (its elected thread may be a producer warpgroup's)";
-    if (rowDimOut) *rowDimOut = *rowDim;
+    if (rowDimOut) *rowDimOut = p.rowDim;
     return {};
 }
 
@@ -160,6 +197,8 @@ Stmt lowerCopyTma(Ctx& c, const TileOpNode& op, const Target& target) {
     int rowDim = -1;
     const std::string why = plainTmaWhyNot(c, op, target, &rowDim);
     if (!why.empty()) {
+        // A pipelined producer kept on cp.async: inject-pipeline's note says why (once per copy).
+        if (attrBool(op.attrs, "async", false)) return nullptr;
         note(c, {Severity::Note, op.span, "T.copy into '" + dst.buffer->name + "' does not use TMA: " + why,
                  "TMA takes a whole 2-D shared tile from a kernel tensor whose rows are a multiple of 16 bytes, a box of at most 256 x 256",
                  "lower-tile-ops"});
@@ -167,7 +206,7 @@ Stmt lowerCopyTma(Ctx& c, const TileOpNode& op, const Target& target) {
     }
     const Span sp = op.span;
     std::string unused;
-    const analysis::WgmmaTileGeometry g = *tmaDestGeometry(c, dst.buffer, unused);
+    const analysis::WgmmaTileGeometry g = *tmaDestGeometry(c.layoutOf(dst.buffer->name), dst.buffer, unused);
     int64_t param = 0;
     for (size_t i = 0; i < c.func.params.size(); ++i)
         if (c.func.params[i] == src.buffer) param = int64_t(i);

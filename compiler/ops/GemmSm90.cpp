@@ -66,8 +66,9 @@ void gemmLayoutsSm90(LayoutSolver& s, const ir::TileOpNode& t) {
                 s.note(t.span, "T.gemm uses wgmma on the fragment layouts with its loop's tiles loaded by TMA (mbarrier pipeline, no block barrier in the loop)",
                        "TILESCOPE_HOPPER_NO_FRAGMENT_TMA=1 keeps the cp.async schedule (for comparisons)");
             else
-                s.note(t.span, "T.gemm uses wgmma with its operands loaded by the sm_80 copies (cp.async), not TMA: " + why +
-                                   (loop ? "; the loop's TMA schedule: " + whyNoTma : std::string()),
+                s.note(t.span, "T.gemm uses wgmma on the fragment layouts; its loop keeps the cp.async pipeline schedule, whose copies "
+                               "take TMA where legal (each copy's note says which): " + why +
+                                   (loop ? "; the loop's wgmma-only TMA schedule: " + whyNoTma : std::string()),
                        tmaHint);
             const int warps = static_cast<int>(s.threads() / 32);
             s.annotate(t, {{"warp_m", int64_t(warps)}, {"warp_n", int64_t(1)}, {"wgmma_fragment", true},

@@ -15,6 +15,7 @@
 #include <unordered_map>
 #include <vector>
 
+#include "compiler/support/Diagnostic.h"
 #include "compiler/Target.h"
 #include "compiler/analysis/WgmmaLayouts.h"
 #include "compiler/ir/IR.h"
@@ -54,6 +55,61 @@ std::optional<analysis::HopperGemmPlan> selectHopperFragmentGemm(const ir::PrimF
 /// at most 256 (the TMA box).
 std::optional<int> tmaCopyRowDim(const ir::TileOpNode& copy, const analysis::WgmmaTileGeometry& g, std::string& why);
 
+/// A global -> shared T.copy as one TMA tile load: the stored geometry the box writes (tensor
+/// map box and swizzle), tmaCopyRowDim's row dimension, the source's kernel parameter index.
+struct TmaLoadPlan {
+    analysis::WgmmaTileGeometry geo;
+    int rowDim = 0;
+    int64_t param = -1;
+};
+/// THE legality rule of a TMA load (CopyTma.cpp), shared by the plain copy (lowerCopyTma) and the
+/// pipelined producers of the cp.async schedules (pipelinedTmaWhyNot): target with TMA, no
+/// disable_tma, same dtype, a TMA element type, a dense kernel tensor of rank 2..5 with rows a
+/// multiple of 16 bytes that the kernel never writes, a whole 2-D tile whose layout TMA writes
+/// (`dstLayout`: row-major, a wgmma operand tile, a 32/64/128-byte row swizzled over its span),
+/// box <= 256 x 256. Empty when legal (*out filled), else why not.
+std::string tmaLoadWhyNot(const ir::PrimFuncNode& f, const ir::TileOpNode& copy, const ir::Layout& dstLayout, const Target& target,
+                          TmaLoadPlan* out);
+/// tmaLoadWhyNot for a producer copy of a T.Pipelined loop on a cp.async schedule (the layout from
+/// f.layouts, before staging), plus: no hand-written mbarriers in the kernel; one stage of the
+/// staged tile a multiple of 128 bytes (1024 when swizzled: TMA destination alignment).
+std::string pipelinedTmaWhyNot(const ir::PrimFuncNode& f, const ir::TileOpNode& copy, const Target& target, TmaLoadPlan* out);
+
+/// The producers of a cp.async pipeline schedule (InjectPipeline.cpp, InjectPipelineWgmmaGeneric.cpp)
+/// on sm_90a that TMA loads instead (InjectPipelineTmaLoads.cpp): per stage one mbarrier
+/// `full[stage]` that the elected thread arms with the sum of the stage's TMA bytes (expect_tx),
+/// then one tl.tma_load per TMA producer; the other producers stay cp.async copies. Consumers
+/// wait on full[k % S] with parity (k / S) % 2 (k relative) next to the cp.async wait, before the
+/// schedule's block barrier, which also orders the refill after every thread's reads of the
+/// stage it overwrites. Each producer copy gets a note: TMA (box, bytes) or why not.
+class PipelineTmaLoads {
+public:
+    /// `prod`: the producer copies (before restaging); `cons`: the other statements of the body;
+    /// `inRole`: the loop is inside a warp role (no TMA: its elected thread is the block's).
+    PipelineTmaLoads(const ir::PrimFuncNode& f, const ir::ForNode& loop, const std::vector<ir::Stmt>& prod, const std::vector<ir::Stmt>& cons,
+                     int64_t S, bool inRole, const Target& target, ir::Attrs& attrs, DiagnosticEngine* diags);
+    bool any() const { return m_bytes > 0; }
+    /// Whether some producer stays cp.async (the cp.async waits and commits stay then).
+    bool anyCpAsync() const;
+    /// Producers for iteration `iter` into stage `stage`: restageTiles + substitute of the cp.async
+    /// ones, the elected expect_tx + TMA loads of the others.
+    ir::Stmt producersAt(const std::vector<ir::Stmt>& prod, const std::map<const ir::BufferNode*, ir::Buffer>& local, ir::Expr iter,
+                         ir::Expr stage) const;
+    /// Before the prologue: the barrier allocation, a block barrier (earlier waits on a barrier a
+    /// surrounding loop re-initializes are over), the elected init, fence.proxy.async, a barrier.
+    ir::Stmt setup() const;
+    /// Every thread waits for tile `rel` (relative iteration) at stage rel % S; null if no TMA.
+    ir::Stmt waitFull(ir::Expr rel) const;
+
+private:
+    const ir::ForNode& m_loop;
+    int64_t m_S;
+    std::vector<std::optional<TmaLoadPlan>> m_plans;  // per producer
+    std::vector<int64_t> m_maps;
+    int64_t m_bytes = 0;
+    ir::Buffer m_full;
+};
+
 /// The element coordinates of a TMA load of region `src` (innermost first, as tl.tma_load takes
 /// them), with `at` substituted.
 std::vector<ir::Expr> tmaCoordinates(const ir::Region& src, const std::unordered_map<const ir::VarNode*, ir::Expr>& at);
@@ -90,7 +146,8 @@ ir::Stmt injectTmaFragmentPipeline(const ir::ForNode& loop, const ir::PrimFuncNo
 /// two-copy tiles. Null when it does not apply (then the plain cp.async schedule runs).
 ir::Stmt injectGenericOperandInflight(const ir::ForNode& loop, const ir::Stmt& root, const std::vector<ir::Stmt>& cons,
                                       const std::vector<ir::Stmt>& prod, std::map<const ir::BufferNode*, ir::Buffer>& local,
-                                      std::map<const ir::BufferNode*, ir::Buffer>& staged, int64_t S, const Target& target);
+                                      std::map<const ir::BufferNode*, ir::Buffer>& staged, int64_t S, const Target& target,
+                                      const PipelineTmaLoads& tma);
 /// Whether inject-pipeline gives the planned T.Pipelined loop `loop` (plan-pipelines' attrs) of
 /// kernel body `root` the schedule of injectGenericOperandInflight on `target` (the static
 /// timeline draws that schedule then).

@@ -101,14 +101,24 @@ Stmt markAsync(const Stmt& s) {
 
 class Injector : public Mutator {
 public:
-    Injector(const PrimFuncNode& f, int64_t threads, const Target& target) : func(f), threads(threads), target(target), attrs(f.attrs) {}
+    Injector(const PrimFuncNode& f, int64_t threads, const Target& target, DiagnosticEngine* diags)
+        : func(f), threads(threads), target(target), attrs(f.attrs), diags(diags) {}
     const PrimFuncNode& func;
     int64_t threads;
     const Target& target;
     Attrs attrs;                                 // + tensor maps of TMA pipelines
     std::map<const BufferNode*, Buffer> staged;  // original tile -> multi-buffered tile
+    DiagnosticEngine* diags;
+    int roleDepth = 0;  // inside a thread-dependent `if` (a warp role): no TMA there
 
 protected:
+    Stmt visitIf(const IfNode* n, const Stmt& self) override {
+        const bool role = mentionsThread(n->cond);
+        roleDepth += role;
+        Stmt out = Mutator::visitIf(n, self);
+        roleDepth -= role;
+        return out;
+    }
     Stmt visitFor(const ForNode* n, const Stmt& self) override {
         // sm_90a: loops feeding wgmma tiles get the TMA + mbarrier schedule (Hopper.h).
         if (n->forKind == ForKind::Pipelined) {
@@ -162,36 +172,39 @@ protected:
         Span sp = n->span;
         // sm_90a: gemms reading a tile the body writes with ordinary stores keep one wgmma
         // group in flight (InjectPipelineWgmmaGeneric.cpp) instead of waiting each to completion.
-        if (Stmt s = injectGenericOperandInflight(*n, func.body, cons, prod, local, staged, S, target)) {
+        // sm_90a: the producers TMA can load take TMA on per-stage mbarriers, the others keep
+        // cp.async (InjectPipelineTmaLoads.cpp; each copy gets a note saying which and why).
+        PipelineTmaLoads tma(func, *n, prod, cons, S, roleDepth > 0, target, attrs, diags);
+        if (Stmt s = injectGenericOperandInflight(*n, func.body, cons, prod, local, staged, S, target, tma)) {
             hoisted.push_back(s);
             return seq(hoisted, sp);
         }
         Expr k = n->var, n0 = n->min, ext = n->extent;
         Expr rel = sub(k, n0);
-        auto producersAt = [&](Expr iter, Expr stage) {
-            std::unordered_map<const VarNode*, Expr> sub{{n->var.get(), iter}};
-            Restage rs(local, stage);
-            std::vector<Stmt> out;
-            for (auto& p : prod) out.push_back(rs.mutate(substitute(p, sub)));
-            return seq(out, sp);
-        };
+        const bool cpAsync = tma.anyCpAsync();
+        auto producersAt = [&](Expr iter, Expr stage) { return tma.producersAt(prod, local, iter, stage); };
+        auto commit = [&]() -> Stmt { return cpAsync ? intrinsic("tl.cp_async_commit", {}, sp) : nullptr; };
         // Prologue.
         Var p = makeVar("ps", DType::Int32, sp);
         Stmt prologue = forLoop(p, intImm(0), intImm(S - 1), ForKind::Unrolled,
-                                seq({ifThen(lt(p, ext), producersAt(add(n0, p), p), nullptr, sp),
-                                     intrinsic("tl.cp_async_commit", {}, sp)}, sp),
-                                {}, sp);
+                                seq({ifThen(lt(p, ext), producersAt(add(n0, p), p), nullptr, sp), commit()}, sp), {}, sp);
         // Main loop.
         Restage rsCons(local, floormod(rel, intImm(S)));
-        std::vector<Stmt> mainBody{intrinsic("tl.cp_async_wait", {intImm(S - 2)}, sp), intrinsic("sync_threads", {}, sp),
-                                   ifThen(lt(add(rel, intImm(S - 1)), ext),
-                                          producersAt(add(k, intImm(S - 1)), floormod(add(rel, intImm(S - 1)), intImm(S))), nullptr, sp),
-                                   intrinsic("tl.cp_async_commit", {}, sp)};
+        std::vector<Stmt> mainBody;
+        if (cpAsync) mainBody.push_back(intrinsic("tl.cp_async_wait", {intImm(S - 2)}, sp));
+        if (Stmt w = tma.waitFull(rel)) mainBody.push_back(w);
+        mainBody.push_back(intrinsic("sync_threads", {}, sp));
+        mainBody.push_back(ifThen(lt(add(rel, intImm(S - 1)), ext),
+                                  producersAt(add(k, intImm(S - 1)), floormod(add(rel, intImm(S - 1)), intImm(S))), nullptr, sp));
+        if (cpAsync) mainBody.push_back(commit());
         for (auto& c : cons) mainBody.push_back(rsCons.mutate(c));
         Attrs la;
         la["num_stages"] = S;
+        if (tma.any()) la["tma_loads"] = true;
         Stmt mainLoop = forLoop(n->var, n0, ext, ForKind::Serial, seq(mainBody, sp), la, sp);
-        hoisted.insert(hoisted.end(), {prologue, mainLoop, intrinsic("tl.cp_async_wait", {intImm(0)}, sp)});
+        if (Stmt st = tma.setup()) hoisted.push_back(st);
+        hoisted.insert(hoisted.end(), {prologue, mainLoop});
+        if (cpAsync) hoisted.push_back(intrinsic("tl.cp_async_wait", {intImm(0)}, sp));
         return seq(hoisted, sp);
     }
 };
@@ -255,7 +268,7 @@ private:
 
 PrimFunc injectPipeline(const PrimFunc& f, PassContext& ctx) {
     const KernelNode* kernel = findKernel(f);
-    Injector inj(*f, kernel ? kernel->threadCount() : 1, ctx.target);
+    Injector inj(*f, kernel ? kernel->threadCount() : 1, ctx.target, &ctx.diags);
     Stmt body = inj.mutate(f->body);
     if (body == f->body) return f;
     ReplaceAllocs ra(inj.staged);

@@ -163,7 +163,7 @@ bool genericOperandInflightApplies(const ForNode& loop, const Stmt& root, const 
 
 Stmt injectGenericOperandInflight(const ForNode& n, const Stmt& root, const std::vector<Stmt>& cons, const std::vector<Stmt>& prod,
                                   std::map<const BufferNode*, Buffer>& local, std::map<const BufferNode*, Buffer>& staged, int64_t S,
-                                  const Target& target) {
+                                  const Target& target, const PipelineTmaLoads& tma) {
     std::set<const BufferNode*> producerTiles;
     for (auto& [b, st] : local) producerTiles.insert(b);
     int64_t G = 0;
@@ -189,23 +189,19 @@ Stmt injectGenericOperandInflight(const ForNode& n, const Stmt& root, const std:
     }
     const Var& k = n.var;
     const Expr rel = sub(k, n.min);
-    auto producersAt = [&](Expr iter, Expr stage) {
-        std::unordered_map<const VarNode*, Expr> at{{k.get(), iter}};
-        std::vector<Stmt> out;
-        for (auto& p : prod) out.push_back(restageTiles(substitute(p, at), local, stage));
-        return seq(out, sp);
-    };
+    // Producers TMA can load take TMA on per-stage mbarriers (InjectPipelineTmaLoads.cpp).
+    const bool cpAsync = tma.anyCpAsync();
+    auto producersAt = [&](Expr iter, Expr stage) { return tma.producersAt(prod, local, iter, stage); };
+    auto commit = [&]() -> Stmt { return cpAsync ? intrinsicStmt("tl.cp_async_commit", {}, sp) : nullptr; };
     Var ps = makeVar("ps", DType::Int32, sp);
     Stmt prologue = forLoop(ps, intImm(0), intImm(S - 2), ForKind::Unrolled,
-                            seq({ifThen(lt(ps, n.extent), producersAt(add(n.min, ps), ps), nullptr, sp),
-                                 intrinsicStmt("tl.cp_async_commit", {}, sp)},
-                                sp),
-                            {}, sp);
+                            seq({ifThen(lt(ps, n.extent), producersAt(add(n.min, ps), ps), nullptr, sp), commit()}, sp), {}, sp);
     auto body = [&](int64_t wait) {
-        std::vector<Stmt> out{intrinsicStmt("tl.cp_async_wait", {intImm(S - 3)}, sp), intrinsicStmt(intrin::kSyncThreads, {}, sp),
+        std::vector<Stmt> out{cpAsync ? intrinsicStmt("tl.cp_async_wait", {intImm(S - 3)}, sp) : nullptr, tma.waitFull(rel),
+                              intrinsicStmt(intrin::kSyncThreads, {}, sp),
                               ifThen(lt(add(rel, intImm(S - 2)), n.extent),
                                      producersAt(add(k, intImm(S - 2)), floormod(sub(rel, intImm(2)), intImm(S))), nullptr, sp),
-                              intrinsicStmt("tl.cp_async_commit", {}, sp)};
+                              commit()};
         for (size_t i = 0; i < cons.size(); ++i) {
             Stmt s = restageTiles(restageTiles(cons[i], local, floormod(rel, intImm(S))), copies, floormod(rel, intImm(2)));
             if (i >= first) {
@@ -223,11 +219,12 @@ Stmt injectGenericOperandInflight(const ForNode& n, const Stmt& root, const std:
     Attrs la;
     la["num_stages"] = S;
     la["wgmma_inflight"] = G;
+    if (tma.any()) la["tma_loads"] = true;
     const Expr lastK = sub(add(n.min, n.extent), intImm(1));
     Stmt mainLoop = forLoop(k, n.min, sub(n.extent, intImm(1)), ForKind::Serial, body(G), la, sp);
     Stmt peeled = substitute(body(0), std::unordered_map<const VarNode*, Expr>{{k.get(), lastK}});
-    return seq({prologue, ifThen(binary(BinOp::Ge, n.extent, intImm(1)), seq({mainLoop, peeled}, sp), nullptr, sp),
-                intrinsicStmt("tl.cp_async_wait", {intImm(0)}, sp)},
+    return seq({tma.setup(), prologue, ifThen(binary(BinOp::Ge, n.extent, intImm(1)), seq({mainLoop, peeled}, sp), nullptr, sp),
+                cpAsync ? intrinsicStmt("tl.cp_async_wait", {intImm(0)}, sp) : nullptr},
                sp);
 }
 

@@ -114,6 +114,17 @@ protected:
         for (size_t i = 0; i < top.size(); ++i)
             if (auto* f = as<ForNode>(top[i]); f && attrBool(f->attrs, "ws_candidate", false)) li = i;
         if (li == top.size()) return self;
+        // TMA loads outside the candidate (a cp.async schedule's, InjectPipelineTmaLoads.cpp)
+        // are elected in the consumers' code: with the elected thread moved to the producer
+        // warpgroup nobody would issue them.
+        for (size_t i = 0; i < top.size(); ++i) {
+            if (i == li || producerSafe(top[i])) continue;
+            bool tma = false;
+            walk(top[i], [&](const Stmt& x) {
+                if (auto* c = callOf(x); c && c->op == intrin::kTmaLoad) tma = true;
+            });
+            if (tma) return self;
+        }
         const Expr tx = k->threadVars[0];
         const Expr isConsumer = lt(tx, intImm(C));
         NamedBarriers named(C);
