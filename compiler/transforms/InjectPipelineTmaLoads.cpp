@@ -25,6 +25,7 @@
 // (PTX ISA 9.7.9.25.5.1), T.copy's own rule for ragged tails; the expect_tx counts whole boxes,
 // which is what TMA delivers. Stage s's barrier completes one phase per use of the stage, so
 // parity (k / S) % 2 holds for any trip count (1 included).
+#include <cstdlib>
 #include <set>
 
 #include "compiler/ir/Functor.h"
@@ -66,6 +67,8 @@ PipelineTmaLoads::PipelineTmaLoads(const PrimFuncNode& f, const ForNode& loop, c
                                    int64_t S, bool inRole, const Target& target, Attrs& attrs, DiagnosticEngine* diags)
     : m_loop(loop), m_S(S), m_plans(prod.size()), m_maps(prod.size(), -1) {
     if (!target.hasWgmma()) return;  // sm_80 and older: the cp.async schedule as it was, no notes
+    const char* off = std::getenv("TILESCOPE_PIPELINE_TMA");  // measurement switch: 0 = every producer cp.async
+    const bool disabled = off && *off == '0';
     std::set<const BufferNode*> consWrites;
     for (auto& c : cons)
         for (auto* b : writesOf(c)) consWrites.insert(b);
@@ -78,7 +81,8 @@ PipelineTmaLoads::PipelineTmaLoads(const PrimFuncNode& f, const ForNode& loop, c
         const Buffer& dst = t->region(1).buffer;
         TmaLoadPlan plan;
         std::string why;
-        if (inRole) why = "the loop is inside a warp role (the TMA issue is elected from the whole block)";
+        if (disabled) why = "TILESCOPE_PIPELINE_TMA=0";
+        else if (inRole) why = "the loop is inside a warp role (the TMA issue is elected from the whole block)";
         else if (writers[dst.get()] > 1) why = "'" + dst->name + "' is written by more than one copy of the loop";
         else if (consWrites.count(dst.get())) why = "the loop body also writes '" + dst->name + "' (a generic write the TMA refill would race with)";
         else why = pipelinedTmaWhyNot(f, *t, target, &plan);
