@@ -6,6 +6,7 @@
 // buggy pass would: a forgotten T.clear, a dropped cp.async wait, a dropped barrier, a barrier
 // under a thread-dependent branch, a partial warp all-reduce, an off-by-one global store.
 #include <chrono>
+#include <optional>
 #include <cmath>
 #include <filesystem>
 #include <fstream>
@@ -14,6 +15,7 @@
 #include <gtest/gtest.h>
 
 #include "compiler/Compile.h"
+#include "tests/e2e/ScopedEnv.h"
 #include "compiler/frontend/Module.h"
 #include "compiler/interp/Interpreter.h"
 #include "compiler/interp/ThreadInterpreter.h"
@@ -600,8 +602,12 @@ TEST(LoweredInterp, Gemm128x128x64RunsWellUnderASecond) {
 // level reports. The fused RMSNorm -> GEMM (InjectPipelineWgmmaGeneric.cpp) refills tile k-2's
 // stage at iteration k and writes its X * G tile into copy k % 2 while wgmma k-1 reads the other:
 // correct with wait_group 1 (k-2 retired in iteration k-1), a race with wait_group 2 (k-2 still
-// in flight when iteration k's cp.async refills its W stage, the first write that hits it).
+// in flight when iteration k's refill of its W stage lands, the first write that hits it): by TMA
+// (InjectPipelineTmaLoads.cpp, W's rows are 256 bytes) and, with TILESCOPE_PIPELINE_TMA=0, by cp.async.
 TEST(LoweredInterp, WriteIntoATileAnInflightWgmmaReadsIsARace) {
+  for (const char* engine : {"TMA load", "cp.async"}) {
+    std::optional<ts::e2e::ScopedEnv> off;
+    if (std::string(engine) == "cp.async") off.emplace("TILESCOPE_PIPELINE_TMA", "0");
     ts::CompileOptions opts;
     opts.params = {{"M", "128"}, {"N", "128"}, {"K", "256"}};
     opts.target = "cuda:sm_90a";
@@ -625,10 +631,11 @@ TEST(LoweredInterp, WriteIntoATileAnInflightWgmmaReadsIsARace) {
     auto args = makeArgs(r);
     auto res = ts::interp::runLowered(broken, args);
     ASSERT_FALSE(res.ok);
-    EXPECT_NE(res.error->message.find("cp.async of W_s["), std::string::npos) << res.error->message;
+    EXPECT_NE(res.error->message.find(std::string(engine) + " of W_s["), std::string::npos) << res.error->message;
     EXPECT_NE(res.error->message.find("may still read it (its group is in flight"), std::string::npos) << res.error->message;
     ASSERT_TRUE(res.error->span.valid());
     EXPECT_NE(r.source->lineText(res.error->span.line).find("T.copy(W["), std::string::npos) << errText(res, r);
+  }
 }
 
 }  // namespace

@@ -310,16 +310,17 @@ TEST(SeedSamplesSm90a, FusedRmsnormLoopsKeepOneWgmmaGroupInFlight) {
     struct FusedCase {
         Case c;
         int G, S;
+        int tma;           ///< producer copies loaded by TMA (rows a multiple of 16 bytes; never the 1-D G)
         bool loop = true;  ///< more than one iteration (else only the peeled, waited one)
     };
     const FusedCase cases[] = {
-        {{"rmsnorm_matmul.py", "", {{"M", "130"}, {"N", "100"}, {"K", "520"}}, "fused_mm_s3"}, 1, 3},
+        {{"rmsnorm_matmul.py", "", {{"M", "130"}, {"N", "100"}, {"K", "520"}}, "fused_mm_s3"}, 1, 3, 1},  // W's rows 200 B: cp.async
         {{"rmsnorm_matmul.py", "", {{"M", "70"}, {"N", "136"}, {"K", "520"}, {"num_stages", "4"}, {"block_K", "64"}, {"dtype", "bfloat16"}},
           "fused_mm_s4_bf16"},
-         1, 4},
-        {{"rmsnorm_matmul.py", "", {{"M", "64"}, {"N", "64"}, {"K", "24"}}, "fused_mm_one_iteration"}, 1, 3, false},
-        {{"rmsnorm_mlp.py", "norm_gate_up", {{"M", "130"}, {"D", "200"}, {"N", "72"}, {"num_stages", "4"}}, "fused_mlp_s4"}, 2, 4},
-        {{"rmsnorm_mlp.py", "norm_gate_up", {{"M", "64"}, {"D", "136"}, {"N", "64"}, {"dtype", "bfloat16"}}, "fused_mlp_bf16"}, 2, 3},
+         1, 4, 2},
+        {{"rmsnorm_matmul.py", "", {{"M", "64"}, {"N", "64"}, {"K", "24"}}, "fused_mm_one_iteration"}, 1, 3, 2, false},
+        {{"rmsnorm_mlp.py", "norm_gate_up", {{"M", "130"}, {"D", "200"}, {"N", "72"}, {"num_stages", "4"}}, "fused_mlp_s4"}, 2, 4, 3},
+        {{"rmsnorm_mlp.py", "norm_gate_up", {{"M", "64"}, {"D", "136"}, {"N", "64"}, {"dtype", "bfloat16"}}, "fused_mlp_bf16"}, 2, 3, 3},
     };
     for (const auto& fc : cases) {
         const Case& c = fc.c;
@@ -332,11 +333,23 @@ TEST(SeedSamplesSm90a, FusedRmsnormLoopsKeepOneWgmmaGroupInFlight) {
         const std::string inflight = ", false, false, " + std::to_string(fc.G) + ", ts::";
         EXPECT_EQ(countOf(r.cuda, inflight), size_t(fc.loop ? fc.G : 0)) << c.label << "\n" << r.cuda;
         EXPECT_EQ(countOf(r.cuda, ", false, false, 0, ts::"), size_t(fc.G)) << c.label << "\n" << r.cuda;
-        EXPECT_EQ(countOf(r.cuda, "ts::fence_proxy_async();"), fc.loop ? 2u : 1u) << c.label << " (one per iteration)\n" << r.cuda;
+        // One per iteration, and one before the prologue of the TMA loads (InjectPipelineTmaLoads.cpp:
+        // X and W by TMA on one mbarrier per stage, G (1-D) by cp.async).
+        EXPECT_EQ(countOf(r.cuda, "ts::fence_proxy_async();"), fc.loop ? 3u : 2u) << c.label << " (one per iteration)\n" << r.cuda;
+        // Which producers TMA loads: those whose rows are a multiple of 16 bytes (fc.tma), a note each.
+        int tmaNotes = 0, cpNotes = 0;
+        for (auto& d : r.diagnostics) {
+            tmaNotes += d.message.find("is loaded by TMA in the T.Pipelined schedule") != std::string::npos;
+            cpNotes += d.message.find("keeps cp.async in the T.Pipelined schedule") != std::string::npos;
+        }
+        EXPECT_EQ(tmaNotes, fc.tma) << c.label << "\n" << diagText(r);
+        EXPECT_EQ(cpNotes, (c.sample == "rmsnorm_mlp.py" ? 4 : 3) - fc.tma) << c.label << "\n" << diagText(r);
+        EXPECT_GE(countOf(r.cuda, "ts::tma_load_tile<"), size_t(fc.tma)) << c.label << "\n" << r.cuda;
         if (fc.loop) {
             EXPECT_GE(countOf(r.cuda, "(k % 2) * "), 2u) << c.label << " (store and gemm use copy k % 2)\n" << r.cuda;
             EXPECT_EQ(countOf(r.cuda, "ts::cp_async_wait<" + std::to_string(fc.S - 3) + ">();"), fc.S == 3 ? 3u : 2u)
                 << c.label << " (S-3 pending in the loop and the peeled iteration)\n" << r.cuda;
+            EXPECT_EQ(countOf(r.cuda, "ts::mbarrier_wait("), 2u) << c.label << " (the loop and the peeled iteration)\n" << r.cuda;
             EXPECT_GE(countOf(r.cuda, "ts_floormod((k - 2), " + std::to_string(fc.S) + ")"), 2u) << c.label << " (refill into tile k-2's stage)\n" << r.cuda;
         }
         ts::e2e::expectInterpretersMatchReference(r, c.label, c.ref);

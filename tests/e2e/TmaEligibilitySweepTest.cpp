@@ -13,9 +13,13 @@
 //    "out-of-bounds source lanes read 0").
 // A tile copy is TMA-legal when the source tensor's row pitch (off + tail elements) is a
 // multiple of 16 bytes and the box (64 columns, 16 or 64 rows) satisfies the box rules.
-// In a T.Pipelined loop this compiler issues TMA only for the shared operand tiles of a
-// float16/bfloat16 wgmma gemm (transforms/Hopper.h); the pipelined copy kernel and the fp8 gemm
-// keep cp.async even where TMA would be legal (pinned below, so the gap stays visible). A plain
+// In a T.Pipelined loop the operand tiles of a float16/bfloat16 wgmma gemm take the TMA +
+// wgmma schedule (transforms/Hopper.h); the producers of the cp.async schedules (the pipelined
+// copy kernel; the gemm's copies when one operand is not TMA-legal) take TMA per copy exactly
+// where the same rule allows it (InjectPipelineTmaLoads.cpp, pipelinedTmaWhyNot), with a note
+// either way. The fp8 gemm (mma.sync, ldmatrix tiles with a 128-byte XOR swizzle on 64-byte rows,
+// a layout TMA does not write) keeps cp.async even where TMA would be legal (pinned below, so
+// the gap stays visible). A plain
 // T.copy global -> shared (tma_plain_copy.py: one per block, or one per iteration of a T.serial
 // loop) is one TMA load on its own mbarrier exactly where the rule allows it (ops/CopyTma.cpp),
 // with a note saying why not elsewhere. The test asserts: TMA is never used where it is illegal
@@ -76,7 +80,7 @@ Decision decide(const char* file, const std::string& text, const std::map<std::s
     if (loads != !r.kernel.tensorMaps.empty()) d.diag = "TMA loads and tensor maps disagree";
     d.cpAsync = r.cuda.find("ts::cp_async") != std::string::npos;
     for (auto& x : r.diagnostics)
-        if (x.severity == ts::Severity::Note && x.origin == "lower-tile-ops") d.notes += x.message + "\n";
+        if (x.severity == ts::Severity::Note && (x.origin == "lower-tile-ops" || x.origin == "inject-pipeline")) d.notes += x.message + "\n";
     return d;
 }
 
@@ -91,7 +95,7 @@ TEST(TmaEligibilitySweep, TmaExactlyWhereLegalOnTheWgmmaPathNeverWhereIllegal) {
     const std::string copyText = ts::e2e::readRepoFile(kCopy), gemmText = ts::e2e::readRepoFile(kGemm);
     ASSERT_FALSE(copyText.empty());
     ASSERT_FALSE(gemmText.empty());
-    int legalCopyNoTma[3] = {0, 0, 0}, legalGemmFp8NoTma = 0, gemmFp16Tma = 0, points = 0;
+    int copyTma[3] = {0, 0, 0}, legalGemmFp8NoTma = 0, gemmFp16Tma = 0, points = 0;
     for (int di = 0; di < 3; ++di) {
         const Dt& d = kDtypes[di];
         for (int off = 0; off <= 8; ++off)
@@ -103,24 +107,43 @@ TEST(TmaEligibilitySweep, TmaExactlyWhereLegalOnTheWgmmaPathNeverWhereIllegal) {
                 Decision c = decide(kCopy, copyText, params(off, tail, d));
                 ASSERT_TRUE(c.ok) << d.name << " off=" << off << " tail=" << tail << "\n" << c.diag;
                 EXPECT_TRUE(c.diag.empty()) << c.diag;
-                EXPECT_FALSE(c.tma) << "copy " << d.name << " off=" << off << " tail=" << tail;
-                EXPECT_TRUE(c.cpAsync) << "copy " << d.name << " off=" << off << " tail=" << tail;
-                legalCopyNoTma[di] += copyLegal && !c.tma;
+                const std::string at = std::string(d.name) + " off=" + std::to_string(off) + " tail=" + std::to_string(tail);
+                EXPECT_EQ(c.tma, copyLegal) << "copy " << at << "\n" << c.notes;
+                EXPECT_EQ(c.cpAsync, !copyLegal) << "copy " << at;
+                EXPECT_NE(c.notes.find(copyLegal ? "T.copy into 'A_shared' is loaded by TMA in the T.Pipelined schedule"
+                                                 : "T.copy into 'A_shared' keeps cp.async in the T.Pipelined schedule: rows of 'A' are not a "
+                                                   "multiple of 16 bytes"),
+                          std::string::npos)
+                    << "copy " << at << "\n" << c.notes;
+                copyTma[di] += c.tma;
                 if (d.bytes == 4) continue;  // no int32 gemm
                 // Gemm kernel: A (64, K) in 64x64 boxes, B (K, 64) in 64x64 boxes (N = 64 columns).
                 const bool gemmLegal = tensorMapLegal(K, 64, 64, d.bytes) && tensorMapLegal(64, 64, 64, d.bytes);
                 Decision g = decide(kGemm, gemmText, params(off, tail, d));
                 ASSERT_TRUE(g.ok) << d.name << " off=" << off << " tail=" << tail << "\n" << g.diag;
                 EXPECT_TRUE(g.diag.empty()) << g.diag;
-                if (g.tma) {
-                    EXPECT_TRUE(gemmLegal) << "TMA where illegal: gemm " << d.name << " off=" << off << " tail=" << tail;
+                // Never TMA where illegal: A's copy is a TMA load only when A's pitch allows it.
+                if (!tensorMapLegal(K, 64, 64, d.bytes)) {
+                    EXPECT_EQ(g.notes.find("T.copy into 'A_shared' is loaded by TMA"), std::string::npos)
+                        << "TMA where illegal: gemm " << at << "\n" << g.notes;
                 }
                 if (d.bytes == 2) {
-                    EXPECT_EQ(g.tma, gemmLegal) << "gemm float16 off=" << off << " tail=" << tail;
-                    EXPECT_EQ(g.cpAsync, !gemmLegal) << "gemm float16 off=" << off << " tail=" << tail;
-                    gemmFp16Tma += g.tma;
+                    // Legal: the TMA + wgmma schedule, no cp.async. Else A (pitch not a multiple of
+                    // 16 bytes) keeps cp.async and B (64 columns: 128-byte rows) is loaded by TMA.
+                    EXPECT_TRUE(g.tma) << "gemm float16 " << at;
+                    EXPECT_EQ(g.cpAsync, !gemmLegal) << "gemm float16 " << at;
+                    if (!gemmLegal) {
+                        EXPECT_NE(g.notes.find("T.copy into 'A_shared' keeps cp.async in the T.Pipelined schedule: rows of 'A'"),
+                                  std::string::npos) << at << "\n" << g.notes;
+                        EXPECT_NE(g.notes.find("T.copy into 'B_shared' is loaded by TMA in the T.Pipelined schedule"),
+                                  std::string::npos) << at << "\n" << g.notes;
+                    }
+                    gemmFp16Tma += gemmLegal && g.tma && !g.cpAsync;
                 } else {
-                    EXPECT_FALSE(g.tma);  // wgmma (and so TMA) takes float16/bfloat16 operands only
+                    EXPECT_FALSE(g.tma) << at;  // the mma.sync path's ldmatrix layouts: TMA does not write them
+                    EXPECT_NE(g.notes.find("T.copy into 'A_shared' keeps cp.async in the T.Pipelined schedule: shared tile "
+                                           "'A_shared' has a layout TMA cannot write"),
+                              std::string::npos) << at << "\n" << g.notes;
                     legalGemmFp8NoTma += gemmLegal;
                 }
             }
@@ -135,14 +158,15 @@ TEST(TmaEligibilitySweep, TmaExactlyWhereLegalOnTheWgmmaPathNeverWhereIllegal) {
         return n;
     };
     EXPECT_EQ(gemmFp16Tma, countMultiples(8));
-    // The documented gap: TMA-legal copies that keep cp.async.
-    EXPECT_EQ(legalCopyNoTma[0], countMultiples(4));   // int32
-    EXPECT_EQ(legalCopyNoTma[1], countMultiples(8));   // float16
-    EXPECT_EQ(legalCopyNoTma[2], countMultiples(16));  // float8_e4m3 (64-byte inner box: legal)
+    // Pipelined copies on TMA exactly at the legal points.
+    EXPECT_EQ(copyTma[0], countMultiples(4));   // int32
+    EXPECT_EQ(copyTma[1], countMultiples(8));   // float16
+    EXPECT_EQ(copyTma[2], countMultiples(16));  // float8_e4m3 (64-byte inner box: legal)
+    // The documented gap: the fp8 gemm's TMA-legal copies keep cp.async (ldmatrix layouts).
     EXPECT_EQ(legalGemmFp8NoTma, countMultiples(16));
-    std::printf("TMA sweep: %d points; fp16 gemm TMA at %d legal points; legal but cp.async: copy int32 %d, "
-                "fp16 %d, fp8 %d, fp8 gemm %d\n",
-                points, gemmFp16Tma, legalCopyNoTma[0], legalCopyNoTma[1], legalCopyNoTma[2], legalGemmFp8NoTma);
+    std::printf("TMA sweep: %d points; fp16 gemm TMA at %d legal points; pipelined copy TMA: int32 %d, fp16 %d, fp8 %d; "
+                "legal but cp.async: fp8 gemm %d\n",
+                points, gemmFp16Tma, copyTma[0], copyTma[1], copyTma[2], legalGemmFp8NoTma);
 }
 
 // Plain copies: 2 x 3510 kernels (one copy per block; one per iteration of a T.serial loop).
