@@ -104,7 +104,7 @@ def down_proj(M=512, D=512, N=1024, block_M=128, block_N=128, block_K=32, num_st
 # model code does), gate_up is samples/swiglu.py on Xn (H = silu(Xn @ Wg) * (Xn @ Wu)), then
 # down_proj. gate_up's loop is only tile copies and gemms, so on sm_90a it takes the TMA +
 # in-flight wgmma schedule; norm_gate_up's loop writes X * G into shared memory with ordinary
-# stores, so its loads stay cp.async with two block barriers per step (its gemms stay in flight
+# stores: X, Wg, Wu by TMA, G by cp.async, two block barriers per step (its gemms stay in flight
 # over two copies of the X * G tile, compiler/transforms/InjectPipelineWgmmaGeneric.cpp). Xn costs
 # one extra write and read of M x D (about 0.02 ms at 4096 x 4096 bf16 on the H200);
 # bench/h200_rmsnorm.sh times both formulations.

@@ -85,9 +85,10 @@ std::string pipelinedTmaWhyNot(const ir::PrimFuncNode& f, const ir::TileOpNode& 
 class PipelineTmaLoads {
 public:
     /// `prod`: the producer copies (before restaging); `cons`: the other statements of the body;
-    /// `inRole`: the loop is inside a warp role (no TMA: its elected thread is the block's).
+    /// `noTma`: non-empty when the loop's context rules TMA out (a warp role, whose threads may
+    /// not include the elected one; a block with threads along y/z), the reason for the notes.
     PipelineTmaLoads(const ir::PrimFuncNode& f, const ir::ForNode& loop, const std::vector<ir::Stmt>& prod, const std::vector<ir::Stmt>& cons,
-                     int64_t S, bool inRole, const Target& target, ir::Attrs& attrs, DiagnosticEngine* diags);
+                     int64_t S, const std::string& noTma, const Target& target, ir::Attrs& attrs, DiagnosticEngine* diags);
     bool any() const { return m_bytes > 0; }
     /// Whether some producer stays cp.async (the cp.async waits and commits stay then).
     bool anyCpAsync() const;

@@ -110,6 +110,7 @@ public:
     std::map<const BufferNode*, Buffer> staged;  // original tile -> multi-buffered tile
     DiagnosticEngine* diags;
     int roleDepth = 0;  // inside a thread-dependent `if` (a warp role): no TMA there
+    bool multiDimBlock = false;  // threads along y/z: no single elected thread for TMA
 
 protected:
     Stmt visitIf(const IfNode* n, const Stmt& self) override {
@@ -174,7 +175,10 @@ protected:
         // group in flight (InjectPipelineWgmmaGeneric.cpp) instead of waiting each to completion.
         // sm_90a: the producers TMA can load take TMA on per-stage mbarriers, the others keep
         // cp.async (InjectPipelineTmaLoads.cpp; each copy gets a note saying which and why).
-        PipelineTmaLoads tma(func, *n, prod, cons, S, roleDepth > 0, target, attrs, diags);
+        PipelineTmaLoads tma(func, *n, prod, cons, S, roleDepth > 0 ? "the loop is inside a warp role (the TMA issue is elected from the whole block)"
+                                                     : multiDimBlock ? "the block has more than one thread dimension (the TMA issue elects threadIdx.x == 0)"
+                                                                     : "",
+                             target, attrs, diags);
         if (Stmt s = injectGenericOperandInflight(*n, func.body, cons, prod, local, staged, S, target, tma)) {
             hoisted.push_back(s);
             return seq(hoisted, sp);
@@ -200,7 +204,7 @@ protected:
         for (auto& c : cons) mainBody.push_back(rsCons.mutate(c));
         Attrs la;
         la["num_stages"] = S;
-        if (tma.any()) la["tma_loads"] = true;
+        if (tma.any()) la["tma_loads"] = true, la["tma_pipeline"] = true;  // the static timeline and the trace read its iterations
         Stmt mainLoop = forLoop(n->var, n0, ext, ForKind::Serial, seq(mainBody, sp), la, sp);
         if (Stmt st = tma.setup()) hoisted.push_back(st);
         hoisted.insert(hoisted.end(), {prologue, mainLoop});
@@ -269,6 +273,9 @@ private:
 PrimFunc injectPipeline(const PrimFunc& f, PassContext& ctx) {
     const KernelNode* kernel = findKernel(f);
     Injector inj(*f, kernel ? kernel->threadCount() : 1, ctx.target, &ctx.diags);
+    // Codegen elects threadIdx.x == 0: with a second thread dimension that is several threads.
+    if (kernel)
+        for (size_t d = 1; d < kernel->threads.size(); ++d) inj.multiDimBlock |= kernel->threads[d] != 1;
     Stmt body = inj.mutate(f->body);
     if (body == f->body) return f;
     ReplaceAllocs ra(inj.staged);

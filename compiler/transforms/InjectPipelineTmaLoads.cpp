@@ -64,7 +64,7 @@ std::set<const BufferNode*> writesOf(const Stmt& s) {
 }  // namespace
 
 PipelineTmaLoads::PipelineTmaLoads(const PrimFuncNode& f, const ForNode& loop, const std::vector<Stmt>& prod, const std::vector<Stmt>& cons,
-                                   int64_t S, bool inRole, const Target& target, Attrs& attrs, DiagnosticEngine* diags)
+                                   int64_t S, const std::string& noTma, const Target& target, Attrs& attrs, DiagnosticEngine* diags)
     : m_loop(loop), m_S(S), m_plans(prod.size()), m_maps(prod.size(), -1) {
     if (!target.hasWgmma()) return;  // sm_80 and older: the cp.async schedule as it was, no notes
     const char* off = std::getenv("TILESCOPE_PIPELINE_TMA");  // measurement switch: 0 = every producer cp.async
@@ -82,7 +82,7 @@ PipelineTmaLoads::PipelineTmaLoads(const PrimFuncNode& f, const ForNode& loop, c
         TmaLoadPlan plan;
         std::string why;
         if (disabled) why = "TILESCOPE_PIPELINE_TMA=0";
-        else if (inRole) why = "the loop is inside a warp role (the TMA issue is elected from the whole block)";
+        else if (!noTma.empty()) why = noTma;
         else if (writers[dst.get()] > 1) why = "'" + dst->name + "' is written by more than one copy of the loop";
         else if (consWrites.count(dst.get())) why = "the loop body also writes '" + dst->name + "' (a generic write the TMA refill would race with)";
         else why = pipelinedTmaWhyNot(f, *t, target, &plan);

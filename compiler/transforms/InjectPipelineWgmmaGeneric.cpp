@@ -219,7 +219,7 @@ Stmt injectGenericOperandInflight(const ForNode& n, const Stmt& root, const std:
     Attrs la;
     la["num_stages"] = S;
     la["wgmma_inflight"] = G;
-    if (tma.any()) la["tma_loads"] = true;
+    if (tma.any()) la["tma_loads"] = true, la["tma_pipeline"] = true;  // the static timeline and the trace read its iterations
     const Expr lastK = sub(add(n.min, n.extent), intImm(1));
     Stmt mainLoop = forLoop(k, n.min, sub(n.extent, intImm(1)), ForKind::Serial, body(G), la, sp);
     Stmt peeled = substitute(body(0), std::unordered_map<const VarNode*, Expr>{{k.get(), lastK}});
