@@ -107,9 +107,11 @@ PipelineTmaLoads::PipelineTmaLoads(const PrimFuncNode& f, const ForNode& loop, c
         }
     }
     if (m_bytes > 0) {
-        std::string name = "tma_full";
-        if (auto n = attrInt(attrs, "tma_maps", 0)) name += "_" + std::to_string(n);  // one per loop of the kernel
-        m_full = std::make_shared<BufferNode>(name, DType::UInt64, std::vector<Expr>{intImm(S)}, Scope::Shared, loop.span);
+        // One barrier array per loop of the kernel, named apart from the other schedules' tma_full.
+        const int64_t n = attrInt(attrs, "tma_load_loops", 0);
+        attrs["tma_load_loops"] = n + 1;
+        m_full = std::make_shared<BufferNode>("tma_stage_full_" + std::to_string(n), DType::UInt64, std::vector<Expr>{intImm(S)}, Scope::Shared,
+                                              loop.span);
     }
 }
 

@@ -54,7 +54,7 @@ TEST(PipelineTmaLoads, SeveralTilesPerStageShareOneMbarrier) {
               std::string::npos)
         << notes;
     // One barrier per stage (3 stages), armed once per stage use with 128x32 + 2 x 32x128 fp16.
-    EXPECT_NE(r.cuda.find("ts::mbarrier_init_n(&tma_full"), std::string::npos) << r.cuda;
+    EXPECT_NE(r.cuda.find("ts::mbarrier_init_n(&tma_stage_full_0"), std::string::npos) << r.cuda;
     EXPECT_NE(r.cuda.find(", 3);"), std::string::npos);
     EXPECT_GE(countOf(r.cuda, ", 24576);"), 2u) << "expect_tx = 8192 * 3 in the prologue and the refill\n" << r.cuda;
     EXPECT_EQ(countOf(r.cuda, "ts::mbarrier_arrive_expect_tx("), countOf(r.cuda, ", 24576);")) << r.cuda;
@@ -113,7 +113,7 @@ TEST(PipelineTmaLoads, PlainScheduleTripCountsAndStagesExact) {
             ASSERT_TRUE(r.ok) << label << "\n" << diagText(r);
             EXPECT_NE(r.cuda.find("ts::tma_load_tile<"), std::string::npos) << label;
             EXPECT_EQ(r.cuda.find("ts::cp_async"), std::string::npos) << label << "\n" << r.cuda;
-            EXPECT_NE(r.cuda.find("ts::mbarrier_wait(&tma_full"), std::string::npos) << label;
+            EXPECT_NE(r.cuda.find("ts::mbarrier_wait(&tma_stage_full_0"), std::string::npos) << label;
             ts::rt::CompareOptions exact;
             exact.relL2Tolerance = 1e-300;
             auto ci = ts::e2e::makeCheckedInputs(r);
@@ -171,6 +171,35 @@ TEST(PipelineTmaLoads, MlpChainKernelsCompileForBothTargets) {
             auto nv = ts::rt::compileCuda(r.cuda, std::string(target).substr(5), {}, true);
             EXPECT_TRUE(nv.ok) << k << " " << target << "\n" << nv.log;
         }
+}
+
+}  // namespace
+
+namespace {
+
+// Two pipelined loops in one kernel, the second inside a T.serial loop: a barrier array each
+// (distinct names), the nested one initialized again per outer iteration after a block barrier;
+// exact on both interpreters (ragged K = 136 in 64-column tiles), NVRTC for both targets.
+TEST(PipelineTmaLoads, TwoLoopsAndANestedOneEachGetTheirOwnBarriers) {
+    const char* file = "tests/e2e/programs/pipelined_tma_two_loops.py";
+    for (const char* stages : {"2", "3"}) {
+        ts::CompileResult r = compileFile(file, {{"stages", stages}});
+        ASSERT_TRUE(r.ok) << diagText(r);
+        EXPECT_EQ(countOf(notesOf(r), "is loaded by TMA in the T.Pipelined schedule"), 2u) << notesOf(r);
+        EXPECT_NE(r.cuda.find("ts::mbarrier_init_n(&tma_stage_full_0[0], " + std::string(stages) + ")"), std::string::npos) << r.cuda;
+        EXPECT_NE(r.cuda.find("ts::mbarrier_init_n(&tma_stage_full_1[0], " + std::string(stages) + ")"), std::string::npos) << r.cuda;
+        const size_t outer = r.cuda.find("for (int r = 0;"), init = r.cuda.find("ts::mbarrier_init_n(&tma_stage_full_1");
+        ASSERT_NE(outer, std::string::npos) << r.cuda;
+        EXPECT_LT(outer, init) << "the nested loop's barriers are initialized in the outer loop";
+        EXPECT_NE(r.cuda.substr(outer, init - outer).find("__syncthreads();"), std::string::npos) << "a barrier before the re-init";
+        ts::rt::CompareOptions exact;
+        exact.relL2Tolerance = 1e-300;
+        auto ci = ts::e2e::makeCheckedInputs(r);
+        ASSERT_TRUE(ci.ref.ok);
+        std::vector<ts::HostTensor> results[2];
+        ts::e2e::expectBothInterpretersMatchReference(r, ci, exact, std::string("two loops, stages=") + stages, results);
+        ts::e2e::expectNvrtcCompilesForSm80AndSm90a(file, {{"stages", stages}});
+    }
 }
 
 }  // namespace
