@@ -16,9 +16,12 @@
 // committed; allowing S-2 pending leaves groups 0..k (tiles 0..k) complete.
 // Requires: plan-pipelines, infer-layouts. Produces: explicit prologue/main loop, async copies
 // (attr "async"), multi-buffered shared tiles. Invalidates: shared layouts (rebuilt here).
+#include <cstdlib>
 #include <map>
 
 #include "compiler/analysis/Layouts.h"
+#include "compiler/ir/Functor.h"
+#include "compiler/ops/Registry.h"
 #include "compiler/ir/IR.h"
 #include "compiler/ir/Intrinsics.h"
 #include "compiler/transforms/BlockUniform.h"
@@ -91,6 +94,57 @@ Stmt restageTiles(const Stmt& s, const std::map<const BufferNode*, Buffer>& stag
 }
 
 namespace {
+
+/// Whether `s` may write shared memory through the generic proxy (plain stores, copies into a
+/// shared tile, atomics into one, calls whose effects are not known), or holds a gemm below its
+/// top level.
+bool mayWriteSharedGeneric(const Stmt& s) {
+    bool w = false;
+    walk(s, [&](const Stmt& x) {
+        if (w) return;
+        if (auto* op = as<TileOpNode>(x)) {
+            if (op->op == TileOpKind::Gemm && x.get() != s.get()) w = true;
+            const ops::TileOp* o = ops::find(op->op);
+            for (size_t i = 0; i < op->args.size(); ++i) {
+                auto* r = std::get_if<Region>(&op->args[i]);
+                if (!r || r->buffer->scope != Scope::Shared) continue;
+                if (!o || (o->access(*op, i) & ops::kWrite)) w = true;
+            }
+        } else if (auto* st = as<StoreNode>(x)) {
+            w = w || st->buffer->scope == Scope::Shared;
+        } else if (as<EvalNode>(x)) {
+            w = true;
+        }
+    });
+    return w;
+}
+
+/// The fragment-path wgmma gemms (LowerHopper.cpp lowerWgmmaFragment) of a pipelined body each
+/// begin with fence.proxy.async + a block barrier, which make the operand tiles' generic-proxy
+/// writes (cp.async, plain stores) visible to wgmma. Once one gemm of the body has done that,
+/// and been waited to completion, a later top-level gemm with no generic shared write in
+/// between needs neither: every write it could read was fenced before that barrier
+/// (attr wgmma_operands_ready). MHA backward: 5 such barriers per iteration became 2 (the first
+/// gemm, and dS^T Q after dS^T is stored). TILESCOPE_WGMMA_FENCE_EVERY=1 keeps them all.
+void dropRepeatedWgmmaFences(std::vector<Stmt>& body) {
+    if (const char* e = std::getenv("TILESCOPE_WGMMA_FENCE_EVERY"); e && *e == '1') return;
+    bool fenced = false;
+    for (auto& s : body) {
+        auto* g = as<TileOpNode>(s);
+        const bool gemm = g && g->op == TileOpKind::Gemm && attrBool(g->attrs, "wgmma_fragment", false);
+        if (!gemm) {
+            if (mayWriteSharedGeneric(s)) fenced = false;
+            continue;
+        }
+        const bool waited = attrInt(g->attrs, "wgmma_wait", 0) == 0 && !attrBool(g->attrs, "warpgroup_pass", false);
+        if (fenced && !attrBool(g->attrs, "wgmma_operands_ready", false)) {
+            Attrs a = g->attrs;
+            a["wgmma_operands_ready"] = true;
+            s = std::make_shared<TileOpNode>(g->op, g->args, a, g->span);
+        }
+        fenced = waited;
+    }
+}
 
 Stmt markAsync(const Stmt& s) {
     auto* t = as<TileOpNode>(s);
@@ -187,6 +241,7 @@ protected:
                                    ifThen(lt(add(rel, intImm(S - 1)), ext),
                                           producersAt(add(k, intImm(S - 1)), floormod(add(rel, intImm(S - 1)), intImm(S))), nullptr, sp),
                                    intrinsic("tl.cp_async_commit", {}, sp)};
+        dropRepeatedWgmmaFences(cons);
         for (auto& c : cons) mainBody.push_back(rsCons.mutate(c));
         Attrs la;
         la["num_stages"] = S;
