@@ -2,6 +2,7 @@
 
 #include <cmath>
 #include <cstdio>
+#include <cstdlib>
 #include <map>
 #include <set>
 #include <sstream>
@@ -90,7 +91,12 @@ public:
         for (int64_t i = 0; i < attrInt(m_f.attrs, "tma_maps", 0); ++i)
             params += (params.empty() ? "" : ", ") + std::string("const __grid_constant__ ts::TensorMap tma_map_") + std::to_string(i);
         int64_t threads = k ? k->threadCount() : 1;
-        line("extern \"C\" __global__ void __launch_bounds__(" + std::to_string(threads) + ") " + out.kernelName + "(" + params + ") {",
+        // TILESCOPE_MIN_BLOCKS=N (measurement switch, CUDA only): __launch_bounds__(threads, N)
+        // asks ptxas for registers that let N blocks share a multiprocessor (it may spill).
+        std::string bounds = std::to_string(threads);
+        if (const char* mb = std::getenv("TILESCOPE_MIN_BLOCKS"); mb && !hip && std::atoi(mb) > 1)
+            bounds += ", " + std::to_string(std::atoi(mb));
+        line("extern \"C\" __global__ void __launch_bounds__(" + bounds + ") " + out.kernelName + "(" + params + ") {",
              m_f.span);
         ++m_indent;
         if (attrInt(m_f.attrs, "smem_bytes", 0) > 0)
@@ -737,11 +743,13 @@ private:
             return "ts::wgmma_gemm_ss<" + tmpl + ", " + std::string(cudaTypeName(la->buffer->dtype)) + ">(" + addr(c.args[0]) + ", " +
                    addr(c.args[1]) + ", " + addr(c.args[2]) + first + ")";
         }
-        if (op == intrin::kWgmmaRS) {  // A regs, B, C, M, N, K, warpgroups, tb
+        if (op == intrin::kWgmmaRS) {  // A regs, B, C, M, N, K, warpgroups, tb[, wait][, role first, count]
             auto* lb = as<LoadNode>(as<CallNode>(c.args[1])->args[0]);
             std::string tmpl;
             for (size_t i = 3; i < 8; ++i) tmpl += (i > 3 ? ", " : "") + expr(c.args[i]);
-            return "ts::wgmma_gemm_rs<" + tmpl + ", " + std::string(cudaTypeName(lb->buffer->dtype)) + ">(" + addr(c.args[0]) + ", " +
+            const bool wait = c.args.size() == 9 || c.args.size() == 11;
+            return "ts::wgmma_gemm_rs<" + tmpl + ", " + std::string(cudaTypeName(lb->buffer->dtype)) +
+                   (wait ? ", " + expr(c.args[8]) : std::string()) + ">(" + addr(c.args[0]) + ", " +
                    addr(c.args[1]) + ", " + addr(c.args[2]) + ")";
         }
         if (op == intrin::kFenceProxyAsync) return "ts::fence_proxy_async()";

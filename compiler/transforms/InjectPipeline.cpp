@@ -146,6 +146,57 @@ void dropRepeatedWgmmaFences(std::vector<Stmt>& body) {
     }
 }
 
+/// Two consecutive fragment-path gemms of a pipelined body where the second needs no fence
+/// (dropRepeatedWgmmaFences) and neither touches the other's accumulator: the first (ss, or rs
+/// whose A registers nothing between writes) is committed with wait_group 1 and stays in
+/// flight while the second is issued;
+/// the second's wait_group 0 retires both (attr wgmma_retire_acc names the first accumulator,
+/// whose registers lowerWgmmaFragment pins after that wait). Between them only T.clear/T.fill
+/// of other fragments (the second gemm's accumulator). MHA backward: P^T dO with V dO^T, and
+/// dS^T Q with dS K: three wgmma round trips per iteration instead of five. TILESCOPE_WGMMA_PAIRS=0 turns it off.
+void pairIndependentWgmmas(std::vector<Stmt>& body) {
+    if (const char* e = std::getenv("TILESCOPE_WGMMA_PAIRS"); e && *e == '0') return;
+    auto fragGemm = [](const Stmt& s) -> const TileOpNode* {
+        auto* g = as<TileOpNode>(s);
+        return g && g->op == TileOpKind::Gemm && attrBool(g->attrs, "wgmma_fragment", false) && g->args.size() >= 3 && g->isRegion(0) &&
+                       g->isRegion(1) && g->isRegion(2) && attrInt(g->attrs, "wgmma_wait", 0) == 0 && !attrBool(g->attrs, "warpgroup_pass", false) &&
+                       !g->attrs.count("wgmma_retire_acc")
+                   ? g
+                   : nullptr;
+    };
+    for (size_t i = 0; i < body.size(); ++i) {
+        const TileOpNode* a = fragGemm(body[i]);
+        if (!a) continue;
+        const BufferNode* accA = a->region(2).buffer.get();
+        size_t j = i + 1;
+        bool ok = true;
+        for (; j < body.size() && !fragGemm(body[j]); ++j) {
+            auto* f = as<TileOpNode>(body[j]);
+            if (!f || f->op != TileOpKind::Fill || f->args.empty() || !f->isRegion(0) || f->region(0).buffer->scope != Scope::Fragment ||
+                f->region(0).buffer.get() == accA) {
+                ok = false;
+                break;
+            }
+        }
+        // A register A operand (wgmma rs) is read until the group retires: nothing between
+        // may write it.
+        for (size_t k = i + 1; k < j && ok; ++k) ok = as<TileOpNode>(body[k])->region(0).buffer.get() != a->region(0).buffer.get();
+        if (!ok || j >= body.size()) continue;
+        const TileOpNode* b = fragGemm(body[j]);
+        if (!attrBool(b->attrs, "wgmma_operands_ready", false)) continue;
+        bool touches = false;
+        for (size_t k = 0; k < 3; ++k) touches = touches || b->region(k).buffer.get() == accA;
+        if (touches || a->region(0).buffer.get() == b->region(2).buffer.get() || a->region(1).buffer.get() == b->region(2).buffer.get())
+            continue;
+        Attrs aa = a->attrs, ba = b->attrs;
+        aa["wgmma_wait"] = int64_t(1);
+        ba["wgmma_retire_acc"] = accA->name;
+        body[i] = std::make_shared<TileOpNode>(a->op, a->args, aa, a->span);
+        body[j] = std::make_shared<TileOpNode>(b->op, b->args, ba, b->span);
+        i = j;
+    }
+}
+
 Stmt markAsync(const Stmt& s) {
     auto* t = as<TileOpNode>(s);
     Attrs a = t->attrs;
@@ -242,6 +293,7 @@ protected:
                                           producersAt(add(k, intImm(S - 1)), floormod(add(rel, intImm(S - 1)), intImm(S))), nullptr, sp),
                                    intrinsic("tl.cp_async_commit", {}, sp)};
         dropRepeatedWgmmaFences(cons);
+        pairIndependentWgmmas(cons);
         for (auto& c : cons) mainBody.push_back(rsCons.mutate(c));
         Attrs la;
         la["num_stages"] = S;

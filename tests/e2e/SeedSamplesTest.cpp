@@ -395,6 +395,13 @@ TEST(SeedSamplesSm90a, BackwardMainKernelTakesWgmmaForAllFiveGemms) {
     // dropRepeatedWgmmaFences). Barriers: the mbarrier-init one, those four, the loop's top.
     EXPECT_EQ(countOf(r.cuda, "ts::fence_proxy_async();"), 4u) << r.cuda;
     EXPECT_EQ(countOf(r.cuda, "__syncthreads();"), 6u) << r.cuda;
+    // Independent gemm pairs (InjectPipeline.cpp pairIndependentWgmmas): P^T dO (rs) and dS^T Q
+    // stay in flight (wait_group 1) while V dO^T and dS K are issued; each pair's second wait
+    // retires both and pins the first one's accumulator.
+    EXPECT_EQ(countOf(r.cuda, "ts::wgmma_gemm_rs<64, 64, 64, 1, false, ts::half, 1>(&pT[0]"), 1u) << r.cuda;
+    EXPECT_EQ(countOf(r.cuda, "ts::wgmma_gemm_ss<64, 64, 64, 1, false, false, 1, ts::half>(&dS_s[0]"), 1u) << r.cuda;
+    EXPECT_EQ(countOf(r.cuda, "ts::wgmma_wait<0, 32>(&dv[0]);"), 1u) << r.cuda;
+    EXPECT_EQ(countOf(r.cuda, "ts::wgmma_wait<0, 32>(&dk[0]);"), 1u) << r.cuda;
     // dQ: one red.global.add.v4.f32 per lane pair and 4 elements (VectorAccess.h planPairAtomic).
     EXPECT_EQ(countOf(r.cuda, "ts::atomic_add_pair_v4(&dQ_acc["), 1u) << r.cuda;
     if (ts::rt::nvrtcAvailable()) {
