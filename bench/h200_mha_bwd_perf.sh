@@ -4,11 +4,13 @@
 #  1. correctness: the chain mha_fwd -> preprocess -> main -> postprocess of samples/mha_bwd.py
 #     compiled for cuda:sm_90a against the float64 bwd_ref (dQ, dK, dV; `tilec run --chain`) at
 #     B8 H32 S1024 D64 (causal and not) and ragged S=1000 (causal and not), default tiles, plus
-#     block_M=128 / 256 threads at S=1000 causal and the v2 atomics at S=1000;
+#     other tiles / switches at S=1000;
 #  2. speed (tilec bench, median of 50 after warm-up): the main kernel at several variants (tile
-#     configurations; TILESCOPE_VECTOR_ATOMICS=2 = the v2 dQ atomics instead of the lane-pair
-#     v4 ones; TILESCOPE_WGMMA_FENCE_EVERY=1 = a proxy fence + block barrier before every
-#     fragment-path wgmma as before); preprocess and postprocess once;
+#     configurations and the measurement switches of the new lowering: TILESCOPE_VECTOR_ATOMICS=2
+#     = the v2 dQ atomics instead of the lane-pair v4 ones (codegen/VectorAccess.h);
+#     TILESCOPE_WGMMA_FENCE_EVERY=1 = a proxy fence + block barrier before every fragment-path
+#     wgmma; TILESCOPE_WGMMA_PAIRS=0 = every wgmma waited (transforms/InjectPipeline.cpp);
+#     TILESCOPE_MIN_BLOCKS=3 = __launch_bounds__(threads, 3)); preprocess and postprocess once;
 #  3. TileLang 0.1.15 on its own example_mha_bwd_bshd.py (flashattn_bwd 64x64, 128 threads, and
 #     its preprocess/postprocess), torch SDPA backward with the cuDNN and flash backends (CUDA
 #     events, median of 50) -> $OUT/mha-bwd-perf.json (vs_cudnn, vs_flash, vs_tilelang: their
@@ -48,8 +50,9 @@ if [ -z "${MHAB_QUICK:-}" ]; then
   check "B2 H8 S1000 (ragged)" $RAG
   check "B2 H8 S1000 causal" $RAG --param is_causal=True
   check "B2 H8 S1000 causal 128x64/256 threads" $RAG --param is_causal=True --param block_M=128 --param threads=256
-  TILESCOPE_VECTOR_ATOMICS=2 check "B2 H8 S1000 v2 atomics" $RAG
-  TILESCOPE_WGMMA_FENCE_EVERY=1 check "B2 H8 S1000 causal, barrier before every wgmma" $RAG --param is_causal=True
+  check "B2 H8 S1000 causal block_N=32" $RAG --param is_causal=True --param block_N=32
+  TILESCOPE_MIN_BLOCKS=3 check "B2 H8 S1000 causal, 3 blocks/SM (spills)" $RAG --param is_causal=True
+  TILESCOPE_VECTOR_ATOMICS=2 TILESCOPE_WGMMA_FENCE_EVERY=1 check "B2 H8 S1000, the code before" $RAG
   echo "correctness: $pass pass, $fail fail ($(el) s)"
 fi
 echo "== 2. speed"
@@ -66,15 +69,18 @@ variant() {  # name, description, env (k=v or -), params...
 }
 tsbench ts-pre mha_bwd_preprocess
 tsbench ts-post mha_bwd_postprocess
-variant default "64x64, 2 stages, 128 threads" -
-variant v2atomics "default, dQ as red.v2 (before)" TILESCOPE_VECTOR_ATOMICS=2
-variant fenceevery "default, fence+barrier before every wgmma (before)" TILESCOPE_WGMMA_FENCE_EVERY=1
-variant before "default, both switches (the code of the last measurement)" "TILESCOPE_VECTOR_ATOMICS=2 TILESCOPE_WGMMA_FENCE_EVERY=1"
-variant m128 "block_M=128, 256 threads" - --param block_M=128 --param threads=256
-variant m128s3 "block_M=128, 256 threads, 3 stages" - --param block_M=128 --param threads=256 --param num_stages=3
-variant n32 "block_N=32" - --param block_N=32
-variant m128n32 "block_M=128, block_N=32, 256 threads" - --param block_M=128 --param block_N=32 --param threads=256
-variant s3 "3 stages" - --param num_stages=3
+variant default "64x64, 2 stages, 128 threads (all new lowering on)" -
+variant before "the code of the last measurement: v2 atomics, fence+barrier before every wgmma, no pairs" "TILESCOPE_VECTOR_ATOMICS=2 TILESCOPE_WGMMA_FENCE_EVERY=1"
+variant v2atomics "default but dQ as red.v2 (no lane-pair v4)" TILESCOPE_VECTOR_ATOMICS=2
+variant nopairs "default but every wgmma waited (no in-flight pairs)" TILESCOPE_WGMMA_PAIRS=0
+variant fenceevery "default but fence+barrier before every wgmma (no pairs either)" TILESCOPE_WGMMA_FENCE_EVERY=1
+variant mb3 "default + __launch_bounds__(128, 3): 168 regs, ~80 B spills, 3 blocks/SM" TILESCOPE_MIN_BLOCKS=3
+variant n32 "block_N=32 (166 regs: 3 blocks/SM)" - --param block_N=32
+variant m128 "block_M=128, 256 threads (half the dQ atomics)" - --param block_M=128 --param threads=256
+opt() { [ "$(el)" -lt "${MHAB_BUDGET_S:-210}" ] || { echo "skipped (budget): $1"; return 1; }; }
+opt s3 && variant s3 "3 stages" - --param num_stages=3
+opt s3mb3 && variant s3mb3 "3 stages + __launch_bounds__(128, 3)" TILESCOPE_MIN_BLOCKS=3 --param num_stages=3
+opt m128n32 && variant m128n32 "block_M=128, block_N=32, 256 threads" - --param block_M=128 --param block_N=32 --param threads=256
 echo "tilescope timed ($(el) s)"
 echo "== 3. TileLang on its own example, torch SDPA"
 EX=$A/tl/example_mha_bwd_bshd.py

@@ -73,14 +73,14 @@ res["flash_ms"] = guarded("flash", lambda: bwd_ms(SDPBackend.FLASH_ATTENTION))
 res["cudnn_causal_ms"] = guarded("cudnn causal", lambda: bwd_ms(SDPBackend.CUDNN_ATTENTION, True))
 tl = {p: med(f"{out}/tl-{p}.json") for p in ("main", "pre", "post")}
 res["tilelang_main_ms"] = tl["main"]
-res["tilelang_ms"] = sum(tl.values()) if all(tl.values()) else None
+res["tilelang_ms"] = round(sum(tl.values()), 5) if all(tl.values()) else None
 variants = {}
 for line in open(f"{out}/variants.txt"):
     name, desc = line.rstrip("\n").split("\t", 1)
     parts = {"main": med(f"{out}/ts-{name}-main.json"), "pre": med(f"{out}/ts-pre.json"), "post": med(f"{out}/ts-post.json")}
     d = load(f"{out}/ts-{name}-main.json") or {}
     variants[name] = {"what": desc, "main_ms": parts["main"], "registers": d.get("registers"),
-                      "chain_ms": sum(parts.values()) if all(parts.values()) else None}
+                      "chain_ms": round(sum(parts.values()), 5) if all(parts.values()) else None}
 res["variants"] = variants
 
 
