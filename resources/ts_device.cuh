@@ -414,8 +414,14 @@ TS_D void atomic_add_v4(float* addr, float a, float b, float c, float d) {
 /// guards agree. With the whole warp here, on sm_90+, the even lane sends its b pair and the
 /// odd lane its a pair (one __shfl_xor_sync each way), and each issues one
 /// red.global.add.v4.f32: the even lane for the a pairs, the odd lane for the b pairs. Else
-/// two v2 reductions (the same elements, the same values).
-TS_D void atomic_add_pair_v4(float* pa, float* pb, bool ga, bool gb, float a0, float a1, float b0, float b1) {
+/// two v2 reductions (the same elements, the same values); four scalar atomics when the
+/// tensor's base is not 16-byte `aligned` (then pa, pb need not be 8-byte aligned either).
+TS_D void atomic_add_pair_v4(float* pa, float* pb, bool ga, bool gb, float a0, float a1, float b0, float b1, bool aligned) {
+    if (!aligned) {
+        if (ga) atomicAdd(pa, a0), atomicAdd(pa + 1, a1);
+        if (gb) atomicAdd(pb, b0), atomicAdd(pb + 1, b1);
+        return;
+    }
 #if __CUDA_ARCH__ >= 900
     if (__activemask() == 0xffffffffu) {
         unsigned lane;

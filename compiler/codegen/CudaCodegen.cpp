@@ -453,35 +453,41 @@ private:
     // Lane-pair v4 reductions (VectorAccess.h planPairAtomic): per group of 4 iterations, the
     // four values, the index and guard of this lane's first pair (r) and second pair (r + 2);
     // ts::atomic_add_pair_v4 swaps one pair with lane ^ 1 and issues one v4 reduction (or the
-    // two v2 ones where it cannot). A base not 16-byte aligned takes the scalar loop.
+    // two v2 ones where it cannot, four scalar ones for a base not 16-byte aligned).
     void pairAtomicLoop(const ForNode& n, const PairAtomicPlan& plan) {
         const std::string buf = bufferName(plan.buffer);
-        const std::string aligned = "(reinterpret_cast<unsigned long long>(" + buf + ") % 16 == 0)";
-        groupedLoop(n, 4, aligned, nullptr, [&](const std::string& r, const std::string& group) {
-            const std::string lane = freshName(r + "_l"), vals = freshName("red"), at = freshName("red_at"),
-                              ok = freshName("red_ok");
-            line("float " + vals + "[4];", n.span);
-            line("#pragma unroll", n.span);
-            line("for (int " + lane + " = 0; " + lane + " < 4; ++" + lane + ") {", n.span);
-            ++m_indent;
-            line("const int " + r + " = " + group + " + " + lane + ";", n.span);
-            line(vals + "[" + lane + "] = " + expr(plan.value) + ";", n.span);
-            --m_indent;
-            line("}", n.span);
-            line("int " + at + "[2];", n.span);
-            line("bool " + ok + "[2];", n.span);
-            line("#pragma unroll", n.span);
-            line("for (int " + lane + " = 0; " + lane + " < 2; ++" + lane + ") {", n.span);
-            ++m_indent;
-            line("const int " + r + " = " + group + " + 2 * " + lane + ";", n.span);
-            line(at + "[" + lane + "] = " + expr(plan.index) + ";", n.span);
-            line(ok + "[" + lane + "] = " + (plan.guard ? expr(plan.guard) : std::string("true")) + ";", n.span);
-            --m_indent;
-            line("}", n.span);
-            line("ts::atomic_add_pair_v4(&" + buf + "[" + at + "[0]], &" + buf + "[" + at + "[1]], " + ok + "[0], " + ok + "[1], " +
-                     vals + "[0], " + vals + "[1], " + vals + "[2], " + vals + "[3]);",
-                 n.span);
-        });
+        // One loop for both cases: a base that is not 16-byte aligned makes the helper issue the
+        // four scalar atomics (a second, scalar copy of the loop cost ptxas 14 registers).
+        const std::string aligned = freshName("red_aligned");
+        line("const bool " + aligned + " = reinterpret_cast<unsigned long long>(" + buf + ") % 16 == 0;", n.span);
+        const std::string r = name(n.var.get()), group = freshName(r + "_v");
+        line(*constInt(n.extent) > kMaxFullUnroll ? "#pragma unroll 8" : "#pragma unroll", n.span);
+        line("for (int " + group + " = 0; " + group + " < " + std::to_string(*constInt(n.extent)) + "; " + group + " += 4) {", n.span);
+        ++m_indent;
+        const std::string lane = freshName(r + "_l"), vals = freshName("red"), at = freshName("red_at"), ok = freshName("red_ok");
+        line("float " + vals + "[4];", n.span);
+        line("#pragma unroll", n.span);
+        line("for (int " + lane + " = 0; " + lane + " < 4; ++" + lane + ") {", n.span);
+        ++m_indent;
+        line("const int " + r + " = " + group + " + " + lane + ";", n.span);
+        line(vals + "[" + lane + "] = " + expr(plan.value) + ";", n.span);
+        --m_indent;
+        line("}", n.span);
+        line("int " + at + "[2];", n.span);
+        line("bool " + ok + "[2];", n.span);
+        line("#pragma unroll", n.span);
+        line("for (int " + lane + " = 0; " + lane + " < 2; ++" + lane + ") {", n.span);
+        ++m_indent;
+        line("const int " + r + " = " + group + " + 2 * " + lane + ";", n.span);
+        line(at + "[" + lane + "] = " + expr(plan.index) + ";", n.span);
+        line(ok + "[" + lane + "] = " + (plan.guard ? expr(plan.guard) : std::string("true")) + ";", n.span);
+        --m_indent;
+        line("}", n.span);
+        line("ts::atomic_add_pair_v4(&" + buf + "[" + at + "[0]], &" + buf + "[" + at + "[1]], " + ok + "[0], " + ok + "[1], " + vals +
+                 "[0], " + vals + "[1], " + vals + "[2], " + vals + "[3], " + aligned + ");",
+             n.span);
+        --m_indent;
+        line("}", n.span);
     }
 
     // The skeleton both widenings share: `if (aligned) { for each group of w iterations
