@@ -16,6 +16,7 @@
 // committed; allowing S-2 pending leaves groups 0..k (tiles 0..k) complete.
 // Requires: plan-pipelines, infer-layouts. Produces: explicit prologue/main loop, async copies
 // (attr "async"), multi-buffered shared tiles. Invalidates: shared layouts (rebuilt here).
+#include <algorithm>
 #include <cstdlib>
 #include <map>
 
@@ -124,11 +125,19 @@ bool mayWriteSharedGeneric(const Stmt& s) {
 /// writes (cp.async, plain stores) visible to wgmma. Once one gemm of the body has done that,
 /// and been waited to completion, a later top-level gemm with no generic shared write in
 /// between needs neither: every write it could read was fenced before that barrier
-/// (attr wgmma_operands_ready). MHA backward: 5 such barriers per iteration became 2 (the first
-/// gemm, and dS^T Q after dS^T is stored). TILESCOPE_WGMMA_FENCE_EVERY=1 keeps them all.
-void dropRepeatedWgmmaFences(std::vector<Stmt>& body) {
-    if (const char* e = std::getenv("TILESCOPE_WGMMA_FENCE_EVERY"); e && *e == '1') return;
-    bool fenced = false;
+/// (attr wgmma_operands_ready). `fencedAtTop`: the schedule puts a proxy fence before the
+/// barrier at the top of the iteration (after the cp.async wait), which then serves the first
+/// gemms too. MHA backward: 5 fence + barrier pairs per iteration and the top barrier became
+/// the fenced top barrier and one pair (before dS^T Q, after dS^T is stored).
+/// TILESCOPE_WGMMA_FENCE_EVERY=1 keeps them all (and no top fence).
+bool wgmmaFenceEvery() {
+    const char* e = std::getenv("TILESCOPE_WGMMA_FENCE_EVERY");
+    return e && *e == '1';
+}
+
+void dropRepeatedWgmmaFences(std::vector<Stmt>& body, bool fencedAtTop) {
+    if (wgmmaFenceEvery()) return;
+    bool fenced = fencedAtTop;
     for (auto& s : body) {
         auto* g = as<TileOpNode>(s);
         const bool gemm = g && g->op == TileOpKind::Gemm && attrBool(g->attrs, "wgmma_fragment", false);
@@ -292,7 +301,15 @@ protected:
                                    ifThen(lt(add(rel, intImm(S - 1)), ext),
                                           producersAt(add(k, intImm(S - 1)), floormod(add(rel, intImm(S - 1)), intImm(S))), nullptr, sp),
                                    intrinsic("tl.cp_async_commit", {}, sp)};
-        dropRepeatedWgmmaFences(cons);
+        // sm_90a: the landed tiles and the previous iteration's stores are fenced for wgmma once,
+        // before the top barrier, when the body has fragment-path wgmma gemms (every gemm of the
+        // previous iteration was waited: pairIndependentWgmmas leaves only a pair's first in flight).
+        const bool topFence = !wgmmaFenceEvery() && std::any_of(cons.begin(), cons.end(), [](const Stmt& s) {
+            auto* g = as<TileOpNode>(s);
+            return g && g->op == TileOpKind::Gemm && attrBool(g->attrs, "wgmma_fragment", false);
+        });
+        if (topFence) mainBody.insert(mainBody.begin() + 1, intrinsic(intrin::kFenceProxyAsync, {}, sp));
+        dropRepeatedWgmmaFences(cons, topFence);
         pairIndependentWgmmas(cons);
         for (auto& c : cons) mainBody.push_back(rsCons.mutate(c));
         Attrs la;
