@@ -387,10 +387,14 @@ private:
         std::set<const BufferNode*> seen;
         for (auto& a : plan.accesses) {
             if (!seen.insert(a.buffer).second) continue;
+            // A shared tile's offset in ts_smem (aligned to 128 bytes or more) is known here.
+            const int64_t off = a.buffer->scope == Scope::Shared ? attrInt(m_f.attrs, "smem_offset." + a.buffer->name, -1) : -1;
+            if (off >= 0 && off % (w * dtypeBytes(a.buffer->dtype)) == 0) continue;
             if (!aligned.empty()) aligned += " && ";
             aligned += "(reinterpret_cast<unsigned long long>(" + bufferName(a.buffer) + ") % " +
                        std::to_string(w * dtypeBytes(a.buffer->dtype)) + " == 0)";
         }
+        if (aligned.empty()) aligned = "true";
         groupedLoop(n, w, aligned, plan.guard, [&](const std::string& r, const std::string& group) {
             const std::string lane = freshName(r + "_l");
             std::string storeReg;
@@ -494,8 +498,12 @@ private:
     // { [if (guard)] body } } else { the scalar loop }`; body(r, group) emits one group.
     template <class Body>
     void groupedLoop(const ForNode& n, int64_t w, const std::string& aligned, const Expr& guard, Body&& body) {
-        line("if (" + aligned + ") {", n.span);
-        ++m_indent;
+        // "true": every access is aligned by construction (shared tiles): no scalar copy.
+        const bool always = aligned == "true";
+        if (!always) {
+            line("if (" + aligned + ") {", n.span);
+            ++m_indent;
+        }
         const std::string r = name(n.var.get()), group = freshName(r + "_v");
         // The same unrolling rule as plainLoop (kMaxFullUnroll).
         line(*constInt(n.extent) > kMaxFullUnroll ? "#pragma unroll 8" : "#pragma unroll", n.span);
@@ -515,6 +523,7 @@ private:
         }
         --m_indent;
         line("}", n.span);
+        if (always) return;
         --m_indent;
         line("} else {", n.span);
         ++m_indent;

@@ -41,6 +41,48 @@ bool mentions(const Expr& e, const VarNode* v) {
     }
 }
 
+// Whether `s` loads from buffer `b` anywhere (values, indices, guards).
+bool readsBuffer(const Stmt& s, const BufferNode* b) {
+    bool found = false;
+    std::function<void(const Expr&)> ex = [&](const Expr& e) {
+        if (!e || found) return;
+        switch (e->kind) {
+            case ExprKind::Load: {
+                auto* l = static_cast<const LoadNode*>(e.get());
+                if (l->buffer.get() == b) found = true;
+                for (auto& i : l->indices) ex(i);
+                return;
+            }
+            case ExprKind::Binary: {
+                auto* x = static_cast<const BinaryNode*>(e.get());
+                ex(x->a), ex(x->b);
+                return;
+            }
+            case ExprKind::Unary: return ex(static_cast<const UnaryNode*>(e.get())->a);
+            case ExprKind::Cast: return ex(static_cast<const CastNode*>(e.get())->value);
+            case ExprKind::Select: {
+                auto* x = static_cast<const SelectNode*>(e.get());
+                ex(x->cond), ex(x->t), ex(x->f);
+                return;
+            }
+            case ExprKind::Call:
+                for (auto& a : static_cast<const CallNode*>(e.get())->args) ex(a);
+                return;
+            default: return;
+        }
+    };
+    if (auto* i = dynamic_cast<const IfNode*>(s.get())) {
+        ex(i->cond);
+        return found || readsBuffer(i->then, b) || (i->otherwise && readsBuffer(i->otherwise, b));
+    }
+    if (auto* st = dynamic_cast<const StoreNode*>(s.get())) {
+        ex(st->value);
+        for (auto& i : st->indices) ex(i);
+        return found;
+    }
+    return true;  // anything else: assume it may
+}
+
 // Value of an integer expression of the loop variable alone (nullopt: it depends on something else).
 std::optional<int64_t> evalAt(const Expr& e, const VarNode* v, int64_t r) {
     if (auto c = constInt(e)) return c;
@@ -81,11 +123,29 @@ GroupShape groupShape(const Expr& e, const VarNode* r, int64_t extent, int64_t w
     std::vector<std::pair<Expr, int64_t>> terms, gTerms;
     flattenAdd(e, 1, terms);
     int64_t hDiv = 0;
+    int xors = 0;
     for (auto& t : terms) {
-        if (!mentions(t.first, r)) hDiv = std::gcd(hDiv, knownDivisor(t.first) * (t.second < 0 ? -t.second : t.second));
-        else gTerms.push_back(t);
+        if (!mentions(t.first, r)) {
+            hDiv = std::gcd(hDiv, knownDivisor(t.first) * (t.second < 0 ? -t.second : t.second));
+            continue;
+        }
+        // A swizzled column, a ^ b with b free of r and a multiple of the width (the 128-byte
+        // swizzle of a wgmma/mma operand tile: col ^ (row % 8) * 8): when a is contiguous and
+        // aligned over each group, so is a ^ b (the group's low bits are a's, b only moves the
+        // group). At most one such term, with factor 1, beside terms constant over each group.
+        auto* x = as<BinaryNode>(t.first);
+        if (x && x->op == BinOp::BitXor && t.second == 1) {
+            const bool left = mentions(x->a, r);
+            const Expr &a = left ? x->a : x->b, &b = left ? x->b : x->a;
+            if (mentions(b, r) || knownDivisor(b) % width != 0 || groupShape(a, r, extent, width) != GroupShape::ContiguousAligned)
+                return GroupShape::Other;
+            ++xors;
+            continue;
+        }
+        gTerms.push_back(t);
     }
-    if (gTerms.empty()) return GroupShape::Constant;
+    if (xors > 1) return GroupShape::Other;
+    if (gTerms.empty()) return xors ? (hDiv % width == 0 ? GroupShape::ContiguousAligned : GroupShape::Other) : GroupShape::Constant;
     auto g = [&](int64_t at) -> std::optional<int64_t> {
         int64_t s = 0;
         for (auto& [t, scale] : gTerms) {
@@ -95,11 +155,11 @@ GroupShape groupShape(const Expr& e, const VarNode* r, int64_t extent, int64_t w
         }
         return s;
     };
-    bool constant = true, contiguous = hDiv % width == 0;
+    bool constant = true, contiguous = hDiv % width == 0, aligned = true;
     for (int64_t k = 0; k < extent / width && (constant || contiguous); ++k) {
         auto base = g(k * width);
         if (!base) return GroupShape::Other;
-        if (((*base % width) + width) % width != 0) contiguous = false;
+        if (((*base % width) + width) % width != 0) contiguous = false, aligned = false;
         for (int64_t l = 1; l < width; ++l) {
             auto x = g(k * width + l);
             if (!x) return GroupShape::Other;
@@ -107,6 +167,8 @@ GroupShape groupShape(const Expr& e, const VarNode* r, int64_t extent, int64_t w
             if (*x != *base + l) contiguous = false;
         }
     }
+    // With the swizzled term: the rest must be constant over each group and keep its alignment.
+    if (xors) return constant && aligned && hDiv % width == 0 ? GroupShape::ContiguousAligned : GroupShape::Other;
     return constant ? GroupShape::Constant : contiguous ? GroupShape::ContiguousAligned : GroupShape::Other;
 }
 
@@ -233,6 +295,10 @@ VectorLoopPlan planVectorLoop(const ForNode& loop) {
     if (globalStore)
         for (auto& l : loads)
             if (l.load->buffer == st->buffer) return none;  // read-modify-write of one tensor: keep scalar
+    // A shared tile written from registers (dS^T of attention backward into its swizzled wgmma
+    // tile): 2-byte stores become one 4-byte store per column pair, unless the body reads the
+    // tile (the widened store comes after every element's value).
+    const bool sharedStore = st->buffer->scope == Scope::Shared && !readsBuffer(loop.body, st->buffer.get());
     for (int64_t width = 8; width >= 2; width /= 2) {
         if (*ext % width != 0) continue;
         if (guard && !uniformGuard(guard, r, *ext, width)) continue;
@@ -242,7 +308,7 @@ VectorLoopPlan planVectorLoop(const ForNode& loop) {
             // 4-bit elements are packed two per byte: accessed one nibble at a time.
             return dtypeBits(b.dtype) >= 8 && dtypeBytes(b.dtype) * width <= 16 && contiguousAligned(idx, r, *ext, width);
         };
-        if (globalStore && fits(*st->buffer, st->indices[0]))
+        if ((globalStore || sharedStore) && fits(*st->buffer, st->indices[0]))
             p.accesses.push_back({st->buffer.get(), nullptr, st, st->indices[0], nullptr});
         for (auto& l : loads)
             if (!l.conditional && mentions(l.load->indices[0], r) && fits(*l.load->buffer, l.load->indices[0]) &&
