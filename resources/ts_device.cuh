@@ -407,6 +407,40 @@ TS_D void atomic_add_v4(float* addr, float a, float b, float c, float d) {
 #endif
 }
 
+/// Lane-pair v4 reduction (compiler/codegen/VectorAccess.h planPairAtomic). This lane adds
+/// {a0, a1} at pa (if ga) and {b0, b1} at pb (if gb); the compiler proved that lane ^ 1 holds
+/// the neighbouring pairs: for an even lane its partner's pa is pa + 2 and pa is 16-byte
+/// aligned, for an odd lane its partner's pb is pb - 2, 16-byte aligned, and that both lanes'
+/// guards agree. With the whole warp here, on sm_90+, the even lane sends its b pair and the
+/// odd lane its a pair (one __shfl_xor_sync each way), and each issues one
+/// red.global.add.v4.f32: the even lane for the a pairs, the odd lane for the b pairs. Else
+/// two v2 reductions (the same elements, the same values); four scalar atomics when the
+/// tensor's base is not 16-byte `aligned` (then pa, pb need not be 8-byte aligned either).
+TS_D void atomic_add_pair_v4(float* pa, float* pb, bool ga, bool gb, float a0, float a1, float b0, float b1, bool aligned) {
+    if (!aligned) {
+        if (ga) atomicAdd(pa, a0), atomicAdd(pa + 1, a1);
+        if (gb) atomicAdd(pb, b0), atomicAdd(pb + 1, b1);
+        return;
+    }
+#if __CUDA_ARCH__ >= 900
+    if (__activemask() == 0xffffffffu) {
+        unsigned lane;
+        asm("mov.u32 %0, %%laneid;" : "=r"(lane));
+        const bool odd = lane & 1u;
+        const float s0 = odd ? a0 : b0, s1 = odd ? a1 : b1;
+        const float t0 = __shfl_xor_sync(0xffffffffu, s0, 1), t1 = __shfl_xor_sync(0xffffffffu, s1, 1);
+        if (odd) {
+            if (gb) atomic_add_v4(pb - 2, t0, t1, b0, b1);
+        } else if (ga) {
+            atomic_add_v4(pa, a0, a1, t0, t1);
+        }
+        return;
+    }
+#endif
+    if (ga) atomic_add_v2(pa, a0, a1);
+    if (gb) atomic_add_v2(pb, b0, b1);
+}
+
 #include "ts_device/atomics.cuh"  // CAS helpers, atomic_max/min (inlined when embedded)
 
 TS_D void atomic_add(bfloat16* addr, bfloat16 v) {

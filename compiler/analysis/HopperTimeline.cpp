@@ -359,7 +359,9 @@ private:
             const auto flat = staged == bufA ? flatA : flatB;
             int64_t stage = -1;
             if (staged && flat && m_facts.stageElems.count(staged)) stage = *flat / m_facts.stageElems.at(staged);
-            int64_t wait = ss && c.args.size() > 9 ? eval(c.args[9]).value_or(0) : 0;
+            int64_t wait = ss && c.args.size() > 9                                ? eval(c.args[9]).value_or(0)
+                           : !ss && (c.args.size() == 9 || c.args.size() == 11) ? eval(c.args[8]).value_or(0)
+                                                                                 : 0;
             std::string operands = (bufA ? bufA->name : "regs") + std::string(",") + (bufB ? bufB->name : "?");
             auto& e = event(TimelineEventKind::Mma,
                             std::string("wgmma k=") + std::to_string(iter) + (stage >= 0 ? " (stage " + std::to_string(stage) + ")" : "") +

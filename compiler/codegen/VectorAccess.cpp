@@ -41,6 +41,48 @@ bool mentions(const Expr& e, const VarNode* v) {
     }
 }
 
+// Whether `s` loads from buffer `b` anywhere (values, indices, guards).
+bool readsBuffer(const Stmt& s, const BufferNode* b) {
+    bool found = false;
+    std::function<void(const Expr&)> ex = [&](const Expr& e) {
+        if (!e || found) return;
+        switch (e->kind) {
+            case ExprKind::Load: {
+                auto* l = static_cast<const LoadNode*>(e.get());
+                if (l->buffer.get() == b) found = true;
+                for (auto& i : l->indices) ex(i);
+                return;
+            }
+            case ExprKind::Binary: {
+                auto* x = static_cast<const BinaryNode*>(e.get());
+                ex(x->a), ex(x->b);
+                return;
+            }
+            case ExprKind::Unary: return ex(static_cast<const UnaryNode*>(e.get())->a);
+            case ExprKind::Cast: return ex(static_cast<const CastNode*>(e.get())->value);
+            case ExprKind::Select: {
+                auto* x = static_cast<const SelectNode*>(e.get());
+                ex(x->cond), ex(x->t), ex(x->f);
+                return;
+            }
+            case ExprKind::Call:
+                for (auto& a : static_cast<const CallNode*>(e.get())->args) ex(a);
+                return;
+            default: return;
+        }
+    };
+    if (auto* i = dynamic_cast<const IfNode*>(s.get())) {
+        ex(i->cond);
+        return found || readsBuffer(i->then, b) || (i->otherwise && readsBuffer(i->otherwise, b));
+    }
+    if (auto* st = dynamic_cast<const StoreNode*>(s.get())) {
+        ex(st->value);
+        for (auto& i : st->indices) ex(i);
+        return found;
+    }
+    return true;  // anything else: assume it may
+}
+
 // Value of an integer expression of the loop variable alone (nullopt: it depends on something else).
 std::optional<int64_t> evalAt(const Expr& e, const VarNode* v, int64_t r) {
     if (auto c = constInt(e)) return c;
@@ -81,11 +123,29 @@ GroupShape groupShape(const Expr& e, const VarNode* r, int64_t extent, int64_t w
     std::vector<std::pair<Expr, int64_t>> terms, gTerms;
     flattenAdd(e, 1, terms);
     int64_t hDiv = 0;
+    int xors = 0;
     for (auto& t : terms) {
-        if (!mentions(t.first, r)) hDiv = std::gcd(hDiv, knownDivisor(t.first) * (t.second < 0 ? -t.second : t.second));
-        else gTerms.push_back(t);
+        if (!mentions(t.first, r)) {
+            hDiv = std::gcd(hDiv, knownDivisor(t.first) * (t.second < 0 ? -t.second : t.second));
+            continue;
+        }
+        // A swizzled column, a ^ b with b free of r and a multiple of the width (the 128-byte
+        // swizzle of a wgmma/mma operand tile: col ^ (row % 8) * 8): when a is contiguous and
+        // aligned over each group, so is a ^ b (the group's low bits are a's, b only moves the
+        // group). At most one such term, with factor 1, beside terms constant over each group.
+        auto* x = as<BinaryNode>(t.first);
+        if (x && x->op == BinOp::BitXor && t.second == 1) {
+            const bool left = mentions(x->a, r);
+            const Expr &a = left ? x->a : x->b, &b = left ? x->b : x->a;
+            if (mentions(b, r) || knownDivisor(b) % width != 0 || groupShape(a, r, extent, width) != GroupShape::ContiguousAligned)
+                return GroupShape::Other;
+            ++xors;
+            continue;
+        }
+        gTerms.push_back(t);
     }
-    if (gTerms.empty()) return GroupShape::Constant;
+    if (xors > 1) return GroupShape::Other;
+    if (gTerms.empty()) return xors ? (hDiv % width == 0 ? GroupShape::ContiguousAligned : GroupShape::Other) : GroupShape::Constant;
     auto g = [&](int64_t at) -> std::optional<int64_t> {
         int64_t s = 0;
         for (auto& [t, scale] : gTerms) {
@@ -95,11 +155,11 @@ GroupShape groupShape(const Expr& e, const VarNode* r, int64_t extent, int64_t w
         }
         return s;
     };
-    bool constant = true, contiguous = hDiv % width == 0;
+    bool constant = true, contiguous = hDiv % width == 0, aligned = true;
     for (int64_t k = 0; k < extent / width && (constant || contiguous); ++k) {
         auto base = g(k * width);
         if (!base) return GroupShape::Other;
-        if (((*base % width) + width) % width != 0) contiguous = false;
+        if (((*base % width) + width) % width != 0) contiguous = false, aligned = false;
         for (int64_t l = 1; l < width; ++l) {
             auto x = g(k * width + l);
             if (!x) return GroupShape::Other;
@@ -107,6 +167,8 @@ GroupShape groupShape(const Expr& e, const VarNode* r, int64_t extent, int64_t w
             if (*x != *base + l) contiguous = false;
         }
     }
+    // With the swizzled term: the rest must be constant over each group and keep its alignment.
+    if (xors) return constant && aligned && hDiv % width == 0 ? GroupShape::ContiguousAligned : GroupShape::Other;
     return constant ? GroupShape::Constant : contiguous ? GroupShape::ContiguousAligned : GroupShape::Other;
 }
 
@@ -233,6 +295,10 @@ VectorLoopPlan planVectorLoop(const ForNode& loop) {
     if (globalStore)
         for (auto& l : loads)
             if (l.load->buffer == st->buffer) return none;  // read-modify-write of one tensor: keep scalar
+    // A shared tile written from registers (dS^T of attention backward into its swizzled wgmma
+    // tile): 2-byte stores become one 4-byte store per column pair, unless the body reads the
+    // tile (the widened store comes after every element's value).
+    const bool sharedStore = st->buffer->scope == Scope::Shared && !readsBuffer(loop.body, st->buffer.get());
     for (int64_t width = 8; width >= 2; width /= 2) {
         if (*ext % width != 0) continue;
         if (guard && !uniformGuard(guard, r, *ext, width)) continue;
@@ -242,7 +308,7 @@ VectorLoopPlan planVectorLoop(const ForNode& loop) {
             // 4-bit elements are packed two per byte: accessed one nibble at a time.
             return dtypeBits(b.dtype) >= 8 && dtypeBytes(b.dtype) * width <= 16 && contiguousAligned(idx, r, *ext, width);
         };
-        if (globalStore && fits(*st->buffer, st->indices[0]))
+        if ((globalStore || sharedStore) && fits(*st->buffer, st->indices[0]))
             p.accesses.push_back({st->buffer.get(), nullptr, st, st->indices[0], nullptr});
         for (auto& l : loads)
             if (!l.conditional && mentions(l.load->indices[0], r) && fits(*l.load->buffer, l.load->indices[0]) &&
@@ -253,13 +319,21 @@ VectorLoopPlan planVectorLoop(const ForNode& loop) {
     return none;
 }
 
-VectorAtomicPlan planVectorAtomic(const ForNode& loop) {
-    VectorAtomicPlan none;
-    // TILESCOPE_VECTOR_ATOMICS=0 keeps scalar atomics (A/B measurement on the device).
-    if (const char* e = std::getenv("TILESCOPE_VECTOR_ATOMICS"); e && std::string(e) == "0") return none;
+namespace {
+
+// The float32 `T.atomic_add` of an unrolled per-thread loop r in [0, ext): its guard (or null),
+// destination load and value; null call when the loop is not one.
+struct AtomicLoop {
+    int64_t ext = 0;
+    Expr guard;
+    const LoadNode* dst = nullptr;
+    const CallNode* call = nullptr;
+};
+
+AtomicLoop atomicLoopOf(const ForNode& loop) {
+    AtomicLoop none;
     auto mn = constInt(loop.min), ext = constInt(loop.extent);
     if (loop.forKind != ForKind::Unrolled || !mn || *mn != 0 || !ext || *ext < 2) return none;
-    const VarNode* r = loop.var.get();
     Expr guard;
     Stmt element = loop.body;
     if (auto* i = dynamic_cast<const IfNode*>(loop.body.get()); i && !i->otherwise) guard = i->cond, element = i->then;
@@ -276,15 +350,172 @@ VectorAtomicPlan planVectorAtomic(const ForNode& loop) {
     globalLoads(c->args[2], nullptr, false, nullptr, loads);
     for (auto& l : loads)
         if (l.load->buffer == ld->buffer) return none;
+    return {*ext, guard, ld, c};
+}
+
+const char* vectorAtomicsSwitch() { return std::getenv("TILESCOPE_VECTOR_ATOMICS"); }
+
+}  // namespace
+
+VectorAtomicPlan planVectorAtomic(const ForNode& loop) {
+    VectorAtomicPlan none;
+    // TILESCOPE_VECTOR_ATOMICS=0 keeps scalar atomics (A/B measurement on the device).
+    if (const char* e = vectorAtomicsSwitch(); e && std::string(e) == "0") return none;
+    AtomicLoop a = atomicLoopOf(loop);
+    if (!a.call) return none;
+    const VarNode* r = loop.var.get();
     for (int64_t width = 4; width >= 2; width /= 2) {
-        if (*ext % width != 0) continue;
-        if (guard && !uniformGuard(guard, r, *ext, width)) continue;
-        if (!contiguousAligned(ld->indices[0], r, *ext, width)) continue;
+        if (a.ext % width != 0) continue;
+        if (a.guard && !uniformGuard(a.guard, r, a.ext, width)) continue;
+        if (!contiguousAligned(a.dst->indices[0], r, a.ext, width)) continue;
         VectorAtomicPlan p;
-        p.width = width, p.guard = guard, p.buffer = ld->buffer.get(), p.index = ld->indices[0], p.value = c->args[2];
+        p.width = width, p.guard = a.guard, p.buffer = a.dst->buffer.get(), p.index = a.dst->indices[0], p.value = a.call->args[2];
         return p;
     }
     return none;
+}
+
+namespace {
+
+// The thread-index variable of `e` (axis 0), or null; `other` is set when another axis appears.
+void threadVarOf(const Expr& e, const VarNode*& tx, bool& other) {
+    if (!e) return;
+    switch (e->kind) {
+        case ExprKind::Var: {
+            auto* v = static_cast<const VarNode*>(e.get());
+            if (v->tag != VarTag::ThreadIdx) return;
+            if (v->axis == 0 && (!tx || tx == v)) tx = v;
+            else other = true;
+            return;
+        }
+        case ExprKind::Binary: {
+            auto* b = static_cast<const BinaryNode*>(e.get());
+            threadVarOf(b->a, tx, other), threadVarOf(b->b, tx, other);
+            return;
+        }
+        case ExprKind::Unary: return threadVarOf(static_cast<const UnaryNode*>(e.get())->a, tx, other);
+        case ExprKind::Cast: return threadVarOf(static_cast<const CastNode*>(e.get())->value, tx, other);
+        case ExprKind::Select: {
+            auto* s = static_cast<const SelectNode*>(e.get());
+            threadVarOf(s->cond, tx, other), threadVarOf(s->t, tx, other), threadVarOf(s->f, tx, other);
+            return;
+        }
+        case ExprKind::Call:
+            for (auto& x : static_cast<const CallNode*>(e.get())->args) threadVarOf(x, tx, other);
+            return;
+        case ExprKind::Load:
+            for (auto& x : static_cast<const LoadNode*>(e.get())->indices) threadVarOf(x, tx, other);
+            return;
+        default: return;
+    }
+}
+
+// Value of an integer expression of the loop variable and the thread index alone.
+std::optional<int64_t> evalAt2(const Expr& e, const VarNode* r, int64_t rv, const VarNode* tx, int64_t txv) {
+    if (auto c = constInt(e)) return c;
+    if (e.get() == r) return rv;
+    if (e.get() == tx) return txv;
+    if (auto* cs = as<CastNode>(e); cs && isInt(cs->dtype) && isInt(cs->value->dtype)) return evalAt2(cs->value, r, rv, tx, txv);
+    auto* b = as<BinaryNode>(e);
+    if (!b) return std::nullopt;
+    auto x = evalAt2(b->a, r, rv, tx, txv), y = evalAt2(b->b, r, rv, tx, txv);
+    if (!x || !y) return std::nullopt;
+    if ((b->op == BinOp::FloorDiv || b->op == BinOp::FloorMod) && *y == 0) return std::nullopt;
+    return foldInt(b->op, *x, *y);
+}
+
+// `e` split as g(r, tx) + h: g evaluated by `at` (nullopt when a term of r or tx depends on
+// anything else), h's known divisor in *hDiv (0 when h is 0).
+struct Split {
+    std::vector<std::pair<Expr, int64_t>> g;
+    int64_t hDiv = 0;
+    std::optional<int64_t> at(const VarNode* r, int64_t rv, const VarNode* tx, int64_t txv) const {
+        int64_t s = 0;
+        for (auto& [t, scale] : g) {
+            auto x = evalAt2(t, r, rv, tx, txv);
+            if (!x) return std::nullopt;
+            s += *x * scale;
+        }
+        return s;
+    }
+};
+
+Split splitIndex(const Expr& e, const VarNode* r, const VarNode* tx) {
+    std::vector<std::pair<Expr, int64_t>> terms;
+    flattenAdd(e, 1, terms);
+    Split s;
+    for (auto& t : terms) {
+        if (mentions(t.first, r) || mentions(t.first, tx)) s.g.push_back(t);
+        else s.hDiv = std::gcd(s.hDiv, knownDivisor(t.first) * (t.second < 0 ? -t.second : t.second));
+    }
+    return s;
+}
+
+int64_t mod4(int64_t v) { return ((v % 4) + 4) % 4; }
+
+}  // namespace
+
+PairAtomicPlan planPairAtomic(const ForNode& loop, int64_t threads) {
+    PairAtomicPlan none;
+    if (const char* e = vectorAtomicsSwitch(); e && (std::string(e) == "0" || std::string(e) == "2")) return none;
+    AtomicLoop a = atomicLoopOf(loop);
+    if (!a.call || a.ext % 4 != 0 || threads < 32 || threads % 32 != 0 || threads > 1024) return none;
+    const VarNode* r = loop.var.get();
+    const Expr& index = a.dst->indices[0];
+    const VarNode* tx = nullptr;
+    bool other = false;
+    threadVarOf(index, tx, other);
+    threadVarOf(a.guard, tx, other);
+    if (!tx || other) return none;
+    Split ix = splitIndex(index, r, tx);
+    if (ix.hDiv % 4 != 0) return none;
+    // Guard conjuncts: free of r and tx, or `x < C` with C free of both and x the same value
+    // for both lanes and both elements of each pair.
+    std::vector<Split> guards;
+    std::vector<Expr> todo{a.guard};
+    while (!todo.empty()) {
+        Expr g = todo.back();
+        todo.pop_back();
+        if (!g || (!mentions(g, r) && !mentions(g, tx))) continue;
+        auto* b = as<BinaryNode>(g);
+        if (!b) return none;
+        if (b->op == BinOp::And) {
+            todo.push_back(b->a), todo.push_back(b->b);
+            continue;
+        }
+        if (b->op != BinOp::Lt || mentions(b->b, r) || mentions(b->b, tx)) return none;
+        guards.push_back(splitIndex(b->a, r, tx));
+    }
+    for (int64_t t = 0; t < threads; ++t) {
+        const int64_t p = t ^ 1;
+        const bool odd = t & 1;
+        for (int64_t m = 0; m < a.ext / 4; ++m) {
+            int64_t v[4], w[4];  // this lane's and its partner's indices at r = 4m .. 4m+3
+            for (int l = 0; l < 4; ++l) {
+                auto x = ix.at(r, 4 * m + l, tx, t), y = ix.at(r, 4 * m + l, tx, p);
+                if (!x || !y) return none;
+                v[l] = *x, w[l] = *y;
+            }
+            if (v[1] != v[0] + 1 || v[3] != v[2] + 1) return none;
+            // Even lane: its first pair, then the partner's first pair, 4-aligned. Odd lane: the
+            // partner's second pair, then its own second pair, 4-aligned.
+            if (!odd && (w[0] != v[0] + 2 || mod4(v[0]) != 0)) return none;
+            if (odd && (w[2] != v[2] - 2 || mod4(w[2]) != 0)) return none;
+            for (auto& gs : guards)
+                for (int half = 0; half < 2; ++half) {
+                    std::optional<int64_t> ref;
+                    for (int64_t who : {t, p})
+                        for (int l = 0; l < 2; ++l) {
+                            auto x = gs.at(r, 4 * m + 2 * half + l, tx, who);
+                            if (!x || (ref && *x != *ref)) return none;
+                            ref = x;
+                        }
+                }
+        }
+    }
+    PairAtomicPlan plan;
+    plan.ok = true, plan.guard = a.guard, plan.buffer = a.dst->buffer.get(), plan.index = index, plan.value = a.call->args[2];
+    return plan;
 }
 
 }  // namespace ts::codegen

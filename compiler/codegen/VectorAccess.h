@@ -57,6 +57,30 @@ struct VectorAtomicPlan {
 
 VectorAtomicPlan planVectorAtomic(const ir::ForNode& loop);
 
+/// The lane-pair form of the same reduction: the loop's elements come in column pairs (a
+/// thread's mma/wgmma accumulator: r = 4m, 4m+1 at row i, r = 4m+2, 4m+3 at row i + 8, and lane
+/// tx ^ 1 holds the neighbouring pair of both rows), so the two lanes swap one pair each
+/// (__shfl_xor_sync) and each issues one red.global.add.v4.f32 for four contiguous elements:
+/// the even lane for row i (its pair, then its partner's), the odd lane for row i + 8 -- half
+/// the reductions of the v2 form. Proved by evaluating the index over every thread `tx` of the
+/// block (`threads`, axis 0 only) and every r: per group of 4, the even lane's first pair is
+/// 4-aligned and its partner's first pair follows it; the odd lane's second pair follows its
+/// partner's second pair, which is 4-aligned; the part of the index free of r and tx divides
+/// by 4; each guard conjunct free of r and tx, or `a < C` with a the same for both lanes and
+/// both elements of a pair. Emitted as ts::atomic_add_pair_v4 (resources/ts_device.cuh: a
+/// warp with inactive lanes, or a target before sm_90, takes two v2 reductions per lane). The
+/// lowered IR is unchanged: the same values reach the same elements (atomics, any order).
+/// TILESCOPE_VECTOR_ATOMICS=0 (scalar) or =2 (the v2 form) turn it off.
+struct PairAtomicPlan {
+    bool ok = false;
+    ir::Expr guard;  ///< null when unguarded
+    const ir::BufferNode* buffer = nullptr;
+    ir::Expr index;
+    ir::Expr value;
+};
+
+PairAtomicPlan planPairAtomic(const ir::ForNode& loop, int64_t threads);
+
 /// A number known to divide every value of `e` (0: e is the constant 0) -- used for
 /// the part of an index that does not depend on the loop variable.
 int64_t knownDivisor(const ir::Expr& e);

@@ -349,16 +349,18 @@ void ThreadMachine::checkWgmmaRead(BufferState& b, int64_t off, const Span& at, 
     report(std::move(f), "wait for the wgmma group (a lower wait_group count) or write another copy of the tile");
 }
 
-// tl.wgmma_rs(A regs, B, C, M, N, K, warpgroups, tb): A from registers. The interpreter reads A
+// tl.wgmma_rs(A regs, B, C, M, N, K, warpgroups, tb[, wait]): A from registers. The interpreter reads A
 // through wgmma's own register fragment (PTX ISA 8.x §9.7.15.5.1.1, f16/bf16 A of m64nNk16), not
 // through the compiler's layout of the fragment, so a layout that disagrees with the hardware
 // gives wrong numbers here: warp w (of the block) holds rows 16w..16w+15; register 8kk + i of
 // lane l is A[16w + l/4 + 8*((i/2)%2)][16kk + 2*(l%4) + i%2 + 8*(i/4)]. The accumulator is
 // analysis::makeWgmmaAccumulator(M, N, {warpgroups, 1, N}) as for tl.wgmma_ss.
 void ThreadMachine::wgmmaRS(const CallNode* c, const ThreadList& act) {
-    if (c->args.size() != 8 && c->args.size() != 10)
-        fail(c->span, "tl.wgmma_rs takes 8 arguments (A regs, B, C, M, N, K, warpgroups, transB)");
-    const auto bt = gemmThreads(c, 8, act, "tl.wgmma_rs");
+    if (c->args.size() < 8 || c->args.size() > 11)
+        fail(c->span, "tl.wgmma_rs takes 8 arguments (A regs, B, C, M, N, K, warpgroups, transB) and an optional wait");
+    // A 9th argument: committed with that wait_group count (left in flight when > 0).
+    const size_t nargs = c->args.size() == 9 || c->args.size() == 11 ? 9 : 8;
+    const auto bt = gemmThreads(c, nargs, act, "tl.wgmma_rs");
     const int32_t base = bt.first, threads = bt.second;
     setThread(act[0]);
     Address A = evalAddress(c->args[0].get()), B = evalAddress(c->args[1].get()), C = evalAddress(c->args[2].get());
@@ -396,6 +398,18 @@ void ThreadMachine::wgmmaRS(const CallNode* c, const ThreadList& act) {
         return TB ? analysis::wgmmaSharedOffset(plan->b, j, k) : analysis::wgmmaSharedOffset(plan->b, k, j);
     }, m_tileB, c->span, "tl.wgmma_rs");
     accumulateWgmma(C, acc, base, threads, K, N, m_tileA, m_tileB, m_tileBt);
+    // Its group reads B until a wait retires it (as tl.wgmma_ss).
+    const int64_t wait = nargs == 9 ? (setThread(act[0]), evalI(c->args[8].get())) : 0;
+    m_cur = -1;
+    WgmmaGroup g{base, {{B.buf, B.off, K * N}}};
+    requireRange(*B.buf, B.off, K * N, c->span, "wgmma operand");
+    auto& cells = m_cells[B.buf];
+    for (int64_t i = 0; i < K * N; ++i) {
+        ++cells[static_cast<size_t>(B.off + i)].wgmmaReads;
+        cells[static_cast<size_t>(B.off + i)].wgmmaAt = c->span;
+    }
+    m_wgmmaGroups.push_back(std::move(g));
+    wgmmaRetire(base, wait);
 }
 
 }  // namespace ts::interp::detail

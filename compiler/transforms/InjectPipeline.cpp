@@ -16,9 +16,13 @@
 // committed; allowing S-2 pending leaves groups 0..k (tiles 0..k) complete.
 // Requires: plan-pipelines, infer-layouts. Produces: explicit prologue/main loop, async copies
 // (attr "async"), multi-buffered shared tiles. Invalidates: shared layouts (rebuilt here).
+#include <algorithm>
+#include <cstdlib>
 #include <map>
 
 #include "compiler/analysis/Layouts.h"
+#include "compiler/ir/Functor.h"
+#include "compiler/ops/Registry.h"
 #include "compiler/ir/IR.h"
 #include "compiler/ir/Intrinsics.h"
 #include "compiler/transforms/BlockUniform.h"
@@ -91,6 +95,116 @@ Stmt restageTiles(const Stmt& s, const std::map<const BufferNode*, Buffer>& stag
 }
 
 namespace {
+
+/// Whether `s` may write shared memory through the generic proxy (plain stores, copies into a
+/// shared tile, atomics into one, calls whose effects are not known), or holds a gemm below its
+/// top level.
+bool mayWriteSharedGeneric(const Stmt& s) {
+    bool w = false;
+    walk(s, [&](const Stmt& x) {
+        if (w) return;
+        if (auto* op = as<TileOpNode>(x)) {
+            if (op->op == TileOpKind::Gemm && x.get() != s.get()) w = true;
+            const ops::TileOp* o = ops::find(op->op);
+            for (size_t i = 0; i < op->args.size(); ++i) {
+                auto* r = std::get_if<Region>(&op->args[i]);
+                if (!r || r->buffer->scope != Scope::Shared) continue;
+                if (!o || (o->access(*op, i) & ops::kWrite)) w = true;
+            }
+        } else if (auto* st = as<StoreNode>(x)) {
+            w = w || st->buffer->scope == Scope::Shared;
+        } else if (as<EvalNode>(x)) {
+            w = true;
+        }
+    });
+    return w;
+}
+
+/// The fragment-path wgmma gemms (LowerHopper.cpp lowerWgmmaFragment) of a pipelined body each
+/// begin with fence.proxy.async + a block barrier, which make the operand tiles' generic-proxy
+/// writes (cp.async, plain stores) visible to wgmma. Once one gemm of the body has done that,
+/// and been waited to completion, a later top-level gemm with no generic shared write in
+/// between needs neither: every write it could read was fenced before that barrier
+/// (attr wgmma_operands_ready). `fencedAtTop`: the schedule puts a proxy fence before the
+/// barrier at the top of the iteration (after the cp.async wait), which then serves the first
+/// gemms too. MHA backward: 5 fence + barrier pairs per iteration and the top barrier became
+/// the fenced top barrier and one pair (before dS^T Q, after dS^T is stored).
+/// TILESCOPE_WGMMA_FENCE_EVERY=1 keeps them all (and no top fence).
+bool wgmmaFenceEvery() {
+    const char* e = std::getenv("TILESCOPE_WGMMA_FENCE_EVERY");
+    return e && *e == '1';
+}
+
+void dropRepeatedWgmmaFences(std::vector<Stmt>& body, bool fencedAtTop) {
+    if (wgmmaFenceEvery()) return;
+    bool fenced = fencedAtTop;
+    for (auto& s : body) {
+        auto* g = as<TileOpNode>(s);
+        const bool gemm = g && g->op == TileOpKind::Gemm && attrBool(g->attrs, "wgmma_fragment", false);
+        if (!gemm) {
+            if (mayWriteSharedGeneric(s)) fenced = false;
+            continue;
+        }
+        const bool waited = attrInt(g->attrs, "wgmma_wait", 0) == 0 && !attrBool(g->attrs, "warpgroup_pass", false);
+        if (fenced && !attrBool(g->attrs, "wgmma_operands_ready", false)) {
+            Attrs a = g->attrs;
+            a["wgmma_operands_ready"] = true;
+            s = std::make_shared<TileOpNode>(g->op, g->args, a, g->span);
+        }
+        fenced = waited;
+    }
+}
+
+/// Two consecutive fragment-path gemms of a pipelined body where the second needs no fence
+/// (dropRepeatedWgmmaFences) and neither touches the other's accumulator: the first (ss, or rs
+/// whose A registers nothing between writes) is committed with wait_group 1 and stays in
+/// flight while the second is issued;
+/// the second's wait_group 0 retires both (attr wgmma_retire_acc names the first accumulator,
+/// whose registers lowerWgmmaFragment pins after that wait). Between them only T.clear/T.fill
+/// of other fragments (the second gemm's accumulator). MHA backward: P^T dO with V dO^T, and
+/// dS^T Q with dS K: three wgmma round trips per iteration instead of five. TILESCOPE_WGMMA_PAIRS=0 turns it off.
+void pairIndependentWgmmas(std::vector<Stmt>& body) {
+    if (const char* e = std::getenv("TILESCOPE_WGMMA_PAIRS"); e && *e == '0') return;
+    auto fragGemm = [](const Stmt& s) -> const TileOpNode* {
+        auto* g = as<TileOpNode>(s);
+        return g && g->op == TileOpKind::Gemm && attrBool(g->attrs, "wgmma_fragment", false) && g->args.size() >= 3 && g->isRegion(0) &&
+                       g->isRegion(1) && g->isRegion(2) && attrInt(g->attrs, "wgmma_wait", 0) == 0 && !attrBool(g->attrs, "warpgroup_pass", false) &&
+                       !g->attrs.count("wgmma_retire_acc")
+                   ? g
+                   : nullptr;
+    };
+    for (size_t i = 0; i < body.size(); ++i) {
+        const TileOpNode* a = fragGemm(body[i]);
+        if (!a) continue;
+        const BufferNode* accA = a->region(2).buffer.get();
+        size_t j = i + 1;
+        bool ok = true;
+        for (; j < body.size() && !fragGemm(body[j]); ++j) {
+            auto* f = as<TileOpNode>(body[j]);
+            if (!f || f->op != TileOpKind::Fill || f->args.empty() || !f->isRegion(0) || f->region(0).buffer->scope != Scope::Fragment ||
+                f->region(0).buffer.get() == accA) {
+                ok = false;
+                break;
+            }
+        }
+        // A register A operand (wgmma rs) is read until the group retires: nothing between
+        // may write it.
+        for (size_t k = i + 1; k < j && ok; ++k) ok = as<TileOpNode>(body[k])->region(0).buffer.get() != a->region(0).buffer.get();
+        if (!ok || j >= body.size()) continue;
+        const TileOpNode* b = fragGemm(body[j]);
+        if (!attrBool(b->attrs, "wgmma_operands_ready", false)) continue;
+        bool touches = false;
+        for (size_t k = 0; k < 3; ++k) touches = touches || b->region(k).buffer.get() == accA;
+        if (touches || a->region(0).buffer.get() == b->region(2).buffer.get() || a->region(1).buffer.get() == b->region(2).buffer.get())
+            continue;
+        Attrs aa = a->attrs, ba = b->attrs;
+        aa["wgmma_wait"] = int64_t(1);
+        ba["wgmma_retire_acc"] = accA->name;
+        body[i] = std::make_shared<TileOpNode>(a->op, a->args, aa, a->span);
+        body[j] = std::make_shared<TileOpNode>(b->op, b->args, ba, b->span);
+        i = j;
+    }
+}
 
 Stmt markAsync(const Stmt& s) {
     auto* t = as<TileOpNode>(s);
@@ -201,6 +315,23 @@ protected:
         mainBody.push_back(ifThen(lt(add(rel, intImm(S - 1)), ext),
                                   producersAt(add(k, intImm(S - 1)), floormod(add(rel, intImm(S - 1)), intImm(S))), nullptr, sp));
         if (cpAsync) mainBody.push_back(commit());
+        // sm_90a: the landed tiles and the previous iteration's stores are fenced for wgmma once,
+        // before the top barrier, when the body has fragment-path wgmma gemms (every gemm of the
+        // previous iteration was waited: pairIndependentWgmmas leaves only a pair's first in flight).
+        const bool topFence = !wgmmaFenceEvery() && std::any_of(cons.begin(), cons.end(), [](const Stmt& s) {
+            auto* g = as<TileOpNode>(s);
+            return g && g->op == TileOpKind::Gemm && attrBool(g->attrs, "wgmma_fragment", false);
+        });
+        if (topFence) {
+            auto bar = std::find_if(mainBody.begin(), mainBody.end(), [](const Stmt& s) {
+                auto* e = as<EvalNode>(s);
+                auto* c = e ? as<CallNode>(e->call) : nullptr;
+                return c && c->op == "sync_threads";
+            });
+            mainBody.insert(bar, intrinsic(intrin::kFenceProxyAsync, {}, sp));
+        }
+        dropRepeatedWgmmaFences(cons, topFence);
+        pairIndependentWgmmas(cons);
         for (auto& c : cons) mainBody.push_back(rsCons.mutate(c));
         Attrs la;
         la["num_stages"] = S;

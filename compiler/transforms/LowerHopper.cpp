@@ -50,12 +50,23 @@ Stmt lowerWgmmaFragment(Ctx& c, const TileOpNode& op) {
         out.push_back(evaluate(call(intrin::kFenceProxyAsync, {}, DType::Int32, op.span), op.span));
         out.push_back(evaluate(call(intrin::kSyncThreads, {}, DType::Int32, op.span), op.span));
     }
+    // attr wgmma_retire_acc (InjectPipeline.cpp pairIndependentWgmmas): the previous gemm, into
+    // that accumulator, is still in flight; this gemm's wait_group 0 retires it, and a
+    // tl.wgmma_wait(0) on its registers pins them after that wait (no read moves above it).
+    Stmt retire;
+    if (auto name = attrStr(op.attrs, "wgmma_retire_acc", ""); !name.empty())
+        for (auto& [buf, lf] : c.frags)
+            if (buf->name == name && buf->scope == Scope::Fragment)
+                retire = intrinsicStmt(intrin::kWgmmaWait, {addressOf(lf.regs, {intImm(0)}), intImm(lf.layout->localSize), intImm(0)}, op.span);
     if (regA) {
         auto& af = c.frags.at(A.buffer.get());
-        out.push_back(intrinsicStmt(intrin::kWgmmaRS,
-                                    {addressOf(af.regs, {intImm(0)}), regionBase(B), addressOf(cf.regs, {intImm(0)}), intImm(M),
-                                     intImm(N), intImm(K), intImm(wg), boolImm(tb)},
-                                    op.span));
+        std::vector<Expr> args{addressOf(af.regs, {intImm(0)}), regionBase(B), addressOf(cf.regs, {intImm(0)}), intImm(M),
+                               intImm(N), intImm(K), intImm(wg), boolImm(tb)};
+        // attr wgmma_wait = 1 (pairIndependentWgmmas): committed with wait_group 1, left in
+        // flight (a 9th argument; tl.wgmma_rs without it waits to completion).
+        if (int64_t w = attrInt(op.attrs, "wgmma_wait", 0); w > 0) args.push_back(intImm(w));
+        out.push_back(intrinsicStmt(intrin::kWgmmaRS, args, op.span));
+        if (retire) out.push_back(retire);
     } else {
         // attr warpgroup_pass (InjectPipelineTmaFragment.cpp's ping-pong): the other warpgroup's
         // turn begins as soon as this gemm is issued, not when it completes: committed with
@@ -76,6 +87,7 @@ Stmt lowerWgmmaFragment(Ctx& c, const TileOpNode& op) {
             // mma.sync fragment layout, the same registers.)
             out.push_back(intrinsicStmt(intrin::kWgmmaWait, {addressOf(cf.regs, {intImm(0)}), intImm(cf.layout->localSize), intImm(0)}, op.span));
         }
+        if (retire) out.push_back(retire);
     }
     return seq(out, op.span);
 }

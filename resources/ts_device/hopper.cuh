@@ -245,8 +245,9 @@ TS_D void wgmma_gemm_ss(const T* A, const T* B, float* acc, int tx0 = 0) {
 /// thread's part of the m16n8k16 accumulator layout of the M x K A tile on M/16 x 1 warps, whose
 /// registers 8kk..8kk+7 are the wgmma A fragment of k-step kk (a0..a7, PTX ISA §9.7.15.5.1.1);
 /// acc the same layout of M x N (= the wgmma m64nN accumulator). B is stored K x N (N x K when
-/// TB) in the wgmma_smem layout. Issued, committed and waited to completion.
-template <int M, int N, int K, int WG, bool TB, class T>
+/// TB) in the wgmma_smem layout. Issued, committed and waited until at most WAIT groups are
+/// pending (0: to completion; 1: left in flight, a later wait retires it and pins acc).
+template <int M, int N, int K, int WG, bool TB, class T, int WAIT = 0>
 TS_D void wgmma_gemm_rs(const T* a, const T* B, float* acc) {
 #ifdef TS_SM90A
     constexpr int R = N / 2, BR = TB ? N : K, BC = TB ? K : N;
@@ -263,7 +264,7 @@ TS_D void wgmma_gemm_rs(const T* a, const T* B, float* acc) {
     for (int kk = 0; kk < K / 16; ++kk)
         WgmmaRS<N, T, TB ? 0 : 1>::mma(acc, ar[kk], wgmma_operand_desc<BR, BC, TB, T>(B, kk, 0));
     asm volatile("wgmma.commit_group.sync.aligned;" ::: "memory");
-    asm volatile("wgmma.wait_group.sync.aligned 0;" ::: "memory");
+    asm volatile("wgmma.wait_group.sync.aligned %0;" ::"n"(WAIT) : "memory");
     wgmma_fence_regs<R>(acc);
 #else
     __trap();

@@ -402,13 +402,51 @@ TEST(SeedSamplesSm90a, BackwardMainKernelTakesWgmmaForAllFiveGemms) {
     ASSERT_TRUE(r.ok) << diagText(r);
     EXPECT_EQ(countOf(r.cuda, "ts::wgmma_gemm_ss<"), 4u) << diagText(r);
     EXPECT_EQ(countOf(r.cuda, "ts::wgmma_gemm_rs<"), 1u) << diagText(r);
+    // Proxy fence + block barrier: two before the loop (the TMA-loaded K and V tiles), and in the
+    // loop only at its top (after the cp.async wait: the landed Q/dO tiles and the previous
+    // iteration's dS^T stores) and before dS^T Q (dS^T was just stored); the other gemms read
+    // nothing written since (InjectPipeline.cpp dropRepeatedWgmmaFences). Barriers: the
+    // mbarrier-init one and those four. Q and dO are TMA loads of the cp.async schedule
+    // (InjectPipelineTmaLoads.cpp: one stage mbarrier with their summed bytes), whose stage
+    // barriers are initialised after a block barrier and published by a fence + barrier: one
+    // fence and two barriers more, all before the loop.
+    EXPECT_EQ(countOf(r.cuda, "ts::fence_proxy_async();"), 5u) << r.cuda;
+    EXPECT_EQ(countOf(r.cuda, "__syncthreads();"), 7u) << r.cuda;
+    EXPECT_EQ(countOf(r.cuda, "ts::tma_load_tile<1, 64, 64>(&tma_map_0, &Q_s["), 2u) << r.cuda;
+    EXPECT_EQ(countOf(r.cuda, "ts::tma_load_tile<1, 64, 64>(&tma_map_1, &dO_s["), 2u) << r.cuda;
+    // Independent gemm pairs (InjectPipeline.cpp pairIndependentWgmmas): P^T dO (rs) and dS^T Q
+    // stay in flight (wait_group 1) while V dO^T and dS K are issued; each pair's second wait
+    // retires both and pins the first one's accumulator.
+    EXPECT_EQ(countOf(r.cuda, "ts::wgmma_gemm_rs<64, 64, 64, 1, false, ts::half, 1>(&pT[0]"), 1u) << r.cuda;
+    EXPECT_EQ(countOf(r.cuda, "ts::wgmma_gemm_ss<64, 64, 64, 1, false, false, 1, ts::half>(&dS_s[0]"), 1u) << r.cuda;
+    EXPECT_EQ(countOf(r.cuda, "ts::wgmma_wait<0, 32>(&dv[0]);"), 1u) << r.cuda;
+    EXPECT_EQ(countOf(r.cuda, "ts::wgmma_wait<0, 32>(&dk[0]);"), 1u) << r.cuda;
+    // dS^T into its swizzled tile: one 4-byte store per column pair (VectorAccess.h groupShape's
+    // swizzle rule), no scalar copy of the loop (the tile's offset is aligned).
+    EXPECT_EQ(countOf(r.cuda, "*reinterpret_cast<ts_vec<ts::half, 2>*>(&dS_s["), 1u) << r.cuda;
+    EXPECT_EQ(countOf(r.cuda, "        dS_s["), 0u) << r.cuda;
+    // dQ: one red.global.add.v4.f32 per lane pair and 4 elements (VectorAccess.h planPairAtomic).
+    EXPECT_EQ(countOf(r.cuda, "ts::atomic_add_pair_v4(&dQ_acc["), 1u) << r.cuda;
+    if (ts::rt::nvrtcAvailable()) {
+        auto nv = ts::rt::compileCuda(r.cuda, "sm_90a", {}, true);
+        EXPECT_TRUE(nv.ok) << nv.log;
+        ts::CompileResult r80 = compileCase({"mha_bwd.py", "mha_bwd_main", {}, "bwd_main"}, "cuda:sm_80", false);
+        ASSERT_TRUE(r80.ok) << diagText(r80);
+        auto nv80 = ts::rt::compileCuda(r80.cuda, "sm_80", {}, true);
+        EXPECT_TRUE(nv80.ok) << nv80.log;
+    }
     // And the whole backward chain on the thread interpreter, compiled for sm_90a.
     using namespace ts::cli::test;
-    for (const char* causal : {"False", "True"}) {
+    // The last: two warpgroups (block_M 128, 256 threads) share the Q/dO/dS tiles.
+    const std::vector<std::vector<std::string>> params = {
+        {"seq_len=100", "is_causal=False"}, {"seq_len=100", "is_causal=True"},
+        {"seq_len=200", "is_causal=True", "block_M=128", "threads=256"}};
+    for (const auto& p : params) {
+        const std::string causal = p[1];
         ts::cli::RunCommand run;
         run.flags.file = std::string(TS_SOURCE_DIR) + "/samples/mha_bwd.py";
         run.flags.target = "cuda:sm_90a";
-        run.flags.params = {"seq_len=100", std::string("is_causal=") + causal};
+        run.flags.params = p;
         run.interp = "lowered";
         run.chain = {"mha_fwd", "mha_bwd_preprocess", "mha_bwd_main", "mha_bwd_postprocess"};
         run.ref = "bwd_ref";

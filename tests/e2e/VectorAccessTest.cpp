@@ -4,7 +4,7 @@
 // interpreters (the lowered IR is unchanged by the widening) against float64, compiles with
 // NVRTC for sm_80 and sm_90a, and its generated CUDA shows exactly the access widths the layout
 // and the alignment allow: 16-byte ts_vec loads/stores where provable, none where not; likewise
-// vector float atomics (ts::atomic_add_v2) from fragments.
+// vector float atomics (ts::atomic_add_v2, and the lane-pair ts::atomic_add_pair_v4) from fragments.
 #include <gtest/gtest.h>
 
 #include "compiler/Compile.h"
@@ -107,13 +107,19 @@ INSTANTIATE_TEST_SUITE_P(All, VectorAccess, ::testing::ValuesIn(kCases),
 
 const Case kAtomicCases[] = {
     // Fragment -> global float atomics (split-K partial tiles; attention backward's dQ): an mma
-    // accumulator holds column pairs, so N = 64 gives one red.global.add.v2.f32 per pair
-    // (ts::atomic_add_v2); the plain loop stays for a misaligned base pointer.
+    // accumulator holds column pairs and lane ^ 1 the neighbouring pair, so at N = 64 each lane
+    // swaps one pair with its partner and issues one red.global.add.v4.f32 per 4 elements
+    // (ts::atomic_add_pair_v4, VectorAccess.h planPairAtomic), which also takes a misaligned base
+    // pointer (four scalar atomics): no second, scalar copy of the loop.
     {"tests/e2e/programs/splitk_gemm.py", {{"N", "64"}}, "splitk_atomic_pairs",
-     {"ts::atomic_add_v2(&C[", "ts::atomic_add(&C["}, {"ts::atomic_add_v4("}},
+     {"ts::atomic_add_pair_v4(&C["}, {"ts::atomic_add_v2(", "ts::atomic_add_v4(", "ts::atomic_add(&C["}},
     // The same inside T.Parallel (TileLang's dQ form): the atomic is per element there too.
     {"tests/e2e/programs/splitk_gemm.py", {{"N", "64"}, {"mode", "'parallel'"}}, "splitk_atomic_parallel",
-     {"ts::atomic_add_v2(&C["}, {}},
+     {"ts::atomic_add_pair_v4(&C["}, {}},
+    // N = 66: rows start at even elements that are not all multiples of 4 -> the lane pairs'
+    // four elements are not 16-byte aligned; the v2 form stays (one red.v2 per pair).
+    {"tests/e2e/programs/splitk_gemm.py", {{"N", "66"}}, "splitk_atomic_rows_not_4_aligned",
+     {"ts::atomic_add_v2(&C[", "ts::atomic_add(&C["}, {"atomic_add_pair_v4", "ts::atomic_add_v4("}},
     // N = 63: row starts are odd elements, a pair is not 8-byte aligned -> scalar atomics only.
     {"tests/e2e/programs/splitk_gemm.py", {{"N", "63"}}, "splitk_atomic_odd_rows", {"ts::atomic_add(&C["}, {"atomic_add_v"}},
     // fp16 output: no vector half atomic is emitted (ts::atomic_add per element).

@@ -1,0 +1,97 @@
+#!/usr/bin/env bash
+# MHA backward B8 H32 S1024 D64 fp16 on the H200 (issue 10: <= 0.5 ms, >= 1.5x TileLang's
+# example), one device call of about 200-250 s:
+#  1. correctness: the chain mha_fwd -> preprocess -> main -> postprocess of samples/mha_bwd.py
+#     compiled for cuda:sm_90a against the float64 bwd_ref (dQ, dK, dV; `tilec run --chain`) at
+#     B8 H32 S1024 D64 (causal and not) and ragged S=1000 (causal and not), default tiles, plus
+#     other tiles / switches at S=1000;
+#  2. speed (tilec bench, median of 50 after warm-up): the main kernel at several variants (tile
+#     configurations and the measurement switches of the new lowering: TILESCOPE_VECTOR_ATOMICS=2
+#     = the v2 dQ atomics instead of the lane-pair v4 ones (codegen/VectorAccess.h);
+#     TILESCOPE_WGMMA_FENCE_EVERY=1 = a proxy fence + block barrier before every fragment-path
+#     wgmma; TILESCOPE_WGMMA_PAIRS=0 = every wgmma waited (transforms/InjectPipeline.cpp);
+#     TILESCOPE_MIN_BLOCKS=3 = __launch_bounds__(threads, 3)); preprocess and postprocess once;
+#  3. TileLang 0.1.15 on its own example_mha_bwd_bshd.py (flashattn_bwd 64x64, 128 threads, and
+#     its preprocess/postprocess), torch SDPA backward with the cuDNN and flash backends (CUDA
+#     events, median of 50) -> $OUT/mha-bwd-perf.json (vs_cudnn, vs_flash, vs_tilelang: their
+#     median / ours, default configuration and fastest variant; vs_torch_compile not measured).
+# Payload (the device tool sends /work/main's tree): from a worktree with build/tilec built,
+#   bash bench/mha_bwd_payload.sh             -> /work/main/.mhab (tilec, sample, scripts, TileLang example)
+#   run(command="bash .mhab/h200_mha_bwd_perf.sh", carry=[".mhab", ".tl"], timeout_s=420)
+# MHAB_QUICK=1 skips the correctness section.
+set -u
+OUT=${OUT:-/tmp/out}; mkdir -p "$OUT"; export TILESCOPE_CACHE_DIR=${TILESCOPE_CACHE_DIR:-/tmp/tscache}
+export TILESCOPE_WORKER_TIMEOUT=${TILESCOPE_WORKER_TIMEOUT:-90}
+A=${MHAB_DIR:-.mhab}; T=$A/tilec; S=$A/mha_bwd.py; TGT="--target cuda:sm_90a"
+[ -x "$T" ] || { echo "no $T: run bench/mha_bwd_payload.sh on the dev box first"; exit 2; }
+t0=$(date +%s); el() { echo $(( $(date +%s) - t0 )); }
+LOG=$OUT/mha-bwd-log.txt; : > "$LOG"
+echo "== payload $(cat $A/commit 2>/dev/null)"
+nvidia-smi --query-gpu=name,clocks.sm,clocks.max.sm,temperature.gpu --format=csv,noheader 2>&1 | head -1
+BWD=mha_fwd,mha_bwd_preprocess,mha_bwd_main,mha_bwd_postprocess
+BIG="--param batch=8 --param heads=32 --param seq_len=1024 --param dim=64"
+RAG="--param batch=2 --param heads=8 --param seq_len=1000 --param dim=64"
+$T compile $S $TGT --kernel mha_bwd_main $BIG --emit cuda > "$OUT/mha_bwd_main_sm90a.cu" 2>> "$LOG"
+echo "main kernel: __syncthreads $(grep -c __syncthreads "$OUT/mha_bwd_main_sm90a.cu"), fence.proxy.async $(grep -c fence_proxy_async "$OUT/mha_bwd_main_sm90a.cu"), wgmma $(grep -c 'ts::wgmma_gemm_' "$OUT/mha_bwd_main_sm90a.cu"), pair-v4 atomics $(grep -c atomic_add_pair_v4 "$OUT/mha_bwd_main_sm90a.cu")"
+pass=0; fail=0
+check() {  # label, params...
+  local l=$1; shift
+  echo "--- $l: $*" >> "$LOG"
+  timeout 150 $T run $S $TGT --chain $BWD --ref bwd_ref "$@" > "$OUT/last.txt" 2>&1; local rc=$?
+  if [ $rc -eq 0 ]; then
+    pass=$((pass+1)); echo "PASS $l $(grep -o 'rel-L2 [^ ]*' "$OUT/last.txt" | tr '\n' ' ')($(el) s)"
+  else fail=$((fail+1)); echo "FAIL $l (rc $rc)"; tail -6 "$OUT/last.txt"; fi
+  cat "$OUT/last.txt" >> "$LOG"
+}
+if [ -z "${MHAB_QUICK:-}" ]; then
+  echo "== 1. correctness vs float64"
+  check "B8 H32 S1024 D64" $BIG
+  check "B8 H32 S1024 D64 causal" $BIG --param is_causal=True
+  check "B2 H8 S1000 (ragged)" $RAG
+  check "B2 H8 S1000 causal" $RAG --param is_causal=True
+  check "B2 H8 S1000 causal 128x64/256 threads" $RAG --param is_causal=True --param block_M=128 --param threads=256
+  check "B2 H8 S1000 causal block_N=32" $RAG --param is_causal=True --param block_N=32
+  TILESCOPE_MIN_BLOCKS=3 check "B2 H8 S1000 causal, 3 blocks/SM (spills)" $RAG --param is_causal=True
+  TILESCOPE_VECTOR_ATOMICS=2 TILESCOPE_WGMMA_FENCE_EVERY=1 check "B2 H8 S1000, the code before" $RAG
+  echo "correctness: $pass pass, $fail fail ($(el) s)"
+fi
+echo "== 2. speed"
+tsbench() {  # out-name, kernel, params...
+  local o=$1 kern=$2; shift 2
+  timeout 120 $T bench $S $TGT --kernel $kern $BIG "$@" --no-check --warmup 10 --reps 50 --json "$OUT/$o.json" >> "$LOG" 2>&1 || echo "tilec bench $o failed"
+  python3 -c "import json;d=json.load(open('$OUT/$o.json'));print('$o', round(d['median_ms'],4),'ms', round(d.get('tflops') or 0,1),'TFLOP/s regs',d.get('registers'))" 2>/dev/null
+}
+: > "$OUT/variants.txt"
+variant() {  # name, description, env (k=v or -), params...
+  local n=$1 d=$2 e=$3; shift 3
+  printf '%s\t%s\n' "$n" "$d" >> "$OUT/variants.txt"
+  if [ "$e" = "-" ]; then tsbench ts-$n-main mha_bwd_main "$@"; else ( export $e; tsbench ts-$n-main mha_bwd_main "$@" ); fi
+}
+tsbench ts-pre mha_bwd_preprocess
+tsbench ts-post mha_bwd_postprocess
+variant default "64x64, 2 stages, 128 threads (all new lowering on)" -
+variant before "the code of the last measurement: v2 atomics, fence+barrier before every wgmma, no pairs" "TILESCOPE_VECTOR_ATOMICS=2 TILESCOPE_WGMMA_FENCE_EVERY=1"
+variant v2atomics "default but dQ as red.v2 (no lane-pair v4)" TILESCOPE_VECTOR_ATOMICS=2
+variant nopairs "default but every wgmma waited (no in-flight pairs)" TILESCOPE_WGMMA_PAIRS=0
+variant fenceevery "default but fence+barrier before every wgmma (no pairs either)" TILESCOPE_WGMMA_FENCE_EVERY=1
+variant mb3 "default + __launch_bounds__(128, 3): 168 regs, ~80 B spills, 3 blocks/SM" TILESCOPE_MIN_BLOCKS=3
+variant n32 "block_N=32 (166 regs: 3 blocks/SM)" - --param block_N=32
+variant m128 "block_M=128, 256 threads (half the dQ atomics)" - --param block_M=128 --param threads=256
+opt() { [ "$(el)" -lt "${MHAB_BUDGET_S:-210}" ] || { echo "skipped (budget): $1"; return 1; }; }
+opt s3 && variant s3 "3 stages" - --param num_stages=3
+opt s3mb3 && variant s3mb3 "3 stages + __launch_bounds__(128, 3)" TILESCOPE_MIN_BLOCKS=3 --param num_stages=3
+opt m128n32 && variant m128n32 "block_M=128, block_N=32, 256 threads" - --param block_M=128 --param block_N=32 --param threads=256
+echo "tilescope timed ($(el) s)"
+echo "== 3. TileLang on its own example, torch SDPA"
+EX=$A/tl/example_mha_bwd_bshd.py
+if [ -f "$EX" ] && [ -f .tl/setup.sh ]; then
+  ( source .tl/setup.sh >/dev/null 2>&1
+    P="--param batch=8 --param heads=32 --param seq_len=1024 --param dim=64"
+    timeout 120 python3 .tl/run_tilelang.py "$EX" --kernel flashattn_bwd $P --param is_causal=False --param block_M=64 --param block_N=64 --reps 50 --json "$OUT/tl-main.json" >> "$LOG" 2>&1 || echo "tilelang main failed"
+    timeout 60 python3 .tl/run_tilelang.py "$EX" --kernel flashattn_bwd_preprocess $P --reps 50 --json "$OUT/tl-pre.json" >> "$LOG" 2>&1 || echo "tilelang pre failed"
+    timeout 60 python3 .tl/run_tilelang.py "$EX" --kernel flashattn_bwd_postprocess $P --reps 50 --json "$OUT/tl-post.json" >> "$LOG" 2>&1 || echo "tilelang post failed" )
+  for p in main pre post; do python3 -c "import json;print('tilelang $p', json.load(open('$OUT/tl-$p.json')).get('median_ms'))" 2>/dev/null; done
+else echo "no TileLang example or .tl: TileLang not timed"; fi
+echo "tilelang timed ($(el) s)"
+timeout 120 python3 $A/mha_bwd_torch.py "$OUT" "$pass" "$fail" || echo "torch part failed (rc $?)"
+echo "done in $(el) s"

@@ -1,0 +1,63 @@
+// compiler/codegen/VectorAccess.h on hand-built per-thread loops: the swizzled shared-tile store
+// (a ^ b with b a multiple of the width keeps a group contiguous and aligned; any other b does
+// not) and the lane-pair v4 atomic plan (the mma accumulator's column pairs, lane ^ 1 holding the
+// neighbouring pair; a layout whose partner lane is elsewhere keeps the v2 form).
+#include <gtest/gtest.h>
+
+#include "compiler/codegen/VectorAccess.h"
+#include "compiler/ir/Builder.h"
+#include "compiler/ir/Intrinsics.h"
+
+namespace {
+using namespace ts::ir;
+using ts::Span;
+
+struct Loop {
+    Var r = makeVar("r"), tx = makeVar("tx", DType::Int32, {}, VarTag::ThreadIdx, 0);
+    Buffer regs = std::make_shared<BufferNode>("regs", DType::Float32, std::vector<Expr>{intImm(32)}, Scope::Local, Span{});
+};
+
+Expr fdiv(Expr a, int64_t b) { return binary(BinOp::FloorDiv, a, intImm(b)); }
+Expr fmod(Expr a, int64_t b) { return binary(BinOp::FloorMod, a, intImm(b)); }
+Expr mulI(Expr a, int64_t b) { return binary(BinOp::Mul, a, intImm(b)); }
+Expr addE(Expr a, Expr b) { return binary(BinOp::Add, a, b); }
+
+// The m16n8 accumulator of warp tx/32 over a 64 x 64 tile: row (tx%32)/4 + 8*((r%4)/2) + 16*(tx/32),
+// column 8*(r/4) + 2*(tx%4) + r%2.
+Expr accRow(const Loop& l) { return addE(addE(mulI(fdiv(l.tx, 32), 16), fdiv(fmod(l.tx, 32), 4)), mulI(fdiv(fmod(l.r, 4), 2), 8)); }
+Expr accCol(const Loop& l) { return addE(addE(mulI(fdiv(l.r, 4), 8), mulI(fmod(l.tx, 4), 2)), fmod(l.r, 2)); }
+
+int64_t storeWidth(const Loop& l, Expr swizzle) {
+    Buffer tile = std::make_shared<BufferNode>("tile", DType::Float16, std::vector<Expr>{intImm(4096)}, Scope::Shared, Span{});
+    Expr idx = addE(mulI(accRow(l), 64), binary(BinOp::BitXor, accCol(l), swizzle));
+    Stmt body = store(tile, {idx}, cast(DType::Float16, load(l.regs, {l.r})));
+    auto f = forLoop(l.r, intImm(0), intImm(32), ForKind::Unrolled, body);
+    return ts::codegen::planVectorLoop(*as<ForNode>(f)).width;
+}
+
+TEST(VectorPlan, SwizzledSharedStoreWidensOnlyForAWidthMultipleXor) {
+    Loop l;
+    EXPECT_EQ(storeWidth(l, mulI(fdiv(fmod(l.tx, 32), 4), 8)), 2);  // col ^ (row % 8) * 8: pairs stay pairs
+    EXPECT_EQ(storeWidth(l, fdiv(fmod(l.tx, 32), 4)), 1);            // col ^ (row % 8): a pair may split
+}
+
+ts::codegen::PairAtomicPlan atomicPlan(const Loop& l, Expr col, int64_t rowPitch) {
+    Buffer dst = std::make_shared<BufferNode>("dq", DType::Float32, std::vector<Expr>{intImm(1 << 20)}, Scope::Global, Span{});
+    Expr idx = addE(mulI(accRow(l), rowPitch), col);
+    std::vector<Expr> args{std::make_shared<StrImmNode>("add", Span{}), call(intrin::kAddressOf, {load(dst, {idx})}, DType::Int64),
+                           load(l.regs, {l.r})};
+    Stmt body = evaluate(call(intrin::kAtomic, args, DType::Int32));
+    auto f = forLoop(l.r, intImm(0), intImm(32), ForKind::Unrolled, body);
+    return ts::codegen::planPairAtomic(*as<ForNode>(f), 128);
+}
+
+TEST(VectorPlan, LanePairAtomicNeedsThePartnerLaneAndFourAlignedRows) {
+    Loop l;
+    EXPECT_TRUE(atomicPlan(l, accCol(l), 64).ok);   // dQ's (row, col) of a 64-wide tile
+    EXPECT_FALSE(atomicPlan(l, accCol(l), 66).ok);  // rows at 66 floats: a lane pair's 4 elements not 16-byte aligned
+    // Columns 8*(r/4) + 2*(tx/4 % 4) + r%2: the neighbouring pair sits 4 lanes away, not at lane ^ 1.
+    Expr far = addE(addE(mulI(fdiv(l.r, 4), 8), mulI(fmod(fdiv(l.tx, 4), 4), 2)), fmod(l.r, 2));
+    EXPECT_FALSE(atomicPlan(l, far, 64).ok);
+}
+
+}  // namespace
