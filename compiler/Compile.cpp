@@ -2,6 +2,8 @@
 // (Pipeline.cpp) -> CUDA codegen -> launch facts. Never throws: every failure is a diagnostic.
 #include "compiler/Compile.h"
 
+#include <cstdio>
+
 #include <algorithm>
 #include <chrono>
 #include <optional>
@@ -57,6 +59,23 @@ bool dependsOnlyOn(const ir::Expr& e, const ir::PrimFuncNode& f) {
         if (ir::as<ir::LoadNode>(x)) ok = false;
     });
     return ok;
+}
+
+/// The hint of a kernel whose shared memory exceeds the target's limit: smaller tiles, or the
+/// target with more shared memory when the kernel fits there (a Hopper-sized kernel compiled for
+/// sm_80, tilec's default without a GPU, is not too big: it is for another target).
+std::string sharedMemoryHint(const Target& target, size_t bytes) {
+    std::string hint = "use smaller tiles or fewer pipeline stages";
+    if (target.isHip()) return hint;
+    for (const char* other : {"cuda:sm_90a"}) {
+        auto t = parseTarget(other);
+        if (t && t->arch() != target.arch() &&
+            static_cast<size_t>(t->maxSharedBytesPerBlock()) >= bytes)
+            return hint + ", or compile for a GPU with more shared memory: it fits " + other +
+                   " (" + std::to_string(t->maxSharedBytesPerBlock()) +
+                   " bytes per block; --target " + other + ")";
+    }
+    return hint;
 }
 
 /// Grid/block/smem and the tensor signature of the lowered kernel.
@@ -117,7 +136,7 @@ bool kernelInfo(const ir::PrimFunc& f, const Target& target, KernelInfo& k,
                     "shared memory: the kernel needs " + std::to_string(k.dynamicSmemBytes) +
                         " bytes, more than the " + std::to_string(smemLimit) +
                         "-byte per-block limit of " + target.arch(),
-                    "use smaller tiles or fewer pipeline stages");
+                    sharedMemoryHint(target, k.dynamicSmemBytes));
         return false;
     }
     for (auto& b : f->params) {
@@ -200,9 +219,14 @@ std::vector<std::pair<std::string, std::string>> pipelinePasses(const Target& ta
 }
 
 namespace {
-/// Position of the first NUL byte or malformed UTF-8 sequence, if any: binary input gets one
-/// clear error instead of hundreds of lexer errors.
-std::optional<Span> firstNonTextByte(const std::string& t) {
+/// The first NUL byte or malformed UTF-8 sequence, if any: binary input gets one clear error
+/// instead of hundreds of lexer errors.
+struct NonText {
+    Span at;
+    size_t offset = 0;
+    unsigned char byte = 0;
+};
+std::optional<NonText> firstNonTextByte(const std::string& t) {
     uint32_t line = 1, col = 1;
     for (size_t i = 0; i < t.size();) {
         const auto c = static_cast<unsigned char>(t[i]);
@@ -215,10 +239,12 @@ std::optional<Span> firstNonTextByte(const std::string& t) {
         for (size_t k = 1; ok && k < len; ++k)
             ok = (static_cast<unsigned char>(t[i + k]) >> 6) == 0x2;
         if (!ok) {
-            Span s;
-            s.line = line, s.col = col;
-            s.endLine = line, s.endCol = col + 1;
-            return s;
+            NonText n;
+            n.at.line = line, n.at.col = col;
+            n.at.endLine = line, n.at.endCol = col + 1;
+            n.offset = i;
+            n.byte = c;
+            return n;
         }
         if (c == '\n')
             ++line, col = 1;
@@ -227,6 +253,28 @@ std::optional<Span> firstNonTextByte(const std::string& t) {
         i += len;
     }
     return std::nullopt;
+}
+
+/// The error for non-text input: a NUL byte means a binary file (an executable, an image, a
+/// .pyc), other bytes a text file in another encoding. Never quotes the bytes themselves
+/// (formatDiagnostic leaves out an excerpt that is not printable text).
+void reportNonText(DiagnosticEngine& diags, const NonText& n) {
+    char hex[8];
+    std::snprintf(hex, sizeof hex, "0x%02X", n.byte);
+    const std::string where = "line " + std::to_string(n.at.line) + ", column " +
+                              std::to_string(n.at.col) + ", byte offset " +
+                              std::to_string(n.offset);
+    if (n.byte == 0)
+        diags.error(n.at, "this is a binary file, not a tile program (a NUL byte at " + where + ")",
+                    "tilec reads TileLang programs: Python source text (.py), e.g. samples/gemm.py",
+                    "read");
+    else
+        diags.error(n.at,
+                    "this file is not UTF-8 text (byte " + std::string(hex) +
+                        " at " + where + " starts no valid UTF-8 character)",
+                    "save the file as UTF-8 (tile programs are Python source text); a binary "
+                    "file is not a tile program",
+                    "read");
 }
 
 /// The front end reports a bad parameter override (unknown name, a tensor) at the factory's
@@ -356,10 +404,7 @@ CompileResult compileUnobserved(const std::string& path, const std::string& text
         return r;
     };
     if (auto bad = firstNonTextByte(text)) {
-        diags.error(*bad,
-                    "this file is not a text file (NUL byte or invalid UTF-8 at " +
-                        std::to_string(bad->line) + ":" + std::to_string(bad->col) + ")",
-                    "open a TileLang program (.py source text)", "read");
+        reportNonText(diags, *bad);
         return finish();
     }
     auto target = parseTarget(opts.target);
@@ -469,8 +514,7 @@ std::vector<ProgramKernel> listKernels(const std::string& path, const std::strin
     DiagnosticEngine diags;
     std::vector<ProgramKernel> out;
     if (auto bad = firstNonTextByte(text)) {
-        diags.error(*bad, "this file is not a text file",
-                    "open a TileLang program (.py source text)", "read");
+        reportNonText(diags, *bad);
         if (diagnostics) *diagnostics = diags.take();
         return out;
     }

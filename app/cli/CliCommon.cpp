@@ -40,25 +40,52 @@ std::optional<std::map<std::string, std::string>> parseParams(const std::vector<
     return out;
 }
 
-std::string defaultTarget() {
+namespace {
+DefaultTargetChoice g_defaulted;  ///< lastDefaultedTarget()
+}  // namespace
+
+DefaultTargetChoice defaultTargetChoice() {
     std::string why;
     // Device attributes only (cuInit, no context): kernels run in the worker process, and a
     // context here would hold device memory for nothing.
-    if (auto devs = rt::listDevices(&why); !devs.empty()) {
+    auto devs = rt::listDevices(&why);
+    if (!devs.empty()) {
         int ordinal = 0;
         if (const char* env = std::getenv("TILESCOPE_DEVICE"); env && *env) ordinal = std::atoi(env);
-        if (ordinal >= 0 && ordinal < static_cast<int>(devs.size()))
-            return "cuda:" + rt::archFor(devs[static_cast<size_t>(ordinal)]);
+        if (ordinal >= 0 && ordinal < static_cast<int>(devs.size())) {
+            const auto& d = devs[static_cast<size_t>(ordinal)];
+            return {"cuda:" + rt::archFor(d), "the attached GPU, " + d.name, true};
+        }
+        why = "TILESCOPE_DEVICE names no GPU of the " + std::to_string(devs.size()) + " found";
     }
-    return "cuda:sm_80";
+    if (why.empty()) why = "no CUDA device";
+    // The first clause is enough here ("cannot load the NVIDIA driver library libcuda.so.1").
+    if (auto paren = why.find(" ("); paren != std::string::npos && paren > 0) why.resize(paren);
+    return {"cuda:sm_80", "no GPU found: " + why, false};
+}
+
+std::string defaultTarget() { return defaultTargetChoice().target; }
+
+const DefaultTargetChoice& lastDefaultedTarget() { return g_defaulted; }
+
+std::string defaultTargetNote(const DefaultTargetChoice& c) {
+    return "target " + c.target + " (tilec's default: " + c.why +
+           "); --target cuda:sm_90a (Hopper: H100/H200), cuda:sm_80 (Ampere) or hip:gfx90a picks "
+           "another";
 }
 
 bool printDiagnostics(const CompileResult& r) {
-    bool err = false;
+    bool err = false, aboutTarget = false;
     for (auto& d : r.diagnostics) {
         std::cerr << formatDiagnostic(d, r.source.get());
         err |= d.severity == Severity::Error;
+        if (d.severity == Severity::Error)
+            aboutTarget |= (d.message + d.hint).find("sm_") != std::string::npos;
     }
+    // An error about a target the user did not choose: say which one it was and how to pick
+    // another (a Hopper kernel's shared memory does not fit sm_80, tilec's no-GPU default).
+    if (aboutTarget && !g_defaulted.target.empty() && !g_defaulted.fromGpu)
+        std::cerr << "tilec: note: compiled for " << defaultTargetNote(g_defaulted) << "\n";
     return err;
 }
 
@@ -91,7 +118,9 @@ std::optional<CompileResult> compileFile(const CompileFlags& flags, CompileOptio
     }
     for (auto& [k, v] : *params) opts.params[k] = v;
     opts.kernel = flags.kernel.empty() ? pragmaSetting(opts.params, kPragmaKernel) : flags.kernel;
-    opts.target = flags.target.empty() ? defaultTarget() : flags.target;
+    g_defaulted = {};
+    if (flags.target.empty()) g_defaulted = defaultTargetChoice();
+    opts.target = flags.target.empty() ? g_defaulted.target : flags.target;
     if (!parseTarget(opts.target)) {
         std::cerr << "tilec: error: unknown target '" << opts.target
                   << "' (use cuda:sm_80, cuda:sm_90a or hip:gfx90a)\n";

@@ -47,6 +47,21 @@ std::optional<CompileResult> compileFile(const CompileFlags& flags, CompileOptio
 bool printDiagnostics(const CompileResult& r);
 /// The target to use when the user gave none: the attached GPU's, else cuda:sm_80.
 std::string defaultTarget();
+/// defaultTarget() and why it was chosen: "the attached GPU, NAME" or "no GPU found: WHY".
+struct DefaultTargetChoice {
+    std::string target;
+    std::string why;
+    bool fromGpu = false;
+};
+DefaultTargetChoice defaultTargetChoice();
+/// The default target of the last compileFile() without --target (empty `target` when --target
+/// was given): `tilec run` says which target it used and why, and a compile error under a
+/// defaulted target without a GPU names --target (new-user trial: a Hopper-sized kernel was
+/// rejected for sm_80 with "use smaller tiles", the default never mentioned).
+const DefaultTargetChoice& lastDefaultedTarget();
+/// The note for a target chosen by default: "target cuda:sm_80 (tilec's default: no GPU found:
+/// ...); --target cuda:sm_90a (Hopper) or hip:gfx90a picks another".
+std::string defaultTargetNote(const DefaultTargetChoice& c);
 /// The reference function's name for a compiled program: `flag` (`--ref NAME`), else the
 /// pragma's `@ref=`, else "" (the implicit ref_program).
 std::string referenceName(const CompileResult& r, const std::string& flag);

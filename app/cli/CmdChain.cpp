@@ -27,6 +27,7 @@
 
 #include "app/cli/Commands.h"
 #include "app/cli/GpuWorker.h"
+#include "app/cli/InterpProgress.h"
 #include "app/cli/RunSupport.h"
 #include "compiler/frontend/MetaValue.h"
 #include "compiler/frontend/Parser.h"
@@ -304,6 +305,8 @@ int check(const ChainRun& run, const std::vector<HostTensor>& ref, double rtol) 
 }  // namespace
 
 int runChain(const RunCommand& c) {
+    setInterpTimeLimit(c.timeLimitS);
+    setProgressForced(c.progress);
     if (!c.flags.inputRules.empty() || !c.flags.refParams.empty() || !c.flags.refInputs.empty()) {
         std::cerr << "tilec: error: --input, --ref-param and --ref-inputs apply to one kernel, not "
                      "to --chain\n";

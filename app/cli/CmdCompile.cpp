@@ -1,6 +1,8 @@
 // `tilec compile`: runs the pipeline, prints IR after passes like LLVM's -print-after, a table
 // of pass times and changed flags, and the NVRTC compile time of the generated CUDA.
+#include <cctype>
 #include <cstdio>
+#include <cstring>
 #include <filesystem>
 #include <fstream>
 #include <iostream>
@@ -15,6 +17,7 @@ namespace {
 /// Checks the pass-name and output-folder flags before compiling, so that a typo is an error
 /// (exit 1) rather than a warning after a full compile. Prints the error; false if one is bad.
 bool validFlags(const CompileCommand& c) {
+    if (!validEmitKind(c.emit)) return false;
     auto target = parseTarget(c.flags.target.empty() ? defaultTarget() : c.flags.target);
     auto passes = pipelinePasses(target ? *target : Target{});
     auto known = [&](const std::string& name) {
@@ -44,6 +47,28 @@ bool validFlags(const CompileCommand& c) {
     return true;
 }
 }  // namespace
+
+bool validEmitKind(const std::string& emit) {
+    static const char* const kinds[][2] = {
+        {"ir", "the final IR, after every pass"},
+        {"cuda", "the generated CUDA C++ (cuda:sm_80, cuda:sm_90a)"},
+        {"hip", "the generated HIP C++ (hip:gfx90a)"}};
+    if (emit.empty()) return true;
+    std::string lower;
+    for (char ch : emit) lower += static_cast<char>(std::tolower(static_cast<unsigned char>(ch)));
+    for (auto& k : kinds)
+        if (emit == k[0]) return true;
+    std::cerr << "tilec: error: --emit: unknown kind '" << emit << "'; the kinds are:\n";
+    for (auto& k : kinds) std::cerr << "    " << k[0] << std::string(6 - std::strlen(k[0]), ' ') << k[1] << "\n";
+    std::string hint = "tilec compile FILE --emit cuda > kernel.cu";
+    for (auto& k : kinds)
+        if (lower == k[0]) hint = "kinds are lower case: --emit " + std::string(k[0]);
+    if (lower == "ptx" || lower == "cubin" || lower == "sass")
+        hint = "tilec prints source, not " + lower +
+               ": --emit cuda, then nvcc (or `tilec export` for a whole nvcc project)";
+    std::cerr << "  hint: " << hint << "\n";
+    return false;
+}
 
 int runCompile(const CompileCommand& c) {
     if (!validFlags(c)) return 1;

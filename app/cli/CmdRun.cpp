@@ -226,6 +226,12 @@ rt::RunRequest requestFor(const CompileResult& r, const rt::InputSet& set,
     return req;
 }
 
+namespace {
+double g_interpTimeLimitS = 0;  ///< setInterpTimeLimit
+}  // namespace
+
+void setInterpTimeLimit(double seconds) { g_interpTimeLimitS = seconds; }
+
 /// Runs the program on the interpreter with the given inputs; outputs NaN-poisoned. `lowered`:
 /// the thread-level interpreter on the IR after the last pass, else the tile-level one on the
 /// elaborated IR.
@@ -242,6 +248,8 @@ std::optional<std::vector<HostTensor>> runInterp(const CompileResult& r,
         }
     interp::InterpOptions io;
     io.scalars = g_scalars;
+    io.timeLimitS = g_interpTimeLimitS;
+    io.timeLimitHint = "--time-limit SECONDS raises the limit (0: none)";
     // The tile level runs a several-block function's blocks in order itself (elaborated holds
     // them all); the thread level runs each launch's lowered IR in turn on the same tensors.
     std::vector<const ir::PrimFunc*> steps;
@@ -259,10 +267,14 @@ std::optional<std::vector<HostTensor>> runInterp(const CompileResult& r,
     }
     for (size_t step = 0; step < steps.size(); ++step) {
         const ir::PrimFunc* f = steps[step];
-        if (progress)
+        if (progress) {
             io.onBlock = [&](int64_t done, int64_t total) {
                 progress->update(done, total, int(step) + 1, int(steps.size()));
             };
+            io.onLoop = [&](const interp::LoopProgress& l) {
+                progress->loop(l.loop.line, l.iteration, l.extent, l.block, l.blocks);
+            };
+        }
         auto res = lowered ? interp::runLowered(*f, args, io) : interp::run(*f, args, io);
         if (progress) progress->finish();
         if (!res.ok && ctrlC && ctrlC->interrupted()) {
@@ -459,6 +471,8 @@ std::string referenceShapeHint(const CompileResult& r, const std::string& refNam
 }  // namespace
 
 int runRun(const RunCommand& c) {
+    setInterpTimeLimit(c.timeLimitS);
+    setProgressForced(c.progress);
     CompileOptions opts;
     opts.recordSnapshots = false;
     auto r = compileFile(c.flags, opts);
@@ -491,6 +505,10 @@ int runRun(const RunCommand& c) {
                   << l.kernel.grid[2] << "), " << l.kernel.block[0] << " threads, "
                   << l.kernel.dynamicSmemBytes << " B shared";
     };
+    // Without a GPU the target is tilec's fallback, not the user's choice: say so (the
+    // lowered interpreter and every compile check follow it).
+    if (const DefaultTargetChoice& t = lastDefaultedTarget(); !t.target.empty() && !t.fromGpu)
+        std::cout << defaultTargetNote(t) << "\n";
     if (r->launches.empty()) {
         describe(*r);
     } else {

@@ -18,6 +18,9 @@ struct CompileCommand {
     bool listKernels = false;  ///< --list-kernels: list the file's kernels, compile nothing
 };
 int runCompile(const CompileCommand& c);
+/// Whether `emit` (--emit) is a kind tilec prints (ir, cuda, hip; empty: none); else prints the
+/// kinds with a hint and returns false (the command exits 1, a user error).
+bool validEmitKind(const std::string& emit);
 
 struct RunCommand {
     CompileFlags flags;
@@ -25,6 +28,8 @@ struct RunCommand {
     std::string check = "ref";  ///< "ref" (ref_program in float64) or "interp"
     uint64_t seed = 0;          ///< 0: fresh seed each run
     double rtol = 0;            ///< rel-L2 tolerance for float outputs; 0: the dtype's default
+    double timeLimitS = 60;     ///< --time-limit: interpreter wall-clock limit (0 = none)
+    bool progress = false;      ///< --progress: interpreter progress even when stderr is no tty
     bool quiet = false;
     std::string
         ref;  ///< --ref NAME: reference function (dotted for nested); "": pragma/ref_program

@@ -57,6 +57,10 @@ rt::RunRequest requestFor(const CompileResult& r, const rt::InputSet& set,
 /// `interactive` (the run the user waits for, not a reference or a tune variant): progress on
 /// stderr after 2 s (a terminal, or TILEC_PROGRESS=1) and Ctrl-C stops the run with a message
 /// and exit status 130 (app/cli/InterpProgress.h).
+/// Wall-clock limit of every later runInterp in seconds (0 = none; `tilec run --time-limit`,
+/// default 60): past it the run ends with an error at the loop it was in
+/// (interp::InterpOptions::timeLimitS).
+void setInterpTimeLimit(double seconds);
 std::optional<std::vector<HostTensor>> runInterp(const CompileResult& r,
                                                  const std::vector<HostTensor>& inputs,
                                                  std::string& why, bool lowered = false,

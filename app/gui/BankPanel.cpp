@@ -11,6 +11,7 @@
 #include <QPointer>
 #include <QScrollArea>
 #include <QSplitter>
+#include <QStyle>
 #include <QTableView>
 #include <QThreadPool>
 #include <QToolButton>
@@ -178,6 +179,9 @@ BankPanel::BankPanel(Session& session, QWidget* parent) : QWidget(parent), m_ses
     hh->setSectionResizeMode(BankAccessModel::Instruction, QHeaderView::Stretch);
     m_table->setTextElideMode(Qt::ElideMiddle);
     m_table->setWordWrap(false);
+    // Compact rows (text + 6 px, as the comparison table): more accesses in the same height.
+    m_table->verticalHeader()->setSectionResizeMode(QHeaderView::Fixed);
+    m_table->verticalHeader()->setDefaultSectionSize(m_table->fontMetrics().height() + 6);
     m_totals = new QLabel;
     m_totals->setWordWrap(true);
     m_totals->setTextInteractionFlags(Qt::TextSelectableByMouse);
@@ -226,6 +230,8 @@ BankPanel::BankPanel(Session& session, QWidget* parent) : QWidget(parent), m_ses
     scroll->setWidgetResizable(false);
     auto* split = new QSplitter(Qt::Vertical);
     auto* upper = new QWidget;
+    m_split = split;
+    m_upper = upper;
     auto* uv = new QVBoxLayout(upper);
     uv->setContentsMargins(0, 0, 0, 0);
     auto* measuredRow = new QHBoxLayout;
@@ -258,6 +264,7 @@ BankPanel::BankPanel(Session& session, QWidget* parent) : QWidget(parent), m_ses
     split->addWidget(scroll);
     split->setStretchFactor(0, 1);
     split->setStretchFactor(1, 2);
+    connect(split, &QSplitter::splitterMoved, this, [this] { m_userSplit = true; });
     auto* v = new QVBoxLayout(this);
     v->setContentsMargins(4, 4, 4, 4);
     v->addWidget(split);
@@ -282,6 +289,31 @@ BankPanel::BankPanel(Session& session, QWidget* parent) : QWidget(parent), m_ses
         m_totals->setText(tr("No result for this program yet (compiling…)"));
     });
     refresh();
+}
+
+int BankPanel::visibleTableRows() const {
+    return m_table->viewport()->height() / std::max(1, m_table->verticalHeader()->defaultSectionSize());
+}
+
+void BankPanel::resizeEvent(QResizeEvent* e) {
+    QWidget::resizeEvent(e);
+    fitSplit();
+}
+
+void BankPanel::fitSplit() {
+    if (m_userSplit || !m_split || m_split->height() <= 0) return;
+    // What the tables' part needs: everything above the access table at its size hint, plus
+    // the table's header, kTableRows rows and frame (and a horizontal scroll bar's room).
+    const int rowH = m_table->verticalHeader()->defaultSectionSize();
+    const int tableH = m_table->horizontalHeader()->sizeHint().height() + kTableRows * rowH +
+                       2 * m_table->frameWidth() +
+                       m_table->style()->pixelMetric(QStyle::PM_ScrollBarExtent);
+    const int others = std::max(0, m_upper->sizeHint().height() - m_table->sizeHint().height());
+    const int total = m_split->height() - m_split->handleWidth();
+    const int upper = std::min(others + tableH, std::max(0, total - 200));
+    if (upper <= 0) return;
+    const QList<int> sizes{upper, total - upper};
+    if (m_split->sizes() != sizes) m_split->setSizes(sizes);
 }
 
 bool BankPanel::exportHeatmapSvg(const QString& path) const {
@@ -361,6 +393,7 @@ void BankPanel::applyReport(analysis::KernelBankReport rep) {
     } else {
         m_heat->clear();  // never the previous program's heatmap
     }
+    fitSplit();  // the totals' text may have changed its height
 }
 
 void BankPanel::selectRow(int row, bool reveal) {

@@ -20,6 +20,7 @@
 #include "visualizer/core/BankMap.h"
 
 class QLabel;
+class QSplitter;
 class QTableView;
 class QToolButton;
 
@@ -107,8 +108,21 @@ public:
 
     /// LazyPanel: the main window says whether the dock is on screen.
     void setPanelShown(bool shown) override;
+    /// Rows of the access table that fit its viewport (tests: at least 10 at 1920x1080).
+    int visibleTableRows() const;
+
+protected:
+    void resizeEvent(QResizeEvent* e) override;
 
 private:
+    /// Splits the panel between the tables and the heatmap so that the access table shows
+    /// kTableRows rows when the panel is tall enough (the heatmap keeps at least 200 px), until
+    /// the user moves the splitter.
+    void fitSplit();
+    static constexpr int kTableRows = 10;
+    QSplitter* m_split = nullptr;
+    QWidget* m_upper = nullptr;
+    bool m_userSplit = false;
     /// Re-analyses the shown result off the UI thread (the analysis takes ~100 ms on gemm.py);
     /// skipped while the panel is a hidden tab of a shown window, and redone when it is shown.
     void refresh();

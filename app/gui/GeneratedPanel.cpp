@@ -10,6 +10,7 @@
 #include <QPointer>
 #include <QShortcut>
 #include <QSignalBlocker>
+#include <QTextDocument>
 #include <QThreadPool>
 #include <QVBoxLayout>
 
@@ -81,6 +82,16 @@ GeneratedPanel::GeneratedPanel(Session& session, QWidget* parent)
         m_view->setFocus();
     });
     connect(&session, &Session::resultChanged, this, &GeneratedPanel::onResult);
+    // Another document: the previous one's code is not "the last successful compile" of this.
+    connect(&session, &Session::documentOpened, this, [this] {
+        m_cuda.clear();
+        ++m_indexTag;  // drop an index of the old code still in flight
+        m_index.reset();
+        m_outline->clear();
+        if (CudaIndex::available()) m_indexState->clear();
+        if (shownFile() == kernelFile()) m_view->setCode(QString(), false);
+        onResult();
+    });
     connect(&session, &Session::focusChanged, this, &GeneratedPanel::updateCrossHighlight);
     connect(m_view, &CodeView::lineClicked, this, [this](int line) {
         auto r = m_session.shown();
@@ -98,6 +109,12 @@ GeneratedPanel::GeneratedPanel(Session& session, QWidget* parent)
 GeneratedPanel::~GeneratedPanel() = default;
 
 QString GeneratedPanel::shownFile() const { return m_file->currentText(); }
+
+QString GeneratedPanel::headerText() const {
+    QTextDocument doc;
+    doc.setHtml(m_header->text());
+    return doc.toPlainText();
+}
 
 void GeneratedPanel::showFile(const QString& file) {
     if (m_file->currentText() != file) {
@@ -121,11 +138,15 @@ void GeneratedPanel::onResult() {
         return;
     }
     if (r->cuda.empty()) {
-        // Keep the last generated code on screen while the program has errors, but say so.
-        m_header->setText(tr("<span style='color:%1'>No code generated: the program has errors "
-                             "(see Problems).</span> The code below is from the last successful "
-                             "compile.")
-                              .arg(theme().error.name()));
+        // Keep the last generated code on screen while the program has errors, but say so; and
+        // never claim a successful compile there has not been (new-user trial: a file that
+        // never compiled said "the code below is from the last successful compile").
+        m_header->setText(
+            tr("<span style='color:%1'>No code generated: the program has errors "
+               "(see Problems).</span> %2")
+                .arg(theme().error.name(),
+                     m_cuda.isEmpty() ? tr("No successful compile of this program yet.")
+                                      : tr("The code below is from the last successful compile.")));
         return;
     }
     setLanguage(r->language == "hip");

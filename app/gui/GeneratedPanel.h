@@ -38,6 +38,8 @@ public:
     /// The device header that kernel includes.
     QString headerFile() const;
     void showFile(const QString& file);
+    /// The header line's text (kernel, grid, ... or why there is no code), plain (tests).
+    QString headerText() const;
 
 signals:
     /// libclang finished indexing the current code.

@@ -8,6 +8,9 @@
 #include <QLabel>
 #include <QPushButton>
 #include <QRegularExpression>
+#include <QScrollBar>
+#include <QStyle>
+#include <QToolButton>
 #include <QScrollArea>
 #include <QSpinBox>
 #include <QVBoxLayout>
@@ -35,10 +38,17 @@ LayoutPanel::LayoutPanel(Session& session, QWidget* parent) : QWidget(parent), m
     m_warp->setValue(-1);
     auto* svg = new QPushButton(tr("SVG…"));
     auto* png = new QPushButton(tr("PNG…"));
+    m_fit = new QToolButton;
+    m_fit->setObjectName("layoutFit");
+    m_fit->setText(tr("Fit"));
+    m_fit->setCheckable(true);
+    m_fit->setChecked(true);
+    m_fit->setToolTip(tr("Fit every column to the panel's width (Ctrl + wheel or Ctrl + +/- "
+                         "zooms by hand)"));
     m_buffer->setSizePolicy(QSizePolicy::Expanding, QSizePolicy::Fixed);
     top->addGroup({new QLabel(tr("Buffer")), m_buffer}, true);
     top->addGroup({m_tile, m_warp});
-    top->addGroup({svg, png});
+    top->addGroup({m_fit, svg, png});
     m_info = new QLabel;
     m_info->setWordWrap(true);
     m_grid = new viz::LayoutGridWidget;
@@ -50,6 +60,11 @@ LayoutPanel::LayoutPanel(Session& session, QWidget* parent) : QWidget(parent), m
     v->addLayout(top);
     v->addWidget(m_info);
     v->addWidget(m_scroll, 1);
+    m_scroll->viewport()->installEventFilter(this);  // refit when the panel is resized
+    connect(m_fit, &QToolButton::toggled, this, [this](bool on) {
+        if (on) fit();
+    });
+    connect(m_grid, &viz::LayoutGridWidget::zoomedByUser, this, [this] { setFitToView(false); });
 
     connect(m_buffer, &QComboBox::currentIndexChanged, this, [this] { rebuild(); });
     connect(m_tile, &QSpinBox::valueChanged, this, [this] { rebuild(); });
@@ -151,6 +166,29 @@ void LayoutPanel::refreshBuffers() {
     rebuild();
 }
 
+bool LayoutPanel::fitToView() const { return m_fit->isChecked(); }
+
+void LayoutPanel::setFitToView(bool on) { m_fit->setChecked(on); }
+
+void LayoutPanel::fit() {
+    if (!fitToView() || !m_grid->model()) return;
+    // The width inside the scroll area, less a vertical scroll bar when the rows need one.
+    int width = m_scroll->viewport()->width();
+    const int sb = m_scroll->verticalScrollBar()->isVisible()
+                       ? 0
+                       : m_scroll->style()->pixelMetric(QStyle::PM_ScrollBarExtent);
+    const int64_t cols = m_grid->model()->cols(), rows = m_grid->model()->rows();
+    int cell = viz::LayoutGridWidget::cellSizeToFit(width, cols);
+    if (18 + rows * cell + 4 > m_scroll->viewport()->height())  // rows scroll: room for the bar
+        cell = viz::LayoutGridWidget::cellSizeToFit(width - sb, cols);
+    if (cell != m_grid->cellSize()) m_grid->setCellSize(cell);
+}
+
+bool LayoutPanel::eventFilter(QObject* o, QEvent* e) {
+    if (o == m_scroll->viewport() && e->type() == QEvent::Resize) fit();
+    return QWidget::eventFilter(o, e);
+}
+
 void LayoutPanel::setPanelShown(bool shown) {
     m_shown = shown;
     if (shown && m_stale) rebuild();
@@ -193,6 +231,7 @@ void LayoutPanel::rebuild() {
              ? tr("  — cells: physical offset / bank; click a cell to outline its bank")
              : tr("  — cells: thread / local index; click a cell to outline its thread")));
     m_grid->setModel(std::move(m));
+    fit();
 }
 
 void LayoutPanel::rebuildHardware(const QString& spec) {
@@ -211,6 +250,7 @@ void LayoutPanel::rebuildHardware(const QString& spec) {
                        "click a cell to outline its thread")
                         .arg(spec));
     m_grid->setModel(std::move(m));
+    fit();
 }
 
 void LayoutPanel::onFocus() {

@@ -16,6 +16,7 @@ class QComboBox;
 class QLabel;
 class QSpinBox;
 class QScrollArea;
+class QToolButton;
 
 namespace ts::viz {
 class LayoutGridWidget;
@@ -48,8 +49,18 @@ public:
 
     /// LazyPanel: the main window says whether the dock is on screen.
     void setPanelShown(bool shown) override;
+    /// Fit-to-view zoom (the default): the cell size follows the panel's width so that every
+    /// column shows (viz::LayoutGridWidget::cellSizeToFit); zooming by hand turns it off, the
+    /// Fit button back on.
+    bool fitToView() const;
+    void setFitToView(bool on);
+
+protected:
+    bool eventFilter(QObject* o, QEvent* e) override;
 
 private:
+    /// In fit-to-view mode: the cell size for the scroll area's current width.
+    void fit();
     void refreshBuffers();
     /// Draws hardware layout `spec` (rebuild() for a hardware entry).
     void rebuildHardware(const QString& spec);
@@ -68,6 +79,7 @@ private:
     QLabel* m_info;
     QScrollArea* m_scroll;
     viz::LayoutGridWidget* m_grid;
+    QToolButton* m_fit;
 };
 
 }  // namespace ts::gui

@@ -39,7 +39,9 @@ struct DefaultSizes {
 
 DefaultSizes defaultSizes(const QString& id) {
     if (id == kWorkspaceAuthor) return {{"params"}, {0.30}, 0.25};
-    if (id == kWorkspaceLayout) return {{"layout", "banks"}, {0.37, 0.37}, 0.22};
+    // Layout gets the width a 32-column shared tile needs at a legible cell size (about
+    // 26 px cells at 1920 px; LayoutPanel fits the columns to whatever it gets).
+    if (id == kWorkspaceLayout) return {{"layout", "banks"}, {0.48, 0.33}, 0.22};
     if (id == kWorkspaceDebug) return {{"passes"}, {0.36}, 0.33};
     if (id == kWorkspaceProfile) return {{"generated"}, {0.36}, 0.36};
     return {{"passes", "generated"}, {0.33, 0.27}, 0.22};  // inspect

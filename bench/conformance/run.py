@@ -264,7 +264,9 @@ def one_kernel(tc, corpus, f, k, default_kernel, a):
         # level assumes insert-sync's barriers; issue 8's seesaw / mla_decode_ws races showed
         # only there)
         interp = "--interp=lowered" if a.interp_level == "lowered" else "--interp"
-        cmd = [tc.path, "run", path, interp, "--target", "cuda:sm_90a", "--seed", "1"] + kargs + rargs + \
+        # --time-limit 0: this runner's own timeout (--interp-timeout) bounds the run
+        cmd = [tc.path, "run", path, interp, "--target", "cuda:sm_90a", "--seed", "1",
+               "--time-limit", "0"] + kargs + rargs + \
             param_args(k, "small") + check_args(tc, k, "small")
         rc, out, secs = run_cmd(cmd, a.interp_timeout)
         st = classify_run(rc, out)

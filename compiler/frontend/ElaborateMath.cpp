@@ -316,6 +316,11 @@ void Elaborator::installMath() {
             n == "import_source"
                 ? "inline CUDA source cannot run on TileScope's interpreters; write the function "
                   "in the tile language"
+            : n == "alloc_global"
+                ? "pass the scratch tensor as a kernel parameter instead (e.g. `S: "
+                  "T.Tensor((64,), \"float32\")`; the caller allocates it and `tilec run` "
+                  "treats it as an output), or use T.alloc_shared / T.alloc_fragment for "
+                  "scratch that lives within one block"
             : e.kind == LangKind::Sync
                 ? "Hopper (sm_90) synchronization and warp specialization are planned"
             : e.kind == LangKind::Layout ? "layouts are inferred meanwhile"

@@ -4,10 +4,13 @@
 // conversion of internal errors into the single Diagnostic of InterpResult.
 #include <algorithm>
 #include <cmath>
+#include <cstdio>
 #include <new>
 #include <string_view>
 
 #include "compiler/interp/Machine.h"
+
+#include <cstdio>
 #include "compiler/interp/ThreadMachine.h"
 #include "compiler/ir/IntrinsicsAssert.h"
 #include "compiler/ir/Functor.h"
@@ -58,6 +61,57 @@ void Machine::failTooDeep(const Span& at) const {
 void Machine::checkCancel(const Span& at) const {
     if (m_opts.cancel && m_opts.cancel->load(std::memory_order_relaxed))
         fail(at, "interpretation cancelled");
+}
+
+namespace {
+std::string limitText(double s) {
+    char buf[32];
+    std::snprintf(buf, sizeof buf, "%g", s);
+    return buf;
+}
+}  // namespace
+
+void Machine::checkBlockLimits(const Span& kernel, int64_t blocksDone, int64_t blocks) {
+    checkCancel(kernel);
+    m_block = blocksDone;
+    m_blocks = blocks;
+    if (m_opts.timeLimitS <= 0 || blocksDone == 0) return;
+    const double s =
+        std::chrono::duration<double>(std::chrono::steady_clock::now() - m_started).count();
+    if (s > m_opts.timeLimitS)
+        fail(kernel,
+             "time limit of " + limitText(m_opts.timeLimitS) + " s reached after " +
+                 std::to_string(blocksDone) + " of " + std::to_string(blocks) + " blocks",
+             "smaller sizes (--param) run faster" +
+                 (m_opts.timeLimitHint.empty() ? std::string() : "; " + m_opts.timeLimitHint));
+}
+
+void Machine::pollLoops(const Span& at) {
+    checkCancel(at);
+    if (m_opts.timeLimitS <= 0 && !m_opts.onLoop) return;
+    // The loop to name: the running one with the most iterations (the outermost of equals): an
+    // endless T.serial around a T.Parallel is the serial loop, not the inner one ticking now.
+    const ActiveLoop* main = nullptr;
+    for (const ActiveLoop& l : m_loops)
+        if (!main || l.extent > main->extent) main = &l;
+    if (m_opts.timeLimitS > 0) {
+        const double s =
+            std::chrono::duration<double>(std::chrono::steady_clock::now() - m_started).count();
+        if (s > m_opts.timeLimitS) {
+            std::string where = main ? ", at iteration " + std::to_string(*main->iteration + 1) +
+                                           " of " + std::to_string(main->extent)
+                                     : std::string();
+            fail(main ? main->span : at,
+                 "time limit of " + limitText(m_opts.timeLimitS) +
+                     " s reached: the interpreter was still in this loop" + where + " (block " +
+                     std::to_string(m_block + 1) + " of " + std::to_string(m_blocks) + ")",
+                 "an endless or enormous loop? check its extent; smaller sizes (--param) run "
+                 "faster" +
+                     (m_opts.timeLimitHint.empty() ? std::string() : "; " + m_opts.timeLimitHint));
+        }
+    }
+    if (m_opts.onLoop && main)
+        m_opts.onLoop({main->span, *main->iteration, main->extent, m_block, m_blocks});
 }
 
 void Machine::log(std::string line) {
@@ -256,11 +310,13 @@ void Machine::exec(const StmtNode* s) {
             size_t pos = bind(n->var.get(), mn);
             const bool parallel = n->forKind == ForKind::Parallel;
             m_parallelDepth += parallel;
-            for (int64_t it = 0; it < ext; ++it) {
+            int64_t it = 0;
+            LoopScope loop(*this, s->span, ext, &it);
+            for (; it < ext; ++it) {
                 int64_t value = static_cast<int64_t>(uint64_t(mn) + uint64_t(it));  // no UB
                 m_bindings[pos].i = value;
                 m_bindings[pos].f = static_cast<double>(value);
-                if ((++m_loopTicks & 0xFFFF) == 0) checkCancel(s->span);
+                loop.tick(s->span);
                 exec(n->body.get());
             }
             m_parallelDepth -= parallel;
@@ -365,7 +421,7 @@ void Machine::execKernel(const KernelNode* k) {
     m_blockIdx.assign(grid.size(), 0);
     for (int64_t lin = 0; lin < total; ++lin) {
         if (m_opts.maxBlocks >= 0 && m_blocksRun >= m_opts.maxBlocks) break;
-        checkCancel(k->span);
+        checkBlockLimits(k->span, lin, total);
         int64_t rest = lin;
         for (size_t d = 0; d < grid.size(); ++d) {
             m_blockIdx[d] = rest % grid[d];

@@ -22,6 +22,16 @@
 
 namespace ts::interp {
 
+/// Where a long run is: the running loop with the most iterations (its span, the iteration it
+/// reached, 0-based, and its extent). InterpOptions::onLoop and the time-limit error report it.
+struct LoopProgress {
+    Span loop;
+    int64_t iteration = 0;
+    int64_t extent = 0;
+    int64_t block = 0;   ///< the running block, linear (x fastest), 0-based
+    int64_t blocks = 0;  ///< blocks of the running T.Kernel
+};
+
 /// Knobs of one interpreter run.
 struct InterpOptions {
     /// Run at most this many blocks (in launch order, x fastest); -1 = the whole grid. Stopping
@@ -39,6 +49,16 @@ struct InterpOptions {
     /// done, its grid size): tilec's progress line on long runs (app/cli/InterpProgress.h).
     /// Runs on the interpreting thread; may be empty.
     std::function<void(int64_t done, int64_t total)> onBlock;
+    /// Wall-clock limit of the run in seconds (0 = none). Checked between blocks and every 1024
+    /// loop iterations; past it the run stops with ok=false and an error at the running loop
+    /// with the most iterations ("time limit of 60 s reached in this loop, at iteration N of
+    /// M"), so an endless or enormous T.serial is named instead of running forever (new-user
+    /// trial). `timeLimitHint` says how to raise the limit (tilec: "--time-limit SECONDS").
+    double timeLimitS = 0;
+    std::string timeLimitHint;
+    /// Called every 1024 loop iterations inside a block with the running loop with the most
+    /// iterations: progress inside one long block (tilec's progress line). May be empty.
+    std::function<void(const LoopProgress&)> onLoop;
 };
 
 /// Outcome of run(). On error the outputs hold whatever the blocks run so far wrote.

@@ -6,6 +6,7 @@
 // Eval.cpp (expressions, element loads), Exec.cpp (statements, grid, arguments) and
 // TileOps.cpp (copy, gemm, fill, reduce, cumsum, atomic).
 #pragma once
+#include <chrono>
 #include <cstdint>
 #include <memory>
 #include <string>
@@ -156,6 +157,32 @@ public:
     void unbind(size_t mark) { m_bindings.resize(mark); }
     /// Throws the cancellation error if the cancel flag is set.
     void checkCancel(const Span& at) const;
+    /// Between blocks: the cancel flag, and the time limit ("after B of T blocks" at `kernel`).
+    void checkBlockLimits(const Span& kernel, int64_t blocksDone, int64_t blocks);
+    /// Every 1024 loop iterations (loop bodies call it through LoopScope::tick): the cancel
+    /// flag, the time limit (an error at the running loop with the most iterations) and the
+    /// onLoop progress callback.
+    void pollLoops(const Span& at);
+    /// A loop running now (innermost last), for pollLoops: its span, extent and the address of
+    /// its iteration counter.
+    struct ActiveLoop {
+        Span span;
+        int64_t extent;
+        const int64_t* iteration;
+    };
+    /// Pushes a running loop for its lifetime (popped when the loop ends or unwinds).
+    struct LoopScope {
+        Machine& m;
+        LoopScope(Machine& mm, const Span& span, int64_t extent, const int64_t* it) : m(mm) {
+            m.m_loops.push_back({span, extent, it});
+        }
+        ~LoopScope() { m.m_loops.pop_back(); }
+        /// Once per iteration.
+        void tick(const Span& at) {
+            if ((++m.m_loopTicks & 0x3FF) == 0) [[unlikely]]
+                m.pollLoops(at);
+        }
+    };
     /// Appends a T.print line (capped at 10000).
     void log(std::string line);
 
@@ -171,6 +198,10 @@ public:
     const ir::PrimFuncNode* m_tileFunc = nullptr;  ///< function being run (its TMA tensor maps)
     int m_depth = 0;
     uint32_t m_loopTicks = 0;  ///< loop iterations, to poll the cancel flag now and then
+    std::vector<ActiveLoop> m_loops;  ///< the running loops, innermost last (LoopScope)
+    int64_t m_block = 0, m_blocks = 0;  ///< running block (linear) and grid size (checkBlockLimits)
+    /// When the run started (the time limit counts from here).
+    std::chrono::steady_clock::time_point m_started = std::chrono::steady_clock::now();
     bool m_inKernel = false;
     /// Threads per block of the running kernel, and how many T.Parallel loops enclose the
     /// current statement: a scalar atomic outside every T.Parallel is issued by each thread of

@@ -88,7 +88,7 @@ void ThreadMachine::execKernelT(const KernelNode* k) {
     m_blockIdx.assign(grid.size(), 0);
     for (int64_t lin = 0; lin < total; ++lin) {
         if (m_opts.maxBlocks >= 0 && m_blocksRun >= m_opts.maxBlocks) break;
-        checkCancel(k->span);
+        checkBlockLimits(k->span, lin, total);
         int64_t rest = lin;
         for (size_t d = 0; d < grid.size(); ++d) {
             m_blockIdx[d] = rest % grid[d];
@@ -225,12 +225,14 @@ void ThreadMachine::execForT(const ForNode* n, const ThreadList& act) {
         m_cur = -1;
     }
     size_t pos = bind(n->var.get(), umin);
+    int64_t it = 0;
     if (uniform) {
-        for (int64_t it = 0; it < uext; ++it) {
+        LoopScope loop(*this, n->span, uext, &it);
+        for (; it < uext; ++it) {
             int64_t value = static_cast<int64_t>(uint64_t(umin) + uint64_t(it));
             m_bindings[pos].i = value;
             m_bindings[pos].f = double(value);
-            if ((++m_loopTicks & 0xFFFF) == 0) checkCancel(n->span);
+            loop.tick(n->span);
             if (m_observer)
                 m_observer->iteration(n, value, static_cast<int>(m_stack.size()));
             execT(n->body.get(), act);
@@ -243,7 +245,8 @@ void ThreadMachine::execForT(const ForNode* n, const ThreadList& act) {
         int64_t most = 0;
         for (int32_t t : act) most = std::max(most, ext[t]);
         ThreadList sub;
-        for (int64_t it = 0; it < most; ++it) {
+        LoopScope loop(*this, n->span, most, &it);
+        for (; it < most; ++it) {
             sub.clear();
             for (int32_t t : act)
                 if (it < ext[t]) {
@@ -251,7 +254,7 @@ void ThreadMachine::execForT(const ForNode* n, const ThreadList& act) {
                     m_perThread[slotIdx].vals[t] =
                         static_cast<int64_t>(uint64_t(mn[t]) + uint64_t(it));
                 }
-            if ((++m_loopTicks & 0xFFFF) == 0) checkCancel(n->span);
+            loop.tick(n->span);
             if (m_observer)
                 m_observer->iteration(n, int64_t(uint64_t(umin) + uint64_t(it)),
                                            static_cast<int>(m_stack.size()));

@@ -39,6 +39,7 @@ struct RoleScope {
     std::vector<Binding> bindings;
     std::vector<ThreadMachine::PerThreadVar> perThread;
     std::vector<const StmtNode*> stack;
+    std::vector<Machine::ActiveLoop> loops;
     int32_t cur = -1;
     Span stmtSpan;
     int depth = 0, parallelDepth = 0;
@@ -89,12 +90,13 @@ void ThreadMachine::collectRoles(const StmtNode* s, const ThreadList& act, RoleL
 
 void ThreadMachine::runRoles(const RoleList& list) {
     RoleRun run;
-    const RoleScope outer{m_bindings, m_perThread, m_stack,        m_cur,
-                          m_stmtSpan, m_depth,     m_parallelDepth};
+    const RoleScope outer{m_bindings, m_perThread, m_stack,    m_loops,
+                          m_cur,      m_stmtSpan,  m_depth,    m_parallelDepth};
     auto restore = [this](const RoleScope& s) {
         m_bindings = s.bindings;
         m_perThread = s.perThread;
         m_stack = s.stack;
+        m_loops = s.loops;
         m_cur = s.cur;
         m_stmtSpan = s.stmtSpan;
         m_depth = s.depth;
@@ -179,13 +181,14 @@ bool ThreadMachine::waitOnOtherRole(const std::function<bool()>& ready) {
             if (static_cast<int>(k) != i && !run->roles[k].done) stuck = run->roles[k].blockedAt == m_roleProgress;
         if (stuck) return false;
         me.blockedAt = m_roleProgress;
-        me.scope = RoleScope{m_bindings, m_perThread, m_stack,        m_cur,
-                             m_stmtSpan, m_depth,     m_parallelDepth};
+        me.scope = RoleScope{m_bindings, m_perThread, m_stack,    m_loops,
+                             m_cur,      m_stmtSpan,  m_depth,    m_parallelDepth};
         RoleRun::Role& other = run->roles[j];
         if (other.started) {
             m_bindings = other.scope.bindings;
             m_perThread = other.scope.perThread;
             m_stack = other.scope.stack;
+            m_loops = other.scope.loops;
             m_cur = other.scope.cur;
             m_stmtSpan = other.scope.stmtSpan;
             m_depth = other.scope.depth;

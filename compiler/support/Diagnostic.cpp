@@ -15,6 +15,26 @@ bool DiagnosticEngine::hasErrors() const {
                        [](const Diagnostic& d) { return d.severity == Severity::Error; });
 }
 
+namespace {
+/// Whether `s` is valid UTF-8 without control characters other than tab and carriage return.
+bool printableText(std::string_view s) {
+    for (size_t i = 0; i < s.size();) {
+        const auto c = static_cast<unsigned char>(s[i]);
+        if (c < 0x80) {
+            if ((c < 0x20 && c != '\t' && c != '\r') || c == 0x7F) return false;
+            ++i;
+            continue;
+        }
+        size_t len = (c >> 5) == 0x6 ? 2 : (c >> 4) == 0xE ? 3 : (c >> 3) == 0x1E ? 4 : 0;
+        if (len == 0 || i + len > s.size()) return false;
+        for (size_t k = 1; k < len; ++k)
+            if ((static_cast<unsigned char>(s[i + k]) >> 6) != 0x2) return false;
+        i += len;
+    }
+    return true;
+}
+}  // namespace
+
 std::string formatDiagnostic(const Diagnostic& d, const SourceFile* src) {
     std::string out = src ? src->path() : std::string("<input>");
     if (d.span.valid()) out += ":" + std::to_string(d.span.line) + ":" + std::to_string(d.span.col);
@@ -22,8 +42,11 @@ std::string formatDiagnostic(const Diagnostic& d, const SourceFile* src) {
            : d.severity == Severity::Warning ? ": warning: "
                                              : ": note: ";
     out += d.message + "\n";
-    if (src && d.span.valid()) {
-        std::string_view line = src->lineText(d.span.line);
+    std::string_view line = src && d.span.valid() ? src->lineText(d.span.line) : std::string_view();
+    // A line that is not printable text (a binary file, another encoding, terminal escapes) is
+    // not echoed: its bytes would garble the terminal and say nothing (the message gives the
+    // position).
+    if (src && d.span.valid() && printableText(line)) {
         out += "  " + std::string(line) + "\n  ";
         uint32_t c0 = std::max<uint32_t>(d.span.col, 1);
         for (uint32_t i = 1; i < c0; ++i)

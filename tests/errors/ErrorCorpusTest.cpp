@@ -1,6 +1,9 @@
 // The expected-error corpus (DESIGN.md §6): every tests/errors/*.py carries annotations
 //   # expect-error(col N): message substring
-// on the line where an error must be reported (the "(col N)" part also checks the column).
+// on the line where an error must be reported (the "(col N)" part also checks the column); a
+// comment line
+//   # expect-hint: hint substring
+// right after it also checks that error's hint.
 // A file fails on a missing, an extra, or an internal-error diagnostic. Directives in the
 // file's first lines:
 //   # params: NAME=VALUE ...          factory parameter overrides for the compile
@@ -30,6 +33,7 @@ struct Expectation {
     int col;  // -1: any
     std::string text;
     bool matched = false;
+    std::string hint;  ///< expect-hint: substring of the diagnostic's hint ("" = not checked)
 };
 
 std::string readAll(const fs::path& p) {
@@ -95,11 +99,16 @@ TEST_P(ErrorCorpus, ReportsExactlyTheAnnotatedErrors) {
     std::istringstream lines(text);
     std::string line;
     static const std::regex kExpect(R"(#\s*expect-error(?:\(col (\d+)\))?:\s*(.*\S)\s*$)");
+    static const std::regex kHint(R"(^\s*#\s*expect-hint:\s*(.*\S)\s*$)");
     uint32_t n = 0;
     while (std::getline(lines, line)) {
         ++n;
         std::smatch m;
         if (std::regex_search(line, m, kExpect)) expect.push_back({n, m[1].matched ? std::stoi(m[1]) : -1, m[2], false});
+        if (std::regex_search(line, m, kHint)) {
+            EXPECT_FALSE(expect.empty()) << path << ":" << n << ": expect-hint before any expect-error";
+            if (!expect.empty()) expect.back().hint = m[1];
+        }
         if (line.rfind("# params:", 0) == 0) {
             std::istringstream ps(line.substr(9));
             std::string kv;
@@ -128,6 +137,9 @@ TEST_P(ErrorCorpus, ReportsExactlyTheAnnotatedErrors) {
             if (e.matched || e.line != d.span.line || d.message.find(e.text) == std::string::npos) continue;
             if (e.col >= 0 && static_cast<uint32_t>(e.col) != d.span.col) continue;
             e.matched = found = true;
+            EXPECT_NE(d.hint.find(e.hint), std::string::npos)
+                << where << ": the hint of '" << d.message << "' lacks '" << e.hint
+                << "'; it is: " << d.hint;
             break;
         }
         EXPECT_TRUE(found) << where << ": unexpected error: " << d.message;

@@ -11,6 +11,8 @@
 #include <QtTest>
 
 #include "app/gui/BankPanel.h"
+#include "app/gui/CodeView.h"
+#include "app/gui/GeneratedPanel.h"
 #include "app/gui/MainWindow.h"
 #include "app/gui/RunPanel.h"
 #include "app/gui/Session.h"
@@ -169,6 +171,43 @@ private slots:
             5000);
         QVERIFY(!s.shownIsStale());  // no banner claiming an earlier successful compile
         QCOMPARE(s.shown(), s.result());
+    }
+
+    // New-user trial: the CUDA panel of a program that never compiled said "The code below is
+    // from the last successful compile" (over an empty view, or another file's code).
+    void generatedPanelSaysWhenThereWasNoSuccessfulCompile() {
+        Session s;
+        s.setDebounceMs(0);
+        GeneratedPanel panel(s);
+        const QString broken = QString(kGemmProgram).replace("T.gemm(", "T.gemmm(");
+        s.openDocument(m_dir.filePath("never.py"), broken);
+        QVERIFY(test::waitCompiled(s));
+        QVERIFY(s.result()->cuda.empty());
+        QVERIFY2(panel.headerText().contains("No code generated: the program has errors"),
+                 qPrintable(panel.headerText()));
+        QVERIFY2(panel.headerText().contains("No successful compile of this program yet."),
+                 qPrintable(panel.headerText()));
+        QVERIFY(!panel.headerText().contains("last successful"));
+        QVERIFY(panel.view()->text().isEmpty());
+
+        // Fixed: code and the kernel line; broken again: now there was a successful compile.
+        s.setTextFromEditor(kGemmProgram);
+        QTRY_VERIFY_WITH_TIMEOUT(!s.compiling() && s.result() && !s.result()->cuda.empty(), 20000);
+        QTRY_VERIFY_WITH_TIMEOUT(panel.headerText().contains("grid ("), 5000);
+        QVERIFY(!panel.view()->text().isEmpty());
+        s.setTextFromEditor(broken);
+        QTRY_VERIFY_WITH_TIMEOUT(!s.compiling() && s.result() && s.result()->cuda.empty(), 20000);
+        QTRY_VERIFY2_WITH_TIMEOUT(
+            panel.headerText().contains("The code below is from the last successful compile."),
+            qPrintable(panel.headerText()), 5000);
+        QVERIFY(!panel.view()->text().isEmpty());
+
+        // Another file that does not compile: the first file's code is not its last success.
+        s.openDocument(m_dir.filePath("other.py"), broken);
+        QVERIFY(panel.view()->text().isEmpty());
+        QVERIFY(test::waitCompiled(s));
+        QVERIFY2(panel.headerText().contains("No successful compile of this program yet."),
+                 qPrintable(panel.headerText()));
     }
 };
 

@@ -244,6 +244,54 @@ private slots:
         QCOMPARE(layout->currentBuffer(), QString("A_shared"));
     }
 
+    // New-user trial at 1920x1080: Layout & Banks showed 23 of A_shared's 32 columns and about
+    // 5 rows of the bank access table. The defaults now fit: every column on screen with its
+    // labels (fit-to-view zoom), at least 10 table rows; the window's minimum width unchanged.
+    void layoutAndBanksFitTheirContentAt1920() {
+        MainWindow w(false);
+        w.resize(1920, 1080);
+        w.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&w));
+        QVERIFY(w.openFile(MainWindow::samplesDir() + "/gemm.py", true));
+        QVERIFY(test::waitCompiled(w.session()));
+        w.workspaces()->switchTo(kWorkspaceLayout);
+        auto* layout = qobject_cast<LayoutPanel*>(w.panel("layout"));
+        QVERIFY(layout);
+        QTRY_VERIFY_WITH_TIMEOUT(layout->selectBuffer("A_shared"), 5000);
+        viz::LayoutGridWidget* grid = layout->grid();
+        QTRY_VERIFY_WITH_TIMEOUT(grid->model().has_value(), 5000);
+        QCOMPARE(grid->model()->cols(), int64_t(32));
+        QVERIFY(layout->fitToView());
+        QWidget* viewport = grid->parentWidget();
+        QTRY_VERIFY2_WITH_TIMEOUT(grid->width() <= viewport->width(),
+                                  qPrintable(QString("grid %1 px in a %2 px view, cells %3 px")
+                                                 .arg(grid->width())
+                                                 .arg(viewport->width())
+                                                 .arg(grid->cellSize())),
+                                  3000);
+        QVERIFY2(grid->cellSize() >= 22, qPrintable(QString::number(grid->cellSize())));
+        QVERIFY(grid->labelsShown());
+        // A hand zoom wins over fitting until Fit is pressed again.
+        QTest::keyClick(grid, Qt::Key_Plus, Qt::ControlModifier);
+        QVERIFY(!layout->fitToView());
+        const int zoomed = grid->cellSize();
+        w.resize(1900, 1080);
+        QTest::qWait(50);
+        QCOMPARE(grid->cellSize(), zoomed);
+        layout->setFitToView(true);
+        QTRY_VERIFY_WITH_TIMEOUT(grid->width() <= viewport->width(), 3000);
+
+        auto* banks = qobject_cast<BankPanel*>(w.panel("banks"));
+        QVERIFY(banks);
+        QTRY_VERIFY_WITH_TIMEOUT(banks->model()->rowCount() > 0, 30000);
+        QTRY_VERIFY2_WITH_TIMEOUT(banks->visibleTableRows() >= 10,
+                                  qPrintable(QString("%1 rows").arg(banks->visibleTableRows())),
+                                  3000);
+        QVERIFY(banks->heatmap()->parentWidget()->height() >= 200);  // the heatmap keeps room
+        const QSize min = w.minimumSizeHint().expandedTo(w.minimumSize());
+        QVERIFY2(min.width() <= 803, qPrintable(QString("minimum width %1").arg(min.width())));
+    }
+
     // A 1280x800 screen (a laptop; or a 1920 screen less its side docks): every workspace and
     // every maximised view fits; the window used to insist on ~1740 px.
     void everyWorkspaceFits1280x800() {

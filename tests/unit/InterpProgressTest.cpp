@@ -83,6 +83,26 @@ TEST(InterpProgress, LogLinesEveryTenSecondsWhenNotATerminal) {
                              InterpProgress::describe(5, 100, 14.0) + "\n");
 }
 
+// Inside one long block (an enormous T.serial, new-user trial): the loop's line and iteration,
+// from the first second on; the next block's update drops the loop again.
+TEST(InterpProgress, LoopInsideALongBlockIsShownAfterOneSecond) {
+    EXPECT_EQ(InterpProgress::describeLoop(12, 41, 1000), "line 12: iteration 42 of 1000");
+    EXPECT_EQ(InterpProgress::describe(0, 1, 4.0, 1, 1, "line 12: iteration 42 of 1000"),
+              "tilec: interpreter: block 0 of 1 (0%), 4.0 s, line 12: iteration 42 of 1000; "
+              "smaller --param sizes run faster, Ctrl-C stops");
+    FakeClock clock;
+    std::ostringstream out;
+    InterpProgress p(out, /*tty=*/false, 1s, clock.fn());  // 1 s: tilec's default
+    clock.t += 500ms;
+    p.loop(12, 1023, 1 << 30, 0, 1);
+    EXPECT_EQ(out.str(), "");
+    clock.t += 700ms;  // 1.2 s
+    p.loop(12, 2047, 1 << 30, 0, 1);
+    EXPECT_EQ(out.str(), InterpProgress::describe(0, 1, 1.2, 1, 1,
+                                                  "line 12: iteration 2048 of 1073741824") +
+                             "\n");
+}
+
 // The real thing: tilec run on the thread-level interpreter at a size that takes minutes shows
 // progress on stderr, and SIGINT (Ctrl-C) stops it with a message and exit status 130.
 TEST(InterpProgress, TilecRunShowsProgressAndStopsOnCtrlC) {

@@ -1,5 +1,8 @@
 #include "visualizer/widgets/LayoutGridWidget.h"
 
+#include <algorithm>
+
+#include <QFontMetrics>
 #include <QHelpEvent>
 #include <QKeyEvent>
 #include <QMouseEvent>
@@ -37,6 +40,37 @@ void LayoutGridWidget::setSelectedWarp(int64_t w) {
     update();
 }
 
+int LayoutGridWidget::cellSizeToFit(int widthPx, int64_t cols) {
+    if (cols <= 0) return kDefaultCell;
+    return int(std::clamp<int64_t>((widthPx - kLeft - 4) / cols, 16, kDefaultCell));
+}
+
+int LayoutGridWidget::labelPixelSize() const {
+    if (!m_model || m_cell < 18) return 0;
+    const auto& m = *m_model;
+    // The widest labels of the model: offsets / threads and banks / registers.
+    int64_t maxA = 0, maxB = 0;
+    for (int64_t r = 0; r < m.rows(); ++r)
+        for (int64_t c = 0; c < m.cols(); ++c) {
+            const LayoutCell& x = m.cell(r, c);
+            maxA = std::max<int64_t>(maxA, m.isShared() ? x.physical : x.thread);
+            maxB = std::max<int64_t>(maxB, m.isShared() ? x.bank : x.local);
+        }
+    const QString a = m.isShared() ? QString::number(maxA) : QStringLiteral("T%1").arg(maxA);
+    const QString b = m.isShared() ? QStringLiteral("b%1").arg(maxB) : QStringLiteral("r%1").arg(maxB);
+    QFont f = font();
+    for (int px = std::max(9, m_cell * 2 / 5); px >= 9; --px) {
+        f.setPixelSize(px);
+        QFontMetrics fm(f);
+        if (std::max(fm.horizontalAdvance(a), fm.horizontalAdvance(b)) <= m_cell - 2 &&
+            2 * fm.ascent() <= m_cell)
+            return px;
+    }
+    return 0;
+}
+
+bool LayoutGridWidget::labelsShown() const { return labelPixelSize() > 0; }
+
 QSize LayoutGridWidget::sizeHint() const {
     if (!m_model) return {200, 100};
     return QSize(int(kLeft + m_model->cols() * m_cell + 4),
@@ -71,9 +105,12 @@ void LayoutGridWidget::paintEvent(QPaintEvent*) {
     for (int64_t r = 0; r < m.rows(); r += step)
         p.drawText(QRect(0, int(kTop + r * m_cell), kLeft - 3, m_cell),
                    Qt::AlignRight | Qt::AlignVCenter, QString::number(r));
-    const bool labels = m_cell >= 26;
+    // Labels in the largest text (9 px or more) at which the widest one fits its cell: a
+    // fit-to-view grid keeps them legible instead of overflowing into the next cell.
+    const int labelPx = labelPixelSize();
+    const bool labels = labelPx > 0;
     QFont cellFont = font();
-    cellFont.setPixelSize(std::max(10, m_cell * 2 / 5));
+    cellFont.setPixelSize(std::max(9, labelPx));
     const QColor gridLine = palette().mid().color();
     for (int64_t r = 0; r < m.rows(); ++r)
         for (int64_t c = 0; c < m.cols(); ++c) {
@@ -106,6 +143,7 @@ void LayoutGridWidget::keyPressEvent(QKeyEvent* e) {
     const int z = zoomForKey(e, m_cell, kDefaultCell, 4, 64);
     if (z < 0) return QWidget::keyPressEvent(e);
     setCellSize(z);
+    emit zoomedByUser();
     e->accept();
 }
 
@@ -130,6 +168,7 @@ void LayoutGridWidget::mouseReleaseEvent(QMouseEvent* e) {
 void LayoutGridWidget::wheelEvent(QWheelEvent* e) {
     if (!(e->modifiers() & Qt::ControlModifier)) return QWidget::wheelEvent(e);
     setCellSize(m_cell + (e->angleDelta().y() > 0 ? 2 : -2));
+    emit zoomedByUser();
     e->accept();
 }
 

@@ -23,6 +23,13 @@ public:
     /// Cell size in pixels (4..64).
     void setCellSize(int px);
     int cellSize() const { return m_cell; }
+    /// The cell size that shows all `cols` columns in `widthPx` pixels (the row header
+    /// included): at most the default size (28), at least 16 (below that the picture is a
+    /// colour pattern; it scrolls instead). The panels' fit-to-view zoom.
+    static int cellSizeToFit(int widthPx, int64_t cols);
+    /// Whether cells carry their two text labels at the current size (the widest label fits
+    /// in 9 px text or larger).
+    bool labelsShown() const;
     /// Outlines the cells of this thread (-1 = none) / this warp (-1 = none).
     void setSelectedThread(int64_t t);
     void setSelectedWarp(int64_t w);
@@ -33,6 +40,8 @@ public:
 
 signals:
     void cellClicked(qint64 row, qint64 col);
+    /// The user zoomed (Ctrl + wheel, Ctrl + '+' / '-' / '0'): a fit-to-view owner stops fitting.
+    void zoomedByUser();
 
 protected:
     void paintEvent(QPaintEvent*) override;
@@ -44,6 +53,9 @@ protected:
     bool event(QEvent* e) override;
 
 private:
+    /// The cell labels' pixel size at the current cell size: the largest from 9 px up to 2/5 of
+    /// the cell at which the widest label fits; 0 when even 9 px does not fit.
+    int labelPixelSize() const;
     static constexpr int kLeft = 32, kTop = 18;
     std::optional<LayoutGridModel> m_model;
     static constexpr int kDefaultCell = 28;
