@@ -308,7 +308,12 @@ void BankPanel::fitSplit() {
     const int tableH = m_table->horizontalHeader()->sizeHint().height() + kTableRows * rowH +
                        2 * m_table->frameWidth() +
                        m_table->style()->pixelMetric(QStyle::PM_ScrollBarExtent);
-    const int others = std::max(0, m_upper->sizeHint().height() - m_table->sizeHint().height());
+    // Everything above the table as laid out now (as hinted before the first layout).
+    const QList<int> now = m_split->sizes();
+    const int others =
+        now.value(0) > 0 && m_table->height() > 0
+            ? std::max(0, now.value(0) - m_table->height())
+            : std::max(0, m_upper->sizeHint().height() - m_table->sizeHint().height());
     const int total = m_split->height() - m_split->handleWidth();
     const int upper = std::min(others + tableH, std::max(0, total - 200));
     if (upper <= 0) return;

@@ -2,6 +2,7 @@
 #include "app/gui/LayoutPanel.h"
 
 #include <QComboBox>
+#include <QEvent>
 #include <QFile>
 #include <QFileDialog>
 #include <QHBoxLayout>

@@ -64,7 +64,9 @@ TEST(CompileInput, BinaryFileDiagnosticQuotesNoRawBytes) {
     std::string t1 = formatDiagnostic(l1.diagnostics[0], l1.source.get());
     EXPECT_NE(t1.find("latin1.py:1:6: error: this file is not UTF-8 text (byte 0xE9"), std::string::npos) << t1;
     EXPECT_EQ(t1.find('\xe9'), std::string::npos) << t1;
-}PassesTheTextCheck) {
+}
+
+TEST(CompileInput, ValidUtf8PassesTheTextCheck) {
     // A comment with non-ASCII text is fine; the program then fails for its own reason.
     auto r = compile("ok.py", "# größe — ok\nimport tilelang\n", {});
     for (auto& d : r.diagnostics)
