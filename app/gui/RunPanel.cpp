@@ -39,8 +39,10 @@ QStringList tilecRunArguments(const QString& file, const std::map<std::string, s
                               const QString& target, const QString& codegenTarget) {
     QStringList args{"run", file};
     appendPragmaArguments(args, params);
+    // The interpreter checks the limits of the IDE's codegen target (not tilec's default), and
+    // runs as long as the user lets it: the Run panel has Stop, so no tilec time limit.
     if (target == "cpu-interpreter")
-        args << "--interp";
+        args << "--interp" << "--target" << codegenTarget << "--time-limit" << "0";
     else
         args << "--target" << codegenTarget;
     return args;

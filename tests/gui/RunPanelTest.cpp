@@ -23,7 +23,8 @@ private slots:
         QStringList a = tilecRunArguments("/t/gemm.py", {{"M", "256"}, {"dtype", "\"float16\""}},
                                           "cpu-interpreter", "cuda:sm_80");
         QCOMPARE(a, (QStringList{"run", "/t/gemm.py", "--param", "M=256", "--param",
-                                 "dtype=\"float16\"", "--interp"}));
+                                 "dtype=\"float16\"", "--interp", "--target", "cuda:sm_80",
+                                 "--time-limit", "0"}));
         a = tilecRunArguments("/t/gemm.py", {}, "gpu:0", "cuda:sm_90a");
         QCOMPARE(a, (QStringList{"run", "/t/gemm.py", "--target", "cuda:sm_90a"}));
         // The pragma's @kernel / @ref settings become --kernel / --ref (multi-kernel files).
@@ -31,7 +32,8 @@ private slots:
                               {{"@kernel", "flash_bwd"}, {"@ref", "run.ref_program"}, {"M", "64"}},
                               "cpu-interpreter", "cuda:sm_80");
         QCOMPARE(a, (QStringList{"run", "/t/bwd.py", "--kernel", "flash_bwd", "--ref",
-                                 "run.ref_program", "--param", "M=64", "--interp"}));
+                                 "run.ref_program", "--param", "M=64", "--interp", "--target",
+                                 "cuda:sm_80", "--time-limit", "0"}));
     }
 
     void summary() {
