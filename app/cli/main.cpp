@@ -29,7 +29,7 @@ void addCompileFlags(CLI::App* app, CompileFlags& f) {
 void addCheckFlags(CLI::App* app, CompileFlags& f) {
     app->add_option("--input", f.inputRules,
                     "fill input tensor NAME by RULE instead of random values: NAME=offsets:TOTAL "
-                    "(0..TOTAL nondecreasing, e.g. cu_seqlens), NAME=int:LO:HI, "
+                    "(0..TOTAL nondecreasing, e.g. cu_seqlens), NAME=int:LO:HI, NAME=uniform:LO:HI (floats), "
                     "NAME=distinct:N (rows of distinct indices < N), NAME=fill:V, NAME=arange "
                     "; NAME=@PATH reads the RULE from file PATH (repeatable)");
     app->add_option("--ref-param", f.refParams,

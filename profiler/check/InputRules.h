@@ -6,6 +6,10 @@
 //                     entry b+1 - entry b is sequence b's length), random cut points
 //   offsets:TOTAL:MAX the same with every length at most MAX (a kernel sized by max_seqlen)
 //   int:LO:HI         uniform integers in [LO, HI) (torch.randint's convention)
+//   uniform:LO:HI     floats uniform in [LO, HI), rounded to the dtype (the default range is
+//                     [-1, 1)): operands a file normalizes (F.normalize over a 128-wide head:
+//                     entries ~0.09) or gates it makes nonpositive (logsigmoid), where [-1, 1)
+//                     values grow a recurrence's state past float16's range
 //   distinct:N        each row (last dimension) holds distinct values of [0, N), sorted
 //                     (top-k or block indices); the row length must be at most N
 //   fill:V            every element V
@@ -27,8 +31,8 @@
 namespace ts::rt {
 
 struct InputRule {
-    enum class Kind { Offsets, Ints, Distinct, Fill, Arange, Values, Sparse } kind = Kind::Fill;
-    double a = 0, b = 0;         ///< TOTAL (, MAX: b > 0); LO, HI; N; V; N, M
+    enum class Kind { Offsets, Ints, Distinct, Fill, Arange, Values, Sparse, Uniform } kind = Kind::Fill;
+    double a = 0, b = 0;         ///< TOTAL (, MAX: b > 0); LO, HI (int:, uniform:); N; V; N, M
     std::vector<double> values;  ///< values:
 };
 

@@ -117,7 +117,7 @@ std::optional<InputRule> parseInputRule(const std::string& text, std::string& er
         InputRule::Kind kind;
         size_t args;
     } kRules[] = {{"offsets", InputRule::Kind::Offsets, 1}, {"offsets", InputRule::Kind::Offsets, 2},
-                  {"int", InputRule::Kind::Ints, 2},
+                  {"int", InputRule::Kind::Ints, 2}, {"uniform", InputRule::Kind::Uniform, 2},
                   {"distinct", InputRule::Kind::Distinct, 1}, {"fill", InputRule::Kind::Fill, 1},
                   {"arange", InputRule::Kind::Arange, 0}, {"sparse", InputRule::Kind::Sparse, 2}};
     for (const auto& r : kRules)
@@ -142,10 +142,14 @@ std::optional<InputRule> parseInputRule(const std::string& text, std::string& er
                 error = "input rule '" + text + "': int:LO:HI needs LO < HI";
                 return std::nullopt;
             }
+            if (rule.kind == InputRule::Kind::Uniform && !(rule.b > rule.a)) {
+                error = "input rule '" + text + "': uniform:LO:HI needs LO < HI";
+                return std::nullopt;
+            }
             return rule;
         }
     error = "unknown input rule '" + text +
-            "' (offsets:TOTAL, int:LO:HI, distinct:N, fill:V, arange, sparse:N:M or values:V1,V2,...)";
+            "' (offsets:TOTAL, int:LO:HI, uniform:LO:HI, distinct:N, fill:V, arange, sparse:N:M or values:V1,V2,...)";
     return std::nullopt;
 }
 
@@ -177,6 +181,10 @@ void applyRule(HostTensor& t, const TensorParam& p, const InputRule& rule, uint6
                 v = double(lo + static_cast<int64_t>(rng.next() % uint64_t(hi - lo)));
             break;
         }
+        case InputRule::Kind::Uniform:  // as randomTensor's floats, over [LO, HI)
+            if (!ir::isFloat(p.dtype)) fail("uniform:LO:HI fills a float tensor (int:LO:HI for integers)");
+            for (double& v : t.data) v = roundTo(p.dtype, rule.a + (rule.b - rule.a) * rng.unit());
+            break;
         case InputRule::Kind::Offsets: {
             if (p.shape.size() != 1 || n < 2) fail("offsets:TOTAL fills a 1-D tensor of 2 or more");
             const auto total = static_cast<int64_t>(rule.a);

@@ -104,6 +104,45 @@ TEST(CheckInputs, PoisonDecodesAsNaNOrPattern) {
     EXPECT_EQ(poisonBytes(DType::Int4, 3).size(), 2u);
 }
 
+TEST(CheckInputs, UniformRuleScalesFloatInputs) {
+    // uniform:LO:HI: floats in [LO, HI) rounded to the dtype (a file's normalized operands,
+    // nonpositive gates), reproducible per seed; integers and empty ranges are errors.
+    std::string err;
+    EXPECT_FALSE(parseInputRule("uniform:1:1", err).has_value());
+    EXPECT_EQ(err, "input rule 'uniform:1:1': uniform:LO:HI needs LO < HI");
+    EXPECT_FALSE(parseInputRule("uniform:0.5", err).has_value());
+    EXPECT_EQ(err, "input rule 'uniform:0.5': uniform takes 2 numbers");
+    std::vector<TensorParam> sig = {{"K", DType::Float16, {64, 128}, false},
+                                    {"G", DType::Float32, {256}, false},
+                                    {"idx", DType::Int32, {4}, false}};
+    InputOptions opt;
+    opt.seed = 3;
+    std::map<std::string, InputRule> rules;
+    rules["K"] = *parseInputRule("uniform:-0.15:0.15", err);
+    rules["G"] = *parseInputRule("uniform:-1:0", err);
+    InputSet s = makeInputs(sig, opt, rules);
+    double sumSq = 0;
+    for (double v : s.tensors[0].data) {
+        EXPECT_GE(v, -0.1501);  // float16 rounds 0.15 to 0.15002
+        EXPECT_LE(v, 0.1501);
+        EXPECT_EQ(v, double(static_cast<float>(v)));
+        sumSq += v * v;
+    }
+    // E[v^2] of U(-a, a) is a^2 / 3: a row of 128 has squared norm ~0.96 (0.0075 per entry)
+    EXPECT_NEAR(sumSq / double(s.tensors[0].data.size()), 0.0075, 0.0005);
+    bool negative = false;
+    for (double v : s.tensors[1].data) {
+        EXPECT_GE(v, -1.0);
+        EXPECT_LT(v, 0.0);
+        negative = negative || v < -0.5;
+    }
+    EXPECT_TRUE(negative);
+    EXPECT_EQ(makeInputs(sig, opt, rules).tensors[0].data, s.tensors[0].data);
+    std::map<std::string, InputRule> bad;
+    bad["idx"] = *parseInputRule("uniform:0:4", err);
+    EXPECT_THROW(makeInputs(sig, opt, bad), std::invalid_argument);
+}
+
 TEST(CheckInputs, RulesFillStructuredIntegerInputs) {
     // Sequence offsets, indices and group sizes must be valid, not random (Inputs.h InputRule).
     std::string err;
