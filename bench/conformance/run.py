@@ -311,7 +311,44 @@ def one_kernel(tc, corpus, f, k, default_kernel, a):
             rec["gpu"]["first"] = timeout_text(rec["gpu"], a, sizes, k)
         if st in ("match", "mismatch"):
             rec["gpu"]["checks"] = check_lines(out)  # every output's rel-L2, passing ones too
+        apply_explained(rec, k)
     return rec
+
+
+def failing_outputs(checks):
+    """Names of the outputs whose check line failed ("NAME: ... FAIL; ...")."""
+    return [m.group(1) for m in (re.match(r"^\s*(\S+): .*\bFAIL\b", c) for c in checks or []) if m]
+
+
+def apply_explained(rec, k):
+    """A GPU mismatch the review explained (review.json `gpu_explained`: the outputs, the cause,
+    the evidence, optional bounds max_mismatching / max_rel_l2 per output) is reported as
+    "explained" when every failing output is one it names, within its bounds; a failure of any
+    other output stays a mismatch. Also applied by --resummarize to an earlier results
+    JSON, from the current catalogue."""
+    g, ex = rec.get("gpu") or {}, k.get("gpu_explained")
+    if not ex or g.get("status") not in ("mismatch", "explained"):
+        return
+    lines = g.get("checks") or [g.get("first", "")]
+    failing = failing_outputs(lines)
+
+    def within(name):  # optional bounds: an explanation of near-ties is not one of 494 swaps
+        for c in lines:
+            if not c.strip().startswith(name + ":"):
+                continue
+            m = re.search(r"(\d+) mismatching", c)
+            if m and name in ex.get("max_mismatching", {}) and int(m.group(1)) > ex["max_mismatching"][name]:
+                return False
+            m = re.search(r"rel-L2 ([0-9.eE+-]+)", c)
+            if m and name in ex.get("max_rel_l2", {}) and float(m.group(1)) > ex["max_rel_l2"][name]:
+                return False
+        return True
+    if failing and set(failing) <= set(ex.get("outputs", [])) and all(within(n) for n in failing):
+        g["status"] = "explained"
+        g["explained"] = ex["cause"]
+    else:
+        g["status"] = "mismatch"
+        g.pop("explained", None)
 
 
 WORKER_TIMEOUT_RX = re.compile(r"GPU worker .* did not answer within")
@@ -400,6 +437,8 @@ def summarize(results):
         im = sum(r.get("interp", {}).get("status") == "match" for r in withref)
         gm = sum(r.get("gpu", {}).get("status") == "match" for r in withref)
         g_interp = sum(r.get("gpu", {}).get("status") == "match" for r in tried if r not in withref)
+        # GPU mismatches the review explained (the file's bug, invalid inputs, rounding order)
+        g_expl = sum(r.get("gpu", {}).get("status") == "explained" for r in rs)
         ran_gpu = any("gpu" in r for r in rs)
         pct = lambda n, d: f"{100.0 * n / d:.0f}%" if d else "-"
         return {"folder": name, "catalogued": cat, "needs_target": need, "not_selectable": sel, "unresolved_params": unres,
@@ -407,7 +446,8 @@ def summarize(results):
                 "crash_timeout": crash, "with_reference": len(withref), "inline_reference": inline,
                 "interp_match": im, "interp_match_pct": pct(im, len(withref)),
                 "gpu_match": gm if ran_gpu else None, "gpu_match_pct": pct(gm, len(withref)) if ran_gpu else "-",
-                "gpu_matches_interp_no_ref": g_interp if ran_gpu else None}
+                "gpu_matches_interp_no_ref": g_interp if ran_gpu else None,
+                "gpu_explained": g_expl if ran_gpu else None}
 
     for name, rs in by.items():
         rows.append(row(name, rs))
@@ -437,19 +477,26 @@ def markdown(doc):
          "match % over the kernels with a callable reference (module-level or nested function).", "",
          "| folder | catalogued | needs other target | not selectable (no --kernel) | compile ok | compile ok % | "
          "internal errors | crash/timeout | with reference | inline ref | interp match | interp match % | GPU match % | "
-         "GPU = interp (no reference) |",
-         "|---|---|---|---|---|---|---|---|---|---|---|---|---|---|"]
+         "GPU = interp (no reference) | GPU differs, explained |",
+         "|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|"]
     for r in doc["summary"]:
         b = "**" if r["folder"] == "TOTAL" else ""
         L.append(f"| {b}{r['folder']}{b} | {r['catalogued']} | {r['needs_target']} | {r['not_selectable']} | {r['compile_ok']} | "
                  f"{r['compile_ok_pct']} | {r['internal_errors']} | {r['crash_timeout']} | {r['with_reference']} | "
                  f"{r['inline_reference']} | {r['interp_match']} | {r['interp_match_pct']} | {r['gpu_match_pct']} | "
-                 f"{'-' if r['gpu_matches_interp_no_ref'] is None else r['gpu_matches_interp_no_ref']} |")
+                 f"{'-' if r['gpu_matches_interp_no_ref'] is None else r['gpu_matches_interp_no_ref']} | "
+                 f"{'-' if r.get('gpu_explained') is None else r['gpu_explained']} |")
     L += ["", "## First-error classes (first failing stage per kernel)", "",
           "| count | stage | status | class | e.g. |", "|---|---|---|---|---|"]
     for c in doc["error_classes"]:
         L.append(f"| {c['count']} | {c['stage']} | {c['status']} | `{c['class'].replace('|', '/')}` | "
                  f"{', '.join(c['examples'][:2])} |")
+    expl = [r for r in doc["results"] if r.get("gpu", {}).get("status") == "explained"]
+    if expl:
+        L += ["", "## GPU differences explained (review.json `gpu_explained`)", "",
+              "| kernel | cause |", "|---|---|"]
+        for r in expl:
+            L.append(f"| {r['path'][len('examples/'):]}:{r['kernel']} | {r['gpu']['explained'].replace('|', '/')} |")
     return "\n".join(L) + "\n"
 
 
@@ -517,6 +564,12 @@ def main():
         return
     if a.resummarize:
         doc = json.load(open(a.resummarize))
+        if os.path.exists(a.catalogue):  # the review's current explanations of GPU mismatches
+            ks = {(f["path"], k["name"]): k for f in json.load(open(a.catalogue))["files"]
+                  for k in f.get("kernels", [])}
+            for r in doc["results"]:
+                if (r["path"], r["kernel"]) in ks:
+                    apply_explained(r, ks[(r["path"], r["kernel"])])
         doc["summary"], doc["error_classes"] = summarize(doc["results"])
         # X.json.partial (a run killed before its end) becomes X.json with what it has.
         path = a.resummarize[:-len(".partial")] if a.resummarize.endswith(".partial") else a.resummarize
