@@ -4,8 +4,7 @@
 // one logical executor: shared, fragment and local buffers are whole tiles private to the block
 // (fragments are not distributed over threads), and Parallel / Pipelined / serial / unroll /
 // vectorized loops run sequentially in order. Values are doubles, rounded to the buffer's dtype
-// at every store (ts::roundTo), to the target dtype at every Cast, and a float immediate to its
-// own dtype (as the CUDA's literal); integers are int64 with
+// at every store (ts::roundTo) and to the target dtype at every Cast; integers are int64 with
 // Python floor semantics for `//` and `%`. Tile ops follow LANGUAGE.md §3 (copy, gemm, fill,
 // reduce, cumsum, atomic); their exact numeric contract is documented at run(). This is the
 // reference semantics that `tilec run --check interp`, the e2e tests and the debugger rely on.
