@@ -141,8 +141,15 @@ int runCompile(const CompileCommand& c) {
         return 0;
     }
 
-    if (c.emit == "cuda" || c.emit == "hip")  // the generated device source of the target
+    if (c.emit == "cuda" || c.emit == "hip") {  // the generated device source of the target
+        if (c.emit != r->language)  // --emit names the language; the target decides it
+            std::cerr << "tilec: note: --emit " << c.emit << " prints the target's own source, which is "
+                      << (r->language == "hip" ? "HIP" : "CUDA") << " for this target; "
+                      << (c.emit == "hip" ? "--target hip:gfx90a generates HIP"
+                                          : "a --target cuda:sm_80 / cuda:sm_90a generates CUDA")
+                      << "\n";
         std::cout << r->cuda;
+    }
     else if (c.emit == "ir")
         std::cout << (r->passes.empty() ? std::string() : r->passes.back().ir);
     else if (!c.emit.empty()) {

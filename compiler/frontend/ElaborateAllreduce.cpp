@@ -49,7 +49,7 @@ void registerAllreduce(Interp& in) {
                    throw CompileError(a.span, "T.tvm_thread_allreduce needs an enclosing "
                                               "'with T.attr(T.comm_reducer(...), "
                                               "\"reduce_scope\", ...)'");
-               if (a.pos.size() != 5 || !a.pos[0].isIntLike() && !a.pos[0].is(ValueKind::Ext))
+               if (a.pos.size() != 5 || (!a.pos[0].isIntLike() && !a.pos[0].is(ValueKind::Ext)))
                    throw CompileError(a.span, "T.tvm_thread_allreduce(size, value, cond, dst, "
                                               "thread) is supported for one value and one "
                                               "reduced thread index");

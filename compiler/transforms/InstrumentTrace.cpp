@@ -13,6 +13,7 @@
 // Produces: PrimFunc attrs "trace_blocks" (linear block ids traced, in slot order),
 // "trace_capacity" (stamps per warp), "trace_warps" (warps per block); codegen then adds the
 // `int* ts_trace` parameter after the tensors.
+#include <string_view>
 #include "compiler/analysis/TraceFormat.h"
 #include "compiler/ir/Builder.h"
 #include "compiler/ir/Functor.h"
@@ -84,7 +85,7 @@ ScopedTraceRequest::ScopedTraceRequest(TraceRequest r) : m_req(std::move(r)), m_
 ScopedTraceRequest::~ScopedTraceRequest() { t_request = m_prev; }
 
 PrimFunc instrumentTrace(const PrimFunc& f, PassContext& ctx, const std::vector<int64_t>& blocks, int64_t capacity) {
-    if (ctx.target.language() != "cuda")
+    if (std::string_view(ctx.target.language()) != "cuda")
         throw CompileError(f->span, "tilec trace instruments CUDA kernels only (target " + ctx.target.name + ")");
     const KernelNode* k = findKernel(f);
     if (!k) return f;
