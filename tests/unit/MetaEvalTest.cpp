@@ -430,12 +430,14 @@ TEST(MetaEvalTest, StepsChargeWorkNotStatements) {
     r = run("n = 0\nwhile True:\n    n += 1\n", 10000);
     ASSERT_TRUE(r->error);
     EXPECT_EQ(repr(r->get("n")), "2499");  // 3 + 4 per iteration
-    // A loop over a long list's linear search ends in proportion: 4 + 400/4 + 2 per pass of the
-    // 1000-element list (statement, call, attribute, name, argument, call of the method), 10,000
-    // steps: 2 + 1 + 251 (the list) leave 9,746 for passes of 2 + 1 + 4 + 1 + 250 = 258 steps.
+    // A loop over a long list's linear search ends in proportion to the list's length: the list
+    // costs 5 + 1000/4 = 255, `n = 0` 2, the while 1 (258); each pass 258: test 1, iteration
+    // 1, statement 1, call 1, attribute 1, name 1, argument 1, the method's call 1, its 1000
+    // elements / 4. 258 + 37 * 258 = 9,804; the 38th pass ends the 10,000 steps: n = 37 * 1000.
     r = run("a = [0] * 1000\nn = 0\nwhile True:\n    n += a.count(0)\n", 10000);
     ASSERT_TRUE(r->error);
     EXPECT_NE(r->error->message.find("exceeded 10000 steps in this 'while' loop"), std::string::npos);
+    EXPECT_EQ(repr(r->get("n")), "37000");
 }
 
 TEST(MetaEvalTest, LimitsStopRunawayPrograms) {
