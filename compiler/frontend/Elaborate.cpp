@@ -132,10 +132,29 @@ ir::Expr Elaborator::loopExitClear(Span at) {
 
 // ---- statement hooks ----------------------------------------------------------------------------
 
+namespace {
+/// Reads a thread index (the IR verifier's criterion for thread-dependent control flow).
+bool readsThreadIndex(const ir::Expr& e) {
+    bool found = false;
+    if (e)
+        ir::walkExpr(e, [&](const ir::Expr& x) {
+            if (auto* v = ir::as<ir::VarNode>(x); v && v->tag == ir::VarTag::ThreadIdx) found = true;
+        });
+    return found;
+}
+struct DivergenceScope {
+    int& depth;
+    bool on;
+    DivergenceScope(int& d, bool divergent) : depth(d), on(divergent) { depth += on; }
+    ~DivergenceScope() { depth -= on; }
+};
+}  // namespace
+
 Flow Elaborator::execIf(const ast::If& s, const EnvPtr& env) {
     Value c = eval(*s.test, env);
     if (truthOrDynamic(c, s.test->span)) return Interp::execIf(s, env);  // static: keep one branch
     ir::Expr cond = condition(c, s.test->span);
+    DivergenceScope divergence(m_threadDivergent, readsThreadIndex(cond));
     ir::Stmt then = collect([&] { runBody(s.body, env, "a run-time 'if'"); });
     ir::Stmt otherwise = collect([&] { runBody(s.orelse, env, "a run-time 'if'"); });
     if (!then && !otherwise) return Flow::Normal;
@@ -254,6 +273,9 @@ void Elaborator::buildLoop(const LoopSpec& spec, const ast::For& s, const EnvPtr
     const uint64_t exitsBefore = m_loopExitCount;
     ir::Stmt body;
     try {
+        bool divergent = false;
+        for (auto& [lo, extent] : spec.dims) divergent |= readsThreadIndex(lo) || readsThreadIndex(extent);
+        DivergenceScope divergence(m_threadDivergent, divergent);
         body = collect([&] { runBody(s.body, env, "a kernel loop"); });
     } catch (...) {
         m_loopExits.pop_back();

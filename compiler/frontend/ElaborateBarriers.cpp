@@ -87,6 +87,15 @@ void Elaborator::installBarriers() {
     defineT("alloc_barrier", [](Elaborator& el, CallArgs& a) {
         auto b = a.bind({"arrive_count"}, 1);
         el.requireKernel(a.span, "T.alloc_barrier");
+        // Its initialisation ends with a block barrier (bar.sync) every thread must reach (found
+        // by fuzz_meta: an alloc_barrier moved into a warp role's branch gave IR the verifier
+        // rejects, an internal error).
+        if (el.threadDivergent())
+            throw CompileError(a.span,
+                               "T.alloc_barrier inside thread-dependent control flow: its initialisation "
+                               "waits for every thread of the block, and not every thread gets here",
+                               "allocate the barriers at the top of the kernel, before the warp roles' "
+                               "'if' (as TileLang's examples do)");
         std::vector<int64_t> counts = arriveCounts(b[0], b.spans[0]);
         ir::Buffer bars = el.allocate(ir::Scope::Shared, {ir::intImm(int64_t(counts.size()))},
                                       DType::UInt64, a.span, "T.alloc_barrier");

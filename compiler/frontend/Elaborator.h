@@ -88,6 +88,9 @@ public:
     ir::Stmt collect(const std::function<void()>& fn);
     void noteWrite(const ir::Buffer& b);
     uint64_t epoch() const { return m_epoch; }
+    /// Inside an `if` or a loop whose condition/bounds read the thread index: not every thread
+    /// of the block runs what is emitted here (a block barrier would not be reached by all).
+    bool threadDivergent() const { return m_threadDivergent > 0; }
 
     // ---- helpers for builtins (ElaborateOps.cpp) ----
     ir::DType dtypeArg(const Value& v, Span s, const std::string& what);
@@ -182,6 +185,7 @@ private:
     std::vector<LoopExit> m_loopExits;
     template <class F>
     Flow unrolledLoop(F&& body);
+    int m_threadDivergent = 0;  ///< see threadDivergent()
     uint64_t m_loopExitCount = 0;  ///< exits elaborated so far (a change: guard what follows)
     /// Elaborates a `break` (2) or `continue` (1) of the innermost kernel loop at `at`.
     void emitLoopExit(int code, Span at);

@@ -362,12 +362,20 @@ void Interp::installBuiltins() {
         a.expectPositional(0, 1);
         return Value::boolean(!a.pos.empty() && in.truthy(a.pos[0], a.argSpan(0)));
     });
-    def("str", [](Interp& in, CallArgs& a) {
+    // Text of a value: work in proportion to its top-level length.
+    auto chargeText = [](Interp& in, const Value& v, Span s) {
+        if (v.isSequence()) in.chargeItems(s, v.items().size());
+        if (v.is(ValueKind::Dict)) in.chargeItems(s, v.dictObj().entries.size());
+        if (v.is(ValueKind::Str)) in.chargeChars(s, v.asStr().size());
+    };
+    def("str", [chargeText](Interp& in, CallArgs& a) {
         a.expectPositional(0, 1);
+        if (!a.pos.empty()) chargeText(in, a.pos[0], a.span);
         return Value::str(a.pos.empty() ? "" : str(a.pos[0]));
     });
-    def("repr", [](Interp& in, CallArgs& a) {
+    def("repr", [chargeText](Interp& in, CallArgs& a) {
         a.expectPositional(1, 1);
+        chargeText(in, a.pos[0], a.span);
         return Value::str(repr(a.pos[0]));
     });
     def("format", [](Interp& in, CallArgs& a) {

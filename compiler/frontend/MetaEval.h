@@ -30,14 +30,23 @@ namespace ts::fe {
 /// How a statement finished.
 enum class Flow : uint8_t { Normal, Break, Continue, Return };
 
+/// Steps charged for building a function object (plus one per parameter) and for applying
+/// one decorator, beyond the expressions they evaluate: measured against the step cost of
+/// plain assignments (issue 14: an endless loop defining decorated functions).
+inline constexpr uint64_t kFunctionSteps = 8;
+inline constexpr uint64_t kDecoratorSteps = 4;
+
 /// Resource limits of one evaluation.
 struct MetaLimits {
     int maxCallDepth = 200;           ///< nested user-function calls
-    /// Statements + loop iterations + calls. 1M: an endless loop in meta code is reported in
-    /// ~0.03 s (gcc -O2) and at most ~1.4 s CPU under ASan/UBSan (fuzz_meta, a factory's `while`);
-    /// 50M took 1.5 s and 29 s, 2M still 2.7 s: hangs by the fuzzers' 2 s rule (issue 14). Real
-    /// meta code (config lists, unrolled loops) uses far less: the corpus compiles unchanged. The
-    /// float64 reference has its own budget (profiler/check/Reference.h: loops over real sizes).
+    /// Work, not statements (issue 14): each statement, loop iteration, call and expression
+    /// node is a step; a function definition and a decorator application more (kFunctionSteps,
+    /// kDecoratorSteps); operations on long sequences, dicts and strings in proportion to their
+    /// length (chargeItems/chargeChars). 1M steps: an endless loop in meta code ends with this
+    /// diagnostic in ~0.1 s at -O2 and under ~1 s of CPU under ASan/UBSan whatever its body
+    /// (the fuzzers' hang rule is 2 s); the most any corpus kernel uses is ~15k (the autotuned
+    /// convolution's config lists). The float64 reference has its own budget
+    /// (profiler/check/Reference.h: loops over real sizes).
     uint64_t maxSteps = 1'000'000;
     size_t maxSequence = 10'000'000;  ///< elements of one materialised list/str/product
 };
@@ -112,8 +121,15 @@ public:
     /// Binds a name in `env`, honouring `global`/`nonlocal` declarations.
     void bindName(const EnvPtr& env, const std::string& name, Value v);
     Value lookupName(const std::string& name, const EnvPtr& env, Span s);
-    /// Counts one evaluation step; throws when MetaLimits::maxSteps is exceeded.
-    void step(Span s);
+    /// Charges `cost` steps of work; throws when MetaLimits::maxSteps would be exceeded (the
+    /// count is then maxSteps + 1).
+    void step(Span s, uint64_t cost = 1);
+    /// Charges the work of copying, comparing or creating `n` values of a sequence or dict
+    /// (1 step per 4) or `n` characters of a string (1 step per 64): an operation on a long
+    /// sequence is work in proportion, so an endless loop over `a.count(0)` or `[0] * 10**6`
+    /// ends within the same CPU time as one over assignments (issue 14).
+    void chargeItems(Span s, uint64_t n) { step(s, n / 4); }
+    void chargeChars(Span s, uint64_t n) { step(s, n / 64); }
 
 protected:
     // Statement hooks: the elaborator overrides these for tile-level statements and calls the
@@ -179,6 +195,7 @@ private:
     /// Parsed f-string replacement fields by their expression text (FString.cpp).
     std::map<std::string, ParsedExpr> m_fstringFields;
     std::vector<std::weak_ptr<Env>> m_closureEnvs;  ///< cleared on destruction to break cycles
+    size_t m_closureSweepAt = 1024;  ///< m_closureEnvs size at which expired entries are swept
     int m_callDepth = 0;
     uint64_t m_steps = 0;
 };

@@ -123,6 +123,7 @@ Flow Interp::execFunctionDef(const ast::FunctionDef& s, const EnvPtr& env) {
     // Decorators apply bottom-up: @a @b def f  ==  a(b(f)).
     for (auto it = s.decorators.rbegin(); it != s.decorators.rend(); ++it) {
         Value d = eval(**it, env);
+        step((*it)->span, kDecoratorSteps);  // the application: a call with its argument lists
         CallArgs a;
         a.pos.push_back(f);
         a.posSpans.push_back(s.nameSpan);

@@ -62,6 +62,9 @@ std::string stripStr(const std::string& s, const CallArgs& a, bool left, bool ri
 
 Value strMethod(Interp& in, const Value& self, const std::string& name, CallArgs& a) {
     const std::string& s = self.asStr();
+    // Every str method reads the string once, some piece by piece (split, replace): charged
+    // per character like a sequence's items.
+    in.chargeItems(a.span, s.size());
     if (name == "format") return Value::str(strFormat(s, a));
     if (name == "join") {
         a.expectPositional(1, 1);
@@ -162,6 +165,9 @@ int64_t indexOf(const std::vector<Value>& items, const Value& x, const CallArgs&
 
 Value seqMethod(Interp& in, const Value& self, const std::string& name, CallArgs& a) {
     const std::vector<Value>& items = self.items();
+    // Linear in the length: all but append/pop/clear (extend is charged by iterate).
+    if (name != "append" && name != "pop" && name != "clear" && name != "extend")
+        in.chargeItems(a.span, items.size());
     if (name == "index") {
         a.expectPositional(1, 1);
         return Value::integer(indexOf(items, a.pos[0], a, typeName(self)));
@@ -228,6 +234,7 @@ Value seqMethod(Interp& in, const Value& self, const std::string& name, CallArgs
 
 Value dictMethod(Interp& in, const Value& self, const std::string& name, CallArgs& a) {
     DictObj& d = self.dictObj();
+    in.chargeItems(a.span, d.entries.size());  // a linear search or a copy of the entries
     auto pairs = [&](int which) {
         std::vector<Value> out;
         for (auto& [k, v] : d.entries)

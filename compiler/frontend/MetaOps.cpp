@@ -137,12 +137,17 @@ Value floatOp(ast::BinOpKind op, double a, double b, Span s) {
         s, std::string("unsupported operand types for ") + ast::spelling(op) + ": 'float'");
 }
 
-Value repeat(const Value& seq, int64_t n, size_t limit, Span s) {
+Value repeat(Interp& in, const Value& seq, int64_t n, size_t limit, Span s) {
     if (n < 0) n = 0;
     size_t len = seq.is(ValueKind::Str) ? seq.asStr().size() : seq.items().size();
     if (len != 0 && static_cast<uint64_t>(n) > limit / len)
         throw CompileError(s, "sequence repetition is too large (" + std::to_string(len) + " * " +
                                   std::to_string(n) + ")");
+    if (len == 0) n = 0;  // '' * 10**12: nothing to repeat (was a loop of 10**12 empty appends)
+    uint64_t total = len * static_cast<uint64_t>(n);
+    // A string is appended n times (n pieces, `total` bytes).
+    if (seq.is(ValueKind::Str)) in.step(s, static_cast<uint64_t>(n) / 4 + total / 64);
+    else in.chargeItems(s, total);
     if (seq.is(ValueKind::Str)) {
         std::string out;
         for (int64_t i = 0; i < n; ++i) out += seq.asStr();
@@ -172,8 +177,16 @@ Value Interp::binaryOp(ast::BinOpKind op, const Value& a, const Value& b, Span s
         return floatOp(op, a.asFloat(), b.asFloat(), s);
     }
     if (op == B::Add && a.kind() == b.kind()) {
-        if (a.is(ValueKind::Str)) return Value::str(a.asStr() + b.asStr());
+        if (a.is(ValueKind::Str)) {
+            chargeChars(s, a.asStr().size() + b.asStr().size());
+            return Value::str(a.asStr() + b.asStr());
+        }
         if (a.isSequence()) {
+            size_t total = a.items().size() + b.items().size();
+            if (total > m_limits.maxSequence)
+                throw CompileError(s, "sequence concatenation is too large (" +
+                                          std::to_string(total) + " elements)");
+            chargeItems(s, total);
             std::vector<Value> out = a.items();
             out.insert(out.end(), b.items().begin(), b.items().end());
             return a.is(ValueKind::Tuple) ? Value::tuple(std::move(out))
@@ -182,9 +195,9 @@ Value Interp::binaryOp(ast::BinOpKind op, const Value& a, const Value& b, Span s
     }
     if (op == B::Mul) {
         if ((a.is(ValueKind::Str) || a.isSequence()) && b.isIntLike())
-            return repeat(a, b.asInt(), m_limits.maxSequence, s);
+            return repeat(*this, a, b.asInt(), m_limits.maxSequence, s);
         if ((b.is(ValueKind::Str) || b.isSequence()) && a.isIntLike())
-            return repeat(b, a.asInt(), m_limits.maxSequence, s);
+            return repeat(*this, b, a.asInt(), m_limits.maxSequence, s);
     }
     if (op == B::BitOr && a.is(ValueKind::Dict) && b.is(ValueKind::Dict)) {
         Value out = Value::dict(a.dictObj().entries);
@@ -287,8 +300,10 @@ Value Interp::compareOp(ast::CmpOpKind op, const Value& a, const Value& b, Span 
                         s, "'in <string>' requires a string as left operand, not " + typeName(a));
                 found = b.asStr().find(a.asStr()) != std::string::npos;
             } else if (b.isSequence()) {
+                chargeItems(s, b.items().size());
                 for (const Value& x : b.items()) found = found || metaEquals(a, x);
             } else if (b.is(ValueKind::Dict)) {
+                chargeItems(s, b.dictObj().entries.size());
                 found = b.dictObj().find(a) != nullptr;
             } else if (b.is(ValueKind::Range)) {
                 const RangeObj& r = b.rangeObj();
@@ -310,6 +325,11 @@ Value Interp::compareOp(ast::CmpOpKind op, const Value& a, const Value& b, Span 
         if (auto r = a.extObj().compare(*this, op, b, true, s)) return *r;
     if (b.is(ValueKind::Ext))
         if (auto r = b.extObj().compare(*this, op, a, false, s)) return *r;
+    if ((op == C::Eq || op == C::NotEq) && a.kind() == b.kind()) {
+        if (a.isSequence()) chargeItems(s, std::min(a.items().size(), b.items().size()));
+        if (a.is(ValueKind::Str)) chargeChars(s, std::min(a.asStr().size(), b.asStr().size()));
+        if (a.is(ValueKind::Dict)) chargeItems(s, a.dictObj().entries.size() * b.dictObj().entries.size());
+    }
     if (op == C::Eq) return Value::boolean(metaEquals(a, b));
     if (op == C::NotEq) return Value::boolean(!metaEquals(a, b));
     auto o = order(a, b);
@@ -365,6 +385,10 @@ bool Interp::truthy(const Value& v, Span s) {
 }
 
 std::vector<Value> Interp::iterate(const Value& v, Span s) {
+    // The copy is work in proportion to its length (ranges: charged before they expand).
+    if (v.is(ValueKind::Str)) chargeItems(s, v.asStr().size());
+    if (v.isSequence()) chargeItems(s, v.items().size());
+    if (v.is(ValueKind::Dict)) chargeItems(s, v.dictObj().entries.size());
     switch (v.kind()) {
         case ValueKind::Str: {
             std::vector<Value> out;
@@ -389,6 +413,7 @@ std::vector<Value> Interp::iterate(const Value& v, Span s) {
             if (static_cast<uint64_t>(r.size()) > m_limits.maxSequence)
                 throw CompileError(s, "range of " + std::to_string(r.size()) +
                                           " elements is too large to expand at compile time");
+            chargeItems(s, static_cast<uint64_t>(r.size()));
             std::vector<Value> out;
             out.reserve(static_cast<size_t>(r.size()));
             for (int64_t i = 0; i < r.size(); ++i) out.push_back(Value::integer(r.at(i)));
@@ -524,6 +549,8 @@ Value Interp::getItem(const Value& obj, const Value& index, Span s) {
         }
         if (index.is(ValueKind::Slice)) {
             SliceIdx si = sliceIndices(index.sliceObj(), len, s);
+            if (obj.is(ValueKind::Str)) chargeChars(s, static_cast<uint64_t>(si.count));
+            else if (!obj.is(ValueKind::Range)) chargeItems(s, static_cast<uint64_t>(si.count));
             if (obj.is(ValueKind::Range)) {
                 const RangeObj& r = obj.rangeObj();
                 return Value::range(r.at(si.start), r.at(si.start) + si.count * si.step * r.step,
@@ -546,6 +573,7 @@ Value Interp::getItem(const Value& obj, const Value& index, Span s) {
                                   typeName(index));
     }
     if (obj.is(ValueKind::Dict)) {
+        chargeItems(s, obj.dictObj().entries.size());  // a linear search
         if (Value* v = obj.dictObj().find(index)) return *v;
         std::string keys;
         size_t n = 0;
@@ -576,6 +604,7 @@ void Interp::setItem(const Value& obj, const Value& index, const Value& v, Span 
     if (obj.is(ValueKind::Dict)) {
         if (index.is(ValueKind::List) || index.is(ValueKind::Dict))
             throw CompileError(s, "unhashable type: '" + typeName(index) + "'");
+        chargeItems(s, obj.dictObj().entries.size());  // a linear search
         obj.dictObj().set(index, v);
         return;
     }

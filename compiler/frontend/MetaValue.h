@@ -309,6 +309,9 @@ struct Env {
     /// quantize/__init__.py: "quantize"; in quantize/utils.py: "quantize" too).
     std::string siblingPackage;
     std::unordered_set<std::string> globals, nonlocals;  ///< declared in this scope
+    /// The Interp that registered this scope as a closure scope (it clears the scope when it
+    /// is destroyed, breaking function <-> scope cycles); registered once, not once per `def`.
+    const void* closureOwner = nullptr;
     Value* findLocal(const std::string& n);
     /// Nearest binding along the parent chain, or nullptr.
     Value* lookup(const std::string& n);

@@ -235,34 +235,48 @@ protected:
         return out;
     }
     Stmt visitFor(const ForNode* n, const Stmt& self) override {
+        // A T.Pipelined loop nested in this one (TileLang accepts the nesting) is rewritten by
+        // the cp.async path below; the TMA schedules take the body as it is and would leave it.
+        bool nested = false;
+        if (n->forKind == ForKind::Pipelined)
+            walk(n->body, [&](const Stmt& x) {
+                if (auto* f = as<ForNode>(x); f && f->forKind == ForKind::Pipelined) nested = true;
+            });
         // sm_90a: loops feeding wgmma tiles get the TMA + mbarrier schedule (Hopper.h).
-        if (n->forKind == ForKind::Pipelined) {
+        if (n->forKind == ForKind::Pipelined && !nested) {
             if (Stmt tma = injectTmaFragmentPipeline(*n, func, threads, target, attrs, staged)) return tma;
             if (Stmt tma = injectTmaPipeline(*n, func, threads, attrs, staged)) return tma;
         }
-        Stmt body = mutate(n->body);
         auto producers = attrInts(n->attrs, "pipeline_producers");
         int64_t S = attrInt(n->attrs, "num_stages", 1);
         if (n->forKind != ForKind::Pipelined || producers.empty() || S < 2) {
+            Stmt body = mutate(n->body);
             if (n->forKind != ForKind::Pipelined) return body == n->body ? self : forLoop(n->var, n->min, n->extent, n->forKind, body, n->attrs, n->span);
             // Not pipelined: an ordinary serial loop (the pass viewer shows the change).
             return forLoop(n->var, n->min, n->extent, ForKind::Serial, body, {}, n->span);
         }
-        auto* sq = as<SeqNode>(body);
-        std::vector<Stmt> stmts = sq ? sq->stmts : std::vector<Stmt>{body};
-        // The producer indices were planned on the loop's body before its own nested loops were
-        // rewritten (a T.Pipelined inside a T.Pipelined: the inner one's prologue and epilogue
-        // change the outer body's statements). An index that is no longer a tile copy cannot be
-        // staged: the loop stays an ordinary serial loop, which keeps its meaning (found by
-        // fuzz_pipeline: a null TileOpNode dereference, a crash).
+        // plan-pipelines numbered the producers among the body's top-level statements. Each is
+        // rewritten on its own, so the numbers still name them: a nested T.Pipelined's prologue,
+        // main loop and drain stay one (consumer) statement here, as TVM's InjectSoftwarePipeline
+        // rewrites inner loops first. (Rewriting the body as a whole flattened that sequence
+        // into this one and shifted the numbers: the loop silently stayed serial, issue 14.)
+        // Its cp.async groups are drained by its own final wait, so this loop's accounting
+        // (at most S-2 of its own groups pending) still holds, conservatively.
+        auto* osq = as<SeqNode>(n->body);
+        std::vector<Stmt> stmts;
+        for (const Stmt& st : osq ? osq->stmts : std::vector<Stmt>{n->body}) stmts.push_back(mutate(st));
+        auto serial = [&] { return forLoop(n->var, n->min, n->extent, ForKind::Serial, seq(stmts, n->body->span), {}, n->span); };
+        // A producer index that names no tile copy after all cannot be staged: the loop stays an
+        // ordinary serial loop, which keeps its meaning (was a null dereference, fuzz_pipeline).
         for (int64_t p : producers) {
-            if (p < 0 || p >= int64_t(stmts.size())) return forLoop(n->var, n->min, n->extent, ForKind::Serial, body, {}, n->span);
+            if (p < 0 || p >= int64_t(stmts.size())) return serial();
             auto* t = as<TileOpNode>(stmts[size_t(p)]);
-            if (!t || t->args.size() < 2 || !std::holds_alternative<Region>(t->args[1])) return forLoop(n->var, n->min, n->extent, ForKind::Serial, body, {}, n->span);
+            if (!t || t->args.size() < 2 || !std::holds_alternative<Region>(t->args[1])) return serial();
         }
         std::map<const BufferNode*, Buffer> local;
         std::vector<Stmt> prod, cons, hoisted;
         for (size_t i = 0; i < stmts.size(); ++i) {
+            if (!stmts[i]) continue;  // rewritten away
             bool isProd = std::find(producers.begin(), producers.end(), int64_t(i)) != producers.end();
             auto* alloc = as<AllocNode>(stmts[i]);
             if (alloc && alloc->buffer->scope == Scope::Shared && !alloc->init) {
@@ -289,11 +303,12 @@ protected:
         // group in flight (InjectPipelineWgmmaGeneric.cpp) instead of waiting each to completion.
         // sm_90a: the producers TMA can load take TMA on per-stage mbarriers, the others keep
         // cp.async (InjectPipelineTmaLoads.cpp; each copy gets a note saying which and why).
-        PipelineTmaLoads tma(func, *n, prod, cons, S, roleDepth > 0 ? "the loop is inside a warp role (the TMA issue is elected from the whole block)"
+        PipelineTmaLoads tma(func, *n, prod, cons, S, nested ? "the loop holds a nested T.Pipelined loop"
+                                                     : roleDepth > 0 ? "the loop is inside a warp role (the TMA issue is elected from the whole block)"
                                                      : multiDimBlock ? "the block has more than one thread dimension (the TMA issue elects threadIdx.x == 0)"
                                                                      : "",
                              target, attrs, diags);
-        if (Stmt s = injectGenericOperandInflight(*n, func.body, cons, prod, local, staged, S, target, tma)) {
+        if (Stmt s = nested ? nullptr : injectGenericOperandInflight(*n, func.body, cons, prod, local, staged, S, target, tma)) {
             hoisted.push_back(s);
             return seq(hoisted, sp);
         }

@@ -406,6 +406,40 @@ TEST(MetaEvalTest, StepLimitIsReportedAtTheRunningLoop) {
     EXPECT_EQ(r->error->message, "compile-time evaluation exceeded 10000 steps in this 'for' loop");
 }
 
+// The step budget charges work, not statements (issue 14): a statement, a loop iteration, a call
+// and each expression node are one step; a function object kFunctionSteps (8) plus one per
+// parameter; a decorator application kDecoratorSteps (4); a sequence operation one step per 4
+// elements. The counts below are derived by hand from those rules.
+TEST(MetaEvalTest, StepsChargeWorkNotStatements) {
+    EXPECT_EQ(run("x = 1\n")->in->stepsUsed(), 2u);  // statement + constant
+    // statement + function object (8 + 2 parameters) + the default's constant
+    EXPECT_EQ(run("def f(a, b=2):\n    pass\n")->in->stepsUsed(), 12u);
+    // def d: 1 + 8 + 1; def f: statement 1, function 8, decorator name 1, application 4, the call
+    // of d 1, its `return g` statement 1 and name 1
+    EXPECT_EQ(run("def d(g):\n    return g\n@d\ndef f():\n    pass\n")->in->stepsUsed(), 27u);
+    // statement + BinOp + List + two constants + 400 elements / 4
+    EXPECT_EQ(run("a = [0] * 400\n")->in->stepsUsed(), 105u);
+    EXPECT_EQ(run("a = '' * 10 ** 12\n")->in->stepsUsed(), 6u);  // nothing to repeat: no work
+    // An endless loop whose body defines a function: 3 steps before the loop (n = 0; while),
+    // 13 per iteration (test 1, iteration 1, def 1 + 8, n += 1: 2): the 10,000-step budget ends
+    // it in iteration 770 with n = 769 -- where a body of assignments only would reach n = 2,499.
+    auto r = run("n = 0\nwhile True:\n    def f():\n        pass\n    n += 1\n", 10000);
+    ASSERT_TRUE(r->error);
+    EXPECT_EQ(r->error->span.line, 2u);
+    EXPECT_EQ(repr(r->get("n")), "769");
+    r = run("n = 0\nwhile True:\n    n += 1\n", 10000);
+    ASSERT_TRUE(r->error);
+    EXPECT_EQ(repr(r->get("n")), "2499");  // 3 + 4 per iteration
+    // A loop over a long list's linear search ends in proportion to the list's length: the list
+    // costs 5 + 1000/4 = 255, `n = 0` 2, the while 1 (258); each pass 258: test 1, iteration
+    // 1, statement 1, call 1, attribute 1, name 1, argument 1, the method's call 1, its 1000
+    // elements / 4. 258 + 37 * 258 = 9,804; the 38th pass ends the 10,000 steps: n = 37 * 1000.
+    r = run("a = [0] * 1000\nn = 0\nwhile True:\n    n += a.count(0)\n", 10000);
+    ASSERT_TRUE(r->error);
+    EXPECT_NE(r->error->message.find("exceeded 10000 steps in this 'while' loop"), std::string::npos);
+    EXPECT_EQ(repr(r->get("n")), "37000");
+}
+
 TEST(MetaEvalTest, LimitsStopRunawayPrograms) {
     auto r = run("while True:\n    pass\n", 10000);
     ASSERT_TRUE(r->error);
