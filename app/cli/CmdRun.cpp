@@ -19,6 +19,7 @@
 #include "app/cli/Commands.h"
 #include "app/cli/DumpOutputs.h"
 #include "app/cli/GpuWorker.h"
+#include "app/cli/HostMemory.h"
 #include "app/cli/InterpProgress.h"
 #include "app/cli/Record.h"
 #include "app/cli/RunSupport.h"
@@ -69,6 +70,10 @@ bool makeInputsOrReport(const std::vector<rt::TensorParam>& sig, rt::InputOption
             return false;
         }
         rules[kv.substr(0, eq)] = *rule;
+    }
+    if (auto problem = hostMemoryProblem(sig, physicalMemoryBytes())) {
+        std::cerr << "tilec: error: " << *problem << "\n";
+        return false;
     }
     try {
         set = rt::makeInputs(sig, io, rules);
