@@ -198,6 +198,9 @@ TEST(KernelCallSiteTest, SignatureDefaultsWinOverTheCall) {
     auto e = elaborateText(src);
     ASSERT_EQ(e->firstError(), nullptr) << e->firstError()->message;
     EXPECT_NE(e->ir.find("with T.Kernel(1, 8, threads=128)"), std::string::npos) << e->ir;
+    // ... and the note names the default kept against the call's value (new-user trial: NSA's
+    // block_size/groups/selected_blocks silently kept their defaults).
     EXPECT_EQ(noteOf(*e)->message,
-              "'scale' takes block_M=32, M=256, N=128 from this call (module level)");
+              "'scale' takes block_M=32, M=256, N=128 from this call (module level); it keeps its "
+              "defaults block_N=128 (the call passes 64)");
 }
