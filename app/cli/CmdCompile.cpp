@@ -1,5 +1,6 @@
 // `tilec compile`: runs the pipeline, prints IR after passes like LLVM's -print-after, a table
 // of pass times and changed flags, and the NVRTC compile time of the generated CUDA.
+#include <algorithm>
 #include <cctype>
 #include <cstdio>
 #include <cstring>
@@ -9,6 +10,7 @@
 #include <iostream>
 
 #include "app/cli/Commands.h"
+#include "compiler/frontend/MetaValue.h"
 #include "profiler/DeviceCompile.h"
 #include "profiler/cuda/Nvrtc.h"
 
@@ -21,19 +23,23 @@ bool validFlags(const CompileCommand& c) {
     if (!validEmitKind(c.emit)) return false;
     auto target = parseTarget(c.flags.target.empty() ? defaultTarget() : c.flags.target);
     auto passes = pipelinePasses(target ? *target : Target{});
+    std::vector<std::string> names;
+    for (auto& [n, sum] : passes) names.push_back(n);
     auto known = [&](const std::string& name) {
-        for (auto& [n, sum] : passes)
-            if (n == name) return true;
-        return false;
+        return std::find(names.begin(), names.end(), name) != names.end();
+    };
+    auto near = [&](const std::string& name) {  // the frontend's did-you-mean for a misspelt pass
+        std::string n = fe::closestMatch(name, names);
+        return n.empty() ? std::string() : "; did you mean '" + n + "'?";
     };
     if (!c.printAfter.empty() && c.printAfter != "all" && !known(c.printAfter)) {
-        std::cerr << "tilec: error: --print-after: no pass named '" << c.printAfter
-                  << "' (see `tilec passes`, or use 'all')\n";
+        std::cerr << "tilec: error: --print-after: no pass named '" << c.printAfter << "'"
+                  << near(c.printAfter) << " (see `tilec passes`, or use 'all')\n";
         return false;
     }
     if (!c.stopAfter.empty() && !known(c.stopAfter)) {
-        std::cerr << "tilec: error: --stop-after: no pass named '" << c.stopAfter
-                  << "' (see `tilec passes`)\n";
+        std::cerr << "tilec: error: --stop-after: no pass named '" << c.stopAfter << "'"
+                  << near(c.stopAfter) << " (see `tilec passes`)\n";
         return false;
     }
     if (!c.dumpDir.empty()) {

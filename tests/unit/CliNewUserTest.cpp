@@ -179,3 +179,23 @@ TEST(CliNewUser, LongBlockShowsLoopProgressWithProgressFlag) {
     EXPECT_TRUE(contains(o.err, " of 1099511627776; smaller --param sizes run faster")) << o.err;
     EXPECT_TRUE(contains(o.err, "time limit of 2.5 s reached")) << o.err;
 }
+
+TEST(CliNewUser, MisspeltPassNameSuggestsTheClosestPass) {
+    // New-user trial: `--stop-after infer-layout` named no pass and suggested nothing.
+    CompileCommand c;
+    c.flags.file = "/nonexistent/never_read.py";  // flags are checked before the file is read
+    c.stopAfter = "infer-layout";
+    auto o = captureCli([&] { return runCompile(c); });
+    EXPECT_EQ(o.rc, 1);
+    EXPECT_TRUE(contains(o.err, "tilec: error: --stop-after: no pass named 'infer-layout'; did you mean "
+                                "'infer-layouts'? (see `tilec passes`)"))
+        << o.err;
+    c.stopAfter.clear();
+    c.printAfter = "simplfy";
+    o = captureCli([&] { return runCompile(c); });
+    EXPECT_EQ(o.rc, 1);
+    EXPECT_TRUE(contains(o.err, "no pass named 'simplfy'; did you mean 'simplify'?")) << o.err;
+    c.printAfter = "zzzzzzzz";  // nothing close: no suggestion
+    o = captureCli([&] { return runCompile(c); });
+    EXPECT_FALSE(contains(o.err, "did you mean")) << o.err;
+}
