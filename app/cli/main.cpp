@@ -3,6 +3,7 @@
 // on the GPU or the CPU interpreter), bench (timed launches, TFLOP/s), passes, kernels (the
 // kernels of a multi-kernel file; --kernel NAME selects one everywhere).
 #include <iostream>
+#include <string>
 
 #include <CLI/CLI.hpp>
 
@@ -14,6 +15,20 @@
 using namespace ts::cli;
 
 namespace {
+
+/// CLI11's PositiveNumber / NonNegativeNumber print their range up to DBL_MAX in 300 digits
+/// ("--rtol: Value -1 not in range 0.000000 to 17976931348623157..."): the same checks, in words.
+std::string numberCheck(const std::string& s, bool allowZero) {
+    try {
+        size_t used = 0;
+        const double v = std::stod(s, &used);
+        if (used == s.size() && (v > 0 || (allowZero && v == 0))) return {};
+    } catch (...) {
+    }
+    return std::string("expected a number ") + (allowZero ? ">= 0" : "> 0") + ", got '" + s + "'";
+}
+const CLI::Validator kPositive([](std::string& s) { return numberCheck(s, false); }, "NUMBER > 0", "positive");
+const CLI::Validator kNonNegative([](std::string& s) { return numberCheck(s, true); }, "NUMBER >= 0", "non-negative");
 void addCompileFlags(CLI::App* app, CompileFlags& f) {
     // No CLI::ExistingFile check: readFile() reports a missing file in tilec's own error format.
     app->add_option("file", f.file, "tile program (.py, TileLang syntax)")->required();
@@ -104,20 +119,20 @@ int main(int argc, char** argv) {
     run->add_option("--time-limit", rc.timeLimitS,
                     "seconds an interpreter run may take before it stops with an error at the "
                     "loop it is in (default 60; 0 = no limit)")
-        ->check(CLI::NonNegativeNumber);
+        ->check(kNonNegative);
     run->add_flag("--progress", rc.progress,
                   "show interpreter progress on stderr (block, loop line and iteration) even "
                   "when stderr is not a terminal (on a terminal: after 1 s)");
     run->add_option("--rtol", rc.rtol,
                     "rel-L2 tolerance for float outputs (default: by output dtype, e.g. 1e-5 for "
                     "float32; a float32 T.gemm computes in tf32, ~3e-4)")
-        ->check(CLI::PositiveNumber);
+        ->check(kPositive);
 
     BenchCommand bc;
     auto* bench =
         app.add_subcommand("bench", "time the kernel on the GPU (median of reps, TFLOP/s, GB/s)");
     addCompileFlags(bench, bc.flags);
-    bench->add_option("--reps", bc.reps, "timed launches")->check(CLI::PositiveNumber);
+    bench->add_option("--reps", bc.reps, "timed launches")->check(kPositive);
     bench->add_option("--warmup", bc.warmup, "untimed launches first");
     bench->add_option("--json", bc.json, "write the figures as JSON to FILE ('-' = stdout)");
     bench->add_flag("!--no-check", bc.check, "skip the correctness check of the first launch");
@@ -139,7 +154,7 @@ int main(int argc, char** argv) {
                         "default: all of them")
         ->delimiter(',');
     profile->add_option("--reps", pc.reps, "event-timed and activity-recorded launches")
-        ->check(CLI::PositiveNumber);
+        ->check(kPositive);
     profile->add_flag("--no-counters", pc.noCounters, "skip the range profiler (timing only)");
     profile->add_option("--json", pc.json, "write the figures as JSON to FILE ('-' = stdout)");
     profile->add_option("--ref", pc.ref, "reference function (as for run)");
@@ -151,15 +166,15 @@ int main(int argc, char** argv) {
     tune->add_option("--sweep", tuneCmd.sweeps,
                      "NAME=V1,V2,... (repeatable; the cartesian product); default: the kernel's "
                      "@autotune(configs=...)");
-    tune->add_option("--jobs,-j", tuneCmd.jobs, "compile threads")->check(CLI::PositiveNumber);
-    tune->add_option("--reps", tuneCmd.reps, "timed launches per variant")->check(CLI::PositiveNumber);
+    tune->add_option("--jobs,-j", tuneCmd.jobs, "compile threads")->check(kPositive);
+    tune->add_option("--reps", tuneCmd.reps, "timed launches per variant")->check(kPositive);
     tune->add_flag("--interp{tile}", tuneCmd.interp,
                    "check the variants on the tile-level interpreter instead of the GPU "
                    "(correctness only)");
     tune->add_option("--json", tuneCmd.json, "write every variant as JSON to FILE ('-' = stdout)");
     tune->add_option("--ref", tuneCmd.ref, "reference function (as for run)");
     tune->add_option("--rtol", tuneCmd.rtol, "rel-L2 tolerance (default: by output dtype)")
-        ->check(CLI::PositiveNumber);
+        ->check(kPositive);
     tune->add_option("--seed", tuneCmd.seed,
                      "input seed of every variant (default: one fixed seed, the same inputs for "
                      "variants of the same shapes); 0: fresh inputs for every variant");
@@ -195,17 +210,17 @@ int main(int argc, char** argv) {
     launch->add_option("--kernel,-k", lac.kernels, "kernel names, in order")
         ->delimiter(',')
         ->required();
-    launch->add_option("--grid", lac.grid, "blocks")->check(CLI::PositiveNumber);
-    launch->add_option("--block", lac.block, "threads per block")->check(CLI::PositiveNumber);
+    launch->add_option("--grid", lac.grid, "blocks")->check(kPositive);
+    launch->add_option("--block", lac.block, "threads per block")->check(kPositive);
     launch->add_option("--elements", lac.elements, "n, the length of out")
-        ->check(CLI::PositiveNumber);
+        ->check(kPositive);
 
     double timeoutS = 0;
     for (auto* sub : {run, bench, profile, tune, launch})
         sub->add_option("--timeout", timeoutS,
                         "seconds a GPU run may take before its worker process is killed "
                         "(default $TILESCOPE_WORKER_TIMEOUT, else 120)")
-            ->check(CLI::PositiveNumber);
+            ->check(kPositive);
 
     bool allowTestFaults = false;
     auto* worker = app.add_subcommand(
