@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <set>
 
+#include "compiler/frontend/ElaborateParamSources.h"
 #include "compiler/frontend/Elaborator.h"
 #include "compiler/frontend/MetaAutoTuner.h"
 #include "compiler/frontend/MetaDevice.h"
@@ -927,55 +928,8 @@ FrontendResult runFrontend(std::shared_ptr<const Module> mod, const KernelEntry&
     r.module = mod;
     r.entry = &entry;
     std::vector<std::pair<std::string, std::string>> ov(overrides.begin(), overrides.end());
-    // Autotuned kernels often leave tile sizes without defaults: take them from the first config.
-    if (r.entry->isAutotune && r.entry->configs) {
-        DiagnosticEngine scratch;
-        if (auto cfg = mod->evalInGlobals(*r.entry->configs, nullptr, scratch);
-            cfg && cfg->isSequence() && !cfg->items().empty())
-            if (const Value& first = cfg->items()[0]; first.is(ValueKind::Dict))
-                for (const auto& [k, v] : first.dictObj().entries) {
-                    if (!k.is(ValueKind::Str) || overrides.count(k.asStr())) continue;
-                    const KernelParam* p = r.entry->param(k.asStr());
-                    if (p && (!p->defaultValue || p->defaultValue->isNone()))
-                        ov.emplace_back(k.asStr(), repr(v));
-                }
-    }
-    // Parameters still without a value take what the file's own call of the kernel passes
-    // (TileLang's quickstart: `matmul.compile(M=M, ..., block_K=block_K)` at module level;
-    // most examples: `matmul(M, N, K, 128, 128, 32)` in main()). A note says where from.
-    std::string fromCall, keptDefault;
-    for (const auto& nameValue : r.entry->callSite.values) {
-        // Not a structured binding: clang before 16 (the fuzz build) rejects capturing one.
-        const std::string& name = nameValue.first;
-        const auto& v = nameValue.second;
-        const KernelParam* p = r.entry->param(name);
-        bool given = std::any_of(ov.begin(), ov.end(), [&](const auto& o) { return o.first == name; });
-        bool hasDefault = p && p->defaultValue && !p->defaultValue->isNone() &&
-                          !p->defaultValue->is(ValueKind::Poison);
-        if (!p || given) continue;
-        if (hasDefault) {
-            // The file's call passes another value than the default the kernel keeps: say so, or
-            // a user who ran the example's main() gets a different kernel without a word.
-            if (repr(v) != repr(*p->defaultValue))
-                keptDefault += (keptDefault.empty() ? "" : ", ") + name + "=" + repr(*p->defaultValue) +
-                               " (the call passes " + repr(v) + ")";
-            continue;
-        }
-        ov.emplace_back(name, repr(v));
-        fromCall += (fromCall.empty() ? "" : ", ") + name + "=" + repr(v);
-    }
-    if (!fromCall.empty() || !keptDefault.empty()) {
-        std::string msg = "'" + r.entry->name() + "'";
-        if (!fromCall.empty()) msg += " takes " + fromCall + " from this call (" + r.entry->callSite.where + ")";
-        if (!keptDefault.empty())
-            msg += std::string(fromCall.empty() ? " keeps" : "; it keeps") + " its defaults " + keptDefault +
-                   (fromCall.empty() ? " rather than the values of this call (" + r.entry->callSite.where + ")" : "");
-        diags.add({Severity::Note, r.entry->callSite.span, msg,
-                   keptDefault.empty() ? "--param NAME=VALUE overrides them"
-                                       : "--param NAME=VALUE overrides them; a parameter with a default takes "
-                                         "the call's value only when you pass it",
-                   "params"});
-    }
+    takeAutotuneConfigValues(*mod, *r.entry, ov);
+    takeCallSiteValues(*r.entry, ov, diags);
     // Names that are not factory parameters may be scalar kernel arguments (T.dynamic sizes,
     // `n: T.int32`), known only after elaboration: set them aside and check them then.
     std::vector<std::pair<std::string, std::string>> launchOv;
