@@ -10,10 +10,14 @@ postprocess medians (the forward excluded, as for torch: autograd.grad of SDPA's
 Ratios are the other's median / ours (> 1: we are faster): vs_cudnn, vs_flash, vs_tilelang, for
 the default configuration and for the fastest variant of this run."""
 import json
+import os
 import sys
 
 import torch
 import torch.nn.functional as F
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from torch_timing import guarded, time_ms  # noqa: E402
 
 out, npass, nfail = sys.argv[1], int(sys.argv[2]), int(sys.argv[3])
 
@@ -28,30 +32,6 @@ def load(path):
 def med(path):
     d = load(path)
     return d.get("median_ms") if d else None
-
-
-def time_ms(fn, reps=50, warmup=10):
-    for _ in range(warmup):
-        fn()
-    torch.cuda.synchronize()
-    ts = []
-    for _ in range(reps):
-        s, e = torch.cuda.Event(enable_timing=True), torch.cuda.Event(enable_timing=True)
-        s.record()
-        fn()
-        e.record()
-        torch.cuda.synchronize()
-        ts.append(s.elapsed_time(e))
-    return sorted(ts)[len(ts) // 2]
-
-
-def guarded(what, fn):
-    try:
-        return fn()
-    except Exception as ex:
-        print(f"{what}: {type(ex).__name__}: {str(ex)[:300]}")
-        return None
-
 
 from torch.nn.attention import SDPBackend, sdpa_kernel  # noqa: E402
 

@@ -17,6 +17,9 @@ import time
 import torch
 import torch.nn.functional as F
 
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from torch_timing import guarded, time_ms  # noqa: E402
+
 out, npass, nfail = sys.argv[1], int(sys.argv[2]), int(sys.argv[3])
 t_start = time.time()
 # torch.compile's compiles cost most of the time; past this many seconds later workloads skip it
@@ -33,30 +36,6 @@ def median_ms(name, prefix):
 def total(names, prefix):
     ms = [median_ms(n, prefix) for n in names]
     return sum(ms) if ms and all(ms) else None
-
-
-def time_ms(fn, reps=50, warmup=10):
-    for _ in range(warmup):
-        fn()
-    torch.cuda.synchronize()
-    ts = []
-    for _ in range(reps):
-        s, e = torch.cuda.Event(enable_timing=True), torch.cuda.Event(enable_timing=True)
-        s.record()
-        fn()
-        e.record()
-        torch.cuda.synchronize()
-        ts.append(s.elapsed_time(e))
-    return sorted(ts)[len(ts) // 2]
-
-
-def guarded(what, fn):
-    try:
-        return fn()
-    except Exception as ex:
-        print(f"{what}: {type(ex).__name__}: {str(ex)[:300]}")
-        return None
-
 
 def eager_and_compiled(f, *args):
     eager = guarded("eager", lambda: time_ms(lambda: f(*args)))
