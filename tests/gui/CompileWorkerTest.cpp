@@ -53,8 +53,12 @@ private slots:
     void newerRequestCancelsRunningCompile() {
         CompileWorker w;
         std::atomic<int> calls{0};
-        w.setCompileFunction(
-            [&](auto& p, auto& t, auto& o) { return slowCompile(p, t, o, 400, &calls); });
+        std::atomic<bool> oldStoppedEarly{false};
+        w.setCompileFunction([&](auto& p, auto& t, auto& o) {
+            CompileResult r = slowCompile(p, t, o, 400, &calls);
+            if (t == "old" && r.cancelled) oldStoppedEarly = true;
+            return r;
+        });
         QSignalSpy started(&w, &CompileWorker::started);
         QSignalSpy done(&w, &CompileWorker::finished);
         w.schedule({"f.py", "old", {}}, 0);
@@ -65,8 +69,10 @@ private slots:
         QVERIFY(done.wait(3000));
         QCOMPARE(done.count(), 1);
         QCOMPARE(QString::fromStdString(done.at(0).at(1).value<ResultPtr>()->cuda), QString("new"));
-        // The old compile stopped at its next poll instead of running its 400 ms out.
-        QVERIFY2(t.elapsed() < 750, qPrintable(QString::number(t.elapsed())));
+        // The old compile stopped at its next poll instead of running its 400 ms out. Asserted
+        // on the flag it saw, not on wall time: CI at load 12 took 1174 ms for the whole exchange.
+        QVERIFY(oldStoppedEarly.load());
+        QVERIFY2(t.elapsed() < 2500, qPrintable(QString::number(t.elapsed())));
         QCOMPARE(w.droppedCount(), 1);
     }
 
