@@ -4,6 +4,8 @@
 
 #include <algorithm>
 
+#include "compiler/frontend/MetaGc.h"
+
 namespace ts::fe {
 
 
@@ -18,6 +20,8 @@ Interp::~Interp() {
     // shared_ptr cycle. Clearing the scopes we created breaks it.
     for (auto& w : m_closureEnvs)
         if (auto e = w.lock()) e->vars.clear();
+    // Lists/tuples/dicts that contain themselves (`a.append(a)`): freed once unreachable.
+    collectCycles();
 }
 
 void Interp::registerClosure(const EnvPtr& env) {

@@ -9,7 +9,15 @@ std::string unsupportedModuleNote(const std::string& dotted);
 
 Flow Interp::execBlock(const ast::Block& b, const EnvPtr& env) {
     for (const ast::Stmt* s : b) {
-        Flow f = exec(*s, env);
+        Flow f;
+        try {
+            f = exec(*s, env);
+        } catch (CompileError& e) {
+            // An error raised without a location (a limit of metaEquals() in list.index, a
+            // dict lookup...) is reported at the innermost statement that ran into it.
+            if (!e.diag.span.valid()) e.diag.span = s->span;
+            throw;
+        }
         if (f != Flow::Normal) return f;
     }
     return Flow::Normal;

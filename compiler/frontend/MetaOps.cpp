@@ -283,7 +283,8 @@ bool identical(const Value& a, const Value& b) {
 }
 }  // namespace
 
-Value Interp::compareOp(ast::CmpOpKind op, const Value& a, const Value& b, Span s) {
+namespace {
+Value compareOpAt(Interp& in, ast::CmpOpKind op, const Value& a, const Value& b, Span s) {
     using C = ast::CmpOpKind;
     switch (op) {
         case C::Is:
@@ -300,10 +301,10 @@ Value Interp::compareOp(ast::CmpOpKind op, const Value& a, const Value& b, Span 
                         s, "'in <string>' requires a string as left operand, not " + typeName(a));
                 found = b.asStr().find(a.asStr()) != std::string::npos;
             } else if (b.isSequence()) {
-                chargeItems(s, b.items().size());
+                in.chargeItems(s, b.items().size());
                 for (const Value& x : b.items()) found = found || metaEquals(a, x);
             } else if (b.is(ValueKind::Dict)) {
-                chargeItems(s, b.dictObj().entries.size());
+                in.chargeItems(s, b.dictObj().entries.size());
                 found = b.dictObj().find(a) != nullptr;
             } else if (b.is(ValueKind::Range)) {
                 const RangeObj& r = b.rangeObj();
@@ -322,13 +323,13 @@ Value Interp::compareOp(ast::CmpOpKind op, const Value& a, const Value& b, Span 
             break;
     }
     if (a.is(ValueKind::Ext))
-        if (auto r = a.extObj().compare(*this, op, b, true, s)) return *r;
+        if (auto r = a.extObj().compare(in, op, b, true, s)) return *r;
     if (b.is(ValueKind::Ext))
-        if (auto r = b.extObj().compare(*this, op, a, false, s)) return *r;
+        if (auto r = b.extObj().compare(in, op, a, false, s)) return *r;
     if ((op == C::Eq || op == C::NotEq) && a.kind() == b.kind()) {
-        if (a.isSequence()) chargeItems(s, std::min(a.items().size(), b.items().size()));
-        if (a.is(ValueKind::Str)) chargeChars(s, std::min(a.asStr().size(), b.asStr().size()));
-        if (a.is(ValueKind::Dict)) chargeItems(s, a.dictObj().entries.size() * b.dictObj().entries.size());
+        if (a.isSequence()) in.chargeItems(s, std::min(a.items().size(), b.items().size()));
+        if (a.is(ValueKind::Str)) in.chargeChars(s, std::min(a.asStr().size(), b.asStr().size()));
+        if (a.is(ValueKind::Dict)) in.chargeItems(s, a.dictObj().entries.size() * b.dictObj().entries.size());
     }
     if (op == C::Eq) return Value::boolean(metaEquals(a, b));
     if (op == C::NotEq) return Value::boolean(!metaEquals(a, b));
@@ -348,6 +349,16 @@ Value Interp::compareOp(ast::CmpOpKind op, const Value& a, const Value& b, Span 
             return Value::boolean(*o >= 0);
         default:
             return Value::boolean(false);
+    }
+}
+}  // namespace
+
+Value Interp::compareOp(ast::CmpOpKind op, const Value& a, const Value& b, Span s) {
+    try {
+        return compareOpAt(*this, op, a, b, s);
+    } catch (CompileError& e) {
+        if (!e.diag.span.valid()) e.diag.span = s;  // metaEquals()'s limits know no location
+        throw;
     }
 }
 

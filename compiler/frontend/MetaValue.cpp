@@ -4,6 +4,8 @@
 #include <charconv>
 #include <cmath>
 
+#include "compiler/frontend/MetaGc.h"
+
 namespace ts::fe {
 
 namespace {
@@ -48,7 +50,7 @@ Value Value::dtype(ir::DType t) {
 Value Value::tuple(std::vector<Value> items) {
     Value v;
     v.m_kind = ValueKind::Tuple;
-    auto o = newObj<SeqObj>();
+    auto o = newSeqObj();
     o->items = std::move(items);
     v.m_obj = o;
     return v;
@@ -61,7 +63,7 @@ Value Value::list(std::vector<Value> items) {
 Value Value::dict(std::vector<std::pair<Value, Value>> entries) {
     Value v;
     v.m_kind = ValueKind::Dict;
-    auto o = newObj<DictObj>();
+    auto o = newDictObj();
     for (auto& [k, val] : entries) o->set(k, std::move(val));
     v.m_obj = o;
     return v;
@@ -394,24 +396,71 @@ Value::~Value() {
 }
 
 namespace {
-// Nesting below which repr() prints "..." (cyclic lists `a.append(a)` included) and beyond
-// which metaEquals() gives up: both recurse on the structure.
+// Nesting below which repr() prints "..." and beyond which metaEquals() gives up: both recurse on
+// the structure. A container that contains itself (`a.append(a)`) is printed as Python does,
+// `[...]` where it recurs (the containers being printed are on g_reprActive, Python's
+// Py_ReprEnter), and compares equal to itself by identity before any recursion (Python's
+// PyObject_RichCompareBool): both were exponential in the width (`a.append(a)` twice: 2^64).
+// Shared sublists that are not cycles (`x = [x, x]` n times) have an exponential expansion in
+// Python too: repr() stops expanding after about kMaxReprChars characters ("..." for the rest)
+// and a comparison that visits more than kMaxCompareNodes containers is an error (a flat list
+// is one: the step budget charges its elements).
 constexpr int kMaxReprDepth = 64;
 constexpr int kMaxCompareDepth = 200;
+constexpr size_t kMaxReprChars = size_t(1) << 18;
+constexpr uint64_t kMaxCompareNodes = 200000;
 thread_local int g_reprDepth = 0;
 thread_local int g_compareDepth = 0;
+thread_local size_t g_reprChars = 0;  // characters of element reprs in the running top-level repr()
+thread_local uint64_t g_compareNodes = 0;  // containers visited by the running top-level metaEquals()
+thread_local std::vector<const Object*> g_reprActive;
 struct DepthScope {
     int& d;
     explicit DepthScope(int& depth) : d(depth) { ++d; }
     ~DepthScope() { --d; }
 };
+struct ReprEnter {
+    explicit ReprEnter(const Object* o) { g_reprActive.push_back(o); }
+    ~ReprEnter() { g_reprActive.pop_back(); }
+    ReprEnter(const ReprEnter&) = delete;
+    ReprEnter& operator=(const ReprEnter&) = delete;
+};
+bool reprActive(const Object* o) {
+    return o && std::find(g_reprActive.begin(), g_reprActive.end(), o) != g_reprActive.end();
+}
+// repr() of a container element; the separator counts against kMaxReprChars.
+std::string elementRepr(const Value& v) {
+    g_reprChars += 2;
+    return repr(v);
+}
+std::string reprNode(const Value& v);
 }  // namespace
 
+// g_reprChars approximates the length of the output so far: every leaf's text, 2 per container
+// (brackets) and 2 per element (separator).
 std::string repr(const Value& v) {
     DepthScope scope(g_reprDepth);
-    if (g_reprDepth > kMaxReprDepth &&
-        (v.isSequence() || v.is(ValueKind::Dict) || v.is(ValueKind::Slice)))
-        return "...";
+    if (g_reprDepth == 1) g_reprChars = 0;
+    bool container = v.isSequence() || v.is(ValueKind::Dict) || v.is(ValueKind::Slice);
+    std::string out;
+    if (container && (g_reprDepth > kMaxReprDepth || g_reprChars > kMaxReprChars)) {
+        out = "...";
+    } else if ((v.isSequence() || v.is(ValueKind::Dict)) && reprActive(v.identity())) {
+        out = v.is(ValueKind::List) ? "[...]" : v.is(ValueKind::Tuple) ? "(...)" : "{...}";
+    } else if (container) {
+        g_reprChars += 2;
+        std::optional<ReprEnter> enter;
+        if (v.identity()) enter.emplace(v.identity());
+        return reprNode(v);
+    } else {
+        out = reprNode(v);
+    }
+    g_reprChars += out.size();
+    return out;
+}
+
+namespace {
+std::string reprNode(const Value& v) {
     switch (v.kind()) {
         case ValueKind::None:
             return "None";
@@ -430,7 +479,7 @@ std::string repr(const Value& v) {
             bool t = v.is(ValueKind::Tuple);
             std::string out = t ? "(" : "[";
             const auto& items = v.items();
-            for (size_t i = 0; i < items.size(); ++i) out += (i ? ", " : "") + repr(items[i]);
+            for (size_t i = 0; i < items.size(); ++i) out += (i ? ", " : "") + elementRepr(items[i]);
             if (t && items.size() == 1) out += ",";
             return out + (t ? ")" : "]");
         }
@@ -438,7 +487,7 @@ std::string repr(const Value& v) {
             std::string out = "{";
             bool first = true;
             for (const auto& [k, val] : v.dictObj().entries) {
-                out += (first ? "" : ", ") + repr(k) + ": " + repr(val);
+                out += (first ? "" : ", ") + elementRepr(k) + ": " + elementRepr(val);
                 first = false;
             }
             return out + "}";
@@ -465,6 +514,7 @@ std::string repr(const Value& v) {
     }
     return "?";
 }
+}  // namespace
 
 std::string str(const Value& v) { return v.is(ValueKind::Str) ? v.asStr() : repr(v); }
 
@@ -476,11 +526,24 @@ std::optional<ir::DType> asDType(const Value& v) {
 
 bool metaEquals(const Value& a, const Value& b) {
     DepthScope scope(g_compareDepth);
+    if (g_compareDepth == 1) g_compareNodes = 0;
     if (g_compareDepth > kMaxCompareDepth)
         throw CompileError(
             Span{},
             "comparison nested more than " + std::to_string(kMaxCompareDepth) + " levels deep",
             "compare values with fewer levels of nested lists/tuples/dicts");
+    bool container = a.isSequence() || a.is(ValueKind::Dict);
+    if (container && ++g_compareNodes > kMaxCompareNodes)
+        throw CompileError(Span{},
+                           "comparison visits more than " + std::to_string(kMaxCompareNodes) +
+                               " nested lists/tuples/dicts (lists that share sublists expand "
+                               "exponentially)",
+                           "compare smaller values");
+    // The same list, tuple or dict object: equal without looking inside (Python compares
+    // elements by identity first), so a list that contains itself compares in O(1).
+    if (container && a.kind() == b.kind() && a.identity() &&
+        a.identity() == b.identity())
+        return true;
     if (a.isNumber() && b.isNumber()) {
         if (a.isIntLike() && b.isIntLike()) return a.asInt() == b.asInt();
         return a.asFloat() == b.asFloat();
