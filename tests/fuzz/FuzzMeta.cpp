@@ -11,6 +11,7 @@
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     std::string text;
     if (!ts::fuzz::inputText(data, size, text)) return 0;
+    ts::fuzz::CpuHangGuard hangGuard;
     auto src = std::make_shared<ts::SourceFile>("fuzz.py", text);
     ts::DiagnosticEngine diags;
     auto fr = ts::fe::runFrontend(src, {}, diags);

@@ -9,6 +9,7 @@
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     std::string text;
     if (!ts::fuzz::inputText(data, size, text)) return 0;
+    ts::fuzz::CpuHangGuard hangGuard;
     ts::CompileOptions opts;
     opts.target = (size & 1) ? "cuda:sm_90a" : "cuda:sm_80";
     auto r = ts::compile("fuzz.py", text, opts);

@@ -29,13 +29,14 @@ if [ ! -e "$FAKE_STATE" ]; then
     exit 70
 fi
 echo "$timeout" >>"$FAKE_STATE"
+echo "$*" >>"$FAKE_STATE.args"
 echo "stat::number_of_executed_units: 10" >&2
 exit 0
 FAKE
 chmod +x "$tmp/bin/fuzz_parse"
 
 run() { # run INPUT-KIND: scripts/fuzz parse with the fake fuzzer; output in $out, status in $rc
-    rm -rf "$tmp/work" "$tmp/state"
+    rm -rf "$tmp/work" "$tmp/state" "$tmp/state.args"
     out=$(cd "$root" && FAKE_STATE="$tmp/state" FAKE_INPUT=$1 TS_FUZZ_BIN="$tmp/bin" \
         TS_FUZZ_WORK="$tmp/work" TS_FUZZ_CORPUS="$tmp/no-corpus" scripts/fuzz --seconds 5 parse 2>&1)
     rc=$?
@@ -45,7 +46,8 @@ run slow
 [ $rc -eq 0 ] || fail "a timeout that is only load failed the fuzz run (exit $rc): $out"
 echo "$out" | grep -q "slow under load, not a hang: parse-timeout-0123abcd ran alone within 2 s of CPU" ||
     fail "no 'slow under load' verdict: $out"
-[ "$(sed -n 1p "$tmp/state")" = 4 ] || fail "fuzzing did not go on with -timeout=4: $(cat "$tmp/state")"
+[ "$(sed -n 1p "$tmp/state")" = 40 ] || fail "fuzzing did not go on with -timeout=40 (20 doubled): $(cat "$tmp/state")"
+grep -q "/seeds" "$tmp/state.args" && fail "the restarted segment replays the seeds again: $(cat "$tmp/state.args")"
 [ -e "$tmp/work/slow/parse-timeout-0123abcd" ] || fail "the slow input was not set aside"
 [ ! -e "$tmp/work/findings/parse-timeout-0123abcd" ] || fail "the slow input is still a finding"
 
