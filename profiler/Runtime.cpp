@@ -68,12 +68,25 @@ BufferSet makeBufferSet(const RunRequest& req, const std::vector<std::vector<uin
         s.ptrs.push_back(buf.ptr());
         s.buffers.push_back(std::move(buf));
     }
+    for (const PointerFill& f : req.pointerFills) {
+        if (f.table < 0 || size_t(f.table) >= s.buffers.size() || s.buffers[size_t(f.table)].bytes() != f.pointees.size() * 8)
+            throw std::invalid_argument("pointer table #" + std::to_string(f.table) + " does not hold " +
+                                        std::to_string(f.pointees.size()) + " 64-bit entries");
+        std::vector<uint8_t> addr;
+        for (int p : f.pointees) {
+            if (p < 0 || size_t(p) >= s.ptrs.size()) throw std::invalid_argument("pointer table entry names tensor #" + std::to_string(p) + ", which does not exist");
+            const uint64_t a = static_cast<uint64_t>(s.ptrs[size_t(p)]);
+            for (int b = 0; b < 8; ++b) addr.push_back(static_cast<uint8_t>(a >> (8 * b)));
+        }
+        s.buffers[size_t(f.table)].upload(addr);
+    }
     for (const TensorMapParam& m : req.tensorMaps) {
         if (m.tensor < 0 || size_t(m.tensor) >= req.tensors.size())
             throw std::invalid_argument("TMA tensor map over argument #" + std::to_string(m.tensor) + ", which does not exist");
         const HostTensor& t = req.tensors[size_t(m.tensor)];
         s.maps.push_back(encodeTensorMap(m, t.dtype, t.shape, s.ptrs[size_t(m.tensor)]));
     }
+    if (req.kernelTensors >= 0 && size_t(req.kernelTensors) < s.ptrs.size()) s.ptrs.resize(size_t(req.kernelTensors));
     return s;
 }
 

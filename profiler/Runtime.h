@@ -22,6 +22,14 @@
 
 namespace ts::rt {
 
+/// A pointer table (TileLang's T.ptr; compiler/ir/PointerTensors.h): tensor `table` (uint64, one
+/// entry per pointee) is filled before every launch with the device addresses of the tensors
+/// `pointees` (indices into RunRequest::tensors), in order.
+struct PointerFill {
+    int table = -1;
+    std::vector<int> pointees;
+};
+
 /// Everything needed for one checked (and optionally timed) kernel run.
 struct RunRequest {
     std::string source;       ///< generated CUDA C++ (ignored when `cubin` is given)
@@ -38,6 +46,11 @@ struct RunRequest {
     /// TMA tensor maps after the scalars (KernelInfo::tensorMaps of an sm_90a kernel), encoded
     /// over each buffer set's device tensors before launch.
     std::vector<TensorMapParam> tensorMaps;
+    /// Pointer tables to fill with device addresses (see PointerFill).
+    std::vector<PointerFill> pointerFills;
+    /// How many tensors (the first ones) are kernel arguments; -1 = all. The others are memory
+    /// that only pointer tables point to (allocated, uploaded/poisoned and downloaded alike).
+    int kernelTensors = -1;
     std::string arch;                       ///< empty: archFor(device())
     std::vector<std::string> nvrtcOptions;  ///< extra NVRTC options (after the fixed ones)
     bool useCache = true;                   ///< use the on-disk cubin cache

@@ -22,6 +22,8 @@
 #include "app/cli/HostMemory.h"
 #include "app/cli/InterpProgress.h"
 #include "app/cli/Record.h"
+#include "app/cli/PointerTables.h"
+#include "compiler/interp/Pointers.h"
 #include "app/cli/RunSupport.h"
 #include "profiler/check/InputRules.h"
 #include "compiler/LaunchArgs.h"
@@ -36,6 +38,12 @@
 #include "profiler/check/Reference.h"
 
 namespace ts::cli {
+
+namespace {
+/// The selected kernel's pointer tables and their pointees (PointerTables.h), set by runRun.
+PointerTableRun g_pointers;
+}  // namespace
+
 /// Random inputs for the kernel's signature; false (after an error on stderr) when they do not
 /// fit in host memory or the signature is unusable.
 bool makeInputsOrReport(const std::vector<rt::TensorParam>& sig, rt::InputOptions io,
@@ -135,6 +143,11 @@ static std::vector<double> g_scalars;
 /// r.kernel, the values kept for the launch. Prints what was chosen; false after an error.
 bool applyLaunchValues(CompileResult& r) {
     g_scalars.clear();
+    // Pointer tables: their pointees become tensor arguments after the kernel's own.
+    if (std::string why; !addPointees(r, g_pointers, why)) {
+        std::cerr << "tilec: error: " << why << "\n";
+        return false;
+    }
     if (r.kernel.scalars.empty()) return true;
     std::string error;
     auto lv = resolveLaunch(r.kernel, r.lowered, error);
@@ -142,7 +155,7 @@ bool applyLaunchValues(CompileResult& r) {
         std::cerr << "tilec: error: " << error << "\n";
         return false;
     }
-    for (size_t i = 0; i < r.kernel.args.size(); ++i) r.kernel.args[i].shape = lv->shapes[i];
+    for (size_t i = 0; i < r.kernel.args.size() && i < lv->shapes.size(); ++i) r.kernel.args[i].shape = lv->shapes[i];
     for (int d = 0; d < 3; ++d) r.kernel.grid[d] = lv->grid[d], r.kernel.gridExtent[d] = nullptr;
     g_scalars = lv->scalars;
     for (auto& n : lv->notes) std::cout << "scalar argument " << n << "\n";
@@ -220,6 +233,10 @@ rt::RunRequest requestFor(const CompileResult& r, const rt::InputSet& set,
     for (auto& m : r.kernel.tensorMaps) req.tensorMaps.push_back({m.tensor, m.boxInner, m.boxOuter, m.swizzleBytes, m.rowDim});
     for (size_t i = 0; i < r.kernel.scalars.size() && i < g_scalars.size(); ++i)
         req.scalars.push_back({r.kernel.scalars[i].dtype, g_scalars[i]});
+    if (g_pointers.active()) {  // PointerTables.h: the tables hold the pointees' device addresses
+        req.kernelTensors = static_cast<int>(g_pointers.kernelTensors);
+        for (auto& t : g_pointers.tables) req.pointerFills.push_back({t.param, t.pointees});
+    }
     auto t = parseTarget(flags.target.empty() ? "cuda:" + deviceArch : flags.target);
     req.arch = t ? rt::loadableArch(t->arch(), deviceArch) : deviceArch;
     static bool noted = false;
@@ -252,6 +269,20 @@ std::optional<std::vector<HostTensor>> runInterp(const CompileResult& r,
             args[i].data.assign(static_cast<size_t>(n), std::nan(""));
         }
     interp::InterpOptions io;
+    // Pointer tables (PointerTables.h): the pointees are the interpreter's memory, the tables
+    // hold pointer values into it (interp/Pointers.h); they rejoin the arguments afterwards.
+    std::vector<HostTensor> memory;
+    const size_t ownTensors = g_pointers.active() ? std::min(g_pointers.kernelTensors, args.size()) : args.size();
+    if (g_pointers.active()) {
+        memory.assign(std::make_move_iterator(args.begin() + ownTensors), std::make_move_iterator(args.end()));
+        args.resize(ownTensors);
+        for (auto& t : g_pointers.tables) {
+            HostTensor& tab = args[size_t(t.param)];
+            tab.data.assign(t.pointees.size(), 0.0);
+            for (size_t g = 0; g < t.pointees.size(); ++g)
+                tab.data[g] = interp::pointerValue(int64_t(t.pointees[g]) - int64_t(ownTensors));
+        }
+    }
     io.scalars = g_scalars;
     io.timeLimitS = g_interpTimeLimitS;
     io.timeLimitHint = "--time-limit SECONDS raises the limit (0: none)";
@@ -280,7 +311,9 @@ std::optional<std::vector<HostTensor>> runInterp(const CompileResult& r,
                 progress->loop(l.loop.line, l.iteration, l.extent, l.block, l.blocks);
             };
         }
-        auto res = lowered ? interp::runLowered(*f, args, io) : interp::run(*f, args, io);
+        auto res = g_pointers.active() ? interp::runWithMemory(*f, args, memory, io, lowered)
+                   : lowered           ? interp::runLowered(*f, args, io)
+                                       : interp::run(*f, args, io);
         if (progress) progress->finish();
         if (!res.ok && ctrlC && ctrlC->interrupted()) {
             // The user's Ctrl-C, not the kernel's failure: say how far it got and stop.
@@ -299,6 +332,7 @@ std::optional<std::vector<HostTensor>> runInterp(const CompileResult& r,
             return std::nullopt;
         }
     }
+    for (auto& m : memory) args.push_back(std::move(m));
     std::vector<HostTensor> outs;
     for (size_t i = 0; i < args.size(); ++i)
         if (r.kernel.args[i].isOutput) outs.push_back(std::move(args[i]));

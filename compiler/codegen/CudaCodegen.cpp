@@ -535,6 +535,16 @@ private:
     void alloc(const AllocNode& a) {
         const BufferNode& b = *a.buffer;
         std::string ty(cudaTypeName(b.dtype));
+        if (b.scope == Scope::Global) {
+            // T.make_tensor(P[g], shape, dtype) (ir/PointerTensors.h): the tensor's base is the
+            // table entry, a device address; accesses are flattened through its shape/strides.
+            if (!a.init) {
+                m_diags.error(a.span, "codegen: tensor '" + b.name + "' is declared without a pointer", "this is a compiler bug", "codegen");
+                return;
+            }
+            line(ty + "* " + name(a.buffer) + " = reinterpret_cast<" + ty + "*>(" + expr(a.init) + ");", a.span);
+            return;
+        }
         if (b.scope == Scope::Shared) {
             int64_t off = attrInt(m_f.attrs, "smem_offset." + b.name, -1);
             if (off < 0) {

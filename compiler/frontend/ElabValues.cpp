@@ -4,6 +4,8 @@
 #include <map>
 #include <unordered_map>
 
+#include "compiler/frontend/ElaboratePointers.h"
+#include "compiler/ir/PointerTensors.h"
 #include "compiler/frontend/Elaborator.h"
 
 namespace ts::fe::elab {
@@ -282,7 +284,15 @@ Value makeTensorType(Elaborator& el, const Value& shape, const Value* strides, c
         throw CompileError(shapeSpan, "T.StridedTensor: " + std::to_string(t->strides.size()) +
                                           " strides for a rank-" + std::to_string(t->shape.size()) +
                                           " shape");
-    t->dtype = el.dtypeArg(dtype, dtypeSpan, "T.Tensor dtype");
+    if (isPointerDType(dtype) && !el.insideKernel()) {
+        // A pointer table (ElaboratePointers.h): 64-bit device addresses for T.make_tensor.
+        if (strides)
+            throw CompileError(dtypeSpan, "a pointer table (T.ptr elements) cannot have strides");
+        t->dtype = ir::DType::UInt64;
+        t->pointerTable = true;
+    } else {
+        t->dtype = el.dtypeArg(dtype, dtypeSpan, "T.Tensor dtype");
+    }
     t->span = s;
     return Value::ext(t);
 }
@@ -514,6 +524,8 @@ std::pair<ir::Expr, ir::Expr> Elaborator::operands(const Value& a, const Value& 
         y = toExpr(b, s, "the right operand");
         x = toExprLike(a, y->dtype, s, "the left operand");
     }
+    rejectPointer(*this, x, s, "arithmetic or a comparison");
+    rejectPointer(*this, y, s, "arithmetic or a comparison");
     if (x->dtype != y->dtype) {
         DType t = ir::promote(x->dtype, y->dtype);
         x = ir::cast(t, x, s);
@@ -627,6 +639,7 @@ Value Elaborator::compare(ast::CmpOpKind op, const Value& a, const Value& b, Spa
 
 Value Elaborator::unary(ast::UnaryOpKind op, const Value& a, Span s) {
     ir::Expr x = toExpr(a, s, "the operand");
+    rejectPointer(*this, x, s, "a unary operator");
     switch (op) {
         case ast::UnaryOpKind::Pos:
             return wrap(x);
@@ -649,7 +662,12 @@ Value Elaborator::unary(ast::UnaryOpKind op, const Value& a, Span s) {
 void Elaborator::storeTo(const ir::Buffer& b, std::vector<ir::Expr> indices, const Value& v,
                          Span s) {
     requireKernel(s, "a store to '" + b->name + "'");
-    ir::Expr value = ir::cast(b->dtype, toExprLike(v, b->dtype, s, "the stored value"), s);
+    if (ir::isPointerTable(m_funcAttrs, *b))
+        throw CompileError(s, "a store to pointer table '" + b->name + "' is not supported by TileScope",
+                           "pointer tables are read-only inside the kernel: the host fills them");
+    ir::Expr raw = toExprLike(v, b->dtype, s, "the stored value");
+    rejectPointer(*this, raw, s, "a store");
+    ir::Expr value = ir::cast(b->dtype, raw, s);
     emit(ir::store(b, std::move(indices), value, s));
     noteWrite(b);
 }
@@ -712,6 +730,12 @@ std::optional<std::vector<ir::Expr>> Elaborator::ownExtents(const Value& v) {
 
 ir::Region Elaborator::regionOf(const Value& v, Span s, const std::string& op,
                                 const std::string& role, const std::vector<ir::Expr>* partner) {
+    const ir::BufferNode* pb = v.extAs<BufferValue>()   ? v.extAs<BufferValue>()->buffer.get()
+                               : v.extAs<BufferAccess>() ? v.extAs<BufferAccess>()->buffer.get()
+                                                         : nullptr;
+    if (pb && ir::isPointerTable(m_funcAttrs, *pb))
+        throw CompileError(s, op + ": pointer table '" + pb->name + "' cannot be a tile operand in TileScope",
+                           "read one pointer at a time: T.make_tensor(" + pb->name + "[g], shape, dtype)");
     if (auto* b = v.extAs<BufferValue>()) {
         ir::Region r{b->buffer, {}, s};
         for (const auto& d : b->buffer->shape) r.ranges.push_back({ir::intImm(0), d});

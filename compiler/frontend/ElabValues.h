@@ -119,6 +119,8 @@ class TensorType : public ExtValue {
 public:
     std::vector<ir::Expr> shape, strides;
     ir::DType dtype = ir::DType::Float32;
+    /// T.Tensor(shape, T.ptr): a pointer table (dtype uint64; ir/PointerTensors.h).
+    bool pointerTable = false;
     Span span;
     std::string typeName() const override { return "TensorType"; }
 };

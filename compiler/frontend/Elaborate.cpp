@@ -1,6 +1,7 @@
 // Elaboration driver: runs the factory, elaborates the prim_func (or eager) body into a
 // PrimFunc, and the statement hooks that build IR (tile loops, T.Kernel, run-time `if`, stores
 // through alloc_var names). The T.* vocabulary is in ElaborateOps.cpp; values in ElabValues.cpp.
+#include "compiler/ir/PointerTensors.h"
 #include "compiler/frontend/Elaborate.h"
 
 #include <algorithm>
@@ -77,6 +78,7 @@ ir::Buffer Elaborator::addParam(const std::string& name, const TensorType& t, Sp
     auto b = std::make_shared<ir::BufferNode>(uniqueName(name), t.dtype, t.shape, ir::Scope::Global,
                                               s, t.strides);
     if (output) m_outputs.push_back(static_cast<int>(m_params.size()));
+    if (t.pointerTable) m_funcAttrs[ir::ptrTableAttrKey(b->name)] = std::string("T.ptr");
     m_params.push_back(b);
     return b;
 }
@@ -665,6 +667,13 @@ ir::PrimFunc Elaborator::elaboratePrimFunc(const FunctionObj& f, const std::stri
             continue;
         }
         auto* tt = t.extAs<TensorType>();
+        if (!tt && t.is(ValueKind::Builtin) && t.builtinObj().name == "T.ptr")
+            throw CompileError(p.annotation->span,
+                               "scalar kernel parameter '" + p.name + "': a single raw device pointer (T.ptr) is not "
+                               "supported by TileScope yet",
+                               "pass the tensor itself (" + p.name + ": T.Tensor(shape, dtype)), or a pointer table "
+                               "`" + p.name + "s: T.Tensor([1], T.ptr)` and T.make_tensor(" + p.name + "s[0], shape, dtype) "
+                               "inside T.Kernel");
         if (!tt)
             throw CompileError(p.annotation->span,
                                "kernel parameter '" + p.name + "' must be a tensor or a scalar, got " +

@@ -12,6 +12,7 @@
 #include "compiler/frontend/ElaborateOpsImpl.h"
 #include "compiler/frontend/ElaborateAllreduce.h"
 #include "compiler/frontend/ElaborateExtern.h"
+#include "compiler/frontend/ElaboratePointers.h"
 #include "compiler/frontend/ElaborateWarpShuffle.h"
 #include "compiler/frontend/LanguageRegistry.h"
 #include "compiler/ir/Intrinsics.h"
@@ -117,12 +118,16 @@ void Elaborator::installMath() {
     def("cast", [](Elaborator& el, CallArgs& a) {
         auto b = a.bind({"value", "dtype"}, 2);
         DType t = el.dtypeArg(b[1], b.spans[1], "T.cast dtype");
-        return el.wrap(ir::cast(t, el.toExprLike(b[0], t, b.spans[0], "T.cast value"), a.span));
+        ir::Expr v = el.toExprLike(b[0], t, b.spans[0], "T.cast value");
+        rejectPointer(el, v, b.spans[0], "T.cast");
+        return el.wrap(ir::cast(t, v, a.span));
     });
     def("Cast", [](Elaborator& el, CallArgs& a) {  // TVM's spelling: T.Cast(dtype, value)
         auto b = a.bind({"dtype", "value"}, 2);
         DType t = el.dtypeArg(b[0], b.spans[0], "T.Cast dtype");
-        return el.wrap(ir::cast(t, el.toExprLike(b[1], t, b.spans[1], "T.Cast value"), a.span));
+        ir::Expr v = el.toExprLike(b[1], t, b.spans[1], "T.Cast value");
+        rejectPointer(el, v, b.spans[1], "T.Cast");
+        return el.wrap(ir::cast(t, v, a.span));
     });
     // T.reinterpret(value, dtype): the value's bits read as dtype (a bit cast, same width), as
     // TileLang's tir.reinterpret. TileLang still accepts TVM's older order (dtype, value).
@@ -135,6 +140,7 @@ void Elaborator::installMath() {
         if (b[ti].is(ValueKind::Str) && b[ti].asStr() == "handle") return Value::none();
         DType t = el.dtypeArg(b[ti], b.spans[ti], "T.reinterpret dtype");
         ir::Expr e = el.toExpr(b[vi], b.spans[vi], "T.reinterpret value");
+        rejectPointer(el, e, b.spans[vi], "T.reinterpret");
         auto bitCastable = [](DType d) {
             return (ir::isFloat(d) || ir::isInt(d)) && ir::dtypeBits(d) >= 8;
         };
@@ -307,6 +313,7 @@ void Elaborator::installMath() {
     registerWarpShuffle(*this);   // T.tvm_warp_shuffle (ElaborateWarpShuffle.h)
     registerAllreduce(*this);       // T.attr reduce_scope + T.tvm_thread_allreduce
     registerExternDecoders(*this);  // T.import_source/access_ptr/call_extern (ElaborateExtern.h)
+    registerPointers(*this);        // T.make_tensor, T.ptr (ElaboratePointers.h)
 
     // Registered names the IR cannot express yet: a clear "not supported" instead of "unknown".
     for (const auto& e : kLanguage) {

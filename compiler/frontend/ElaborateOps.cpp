@@ -4,6 +4,7 @@
 // checks what only the source can explain (shapes of copies, gemm operand dtypes and shapes,
 // argument counts) and emits TileOp/Alloc statements; bounds and layouts are checked later.
 #include "compiler/frontend/ElaborateOpsImpl.h"
+#include "compiler/frontend/ElaboratePointers.h"
 #include "compiler/ir/Intrinsics.h"
 
 namespace ts::fe::elab {
@@ -88,6 +89,15 @@ int64_t intArg(const CallArgs::Bound& b, size_t i, int64_t dflt, const std::stri
 // -------------------------------------------------------------
 
 DType Elaborator::dtypeArg(const Value& v, Span s, const std::string& what) {
+    if (isPointerDType(v)) {
+        // A raw device pointer is the element type of a pointer table parameter only
+        // (ElaboratePointers.h); tiles, scalars and casts of pointers are not supported.
+        throw CompileError(s,
+                           what + ": T.ptr (a raw device pointer) is only supported as the element "
+                                  "type of a kernel tensor parameter, a pointer table",
+                           "declare `P: T.Tensor([G], T.ptr)` and make tensors of its elements with "
+                           "T.make_tensor(P[g], shape, dtype)");
+    }
     if (auto t = asDType(v)) return *t;
     if (v.is(ValueKind::Str)) {
         std::vector<std::string> names;
@@ -97,16 +107,6 @@ DType Elaborator::dtypeArg(const Value& v, Span s, const std::string& what) {
         throw CompileError(s, "unknown dtype '" + v.asStr() + "'",
                            near.empty() ? "" : "did you mean '" + near + "'?");
     }
-    if (v.is(ValueKind::Builtin) && v.builtinObj().name == "T.ptr")
-        // TileLang's pointer tables (grouped GEMM over separately allocated tensors): a tensor
-        // whose elements are device addresses, turned into tensors by T.make_tensor inside the
-        // kernel. TileScope's kernels address only the tensors they are passed (the interpreters
-        // and the bounds, layout and TMA analyses need every tensor's storage and shape).
-        throw CompileError(s,
-                           what + ": T.ptr (a tensor of raw device pointers for T.make_tensor) is "
-                                  "not supported by TileScope",
-                           "pass the tensors themselves as kernel arguments, e.g. the groups "
-                           "concatenated into one tensor with per-group offsets");
     if (v.is(ValueKind::Builtin) && v.builtinObj().name.rfind("T.", 0) == 0)  // T.tfloat32, ...
         throw CompileError(s, v.builtinObj().name + " is not a dtype TileScope supports yet",
                            "use float16, bfloat16, float32, float8_e4m3/e5m2, float4_e2m1fn or an "

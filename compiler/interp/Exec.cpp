@@ -9,6 +9,7 @@
 #include <string_view>
 
 #include "compiler/interp/Machine.h"
+#include "compiler/interp/Pointers.h"
 
 #include <cstdio>
 #include "compiler/interp/ThreadMachine.h"
@@ -377,6 +378,11 @@ void Machine::execAlloc(const AllocNode* a) {
         return;
     }
     BufferState& st = stateFor(b);
+    if (b->scope == ir::Scope::Global && !(st.global && !st.pointer)) {  // T.make_tensor(P[g], ...)
+        if (!a->init) fail(a->span, "malformed IR: tensor '" + b->name + "' declared without a pointer");
+        bindPointerTensor(a, st, evalF(a->init.get()));
+        return;
+    }
     if (st.global)
         fail(a->span, "'" + b->name + "' is a kernel parameter and cannot be allocated again");
     int64_t need = setGeometry(*this, st, *b, a->span);
@@ -389,6 +395,42 @@ void Machine::execAlloc(const AllocNode* a) {
     st.data = st.own.data();
     st.size = need;
     st.live = true;
+}
+
+void Machine::bindPointerTensor(const AllocNode* a, BufferState& st, double ptr) {
+    const BufferNode& b = *a->buffer;
+    std::string table;
+    if (auto* l = as<LoadNode>(a->init)) table = " read from '" + l->buffer->name + "'";
+    const std::string what = "T.make_tensor '" + b.name + "': the pointer" + table;
+    if (ptr == 0)
+        fail(a->span, what + " is null", "every entry of the pointer table must point to a tensor");
+    auto target = decodePointer(ptr);
+    const int64_t n = m_memory ? static_cast<int64_t>(m_memory->size()) : 0;
+    if (!target || target->index < 0 || target->index >= n)
+        fail(a->span, what + " (" + std::to_string(static_cast<int64_t>(ptr)) + ") does not point into any buffer of this run" +
+                          (n ? " (" + std::to_string(n) + " pointee buffers)" : " (the run has no pointee buffers)"),
+             "pointer tables are filled by the runner (tilec run) with pointers to per-entry buffers; a table "
+             "the kernel computes or an uninitialised one cannot be interpreted");
+    HostTensor& mem = (*m_memory)[static_cast<size_t>(target->index)];
+    if (mem.dtype != b.dtype)
+        fail(a->span, what + " points to buffer #" + std::to_string(target->index) + " of dtype " +
+                          std::string(dtypeName(mem.dtype)) + ", but the tensor is made with dtype " +
+                          std::string(dtypeName(b.dtype)),
+             "the interpreter holds values, not bytes: make the tensor with the pointee's dtype");
+    if (!mem.hasData()) mem.data.assign(static_cast<size_t>(mem.numel()), 0.0);
+    st.node = &b;
+    int64_t need = setGeometry(*this, st, b, a->span);
+    const int64_t avail = mem.numel() - target->offset;
+    if (target->offset > mem.numel() || need > avail)
+        fail(a->span, what + " points to buffer #" + std::to_string(target->index) + " of shape " + formatShape(mem.shape) +
+                          " (" + std::to_string(mem.numel()) + " elements" +
+                          (target->offset ? ", from element " + std::to_string(target->offset) : std::string()) +
+                          "), but the tensor of shape " + formatShape(st.shape) + " spans " + std::to_string(need) + " elements",
+             "the tensor T.make_tensor declares must lie inside the memory the pointer points to");
+    st.own.clear();
+    st.data = mem.data.data() + target->offset;
+    st.size = need;
+    st.global = st.pointer = st.live = true;
 }
 
 std::vector<int64_t> Machine::kernelGrid(const KernelNode* k, int64_t& total) {
@@ -431,7 +473,7 @@ void Machine::execKernel(const KernelNode* k) {
                                   m_bindings[mark + d].f = double(m_blockIdx[d]);
         }
         for (auto& b : m_buffers)  // per-block storage: every non-parameter buffer is re-allocated
-            if (!b->global) b->live = false;
+            if (!b->global || b->pointer) b->live = false;
         exec(k->body.get());
         ++m_blocksRun;
         if (m_opts.onBlock) m_opts.onBlock(lin + 1, total);
@@ -512,6 +554,25 @@ InterpResult run(const ir::PrimFunc& f, std::vector<HostTensor>& args, const Int
         detail::Machine m(opts);
         return m.run(f, args);
     } catch (...) {  // Machine::run catches everything; this guards its own allocations
+        InterpResult r;
+        r.error = Diagnostic{Severity::Error, {}, "internal interpreter error", {}, "interp"};
+        return r;
+    }
+}
+
+InterpResult runWithMemory(const ir::PrimFunc& f, std::vector<HostTensor>& args, std::vector<HostTensor>& memory,
+                           const InterpOptions& opts, bool lowered) {
+    try {  // as run() / runLowered(), with the pointees as the machine's memory
+        if (lowered || (f && readsThreadIndex(f))) {
+            detail::ThreadMachine tm(opts);
+            tm.m_tileLevel = !lowered;
+            tm.m_memory = &memory;
+            return tm.run(f, args);
+        }
+        detail::Machine m(opts);
+        m.m_memory = &memory;
+        return m.run(f, args);
+    } catch (...) {
         InterpResult r;
         r.error = Diagnostic{Severity::Error, {}, "internal interpreter error", {}, "interp"};
         return r;

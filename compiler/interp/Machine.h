@@ -49,6 +49,9 @@ struct BufferState {
     std::vector<int64_t> strides;  ///< element strides (row-major unless the buffer has strides)
     bool live = false;             ///< allocated in the current block (always true for globals)
     bool global = false;
+    /// A T.make_tensor tensor (global memory, bound to a pointee of m_memory when
+    /// its AllocNode runs, re-bound in every block).
+    bool pointer = false;
     std::vector<double> own;
     // Thread-level interpreter only (ThreadMachine.h); unused by the tile level.
     int64_t threadStride = 0;       ///< local buffers: elements per thread in `own` (0 = shared)
@@ -129,6 +132,9 @@ public:
     /// indices than grid dims) and their product in `total` (saturated at 2^62).
     std::vector<int64_t> kernelGrid(const ir::KernelNode* k, int64_t& total);
     void execAlloc(const ir::AllocNode* a);
+    /// T.make_tensor(P[g], ...) (interp/Pointers.h): binds `st` to the memory `ptr` points to,
+    /// checking that the tensor `a` declares lies inside it; errors at `a`.
+    void bindPointerTensor(const ir::AllocNode* a, BufferState& st, double ptr);
     void execStore(const ir::StoreNode* s);
     void execEval(const ir::EvalNode* e);
 
@@ -190,6 +196,8 @@ public:
     struct DepthGuard;
 
     InterpOptions m_opts;
+    /// Device memory pointer tables point into (interp/Pointers.h runWithMemory); may be null.
+    std::vector<HostTensor>* m_memory = nullptr;
     std::vector<std::unique_ptr<BufferState>> m_buffers;  ///< unique_ptr: stable addresses
     std::vector<Binding> m_bindings;
     std::vector<double> m_scratchA, m_scratchB, m_scratchC;  ///< reused by the tile ops

@@ -100,7 +100,7 @@ void ThreadMachine::execKernelT(const KernelNode* k) {
         }
         if (m_observer && !m_observer->runBlock(m_blockIdx)) continue;
         for (auto& b : m_buffers)
-            if (!b->global) b->live = false;
+            if (!b->global || b->pointer) b->live = false;
         m_named.clear();
         m_stack.clear();
         m_openGroup.assign(m_threads, {});
@@ -270,6 +270,26 @@ void ThreadMachine::execAllocT(const AllocNode* a, const ThreadList& act) {
     const BufferNode* node = a->buffer.get();
     if (!node) fail(a->span, "malformed IR: allocation without a buffer");
     BufferState& st = stateFor(node);
+    if (node->scope == Scope::Global && !(st.global && !st.pointer)) {
+        // T.make_tensor(P[g], ...): every active thread computes the pointer; the model binds
+        // one tensor per block, so the threads must agree (they do when the table index is
+        // block-uniform, as in grouped GEMMs).
+        if (!a->init || act.empty()) fail(a->span, "malformed IR: tensor '" + node->name + "' declared without a pointer");
+        setThread(act.front());
+        const double p = evalF(a->init.get());
+        for (int32_t t : act) {
+            setThread(t);
+            const double q = evalF(a->init.get());
+            if (q != p)
+                fail(a->span, "T.make_tensor '" + node->name + "': threads " + std::to_string(act.front()) + " and " +
+                                  std::to_string(t) + " of the block read different pointers",
+                     "the interpreters bind one tensor per T.make_tensor and block: index the pointer table "
+                     "with a value every thread of the block agrees on");
+        }
+        m_cur = -1;
+        bindPointerTensor(a, st, p);
+        return;
+    }
     if (st.global)
         fail(a->span, "'" + node->name + "' is a kernel parameter and cannot be allocated again");
     st.dtype = node->dtype;

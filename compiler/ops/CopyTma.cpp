@@ -21,6 +21,7 @@
 // lands as the tile's layout stores it (tmaDestGeometry): row-major (swizzle NONE), a wgmma
 // operand tile (its panels' TMA swizzle), or a 32/64/128-byte row swizzled over that span.
 #include "compiler/ir/Intrinsics.h"
+#include "compiler/ir/PointerTensors.h"
 #include "compiler/transforms/Hopper.h"
 #include "compiler/transforms/LowerCommon.h"
 
@@ -138,6 +139,11 @@ std::string tmaLoadWhyNot(const PrimFuncNode& f, const TileOpNode& op, const Lay
     const Region &src = op.region(0), &dst = op.region(1);
     if (!target.hasWgmma()) return "the target " + target.arch() + " has no TMA";
     if (attrBool(op.attrs, "disable_tma", false)) return "disable_tma=True";
+    // A T.make_tensor tensor's base address is read from a pointer table inside the kernel;
+    // tensor maps are encoded on the host from kernel arguments, so it stays on cp.async/plain
+    // loads (a tensor map built on the device with tensormap.replace is not implemented).
+    if (isPointerTensor(f, *src.buffer))
+        return "'" + src.buffer->name + "' is made by T.make_tensor from a pointer known only inside the kernel (TMA tensor maps are built on the host)";
     if (src.buffer->dtype != dst.buffer->dtype) return "it converts " + std::string(dtypeName(src.buffer->dtype)) + " to " + std::string(dtypeName(dst.buffer->dtype));
     if (!lower::tmaElementType(src.buffer->dtype)) return "dtype " + std::string(dtypeName(src.buffer->dtype)) + " is not a TMA element type";
     if (!src.buffer->strides.empty()) return "'" + src.buffer->name + "' is a strided tensor";

@@ -16,6 +16,7 @@
 // Loads stay on the sm_80 engine (cp.async pipeline or plain copies), written by the generic proxy:
 // the lowering (LowerHopper.cpp lowerWgmmaFragment) fences them to the async proxy and waits for
 // its wgmma before returning, so everything after it sees a finished gemm.
+#include "compiler/ir/PointerTensors.h"
 #include "compiler/analysis/GemmPartition.h"
 #include "compiler/transforms/Hopper.h"
 
@@ -209,6 +210,8 @@ std::optional<std::vector<FragmentTmaCopy>> fragmentTmaCopies(const PrimFuncNode
         int64_t param = -1;
         for (size_t i = 0; i < f.params.size(); ++i)
             if (f.params[i] == src.buffer) param = int64_t(i);
+        if (param < 0 && isPointerTensor(f, *src.buffer))  // ir/PointerTensors.h: no host tensor map
+            return ok = false, void(w = "'" + src.buffer->name + "' is made by T.make_tensor from a pointer known only inside the kernel (TMA tensor maps are built on the host)");
         if (param < 0) return ok = false, void(w = "'" + src.buffer->name + "' is not a kernel tensor");
         sources.insert(src.buffer.get());
         out.push_back({t, param, *rowDim});

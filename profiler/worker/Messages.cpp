@@ -103,6 +103,10 @@ Message encodeRunRequest(const RunRequest& req, const std::string& op) {
                         {"swizzle", t.swizzleBytes},
                         {"row_dim", t.rowDim}});
     h["tensor_maps"] = maps;
+    json fills = json::array();
+    for (const auto& f : req.pointerFills) fills.push_back({{"table", f.table}, {"pointees", f.pointees}});
+    h["pointer_fills"] = fills;
+    h["kernel_tensors"] = req.kernelTensors;
     h["nvrtc_options"] = req.nvrtcOptions;
     h["use_cache"] = req.useCache;
     h["timing_reps"] = req.timingReps;
@@ -141,6 +145,10 @@ std::optional<RunRequest> decodeRunRequest(const Message& m, std::string& why) {
             for (const auto& t : h.at("tensor_maps"))
                 r.tensorMaps.push_back({t.at("tensor").get<int>(), t.at("box_inner").get<int64_t>(),
                                         t.at("box_outer").get<int64_t>(), t.at("swizzle").get<int>(), t.value("row_dim", -1)});
+        if (h.contains("pointer_fills"))
+            for (const auto& f : h.at("pointer_fills"))
+                r.pointerFills.push_back({f.at("table").get<int>(), f.at("pointees").get<std::vector<int>>()});
+        r.kernelTensors = h.value("kernel_tensors", -1);
         r.nvrtcOptions = h.value("nvrtc_options", std::vector<std::string>{});
         r.useCache = h.value("use_cache", true);
         r.timingReps = h.value("timing_reps", 0);
