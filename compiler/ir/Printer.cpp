@@ -7,6 +7,7 @@
 #include "compiler/ir/Builder.h"
 #include "compiler/ir/Functor.h"
 #include "compiler/ir/Layout.h"
+#include "compiler/ir/PointerTensors.h"
 #include "compiler/ir/Views.h"
 
 namespace ts::ir {
@@ -226,7 +227,10 @@ public:
                 auto& b = *n->buffer;
                 std::string fn = b.scope == Scope::Shared ? "T.alloc_shared" : b.scope == Scope::Fragment ? "T.alloc_fragment" : "T.alloc_local";
                 std::string text;
-                if (n->init) text = b.name + " = T.alloc_var(" + dtypeLiteral(b.dtype) + ", " + expr(n->init) + ")";
+                if (b.scope == Scope::Global && n->init)  // a pointer tensor (ir/PointerTensors.h)
+                    text = b.name + " = T.make_tensor(" + expr(n->init) + ", " + shapeTuple(b.shape) + ", " + dtypeLiteral(b.dtype) +
+                           (b.strides.empty() ? std::string() : ", strides=" + shapeTuple(b.strides)) + ")";
+                else if (n->init) text = b.name + " = T.alloc_var(" + dtypeLiteral(b.dtype) + ", " + expr(n->init) + ")";
                 else text = b.name + " = " + fn + "(" + shapeTuple(b.shape) + ", " + dtypeLiteral(b.dtype) + ")";
                 line(ind, text, s.get());
                 if (m_func) {
@@ -344,7 +348,8 @@ PrintResult print(const PrimFunc& f) {
         for (size_t d = 0; d < b.shape.size(); ++d) shape += (d ? ", " : "") + toString(b.shape[d]);
         if (b.shape.size() == 1) shape += ",";
         shape += ")";
-        params += (i ? ", " : "") + b.name + ": T.Tensor(" + shape + ", " + dtypeLiteral(b.dtype) + ")";
+        const std::string dt = isPointerTable(f->attrs, b) ? std::string("T.ptr") : dtypeLiteral(b.dtype);  // a pointer table
+        params += (i ? ", " : "") + b.name + ": T.Tensor(" + shape + ", " + dt + ")";
     }
     for (auto& v : f->scalars)
         params += (params.empty() ? "" : ", ") + v->name + ": T." + std::string(dtypeName(v->dtype));

@@ -14,6 +14,7 @@
 #include "compiler/interp/Interpreter.h"
 #include "compiler/interp/Pointers.h"
 #include "compiler/interp/ThreadInterpreter.h"
+#include "compiler/ir/Printer.h"
 #include "compiler/support/HostTensor.h"
 #include "tests/e2e/E2eTestUtil.h"
 #include "tests/e2e/NvrtcBothTargets.h"
@@ -170,6 +171,20 @@ TEST(PointerTable, BadPointersAreErrorsNotCrashes) {
     auto run = ts::interp::run(r.elaborated, args);
     ASSERT_FALSE(run.ok);
     EXPECT_NE(errorOf(r, run).find("the run has no pointee buffers"), std::string::npos) << errorOf(r, run);
+}
+
+// The printed tile IR names the constructs as the source does and re-parses (Printer.h).
+TEST(PointerTable, PrintsAsTheSourceWritesIt) {
+    ts::CompileResult r = compileProg(kScale);
+    ASSERT_TRUE(r.ok) << diagText(r);
+    const std::string text = ts::ir::print(r.elaborated).text;
+    EXPECT_NE(text.find("X_ptrs: T.Tensor((3,), T.ptr)"), std::string::npos) << text;
+    EXPECT_NE(text.find("X = T.make_tensor(X_ptrs[bx], (64,), \"float16\")"), std::string::npos) << text;
+    ts::CompileOptions opts;
+    opts.target = "cuda:sm_90a";
+    ts::CompileResult again = ts::compile("printed.py", "import tilelang.language as T\n" + text, opts);
+    ASSERT_TRUE(again.ok) << diagText(again);
+    EXPECT_EQ(ts::ir::print(again.elaborated).text, text);
 }
 
 TEST(PointerTable, PointerTensorsNeverUseTma) {

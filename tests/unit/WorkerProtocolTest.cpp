@@ -188,6 +188,8 @@ TEST(WorkerProtocol, RunRequestRoundTripKeepsTensorsExactly) {
     req.tensorMaps = {{0, 64, 128, 128}};
     req.timingReps = 9;
     req.rotateSets = 2;
+    req.pointerFills = {{1, {2, 0}}};  // T.ptr: table #1 gets the addresses of tensors #2 and #0
+    req.kernelTensors = 2;
     const Message m = encodeRunRequest(req);
     EXPECT_EQ(m.blob.size(), 2u * 6 + 4u * 4);  // fp16 and int32 bytes; the output has none
     std::string why;
@@ -201,6 +203,10 @@ TEST(WorkerProtocol, RunRequestRoundTripKeepsTensorsExactly) {
     EXPECT_EQ(back->config.grid[0], 7u);
     EXPECT_EQ(back->config.block[0], 128u);
     EXPECT_EQ(back->config.dynamicSmemBytes, 65536u);
+    ASSERT_EQ(back->pointerFills.size(), 1u);
+    EXPECT_EQ(back->pointerFills[0].table, 1);
+    EXPECT_EQ(back->pointerFills[0].pointees, (std::vector<int>{2, 0}));
+    EXPECT_EQ(back->kernelTensors, 2);
     ASSERT_EQ(back->tensors.size(), 3u);
     EXPECT_EQ(back->tensors[0].data, req.tensors[0].data);
     EXPECT_EQ(back->tensors[1].data, req.tensors[1].data);
