@@ -114,7 +114,14 @@ struct ProgramKernel {
     std::string name;  ///< the def's name: what CompileOptions::kernel / --kernel take
     std::string
         primFuncName;     ///< a factory's inner @T.prim_func as written ("" if built elsewhere)
-    std::string pattern;  ///< "factory" | "eager" | "prim_func" (LANGUAGE.md §1)
+    std::string pattern;  ///< "factory" | "eager" | "prim_func" (LANGUAGE.md §1) | "autotuner"
+    /// An autotune driver (pattern "autotuner", frontend/AutotuneDrivers.h): a function that
+    /// builds (and maybe runs) a TileLang AutoTuner rather than being a kernel, compiled as the
+    /// tuned kernel at the tuner's first config. What it does, in words; "" for a kernel.
+    std::string autotuner;
+    /// The drivers of the file that only run this driver's tuner, "NAME (line N)" (the same
+    /// tuned kernel, reached through their own parameters).
+    std::vector<std::string> tunerRunners;
     Span span;            ///< the def's name in the source
     std::vector<std::string> params;  ///< settable parameters (--param names), signature order
     bool isJit = false, isAutotune = false;

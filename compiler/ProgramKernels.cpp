@@ -49,6 +49,21 @@ void kernelBlockLines(const fe::ast::Block& body, std::vector<uint32_t>& out) {
         }
     }
 }
+/// What an autotune driver does, for `tilec kernels` and the IDE's kernel list.
+std::string autotunerText(const fe::KernelEntry& e) {
+    const fe::TunerSite& t = e.tuner;
+    std::string s = "autotune driver, not a kernel itself: ";
+    if (t.fromKernel) {
+        s += "builds an AutoTuner over " +
+             (t.kernelText.empty() ? std::string("a tunable function") : "'" + t.kernelText + "'") +
+             " (AutoTuner.from_kernel, line " + std::to_string(t.fromKernel->span.line) + ")" +
+             (t.runs ? " and runs it" : "");
+    } else {
+        s += "runs the AutoTuner that '" + e.tunerBuilder->name + "' (line " +
+             std::to_string(e.tunerBuilder->span.line) + ") builds";
+    }
+    return s + "; TileScope compiles the tuned kernel at the tuner's first config";
+}
 }  // namespace
 
 std::vector<ProgramKernel> programKernels(const fe::Module& mod) {
@@ -63,6 +78,12 @@ std::vector<ProgramKernel> programKernels(const fe::Module& mod) {
         k.name = e->name();
         if (e->primFunc && e->primFunc != e->func) k.primFuncName = e->primFunc->name;
         k.pattern = patternName(e->pattern);
+        if (e->isAutotuneDriver()) {
+            k.pattern = "autotuner";
+            k.autotuner = autotunerText(*e);
+            for (const fe::ast::FunctionDef* r : e->tunerRunners)
+                k.tunerRunners.push_back(r->name + " (line " + std::to_string(r->span.line) + ")");
+        }
         k.span = e->func->nameSpan;
         for (const auto& p : e->params)
             if (p.settable()) k.params.push_back(p.name);

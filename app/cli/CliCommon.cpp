@@ -74,10 +74,21 @@ std::string defaultTargetNote(const DefaultTargetChoice& c) {
            "another";
 }
 
+namespace {
+bool g_quiet = false;
+}  // namespace
+
+void setQuiet(bool q) { g_quiet = q; }
+bool quiet() { return g_quiet; }
+
+bool noteShown(const Diagnostic& d) {
+    return d.severity != Severity::Note || !g_quiet || d.origin == "errors" || d.origin == "parse";
+}
+
 bool printDiagnostics(const CompileResult& r) {
     bool err = false, aboutTarget = false;
     for (auto& d : r.diagnostics) {
-        std::cerr << formatDiagnostic(d, r.source.get());
+        if (noteShown(d)) std::cerr << formatDiagnostic(d, r.source.get());
         err |= d.severity == Severity::Error;
         if (d.severity == Severity::Error)
             aboutTarget |= (d.message + d.hint).find("sm_") != std::string::npos;
@@ -103,7 +114,7 @@ std::optional<CompileResult> compileFile(const CompileFlags& flags, CompileOptio
     // The file's `# tilescope:` pragma (what the IDE's parameter panel wrote) first, --param on
     // top: the file runs with the parameters the IDE showed unless the command line says else.
     opts.params = parseParamPragma(*text);
-    if (!opts.params.empty() && flags.pragmaNote) {
+    if (!opts.params.empty() && flags.pragmaNote && !g_quiet) {
         std::cerr << "tilec: note: parameters from the file's '# tilescope:' pragma (line "
                   << paramPragmaLine(*text) << "):";
         for (auto& [k, v] : opts.params) {

@@ -43,8 +43,18 @@ std::optional<std::map<std::string, std::string>> parseParams(const std::vector<
 /// opts.params = the file's `# tilescope:` pragma values (ParamPragma.h), then flags.params on
 /// top; a note on stderr lists the pragma's values.
 std::optional<CompileResult> compileFile(const CompileFlags& flags, CompileOptions opts);
-/// Prints all diagnostics of a result to stderr; returns true if there was an error.
+/// Prints all diagnostics of a result to stderr (notes only when not quiet(), noteShown());
+/// returns true if there was an error.
 bool printDiagnostics(const CompileResult& r);
+/// `-q/--quiet` of the compiling subcommands: notes (why a copy did not take TMA, which path a
+/// T.gemm took, the parameters a call site or the pragma gave) are not printed; warnings and
+/// errors are. Set once by main() after parsing the command line.
+void setQuiet(bool quiet);
+bool quiet();
+/// Whether a diagnostic is printed: always, except a note under quiet() that is not about
+/// errors (kept: the error cap's "N more error(s) not shown", origin "errors", and the parser's
+/// "too many syntax errors", origin "parse").
+bool noteShown(const Diagnostic& d);
 /// The target to use when the user gave none: the attached GPU's, else cuda:sm_80.
 std::string defaultTarget();
 /// defaultTarget() and why it was chosen: "the attached GPU, NAME" or "no GPU found: WHY".

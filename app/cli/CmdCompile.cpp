@@ -142,13 +142,13 @@ int runCompile(const CompileCommand& c) {
     if (!c.stopAfter.empty()) {
         if (c.emit == "ir")
             std::cout << (r->passes.empty() ? std::string() : r->passes.back().ir);
-        else if (c.emit == "cuda")
+        else if (c.emit == "cuda" && !quiet())
             std::cerr << "tilec: note: --stop-after stops before codegen; no device code to emit\n";
         return 0;
     }
 
     if (c.emit == "cuda" || c.emit == "hip") {  // the generated device source of the target
-        if (c.emit != r->language)  // --emit names the language; the target decides it
+        if (c.emit != r->language && !quiet())  // --emit names the language; the target decides it
             std::cerr << "tilec: note: --emit " << c.emit << " prints the target's own source, which is "
                       << (r->language == "hip" ? "HIP" : "CUDA") << " for this target; "
                       << (c.emit == "hip" ? "--target hip:gfx90a generates HIP"

@@ -31,7 +31,7 @@ std::optional<std::vector<ProgramKernel>> kernelsOf(const std::string& path,
     SourceFile src(path, text);
     bool err = false;
     for (auto& d : diags) {
-        std::cerr << formatDiagnostic(d, &src);
+        if (noteShown(d)) std::cerr << formatDiagnostic(d, &src);
         err |= d.severity == Severity::Error;
     }
     if (err || kernels.empty()) return std::nullopt;
@@ -44,8 +44,14 @@ int runKernels(const CompileFlags& flags) {
     if (!text) return 1;
     auto kernels = kernelsOf(flags.file, *text);
     if (!kernels) return 1;
-    std::cout << flags.file << ": " << kernels->size() << " kernel"
-              << (kernels->size() == 1 ? "" : "s") << "\n";
+    // Autotune drivers (functions that build or run a TileLang AutoTuner) are counted apart:
+    // they are selectable like kernels (their tuned kernel compiles) but are not kernels.
+    size_t drivers = 0;
+    for (auto& k : *kernels) drivers += !k.autotuner.empty();
+    const size_t plain = kernels->size() - drivers;
+    std::cout << flags.file << ": " << plain << " kernel" << (plain == 1 ? "" : "s");
+    if (drivers) std::cout << ", " << drivers << " autotune driver" << (drivers == 1 ? "" : "s");
+    std::cout << "\n";
     for (auto& k : *kernels) {
         std::string shape = k.pattern;
         if (k.isAutotune)
@@ -56,6 +62,10 @@ int runKernels(const CompileFlags& flags) {
         std::snprintf(line, sizeof line, "  %-28s line %-5u %s", k.name.c_str(), k.span.line,
                       shape.c_str());
         std::cout << line << (k.isDefault ? "  (default)" : "") << "\n";
+        if (!k.autotuner.empty()) std::cout << "      " << k.autotuner << "\n";
+        if (!k.tunerRunners.empty())
+            std::cout << "      also run by: " << joined(k.tunerRunners, ", ")
+                      << " (the same tuned kernel, through its own parameters)\n";
         if (!k.primFuncName.empty()) std::cout << "      prim_func: " << k.primFuncName << "\n";
         std::cout << "      params: " << (k.params.empty() ? "(none)" : joined(k.params, " "))
                   << "\n";

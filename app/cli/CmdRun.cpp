@@ -240,7 +240,7 @@ rt::RunRequest requestFor(const CompileResult& r, const rt::InputSet& set,
     auto t = parseTarget(flags.target.empty() ? "cuda:" + deviceArch : flags.target);
     req.arch = t ? rt::loadableArch(t->arch(), deviceArch) : deviceArch;
     static bool noted = false;
-    if (t && req.arch != t->arch() && !noted) {
+    if (t && req.arch != t->arch() && !noted && !quiet()) {
         noted = true;
         std::cerr << "note: the " << t->arch() << " code path is compiled for " << req.arch
                   << " to load on this GPU (a cubin runs only on its own major compute capability)\n";

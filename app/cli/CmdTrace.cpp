@@ -67,7 +67,7 @@ int runTrace(const TraceCommand& c) {
     }
     auto plan = plain.lowered ? analysis::buildHopperTimeline(plain.lowered, ho) : analysis::TimelineResult{};
     const analysis::PipelineTimeline* planLoop = plan.loops.empty() ? nullptr : &plan.loops.front();
-    if (!planLoop)
+    if (!planLoop && !quiet())
         std::cerr << "tilec: note: " << c.flags.file
                   << " has no sm_90a TMA + mbarrier schedule (target " << (c.flags.target.empty() ? defaultTarget() : c.flags.target)
                   << "): only the loop is stamped and there is no plan to compare with\n";

@@ -348,6 +348,15 @@ int main(int argc, char** argv) {
     exportCmd->add_option("--out,-o", ec.out, "folder to write")->required();
     exportCmd->add_option("--name", ec.name, "executable name (default: the file's stem)");
 
+    // Notes explain what the compiler chose (why a copy did not take TMA, which path a T.gemm
+    // took, where parameter values came from); scripts and repeated runs can silence them.
+    bool quietFlag = false;
+    for (auto* sub : {compile, run, bench, profile, tune, kernels, banks, layout, debug, validate,
+                      timeline, traceCmd, exportCmd})
+        sub->add_flag("-q,--quiet", quietFlag,
+                      "print no notes (why a copy did not take TMA, the T.gemm path, where "
+                      "parameter values came from); warnings and errors are still printed");
+
     try {
         app.parse(argc, argv);
     } catch (const CLI::ParseError& e) {
@@ -357,6 +366,7 @@ int main(int argc, char** argv) {
     // exception that still escapes (a bug) into a message and exit 2 instead of std::terminate.
     if (worker->parsed()) return runWorker(allowTestFaults, workerMaxFrame);
     if (timeoutS > 0) setWorkerTimeoutS(timeoutS);
+    setQuiet(quietFlag);
     return runGuarded([&] {
         if (compile->parsed())
             return cc.listKernels             ? runKernels(cc.flags)

@@ -182,9 +182,18 @@ def is_prim_func(fn):
     return any(dec_name(d).endswith("prim_func") for d in fn.decorator_list)
 
 
+def builds_autotuner(fn):
+    """The function calls `<...>.from_kernel(...)`: it builds a TileLang AutoTuner (and maybe runs
+    it) rather than being a kernel (compiler/frontend/AutotuneDrivers.h)."""
+    return any(isinstance(n, ast.Call) and isinstance(n.func, ast.Attribute) and n.func.attr == "from_kernel"
+               for n in ast.walk(fn))
+
+
 def kernel_pattern(fn):
     """TileScope's entry rule (Module.cpp findEntries): prim_func, factory (contains a
-    prim_func), eager/helper-built jit; None if not a kernel."""
+    prim_func), eager/helper-built jit; an autotune driver that contains its tunable kernel is
+    "autotuner" (`tilec kernels` lists it as a driver; compiled at the tuner's first config);
+    None if not a kernel."""
     decs = [dec_name(d) for d in fn.decorator_list]
     if any(d.startswith("triton") for d in decs):
         return None  # a Triton kernel (the file's baseline), not TileLang
@@ -193,6 +202,8 @@ def kernel_pattern(fn):
         return "prim_func"
     for n in ast.walk(fn):
         if n is not fn and isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef)) and is_prim_func(n):
+            if not jit and builds_autotuner(fn):
+                return "autotuner"
             return "jit-factory" if jit else "factory"
     if jit:
         return "jit-eager" if any(isinstance(n, ast.With) and "Kernel" in ast.unparse(n.items[0].context_expr)

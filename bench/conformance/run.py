@@ -387,8 +387,9 @@ def timeout_text(g, a, sizes, k):
 
 def default_kernel_of(f):
     """TileScope's choice without --kernel (Module.cpp findEntries): jit/autotune factories
-    first, then plain or helper-built factories, eager kernels, bare prim_funcs; file order."""
-    rank = {"jit-factory": 0, "factory": 1, "jit-helper": 1, "jit-eager": 2, "prim_func": 3}
+    first, then plain or helper-built factories and autotune drivers, eager kernels, bare
+    prim_funcs; file order."""
+    rank = {"jit-factory": 0, "factory": 1, "jit-helper": 1, "autotuner": 1, "jit-eager": 2, "prim_func": 3}
     ks = sorted(enumerate(f.get("kernels", [])), key=lambda ik: (rank.get(ik[1]["pattern"], 9), ik[0]))
     return ks[0][1]["name"] if ks else None
 

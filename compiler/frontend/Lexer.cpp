@@ -175,7 +175,14 @@ private:
     size_t m_pos = 0, m_lineStart = 0;
     uint32_t m_line = 1;
     bool m_atLineStart = true;
-    std::vector<int> m_indents{0};
+    /// One open indentation level: its width with tab size 8 and with tab size 1, the line
+    /// that opened it (0: the file's top level) and what it was indented with (for the hint).
+    struct Level {
+        int width = 0, alt = 0;
+        uint32_t line = 0;
+        std::string mix = "no indentation";
+    };
+    std::vector<Level> m_indents{Level{}};
     std::vector<std::pair<char, Span>> m_brackets;
     std::vector<Token> m_toks;
 };
@@ -197,13 +204,27 @@ bool Lexer::statementStartsInsideBracket() {
 }
 
 // Python's rule: indentation is measured at the start of each logical line outside brackets;
-// blank and comment-only lines do not count; tabs advance to the next multiple of 8.
+// blank and comment-only lines do not count; tabs advance to the next multiple of 8. Like
+// CPython, the indentation is also measured with tabs one column wide: a line whose indent
+// compares differently with the two tab sizes than the block's (its meaning depends on the tab
+// width) is an error (Python's TabError), reported at the line's indentation.
 void Lexer::handleIndentation() {
     while (true) {
         size_t start = m_pos;
-        int width = 0;
+        int width = 0, alt = 0;  // tab size 8 / tab size 1
+        bool tabs = false, spaces = false;
         while (!atEnd() && (peek() == ' ' || peek() == '\t' || peek() == '\f')) {
-            width = peek() == '\t' ? (width / 8 + 1) * 8 : peek() == '\f' ? 0 : width + 1;
+            if (peek() == '\t') {
+                width = (width / 8 + 1) * 8;
+                ++alt;
+                tabs = true;
+            } else if (peek() == '\f') {
+                width = alt = 0;
+            } else {
+                ++width;
+                ++alt;
+                spaces = true;
+            }
             advance();
         }
         if (peek() == '\r') advance();
@@ -217,20 +238,42 @@ void Lexer::handleIndentation() {
         }
         if (atEnd()) return;
         Span ws{m_line, static_cast<uint32_t>(start - m_lineStart + 1), m_line, col()};
-        if (width > m_indents.back()) {
-            m_indents.push_back(width);
+        const std::string mix = tabs && spaces ? "tabs and spaces" : tabs ? "tabs" : "spaces";
+        auto tabError = [&](const Level& block) {
+            error(ws, "inconsistent use of tabs and spaces in indentation",
+                  "this line (indented with " + mix + ") and " +
+                      (block.line ? "line " + std::to_string(block.line) + " (indented with " +
+                                        block.mix + ")"
+                                  : std::string("the file's top level")) +
+                      " compare differently at tab width 8 and at tab width 1, so the block "
+                      "depends on the tab width (Python raises TabError); indent with spaces "
+                      "only, or with tabs only");
+        };
+        if (width == m_indents.back().width) {
+            if (alt != m_indents.back().alt) {
+                tabError(m_indents.back());
+                m_indents.back().alt = alt;  // one error per inconsistent block, not per line
+                m_indents.back().mix = mix;
+            }
+        } else if (width > m_indents.back().width) {
+            if (alt <= m_indents.back().alt) tabError(m_indents.back());
+            m_indents.push_back({width, alt, m_line, mix});
             push(Tok::Indent, ws);
-        } else if (width < m_indents.back()) {
+        } else {
             Span at{m_line, col(), m_line, col()};
-            while (width < m_indents.back()) {
+            while (width < m_indents.back().width) {
                 m_indents.pop_back();
                 push(Tok::Dedent, at);
             }
-            if (width != m_indents.back()) {
+            if (width != m_indents.back().width) {
                 error(ws, "unindent does not match any outer indentation level",
                       "indent this line like the block it belongs to");
-                m_indents.push_back(width);  // adopt the odd level so the rest still lexes
+                m_indents.push_back({width, alt, m_line, mix});  // adopt the odd level so the rest still lexes
                 push(Tok::Indent, ws);
+            } else if (alt != m_indents.back().alt) {
+                tabError(m_indents.back());
+                m_indents.back().alt = alt;
+                m_indents.back().mix = mix;
             }
         }
         m_atLineStart = false;

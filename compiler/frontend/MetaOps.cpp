@@ -467,9 +467,14 @@ Value Interp::getAttr(const Value& obj, const std::string& name, Span s) {
                 throw CompileError(s, v->poisonObj().diag.message, v->poisonObj().diag.hint);
             return *v;
         }
-        if (ns.opaque)
+        if (ns.opaque) {
+            // BitBLAS's `import tvm.tl.language as T`: the fix is TileLang's own module.
+            const bool tvmTl = ns.name == "tvm.tl" || ns.name.rfind("tvm.tl.", 0) == 0;
             throw CompileError(s, ns.opaqueReason + " (no attribute '" + name + "' is known)",
-                               "only the kernel's meta-level Python is evaluated by TileScope");
+                               tvmTl ? "write the kernel with TileLang's language module: `import "
+                                       "tilelang.language as T`"
+                                     : "only the kernel's meta-level Python is evaluated by TileScope");
+        }
         std::vector<std::string> names;
         for (const auto& [k, _] : ns.members) names.push_back(k);
         std::string near = closestMatch(name, names);

@@ -496,61 +496,6 @@ std::vector<const KernelEntry*> Module::otherEntriesWithParam(const KernelEntry&
     return out;
 }
 
-namespace {
-// True when `f` calls `<...>.from_kernel(...)` (TileLang's AutoTuner) anywhere in its body.
-bool callsFromKernel(const ast::FunctionDef& f) {
-    bool found = false;
-    std::function<void(const ast::Expr*)> visit = [&](const ast::Expr* e) {
-        if (found || !e) return;
-        if (auto c = ast::as<ast::Call>(e); c && endsWithName(dottedName(c->func), "from_kernel") &&
-                                            dottedName(c->func).find('.') != std::string::npos)
-            found = true;
-        ast::forEachChild(e, visit);
-    };
-    walkStmts(f.body, [&](const ast::Stmt* st) { ast::forEachExpr(st, visit); });
-    return found;
-}
-// The module-level functions `f` calls by name.
-std::vector<std::string> calledNames(const ast::FunctionDef& f) {
-    std::vector<std::string> out;
-    std::function<void(const ast::Expr*)> visit = [&](const ast::Expr* e) {
-        if (!e) return;
-        if (auto c = ast::as<ast::Call>(e))
-            if (auto n = ast::as<ast::Name>(c->func)) out.push_back(n->id);
-        ast::forEachChild(e, visit);
-    };
-    walkStmts(f.body, [&](const ast::Stmt* st) { ast::forEachExpr(st, visit); });
-    return out;
-}
-}  // namespace
-
-namespace {
-// A module-level function that returns a value and builds a TileLang AutoTuner, itself or
-// through a module function it calls (`get_best_config` -> `_build_autotuner`): it stands for
-// the tuner's kernel (MetaAutoTuner.h resolveTunedKernel).
-bool buildsAutoTuner(const ast::Module& mod, const ast::FunctionDef& f) {
-    bool returnsValue = false;  // a `return <value>` of f itself (not of a nested def)
-    std::function<void(const ast::Block&)> scan = [&](const ast::Block& b) {
-        for (const ast::Stmt* st : b) {
-            if (auto r = ast::as<ast::Return>(st); r && r->value) returnsValue = true;
-            if (auto x = ast::as<ast::If>(st)) scan(x->body), scan(x->orelse);
-            if (auto x = ast::as<ast::For>(st)) scan(x->body);
-            if (auto x = ast::as<ast::While>(st)) scan(x->body);
-            if (auto x = ast::as<ast::With>(st)) scan(x->body);
-            if (auto x = ast::as<ast::Try>(st)) scan(x->body);
-        }
-    };
-    scan(f.body);
-    if (!returnsValue) return false;
-    if (callsFromKernel(f)) return true;
-    for (const std::string& n : calledNames(f))
-        for (const ast::Stmt* s : mod.body)
-            if (auto g = ast::as<ast::FunctionDef>(s); g && g != &f && g->name == n && callsFromKernel(*g))
-                return true;
-    return false;
-}
-}  // namespace
-
 void Module::findEntries() {
     Aliases al(*m_ast);
     std::vector<std::pair<int, KernelEntry>> ranked;
@@ -594,12 +539,14 @@ void Module::findEntries() {
         } else if (e.isJit || e.isAutotune) {
             e.pattern = EntryPattern::Factory;  // builds its prim_func through a helper
             rank = 1;
-        } else if (buildsAutoTuner(*m_ast, *f)) {
+        } else if (const ast::FunctionDef* builder = autoTunerBuilder(*m_ast, *f)) {
             e.pattern = EntryPattern::Factory;  // returns a tuner or its result (MetaAutoTuner.h)
+            if (builder != f) e.tunerBuilder = builder;
             rank = 1;
         } else {
             continue;
         }
+        e.tuner = tunerSiteOf(*f);
         // Parameters: the signature (tensor parameters of an eager kernel are those declared by
         // `A: T.Tensor(...)` in the body or annotated with T.Tensor in the signature).
         std::vector<std::string> tensorNames;
@@ -662,6 +609,13 @@ void Module::findEntries() {
             }
         }
         ranked.emplace_back(rank, std::move(e));
+    }
+    // A driver that only runs the tuner another entry builds compiles the same kernel (through
+    // its own parameters): the builder's listing names it.
+    for (auto& [_, e] : ranked) {
+        if (!e.tunerBuilder) continue;
+        for (auto& [__, b] : ranked)
+            if (b.func == e.tunerBuilder) b.tunerRunners.push_back(e.func);
     }
     std::stable_sort(ranked.begin(), ranked.end(),
                      [](const auto& a, const auto& b) { return a.first < b.first; });

@@ -17,6 +17,7 @@
 #include <vector>
 
 #include "compiler/frontend/Ast.h"
+#include "compiler/frontend/AutotuneDrivers.h"
 #include "compiler/frontend/KernelCallSite.h"
 #include "compiler/frontend/MetaEval.h"
 #include "compiler/frontend/MetaValue.h"
@@ -74,6 +75,16 @@ struct KernelEntry {
     const ast::Expr* configs = nullptr;      ///< `configs=` of @autotune
     const ast::Expr* passConfigs = nullptr;  ///< `pass_configs=` of @tilelang.jit
     bool isJit = false, isAutotune = false;
+    /// An autotune driver (AutotuneDrivers.h): the function builds a TileLang AutoTuner (`tuner`
+    /// set: the from_kernel call) or only runs the one another function builds (`tunerBuilder`).
+    /// Compiled as the tuned kernel at the tuner's first config (MetaAutoTuner.h); listed as a
+    /// driver, not as a kernel.
+    TunerSite tuner;
+    const ast::FunctionDef* tunerBuilder = nullptr;
+    /// The entries that only run the tuner this entry builds (`get_best_config` ->
+    /// `_build_autotuner`): the same tuned kernel, reached through their own parameters.
+    std::vector<const ast::FunctionDef*> tunerRunners;
+    bool isAutotuneDriver() const { return tuner.fromKernel || tunerBuilder; }
     /// The file's own call of this kernel and the values it passes (KernelCallSite.h): what
     /// parameters without a default take.
     KernelCallSite callSite;
@@ -140,8 +151,9 @@ public:
     /// The best candidate, or the one named `name`; null if none.
     const KernelEntry* entry(std::string_view name = {}) const;
     /// The kernel a compile uses (DESIGN.md §2b): the best candidate when `name` is empty, else
-    /// the entry whose def is named `name`, else the one entry whose inner @T.prim_func is named
-    /// `name` (`--kernel flash_bwd` for the factory `flashattn_bwd`). An unknown or ambiguous
+    /// the entry whose def is named `name` (a kernel or an autotune driver), else the one entry
+    /// whose inner @T.prim_func is named `name` (`--kernel flash_bwd` for the factory
+    /// `flashattn_bwd`). An unknown or ambiguous
     /// name is an error at `where` (origin "kernel") listing the file's kernels with a
     /// close-match hint; returns null then (and when the file has no kernel at all). The
     /// default `where` is no place in the file (the name came from the command line).

@@ -78,6 +78,7 @@ std::vector<Diagnostic> capErrors(std::vector<Diagnostic> all, size_t maxErrors)
     d.severity = Severity::Note;
     d.message = std::to_string(dropped) + " more error(s) not shown";
     d.hint = "fix the first errors; the rest are often consequences of them";
+    d.origin = "errors";  // a note about the errors (tilec --quiet keeps it)
     all.push_back(std::move(d));
     return all;
 }

@@ -35,7 +35,7 @@ private:
 };
 
 /// Keeps the first `maxErrors` errors (and the warnings/notes before the cut) and appends a note
-/// "N more error(s) not shown": after that many, later errors are mostly consequences of the
+/// "N more error(s) not shown" (origin "errors"): after that many, later errors are mostly consequences of the
 /// first ones. Returns `all` unchanged when it has at most `maxErrors` errors.
 std::vector<Diagnostic> capErrors(std::vector<Diagnostic> all, size_t maxErrors);
 

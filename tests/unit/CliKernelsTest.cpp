@@ -174,3 +174,26 @@ TEST(CliKernels, ErrorTexts) {
     EXPECT_TRUE(contains(ref.err, "--ref: no function 'run_row_mean.ref' in")) << ref.err;
     EXPECT_TRUE(contains(ref.err, "(did you mean 'run_row_mean.ref_program'?)")) << ref.err;
 }
+
+// Autotune drivers (functions that build or run a TileLang AutoTuner, like get_best_config in
+// TileLang's gemm examples) are listed as what they are, counted apart from the kernels.
+TEST(CliKernels, ListsAutotuneDriversAsDrivers) {
+    CompileFlags f;
+    f.file = std::string(TS_SOURCE_DIR) + "/tests/e2e/programs/autotune_drivers.py";
+    auto o = captureCli([&] { return runKernels(f); });
+    EXPECT_EQ(o.rc, 0) << o.err;
+    EXPECT_TRUE(contains(o.out, "autotune_drivers.py: 1 kernel, 3 autotune drivers\n")) << o.out;
+    EXPECT_TRUE(contains(o.out, "  scale                        line 17    factory, @tilelang.jit  (default)\n"))
+        << o.out;
+    EXPECT_TRUE(contains(o.out, "  get_best_config              line 27    autotuner\n"
+                                "      autotune driver, not a kernel itself: builds an AutoTuner over "
+                                "'kernel' (AutoTuner.from_kernel, line 37) and runs it;"))
+        << o.out;
+    EXPECT_TRUE(contains(o.out, "      also run by: tune_and_time (line 56) (the same tuned kernel, "
+                                "through its own parameters)\n"))
+        << o.out;
+    EXPECT_TRUE(contains(o.out, "  tune_and_time                line 56    autotuner\n"
+                                "      autotune driver, not a kernel itself: runs the AutoTuner "
+                                "that 'build_tuner' (line 41) builds;"))
+        << o.out;
+}

@@ -193,6 +193,64 @@ TEST(LexerTest, InconsistentDedent) {
     EXPECT_EQ(depth, 0);
 }
 
+// Python's TabError rule: indentation is compared with tabs 8 columns wide and 1 column wide;
+// a line whose comparison differs between the two is rejected (each case checked with CPython
+// 3's compile()).
+TEST(LexerTest, TabsAndSpacesConsistentlyAreAccepted) {
+    for (const char* text : {
+             "if a:\n\tif b:\n\t\tc\n\td\n",       // tabs only
+             "if a:\n\tif b:\n\t    c\n\td\n",     // a tab, then a tab and four spaces
+             "if a:\n\tb\nif c:\n    d\n",          // separate blocks, one each
+             "if a:\n    if b:\n    \tc\n",         // four spaces, then the same and a tab
+             "if a:\n        b\n",                  // eight spaces
+         }) {
+        auto l = lex(text);
+        EXPECT_FALSE(l.diags.hasErrors()) << text;
+    }
+    auto l = lex("if a:\n\tif b:\n\t\tc\n\td\n");
+    EXPECT_EQ(kinds(l.toks),
+              (std::vector<Tok>{Tok::KwIf, Tok::Name, Tok::Colon, Tok::Newline, Tok::Indent,
+                                Tok::KwIf, Tok::Name, Tok::Colon, Tok::Newline, Tok::Indent,
+                                Tok::Name, Tok::Newline, Tok::Dedent, Tok::Name, Tok::Newline,
+                                Tok::Dedent, Tok::EndOfFile}));
+}
+
+TEST(LexerTest, TabsAndSpacesWhoseMeaningDependsOnTabWidthAreATabError) {
+    struct Case {
+        const char* text;
+        uint32_t line;
+        uint32_t blockLine;  // the line the hint compares with
+    };
+    for (const Case& c : {
+             Case{"if a:\n\tb\n        c\n", 3, 2},              // same depth at 8, not at 1
+             Case{"if a:\n    if b:\n\tc\n", 3, 2},             // deeper at 8, not at 1
+             Case{"if a:\n        if b:\n\t\tc\n", 3, 2},       // deeper at 8, shallower at 1
+             Case{"if a:\n\tif b:\n\t\tc\n        d\n", 4, 2},  // dedents to line 2 at 8 only
+         }) {
+        auto l = lex(c.text);
+        ASSERT_EQ(l.diags.all().size(), 1u) << c.text;
+        const Diagnostic& d = l.diags.all()[0];
+        EXPECT_EQ(d.severity, Severity::Error);
+        EXPECT_EQ(d.message, "inconsistent use of tabs and spaces in indentation") << c.text;
+        EXPECT_EQ(d.span.line, c.line) << c.text;
+        EXPECT_EQ(d.span.col, 1u) << c.text;
+        EXPECT_NE(d.hint.find("line " + std::to_string(c.blockLine) + " (indented with "),
+                  std::string::npos)
+            << d.hint;
+        EXPECT_NE(d.hint.find("indent with spaces only, or with tabs only"), std::string::npos);
+        int depth = 0;
+        for (const auto& t : l.toks) depth += t.kind == Tok::Indent ? 1 : t.kind == Tok::Dedent ? -1 : 0;
+        EXPECT_EQ(depth, 0) << c.text;
+    }
+    // The block's next lines in the same style are not reported again.
+    auto l = lex("if a:\n\tb\n        c\n        d\n        e\n");
+    EXPECT_EQ(l.diags.all().size(), 1u);
+    auto hint = l.diags.all()[0].hint;
+    EXPECT_NE(hint.find("this line (indented with spaces) and line 2 (indented with tabs)"),
+              std::string::npos)
+        << hint;
+}
+
 TEST(LexerTest, KeywordsAndCommentsAndTabs) {
     auto l = lex("if\tnot x: # c\n\tpass\n");
     EXPECT_EQ(kinds(l.toks), (std::vector<Tok>{Tok::KwIf, Tok::KwNot, Tok::Name, Tok::Colon,

@@ -1,0 +1,102 @@
+// `-q/--quiet` (app/cli/main.cpp, CliCommon setQuiet/noteShown): the compiling subcommands print
+// no notes (why a copy did not take TMA, the T.gemm path, the pragma's values) but still every
+// warning and error; notes about errors (the error cap) stay. In-process through the
+// subcommands, and once through the tilec binary for the flag itself.
+#include <array>
+#include <cstdio>
+#include <memory>
+
+#include "CliTestUtil.h"
+
+using namespace ts::cli;
+using namespace ts::cli::test;
+
+namespace {
+
+// At sm_90a the copy into `s` does not take TMA (a 60-element float16 row is 120 bytes, not a
+// multiple of 16): a note; the factory's `try` is skipped at compile time: a warning.
+const char* kProgram = R"(# tilescope: N=60
+import tilelang
+import tilelang.language as T
+
+
+@tilelang.jit(out_idx=[-1])
+def copy2d(M=128, N=64):
+    try:
+        pass
+    except Exception:
+        pass
+
+    @T.prim_func
+    def main(A: T.Tensor((M, N), "float16"), B: T.Tensor((M, N), "float16")):
+        with T.Kernel(1, threads=128) as bx:
+            s = T.alloc_shared((M, N), "float16")
+            T.copy(A, s)
+            T.copy(s, B)
+
+    return main
+)";
+
+CliOutcome compileSm90a(const std::string& path, bool quietRun) {
+    CompileCommand c;
+    c.flags.file = path;
+    c.flags.target = "cuda:sm_90a";
+    c.noNvrtc = true;
+    setQuiet(quietRun);
+    auto o = captureCli([&] { return runCompile(c); });
+    setQuiet(false);
+    return o;
+}
+
+const char* kTmaNote = "note: T.copy into 's' does not use TMA: a tile row is 120 bytes";
+const char* kTryWarning = ":8:5: warning: 'try' statement skipped at compile time";
+const char* kPragmaNote = "tilec: note: parameters from the file's '# tilescope:' pragma";
+
+}  // namespace
+
+TEST(CliQuiet, NotesArePrintedByDefault) {
+    auto o = compileSm90a(writeScratch("quiet_notes.py", kProgram), false);
+    EXPECT_EQ(o.rc, 0) << o.err;
+    EXPECT_TRUE(contains(o.err, kTmaNote)) << o.err;
+    EXPECT_TRUE(contains(o.err, kTryWarning)) << o.err;
+    EXPECT_TRUE(contains(o.err, kPragmaNote)) << o.err;
+}
+
+TEST(CliQuiet, QuietDropsNotesAndKeepsWarnings) {
+    auto o = compileSm90a(writeScratch("quiet_notes.py", kProgram), true);
+    EXPECT_EQ(o.rc, 0) << o.err;
+    EXPECT_FALSE(contains(o.err, "note:")) << o.err;
+    EXPECT_TRUE(contains(o.err, kTryWarning)) << o.err;
+    // The pass table (stdout) is unchanged: only stderr's notes go.
+    EXPECT_TRUE(contains(o.out, "infer-layouts")) << o.out;
+}
+
+TEST(CliQuiet, QuietKeepsErrorsAndTheNoteThatStopsThem) {
+    // 30 syntax errors: the parser reports 25 and a note that it stops there (Parser.h
+    // kMaxParseErrors); under --quiet both stay: that note is about the errors.
+    std::string text = "import tilelang.language as T\n";
+    for (int i = 0; i < 30; ++i) text += "x = = 1\n";
+    const std::string path = writeScratch("quiet_errors.py", text);
+    auto o = compileSm90a(path, true);
+    EXPECT_EQ(o.rc, 1) << o.err;
+    EXPECT_TRUE(contains(o.err, "quiet_errors.py:2:5: error:")) << o.err;
+    EXPECT_TRUE(contains(o.err, "note: too many syntax errors; stopping here")) << o.err;
+    EXPECT_EQ(o.err, compileSm90a(path, false).err);
+}
+
+TEST(CliQuiet, TilecBinaryTakesShortAndLongFlag) {
+    const std::string path = writeScratch("quiet_notes.py", kProgram);
+    for (const char* flag : {"", " -q", " --quiet"}) {
+        std::string cmd = std::string(TS_TILEC_PATH) + " compile '" + path +
+                          "' --target cuda:sm_90a --no-nvrtc" + flag + " 2>&1";
+        std::unique_ptr<FILE, int (*)(FILE*)> p(popen(cmd.c_str(), "r"), pclose);
+        ASSERT_TRUE(p);
+        std::string out;
+        std::array<char, 4096> buf{};
+        while (size_t n = fread(buf.data(), 1, buf.size(), p.get())) out.append(buf.data(), n);
+        int rc = pclose(p.release());
+        EXPECT_EQ(rc, 0) << cmd << "\n" << out;
+        EXPECT_EQ(contains(out, kTmaNote), *flag == '\0') << cmd << "\n" << out;
+        EXPECT_TRUE(contains(out, kTryWarning)) << cmd << "\n" << out;
+    }
+}
