@@ -60,8 +60,8 @@ public:
             line(hip ? "#include \"ts_hip.h\"" : "#include \"ts_device.cuh\"", {});
             // T.sync_grid: the grid barrier of cooperative groups (CUDA C++ Programming Guide,
             // "Grid Synchronization"; no -rdc needed since CUDA 11, the launch is cooperative).
-            if (attrInt(m_f.attrs, "cooperative", 0))
-                line(hip ? "#include <hip/hip_cooperative_groups.h>" : "#include <cooperative_groups.h>", {});
+            // (HIP refuses T.sync_grid before codegen: emitHip.)
+            if (!hip && attrInt(m_f.attrs, "cooperative", 0)) line("#include <cooperative_groups.h>", {});
             line("", {});
             // Python floor semantics for `//` and `%` where operands may be negative.
             line("static __device__ __forceinline__ int ts_floordiv(int a, int b) { int q = a / b; return (a % b != 0 && ((a < 0) != (b < 0))) ? q - 1 : q; }", {});

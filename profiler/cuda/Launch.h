@@ -176,7 +176,7 @@ std::string coResidencyError(uint64_t gridBlocks, int blocksPerSm, int smCount, 
 
 /// Throws std::invalid_argument (coResidencyError's text) when the cooperative grid of `config`
 /// cannot be resident at once on the current device (cuOccupancyMaxActiveBlocksPerMultiprocessor
-/// x the SM count of device 0, the one the runtime uses).
+/// x the SM count of the current context's device).
 void checkCoResident(cu::Function fn, const LaunchConfig& config);
 
 }  // namespace ts::rt

@@ -175,6 +175,16 @@ TEST(GridBarrier, KernelsWithoutGridBarrierAreNotCooperative) {
     EXPECT_EQ(r.cuda.find("cooperative_groups"), std::string::npos);
 }
 
+TEST(GridBarrier, HipTargetIsAClearDiagnosticAtTheBarrier) {
+    auto r = compileProgram(kMirror, "hip:gfx90a", {});
+    ASSERT_FALSE(r.ok);
+    const std::string d = diagText(r);
+    EXPECT_NE(d.find("grid_barrier_mirror.py:18:13: error: T.sync_grid (a grid-wide barrier) has no HIP implementation"),
+              std::string::npos)
+        << d;
+    EXPECT_EQ(d.find("internal"), std::string::npos) << d;
+}
+
 TEST(GridBarrier, CoResidencyErrorNamesGridAndMaximum) {
     ts::rt::LaunchConfig c;
     c.grid[0] = 2000;
