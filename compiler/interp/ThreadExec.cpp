@@ -112,7 +112,12 @@ bool ThreadMachine::execBlock(const KernelNode* k, size_t mark, int64_t lin, con
             m_bindings[mark + d].f = double(m_blockIdx[d]);
         }
     }
-    if (m_observer && !m_observer->runBlock(m_blockIdx)) return false;
+    if (m_observer && !m_observer->runBlock(m_blockIdx)) {
+        // A cooperative grid (GridRun.cpp) needs every block for its barriers: a block the
+        // debugger is not focused on still runs, unobserved.
+        if (!m_grid) return false;
+        m_observer = nullptr;
+    }
     for (auto& b : m_buffers)
         if (!b->global) b->live = false;
     m_named.clear();
