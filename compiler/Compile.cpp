@@ -108,6 +108,7 @@ bool kernelInfo(const ir::PrimFunc& f, const Target& target, KernelInfo& k,
         if (d < kn->threads.size()) k.block[d] = static_cast<unsigned>(kn->threads[d]);
     }
     k.dynamicSmemBytes = static_cast<size_t>(ir::attrInt(f->attrs, "smem_bytes", 0));
+    k.cooperative = ir::attrInt(f->attrs, "cooperative", 0) != 0;
     // Hardware limits: the target's (compiler/target/Target.h, with their sources).
     int64_t threads = int64_t(k.block[0]) * k.block[1] * k.block[2];
     if (threads > target.maxThreadsPerBlock() || threads <= 0) {

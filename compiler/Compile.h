@@ -101,6 +101,10 @@ struct KernelInfo {
     ir::Expr gridExtent[3];
     unsigned block[3] = {1, 1, 1};
     size_t dynamicSmemBytes = 0;
+    /// The kernel has a grid barrier (T.sync_grid): it must be launched cooperatively
+    /// (cuLaunchCooperativeKernel), every block resident at once; the runtime checks that the
+    /// grid fits (occupancy x SMs) before launching.
+    bool cooperative = false;
     std::vector<TensorArg> args;         ///< shape entries of symbolic sizes are -1
     std::vector<ScalarArg> scalars;
     std::vector<ir::Var> scalarVars;     ///< the IR variables of `scalars` (same order)

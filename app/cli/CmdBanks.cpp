@@ -78,6 +78,7 @@ bool measure(const CompileResult& r, nlohmann::json& j) {
     for (int i = 0; i < 3; ++i)
         req.config.grid[i] = r.kernel.grid[i], req.config.block[i] = r.kernel.block[i];
     req.config.dynamicSmemBytes = r.kernel.dynamicSmemBytes;
+    req.config.cooperative = r.kernel.cooperative;
     req.tensors = rt::makeInputs(sig, {}).tensors;
     for (auto& m : r.kernel.tensorMaps) req.tensorMaps.push_back({m.tensor, m.boxInner, m.boxOuter, m.swizzleBytes, m.rowDim});
     // Compile first (outside the profiled region), then profile exactly the checked launch.

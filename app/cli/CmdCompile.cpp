@@ -126,16 +126,24 @@ int runCompile(const CompileCommand& c) {
                   r->frontendMicros / 1000, r->passesMicros / 1000, r->codegenMicros / 1000);
     info << line;
     if (failed || !r->ok) return 1;
+    // A grid barrier (T.sync_grid): the runtime launches it cooperatively (KernelInfo::cooperative).
+    if (r->kernel.cooperative && r->launches.empty()) {
+        std::snprintf(line, sizeof line,
+                      "launch: cooperative (T.sync_grid): all %u blocks of grid (%u, %u, %u) must be resident at once\n",
+                      r->kernel.grid[0] * r->kernel.grid[1] * r->kernel.grid[2], r->kernel.grid[0],
+                      r->kernel.grid[1], r->kernel.grid[2]);
+        info << line;
+    }
     if (!r->launches.empty() && c.stopAfter.empty()) {
         // Several T.Kernel blocks: one kernel each, launched in this order.
         info << r->launches.size() << " launches in order (one per T.Kernel block):\n";
         for (size_t i = 0; i < r->launches.size(); ++i) {
             const KernelInfo& k = r->launches[i].kernel;
             std::snprintf(line, sizeof line,
-                          "  %zu. %-24s line %-5u grid (%u, %u, %u), %u threads, %zu B shared\n",
+                          "  %zu. %-24s line %-5u grid (%u, %u, %u), %u threads, %zu B shared%s\n",
                           i + 1, k.name.c_str(), r->launches[i].elaborated->span.line, k.grid[0],
                           k.grid[1], k.grid[2], k.block[0] * k.block[1] * k.block[2],
-                          k.dynamicSmemBytes);
+                          k.dynamicSmemBytes, k.cooperative ? ", cooperative (T.sync_grid)" : "");
             info << line;
         }
     }

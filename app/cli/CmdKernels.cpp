@@ -166,12 +166,12 @@ int runCompileAll(const CompileCommand& c) {
         }
         for (const CompileResult* l : launchesOf(*r)) {
             std::snprintf(
-                line, sizeof line, "%-28s %s    %s: grid (%u, %u, %u), %u threads, %zu B shared%s%s\n",
+                line, sizeof line, "%-28s %s    %s: grid (%u, %u, %u), %u threads, %zu B shared%s%s%s\n",
                 r->launches.empty() ? k.name.c_str() : "", r->launches.empty() ? "ok" : "  ",
                 l->kernel.name.c_str(), l->kernel.grid[0], l->kernel.grid[1], l->kernel.grid[2],
                 l->kernel.block[0] * l->kernel.block[1] * l->kernel.block[2],
-                l->kernel.dynamicSmemBytes, r->launches.empty() ? ", " : "",
-                r->launches.empty() ? nv.c_str() : "");
+                l->kernel.dynamicSmemBytes, l->kernel.cooperative ? ", cooperative launch" : "",
+                r->launches.empty() ? ", " : "", r->launches.empty() ? nv.c_str() : "");
             std::cout << line;
         }
     }

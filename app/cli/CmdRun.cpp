@@ -217,6 +217,7 @@ static rt::LaunchConfig launchOf(const CompileResult& r) {
     rt::LaunchConfig lc;
     for (int i = 0; i < 3; ++i) lc.grid[i] = r.kernel.grid[i], lc.block[i] = r.kernel.block[i];
     lc.dynamicSmemBytes = r.kernel.dynamicSmemBytes;
+    lc.cooperative = r.kernel.cooperative;
     return lc;
 }
 

@@ -185,6 +185,8 @@ std::string launcherSource(const CompileResult& r, const std::string& kernelFile
           << "            std::fprintf(stderr, \"cuTensorMapEncodeTiled failed for " << a.name << "\\n\");\n"
           << "            return 1;\n        }\n    }\n";
     }
+    // T.sync_grid: every block resident at once (cudaLaunchCooperativeKernel, same arguments).
+    const char* launchFn = k.cooperative ? "cudaLaunchCooperativeKernel" : "cudaLaunchKernel";
     o << "\n    void* args[] = {";
     for (size_t i = 0; i < k.args.size(); ++i) o << (i ? ", " : "") << "&d_" << k.args[i].name;
     for (size_t i = 0; i < k.tensorMaps.size(); ++i) o << ", &tma_map_" << i;
@@ -197,7 +199,7 @@ std::string launcherSource(const CompileResult& r, const std::string& kernelFile
       << "    if (smem > 48 * 1024)\n"
       << "        CHECK(cudaFuncSetAttribute(fn, cudaFuncAttributeMaxDynamicSharedMemorySize, "
          "int(smem)));\n"
-      << "    CHECK(cudaLaunchKernel(fn, grid, block, args, smem, 0));\n"
+      << "    CHECK(" << launchFn << "(fn, grid, block, args, smem, 0));\n"
       << "    CHECK(cudaDeviceSynchronize());\n"
       << "    bool ok = true;\n";
     for (size_t i = 0; i < k.args.size(); ++i) {
@@ -216,10 +218,10 @@ std::string launcherSource(const CompileResult& r, const std::string& kernelFile
       << ")\\n\");\n"
       << "\n    cudaEvent_t start, stop;\n"
       << "    CHECK(cudaEventCreate(&start));\n    CHECK(cudaEventCreate(&stop));\n"
-      << "    for (int i = 0; i < 3; ++i) CHECK(cudaLaunchKernel(fn, grid, block, args, smem, "
+      << "    for (int i = 0; i < 3; ++i) CHECK(" << launchFn << "(fn, grid, block, args, smem, "
          "0));\n"
       << "    CHECK(cudaEventRecord(start));\n"
-      << "    for (int i = 0; i < reps; ++i) CHECK(cudaLaunchKernel(fn, grid, block, args, smem, "
+      << "    for (int i = 0; i < reps; ++i) CHECK(" << launchFn << "(fn, grid, block, args, smem, "
          "0));\n"
       << "    CHECK(cudaEventRecord(stop));\n    CHECK(cudaEventSynchronize(stop));\n"
       << "    float ms = 0;\n    CHECK(cudaEventElapsedTime(&ms, start, stop));\n"

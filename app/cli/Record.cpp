@@ -53,6 +53,7 @@ nlohmann::json baseRecord(const std::string& kind, const CompileResult& r,
 nlohmann::json staticMetrics(const CompileResult& r) {
     nlohmann::json m = nlohmann::json::object();
     m["smem_bytes"] = r.kernel.dynamicSmemBytes;
+    m["cooperative"] = r.kernel.cooperative;
     m["threads"] = r.kernel.block[0] * r.kernel.block[1] * r.kernel.block[2];
     m["blocks"] = static_cast<double>(r.kernel.grid[0]) * r.kernel.grid[1] * r.kernel.grid[2];
     if (r.lowered) {

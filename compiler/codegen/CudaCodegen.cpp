@@ -58,6 +58,10 @@ public:
             // T.rng_*: the Philox part of the device header (resources/ts_device/philox.cuh).
             if (usesRng(m_f.body)) line("#define TS_RNG 1", {});
             line(hip ? "#include \"ts_hip.h\"" : "#include \"ts_device.cuh\"", {});
+            // T.sync_grid: the grid barrier of cooperative groups (CUDA C++ Programming Guide,
+            // "Grid Synchronization"; no -rdc needed since CUDA 11, the launch is cooperative).
+            // (HIP refuses T.sync_grid before codegen: emitHip.)
+            if (!hip && attrInt(m_f.attrs, "cooperative", 0)) line("#include <cooperative_groups.h>", {});
             line("", {});
             // Python floor semantics for `//` and `%` where operands may be negative.
             line("static __device__ __forceinline__ int ts_floordiv(int a, int b) { int q = a / b; return (a % b != 0 && ((a < 0) != (b < 0))) ? q - 1 : q; }", {});
@@ -683,6 +687,7 @@ private:
         const std::string& op = c.op;
         if (op == intrin::kAddressOf) return addr(std::make_shared<CallNode>(c));
         if (op == intrin::kSyncThreads && c.args.empty()) return "__syncthreads()";
+        if (op == intrin::kSyncGrid) return "cooperative_groups::this_grid().sync()";
         // Named barriers (PTX ISA §9.7.13.1 bar.sync / bar.arrive a{, b}).
         if (op == intrin::kSyncThreads && c.args.size() == 1)
             return "asm volatile(\"bar.sync %0;\" :: \"r\"((int)(" + expr(c.args[0]) + ")) : \"memory\")";

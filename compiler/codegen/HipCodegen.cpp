@@ -25,6 +25,16 @@ CudaOutput emitHip(const PrimFunc& f, const Target&, DiagnosticEngine& diags) {
     walk(f->body, [](const Stmt&) {}, [&](const Expr& e) {
         auto* c = as<CallNode>(e);
         if (!c) return;
+        if (c->op == intrin::kSyncGrid) {
+            // hip_cooperative_groups.h does not build beside ts_hip.h under hiprtc, and the HIP
+            // path has no cooperative launch (hipModuleLaunchCooperativeKernel) to run it with.
+            diags.error(c->span,
+                        "T.sync_grid (a grid-wide barrier) has no HIP implementation in TileScope: the "
+                        "hip:gfx90a path has no cooperative launch",
+                        "compile this kernel for a CUDA target (cuda:sm_80 or cuda:sm_90a)", "codegen-hip");
+            ok = false;
+            return;
+        }
         if (!hipSupportsIntrinsic(c->op)) {
             diags.error(c->span,
                         c->op + " has no HIP implementation (resources/ts_hip.h): the hip:gfx90a "

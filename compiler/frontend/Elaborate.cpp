@@ -330,12 +330,32 @@ void Elaborator::buildLoop(const LoopSpec& spec, const ast::For& s, const EnvPtr
         }
     }
     if (!body) body = ir::seq({}, s.span);
-    for (size_t d = names.size(); d-- > 0;) {
-        ir::Expr mn = spec.step != 1 ? ir::intImm(0) : spec.dims[d].first;
-        body = ir::forLoop(vars[d], mn, spec.dims[d].second, spec.kind, body,
-                           d == 0 ? spec.attrs : ir::Attrs{}, s.span);
+    // A grid barrier inside T.Parallel (every iteration's part before it happens before any
+    // iteration's part after it, as on the GPU where the iterations are threads) splits the loop
+    // there: one loop nest per part, T.sync_grid between them (ParallelGridSplit.cpp).
+    std::vector<ir::Stmt> parts{body};
+    std::vector<Span> barriers;
+    if (spec.kind == ir::ForKind::Parallel) parts = splitAtGridBarriers(body, barriers);
+    for (size_t p = 0; p < parts.size(); ++p) {
+        ir::Stmt nest = parts[p];
+        std::vector<ir::Var> pv = vars;
+        if (p > 0) {  // each nest binds loop variables of its own
+            std::unordered_map<const ir::VarNode*, ir::Expr> fresh;
+            for (size_t d = 0; d < vars.size(); ++d) {
+                pv[d] = ir::makeVar(vars[d]->name, vars[d]->dtype, vars[d]->span);
+                fresh[vars[d].get()] = pv[d];
+            }
+            nest = ir::substitute(nest, fresh);
+            emit(ir::evaluate(ir::call(ir::intrin::kSyncGrid, {}, ir::DType::Int32, barriers[p - 1]),
+                              barriers[p - 1]));
+        }
+        for (size_t d = names.size(); d-- > 0;) {
+            ir::Expr mn = spec.step != 1 ? ir::intImm(0) : spec.dims[d].first;
+            nest = ir::forLoop(pv[d], mn, spec.dims[d].second, spec.kind, nest,
+                               d == 0 ? spec.attrs : ir::Attrs{}, s.span);
+        }
+        emit(nest);
     }
-    emit(body);
 }
 
 Flow Elaborator::execWith(const ast::With& s, const EnvPtr& env) {

@@ -141,6 +141,24 @@ void Elaborator::installBarriers() {
             return Value::none();
         });
     }
+    // T.sync_grid(): a barrier across every block of the grid (cooperative launch). Every thread
+    // of the block must reach it, as for __syncthreads, so not under a thread-dependent `if` or
+    // loop; inside T.Parallel it splits the loop (Elaborator::buildLoop). The kernel is marked
+    // "cooperative": launched with cuLaunchCooperativeKernel, all blocks co-resident.
+    defineT("sync_grid", [](Elaborator& el, CallArgs& a) {
+        a.bind({}, 0);
+        el.requireKernel(a.span, "T.sync_grid");
+        if (el.threadDivergent())
+            throw CompileError(a.span,
+                               "T.sync_grid inside thread-dependent control flow: the grid barrier "
+                               "waits for every thread of every block, and not every thread of this "
+                               "block gets here (it would deadlock)",
+                               "move T.sync_grid out of the `if`/loop whose condition reads the "
+                               "thread index, to where every thread of the block runs it");
+        el.emit(intrinsic(ir::intrin::kSyncGrid, {}, a.span));
+        el.funcAttrs()["cooperative"] = int64_t(1);
+        return Value::none();
+    });
     defineT("fence_proxy_async", [](Elaborator& el, CallArgs& a) {
         a.bind({}, 0);
         el.requireKernel(a.span, "T.fence_proxy_async");

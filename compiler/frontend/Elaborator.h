@@ -169,6 +169,11 @@ private:
     ir::PrimFunc elaborateEager(const KernelEntry& entry);
     ir::PrimFunc finish(const std::string& name, ir::Stmt body, Span span);
     void buildLoop(const LoopSpec& spec, const ast::For& s, const EnvPtr& env);
+    /// The body of a T.Parallel loop cut at its top-level T.sync_grid calls (ParallelGridSplit.cpp):
+    /// the parts in order, and in `barriers` the span of each cut. One part when there is none.
+    /// A grid barrier nested deeper in the body, or a T.alloc_var before a cut that a later part
+    /// uses, is an error at the barrier.
+    static std::vector<ir::Stmt> splitAtGridBarriers(const ir::Stmt& body, std::vector<Span>& barriers);
     void buildKernel(const KernelSpec& k, const ast::WithItem& item, const ast::With& s,
                      const EnvPtr& env);
     bool isKernelRange(const ast::Expr& iter, const EnvPtr& env);

@@ -94,19 +94,6 @@ void registerDeviceModules(Interp& in) {
                 }));
     arch->set("driver", Value::ns(driver));
 
-    // T.sync_grid: a barrier across every block of the grid, which needs a cooperative launch
-    // (all blocks resident at once); TileScope launches kernels plainly.
-    in.registerModule("tilelang.language")
-        ->set("sync_grid", Value::builtin("T.sync_grid", [](Interp&, CallArgs& a) -> Value {
-                  throw CompileError(
-                      a.span,
-                      "T.sync_grid (a grid-wide barrier) is not supported by TileScope: it needs "
-                      "a cooperative launch, and TileScope launches kernels plainly",
-                      "split the kernel at the barrier into two `with T.Kernel(...)` blocks of "
-                      "the same grid: TileScope launches them in order, which orders every "
-                      "block's writes before the second part's reads");
-              }));
-
     opaqueModule(in, "tilelang.cuda");
     opaqueModule(in, "tilelang.cuda.intrinsics");
     registerSparseLayout(in, "tilelang.cuda.intrinsics.sparse_layout");

@@ -13,6 +13,7 @@
 
 #include <cstdio>
 #include "compiler/interp/ThreadMachine.h"
+#include "compiler/ir/Intrinsics.h"
 #include "compiler/ir/IntrinsicsAssert.h"
 #include "compiler/ir/Functor.h"
 #include "compiler/ir/FragmentViews.h"
@@ -461,25 +462,34 @@ void Machine::execKernel(const KernelNode* k) {
     m_inKernel = true;
     m_blockThreads = std::max<int64_t>(1, k->threadCount());
     m_blockIdx.assign(grid.size(), 0);
-    for (int64_t lin = 0; lin < total; ++lin) {
-        if (m_opts.maxBlocks >= 0 && m_blocksRun >= m_opts.maxBlocks) break;
-        checkBlockLimits(k->span, lin, total);
-        int64_t rest = lin;
-        for (size_t d = 0; d < grid.size(); ++d) {
-            m_blockIdx[d] = rest % grid[d];
-            rest /= grid[d];
-            if (d < k->blockVars.size())
-                m_bindings[mark + d].i = m_blockIdx[d],
-                                  m_bindings[mark + d].f = double(m_blockIdx[d]);
+    if (needsGridRun(k, total)) {
+        runGrid(k, mark, grid, total);
+    } else {
+        for (int64_t lin = 0; lin < total; ++lin) {
+            if (m_opts.maxBlocks >= 0 && m_blocksRun >= m_opts.maxBlocks) break;
+            checkBlockLimits(k->span, lin, total);
+            execBlock(k, mark, lin, grid);
+            ++m_blocksRun;
+            if (m_opts.onBlock) m_opts.onBlock(lin + 1, total);
         }
-        for (auto& b : m_buffers)  // per-block storage: every non-parameter buffer is re-allocated
-            if (!b->global || b->pointer) b->live = false;
-        exec(k->body.get());
-        ++m_blocksRun;
-        if (m_opts.onBlock) m_opts.onBlock(lin + 1, total);
     }
     m_inKernel = false;
     unbind(mark);
+}
+
+bool Machine::execBlock(const KernelNode* k, size_t mark, int64_t lin, const std::vector<int64_t>& grid) {
+    int64_t rest = lin;
+    m_blockIdx.assign(grid.size(), 0);
+    for (size_t d = 0; d < grid.size(); ++d) {
+        m_blockIdx[d] = rest % grid[d];
+        rest /= grid[d];
+        if (d < k->blockVars.size())
+            m_bindings[mark + d].i = m_blockIdx[d], m_bindings[mark + d].f = double(m_blockIdx[d]);
+    }
+    for (auto& b : m_buffers)  // per-block storage: every non-parameter buffer is re-allocated
+        if (!b->global || b->pointer) b->live = false;
+    exec(k->body.get());
+    return true;
 }
 
 void Machine::execEval(const EvalNode* e) {
@@ -505,6 +515,7 @@ void Machine::execEval(const EvalNode* e) {
         log(std::move(line));
         return;
     }
+    if (c->op == intrin::kSyncGrid) return gridBarrier(c->span);
     if (op == intrin::kDeviceAssert) {
         if (!evalI(c->args.at(0).get())) {
             auto* m = c->args.size() > 1 ? dynamic_cast<const StrImmNode*>(c->args[1].get()) : nullptr;

@@ -91,7 +91,10 @@ struct InterpResult {
 ///   elements where dst (or the value region) is out of bounds are skipped, as copy skips them.
 /// Element loads/stores (and gemm/fill/reduce/cumsum regions) outside a buffer's shape are errors
 /// naming the buffer, the index and the shape. Synchronisation calls (T.sync_threads, barriers,
-/// fences) are no-ops, there being one executor; T.print appends to result.log. Float buffers
+/// fences) are no-ops, there being one executor per block; T.sync_grid (a barrier across the
+/// blocks) makes the blocks of a grid of more than one run in phases, as coroutines: every block
+/// reaches its k-th grid barrier before any passes it, and a block that ends while others wait
+/// is a deadlock error at the barrier (GridRun.cpp; such a grid runs whole, maxBlocks aside); T.print appends to result.log. Float buffers
 /// start as NaN at their allocation and integer buffers as 0 (alloc_var: its init), so a
 /// missing T.clear gives NaN as on the thread interpreter and the GPU's poisoned runs. A T.StridedTensor parameter is
 /// addressed through its strides inside args[i].data. Thread indices and lowered intrinsics

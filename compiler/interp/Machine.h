@@ -128,6 +128,33 @@ public:
     void exec(const ir::StmtNode* s);
     void bindArguments(const ir::PrimFunc& f, std::vector<HostTensor>& args);
     void execKernel(const ir::KernelNode* k);
+    /// Runs block `lin` (linear, x fastest) of kernel `k` whose block variables are bound at
+    /// m_bindings[mark..]: sets the block index, resets the block's storage, executes the body.
+    /// False when the block is skipped (the debugger's focus on another block).
+    virtual bool execBlock(const ir::KernelNode* k, size_t mark, int64_t lin, const std::vector<int64_t>& grid);
+
+    // --- the grid barrier (GridRun.cpp) -----------------------------------------------------
+    /// True when `k` has a T.sync_grid and more than one block: its blocks then run as
+    /// coroutines in phases (runGrid) instead of one after another.
+    static bool needsGridRun(const ir::KernelNode* k, int64_t blocks);
+    /// Runs every block of `k` (bindings at `mark`) on a machine of its own (cloneForBlock), each
+    /// on its own std::thread with exactly one running at a time (a baton): every block runs
+    /// until its next T.sync_grid or its end, block after block, then the next phase. A block
+    /// that ends while others wait at a grid barrier is a deadlock error at that barrier; an
+    /// error in one block ends the others. Logs and the block count are merged back here.
+    void runGrid(const ir::KernelNode* k, size_t mark, const std::vector<int64_t>& grid, int64_t total);
+    /// T.sync_grid reached by this block: waits until every block of the grid reached it (a
+    /// no-op outside runGrid: a one-block grid).
+    void gridBarrier(const Span& at);
+    /// A machine with this one's set-up (options, bindings, kernel arguments, function) and
+    /// none of the running block's state, to run one block of a cooperative grid.
+    virtual std::unique_ptr<Machine> cloneForBlock() const;
+    /// Copies the set-up state that cloneForBlock shares into `m` (global buffers point at the
+    /// same host tensors; other buffers start unallocated).
+    void copySetupTo(Machine& m) const;
+    struct GridRun;
+    GridRun* m_grid = nullptr;  ///< the cooperative grid this machine runs a block of, else null
+    int m_gridSlot = -1;        ///< its block (linear) in m_grid
     /// Evaluated grid extents of `k` (errors: nested kernel, negative extent, more block
     /// indices than grid dims) and their product in `total` (saturated at 2^62).
     std::vector<int64_t> kernelGrid(const ir::KernelNode* k, int64_t& total);

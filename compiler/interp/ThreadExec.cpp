@@ -86,40 +86,72 @@ void ThreadMachine::execKernelT(const KernelNode* k) {
     }
     m_inKernel = true;
     m_blockIdx.assign(grid.size(), 0);
-    for (int64_t lin = 0; lin < total; ++lin) {
-        if (m_opts.maxBlocks >= 0 && m_blocksRun >= m_opts.maxBlocks) break;
-        checkBlockLimits(k->span, lin, total);
-        int64_t rest = lin;
-        for (size_t d = 0; d < grid.size(); ++d) {
-            m_blockIdx[d] = rest % grid[d];
-            rest /= grid[d];
-            if (d < k->blockVars.size()) {
-                m_bindings[mark + d].i = m_blockIdx[d];
-                m_bindings[mark + d].f = double(m_blockIdx[d]);
-            }
+    if (needsGridRun(k, total)) {
+        runGrid(k, mark, grid, total);
+    } else {
+        for (int64_t lin = 0; lin < total; ++lin) {
+            if (m_opts.maxBlocks >= 0 && m_blocksRun >= m_opts.maxBlocks) break;
+            checkBlockLimits(k->span, lin, total);
+            if (!execBlock(k, mark, lin, grid)) continue;
+            ++m_blocksRun;
+            if (m_opts.onBlock) m_opts.onBlock(lin + 1, total);
         }
-        if (m_observer && !m_observer->runBlock(m_blockIdx)) continue;
-        for (auto& b : m_buffers)
-            if (!b->global || b->pointer) b->live = false;
-        m_named.clear();
-        m_stack.clear();
-        m_openGroup.assign(m_threads, {});
-        m_committed.assign(m_threads, {});
-        m_wgmmaGroups.clear();  // shared cells are reset with their buffers below
-        ++m_epoch;  // a new block: nothing it does races with the previous one's accesses
-        m_cur = -1;
-        try {
-            execT(k->body.get(), m_all);
-        } catch (InterpError& e) {
-            e.message += " [block " + blockText(m_blockIdx);
-            e.message += m_cur >= 0 ? ", thread " + std::to_string(m_cur) + "]" : "]";
-            throw;
-        }
-        ++m_blocksRun;
-        if (m_opts.onBlock) m_opts.onBlock(lin + 1, total);
     }
     m_inKernel = false;
     unbind(mark);
+}
+
+bool ThreadMachine::execBlock(const KernelNode* k, size_t mark, int64_t lin, const std::vector<int64_t>& grid) {
+    int64_t rest = lin;
+    m_blockIdx.assign(grid.size(), 0);
+    for (size_t d = 0; d < grid.size(); ++d) {
+        m_blockIdx[d] = rest % grid[d];
+        rest /= grid[d];
+        if (d < k->blockVars.size()) {
+            m_bindings[mark + d].i = m_blockIdx[d];
+            m_bindings[mark + d].f = double(m_blockIdx[d]);
+        }
+    }
+    if (m_observer && !m_observer->runBlock(m_blockIdx)) {
+        // A cooperative grid (GridRun.cpp) needs every block for its barriers: a block the
+        // debugger is not focused on still runs, unobserved.
+        if (!m_grid) return false;
+        m_observer = nullptr;
+    }
+    for (auto& b : m_buffers)
+        if (!b->global || b->pointer) b->live = false;
+    m_named.clear();
+    m_stack.clear();
+    m_openGroup.assign(m_threads, {});
+    m_committed.assign(m_threads, {});
+    m_wgmmaGroups.clear();  // shared cells are reset with their buffers below
+    ++m_epoch;  // a new block: nothing it does races with the previous one's accesses
+    m_cur = -1;
+    try {
+        execT(k->body.get(), m_all);
+    } catch (InterpError& e) {
+        e.message += " [block " + blockText(m_blockIdx);
+        e.message += m_cur >= 0 ? ", thread " + std::to_string(m_cur) + "]" : "]";
+        throw;
+    }
+    return true;
+}
+
+std::unique_ptr<Machine> ThreadMachine::cloneForBlock() const {
+    auto t = std::make_unique<ThreadMachine>(m_opts);
+    copySetupTo(*t);
+    t->m_func = m_func;
+    t->m_threads = m_threads;
+    t->m_warpSize = m_warpSize;
+    t->m_threadPos = m_threadPos;
+    t->m_threadIdx = m_threadIdx;
+    t->m_all = m_all;
+    t->m_strict = m_strict;
+    t->m_tileLevel = m_tileLevel;
+    t->m_autoSync = m_autoSync;
+    t->m_observer = m_observer;
+    t->m_epoch = m_epoch;
+    return t;
 }
 
 namespace {

@@ -211,6 +211,14 @@ void ThreadMachine::execEvalT(const EvalNode* e, const ThreadList& act) {
     if (op == "sync_threads" || op == "syncthreads" || op == "tl.sync_threads")
         return c->args.empty() ? barrier(e, act, "T.sync_threads()") : namedBarrier(c, act, true);
     if (op == "named_barrier_arrive") return namedBarrier(c, act, false);
+    // The grid barrier is a block barrier too (cooperative_groups grid sync begins and ends
+    // with one), then every block of the grid meets (GridRun.cpp).
+    if (c->op == intrin::kSyncGrid) {
+        barrier(e, act, "T.sync_grid()");
+        gridBarrier(c->span);
+        ++m_epoch;
+        return;
+    }
     if (c->op == intrin::kCpAsync) return cpAsync(c, act);
     if (c->op == intrin::kCpAsyncCommit) {
         for (int32_t t : act) {

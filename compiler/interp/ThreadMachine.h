@@ -92,6 +92,8 @@ public:
     // --- statements and memory (ThreadExec.cpp) ---------------------------------------------
     void execTop(const ir::StmtNode* s);
     void execKernelT(const ir::KernelNode* k);
+    bool execBlock(const ir::KernelNode* k, size_t mark, int64_t lin, const std::vector<int64_t>& grid) override;
+    std::unique_ptr<Machine> cloneForBlock() const override;
     void execT(const ir::StmtNode* s, const ThreadList& act);
     void execForT(const ir::ForNode* n, const ThreadList& act);
     void execAllocT(const ir::AllocNode* a, const ThreadList& act);

@@ -20,6 +20,11 @@ inline constexpr const char* kStorePair = "tl.store_pair";
 inline constexpr const char* kZeroVec = "tl.zero_vec";
 /// __syncthreads() (bar.sync 0); printed as T.sync_threads().
 inline constexpr const char* kSyncThreads = "sync_threads";
+/// T.sync_grid(): a barrier across every block of the grid (CUDA C++ Programming Guide,
+/// "Cooperative Groups", grid synchronization: cooperative_groups::this_grid().sync()). Every
+/// thread of every block must reach it, so it sits outside thread-dependent control flow, and the
+/// kernel needs a cooperative launch (all blocks co-resident): function attr "cooperative" = 1.
+inline constexpr const char* kSyncGrid = "sync_grid";
 /// tl.gemm_ss(A_addr, B_addr, C_addr, M, N, K, warp_m, warp_n, trans_A, trans_B, swizzle_A,
 /// swizzle_B): block-level C += op(A)·op(B) from shared tiles (resources/ts_device.cuh gemm_ss).
 inline constexpr const char* kGemmSS = "tl.gemm_ss";

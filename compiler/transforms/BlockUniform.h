@@ -34,6 +34,11 @@ inline bool mentionsThread(const ir::Expr& e) {
 /// pipelining see the code (ThreadConditions.cpp).
 void refuseTileWorkUnderThreadCondition(const ir::PrimFunc& f, PassContext& ctx);
 
+/// Reports every T.sync_grid (the grid barrier) that not every thread of the block reaches: under
+/// an `if` or loop reading the thread index (warp roles included) or inside a T.Parallel loop.
+/// Called by check-bounds (ThreadConditions.cpp).
+void refuseGridBarrierInDivergentFlow(const ir::PrimFunc& f, PassContext& ctx);
+
 /// Reports hand-written mbarriers (T.alloc_barrier: function attr "explicit_mbarriers") on a
 /// target without mbarrier.try_wait.parity (below sm_90, HIP): their waits have no lowering
 /// there (ThreadConditions.cpp).

@@ -59,7 +59,55 @@ void refuseUnder(const Stmt& s, const IfNode* guard, PassContext& ctx, const Rol
 }
 
 
+/// T.sync_grid below a statement that not every thread of the block runs: an `if` or loop
+/// reading the thread index (warp roles, T.ws) or a T.Parallel loop (whose iterations are
+/// spread over the threads; the elaborator splits such loops, so one left here was not split).
+void refuseGridBarriers(const Stmt& s, const StmtNode* guard, const char* why, PassContext& ctx) {
+    if (!s) return;
+    switch (s->kind) {
+        case StmtKind::Seq:
+            for (auto& c : static_cast<const SeqNode*>(s.get())->stmts) refuseGridBarriers(c, guard, why, ctx);
+            return;
+        case StmtKind::For: {
+            auto* f = static_cast<const ForNode*>(s.get());
+            const bool thread = mentionsThread(f->min) || mentionsThread(f->extent);
+            const bool par = f->forKind == ForKind::Parallel;
+            if (!guard && (thread || par))
+                return refuseGridBarriers(f->body, f, par ? "a T.Parallel loop (its iterations are spread over the threads)"
+                                                          : "a loop whose bounds read the thread index", ctx);
+            return refuseGridBarriers(f->body, guard, why, ctx);
+        }
+        case StmtKind::If: {
+            auto* i = static_cast<const IfNode*>(s.get());
+            const bool thread = !guard && mentionsThread(i->cond);
+            const StmtNode* g = thread ? i : guard;
+            const char* w = thread ? "an 'if' on the thread index" : why;
+            refuseGridBarriers(i->then, g, w, ctx);
+            refuseGridBarriers(i->otherwise, g, w, ctx);
+            return;
+        }
+        case StmtKind::Kernel:
+            return refuseGridBarriers(static_cast<const KernelNode*>(s.get())->body, guard, why, ctx);
+        case StmtKind::Eval: {
+            auto* c = as<CallNode>(static_cast<const EvalNode*>(s.get())->call);
+            if (guard && c && c->op == intrin::kSyncGrid)
+                ctx.diags.error(s->span,
+                                std::string("T.sync_grid inside ") + why + " (line " + std::to_string(guard->span.line) +
+                                    "): the grid barrier must be reached by every thread of every block, "
+                                    "in control flow that is uniform across the block",
+                                "move T.sync_grid to where every thread of the block runs it", "check-bounds");
+            return;
+        }
+        default:
+            return;
+    }
+}
+
 }  // namespace
+
+void refuseGridBarrierInDivergentFlow(const ir::PrimFunc& f, PassContext& ctx) {
+    refuseGridBarriers(f->body, nullptr, "", ctx);
+}
 
 void refuseTileWorkUnderThreadCondition(const ir::PrimFunc& f, PassContext& ctx) {
     const KernelNode* k = findKernel(f);

@@ -74,6 +74,7 @@ struct Driver {
     cu::Result (*primaryCtxRelease)(cu::Device);
     cu::Result (*ctxSetCurrent)(cu::Context);
     cu::Result (*ctxSynchronize)();
+    cu::Result (*ctxGetDevice)(cu::Device*);
     cu::Result (*memGetInfo)(size_t* freeBytes, size_t* totalBytes);
     cu::Result (*moduleLoadData)(cu::Module*, const void* image);
     cu::Result (*moduleUnload)(cu::Module);
@@ -83,6 +84,14 @@ struct Driver {
     cu::Result (*launchKernel)(cu::Function, unsigned gx, unsigned gy, unsigned gz, unsigned bx,
                                unsigned by, unsigned bz, unsigned smemBytes, cu::Stream,
                                void** params, void** extra);
+    /// cuLaunchCooperativeKernel (CUDA Driver API, "Execution Control"): every block resident
+    /// at once, so cooperative_groups::this_grid().sync() can complete.
+    cu::Result (*launchCooperativeKernel)(cu::Function, unsigned gx, unsigned gy, unsigned gz,
+                                          unsigned bx, unsigned by, unsigned bz, unsigned smemBytes,
+                                          cu::Stream, void** params);
+    /// cuOccupancyMaxActiveBlocksPerMultiprocessor: resident blocks of `fn` per SM.
+    cu::Result (*occupancyMaxActiveBlocksPerMultiprocessor)(int* numBlocks, cu::Function,
+                                                            int blockSize, size_t dynamicSmemBytes);
     cu::Result (*memAlloc)(cu::DevicePtr*, size_t bytes);
     cu::Result (*memFree)(cu::DevicePtr);
     cu::Result (*memcpyHtoD)(cu::DevicePtr dst, const void* src, size_t bytes);

@@ -274,9 +274,42 @@ void launchRaw(cu::Function fn, const LaunchConfig& config, std::span<const cu::
     for (auto& v : values) params.push_back(&v);
     for (auto& v : scalarBits) params.push_back(&v);
     for (auto& m : maps) params.push_back(const_cast<TensorMapBits*>(&m));  // read only by the driver
+    if (config.cooperative) {
+        checkCoResident(fn, config);
+        TS_CU(drv(), launchCooperativeKernel, fn, config.grid[0], config.grid[1], config.grid[2],
+              config.block[0], config.block[1], config.block[2],
+              static_cast<unsigned>(config.dynamicSmemBytes), stream,
+              params.empty() ? nullptr : params.data());
+        return;
+    }
     TS_CU(drv(), launchKernel, fn, config.grid[0], config.grid[1], config.grid[2], config.block[0],
           config.block[1], config.block[2], static_cast<unsigned>(config.dynamicSmemBytes), stream,
           params.empty() ? nullptr : params.data(), nullptr);
+}
+
+std::string coResidencyError(uint64_t gridBlocks, int blocksPerSm, int smCount, const LaunchConfig& config) {
+    const uint64_t most = uint64_t(std::max(blocksPerSm, 0)) * uint64_t(std::max(smCount, 0));
+    if (gridBlocks <= most) return {};
+    return "cooperative launch (T.sync_grid): the grid has " + std::to_string(gridBlocks) +
+           " blocks but at most " + std::to_string(most) + " can be resident at once on this device (" +
+           std::to_string(blocksPerSm) + " blocks of " +
+           std::to_string(uint64_t(config.block[0]) * config.block[1] * config.block[2]) + " threads and " +
+           std::to_string(config.dynamicSmemBytes) + " B dynamic shared memory per SM x " +
+           std::to_string(smCount) + " SMs); a grid barrier needs every block resident: use a grid of at most " +
+           std::to_string(most) + " blocks (e.g. the SM count, as persistent kernels do)";
+}
+
+void checkCoResident(cu::Function fn, const LaunchConfig& config) {
+    const Driver& d = drv();
+    int perSm = 0;
+    const int threads = static_cast<int>(config.block[0] * config.block[1] * config.block[2]);
+    TS_CU(d, occupancyMaxActiveBlocksPerMultiprocessor, &perSm, fn, threads, config.dynamicSmemBytes);
+    int sms = 0;
+    cu::Device device{};
+    TS_CU(d, ctxGetDevice, &device);  // the current context's device: the one that launches
+    TS_CU(d, deviceGetAttribute, &sms, cu::kAttrMultiprocessorCount, device);
+    const uint64_t blocks = uint64_t(config.grid[0]) * config.grid[1] * config.grid[2];
+    if (std::string e = coResidencyError(blocks, perSm, sms, config); !e.empty()) throw std::invalid_argument(e);
 }
 
 }  // namespace ts::rt

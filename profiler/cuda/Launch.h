@@ -36,6 +36,9 @@ struct LaunchConfig {
     unsigned grid[3] = {1, 1, 1};
     unsigned block[3] = {1, 1, 1};
     size_t dynamicSmemBytes = 0;
+    /// A kernel with a grid barrier (T.sync_grid, KernelInfo::cooperative): launched with
+    /// cuLaunchCooperativeKernel after checking that every block can be resident at once.
+    bool cooperative = false;
 };
 
 /// What a caller actually passes for one parameter: its dtype and shape.
@@ -164,5 +167,16 @@ void launch(const Module& module, const std::string& kernel, const LaunchConfig&
 void launchRaw(cu::Function fn, const LaunchConfig& config, std::span<const cu::DevicePtr> ptrs,
                cu::Stream stream = nullptr, std::span<const ScalarValue> scalars = {},
                std::span<const TensorMapBits> maps = {});
+
+/// The error text of a cooperative launch (LaunchConfig::cooperative) of `gridBlocks` blocks
+/// when at most blocksPerSm x smCount blocks can be resident (CUDA Programming Guide, "Grid
+/// Synchronization": the grid must not exceed the co-resident maximum, else the launch fails
+/// with CUDA_ERROR_COOPERATIVE_LAUNCH_TOO_LARGE); empty when the grid fits.
+std::string coResidencyError(uint64_t gridBlocks, int blocksPerSm, int smCount, const LaunchConfig& config);
+
+/// Throws std::invalid_argument (coResidencyError's text) when the cooperative grid of `config`
+/// cannot be resident at once on the current device (cuOccupancyMaxActiveBlocksPerMultiprocessor
+/// x the SM count of the current context's device).
+void checkCoResident(cu::Function fn, const LaunchConfig& config);
 
 }  // namespace ts::rt

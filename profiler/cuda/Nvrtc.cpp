@@ -112,7 +112,14 @@ std::vector<std::string> nvrtcOptions(const std::string& arch,
                                       const std::vector<std::string>& extraOptions) {
     std::vector<std::string> o{"--std=c++17", "--gpu-architecture=" + arch,
                                "--device-as-default-execution-space", "--generate-line-info"};
-    if (std::string inc = cudaIncludeDir(); !inc.empty()) o.push_back("-I" + inc);
+    if (std::string inc = cudaIncludeDir(); !inc.empty()) {
+        o.push_back("-I" + inc);
+        // CUDA 13 keeps libcu++ (cuda/std/...), which <cooperative_groups.h> includes (T.sync_grid
+        // kernels), under include/cccl.
+        std::error_code ec;
+        if (std::filesystem::exists(std::filesystem::path(inc) / "cccl" / "cuda" / "std", ec))
+            o.push_back("-I" + inc + "/cccl");
+    }
     o.insert(o.end(), extraOptions.begin(), extraOptions.end());
     return o;
 }

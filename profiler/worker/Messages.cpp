@@ -86,7 +86,8 @@ Message encodeRunRequest(const RunRequest& req, const std::string& op) {
     const auto& c = req.config;
     h["config"] = {{"grid", {c.grid[0], c.grid[1], c.grid[2]}},
                    {"block", {c.block[0], c.block[1], c.block[2]}},
-                   {"smem", c.dynamicSmemBytes}};
+                   {"smem", c.dynamicSmemBytes},
+                   {"cooperative", c.cooperative}};
     json tensors = json::array();
     for (const auto& t : req.tensors) tensors.push_back(tensorJson(m.blob, t));
     h["tensors"] = tensors;
@@ -138,6 +139,7 @@ std::optional<RunRequest> decodeRunRequest(const Message& m, std::string& why) {
             r.config.block[i] = c.at("block").at(i).get<unsigned>();
         }
         r.config.dynamicSmemBytes = c.at("smem").get<size_t>();
+        r.config.cooperative = c.value("cooperative", false);
         for (const auto& t : h.at("tensors")) r.tensors.push_back(tensorFrom(m.blob, t));
         for (const auto& s : h.at("scalars"))
             r.scalars.push_back({dtypeOf(s.at("dtype")), s.at("value").get<double>()});
