@@ -77,10 +77,15 @@ int CompareTableModel::columnCount(const QModelIndex& parent) const {
 }
 
 QVariant CompareTableModel::headerData(int section, Qt::Orientation o, int role) const {
-    if (o != Qt::Horizontal || role != Qt::DisplayRole || !m_compare) return {};
+    if (o != Qt::Horizontal || !m_compare) return {};
+    if (role != Qt::DisplayRole && role != Qt::ToolTipRole) return {};
     if (section == 0) return tr("status");
-    if (section == 1) return tr("variant");
-    return q(m_compare->columns()[size_t(section - kFixedColumns)].label);
+    if (section == 1) return role == Qt::ToolTipRole ? tr("variant: its parameters (hover a row for all)") : tr("variant");
+    const auto& col = m_compare->columns()[size_t(section - kFixedColumns)];
+    if (role == Qt::DisplayRole) return q(col.label);
+    // The whole name (a column narrower than its header elides it), its unit and direction.
+    return q(col.label) + (col.unit.empty() ? QString() : tr(" [%1]").arg(q(col.unit))) +
+           (col.lowerIsBetter ? tr(" — lower is better") : tr(" — higher is better"));
 }
 
 QVariant CompareTableModel::data(const QModelIndex& index, int role) const {
@@ -206,7 +211,13 @@ ComparePanel::ComparePanel(Session& session, QWidget* parent)
     m_table->setSortingEnabled(true);
     m_table->setSelectionBehavior(QAbstractItemView::SelectRows);
     m_table->setSelectionMode(QAbstractItemView::ExtendedSelection);
+    // Columns size to their contents up to kMaxColumnPx; longer text (a variant's whole config,
+    // a long metric name) is elided in the middle, and the header's and cells' tooltips give
+    // it whole. (A new-user trial saw the last columns cut off at the table's edge.)
     m_table->horizontalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
+    m_table->horizontalHeader()->setMaximumSectionSize(kMaxColumnPx);
+    m_table->horizontalHeader()->setTextElideMode(Qt::ElideMiddle);
+    m_table->setTextElideMode(Qt::ElideMiddle);
     m_table->setWordWrap(false);
     m_table->verticalHeader()->hide();
 
@@ -305,7 +316,10 @@ bool ComparePanel::loadStore(const QString& path) {
     m_sessions.clear();
     for (auto& [s, n] : viz::VariantCompare::sessions(m_records)) m_sessions.push_back(s);
     m_sets->clear();
-    for (const QString& s : resultSets()) m_sets->addItem(s);
+    for (const QString& s : resultSets()) {
+        m_sets->addItem(s);
+        m_sets->setItemData(m_sets->count() - 1, s, Qt::ToolTipRole);  // whole, device included
+    }
     if (m_records.empty()) {
         m_compare.reset();
         m_model->setCompare(nullptr);
@@ -341,6 +355,10 @@ QStringList ComparePanel::resultSets() const {
 }
 
 void ComparePanel::showResultSet(int index) {
+    // The combo elides a long set name (its device comes last): the tooltip gives it whole.
+    m_sets->setToolTip(index >= 0 && index < m_sets->count()
+                           ? m_sets->itemText(index)
+                           : tr("Result set: a tune session, or every profile/bench record"));
     std::vector<nlohmann::json> recs;
     if (index >= 0 && index < int(m_sessions.size())) {
         recs = viz::VariantCompare::sessionRecords(m_records, m_sessions[size_t(index)]);

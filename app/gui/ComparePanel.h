@@ -45,6 +45,8 @@ class CompareTableModel : public QAbstractTableModel {
     Q_OBJECT
 public:
     static constexpr int kFixedColumns = 2;  ///< status, variant
+    /// The widest a column of the table grows to its contents (px); beyond, it elides.
+    static constexpr int kMaxColumnPx = 220;
     explicit CompareTableModel(QObject* parent = nullptr);
     void setCompare(const viz::VariantCompare* c);
     /// Row of the baseline (-1: none) and whether cells show deltas against it.
