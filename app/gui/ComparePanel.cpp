@@ -211,11 +211,11 @@ ComparePanel::ComparePanel(Session& session, QWidget* parent)
     m_table->setSortingEnabled(true);
     m_table->setSelectionBehavior(QAbstractItemView::SelectRows);
     m_table->setSelectionMode(QAbstractItemView::ExtendedSelection);
-    // Columns size to their contents up to kMaxColumnPx; longer text (a variant's whole config,
+    // Columns size to their contents up to CompareTableModel::kMaxColumnPx; longer text (a variant's whole config,
     // a long metric name) is elided in the middle, and the header's and cells' tooltips give
     // it whole. (A new-user trial saw the last columns cut off at the table's edge.)
     m_table->horizontalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
-    m_table->horizontalHeader()->setMaximumSectionSize(kMaxColumnPx);
+    m_table->horizontalHeader()->setMaximumSectionSize(CompareTableModel::kMaxColumnPx);
     m_table->horizontalHeader()->setTextElideMode(Qt::ElideMiddle);
     m_table->setTextElideMode(Qt::ElideMiddle);
     m_table->setWordWrap(false);

@@ -13,6 +13,8 @@
 #include <QTableView>
 #include <QTabWidget>
 #include <QTableWidget>
+#include <QComboBox>
+#include <QHeaderView>
 #include <QtTest>
 #include <cmath>
 
@@ -102,6 +104,40 @@ private slots:
         QVERIFY(p.loadStore(kStore));
         QVERIFY2(p.minimumSizeHint().width() <= 700,
                  qPrintable(QString::number(p.minimumSizeHint().width())));
+    }
+
+    // New-user trial: in Profile & Compare the table's last columns and the set's device were
+    // cut off at the edge. Columns now size to their contents up to kMaxColumnPx and elide
+    // beyond; every header has a tooltip with its whole name, unit and direction; the set combo
+    // and each of its items have the whole set name, device included, as their tooltip.
+    void columnsSizeToContentOrElideWithTooltips() {
+        Session s;
+        ComparePanel p(s);
+        p.resize(700, 500);
+        p.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&p));
+        QVERIFY(p.loadStore(kStore));
+        QTest::qWait(20);
+        QHeaderView* h = p.table()->horizontalHeader();
+        QAbstractItemModel* m = p.table()->model();
+        QVERIFY(m->columnCount() > 4);
+        for (int c = 0; c < m->columnCount(); ++c) {
+            QVERIFY2(h->sectionSize(c) <= CompareTableModel::kMaxColumnPx,
+                     qPrintable(QString("column %1: %2 px").arg(c).arg(h->sectionSize(c))));
+            const QString label = m->headerData(c, Qt::Horizontal, Qt::DisplayRole).toString();
+            const QString tip = m->headerData(c, Qt::Horizontal, Qt::ToolTipRole).toString();
+            QVERIFY2(!tip.isEmpty() && tip.contains(label), qPrintable(label + " | " + tip));
+        }
+        const int time = CompareTableModel::kFixedColumns + p.compare()->column("time_ms");
+        QVERIFY(m->headerData(time, Qt::Horizontal, Qt::ToolTipRole).toString().contains("lower is better"));
+        // The variant column: a whole config is longer than the cap; its cells' tooltips have it.
+        QVERIFY(m->data(m->index(0, 1), Qt::ToolTipRole).toString().contains("block_M="));
+        QComboBox* sets = nullptr;
+        for (QComboBox* c : p.findChildren<QComboBox*>())
+            if (c->count() && c->itemText(0).startsWith("tune ")) sets = c;
+        QVERIFY(sets);
+        QVERIFY(sets->itemData(0, Qt::ToolTipRole).toString().contains("cpu-interpreter"));
+        QVERIFY(sets->toolTip().contains("cpu-interpreter"));
     }
 
     void uncheckedVariantsAreNeverTheBest() {
