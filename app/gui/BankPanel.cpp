@@ -260,7 +260,9 @@ BankPanel::BankPanel(Session& session, QWidget* parent) : QWidget(parent), m_ses
     pngButton->setToolTip(tr("Export the heatmap of the selected access as PNG"));
     auto* heatRow = new QHBoxLayout;
     heatRow->setContentsMargins(0, 0, 0, 0);
-    heatRow->addWidget(new QLabel(tr("Heatmap of the selected access")), 1);
+    auto* heatTitle = new QLabel(tr("Heatmap of the selected access"));
+    heatTitle->setSizePolicy(QSizePolicy::Ignored, QSizePolicy::Preferred);  // never widens the dock
+    heatRow->addWidget(heatTitle, 1);
     heatRow->addWidget(m_zoom);
     heatRow->addWidget(svgButton);
     heatRow->addWidget(pngButton);
