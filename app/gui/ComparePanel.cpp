@@ -2,6 +2,7 @@
 #include "app/gui/ComparePanel.h"
 
 #include <QCheckBox>
+#include <algorithm>
 #include <QComboBox>
 #include <QFile>
 #include <QFileDialog>
@@ -13,7 +14,9 @@
 #include <QListWidget>
 #include <QPushButton>
 #include <QSortFilterProxyModel>
+#include <QResizeEvent>
 #include <QSplitter>
+#include <QStyle>
 #include <QTabWidget>
 #include <QTableView>
 #include <QTableWidget>
@@ -240,6 +243,8 @@ ComparePanel::ComparePanel(Session& session, QWidget* parent)
     upper->addWidget(m_charts);
     upper->setStretchFactor(0, 3);
     upper->setStretchFactor(1, 2);
+    m_upperSplit = upper;
+    connect(upper, &QSplitter::splitterMoved, this, [this] { m_userSplit = true; });
     auto* side = new QSplitter(Qt::Vertical, this);
     side->addWidget(m_deltaTable);
     side->addWidget(m_passes);
@@ -354,6 +359,26 @@ QStringList ComparePanel::resultSets() const {
     return out;
 }
 
+int ComparePanel::tableWidthNeeded() const {
+    int w = 2 * m_table->frameWidth() + m_table->style()->pixelMetric(QStyle::PM_ScrollBarExtent);
+    for (int c = 0; c < m_table->model()->columnCount(); ++c)
+        w += m_table->horizontalHeader()->sectionSize(c);
+    return w;
+}
+
+void ComparePanel::fitTableWidth() {
+    if (m_userSplit || !m_upperSplit) return;
+    const int total = m_upperSplit->width() - m_upperSplit->handleWidth();
+    if (total <= 0) return;
+    const int table = std::clamp(tableWidthNeeded(), total * 3 / 5, std::max(total * 3 / 5, total - kMinChartPx));
+    m_upperSplit->setSizes({table, total - table});
+}
+
+void ComparePanel::resizeEvent(QResizeEvent* e) {
+    QWidget::resizeEvent(e);
+    fitTableWidth();
+}
+
 void ComparePanel::showResultSet(int index) {
     // The combo elides a long set name (its device comes last): the tooltip gives it whole.
     m_sets->setToolTip(index >= 0 && index < m_sets->count()
@@ -384,6 +409,8 @@ void ComparePanel::showResultSet(int index) {
     m_chartMetric->clear();
     for (const auto& c : m_compare->columns()) m_chartMetric->addItem(q(c.label));
     setChartColumn(0);
+    m_table->horizontalHeader()->resizeSections(QHeaderView::ResizeToContents);  // now: the split needs the widths
+    fitTableWidth();
     const int best = m_compare->bestRow(0);
     m_roofline->setRoofline(viz::rooflineOf(*m_compare), best);
     size_t failed = 0, unchecked = 0, variants = 0;

@@ -138,6 +138,12 @@ private slots:
         QVERIFY(sets);
         QVERIFY(sets->itemData(0, Qt::ToolTipRole).toString().contains("cpu-interpreter"));
         QVERIFY(sets->toolTip().contains("cpu-interpreter"));
+        // Wide enough (1600 px, the Compare dock of a 1920 screen): the table gets the width of
+        // all its columns, the charts the rest (the old fixed 3:2 split cut the last columns).
+        p.resize(1600, 500);
+        QTest::qWait(20);
+        QVERIFY2(p.table()->width() >= p.tableWidthNeeded(),
+                 qPrintable(QString("table %1 px, needs %2").arg(p.table()->width()).arg(p.tableWidthNeeded())));
     }
 
     void uncheckedVariantsAreNeverTheBest() {

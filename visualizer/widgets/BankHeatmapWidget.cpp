@@ -121,12 +121,24 @@ void BankHeatmapWidget::paintEvent(QPaintEvent*) {
     f.setPixelSize(px + 1);
     p.setFont(f);
     p.setPen(text);
-    p.drawText(QRect(4, 0, width() - 8, px + 6), Qt::AlignLeft | Qt::AlignVCenter,
-               QString::fromStdString(m_model.title() + "   " + m_model.summary()));
+    // Title and summary on one line when they fit the (fitted) width; else the summary moves
+    // after "bank →" on the next line, each elided rather than cut at the edge.
+    const QString title = QString::fromStdString(m_model.title());
+    const QString summary = QString::fromStdString(m_model.summary());
+    const int avail = width() - 8;
+    const bool oneLine = p.fontMetrics().horizontalAdvance(title + "   " + summary) <= avail;
+    p.drawText(QRect(4, 0, avail, px + 6), Qt::AlignLeft | Qt::AlignVCenter,
+               oneLine ? title + "   " + summary
+                       : p.fontMetrics().elidedText(title, Qt::ElideRight, avail));
     f.setPixelSize(px);
     p.setFont(f);
-    p.drawText(QRect(L, px + 8, m_model.banks() * m_cell, px + 2), Qt::AlignLeft | Qt::AlignVCenter,
-               tr("bank →"));
+    const QString bankArrow = tr("bank →");
+    p.drawText(QRect(L, px + 8, width() - L - 4, px + 2), Qt::AlignLeft | Qt::AlignVCenter, bankArrow);
+    if (!oneLine) {
+        const int x = L + p.fontMetrics().horizontalAdvance(bankArrow) + 3 * px;
+        p.drawText(QRect(x, px + 8, width() - x - 4, px + 2), Qt::AlignLeft | Qt::AlignVCenter,
+                   p.fontMetrics().elidedText(summary, Qt::ElideRight, std::max(0, width() - x - 4)));
+    }
     // Bank numbers: every column when they fit, else every 2nd, 4th or 8th.
     const int step = bankLabelStep(), laneStep = laneLabelStep();
     const bool digits = cellDigitsShown();
