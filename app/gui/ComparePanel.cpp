@@ -1,5 +1,6 @@
 // Compare panel: stored variants side by side (ComparePanel.h).
 #include "app/gui/ComparePanel.h"
+#include "app/gui/Theme.h"
 
 #include <QCheckBox>
 #include <algorithm>
@@ -98,6 +99,7 @@ QVariant CompareTableModel::data(const QModelIndex& index, int role) const {
     if (row.library()) {
         // The library baseline: its own look (blue, italic) so it never reads as a variant.
         if (role == Qt::BackgroundRole) return QColor("#ddf4ff");
+        if (role == Qt::ForegroundRole && !(c == 0 && row.ok())) return QColor("#1f2328");
         if (role == Qt::FontRole) {
             QFont f;
             f.setItalic(true);
@@ -150,6 +152,9 @@ QVariant CompareTableModel::data(const QModelIndex& index, int role) const {
         return q(viz::formatMetric(v, m_compare->columns()[size_t(col)].unit));
     }
     if (role == Qt::BackgroundRole && best) return QColor("#dafbe1");
+    // Dark text on the light green in both themes (the dark theme's light text on it was
+    // unreadable: 1.1:1).
+    if (role == Qt::ForegroundRole && best) return QColor("#1f2328");
     if (role == Qt::FontRole && best) {
         QFont f;
         f.setBold(true);
@@ -235,6 +240,9 @@ ComparePanel::ComparePanel(Session& session, QWidget* parent)
     m_deltaTable->horizontalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
     m_passes = new QListWidget(this);
     m_diff = new viz::DiffView(this);
+    // Themed like the Pass Explorer's diff (it was white in the dark theme).
+    styleDiffView(m_diff);
+    connect(&ThemeManager::instance(), &ThemeManager::themeChanged, m_diff, [this] { styleDiffView(m_diff); });
     m_status = new QLabel(this);
     m_status->setWordWrap(true);
 

@@ -16,11 +16,15 @@
 #include <QComboBox>
 #include <QHeaderView>
 #include <QtTest>
+#include <Qsci/qsciscintilla.h>
 #include <cmath>
 
 #include "app/gui/ComparePanel.h"
 #include "app/gui/MainWindow.h"
 #include "app/gui/Session.h"
+#include "app/gui/Theme.h"
+#include "visualizer/widgets/DiffView.h"
+#include "visualizer/widgets/PictureView.h"
 #include "app/gui/TuneSweep.h"
 #include "profiler/store/ResultsStore.h"
 #include "visualizer/core/Roofline.h"
@@ -144,6 +148,29 @@ private slots:
         QTest::qWait(20);
         QVERIFY2(p.table()->width() >= p.tableWidthNeeded(),
                  qPrintable(QString("table %1 px, needs %2").arg(p.table()->width()).arg(p.tableWidthNeeded())));
+    }
+
+    // Dark theme (screenshot 2026-12-03d): the best cells' light green kept the palette's light
+    // text (1.1:1, the values invisible) and the variant diff was a white pane. Best and library
+    // cells now carry dark text (>= 4.5:1 WCAG), and the diff view follows the theme.
+    void darkThemeKeepsBestCellsAndDiffReadable() {
+        ThemeManager::instance().setTheme("dark");
+        Session s;
+        ComparePanel p(s);
+        QVERIFY(p.loadStore(kStore));
+        const int time = p.compare()->column("time_ms");
+        const int best = p.compare()->bestRow(time);
+        QVERIFY(best >= 0);
+        const QModelIndex bi = p.model()->index(best, CompareTableModel::kFixedColumns + time);
+        const QColor bg = p.model()->data(bi, Qt::BackgroundRole).value<QColor>();
+        const QVariant fg = p.model()->data(bi, Qt::ForegroundRole);
+        QVERIFY(fg.isValid());
+        QVERIFY2(viz::contrastRatio(fg.value<QColor>(), bg) >= 4.5,
+                 qPrintable(fg.value<QColor>().name() + " on " + bg.name()));
+        QCOMPARE(p.diffView()->left()->paper(), theme().paper);
+        QCOMPARE(p.diffView()->unifiedView()->paper(), theme().paper);
+        ThemeManager::instance().setTheme("light");
+        QCOMPARE(p.diffView()->left()->paper(), theme().paper);
     }
 
     void uncheckedVariantsAreNeverTheBest() {
