@@ -10,6 +10,7 @@
 #include <QLabel>
 #include <QPointer>
 #include <QScrollArea>
+#include <QScrollBar>
 #include <QSplitter>
 #include <QStyle>
 #include <QTableView>
@@ -22,6 +23,7 @@
 #include "compiler/support/SourceReader.h"
 #include "visualizer/core/Svg.h"
 #include "visualizer/widgets/BankHeatmapWidget.h"
+#include "visualizer/widgets/ZoomBar.h"
 
 namespace ts::gui {
 
@@ -225,9 +227,22 @@ BankPanel::BankPanel(Session& session, QWidget* parent) : QWidget(parent), m_ses
     m_banner->setSizePolicy(QSizePolicy::Ignored, QSizePolicy::Preferred);
     m_banner->hide();
     m_heat = new viz::BankHeatmapWidget;
-    auto* scroll = new QScrollArea;
-    scroll->setWidget(m_heat);
-    scroll->setWidgetResizable(false);
+    m_scroll = new QScrollArea;
+    m_scroll->setWidget(m_heat);
+    m_scroll->setWidgetResizable(false);
+    m_scroll->viewport()->installEventFilter(this);  // refit when the pane is resized
+    m_zoom = new viz::ZoomBar;
+    m_zoom->fitButton()->setObjectName("heatmapFit");
+    m_zoom->fitButton()->setToolTip(tr("Fit all 32 banks (and the lanes, when they stay "
+                                       "readable) to the pane; +/-, Ctrl + wheel or the buttons "
+                                       "zoom by hand, dragging pans"));
+    connect(m_zoom, &viz::ZoomBar::fitToggled, this, [this](bool on) {
+        if (on) fitHeatmap();
+    });
+    connect(m_zoom, &viz::ZoomBar::zoomIn, this, [this] { m_heat->zoomBy(true); });
+    connect(m_zoom, &viz::ZoomBar::zoomOut, this, [this] { m_heat->zoomBy(false); });
+    connect(m_zoom, &viz::ZoomBar::zoomReset, this, [this] { m_heat->resetZoom(); });
+    connect(m_heat, &viz::BankHeatmapWidget::zoomedByUser, this, [this] { m_zoom->setFit(false); });
     auto* split = new QSplitter(Qt::Vertical);
     auto* upper = new QWidget;
     m_split = split;
@@ -243,8 +258,20 @@ BankPanel::BankPanel(Session& session, QWidget* parent) : QWidget(parent), m_ses
     auto* pngButton = new QToolButton;
     pngButton->setText(tr("PNG…"));
     pngButton->setToolTip(tr("Export the heatmap of the selected access as PNG"));
-    measuredRow->addWidget(svgButton);
-    measuredRow->addWidget(pngButton);
+    auto* heatRow = new QHBoxLayout;
+    heatRow->setContentsMargins(0, 0, 0, 0);
+    auto* heatTitle = new QLabel(tr("Heatmap of the selected access"));
+    heatTitle->setSizePolicy(QSizePolicy::Ignored, QSizePolicy::Preferred);  // never widens the dock
+    heatRow->addWidget(heatTitle, 1);
+    heatRow->addWidget(m_zoom);
+    heatRow->addWidget(svgButton);
+    heatRow->addWidget(pngButton);
+    auto* lower = new QWidget;
+    auto* lv = new QVBoxLayout(lower);
+    lv->setContentsMargins(0, 0, 0, 0);
+    lv->setSpacing(2);
+    lv->addLayout(heatRow);
+    lv->addWidget(m_scroll, 1);
     connect(svgButton, &QToolButton::clicked, this, [this] {
         QString p = QFileDialog::getSaveFileName(this, tr("Export heatmap as SVG"), "banks.svg",
                                                  "SVG (*.svg)");
@@ -261,7 +288,7 @@ BankPanel::BankPanel(Session& session, QWidget* parent) : QWidget(parent), m_ses
     uv->addWidget(m_compareTable);
     uv->addWidget(m_table, 1);
     split->addWidget(upper);
-    split->addWidget(scroll);
+    split->addWidget(lower);
     split->setStretchFactor(0, 1);
     split->setStretchFactor(1, 2);
     connect(split, &QSplitter::splitterMoved, this, [this] { m_userSplit = true; });
@@ -289,6 +316,22 @@ BankPanel::BankPanel(Session& session, QWidget* parent) : QWidget(parent), m_ses
         m_totals->setText(tr("No result for this program yet (compiling…)"));
     });
     refresh();
+}
+
+void BankPanel::fitHeatmap() {
+    if (!m_zoom->fit() || !m_heat->hasModel()) return;
+    const QSize view = m_scroll->viewport()->size();
+    int cell = m_heat->cellSizeToFit(view);
+    // When the lanes scroll, the vertical scroll bar takes its width from the view.
+    const int sb = m_scroll->style()->pixelMetric(QStyle::PM_ScrollBarExtent);
+    if (!m_scroll->verticalScrollBar()->isVisible() && m_heat->sizeForCell(cell).height() > view.height())
+        cell = m_heat->cellSizeToFit(view - QSize(sb, 0));
+    if (cell != m_heat->cellSize()) m_heat->setCellSize(cell);
+}
+
+bool BankPanel::eventFilter(QObject* o, QEvent* e) {
+    if (o == m_scroll->viewport() && e->type() == QEvent::Resize) fitHeatmap();
+    return QWidget::eventFilter(o, e);
 }
 
 int BankPanel::visibleTableRows() const {
@@ -407,6 +450,7 @@ void BankPanel::selectRow(int row, bool reveal) {
     const auto& a = m_model->report().accesses[r.index];
     m_heat->setModel(
         viz::BankHeatmapModel(a.worst, a.buffer + " " + a.instruction + " @ " + a.worstWhere));
+    fitHeatmap();
     if (reveal && a.span.valid()) {
         m_session.reveal(a.span);
     }

@@ -20,12 +20,14 @@
 #include "visualizer/core/BankMap.h"
 
 class QLabel;
+class QScrollArea;
 class QSplitter;
 class QTableView;
 class QToolButton;
 
 namespace ts::viz {
 class BankHeatmapWidget;
+class ZoomBar;
 }
 
 namespace ts::gui {
@@ -97,6 +99,10 @@ public:
     /// The banner above the comparison (match warnings; tests).
     QString measuredBannerText() const;
     viz::BankHeatmapWidget* heatmap() const { return m_heat; }
+    /// The heatmap's zoom buttons; Fit (on by default) fits it to its pane (fitHeatmap).
+    viz::ZoomBar* zoomBar() const { return m_zoom; }
+    /// The scroll area the heatmap pans in (tests).
+    QScrollArea* heatmapArea() const { return m_scroll; }
     /// The line above the table: totals, or why there is nothing / that it is stale (tests).
     QString totalsText() const;
     /// Shows the heatmap of table row `row` (and reveals its source line when `reveal`).
@@ -113,12 +119,17 @@ public:
 
 protected:
     void resizeEvent(QResizeEvent* e) override;
+    bool eventFilter(QObject* o, QEvent* e) override;
 
 private:
     /// Splits the panel between the tables and the heatmap so that the access table shows
     /// kTableRows rows when the panel is tall enough (the heatmap keeps at least 200 px), until
     /// the user moves the splitter.
     void fitSplit();
+    /// In fit mode: the heatmap's cell size for its pane (BankHeatmapWidget::cellSizeToFit).
+    void fitHeatmap();
+    QScrollArea* m_scroll = nullptr;
+    viz::ZoomBar* m_zoom = nullptr;
     static constexpr int kTableRows = 10;
     QSplitter* m_split = nullptr;
     QWidget* m_upper = nullptr;

@@ -1,7 +1,9 @@
 // Compare panel: stored variants side by side (ComparePanel.h).
 #include "app/gui/ComparePanel.h"
+#include "app/gui/Theme.h"
 
 #include <QCheckBox>
+#include <algorithm>
 #include <QComboBox>
 #include <QFile>
 #include <QFileDialog>
@@ -13,7 +15,9 @@
 #include <QListWidget>
 #include <QPushButton>
 #include <QSortFilterProxyModel>
+#include <QResizeEvent>
 #include <QSplitter>
+#include <QStyle>
 #include <QTabWidget>
 #include <QTableView>
 #include <QTableWidget>
@@ -77,10 +81,15 @@ int CompareTableModel::columnCount(const QModelIndex& parent) const {
 }
 
 QVariant CompareTableModel::headerData(int section, Qt::Orientation o, int role) const {
-    if (o != Qt::Horizontal || role != Qt::DisplayRole || !m_compare) return {};
+    if (o != Qt::Horizontal || !m_compare) return {};
+    if (role != Qt::DisplayRole && role != Qt::ToolTipRole) return {};
     if (section == 0) return tr("status");
-    if (section == 1) return tr("variant");
-    return q(m_compare->columns()[size_t(section - kFixedColumns)].label);
+    if (section == 1) return role == Qt::ToolTipRole ? tr("variant: its parameters (hover a row for all)") : tr("variant");
+    const auto& col = m_compare->columns()[size_t(section - kFixedColumns)];
+    if (role == Qt::DisplayRole) return q(col.label);
+    // The whole name (a column narrower than its header elides it), its unit and direction.
+    return q(col.label) + (col.unit.empty() ? QString() : tr(" [%1]").arg(q(col.unit))) +
+           (col.lowerIsBetter ? tr(" — lower is better") : tr(" — higher is better"));
 }
 
 QVariant CompareTableModel::data(const QModelIndex& index, int role) const {
@@ -90,6 +99,7 @@ QVariant CompareTableModel::data(const QModelIndex& index, int role) const {
     if (row.library()) {
         // The library baseline: its own look (blue, italic) so it never reads as a variant.
         if (role == Qt::BackgroundRole) return QColor("#ddf4ff");
+        if (role == Qt::ForegroundRole && !(c == 0 && row.ok())) return QColor("#1f2328");
         if (role == Qt::FontRole) {
             QFont f;
             f.setItalic(true);
@@ -142,6 +152,9 @@ QVariant CompareTableModel::data(const QModelIndex& index, int role) const {
         return q(viz::formatMetric(v, m_compare->columns()[size_t(col)].unit));
     }
     if (role == Qt::BackgroundRole && best) return QColor("#dafbe1");
+    // Dark text on the light green in both themes (the dark theme's light text on it was
+    // unreadable: 1.1:1).
+    if (role == Qt::ForegroundRole && best) return QColor("#1f2328");
     if (role == Qt::FontRole && best) {
         QFont f;
         f.setBold(true);
@@ -206,7 +219,13 @@ ComparePanel::ComparePanel(Session& session, QWidget* parent)
     m_table->setSortingEnabled(true);
     m_table->setSelectionBehavior(QAbstractItemView::SelectRows);
     m_table->setSelectionMode(QAbstractItemView::ExtendedSelection);
+    // Columns size to their contents up to CompareTableModel::kMaxColumnPx; longer text (a variant's whole config,
+    // a long metric name) is elided in the middle, and the header's and cells' tooltips give
+    // it whole. (A new-user trial saw the last columns cut off at the table's edge.)
     m_table->horizontalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
+    m_table->horizontalHeader()->setMaximumSectionSize(CompareTableModel::kMaxColumnPx);
+    m_table->horizontalHeader()->setTextElideMode(Qt::ElideMiddle);
+    m_table->setTextElideMode(Qt::ElideMiddle);
     m_table->setWordWrap(false);
     m_table->verticalHeader()->hide();
 
@@ -221,6 +240,9 @@ ComparePanel::ComparePanel(Session& session, QWidget* parent)
     m_deltaTable->horizontalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
     m_passes = new QListWidget(this);
     m_diff = new viz::DiffView(this);
+    // Themed like the Pass Explorer's diff (it was white in the dark theme).
+    styleDiffView(m_diff);
+    connect(&ThemeManager::instance(), &ThemeManager::themeChanged, m_diff, [this] { styleDiffView(m_diff); });
     m_status = new QLabel(this);
     m_status->setWordWrap(true);
 
@@ -229,6 +251,8 @@ ComparePanel::ComparePanel(Session& session, QWidget* parent)
     upper->addWidget(m_charts);
     upper->setStretchFactor(0, 3);
     upper->setStretchFactor(1, 2);
+    m_upperSplit = upper;
+    connect(upper, &QSplitter::splitterMoved, this, [this] { m_userSplit = true; });
     auto* side = new QSplitter(Qt::Vertical, this);
     side->addWidget(m_deltaTable);
     side->addWidget(m_passes);
@@ -305,7 +329,10 @@ bool ComparePanel::loadStore(const QString& path) {
     m_sessions.clear();
     for (auto& [s, n] : viz::VariantCompare::sessions(m_records)) m_sessions.push_back(s);
     m_sets->clear();
-    for (const QString& s : resultSets()) m_sets->addItem(s);
+    for (const QString& s : resultSets()) {
+        m_sets->addItem(s);
+        m_sets->setItemData(m_sets->count() - 1, s, Qt::ToolTipRole);  // whole, device included
+    }
     if (m_records.empty()) {
         m_compare.reset();
         m_model->setCompare(nullptr);
@@ -340,7 +367,31 @@ QStringList ComparePanel::resultSets() const {
     return out;
 }
 
+int ComparePanel::tableWidthNeeded() const {
+    int w = 2 * m_table->frameWidth() + m_table->style()->pixelMetric(QStyle::PM_ScrollBarExtent);
+    for (int c = 0; c < m_table->model()->columnCount(); ++c)
+        w += m_table->horizontalHeader()->sectionSize(c);
+    return w;
+}
+
+void ComparePanel::fitTableWidth() {
+    if (m_userSplit || !m_upperSplit) return;
+    const int total = m_upperSplit->width() - m_upperSplit->handleWidth();
+    if (total <= 0) return;
+    const int table = std::clamp(tableWidthNeeded(), total * 3 / 5, std::max(total * 3 / 5, total - kMinChartPx));
+    m_upperSplit->setSizes({table, total - table});
+}
+
+void ComparePanel::resizeEvent(QResizeEvent* e) {
+    QWidget::resizeEvent(e);
+    fitTableWidth();
+}
+
 void ComparePanel::showResultSet(int index) {
+    // The combo elides a long set name (its device comes last): the tooltip gives it whole.
+    m_sets->setToolTip(index >= 0 && index < m_sets->count()
+                           ? m_sets->itemText(index)
+                           : tr("Result set: a tune session, or every profile/bench record"));
     std::vector<nlohmann::json> recs;
     if (index >= 0 && index < int(m_sessions.size())) {
         recs = viz::VariantCompare::sessionRecords(m_records, m_sessions[size_t(index)]);
@@ -366,6 +417,8 @@ void ComparePanel::showResultSet(int index) {
     m_chartMetric->clear();
     for (const auto& c : m_compare->columns()) m_chartMetric->addItem(q(c.label));
     setChartColumn(0);
+    m_table->horizontalHeader()->resizeSections(QHeaderView::ResizeToContents);  // now: the split needs the widths
+    fitTableWidth();
     const int best = m_compare->bestRow(0);
     m_roofline->setRoofline(viz::rooflineOf(*m_compare), best);
     size_t failed = 0, unchecked = 0, variants = 0;

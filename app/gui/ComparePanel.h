@@ -25,6 +25,7 @@ class QListWidget;
 class QPushButton;
 class QSortFilterProxyModel;
 class QTableView;
+class QSplitter;
 class QTableWidget;
 class QTabWidget;
 class QTemporaryDir;
@@ -45,6 +46,8 @@ class CompareTableModel : public QAbstractTableModel {
     Q_OBJECT
 public:
     static constexpr int kFixedColumns = 2;  ///< status, variant
+    /// The widest a column of the table grows to its contents (px); beyond, it elides.
+    static constexpr int kMaxColumnPx = 220;
     explicit CompareTableModel(QObject* parent = nullptr);
     void setCompare(const viz::VariantCompare* c);
     /// Row of the baseline (-1: none) and whether cells show deltas against it.
@@ -104,8 +107,19 @@ public:
     QTableWidget* deltaTable() const { return m_deltaTable; }
     const viz::VariantDiff* variantDiff() const { return m_variantDiff ? &*m_variantDiff : nullptr; }
     QString statusText() const;
+    /// Width the table needs to show every column (sections + frame + scroll bar), px.
+    int tableWidthNeeded() const;
+
+protected:
+    void resizeEvent(QResizeEvent* e) override;
 
 private:
+    /// Gives the table the width its columns need (the charts keep at least kMinChartPx),
+    /// until the user moves the splitter.
+    void fitTableWidth();
+    static constexpr int kMinChartPx = 280;
+    QSplitter* m_upperSplit = nullptr;
+    bool m_userSplit = false;
     void rebuildChart();
     void onSelectionChanged();
     void showPassDiff(int row);

@@ -22,6 +22,7 @@
 #include "compiler/analysis/HwLayouts.h"
 #include "visualizer/core/Svg.h"
 #include "visualizer/widgets/LayoutGridWidget.h"
+#include "visualizer/widgets/ZoomBar.h"
 
 namespace ts::gui {
 
@@ -39,17 +40,14 @@ LayoutPanel::LayoutPanel(Session& session, QWidget* parent) : QWidget(parent), m
     m_warp->setValue(-1);
     auto* svg = new QPushButton(tr("SVG…"));
     auto* png = new QPushButton(tr("PNG…"));
-    m_fit = new QToolButton;
-    m_fit->setObjectName("layoutFit");
-    m_fit->setText(tr("Fit"));
-    m_fit->setCheckable(true);
-    m_fit->setChecked(true);
-    m_fit->setToolTip(tr("Fit every column to the panel's width (Ctrl + wheel or Ctrl + +/- "
-                         "zooms by hand)"));
+    m_zoom = new viz::ZoomBar;
+    m_zoom->fitButton()->setObjectName("layoutFit");
+    m_zoom->fitButton()->setToolTip(tr("Fit every column to the panel's width (+/-, Ctrl + wheel "
+                                       "or the buttons zoom by hand; drag to pan)"));
     m_buffer->setSizePolicy(QSizePolicy::Expanding, QSizePolicy::Fixed);
     top->addGroup({new QLabel(tr("Buffer")), m_buffer}, true);
     top->addGroup({m_tile, m_warp});
-    top->addGroup({m_fit, svg, png});
+    top->addGroup({m_zoom, svg, png});
     m_info = new QLabel;
     m_info->setWordWrap(true);
     m_grid = new viz::LayoutGridWidget;
@@ -62,9 +60,12 @@ LayoutPanel::LayoutPanel(Session& session, QWidget* parent) : QWidget(parent), m
     v->addWidget(m_info);
     v->addWidget(m_scroll, 1);
     m_scroll->viewport()->installEventFilter(this);  // refit when the panel is resized
-    connect(m_fit, &QToolButton::toggled, this, [this](bool on) {
+    connect(m_zoom, &viz::ZoomBar::fitToggled, this, [this](bool on) {
         if (on) fit();
     });
+    connect(m_zoom, &viz::ZoomBar::zoomIn, this, [this] { m_grid->zoomBy(true); });
+    connect(m_zoom, &viz::ZoomBar::zoomOut, this, [this] { m_grid->zoomBy(false); });
+    connect(m_zoom, &viz::ZoomBar::zoomReset, this, [this] { m_grid->resetZoom(); });
     connect(m_grid, &viz::LayoutGridWidget::zoomedByUser, this, [this] { setFitToView(false); });
 
     connect(m_buffer, &QComboBox::currentIndexChanged, this, [this] { rebuild(); });
@@ -167,9 +168,9 @@ void LayoutPanel::refreshBuffers() {
     rebuild();
 }
 
-bool LayoutPanel::fitToView() const { return m_fit->isChecked(); }
+bool LayoutPanel::fitToView() const { return m_zoom->fit(); }
 
-void LayoutPanel::setFitToView(bool on) { m_fit->setChecked(on); }
+void LayoutPanel::setFitToView(bool on) { m_zoom->setFit(on); }
 
 void LayoutPanel::fit() {
     if (!fitToView() || !m_grid->model()) return;

@@ -20,6 +20,7 @@ class QToolButton;
 
 namespace ts::viz {
 class LayoutGridWidget;
+class ZoomBar;
 }
 
 namespace ts::gui {
@@ -79,7 +80,7 @@ private:
     QLabel* m_info;
     QScrollArea* m_scroll;
     viz::LayoutGridWidget* m_grid;
-    QToolButton* m_fit;
+    viz::ZoomBar* m_zoom;
 };
 
 }  // namespace ts::gui

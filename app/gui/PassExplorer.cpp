@@ -171,20 +171,7 @@ PassExplorer::PassExplorer(Session& session, QWidget* parent)
 
     auto applyDiffTheme = [this] {
         const Theme& t = theme();
-        viz::DiffView::Colors c;
-        c.addLine = t.diffAddLine;
-        c.addText = t.diffAddText;
-        c.delLine = t.diffDelLine;
-        c.delText = t.diffDelText;
-        c.filler = t.diffFiller;
-        c.marginText = t.marginText;
-        auto& tm = ThemeManager::instance();
-        for (QsciScintilla* v : {m_diff->left(), m_diff->right(), m_diff->unifiedView()}) {
-            tm.styleLexer(v->lexer());
-            tm.styleView(v);
-            v->setMarginsFont(tm.codeFont());
-        }
-        m_diff->setColors(c);
+        styleDiffView(m_diff);
         QPalette p = m_staleBanner->palette();
         p.setColor(QPalette::Window, t.dark ? QColor("#4a3f1c") : QColor("#fff4ce"));
         p.setColor(QPalette::WindowText, t.text);

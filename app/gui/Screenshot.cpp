@@ -229,8 +229,13 @@ int runScreenshot(MainWindow& w, const ScreenshotOptions& o) {
     QWidget* target = &w;
     if (o.panel == "banks.heatmap") {
         // The heatmap alone at its own size (grab renders it whole, also where the panel's
-        // scroll area would clip it): the "legible at 100%" picture of issue 15.
+        // scroll area would clip it), at 100% zoom (the default cell size, not the panel's
+        // fit-to-view size): the "legible at 100%" picture of issue 15.
         auto* bp = qobject_cast<BankPanel*>(w.panel("banks"));
+        if (bp) {
+            bp->heatmap()->resetZoom();
+            settle(50);
+        }
         target = bp ? static_cast<QWidget*>(bp->heatmap()) : nullptr;
         if (!target) {
             std::fprintf(stderr, "tilescope: no Banks panel\n");

@@ -1,5 +1,6 @@
 // Light/dark palettes and code-view styling (Theme.h).
 #include "app/gui/Theme.h"
+#include "visualizer/widgets/DiffView.h"
 
 #include <QApplication>
 #include <QFontDatabase>
@@ -221,6 +222,24 @@ void ThemeManager::styleLexer(QsciLexer* lexer) const {
             cpp->setPaper(t.paper, s);
         }
     }
+}
+
+void styleDiffView(viz::DiffView* d) {
+    const Theme& t = theme();
+    viz::DiffView::Colors c;
+    c.addLine = t.diffAddLine;
+    c.addText = t.diffAddText;
+    c.delLine = t.diffDelLine;
+    c.delText = t.diffDelText;
+    c.filler = t.diffFiller;
+    c.marginText = t.marginText;
+    auto& tm = ThemeManager::instance();
+    for (QsciScintilla* v : {d->left(), d->right(), d->unifiedView()}) {
+        if (v->lexer()) tm.styleLexer(v->lexer());
+        tm.styleView(v);
+        v->setMarginsFont(tm.codeFont());
+    }
+    d->setColors(c);
 }
 
 }  // namespace ts::gui

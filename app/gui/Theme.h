@@ -10,6 +10,10 @@
 class QsciScintilla;
 class QsciLexer;
 
+namespace ts::viz {
+class DiffView;
+}
+
 namespace ts::gui {
 
 /// Colours of code views and of the highlights the IDE paints.
@@ -49,6 +53,10 @@ private:
     ThemeManager();
     Theme m_theme;
 };
+
+/// Applies the theme to a diff view: its three code views (paper, margins, font, lexer colours
+/// when it has a lexer) and its added/deleted line colours. Call again on themeChanged().
+void styleDiffView(viz::DiffView* d);
 
 /// Shortcut for ThemeManager::instance().theme().
 inline const Theme& theme() { return ThemeManager::instance().theme(); }

@@ -375,11 +375,19 @@ private:
                 m_inFlight.push_back(t);
             }
             retire(wait);
+            m_groups = std::min(m_groups + 1, wait);
         } else if (c.op == kWgmmaWait) {
             int64_t n = c.args.size() > 2 ? eval(c.args[2]).value_or(0) : 0;
-            auto& e = event(TimelineEventKind::WgmmaWait, "wgmma.wait_group " + std::to_string(n), s, {});
+            // The fence an accumulator's reader or writer emits first (T.clear before the loop):
+            // with no wgmma group of this role in flight it completes at once; say so, so the
+            // schedule's first event does not read as a wait for a gemm that was never issued.
+            const bool idle = m_groups <= n;
+            auto& e = event(TimelineEventKind::WgmmaWait,
+                            "wgmma.wait_group " + std::to_string(n) + (idle ? " (no wgmma in flight: completes at once)" : ""),
+                            s, {});
             e.pending = n;
             retire(n);
+            m_groups = std::min(m_groups, n);
         }
     }
 
@@ -443,6 +451,7 @@ private:
     Span m_lastSpan;
     std::map<std::string, int64_t> m_uses, m_lastTile;
     std::deque<std::pair<int64_t, int64_t>> m_inFlight, m_retired;
+    int64_t m_groups = 0;  ///< wgmma groups this role issued that may still be in flight
 
 public:
     void setStages(int64_t s) { m_stages = s; }

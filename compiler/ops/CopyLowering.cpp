@@ -186,7 +186,7 @@ Stmt copyFragment(Ctx& c, const TileOpNode& op, const Region& src, const Region&
     Stmt loop = paired ? forLoop(q, intImm(0), intImm(L.localSize / 2), ForKind::Unrolled, body, {{"thread_loop", true}}, op.span)
                        : forLoop(r, intImm(0), intImm(L.localSize), ForKind::Unrolled, body, {{"thread_loop", true}}, op.span);
     // sm_90a: a pipelined wgmma may still be writing the accumulator (Hopper.h).
-    if (Stmt wait = lowerWgmmaWait(c, lf)) return seq({wait, loop}, op.span);
+    if (Stmt wait = lowerWgmmaWait(c, lf, op.span)) return seq({wait, loop}, op.span);
     return loop;
 }
 

@@ -20,7 +20,7 @@ Stmt lowerFill(Ctx& c, const TileOpNode& op) {
         Var r = makeVar(c.fresh("r"), DType::Int32, op.span);
         Stmt fill = forLoop(r, intImm(0), intImm(it->second.layout->localSize), ForKind::Unrolled,
                             store(it->second.regs, {r}, value, op.span), {{"thread_loop", true}}, op.span);
-        if (Stmt wait = xform::lowerWgmmaWait(c, it->second)) return seq({wait, fill}, op.span);  // sm_90a
+        if (Stmt wait = xform::lowerWgmmaWait(c, it->second, op.span)) return seq({wait, fill}, op.span);  // sm_90a
         return fill;
     }
     auto ext = squeezedExtents(dst);

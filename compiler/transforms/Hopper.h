@@ -184,7 +184,9 @@ ir::Stmt lowerWgmma(lower::Ctx& c, const ir::TileOpNode& op);
 ir::Stmt lowerWgmmaFragment(lower::Ctx& c, const ir::TileOpNode& op);
 
 /// For a wgmma accumulator: tl.wgmma_wait(0) on its registers, which an op that reads or writes
-/// them emits first (a pipelined gemm may still be in flight); null for other fragments.
-ir::Stmt lowerWgmmaWait(lower::Ctx& c, const lower::LoweredFragment& f);
+/// them emits first (a pipelined gemm may still be in flight); null for other fragments. The wait
+/// carries `at`, the span of that op (the static timeline and the debugger place it on the op's
+/// source line, not on the accumulator's declaration).
+ir::Stmt lowerWgmmaWait(lower::Ctx& c, const lower::LoweredFragment& f, const Span& at);
 
 }  // namespace ts::xform

@@ -92,9 +92,9 @@ Stmt lowerWgmmaFragment(Ctx& c, const TileOpNode& op) {
     return seq(out, op.span);
 }
 
-Stmt lowerWgmmaWait(Ctx& c, const LoweredFragment& f) {
+Stmt lowerWgmmaWait(Ctx& c, const LoweredFragment& f, const Span& at) {
     if (f.layout->family != "wgmma_c") return nullptr;
-    return intrinsicStmt(intrin::kWgmmaWait, {addressOf(f.regs, {intImm(0)}), intImm(f.layout->localSize), intImm(0)}, f.regs->span);
+    return intrinsicStmt(intrin::kWgmmaWait, {addressOf(f.regs, {intImm(0)}), intImm(f.layout->localSize), intImm(0)}, at);
 }
 
 }  // namespace ts::xform

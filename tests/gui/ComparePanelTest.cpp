@@ -13,12 +13,18 @@
 #include <QTableView>
 #include <QTabWidget>
 #include <QTableWidget>
+#include <QComboBox>
+#include <QHeaderView>
 #include <QtTest>
+#include <Qsci/qsciscintilla.h>
 #include <cmath>
 
 #include "app/gui/ComparePanel.h"
 #include "app/gui/MainWindow.h"
 #include "app/gui/Session.h"
+#include "app/gui/Theme.h"
+#include "visualizer/widgets/DiffView.h"
+#include "visualizer/widgets/PictureView.h"
 #include "app/gui/TuneSweep.h"
 #include "profiler/store/ResultsStore.h"
 #include "visualizer/core/Roofline.h"
@@ -102,6 +108,69 @@ private slots:
         QVERIFY(p.loadStore(kStore));
         QVERIFY2(p.minimumSizeHint().width() <= 700,
                  qPrintable(QString::number(p.minimumSizeHint().width())));
+    }
+
+    // New-user trial: in Profile & Compare the table's last columns and the set's device were
+    // cut off at the edge. Columns now size to their contents up to kMaxColumnPx and elide
+    // beyond; every header has a tooltip with its whole name, unit and direction; the set combo
+    // and each of its items have the whole set name, device included, as their tooltip.
+    void columnsSizeToContentOrElideWithTooltips() {
+        Session s;
+        ComparePanel p(s);
+        p.resize(700, 500);
+        p.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&p));
+        QVERIFY(p.loadStore(kStore));
+        QTest::qWait(20);
+        QHeaderView* h = p.table()->horizontalHeader();
+        QAbstractItemModel* m = p.table()->model();
+        QVERIFY(m->columnCount() > 4);
+        for (int c = 0; c < m->columnCount(); ++c) {
+            QVERIFY2(h->sectionSize(c) <= CompareTableModel::kMaxColumnPx,
+                     qPrintable(QString("column %1: %2 px").arg(c).arg(h->sectionSize(c))));
+            const QString label = m->headerData(c, Qt::Horizontal, Qt::DisplayRole).toString();
+            const QString tip = m->headerData(c, Qt::Horizontal, Qt::ToolTipRole).toString();
+            QVERIFY2(!tip.isEmpty() && tip.contains(label), qPrintable(label + " | " + tip));
+        }
+        const int time = CompareTableModel::kFixedColumns + p.compare()->column("time_ms");
+        QVERIFY(m->headerData(time, Qt::Horizontal, Qt::ToolTipRole).toString().contains("lower is better"));
+        // The variant column: a whole config is longer than the cap; its cells' tooltips have it.
+        QVERIFY(m->data(m->index(0, 1), Qt::ToolTipRole).toString().contains("block_M="));
+        QComboBox* sets = nullptr;
+        for (QComboBox* c : p.findChildren<QComboBox*>())
+            if (c->count() && c->itemText(0).startsWith("tune ")) sets = c;
+        QVERIFY(sets);
+        QVERIFY(sets->itemData(0, Qt::ToolTipRole).toString().contains("cpu-interpreter"));
+        QVERIFY(sets->toolTip().contains("cpu-interpreter"));
+        // Wide enough (1600 px, the Compare dock of a 1920 screen): the table gets the width of
+        // all its columns, the charts the rest (the old fixed 3:2 split cut the last columns).
+        p.resize(1600, 500);
+        QTest::qWait(20);
+        QVERIFY2(p.table()->width() >= p.tableWidthNeeded(),
+                 qPrintable(QString("table %1 px, needs %2").arg(p.table()->width()).arg(p.tableWidthNeeded())));
+    }
+
+    // Dark theme (screenshot 2026-12-03d): the best cells' light green kept the palette's light
+    // text (1.1:1, the values invisible) and the variant diff was a white pane. Best and library
+    // cells now carry dark text (>= 4.5:1 WCAG), and the diff view follows the theme.
+    void darkThemeKeepsBestCellsAndDiffReadable() {
+        ThemeManager::instance().setTheme("dark");
+        Session s;
+        ComparePanel p(s);
+        QVERIFY(p.loadStore(kStore));
+        const int time = p.compare()->column("time_ms");
+        const int best = p.compare()->bestRow(time);
+        QVERIFY(best >= 0);
+        const QModelIndex bi = p.model()->index(best, CompareTableModel::kFixedColumns + time);
+        const QColor bg = p.model()->data(bi, Qt::BackgroundRole).value<QColor>();
+        const QVariant fg = p.model()->data(bi, Qt::ForegroundRole);
+        QVERIFY(fg.isValid());
+        QVERIFY2(viz::contrastRatio(fg.value<QColor>(), bg) >= 4.5,
+                 qPrintable(fg.value<QColor>().name() + " on " + bg.name()));
+        QCOMPARE(p.diffView()->left()->paper(), theme().paper);
+        QCOMPARE(p.diffView()->unifiedView()->paper(), theme().paper);
+        ThemeManager::instance().setTheme("light");
+        QCOMPARE(p.diffView()->left()->paper(), theme().paper);
     }
 
     void uncheckedVariantsAreNeverTheBest() {

@@ -13,6 +13,8 @@
 #include <QtTest>
 
 #include "app/gui/BankPanel.h"
+#include <QScrollArea>
+#include "visualizer/widgets/ZoomBar.h"
 #include "app/gui/CommandPalette.h"
 #include "app/gui/DefaultTarget.h"
 #include "app/gui/LayoutPanel.h"
@@ -288,6 +290,18 @@ private slots:
                                   qPrintable(QString("%1 rows").arg(banks->visibleTableRows())),
                                   3000);
         QVERIFY(banks->heatmap()->parentWidget()->height() >= 200);  // the heatmap keeps room
+        // The heatmap fits on first show: all 32 banks in its pane (was ~26 at 22 px cells),
+        // digits in 11 px text or larger.
+        banks->selectRow(0);
+        QVERIFY(banks->zoomBar()->fit());
+        QTRY_VERIFY2_WITH_TIMEOUT(
+            banks->heatmap()->width() <= banks->heatmapArea()->viewport()->width(),
+            qPrintable(QString("heatmap %1 px in a %2 px pane")
+                           .arg(banks->heatmap()->width())
+                           .arg(banks->heatmapArea()->viewport()->width())),
+            3000);
+        QVERIFY(banks->heatmap()->cellDigitsShown());
+        QVERIFY(banks->heatmap()->minTextPx() >= 11);
         const QSize min = w.minimumSizeHint().expandedTo(w.minimumSize());
         QVERIFY2(min.width() <= 803, qPrintable(QString("minimum width %1").arg(min.width())));
     }

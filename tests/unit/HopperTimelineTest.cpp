@@ -12,6 +12,7 @@
 // must come back as barrier issues with the barrier, the phase and expected vs delivered.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cstdlib>
 
 #include <nlohmann/json.hpp>
@@ -185,6 +186,37 @@ TEST(HopperTimeline, GemmTwoStagesTwoTripsHandDerived) {
     EXPECT_EQ(l.occupancy[1].landedTime, 11);
     EXPECT_EQ(l.occupancy[1].releaseTime, 16);
     EXPECT_TRUE(l.issues.empty()) << issuesText(l);
+}
+
+// Issue 15 (new-user trial): the sm_90a timeline's first event, a wgmma wait, sat on line 23
+// (C_local = T.alloc_fragment) and so did the epilogue's: the lowering gave the waits the
+// accumulator's declaration span. Each wait now carries the line of the op that needs it:
+// T.clear (24), whose wait finds no wgmma in flight and says so, and the copy out of C_local
+// (29). samples/gemm.py at its defaults (lines 23-29: alloc C_local, clear, T.Pipelined, copy A,
+// copy B, gemm, copy out).
+TEST(HopperTimeline, GemmEventsSitOnTheSourceLinesOfTheirOps) {
+    auto t = timelineOf(compileSm90("gemm.py", {}));
+    ASSERT_EQ(t.loops.size(), 1u);
+    const auto& ev = t.loops[0].roles.at(0).events;
+    ASSERT_GE(ev.size(), 8u);
+    const std::vector<std::pair<TimelineEventKind, uint32_t>> first = {
+        {TimelineEventKind::WgmmaWait, 24}, {TimelineEventKind::Barrier, 25}, {TimelineEventKind::ExpectTx, 25},
+        {TimelineEventKind::TmaLoad, 26},   {TimelineEventKind::TmaLoad, 27},  {TimelineEventKind::ExpectTx, 25},
+    };
+    for (size_t i = 0; i < first.size(); ++i) {
+        SCOPED_TRACE("event " + std::to_string(i) + ": " + ev[i].label);
+        EXPECT_EQ(int(ev[i].kind), int(first[i].first));
+        EXPECT_EQ(ev[i].span.line, first[i].second);
+    }
+    EXPECT_NE(ev[0].label.find("no wgmma in flight"), std::string::npos) << ev[0].label;
+    // The first wgmma: line 28 (T.gemm); the epilogue's wait: line 29, a real one.
+    auto mma = std::find_if(ev.begin(), ev.end(), [](const TimelineEvent& e) { return e.kind == TimelineEventKind::Mma; });
+    ASSERT_NE(mma, ev.end());
+    EXPECT_EQ(mma->span.line, 28u);
+    auto last = std::find_if(ev.rbegin(), ev.rend(), [](const TimelineEvent& e) { return e.kind == TimelineEventKind::WgmmaWait; });
+    ASSERT_NE(last, ev.rend());
+    EXPECT_EQ(last->span.line, 29u);
+    EXPECT_EQ(last->label, "wgmma.wait_group 0");
 }
 
 TEST(HopperTimeline, GemmTripCounts1_2_5TimesStages1To4) {

@@ -1,5 +1,6 @@
 #include "visualizer/widgets/BankHeatmapWidget.h"
 
+#include <QFontMetrics>
 #include <QHelpEvent>
 #include <QKeyEvent>
 #include <QMouseEvent>
@@ -11,8 +12,14 @@
 namespace ts::viz {
 
 namespace {
-/// Text sizes (px): never below 11 at any zoom, growing with the cells.
-int labelPx(int cell) { return std::max(11, cell * 11 / 20); }
+/// Text sizes (px): never below kMinTextPx at any zoom, growing with the cells.
+int labelPx(int cell) { return std::max(BankHeatmapWidget::kMinTextPx, cell * 11 / 20); }
+/// Every n-th label (n = 1, 2, 4, 8) so that labels `need` px apart fit cells of `cell` px.
+int stepFor(int cell, int need) {
+    int step = 1;
+    while (step < 8 && cell * step < need) step *= 2;
+    return step;
+}
 }  // namespace
 
 BankHeatmapWidget::BankHeatmapWidget(QWidget* parent) : QWidget(parent) {
@@ -34,6 +41,51 @@ void BankHeatmapWidget::clear() {
     update();
 }
 
+void BankHeatmapWidget::zoomBy(bool in) {
+    setCellSize(zoomStep(m_cell, in, kMinCell, kMaxCell));
+    emit zoomedByUser();
+}
+
+void BankHeatmapWidget::resetZoom() {
+    setCellSize(kDefaultCell);
+    emit zoomedByUser();
+}
+
+int BankHeatmapWidget::cellSizeToFit(QSize view) const {
+    const int banks = std::max(1, m_model.banks()), lanes = std::max(1, m_model.lanes());
+    // As sizeHint() would be at cell size c (the margins grow with the text).
+    auto fitsW = [&](int c) { return labelPx(c) * 2 + 12 + banks * c + 8 <= view.width(); };
+    auto fitsH = [&](int c) { return labelPx(c) * 3 + 20 + lanes * c + 8 <= view.height(); };
+    int w = kDefaultCell;
+    while (w > kMinCell && !fitsW(w)) --w;
+    int h = kDefaultCell;
+    while (h > kMinCell && !fitsH(h)) --h;
+    return std::min(w, std::max(h, std::min(w, int(kReadableCell))));
+}
+
+QColor BankHeatmapWidget::digitColor(int w) { return contrastingText(wavefrontColor(w)); }
+
+bool BankHeatmapWidget::cellDigitsShown() const {
+    QFont f = font();
+    f.setPixelSize(labelPx(m_cell));
+    const QFontMetrics fm(f);
+    return fm.height() <= m_cell && fm.horizontalAdvance(QStringLiteral("8")) + 2 <= m_cell;
+}
+
+int BankHeatmapWidget::laneLabelStep() const {
+    QFont f = font();
+    f.setPixelSize(labelPx(m_cell));
+    return stepFor(m_cell, QFontMetrics(f).height());
+}
+
+int BankHeatmapWidget::bankLabelStep() const {
+    QFont f = font();
+    f.setPixelSize(labelPx(m_cell));
+    return stepFor(m_cell, QFontMetrics(f).horizontalAdvance(QStringLiteral("00")) + 2);
+}
+
+int BankHeatmapWidget::minTextPx() const { return labelPx(m_cell); }
+
 void BankHeatmapWidget::setCellSize(int px) {
     m_cell = std::clamp(px, kMinCell, kMaxCell);
     updateGeometry();
@@ -45,8 +97,10 @@ int BankHeatmapWidget::left() const { return labelPx(m_cell) * 2 + 12; }
 // Three header rows: title, "bank →", bank numbers.
 int BankHeatmapWidget::top() const { return labelPx(m_cell) * 3 + 20; }
 
-QSize BankHeatmapWidget::sizeHint() const {
-    return {left() + m_model.banks() * m_cell + 8, top() + m_model.lanes() * m_cell + 8};
+QSize BankHeatmapWidget::sizeHint() const { return sizeForCell(m_cell); }
+
+QSize BankHeatmapWidget::sizeForCell(int c) const {
+    return {labelPx(c) * 2 + 12 + m_model.banks() * c + 8, labelPx(c) * 3 + 20 + m_model.lanes() * c + 8};
 }
 
 QColor BankHeatmapWidget::wavefrontColor(int w) {
@@ -67,14 +121,27 @@ void BankHeatmapWidget::paintEvent(QPaintEvent*) {
     f.setPixelSize(px + 1);
     p.setFont(f);
     p.setPen(text);
-    p.drawText(QRect(4, 0, width() - 8, px + 6), Qt::AlignLeft | Qt::AlignVCenter,
-               QString::fromStdString(m_model.title() + "   " + m_model.summary()));
+    // Title and summary on one line when they fit the (fitted) width; else the summary moves
+    // after "bank →" on the next line, each elided rather than cut at the edge.
+    const QString title = QString::fromStdString(m_model.title());
+    const QString summary = QString::fromStdString(m_model.summary());
+    const int avail = width() - 8;
+    const bool oneLine = p.fontMetrics().horizontalAdvance(title + "   " + summary) <= avail;
+    p.drawText(QRect(4, 0, avail, px + 6), Qt::AlignLeft | Qt::AlignVCenter,
+               oneLine ? title + "   " + summary
+                       : p.fontMetrics().elidedText(title, Qt::ElideRight, avail));
     f.setPixelSize(px);
     p.setFont(f);
-    p.drawText(QRect(L, px + 8, m_model.banks() * m_cell, px + 2), Qt::AlignLeft | Qt::AlignVCenter,
-               tr("bank →"));
-    // Bank numbers: every column when they fit, else every other one.
-    const int step = p.fontMetrics().horizontalAdvance("00") + 2 <= m_cell ? 1 : 2;
+    const QString bankArrow = tr("bank →");
+    p.drawText(QRect(L, px + 8, width() - L - 4, px + 2), Qt::AlignLeft | Qt::AlignVCenter, bankArrow);
+    if (!oneLine) {
+        const int x = L + p.fontMetrics().horizontalAdvance(bankArrow) + 3 * px;
+        p.drawText(QRect(x, px + 8, width() - x - 4, px + 2), Qt::AlignLeft | Qt::AlignVCenter,
+                   p.fontMetrics().elidedText(summary, Qt::ElideRight, std::max(0, width() - x - 4)));
+    }
+    // Bank numbers: every column when they fit, else every 2nd, 4th or 8th.
+    const int step = bankLabelStep(), laneStep = laneLabelStep();
+    const bool digits = cellDigitsShown();
     const int numbersY = 2 * px + 14;
     for (int b = 0; b < m_model.banks(); b += step)
         p.drawText(QRect(L + b * m_cell - (step - 1) * m_cell / 2, numbersY, m_cell * step, px + 2),
@@ -83,8 +150,9 @@ void BankHeatmapWidget::paintEvent(QPaintEvent*) {
     const int lanes = m_model.lanes(), banks = m_model.banks();  // 32 x 32; 64 lanes on AMD
     for (int l = 0; l < lanes; ++l) {
         p.setPen(text);
-        p.drawText(QRect(0, T + l * m_cell, L - 6, m_cell), Qt::AlignRight | Qt::AlignVCenter,
-                   QString::number(l));
+        if (l % laneStep == 0)
+            p.drawText(QRect(0, T + l * m_cell - (laneStep - 1) * m_cell / 2, L - 6, m_cell * laneStep),
+                       Qt::AlignRight | Qt::AlignVCenter, QString::number(l));
         for (int b = 0; b < banks; ++b) {
             const int v = m_model.cell(l, b);
             QRect rc(L + b * m_cell, T + l * m_cell, m_cell, m_cell);
@@ -92,7 +160,7 @@ void BankHeatmapWidget::paintEvent(QPaintEvent*) {
             p.fillRect(rc, fill);
             p.setPen(grid);
             p.drawRect(rc.adjusted(0, 0, -1, -1));
-            if (v) {
+            if (v && digits) {
                 p.setPen(contrastingText(fill));
                 p.drawText(rc, Qt::AlignCenter, QString::number(v));
             }
@@ -107,7 +175,7 @@ void BankHeatmapWidget::paintEvent(QPaintEvent*) {
 
 void BankHeatmapWidget::wheelEvent(QWheelEvent* e) {
     if (!(e->modifiers() & Qt::ControlModifier)) return QWidget::wheelEvent(e);
-    setCellSize(m_cell + (e->angleDelta().y() > 0 ? 2 : -2));
+    zoomBy(e->angleDelta().y() > 0);
     e->accept();
 }
 
@@ -115,6 +183,7 @@ void BankHeatmapWidget::keyPressEvent(QKeyEvent* e) {
     const int z = zoomForKey(e, m_cell, kDefaultCell, kMinCell, kMaxCell);
     if (z < 0) return QWidget::keyPressEvent(e);
     setCellSize(z);
+    emit zoomedByUser();
     e->accept();
 }
 

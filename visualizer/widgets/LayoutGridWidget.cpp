@@ -30,6 +30,16 @@ void LayoutGridWidget::setCellSize(int px) {
     update();
 }
 
+void LayoutGridWidget::zoomBy(bool in) {
+    setCellSize(zoomStep(m_cell, in, 4, 64));
+    emit zoomedByUser();
+}
+
+void LayoutGridWidget::resetZoom() {
+    setCellSize(kDefaultCell);
+    emit zoomedByUser();
+}
+
 void LayoutGridWidget::setSelectedThread(int64_t t) {
     m_thread = t;
     update();
@@ -167,8 +177,7 @@ void LayoutGridWidget::mouseReleaseEvent(QMouseEvent* e) {
 
 void LayoutGridWidget::wheelEvent(QWheelEvent* e) {
     if (!(e->modifiers() & Qt::ControlModifier)) return QWidget::wheelEvent(e);
-    setCellSize(m_cell + (e->angleDelta().y() > 0 ? 2 : -2));
-    emit zoomedByUser();
+    zoomBy(e->angleDelta().y() > 0);
     e->accept();
 }
 

@@ -1,7 +1,7 @@
 // Paints a ts::viz::LayoutGridModel (visualizer/core/LayoutGrid.h): one cell per logical element,
 // coloured by owning thread (fragments; a warp is one hue family) or by bank (shared tiles, the
 // "physical" picture), labelled thread/local or offset/bank when cells are large enough. Ctrl +
-// wheel zooms (the owner puts it in a QScrollArea to pan); hovering shows the cell's description
+// wheel, '+'/'-'/'0' or the owner's ZoomBar zoom (the owner puts it in a QScrollArea; dragging pans); hovering shows the cell's description
 // as a tooltip; clicking a cell selects its thread (or bank) and outlines all its cells. It only
 // paints the model and reports clicks.
 #pragma once
@@ -22,6 +22,10 @@ public:
     const std::optional<LayoutGridModel>& model() const { return m_model; }
     /// Cell size in pixels (4..64).
     void setCellSize(int px);
+    /// One zoom step in or out / back to the default size (100%), as the user's: zoomedByUser.
+    void zoomBy(bool in);
+    void resetZoom();
+    static constexpr int kDefaultCell = 28;
     int cellSize() const { return m_cell; }
     /// The cell size that shows all `cols` columns in `widthPx` pixels (the row header
     /// included): at most the default size (28), at least 16 (below that the picture is a
@@ -58,7 +62,6 @@ private:
     int labelPixelSize() const;
     static constexpr int kLeft = 32, kTop = 18;
     std::optional<LayoutGridModel> m_model;
-    static constexpr int kDefaultCell = 28;
     int m_cell = kDefaultCell;
     PanDrag m_pan;
     int64_t m_thread = -1, m_warp = -1;

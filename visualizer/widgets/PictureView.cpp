@@ -6,27 +6,47 @@
 #include <QScrollBar>
 #include <QWidget>
 #include <algorithm>
+#include <cmath>
 
 namespace ts::viz {
 
+double relativeLuminance(const QColor& c) {
+    auto lin = [](int v8) {
+        const double v = v8 / 255.0;
+        return v <= 0.04045 ? v / 12.92 : std::pow((v + 0.055) / 1.055, 2.4);
+    };
+    const QColor rgb = c.toRgb();
+    return 0.2126 * lin(rgb.red()) + 0.7152 * lin(rgb.green()) + 0.0722 * lin(rgb.blue());
+}
+
+double contrastRatio(const QColor& a, const QColor& b) {
+    const double la = relativeLuminance(a), lb = relativeLuminance(b);
+    return (std::max(la, lb) + 0.05) / (std::min(la, lb) + 0.05);
+}
+
 QColor contrastingText(const QColor& bg) {
-    const double luma = 0.299 * bg.red() + 0.587 * bg.green() + 0.114 * bg.blue();
-    return luma < 140 ? QColor(Qt::white) : QColor(Qt::black);
+    const QColor black(Qt::black), white(Qt::white);
+    return contrastRatio(black, bg) >= contrastRatio(white, bg) ? black : white;
 }
 
 QColor emptyCellColor(const QColor& base) {
     return base.lightness() < 128 ? base.lighter(135) : QColor(Qt::white);
 }
 
+int zoomStep(int current, bool in, int lo, int hi) {
+    const int step = std::max(2, current / 8);
+    return std::clamp(in ? current + step : current - step, lo, hi);
+}
+
 int zoomForKey(const QKeyEvent* e, int current, int defaultSize, int lo, int hi) {
-    if (!(e->modifiers() & Qt::ControlModifier)) return -1;
-    int step = std::max(2, current / 8);
+    const auto mods = e->modifiers() & ~(Qt::KeypadModifier | Qt::ShiftModifier);
+    if (mods != Qt::NoModifier && mods != Qt::ControlModifier) return -1;
     switch (e->key()) {
         case Qt::Key_Plus:
         case Qt::Key_Equal:
-            return std::clamp(current + step, lo, hi);
+            return zoomStep(current, true, lo, hi);
         case Qt::Key_Minus:
-            return std::clamp(current - step, lo, hi);
+            return zoomStep(current, false, lo, hi);
         case Qt::Key_0:
             return std::clamp(defaultSize, lo, hi);
         default:
