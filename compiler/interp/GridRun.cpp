@@ -64,6 +64,7 @@ bool Machine::needsGridRun(const KernelNode* k, int64_t blocks) {
 
 void Machine::copySetupTo(Machine& m) const {
     m.m_bindings = m_bindings;
+    m.m_memory = m_memory;  // pointer tables (Pointers.h) point into the same device memory
     for (auto& b : m_buffers) {
         auto c = std::make_unique<BufferState>();
         c->node = b->node;
