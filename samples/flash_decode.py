@@ -44,7 +44,7 @@ def flash_decode_split(batch=2, heads=8, groups=4, seqlen_kv=500, dim=64, num_sp
             K_s = T.alloc_shared((block_N, dim), dtype)
             V_s = T.alloc_shared((block_N, dim), dtype)
             S = T.alloc_fragment((block_H, block_N), acc)
-            P = T.alloc_fragment((block_H, block_N), dtype)
+            P_s = T.alloc_shared((block_H, block_N), dtype)  # every warp reads all of P (FullCol)
             acc_o = T.alloc_fragment((block_H, dim), acc)
             m = T.alloc_fragment((block_H,), acc)
             m_prev = T.alloc_fragment((block_H,), acc)
@@ -75,9 +75,9 @@ def flash_decode_split(batch=2, heads=8, groups=4, seqlen_kv=500, dim=64, num_sp
                     l[i] = l[i] * alpha[i] + l_tile[i]
                 for i, j in T.Parallel(block_H, dim):
                     acc_o[i, j] *= alpha[i]
-                T.copy(S, P)
+                T.copy(S, P_s)
                 T.copy(V[b, k0:k0 + block_N, kv_head, :], V_s)
-                T.gemm(P, V_s, acc_o, policy=T.GemmWarpPolicy.FullCol)
+                T.gemm(P_s, V_s, acc_o, policy=T.GemmWarpPolicy.FullCol)
             for i, j in T.Parallel(block_H, dim):
                 if i < groups:
                     O_part[b, h0 + i, split, j] = T.if_then_else(l[i] > 0, acc_o[i, j] / l[i], 0)

@@ -34,7 +34,7 @@ def rmsnorm_matmul(M=512, N=512, K=512, block_M=128, block_N=128, block_K=32, nu
             sq = T.alloc_fragment((block_M, block_K), acc)  # running squares, per column slot
             xg = T.alloc_fragment((block_M, block_K), dtype)  # X, then X * G, in registers
             inv_rms = T.alloc_fragment((block_M,), acc)  # in the layout of sq's rows
-            row_scale = T.alloc_fragment((block_M,), acc)  # in the layout of C's rows
+            row_scale = T.alloc_shared((block_M,), acc)  # sq and C spread rows over threads differently
             C = T.alloc_fragment((block_M, block_N), acc)
             out = T.alloc_fragment((block_M, block_N), dtype)
             T.clear(C)
@@ -53,7 +53,7 @@ def rmsnorm_matmul(M=512, N=512, K=512, block_M=128, block_N=128, block_K=32, nu
             T.reduce_sum(sq, inv_rms, dim=1)
             for i in T.Parallel(block_M):
                 inv_rms[i] = T.rsqrt(inv_rms[i] / K + eps)
-            T.copy(inv_rms, row_scale)  # sq and C spread rows over threads differently
+            T.copy(inv_rms, row_scale)
             for i, j in T.Parallel(block_M, block_N):
                 out[i, j] = T.cast(C[i, j] * row_scale[i], dtype)
             T.copy(out, Y[by * block_M, bx * block_N])

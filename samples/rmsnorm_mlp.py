@@ -43,7 +43,7 @@ def norm_gate_up(M=512, D=512, N=1024, block_M=128, block_N=128, block_K=32, num
             sq = T.alloc_fragment((block_M, block_K), acc)
             xg = T.alloc_fragment((block_M, block_K), dtype)  # X, then X * G, in registers
             sum_sq = T.alloc_fragment((block_M,), acc)
-            row_scale = T.alloc_fragment((block_M,), acc)  # 1/rms in the accumulators' row layout
+            row_scale = T.alloc_shared((block_M,), acc)  # 1/rms, read by the accumulators' row layout
             gate = T.alloc_fragment((block_M, block_N), acc)
             up = T.alloc_fragment((block_M, block_N), acc)
             out = T.alloc_fragment((block_M, block_N), dtype)

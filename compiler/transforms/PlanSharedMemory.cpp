@@ -26,6 +26,7 @@
 #include "compiler/ir/Views.h"
 #include "compiler/transforms/Passes.h"
 #include "compiler/transforms/SmemLiveness.h"
+#include "compiler/transforms/BlockUniform.h"
 
 namespace ts::xform {
 using namespace ts::ir;
@@ -65,7 +66,7 @@ int64_t firstFit(const Slot& s, const std::vector<Slot*>& placed) {
 Stmt syncThreads(Span sp) { return evaluate(call(intrin::kSyncThreads, {}, DType::Int32, sp), sp); }
 
 /// Rebuilds the body with a __syncthreads before each unit in `before` (units of uniform scopes
-/// are elements of Seqs, or the whole body of a loop or of the kernel).
+/// are elements of Seqs, or the whole body of a loop, of a uniform if's branch or of the kernel).
 Stmt insertBarriers(const Stmt& s, const std::set<const StmtNode*>& before) {
     if (!s) return s;
     auto guarded = [&](const Stmt& body) {
@@ -86,6 +87,10 @@ Stmt insertBarriers(const Stmt& s, const std::set<const StmtNode*>& before) {
     }
     if (auto* k = as<KernelNode>(s))
         return std::make_shared<KernelNode>(k->grid, k->threads, k->blockVars, k->threadVars, guarded(k->body), k->span);
+    if (auto* i = as<IfNode>(s); i && !mentionsThread(i->cond)) {  // branches of a uniform if are scopes too
+        Stmt t = guarded(i->then), e = i->otherwise ? guarded(i->otherwise) : nullptr;
+        return t == i->then && e == i->otherwise ? s : ifThen(i->cond, t, e, i->span);
+    }
     return s;
 }
 

@@ -91,7 +91,22 @@ private:
             out.insert(inner.begin(), inner.end());
             return out;
         }
-        // Anything else (ifs, per-thread loops, leaves) is one unit; allocs inside belong here.
+        // An `if` every thread takes alike (no thread index in the condition: insert-sync's rule
+        // for where a barrier may go) is one unit here, and each branch a scope of its own, so
+        // scratch inside a guarded body (a persistent kernel's `if tile_id < total:` around
+        // its whole pipelined loop) gets intervals finer than the whole `if`.
+        if (auto* i = as<IfNode>(u); i && !mentionsThread(i->cond)) {
+            loads(i->cond, out);
+            BufSet t = scope(i->then, id, false);
+            out.insert(t.begin(), t.end());
+            if (i->otherwise) {
+                BufSet e = scope(i->otherwise, id, false);
+                out.insert(e.begin(), e.end());
+            }
+            return out;
+        }
+        // Anything else (thread-dependent ifs, per-thread loops, leaves) is one unit; allocs
+        // inside belong here.
         auto touch = [&](const Buffer& b) {
             if (b && b->scope == Scope::Shared) out.insert(b.get());
         };

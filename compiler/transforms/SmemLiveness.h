@@ -1,7 +1,8 @@
 // Live intervals of shared buffers over a lowered kernel body, for plan-smem's byte reuse.
-// A scope is a statement list every thread runs in step: the Kernel body, and the body of a
+// A scope is a statement list every thread runs in step: the Kernel body, the body of a
 // loop whose bounds do not depend on the thread index and that is not a per-thread
-// (thread_loop) loop, each flattened through Seq nodes. Its elements are the scope's units; a
+// (thread_loop) loop, and each branch of an `if` whose condition does not read the thread
+// index, each flattened through Seq nodes. Its elements are the scope's units; a
 // __syncthreads unit there is legal and orders everything before it against everything after.
 // A buffer lives in the innermost scope around its alloc, and its interval covers the units of
 // that scope in which it is accessed, first to last. A unit that is a loop or an if counts

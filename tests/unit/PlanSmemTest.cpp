@@ -7,7 +7,12 @@
 //    used only there takes R's bytes (the existing top-level barrier separates them: no new one);
 //  - S1 and S2 allocated inside a loop body are fresh each iteration: used in disjoint parts of
 //    the body, they share offset 0, with one barrier before S2's first store and one before
-//    S1's (iteration i's reads of S2 precede iteration i+1's writes of S1).
+//    S1's (iteration i's reads of S2 precede iteration i+1's writes of S1);
+//  - the same S1/S2 under `if bx < 2:` (a condition every thread of the block agrees on, as a
+//    persistent kernel's `if tile_id < total:` around its whole pipelined body): the branch is a
+//    scope, so they share offset 0 with one barrier inside the branch before S2's first store;
+//    under `if tx < 64:` (threads disagree) the `if` stays one unit: 2048 bytes, no barrier
+//    (a __syncthreads there would deadlock).
 #include <gtest/gtest.h>
 
 #include "compiler/PassManager.h"
@@ -113,6 +118,49 @@ TEST(PlanSmem, ScratchFreshEachIterationSharesInsideTheLoop) {
     EXPECT_EQ(countSyncs(q->stmts[5]), 1);
     EXPECT_TRUE(as<StoreNode>(q->stmts[6]) && as<StoreNode>(q->stmts[6])->buffer == S2);
     EXPECT_EQ(countSyncs(f->body), 2);
+}
+
+Stmt scratchPair(const Buffer& O, const Buffer& S1, const Buffer& S2) {
+    return seq({alloc(S1), alloc(S2),                                   // 0, 1
+                store(S1, {ci(0)}, floatImm(1.0, DType::Float32)),       // 2
+                store(O, {ci(0)}, load(S1, {ci(0)})),                    // 3
+                store(S2, {ci(0)}, floatImm(2.0, DType::Float32)),       // 4
+                store(O, {ci(1)}, load(S2, {ci(0)}))});                  // 5
+}
+
+TEST(PlanSmem, ScratchInABlockUniformIfSharesBytesInsideTheBranch) {
+    Buffer O = buffer("O", {8}, DType::Float32);
+    Buffer S1 = shared("S1", {256}, DType::Float32), S2 = shared("S2", {256}, DType::Float32);
+    Var bx = blockVar("bx", 0);
+    Stmt body = seq({ifThen(lt(bx, ci(2)), scratchPair(O, S1, S2))});
+    PrimFunc f = plan(func("main", {O}, kernel({ci(4)}, {bx}, body)));
+    EXPECT_EQ(attrInt(f->attrs, "smem_offset.S1", -1), 0);
+    EXPECT_EQ(attrInt(f->attrs, "smem_offset.S2", -1), 0);
+    EXPECT_EQ(attrInt(f->attrs, "smem_bytes", -1), 1024);
+    EXPECT_EQ(attrStr(f->attrs, "smem_shares.S2", ""), "S1");
+    const KernelNode* kn = findKernel(f);
+    auto* i = as<IfNode>(kn->body);
+    ASSERT_TRUE(i);
+    auto* q = as<SeqNode>(i->then);
+    ASSERT_TRUE(q);
+    ASSERT_EQ(q->stmts.size(), 7u);
+    EXPECT_EQ(countSyncs(q->stmts[4]), 1);  // right before S2's first store
+    EXPECT_TRUE(as<StoreNode>(q->stmts[5]) && as<StoreNode>(q->stmts[5])->buffer == S2);
+    EXPECT_EQ(countSyncs(f->body), 1);
+}
+
+TEST(PlanSmem, ThreadDependentIfStaysOneUnit) {
+    Buffer O = buffer("O", {8}, DType::Float32);
+    Buffer S1 = shared("S1", {256}, DType::Float32), S2 = shared("S2", {256}, DType::Float32);
+    Var bx = blockVar("bx", 0);
+    PrimFunc f0 = func("main", {O}, kernel({ci(4)}, {bx}, seq({})));
+    const Var tx = findKernel(f0)->threadVars[0];
+    Stmt body = seq({ifThen(lt(tx, ci(64)), scratchPair(O, S1, S2))});
+    PrimFunc f = plan(func("main", {O}, std::make_shared<KernelNode>(std::vector<Expr>{ci(4)}, std::vector<int64_t>{128},
+                                                                      std::vector<Var>{bx}, std::vector<Var>{tx}, body, Span{})));
+    EXPECT_EQ(attrInt(f->attrs, "smem_bytes", -1), 2048);
+    EXPECT_NE(attrInt(f->attrs, "smem_offset.S1", -1), attrInt(f->attrs, "smem_offset.S2", -1));
+    EXPECT_EQ(countSyncs(f->body), 0);
 }
 
 }  // namespace
