@@ -10,7 +10,7 @@ namespace {
 
 /// The device functions TileScope models, as T.call_extern names them.
 constexpr const char* kKnown[] = {"decode_fp4_to_bf16_twiddling", "decode_i4u_to_f16",
-                                  "decode_i4s_to_f16"};
+                                  "decode_i4s_to_f16", "decode_i2u_to_i8s", "decode_i2s_to_i8s"};
 
 std::string knownList() {
     std::string s;
@@ -136,6 +136,21 @@ void decodeI4ToF16(Elaborator& el, const AccessPtr& src, const AccessPtr& dst, i
     }
 }
 
+/// decode_i2{u,s}_to_i8s(src, dst, N=16) (BitNet's 2-bit weights): one 32-bit word w of the 4
+/// source bytes; for i < N/4, lop3 keeps bits 2i..2i+1 of every byte ((w >> 2i) & 0x03030303)
+/// and __vsub4 subtracts 2 from each byte when signed, so byte j of output word i, i.e.
+/// dst[4i+j], is ((src byte j) >> 2i) & 3, minus 2 when signed: [0, 3] or [-2, 1].
+void decodeI2ToI8(Elaborator& el, const AccessPtr& src, const AccessPtr& dst, int64_t n,
+                  bool isSigned, Span s) {
+    for (int64_t i = 0; i < n / 4; ++i)
+        for (int64_t j = 0; j < 4; ++j) {
+            ir::Expr q = band(shr(byteAt(el, src, j, s), 2 * i, s), 3, s);
+            if (isSigned) q = ir::sub(q, i32(2, s), s);
+            el.storeTo(dst.buffer, unflatten(dst.buffer, element(dst, 4 * i + j, s), s),
+                       el.wrap(ir::cast(dst.buffer->dtype, q, s)), s);
+        }
+}
+
 bool sourceIsKnown(const std::string& code) {
     for (const char* k : kKnown)
         if (code.find(k) != std::string::npos) return true;
@@ -178,6 +193,58 @@ void registerExternDecoders(Interp& in) {
                                        : i32(0, a.span);
                return Value::ext(std::make_shared<AccessPtr>(buf->buffer, off));
            }));
+    // T.dp4a(A, B, C) (tilelang/language/customize.py: call_extern "DP4A" on three pointers):
+    // C[0] += sum over k < 4 of A[k] * B[k], int8 lanes into an int32 accumulator (__dp4a, CUDA
+    // guide "Integer Intrinsics"; PTX ISA dp4a). Each argument is an element (`A_local[4 * ki]`),
+    // a whole buffer (its first element) or T.access_ptr; elaborated to plain int32 arithmetic,
+    // so both interpreters run it and codegen emits it like any other expression.
+    T->set("dp4a", Value::builtin("T.dp4a", [](Interp& i, CallArgs& a) -> Value {
+               auto& el = dynamic_cast<Elaborator&>(i);
+               el.requireKernel(a.span, "T.dp4a");
+               auto b = a.bind({"A", "B", "C"}, 3);
+               struct Elem { ir::Buffer buf; std::vector<ir::Expr> idx; };
+               auto elem = [&](int k, ir::DType want, const char* role) {
+                   Elem e;
+                   if (auto* p = b[k].extAs<AccessPtr>()) {
+                       e.buf = p->buffer;
+                       e.idx = unflatten(p->buffer, p->offset, b.spans[k]);
+                   } else if (auto* bv = b[k].extAs<BufferValue>()) {
+                       e.buf = bv->buffer;
+                       e.idx.assign(bv->buffer->rank(), i32(0, b.spans[k]));
+                   } else {
+                       ir::Expr x = el.toExpr(b[k], b.spans[k], std::string("T.dp4a ") + role);
+                       auto* l = ir::as<ir::LoadNode>(x);
+                       if (!l)
+                           throw CompileError(b.spans[k], std::string("T.dp4a: ") + role +
+                                                              " must be a buffer element such as A_local[4 * k]",
+                                              "pass the element where the four lanes start");
+                       e.buf = l->buffer;
+                       e.idx = l->indices;
+                   }
+                   if (e.buf->dtype != want)
+                       throw CompileError(b.spans[k], std::string("T.dp4a: ") + role + " '" + e.buf->name +
+                                                          "' is " + std::string(ir::dtypeName(e.buf->dtype)) +
+                                                          ", dp4a takes " + std::string(ir::dtypeName(want)),
+                                          "int8 A and B, an int32 accumulator C (TileLang's rule)");
+                   if (e.idx.empty())
+                       throw CompileError(b.spans[k], std::string("T.dp4a: ") + role + " has no elements to index");
+                   return e;
+               };
+               Elem A = elem(0, ir::DType::Int8, "A"), B = elem(1, ir::DType::Int8, "B"),
+                    C = elem(2, ir::DType::Int32, "C");
+               Span s = a.span;
+               ir::Expr acc = ir::load(C.buf, C.idx, s);
+               for (int64_t k = 0; k < 4; ++k) {
+                   auto lane = [&](const Elem& e) {
+                       std::vector<ir::Expr> idx = e.idx;
+                       idx.back() = ir::add(idx.back(), i32(k, s), s);
+                       return ir::cast(ir::DType::Int32, ir::load(e.buf, idx, s), s);
+                   };
+                   acc = ir::add(acc, ir::mul(lane(A), lane(B), s), s);
+               }
+               el.storeTo(C.buf, C.idx, el.wrap(acc), s);
+               return Value::none();
+           }));
     T->set("call_extern", Value::builtin("T.call_extern", [](Interp& i, CallArgs& a) -> Value {
                auto& el = dynamic_cast<Elaborator&>(i);
                el.requireKernel(a.span, "T.call_extern");
@@ -188,37 +255,52 @@ void registerExternDecoders(Interp& in) {
                    if (a.kw[k].first != "dtype")
                        throw CompileError(a.kwSpans[k], "T.call_extern: unexpected keyword '" +
                                                             a.kw[k].first + "'");
-               const std::string fn = a.pos[0].asStr();
+               // TVM's signature is call_extern(dtype, func_name, *args); `dtype=` as a keyword
+               // moves it in front (tilelang.language.tir.ir._dtype_forward). Without the
+               // keyword the function name is the second argument ("handle", "decode_...").
+               size_t at = 0;
+               bool dtypeKw = false;
+               for (auto& kv : a.kw) dtypeKw |= kv.first == "dtype";
+               if (!dtypeKw && a.pos.size() > 1 && a.pos[1].is(ValueKind::Str)) at = 1;
+               const std::string fn = a.pos[at].asStr();
                bool fp4 = fn == "decode_fp4_to_bf16_twiddling";
                bool i4 = fn == "decode_i4u_to_f16" || fn == "decode_i4s_to_f16";
-               if (!fp4 && !i4)
-                   throw CompileError(a.argSpan(0), "T.call_extern: '" + fn +
+               bool i2 = fn == "decode_i2u_to_i8s" || fn == "decode_i2s_to_i8s";
+               if (!fp4 && !i4 && !i2)
+                   throw CompileError(a.argSpan(at), "T.call_extern: '" + fn +
                                                         "' is not a function TileScope models",
                                       "known: " + knownList());
-               if (a.pos.size() < 3 || a.pos.size() > 4)
+               if (a.pos.size() < at + 3 || a.pos.size() > at + 4)
                    throw CompileError(a.span, "T.call_extern: " + fn +
                                                   " takes (src_ptr, dst_ptr[, N])");
-               const AccessPtr& src = pointerArg(a, 1, fn, "source");
-               const AccessPtr& dst = pointerArg(a, 2, fn, "destination");
-               int64_t n = 8;
-               if (a.pos.size() == 4) {
-                   if (!a.pos[3].isIntLike() || a.pos[3].asInt() < 1)
-                       throw CompileError(a.argSpan(3), "T.call_extern: " + fn +
-                                                            "'s N must be a positive constant");
-                   n = a.pos[3].asInt();
+               const AccessPtr& src = pointerArg(a, at + 1, fn, "source");
+               const AccessPtr& dst = pointerArg(a, at + 2, fn, "destination");
+               int64_t n = i2 ? 16 : 8;
+               if (a.pos.size() == at + 4) {
+                   if (!a.pos[at + 3].isIntLike() || a.pos[at + 3].asInt() < 1)
+                       throw CompileError(a.argSpan(at + 3), "T.call_extern: " + fn +
+                                                                 "'s N must be a positive constant");
+                   n = a.pos[at + 3].asInt();
                }
-               requireBits(src, 8, false, fn, "source", a.argSpan(1));
-               if (fp4) {
-                   requireBits(dst, 16, true, fn, "destination", a.argSpan(2));
+               requireBits(src, 8, false, fn, "source", a.argSpan(at + 1));
+               if (i2) {
+                   requireBits(dst, 8, false, fn, "destination", a.argSpan(at + 2));
+                   if (n > 16 || n % 4)
+                       throw CompileError(a.argSpan(at + 3), "T.call_extern: " + fn +
+                                                                 " decodes one 32-bit word: N must be "
+                                                                 "4, 8, 12 or 16");
+                   decodeI2ToI8(el, src, dst, n, fn == "decode_i2s_to_i8s", a.span);
+               } else if (fp4) {
+                   requireBits(dst, 16, true, fn, "destination", a.argSpan(at + 2));
                    if (dst.buffer->dtype != ir::DType::BFloat16)
-                       throw CompileError(a.argSpan(2), "T.call_extern: " + fn +
+                       throw CompileError(a.argSpan(at + 2), "T.call_extern: " + fn +
                                                             " writes bfloat16");
                    decodeFp4Twiddling(el, src, dst, n, a.span);
                } else {
                    if (dst.buffer->dtype != ir::DType::Float16)
-                       throw CompileError(a.argSpan(2), "T.call_extern: " + fn + " writes float16");
+                       throw CompileError(a.argSpan(at + 2), "T.call_extern: " + fn + " writes float16");
                    if (n > 8 || n % 2)
-                       throw CompileError(a.argSpan(3), "T.call_extern: " + fn +
+                       throw CompileError(a.argSpan(at + 3), "T.call_extern: " + fn +
                                                             " decodes one 32-bit word: N must be "
                                                             "2, 4, 6 or 8");
                    decodeI4ToF16(el, src, dst, n, fn == "decode_i4s_to_f16", a.span);

@@ -5,6 +5,8 @@
 //    bytes (decode tables derived by hand from the helpers' PTX: the twiddled bit positions, the
 //    bf16 pattern times 2^126; lop3 + sub.f16x2 of 1024 / 1032) and on random bytes against an
 //    independent E2M1 lookup table, on both interpreters;
+//    decode_i2{u,s}_to_i8s (BitNet, TVM's positional call_extern("handle", name, ...)) on a
+//    hand-decoded byte and on every byte value, then T.dp4a of the weights with activations;
 //  - thread_allreduce.py: row sums over 32 and 16 lanes against the float64 reference.
 // Every kernel also compiles with NVRTC for sm_80 and sm_90a.
 #include <cmath>
@@ -133,6 +135,51 @@ TEST(DequantExtern, I4ToF16InterleavesTheHalvesOnBothInterpreters) {
             EXPECT_EQ(d, expected) << "signed=" << isSigned << " lowered=" << lowered;
         }
         expectNvrtcBoth(kDequant, "i4_decode", {{"signed", isSigned ? "True" : "False"}});
+    }
+}
+
+TEST(DequantExtern, I2ToI8AndDp4aOnBothInterpreters) {
+    // Byte 0xE4 = 0b11'10'01'00: 2-bit field i of a byte goes to word i, so d[0], d[4], d[8],
+    // d[12] are 0, 1, 2, 3 (signed: minus 2). The other bytes run through all values 0..255.
+    const int G = 64;
+    std::vector<double> qv = {double(int8_t(0xE4)), 0, 0, 0};
+    for (int k = 4; k < 4 * G; ++k) qv.push_back(double(int8_t(uint8_t(k - 4))));
+    std::vector<double> av;
+    for (int k = 0; k < 16 * G; ++k) av.push_back(double((k * 37 + 5) % 256 - 128));
+    for (bool isSigned : {false, true}) {
+        std::map<std::string, std::string> params{{"G", std::to_string(G)}, {"signed", isSigned ? "True" : "False"}};
+        ts::CompileResult r = compileKernel(kDequant, "cuda:sm_90a", "i2_dp4a", params);
+        ASSERT_TRUE(r.ok) << diagText(r);
+        std::vector<double> wantD, wantP;
+        for (int g = 0; g < G; ++g) {
+            int64_t dot = 0;
+            for (int i = 0; i < 4; ++i)
+                for (int j = 0; j < 4; ++j) {
+                    int v = int((uint8_t(int8_t(qv[4 * g + j])) >> (2 * i)) & 3) - (isSigned ? 2 : 0);
+                    wantD.push_back(v);
+                    dot += int64_t(v) * int64_t(av[16 * g + 4 * i + j]);
+                }
+            wantP.push_back(double(dot));
+        }
+        const std::vector<double> hand = isSigned ? std::vector<double>{-2, -2, -2, -2, -1, -2, -2, -2, 0, -2, -2, -2, 1, -2, -2, -2}
+                                                  : std::vector<double>{0, 0, 0, 0, 1, 0, 0, 0, 2, 0, 0, 0, 3, 0, 0, 0};
+        EXPECT_EQ(std::vector<double>(wantD.begin(), wantD.begin() + 16), hand);
+        for (bool lowered : {false, true}) {
+            std::vector<ts::HostTensor> args = {ts::makeHostTensor(DType::Int8, {4 * G}, qv),
+                                                ts::makeHostTensor(DType::Int8, {16 * G}, av)};
+            for (size_t o = 2; o < 4; ++o) {
+                ts::HostTensor t;
+                t.dtype = r.kernel.args.at(o).dtype;
+                t.shape = r.kernel.args.at(o).shape;
+                t.data.assign(static_cast<size_t>(t.numel()), -99.0);
+                args.push_back(t);
+            }
+            auto run = lowered ? ts::interp::runLowered(r.lowered, args) : ts::interp::run(r.elaborated, args);
+            ASSERT_TRUE(run.ok) << (run.error ? run.error->message : "failed");
+            EXPECT_EQ(args[2].data, wantD) << "signed=" << isSigned << " lowered=" << lowered;
+            EXPECT_EQ(args[3].data, wantP) << "signed=" << isSigned << " lowered=" << lowered;
+        }
+        expectNvrtcBoth(kDequant, "i2_dp4a", params);
     }
 }
 
