@@ -155,7 +155,7 @@ int runDebug(const DebugCommand& c) {
     rt::InputOptions io;
     io.seed = c.seed;
     rt::InputSet set;
-    if (!makeInputsOrReport(signatureOf(r), io, set)) return 1;
+    if (!makeInputsOrReport(signatureOf(r), io, set, c.flags.inputRules)) return 1;
     for (size_t i = 0; i < set.tensors.size(); ++i)
         if (!set.tensors[i].hasData())
             set.tensors[i].data.assign(static_cast<size_t>(set.tensors[i].numel()), std::nan(""));

@@ -38,7 +38,7 @@ int runValidate(const ValidateCommand& c) {
     rt::InputOptions io;
     io.seed = c.seed;
     rt::InputSet set;
-    if (!makeInputsOrReport(signatureOf(r), io, set)) return 1;
+    if (!makeInputsOrReport(signatureOf(r), io, set, c.flags.inputRules)) return 1;
     zeroAtomicOutputs(r, set);
     std::vector<HostTensor> args = set.tensors;
     for (size_t i = 0; i < args.size(); ++i)

@@ -308,6 +308,9 @@ int main(int argc, char** argv) {
                     "transaction bytes)");
     debug->add_option("--thread", dc.thread, "thread of the block for --print/--holds (default 0)");
     debug->add_option("--seed", dc.seed, "seed of the random inputs (as tilec run)");
+    debug->add_option("--input", dc.flags.inputRules,
+                      "fill input tensor NAME by RULE instead of random values, as tilec run's --input "
+                      "(NAME=offsets:TOTAL, int:LO:HI, uniform:LO:HI, distinct:N, fill:V, arange, values:..., @PATH; repeatable)");
 
     ValidateCommand vc;
     auto* validate = app.add_subcommand(
@@ -316,6 +319,8 @@ int main(int argc, char** argv) {
         "the result");
     addCompileFlags(validate, vc.flags);
     validate->add_option("--seed", vc.seed, "seed of the random inputs");
+    validate->add_option("--input", vc.flags.inputRules,
+                         "fill input tensor NAME by RULE instead of random values, as tilec run's --input (repeatable)");
     validate->add_option("--max-blocks", vc.maxBlocks,
                          "interpret only the first N blocks (compares what they write)");
     validate->add_option("--ref", vc.ref, "reference function (as for run)");

@@ -231,6 +231,29 @@ TEST(Debugger, TilecDebugPrintsTheFragmentValueOfThread5) {
     }
 }
 
+TEST(Debugger, TilecDebugFillsInputsByRunsInputRules) {
+    // `tilec debug` takes `tilec run`'s --input rules, so a run that failed on chosen inputs
+    // (the conformance catalogue's offsets and index tables) can be stepped on the same ones.
+    cli::DebugCommand c;
+    c.flags.file = std::string(TS_SOURCE_DIR) + "/samples/add.py";
+    c.flags.params = {"M=32", "N=128"};
+    c.flags.target = "cuda:sm_80";
+    c.flags.inputRules = {"A=fill:2", "B=arange"};
+    c.breakOps = {"copy"};
+    c.steps = 4;  // the three copies' and the T.Parallel's stops: C_local is computed
+    c.prints = {"C_local[0, 5]", "C_local[8, 6]"};
+    c.thread = 1;
+    auto o = cli::test::captureCli([&] { return cli::runDebug(c); });
+    ASSERT_EQ(o.rc, 0) << o.out << o.err;
+    // B = arange over (32, 128) row-major: B[i, j] = 128 i + j; C = 2 + B.
+    EXPECT_NE(o.out.find("thread 1: C_local[0, 5] = 7"), std::string::npos) << o.out;
+    EXPECT_NE(o.out.find("thread 1: C_local[8, 6] = 1032"), std::string::npos) << o.out;
+    c.flags.inputRules = {"Q=fill:2"};
+    o = cli::test::captureCli([&] { return cli::runDebug(c); });
+    EXPECT_NE(o.rc, 0);
+    EXPECT_NE(o.err.find("--input Q: the kernel has no input tensor 'Q' (inputs: A, B)"), std::string::npos) << o.err;
+}
+
 TEST(Debugger, TilecDebugRejectsABlockOutsideTheGrid) {
     cli::DebugCommand c;
     c.flags.file = std::string(TS_SOURCE_DIR) + "/samples/gemm.py";
