@@ -328,6 +328,9 @@ std::optional<std::vector<HostTensor>> runInterp(const CompileResult& r,
                       << " s); smaller --param sizes run faster\n";
             std::exit(130);
         }
+        // Problems that did not stop the run (reads of never-written float shared memory):
+        // printed before the verdict, since they explain a NaN the check then reports.
+        for (const Diagnostic& w : res.warnings) std::cerr << formatDiagnostic(w, r.source.get());
         if (!res.ok) {
             why = res.error ? formatDiagnostic(*res.error, r.source.get()) : "interpreter failed";
             return std::nullopt;

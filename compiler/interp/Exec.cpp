@@ -291,10 +291,19 @@ InterpResult Machine::run(const PrimFunc& f, std::vector<HostTensor>& args) {
     }
     r.blocksRun = m_blocksRun;
     r.log = std::move(m_log);
+    r.warnings = std::move(m_warnings);
     return r;
 }
 
 void Machine::runBody(const PrimFunc& f) { exec(f->body.get()); }
+
+void Machine::warnOnce(const std::string& key, Diagnostic d) {
+    for (auto& k : m_warnKeys)
+        if (k == key) return;
+    if (m_warnings.size() >= 100) return;
+    m_warnKeys.push_back(key);
+    m_warnings.push_back(std::move(d));
+}
 
 void Machine::exec(const StmtNode* s) {
     if (!s) return;

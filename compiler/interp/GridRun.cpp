@@ -203,6 +203,7 @@ void Machine::runGrid(const KernelNode* k, size_t mark, const std::vector<int64_
         if (!s.m) continue;
         if (s.ran) ++m_blocksRun;
         for (auto& line : s.m->m_log) log(std::move(line));
+        for (size_t w = 0; w < s.m->m_warnings.size(); ++w) warnOnce(s.m->m_warnKeys[w], std::move(s.m->m_warnings[w]));
     }
     if (error) {
         // The failing block's index, for callers that describe the error with it.

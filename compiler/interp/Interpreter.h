@@ -68,6 +68,9 @@ struct InterpResult {
     int64_t blocksRun = 0;            ///< blocks that ran to completion
     /// Lines written by T.print ("block (bx, by, bz): msg value"), capped at 10000 lines.
     std::vector<std::string> log;
+    /// Problems that did not stop the run, one per buffer and kind: the thread-level interpreter's
+    /// reads of float shared memory no thread has written (the GPU reads leftover bytes there).
+    std::vector<Diagnostic> warnings;
 };
 
 /// Runs `f` on the CPU. `args` are the kernel's tensor parameters in PrimFunc param order; each

@@ -229,6 +229,10 @@ public:
     std::vector<Binding> m_bindings;
     std::vector<double> m_scratchA, m_scratchB, m_scratchC;  ///< reused by the tile ops
     std::vector<std::string> m_log;
+    std::vector<Diagnostic> m_warnings;  ///< InterpResult::warnings (warnOnce)
+    std::vector<std::string> m_warnKeys; ///< the key of each warning
+    /// Adds a warning unless one with the same `key` was already given in this run.
+    void warnOnce(const std::string& key, Diagnostic d);
     std::vector<int64_t> m_blockIdx;  ///< index of the running block, per grid dimension
     const ir::PrimFuncNode* m_tileFunc = nullptr;  ///< function being run (its TMA tensor maps)
     int m_depth = 0;

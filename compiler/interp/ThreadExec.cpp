@@ -351,8 +351,9 @@ void ThreadMachine::execAllocT(const AllocNode* a, const ThreadList& act) {
         st.size = numel;
         st.threadStride = 0;
         st.own.assign(static_cast<size_t>(numel), poison);
-        // Strict checks (debugger) track every shared element, float ones included.
-        st.written.assign(isInt || m_strict ? static_cast<size_t>(numel) : 0, 0);
+        // Every shared element is tracked: reading a never-written integer one (a float one under
+        // the debugger's strict checks) stops the run, a float one is a warning.
+        st.written.assign(static_cast<size_t>(numel), 0);
         st.pending.assign(static_cast<size_t>(numel), 0);
         m_cells[&st].resize(static_cast<size_t>(numel));
         if (a->init) {
@@ -496,6 +497,22 @@ void ThreadMachine::report(CheckFinding f, const std::string& hint) {
     fail(f.at, f.message, hint);
 }
 
+void ThreadMachine::uninitialisedRead(const BufferState& b, int64_t off, const Span& at, const std::string& by) {
+    const Span where = at.valid() ? at : m_stmtSpan;
+    std::string blk;
+    for (size_t d = 0; d < m_blockIdx.size(); ++d) blk += (d ? ", " : "") + std::to_string(m_blockIdx[d]);
+    warnOnce("uninitialised:" + b.node->name,
+             Diagnostic{Severity::Warning, where,
+                        "read of never-written " + describe(b, off) + (by.empty() ? "" : " by " + by) +
+                            ": uninitialised shared memory (first such read of '" + b.node->name + "', block (" + blk +
+                            "), thread " + std::to_string(m_cur) + "; declared at line " +
+                            std::to_string(b.node->span.line) + "); the interpreter reads NaN there, a GPU whatever bytes "
+                            "the shared memory held",
+                        "write every element before reading it (T.clear / T.fill / a copy), or mask what the "
+                        "kernel reads; `tilec debug ... --step-kind continue` stops at the read",
+                        "interp"});
+}
+
 CheckFinding ThreadMachine::finding(const char* kind, const BufferState& b, int64_t off,
                                     const Span& at, const Span& other, int32_t otherThread) const {
     CheckFinding f;
@@ -603,7 +620,8 @@ double ThreadMachine::readElem(BufferState& b, int64_t off, const Span& at) {
         report(std::move(f), "the copy writes shared memory only once tl.cp_async_wait of "
                              "the issuing thread covers its group");
     }
-    if (!b.written.empty() && !b.written[s]) {
+    if (!b.written.empty() && !b.written[s] && !uninitFatal(b)) uninitialisedRead(b, off, at, "");
+    else if (!b.written.empty() && !b.written[s]) {
         CheckFinding f = finding("uninitialised", b, off, at, b.node->span, -1);
         f.message = "read of never-written " + describe(b, off) + ": uninitialised " +
                     scopeName(b.node->scope) + " memory: read" + lineOf(f.at) + ", " +

@@ -475,7 +475,8 @@ double ThreadMachine::atomicPrev(const CallNode* n) {
     if (!b.global && !b.threadStride && b.pending[off])
         fail(n->span, "atomic on " + describe(b, off) +
                           " before its cp.async completed (missing cp.async.wait_group?)");
-    if (!b.written.empty() && !b.written[s])
+    if (!b.written.empty() && !b.written[s] && !uninitFatal(b)) uninitialisedRead(b, off, n->span, "an atomic");
+    else if (!b.written.empty() && !b.written[s])
         fail(n->span, "atomic on never-written " + describe(b, off) + ": uninitialised memory");
     const double old = b.data[s];
     b.data[s] = roundValue(b.dtype, atomicCombine(op, old, v));
@@ -497,7 +498,8 @@ void ThreadMachine::atomic(const CallNode* c, const ThreadList& act) {
         if (!b.global && !b.threadStride && b.pending[d.off])
             fail(c->span, "atomic on " + describe(b, d.off) +
                               " before its cp.async completed (missing cp.async.wait_group?)");
-        if (!b.written.empty() && !b.written[s])
+        if (!b.written.empty() && !b.written[s] && !uninitFatal(b)) uninitialisedRead(b, d.off, c->span, "an atomic");
+        else if (!b.written.empty() && !b.written[s])
             fail(c->span,
                  "atomic on never-written " + describe(b, d.off) + ": uninitialised memory");
         double old = b.data[s];
@@ -717,7 +719,9 @@ void ThreadMachine::readGemmOperand(const Address& X, int64_t rows, int64_t cols
                             ", written at line " + std::to_string(cell.writeAt.line);
                 report(std::move(f));
             }
-            if (!X.buf->written.empty() && !X.buf->written[o]) {
+            if (!X.buf->written.empty() && !X.buf->written[o] && !uninitFatal(*X.buf)) {
+                uninitialisedRead(*X.buf, o, at, what);
+            } else if (!X.buf->written.empty() && !X.buf->written[o]) {
                 CheckFinding f = finding("uninitialised", *X.buf, o, at, X.buf->node->span, -1);
                 f.thread = -2;
                 f.message = "read of never-written " + describe(*X.buf, o) + " by " + what + line;

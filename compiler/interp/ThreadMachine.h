@@ -241,6 +241,11 @@ public:
     std::vector<const ir::StmtNode*> m_stack;       ///< enclosing statements (observer depth)
     std::map<int64_t, NamedBarrier> m_named;        ///< named barriers of the running block
     bool m_strict = false;                          ///< observer->strictInit()
+    /// Whether touching a never-written element of `b` stops the run: integer memory always,
+    /// float memory under strictInit (the debugger). Otherwise a float shared element (NaN
+    /// poisoned) read before any write is a warning, once per buffer (uninitialisedRead).
+    bool uninitFatal(const BufferState& b) const { return m_strict || !isFloatType(b.dtype); }
+    void uninitialisedRead(const BufferState& b, int64_t off, const Span& at, const std::string& by);
     /// Running the tile-level IR of a kernel that reads a thread index (interp::run): tile ops
     /// cannot run thread by thread, so they are reported in the user's terms.
     bool m_tileLevel = false;

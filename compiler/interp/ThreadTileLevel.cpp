@@ -52,7 +52,8 @@ bool ThreadMachine::tileOpPerThread(const TileOpNode* n, const ThreadList& act) 
             BufferState& b = *r.buf;
             const double v = roundValue(b.dtype, evalValue(std::get<Expr>(n->args[1]).get()));
             const int64_t s = slot(b, off);
-            if (!b.written.empty() && !b.written[s])
+            if (!b.written.empty() && !b.written[s] && !uninitFatal(b)) uninitialisedRead(b, off, n->span, "an atomic");
+            else if (!b.written.empty() && !b.written[s])
                 fail(n->span, "atomic on never-written " + describe(b, off) + ": uninitialised memory",
                      "initialise the buffer (T.clear / T.fill / a store) before the atomic");
             b.data[s] = roundValue(b.dtype, atomicCombine(op, b.data[s], v));

@@ -5,6 +5,7 @@
 // and the defects only the thread level can see, each made by editing the lowered IR the way a
 // buggy pass would: a forgotten T.clear, a dropped cp.async wait, a dropped barrier, a barrier
 // under a thread-dependent branch, a partial warp all-reduce, an off-by-one global store.
+#include <algorithm>
 #include <chrono>
 #include <optional>
 #include <cmath>
@@ -25,6 +26,7 @@
 #include "profiler/check/Compare.h"
 #include "profiler/check/Inputs.h"
 #include "profiler/check/Reference.h"
+#include "profiler/cuda/Nvrtc.h"
 #include "tests/e2e/E2eTestUtil.h"
 
 namespace {
@@ -517,6 +519,53 @@ TEST(LoweredInterp, ReadOfNeverWrittenIntegerIsAnError) {
     ASSERT_FALSE(res.ok);
     EXPECT_NE(res.error->message.find("read of never-written cnt[0]"), std::string::npos)
         << res.error->message;
+}
+
+TEST(LoweredInterp, ReadOfNeverWrittenFloatSharedIsAWarningOnceAndIntegerStaysAnError) {
+    // tests/debugger/uninit_shared_read.py fills only S[0..63], then thread t reads S[t]. A float
+    // tile: the run completes, B[64..] carries the NaN poison, and one warning names the first
+    // such read (the read's line, S[64], the declaration's line) -- as the corpus gdn
+    // chunk_delta_h with use_initial_state=False reads b_h_shared. An int32 tile: an error.
+    const std::string path = "tests/debugger/uninit_shared_read.py";
+    const std::string text = readFile(path);
+    auto lineOf = [&](const std::string& needle) {
+        size_t at = text.find(needle);
+        return uint32_t(std::count(text.begin(), text.begin() + std::ptrdiff_t(at), '\n') + 1);
+    };
+    ts::CompileResult r = compileText(path, text, {});
+    ASSERT_TRUE(r.ok) << diagText(r);
+    std::vector<double> a(128);
+    for (int i = 0; i < 128; ++i) a[size_t(i)] = 0.5 * i + 1;
+    std::vector<HostTensor> args{ts::makeHostTensor(ir::DType::Float32, {128}, a), HostTensor{ir::DType::Float32, {128}, {}}};
+    auto res = ts::interp::runLowered(r.lowered, args);
+    ASSERT_TRUE(res.ok) << (res.error ? res.error->message : "");
+    for (int i = 0; i < 64; ++i) EXPECT_EQ(args[1].data[size_t(i)], a[size_t(i)]) << i;
+    for (int i = 64; i < 128; ++i) EXPECT_TRUE(std::isnan(args[1].data[size_t(i)])) << i;
+    ASSERT_EQ(res.warnings.size(), 1u);
+    const ts::Diagnostic& w = res.warnings[0];
+    EXPECT_EQ(w.severity, ts::Severity::Warning);
+    EXPECT_EQ(w.span.line, lineOf("B[i] = S[i]  # read"));
+    EXPECT_NE(w.message.find("read of never-written S[64]: uninitialised shared memory (first such read of 'S', "
+                             "block (0), thread 64; declared at line " + std::to_string(lineOf("S = T.alloc_shared"))),
+              std::string::npos)
+        << w.message;
+    ts::CompileResult ri = compileText(path, text, {{"dtype", "int32"}});
+    ASSERT_TRUE(ri.ok) << diagText(ri);
+    std::vector<HostTensor> iargs{ts::makeHostTensor(ir::DType::Int32, {128}, a), HostTensor{ir::DType::Int32, {128}, {}}};
+    auto ires = ts::interp::runLowered(ri.lowered, iargs);
+    ASSERT_FALSE(ires.ok);
+    EXPECT_NE(ires.error->message.find("read of never-written S[64]"), std::string::npos) << ires.error->message;
+    if (!ts::rt::nvrtcAvailable()) GTEST_SKIP() << "no NVRTC in this build";
+    for (const char* dtype : {"float32", "int32"})
+        for (const char* target : {"cuda:sm_80", "cuda:sm_90a"}) {
+            ts::CompileOptions opts;
+            opts.target = target;
+            opts.params = {{"dtype", dtype}};
+            ts::CompileResult rc = ts::compile(path, text, opts);
+            ASSERT_TRUE(rc.ok) << diagText(rc);
+            auto nv = ts::rt::compileCuda(rc.cuda, ts::parseTarget(target)->arch(), {}, true);
+            EXPECT_TRUE(nv.ok) << dtype << " " << target << "\n" << nv.log;
+        }
 }
 
 TEST(LoweredInterp, WarpAllreduceCombinesAlignedLaneGroups) {
