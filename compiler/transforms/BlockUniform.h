@@ -39,6 +39,11 @@ void refuseTileWorkUnderThreadCondition(const ir::PrimFunc& f, PassContext& ctx)
 /// Called by check-bounds (ThreadConditions.cpp).
 void refuseGridBarrierInDivergentFlow(const ir::PrimFunc& f, PassContext& ctx);
 
+/// Reports every T.sync_threads() (the block barrier) under an `if` or loop reading the thread
+/// index: the IR verifier's rule, as a user diagnostic at the barrier naming the guard's line.
+/// Called by check-bounds (ThreadConditions.cpp).
+void refuseBlockBarrierInDivergentFlow(const ir::PrimFunc& f, PassContext& ctx);
+
 /// Reports hand-written mbarriers (T.alloc_barrier: function attr "explicit_mbarriers") on a
 /// target without mbarrier.try_wait.parity (below sm_90, HIP): their waits have no lowering
 /// there (ThreadConditions.cpp).

@@ -103,7 +103,55 @@ void refuseGridBarriers(const Stmt& s, const StmtNode* guard, const char* why, P
     }
 }
 
+/// T.sync_threads() (the block barrier, no arguments) below an `if` or loop that reads the thread
+/// index: the IR verifier's rule (ir/Verifier.cpp), reported here in the user's terms before any
+/// pass runs, instead of as invalid IR after the first one. (Inside T.Parallel is check-bounds'
+/// own diagnostic.)
+void refuseBlockBarriers(const Stmt& s, const StmtNode* guard, const char* why, PassContext& ctx) {
+    if (!s) return;
+    switch (s->kind) {
+        case StmtKind::Seq:
+            for (auto& c : static_cast<const SeqNode*>(s.get())->stmts) refuseBlockBarriers(c, guard, why, ctx);
+            return;
+        case StmtKind::For: {
+            auto* f = static_cast<const ForNode*>(s.get());
+            if (!guard && (mentionsThread(f->min) || mentionsThread(f->extent)))
+                return refuseBlockBarriers(f->body, f, "a loop whose bounds read the thread index", ctx);
+            return refuseBlockBarriers(f->body, guard, why, ctx);
+        }
+        case StmtKind::If: {
+            auto* i = static_cast<const IfNode*>(s.get());
+            const bool thread = !guard && mentionsThread(i->cond);
+            const StmtNode* g = thread ? i : guard;
+            const char* w = thread ? "an 'if' whose condition reads the thread index" : why;
+            refuseBlockBarriers(i->then, g, w, ctx);
+            refuseBlockBarriers(i->otherwise, g, w, ctx);
+            return;
+        }
+        case StmtKind::Kernel:
+            return refuseBlockBarriers(static_cast<const KernelNode*>(s.get())->body, guard, why, ctx);
+        case StmtKind::Eval: {
+            auto* c = as<CallNode>(static_cast<const EvalNode*>(s.get())->call);
+            if (guard && c && c->op == intrin::kSyncThreads && c->args.empty())
+                ctx.diags.error(s->span,
+                                std::string("T.sync_threads() inside ") + why + " (line " + std::to_string(guard->span.line) +
+                                    "): a block barrier must be reached by every thread of the block, or the block "
+                                    "deadlocks (the threads that skip it never arrive)",
+                                "move T.sync_threads() to where every thread runs it, or synchronise only the "
+                                "threads that take this path with a named barrier: T.sync_threads(barrier_id, thread_count)",
+                                "check-bounds");
+            return;
+        }
+        default:
+            return;
+    }
+}
+
 }  // namespace
+
+void refuseBlockBarrierInDivergentFlow(const ir::PrimFunc& f, PassContext& ctx) {
+    refuseBlockBarriers(f->body, nullptr, "", ctx);
+}
 
 void refuseGridBarrierInDivergentFlow(const ir::PrimFunc& f, PassContext& ctx) {
     refuseGridBarriers(f->body, nullptr, "", ctx);

@@ -1,5 +1,5 @@
 // Pass/fail rules of the output comparison (profiler/check/Compare.h): rel-L2 tolerances per
-// dtype, the NaN rule, exact integers, and the messages users read.
+// dtype, the per-element bound, the NaN rule, exact integers, and the messages users read.
 #include <cmath>
 #include <limits>
 
@@ -110,6 +110,37 @@ TEST(CheckCompare, FirstBadIndexPointsAtTheOutlier) {
     Comparison c = compare(act, ref, DType::Float16);
     EXPECT_EQ(c.firstBadIndex, 73);
     EXPECT_EQ(c.badCount, 1);
+}
+
+TEST(CheckCompare, AFewWrongElementsFailEvenUnderTheRelL2Tolerance) {
+    // Fresh-user trial 2026-12-03: a GEMM with a 4x4 corner of one block zeroed passed at
+    // rel-L2 5.8e-3 (tol 1e-2). 4096 outputs of scale ~1 (rms 1): zeroing 16 of them moves the
+    // rel-L2 to sqrt(16 / 4096) = 0.0625 -- so use 65536 outputs, where it is 0.0156... and 4 of
+    // them: 0.0078 < 1e-2. Each zeroed element is off by |r| = 1 > 3 * 1e-2 * (|r| + rms) = 0.06.
+    std::vector<double> ref(65536), act(65536);
+    for (size_t i = 0; i < ref.size(); ++i) ref[i] = act[i] = (i % 2 ? 1.0 : -1.0);
+    for (size_t i : {100u, 101u, 102u, 103u}) act[i] = 0.0;
+    Comparison c = compare(act, ref, DType::Float16);
+    EXPECT_LT(c.relL2, 1e-2);
+    EXPECT_FALSE(c.pass);
+    EXPECT_EQ(c.badCount, 4);
+    EXPECT_EQ(c.firstBadIndex, 100);
+    // Noise within the per-element bound on every element passes: 2.5% of (|r| + rms) = 0.05 <
+    // 0.06 everywhere (rel-L2 0.05 would fail the norm, so 0.5% noise on all and 5% on one).
+    for (size_t i = 0; i < ref.size(); ++i) act[i] = ref[i] * (1 + (i % 3 ? 0.005 : -0.005));
+    act[7] = ref[7] * 1.05;
+    c = compare(act, ref, DType::Float16);
+    EXPECT_TRUE(c.pass) << describe(c);
+    act[7] = ref[7] * 1.07;  // 0.07 > 0.06: one element alone fails
+    EXPECT_FALSE(compare(act, ref, DType::Float16).pass);
+    // float32 outputs (tol 1e-5): the element factor is 10, so 1e-4 * (|r| + rms) = 2e-4.
+    for (size_t i = 0; i < ref.size(); ++i) act[i] = ref[i];
+    act[9] = ref[9] * (1 + 1.5e-4);
+    EXPECT_TRUE(compare(act, ref, DType::Float32).pass);
+    act[9] = ref[9] * (1 + 3e-4);
+    EXPECT_FALSE(compare(act, ref, DType::Float32).pass);
+    EXPECT_EQ(elementFactor(1e-2), 3.0);
+    EXPECT_EQ(elementFactor(1e-5), 10.0);
 }
 
 TEST(CheckCompare, ZeroReference) {
