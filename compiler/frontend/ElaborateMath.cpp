@@ -194,6 +194,17 @@ void Elaborator::installMath() {
     def("sync_threads", [](Elaborator& el, CallArgs& a) {
         auto b = a.bind({"barrier_id", "arrive_count"}, 0);
         el.requireKernel(a.span, "T.sync_threads()");
+        // The block barrier where not every thread arrives deadlocks the block: refused here, so
+        // elaborated IR always passes the verifier's rule (check-bounds repeats the check, naming
+        // the guard's line, for IR that does not come from the front end).
+        if (!b.has(0) && !b.has(1) && el.threadDivergent())
+            throw CompileError(a.span,
+                               "T.sync_threads() inside thread-dependent control flow (an `if` or loop that "
+                               "reads the thread index): a block barrier must be reached by every thread of "
+                               "the block, or the block deadlocks",
+                               "move T.sync_threads() to where every thread runs it, or synchronise only the "
+                               "threads that take this path with a named barrier: "
+                               "T.sync_threads(barrier_id, thread_count)");
         std::vector<ir::Expr> args;
         if (b.has(0)) args.push_back(el.toExpr(b[0], b.spans[0], "barrier id"));
         if (b.has(1)) args.push_back(el.toExpr(b[1], b.spans[1], "arrive count"));
