@@ -34,15 +34,12 @@ inline bool mentionsThread(const ir::Expr& e) {
 /// pipelining see the code (ThreadConditions.cpp).
 void refuseTileWorkUnderThreadCondition(const ir::PrimFunc& f, PassContext& ctx);
 
-/// Reports every T.sync_grid (the grid barrier) that not every thread of the block reaches: under
-/// an `if` or loop reading the thread index (warp roles included) or inside a T.Parallel loop.
-/// Called by check-bounds (ThreadConditions.cpp).
-void refuseGridBarrierInDivergentFlow(const ir::PrimFunc& f, PassContext& ctx);
-
-/// Reports every T.sync_threads() (the block barrier) under an `if` or loop reading the thread
-/// index: the IR verifier's rule, as a user diagnostic at the barrier naming the guard's line.
-/// Called by check-bounds (ThreadConditions.cpp).
-void refuseBlockBarrierInDivergentFlow(const ir::PrimFunc& f, PassContext& ctx);
+/// Reports every T.sync_grid (the grid barrier) that not every thread of the block reaches (under
+/// an `if` or loop reading the thread index, warp roles included, or inside a T.Parallel loop),
+/// and every T.sync_threads() (the block barrier) under an `if` or loop reading the thread index
+/// (the IR verifier's rule), at the barrier naming the guard's line. Called by check-bounds
+/// (ThreadConditions.cpp).
+void refuseBarriersInDivergentFlow(const ir::PrimFunc& f, PassContext& ctx);
 
 /// Reports hand-written mbarriers (T.alloc_barrier: function attr "explicit_mbarriers") on a
 /// target without mbarrier.try_wait.parity (below sm_90, HIP): their waits have no lowering

@@ -277,8 +277,7 @@ private:
 PrimFunc checkBounds(const PrimFunc& f, PassContext& ctx) {
     // Also here, the first checking pass: tile work that only some threads would reach.
     refuseTileWorkUnderThreadCondition(f, ctx);
-    refuseGridBarrierInDivergentFlow(f, ctx);
-    refuseBlockBarrierInDivergentFlow(f, ctx);
+    refuseBarriersInDivergentFlow(f, ctx);
     refuseExplicitBarriersWithoutSm90(f, ctx);
     Checker(ctx.diags).stmt(f->body);
     return f;

@@ -59,82 +59,58 @@ void refuseUnder(const Stmt& s, const IfNode* guard, PassContext& ctx, const Rol
 }
 
 
-/// T.sync_grid below a statement that not every thread of the block runs: an `if` or loop
-/// reading the thread index (warp roles, T.ws) or a T.Parallel loop (whose iterations are
-/// spread over the threads; the elaborator splits such loops, so one left here was not split).
-void refuseGridBarriers(const Stmt& s, const StmtNode* guard, const char* why, PassContext& ctx) {
+/// Where not every thread of the block runs: the outermost `if` or loop reading the thread index
+/// (warp roles, T.ws), and separately the outermost T.Parallel loop (its iterations are spread
+/// over the threads; the elaborator splits such loops at a T.sync_grid, so one left there was not
+/// split).
+struct Guard {
+    const StmtNode* at = nullptr;
+    const char* why = "";
+};
+
+/// Barriers below such a statement: T.sync_grid under either guard (the grid barrier needs every
+/// thread of every block), T.sync_threads() (the block barrier, no arguments) under a
+/// thread-dependent one -- the IR verifier's rule (ir/Verifier.cpp), reported in the user's terms
+/// before any pass runs (the elaborator refuses both for front-end input; this covers IR from
+/// elsewhere and names the guard's line). A barrier inside T.Parallel is check-bounds' own
+/// diagnostic.
+void refuseBarriers(const Stmt& s, Guard thread, Guard par, PassContext& ctx) {
     if (!s) return;
     switch (s->kind) {
         case StmtKind::Seq:
-            for (auto& c : static_cast<const SeqNode*>(s.get())->stmts) refuseGridBarriers(c, guard, why, ctx);
+            for (auto& c : static_cast<const SeqNode*>(s.get())->stmts) refuseBarriers(c, thread, par, ctx);
             return;
         case StmtKind::For: {
             auto* f = static_cast<const ForNode*>(s.get());
-            const bool thread = mentionsThread(f->min) || mentionsThread(f->extent);
-            const bool par = f->forKind == ForKind::Parallel;
-            if (!guard && (thread || par))
-                return refuseGridBarriers(f->body, f, par ? "a T.Parallel loop (its iterations are spread over the threads)"
-                                                          : "a loop whose bounds read the thread index", ctx);
-            return refuseGridBarriers(f->body, guard, why, ctx);
+            if (!thread.at && (mentionsThread(f->min) || mentionsThread(f->extent)))
+                thread = {f, "a loop whose bounds read the thread index"};
+            if (!par.at && f->forKind == ForKind::Parallel)
+                par = {f, "a T.Parallel loop (its iterations are spread over the threads)"};
+            return refuseBarriers(f->body, thread, par, ctx);
         }
         case StmtKind::If: {
             auto* i = static_cast<const IfNode*>(s.get());
-            const bool thread = !guard && mentionsThread(i->cond);
-            const StmtNode* g = thread ? i : guard;
-            const char* w = thread ? "an 'if' on the thread index" : why;
-            refuseGridBarriers(i->then, g, w, ctx);
-            refuseGridBarriers(i->otherwise, g, w, ctx);
+            if (!thread.at && mentionsThread(i->cond)) thread = {i, "an 'if' on the thread index"};
+            refuseBarriers(i->then, thread, par, ctx);
+            refuseBarriers(i->otherwise, thread, par, ctx);
             return;
         }
         case StmtKind::Kernel:
-            return refuseGridBarriers(static_cast<const KernelNode*>(s.get())->body, guard, why, ctx);
+            return refuseBarriers(static_cast<const KernelNode*>(s.get())->body, thread, par, ctx);
         case StmtKind::Eval: {
             auto* c = as<CallNode>(static_cast<const EvalNode*>(s.get())->call);
-            if (guard && c && c->op == intrin::kSyncGrid)
+            if (!c) return;
+            const Guard& g = thread.at ? thread : par;
+            if (g.at && c->op == intrin::kSyncGrid)
                 ctx.diags.error(s->span,
-                                std::string("T.sync_grid inside ") + why + " (line " + std::to_string(guard->span.line) +
+                                std::string("T.sync_grid inside ") + g.why + " (line " + std::to_string(g.at->span.line) +
                                     "): the grid barrier must be reached by every thread of every block, "
                                     "in control flow that is uniform across the block",
                                 "move T.sync_grid to where every thread of the block runs it", "check-bounds");
-            return;
-        }
-        default:
-            return;
-    }
-}
-
-/// T.sync_threads() (the block barrier, no arguments) below an `if` or loop that reads the thread
-/// index: the IR verifier's rule (ir/Verifier.cpp), reported here in the user's terms before any
-/// pass runs, instead of as invalid IR after the first one. (Inside T.Parallel is check-bounds'
-/// own diagnostic.)
-void refuseBlockBarriers(const Stmt& s, const StmtNode* guard, const char* why, PassContext& ctx) {
-    if (!s) return;
-    switch (s->kind) {
-        case StmtKind::Seq:
-            for (auto& c : static_cast<const SeqNode*>(s.get())->stmts) refuseBlockBarriers(c, guard, why, ctx);
-            return;
-        case StmtKind::For: {
-            auto* f = static_cast<const ForNode*>(s.get());
-            if (!guard && (mentionsThread(f->min) || mentionsThread(f->extent)))
-                return refuseBlockBarriers(f->body, f, "a loop whose bounds read the thread index", ctx);
-            return refuseBlockBarriers(f->body, guard, why, ctx);
-        }
-        case StmtKind::If: {
-            auto* i = static_cast<const IfNode*>(s.get());
-            const bool thread = !guard && mentionsThread(i->cond);
-            const StmtNode* g = thread ? i : guard;
-            const char* w = thread ? "an 'if' whose condition reads the thread index" : why;
-            refuseBlockBarriers(i->then, g, w, ctx);
-            refuseBlockBarriers(i->otherwise, g, w, ctx);
-            return;
-        }
-        case StmtKind::Kernel:
-            return refuseBlockBarriers(static_cast<const KernelNode*>(s.get())->body, guard, why, ctx);
-        case StmtKind::Eval: {
-            auto* c = as<CallNode>(static_cast<const EvalNode*>(s.get())->call);
-            if (guard && c && c->op == intrin::kSyncThreads && c->args.empty())
+            if (thread.at && c->op == intrin::kSyncThreads && c->args.empty())
                 ctx.diags.error(s->span,
-                                std::string("T.sync_threads() inside ") + why + " (line " + std::to_string(guard->span.line) +
+                                std::string("T.sync_threads() inside ") + thread.why + " (line " +
+                                    std::to_string(thread.at->span.line) +
                                     "): a block barrier must be reached by every thread of the block, or the block "
                                     "deadlocks (the threads that skip it never arrive)",
                                 "move T.sync_threads() to where every thread runs it, or synchronise only the "
@@ -149,12 +125,8 @@ void refuseBlockBarriers(const Stmt& s, const StmtNode* guard, const char* why, 
 
 }  // namespace
 
-void refuseBlockBarrierInDivergentFlow(const ir::PrimFunc& f, PassContext& ctx) {
-    refuseBlockBarriers(f->body, nullptr, "", ctx);
-}
-
-void refuseGridBarrierInDivergentFlow(const ir::PrimFunc& f, PassContext& ctx) {
-    refuseGridBarriers(f->body, nullptr, "", ctx);
+void refuseBarriersInDivergentFlow(const ir::PrimFunc& f, PassContext& ctx) {
+    refuseBarriers(f->body, {}, {}, ctx);
 }
 
 void refuseTileWorkUnderThreadCondition(const ir::PrimFunc& f, PassContext& ctx) {
