@@ -498,6 +498,8 @@ void ThreadMachine::report(CheckFinding f, const std::string& hint) {
 }
 
 void ThreadMachine::uninitialisedRead(const BufferState& b, int64_t off, const Span& at, const std::string& by) {
+    // Once per buffer: a kernel reading a whole never-written tile comes here per element.
+    if (!m_uninitWarned.insert(b.node).second) return;
     const Span where = at.valid() ? at : m_stmtSpan;
     std::string blk;
     for (size_t d = 0; d < m_blockIdx.size(); ++d) blk += (d ? ", " : "") + std::to_string(m_blockIdx[d]);

@@ -11,6 +11,7 @@
 #include <tuple>
 #include <functional>
 #include <map>
+#include <set>
 #include <unordered_map>
 
 #include "compiler/interp/Machine.h"
@@ -246,6 +247,7 @@ public:
     /// poisoned) read before any write is a warning, once per buffer (uninitialisedRead).
     bool uninitFatal(const BufferState& b) const { return m_strict || !isFloatType(b.dtype); }
     void uninitialisedRead(const BufferState& b, int64_t off, const Span& at, const std::string& by);
+    std::set<const ir::BufferNode*> m_uninitWarned;  ///< buffers uninitialisedRead reported
     /// Running the tile-level IR of a kernel that reads a thread index (interp::run): tile ops
     /// cannot run thread by thread, so they are reported in the user's terms.
     bool m_tileLevel = false;
