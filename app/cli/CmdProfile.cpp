@@ -54,7 +54,7 @@ std::string checkOutputsQuiet(const CompileResult& r, const std::vector<HostTens
         if (rtol > 0)
             opt.relL2Tolerance = rtol;
         else if (exact)
-            opt.relL2Tolerance = rt::referenceTolerance(outs[k].dtype, argTypes);
+            opt = rt::referenceOptions(outs[k].dtype, argTypes);
         auto c = rt::compare(outs[k], refs[k], opt);
         if (!c.pass) {
             reason = names[k] + ": " + rt::describe(c, &outs[k], &refs[k]);

@@ -396,8 +396,11 @@ bool checkOutputs(const CompileResult& r, const std::vector<HostTensor>& outs,
             return false;
         }
         rt::CompareOptions use = opt;
-        if (!use.relL2Tolerance && byArgDtypes)
-            use.relL2Tolerance = rt::referenceTolerance(outs[k].dtype, argTypes, tf32);
+        if (!use.relL2Tolerance && byArgDtypes) {
+            auto ref = rt::referenceOptions(outs[k].dtype, argTypes, tf32);
+            use.relL2Tolerance = ref.relL2Tolerance;
+            if (!use.elementFactor) use.elementFactor = ref.elementFactor;
+        }
         auto c = rt::compare(outs[k], refs[k], use);
         std::cout << "  " << specs[k].name << ": " << rt::describe(c, &outs[k], &refs[k]) << "\n";
         all &= c.pass;

@@ -112,8 +112,7 @@ int runValidate(const ValidateCommand& c) {
                     actual.data = a, expected.data = e;
                     actual.shape = expected.shape = {int64_t(a.size())};
                 }
-                rt::CompareOptions co;
-                co.relL2Tolerance = rt::referenceTolerance(actual.dtype, argTypes);
+                rt::CompareOptions co = rt::referenceOptions(actual.dtype, argTypes);
                 auto cmp = rt::compare(actual, expected, co);
                 result += (result.empty() ? "" : "; ") + r.kernel.args[i].name + ": " +
                           rt::describe(cmp);

@@ -78,11 +78,16 @@ Comparison compareInts(std::span<const double> a, std::span<const double> r, dou
 
 }  // namespace
 
-double elementFactor(double tol) { return tol >= 1e-2 ? 3.0 : 10.0; }
+bool coarseFloat(ir::DType t) {
+    return t == ir::DType::BFloat16 || t == ir::DType::Float8E4M3 || t == ir::DType::Float8E5M2 ||
+           t == ir::DType::Float4E2M1;
+}
+
+double elementFactor(double tol, ir::DType out) { return coarseFloat(out) || tol < 1e-2 ? 10.0 : 3.0; }
 
 namespace {
 
-Comparison compareFloats(std::span<const double> a, std::span<const double> r, double tol) {
+Comparison compareFloats(std::span<const double> a, std::span<const double> r, double tol, double factor) {
     Comparison c;
     c.tolerance = tol;
     double errSq = 0, refSq = 0;
@@ -113,7 +118,7 @@ Comparison compareFloats(std::span<const double> a, std::span<const double> r, d
     // elements in a large output (one 4x4 corner of a GEMM zeroed) barely move the rel-L2, so
     // they fail the check on their own (see elementFactor).
     const double rms = finitePairs ? std::sqrt(refSq / static_cast<double>(finitePairs)) : 0.0;
-    const double bound = tol * elementFactor(tol);
+    const double bound = tol * factor;
     for (size_t i = 0; i < a.size(); ++i) {
         const Pair p = classify(a[i], r[i]);
         const bool bad =
@@ -162,6 +167,15 @@ double referenceTolerance(ir::DType out, std::span<const ir::DType> args, bool t
     return tol;
 }
 
+CompareOptions referenceOptions(ir::DType out, std::span<const ir::DType> args, bool tf32Products) {
+    CompareOptions o;
+    o.relL2Tolerance = referenceTolerance(out, args, tf32Products);
+    if (ir::isFloat(out))
+        for (ir::DType a : args)
+            if (coarseFloat(a)) o.elementFactor = 10.0;
+    return o;
+}
+
 Comparison compare(std::span<const double> actual, std::span<const double> reference, ir::DType t,
                    const CompareOptions& opt) {
     if (actual.size() != reference.size())
@@ -169,7 +183,8 @@ Comparison compare(std::span<const double> actual, std::span<const double> refer
                                     " values against " + std::to_string(reference.size()) +
                                     " reference values");
     if (!ir::isFloat(t)) return compareInts(actual, reference, intPoison(t));
-    return compareFloats(actual, reference, opt.relL2Tolerance.value_or(defaultTolerance(t)));
+    const double tol = opt.relL2Tolerance.value_or(defaultTolerance(t));
+    return compareFloats(actual, reference, tol, opt.elementFactor.value_or(elementFactor(tol, t)));
 }
 
 Comparison compare(const HostTensor& actual, const HostTensor& reference,

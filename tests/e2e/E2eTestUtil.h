@@ -105,7 +105,9 @@ inline void expectBothInterpretersMatchReference(const CompileResult& r, const C
             if (!use.relL2Tolerance) {
                 std::vector<ir::DType> argTypes;
                 for (auto& a : ci.sig) argTypes.push_back(a.dtype);
-                use.relL2Tolerance = rt::referenceTolerance(results[level][k].dtype, argTypes);
+                auto ref = rt::referenceOptions(results[level][k].dtype, argTypes);
+                use.relL2Tolerance = ref.relL2Tolerance;
+                if (!use.elementFactor) use.elementFactor = ref.elementFactor;
             }
             auto cmp = rt::compare(results[level][k], ci.ref.outputs[k], use);
             EXPECT_TRUE(cmp.pass) << label << " " << what << " output " << k << " seed "

@@ -139,8 +139,41 @@ TEST(CheckCompare, AFewWrongElementsFailEvenUnderTheRelL2Tolerance) {
     EXPECT_TRUE(compare(act, ref, DType::Float32).pass);
     act[9] = ref[9] * (1 + 3e-4);
     EXPECT_FALSE(compare(act, ref, DType::Float32).pass);
-    EXPECT_EQ(elementFactor(1e-2), 3.0);
-    EXPECT_EQ(elementFactor(1e-5), 10.0);
+    EXPECT_EQ(elementFactor(1e-2, DType::Float16), 3.0);
+    EXPECT_EQ(elementFactor(1e-5, DType::Float32), 10.0);
+}
+
+TEST(CheckCompare, BFloat16ElementsGetTheWiderFactor) {
+    // A bfloat16 rounding is 8x a float16 one; MHA backward's bf16 dQ reached 5.0 x tol x
+    // (|r| + rms) on correct runs (GPU and interpreter alike). bf16 bound: 10 x 1e-2 x (1 + 1) = 0.2.
+    std::vector<double> ref(65536), act(65536);
+    for (size_t i = 0; i < ref.size(); ++i) ref[i] = act[i] = (i % 2 ? 1.0 : -1.0);
+    act[7] = ref[7] * 1.15;  // 0.15: inside the bf16 bound, outside the float16 one (0.06)
+    EXPECT_TRUE(compare(act, ref, DType::BFloat16).pass);
+    EXPECT_FALSE(compare(act, ref, DType::Float16).pass);
+    act[7] = ref[7] * 1.25;  // 0.25 > 0.2
+    EXPECT_FALSE(compare(act, ref, DType::BFloat16).pass);
+    act[7] = ref[7];
+    for (size_t i : {100u, 101u, 102u, 103u}) act[i] = 0.0;  // a zeroed corner still fails
+    Comparison c = compare(act, ref, DType::BFloat16);
+    EXPECT_LT(c.relL2, 1e-2);
+    EXPECT_FALSE(c.pass);
+    EXPECT_EQ(c.badCount, 4);
+    EXPECT_EQ(elementFactor(1e-2, DType::BFloat16), 10.0);
+    EXPECT_EQ(elementFactor(1e-2, DType::Float8E4M3), 10.0);
+}
+
+TEST(CheckCompare, ReferenceOptionsWidenTheFactorForBFloat16Arguments) {
+    const DType bf16Args[] = {DType::BFloat16, DType::Float32};
+    const DType fp16Args[] = {DType::Float16, DType::Float32};
+    CompareOptions o = referenceOptions(DType::Float32, bf16Args);
+    EXPECT_EQ(o.relL2Tolerance.value_or(0), 1e-2);
+    EXPECT_EQ(o.elementFactor.value_or(0), 10.0);
+    o = referenceOptions(DType::Float32, fp16Args);
+    EXPECT_EQ(o.relL2Tolerance.value_or(0), 1e-3);
+    EXPECT_FALSE(o.elementFactor.has_value());  // float32 output at 1e-3: elementFactor gives 10
+    const DType intArgs[] = {DType::BFloat16};
+    EXPECT_FALSE(referenceOptions(DType::Int32, intArgs).elementFactor.has_value());
 }
 
 TEST(CheckCompare, ZeroReference) {
