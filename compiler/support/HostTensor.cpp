@@ -4,6 +4,7 @@
 #include <cmath>
 #include <cstring>
 #include <limits>
+#include <optional>
 #include <stdexcept>
 
 namespace ts {
@@ -73,7 +74,34 @@ int binade(double a) {
     return ex - 1;
 }
 
+/// Rounds finite `v` whose result is a normal number of `f` (no subnormal, no overflow) by
+/// integer arithmetic on its binary64 bits: round-half-to-even at the format's last mantissa
+/// bit (a carry out of the mantissa moves into the exponent, as it should). nullopt when the
+/// value or its rounding leaves the normal range, where roundFloat's general path decides.
+/// Inputs of millions of elements (a 128 x 8192 x 512 KV cache) spent ~100 ns per element in
+/// the general path's frexp/ldexp/fmod; this is a few ns.
+std::optional<uint64_t> roundNormalBits(const FloatFormat& f, double v) {
+    uint64_t bits;
+    std::memcpy(&bits, &v, 8);
+    const int ex = int((bits >> 52) & 0x7FF) - 1023;
+    if (ex < f.emin() || ex > f.emax()) return std::nullopt;  // subnormal, overflow, inf, NaN, 0
+    const int shift = 52 - f.mant;
+    const uint64_t lsb = (bits >> shift) & 1u;
+    bits += (uint64_t(1) << (shift - 1)) - 1 + lsb;
+    bits &= ~((uint64_t(1) << shift) - 1);
+    const int exr = int((bits >> 52) & 0x7FF) - 1023;
+    if (exr > f.emax()) return std::nullopt;
+    if (!f.hasInf && exr == f.emax() && ((bits >> shift) & ((uint64_t(1) << f.mant) - 1)) == (uint64_t(1) << f.mant) - 1)
+        return std::nullopt;  // the FN formats' all-ones top code is NaN, not a value
+    return bits;
+}
+
 double roundFloat(const FloatFormat& f, double v) {
+    if (auto b = roundNormalBits(f, v)) {
+        double r;
+        std::memcpy(&r, &*b, 8);
+        return r;
+    }
     if (std::isnan(v)) return v;
     if (std::isinf(v)) return f.hasInf ? v : std::copysign(f.maxFinite(), v);
     if (v == 0.0) return v;
@@ -88,6 +116,12 @@ double roundFloat(const FloatFormat& f, double v) {
 }
 
 uint32_t encodeFloat(const FloatFormat& f, double v) {
+    if (auto b = roundNormalBits(f, v)) {  // normal result: the fields straight from the bits
+        const uint32_t sign = uint32_t(*b >> 63) << (f.mant + f.expBits);
+        const auto expField = uint32_t(int((*b >> 52) & 0x7FF) - 1023 + f.bias);
+        const auto m = uint32_t((*b >> (52 - f.mant)) & ((uint64_t(1) << f.mant) - 1));
+        return sign | (expField << f.mant) | m;
+    }
     v = roundFloat(f, v);
     const uint32_t sign = std::signbit(v) ? 1u << (f.mant + f.expBits) : 0u;
     const uint32_t expAllOnes = (1u << f.expBits) - 1;
@@ -111,6 +145,13 @@ double decodeFloat(const FloatFormat& f, uint32_t bits) {
     const bool neg = (bits >> (f.mant + f.expBits)) & 1u;
     const uint32_t expField = (bits >> f.mant) & expAllOnes;
     const uint32_t m = bits & mantMask;
+    if (expField != 0 && expField != expAllOnes) {  // normal: the binary64 fields directly
+        const uint64_t d = (uint64_t(neg) << 63) | (uint64_t(int(expField) - f.bias + 1023) << 52) |
+                           (uint64_t(m) << (52 - f.mant));
+        double r;
+        std::memcpy(&r, &d, 8);
+        return r;
+    }
     double a;
     if (f.hasInf && expField == expAllOnes) {
         a = m == 0 ? std::numeric_limits<double>::infinity()

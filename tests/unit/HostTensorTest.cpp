@@ -147,6 +147,31 @@ TEST(HostTensorFloat, EveryPatternRoundTrips) {
     }
 }
 
+TEST(HostTensorFloat, EveryMidpointTiesToEvenAndItsNeighboursRoundAway) {
+    // Between every two adjacent finite codes a < b of each 8/16-bit format (both signs): the
+    // midpoint rounds to the code with an even mantissa, one binary64 ulp either side of it to
+    // the nearer code -- the normal range by the integer fast path, the subnormal range and the
+    // top binade by the general one, which must agree at their seam.
+    for (DType t : {DType::Float16, DType::BFloat16, DType::Float8E4M3, DType::Float8E5M2}) {
+        const uint32_t count = ts::ir::dtypeBits(t) == 16 ? 32768u : 128u;  // the positive half
+        const uint32_t signBit = count;
+        for (uint32_t k = 0; k + 1 < count; ++k) {
+            const double a = floatFromBits(t, k), b = floatFromBits(t, k + 1);
+            if (!std::isfinite(a) || !std::isfinite(b)) continue;
+            const double mid = a + (b - a) / 2;
+            for (double s : {1.0, -1.0}) {
+                const uint32_t sb = s < 0 ? signBit : 0u;
+                const uint32_t even = (k % 2 == 0 ? k : k + 1) | sb;
+                ASSERT_EQ(floatBits(t, s * mid), even) << ts::ir::dtypeName(t) << " code " << k << " sign " << s;
+                ASSERT_EQ(roundTo(t, s * mid), floatFromBits(t, even)) << ts::ir::dtypeName(t) << " code " << k;
+                ASSERT_EQ(floatBits(t, s * std::nextafter(mid, 0.0)), k | sb) << ts::ir::dtypeName(t) << " code " << k;
+                ASSERT_EQ(floatBits(t, s * std::nextafter(mid, 1e300)), (k + 1) | sb) << ts::ir::dtypeName(t) << " code " << k;
+                ASSERT_EQ(roundTo(t, s * std::nextafter(mid, 1e300)), s * b) << ts::ir::dtypeName(t) << " code " << k;
+            }
+        }
+    }
+}
+
 TEST(HostTensorInt, CCastSemantics) {
     EXPECT_EQ(roundTo(DType::Int8, 200), -56);
     EXPECT_EQ(roundTo(DType::Int8, -129), 127);
