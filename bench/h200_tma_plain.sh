@@ -7,7 +7,7 @@
 # poisoned outputs and checked against the float64 ref_program with rel-L2 tolerance 1e-300,
 # i.e. bit-exact (a copy). Which points take TMA: `tilec compile --emit cuda` of every point
 # (ts::tma_load_tile in the CUDA) next to the legality rule (row pitch (off + tail) * bytes a
-# multiple of 16, cuTensorMapEncodeTiled); the GPU-free twin is
+# multiple of 16, cuTensorMapEncodeTiled; start column off * bytes a multiple of 16, measured); the GPU-free twin is
 # tests/e2e/TmaEligibilitySweepTest.cpp (TmaEligibilitySweep.PlainCopiesUseTmaExactlyWhereLegal).
 # Payload: bash bench/tma_pipeline_payload.sh [/work/main]  (.devbin/tilec, ~7 MB), then
 #   run(command="bash bench/h200_tma_plain.sh", carry=[".devbin"])   (about 3-5 min)
@@ -60,7 +60,8 @@ for f in sorted(glob.glob(os.path.join(out, "engine-*.txt"))):
         p = line.split()
         if len(p) != 3: continue
         off, tail, n = map(int, p)
-        lg = ((off + tail) * bytes_of[dt]) % 16 == 0
+        # pitch and the box's start column 16-byte aligned (the start: measured 2026-12-03, see TmaEligibilitySweepTest)
+        lg = ((off + tail) * bytes_of[dt]) % 16 == 0 and (off * bytes_of[dt]) % 16 == 0
         used = n > 0
         tma += used; legal += lg
         if used != lg: wrong.append({"off": off, "tail": tail, "tma_load_lines": n, "legal": lg})
