@@ -6,6 +6,7 @@
 #include "compiler/frontend/ElaborateOpsImpl.h"
 #include "compiler/frontend/ElaboratePointers.h"
 #include "compiler/ir/Intrinsics.h"
+#include "compiler/target/Target.h"
 
 namespace ts::fe::elab {
 
@@ -535,6 +536,16 @@ void Elaborator::installVocabulary() {
                     "make the thread count a factory parameter (threads=128)");
             k->threads.push_back(t.asInt());
         }
+        // Refused here, not only when the kernel's launch is described after the passes: every
+        // pass would otherwise lay out fragments over the given thread count (threads=2**31-1
+        // kept infer-layouts busy for 22 s before that error; a fuzz finding).
+        int64_t total = 1;
+        for (int64_t t : k->threads) total = t > ts::Target::kMaxThreadsPerBlock ? t : total * t;
+        if (total > ts::Target::kMaxThreadsPerBlock)
+            throw CompileError(a.span,
+                               "T.Kernel: threads=" + repr(*th) + " is outside 1.." +
+                                   std::to_string(ts::Target::kMaxThreadsPerBlock) + " threads per block",
+                               "use at most 1024 threads (e.g. threads=128 or 256)");
         return Value::ext(k);
     });
     def("Parallel", [](Elaborator& el, CallArgs& a) {

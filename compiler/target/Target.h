@@ -90,7 +90,8 @@ struct Target {
     int64_t maxSharedBytesPerBlock() const;
     /// Threads per block: 1024 on every compute capability >= 2.0 (and per workgroup on gfx90a,
     /// HIP Programming Guide, "Hardware implementation": 1024 work-items).
-    int maxThreadsPerBlock() const { return 1024; }
+    int maxThreadsPerBlock() const { return kMaxThreadsPerBlock; }
+    static constexpr int kMaxThreadsPerBlock = 1024;  ///< the same on every target (above)
     /// 32-bit registers one thread may use: 255 (compute capability >= 3.5).
     int maxRegistersPerThread() const { return 255; }
     /// Grid extent in y and z: 65535 (x allows 2^31 - 1).
