@@ -1,6 +1,7 @@
 #include "compiler/transforms/LowerCommon.h"
 
 #include <limits>
+#include <stdexcept>
 
 #include "compiler/ir/NonNegative.h"
 
@@ -48,6 +49,25 @@ Expr inBounds(const Buffer& b, const std::vector<Expr>& idx) {
             cond = logicalAnd(cond, binary(BinOp::Ge, idx[d], intImm(0)));
     }
     return cond;
+}
+
+namespace {
+[[noreturn]] void missingFragment(const BufferNode* b) {
+    throw std::logic_error("fragment '" + (b ? b->name : std::string("?")) +
+                           "' has no registers here (it reached a tile op without an allocation lower-tile-ops saw)");
+}
+}  // namespace
+
+LoweredFragment& FragmentMap::at(const BufferNode* b) {
+    auto it = find(b);
+    if (it == end()) missingFragment(b);
+    return it->second;
+}
+
+const LoweredFragment& FragmentMap::at(const BufferNode* b) const {
+    auto it = find(b);
+    if (it == end()) missingFragment(b);
+    return it->second;
 }
 
 bool divisibleBy(const Expr& e, int64_t v) {

@@ -17,6 +17,14 @@ struct LoweredFragment {
     ir::Layout layout;   ///< the fragment's layout (analysis/Layouts.h)
 };
 
+/// The fragments' registers by their buffer. at() names a missing fragment (a compiler bug: the
+/// fragment reached a tile op without being allocated in this kernel) instead of std::map's
+/// bare "map::at", so an internal error from a fuzz run says which buffer.
+struct FragmentMap : std::map<const ir::BufferNode*, LoweredFragment> {
+    LoweredFragment& at(const ir::BufferNode* b);
+    const LoweredFragment& at(const ir::BufferNode* b) const;
+};
+
 struct Ctx {
     PassContext& pass;
     const ir::PrimFuncNode& func;
@@ -24,7 +32,7 @@ struct Ctx {
     /// (WarpRoles.h) that variable minus the role's first thread.
     ir::Expr tx;
     int64_t threads = 1;        ///< threads the current op is lowered for (the block's, or its role's)
-    std::map<const ir::BufferNode*, LoweredFragment> frags;
+    FragmentMap frags;
     int counter = 0;            ///< for unique names of helper buffers/vars
     int64_t roleFirst = 0;      ///< first thread of the current warp role (0 outside roles)
     int64_t blockThreads = 0;   ///< the block's thread count (0: same as threads)
