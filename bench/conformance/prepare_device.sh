@@ -6,4 +6,6 @@ set -euo pipefail
 root=$(git rev-parse --show-toplevel); cd "$root"
 rm -rf .corpus && mkdir -p .corpus && cp -r ../shared/tilelang-corpus/examples .corpus/
 mkdir -p .devbin && strip -o .devbin/tilec build/tilec
+# The commit of the build (run.py reports it; the device's checkout copy may say another).
+echo "$(git rev-parse --short HEAD) $(git status --porcelain --untracked-files=no | wc -l) uncommitted" > .devbin/commit
 du -sh .corpus .devbin/tilec

@@ -123,8 +123,16 @@ class Tilec:
         self.has_input_rules = "--input" in h and "--ref-param" in h
         self.has_worker_timeout = "--timeout" in h
         self.has_inout = "--inout" in h
-        self.version = subprocess.run(["git", "-C", ROOT, "log", "-1", "--format=%h %cI %s"],
-                                      capture_output=True, text=True).stdout.strip()
+        # The commit the binary was built from when its payload script recorded it (a file
+        # `commit` beside it: bench/conformance/prepare_device.sh); the checkout's HEAD otherwise.
+        # On the device the checkout copy's HEAD need not be the binary's commit (a run of
+        # 2026-12-03 labelled a 2245f5e binary with an older HEAD).
+        side = os.path.join(os.path.dirname(os.path.abspath(path)), "commit")
+        if os.path.isfile(side):
+            self.version = "binary built at " + open(side).read().strip()
+        else:
+            self.version = subprocess.run(["git", "-C", ROOT, "log", "-1", "--format=%h %cI %s"],
+                                          capture_output=True, text=True).stdout.strip()
 
 
 def kernel_args(tc, k, default_kernel):
