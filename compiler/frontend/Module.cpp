@@ -5,6 +5,7 @@
 #include <filesystem>
 #include <functional>
 #include <map>
+#include <set>
 
 #include "compiler/frontend/AstNames.h"
 #include "compiler/frontend/ImportCheck.h"
@@ -826,6 +827,10 @@ std::optional<double> Module::evalSite(const MetaSite& site, const ParamBindings
                 } catch (const CompileError&) {
                 }
     for (const auto& [k, v] : params) env->vars[k] = v;
+    // Names whose assignment before the site could not run here (it reads argparse results or
+    // other host values): the site failing on one of them is expected, not worth a warning
+    // (`total_flops = qk_flops + pv_flops` after `qk_flops = 2 * batch * ... * args.kv_ctx`).
+    std::set<std::string> unevaluated;
     for (size_t i = 0; i < site.index; ++i) {
         const ast::Stmt* s = (*site.block)[i];
         const ast::Expr* value = nullptr;
@@ -835,13 +840,19 @@ std::optional<double> Module::evalSite(const MetaSite& site, const ParamBindings
             for (const ast::Expr* t : a->targets) collectNames(t, targets);
         }
         if (auto a = ast::as<ast::AnnAssign>(s)) value = a->value, collectNames(a->target, targets);
-        if (!value || !isSimpleExpr(value) || targets.empty()) continue;
+        if (!value || targets.empty()) continue;
         if (std::any_of(targets.begin(), targets.end(),
                         [&](const std::string& n) { return findParam(params, n); }))
             continue;
+        if (!isSimpleExpr(value)) {
+            unevaluated.insert(targets.begin(), targets.end());
+            continue;
+        }
         try {
             m_interp->exec(*s, env);
+            for (const auto& n : targets) unevaluated.erase(n);
         } catch (const CompileError&) {
+            unevaluated.insert(targets.begin(), targets.end());
         }
     }
     try {
@@ -853,6 +864,8 @@ std::optional<double> Module::evalSite(const MetaSite& site, const ParamBindings
         }
         return v.asFloat();
     } catch (const CompileError& err) {
+        for (const auto& n : unevaluated)
+            if (err.diag.message.find("name '" + n + "' is not defined") != std::string::npos) return std::nullopt;
         Diagnostic d = err.diag;
         d.origin = "module";
         d.message = "cannot evaluate '" + site.name + "': " + d.message;
