@@ -2,6 +2,7 @@
 // command line: compile (pass dumps, timings, NVRTC), run (check against the float64 reference
 // on the GPU or the CPU interpreter), bench (timed launches, TFLOP/s), passes, kernels (the
 // kernels of a multi-kernel file; --kernel NAME selects one everywhere).
+#include <algorithm>
 #include <iostream>
 #include <string>
 
@@ -365,6 +366,17 @@ int main(int argc, char** argv) {
     try {
         app.parse(argc, argv);
     } catch (const CLI::ParseError& e) {
+        // `tilec foo`: CLI11 says only "A subcommand is required"; name the word and the commands.
+        const auto subs = static_cast<const CLI::App&>(app).get_subcommands([](const CLI::App*) { return true; });
+        const bool known = argc > 1 && std::any_of(subs.begin(), subs.end(), [&](const CLI::App* sub) { return sub->get_name() == argv[1]; });
+        if (argc > 1 && argv[1][0] != '-' && !known) {
+            std::string names;
+            for (const CLI::App* sub : subs)
+                if (sub->get_name() != "worker") names += (names.empty() ? "" : ", ") + sub->get_name();
+            std::cerr << "tilec: error: unknown command '" << argv[1] << "' (commands: " << names
+                      << "; tilec --help describes them)\n";
+            return 2;
+        }
         return app.exit(e);
     }
     // The subcommands report every expected problem themselves (exit 1); runGuarded turns an

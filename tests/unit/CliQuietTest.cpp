@@ -6,6 +6,8 @@
 #include <cstdio>
 #include <memory>
 
+#include <sys/wait.h>
+
 #include "CliTestUtil.h"
 
 using namespace ts::cli;
@@ -99,4 +101,18 @@ TEST(CliQuiet, TilecBinaryTakesShortAndLongFlag) {
         EXPECT_EQ(contains(out, kTmaNote), *flag == '\0') << cmd << "\n" << out;
         EXPECT_TRUE(contains(out, kTryWarning)) << cmd << "\n" << out;
     }
+}
+
+// `tilec foo`: CLI11 alone said "A subcommand is required"; the word and the commands are named.
+TEST(CliQuiet, UnknownCommandIsNamedWithTheCommands) {
+    std::string cmd = std::string(TS_TILEC_PATH) + " complie samples/gemm.py 2>&1";
+    std::unique_ptr<FILE, int (*)(FILE*)> p(popen(cmd.c_str(), "r"), pclose);
+    ASSERT_TRUE(p);
+    std::string out;
+    std::array<char, 4096> buf{};
+    while (size_t n = fread(buf.data(), 1, buf.size(), p.get())) out.append(buf.data(), n);
+    int rc = pclose(p.release());
+    EXPECT_EQ(WEXITSTATUS(rc), 2) << out;
+    EXPECT_TRUE(contains(out, "tilec: error: unknown command 'complie' (commands: compile, run, bench,")) << out;
+    EXPECT_FALSE(contains(out, "worker")) << out;
 }
