@@ -105,7 +105,7 @@ TEST(CliQuiet, TilecBinaryTakesShortAndLongFlag) {
 
 // `tilec foo`: CLI11 alone said "A subcommand is required"; the word and the commands are named.
 TEST(CliQuiet, UnknownCommandIsNamedWithTheCommands) {
-    std::string cmd = std::string(TS_TILEC_PATH) + " complie samples/gemm.py 2>&1";
+    std::string cmd = std::string(TS_TILEC_PATH) + " complie " + std::string(TS_SOURCE_DIR) + "/samples/gemm.py 2>&1";
     std::unique_ptr<FILE, int (*)(FILE*)> p(popen(cmd.c_str(), "r"), pclose);
     ASSERT_TRUE(p);
     std::string out;
@@ -115,4 +115,23 @@ TEST(CliQuiet, UnknownCommandIsNamedWithTheCommands) {
     EXPECT_EQ(WEXITSTATUS(rc), 2) << out;
     EXPECT_TRUE(contains(out, "tilec: error: unknown command 'complie' (commands: compile, run, bench,")) << out;
     EXPECT_FALSE(contains(out, "worker")) << out;
+}
+
+// Targets accepted without a Hopper path of their own say which path they get (not under -q).
+TEST(CliQuiet, Sm90WithoutAAndNewerTargetsSayWhichPathTheyGet) {
+    auto runCmd = [](const std::string& args) {
+        std::string cmd = std::string(TS_TILEC_PATH) + " compile " + std::string(TS_SOURCE_DIR) + "/samples/gemm.py --no-nvrtc " + args + " 2>&1 >/dev/null";
+        std::unique_ptr<FILE, int (*)(FILE*)> p(popen(cmd.c_str(), "r"), pclose);
+        std::string out;
+        std::array<char, 4096> buf{};
+        while (size_t n = fread(buf.data(), 1, buf.size(), p.get())) out.append(buf.data(), n);
+        pclose(p.release());
+        return out;
+    };
+    EXPECT_TRUE(contains(runCmd("--target cuda:sm_90"),
+                         "tilec: note: cuda:sm_90 has no wgmma (it needs the arch-specific cuda:sm_90a): T.gemm takes the sm_80 path"));
+    EXPECT_TRUE(contains(runCmd("--target cuda:sm_100a"), "tilec: note: cuda:sm_100a: TileScope has no path of its own for this GPU"));
+    EXPECT_FALSE(contains(runCmd("--target cuda:sm_90a"), "tilec: note:"));
+    EXPECT_FALSE(contains(runCmd("--target cuda:sm_90 -q"), "tilec: note:"));
+    EXPECT_TRUE(contains(runCmd("--target cuda:sm_75"), "TileScope generates code for sm_80 and newer"));
 }
