@@ -386,7 +386,7 @@ int runChain(const RunCommand& c) {
     Device dev = gpu ? Device::Gpu : c.interp == "lowered" ? Device::Lowered : Device::Tile;
     if (!gpu && c.interp.empty())
         std::cout << "no GPU (" << why << "): running on the CPU interpreter\n";
-    std::cout << "chain of " << steps.size() << " kernels on "
+    std::cout << "chain of " << steps.size() << (steps.size() == 1 ? " kernel on " : " kernels on ")
               << (dev == Device::Gpu    ? gpu->name
                   : dev == Device::Tile ? std::string("the tile-level interpreter")
                                         : std::string("the thread-level interpreter (lowered)"))

@@ -390,7 +390,14 @@ int main(int argc, char** argv) {
                    : cc.flags.kernel == "all" ? runCompileAll(cc)
                                               : runCompile(cc);
         if (kernels->parsed()) return runKernels(kf);
-        if (run->parsed()) return rc.chain.empty() ? runRun(rc) : runChain(rc);
+        if (run->parsed()) {
+            if (rc.chain.empty() && !rc.binds.empty()) {
+                std::cerr << "tilec: error: --bind connects the kernels of a --chain; this run has no --chain\n"
+                          << "  hint: tilec run FILE --chain K1,K2 --bind K2.in=K1.out\n";
+                return 1;
+            }
+            return rc.chain.empty() ? runRun(rc) : runChain(rc);
+        }
         if (bench->parsed()) return runBench(bc);
         if (profile->parsed()) return runProfile(pc);
         if (tune->parsed()) return runTune(tuneCmd);

@@ -135,3 +135,16 @@ TEST(CliQuiet, Sm90WithoutAAndNewerTargetsSayWhichPathTheyGet) {
     EXPECT_FALSE(contains(runCmd("--target cuda:sm_90 -q"), "tilec: note:"));
     EXPECT_TRUE(contains(runCmd("--target cuda:sm_75"), "TileScope generates code for sm_80 and newer"));
 }
+
+// --bind only means something with --chain: alone it was ignored, now it is an error.
+TEST(CliQuiet, BindWithoutChainIsAnError) {
+    std::string cmd = std::string(TS_TILEC_PATH) + " run " + std::string(TS_SOURCE_DIR) + "/samples/gemm.py --bind K2.A=K1.C 2>&1";
+    std::unique_ptr<FILE, int (*)(FILE*)> p(popen(cmd.c_str(), "r"), pclose);
+    ASSERT_TRUE(p);
+    std::string out;
+    std::array<char, 4096> buf{};
+    while (size_t n = fread(buf.data(), 1, buf.size(), p.get())) out.append(buf.data(), n);
+    int rc = pclose(p.release());
+    EXPECT_EQ(WEXITSTATUS(rc), 1) << out;
+    EXPECT_TRUE(contains(out, "tilec: error: --bind connects the kernels of a --chain; this run has no --chain")) << out;
+}
