@@ -31,6 +31,31 @@ void registerWarpShuffle(Interp& in) {
                   return el.wrap(ir::call(ir::intrin::kWarpShuffle, {mask, value, lane, width},
                                           value->dtype, a.span));
               }));
+    // T.shfl_sync(value, src_lane[, width]) (TileLang's form, e.g. the corpus's warp_sync test:
+    // every lane reads lane 31's value) and CUDA's (mask, value, src_lane, width): __shfl_sync in
+    // idx mode, the same shuffle as T.tvm_warp_shuffle with a full mask by default.
+    in.registerModule("tilelang.language")
+        ->set("shfl_sync", Value::builtin("T.shfl_sync", [](Interp& i, CallArgs& a) {
+                  auto& el = dynamic_cast<Elaborator&>(i);
+                  el.requireKernel(a.span, "T.shfl_sync");
+                  const bool withMask = a.pos.size() == 4 || a.keyword("mask");
+                  auto b = withMask ? a.bind({"mask", "value", "src_lane", "width"}, 3)
+                                    : a.bind({"value", "src_lane", "width"}, 2);
+                  const size_t v = withMask ? 1 : 0;
+                  Value width = b.get(v + 2, Value::integer(32));
+                  if (width.isIntLike()) {
+                      int64_t w = width.asInt();
+                      if (w < 1 || w > 32 || (w & (w - 1)))
+                          throw CompileError(b.has(v + 2) ? b.spans[v + 2] : a.span,
+                                             "T.shfl_sync: width must be a power of two from 1 to 32, got " + std::to_string(w));
+                  }
+                  ir::Expr mask = withMask ? el.toExpr(b[0], b.spans[0], "T.shfl_sync mask")
+                                           : ir::intImm(0xffffffffLL);
+                  ir::Expr value = el.toExpr(b[v], b.spans[v], "T.shfl_sync value");
+                  ir::Expr lane = el.toExpr(b[v + 1], b.spans[v + 1], "T.shfl_sync src_lane");
+                  ir::Expr w = el.toExpr(width, b.has(v + 2) ? b.spans[v + 2] : a.span, "T.shfl_sync width");
+                  return el.wrap(ir::call(ir::intrin::kWarpShuffle, {mask, value, lane, w}, value->dtype, a.span));
+              }));
 }
 
 }  // namespace ts::fe::elab

@@ -13,7 +13,9 @@
 //  - thread_block_2d.py: per-thread T.copy / T.clear in a two-dimensional block, a tuple swap of
 //    registers and T.device_assert (frontend/ElaborateDeviceAssert.h);
 //  - warp_shuffle_sum.py: T.tvm_warp_shuffle butterflies over groups of 32 and 16 lanes
-//    (frontend/ElaborateWarpShuffle.h).
+//    (frontend/ElaborateWarpShuffle.h);
+//  - shfl_sync_broadcast.py: T.shfl_sync in TileLang's (value, src_lane, width) and CUDA's
+//    (mask, value, src_lane, width) forms (the corpus's warp_sync test uses the first).
 // Each: both interpreters against the file's float64 ref_program, and NVRTC for sm_80 and
 // sm_90a.
 #include <gtest/gtest.h>
@@ -204,6 +206,23 @@ TEST(ScriptFacts, WarpShuffleButterfly) {
     ts::CompileResult bad = compileProgram(kShuffle, "cuda:sm_80", {{"W", "12"}});
     ASSERT_FALSE(bad.ok);
     EXPECT_NE(diagText(bad).find("width must be a power of two from 1 to 32, got 12"), std::string::npos)
+        << diagText(bad);
+}
+
+TEST(ScriptFacts, ShflSyncBothForms) {
+    const char* kShfl = "tests/e2e/programs/shfl_sync_broadcast.py";
+    for (auto [src, w] : {std::pair{"31", "32"}, std::pair{"5", "8"}, std::pair{"0", "2"}}) {
+        ts::CompileResult r = compileProgram(kShfl, "cuda:sm_80", {{"SRC", src}, {"W", w}});
+        ASSERT_TRUE(r.ok) << diagText(r);
+        EXPECT_NE(r.cuda.find("__shfl_sync((unsigned)(4294967295LL), A[tx], " + std::string(src) + ", " + w + ")"),
+                  std::string::npos)
+            << r.cuda;
+        ts::e2e::expectInterpretersMatchReference(r, std::string("shfl_sync_src") + src + "_w" + w);
+        ts::e2e::expectNvrtcCompilesForSm80AndSm90a(kShfl, {{"SRC", src}, {"W", w}});
+    }
+    ts::CompileResult bad = compileProgram(kShfl, "cuda:sm_80", {{"W", "24"}});
+    ASSERT_FALSE(bad.ok);
+    EXPECT_NE(diagText(bad).find("T.shfl_sync: width must be a power of two from 1 to 32, got 24"), std::string::npos)
         << diagText(bad);
 }
 
