@@ -1,15 +1,17 @@
 // Comparing a kernel's output with a reference (the float64 ref_program or the interpreter) and
 // deciding pass/fail (DESIGN.md §3). One rule set for tilec run, the IDE and the e2e tests:
 //   - floats: relative L2 error ||actual - ref||_2 / ||ref||_2 below a per-dtype tolerance:
-//     1e-2 when the output is a 16-bit or 8-bit float (a float16 rounding alone costs up to 2^-11
-//     relative), 1e-5 for float32 and float64 outputs;
+//     1e-2 when the output is a 16-bit float (a float16 rounding alone costs up to 2^-11
+//     relative), 5e-2 for float8_e4m3 and 1e-1 for float8_e5m2 outputs (their own rounding: up
+//     to 2^-4 / 2^-3), 2.5e-1 for float4, 1e-5 for float32 and float64 outputs;
 //   - and no single element off by more than tol * elementFactor * (|ref| + rms(ref)): a few
 //     wrong elements of a large output (a zeroed 4x4 corner of a GEMM: rel-L2 5.8e-3) fail on
 //     their own. The factor follows the coarsest float the kernel computes with:
 //       3 for float16 (and float32 outputs checked at a 16-bit tolerance): 1 (about TileLang's
 //         assert_close(rtol=atol=1e-2), absolute part scaled to the data) failed correct bf16
 //         chains (rmsnorm_mlp: one element at 1.5% of the scale);
-//       10 for bfloat16 / fp8 / fp4 outputs or arguments: a bfloat16 rounding is 8x a float16
+//       10 for bfloat16 outputs, and outputs computed from bfloat16 / fp8 / fp4 arguments
+//         (referenceOptions): a bfloat16 rounding is 8x a float16
 //         one, and a difference of two rounded values keeps the rounding error, not the
 //         size: MHA backward in bfloat16 (dQ of the first causal rows, where P is nearly one-hot
 //         and dS = P * (dP - Delta) cancels; Delta from the bf16-rounded O) reached 5.0 x tol x
@@ -59,15 +61,17 @@ struct Comparison {
 };
 
 /// The per-element bound's multiple of the rel-L2 tolerance `tol` for an output of dtype `out`:
-/// 10 for a bfloat16/fp8/fp4 output or below tol 1e-2 (float32/float64 outputs), else 3.
+/// 10 for a bfloat16 output or below tol 1e-2 (float32/float64 outputs), else 3 (float16; fp8
+/// and fp4, whose tolerance is their own rounding already).
 double elementFactor(double tol, ir::DType out);
 
 /// Whether `t` is a float coarser than float16 (bfloat16, fp8, fp4): its rounding is >= 8x a
 /// float16 one, which sets the per-element factor of outputs computed from it (10, not 3).
 bool coarseFloat(ir::DType t);
 
-/// Default rel-L2 tolerance for an output of dtype `t`: 1e-2 (float16, bfloat16, fp8), 1e-5
-/// (float32, float64), 0 (integers, bool: exact).
+/// Default rel-L2 tolerance for an output of dtype `t`: 1e-2 (float16, bfloat16), 5e-2
+/// (float8_e4m3), 1e-1 (float8_e5m2), 2.5e-1 (float4_e2m1), 1e-5 (float32, float64), 0
+/// (integers, bool: exact).
 double defaultTolerance(ir::DType t);
 
 /// rel-L2 tolerance for an output of dtype `out` checked against an exact float64 reference when
