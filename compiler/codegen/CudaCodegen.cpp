@@ -31,7 +31,7 @@ bool isBuiltinScalar(DType t) {
 class Emitter {
 public:
     Emitter(const PrimFuncNode& f, DiagnosticEngine& d, DeviceDialect dialect)
-        : m_f(f), m_diags(d), m_dialect(dialect) {}
+        : m_f(f), m_diags(d), m_dialect(dialect), m_signed(signedScalars(f)) {}
 
     /// `preamble`: the includes and helpers that start a translation unit (false for the second
     /// and later launches of a function with several T.Kernel blocks, printed after the first);
@@ -576,7 +576,7 @@ private:
         return expr(idx[0]);
     }
 
-    static bool nonNegative(const Expr& e) { return nonNegativeByForm(e); }
+    bool nonNegative(const Expr& e) const { return nonNegativeByForm(e, &m_signed); }
 
     std::string floatLit(double v, DType t) {
         if (std::isinf(v) || std::isnan(v)) {
@@ -881,6 +881,7 @@ private:
     std::map<const void*, std::string> m_names;
     std::map<const ExprNode*, std::string> m_loadOverride;  ///< widened global loads: element of a ts_vec register
     DeviceDialect m_dialect = DeviceDialect::Cuda;
+    SignedVars m_signed;  ///< scalar arguments passed by value: may be negative (NonNegative.h)
     int64_t m_pairThreads = 0;  ///< threads of a one-dimensional CUDA block (lane-pair atomics), else 0
     std::set<std::string> m_used;
     inline static const std::set<std::string> kReserved = {"int", "float", "double", "char", "short", "long", "unsigned", "signed",

@@ -262,6 +262,14 @@ std::vector<std::pair<int, int>> scalarSources(const PrimFuncNode& f) {
     return out;
 }
 
+std::unordered_set<const VarNode*> signedScalars(const PrimFuncNode& f) {
+    std::unordered_set<const VarNode*> out;
+    auto src = scalarSources(f);
+    for (size_t i = 0; i < f.scalars.size(); ++i)
+        if (src[i].first < 0) out.insert(f.scalars[i].get());
+    return out;
+}
+
 const KernelNode* findKernel(const PrimFunc& f) {
     const KernelNode* k = nullptr;
     walk(f->body, [&](const Stmt& s) {

@@ -2,6 +2,7 @@
 // child changed, the original node pointer is returned (DESIGN.md §2, "unchanged pass returns
 // the same pointer"), which is how the pass manager computes each snapshot's changed flag.
 #pragma once
+#include <unordered_set>
 #include <functional>
 #include <unordered_map>
 
@@ -54,6 +55,8 @@ PrimFunc withBody(const PrimFunc& f, Stmt body);
 /// whose extent is exactly that variable, or {-1, -1} for a scalar passed by value (a scalar
 /// parameter, or a symbolic size no tensor dimension names). One entry per scalar, in order.
 std::vector<std::pair<int, int>> scalarSources(const PrimFuncNode& f);
+/// The scalars of `f` passed by value (scalarSources {-1, -1}): they may be negative.
+std::unordered_set<const VarNode*> signedScalars(const PrimFuncNode& f);
 
 /// Finds the (single) Kernel statement in a PrimFunc body; null if none.
 const KernelNode* findKernel(const PrimFunc& f);

@@ -3,6 +3,7 @@
 #include <limits>
 #include <stdexcept>
 
+#include "compiler/ir/Functor.h"
 #include "compiler/ir/NonNegative.h"
 
 namespace ts::xform::lower {
@@ -36,6 +37,15 @@ std::vector<Expr> regionIndex(const Region& r, const std::vector<Expr>& sq) {
     return idx;
 }
 
+namespace {
+/// The by-value scalar arguments of the function lower-tile-ops is lowering (SignedVarsScope):
+/// inBounds is reached from every tile op's lowering, which do not all carry the function.
+thread_local const SignedVars* t_signed = nullptr;
+}  // namespace
+
+SignedVarsScope::SignedVarsScope(const PrimFuncNode& f) : m_vars(signedScalars(f)), m_prev(t_signed) { t_signed = &m_vars; }
+SignedVarsScope::~SignedVarsScope() { t_signed = m_prev; }
+
 Expr inBounds(const Buffer& b, const std::vector<Expr>& idx) {
     if (b->scope != Scope::Global) return nullptr;
     Expr cond;
@@ -45,7 +55,7 @@ Expr inBounds(const Buffer& b, const std::vector<Expr>& idx) {
         // (T.copy(K[cu_seqlens_k[b] + ...]), a window before position 0): out of bounds as
         // much as one past the end, so zero-filled / not written like it, as the tile-level
         // interpreter and TileLang (both halves of the predicate) do.
-        if (!nonNegativeByForm(idx[d]))
+        if (!nonNegativeByForm(idx[d], t_signed))
             cond = logicalAnd(cond, binary(BinOp::Ge, idx[d], intImm(0)));
     }
     return cond;

@@ -1,6 +1,7 @@
 // Shared state and helpers of the lower-tile-ops pass: LowerTileOps.cpp and LowerParallel.cpp,
 // and the tile ops' lowerings under compiler/ops/ (each op's TileOp::lower gets this Ctx).
 #pragma once
+#include "compiler/ir/NonNegative.h"
 #include <map>
 #include <string>
 #include <vector>
@@ -58,6 +59,19 @@ std::vector<ir::Expr> regionIndex(const ir::Region& r, const std::vector<ir::Exp
 /// non-negative by its form (ir::nonNegativeByForm: a load or a subtraction in it); null if the
 /// buffer is not global (on-chip regions are checked statically by check-bounds).
 ir::Expr inBounds(const ir::Buffer& b, const std::vector<ir::Expr>& idx);
+/// While alive, inBounds treats `f`'s by-value scalar arguments as possibly negative (their
+/// indices get the `>= 0` half of the guard): lower-tile-ops holds one for the function it lowers.
+class SignedVarsScope {
+public:
+    explicit SignedVarsScope(const ir::PrimFuncNode& f);
+    ~SignedVarsScope();
+    SignedVarsScope(const SignedVarsScope&) = delete;
+    SignedVarsScope& operator=(const SignedVarsScope&) = delete;
+
+private:
+    ir::SignedVars m_vars;
+    const ir::SignedVars* m_prev;
+};
 /// True if `e` is a multiple of `v` for every value of its variables (conservative).
 bool divisibleBy(const ir::Expr& e, int64_t v);
 /// tl.address_of(buf[idx]).

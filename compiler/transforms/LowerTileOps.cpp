@@ -238,6 +238,7 @@ private:
 PrimFunc lowerTileOps(const PrimFunc& f, PassContext& ctx) {
     const KernelNode* k = findKernel(f);
     if (!k) return f;
+    SignedVarsScope signedScalars(*f);
     Ctx c{ctx, *f, nullptr, k->threadCount(), {}, 0};
     c.blockThreads = k->threadCount();
     // A multi-dimensional block is fine while every tile op works on per-thread (local) and

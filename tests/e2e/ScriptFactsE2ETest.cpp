@@ -15,7 +15,8 @@
 //  - warp_shuffle_sum.py: T.tvm_warp_shuffle butterflies over groups of 32 and 16 lanes
 //    (frontend/ElaborateWarpShuffle.h);
 //  - shfl_sync_broadcast.py: T.shfl_sync in TileLang's (value, src_lane, width) and CUDA's
-//    (mask, value, src_lane, width) forms (the corpus's warp_sync test uses the first).
+//    (mask, value, src_lane, width) forms (the corpus's warp_sync test uses the first);
+//  - copy_scalar_offset.py: a T.copy starting at a scalar argument that may be negative.
 // Each: both interpreters against the file's float64 ref_program, and NVRTC for sm_80 and
 // sm_90a.
 #include <gtest/gtest.h>
@@ -224,6 +225,20 @@ TEST(ScriptFacts, ShflSyncBothForms) {
     ASSERT_FALSE(bad.ok);
     EXPECT_NE(diagText(bad).find("T.shfl_sync: width must be a power of two from 1 to 32, got 24"), std::string::npos)
         << diagText(bad);
+}
+
+TEST(ScriptFacts, CopyFromANegativeScalarOffsetReadsZeroEverywhere) {
+    const char* kFile = "tests/e2e/programs/copy_scalar_offset.py";
+    for (const char* off : {"-3", "-200", "5", "0"}) {
+        ts::CompileResult r = compileProgram(kFile, "cuda:sm_80", {{"off", off}});
+        ASSERT_TRUE(r.ok) << diagText(r);
+        // Both halves of the guard, and floor division of the scalar (not C's truncation).
+        EXPECT_NE(r.cuda.find(">= 0)"), std::string::npos) << r.cuda;
+        EXPECT_EQ(r.cuda.find("(off / 2)"), std::string::npos) << r.cuda;
+        // Both interpreters against the file's float64 reference (which takes `off`, a kernel
+        // argument, not a factory parameter): CliQuiet.NegativeScalarOffsetRunsOnBothInterpreters.
+        ts::e2e::expectNvrtcCompilesForSm80AndSm90a(kFile, {{"off", off}});
+    }
 }
 
 }  // namespace

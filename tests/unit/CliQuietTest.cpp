@@ -148,3 +148,23 @@ TEST(CliQuiet, BindWithoutChainIsAnError) {
     EXPECT_EQ(WEXITSTATUS(rc), 1) << out;
     EXPECT_TRUE(contains(out, "tilec: error: --bind connects the kernels of a --chain; this run has no --chain")) << out;
 }
+
+// A T.copy starting at a negative scalar argument reads zeros on both interpreters, as the
+// generated code's guard does (tests/e2e/programs/copy_scalar_offset.py; ScriptFacts checks the
+// guard in the CUDA): against the file's float64 reference, through the binary.
+TEST(CliQuiet, NegativeScalarOffsetRunsOnBothInterpreters) {
+    for (const char* interp : {"--interp", "--interp=lowered"})
+        for (const char* off : {"-3", "-200", "7"}) {
+            std::string cmd = std::string(TS_TILEC_PATH) + " run " + std::string(TS_SOURCE_DIR) +
+                              "/tests/e2e/programs/copy_scalar_offset.py -q " + interp + " --param off=" + off + " 2>&1";
+            std::unique_ptr<FILE, int (*)(FILE*)> p(popen(cmd.c_str(), "r"), pclose);
+            ASSERT_TRUE(p);
+            std::string out;
+            std::array<char, 4096> buf{};
+            while (size_t n = fread(buf.data(), 1, buf.size(), p.get())) out.append(buf.data(), n);
+            int rc = pclose(p.release());
+            EXPECT_EQ(WEXITSTATUS(rc), 0) << cmd << "\n" << out;
+            EXPECT_TRUE(contains(out, "B: rel-L2 0.0e+00")) << cmd << "\n" << out;
+            EXPECT_TRUE(contains(out, "\nPASS\n")) << cmd << "\n" << out;
+        }
+}
