@@ -86,67 +86,67 @@ TEST(CliQuiet, QuietKeepsErrorsAndTheNoteThatStopsThem) {
     EXPECT_EQ(o.err, compileSm90a(path, false).err);
 }
 
+namespace {
+
+/// The built tilec run with `args` (a shell command line after the binary; the tree's files by
+/// TS_SOURCE_DIR-relative paths through `src`): its exit status and stdout+stderr (or only what
+/// `redirect` keeps).
+struct BinaryRun {
+    int rc = -1;
+    std::string out;
+};
+BinaryRun runTilec(const std::string& args, const std::string& redirect = " 2>&1") {
+    std::string cmd = std::string(TS_TILEC_PATH) + " " + args + redirect;
+    BinaryRun r;
+    std::unique_ptr<FILE, int (*)(FILE*)> p(popen(cmd.c_str(), "r"), pclose);
+    if (!p) return r;
+    std::array<char, 4096> buf{};
+    while (size_t n = fread(buf.data(), 1, buf.size(), p.get())) r.out.append(buf.data(), n);
+    int status = pclose(p.release());
+    r.rc = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+    r.out = cmd + "\n" + r.out;  // the command leads every failure message
+    return r;
+}
+std::string src(const std::string& rel) { return std::string(TS_SOURCE_DIR) + "/" + rel; }
+
+}  // namespace
+
 TEST(CliQuiet, TilecBinaryTakesShortAndLongFlag) {
     const std::string path = writeScratch("quiet_notes.py", kProgram);
     for (const char* flag : {"", " -q", " --quiet"}) {
-        std::string cmd = std::string(TS_TILEC_PATH) + " compile '" + path +
-                          "' --target cuda:sm_90a --no-nvrtc" + flag + " 2>&1";
-        std::unique_ptr<FILE, int (*)(FILE*)> p(popen(cmd.c_str(), "r"), pclose);
-        ASSERT_TRUE(p);
-        std::string out;
-        std::array<char, 4096> buf{};
-        while (size_t n = fread(buf.data(), 1, buf.size(), p.get())) out.append(buf.data(), n);
-        int rc = pclose(p.release());
-        EXPECT_EQ(rc, 0) << cmd << "\n" << out;
-        EXPECT_EQ(contains(out, kTmaNote), *flag == '\0') << cmd << "\n" << out;
-        EXPECT_TRUE(contains(out, kTryWarning)) << cmd << "\n" << out;
+        auto r = runTilec("compile '" + path + "' --target cuda:sm_90a --no-nvrtc" + flag);
+        EXPECT_EQ(r.rc, 0) << r.out;
+        EXPECT_EQ(contains(r.out, kTmaNote), *flag == '\0') << r.out;
+        EXPECT_TRUE(contains(r.out, kTryWarning)) << r.out;
     }
 }
 
 // `tilec foo`: CLI11 alone said "A subcommand is required"; the word and the commands are named.
 TEST(CliQuiet, UnknownCommandIsNamedWithTheCommands) {
-    std::string cmd = std::string(TS_TILEC_PATH) + " complie " + std::string(TS_SOURCE_DIR) + "/samples/gemm.py 2>&1";
-    std::unique_ptr<FILE, int (*)(FILE*)> p(popen(cmd.c_str(), "r"), pclose);
-    ASSERT_TRUE(p);
-    std::string out;
-    std::array<char, 4096> buf{};
-    while (size_t n = fread(buf.data(), 1, buf.size(), p.get())) out.append(buf.data(), n);
-    int rc = pclose(p.release());
-    EXPECT_EQ(WEXITSTATUS(rc), 2) << out;
-    EXPECT_TRUE(contains(out, "tilec: error: unknown command 'complie' (commands: compile, run, bench,")) << out;
-    EXPECT_FALSE(contains(out, "worker")) << out;
+    auto r = runTilec("complie " + src("samples/gemm.py"));
+    EXPECT_EQ(r.rc, 2) << r.out;
+    EXPECT_TRUE(contains(r.out, "tilec: error: unknown command 'complie' (commands: compile, run, bench,")) << r.out;
+    EXPECT_FALSE(contains(r.out.substr(r.out.find('\n')), "worker")) << r.out;
 }
 
 // Targets accepted without a Hopper path of their own say which path they get (not under -q).
 TEST(CliQuiet, Sm90WithoutAAndNewerTargetsSayWhichPathTheyGet) {
-    auto runCmd = [](const std::string& args) {
-        std::string cmd = std::string(TS_TILEC_PATH) + " compile " + std::string(TS_SOURCE_DIR) + "/samples/gemm.py --no-nvrtc " + args + " 2>&1 >/dev/null";
-        std::unique_ptr<FILE, int (*)(FILE*)> p(popen(cmd.c_str(), "r"), pclose);
-        std::string out;
-        std::array<char, 4096> buf{};
-        while (size_t n = fread(buf.data(), 1, buf.size(), p.get())) out.append(buf.data(), n);
-        pclose(p.release());
-        return out;
+    auto notes = [](const std::string& args) {
+        return runTilec("compile " + src("samples/gemm.py") + " --no-nvrtc " + args, " 2>&1 >/dev/null").out;
     };
-    EXPECT_TRUE(contains(runCmd("--target cuda:sm_90"),
+    EXPECT_TRUE(contains(notes("--target cuda:sm_90"),
                          "tilec: note: cuda:sm_90 has no wgmma (it needs the arch-specific cuda:sm_90a): T.gemm takes the sm_80 path"));
-    EXPECT_TRUE(contains(runCmd("--target cuda:sm_100a"), "tilec: note: cuda:sm_100a: TileScope has no path of its own for this GPU"));
-    EXPECT_FALSE(contains(runCmd("--target cuda:sm_90a"), "tilec: note:"));
-    EXPECT_FALSE(contains(runCmd("--target cuda:sm_90 -q"), "tilec: note:"));
-    EXPECT_TRUE(contains(runCmd("--target cuda:sm_75"), "TileScope generates code for sm_80 and newer"));
+    EXPECT_TRUE(contains(notes("--target cuda:sm_100a"), "tilec: note: cuda:sm_100a: TileScope has no path of its own for this GPU"));
+    EXPECT_FALSE(contains(notes("--target cuda:sm_90a"), "tilec: note:"));
+    EXPECT_FALSE(contains(notes("--target cuda:sm_90 -q"), "tilec: note:"));
+    EXPECT_TRUE(contains(notes("--target cuda:sm_75"), "TileScope generates code for sm_80 and newer"));
 }
 
 // --bind only means something with --chain: alone it was ignored, now it is an error.
 TEST(CliQuiet, BindWithoutChainIsAnError) {
-    std::string cmd = std::string(TS_TILEC_PATH) + " run " + std::string(TS_SOURCE_DIR) + "/samples/gemm.py --bind K2.A=K1.C 2>&1";
-    std::unique_ptr<FILE, int (*)(FILE*)> p(popen(cmd.c_str(), "r"), pclose);
-    ASSERT_TRUE(p);
-    std::string out;
-    std::array<char, 4096> buf{};
-    while (size_t n = fread(buf.data(), 1, buf.size(), p.get())) out.append(buf.data(), n);
-    int rc = pclose(p.release());
-    EXPECT_EQ(WEXITSTATUS(rc), 1) << out;
-    EXPECT_TRUE(contains(out, "tilec: error: --bind connects the kernels of a --chain; this run has no --chain")) << out;
+    auto r = runTilec("run " + src("samples/gemm.py") + " --bind K2.A=K1.C");
+    EXPECT_EQ(r.rc, 1) << r.out;
+    EXPECT_TRUE(contains(r.out, "tilec: error: --bind connects the kernels of a --chain; this run has no --chain")) << r.out;
 }
 
 // A T.copy starting at a negative scalar argument reads zeros on both interpreters, as the
@@ -155,16 +155,9 @@ TEST(CliQuiet, BindWithoutChainIsAnError) {
 TEST(CliQuiet, NegativeScalarOffsetRunsOnBothInterpreters) {
     for (const char* interp : {"--interp", "--interp=lowered"})
         for (const char* off : {"-3", "-200", "7"}) {
-            std::string cmd = std::string(TS_TILEC_PATH) + " run " + std::string(TS_SOURCE_DIR) +
-                              "/tests/e2e/programs/copy_scalar_offset.py -q " + interp + " --param off=" + off + " 2>&1";
-            std::unique_ptr<FILE, int (*)(FILE*)> p(popen(cmd.c_str(), "r"), pclose);
-            ASSERT_TRUE(p);
-            std::string out;
-            std::array<char, 4096> buf{};
-            while (size_t n = fread(buf.data(), 1, buf.size(), p.get())) out.append(buf.data(), n);
-            int rc = pclose(p.release());
-            EXPECT_EQ(WEXITSTATUS(rc), 0) << cmd << "\n" << out;
-            EXPECT_TRUE(contains(out, "B: rel-L2 0.0e+00")) << cmd << "\n" << out;
-            EXPECT_TRUE(contains(out, "\nPASS\n")) << cmd << "\n" << out;
+            auto r = runTilec("run " + src("tests/e2e/programs/copy_scalar_offset.py") + " -q " + interp + " --param off=" + off);
+            EXPECT_EQ(r.rc, 0) << r.out;
+            EXPECT_TRUE(contains(r.out, "B: rel-L2 0.0e+00")) << r.out;
+            EXPECT_TRUE(contains(r.out, "\nPASS\n")) << r.out;
         }
 }
