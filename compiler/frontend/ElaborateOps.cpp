@@ -529,22 +529,26 @@ void Elaborator::installVocabulary() {
         if (ts.empty() || ts.size() > 3)
             throw CompileError(a.span, "T.Kernel threads= takes 1 to 3 block extents");
         for (const Value& t : ts) {
-            if (!t.isIntLike() || t.asInt() <= 0)
+            // A bool is int-like in Python but never a thread count (threads=True was one thread).
+            if (!t.isIntLike() || t.kind() == ValueKind::Bool || t.asInt() <= 0)
                 throw CompileError(
                     a.span,
                     "T.Kernel threads= must be positive compile-time integers, got " + repr(*th),
-                    "make the thread count a factory parameter (threads=128)");
+                    "give a whole number of threads per block, e.g. threads=128 (or up to three extents, threads=(32, 4))");
             k->threads.push_back(t.asInt());
         }
         // Refused here, not only when the kernel's launch is described after the passes: every
         // pass would otherwise lay out fragments over the given thread count (threads=2**31-1
         // kept infer-layouts busy for 22 s before that error; a fuzz finding).
-        int64_t total = 1;
-        for (int64_t t : k->threads) total = t > ts::Target::kMaxThreadsPerBlock ? t : total * t;
+        // At most three extents, each below 2^63: their product in a long double is exact enough
+        // to compare and print (clamped to 1e19 for the message).
+        long double total = 1;
+        for (int64_t t : k->threads) total *= static_cast<long double>(t);
         if (total > ts::Target::kMaxThreadsPerBlock)
             throw CompileError(a.span,
-                               "T.Kernel: threads=" + repr(*th) + " is outside 1.." +
-                                   std::to_string(ts::Target::kMaxThreadsPerBlock) + " threads per block",
+                               "T.Kernel: threads=" + repr(*th) +
+                                   (k->threads.size() > 1 ? " (" + std::to_string(static_cast<unsigned long long>(std::min<long double>(total, 1e19L))) + " threads)" : std::string()) +
+                                   " is outside 1.." + std::to_string(ts::Target::kMaxThreadsPerBlock) + " threads per block",
                                "use at most 1024 threads (e.g. threads=128 or 256)");
         return Value::ext(k);
     });
