@@ -11,7 +11,7 @@ export TILESCOPE_CACHE_DIR=/tmp/tscache
 [ -x .devbin/tilec ] && [ -f .diff/cases.json ] || { echo "h200_differential: run bench/differential_payload.sh first" | tee "$OUT/differential.txt"; exit 2; }
 nvidia-smi --query-gpu=name,driver_version --format=csv,noheader
 cat .devbin/commit 2>/dev/null
-timeout 480 python3 bench/differential.py run --engines gpu --tilec .devbin/tilec --work .diff -j 8 --timeout 120 > "$OUT/gpu-runs.log" 2>&1
+timeout ${DIFF_LIMIT:-480} python3 bench/differential.py run --engines gpu --tilec .devbin/tilec --work .diff -j 8 --timeout 120 > "$OUT/gpu-runs.log" 2>&1
 echo "gpu runs: rc=$? ($(grep -c '] ' "$OUT/gpu-runs.log") done)"
 grep -E "rc=[^0]" "$OUT/gpu-runs.log" | head -30
 python3 bench/differential.py table --work .diff --out "$OUT/differential-$(date -u +%F)"
