@@ -334,11 +334,13 @@ private:
             e.parity = op.parity, e.stage = stage, e.elected = el;
         } else if (c.op == kMbarrierArrive || c.op == kCpAsyncArriveNoinc) {
             TraceOp op;
-            op.op = Op::Arrive, op.bar = barName(c.args.at(0), s->span), op.count = m_trace.role.threads;
+            // A per-warp arrival (tl.mbarrier_arrive per_warp) is one arrival for each warp of the role.
+            const bool perWarp = perWarpArrive(&c);
+            op.op = Op::Arrive, op.bar = barName(c.args.at(0), s->span), op.count = m_trace.role.threads / (perWarp ? 32 : 1);
             auto [stage, S] = stageOf(op.bar);
             (void)S;
             auto& e = event(TimelineEventKind::MbarArrive,
-                            "arrive " + op.bar + " (" + std::to_string(op.count) + " threads)", s, op);
+                            "arrive " + op.bar + " (" + std::to_string(op.count) + (perWarp ? " warps)" : " threads)"), s, op);
             e.stage = stage, e.tile = iter;
             flushReleases(phase(), iter, s->span);
         } else if (c.op == kSyncThreads) {

@@ -747,7 +747,8 @@ private:
                    (c.args.size() > 2 ? ", " + expr(c.args.at(2)) : std::string()) + ")";
         if (op == intrin::kMbarrierExpectTx)
             return elected + "ts::mbarrier_arrive_expect_tx(" + addr(c.args.at(0)) + ", " + expr(c.args.at(1)) + ")";
-        if (op == intrin::kMbarrierArrive) return "ts::mbarrier_arrive(" + addr(c.args.at(0)) + ")";
+        if (op == intrin::kMbarrierArrive)
+            return std::string(perWarpArrive(&c) ? "ts::mbarrier_arrive_warp(" : "ts::mbarrier_arrive(") + addr(c.args.at(0)) + ")";
         if (op == intrin::kCpAsyncArriveNoinc) return "ts::cp_async_arrive_noinc(" + addr(c.args.at(0)) + ")";
         if (op == intrin::kMbarrierExpectTxOnly)  // every executing thread (T.mbarrier_expect_tx)
             return "ts::mbarrier_expect_tx(" + addr(c.args.at(0)) + ", " + expr(c.args.at(1)) + ")";

@@ -10,11 +10,13 @@
 // read by the tensor cores until a later wait_group (tl.wgmma_ss's own, tl.wgmma_wait) retires it,
 // and a generic store, cp.async or TMA load into them before that is reported as a race.
 #include <algorithm>
+#include <set>
 
 #include "compiler/analysis/HwLayouts.h"
 #include "compiler/analysis/WgmmaLayouts.h"
 #include "compiler/interp/MmaModel.h"
 #include "compiler/interp/ThreadMachine.h"
+#include "compiler/ir/Builder.h"
 #include "compiler/ir/Intrinsics.h"
 #include "compiler/ir/IntrinsicsUserBarriers.h"
 
@@ -112,7 +114,8 @@ void ThreadMachine::mbarrierOp(const CallNode* c, const ThreadList& act) {
     setThread(act[0]);
     const bool init = c->op == intrin::kMbarrierInit, wait = c->op == intrin::kMbarrierWait;
     const bool arrive = c->op == intrin::kMbarrierArrive || c->op == intrin::kCpAsyncArriveNoinc;
-    const size_t lo = arrive ? 1 : 2, hi = init || wait ? 3 : lo;
+    const bool perWarp = ir::perWarpArrive(c);
+    const size_t lo = arrive ? 1 : 2, hi = init || wait ? 3 : c->op == intrin::kMbarrierArrive ? 2 : lo;
     if (c->args.size() < lo || c->args.size() > hi)
         fail(c->span, c->op + " takes " + std::to_string(lo) + (hi > lo ? " or " + std::to_string(hi) : "") + " arguments");
     Address a = evalAddress(c->args[0].get());
@@ -142,7 +145,16 @@ void ThreadMachine::mbarrierOp(const CallNode* c, const ThreadList& act) {
         return;
     }
     if (arrive || c->op == intrin::kMbarrierExpectTx) {  // every thread's arrival / elected arrival + bytes
-        const int64_t n = arrive ? static_cast<int64_t>(act.size()) : 1;
+        int64_t n = arrive ? static_cast<int64_t>(act.size()) : 1;
+        if (perWarp) {  // one arrival per warp, by lane 0 after __syncwarp: whole warps only
+            std::set<int32_t> warps;
+            for (int32_t t : act) warps.insert(t / 32);
+            if (static_cast<int64_t>(warps.size()) * 32 != n)
+                fail(c->span, "mbarrier " + describe(*a.buf, a.off) + ": a per-warp arrival executed by " + std::to_string(n) +
+                                  " threads, not by whole warps (__syncwarp would hang)");
+            n = static_cast<int64_t>(warps.size());
+            b.threadsPerArrival = 32;
+        }
         if (b.arrivalsLeft < n)
             fail(c->span, "mbarrier " + describe(*a.buf, a.off) + ": more arrivals than its count in one phase");
         if (!arrive) {
@@ -159,7 +171,7 @@ void ThreadMachine::mbarrierOp(const CallNode* c, const ThreadList& act) {
         // a completed phase is treated as a block barrier too, as a named barrier is
         // (ThreadExec.cpp; it may miss a race between threads that neither arrive nor wait).
         if (b.arrivalsLeft == 0 && b.txPending == 0 &&
-            (b.count == consumerThreads() || attrInt(m_func->attrs, "explicit_mbarriers", 0)))
+            (b.count * b.threadsPerArrival == consumerThreads() || attrInt(m_func->attrs, "explicit_mbarriers", 0)))
             ++m_epoch;
         mbarrierMaybeComplete(b);
         return;

@@ -59,6 +59,8 @@ struct AsyncCopy {
 /// `pending` until a wait observes their phase, so a read without the wait is reported.
 struct MbarrierState {
     int64_t count = 1, arrivalsLeft = 1, txPending = 0, phases = 0;
+    /// Threads one arrival stands for: 32 once a per-warp tl.mbarrier_arrive used it, else 1.
+    int64_t threadsPerArrival = 1;
     /// Bytes expect_tx announced and TMA delivered in the current phase (txPending is their
     /// difference; kept apart so the debugger shows both) and the statements that last used it.
     int64_t txExpected = 0, txDelivered = 0;

@@ -2,6 +2,8 @@
 
 #include <cmath>
 
+#include "compiler/ir/Intrinsics.h"
+
 namespace ts::ir {
 
 Expr intImm(int64_t v, Span s, DType t) { return std::make_shared<IntImmNode>(v, t, s); }
@@ -9,6 +11,10 @@ Expr floatImm(double v, DType t, Span s) { return std::make_shared<FloatImmNode>
 Expr boolImm(bool v, Span s) { return std::make_shared<IntImmNode>(v ? 1 : 0, DType::Bool, s); }
 Var makeVar(std::string name, DType t, Span s, VarTag tag, int axis) {
     return std::make_shared<VarNode>(std::move(name), t, s, tag, axis);
+}
+
+bool perWarpArrive(const CallNode* c) {
+    return c && c->op == intrin::kMbarrierArrive && c->args.size() > 1 && constInt(c->args[1]).value_or(0) != 0;
 }
 
 std::optional<int64_t> constInt(const Expr& e) {

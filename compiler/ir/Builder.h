@@ -17,6 +17,9 @@ Var makeVar(std::string name, DType t = DType::Int32, Span s = {}, VarTag tag = 
 /// Integer value of `e` if it is a constant.
 std::optional<int64_t> constInt(const Expr& e);
 
+/// Whether a tl.mbarrier_arrive call arrives once per warp (its per_warp argument, Intrinsics.h).
+bool perWarpArrive(const CallNode* c);
+
 /// Binary op with folding (0+x, 1*x, const op const, x//1, x%1, min/max of consts). The result
 /// dtype follows C-like promotion (float wins, wider wins); comparisons and And/Or give Bool.
 Expr binary(BinOp op, Expr a, Expr b, Span s = {});

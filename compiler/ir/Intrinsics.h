@@ -53,8 +53,12 @@ inline constexpr const char* kMbarrierInit = "tl.mbarrier_init";
 /// tl.mbarrier_expect_tx(bar_addr, bytes): elected; the phase's one arrival, expecting `bytes`
 /// transaction bytes (mbarrier.arrive.expect_tx, §9.7.13.15.12).
 inline constexpr const char* kMbarrierExpectTx = "tl.mbarrier_expect_tx";
-/// tl.mbarrier_arrive(bar_addr): one arrival of every executing thread (mbarrier.arrive,
+/// tl.mbarrier_arrive(bar_addr[, per_warp]): one arrival of every executing thread (mbarrier.arrive,
 /// §9.7.13.15.13; release: the thread's earlier accesses happen before the phase completes).
+/// per_warp != 0: one arrival per warp instead -- the warp's lanes synchronise (__syncwarp, which
+/// orders their earlier accesses before lane 0's) and lane 0 arrives; the barrier's count is then
+/// in warps. Whole warps must execute it. Why: 128-256 same-address arrivals per pipeline stage
+/// serialise in the shared-memory atomic unit; 4-8 do not.
 inline constexpr const char* kMbarrierArrive = "tl.mbarrier_arrive";
 /// tl.mbarrier_wait(bar_addr, parity[, elected]): every thread (elected != 0: thread 0 only)
 /// waits until the phase of that parity has completed (mbarrier.try_wait.parity, §9.7.13.15.16).

@@ -171,6 +171,15 @@ int64_t tensorMapFor(ir::Attrs& attrs, int64_t param, const analysis::WgmmaTileG
 ir::Stmt injectTmaPipeline(const ir::ForNode& loop, const ir::PrimFuncNode& f, int64_t threads, ir::Attrs& attrs,
                            std::map<const ir::BufferNode*, ir::Buffer>& staged);
 
+/// The empty barriers of the TMA pipelines count warps: every consumer warp releases a stage with
+/// one arrival (tl.mbarrier_arrive per_warp: __syncwarp, lane 0 arrives), 4-12 arrivals per
+/// stage and iteration instead of 128-384 to one shared-memory word. Per thread when `threads` is
+/// not whole warps, or with TILESCOPE_HOPPER_WARP_ARRIVE=0 (measurement switch).
+/// stageReleaseCount: the empty barrier's arrivals per phase for a block of `threads` consumers;
+/// releaseStage: the matching arrival on `bar` (InjectPipelineTma.cpp).
+int64_t stageReleaseCount(int64_t threads);
+ir::Stmt releaseStage(ir::Expr bar, int64_t threads, Span sp);
+
 /// Rewrites accesses of the multi-buffered tiles in `staged` (original -> staged buffer with a
 /// leading stage dimension) to stage `stage` (InjectPipeline.cpp).
 ir::Stmt restageTiles(const ir::Stmt& s, const std::map<const ir::BufferNode*, ir::Buffer>& staged, ir::Expr stage);

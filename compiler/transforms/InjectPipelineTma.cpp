@@ -90,7 +90,7 @@ bool emptyBarrierSchedule(int64_t S) {
 /// releases tile k-1's stage in iteration k by arriving on its empty barrier; the elected thread
 /// refills it two iterations later, lag 2 as the ping-pong schedule (InjectPipelineTmaFragment.cpp):
 ///
-///   full[S] (1 arrival: expect_tx), empty[S] (T arrivals); fence; sync; tiles 0..S-2 issued
+///   full[S] (1 arrival: expect_tx), empty[S] (T/32 arrivals: one per warp); fence; sync; tiles 0..S-2 issued
 ///   for k in T.serial(n):
 ///       if k >= 1 and k + S-2 < n:
 ///           if k >= 2: elected wait empty[(k-2) % S], parity ((k-2)/S) % 2   # tile k-2 released
@@ -129,7 +129,7 @@ Stmt emptyBarrierLoop(const ForNode& n, const std::vector<Stmt>& consumers, cons
         ifThen(logicalAnd(binary(BinOp::Ge, rel, intImm(1)), lt(add(rel, intImm(S - 2)), n.extent)), refill, nullptr, sp),
         intrinsicStmt(intrin::kMbarrierWait, {addr(full, {stage}), floormod(floordiv(rel, intImm(S)), intImm(2))}, sp),
         restageTiles(std::make_shared<TileOpNode>(g->op, g->args, ga, g->span), local, stage),
-        ifThen(binary(BinOp::Ge, rel, intImm(1)), intrinsicStmt(intrin::kMbarrierArrive, {addr(empty, {floormod(prev, intImm(S))})}, sp), nullptr, sp)};
+        ifThen(binary(BinOp::Ge, rel, intImm(1)), releaseStage(addr(empty, {floormod(prev, intImm(S))}), threads, sp), nullptr, sp)};
     Attrs la;
     la["num_stages"] = S;
     la["tma_pipeline"] = true;
@@ -137,12 +137,26 @@ Stmt emptyBarrierLoop(const ForNode& n, const std::vector<Stmt>& consumers, cons
     Stmt mainLoop = forLoop(k, n.min, n.extent, ForKind::Serial, seq(body, sp), la, sp);
     hoisted.insert(hoisted.end(), {std::make_shared<AllocNode>(full, nullptr, sp), std::make_shared<AllocNode>(empty, nullptr, sp),
                                    intrinsicStmt(intrin::kMbarrierInit, {addr(full, {intImm(0)}), intImm(S)}, sp),
-                                   intrinsicStmt(intrin::kMbarrierInit, {addr(empty, {intImm(0)}), intImm(S), intImm(threads)}, sp),
+                                   intrinsicStmt(intrin::kMbarrierInit, {addr(empty, {intImm(0)}), intImm(S), intImm(stageReleaseCount(threads))}, sp),
                                    intrinsicStmt(intrin::kFenceProxyAsync, {}, sp), intrinsicStmt(intrin::kSyncThreads, {}, sp), prologue, mainLoop});
     return seq(hoisted, sp);
 }
 
 }  // namespace
+
+namespace {
+bool warpArrivals(int64_t threads) {
+    const char* e = std::getenv("TILESCOPE_HOPPER_WARP_ARRIVE");
+    return threads % 32 == 0 && !(e && *e == '0');
+}
+}  // namespace
+
+int64_t stageReleaseCount(int64_t threads) { return warpArrivals(threads) ? threads / 32 : threads; }
+
+Stmt releaseStage(Expr bar, int64_t threads, Span sp) {
+    if (!warpArrivals(threads)) return intrinsicStmt(intrin::kMbarrierArrive, {std::move(bar)}, sp);
+    return intrinsicStmt(intrin::kMbarrierArrive, {std::move(bar), intImm(1)}, sp);
+}
 
 Stmt injectTmaPipeline(const ForNode& n, const PrimFuncNode& f, int64_t threads, Attrs& attrs, std::map<const BufferNode*, Buffer>& staged) {
     auto* sq = as<SeqNode>(n.body);

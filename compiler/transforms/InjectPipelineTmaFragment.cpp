@@ -5,7 +5,7 @@
 //
 //   full = alloc_shared((S,), uint64);  empty = alloc_shared((S,), uint64)
 //   tl.mbarrier_init(full[0], S)          # one arrival per phase: the elected expect_tx
-//   tl.mbarrier_init(empty[0], S, T)      # T arrivals per phase: every thread done with the stage
+//   tl.mbarrier_init(empty[0], S, T/32)   # T/32 arrivals per phase: every warp done with the stage
 //   tl.fence_proxy_async(); T.sync_threads()   # operand tiles written before the loop (Q) -> wgmma
 //   for p in T.unroll(S-1): if p < n: issue(p) into stage p
 //   for k in T.serial(n):
@@ -14,7 +14,7 @@
 //           issue(k + S-1) into stage (k+S-1) % S           # = tile k-1's stage
 //       tl.mbarrier_wait(full[k % S], (k/S) % 2)             # tile k landed
 //       consumers(k) on stage k % S                           # gemms: no fence, no barrier
-//       tl.mbarrier_arrive(empty[k % S])                      # this thread is done with it
+//       tl.mbarrier_arrive(empty[k % S], per_warp)            # this warp is done with it
 //
 // issue(j) = elected expect_tx(full[stage], bytes of one stage) + one TMA load per tile.
 //
@@ -226,7 +226,7 @@ Stmt injectTmaFragmentPipeline(const ForNode& n, const PrimFuncNode& f, int64_t 
         for (auto& g : gemms(G)) body.push_back(g);
         for (auto& g : gemms(0)) last.push_back(g);
         body.push_back(ifThen(binary(BinOp::Ge, rel, intImm(1)),
-                              intrinsicStmt(intrin::kMbarrierArrive, {addr(empty, {floormod(sub(rel, intImm(1)), intImm(S))})}, sp), nullptr, sp));
+                              releaseStage(addr(empty, {floormod(sub(rel, intImm(1)), intImm(S))}), threads, sp), nullptr, sp));
         Attrs la;
         la["num_stages"] = S;
         la["tma_pipeline"] = true;
@@ -238,7 +238,7 @@ Stmt injectTmaFragmentPipeline(const ForNode& n, const PrimFuncNode& f, int64_t 
         Stmt loops = ifThen(binary(BinOp::Ge, n.extent, intImm(1)), seq({mainLoop, peeled}, sp), nullptr, sp);
         return seq({std::make_shared<AllocNode>(full, nullptr, sp), std::make_shared<AllocNode>(empty, nullptr, sp),
                     intrinsicStmt(intrin::kMbarrierInit, {addr(full, {intImm(0)}), intImm(S)}, sp),
-                    intrinsicStmt(intrin::kMbarrierInit, {addr(empty, {intImm(0)}), intImm(S), intImm(threads)}, sp),
+                    intrinsicStmt(intrin::kMbarrierInit, {addr(empty, {intImm(0)}), intImm(S), intImm(stageReleaseCount(threads))}, sp),
                     intrinsicStmt(intrin::kFenceProxyAsync, {}, sp), intrinsicStmt(intrin::kSyncThreads, {}, sp), prologue, loops},
                    sp);
     }
@@ -278,7 +278,7 @@ Stmt injectTmaFragmentPipeline(const ForNode& n, const PrimFuncNode& f, int64_t 
         }
         body.push_back(r);
     }
-    body.push_back(intrinsicStmt(intrin::kMbarrierArrive, {addr(empty, {stage})}, sp));
+    body.push_back(releaseStage(addr(empty, {stage}), threads, sp));
     Attrs la;
     la["num_stages"] = S;
     la["tma_pipeline"] = true;
@@ -288,7 +288,7 @@ Stmt injectTmaFragmentPipeline(const ForNode& n, const PrimFuncNode& f, int64_t 
     if (pingPong) mainLoop = seq({turn("begin", sp), mainLoop, turn("end", sp)}, sp);
     return seq({std::make_shared<AllocNode>(full, nullptr, sp), std::make_shared<AllocNode>(empty, nullptr, sp),
                 intrinsicStmt(intrin::kMbarrierInit, {addr(full, {intImm(0)}), intImm(S)}, sp),
-                intrinsicStmt(intrin::kMbarrierInit, {addr(empty, {intImm(0)}), intImm(S), intImm(threads)}, sp),
+                intrinsicStmt(intrin::kMbarrierInit, {addr(empty, {intImm(0)}), intImm(S), intImm(stageReleaseCount(threads))}, sp),
                 intrinsicStmt(intrin::kFenceProxyAsync, {}, sp), intrinsicStmt(intrin::kSyncThreads, {}, sp), prologue, mainLoop},
                sp);
 }

@@ -55,6 +55,12 @@ TS_D void mbarrier_arrive(unsigned long long* bar) {
     __trap();
 #endif
 }
+/// One arrival for the whole warp (tl.mbarrier_arrive with per_warp): __syncwarp orders every
+/// lane's earlier accesses before lane 0's release arrive; the barrier counts warps.
+TS_D void mbarrier_arrive_warp(unsigned long long* bar) {
+    __syncwarp();
+    if ((threadIdx.x & 31) == 0) mbarrier_arrive(bar);
+}
 /// `bytes` more transaction bytes for the current phase, without an arrival (mbarrier.expect_tx,
 /// PTX ISA §9.7.13.15.11; T.mbarrier_expect_tx): every executing thread adds them.
 TS_D void mbarrier_expect_tx(unsigned long long* bar, unsigned bytes) {

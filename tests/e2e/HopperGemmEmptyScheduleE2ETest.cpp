@@ -48,6 +48,8 @@ TEST_P(HopperGemmEmpty, LoopShapeAndBothInterpretersMatchFloat64) {
     ts::CompileResult r = compileGemm(c.K, c.stages);
     ASSERT_TRUE(r.ok) << diagText(r);
     const std::string& cu = r.cuda;
+    // The empty barriers count the 8 consumer warps of the 256 threads, one arrival each.
+    EXPECT_NE(cu.find("ts::mbarrier_init_n(&tma_empty[0], " + std::to_string(c.stages) + ", 8);"), std::string::npos) << cu;
     const int trips = c.K / 64;
     const size_t loop = cu.find("for (int k = 0; k < " + std::to_string(trips) + ";");
     if (trips > 1) {
@@ -56,7 +58,7 @@ TEST_P(HopperGemmEmpty, LoopShapeAndBothInterpretersMatchFloat64) {
         const size_t after = cu.find("ts::wgmma_wait<0, ", loop);
         const std::string body = cu.substr(loop, after - loop);
         EXPECT_EQ(body.find("__syncthreads()"), std::string::npos) << body;
-        EXPECT_NE(body.find("ts::mbarrier_arrive(&tma_empty[ts_floormod((k - 1), " + std::to_string(c.stages) + ")]);"), std::string::npos) << body;
+        EXPECT_NE(body.find("ts::mbarrier_arrive_warp(&tma_empty[ts_floormod((k - 1), " + std::to_string(c.stages) + ")]);"), std::string::npos) << body;
         // The refill waits for tile k-2's release only when a stage is reused.
         const bool reused = trips > c.stages - 1 + 1;
         EXPECT_EQ(body.find("ts::mbarrier_wait(&tma_empty[") != std::string::npos, reused) << body;
