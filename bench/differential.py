@@ -62,8 +62,11 @@ FILE_ARGS = {
 EXPLAINED = {
     "atomic_prev.hist": {"Slot": "Slot records the order in which atomics land (return_prev): any "
                                  "permutation per bin is right (SymbolicAtomicE2ETest checks that)"},
-    "store_folds_away.": {"*": "every store is out of bounds on purpose: the tile-level interpreter "
-                               "reports it, lowering's bounds guards drop it (FoldedKernelE2ETest)"},
+    "store_folds_away.": {"*": "every store is out of bounds on purpose: both interpreters report it, the "
+                               "GPU's bounds guard (folded away) skips it (FoldedKernelE2ETest)"},
+    "parallel_store_past_end.": {"*": "a T.Parallel store one element past the end on purpose: both "
+                                      "interpreters report it, the GPU's bounds guard skips it "
+                                      "(ParallelStoreOobE2ETest)"},
     "grid_barrier_skipped.": {"*": "a block skips T.sync_grid on purpose: both interpreters report the "
                                    "deadlock (GridBarrierE2ETest); the GPU is not run, it would hang"},
 }

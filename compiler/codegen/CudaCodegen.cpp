@@ -893,7 +893,10 @@ private:
 
 }  // namespace
 
-CudaOutput emitDeviceCpp(const PrimFunc& f, DeviceDialect dialect, DiagnosticEngine& diags) {
+CudaOutput emitDeviceCpp(const PrimFunc& lowered, DeviceDialect dialect, DiagnosticEngine& diags) {
+    // Guards of stores proved out of bounds stay in the lowered IR for the thread-level
+    // interpreter's report; the device code has none of them.
+    PrimFunc f = withoutFoldedStoreChecks(lowered);
     Emitter e(*f, diags, dialect);
     return e.run(true, e.usesHopper());
 }
@@ -902,9 +905,11 @@ CudaOutput emitDeviceCppLaunches(const std::vector<PrimFunc>& launches, DeviceDi
                                  DiagnosticEngine& diags) {
     CudaOutput out;
     bool hopper = false;
-    for (auto& f : launches) hopper |= Emitter(*f, diags, dialect).usesHopper();
-    for (size_t i = 0; i < launches.size(); ++i) {
-        CudaOutput part = Emitter(*launches[i], diags, dialect).run(i == 0, hopper);
+    std::vector<PrimFunc> device;  // as emitDeviceCpp: without folded store guards
+    for (auto& f : launches) device.push_back(withoutFoldedStoreChecks(f));
+    for (auto& f : device) hopper |= Emitter(*f, diags, dialect).usesHopper();
+    for (size_t i = 0; i < device.size(); ++i) {
+        CudaOutput part = Emitter(*device[i], diags, dialect).run(i == 0, hopper);
         if (i > 0) {
             out.source += "\n";
             out.lineSpans.push_back({});

@@ -186,6 +186,7 @@ void ThreadMachine::execT(const StmtNode* s, const ThreadList& act) {
             auto* n = static_cast<const IfNode*>(s);
             ThreadList yes, no;
             splitByCond(n->cond.get(), act, yes, no);
+            if (n->check && !no.empty()) reportSkippedStore(*n, no);
             // Two warp roles in a kernel with mbarriers may wait on each other (a producer
             // and a consumer each looping over stages): they run as coroutines (ThreadRoles.cpp).
             if (!yes.empty() && !no.empty() && n->otherwise && !m_mbarriers.empty() && !m_roles) {
@@ -388,6 +389,20 @@ void ThreadMachine::execAllocT(const AllocNode* a, const ThreadList& act) {
     }
     st.data = st.own.data();
     st.live = true;
+}
+
+void ThreadMachine::reportSkippedStore(const IfNode& n, const ThreadList& skipped) {
+    // The guard lowering put around a global element store the user wrote in T.Parallel
+    // (ir::StoreCheck): on the GPU the store is skipped, but the program writes outside the
+    // tensor, which the tile-level interpreter reports (Machine::elementOffset: "out-of-bounds
+    // store B[256]: global buffer 'B' has shape (256)" at the store). So does this one, with the
+    // store's logical indices (its own are flat after lower-to-threads) at the store's span (the
+    // guard's), by computing the element's offset for the first thread that skips it.
+    BufferState& b = lookup(n.check.buffer.get(), n.span);
+    for (auto& i : n.check.indices) prepareCollectives(i.get(), skipped);
+    setThread(skipped.front());
+    offsetOf(b, n.check.indices, n.span, "store");
+    m_cur = -1;
 }
 
 void ThreadMachine::execStoreT(const StoreNode* s, const ThreadList& act) {

@@ -131,6 +131,9 @@ public:
             b.f = double(b.i);
         }
     }
+    /// An out-of-bounds store error for a T.Parallel store whose bounds guard `n` (with an
+    /// ir::StoreCheck) is false for the threads `skipped` (non-empty).
+    void reportSkippedStore(const ir::IfNode& n, const ThreadList& skipped);
     /// Flat element offset of buf[indices] (one index on a rank > 1 buffer = flat offset).
     int64_t offsetOf(BufferState& b, const std::vector<ir::Expr>& idx, const Span& at,
                      const char* what);

@@ -165,6 +165,10 @@ Stmt forLoop(Var v, Expr min, Expr extent, ForKind k, Stmt body, Attrs a, Span s
     return std::make_shared<ForNode>(std::move(v), std::move(min), std::move(extent), k, std::move(a), std::move(body), s);
 }
 Stmt ifThen(Expr c, Stmt t, Stmt e, Span s) { return std::make_shared<IfNode>(std::move(c), std::move(t), std::move(e), s); }
+Stmt ifLike(const IfNode& n, Expr c, Stmt t, Stmt e, StoreCheck chk) {
+    return std::make_shared<IfNode>(std::move(c), std::move(t), std::move(e), n.span, std::move(chk));
+}
+Stmt ifLike(const IfNode& n, Stmt t, Stmt e) { return ifLike(n, n.cond, std::move(t), std::move(e), n.check); }
 Stmt store(Buffer b, std::vector<Expr> idx, Expr v, Span s) {
     return std::make_shared<StoreNode>(std::move(b), std::move(idx), std::move(v), s);
 }

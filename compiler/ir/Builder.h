@@ -55,6 +55,10 @@ DType promote(DType a, DType b);
 Stmt seq(std::vector<Stmt> stmts, Span s = {});  ///< flattens nested Seqs; one stmt -> itself
 Stmt forLoop(Var v, Expr min, Expr extent, ForKind k, Stmt body, Attrs a = {}, Span s = {});
 Stmt ifThen(Expr c, Stmt t, Stmt e = nullptr, Span s = {});
+/// `n` rebuilt with a new condition and branches, keeping its span and StoreCheck (passes that
+/// rewrite branches must not drop the check: the thread-level interpreter reports with it).
+Stmt ifLike(const IfNode& n, Expr c, Stmt t, Stmt e, StoreCheck chk);
+Stmt ifLike(const IfNode& n, Stmt t, Stmt e);
 Stmt store(Buffer b, std::vector<Expr> idx, Expr v, Span s = {});
 Stmt evaluate(Expr c, Span s = {});
 

@@ -92,11 +92,13 @@ Stmt Mutator::visitFor(const ForNode* n, const Stmt& self) {
 }
 Stmt Mutator::visitIf(const IfNode* n, const Stmt& self) {
     Expr c = mutate(n->cond);
+    StoreCheck chk = n->check;
+    bool chkChanged = n->check && mutateList(n->check.indices, chk.indices);
     Stmt t = mutate(n->then), e = mutate(n->otherwise);
-    if (c == n->cond && t == n->then && e == n->otherwise) return self;
+    if (c == n->cond && !chkChanged && t == n->then && e == n->otherwise) return self;
     if (!t && !e) return nullptr;
     if (!t) return ifThen(unary(UnOp::Not, c), e, nullptr, n->span);
-    return ifThen(c, t, e, n->span);
+    return ifLike(*n, c, t, e, std::move(chk));
 }
 Stmt Mutator::visitStore(const StoreNode* n, const Stmt& self) {
     std::vector<Expr> idx;
@@ -213,6 +215,33 @@ void walk(const Stmt& s, const std::function<void(const Stmt&)>& onStmt, const s
             break;
         case StmtKind::Eval: ex(static_cast<const EvalNode*>(s.get())->call); break;
     }
+}
+
+namespace {
+class DropFoldedStoreChecks : public Mutator {
+protected:
+    Stmt visitIf(const IfNode* n, const Stmt& self) override {
+        if (auto c = constInt(n->cond); c && !*c && n->check && !n->otherwise) return nullptr;
+        return Mutator::visitIf(n, self);
+    }
+    Stmt visitKernel(const KernelNode* n, const Stmt& self) override {
+        Stmt out = Mutator::visitKernel(n, self);
+        if (auto* k = as<KernelNode>(out); k && !k->body)
+            return std::make_shared<KernelNode>(k->grid, k->threads, k->blockVars, k->threadVars, seq({}, n->span), n->span);
+        return out;
+    }
+};
+}  // namespace
+
+PrimFunc withoutFoldedStoreChecks(const PrimFunc& f) {
+    bool any = false;
+    walk(f->body, [&](const Stmt& s) {
+        if (auto* i = as<IfNode>(s); i && i->check)
+            if (auto c = constInt(i->cond); c && !*c) any = true;
+    });
+    if (!any) return f;
+    Stmt body = DropFoldedStoreChecks().mutate(f->body);
+    return withBody(f, body ? body : seq({}, f->body->span));
 }
 
 namespace {

@@ -48,6 +48,13 @@ void walkExpr(const Expr& e, const std::function<void(const Expr&)>& onExpr);
 Expr substitute(const Expr& e, const std::unordered_map<const VarNode*, Expr>& map);
 Stmt substitute(const Stmt& s, const std::unordered_map<const VarNode*, Expr>& map);
 
+/// `f` without the guards of T.Parallel stores that simplify proved out of bounds (an IfNode with
+/// a StoreCheck and the constant condition false, kept for the thread-level interpreter's report):
+/// the code the device runs, which codegen prints. Loops and sequences left empty go too, and a
+/// kernel body left empty is an empty sequence, as when simplify folded the guard away itself.
+/// Returns `f` when it has none.
+PrimFunc withoutFoldedStoreChecks(const PrimFunc& f);
+
 /// Rebuilds a PrimFunc with a new body (same everything else); returns `f` if body is unchanged.
 PrimFunc withBody(const PrimFunc& f, Stmt body);
 

@@ -207,7 +207,8 @@ public:
             }
             case StmtKind::If: {
                 auto* n = static_cast<const IfNode*>(s.get());
-                line(ind, "if " + expr(n->cond) + ":", s.get());
+                // A StoreCheck guard (Stmt.h): the interpreters report the store it skips.
+                line(ind, "if " + expr(n->cond) + ":" + (n->check ? "  # bounds guard of a T.Parallel store" : ""), s.get());
                 stmt(n->then, ind + 1);
                 if (n->otherwise) {
                     line(ind, "else:", s.get());

@@ -52,11 +52,27 @@ struct ForNode final : StmtNode {
           forKind(k), attrs(std::move(a)), body(std::move(b)) {}
 };
 
+/// The element a bounds guard protects: set by lowering on the If it wraps around a global
+/// element store the user wrote inside T.Parallel (LowerParallel.cpp GuardGlobal), null buffer on
+/// every other If. On the GPU the guard skips the store when the condition is false, but the
+/// program writes outside the tensor, which the tile-level interpreter reports; the thread-level
+/// interpreter reports it too when the condition is false (T.copy / T.fill tail guards, which clip
+/// a tile at the tensor's edge on purpose, carry none). The logical indices are kept here because
+/// lower-to-threads flattens the store's own (a row overflow of a 2-D tensor is a valid flat
+/// offset); mutators rewrite them with the condition. Codegen ignores it.
+struct StoreCheck {
+    Buffer buffer;
+    std::vector<Expr> indices;
+    explicit operator bool() const { return buffer != nullptr; }
+};
+
 struct IfNode final : StmtNode {
     Expr cond;
     Stmt then, otherwise;  ///< otherwise may be null
-    IfNode(Expr c, Stmt t, Stmt e, Span sp)
-        : StmtNode(StmtKind::If, sp), cond(std::move(c)), then(std::move(t)), otherwise(std::move(e)) {}
+    StoreCheck check;      ///< see StoreCheck; empty unless lowering guarded a T.Parallel store
+    IfNode(Expr c, Stmt t, Stmt e, Span sp, StoreCheck chk = {})
+        : StmtNode(StmtKind::If, sp), cond(std::move(c)), then(std::move(t)), otherwise(std::move(e)),
+          check(std::move(chk)) {}
 };
 
 /// buffer[indices...] = value (value already of buffer dtype after elaboration inserts casts).

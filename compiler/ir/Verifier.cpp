@@ -52,6 +52,12 @@ public:
                 auto* n = static_cast<const IfNode*>(s.get());
                 expr(n->cond);
                 if (n->cond && isFloat(n->cond->dtype)) problem("'if' condition is a float");
+                // The logical element of a guarded T.Parallel store (StoreCheck): never flattened.
+                if (n->check && n->check.indices.size() != n->check.buffer->rank())
+                    problem("store check of '" + n->check.buffer->name + "' with " +
+                            std::to_string(n->check.indices.size()) + " indices (expected " +
+                            std::to_string(n->check.buffer->rank()) + ")");
+                for (auto& i : n->check.indices) expr(i);
                 const bool divergent = threadDependent(n->cond);
                 m_divergent += divergent;
                 stmt(n->then);

@@ -395,7 +395,7 @@ protected:
             other = rest ? inRole(*rest, other) : mutate(other);
         }
         if (then == n->then && other == n->otherwise) return self;
-        return std::make_shared<IfNode>(n->cond, then, other, n->span);
+        return ifLike(*n, then, other);
     }
     Stmt visitEval(const EvalNode* n, const Stmt& self) override {
         auto* c = dynamic_cast<const CallNode*>(n->call.get());

@@ -223,7 +223,7 @@ public:
             Stmt t = runRole(*r, i->then, st);
             Stmt e = i->otherwise;
             if (auto rest = elseRoleOf(*r, role); e && rest) e = runRole(*rest, e, st);
-            Stmt rebuilt = (t == i->then && e == i->otherwise) ? s : ifThen(i->cond, t, e, i->span);
+            Stmt rebuilt = (t == i->then && e == i->otherwise) ? s : ifLike(*i, t, e);
             return blockUnit(rebuilt, st);
         }
         // An `if` that every thread of the current role takes alike (`elif tx >= 256` in the
@@ -235,7 +235,7 @@ public:
             Stmt e = i->otherwise ? run(i->otherwise, b) : nullptr;
             st = a;
             st.merge(b);
-            return (t == i->then && e == i->otherwise) ? s : ifThen(i->cond, t, e, i->span);
+            return (t == i->then && e == i->otherwise) ? s : ifLike(*i, t, e);
         }
         if (auto* k = as<KernelNode>(s)) {
             Stmt body = run(k->body, st);

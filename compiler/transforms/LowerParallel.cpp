@@ -120,7 +120,10 @@ private:
 };
 
 // Global accesses inside T.Parallel are bounds-guarded: stores outside the tensor are skipped and
-// loads outside it read 0, so tiles that overhang a non-divisible problem size stay safe.
+// loads outside it read 0, so tiles that overhang a non-divisible problem size stay safe. Both are
+// still errors of the program (the tile-level interpreter reports them; TileLang leaves them
+// undefined): the store's guard carries a StoreCheck and the load's select the load's own span,
+// by which the thread-level interpreter reports them too (T.copy's tail guards carry neither).
 class GuardGlobal : public Mutator {
 protected:
     Expr visitCall(const CallNode* n, const Expr& self) override {
@@ -145,7 +148,8 @@ protected:
         Stmt s = Mutator::visitStore(n, self);
         auto* st = as<StoreNode>(s);
         Expr in = inBounds(st->buffer, st->indices);
-        return in ? ifThen(in, s, nullptr, st->span) : s;
+        if (!in) return s;
+        return std::make_shared<IfNode>(in, s, nullptr, st->span, StoreCheck{st->buffer, st->indices});
     }
 };
 

@@ -45,7 +45,7 @@ protected:
             other = rest ? inRole(*rest, other) : mutate(other);
         }
         if (then == n->then && other == n->otherwise) return self;
-        return std::make_shared<IfNode>(n->cond, then, other, n->span);
+        return ifLike(*n, then, other);
     }
     Stmt visitAlloc(const AllocNode* n, const Stmt& self) override {
         auto it = m_c.frags.find(n->buffer.get());

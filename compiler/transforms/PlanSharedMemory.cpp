@@ -89,7 +89,7 @@ Stmt insertBarriers(const Stmt& s, const std::set<const StmtNode*>& before) {
         return std::make_shared<KernelNode>(k->grid, k->threads, k->blockVars, k->threadVars, guarded(k->body), k->span);
     if (auto* i = as<IfNode>(s); i && !mentionsThread(i->cond)) {  // branches of a uniform if are scopes too
         Stmt t = guarded(i->then), e = i->otherwise ? guarded(i->otherwise) : nullptr;
-        return t == i->then && e == i->otherwise ? s : ifThen(i->cond, t, e, i->span);
+        return t == i->then && e == i->otherwise ? s : ifLike(*i, t, e);
     }
     return s;
 }

@@ -100,7 +100,21 @@ protected:
 
     Stmt visitIf(const IfNode* n, const Stmt& self) override {
         Expr c = mutate(n->cond);
-        if (auto cv = constInt(c)) return mutate(*cv ? n->then : n->otherwise);
+        StoreCheck chk = n->check;
+        bool chkChanged = n->check && mutateList(n->check.indices, chk.indices);
+        if (auto cv = constInt(c)) {
+            // A T.Parallel store provably outside the tensor (store_folds_away.py): its guard
+            // stays, with the constant condition, so that the thread-level interpreter reports
+            // the store wherever it is reached, as the tile-level one does. Codegen drops it
+            // (withoutFoldedStoreChecks), which prints what folding it away printed.
+            if (!*cv && n->check) {
+                Stmt t = mutate(n->then);
+                if (!t) return nullptr;
+                if (c == n->cond && !chkChanged && t == n->then) return self;
+                return ifLike(*n, c, t, nullptr, std::move(chk));
+            }
+            return mutate(*cv ? n->then : n->otherwise);
+        }
         // Inside the then-branch the condition holds: narrow variable ranges it bounds (e.g.
         // `if k + 2 < 128:` gives k <= 125), which lets inner bounds checks fold away.
         std::vector<std::pair<const VarNode*, std::optional<Interval>>> saved;
@@ -113,10 +127,10 @@ protected:
                 ranges.erase(it->first);
         }
         Stmt e = mutate(n->otherwise);
-        if (c == n->cond && t == n->then && e == n->otherwise) return self;
+        if (c == n->cond && !chkChanged && t == n->then && e == n->otherwise) return self;
         if (!t && !e) return nullptr;
         if (!t) return ifThen(unary(UnOp::Not, c), e, nullptr, n->span);
-        return ifThen(c, t, e, n->span);
+        return ifLike(*n, c, t, e, std::move(chk));
     }
 
     Stmt visitKernel(const KernelNode* n, const Stmt& self) override {
