@@ -12,6 +12,7 @@
 #include "app/cli/Commands.h"
 #include "app/cli/GpuWorker.h"
 #include "app/cli/Record.h"
+#include "profiler/store/ResultsStore.h"
 
 using namespace ts::cli;
 
@@ -67,6 +68,9 @@ void addCheckFlags(CLI::App* app, CompileFlags& f) {
 int main(int argc, char** argv) {
     CLI::App app{"tilec - the TileScope tile compiler"};
     app.require_subcommand(1);
+    // CLI11 prints the string and exits 0 before it asks for a subcommand.
+    app.set_version_flag("--version", "tilec " + ts::rt::versionText(),
+                         "print tilec's version (and the git revision it was configured at) and exit");
 
     CompileCommand cc;
     auto* compile =

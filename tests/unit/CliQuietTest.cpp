@@ -5,10 +5,12 @@
 #include <array>
 #include <cstdio>
 #include <memory>
+#include <regex>
 
 #include <sys/wait.h>
 
 #include "CliTestUtil.h"
+#include "profiler/store/ResultsStore.h"
 
 using namespace ts::cli;
 using namespace ts::cli::test;
@@ -160,4 +162,13 @@ TEST(CliQuiet, NegativeScalarOffsetRunsOnBothInterpreters) {
             EXPECT_TRUE(contains(r.out, "B: rel-L2 0.0e+00")) << r.out;
             EXPECT_TRUE(contains(r.out, "\nPASS\n")) << r.out;
         }
+}
+
+// `tilec --version`: the project version and the revision configure saw (none outside git).
+TEST(CliQuiet, VersionPrintsTheVersionAndRevision) {
+    auto r = runTilec("--version", " 2>&1");
+    EXPECT_EQ(r.rc, 0) << r.out;
+    EXPECT_EQ(r.out.substr(r.out.find('\n') + 1), "tilec " + ts::rt::versionText() + "\n");
+    EXPECT_TRUE(std::regex_match(ts::rt::versionText(), std::regex(R"(\d+\.\d+( \([0-9a-f]{7,}\))?)")))
+        << ts::rt::versionText();
 }
