@@ -172,3 +172,17 @@ TEST(CliQuiet, VersionPrintsTheVersionAndRevision) {
     EXPECT_TRUE(std::regex_match(ts::rt::versionText(), std::regex(R"(\d+\.\d+( \([0-9a-f]{7,}\))?)")))
         << ts::rt::versionText();
 }
+
+// A misspelt option: CLI11 said "The following arguments were not expected: M=4 --parm"; now the
+// option, the nearest one of that command (none for a one-letter typo) and the command's help.
+TEST(CliQuiet, UnknownOptionNamesTheNearestOptionAndTheHelp) {
+    auto after = [](const BinaryRun& r) { return r.out.substr(r.out.find('\n') + 1); };
+    auto r = runTilec("run " + src("samples/gemm.py") + " --parm M=4");
+    EXPECT_EQ(r.rc, 2) << r.out;
+    EXPECT_EQ(after(r), "tilec: error: unknown option '--parm' for 'tilec run' (did you mean '--param'?)\n"
+                        "  hint: run 'tilec run --help' for its options\n");
+    r = runTilec("compile " + src("samples/gemm.py") + " -x");
+    EXPECT_EQ(after(r), "tilec: error: unknown option '-x' for 'tilec compile'\n"
+                        "  hint: run 'tilec compile --help' for its options\n");
+    EXPECT_TRUE(contains(runTilec("--verison").out, "unknown option '--verison' for 'tilec' (did you mean '--version'?)"));
+}
