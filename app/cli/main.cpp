@@ -406,8 +406,9 @@ int main(int argc, char** argv) {
     for (auto* sub : {compile, run, bench, profile, tune, kernels, banks, layout, debug, validate,
                       timeline, traceCmd, exportCmd})
         sub->add_flag("-q,--quiet", quietFlag,
-                      "print no notes (why a copy did not take TMA, the T.gemm path, where "
-                      "parameter values came from); warnings and errors are still printed");
+                      std::string("print no notes (why a copy did not take TMA, the T.gemm path, where "
+                      "parameter values came from); warnings and errors are still printed") +
+                          (sub == run ? "; besides them only the check (each output's line, PASS/FAIL)" : ""));
 
     try {
         app.parse(argc, argv);

@@ -2,6 +2,7 @@
 // no notes (why a copy did not take TMA, the T.gemm path, the pragma's values) but still every
 // warning and error; notes about errors (the error cap) stay. In-process through the
 // subcommands, and once through the tilec binary for the flag itself.
+#include <algorithm>
 #include <array>
 #include <cstdio>
 #include <memory>
@@ -185,4 +186,18 @@ TEST(CliQuiet, UnknownOptionNamesTheNearestOptionAndTheHelp) {
     EXPECT_EQ(after(r), "tilec: error: unknown option '-x' for 'tilec compile'\n"
                         "  hint: run 'tilec compile --help' for its options\n");
     EXPECT_TRUE(contains(runTilec("--verison").out, "unknown option '--verison' for 'tilec' (did you mean '--version'?)"));
+}
+
+// `tilec run -q` prints the check and nothing else (no default-target note, kernel and seed line,
+// where it ran): stdout and stderr together are its three lines.
+TEST(CliQuiet, QuietRunPrintsOnlyTheCheck) {
+    for (const char* interp : {"--interp", "--interp=lowered"}) {
+        auto r = runTilec("run " + src("samples/gemm.py") + " -q " + interp + " --seed 1 --param M=128 --param N=128 --param K=64");
+        EXPECT_EQ(r.rc, 0) << r.out;
+        const std::string out = r.out.substr(r.out.find('\n') + 1);
+        EXPECT_EQ(out.rfind("check against ref_program (float64, ", 0), 0u) << r.out;
+        EXPECT_TRUE(contains(out, " s):\n  C: rel-L2 ")) << r.out;
+        EXPECT_EQ(std::count(out.begin(), out.end(), '\n'), 3) << r.out;
+        EXPECT_TRUE(contains(out, ": PASS\nPASS\n")) << r.out;
+    }
 }
