@@ -536,6 +536,18 @@ int runRun(const RunCommand& c) {
     }
     auto sig = signatureOf(*r);
     if (!inoutSignature(*r, c.flags, sig)) return 1;
+    // HIP kernels never launch here (TileScope has no HIP runtime path and no AMD GPU): they
+    // run on the thread interpreter, which executes the HIP lowering (64-lane wavefronts).
+    const bool hip = r->language == "hip";
+    const bool lowered = c.interp == "lowered" || (hip && c.interp.empty());
+    std::string why;
+    const auto gpu = !c.interp.empty() || hip ? std::nullopt : workerDevice(why);
+    // An interpreter refuses a tensor over its size limit only when it binds it: refuse it
+    // before the inputs are allocated (at 65536^3 a gemm's would be ~300 GB of doubles).
+    if (auto problem = gpu ? std::nullopt : interpreterSizeProblem(*r)) {
+        std::cerr << "tilec: error: " << *problem << "\n";
+        return 1;
+    }
     rt::InputOptions io;
     io.fresh = c.seed == 0;
     io.seed = c.seed;
@@ -569,16 +581,10 @@ int runRun(const RunCommand& c) {
     info() << (r->launches.empty() ? "; seed " : "seed ") << set.seed << "\n";
 
     std::vector<HostTensor> outs;
-    std::string why;
     nlohmann::json record;  // GPU runs only: the results store keeps device results
-    // HIP kernels never launch here (TileScope has no HIP runtime path and no AMD GPU): they
-    // run on the thread interpreter, which executes the HIP lowering (64-lane wavefronts).
-    const bool hip = r->language == "hip";
     if (hip && c.interp.empty())
         info() << "hip:gfx90a: no AMD GPU runtime; running the HIP lowering on the thread "
                   "interpreter (--interp=lowered)\n";
-    const bool lowered = c.interp == "lowered" || (hip && c.interp.empty());
-    const auto gpu = !c.interp.empty() || hip ? std::nullopt : workerDevice(why);
     std::cout.flush();  // the kernel line reaches a pipe before the launch (see below)
     if (gpu && !r->launches.empty()) {
         // Several T.Kernel blocks: each launch in turn on the tensors the previous left.

@@ -201,3 +201,15 @@ TEST(CliQuiet, QuietRunPrintsOnlyTheCheck) {
         EXPECT_TRUE(contains(out, ": PASS\nPASS\n")) << r.out;
     }
 }
+
+// An interpreter run of a tensor over the interpreters' 2^28 elements is refused before its host
+// tensors are allocated (C alone would be 4 Gi doubles), naming the --param its shape is written with.
+TEST(CliQuiet, OversizedInterpreterRunNamesTheParamsBeforeAllocating) {
+    const std::string file = src("samples/gemm.py");
+    auto r = runTilec("run " + file + " --interp --param M=65536 --param N=65536 --param K=64");
+    EXPECT_EQ(r.rc, 1) << r.out;
+    EXPECT_EQ(r.out.substr(r.out.find('\n') + 1),
+              "tilec: error: tensors too large for the CPU interpreter (at most 268435456 = 2^28 elements each): "
+              "C (65536, 65536): 4294967296 elements\n"
+              "  hint: pass smaller sizes: --param M=..., --param N=... (C's shape is written at " + file + ":18:25)\n");
+}
