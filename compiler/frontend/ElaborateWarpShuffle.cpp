@@ -5,6 +5,19 @@
 
 namespace ts::fe::elab {
 
+namespace {
+
+/// A constant width must be a power of two from 1 to 32, as CUDA's __shfl_*_sync require
+/// (a run-time width is the kernel's to get right); `op` names the call in the error.
+void checkWidth(const Value& width, const Span& at, const std::string& op) {
+    if (!width.isIntLike()) return;
+    const int64_t w = width.asInt();
+    if (w < 1 || w > 32 || (w & (w - 1)))
+        throw CompileError(at, op + ": width must be a power of two from 1 to 32, got " + std::to_string(w));
+}
+
+}  // namespace
+
 void registerWarpShuffle(Interp& in) {
     in.registerModule("tilelang.language")
         ->set("tvm_warp_shuffle", Value::builtin("T.tvm_warp_shuffle", [](Interp& i, CallArgs& a) {
@@ -17,13 +30,7 @@ void registerWarpShuffle(Interp& in) {
                                                          std::to_string(b[4].asInt()) +
                                                          " is smaller than width " +
                                                          std::to_string(b[3].asInt()));
-                  if (b[3].isIntLike()) {
-                      int64_t w = b[3].asInt();
-                      if (w < 1 || w > 32 || (w & (w - 1)))
-                          throw CompileError(b.spans[3],
-                                             "T.tvm_warp_shuffle: width must be a power of two "
-                                             "from 1 to 32, got " + std::to_string(w));
-                  }
+                  checkWidth(b[3], b.spans[3], "T.tvm_warp_shuffle");
                   ir::Expr mask = el.toExpr(b[0], b.spans[0], "T.tvm_warp_shuffle mask");
                   ir::Expr value = el.toExpr(b[1], b.spans[1], "T.tvm_warp_shuffle value");
                   ir::Expr lane = el.toExpr(b[2], b.spans[2], "T.tvm_warp_shuffle lane");
@@ -43,12 +50,7 @@ void registerWarpShuffle(Interp& in) {
                                     : a.bind({"value", "src_lane", "width"}, 2);
                   const size_t v = withMask ? 1 : 0;
                   Value width = b.get(v + 2, Value::integer(32));
-                  if (width.isIntLike()) {
-                      int64_t w = width.asInt();
-                      if (w < 1 || w > 32 || (w & (w - 1)))
-                          throw CompileError(b.has(v + 2) ? b.spans[v + 2] : a.span,
-                                             "T.shfl_sync: width must be a power of two from 1 to 32, got " + std::to_string(w));
-                  }
+                  checkWidth(width, b.has(v + 2) ? b.spans[v + 2] : a.span, "T.shfl_sync");
                   ir::Expr mask = withMask ? el.toExpr(b[0], b.spans[0], "T.shfl_sync mask")
                                            : ir::intImm(0xffffffffLL);
                   ir::Expr value = el.toExpr(b[v], b.spans[v], "T.shfl_sync value");
