@@ -1,5 +1,7 @@
 #include "compiler/frontend/ElaborateWarpShuffle.h"
 
+#include <utility>
+
 #include "compiler/frontend/Elaborator.h"
 #include "compiler/ir/IntrinsicsWarp.h"
 
@@ -58,6 +60,28 @@ void registerWarpShuffle(Interp& in) {
                   ir::Expr w = el.toExpr(width, b.has(v + 2) ? b.spans[v + 2] : a.span, "T.shfl_sync width");
                   return el.wrap(ir::call(ir::intrin::kWarpShuffle, {mask, value, lane, w}, value->dtype, a.span));
               }));
+    // T.shfl_xor / T.shfl_down / T.shfl_up(value, delta, width=32, mask=0xFFFFFFFF), TileLang's
+    // signature (mask last; older TileLang: (value, offset), full warp): CUDA's
+    // __shfl_xor_sync / __shfl_down_sync / __shfl_up_sync (IntrinsicsWarp.h).
+    for (auto [name, op] : {std::pair{"shfl_xor", ir::intrin::kWarpShuffleXor},
+                            std::pair{"shfl_down", ir::intrin::kWarpShuffleDown},
+                            std::pair{"shfl_up", ir::intrin::kWarpShuffleUp}}) {
+        const std::string call = std::string("T.") + name;
+        in.registerModule("tilelang.language")
+            ->set(name, Value::builtin(call, [call, op = std::string(op)](Interp& i, CallArgs& a) {
+                      auto& el = dynamic_cast<Elaborator&>(i);
+                      el.requireKernel(a.span, call);
+                      auto b = a.bind({"value", "delta", "width", "mask"}, 2);
+                      const Span widthAt = b.has(2) ? b.spans[2] : a.span;
+                      const Value width = b.get(2, Value::integer(32));
+                      checkWidth(width, widthAt, call);
+                      ir::Expr mask = b.has(3) ? el.toExpr(b[3], b.spans[3], call + " mask") : ir::intImm(0xffffffffLL);
+                      ir::Expr value = el.toExpr(b[0], b.spans[0], call + " value");
+                      ir::Expr delta = el.toExpr(b[1], b.spans[1], call + " delta");
+                      ir::Expr w = el.toExpr(width, widthAt, call + " width");
+                      return el.wrap(ir::call(op, {mask, value, delta, w}, value->dtype, a.span));
+                  }));
+    }
 }
 
 }  // namespace ts::fe::elab
