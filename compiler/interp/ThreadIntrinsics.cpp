@@ -116,6 +116,11 @@ void ThreadMachine::prepareCollectives(const ExprNode* e, const ThreadList& act)
         // down / up forms read lane l ^ delta / l + delta / l - delta, or keep their own value
         // (IntrinsicsWarp.h).
         if (c->args.size() != 4) fail(c->span, c->op + " takes (mask, value, src_lane or delta, width)");
+        // The call as written: tl.warp_shuffle_xor is T.shfl_xor (the idx form keeps its old name).
+        auto what = [c] {
+            return c->op == intrin::kWarpShuffle ? std::string("T.tvm_warp_shuffle")
+                                                 : "T.shfl_" + c->op.substr(std::string_view("tl.warp_shuffle_").size());
+        };
         std::vector<double>& v = m_collective[c];
         std::vector<double> val(m_threads, std::nan(""));
         std::vector<int64_t> src(m_threads, 0), width(m_threads, 0);
@@ -127,7 +132,7 @@ void ThreadMachine::prepareCollectives(const ExprNode* e, const ThreadList& act)
             width[t] = evalI(c->args[3].get());
             on[t] = 1;
             if (width[t] < 1 || width[t] > m_warpSize || (width[t] & (width[t] - 1)))
-                fail(c->span, "T.tvm_warp_shuffle width " + std::to_string(width[t]) +
+                fail(c->span, what() + " width " + std::to_string(width[t]) +
                                   " is not a power of two <= " + std::to_string(m_warpSize));
         }
         m_cur = -1;
@@ -147,7 +152,7 @@ void ThreadMachine::prepareCollectives(const ExprNode* e, const ThreadList& act)
             }
             if (from >= m_threads || !on[from])
                 fail(c->span,
-                     "T.tvm_warp_shuffle: thread " + std::to_string(t) + " reads lane " +
+                     what() + ": thread " + std::to_string(t) + " reads lane " +
                          std::to_string(from % m_warpSize) + " of warp " + std::to_string(from / m_warpSize) +
                          ", which does not execute the shuffle",
                      "every lane a shuffle reads must take part in it (PTX ISA §9.7.8.6 shfl.sync)");

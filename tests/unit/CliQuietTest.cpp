@@ -213,3 +213,29 @@ TEST(CliQuiet, OversizedInterpreterRunNamesTheParamsBeforeAllocating) {
               "C (65536, 65536): 4294967296 elements\n"
               "  hint: pass smaller sizes: --param M=..., --param N=... (C's shape is written at " + file + ":18:25)\n");
 }
+
+// T.shfl_down in a branch that leaves out the lane it reads: the interpreters stop with the call
+// as written (CUDA leaves the value undefined).
+TEST(CliQuiet, ShflDownFromALaneOutsideTheBranchIsAnError) {
+    const std::string path = writeScratch("shfl_down_divergent.py", R"(import tilelang
+import tilelang.language as T
+
+
+@tilelang.jit(out_idx=[1])
+def shfl_divergent():
+    @T.prim_func
+    def main(A: T.Tensor((64,), "float32"), D: T.Tensor((64,), "float32")):
+        with T.Kernel(1, threads=64) as bx:
+            tx = T.get_thread_binding()
+            if tx < 40:
+                D[tx] = T.shfl_down(A[tx], 1)
+
+    return main
+)");
+    for (const char* interp : {"--interp", "--interp=lowered"}) {
+        auto r = runTilec("run '" + path + "' -q " + interp);
+        EXPECT_EQ(r.rc, 1) << r.out;
+        EXPECT_TRUE(contains(r.out, "shfl_down_divergent.py:12:25: error: T.shfl_down: thread 39 reads lane 8 of warp 1, "
+                                    "which does not execute the shuffle [block (0)]\n")) << r.out;
+    }
+}
