@@ -200,6 +200,12 @@ TEST(CliQuiet, QuietRunPrintsOnlyTheCheck) {
         EXPECT_EQ(std::count(out.begin(), out.end(), '\n'), 3) << r.out;
         EXPECT_TRUE(contains(out, ": PASS\nPASS\n")) << r.out;
     }
+    // A --chain run likewise: no chain/seed line, steps or final outputs.
+    const std::string dir = src("tests/e2e/programs/");
+    auto r = runTilec("run " + dir + "multi_kernel.py -q --interp -p M=128 -p N=64 --chain affine_fwd,row_mean --bind row_mean.A=affine_fwd.B --ref " +
+                      dir + "multi_kernel_chain_ref.py::chain_ref");
+    EXPECT_EQ(r.rc, 0) << r.out;
+    EXPECT_EQ(r.out.substr(r.out.find('\n') + 1).rfind("check against ", 0), 0u) << r.out;
 }
 
 // An interpreter run of a tensor over the interpreters' 2^28 elements is refused before its host
