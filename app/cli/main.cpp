@@ -3,6 +3,7 @@
 // on the GPU or the CPU interpreter), bench (timed launches, TFLOP/s), passes, kernels (the
 // kernels of a multi-kernel file; --kernel NAME selects one everywhere).
 #include <algorithm>
+#include <cctype>
 #include <iostream>
 #include <map>
 #include <set>
@@ -99,7 +100,8 @@ int reportExtras(const CLI::App& app, int argc, char** argv) {
         for (const std::string& l : o->get_lnames()) names.push_back(l), spelt[l] = "--" + l;
         for (const std::string& sn : o->get_snames()) names.push_back(sn), spelt[sn] = "-" + sn;
     }
-    const std::string near = ts::fe::closestMatch(option.substr(option.find_first_not_of('-')), names);
+    const size_t dashes = std::min(option.find_first_not_of('-'), option.size());  // "--" alone: no name
+    const std::string near = ts::fe::closestMatch(option.substr(dashes), names);
     std::cerr << "tilec: error: unknown option '" << option << "' for '" << command << "'"
               << (near.empty() ? "" : " (did you mean '" + spelt[near] + "'?)") << "\n  hint: run '"
               << command << " --help' for its options\n";
