@@ -81,6 +81,12 @@ bool g_quiet = false;
 void setQuiet(bool q) { g_quiet = q; }
 bool quiet() { return g_quiet; }
 
+std::ostream& info() {
+    static std::ostream sink(nullptr);  // no buffer: writes set badbit and go nowhere
+    sink.clear();
+    return g_quiet ? sink : std::cout;
+}
+
 bool noteShown(const Diagnostic& d) {
     return d.severity != Severity::Note || !g_quiet || d.origin == "errors" || d.origin == "parse";
 }

@@ -4,6 +4,7 @@
 #include <functional>
 #include <map>
 #include <optional>
+#include <ostream>
 #include <string>
 #include <vector>
 
@@ -51,6 +52,10 @@ bool printDiagnostics(const CompileResult& r);
 /// errors are. Set once by main() after parsing the command line.
 void setQuiet(bool quiet);
 bool quiet();
+/// Where `tilec run` says what it did (the target it defaulted to, the kernel and seed, where it
+/// ran and how long it took): std::cout, or a sink under quiet(), which leaves warnings, errors
+/// and the check (each output's line, PASS / FAIL / NOT CHECKED).
+std::ostream& info();
 /// Whether a diagnostic is printed: always, except a note under quiet() that is not about
 /// errors (kept: the error cap's "N more error(s) not shown", origin "errors", and the parser's
 /// "too many syntax errors", origin "parse").

@@ -193,7 +193,7 @@ std::optional<ChainRun> execute(std::vector<Step>& steps, const std::vector<Bind
             produced.push_back(kk);
             made += " " + a.name;
         }
-        if (verbose)
+        if (verbose && !quiet())
             std::printf("  %-28s %8.1f ms  in:%s  out:%s\n", st.name.c_str(), ms, notes.c_str(),
                         made.c_str());
     }
@@ -385,8 +385,8 @@ int runChain(const RunCommand& c) {
     const rt::DeviceInfo* gpu = device ? &*device : nullptr;
     Device dev = gpu ? Device::Gpu : c.interp == "lowered" ? Device::Lowered : Device::Tile;
     if (!gpu && c.interp.empty())
-        std::cout << "no GPU (" << why << "): running on the CPU interpreter\n";
-    std::cout << "chain of " << steps.size() << (steps.size() == 1 ? " kernel on " : " kernels on ")
+        info() << "no GPU (" << why << "): running on the CPU interpreter\n";
+    info() << "chain of " << steps.size() << (steps.size() == 1 ? " kernel on " : " kernels on ")
               << (dev == Device::Gpu    ? gpu->name
                   : dev == Device::Tile ? std::string("the tile-level interpreter")
                                         : std::string("the thread-level interpreter (lowered)"))
@@ -395,7 +395,7 @@ int runChain(const RunCommand& c) {
     if (!run) return 1;
     std::string finals;
     for (auto& k : run->finalKeys) finals += " " + k;
-    std::cout << "final outputs:" << finals << "\n";
+    info() << "final outputs:" << finals << "\n";
     if (!c.ref.empty() && c.check == "ref") {
         auto t0 = std::chrono::steady_clock::now();
         auto ref = chainReference(c.ref, c.flags.file, steps, *run);

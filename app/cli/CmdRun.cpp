@@ -130,8 +130,8 @@ void zeroAtomicOutputs(const CompileResult& r, rt::InputSet& set) {
         HostTensor& t = set.tensors[static_cast<size_t>(i)];
         if (t.hasData()) continue;  // an --inout output keeps its initial values
         t.data.assign(static_cast<size_t>(t.numel()), 0.0);
-        std::cout << "output " << r.kernel.args[static_cast<size_t>(i)].name
-                  << " starts at zero (only T.atomic_* write it)\n";
+        info() << "output " << r.kernel.args[static_cast<size_t>(i)].name
+               << " starts at zero (only T.atomic_* write it)\n";
     }
 }
 
@@ -158,7 +158,7 @@ bool applyLaunchValues(CompileResult& r) {
     for (size_t i = 0; i < r.kernel.args.size() && i < lv->shapes.size(); ++i) r.kernel.args[i].shape = lv->shapes[i];
     for (int d = 0; d < 3; ++d) r.kernel.grid[d] = lv->grid[d], r.kernel.gridExtent[d] = nullptr;
     g_scalars = lv->scalars;
-    for (auto& n : lv->notes) std::cout << "scalar argument " << n << "\n";
+    for (auto& n : lv->notes) info() << "scalar argument " << n << "\n";
     // The launches of a several-block function share the scalars; each has its own grid.
     for (CompileResult& l : r.launches) {
         auto llv = resolveLaunch(l.kernel, l.lowered, error);
@@ -536,48 +536,55 @@ int runRun(const RunCommand& c) {
     }
     auto sig = signatureOf(*r);
     if (!inoutSignature(*r, c.flags, sig)) return 1;
+    // HIP kernels never launch here (TileScope has no HIP runtime path and no AMD GPU): they
+    // run on the thread interpreter, which executes the HIP lowering (64-lane wavefronts).
+    const bool hip = r->language == "hip";
+    const bool lowered = c.interp == "lowered" || (hip && c.interp.empty());
+    std::string why;
+    const auto gpu = !c.interp.empty() || hip ? std::nullopt : workerDevice(why);
+    // An interpreter refuses a tensor over its size limit only when it binds it: refuse it
+    // before the inputs are allocated (at 65536^3 a gemm's would be ~300 GB of doubles).
+    if (auto problem = gpu ? std::nullopt : interpreterSizeProblem(*r)) {
+        std::cerr << "tilec: error: " << *problem << "\n";
+        return 1;
+    }
     rt::InputOptions io;
     io.fresh = c.seed == 0;
     io.seed = c.seed;
     rt::InputSet set;
     if (!makeInputsOrReport(sig, io, set, c.flags.inputRules)) return 1;
     zeroAtomicOutputs(*r, set);
+    // What runs and how (target, kernel, seed, where, how long) goes to info(): not under -q.
     auto describe = [](const CompileResult& l) {
-        std::cout << "kernel " << l.kernel.name;
+        info() << "kernel " << l.kernel.name;
         if (const ProgramKernel* k = l.selected(); k && l.kernels.size() > 1)
-            std::cout << " (" << k->name << ", " << l.selectedKernel + 1 << " of "
-                      << l.kernels.size() << " kernels)";
-        std::cout << ": grid (" << l.kernel.grid[0] << ", " << l.kernel.grid[1] << ", "
-                  << l.kernel.grid[2] << "), " << l.kernel.block[0] << " threads, "
-                  << l.kernel.dynamicSmemBytes << " B shared";
+            info() << " (" << k->name << ", " << l.selectedKernel + 1 << " of "
+                   << l.kernels.size() << " kernels)";
+        info() << ": grid (" << l.kernel.grid[0] << ", " << l.kernel.grid[1] << ", "
+               << l.kernel.grid[2] << "), " << l.kernel.block[0] << " threads, "
+               << l.kernel.dynamicSmemBytes << " B shared";
     };
     // Without a GPU the target is tilec's fallback, not the user's choice: say so (the
     // lowered interpreter and every compile check follow it).
     if (const DefaultTargetChoice& t = lastDefaultedTarget(); !t.target.empty() && !t.fromGpu)
-        std::cout << defaultTargetNote(t) << "\n";
+        info() << defaultTargetNote(t) << "\n";
     if (r->launches.empty()) {
         describe(*r);
     } else {
-        std::cout << r->launches.size() << " launches in order (T.Kernel blocks):\n";
+        info() << r->launches.size() << " launches in order (T.Kernel blocks):\n";
         for (size_t i = 0; i < r->launches.size(); ++i) {
-            std::cout << "  " << i + 1 << ". line " << r->launches[i].elaborated->span.line << " ";
+            info() << "  " << i + 1 << ". line " << r->launches[i].elaborated->span.line << " ";
             describe(r->launches[i]);
-            std::cout << "\n";
+            info() << "\n";
         }
     }
-    std::cout << (r->launches.empty() ? "; seed " : "seed ") << set.seed << "\n";
+    info() << (r->launches.empty() ? "; seed " : "seed ") << set.seed << "\n";
 
     std::vector<HostTensor> outs;
-    std::string why;
     nlohmann::json record;  // GPU runs only: the results store keeps device results
-    // HIP kernels never launch here (TileScope has no HIP runtime path and no AMD GPU): they
-    // run on the thread interpreter, which executes the HIP lowering (64-lane wavefronts).
-    const bool hip = r->language == "hip";
     if (hip && c.interp.empty())
-        std::cout << "hip:gfx90a: no AMD GPU runtime; running the HIP lowering on the thread "
-                     "interpreter (--interp=lowered)\n";
-    const bool lowered = c.interp == "lowered" || (hip && c.interp.empty());
-    const auto gpu = !c.interp.empty() || hip ? std::nullopt : workerDevice(why);
+        info() << "hip:gfx90a: no AMD GPU runtime; running the HIP lowering on the thread "
+                  "interpreter (--interp=lowered)\n";
     std::cout.flush();  // the kernel line reaches a pipe before the launch (see below)
     if (gpu && !r->launches.empty()) {
         // Several T.Kernel blocks: each launch in turn on the tensors the previous left.
@@ -593,8 +600,9 @@ int runRun(const RunCommand& c) {
             storeRecord(record);
             return 1;
         }
-        std::printf("ran %zu launches on %s (%s): %.3f ms (first launch of each, incl. sync)\n",
-                    r->launches.size(), gpu->name.c_str(), req.arch.c_str(), ms);
+        if (!quiet())
+            std::printf("ran %zu launches on %s (%s): %.3f ms (first launch of each, incl. sync)\n",
+                        r->launches.size(), gpu->name.c_str(), req.arch.c_str(), ms);
         outs = std::move(*o);
         if (!c.dumpOutputs.empty() && !dumpOutputs(c.dumpOutputs, *r, outs, "gpu", set.seed)) return 1;
     } else if (gpu) {
@@ -612,14 +620,15 @@ int runRun(const RunCommand& c) {
         record["resources"] = {{"registers", res.attributes.numRegs},
                                {"local_bytes", res.attributes.localBytes},
                                {"dynamic_smem", r->kernel.dynamicSmemBytes}};
-        std::printf("ran on %s (%s): %.3f ms (first launch, incl. sync); nvrtc %.1f ms%s\n",
-                    gpu->name.c_str(), req.arch.c_str(), res.launchMs,
-                    res.compile.compileMs, res.compile.cacheHit ? " (cached)" : "");
+        if (!quiet())
+            std::printf("ran on %s (%s): %.3f ms (first launch, incl. sync); nvrtc %.1f ms%s\n",
+                        gpu->name.c_str(), req.arch.c_str(), res.launchMs,
+                        res.compile.compileMs, res.compile.cacheHit ? " (cached)" : "");
         for (auto& o : res.outputs) outs.push_back(std::move(o.tensor));
         if (!c.dumpOutputs.empty() && !dumpOutputs(c.dumpOutputs, *r, outs, "gpu", set.seed)) return 1;
     } else {
         if (c.interp.empty() && !hip)
-            std::cout << "no GPU (" << why << "): running on the CPU interpreter\n";
+            info() << "no GPU (" << why << "): running on the CPU interpreter\n";
         auto t0 = std::chrono::steady_clock::now();
         auto o = runInterp(*r, set.tensors, why, lowered, /*interactive=*/true);
         if (!o) {
@@ -632,10 +641,11 @@ int runRun(const RunCommand& c) {
         if (!c.dumpOutputs.empty() &&
             !dumpOutputs(c.dumpOutputs, *r, outs, lowered ? "lowered" : "tile", set.seed))
             return 1;
-        std::printf("ran on the CPU interpreter (%s): %.1f ms\n",
-                    lowered ? "thread-level, lowered IR" : "tile-level",
-                    std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0)
-                        .count());
+        if (!quiet())
+            std::printf("ran on the CPU interpreter (%s): %.1f ms\n",
+                        lowered ? "thread-level, lowered IR" : "tile-level",
+                        std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0)
+                            .count());
         // The tile-level interpreter is the semantics every other execution is checked
         // against; checking it against itself would prove nothing.
         if (!lowered && (c.check == "interp" || !hasReference(*r, refName))) {

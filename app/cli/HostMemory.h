@@ -7,6 +7,7 @@
 #include <string>
 #include <vector>
 
+#include "compiler/Compile.h"
 #include "profiler/cuda/Launch.h"
 
 namespace ts::cli {
@@ -22,5 +23,11 @@ int64_t physicalMemoryBytes();
 /// the estimate, the largest tensors with their shapes, and what to do. Negative (dynamic)
 /// extents count as 1.
 std::optional<std::string> hostMemoryProblem(const std::vector<rt::TensorParam>& sig, int64_t physicalBytes);
+
+/// For an interpreter run: a diagnostic when a tensor argument of `r` (sizes resolved) has more
+/// elements than the interpreters hold (interp::kMaxBufferElements), naming the tensors and the
+/// --param parameters their declared shapes are written with (`A: T.Tensor((M, K), ...)` -> M
+/// and K), so that it is refused before tilec allocates gigabytes of host tensors.
+std::optional<std::string> interpreterSizeProblem(const CompileResult& r);
 
 }  // namespace ts::cli

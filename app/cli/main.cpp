@@ -3,7 +3,10 @@
 // on the GPU or the CPU interpreter), bench (timed launches, TFLOP/s), passes, kernels (the
 // kernels of a multi-kernel file; --kernel NAME selects one everywhere).
 #include <algorithm>
+#include <cctype>
 #include <iostream>
+#include <map>
+#include <set>
 #include <string>
 
 #include <CLI/CLI.hpp>
@@ -12,6 +15,8 @@
 #include "app/cli/Commands.h"
 #include "app/cli/GpuWorker.h"
 #include "app/cli/Record.h"
+#include "compiler/frontend/MetaValue.h"
+#include "profiler/store/ResultsStore.h"
 
 using namespace ts::cli;
 
@@ -62,11 +67,54 @@ void addCheckFlags(CLI::App* app, CompileFlags& f) {
                     "and is an input of the reference too")
         ->delimiter(',');
 }
+/// CLI11's ExtrasError says only "The following arguments were not expected: M=4 --parm" (in
+/// reverse order): name the first unknown option as written, the nearest option of the command
+/// it was given to (edit distance, frontend closestMatch), and that command's help. Exit 2, as
+/// for an unknown command.
+int reportExtras(const CLI::App& app, int argc, char** argv) {
+    const auto parsed = app.get_subcommands();  // the subcommand given, if the parse got there
+    const CLI::App& owner = parsed.empty() ? app : *parsed.front();
+    const std::string command = parsed.empty() ? "tilec" : "tilec " + owner.get_name();
+    const std::vector<std::string> extras = app.remaining(true);
+    const std::set<std::string> unexpected(extras.begin(), extras.end());
+    // The first unexpected word in command-line order; an option (-x, --name, --name=value)
+    // before any other word.
+    std::string word, option;
+    for (int i = 1; i < argc; ++i) {
+        const std::string a = argv[i];
+        if (!unexpected.count(a)) continue;
+        if (word.empty()) word = a;
+        if (a.size() > 1 && a[0] == '-' && !std::isdigit(static_cast<unsigned char>(a[1]))) {
+            option = a.substr(0, a.find('='));
+            break;
+        }
+    }
+    if (option.empty()) {
+        std::cerr << "tilec: error: unexpected argument '" << (word.empty() ? extras.front() : word)
+                  << "' for '" << command << "'\n  hint: run '" << command << " --help' for its arguments\n";
+        return 2;
+    }
+    std::vector<std::string> names;  // without their dashes: closestMatch compares names
+    std::map<std::string, std::string> spelt;
+    for (const CLI::Option* o : owner.get_options()) {
+        for (const std::string& l : o->get_lnames()) names.push_back(l), spelt[l] = "--" + l;
+        for (const std::string& sn : o->get_snames()) names.push_back(sn), spelt[sn] = "-" + sn;
+    }
+    const size_t dashes = std::min(option.find_first_not_of('-'), option.size());  // "--" alone: no name
+    const std::string near = ts::fe::closestMatch(option.substr(dashes), names);
+    std::cerr << "tilec: error: unknown option '" << option << "' for '" << command << "'"
+              << (near.empty() ? "" : " (did you mean '" + spelt[near] + "'?)") << "\n  hint: run '"
+              << command << " --help' for its options\n";
+    return 2;
+}
 }  // namespace
 
 int main(int argc, char** argv) {
     CLI::App app{"tilec - the TileScope tile compiler"};
     app.require_subcommand(1);
+    // CLI11 prints the string and exits 0 before it asks for a subcommand.
+    app.set_version_flag("--version", "tilec " + ts::rt::versionText(),
+                         "print tilec's version (and the git revision it was configured at) and exit");
 
     CompileCommand cc;
     auto* compile =
@@ -360,8 +408,9 @@ int main(int argc, char** argv) {
     for (auto* sub : {compile, run, bench, profile, tune, kernels, banks, layout, debug, validate,
                       timeline, traceCmd, exportCmd})
         sub->add_flag("-q,--quiet", quietFlag,
-                      "print no notes (why a copy did not take TMA, the T.gemm path, where "
-                      "parameter values came from); warnings and errors are still printed");
+                      std::string("print no notes (why a copy did not take TMA, the T.gemm path, where "
+                      "parameter values came from); warnings and errors are still printed") +
+                          (sub == run ? "; besides them only the check (each output's line, PASS/FAIL)" : ""));
 
     try {
         app.parse(argc, argv);
@@ -377,6 +426,9 @@ int main(int argc, char** argv) {
                       << "; tilec --help describes them)\n";
             return 2;
         }
+        // Words CLI11 did not take (a misspelt option; before the subcommand too: `tilec
+        // --verison` fails as "A subcommand is required"); --help and --version still win.
+        if (e.get_exit_code() != 0 && !app.remaining(true).empty()) return reportExtras(app, argc, argv);
         return app.exit(e);
     }
     // The subcommands report every expected problem themselves (exit 1); runGuarded turns an

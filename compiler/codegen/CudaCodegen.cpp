@@ -815,10 +815,14 @@ private:
             if (k == "add") return "ts::atomic_add(" + addr(c.args[1]) + ", " + expr(c.args[2]) + ")";
             return std::string(k == "max" ? "ts::atomic_max(" : "ts::atomic_min(") + addr(c.args[1]) + ", " + expr(c.args[2]) + ")";
         }
-        if (op == intrin::kWarpShuffle) {  // (mask, value, src_lane, width)
-            if (m_dialect == DeviceDialect::Hip)
-                return "__shfl(" + expr(c.args[1]) + ", " + expr(c.args[2]) + ", " + expr(c.args[3]) + ")";
-            return "__shfl_sync((unsigned)(" + expr(c.args[0]) + "), " + expr(c.args[1]) + ", " + expr(c.args[2]) + ", " +
+        if (intrin::isWarpShuffle(op)) {  // (mask, value, src_lane or delta, width)
+            const std::string fn = op == intrin::kWarpShuffleXor    ? "__shfl_xor"
+                                   : op == intrin::kWarpShuffleDown ? "__shfl_down"
+                                   : op == intrin::kWarpShuffleUp   ? "__shfl_up"
+                                                                    : "__shfl";
+            if (m_dialect == DeviceDialect::Hip)  // HIP's shuffles take no mask
+                return fn + "(" + expr(c.args[1]) + ", " + expr(c.args[2]) + ", " + expr(c.args[3]) + ")";
+            return fn + "_sync((unsigned)(" + expr(c.args[0]) + "), " + expr(c.args[1]) + ", " + expr(c.args[2]) + ", " +
                    expr(c.args[3]) + ")";
         }
         if (op == intrin::kDeviceAssert) {  // a comma expression: usable where a call is

@@ -22,6 +22,10 @@
 
 namespace ts::interp {
 
+/// Largest buffer the interpreters hold (elements): a kernel argument above it is refused when
+/// bound, so tilec checks its tensors against it before allocating them (HostMemory.h).
+inline constexpr int64_t kMaxBufferElements = int64_t(1) << 28;
+
 /// Where a long run is: the running loop with the most iterations (its span, the iteration it
 /// reached, 0-based, and its extent). InterpOptions::onLoop and the time-limit error report it.
 struct LoopProgress {

@@ -21,7 +21,7 @@ namespace ts::interp::detail {
 /// Limit on nested expression/statement depth, so a pathological IR cannot overflow the stack.
 inline constexpr int kMaxDepth = 1000;
 /// Largest buffer the interpreter allocates (elements).
-inline constexpr int64_t kMaxElements = int64_t(1) << 28;
+inline constexpr int64_t kMaxElements = kMaxBufferElements;
 
 /// ir::isFloat, inline: it is asked once per evaluated node.
 inline bool isFloatType(ir::DType t) {

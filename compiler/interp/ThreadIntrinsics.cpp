@@ -73,7 +73,7 @@ void collectSites(const ExprNode* e, std::vector<const CallNode*>& out) {
         case ExprKind::Call: {
             auto* n = static_cast<const CallNode*>(e);
             for (auto& a : n->args) collectSites(a.get(), out);
-            if (n->op == intrin::kWarpAllreduce || n->op == intrin::kWarpShuffle)
+            if (n->op == intrin::kWarpAllreduce || intrin::isWarpShuffle(n->op))
                 out.push_back(n);  // post-order: inner first
             break;
         }
@@ -86,7 +86,7 @@ void collectSites(const ExprNode* e, std::vector<const CallNode*>& out) {
 
 double ThreadMachine::callF(const CallNode* n) {
     if (n->op.compare(0, 3, "tl.") != 0) return Machine::callF(n);
-    if (n->op == intrin::kWarpAllreduce || n->op == intrin::kWarpShuffle) {
+    if (n->op == intrin::kWarpAllreduce || intrin::isWarpShuffle(n->op)) {
         auto it = m_collective.find(n);
         if (it == m_collective.end() || m_cur < 0)
             fail(n->span,
@@ -107,13 +107,20 @@ void ThreadMachine::prepareCollectives(const ExprNode* e, const ThreadList& act)
         it = m_collectiveSites.emplace(e, std::move(sites)).first;
     }
     for (auto* c : it->second) {
-        if (c->op != intrin::kWarpShuffle) {
+        if (!intrin::isWarpShuffle(c->op)) {
             warpAllreduce(c, act);
             continue;
         }
         // tl.warp_shuffle(mask, value, src_lane, width): lane l of a group of `width` lanes
-        // reads `value` of lane src_lane % width of the same group (shfl.sync idx).
-        if (c->args.size() != 4) fail(c->span, "tl.warp_shuffle takes (mask, value, src_lane, width)");
+        // reads `value` of lane src_lane % width of the same group (shfl.sync idx); the xor /
+        // down / up forms read lane l ^ delta / l + delta / l - delta, or keep their own value
+        // (IntrinsicsWarp.h).
+        if (c->args.size() != 4) fail(c->span, c->op + " takes (mask, value, src_lane or delta, width)");
+        // The call as written: tl.warp_shuffle_xor is T.shfl_xor (the idx form keeps its old name).
+        auto what = [c] {
+            return c->op == intrin::kWarpShuffle ? std::string("T.tvm_warp_shuffle")
+                                                 : "T.shfl_" + c->op.substr(std::string_view("tl.warp_shuffle_").size());
+        };
         std::vector<double>& v = m_collective[c];
         std::vector<double> val(m_threads, std::nan(""));
         std::vector<int64_t> src(m_threads, 0), width(m_threads, 0);
@@ -125,17 +132,27 @@ void ThreadMachine::prepareCollectives(const ExprNode* e, const ThreadList& act)
             width[t] = evalI(c->args[3].get());
             on[t] = 1;
             if (width[t] < 1 || width[t] > m_warpSize || (width[t] & (width[t] - 1)))
-                fail(c->span, "T.tvm_warp_shuffle width " + std::to_string(width[t]) +
+                fail(c->span, what() + " width " + std::to_string(width[t]) +
                                   " is not a power of two <= " + std::to_string(m_warpSize));
         }
         m_cur = -1;
         v.assign(m_threads, std::nan(""));
         for (int32_t t : act) {
-            const int64_t w = width[t], lane = t % m_warpSize;
-            const int64_t from = (t - lane) + (lane / w) * w + ((src[t] % w) + w) % w;
+            const int64_t w = width[t], lane = t % m_warpSize, first = (lane / w) * w;
+            int64_t from = (t - lane) + first + ((src[t] % w) + w) % w;
+            if (c->op != intrin::kWarpShuffle) {
+                // PTX takes the delta's low 5 bits (b[4:0]); HIP's 64-lane __shfl_* the whole int.
+                const int64_t d = m_warpSize == 32 ? (src[t] & 31) : src[t];
+                const int64_t j = c->op == intrin::kWarpShuffleXor    ? lane ^ d
+                                  : c->op == intrin::kWarpShuffleDown ? lane + d
+                                                                      : lane - d;
+                const bool inRange = c->op == intrin::kWarpShuffleUp ? j >= first && j <= lane
+                                                                     : j >= 0 && j <= first + w - 1;
+                from = (t - lane) + (inRange ? j : lane);
+            }
             if (from >= m_threads || !on[from])
                 fail(c->span,
-                     "T.tvm_warp_shuffle: thread " + std::to_string(t) + " reads lane " +
+                     what() + ": thread " + std::to_string(t) + " reads lane " +
                          std::to_string(from % m_warpSize) + " of warp " + std::to_string(from / m_warpSize) +
                          ", which does not execute the shuffle",
                      "every lane a shuffle reads must take part in it (PTX ISA §9.7.8.6 shfl.sync)");

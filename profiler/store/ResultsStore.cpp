@@ -41,6 +41,11 @@ std::string defaultResultsPath() {
 
 std::string compilerVersion() { return std::string("TileScope ") + TS_VERSION + " (" + TS_GIT_REV + ")"; }
 
+std::string versionText() {
+    const std::string rev = TS_GIT_REV;
+    return std::string(TS_VERSION) + (rev == "unknown" ? "" : " (" + rev + ")");
+}
+
 std::string sourceHashOf(const std::string& text) {
     char buf[17];
     std::snprintf(buf, sizeof buf, "%016llx",

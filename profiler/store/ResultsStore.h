@@ -31,6 +31,10 @@ std::string defaultResultsPath();
 /// "TileScope 0.1 (<git revision at configure time>)".
 std::string compilerVersion();
 
+/// `tilec --version`'s version: the project version and, when configure found a git checkout,
+/// its revision: "0.1 (abc1234)"; "0.1" without one.
+std::string versionText();
+
 /// FNV-1a 64 of the program text, 16 hex digits.
 std::string sourceHashOf(const std::string& text);
 

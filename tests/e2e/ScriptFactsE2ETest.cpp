@@ -17,6 +17,8 @@
 //  - shfl_sync_broadcast.py: T.shfl_sync in TileLang's (value, src_lane, width) and CUDA's
 //    (mask, value, src_lane, width) forms (the corpus's warp_sync test uses the first);
 //  - copy_scalar_offset.py: a T.copy starting at a scalar argument that may be negative.
+//  - shfl_xor_down_up.py: T.shfl_xor / T.shfl_down / T.shfl_up (TileLang's (value, delta,
+//    width, mask)), lanes whose source leaves their group keeping their own value.
 // Each: both interpreters against the file's float64 ref_program, and NVRTC for sm_80 and
 // sm_90a.
 #include <gtest/gtest.h>
@@ -224,6 +226,26 @@ TEST(ScriptFacts, ShflSyncBothForms) {
     ts::CompileResult bad = compileProgram(kShfl, "cuda:sm_80", {{"W", "24"}});
     ASSERT_FALSE(bad.ok);
     EXPECT_NE(diagText(bad).find("T.shfl_sync: width must be a power of two from 1 to 32, got 24"), std::string::npos)
+        << diagText(bad);
+}
+
+// T.shfl_xor / shfl_down / shfl_up: in-group shifts, a delta past the group (own values) and
+// xor reading the earlier group (DELTA >= W), on both interpreters against the float64 reference.
+TEST(ScriptFacts, ShflXorDownUp) {
+    const char* kFile = "tests/e2e/programs/shfl_xor_down_up.py";
+    for (auto [delta, w] : {std::pair{"1", "32"}, std::pair{"3", "8"}, std::pair{"8", "8"}, std::pair{"5", "4"}}) {
+        ts::CompileResult r = compileProgram(kFile, "cuda:sm_80", {{"DELTA", delta}, {"W", w}});
+        ASSERT_TRUE(r.ok) << diagText(r);
+        for (const char* fn : {"__shfl_xor_sync(", "__shfl_down_sync(", "__shfl_up_sync("})
+            EXPECT_NE(r.cuda.find(fn + std::string("(unsigned)(4294967295LL), A[tx], ") + delta + ", " + w + ")"),
+                      std::string::npos)
+                << fn << "\n" << r.cuda;
+        ts::e2e::expectInterpretersMatchReference(r, std::string("shfl_xor_down_up_d") + delta + "_w" + w);
+        ts::e2e::expectNvrtcCompilesForSm80AndSm90a(kFile, {{"DELTA", delta}, {"W", w}});
+    }
+    ts::CompileResult bad = compileProgram(kFile, "cuda:sm_80", {{"W", "6"}});
+    ASSERT_FALSE(bad.ok);
+    EXPECT_NE(diagText(bad).find("T.shfl_xor: width must be a power of two from 1 to 32, got 6"), std::string::npos)
         << diagText(bad);
 }
 

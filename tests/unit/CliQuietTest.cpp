@@ -2,13 +2,16 @@
 // no notes (why a copy did not take TMA, the T.gemm path, the pragma's values) but still every
 // warning and error; notes about errors (the error cap) stay. In-process through the
 // subcommands, and once through the tilec binary for the flag itself.
+#include <algorithm>
 #include <array>
 #include <cstdio>
 #include <memory>
+#include <regex>
 
 #include <sys/wait.h>
 
 #include "CliTestUtil.h"
+#include "profiler/store/ResultsStore.h"
 
 using namespace ts::cli;
 using namespace ts::cli::test;
@@ -160,4 +163,85 @@ TEST(CliQuiet, NegativeScalarOffsetRunsOnBothInterpreters) {
             EXPECT_TRUE(contains(r.out, "B: rel-L2 0.0e+00")) << r.out;
             EXPECT_TRUE(contains(r.out, "\nPASS\n")) << r.out;
         }
+}
+
+// `tilec --version`: the project version and the revision configure saw (none outside git).
+TEST(CliQuiet, VersionPrintsTheVersionAndRevision) {
+    auto r = runTilec("--version", " 2>&1");
+    EXPECT_EQ(r.rc, 0) << r.out;
+    EXPECT_EQ(r.out.substr(r.out.find('\n') + 1), "tilec " + ts::rt::versionText() + "\n");
+    EXPECT_TRUE(std::regex_match(ts::rt::versionText(), std::regex(R"(\d+\.\d+( \([0-9a-f]{7,}\))?)")))
+        << ts::rt::versionText();
+}
+
+// A misspelt option: CLI11 said "The following arguments were not expected: M=4 --parm"; now the
+// option, the nearest one of that command (none for a one-letter typo) and the command's help.
+TEST(CliQuiet, UnknownOptionNamesTheNearestOptionAndTheHelp) {
+    auto after = [](const BinaryRun& r) { return r.out.substr(r.out.find('\n') + 1); };
+    auto r = runTilec("run " + src("samples/gemm.py") + " --parm M=4");
+    EXPECT_EQ(r.rc, 2) << r.out;
+    EXPECT_EQ(after(r), "tilec: error: unknown option '--parm' for 'tilec run' (did you mean '--param'?)\n"
+                        "  hint: run 'tilec run --help' for its options\n");
+    r = runTilec("compile " + src("samples/gemm.py") + " -x");
+    EXPECT_EQ(after(r), "tilec: error: unknown option '-x' for 'tilec compile'\n"
+                        "  hint: run 'tilec compile --help' for its options\n");
+    EXPECT_TRUE(contains(runTilec("--verison").out, "unknown option '--verison' for 'tilec' (did you mean '--version'?)"));
+}
+
+// `tilec run -q` prints the check and nothing else (no default-target note, kernel and seed line,
+// where it ran): stdout and stderr together are its three lines.
+TEST(CliQuiet, QuietRunPrintsOnlyTheCheck) {
+    for (const char* interp : {"--interp", "--interp=lowered"}) {
+        auto r = runTilec("run " + src("samples/gemm.py") + " -q " + interp + " --seed 1 --param M=128 --param N=128 --param K=64");
+        EXPECT_EQ(r.rc, 0) << r.out;
+        const std::string out = r.out.substr(r.out.find('\n') + 1);
+        EXPECT_EQ(out.rfind("check against ref_program (float64, ", 0), 0u) << r.out;
+        EXPECT_TRUE(contains(out, " s):\n  C: rel-L2 ")) << r.out;
+        EXPECT_EQ(std::count(out.begin(), out.end(), '\n'), 3) << r.out;
+        EXPECT_TRUE(contains(out, ": PASS\nPASS\n")) << r.out;
+    }
+    // A --chain run likewise: no chain/seed line, steps or final outputs.
+    const std::string dir = src("tests/e2e/programs/");
+    auto r = runTilec("run " + dir + "multi_kernel.py -q --interp -p M=128 -p N=64 --chain affine_fwd,row_mean --bind row_mean.A=affine_fwd.B --ref " +
+                      dir + "multi_kernel_chain_ref.py::chain_ref");
+    EXPECT_EQ(r.rc, 0) << r.out;
+    EXPECT_EQ(r.out.substr(r.out.find('\n') + 1).rfind("check against ", 0), 0u) << r.out;
+}
+
+// An interpreter run of a tensor over the interpreters' 2^28 elements is refused before its host
+// tensors are allocated (C alone would be 4 Gi doubles), naming the --param its shape is written with.
+TEST(CliQuiet, OversizedInterpreterRunNamesTheParamsBeforeAllocating) {
+    const std::string file = src("samples/gemm.py");
+    auto r = runTilec("run " + file + " --interp --param M=65536 --param N=65536 --param K=64");
+    EXPECT_EQ(r.rc, 1) << r.out;
+    EXPECT_EQ(r.out.substr(r.out.find('\n') + 1),
+              "tilec: error: tensors too large for the CPU interpreter (at most 268435456 = 2^28 elements each): "
+              "C (65536, 65536): 4294967296 elements\n"
+              "  hint: pass smaller sizes: --param M=..., --param N=... (C's shape is written at " + file + ":18:25)\n");
+}
+
+// T.shfl_down in a branch that leaves out the lane it reads: the interpreters stop with the call
+// as written (CUDA leaves the value undefined).
+TEST(CliQuiet, ShflDownFromALaneOutsideTheBranchIsAnError) {
+    const std::string path = writeScratch("shfl_down_divergent.py", R"(import tilelang
+import tilelang.language as T
+
+
+@tilelang.jit(out_idx=[1])
+def shfl_divergent():
+    @T.prim_func
+    def main(A: T.Tensor((64,), "float32"), D: T.Tensor((64,), "float32")):
+        with T.Kernel(1, threads=64) as bx:
+            tx = T.get_thread_binding()
+            if tx < 40:
+                D[tx] = T.shfl_down(A[tx], 1)
+
+    return main
+)");
+    for (const char* interp : {"--interp", "--interp=lowered"}) {
+        auto r = runTilec("run '" + path + "' -q " + interp);
+        EXPECT_EQ(r.rc, 1) << r.out;
+        EXPECT_TRUE(contains(r.out, "shfl_down_divergent.py:12:25: error: T.shfl_down: thread 39 reads lane 8 of warp 1, "
+                                    "which does not execute the shuffle [block (0)]\n")) << r.out;
+    }
 }
