@@ -40,24 +40,20 @@ void registerWarpShuffle(Interp& in) {
                   return el.wrap(ir::call(ir::intrin::kWarpShuffle, {mask, value, lane, width},
                                           value->dtype, a.span));
               }));
-    // T.shfl_sync(value, src_lane[, width]) (TileLang's form, e.g. the corpus's warp_sync test:
-    // every lane reads lane 31's value) and CUDA's (mask, value, src_lane, width): __shfl_sync in
-    // idx mode, the same shuffle as T.tvm_warp_shuffle with a full mask by default.
+    // T.shfl_sync(value, src_lane, width=32, mask=0xFFFFFFFF), TileLang's signature (the corpus's
+    // warp_sync test: every lane reads lane 31's value; tilelang/language/builtin.py puts the mask
+    // last, unlike CUDA's __shfl_sync): idx mode, the same shuffle as T.tvm_warp_shuffle.
     in.registerModule("tilelang.language")
         ->set("shfl_sync", Value::builtin("T.shfl_sync", [](Interp& i, CallArgs& a) {
                   auto& el = dynamic_cast<Elaborator&>(i);
                   el.requireKernel(a.span, "T.shfl_sync");
-                  const bool withMask = a.pos.size() == 4 || a.keyword("mask");
-                  auto b = withMask ? a.bind({"mask", "value", "src_lane", "width"}, 3)
-                                    : a.bind({"value", "src_lane", "width"}, 2);
-                  const size_t v = withMask ? 1 : 0;
-                  Value width = b.get(v + 2, Value::integer(32));
-                  checkWidth(width, b.has(v + 2) ? b.spans[v + 2] : a.span, "T.shfl_sync");
-                  ir::Expr mask = withMask ? el.toExpr(b[0], b.spans[0], "T.shfl_sync mask")
-                                           : ir::intImm(0xffffffffLL);
-                  ir::Expr value = el.toExpr(b[v], b.spans[v], "T.shfl_sync value");
-                  ir::Expr lane = el.toExpr(b[v + 1], b.spans[v + 1], "T.shfl_sync src_lane");
-                  ir::Expr w = el.toExpr(width, b.has(v + 2) ? b.spans[v + 2] : a.span, "T.shfl_sync width");
+                  auto b = a.bind({"value", "src_lane", "width", "mask"}, 2);
+                  Value width = b.get(2, Value::integer(32));
+                  checkWidth(width, b.has(2) ? b.spans[2] : a.span, "T.shfl_sync");
+                  ir::Expr mask = b.has(3) ? el.toExpr(b[3], b.spans[3], "T.shfl_sync mask") : ir::intImm(0xffffffffLL);
+                  ir::Expr value = el.toExpr(b[0], b.spans[0], "T.shfl_sync value");
+                  ir::Expr lane = el.toExpr(b[1], b.spans[1], "T.shfl_sync src_lane");
+                  ir::Expr w = el.toExpr(width, b.has(2) ? b.spans[2] : a.span, "T.shfl_sync width");
                   return el.wrap(ir::call(ir::intrin::kWarpShuffle, {mask, value, lane, w}, value->dtype, a.span));
               }));
     // T.shfl_xor / T.shfl_down / T.shfl_up(value, delta, width=32, mask=0xFFFFFFFF), TileLang's

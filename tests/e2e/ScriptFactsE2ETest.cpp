@@ -14,8 +14,8 @@
 //    registers and T.device_assert (frontend/ElaborateDeviceAssert.h);
 //  - warp_shuffle_sum.py: T.tvm_warp_shuffle butterflies over groups of 32 and 16 lanes
 //    (frontend/ElaborateWarpShuffle.h);
-//  - shfl_sync_broadcast.py: T.shfl_sync in TileLang's (value, src_lane, width) and CUDA's
-//    (mask, value, src_lane, width) forms (the corpus's warp_sync test uses the first);
+//  - shfl_sync_broadcast.py: T.shfl_sync(value, src_lane[, width[, mask]]) -- TileLang's order,
+//    mask last (the corpus's warp_sync test passes two arguments);
 //  - copy_scalar_offset.py: a T.copy starting at a scalar argument that may be negative.
 //  - shfl_xor_down_up.py: T.shfl_xor / T.shfl_down / T.shfl_up (TileLang's (value, delta,
 //    width, mask)), lanes whose source leaves their group keeping their own value.
@@ -212,7 +212,7 @@ TEST(ScriptFacts, WarpShuffleButterfly) {
         << diagText(bad);
 }
 
-TEST(ScriptFacts, ShflSyncBothForms) {
+TEST(ScriptFacts, ShflSyncWithAndWithoutMask) {
     const char* kShfl = "tests/e2e/programs/shfl_sync_broadcast.py";
     for (auto [src, w] : {std::pair{"31", "32"}, std::pair{"5", "8"}, std::pair{"0", "2"}}) {
         ts::CompileResult r = compileProgram(kShfl, "cuda:sm_80", {{"SRC", src}, {"W", w}});

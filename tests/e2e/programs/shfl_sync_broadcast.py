@@ -1,6 +1,6 @@
-# T.shfl_sync in TileLang's form (value, src_lane[, width]) and CUDA's (mask, value, src_lane,
-# width): every lane reads lane SRC of its group of W lanes, then a rotation by one lane inside the
-# group (src_lane = (lane + 1) % W, the mask form). As the corpus's warp_sync test (all lanes read
+# T.shfl_sync(value, src_lane[, width[, mask]]), TileLang's signature (mask last, unlike CUDA's
+# __shfl_sync): every lane reads lane SRC of its group of W lanes, then a rotation by one lane
+# inside the group (src_lane = (lane + 1) % W, with the mask given). As the corpus's warp_sync test (all lanes read
 # lane 31's value), on 64 threads so two warps take part.
 import tilelang
 import tilelang.language as T
@@ -14,7 +14,7 @@ def shfl_broadcast(SRC=31, W=32):
         with T.Kernel(1, threads=64) as bx:
             tx = T.get_thread_binding()
             B[tx] = T.shfl_sync(A[tx], SRC, W)
-            C[tx] = T.shfl_sync(0xFFFFFFFF, A[tx], (tx + 1) % W, W)
+            C[tx] = T.shfl_sync(A[tx], (tx + 1) % W, W, 0xFFFFFFFF)
 
     return main
 
