@@ -171,10 +171,10 @@ int64_t tensorMapFor(ir::Attrs& attrs, int64_t param, const analysis::WgmmaTileG
 ir::Stmt injectTmaPipeline(const ir::ForNode& loop, const ir::PrimFuncNode& f, int64_t threads, ir::Attrs& attrs,
                            std::map<const ir::BufferNode*, ir::Buffer>& staged);
 
-/// The empty barriers of the TMA pipelines count warps: every consumer warp releases a stage with
-/// one arrival (tl.mbarrier_arrive per_warp: __syncwarp, lane 0 arrives), 4-12 arrivals per
-/// stage and iteration instead of 128-384 to one shared-memory word. Per thread when `threads` is
-/// not whole warps, or with TILESCOPE_HOPPER_WARP_ARRIVE=0 (measurement switch).
+/// The empty barriers of the TMA pipelines count threads: every consumer thread releases a stage
+/// with one arrival. TILESCOPE_HOPPER_WARP_ARRIVE=1 (measurement switch, whole warps only) makes
+/// them count warps instead (tl.mbarrier_arrive per_warp: __syncwarp, lane 0 arrives); the H200
+/// showed no gain from it (2026-12-03), so it is off.
 /// stageReleaseCount: the empty barrier's arrivals per phase for a block of `threads` consumers;
 /// releaseStage: the matching arrival on `bar` (InjectPipelineTma.cpp).
 int64_t stageReleaseCount(int64_t threads);

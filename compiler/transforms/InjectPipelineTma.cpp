@@ -147,7 +147,10 @@ Stmt emptyBarrierLoop(const ForNode& n, const std::vector<Stmt>& consumers, cons
 namespace {
 bool warpArrivals(int64_t threads) {
     const char* e = std::getenv("TILESCOPE_HOPPER_WARP_ARRIVE");
-    return threads % 32 == 0 && !(e && *e == '0');
+    // Off by default: timed on the H200 (2026-12-03, bench/results/h200-session-2026-12-03g) the
+    // per-warp release gained nothing (GEMM 4096 0.2040 vs 0.2039 ms, attention fwd 0.2376 vs
+    // 0.2411 ms, causal 1.162 vs 1.196 ms per-thread vs per-warp), so it stays a measurement switch.
+    return threads % 32 == 0 && e && *e == '1';
 }
 }  // namespace
 

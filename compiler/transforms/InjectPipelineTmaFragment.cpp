@@ -5,7 +5,7 @@
 //
 //   full = alloc_shared((S,), uint64);  empty = alloc_shared((S,), uint64)
 //   tl.mbarrier_init(full[0], S)          # one arrival per phase: the elected expect_tx
-//   tl.mbarrier_init(empty[0], S, T/32)   # T/32 arrivals per phase: every warp done with the stage
+//   tl.mbarrier_init(empty[0], S, T)      # T arrivals per phase: every thread done with the stage
 //   tl.fence_proxy_async(); T.sync_threads()   # operand tiles written before the loop (Q) -> wgmma
 //   for p in T.unroll(S-1): if p < n: issue(p) into stage p
 //   for k in T.serial(n):
@@ -14,7 +14,8 @@
 //           issue(k + S-1) into stage (k+S-1) % S           # = tile k-1's stage
 //       tl.mbarrier_wait(full[k % S], (k/S) % 2)             # tile k landed
 //       consumers(k) on stage k % S                           # gemms: no fence, no barrier
-//       tl.mbarrier_arrive(empty[k % S], per_warp)            # this warp is done with it
+//       tl.mbarrier_arrive(empty[k % S])                      # this thread is done with it
+//       (per warp with TILESCOPE_HOPPER_WARP_ARRIVE=1: Hopper.h stageReleaseCount)
 //
 // issue(j) = elected expect_tx(full[stage], bytes of one stage) + one TMA load per tile.
 //

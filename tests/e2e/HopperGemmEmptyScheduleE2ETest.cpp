@@ -45,6 +45,8 @@ TEST_P(HopperGemmEmpty, LoopShapeAndBothInterpretersMatchFloat64) {
     const Case c = GetParam();
     ScopedEnv sched("TILESCOPE_HOPPER_GEMM_SCHEDULE", "empty");
     ScopedEnv ws("TILESCOPE_HOPPER_WS", c.ws ? "1" : "0");
+    // Per-warp stage release (off by default, Hopper.h stageReleaseCount) is covered here.
+    ScopedEnv warp("TILESCOPE_HOPPER_WARP_ARRIVE", "1");
     ts::CompileResult r = compileGemm(c.K, c.stages);
     ASSERT_TRUE(r.ok) << diagText(r);
     const std::string& cu = r.cuda;

@@ -280,8 +280,8 @@ TEST(HopperTimeline, WarpSpecializedAttentionRolesHandDerived) {
     for (auto& b : l.barriers)
         if (b.barrier.find("empty") != std::string::npos) {
             ++empties;
-            EXPECT_EQ(b.arrivalsExpected, 4);  // one per warp of the 128 consumers
-            EXPECT_EQ(b.arrivalsDelivered, 4);
+            EXPECT_EQ(b.arrivalsExpected, 128);
+            EXPECT_EQ(b.arrivalsDelivered, 128);
             EXPECT_EQ(b.waits, b.phase == 0 ? 1 : 0);
         }
     EXPECT_EQ(empties, 4);
@@ -404,7 +404,7 @@ TEST(HopperBarrierCheck, DroppedConsumerArriveDeadlocksTheProducer) {
     ASSERT_EQ(t.loops.size(), 1u);
     const std::string text = issuesText(t.loops[0]);
     EXPECT_NE(text.find("deadlock: role 'producer (thread 128 issues)' waits on tma_empty[0] for parity 0 (phase 0), which never "
-                        "completes: expected 4 arrivals and 0 transaction bytes, delivered 0 arrivals and 0 bytes"),
+                        "completes: expected 128 arrivals and 0 transaction bytes, delivered 0 arrivals and 0 bytes"),
               std::string::npos)
         << text;
     // ... and the consumers then wait for tile 2, which the producer never loads.
