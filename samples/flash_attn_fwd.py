@@ -64,11 +64,20 @@ def flash_attn_fwd(batch=1, heads=4, seq_len=100, dim=64, groups=1, is_causal=Fa
             for kt in T.Pipelined(kv_tiles, num_stages=num_stages):
                 k0 = kt * block_N  # first key of this tile
                 T.copy(K[b, k0:k0 + block_N, kv_head, :], K_s)
-                for i, j in T.Parallel(block_M, block_N):
-                    if is_causal:
-                        S[i, j] = T.if_then_else(k0 + j <= q0 + i, 0, -T.infinity(acc))
-                    else:
-                        S[i, j] = T.if_then_else(k0 + j < seq_len, 0, -T.infinity(acc))
+                # Only tiles that reach past the diagonal (causal) or past seq_len need the mask;
+                # the others start from 0 (a uniform branch: every thread takes the same arm).
+                if is_causal:
+                    unmasked = k0 + block_N - 1 <= q0
+                else:
+                    unmasked = k0 + block_N <= seq_len
+                if unmasked:
+                    T.clear(S)
+                else:
+                    for i, j in T.Parallel(block_M, block_N):
+                        if is_causal:
+                            S[i, j] = T.if_then_else(k0 + j <= q0 + i, 0, -T.infinity(acc))
+                        else:
+                            S[i, j] = T.if_then_else(k0 + j < seq_len, 0, -T.infinity(acc))
                 T.gemm(Q_s, K_s, S, transpose_B=True, policy=T.GemmWarpPolicy.FullRow)
 
                 T.copy(m, m_prev)
