@@ -443,7 +443,8 @@ double Machine::callF(const CallNode* n) {
     // into tile-level IR: loads land at issue here, so the barriers have nothing to order.
     if (n->op == intrin::kTmaLoad) return tileTmaLoad(n);
     if (n->op == intrin::kMbarrierInit || n->op == intrin::kMbarrierExpectTx || n->op == intrin::kMbarrierWait ||
-        n->op == intrin::kMbarrierArrive || n->op == intrin::kFenceProxyAsync || n->op == intrin::kWarpgroupTurn)
+        n->op == intrin::kMbarrierArrive || n->op == intrin::kFenceProxyAsync || n->op == intrin::kWarpgroupTurn ||
+        n->op == intrin::kWgmmaRetire)
         return 0;
     if (name.substr(0, 3) == "tl.")
         fail(n->span, "lowered intrinsic '" + n->op + "' cannot run in the tile-level interpreter",

@@ -95,6 +95,11 @@ inline constexpr const char* kWarpgroupTurn = "tl.warpgroup_turn";
 /// tl.wgmma_wait(C_addr, regs, n): wgmma.wait_group n, then the `regs` accumulator registers
 /// from C_addr are safe to read (§9.7.15.7).
 inline constexpr const char* kWgmmaWait = "tl.wgmma_wait";
+/// tl.wgmma_retire(name, n): the tile-level form of tl.wgmma_wait, placed by inject-pipeline
+/// before lowering has registers (InjectPipelineTmaFragment.cpp's softmax overlap): `name`
+/// (StrImm) is the fragment whose in-flight wgmma must be retired; lower-tile-ops turns it into
+/// tl.wgmma_wait on that fragment's registers; the tile interpreter runs it as a no-op.
+inline constexpr const char* kWgmmaRetire = "tl.wgmma_retire";
 /// tl.warp_allreduce(op, value, width): xor-shuffle all-reduce over `width` lanes; op is a
 /// StrImm "sum" | "max" | "min".
 inline constexpr const char* kWarpAllreduce = "tl.warp_allreduce";

@@ -11,6 +11,7 @@
 #pragma once
 #include <map>
 #include <optional>
+#include <set>
 #include <string>
 #include <unordered_map>
 #include <vector>
@@ -179,6 +180,14 @@ ir::Stmt injectTmaPipeline(const ir::ForNode& loop, const ir::PrimFuncNode& f, i
 /// releaseStage: the matching arrival on `bar` (InjectPipelineTma.cpp).
 int64_t stageReleaseCount(int64_t threads);
 ir::Stmt releaseStage(ir::Expr bar, int64_t threads, Span sp);
+
+/// The buffers a statement reads and writes: tile-op regions by the op's access description
+/// (compiler/ops/Registry.h), element loads and stores (InjectPipelineWgmmaGeneric.cpp).
+struct BufferTouch {
+    std::set<const ir::BufferNode*> reads, writes;
+    bool any(const ir::BufferNode* b) const { return reads.count(b) || writes.count(b); }
+};
+BufferTouch touchOf(const ir::Stmt& s);
 
 /// Rewrites accesses of the multi-buffered tiles in `staged` (original -> staged buffer with a
 /// leading stage dimension) to stage `stage` (InjectPipeline.cpp).

@@ -19,6 +19,31 @@
 //
 // issue(j) = elected expect_tx(full[stage], bytes of one stage) + one TMA load per tile.
 //
+// Softmax overlap (OFF unless TILESCOPE_HOPPER_SOFTMAX_OVERLAP=1; for a body of the
+// FlashAttention shape: pre, G1 = S = Q K^T from two shared tiles, mid = the online softmax,
+// G2 = O += P V with P from registers, last). On the H200, 2026-12-04, B1 H16 S4096 D128 fp16
+// (bench/results/h200-session-2026-12-04/call-c/): 128x128 / 2 stages 0.2448 ms against 0.2412
+// without, 128x128 / 3 stages 0.2494 against 0.2430, causal B4 H32 1.110 / 1.113 against 1.088 /
+// 1.061; at 128x64 it needs 147 registers (127 without) and so loses the second block per SM
+// (0.3035 against 0.2354). Correct on the GPU in 9/9 cases. The two warpgroups of a block
+// already drift apart (no block barrier in the loop), so one's softmax overlaps the other's
+// wgmma without it. Each warpgroup otherwise runs
+// its tensor cores and its FP32/MUFU units in turn: G1, wait, softmax, G2, wait. Rotating G2 by
+// one iteration lets the P V of tile k-1 run on the tensor cores while the softmax of tile k runs
+// (FlashAttention-3's intra-warpgroup overlap, which TileLang asks the user to spell with
+// T.Pipelined order=/stage=; here the plain loop gets it). n + 1 rotated iterations r, the
+// stage of iteration r holding K tile r and V tile r-1 (loaded together, lag 1 as above):
+//
+//   r = 0:        wait full; pre(0); G1(0) waited; midA(0); midB(0); release
+//   r in [1, n):  refill; wait full; pre(r); G1(r) committed (wait_group 1: nothing older);
+//                 G2(r-1) committed, wait_group 1 retires G1(r), S pinned; midA(r) (softmax on S
+//                 while G2(r-1) runs); tl.wgmma_retire(O, 0); midB(r) (O *= alpha, P = S); release
+//   r = n:        wait full; G2(n-1) waited; release
+//
+// Legal because G2(r-1) commutes with pre(r), G1(r) and midA(r): they touch neither P nor O nor
+// the V tile (softmaxOverlapPlan checks it), and midB, the first statement that does, follows the
+// retire. Each stage is still released only after every wgmma reading it retired.
+//
 // Warpgroup ping-pong (two warpgroups, T = 256, S >= 3, >= 2 wgmma gemms at the top of the
 // body; OFF unless TILESCOPE_HOPPER_PINGPONG=1: on the H200, 2026-12-02, B1 H16 S4096 D128 fp16
 // at 128x128 / 3 stages it took 0.271 ms against 0.239 ms for the same code in lockstep, and
@@ -137,6 +162,88 @@ bool inflightApplies(const std::vector<Stmt>& stmts, int64_t S, bool pingPong) {
     return true;
 }
 
+/// The softmax overlap (header comment) of the body `stmts` (copies excluded): where the two
+/// gemms and the split of the statements between them are, and which producer tiles are late
+/// (read by the second gemm only, loaded one iteration after the others).
+struct OverlapPlan {
+    size_t g1 = 0, midB = 0;                    // G1's index; the first statement of midB
+    const BufferNode *S = nullptr, *O = nullptr, *P = nullptr;
+    std::set<const BufferNode*> late;           // tiles G2 reads (V)
+};
+
+/// Applies when: TILESCOPE_HOPPER_SOFTMAX_OVERLAP=1 (off by default, measured slower); the body is pre, G1, mid, G2 with
+/// G1 a fragment-path gemm of two shared tiles into S, G2 (the last statement) a fragment-path
+/// gemm of a register A (P) and a loaded tile into O, no other gemm; pre and G1 touch neither P
+/// nor O; the loaded tile G2 reads is read by nothing else and G1 reads no such tile; nothing
+/// but the gemms touches a shared tile or synchronises (no block barrier may enter the loop:
+/// the two warpgroups drift apart by design). mid splits at its first statement touching P or
+/// O: midA before, midB from there.
+std::optional<OverlapPlan> softmaxOverlapPlan(const std::vector<Stmt>& stmts, const std::vector<Producer>& producers) {
+    const char* e = std::getenv("TILESCOPE_HOPPER_SOFTMAX_OVERLAP");
+    if (!(e && *e == '1') || stmts.size() < 2) return std::nullopt;
+    auto fragGemm = [](const Stmt& s) -> const TileOpNode* {
+        auto* g = as<TileOpNode>(s);
+        return g && g->op == TileOpKind::Gemm && attrBool(g->attrs, "wgmma_fragment", false) && g->args.size() >= 3 && g->isRegion(0) &&
+                       g->isRegion(1) && g->isRegion(2)
+                   ? g
+                   : nullptr;
+    };
+    const TileOpNode* g2 = fragGemm(stmts.back());
+    if (!g2 || g2->region(0).buffer->scope != Scope::Fragment || g2->region(1).buffer->scope != Scope::Shared) return std::nullopt;
+    OverlapPlan plan;
+    plan.P = g2->region(0).buffer.get();
+    plan.O = g2->region(2).buffer.get();
+    std::set<const BufferNode*> loaded;
+    for (auto& p : producers) loaded.insert(p.c.copy->region(1).buffer.get());
+    if (!loaded.count(g2->region(1).buffer.get())) return std::nullopt;
+    plan.late.insert(g2->region(1).buffer.get());
+    const TileOpNode* g1 = nullptr;
+    for (size_t i = 0; i + 1 < stmts.size(); ++i) {
+        bool nestedGemm = false, shared = false;
+        walk(stmts[i], [&](const Stmt& x) {
+            if (auto* t = as<TileOpNode>(x)) {
+                if (t->op == TileOpKind::Gemm && x.get() != stmts[i].get()) nestedGemm = true;
+                if (t->op != TileOpKind::Gemm)
+                    for (size_t a = 0; a < t->args.size(); ++a)
+                        if (t->isRegion(a) && t->region(a).buffer->scope == Scope::Shared) shared = true;
+            }
+            if (auto* st = as<StoreNode>(x); st && st->buffer->scope == Scope::Shared) shared = true;
+            if (as<EvalNode>(x)) shared = true;  // barriers, fences, intrinsics: leave the loop alone
+        }, [&](const Expr& x) {
+            if (auto* l = as<LoadNode>(x); l && l->buffer->scope == Scope::Shared) shared = true;
+        });
+        if (nestedGemm || shared) return std::nullopt;
+        if (auto* g = as<TileOpNode>(stmts[i]); g && g->op == TileOpKind::Gemm) {
+            if (g1 || !fragGemm(stmts[i])) return std::nullopt;
+            g1 = g;
+            plan.g1 = i;
+        }
+    }
+    if (!g1 || g1->region(0).buffer->scope != Scope::Shared || g1->region(1).buffer->scope != Scope::Shared) return std::nullopt;
+    plan.S = g1->region(2).buffer.get();
+    if (plan.S == plan.O || plan.S == plan.P || plan.late.count(g1->region(0).buffer.get()) || plan.late.count(g1->region(1).buffer.get()) ||
+        attrInt(g1->attrs, "wgmma_warpgroups", 1) != attrInt(g2->attrs, "wgmma_warpgroups", 1))
+        return std::nullopt;
+    for (size_t i = 0; i + 1 < stmts.size(); ++i) {
+        const BufferTouch t = touchOf(stmts[i]);
+        for (auto* b : plan.late)
+            if (i != plan.g1 && t.any(b)) return std::nullopt;
+    }
+    for (size_t i = 0; i <= plan.g1; ++i) {
+        const BufferTouch t = touchOf(stmts[i]);
+        if (t.any(plan.P) || t.any(plan.O)) return std::nullopt;
+    }
+    plan.midB = stmts.size() - 1;
+    for (size_t i = plan.g1 + 1; i + 1 < stmts.size(); ++i) {
+        const BufferTouch t = touchOf(stmts[i]);
+        if (t.any(plan.P) || t.any(plan.O)) {
+            plan.midB = i;
+            break;
+        }
+    }
+    return plan;
+}
+
 Stmt turn(const char* kind, Span sp) { return intrinsicStmt(intrin::kWarpgroupTurn, {std::make_shared<StrImmNode>(kind, sp)}, sp); }
 
 }  // namespace
@@ -193,6 +300,85 @@ Stmt injectTmaFragmentPipeline(const ForNode& n, const PrimFuncNode& f, int64_t 
         if (!isCopy) stmts.push_back(s);
     }
     const bool pingPong = pingPongApplies(stmts, threads, S);
+    if (auto plan = pingPong ? std::nullopt : softmaxOverlapPlan(stmts, producers)) {
+        // Softmax overlap (header comment): a loop of n + 1 rotated iterations r; iteration r's
+        // stage holds tile r of the early tiles (K) and tile r - 1 of the late ones (V).
+        int64_t earlyBytes = 0, lateBytes = 0;
+        for (auto& p : producers) (plan->late.count(p.c.copy->region(1).buffer.get()) ? lateBytes : earlyBytes) += p.geo.bytes();
+        const Expr n1 = add(n.extent, intImm(1));
+        auto issuePart = [&](Expr t, Expr stage, bool early, bool late) {
+            std::vector<Stmt> out{intrinsicStmt(intrin::kMbarrierExpectTx, {addr(full, {stage}), intImm((early ? earlyBytes : 0) + (late ? lateBytes : 0))}, sp)};
+            for (auto& p : producers) {
+                const bool isLate = plan->late.count(p.c.copy->region(1).buffer.get()) > 0;
+                if (isLate ? !late : !early) continue;
+                std::unordered_map<const VarNode*, Expr> at{{k.get(), add(n.min, isLate ? sub(t, intImm(1)) : t)}};
+                const Buffer& tile = local.at(p.c.copy->region(1).buffer.get());
+                std::vector<Expr> args{intImm(p.map), addr(tile, {stage, intImm(0), intImm(0)}), addr(full, {stage}),
+                                       intImm(p.geo.rows), intImm(p.geo.panelElems), intImm(p.geo.panels)};
+                for (Expr& c : tmaCoordinates(p.c.copy->region(0), at)) args.push_back(c);
+                out.push_back(intrinsicStmt(intrin::kTmaLoad, args, p.c.copy->span));
+            }
+            return seq(out, sp);
+        };
+        // Rotated iteration t loads early tile t (t < n) and late tile t - 1 (t >= 1).
+        auto rotatedIssue = [&](Expr t, Expr stage) {
+            Stmt lateOnly = ifThen(binary(BinOp::Eq, t, n.extent), issuePart(t, stage, false, true), nullptr, sp);
+            Stmt early = ifThen(binary(BinOp::Ge, t, intImm(1)), issuePart(t, stage, true, true), issuePart(t, stage, true, false), sp);
+            return ifThen(lt(t, n.extent), early, lateOnly, sp);
+        };
+        Var r = makeVar("kr", DType::Int32, sp);
+        Var ps2 = makeVar("ps", DType::Int32, sp);
+        Stmt prologue2 = forLoop(ps2, intImm(0), intImm(S - 1), ForKind::Unrolled, ifThen(lt(ps2, n1), rotatedIssue(ps2, ps2), nullptr, sp), {}, sp);
+        const std::string sName = plan->S->name, oName = plan->O->name;
+        // One rotated iteration at r: first (r = 0: no G2), last (r = n: only G2), else both.
+        auto iteration = [&](Expr rr, bool first, bool last) {
+            const Expr stage = floormod(rr, intImm(S));
+            std::vector<Stmt> out;
+            Stmt refill = seq({ifThen(binary(BinOp::Ge, rr, intImm(1)),
+                                      intrinsicStmt(intrin::kMbarrierWait,
+                                                    {addr(empty, {floormod(sub(rr, intImm(1)), intImm(S))}),
+                                                     floormod(floordiv(sub(rr, intImm(1)), intImm(S)), intImm(2)), intImm(1)},
+                                                    sp),
+                                      nullptr, sp),
+                               rotatedIssue(add(rr, intImm(S - 1)), floormod(add(rr, intImm(S - 1)), intImm(S)))},
+                              sp);
+            out.push_back(ifThen(lt(add(rr, intImm(S - 1)), n1), refill, nullptr, sp));
+            out.push_back(intrinsicStmt(intrin::kMbarrierWait, {addr(full, {stage}), floormod(floordiv(rr, intImm(S)), intImm(2))}, sp));
+            std::unordered_map<const VarNode*, Expr> cur{{k.get(), add(n.min, rr)}}, prev{{k.get(), add(n.min, sub(rr, intImm(1)))}};
+            auto at = [&](const Stmt& s0, const std::unordered_map<const VarNode*, Expr>& m, int64_t wait, const char* retire) {
+                Stmt x = markOperandsReady(restageTiles(substitute(s0, m), local, stage));
+                auto* g = as<TileOpNode>(x);
+                if (!g || g->op != TileOpKind::Gemm) return x;
+                Attrs a = g->attrs;
+                a["wgmma_wait"] = wait;
+                if (retire) a["wgmma_retire_acc"] = std::string(retire), a["wgmma_retire_wait"] = int64_t(1);
+                return Stmt(std::make_shared<TileOpNode>(g->op, g->args, a, g->span));
+            };
+            if (!last)
+                for (size_t i = 0; i <= plan->g1; ++i) out.push_back(at(stmts[i], cur, first ? 0 : 1, nullptr));
+            if (!first) out.push_back(at(stmts.back(), prev, last ? 0 : 1, last ? nullptr : sName.c_str()));
+            if (!last) {
+                for (size_t i = plan->g1 + 1; i < plan->midB; ++i) out.push_back(at(stmts[i], cur, 0, nullptr));
+                if (!first)
+                    out.push_back(intrinsicStmt(intrin::kWgmmaRetire, {std::make_shared<StrImmNode>(oName, sp), intImm(0)}, sp));
+                for (size_t i = plan->midB; i + 1 < stmts.size(); ++i) out.push_back(at(stmts[i], cur, 0, nullptr));
+            }
+            out.push_back(releaseStage(addr(empty, {stage}), threads, sp));
+            return seq(out, sp);
+        };
+        Attrs la;
+        la["num_stages"] = S;
+        la["tma_pipeline"] = true;
+        la["softmax_overlap"] = true;
+        Stmt mainLoop = forLoop(r, intImm(1), sub(n.extent, intImm(1)), ForKind::Serial, iteration(r, false, false), la, sp);
+        Stmt loops = ifThen(binary(BinOp::Ge, n.extent, intImm(1)), seq({iteration(intImm(0), true, false), mainLoop, iteration(n.extent, false, true)}, sp),
+                            nullptr, sp);
+        return seq({std::make_shared<AllocNode>(full, nullptr, sp), std::make_shared<AllocNode>(empty, nullptr, sp),
+                    intrinsicStmt(intrin::kMbarrierInit, {addr(full, {intImm(0)}), intImm(S)}, sp),
+                    intrinsicStmt(intrin::kMbarrierInit, {addr(empty, {intImm(0)}), intImm(S), intImm(stageReleaseCount(threads))}, sp),
+                    intrinsicStmt(intrin::kFenceProxyAsync, {}, sp), intrinsicStmt(intrin::kSyncThreads, {}, sp), prologue2, loops},
+                   sp);
+    }
     if (inflightApplies(stmts, S, pingPong)) {
         // In flight: the G gemms of iteration k are committed with wgmma wait_group G, which
         // retires iteration k-1's; every thread then releases tile k-1's stage, and the elected

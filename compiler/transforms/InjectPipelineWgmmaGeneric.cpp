@@ -54,12 +54,10 @@ bool fragmentGemmWithSharedA(const Stmt& s) {
            g->isRegion(1) && g->isRegion(2) && g->region(0).buffer->scope == Scope::Shared;
 }
 
-struct Touch {
-    std::set<const BufferNode*> reads, writes;
-};
+}  // namespace
 
-Touch touchOf(const Stmt& s) {
-    Touch t;
+BufferTouch touchOf(const Stmt& s) {
+    BufferTouch t;
     walk(
         s,
         [&](const Stmt& x) {
@@ -81,8 +79,6 @@ Touch touchOf(const Stmt& s) {
         });
     return t;
 }
-
-}  // namespace
 
 namespace {
 
@@ -110,7 +106,7 @@ std::set<const BufferNode*> writtenOperands(const ForNode& n, const Stmt& root, 
     // Operand tiles written before the gemms (not by a producer: those are staged by S already).
     std::set<const BufferNode*> written;
     for (size_t i = 0; i < first; ++i) {
-        Touch t = touchOf(cons[i]);
+        BufferTouch t = touchOf(cons[i]);
         for (auto* a : accs)
             if (t.reads.count(a) || t.writes.count(a)) return {};  // the accumulators stay the gemms'
         for (auto* w : t.writes)
@@ -118,7 +114,7 @@ std::set<const BufferNode*> writtenOperands(const ForNode& n, const Stmt& root, 
     }
     if (written.empty()) return {};
     for (size_t i = 0; i < first; ++i) {
-        Touch t = touchOf(cons[i]);
+        BufferTouch t = touchOf(cons[i]);
         for (auto* w : written)
             if (t.reads.count(w)) return {};  // only the gemms read a written tile
     }

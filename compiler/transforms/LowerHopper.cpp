@@ -53,11 +53,15 @@ Stmt lowerWgmmaFragment(Ctx& c, const TileOpNode& op) {
     // attr wgmma_retire_acc (InjectPipeline.cpp pairIndependentWgmmas): the previous gemm, into
     // that accumulator, is still in flight; this gemm's wait_group 0 retires it, and a
     // tl.wgmma_wait(0) on its registers pins them after that wait (no read moves above it).
+    // With attr wgmma_retire_wait = 1 (the softmax overlap, InjectPipelineTmaFragment.cpp) this
+    // gemm stays in flight itself: its wait_group 1 retires only the older group.
     Stmt retire;
     if (auto name = attrStr(op.attrs, "wgmma_retire_acc", ""); !name.empty())
         for (auto& [buf, lf] : c.frags)
             if (buf->name == name && buf->scope == Scope::Fragment)
-                retire = intrinsicStmt(intrin::kWgmmaWait, {addressOf(lf.regs, {intImm(0)}), intImm(lf.layout->localSize), intImm(0)}, op.span);
+                retire = intrinsicStmt(intrin::kWgmmaWait,
+                                       {addressOf(lf.regs, {intImm(0)}), intImm(lf.layout->localSize), intImm(attrInt(op.attrs, "wgmma_retire_wait", 0))},
+                                       op.span);
     if (regA) {
         auto& af = c.frags.at(A.buffer.get());
         std::vector<Expr> args{addressOf(af.regs, {intImm(0)}), regionBase(B), addressOf(cf.regs, {intImm(0)}), intImm(M),

@@ -94,6 +94,20 @@ protected:
         }
         return Mutator::visitLoad(n, self);
     }
+    // tl.wgmma_retire(name, n) (inject-pipeline's softmax overlap) -> tl.wgmma_wait(n) pinning
+    // the registers of fragment `name`.
+    Stmt visitEval(const EvalNode* n, const Stmt& self) override {
+        auto* c = as<CallNode>(n->call);
+        if (!c || c->op != intrin::kWgmmaRetire) return Mutator::visitEval(n, self);
+        auto* name = c->args.empty() ? nullptr : as<StrImmNode>(c->args[0]);
+        const int64_t wait = c->args.size() > 1 ? constInt(c->args[1]).value_or(0) : 0;
+        for (auto& [buf, lf] : m_c.frags)
+            if (name && buf->name == name->value && buf->scope == Scope::Fragment)
+                return lower::intrinsicStmt(intrin::kWgmmaWait, {lower::addressOf(lf.regs, {intImm(0)}), intImm(lf.layout->localSize), intImm(wait)},
+                                            n->span);
+        m_c.error(n->span, "internal: tl.wgmma_retire names no fragment", "report this with the file");
+        return self;
+    }
     Stmt visitStore(const StoreNode* n, const Stmt& self) override {
         if (auto it = m_c.frags.find(n->buffer.get()); it != m_c.frags.end()) {
             if (Expr slot = replicatedSlot(it->second, n->indices))
