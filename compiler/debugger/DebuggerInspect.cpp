@@ -9,6 +9,8 @@
 #include "compiler/analysis/Layouts.h"
 #include "compiler/debugger/Debugger.h"
 #include "compiler/interp/ThreadMachine.h"
+#include "compiler/ir/Builder.h"
+#include "compiler/ir/Functor.h"
 #include "compiler/ir/Layout.h"
 
 namespace ts::dbg {
@@ -76,6 +78,73 @@ std::optional<WatchParse> parseWatch(const std::string& text) {
         }
     }
     return w;
+}
+
+/// The shape `b` has in the program's T.alloc_* (the tile-level IR's allocation of the same
+/// name and declaration span) when the lowering stores it with another shape; nullopt when the
+/// shapes agree or the declaration is not found.
+std::optional<std::vector<int64_t>> declaredShape(const PrimFunc& elaborated, const BufferState& b) {
+    if (!elaborated || !b.node) return std::nullopt;
+    std::optional<std::vector<int64_t>> out;
+    walk(elaborated->body, [&](const Stmt& s) {
+        auto* a = as<AllocNode>(s);
+        if (!out && a && a->buffer->name == b.node->name && a->buffer->span == b.node->span) out = constShape(*a->buffer);
+    });
+    if (out && *out == b.shape) return std::nullopt;
+    return out;
+}
+
+std::string extentsText(const std::vector<int64_t>& shape) {
+    std::string s;
+    for (size_t i = 0; i < shape.size(); ++i) s += (i ? " x " : "") + std::to_string(shape[i]);
+    return s;
+}
+
+/// Why NAME[idx] cannot be read from a buffer the lowering re-shaped: T.Pipelined stacks its
+/// stages in front of a shared tile ((2, 64, 32) for a 64 x 32 tile), and the wgmma/TMA path
+/// stores a tile flat ((2, 2048), or (4096) unstaged), so the source's indices no longer fit.
+/// Fresh-user trial 2026-12-04: `--print K_s[0, 1]` said only "outside the buffer (shape 2, 64,
+/// 64)". Names the stored dimensions and what to type; empty when the shape is not one of these.
+std::string reshapedWhy(const std::string& name, const std::vector<int64_t>& idx, const std::vector<int64_t>& stored,
+                        const std::vector<int64_t>& declared, uint32_t line) {
+    int64_t tile = 1;
+    for (int64_t e : declared) tile *= e;
+    const bool stagedAsDeclared = stored.size() == declared.size() + 1 && std::equal(declared.begin(), declared.end(), stored.begin() + 1);
+    const bool stagedFlat = stored.size() == 2 && declared.size() > 1 && stored[1] == tile;
+    const bool flat = stored.size() == 1 && declared.size() > 1 && stored[0] == tile;
+    if (!stagedAsDeclared && !stagedFlat && !flat) return {};
+    const std::string decl = "the " + extentsText(declared) + " tile declared at line " + std::to_string(line);
+    std::string dims, how;
+    if (flat) {
+        dims = "offset";
+        how = decl + " is stored flat; give one offset, e.g. " + name + "[0]";
+    } else {
+        const std::string stages = stored[0] == 1 ? "stage 0 only" : "stage 0.." + std::to_string(stored[0] - 1);
+        const std::string keeps = "T.Pipelined keeps " + (stored[0] == 1 ? std::string("1 copy") : std::to_string(stored[0]) + " copies");
+        if (stagedFlat) {
+            dims = "stage, offset";
+            how = keeps + " of " + decl +
+                  ", each stored flat; give the stage first, then the offset in the stage, e.g. " + name + "[0, 0] (" + stages + ")";
+        } else {
+            dims = declared.size() == 2 ? "stage, row, column" : declared.size() == 1 ? "stage, element" : "stage, then the tile's dimensions";
+            bool fits = idx.size() == declared.size();
+            for (size_t d = 0; fits && d < idx.size(); ++d) fits = idx[d] >= 0 && idx[d] < declared[d];
+            std::vector<int64_t> example(stored.size(), 0);
+            if (fits) std::copy(idx.begin(), idx.end(), example.begin() + 1);
+            how = keeps + " of " + decl + "; give the stage first, e.g. " + name + "[" +
+                  indexText(example) + "] (" + stages + "), or one flat offset";
+        }
+    }
+    const std::string n = std::to_string(stored.size());
+    const std::string has = n + (stored.size() == 1 ? " dimension" : " dimensions") + " in the lowered kernel, (" + dims + ") = (" +
+                            indexText(stored) + ")";
+    const std::string lead = idx.size() != stored.size()
+                                 ? name + "[" + indexText(idx) + "] gives " + std::to_string(idx.size()) +
+                                       (idx.size() == 1 ? " index" : " indices") + ", but " + name + " has " + has
+                                 : name + "[" + indexText(idx) + "] is outside " + name + ", which has " + has;
+    // Shared tiles are read as stored (swizzled or padded): the layout view maps the elements.
+    return lead + ": " + how + "; indices address the tile as stored (`tilec layout FILE --buffer " + name +
+           "` shows where each element is)";
 }
 
 }  // namespace
@@ -297,9 +366,13 @@ std::optional<double> Debugger::watch(const std::string& expr, int32_t thread,
                 off = -1;
             }
             result = off >= 0 ? element(w->name, off, thread) : std::nullopt;
-            if (!result)
-                why = w->name + "[" + indexText(idx) + "] is outside the buffer (shape " +
-                      indexText(b->shape) + (b->threadStride ? ", per thread" : "") + ")";
+            if (!result) {
+                auto declared = idx.size() > 1 ? declaredShape(m_elaborated, *b) : std::nullopt;
+                why = declared ? reshapedWhy(w->name, idx, b->shape, *declared, b->node->span.line) : std::string();
+                if (why.empty())
+                    why = w->name + "[" + indexText(idx) + "] is outside the buffer (shape " +
+                          indexText(b->shape) + (b->threadStride ? ", per thread" : "") + ")";
+            }
         }
     }
     m->m_bindings = std::move(saved);

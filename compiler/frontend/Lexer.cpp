@@ -1,5 +1,7 @@
 #include "compiler/frontend/Lexer.h"
 
+#include "compiler/frontend/UnicodeSpaces.h"
+
 #include <array>
 #include <cctype>
 #include <cerrno>
@@ -165,6 +167,7 @@ private:
     }
 
     void handleIndentation();
+    const UnicodeSpace* skipUnicodeSpace();
     bool statementStartsInsideBracket();
     void lexNumber();
     void lexString(uint32_t line0, uint32_t col0, std::string_view prefix);
@@ -203,6 +206,27 @@ bool Lexer::statementStartsInsideBracket() {
     return false;
 }
 
+// A non-ASCII space or invisible character at the current position (outside strings and
+// comments) is an error, as in CPython; it is reported with its code point and name and skipped
+// like whitespace. Returns it, or nullptr (nothing consumed) when the position holds another
+// character.
+const UnicodeSpace* Lexer::skipUnicodeSpace() {
+    size_t bytes = 0;
+    const UnicodeSpace* u = unicodeSpaceAt(m_text, m_pos, bytes);
+    if (!u) return nullptr;
+    const uint32_t line0 = m_line, col0 = col();
+    for (size_t i = 0; i < bytes; ++i) advance();
+    const std::string what = codePointText(*u);
+    if (u->invisible)
+        error(spanFrom(line0, col0), "invalid invisible character " + what,
+              u->codePoint == 0xFEFF ? "delete it: a byte order mark is accepted only as the first character of the file"
+                                     : "delete it: Python accepts it only inside strings and comments");
+    else
+        error(spanFrom(line0, col0), "invalid non-ASCII space " + what,
+              "replace it with a plain space: Python accepts only ASCII spaces and tabs between tokens");
+    return u;
+}
+
 // Python's rule: indentation is measured at the start of each logical line outside brackets;
 // blank and comment-only lines do not count; tabs advance to the next multiple of 8. Like
 // CPython, the indentation is also measured with tabs one column wide: a line whose indent
@@ -213,7 +237,18 @@ void Lexer::handleIndentation() {
         size_t start = m_pos;
         int width = 0, alt = 0;  // tab size 8 / tab size 1
         bool tabs = false, spaces = false;
-        while (!atEnd() && (peek() == ' ' || peek() == '\t' || peek() == '\f')) {
+        while (!atEnd()) {
+            // A pasted no-break space in the indentation: reported, then measured as the space
+            // it was meant to be, so the block structure (and the rest of the errors) stays right.
+            if (const UnicodeSpace* u = skipUnicodeSpace()) {
+                if (!u->invisible) {
+                    ++width;
+                    ++alt;
+                    spaces = true;
+                }
+                continue;
+            }
+            if (peek() != ' ' && peek() != '\t' && peek() != '\f') break;
             if (peek() == '\t') {
                 width = (width / 8 + 1) * 8;
                 ++alt;
@@ -384,7 +419,8 @@ void Lexer::lexNumber() {
     if (overflow)
         error(t.span, "integer literal '" + t.text + "' does not fit in 64 bits",
               "TileScope evaluates compile-time integers as signed 64-bit values");
-    if (!atEnd() && isIdentStart(static_cast<unsigned char>(peek())))
+    size_t spaceBytes = 0;  // a non-ASCII space after the number is reported on its own
+    if (!atEnd() && isIdentStart(static_cast<unsigned char>(peek())) && !unicodeSpaceAt(m_text, m_pos, spaceBytes))
         error(Span{m_line, col(), m_line, col() + 1}, "invalid character after number literal",
               "put an operator or a space between a number and a name");
     m_toks.push_back(std::move(t));
@@ -564,6 +600,9 @@ bool Lexer::lexOperator() {
 }
 
 std::vector<Token> Lexer::run() {
+    // A UTF-8 byte order mark as the file's first character is accepted silently, as by
+    // Python; columns of line 1 count from after it, as an editor (which hides it) shows them.
+    if (m_text.substr(0, 3) == "\xEF\xBB\xBF") m_pos = m_lineStart = 3;
     while (true) {
         if (m_atLineStart && m_brackets.empty()) {
             handleIndentation();
@@ -612,9 +651,14 @@ std::vector<Token> Lexer::run() {
                   "a backslash continues a line only as the last character of it");
             continue;
         }
+        if (skipUnicodeSpace()) continue;
         if (isIdentStart(static_cast<unsigned char>(c))) {
             size_t start = m_pos;
-            while (!atEnd() && isIdentChar(static_cast<unsigned char>(peek()))) advance();
+            // Non-ASCII bytes are identifier characters, but a pasted space ends the name (it
+            // is reported next) instead of becoming part of it ("name ' A' is not defined").
+            size_t spaceBytes = 0;
+            while (!atEnd() && isIdentChar(static_cast<unsigned char>(peek())) && !unicodeSpaceAt(m_text, m_pos, spaceBytes))
+                advance();
             std::string_view word = m_text.substr(start, m_pos - start);
             bool isPrefix = word.size() <= 2 && (peek() == '\'' || peek() == '"');
             for (char w : word) {

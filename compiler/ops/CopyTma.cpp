@@ -205,8 +205,7 @@ Stmt lowerCopyTma(Ctx& c, const TileOpNode& op, const Target& target) {
     if (!why.empty()) {
         // A pipelined producer kept on cp.async: inject-pipeline's note says why (once per copy).
         if (attrBool(op.attrs, "async", false)) return nullptr;
-        note(c, {Severity::Note, op.span, "T.copy into '" + dst.buffer->name + "' does not use TMA: " + why,
-                 "TMA takes a whole 2-D shared tile from a kernel tensor whose rows are a multiple of 16 bytes, a box of at most 256 x 256",
+        note(c, {Severity::Note, op.span, "T.copy into '" + dst.buffer->name + "' does not use TMA: " + why, tmaWhyNotHint(why),
                  "lower-tile-ops"});
         return nullptr;
     }

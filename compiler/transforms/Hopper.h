@@ -75,6 +75,9 @@ std::string tmaLoadWhyNot(const ir::PrimFuncNode& f, const ir::TileOpNode& copy,
 /// f.layouts, before staging), plus: no hand-written mbarriers in the kernel; one stage of the
 /// staged tile a multiple of 128 bytes (1024 when swizzled: TMA destination alignment).
 std::string pipelinedTmaWhyNot(const ir::PrimFuncNode& f, const ir::TileOpNode& copy, const Target& target, TmaLoadPlan* out);
+/// The hint of the note that says why a copy does not take TMA (CopyTmaHint.cpp): what to do about
+/// `why`, without repeating it.
+std::string tmaWhyNotHint(const std::string& why);
 
 /// The producers of a cp.async pipeline schedule (InjectPipeline.cpp, InjectPipelineWgmmaGeneric.cpp)
 /// on sm_90a that TMA loads instead (InjectPipelineTmaLoads.cpp): per stage one mbarrier

@@ -89,8 +89,7 @@ PipelineTmaLoads::PipelineTmaLoads(const PrimFuncNode& f, const ForNode& loop, c
         if (!why.empty()) {
             if (diags)
                 diags->add({Severity::Note, t->span, "T.copy into '" + dst->name + "' keeps cp.async in the T.Pipelined schedule: " + why,
-                            "TMA takes a whole 2-D shared tile from a kernel tensor whose rows are a multiple of 16 bytes, a box of at most 256 x 256",
-                            "inject-pipeline"});
+                            tmaWhyNotHint(why), "inject-pipeline"});
             continue;
         }
         m_plans[i] = plan;

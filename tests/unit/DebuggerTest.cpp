@@ -306,4 +306,53 @@ TEST(Debugger, TilecDebugFailsOnAPrintItCannotAnswerAndOnAnUnknownBreakOp) {
     EXPECT_EQ(u.out.find("stopped"), std::string::npos) << u.out;
 }
 
+TEST(Debugger, TilecDebugPrintOfAStagedTileNamesItsDimensions) {
+    // Fresh-user trial 2026-12-04: `--print A_shared[0, 1]` on a T.Pipelined tile said only
+    // "is outside the buffer (shape 2, 64, 32)": the pipeline had stacked 2 stages in front of
+    // the 64 x 32 tile (sm_80), or stored each stage flat (sm_90a, wgmma/TMA operand).
+    cli::DebugCommand c;
+    c.flags.file = std::string(TS_SOURCE_DIR) + "/samples/gemm.py";
+    for (auto& [k, v] : kSmall) c.flags.params.push_back(k + "=" + v);
+    c.flags.target = "cuda:sm_80";
+    c.breakOps = {"gemm"};
+    c.prints = {"A_shared[0, 1]", "A_shared[0, 0, 1]", "A_shared[1]"};
+    auto o = cli::test::captureCli([&] { return cli::runDebug(c); });
+    EXPECT_EQ(o.rc, 2) << o.out << o.err;
+    EXPECT_NE(o.err.find("tilec: error: --print A_shared[0, 1] (thread 0): A_shared[0, 1] gives 2 indices, but A_shared has 3 "
+                         "dimensions in the lowered kernel, (stage, row, column) = (2, 64, 32): T.Pipelined keeps 2 copies of the "
+                         "64 x 32 tile declared at line 21; give the stage first, e.g. A_shared[0, 0, 1] (stage 0..1), or one flat "
+                         "offset; indices address the tile as stored (`tilec layout FILE --buffer A_shared` shows where each "
+                         "element is)\n"),
+              std::string::npos) << o.err;
+    // Valid prints are unchanged: the suggested index and the flat offset read the same element.
+    const std::regex staged(R"(thread 0: A_shared\[0, 0, 1\] = (\S+)\n)"), flatOne(R"(thread 0: A_shared\[1\] = (\S+)\n)");
+    std::smatch a, b;
+    ASSERT_TRUE(std::regex_search(o.out, a, staged)) << o.out;
+    ASSERT_TRUE(std::regex_search(o.out, b, flatOne)) << o.out;
+    EXPECT_EQ(a[1].str(), b[1].str());
+
+    c.flags.target = "cuda:sm_90a";
+    c.prints = {"A_shared[5, 1]"};
+    o = cli::test::captureCli([&] { return cli::runDebug(c); });
+    EXPECT_EQ(o.rc, 2) << o.out << o.err;
+    EXPECT_NE(o.err.find("A_shared[5, 1] is outside A_shared, which has 2 dimensions in the lowered kernel, (stage, offset) = "
+                         "(2, 2048): T.Pipelined keeps 2 copies of the 64 x 32 tile declared at line 21, each stored flat; give "
+                         "the stage first, then the offset in the stage, e.g. A_shared[0, 0] (stage 0..1); indices address the "
+                         "tile as stored (`tilec layout FILE --buffer A_shared` shows where each element is)\n"),
+              std::string::npos) << o.err;
+
+    // An unstaged wgmma operand tile is stored flat: one offset.
+    cli::DebugCommand f;
+    f.flags.file = std::string(TS_SOURCE_DIR) + "/samples/flash_attn_fwd.py";
+    f.flags.target = "cuda:sm_90a";
+    f.breakOps = {"gemm"};
+    f.prints = {"Q_s[3, 1]"};
+    o = cli::test::captureCli([&] { return cli::runDebug(f); });
+    EXPECT_EQ(o.rc, 2) << o.out << o.err;
+    EXPECT_NE(o.err.find("Q_s[3, 1] gives 2 indices, but Q_s has 1 dimension in the lowered kernel, (offset) = (4096): the "
+                         "64 x 64 tile declared at line 45 is stored flat; give one offset, e.g. Q_s[0]; indices address the "
+                         "tile as stored (`tilec layout FILE --buffer Q_s` shows where each element is)\n"),
+              std::string::npos) << o.err;
+}
+
 }  // namespace

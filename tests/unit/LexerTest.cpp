@@ -277,3 +277,66 @@ TEST(LexerTest, CrLfLineEndings) {
                                 Tok::Dedent, Tok::EndOfFile}));
     EXPECT_FALSE(l.diags.hasErrors());
 }
+
+// Fresh-user trial 2026-12-04: a no-break space pasted into `B[i] = A[i]` became part of a name
+// ("name ' A' is not defined"). CPython rejects these characters outside strings and comments
+// ("invalid non-printable character U+00A0"); the lexer names the character, says what to do
+// and skips it like a space, so it is the only error.
+TEST(LexerTest, NonAsciiSpacesAreNamedAndSkipped) {
+    const std::string space = "replace it with a plain space: Python accepts only ASCII spaces and tabs between tokens";
+    struct Case {
+        std::string text, message, hint;
+        Span span;
+    };
+    for (const Case& c : {
+             Case{"a =\u00a0b\n", "invalid non-ASCII space U+00A0 NO-BREAK SPACE", space, sp(1, 4, 1, 6)},
+             Case{"a\u2003= b\n", "invalid non-ASCII space U+2003 EM SPACE", space, sp(1, 2, 1, 5)},
+             Case{"a = b\u200b\n", "invalid invisible character U+200B ZERO WIDTH SPACE",
+                  "delete it: Python accepts it only inside strings and comments", sp(1, 6, 1, 9)},
+             Case{"a = \ufeffb\n", "invalid invisible character U+FEFF ZERO WIDTH NO-BREAK SPACE",
+                  "delete it: a byte order mark is accepted only as the first character of the file", sp(1, 5, 1, 8)},
+         }) {
+        auto l = lex(c.text);
+        ASSERT_EQ(l.diags.all().size(), 1u) << c.text;
+        EXPECT_EQ(l.diags.all()[0].message, c.message);
+        EXPECT_EQ(l.diags.all()[0].hint, c.hint);
+        EXPECT_EQ(l.diags.all()[0].span, c.span) << c.text;
+        ASSERT_EQ(kinds(l.toks), (std::vector<Tok>{Tok::Name, Tok::Equal, Tok::Name, Tok::Newline, Tok::EndOfFile})) << c.text;
+        EXPECT_EQ(l.toks[0].text, "a");
+        EXPECT_EQ(l.toks[2].text, "b");
+    }
+    // As printed: file:line:col, the line, the caret under the character's bytes, the hint.
+    DiagnosticEngine diags;
+    SourceFile src("k.py", "x = 1\ny =\u00a0x\n");
+    tokenize(src, diags);
+    ASSERT_EQ(diags.all().size(), 1u);
+    EXPECT_EQ(formatDiagnostic(diags.all()[0], &src),
+              "k.py:2:4: error: invalid non-ASCII space U+00A0 NO-BREAK SPACE\n"
+              "  y =\u00a0x\n"
+              "     ^~\n"
+              "  hint: " + space + "\n");
+
+    // In the indentation it counts as the space it was meant to be: one error, blocks intact.
+    auto l = lex("if a:\n\u00a0   b\n");
+    ASSERT_EQ(l.diags.all().size(), 1u);
+    EXPECT_EQ(l.diags.all()[0].span, sp(2, 1, 2, 3));
+    EXPECT_EQ(kinds(l.toks), (std::vector<Tok>{Tok::KwIf, Tok::Name, Tok::Colon, Tok::Newline, Tok::Indent, Tok::Name,
+                                               Tok::Newline, Tok::Dedent, Tok::EndOfFile}));
+    // After a number: one error (not also "invalid character after number literal").
+    l = lex("x = 1\u00a0\n");
+    ASSERT_EQ(l.diags.all().size(), 1u);
+    EXPECT_EQ(l.diags.all()[0].message, "invalid non-ASCII space U+00A0 NO-BREAK SPACE");
+    // Inside strings and comments they are text, as in Python.
+    l = lex("s = '\u00a0\u200b'  # \u00a0\n");
+    EXPECT_FALSE(l.diags.hasErrors());
+    EXPECT_EQ(l.toks[2].text, "\u00a0\u200b");
+}
+
+TEST(LexerTest, ByteOrderMarkAtTheStartIsAccepted) {
+    // Python accepts a UTF-8 BOM as the first character; line 1's columns count after it.
+    auto l = lex("\ufeffimport x\n");
+    EXPECT_FALSE(l.diags.hasErrors());
+    ASSERT_EQ(kinds(l.toks), (std::vector<Tok>{Tok::KwImport, Tok::Name, Tok::Newline, Tok::EndOfFile}));
+    EXPECT_EQ(l.toks[0].span, sp(1, 1, 1, 7));
+    EXPECT_EQ(l.toks[1].span, sp(1, 8, 1, 9));
+}

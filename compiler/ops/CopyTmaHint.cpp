@@ -1,0 +1,52 @@
+// The hint under a "T.copy into 'X' does not use TMA: <why>" / "... keeps cp.async in the
+// T.Pipelined schedule: <why>" note (CopyTma.cpp, InjectPipelineTmaLoads.cpp). Both notes used to
+// end with one generic hint, "TMA takes a whole 2-D shared tile from a kernel tensor whose rows
+// are a multiple of 16 bytes, a box of at most 256 x 256", which repeated the rule the reason had
+// just named ("rows of 'W' are not a multiple of 16 bytes") and was beside the point when the
+// reason is not the copy's shape (a warp role, the kernel's own mbarrier schedule; fresh-user
+// trial 2026-12-04). The hint now says what to do about that reason; for a shape rule it lists
+// only TMA's other shape rules. The reasons are the texts of tmaLoadWhyNot, pipelinedTmaWhyNot,
+// plainTmaWhyNot, tmaDestGeometry, tmaCopyRowDim and the pipeline schedules, matched by their
+// fixed words (CopyTmaHintTest covers each).
+#include <initializer_list>
+#include <string_view>
+#include <utility>
+
+#include "compiler/transforms/Hopper.h"
+
+namespace ts::xform {
+namespace {
+
+bool mentions(const std::string& why, std::initializer_list<std::string_view> words) {
+    for (auto w : words)
+        if (why.find(w) != std::string::npos) return true;
+    return false;
+}
+
+}  // namespace
+
+std::string tmaWhyNotHint(const std::string& why) {
+    // TMA's shape rules, each after the words of the reasons that name it.
+    const bool tile = mentions(why, {"2-D tile", "whole tile", "the tile's shape", "the tile's columns"});
+    const bool rows = mentions(why, {"not a multiple of 16 bytes", "not a multiple of 16 (TMA box"});
+    const bool box = mentions(why, {"more than 256"});
+    // The box's 16-byte aligned start is a rule of its own: the other three all still apply.
+    const bool shapeReason = tile || rows || box || mentions(why, {"16-byte aligned"});
+    std::string others;
+    for (auto [named, text] : {std::pair{tile, "a whole 2-D shared tile"}, std::pair{rows, "a kernel tensor whose rows are a multiple of 16 bytes"},
+                               std::pair{box, "a box of at most 256 x 256"}})
+        if (!named) others += std::string(others.empty() ? "" : ", ") + text;
+    if (shapeReason) return "change that to load it by TMA; its other rules: " + others;
+    if (mentions(why, {"warp role"})) return "issue the copy outside the warp role to load it by TMA";
+    if (mentions(why, {"TMA/mbarrier schedule", "hand-written mbarriers"}))
+        return "nothing to change: this copy keeps plain loads beside the kernel's own mbarrier schedule";
+    if (mentions(why, {"T.make_tensor", "not a kernel tensor parameter", "strided tensor"}))
+        return "copy from a dense T.Tensor parameter of the kernel to load it by TMA";
+    if (mentions(why, {"converts", "not a TMA element type"}))
+        return "load a tile of the tensor's own dtype (TMA copies elements unchanged), then convert it with T.copy";
+    if (why == "disable_tma=True") return "drop disable_tma=True to load it by TMA";
+    if (why == "TILESCOPE_PIPELINE_TMA=0") return "unset TILESCOPE_PIPELINE_TMA to load it by TMA";
+    return "nothing needs to change: the copy is correct with plain loads";
+}
+
+}  // namespace ts::xform

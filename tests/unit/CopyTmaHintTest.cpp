@@ -1,0 +1,69 @@
+// The hint under "T.copy into 'X' does not use TMA: <why>" and "... keeps cp.async in the
+// T.Pipelined schedule: <why>" (compiler/ops/CopyTmaHint.cpp). Fresh-user trial 2026-12-04: both
+// notes ended with one generic hint ("TMA takes a whole 2-D shared tile from a kernel tensor whose
+// rows are a multiple of 16 bytes, a box of at most 256 x 256") that repeated the rule the reason
+// had just named and was beside the point when the reason is not the copy's shape. Notes as the
+// compiler emits them for samples at sm_90a, then every other branch on its reason text.
+#include <gtest/gtest.h>
+
+#include "compiler/Compile.h"
+#include "compiler/transforms/Hopper.h"
+#include "tests/e2e/E2eTestUtil.h"
+
+namespace {
+
+/// "message | hint" of the note about the copy into `tile`.
+std::string noteOf(const char* file, const std::map<std::string, std::string>& params, const std::string& tile,
+                   const std::string& kernel = {}) {
+    ts::CompileOptions o;
+    o.params = params;
+    o.kernel = kernel;
+    o.target = "cuda:sm_90a";
+    o.recordSnapshots = false;
+    ts::CompileResult r = ts::compile(file, ts::e2e::readRepoFile(file), o);
+    EXPECT_TRUE(r.ok) << ts::e2e::diagText(r);
+    for (auto& d : r.diagnostics)
+        if (d.severity == ts::Severity::Note && d.message.rfind("T.copy into '" + tile + "'", 0) == 0) return d.message + " | " + d.hint;
+    return "no note about " + tile;
+}
+
+TEST(CopyTmaHint, ShapeReasonsListOnlyTheOtherRules) {
+    EXPECT_EQ(noteOf("samples/rmsnorm_matmul.py", {{"M", "1000"}, {"K", "200"}, {"N", "300"}}, "W_s"),
+              "T.copy into 'W_s' keeps cp.async in the T.Pipelined schedule: rows of 'W' are not a multiple of 16 bytes (TMA global "
+              "stride) | change that to load it by TMA; its other rules: a whole 2-D shared tile, a box of at most 256 x 256");
+    EXPECT_EQ(noteOf("samples/rmsnorm_mlp.py", {{"M", "130"}, {"D", "200"}, {"N", "72"}}, "G_s", "norm_gate_up"),
+              "T.copy into 'G_s' keeps cp.async in the T.Pipelined schedule: shared tile 'G_s' is not a 2-D tile of constant shape | "
+              "change that to load it by TMA; its other rules: a kernel tensor whose rows are a multiple of 16 bytes, a box of at most "
+              "256 x 256");
+}
+
+TEST(CopyTmaHint, OtherReasonsSayWhatToDo) {
+    // Q is loaded once before the K/V pipeline, whose TMA schedule owns the elected thread.
+    EXPECT_EQ(noteOf("samples/flash_attn_fwd.py", {}, "Q_s"),
+              "T.copy into 'Q_s' does not use TMA: the kernel already runs a TMA/mbarrier schedule (its elected thread may be a "
+              "producer warpgroup's) | nothing to change: this copy keeps plain loads beside the kernel's own mbarrier schedule");
+    using ts::xform::tmaWhyNotHint;
+    EXPECT_EQ(tmaWhyNotHint("a tile row is 120 bytes, not a multiple of 16 (TMA box inner extent)"),
+              "change that to load it by TMA; its other rules: a whole 2-D shared tile, a box of at most 256 x 256");
+    EXPECT_EQ(tmaWhyNotHint("the tile has more than 256 rows (TMA box)"),
+              "change that to load it by TMA; its other rules: a whole 2-D shared tile, a kernel tensor whose rows are a multiple of "
+              "16 bytes");
+    EXPECT_EQ(tmaWhyNotHint("the region of 'A' may start at a column that is not a multiple of 4 elements (16 bytes; a TMA box's "
+                            "start must be 16-byte aligned)"),
+              "change that to load it by TMA; its other rules: a whole 2-D shared tile, a kernel tensor whose rows are a multiple of "
+              "16 bytes, a box of at most 256 x 256");
+    EXPECT_EQ(tmaWhyNotHint("it is inside a warp role (the TMA issue is elected from the whole block)"),
+              "issue the copy outside the warp role to load it by TMA");
+    EXPECT_EQ(tmaWhyNotHint("'P' is made by T.make_tensor from a pointer known only inside the kernel (TMA tensor maps are built on "
+                            "the host)"),
+              "copy from a dense T.Tensor parameter of the kernel to load it by TMA");
+    EXPECT_EQ(tmaWhyNotHint("it converts float16 to float32"),
+              "load a tile of the tensor's own dtype (TMA copies elements unchanged), then convert it with T.copy");
+    EXPECT_EQ(tmaWhyNotHint("disable_tma=True"), "drop disable_tma=True to load it by TMA");
+    EXPECT_EQ(tmaWhyNotHint("TILESCOPE_PIPELINE_TMA=0"), "unset TILESCOPE_PIPELINE_TMA to load it by TMA");
+    // A 128-byte stage rule is not the 16-byte row rule.
+    EXPECT_EQ(tmaWhyNotHint("a stage of 'A_shared' is 64 bytes, not a multiple of 128 (TMA destination alignment)"),
+              "nothing needs to change: the copy is correct with plain loads");
+}
+
+}  // namespace
