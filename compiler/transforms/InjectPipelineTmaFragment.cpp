@@ -328,7 +328,10 @@ Stmt injectTmaFragmentPipeline(const ForNode& n, const PrimFuncNode& f, int64_t 
         };
         Var r = makeVar("kr", DType::Int32, sp);
         Var ps2 = makeVar("ps", DType::Int32, sp);
-        Stmt prologue2 = forLoop(ps2, intImm(0), intImm(S - 1), ForKind::Unrolled, ifThen(lt(ps2, n1), rotatedIssue(ps2, ps2), nullptr, sp), {}, sp);
+        // No trips (an empty key range): nothing is loaded, as in the schedule above (t = n = 0 would
+        // otherwise load V tile -1 and leave it in flight past the kernel's end).
+        Stmt prologue2 = forLoop(ps2, intImm(0), intImm(S - 1), ForKind::Unrolled,
+                                 ifThen(logicalAnd(lt(ps2, n1), binary(BinOp::Ge, n.extent, intImm(1))), rotatedIssue(ps2, ps2), nullptr, sp), {}, sp);
         const std::string sName = plan->S->name, oName = plan->O->name;
         // One rotated iteration at r: first (r = 0: no G2), last (r = n: only G2), else both.
         auto iteration = [&](Expr rr, bool first, bool last) {
