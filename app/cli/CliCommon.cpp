@@ -173,7 +173,11 @@ int runGuarded(const std::function<int()>& subcommand) {
     try {
         return subcommand();
     } catch (const std::bad_alloc&) {
-        std::cerr << "tilec: internal error: out of memory (please report)\n";
+        // Not a compiler fault: the run (host tensors, the float64 reference, the interpreters'
+        // per-block state) outgrew the memory this process may use (ulimit -v, cgroup, RAM).
+        std::cerr << "tilec: error: out of host memory: this run needs more memory than the process may use\n"
+                     "  hint: run at smaller sizes (--param NAME=VALUE; `tilec kernels FILE` lists the parameters) -- "
+                     "the interpreters hold every tensor and the reference in float64 -- or on the GPU\n";
     } catch (const std::exception& e) {
         std::cerr << "tilec: internal error: " << e.what() << " (please report)\n";
     } catch (...) {

@@ -247,6 +247,13 @@ private:
             note(f.span, "the bounds of loop '" + f.var->name + "' are not known statically; its body is modelled once");
             mn = mn.value_or(0), ext = 1;
         }
+        // The softmax-overlap schedule (TILESCOPE_HOPPER_SOFTMAX_OVERLAP=1) is a rotated loop with
+        // its first and last iterations peeled: the model below numbers tiles by stage use, which
+        // there is "K tile r with V tile r-1", and shows the peeled iterations outside the loop.
+        if (attrBool(f.attrs, "softmax_overlap", false))
+            note(f.span, "rotated softmax-overlap loop: each stage use r holds K tile r and V tile r-1, so 'tile k' below counts stage uses "
+                         "and the peeled first and last iterations appear outside the loop (k=-1); which wgmma a wait_group retires is not "
+                         "modelled for it; the barrier check (arrivals and bytes per phase) does not depend on either");
         const bool pipe = attrBool(f.attrs, "tma_pipeline", false) && !m_inPipe && !m_pipe;
         if (pipe) {
             m_pipe = &f;

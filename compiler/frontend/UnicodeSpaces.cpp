@@ -9,8 +9,10 @@ namespace {
 
 // Unicode's White_Space characters outside ASCII, then the zero-width ones that editors do not
 // show (U+FEFF is the byte order mark: accepted only as the file's first character, which the
-// lexer skips before looking here).
-constexpr std::array<UnicodeSpace, 22> kSpaces{{
+// lexer skips before looking here), then the invisible format characters (general category Cf)
+// CPython refuses as "invalid non-printable character", the bidirectional controls among them
+// (U+202E RIGHT-TO-LEFT OVERRIDE can make code read differently from how it runs).
+constexpr std::array<UnicodeSpace, 41> kSpaces{{
     {0x0085, "NEXT LINE", false},
     {0x00A0, "NO-BREAK SPACE", false},
     {0x1680, "OGHAM SPACE MARK", false},
@@ -33,6 +35,25 @@ constexpr std::array<UnicodeSpace, 22> kSpaces{{
     {0x200B, "ZERO WIDTH SPACE", true},
     {0x2060, "WORD JOINER", true},
     {0xFEFF, "ZERO WIDTH NO-BREAK SPACE", true},
+    {0x00AD, "SOFT HYPHEN", true},
+    {0x180E, "MONGOLIAN VOWEL SEPARATOR", true},
+    {0x200C, "ZERO WIDTH NON-JOINER", true},
+    {0x200D, "ZERO WIDTH JOINER", true},
+    {0x200E, "LEFT-TO-RIGHT MARK", true},
+    {0x200F, "RIGHT-TO-LEFT MARK", true},
+    {0x202A, "LEFT-TO-RIGHT EMBEDDING", true},
+    {0x202B, "RIGHT-TO-LEFT EMBEDDING", true},
+    {0x202C, "POP DIRECTIONAL FORMATTING", true},
+    {0x202D, "LEFT-TO-RIGHT OVERRIDE", true},
+    {0x202E, "RIGHT-TO-LEFT OVERRIDE", true},
+    {0x2061, "FUNCTION APPLICATION", true},
+    {0x2062, "INVISIBLE TIMES", true},
+    {0x2063, "INVISIBLE SEPARATOR", true},
+    {0x2064, "INVISIBLE PLUS", true},
+    {0x2066, "LEFT-TO-RIGHT ISOLATE", true},
+    {0x2067, "RIGHT-TO-LEFT ISOLATE", true},
+    {0x2068, "FIRST STRONG ISOLATE", true},
+    {0x2069, "POP DIRECTIONAL ISOLATE", true},
 }};
 
 }  // namespace

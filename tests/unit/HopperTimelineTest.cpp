@@ -295,6 +295,24 @@ TEST(HopperTimeline, WarpSpecializedAttentionRolesHandDerived) {
     EXPECT_EQ(wait0, arrive0);
 }
 
+// The rotated softmax-overlap loop (TILESCOPE_HOPPER_SOFTMAX_OVERLAP=1, off by default): the
+// timeline says how its tiles are numbered (by stage use, K tile r with V tile r-1) and that it
+// does not model which wgmma a wait_group retires there; the barrier check still balances.
+TEST(HopperTimeline, SoftmaxOverlapLoopSaysHowItIsDrawn) {
+    setenv("TILESCOPE_HOPPER_SOFTMAX_OVERLAP", "1", 1);
+    auto c = compileSm90("flash_attn_fwd.py", {{"seq_len", "256"}, {"num_stages", "2"}});
+    unsetenv("TILESCOPE_HOPPER_SOFTMAX_OVERLAP");
+    auto t = timelineOf(c);
+    ASSERT_EQ(t.loops.size(), 1u);
+    EXPECT_TRUE(t.loops[0].issues.empty()) << issuesText(t.loops[0]);
+    bool said = false;
+    for (auto& n : t.notes) said = said || n.find("rotated softmax-overlap loop: each stage use r holds K tile r and V tile r-1") != std::string::npos;
+    EXPECT_TRUE(said);
+    // Without the switch: no such note.
+    auto plain = timelineOf(compileSm90("flash_attn_fwd.py", {{"seq_len", "256"}, {"num_stages", "2"}}));
+    for (auto& n : plain.notes) EXPECT_EQ(n.find("softmax-overlap"), std::string::npos) << n;
+}
+
 // --- seeded defects ----------------------------------------------------------------------
 
 TEST(HopperBarrierCheck, MissingExpectTxInASingleIterationLoopIsADeadlockNotAHang) {

@@ -332,6 +332,31 @@ TEST(LexerTest, NonAsciiSpacesAreNamedAndSkipped) {
     EXPECT_EQ(l.toks[2].text, "\u00a0\u200b");
 }
 
+// The invisible format characters CPython refuses ("invalid non-printable character"), the
+// bidirectional overrides among them: named, one error each, skipped like the zero-width space
+// (a fresh-user trial found U+202E echoed inside "name '\u202eA_shared' is not defined").
+TEST(LexerTest, InvisibleFormatCharactersAreNamed) {
+    const std::string hint = "delete it: Python accepts it only inside strings and comments";
+    const std::pair<const char*, const char*> cases[] = {
+        {"a = \u202eb\n", "invalid invisible character U+202E RIGHT-TO-LEFT OVERRIDE"},
+        {"a = \u200db\n", "invalid invisible character U+200D ZERO WIDTH JOINER"},
+        {"a = \u200cb\n", "invalid invisible character U+200C ZERO WIDTH NON-JOINER"},
+        {"a = \u200eb\n", "invalid invisible character U+200E LEFT-TO-RIGHT MARK"},
+        {"a = \u00adb\n", "invalid invisible character U+00AD SOFT HYPHEN"},
+        {"a = \u2066b\n", "invalid invisible character U+2066 LEFT-TO-RIGHT ISOLATE"},
+    };
+    for (const auto& [text, message] : cases) {
+        auto l = lex(text);
+        ASSERT_EQ(l.diags.all().size(), 1u) << text;
+        EXPECT_EQ(l.diags.all()[0].message, message);
+        EXPECT_EQ(l.diags.all()[0].hint, hint);
+        ASSERT_EQ(kinds(l.toks), (std::vector<Tok>{Tok::Name, Tok::Equal, Tok::Name, Tok::Newline, Tok::EndOfFile})) << text;
+        EXPECT_EQ(l.toks[2].text, "b") << "the character is not part of the name";
+    }
+    // Inside a string it is data, as in Python.
+    EXPECT_TRUE(lex("a = '\u202e'\n").diags.all().empty());
+}
+
 TEST(LexerTest, ByteOrderMarkAtTheStartIsAccepted) {
     // Python accepts a UTF-8 BOM as the first character; line 1's columns count after it.
     auto l = lex("\ufeffimport x\n");
