@@ -80,10 +80,13 @@ std::optional<std::string> interpreterSizeProblem(const CompileResult& r) {
     for (const ScalarArg& s : r.kernel.scalars) settable.push_back(s.name);
     std::string tensors, declared;
     std::vector<std::string> names;  // the settable names the oversized shapes are written with
-    for (const TensorArg& a : r.kernel.args) {
+    auto elements = [](const TensorArg& a) {
         double n = 1;  // double: a typo'd extent can overflow int64 products
         for (int64_t e : a.shape) n *= double(std::max<int64_t>(e, 1));
-        if (n <= double(interp::kMaxBufferElements)) continue;
+        return n;
+    };
+    auto describe = [&](const TensorArg& a) {
+        const double n = elements(a);
         tensors += std::string(tensors.empty() ? "" : ", ") + a.name + " (";
         for (size_t d = 0; d < a.shape.size(); ++d) tensors += (d ? ", " : "") + std::to_string(a.shape[d]);
         char count[32];
@@ -93,7 +96,7 @@ std::optional<std::string> interpreterSizeProblem(const CompileResult& r) {
         if (r.elaborated)
             for (const ir::Buffer& p : r.elaborated->params)
                 if (p && p->name == a.name) b = p.get();
-        if (!b || !r.source || b->shape.size() != a.shape.size()) continue;
+        if (!b || !r.source || b->shape.size() != a.shape.size()) return;
         for (size_t d = 0; d < a.shape.size(); ++d) {
             if (a.shape[d] <= 1) continue;
             const Span at = b->shape[d]->span;
@@ -111,10 +114,25 @@ std::optional<std::string> interpreterSizeProblem(const CompileResult& r) {
                 declared = " (" + a.name + "'s shape is written at " + r.source->path() + ":" + std::to_string(at.line) +
                            ":" + std::to_string(at.col) + ")";
         }
+    };
+    double total = 0;
+    for (const TensorArg& a : r.kernel.args) {
+        total += elements(a);
+        if (elements(a) > double(interp::kMaxBufferElements)) describe(a);
+    }
+    // Each tensor within the limit but all of them together beyond it: the interpreters hold them
+    // all (and the reference its own copies, in float64) -- a fresh user's attention at
+    // seq_len=65536 spent 30 s making inputs and 7 GB before the time limit could stop it.
+    bool together = false;
+    if (tensors.empty() && total > double(interp::kMaxBufferElements)) {
+        together = true;
+        for (const TensorArg& a : r.kernel.args) describe(a);
     }
     if (tensors.empty()) return std::nullopt;
-    std::string msg = "tensors too large for the CPU interpreter (at most " + std::to_string(interp::kMaxBufferElements) +
-                      " = 2^28 elements each): " + tensors + "\n  hint: ";
+    std::string msg = together ? "tensors too large for the CPU interpreter together (at most " +
+                                     std::to_string(interp::kMaxBufferElements) + " = 2^28 elements in all): " + tensors + "\n  hint: "
+                               : "tensors too large for the CPU interpreter (at most " + std::to_string(interp::kMaxBufferElements) +
+                                     " = 2^28 elements each): " + tensors + "\n  hint: ";
     if (names.empty())
         return msg + "pass smaller shape parameters (--param NAME=VALUE; `tilec kernels FILE` lists each kernel's parameters)";
     msg += "pass smaller sizes:";

@@ -220,6 +220,23 @@ TEST(CliQuiet, OversizedInterpreterRunNamesTheParamsBeforeAllocating) {
               "  hint: pass smaller sizes: --param M=..., --param N=... (C's shape is written at " + file + ":18:25)\n");
 }
 
+// Each tensor within the limit but all together beyond it (a fresh user's attention at
+// seq_len=65536: four tensors of 134 M elements spent 30 s and 7 GB before the time limit could
+// stop the run): refused up front as well, every tensor named.
+TEST(CliQuiet, InterpreterRunOverTheLimitInAllIsRefusedToo) {
+    const std::string file = src("samples/gemm.py");
+    auto r = runTilec("run " + file + " --interp --param M=16384 --param N=16384 --param K=4096");
+    EXPECT_EQ(r.rc, 1) << r.out;
+    EXPECT_EQ(r.out.substr(r.out.find('\n') + 1),
+              "tilec: error: tensors too large for the CPU interpreter together (at most 268435456 = 2^28 elements in all): "
+              "A (16384, 4096): 67108864 elements, B (4096, 16384): 67108864 elements, C (16384, 16384): 268435456 elements\n"
+              "  hint: pass smaller sizes: --param M=..., --param K=..., --param N=... (A's shape is written at " + file + ":16:25)\n");
+    // Within the limit in all: run as before.
+    auto ok = runTilec("run " + file + " --interp -q --param M=256 --param N=256 --param K=256");
+    EXPECT_EQ(ok.rc, 0) << ok.out;
+    EXPECT_EQ(ok.out.find("too large for the CPU interpreter"), std::string::npos) << ok.out;
+}
+
 // T.shfl_down in a branch that leaves out the lane it reads: the interpreters stop with the call
 // as written (CUDA leaves the value undefined).
 TEST(CliQuiet, ShflDownFromALaneOutsideTheBranchIsAnError) {
