@@ -93,7 +93,7 @@ public:
         ++m_event;
         publish(loop->span);
         bool pause = m_replayTo ? m_event == m_replayTo
-                                : m_cmd == Command::ToIteration && loop == m_loop;
+                                : m_cmd == Command::ToIteration && (loop == m_loop || (m_nextPipelined && isPipelined(loop)));
         const bool paused = !pause && interrupted();
         if (!pause && !paused) return;
         Stop st;
@@ -115,6 +115,7 @@ public:
     int m_refDepth = 0;
     const ForNode* m_loop = nullptr;
     int m_loopDepth = 0;
+    bool m_nextPipelined = false;  ///< ToIteration outside any loop: the first iteration of the next pipelined loop
 
     uint64_t m_event = 0;
     const StmtNode* m_last = nullptr;  ///< the statement running (a checker's stop is in it)
@@ -308,9 +309,11 @@ void Debugger::prepare(Command c) {
     o.m_refLine = m_stop.span.valid() ? m_stop.span.line : 0;
     o.m_refDepth = m_stop.depth;
     o.m_loop = nullptr;
+    o.m_nextPipelined = false;
     if (c == Command::ToIteration) {
-        // The innermost pipelined loop around the stop, else the innermost loop; with none the
-        // command runs to the end.
+        // The innermost pipelined loop around the stop, else the innermost loop; with none (a
+        // stop before the loops) the first iteration of the next T.Pipelined loop the block
+        // enters, or the end when there is none.
         auto* here = dynamic_cast<const ForNode*>(m_stop.stmt);
         if (here && m_stop.reason != Stop::Reason::Iteration && isPipelined(here)) {
             o.m_loop = here;  // paused on the loop statement itself: its first iteration
@@ -322,6 +325,7 @@ void Debugger::prepare(Command c) {
                 if (f.pipelined) pick = &f;
             if (!pick && !frames.empty()) pick = &frames.back();
             o.m_loop = pick ? pick->loop : nullptr;
+            o.m_nextPipelined = !pick;
             o.m_loopDepth = -1;
             const auto& stack = m_machine->m_stack;
             for (size_t i = 0; i < stack.size(); ++i)

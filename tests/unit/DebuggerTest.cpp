@@ -176,6 +176,24 @@ TEST(Debugger, RunToBarrierAndToTheNextIterationOfThePipelinedLoop) {
     EXPECT_EQ(d.stop().reason, dbg::Stop::Reason::Finished) << d.stop().error;
 }
 
+// From the first stop (before any loop) "next iteration" goes to the first iteration of the
+// pipelined loop ahead, then steps through it (it used to run to the end: no loop around the stop).
+TEST(Debugger, NextIterationFromBeforeTheLoopStopsAtItsFirstIteration) {
+    auto r = compileGemm();
+    ASSERT_TRUE(r.ok) << e2e::diagText(r);
+    dbg::Debugger d(r.lowered, r.elaborated, gemmArgs(r, 3));
+    d.start();
+    ASSERT_TRUE(d.loops().empty());
+    for (int k = 0; k < 4; ++k) {
+        d.run(dbg::Command::ToIteration);
+        ASSERT_EQ(d.stop().reason, dbg::Stop::Reason::Iteration) << k << " " << d.stop().error;
+        ASSERT_FALSE(d.loops().empty());
+        EXPECT_EQ(d.loops().back().value, k);
+    }
+    d.run(dbg::Command::ToIteration);  // four iterations: runs out of the loop
+    EXPECT_NE(d.stop().reason, dbg::Stop::Reason::Iteration);
+}
+
 TEST(Debugger, TileOpBreakpointAndStatementStepsStayResponsive) {
     auto r = compileGemm();
     ASSERT_TRUE(r.ok) << e2e::diagText(r);
