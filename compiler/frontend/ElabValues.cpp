@@ -603,7 +603,8 @@ Value Elaborator::arith(ast::BinOpKind op, const Value& a, const Value& b, Span 
         !ir::isFloat(y->dtype))
         if (auto c = ir::constInt(y); c && *c == 0)
             throw CompileError(s, std::string("integer division by zero: the divisor of '") +
-                                      ast::spelling(op) + "' is 0");
+                                      ast::spelling(op) + "' is 0",
+                               "check the values (--param ...) the divisor is computed from");
     return wrap(ir::binary(bop, x, y, s));
 }
 

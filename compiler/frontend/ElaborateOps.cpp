@@ -112,7 +112,8 @@ DType Elaborator::dtypeArg(const Value& v, Span s, const std::string& what) {
         throw CompileError(s, v.builtinObj().name + " is not a dtype TileScope supports yet",
                            "use float16, bfloat16, float32, float8_e4m3/e5m2, float4_e2m1fn or an "
                            "integer dtype");
-    throw CompileError(s, what + " must be a dtype (\"float16\" or T.float16), got " + typeName(v));
+    throw CompileError(s, what + " must be a dtype (\"float16\" or T.float16), got " + typeName(v),
+                       "write a dtype name in quotes (\"float16\", \"bfloat16\", \"float32\", \"int32\", ...) or T.float16 / T.int32");
 }
 
 ir::Expr Elaborator::extentArg(const Value& v, Span s, const std::string& what) {
@@ -146,7 +147,8 @@ ir::Buffer Elaborator::allocate(ir::Scope scope, std::vector<ir::Expr> shape, DT
                 "on-chip buffers need constant extents; use the tile sizes (block_M, ...)");
         if (*c <= 0)
             throw CompileError(s, fn + ": extent " + std::to_string(*c) + " of dimension " +
-                                      std::to_string(d) + " must be positive");
+                                      std::to_string(d) + " must be positive",
+                               "check the tile sizes (--param values such as block_M / block_K) the shape is computed from");
     }
     std::string base = takePendingName();
     auto b = std::make_shared<ir::BufferNode>(uniqueName(base.empty() ? "buf" : base), t,

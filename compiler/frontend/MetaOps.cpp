@@ -52,10 +52,10 @@ Value intOp(ast::BinOpKind op, int64_t a, int64_t b, bool bothBool, Span s) {
             if (__builtin_mul_overflow(a, b, &r)) overflow(s, op, a, b);
             return Value::integer(r);
         case B::Div:
-            if (b == 0) throw CompileError(s, "division by zero");
+            if (b == 0) throw CompileError(s, "division by zero", "check the values (--param ...) the divisor is computed from");
             return Value::real(static_cast<double>(a) / static_cast<double>(b));
         case B::FloorDiv:
-            if (b == 0) throw CompileError(s, "integer division by zero");
+            if (b == 0) throw CompileError(s, "integer division by zero", "check the values (--param ...) the divisor is computed from");
             if (a == INT64_MIN && b == -1) overflow(s, op, a, b);
             return Value::integer(pyFloorDiv(a, b));
         case B::Mod:
@@ -142,7 +142,8 @@ Value repeat(Interp& in, const Value& seq, int64_t n, size_t limit, Span s) {
     size_t len = seq.is(ValueKind::Str) ? seq.asStr().size() : seq.items().size();
     if (len != 0 && static_cast<uint64_t>(n) > limit / len)
         throw CompileError(s, "sequence repetition is too large (" + std::to_string(len) + " * " +
-                                  std::to_string(n) + ")");
+                                  std::to_string(n) + ")",
+                           "the compile-time interpreter builds the whole list in memory; check the repeat count");
     if (len == 0) n = 0;  // '' * 10**12: nothing to repeat (was a loop of 10**12 empty appends)
     uint64_t total = len * static_cast<uint64_t>(n);
     // A string is appended n times (n pieces, `total` bytes).

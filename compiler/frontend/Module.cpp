@@ -756,6 +756,20 @@ std::optional<ParamBindings> Module::bindParams(
                     continue;
                 }
             }
+            // All digits but no int64: a number, only too large (Python's ints are unbounded,
+            // the kernel's sizes and offsets are 64-bit).
+            const std::string& raw = it->second;
+            const size_t digits0 = !raw.empty() && (raw[0] == '-' || raw[0] == '+') ? 1 : 0;
+            if (v.is(ValueKind::Str) && raw.size() > digits0 &&
+                raw.find_first_not_of("0123456789_", digits0) == std::string::npos) {
+                diags.error(p.span,
+                            p.name + " = " + raw + " (from --param " + p.name + "=" + raw +
+                                ") is too large: TileScope's integers are 64-bit (at most 9223372036854775807)",
+                            "pass a smaller value" + (d ? ", e.g. the default --param " + p.name + "=" + repr(*d) : std::string()),
+                            "params");
+                ok = false;
+                continue;
+            }
             if (v.is(ValueKind::Str) && d &&
                 (d->is(ValueKind::Int) || d->is(ValueKind::Float) || d->is(ValueKind::Bool))) {
                 diags.error(p.span,

@@ -4,10 +4,20 @@
 
 namespace ts {
 
+namespace {
+/// The same message at the same place said twice (one access both read and written, as in
+/// `C_local[0, 0] += 1`, meets a layout check twice): the user needs it once.
+bool repeated(const std::vector<Diagnostic>& all, Severity sev, const Span& s, const std::string& msg) {
+    return std::any_of(all.begin(), all.end(), [&](const Diagnostic& d) { return d.severity == sev && d.span == s && d.message == msg; });
+}
+}  // namespace
+
 void DiagnosticEngine::error(Span s, std::string msg, std::string hint, std::string origin) {
+    if (repeated(m_diags, Severity::Error, s, msg)) return;
     m_diags.push_back({Severity::Error, s, std::move(msg), std::move(hint), std::move(origin)});
 }
 void DiagnosticEngine::warning(Span s, std::string msg, std::string hint, std::string origin) {
+    if (repeated(m_diags, Severity::Warning, s, msg)) return;
     m_diags.push_back({Severity::Warning, s, std::move(msg), std::move(hint), std::move(origin)});
 }
 bool DiagnosticEngine::hasErrors() const {

@@ -92,6 +92,7 @@ TEST(MetaEvalTest, OverflowAndDivisionByZeroAreDiagnostics) {
     EXPECT_NE(d.hint.find("64-bit"), std::string::npos);
     d = err("block = 0\nn = 128 // block\n");
     EXPECT_EQ(d.message, "integer division by zero");
+    EXPECT_EQ(d.hint, "check the values (--param ...) the divisor is computed from");
     EXPECT_EQ(d.span, (Span{2, 5, 2, 17}));
     EXPECT_EQ(err("x = 1.0 / 0").message, "float division by zero");
     EXPECT_EQ(err("x = 9223372036854775807 + 1").message.substr(0, 16), "integer overflow");

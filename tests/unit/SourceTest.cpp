@@ -202,6 +202,23 @@ TEST(DiagnosticEngine, CollectsInOrderAndReportsErrors) {
     EXPECT_EQ(taken.size(), 2u);
 }
 
+// The same message at the same span is kept once (a fragment read and written by one
+// `C_local[0, 0] += 1` met the layout check twice and printed the error twice); another span or
+// another message is a new diagnostic.
+TEST(DiagnosticEngine, SameMessageAtTheSameSpanIsKeptOnce) {
+    DiagnosticEngine eng;
+    eng.error(at(18, 13, 18, 26), "conflicting layouts", "copy it", "infer-layouts");
+    eng.error(at(18, 13, 18, 26), "conflicting layouts", "copy it", "infer-layouts");
+    eng.error(at(19, 13, 19, 26), "conflicting layouts", "copy it", "infer-layouts");
+    eng.error(at(18, 13, 18, 26), "another problem");
+    eng.warning(at(18, 13, 18, 26), "conflicting layouts");
+    eng.warning(at(18, 13, 18, 26), "conflicting layouts");
+    ASSERT_EQ(eng.all().size(), 4u);
+    EXPECT_EQ(eng.all()[1].span, at(19, 13, 19, 26));
+    EXPECT_EQ(eng.all()[2].message, "another problem");
+    EXPECT_EQ(eng.all()[3].severity, Severity::Warning);
+}
+
 TEST(CompileError, CarriesItsDiagnostic) {
     CompileError e(at(1, 2, 1, 3), "boom", "hint");
     EXPECT_STREQ(e.what(), "boom");
