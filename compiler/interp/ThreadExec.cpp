@@ -522,7 +522,7 @@ void ThreadMachine::uninitialisedRead(const BufferState& b, int64_t off, const S
              Diagnostic{Severity::Warning, where,
                         "read of never-written " + describe(b, off) + (by.empty() ? "" : " by " + by) +
                             ": uninitialised shared memory (first such read of '" + b.node->name + "', block (" + blk +
-                            "), thread " + std::to_string(m_cur) + "; declared at line " +
+                            ")" + (m_cur >= 0 ? ", thread " + std::to_string(m_cur) : std::string()) + "; declared at line " +
                             std::to_string(b.node->span.line) + "); the interpreter reads NaN there, a GPU whatever bytes "
                             "the shared memory held",
                         "write every element before reading it (T.clear / T.fill / a copy), or mask what the "

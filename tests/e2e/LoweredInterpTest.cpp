@@ -568,6 +568,41 @@ TEST(LoweredInterp, ReadOfNeverWrittenFloatSharedIsAWarningOnceAndIntegerStaysAn
         }
 }
 
+// A read of never-written shared memory by a block-level op (T.gemm reads its A tile in one
+// intrinsic, no single thread is current): the warning names the block, not "thread -1" (a
+// fresh-user trial deleted the T.copy into a gemm operand and got that placeholder).
+TEST(LoweredInterp, NeverWrittenGemmOperandWarningNamesNoPlaceholderThread) {
+    const std::string text = R"(import tilelang
+import tilelang.language as T
+
+
+@tilelang.jit(out_idx=[1])
+def gemm_unwritten_a():
+    @T.prim_func
+    def main(B: T.Tensor((32, 32), "float16"), C: T.Tensor((32, 32), "float32")):
+        with T.Kernel(1, threads=128) as bx:
+            A_s = T.alloc_shared((32, 32), "float16")
+            B_s = T.alloc_shared((32, 32), "float16")
+            acc = T.alloc_fragment((32, 32), "float32")
+            T.copy(B, B_s)
+            T.clear(acc)
+            T.gemm(A_s, B_s, acc)
+            T.copy(acc, C)
+
+    return main
+)";
+    ts::CompileResult r = compileText("gemm_unwritten_a.py", text, {});
+    ASSERT_TRUE(r.ok) << diagText(r);
+    std::vector<double> b(32 * 32, 0.5);
+    std::vector<HostTensor> args{ts::makeHostTensor(ir::DType::Float16, {32, 32}, b), HostTensor{ir::DType::Float32, {32, 32}, {}}};
+    auto res = ts::interp::runLowered(r.lowered, args);
+    ASSERT_TRUE(res.ok) << (res.error ? res.error->message : "");
+    ASSERT_EQ(res.warnings.size(), 1u);
+    const std::string& m = res.warnings[0].message;
+    EXPECT_NE(m.find("uninitialised shared memory (first such read of 'A_s', block (0); declared at line 10)"), std::string::npos) << m;
+    EXPECT_EQ(m.find("thread -1"), std::string::npos) << m;
+}
+
 TEST(LoweredInterp, WarpAllreduceCombinesAlignedLaneGroups) {
     for (int width : {8, 32}) {
         for (const char* op : {"sum", "max"}) {
