@@ -246,7 +246,7 @@ int main(int argc, char** argv) {
     fmt->add_flag("--csv", asCsv, "CSV, one column per metric");
     fmt->require_option(0, 1);
     results->add_option("--kind", resc.kind, "only run | bench | profile | tune");
-    results->add_option("--last", resc.last, "only the last N records");
+    results->add_option("--last", resc.last, "only the last N records")->check(kPositive);
     results->add_option("--store", resc.file,
                         "the store file (default $TILESCOPE_RESULTS, else "
                         "~/.local/share/tilescope/results.jsonl)");
@@ -342,11 +342,11 @@ int main(int argc, char** argv) {
     debug->add_option("--break-op", dc.breakOps,
                       "stop where a tile op starts: gemm, copy, fill, reduce, ... (repeatable)");
     debug->add_flag("--break-barrier", dc.breakBarrier, "stop at every barrier");
-    debug->add_option("--step", dc.steps, "steps to take after the first stop");
+    debug->add_option("--step", dc.steps, "steps to take after the first stop")->check(kNonNegative);
     debug->add_option("--step-kind", dc.stepKind,
                       "tile-op (next source line, default), into, over, out (statements of the "
                       "lowered IR), barrier, iteration (of the pipelined loop), continue");
-    debug->add_option("--back", dc.back, "reverse steps to take after stepping");
+    debug->add_option("--back", dc.back, "reverse steps to take after stepping")->check(kNonNegative);
     debug->add_option("--print", dc.prints,
                       "print NAME or NAME[i, j] for --thread (fragments: logical indices through "
                       "their layout; repeatable)");
@@ -380,7 +380,7 @@ int main(int argc, char** argv) {
                     "mbarrier schedule with its barrier phases and the static barrier check");
     addCompileFlags(timeline, tc.flags);
     timeline->add_option("--json", tc.json, "write the timeline as JSON to FILE ('-' = stdout)");
-    timeline->add_option("--trips", tc.trips, "trip count for loops whose extent is not a constant");
+    timeline->add_option("--trips", tc.trips, "trip count for loops whose extent is not a constant")->check(kPositive);
     std::vector<int64_t> timelineBlock;
     timeline->add_option("--block", timelineBlock, "sm_90a: blockIdx x,y,z of the block modelled (default 0,0,0)")
         ->delimiter(',');
