@@ -136,7 +136,11 @@ std::optional<analysis::HopperGemmPlan> selectHopperGemm(const PrimFuncNode& f, 
             if (t && t->op == TileOpKind::Copy && t->isRegion(0) && t->isRegion(1) && t->region(1).buffer == op->buffer)
                 producer = t, ++writers;
         }
-        if (writers != 1) return no("'" + op->buffer->name + "' is not written by exactly one T.copy before the gemm in its loop");
+        if (writers != 1)
+            return no("'" + op->buffer->name + "' is " +
+                      (writers == 0 ? std::string("not loaded by a T.copy in the gemm's T.Pipelined loop (a tile written before the loop, "
+                                                  "like a loop-invariant Q, takes the fragment path)")
+                                    : std::to_string(writers) + " T.copy's in the gemm's loop, not one"));
         if (!tmaLoadable(*producer, *geo, w)) return no(w);
         allowed.insert(producer);
         sources.insert(producer->region(0).buffer.get());

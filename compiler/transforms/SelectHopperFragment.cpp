@@ -55,8 +55,12 @@ std::optional<analysis::HopperGemmPlan> fragmentGemmPlan(const PrimFuncNode& f, 
     const int64_t M = (*cs)[0], N = (*cs)[1], K = ta ? (*ash)[0] : (*ash)[1];
     const int warps = static_cast<int>(threads / 32);
     if (threads % 128 != 0 || M != 16 * warps)
-        return no("M=" + std::to_string(M) + " is not 16 rows per warp of " + std::to_string(warps) +
-                  " warps in whole warpgroups (wgmma's m64 per warpgroup)");
+        return no(threads % 128 != 0
+                      ? std::to_string(threads) + " threads are not whole warpgroups (wgmma is issued by 128 threads at a time)"
+                  : "its " + std::to_string(M) + " accumulator rows over " + std::to_string(threads / 128) +
+                        " warpgroup(s) are not 64 per warpgroup (wgmma m64; the fragment layout gives each warp 16 rows): " +
+                        (M % 64 == 0 ? "use threads=" + std::to_string(M / 64 * 128) + " for " + std::to_string(M) + " rows, or " : std::string("use ")) +
+                        std::to_string(threads / 128 * 64) + " rows for threads=" + std::to_string(threads));
     auto policy = analysis::parseGemmPolicy(attrStr(gemm.attrs, "policy", "Square")).value_or(analysis::GemmPolicy::Square);
     auto wp = analysis::partitionWarps(M, N, warps, policy);
     if (!wp || wp->wm != warps || wp->wn != 1) return no("the policy's warp grid is not one warp column (use FullRow)");

@@ -359,7 +359,9 @@ TEST(AttentionSm90aNotes, AGemmLeftOnSm80SaysWhy) {
     ts::CompileResult r = ts::compile(kFwd, text, opts);
     ASSERT_TRUE(r.ok) << diagText(r);
     EXPECT_TRUE(hasNote(r, "T.gemm stays on the sm_80 path (mma.sync, cp.async) on sm_90a")) << diagText(r);
-    EXPECT_TRUE(hasNote(r, "M=64 is not 16 rows per warp of 8 warps")) << diagText(r);
+    EXPECT_TRUE(hasNote(r, "its 64 accumulator rows over 2 warpgroup(s) are not 64 per warpgroup (wgmma m64; the fragment layout "
+                           "gives each warp 16 rows): use threads=128 for 64 rows, or 128 rows for threads=256"))
+        << diagText(r);
     // Two warp columns: P reaches mma.sync through a shared tile (gemm_ss), nothing is on wgmma.
     EXPECT_NE(r.cuda.find("ts::gemm_ss<"), std::string::npos);
     EXPECT_EQ(r.cuda.find("wgmma"), std::string::npos);
