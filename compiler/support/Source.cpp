@@ -17,6 +17,11 @@ Span Span::merge(const Span& a, const Span& b) {
 
 SourceFile::SourceFile(std::string path, std::string text)
     : m_path(std::move(path)), m_text(std::move(text)) {
+    // Python reads source with universal newlines: a lone carriage return (classic Mac OS line
+    // ends) ends a line too. Rewritten in place, one byte for one, so byte offsets still match
+    // the caller's text (the IDE's editor positions); "\r\n" stays as it is.
+    for (size_t i = 0; i < m_text.size(); ++i)
+        if (m_text[i] == '\r' && (i + 1 == m_text.size() || m_text[i + 1] != '\n')) m_text[i] = '\n';
     m_lineStarts.push_back(0);
     for (size_t i = 0; i < m_text.size(); ++i)
         if (m_text[i] == '\n') m_lineStarts.push_back(i + 1);

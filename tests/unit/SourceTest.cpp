@@ -5,6 +5,8 @@
 
 #include "compiler/support/Diagnostic.h"
 #include "compiler/support/Source.h"
+#include "compiler/Compile.h"
+#include "tests/e2e/E2eTestUtil.h"
 
 namespace ts {
 namespace {
@@ -183,6 +185,29 @@ TEST(FormatDiagnostic, LineOutOfRangeStillRenders) {
     std::string out = formatDiagnostic(error(at(9, 3, 9, 5), "stale"), &f);
     EXPECT_EQ(out.rfind("o.py:9:3: error: stale\n", 0), 0u);
     EXPECT_NE(out.find('^'), std::string::npos);
+}
+
+// Universal newlines, as Python reads source: a lone carriage return ends a line; CRLF is one
+// line end; byte offsets are unchanged (one byte for one).
+TEST(SourceFile, LoneCarriageReturnsEndLines) {
+    SourceFile f("mac.py", "a = 1\rb = 2\r\nc = 3\r");
+    EXPECT_EQ(f.text().size(), std::string("a = 1\rb = 2\r\nc = 3\r").size());
+    EXPECT_EQ(f.lineText(1), "a = 1");
+    EXPECT_EQ(f.lineText(2), "b = 2");
+    EXPECT_EQ(f.lineText(3), "c = 3");
+}
+
+// A whole kernel file with classic Mac OS line ends compiles like the original (it was "no
+// kernel found": one long line).
+TEST(SourceFile, KernelWithCarriageReturnLineEndsCompiles) {
+    std::string text = ts::e2e::readRepoFile("samples/softmax.py");
+    for (char& c : text)
+        if (c == '\n') c = '\r';
+    ts::CompileOptions opts;
+    opts.recordSnapshots = false;
+    ts::CompileResult r = ts::compile("samples/softmax.py", text, opts);
+    EXPECT_TRUE(r.ok) << ts::e2e::diagText(r);
+    EXPECT_NE(r.cuda.find("softmax_kernel"), std::string::npos);
 }
 
 // --- DiagnosticEngine ----------------------------------------------------------------------------
