@@ -324,7 +324,15 @@ std::optional<double> Debugger::watch(const std::string& expr, int32_t thread,
             result = double(*v);
         else if (b && b->size == 1)
             result = *element(w->name, 0, thread);
-        else
+        else if (b) {
+            // A whole buffer: say what it is and how to read an element of it.
+            std::string shape;
+            for (size_t d = 0; d < b->shape.size(); ++d) shape += (d ? ", " : "") + std::to_string(b->shape[d]);
+            std::string zeros;
+            for (size_t d = 0; d < b->shape.size(); ++d) zeros += d ? ", 0" : "0";
+            why = "'" + w->name + "' is a buffer of shape (" + shape + "), not a scalar: print one element, e.g. " + w->name + "[" +
+                  zeros + "]";
+        } else
             why = "no variable '" + w->name + "' in scope";
     } else if (ok && !b) {
         why = "no buffer '" + w->name + "' is live in this block";

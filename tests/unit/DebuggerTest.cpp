@@ -324,6 +324,21 @@ TEST(Debugger, TilecDebugFailsOnAPrintItCannotAnswerAndOnAnUnknownBreakOp) {
     EXPECT_EQ(u.out.find("stopped"), std::string::npos) << u.out;
 }
 
+TEST(Debugger, TilecDebugPrintOfAWholeBufferSaysHowToReadAnElement) {
+    // Fresh-user trial 2026-12-04: `--print A_shared` said "no variable 'A_shared' in scope".
+    cli::DebugCommand c;
+    c.flags.file = std::string(TS_SOURCE_DIR) + "/samples/gemm.py";
+    for (auto& [k, v] : kSmall) c.flags.params.push_back(k + "=" + v);
+    c.flags.target = "cuda:sm_80";
+    c.breakOps = {"gemm"};
+    c.prints = {"A_shared"};
+    auto o = cli::test::captureCli([&] { return cli::runDebug(c); });
+    EXPECT_EQ(o.rc, 2) << o.out << o.err;
+    EXPECT_NE(o.err.find("tilec: error: --print A_shared (thread 0): 'A_shared' is a buffer of shape (2, 64, 32), not a scalar: "
+                         "print one element, e.g. A_shared[0, 0, 0]\n"),
+              std::string::npos) << o.err;
+}
+
 TEST(Debugger, TilecDebugPrintOfAStagedTileNamesItsDimensions) {
     // Fresh-user trial 2026-12-04: `--print A_shared[0, 1]` on a T.Pipelined tile said only
     // "is outside the buffer (shape 2, 64, 32)": the pipeline had stacked 2 stages in front of
