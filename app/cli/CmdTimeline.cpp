@@ -16,6 +16,7 @@
 #include "compiler/StaticTimeline.h"
 #include "compiler/analysis/HopperTimeline.h"
 #include "compiler/analysis/PipelineTimeline.h"
+#include "compiler/support/TextColumn.h"
 
 namespace ts::cli {
 
@@ -139,11 +140,12 @@ void printHopper(const PipelineTimeline& l, const std::string& file) {
 }
 
 /// Barrier defects as compiler diagnostics; true if any is an error.
-bool printIssues(const TimelineResult& t, const std::string& file) {
+/// The column is in characters, as formatDiagnostic prints it (the JSON's "col" stays bytes).
+bool printIssues(const TimelineResult& t, const std::string& file, const SourceFile* src) {
     bool err = false;
     for (auto& l : t.loops)
         for (auto& i : l.issues) {
-            std::cerr << file << ":" << i.span.line << ":" << i.span.col << ": " << (i.error ? "error" : "warning") << ": barrier "
+            std::cerr << file << ":" << i.span.line << ":" << (src ? charColumn(src->lineText(i.span.line), i.span.col) : i.span.col) << ": " << (i.error ? "error" : "warning") << ": barrier "
                       << i.barrier << ": " << i.message << "\n";
             err = err || i.error;
         }
@@ -226,7 +228,7 @@ int runTimeline(const TimelineCommand& c, const std::vector<int64_t>& block) {
             if (auto planned = compileFile(c.flags, po); planned && planned->lowered) ho.planned = plannedLoopOf(planned->lowered);
             auto ht = buildHopperTimeline(whole->lowered, ho);
             if (!ht.loops.empty()) {
-                bool bad = printIssues(ht, c.flags.file);
+                bool bad = printIssues(ht, c.flags.file, whole->source.get());
                 if (!c.json.empty()) return writeJson(timelineJson(ht, c.flags.file), c.json) && !bad ? 0 : 1;
                 printText(ht, c.flags.file);
                 return bad ? 1 : 0;

@@ -6,6 +6,7 @@
 #include <unistd.h>
 
 #include "compiler/interp/Interpreter.h"
+#include "compiler/support/TextColumn.h"
 
 namespace ts::cli {
 
@@ -112,7 +113,7 @@ std::optional<std::string> interpreterSizeProblem(const CompileResult& r) {
             }
             if (declared.empty() && !text.empty())
                 declared = " (" + a.name + "'s shape is written at " + r.source->path() + ":" + std::to_string(at.line) +
-                           ":" + std::to_string(at.col) + ")";
+                           ":" + std::to_string(charColumn(r.source->lineText(at.line), at.col)) + ")";
         }
     };
     double total = 0;

@@ -107,6 +107,91 @@ int reportExtras(const CLI::App& app, int argc, char** argv) {
               << command << " --help' for its options\n";
     return 2;
 }
+
+/// The command names for messages (`worker` is started by tilec and the IDE, not by hand).
+std::string commandList(const CLI::App& app) {
+    std::string names;
+    for (const CLI::App* sub : app.get_subcommands([](const CLI::App*) { return true; }))
+        if (sub->get_name() != "worker") names += (names.empty() ? "" : ", ") + sub->get_name();
+    return names;
+}
+
+/// Words for an option's CLI11 type name ("--seed expects a non-negative integer").
+std::string typeWords(const std::string& type) {
+    const std::string t = type.substr(0, type.find_first_of(" :"));
+    if (t == "UINT") return "a non-negative integer";
+    if (t == "INT") return "an integer";
+    if (t == "FLOAT") return "a number";
+    return {};  // TEXT: "a value" says it
+}
+
+/// CLI11's remaining parse errors printed its own text and exit codes 104-114 ("Could not
+/// convert: --seed = abc", "file is required", "--param: 1 required TEXT missing", "A subcommand
+/// is required"). In tilec's format instead: the option and what was wrong with its value, a hint
+/// with how the option is written and the command's help; exit 2 (a usage error).
+int reportParseError(const CLI::App& app, const CLI::ParseError& e) {
+    const auto parsed = app.get_subcommands();
+    if (parsed.empty() && e.get_name() == "RequiredError" &&
+        std::string(e.what()) == "A subcommand is required") {
+        std::cerr << "tilec: error: no command given (commands: " << commandList(app) << ")\n"
+                  << "  hint: tilec COMMAND FILE [OPTIONS], e.g. 'tilec run samples/gemm.py --interp'; "
+                     "'tilec --help' describes the commands\n";
+        return 2;
+    }
+    const CLI::App& owner = parsed.empty() ? app : *parsed.front();
+    const std::string command = parsed.empty() ? "tilec" : "tilec " + owner.get_name();
+    const std::string what = e.what();
+    // The option CLI11's message is about: its name (get_name(): "--seed", or "file" for a
+    // positional) starts the message or follows "Could not convert: "; the longest name wins
+    // (--ref-param, not --ref).
+    const CLI::Option* opt = nullptr;
+    std::string name;
+    for (const CLI::App* a : {&owner, &app})
+        for (const CLI::Option* o : a->get_options()) {
+            const std::string n = o->get_name();
+            if (n.empty() || n.size() <= name.size()) continue;
+            for (const std::string& lead : {std::string(), std::string("Could not convert: ")})
+                if (what.rfind(lead + n, 0) == 0 && what.size() > lead.size() + n.size() &&
+                    std::string(": =").find(what[lead.size() + n.size()]) != std::string::npos)
+                    opt = o, name = n;
+        }
+    const std::string help = "run '" + command + " --help' for its options";
+    if (!opt) {
+        std::cerr << "tilec: error: " << what << "\n  hint: " << help << "\n";
+        return 2;
+    }
+    const bool positional = opt->get_lnames().empty() && opt->get_snames().empty();
+    const std::string shown = positional ? "FILE" : name;  // tilec's only positionals are files
+    // How the option is written: name, value type, description (cut: --input's runs to 400 chars).
+    std::string desc = opt->get_description();
+    if (desc.size() > 110) desc = desc.substr(0, desc.rfind(' ', 107)) + " ...";
+    const std::string type = opt->get_type_name().substr(0, opt->get_type_name().find(':'));
+    const std::string usage = positional ? "'" + command + " FILE', FILE being the " + desc
+                                         : name + (type.empty() ? "" : " " + type) + ": " + desc;
+    std::string message;
+    if (e.get_name() == "RequiredError") {
+        message = "'" + command + "' needs " + (positional ? "a FILE" : shown);
+    } else if (e.get_name() == "ArgumentMismatch") {
+        message = shown + " needs a value" + (typeWords(type).empty() ? "" : " (" + typeWords(type) + ")");
+    } else if (e.get_name() == "ConversionError" && what.rfind("Could not convert: ", 0) == 0) {
+        const size_t eq = what.find(" = ");
+        message = shown + " expects " + (typeWords(type).empty() ? "a value" : typeWords(type)) + ", got '" +
+                  (eq == std::string::npos ? std::string() : what.substr(eq + 3)) + "'";
+    } else {
+        // ValidationError "NAME: REASON"; CLI::IsMember's reason is "banana not in {tile,lowered}".
+        std::string reason = what.substr(std::min(what.size(), name.size() + 2));
+        const size_t in = reason.find(" not in {");
+        if (in != std::string::npos && reason.back() == '}') {
+            std::string choices = reason.substr(in + 9, reason.size() - in - 10);
+            for (size_t c = choices.find(','); c != std::string::npos; c = choices.find(',', c + 2))
+                choices.replace(c, 1, ", ");
+            reason = "'" + reason.substr(0, in) + "' is not one of " + choices;
+        }
+        message = shown + ": " + reason;
+    }
+    std::cerr << "tilec: error: " << message << "\n  hint: " << usage << "; " << help << "\n";
+    return 2;
+}
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -419,17 +504,16 @@ int main(int argc, char** argv) {
         const auto subs = static_cast<const CLI::App&>(app).get_subcommands([](const CLI::App*) { return true; });
         const bool known = argc > 1 && std::any_of(subs.begin(), subs.end(), [&](const CLI::App* sub) { return sub->get_name() == argv[1]; });
         if (argc > 1 && argv[1][0] != '-' && !known) {
-            std::string names;
-            for (const CLI::App* sub : subs)
-                if (sub->get_name() != "worker") names += (names.empty() ? "" : ", ") + sub->get_name();
-            std::cerr << "tilec: error: unknown command '" << argv[1] << "' (commands: " << names
+            std::cerr << "tilec: error: unknown command '" << argv[1] << "' (commands: " << commandList(app)
                       << "; tilec --help describes them)\n";
             return 2;
         }
+        // --help and --version (CLI::Success): CLI11 prints them, exit 0.
+        if (dynamic_cast<const CLI::Success*>(&e)) return app.exit(e);
         // Words CLI11 did not take (a misspelt option; before the subcommand too: `tilec
-        // --verison` fails as "A subcommand is required"); --help and --version still win.
-        if (e.get_exit_code() != 0 && !app.remaining(true).empty()) return reportExtras(app, argc, argv);
-        return app.exit(e);
+        // --verison` fails as "A subcommand is required").
+        if (!app.remaining(true).empty()) return reportExtras(app, argc, argv);
+        return reportParseError(app, e);
     }
     // The subcommands report every expected problem themselves (exit 1); runGuarded turns an
     // exception that still escapes (a bug) into a message and exit 2 instead of std::terminate.

@@ -118,7 +118,7 @@ ast::Expr* Parser::parseParenthesized() {
     DepthGuard guard(*this);
     Span start = advance().span;
     std::string where = "'(' opened at line " + std::to_string(start.line) + ", column " +
-                        std::to_string(start.col);
+                        std::to_string(column(start));
     if (accept(Tok::RParen)) {
         auto* t = make<ast::Tuple>(since(start));
         t->parenthesized = true;
@@ -159,7 +159,7 @@ ast::Expr* Parser::parseListDisplay() {
     DepthGuard guard(*this);
     Span start = advance().span;
     std::string where = "'[' opened at line " + std::to_string(start.line) + ", column " +
-                        std::to_string(start.col);
+                        std::to_string(column(start));
     auto* l = make<ast::List>(start);
     if (accept(Tok::RBracket)) {
         l->span = since(start);
@@ -190,7 +190,7 @@ ast::Expr* Parser::parseBraceDisplay() {
     DepthGuard guard(*this);
     Span start = advance().span;
     std::string where = "'{' opened at line " + std::to_string(start.line) + ", column " +
-                        std::to_string(start.col);
+                        std::to_string(column(start));
     if (accept(Tok::RBrace)) return make<ast::Dict>(since(start));
     bool isDict = at(Tok::DoubleStar);
     ast::Expr* firstKey = nullptr;

@@ -420,7 +420,7 @@ ast::Expr* Parser::parsePrimary() {
             s->index = parseSlices();
             expect(Tok::RBracket, "expected ']' to close the subscript",
                    "'[' opened at line " + std::to_string(open.line) + ", column " +
-                       std::to_string(open.col));
+                       std::to_string(column(open)));
             s->span = since(start);
             e = s;
         } else {

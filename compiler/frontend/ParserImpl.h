@@ -10,6 +10,7 @@
 #include "compiler/frontend/Ast.h"
 #include "compiler/frontend/Lexer.h"
 #include "compiler/support/Diagnostic.h"
+#include "compiler/support/TextColumn.h"
 
 namespace ts::fe::detail {
 
@@ -54,6 +55,11 @@ public:
     std::string describeCurrent() const;
     /// Span from `start` to the end of the last consumed token.
     Span since(Span start) const { return Span::merge(start, m_last); }
+    /// The character column of `s` for messages ("'(' opened at line 3, column 9"): spans count
+    /// bytes, people count characters (formatDiagnostic prints the same unit).
+    uint32_t column(const Span& s) const {
+        return m_mod.source() ? charColumn(m_mod.source()->lineText(s.line), s.col) : s.col;
+    }
     template <class T>
     T* make(Span s) {
         return m_mod.make<T>(s);

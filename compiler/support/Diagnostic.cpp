@@ -2,6 +2,8 @@
 
 #include <algorithm>
 
+#include "compiler/support/TextColumn.h"
+
 namespace ts {
 
 namespace {
@@ -47,27 +49,45 @@ bool printableText(std::string_view s) {
 
 std::string formatDiagnostic(const Diagnostic& d, const SourceFile* src) {
     std::string out = src ? src->path() : std::string("<input>");
-    if (d.span.valid()) out += ":" + std::to_string(d.span.line) + ":" + std::to_string(d.span.col);
+    std::string_view line = src && d.span.valid() ? src->lineText(d.span.line) : std::string_view();
+    const bool text = src && d.span.valid() && printableText(line);
+    // Spans count bytes; people count characters: `s = "ééééé"; t = undefined_nm` names
+    // undefined_nm at column 22, not at its byte 27. A line that is not UTF-8 text keeps the
+    // byte column (its characters are unknown; the non-text error gives the byte offset too).
+    if (d.span.valid())
+        out += ":" + std::to_string(d.span.line) + ":" +
+               std::to_string(text ? charColumn(line, d.span.col) : d.span.col);
     out += d.severity == Severity::Error     ? ": error: "
            : d.severity == Severity::Warning ? ": warning: "
                                              : ": note: ";
     out += d.message + "\n";
-    std::string_view line = src && d.span.valid() ? src->lineText(d.span.line) : std::string_view();
     // A line that is not printable text (a binary file, another encoding, terminal escapes) is
     // not echoed: its bytes would garble the terminal and say nothing (the message gives the
     // position).
-    if (src && d.span.valid() && printableText(line)) {
+    if (text) {
         out += "  " + std::string(line) + "\n  ";
-        uint32_t c0 = std::max<uint32_t>(d.span.col, 1);
-        for (uint32_t i = 1; i < c0; ++i)
-            out += (i - 1 < line.size() && line[i - 1] == '\t') ? '\t' : ' ';
+        // Bytes of the line before the span, and the span's bytes (up to one past the line's
+        // end: a missing ':' is marked after the last character).
+        const uint32_t c0 = std::max<uint32_t>(d.span.col, 1);
         uint32_t len = (d.span.endLine == d.span.line && d.span.endCol > d.span.col)
                            ? d.span.endCol - d.span.col
                            : 1;
         len = std::min<uint32_t>(
             len, std::max<uint32_t>(1, static_cast<uint32_t>(line.size()) + 1 -
                                            std::min<uint32_t>(c0, line.size() + 1)));
-        out += "^" + std::string(len > 1 ? len - 1 : 0, '~') + "\n";
+        // One pad and one mark per character (code point), not per byte: a 2-byte 'é' before
+        // the span is one column on the terminal, and a U+00A0 or a zero-width U+200B under
+        // the caret is one '^' (a zero-width one still gets its mark, so it can be seen).
+        // Tabs stay tabs so the caret lines up with the echoed line.
+        const size_t before = c0 - 1;
+        for (size_t i = 0; i < std::min(before, line.size()); ++i)
+            if ((static_cast<unsigned char>(line[i]) & 0xC0) != 0x80) out += line[i] == '\t' ? '\t' : ' ';
+        if (before > line.size()) out += std::string(before - line.size(), ' ');
+        const size_t inLine = before < line.size() ? std::min<size_t>(len, line.size() - before) : 0;
+        uint32_t marks = codePointCount(line.substr(std::min(before, line.size()), inLine)) +
+                         static_cast<uint32_t>(len - inLine);  // bytes past the line's end
+        marks = std::max<uint32_t>(marks, 1);
+        out += "^" + std::string(marks - 1, '~') + "\n";
     }
     if (!d.hint.empty()) out += "  hint: " + d.hint + "\n";
     return out;

@@ -1,4 +1,5 @@
 #include "compiler/support/Source.h"
+#include "compiler/support/TextColumn.h"
 
 #include <algorithm>
 #include <tuple>
@@ -13,6 +14,19 @@ Span Span::merge(const Span& a, const Span& b) {
     if (std::tie(b.endLine, b.endCol) > std::tie(s.endLine, s.endCol))
         s.endLine = b.endLine, s.endCol = b.endCol;
     return s;
+}
+
+uint32_t codePointCount(std::string_view s) {
+    return static_cast<uint32_t>(std::count_if(s.begin(), s.end(), [](char c) {
+        return (static_cast<unsigned char>(c) & 0xC0) != 0x80;
+    }));
+}
+
+uint32_t charColumn(std::string_view line, uint32_t byteCol) {
+    if (byteCol <= 1) return byteCol;
+    const size_t before = byteCol - 1;  // bytes before the column
+    if (before <= line.size()) return codePointCount(line.substr(0, before)) + 1;
+    return codePointCount(line) + static_cast<uint32_t>(before - line.size()) + 1;
 }
 
 SourceFile::SourceFile(std::string path, std::string text)

@@ -188,6 +188,78 @@ TEST(CliQuiet, UnknownOptionNamesTheNearestOptionAndTheHelp) {
     EXPECT_TRUE(contains(runTilec("--verison").out, "unknown option '--verison' for 'tilec' (did you mean '--version'?)"));
 }
 
+// CLI11's other parse errors printed its own text ("Could not convert: --seed = abc", "file is
+// required", "--param: 1 required TEXT missing") with exit codes 104-114, and bare `tilec` said
+// only "A subcommand is required": now tilec's format, a hint with how to write it, exit 2.
+TEST(CliQuiet, ParseErrorsUseTilecsFormatAndExitTwo) {
+    auto after = [](const BinaryRun& r) { return r.out.substr(r.out.find('\n') + 1); };
+    const std::string gemm = src("samples/gemm.py");
+    auto r = runTilec("debug " + gemm + " --seed abc");
+    EXPECT_EQ(r.rc, 2) << r.out;
+    EXPECT_EQ(after(r), "tilec: error: --seed expects a non-negative integer, got 'abc'\n"
+                        "  hint: --seed UINT: seed of the random inputs (as tilec run); run 'tilec debug --help' for its options\n");
+    r = runTilec("run " + gemm + " --seed");
+    EXPECT_EQ(r.rc, 2) << r.out;
+    EXPECT_EQ(after(r), "tilec: error: --seed needs a value (a non-negative integer)\n"
+                        "  hint: --seed UINT: random seed for the inputs (default: fresh); run 'tilec run --help' for its options\n");
+    r = runTilec("run " + gemm + " --param");
+    EXPECT_EQ(r.rc, 2) << r.out;
+    EXPECT_EQ(after(r), "tilec: error: --param needs a value\n"
+                        "  hint: --param TEXT: override a factory parameter: NAME=VALUE (repeatable); run 'tilec run --help' for its options\n");
+    r = runTilec("run " + gemm + " --interp=banana");
+    EXPECT_EQ(r.rc, 2) << r.out;
+    EXPECT_EQ(after(r), "tilec: error: --interp: 'banana' is not one of tile, lowered\n"
+                        "  hint: --interp: run on the CPU interpreter instead of the GPU: --interp (tile-level IR) or "
+                        "--interp=lowered (thread-level, ...; run 'tilec run --help' for its options\n");
+    r = runTilec("run " + gemm + " --time-limit -5");
+    EXPECT_EQ(r.rc, 2) << r.out;
+    EXPECT_EQ(after(r).substr(0, after(r).find('\n')), "tilec: error: --time-limit: expected a number >= 0, got '-5'");
+    r = runTilec("run");
+    EXPECT_EQ(r.rc, 2) << r.out;
+    EXPECT_EQ(after(r), "tilec: error: 'tilec run' needs a FILE\n"
+                        "  hint: 'tilec run FILE', FILE being the tile program (.py, TileLang syntax); run 'tilec run --help' for its options\n");
+    r = runTilec("trace " + gemm);
+    EXPECT_EQ(r.rc, 2) << r.out;
+    EXPECT_EQ(after(r), "tilec: error: 'tilec trace' needs --out\n"
+                        "  hint: --out TEXT: Chrome trace JSON to write ('-' = stdout); run 'tilec trace --help' for its options\n");
+    r = runTilec("");
+    EXPECT_EQ(r.rc, 2) << r.out;
+    EXPECT_EQ(after(r), "tilec: error: no command given (commands: compile, run, bench, profile, tune, results, launch, "
+                        "passes, kernels, banks, layout, debug, validate, timeline, trace, export)\n"
+                        "  hint: tilec COMMAND FILE [OPTIONS], e.g. 'tilec run samples/gemm.py --interp'; "
+                        "'tilec --help' describes the commands\n");
+    // --help stays CLI11's, exit 0 (--version: VersionPrintsTheVersionAndRevision).
+    for (const char* help : {"--help", "run --help", "debug -h"}) {
+        r = runTilec(help);
+        EXPECT_EQ(r.rc, 0) << r.out;
+        EXPECT_TRUE(contains(r.out, "Usage: ")) << r.out;
+    }
+}
+
+// A diagnostic's column counts characters, not UTF-8 bytes, through the binary (five 2-byte 'é'
+// before the name: character 22, byte 27).
+TEST(CliQuiet, DiagnosticColumnCountsCharacters) {
+    const std::string path = writeScratch("utf8_column.py", R"(import tilelang
+import tilelang.language as T
+
+
+@tilelang.jit(out_idx=[-1])
+def k(M=128):
+    @T.prim_func
+    def main(A: T.Tensor((M,), "float32"), B: T.Tensor((M,), "float32")):
+        with T.Kernel(1, threads=128) as bx:
+            for i in T.Parallel(M):
+                B[i] = A[i]
+
+    s = "ééééé"; t = undefined_nm
+    return main
+)");
+    auto r = runTilec("compile '" + path + "' --no-nvrtc", " 2>&1 >/dev/null");
+    EXPECT_EQ(r.rc, 1) << r.out;
+    EXPECT_TRUE(contains(r.out, path + ":13:22: error: ")) << r.out;
+    EXPECT_TRUE(contains(r.out, "\n      s = \"ééééé\"; t = undefined_nm\n  " + std::string(21, ' ') + "^" + std::string(11, '~') + "\n")) << r.out;
+}
+
 // `tilec run -q` prints the check and nothing else (no default-target note, kernel and seed line,
 // where it ran): stdout and stderr together are its three lines.
 TEST(CliQuiet, QuietRunPrintsOnlyTheCheck) {

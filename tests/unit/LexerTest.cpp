@@ -305,7 +305,8 @@ TEST(LexerTest, NonAsciiSpacesAreNamedAndSkipped) {
         EXPECT_EQ(l.toks[0].text, "a");
         EXPECT_EQ(l.toks[2].text, "b");
     }
-    // As printed: file:line:col, the line, the caret under the character's bytes, the hint.
+    // As printed: file:line:col, the line, one caret under the character (2 bytes, 1 character;
+    // it was "^~" when carets counted bytes), the hint.
     DiagnosticEngine diags;
     SourceFile src("k.py", "x = 1\ny =\u00a0x\n");
     tokenize(src, diags);
@@ -313,7 +314,7 @@ TEST(LexerTest, NonAsciiSpacesAreNamedAndSkipped) {
     EXPECT_EQ(formatDiagnostic(diags.all()[0], &src),
               "k.py:2:4: error: invalid non-ASCII space U+00A0 NO-BREAK SPACE\n"
               "  y =\u00a0x\n"
-              "     ^~\n"
+              "     ^\n"
               "  hint: " + space + "\n");
 
     // In the indentation it counts as the space it was meant to be: one error, blocks intact.

@@ -5,6 +5,7 @@
 
 #include "compiler/support/Diagnostic.h"
 #include "compiler/support/Source.h"
+#include "compiler/support/TextColumn.h"
 #include "compiler/Compile.h"
 #include "tests/e2e/E2eTestUtil.h"
 
@@ -154,6 +155,41 @@ TEST(FormatDiagnostic, SpanPastTheLineEndIsClamped) {
     // One past the end (e.g. "expected ':'" at end of line) still gets its caret.
     EXPECT_EQ(formatDiagnostic(error(at(1, 3, 1, 40), "m"), &f),
               "c.py:1:3: error: m\n  ab\n    ^\n");
+}
+
+// Spans count bytes; the printed column and the caret count characters (code points).
+TEST(FormatDiagnostic, ColumnAndCaretCountCharactersNotBytes) {
+    // Five 2-byte 'é' before the name: byte 27, character 22 (a fresh-user trial saw ":14:27"
+    // with the caret under "ned_nm").
+    SourceFile f("u.py", "    s = \"\u00e9\u00e9\u00e9\u00e9\u00e9\"; t = undefined_nm\n");
+    EXPECT_EQ(formatDiagnostic(error(at(1, 27, 1, 39), "undefined name 'undefined_nm'"), &f),
+              "u.py:1:22: error: undefined name 'undefined_nm'\n"
+              "      s = \"\u00e9\u00e9\u00e9\u00e9\u00e9\"; t = undefined_nm\n"
+              "  " + std::string(21, ' ') + "^" + std::string(11, '~') + "\n");
+    // A marked character of several bytes gets one mark: U+00A0 (2 bytes), U+200B (3 bytes,
+    // zero-width: still one '^'), U+1F600 (4 bytes).
+    SourceFile g("w.py", "x =\u00a0y\nx = \u200b\nz = \U0001F600\n");
+    EXPECT_EQ(formatDiagnostic(error(at(1, 4, 1, 6), "invalid character U+00A0"), &g),
+              "w.py:1:4: error: invalid character U+00A0\n  x =\u00a0y\n     ^\n");
+    EXPECT_EQ(formatDiagnostic(error(at(2, 5, 2, 8), "invalid character U+200B"), &g),
+              "w.py:2:5: error: invalid character U+200B\n  x = \u200b\n      ^\n");
+    EXPECT_EQ(formatDiagnostic(error(at(3, 5, 3, 9), "m"), &g), "w.py:3:5: error: m\n  z = \U0001F600\n      ^\n");
+    // A span over "é + x" (6 bytes, 5 characters) after a tab; one past the end after 'é'.
+    SourceFile h("t.py", "\t\u00e9 + x\n");
+    EXPECT_EQ(formatDiagnostic(error(at(1, 2, 1, 8), "m"), &h), "t.py:1:2: error: m\n  \t\u00e9 + x\n  \t^~~~~\n");
+    EXPECT_EQ(formatDiagnostic(error(at(1, 8, 1, 9), "m"), &h), "t.py:1:7: error: m\n  \t\u00e9 + x\n  \t     ^\n");
+}
+
+TEST(TextColumn, CharColumnCountsCodePoints) {
+    const std::string_view line = "\u00e9\u200bab";
+    EXPECT_EQ(charColumn(line, 1), 1u);
+    EXPECT_EQ(charColumn(line, 3), 2u);  // after the 2-byte 'é'
+    EXPECT_EQ(charColumn(line, 6), 3u);  // after the 3-byte U+200B
+    EXPECT_EQ(charColumn(line, 7), 4u);
+    EXPECT_EQ(charColumn(line, 8), 5u);  // one past the end
+    EXPECT_EQ(charColumn(line, 9), 6u);  // further: one per byte
+    EXPECT_EQ(charColumn("abc", 3), 3u);  // ASCII: the byte column
+    EXPECT_EQ(codePointCount("\u00e9\U0001F600a"), 3u);
 }
 
 TEST(FormatDiagnostic, CrlfSourceLineHasNoCarriageReturn) {
