@@ -12,6 +12,7 @@
 #include "app/gui/DebugState.h"
 #include "app/gui/Session.h"
 #include "app/gui/Theme.h"
+#include "compiler/support/TextColumn.h"
 
 namespace ts::gui {
 
@@ -25,6 +26,7 @@ void DiagnosticsModel::refresh() {
     beginResetModel();
     auto r = m_session.result();
     m_diags = r ? r->diagnostics : std::vector<Diagnostic>{};
+    m_source = r ? r->source : nullptr;
     // The step debugger's checker reports (race, deadlock, ...), clickable like the others.
     for (const auto& d : DebugState::of(m_session).problems()) m_diags.push_back(d);
     endResetModel();
@@ -48,7 +50,9 @@ QVariant DiagnosticsModel::data(const QModelIndex& index, int role) const {
                        : d.severity == ts::Severity::Warning ? tr("warning")
                                                              : tr("note");
             case Location:
-                return d.span.valid() ? QString("%1:%2").arg(d.span.line).arg(d.span.col)
+                // Spans count bytes (the editor's positions); people count characters.
+                return d.span.valid() ? QString("%1:%2").arg(d.span.line).arg(m_source ? charColumn(m_source->lineText(d.span.line), d.span.col)
+                                                                                       : d.span.col)
                                       : QStringLiteral("—");
             case Message: {
                 QString m = QString::fromStdString(d.message);

@@ -30,6 +30,7 @@ private:
     void refresh();
     Session& m_session;
     std::vector<Diagnostic> m_diags;
+    SourcePtr m_source;  ///< the compiled text: Location shows character columns of its lines
 };
 
 class DiagnosticsPanel : public QWidget {
