@@ -36,6 +36,11 @@ std::string tmaWhyNotHint(const std::string& why) {
     for (auto [named, text] : {std::pair{tile, "a whole 2-D shared tile"}, std::pair{rows, "a kernel tensor whose rows are a multiple of 16 bytes"},
                                std::pair{box, "a box of at most 256 x 256"}})
         if (!named) others += std::string(others.empty() ? "" : ", ") + text;
+    // A vector or a tile of another rank (rmsnorm's gamma) is not worth reshaping: cp.async
+    // loads it correctly and it is small next to the gemm operands.
+    if (mentions(why, {"is not a 2-D tile"}))
+        return "nothing needs to change: cp.async loads it correctly (TMA here takes whole 2-D shared tiles of constant shape, from " +
+               std::string(rows ? "" : "a kernel tensor whose rows are a multiple of 16 bytes, ") + "in boxes of at most 256 x 256)";
     if (shapeReason) return "change that to load it by TMA; its other rules: " + others;
     if (mentions(why, {"warp role"})) return "issue the copy outside the warp role to load it by TMA";
     if (mentions(why, {"TMA/mbarrier schedule", "hand-written mbarriers"}))

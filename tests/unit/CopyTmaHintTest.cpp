@@ -33,8 +33,8 @@ TEST(CopyTmaHint, ShapeReasonsListOnlyTheOtherRules) {
               "stride) | change that to load it by TMA; its other rules: a whole 2-D shared tile, a box of at most 256 x 256");
     EXPECT_EQ(noteOf("samples/rmsnorm_mlp.py", {{"M", "130"}, {"D", "200"}, {"N", "72"}}, "G_s", "norm_gate_up"),
               "T.copy into 'G_s' keeps cp.async in the T.Pipelined schedule: shared tile 'G_s' is not a 2-D tile of constant shape | "
-              "change that to load it by TMA; its other rules: a kernel tensor whose rows are a multiple of 16 bytes, a box of at most "
-              "256 x 256");
+              "nothing needs to change: cp.async loads it correctly (TMA here takes whole 2-D shared tiles of constant shape, from a "
+              "kernel tensor whose rows are a multiple of 16 bytes, in boxes of at most 256 x 256)");
 }
 
 TEST(CopyTmaHint, OtherReasonsSayWhatToDo) {
