@@ -2,6 +2,7 @@
 #include "compiler/KernelLaunches.h"
 
 #include <algorithm>
+#include <set>
 
 #include "compiler/frontend/Elaborate.h"
 #include "compiler/ir/Functor.h"
@@ -26,6 +27,36 @@ void flatten(const ir::Stmt& s, std::vector<ir::Stmt>& out) {
     }
     out.push_back(s);
 }
+/// Each T.Kernel block is its own launch with its own shared memory and registers: an on-chip
+/// buffer allocated in one block and used in another (Python keeps the name bound after the
+/// `with`) has no storage there. Reported at the first such use (a fuzzed corpus file reached
+/// lower-tile-ops with it: "fragment 'acc_s' has no registers here", an internal error).
+void checkOwnOnChipBuffers(const ir::Stmt& block) {
+    std::set<const ir::BufferNode*> own;
+    ir::walk(block, [&](const ir::Stmt& x) {
+        if (auto* a = ir::as<ir::AllocNode>(x)) own.insert(a->buffer.get());
+    });
+    auto check = [&](const ir::Buffer& b, const Span& at) {
+        if (!b || b->scope == ir::Scope::Global || own.count(b.get())) return;
+        throw CompileError(at.valid() ? at : block->span,
+                           std::string(ir::scopeName(b->scope)) + " buffer '" + b->name + "' (allocated at line " +
+                               std::to_string(b->span.line) + ") is used in another T.Kernel block: each block is a launch of its own, "
+                               "with its own " + (b->scope == ir::Scope::Shared ? "shared memory" : "registers"),
+                           "allocate it inside this T.Kernel block as well, or hand the data between the blocks through a "
+                           "kernel tensor (T.Tensor)");
+    };
+    ir::walk(
+        block,
+        [&](const ir::Stmt& x) {
+            if (auto* t = ir::as<ir::TileOpNode>(x))
+                for (size_t i = 0; i < t->args.size(); ++i)
+                    if (t->isRegion(i)) check(t->region(i).buffer, t->span);
+            if (auto* st = ir::as<ir::StoreNode>(x)) check(st->buffer, st->span);
+        },
+        [&](const ir::Expr& e) {
+            if (auto* l = ir::as<ir::LoadNode>(e)) check(l->buffer, l->span);
+        });
+}
 }  // namespace
 
 std::vector<ir::PrimFunc> splitKernelBlocks(const ir::PrimFunc& f) {
@@ -39,6 +70,7 @@ std::vector<ir::PrimFunc> splitKernelBlocks(const ir::PrimFunc& f) {
                                "a kernel function with several T.Kernel blocks may contain only "
                                "the blocks at its top level (this statement is outside them)",
                                "move it into the T.Kernel block that needs it");
+        checkOwnOnChipBuffers(s);
         auto part = std::make_shared<ir::PrimFuncNode>(*f);
         part->name = f->name + "_" + std::to_string(out.size());
         part->body = s;
