@@ -57,11 +57,47 @@ void checkOwnOnChipBuffers(const ir::Stmt& block) {
             if (auto* l = ir::as<ir::LoadNode>(e)) check(l->buffer, l->span);
         });
 }
+
+/// The loop and block/thread variables each block binds.
+std::set<const ir::VarNode*> boundIn(const ir::Stmt& block) {
+    std::set<const ir::VarNode*> vars;
+    ir::walk(block, [&](const ir::Stmt& x) {
+        if (auto* k = ir::as<ir::KernelNode>(x)) {
+            for (auto& v : k->blockVars) vars.insert(v.get());
+            for (auto& v : k->threadVars) vars.insert(v.get());
+        }
+        if (auto* fo = ir::as<ir::ForNode>(x)) vars.insert(fo->var.get());
+    });
+    return vars;
+}
+
+/// A variable of one block (its thread index, `tx = T.get_thread_binding()`, a loop variable)
+/// used in another: Python keeps the name bound, the other launch has no such value (a fuzzed
+/// file reached simplify's IR check with it: "variable 'tx' is used outside its scope").
+void checkOwnVariables(const ir::Stmt& block, const std::vector<std::set<const ir::VarNode*>>& bound, size_t self) {
+    Span at = block->span;  // the statement being walked (a variable's own span is where it was bound)
+    ir::walk(
+        block, [&](const ir::Stmt& x) { if (x->span.valid()) at = x->span; },
+        [&](const ir::Expr& e) {
+            auto* v = ir::as<ir::VarNode>(e);
+            if (!v || bound[self].count(v)) return;
+            for (size_t j = 0; j < bound.size(); ++j)
+                if (j != self && bound[j].count(v))
+                    throw CompileError(at,
+                                       "'" + v->name + "' is a variable of another T.Kernel block (its thread or block index, or a "
+                                       "loop variable there): each block is a launch of its own",
+                                       "bind it again in this block (e.g. tx = T.get_thread_binding()), or pass the value through a "
+                                       "kernel tensor");
+        });
+}
 }  // namespace
 
 std::vector<ir::PrimFunc> splitKernelBlocks(const ir::PrimFunc& f) {
     std::vector<ir::Stmt> top;
     flatten(f->body, top);
+    std::vector<std::set<const ir::VarNode*>> bound;
+    for (const ir::Stmt& s : top) bound.push_back(boundIn(s));
+    for (size_t i = 0; i < top.size(); ++i) checkOwnVariables(top[i], bound, i);
     std::vector<ir::PrimFunc> out;
     for (const ir::Stmt& s : top) {
         if (!ir::as<ir::KernelNode>(s))
