@@ -11,7 +11,7 @@ nvidia-smi --query-gpu=name,driver_version --format=csv,noheader
 # --gpu-timeout bounds the launch (NVRTC + kernel), --ref-timeout the float64 reference after it.
 sizes=${SIZES:-small}   # small: the GPU runs the interpreter's sizes (same problem, fast reference)
 out="$OUT/conformance-h200-$sizes-$(date -u +%F).json"
-timeout 560 python3 bench/conformance/run.py --tilec .devbin/tilec --corpus .corpus --gpu --gpu-sizes "$sizes" -j 16 \
+timeout ${CONF_TIMEOUT:-560} python3 bench/conformance/run.py --tilec .devbin/tilec --corpus .corpus --gpu --gpu-sizes "$sizes" -j 16 \
   --timeout 60 --interp-timeout 90 --gpu-timeout 90 --ref-timeout 150 --label h200-$sizes \
   --out "$out" 2>&1 | tail -25
 # killed at the time limit: what finished is in $out.partial
