@@ -495,6 +495,18 @@ def main():
         ok = res["all_dry_ok"] and (a.no_tilec or res["all_tilec_pass"])
     else:
         res["all_same"] = ok = all(c["same_results"] for c in res["cases"])
+        # Where the two differ, say which side: TileLang refusing to compile a size (its layout
+        # inference) is a TileLang limit, not a disagreement of results.
+        def side(c):
+            if c["same_results"]:
+                return "same"
+            if c["tilescope"]["verdict"] != "PASS":
+                return "tilescope_fail"
+            err = c.get("tilelang_error", "")
+            return "tilelang_rejects" if err and "outputs" not in c else "tilelang_wrong"
+        res["summary"] = {k: sum(1 for c in res["cases"] if side(c) == k)
+                          for k in ("same", "tilelang_rejects", "tilelang_wrong", "tilescope_fail")}
+        print("summary:", res["summary"])
     with open(a.out, "w") as fh:
         json.dump(res, fh, indent=1)
     print(f"{len(res['cases'])} cases;", "dry: compiled/bound/reference ok:" if a.dry else
