@@ -449,8 +449,15 @@ def main():
     ap.add_argument("--no-tilec", action="store_true")
     ap.add_argument("--only", default="", help="run the cases whose sample or kernels contain this")
     ap.add_argument("--part", default="1/1", help="K/N: every N-th case from the K-th (one device call each)")
+    ap.add_argument("--index", type=int, default=-1, help="run only case INDEX of the table")
+    ap.add_argument("--isolate", type=int, default=0, metavar="JOBS",
+                    help="each case in its own process, JOBS at a time: a CUDA error in one case "
+                         "(TileLang's misaligned address at K=200) leaves the CUDA context unusable "
+                         "for every later launch of that process")
     a = ap.parse_args()
     part, nparts = (int(x) for x in a.part.split("/"))
+    if a.isolate:
+        return isolated(a, part, nparts)
     device = "cpu" if a.dry else "cuda"
     res = {"tilelang": getattr(tilelang, "__version__", "?"), "torch": torch.__version__,
            "device": "cpu (dry: nothing launched)" if a.dry else torch.cuda.get_device_name(),
@@ -458,7 +465,7 @@ def main():
            "mode": {"dry": a.dry, "small": a.small, "interp": a.interp}, "cases": []}
     for i, c in enumerate(CASES):
         params = c["small"] if a.small else c["params"]
-        if i % nparts != part - 1:
+        if i % nparts != part - 1 or (a.index >= 0 and i != a.index):
             continue
         if params is None or (a.only and a.only not in c["sample"] + ":" + ",".join(c["kernels"])):
             continue
@@ -489,10 +496,14 @@ def main():
               f"TileScope {rec['tilescope']['verdict']}", flush=True)
         with open(a.out, "w") as fh:  # after every case: a call cut short keeps what it did
             json.dump(res, fh, indent=1)
-    if a.dry:
+    finish(res, a.dry, a.no_tilec, a.out)
+
+
+def finish(res, dry, no_tilec, out):
+    if dry:
         res["all_dry_ok"] = all(c["tilelang_pass"] is None for c in res["cases"])
         res["all_tilec_pass"] = all(c["tilescope"]["verdict"] == "PASS" for c in res["cases"])
-        ok = res["all_dry_ok"] and (a.no_tilec or res["all_tilec_pass"])
+        ok = res["all_dry_ok"] and (no_tilec or res["all_tilec_pass"])
     else:
         res["all_same"] = ok = all(c["same_results"] for c in res["cases"])
         # Where the two differ, say which side: TileLang refusing to compile a size (its layout
@@ -507,11 +518,64 @@ def main():
         res["summary"] = {k: sum(1 for c in res["cases"] if side(c) == k)
                           for k in ("same", "tilelang_rejects", "tilelang_wrong", "tilescope_fail")}
         print("summary:", res["summary"])
-    with open(a.out, "w") as fh:
+    with open(out, "w") as fh:
         json.dump(res, fh, indent=1)
-    print(f"{len(res['cases'])} cases;", "dry: compiled/bound/reference ok:" if a.dry else
+    print(f"{len(res['cases'])} cases;", "dry: compiled/bound/reference ok:" if dry else
           "every kernel and chain runs unchanged under TileLang and agrees with TileScope:", ok)
     sys.exit(0 if ok else 1)
+
+
+def isolated(a, part, nparts):
+    """Runs every selected case as `--index i` in a child process (JOBS at a time), then merges
+    their JSON in table order."""
+    import concurrent.futures
+    import tempfile
+    work = tempfile.mkdtemp(prefix="samples-tl-")
+    passthru = [x for x in sys.argv[1:]]
+    drop = {"--isolate", "--out", "--part", "--index"}
+    args, skip = [], False
+    for x in passthru:
+        if skip:
+            skip = False
+            continue
+        if x in drop:
+            skip = True
+            continue
+        if any(x.startswith(d + "=") for d in drop):
+            continue
+        args.append(x)
+    idx = [i for i, c in enumerate(CASES) if i % nparts == part - 1
+           and (c["small"] if a.small else c["params"]) is not None
+           and (not a.only or a.only in c["sample"] + ":" + ",".join(c["kernels"]))]
+
+    def child(i):
+        out = os.path.join(work, f"case-{i}.json")
+        p = subprocess.run([sys.executable, "-u", os.path.abspath(__file__), *args, "--index", str(i),
+                            "--out", out], capture_output=True, text=True)
+        lines = [l for l in p.stdout.splitlines() if "TileLang" in l and "|" in l]
+        return i, out, lines, p.returncode, p.stderr[-2000:]
+
+    res = None
+    with concurrent.futures.ThreadPoolExecutor(a.isolate) as pool:
+        done = sorted(pool.map(child, idx))
+    for i, out, lines, rc, err in done:
+        for l in lines:
+            print(l, flush=True)
+        try:
+            r = json.load(open(out))
+        except Exception:
+            print(f"case {i}: child exited {rc} without a result: {err}", flush=True)
+            continue
+        if res is None:
+            res = {k: v for k, v in r.items() if k not in ("cases", "summary", "all_same", "all_dry_ok",
+                                                              "all_tilec_pass")}
+            res["cases"] = []
+            res["isolated"] = a.isolate
+        res["cases"] += r["cases"]
+    if res is None:
+        print("no case produced a result", flush=True)
+        sys.exit(1)
+    finish(res, a.dry, a.no_tilec, a.out)
 
 
 if __name__ == "__main__":

@@ -8,6 +8,8 @@
 # Before (dev box, project root): bash ../shared/tools/tilelang-device/prepare.sh   (-> .tl/)
 #                                 mkdir -p .devbin && strip -o .devbin/tilec build/tilec
 # Device tool: carry [".tl", ".devbin"], command: bash bench/samples_tilelang.sh [--part K/N]
+# Each case runs in its own process (ISOLATE=6 at a time): a CUDA error of one TileLang case (a
+# misaligned address) leaves that process's CUDA context unusable for every later case.
 # (--part 1/2 and 2/2 split the table over two calls when one would pass the 10-minute limit;
 # $OUT/samples-tilelang[-K-of-N].json is rewritten after every case, so a cut call keeps its rows)
 # Without a GPU (TileLang compile + chain binding + reference shapes; tilec on its interpreter):
@@ -21,5 +23,5 @@ nvidia-smi --query-gpu=name,driver_version --format=csv,noheader
 python3 -c "import tilelang, torch; print('tilelang', tilelang.__version__, 'torch', torch.__version__)"
 tag=samples-tilelang
 [ "${1:-}" = --part ] && tag=samples-tilelang-${2/\//-of-}
-python3 bench/samples_tilelang.py --tilec .devbin/tilec --out "$OUT/$tag.json" "$@" 2>&1 | tee "$OUT/$tag.log"
+python3 bench/samples_tilelang.py --tilec .devbin/tilec --isolate ${ISOLATE:-6} --out "$OUT/$tag.json" "$@" 2>&1 | tee "$OUT/$tag.log"
 exit "${PIPESTATUS[0]}"
