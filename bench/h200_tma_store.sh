@@ -10,10 +10,11 @@
 # cp.async.bulk.tensor.Nd.global.shared::cta.bulk_group, resources/ts_device/hopper.cuh) exactly
 # at the points the rule allows (row pitch N * bytes and start off_n * bytes multiples of 16);
 # where nvcc is on PATH the CUDA is also compiled to PTX and the store instruction looked for.
-# The GPU-free twin is tests/e2e/TmaStoreE2ETest.cpp.
+# Then tests/e2e/programs/gemm_smem_epilogue.py (TMA loads + wgmma + the epilogue's TMA store) at
+# 1000^3 and 4096^3, and N = 1001 (plain stores). The GPU-free twin is tests/e2e/TmaStoreE2ETest.cpp.
 # Payload: bash bench/tma_pipeline_payload.sh [/work/main]  (.devbin/tilec, ~7 MB), then
 #   run(command="bash bench/h200_tma_store.sh", carry=[".devbin"])   (about 2-4 min)
-# KINDS="0 1 2" / DTYPES="..." run a part. Output: $OUT/tma-store-h200.json and per-point logs.
+# KINDS="0 1 2" / DTYPES="..." run a part, GEMM=0 skips the gemm. Output: $OUT/tma-store-h200.json and per-point logs.
 # Last line: TOTAL pass / points, engine mismatches, PTX checks.
 set -u
 OUT=${OUT:-/tmp/out}; mkdir -p "$OUT/logs"; export TILESCOPE_CACHE_DIR=/tmp/tscache
@@ -70,6 +71,17 @@ one() {
 }
 export -f one; export T P OUT
 xargs -P ${JOBS:-8} -L 1 bash -c 'one $0 $1 $2 $3 $4 $5' < "$list" | sort > "$OUT/results.txt"
+# The epilogue of a GEMM through shared memory (TMA loads + wgmma + TMA store in one kernel),
+# float64 reference with the float16 rule; N = 1001 keeps plain stores.
+G=tests/e2e/programs/gemm_smem_epilogue.py; : > "$OUT/gemm.txt"
+[ "${GEMM:-1}" = 1 ] && for mnk in "1000 1000 1000 1" "4096 4096 4096 1" "1000 1001 1000 0"; do
+  set -- $mnk
+  ps="--param M=$1 --param N=$2 --param K=$3"
+  timeout 300 "$T" run $G --target cuda:sm_90a $ps --seed 0 --timeout 120 > "$OUT/logs/gemm-$1-$2-$3.run" 2>&1
+  pass=$(tail -1 "$OUT/logs/gemm-$1-$2-$3.run" | grep -c '^PASS')
+  n=$("$T" compile $G --target cuda:sm_90a $ps --emit cuda --no-nvrtc 2>/dev/null | grep -c "ts::tma_store_tile<")
+  echo "gemm $1 $2 $3 expect_tma=$4 pass=$pass store_lines=$n" | tee -a "$OUT/gemm.txt"
+done
 python3 - "$OUT" <<'PY'
 import json, sys, os
 out = sys.argv[1]
@@ -86,12 +98,20 @@ for line in open(os.path.join(out, "results.txt")):
     if r["pass"] != 1: fails.append(r)
     if (r["store_lines"] > 0) != legal: mism.append(r)
     if legal and r["ptx_stores"] == 0: ptxbad.append(r)
-summary = {"bench": "h200_tma_store", "tolerance": "rel-L2 <= 1e-300 (bit-exact)", "points": len(rows), "pass": len(rows) - len(fails),
+gemm = []
+for line in open(os.path.join(out, "gemm.txt")):
+    p = line.split()
+    kv = dict(x.split("=") for x in p[4:])
+    gemm.append({"M": int(p[1]), "N": int(p[2]), "K": int(p[3]), **{k: int(v) for k, v in kv.items()}})
+gemm_bad = [g for g in gemm if g["pass"] != 1 or (g["store_lines"] > 0) != (g["expect_tma"] == 1)]
+summary = {"bench": "h200_tma_store", "gemm": gemm, "gemm_bad": gemm_bad, "tolerance": "rel-L2 <= 1e-300 (bit-exact)", "points": len(rows), "pass": len(rows) - len(fails),
            "failures": fails, "engine_mismatches": mism, "ptx_without_store": ptxbad,
            "ptx_checked": sum(1 for r in rows if r["ptx_stores"] >= 0), "rows": rows}
 json.dump(summary, open(os.path.join(out, "tma-store-h200.json"), "w"), indent=1)
 for r in fails[:20]: print("FAIL", r)
 for r in mism[:20]: print("ENGINE MISMATCH", r)
+for g in gemm_bad: print("GEMM BAD", g)
+print(f"gemm epilogue: {len(gemm) - len(gemm_bad)} / {len(gemm)} ok")
 print(f"TOTAL {summary['pass']} / {len(rows)} pass; TMA at {sum(r['store_lines'] > 0 for r in rows)} points "
       f"(legal {sum(r['legal'] for r in rows)}); engine mismatches {len(mism)}; PTX checked {summary['ptx_checked']}, "
       f"legal points whose PTX has no store {len(ptxbad)}")

@@ -328,9 +328,11 @@ void ThreadMachine::tmaStore(const CallNode* c, const ThreadList& act) {
     const int64_t align = plain ? 128 : 1024;
     if ((src.off * e) % align)
         fail(c->span, "tl.tma_store source " + describe(*src.buf, src.off) + " is not " + std::to_string(align) + "-byte aligned");
-    std::vector<double> tile;
+    // The checks of a block-level shared read (its values are an mma operand's, rounded: the
+    // store copies the stored bits instead, below).
+    std::vector<double> checked;
     readGemmOperand(src, rows, g->cols, [&](int64_t r, int64_t q) { return plain ? r * g->cols + q : analysis::wgmmaSharedOffset(*g, r, q); },
-                    tile, c->span, "tl.tma_store");
+                    checked, c->span, "tl.tma_store");
     BulkGroup group{{}, c->span};
     auto& cells = m_cells[src.buf];
     for (int64_t r = 0; r < rows; ++r)
@@ -348,7 +350,7 @@ void ThreadMachine::tmaStore(const CallNode* c, const ThreadList& act) {
                 flat += i * dst.strides[size_t(d)];
             }
             if (!in) continue;  // box elements outside the tensor are not written
-            dst.data[flat] = tile[size_t(r * g->cols + q)];
+            dst.data[flat] = src.buf->data[o];
             if (!dst.written.empty()) dst.written[flat] = 1;
         }
     m_bulkGroups.push_back(std::move(group));

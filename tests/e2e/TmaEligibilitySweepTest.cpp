@@ -88,9 +88,6 @@ Decision decide(const char* file, const std::string& text, const std::map<std::s
     const bool stores = r.cuda.find("ts::tma_store_tile<") != std::string::npos;
     d.tma = loads && !r.kernel.tensorMaps.empty();
     if ((loads || stores) != !r.kernel.tensorMaps.empty()) d.diag = "TMA copies and tensor maps disagree";
-    bool mapOfA = false;  // the loads read A, parameter 0
-    for (auto& m : r.kernel.tensorMaps) mapOfA |= m.tensor == 0;
-    if (loads && !mapOfA) d.diag = "TMA loads without a map over A";
     d.cpAsync = r.cuda.find("ts::cp_async") != std::string::npos;
     for (auto& x : r.diagnostics)
         if (x.severity == ts::Severity::Note && (x.origin == "lower-tile-ops" || x.origin == "inject-pipeline")) d.notes += x.message + "\n";

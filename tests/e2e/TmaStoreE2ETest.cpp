@@ -17,12 +17,18 @@
 // exits, the full wait after each store inside a loop); the other reasons with their hints; both
 // interpreters against float64 on ragged tails and negative starts, TMA and plain; NVRTC for
 // sm_80 and sm_90a. The GPU run is bench/h200_tma_store.sh.
+#include <tuple>
+
 #include <gtest/gtest.h>
 
 #include "compiler/Compile.h"
 #include "compiler/CompileObserver.h"
+#include "compiler/interp/ThreadInterpreter.h"
+#include "compiler/ir/Builder.h"
+#include "compiler/ir/Functor.h"
 #include "compiler/ir/Printer.h"
 #include "compiler/transforms/Hopper.h"
+#include "compiler/transforms/LowerCommon.h"
 #include "tests/e2e/E2eTestUtil.h"
 #include "tests/e2e/NvrtcBothTargets.h"
 
@@ -245,8 +251,138 @@ TEST(TmaStoreLowering, FenceBarrierStoreWaitAndExitWait) {
     // sm_80: the same kernel keeps plain stores.
     ts::CompileResult r80 = compileAt(kStore, text, params(100, 88, -5, -8, kDtypes[1], 1), "cuda:sm_80");
     ASSERT_TRUE(r80.ok);
-    EXPECT_EQ(r80.cuda.find("tma_store"), std::string::npos);
+    EXPECT_EQ(r80.cuda.find("ts::tma_store"), std::string::npos);
     EXPECT_TRUE(r80.kernel.tensorMaps.empty());
+}
+
+/// Drops the statements `drop` picks from lowered IR: the seeded defects.
+class DropCalls : public ts::ir::Mutator {
+public:
+    std::function<bool(const ts::ir::CallNode&)> drop;
+    int dropped = 0;
+
+protected:
+    ts::ir::Stmt visitEval(const ts::ir::EvalNode* n, const ts::ir::Stmt& self) override {
+        auto* c = dynamic_cast<const ts::ir::CallNode*>(n->call.get());
+        if (!c || !drop(*c)) return self;
+        ++dropped;
+        return nullptr;
+    }
+};
+
+/// The lowered interpreter's error on `r`'s lowered IR with the calls `drop` picks removed.
+std::string loweredErrorWithout(const ts::CompileResult& r, const std::function<bool(const ts::ir::CallNode&)>& drop, int* dropped) {
+    DropCalls d;
+    d.drop = drop;
+    auto f = std::make_shared<ts::ir::PrimFuncNode>(*r.lowered);
+    f->body = d.mutate(r.lowered->body);
+    *dropped = d.dropped;
+    auto ci = ts::e2e::makeCheckedInputs(r);
+    std::vector<ts::HostTensor> args = ci.set.tensors;
+    for (size_t i = 0; i < args.size(); ++i)
+        if (ci.sig[i].isOutput) args[i].data.assign(static_cast<size_t>(args[i].numel()), std::nan(""));
+    auto run = ts::interp::runLowered(f, args);
+    return run.error ? run.error->message : std::string();
+}
+
+// The thread-level interpreter checks what the GPU would get wrong without the lowering's
+// ordering: a missing exit wait (the block's global writes never waited for), a missing barrier
+// between the tile's writers and the store (a race with the async proxy's read), and, in a loop,
+// the store's read still in flight when the next iteration rewrites the tile.
+TEST(TmaStoreInterp, SeededDefectsAreReported) {
+    const std::string text = ts::e2e::readRepoFile(kStore);
+    ts::CompileResult r = compileAt(kStore, text, params(100, 88, -5, -8, kDtypes[1], 1));
+    ASSERT_TRUE(r.ok) << ts::e2e::diagText(r);
+    int n = 0;
+    EXPECT_EQ(loweredErrorWithout(r, [](const ts::ir::CallNode&) { return false; }, &n), "");
+    using ts::ir::intrin::kTmaStoreWait;
+    std::string e = loweredErrorWithout(
+        r, [](const ts::ir::CallNode& c) { return c.op == kTmaStoreWait && ts::ir::constInt(c.args.at(1)) == 0; }, &n);
+    EXPECT_EQ(n, 1);
+    EXPECT_NE(e.find("is still in flight when the block exits"), std::string::npos) << e;
+    // The barrier the lowering put before the store (same span as the store).
+    ts::Span storeSpan;
+    ts::ir::walk(r.lowered->body, [&](const ts::ir::Stmt& st) {
+        if (auto* ev = dynamic_cast<const ts::ir::EvalNode*>(st.get()))
+            if (auto* c = dynamic_cast<const ts::ir::CallNode*>(ev->call.get()); c && c->op == ts::ir::intrin::kTmaStore) storeSpan = c->span;
+    });
+    ASSERT_TRUE(storeSpan.valid());
+    e = loweredErrorWithout(
+        r, [&](const ts::ir::CallNode& c) { return c.op == ts::ir::intrin::kSyncThreads && c.args.empty() && c.span == storeSpan; }, &n);
+    EXPECT_EQ(n, 1);
+    EXPECT_NE(e.find("by tl.tma_store races with its write by thread"), std::string::npos) << e;
+    // In the loop: the full wait after the store dropped, the next iteration's T.Parallel
+    // rewrites the tile under the store's read.
+    ts::CompileResult loop = compileAt(kStore, text, params(100, 88, -5, -8, kDtypes[1], 2));
+    ASSERT_TRUE(loop.ok);
+    e = loweredErrorWithout(loop, [](const ts::ir::CallNode& c) { return c.op == kTmaStoreWait; }, &n);
+    EXPECT_EQ(n, 1);
+    EXPECT_NE(e.find("may still read it (no cp.async.bulk.wait_group.read retired its group)"), std::string::npos) << e;
+}
+
+// The tile-level interpreter's tl.tma_store (Machine::tileTmaStore): tile-level IR from the
+// compiler never carries one (the copy is lowered later), so the elaborated kernel's store copy
+// is replaced here by the call lower-tile-ops would emit, with its tensor map: the result is
+// T.copy's (out-of-bounds box elements skipped) on ragged tails and negative starts.
+TEST(TmaStoreInterp, TileInterpreterRunsTheIntrinsic) {
+    using namespace ts::ir;
+    const std::string text = ts::e2e::readRepoFile(kStore);
+    ts::CompileResult r = compileAt(kStore, text, params(100, 88, -5, -8, kDtypes[1], 1));
+    ASSERT_TRUE(r.ok) << ts::e2e::diagText(r);
+    struct ToIntrinsic : Mutator {
+        int replaced = 0;
+        Stmt visitTileOp(const TileOpNode* n, const Stmt& self) override {
+            if (n->op != TileOpKind::Copy || n->region(0).buffer->scope != Scope::Shared) return self;
+            ++replaced;
+            std::vector<Expr> args{intImm(0), ts::xform::lower::addressOf(n->region(0).buffer, {intImm(0), intImm(0)}), intImm(32), intImm(64),
+                                   intImm(1)};
+            for (Expr& c : ts::xform::tmaCoordinates(n->region(1), {})) args.push_back(c);
+            Stmt st = evaluate(call(intrin::kTmaStore, args, DType::Int32, n->span), n->span);
+            return seq({st, evaluate(call(intrin::kTmaStoreWait, {intImm(0), intImm(0)}, DType::Int32, n->span), n->span)}, n->span);
+        }
+    } m;
+    auto f = std::make_shared<PrimFuncNode>(*r.elaborated);
+    f->body = m.mutate(r.elaborated->body);
+    ASSERT_EQ(m.replaced, 1);
+    f->attrs["tma_maps"] = int64_t(1);
+    f->attrs["tma_map.0"] = std::vector<int64_t>{1, 64, 32, 0, 0};
+    auto ci = ts::e2e::makeCheckedInputs(r);
+    std::vector<ts::HostTensor> args = ci.set.tensors;
+    args[1].data.assign(static_cast<size_t>(args[1].numel()), std::nan(""));
+    auto run = ts::interp::run(f, args);
+    ASSERT_TRUE(run.ok) << (run.error ? run.error->message : "");
+    ts::rt::CompareOptions co;
+    co.relL2Tolerance = 1e-300;
+    auto cmp = ts::rt::compare(args[1], ci.ref.outputs[0], co);
+    EXPECT_TRUE(cmp.pass) << ts::rt::describe(cmp);
+    EXPECT_EQ(cmp.nanCount, 0);
+}
+
+// The epilogue through shared memory of a GEMM on the sm_90a TMA + wgmma schedule: the same
+// kernel loads by TMA, multiplies with wgmma and stores C by TMA (warp-specialize keeps the
+// elected thread at 0: it declines kernels with TMA stores). N = 136 (272-byte rows): TMA
+// store; N = 100 (200-byte rows): plain stores, and B's loads are not TMA either (sm_80 path).
+TEST(TmaStoreGemm, EpilogueThroughSharedMemoryIsOneTmaStore) {
+    const char* file = "tests/e2e/programs/gemm_smem_epilogue.py";
+    const std::string text = ts::e2e::readRepoFile(file);
+    ASSERT_FALSE(text.empty());
+    for (auto [M, N, K, tma] : {std::tuple{200, 136, 96, true}, std::tuple{72, 100, 40, false}}) {
+        const std::map<std::string, std::string> ps{{"M", std::to_string(M)}, {"N", std::to_string(N)}, {"K", std::to_string(K)}};
+        const std::string label = "gemm M=" + std::to_string(M) + " N=" + std::to_string(N) + " K=" + std::to_string(K);
+        ts::CompileResult r = compileAt(file, text, ps);
+        ASSERT_TRUE(r.ok) << ts::e2e::diagText(r);
+        EXPECT_EQ(r.cuda.find("ts::tma_store_tile<1, 128, 128>(&tma_map_") != std::string::npos, tma) << label << "\n" << storeNote(r, "C");
+        if (tma) {
+            EXPECT_NE(r.cuda.find("ts::wgmma_gemm_ss<"), std::string::npos) << label;
+            EXPECT_NE(r.cuda.find("ts::tma_load_tile<"), std::string::npos) << label;
+            EXPECT_NE(storeNote(r, "C").find("uses a TMA store (1 box(es) of 128 x 128, 32768 bytes;"), std::string::npos);
+        } else {
+            EXPECT_NE(storeNote(r, "C").find("does not use a TMA store: rows of 'C' are not a multiple of 16 bytes"), std::string::npos)
+                << storeNote(r, "C");
+        }
+        ASSERT_NO_FATAL_FAILURE(ts::e2e::expectInterpretersMatchReference(r, label));
+        ts::e2e::expectNvrtcCompilesForSm80AndSm90a(file, ps);
+    }
 }
 
 // Both interpreters against float64, ragged tails and negative starts, TMA and plain stores
