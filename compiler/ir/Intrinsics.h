@@ -75,8 +75,8 @@ inline constexpr const char* kTmaLoad = "tl.tma_load";
 /// the wgmma_smem panels, as tl.tma_load lays them out) to global element coordinates c
 /// (innermost first, as tl.tma_load) of tensor map `map`, one
 /// cp.async.bulk.tensor.<r>d.global.shared::cta.bulk_group per panel, then
-/// cp.async.bulk.commit_group: one bulk async-group (PTX ISA §9.7.9.25.5.2 cp.async.bulk.tensor,
-/// §9.7.9.26 cp.async.bulk.commit_group). Box elements outside the tensor are not written (the
+/// cp.async.bulk.commit_group: one bulk async-group (PTX ISA §9.7.9.25.5.2 cp.async.bulk.tensor;
+/// cp.async.bulk.commit_group). Box elements outside the tensor are not written (the
 /// bounds-guarded store of T.copy). Units: rows and panel_elems in elements, coordinates in
 /// elements. The issuing thread's earlier generic writes of the tile must be made visible to the
 /// async proxy first (tl.fence_proxy_async by every writer, then a block barrier).

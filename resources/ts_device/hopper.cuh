@@ -227,9 +227,9 @@ TS_D void tma_store_nd(const TensorMap* map, const void* src, int c0, int c1, in
 }
 
 /// A whole R x C stored tile to global memory as PANELS boxes (the panel order of
-/// tma_load_tile), committed as one bulk async-group (cp.async.bulk.commit_group, PTX ISA
-/// §9.7.9.26). One thread; its earlier generic writes and those of the threads it synchronised
-/// with must have been fenced with fence_proxy_async before the barrier it passed.
+/// tma_load_tile), committed as one bulk async-group (PTX ISA, cp.async.bulk.commit_group). One
+/// thread; its earlier generic writes and those of the threads it synchronised with must have been
+/// fenced with fence_proxy_async before the barrier it passed.
 template <int PANELS, int PW, int R, class T, class... Cs>
 TS_D void tma_store_tile(const TensorMap* map, const T* src, int c0, Cs... cs) {
 #pragma unroll
