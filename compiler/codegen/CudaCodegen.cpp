@@ -119,7 +119,7 @@ public:
         bool any = false;
         walk(m_f.body, [&](const Stmt&) {}, [&](const Expr& e) {
             if (auto* c = as<CallNode>(e))
-                any |= c->op == intrin::kTmaLoad || c->op == intrin::kWgmmaSS || c->op == intrin::kWgmmaWait ||
+                any |= c->op == intrin::kTmaLoad || c->op == intrin::kTmaStore || c->op == intrin::kTmaStoreWait || c->op == intrin::kWgmmaSS || c->op == intrin::kWgmmaWait ||
                        c->op == intrin::kWgmmaRS || c->op == intrin::kFenceProxyAsync || c->op == intrin::kWarpgroupTurn ||
                        c->op == intrin::kMbarrierInit || c->op == intrin::kMbarrierArrive ||
                        c->op == intrin::kMbarrierWait || c->op == intrin::kMbarrierExpectTx || c->op == intrin::kSetMaxNreg ||
@@ -173,6 +173,13 @@ private:
                         c->args.size() > dst)
                         if (auto* a = as<CallNode>(c->args[dst]); a && a->op == intrin::kAddressOf)
                             if (auto* l = as<LoadNode>(a->args[0])) w.insert(l->buffer.get());
+                    // A TMA store writes the tensor of its map (no pointer access, but the
+                    // parameter must not promise `const __restrict__` read-only memory).
+                    if (c->op == intrin::kTmaStore && !c->args.empty())
+                        if (auto map = constInt(c->args[0])) {
+                            auto desc = attrInts(m_f.attrs, "tma_map." + std::to_string(*map));
+                            if (!desc.empty() && desc[0] >= 0 && size_t(desc[0]) < m_f.params.size()) w.insert(m_f.params[size_t(desc[0])].get());
+                        }
                 }
         }, [&](const Expr& e) {
             if (auto* c = as<CallNode>(e); c && c->op == intrin::kAtomicPrev && c->args.size() == 3)
@@ -762,6 +769,14 @@ private:
                    expr(c.args.at(3)) + ">(&tma_map_" + expr(c.args.at(0)) + ", " + addr(c.args.at(1)) + ", " + addr(c.args.at(2)) +
                    coords + ")";
         }
+        if (op == intrin::kTmaStore) {  // map, src, rows, panel_elems, panels, coordinates (innermost first)
+            std::string coords;
+            for (size_t i = 5; i < c.args.size(); ++i) coords += ", " + expr(c.args[i]);
+            return elected + "ts::tma_store_tile<" + expr(c.args.at(4)) + ", " + expr(c.args.at(3)) + ", " + expr(c.args.at(2)) +
+                   ">(&tma_map_" + expr(c.args.at(0)) + ", " + addr(c.args.at(1)) + coords + ")";
+        }
+        if (op == intrin::kTmaStoreWait)  // n, read
+            return elected + "ts::tma_store_wait<" + expr(c.args.at(0)) + ", " + (constInt(c.args.at(1)).value_or(0) ? "true" : "false") + ">()";
         if (op == intrin::kWgmmaWait)  // C, regs, n
             return "ts::wgmma_wait<" + expr(c.args.at(2)) + ", " + expr(c.args.at(1)) + ">(" + addr(c.args.at(0)) + ")";
         if (op == intrin::kWgmmaSS) {  // A, B, C, M, N, K, warpgroups, ta, tb, wait

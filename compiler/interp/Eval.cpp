@@ -442,6 +442,8 @@ double Machine::callF(const CallNode* n) {
     // The sm_90a schedules of inject-pipeline (InjectPipelineTma*.cpp) put TMA loads and mbarriers
     // into tile-level IR: loads land at issue here, so the barriers have nothing to order.
     if (n->op == intrin::kTmaLoad) return tileTmaLoad(n);
+    if (n->op == intrin::kTmaStore) return tileTmaStore(n);
+    if (n->op == intrin::kTmaStoreWait) return 0;
     if (n->op == intrin::kMbarrierInit || n->op == intrin::kMbarrierExpectTx || n->op == intrin::kMbarrierWait ||
         n->op == intrin::kMbarrierArrive || n->op == intrin::kFenceProxyAsync || n->op == intrin::kWarpgroupTurn ||
         n->op == intrin::kWgmmaRetire)
@@ -526,6 +528,42 @@ double Machine::tileTmaLoad(const CallNode* n) {
             const int64_t o = base + r * dst.strides[size_t(dr - 2)] + c * dst.strides[size_t(dr - 1)];
             if (o < 0 || o >= dst.size) fail(n->span, "TMA load outside '" + dst.node->name + "'");
             dst.data[o] = in ? src.data[flat] : 0.0;
+        }
+    return 0;
+}
+
+double Machine::tileTmaStore(const CallNode* n) {
+    // args: map, address_of(tile[.., 0, 0]), rows, panel_elems, panels, coords (innermost first)
+    auto* a = n->args.size() >= 7 ? dynamic_cast<const CallNode*>(n->args[1].get()) : nullptr;
+    auto* at = a && a->op == intrin::kAddressOf && !a->args.empty() ? dynamic_cast<const LoadNode*>(a->args[0].get()) : nullptr;
+    if (!at || !m_tileFunc) fail(n->span, "malformed IR: tl.tma_store(map, address_of(tile), rows, panel_elems, panels, coords...)");
+    const int64_t map = evalI(n->args[0].get());
+    auto desc = attrInts(m_tileFunc->attrs, "tma_map." + std::to_string(map));
+    if ((desc.size() != 4 && desc.size() != 5) || desc[0] < 0 || size_t(desc[0]) >= m_tileFunc->params.size())
+        fail(n->span, "tl.tma_store: tensor map " + std::to_string(map) + " is not described by the kernel");
+    BufferState& dst = lookup(m_tileFunc->params[size_t(desc[0])].get(), n->span);
+    BufferState& src = lookup(at->buffer.get(), at->span);
+    const int64_t base = elementOffset(src, at->indices, at->span, "TMA store");
+    const int64_t rows = evalI(n->args[2].get()), cols = evalI(n->args[3].get()) * evalI(n->args[4].get());
+    std::vector<int64_t> coord;
+    for (size_t i = 5; i < n->args.size(); ++i) coord.push_back(evalI(n->args[i].get()));
+    const int64_t rank = static_cast<int64_t>(dst.shape.size()), sr = static_cast<int64_t>(src.shape.size());
+    const int64_t rowDim = desc.size() == 5 && desc[4] >= 0 ? desc[4] : rank - 2;
+    if (rank != static_cast<int64_t>(coord.size()) || sr < 2 || rowDim >= rank - 1)
+        fail(n->span, "tl.tma_store: coordinates do not match '" + dst.node->name + "'");
+    for (int64_t r = 0; r < rows; ++r)
+        for (int64_t c = 0; c < cols; ++c) {
+            bool in = true;
+            int64_t flat = 0;
+            for (int64_t d = 0; d < rank; ++d) {
+                const int64_t i = coord[size_t(rank - 1 - d)] + (d == rank - 1 ? c : d == rowDim ? r : 0);
+                in = in && i >= 0 && i < dst.shape[size_t(d)];
+                flat += i * dst.strides[size_t(d)];
+            }
+            if (!in) continue;  // PTX ISA §9.7.9.25.5.2: box elements outside the tensor are not written
+            const int64_t o = base + r * src.strides[size_t(sr - 2)] + c * src.strides[size_t(sr - 1)];
+            if (o < 0 || o >= src.size) fail(n->span, "TMA store outside '" + src.node->name + "'");
+            dst.data[flat] = src.data[o];
         }
     return 0;
 }

@@ -111,6 +111,9 @@ public:
     /// tl.tma_load on tile-level IR (after inject-pipeline's sm_90a schedules, before lowering):
     /// the box lands at issue into the logical [.., rows, cols] tile; mbarriers are no-ops there.
     double tileTmaLoad(const ir::CallNode* n);
+    /// tl.tma_store on tile-level IR: the logical [.., rows, cols] tile is written to the tensor
+    /// at issue, box elements outside the tensor skipped; tl.tma_store_wait is a no-op there.
+    double tileTmaStore(const ir::CallNode* n);
     /// The operator ("add" | "max" | "min") and the place of an atomic_prev call; malformed IR
     /// is an error.
     std::pair<std::string, const ir::LoadNode*> atomicPrevParts(const ir::CallNode* n) const;

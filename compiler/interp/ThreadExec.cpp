@@ -125,10 +125,17 @@ bool ThreadMachine::execBlock(const KernelNode* k, size_t mark, int64_t lin, con
     m_openGroup.assign(m_threads, {});
     m_committed.assign(m_threads, {});
     m_wgmmaGroups.clear();  // shared cells are reset with their buffers below
+    m_bulkGroups.clear();
     ++m_epoch;  // a new block: nothing it does races with the previous one's accesses
     m_cur = -1;
     try {
         execT(k->body.get(), m_all);
+        // A TMA store's global writes are only known to be performed after a full
+        // cp.async.bulk.wait_group (PTX ISA §9.7.9.27); the block's shared memory is gone at exit.
+        if (!m_bulkGroups.empty())
+            fail(m_bulkGroups.back().at, "the TMA store issued at line " + std::to_string(m_bulkGroups.back().at.line) +
+                                             " is still in flight when the block exits (no tl.tma_store_wait(0, 0) after it)",
+                 "the issuing thread must wait for its bulk async-groups (cp.async.bulk.wait_group 0) before the kernel ends");
     } catch (InterpError& e) {
         e.message += " [block " + blockText(m_blockIdx);
         e.message += m_cur >= 0 ? ", thread " + std::to_string(m_cur) + "]" : "]";
@@ -675,6 +682,7 @@ void ThreadMachine::writeElem(BufferState& b, int64_t off, double v, const Span&
     if (!b.global && !b.threadStride) {
         SharedCell& c = m_cells[&b][off];
         if (c.wgmmaReads) checkWgmmaRead(b, off, at, "write");
+        if (c.bulkReads) checkBulkRead(b, off, at, "write");
         if (b.pending[off]) {
             CheckFinding f = finding("stale-read", b, off, at, c.asyncAt, -1);
             f.message = "write of " + describe(b, off) +

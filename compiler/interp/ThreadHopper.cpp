@@ -268,6 +268,7 @@ void ThreadMachine::tmaLoad(const CallNode* c, const ThreadList& act) {
             requireRange(*dst.buf, o, 1, c->span, "TMA write");
             SharedCell& cell = cells[static_cast<size_t>(o)];
             if (cell.wgmmaReads) checkWgmmaRead(*dst.buf, o, c->span, "TMA load");
+            if (cell.bulkReads) checkBulkRead(*dst.buf, o, c->span, "TMA load");
             if (dst.buf->pending[o])
                 fail(c->span, "TMA load into " + describe(*dst.buf, o) + " while an earlier async write to it is pending");
             if (cell.readEpoch == m_epoch && cell.reader != -1)
@@ -282,6 +283,102 @@ void ThreadMachine::tmaLoad(const CallNode* c, const ThreadList& act) {
     roleProgress();
     b.loadAt = c->span;
     mbarrierMaybeComplete(b);
+}
+
+// tl.tma_store(map, src, rows, panel_elems, panels, coords...): elected. The tile is read at
+// issue as the async proxy reads it -- after the fence and barrier of the lowering, so a write by
+// another thread since the last barrier, a pending async write or a never-written element is
+// reported like a wgmma operand read -- and the in-bounds box elements land in the tensor at
+// once (no other access of the tensor may observe the difference: tmaStoreWhyNot). The tile's
+// elements stay read by the group until tl.tma_store_wait retires it.
+void ThreadMachine::tmaStore(const CallNode* c, const ThreadList& act) {
+    if (c->args.size() < 7)
+        fail(c->span, "tl.tma_store takes the map, src, rows, panel_elems, panels and 2..5 coordinates");
+    setThread(act[0]);
+    const int64_t map = evalI(c->args[0].get());
+    Address src = evalAddress(c->args[1].get());
+    const int64_t rows = evalI(c->args[2].get()), pw = evalI(c->args[3].get()), panels = evalI(c->args[4].get());
+    std::vector<int64_t> coord;  // innermost first
+    for (size_t i = 5; i < c->args.size(); ++i) coord.push_back(evalI(c->args[i].get()));
+    m_cur = -1;
+    auto desc = attrInts(m_func->attrs, "tma_map." + std::to_string(map));
+    if ((desc.size() != 4 && desc.size() != 5) || desc[0] < 0 || size_t(desc[0]) >= m_func->params.size())
+        fail(c->span, "tl.tma_store: tensor map " + std::to_string(map) + " is not described by the kernel");
+    BufferState& dst = lookup(m_func->params[size_t(desc[0])].get(), c->span);
+    const int64_t rank = static_cast<int64_t>(dst.shape.size());
+    const int64_t rowDim = desc.size() == 5 && desc[4] >= 0 ? desc[4] : rank - 2;
+    if (rank < 2 || rank > 5 || rank != static_cast<int64_t>(coord.size()) || rowDim >= rank - 1)
+        fail(c->span, "tl.tma_store: " + std::to_string(coord.size()) + " coordinates for '" + dst.node->name + "' of rank " +
+                          std::to_string(rank) + " with rows along dimension " + std::to_string(rowDim));
+    if (src.buf->global || src.buf->threadStride || src.buf->dtype != dst.dtype)
+        fail(c->span, "tl.tma_store source '" + src.buf->node->name + "' is not a shared tile of the tensor's dtype");
+    const int e = dtypeBytes(dst.dtype);
+    const bool plain = desc[3] == 0;
+    std::optional<analysis::WgmmaTileGeometry> g;
+    if (plain) {
+        analysis::WgmmaTileGeometry p;
+        p.rows = rows, p.cols = pw * panels, p.eltBytes = e, p.panelBytes = 0, p.panelElems = pw, p.panels = panels;
+        if (panels != 1 || (pw * e) % 16 || pw > 256 || rows > 256) fail(c->span, "tl.tma_store: the box is not a legal TMA box");
+        g = p;
+    } else {
+        g = analysis::wgmmaTileGeometry(rows, pw * panels, e);
+        if (!g || g->panelElems != pw) fail(c->span, "tl.tma_store: the tile is not a TMA/wgmma operand tile");
+    }
+    // The shared source of cp.async.bulk.tensor is 128-byte aligned (1024 with a swizzle).
+    const int64_t align = plain ? 128 : 1024;
+    if ((src.off * e) % align)
+        fail(c->span, "tl.tma_store source " + describe(*src.buf, src.off) + " is not " + std::to_string(align) + "-byte aligned");
+    // The checks of a block-level shared read (its values are an mma operand's, rounded: the
+    // store copies the stored bits instead, below).
+    std::vector<double> checked;
+    readGemmOperand(src, rows, g->cols, [&](int64_t r, int64_t q) { return plain ? r * g->cols + q : analysis::wgmmaSharedOffset(*g, r, q); },
+                    checked, c->span, "tl.tma_store");
+    BulkGroup group{{}, c->span};
+    auto& cells = m_cells[src.buf];
+    for (int64_t r = 0; r < rows; ++r)
+        for (int64_t q = 0; q < g->cols; ++q) {
+            const int64_t o = src.off + (plain ? r * g->cols + q : analysis::wgmmaSharedOffset(*g, r, q));
+            SharedCell& cell = cells[static_cast<size_t>(o)];
+            ++cell.bulkReads;
+            cell.bulkAt = c->span;
+            group.reads.push_back({src.buf, o});
+            bool in = true;
+            int64_t flat = 0;
+            for (int64_t d = 0; d < rank; ++d) {
+                const int64_t i = coord[size_t(rank - 1 - d)] + (d == rank - 1 ? q : d == rowDim ? r : 0);
+                in = in && i >= 0 && i < dst.shape[size_t(d)];
+                flat += i * dst.strides[size_t(d)];
+            }
+            if (!in) continue;  // box elements outside the tensor are not written
+            dst.data[flat] = src.buf->data[o];
+            if (!dst.written.empty()) dst.written[flat] = 1;
+        }
+    m_bulkGroups.push_back(std::move(group));
+}
+
+// tl.tma_store_wait(n, read): all but the n most recent groups have read their tiles; without
+// .read they are also complete and leave the list.
+void ThreadMachine::tmaStoreWait(const CallNode* c, const ThreadList& act) {
+    if (c->args.size() != 2) fail(c->span, "tl.tma_store_wait takes the pending group count and the .read flag");
+    setThread(act[0]);
+    const int64_t n = evalI(c->args[0].get()), read = evalI(c->args[1].get());
+    m_cur = -1;
+    if (n < 0) fail(c->span, "tl.tma_store_wait with a negative group count");
+    const size_t keep = std::min(m_bulkGroups.size(), static_cast<size_t>(n));
+    const size_t done = m_bulkGroups.size() - keep;
+    for (size_t i = 0; i < done; ++i) {
+        for (auto& [buf, off] : m_bulkGroups[i].reads) --m_cells[buf][static_cast<size_t>(off)].bulkReads;
+        m_bulkGroups[i].reads.clear();
+    }
+    if (!read) m_bulkGroups.erase(m_bulkGroups.begin(), m_bulkGroups.begin() + static_cast<std::ptrdiff_t>(done));
+}
+
+void ThreadMachine::checkBulkRead(BufferState& b, int64_t off, const Span& at, const char* what) {
+    const SharedCell& cell = m_cells[&b][static_cast<size_t>(off)];
+    CheckFinding f = finding("race", b, off, at, cell.bulkAt, -1);
+    f.message = std::string(what) + " of " + describe(b, off) + " at line " + std::to_string(f.at.line) + " while the TMA store issued at line " +
+                std::to_string(cell.bulkAt.line) + " may still read it (no cp.async.bulk.wait_group.read retired its group)";
+    report(std::move(f), "wait for the store's reads (tl.tma_store_wait) and put a barrier before overwriting its tile");
 }
 
 // tl.wgmma_ss(A, B, C, M, N, K, warpgroups, ta, tb)

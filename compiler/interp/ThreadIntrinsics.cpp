@@ -266,6 +266,8 @@ void ThreadMachine::execEvalT(const EvalNode* e, const ThreadList& act) {
     // lockstep interpreter (which cannot let one warpgroup run ahead) runs it as a no-op.
     if (c->op == intrin::kWarpgroupTurn) return;
     if (c->op == intrin::kTmaLoad) return tmaLoad(c, act);
+    if (c->op == intrin::kTmaStore) return tmaStore(c, act);
+    if (c->op == intrin::kTmaStoreWait) return tmaStoreWait(c, act);
     if (c->op == intrin::kMbarrierInit || c->op == intrin::kMbarrierExpectTx || c->op == intrin::kMbarrierWait ||
         c->op == intrin::kMbarrierArrive || c->op == intrin::kMbarrierExpectTxOnly)
         return mbarrierOp(c, act);
@@ -376,6 +378,7 @@ void ThreadMachine::cpAsync(const CallNode* c, const ThreadList& act) {
             int64_t o = d.off + i;
             const SharedCell& cell = cells[o];
             if (cell.wgmmaReads) checkWgmmaRead(*d.buf, o, c->span, "cp.async");
+            if (cell.bulkReads) checkBulkRead(*d.buf, o, c->span, "cp.async");
             if (d.buf->pending[o]) {
                 CheckFinding f = finding("stale-read", *d.buf, o, c->span, cell.asyncAt, -1);
                 f.message = "cp.async to " + describe(*d.buf, o) +

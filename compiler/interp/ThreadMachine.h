@@ -36,6 +36,10 @@ struct SharedCell {
     /// wgmma.wait_group retires them races with the tensor cores' read.
     uint32_t wgmmaReads = 0;
     Span wgmmaAt;
+    /// TMA stores (tl.tma_store) whose bulk async-group still reads the element: no
+    /// tl.tma_store_wait has retired their reads yet; the last such issue.
+    uint32_t bulkReads = 0;
+    Span bulkAt;
 };
 
 /// A named barrier (bar.sync id, count) of the running block.
@@ -183,6 +187,13 @@ public:
     void checkWgmmaRead(BufferState& b, int64_t off, const Span& at, const char* what);
     void wgmmaRS(const ir::CallNode* c, const ThreadList& act);
     void tmaLoad(const ir::CallNode* c, const ThreadList& act);
+    /// tl.tma_store: reads the tile at issue (every check of a shared read by the async proxy),
+    /// writes the in-bounds box elements to the tensor, and keeps the tile's elements "read by a
+    /// bulk async-group" until tl.tma_store_wait retires the group's reads.
+    void tmaStore(const ir::CallNode* c, const ThreadList& act);
+    void tmaStoreWait(const ir::CallNode* c, const ThreadList& act);
+    /// A write (`what`) of `b[off]` at `at` while a TMA store's group may still read it: a race.
+    void checkBulkRead(BufferState& b, int64_t off, const Span& at, const char* what);
     void mbarrierOp(const ir::CallNode* c, const ThreadList& act);
     /// Threads that issue wgmma (all but a warp-specialized kernel's producer warpgroup).
     int32_t consumerThreads() const;
@@ -289,6 +300,15 @@ public:
         std::vector<std::tuple<BufferState*, int64_t, int64_t>> reads;
     };
     std::deque<WgmmaGroup> m_wgmmaGroups;
+    /// Bulk async-groups of the running block's TMA stores, oldest first: the shared elements
+    /// each still reads (empty once a .read wait retired them) and where it was issued. A group
+    /// leaves the list at a full tl.tma_store_wait; one left at the end of the block is an error
+    /// (its global writes were never waited for).
+    struct BulkGroup {
+        std::vector<std::pair<BufferState*, int64_t>> reads;
+        Span at;
+    };
+    std::deque<BulkGroup> m_bulkGroups;
     std::vector<double> m_tileA, m_tileB;  ///< gemm_ss operands, logical row-major
     std::vector<double> m_tileBt;          ///< B transposed (N x K)
 };

@@ -70,6 +70,23 @@ inline constexpr const char* kMbarrierWait = "tl.mbarrier_wait";
 /// wgmma_smem tile at dst_addr, one cp.async.bulk.tensor.<r>d per panel, completing on bar_addr
 /// (§9.7.9.25.5.2). Out-of-bounds elements read 0 and count as transaction bytes.
 inline constexpr const char* kTmaLoad = "tl.tma_load";
+/// tl.tma_store(map, src_addr, rows, panel_elems, panels, c_0, ..., c_{r-1}): elected; the stored
+/// rows x (panels*panel_elems) shared tile at src_addr (row-major when the map's swizzle is 0, else
+/// the wgmma_smem panels, as tl.tma_load lays them out) to global element coordinates c
+/// (innermost first, as tl.tma_load) of tensor map `map`, one
+/// cp.async.bulk.tensor.<r>d.global.shared::cta.bulk_group per panel, then
+/// cp.async.bulk.commit_group: one bulk async-group (PTX ISA §9.7.9.25.5.2 cp.async.bulk.tensor;
+/// cp.async.bulk.commit_group). Box elements outside the tensor are not written (the
+/// bounds-guarded store of T.copy). Units: rows and panel_elems in elements, coordinates in
+/// elements. The issuing thread's earlier generic writes of the tile must be made visible to the
+/// async proxy first (tl.fence_proxy_async by every writer, then a block barrier).
+inline constexpr const char* kTmaStore = "tl.tma_store";
+/// tl.tma_store_wait(n, read): elected; cp.async.bulk.wait_group[.read] n (PTX ISA §9.7.9.27):
+/// waits until at most n of the issuing thread's bulk async-groups are pending. read != 0: only
+/// their reads of shared memory are complete (the tile may be overwritten after a block barrier);
+/// read == 0: the groups are complete, their global writes performed (before kernel exit, and
+/// between two stores that may write the same elements).
+inline constexpr const char* kTmaStoreWait = "tl.tma_store_wait";
 /// tl.wgmma_ss(A_addr, B_addr, C_addr, M, N, K, warpgroups, trans_A, trans_B, wait): block-level
 /// C += op(A)·op(B) with wgmma.mma_async from wgmma_smem tiles into the wgmma accumulator
 /// (analysis::makeWgmmaAccumulator(M, N, {warpgroups, 1, N})), committed as one group; then waits

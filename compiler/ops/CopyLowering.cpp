@@ -236,6 +236,9 @@ Stmt lowerCopy(Ctx& c, const TileOpNode& op, const Target& target) {
     // sm_90a: a global -> shared copy TMA can do is one TMA load (CopyTma.cpp); else a note says why.
     if (src.buffer->scope == Scope::Global && dst.buffer->scope == Scope::Shared)
         if (Stmt tma = lowerCopyTma(c, op, target)) return tma;
+    // sm_90a: a shared -> global copy TMA can do is one TMA store (CopyTma.cpp); else a note says why.
+    if (src.buffer->scope == Scope::Shared && dst.buffer->scope == Scope::Global)
+        if (Stmt tma = lowerCopyTmaStore(c, op, target)) return tma;
     return copyDistributed(c, op, src, dst, *se, target);
 }
 

@@ -20,6 +20,28 @@
 // is T.copy's own rule for out-of-bounds source elements, negative starts included). The tile
 // lands as the tile's layout stores it (tmaDestGeometry): row-major (swizzle NONE), a wgmma
 // operand tile (its panels' TMA swizzle), or a 32/64/128-byte row swizzled over that span.
+//
+// Plain T.copy shared -> global on sm_90a as one TMA store (lowerCopyTmaStore):
+//
+//   tl.fence_proxy_async()            # every thread: its generic writes of the tile become
+//                                     # visible to the async proxy, which reads it
+//   T.sync_threads()                  # every thread's writes are done and fenced
+//   elected: tl.tma_store(map, tile, rows, cols, 1, coords)   # one bulk async-group
+//   elected: tl.tma_store_wait(0, read)
+//   ...
+//   elected: tl.tma_store_wait(0, 0)  # at the end of the kernel body
+//
+// Outside loops the wait after the store is cp.async.bulk.wait_group.read 0 (the tile's bytes
+// have been read; insert-sync's barrier before the next writer of the tile orders the other
+// threads after it) and the group's global writes are waited for once, before the kernel exits.
+// Inside a loop the same copy may run again and write the same elements: two bulk async-groups
+// are not ordered with each other (PTX ISA §9.7.9.27 orders only completion), so there the wait
+// is the full wait_group 0 after every store. Legality (tmaStoreWhyNot) is the load's rule on
+// the global side (tmaBoxRowDim: cuTensorMapEncodeTiled's and the measured 16-byte start) and on
+// the tile side (tmaDestGeometry: the layout the box reads), plus: the destination is touched by
+// nothing else in the kernel (no generic read or write to order against the async proxy's
+// writes). Out-of-bounds box elements are not written (PTX ISA §9.7.9.25.5.2: the bounding box
+// is clipped to the tensor), which is T.copy's guarded store, negative starts included.
 #include "compiler/ir/Intrinsics.h"
 #include "compiler/ir/PointerTensors.h"
 #include "compiler/transforms/Hopper.h"
@@ -68,6 +90,25 @@ bool kernelWrites(const PrimFuncNode& f, const BufferNode* b) {
             });
     });
     return w;
+}
+
+/// Whether statement `s` of the kernel touches `b` other than through the copy `self` (the same
+/// T.copy node, or its copy in a rebuilt tree: same buffers and span).
+bool touchesOtherwise(const Stmt& root, const BufferNode* b, const TileOpNode& self) {
+    auto isSelf = [&](const TileOpNode& t) {
+        return &t == &self || (t.op == TileOpKind::Copy && t.span == self.span && t.args.size() >= 2 && t.isRegion(0) && t.isRegion(1) &&
+                               t.region(0).buffer == self.region(0).buffer && t.region(1).buffer == self.region(1).buffer);
+    };
+    bool hit = false;
+    walk(root, [&](const Stmt& s) {
+        if (auto* st = as<StoreNode>(s); st && st->buffer.get() == b) hit = true;
+        if (auto* t = as<TileOpNode>(s); t && !isSelf(*t))
+            for (size_t i = 0; i < t->args.size(); ++i)
+                if (t->isRegion(i) && t->region(i).buffer.get() == b) hit = true;
+    }, [&](const Expr& e) {
+        if (auto* l = as<LoadNode>(e); l && l->buffer.get() == b) hit = true;
+    });
+    return hit;
 }
 
 /// The kernel already runs a TMA/mbarrier schedule (a T.Pipelined loop on TMA, hand-written
@@ -161,6 +202,36 @@ std::string tmaLoadWhyNot(const PrimFuncNode& f, const TileOpNode& op, const Lay
     return {};
 }
 
+std::string tmaStoreWhyNot(const PrimFuncNode& f, const TileOpNode& op, const Layout& srcLayout, const Target& target, TmaLoadPlan* out) {
+    const Region &src = op.region(0), &dst = op.region(1);
+    if (!target.hasWgmma()) return "the target " + target.arch() + " has no TMA";
+    if (attrBool(op.attrs, "disable_tma", false)) return "disable_tma=True";
+    if (isPointerTensor(f, *dst.buffer))
+        return "'" + dst.buffer->name + "' is made by T.make_tensor from a pointer known only inside the kernel (TMA tensor maps are built on the host)";
+    if (src.buffer->dtype != dst.buffer->dtype) return "it converts " + std::string(dtypeName(src.buffer->dtype)) + " to " + std::string(dtypeName(dst.buffer->dtype));
+    if (!lower::tmaElementType(dst.buffer->dtype)) return "dtype " + std::string(dtypeName(dst.buffer->dtype)) + " is not a TMA element type";
+    if (!dst.buffer->strides.empty()) return "'" + dst.buffer->name + "' is a strided tensor";
+    std::string why;
+    // The box reads the tile as its layout stores it: the same geometries a TMA load writes.
+    auto g = lower::tmaDestGeometry(srcLayout, src.buffer, why);
+    if (!g) {
+        // The rule's words are a load's ("TMA cannot write"); here TMA reads the tile.
+        for (auto [from, to] : {std::pair{"TMA cannot write", "TMA cannot read"}, std::pair{"TMA writes row-major", "TMA reads row-major"}})
+            if (auto at = why.find(from); at != std::string::npos) why.replace(at, std::string(from).size(), to);
+        return why;
+    }
+    auto rowDim = tmaBoxRowDim(dst, src, *g, true, why);
+    if (!rowDim) return why;
+    int64_t param = -1;
+    for (size_t i = 0; i < f.params.size(); ++i)
+        if (f.params[i] == dst.buffer) param = int64_t(i);
+    if (param < 0) return "'" + dst.buffer->name + "' is not a kernel tensor parameter (no tensor map)";
+    if (lower::touchesOtherwise(f.body, dst.buffer.get(), op))
+        return "the kernel reads or writes '" + dst.buffer->name + "' elsewhere (a TMA store writes it through the async proxy, unordered with those accesses)";
+    if (out) *out = {*g, *rowDim, param};
+    return {};
+}
+
 std::string pipelinedTmaWhyNot(const PrimFuncNode& f, const TileOpNode& op, const Target& target, TmaLoadPlan* out) {
     if (!op.isRegion(0) || !op.isRegion(1) || op.region(0).buffer->scope != Scope::Global || op.region(1).buffer->scope != Scope::Shared)
         return "it is not a global -> shared copy";
@@ -194,6 +265,48 @@ std::string plainTmaWhyNot(const Ctx& c, const TileOpNode& op, const Target& tar
     if (kernelHasMbarriers(c.func)) return "the kernel already runs a TMA/mbarrier schedule (its elected thread may be a producer warpgroup's)";
     if (rowDimOut) *rowDimOut = p.rowDim;
     return {};
+}
+
+std::string plainTmaStoreWhyNot(const Ctx& c, const TileOpNode& op, const Target& target, TmaLoadPlan* out) {
+    if (!target.hasWgmma()) return "the target " + target.arch() + " has no TMA";
+    if (c.blockThreads && c.threads != c.blockThreads) return "it is inside a warp role (the TMA issue is elected from the whole block)";
+    // A hand-written schedule may give thread 0 a role of its own (a producer that never reaches
+    // the copy): the elected issue would be skipped.
+    if (attrBool(c.func.attrs, "explicit_mbarriers", false)) return "the kernel has hand-written mbarriers";
+    return tmaStoreWhyNot(c.func, op, c.layoutOf(op.region(0).buffer->name), target, out);
+}
+
+Stmt lowerCopyTmaStore(Ctx& c, const TileOpNode& op, const Target& target) {
+    if (!target.hasWgmma() || op.args.size() < 2 || !op.isRegion(0) || !op.isRegion(1)) return nullptr;
+    const Region &src = op.region(0), &dst = op.region(1);
+    if (src.buffer->scope != Scope::Shared || dst.buffer->scope != Scope::Global) return nullptr;
+    TmaLoadPlan p;
+    const std::string why = plainTmaStoreWhyNot(c, op, target, &p);
+    const std::string what = "T.copy from '" + src.buffer->name + "' into '" + dst.buffer->name + "'";
+    if (!why.empty()) {
+        note(c, {Severity::Note, op.span, what + " does not use a TMA store: " + why, tmaWhyNotHint(why, true), "lower-tile-ops"});
+        return nullptr;
+    }
+    const Span sp = op.span;
+    const analysis::WgmmaTileGeometry& g = p.geo;
+    if (c.funcAttrs.empty()) c.funcAttrs = c.func.attrs;
+    const int64_t map = tensorMapFor(c.funcAttrs, p.param, g, p.rowDim);
+    std::vector<Expr> args{intImm(map), addressOf(src.buffer, {intImm(0), intImm(0)}), intImm(g.rows), intImm(g.panelElems), intImm(g.panels)};
+    for (Expr& x : tmaCoordinates(dst, {})) args.push_back(x);
+    // In a loop the next execution may write the same elements: wait for the writes (see the top).
+    const bool inLoop = c.loopDepth > 0;
+    std::vector<Stmt> out{intrinsicStmt(intrin::kFenceProxyAsync, {}, sp), intrinsicStmt(intrin::kSyncThreads, {}, sp),
+                          intrinsicStmt(intrin::kTmaStore, args, sp), intrinsicStmt(intrin::kTmaStoreWait, {intImm(0), intImm(inLoop ? 0 : 1)}, sp)};
+    if (!inLoop && !c.storeExitWait) {
+        c.storeExitWait = true;
+        c.epilogue.push_back(intrinsicStmt(intrin::kTmaStoreWait, {intImm(0), intImm(0)}, sp));
+    }
+    note(c, {Severity::Note, sp,
+             what + " uses a TMA store (" + std::to_string(g.panels) + " box(es) of " + std::to_string(g.panelElems) + " x " +
+                 std::to_string(g.rows) + (g.panelBytes ? ", " + std::to_string(g.panelBytes) + "-byte swizzle" : std::string()) + ", " +
+                 std::to_string(g.bytes()) + " bytes; out-of-bounds elements are not written)",
+             "disable_tma=True keeps plain stores", "lower-tile-ops"});
+    return seq(out, sp);
 }
 
 Stmt lowerCopyTma(Ctx& c, const TileOpNode& op, const Target& target) {

@@ -7,7 +7,8 @@
 // trial 2026-12-04). The hint now says what to do about that reason; for a shape rule it lists
 // only TMA's other shape rules. The reasons are the texts of tmaLoadWhyNot, pipelinedTmaWhyNot,
 // plainTmaWhyNot, tmaDestGeometry, tmaCopyRowDim and the pipeline schedules, matched by their
-// fixed words (CopyTmaHintTest covers each).
+// fixed words (CopyTmaHintTest covers each). A TMA store's note (shared -> global, tmaStoreWhyNot)
+// gets the same hints with "store" for "load" and plain stores for cp.async.
 #include <initializer_list>
 #include <string_view>
 #include <utility>
@@ -25,7 +26,8 @@ bool mentions(const std::string& why, std::initializer_list<std::string_view> wo
 
 }  // namespace
 
-std::string tmaWhyNotHint(const std::string& why) {
+std::string tmaWhyNotHint(const std::string& why, bool store) {
+    const std::string it = store ? "store it by TMA" : "load it by TMA";
     // TMA's shape rules, each after the words of the reasons that name it.
     const bool tile = mentions(why, {"2-D tile", "whole tile", "the tile's shape", "the tile's columns"});
     const bool rows = mentions(why, {"not a multiple of 16 bytes", "not a multiple of 16 (TMA box"});
@@ -39,19 +41,24 @@ std::string tmaWhyNotHint(const std::string& why) {
     // A vector or a tile of another rank (rmsnorm's gamma) is not worth reshaping: cp.async
     // loads it correctly and it is small next to the gemm operands.
     if (mentions(why, {"is not a 2-D tile"}))
-        return "nothing needs to change: cp.async loads it correctly (TMA here takes whole 2-D shared tiles of constant shape, from " +
+        return std::string(store ? "nothing needs to change: plain stores write it correctly (a TMA store here takes whole 2-D shared "
+                                   "tiles of constant shape, to "
+                                 : "nothing needs to change: cp.async loads it correctly (TMA here takes whole 2-D shared tiles of "
+                                   "constant shape, from ") +
                std::string(rows ? "" : "a kernel tensor whose rows are a multiple of 16 bytes, ") + "in boxes of at most 256 x 256)";
-    if (shapeReason) return "change that to load it by TMA; its other rules: " + others;
-    if (mentions(why, {"warp role"})) return "issue the copy outside the warp role to load it by TMA";
+    if (shapeReason) return "change that to " + it + "; its other rules: " + others;
+    if (mentions(why, {"warp role"})) return "issue the copy outside the warp role to " + it;
     if (mentions(why, {"TMA/mbarrier schedule", "hand-written mbarriers"}))
-        return "nothing to change: this copy keeps plain loads beside the kernel's own mbarrier schedule";
+        return std::string("nothing to change: this copy keeps plain ") + (store ? "stores" : "loads") +
+               " beside the kernel's own mbarrier schedule";
     if (mentions(why, {"T.make_tensor", "not a kernel tensor parameter", "strided tensor"}))
-        return "copy from a dense T.Tensor parameter of the kernel to load it by TMA";
+        return std::string("copy ") + (store ? "to" : "from") + " a dense T.Tensor parameter of the kernel to " + it;
     if (mentions(why, {"converts", "not a TMA element type"}))
-        return "load a tile of the tensor's own dtype (TMA copies elements unchanged), then convert it with T.copy";
-    if (why == "disable_tma=True") return "drop disable_tma=True to load it by TMA";
+        return store ? "convert into a shared tile of the tensor's own dtype first (TMA copies elements unchanged), then copy that tile"
+                     : "load a tile of the tensor's own dtype (TMA copies elements unchanged), then convert it with T.copy";
+    if (why == "disable_tma=True") return "drop disable_tma=True to " + it;
     if (why == "TILESCOPE_PIPELINE_TMA=0") return "unset TILESCOPE_PIPELINE_TMA to load it by TMA";
-    return "nothing needs to change: the copy is correct with plain loads";
+    return std::string("nothing needs to change: the copy is correct with plain ") + (store ? "stores" : "loads");
 }
 
 }  // namespace ts::xform

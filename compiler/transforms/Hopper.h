@@ -55,6 +55,14 @@ std::optional<analysis::HopperGemmPlan> selectHopperFragmentGemm(const ir::PrimF
 /// last dimension, its rows along one other and 1 along the rest; same dtype; whole tile; rows
 /// at most 256 (the TMA box).
 std::optional<int> tmaCopyRowDim(const ir::TileOpNode& copy, const analysis::WgmmaTileGeometry& g, std::string& why);
+/// The rule of tmaCopyRowDim for a box between global region `global` and the whole shared tile
+/// `tile` of geometry `g`, in either direction (`store`: tile -> global, which only changes the
+/// wording of *why). Same dtype, a kernel tensor of rank 2..5 and constant shape whose rows are a
+/// multiple of 16 bytes, the region's columns 16-byte aligned and spanning the tile's along the
+/// last dimension, its rows along one other, rows <= 256, the whole tile.
+std::optional<int> tmaBoxRowDim(const ir::Region& global, const ir::Region& tile, const analysis::WgmmaTileGeometry& g, bool store,
+                                std::string& why);
+
 
 /// A global -> shared T.copy as one TMA tile load: the stored geometry the box writes (tensor
 /// map box and swizzle), tmaCopyRowDim's row dimension, the source's kernel parameter index.
@@ -75,9 +83,18 @@ std::string tmaLoadWhyNot(const ir::PrimFuncNode& f, const ir::TileOpNode& copy,
 /// f.layouts, before staging), plus: no hand-written mbarriers in the kernel; one stage of the
 /// staged tile a multiple of 128 bytes (1024 when swizzled: TMA destination alignment).
 std::string pipelinedTmaWhyNot(const ir::PrimFuncNode& f, const ir::TileOpNode& copy, const Target& target, TmaLoadPlan* out);
+/// THE legality rule of a TMA store: target with TMA, no disable_tma, same dtype, a TMA element
+/// type, a dense kernel tensor (not T.make_tensor) of rank 2..5 with rows a multiple of 16 bytes
+/// that the kernel accesses only through this copy (a TMA store writes it through the async
+/// proxy: any other read or write of it in the kernel would need its own ordering), the whole 2-D
+/// source tile in a layout TMA reads (tmaDestGeometry's rule), box <= 256 x 256, the box's first
+/// column 16-byte aligned. Empty when legal (*out: the tile's stored geometry, the
+/// destination's row dimension and kernel parameter index), else why not.
+std::string tmaStoreWhyNot(const ir::PrimFuncNode& f, const ir::TileOpNode& copy, const ir::Layout& srcLayout, const Target& target,
+                           TmaLoadPlan* out);
 /// The hint of the note that says why a copy does not take TMA (CopyTmaHint.cpp): what to do about
-/// `why`, without repeating it.
-std::string tmaWhyNotHint(const std::string& why);
+/// `why`, without repeating it; `store`: the copy is shared -> global (a TMA store's note).
+std::string tmaWhyNotHint(const std::string& why, bool store = false);
 
 /// The producers of a cp.async pipeline schedule (InjectPipeline.cpp, InjectPipelineWgmmaGeneric.cpp)
 /// on sm_90a that TMA loads instead (InjectPipelineTmaLoads.cpp): per stage one mbarrier

@@ -43,6 +43,10 @@ struct Ctx {
     /// Statements the pass puts at the start of the kernel body, followed by one block barrier
     /// (mbarrier setup of plain TMA copies, CopyTma.cpp).
     std::vector<ir::Stmt> prelude;
+    /// Statements the pass puts at the end of the kernel body (the elected wait for the TMA
+    /// stores' global writes before the kernel exits, CopyTma.cpp); storeExitWait: it is there.
+    std::vector<ir::Stmt> epilogue;
+    bool storeExitWait = false;
     /// PrimFunc attrs the lowering adds (tensor maps "tma_maps" / "tma_map.<i>" of plain TMA copies).
     ir::Attrs funcAttrs;
 
@@ -97,6 +101,9 @@ ir::Stmt lowerCopyTma(Ctx& c, const ir::TileOpNode& op, const Target& target);
 /// Why the global -> shared `op` cannot be one plain TMA load on `target` (empty: it can);
 /// `*rowDim` gets tmaCopyRowDim's answer. For diagnostics and tests.
 std::string plainTmaWhyNot(const Ctx& c, const ir::TileOpNode& op, const Target& target, int* rowDim = nullptr);
+/// A shared -> global T.copy on sm_90a as one TMA store (CopyTma.cpp), or null when TMA is not
+/// legal for it (then a note says why, and lowerCopy keeps plain stores).
+ir::Stmt lowerCopyTmaStore(Ctx& c, const ir::TileOpNode& op, const Target& target);
 
 /// T.copy (compiler/ops/CopyLowering.cpp); the target picks the copy engine. Also used by other
 /// ops' lowerings that stage a tile (gemm's register A operand).

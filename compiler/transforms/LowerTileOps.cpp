@@ -298,14 +298,20 @@ PrimFunc lowerTileOps(const PrimFunc& f, PassContext& ctx) {
     Lowerer lw(c, tx);
     Stmt body = lw.mutate(f->body);
     if (ctx.diags.hasErrors()) return f;
-    if (k->threadVars.empty() || !c.prelude.empty()) {
+    if (k->threadVars.empty() || !c.prelude.empty() || !c.epilogue.empty()) {
         // Give the kernel its thread index variable so codegen can bind it; put the prelude of
         // the lowered ops (plain TMA copies' mbarrier setup) first in its body, then a barrier.
         struct AddTx : Mutator {
             Var tx;
-            std::vector<Stmt> prelude;
+            std::vector<Stmt> prelude, epilogue;
             Stmt visitKernel(const KernelNode* n, const Stmt&) override {
                 Stmt b = n->body;
+                // The epilogue (TMA stores' exit wait) after everything the block does.
+                if (!epilogue.empty()) {
+                    std::vector<Stmt> all{b};
+                    all.insert(all.end(), epilogue.begin(), epilogue.end());
+                    b = seq(all, n->span);
+                }
                 if (!prelude.empty()) {
                     prelude.push_back(intrinsicStmt(intrin::kSyncThreads, {}, n->span));
                     prelude.push_back(b);
@@ -317,6 +323,7 @@ PrimFunc lowerTileOps(const PrimFunc& f, PassContext& ctx) {
         } add;
         add.tx = tx;
         add.prelude = c.prelude;
+        add.epilogue = c.epilogue;
         body = add.mutate(body);
     }
     if (!c.funcAttrs.empty()) {

@@ -136,7 +136,8 @@ int64_t place(const PrimFunc& f, const SmemLiveness& liveness, std::vector<Slot>
     walk(f->body, [&](const Stmt& s) {
         auto* ev = as<EvalNode>(s);
         auto* c = ev ? as<CallNode>(ev->call) : nullptr;
-        if (!c || c->op != intrin::kTmaLoad || c->args.size() < 2) return;
+        // TMA loads write their tile, TMA stores (ops/CopyTma.cpp) read theirs: both at arg 1.
+        if (!c || (c->op != intrin::kTmaLoad && c->op != intrin::kTmaStore) || c->args.size() < 2) return;
         if (auto* ac = as<CallNode>(c->args[1]); ac && !ac->args.empty())
             if (auto* ld = as<LoadNode>(ac->args[0])) tmaDestinations.insert(ld->buffer.get());
     });
@@ -156,7 +157,7 @@ int64_t place(const PrimFunc& f, const SmemLiveness& liveness, std::vector<Slot>
         slot.bytes = analysis::sharedPhysicalElems(*f, *a->buffer, *n) * dtypeBytes(a->buffer->dtype);
         if (auto l = f->layouts.find(a->buffer->name); l != f->layouts.end() && l->second && l->second->family == "wgmma_smem")
             slot.align = 1024;
-        // A swizzled tile that TMA writes (ops/CopyTma.cpp): TMA's swizzle is a function of
+        // A swizzled tile that TMA writes or reads (ops/CopyTma.cpp): TMA's swizzle is a function of
         // the shared address, ours of the offset in the tile; they agree on 1024-byte bases.
         if (auto l = f->layouts.find(a->buffer->name);
             tmaDestinations.count(a->buffer.get()) && l != f->layouts.end() && l->second && l->second->swizzleBytes)

@@ -33,7 +33,13 @@ bool wholeTile(const Region& r, int64_t rows, int64_t cols) {
 std::optional<int> tmaCopyRowDim(const TileOpNode& copy, const analysis::WgmmaTileGeometry& g, std::string& why) {
     const Region &src = copy.region(0), &dst = copy.region(1);
     if (src.buffer->scope != Scope::Global) return why = "the copy into '" + dst.buffer->name + "' does not read global memory", std::nullopt;
-    if (src.buffer->dtype != dst.buffer->dtype) return why = "the copy into '" + dst.buffer->name + "' converts dtypes", std::nullopt;
+    return tmaBoxRowDim(src, dst, g, false, why);
+}
+
+std::optional<int> tmaBoxRowDim(const Region& global, const Region& tile, const analysis::WgmmaTileGeometry& g, bool store, std::string& why) {
+    const Region &src = global, &dst = tile;
+    const std::string copy = store ? "the copy from '" + tile.buffer->name + "'" : "the copy into '" + tile.buffer->name + "'";
+    if (src.buffer->dtype != dst.buffer->dtype) return why = copy + " converts dtypes", std::nullopt;
     auto shape = constShape(*src.buffer);
     const int rank = shape ? static_cast<int>(shape->size()) : 0;
     if (!shape || rank < 2 || rank > 5)
@@ -49,6 +55,7 @@ std::optional<int> tmaCopyRowDim(const TileOpNode& copy, const analysis::WgmmaTi
     // 5, 6 or 7 faults with CUDA_ERROR_ILLEGAL_INSTRUCTION while columns 0, 4 and 8 copy
     // exactly. The start must be a multiple of 16 bytes for every value of its variables
     // (divisibleBy: sums and products with a constant factor), else the copy keeps cp.async.
+    // A store addresses global memory through the same tensor map coordinates: the same rule.
     if (const int64_t unit = 16 / std::max<int64_t>(1, g.eltBytes); g.eltBytes < 16 && !lower::divisibleBy(src.ranges.back().min, unit))
         return why = "the region of '" + src.buffer->name + "' may start at a column that is not a multiple of " +
                      std::to_string(unit) + " elements (16 bytes; a TMA box's start must be 16-byte aligned)",
@@ -63,8 +70,11 @@ std::optional<int> tmaCopyRowDim(const TileOpNode& copy, const analysis::WgmmaTi
     if (rowDim < 0) return why = "the region of '" + src.buffer->name + "' is not the tile's shape", std::nullopt;
     auto dsh = constShape(*dst.buffer);
     if (!dsh || dsh->size() != 2 || (*dsh)[0] != g.rows || (*dsh)[1] != g.cols || dst.ranges.size() != 2 ||
-        constInt(dst.ranges[0].min) != 0 || constInt(dst.ranges[1].min) != 0)
-        return why = "the copy does not fill the whole tile '" + dst.buffer->name + "'", std::nullopt;
+        constInt(dst.ranges[0].min) != 0 || constInt(dst.ranges[1].min) != 0 || constInt(dst.ranges[0].extent) != g.rows ||
+        constInt(dst.ranges[1].extent) != g.cols)
+        return why = store ? "the copy does not read the whole tile '" + dst.buffer->name + "'"
+                           : "the copy does not fill the whole tile '" + dst.buffer->name + "'",
+               std::nullopt;
     return rowDim;
 }
 

@@ -114,6 +114,14 @@ protected:
         for (size_t i = 0; i < top.size(); ++i)
             if (auto* f = as<ForNode>(top[i]); f && attrBool(f->attrs, "ws_candidate", false)) li = i;
         if (li == top.size()) return self;
+        // A TMA store (ops/CopyTma.cpp) is issued by the elected thread after a block barrier
+        // that orders the consumers' writes of its tile; in the producer warpgroup that thread
+        // would never see those writes ordered (consumer barriers become named ones).
+        bool store = false;
+        walk(k->body, [&](const Stmt& x) {
+            if (auto* c = callOf(x); c && (c->op == intrin::kTmaStore || c->op == intrin::kTmaStoreWait)) store = true;
+        });
+        if (store) return self;
         // TMA loads outside the candidate (a cp.async schedule's, InjectPipelineTmaLoads.cpp)
         // are elected in the consumers' code: with the elected thread moved to the producer
         // warpgroup nobody would issue them.

@@ -180,6 +180,81 @@ TS_D void tma_load_tile(const TensorMap* map, T* dst, unsigned long long* bar, i
     for (int p = 0; p < PANELS; ++p) tma_load_nd(map, dst + p * R * PW, bar, c0 + p * PW, int(cs)...);
 }
 
+/// TMA store of one box (cp.async.bulk.tensor.Nd.global.shared::cta.bulk_group, PTX ISA
+/// §9.7.9.25.5.2): the box at `src` (shared, 128-byte aligned; 1024 when swizzled) to element
+/// coordinates (c0 = innermost, ...) of `map`'s tensor. Box elements outside the tensor are not
+/// written. Completion is tracked by the issuing thread's bulk async-groups (tma_store_commit /
+/// tma_store_wait), not by an mbarrier.
+TS_D void tma_store_nd(const TensorMap* map, const void* src, int c0, int c1) {
+#ifdef TS_SM90
+    asm volatile("cp.async.bulk.tensor.2d.global.shared::cta.bulk_group [%0, {%2, %3}], [%1];" ::"l"(
+                     reinterpret_cast<unsigned long long>(map)),
+                 "r"(smem_u32addr(src)), "r"(c0), "r"(c1)
+                 : "memory");
+#else
+    __trap();
+#endif
+}
+TS_D void tma_store_nd(const TensorMap* map, const void* src, int c0, int c1, int c2) {
+#ifdef TS_SM90
+    asm volatile("cp.async.bulk.tensor.3d.global.shared::cta.bulk_group [%0, {%2, %3, %4}], [%1];" ::"l"(
+                     reinterpret_cast<unsigned long long>(map)),
+                 "r"(smem_u32addr(src)), "r"(c0), "r"(c1), "r"(c2)
+                 : "memory");
+#else
+    __trap();
+#endif
+}
+TS_D void tma_store_nd(const TensorMap* map, const void* src, int c0, int c1, int c2, int c3) {
+#ifdef TS_SM90
+    asm volatile("cp.async.bulk.tensor.4d.global.shared::cta.bulk_group [%0, {%2, %3, %4, %5}], [%1];" ::"l"(
+                     reinterpret_cast<unsigned long long>(map)),
+                 "r"(smem_u32addr(src)), "r"(c0), "r"(c1), "r"(c2), "r"(c3)
+                 : "memory");
+#else
+    __trap();
+#endif
+}
+TS_D void tma_store_nd(const TensorMap* map, const void* src, int c0, int c1, int c2, int c3, int c4) {
+#ifdef TS_SM90
+    asm volatile("cp.async.bulk.tensor.5d.global.shared::cta.bulk_group [%0, {%2, %3, %4, %5, %6}], [%1];" ::"l"(
+                     reinterpret_cast<unsigned long long>(map)),
+                 "r"(smem_u32addr(src)), "r"(c0), "r"(c1), "r"(c2), "r"(c3), "r"(c4)
+                 : "memory");
+#else
+    __trap();
+#endif
+}
+
+/// A whole R x C stored tile to global memory as PANELS boxes (the panel order of
+/// tma_load_tile), committed as one bulk async-group (PTX ISA, cp.async.bulk.commit_group). One
+/// thread; its earlier generic writes and those of the threads it synchronised with must have been
+/// fenced with fence_proxy_async before the barrier it passed.
+template <int PANELS, int PW, int R, class T, class... Cs>
+TS_D void tma_store_tile(const TensorMap* map, const T* src, int c0, Cs... cs) {
+#pragma unroll
+    for (int p = 0; p < PANELS; ++p) tma_store_nd(map, src + p * R * PW, c0 + p * PW, int(cs)...);
+#ifdef TS_SM90
+    asm volatile("cp.async.bulk.commit_group;" ::: "memory");
+#endif
+}
+
+/// cp.async.bulk.wait_group[.read] N (PTX ISA §9.7.9.27): at most N of this thread's bulk
+/// async-groups pending. READ: only their reads of shared memory are done (the source tile may be
+/// reused once a barrier orders the other threads after this); else they are complete and their
+/// global writes performed.
+template <int N, bool READ>
+TS_D void tma_store_wait() {
+#ifdef TS_SM90
+    if (READ)
+        asm volatile("cp.async.bulk.wait_group.read %0;" ::"n"(N) : "memory");
+    else
+        asm volatile("cp.async.bulk.wait_group %0;" ::"n"(N) : "memory");
+#else
+    __trap();
+#endif
+}
+
 /// wgmma shared-memory matrix descriptor (PTX ISA §9.7.15.5.1.2.2 "Matrix Descriptor Format"):
 /// bits 0-13 start address >> 4, 16-29 leading-dimension byte offset >> 4, 32-45 stride-dimension
 /// byte offset >> 4, 49-51 base offset (0: tiles are swizzle-aligned), 62-63 swizzle mode

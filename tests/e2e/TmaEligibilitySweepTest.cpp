@@ -83,8 +83,11 @@ Decision decide(const char* file, const std::string& text, const std::map<std::s
     d.ok = r.ok;
     if (!r.ok) return d.diag = ts::e2e::diagText(r), d;
     const bool loads = r.cuda.find("ts::tma_load_tile<") != std::string::npos;
+    // The copy kernels' T.copy(A_shared, Out[...]) may be a TMA store (ops/CopyTma.cpp, its own
+    // sweep in TmaStoreE2ETest.cpp): its map over Out is not a load's.
+    const bool stores = r.cuda.find("ts::tma_store_tile<") != std::string::npos;
     d.tma = loads && !r.kernel.tensorMaps.empty();
-    if (loads != !r.kernel.tensorMaps.empty()) d.diag = "TMA loads and tensor maps disagree";
+    if ((loads || stores) != !r.kernel.tensorMaps.empty()) d.diag = "TMA copies and tensor maps disagree";
     d.cpAsync = r.cuda.find("ts::cp_async") != std::string::npos;
     for (auto& x : r.diagnostics)
         if (x.severity == ts::Severity::Note && (x.origin == "lower-tile-ops" || x.origin == "inject-pipeline")) d.notes += x.message + "\n";
@@ -261,11 +264,14 @@ TEST(TmaPlainCopy, LoweringShape) {
     EXPECT_LT(load, wait);
     EXPECT_NE(cu.substr(fence, expect - fence).find("__syncthreads();"), std::string::npos);
     EXPECT_EQ(cu.find("tma_copy_phase"), std::string::npos);
-    ASSERT_EQ(r.kernel.tensorMaps.size(), 1u);
+    // A's load map, then Out's: T.copy(A_shared, Out[...]) is a TMA store (144-byte rows).
+    ASSERT_EQ(r.kernel.tensorMaps.size(), 2u);
     EXPECT_EQ(r.kernel.tensorMaps[0].tensor, 0);
     EXPECT_EQ(r.kernel.tensorMaps[0].boxInner, 64);
     EXPECT_EQ(r.kernel.tensorMaps[0].boxOuter, 16);
     EXPECT_EQ(r.kernel.tensorMaps[0].swizzleBytes, 0);
+    EXPECT_EQ(r.kernel.tensorMaps[1].tensor, 1);
+    EXPECT_LT(wait, cu.find("ts::tma_store_tile<1, 64, 16>(&tma_map_1, &A_shared[0], (k * 64), (by * 16));"));
     // Under a data-dependent `if` in the loop: a phase register, flipped after each wait.
     opts.params = params(8, 72, kDtypes[1], 2);
     ts::CompileResult r2 = ts::compile(kPlain, text, opts);
