@@ -40,8 +40,8 @@
 // the global side (tmaBoxRowDim: cuTensorMapEncodeTiled's and the measured 16-byte start) and on
 // the tile side (tmaDestGeometry: the layout the box reads), plus: the destination is touched by
 // nothing else in the kernel (no generic read or write to order against the async proxy's
-// writes). Out-of-bounds box elements are not written (PTX ISA §9.7.9.25.5.2: the bounding box
-// is clipped to the tensor), which is T.copy's guarded store, negative starts included.
+// writes), and its start cannot be negative (a box starting before the tensor faulted on the
+// H200; boxes past the far edges are clipped, PTX ISA §9.7.9.25.5.2: T.copy's guarded store).
 #include "compiler/ir/Intrinsics.h"
 #include "compiler/ir/PointerTensors.h"
 #include "compiler/transforms/Hopper.h"
@@ -222,6 +222,16 @@ std::string tmaStoreWhyNot(const PrimFuncNode& f, const TileOpNode& op, const La
     }
     auto rowDim = tmaBoxRowDim(dst, src, *g, true, why);
     if (!rowDim) return why;
+    // Measured on the H200 (2026-12-04, bench/h200_tma_store.sh, tilec 43331bc): every store whose
+    // box started before the tensor (a negative row or column) faulted with
+    // CUDA_ERROR_ILLEGAL_INSTRUCTION, while boxes running past the far edges were clipped as PTX
+    // ISA §9.7.9.25.5.2 says. Loads take negative starts (out-of-bounds elements read 0); stores
+    // are kept to starts that cannot be negative.
+    const auto signedVars = signedScalars(f);
+    for (size_t d = 0; d < dst.ranges.size(); ++d)
+        if (!nonNegativeByForm(dst.ranges[d].min, &signedVars))
+            return "the region of '" + dst.buffer->name + "' may start before the tensor in dimension " + std::to_string(d) + " (start " +
+                   toString(dst.ranges[d].min) + "): a TMA store whose box starts at a negative coordinate faults on the H200";
     int64_t param = -1;
     for (size_t i = 0; i < f.params.size(); ++i)
         if (f.params[i] == dst.buffer) param = int64_t(i);

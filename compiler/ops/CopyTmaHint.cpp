@@ -56,6 +56,9 @@ std::string tmaWhyNotHint(const std::string& why, bool store) {
     if (mentions(why, {"converts", "not a TMA element type"}))
         return store ? "convert into a shared tile of the tensor's own dtype first (TMA copies elements unchanged), then copy that tile"
                      : "load a tile of the tensor's own dtype (TMA copies elements unchanged), then convert it with T.copy";
+    if (mentions(why, {"starts at a negative coordinate"}))
+        return "nothing needs to change: plain stores skip the elements before the tensor; tiles whose start is a sum of "
+               "block/loop indices and non-negative constants are stored by TMA";
     if (why == "disable_tma=True") return "drop disable_tma=True to " + it;
     if (why == "TILESCOPE_PIPELINE_TMA=0") return "unset TILESCOPE_PIPELINE_TMA to load it by TMA";
     return std::string("nothing needs to change: the copy is correct with plain ") + (store ? "stores" : "loads");

@@ -8,7 +8,8 @@
 #   kind=1: a T.Parallel nest writes the shared tile;
 #   kind=2: kind 1 inside a T.serial loop over the column tiles (the tile is rewritten every
 #           iteration: the store's wait and the barrier before the next write are exercised).
-# Legal (TMA) when N * bytes is a multiple of 16 (row pitch) and off_n * bytes is (box start).
+# Legal (TMA) when N * bytes is a multiple of 16 (row pitch) and off_n * bytes is (box start), and
+# the start is not negative (a TMA store whose box starts before the tensor faulted on the H200).
 #   tilec run tests/e2e/programs/tma_store.py --target cuda:sm_90a --param M=100 --param N=88 --param off_n=-8
 import tilelang
 import tilelang.language as T
