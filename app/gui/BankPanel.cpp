@@ -88,11 +88,12 @@ QVariant BankAccessModel::headerData(int section, Qt::Orientation o, int role) c
 
 BankCompareModel::BankCompareModel(QObject* parent) : QAbstractTableModel(parent) {}
 
-void BankCompareModel::setPredicted(const analysis::KernelBankReport& r) {
+void BankCompareModel::setPredicted(const analysis::KernelBankReport& r, bool valid) {
     beginResetModel();
     m_rows = viz::compareCounters(r, viz::MeasuredBanks{});
     m_match = {};
     m_hasMeasured = false;
+    m_hasPredicted = valid;
     endResetModel();
 }
 
@@ -102,6 +103,7 @@ void BankCompareModel::setCompared(std::vector<viz::CounterComparison> rows,
     m_rows = std::move(rows);
     m_match = std::move(match);
     m_hasMeasured = true;
+    m_hasPredicted = true;
     endResetModel();
 }
 
@@ -127,6 +129,7 @@ QVariant BankCompareModel::data(const QModelIndex& index, int role) const {
             case Counter:
                 return QString::fromStdString(r.label);
             case Predicted:
+                if (!m_hasPredicted) return QStringLiteral("—");
                 return QLocale::system().toString(qlonglong(std::llround(r.predicted)));
             case Measured:
                 if (!m_hasMeasured) return QStringLiteral("—");
@@ -309,10 +312,14 @@ BankPanel::BankPanel(Session& session, QWidget* parent) : QWidget(parent), m_ses
     });
     // A new document: the old measurement, accesses and heatmap are someone else's.
     connect(&m_session, &Session::documentOpened, this, [this] {
-        clearMeasured();
         ++m_tag;  // drop an analysis of the old document still in flight
+        // Nothing of the old document stays until the new one's compile: the per-kernel
+        // counters too (they showed the previous file's predictions, then zeros if the new
+        // file did not compile).
+        m_noResult = true;
         m_model->setReport({});
         m_heat->clear();
+        clearMeasured();
         m_totals->setText(tr("No result for this program yet (compiling…)"));
     });
     refresh();
@@ -503,7 +510,7 @@ QString BankPanel::measuredBannerText() const {
 void BankPanel::updateComparison() {
     const auto& rep = m_model->report();
     if (!m_measured) {
-        m_compare->setPredicted(rep);
+        m_compare->setPredicted(rep, !m_noResult);
         m_measuredInfo->setText(
             tr("Measured: none loaded (tilec banks FILE --measure --json OUT on a GPU, or Run on a "
                "GPU)"));

@@ -59,12 +59,15 @@ class BankCompareModel : public QAbstractTableModel {
 public:
     enum Column { Counter, Predicted, Measured, Agree, ColumnCount };
     explicit BankCompareModel(QObject* parent = nullptr);
-    /// Predicted values only (no measurement loaded).
-    void setPredicted(const analysis::KernelBankReport& r);
+    /// Predicted values only (no measurement loaded). `valid` false: no compile of this program
+    /// stands behind `r` (it does not compile, or is still compiling after File › Open), so the
+    /// Predicted column shows "—" rather than zeros or another file's counts.
+    void setPredicted(const analysis::KernelBankReport& r, bool valid = true);
     /// Predicted next to measured, with the match verdict of the measurement.
     void setCompared(std::vector<viz::CounterComparison> rows, viz::MatchReport match);
     const viz::CounterComparison& row(int i) const { return m_rows[size_t(i)]; }
     bool hasMeasured() const { return m_hasMeasured; }
+    bool hasPredicted() const { return m_hasPredicted; }
     /// The measurement does not belong to the program shown (kernel, grid, parameters, target
     /// or source differ).
     bool mismatch() const {
@@ -82,6 +85,7 @@ private:
     std::vector<viz::CounterComparison> m_rows;
     viz::MatchReport m_match;
     bool m_hasMeasured = false;
+    bool m_hasPredicted = true;
 };
 
 class BankPanel : public QWidget, public LazyPanel {

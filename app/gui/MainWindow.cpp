@@ -15,6 +15,7 @@
 #include <QLineEdit>
 #include <QMessageBox>
 #include <QPushButton>
+#include <QResizeEvent>
 #include <QSaveFile>
 #include <QSettings>
 #include <QStatusBar>
@@ -53,6 +54,8 @@ MainWindow::MainWindow(bool restoreLayout, QWidget* parent) : QMainWindow(parent
     createDocks();
     m_defaultState = saveState();  // every panel at its factory position: workspace defaults
     m_workspaces = new WorkspaceManager(*this, m_docks, m_defaultState, restoreLayout);
+    connect(m_workspaces, &WorkspaceManager::workspaceChanged, this,
+            [this] { m_sizesFollowWindow = false; });
     createActions();
     createMenus();
     createWorkspaceUi();
@@ -89,6 +92,9 @@ void MainWindow::createDocks() {
         dock->setFeatures(QDockWidget::DockWidgetMovable | QDockWidget::DockWidgetFloatable |
                           QDockWidget::DockWidgetClosable);
         m_docks.insert(f.id, dock);
+        // A dock moved, floated or re-docked by the user: the sizes stop following the window.
+        connect(dock, &QDockWidget::dockLocationChanged, this, [this] { m_sizesFollowWindow = false; });
+        connect(dock, &QDockWidget::topLevelChanged, this, [this] { m_sizesFollowWindow = false; });
         if (auto* lazy = dynamic_cast<LazyPanel*>(dock->widget())) {
             // Nothing is on screen before the window is shown, and a dock that the first
             // workspace closes never reports visibilityChanged(false): without this, Layout,
@@ -129,8 +135,26 @@ void MainWindow::showEvent(QShowEvent* e) {
     QMainWindow::showEvent(e);
     if (!m_sized) {
         m_sized = true;
-        if (!m_layoutRestored) applyDefaultDockSizes();
+        if (!m_layoutRestored) {
+            applyDefaultDockSizes();
+            m_sizesFollowWindow = true;
+        }
     }
+}
+
+// New-user trial: the window opens at 1440x900 and is maximised to 1920x1080; the docks kept
+// their 1440-based sizes and the editor took the rest (Parameters 4 of 10 rows, Generated CUDA
+// ~390 px). Until the user arranges something, the default proportions follow the window.
+void MainWindow::resizeEvent(QResizeEvent* e) {
+    QMainWindow::resizeEvent(e);
+    if (m_sizesFollowWindow && isVisible()) applyDefaultDockSizes();
+}
+
+bool MainWindow::event(QEvent* e) {
+    // A press that reaches the window itself is on a dock separator (or on a child that did not
+    // take it): from then on the sizes are the user's.
+    if (e->type() == QEvent::MouseButtonPress) m_sizesFollowWindow = false;
+    return QMainWindow::event(e);
 }
 
 QWidget* MainWindow::panel(const QString& id) const {

@@ -78,6 +78,8 @@ public:
 protected:
     void closeEvent(QCloseEvent* e) override;
     void showEvent(QShowEvent* e) override;
+    void resizeEvent(QResizeEvent* e) override;
+    bool event(QEvent* e) override;
 
 private:
     void createDocks();
@@ -110,6 +112,9 @@ private:
     QLabel *m_compileLabel, *m_caretLabel, *m_targetLabel;
     QByteArray m_defaultState;
     bool m_sized = false, m_layoutRestored = false;
+    /// The start workspace's default dock sizes follow the window (shown at 1440x900, then
+    /// maximised) until the user arranges anything: press on a separator, move a dock, switch.
+    bool m_sizesFollowWindow = false;
 };
 
 }  // namespace ts::gui

@@ -151,10 +151,25 @@ private slots:
             writeFile("broken.py", QString(kGemmProgram).replace("T.gemm(", "T.gemmm(")), true));
         QCOMPARE(banks->model()->rowCount(), 0);
         QVERIFY(!banks->heatmap()->hasModel());
+        // The per-kernel counters are not gemm's predictions either, nor zeros: "—".
+        auto* counters = banks->compareModel();
+        auto predicted = [counters](int row) {
+            return counters->data(counters->index(row, BankCompareModel::Predicted), Qt::DisplayRole)
+                .toString();
+        };
+        QVERIFY(counters->rowCount() > 0);
+        QCOMPARE(predicted(0), QString("—"));
         QVERIFY(test::waitCompiled(w.session()));
         QTRY_VERIFY_WITH_TIMEOUT(banks->totalsText().startsWith("No result for this program"),
                                  5000);
         QVERIFY(!banks->heatmap()->hasModel());
+        QVERIFY(!counters->hasPredicted());
+        for (int row = 0; row < counters->rowCount(); ++row) QCOMPARE(predicted(row), QString("—"));
+        // Fixed: the counters are this program's predictions again.
+        w.editor()->setText(kGemmProgram);
+        QTRY_VERIFY_WITH_TIMEOUT(banks->model()->rowCount() > 0, 30000);
+        QVERIFY(counters->hasPredicted());
+        QVERIFY(predicted(0) != QString("—"));
     }
 
     void aSecondFailedCompileIsNotCalledTheLastSuccessfulOne() {

@@ -206,6 +206,45 @@ private slots:
         QCOMPARE(openPanels(w), before);
     }
 
+    // New-user trial: the window opens at 1440x900 and is maximised to 1920x1080; Inspect (the
+    // start workspace) kept its 1440-based docks -- Parameters 4 of 10 rows, Generated CUDA
+    // ~390 px -- and the editor took the rest, unlike the screenshots (sized before showing).
+    // The default proportions follow the window until the user arranges something.
+    void theStartArrangementFollowsTheFirstMaximise() {
+        MainWindow w(false);
+        w.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&w));
+        QCOMPARE(w.size(), QSize(1440, 900));
+        QTest::qWait(20);
+        QCOMPARE(w.workspaces()->current(), QString(kWorkspaceInspect));
+        const int generated1440 = w.dock("generated")->width();
+        const int params900 = w.dock("params")->height();
+        w.resize(1920, 1080);
+        QTest::qWait(50);
+        // Inspect's defaults: passes 0.33, generated 0.27 of the width, the bottom group 0.22
+        // of the height.
+        QVERIFY2(w.dock("generated")->width() >= int(0.25 * 1920),
+                 qPrintable(QString("%1 px (was %2)").arg(w.dock("generated")->width()).arg(generated1440)));
+        QVERIFY(w.dock("passes")->width() >= int(0.3 * 1920));
+        QVERIFY2(w.dock("params")->height() > params900,
+                 qPrintable(QString("%1 px (was %2)").arg(w.dock("params")->height()).arg(params900)));
+
+        // The user drags a separator (a press on the window itself, between editor and
+        // passes): from then on a resize leaves the docks alone.
+        const QRect editor = w.centralWidget()->geometry();
+        const QRect passes = w.dock("passes")->geometry();
+        const QPoint separator((editor.right() + passes.left()) / 2, passes.center().y());
+        QTest::mousePress(&w, Qt::LeftButton, {}, separator);
+        QTest::mouseRelease(&w, Qt::LeftButton, {}, separator);
+        QTest::qWait(20);
+        const int generated = w.dock("generated")->width();
+        const int params = w.dock("params")->height();
+        w.resize(1800, 1050);
+        QTest::qWait(50);
+        QCOMPARE(w.dock("generated")->width(), generated);
+        QCOMPARE(w.dock("params")->height(), params);
+    }
+
     // Edit latency: a picture whose dock the workspace closed is not rebuilt on every edit
     // (Layout and Banks used to redo theirs on each keystroke's compile while closed in
     // Inspect); it catches up, with the latest result, when its workspace shows it.
