@@ -251,9 +251,11 @@ rt::RunRequest requestFor(const CompileResult& r, const rt::InputSet& set,
 
 namespace {
 double g_interpTimeLimitS = 0;  ///< setInterpTimeLimit
+const std::atomic<bool>* g_interpCancel = nullptr;  ///< setInterpCancel
 }  // namespace
 
 void setInterpTimeLimit(double seconds) { g_interpTimeLimitS = seconds; }
+void setInterpCancel(const std::atomic<bool>* cancel) { g_interpCancel = cancel; }
 
 /// Runs the program on the interpreter with the given inputs; outputs NaN-poisoned. `lowered`:
 /// the thread-level interpreter on the IR after the last pass, else the tile-level one on the
@@ -285,6 +287,7 @@ std::optional<std::vector<HostTensor>> runInterp(const CompileResult& r,
         }
     }
     io.scalars = g_scalars;
+    io.cancel = g_interpCancel;  // an interactive run replaces it with its own Ctrl-C guard
     io.timeLimitS = g_interpTimeLimitS;
     io.timeLimitHint = "--time-limit SECONDS raises the limit (0: none)";
     // The tile level runs a several-block function's blocks in order itself (elaborated holds

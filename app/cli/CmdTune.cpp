@@ -6,6 +6,10 @@
 // wrong result, fault, timeout, crash. A variant the results store already has for this device
 // (same generated CUDA, launch and shapes) is taken from it unless --no-cache. The fastest
 // correct variant is the best; every variant is stored (kind "tune", one session id).
+// Progress (issue 15): with progressWanted() (a terminal, or TILEC_PROGRESS=1 as the IDE sets),
+// a line on stderr as each variant starts and ends. SIGINT (Ctrl-C, the IDE's Stop) ends the
+// sweep cleanly: the running interpreter variant is cancelled, the variants not yet run are kept
+// as status "stopped", the finished ones keep their results, all are stored, exit status 130.
 #include <algorithm>
 #include <atomic>
 #include <chrono>
@@ -20,6 +24,7 @@
 #include "app/cli/Baseline.h"
 #include "app/cli/Commands.h"
 #include "app/cli/GpuWorker.h"
+#include "app/cli/InterpProgress.h"
 #include "app/cli/Record.h"
 #include "app/cli/RunSupport.h"
 #include "compiler/frontend/Module.h"
@@ -268,6 +273,31 @@ int runTune(const TuneCommand& c) {
 
     std::vector<Variant> vs(configs.size());
     for (size_t i = 0; i < vs.size(); ++i) vs[i].index = i, vs[i].config = configs[i];
+    // From here on Ctrl-C / the IDE's Stop stops the sweep (see the top of the file); the
+    // interpreter polls the flag between blocks and inside long loops.
+    InterruptGuard stopGuard;
+    struct CancelScope {
+        explicit CancelScope(const std::atomic<bool>* f) { setInterpCancel(f); }
+        ~CancelScope() { setInterpCancel(nullptr); }
+    } cancelScope(stopGuard.cancelFlag());
+    const bool showProgress = progressWanted();
+    auto progressLine = [&](const Variant& v, const std::string& what) {
+        if (!showProgress) return;
+        std::fprintf(stderr, "tune: variant %zu of %zu %s: %s\n", v.index + 1, vs.size(),
+                     what.c_str(), configText(v.config).c_str());
+        std::fflush(stderr);
+    };
+    auto outcome = [](const Variant& v) {
+        std::string s = v.status;
+        if (v.status == "ok" && v.check == "skipped") s = "unchecked";
+        if (v.status == "ok") {
+            char t[48];
+            std::snprintf(t, sizeof t, " %.4f ms", v.timeMs);
+            s += t;
+        }
+        if (v.cached) s += " (cached)";
+        return s;
+    };
     std::string where = gpu ? gpu->name : "the tile-level interpreter";
     if (pool && pool->size() > 1) {
         where = std::to_string(pool->size()) + " GPUs (devices";
@@ -277,6 +307,7 @@ int runTune(const TuneCommand& c) {
     }
     std::printf("tuning %s: %zu variants on %s (%s), %d compile threads\n", c.flags.file.c_str(),
                 vs.size(), where.c_str(), arch.c_str(), std::max(1, c.jobs));
+    std::fflush(stdout);  // before the progress lines on stderr (the IDE merges the two)
 
     // 1. Compile every variant on worker threads: front end + passes + codegen (+ NVRTC).
     std::atomic<size_t> next{0};
@@ -328,6 +359,11 @@ int runTune(const TuneCommand& c) {
     std::mutex hostMu;
     auto runOne = [&](Variant& v, size_t slot) {
         std::unique_lock lock(hostMu);
+        if (stopGuard.interrupted()) {
+            v.status = "stopped", v.reason = "not run (stopped)";
+            return;
+        }
+        progressLine(v, "running");
         CompileResult& r = *v.r;
         if (!applyLaunchValues(r)) {
             v.status = "error", v.reason = "scalar arguments";
@@ -382,6 +418,10 @@ int runTune(const TuneCommand& c) {
         } else {
             const auto t0 = std::chrono::steady_clock::now();
             auto o = runInterp(r, set.tensors, why);
+            if (!o && stopGuard.interrupted()) {
+                v.status = "stopped", v.reason = "not run (stopped while running)";
+                return;
+            }
             if (!o) {
                 v.status = "error", v.reason = why;
                 return;
@@ -431,9 +471,16 @@ int runTune(const TuneCommand& c) {
                 vs[pending[i]].status = "error";
                 vs[pending[i]].reason = e.what();
             }
+            std::lock_guard lock(hostMu);
+            if (vs[pending[i]].status != "stopped") progressLine(vs[pending[i]], outcome(vs[pending[i]]));
         });
     else
-        for (size_t i : pending) runOne(vs[i], 0);
+        for (size_t i : pending) {
+            runOne(vs[i], 0);
+            if (vs[i].status != "stopped") progressLine(vs[i], outcome(vs[i]));
+        }
+    // Stopped during the compile phase: nothing ran (runOne marked the pending ones).
+    const bool stopped = stopGuard.interrupted();
     nlohmann::json baselineRec;
     if (baselineGemm)  // on the first device, after the variants: the GPU to itself again
         baselineRec = runBaseline(*baselineGemm, *r0, c.flags, *gpu, arch, c.reps, 3, 1,
@@ -474,8 +521,15 @@ int runTune(const TuneCommand& c) {
     size_t failed = 0, unchecked = 0;
     std::string uncheckedWhy;
     for (auto& v : vs) {
-        failed += v.status != "ok";
+        failed += v.status != "ok" && v.status != "stopped";
         if (v.status == "ok" && v.check == "skipped") ++unchecked, uncheckedWhy = v.reason;
+    }
+    if (stopped) {
+        size_t ran = 0;
+        for (auto& v : vs) ran += v.status != "stopped" && v.status != "compile_error";
+        std::printf("stopped by the user: %zu of %zu variants ran; the others are stored as "
+                    "\"stopped\"\n",
+                    ran, vs.size());
     }
     if (best) {
         const std::string vs_ = baselineRec.is_null() ? "" : vsBaselineText(best->timeMs, baselineRec);
@@ -536,6 +590,7 @@ int runTune(const TuneCommand& c) {
         if (!baselineRec.is_null()) j["baseline"] = baselineRec;
         if (!writeJson(j, c.json)) return 1;
     }
+    if (stopped) return 130;
     return best ? 0 : 2;
 }
 

@@ -2,6 +2,7 @@
 // `run --chain` (CmdChain.cpp): signature, launch values of symbolic sizes, inputs, a GPU launch
 // request, a run on the interpreter.
 #pragma once
+#include <atomic>
 #include <optional>
 #include <string>
 #include <vector>
@@ -61,6 +62,9 @@ rt::RunRequest requestFor(const CompileResult& r, const rt::InputSet& set,
 /// default 60): past it the run ends with an error at the loop it was in
 /// (interp::InterpOptions::timeLimitS).
 void setInterpTimeLimit(double seconds);
+/// Cancel flag every later non-interactive runInterp polls (null: none); `tilec tune` points it
+/// at its SIGINT guard so a stopped sweep ends the running variant, not only the next one.
+void setInterpCancel(const std::atomic<bool>* cancel);
 std::optional<std::vector<HostTensor>> runInterp(const CompileResult& r,
                                                  const std::vector<HostTensor>& inputs,
                                                  std::string& why, bool lowered = false,

@@ -29,6 +29,7 @@
 #include "app/gui/RunPanel.h"
 #include "app/gui/Session.h"
 #include "app/gui/TuneSweep.h"
+#include "app/gui/ChildProgress.h"
 #include "compiler/Compile.h"
 #include "profiler/store/ResultsStore.h"
 #include "visualizer/core/Roofline.h"
@@ -128,6 +129,13 @@ QVariant CompareTableModel::data(const QModelIndex& index, int role) const {
             if (role == Qt::ForegroundRole) return QColor("#9a6700");
             return {};
         }
+        if (row.status == "stopped") {
+            // tilec tune stopped by the user (Stop / Ctrl-C) before this variant finished.
+            if (role == Qt::DisplayRole || role == Qt::UserRole) return tr("not run (stopped)");
+            if (role == Qt::ToolTipRole) return q(row.reason);
+            if (role == Qt::ForegroundRole) return QColor("#656d76");
+            return {};
+        }
         if (role == Qt::DisplayRole || role == Qt::UserRole) return q(row.status);
         if (role == Qt::ToolTipRole && !row.reason.empty()) return q(row.reason);
         if (role == Qt::ForegroundRole && !row.ok()) return QColor("#cf222e");
@@ -206,9 +214,15 @@ ComparePanel::ComparePanel(Session& session, QWidget* parent)
     m_sweepInterp->setToolTip(tr("Check the variants on the tile interpreter (no GPU; the "
                                  "times are interpreter times)"));
     m_sweepButton = new QPushButton(tr("Tune"), this);
+    m_sweepStop = new QPushButton(tr("Stop"), this);
+    m_sweepStop->setEnabled(false);
+    m_sweepStop->setToolTip(tr("Stop the sweep: the running variant is cancelled; the variants "
+                               "that finished keep their results, the rest are not run"));
+    m_sweepProgress = new ProgressRow([this] { return sweepProgress(m_sweepLog).text(); },
+                                      [this] { return sweepRunning(); }, this);
     m_sweepEdit->setMinimumWidth(120);
     sweepRow->addGroup({new QLabel(tr("Sweep:"), this), m_sweepEdit}, true);
-    sweepRow->addGroup({m_sweepInterp, m_sweepButton});
+    sweepRow->addGroup({m_sweepInterp, m_sweepButton, m_sweepStop});
 
     m_model = new CompareTableModel(this);
     m_proxy = new QSortFilterProxyModel(this);
@@ -271,6 +285,7 @@ ComparePanel::ComparePanel(Session& session, QWidget* parent)
     lay->addLayout(top);
     lay->addLayout(viewRow);
     lay->addLayout(sweepRow);
+    lay->addWidget(m_sweepProgress);
     lay->addWidget(split, 1);
     lay->addWidget(m_status);
 
@@ -296,6 +311,7 @@ ComparePanel::ComparePanel(Session& session, QWidget* parent)
     connect(m_sweepButton, &QPushButton::clicked, this,
             [this] { startSweep(m_sweepEdit->text(), m_sweepInterp->isChecked()); });
     connect(m_sweepEdit, &QLineEdit::returnPressed, m_sweepButton, &QPushButton::click);
+    connect(m_sweepStop, &QPushButton::clicked, this, &ComparePanel::stopSweep);
     connect(m_roofline, &viz::RooflineWidget::pointClicked, this, [this](int row) {
         m_table->selectRow(m_proxy->mapFromSource(m_model->index(row, 0)).row());
     });
@@ -315,8 +331,7 @@ ComparePanel::ComparePanel(Session& session, QWidget* parent)
 ComparePanel::~ComparePanel() {
     if (sweepRunning()) {
         m_sweepProc->disconnect(this);
-        m_sweepProc->kill();
-        m_sweepProc->waitForFinished(2000);
+        stopChild(*m_sweepProc, 0);
     }
 }
 
@@ -423,7 +438,7 @@ void ComparePanel::showResultSet(int index) {
     m_roofline->setRoofline(viz::rooflineOf(*m_compare), best);
     size_t failed = 0, unchecked = 0, variants = 0;
     for (const auto& r : m_compare->rows())
-        if (!r.library()) ++variants, failed += !r.ok(), unchecked += r.unchecked();
+        if (!r.library()) ++variants, failed += !r.ok() && r.status != "stopped", unchecked += r.unchecked();
     QString bestText;
     const int lib = m_compare->libraryRow();
     if (best >= 0) {
@@ -635,6 +650,7 @@ bool ComparePanel::startSweep(const QString& text, bool interp) {
     m_sweepProc->setProcessChannelMode(QProcess::MergedChannels);
     QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
     env.insert("TILESCOPE_RESULTS", m_storePath);
+    env.insert("TILEC_PROGRESS", "1");  // a line per variant as it starts and ends: the phase
     m_sweepProc->setProcessEnvironment(env);
     m_sweepLog = "$ tilec " + args.join(' ') + "\n";
     connect(m_sweepProc.get(), &QProcess::readyRead, this,
@@ -644,19 +660,59 @@ bool ComparePanel::startSweep(const QString& text, bool interp) {
         if (e == QProcess::FailedToStart) {
             m_status->setText(tr("Cannot start tilec: %1").arg(m_sweepProc->errorString()));
             m_sweepButton->setEnabled(true);
+            m_sweepStop->setEnabled(false);
         }
     });
     m_sweepButton->setEnabled(false);
+    m_sweepStop->setEnabled(true);
+    m_sweepStopped = false;
     size_t n = 1;
     for (const auto& a : *axes) n *= size_t(a.values.size());
     m_status->setText(tr("Tuning %1 variants of %2…").arg(n).arg(name));
     m_sweepProc->start(tilec, args);
+    m_sweepProgress->start();
     return true;
+}
+
+QString ComparePanel::sweepProgressText() const { return m_sweepProgress->text(); }
+
+void ComparePanel::stopSweep() {
+    if (!sweepRunning()) return;
+    m_sweepStopped = true;
+    m_sweepStop->setEnabled(false);
+    m_status->setText(tr("Stopping the sweep…"));
+    stopChild(*m_sweepProc, kStopGraceMs);  // onSweepFinished reports the end
 }
 
 void ComparePanel::onSweepFinished(int exitCode, QProcess::ExitStatus status) {
     m_sweepLog += QString::fromUtf8(m_sweepProc->readAll());
     m_sweepButton->setEnabled(true);
+    m_sweepStop->setEnabled(false);
+    m_sweepProgress->refresh();  // hides it
+    const double secs = m_sweepProgress->elapsedS();
+    const SweepProgress prog = sweepProgress(m_sweepLog);
+    if (m_sweepStopped) {
+        m_sweepStopped = false;
+        // 130: tilec tune ended cleanly on SIGINT and stored every variant (ran or "stopped").
+        if (status == QProcess::NormalExit && exitCode == 130) {
+            loadStore(m_storePath);
+            m_status->setText(tr("Stopped by the user after %1 s: %2 of %3 variants ran (%4 ok); "
+                                 "the others are marked not run (stopped).  ")
+                                  .arg(secs, 0, 'f', 1)
+                                  .arg(prog.done)
+                                  .arg(prog.total)
+                                  .arg(prog.ok) +
+                              m_status->text());
+        } else {
+            m_status->setText(tr("Stopped by the user after %1 s: tilec did not end within %2 s "
+                                 "and was killed; nothing was stored (%3 of %4 variants had run).")
+                                  .arg(secs, 0, 'f', 1)
+                                  .arg(kStopGraceMs / 1000.0, 0, 'f', 1)
+                                  .arg(prog.done)
+                                  .arg(prog.total));
+        }
+        return;
+    }
     // tilec tune exits 0 with a best variant, 2 when every variant failed (both stored a
     // session); anything else is an error before any variant ran (bad file, unknown parameter).
     if (status != QProcess::NormalExit || (exitCode != 0 && exitCode != 2)) {

@@ -38,6 +38,7 @@ class RooflineWidget;
 
 namespace ts::gui {
 
+class ProgressRow;
 class Session;
 
 /// Columns: status, variant, then VariantCompare::columns(). Display: the value, or its
@@ -91,6 +92,13 @@ public:
     /// no tilec.
     bool startSweep(const QString& text, bool interp);
     bool sweepRunning() const;
+    /// Stops the running sweep (Stop): tilec tune cancels the running variant and stores what
+    /// ran, the rest as "not run (stopped)"; killed if it has not ended within kStopGraceMs.
+    void stopSweep();
+    static constexpr int kStopGraceMs = 1500;
+    /// The sweep's progress row ("variant 2 of 4: block_M=128  ·  3.1 s  ·  Stop cancels");
+    /// empty when no sweep runs (tests).
+    QString sweepProgressText() const;
     /// tilec's output of the last sweep.
     QString sweepLog() const { return m_sweepLog; }
     /// Overrides the tilec executable (tests); default findTilec() (RunPanel.h).
@@ -141,6 +149,9 @@ private:
     QLineEdit* m_sweepEdit;
     QCheckBox* m_sweepInterp;
     QPushButton* m_sweepButton;
+    QPushButton* m_sweepStop;
+    ProgressRow* m_sweepProgress;
+    bool m_sweepStopped = false;  ///< Stop pressed for the running sweep
     QString m_tilec, m_sweepLog;
     std::unique_ptr<QProcess> m_sweepProc;
     std::unique_ptr<QTemporaryDir> m_sweepDir;

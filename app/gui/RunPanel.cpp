@@ -16,6 +16,7 @@
 #include <QTimer>
 #include <QVBoxLayout>
 
+#include "app/gui/ChildProgress.h"
 #include "app/gui/FlowLayout.h"
 #include "app/gui/Session.h"
 #include "app/gui/Theme.h"
@@ -120,20 +121,12 @@ RunPanel::RunPanel(Session& session, QWidget* parent) : QWidget(parent), m_sessi
     top->addGroup({m_runButton, m_stopButton});
     top->addWidget(m_measureBanks);
     // Progress while tilec runs: a busy bar, the phase and the elapsed time; Stop cancels.
-    m_progressRow = new QWidget(this);
-    m_busy = new QProgressBar(m_progressRow);
-    m_busy->setRange(0, 0);
-    m_busy->setMaximumWidth(160);
-    m_busy->setTextVisible(false);
-    m_progress = new QLabel(m_progressRow);
-    auto* progressLay = new QHBoxLayout(m_progressRow);
-    progressLay->setContentsMargins(0, 0, 0, 0);
-    progressLay->addWidget(m_busy);
-    progressLay->addWidget(m_progress, 1);
-    m_progressRow->hide();
-    m_progressTimer = new QTimer(this);
-    m_progressTimer->setInterval(200);
-    connect(m_progressTimer, &QTimer::timeout, this, &RunPanel::updateProgress);
+    m_progressRow = new ProgressRow(
+        [this] {
+            return tr("%1 on %2").arg(phaseOf("\n" + m_log->toPlainText()), m_target->currentText());
+        },
+        [this] { return running() || (m_banksProc && m_banksProc->state() != QProcess::NotRunning); },
+        this);
 
     auto* lay = new QVBoxLayout(this);
     lay->setContentsMargins(4, 4, 4, 4);
@@ -158,22 +151,9 @@ QString RunPanel::phaseOf(const QString& log) {
     return tr("compiling");
 }
 
-QString RunPanel::progressText() const {
-    return m_progressRow->isHidden() ? QString() : m_progress->text();
-}
+QString RunPanel::progressText() const { return m_progressRow->text(); }
 
-void RunPanel::updateProgress() {
-    const bool busy = running() || (m_banksProc && m_banksProc->state() != QProcess::NotRunning);
-    if (!busy) {
-        m_progressTimer->stop();
-        m_progressRow->hide();
-        return;
-    }
-    m_progressRow->show();
-    m_progress->setText(tr("%1 on %2  ·  %3 s  ·  Stop cancels")
-                            .arg(phaseOf("\n" + m_log->toPlainText()), m_target->currentText())
-                            .arg(m_clock.elapsed() / 1000.0, 0, 'f', 1));
-}
+void RunPanel::updateProgress() { m_progressRow->refresh(); }
 
 void RunPanel::setVerdict(const QString& text, const QColor& color) {
     m_verdict = text;
@@ -210,13 +190,11 @@ RunPanel::~RunPanel() {
     // No verdict here: the Session may already be gone (it is an older child of the window).
     if (running()) {
         m_proc->disconnect(this);
-        m_proc->kill();
-        m_proc->waitForFinished(2000);
+        stopChild(*m_proc, 0);
     }
     if (m_banksProc) {
         m_banksProc->disconnect(this);
-        m_banksProc->kill();
-        m_banksProc->waitForFinished(2000);
+        stopChild(*m_banksProc, 0);
     }
 }
 
@@ -307,18 +285,15 @@ void RunPanel::run() {
     setStatus(tr("Running on %1…").arg(m_target->currentText()), QColor());
     m_runButton->setEnabled(false);
     m_stopButton->setEnabled(true);
-    m_clock.start();
     m_proc->start(tilec, args);
-    m_progressTimer->start();
-    updateProgress();
+    m_progressRow->start();
 }
 
 void RunPanel::stop() {
     if (!running()) return;
     m_proc->disconnect(this);
-    m_proc->kill();
-    m_proc->waitForFinished(2000);
-    setVerdict(tr("Stopped by the user after %1 s").arg(m_clock.elapsed() / 1000.0, 0, 'f', 1),
+    stopChild(*m_proc, 0);  // a run has nothing to save: killed at once
+    setVerdict(tr("Stopped by the user after %1 s").arg(m_progressRow->elapsedS(), 0, 'f', 1),
                theme().warning);
     updateProgress();
     m_runButton->setEnabled(true);
@@ -328,7 +303,7 @@ void RunPanel::stop() {
 void RunPanel::onFinished(int exitCode, QProcess::ExitStatus status) {
     m_log->moveCursor(QTextCursor::End);
     m_log->insertPlainText(QString::fromUtf8(m_proc->readAll()));
-    double secs = m_clock.elapsed() / 1000.0;
+    double secs = m_progressRow->elapsedS();
     bool pass = status == QProcess::NormalExit && exitCode == 0;
     if (status == QProcess::CrashExit)
         setVerdict(
@@ -359,8 +334,7 @@ void RunPanel::onFinished(int exitCode, QProcess::ExitStatus status) {
 void RunPanel::startBankMeasurement() {
     if (m_banksProc && m_banksProc->state() != QProcess::NotRunning) {
         m_banksProc->disconnect(this);
-        m_banksProc->kill();
-        m_banksProc->waitForFinished(2000);
+        stopChild(*m_banksProc, 0);
     }
     QString tilec = m_tilec.isEmpty() ? findTilec() : m_tilec;
     QString json = m_tmp->filePath("banks-measured.json");
@@ -383,8 +357,7 @@ void RunPanel::startBankMeasurement() {
         if (ok) m_session.announceMeasuredBanks(json);
     });
     proc->start(tilec, args);
-    m_progressTimer->start();
-    updateProgress();
+    m_progressRow->start();
 }
 
 }  // namespace ts::gui

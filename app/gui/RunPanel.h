@@ -30,6 +30,7 @@ class QPushButton;
 
 namespace ts::gui {
 
+class ProgressRow;
 class Session;
 
 /// The pragma's values as tilec flags: parameters as --param, the @kernel / @ref settings as
@@ -109,17 +110,13 @@ private:
     QPlainTextEdit* m_log;
     std::unique_ptr<QProcess> m_proc;
     std::unique_ptr<QTemporaryDir> m_tmp;
-    QElapsedTimer m_clock;
     QString m_tilec;
     QString m_runFile, m_runTarget;  ///< the copy and the target of the last run
     QString m_runStamp, m_runPath;   ///< Session::stamp() and path the running/last run was for
     QString m_verdict;               ///< the last verdict ("" = none for this document)
     QColor m_verdictColor;
     bool m_stale = false;
-    QWidget* m_progressRow = nullptr;
-    QLabel* m_progress = nullptr;
-    QProgressBar* m_busy = nullptr;
-    QTimer* m_progressTimer = nullptr;
+    ProgressRow* m_progressRow = nullptr;  ///< ChildProgress.h, shared with the sweep
     std::unique_ptr<QProcess> m_banksProc;
 };
 

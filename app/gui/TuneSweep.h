@@ -27,4 +27,17 @@ std::optional<std::vector<SweepAxis>> parseSweep(const QString& text, QString* e
 QStringList tilecTuneArguments(const QString& file, const std::map<std::string, std::string>& params,
                                const std::vector<SweepAxis>& sweep, bool interp);
 
+/// Where a running `tilec tune` is, from its output so far: the progress lines it prints with
+/// TILEC_PROGRESS=1 ("tune: variant 2 of 4 running: block_M=128", "tune: variant 2 of 4 ok
+/// 1534.2000 ms: block_M=128"; CmdTune.cpp). Pure; tested.
+struct SweepProgress {
+    int total = 0;     ///< variants in the sweep (0: not known yet)
+    int current = 0;   ///< 1-based variant running now (0: none; compiling or between)
+    QString config;    ///< its config ("block_M=128 num_stages=3")
+    int done = 0, ok = 0;  ///< variants finished, and of those the ones that passed
+    /// "variant 2 of 4: block_M=128  ·  1 done: 1 ok" / "compiling 4 variants".
+    QString text() const;
+};
+SweepProgress sweepProgress(const QString& log);
+
 }  // namespace ts::gui
