@@ -316,12 +316,20 @@ void Elaborator::buildLoop(const LoopSpec& spec, const ast::For& s, const EnvPtr
         std::set<const ir::VarNode*> loopVars;
         for (auto& v : vars) loopVars.insert(v.get());
         for (auto& [name, val] : env->vars) {
-            auto* ev = val.extAs<ExprValue>();
-            if (!ev || !ev->expr) continue;
+            // An expression, or an element/region reference whose indices are expressions
+            // (`first = S[i]` keeps the access S[i] until it is used: fuzz_meta, 2026-12-04).
+            std::vector<ir::Expr> exprs;
+            if (auto* ev = val.extAs<ExprValue>(); ev && ev->expr) exprs.push_back(ev->expr);
+            if (auto* ba = val.extAs<BufferAccess>())
+                for (auto& ix : ba->indices)
+                    for (auto& e : {ix.point, ix.lower, ix.upper})
+                        if (e) exprs.push_back(e);
+            if (exprs.empty()) continue;
             std::string which;
-            ir::walkExpr(ev->expr, [&](const ir::Expr& x) {
-                if (auto* v = ir::as<ir::VarNode>(x); v && loopVars.count(v)) which = v->name;
-            });
+            for (auto& e : exprs)
+                ir::walkExpr(e, [&](const ir::Expr& x) {
+                    if (auto* v = ir::as<ir::VarNode>(x); v && loopVars.count(v)) which = v->name;
+                });
             if (which.empty()) continue;
             val = Value::poison(Diagnostic{
                 Severity::Error, s.span,

@@ -1,5 +1,7 @@
 #include "compiler/ir/Functor.h"
 
+#include "compiler/ir/NonNegative.h"
+
 namespace ts::ir {
 
 Expr Mutator::mutate(const Expr& e) {
@@ -296,6 +298,20 @@ std::unordered_set<const VarNode*> signedScalars(const PrimFuncNode& f) {
     auto src = scalarSources(f);
     for (size_t i = 0; i < f.scalars.size(); ++i)
         if (src[i].first < 0) out.insert(f.scalars[i].get());
+    // A loop variable is as signed as its start: `T.serial(-1, 3)`, `T.serial(lo, 3)` with a scalar
+    // argument lo, or `T.serial(k, 3)` nested in such a k (fresh-user helper, 2026-12-04: taken as
+    // >= 0, floor division printed as C's `/`, bounds guards lost their `>= 0` half and a TMA store
+    // was chosen for a box starting at column -64). Until nothing changes, so the order in which
+    // nested loops are visited does not matter.
+    for (bool changed = true; changed;) {
+        changed = false;
+        walk(f.body, [&](const Stmt& s) {
+            if (auto* l = as<ForNode>(s); l && !out.count(l->var.get()) && !nonNegativeByForm(l->min, &out)) {
+                out.insert(l->var.get());
+                changed = true;
+            }
+        });
+    }
     return out;
 }
 

@@ -62,7 +62,8 @@ PrimFunc withBody(const PrimFunc& f, Stmt body);
 /// whose extent is exactly that variable, or {-1, -1} for a scalar passed by value (a scalar
 /// parameter, or a symbolic size no tensor dimension names). One entry per scalar, in order.
 std::vector<std::pair<int, int>> scalarSources(const PrimFuncNode& f);
-/// The scalars of `f` passed by value (scalarSources {-1, -1}): they may be negative.
+/// The variables of `f` that may be negative (NonNegative.h's SignedVars): the scalars passed by
+/// value (scalarSources {-1, -1}) and the variables of loops whose start may be negative.
 std::unordered_set<const VarNode*> signedScalars(const PrimFuncNode& f);
 
 /// Finds the (single) Kernel statement in a PrimFunc body; null if none.

@@ -9,12 +9,13 @@
 namespace ts::ir {
 
 /// Variables that may hold negative values: scalar kernel arguments passed by value
-/// (`off: T.int32`; signedScalars() in Functor.h). Loop, block and thread indices and sizes taken
-/// from tensor shapes are not in it.
+/// (`off: T.int32`) and the variables of loops whose start may be negative (`T.serial(-1, 3)`,
+/// `T.serial(lo, n)`): signedScalars() in Functor.h. Block and thread indices, loop variables of
+/// loops starting at a non-negative value and sizes taken from tensor shapes are not in it.
 using SignedVars = std::unordered_set<const VarNode*>;
 
 /// True when `e` >= 0 for every value of its variables, taking every variable not in `signedVars`
-/// as >= 0 (loop, block and thread indices start at 0): non-negative integer constants and +, *,
+/// as >= 0 (block and thread indices, loops starting at a non-negative value): non-negative integer constants and +, *,
 /// floordiv, floormod, min, max and bit operations of such. False for anything else — a load (a
 /// value from memory, e.g. cu_seqlens[b]), a subtraction, a negative constant, a select, a
 /// scalar argument (`off = -3` made a T.copy guard without its `>= 0` half read before the row
