@@ -16,7 +16,7 @@ using SignedVars = std::unordered_set<const VarNode*>;
 
 /// True when `e` >= 0 for every value of its variables, taking every variable not in `signedVars`
 /// as >= 0 (block and thread indices, loops starting at a non-negative value): non-negative integer constants and +, *,
-/// floordiv, floormod, min, max and bit operations of such. False for anything else — a load (a
+/// floordiv, floormod, min and bit operations of such, and max with one such side. False for anything else — a load (a
 /// value from memory, e.g. cu_seqlens[b]), a subtraction, a negative constant, a select, a
 /// scalar argument (`off = -3` made a T.copy guard without its `>= 0` half read before the row
 /// on the GPU while the interpreters zero-filled or stopped: fresh-user helper, 2026-12-03).
@@ -25,8 +25,11 @@ inline bool nonNegativeByForm(const Expr& e, const SignedVars* signedVars = null
     if (auto* v = as<VarNode>(e)) return !signedVars || !signedVars->count(v);
     if (auto* b = as<BinaryNode>(e)) {
         switch (b->op) {
+            // max(x, c) >= 0 as soon as one side is (`T.max(off, 0)`: fresh-user trial, 2026-12-04).
+            case BinOp::Max:
+                return nonNegativeByForm(b->a, signedVars) || nonNegativeByForm(b->b, signedVars);
             case BinOp::Add: case BinOp::Mul: case BinOp::FloorDiv: case BinOp::FloorMod:
-            case BinOp::Min: case BinOp::Max: case BinOp::BitAnd: case BinOp::BitOr:
+            case BinOp::Min: case BinOp::BitAnd: case BinOp::BitOr:
             case BinOp::BitXor: case BinOp::Shl: case BinOp::Shr:
                 return nonNegativeByForm(b->a, signedVars) && nonNegativeByForm(b->b, signedVars);
             default: return false;
