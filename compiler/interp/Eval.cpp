@@ -497,73 +497,51 @@ double Machine::atomicPrev(const CallNode* n) {
     return old;
 }
 
-double Machine::tileTmaLoad(const CallNode* n) {
-    // args: map, address_of(tile[stage, 0, 0]), bar, rows, panel_elems, panels, coords (innermost first)
-    auto* a = n->args.size() >= 8 ? dynamic_cast<const CallNode*>(n->args[1].get()) : nullptr;
-    auto* at = a && a->op == intrin::kAddressOf && !a->args.empty() ? dynamic_cast<const LoadNode*>(a->args[0].get()) : nullptr;
-    if (!at || !m_tileFunc) fail(n->span, "malformed IR: tl.tma_load(map, address_of(tile), bar, rows, panel_elems, panels, coords...)");
-    const int64_t map = evalI(n->args[0].get());
-    auto desc = attrInts(m_tileFunc->attrs, "tma_map." + std::to_string(map));
-    if ((desc.size() != 4 && desc.size() != 5) || desc[0] < 0 || size_t(desc[0]) >= m_tileFunc->params.size())
-        fail(n->span, "tl.tma_load: tensor map " + std::to_string(map) + " is not described by the kernel");
-    BufferState& src = lookup(m_tileFunc->params[size_t(desc[0])].get(), n->span);
-    BufferState& dst = lookup(at->buffer.get(), at->span);
-    const int64_t base = elementOffset(dst, at->indices, at->span, "TMA load");
-    const int64_t rows = evalI(n->args[3].get()), cols = evalI(n->args[4].get()) * evalI(n->args[5].get());
-    std::vector<int64_t> coord;
-    for (size_t i = 6; i < n->args.size(); ++i) coord.push_back(evalI(n->args[i].get()));
-    const int64_t rank = static_cast<int64_t>(src.shape.size()), dr = static_cast<int64_t>(dst.shape.size());
-    const int64_t rowDim = desc.size() == 5 && desc[4] >= 0 ? desc[4] : rank - 2;
-    if (rank != static_cast<int64_t>(coord.size()) || dr < 2 || rowDim >= rank - 1)
-        fail(n->span, "tl.tma_load: coordinates do not match '" + src.node->name + "'");
-    for (int64_t r = 0; r < rows; ++r)
-        for (int64_t c = 0; c < cols; ++c) {
-            bool in = true;
-            int64_t flat = 0;
-            for (int64_t d = 0; d < rank; ++d) {
-                const int64_t i = coord[size_t(rank - 1 - d)] + (d == rank - 1 ? c : d == rowDim ? r : 0);
-                in = in && i >= 0 && i < src.shape[size_t(d)];
-                flat += i * src.strides[size_t(d)];
-            }
-            const int64_t o = base + r * dst.strides[size_t(dr - 2)] + c * dst.strides[size_t(dr - 1)];
-            if (o < 0 || o >= dst.size) fail(n->span, "TMA load outside '" + dst.node->name + "'");
-            dst.data[o] = in ? src.data[flat] : 0.0;
-        }
-    return 0;
-}
+double Machine::tileTmaLoad(const CallNode* n) { return tileTmaBox(n, false); }
+double Machine::tileTmaStore(const CallNode* n) { return tileTmaBox(n, true); }
 
-double Machine::tileTmaStore(const CallNode* n) {
-    // args: map, address_of(tile[.., 0, 0]), rows, panel_elems, panels, coords (innermost first)
-    auto* a = n->args.size() >= 7 ? dynamic_cast<const CallNode*>(n->args[1].get()) : nullptr;
+double Machine::tileTmaBox(const CallNode* n, bool store) {
+    // load:  map, address_of(tile[stage, 0, 0]), bar, rows, panel_elems, panels, coords (innermost first)
+    // store: map, address_of(tile[.., 0, 0]), rows, panel_elems, panels, coords
+    const char* what = store ? "tl.tma_store" : "tl.tma_load";
+    const size_t first = store ? 2 : 3;  // rows (a load's mbarrier comes before it)
+    auto* a = n->args.size() >= first + 4 ? dynamic_cast<const CallNode*>(n->args[1].get()) : nullptr;
     auto* at = a && a->op == intrin::kAddressOf && !a->args.empty() ? dynamic_cast<const LoadNode*>(a->args[0].get()) : nullptr;
-    if (!at || !m_tileFunc) fail(n->span, "malformed IR: tl.tma_store(map, address_of(tile), rows, panel_elems, panels, coords...)");
+    if (!at || !m_tileFunc)
+        fail(n->span, std::string("malformed IR: ") + what + "(map, address_of(tile), " + (store ? "" : "bar, ") +
+                          "rows, panel_elems, panels, coords...)");
     const int64_t map = evalI(n->args[0].get());
     auto desc = attrInts(m_tileFunc->attrs, "tma_map." + std::to_string(map));
     if ((desc.size() != 4 && desc.size() != 5) || desc[0] < 0 || size_t(desc[0]) >= m_tileFunc->params.size())
-        fail(n->span, "tl.tma_store: tensor map " + std::to_string(map) + " is not described by the kernel");
-    BufferState& dst = lookup(m_tileFunc->params[size_t(desc[0])].get(), n->span);
-    BufferState& src = lookup(at->buffer.get(), at->span);
-    const int64_t base = elementOffset(src, at->indices, at->span, "TMA store");
-    const int64_t rows = evalI(n->args[2].get()), cols = evalI(n->args[3].get()) * evalI(n->args[4].get());
+        fail(n->span, std::string(what) + ": tensor map " + std::to_string(map) + " is not described by the kernel");
+    BufferState& tensor = lookup(m_tileFunc->params[size_t(desc[0])].get(), n->span);
+    BufferState& tile = lookup(at->buffer.get(), at->span);
+    const int64_t base = elementOffset(tile, at->indices, at->span, store ? "TMA store" : "TMA load");
+    const int64_t rows = evalI(n->args[first].get()), cols = evalI(n->args[first + 1].get()) * evalI(n->args[first + 2].get());
     std::vector<int64_t> coord;
-    for (size_t i = 5; i < n->args.size(); ++i) coord.push_back(evalI(n->args[i].get()));
-    const int64_t rank = static_cast<int64_t>(dst.shape.size()), sr = static_cast<int64_t>(src.shape.size());
+    for (size_t i = first + 3; i < n->args.size(); ++i) coord.push_back(evalI(n->args[i].get()));
+    const int64_t rank = static_cast<int64_t>(tensor.shape.size()), tr = static_cast<int64_t>(tile.shape.size());
     const int64_t rowDim = desc.size() == 5 && desc[4] >= 0 ? desc[4] : rank - 2;
-    if (rank != static_cast<int64_t>(coord.size()) || sr < 2 || rowDim >= rank - 1)
-        fail(n->span, "tl.tma_store: coordinates do not match '" + dst.node->name + "'");
+    if (rank != static_cast<int64_t>(coord.size()) || tr < 2 || rowDim >= rank - 1)
+        fail(n->span, std::string(what) + ": coordinates do not match '" + tensor.node->name + "'");
     for (int64_t r = 0; r < rows; ++r)
         for (int64_t c = 0; c < cols; ++c) {
             bool in = true;
             int64_t flat = 0;
             for (int64_t d = 0; d < rank; ++d) {
                 const int64_t i = coord[size_t(rank - 1 - d)] + (d == rank - 1 ? c : d == rowDim ? r : 0);
-                in = in && i >= 0 && i < dst.shape[size_t(d)];
-                flat += i * dst.strides[size_t(d)];
+                in = in && i >= 0 && i < tensor.shape[size_t(d)];
+                flat += i * tensor.strides[size_t(d)];
             }
-            if (!in) continue;  // PTX ISA §9.7.9.25.5.2: box elements outside the tensor are not written
-            const int64_t o = base + r * src.strides[size_t(sr - 2)] + c * src.strides[size_t(sr - 1)];
-            if (o < 0 || o >= src.size) fail(n->span, "TMA store outside '" + src.node->name + "'");
-            dst.data[flat] = src.data[o];
+            // PTX ISA §9.7.9.25.5.2: box elements outside the tensor read 0 and are not written.
+            if (store && !in) continue;
+            const int64_t o = base + r * tile.strides[size_t(tr - 2)] + c * tile.strides[size_t(tr - 1)];
+            if (o < 0 || o >= tile.size)
+                fail(n->span, std::string(store ? "TMA store" : "TMA load") + " outside '" + tile.node->name + "'");
+            if (store)
+                tensor.data[flat] = tile.data[o];
+            else
+                tile.data[o] = in ? tensor.data[flat] : 0.0;
         }
     return 0;
 }

@@ -114,6 +114,9 @@ public:
     /// tl.tma_store on tile-level IR: the logical [.., rows, cols] tile is written to the tensor
     /// at issue, box elements outside the tensor skipped; tl.tma_store_wait is a no-op there.
     double tileTmaStore(const ir::CallNode* n);
+    /// The box walk both share: `store` copies the tile into the tensor (elements outside it
+    /// skipped), else the tensor into the tile (elements outside it read 0).
+    double tileTmaBox(const ir::CallNode* n, bool store);
     /// The operator ("add" | "max" | "min") and the place of an atomic_prev call; malformed IR
     /// is an error.
     std::pair<std::string, const ir::LoadNode*> atomicPrevParts(const ir::CallNode* n) const;
