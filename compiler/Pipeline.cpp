@@ -41,6 +41,14 @@ std::vector<PassInfo> pipelineFor(const Target& target) {
     };
     // sm_90a: a producer warpgroup for the TMA issue of attention-style loops (WarpSpecialize.cpp),
     // on thread-level code so that barriers inside consumer-only code can become named ones.
+    // sm_90a: a wgmma accumulator stored to global at the end goes through a swizzled shared
+    // tile and a TMA store (StageEpilogue.cpp), at tile level before lowering.
+    if (target.hasWgmma()) {
+        auto at = std::find_if(passes.begin(), passes.end(), [](const auto& p) { return p.name == std::string("inject-pipeline"); });
+        if (at != passes.end())
+            passes.insert(at + 1, {"stage-epilogue", "sm_90a: a wgmma accumulator's final store to global goes through a swizzled shared tile and TMA",
+                                   xform::stageEpilogue});
+    }
     if (target.hasWgmma())
         passes.insert(passes.end() - 1, {"warp-specialize", "sm_90a: a producer warpgroup issues the TMA loads of fragment-path pipelines",
                                          xform::warpSpecialize});

@@ -142,6 +142,20 @@ GroupShape groupShape(const Expr& e, const VarNode* r, int64_t extent, int64_t w
             ++xors;
             continue;
         }
+        // Terms that mix r with thread or block indices (a swizzled layout's column panel and
+        // in-panel column: (c % 64) ^ key, (c / 64) * rows*64 with c = g(r) + h): for v = c at a
+        // group's first iteration, a multiple of the width, and M, D multiples of the width,
+        // (v + l) % M = v % M + l and (v + l) / D = v / D for every l < width.
+        if (x && (x->op == BinOp::FloorMod || x->op == BinOp::FloorDiv) && mentions(x->a, r) && !mentions(x->b, r)) {
+            auto m = constInt(x->b);
+            if (m && *m > 0 && *m % width == 0 && groupShape(x->a, r, extent, width) == GroupShape::ContiguousAligned) {
+                if (x->op == BinOp::FloorDiv && t.second % width == 0) continue;  // constant over each group, aligned
+                if (x->op == BinOp::FloorMod && t.second == 1) {
+                    ++xors;
+                    continue;
+                }
+            }
+        }
         gTerms.push_back(t);
     }
     if (xors > 1) return GroupShape::Other;

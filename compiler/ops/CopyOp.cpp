@@ -4,6 +4,8 @@
 // lowering is CopyLowering.cpp; the tile-level semantics Machine::tileCopy (interp/TileOps.cpp).
 #include "compiler/interp/Machine.h"
 #include "compiler/ops/Builtins.h"
+#include "compiler/analysis/WgmmaLayouts.h"
+#include "compiler/transforms/Hopper.h"
 #include "compiler/transforms/LowerCommon.h"
 
 namespace ts::ops {
@@ -24,6 +26,41 @@ public:
     bool asyncProducer(const TileOpNode& n) const override {
         return n.isRegion(0) && n.isRegion(1) && n.region(0).buffer->scope == Scope::Global &&
                n.region(1).buffer->scope == Scope::Shared;
+    }
+    // An epilogue staging tile on sm_90a (T.copy(C_local, C_shared) from a wgmma accumulator; T.copy(C_shared, C[...])):
+    // the default row-major layout puts the 8 rows a warp writes per accumulator instruction in
+    // one bank group (rows of 128 bytes or a multiple: 8-way conflicts) and TMA would read it
+    // without a swizzle. The wgmma operand layout (128-byte swizzled column panels,
+    // analysis/WgmmaLayouts.h) spreads those rows over the 8 16-byte chunks of a 128-byte line
+    // and is a layout TMA stores from (one box per panel, CopyTma.cpp). Chosen only where the
+    // store to global takes TMA with it (tmaStoreWhyNot), so every other use keeps the default.
+    void layoutConstraints(LayoutRound round, LayoutSolver& s, const TileOpNode& t) const override {
+        if (round != LayoutRound::Derived || !s.target().hasWgmma()) return;
+        if (t.args.size() < 2 || !t.isRegion(0) || !t.isRegion(1)) return;
+        const Buffer &frag = t.region(0).buffer, &tile = t.region(1).buffer;
+        if (frag->scope != Scope::Fragment || tile->scope != Scope::Shared || s.placed(tile)) return;
+        // Only a wgmma accumulator's pattern is known to be conflict-free on this layout.
+        if (Layout fl = s.placed(frag); !fl || fl->family != "wgmma_c") return;
+        auto shape = constShape(*tile);
+        if (!shape || shape->size() != 2) return;
+        auto g = analysis::wgmmaTileGeometry((*shape)[0], (*shape)[1], dtypeBytes(tile->dtype));
+        if (!g || g->panelBytes != 128) return;
+        Layout staged = analysis::makeWgmmaSharedLayout(*g);
+        bool stored = false, other = false;
+        walk(s.func().body, [&](const Stmt& x) {
+            auto* c = as<TileOpNode>(x);
+            if (!c || c == &t) {
+                return;
+            }
+            for (size_t a = 0; a < c->args.size(); ++a)
+                if (c->isRegion(a) && c->region(a).buffer == tile) {
+                    const bool store = c->op == TileOpKind::Copy && a == 0 && c->args.size() >= 2 && c->isRegion(1) &&
+                                       c->region(1).buffer->scope == Scope::Global &&
+                                       xform::tmaStoreWhyNot(s.func(), *c, staged, s.target(), nullptr).empty();
+                    (store ? stored : other) = true;
+                }
+        });
+        if (stored && !other) s.require(tile, staged, "T.copy at " + LayoutSolver::lineOf(t.span) + " (a TMA-stored epilogue tile)", t.span);
     }
     // A whole-fragment copy between two fragments of one shape is register to register when both
     // have the same layout: give the unplaced side the placed side's layout (infer-layouts asks

@@ -16,6 +16,11 @@ ir::PrimFunc insertSync(const ir::PrimFunc& f, PassContext& ctx);
 ir::PrimFunc planSharedMemory(const ir::PrimFunc& f, PassContext& ctx);
 ir::PrimFunc lowerToThreads(const ir::PrimFunc& f, PassContext& ctx);
 ir::PrimFunc warpSpecialize(const ir::PrimFunc& f, PassContext& ctx);
+ir::PrimFunc stageEpilogue(const ir::PrimFunc& f, PassContext& ctx);
+/// Whether warp-specialize runs (its default, or $TILESCOPE_HOPPER_WS): stage-epilogue leaves
+/// such kernels' stores in registers (a TMA store is issued by the elected thread, which warp
+/// specialization moves into the producer warpgroup).
+bool warpSpecializeEnabled();
 ir::PrimFunc rasterizeBlocks(const ir::PrimFunc& f, PassContext& ctx);
 
 }  // namespace ts::xform

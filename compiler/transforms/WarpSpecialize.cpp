@@ -37,13 +37,17 @@ namespace {
 /// times both in one run).
 constexpr bool kWarpSpecializeByDefault = false;
 
+}  // namespace
+
 /// Whether warp specialization is on: the default until measured otherwise, or the switch.
-bool wsEnabled() {
+bool warpSpecializeEnabled() {
     const char* e = std::getenv("TILESCOPE_HOPPER_WS");
     if (e && *e == '0') return false;
     if (e && *e == '1') return true;
     return kWarpSpecializeByDefault;
 }
+
+namespace {
 
 const CallNode* callOf(const Stmt& s) {
     auto* ev = as<EvalNode>(s);
@@ -196,7 +200,7 @@ protected:
 }  // namespace
 
 PrimFunc warpSpecialize(const PrimFunc& f, PassContext& ctx) {
-    if (!ctx.target.hasWgmma() || !wsEnabled()) return f;
+    if (!ctx.target.hasWgmma() || !warpSpecializeEnabled()) return f;
     Specializer sp;
     Stmt body = sp.mutate(f->body);
     if (!sp.changed) return f;

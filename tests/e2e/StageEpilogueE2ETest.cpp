@@ -1,0 +1,126 @@
+// Epilogue staging on sm_90a (issue 9; compiler/transforms/StageEpilogue.cpp, the layout rule of
+// compiler/ops/CopyOp.cpp, the swizzled pair stores of compiler/codegen/VectorAccess.cpp).
+// Expected values are derived here, not read from the compiler:
+//  - the staged tile of a bm x bn fp16 accumulator is bm*bn*2 bytes in bn*2/128 column panels of
+//    64 elements (a 128-byte TMA swizzle span, PTX ISA 9.7.9.25.5.1 / 9.7.15.5.1.2): one TMA
+//    store box of 64 x bm per panel;
+//  - it takes the bytes of the pipeline's tiles: (bm*bk + bk*bn)*2*stages >= bm*bn*2 for the
+//    defaults, so the kernel's shared memory equals the direct-store kernel's;
+//  - a thread's two adjacent accumulator columns stay adjacent under the swizzle (it XORs 16-byte
+//    chunk indices), so each pair is one 4-byte store;
+//  - not staged: disable_tma=True, a shared tile used after the copy, stage bytes above the
+//    pipeline's (block_K=16, 2 stages: 16 KiB < 32 KiB), and every target without wgmma.
+// Both interpreters match float64 on ragged sizes; NVRTC compiles both targets. The GPU run is
+// bench/h200_call_2026_12_05b.sh.
+#include <gtest/gtest.h>
+
+#include "compiler/Compile.h"
+#include "tests/e2e/E2eTestUtil.h"
+#include "tests/e2e/NvrtcBothTargets.h"
+
+namespace {
+
+const char* kFile = "tests/e2e/programs/gemm_epilogue_staging.py";
+
+ts::CompileResult compileWith(const std::map<std::string, std::string>& p, const char* target = "cuda:sm_90a",
+                              const char* file = kFile) {
+    ts::CompileOptions opts;
+    opts.params = p;
+    opts.target = target;
+    opts.recordSnapshots = false;
+    return ts::compile(file, ts::e2e::readRepoFile(file), opts);
+}
+
+bool hasNote(const ts::CompileResult& r, const std::string& origin, const std::string& part) {
+    for (auto& d : r.diagnostics)
+        if (d.severity == ts::Severity::Note && d.origin == origin && d.message.find(part) != std::string::npos) return true;
+    return false;
+}
+
+bool staged(const ts::CompileResult& r) { return r.cuda.find("C_local_stage") != std::string::npos; }
+
+TEST(StageEpilogue, AccumulatorStoreGoesThroughASwizzledTileAndTma) {
+    for (auto [bn, threads] : {std::pair{128, 128}, std::pair{256, 256}}) {
+        const std::map<std::string, std::string> p{{"block_N", std::to_string(bn)}, {"threads", std::to_string(threads)},
+                                                   {"M", "256"}, {"N", "512"}};
+        ts::CompileResult r = compileWith(p);
+        ASSERT_TRUE(r.ok) << ts::e2e::diagText(r);
+        const int panels = bn * 2 / 128, bytes = 128 * bn * 2;
+        EXPECT_TRUE(hasNote(r, "stage-epilogue", "T.copy from 'C_local' into 'C' goes through a shared tile 'C_local_stage' (" +
+                                                     std::to_string(bytes) + " bytes"))
+            << ts::e2e::diagText(r);
+        EXPECT_NE(r.cuda.find("ts::tma_store_tile<" + std::to_string(panels) + ", 64, 128>(&tma_map_2, &C_local_stage[0], (bx * " +
+                              std::to_string(bn) + "), (by * 128))"),
+                  std::string::npos)
+            << r.cuda;
+        // The store's tensor map: C (parameter 2), 64 x 128 boxes, 128-byte swizzle.
+        bool map = false;
+        for (auto& m : r.kernel.tensorMaps) map |= m.tensor == 2 && m.boxInner == 64 && m.boxOuter == 128 && m.swizzleBytes == 128;
+        EXPECT_TRUE(map);
+        EXPECT_NE(r.cuda.find("*reinterpret_cast<ts_vec<ts::half, 2>*>(&C_local_stage["), std::string::npos) << r.cuda;
+        // No direct pair stores into C remain.
+        EXPECT_EQ(r.cuda.find("ts_store_pair(&C["), std::string::npos);
+        // Same shared memory as the kernel that stores from registers.
+        auto d = p;
+        d["direct"] = "True";
+        ts::CompileResult rd = compileWith(d);
+        ASSERT_TRUE(rd.ok) << ts::e2e::diagText(rd);
+        EXPECT_FALSE(staged(rd));
+        EXPECT_EQ(r.kernel.dynamicSmemBytes, rd.kernel.dynamicSmemBytes) << "bn=" << bn;
+    }
+}
+
+TEST(StageEpilogue, KeptDirectWhereItDoesNotApply) {
+    struct Case {
+        std::map<std::string, std::string> p;
+        const char* target;
+        const char* why;
+    } cases[] = {
+        {{{"direct", "True"}}, "cuda:sm_90a", "disable_tma=True"},
+        {{{"after", "True"}}, "cuda:sm_90a", "a shared tile used after the copy"},
+        {{{"block_K", "16"}, {"num_stages", "2"}}, "cuda:sm_90a", "16 KiB of pipeline tiles < 32 KiB staged"},
+        {{}, "cuda:sm_80", "no TMA / wgmma"},
+    };
+    for (auto& c : cases) {
+        ts::CompileResult r = compileWith(c.p, c.target);
+        ASSERT_TRUE(r.ok) << c.why << "\n" << ts::e2e::diagText(r);
+        EXPECT_FALSE(staged(r)) << c.why;
+        EXPECT_FALSE(hasNote(r, "stage-epilogue", "goes through")) << c.why;
+    }
+}
+
+TEST(StageEpilogue, HandStagedTileGetsTheSwizzledLayout) {
+    // gemm_smem_epilogue.py writes C_shared itself: the same layout (128-byte panels) and stores.
+    const char* f = "tests/e2e/programs/gemm_smem_epilogue.py";
+    ts::CompileResult r = compileWith({{"block_N", "256"}, {"threads", "256"}, {"M", "256"}, {"N", "256"}}, "cuda:sm_90a", f);
+    ASSERT_TRUE(r.ok) << ts::e2e::diagText(r);
+    auto it = r.lowered->layouts.find("C_shared");
+    ASSERT_NE(it, r.lowered->layouts.end());
+    EXPECT_EQ(it->second->family, "wgmma_smem");
+    EXPECT_TRUE(hasNote(r, "lower-tile-ops", "T.copy from 'C_shared' into 'C' uses a TMA store (4 box(es) of 64 x 128, 128-byte swizzle, 65536 bytes"))
+        << ts::e2e::diagText(r);
+    EXPECT_NE(r.cuda.find("*reinterpret_cast<ts_vec<ts::half, 2>*>(&C_shared["), std::string::npos) << r.cuda;
+    // sm_80: no TMA, the default layout.
+    ts::CompileResult r80 = compileWith({}, "cuda:sm_80", f);
+    ASSERT_TRUE(r80.ok) << ts::e2e::diagText(r80);
+    EXPECT_NE(r80.lowered->layouts.at("C_shared")->family, "wgmma_smem");
+}
+
+TEST(StageEpilogue, BothInterpretersMatchFloat64) {
+    for (auto p : std::vector<std::map<std::string, std::string>>{
+             {},
+             {{"M", "200"}, {"N", "136"}, {"K", "96"}},
+             {{"M", "130"}, {"N", "264"}, {"K", "64"}, {"block_N", "256"}, {"threads", "256"}, {"dtype", "\"bfloat16\""}},
+         }) {
+        ts::CompileResult r = compileWith(p);
+        ASSERT_TRUE(r.ok) << ts::e2e::diagText(r);
+        ASSERT_TRUE(staged(r));
+        ASSERT_NO_FATAL_FAILURE(ts::e2e::expectInterpretersMatchReference(r, "gemm_epilogue_staging"));
+    }
+    ASSERT_NO_FATAL_FAILURE(ts::e2e::expectNvrtcCompilesForSm80AndSm90a(kFile, {{"M", "200"}, {"N", "136"}, {"K", "96"}}));
+    ASSERT_NO_FATAL_FAILURE(ts::e2e::expectNvrtcCompilesForSm80AndSm90a("samples/gemm.py", {{"M", "4096"}, {"N", "4096"}, {"K", "4096"},
+                                                                                          {"block_N", "256"}, {"block_K", "64"},
+                                                                                          {"threads", "256"}, {"num_stages", "3"}}));
+}
+
+}  // namespace

@@ -1,0 +1,38 @@
+# A GEMM whose accumulator goes straight to global memory (samples/gemm.py's epilogue), with the
+# switches the stage-epilogue pass (compiler/transforms/StageEpilogue.cpp) reads: `direct` sets
+# disable_tma on the final T.copy (keeps the stores from registers), `after` adds a use of a
+# shared tile after it (D_shared) (no bytes free for a staged tile then).
+#   tilec compile tests/e2e/programs/gemm_epilogue_staging.py --target cuda:sm_90a
+import tilelang
+import tilelang.language as T
+
+
+@tilelang.jit(out_idx=[-1])
+def matmul(M=256, N=256, K=128, block_M=128, block_N=128, block_K=32, dtype="float16", num_stages=3, threads=128,
+           direct=False, after=False):
+
+    @T.prim_func
+    def main(
+            A: T.Tensor((M, K), dtype),
+            B: T.Tensor((K, N), dtype),
+            C: T.Tensor((M, N), dtype),
+    ):
+        with T.Kernel(T.ceildiv(N, block_N), T.ceildiv(M, block_M), threads=threads) as (bx, by):
+            A_shared = T.alloc_shared((block_M, block_K), dtype)
+            B_shared = T.alloc_shared((block_K, block_N), dtype)
+            D_shared = T.alloc_shared((block_M, block_K), dtype)
+            C_local = T.alloc_fragment((block_M, block_N), "float")
+            T.clear(C_local)
+            for k in T.Pipelined(T.ceildiv(K, block_K), num_stages=num_stages):
+                T.copy(A[by * block_M, k * block_K], A_shared)
+                T.copy(B[k * block_K, bx * block_N], B_shared)
+                T.gemm(A_shared, B_shared, C_local)
+            T.copy(C_local, C[by * block_M, bx * block_N], disable_tma=direct)
+            if after:
+                T.copy(A[by * block_M, 0], D_shared)
+
+    return main
+
+
+def ref_program(A, B):
+    return A @ B
