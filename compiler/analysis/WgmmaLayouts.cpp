@@ -63,6 +63,8 @@ Layout makeWgmmaSharedLayout(const WgmmaTileGeometry& g) {
     return l;
 }
 
+bool accumulatorStagesConflictFree(const LayoutNode& l) { return l.family == "wgmma_c" || l.family == "mma_c"; }
+
 std::optional<WgmmaTileGeometry> wgmmaGeometryOf(const LayoutNode& l, int eltBytes) {
     if (l.family != "wgmma_smem" || l.familyParams.size() != 3) return std::nullopt;
     return wgmmaTileGeometry(l.familyParams[0], l.familyParams[1], eltBytes);

@@ -27,7 +27,7 @@ public:
         return n.isRegion(0) && n.isRegion(1) && n.region(0).buffer->scope == Scope::Global &&
                n.region(1).buffer->scope == Scope::Shared;
     }
-    // An epilogue staging tile on sm_90a (T.copy(C_local, C_shared) from a wgmma accumulator; T.copy(C_shared, C[...])):
+    // An epilogue staging tile on sm_90a (T.copy(C_local, C_shared) from a tensor-core accumulator; T.copy(C_shared, C[...])):
     // the default row-major layout puts the 8 rows a warp writes per accumulator instruction in
     // one bank group (rows of 128 bytes or a multiple: 8-way conflicts) and TMA would read it
     // without a swizzle. The wgmma operand layout (128-byte swizzled column panels,
@@ -39,8 +39,7 @@ public:
         if (t.args.size() < 2 || !t.isRegion(0) || !t.isRegion(1)) return;
         const Buffer &frag = t.region(0).buffer, &tile = t.region(1).buffer;
         if (frag->scope != Scope::Fragment || tile->scope != Scope::Shared || s.placed(tile)) return;
-        // Only a wgmma accumulator's pattern is known to be conflict-free on this layout.
-        if (Layout fl = s.placed(frag); !fl || fl->family != "wgmma_c") return;
+        if (Layout fl = s.placed(frag); !fl || !analysis::accumulatorStagesConflictFree(*fl)) return;
         auto shape = constShape(*tile);
         if (!shape || shape->size() != 2) return;
         auto g = analysis::wgmmaTileGeometry((*shape)[0], (*shape)[1], dtypeBytes(tile->dtype));

@@ -1,4 +1,5 @@
-// stage-epilogue (sm_90a): a wgmma accumulator written straight to global memory at the end of
+// stage-epilogue (sm_90a): a tensor-core accumulator (or a fragment in its layout, as SwiGLU's
+// product) written straight to global memory at the end of
 // the kernel (`T.copy(C_local, C[by * bm, bx * bn])`, samples/gemm.py) goes through shared
 // memory instead, as TileLang files that want speed write it by hand:
 //
@@ -15,7 +16,8 @@
 //
 // Taken only when all of these hold, else the copy stays as written:
 //  - the copy is a statement of the kernel body itself (not in a loop or branch), from a whole
-//    2-D fragment with a wgmma accumulator layout to a global tensor, without disable_tma;
+//    2-D fragment in a wgmma or mma.sync accumulator layout (analysis::accumulatorStagesConflictFree)
+//    to a global tensor, without disable_tma;
 //  - the staged tile is a TMA operand geometry with 128-byte panels, and the store from it is a
 //    legal TMA store (tmaStoreWhyNot: alignment, non-negative start, nothing else touches C);
 //  - warp-specialize will not give the kernel a producer warpgroup (off by default; the switch
@@ -125,7 +127,7 @@ PrimFunc stageEpilogue(const PrimFunc& f, PassContext& ctx) {
         if (src.buffer->scope != Scope::Fragment || dst.buffer->scope != Scope::Global || !wholeBuffer(src)) continue;
         if (attrBool(t->attrs, "disable_tma", false)) continue;
         auto fl = f->layouts.find(src.buffer->name);
-        if (fl == f->layouts.end() || !fl->second || fl->second->family != "wgmma_c") continue;
+        if (fl == f->layouts.end() || !fl->second || !analysis::accumulatorStagesConflictFree(*fl->second)) continue;
         auto shape = constShape(*src.buffer);
         if (!shape || shape->size() != 2) continue;
         auto g = analysis::wgmmaTileGeometry((*shape)[0], (*shape)[1], dtypeBytes(dst.buffer->dtype));

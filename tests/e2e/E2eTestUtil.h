@@ -30,6 +30,16 @@ inline std::string readRepoFile(const std::string& rel) {
     return ss.str();
 }
 
+/// How many final accumulator stores of r stage-epilogue (compiler/transforms/StageEpilogue.cpp)
+/// sent through shared memory and a TMA store (on sm_90a): each adds a shared tile
+/// "<fragment>_stage", a tensor map over the stored tensor, one fence.proxy.async and two block
+/// barriers (before the tile's writes, before the store).
+inline size_t stagedEpilogues(const CompileResult& r) {
+    size_t n = 0;
+    for (auto& d : r.diagnostics) n += d.origin == "stage-epilogue";
+    return n;
+}
+
 /// Every diagnostic of `r`, formatted as tilec prints them.
 inline std::string diagText(const CompileResult& r) {
     std::string s;

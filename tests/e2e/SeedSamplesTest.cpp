@@ -335,7 +335,8 @@ TEST(SeedSamplesSm90a, FusedRmsnormLoopsKeepOneWgmmaGroupInFlight) {
         EXPECT_EQ(countOf(r.cuda, ", false, false, 0, ts::"), size_t(fc.G)) << c.label << "\n" << r.cuda;
         // One per iteration, and one before the prologue of the TMA loads (InjectPipelineTmaLoads.cpp:
         // X and W by TMA on one mbarrier per stage, G (1-D) by cp.async).
-        EXPECT_EQ(countOf(r.cuda, "ts::fence_proxy_async();"), fc.loop ? 3u : 2u) << c.label << " (one per iteration)\n" << r.cuda;
+        // (+1 for a staged epilogue, StageEpilogue.cpp.)
+        EXPECT_EQ(countOf(r.cuda, "ts::fence_proxy_async();"), (fc.loop ? 3u : 2u) + ts::e2e::stagedEpilogues(r)) << c.label << " (one per iteration)\n" << r.cuda;
         // Which producers TMA loads: those whose rows are a multiple of 16 bytes (fc.tma), a note each.
         int tmaNotes = 0, cpNotes = 0;
         for (auto& d : r.diagnostics) {
@@ -382,9 +383,11 @@ TEST(SeedSamplesSm90a, RmsnormChainGemmsTakeTmaAndInflightWgmma) {
         EXPECT_GE(countOf(r.cuda, "ts::tma_load_tile<"), 2u) << c->label << "\n" << r.cuda;
         EXPECT_EQ(countOf(r.cuda, "ts::gemm_ss<") + countOf(r.cuda, "ts::cp_async16("), 0u) << c->label << "\n" << r.cuda;
         // After the barrier init; matmul_xn has gemm.py's one block barrier per iteration (its
-        // stage release) and its staged epilogue's two (StageEpilogue.cpp: before the staged
-        // tile's writes, before its TMA store), gate_up's stages are released through empty mbarriers.
-        EXPECT_EQ(countOf(r.cuda, "__syncthreads();"), c == &mm ? 4u : 1u) << c->label << "\n" << r.cuda;
+        // stage release), gate_up's stages are released through empty mbarriers; both stage
+        // their epilogue (StageEpilogue.cpp: a barrier before the staged tile's writes, one
+        // before its TMA store).
+        EXPECT_EQ(ts::e2e::stagedEpilogues(r), 1u) << c->label;
+        EXPECT_EQ(countOf(r.cuda, "__syncthreads();"), (c == &mm ? 2u : 1u) + 2) << c->label << "\n" << r.cuda;
         if (c == &mm) {
             EXPECT_EQ(countOf(r.cuda, "ts::wgmma_gemm_ss<128, 256, 32, 2, false, false, 1, ts::half>"), 1u) << r.cuda;
         } else {
@@ -411,8 +414,10 @@ TEST(SeedSamplesSm90a, BackwardMainKernelTakesWgmmaForAllFiveGemms) {
     // (InjectPipelineTmaLoads.cpp: one stage mbarrier with their summed bytes), whose stage
     // barriers are initialised after a block barrier and published by a fence + barrier: one
     // fence and two barriers more, all before the loop.
-    EXPECT_EQ(countOf(r.cuda, "ts::fence_proxy_async();"), 5u) << r.cuda;
-    EXPECT_EQ(countOf(r.cuda, "__syncthreads();"), 7u) << r.cuda;
+    // A staged epilogue (StageEpilogue.cpp) adds one fence and two barriers after the loop.
+    const size_t staged = ts::e2e::stagedEpilogues(r);
+    EXPECT_EQ(countOf(r.cuda, "ts::fence_proxy_async();"), 5u + staged) << r.cuda;
+    EXPECT_EQ(countOf(r.cuda, "__syncthreads();"), 7u + 2 * staged) << r.cuda;
     EXPECT_EQ(countOf(r.cuda, "ts::tma_load_tile<1, 64, 64>(&tma_map_0, &Q_s["), 2u) << r.cuda;
     EXPECT_EQ(countOf(r.cuda, "ts::tma_load_tile<1, 64, 64>(&tma_map_1, &dO_s["), 2u) << r.cuda;
     // Independent gemm pairs (InjectPipeline.cpp pairIndependentWgmmas): P^T dO (rs) and dS^T Q
