@@ -298,11 +298,16 @@ private slots:
         const int loopLine = lineOf(text, "# pipelined loop");
         QCOMPARE(markerLine(*w.editor()), loopLine);
         auto* model = qobject_cast<DiagnosticsPanel*>(w.panel("problems"))->model();
-        QCOMPARE(model->rowCount(), 2);
-        QVERIFY2(QString::fromStdString(model->at(0).message).startsWith("deadlock: waiting on mbarrier tma_bar[0]"),
-                 qPrintable(QString::fromStdString(model->at(0).message)));
-        QVERIFY2(QString::fromStdString(model->at(1).message).contains("1 arrived"),
-                 qPrintable(QString::fromStdString(model->at(1).message)));
+        // The debugger's rows; the compiler's notes on the same file (its staged epilogue's TMA
+        // store, StageEpilogue.cpp) stay listed beside them.
+        std::vector<ts::Diagnostic> found;
+        for (int i = 0; i < model->rowCount(); ++i)
+            if (model->at(i).origin == "debugger") found.push_back(model->at(i));
+        QCOMPARE(int(found.size()), 2);
+        QVERIFY2(QString::fromStdString(found[0].message).startsWith("deadlock: waiting on mbarrier tma_bar[0]"),
+                 qPrintable(QString::fromStdString(found[0].message)));
+        QVERIFY2(QString::fromStdString(found[1].message).contains("1 arrived"),
+                 qPrintable(QString::fromStdString(found[1].message)));
         QTableWidget* t = panel->barriers();
         const int row = barrierRow(t, "mbarrier tma_bar[0]");
         QVERIFY(row >= 0);

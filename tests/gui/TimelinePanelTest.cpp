@@ -4,7 +4,9 @@
 // tests/unit/HopperTimelineTest.cpp): prologue G0 B then expect_tx + TMA A + TMA B for tiles 0..3
 // (14 events), iteration k: wait tma_bar[k%4] (phase k/4), wgmma k, barrier, then for k >= 1 the
 // release of tile k-1 and, while k-1+4 < 16, its refill; epilogue wgmma wait + last release:
-// 2 + 12 + 16*3 + 15 + 12*3 + 2 = 115 events; on this schedule every event's time is its step.
+// 2 + 12 + 16*3 + 15 + 12*3 + 2 = 115 events, plus the staged epilogue's two barriers
+// (StageEpilogue.cpp: before the staged tile's writes, before its TMA store) = 117; on this
+// schedule every event's time is its step.
 #include <QListWidget>
 #include <QSignalSpy>
 #include <QTableView>
@@ -47,7 +49,7 @@ private slots:
         const auto& m = tp.widget()->model();
         QCOMPARE(int(m.rows().size()), 5);  // one role + 4 stages
         QCOMPARE(QString::fromStdString(m.rows()[0].name), QString("all warps (thread 0 issues) (128 threads)"));
-        QCOMPARE(int(m.rows()[0].items.size()), 115);
+        QCOMPARE(int(m.rows()[0].items.size()), 117);
         QCOMPARE(QString::fromStdString(m.axisUnit()), QString("logical time"));
         // Iteration 0: wait tma_bar[0] (14), wgmma k=0 (15), barrier (16).
         const auto& w0 = m.rows()[0].items[14];
