@@ -20,6 +20,8 @@
 //    to a global tensor, without disable_tma;
 //  - the staged tile is a TMA operand geometry with 128-byte panels, and the store from it is a
 //    legal TMA store (tmaStoreWhyNot: alignment, non-negative start, nothing else touches C);
+//  - the kernel has no hand-written mbarriers (T.alloc_barrier), which keep the lowering off
+//    TMA stores (plainTmaStoreWhyNot);
 //  - warp-specialize will not give the kernel a producer warpgroup (off by default; the switch
 //    $TILESCOPE_HOPPER_WS=1 measures it), as its elected thread could not issue the store;
 //  - no shared buffer is used at or after the copy, and the shared buffers used before it hold at
@@ -113,6 +115,10 @@ PrimFunc stageEpilogue(const PrimFunc& f, PassContext& ctx) {
     if (!ctx.target.hasWgmma()) return f;
     const KernelNode* k = findKernel(f);
     if (!k) return f;
+    // Hand-written mbarriers (T.alloc_barrier): the lowering keeps every TMA store away from such
+    // kernels (plainTmaStoreWhyNot: thread 0 may have a role of its own), so a staged tile would
+    // be stored with plain loads and stores -- an extra round trip through shared memory.
+    if (attrBool(f->attrs, "explicit_mbarriers", false)) return f;
     std::vector<Stmt> top;
     flatten(k->body, top);
     // warp-specialize keeps away from kernels with a TMA store (its elected thread would be a

@@ -9,7 +9,8 @@
 //  - a thread's two adjacent accumulator columns stay adjacent under the swizzle (it XORs 16-byte
 //    chunk indices), so each pair is one 4-byte store;
 //  - not staged: disable_tma=True, a shared tile used after the copy, stage bytes above the
-//    pipeline's (block_K=16, 2 stages: 16 KiB < 32 KiB), and every target without wgmma.
+//    pipeline's (block_K=16, 2 stages: 16 KiB < 32 KiB), a kernel with hand-written mbarriers
+//    (its T.copy to global takes no TMA store), and every target without wgmma.
 // Both interpreters match float64 on ragged sizes; NVRTC compiles both targets. The GPU run is
 // bench/h200_call_2026_12_05b.sh.
 #include <gtest/gtest.h>
@@ -79,6 +80,9 @@ TEST(StageEpilogue, KeptDirectWhereItDoesNotApply) {
         {{{"direct", "True"}}, "cuda:sm_90a", "disable_tma=True"},
         {{{"after", "True"}}, "cuda:sm_90a", "a shared tile used after the copy"},
         {{{"block_K", "16"}, {"num_stages", "2"}}, "cuda:sm_90a", "16 KiB of pipeline tiles < 32 KiB staged"},
+        // 48 KiB of tiles would hold the 32 KiB tile, but hand-written mbarriers keep the lowering
+        // off TMA stores (plainTmaStoreWhyNot): staging would only add a round trip through shared.
+        {{{"barrier", "True"}, {"block_K", "64"}}, "cuda:sm_90a", "hand-written mbarriers (no TMA store)"},
         {{}, "cuda:sm_80", "no TMA / wgmma"},
     };
     for (auto& c : cases) {
