@@ -20,17 +20,23 @@
 //    to a global tensor, without disable_tma;
 //  - the staged tile is a TMA operand geometry with 128-byte panels, and the store from it is a
 //    legal TMA store (tmaStoreWhyNot: alignment, non-negative start, nothing else touches C);
+//  - the kernel has no hand-written mbarriers (T.alloc_barrier), which keep the lowering off
+//    TMA stores (plainTmaStoreWhyNot);
 //  - warp-specialize will not give the kernel a producer warpgroup (off by default; the switch
 //    $TILESCOPE_HOPPER_WS=1 measures it), as its elected thread could not issue the store;
-//  - no shared buffer is used at or after the copy, and the shared buffers used before it hold at
-//    least the tile's bytes: plan-smem then gives it those bytes (their live ranges are disjoint),
-//    so the kernel's shared memory does not grow.
+//  - no shared buffer is used at or after the copy, and the shared buffers live together at some
+//    statement before it (the pipeline's tiles) hold at least the tile's bytes: plan-smem then
+//    gives it those bytes (their live ranges are disjoint), so the kernel's shared memory does not
+//    grow. Buffers live at different times are not added up: plan-smem already let them share.
 // Runs after inject-pipeline (the staged shapes of the pipeline's tiles are final) and before
 // lower-tile-ops, which lowers both copies as any hand-written pair. Interpreters run the result.
+#include <algorithm>
+#include <map>
 #include <set>
 
 #include "compiler/analysis/WgmmaLayouts.h"
 #include "compiler/ir/IR.h"
+#include "compiler/ir/Views.h"
 #include "compiler/transforms/Hopper.h"
 #include "compiler/transforms/Passes.h"
 
@@ -47,8 +53,8 @@ void flatten(const Stmt& s, std::vector<Stmt>& out) {
     out.push_back(s);
 }
 
-/// Shared buffers a statement reads, writes, allocates or takes the address of.
-void sharedBuffers(const Stmt& s, std::set<const BufferNode*>& out) {
+/// Shared buffers a statement reads, writes, takes the address of or (with `allocs`) allocates.
+void sharedBuffers(const Stmt& s, std::set<const BufferNode*>& out, bool allocs = true) {
     auto add = [&](const Buffer& b) {
         if (b && b->scope == Scope::Shared) out.insert(b.get());
     };
@@ -56,7 +62,7 @@ void sharedBuffers(const Stmt& s, std::set<const BufferNode*>& out) {
         s,
         [&](const Stmt& x) {
             if (auto* st = as<StoreNode>(x)) add(st->buffer);
-            if (auto* a = as<AllocNode>(x)) add(a->buffer);
+            if (auto* a = as<AllocNode>(x); a && allocs) add(a->buffer);
             if (auto* t = as<TileOpNode>(x))
                 for (size_t i = 0; i < t->args.size(); ++i)
                     if (t->isRegion(i)) add(t->region(i).buffer);
@@ -113,6 +119,10 @@ PrimFunc stageEpilogue(const PrimFunc& f, PassContext& ctx) {
     if (!ctx.target.hasWgmma()) return f;
     const KernelNode* k = findKernel(f);
     if (!k) return f;
+    // Hand-written mbarriers (T.alloc_barrier): the lowering keeps every TMA store away from such
+    // kernels (plainTmaStoreWhyNot: thread 0 may have a role of its own), so a staged tile would
+    // be stored with plain loads and stores -- an extra round trip through shared memory.
+    if (attrBool(f->attrs, "explicit_mbarriers", false)) return f;
     std::vector<Stmt> top;
     flatten(k->body, top);
     // warp-specialize keeps away from kernels with a TMA store (its elected thread would be a
@@ -133,12 +143,37 @@ PrimFunc stageEpilogue(const PrimFunc& f, PassContext& ctx) {
         auto g = analysis::wgmmaTileGeometry((*shape)[0], (*shape)[1], dtypeBytes(dst.buffer->dtype));
         if (!g || g->panelBytes != 128) continue;
         // Shared memory: nothing shared in use from here on; the bytes used before are free.
-        std::set<const BufferNode*> before, after;
-        for (size_t j = 0; j < i; ++j) sharedBuffers(top[j], before);
+        std::set<const BufferNode*> after;
         for (size_t j = i; j < top.size(); ++j) sharedBuffers(top[j], after);
         if (!after.empty()) continue;
+        // The bytes surely free: plan-smem gives buffers live at the same time disjoint bytes and
+        // lets the others share theirs (a tile used only before the pipeline shares the pipeline
+        // tiles' bytes), so what the kernel already has is at least the most bytes live together
+        // at one top-level statement (live: from the first statement that uses a buffer to the
+        // last), not the sum over every buffer used before the copy.
+        // A shared view (T.view, ir/Views.h) sits on its base buffer's bytes: counted as the base.
+        struct Live {
+            size_t first = 0, last = 0;
+            int64_t bytes = 0;
+        };
+        std::map<std::string, Live> live;
+        for (size_t j = 0; j < i; ++j) {
+            std::set<const BufferNode*> used;
+            sharedBuffers(top[j], used, /*allocs=*/false);
+            for (auto* b : used) {
+                std::string base = sharedViewBase(f->attrs, b->name);
+                auto [it, fresh] = live.try_emplace(base.empty() ? b->name : base, Live{j, j, 0});
+                it->second.last = j;
+                it->second.bytes = std::max(it->second.bytes, bytesOf(*b));
+            }
+        }
         int64_t freeBytes = 0;
-        for (auto* b : before) freeBytes += bytesOf(*b);
+        for (size_t j = 0; j < i; ++j) {
+            int64_t together = 0;
+            for (auto& [name, r] : live)
+                if (r.first <= j && j <= r.last) together += r.bytes;
+            freeBytes = std::max(freeBytes, together);
+        }
         if (freeBytes < g->bytes()) continue;
 
         const Span sp = t->span;

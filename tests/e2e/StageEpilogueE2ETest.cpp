@@ -5,11 +5,13 @@
 //    64 elements (a 128-byte TMA swizzle span, PTX ISA 9.7.9.25.5.1 / 9.7.15.5.1.2): one TMA
 //    store box of 64 x bm per panel;
 //  - it takes the bytes of the pipeline's tiles: (bm*bk + bk*bn)*2*stages >= bm*bn*2 for the
-//    defaults, so the kernel's shared memory equals the direct-store kernel's;
+//    defaults, so the kernel's shared memory equals the direct-store kernel's; a tile used only
+//    before the pipeline shares the pipeline's bytes and adds none;
 //  - a thread's two adjacent accumulator columns stay adjacent under the swizzle (it XORs 16-byte
 //    chunk indices), so each pair is one 4-byte store;
 //  - not staged: disable_tma=True, a shared tile used after the copy, stage bytes above the
-//    pipeline's (block_K=16, 2 stages: 16 KiB < 32 KiB), and every target without wgmma.
+//    pipeline's (block_K=16, 2 stages: 16 KiB < 32 KiB), a kernel with hand-written mbarriers
+//    (its T.copy to global takes no TMA store), and every target without wgmma.
 // Both interpreters match float64 on ragged sizes; NVRTC compiles both targets. The GPU run is
 // bench/h200_call_2026_12_05b.sh.
 #include <gtest/gtest.h>
@@ -79,6 +81,9 @@ TEST(StageEpilogue, KeptDirectWhereItDoesNotApply) {
         {{{"direct", "True"}}, "cuda:sm_90a", "disable_tma=True"},
         {{{"after", "True"}}, "cuda:sm_90a", "a shared tile used after the copy"},
         {{{"block_K", "16"}, {"num_stages", "2"}}, "cuda:sm_90a", "16 KiB of pipeline tiles < 32 KiB staged"},
+        // 48 KiB of tiles would hold the 32 KiB tile, but hand-written mbarriers keep the lowering
+        // off TMA stores (plainTmaStoreWhyNot): staging would only add a round trip through shared.
+        {{{"barrier", "True"}, {"block_K", "64"}}, "cuda:sm_90a", "hand-written mbarriers (no TMA store)"},
         {{}, "cuda:sm_80", "no TMA / wgmma"},
     };
     for (auto& c : cases) {
@@ -86,6 +91,33 @@ TEST(StageEpilogue, KeptDirectWhereItDoesNotApply) {
         ASSERT_TRUE(r.ok) << c.why << "\n" << ts::e2e::diagText(r);
         EXPECT_FALSE(staged(r)) << c.why;
         EXPECT_FALSE(hasNote(r, "stage-epilogue", "goes through")) << c.why;
+    }
+}
+
+TEST(StageEpilogue, ScratchUsedBeforeThePipelineIsNotCountedTwice) {
+    // before=True: a 128 x 128 int8 tile (16 KiB) used only before the loop. plan-smem gives the
+    // pipeline's tiles its bytes, so with 2 stages of block_K=16 (8 KiB of A + 8 KiB of B) the
+    // kernel holds 16 KiB, not 16 + 16: the 32 KiB staged tile would double it -- kept direct.
+    // With the defaults (3 stages of block_K=32: 48 KiB live together) it is staged, and the
+    // kernel's shared memory stays the direct kernel's.
+    struct Case {
+        std::map<std::string, std::string> p;
+        bool staged;
+    } cases[] = {
+        {{{"before", "True"}, {"block_K", "16"}, {"num_stages", "2"}}, false},
+        {{{"before", "True"}}, true},
+    };
+    for (auto& c : cases) {
+        ts::CompileResult r = compileWith(c.p);
+        ASSERT_TRUE(r.ok) << ts::e2e::diagText(r);
+        EXPECT_EQ(staged(r), c.staged) << ts::e2e::diagText(r);
+        auto d = c.p;
+        d["direct"] = "True";
+        ts::CompileResult rd = compileWith(d);
+        ASSERT_TRUE(rd.ok) << ts::e2e::diagText(rd);
+        EXPECT_FALSE(staged(rd));
+        EXPECT_EQ(r.kernel.dynamicSmemBytes, rd.kernel.dynamicSmemBytes) << "staged=" << c.staged;
+        ASSERT_NO_FATAL_FAILURE(ts::e2e::expectInterpretersMatchReference(r, "gemm_epilogue_staging"));
     }
 }
 
