@@ -5,7 +5,8 @@
 #  2. issue 9 reliability, interleaved ours / TileLang 0.1.15 / ours / TileLang on the same files:
 #     softmax 4096x8192 (512 threads) and GEMM 4096^3 bf16; cuBLAS in the same call;
 #  3. compute-sanitizer memcheck/racecheck/synccheck/initcheck over every sample kernel
-#     (bench/h200_sanitizer.sh samples), after the timings (it would disturb them).
+#     (bench/h200_sanitizer.sh samples), after the timings (it would disturb them);
+#  (2b) swiglu at 192x128 / 384 threads and 128x128 / 256 threads against torch.compile.
 # Before (dev box): prepare.sh (.tl), strip -o .devbin/tilec build/tilec
 #   run(command="bash bench/h200_call_2026_12_05d.sh", carry=[".tl", ".devbin"])
 set -u
@@ -36,6 +37,11 @@ for i in 1 2; do
   bn gemm-$i $G $S4 --param block_M=128 --param block_N=256 --param block_K=64 --param num_stages=4 --param threads=256
   tl tl-gemm-$i $G $S4 --param block_M=128 --param block_N=256 --param block_K=64 --param num_stages=3 --param threads=256
 done
+SW="--param M=4096 --param K=4096 --param N=11008 --param dtype=bfloat16 --param block_K=64"
+bn sw-192-s3 samples/swiglu.py $SW --param block_M=192 --param block_N=128 --param num_stages=3 --param threads=384
+bn sw-128-s4 samples/swiglu.py $SW --param block_M=128 --param block_N=128 --param num_stages=4 --param threads=256
+bn sw-128-s3 samples/swiglu.py $SW --param block_M=128 --param block_N=128 --param num_stages=3 --param threads=256
+bn sw-192-s3b samples/swiglu.py $SW --param block_M=192 --param block_N=128 --param num_stages=3 --param threads=384
 python3 - "$OUT" "$np" "$nf" <<'PY'
 import json, sys, time, torch
 out, npass, nfail = sys.argv[1], int(sys.argv[2]), int(sys.argv[3])
@@ -65,6 +71,15 @@ m, t = mean([load("gemm-1"), load("gemm-2")]), mean([load("tl-gemm-1"), load("tl
 s = [(torch.randn(4096, 4096, device="cuda", dtype=torch.bfloat16), torch.randn(4096, 4096, device="cuda", dtype=torch.bfloat16)) for _ in range(4)]
 cub = time_ms(torch.matmul, s)
 res["gemm4096_bf16"] = {"tilescope_ms": m, "tilelang_ms": t, "cublas_ms": cub, "vs_tilelang": t / m if t and m else None, "vs_cublas": cub / m if m else None}
+import torch.nn.functional as F
+def swiglu(x, wg, wu): return F.silu(x @ wg) * (x @ wu)
+r = lambda *s: torch.randn(*s, device="cuda", dtype=torch.bfloat16) * 0.1
+del s; torch.cuda.empty_cache()
+sets = [(r(4096, 4096), r(4096, 11008), r(4096, 11008)) for _ in range(4)]
+e, c = time_ms(swiglu, sets), time_ms(torch.compile(swiglu), sets)
+sw = {k: load(k) for k in ("sw-192-s3", "sw-128-s4", "sw-128-s3", "sw-192-s3b")}
+res["swiglu_M4096_K4096_N11008_bf16"] = {"tilescope_ms": sw, "torch_eager_ms": e, "torch_compile_ms": c,
+    "vs_torch_compile": {k: c / v for k, v in sw.items() if v}, "configs": {"192-s3": "192x128x64, 3 stages, 384 threads (timed twice)", "128-s4": "128x128x64, 4 stages, 256 threads", "128-s3": "128x128x64, 3 stages, 256 threads"}}
 json.dump(res, open(f"{out}/summary.json", "w"), indent=1); print(json.dumps(res, indent=1))
 PY
 echo "== 3. sanitizer ($(el) s)"

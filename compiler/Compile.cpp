@@ -28,18 +28,28 @@ namespace {
 /// Whether `pass_configs={...}` of @tilelang.jit turns TileLang's automatic barrier insertion
 /// off: key tilelang.PassConfigKey.TL_DISABLE_THREAD_STORAGE_SYNC or
 /// "tl.disable_thread_storage_sync" with the value True.
-bool disablesStorageSync(const fe::ast::Expr* passConfigs) {
+bool passConfigTrue(const fe::ast::Expr* passConfigs, const std::string& name, const std::string& enumName) {
     auto* d = fe::ast::as<fe::ast::Dict>(passConfigs);
     if (!d) return false;
     for (size_t i = 0; i < d->keys.size() && i < d->values.size(); ++i) {
         auto* str = fe::ast::as<fe::ast::Str>(d->keys[i]);
         auto* attr = fe::ast::as<fe::ast::Attribute>(d->keys[i]);
-        bool key = (str && str->value == "tl.disable_thread_storage_sync") ||
-                   (attr && attr->attr == "TL_DISABLE_THREAD_STORAGE_SYNC");
+        bool key = (str && str->value == name) || (attr && attr->attr == enumName);
         auto* v = fe::ast::as<fe::ast::Constant>(d->values[i]);
         if (key && v && v->type == fe::ast::Constant::Type::Bool && v->boolValue) return true;
     }
     return false;
+}
+
+bool disablesStorageSync(const fe::ast::Expr* passConfigs) {
+    return passConfigTrue(passConfigs, "tl.disable_thread_storage_sync", "TL_DISABLE_THREAD_STORAGE_SYNC");
+}
+
+/// `pass_configs={"tl.disable_tma_lower": True}` (TL_DISABLE_TMA_LOWER): TileLang lowers no copy
+/// to TMA. Honoured for the stores TileScope adds itself (stage-epilogue); the loads' TMA choice
+/// does not read it yet.
+bool disablesTmaLower(const fe::ast::Expr* passConfigs) {
+    return passConfigTrue(passConfigs, "tl.disable_tma_lower", "TL_DISABLE_TMA_LOWER");
 }
 
 using Clock = std::chrono::steady_clock;
@@ -459,6 +469,7 @@ CompileResult compileUnobserved(const std::string& path, const std::string& text
             f->attrs["user_barriers_only"] = int64_t(1);
             r.elaborated = f;
         }
+        if (disablesTmaLower(entry->passConfigs)) skip.push_back("stage-epilogue");
         if (kernelBlockCount(r.elaborated) < 2) {
             compileLaunch(r.elaborated, *target, opts, skip, scalarValues, diags, r);
             return finish();

@@ -63,7 +63,9 @@ Layout makeWgmmaSharedLayout(const WgmmaTileGeometry& g) {
     return l;
 }
 
-bool accumulatorStagesConflictFree(const LayoutNode& l) { return l.family == "wgmma_c" || l.family == "mma_c"; }
+bool accumulatorStagesConflictFree(const LayoutNode& l, int eltBytes) {
+    return eltBytes == 2 && (l.family == "wgmma_c" || l.family == "mma_c");
+}
 
 std::optional<WgmmaTileGeometry> wgmmaGeometryOf(const LayoutNode& l, int eltBytes) {
     if (l.family != "wgmma_smem" || l.familyParams.size() != 3) return std::nullopt;

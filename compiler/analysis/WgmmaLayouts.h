@@ -55,13 +55,15 @@ ir::Layout makeWgmmaSharedLayout(const WgmmaTileGeometry& g);
 /// The geometry back from a "wgmma_smem" layout (nullopt for other families).
 std::optional<WgmmaTileGeometry> wgmmaGeometryOf(const ir::LayoutNode& l, int eltBytes);
 
-/// Whether a fragment in `l` writes a tile in the wgmma operand layout (128-byte panels) without
-/// bank conflicts: the tensor-core accumulators, whose warps hold per register pair 8 consecutive
-/// rows x 4 threads of adjacent column pairs -- mma.sync m16n8 C ("mma_c", PTX ISA 9.7.14.5.x
-/// m16n8k16 C/D fragment) and wgmma D ("wgmma_c", 9.7.15.5.1.1.1, four such warps per m64). The
-/// swizzle maps those 8 rows' 16-byte chunks onto 8 different chunks of a 128-byte line, so each
-/// 4-byte pair store is one wavefront.
-bool accumulatorStagesConflictFree(const ir::LayoutNode& l);
+/// Whether a fragment in `l` writes a tile of `eltBytes` elements in the wgmma operand layout
+/// (128-byte panels) without bank conflicts: the tensor-core accumulators, whose warps hold per
+/// register pair 8 consecutive rows x 4 threads of adjacent column pairs -- mma.sync m16n8 C
+/// ("mma_c", PTX ISA 9.7.14.5.x m16n8k16 C/D fragment) and wgmma D ("wgmma_c", 9.7.15.5.1.1.1,
+/// four such warps per m64) -- stored as 2-byte elements (fp16/bf16): the swizzle maps those 8
+/// rows' 16-byte chunks onto 8 different chunks of a 128-byte line, so each 4-byte pair store is
+/// one wavefront. 4-byte elements make 8-byte pairs over two chunks per row (2-way conflicts by
+/// the bank model), 1-byte ones are unmeasured: neither is claimed.
+bool accumulatorStagesConflictFree(const ir::LayoutNode& l, int eltBytes);
 
 /// Descriptor fields (bytes, before the >>4 encoding) of k-step kk (16 K elements) at MN offset
 /// mn0 of an operand tile: start offset from the tile base, LBO, SBO, swizzle bytes. `kMajor`:

@@ -39,7 +39,7 @@ public:
         if (t.args.size() < 2 || !t.isRegion(0) || !t.isRegion(1)) return;
         const Buffer &frag = t.region(0).buffer, &tile = t.region(1).buffer;
         if (frag->scope != Scope::Fragment || tile->scope != Scope::Shared || s.placed(tile)) return;
-        if (Layout fl = s.placed(frag); !fl || !analysis::accumulatorStagesConflictFree(*fl)) return;
+        if (Layout fl = s.placed(frag); !fl || !analysis::accumulatorStagesConflictFree(*fl, dtypeBytes(tile->dtype))) return;
         auto shape = constShape(*tile);
         if (!shape || shape->size() != 2) return;
         auto g = analysis::wgmmaTileGeometry((*shape)[0], (*shape)[1], dtypeBytes(tile->dtype));

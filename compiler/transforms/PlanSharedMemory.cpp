@@ -132,10 +132,14 @@ int64_t place(const PrimFunc& f, const SmemLiveness& liveness, std::vector<Slot>
               DiagnosticEngine* diags, bool* ok) {
     slots.clear();
     order.clear();
-    std::set<const BufferNode*> tmaDestinations;
+    std::set<const BufferNode*> tmaDestinations, mbarriers;
     walk(f->body, [&](const Stmt& s) {
         auto* ev = as<EvalNode>(s);
         auto* c = ev ? as<CallNode>(ev->call) : nullptr;
+        if (c && c->op == intrin::kMbarrierInit && !c->args.empty())
+            walkExpr(c->args[0], [&](const Expr& e) {
+                if (auto* ld = as<LoadNode>(e)) mbarriers.insert(ld->buffer.get());
+            });
         // TMA loads write their tile, TMA stores (ops/CopyTma.cpp) read theirs: both at arg 1.
         if (!c || (c->op != intrin::kTmaLoad && c->op != intrin::kTmaStore) || c->args.size() < 2) return;
         if (auto* ac = as<CallNode>(c->args[1]); ac && !ac->args.empty())
@@ -163,9 +167,12 @@ int64_t place(const PrimFunc& f, const SmemLiveness& liveness, std::vector<Slot>
             tmaDestinations.count(a->buffer.get()) && l != f->layouts.end() && l->second && l->second->swizzleBytes)
             slot.align = 1024;
         if (auto it = liveness.live.find(a->buffer.get()); it != liveness.live.end()) slot.live = it->second;
-        // A plain TMA copy's mbarrier (ops/CopyTma.cpp) keeps its bytes for the whole kernel:
-        // PTX ISA §9.7.13.15 wants mbarrier.inval before its memory is used for anything else.
-        if (a->buffer->dtype == DType::UInt64 && a->buffer->name.rfind("tma_copy_bar", 0) == 0)
+        // An mbarrier (every buffer a tl.mbarrier_init initialises: a plain TMA copy's, a
+        // pipeline's full/empty barriers, T.alloc_barrier's) keeps its bytes for the whole kernel:
+        // PTX ISA §9.7.13.15 wants mbarrier.inval before its memory is used for anything else, and
+        // a staged epilogue tile (StageEpilogue.cpp) would otherwise take the pipeline's barriers'.
+        if (mbarriers.count(a->buffer.get()) ||
+            (a->buffer->dtype == DType::UInt64 && a->buffer->name.rfind("tma_copy_bar", 0) == 0))
             slot.live.first = 0, slot.live.last = int64_t(1) << 60, slot.live.scope = 0;
         slots.push_back(std::move(slot));
     });

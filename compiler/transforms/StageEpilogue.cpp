@@ -137,7 +137,7 @@ PrimFunc stageEpilogue(const PrimFunc& f, PassContext& ctx) {
         if (src.buffer->scope != Scope::Fragment || dst.buffer->scope != Scope::Global || !wholeBuffer(src)) continue;
         if (attrBool(t->attrs, "disable_tma", false)) continue;
         auto fl = f->layouts.find(src.buffer->name);
-        if (fl == f->layouts.end() || !fl->second || !analysis::accumulatorStagesConflictFree(*fl->second)) continue;
+        if (fl == f->layouts.end() || !fl->second || !analysis::accumulatorStagesConflictFree(*fl->second, dtypeBytes(dst.buffer->dtype))) continue;
         auto shape = constShape(*src.buffer);
         if (!shape || shape->size() != 2) continue;
         auto g = analysis::wgmmaTileGeometry((*shape)[0], (*shape)[1], dtypeBytes(dst.buffer->dtype));

@@ -69,6 +69,13 @@ TEST(StageEpilogue, AccumulatorStoreGoesThroughASwizzledTileAndTma) {
         ASSERT_TRUE(rd.ok) << ts::e2e::diagText(rd);
         EXPECT_FALSE(staged(rd));
         EXPECT_EQ(r.kernel.dynamicSmemBytes, rd.kernel.dynamicSmemBytes) << "bn=" << bn;
+        // The staged tile takes the pipeline tiles' bytes, never the mbarriers' (PTX ISA §9.7.13.15:
+        // an mbarrier's memory is not reused without mbarrier.inval): tma_bar holds 3 stages x 8 bytes.
+        const int64_t bar = ts::ir::attrInt(r.lowered->attrs, "smem_offset.tma_bar", -1);
+        const int64_t stage = ts::ir::attrInt(r.lowered->attrs, "smem_offset.C_local_stage", -1);
+        ASSERT_GE(bar, 0);
+        ASSERT_GE(stage, 0);
+        EXPECT_TRUE(stage >= bar + 3 * 8 || stage + bytes <= bar) << "tma_bar at " << bar << ", C_local_stage at " << stage;
     }
 }
 
@@ -85,9 +92,15 @@ TEST(StageEpilogue, KeptDirectWhereItDoesNotApply) {
         // off TMA stores (plainTmaStoreWhyNot): staging would only add a round trip through shared.
         {{{"barrier", "True"}, {"block_K", "64"}}, "cuda:sm_90a", "hand-written mbarriers (no TMA store)"},
         {{}, "cuda:sm_80", "no TMA / wgmma"},
+        // 4-byte elements: a thread's column pair is 8 bytes over two 16-byte chunks per row,
+        // 2-way conflicts in the swizzled tile (and the direct float2 stores fill 32-byte sectors).
+        {{{"out_dtype", "\"float32\""}, {"block_K", "64"}}, "cuda:sm_90a", "float32 output"},
+        // pass_configs={"tl.disable_tma_lower": True} in the file.
+        {{}, "cuda:sm_90a", "tl.disable_tma_lower"},
     };
     for (auto& c : cases) {
-        ts::CompileResult r = compileWith(c.p, c.target);
+        const bool noTma = std::string(c.why) == "tl.disable_tma_lower";
+        ts::CompileResult r = compileWith(c.p, c.target, noTma ? "tests/e2e/programs/gemm_epilogue_no_tma_lower.py" : kFile);
         ASSERT_TRUE(r.ok) << c.why << "\n" << ts::e2e::diagText(r);
         EXPECT_FALSE(staged(r)) << c.why;
         EXPECT_FALSE(hasNote(r, "stage-epilogue", "goes through")) << c.why;

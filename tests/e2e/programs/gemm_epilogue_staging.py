@@ -4,7 +4,8 @@
 # shared tile after it (D_shared) (no bytes free for a staged tile then), `barrier` a hand-written
 # mbarrier (T.alloc_barrier: the lowering takes no TMA store in such kernels, so nothing is staged),
 # `before` a 16 KiB shared tile used before the loop only (E_shared: plan-smem gives the pipeline's tiles
-# its bytes, so they do not add up to a free 32 KiB with it).
+# its bytes, so they do not add up to a free 32 KiB with it), `out_dtype` C's dtype (float32: 8-byte
+# pairs are not conflict-free in the swizzled tile, so nothing is staged).
 #   tilec compile tests/e2e/programs/gemm_epilogue_staging.py --target cuda:sm_90a
 import tilelang
 import tilelang.language as T
@@ -12,13 +13,14 @@ import tilelang.language as T
 
 @tilelang.jit(out_idx=[-1])
 def matmul(M=256, N=256, K=128, block_M=128, block_N=128, block_K=32, dtype="float16", num_stages=3, threads=128,
-           direct=False, after=False, barrier=False, before=False):
+           direct=False, after=False, barrier=False, before=False, out_dtype=None):
+    c_dtype = out_dtype or dtype
 
     @T.prim_func
     def main(
             A: T.Tensor((M, K), dtype),
             B: T.Tensor((K, N), dtype),
-            C: T.Tensor((M, N), dtype),
+            C: T.Tensor((M, N), c_dtype),
     ):
         with T.Kernel(T.ceildiv(N, block_N), T.ceildiv(M, block_M), threads=threads) as (bx, by):
             A_shared = T.alloc_shared((block_M, block_K), dtype)
