@@ -8,6 +8,7 @@
 // program it shows.
 // `tilec layout`: the layout grid of one buffer (visualizer/core/LayoutGrid.h) as text or SVG,
 // or of a hardware layout of compiler/analysis/HwLayouts.h with --builtin (no program needed).
+#include <algorithm>
 #include <cstdlib>
 #include <fstream>
 #include <iostream>
@@ -199,12 +200,18 @@ int drawLayout(const viz::LayoutGridModel& m, const LayoutCommand& c) {
         return 0;
     }
     std::cout << m.name() << ": " << m.description() << "\n";
+    // Shared offsets: one column wider than the largest, so 5-digit offsets stay apart.
+    int width = 5;
+    if (m.isShared())
+        for (int64_t row = 0; row < m.rows(); ++row)
+            for (int64_t col = 0; col < m.cols(); ++col)
+                width = std::max(width, 1 + int(std::to_string(m.cell(row, col).physical).size()));
     for (int64_t row = 0; row < m.rows(); ++row) {
         for (int64_t col = 0; col < m.cols(); ++col) {
             const auto& x = m.cell(row, col);
             char b[32];
             if (m.isShared())
-                std::snprintf(b, sizeof b, "%5lld", (long long)x.physical);
+                std::snprintf(b, sizeof b, "%*lld", width, (long long)x.physical);
             else
                 std::snprintf(b, sizeof b, " %3lld:%-3lld", (long long)x.thread,
                               (long long)x.local);

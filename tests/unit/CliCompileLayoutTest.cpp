@@ -2,6 +2,9 @@
 // of `tilec layout` (app/cli/CmdCompile.cpp, CmdBanks.cpp): every bad value is an error with
 // exit 1 that names the valid range, never a warning, a crash (std::bad_alloc) or a grid of
 // offsets outside the allocation.
+#include <set>
+#include <sstream>
+
 #include "CliTestUtil.h"
 #include "tests/support/SourceDir.h"
 
@@ -158,4 +161,36 @@ TEST(CliJson, UnwritablePathIsAnErrorAndBadUtf8IsReplaced) {
     auto ok = captureCli([&] { return writeJson(j, "-") ? 0 : 1; });
     EXPECT_EQ(ok.rc, 0);
     EXPECT_TRUE(contains(ok.out, "\"a\xef\xbf\xbd.py\"")) << ok.out;  // U+FFFD
+}
+
+// A shared tile of more than 10000 elements (the staged 128x256 fp16 epilogue tile of the sm_90a
+// GEMM, 32768 offsets): every offset in the grid is its own whitespace-separated number, so the
+// grid reads back as the tile's offsets (the fixed 5-column width ran 5-digit offsets together).
+TEST(CliLayout, FiveDigitSharedOffsetsStaySeparate) {
+    auto c = gemmBuffer("C_local_stage");
+    c.flags.target = "cuda:sm_90a";
+    c.flags.params = {"M=256", "N=256", "K=128", "block_N=256", "threads=256"};
+    auto o = captureCli([&] { return runLayout(c); });
+    ASSERT_EQ(o.rc, 0) << o.err;
+    std::istringstream in(o.out);
+    std::string header, line;
+    std::getline(in, header);
+    std::set<long long> seen;
+    int rows = 0;
+    while (std::getline(in, line)) {
+        if (line.empty()) continue;
+        std::istringstream ls(line);
+        long long v = 0;
+        int cols = 0;
+        while (ls >> v) {
+            ASSERT_GE(v, 0);
+            ASSERT_LT(v, 128 * 256) << "row " << rows << ": " << line.substr(0, 200);
+            seen.insert(v);
+            ++cols;
+        }
+        EXPECT_EQ(cols, 256) << "row " << rows;
+        ++rows;
+    }
+    EXPECT_EQ(rows, 128);
+    EXPECT_EQ(seen.size(), size_t(128 * 256));  // a bijection onto the tile's elements
 }
