@@ -30,6 +30,10 @@
 //    grow. Buffers live at different times are not added up: plan-smem already let them share.
 // Runs after inject-pipeline (the staged shapes of the pipeline's tiles are final) and before
 // lower-tile-ops, which lowers both copies as any hand-written pair. Interpreters run the result.
+// A candidate (a whole 2-D accumulator fragment of a 16-bit output with a TMA panel geometry) that
+// is not staged gets a note saying why (shared memory used after it, too few free bytes, no
+// legal TMA store); the other reasons (disable_tma, hand-written mbarriers, the WS switch) are
+// the user's or the measurement's own choice and stay silent.
 #include <algorithm>
 #include <map>
 #include <set>
@@ -142,10 +146,21 @@ PrimFunc stageEpilogue(const PrimFunc& f, PassContext& ctx) {
         if (!shape || shape->size() != 2) continue;
         auto g = analysis::wgmmaTileGeometry((*shape)[0], (*shape)[1], dtypeBytes(dst.buffer->dtype));
         if (!g || g->panelBytes != 128) continue;
+        // A candidate from here on: say why it keeps its stores from registers.
+        const std::string what = "T.copy from '" + src.buffer->name + "' into '" + dst.buffer->name + "'";
+        auto declined = [&](const std::string& why, const std::string& hint) {
+            ctx.diags.add({Severity::Note, t->span, what + " stores from registers, not through a staged shared tile: " + why, hint,
+                           "stage-epilogue"});
+        };
+        const std::string byHand = "or stage it by hand: T.copy(" + src.buffer->name + ", C_shared); T.copy(C_shared, " + dst.buffer->name + "[...])";
         // Shared memory: nothing shared in use from here on; the bytes used before are free.
         std::set<const BufferNode*> after;
         for (size_t j = i; j < top.size(); ++j) sharedBuffers(top[j], after);
-        if (!after.empty()) continue;
+        if (!after.empty()) {
+            declined("shared tile '" + (*after.begin())->name + "' is used after it (a staged tile takes only the bytes of tiles used before the copy)",
+                     "move that shared-memory work before the final T.copy, " + byHand);
+            continue;
+        }
         // The bytes surely free: plan-smem gives buffers live at the same time disjoint bytes and
         // lets the others share theirs (a tile used only before the pipeline shares the pipeline
         // tiles' bytes), so what the kernel already has is at least the most bytes live together
@@ -174,7 +189,12 @@ PrimFunc stageEpilogue(const PrimFunc& f, PassContext& ctx) {
                 if (r.first <= j && j <= r.last) together += r.bytes;
             freeBytes = std::max(freeBytes, together);
         }
-        if (freeBytes < g->bytes()) continue;
+        if (freeBytes < g->bytes()) {
+            declined("the staged tile needs " + std::to_string(g->bytes()) + " bytes and the tiles live before it hold " +
+                         std::to_string(freeBytes) + " at once (staging does not grow the kernel's shared memory)",
+                     "a larger block_K or more pipeline stages give it room, " + byHand);
+            continue;
+        }
 
         const Span sp = t->span;
         Buffer stage = std::make_shared<BufferNode>(uniqueName(*f, src.buffer->name + "_stage"), dst.buffer->dtype,
@@ -193,7 +213,10 @@ PrimFunc stageEpilogue(const PrimFunc& f, PassContext& ctx) {
         Layout staged = analysis::makeWgmmaSharedLayout(*g);
         out->layouts[stage->name] = staged;
         const std::string why = tmaStoreWhyNot(*out, *store, staged, ctx.target, nullptr);
-        if (!why.empty()) continue;
+        if (!why.empty()) {
+            declined("its store could not be a TMA store: " + why, tmaWhyNotHint(why, true));
+            continue;
+        }
         ctx.diags.add({Severity::Note, sp,
                        "T.copy from '" + src.buffer->name + "' into '" + dst.buffer->name + "' goes through a shared tile '" + stage->name +
                            "' (" + std::to_string(g->bytes()) + " bytes in the bytes of the tiles used before it, 128-byte swizzled) and a TMA store",

@@ -104,7 +104,26 @@ TEST(StageEpilogue, KeptDirectWhereItDoesNotApply) {
         ASSERT_TRUE(r.ok) << c.why << "\n" << ts::e2e::diagText(r);
         EXPECT_FALSE(staged(r)) << c.why;
         EXPECT_FALSE(hasNote(r, "stage-epilogue", "goes through")) << c.why;
+        // A candidate the pass declines says why; the user's own choices (disable_tma, hand-written
+        // mbarriers, pass_configs) and non-candidates (sm_80, float32 output) stay silent.
+        const std::string why = c.why;
+        const char* expected = why == "a shared tile used after the copy" ? "shared tile 'D_shared' is used after it"
+                               : why.rfind("16 KiB", 0) == 0         ? "the staged tile needs 32768 bytes and the tiles live before it hold "
+                                                                      : nullptr;
+        if (expected)
+            EXPECT_TRUE(hasNote(r, "stage-epilogue", std::string("T.copy from 'C_local' into 'C' stores from registers, not through a staged shared tile: ") +
+                                                         expected))
+                << c.why << "\n" << ts::e2e::diagText(r);
+        else
+            EXPECT_FALSE(hasNote(r, "stage-epilogue", "stores from registers")) << c.why << "\n" << ts::e2e::diagText(r);
     }
+    // No legal TMA store (rows of 1001 fp16 = 2002 bytes): the gemm keeps mma.sync, its accumulator
+    // is still a candidate, and the note names the store's rule.
+    ts::CompileResult r = compileWith({{"N", "1001"}});
+    ASSERT_TRUE(r.ok) << ts::e2e::diagText(r);
+    EXPECT_FALSE(staged(r));
+    EXPECT_TRUE(hasNote(r, "stage-epilogue", "its store could not be a TMA store: rows of 'C' are not a multiple of 16 bytes"))
+        << ts::e2e::diagText(r);
 }
 
 TEST(StageEpilogue, ScratchUsedBeforeThePipelineIsNotCountedTwice) {
