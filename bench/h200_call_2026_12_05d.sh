@@ -4,8 +4,6 @@
 #     one `tilec run` argument list per line, sm_90a, against float64);
 #  2. issue 9 reliability, interleaved ours / TileLang 0.1.15 / ours / TileLang on the same files:
 #     softmax 4096x8192 (512 threads) and GEMM 4096^3 bf16; cuBLAS in the same call;
-#  3. compute-sanitizer memcheck/racecheck/synccheck/initcheck over every sample kernel
-#     (bench/h200_sanitizer.sh samples), after the timings (it would disturb them);
 #  (2b) swiglu at 192x128 / 384 threads and 128x128 / 256 threads against torch.compile.
 # Before (dev box): prepare.sh (.tl), strip -o .devbin/tilec build/tilec
 #   run(command="bash bench/h200_call_2026_12_05d.sh", carry=[".tl", ".devbin"])
@@ -82,6 +80,4 @@ res["swiglu_M4096_K4096_N11008_bf16"] = {"tilescope_ms": sw, "torch_eager_ms": e
     "vs_torch_compile": {k: c / v for k, v in sw.items() if v}, "configs": {"192-s3": "192x128x64, 3 stages, 384 threads (timed twice)", "128-s4": "128x128x64, 4 stages, 256 threads", "128-s3": "128x128x64, 3 stages, 256 threads"}}
 json.dump(res, open(f"{out}/summary.json", "w"), indent=1); print(json.dumps(res, indent=1))
 PY
-echo "== 3. sanitizer ($(el) s)"
-OUT="$OUT/san" TILEC=$T timeout $(( 560 - $(el) )) bash bench/h200_sanitizer.sh samples > "$OUT/san/run.log" 2>&1; echo "sanitizer rc=$?"; tail -4 "$OUT/san/run.log"
-cd "$OUT" && tar czf all.tgz chk t san summary.json 2>/dev/null; echo "== done ($(el) s)"
+cd "$OUT" && tar czf all.tgz chk t summary.json 2>/dev/null; echo "== done ($(el) s)"
