@@ -1,6 +1,6 @@
-# Tiled GEMM C = A @ B (fp16 or bf16 in, fp32 accumulate), software-pipelined with cp.async.
-# TileScope lowers T.gemm to ldmatrix + mma.sync m16n8k16 over swizzled shared tiles. Defaults
-# (128x128x32 tiles, 4 warps, 4 stages) were the fastest in bench/results/h200-gemm-sweep-*.json.
+# Tiled GEMM C = A @ B (fp16 or bf16 in, fp32 accumulate), software-pipelined. sm_80: cp.async + ldmatrix
+# + mma.sync m16n8k16 over swizzled tiles; sm_90a: TMA + mbarriers + wgmma, and the epilogue staged through
+# a swizzled shared tile + TMA store (README: 128x256x64/4 stages/256 threads is the fast H200 configuration).
 #   tilec run samples/gemm.py --param M=4096 --param N=4096 --param K=4096
 #   tilec run samples/gemm.py --param dtype=bfloat16 --param M=1000 --param N=1000 --param K=1000
 import tilelang
