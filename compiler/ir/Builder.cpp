@@ -148,6 +148,15 @@ Expr cast(DType t, Expr v, Span s) {
     return std::make_shared<CastNode>(t, std::move(v), s);
 }
 
+void flattenSeq(const Stmt& s, std::vector<Stmt>& out) {
+    if (!s) return;
+    if (auto* q = as<SeqNode>(s)) {
+        for (auto& c : q->stmts) flattenSeq(c, out);
+        return;
+    }
+    out.push_back(s);
+}
+
 Stmt seq(std::vector<Stmt> stmts, Span s) {
     std::vector<Stmt> flat;
     for (auto& st : stmts) {

@@ -53,6 +53,8 @@ Expr cast(DType t, Expr v, Span s = {});  ///< no-op when v already has dtype t
 DType promote(DType a, DType b);
 
 Stmt seq(std::vector<Stmt> stmts, Span s = {});  ///< flattens nested Seqs; one stmt -> itself
+/// Appends the statements of `s` to `out` through any depth of nested Seqs (null ones skipped).
+void flattenSeq(const Stmt& s, std::vector<Stmt>& out);
 Stmt forLoop(Var v, Expr min, Expr extent, ForKind k, Stmt body, Attrs a = {}, Span s = {});
 Stmt ifThen(Expr c, Stmt t, Stmt e = nullptr, Span s = {});
 /// `n` rebuilt with a new condition and branches, keeping its span and StoreCheck (passes that

@@ -104,13 +104,6 @@ private:
     LoopPath m_path;
 };
 
-void flatten(const Stmt& s, std::vector<Stmt>& out) {
-    if (auto* q = as<SeqNode>(s)) {
-        for (auto& c : q->stmts) flatten(c, out);
-    } else if (s) {
-        out.push_back(s);
-    }
-}
 
 bool touches(const Stmt& s, const BufferNode* b) {
     bool hit = false;
@@ -158,7 +151,7 @@ bool overwritesWhole(const Stmt& u, const BufferNode* b) {
     }
     if (nest.size() != b->shape.size() || nest.empty()) return false;
     std::vector<Stmt> leaves;
-    flatten(s, leaves);
+    flattenSeq(s, leaves);
     int stores = 0;
     for (auto& leaf : leaves) {
         auto* st = as<StoreNode>(leaf);
@@ -222,7 +215,7 @@ PrimFunc markIterationSmem(const PrimFunc& f, PassContext&) {
         if (!std::equal(al->second.begin(), al->second.end(), path.begin())) continue;
         const ForNode* loop = path.back();
         std::vector<Stmt> units;
-        flatten(loop->body, units);
+        flattenSeq(loop->body, units);
         for (auto& u : units) {
             if (!touches(u, b)) continue;
             if (overwritesWhole(u, b)) marks[loop].insert(b->name);

@@ -12,14 +12,6 @@ using namespace ts::ir;
 
 namespace {
 
-void flatten(const Stmt& s, std::vector<Stmt>& out) {
-    if (!s) return;
-    if (auto* q = as<SeqNode>(s)) {
-        for (auto& c : q->stmts) flatten(c, out);
-        return;
-    }
-    out.push_back(s);
-}
 
 /// A loop all threads run in step: its body is a scope of its own.
 const ForNode* uniformLoop(const Stmt& s) {
@@ -46,7 +38,7 @@ public:
             // cp.async destination (those stay live up to waits anywhere).
             if (narrowed.count(b->name) && !iv.used() && !m_asyncDsts.count(b)) iv.scope = id;
         std::vector<Stmt> units;
-        flatten(body, units);
+        flattenSeq(body, units);
         BufSet all;
         for (auto& u : units) {
             int64_t start = m_pos++;

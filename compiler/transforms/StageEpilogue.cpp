@@ -49,13 +49,6 @@ using namespace ts::ir;
 
 namespace {
 
-void flatten(const Stmt& s, std::vector<Stmt>& out) {
-    if (auto* sq = as<SeqNode>(s)) {
-        for (auto& x : sq->stmts) flatten(x, out);
-        return;
-    }
-    out.push_back(s);
-}
 
 /// Shared buffers a statement reads, writes, takes the address of or (with `allocs`) allocates.
 void sharedBuffers(const Stmt& s, std::set<const BufferNode*>& out, bool allocs = true) {
@@ -128,7 +121,7 @@ PrimFunc stageEpilogue(const PrimFunc& f, PassContext& ctx) {
     // be stored with plain loads and stores -- an extra round trip through shared memory.
     if (attrBool(f->attrs, "explicit_mbarriers", false)) return f;
     std::vector<Stmt> top;
-    flatten(k->body, top);
+    flattenSeq(k->body, top);
     // warp-specialize keeps away from kernels with a TMA store (its elected thread would be a
     // producer's, unordered with the consumers' writes of the tile): leave it its candidates.
     if (warpSpecializeEnabled())

@@ -91,13 +91,6 @@ private:
     int64_t m_c;
 };
 
-void flatten(const Stmt& s, std::vector<Stmt>& out) {
-    if (auto* sq = as<SeqNode>(s)) {
-        for (auto& x : sq->stmts) flatten(x, out);
-        return;
-    }
-    out.push_back(s);
-}
 
 class Specializer : public Mutator {
 public:
@@ -113,7 +106,7 @@ protected:
         const int64_t C = k->threads[0];
         if (C % 128 != 0) return self;
         std::vector<Stmt> top;
-        flatten(k->body, top);
+        flattenSeq(k->body, top);
         size_t li = top.size();
         for (size_t i = 0; i < top.size(); ++i)
             if (auto* f = as<ForNode>(top[i]); f && attrBool(f->attrs, "ws_candidate", false)) li = i;
@@ -163,7 +156,7 @@ protected:
             flush();
             auto* loop = as<ForNode>(s);
             std::vector<Stmt> body, prod, cons;
-            flatten(loop->body, body);
+            flattenSeq(loop->body, body);
             for (auto& b : body) (producerSafe(b) ? prod : cons).push_back(b);
             producerStmts.insert(producerStmts.end(), prod.begin(), prod.end());
             consumerStmts.insert(consumerStmts.end(), cons.begin(), cons.end());
