@@ -297,7 +297,12 @@ std::optional<double> Debugger::watch(const std::string& expr, int32_t thread,
     // resumes with exactly the state it had).
     auto saved = m->m_bindings;
     int32_t savedCur = m->m_cur;
-    m->setThread(thread);
+    // After the block has finished its scopes are gone (the bindings no longer hold the thread
+    // index slots): buffers are still readable, variables are not, and nothing is re-bound.
+    bool bound = true;
+    for (size_t pos : m->m_threadPos) bound &= pos < m->m_bindings.size();
+    for (auto& v : m->m_perThread) bound &= size_t(v.pos) < m->m_bindings.size();
+    if (bound) m->setThread(thread);
     auto variable = [&](const std::string& name) -> std::optional<int64_t> {
         for (auto it = m->m_bindings.rbegin(); it != m->m_bindings.rend(); ++it)
             if (it->var && it->var->name == name) return it->i;

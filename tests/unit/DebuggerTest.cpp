@@ -218,6 +218,34 @@ TEST(Debugger, TileOpBreakpointAndStatementStepsStayResponsive) {
     EXPECT_LT(worstMs, 2000.0);
 }
 
+// A fresh user's crash (2026-12-04): with the block finished, the first --print re-bound the
+// thread's indices into scopes that no longer exist and the second one segfaulted. Now both read
+// the finished block's output, and a loop variable is no longer in scope (exit 2, no crash).
+TEST(Debugger, TilecDebugPrintsTwiceAfterTheBlockFinished) {
+    cli::DebugCommand c;
+    c.flags.file = std::string(TS_SOURCE_DIR) + "/samples/gemm.py";
+    for (auto& [k, v] : kSmall) c.flags.params.push_back(k + "=" + v);
+    c.flags.target = "cuda:sm_80";
+    c.steps = 100000;
+    c.prints = {"C[0, 1]", "C[5, 7]"};
+    c.seed = 11;
+    auto o = cli::test::captureCli([&] { return cli::runDebug(c); });
+    ASSERT_EQ(o.rc, 0) << o.out << o.err;
+    auto r = compileGemm();
+    auto args = gemmArgs(r, 11);
+    for (auto [i, j] : {std::pair{0, 1}, {5, 7}}) {
+        std::regex re("thread 0: C\\[" + std::to_string(i) + ", " + std::to_string(j) + "\\] = ([-0-9.e+]+)");
+        std::smatch m;
+        ASSERT_TRUE(std::regex_search(o.out, m, re)) << o.out;
+        double ref = partial(args, i, j, 128);  // the whole K: C is fp16
+        EXPECT_NEAR(std::stod(m[1]), ref, 2e-3 * (1 + std::fabs(ref))) << o.out;
+    }
+    c.prints = {"C[0, 1]", "k"};
+    o = cli::test::captureCli([&] { return cli::runDebug(c); });
+    EXPECT_EQ(o.rc, 2) << o.out << o.err;
+    EXPECT_NE(o.err.find("'k'"), std::string::npos) << o.err;
+}
+
 TEST(Debugger, TilecDebugPrintsTheFragmentValueOfThread5) {
     const std::string text = e2e::readRepoFile("samples/gemm.py");
     const uint32_t gemmLine = lineOf(text, "T.gemm(A_shared");
