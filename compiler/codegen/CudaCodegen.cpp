@@ -67,9 +67,20 @@ public:
             line("static __device__ __forceinline__ int ts_floordiv(int a, int b) { int q = a / b; return (a % b != 0 && ((a < 0) != (b < 0))) ? q - 1 : q; }", {});
             line("static __device__ __forceinline__ int ts_floormod(int a, int b) { int m = a % b; return (m != 0 && ((m < 0) != (b < 0))) ? m + b : m; }", {});
             line("static __device__ __forceinline__ float ts_fmod_floor(float a, float b) { return a - floorf(a / b) * b; }", {});
-            line("template <class T> static __device__ __forceinline__ void ts_store_pair(T* p, T a, T b) { struct alignas(2 * sizeof(T)) P { T x, y; }; *reinterpret_cast<P*>(p) = P{a, b}; }", {});
-            // V elements moved as one access (global loads/stores of unrolled per-thread loops, VectorAccess.h).
+            // V elements moved as one access (loads/stores of unrolled per-thread loops, VectorAccess.h),
+            // always as one integer of the vector's size: an aggregate copy lets NVVM split it into
+            // element stores where it cannot prove the alignment, and two 16-bit shared stores of a
+            // wgmma accumulator's values made nvcc's ptxas serialize the main loop's wgmma (C7514;
+            // the exported project's build, 2026-12-04).
+            line("template <int B> struct ts_bits;", {});
+            line("template <> struct ts_bits<2> { typedef unsigned short t; };", {});
+            line("template <> struct ts_bits<4> { typedef unsigned t; };", {});
+            line("template <> struct ts_bits<8> { typedef uint2 t; };", {});
+            line("template <> struct ts_bits<16> { typedef uint4 t; };", {});
             line("template <class T, int V> struct alignas(sizeof(T) * V) ts_vec { T v[V]; };", {});
+            line("template <class T, int V> static __device__ __forceinline__ void ts_vec_store(T* p, const ts_vec<T, V>& x) { typedef typename ts_bits<sizeof(T) * V>::t B; union { ts_vec<T, V> v; B b; } u{x}; *reinterpret_cast<B*>(p) = u.b; }", {});
+            line("template <class T, int V> static __device__ __forceinline__ ts_vec<T, V> ts_vec_load(const T* p) { typedef typename ts_bits<sizeof(T) * V>::t B; union { B b; ts_vec<T, V> v; } u{*reinterpret_cast<const B*>(p)}; return u.v; }", {});
+            line("template <class T> static __device__ __forceinline__ void ts_store_pair(T* p, T a, T b) { ts_vec_store(p, ts_vec<T, 2>{{a, b}}); }", {});
             line("", {});
         }
         std::set<const BufferNode*> written = writtenBuffers();
@@ -410,15 +421,16 @@ private:
             const std::string lane = freshName(r + "_l");
             std::string storeReg;
             for (auto& a : plan.accesses) {
-                const std::string ty = "ts_vec<" + std::string(cudaTypeName(a.buffer->dtype)) + ", " + std::to_string(w) + ">";
+                const std::string elt(cudaTypeName(a.buffer->dtype));
+                const std::string ty = "ts_vec<" + elt + ", " + std::to_string(w) + ">";
                 const std::string reg = freshName(a.load ? "ld" : "st");
                 const std::string at = "&" + bufferName(a.buffer) + "[" + expr(a.index) + "]";
                 // A load under a uniform Select condition (a ragged row's bounds) is read only where
                 // the condition holds; elsewhere the Select never uses the register.
                 if (a.load && a.select) {
                     line(ty + " " + reg + "{};", n.span);
-                    line("if (" + expr(a.select) + ") " + reg + " = *reinterpret_cast<const " + ty + "*>(" + at + ");", n.span);
-                } else if (a.load) line("const " + ty + " " + reg + " = *reinterpret_cast<const " + ty + "*>(" + at + ");", n.span);
+                    line("if (" + expr(a.select) + ") " + reg + " = ts_vec_load<" + elt + ", " + std::to_string(w) + ">(" + at + ");", n.span);
+                } else if (a.load) line("const " + ty + " " + reg + " = ts_vec_load<" + elt + ", " + std::to_string(w) + ">(" + at + ");", n.span);
                 else line(ty + " " + reg + ";", n.span), storeReg = reg;
                 if (a.load) m_loadOverride[a.load] = reg + ".v[" + lane + "]";
             }
@@ -435,8 +447,8 @@ private:
             line("}", n.span);
             for (auto& a : plan.accesses)
                 if (a.store)
-                    line("*reinterpret_cast<ts_vec<" + std::string(cudaTypeName(a.buffer->dtype)) + ", " + std::to_string(w) + ">*>(&" +
-                             bufferName(a.buffer) + "[" + expr(a.index) + "]) = " + storeReg + ";",
+                    line("ts_vec_store<" + std::string(cudaTypeName(a.buffer->dtype)) + ", " + std::to_string(w) + ">(&" +
+                             bufferName(a.buffer) + "[" + expr(a.index) + "], " + storeReg + ");",
                          n.span);
             for (auto& a : plan.accesses)
                 if (a.load) m_loadOverride.erase(a.load);

@@ -429,7 +429,7 @@ TEST(SeedSamplesSm90a, BackwardMainKernelTakesWgmmaForAllFiveGemms) {
     EXPECT_EQ(countOf(r.cuda, "ts::wgmma_wait<0, 32>(&dk[0]);"), 1u) << r.cuda;
     // dS^T into its swizzled tile: one 4-byte store per column pair (VectorAccess.h groupShape's
     // swizzle rule), no scalar copy of the loop (the tile's offset is aligned).
-    EXPECT_EQ(countOf(r.cuda, "*reinterpret_cast<ts_vec<ts::half, 2>*>(&dS_s["), 1u) << r.cuda;
+    EXPECT_EQ(countOf(r.cuda, "ts_vec_store<ts::half, 2>(&dS_s["), 1u) << r.cuda;
     EXPECT_EQ(countOf(r.cuda, "        dS_s["), 0u) << r.cuda;
     // dQ: one red.global.add.v4.f32 per lane pair and 4 elements (VectorAccess.h planPairAtomic).
     EXPECT_EQ(countOf(r.cuda, "ts::atomic_add_pair_v4(&dQ_acc["), 1u) << r.cuda;

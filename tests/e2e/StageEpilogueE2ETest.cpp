@@ -59,7 +59,7 @@ TEST(StageEpilogue, AccumulatorStoreGoesThroughASwizzledTileAndTma) {
         bool map = false;
         for (auto& m : r.kernel.tensorMaps) map |= m.tensor == 2 && m.boxInner == 64 && m.boxOuter == 128 && m.swizzleBytes == 128;
         EXPECT_TRUE(map);
-        EXPECT_NE(r.cuda.find("*reinterpret_cast<ts_vec<ts::half, 2>*>(&C_local_stage["), std::string::npos) << r.cuda;
+        EXPECT_NE(r.cuda.find("ts_vec_store<ts::half, 2>(&C_local_stage["), std::string::npos) << r.cuda;
         // No direct pair stores into C remain.
         EXPECT_EQ(r.cuda.find("ts_store_pair(&C["), std::string::npos);
         // Same shared memory as the kernel that stores from registers.
@@ -163,7 +163,7 @@ TEST(StageEpilogue, HandStagedTileGetsTheSwizzledLayout) {
     EXPECT_EQ(it->second->family, "wgmma_smem");
     EXPECT_TRUE(hasNote(r, "lower-tile-ops", "T.copy from 'C_shared' into 'C' uses a TMA store (4 box(es) of 64 x 128, 128-byte swizzle, 65536 bytes"))
         << ts::e2e::diagText(r);
-    EXPECT_NE(r.cuda.find("*reinterpret_cast<ts_vec<ts::half, 2>*>(&C_shared["), std::string::npos) << r.cuda;
+    EXPECT_NE(r.cuda.find("ts_vec_store<ts::half, 2>(&C_shared["), std::string::npos) << r.cuda;
     // sm_80: no TMA, the default layout.
     ts::CompileResult r80 = compileWith({}, "cuda:sm_80", f);
     ASSERT_TRUE(r80.ok) << ts::e2e::diagText(r80);

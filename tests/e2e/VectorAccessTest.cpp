@@ -57,49 +57,49 @@ TEST_P(VectorAccess, EmitsTheProvableWidthAndCompilesForSm80AndSm90a) { expectWi
 class VectorAtomic : public ::testing::TestWithParam<Case> {};
 TEST_P(VectorAtomic, EmitsVectorAtomicsWhereProvableAndCompilesForSm80AndSm90a) { expectWidthsAndNvrtc(GetParam()); }
 
-// A widened load/store reads `const ts_vec<T, V> ldN = *reinterpret_cast<const ts_vec<T, V>*>`
-// and writes `*reinterpret_cast<ts_vec<T, V>*>`; the prelude's template line mentions neither.
-const std::string kLoad = "reinterpret_cast<const ts_vec<";
-const std::string kStore = "*reinterpret_cast<ts_vec<";
+// A widened load/store reads `const ts_vec<T, V> ldN = ts_vec_load<T, V>(...)` and writes
+// `ts_vec_store<T, V>(...)`; the prelude's helper definitions mention neither with a `<`.
+const std::string kLoad = "ts_vec_load<";
+const std::string kStore = "ts_vec_store<";
 
 const Case kCases[] = {
     // bf16 rows of 4096: 8 contiguous elements per thread -> 16-byte X loads, W reads, Y stores.
     {"samples/rmsnorm.py", {{"M", "3"}, {"N", "4096"}, {"dtype", "bfloat16"}}, "rmsnorm_bf16_4096",
-     {"reinterpret_cast<const ts_vec<ts::bfloat16, 8>*>(&X[", "reinterpret_cast<const ts_vec<ts::bfloat16, 8>*>(&W[",
-      "*reinterpret_cast<ts_vec<ts::bfloat16, 8>*>(&Y["},
+     {"ts_vec_load<ts::bfloat16, 8>(&X[", "ts_vec_load<ts::bfloat16, 8>(&W[",
+      "ts_vec_store<ts::bfloat16, 8>(&Y["},
      {}},
     // N = 1000: 4 per thread (8 bytes), the padded tail's guard is uniform per vector.
-    {"samples/rmsnorm.py", {{"M", "5"}, {"N", "1000"}}, "rmsnorm_fp16_1000", {"ts_vec<ts::half, 4>*>(&X["}, {}},
+    {"samples/rmsnorm.py", {{"M", "5"}, {"N", "1000"}}, "rmsnorm_fp16_1000", {"ts_vec_load<ts::half, 4>(&X["}, {}},
     // N = 1001: one element per thread, nothing provably contiguous -> scalar only.
     {"samples/rmsnorm.py", {{"M", "5"}, {"N", "1001"}, {"dtype", "bfloat16"}}, "rmsnorm_bf16_1001", {}, {kLoad, kStore}},
     // Two rows per block with a ragged last block: the row bound is a Select around the load,
     // constant over each 8-wide group -> the 16-byte load sits under it.
     {"samples/rmsnorm.py", {{"M", "5"}, {"N", "1040"}, {"block_M", "2"}, {"threads", "64"}, {"dtype", "bfloat16"}},
-     "rmsnorm_bf16_2rows_ragged_block", {"ld{};", "reinterpret_cast<const ts_vec<ts::bfloat16, 8>*>(&X["}, {}},
+     "rmsnorm_bf16_2rows_ragged_block", {"ld{};", "ts_vec_load<ts::bfloat16, 8>(&X["}, {}},
     // 2-D tiles, ragged both ways (100 x 1000 in 32 x 128 tiles): guarded 16-byte A/B loads.
     {"samples/add.py", {{"M", "100"}, {"N", "1000"}}, "add_fp32_ragged",
-     {"reinterpret_cast<const ts_vec<float, 4>*>(&A[", "reinterpret_cast<const ts_vec<float, 4>*>(&B["}, {}},
+     {"ts_vec_load<float, 4>(&A[", "ts_vec_load<float, 4>(&B["}, {}},
     {"samples/add.py", {{"M", "100"}, {"N", "1001"}}, "add_fp32_1001", {}, {kLoad, kStore}},
     {"samples/softmax.py", {{"M", "3"}, {"N", "8192"}}, "softmax_fp32_8192",
-     {"reinterpret_cast<const ts_vec<float, 4>*>(&X[", "*reinterpret_cast<ts_vec<float, 4>*>(&Y["}, {}},
+     {"ts_vec_load<float, 4>(&X[", "ts_vec_store<float, 4>(&Y["}, {}},
     // N = 1000 over 256 threads: 2 per thread keeps every thread busy -> 8-byte accesses.
-    {"samples/softmax.py", {{"M", "4"}, {"N", "1000"}}, "softmax_fp32_1000", {"ts_vec<float, 2>*>(&X["}, {"ts_vec<float, 4>"}},
+    {"samples/softmax.py", {{"M", "4"}, {"N", "1000"}}, "softmax_fp32_1000", {"ts_vec_load<float, 2>(&X["}, {"ts_vec<float, 4>"}},
     {"samples/softmax.py", {{"M", "4"}, {"N", "1001"}, {"dtype", "float16"}}, "softmax_fp16_1001", {}, {kLoad, kStore}},
     // Aligned slice: row stride N + 16 and offset 0 are multiples of 8 -> 16-byte everywhere.
     {"tests/e2e/programs/vec_offset_copy.py", {{"N", "1024"}, {"off", "0"}}, "offset_0_fp16",
-     {"reinterpret_cast<const ts_vec<ts::half, 8>*>(&X[", "reinterpret_cast<const ts_vec<ts::half, 8>*>(&W[",
-      "*reinterpret_cast<ts_vec<ts::half, 8>*>(&Y["},
+     {"ts_vec_load<ts::half, 8>(&X[", "ts_vec_load<ts::half, 8>(&W[",
+      "ts_vec_store<ts::half, 8>(&Y["},
      {}},
     // Offset 3: the X and W reads are misaligned for every width -> scalar; Y (offset 0) still 16-byte.
     {"tests/e2e/programs/vec_offset_copy.py", {{"N", "1024"}, {"off", "3"}}, "offset_3_fp16",
-     {"*reinterpret_cast<ts_vec<ts::half, 8>*>(&Y["}, {kLoad}},
+     {"ts_vec_store<ts::half, 8>(&Y["}, {kLoad}},
     // Offset 4 in fp16: 8-byte aligned only -> 4-wide reads, never 16-byte ones.
     {"tests/e2e/programs/vec_offset_copy.py", {{"N", "1024"}, {"off", "4"}}, "offset_4_fp16",
-     {"reinterpret_cast<const ts_vec<ts::half, 4>*>(&X["}, {"reinterpret_cast<const ts_vec<ts::half, 8>*>(&X["}},
+     {"ts_vec_load<ts::half, 4>(&X["}, {"ts_vec_load<ts::half, 8>(&X["}},
     {"tests/e2e/programs/vec_offset_copy.py", {{"N", "1001"}, {"off", "5"}, {"dtype", "bfloat16"}}, "offset_5_bf16_1001",
      {}, {kLoad, kStore}},
     {"tests/e2e/programs/vec_offset_copy.py", {{"N", "512"}, {"off", "8"}, {"dtype", "float32"}}, "offset_8_fp32",
-     {"reinterpret_cast<const ts_vec<float, 4>*>(&X["}, {}},
+     {"ts_vec_load<float, 4>(&X["}, {}},
 };
 
 INSTANTIATE_TEST_SUITE_P(All, VectorAccess, ::testing::ValuesIn(kCases),
