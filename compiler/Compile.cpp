@@ -46,8 +46,7 @@ bool disablesStorageSync(const fe::ast::Expr* passConfigs) {
 }
 
 /// `pass_configs={"tl.disable_tma_lower": True}` (TL_DISABLE_TMA_LOWER): TileLang lowers no copy
-/// to TMA. Honoured for the stores TileScope adds itself (stage-epilogue); the loads' TMA choice
-/// does not read it yet.
+/// to TMA; neither do we (function attr tma_lower_disabled, read by xform::tmaDisabledWhy).
 bool disablesTmaLower(const fe::ast::Expr* passConfigs) {
     return passConfigTrue(passConfigs, "tl.disable_tma_lower", "TL_DISABLE_TMA_LOWER");
 }
@@ -469,7 +468,14 @@ CompileResult compileUnobserved(const std::string& path, const std::string& text
             f->attrs["user_barriers_only"] = int64_t(1);
             r.elaborated = f;
         }
-        if (disablesTmaLower(entry->passConfigs)) skip.push_back("stage-epilogue");
+        if (disablesTmaLower(entry->passConfigs)) {
+            // Every TMA choice reads it through tmaDisabledWhy (Hopper.h); the staged epilogue,
+            // which exists only to end in a TMA store, is not even tried.
+            skip.push_back("stage-epilogue");
+            auto f = std::make_shared<ir::PrimFuncNode>(*r.elaborated);
+            f->attrs["tma_lower_disabled"] = int64_t(1);
+            r.elaborated = f;
+        }
         if (kernelBlockCount(r.elaborated) < 2) {
             compileLaunch(r.elaborated, *target, opts, skip, scalarValues, diags, r);
             return finish();

@@ -176,10 +176,16 @@ Expr executionsBefore(const Ctx& c) {
 namespace ts::xform {
 using namespace ts::ir;
 
+std::string tmaDisabledWhy(const PrimFuncNode& f, const TileOpNode& op) {
+    if (attrBool(op.attrs, "disable_tma", false)) return "disable_tma=True";
+    if (attrInt(f.attrs, "tma_lower_disabled", 0)) return "pass_configs tl.disable_tma_lower is True";
+    return {};
+}
+
 std::string tmaLoadWhyNot(const PrimFuncNode& f, const TileOpNode& op, const Layout& dstLayout, const Target& target, TmaLoadPlan* out) {
     const Region &src = op.region(0), &dst = op.region(1);
     if (!target.hasWgmma()) return "the target " + target.arch() + " has no TMA";
-    if (attrBool(op.attrs, "disable_tma", false)) return "disable_tma=True";
+    if (std::string off = tmaDisabledWhy(f, op); !off.empty()) return off;
     // A T.make_tensor tensor's base address is read from a pointer table inside the kernel;
     // tensor maps are encoded on the host from kernel arguments, so it stays on cp.async/plain
     // loads (a tensor map built on the device with tensormap.replace is not implemented).
@@ -205,7 +211,7 @@ std::string tmaLoadWhyNot(const PrimFuncNode& f, const TileOpNode& op, const Lay
 std::string tmaStoreWhyNot(const PrimFuncNode& f, const TileOpNode& op, const Layout& srcLayout, const Target& target, TmaLoadPlan* out) {
     const Region &src = op.region(0), &dst = op.region(1);
     if (!target.hasWgmma()) return "the target " + target.arch() + " has no TMA";
-    if (attrBool(op.attrs, "disable_tma", false)) return "disable_tma=True";
+    if (std::string off = tmaDisabledWhy(f, op); !off.empty()) return off;
     if (isPointerTensor(f, *dst.buffer))
         return "'" + dst.buffer->name + "' is made by T.make_tensor from a pointer known only inside the kernel (TMA tensor maps are built on the host)";
     if (src.buffer->dtype != dst.buffer->dtype) return "it converts " + std::string(dtypeName(src.buffer->dtype)) + " to " + std::string(dtypeName(dst.buffer->dtype));

@@ -60,6 +60,7 @@ std::string tmaWhyNotHint(const std::string& why, bool store) {
         return "nothing needs to change: plain stores skip the elements before the tensor; tiles whose start is a sum of "
                "block/loop indices and non-negative constants are stored by TMA";
     if (why == "disable_tma=True") return "drop disable_tma=True to " + it;
+    if (why == "pass_configs tl.disable_tma_lower is True") return "remove \"tl.disable_tma_lower\" from the kernel's pass_configs to " + it;
     if (why == "TILESCOPE_PIPELINE_TMA=0") return "unset TILESCOPE_PIPELINE_TMA to load it by TMA";
     return std::string("nothing needs to change: the copy is correct with plain ") + (store ? "stores" : "loads");
 }

@@ -71,6 +71,11 @@ struct TmaLoadPlan {
     int rowDim = 0;
     int64_t param = -1;
 };
+/// Why the user turned TMA off for `copy`: "disable_tma=True" (the copy's own argument), or
+/// "pass_configs tl.disable_tma_lower is True" (the kernel's @tilelang.jit, function attr
+/// tma_lower_disabled, set by compile()); empty when neither. Every TMA choice asks this first:
+/// the plain copy, the pipelined producers of every schedule and the staged epilogue.
+std::string tmaDisabledWhy(const ir::PrimFuncNode& f, const ir::TileOpNode& copy);
 /// THE legality rule of a TMA load (CopyTma.cpp), shared by the plain copy (lowerCopyTma) and the
 /// pipelined producers of the cp.async schedules (pipelinedTmaWhyNot): target with TMA, no
 /// disable_tma, same dtype, a TMA element type, a dense kernel tensor of rank 2..5 with rows a

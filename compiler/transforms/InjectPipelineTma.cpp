@@ -164,6 +164,13 @@ Stmt releaseStage(Expr bar, int64_t threads, Span sp) {
 Stmt injectTmaPipeline(const ForNode& n, const PrimFuncNode& f, int64_t threads, Attrs& attrs, std::map<const BufferNode*, Buffer>& staged) {
     auto* sq = as<SeqNode>(n.body);
     std::vector<Stmt> stmts = sq ? sq->stmts : std::vector<Stmt>{n.body};
+    // A copy the user kept off TMA keeps the whole loop on the cp.async schedule, where each
+    // producer's TMA choice is its own (InjectPipelineTmaLoads.cpp) and says why in a note.
+    bool userOff = false;
+    walk(n.body, [&](const Stmt& s) {
+        if (auto* t = as<TileOpNode>(s); t && t->op == TileOpKind::Copy && !tmaDisabledWhy(f, *t).empty()) userOff = true;
+    });
+    if (userOff) return nullptr;
     std::vector<TmaProducer> producers;
     std::vector<Stmt> consumers;
     // Tiles of gemms on wgmma with the sm_80 loads (selectHopperFragmentGemm, attr wgmma_fragment)
