@@ -171,9 +171,11 @@ private:
         m_sampled += sampled;
         m_env.push_back({n.var.get(), 0});
         ++m_depth;
-        // A short fully unrolled loop: its scalar accesses are buffered per iteration so that
-        // flushMerge() can model ptxas merging consecutive elements into vector accesses.
-        const bool merge = n.forKind == ForKind::Unrolled && !sampled && e >= 2 && e <= 64;
+        // A fully unrolled loop: its scalar accesses are buffered per iteration so that
+        // flushMerge() can model ptxas merging consecutive elements into vector accesses (and the
+        // pairs codegen writes itself, VectorAccess.h). 256: a 128 x 256 accumulator's 128
+        // registers per thread, staged into shared memory as 64 pair stores (stage-epilogue).
+        const bool merge = n.forKind == ForKind::Unrolled && !sampled && e >= 2 && e <= 256;
         if (merge) m_merge.push_back({m_depth, e, *mn, {}, 0});
         for (int64_t i = 0; i < steps; ++i) {
             m_env.back().second = *mn + (sampled ? i * e / steps : i);
