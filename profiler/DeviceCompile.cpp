@@ -31,6 +31,7 @@ DeviceCompileResult compileDeviceSource(const std::string& source, const std::st
     d.ok = r.ok, d.log = r.log, d.ms = r.compileMs, d.cacheHit = r.cacheHit;
     d.binaryBytes = r.cubin.size();
     d.archUnsupported = r.archUnsupported;
+    d.ptxas = std::move(r.ptxas);
     return d;
 }
 

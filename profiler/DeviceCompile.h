@@ -4,6 +4,8 @@
 #pragma once
 #include <string>
 
+#include "profiler/cuda/PtxasInfo.h"
+
 namespace ts::rt {
 
 struct DeviceCompileResult {
@@ -15,6 +17,7 @@ struct DeviceCompileResult {
     bool cacheHit = false;
     size_t binaryBytes = 0;  ///< cubin / code object size when ok
     bool archUnsupported = false;  ///< the compiler cannot target this arch: a user error, not a codegen bug
+    PtxasInfo ptxas;               ///< NVRTC only: ptxas's registers, spills and remarks per kernel
 };
 
 /// Compiles `source` for `arch`: "gfx..." with hiprtc (profiler/hip/Hiprtc.h), anything else

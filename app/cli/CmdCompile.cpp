@@ -16,6 +16,25 @@
 
 namespace ts::cli {
 
+/// ptxas's figures per kernel (an info line each), and warnings for what costs speed: spills to
+/// local memory, and ptxas serializing the wgmma (then every wgmma waits to completion).
+void printPtxasInfo(const rt::PtxasInfo& p, const std::string& arch, std::ostream& info) {
+    for (const rt::PtxasKernelInfo& k : p.kernels) {
+        info << "ptxas " << arch << ": " << rt::ptxasSummary(k) << "\n";
+        if (k.spillStoreBytes || k.spillLoadBytes)
+            std::cerr << "tilec: warning: ptxas spills " << k.spillStoreBytes << " bytes per thread of '" << k.name
+                      << "' to local memory (" << k.registers << " registers)\n"
+                      << "  hint: fewer live values per thread: smaller fragments (block_M, block_N), more threads per block, "
+                         "or fewer fragments kept across the loop\n";
+        for (const std::string& remark : k.remarks)
+            std::cerr << "tilec: warning: ptxas on '" << k.name << "': " << remark << "\n"
+                      << (k.wgmmaSerialized ? "  hint: every wgmma of this kernel now waits to completion; TileScope's generated code "
+                                              "caused it, not your program: please report it with the file and parameters "
+                                              "(`--emit cuda` shows the source ptxas saw)\n"
+                                            : "");
+    }
+}
+
 namespace {
 /// Checks the pass-name and output-folder flags before compiling, so that a typo is an error
 /// (exit 1) rather than a warning after a full compile. Prints the error; false if one is bad.
@@ -198,6 +217,7 @@ int runCompile(const CompileCommand& c) {
                   << nv.log;
         return 3;
     }
+    printPtxasInfo(nv.ptxas, target->arch(), info);
     return 0;
 }
 

@@ -254,6 +254,14 @@ def one_kernel(tc, corpus, f, k, default_kernel, a):
     st = classify_compile(rc, out)
     rec["compile"] = {"status": st, "rc": rc, "seconds": secs,
                       "cmd": " ".join(shlex.quote(c) for c in cmd[1:])}
+    # ptxas's figures per kernel (tilec compile prints "ptxas sm_90a: NAME: N registers, ...")
+    # and its warnings (spills, a serialized wgmma): the corpus survey of the generated code.
+    px = [ln.split(": ", 1)[1] for ln in out.splitlines() if ln.startswith("ptxas sm_90a: ")]
+    pw = [ln[len("tilec: warning: "):] for ln in out.splitlines() if ln.startswith("tilec: warning: ptxas")]
+    if px:
+        rec["compile"]["ptxas"] = px
+    if pw:
+        rec["compile"]["ptxas_warnings"] = pw
     if st != "ok":
         rec["compile"]["first"] = first_diag(out)
         # Programs written to fail (autodd's deliberately buggy matmul): the diagnostic the

@@ -111,6 +111,13 @@ public:
         std::string bounds = std::to_string(threads);
         if (const char* mb = std::getenv("TILESCOPE_MIN_BLOCKS"); mb && !hip && std::atoi(mb) > 1)
             bounds += ", " + std::to_string(std::atoi(mb));
+        else if (!hip && usesSetMaxNreg())
+            // setmaxnreg moves registers between the warpgroups of one block, which owns the
+            // multiprocessor's register file (PTX ISA §9.7.17.6): say so to ptxas, which then
+            // allocates each role's code up to that role's count. Measured with ptxas -v on the
+            // corpus' example_mla_decode_ws.py (384 threads, roles at 240/168/80): 1756 bytes of
+            // spills per thread under __launch_bounds__(384), 396 under (384, 1).
+            bounds += ", 1";
         line("extern \"C\" __global__ void __launch_bounds__(" + bounds + ") " + out.kernelName + "(" + params + ") {",
              m_f.span);
         ++m_indent;
@@ -391,6 +398,15 @@ private:
         stmt(n.body);
         --m_indent;
         line("}", n.span);
+    }
+
+    bool usesSetMaxNreg() const {
+        bool found = false;
+        walk(m_f.body, [&](const Stmt& s) {
+            if (auto* ev = as<EvalNode>(s))
+                if (auto* c = dynamic_cast<const CallNode*>(ev->call.get()); c && c->op == intrin::kSetMaxNreg) found = true;
+        });
+        return found;
     }
 
     std::string freshName(const std::string& base) {

@@ -110,8 +110,9 @@ bool isRealArch(const std::string& arch) {
 
 std::vector<std::string> nvrtcOptions(const std::string& arch,
                                       const std::vector<std::string>& extraOptions) {
+    // -v: ptxas's registers, spills and remarks for NvrtcResult::ptxas (no effect on the cubin).
     std::vector<std::string> o{"--std=c++17", "--gpu-architecture=" + arch,
-                               "--device-as-default-execution-space", "--generate-line-info"};
+                               "--device-as-default-execution-space", "--generate-line-info", "--ptxas-options=-v"};
     if (std::string inc = cudaIncludeDir(); !inc.empty()) {
         o.push_back("-I" + inc);
         // CUDA 13 keeps libcu++ (cuda/std/...), which <cooperative_groups.h> includes (T.sync_grid
@@ -188,17 +189,23 @@ NvrtcResult compileCuda(const std::string& source, const std::string& arch,
         key.add(source).add(ts::resources::find(kDeviceHeader)).add(arch).add(nvrtcVersion());
         for (const auto& o : options) key.add(o);
         const CubinCache cache(useCache ? CubinCache::defaultDir() : std::filesystem::path());
+        // ptxas's -v lines live beside the cubin, under a key of their own.
+        const uint64_t infoKey = CacheKey().add(std::to_string(key.value())).add("ptxas -v").value();
         if (auto hit = cache.load(key.value())) {
             r.ok = true;
             r.cacheHit = true;
             r.cubin = std::move(*hit);
+            if (auto lines = cache.load(infoKey)) r.ptxas = parsePtxasInfo(std::string(lines->begin(), lines->end()));
             r.compileMs = msSince(t0);
             return r;
         }
 #if TS_HAVE_NVRTC
         runNvrtc(source, options, r);
 #endif
-        if (r.ok) cache.store(key.value(), r.cubin);
+        std::string ptxasLines;
+        r.log = withoutPtxasInfo(r.log, &ptxasLines);
+        r.ptxas = parsePtxasInfo(ptxasLines);
+        if (r.ok && cache.store(key.value(), r.cubin)) cache.store(infoKey, std::vector<char>(ptxasLines.begin(), ptxasLines.end()));
     } catch (const std::exception& e) {
         r.ok = false;
         r.cubin.clear();

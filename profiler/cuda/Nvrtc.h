@@ -4,7 +4,7 @@
 //
 // Options are fixed here, once, for every caller (tilec, the IDE, the worker, tests):
 //   --std=c++17 --gpu-architecture=<arch> --device-as-default-execution-space
-//   --generate-line-info [-I<CUDA include dir, when present>] <extra options...>
+//   --generate-line-info --ptxas-options=-v [-I<CUDA include dir, when present>] <extra options...>
 // Deliberately *not* --use_fast_math: kernels keep IEEE division, sqrt and denormals, so GPU
 // results stay comparable with the float64 reference and the interpreter; a caller may opt in
 // through extraOptions. -lineinfo costs no speed and lets profilers map SASS back to source lines.
@@ -12,6 +12,8 @@
 #pragma once
 #include <string>
 #include <vector>
+
+#include "profiler/cuda/PtxasInfo.h"
 
 namespace ts::rt {
 
@@ -26,6 +28,10 @@ struct NvrtcResult {
     bool cacheHit = false;    ///< cubin came from the disk cache
     std::string arch;         ///< the real architecture compiled for, e.g. "sm_90a"
     bool archUnsupported = false;  ///< this NVRTC cannot target `arch` (the user's choice, not a codegen bug)
+    /// ptxas's figures per kernel (registers, spills, barriers, remarks such as a serialized
+    /// wgmma), from the --ptxas-options=-v lines, which are taken out of `log`; kept with the cubin
+    /// in the cache, so a hit has them too (empty for entries cached before 2026-12-04).
+    PtxasInfo ptxas;
 };
 
 /// Compiles `source` (one translation unit, shown in logs as "tilescope_kernel.cu") to a cubin for

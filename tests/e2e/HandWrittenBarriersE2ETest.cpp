@@ -102,9 +102,14 @@ TEST(HandWrittenBarriers, GeneratedCudaUsesMbarrierPtxAndCompilesForSm90a) {
     for (size_t p = r.cuda.find("__syncthreads()"); p != std::string::npos; p = r.cuda.find("__syncthreads()", p + 1))
         ++syncs;
     EXPECT_EQ(syncs, 2u) << r.cuda;
+    // setmaxnreg moves registers inside one block: the kernel says it owns the multiprocessor
+    // (min blocks 1), so ptxas allocates each role's code up to that role's count.
+    EXPECT_NE(r.cuda.find("__launch_bounds__(" + std::to_string(r.kernel.block[0]) + ", 1)"), std::string::npos) << r.cuda;
     if (!ts::rt::nvrtcAvailable()) GTEST_SKIP() << "no NVRTC in this build";
     auto nv = ts::rt::compileCuda(r.cuda, "sm_90a", {}, true);
     EXPECT_TRUE(nv.ok) << nv.log;
+    ASSERT_EQ(nv.ptxas.kernels.size(), 1u);
+    EXPECT_EQ(nv.ptxas.kernels[0].spillStoreBytes, 0) << ts::rt::ptxasSummary(nv.ptxas.kernels[0]);
 }
 
 TEST(HandWrittenBarriers, Sm80IsADiagnosticAtTheBarrier) {

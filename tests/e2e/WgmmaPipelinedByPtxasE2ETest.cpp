@@ -87,9 +87,18 @@ TEST_P(WgmmaPipelinedByPtxas, UnderNvrtc) {
     ASSERT_TRUE(r.ok) << ts::e2e::diagText(r);
     ASSERT_NE(r.cuda.find("wgmma"), std::string::npos) << "not a wgmma kernel: " << c.label;
     if (!ts::rt::nvrtcAvailable()) GTEST_SKIP() << "no NVRTC in this build";
-    auto nv = ts::rt::compileCuda(r.cuda, "sm_90a", {"--ptxas-options=-v"}, /*useCache=*/false);
+    auto nv = ts::rt::compileCuda(r.cuda, "sm_90a", {}, /*useCache=*/false);
     ASSERT_TRUE(nv.ok) << nv.log;
-    expectPipelined("NVRTC", nv.log);
+    // compileCuda passes --ptxas-options=-v itself and parses the lines (NvrtcResult::ptxas).
+    ASSERT_EQ(nv.ptxas.kernels.size(), 1u) << nv.log;
+    const ts::rt::PtxasKernelInfo& k = nv.ptxas.kernels[0];
+    EXPECT_EQ(k.name, r.kernel.name);
+    EXPECT_GT(k.registers, 0);
+    EXPECT_LE(k.registers, 255);
+    EXPECT_FALSE(k.wgmmaSerialized) << ts::rt::ptxasSummary(k);
+    EXPECT_TRUE(k.remarks.empty()) << k.remarks[0];
+    EXPECT_EQ(k.spillStoreBytes, 0) << ts::rt::ptxasSummary(k);
+    EXPECT_EQ(k.spillLoadBytes, 0);
 }
 
 TEST_P(WgmmaPipelinedByPtxas, UnderNvccWithTheExportedProjectsFlags) {

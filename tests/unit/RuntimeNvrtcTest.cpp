@@ -145,6 +145,30 @@ TEST(RuntimeNvrtc, CacheHitAndRecovery) {
     EXPECT_TRUE(compileCuda(src, "sm_80").cacheHit);
 }
 
+// ptxas -v's figures come with every compile, cached or not, and its lines are not in the log.
+// axpy: 2 loads, an FMA, a store, no shared memory, no barrier, no spills.
+TEST(RuntimeNvrtc, PtxasFiguresWithEveryCompileAndCacheHit) {
+    REQUIRE_NVRTC();
+    ScopedCacheDir scoped;
+    const std::string src = std::string(kAxpy) + "// ptxas test\n";
+    NvrtcResult first = compileCuda(src, "sm_90a");
+    ASSERT_TRUE(first.ok) << first.log;
+    EXPECT_EQ(first.log.find("ptxas"), std::string::npos) << first.log;
+    ASSERT_EQ(first.ptxas.kernels.size(), 1u);
+    const PtxasKernelInfo& k = first.ptxas.kernels[0];
+    EXPECT_EQ(k.name, "axpy");
+    EXPECT_GT(k.registers, 0);
+    EXPECT_LT(k.registers, 32);
+    EXPECT_EQ(k.barriers, 0);
+    EXPECT_EQ(k.spillStoreBytes + k.spillLoadBytes + k.stackBytes, 0);
+    EXPECT_FALSE(k.wgmmaSerialized);
+    NvrtcResult second = compileCuda(src, "sm_90a");
+    ASSERT_TRUE(second.cacheHit);
+    ASSERT_EQ(second.ptxas.kernels.size(), 1u);
+    EXPECT_EQ(second.ptxas.kernels[0].registers, k.registers);
+    EXPECT_EQ(ptxasSummary(second.ptxas.kernels[0]), ptxasSummary(k));
+}
+
 TEST(RuntimeNvrtc, UnwritableCacheIsIgnored) {
     REQUIRE_NVRTC();
     ScopedCacheDir scoped;

@@ -1,0 +1,97 @@
+#include "profiler/cuda/PtxasInfo.h"
+
+#include <regex>
+#include <sstream>
+
+namespace ts::rt {
+
+const PtxasKernelInfo* PtxasInfo::find(const std::string& name) const {
+    for (auto& k : kernels)
+        if (k.name == name) return &k;
+    return nullptr;
+}
+
+namespace {
+
+bool isPtxasLine(const std::string& line) { return line.rfind("ptxas", 0) == 0; }
+
+PtxasKernelInfo& kernelNamed(PtxasInfo& info, const std::string& name) {
+    for (auto& k : info.kernels)
+        if (k.name == name) return k;
+    info.kernels.push_back({});
+    info.kernels.back().name = name;
+    return info.kernels.back();
+}
+
+}  // namespace
+
+PtxasInfo parsePtxasInfo(const std::string& log) {
+    static const std::regex entry(R"(Compiling entry function '([^']+)')");
+    static const std::regex props(R"(Function properties for (\S+))");
+    static const std::regex frame(R"((\d+) bytes stack frame, (\d+) bytes spill stores, (\d+) bytes spill loads)");
+    static const std::regex used(R"(Used (\d+) registers)");
+    static const std::regex bars(R"(used (\d+) barriers)");
+    static const std::regex smem(R"((\d+) bytes smem)");
+    static const std::regex remark(R"(:\s*(\(C\d+\).*?)\s*in the function '([^']+)')");
+    PtxasInfo info;
+    std::string current;   // the entry function whose "Used" line comes next
+    std::string propsFor;  // the function the next "stack frame" line belongs to
+    std::istringstream in(log);
+    std::smatch m;
+    for (std::string line; std::getline(in, line);) {
+        if (!isPtxasLine(line)) continue;
+        if (std::regex_search(line, m, entry)) {
+            current = m[1];
+            kernelNamed(info, current);
+        } else if (std::regex_search(line, m, props)) {
+            propsFor = m[1];
+        } else if (std::regex_search(line, m, frame)) {
+            // Device functions that were not inlined have properties too; keep entries only.
+            for (auto& k : info.kernels)
+                if (k.name == propsFor) {
+                    k.stackBytes = std::stoll(m[1]);
+                    k.spillStoreBytes = std::stoll(m[2]);
+                    k.spillLoadBytes = std::stoll(m[3]);
+                }
+        } else if (std::regex_search(line, m, used) && !current.empty()) {
+            PtxasKernelInfo& k = kernelNamed(info, current);
+            k.registers = std::stoi(m[1]);
+            if (std::regex_search(line, m, bars)) k.barriers = std::stoi(m[1]);
+            if (std::regex_search(line, m, smem)) k.staticSmemBytes = std::stoll(m[1]);
+        } else if (std::regex_search(line, m, remark)) {
+            PtxasKernelInfo& k = kernelNamed(info, m[2]);
+            const std::string text = m[1];
+            k.remarks.push_back(text);
+            if (text.find("wgmma") != std::string::npos && text.find("serialized") != std::string::npos) k.wgmmaSerialized = true;
+        }
+    }
+    return info;
+}
+
+std::string withoutPtxasInfo(const std::string& log, std::string* ptxasLines) {
+    std::string kept, ptxas;
+    for (size_t pos = 0; pos < log.size();) {
+        const size_t end = log.find('\n', pos);
+        const size_t next = end == std::string::npos ? log.size() : end + 1;
+        const std::string piece = log.substr(pos, next - pos);
+        (isPtxasLine(piece) ? ptxas : kept) += piece;
+        pos = next;
+    }
+    if (ptxasLines) *ptxasLines = ptxas;
+    return kept;
+}
+
+std::string ptxasSummary(const PtxasKernelInfo& k) {
+    std::string s = k.name + ": " + (k.registers >= 0 ? std::to_string(k.registers) + " registers" : std::string("registers unknown"));
+    if (k.spillStoreBytes || k.spillLoadBytes)
+        s += ", " + std::to_string(k.spillStoreBytes) + " B spill stores + " + std::to_string(k.spillLoadBytes) + " B spill loads per thread";
+    else
+        s += ", no spills";
+    if (k.stackBytes && !(k.spillStoreBytes || k.spillLoadBytes)) s += ", " + std::to_string(k.stackBytes) + " B stack";
+    s += ", " + std::to_string(k.barriers) + (k.barriers == 1 ? " barrier" : " barriers");
+    if (k.staticSmemBytes) s += ", " + std::to_string(k.staticSmemBytes) + " B static shared";
+    if (k.wgmmaSerialized) s += ", wgmma serialized";
+    return s;
+}
+
+}  // namespace ts::rt

@@ -1,0 +1,67 @@
+// Parsing ptxas -v output (profiler/cuda/PtxasInfo.h) on logs in the form CUDA 13's NVRTC prints
+// them: two entry functions, a non-inlined device function whose properties must not be taken
+// for a kernel's, spills, static shared memory, and a wgmma serialization remark.
+#include <gtest/gtest.h>
+
+#include "profiler/cuda/PtxasInfo.h"
+
+using namespace ts::rt;
+
+namespace {
+const char* kLog =
+    "tilescope_kernel.cu(5): warning #177-D: function \"ts_floordiv\" was declared but never referenced\n"
+    "ptxas info    : 39 bytes gmem\n"
+    "ptxas info    : Compiling entry function 'matmul_kernel' for 'sm_90a'\n"
+    "ptxas info    : Function properties for matmul_kernel\n"
+    "ptxas         .     0 bytes stack frame, 0 bytes spill stores, 0 bytes spill loads\n"
+    "ptxas info    : (C7514) Potential Performance Loss: wgmma.mma_async instructions are serialized due to non wgmma "
+    "instructions reading accumulator registers of  a wgmma between start and end of the pipeline stage in the function "
+    "'matmul_kernel'\n"
+    "ptxas info    : Used 191 registers, used 1 barriers\n"
+    "ptxas info    : Function properties for helper\n"
+    "ptxas         .     16 bytes stack frame, 0 bytes spill stores, 0 bytes spill loads\n"
+    "ptxas info    : Compiling entry function 'bwd_kernel' for 'sm_90a'\n"
+    "ptxas info    : Function properties for bwd_kernel\n"
+    "ptxas         .     72 bytes stack frame, 68 bytes spill stores, 72 bytes spill loads\n"
+    "ptxas info    : Used 168 registers, used 4 barriers, 1024 bytes smem\n"
+    "ptxas info    : Compile time = 159.050 ms\n";
+}  // namespace
+
+TEST(PtxasInfo, ParsesEveryEntryFunction) {
+    PtxasInfo p = parsePtxasInfo(kLog);
+    ASSERT_EQ(p.kernels.size(), 2u);
+    const PtxasKernelInfo* m = p.find("matmul_kernel");
+    ASSERT_NE(m, nullptr);
+    EXPECT_EQ(m->registers, 191);
+    EXPECT_EQ(m->barriers, 1);
+    EXPECT_EQ(m->stackBytes, 0);
+    EXPECT_EQ(m->spillStoreBytes, 0);
+    EXPECT_TRUE(m->wgmmaSerialized);
+    ASSERT_EQ(m->remarks.size(), 1u);
+    EXPECT_EQ(m->remarks[0].rfind("(C7514) Potential Performance Loss: wgmma.mma_async instructions are serialized", 0), 0u)
+        << m->remarks[0];
+    const PtxasKernelInfo* b = p.find("bwd_kernel");
+    ASSERT_NE(b, nullptr);
+    EXPECT_EQ(b->registers, 168);
+    EXPECT_EQ(b->barriers, 4);
+    EXPECT_EQ(b->staticSmemBytes, 1024);
+    EXPECT_EQ(b->stackBytes, 72);
+    EXPECT_EQ(b->spillStoreBytes, 68);
+    EXPECT_EQ(b->spillLoadBytes, 72);
+    EXPECT_FALSE(b->wgmmaSerialized);
+    EXPECT_TRUE(b->remarks.empty());
+    EXPECT_EQ(p.find("helper"), nullptr);  // a device function, not a kernel
+    EXPECT_EQ(ptxasSummary(*m), "matmul_kernel: 191 registers, no spills, 1 barrier, wgmma serialized");
+    EXPECT_EQ(ptxasSummary(*b),
+              "bwd_kernel: 168 registers, 68 B spill stores + 72 B spill loads per thread, 4 barriers, 1024 B static shared");
+}
+
+TEST(PtxasInfo, LogWithoutPtxasLinesKeepsEverythingElseExactly) {
+    std::string lines;
+    const std::string rest = withoutPtxasInfo(kLog, &lines);
+    EXPECT_EQ(rest, "tilescope_kernel.cu(5): warning #177-D: function \"ts_floordiv\" was declared but never referenced\n");
+    EXPECT_EQ(parsePtxasInfo(lines).kernels.size(), 2u);
+    EXPECT_EQ(withoutPtxasInfo("no newline at the end"), "no newline at the end");
+    EXPECT_EQ(withoutPtxasInfo(""), "");
+    EXPECT_TRUE(parsePtxasInfo("error: something\n").kernels.empty());
+}
