@@ -62,7 +62,11 @@ void gemmLayoutsSm90(LayoutSolver& s, const ir::TileOpNode& t) {
             // operand copies qualify; the note says which loads the gemm gets.
             const ir::ForNode* loop = enclosingPipelined(s.func(), t);
             std::string whyNoTma;
-            if (loop && xform::fragmentTmaCopies(s.func(), *loop, s.threads(), s.target(), &whyNoTma))
+            if (!loop)
+                s.note(t.span, "T.gemm uses wgmma on the fragment layouts (no T.Pipelined loop around it: the kernel's own "
+                               "copies and barriers feed it; each wgmma is fenced and waited here)",
+                       "a T.Pipelined loop of T.copy loads lets TileScope pipeline the operand tiles (TMA where legal)");
+            else if (xform::fragmentTmaCopies(s.func(), *loop, s.threads(), s.target(), &whyNoTma))
                 s.note(t.span, "T.gemm uses wgmma on the fragment layouts with its loop's tiles loaded by TMA (mbarrier pipeline, no block barrier in the loop)",
                        "TILESCOPE_HOPPER_NO_FRAGMENT_TMA=1 keeps the cp.async schedule (for comparisons)");
             else

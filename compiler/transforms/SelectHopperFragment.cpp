@@ -18,6 +18,8 @@
 // its wgmma before returning, so everything after it sees a finished gemm.
 #include "compiler/ir/PointerTensors.h"
 #include "compiler/analysis/GemmPartition.h"
+#include "compiler/codegen/VectorAccess.h"
+#include "compiler/ir/Intrinsics.h"
 #include "compiler/transforms/Hopper.h"
 
 #include <set>
@@ -43,12 +45,24 @@ std::optional<analysis::HopperGemmPlan> fragmentGemmPlan(const PrimFuncNode& f, 
         return no("B is not a shared tile, or A neither a shared tile nor a fragment");
     if (A.buffer->dtype != B.buffer->dtype) return no("A and B dtypes differ");
     if (C.buffer->dtype != DType::Float32) return no("the accumulator is not float32");
-    for (const Region* r : {&A, &B})
-        if (auto sh = constShape(*r->buffer); r->buffer->scope == Scope::Shared && sh && sh->size() > 2)
-            return no("'" + r->buffer->name + "' is a sub-tile of a " + std::to_string(sh->size()) +
-                      "-D shared tile (wgmma reads column slices of 2-D tiles in place; mma.sync reads this one in place)");
+    // A stack of tiles (a hand-written pipeline's (stages, rows, cols) tile, one stage selected):
+    // the trailing two dimensions are the tile, every leading one must select a single index.
+    // The wgmma_smem layout then stacks whole tiles (LowerToThreads userOffset: leading dims times
+    // the tile's physical size), so the selected stage is a 2-D operand tile of its own.
+    for (const Region* r : {&A, &B}) {
+        auto sh = constShape(*r->buffer);
+        if (r->buffer->scope != Scope::Shared || !sh || sh->size() <= 2) continue;
+        for (size_t d = 0; d + 2 < sh->size(); ++d)
+            if (constInt(r->ranges[d].extent) != int64_t(1))
+                return no("'" + r->buffer->name + "' is read across several indices of its dimension " + std::to_string(d) +
+                          " (wgmma reads one 2-D tile of a stack of tiles: its trailing two dimensions)");
+    }
+    auto trailing2 = [](std::optional<std::vector<int64_t>> v) -> std::optional<std::vector<int64_t>> {
+        if (v && v->size() > 2) v->erase(v->begin(), v->end() - 2);
+        return v;
+    };
     // The operands' own extents (a column slice of a shared tile is read in place, below).
-    auto ash = regA ? constShape(*A.buffer) : constExtents(A), bsh = constExtents(B), cs = constShape(*C.buffer);
+    auto ash = regA ? constShape(*A.buffer) : trailing2(constExtents(A)), bsh = trailing2(constExtents(B)), cs = constShape(*C.buffer);
     if (!ash || !bsh || !cs || ash->size() != 2 || bsh->size() != 2 || cs->size() != 2) return no("tiles are not 2-D constant shapes");
     const bool ta = attrBool(gemm.attrs, "transpose_A", false), tb = attrBool(gemm.attrs, "transpose_B", false);
     if (regA && ta) return no("a transposed register A operand");
@@ -61,9 +75,11 @@ std::optional<analysis::HopperGemmPlan> fragmentGemmPlan(const PrimFuncNode& f, 
                         " warpgroup(s) are not 64 per warpgroup (wgmma m64; the fragment layout gives each warp 16 rows): " +
                         (M % 64 == 0 ? "use threads=" + std::to_string(M / 64 * 128) + " for " + std::to_string(M) + " rows, or " : std::string("use ")) +
                         std::to_string(threads / 128 * 64) + " rows for threads=" + std::to_string(threads));
+    // One warpgroup has one wgmma partition whatever the policy says (its 4 warps own 16 rows
+    // each: PTX ISA §9.7.15.5.1.1.1); with several, the policy must stack them along M too.
     auto policy = analysis::parseGemmPolicy(attrStr(gemm.attrs, "policy", "Square")).value_or(analysis::GemmPolicy::Square);
     auto wp = analysis::partitionWarps(M, N, warps, policy);
-    if (!wp || wp->wm != warps || wp->wn != 1) return no("the policy's warp grid is not one warp column (use FullRow)");
+    if (warps != 4 && (!wp || wp->wm != warps || wp->wn != 1)) return no("the policy's warp grid is not one warp column (use FullRow)");
     std::string w;
     auto plan = analysis::hopperGemmPlan(M, N, K, threads, A.buffer->dtype, C.buffer->dtype, ta, tb, &w);
     if (!plan) return no(w);
@@ -71,17 +87,32 @@ std::optional<analysis::HopperGemmPlan> fragmentGemmPlan(const PrimFuncNode& f, 
     for (const Region* r : {&A, &B}) {
         if (r->buffer->scope != Scope::Shared) continue;
         auto sh = constShape(*r->buffer);
-        if (r->ranges.size() != 2 || !sh || sh->size() != 2) return no("'" + r->buffer->name + "' is not a 2-D tile");
+        if (!sh || sh->size() < 2 || r->ranges.size() != sh->size()) return no("'" + r->buffer->name + "' is not a 2-D tile");
         if (f.layouts.count(r->buffer->name)) return no("'" + r->buffer->name + "' has a user layout");
+        const size_t lead = sh->size() - 2;  // stacked tiles: the trailing two dims are the tile
+        const int e = int(dtypeBytes(r->buffer->dtype));
+        if (lead) {
+            // Each stacked tile starts where the one before ends: 1024-byte multiples keep every
+            // stage on the swizzle pattern's period (the descriptors' base offset stays 0).
+            const int64_t bytes = (*sh)[lead] * (*sh)[lead + 1] * e;
+            if (bytes % 1024)
+                return no("one tile of '" + r->buffer->name + "' is " + std::to_string(bytes) +
+                          " bytes, not a multiple of 1024 (every stacked tile must start on the 128-byte swizzle's 1024-byte period)");
+        }
         bool whole = true;
-        for (size_t d = 0; d < 2; ++d) whole = whole && constInt(r->ranges[d].min) == 0 && constInt(r->ranges[d].extent) == (*sh)[d];
-        if (whole) continue;
+        for (size_t d = lead; d < lead + 2; ++d) whole = whole && constInt(r->ranges[d].min) == 0 && constInt(r->ranges[d].extent) == (*sh)[d];
+        if (whole) {
+            if (lead) (r == &A ? plan->aTile : plan->bTile) = *analysis::wgmmaTileGeometry((*sh)[lead], (*sh)[lead + 1], e, &w);
+            continue;
+        }
         // A column slice reads the parent's panels in place (the descriptors' start address
         // moves by whole swizzle atoms); anything else stays on mma.sync, which reads any
         // 16-byte-aligned sub-tile in place (GemmSubTile.h).
         const analysis::WgmmaTileGeometry& sub = r == &A ? plan->a : plan->b;
-        auto col0 = constInt(r->ranges[1].min);
-        auto parent = analysis::wgmmaTileGeometry((*sh)[0], (*sh)[1], int(dtypeBytes(r->buffer->dtype)), &w);
+        auto col0 = constInt(r->ranges[lead + 1].min);
+        if (constInt(r->ranges[lead].min) != int64_t(0) || constInt(r->ranges[lead].extent) != (*sh)[lead])
+            return no("'" + r->buffer->name + "' is a sub-region that wgmma cannot read in place: it does not span every row");
+        auto parent = analysis::wgmmaTileGeometry((*sh)[lead], (*sh)[lead + 1], e, &w);
         if (!col0 || !parent || !analysis::wgmmaColumnSlice(*parent, sub, *col0, &w))
             return no("'" + r->buffer->name + "' is a sub-region that wgmma cannot read in place: " +
                       (!col0 ? std::string("its first column is not a compile-time constant") : w));
@@ -99,6 +130,29 @@ bool sharedOperandsReadOnlyByGemms(const PrimFuncNode& f, const TileOpNode& gemm
         return b == B.buffer.get() || (A.buffer->scope == Scope::Shared && b == A.buffer.get());
     };
     bool alone = true;
+    // A hand-written cp.async into the tile (T.ptx_cp_async(T.access_ptr(S[stage, r, c], "w", n))
+    // addresses its first element through the layout and copies n elements on from there: under
+    // the wgmma_smem swizzle, which permutes whole 16-byte chunks of a row (WgmmaLayouts.h), a copy
+    // of 4, 8 or 16 bytes starting at a column that is a multiple of its element count stays
+    // one contiguous run. Its destination element is exempt below; any other is a reader.
+    std::set<const ExprNode*> chunkCopies;
+    std::string misaligned;
+    walk(f.body, [&](const Stmt& s) {
+        auto* ev = as<EvalNode>(s);
+        auto* c = ev ? dynamic_cast<const CallNode*>(ev->call.get()) : nullptr;
+        if (!c || c->op != intrin::kCpAsync || c->args.size() < 3) return;
+        auto* at = dynamic_cast<const CallNode*>(c->args[0].get());
+        auto* dst = at && at->op == intrin::kAddressOf && !at->args.empty() ? as<LoadNode>(at->args[0]) : nullptr;
+        if (!dst || !isOperand(dst->buffer.get()) || dst->indices.empty()) return;
+        const auto bytes = constInt(c->args[2]);
+        const int64_t n = bytes ? *bytes / dtypeBytes(dst->buffer->dtype) : 0;
+        const int64_t d = codegen::knownDivisor(dst->indices.back());
+        if (n > 0 && bytes && *bytes <= 16 && (d == 0 || d % n == 0))
+            chunkCopies.insert(at->args[0].get());
+        else if (misaligned.empty())
+            misaligned = "a hand-written cp.async into '" + dst->buffer->name + "' at line " + std::to_string(s->span.line) +
+                         " does not start on a multiple of its " + std::to_string(n) + " elements (the swizzle moves 16-byte chunks)";
+    });
     walk(
         f.body,
         [&](const Stmt& s) {
@@ -107,7 +161,9 @@ bool sharedOperandsReadOnlyByGemms(const PrimFuncNode& f, const TileOpNode& gemm
             for (size_t i = 0; i < t->args.size(); ++i) {
                 auto* r = std::get_if<Region>(&t->args[i]);
                 if (!r || !isOperand(r->buffer.get())) continue;
-                if (t->op == TileOpKind::Copy && i == 1) continue;  // a write: it follows the layout
+                // A copy into or out of the tile addresses it through its layout, whichever it is
+                // (CopyOp's rules, lowered per element or by TMA where the layout allows).
+                if (t->op == TileOpKind::Copy) continue;
                 if (t->op == TileOpKind::Gemm && i < 2)
                     coGemms->push_back(t);
                 else
@@ -116,9 +172,9 @@ bool sharedOperandsReadOnlyByGemms(const PrimFuncNode& f, const TileOpNode& gemm
         },
         [&](const Expr& e) {
             if (auto* l = as<LoadNode>(e))
-                if (isOperand(l->buffer.get())) alone = false;
+                if (isOperand(l->buffer.get()) && !chunkCopies.count(e.get())) alone = false;
         });
-    if (!alone && why) *why = "a shared operand tile is read by other statements too";
+    if (!alone && why) *why = misaligned.empty() ? "a shared operand tile is read by other statements too" : misaligned;
     return alone;
 }
 

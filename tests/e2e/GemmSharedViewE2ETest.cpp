@@ -5,8 +5,9 @@
 // (transposed and not), against a register A (gemm_rs) and a transposed A. For fp16 and bf16,
 // off = 0 and 64, sm_80 and sm_90a:
 //  - both interpreters match the float64 ref_program;
-//  - the generated CUDA passes the view to ts::gemm_ss / ts::gemm_rs (no '_slice' tile in the
-//    lowered IR) and NVRTC compiles it for sm_80 and sm_90a;
+//  - the generated CUDA passes the view to ts::gemm_ss / ts::gemm_rs on sm_80, to ts::wgmma_gemm_ss /
+//    wgmma_gemm_rs on sm_90a (since 2026-12-04: one stage of kv is a wgmma tile, the column views
+//    whole panels), never a '_slice' tile, and NVRTC compiles it for sm_80 and sm_90a;
 //  - the kernel's shared memory is exactly the three tiles the program allocates
 //    (M*W + 2*N*W + M*N elements, W = off + D + Dt), i.e. no extra tile;
 // and with off = 4 (8 bytes: not a 16-byte ldmatrix row) the slices are copied, with a note
@@ -85,7 +86,27 @@ TEST_P(GemmSharedView, ReadsSlicesInPlaceWithoutExtraSharedMemory) {
     // plain copies take TMA: their mbarriers (8 bytes each) sit in one 1024-byte slot, since the
     // 128-byte-swizzled tiles TMA writes must start at 1024-byte boundaries.
     EXPECT_EQ(r.kernel.dynamicSmemBytes, size_t((M * W + 2 * N * W + M * N) * e) + tmaBarrierSlot(c.target));
-    // The views as ts::gemm_ss / gemm_rs template arguments: row length W, origins off, off + D.
+    if (c.target == "cuda:sm_90a") {
+        // wgmma on the fragment layouts (SelectHopperFragment.cpp): each view is whole 128-byte
+        // panels of its tile (64 fp16 columns x 64 rows = 4096 elements per panel), one stage of
+        // kv is N * W elements, so the operands are addresses into the tiles, nothing copied.
+        const auto panel = [&](int64_t col) { return std::to_string(col / 64 * 64 * 64); };
+        const auto kvAt = [&](int64_t stage, int64_t col) { return std::to_string(stage * N * W + col / 64 * 64 * 64); };
+        const std::string ty = c.dtype == "float16" ? "ts::half" : "ts::bfloat16";
+        EXPECT_NE(r.cuda.find("ts::wgmma_gemm_ss<64, 64, 64, 1, false, true, 0, " + ty + ">(&q[" + panel(c.off) + "], &kv[" +
+                              kvAt(1, c.off) + "], &acc_s[0]);"),
+                  std::string::npos)
+            << r.cuda;
+        EXPECT_NE(r.cuda.find("ts::wgmma_gemm_ss<64, 64, 64, 1, false, true, 0, " + ty + ">(&q[" + panel(c.off + D) + "], &kv[" +
+                              kvAt(1, c.off + D) + "], &acc_s[0]);"),
+                  std::string::npos);
+        EXPECT_NE(r.cuda.find("ts::wgmma_gemm_rs<64, 64, 64, 1, false, " + ty + ">(&pf[0], &kv[" + kvAt(0, c.off) + "], &acc_o1[0]);"),
+                  std::string::npos);
+        EXPECT_NE(r.cuda.find("ts::wgmma_gemm_ss<64, 64, 64, 1, true, false, 0, " + ty + ">(&p[0], &q[" + panel(c.off) + "], &acc_o2[0]);"),
+                  std::string::npos);
+        return;
+    }
+    // sm_80: the views as ts::gemm_ss / gemm_rs template arguments: row length W, origins off, off + D.
     const std::string w = std::to_string(W), o = std::to_string(c.off), o2 = std::to_string(c.off + D);
     EXPECT_NE(r.cuda.find(", float, " + w + ", " + o + ", " + w + ", " + o + ">(&q[0], &kv["), std::string::npos) << r.cuda;
     EXPECT_NE(r.cuda.find(", float, " + w + ", " + o2 + ", " + w + ", " + o2 + ">(&q[0], &kv["), std::string::npos);
