@@ -18,7 +18,9 @@
 #include "app/gui/CudaIndex.h"
 #include "app/gui/Session.h"
 #include "app/gui/Theme.h"
+#include "compiler/target/Target.h"
 #include "compiler/support/Resources.h"
+#include "profiler/cuda/Nvrtc.h"
 #include "visualizer/core/CrossRef.h"
 
 namespace ts::gui {
@@ -48,6 +50,10 @@ GeneratedPanel::GeneratedPanel(Session& session, QWidget* parent)
     m_outline->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
     m_outline->setMinimumContentsLength(12);
     m_indexState = new QLabel(this);
+    m_ptxas = new QLabel(this);
+    m_ptxas->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    m_ptxas->setWordWrap(true);
+    m_ptxas->hide();
     m_view = new CodeView(CodeView::Language::Cpp, this);
     m_view->viewport()->installEventFilter(this);
     m_view->setToolTip(QString());
@@ -61,6 +67,7 @@ GeneratedPanel::GeneratedPanel(Session& session, QWidget* parent)
     lay->setContentsMargins(4, 4, 4, 4);
     lay->setSpacing(4);
     lay->addWidget(m_header);
+    lay->addWidget(m_ptxas);
     lay->addLayout(bar);
     lay->addWidget(m_view, 1);
 
@@ -114,6 +121,60 @@ QString GeneratedPanel::headerText() const {
     QTextDocument doc;
     doc.setHtml(m_header->text());
     return doc.toPlainText();
+}
+
+QString GeneratedPanel::ptxasText() const { return m_ptxas->isHidden() ? QString() : m_ptxas->text(); }
+
+// ptxas's figures for the shown CUDA: NVRTC compiles it off the UI thread (the cubin cache makes a
+// recompile of unchanged code free), and the line says what ptxas allocated -- what the Run panel
+// would launch -- with spills and a serialized wgmma in the warning colour.
+void GeneratedPanel::startPtxas(const std::string& cuda, const std::string& arch) {
+    const quint64 tag = ++m_ptxasTag;
+    if (!rt::nvrtcAvailable()) {
+        m_ptxas->hide();
+        return;
+    }
+    m_ptxas->setText(tr("ptxas %1: compiling…").arg(QString::fromStdString(arch)));
+    m_ptxas->setStyleSheet(QString());
+    m_ptxas->show();
+    QPointer<GeneratedPanel> self(this);
+    QThreadPool::globalInstance()->start([self, tag, cuda, arch] {
+        const rt::NvrtcResult nv = rt::compileCuda(cuda, arch, {}, true);
+        QString text, tip;
+        bool warn = false;
+        const QString a = QString::fromStdString(arch);
+        if (!nv.ok) {
+            text = QObject::tr("ptxas %1: NVRTC rejected the generated CUDA (a compiler bug; tilec compile shows the log)").arg(a);
+            tip = QString::fromStdString(nv.log);
+            warn = true;
+        } else if (nv.ptxas.kernels.empty()) {
+            text = QObject::tr("ptxas %1: no figures (a cubin cached before ptxas -v was recorded; edit to recompile)").arg(a);
+        } else {
+            for (const rt::PtxasKernelInfo& k : nv.ptxas.kernels) {
+                text += (text.isEmpty() ? QObject::tr("ptxas %1: ").arg(a) : QStringLiteral("; ")) + QString::fromStdString(rt::ptxasSummary(k));
+                warn |= k.spillStoreBytes || k.spillLoadBytes || k.wgmmaSerialized;
+                for (const std::string& r : k.remarks) tip += QString::fromStdString(r) + "\n";
+            }
+            tip += QObject::tr("What ptxas allocated per thread for the cubin this CUDA compiles to (NVRTC, %1 ms%2); no GPU needed.")
+                       .arg(nv.compileMs, 0, 'f', 0)
+                       .arg(nv.cacheHit ? QObject::tr(", cached") : QString());
+        }
+        QMetaObject::invokeMethod(
+            qApp,
+            [self, tag, text, warn, tip] {
+                if (self) self->onPtxas(tag, text, warn, tip);
+            },
+            Qt::QueuedConnection);
+    });
+}
+
+void GeneratedPanel::onPtxas(quint64 tag, const QString& text, bool warn, const QString& tip) {
+    if (tag != m_ptxasTag) return;  // the code changed meanwhile; a newer compile is coming
+    m_ptxas->setText(text);
+    m_ptxas->setToolTip(tip.trimmed());
+    m_ptxas->setStyleSheet(warn ? QString("color: %1").arg(theme().warning.name()) : QString());
+    m_ptxas->show();
+    emit ptxasUpdated();
 }
 
 void GeneratedPanel::showFile(const QString& file) {
@@ -175,6 +236,11 @@ void GeneratedPanel::onResult() {
         m_cuda = cuda;
         if (shownFile() == kernelFile()) m_view->setCode(m_cuda);
         startIndexing(r->cuda);
+        auto target = parseTarget(m_session.target().toStdString());
+        if (r->language == "cuda" && target && !target->isHip())
+            startPtxas(r->cuda, target->arch());
+        else
+            ++m_ptxasTag, m_ptxas->hide();
     }
     updateCrossHighlight();
 }

@@ -40,10 +40,16 @@ public:
     void showFile(const QString& file);
     /// The header line's text (kernel, grid, ... or why there is no code), plain (tests).
     QString headerText() const;
+    /// The ptxas line under it: what ptxas allocated for the shown CUDA (registers, spills,
+    /// barriers, a serialized wgmma), from an NVRTC compile in the background (no GPU needed);
+    /// empty for HIP, before the first result and without NVRTC in the build. Plain (tests).
+    QString ptxasText() const;
 
 signals:
     /// libclang finished indexing the current code.
     void indexUpdated();
+    /// The ptxas line changed (a background NVRTC compile finished).
+    void ptxasUpdated();
 
 protected:
     bool eventFilter(QObject* o, QEvent* e) override;
@@ -55,12 +61,16 @@ private:
     void updateCrossHighlight();
     void startIndexing(const std::string& cuda);
     void onIndexed(quint64 tag, std::shared_ptr<CudaIndex> index, QString error);
+    void startPtxas(const std::string& cuda, const std::string& arch);
+    void onPtxas(quint64 tag, const QString& text, bool warn, const QString& tip);
 
     Session& m_session;
     QLabel* m_header;
     QComboBox* m_file;
     QComboBox* m_outline;
     QLabel* m_indexState;
+    QLabel* m_ptxas;
+    quint64 m_ptxasTag = 0;
     CodeView* m_view;
     QString m_cuda;  ///< the kernel.cu text shown/indexed
     std::shared_ptr<CudaIndex> m_index;

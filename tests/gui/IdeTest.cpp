@@ -23,6 +23,7 @@
 #include "app/gui/Session.h"
 #include "app/gui/SourceEditor.h"
 #include "app/gui/Theme.h"
+#include "profiler/cuda/Nvrtc.h"
 #include "tests/gui/GuiTestUtil.h"
 #include "visualizer/widgets/DiffView.h"
 
@@ -209,6 +210,27 @@ private slots:
         QVERIFY(gen->goToDefinition(callLine, callCol));
         QCOMPARE(gen->shownFile(), QString("ts_device.cuh"));
         gen->showFile("kernel.cu");
+    }
+
+    void generatedPanelShowsWhatPtxasAllocated() {
+        // Under the header: ptxas's registers/spills/barriers of the shown CUDA from a background
+        // NVRTC compile (no GPU). The gemm sample at its defaults on sm_90a: one kernel, no
+        // spills, one barrier (__syncthreads; the mbarriers are not named barriers). None for HIP.
+        if (!ts::rt::nvrtcAvailable()) QSKIP("no NVRTC in this build");
+        MainWindow w(false);
+        w.show();
+        w.session().setTarget("cuda:sm_90a");
+        QVERIFY(w.openFile(m_gemmPath, true));
+        QVERIFY(waitCompiled(w.session()));
+        auto* gen = qobject_cast<GeneratedPanel*>(w.panel("generated"));
+        QTRY_VERIFY_WITH_TIMEOUT(gen->ptxasText().contains("registers"), 60000);
+        const QString t = gen->ptxasText();
+        QVERIFY2(t.startsWith("ptxas sm_90a: matmul_kernel: "), qPrintable(t));
+        QVERIFY2(t.contains("no spills, 1 barrier"), qPrintable(t));
+        QVERIFY2(!t.contains("serialized"), qPrintable(t));
+        w.session().setTarget("hip:gfx90a");
+        QTRY_VERIFY_WITH_TIMEOUT(w.session().result() && !w.session().compiling() && w.session().result()->language == "hip", 20000);
+        QTRY_COMPARE_WITH_TIMEOUT(gen->ptxasText(), QString(), 5000);
     }
 
     void generatedPanelFollowsTheTargetLanguage() {
