@@ -2,6 +2,8 @@
 // (Pipeline.cpp) -> CUDA codegen -> launch facts. Never throws: every failure is a diagnostic.
 #include "compiler/Compile.h"
 
+#include "compiler/analysis/LocalRegisters.h"
+
 #include <cstdio>
 
 #include <algorithm>
@@ -164,26 +166,17 @@ bool kernelInfo(const ir::PrimFunc& f, const Target& target, KernelInfo& k,
         }
     }
     // Per-thread arrays (lowered fragments and locals) past the register file spill to local
-    // memory: Target::maxRegistersPerThread() 32-bit registers.
-    int64_t regBytes = 0;
-    std::string biggest;
-    int64_t biggestBytes = 0;
-    ir::walk(kn->body, [&](const ir::Stmt& s) {
-        auto* a = ir::as<ir::AllocNode>(s);
-        if (!a || a->buffer->scope != ir::Scope::Local) return;
-        auto n = ir::constNumel(*a->buffer);
-        if (!n) return;
-        int64_t bytes = *n * ir::dtypeBytes(a->buffer->dtype);
-        regBytes += bytes;
-        if (bytes > biggestBytes) biggestBytes = bytes, biggest = a->buffer->name;
-    });
-    if (regBytes > int64_t(target.maxRegistersPerThread()) * 4)
+    // memory: Target::maxRegistersPerThread() 32-bit registers. Warp roles count apart
+    // (analysis/LocalRegisters.h); ptxas's own figures follow the NVRTC compile.
+    const analysis::LocalArrayPeak peak = analysis::peakLocalArrayBytes(*kn);
+    if (peak.bytes > int64_t(target.maxRegistersPerThread()) * 4)
         diags.warning(
             kn->span,
-            "per-thread arrays need " + std::to_string((regBytes + 3) / 4) +
-                " 32-bit registers per thread (largest: '" + biggest + "', " +
-                std::to_string((biggestBytes + 3) / 4) +
-                "), more than the 255 a thread can hold: ptxas will spill to local memory",
+            "per-thread arrays need " + std::to_string((peak.bytes + 3) / 4) +
+                " 32-bit registers per thread (largest: '" + peak.largest + "', " +
+                std::to_string((peak.largestBytes + 3) / 4) + "), more than the " +
+                std::to_string(target.maxRegistersPerThread()) +
+                " a thread can hold if they are live at once: ptxas may spill to local memory (its own figures follow the NVRTC compile)",
             "use smaller tiles or more threads per block");
     k.args.clear();
     for (size_t i = 0; i < f->params.size(); ++i) {
