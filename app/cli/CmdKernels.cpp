@@ -137,6 +137,8 @@ int runCompileAll(const CompileCommand& c) {
             continue;
         }
         std::string nv = "nvrtc skipped";
+        rt::PtxasInfo ptxas;
+        std::string arch;
         if (nvrtc) {
             auto target = parseTarget(f.target.empty() ? defaultTarget() : f.target);
             auto res = rt::compileDeviceSource(r->cuda, target->arch(), !c.noCache);
@@ -158,6 +160,8 @@ int runCompileAll(const CompileCommand& c) {
             std::snprintf(buf, sizeof buf, "%s %s %.0f ms%s", res.compiler.c_str(),
                           target->arch().c_str(), res.ms, res.cacheHit ? " (cached)" : "");
             nv = buf;
+            ptxas = res.ptxas;
+            arch = target->arch();
         }
         if (!r->launches.empty()) {
             std::snprintf(line, sizeof line, "%-28s ok    %zu launches in order, %s\n",
@@ -174,6 +178,9 @@ int runCompileAll(const CompileCommand& c) {
                 r->launches.empty() ? ", " : "", r->launches.empty() ? nv.c_str() : "");
             std::cout << line;
         }
+        // ptxas's registers, spills and barriers per kernel, as `tilec compile` prints for one
+        // (empty for hiprtc and for cache entries older than the figures).
+        if (nvrtc) printPtxasInfo(ptxas, arch, std::cout);
     }
     std::cout << kernels->size() - size_t(failed) << " of " << kernels->size()
               << " kernels compiled\n";

@@ -1,10 +1,12 @@
 // The tilec subcommands (one file each) and their options, filled by main.cpp's CLI11 parser.
 #pragma once
+#include <ostream>
 #include <string>
 #include <vector>
 
 #include "app/cli/CliCommon.h"
 #include "compiler/PassManager.h"
+#include "profiler/cuda/PtxasInfo.h"
 
 namespace ts::cli {
 
@@ -21,6 +23,10 @@ int runCompile(const CompileCommand& c);
 /// Whether `emit` (--emit) is a kind tilec prints (ir, cuda, hip; empty: none); else prints the
 /// kinds with a hint and returns false (the command exits 1, a user error).
 bool validEmitKind(const std::string& emit);
+/// ptxas's figures per kernel as info lines on `info` ("ptxas sm_90a: NAME: N registers, ..."),
+/// and warnings on stderr for spills and ptxas remarks such as a serialized wgmma (CmdCompile.cpp;
+/// also `compile --kernel all`).
+void printPtxasInfo(const rt::PtxasInfo& p, const std::string& arch, std::ostream& info);
 
 struct RunCommand {
     CompileFlags flags;

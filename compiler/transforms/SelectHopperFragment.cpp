@@ -260,7 +260,7 @@ std::optional<std::vector<FragmentTmaCopy>> fragmentTmaCopies(const PrimFuncNode
         const Region &src = t->region(0), &dst = t->region(1);
         if (src.buffer->scope != Scope::Global || dst.buffer->scope != Scope::Shared) return;
         if (std::string off = tmaDisabledWhy(f, *t); !off.empty())
-            return ok = false, void(w = "the copy into '" + dst.buffer->name + "' has " + off);
+            return ok = false, void(w = "the copy into '" + dst.buffer->name + "' takes no TMA: " + off);
         if (!top.count(t) || !operands.count(dst.buffer.get()))
             return ok = false, void(w = "the copy into '" + dst.buffer->name + "' does not fill a wgmma operand tile at the loop's top level");
         if (!loaded.insert(dst.buffer.get()).second) return ok = false, void(w = "'" + dst.buffer->name + "' is loaded twice in the loop");

@@ -75,6 +75,10 @@ void runNvrtc(const std::string& source, const std::vector<std::string>& options
         std::string log(logSize, '\0');
         if (nvrtcGetProgramLog(prog, log.data()) == NVRTC_SUCCESS) {
             log.resize(logSize - 1);  // drop the terminating NUL
+            // CUDA 13's NVRTC also ends each part of its log (front end, ptxas -v, ptxas error)
+            // with a NUL: "...Compile time = 2.6 ms\n\0ptxas error   : ...\n\0". Dropped, so the
+            // lines start with "ptxas" (withoutPtxasInfo) and no NUL reaches the terminal.
+            log.erase(std::remove(log.begin(), log.end(), '\0'), log.end());
             r.log = std::move(log);
         }
     }

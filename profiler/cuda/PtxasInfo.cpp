@@ -15,6 +15,17 @@ namespace {
 
 bool isPtxasLine(const std::string& line) { return line.rfind("ptxas", 0) == 0; }
 
+/// A line that --ptxas-options=-v added: "ptxas info    : ..." or the properties' continuation
+/// "ptxas         .     0 bytes stack frame, ...". Not "ptxas error", "ptxas fatal", "ptxas
+/// warning" nor "ptxas application ptx input, line 23; error   : ...": those are ptxas's own
+/// messages, which a failed compile's log must keep (they are often all it says).
+bool isVerboseLine(const std::string& line) {
+    if (!isPtxasLine(line)) return false;
+    const size_t at = line.find_first_not_of(' ', 5);
+    if (at == 5 || at == std::string::npos) return false;
+    return line.compare(at, 4, "info") == 0 || line[at] == '.';
+}
+
 PtxasKernelInfo& kernelNamed(PtxasInfo& info, const std::string& name) {
     for (auto& k : info.kernels)
         if (k.name == name) return k;
@@ -74,7 +85,7 @@ std::string withoutPtxasInfo(const std::string& log, std::string* ptxasLines) {
         const size_t end = log.find('\n', pos);
         const size_t next = end == std::string::npos ? log.size() : end + 1;
         const std::string piece = log.substr(pos, next - pos);
-        (isPtxasLine(piece) ? ptxas : kept) += piece;
+        (isVerboseLine(piece) ? ptxas : kept) += piece;
         pos = next;
     }
     if (ptxasLines) *ptxasLines = ptxas;

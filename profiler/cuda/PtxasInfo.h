@@ -42,7 +42,8 @@ struct PtxasInfo {
 /// Parses the ptxas -v lines of `log` (other lines are ignored).
 PtxasInfo parsePtxasInfo(const std::string& log);
 
-/// `log` without the ptxas -v lines (what a user reads as the compiler's messages), and the ptxas
+/// `log` without the ptxas -v lines ("ptxas info" and the properties' "ptxas   ." lines; ptxas's
+/// errors, warnings and fatal lines stay in the log) (what a user reads as the compiler's messages), and the ptxas
 /// lines alone in *ptxasLines when given.
 std::string withoutPtxasInfo(const std::string& log, std::string* ptxasLines = nullptr);
 

@@ -99,10 +99,23 @@ TEST(UserTmaOff, AttentionKCopyWithDisableTmaLeavesTheFragmentTmaSchedule) {
         const std::string call = r.cuda.substr(at, r.cuda.find(';', at) - at);
         EXPECT_EQ(call.find("K_s"), std::string::npos) << call;
     }
-    EXPECT_TRUE(hasNote(r, "the copy into 'K_s' has disable_tma=True")) << ts::e2e::diagText(r);
+    EXPECT_TRUE(hasNote(r, "the copy into 'K_s' takes no TMA: disable_tma=True")) << ts::e2e::diagText(r);
     EXPECT_TRUE(hasNote(r, "T.copy into 'K_s' keeps cp.async in the T.Pipelined schedule: disable_tma=True")) << ts::e2e::diagText(r);
     ASSERT_NO_FATAL_FAILURE(ts::e2e::expectInterpretersMatchReference(r, "attention K disable_tma"));
     expectNvrtcBoth("attn_k_no_tma.py", text, p);
+}
+
+// The same gemm note for the kernel-wide switch reads as a sentence ("the copy into 'K_s' has
+// pass_configs tl.disable_tma_lower is True" before), and no copy of the attention takes TMA.
+TEST(UserTmaOff, AttentionPassConfigNoteNamesTheSwitch) {
+    const std::string text = replaced(ts::e2e::readRepoFile("samples/flash_attn_fwd.py"), "@tilelang.jit(out_idx=[3])",
+                                      "@tilelang.jit(out_idx=[3], pass_configs={\"tl.disable_tma_lower\": True})");
+    ASSERT_NE(text.find("tl.disable_tma_lower"), std::string::npos) << "the sample's decorator changed";
+    ts::CompileResult r = compileText("attn_pass_config_no_tma.py", text, {{"seq_len", "128"}});
+    ASSERT_TRUE(r.ok) << ts::e2e::diagText(r);
+    EXPECT_EQ(r.cuda.find("tma_load"), std::string::npos) << r.cuda;
+    EXPECT_TRUE(hasNote(r, "the copy into 'K_s' takes no TMA: pass_configs tl.disable_tma_lower is True")) << ts::e2e::diagText(r);
+    EXPECT_FALSE(hasNote(r, "has pass_configs")) << ts::e2e::diagText(r);
 }
 
 }  // namespace

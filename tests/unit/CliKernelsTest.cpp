@@ -2,6 +2,7 @@
 // `tilec kernels`, `compile --kernel all`, `run --kernel NAME --ref PATH` on the tile
 // interpreter against the float64 reference, the pragma's @kernel/@ref, and the error texts.
 #include "CliTestUtil.h"
+#include "profiler/cuda/Nvrtc.h"
 #include "profiler/hip/Hiprtc.h"
 #include "tests/support/SourceDir.h"
 
@@ -84,6 +85,26 @@ TEST(CliKernels, CompileAllForHipChecksEachKernelWithHiprtc) {
     EXPECT_TRUE(contains(o.out, "3 of 3 kernels compiled")) << o.out;
     EXPECT_TRUE(contains(o.out, "hiprtc gfx90a")) << o.out;
     EXPECT_FALSE(contains(o.out + o.err, "NVRTC")) << o.out << o.err;
+}
+
+TEST(CliKernels, CompileAllPrintsPtxasFiguresPerKernel) {
+    // As `tilec compile` does for one kernel: ptxas's registers, spills and barriers after each
+    // kernel's line, on a fresh compile and on a cache hit alike (hiprtc above prints none).
+    std::string why;
+    if (!ts::rt::nvrtcAvailable(&why)) GTEST_SKIP() << why;
+    CompileCommand c;
+    c.flags.file = kProgram;
+    c.flags.kernel = "all";
+    c.flags.target = "cuda:sm_90a";
+    for (bool noCache : {true, false}) {
+        c.noCache = noCache;
+        auto o = captureCli([&] { return runCompileAll(c); });
+        EXPECT_EQ(o.rc, 0) << o.err;
+        for (const char* k : {"affine_fwd_kernel", "row_mean_kernel", "scale_cols_kernel"})
+            EXPECT_TRUE(contains(o.out, std::string("ptxas sm_90a: ") + k + ": ")) << k << "\n" << o.out;
+        EXPECT_TRUE(contains(o.out, " registers, no spills, ")) << o.out;
+        EXPECT_TRUE(contains(o.out, "3 of 3 kernels compiled")) << o.out;
+    }
 }
 
 TEST(CliKernels, CompileAllFailsWhenOneKernelFails) {

@@ -65,3 +65,30 @@ TEST(PtxasInfo, LogWithoutPtxasLinesKeepsEverythingElseExactly) {
     EXPECT_EQ(withoutPtxasInfo(""), "");
     EXPECT_TRUE(parsePtxasInfo("error: something\n").kernels.empty());
 }
+
+// A failed compile's log (CUDA 13 NVRTC, NULs between its parts already dropped by runNvrtc):
+// ptxas's errors are all it says, so they must stay in the log the user reads; only the -v lines
+// go. Before, every line starting with "ptxas" went, and tilec printed "NVRTC rejected the
+// generated CUDA (a compiler bug):" followed by nothing.
+TEST(PtxasInfo, LogKeepsPtxasErrorsWarningsAndFatalLines) {
+    const std::string log =
+        "ptxas info    : 0 bytes gmem\n"
+        "ptxas info    : Compiling entry function 'k' for 'sm_90a'\n"
+        "ptxas info    : Function properties for k\n"
+        "ptxas         .     0 bytes stack frame, 0 bytes spill stores, 0 bytes spill loads\n"
+        "ptxas info    : Used 12 registers, used 1 barriers, 400000 bytes smem\n"
+        "ptxas error   : Entry function 'k' uses too much shared data (0x61a80 bytes, 0x38c00 max)\n"
+        "ptxas application ptx input, line 23; error   : Unknown modifier '.instr'\n"
+        "ptxas warning : Registers are spilled to local memory in function 'k'\n"
+        "ptxas fatal   : Ptx assembly aborted due to errors\n";
+    std::string lines;
+    EXPECT_EQ(withoutPtxasInfo(log, &lines),
+              "ptxas error   : Entry function 'k' uses too much shared data (0x61a80 bytes, 0x38c00 max)\n"
+              "ptxas application ptx input, line 23; error   : Unknown modifier '.instr'\n"
+              "ptxas warning : Registers are spilled to local memory in function 'k'\n"
+              "ptxas fatal   : Ptx assembly aborted due to errors\n");
+    const PtxasInfo p = parsePtxasInfo(lines);
+    ASSERT_EQ(p.kernels.size(), 1u);
+    EXPECT_EQ(p.kernels[0].registers, 12);
+    EXPECT_EQ(p.kernels[0].staticSmemBytes, 400000);
+}

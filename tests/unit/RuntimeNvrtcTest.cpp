@@ -89,6 +89,28 @@ TEST(RuntimeNvrtc, CompileErrorCarriesTheLog) {
     EXPECT_NE(r.log.find("undeclared_thing"), std::string::npos) << r.log;
 }
 
+// Errors only ptxas finds (bad inline PTX, too much shared memory): its lines are the whole log,
+// and they must reach the user; the ptxas -v lines still go to r.ptxas. No NUL in the log (NVRTC
+// puts one after each part of it).
+TEST(RuntimeNvrtc, PtxasErrorsStayInTheLog) {
+    REQUIRE_NVRTC();
+    NvrtcResult r = compileCuda("extern \"C\" __global__ void k() { asm volatile(\"bogus.instr;\"); }\n", "sm_90a", {}, false);
+    EXPECT_FALSE(r.ok);
+    EXPECT_NE(r.log.find("ptxas application ptx input, line"), std::string::npos) << r.log;
+    EXPECT_NE(r.log.find("Unknown modifier '.instr'"), std::string::npos) << r.log;
+    EXPECT_NE(r.log.find("ptxas fatal"), std::string::npos) << r.log;
+    EXPECT_EQ(r.log.find('\0'), std::string::npos);
+    r = compileCuda("extern \"C\" __global__ void k(float* o) {\n  __shared__ float s[100000];\n"
+                    "  s[threadIdx.x] = 1; __syncthreads(); o[threadIdx.x] = s[threadIdx.x * 7 % 100000];\n}\n",
+                    "sm_90a", {}, false);
+    EXPECT_FALSE(r.ok);
+    EXPECT_NE(r.log.find("ptxas error   : Entry function 'k' uses too much shared data"), std::string::npos) << r.log;
+    EXPECT_EQ(r.log.find("ptxas info"), std::string::npos) << r.log;
+    EXPECT_EQ(r.log.find('\0'), std::string::npos);
+    ASSERT_EQ(r.ptxas.kernels.size(), 1u);
+    EXPECT_EQ(r.ptxas.kernels[0].staticSmemBytes, 400000);
+}
+
 TEST(RuntimeNvrtc, RejectsBadArchitectures) {
     NvrtcResult r = compileCuda(kAxpy, "compute_80", {}, false);
     EXPECT_FALSE(r.ok);
