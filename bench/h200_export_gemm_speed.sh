@@ -21,6 +21,7 @@ for b in old new; do
   d=/tmp/export-$b
   rm -rf "$d"
   $tc export samples/gemm.py --target cuda:sm_90a $P --out "$d" --name gemm -q > "$OUT/export/export-$b.log" 2>&1 || { echo "export $b failed"; continue; }
+  # -Xptxas -v through NVCC, not NVCCFLAGS: exports made before 2026-12-04 lack that hook.
   make -C "$d" NVCC="$NVCC -Xptxas -v" > "$OUT/export/make-$b.log" 2>&1 || { echo "make $b failed"; tail -5 "$OUT/export/make-$b.log"; continue; }
   grep -c C7514 "$OUT/export/make-$b.log" | sed "s/^/$b: C7514 lines in the nvcc build: /"
   (cd "$d" && ./gemm 200) | tee "$OUT/export/run-$b.log" | grep -E "PASS|FAIL|ms per launch"

@@ -292,9 +292,11 @@ std::vector<std::string> exportProject(const CompileResult& r, const ExportOptio
                        "\n"
                        "NVCC ?= nvcc\n"
                        "ARCH ?= " +
-                       arch + "\n" + name +
+                       arch + "\n"
+                       "# extra nvcc flags, e.g. make NVCCFLAGS='-Xptxas -v' for ptxas's registers and spills\n"
+                       "NVCCFLAGS ?=\n" + name +
                        ": main.cu kernel.cu ts_device.cuh\n"
-                       "\t$(NVCC) -O3 -std=c++17 -lineinfo -arch=$(ARCH) "
+                       "\t$(NVCC) -O3 -std=c++17 -lineinfo -arch=$(ARCH) $(NVCCFLAGS) "
                        "-DTS_DATA_DIR=\\\"$(CURDIR)/data\\\" -o $@ main.cu\n\n"
                        "check: " +
                        name + "\n\t./" + name +

@@ -161,6 +161,7 @@ private slots:
         const int project = cmake.indexOf("project(gemm");
         QVERIFY2(arch >= 0 && project > arch, qPrintable(cmake));
         QVERIFY(readText(dir.filePath("Makefile")).contains("ARCH ?= sm_90a"));
+    QVERIFY(readText(dir.filePath("Makefile")).contains("NVCCFLAGS ?="));
     }
 
     // The acceptance builds: gemm and softmax, sm_80 and sm_90a, each compiled for that target
@@ -186,9 +187,13 @@ private slots:
                          error.c_str());
                 QVERIFY(readText(dir.filePath("main.cu")).contains("ref_program (float64)"));
                 QString log;
-                int rc = runIn(dir.path(), "make", {"NVCC=" + nvcc}, &log, env);
+                // NVCCFLAGS reaches nvcc: ptxas -v reports the kernel, and never a serialized wgmma
+                // (C7514: nvcc's ptxas serialized the staged gemm's main loop before ts_vec_store).
+                int rc = runIn(dir.path(), "make", {"NVCC=" + nvcc, "NVCCFLAGS=-Xptxas -v"}, &log, env);
                 QVERIFY2(rc == 0, qPrintable(QString("%1 %2: %3").arg(sample, arch, log)));
                 QVERIFY2(log.contains(QString("-arch=%1").arg(arch)), qPrintable(log));
+                QVERIFY2(log.contains("ptxas info") && log.contains("registers"), qPrintable(log));
+                QVERIFY2(!log.contains("C7514"), qPrintable(log));
                 QVERIFY(QFile::exists(dir.filePath(sample)));
                 if (QString(sample) == "gemm" && QString(arch) == "sm_90a") {
                     // CMake: configure + verbose build; the nvcc line names compute_90a/sm_90a.
