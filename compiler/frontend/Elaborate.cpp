@@ -374,7 +374,13 @@ Flow Elaborator::execWith(const ast::With& s, const EnvPtr& env) {
         if (auto* ws = c.extAs<WarpRoleScope>()) {
             if (s.items[0].target)
                 throw CompileError(s.items[0].target->span, "'with T.ws(...)' binds no name");
-            ir::Stmt body = collect([&] { runBody(s.body, env, "a T.ws scope"); });
+            // A branch on the thread index like any `if tx < 128:` (fuzz_meta: a T.alloc_barrier
+            // inside T.ws put its block barrier where only the role's threads arrive).
+            ir::Stmt body;
+            {
+                DivergenceScope divergence(m_threadDivergent, true);
+                body = collect([&] { runBody(s.body, env, "a T.ws scope"); });
+            }
             if (body) emit(ir::ifThen(ws->cond, body, nullptr, s.span));
             return Flow::Normal;
         }

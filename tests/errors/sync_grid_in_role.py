@@ -12,7 +12,7 @@ def role_barrier(N=1024, blocks=8):
             for i in T.Parallel(N // blocks):
                 B[bid * (N // blocks) + i] = A[bid * (N // blocks) + i]
             with T.ws(1):
-                T.sync_grid()  # expect-error: T.sync_grid inside an 'if' on the thread index
+                T.sync_grid()  # expect-error: T.sync_grid inside thread-dependent control flow
             for i in T.Parallel(N // blocks):
                 B[i * blocks + bid] = B[i * blocks + bid] + 1.0
 
