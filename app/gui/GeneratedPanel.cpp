@@ -130,6 +130,7 @@ QString GeneratedPanel::ptxasText() const { return m_ptxas->isHidden() ? QString
 // would launch -- with spills and a serialized wgmma in the warning colour.
 void GeneratedPanel::startPtxas(const std::string& cuda, const std::string& arch) {
     const quint64 tag = ++m_ptxasTag;
+    m_ptxasLatest->store(tag);
     if (!rt::nvrtcAvailable()) {
         m_ptxas->hide();
         return;
@@ -138,7 +139,8 @@ void GeneratedPanel::startPtxas(const std::string& cuda, const std::string& arch
     m_ptxas->setStyleSheet(QString());
     m_ptxas->show();
     QPointer<GeneratedPanel> self(this);
-    QThreadPool::globalInstance()->start([self, tag, cuda, arch] {
+    QThreadPool::globalInstance()->start([self, tag, cuda, arch, latest = m_ptxasLatest] {
+        if (latest->load() != tag) return;  // newer code came while this waited for a thread
         const rt::NvrtcResult nv = rt::compileCuda(cuda, arch, {}, true);
         QString text, tip;
         bool warn = false;
@@ -240,7 +242,7 @@ void GeneratedPanel::onResult() {
         if (r->language == "cuda" && target && !target->isHip())
             startPtxas(r->cuda, target->arch());
         else
-            ++m_ptxasTag, m_ptxas->hide();
+            m_ptxasLatest->store(++m_ptxasTag), m_ptxas->hide();
     }
     updateCrossHighlight();
 }

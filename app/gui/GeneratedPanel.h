@@ -7,6 +7,7 @@
 // the file switcher shows read-only (CUDA only: the HIP view has the switcher, no outline).
 #pragma once
 #include <QWidget>
+#include <atomic>
 #include <memory>
 
 class QComboBox;
@@ -71,6 +72,9 @@ private:
     QLabel* m_indexState;
     QLabel* m_ptxas;
     quint64 m_ptxasTag = 0;
+    /// m_ptxasTag as the pool threads see it: a queued compile of code typed over meanwhile is
+    /// skipped instead of spending NVRTC's 0.2-1 s of CPU on it.
+    std::shared_ptr<std::atomic<quint64>> m_ptxasLatest = std::make_shared<std::atomic<quint64>>(0);
     CodeView* m_view;
     QString m_cuda;  ///< the kernel.cu text shown/indexed
     std::shared_ptr<CudaIndex> m_index;

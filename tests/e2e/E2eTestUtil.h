@@ -2,7 +2,10 @@
 // TS_SOURCE_DIR, printing a compile's diagnostics for assertion messages, and checking a kernel
 // on both interpreters against its float64 reference.
 #pragma once
+#include <sys/wait.h>
+
 #include <cmath>
+#include <cstdio>
 #include <filesystem>
 #include <fstream>
 #include <map>
@@ -21,6 +24,18 @@
 #include "tests/support/SourceDir.h"
 
 namespace ts::e2e {
+
+/// Runs `cmd` through the shell with stderr joined to stdout; appends the output to *out and
+/// returns the exit status (-1 when it could not run or did not exit normally).
+inline int shell(const std::string& cmd, std::string* out) {
+    std::FILE* p = ::popen((cmd + " 2>&1").c_str(), "r");
+    if (!p) return -1;
+    char buf[4096];
+    size_t n;
+    while ((n = std::fread(buf, 1, sizeof buf, p)) > 0) out->append(buf, n);
+    const int rc = ::pclose(p);
+    return WIFEXITED(rc) ? WEXITSTATUS(rc) : -1;
+}
 
 /// Text of `rel` (relative to the repository root); empty when the file is missing.
 inline std::string readRepoFile(const std::string& rel) {

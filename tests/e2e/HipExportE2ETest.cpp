@@ -41,20 +41,9 @@ fs::path freshDir(const std::string& name) {
     return d;
 }
 
-/// Runs `cmd` (a shell line); exit status, output (stdout + stderr) in *out.
-int sh(const std::string& cmd, std::string* out) {
-    std::FILE* p = ::popen((cmd + " 2>&1").c_str(), "r");
-    if (!p) return -1;
-    char buf[4096];
-    size_t n;
-    while ((n = std::fread(buf, 1, sizeof buf, p)) > 0) out->append(buf, n);
-    int rc = ::pclose(p);
-    return WIFEXITED(rc) ? WEXITSTATUS(rc) : -1;
-}
-
 bool haveHipcc() {
     std::string out;
-    return sh("command -v hipcc", &out) == 0;
+    return ts::e2e::shell("command -v hipcc", &out) == 0;
 }
 
 void exportAndBuild(const std::string& sample, const std::string& name) {
@@ -86,9 +75,9 @@ void exportAndBuild(const std::string& sample, const std::string& name) {
     EXPECT_EQ(ks.str(), r.cuda);
     if (!haveHipcc()) GTEST_SKIP() << "hipcc not installed (scripts/setup installs it)";
     std::string out;
-    ASSERT_EQ(sh("cmake -S '" + src.string() + "' -B '" + build.string() + "'", &out), 0) << out;
+    ASSERT_EQ(ts::e2e::shell("cmake -S '" + src.string() + "' -B '" + build.string() + "'", &out), 0) << out;
     out.clear();
-    ASSERT_EQ(sh("cmake --build '" + build.string() + "'", &out), 0) << out;
+    ASSERT_EQ(ts::e2e::shell("cmake --build '" + build.string() + "'", &out), 0) << out;
     EXPECT_TRUE(fs::exists(build / name)) << out;  // the host launcher
     ASSERT_TRUE(fs::exists(build / "kernel.co")) << out;
     std::ifstream co(build / "kernel.co", std::ios::binary);

@@ -12,20 +12,26 @@
 
 namespace ts::e2e {
 
-inline void expectNvrtcCompilesForSm80AndSm90a(const std::string& path,
-                                               const std::map<std::string, std::string>& params) {
-    std::string text = readRepoFile(path);
+/// The program `text` (shown as `name` in diagnostics), e.g. a sample edited by a test.
+inline void expectNvrtcCompilesForSm80AndSm90aText(const std::string& name, const std::string& text,
+                                                   const std::map<std::string, std::string>& params) {
     for (const char* target : {"cuda:sm_80", "cuda:sm_90a"}) {
         CompileOptions opts;
         opts.params = params;
         opts.target = target;
         opts.recordSnapshots = false;
-        CompileResult r = compile(path, text, opts);
+        CompileResult r = compile(name, text, opts);
         ASSERT_TRUE(r.ok) << diagText(r);
         if (!rt::nvrtcAvailable()) GTEST_SKIP() << "no NVRTC in this build";
         auto nv = rt::compileCuda(r.cuda, parseTarget(target)->arch(), {}, true);
         EXPECT_TRUE(nv.ok) << target << "\n" << nv.log;
     }
+}
+
+/// The repository file `path`.
+inline void expectNvrtcCompilesForSm80AndSm90a(const std::string& path,
+                                               const std::map<std::string, std::string>& params) {
+    expectNvrtcCompilesForSm80AndSm90aText(path, readRepoFile(path), params);
 }
 
 }  // namespace ts::e2e

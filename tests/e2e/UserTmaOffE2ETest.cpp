@@ -39,16 +39,6 @@ bool hasNote(const ts::CompileResult& r, const std::string& part, const std::str
     return false;
 }
 
-void expectNvrtcBoth(const std::string& name, const std::string& text, const std::map<std::string, std::string>& p) {
-    for (const char* target : {"cuda:sm_80", "cuda:sm_90a"}) {
-        ts::CompileResult r = compileText(name, text, p, target);
-        ASSERT_TRUE(r.ok) << ts::e2e::diagText(r);
-        if (!ts::rt::nvrtcAvailable()) GTEST_SKIP() << "no NVRTC in this build";
-        auto nv = ts::rt::compileCuda(r.cuda, ts::parseTarget(target)->arch(), {}, true);
-        EXPECT_TRUE(nv.ok) << target << "\n" << nv.log;
-    }
-}
-
 const std::map<std::string, std::string> kGemm{{"M", "256"}, {"N", "192"}, {"K", "160"}, {"block_K", "32"}};
 
 TEST(UserTmaOff, PipelinedGemmCopyWithDisableTmaKeepsCpAsyncTheOtherCopyStillTakesTma) {
@@ -70,7 +60,7 @@ TEST(UserTmaOff, PipelinedGemmCopyWithDisableTmaKeepsCpAsyncTheOtherCopyStillTak
         << ts::e2e::diagText(r);
     EXPECT_TRUE(hasNote(r, "T.copy into 'B_shared' is loaded by TMA")) << ts::e2e::diagText(r);
     ASSERT_NO_FATAL_FAILURE(ts::e2e::expectInterpretersMatchReference(r, "gemm A disable_tma"));
-    expectNvrtcBoth("gemm_a_no_tma.py", text, kGemm);
+    ts::e2e::expectNvrtcCompilesForSm80AndSm90aText("gemm_a_no_tma.py", text, kGemm);
 }
 
 TEST(UserTmaOff, PassConfigDisableTmaLowerMeansNoTmaLoadOrStoreAnywhere) {
@@ -86,7 +76,7 @@ TEST(UserTmaOff, PassConfigDisableTmaLowerMeansNoTmaLoadOrStoreAnywhere) {
                         "remove \"tl.disable_tma_lower\" from the kernel's pass_configs"))
         << ts::e2e::diagText(r);
     ASSERT_NO_FATAL_FAILURE(ts::e2e::expectInterpretersMatchReference(r, "gemm tl.disable_tma_lower"));
-    expectNvrtcBoth(file, text, kGemm);
+    ts::e2e::expectNvrtcCompilesForSm80AndSm90aText(file, text, kGemm);
 }
 
 TEST(UserTmaOff, AttentionKCopyWithDisableTmaLeavesTheFragmentTmaSchedule) {
@@ -102,7 +92,7 @@ TEST(UserTmaOff, AttentionKCopyWithDisableTmaLeavesTheFragmentTmaSchedule) {
     EXPECT_TRUE(hasNote(r, "the copy into 'K_s' takes no TMA: disable_tma=True")) << ts::e2e::diagText(r);
     EXPECT_TRUE(hasNote(r, "T.copy into 'K_s' keeps cp.async in the T.Pipelined schedule: disable_tma=True")) << ts::e2e::diagText(r);
     ASSERT_NO_FATAL_FAILURE(ts::e2e::expectInterpretersMatchReference(r, "attention K disable_tma"));
-    expectNvrtcBoth("attn_k_no_tma.py", text, p);
+    ts::e2e::expectNvrtcCompilesForSm80AndSm90aText("attn_k_no_tma.py", text, p);
 }
 
 // The same gemm note for the kernel-wide switch reads as a sentence ("the copy into 'K_s' has

@@ -9,10 +9,8 @@
 // serialized the whole main loop (SASS: WARPGROUP.DEPBAR.LE gsb0, 0x0 after every HGMMA) while
 // NVRTC's did not. Vector accesses are now one integer access (the codegen prelude's ts_vec_store).
 // Also: no spills (ptxas -v "0 bytes spill stores") in any of these kernels.
-#include <sys/wait.h>
 #include <unistd.h>
 
-#include <cstdio>
 #include <filesystem>
 #include <fstream>
 
@@ -57,19 +55,9 @@ ts::CompileResult compileCase(const Case& c) {
     return ts::compile(c.file, ts::e2e::readRepoFile(c.file), o);
 }
 
-int sh(const std::string& cmd, std::string* out) {
-    std::FILE* p = ::popen((cmd + " 2>&1").c_str(), "r");
-    if (!p) return -1;
-    char buf[4096];
-    size_t n;
-    while ((n = std::fread(buf, 1, sizeof buf, p)) > 0) out->append(buf, n);
-    const int rc = ::pclose(p);
-    return WIFEXITED(rc) ? WEXITSTATUS(rc) : -1;
-}
-
 std::string findNvcc() {
     std::string out;
-    if (sh("command -v nvcc", &out) == 0 && !out.empty()) return out.substr(0, out.find('\n'));
+    if (ts::e2e::shell("command -v nvcc", &out) == 0 && !out.empty()) return out.substr(0, out.find('\n'));
     return fs::exists("/usr/local/cuda/bin/nvcc") ? "/usr/local/cuda/bin/nvcc" : "";
 }
 
@@ -112,7 +100,7 @@ TEST_P(WgmmaPipelinedByPtxas, UnderNvccWithTheExportedProjectsFlags) {
     std::ofstream(dir / "kernel.cu") << r.cuda;
     const fs::path resources = fs::path(TS_SOURCE_DIR) / "resources";
     std::string log;
-    const int rc = sh(nvcc + " -O3 -std=c++17 -lineinfo -arch=sm_90a -cubin -Xptxas -v -I" + resources.string() + " -o " +
+    const int rc = ts::e2e::shell(nvcc + " -O3 -std=c++17 -lineinfo -arch=sm_90a -cubin -Xptxas -v -I" + resources.string() + " -o " +
                           (dir / "kernel.cubin").string() + " " + (dir / "kernel.cu").string(),
                       &log);
     fs::remove_all(dir);
