@@ -176,7 +176,9 @@ bool kernelInfo(const ir::PrimFunc& f, const Target& target, KernelInfo& k,
                 " 32-bit registers per thread (largest: '" + peak.largest + "', " +
                 std::to_string((peak.largestBytes + 3) / 4) + "), more than the " +
                 std::to_string(target.maxRegistersPerThread()) +
-                " a thread can hold if they are live at once: ptxas may spill to local memory (its own figures follow the NVRTC compile)",
+                " a thread can hold if they are live at once: " +
+                (target.isHip() ? std::string("the compiler may spill to scratch memory")
+                                : std::string("ptxas may spill to local memory (its own figures follow the NVRTC compile)")),
             "use smaller tiles or more threads per block");
     k.args.clear();
     for (size_t i = 0; i < f->params.size(); ++i) {

@@ -1,5 +1,6 @@
 // `tilec export` (Commands.h): compiles the program for the target and writes the nvcc project
 // of ProjectExport.h — the same folder as the IDE's File › Export.
+#include <cctype>
 #include <filesystem>
 #include <iostream>
 
@@ -18,8 +19,11 @@ int runExport(const ExportCommand& c) {
     if (printDiagnostics(*r) || !r->ok) return 1;
     if (!oneLaunchOrReport(*r, "export")) return 1;
     auto target = parseTarget(c.flags.target.empty() ? defaultTarget() : c.flags.target);
-    const std::string name =
-        c.name.empty() ? std::filesystem::path(c.flags.file).stem().string() : c.name;
+    // The file's stem by default, made one word (a file "my gemm.py" exports "my_gemm").
+    std::string name = c.name;
+    if (name.empty())
+        for (char ch : std::filesystem::path(c.flags.file).stem().string())
+            name += std::isalnum(static_cast<unsigned char>(ch)) || ch == '_' || ch == '-' ? ch : '_';
     std::string error;
     auto files = exportProject(
         *r, {c.out, name, c.flags.file, target ? target->arch() : std::string("sm_80")}, &error);

@@ -68,7 +68,7 @@ std::vector<std::string> exportHipProject(const CompileResult& r, const ExportOp
     const std::string make =
         "# Plain hipcc build of the kernel exported by TileScope: `make`, then ./" + name + "\n"
         "HIPCC ?= hipcc\nARCH ?= " + arch + "\n" + name + ": main.hip kernel.hip ts_hip.h\n"
-        "\t$(HIPCC) --offload-arch=$(ARCH) -O3 -std=c++17 -DTS_DATA_DIR=\\\"$(CURDIR)/data\\\" -o $@ main.hip\n\n"
+        "\t$(HIPCC) --offload-arch=$(ARCH) -O3 -std=c++17 '-DTS_DATA_DIR=\"$(CURDIR)/data\"' -o $@ main.hip\n\n"
         "check: " + name + "\n\t./" + name + " 20\n\n"
         "clean:\n\trm -f " + name + "\n\n.PHONY: check clean\n";
     const std::string readme =

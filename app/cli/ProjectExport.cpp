@@ -238,6 +238,15 @@ std::string launcherSource(const CompileResult& r, const std::string& kernelFile
 
 std::vector<std::string> exportProject(const CompileResult& r, const ExportOptions& opt,
                                        std::string* error) {
+    // The name becomes a file name, a make target and a CMake target: one word, no path.
+    if (!opt.name.empty() && (opt.name.find_first_not_of("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_-") !=
+                                  std::string::npos ||
+                              opt.name[0] == '-')) {
+        if (error)
+            *error = "export name '" + opt.name + "' is not one word of letters, digits, '_' and '-' (it names the executable, " +
+                     "the make target and the CMake target)";
+        return {};
+    }
     if (r.language == "hip") return exportHipProject(r, opt, error);  // the hipcc folder (HipExport.h)
     if (r.cuda.empty() || r.kernel.name.empty()) {
         if (error)
@@ -297,7 +306,7 @@ std::vector<std::string> exportProject(const CompileResult& r, const ExportOptio
                        "NVCCFLAGS ?=\n" + name +
                        ": main.cu kernel.cu ts_device.cuh\n"
                        "\t$(NVCC) -O3 -std=c++17 -lineinfo -arch=$(ARCH) $(NVCCFLAGS) "
-                       "-DTS_DATA_DIR=\\\"$(CURDIR)/data\\\" -o $@ main.cu\n\n"
+                       "'-DTS_DATA_DIR=\"$(CURDIR)/data\"' -o $@ main.cu\n\n"
                        "check: " +
                        name + "\n\t./" + name +
                        " 20\n\n"
