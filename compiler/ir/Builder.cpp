@@ -190,8 +190,9 @@ std::optional<int64_t> constNumel(const BufferNode& b) {
     int64_t n = 1;
     for (auto& e : b.shape) {
         auto c = constInt(e);
-        if (!c) return std::nullopt;
-        n *= *c;
+        // A product past int64 (a fuzzed 2^54-element dimension) has no element count: callers
+        // treat it as unknown, as they do a symbolic extent.
+        if (!c || __builtin_mul_overflow(n, *c, &n)) return std::nullopt;
     }
     return n;
 }

@@ -32,15 +32,23 @@ public:
         if (!b || isFloat(b->dtype)) return std::nullopt;
         auto x = bound(b->a), y = bound(b->b);
         switch (b->op) {
-            case BinOp::Add:
-                if (x && y) return Interval{x->lo + y->lo, x->hi + y->hi};
+            // A bound past int64 (fuzzed huge extents) is no bound: unknown, not wrapped.
+            case BinOp::Add: {
+                Interval r;
+                if (x && y && !__builtin_add_overflow(x->lo, y->lo, &r.lo) && !__builtin_add_overflow(x->hi, y->hi, &r.hi)) return r;
                 break;
-            case BinOp::Sub:
-                if (x && y) return Interval{x->lo - y->hi, x->hi - y->lo};
+            }
+            case BinOp::Sub: {
+                Interval r;
+                if (x && y && !__builtin_sub_overflow(x->lo, y->hi, &r.lo) && !__builtin_sub_overflow(x->hi, y->lo, &r.hi)) return r;
                 break;
+            }
             case BinOp::Mul:
                 if (x && y) {
-                    int64_t c[4] = {x->lo * y->lo, x->lo * y->hi, x->hi * y->lo, x->hi * y->hi};
+                    int64_t c[4];
+                    if (__builtin_mul_overflow(x->lo, y->lo, &c[0]) || __builtin_mul_overflow(x->lo, y->hi, &c[1]) ||
+                        __builtin_mul_overflow(x->hi, y->lo, &c[2]) || __builtin_mul_overflow(x->hi, y->hi, &c[3]))
+                        break;
                     return Interval{*std::min_element(c, c + 4), *std::max_element(c, c + 4)};
                 }
                 break;
