@@ -54,6 +54,26 @@ std::optional<WarpPartition> partitionWarps(int64_t M, int64_t N, int warps, Gem
     return best;
 }
 
+std::optional<WarpPartition> partitionWarpgroups(int64_t M, int64_t N, int warps, GemmPolicy policy) {
+    if (warps <= 0 || warps % 4 != 0) return std::nullopt;
+    auto valid = [&](int wm, int wn) {
+        return wm % 4 == 0 && M % (int64_t(wm) * kWarpTileM) == 0 && N % (int64_t(wn) * kWarpTileN) == 0;
+    };
+    std::optional<WarpPartition> best;
+    double bestScore = std::numeric_limits<double>::max();
+    for (int wm = warps; wm >= 4; wm -= 4) {
+        if (warps % wm != 0 || !valid(wm, warps / wm)) continue;
+        const int wn = warps / wm;
+        // FullRow: the most warps along M (the first valid); FullCol: the fewest; Square: the
+        // warp tile closest to square, as partitionWarps.
+        const double score = policy == GemmPolicy::FullRow ? -wm
+                             : policy == GemmPolicy::FullCol ? wm
+                                                             : std::abs(std::log(double(M / wm) / double(N / wn)));
+        if (score < bestScore - 1e-9) bestScore = score, best = WarpPartition{wm, wn, true};
+    }
+    return best;
+}
+
 std::string validThreadCounts(int64_t M, int64_t N, GemmPolicy policy) {
     std::string out;
     for (int t = 32; t <= 1024; t += 32)

@@ -26,6 +26,12 @@ constexpr int kWarpTileN = 8;   ///< columns of one warp tile must be a multiple
 /// at wn = 2*wm), ours minimises |log(warp tile rows / cols)|.
 std::optional<WarpPartition> partitionWarps(int64_t M, int64_t N, int warps, GemmPolicy policy);
 
+/// The warp grid of a wgmma on the fragment layouts (the mma_c accumulator in warpgroup order,
+/// Layouts.h WarpPartition::byWarpgroup): like partitionWarps but wm must be a multiple of 4 (a
+/// warpgroup's 4 warps hold the 4 16-row strips of its m64 tiles, PTX ISA §9.7.15.5.1.1.1), as
+/// TileLang's ComputeWarpPartition does for wgmma. byWarpgroup is set in the result.
+std::optional<WarpPartition> partitionWarpgroups(int64_t M, int64_t N, int warps, GemmPolicy policy);
+
 /// Thread counts (multiples of 32, up to 1024) for which partitionWarps succeeds, as "32, 64".
 std::string validThreadCounts(int64_t M, int64_t N, GemmPolicy policy);
 

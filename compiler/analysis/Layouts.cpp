@@ -17,80 +17,121 @@ using namespace lb;
 int64_t ceilDiv(int64_t a, int64_t b) { return (a + b - 1) / b; }
 }  // namespace
 
-Layout makeMmaAccumulator(int64_t M, int64_t N, WarpPartition wp) {
+namespace {
+// The rows of an mma accumulator's warp grid in either warp order (WarpPartition): which warp of
+// warp column wc holds row i, which of its atom rows (16 rows each) row i is, and back.
+struct WarpRows {
+    int64_t mw;  ///< rows per warp (M / wm)
+    WarpPartition wp;
+    int64_t span() const { return wp.byWarpgroup ? 4 * mw : mw; }  ///< rows of one warp-grid row (of warpgroups)
+    Expr warp(const Expr& i, const Expr& wc) const {
+        if (!wp.byWarpgroup) return add(mulc(div(i, mw), wp.wn), wc);
+        return add(mulc(add(mulc(div(i, span()), wp.wn), wc), 4), div(mod(i, 64), 16));
+    }
+    Expr atomRow(const Expr& i) const { return wp.byWarpgroup ? div(mod(i, span()), 64) : div(mod(i, mw), 16); }
+    Expr warpCol(const Expr& w) const { return wp.byWarpgroup ? mod(div(w, 4), wp.wn) : mod(w, wp.wn); }
+    /// First row of atom row mi of warp w (the lane adds lane/4, the register half 8).
+    Expr rowBase(const Expr& w, const Expr& mi) const {
+        if (!wp.byWarpgroup) return add(mulc(div(w, wp.wn), mw), mulc(mi, 16));
+        return add(add(mulc(div(div(w, 4), wp.wn), span()), mulc(mi, 64)), mulc(mod(w, 4), 16));
+    }
+    std::vector<int64_t> params(std::vector<int64_t> p) const {
+        if (wp.byWarpgroup) p.push_back(1);
+        return p;
+    }
+    const char* order() const { return wp.byWarpgroup ? " (warpgroup order: wgmma's D fragment)" : ""; }
+};
+
+// Both orders place the same way when each warpgroup is one m64 tile of one warp column.
+WarpRows warpRows(int64_t M, WarpPartition wp) {
+    const int64_t mw = M / wp.wm;
+    if (wp.byWarpgroup && wp.wn == 1 && mw == 16) wp.byWarpgroup = false;
+    return {mw, wp};
+}
+}  // namespace
+
+Layout makeMmaAccumulator(int64_t M, int64_t N, WarpPartition wp0) {
     auto l = newFragment({M, N});
-    int64_t mw = M / wp.wm, nw = N / wp.wn, NI = nw / 8;
+    const WarpRows R = warpRows(M, wp0);
+    const WarpPartition wp = R.wp;
+    int64_t mw = R.mw, nw = N / wp.wn, NI = nw / 8;
     Expr i = l->inputs[0], j = l->inputs[1];
-    l->thread = add(mulc(add(mulc(div(i, mw), wp.wn), div(j, nw)), 32),
-                    add(mulc(mod(i, 8), 4), div(mod(j, 8), 2)));
-    l->local = add(add(mulc(add(mulc(div(mod(i, mw), 16), NI), div(mod(j, nw), 8)), 4),
-                       mulc(div(mod(i, 16), 8), 2)),
-                   mod(j, 2));
+    l->thread = add(mulc(R.warp(i, div(j, nw)), 32), add(mulc(mod(i, 8), 4), div(mod(j, 8), 2)));
+    l->local = add(add(mulc(add(mulc(R.atomRow(i), NI), div(mod(j, nw), 8)), 4), mulc(div(mod(i, 16), 8), 2)), mod(j, 2));
     l->threads = 32LL * wp.wm * wp.wn;
     l->localSize = (mw / 16) * NI * 4;
     Expr t = l->invThread, r = l->invLocal;
     Expr w = div(t, 32), lane = mod(t, 32), a = div(r, 4), e = mod(r, 4);
     l->inverse = {
-        add(add(add(mulc(div(w, wp.wn), mw), mulc(div(a, NI), 16)), div(lane, 4)),
-            mulc(div(e, 2), 8)),
-        add(add(add(mulc(mod(w, wp.wn), nw), mulc(mod(a, NI), 8)), mulc(mod(lane, 4), 2)),
-            mod(e, 2)),
+        add(add(R.rowBase(w, div(a, NI)), div(lane, 4)), mulc(div(e, 2), 8)),
+        add(add(add(mulc(R.warpCol(w), nw), mulc(mod(a, NI), 8)), mulc(mod(lane, 4), 2)), mod(e, 2)),
     };
     std::ostringstream os;
-    os << "mma.sync m16n8k16 accumulator, warps " << wp.wm << "x" << wp.wn << ", warp tile " << mw
-       << "x" << nw << ", " << l->localSize << " regs/thread";
+    os << "mma.sync m16n8k16 accumulator, warps " << wp.wm << "x" << wp.wn << R.order() << ", warp tile " << mw << "x" << nw
+       << ", " << l->localSize << " regs/thread";
     l->description = os.str();
     l->family = "mma_c";
-    l->familyParams = {M, N, wp.wm, wp.wn};
+    l->familyParams = R.params({M, N, wp.wm, wp.wn});
     return l;
 }
 
-Layout makeMmaAccumulatorRows(int64_t M, WarpPartition wp) {
+Layout makeMmaAccumulatorRows(int64_t M, WarpPartition wp0) {
     auto l = newFragment({M});
-    int64_t mw = M / wp.wm;
+    const WarpRows R = warpRows(M, wp0);
+    const WarpPartition wp = R.wp;
+    int64_t mw = R.mw;
     Expr i = l->inputs[0];
-    l->thread = add(mulc(mulc(div(i, mw), wp.wn), 32), mulc(mod(i, 8), 4));
-    l->local = add(mulc(div(mod(i, mw), 16), 2), div(mod(i, 16), 8));
+    l->thread = add(mulc(R.warp(i, c(0)), 32), mulc(mod(i, 8), 4));
+    l->local = add(mulc(R.atomRow(i), 2), div(mod(i, 16), 8));
     l->threads = 32LL * wp.wm * wp.wn;
     l->localSize = (mw / 16) * 2;
     l->replicate = 4LL * wp.wn;
     Expr t = l->invThread, r = l->invLocal;
     Expr w = div(t, 32), lane = mod(t, 32);
-    l->inverse = {add(add(add(mulc(div(w, wp.wn), mw), mulc(div(r, 2), 16)), div(lane, 4)),
-                      mulc(mod(r, 2), 8))};
+    l->inverse = {add(add(R.rowBase(w, div(r, 2)), div(lane, 4)), mulc(mod(r, 2), 8))};
     std::ostringstream os;
-    os << "row values of an mma.sync accumulator, warps " << wp.wm << "x" << wp.wn
-       << ", replicated over " << l->replicate << " threads (a lane quad per warp column)";
+    os << "row values of an mma.sync accumulator, warps " << wp.wm << "x" << wp.wn << R.order() << ", replicated over "
+       << l->replicate << " threads (a lane quad per warp column)";
     l->description = os.str();
     l->family = "mma_c_rows";
-    l->familyParams = {M, wp.wm, wp.wn};
+    l->familyParams = R.params({M, wp.wm, wp.wn});
     return l;
 }
 
-Layout makeMmaRowsSpread(int64_t M, int64_t N, WarpPartition wp) {
+Layout makeMmaRowsSpread(int64_t M, int64_t N, WarpPartition wp0) {
     auto l = newFragment({M, N});
-    const int64_t mw = M / wp.wm, holders = 4LL * wp.wn, C = ceilDiv(N, holders);
+    const WarpRows R = warpRows(M, wp0);
+    const WarpPartition wp = R.wp;
+    const int64_t mw = R.mw, holders = 4LL * wp.wn, C = ceilDiv(N, holders);
     Expr i = l->inputs[0], j = l->inputs[1];
     Expr hq = mod(j, holders);
-    Expr rowslot = add(mulc(div(mod(i, mw), 16), 2), div(mod(i, 16), 8));
-    l->thread = add(mulc(add(mulc(div(i, mw), wp.wn), div(hq, 4)), 32), add(mulc(mod(i, 8), 4), mod(hq, 4)));
+    Expr rowslot = add(mulc(R.atomRow(i), 2), div(mod(i, 16), 8));
+    l->thread = add(mulc(R.warp(i, div(hq, 4)), 32), add(mulc(mod(i, 8), 4), mod(hq, 4)));
     l->local = add(mulc(rowslot, C), div(j, holders));
     l->threads = 32LL * wp.wm * wp.wn;
     l->localSize = (mw / 16) * 2 * C;
     Expr t = l->invThread, r = l->invLocal;
     Expr w = div(t, 32), lane = mod(t, 32), slot = div(r, C);
     l->inverse = {
-        add(add(add(mulc(div(w, wp.wn), mw), mulc(div(slot, 2), 16)), div(lane, 4)), mulc(mod(slot, 2), 8)),
-        add(add(mulc(mod(r, C), holders), mulc(mod(w, wp.wn), 4)), mod(lane, 4)),
+        add(add(R.rowBase(w, div(slot, 2)), div(lane, 4)), mulc(mod(slot, 2), 8)),
+        add(add(mulc(mod(r, C), holders), mulc(R.warpCol(w), 4)), mod(lane, 4)),
     };
     std::ostringstream os;
-    os << "columns spread over the " << holders << " holders of each accumulator row, warps " << wp.wm << "x"
-       << wp.wn << ", " << l->localSize << " regs/thread";
+    os << "columns spread over the " << holders << " holders of each accumulator row, warps " << wp.wm << "x" << wp.wn
+       << R.order() << ", " << l->localSize << " regs/thread";
     if (N % holders != 0) os << " (padded tail)";
     l->description = os.str();
     l->family = "mma_c_rows_spread";
-    l->familyParams = {M, N, wp.wm, wp.wn};
+    l->familyParams = R.params({M, N, wp.wm, wp.wn});
     return l;
+}
+
+std::optional<WarpPartition> mmaWarpPartitionOf(const LayoutNode& l) {
+    const auto& p = l.familyParams;
+    if ((l.family == "mma_c" || l.family == "mma_c_rows_spread") && (p.size() == 4 || p.size() == 5))
+        return WarpPartition{int(p[2]), int(p[3]), p.size() == 5 && p[4] != 0};
+    if (l.family == "mma_c_rows" && (p.size() == 3 || p.size() == 4)) return WarpPartition{int(p[1]), int(p[2]), p.size() == 4 && p[3] != 0};
+    return std::nullopt;
 }
 
 Layout makeReplicated(const std::vector<int64_t>& shape, int64_t threads) {
@@ -123,9 +164,8 @@ Layout makeReplicated(const std::vector<int64_t>& shape, int64_t threads) {
 Layout rowCompanion(const LayoutNode& l) {
     if (l.family == "block")
         if (auto p = blockParamsOf(l)) return makeRowReduced(*p);
-    if ((l.family == "mma_c" || l.family == "mma_c_rows_spread") && l.familyParams.size() == 4)
-        return makeMmaAccumulatorRows(
-            l.familyParams[0], {int(l.familyParams[2]), int(l.familyParams[3])});
+    if (l.family == "mma_c" || l.family == "mma_c_rows_spread")
+        if (auto wp = mmaWarpPartitionOf(l)) return makeMmaAccumulatorRows(l.familyParams[0], *wp);
     if (l.family == "mfma_c" && l.familyParams.size() == 4)
         return makeMfma16AccumulatorRows(l.familyParams[0], {int(l.familyParams[2]), int(l.familyParams[3])});
     return nullptr;
@@ -137,12 +177,11 @@ Layout layoutWithRowCompanion(const LayoutNode& rowLayout, int64_t rows, int64_t
         if (p && p->rows == rows && p->cols == cols) return makeBlockFragment(*p);
         return nullptr;
     }
-    if (rowLayout.family == "mma_c_rows" && rowLayout.familyParams.size() == 3 &&
-        rowLayout.familyParams[0] == rows) {
-        WarpPartition wp{int(rowLayout.familyParams[1]), int(rowLayout.familyParams[2])};
-        if (cols % (8LL * wp.wn) == 0) return makeMmaAccumulator(rows, cols, wp);
-        return makeMmaRowsSpread(rows, cols, wp);
-    }
+    if (rowLayout.family == "mma_c_rows" && !rowLayout.familyParams.empty() && rowLayout.familyParams[0] == rows)
+        if (auto wp = mmaWarpPartitionOf(rowLayout)) {
+            if (cols % (8LL * wp->wn) == 0) return makeMmaAccumulator(rows, cols, *wp);
+            return makeMmaRowsSpread(rows, cols, *wp);
+        }
     if (rowLayout.family == "mfma_c_rows" && rowLayout.familyParams.size() == 3 &&
         rowLayout.familyParams[0] == rows) {
         WarpPartition wp{int(rowLayout.familyParams[1]), int(rowLayout.familyParams[2])};

@@ -16,13 +16,26 @@
 namespace ts::analysis {
 
 /// Warp grid of a block-level gemm: wm warps along M, wn along N.
+///
+/// Warp order. Plain (byWarpgroup false, mma.sync's gemm_ss): warp w sits at grid (w/wn, w%wn)
+/// and owns the mw = M/wm consecutive rows (w/wn)*mw.. of its grid row. byWarpgroup (the wgmma
+/// fragment path, PTX ISA 8.x §9.7.15.5.1.1.1 "Matrix fragments for wgmma.mma_async"): the warps
+/// come in warpgroups of 4 (wm % 4 == 0, mw % 16 == 0); warpgroup g = w/4 sits at (g/wn, g%wn)
+/// of a (wm/4) x wn grid and owns S = 4*mw rows as S/64 m64 tiles, in which warp k = w%4 holds
+/// rows 16k..16k+15 of every tile. So atom row mi of warp w covers rows
+///   (g/wn)*S + mi*64 + 16k ..      (byWarpgroup)        (w/wn)*mw + mi*16 ..      (plain)
+/// which is wgmma's D fragment with the warpgroup grid (wm/4) x wn (makeWgmmaAccumulator with
+/// instN = N/wn, element for element). With wn == 1 and mw == 16 both orders are the same
+/// placement; constructors then normalise to plain, so existing layouts keep their parameters.
 struct WarpPartition {
     int wm = 0, wn = 0;
+    bool byWarpgroup = false;
 };
 
-/// Fragment of the float accumulator C[M][N] of gemm_ss with a wm x wn warp grid.
-/// Requires M % (16*wm) == 0 and N % (8*wn) == 0. Threads = 32*wm*wn;
-/// localSize = (M/wm/16) * (N/wn/8) * 4.
+/// Fragment of the float accumulator C[M][N] of gemm_ss with a wm x wn warp grid (in the
+/// partition's warp order). Requires M % (16*wm) == 0 and N % (8*wn) == 0. Threads = 32*wm*wn;
+/// localSize = (M/wm/16) * (N/wn/8) * 4; register ((mi*NI + ni)*4 + e of atom (mi, ni), NI = N/wn/8.
+/// family "mma_c", params {M, N, wm, wn} (plain) or {M, N, wm, wn, 1} (byWarpgroup).
 ir::Layout makeMmaAccumulator(int64_t M, int64_t N, WarpPartition wp);
 
 /// Row values of an mma accumulator tile with M rows (the destination of T.reduce_*(acc, row,
@@ -31,7 +44,8 @@ ir::Layout makeMmaAccumulator(int64_t M, int64_t N, WarpPartition wp);
 /// lane/4 == i%8 in each of the wn warps of warp-grid row i/(M/wm). Forward map: warp column 0,
 /// lane 4*(i%8); local(i) = ((i % mw)/16)*2 + (i%16)/8 (mw = M/wm), i.e. the accumulator's
 /// row halves e/2 of atom row mi in order. threads = 32*wm*wn, localSize = (mw/16)*2,
-/// replicate = 4*wn. family "mma_c_rows", params {M, wm, wn}.
+/// replicate = 4*wn. family "mma_c_rows", params {M, wm, wn} (plain) or {M, wm, wn, 1}
+/// (byWarpgroup: the rows of atom row mi as in WarpPartition, local(i) = mi*2 + (i%16)/8).
 ir::Layout makeMmaAccumulatorRows(int64_t M, WarpPartition wp);
 
 /// Parameters of the "block" fragment family used for element-wise and reduction fragments:
@@ -67,8 +81,13 @@ ir::Layout makeRowReduced(const BlockFragmentParams& p);
 /// row (warp column (j % (4*wn))/4, lane 4*(i%8) + j%4), register rowslot(i)*C + j/(4*wn) with
 /// C = ceil(N/(4*wn)) and rowslot(i) the register of row i in mma_c_rows. Its row companion is
 /// mma_c_rows(M, wp). Widths not a multiple of 4*wn leave padded slots (j >= N). threads =
-/// 32*wm*wn, localSize = (M/wm/16)*2*C. family "mma_c_rows_spread", params {M, N, wm, wn}.
+/// 32*wm*wn, localSize = (M/wm/16)*2*C. family "mma_c_rows_spread", params {M, N, wm, wn}
+/// (plain) or {M, N, wm, wn, 1} (byWarpgroup).
 ir::Layout makeMmaRowsSpread(int64_t M, int64_t N, WarpPartition wp);
+
+/// The warp partition an "mma_c", "mma_c_rows" or "mma_c_rows_spread" layout was made with
+/// (its warp order included), or nullopt for other layouts.
+std::optional<WarpPartition> mmaWarpPartitionOf(const ir::LayoutNode& l);
 
 /// The 1-D row-value companion of a 2-D fragment layout (values indexed by the row only, held
 /// by every thread that holds some element of that row): makeRowReduced for "block" layouts,

@@ -77,7 +77,10 @@ WgmmaDescFields wgmmaDescriptor(const WgmmaTileGeometry& g, bool kMajor, int64_t
 /// the whole N, one wgmma.m64nNk16 per 64 rows and k-step), operands in wgmma_smem tiles.
 struct HopperGemmPlan {
     int64_t M = 0, N = 0, K = 0;
-    int warpgroups = 1;
+    int warpgroups = 1;  ///< warpgroups along M
+    /// Warpgroups along N (the wgmma fragment path only: warpgroup g at (g/wgn, g%wgn) issues
+    /// m64 x N/wgn tiles for its columns; wgmma_gemm_ss's WGN). The TMA path keeps 1.
+    int wgn = 1;
     bool transA = false, transB = false;
     WgmmaTileGeometry a, b;  ///< stored tiles: A is M x K (K x M when transA), B K x N (N x K)
     /// The shared buffers' own geometry when an operand is a column slice of a wider tile read

@@ -811,10 +811,14 @@ private:
             auto* la = as<LoadNode>(as<CallNode>(c.args[0])->args[0]);
             std::string tmpl;
             for (size_t i = 3; i < 10; ++i) tmpl += (i > 3 ? ", " : "") + expr(c.args[i]);
-            // A warp role's gemm (lower-tile-ops) adds its first thread and thread count: the
-            // device code finds its warpgroup relative to that first thread.
-            const std::string first = c.args.size() > 10 && constInt(c.args[10]).value_or(0) ? ", " + expr(c.args[10]) : std::string();
-            return "ts::wgmma_gemm_ss<" + tmpl + ", " + std::string(cudaTypeName(la->buffer->dtype)) + ">(" + addr(c.args[0]) + ", " +
+            // An 11th argument: warpgroups along N (Intrinsics.h). A warp role's gemm (lower-tile-ops)
+            // adds its first thread and thread count: the device code finds its warpgroup relative
+            // to that first thread.
+            const bool hasWgn = c.args.size() == 11 || c.args.size() == 13;
+            const size_t roleAt = hasWgn ? 11 : 10;
+            const std::string wgn = hasWgn ? ", " + expr(c.args[10]) : std::string();
+            const std::string first = c.args.size() > roleAt && constInt(c.args[roleAt]).value_or(0) ? ", " + expr(c.args[roleAt]) : std::string();
+            return "ts::wgmma_gemm_ss<" + tmpl + ", " + std::string(cudaTypeName(la->buffer->dtype)) + wgn + ">(" + addr(c.args[0]) + ", " +
                    addr(c.args[1]) + ", " + addr(c.args[2]) + first + ")";
         }
         if (op == intrin::kWgmmaRS) {  // A regs, B, C, M, N, K, warpgroups, tb[, wait][, role first, count]

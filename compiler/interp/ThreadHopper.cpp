@@ -383,9 +383,10 @@ void ThreadMachine::checkBulkRead(BufferState& b, int64_t off, const Span& at, c
 
 // tl.wgmma_ss(A, B, C, M, N, K, warpgroups, ta, tb)
 void ThreadMachine::wgmmaSS(const CallNode* c, const ThreadList& act) {
-    if (c->args.size() != 10 && c->args.size() != 12)
-        fail(c->span, "tl.wgmma_ss takes 10 arguments (A, B, C, M, N, K, warpgroups, transA, transB, wait)");
-    const auto bt = gemmThreads(c, 10, act, "tl.wgmma_ss");
+    if (c->args.size() < 10 || c->args.size() > 13)
+        fail(c->span, "tl.wgmma_ss takes 10 arguments (A, B, C, M, N, K, warpgroups, transA, transB, wait) and an optional warpgroups_n");
+    const size_t nargs = c->args.size() == 11 || c->args.size() == 13 ? 11 : 10;
+    const auto bt = gemmThreads(c, nargs, act, "tl.wgmma_ss");
     const int32_t base = bt.first, threads = bt.second;
     setThread(act[0]);
     Address A = evalAddress(c->args[0].get()), B = evalAddress(c->args[1].get()), C = evalAddress(c->args[2].get());
@@ -394,17 +395,28 @@ void ThreadMachine::wgmmaSS(const CallNode* c, const ThreadList& act) {
     m_cur = -1;
     const int64_t M = p[0], N = p[1], K = p[2], WG = p[3];
     const bool TA = p[4] != 0, TB = p[5] != 0;
+    const int64_t WGN = nargs == 11 ? (setThread(act[0]), evalI(c->args[10].get())) : 1;
+    m_cur = -1;
     std::string why;
-    auto plan = analysis::hopperGemmPlan(M, N, K, threads, A.buf->dtype, C.buf->dtype, TA, TB, &why);
+    // The instruction one warpgroup column issues (m64 tiles over N/WGN columns), then B whole.
+    auto plan = WGN >= 1 && N % WGN == 0 && threads % WGN == 0
+                    ? analysis::hopperGemmPlan(M, N / WGN, K, threads / WGN, A.buf->dtype, C.buf->dtype, TA, TB, &why)
+                    : std::nullopt;
+    if (plan && WGN > 1) {
+        auto b = TB ? analysis::wgmmaTileGeometry(N, K, dtypeBytes(B.buf->dtype), &why) : analysis::wgmmaTileGeometry(K, N, dtypeBytes(B.buf->dtype), &why);
+        if (b && !TB && (N / WGN) % b->panelElems != 0) why = "an MN-major B read from a column offset inside a swizzle panel", b.reset();
+        if (b) plan->b = *b;
+        else plan.reset();
+    }
     if (!plan || plan->warpgroups != WG || B.buf->dtype != A.buf->dtype)
         fail(c->span, "tl.wgmma_ss M=" + std::to_string(M) + " N=" + std::to_string(N) + " K=" + std::to_string(K) +
-                          " on " + std::to_string(WG) + " warpgroup(s): " + (why.empty() ? "operand dtypes differ" : why));
+                          " on " + std::to_string(WG) + " x " + std::to_string(WGN) + " warpgroup(s): " + (why.empty() ? "operand dtypes differ" : why));
     if (A.buf->global || A.buf->threadStride || B.buf->global || B.buf->threadStride || !C.buf->threadStride)
         fail(c->span, "tl.wgmma_ss reads shared A and B and accumulates into registers");
     const int64_t e = dtypeBytes(A.buf->dtype);
     for (auto* X : {&A, &B})
         if ((X->off * e) % 1024) fail(c->span, "tl.wgmma_ss operand " + describe(*X->buf, X->off) + " is not 1024-byte aligned");
-    const auto& acc = fragmentMap({M, N, WG, -1}, [&] { return analysis::makeWgmmaAccumulator(M, N, {int(WG), 1, N}); });
+    const auto& acc = fragmentMap({M, N, WG, -WGN}, [&] { return analysis::makeWgmmaAccumulator(M, N, {int(WG), int(WGN), N / WGN}); });
     const int64_t kAcc = static_cast<int64_t>(acc.size()) / threads;
     requireRange(*C.buf, C.off, kAcc, c->span, "wgmma accumulator");
     // Logical A (M x K) and B (K x N) through the stored tiles (K x M / N x K when transposed).
@@ -461,8 +473,9 @@ void ThreadMachine::checkWgmmaRead(BufferState& b, int64_t off, const Span& at, 
 // tl.wgmma_rs(A regs, B, C, M, N, K, warpgroups, tb[, wait]): A from registers. The interpreter reads A
 // through wgmma's own register fragment (PTX ISA 8.x §9.7.15.5.1.1, f16/bf16 A of m64nNk16), not
 // through the compiler's layout of the fragment, so a layout that disagrees with the hardware
-// gives wrong numbers here: warp w (of the block) holds rows 16w..16w+15; register 8kk + i of
-// lane l is A[16w + l/4 + 8*((i/2)%2)][16kk + 2*(l%4) + i%2 + 8*(i/4)]. The accumulator is
+// gives wrong numbers here: warp w of warpgroup g holds rows 16w..16w+15 of each of its m64
+// tiles mi (rows g*M/WG + 64mi..); register mi*K/2 + 8kk + i of lane l is
+// A[g*M/WG + 64mi + 16w + l/4 + 8*((i/2)%2)][16kk + 2*(l%4) + i%2 + 8*(i/4)]. The accumulator is
 // analysis::makeWgmmaAccumulator(M, N, {warpgroups, 1, N}) as for tl.wgmma_ss.
 void ThreadMachine::wgmmaRS(const CallNode* c, const ThreadList& act) {
     if (c->args.size() < 8 || c->args.size() > 11)
@@ -480,23 +493,25 @@ void ThreadMachine::wgmmaRS(const CallNode* c, const ThreadList& act) {
     const bool TB = p[4] != 0;
     std::string why;
     auto plan = analysis::hopperGemmPlan(M, N, K, threads, B.buf->dtype, C.buf->dtype, false, TB, &why);
-    if (!plan || plan->warpgroups != WG || M != 64 * WG || A.buf->dtype != B.buf->dtype)
+    if (!plan || plan->warpgroups != WG || M % (64 * WG) != 0 || A.buf->dtype != B.buf->dtype)
         fail(c->span, "tl.wgmma_rs M=" + std::to_string(M) + " N=" + std::to_string(N) + " K=" + std::to_string(K) + " on " +
                           std::to_string(WG) + " warpgroup(s): " +
-                          (why.empty() ? "needs 64 rows per warpgroup and A, B of one dtype" : why));
+                          (why.empty() ? "needs whole m64 tiles per warpgroup and A, B of one dtype" : why));
     if (!A.buf->threadStride || B.buf->global || B.buf->threadStride || !C.buf->threadStride)
         fail(c->span, "tl.wgmma_rs reads A from registers, B from shared memory, and accumulates into registers");
     const int64_t e = dtypeBytes(B.buf->dtype);
     if ((B.off * e) % 1024) fail(c->span, "tl.wgmma_rs operand " + describe(*B.buf, B.off) + " is not 1024-byte aligned");
-    const int64_t kA = K / 2;  // A registers per thread: M*K / (128*WG) with M = 64*WG
+    // A registers per thread: M*K / (128*WG), K/2 per m64 tile mi of the warpgroup (each issued
+    // with its own a0..a7 per k-step: wgmma_gemm_rs's MI loop).
+    const int64_t MI = M / WG / 64, kA = MI * K / 2;
     requireRange(*A.buf, A.off, kA, c->span, "wgmma A registers");
     m_tileA.assign(static_cast<size_t>(M * K), 0.0);
     for (int32_t t = 0; t < threads; ++t) {
         const double* regs = A.buf->data + int64_t(base + t) * A.buf->threadStride + A.off;
-        const int64_t w = t / 32, l = t % 32;
+        const int64_t g = t / 128, w = (t % 128) / 32, l = t % 32;
         for (int64_t r = 0; r < kA; ++r) {
-            const int64_t kk = r / 8, i = r % 8;
-            const int64_t row = 16 * w + l / 4 + 8 * ((i / 2) % 2), col = 16 * kk + 2 * (l % 4) + i % 2 + 8 * (i / 4);
+            const int64_t mi = r / (K / 2), kk = (r % (K / 2)) / 8, i = r % 8;
+            const int64_t row = g * (M / WG) + 64 * mi + 16 * w + l / 4 + 8 * ((i / 2) % 2), col = 16 * kk + 2 * (l % 4) + i % 2 + 8 * (i / 4);
             m_tileA[row * K + col] = regs[r];
         }
     }

@@ -91,12 +91,18 @@ inline constexpr const char* kTmaStoreWait = "tl.tma_store_wait";
 /// C += op(A)·op(B) with wgmma.mma_async from wgmma_smem tiles into the wgmma accumulator
 /// (analysis::makeWgmmaAccumulator(M, N, {warpgroups, 1, N})), committed as one group; then waits
 /// until at most `wait` groups are pending (0: done; 1: the previous gemm's group is done).
+/// An 11th argument `warpgroups_n` (the wgmma fragment path, > 1 only): the warpgroups form a
+/// warpgroups x warpgroups_n grid, each issuing m64 x N/warpgroups_n tiles of its columns
+/// (accumulator makeWgmmaAccumulator(M, N, {warpgroups, warpgroups_n, N/warpgroups_n})). A warp
+/// role's gemm appends its first thread and thread count after these (lower-tile-ops).
 inline constexpr const char* kWgmmaSS = "tl.wgmma_ss";
 /// tl.wgmma_rs(A_regs_addr, B_addr, C_addr, M, N, K, warpgroups, trans_B): block-level
 /// C += A·op(B) with wgmma.mma_async, A (f16/bf16) from registers laid out as the m16n8k16
 /// accumulator of an M x K tile on M/16 warps x 1 (k-step kk = registers 8kk..8kk+7, the wgmma A
 /// fragment, §9.7.15.5.1.1), B a wgmma_smem tile, C that accumulator layout of M x N (= wgmma's
-/// for 64 rows per warpgroup); committed and waited to completion.
+/// for 64 rows per warpgroup; with M/warpgroups a larger multiple of 64, the layout in warpgroup
+/// order, analysis::WarpPartition, whose m64 tile mi starts at register mi*K/2 of A, mi*N/2 of C);
+/// committed and waited to completion.
 inline constexpr const char* kWgmmaRS = "tl.wgmma_rs";
 /// tl.fence_proxy_async(): this thread's generic-proxy shared-memory writes become visible to
 /// later async-proxy (wgmma, TMA) reads (fence.proxy.async.shared::cta, §9.7.13.4).

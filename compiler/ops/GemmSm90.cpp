@@ -57,7 +57,7 @@ void gemmLayoutsSm90(LayoutSolver& s, const ir::TileOpNode& t) {
         const char* tmaHint =
             "the TMA path takes a T.gemm of shared tiles, each loaded by one T.copy from a 2-D tensor in the "
             "same T.Pipelined body, with an accumulator used by nothing else";
-        if (auto fp = xform::selectHopperFragmentGemm(s.func(), t, s.threads(), s.target(), &whyFragment)) {
+        if (auto fp = xform::selectHopperFragmentGemm(s.func(), t, s.threads(), s.target(), &whyFragment, s.wgmmaWarpgroupOrder())) {
             // The fragment path's own TMA schedule (InjectPipelineTmaFragment.cpp) when the loop's
             // operand copies qualify; the note says which loads the gemm gets.
             const ir::ForNode* loop = enclosingPipelined(s.func(), t);
@@ -74,12 +74,15 @@ void gemmLayoutsSm90(LayoutSolver& s, const ir::TileOpNode& t) {
                                "take TMA where legal (each copy's note says which): " + why +
                                    (loop ? "; the loop's wgmma-only TMA schedule: " + whyNoTma : std::string()),
                        tmaHint);
-            const int warps = static_cast<int>(s.threads() / 32);
-            s.annotate(t, {{"warp_m", int64_t(warps)}, {"warp_n", int64_t(1)}, {"wgmma_fragment", true},
+            // The mma_c layout on the plan's warpgroup grid in warpgroup order: wgmma's D fragment
+            // (Layouts.h; the plain one-column grid when each warp holds 16 rows of one column).
+            const analysis::WarpPartition wp{4 * fp->warpgroups, fp->wgn, true};
+            s.annotate(t, {{"warp_m", int64_t(wp.wm)}, {"warp_n", int64_t(wp.wn)}, {"wgmma_fragment", true},
                            {"wgmma_warpgroups", int64_t(fp->warpgroups)}});
-            s.require(C.buffer, analysis::makeMmaAccumulator(fp->M, fp->N, {warps, 1}), where, t.span);
+            if (fp->wgn > 1) s.annotate(t, {{"wgmma_warpgroups_n", int64_t(fp->wgn)}});
+            s.require(C.buffer, analysis::makeMmaAccumulator(fp->M, fp->N, wp), where, t.span);
             if (A.buffer->scope == ir::Scope::Fragment)
-                s.require(A.buffer, analysis::makeMmaAccumulator(fp->M, fp->K, {warps, 1}), where + " (register A operand)", t.span);
+                s.require(A.buffer, analysis::makeMmaAccumulator(fp->M, fp->K, {wp.wm, 1, true}), where + " (register A operand)", t.span);
             else
                 s.require(A.buffer, analysis::makeWgmmaSharedLayout(fp->aTile), where, t.span);
             s.require(B.buffer, analysis::makeWgmmaSharedLayout(fp->bTile), where, t.span);

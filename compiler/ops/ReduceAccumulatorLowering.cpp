@@ -14,7 +14,9 @@
 //      [row*wn + warp column], a barrier, every holder combines the wn values, a barrier (the
 //      scratch may be rewritten by the next iteration of an enclosing loop).
 // The result lands in register rr of the mma_c_rows fragment, replicated on all 4*wn holders,
-// which is what a following T.Parallel(i, j) over the accumulator reads as row[i].
+// which is what a following T.Parallel(i, j) over the accumulator reads as row[i]. In the
+// warpgroup warp order of the wgmma fragment path (analysis::WarpPartition::byWarpgroup) only the
+// rows of atom row mi and the warp column of a warp differ: (w/4)/wn*4*mw + 64*mi + 16*(w%4), (w/4)%wn.
 //
 // The same three steps reduce a v_mfma_f32_16x16x16f16 accumulator (HIP, gfx90a;
 // analysis::makeMfma16Layout 'C' and its mfma_c_rows companion, HwLayouts.h): with 64-lane waves,
@@ -58,7 +60,8 @@ Stmt lowerReduceAccumulator(Ctx& c, const TileOpNode& op, const LoweredFragment&
     int64_t dim = attrInt(op.attrs, "dim", -1);
     if (dim < 0) dim += 2;
     Layout rows = analysis::rowCompanion(L);
-    if (dim != 1 || L.familyParams.size() != 4 || !rows) {
+    const auto wpOf = analysis::mmaWarpPartitionOf(L);  // mma_c: its warp order too
+    if (dim != 1 || L.familyParams.size() < 4 || (L.family == "mma_c" && !wpOf) || !rows) {
         c.error(sp, "T.reduce: an mma accumulator fragment can only be reduced along its last dimension (dim=1)",
                 "reduce the rows (dim=1), or copy the accumulator through a shared tile into a fragment of its own");
         return nullptr;
@@ -71,6 +74,7 @@ Stmt lowerReduceAccumulator(Ctx& c, const TileOpNode& op, const LoweredFragment&
     }
     const int64_t M = L.familyParams[0], N = L.familyParams[1], wm = L.familyParams[2], wn = L.familyParams[3];
     const AccRows g = shapeOf(L.family == "mfma_c", M, N, wm, wn);
+    const bool byWarpgroup = wpOf && wpOf->byWarpgroup;  // rows of atom row mi: WarpPartition's warpgroup order
     const int64_t slots = g.slots;
     std::string rop = attrStr(op.attrs, "op", "sum");
     bool clear = attrBool(op.attrs, "clear", true);
@@ -100,15 +104,20 @@ Stmt lowerReduceAccumulator(Ctx& c, const TileOpNode& op, const LoweredFragment&
         Buffer scratch = std::make_shared<BufferNode>(c.fresh("red_smem"), acct, std::vector<Expr>{intImm(M * wn)}, Scope::Shared, sp);
         out.insert(out.begin(), std::make_shared<AllocNode>(scratch, nullptr, sp));
         Expr warp = floordiv(c.tx, intImm(g.waveSize)), lane = floormod(c.tx, intImm(g.waveSize));
-        auto rowOf = [&](const Expr& slot) {  // the row companion's inverse: the row of slot `slot` of this thread
-            Expr base = add(mul(floordiv(warp, intImm(wn)), intImm(g.rowsPerWave)), mul(floordiv(slot, intImm(g.slotsPerAtom)), intImm(16)));
+        // The warp column of this thread's warp, and the row companion's inverse: the row of slot `slot`.
+        Expr warpCol = byWarpgroup ? floormod(floordiv(warp, intImm(4)), intImm(wn)) : floormod(warp, intImm(wn));
+        auto rowOf = [&](const Expr& slot) {
+            Expr base = byWarpgroup ? add(add(mul(floordiv(floordiv(warp, intImm(4)), intImm(wn)), intImm(4 * g.rowsPerWave)),
+                                              mul(floordiv(slot, intImm(2)), intImm(64))),
+                                          mul(floormod(warp, intImm(4)), intImm(16)))
+                                    : add(mul(floordiv(warp, intImm(wn)), intImm(g.rowsPerWave)), mul(floordiv(slot, intImm(g.slotsPerAtom)), intImm(16)));
             if (g.mfma) return add(add(base, mul(floordiv(lane, intImm(16)), intImm(4))), floormod(slot, intImm(4)));
             return add(add(base, floordiv(lane, intImm(4))), mul(floormod(slot, intImm(2)), intImm(8)));
         };
         Var r1 = makeVar(c.fresh("rr"), DType::Int32, sp), r2 = makeVar(c.fresh("rr"), DType::Int32, sp);
         Var w = makeVar(c.fresh("w"), DType::Int32, sp);
         Stmt publish = ifThen(binary(BinOp::Eq, floormod(lane, intImm(g.rowLanes)), intImm(0)),
-                              store(scratch, {add(mul(rowOf(r1), intImm(wn)), floormod(warp, intImm(wn)))}, load(part, {r1}), sp),
+                              store(scratch, {add(mul(rowOf(r1), intImm(wn)), warpCol)}, load(part, {r1}), sp),
                               nullptr, sp);
         out.push_back(forLoop(r1, intImm(0), intImm(slots), ForKind::Unrolled, publish, {{"thread_loop", true}}, sp));
         out.push_back(intrinsicStmt(intrin::kSyncThreads, {}, sp));

@@ -92,6 +92,10 @@ public:
     /// A note at `at` (reported by "infer-layouts"): a choice the user may not expect, such as
     /// a gemm kept off the target's preferred path, with why. Default: dropped.
     virtual void note(Span /*at*/, const std::string& /*msg*/, const std::string& /*hint*/) {}
+    /// Whether the sm_90a gemm may lay an accumulator out in warpgroup order (the wgmma fragment
+    /// path beyond 16 rows per warp: analysis::WarpPartition::byWarpgroup). infer-layouts solves
+    /// again without it when the first solution has a layout conflict.
+    virtual bool wgmmaWarpgroupOrder() const { return true; }
     /// "line 12", or "an earlier op" for a node without a location: how requirers are named.
     static std::string lineOf(Span s) { return s.valid() ? "line " + std::to_string(s.line) : "an earlier op"; }
 };

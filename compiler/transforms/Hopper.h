@@ -38,15 +38,19 @@ std::optional<analysis::HopperGemmPlan> selectHopperGemm(const ir::PrimFuncNode&
                                                          std::string* why = nullptr);
 
 /// The plan of `gemm` for wgmma on the mma.sync fragment layouts (SelectHopperFragment.cpp), or
-/// nullopt with *why: for a gemm the TMA path declines. M is 16 rows per warp in whole
-/// warpgroups on a one-column warp grid (FullRow), where the m16n8k16 accumulator and register A
-/// fragments are wgmma's; A is a whole shared tile or a fragment (register A: wgmma rs), B a whole
+/// nullopt with *why: for a gemm the TMA path declines. Whole warpgroups; M is 16 rows per warp
+/// on a one-column warp grid (FullRow), where the m16n8k16 accumulator and register A fragments
+/// are wgmma's, or (warpgroupOrder) any grid of m64 tiles analysis::partitionWarpgroups finds; A is a whole shared tile or a fragment (register A: wgmma rs), B a whole
 /// shared tile, no shared operand with a user layout or a reader other than T.copy into it and
 /// other T.gemm ops that take this path too (they take wgmma_smem, a function of the stored tile).
 /// Loads keep the sm_80 engine; the plan's `a` geometry is unused for a register A.
+/// `warpgroupOrder`: accumulators whose warps cannot each hold 16 rows of one warp column (M not
+/// 16 rows per warp, or warpgroups along N) take the mma_c layout in warpgroup order (wgmma's D
+/// fragment, analysis::WarpPartition::byWarpgroup, plan.wgn); false keeps such gemms off this
+/// path (infer-layouts' second try after a layout conflict with a consumer of that order).
 std::optional<analysis::HopperGemmPlan> selectHopperFragmentGemm(const ir::PrimFuncNode& f, const ir::TileOpNode& gemm,
                                                                  int64_t threads, const Target& target,
-                                                                 std::string* why = nullptr);
+                                                                 std::string* why = nullptr, bool warpgroupOrder = true);
 
 /// A global -> shared T.copy that TMA can load as one stored tile of geometry `g`: the dimension
 /// (outermost-first) of the source the tile's rows run along, or nullopt with `why`. The source

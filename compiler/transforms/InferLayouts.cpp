@@ -57,7 +57,7 @@ struct Requirement {
 
 class Inference final : public ops::LayoutSolver {
 public:
-    Inference(const PrimFunc& f, PassContext& ctx) : m_f(f), m_ctx(ctx) {
+    Inference(const PrimFunc& f, PassContext& ctx, bool warpgroupOrder) : m_f(f), m_ctx(ctx), m_warpgroupOrder(warpgroupOrder) {
         m_kernel = findKernel(f);
         m_threads = m_blockThreads = m_kernel ? m_kernel->threadCount() : 1;
         // Tile ops and nests inside a warp role (T.ws, `if tx < 128`) are laid out over the
@@ -197,6 +197,7 @@ public:
         return it->second.layout;
     }
     void require(const Buffer& b, Layout l, const std::string& by, Span span) override {
+        if (auto wp = analysis::mmaWarpPartitionOf(*l); wp && wp->byWarpgroup) m_usedWarpgroupOrder = true;
         auto it = m_req.find(b->name);
         if (it == m_req.end()) {
             m_req[b->name] = {l, by};
@@ -214,6 +215,9 @@ public:
             "infer-layouts");
     }
 
+    bool wgmmaWarpgroupOrder() const override { return m_warpgroupOrder; }
+    /// Whether some requirement was an mma_c layout in warpgroup order.
+    bool usedWarpgroupOrder() const { return m_usedWarpgroupOrder; }
     void annotate(const TileOpNode& n, Attrs attrs) override {
         for (auto& [k, v] : attrs) m_annotations[&n][k] = v;
     }
@@ -808,6 +812,7 @@ private:
 
     const PrimFunc& m_f;
     PassContext& m_ctx;
+    bool m_warpgroupOrder = true, m_usedWarpgroupOrder = false;
     const KernelNode* m_kernel = nullptr;
     int64_t m_threads = 1;       ///< threads of the statement being placed (its warp role's)
     int64_t m_blockThreads = 1;  ///< the block's
@@ -833,6 +838,31 @@ private:
 
 }  // namespace
 
-PrimFunc inferLayouts(const PrimFunc& f, PassContext& ctx) { return Inference(f, ctx).run(); }
+// First with the wgmma fragment path's warpgroup order (wgmma for accumulators that are not 16
+// rows per warp of one warp column). That order is a new layout for every consumer of the
+// accumulator; where one cannot take it (an mma.sync gemm accumulating into the same fragment,
+// a user layout, ...), the program is solved again without it -- those gemms keep mma.sync, as
+// before the order existed -- rather than reporting a conflict the user did not write.
+PrimFunc inferLayouts(const PrimFunc& f, PassContext& ctx) {
+    DiagnosticEngine first;
+    PassContext trial{first, ctx.target};
+    Inference withOrder(f, trial, true);
+    PrimFunc out;
+    bool threw = false;
+    try {
+        out = withOrder.run();
+    } catch (const CompileError&) {
+        if (!withOrder.usedWarpgroupOrder()) {
+            for (auto& d : first.take()) ctx.diags.add(std::move(d));
+            throw;
+        }
+        threw = true;
+    }
+    if (!withOrder.usedWarpgroupOrder() || (!threw && !first.hasErrors())) {
+        for (auto& d : first.take()) ctx.diags.add(std::move(d));
+        return out;
+    }
+    return Inference(f, ctx, false).run();
+}
 
 }  // namespace ts::xform

@@ -79,10 +79,11 @@ Stmt lowerWgmmaFragment(Ctx& c, const TileOpNode& op) {
         // SASS: a bar.arrive statement after the gemm's wait was sunk by ptxas below the register
         // math that followed (the softmax), handing over the turn only after it.
         const bool pass = attrBool(op.attrs, "warpgroup_pass", false);
-        out.push_back(intrinsicStmt(intrin::kWgmmaSS,
-                                    {regionBase(A), regionBase(B), addressOf(cf.regs, {intImm(0)}), intImm(M), intImm(N), intImm(K),
-                                     intImm(wg), boolImm(ta), boolImm(tb), intImm(pass ? 1 : attrInt(op.attrs, "wgmma_wait", 0))},
-                                    op.span));
+        std::vector<Expr> args{regionBase(A), regionBase(B), addressOf(cf.regs, {intImm(0)}), intImm(M), intImm(N), intImm(K),
+                               intImm(wg), boolImm(ta), boolImm(tb), intImm(pass ? 1 : attrInt(op.attrs, "wgmma_wait", 0))};
+        // Warpgroups along N too (SelectHopperFragment.cpp, the mma_c layout in warpgroup order).
+        if (int64_t wgn = attrInt(op.attrs, "wgmma_warpgroups_n", 1); wgn > 1) args.push_back(intImm(wgn));
+        out.push_back(intrinsicStmt(intrin::kWgmmaSS, std::move(args), op.span));
         // attr wgmma_wait = G (InjectPipelineTmaFragment.cpp's in-flight schedule): the G gemms of
         // an iteration stay in flight into the next; its peeled last iteration waits them all.
         if (pass) {

@@ -32,7 +32,7 @@ namespace {
 /// Everything but the other readers of the shared operands: dtypes, shapes, the one-column warp
 /// grid, the wgmma plan, whole tiles without user layouts.
 std::optional<analysis::HopperGemmPlan> fragmentGemmPlan(const PrimFuncNode& f, const TileOpNode& gemm, int64_t threads,
-                                                         const Target& target, std::string* why) {
+                                                         const Target& target, bool warpgroupOrder, std::string* why) {
     auto no = [&](const std::string& s) {
         if (why) *why = s;
         return std::nullopt;
@@ -68,22 +68,55 @@ std::optional<analysis::HopperGemmPlan> fragmentGemmPlan(const PrimFuncNode& f, 
     if (regA && ta) return no("a transposed register A operand");
     const int64_t M = (*cs)[0], N = (*cs)[1], K = ta ? (*ash)[0] : (*ash)[1];
     const int warps = static_cast<int>(threads / 32);
-    if (threads % 128 != 0 || M != 16 * warps)
-        return no(threads % 128 != 0
-                      ? std::to_string(threads) + " threads are not whole warpgroups (wgmma is issued by 128 threads at a time)"
-                  : "its " + std::to_string(M) + " accumulator rows over " + std::to_string(threads / 128) +
-                        " warpgroup(s) are not 64 per warpgroup (wgmma m64; the fragment layout gives each warp 16 rows): " +
-                        (M % 64 == 0 ? "use threads=" + std::to_string(M / 64 * 128) + " for " + std::to_string(M) + " rows, or " : std::string("use ")) +
-                        std::to_string(threads / 128 * 64) + " rows for threads=" + std::to_string(threads));
+    if (threads % 128 != 0)
+        return no(std::to_string(threads) + " threads are not whole warpgroups (wgmma is issued by 128 threads at a time)");
     // One warpgroup has one wgmma partition whatever the policy says (its 4 warps own 16 rows
-    // each: PTX ISA §9.7.15.5.1.1.1); with several, the policy must stack them along M too.
+    // each: PTX ISA §9.7.15.5.1.1.1); with several, the policy must stack them along M too --
+    // the plain mma_c grid of 16 rows per warp, one warp column. Otherwise the mma_c layout in
+    // warpgroup order (Layouts.h WarpPartition::byWarpgroup: several m64 tiles per warpgroup,
+    // warpgroups along N too), which is wgmma's D fragment, when the caller allows it.
     auto policy = analysis::parseGemmPolicy(attrStr(gemm.attrs, "policy", "Square")).value_or(analysis::GemmPolicy::Square);
     auto wp = analysis::partitionWarps(M, N, warps, policy);
-    if (warps != 4 && (!wp || wp->wm != warps || wp->wn != 1)) return no("the policy's warp grid is not one warp column (use FullRow)");
+    const bool plainGrid = M == 16 * warps && (warps == 4 || (wp && wp->wm == warps && wp->wn == 1));
+    analysis::WarpPartition grid{warps, 1};
+    if (!plainGrid) {
+        auto g = analysis::partitionWarpgroups(M, N, warps, policy);
+        if (g && !warpgroupOrder)
+            return no("its " + std::to_string(M) + " x " + std::to_string(N) + " accumulator needs wgmma's layout (the mma_c layout in warpgroup order: " +
+                      std::to_string(g->wm / 4) + " x " + std::to_string(g->wn) + " warpgroups of m64 tiles), and another op on the same fragment "
+                      "needs the mma.sync one (a gemm that stays on mma.sync, a user layout): both keep mma.sync");
+        if (!g) {
+            if (M != 16 * warps)
+                return no("its " + std::to_string(M) + " x " + std::to_string(N) + " accumulator over " + std::to_string(threads / 128) +
+                          " warpgroup(s) has no grid of m64 tiles (wgmma gives each warpgroup a multiple of 64 rows and of 8 columns)" +
+                          (M >= 64 ? std::string() : ": wgmma needs at least 64 accumulator rows (block_M >= 64)"));
+            return no("the policy's warp grid is not one warp column (use FullRow)");
+        }
+        grid = *g;
+    }
+    const int gm = grid.wm / 4, gn = grid.wn;
+    if (regA && gn != 1)
+        return no("a register A operand with the warpgroups split along N (each of the " + std::to_string(gn) +
+                  " warpgroup columns would need every column of A's rows): give every warpgroup its own rows (block_M = " +
+                  std::to_string(64 * (threads / 128)) + " for threads=" + std::to_string(threads) + ", or fewer threads)");
     std::string w;
-    auto plan = analysis::hopperGemmPlan(M, N, K, threads, A.buffer->dtype, C.buffer->dtype, ta, tb, &w);
+    // The instruction of one warpgroup column: M over gm warpgroups, N/gn columns.
+    auto plan = analysis::hopperGemmPlan(M, N / gn, K, 128LL * gm, A.buffer->dtype, C.buffer->dtype, ta, tb, &w);
     if (!plan) return no(w);
-    if (plan->warpgroups != warps / 4) return no("the wgmma plan splits M differently from the warp grid");
+    if (plan->warpgroups != gm) return no("the wgmma plan splits M differently from the warp grid");
+    if (gn > 1) {
+        // B is one stored tile; each warpgroup column reads its N/gn columns from an MN offset.
+        // K-major (transposed B, N x K): any multiple of 8 rows keeps the swizzle's 8-row period.
+        // MN-major (K x N): the offset must be whole swizzle panels (wgmma_operand_desc).
+        const int e = int(dtypeBytes(B.buffer->dtype));
+        auto b = tb ? analysis::wgmmaTileGeometry(N, K, e, &w) : analysis::wgmmaTileGeometry(K, N, e, &w);
+        if (!b) return no("B tile: " + w);
+        if (!tb && (N / gn) % b->panelElems != 0)
+            return no("each of the " + std::to_string(gn) + " warpgroup columns reads " + std::to_string(N / gn) +
+                      " columns of B (stored K x N), not whole " + std::to_string(b->panelElems) +
+                      "-element swizzle panels (use policy=T.GemmWarpPolicy.FullRow or a wider block_N)");
+        plan->N = N, plan->b = plan->bTile = *b, plan->wgn = gn;
+    }
     for (const Region* r : {&A, &B}) {
         if (r->buffer->scope != Scope::Shared) continue;
         auto sh = constShape(*r->buffer);
@@ -187,8 +220,9 @@ bool sharedOperandsReadOnlyByGemms(const PrimFuncNode& f, const TileOpNode& gemm
 // every gemm connected to this one through shared operand tiles takes this path too; any other
 // reader (a T.Parallel load, a copy out of the tile, an sm_80 gemm) would want another layout.
 std::optional<analysis::HopperGemmPlan> selectHopperFragmentGemm(const PrimFuncNode& f, const TileOpNode& gemm,
-                                                                 int64_t threads, const Target& target, std::string* why) {
-    auto plan = fragmentGemmPlan(f, gemm, threads, target, why);
+                                                                 int64_t threads, const Target& target, std::string* why,
+                                                                 bool warpgroupOrder) {
+    auto plan = fragmentGemmPlan(f, gemm, threads, target, warpgroupOrder, why);
     if (!plan) return std::nullopt;
     std::vector<const TileOpNode*> todo{&gemm};
     std::set<const TileOpNode*> seen{&gemm};
@@ -203,7 +237,7 @@ std::optional<analysis::HopperGemmPlan> selectHopperFragmentGemm(const PrimFuncN
         }
         for (const TileOpNode* c : coGemms) {
             if (!seen.insert(c).second) continue;
-            if (!fragmentGemmPlan(f, *c, threads, target, &w)) {
+            if (!fragmentGemmPlan(f, *c, threads, target, warpgroupOrder, &w)) {
                 if (why) *why = "a shared operand tile is also read by the T.gemm at line " + std::to_string(c->span.line) + ", which cannot take wgmma: " + w;
                 return std::nullopt;
             }

@@ -297,29 +297,32 @@ TS_D unsigned long long wgmma_operand_desc(const T* tile, int kk, int mn0) {
     return wgmma_desc(base + (mn0 / PW) * R * P + kk * 16 * P, R * P, 8 * P, P);
 }
 
-/// Block-level C += op(A) * op(B) on the tensor cores (T.gemm on sm_90a): WG warpgroups split M,
-/// each owns M/WG rows as M/WG/64 wgmma m64nNk16 tiles over the whole N; acc is the thread's
-/// part of analysis::makeWgmmaAccumulator(M, N, {WG, 1, N}) (tile mi at acc + mi*N/2). A is
-/// stored M x K (K x M when TA), B K x N (N x K when TB), both in the wgmma_smem layout. Commits
-/// its wgmma as one group and waits until at most WAIT groups are pending (0: this gemm is done
-/// and its tiles free; 1: the previous gemm's group is done, this one may still read its tiles
-/// and write acc, see wgmma_wait). tx0: the first thread of the warp role issuing it (T.ws), from
-/// which its warpgroups count.
-template <int M, int N, int K, int WG, bool TA, bool TB, int WAIT, class T>
+/// Block-level C += op(A) * op(B) on the tensor cores (T.gemm on sm_90a): WG x WGN warpgroups,
+/// warpgroup g at (g/WGN, g%WGN) owns the rows (g/WGN)*M/WG.. as M/WG/64 wgmma m64nN'k16 tiles
+/// over the N' = N/WGN columns (g%WGN)*N'..; acc is the thread's part of
+/// analysis::makeWgmmaAccumulator(M, N, {WG, WGN, N'}) (tile mi at acc + mi*N'/2) -- with WGN > 1
+/// or M/WG > 64 the wgmma fragment path's mma_c layout in warpgroup order (analysis::WarpPartition).
+/// A is stored M x K (K x M when TA), B K x N (N x K when TB), both in the wgmma_smem layout; an
+/// MN-major B (!TB) with WGN > 1 needs N' a multiple of its swizzle panel (the compiler checks).
+/// Commits its wgmma as one group and waits until at most WAIT groups are pending (0: this gemm is
+/// done and its tiles free; 1: the previous gemm's group is done, this one may still read its
+/// tiles and write acc, see wgmma_wait). tx0: the first thread of the warp role issuing it (T.ws),
+/// from which its warpgroups count.
+template <int M, int N, int K, int WG, bool TA, bool TB, int WAIT, class T, int WGN = 1>
 TS_D void wgmma_gemm_ss(const T* A, const T* B, float* acc, int tx0 = 0) {
 #ifdef TS_SM90A
-    constexpr int MI = M / WG / 64, R = N / 2;
+    constexpr int NW = N / WGN, MI = M / WG / 64, R = NW / 2;
     constexpr int AR = TA ? K : M, AC = TA ? M : K, BR = TB ? N : K, BC = TB ? K : N;
-    const int wg = (int(threadIdx.x) - tx0) / 128;
+    const int wg = (int(threadIdx.x) - tx0) / 128, wgRow = WGN == 1 ? wg : wg / WGN, wgCol = WGN == 1 ? 0 : wg % WGN;
     wgmma_fence_regs<MI * R>(acc);
     asm volatile("wgmma.fence.sync.aligned;" ::: "memory");
 #pragma unroll
     for (int kk = 0; kk < K / 16; ++kk) {
-        const unsigned long long db = wgmma_operand_desc<BR, BC, TB, T>(B, kk, 0);
+        const unsigned long long db = wgmma_operand_desc<BR, BC, TB, T>(B, kk, wgCol * NW);
 #pragma unroll
         for (int mi = 0; mi < MI; ++mi) {
-            const unsigned long long da = wgmma_operand_desc<AR, AC, !TA, T>(A, kk, wg * (M / WG) + mi * 64);
-            WgmmaSS<N, T, TA ? 1 : 0, TB ? 0 : 1>::mma(acc + mi * R, da, db);
+            const unsigned long long da = wgmma_operand_desc<AR, AC, !TA, T>(A, kk, wgRow * (M / WG) + mi * 64);
+            WgmmaSS<NW, T, TA ? 1 : 0, TB ? 0 : 1>::mma(acc + mi * R, da, db);
         }
     }
     asm volatile("wgmma.commit_group.sync.aligned;" ::: "memory");
@@ -331,31 +334,38 @@ TS_D void wgmma_gemm_ss(const T* A, const T* B, float* acc, int tx0 = 0) {
 }
 
 /// Block-level C += A * op(B) with A from registers (tl.wgmma_rs, the FlashAttention P @ V on
-/// sm_90a): WG warpgroups of 64 rows each (M = 64*WG, warp w owns rows 16w..16w+15). a holds the
-/// thread's part of the m16n8k16 accumulator layout of the M x K A tile on M/16 x 1 warps, whose
-/// registers 8kk..8kk+7 are the wgmma A fragment of k-step kk (a0..a7, PTX ISA §9.7.15.5.1.1);
-/// acc the same layout of M x N (= the wgmma m64nN accumulator). B is stored K x N (N x K when
-/// TB) in the wgmma_smem layout. Issued, committed and waited until at most WAIT groups are
-/// pending (0: to completion; 1: left in flight, a later wait retires it and pins acc).
+/// sm_90a): WG warpgroups split M, each owns M/WG rows as MI = M/WG/64 m64 tiles in which warp
+/// w%4 holds rows 16*(w%4).. (the mma_c layout on M/16 x 1 warps, in warpgroup order when MI > 1:
+/// analysis::WarpPartition). a holds the thread's part of that m16n8k16 accumulator layout of the
+/// M x K A tile: the registers of tile mi start at a + mi*K/2, and their 8kk..8kk+7 are the wgmma
+/// A fragment of k-step kk (a0..a7, PTX ISA §9.7.15.5.1.1); acc the same layout of M x N (tile mi
+/// at acc + mi*N/2: the wgmma m64nN accumulator). B is stored K x N (N x K when TB) in the
+/// wgmma_smem layout. Issued, committed and waited until at most WAIT groups are pending (0: to
+/// completion; 1: left in flight, a later wait retires it and pins acc).
 template <int M, int N, int K, int WG, bool TB, class T, int WAIT = 0>
 TS_D void wgmma_gemm_rs(const T* a, const T* B, float* acc) {
 #ifdef TS_SM90A
-    constexpr int R = N / 2, BR = TB ? N : K, BC = TB ? K : N;
-    static_assert(M == 64 * WG, "wgmma_gemm_rs: 64 rows per warpgroup");
+    constexpr int MI = M / WG / 64, R = N / 2, BR = TB ? N : K, BC = TB ? K : N;
+    static_assert(M % (64 * WG) == 0, "wgmma_gemm_rs: whole m64 tiles per warpgroup");
     // Packed in pairs as gemm_rs does (a register array of 16-bit values, never reinterpreted).
-    unsigned ar[K / 16][4];
+    unsigned ar[MI][K / 16][4];
 #pragma unroll
-    for (int kk = 0; kk < K / 16; ++kk)
+    for (int mi = 0; mi < MI; ++mi)
 #pragma unroll
-        for (int q = 0; q < 4; ++q) ar[kk][q] = unsigned(a[8 * kk + 2 * q].bits) | (unsigned(a[8 * kk + 2 * q + 1].bits) << 16);
-    wgmma_fence_regs<R>(acc);
+        for (int kk = 0; kk < K / 16; ++kk)
+#pragma unroll
+            for (int q = 0; q < 4; ++q)
+                ar[mi][kk][q] = unsigned(a[mi * (K / 2) + 8 * kk + 2 * q].bits) | (unsigned(a[mi * (K / 2) + 8 * kk + 2 * q + 1].bits) << 16);
+    wgmma_fence_regs<MI * R>(acc);
     asm volatile("wgmma.fence.sync.aligned;" ::: "memory");
 #pragma unroll
     for (int kk = 0; kk < K / 16; ++kk)
-        WgmmaRS<N, T, TB ? 0 : 1>::mma(acc, ar[kk], wgmma_operand_desc<BR, BC, TB, T>(B, kk, 0));
+#pragma unroll
+        for (int mi = 0; mi < MI; ++mi)
+            WgmmaRS<N, T, TB ? 0 : 1>::mma(acc + mi * R, ar[mi][kk], wgmma_operand_desc<BR, BC, TB, T>(B, kk, 0));
     asm volatile("wgmma.commit_group.sync.aligned;" ::: "memory");
     asm volatile("wgmma.wait_group.sync.aligned %0;" ::"n"(WAIT) : "memory");
-    wgmma_fence_regs<R>(acc);
+    wgmma_fence_regs<MI * R>(acc);
 #else
     __trap();
 #endif
