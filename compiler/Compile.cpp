@@ -418,6 +418,22 @@ CompileResult compileUnobserved(const std::string& path, const std::string& text
                     "use cuda:sm_80, cuda:sm_90a or hip:gfx90a");
         return finish();
     }
+    // A CUDA target past sm_80 without wgmma is legal but not what an H100/H200 user means:
+    // say what its gemms become instead of leaving them silently on the sm_80 path.
+    if (!target->isHip() && target->smVersion >= 90 && !target->hasWgmma()) {
+        const std::string t = target->name;
+        if (target->smVersion == 90)
+            diags.add({Severity::Note, {},
+                       t + " has TMA and mbarrier transaction counts but not wgmma or setmaxnreg, which need the "
+                           "architecture-specific cuda:sm_90a (PTX ISA, Target ISA notes: \"requires sm_90a\"): every T.gemm takes mma.sync",
+                       "on an H100/H200, compile for cuda:sm_90a", "target"});
+        else
+            diags.add({Severity::Note, {},
+                       t + ": TileScope has no path of its own for this GPU: it generates its sm_90 code (copies take TMA where "
+                           "legal) without wgmma (an sm_90a-only instruction) or this generation's tensor-core instructions "
+                           "(tcgen05 on sm_100), so every T.gemm takes mma.sync",
+                       "the H100/H200 path is cuda:sm_90a; gemms for newer chips are not generated yet", "target"});
+    }
     std::map<std::string, std::string> scalarValues;
     try {
         // --- front end ---------------------------------------------------------------------

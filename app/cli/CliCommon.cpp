@@ -144,14 +144,7 @@ std::optional<CompileResult> compileFile(const CompileFlags& flags, CompileOptio
                   << "' (use cuda:sm_80, cuda:sm_90a or hip:gfx90a; TileScope generates code for sm_80 and newer)\n";
         return std::nullopt;
     }
-    // Accepted but easy to mistake: which of the Hopper paths the target gets.
-    if (!quiet() && !target->isHip() && target->smVersion >= 90 && !target->hasWgmma())
-        std::cerr << "tilec: note: " << target->name
-                  << (target->smVersion == 90
-                          ? " has no wgmma (it needs the arch-specific cuda:sm_90a): T.gemm takes the sm_80 path (mma.sync)"
-                          : ": TileScope has no path of its own for this GPU; T.gemm takes the sm_80 path (mma.sync), "
-                            "copies take TMA where legal (wgmma is sm_90a only)")
-                  << "\n";
+    // A target past sm_80 without wgmma gets a note from compile() itself (Compile.cpp: the IDE shows it too).
     return compile(flags.file, *text, opts);
 }
 

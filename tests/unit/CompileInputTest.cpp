@@ -117,3 +117,32 @@ TEST(CompileInput, RegisterFileOverflowIsAWarning) {
     EXPECT_NE(msg.find("'x'"), std::string::npos) << msg;
     EXPECT_EQ(count("37", &msg), 0);
 }
+
+// Targets past sm_80 without wgmma compile, and say what their gemms become (they used to take
+// the sm_80 path silently: a user writing cuda:sm_90 for an H200 got mma.sync without a word).
+TEST(CompileTarget, Sm90WithoutTheASuffixAndNewerChipsSayGemmsTakeMmaSync) {
+    std::ifstream in(std::string(TS_SOURCE_DIR) + "/samples/gemm.py");
+    std::stringstream ss;
+    ss << in.rdbuf();
+    const std::string gemm = ss.str();
+    ASSERT_FALSE(gemm.empty());
+    auto noteOf = [](const CompileResult& r) -> std::string {
+        for (auto& d : r.diagnostics)
+            if (d.severity == Severity::Note && d.origin == "target") return d.message + " | " + d.hint;
+        return "";
+    };
+    for (const char* t : {"cuda:sm_90", "cuda:sm_100a"}) {
+        CompileOptions o;
+        o.target = t;
+        auto r = compile("samples/gemm.py", gemm, o);
+        ASSERT_TRUE(r.ok) << t;
+        EXPECT_NE(noteOf(r).find("every T.gemm takes mma.sync"), std::string::npos) << t << ": " << noteOf(r);
+        EXPECT_NE(noteOf(r).find("cuda:sm_90a"), std::string::npos) << t;
+        EXPECT_EQ(r.cuda.find("wgmma"), std::string::npos) << t;
+    }
+    for (const char* t : {"cuda:sm_80", "cuda:sm_90a"}) {
+        CompileOptions o;
+        o.target = t;
+        EXPECT_EQ(noteOf(compile("samples/gemm.py", gemm, o)), "") << t;
+    }
+}
