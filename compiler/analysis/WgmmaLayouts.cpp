@@ -16,7 +16,7 @@ bool setWhy(std::string* why, const std::string& s) {
 }
 }  // namespace
 
-std::optional<WgmmaTileGeometry> wgmmaTileGeometry(int64_t rows, int64_t cols, int eltBytes, std::string* why) {
+std::optional<WgmmaTileGeometry> wgmmaTileGeometry(int64_t rows, int64_t cols, int eltBytes, std::string* why, int maxPanelBytes) {
     const int64_t rowBytes = cols * eltBytes;
     if (eltBytes <= 0 || rows <= 0 || cols <= 0) return setWhy(why, "empty tile"), std::nullopt;
     if (rowBytes != 32 && rowBytes != 64 && rowBytes % 128 != 0) {
@@ -30,6 +30,9 @@ std::optional<WgmmaTileGeometry> wgmmaTileGeometry(int64_t rows, int64_t cols, i
     WgmmaTileGeometry g;
     g.rows = rows, g.cols = cols, g.eltBytes = eltBytes;
     g.panelBytes = rowBytes < 128 ? rowBytes : 128;
+    // A narrower swizzle (64 or 32 bytes) where a consumer reads whole panels of that width
+    // (SelectHopperFragment.cpp: warpgroups side by side along an MN-major operand).
+    if ((maxPanelBytes == 32 || maxPanelBytes == 64) && g.panelBytes > maxPanelBytes) g.panelBytes = maxPanelBytes;
     g.panelElems = g.panelBytes / eltBytes;
     g.panels = cols / g.panelElems;
     return g;
@@ -69,7 +72,7 @@ bool accumulatorStagesConflictFree(const LayoutNode& l, int eltBytes) {
 
 std::optional<WgmmaTileGeometry> wgmmaGeometryOf(const LayoutNode& l, int eltBytes) {
     if (l.family != "wgmma_smem" || l.familyParams.size() != 3) return std::nullopt;
-    return wgmmaTileGeometry(l.familyParams[0], l.familyParams[1], eltBytes);
+    return wgmmaTileGeometry(l.familyParams[0], l.familyParams[1], eltBytes, nullptr, static_cast<int>(l.familyParams[2]));
 }
 
 WgmmaDescFields wgmmaDescriptor(const WgmmaTileGeometry& g, bool kMajor, int64_t kk, int64_t mn0) {
@@ -89,7 +92,7 @@ WgmmaDescFields wgmmaDescriptor(const WgmmaTileGeometry& g, bool kMajor, int64_t
 }
 
 std::optional<HopperGemmPlan> hopperGemmPlan(int64_t M, int64_t N, int64_t K, int64_t threads, DType ab, DType c,
-                                             bool transA, bool transB, std::string* why) {
+                                             bool transA, bool transB, std::string* why, int maxPanelA, int maxPanelB) {
     auto no = [&](const std::string& s) {
         setWhy(why, s);
         return std::nullopt;
@@ -104,9 +107,9 @@ std::optional<HopperGemmPlan> hopperGemmPlan(int64_t M, int64_t N, int64_t K, in
     if ((M / wg / 64) * (N / 2) > 128) return no("more than 128 accumulator registers per thread");
     const int e = dtypeBytes(ab);
     std::string w;
-    auto a = transA ? wgmmaTileGeometry(K, M, e, &w) : wgmmaTileGeometry(M, K, e, &w);
+    auto a = transA ? wgmmaTileGeometry(K, M, e, &w, maxPanelA) : wgmmaTileGeometry(M, K, e, &w, maxPanelA);
     if (!a) return no("A tile: " + w);
-    auto b = transB ? wgmmaTileGeometry(N, K, e, &w) : wgmmaTileGeometry(K, N, e, &w);
+    auto b = transB ? wgmmaTileGeometry(N, K, e, &w, maxPanelB) : wgmmaTileGeometry(K, N, e, &w, maxPanelB);
     if (!b) return no("B tile: " + w);
     // MN-major A: each warpgroup's m64 tiles must start on a panel boundary.
     if (transA && ((M / wg) * e) % a->panelBytes != 0) return no("A (transposed) warpgroup rows do not start on a swizzle panel");

@@ -41,8 +41,16 @@ struct WgmmaTileGeometry {
 
 /// The geometry of a stored tile, or nullopt (with *why) when TMA + wgmma cannot use it: the row
 /// must be 32 or 64 bytes or a multiple of 128, rows a multiple of 8 and at most 256 (TMA box).
+/// Panels are the row's bytes up to 128 (the widest swizzle); `maxPanelBytes` 64 or 32 narrows
+/// them (64- / 32-byte swizzle, PTX ISA §9.7.15.5.1.2) for a tile some wgmma reads from an MN
+/// offset that is a multiple of the narrower panel only.
 std::optional<WgmmaTileGeometry> wgmmaTileGeometry(int64_t rows, int64_t cols, int eltBytes,
-                                                   std::string* why = nullptr);
+                                                   std::string* why = nullptr, int maxPanelBytes = 128);
+/// The panel bytes wgmmaTileGeometry gives a tile of `cols` elements of `eltBytes` by default.
+inline int naturalPanelBytes(int64_t cols, int eltBytes) {
+    const int64_t rowBytes = cols * eltBytes;
+    return static_cast<int>(rowBytes < 128 ? rowBytes : 128);
+}
 
 /// Physical element offset of stored element (r, c) inside the tile:
 ///   p*rows*W + r*W + ((c % W) XOR (((r*P/128) % (P/16)) * (16/e)))   (W = panelElems, P = panelBytes)
@@ -101,7 +109,9 @@ bool wgmmaColumnSlice(const WgmmaTileGeometry& parent, const WgmmaTileGeometry& 
 /// nullopt with *why: fp16/bf16 operands, threads a multiple of 128, M a multiple of
 /// 64*warpgroups, N in 16..256 step 16, K a multiple of 16, at most 128 accumulator registers
 /// per thread, and both stored tiles with a valid geometry.
+/// `maxPanelA` / `maxPanelB`: wgmmaTileGeometry's panel limit for the stored A / B tile.
 std::optional<HopperGemmPlan> hopperGemmPlan(int64_t M, int64_t N, int64_t K, int64_t threads, ir::DType ab,
-                                             ir::DType c, bool transA, bool transB, std::string* why = nullptr);
+                                             ir::DType c, bool transA, bool transB, std::string* why = nullptr,
+                                             int maxPanelA = 128, int maxPanelB = 128);
 
 }  // namespace ts::analysis

@@ -8,6 +8,7 @@
 #include <sstream>
 
 #include "compiler/analysis/TraceFormat.h"
+#include "compiler/analysis/WgmmaLayouts.h"
 #include "compiler/codegen/GridShape.h"
 #include "compiler/codegen/VectorAccess.h"
 #include "compiler/ir/IR.h"
@@ -37,6 +38,16 @@ public:
     /// and later launches of a function with several T.Kernel blocks, printed after the first);
     /// `hopper`: compile the sm_90a part of the device header (when any launch of the unit uses
     /// it).
+    /// The panel bytes of wgmma operand tile `b` (its wgmma_smem layout) when narrower than a
+    /// stored row of `cols` elements gives by default (analysis::wgmmaTileGeometry's
+    /// maxPanelBytes: ts::wgmma_gemm_ss's PA/PB); 0 when it is the default.
+    int narrowPanel(const BufferNode& b, int64_t cols) const {
+        auto it = m_f.layouts.find(b.name);
+        if (it == m_f.layouts.end() || !it->second || it->second->family != "wgmma_smem" || it->second->familyParams.size() != 3) return 0;
+        const int p = static_cast<int>(it->second->familyParams[2]);
+        return p != analysis::naturalPanelBytes(cols, dtypeBytes(b.dtype)) ? p : 0;
+    }
+
     CudaOutput run(bool preamble, bool hopper) {
         const KernelNode* k = nullptr;
         walk(m_f.body, [&](const Stmt& s) {
@@ -816,9 +827,15 @@ private:
             // to that first thread.
             const bool hasWgn = c.args.size() == 11 || c.args.size() == 13;
             const size_t roleAt = hasWgn ? 11 : 10;
-            const std::string wgn = hasWgn ? ", " + expr(c.args[10]) : std::string();
+            // Narrower swizzle panels of an operand tile (its wgmma_smem layout) follow WGN.
+            auto* lb = as<LoadNode>(as<CallNode>(c.args[1])->args[0]);
+            const int64_t M = constInt(c.args[3]).value_or(0), N = constInt(c.args[4]).value_or(0), K = constInt(c.args[5]).value_or(0);
+            const bool ta = constInt(c.args[7]).value_or(0), tb = constInt(c.args[8]).value_or(0);
+            const int pa = narrowPanel(*la->buffer, ta ? M : K), pb = narrowPanel(*lb->buffer, tb ? K : N);
+            std::string extra = hasWgn || pa || pb ? ", " + (hasWgn ? expr(c.args[10]) : std::string("1")) : std::string();
+            if (pa || pb) extra += ", " + std::to_string(pa) + ", " + std::to_string(pb);
             const std::string first = c.args.size() > roleAt && constInt(c.args[roleAt]).value_or(0) ? ", " + expr(c.args[roleAt]) : std::string();
-            return "ts::wgmma_gemm_ss<" + tmpl + ", " + std::string(cudaTypeName(la->buffer->dtype)) + wgn + ">(" + addr(c.args[0]) + ", " +
+            return "ts::wgmma_gemm_ss<" + tmpl + ", " + std::string(cudaTypeName(la->buffer->dtype)) + extra + ">(" + addr(c.args[0]) + ", " +
                    addr(c.args[1]) + ", " + addr(c.args[2]) + first + ")";
         }
         if (op == intrin::kWgmmaRS) {  // A regs, B, C, M, N, K, warpgroups, tb[, wait][, role first, count]
@@ -826,9 +843,12 @@ private:
             std::string tmpl;
             for (size_t i = 3; i < 8; ++i) tmpl += (i > 3 ? ", " : "") + expr(c.args[i]);
             const bool wait = c.args.size() == 9 || c.args.size() == 11;
+            const int64_t N = constInt(c.args[4]).value_or(0), K = constInt(c.args[5]).value_or(0);
+            const int pb = narrowPanel(*lb->buffer, constInt(c.args[7]).value_or(0) ? K : N);
             return "ts::wgmma_gemm_rs<" + tmpl + ", " + std::string(cudaTypeName(lb->buffer->dtype)) +
-                   (wait ? ", " + expr(c.args[8]) : std::string()) + ">(" + addr(c.args[0]) + ", " +
-                   addr(c.args[1]) + ", " + addr(c.args[2]) + ")";
+                   (wait || pb ? ", " + (wait ? expr(c.args[8]) : std::string("0")) : std::string()) +
+                   (pb ? ", " + std::to_string(pb) : std::string()) + ">(" + addr(c.args[0]) + ", " + addr(c.args[1]) + ", " +
+                   addr(c.args[2]) + ")";
         }
         if (op == intrin::kFenceProxyAsync) return "ts::fence_proxy_async()";
         if (op == trace::kTraceStampOp) {  // kind, iteration, stage, elected

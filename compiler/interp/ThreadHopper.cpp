@@ -246,7 +246,7 @@ void ThreadMachine::tmaLoad(const CallNode* c, const ThreadList& act) {
         if (panels != 1 || (pw * e) % 16 || pw > 256 || rows > 256) fail(c->span, "tl.tma_load: the box is not a legal TMA box");
         g = p;
     } else {
-        g = analysis::wgmmaTileGeometry(rows, pw * panels, e);
+        g = analysis::wgmmaTileGeometry(rows, pw * panels, e, nullptr, static_cast<int>(pw * e));  // panels of pw (maybe narrower)
         if (!g || g->panelElems != pw) fail(c->span, "tl.tma_load: the tile is not a TMA/wgmma operand tile");
     }
     const int64_t align = plain ? 128 : 1024;
@@ -321,7 +321,7 @@ void ThreadMachine::tmaStore(const CallNode* c, const ThreadList& act) {
         if (panels != 1 || (pw * e) % 16 || pw > 256 || rows > 256) fail(c->span, "tl.tma_store: the box is not a legal TMA box");
         g = p;
     } else {
-        g = analysis::wgmmaTileGeometry(rows, pw * panels, e);
+        g = analysis::wgmmaTileGeometry(rows, pw * panels, e, nullptr, static_cast<int>(pw * e));  // panels of pw (maybe narrower)
         if (!g || g->panelElems != pw) fail(c->span, "tl.tma_store: the tile is not a TMA/wgmma operand tile");
     }
     // The shared source of cp.async.bulk.tensor is 128-byte aligned (1024 with a swizzle).
@@ -381,6 +381,13 @@ void ThreadMachine::checkBulkRead(BufferState& b, int64_t off, const Span& at, c
     report(std::move(f), "wait for the store's reads (tl.tma_store_wait) and put a barrier before overwriting its tile");
 }
 
+int ThreadMachine::operandPanelBytes(const BufferState& b) const {
+    if (!b.node || !m_func) return 128;
+    auto it = m_func->layouts.find(b.node->name);
+    if (it == m_func->layouts.end() || !it->second || it->second->family != "wgmma_smem" || it->second->familyParams.size() != 3) return 128;
+    return static_cast<int>(it->second->familyParams[2]);
+}
+
 // tl.wgmma_ss(A, B, C, M, N, K, warpgroups, ta, tb)
 void ThreadMachine::wgmmaSS(const CallNode* c, const ThreadList& act) {
     if (c->args.size() < 10 || c->args.size() > 13)
@@ -399,11 +406,15 @@ void ThreadMachine::wgmmaSS(const CallNode* c, const ThreadList& act) {
     m_cur = -1;
     std::string why;
     // The instruction one warpgroup column issues (m64 tiles over N/WGN columns), then B whole.
+    // The operand tiles' swizzle panels as their layouts have them (narrower than a row allows
+    // where warpgroups side by side read an MN-major tile: SelectHopperFragment.cpp panelLimit).
+    const int pa = operandPanelBytes(*A.buf), pb = operandPanelBytes(*B.buf);
     auto plan = WGN >= 1 && N % WGN == 0 && threads % WGN == 0
-                    ? analysis::hopperGemmPlan(M, N / WGN, K, threads / WGN, A.buf->dtype, C.buf->dtype, TA, TB, &why)
+                    ? analysis::hopperGemmPlan(M, N / WGN, K, threads / WGN, A.buf->dtype, C.buf->dtype, TA, TB, &why, pa, pb)
                     : std::nullopt;
     if (plan && WGN > 1) {
-        auto b = TB ? analysis::wgmmaTileGeometry(N, K, dtypeBytes(B.buf->dtype), &why) : analysis::wgmmaTileGeometry(K, N, dtypeBytes(B.buf->dtype), &why);
+        auto b = TB ? analysis::wgmmaTileGeometry(N, K, dtypeBytes(B.buf->dtype), &why, pb)
+                    : analysis::wgmmaTileGeometry(K, N, dtypeBytes(B.buf->dtype), &why, pb);
         if (b && !TB && (N / WGN) % b->panelElems != 0) why = "an MN-major B read from a column offset inside a swizzle panel", b.reset();
         if (b) plan->b = *b;
         else plan.reset();
@@ -492,7 +503,7 @@ void ThreadMachine::wgmmaRS(const CallNode* c, const ThreadList& act) {
     const int64_t M = p[0], N = p[1], K = p[2], WG = p[3];
     const bool TB = p[4] != 0;
     std::string why;
-    auto plan = analysis::hopperGemmPlan(M, N, K, threads, B.buf->dtype, C.buf->dtype, false, TB, &why);
+    auto plan = analysis::hopperGemmPlan(M, N, K, threads, B.buf->dtype, C.buf->dtype, false, TB, &why, 128, operandPanelBytes(*B.buf));
     if (!plan || plan->warpgroups != WG || M % (64 * WG) != 0 || A.buf->dtype != B.buf->dtype)
         fail(c->span, "tl.wgmma_rs M=" + std::to_string(M) + " N=" + std::to_string(N) + " K=" + std::to_string(K) + " on " +
                           std::to_string(WG) + " warpgroup(s): " +

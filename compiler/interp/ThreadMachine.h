@@ -248,6 +248,8 @@ public:
         std::vector<int64_t> vals;
     };
     const ir::PrimFuncNode* m_func = nullptr;  ///< function being run (layouts size shared buffers)
+    /// The swizzle panel bytes of a wgmma operand tile's wgmma_smem layout (128 without one).
+    int operandPanelBytes(const BufferState& b) const;
     int32_t m_threads = 0;                     ///< threads per block
     int32_t m_warpSize = 32;                   ///< lanes per warp/wavefront (attr warp_size)
     int32_t m_cur = 0;                         ///< current thread

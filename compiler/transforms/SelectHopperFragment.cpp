@@ -29,6 +29,54 @@ using namespace ts::ir;
 
 namespace {
 
+/// The warp grid a fragment-path gemm of an M x N accumulator takes on `warps` warps: the plain
+/// one-column grid of 16 rows per warp, else (warpgroupOrder) the warpgroup-order grid of
+/// analysis::partitionWarpgroups; nullopt when neither exists. *plain says which.
+std::optional<analysis::WarpPartition> fragmentGrid(int64_t M, int64_t N, int warps, analysis::GemmPolicy policy,
+                                                    bool warpgroupOrder, bool* plain = nullptr) {
+    auto wp = analysis::partitionWarps(M, N, warps, policy);
+    const bool isPlain = warps % 4 == 0 && M == 16 * warps && (warps == 4 || (wp && wp->wm == warps && wp->wn == 1));
+    if (plain) *plain = isPlain;
+    if (isPlain) return analysis::WarpPartition{warps, 1};
+    if (!warpgroupOrder) return std::nullopt;
+    return analysis::partitionWarpgroups(M, N, warps, policy);
+}
+
+/// The widest swizzle panel (128, 64 or 32 bytes) of shared tile `tile` that every fragment-path
+/// gemm reading it can address: a gemm whose warpgroups split the MN extent of an MN-major operand
+/// (B stored K x N with warpgroups along N, A stored K x M with warpgroups along M) starts each
+/// warpgroup's descriptor at a multiple of its slice, which must be whole panels
+/// (ts::wgmma_operand_desc). 0 when no panel fits.
+int panelLimit(const PrimFuncNode& f, const BufferNode* tile, int64_t threads, bool warpgroupOrder) {
+    int limit = 128;
+    const int warps = static_cast<int>(threads / 32);
+    walk(f.body, [&](const Stmt& s) {
+        auto* g = as<TileOpNode>(s);
+        if (!g || g->op != TileOpKind::Gemm || g->args.size() < 3 || !g->isRegion(0) || !g->isRegion(1) || !g->isRegion(2)) return;
+        auto cs = constShape(*g->region(2).buffer);
+        if (!cs || cs->size() != 2) return;
+        auto policy = analysis::parseGemmPolicy(attrStr(g->attrs, "policy", "Square")).value_or(analysis::GemmPolicy::Square);
+        auto grid = fragmentGrid((*cs)[0], (*cs)[1], warps, policy, warpgroupOrder);
+        if (!grid) return;
+        const int e = int(dtypeBytes(tile->dtype));
+        for (int i = 0; i < 2; ++i) {
+            if (g->region(i).buffer.get() != tile) continue;
+            const bool mnMajor = i == 1 ? !attrBool(g->attrs, "transpose_B", false) : attrBool(g->attrs, "transpose_A", false);
+            const int split = i == 1 ? grid->wn : grid->wm / 4;
+            if (!mnMajor || split <= 1) continue;
+            const int64_t sliceBytes = (i == 1 ? (*cs)[1] : (*cs)[0]) / split * e;
+            int fit = 0;
+            for (int p : {128, 64, 32})
+                if (sliceBytes % p == 0) {
+                    fit = p;
+                    break;
+                }
+            limit = std::min(limit, fit);
+        }
+    });
+    return limit;
+}
+
 /// Everything but the other readers of the shared operands: dtypes, shapes, the one-column warp
 /// grid, the wgmma plan, whole tiles without user layouts.
 std::optional<analysis::HopperGemmPlan> fragmentGemmPlan(const PrimFuncNode& f, const TileOpNode& gemm, int64_t threads,
@@ -76,8 +124,8 @@ std::optional<analysis::HopperGemmPlan> fragmentGemmPlan(const PrimFuncNode& f, 
     // warpgroup order (Layouts.h WarpPartition::byWarpgroup: several m64 tiles per warpgroup,
     // warpgroups along N too), which is wgmma's D fragment, when the caller allows it.
     auto policy = analysis::parseGemmPolicy(attrStr(gemm.attrs, "policy", "Square")).value_or(analysis::GemmPolicy::Square);
-    auto wp = analysis::partitionWarps(M, N, warps, policy);
-    const bool plainGrid = M == 16 * warps && (warps == 4 || (wp && wp->wm == warps && wp->wn == 1));
+    bool plainGrid = false;
+    fragmentGrid(M, N, warps, policy, false, &plainGrid);
     analysis::WarpPartition grid{warps, 1};
     if (!plainGrid) {
         auto g = analysis::partitionWarpgroups(M, N, warps, policy);
@@ -100,21 +148,28 @@ std::optional<analysis::HopperGemmPlan> fragmentGemmPlan(const PrimFuncNode& f, 
                   " warpgroup columns would need every column of A's rows): give every warpgroup its own rows (block_M = " +
                   std::to_string(64 * (threads / 128)) + " for threads=" + std::to_string(threads) + ", or fewer threads)");
     std::string w;
+    // Every gemm reading a shared tile must address it with one swizzle: the narrowest panel any
+    // of them needs (warpgroups side by side on an MN-major operand), 128 bytes by default.
+    const int limA = regA ? 128 : panelLimit(f, A.buffer.get(), threads, warpgroupOrder);
+    const int limB = panelLimit(f, B.buffer.get(), threads, warpgroupOrder);
+    if (!limA || !limB)
+        return no("warpgroups side by side read '" + (limA ? B : A).buffer->name +
+                  "' (MN-major) from an offset that is not a multiple of 32 bytes, the narrowest swizzle panel");
     // The instruction of one warpgroup column: M over gm warpgroups, N/gn columns.
-    auto plan = analysis::hopperGemmPlan(M, N / gn, K, 128LL * gm, A.buffer->dtype, C.buffer->dtype, ta, tb, &w);
+    auto plan = analysis::hopperGemmPlan(M, N / gn, K, 128LL * gm, A.buffer->dtype, C.buffer->dtype, ta, tb, &w, limA, limB);
     if (!plan) return no(w);
     if (plan->warpgroups != gm) return no("the wgmma plan splits M differently from the warp grid");
     if (gn > 1) {
         // B is one stored tile; each warpgroup column reads its N/gn columns from an MN offset.
         // K-major (transposed B, N x K): any multiple of 8 rows keeps the swizzle's 8-row period.
-        // MN-major (K x N): the offset must be whole swizzle panels (wgmma_operand_desc).
+        // MN-major (K x N): the offset must be whole swizzle panels (wgmma_operand_desc), which
+        // panelLimit narrowed the tile's panels to.
         const int e = int(dtypeBytes(B.buffer->dtype));
-        auto b = tb ? analysis::wgmmaTileGeometry(N, K, e, &w) : analysis::wgmmaTileGeometry(K, N, e, &w);
+        auto b = tb ? analysis::wgmmaTileGeometry(N, K, e, &w, limB) : analysis::wgmmaTileGeometry(K, N, e, &w, limB);
         if (!b) return no("B tile: " + w);
         if (!tb && (N / gn) % b->panelElems != 0)
             return no("each of the " + std::to_string(gn) + " warpgroup columns reads " + std::to_string(N / gn) +
-                      " columns of B (stored K x N), not whole " + std::to_string(b->panelElems) +
-                      "-element swizzle panels (use policy=T.GemmWarpPolicy.FullRow or a wider block_N)");
+                      " columns of B (stored K x N), not whole " + std::to_string(b->panelElems) + "-element swizzle panels");
         plan->N = N, plan->b = plan->bTile = *b, plan->wgn = gn;
     }
     for (const Region* r : {&A, &B}) {
@@ -135,7 +190,7 @@ std::optional<analysis::HopperGemmPlan> fragmentGemmPlan(const PrimFuncNode& f, 
         bool whole = true;
         for (size_t d = lead; d < lead + 2; ++d) whole = whole && constInt(r->ranges[d].min) == 0 && constInt(r->ranges[d].extent) == (*sh)[d];
         if (whole) {
-            if (lead) (r == &A ? plan->aTile : plan->bTile) = *analysis::wgmmaTileGeometry((*sh)[lead], (*sh)[lead + 1], e, &w);
+            if (lead) (r == &A ? plan->aTile : plan->bTile) = *analysis::wgmmaTileGeometry((*sh)[lead], (*sh)[lead + 1], e, &w, r == &A ? limA : limB);
             continue;
         }
         // A column slice reads the parent's panels in place (the descriptors' start address
@@ -145,7 +200,7 @@ std::optional<analysis::HopperGemmPlan> fragmentGemmPlan(const PrimFuncNode& f, 
         auto col0 = constInt(r->ranges[lead + 1].min);
         if (constInt(r->ranges[lead].min) != int64_t(0) || constInt(r->ranges[lead].extent) != (*sh)[lead])
             return no("'" + r->buffer->name + "' is a sub-region that wgmma cannot read in place: it does not span every row");
-        auto parent = analysis::wgmmaTileGeometry((*sh)[lead], (*sh)[lead + 1], e, &w);
+        auto parent = analysis::wgmmaTileGeometry((*sh)[lead], (*sh)[lead + 1], e, &w, r == &A ? limA : limB);
         if (!col0 || !parent || !analysis::wgmmaColumnSlice(*parent, sub, *col0, &w))
             return no("'" + r->buffer->name + "' is a sub-region that wgmma cannot read in place: " +
                       (!col0 ? std::string("its first column is not a compile-time constant") : w));

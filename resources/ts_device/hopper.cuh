@@ -285,10 +285,12 @@ TS_D void wgmma_fence_regs(float* d) {
 
 /// Address of k-step kk (16 elements of K) and MN offset mn0 of a stored R x C operand tile in
 /// the wgmma_smem layout, and its descriptor. K-major (C is K): panel of k, row mn0. MN-major
-/// (C is MN): rows 16*kk, panel of mn0 (mn0*e a multiple of the panel width).
-template <int R, int C, bool KMAJOR, class T>
+/// (C is MN): rows 16*kk, panel of mn0 (mn0*e a multiple of the panel width). P0: the tile's
+/// panel bytes when narrower than its row allows (analysis::wgmmaTileGeometry's maxPanelBytes);
+/// 0 = the row's bytes up to 128.
+template <int R, int C, bool KMAJOR, class T, int P0 = 0>
 TS_D unsigned long long wgmma_operand_desc(const T* tile, int kk, int mn0) {
-    constexpr int E = sizeof(T), P = C * E < 128 ? C * E : 128, PW = P / E;
+    constexpr int E = sizeof(T), P = P0 ? P0 : C * E < 128 ? C * E : 128, PW = P / E;
     const char* base = reinterpret_cast<const char*>(tile);
     if (KMAJOR) {
         const int kByte = kk * 16 * E;
@@ -307,8 +309,8 @@ TS_D unsigned long long wgmma_operand_desc(const T* tile, int kk, int mn0) {
 /// Commits its wgmma as one group and waits until at most WAIT groups are pending (0: this gemm is
 /// done and its tiles free; 1: the previous gemm's group is done, this one may still read its
 /// tiles and write acc, see wgmma_wait). tx0: the first thread of the warp role issuing it (T.ws),
-/// from which its warpgroups count.
-template <int M, int N, int K, int WG, bool TA, bool TB, int WAIT, class T, int WGN = 1>
+/// from which its warpgroups count. PA, PB: the tiles' panel bytes when narrower (wgmma_operand_desc).
+template <int M, int N, int K, int WG, bool TA, bool TB, int WAIT, class T, int WGN = 1, int PA = 0, int PB = 0>
 TS_D void wgmma_gemm_ss(const T* A, const T* B, float* acc, int tx0 = 0) {
 #ifdef TS_SM90A
     constexpr int NW = N / WGN, MI = M / WG / 64, R = NW / 2;
@@ -318,10 +320,10 @@ TS_D void wgmma_gemm_ss(const T* A, const T* B, float* acc, int tx0 = 0) {
     asm volatile("wgmma.fence.sync.aligned;" ::: "memory");
 #pragma unroll
     for (int kk = 0; kk < K / 16; ++kk) {
-        const unsigned long long db = wgmma_operand_desc<BR, BC, TB, T>(B, kk, wgCol * NW);
+        const unsigned long long db = wgmma_operand_desc<BR, BC, TB, T, PB>(B, kk, wgCol * NW);
 #pragma unroll
         for (int mi = 0; mi < MI; ++mi) {
-            const unsigned long long da = wgmma_operand_desc<AR, AC, !TA, T>(A, kk, wgRow * (M / WG) + mi * 64);
+            const unsigned long long da = wgmma_operand_desc<AR, AC, !TA, T, PA>(A, kk, wgRow * (M / WG) + mi * 64);
             WgmmaSS<NW, T, TA ? 1 : 0, TB ? 0 : 1>::mma(acc + mi * R, da, db);
         }
     }
@@ -341,8 +343,9 @@ TS_D void wgmma_gemm_ss(const T* A, const T* B, float* acc, int tx0 = 0) {
 /// A fragment of k-step kk (a0..a7, PTX ISA §9.7.15.5.1.1); acc the same layout of M x N (tile mi
 /// at acc + mi*N/2: the wgmma m64nN accumulator). B is stored K x N (N x K when TB) in the
 /// wgmma_smem layout. Issued, committed and waited until at most WAIT groups are pending (0: to
-/// completion; 1: left in flight, a later wait retires it and pins acc).
-template <int M, int N, int K, int WG, bool TB, class T, int WAIT = 0>
+/// completion; 1: left in flight, a later wait retires it and pins acc). PB: B's panel bytes when
+/// narrower (wgmma_operand_desc).
+template <int M, int N, int K, int WG, bool TB, class T, int WAIT = 0, int PB = 0>
 TS_D void wgmma_gemm_rs(const T* a, const T* B, float* acc) {
 #ifdef TS_SM90A
     constexpr int MI = M / WG / 64, R = N / 2, BR = TB ? N : K, BC = TB ? K : N;
@@ -362,7 +365,7 @@ TS_D void wgmma_gemm_rs(const T* a, const T* B, float* acc) {
     for (int kk = 0; kk < K / 16; ++kk)
 #pragma unroll
         for (int mi = 0; mi < MI; ++mi)
-            WgmmaRS<N, T, TB ? 0 : 1>::mma(acc + mi * R, ar[mi][kk], wgmma_operand_desc<BR, BC, TB, T>(B, kk, 0));
+            WgmmaRS<N, T, TB ? 0 : 1>::mma(acc + mi * R, ar[mi][kk], wgmma_operand_desc<BR, BC, TB, T, PB>(B, kk, 0));
     asm volatile("wgmma.commit_group.sync.aligned;" ::: "memory");
     asm volatile("wgmma.wait_group.sync.aligned %0;" ::"n"(WAIT) : "memory");
     wgmma_fence_regs<MI * R>(acc);

@@ -9,6 +9,11 @@
 //  - 128 x 128 on 128 threads: one warpgroup, two m64 tiles (WG = 1, no WGN argument);
 //  - FlashAttention forward at block_M=128, threads=128: the register-A gemm P @ V issues two m64
 //    tiles per k-step (wgmma_gemm_rs<128, ...>, A tile mi at registers mi*K/2);
+//  - MHA backward at block_M=128 on 256 threads: dQ = dS^T K is 64 x 64 on two warpgroups side by
+//    side, each reading 32 columns of K_s (stored 128 x 64, MN-major): whole panels only with a
+//    64-byte swizzle, so K_s (also Q K^T's A) gets 64-byte panels (SelectHopperFragment.cpp
+//    panelLimit) and both gemms name them: wgmma_gemm_ss<..., 2, 0, 64> and <..., 1, 64, 0>; all
+//    five gemms take wgmma (until 2026-12-05 the dQ gemm kept all five on mma.sync);
 //  - a float32 gemm into the same accumulator can only take mma.sync: infer-layouts solves again
 //    without the warpgroup order and both gemms keep mma.sync, with a note saying why.
 // Both interpreters match float64 (the thread-level one reads the accumulator through wgmma's own
@@ -82,6 +87,27 @@ TEST(WarpgroupOrder, AttentionWithTwoM64TilesPerWarpgroupAndRegisterA) {
     ASSERT_NO_FATAL_FAILURE(ts::e2e::expectInterpretersMatchReference(r, "attention 128 rows per warpgroup"));
     ts::e2e::expectNvrtcCompilesForSm80AndSm90a(file, p);
     expectNoSpills(r);
+}
+
+TEST(WarpgroupOrder, AttentionBackwardTakesNarrowerPanelsForSideBySideWarpgroups) {
+    const char* file = "samples/mha_bwd.py";
+    ts::CompileOptions o;
+    o.params = {{"block_M", "128"}, {"threads", "256"}, {"seq_len", "200"}};
+    o.kernel = "mha_bwd_main";
+    o.target = "cuda:sm_90a";
+    o.recordSnapshots = false;
+    ts::CompileResult r = ts::compile(file, ts::e2e::readRepoFile(file), o);
+    ASSERT_TRUE(r.ok) << ts::e2e::diagText(r);
+    EXPECT_EQ(r.cuda.find("ts::gemm_"), std::string::npos) << "a gemm stayed on mma.sync\n" << ts::e2e::diagText(r);
+    EXPECT_NE(r.cuda.find("ts::wgmma_gemm_ss<64, 64, 128, 1, true, false, 0, ts::half, 2, 0, 64>(&dS_s[0], &K_s[0], &dq[0]);"),
+              std::string::npos) << r.cuda;
+    EXPECT_NE(r.cuda.find("ts::wgmma_gemm_ss<128, 64, 64, 2, false, true, 0, ts::half, 1, 64, 0>(&K_s[0], "), std::string::npos) << r.cuda;
+    auto it = r.lowered->layouts.find("K_s");
+    ASSERT_NE(it, r.lowered->layouts.end());
+    EXPECT_EQ(it->second->family, "wgmma_smem");
+    EXPECT_EQ(it->second->familyParams, (std::vector<int64_t>{128, 64, 64}));
+    expectNoSpills(r);
+    // The chain on both interpreters against float64: SeedSamplesSm90a (block_M=128, threads=256).
 }
 
 TEST(WarpgroupOrder, AConsumerThatNeedsThePlainGridKeepsBothGemmsOnMmaSync) {

@@ -17,6 +17,7 @@
 #include "compiler/analysis/HwLayouts.h"
 #include "compiler/analysis/Layouts.h"
 #include "compiler/analysis/UserLayouts.h"
+#include "compiler/analysis/WgmmaLayouts.h"
 
 namespace {
 using namespace ts::analysis;
@@ -117,4 +118,31 @@ TEST(WarpgroupOrder, PartitionKeepsWholeWarpgroupsAlongM) {
     EXPECT_FALSE(partitionWarpgroups(128, 128, 6, GemmPolicy::FullRow));  // not whole warpgroups
 }
 
+}  // namespace
+
+namespace {
+// A 128 x 64 fp16 tile narrowed to 64-byte panels (SelectHopperFragment.cpp panelLimit: warpgroups
+// side by side read it from column 32): 2 panels of 32 columns, element (5, 40) in panel 1 at
+// 1*128*32 = 4096, row 5 at 5*32, column 40 % 32 = 8 XOR key ((5*64)/128) % 4 = 2 times 8 = 24:
+// 4096 + 160 + 24 = 4280 (the 64-byte swizzle: 16-byte chunk bits 4-5 XOR address bits 7-8).
+TEST(WarpgroupOrder, NarrowerPanelGeometryIsHandDerived) {
+    auto natural = wgmmaTileGeometry(128, 64, 2);
+    ASSERT_TRUE(natural);
+    EXPECT_EQ(natural->panelBytes, 128);
+    auto g = wgmmaTileGeometry(128, 64, 2, nullptr, 64);
+    ASSERT_TRUE(g);
+    EXPECT_EQ(g->panelBytes, 64);
+    EXPECT_EQ(g->panelElems, 32);
+    EXPECT_EQ(g->panels, 2);
+    EXPECT_EQ(wgmmaSharedOffset(*g, 5, 40), 4280);
+    // The layout records it and gives it back.
+    auto l = makeWgmmaSharedLayout(*g);
+    EXPECT_EQ(l->familyParams, (std::vector<int64_t>{128, 64, 64}));
+    auto back = wgmmaGeometryOf(*l, 2);
+    ASSERT_TRUE(back);
+    EXPECT_EQ(back->panelBytes, 64);
+    // A limit wider than the row, or not a swizzle width, changes nothing.
+    EXPECT_EQ(wgmmaTileGeometry(64, 16, 2, nullptr, 64)->panelBytes, 32);
+    EXPECT_EQ(wgmmaTileGeometry(64, 64, 2, nullptr, 96)->panelBytes, 128);
+}
 }  // namespace
