@@ -11,7 +11,8 @@
 #         dK += dS^T Q,    dQ  += dS K        (dS^T round-trips through shared memory)
 #     dK and dV stay in fp32 fragments for the whole loop and are written once; dQ gets a piece
 #     from every key block, so each block adds its block_N x dim piece into an fp32 dQ_acc with
-#     T.atomic_add (outputs only atomics write start at zero).
+#     T.atomic_add (outputs only atomics write start at zero); dq_tma=True stages the piece in
+#     shared memory and adds it with one TMA reduce-add (use_tma=True) instead of per-element atomics.
 #  4. mha_bwd_postprocess: dQ = dQ_acc converted to the input dtype.
 # Masks: keys and queries past seq_len (ragged tiles) and, when is_causal, keys after the query
 # (causal key blocks also skip the query tiles that lie wholly before them).
@@ -121,7 +122,7 @@ def mha_bwd_preprocess(batch=1, heads=2, seq_len=100, dim=64, block_M=64, thread
 # atomics write at zero; under TileLang, pass torch.zeros).
 @tilelang.jit
 def mha_bwd_main(batch=1, heads=2, seq_len=100, dim=64, is_causal=False, block_M=64, block_N=64, num_stages=2,
-                 threads=128, dtype="float16"):
+                 threads=128, dtype="float16", dq_tma=False):
     sm_scale = 1.0 / dim**0.5
     qk_scale = 1.4426950408889634 * sm_scale  # log2(e) / sqrt(dim)
     acc = "float32"
@@ -159,6 +160,8 @@ def mha_bwd_main(batch=1, heads=2, seq_len=100, dim=64, is_causal=False, block_M
             dq = T.alloc_fragment((block_N, dim), acc)
             dk_out = T.alloc_fragment((block_M, dim), dtype)
             dv_out = T.alloc_fragment((block_M, dim), dtype)
+            if dq_tma:  # dQ's piece staged in shared memory and added by one TMA reduce-add (sm_90)
+                dq_s = T.alloc_shared((block_N, dim), acc)
 
             T.copy(K[b, k0:k0 + block_M, head, :], K_s)
             T.copy(V[b, k0:k0 + block_M, head, :], V_s)
@@ -187,7 +190,11 @@ def mha_bwd_main(batch=1, heads=2, seq_len=100, dim=64, is_causal=False, block_M
                 T.gemm(dS_s, Q_s, dk, policy=T.GemmWarpPolicy.FullRow)
                 T.clear(dq)
                 T.gemm(dS_s, K_s, dq, transpose_A=True, policy=T.GemmWarpPolicy.FullRow)
-                T.atomic_add(dQ_acc[b, q0:q0 + block_N, head, :], dq)
+                if dq_tma:
+                    T.copy(dq, dq_s)
+                    T.atomic_add(dQ_acc[b, q0:q0 + block_N, head, :], dq_s, use_tma=True)
+                else:
+                    T.atomic_add(dQ_acc[b, q0:q0 + block_N, head, :], dq)
             T.copy(dk, dk_out)
             T.copy(dv, dv_out)
             T.copy(dk_out, dK[b, k0:k0 + block_M, head, :])

@@ -148,7 +148,7 @@ public:
         bool any = false;
         walk(m_f.body, [&](const Stmt&) {}, [&](const Expr& e) {
             if (auto* c = as<CallNode>(e))
-                any |= c->op == intrin::kTmaLoad || c->op == intrin::kTmaStore || c->op == intrin::kTmaStoreWait || c->op == intrin::kWgmmaSS || c->op == intrin::kWgmmaWait ||
+                any |= c->op == intrin::kTmaLoad || c->op == intrin::kTmaStore || c->op == intrin::kTmaReduceAdd || c->op == intrin::kTmaStoreWait || c->op == intrin::kWgmmaSS || c->op == intrin::kWgmmaWait ||
                        c->op == intrin::kWgmmaRS || c->op == intrin::kFenceProxyAsync || c->op == intrin::kWarpgroupTurn ||
                        c->op == intrin::kMbarrierInit || c->op == intrin::kMbarrierArrive ||
                        c->op == intrin::kMbarrierWait || c->op == intrin::kMbarrierExpectTx || c->op == intrin::kSetMaxNreg ||
@@ -204,7 +204,7 @@ private:
                             if (auto* l = as<LoadNode>(a->args[0])) w.insert(l->buffer.get());
                     // A TMA store writes the tensor of its map (no pointer access, but the
                     // parameter must not promise `const __restrict__` read-only memory).
-                    if (c->op == intrin::kTmaStore && !c->args.empty())
+                    if ((c->op == intrin::kTmaStore || c->op == intrin::kTmaReduceAdd) && !c->args.empty())
                         if (auto map = constInt(c->args[0])) {
                             auto desc = attrInts(m_f.attrs, "tma_map." + std::to_string(*map));
                             if (!desc.empty() && desc[0] >= 0 && size_t(desc[0]) < m_f.params.size()) w.insert(m_f.params[size_t(desc[0])].get());
@@ -808,10 +808,10 @@ private:
                    expr(c.args.at(3)) + ">(&tma_map_" + expr(c.args.at(0)) + ", " + addr(c.args.at(1)) + ", " + addr(c.args.at(2)) +
                    coords + ")";
         }
-        if (op == intrin::kTmaStore) {  // map, src, rows, panel_elems, panels, coordinates (innermost first)
+        if (op == intrin::kTmaStore || op == intrin::kTmaReduceAdd) {  // map, src, rows, panel_elems, panels, coordinates (innermost first)
             std::string coords;
             for (size_t i = 5; i < c.args.size(); ++i) coords += ", " + expr(c.args[i]);
-            return elected + "ts::tma_store_tile<" + expr(c.args.at(4)) + ", " + expr(c.args.at(3)) + ", " + expr(c.args.at(2)) +
+            return elected + (op == intrin::kTmaStore ? "ts::tma_store_tile<" : "ts::tma_reduce_add_tile<") + expr(c.args.at(4)) + ", " + expr(c.args.at(3)) + ", " + expr(c.args.at(2)) +
                    ">(&tma_map_" + expr(c.args.at(0)) + ", " + addr(c.args.at(1)) + coords + ")";
         }
         if (op == intrin::kTmaStoreWait)  // n, read

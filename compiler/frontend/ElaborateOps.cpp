@@ -412,7 +412,8 @@ Value atomicReturningPrev(Elaborator& el, CallArgs& a, const CallArgs::Bound& b,
 }
 
 Value opAtomic(Elaborator& el, CallArgs& a, const std::string& op) {
-    // use_tma (TileLang's TMA reduce-add on sm_90) changes how, not what: accepted, ignored.
+    // use_tma (TileLang's TMA reduce-add on sm_90) changes how, not what: recorded for the
+    // lowering (ops/CopyTma.cpp lowerAtomicTmaReduce), which takes it where TMA can.
     auto b = a.bind({"dst", "value", "memory_order", "return_prev", "use_tma"}, 2);
     el.requireKernel(a.span, a.callee);
     if (boolArg(el, b, 3, false)) return atomicReturningPrev(el, a, b, op);
@@ -433,9 +434,10 @@ Value opAtomic(Elaborator& el, CallArgs& a, const std::string& op) {
                          el.toExprLike(b[1], dst.buffer->dtype, b.spans[1], a.callee + " value"),
                          b.spans[1]);
     }
+    ir::Attrs attrs{{"op", op}};
+    if (boolArg(el, b, 4, false)) attrs["use_tma"] = true;
     el.emit(std::make_shared<ir::TileOpNode>(ir::TileOpKind::Atomic,
-                                             std::vector<ir::TileArg>{dst, value},
-                                             ir::Attrs{{"op", op}}, a.span));
+                                             std::vector<ir::TileArg>{dst, value}, attrs, a.span));
     el.noteWrite(dst.buffer);
     return Value::none();
 }

@@ -291,7 +291,7 @@ void ThreadMachine::tmaLoad(const CallNode* c, const ThreadList& act) {
 // reported like a wgmma operand read -- and the in-bounds box elements land in the tensor at
 // once (no other access of the tensor may observe the difference: tmaStoreWhyNot). The tile's
 // elements stay read by the group until tl.tma_store_wait retires it.
-void ThreadMachine::tmaStore(const CallNode* c, const ThreadList& act) {
+void ThreadMachine::tmaStore(const CallNode* c, const ThreadList& act, bool reduceAdd) {
     if (c->args.size() < 7)
         fail(c->span, "tl.tma_store takes the map, src, rows, panel_elems, panels and 2..5 coordinates");
     setThread(act[0]);
@@ -350,7 +350,8 @@ void ThreadMachine::tmaStore(const CallNode* c, const ThreadList& act) {
                 flat += i * dst.strides[size_t(d)];
             }
             if (!in) continue;  // box elements outside the tensor are not written
-            dst.data[flat] = src.buf->data[o];
+            // tl.tma_reduce_add: an atomic add of the element, rounded to the tensor's dtype.
+            dst.data[flat] = reduceAdd ? roundValue(dst.dtype, dst.data[flat] + src.buf->data[o]) : src.buf->data[o];
             if (!dst.written.empty()) dst.written[flat] = 1;
         }
     m_bulkGroups.push_back(std::move(group));

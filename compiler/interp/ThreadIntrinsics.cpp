@@ -267,6 +267,7 @@ void ThreadMachine::execEvalT(const EvalNode* e, const ThreadList& act) {
     if (c->op == intrin::kWarpgroupTurn) return;
     if (c->op == intrin::kTmaLoad) return tmaLoad(c, act);
     if (c->op == intrin::kTmaStore) return tmaStore(c, act);
+    if (c->op == intrin::kTmaReduceAdd) return tmaStore(c, act, true);
     if (c->op == intrin::kTmaStoreWait) return tmaStoreWait(c, act);
     if (c->op == intrin::kMbarrierInit || c->op == intrin::kMbarrierExpectTx || c->op == intrin::kMbarrierWait ||
         c->op == intrin::kMbarrierArrive || c->op == intrin::kMbarrierExpectTxOnly)

@@ -190,7 +190,8 @@ public:
     /// tl.tma_store: reads the tile at issue (every check of a shared read by the async proxy),
     /// writes the in-bounds box elements to the tensor, and keeps the tile's elements "read by a
     /// bulk async-group" until tl.tma_store_wait retires the group's reads.
-    void tmaStore(const ir::CallNode* c, const ThreadList& act);
+    /// tl.tma_store; reduceAdd: tl.tma_reduce_add (the box is added to the tensor).
+    void tmaStore(const ir::CallNode* c, const ThreadList& act, bool reduceAdd = false);
     void tmaStoreWait(const ir::CallNode* c, const ThreadList& act);
     /// A write (`what`) of `b[off]` at `at` while a TMA store's group may still read it: a race.
     void checkBulkRead(BufferState& b, int64_t off, const Span& at, const char* what);

@@ -87,6 +87,11 @@ inline constexpr const char* kTmaStore = "tl.tma_store";
 /// read == 0: the groups are complete, their global writes performed (before kernel exit, and
 /// between two stores that may write the same elements).
 inline constexpr const char* kTmaStoreWait = "tl.tma_store_wait";
+/// tl.tma_reduce_add(map, src_addr, rows, panel_elems, panels, c_0, ..., c_{r-1}): elected; as
+/// tl.tma_store, but each element of the box is added to the tensor's element, atomically
+/// (cp.reduce.async.bulk.tensor.<r>d.global.shared::cta.add.tile.bulk_group, PTX ISA
+/// §9.7.9.25.5.3): T.atomic_add(dst, tile, use_tma=True). One bulk async-group, waited like a store.
+inline constexpr const char* kTmaReduceAdd = "tl.tma_reduce_add";
 /// tl.wgmma_ss(A_addr, B_addr, C_addr, M, N, K, warpgroups, trans_A, trans_B, wait): block-level
 /// C += op(A)·op(B) with wgmma.mma_async from wgmma_smem tiles into the wgmma accumulator
 /// (analysis::makeWgmmaAccumulator(M, N, {warpgroups, 1, N})), committed as one group; then waits

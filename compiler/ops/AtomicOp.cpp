@@ -13,8 +13,10 @@ using namespace ts::xform::lower;
 
 namespace {
 
-Stmt lowerAtomic(Ctx& c, const TileOpNode& op) {
+Stmt lowerAtomic(Ctx& c, const TileOpNode& op, const Target& target) {
     const Region& dst = op.region(0);
+    if (attrBool(op.attrs, "use_tma", false))
+        if (Stmt s = lowerAtomicTmaReduce(c, op, target)) return s;
     std::string aop = attrStr(op.attrs, "op", "add");
     if (dtypeBits(dst.buffer->dtype) < 8) {  // packed two per byte: no atomic instruction addresses a nibble
         c.error(op.span, "T.atomic_" + aop + " into '" + dst.buffer->name + "' (" + std::string(dtypeName(dst.buffer->dtype)) +
@@ -89,7 +91,7 @@ public:
         return arg == 0 ? uint8_t(kRead | kWrite | kAtomic) : arg == 1 ? uint8_t(kRead) : uint8_t(kNoAccess);
     }
     bool elementwise(const TileOpNode& n) const override { return !n.isRegion(1); }
-    Stmt lower(Ctx& c, const TileOpNode& n, const Target&) const override { return lowerAtomic(c, n); }
+    Stmt lower(Ctx& c, const TileOpNode& n, const Target& target) const override { return lowerAtomic(c, n, target); }
     void interpret(interp::detail::Machine& m, const TileOpNode& n) const override { m.tileAtomic(&n); }
 };
 

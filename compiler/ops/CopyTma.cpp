@@ -111,6 +111,22 @@ bool touchesOtherwise(const Stmt& root, const BufferNode* b, const TileOpNode& s
     return hit;
 }
 
+/// Whether anything but T.atomic_add ops (of any form) reads or writes `b`.
+bool touchedBesidesAtomicAdds(const Stmt& root, const BufferNode* b) {
+    bool hit = false;
+    walk(root, [&](const Stmt& s) {
+        if (auto* st = as<StoreNode>(s); st && st->buffer.get() == b) hit = true;
+        if (auto* t = as<TileOpNode>(s)) {
+            const bool add = t->op == TileOpKind::Atomic && attrStr(t->attrs, "op", "add") == "add";
+            for (size_t i = 0; i < t->args.size(); ++i)
+                if (t->isRegion(i) && t->region(i).buffer.get() == b && !(add && i == 0)) hit = true;
+        }
+    }, [&](const Expr& e) {
+        if (auto* l = as<LoadNode>(e); l && l->buffer.get() == b) hit = true;
+    });
+    return hit;
+}
+
 /// The kernel already runs a TMA/mbarrier schedule (a T.Pipelined loop on TMA, hand-written
 /// mbarriers): its elected thread may move to a producer warpgroup (warp-specialize), which
 /// the plain copy's block-wide issue does not follow.
@@ -208,7 +224,8 @@ std::string tmaLoadWhyNot(const PrimFuncNode& f, const TileOpNode& op, const Lay
     return {};
 }
 
-std::string tmaStoreWhyNot(const PrimFuncNode& f, const TileOpNode& op, const Layout& srcLayout, const Target& target, TmaLoadPlan* out) {
+std::string tmaStoreWhyNot(const PrimFuncNode& f, const TileOpNode& op, const Layout& srcLayout, const Target& target, TmaLoadPlan* out,
+                           const TileOpNode* reduceOf) {
     const Region &src = op.region(0), &dst = op.region(1);
     if (!target.hasWgmma()) return "the target " + target.arch() + " has no TMA";
     if (std::string off = tmaDisabledWhy(f, op); !off.empty()) return off;
@@ -242,8 +259,10 @@ std::string tmaStoreWhyNot(const PrimFuncNode& f, const TileOpNode& op, const La
     for (size_t i = 0; i < f.params.size(); ++i)
         if (f.params[i] == dst.buffer) param = int64_t(i);
     if (param < 0) return "'" + dst.buffer->name + "' is not a kernel tensor parameter (no tensor map)";
-    if (lower::touchesOtherwise(f.body, dst.buffer.get(), op))
-        return "the kernel reads or writes '" + dst.buffer->name + "' elsewhere (a TMA store writes it through the async proxy, unordered with those accesses)";
+    if (reduceOf ? lower::touchedBesidesAtomicAdds(f.body, dst.buffer.get())
+                 : lower::touchesOtherwise(f.body, dst.buffer.get(), op))
+        return "the kernel reads or writes '" + dst.buffer->name + "' elsewhere (a TMA " + (reduceOf ? "reduce-add" : "store") +
+               " writes it through the async proxy, unordered with those accesses)";
     if (out) *out = {*g, *rowDim, param};
     return {};
 }
@@ -322,6 +341,52 @@ Stmt lowerCopyTmaStore(Ctx& c, const TileOpNode& op, const Target& target) {
                  std::to_string(g.rows) + (g.panelBytes ? ", " + std::to_string(g.panelBytes) + "-byte swizzle" : std::string()) + ", " +
                  std::to_string(g.bytes()) + " bytes; out-of-bounds elements are not written)",
              "disable_tma=True keeps plain stores", "lower-tile-ops"});
+    return seq(out, sp);
+}
+
+// T.atomic_add(dst, tile, use_tma=True) on sm_90a: one TMA reduce-add of the shared tile
+// (cp.reduce.async.bulk.tensor .add), under the TMA store's rules (the tile's layout, the box, a
+// non-negative start), with other atomic adds into dst allowed. Waited with .read only, in loops
+// too: two groups adding into the same elements need no order between them (the adds commute and
+// each is atomic); the kernel's exit waits for them all. float32 destinations (the f16/bf16 forms
+// of the instruction need .noftz and are not generated).
+Stmt lowerAtomicTmaReduce(Ctx& c, const TileOpNode& op, const Target& target) {
+    if (!attrBool(op.attrs, "use_tma", false) || op.args.size() < 2 || !op.isRegion(0) || !op.isRegion(1)) return nullptr;
+    const Region &dst = op.region(0), &src = op.region(1);
+    const std::string what = "T.atomic_add into '" + dst.buffer->name + "' from '" + src.buffer->name + "' with use_tma=True";
+    std::string why;
+    TmaLoadPlan p;
+    if (!target.hasWgmma()) why = "the target " + target.arch() + " has no TMA";
+    else if (attrStr(op.attrs, "op", "add") != "add") why = "only additions have a TMA reduction here";
+    else if (src.buffer->scope != Scope::Shared || dst.buffer->scope != Scope::Global) why = "TMA reduces a shared tile into a global tensor";
+    else if (dst.buffer->dtype != DType::Float32) why = "TileScope generates the TMA reduce-add for float32 destinations only";
+    else if (c.blockThreads && c.threads != c.blockThreads) why = "it is inside a warp role (the TMA issue is elected from the whole block)";
+    else if (attrBool(c.func.attrs, "explicit_mbarriers", false)) why = "the kernel has hand-written mbarriers";
+    else {
+        TileOpNode asCopy(TileOpKind::Copy, {src, dst}, op.attrs, op.span);
+        why = tmaStoreWhyNot(c.func, asCopy, c.layoutOf(src.buffer->name), target, &p, &op);
+    }
+    if (!why.empty()) {
+        if (target.hasWgmma())
+            note(c, {Severity::Note, op.span, what + " keeps per-element atomics: " + why, tmaWhyNotHint(why, true), "lower-tile-ops"});
+        return nullptr;
+    }
+    const Span sp = op.span;
+    const analysis::WgmmaTileGeometry& g = p.geo;
+    if (c.funcAttrs.empty()) c.funcAttrs = c.func.attrs;
+    const int64_t map = tensorMapFor(c.funcAttrs, p.param, g, p.rowDim);
+    std::vector<Expr> args{intImm(map), addressOf(src.buffer, {intImm(0), intImm(0)}), intImm(g.rows), intImm(g.panelElems), intImm(g.panels)};
+    for (Expr& x : tmaCoordinates(dst, {})) args.push_back(x);
+    std::vector<Stmt> out{intrinsicStmt(intrin::kFenceProxyAsync, {}, sp), intrinsicStmt(intrin::kSyncThreads, {}, sp),
+                          intrinsicStmt(intrin::kTmaReduceAdd, args, sp), intrinsicStmt(intrin::kTmaStoreWait, {intImm(0), intImm(1)}, sp)};
+    if (!c.storeExitWait) {
+        c.storeExitWait = true;
+        c.epilogue.push_back(intrinsicStmt(intrin::kTmaStoreWait, {intImm(0), intImm(0)}, sp));
+    }
+    note(c, {Severity::Note, sp,
+             what + " is a TMA reduce-add (" + std::to_string(g.panels) + " box(es) of " + std::to_string(g.panelElems) + " x " +
+                 std::to_string(g.rows) + ", " + std::to_string(g.bytes()) + " bytes added atomically; out-of-bounds elements are skipped)",
+             "use_tma=False keeps per-element atomics", "lower-tile-ops"});
     return seq(out, sp);
 }
 

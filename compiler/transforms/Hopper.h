@@ -99,8 +99,11 @@ std::string pipelinedTmaWhyNot(const ir::PrimFuncNode& f, const ir::TileOpNode& 
 /// source tile in a layout TMA reads (tmaDestGeometry's rule), box <= 256 x 256, the box's first
 /// column 16-byte aligned. Empty when legal (*out: the tile's stored geometry, the
 /// destination's row dimension and kernel parameter index), else why not.
+/// `reduceOf`: the T.atomic_add(dst, tile, use_tma=True) that `copy` stands for (a TMA
+/// reduce-add): other atomic adds into the destination are then allowed (additions commute, each
+/// is atomic), any other access still is not.
 std::string tmaStoreWhyNot(const ir::PrimFuncNode& f, const ir::TileOpNode& copy, const ir::Layout& srcLayout, const Target& target,
-                           TmaLoadPlan* out);
+                           TmaLoadPlan* out, const ir::TileOpNode* reduceOf = nullptr);
 /// The hint of the note that says why a copy does not take TMA (CopyTmaHint.cpp): what to do about
 /// `why`, without repeating it; `store`: the copy is shared -> global (a TMA store's note).
 std::string tmaWhyNotHint(const std::string& why, bool store = false);

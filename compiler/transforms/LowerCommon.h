@@ -104,6 +104,9 @@ std::string plainTmaWhyNot(const Ctx& c, const ir::TileOpNode& op, const Target&
 /// A shared -> global T.copy on sm_90a as one TMA store (CopyTma.cpp), or null when TMA is not
 /// legal for it (then a note says why, and lowerCopy keeps plain stores).
 ir::Stmt lowerCopyTmaStore(Ctx& c, const ir::TileOpNode& op, const Target& target);
+/// T.atomic_add(dst, shared tile, use_tma=True) on sm_90a as one TMA reduce-add (CopyTma.cpp), or
+/// null (with a note saying why) when it keeps per-element atomics.
+ir::Stmt lowerAtomicTmaReduce(Ctx& c, const ir::TileOpNode& op, const Target& target);
 
 /// T.copy (compiler/ops/CopyLowering.cpp); the target picks the copy engine. Also used by other
 /// ops' lowerings that stage a tile (gemm's register A operand).

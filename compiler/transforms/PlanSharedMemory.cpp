@@ -141,7 +141,7 @@ int64_t place(const PrimFunc& f, const SmemLiveness& liveness, std::vector<Slot>
                 if (auto* ld = as<LoadNode>(e)) mbarriers.insert(ld->buffer.get());
             });
         // TMA loads write their tile, TMA stores (ops/CopyTma.cpp) read theirs: both at arg 1.
-        if (!c || (c->op != intrin::kTmaLoad && c->op != intrin::kTmaStore) || c->args.size() < 2) return;
+        if (!c || (c->op != intrin::kTmaLoad && c->op != intrin::kTmaStore && c->op != intrin::kTmaReduceAdd) || c->args.size() < 2) return;
         if (auto* ac = as<CallNode>(c->args[1]); ac && !ac->args.empty())
             if (auto* ld = as<LoadNode>(ac->args[0])) tmaDestinations.insert(ld->buffer.get());
     });

@@ -226,6 +226,51 @@ TS_D void tma_store_nd(const TensorMap* map, const void* src, int c0, int c1, in
 #endif
 }
 
+/// TMA reduce-add of one box of a rank-2..5 tensor (cp.reduce.async.bulk.tensor.Nd.global.
+/// shared::cta.add.tile.bulk_group, PTX ISA §9.7.9.25.5.3): each element of the shared box is
+/// added atomically to the tensor's element (the element type is the map's); out-of-bounds box
+/// elements are skipped. One thread.
+TS_D void tma_reduce_add_nd(const TensorMap* map, const void* src, int c0, int c1) {
+#ifdef TS_SM90
+    asm volatile("cp.reduce.async.bulk.tensor.2d.global.shared::cta.add.tile.bulk_group [%0, {%2, %3}], [%1];" ::"l"(
+                     reinterpret_cast<unsigned long long>(map)),
+                 "r"(smem_u32addr(src)), "r"(c0), "r"(c1)
+                 : "memory");
+#else
+    __trap();
+#endif
+}
+TS_D void tma_reduce_add_nd(const TensorMap* map, const void* src, int c0, int c1, int c2) {
+#ifdef TS_SM90
+    asm volatile("cp.reduce.async.bulk.tensor.3d.global.shared::cta.add.tile.bulk_group [%0, {%2, %3, %4}], [%1];" ::"l"(
+                     reinterpret_cast<unsigned long long>(map)),
+                 "r"(smem_u32addr(src)), "r"(c0), "r"(c1), "r"(c2)
+                 : "memory");
+#else
+    __trap();
+#endif
+}
+TS_D void tma_reduce_add_nd(const TensorMap* map, const void* src, int c0, int c1, int c2, int c3) {
+#ifdef TS_SM90
+    asm volatile("cp.reduce.async.bulk.tensor.4d.global.shared::cta.add.tile.bulk_group [%0, {%2, %3, %4, %5}], [%1];" ::"l"(
+                     reinterpret_cast<unsigned long long>(map)),
+                 "r"(smem_u32addr(src)), "r"(c0), "r"(c1), "r"(c2), "r"(c3)
+                 : "memory");
+#else
+    __trap();
+#endif
+}
+TS_D void tma_reduce_add_nd(const TensorMap* map, const void* src, int c0, int c1, int c2, int c3, int c4) {
+#ifdef TS_SM90
+    asm volatile("cp.reduce.async.bulk.tensor.5d.global.shared::cta.add.tile.bulk_group [%0, {%2, %3, %4, %5, %6}], [%1];" ::"l"(
+                     reinterpret_cast<unsigned long long>(map)),
+                 "r"(smem_u32addr(src)), "r"(c0), "r"(c1), "r"(c2), "r"(c3), "r"(c4)
+                 : "memory");
+#else
+    __trap();
+#endif
+}
+
 /// A whole R x C stored tile to global memory as PANELS boxes (the panel order of
 /// tma_load_tile), committed as one bulk async-group (PTX ISA, cp.async.bulk.commit_group). One
 /// thread; its earlier generic writes and those of the threads it synchronised with must have been
@@ -234,6 +279,17 @@ template <int PANELS, int PW, int R, class T, class... Cs>
 TS_D void tma_store_tile(const TensorMap* map, const T* src, int c0, Cs... cs) {
 #pragma unroll
     for (int p = 0; p < PANELS; ++p) tma_store_nd(map, src + p * R * PW, c0 + p * PW, int(cs)...);
+#ifdef TS_SM90
+    asm volatile("cp.async.bulk.commit_group;" ::: "memory");
+#endif
+}
+
+/// tma_store_tile's reduce-add form (T.atomic_add(dst, tile, use_tma=True)): PANELS boxes added to
+/// the tensor, committed as one bulk async-group. One thread, after the same fence and barrier.
+template <int PANELS, int PW, int R, class T, class... Cs>
+TS_D void tma_reduce_add_tile(const TensorMap* map, const T* src, int c0, Cs... cs) {
+#pragma unroll
+    for (int p = 0; p < PANELS; ++p) tma_reduce_add_nd(map, src + p * R * PW, c0 + p * PW, int(cs)...);
 #ifdef TS_SM90
     asm volatile("cp.async.bulk.commit_group;" ::: "memory");
 #endif

@@ -2,6 +2,7 @@
 // TS_SOURCE_DIR, printing a compile's diagnostics for assertion messages, and checking a kernel
 // on both interpreters against its float64 reference.
 #pragma once
+#include <set>
 #include <sys/wait.h>
 
 #include <cmath>
@@ -15,6 +16,7 @@
 #include <gtest/gtest.h>
 
 #include "compiler/Compile.h"
+#include "compiler/LaunchArgs.h"
 #include "compiler/frontend/Module.h"
 #include "compiler/interp/Interpreter.h"
 #include "compiler/interp/ThreadInterpreter.h"
@@ -95,9 +97,13 @@ inline CheckedInputs makeCheckedInputs(const CompileResult& r,
 inline std::vector<HostTensor> runOutputs(const CompileResult& r, const CheckedInputs& ci,
                                           bool lowered, std::string* error) {
     std::vector<HostTensor> args = ci.set.tensors;
+    // Outputs only atomics write start at zero, as under tilec (LaunchArgs.h atomicOnlyOutputs).
+    std::set<int> atomicOnly;
+    if (r.elaborated)
+        for (int i : atomicOnlyOutputs(*r.elaborated)) atomicOnly.insert(i);
     for (size_t i = 0; i < args.size(); ++i)
         if (ci.sig[i].isOutput)
-            args[i].data.assign(static_cast<size_t>(args[i].numel()), std::nan(""));
+            args[i].data.assign(static_cast<size_t>(args[i].numel()), atomicOnly.count(int(i)) ? 0.0 : std::nan(""));
     // A function with several T.Kernel blocks: the tile level runs them all in order itself;
     // the thread level runs each launch's lowered IR in turn (CompileResult::launches).
     for (const CompileResult* l : lowered ? launchesOf(r) : std::vector<const CompileResult*>{&r}) {

@@ -446,7 +446,9 @@ TEST(SeedSamplesSm90a, BackwardMainKernelTakesWgmmaForAllFiveGemms) {
     // The last: two warpgroups (block_M 128, 256 threads) share the Q/dO/dS tiles.
     const std::vector<std::vector<std::string>> params = {
         {"seq_len=100", "is_causal=False"}, {"seq_len=100", "is_causal=True"},
-        {"seq_len=200", "is_causal=True", "block_M=128", "threads=256"}};
+        {"seq_len=200", "is_causal=True", "block_M=128", "threads=256"},
+        // dQ staged in shared memory and added by one TMA reduce-add (T.atomic_add(..., use_tma=True)).
+        {"seq_len=100", "is_causal=True", "dq_tma=True"}};
     for (const auto& p : params) {
         const std::string causal = p[1];
         ts::cli::RunCommand run;

@@ -1,0 +1,80 @@
+// T.atomic_add(dst, shared_tile, use_tma=True) (TileLang's TMA reduce-add; the corpus' GQA backward
+// example_gqa_bwd_tma_reduce.py adds dQ, dK and dV this way): until 2026-12-05 TileScope accepted
+// use_tma and issued one atomic per element. On sm_90a it is now one
+// cp.reduce.async.bulk.tensor .add per tile (ops/CopyTma.cpp lowerAtomicTmaReduce). Expected here:
+//  - tests/e2e/programs/atomic_tma_reduce.py (64 x 32 float32 tiles, 3 z-blocks x 2 loop trips
+//    adding into each Out tile, M = 200 ragged): the CUDA has one ts::tma_reduce_add_tile<1, 32,
+//    64> per reduce (one box of 32 columns x 64 rows), waited with .read (wait_group.read 0)
+//    and no per-element atomics; both interpreters match float64 (the thread-level one adds the
+//    box through the instruction's own rule, skipping elements past the tensor);
+//  - use_tma=False, and the sm_80 target: per-element atomics, same values;
+//  - a destination the kernel also reads keeps per-element atomics, with a note saying why.
+#include <gtest/gtest.h>
+
+#include "compiler/Compile.h"
+#include "tests/e2e/E2eTestUtil.h"
+#include "tests/e2e/NvrtcBothTargets.h"
+
+namespace {
+
+const char* kFile = "tests/e2e/programs/atomic_tma_reduce.py";
+
+ts::CompileResult compileWith(const std::map<std::string, std::string>& p, const char* target = "cuda:sm_90a",
+                              const std::string& text = ts::e2e::readRepoFile(kFile)) {
+    ts::CompileOptions o;
+    o.params = p;
+    o.target = target;
+    o.recordSnapshots = false;
+    return ts::compile(kFile, text, o);
+}
+
+bool hasNote(const ts::CompileResult& r, const std::string& part) {
+    for (auto& d : r.diagnostics)
+        if (d.severity == ts::Severity::Note && d.message.find(part) != std::string::npos) return true;
+    return false;
+}
+
+size_t countOf(const std::string& text, const std::string& what) {
+    size_t n = 0;
+    for (size_t at = text.find(what); at != std::string::npos; at = text.find(what, at + 1)) ++n;
+    return n;
+}
+
+TEST(AtomicTmaReduce, UseTmaIsOneReduceAddPerTile) {
+    ts::CompileResult r = compileWith({});
+    ASSERT_TRUE(r.ok) << ts::e2e::diagText(r);
+    EXPECT_EQ(countOf(r.cuda, "ts::tma_reduce_add_tile<1, 32, 64>("), 1u) << r.cuda;
+    EXPECT_EQ(countOf(r.cuda, "atomicAdd"), 0u) << r.cuda;
+    EXPECT_NE(r.cuda.find("ts::tma_store_wait<0, true>()"), std::string::npos) << r.cuda;
+    EXPECT_TRUE(hasNote(r, "T.atomic_add into 'Out' from 'tile' with use_tma=True is a TMA reduce-add (1 box(es) of 32 x 64, 8192 bytes"))
+        << ts::e2e::diagText(r);
+    ASSERT_NO_FATAL_FAILURE(ts::e2e::expectInterpretersMatchReference(r, "TMA reduce-add"));
+    ts::e2e::expectNvrtcCompilesForSm80AndSm90a(kFile, {});
+}
+
+TEST(AtomicTmaReduce, WithoutUseTmaOrOnSm80PerElementAtomicsGiveTheSameValues) {
+    for (auto [params, target] : {std::pair<std::map<std::string, std::string>, const char*>{{{"use_tma", "False"}}, "cuda:sm_90a"},
+                                  std::pair<std::map<std::string, std::string>, const char*>{{}, "cuda:sm_80"}}) {
+        ts::CompileResult r = compileWith(params, target);
+        ASSERT_TRUE(r.ok) << ts::e2e::diagText(r);
+        EXPECT_EQ(r.cuda.find("tma_reduce_add"), std::string::npos) << target;
+        ASSERT_NO_FATAL_FAILURE(ts::e2e::expectInterpretersMatchReference(r, std::string("per-element atomics ") + target));
+    }
+}
+
+TEST(AtomicTmaReduce, ADestinationTheKernelAlsoReadsKeepsPerElementAtomics) {
+    // The same program, but each block first reads Out (through the generic proxy, unordered with
+    // the async proxy's reduce-add).
+    std::string text = ts::e2e::readRepoFile(kFile);
+    const std::string at = "            for r in T.serial(reps):\n";
+    ASSERT_NE(text.find(at), std::string::npos);
+    text.replace(text.find(at), at.size(),
+                 "            peek = T.alloc_shared((block_M, block_N), \"float32\")\n"
+                 "            T.copy(Out[by * block_M:(by + 1) * block_M, bx * block_N:(bx + 1) * block_N], peek)\n" + at);
+    ts::CompileResult r = compileWith({}, "cuda:sm_90a", text);
+    ASSERT_TRUE(r.ok) << ts::e2e::diagText(r);
+    EXPECT_EQ(r.cuda.find("tma_reduce_add"), std::string::npos) << r.cuda;
+    EXPECT_TRUE(hasNote(r, "with use_tma=True keeps per-element atomics: the kernel reads or writes 'Out' elsewhere")) << ts::e2e::diagText(r);
+}
+
+}  // namespace
