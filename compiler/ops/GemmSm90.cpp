@@ -57,7 +57,8 @@ void gemmLayoutsSm90(LayoutSolver& s, const ir::TileOpNode& t) {
         const char* tmaHint =
             "the TMA path takes a T.gemm of shared tiles, each loaded by one T.copy from a 2-D tensor in the "
             "same T.Pipelined body, with an accumulator used by nothing else";
-        if (auto fp = xform::selectHopperFragmentGemm(s.func(), t, s.threads(), s.target(), &whyFragment, s.wgmmaWarpgroupOrder())) {
+        if (auto fp = xform::selectHopperFragmentGemm(s.func(), t, s.threads(), s.target(), &whyFragment,
+                                                          [&](const ir::TileOpNode& g) { return s.wgmmaWarpgroupOrder(g); })) {
             // The fragment path's own TMA schedule (InjectPipelineTmaFragment.cpp) when the loop's
             // operand copies qualify; the note says which loads the gemm gets.
             const ir::ForNode* loop = enclosingPipelined(s.func(), t);
@@ -88,6 +89,11 @@ void gemmLayoutsSm90(LayoutSolver& s, const ir::TileOpNode& t) {
             s.require(B.buffer, analysis::makeWgmmaSharedLayout(fp->bTile), where, t.span);
             return;
         }
+        // Kept off the warpgroup order by a layout conflict: name the op that needed another layout.
+        // (Not when the other side is this gemm itself: its own reason is the one above.)
+        if (std::string c = s.wgmmaOrderConflict(t);
+            !c.empty() && whyFragment.find("both keep mma.sync") != std::string::npos && c.rfind("T.gemm at " + LayoutSolver::lineOf(t.span) + " ", 0) != 0)
+            whyFragment += " (here: " + c + ")";
         s.note(t.span, "T.gemm stays on the sm_80 path (mma.sync, cp.async) on " + s.target().arch() + ": " + why +
                            "; and not wgmma on the sm_80 fragments: " + whyFragment,
                tmaHint);

@@ -92,10 +92,14 @@ public:
     /// A note at `at` (reported by "infer-layouts"): a choice the user may not expect, such as
     /// a gemm kept off the target's preferred path, with why. Default: dropped.
     virtual void note(Span /*at*/, const std::string& /*msg*/, const std::string& /*hint*/) {}
-    /// Whether the sm_90a gemm may lay an accumulator out in warpgroup order (the wgmma fragment
-    /// path beyond 16 rows per warp: analysis::WarpPartition::byWarpgroup). infer-layouts solves
-    /// again without it when the first solution has a layout conflict.
-    virtual bool wgmmaWarpgroupOrder() const { return true; }
+    /// Whether the sm_90a gemm `gemm` may lay its accumulator (and register A operand) out in
+    /// warpgroup order (the wgmma fragment path beyond 16 rows per warp:
+    /// analysis::WarpPartition::byWarpgroup). infer-layouts solves again without it for the
+    /// fragments whose order had a layout conflict, keeping it for the others.
+    virtual bool wgmmaWarpgroupOrder(const ir::TileOpNode& /*gemm*/) const { return true; }
+    /// Why `gemm` may not take the warpgroup order (the op that needed another layout of its
+    /// fragment in the solve that tried it), or "" when unknown or allowed.
+    virtual std::string wgmmaOrderConflict(const ir::TileOpNode& /*gemm*/) const { return {}; }
     /// "line 12", or "an earlier op" for a node without a location: how requirers are named.
     static std::string lineOf(Span s) { return s.valid() ? "line " + std::to_string(s.line) : "an earlier op"; }
 };

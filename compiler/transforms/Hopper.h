@@ -9,6 +9,7 @@
 //    wgmma layout.
 // Without sm_90a, or when a condition fails, the sm_80 path (cp.async, mma.sync) runs unchanged.
 #pragma once
+#include <functional>
 #include <map>
 #include <optional>
 #include <set>
@@ -46,11 +47,14 @@ std::optional<analysis::HopperGemmPlan> selectHopperGemm(const ir::PrimFuncNode&
 /// Loads keep the sm_80 engine; the plan's `a` geometry is unused for a register A.
 /// `warpgroupOrder`: accumulators whose warps cannot each hold 16 rows of one warp column (M not
 /// 16 rows per warp, or warpgroups along N) take the mma_c layout in warpgroup order (wgmma's D
-/// fragment, analysis::WarpPartition::byWarpgroup, plan.wgn); false keeps such gemms off this
-/// path (infer-layouts' second try after a layout conflict with a consumer of that order).
+/// fragment, analysis::WarpPartition::byWarpgroup, plan.wgn) for each gemm it returns true for
+/// (empty: every gemm); false keeps that gemm off this path (infer-layouts' next try after a
+/// layout conflict with a consumer of that order). Asked for `gemm` and for every gemm sharing a
+/// shared operand tile with it, each about itself.
 std::optional<analysis::HopperGemmPlan> selectHopperFragmentGemm(const ir::PrimFuncNode& f, const ir::TileOpNode& gemm,
                                                                  int64_t threads, const Target& target,
-                                                                 std::string* why = nullptr, bool warpgroupOrder = true);
+                                                                 std::string* why = nullptr,
+                                                                 const std::function<bool(const ir::TileOpNode&)>& warpgroupOrder = {});
 
 /// A global -> shared T.copy that TMA can load as one stored tile of geometry `g`: the dimension
 /// (outermost-first) of the source the tile's rows run along, or nullopt with `why`. The source

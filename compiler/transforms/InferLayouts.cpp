@@ -23,6 +23,7 @@
 // Requires: elaborated + bounds-checked IR. Produces: f->layouts, gemm attrs warp_m/warp_n,
 // For attr layout_key on Parallel nests. Invalidates: nothing.
 #include <algorithm>
+#include <exception>
 #include <map>
 #include <set>
 #include <sstream>
@@ -57,7 +58,10 @@ struct Requirement {
 
 class Inference final : public ops::LayoutSolver {
 public:
-    Inference(const PrimFunc& f, PassContext& ctx, bool warpgroupOrder) : m_f(f), m_ctx(ctx), m_warpgroupOrder(warpgroupOrder) {
+    /// `noOrder`: fragments (gemm accumulators, register A operands) that may not take the
+    /// warpgroup order, each with the requirement that conflicted with it in an earlier solve.
+    Inference(const PrimFunc& f, PassContext& ctx, bool warpgroupOrder, std::map<std::string, std::string> noOrder = {})
+        : m_f(f), m_ctx(ctx), m_warpgroupOrder(warpgroupOrder), m_noOrder(std::move(noOrder)) {
         m_kernel = findKernel(f);
         m_threads = m_blockThreads = m_kernel ? m_kernel->threadCount() : 1;
         // Tile ops and nests inside a warp role (T.ws, `if tx < 128`) are laid out over the
@@ -205,6 +209,19 @@ public:
             return;
         }
         if (sameLayout(it->second.layout, l)) return;
+        // A conflict with the warpgroup order: remember the fragment (a view's base) and the
+        // other side, so the next solve keeps just this fragment off that order.
+        auto ordered = [](const Layout& x) {
+            auto wp = analysis::mmaWarpPartitionOf(*x);
+            return wp && wp->byWarpgroup;
+        };
+        if (ordered(it->second.layout) != ordered(l)) {
+            auto v = m_viewBase.find(b->name);
+            const std::string& frag = v != m_viewBase.end() ? v->second->name : b->name;
+            const bool oldOrdered = ordered(it->second.layout);
+            m_orderConflicts.try_emplace(frag, (oldOrdered ? by : it->second.by) + " needs " +
+                                                   (oldOrdered ? l : it->second.layout)->description);
+        }
         m_ctx.diags.error(
             span,
             "conflicting layouts for " +
@@ -215,7 +232,21 @@ public:
             "infer-layouts");
     }
 
-    bool wgmmaWarpgroupOrder() const override { return m_warpgroupOrder; }
+    bool wgmmaWarpgroupOrder(const TileOpNode& gemm) const override {
+        if (!m_warpgroupOrder) return false;
+        for (size_t i : {size_t(0), size_t(2)})
+            if (i < gemm.args.size() && gemm.isRegion(i) && m_noOrder.count(gemm.region(i).buffer->name)) return false;
+        return true;
+    }
+    std::string wgmmaOrderConflict(const TileOpNode& gemm) const override {
+        for (size_t i : {size_t(2), size_t(0)})
+            if (i < gemm.args.size() && gemm.isRegion(i))
+                if (auto it = m_noOrder.find(gemm.region(i).buffer->name); it != m_noOrder.end()) return it->second;
+        return {};
+    }
+    /// Fragments whose warpgroup-order layout conflicted with another requirement (name -> that
+    /// requirement, "T.gemm at line 34 needs ...").
+    const std::map<std::string, std::string>& orderConflicts() const { return m_orderConflicts; }
     /// Whether some requirement was an mma_c layout in warpgroup order.
     bool usedWarpgroupOrder() const { return m_usedWarpgroupOrder; }
     void annotate(const TileOpNode& n, Attrs attrs) override {
@@ -813,6 +844,7 @@ private:
     const PrimFunc& m_f;
     PassContext& m_ctx;
     bool m_warpgroupOrder = true, m_usedWarpgroupOrder = false;
+    std::map<std::string, std::string> m_noOrder, m_orderConflicts;
     const KernelNode* m_kernel = nullptr;
     int64_t m_threads = 1;       ///< threads of the statement being placed (its warp role's)
     int64_t m_blockThreads = 1;  ///< the block's
@@ -841,26 +873,33 @@ private:
 // First with the wgmma fragment path's warpgroup order (wgmma for accumulators that are not 16
 // rows per warp of one warp column). That order is a new layout for every consumer of the
 // accumulator; where one cannot take it (an mma.sync gemm accumulating into the same fragment,
-// a user layout, ...), the program is solved again without it -- those gemms keep mma.sync, as
-// before the order existed -- rather than reporting a conflict the user did not write.
+// a user layout, a read at rows another warp holds, ...), the program is solved again with that
+// fragment off the order -- its gemms keep mma.sync, as before the order existed -- while other
+// accumulators keep it; rather than reporting a conflict the user did not write. A conflict that
+// names no gemm fragment (or one that persists) solves everything without the order, as a last try.
 PrimFunc inferLayouts(const PrimFunc& f, PassContext& ctx) {
-    DiagnosticEngine first;
-    PassContext trial{first, ctx.target};
-    Inference withOrder(f, trial, true);
-    PrimFunc out;
-    bool threw = false;
-    try {
-        out = withOrder.run();
-    } catch (const CompileError&) {
-        if (!withOrder.usedWarpgroupOrder()) {
-            for (auto& d : first.take()) ctx.diags.add(std::move(d));
-            throw;
+    std::map<std::string, std::string> noOrder;
+    // Each round keeps at least one more fragment off the order, so a handful of rounds suffice
+    // for real kernels; the bound only guards the loop.
+    for (int round = 0; round < 8; ++round) {
+        DiagnosticEngine diags;
+        PassContext trial{diags, ctx.target};
+        Inference withOrder(f, trial, true, noOrder);
+        PrimFunc out;
+        std::exception_ptr thrown;
+        try {
+            out = withOrder.run();
+        } catch (const CompileError&) {
+            thrown = std::current_exception();
         }
-        threw = true;
-    }
-    if (!withOrder.usedWarpgroupOrder() || (!threw && !first.hasErrors())) {
-        for (auto& d : first.take()) ctx.diags.add(std::move(d));
-        return out;
+        if (!withOrder.usedWarpgroupOrder() || (!thrown && !diags.hasErrors())) {
+            for (auto& d : diags.take()) ctx.diags.add(std::move(d));
+            if (thrown) std::rethrow_exception(thrown);
+            return out;
+        }
+        bool more = false;
+        for (auto& [frag, why] : withOrder.orderConflicts()) more = noOrder.try_emplace(frag, why).second || more;
+        if (!more) break;
     }
     return Inference(f, ctx, false).run();
 }

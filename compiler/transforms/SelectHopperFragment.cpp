@@ -93,6 +93,9 @@ std::optional<analysis::HopperGemmPlan> fragmentGemmPlan(const PrimFuncNode& f, 
         return no("B is not a shared tile, or A neither a shared tile nor a fragment");
     if (A.buffer->dtype != B.buffer->dtype) return no("A and B dtypes differ");
     if (C.buffer->dtype != DType::Float32) return no("the accumulator is not float32");
+    // Before the warp grid: a float32 (tf32) gemm is off wgmma whatever its accumulator's layout.
+    if (A.buffer->dtype != DType::Float16 && A.buffer->dtype != DType::BFloat16)
+        return no("wgmma is used for float16/bfloat16 operands with a float32 accumulator");
     // A stack of tiles (a hand-written pipeline's (stages, rows, cols) tile, one stage selected):
     // the trailing two dimensions are the tile, every leading one must select a single index.
     // The wgmma_smem layout then stacks whole tiles (LowerToThreads userOffset: leading dims times
@@ -276,8 +279,11 @@ bool sharedOperandsReadOnlyByGemms(const PrimFuncNode& f, const TileOpNode& gemm
 // reader (a T.Parallel load, a copy out of the tile, an sm_80 gemm) would want another layout.
 std::optional<analysis::HopperGemmPlan> selectHopperFragmentGemm(const PrimFuncNode& f, const TileOpNode& gemm,
                                                                  int64_t threads, const Target& target, std::string* why,
-                                                                 bool warpgroupOrder) {
-    auto plan = fragmentGemmPlan(f, gemm, threads, target, warpgroupOrder, why);
+                                                                 const std::function<bool(const TileOpNode&)>& warpgroupOrder) {
+    // Each gemm's own answer: a co-gemm kept off the warpgroup order cannot take wgmma, and then
+    // the tile it shares with this gemm cannot be a wgmma operand tile for this one either.
+    auto orderOf = [&](const TileOpNode& g) { return !warpgroupOrder || warpgroupOrder(g); };
+    auto plan = fragmentGemmPlan(f, gemm, threads, target, orderOf(gemm), why);
     if (!plan) return std::nullopt;
     std::vector<const TileOpNode*> todo{&gemm};
     std::set<const TileOpNode*> seen{&gemm};
@@ -292,7 +298,7 @@ std::optional<analysis::HopperGemmPlan> selectHopperFragmentGemm(const PrimFuncN
         }
         for (const TileOpNode* c : coGemms) {
             if (!seen.insert(c).second) continue;
-            if (!fragmentGemmPlan(f, *c, threads, target, warpgroupOrder, &w)) {
+            if (!fragmentGemmPlan(f, *c, threads, target, orderOf(*c), &w)) {
                 if (why) *why = "a shared operand tile is also read by the T.gemm at line " + std::to_string(c->span.line) + ", which cannot take wgmma: " + w;
                 return std::nullopt;
             }
