@@ -40,6 +40,9 @@ done
 for args in "" "-p use_tma=False" "-p M=1000 -p N=256 -p S=8"; do  # TMA reduce-add (T.atomic_add use_tma=True)
   echo "== atomic_tma_reduce $args"; timeout 60 .devbin/tilec run tests/e2e/programs/atomic_tma_reduce.py --target cuda:sm_90a $args 2>&1 | tail -3
 done
+echo "== the stress session's 50 configurations (bench/warpgroup_order_sweep/gpu_check.sh)"
+timeout 240 bash bench/warpgroup_order_sweep/gpu_check.sh .devbin/tilec 2>&1 | tee "$OUT/wgo/gpu_check.txt" | grep -c '^PASS' | sed 's/^/PASS lines: /'
+grep -A8 '^FAIL' "$OUT/wgo/gpu_check.txt" | head -40
 echo "sample correctness done ($(el) s)"
 [ -f .tl/setup.sh ] && source .tl/setup.sh > /dev/null 2>&1
 bench() {  # name file kernel params...

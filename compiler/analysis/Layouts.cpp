@@ -67,8 +67,12 @@ Layout makeMmaAccumulator(int64_t M, int64_t N, WarpPartition wp0) {
         add(add(add(mulc(R.warpCol(w), nw), mulc(mod(a, NI), 8)), mulc(mod(lane, 4), 2)), mod(e, 2)),
     };
     std::ostringstream os;
-    os << "mma.sync m16n8k16 accumulator, warps " << wp.wm << "x" << wp.wn << R.order() << ", warp tile " << mw << "x" << nw
-       << ", " << l->localSize << " regs/thread";
+    os << "mma.sync m16n8k16 accumulator, warps " << wp.wm << "x" << wp.wn << R.order();
+    if (wp.byWarpgroup && mw > 16)  // a warp's rows are 16-row strips of its warpgroup's m64 tiles
+        os << ", per warp " << mw / 16 << " strips of 16 rows 64 apart x " << nw << " columns";
+    else
+        os << ", warp tile " << mw << "x" << nw;
+    os << ", " << l->localSize << " regs/thread";
     l->description = os.str();
     l->family = "mma_c";
     l->familyParams = R.params({M, N, wp.wm, wp.wn});

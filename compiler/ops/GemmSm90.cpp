@@ -72,7 +72,7 @@ void gemmLayoutsSm90(LayoutSolver& s, const ir::TileOpNode& t) {
                        "TILESCOPE_HOPPER_NO_FRAGMENT_TMA=1 keeps the cp.async schedule (for comparisons)");
             else
                 s.note(t.span, "T.gemm uses wgmma on the fragment layouts; its loop keeps the cp.async pipeline schedule, whose copies "
-                               "take TMA where legal (each copy's note says which): " + why +
+                               "take TMA where legal (each copy's note says which); the TMA GEMM path (which splits M only) declines it: " + why +
                                    (loop ? "; the loop's wgmma-only TMA schedule: " + whyNoTma : std::string()),
                        tmaHint);
             // The mma_c layout on the plan's warpgroup grid in warpgroup order: wgmma's D fragment
