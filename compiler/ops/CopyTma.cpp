@@ -311,6 +311,28 @@ std::string plainTmaStoreWhyNot(const Ctx& c, const TileOpNode& op, const Target
     return tmaStoreWhyNot(c.func, op, c.layoutOf(op.region(0).buffer->name), target, out);
 }
 
+namespace {
+// One shared -> global TMA box op (`op`: tl.tma_store or tl.tma_reduce_add) of tile `src` into
+// region `dst` under plan p: every thread fences its generic writes of the tile to the async
+// proxy, a barrier, the elected issue, then its wait: .read only when `readWait` (the tile may be
+// rewritten after the next barrier; the writes complete by the kernel's exit wait, added once),
+// else the full wait (a store in a loop: the next execution may write the same elements).
+Stmt tmaOutStmts(Ctx& c, const char* op, const Region& src, const Region& dst, const TmaLoadPlan& p, bool readWait, Span sp) {
+    const analysis::WgmmaTileGeometry& g = p.geo;
+    if (c.funcAttrs.empty()) c.funcAttrs = c.func.attrs;
+    const int64_t map = tensorMapFor(c.funcAttrs, p.param, g, p.rowDim);
+    std::vector<Expr> args{intImm(map), addressOf(src.buffer, {intImm(0), intImm(0)}), intImm(g.rows), intImm(g.panelElems), intImm(g.panels)};
+    for (Expr& x : tmaCoordinates(dst, {})) args.push_back(x);
+    std::vector<Stmt> out{intrinsicStmt(intrin::kFenceProxyAsync, {}, sp), intrinsicStmt(intrin::kSyncThreads, {}, sp),
+                          intrinsicStmt(op, args, sp), intrinsicStmt(intrin::kTmaStoreWait, {intImm(0), intImm(readWait ? 1 : 0)}, sp)};
+    if (readWait && !c.storeExitWait) {
+        c.storeExitWait = true;
+        c.epilogue.push_back(intrinsicStmt(intrin::kTmaStoreWait, {intImm(0), intImm(0)}, sp));
+    }
+    return seq(out, sp);
+}
+}  // namespace
+
 Stmt lowerCopyTmaStore(Ctx& c, const TileOpNode& op, const Target& target) {
     if (!target.hasWgmma() || op.args.size() < 2 || !op.isRegion(0) || !op.isRegion(1)) return nullptr;
     const Region &src = op.region(0), &dst = op.region(1);
@@ -324,24 +346,15 @@ Stmt lowerCopyTmaStore(Ctx& c, const TileOpNode& op, const Target& target) {
     }
     const Span sp = op.span;
     const analysis::WgmmaTileGeometry& g = p.geo;
-    if (c.funcAttrs.empty()) c.funcAttrs = c.func.attrs;
-    const int64_t map = tensorMapFor(c.funcAttrs, p.param, g, p.rowDim);
-    std::vector<Expr> args{intImm(map), addressOf(src.buffer, {intImm(0), intImm(0)}), intImm(g.rows), intImm(g.panelElems), intImm(g.panels)};
-    for (Expr& x : tmaCoordinates(dst, {})) args.push_back(x);
     // In a loop the next execution may write the same elements: wait for the writes (see the top).
     const bool inLoop = c.loopDepth > 0;
-    std::vector<Stmt> out{intrinsicStmt(intrin::kFenceProxyAsync, {}, sp), intrinsicStmt(intrin::kSyncThreads, {}, sp),
-                          intrinsicStmt(intrin::kTmaStore, args, sp), intrinsicStmt(intrin::kTmaStoreWait, {intImm(0), intImm(inLoop ? 0 : 1)}, sp)};
-    if (!inLoop && !c.storeExitWait) {
-        c.storeExitWait = true;
-        c.epilogue.push_back(intrinsicStmt(intrin::kTmaStoreWait, {intImm(0), intImm(0)}, sp));
-    }
+    Stmt out = tmaOutStmts(c, intrin::kTmaStore, src, dst, p, !inLoop, sp);
     note(c, {Severity::Note, sp,
              what + " uses a TMA store (" + std::to_string(g.panels) + " box(es) of " + std::to_string(g.panelElems) + " x " +
                  std::to_string(g.rows) + (g.panelBytes ? ", " + std::to_string(g.panelBytes) + "-byte swizzle" : std::string()) + ", " +
                  std::to_string(g.bytes()) + " bytes; out-of-bounds elements are not written)",
              "disable_tma=True keeps plain stores", "lower-tile-ops"});
-    return seq(out, sp);
+    return out;
 }
 
 // T.atomic_add(dst, tile, use_tma=True) on sm_90a: one TMA reduce-add of the shared tile
@@ -373,21 +386,12 @@ Stmt lowerAtomicTmaReduce(Ctx& c, const TileOpNode& op, const Target& target) {
     }
     const Span sp = op.span;
     const analysis::WgmmaTileGeometry& g = p.geo;
-    if (c.funcAttrs.empty()) c.funcAttrs = c.func.attrs;
-    const int64_t map = tensorMapFor(c.funcAttrs, p.param, g, p.rowDim);
-    std::vector<Expr> args{intImm(map), addressOf(src.buffer, {intImm(0), intImm(0)}), intImm(g.rows), intImm(g.panelElems), intImm(g.panels)};
-    for (Expr& x : tmaCoordinates(dst, {})) args.push_back(x);
-    std::vector<Stmt> out{intrinsicStmt(intrin::kFenceProxyAsync, {}, sp), intrinsicStmt(intrin::kSyncThreads, {}, sp),
-                          intrinsicStmt(intrin::kTmaReduceAdd, args, sp), intrinsicStmt(intrin::kTmaStoreWait, {intImm(0), intImm(1)}, sp)};
-    if (!c.storeExitWait) {
-        c.storeExitWait = true;
-        c.epilogue.push_back(intrinsicStmt(intrin::kTmaStoreWait, {intImm(0), intImm(0)}, sp));
-    }
+    Stmt out = tmaOutStmts(c, intrin::kTmaReduceAdd, src, dst, p, true, sp);
     note(c, {Severity::Note, sp,
              what + " is a TMA reduce-add (" + std::to_string(g.panels) + " box(es) of " + std::to_string(g.panelElems) + " x " +
                  std::to_string(g.rows) + ", " + std::to_string(g.bytes()) + " bytes added atomically; out-of-bounds elements are skipped)",
              "use_tma=False keeps per-element atomics", "lower-tile-ops"});
-    return seq(out, sp);
+    return out;
 }
 
 Stmt lowerCopyTma(Ctx& c, const TileOpNode& op, const Target& target) {

@@ -180,120 +180,73 @@ TS_D void tma_load_tile(const TensorMap* map, T* dst, unsigned long long* bar, i
     for (int p = 0; p < PANELS; ++p) tma_load_nd(map, dst + p * R * PW, bar, c0 + p * PW, int(cs)...);
 }
 
+// Shared -> global box instructions of one rank-2..5 tensor, for each of rank 2..5:
+// NAME(map, src, c0, ..., c{r-1}) issues PRE ".tensor.<r>d.global.shared::cta" SUF ".bulk_group"
+// [map, {c0, ...}], [src]; one thread, completion tracked by its bulk async-groups.
+#ifdef TS_SM90
+#define TS_TMA_OUT_ASM(PRE, SUF, R, COORDS) PRE ".tensor." #R "d.global.shared::cta" SUF ".bulk_group [%0, {" COORDS "}], [%1];"
+#define TS_TMA_OUT_FAMILY(NAME, PRE, SUF)                                                                                         \
+    TS_D void NAME(const TensorMap* map, const void* src, int c0, int c1) {                                                       \
+        asm volatile(TS_TMA_OUT_ASM(PRE, SUF, 2, "%2, %3")::"l"(reinterpret_cast<unsigned long long>(map)), "r"(smem_u32addr(src)), \
+                     "r"(c0), "r"(c1)                                                                                              \
+                     : "memory");                                                                                                  \
+    }                                                                                                                              \
+    TS_D void NAME(const TensorMap* map, const void* src, int c0, int c1, int c2) {                                               \
+        asm volatile(TS_TMA_OUT_ASM(PRE, SUF, 3, "%2, %3, %4")::"l"(reinterpret_cast<unsigned long long>(map)),                   \
+                     "r"(smem_u32addr(src)), "r"(c0), "r"(c1), "r"(c2)                                                             \
+                     : "memory");                                                                                                  \
+    }                                                                                                                              \
+    TS_D void NAME(const TensorMap* map, const void* src, int c0, int c1, int c2, int c3) {                                       \
+        asm volatile(TS_TMA_OUT_ASM(PRE, SUF, 4, "%2, %3, %4, %5")::"l"(reinterpret_cast<unsigned long long>(map)),               \
+                     "r"(smem_u32addr(src)), "r"(c0), "r"(c1), "r"(c2), "r"(c3)                                                    \
+                     : "memory");                                                                                                  \
+    }                                                                                                                              \
+    TS_D void NAME(const TensorMap* map, const void* src, int c0, int c1, int c2, int c3, int c4) {                               \
+        asm volatile(TS_TMA_OUT_ASM(PRE, SUF, 5, "%2, %3, %4, %5, %6")::"l"(reinterpret_cast<unsigned long long>(map)),           \
+                     "r"(smem_u32addr(src)), "r"(c0), "r"(c1), "r"(c2), "r"(c3), "r"(c4)                                           \
+                     : "memory");                                                                                                  \
+    }
+#else
+#define TS_TMA_OUT_FAMILY(NAME, PRE, SUF)                                                                          \
+    TS_D void NAME(const TensorMap*, const void*, int, int) { __trap(); }                                          \
+    TS_D void NAME(const TensorMap*, const void*, int, int, int) { __trap(); }                                     \
+    TS_D void NAME(const TensorMap*, const void*, int, int, int, int) { __trap(); }                                \
+    TS_D void NAME(const TensorMap*, const void*, int, int, int, int, int) { __trap(); }
+#endif
 /// TMA store of one box (cp.async.bulk.tensor.Nd.global.shared::cta.bulk_group, PTX ISA
 /// §9.7.9.25.5.2): the box at `src` (shared, 128-byte aligned; 1024 when swizzled) to element
 /// coordinates (c0 = innermost, ...) of `map`'s tensor. Box elements outside the tensor are not
 /// written. Completion is tracked by the issuing thread's bulk async-groups (tma_store_commit /
 /// tma_store_wait), not by an mbarrier.
-TS_D void tma_store_nd(const TensorMap* map, const void* src, int c0, int c1) {
-#ifdef TS_SM90
-    asm volatile("cp.async.bulk.tensor.2d.global.shared::cta.bulk_group [%0, {%2, %3}], [%1];" ::"l"(
-                     reinterpret_cast<unsigned long long>(map)),
-                 "r"(smem_u32addr(src)), "r"(c0), "r"(c1)
-                 : "memory");
-#else
-    __trap();
-#endif
-}
-TS_D void tma_store_nd(const TensorMap* map, const void* src, int c0, int c1, int c2) {
-#ifdef TS_SM90
-    asm volatile("cp.async.bulk.tensor.3d.global.shared::cta.bulk_group [%0, {%2, %3, %4}], [%1];" ::"l"(
-                     reinterpret_cast<unsigned long long>(map)),
-                 "r"(smem_u32addr(src)), "r"(c0), "r"(c1), "r"(c2)
-                 : "memory");
-#else
-    __trap();
-#endif
-}
-TS_D void tma_store_nd(const TensorMap* map, const void* src, int c0, int c1, int c2, int c3) {
-#ifdef TS_SM90
-    asm volatile("cp.async.bulk.tensor.4d.global.shared::cta.bulk_group [%0, {%2, %3, %4, %5}], [%1];" ::"l"(
-                     reinterpret_cast<unsigned long long>(map)),
-                 "r"(smem_u32addr(src)), "r"(c0), "r"(c1), "r"(c2), "r"(c3)
-                 : "memory");
-#else
-    __trap();
-#endif
-}
-TS_D void tma_store_nd(const TensorMap* map, const void* src, int c0, int c1, int c2, int c3, int c4) {
-#ifdef TS_SM90
-    asm volatile("cp.async.bulk.tensor.5d.global.shared::cta.bulk_group [%0, {%2, %3, %4, %5, %6}], [%1];" ::"l"(
-                     reinterpret_cast<unsigned long long>(map)),
-                 "r"(smem_u32addr(src)), "r"(c0), "r"(c1), "r"(c2), "r"(c3), "r"(c4)
-                 : "memory");
-#else
-    __trap();
-#endif
-}
-
-/// TMA reduce-add of one box of a rank-2..5 tensor (cp.reduce.async.bulk.tensor.Nd.global.
-/// shared::cta.add.tile.bulk_group, PTX ISA §9.7.9.25.5.3): each element of the shared box is
-/// added atomically to the tensor's element (the element type is the map's); out-of-bounds box
-/// elements are skipped. One thread.
-TS_D void tma_reduce_add_nd(const TensorMap* map, const void* src, int c0, int c1) {
-#ifdef TS_SM90
-    asm volatile("cp.reduce.async.bulk.tensor.2d.global.shared::cta.add.tile.bulk_group [%0, {%2, %3}], [%1];" ::"l"(
-                     reinterpret_cast<unsigned long long>(map)),
-                 "r"(smem_u32addr(src)), "r"(c0), "r"(c1)
-                 : "memory");
-#else
-    __trap();
-#endif
-}
-TS_D void tma_reduce_add_nd(const TensorMap* map, const void* src, int c0, int c1, int c2) {
-#ifdef TS_SM90
-    asm volatile("cp.reduce.async.bulk.tensor.3d.global.shared::cta.add.tile.bulk_group [%0, {%2, %3, %4}], [%1];" ::"l"(
-                     reinterpret_cast<unsigned long long>(map)),
-                 "r"(smem_u32addr(src)), "r"(c0), "r"(c1), "r"(c2)
-                 : "memory");
-#else
-    __trap();
-#endif
-}
-TS_D void tma_reduce_add_nd(const TensorMap* map, const void* src, int c0, int c1, int c2, int c3) {
-#ifdef TS_SM90
-    asm volatile("cp.reduce.async.bulk.tensor.4d.global.shared::cta.add.tile.bulk_group [%0, {%2, %3, %4, %5}], [%1];" ::"l"(
-                     reinterpret_cast<unsigned long long>(map)),
-                 "r"(smem_u32addr(src)), "r"(c0), "r"(c1), "r"(c2), "r"(c3)
-                 : "memory");
-#else
-    __trap();
-#endif
-}
-TS_D void tma_reduce_add_nd(const TensorMap* map, const void* src, int c0, int c1, int c2, int c3, int c4) {
-#ifdef TS_SM90
-    asm volatile("cp.reduce.async.bulk.tensor.5d.global.shared::cta.add.tile.bulk_group [%0, {%2, %3, %4, %5, %6}], [%1];" ::"l"(
-                     reinterpret_cast<unsigned long long>(map)),
-                 "r"(smem_u32addr(src)), "r"(c0), "r"(c1), "r"(c2), "r"(c3), "r"(c4)
-                 : "memory");
-#else
-    __trap();
-#endif
-}
+TS_TMA_OUT_FAMILY(tma_store_nd, "cp.async.bulk", "")
+/// TMA reduce-add of one box (cp.reduce.async.bulk.tensor.Nd.global.shared::cta.add.tile.bulk_group,
+/// PTX ISA §9.7.9.25.5.3): each element of the shared box is added atomically to the tensor's
+/// element (the element type is the map's); out-of-bounds box elements are skipped.
+TS_TMA_OUT_FAMILY(tma_reduce_add_nd, "cp.reduce.async.bulk", ".add.tile")
+#undef TS_TMA_OUT_FAMILY
 
 /// A whole R x C stored tile to global memory as PANELS boxes (the panel order of
-/// tma_load_tile), committed as one bulk async-group (PTX ISA, cp.async.bulk.commit_group). One
-/// thread; its earlier generic writes and those of the threads it synchronised with must have been
-/// fenced with fence_proxy_async before the barrier it passed.
-template <int PANELS, int PW, int R, class T, class... Cs>
-TS_D void tma_store_tile(const TensorMap* map, const T* src, int c0, Cs... cs) {
+/// tma_load_tile), committed as one bulk async-group (PTX ISA, cp.async.bulk.commit_group): stored
+/// (ADD false: tma_store_nd) or added atomically (ADD true: tma_reduce_add_nd, T.atomic_add(dst,
+/// tile, use_tma=True)). One thread; its earlier generic writes and those of the threads it
+/// synchronised with must have been fenced with fence_proxy_async before the barrier it passed.
+template <bool ADD, int PANELS, int PW, int R, class T, class... Cs>
+TS_D void tma_out_tile(const TensorMap* map, const T* src, int c0, Cs... cs) {
 #pragma unroll
-    for (int p = 0; p < PANELS; ++p) tma_store_nd(map, src + p * R * PW, c0 + p * PW, int(cs)...);
+    for (int p = 0; p < PANELS; ++p) {
+        if (ADD)
+            tma_reduce_add_nd(map, src + p * R * PW, c0 + p * PW, int(cs)...);
+        else
+            tma_store_nd(map, src + p * R * PW, c0 + p * PW, int(cs)...);
+    }
 #ifdef TS_SM90
     asm volatile("cp.async.bulk.commit_group;" ::: "memory");
 #endif
 }
-
-/// tma_store_tile's reduce-add form (T.atomic_add(dst, tile, use_tma=True)): PANELS boxes added to
-/// the tensor, committed as one bulk async-group. One thread, after the same fence and barrier.
 template <int PANELS, int PW, int R, class T, class... Cs>
-TS_D void tma_reduce_add_tile(const TensorMap* map, const T* src, int c0, Cs... cs) {
-#pragma unroll
-    for (int p = 0; p < PANELS; ++p) tma_reduce_add_nd(map, src + p * R * PW, c0 + p * PW, int(cs)...);
-#ifdef TS_SM90
-    asm volatile("cp.async.bulk.commit_group;" ::: "memory");
-#endif
-}
+TS_D void tma_store_tile(const TensorMap* map, const T* src, int c0, Cs... cs) { tma_out_tile<false, PANELS, PW, R>(map, src, c0, cs...); }
+template <int PANELS, int PW, int R, class T, class... Cs>
+TS_D void tma_reduce_add_tile(const TensorMap* map, const T* src, int c0, Cs... cs) { tma_out_tile<true, PANELS, PW, R>(map, src, c0, cs...); }
 
 /// cp.async.bulk.wait_group[.read] N (PTX ISA §9.7.9.27): at most N of this thread's bulk
 /// async-groups pending. READ: only their reads of shared memory are done (the source tile may be

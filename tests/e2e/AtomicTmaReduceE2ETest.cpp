@@ -28,11 +28,7 @@ ts::CompileResult compileWith(const std::map<std::string, std::string>& p, const
     return ts::compile(kFile, text, o);
 }
 
-bool hasNote(const ts::CompileResult& r, const std::string& part) {
-    for (auto& d : r.diagnostics)
-        if (d.severity == ts::Severity::Note && d.message.find(part) != std::string::npos) return true;
-    return false;
-}
+using ts::e2e::hasNote;
 
 size_t countOf(const std::string& text, const std::string& what) {
     size_t n = 0;

@@ -27,6 +27,18 @@
 
 namespace ts::e2e {
 
+/// Compiles the repository file `file` (readRepoFile) for `target` with factory parameters `p`,
+/// without per-pass snapshots.
+inline CompileResult compileRepoFile(const std::string& file, const std::map<std::string, std::string>& p = {},
+                                     const std::string& target = "cuda:sm_90a");
+
+/// Whether r has a note whose message contains `part`.
+inline bool hasNote(const CompileResult& r, const std::string& part) {
+    for (auto& d : r.diagnostics)
+        if (d.severity == Severity::Note && d.message.find(part) != std::string::npos) return true;
+    return false;
+}
+
 /// Runs `cmd` through the shell with stderr joined to stdout; appends the output to *out and
 /// returns the exit status (-1 when it could not run or did not exit normally).
 inline int shell(const std::string& cmd, std::string* out) {
@@ -45,6 +57,14 @@ inline std::string readRepoFile(const std::string& rel) {
     std::stringstream ss;
     ss << in.rdbuf();
     return ss.str();
+}
+
+inline CompileResult compileRepoFile(const std::string& file, const std::map<std::string, std::string>& p, const std::string& target) {
+    CompileOptions o;
+    o.params = p;
+    o.target = target;
+    o.recordSnapshots = false;
+    return compile(file, readRepoFile(file), o);
 }
 
 /// How many final accumulator stores of r stage-epilogue (compiler/transforms/StageEpilogue.cpp)

@@ -24,11 +24,7 @@ namespace {
 const char* kFile = "tests/e2e/programs/warpgroup_order_independent.py";
 
 ts::CompileResult compileWith(const char* file, const std::map<std::string, std::string>& p) {
-    ts::CompileOptions o;
-    o.params = p;
-    o.target = "cuda:sm_90a";
-    o.recordSnapshots = false;
-    return ts::compile(file, ts::e2e::readRepoFile(file), o);
+    return ts::e2e::compileRepoFile(file, p);
 }
 
 std::vector<std::string> notesAt(const ts::CompileResult& r, uint32_t line) {

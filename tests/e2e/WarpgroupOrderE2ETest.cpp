@@ -31,18 +31,9 @@ namespace {
 const char* kFile = "tests/e2e/programs/gemm_warpgroup_order.py";
 
 ts::CompileResult compileWith(const char* file, const std::map<std::string, std::string>& p) {
-    ts::CompileOptions o;
-    o.params = p;
-    o.target = "cuda:sm_90a";
-    o.recordSnapshots = false;
-    return ts::compile(file, ts::e2e::readRepoFile(file), o);
+    return ts::e2e::compileRepoFile(file, p);
 }
-
-bool hasNote(const ts::CompileResult& r, const std::string& part) {
-    for (auto& d : r.diagnostics)
-        if (d.severity == ts::Severity::Note && d.message.find(part) != std::string::npos) return true;
-    return false;
-}
+using ts::e2e::hasNote;
 
 void expectNoSpills(const ts::CompileResult& r) {
     if (!ts::rt::nvrtcAvailable()) return;
