@@ -75,6 +75,11 @@ TEST(AtomicTmaReduce, ADestinationTheKernelAlsoReadsKeepsPerElementAtomics) {
     ASSERT_TRUE(r.ok) << ts::e2e::diagText(r);
     EXPECT_EQ(r.cuda.find("tma_reduce_add"), std::string::npos) << r.cuda;
     EXPECT_TRUE(hasNote(r, "with use_tma=True keeps per-element atomics: the kernel reads or writes 'Out' elsewhere")) << ts::e2e::diagText(r);
+    // The hint was the TMA store's ("the copy is correct with plain stores"): an atomic add neither
+    // is a copy nor stores plainly (fresh-user finding).
+    for (auto& d : r.diagnostics)
+        if (d.severity == ts::Severity::Note && d.message.find("keeps per-element atomics") != std::string::npos)
+            EXPECT_EQ(d.hint, "nothing needs to change: per-element atomics add it correctly") << d.message;
 }
 
 }  // namespace
