@@ -419,19 +419,25 @@ CompileResult compileUnobserved(const std::string& path, const std::string& text
         return finish();
     }
     // A CUDA target past sm_80 without wgmma is legal but not what an H100/H200 user means:
-    // say what its gemms become instead of leaving them silently on the sm_80 path.
+    // say what its gemms and copies become instead of leaving them silently on the sm_80 path.
+    // Every TMA, wgmma and mbarrier-pipeline path is gated on hasWgmma() (sm_90a only), so these
+    // targets get no TMA either, although sm_90 hardware has it. The consequence leads the
+    // message: the IDE's Problems column shows only its start.
     if (!target->isHip() && target->smVersion >= 90 && !target->hasWgmma()) {
         const std::string t = target->name;
+        const std::string path = ": every T.gemm takes mma.sync and no copy takes TMA (cp.async and plain loads and stores, "
+                                 "as on cuda:sm_80)";
         if (target->smVersion == 90)
             diags.add({Severity::Note, {},
-                       t + " has TMA and mbarrier transaction counts but not wgmma or setmaxnreg, which need the "
-                           "architecture-specific cuda:sm_90a (PTX ISA, Target ISA notes: \"requires sm_90a\"): every T.gemm takes mma.sync",
+                       t + path + ": TileScope generates its Hopper path (wgmma, TMA, setmaxnreg) for the "
+                           "architecture-specific cuda:sm_90a only, which wgmma and setmaxnreg need (PTX ISA, Target ISA "
+                           "notes: \"requires sm_90a\")",
                        "on an H100/H200, compile for cuda:sm_90a", "target"});
         else
             diags.add({Severity::Note, {},
-                       t + ": TileScope has no path of its own for this GPU: it generates its sm_90 code (copies take TMA where "
-                           "legal) without wgmma (an sm_90a-only instruction) or this generation's tensor-core instructions "
-                           "(tcgen05 on sm_100), so every T.gemm takes mma.sync",
+                       t + path + ": TileScope has no path of its own for this GPU; its Hopper path (wgmma, TMA) is "
+                           "generated for cuda:sm_90a only, and this generation's tensor-core instructions (tcgen05 on "
+                           "sm_100) not at all",
                        "the H100/H200 path is cuda:sm_90a; gemms for newer chips are not generated yet", "target"});
     }
     std::map<std::string, std::string> scalarValues;

@@ -381,7 +381,7 @@ Stmt lowerAtomicTmaReduce(Ctx& c, const TileOpNode& op, const Target& target) {
     }
     if (!why.empty()) {
         if (target.hasWgmma())
-            note(c, {Severity::Note, op.span, what + " keeps per-element atomics: " + why, tmaWhyNotHint(why, true), "lower-tile-ops"});
+            note(c, {Severity::Note, op.span, what + " keeps per-element atomics: " + why, tmaWhyNotHint(why, true, true), "lower-tile-ops"});
         return nullptr;
     }
     const Span sp = op.span;

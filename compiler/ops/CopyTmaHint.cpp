@@ -8,7 +8,9 @@
 // only TMA's other shape rules. The reasons are the texts of tmaLoadWhyNot, pipelinedTmaWhyNot,
 // plainTmaWhyNot, tmaDestGeometry, tmaCopyRowDim and the pipeline schedules, matched by their
 // fixed words (CopyTmaHintTest covers each). A TMA store's note (shared -> global, tmaStoreWhyNot)
-// gets the same hints with "store" for "load" and plain stores for cp.async.
+// gets the same hints with "store" for "load" and plain stores for cp.async. A declined TMA
+// reduce-add (T.atomic_add(..., use_tma=True), tmaStoreWhyNot's rules) keeps per-element atomics:
+// its hints said "the copy is correct with plain stores", which is not what it does.
 #include <initializer_list>
 #include <string_view>
 #include <utility>
@@ -26,8 +28,12 @@ bool mentions(const std::string& why, std::initializer_list<std::string_view> wo
 
 }  // namespace
 
-std::string tmaWhyNotHint(const std::string& why, bool store) {
-    const std::string it = store ? "store it by TMA" : "load it by TMA";
+std::string tmaWhyNotHint(const std::string& why, bool store, bool reduce) {
+    store = store || reduce;
+    const std::string it = reduce ? "add it by TMA" : store ? "store it by TMA" : "load it by TMA";
+    // What the op does instead of TMA, and the op's name, in the "nothing needs to change" hints.
+    const std::string plain = reduce ? "per-element atomics" : store ? "plain stores" : "plain loads";
+    const std::string opName = reduce ? "the T.atomic_add" : "the copy";
     // TMA's shape rules, each after the words of the reasons that name it.
     const bool tile = mentions(why, {"2-D tile", "whole tile", "the tile's shape", "the tile's columns"});
     const bool rows = mentions(why, {"not a multiple of 16 bytes", "not a multiple of 16 (TMA box"});
@@ -41,27 +47,31 @@ std::string tmaWhyNotHint(const std::string& why, bool store) {
     // A vector or a tile of another rank (rmsnorm's gamma) is not worth reshaping: cp.async
     // loads it correctly and it is small next to the gemm operands.
     if (mentions(why, {"is not a 2-D tile"}))
-        return std::string(store ? "nothing needs to change: plain stores write it correctly (a TMA store here takes whole 2-D shared "
-                                   "tiles of constant shape, to "
+        return std::string(reduce ? "nothing needs to change: per-element atomics add it correctly (a TMA reduce-add here takes "
+                                    "whole 2-D shared tiles of constant shape, to "
+                           : store ? "nothing needs to change: plain stores write it correctly (a TMA store here takes whole 2-D shared "
+                                     "tiles of constant shape, to "
                                  : "nothing needs to change: cp.async loads it correctly (TMA here takes whole 2-D shared tiles of "
                                    "constant shape, from ") +
                std::string(rows ? "" : "a kernel tensor whose rows are a multiple of 16 bytes, ") + "in boxes of at most 256 x 256)";
     if (shapeReason) return "change that to " + it + "; its other rules: " + others;
-    if (mentions(why, {"warp role"})) return "issue the copy outside the warp role to " + it;
+    if (mentions(why, {"warp role"})) return "issue " + opName + " outside the warp role to " + it;
     if (mentions(why, {"TMA/mbarrier schedule", "hand-written mbarriers"}))
-        return std::string("nothing to change: this copy keeps plain ") + (store ? "stores" : "loads") +
+        return std::string("nothing to change: ") + (reduce ? "this T.atomic_add keeps " : "this copy keeps ") + plain +
                " beside the kernel's own mbarrier schedule";
     if (mentions(why, {"T.make_tensor", "not a kernel tensor parameter", "strided tensor"}))
-        return std::string("copy ") + (store ? "to" : "from") + " a dense T.Tensor parameter of the kernel to " + it;
+        return std::string(reduce ? "add into" : store ? "copy to" : "copy from") + " a dense T.Tensor parameter of the kernel to " + it;
     if (mentions(why, {"converts", "not a TMA element type"}))
-        return store ? "convert into a shared tile of the tensor's own dtype first (TMA copies elements unchanged), then copy that tile"
+        return reduce ? "convert into a shared tile of the tensor's own dtype first (TMA adds elements unconverted), then add that tile"
+               : store ? "convert into a shared tile of the tensor's own dtype first (TMA copies elements unchanged), then copy that tile"
                      : "load a tile of the tensor's own dtype (TMA copies elements unchanged), then convert it with T.copy";
     if (mentions(why, {"starts at a negative coordinate"}))
-        return "nothing needs to change: plain stores skip the elements before the tensor; tiles whose start is a sum of "
-               "block/loop indices and non-negative constants are stored by TMA";
+        return "nothing needs to change: " + plain + " skip the elements before the tensor; tiles whose start is a sum of "
+               "block/loop indices and non-negative constants are " + (reduce ? "added" : "stored") + " by TMA";
     if (why == "disable_tma=True") return "drop disable_tma=True to " + it;
     if (why == "pass_configs tl.disable_tma_lower is True") return "remove \"tl.disable_tma_lower\" from the kernel's pass_configs to " + it;
     if (why == "TILESCOPE_PIPELINE_TMA=0") return "unset TILESCOPE_PIPELINE_TMA to load it by TMA";
+    if (reduce) return "nothing needs to change: per-element atomics add it correctly";
     return std::string("nothing needs to change: the copy is correct with plain ") + (store ? "stores" : "loads");
 }
 

@@ -109,8 +109,9 @@ std::string pipelinedTmaWhyNot(const ir::PrimFuncNode& f, const ir::TileOpNode& 
 std::string tmaStoreWhyNot(const ir::PrimFuncNode& f, const ir::TileOpNode& copy, const ir::Layout& srcLayout, const Target& target,
                            TmaLoadPlan* out, const ir::TileOpNode* reduceOf = nullptr);
 /// The hint of the note that says why a copy does not take TMA (CopyTmaHint.cpp): what to do about
-/// `why`, without repeating it; `store`: the copy is shared -> global (a TMA store's note).
-std::string tmaWhyNotHint(const std::string& why, bool store = false);
+/// `why`, without repeating it; `store`: the copy is shared -> global (a TMA store's note);
+/// `reduce`: a T.atomic_add(dst, tile, use_tma=True) that keeps per-element atomics (implies store).
+std::string tmaWhyNotHint(const std::string& why, bool store = false, bool reduce = false);
 
 /// The producers of a cp.async pipeline schedule (InjectPipeline.cpp, InjectPipelineWgmmaGeneric.cpp)
 /// on sm_90a that TMA loads instead (InjectPipelineTmaLoads.cpp): per stage one mbarrier

@@ -48,6 +48,15 @@ std::optional<int> tmaBoxRowDim(const Region& global, const Region& tile, const 
     if (((*shape)[size_t(rank - 1)] * g.eltBytes) % 16 != 0)
         return why = "rows of '" + src.buffer->name + "' are not a multiple of 16 bytes (TMA global stride)", std::nullopt;
     if (g.rows > 256) return why = "the tile has more than 256 rows (TMA box)", std::nullopt;
+    // Whole tile first: a copy of part of a tile (t[0:32, :] of a 64-row tile) was told "the region
+    // of 'Out' is not the tile's shape", though that region is exactly the part's shape.
+    auto dsh = constShape(*dst.buffer);
+    if (!dsh || dsh->size() != 2 || (*dsh)[0] != g.rows || (*dsh)[1] != g.cols || dst.ranges.size() != 2 ||
+        constInt(dst.ranges[0].min) != 0 || constInt(dst.ranges[1].min) != 0 || constInt(dst.ranges[0].extent) != g.rows ||
+        constInt(dst.ranges[1].extent) != g.cols)
+        return why = store ? "the copy does not read the whole tile '" + dst.buffer->name + "'"
+                           : "the copy does not fill the whole tile '" + dst.buffer->name + "'",
+               std::nullopt;
     if (src.ranges.size() != size_t(rank) || constInt(src.ranges.back().extent) != g.cols)
         return why = "the region of '" + src.buffer->name + "' does not span the tile's columns along its last dimension", std::nullopt;
     // The box's start along the contiguous dimension must be 16-byte aligned: measured on the
@@ -68,13 +77,6 @@ std::optional<int> tmaBoxRowDim(const Region& global, const Region& tile, const 
         rowDim = d;
     }
     if (rowDim < 0) return why = "the region of '" + src.buffer->name + "' is not the tile's shape", std::nullopt;
-    auto dsh = constShape(*dst.buffer);
-    if (!dsh || dsh->size() != 2 || (*dsh)[0] != g.rows || (*dsh)[1] != g.cols || dst.ranges.size() != 2 ||
-        constInt(dst.ranges[0].min) != 0 || constInt(dst.ranges[1].min) != 0 || constInt(dst.ranges[0].extent) != g.rows ||
-        constInt(dst.ranges[1].extent) != g.cols)
-        return why = store ? "the copy does not read the whole tile '" + dst.buffer->name + "'"
-                           : "the copy does not fill the whole tile '" + dst.buffer->name + "'",
-               std::nullopt;
     return rowDim;
 }
 

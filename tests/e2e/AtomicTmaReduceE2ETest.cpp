@@ -71,6 +71,36 @@ TEST(AtomicTmaReduce, ADestinationTheKernelAlsoReadsKeepsPerElementAtomics) {
     ASSERT_TRUE(r.ok) << ts::e2e::diagText(r);
     EXPECT_EQ(r.cuda.find("tma_reduce_add"), std::string::npos) << r.cuda;
     EXPECT_TRUE(hasNote(r, "with use_tma=True keeps per-element atomics: the kernel reads or writes 'Out' elsewhere")) << ts::e2e::diagText(r);
+    // The hint was the TMA store's ("the copy is correct with plain stores"): an atomic add neither
+    // is a copy nor stores plainly (fresh-user finding).
+    for (auto& d : r.diagnostics)
+        if (d.severity == ts::Severity::Note && d.message.find("keeps per-element atomics") != std::string::npos)
+            EXPECT_EQ(d.hint, "nothing needs to change: per-element atomics add it correctly") << d.message;
+}
+
+// Each half of the tile added on its own (tile[0:32, :] into its 32 rows, then tile[32:64, :]):
+// TMA reduces whole tiles, and the note said "the region of 'Out' is not the tile's shape",
+// though each region is exactly its half's shape (fresh-user finding). The same values either way.
+TEST(AtomicTmaReduce, PartOfATileSaysItIsNotTheWholeTile) {
+    std::string text = ts::e2e::readRepoFile(kFile);
+    const std::string at =
+        "                T.atomic_add(Out[by * block_M:(by + 1) * block_M, bx * block_N:(bx + 1) * block_N], tile, use_tma=use_tma)\n";
+    ASSERT_NE(text.find(at), std::string::npos);
+    text.replace(text.find(at), at.size(),
+                 "                T.atomic_add(Out[by * block_M:by * block_M + 32, bx * block_N:(bx + 1) * block_N], tile[0:32, :], use_tma=use_tma)\n"
+                 "                T.atomic_add(Out[by * block_M + 32:(by + 1) * block_M, bx * block_N:(bx + 1) * block_N], tile[32:64, :], use_tma=use_tma)\n");
+    ts::CompileResult r = compileWith({}, "cuda:sm_90a", text);
+    ASSERT_TRUE(r.ok) << ts::e2e::diagText(r);
+    EXPECT_EQ(r.cuda.find("tma_reduce_add"), std::string::npos) << r.cuda;
+    size_t notes = 0;
+    for (auto& d : r.diagnostics)
+        if (d.severity == ts::Severity::Note && d.message.find("keeps per-element atomics") != std::string::npos) {
+            ++notes;
+            EXPECT_NE(d.message.find("keeps per-element atomics: the copy does not read the whole tile 'tile'"), std::string::npos) << d.message;
+            EXPECT_EQ(d.message.find("not the tile's shape"), std::string::npos) << d.message;
+        }
+    EXPECT_EQ(notes, 2u) << ts::e2e::diagText(r);
+    ASSERT_NO_FATAL_FAILURE(ts::e2e::expectInterpretersMatchReference(r, "halves of a tile"));
 }
 
 }  // namespace

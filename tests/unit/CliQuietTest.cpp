@@ -139,9 +139,12 @@ TEST(CliQuiet, Sm90WithoutAAndNewerTargetsSayWhichPathTheyGet) {
     };
     // compile()'s own note (Compile.cpp), so the IDE shows the same words.
     EXPECT_TRUE(contains(notes("--target cuda:sm_90"),
-                         "note: cuda:sm_90 has TMA and mbarrier transaction counts but not wgmma or setmaxnreg, which need the "
-                         "architecture-specific cuda:sm_90a"));
-    EXPECT_TRUE(contains(notes("--target cuda:sm_100a"), "note: cuda:sm_100a: TileScope has no path of its own for this GPU"));
+                         "note: cuda:sm_90: every T.gemm takes mma.sync and no copy takes TMA (cp.async and plain loads and "
+                         "stores, as on cuda:sm_80): TileScope generates its Hopper path (wgmma, TMA, setmaxnreg) for the "
+                         "architecture-specific cuda:sm_90a only"));
+    EXPECT_TRUE(contains(notes("--target cuda:sm_100a"),
+                         "note: cuda:sm_100a: every T.gemm takes mma.sync and no copy takes TMA (cp.async and plain loads and "
+                         "stores, as on cuda:sm_80): TileScope has no path of its own for this GPU"));
     EXPECT_FALSE(contains(notes("--target cuda:sm_90a"), "architecture-specific"));
     EXPECT_FALSE(contains(notes("--target cuda:sm_90 -q"), "architecture-specific"));
     EXPECT_TRUE(contains(notes("--target cuda:sm_75"), "TileScope generates code for sm_80 and newer"));

@@ -66,4 +66,33 @@ TEST(CopyTmaHint, OtherReasonsSayWhatToDo) {
               "nothing needs to change: the copy is correct with plain loads");
 }
 
+// A T.atomic_add(dst, tile, use_tma=True) that keeps per-element atomics had the TMA store's hints
+// ("nothing needs to change: the copy is correct with plain stores", "issue the copy ...", "plain
+// stores skip ..."): it is neither a copy nor a plain store (fresh-user finding).
+TEST(CopyTmaHint, DeclinedReduceAddSaysPerElementAtomics) {
+    using ts::xform::tmaWhyNotHint;
+    EXPECT_EQ(tmaWhyNotHint("TileScope generates the TMA reduce-add for float32 destinations only", true, true),
+              "nothing needs to change: per-element atomics add it correctly");
+    EXPECT_EQ(tmaWhyNotHint("the kernel reads or writes 'Acc' elsewhere (a TMA reduce-add writes it through the async proxy, "
+                            "unordered with those accesses)",
+                            true, true),
+              "nothing needs to change: per-element atomics add it correctly");
+    EXPECT_EQ(tmaWhyNotHint("rows of 'Out' are not a multiple of 16 bytes (TMA global stride)", true, true),
+              "change that to add it by TMA; its other rules: a whole 2-D shared tile, a box of at most 256 x 256");
+    EXPECT_EQ(tmaWhyNotHint("it is inside a warp role (the TMA issue is elected from the whole block)", true, true),
+              "issue the T.atomic_add outside the warp role to add it by TMA");
+    EXPECT_EQ(tmaWhyNotHint("the region of 'Out' may start before the tensor in dimension 0 (start Idx[by] * 32): a TMA store "
+                            "whose box starts at a negative coordinate faults on the H200",
+                            true, true),
+              "nothing needs to change: per-element atomics skip the elements before the tensor; tiles whose start is a sum of "
+              "block/loop indices and non-negative constants are added by TMA");
+    EXPECT_EQ(tmaWhyNotHint("shared tile 't3' is not a 2-D tile of constant shape", true, true),
+              "nothing needs to change: per-element atomics add it correctly (a TMA reduce-add here takes whole 2-D shared tiles of "
+              "constant shape, to a kernel tensor whose rows are a multiple of 16 bytes, in boxes of at most 256 x 256)");
+    // The store's hints are unchanged.
+    EXPECT_EQ(tmaWhyNotHint("it is inside a warp role (the TMA issue is elected from the whole block)", true),
+              "issue the copy outside the warp role to store it by TMA");
+    EXPECT_EQ(tmaWhyNotHint("the kernel reads or writes 'C' elsewhere", true), "nothing needs to change: the copy is correct with plain stores");
+}
+
 }  // namespace
