@@ -369,7 +369,7 @@ Stmt lowerAtomicTmaReduce(Ctx& c, const TileOpNode& op, const Target& target) {
     const std::string what = "T.atomic_add into '" + dst.buffer->name + "' from '" + src.buffer->name + "' with use_tma=True";
     std::string why;
     TmaLoadPlan p;
-    if (!target.hasWgmma()) why = "the target " + target.arch() + " has no TMA";
+    if (!target.hasWgmma()) why = "the target " + target.arch() + " has no TMA path (TileScope's TMA is cuda:sm_90a's)";
     else if (attrStr(op.attrs, "op", "add") != "add") why = "only additions have a TMA reduction here";
     else if (src.buffer->scope != Scope::Shared || dst.buffer->scope != Scope::Global) why = "TMA reduces a shared tile into a global tensor";
     else if (dst.buffer->dtype != DType::Float32) why = "TileScope generates the TMA reduce-add for float32 destinations only";
@@ -379,9 +379,8 @@ Stmt lowerAtomicTmaReduce(Ctx& c, const TileOpNode& op, const Target& target) {
         TileOpNode asCopy(TileOpKind::Copy, {src, dst}, op.attrs, op.span);
         why = tmaStoreWhyNot(c.func, asCopy, c.layoutOf(src.buffer->name), target, &p, &op);
     }
-    if (!why.empty()) {
-        if (target.hasWgmma())
-            note(c, {Severity::Note, op.span, what + " keeps per-element atomics: " + why, tmaWhyNotHint(why, true, true), "lower-tile-ops"});
+    if (!why.empty()) {  // on every target: the user asked for TMA
+        note(c, {Severity::Note, op.span, what + " keeps per-element atomics: " + why, tmaWhyNotHint(why, true, true), "lower-tile-ops"});
         return nullptr;
     }
     const Span sp = op.span;
