@@ -119,6 +119,23 @@ std::optional<HopperGemmPlan> hopperGemmPlan(int64_t M, int64_t N, int64_t K, in
     return p;
 }
 
+std::optional<HopperGemmPlan> hopperGemmPlanGrid(int64_t M, int64_t N, int64_t K, int wgm, int wgn, DType ab, DType c, bool transA,
+                                                 bool transB, std::string* why, int maxPanelA, int maxPanelB) {
+    if (wgm < 1 || wgn < 1 || N % wgn != 0) return setWhy(why, "N=" + std::to_string(N) + " does not split over " + std::to_string(wgn) + " warpgroup columns"), std::nullopt;
+    auto plan = hopperGemmPlan(M, N / wgn, K, 128LL * wgm, ab, c, transA, transB, why, maxPanelA, maxPanelB);
+    if (!plan || wgn == 1) return plan;
+    std::string w;
+    const int e = dtypeBytes(ab);
+    auto b = transB ? wgmmaTileGeometry(N, K, e, &w, maxPanelB) : wgmmaTileGeometry(K, N, e, &w, maxPanelB);
+    if (!b) return setWhy(why, "B tile: " + w), std::nullopt;
+    if (!transB && (N / wgn) % b->panelElems != 0)
+        return setWhy(why, "each of the " + std::to_string(wgn) + " warpgroup columns reads " + std::to_string(N / wgn) +
+                               " columns of B (stored K x N), not whole " + std::to_string(b->panelElems) + "-element swizzle panels"),
+               std::nullopt;
+    plan->N = N, plan->b = plan->bTile = *b, plan->wgn = wgn;
+    return plan;
+}
+
 bool wgmmaColumnSlice(const WgmmaTileGeometry& parent, const WgmmaTileGeometry& sub, int64_t col0, std::string* why) {
     auto no = [&](const std::string& s) {
         if (why) *why = s;

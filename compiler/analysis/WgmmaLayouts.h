@@ -96,6 +96,15 @@ struct HopperGemmPlan {
     WgmmaTileGeometry aTile, bTile;
 };
 
+/// hopperGemmPlan for a grid of wgm x wgn warpgroups (the wgmma fragment path's warpgroup order):
+/// the instruction of one warpgroup column (M over wgm warpgroups, N/wgn columns), B kept whole
+/// (plan.N = N, plan.b = bTile = the K x N / N x K tile, plan.wgn = wgn). An MN-major B (!transB)
+/// read by warpgroups side by side must be addressed at whole panels: N/wgn a multiple of its
+/// panel elements (ts::wgmma_operand_desc). nullopt with *why otherwise.
+std::optional<HopperGemmPlan> hopperGemmPlanGrid(int64_t M, int64_t N, int64_t K, int wgm, int wgn, ir::DType ab, ir::DType c,
+                                                 bool transA, bool transB, std::string* why = nullptr, int maxPanelA = 128,
+                                                 int maxPanelB = 128);
+
 /// May the operand `sub` (a stored rows x cols tile as in HopperGemmPlan) be read in place as the
 /// columns [col0, col0 + sub.cols) of the stored tile `parent` (same rows)? Yes when the slice is
 /// whole panels of the parent: the same panel width (swizzle atom: 64 fp16/bf16 elements for

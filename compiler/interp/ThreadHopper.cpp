@@ -410,16 +410,9 @@ void ThreadMachine::wgmmaSS(const CallNode* c, const ThreadList& act) {
     // The operand tiles' swizzle panels as their layouts have them (narrower than a row allows
     // where warpgroups side by side read an MN-major tile: SelectHopperFragment.cpp panelLimit).
     const int pa = operandPanelBytes(*A.buf), pb = operandPanelBytes(*B.buf);
-    auto plan = WGN >= 1 && N % WGN == 0 && threads % WGN == 0
-                    ? analysis::hopperGemmPlan(M, N / WGN, K, threads / WGN, A.buf->dtype, C.buf->dtype, TA, TB, &why, pa, pb)
-                    : std::nullopt;
-    if (plan && WGN > 1) {
-        auto b = TB ? analysis::wgmmaTileGeometry(N, K, dtypeBytes(B.buf->dtype), &why, pb)
-                    : analysis::wgmmaTileGeometry(K, N, dtypeBytes(B.buf->dtype), &why, pb);
-        if (b && !TB && (N / WGN) % b->panelElems != 0) why = "an MN-major B read from a column offset inside a swizzle panel", b.reset();
-        if (b) plan->b = *b;
-        else plan.reset();
-    }
+    auto plan = WGN >= 1 && threads % (128 * WGN) == 0
+                    ? analysis::hopperGemmPlanGrid(M, N, K, int(threads / 128 / WGN), int(WGN), A.buf->dtype, C.buf->dtype, TA, TB, &why, pa, pb)
+                    : (why = std::to_string(threads) + " threads are not whole warpgroups for " + std::to_string(WGN) + " warpgroup columns", std::nullopt);
     if (!plan || plan->warpgroups != WG || B.buf->dtype != A.buf->dtype)
         fail(c->span, "tl.wgmma_ss M=" + std::to_string(M) + " N=" + std::to_string(N) + " K=" + std::to_string(K) +
                           " on " + std::to_string(WG) + " x " + std::to_string(WGN) + " warpgroup(s): " + (why.empty() ? "operand dtypes differ" : why));

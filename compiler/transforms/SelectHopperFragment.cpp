@@ -158,23 +158,11 @@ std::optional<analysis::HopperGemmPlan> fragmentGemmPlan(const PrimFuncNode& f, 
     if (!limA || !limB)
         return no("warpgroups side by side read '" + (limA ? B : A).buffer->name +
                   "' (MN-major) from an offset that is not a multiple of 32 bytes, the narrowest swizzle panel");
-    // The instruction of one warpgroup column: M over gm warpgroups, N/gn columns.
-    auto plan = analysis::hopperGemmPlan(M, N / gn, K, 128LL * gm, A.buffer->dtype, C.buffer->dtype, ta, tb, &w, limA, limB);
+    // One warpgroup column's instruction, B whole (its MN-major slices at whole panels, which
+    // panelLimit narrowed the tile's panels to).
+    auto plan = analysis::hopperGemmPlanGrid(M, N, K, gm, gn, A.buffer->dtype, C.buffer->dtype, ta, tb, &w, limA, limB);
     if (!plan) return no(w);
     if (plan->warpgroups != gm) return no("the wgmma plan splits M differently from the warp grid");
-    if (gn > 1) {
-        // B is one stored tile; each warpgroup column reads its N/gn columns from an MN offset.
-        // K-major (transposed B, N x K): any multiple of 8 rows keeps the swizzle's 8-row period.
-        // MN-major (K x N): the offset must be whole swizzle panels (wgmma_operand_desc), which
-        // panelLimit narrowed the tile's panels to.
-        const int e = int(dtypeBytes(B.buffer->dtype));
-        auto b = tb ? analysis::wgmmaTileGeometry(N, K, e, &w, limB) : analysis::wgmmaTileGeometry(K, N, e, &w, limB);
-        if (!b) return no("B tile: " + w);
-        if (!tb && (N / gn) % b->panelElems != 0)
-            return no("each of the " + std::to_string(gn) + " warpgroup columns reads " + std::to_string(N / gn) +
-                      " columns of B (stored K x N), not whole " + std::to_string(b->panelElems) + "-element swizzle panels");
-        plan->N = N, plan->b = plan->bTile = *b, plan->wgn = gn;
-    }
     for (const Region* r : {&A, &B}) {
         if (r->buffer->scope != Scope::Shared) continue;
         auto sh = constShape(*r->buffer);
