@@ -23,6 +23,7 @@ set -u
 OUT=${OUT:-/tmp/out}; mkdir -p "$OUT"; export TILESCOPE_CACHE_DIR=${TILESCOPE_CACHE_DIR:-/tmp/tscache}
 export TILESCOPE_WORKER_TIMEOUT=${TILESCOPE_WORKER_TIMEOUT:-90}
 A=${MHAB_DIR:-.mhab}; T=$A/tilec; S=$A/mha_bwd.py; TGT="--target cuda:sm_90a"
+[ -x "$T" ] || { [ -f "$T.xz" ] && xz -dk "$T.xz" && chmod +x "$T"; }
 [ -x "$T" ] || { echo "no $T: run bench/mha_bwd_payload.sh on the dev box first"; exit 2; }
 t0=$(date +%s); el() { echo $(( $(date +%s) - t0 )); }
 LOG=$OUT/mha-bwd-log.txt; : > "$LOG"

@@ -12,6 +12,8 @@ excl="$(git rev-parse --git-common-dir)/info/exclude"
 grep -qx '/.mhab/' "$excl" || echo '/.mhab/' >> "$excl"
 rm -rf "$main/.mhab"; mkdir -p "$main/.mhab/tl"
 strip -o "$main/.mhab/tilec" "$root/build/tilec"
+# xz: the tree that travels (64 MiB) must also hold .tl (TileLang, ~33 MiB)
+xz -T2 -f "$main/.mhab/tilec"
 cp "$root/samples/mha_bwd.py" "$root/bench/h200_mha_bwd_perf.sh" "$root/bench/mha_bwd_torch.py" "$root/bench/torch_timing.py" "$main/.mhab/"
 ex=examples/flash_attention/example_mha_bwd_bshd.py
 if git -C "$tl" show "HEAD:$ex" > "$main/.mhab/tl/example_mha_bwd_bshd.py" 2> /dev/null; then
