@@ -15,6 +15,8 @@ excl="$(git rev-parse --git-common-dir)/info/exclude"
 grep -qx '/.attn/' "$excl" || echo '/.attn/' >> "$excl"
 mkdir -p "$main/.attn/tl"
 strip -o "$main/.attn/tilec" "$root/build/tilec"
+# xz: the tree that travels (64 MiB) must also hold .tl (TileLang, ~33 MiB)
+xz -T2 -f "$main/.attn/tilec"
 cp "$root/samples/flash_attn_fwd.py" "$root/samples/gemm.py" "$root/bench/h200_attention.sh" "$root/bench/attention_torch.py" "$main/.attn/"
 for ex in example_mha_fwd_bshd example_gqa_fwd_bshd; do
     src=""

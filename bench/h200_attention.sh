@@ -32,6 +32,7 @@ export TILESCOPE_HOPPER_PINGPONG=${TILESCOPE_HOPPER_PINGPONG:-1}
 # (30 s killed it on 2026-12-02, and 60 s killed its tilec bench).
 export TILESCOPE_WORKER_TIMEOUT=${TILESCOPE_WORKER_TIMEOUT:-90}
 A=${ATTN_DIR:-.attn}; T=$A/tilec; F=$A/flash_attn_fwd.py
+[ -x "$T" ] || { [ -f "$T.xz" ] && xz -dk "$T.xz" && chmod +x "$T"; }
 [ -x "$T" ] || { echo "no $T: run bench/attention_payload.sh on the dev box first"; exit 2; }
 t0=$(date +%s); el() { echo $(( $(date +%s) - t0 )); }
 BUDGET=${ATTN_BUDGET_S:-330}
