@@ -175,8 +175,8 @@ std::string launcherSource(const CompileResult& r, const std::string& kernelFile
             if (t) strides += (t > 1 ? ", " : "") + std::to_string(stride);
             stride *= a.shape.at(size_t(d));
         }
-        o << "    CUtensorMap tma_map_" << i << ";  // " << a.name << ": box " << m.boxInner << " x " << m.boxOuter << ", "
-          << m.swizzleBytes << "-byte swizzle\n    {\n"
+        o << "    CUtensorMap tma_map_" << i << ";  // " << a.name << ": box " << m.boxOuter << " rows x " << m.boxInner << " columns (box[] lists the\n"
+          << "    // innermost dimension first), " << m.swizzleBytes << "-byte swizzle\n    {\n"
           << "        const cuuint64_t dims[" << rank << "] = {" << dims << "}, strides[" << rank - 1 << "] = {" << strides << "};\n"
           << "        const cuuint32_t box[" << rank << "] = {" << box << "}, steps[" << rank << "] = {" << steps << "};\n"
           << "        if (encode(&tma_map_" << i << ", CUtensorMapDataType(" << dt << "), " << rank << ", d_" << a.name

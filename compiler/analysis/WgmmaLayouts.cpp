@@ -58,8 +58,10 @@ Layout makeWgmmaSharedLayout(const WgmmaTileGeometry& g) {
     l->swizzleBytes = 0;  // the offset map carries the swizzle (the row-major fields are unused)
     l->rowBytes = g.cols * g.eltBytes;
     std::ostringstream os;
-    os << "wgmma/TMA operand tile, " << g.panels << " panel(s) of " << g.panelBytes << " B x " << g.rows << " rows, "
-       << g.panelBytes << "-byte swizzle (PTX ISA 9.7.15.5.1.2)";
+    // Rows first, then columns, as the TMA notes print the boxes (one box per panel, Hopper.h
+    // tmaBoxesText); the panel's bytes in parentheses.
+    os << "wgmma/TMA operand tile, " << g.panels << (g.panels == 1 ? " panel of " : " panels of ") << g.rows << " rows x "
+       << g.panelElems << " columns (" << g.panelBytes << " B), " << g.panelBytes << "-byte swizzle (PTX ISA 9.7.15.5.1.2)";
     l->description = os.str();
     l->family = "wgmma_smem";
     l->familyParams = {g.rows, g.cols, g.panelBytes};

@@ -143,7 +143,7 @@ bool kernelHasMbarriers(const PrimFuncNode& f) {
 
 /// The stored geometry TMA writes into shared tile `dst` (the tensor map's box and swizzle), or
 /// nullopt with *why. Row-major tiles (no layout, or infer-layouts' plain "shared" layout):
-/// swizzle NONE, one box of cols x rows. wgmma_smem tiles (analysis::wgmmaSharedOffset): the
+/// swizzle NONE, one box of the whole tile. wgmma_smem tiles (analysis::wgmmaSharedOffset): the
 /// TMA swizzle of their panels, one box per panel. "shared" tiles with an XOR swizzle whose
 /// mode equals the row (32/64/128 bytes, analysis/Swizzle.h): the same bytes as TMA's swizzle
 /// of that span (chunk bits 4.. XOR address bits 7..), plan-smem aligns them to 1024 bytes.
@@ -350,9 +350,8 @@ Stmt lowerCopyTmaStore(Ctx& c, const TileOpNode& op, const Target& target) {
     const bool inLoop = c.loopDepth > 0;
     Stmt out = tmaOutStmts(c, intrin::kTmaStore, src, dst, p, !inLoop, sp);
     note(c, {Severity::Note, sp,
-             what + " uses a TMA store (" + std::to_string(g.panels) + " box(es) of " + std::to_string(g.panelElems) + " x " +
-                 std::to_string(g.rows) + (g.panelBytes ? ", " + std::to_string(g.panelBytes) + "-byte swizzle" : std::string()) + ", " +
-                 std::to_string(g.bytes()) + " bytes; out-of-bounds elements are not written)",
+             what + " uses a TMA store (" + tmaBoxesText(g) + ", " + std::to_string(g.bytes()) +
+                 " bytes; out-of-bounds elements are not written)",
              "disable_tma=True keeps plain stores", "lower-tile-ops"});
     return out;
 }
@@ -387,8 +386,8 @@ Stmt lowerAtomicTmaReduce(Ctx& c, const TileOpNode& op, const Target& target) {
     const analysis::WgmmaTileGeometry& g = p.geo;
     Stmt out = tmaOutStmts(c, intrin::kTmaReduceAdd, src, dst, p, true, sp);
     note(c, {Severity::Note, sp,
-             what + " is a TMA reduce-add (" + std::to_string(g.panels) + " box(es) of " + std::to_string(g.panelElems) + " x " +
-                 std::to_string(g.rows) + ", " + std::to_string(g.bytes()) + " bytes added atomically; out-of-bounds elements are skipped)",
+             what + " is a TMA reduce-add (" + tmaBoxesText(g) + ", " + std::to_string(g.bytes()) +
+                 " bytes added atomically; out-of-bounds elements are skipped)",
              "use_tma=False keeps per-element atomics", "lower-tile-ops"});
     return out;
 }
@@ -439,9 +438,8 @@ Stmt lowerCopyTma(Ctx& c, const TileOpNode& op, const Target& target) {
                           intrinsicStmt(intrin::kTmaLoad, args, sp), intrinsicStmt(intrin::kMbarrierWait, {barAddr, parity}, sp)};
     if (phase) out.push_back(store(phase, {intImm(0)}, sub(intImm(1), load(phase, {intImm(0)}, sp)), sp));
     note(c, {Severity::Note, sp,
-             "T.copy into '" + dst.buffer->name + "' uses TMA (" + std::to_string(g.panels) + " box(es) of " + std::to_string(g.panelElems) +
-                 " x " + std::to_string(g.rows) + (g.panelBytes ? ", " + std::to_string(g.panelBytes) + "-byte swizzle" : std::string()) +
-                 ", " + std::to_string(g.bytes()) + " bytes on its own mbarrier; out-of-bounds elements read 0)",
+             "T.copy into '" + dst.buffer->name + "' uses TMA (" + tmaBoxesText(g) + ", " + std::to_string(g.bytes()) +
+                 " bytes on its own mbarrier; out-of-bounds elements read 0)",
              "disable_tma=True keeps plain loads", "lower-tile-ops"});
     return seq(out, sp);
 }

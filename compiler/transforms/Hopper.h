@@ -152,6 +152,11 @@ private:
 /// The element coordinates of a TMA load of region `src` (innermost first, as tl.tma_load takes
 /// them), with `at` substituted.
 std::vector<ir::Expr> tmaCoordinates(const ir::Region& src, const std::unordered_map<const ir::VarNode*, ir::Expr>& at);
+/// The boxes of stored geometry `g` as the TMA notes print them: "1 box of 64 rows x 32 columns"
+/// or "2 boxes of 128 rows x 64 columns, 128-byte swizzle" (one box per swizzle panel). Rows and
+/// columns are named because the bare "32 x 64" the notes printed was the tensor map's order
+/// (innermost first, columns x rows), which reads as rows x columns (fresh-user finding).
+std::string tmaBoxesText(const analysis::WgmmaTileGeometry& g);
 
 /// The copies of one T.Pipelined loop that the fragment-path TMA schedule loads
 /// (InjectPipelineTmaFragment.cpp): copies into the shared operand tiles of wgmma gemms on the

@@ -98,9 +98,7 @@ PipelineTmaLoads::PipelineTmaLoads(const PrimFuncNode& f, const ForNode& loop, c
         if (diags) {
             const auto& g = plan.geo;
             diags->add({Severity::Note, t->span,
-                        "T.copy into '" + dst->name + "' is loaded by TMA in the T.Pipelined schedule (" + std::to_string(g.panels) +
-                            " box(es) of " + std::to_string(g.panelElems) + " x " + std::to_string(g.rows) +
-                            (g.panelBytes ? ", " + std::to_string(g.panelBytes) + "-byte swizzle" : std::string()) + ", " +
+                        "T.copy into '" + dst->name + "' is loaded by TMA in the T.Pipelined schedule (" + tmaBoxesText(g) + ", " +
                             std::to_string(g.bytes()) + " bytes per stage on the stage's mbarrier; out-of-bounds elements read 0)",
                         "disable_tma=True keeps cp.async", "inject-pipeline"});
         }

@@ -80,6 +80,11 @@ std::optional<int> tmaBoxRowDim(const Region& global, const Region& tile, const 
     return rowDim;
 }
 
+std::string tmaBoxesText(const analysis::WgmmaTileGeometry& g) {
+    return std::to_string(g.panels) + (g.panels == 1 ? " box of " : " boxes of ") + std::to_string(g.rows) + " rows x " +
+           std::to_string(g.panelElems) + " columns" + (g.panelBytes ? ", " + std::to_string(g.panelBytes) + "-byte swizzle" : std::string());
+}
+
 std::vector<Expr> tmaCoordinates(const Region& src, const std::unordered_map<const VarNode*, Expr>& at) {
     std::vector<Expr> c;
     for (size_t i = src.ranges.size(); i-- > 0;) c.push_back(substitute(src.ranges[i].min, at));

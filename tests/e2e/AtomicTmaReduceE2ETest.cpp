@@ -42,7 +42,7 @@ TEST(AtomicTmaReduce, UseTmaIsOneReduceAddPerTile) {
     EXPECT_EQ(countOf(r.cuda, "ts::tma_reduce_add_tile<1, 32, 64>("), 1u) << r.cuda;
     EXPECT_EQ(countOf(r.cuda, "atomicAdd"), 0u) << r.cuda;
     EXPECT_NE(r.cuda.find("ts::tma_store_wait<0, true>()"), std::string::npos) << r.cuda;
-    EXPECT_TRUE(hasNote(r, "T.atomic_add into 'Out' from 'tile' with use_tma=True is a TMA reduce-add (1 box(es) of 32 x 64, 8192 bytes"))
+    EXPECT_TRUE(hasNote(r, "T.atomic_add into 'Out' from 'tile' with use_tma=True is a TMA reduce-add (1 box of 64 rows x 32 columns, 8192 bytes"))
         << ts::e2e::diagText(r);
     ASSERT_NO_FATAL_FAILURE(ts::e2e::expectInterpretersMatchReference(r, "TMA reduce-add"));
     ts::e2e::expectNvrtcCompilesForSm80AndSm90a(kFile, {});

@@ -3,7 +3,7 @@
 // Expected values are derived here, not read from the compiler:
 //  - the staged tile of a bm x bn fp16 accumulator is bm*bn*2 bytes in bn*2/128 column panels of
 //    64 elements (a 128-byte TMA swizzle span, PTX ISA 9.7.9.25.5.1 / 9.7.15.5.1.2): one TMA
-//    store box of 64 x bm per panel;
+//    store box of bm rows x 64 columns per panel;
 //  - it takes the bytes of the pipeline's tiles: (bm*bk + bk*bn)*2*stages >= bm*bn*2 for the
 //    defaults, so the kernel's shared memory equals the direct-store kernel's; a tile used only
 //    before the pipeline shares the pipeline's bytes and adds none;
@@ -161,7 +161,7 @@ TEST(StageEpilogue, HandStagedTileGetsTheSwizzledLayout) {
     auto it = r.lowered->layouts.find("C_shared");
     ASSERT_NE(it, r.lowered->layouts.end());
     EXPECT_EQ(it->second->family, "wgmma_smem");
-    EXPECT_TRUE(hasNote(r, "lower-tile-ops", "T.copy from 'C_shared' into 'C' uses a TMA store (4 box(es) of 64 x 128, 128-byte swizzle, 65536 bytes"))
+    EXPECT_TRUE(hasNote(r, "lower-tile-ops", "T.copy from 'C_shared' into 'C' uses a TMA store (4 boxes of 128 rows x 64 columns, 128-byte swizzle, 65536 bytes"))
         << ts::e2e::diagText(r);
     EXPECT_NE(r.cuda.find("ts_vec_store<ts::half, 2>(&C_shared["), std::string::npos) << r.cuda;
     // sm_80: no TMA, the default layout.

@@ -104,7 +104,7 @@ TEST(TmaStoreLegality, StoreExactlyWhereLegalOverPitchesStartsAndDtypes) {
                     ASSERT_EQ(stored, legal) << at << "\n" << storeNote(r);
                     const std::string note = storeNote(r);
                     if (legal) {
-                        EXPECT_EQ(note, "T.copy from 'C_shared' into 'Out' uses a TMA store (1 box(es) of 64 x 32, " +
+                        EXPECT_EQ(note, "T.copy from 'C_shared' into 'Out' uses a TMA store (1 box of 32 rows x 64 columns, " +
                                             std::to_string(64 * 32 * d.bytes) +
                                             " bytes; out-of-bounds elements are not written) | disable_tma=True keeps plain stores")
                             << at;
@@ -160,7 +160,7 @@ TEST(TmaStoreLegality, OtherReasonsAndHints) {
     // Legal: the whole tile at a 16-byte aligned column.
     auto [ok, okTma] = note(kernelWith("        T.copy(C_shared, Out[by * 32, bx * 64])\n"));
     EXPECT_TRUE(okTma) << ok;
-    EXPECT_NE(ok.find("uses a TMA store (1 box(es) of 64 x 32, 4096 bytes;"), std::string::npos) << ok;
+    EXPECT_NE(ok.find("uses a TMA store (1 box of 32 rows x 64 columns, 4096 bytes;"), std::string::npos) << ok;
     // disable_tma=True.
     auto [off, offTma] = note(kernelWith("        T.copy(C_shared, Out[by * 32, bx * 64], disable_tma=True)\n"));
     EXPECT_FALSE(offTma);
@@ -392,7 +392,7 @@ TEST(TmaStoreGemm, EpilogueThroughSharedMemoryIsOneTmaStore) {
         if (tma) {
             EXPECT_NE(r.cuda.find("ts::wgmma_gemm_ss<"), std::string::npos) << label;
             EXPECT_NE(r.cuda.find("ts::tma_load_tile<"), std::string::npos) << label;
-            EXPECT_NE(storeNote(r, "C").find("uses a TMA store (2 box(es) of 64 x 128, 128-byte swizzle, 32768 bytes;"), std::string::npos);
+            EXPECT_NE(storeNote(r, "C").find("uses a TMA store (2 boxes of 128 rows x 64 columns, 128-byte swizzle, 32768 bytes;"), std::string::npos);
         } else {
             EXPECT_NE(storeNote(r, "C").find("does not use a TMA store: rows of 'C' are not a multiple of 16 bytes"), std::string::npos)
                 << storeNote(r, "C");
