@@ -133,7 +133,8 @@ bool ThreadMachine::execBlock(const KernelNode* k, size_t mark, int64_t lin, con
         // A TMA store's global writes are only known to be performed after a full
         // cp.async.bulk.wait_group (PTX ISA §9.7.9.27); the block's shared memory is gone at exit.
         if (!m_bulkGroups.empty())
-            fail(m_bulkGroups.back().at, "the TMA store issued at line " + std::to_string(m_bulkGroups.back().at.line) +
+            fail(m_bulkGroups.back().at, std::string(m_bulkGroups.back().reduceAdd ? "the TMA reduce-add" : "the TMA store") +
+                                             " issued at line " + std::to_string(m_bulkGroups.back().at.line) +
                                              " is still in flight when the block exits (no tl.tma_store_wait(0, 0) after it)",
                  "the issuing thread must wait for its bulk async-groups (cp.async.bulk.wait_group 0) before the kernel ends");
     } catch (InterpError& e) {

@@ -292,8 +292,10 @@ void ThreadMachine::tmaLoad(const CallNode* c, const ThreadList& act) {
 // once (no other access of the tensor may observe the difference: tmaStoreWhyNot). The tile's
 // elements stay read by the group until tl.tma_store_wait retires it.
 void ThreadMachine::tmaStore(const CallNode* c, const ThreadList& act, bool reduceAdd) {
+    // The intrinsic's own name in every message (a reduce-add is no store).
+    const std::string name = reduceAdd ? "tl.tma_reduce_add" : "tl.tma_store";
     if (c->args.size() < 7)
-        fail(c->span, "tl.tma_store takes the map, src, rows, panel_elems, panels and 2..5 coordinates");
+        fail(c->span, name + " takes the map, src, rows, panel_elems, panels and 2..5 coordinates");
     setThread(act[0]);
     const int64_t map = evalI(c->args[0].get());
     Address src = evalAddress(c->args[1].get());
@@ -303,37 +305,37 @@ void ThreadMachine::tmaStore(const CallNode* c, const ThreadList& act, bool redu
     m_cur = -1;
     auto desc = attrInts(m_func->attrs, "tma_map." + std::to_string(map));
     if ((desc.size() != 4 && desc.size() != 5) || desc[0] < 0 || size_t(desc[0]) >= m_func->params.size())
-        fail(c->span, "tl.tma_store: tensor map " + std::to_string(map) + " is not described by the kernel");
+        fail(c->span, name + ": tensor map " + std::to_string(map) + " is not described by the kernel");
     BufferState& dst = lookup(m_func->params[size_t(desc[0])].get(), c->span);
     const int64_t rank = static_cast<int64_t>(dst.shape.size());
     const int64_t rowDim = desc.size() == 5 && desc[4] >= 0 ? desc[4] : rank - 2;
     if (rank < 2 || rank > 5 || rank != static_cast<int64_t>(coord.size()) || rowDim >= rank - 1)
-        fail(c->span, "tl.tma_store: " + std::to_string(coord.size()) + " coordinates for '" + dst.node->name + "' of rank " +
+        fail(c->span, name + ": " + std::to_string(coord.size()) + " coordinates for '" + dst.node->name + "' of rank " +
                           std::to_string(rank) + " with rows along dimension " + std::to_string(rowDim));
     if (src.buf->global || src.buf->threadStride || src.buf->dtype != dst.dtype)
-        fail(c->span, "tl.tma_store source '" + src.buf->node->name + "' is not a shared tile of the tensor's dtype");
+        fail(c->span, name + " source '" + src.buf->node->name + "' is not a shared tile of the tensor's dtype");
     const int e = dtypeBytes(dst.dtype);
     const bool plain = desc[3] == 0;
     std::optional<analysis::WgmmaTileGeometry> g;
     if (plain) {
         analysis::WgmmaTileGeometry p;
         p.rows = rows, p.cols = pw * panels, p.eltBytes = e, p.panelBytes = 0, p.panelElems = pw, p.panels = panels;
-        if (panels != 1 || (pw * e) % 16 || pw > 256 || rows > 256) fail(c->span, "tl.tma_store: the box is not a legal TMA box");
+        if (panels != 1 || (pw * e) % 16 || pw > 256 || rows > 256) fail(c->span, name + ": the box is not a legal TMA box");
         g = p;
     } else {
         g = analysis::wgmmaTileGeometry(rows, pw * panels, e, nullptr, static_cast<int>(pw * e));  // panels of pw (maybe narrower)
-        if (!g || g->panelElems != pw) fail(c->span, "tl.tma_store: the tile is not a TMA/wgmma operand tile");
+        if (!g || g->panelElems != pw) fail(c->span, name + ": the tile is not a TMA/wgmma operand tile");
     }
     // The shared source of cp.async.bulk.tensor is 128-byte aligned (1024 with a swizzle).
     const int64_t align = plain ? 128 : 1024;
     if ((src.off * e) % align)
-        fail(c->span, "tl.tma_store source " + describe(*src.buf, src.off) + " is not " + std::to_string(align) + "-byte aligned");
+        fail(c->span, name + " source " + describe(*src.buf, src.off) + " is not " + std::to_string(align) + "-byte aligned");
     // The checks of a block-level shared read (its values are an mma operand's, rounded: the
     // store copies the stored bits instead, below).
     std::vector<double> checked;
     readGemmOperand(src, rows, g->cols, [&](int64_t r, int64_t q) { return plain ? r * g->cols + q : analysis::wgmmaSharedOffset(*g, r, q); },
-                    checked, c->span, "tl.tma_store");
-    BulkGroup group{{}, c->span};
+                    checked, c->span, name.c_str());
+    BulkGroup group{{}, c->span, reduceAdd};
     auto& cells = m_cells[src.buf];
     for (int64_t r = 0; r < rows; ++r)
         for (int64_t q = 0; q < g->cols; ++q) {
@@ -341,6 +343,7 @@ void ThreadMachine::tmaStore(const CallNode* c, const ThreadList& act, bool redu
             SharedCell& cell = cells[static_cast<size_t>(o)];
             ++cell.bulkReads;
             cell.bulkAt = c->span;
+            cell.bulkReduce = reduceAdd;
             group.reads.push_back({src.buf, o});
             bool in = true;
             int64_t flat = 0;
@@ -377,9 +380,11 @@ void ThreadMachine::tmaStoreWait(const CallNode* c, const ThreadList& act) {
 void ThreadMachine::checkBulkRead(BufferState& b, int64_t off, const Span& at, const char* what) {
     const SharedCell& cell = m_cells[&b][static_cast<size_t>(off)];
     CheckFinding f = finding("race", b, off, at, cell.bulkAt, -1);
-    f.message = std::string(what) + " of " + describe(b, off) + " at line " + std::to_string(f.at.line) + " while the TMA store issued at line " +
+    const std::string op = cell.bulkReduce ? "TMA reduce-add" : "TMA store";
+    f.message = std::string(what) + " of " + describe(b, off) + " at line " + std::to_string(f.at.line) + " while the " + op + " issued at line " +
                 std::to_string(cell.bulkAt.line) + " may still read it (no cp.async.bulk.wait_group.read retired its group)";
-    report(std::move(f), "wait for the store's reads (tl.tma_store_wait) and put a barrier before overwriting its tile");
+    report(std::move(f), std::string("wait for the ") + (cell.bulkReduce ? "reduce-add's" : "store's") +
+                             " reads (tl.tma_store_wait) and put a barrier before overwriting its tile");
 }
 
 int ThreadMachine::operandPanelBytes(const BufferState& b) const {

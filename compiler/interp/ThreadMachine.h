@@ -36,10 +36,12 @@ struct SharedCell {
     /// wgmma.wait_group retires them races with the tensor cores' read.
     uint32_t wgmmaReads = 0;
     Span wgmmaAt;
-    /// TMA stores (tl.tma_store) whose bulk async-group still reads the element: no
-    /// tl.tma_store_wait has retired their reads yet; the last such issue.
+    /// TMA stores (tl.tma_store) and reduce-adds (tl.tma_reduce_add) whose bulk async-group
+    /// still reads the element: no tl.tma_store_wait has retired their reads yet; the last such
+    /// issue, and whether it was a reduce-add (the race report names the op).
     uint32_t bulkReads = 0;
     Span bulkAt;
+    bool bulkReduce = false;
 };
 
 /// A named barrier (bar.sync id, count) of the running block.
@@ -310,6 +312,7 @@ public:
     struct BulkGroup {
         std::vector<std::pair<BufferState*, int64_t>> reads;
         Span at;
+        bool reduceAdd = false;  ///< tl.tma_reduce_add (else tl.tma_store)
     };
     std::deque<BulkGroup> m_bulkGroups;
     std::vector<double> m_tileA, m_tileB;  ///< gemm_ss operands, logical row-major

@@ -42,6 +42,8 @@
 // nothing else in the kernel (no generic read or write to order against the async proxy's
 // writes), and its start cannot be negative (a box starting before the tensor faulted on the
 // H200; boxes past the far edges are clipped, PTX ISA §9.7.9.25.5.2: T.copy's guarded store).
+#include <functional>
+
 #include "compiler/ir/Intrinsics.h"
 #include "compiler/ir/PointerTensors.h"
 #include "compiler/transforms/Hopper.h"
@@ -92,39 +94,66 @@ bool kernelWrites(const PrimFuncNode& f, const BufferNode* b) {
     return w;
 }
 
-/// Whether statement `s` of the kernel touches `b` other than through the copy `self` (the same
-/// T.copy node, or its copy in a rebuilt tree: same buffers and span).
-bool touchesOtherwise(const Stmt& root, const BufferNode* b, const TileOpNode& self) {
-    auto isSelf = [&](const TileOpNode& t) {
-        return &t == &self || (t.op == TileOpKind::Copy && t.span == self.span && t.args.size() >= 2 && t.isRegion(0) && t.isRegion(1) &&
-                               t.region(0).buffer == self.region(0).buffer && t.region(1).buffer == self.region(1).buffer);
-    };
-    bool hit = false;
-    walk(root, [&](const Stmt& s) {
-        if (auto* st = as<StoreNode>(s); st && st->buffer.get() == b) hit = true;
-        if (auto* t = as<TileOpNode>(s); t && !isSelf(*t))
-            for (size_t i = 0; i < t->args.size(); ++i)
-                if (t->isRegion(i) && t->region(i).buffer.get() == b) hit = true;
-    }, [&](const Expr& e) {
-        if (auto* l = as<LoadNode>(e); l && l->buffer.get() == b) hit = true;
-    });
-    return hit;
+/// A tile op as the user wrote it: "T.copy", "T.clear", "T.reduce_max", "T.atomic_add".
+std::string userOpName(const TileOpNode& t) {
+    switch (t.op) {
+        case TileOpKind::Fill: return attrBool(t.attrs, "clear", false) ? "T.clear" : "T.fill";
+        case TileOpKind::Reduce: return "T.reduce_" + attrStr(t.attrs, "op", "sum");
+        case TileOpKind::Atomic: return "T.atomic_" + attrStr(t.attrs, "op", "add");
+        default: return std::string("T.") + tileOpName(t.op);
+    }
 }
 
-/// Whether anything but T.atomic_add ops (of any form) reads or writes `b`.
-bool touchedBesidesAtomicAdds(const Stmt& root, const BufferNode* b) {
-    bool hit = false;
+/// Whether argument `i` of tile op `t` is written (the destination), else read.
+bool writesArg(const TileOpNode& t, size_t i) {
+    switch (t.op) {
+        case TileOpKind::Copy: case TileOpKind::Reduce: case TileOpKind::Cumsum: return i == 1;
+        case TileOpKind::Gemm: return i == 2;
+        case TileOpKind::Fill: case TileOpKind::Atomic: return i == 0;
+        default: return false;
+    }
+}
+
+std::string atText(const Span& s) {
+    return s.valid() ? " at line " + std::to_string(s.line) + ", column " + std::to_string(s.col) : std::string();
+}
+
+/// The first access of `b` in the kernel (program order) that `exempt` does not allow, in words
+/// for a note: "writes 'Out' (an element store at line 12, column 13)", "reads 'Out' (T.copy at
+/// line 24, column 13)"; empty when there is none. A TMA store or reduce-add into `b` writes it
+/// through the async proxy, unordered with any such access (fresh-user finding: the note said
+/// only "the kernel reads or writes 'Out' elsewhere" and left the user to find where).
+std::string otherAccess(const Stmt& root, const BufferNode* b, const std::function<bool(const TileOpNode&, size_t)>& exempt) {
+    std::string found;
     walk(root, [&](const Stmt& s) {
-        if (auto* st = as<StoreNode>(s); st && st->buffer.get() == b) hit = true;
-        if (auto* t = as<TileOpNode>(s)) {
-            const bool add = t->op == TileOpKind::Atomic && attrStr(t->attrs, "op", "add") == "add";
-            for (size_t i = 0; i < t->args.size(); ++i)
-                if (t->isRegion(i) && t->region(i).buffer.get() == b && !(add && i == 0)) hit = true;
-        }
+        if (!found.empty()) return;
+        if (auto* st = as<StoreNode>(s); st && st->buffer.get() == b)
+            found = "writes '" + b->name + "' (an element store" + atText(st->span) + ")";
+        if (auto* t = as<TileOpNode>(s))
+            for (size_t i = 0; i < t->args.size() && found.empty(); ++i)
+                if (t->isRegion(i) && t->region(i).buffer.get() == b && !exempt(*t, i))
+                    found = std::string(writesArg(*t, i) ? "writes '" : "reads '") + b->name + "' (" + userOpName(*t) + atText(t->span) + ")";
     }, [&](const Expr& e) {
-        if (auto* l = as<LoadNode>(e); l && l->buffer.get() == b) hit = true;
+        if (!found.empty()) return;
+        if (auto* l = as<LoadNode>(e); l && l->buffer.get() == b) found = "reads '" + b->name + "' (an element read" + atText(l->span) + ")";
     });
-    return hit;
+    return found;
+}
+
+/// otherAccess for a TMA store by the copy `self` (the same T.copy node, or its copy in a
+/// rebuilt tree: same buffers and span).
+std::string accessBesidesCopy(const Stmt& root, const BufferNode* b, const TileOpNode& self) {
+    return otherAccess(root, b, [&](const TileOpNode& t, size_t) {
+        return &t == &self || (t.op == TileOpKind::Copy && t.span == self.span && t.args.size() >= 2 && t.isRegion(0) && t.isRegion(1) &&
+                               t.region(0).buffer == self.region(0).buffer && t.region(1).buffer == self.region(1).buffer);
+    });
+}
+
+/// otherAccess for a TMA reduce-add: T.atomic_add into `b` (of any form) is allowed.
+std::string accessBesidesAtomicAdds(const Stmt& root, const BufferNode* b) {
+    return otherAccess(root, b, [](const TileOpNode& t, size_t i) {
+        return t.op == TileOpKind::Atomic && attrStr(t.attrs, "op", "add") == "add" && i == 0;
+    });
 }
 
 /// The kernel already runs a TMA/mbarrier schedule (a T.Pipelined loop on TMA, hand-written
@@ -243,26 +272,32 @@ std::string tmaStoreWhyNot(const PrimFuncNode& f, const TileOpNode& op, const La
             if (auto at = why.find(from); at != std::string::npos) why.replace(at, std::string(from).size(), to);
         return why;
     }
-    auto rowDim = tmaBoxRowDim(dst, src, *g, true, why);
+    auto rowDim = tmaBoxRowDim(dst, src, *g, true, why, reduceOf != nullptr);
     if (!rowDim) return why;
     // Measured on the H200 (2026-12-04, bench/h200_tma_store.sh, tilec 43331bc): every store whose
     // box started before the tensor (a negative row or column) faulted with
     // CUDA_ERROR_ILLEGAL_INSTRUCTION, while boxes running past the far edges were clipped as PTX
     // ISA §9.7.9.25.5.2 says. Loads take negative starts (out-of-bounds elements read 0); stores
-    // are kept to starts that cannot be negative.
+    // are kept to starts that cannot be negative. A reduce-add addresses its box through the same
+    // tensor map coordinates (cp.reduce.async.bulk.tensor): kept to the same starts, unmeasured.
     const auto signedVars = signedScalars(f);
     for (size_t d = 0; d < dst.ranges.size(); ++d)
         if (!nonNegativeByForm(dst.ranges[d].min, &signedVars))
             return "the region of '" + dst.buffer->name + "' may start before the tensor in dimension " + std::to_string(d) + " (start " +
-                   toString(dst.ranges[d].min) + "): a TMA store whose box starts at a negative coordinate faults on the H200";
+                   toString(dst.ranges[d].min) + "): " +
+                   (reduceOf ? "a TMA reduce-add whose box starts at a negative coordinate is not generated (a TMA store's faults on "
+                               "the H200, and the reduce-add addresses its box the same way)"
+                             : "a TMA store whose box starts at a negative coordinate faults on the H200");
     int64_t param = -1;
     for (size_t i = 0; i < f.params.size(); ++i)
         if (f.params[i] == dst.buffer) param = int64_t(i);
     if (param < 0) return "'" + dst.buffer->name + "' is not a kernel tensor parameter (no tensor map)";
-    if (reduceOf ? lower::touchedBesidesAtomicAdds(f.body, dst.buffer.get())
-                 : lower::touchesOtherwise(f.body, dst.buffer.get(), op))
-        return "the kernel reads or writes '" + dst.buffer->name + "' elsewhere (a TMA " + (reduceOf ? "reduce-add" : "store") +
-               " writes it through the async proxy, unordered with those accesses)";
+    if (std::string other = reduceOf ? lower::accessBesidesAtomicAdds(f.body, dst.buffer.get())
+                                     : lower::accessBesidesCopy(f.body, dst.buffer.get(), op);
+        !other.empty())
+        return "the kernel also " + other + ": a TMA " + (reduceOf ? "reduce-add" : "store") +
+               " writes it through the async proxy, unordered with that access" +
+               (reduceOf ? " (other atomic adds into '" + dst.buffer->name + "' may stay: additions commute)" : std::string());
     if (out) *out = {*g, *rowDim, param};
     return {};
 }

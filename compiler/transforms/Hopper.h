@@ -64,12 +64,13 @@ std::optional<analysis::HopperGemmPlan> selectHopperFragmentGemm(const ir::PrimF
 /// at most 256 (the TMA box).
 std::optional<int> tmaCopyRowDim(const ir::TileOpNode& copy, const analysis::WgmmaTileGeometry& g, std::string& why);
 /// The rule of tmaCopyRowDim for a box between global region `global` and the whole shared tile
-/// `tile` of geometry `g`, in either direction (`store`: tile -> global, which only changes the
+/// `tile` of geometry `g`, in either direction (`store`: tile -> global, `reduce`: a TMA
+/// reduce-add of the tile into global, T.atomic_add(..., use_tma=True); both only change the
 /// wording of *why). Same dtype, a kernel tensor of rank 2..5 and constant shape whose rows are a
 /// multiple of 16 bytes, the region's columns 16-byte aligned and spanning the tile's along the
 /// last dimension, its rows along one other, rows <= 256, the whole tile.
 std::optional<int> tmaBoxRowDim(const ir::Region& global, const ir::Region& tile, const analysis::WgmmaTileGeometry& g, bool store,
-                                std::string& why);
+                                std::string& why, bool reduce = false);
 
 
 /// A global -> shared T.copy as one TMA tile load: the stored geometry the box writes (tensor

@@ -36,9 +36,12 @@ std::optional<int> tmaCopyRowDim(const TileOpNode& copy, const analysis::WgmmaTi
     return tmaBoxRowDim(src, dst, g, false, why);
 }
 
-std::optional<int> tmaBoxRowDim(const Region& global, const Region& tile, const analysis::WgmmaTileGeometry& g, bool store, std::string& why) {
+std::optional<int> tmaBoxRowDim(const Region& global, const Region& tile, const analysis::WgmmaTileGeometry& g, bool store, std::string& why,
+                                bool reduce) {
     const Region &src = global, &dst = tile;
-    const std::string copy = store ? "the copy from '" + tile.buffer->name + "'" : "the copy into '" + tile.buffer->name + "'";
+    // The op in the reasons' words: a T.atomic_add(..., use_tma=True) is no copy (fresh-user finding).
+    const std::string op = reduce ? "the atomic add" : "the copy";
+    const std::string copy = op + (store || reduce ? " from '" : " into '") + tile.buffer->name + "'";
     if (src.buffer->dtype != dst.buffer->dtype) return why = copy + " converts dtypes", std::nullopt;
     auto shape = constShape(*src.buffer);
     const int rank = shape ? static_cast<int>(shape->size()) : 0;
@@ -54,8 +57,7 @@ std::optional<int> tmaBoxRowDim(const Region& global, const Region& tile, const 
     if (!dsh || dsh->size() != 2 || (*dsh)[0] != g.rows || (*dsh)[1] != g.cols || dst.ranges.size() != 2 ||
         constInt(dst.ranges[0].min) != 0 || constInt(dst.ranges[1].min) != 0 || constInt(dst.ranges[0].extent) != g.rows ||
         constInt(dst.ranges[1].extent) != g.cols)
-        return why = store ? "the copy does not read the whole tile '" + dst.buffer->name + "'"
-                           : "the copy does not fill the whole tile '" + dst.buffer->name + "'",
+        return why = op + (store || reduce ? " does not read the whole tile '" : " does not fill the whole tile '") + dst.buffer->name + "'",
                std::nullopt;
     if (src.ranges.size() != size_t(rank) || constInt(src.ranges.back().extent) != g.cols)
         return why = "the region of '" + src.buffer->name + "' does not span the tile's columns along its last dimension", std::nullopt;

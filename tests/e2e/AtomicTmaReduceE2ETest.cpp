@@ -8,11 +8,17 @@
 //    and no per-element atomics; both interpreters match float64 (the thread-level one adds the
 //    box through the instruction's own rule, skipping elements past the tensor);
 //  - use_tma=False, and the sm_80 target: per-element atomics, same values;
-//  - a destination the kernel also reads keeps per-element atomics, with a note saying why.
+//  - a destination the kernel also reads keeps per-element atomics, with a note saying why and
+//    naming that read (op and line, column);
+//  - every reason and interpreter report about the reduce-add says "TMA reduce-add" / "atomic
+//    add", not "copy" / "TMA store" (fresh-user finding).
 #include <gtest/gtest.h>
 
 #include "compiler/Compile.h"
+#include "compiler/ir/IR.h"
+#include "compiler/ir/Intrinsics.h"
 #include "tests/e2e/E2eTestUtil.h"
+#include "tests/e2e/LoweredDefects.h"
 #include "tests/e2e/NvrtcBothTargets.h"
 
 namespace {
@@ -74,12 +80,20 @@ TEST(AtomicTmaReduce, ADestinationTheKernelAlsoReadsKeepsPerElementAtomics) {
     ts::CompileResult r = compileWith({}, "cuda:sm_90a", text);
     ASSERT_TRUE(r.ok) << ts::e2e::diagText(r);
     EXPECT_EQ(r.cuda.find("tma_reduce_add"), std::string::npos) << r.cuda;
-    EXPECT_TRUE(hasNote(r, "with use_tma=True keeps per-element atomics: the kernel reads or writes 'Out' elsewhere")) << ts::e2e::diagText(r);
-    // The hint was the TMA store's ("the copy is correct with plain stores"): an atomic add neither
-    // is a copy nor stores plainly (fresh-user finding).
+    // The note names the read (was "the kernel reads or writes 'Out' elsewhere": the user had to
+    // find it; fresh-user finding).
+    size_t notes = 0;
     for (auto& d : r.diagnostics)
-        if (d.severity == ts::Severity::Note && d.message.find("keeps per-element atomics") != std::string::npos)
+        if (d.severity == ts::Severity::Note && d.message.find("keeps per-element atomics") != std::string::npos) {
+            ++notes;
+            EXPECT_EQ(d.message, "T.atomic_add into 'Out' from 'tile' with use_tma=True keeps per-element atomics: the kernel also reads "
+                                 "'Out' (T.copy at line 19, column 13): a TMA reduce-add writes it through the async proxy, unordered "
+                                 "with that access (other atomic adds into 'Out' may stay: additions commute)");
+            // The hint was the TMA store's ("the copy is correct with plain stores"): an atomic add
+            // neither is a copy nor stores plainly (fresh-user finding).
             EXPECT_EQ(d.hint, "nothing needs to change: per-element atomics add it correctly") << d.message;
+        }
+    EXPECT_EQ(notes, 1u) << ts::e2e::diagText(r);
 }
 
 // Each half of the tile added on its own (tile[0:32, :] into its 32 rows, then tile[32:64, :]):
@@ -100,11 +114,44 @@ TEST(AtomicTmaReduce, PartOfATileSaysItIsNotTheWholeTile) {
     for (auto& d : r.diagnostics)
         if (d.severity == ts::Severity::Note && d.message.find("keeps per-element atomics") != std::string::npos) {
             ++notes;
-            EXPECT_NE(d.message.find("keeps per-element atomics: the copy does not read the whole tile 'tile'"), std::string::npos) << d.message;
+            // "the atomic add", not "the copy" (fresh-user finding).
+            EXPECT_NE(d.message.find("keeps per-element atomics: the atomic add does not read the whole tile 'tile'"), std::string::npos)
+                << d.message;
+            EXPECT_EQ(d.message.find("copy"), std::string::npos) << d.message;
             EXPECT_EQ(d.message.find("not the tile's shape"), std::string::npos) << d.message;
         }
     EXPECT_EQ(notes, 2u) << ts::e2e::diagText(r);
     ASSERT_NO_FATAL_FAILURE(ts::e2e::expectInterpretersMatchReference(r, "halves of a tile"));
+}
+
+// The thread-level interpreter's reports about a seeded defect in the lowered reduce-add name the
+// reduce-add (they said "the TMA store issued at line 22", "by tl.tma_store"): its exit wait
+// dropped, the barrier before it dropped, its .read wait in the loop dropped.
+TEST(AtomicTmaReduce, InterpreterReportsNameTheReduceAdd) {
+    ts::CompileResult r = compileWith({});
+    ASSERT_TRUE(r.ok) << ts::e2e::diagText(r);
+    using namespace ts::ir;
+    int n = 0;
+    EXPECT_EQ(ts::e2e::loweredErrorWithout(r, [](const CallNode&) { return false; }, &n), "");
+    std::string e = ts::e2e::loweredErrorWithout(
+        r, [](const CallNode& c) { return c.op == intrin::kTmaStoreWait && constInt(c.args.at(1)) == 0; }, &n);
+    EXPECT_EQ(n, 1);
+    EXPECT_NE(e.find("the TMA reduce-add issued at line 22 is still in flight when the block exits"), std::string::npos) << e;
+    ts::Span reduceSpan;
+    walk(r.lowered->body, [&](const Stmt& st) {
+        if (auto* ev = dynamic_cast<const EvalNode*>(st.get()))
+            if (auto* c = dynamic_cast<const CallNode*>(ev->call.get()); c && c->op == intrin::kTmaReduceAdd) reduceSpan = c->span;
+    });
+    ASSERT_TRUE(reduceSpan.valid());
+    e = ts::e2e::loweredErrorWithout(
+        r, [&](const CallNode& c) { return c.op == intrin::kSyncThreads && c.args.empty() && c.span == reduceSpan; }, &n);
+    EXPECT_EQ(n, 1);
+    EXPECT_NE(e.find("by tl.tma_reduce_add races with its write by thread"), std::string::npos) << e;
+    e = ts::e2e::loweredErrorWithout(
+        r, [](const CallNode& c) { return c.op == intrin::kTmaStoreWait && constInt(c.args.at(1)) == 1; }, &n);
+    EXPECT_EQ(n, 1);
+    EXPECT_NE(e.find("while the TMA reduce-add issued at line 22 may still read it"), std::string::npos) << e;
+    EXPECT_EQ(e.find("TMA store"), std::string::npos) << e;
 }
 
 }  // namespace

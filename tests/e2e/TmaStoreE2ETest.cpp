@@ -33,6 +33,7 @@
 #include "compiler/transforms/Hopper.h"
 #include "compiler/transforms/LowerCommon.h"
 #include "tests/e2e/E2eTestUtil.h"
+#include "tests/e2e/LoweredDefects.h"
 #include "tests/e2e/NvrtcBothTargets.h"
 
 namespace {
@@ -179,12 +180,20 @@ TEST(TmaStoreLegality, OtherReasonsAndHints) {
               std::string::npos)
         << part;
     // The kernel also writes Out element-wise: the async-proxy writes would be unordered with it.
+    // The note names that access (was "the kernel reads or writes 'Out' elsewhere", leaving the
+    // user to find where; fresh-user finding).
     auto [other, otherTma] =
         note(kernelWith("        T.copy(C_shared, Out[by * 32, bx * 64])\n        if bx == 0:\n            Out[by * 32, 0] = A[0, 0]\n"));
     EXPECT_FALSE(otherTma);
-    EXPECT_EQ(other, "T.copy from 'C_shared' into 'Out' does not use a TMA store: the kernel reads or writes 'Out' elsewhere (a TMA "
-                     "store writes it through the async proxy, unordered with those accesses) | nothing needs to change: the copy is "
-                     "correct with plain stores");
+    EXPECT_EQ(other, "T.copy from 'C_shared' into 'Out' does not use a TMA store: the kernel also writes 'Out' (an element store at "
+                     "line 13, column 13): a TMA store writes it through the async proxy, unordered with that access | nothing needs "
+                     "to change: the copy is correct with plain stores");
+    // Read by a tile op before the store: named with the op and where it is.
+    auto [read, readTma] = note(kernelWith("        T.copy(Out[by * 32, bx * 64], C_shared)\n        T.copy(C_shared, Out[by * 32, bx * 64])\n"));
+    EXPECT_FALSE(readTma);
+    EXPECT_NE(read.find("does not use a TMA store: the kernel also reads 'Out' (T.copy at line 11, column 9): a TMA store writes it"),
+              std::string::npos)
+        << read;
     // A 1-D tile: not worth a box.
     auto [vec, vecTma] = note(
         "import tilelang\nimport tilelang.language as T\n\n\n@T.prim_func\n"
@@ -270,36 +279,6 @@ TEST(TmaStoreLowering, FenceBarrierStoreWaitAndExitWait) {
     EXPECT_TRUE(r80.kernel.tensorMaps.empty());
 }
 
-/// Drops the statements `drop` picks from lowered IR: the seeded defects.
-class DropCalls : public ts::ir::Mutator {
-public:
-    std::function<bool(const ts::ir::CallNode&)> drop;
-    int dropped = 0;
-
-protected:
-    ts::ir::Stmt visitEval(const ts::ir::EvalNode* n, const ts::ir::Stmt& self) override {
-        auto* c = dynamic_cast<const ts::ir::CallNode*>(n->call.get());
-        if (!c || !drop(*c)) return self;
-        ++dropped;
-        return nullptr;
-    }
-};
-
-/// The lowered interpreter's error on `r`'s lowered IR with the calls `drop` picks removed.
-std::string loweredErrorWithout(const ts::CompileResult& r, const std::function<bool(const ts::ir::CallNode&)>& drop, int* dropped) {
-    DropCalls d;
-    d.drop = drop;
-    auto f = std::make_shared<ts::ir::PrimFuncNode>(*r.lowered);
-    f->body = d.mutate(r.lowered->body);
-    *dropped = d.dropped;
-    auto ci = ts::e2e::makeCheckedInputs(r);
-    std::vector<ts::HostTensor> args = ci.set.tensors;
-    for (size_t i = 0; i < args.size(); ++i)
-        if (ci.sig[i].isOutput) args[i].data.assign(static_cast<size_t>(args[i].numel()), std::nan(""));
-    auto run = ts::interp::runLowered(f, args);
-    return run.error ? run.error->message : std::string();
-}
-
 // The thread-level interpreter checks what the GPU would get wrong without the lowering's
 // ordering: a missing exit wait (the block's global writes never waited for), a missing barrier
 // between the tile's writers and the store (a race with the async proxy's read), and, in a loop,
@@ -309,9 +288,9 @@ TEST(TmaStoreInterp, SeededDefectsAreReported) {
     ts::CompileResult r = compileAt(kStore, text, params(100, 88, 0, 0, kDtypes[1], 1));
     ASSERT_TRUE(r.ok) << ts::e2e::diagText(r);
     int n = 0;
-    EXPECT_EQ(loweredErrorWithout(r, [](const ts::ir::CallNode&) { return false; }, &n), "");
+    EXPECT_EQ(ts::e2e::loweredErrorWithout(r, [](const ts::ir::CallNode&) { return false; }, &n), "");
     using ts::ir::intrin::kTmaStoreWait;
-    std::string e = loweredErrorWithout(
+    std::string e = ts::e2e::loweredErrorWithout(
         r, [](const ts::ir::CallNode& c) { return c.op == kTmaStoreWait && ts::ir::constInt(c.args.at(1)) == 0; }, &n);
     EXPECT_EQ(n, 1);
     EXPECT_NE(e.find("is still in flight when the block exits"), std::string::npos) << e;
@@ -322,7 +301,7 @@ TEST(TmaStoreInterp, SeededDefectsAreReported) {
             if (auto* c = dynamic_cast<const ts::ir::CallNode*>(ev->call.get()); c && c->op == ts::ir::intrin::kTmaStore) storeSpan = c->span;
     });
     ASSERT_TRUE(storeSpan.valid());
-    e = loweredErrorWithout(
+    e = ts::e2e::loweredErrorWithout(
         r, [&](const ts::ir::CallNode& c) { return c.op == ts::ir::intrin::kSyncThreads && c.args.empty() && c.span == storeSpan; }, &n);
     EXPECT_EQ(n, 1);
     EXPECT_NE(e.find("by tl.tma_store races with its write by thread"), std::string::npos) << e;
@@ -330,7 +309,7 @@ TEST(TmaStoreInterp, SeededDefectsAreReported) {
     // rewrites the tile under the store's read.
     ts::CompileResult loop = compileAt(kStore, text, params(100, 88, 0, 0, kDtypes[1], 2));
     ASSERT_TRUE(loop.ok);
-    e = loweredErrorWithout(loop, [](const ts::ir::CallNode& c) { return c.op == kTmaStoreWait; }, &n);
+    e = ts::e2e::loweredErrorWithout(loop, [](const ts::ir::CallNode& c) { return c.op == kTmaStoreWait; }, &n);
     EXPECT_EQ(n, 1);
     EXPECT_NE(e.find("may still read it (no cp.async.bulk.wait_group.read retired its group)"), std::string::npos) << e;
 }

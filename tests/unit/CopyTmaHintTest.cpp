@@ -73,8 +73,8 @@ TEST(CopyTmaHint, DeclinedReduceAddSaysPerElementAtomics) {
     using ts::xform::tmaWhyNotHint;
     EXPECT_EQ(tmaWhyNotHint("TileScope generates the TMA reduce-add for float32 destinations only", true, true),
               "nothing needs to change: per-element atomics add it correctly");
-    EXPECT_EQ(tmaWhyNotHint("the kernel reads or writes 'Acc' elsewhere (a TMA reduce-add writes it through the async proxy, "
-                            "unordered with those accesses)",
+    EXPECT_EQ(tmaWhyNotHint("the kernel also reads 'Acc' (T.copy at line 12, column 13): a TMA reduce-add writes it through the "
+                            "async proxy, unordered with that access (other atomic adds into 'Acc' may stay: additions commute)",
                             true, true),
               "nothing needs to change: per-element atomics add it correctly");
     EXPECT_EQ(tmaWhyNotHint("rows of 'Out' are not a multiple of 16 bytes (TMA global stride)", true, true),
