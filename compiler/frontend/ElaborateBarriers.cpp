@@ -94,8 +94,8 @@ void Elaborator::installBarriers() {
             throw CompileError(a.span,
                                "T.alloc_barrier inside thread-dependent control flow: its initialisation "
                                "waits for every thread of the block, and not every thread gets here",
-                               "allocate the barriers at the top of the kernel, before the warp roles' "
-                               "'if' (as TileLang's examples do)");
+                               "allocate the barriers at the top of the kernel, before the 'if' on the "
+                               "thread index (as TileLang's examples do)");
         std::vector<int64_t> counts = arriveCounts(b[0], b.spans[0]);
         ir::Buffer bars = el.allocate(ir::Scope::Shared, {ir::intImm(int64_t(counts.size()))},
                                       DType::UInt64, a.span, "T.alloc_barrier");

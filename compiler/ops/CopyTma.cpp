@@ -324,11 +324,23 @@ std::string pipelinedTmaWhyNot(const PrimFuncNode& f, const TileOpNode& op, cons
 
 namespace ts::xform::lower {
 
+namespace {
+/// The reason a TMA op under a condition on the thread index (T.ws(i), `if tx >= 64:`) is not
+/// issued: the TMA issue is elected from the whole block (thread 0), which need not be among
+/// the threads selected. Called "a warp role" before, which reads as warp specialization's
+/// producer/consumer roles; the compiler has those only in its own schedules (fresh-user finding).
+std::string underThreadCondition(const Ctx& c) {
+    return "it is under a condition on the thread index (threads " + std::to_string(c.roleFirst) + ".." +
+           std::to_string(c.roleFirst + c.threads - 1) + " of the block's " + std::to_string(c.blockThreads) +
+           "; the TMA issue is elected from the whole block)";
+}
+}  // namespace
+
 std::string plainTmaWhyNot(const Ctx& c, const TileOpNode& op, const Target& target, int* rowDimOut) {
     if (!target.hasWgmma()) return "the target " + target.arch() + " has no TMA";
     if (attrBool(op.attrs, "async", false))
         return "it is a producer of a T.Pipelined loop kept on cp.async (inject-pipeline's note says why)";
-    if (c.blockThreads && c.threads != c.blockThreads) return "it is inside a warp role (the TMA issue is elected from the whole block)";
+    if (c.blockThreads && c.threads != c.blockThreads) return underThreadCondition(c);
     TmaLoadPlan p;
     std::string why = tmaLoadWhyNot(c.func, op, c.layoutOf(op.region(1).buffer->name), target, &p);
     if (!why.empty()) return why;
@@ -339,7 +351,7 @@ std::string plainTmaWhyNot(const Ctx& c, const TileOpNode& op, const Target& tar
 
 std::string plainTmaStoreWhyNot(const Ctx& c, const TileOpNode& op, const Target& target, TmaLoadPlan* out) {
     if (!target.hasWgmma()) return "the target " + target.arch() + " has no TMA";
-    if (c.blockThreads && c.threads != c.blockThreads) return "it is inside a warp role (the TMA issue is elected from the whole block)";
+    if (c.blockThreads && c.threads != c.blockThreads) return underThreadCondition(c);
     // A hand-written schedule may give thread 0 a role of its own (a producer that never reaches
     // the copy): the elected issue would be skipped.
     if (attrBool(c.func.attrs, "explicit_mbarriers", false)) return "the kernel has hand-written mbarriers";
@@ -407,7 +419,7 @@ Stmt lowerAtomicTmaReduce(Ctx& c, const TileOpNode& op, const Target& target) {
     else if (attrStr(op.attrs, "op", "add") != "add") why = "only additions have a TMA reduction here";
     else if (src.buffer->scope != Scope::Shared || dst.buffer->scope != Scope::Global) why = "TMA reduces a shared tile into a global tensor";
     else if (dst.buffer->dtype != DType::Float32) why = "TileScope generates the TMA reduce-add for float32 destinations only";
-    else if (c.blockThreads && c.threads != c.blockThreads) why = "it is inside a warp role (the TMA issue is elected from the whole block)";
+    else if (c.blockThreads && c.threads != c.blockThreads) why = underThreadCondition(c);
     else if (attrBool(c.func.attrs, "explicit_mbarriers", false)) why = "the kernel has hand-written mbarriers";
     else {
         TileOpNode asCopy(TileOpKind::Copy, {src, dst}, op.attrs, op.span);

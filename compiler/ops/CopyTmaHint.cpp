@@ -3,7 +3,7 @@
 // end with one generic hint, "TMA takes a whole 2-D shared tile from a kernel tensor whose rows
 // are a multiple of 16 bytes, a box of at most 256 x 256", which repeated the rule the reason had
 // just named ("rows of 'W' are not a multiple of 16 bytes") and was beside the point when the
-// reason is not the copy's shape (a warp role, the kernel's own mbarrier schedule; fresh-user
+// reason is not the copy's shape (a condition on the thread index, the kernel's own mbarrier schedule; fresh-user
 // trial 2026-12-04). The hint now says what to do about that reason; for a shape rule it lists
 // only TMA's other shape rules. The reasons are the texts of tmaLoadWhyNot, pipelinedTmaWhyNot,
 // plainTmaWhyNot, tmaDestGeometry, tmaCopyRowDim and the pipeline schedules, matched by their
@@ -55,7 +55,7 @@ std::string tmaWhyNotHint(const std::string& why, bool store, bool reduce) {
                                    "constant shape, from ") +
                std::string(rows ? "" : "a kernel tensor whose rows are a multiple of 16 bytes, ") + "in boxes of at most 256 x 256)";
     if (shapeReason) return "change that to " + it + "; its other rules: " + others;
-    if (mentions(why, {"warp role"})) return "issue " + opName + " outside the warp role to " + it;
+    if (mentions(why, {"condition on the thread index"})) return "issue " + opName + " outside the condition on the thread index to " + it;
     if (mentions(why, {"TMA/mbarrier schedule", "hand-written mbarriers"}))
         return std::string("nothing to change: ") + (reduce ? "this T.atomic_add keeps " : "this copy keeps ") + plain +
                " beside the kernel's own mbarrier schedule";

@@ -304,7 +304,7 @@ protected:
         // sm_90a: the producers TMA can load take TMA on per-stage mbarriers, the others keep
         // cp.async (InjectPipelineTmaLoads.cpp; each copy gets a note saying which and why).
         PipelineTmaLoads tma(func, *n, prod, cons, S, nested ? "the loop holds a nested T.Pipelined loop"
-                                                     : roleDepth > 0 ? "the loop is inside a warp role (the TMA issue is elected from the whole block)"
+                                                     : roleDepth > 0 ? "the loop is under a condition on the thread index (the TMA issue is elected from the whole block)"
                                                      : multiDimBlock ? "the block has more than one thread dimension (the TMA issue elects threadIdx.x == 0)"
                                                                      : "",
                              target, attrs, diags);

@@ -157,11 +157,11 @@ public:
         if (role == block) return syncStmt(sp);
         if (1 + role.first / 32 > 15) {
             if (diags)
-                diags->error(sp, "this statement in the warp role of threads " + std::to_string(role.first) + ".." +
-                                     std::to_string(role.first + role.count - 1) +
-                                     " needs a barrier of the role's threads (a shared-memory access of another of its "
-                                     "threads comes before it), and named barriers stop at id 15",
-                             "start the role within the first 480 threads of the block", "insert-sync");
+                diags->error(sp, "this statement under the condition on the thread index that selects threads " + std::to_string(role.first) +
+                                     ".." + std::to_string(role.first + role.count - 1) +
+                                     " needs a barrier of those threads (a shared-memory access of another of them "
+                                     "comes before it), and named barriers stop at id 15",
+                             "select threads that start within the first 480 of the block", "insert-sync");
             return evaluate(call(intrin::kSyncThreads, {intImm(15), intImm(role.count)}, DType::Int32, sp), sp);
         }
         return evaluate(call(intrin::kSyncThreads, {intImm(1 + role.first / 32), intImm(role.count)}, DType::Int32, sp), sp);

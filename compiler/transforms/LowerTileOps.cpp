@@ -139,17 +139,20 @@ private:
     // wgmma needs whole, aligned warpgroups (PTX ISA §9.7.15: a warpgroup is 4 contiguous warps,
     // the first warp's rank a multiple of 4).
     void checkRoleHopper(const WarpRole& r, const Stmt& s) {
-        const std::string who = "the warp role of threads " + std::to_string(r.first) + ".." + std::to_string(r.first + r.count - 1);
+        // "The condition on the thread index", not "the warp role": T.ws(i) and `if tx >= 64:`
+        // alike, neither of which is a producer/consumer role (fresh-user finding).
+        const std::string who =
+            "the condition on the thread index that selects threads " + std::to_string(r.first) + ".." + std::to_string(r.first + r.count - 1);
         bool tma = false;
         walk(s, [&](const Stmt& st) {
             if (auto* ev = as<EvalNode>(st))
                 if (auto* c = dynamic_cast<const CallNode*>(ev->call.get());
                     c && !tma && (c->op == intrin::kTmaLoad || c->op == intrin::kMbarrierInit)) {
                     tma = true;
-                    m_c.error(st->span, "T.Pipelined inside " + who + " takes the sm_90a TMA + mbarrier schedule, whose loads and "
-                                        "barrier setup are issued by one elected thread of the block, outside this role: the "
+                    m_c.error(st->span, "T.Pipelined under " + who + " takes the sm_90a TMA + mbarrier schedule, whose loads and "
+                                        "barrier setup are issued by one elected thread of the block, outside those threads: the "
                                         "loads would never be issued and the waits would hang",
-                              "move the pipelined loop out of the warp role, or write the role's loads with T.tma_copy / "
+                              "move the pipelined loop out from under that condition, or write its loads with T.tma_copy / "
                               "T.copy and explicit barriers (T.alloc_barrier, T.mbarrier_wait_parity)");
                 }
             auto* t = as<TileOpNode>(st);
@@ -159,9 +162,9 @@ private:
             const bool wgmma = attrBool(t->attrs, "wgmma_fragment", false) ||
                                (it != m_c.frags.end() && it->second.layout && it->second.layout->family == "wgmma_c");
             if (wgmma)
-                m_c.error(t->span, "T.gemm on wgmma inside " + who + ": wgmma needs whole warpgroups (128 threads starting at a "
+                m_c.error(t->span, "T.gemm on wgmma under " + who + ": wgmma needs whole warpgroups (128 threads starting at a "
                                    "multiple of 128)",
-                          "make the role a whole warpgroup (T.ws(i) or `if tx < 128`), or move the gemm out of the role");
+                          "make the condition select whole warpgroups (T.ws(i) or `if tx < 128`), or move the gemm out from under it");
         });
     }
     // The fragments a warp role's statement distributes must be laid out over at most the
@@ -176,9 +179,10 @@ private:
             const LayoutNode& L = *it->second.layout;
             if (L.family == "replicated" || L.threads <= m_c.threads) return;
             m_c.error(at, "fragment '" + b->name + "' is laid out over " + std::to_string(L.threads) + " threads but used here by " +
-                              std::to_string(m_c.threads) + " (the warp role of threads " + std::to_string(m_c.roleFirst) + ".." +
+                              std::to_string(m_c.threads) + " (under the condition on the thread index that selects threads " + std::to_string(m_c.roleFirst) + ".." +
                               std::to_string(m_c.roleFirst + m_c.threads - 1) + ")",
-                      "use each fragment either inside one warp role (T.ws) or outside roles, or copy it through shared memory");
+                      "use each fragment either under one condition on the thread index (T.ws, `if tx < 128`) or outside such "
+                      "conditions, or copy it through shared memory");
         };
         walk(s, [&](const Stmt& st) {
             if (auto* t = as<TileOpNode>(st))
@@ -205,10 +209,10 @@ private:
                 if (!k) return self;
                 if (k->op == intrin::kSyncThreads && k->args.empty()) {
                     if (id > 15) {
-                        c->error(n->span, "a tile op in the warp role of threads " + std::to_string(c->roleFirst) + ".." +
+                        c->error(n->span, "a tile op under the condition on the thread index that selects threads " + std::to_string(c->roleFirst) + ".." +
                                               std::to_string(c->roleFirst + c->threads - 1) +
-                                              " needs a barrier of the role's threads, and named barriers stop at id 15",
-                                 "start the role within the first 480 threads of the block");
+                                              " needs a barrier of those threads, and named barriers stop at id 15",
+                                 "select threads that start within the first 480 of the block");
                         return self;
                     }
                     return evaluate(call(intrin::kSyncThreads, {intImm(id), intImm(c->threads)}, k->dtype, k->span), n->span);
@@ -218,10 +222,10 @@ private:
                 // ts::gemm_ss numbers its warps (threadIdx.x / 32) % warps: right in a role that
                 // starts at a multiple of its own size (T.ws(g) of 128 threads).
                 if (mma && c->roleFirst % c->threads != 0) {
-                    c->error(n->span, "T.gemm on the mma.sync path inside the warp role of threads " + std::to_string(c->roleFirst) +
-                                          ".." + std::to_string(c->roleFirst + c->threads - 1) +
-                                          ": TileScope lowers it only in a role that starts at a multiple of its thread count",
-                             "give the gemm a role of whole warp groups (T.ws(g)), or compile for cuda:sm_90a where it may use wgmma");
+                    c->error(n->span, "T.gemm on the mma.sync path under the condition on the thread index that selects threads " +
+                                          std::to_string(c->roleFirst) + ".." + std::to_string(c->roleFirst + c->threads - 1) +
+                                          ": TileScope lowers it only for selected threads that start at a multiple of their count",
+                             "select whole warp groups for the gemm (T.ws(g)), or compile for cuda:sm_90a where it may use wgmma");
                     return self;
                 }
                 std::vector<Expr> args = k->args;

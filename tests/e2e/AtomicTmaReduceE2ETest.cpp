@@ -11,7 +11,8 @@
 //  - a destination the kernel also reads keeps per-element atomics, with a note saying why and
 //    naming that read (op and line, column);
 //  - every reason and interpreter report about the reduce-add says "TMA reduce-add" / "atomic
-//    add", not "copy" / "TMA store" (fresh-user finding).
+//    add", not "copy" / "TMA store" (fresh-user finding), and a reduce-add under `if tx >= 64:`
+//    is said to be under a condition on the thread index, not in a "warp role".
 #include <gtest/gtest.h>
 
 #include "compiler/Compile.h"
@@ -122,6 +123,41 @@ TEST(AtomicTmaReduce, PartOfATileSaysItIsNotTheWholeTile) {
         }
     EXPECT_EQ(notes, 2u) << ts::e2e::diagText(r);
     ASSERT_NO_FATAL_FAILURE(ts::e2e::expectInterpretersMatchReference(r, "halves of a tile"));
+}
+
+// The reduce-add's other reasons in its own words (fresh-user finding: "TMA store" and "warp
+// role" where neither applies). `if tx >= 64:` selects threads 64..127 (two warps, no T.ws):
+// a condition on the thread index, which the elected TMA issue (thread 0) is not in.
+TEST(AtomicTmaReduce, ReasonsNameTheReduceAddAndTheThreadCondition) {
+    const std::string text = ts::e2e::readRepoFile(kFile);
+    const std::string at =
+        "                T.atomic_add(Out[by * block_M:(by + 1) * block_M, bx * block_N:(bx + 1) * block_N], tile, use_tma=use_tma)\n";
+    ASSERT_NE(text.find(at), std::string::npos);
+    auto noteWith = [&](const std::string& line) -> std::string {
+        std::string t = text;
+        t.replace(t.find(at), at.size(), line);
+        ts::CompileResult r = compileWith({}, "cuda:sm_90a", t);
+        EXPECT_TRUE(r.ok) << ts::e2e::diagText(r);
+        EXPECT_EQ(r.cuda.find("tma_reduce_add"), std::string::npos) << r.cuda;
+        for (auto& d : r.diagnostics)
+            if (d.severity == ts::Severity::Note && d.message.find("keeps per-element atomics") != std::string::npos)
+                return d.message + " | " + d.hint;
+        return "no note\n" + ts::e2e::diagText(r);
+    };
+    EXPECT_EQ(noteWith("                if T.get_thread_binding() >= 64:\n"
+                       "                    T.atomic_add(Out[by * block_M:(by + 1) * block_M, bx * block_N:(bx + 1) * block_N], tile, "
+                       "use_tma=use_tma)\n"),
+              "T.atomic_add into 'Out' from 'tile' with use_tma=True keeps per-element atomics: it is under a condition on the thread "
+              "index (threads 64..127 of the block's 128; the TMA issue is elected from the whole block) | issue the T.atomic_add "
+              "outside the condition on the thread index to add it by TMA");
+    // A start that may be negative: the store's H200 measurement is the reason, said as such.
+    EXPECT_EQ(noteWith("                T.atomic_add(Out[by * block_M - 8:(by + 1) * block_M - 8, bx * block_N:(bx + 1) * block_N], tile, "
+                       "use_tma=use_tma)\n"),
+              "T.atomic_add into 'Out' from 'tile' with use_tma=True keeps per-element atomics: the region of 'Out' may start before "
+              "the tensor in dimension 0 (start by * 64 - 8): a TMA reduce-add whose box starts at a negative coordinate is not "
+              "generated (a TMA store's faults on the H200, and the reduce-add addresses its box the same way) | nothing needs to "
+              "change: per-element atomics skip the elements before the tensor; tiles whose start is a sum of block/loop indices and "
+              "non-negative constants are added by TMA");
 }
 
 // The thread-level interpreter's reports about a seeded defect in the lowered reduce-add name the

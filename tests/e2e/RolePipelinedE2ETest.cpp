@@ -88,12 +88,14 @@ TEST(RolePipelined, TmaPipelineInsideAWarpRoleIsRefusedOnSm90a) {
         ts::CompileResult r = ts::compile("role_tma.py", kRoleTma, opts);
         ASSERT_FALSE(r.ok) << c.split << "\n" << r.cuda;
         const std::string text = ts::e2e::diagText(r);
-        EXPECT_NE(text.find("role_tma.py:17:17: error: T.Pipelined inside the warp role of threads " + std::string(c.split) + ".." +
+        EXPECT_NE(text.find("role_tma.py:17:17: error: T.Pipelined under the condition on the thread index that selects threads " +
+                            std::string(c.split) + ".." +
                             c.last + " takes the sm_90a TMA + mbarrier schedule"),
                   std::string::npos)
             << text;
         EXPECT_EQ(text.find("internal"), std::string::npos) << text;
-        EXPECT_EQ(text.find("role_tma.py:20:21: error: T.gemm on wgmma inside the warp role") == std::string::npos, c.aligned) << text;
+        EXPECT_EQ(text.find("role_tma.py:20:21: error: T.gemm on wgmma under the condition on the thread index that selects threads 32..159: "
+                            "wgmma needs whole warpgroups") == std::string::npos, c.aligned) << text;
     }
 }
 

@@ -208,8 +208,10 @@ TEST(TmaStoreLegality, OtherReasonsAndHints) {
     auto [n80, tma80] = note(kernelWith("        T.copy(C_shared, Out[by * 32, bx * 64])\n"), "cuda:sm_80");
     EXPECT_FALSE(tma80);
     EXPECT_EQ(n80, "");
-    EXPECT_EQ(ts::xform::tmaWhyNotHint("it is inside a warp role (the TMA issue is elected from the whole block)", true),
-              "issue the copy outside the warp role to store it by TMA");
+    EXPECT_EQ(ts::xform::tmaWhyNotHint("it is under a condition on the thread index (threads 0..63 of the block's 128; the TMA issue "
+                                       "is elected from the whole block)",
+                                       true),
+              "issue the copy outside the condition on the thread index to store it by TMA");
     EXPECT_EQ(ts::xform::tmaWhyNotHint("'P' is made by T.make_tensor from a pointer known only inside the kernel (TMA tensor maps are "
                                        "built on the host)",
                                        true),

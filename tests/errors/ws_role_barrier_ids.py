@@ -14,5 +14,5 @@ def main(A: T.Tensor((64,), "float32"), B: T.Tensor((64,), "float32")):
         else:
             for i in T.Parallel(64):
                 s[i] = A[i] * 2.0
-            for i in T.Parallel(64):  # expect-error: needs a barrier of the role
+            for i in T.Parallel(64):  # expect-error: needs a barrier of those threads
                 B[i] = s[63 - i]

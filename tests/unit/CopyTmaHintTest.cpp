@@ -12,6 +12,11 @@
 
 namespace {
 
+/// CopyTma.cpp's reason for a TMA op under `if tx >= 64:` in a 128-thread block (was "it is inside a
+/// warp role", which reads as warp specialization's producer/consumer roles; fresh-user finding).
+const char* kThreadCondition =
+    "it is under a condition on the thread index (threads 64..127 of the block's 128; the TMA issue is elected from the whole block)";
+
 /// "message | hint" of the note about the copy into `tile`.
 std::string noteOf(const char* file, const std::map<std::string, std::string>& params, const std::string& tile,
                    const std::string& kernel = {}) {
@@ -52,8 +57,8 @@ TEST(CopyTmaHint, OtherReasonsSayWhatToDo) {
                             "start must be 16-byte aligned)"),
               "change that to load it by TMA; its other rules: a whole 2-D shared tile, a kernel tensor whose rows are a multiple of "
               "16 bytes, a box of at most 256 x 256");
-    EXPECT_EQ(tmaWhyNotHint("it is inside a warp role (the TMA issue is elected from the whole block)"),
-              "issue the copy outside the warp role to load it by TMA");
+    EXPECT_EQ(tmaWhyNotHint(kThreadCondition),
+              "issue the copy outside the condition on the thread index to load it by TMA");
     EXPECT_EQ(tmaWhyNotHint("'P' is made by T.make_tensor from a pointer known only inside the kernel (TMA tensor maps are built on "
                             "the host)"),
               "copy from a dense T.Tensor parameter of the kernel to load it by TMA");
@@ -79,10 +84,11 @@ TEST(CopyTmaHint, DeclinedReduceAddSaysPerElementAtomics) {
               "nothing needs to change: per-element atomics add it correctly");
     EXPECT_EQ(tmaWhyNotHint("rows of 'Out' are not a multiple of 16 bytes (TMA global stride)", true, true),
               "change that to add it by TMA; its other rules: a whole 2-D shared tile, a box of at most 256 x 256");
-    EXPECT_EQ(tmaWhyNotHint("it is inside a warp role (the TMA issue is elected from the whole block)", true, true),
-              "issue the T.atomic_add outside the warp role to add it by TMA");
-    EXPECT_EQ(tmaWhyNotHint("the region of 'Out' may start before the tensor in dimension 0 (start Idx[by] * 32): a TMA store "
-                            "whose box starts at a negative coordinate faults on the H200",
+    EXPECT_EQ(tmaWhyNotHint(kThreadCondition, true, true),
+              "issue the T.atomic_add outside the condition on the thread index to add it by TMA");
+    EXPECT_EQ(tmaWhyNotHint("the region of 'Out' may start before the tensor in dimension 0 (start Idx[by] * 32): a TMA reduce-add "
+                            "whose box starts at a negative coordinate is not generated (a TMA store's faults on the H200, and "
+                            "the reduce-add addresses its box the same way)",
                             true, true),
               "nothing needs to change: per-element atomics skip the elements before the tensor; tiles whose start is a sum of "
               "block/loop indices and non-negative constants are added by TMA");
@@ -90,9 +96,12 @@ TEST(CopyTmaHint, DeclinedReduceAddSaysPerElementAtomics) {
               "nothing needs to change: per-element atomics add it correctly (a TMA reduce-add here takes whole 2-D shared tiles of "
               "constant shape, to a kernel tensor whose rows are a multiple of 16 bytes, in boxes of at most 256 x 256)");
     // The store's hints are unchanged.
-    EXPECT_EQ(tmaWhyNotHint("it is inside a warp role (the TMA issue is elected from the whole block)", true),
-              "issue the copy outside the warp role to store it by TMA");
-    EXPECT_EQ(tmaWhyNotHint("the kernel reads or writes 'C' elsewhere", true), "nothing needs to change: the copy is correct with plain stores");
+    EXPECT_EQ(tmaWhyNotHint(kThreadCondition, true),
+              "issue the copy outside the condition on the thread index to store it by TMA");
+    EXPECT_EQ(tmaWhyNotHint("the kernel also writes 'C' (an element store at line 30, column 13): a TMA store writes it through the "
+                            "async proxy, unordered with that access",
+                            true),
+              "nothing needs to change: the copy is correct with plain stores");
 }
 
 }  // namespace
