@@ -395,6 +395,47 @@ void mergeLaunches(CompileResult& r, const std::vector<ir::PrimFunc>& lowered,
     r.ok = !diags.hasErrors();
 }
 
+// A CUDA target past sm_80 without wgmma is legal but not what an H100/H200 user means: say
+// what the kernel's gemms and copies become instead of leaving them silently on the sm_80 path.
+// Every TMA, wgmma and mbarrier-pipeline path is gated on hasWgmma() (sm_90a only), so these
+// targets get no TMA either, although sm_90 hardware has it. The consequence leads the message:
+// the IDE's Problems column shows only its start. Each part only for what the kernel has (a
+// fresh user got "every T.gemm takes mma.sync" for a kernel without one): the gemm part for a
+// T.gemm, the TMA part for a T.copy between global memory and a shared tile (what sm_90a loads
+// or stores by TMA) or, in a kernel with a T.gemm, from a fragment to global memory (sm_90a's
+// staged epilogue ends in a TMA store); no note for a kernel with neither.
+void noteTargetWithoutHopperPath(const Target& target, const ir::PrimFuncNode& f, DiagnosticEngine& diags) {
+    if (target.isHip() || target.smVersion < 90 || target.hasWgmma()) return;
+    bool gemm = false, sharedCopy = false, fragmentStore = false;
+    ir::walk(f.body, [&](const ir::Stmt& s) {
+        auto* t = ir::as<ir::TileOpNode>(s);
+        if (!t) return;
+        if (t->op == ir::TileOpKind::Gemm) gemm = true;
+        if (t->op != ir::TileOpKind::Copy || t->args.size() < 2 || !t->isRegion(0) || !t->isRegion(1)) return;
+        const ir::Scope from = t->region(0).buffer->scope, to = t->region(1).buffer->scope;
+        if ((from == ir::Scope::Global && to == ir::Scope::Shared) || (from == ir::Scope::Shared && to == ir::Scope::Global)) sharedCopy = true;
+        if (from == ir::Scope::Fragment && to == ir::Scope::Global) fragmentStore = true;
+    });
+    const bool tma = sharedCopy || (gemm && fragmentStore);
+    if (!gemm && !tma) return;
+    const std::string t = target.name;
+    const std::string path = std::string(": ") + (gemm ? "every T.gemm takes mma.sync" : "") + (gemm && tma ? " and " : "") +
+                             (tma ? "no copy takes TMA (cp.async and plain loads and stores" : "") +
+                             (tma ? ", as on cuda:sm_80)" : " (as on cuda:sm_80)");
+    if (target.smVersion == 90)
+        diags.add({Severity::Note, {},
+                   t + path + ": TileScope generates its Hopper path (wgmma, TMA, setmaxnreg) for the "
+                       "architecture-specific cuda:sm_90a only, which wgmma and setmaxnreg need (PTX ISA, Target ISA "
+                       "notes: \"requires sm_90a\")",
+                   "on an H100/H200, compile for cuda:sm_90a", "target"});
+    else
+        diags.add({Severity::Note, {},
+                   t + path + ": TileScope has no path of its own for this GPU; its Hopper path (wgmma, TMA) is "
+                       "generated for cuda:sm_90a only, and this generation's tensor-core instructions (tcgen05 on "
+                       "sm_100) not at all",
+                   "the H100/H200 path is cuda:sm_90a; gemms for newer chips are not generated yet", "target"});
+}
+
 std::atomic<CompileObserver> g_observer{nullptr};
 
 CompileResult compileUnobserved(const std::string& path, const std::string& text,
@@ -417,28 +458,6 @@ CompileResult compileUnobserved(const std::string& path, const std::string& text
         diags.error({}, "unknown target '" + opts.target + "'",
                     "use cuda:sm_80, cuda:sm_90a or hip:gfx90a");
         return finish();
-    }
-    // A CUDA target past sm_80 without wgmma is legal but not what an H100/H200 user means:
-    // say what its gemms and copies become instead of leaving them silently on the sm_80 path.
-    // Every TMA, wgmma and mbarrier-pipeline path is gated on hasWgmma() (sm_90a only), so these
-    // targets get no TMA either, although sm_90 hardware has it. The consequence leads the
-    // message: the IDE's Problems column shows only its start.
-    if (!target->isHip() && target->smVersion >= 90 && !target->hasWgmma()) {
-        const std::string t = target->name;
-        const std::string path = ": every T.gemm takes mma.sync and no copy takes TMA (cp.async and plain loads and stores, "
-                                 "as on cuda:sm_80)";
-        if (target->smVersion == 90)
-            diags.add({Severity::Note, {},
-                       t + path + ": TileScope generates its Hopper path (wgmma, TMA, setmaxnreg) for the "
-                           "architecture-specific cuda:sm_90a only, which wgmma and setmaxnreg need (PTX ISA, Target ISA "
-                           "notes: \"requires sm_90a\")",
-                       "on an H100/H200, compile for cuda:sm_90a", "target"});
-        else
-            diags.add({Severity::Note, {},
-                       t + path + ": TileScope has no path of its own for this GPU; its Hopper path (wgmma, TMA) is "
-                           "generated for cuda:sm_90a only, and this generation's tensor-core instructions (tcgen05 on "
-                           "sm_100) not at all",
-                       "the H100/H200 path is cuda:sm_90a; gemms for newer chips are not generated yet", "target"});
     }
     std::map<std::string, std::string> scalarValues;
     try {
@@ -474,6 +493,7 @@ CompileResult compileUnobserved(const std::string& path, const std::string& text
         r.elaborated = fr.func;
         r.frontendMicros = since(t0);
         if (!r.elaborated || diags.hasErrors()) return finish();
+        noteTargetWithoutHopperPath(*target, *r.elaborated, diags);
 
         // --- passes and codegen, per launch ------------------------------------------------
         std::vector<std::string> skip;

@@ -154,3 +154,44 @@ TEST(CompileTarget, Sm90WithoutTheASuffixAndNewerChipsSayGemmsTakeMmaSync) {
         EXPECT_EQ(r.cuda.find("tma_load_tile") != std::string::npos, std::string(t) == "cuda:sm_90a") << t;
     }
 }
+
+// The note speaks only of what the kernel has (fresh-user finding: "every T.gemm takes mma.sync and
+// no copy takes TMA" on an element-wise kernel with neither): the gemm part for a T.gemm, the
+// TMA part for a T.copy between global memory and a shared tile; nothing for neither.
+TEST(CompileTarget, Sm90NoteNamesOnlyWhatTheKernelHas) {
+    auto notesOf = [](const std::string& body, const char* target) {
+        const std::string text =
+            "import tilelang.language as T\n\n\n@T.prim_func\n"
+            "def main(A: T.Tensor((64, 64), \"float16\"), B: T.Tensor((64, 64), \"float16\"), C: T.Tensor((64, 64), \"float32\")):\n"
+            "    with T.Kernel(1, threads=128) as bx:\n" + body;
+        CompileOptions o;
+        o.target = target;
+        auto r = compile("k.py", text, o);
+        EXPECT_TRUE(r.ok) << target << "\n" << body;
+        std::string out;
+        for (auto& d : r.diagnostics)
+            if (d.severity == Severity::Note && d.origin == "target") out += d.message + "\n";
+        return out;
+    };
+    const std::string elementwise = "        for i, j in T.Parallel(64, 64):\n            C[i, j] = A[i, j] * 2.0\n";
+    const std::string copyOnly = "        s = T.alloc_shared((64, 64), \"float16\")\n        T.copy(A, s)\n"
+                                 "        for i, j in T.Parallel(64, 64):\n            C[i, j] = s[i, j]\n";
+    const std::string gemmOnly = "        a = T.alloc_shared((64, 64), \"float16\")\n        b = T.alloc_shared((64, 64), \"float16\")\n"
+                                 "        c = T.alloc_fragment((64, 64), \"float32\")\n"
+                                 "        for i, j in T.Parallel(64, 64):\n            a[i, j] = A[i, j]\n            b[i, j] = B[i, j]\n"
+                                 "        T.clear(c)\n        T.gemm(a, b, c)\n"
+                                 "        for i, j in T.Parallel(64, 64):\n            C[i, j] = c[i, j]\n";
+    for (const char* t : {"cuda:sm_90", "cuda:sm_100a"}) {
+        const std::string name = t;
+        EXPECT_EQ(notesOf(elementwise, t), "") << t;
+        const std::string copy = notesOf(copyOnly, t);
+        EXPECT_EQ(copy.rfind(name + ": no copy takes TMA (cp.async and plain loads and stores, as on cuda:sm_80): TileScope ", 0), 0u)
+            << copy;
+        EXPECT_EQ(copy.find("T.gemm"), std::string::npos) << copy;
+        const std::string gemm = notesOf(gemmOnly, t);
+        EXPECT_EQ(gemm.rfind(name + ": every T.gemm takes mma.sync (as on cuda:sm_80): TileScope ", 0), 0u) << gemm;
+        EXPECT_EQ(gemm.find("no copy takes TMA"), std::string::npos) << gemm;
+    }
+    // sm_90a and sm_80 have nothing to say.
+    for (const char* t : {"cuda:sm_80", "cuda:sm_90a"}) EXPECT_EQ(notesOf(copyOnly, t), "") << t;
+}
