@@ -54,6 +54,8 @@ if [ -z "${MHAB_QUICK:-}" ]; then
   check "B2 H8 S1000 causal block_N=32" $RAG --param is_causal=True --param block_N=32
   check "B2 H8 S1000 causal, dQ by TMA reduce-add" $RAG --param is_causal=True --param dq_tma=True
   check "B8 H32 S1024 128x64/256 threads, dQ by TMA reduce-add" $BIG --param block_M=128 --param threads=256 --param dq_tma=True
+  check "B2 H8 S1000 causal, dS in registers (dK rs in flight)" $RAG --param is_causal=True --param ds_regs=True
+  check "B8 H32 S1024 128x64/256 threads, dS in registers" $BIG --param block_M=128 --param threads=256 --param ds_regs=True
   TILESCOPE_MIN_BLOCKS=3 check "B2 H8 S1000 causal, 3 blocks/SM (spills)" $RAG --param is_causal=True
   TILESCOPE_VECTOR_ATOMICS=2 TILESCOPE_WGMMA_FENCE_EVERY=1 check "B2 H8 S1000, the code before" $RAG
   echo "correctness: $pass pass, $fail fail ($(el) s)"
@@ -82,6 +84,8 @@ variant n32 "block_N=32 (166 regs: 3 blocks/SM)" - --param block_N=32
 variant m128 "block_M=128, 256 threads (half the dQ atomics; since 2026-12-05 all five gemms on wgmma)" - --param block_M=128 --param threads=256
 variant tma "default + dQ by TMA reduce-add (dq_tma=True)" - --param dq_tma=True
 variant m128tma "block_M=128, 256 threads, dQ by TMA reduce-add" - --param block_M=128 --param threads=256 --param dq_tma=True
+variant dsregs "default + dS in registers: dK += dS Q (rs) in flight across the dS store and barrier" - --param ds_regs=True
+variant m128dsregs "block_M=128, 256 threads, dS in registers" - --param block_M=128 --param threads=256 --param ds_regs=True
 opt() { [ "$(el)" -lt "${MHAB_BUDGET_S:-210}" ] || { echo "skipped (budget): $1"; return 1; }; }
 opt s3 && variant s3 "3 stages" - --param num_stages=3
 opt s3mb3 && variant s3mb3 "3 stages + __launch_bounds__(128, 3)" TILESCOPE_MIN_BLOCKS=3 --param num_stages=3

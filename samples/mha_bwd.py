@@ -13,6 +13,8 @@
 #     from every key block, so each block adds its block_N x dim piece into an fp32 dQ_acc with
 #     T.atomic_add (outputs only atomics write start at zero); dq_tma=True stages the piece in
 #     shared memory and adds it with one TMA reduce-add (use_tma=True) instead of per-element atomics.
+#     ds_regs=True keeps dS^T in registers as well: dK += dS^T Q reads it from there (wgmma with A
+#     in registers on sm_90a, running while dS^T is stored for dQ), FlashAttention-3's order.
 #  4. mha_bwd_postprocess: dQ = dQ_acc converted to the input dtype.
 # Masks: keys and queries past seq_len (ragged tiles) and, when is_causal, keys after the query
 # (causal key blocks also skip the query tiles that lie wholly before them).
@@ -122,7 +124,7 @@ def mha_bwd_preprocess(batch=1, heads=2, seq_len=100, dim=64, block_M=64, thread
 # atomics write at zero; under TileLang, pass torch.zeros).
 @tilelang.jit
 def mha_bwd_main(batch=1, heads=2, seq_len=100, dim=64, is_causal=False, block_M=64, block_N=64, num_stages=2,
-                 threads=128, dtype="float16", dq_tma=False):
+                 threads=128, dtype="float16", dq_tma=False, ds_regs=False):
     sm_scale = 1.0 / dim**0.5
     qk_scale = 1.4426950408889634 * sm_scale  # log2(e) / sqrt(dim)
     acc = "float32"
@@ -155,6 +157,7 @@ def mha_bwd_main(batch=1, heads=2, seq_len=100, dim=64, is_causal=False, block_M
             qkT = T.alloc_fragment((block_M, block_N), acc)
             dpT = T.alloc_fragment((block_M, block_N), acc)
             pT = T.alloc_fragment((block_M, block_N), dtype)
+            dsT = T.alloc_fragment((block_M, block_N), dtype)
             dk = T.alloc_fragment((block_M, dim), acc)
             dv = T.alloc_fragment((block_M, dim), acc)
             dq = T.alloc_fragment((block_N, dim), acc)
@@ -185,9 +188,15 @@ def mha_bwd_main(batch=1, heads=2, seq_len=100, dim=64, is_causal=False, block_M
                 T.gemm(pT, dO_s, dv, policy=T.GemmWarpPolicy.FullRow)
                 T.clear(dpT)
                 T.gemm(V_s, dO_s, dpT, transpose_B=True, policy=T.GemmWarpPolicy.FullRow)
-                for i, j in T.Parallel(block_M, block_N):
-                    dS_s[i, j] = T.cast(qkT[i, j] * (dpT[i, j] - delta_s[j]) * sm_scale, dtype)
-                T.gemm(dS_s, Q_s, dk, policy=T.GemmWarpPolicy.FullRow)
+                if ds_regs:  # dS also kept in registers: dK += dS Q reads it from there (FA3's order)
+                    for i, j in T.Parallel(block_M, block_N):
+                        dsT[i, j] = T.cast(qkT[i, j] * (dpT[i, j] - delta_s[j]) * sm_scale, dtype)
+                    T.gemm(dsT, Q_s, dk, policy=T.GemmWarpPolicy.FullRow)
+                    T.copy(dsT, dS_s)  # for dQ = dS^T K, which needs every warp's rows
+                else:
+                    for i, j in T.Parallel(block_M, block_N):
+                        dS_s[i, j] = T.cast(qkT[i, j] * (dpT[i, j] - delta_s[j]) * sm_scale, dtype)
+                    T.gemm(dS_s, Q_s, dk, policy=T.GemmWarpPolicy.FullRow)
                 T.clear(dq)
                 T.gemm(dS_s, K_s, dq, transpose_A=True, policy=T.GemmWarpPolicy.FullRow)
                 if dq_tma:

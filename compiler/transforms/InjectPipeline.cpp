@@ -155,14 +155,50 @@ void dropRepeatedWgmmaFences(std::vector<Stmt>& body, bool fencedAtTop) {
     }
 }
 
-/// Two consecutive fragment-path gemms of a pipelined body where the second needs no fence
-/// (dropRepeatedWgmmaFences) and neither touches the other's accumulator: the first (ss, or rs
-/// whose A registers nothing between writes) is committed with wait_group 1 and stays in
-/// flight while the second is issued;
-/// the second's wait_group 0 retires both (attr wgmma_retire_acc names the first accumulator,
-/// whose registers lowerWgmmaFragment pins after that wait). Between them only T.clear/T.fill
-/// of other fragments (the second gemm's accumulator). MHA backward: P^T dO with V dO^T, and
-/// dS^T Q with dS K: three wgmma round trips per iteration instead of five. TILESCOPE_WGMMA_PAIRS=0 turns it off.
+/// Two consecutive fragment-path gemms of a pipelined body where neither touches the other's
+/// accumulator: the first (ss or rs) is committed with wait_group 1 and stays in flight while
+/// the second is issued; the second's wait_group 0 retires both (attr wgmma_retire_acc names the
+/// first accumulator, whose registers lowerWgmmaFragment pins after that wait). Between them,
+/// statements that neither touch the first's accumulator nor write what it reads (its A
+/// fragment or shared tiles: wgmma reads them until it retires) and hold no gemm and no call;
+/// then the second may need its proxy fence and block barrier (a shared tile written between),
+/// which run while the first is in flight. MHA backward: P^T dO with V dO^T, and dS^T Q with
+/// dS K (with dS in registers, dK += dS Q runs while dS is stored for dQ = dS^T K): three wgmma
+/// round trips per iteration instead of five. TILESCOPE_WGMMA_PAIRS=0 turns it off.
+/// Whether `s` may run while the fragment-path gemm `g` is in flight (pairIndependentWgmmas):
+/// it holds no gemm and no call, does not mention g's accumulator (its registers are the
+/// wgmma's until the wait) and writes nothing g reads (the A fragment, the shared tiles).
+bool mayRunBesideWgmma(const Stmt& s, const TileOpNode& g) {
+    const BufferNode* acc = g.region(2).buffer.get();
+    const BufferNode* in[2] = {g.region(0).buffer.get(), g.region(1).buffer.get()};
+    bool ok = true;
+    auto written = [&](const BufferNode* b) {
+        if (b == acc || b == in[0] || b == in[1]) ok = false;
+    };
+    walk(
+        s,
+        [&](const Stmt& x) {
+            if (!ok) return;
+            if (auto* op = as<TileOpNode>(x)) {
+                if (op->op == TileOpKind::Gemm) ok = false;
+                const ops::TileOp* o = ops::find(op->op);
+                for (size_t i = 0; i < op->args.size() && ok; ++i) {
+                    auto* r = std::get_if<Region>(&op->args[i]);
+                    if (!r) continue;
+                    if (r->buffer.get() == acc || !o || (o->access(*op, i) & ops::kWrite)) written(r->buffer.get());
+                }
+            } else if (auto* st = as<StoreNode>(x)) {
+                written(st->buffer.get());
+            } else if (as<EvalNode>(x)) {
+                ok = false;
+            }
+        },
+        [&](const Expr& e) {
+            if (auto* l = as<LoadNode>(e); l && l->buffer.get() == acc) ok = false;
+        });
+    return ok;
+}
+
 void pairIndependentWgmmas(std::vector<Stmt>& body) {
     if (const char* e = std::getenv("TILESCOPE_WGMMA_PAIRS"); e && *e == '0') return;
     auto fragGemm = [](const Stmt& s) -> const TileOpNode* {
@@ -179,20 +215,9 @@ void pairIndependentWgmmas(std::vector<Stmt>& body) {
         const BufferNode* accA = a->region(2).buffer.get();
         size_t j = i + 1;
         bool ok = true;
-        for (; j < body.size() && !fragGemm(body[j]); ++j) {
-            auto* f = as<TileOpNode>(body[j]);
-            if (!f || f->op != TileOpKind::Fill || f->args.empty() || !f->isRegion(0) || f->region(0).buffer->scope != Scope::Fragment ||
-                f->region(0).buffer.get() == accA) {
-                ok = false;
-                break;
-            }
-        }
-        // A register A operand (wgmma rs) is read until the group retires: nothing between
-        // may write it.
-        for (size_t k = i + 1; k < j && ok; ++k) ok = as<TileOpNode>(body[k])->region(0).buffer.get() != a->region(0).buffer.get();
+        for (; j < body.size() && ok && !fragGemm(body[j]); ++j) ok = mayRunBesideWgmma(body[j], *a);
         if (!ok || j >= body.size()) continue;
         const TileOpNode* b = fragGemm(body[j]);
-        if (!attrBool(b->attrs, "wgmma_operands_ready", false)) continue;
         bool touches = false;
         for (size_t k = 0; k < 3; ++k) touches = touches || b->region(k).buffer.get() == accA;
         if (touches || a->region(0).buffer.get() == b->region(2).buffer.get() || a->region(1).buffer.get() == b->region(2).buffer.get())

@@ -448,7 +448,10 @@ TEST(SeedSamplesSm90a, BackwardMainKernelTakesWgmmaForAllFiveGemms) {
         {"seq_len=100", "is_causal=False"}, {"seq_len=100", "is_causal=True"},
         {"seq_len=200", "is_causal=True", "block_M=128", "threads=256"},
         // dQ staged in shared memory and added by one TMA reduce-add (T.atomic_add(..., use_tma=True)).
-        {"seq_len=100", "is_causal=True", "dq_tma=True"}};
+        {"seq_len=100", "is_causal=True", "dq_tma=True"},
+        // dS kept in registers too: dK += dS Q (rs) in flight while dS is stored for dQ.
+        {"seq_len=100", "is_causal=True", "ds_regs=True"},
+        {"seq_len=200", "is_causal=False", "ds_regs=True", "block_M=128", "threads=256"}};
     for (const auto& p : params) {
         const std::string causal = p[1];
         ts::cli::RunCommand run;
@@ -461,6 +464,33 @@ TEST(SeedSamplesSm90a, BackwardMainKernelTakesWgmmaForAllFiveGemms) {
         auto o = captureCli([&] { return ts::cli::runChain(run); });
         EXPECT_EQ(o.rc, 0) << causal << "\n" << o.out << o.err;
         EXPECT_TRUE(contains(o.out, "\nPASS\n")) << o.out;
+    }
+}
+
+// ds_regs=True (FlashAttention-3's order): dK += dS Q reads dS from registers (wgmma rs) and stays
+// in flight (wait_group 1) while dS is stored for dQ = dS^T K and the block barrier runs; dQ's
+// wait retires both (InjectPipeline.cpp pairIndependentWgmmas, mayRunBesideWgmma).
+TEST(SeedSamplesSm90a, BackwardDsInRegistersKeepsDkInFlightAcrossTheBarrier) {
+    ts::CompileResult r = compileCase({"mha_bwd.py", "mha_bwd_main", {{"ds_regs", "True"}}, "bwd_main"}, "cuda:sm_90a", false);
+    ASSERT_TRUE(r.ok) << diagText(r);
+    EXPECT_EQ(countOf(r.cuda, "ts::wgmma_gemm_ss<"), 3u) << r.cuda;
+    EXPECT_EQ(countOf(r.cuda, "ts::wgmma_gemm_rs<"), 2u) << r.cuda;
+    const char* dk = "ts::wgmma_gemm_rs<64, 64, 64, 1, false, ts::half, 1>(&dsT[0], &Q_s[";
+    const size_t at = r.cuda.find(dk), store = r.cuda.find("ts_vec_store<ts::half, 2>(&dS_s[", at),
+                 barrier = r.cuda.find("__syncthreads();", at), dq = r.cuda.find("(&dS_s[0], &K_s[0], &dq[0]);", at),
+                 retire = r.cuda.find("ts::wgmma_wait<0, 32>(&dk[0]);", at);
+    ASSERT_NE(at, std::string::npos) << r.cuda;
+    EXPECT_LT(store, barrier) << r.cuda;
+    EXPECT_LT(barrier, dq) << r.cuda;
+    EXPECT_LT(dq, retire) << r.cuda;
+    EXPECT_NE(retire, std::string::npos) << r.cuda;
+    if (ts::rt::nvrtcAvailable()) {
+        auto nv = ts::rt::compileCuda(r.cuda, "sm_90a", {}, true);
+        ASSERT_TRUE(nv.ok) << nv.log;
+        for (auto& k : nv.ptxas.kernels) {
+            EXPECT_FALSE(k.wgmmaSerialized) << ts::rt::ptxasSummary(k);
+            EXPECT_EQ(k.spillStoreBytes, 0) << ts::rt::ptxasSummary(k);
+        }
     }
 }
 
