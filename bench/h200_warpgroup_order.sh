@@ -21,12 +21,15 @@
 #     -DTILESCOPE_GUI=OFF && cmake --build build --target tilec)
 #   mkdir -p .devbin-prev && strip -o .devbin-prev/tilec /work/wt-prev/build/tilec
 #   bash ../shared/tools/tilelang-device/prepare.sh              # .tl
+# 2026-12-05 (later): .devbin at dd262c0 also pairs wgmma gemms across statements between them
+# (InjectPipeline.cpp mayRunBesideWgmma): 9 more corpus kernels (MHA/GQA backward, sink,
+# block-causal) are checked and TileLang's own MHA backward example is timed prev vs new.
 # Device: run(command="bash bench/h200_warpgroup_order.sh", carry=[".corpus", ".devbin", ".devbin-prev", ".tl"])
 set -u
 OUT=${OUT:-/tmp/out}; mkdir -p "$OUT/wgo"; export TILESCOPE_CACHE_DIR=/tmp/tscache TILESCOPE_RESULTS=off
 t0=$(date +%s); el() { echo $(( $(date +%s) - t0 )); }
 nvidia-smi --query-gpu=name,clocks.sm,clocks.max.sm --format=csv,noheader
-ONLY='analyze/example_conv_analyze|blocksparse_gemm/example_blocksparse_gemm|convolution/example_convolution_autotune|deepseek_mla/example_mla_decode.py|example_mla_decode_paged|example_mla_decode_kv_fp8|deepseek_v32/sparse_mla_fwd.py|deepseek_v4/sparse_attn_fwd_sm90|example_dequant_gemm_bf16_fp4_hopper|dsa_sparse_finetune/sparse_mla_fwd.py|gdn/example_chunk_delta_(bwd|h)\.py|gemm_splitk_vectorize_atomicadd|grouped_gemm/example_grouped_gemm_fwd.py|kda/chunk_delta_(h_fwd|bwd)|examples/quickstart|example_warp_specialize_gemm_copy_(0_gemm_1|1_gemm_0)|gqa_bwd_tma_reduce'
+ONLY='analyze/example_conv_analyze|blocksparse_gemm/example_blocksparse_gemm|convolution/example_convolution_autotune|deepseek_mla/example_mla_decode.py|example_mla_decode_paged|example_mla_decode_kv_fp8|deepseek_v32/sparse_mla_fwd.py|deepseek_v4/sparse_attn_fwd_sm90|example_dequant_gemm_bf16_fp4_hopper|dsa_sparse_finetune/sparse_mla_fwd.py|gdn/example_chunk_delta_(bwd|h)\.py|gemm_splitk_vectorize_atomicadd|grouped_gemm/example_grouped_gemm_fwd.py|kda/chunk_delta_(h_fwd|bwd)|examples/quickstart|example_warp_specialize_gemm_copy_(0_gemm_1|1_gemm_0)|gqa_bwd_tma_reduce|attention_sink/example_(gqa|mha)_sink_bwd|block_causal_attention/block_causal_attention.py|flash_attention/example_mha_bwd_bshd'
 timeout 300 python3 bench/conformance/run.py --tilec .devbin/tilec --corpus .corpus --gpu --gpu-sizes small --only "$ONLY" -j 8 \
   --timeout 60 --interp-timeout 90 --gpu-timeout 90 --ref-timeout 150 --label wg-order --out "$OUT/wgo/conformance-wg-order.json" 2>&1 | tail -30
 echo "corpus correctness done ($(el) s)"
@@ -58,6 +61,8 @@ bench mla_decode .corpus/examples/deepseek_mla/example_mla_decode.py flashattn -
 bench grouped_gemm .corpus/examples/grouped_gemm/example_grouped_gemm_fwd.py grouped_gemm --param 'batch_sizes_list=[4096, 4096]' --param block_M=64 --param block_N=128 --param block_K=64 --param trans_b=False --param num_stages=2 --param threads=256 --param K=8192 --param N=8192
 bench conv .corpus/examples/convolution/example_convolution_autotune.py convolution --param S=1 --param D=1 --param P=1 --param block_M=128 --param block_N=256 --param block_K=64 --param num_stages=3 --param thread_num=256 --param enable_rasteration=True --param N=128 --param C=128 --param H=64 --param W=64 --param F=128 --param K=3
 bench gqa_bwd_tma_reduce .corpus/examples/flash_attention/example_gqa_bwd_tma_reduce.py flashattn_bwd_atomic_add --param batch=8 --param heads=32 --param seq_len=1024 --param dim_qk=192 --param dim_v=128 --param is_causal=False --param block_M=128 --param block_N=32 --param threads=256 --param num_stages=2 --param groups=16
+bench mha_bwd_tl_example .corpus/examples/flash_attention/example_mha_bwd_bshd.py flashattn_bwd --param batch=8 --param heads=32 --param seq_len=1024 --param dim=64 --param is_causal=False --param block_M=64 --param block_N=64
+bench mha_bwd_sample_dsregs samples/mha_bwd.py mha_bwd_main --param batch=8 --param heads=32 --param seq_len=1024 --param dim=64 --param ds_regs=True
 bench attn_m128_t128 $A flash_attn_fwd --param batch=1 --param heads=16 --param seq_len=4096 --param dim=128 --param block_M=128 --param block_N=64 --param threads=128
 bench attn_m128_t256 $A flash_attn_fwd --param batch=1 --param heads=16 --param seq_len=4096 --param dim=128 --param block_M=128 --param block_N=64 --param threads=256
 for f in "$OUT"/wgo/*.json; do python3 -c "import json,sys;d=json.load(open('$f'));print('$(basename $f)', d.get('median_ms'))" 2>/dev/null; done
