@@ -31,7 +31,7 @@ QString legendHtml(bool dark) {
                     .arg(rgb, 6, 16, QLatin1Char('0'))
                     .arg(QString::fromLatin1(viz::timelineCategoryName(c)));
     }
-    return html + QObject::tr("<span style='color:%1'><b>red frame</b>: barrier-check error</span> &nbsp; (stage rows: light = bytes in flight, solid = tile resident; TMA store staging rows: light = the store may still be reading the tile, tick = the rewrite its wait orders)")
+    return html + QObject::tr("<span style='color:%1'><b>red frame</b>: barrier-check error</span> &nbsp; (stage rows: light = bytes in flight, solid = tile resident; TMA store staging rows: light = the store may still be reading the tile, compute = the rewrite its wait orders)")
                       .arg(dark ? "#ff6b6b" : "#d01010");
 }
 }  // namespace

@@ -337,7 +337,7 @@ TEST(HopperTimelineStores, MhaBwdDqTmaReduceAddInsideThePipelinedLoop) {
 
 // The IDE's model of the same plan: the events on the role row (Store colour for the transfers,
 // Commit and Wait for the group's commit and waits) and one row per staging tile: dq_s with
-// group 0 in flight [52, 58), the tick of iteration 1's rewrite at 80, group 1 [85, 91); then
+// group 0 in flight [52, 58), iteration 1's rewrite [80, 81), group 1 [85, 91); then
 // dk_out_stage's group 2 [93, 99).
 TEST(HopperTimelineStores, MhaBwdDqTmaTimelineModelRows) {
     auto t = timelineOf(mhaBwd(true));
@@ -372,9 +372,10 @@ TEST(HopperTimelineStores, MhaBwdDqTmaTimelineModelRows) {
     EXPECT_EQ(dq.items[0].end, 58.0);
     EXPECT_EQ(dq.items[0].mid, 58.0);  // in flight until the read wait
     EXPECT_EQ(dq.items[0].span.line, 195u);
-    EXPECT_EQ(dq.items[1].label, "rewrite");
+    EXPECT_EQ(dq.items[1].label, "rewrite k1");
+    EXPECT_EQ(dq.items[1].category, viz::TimelineCategory::Compute);
     EXPECT_EQ(dq.items[1].start, 80.0);
-    EXPECT_EQ(dq.items[1].end, 80.0);  // an instant
+    EXPECT_EQ(dq.items[1].end, 81.0);
     EXPECT_EQ(dq.items[1].span.line, 194u);
     EXPECT_EQ(dq.items[1].iteration, 1);
     EXPECT_NE(dq.items[1].tooltip.find("ordered after bulk group 0's wait_group.read (57) and the block barrier after it (61)"), std::string::npos)

@@ -40,7 +40,7 @@ uint32_t timelineColor(TimelineCategory c, bool dark) {
         case TimelineCategory::Compute: return dark ? 0x8a6048 : 0xe2bfa6;
         case TimelineCategory::Occupancy: return dark ? 0x2f6fb0 : 0x8ec1ee;
         case TimelineCategory::Measured: return dark ? 0xb0574a : 0xf2a394;
-        case TimelineCategory::Store: return dark ? 0xa8652a : 0xf5b971;
+        case TimelineCategory::Store: return dark ? 0xa0456f : 0xf4a6c8;
     }
     return 0x808080;
 }
@@ -119,7 +119,7 @@ std::string tinyLabel(const analysis::TimelineEvent& e) {
         case TimelineEventKind::TmaStore: return "st";
         case TimelineEventKind::TmaReduceAdd: return "+=";
         case TimelineEventKind::BulkCommit: return "C" + n(e.group);
-        case TimelineEventKind::BulkWait: return (e.read ? "Wr" : "Wb") + n(e.pending);
+        case TimelineEventKind::BulkWait: return e.read ? "Wr" : "Wb";  // pending is in the label (almost always 0)
     }
     return "";
 }
@@ -280,9 +280,12 @@ TimelineModel TimelineModel::fromPlan(const analysis::PipelineTimeline& loop) {
             if (g.reuseTime >= 0) {
                 TimelineItem r;
                 r.category = TimelineCategory::Compute;
-                r.start = r.end = double(g.reuseTime);
+                // One unit, as the write is on the role's row: an instant's tick is easy to miss.
+                r.start = double(g.reuseTime);
+                r.end = double(g.reuseTime + 1);
                 r.iteration = g.reuseIteration;
-                r.label = "rewrite";
+                r.label = "rewrite k" + std::to_string(g.reuseIteration);
+                r.tiny = "w";
                 std::ostringstream rt;
                 rt << "iteration " << g.reuseIteration << " rewrites " << g.buffer << " (line " << g.reuseSpan.line << ") at " << m.m_unit << " "
                    << g.reuseTime << "\nordered after bulk group " << g.group << "'s wait_group.read (" << g.readTime

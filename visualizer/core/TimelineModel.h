@@ -66,8 +66,8 @@ public:
     /// Rows of `loop`: its roles (events at `time`, or `step` for the cp.async plan), then its
     /// stages (occupancy: from the copy's issue to its release, landed at `mid`), then the
     /// staging tiles of its TMA stores (loop.bulkGroups: each group from its issue to the
-    /// wait_group.read after which the tile is read out, all in flight; an instant where the
-    /// next iteration rewrites the tile that wait and the following barrier order).
+    /// wait_group.read after which the tile is read out, all in flight; a one-unit compute bar
+    /// where the next iteration rewrites the tile that wait and the following barrier order).
     static TimelineModel fromPlan(const analysis::PipelineTimeline& loop);
 
     const std::vector<TimelineRow>& rows() const { return m_rows; }
