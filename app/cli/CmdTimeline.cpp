@@ -56,6 +56,7 @@ nlohmann::json timelineJson(const TimelineResult& t, const std::string& file) {
                 if (e.group >= 0) ej["group"] = e.group;
                 if (e.pending >= 0) ej["pending"] = e.pending;
                 if (e.kind == TimelineEventKind::Commit) ej["empty"] = e.empty;
+                if (e.kind == TimelineEventKind::BulkWait) ej["read"] = e.read;
                 if (!e.buffer.empty()) ej["buffer"] = e.buffer;
                 if (!e.barrier.empty()) ej["barrier"] = e.barrier;
                 if (e.parity >= 0) ej["parity"] = e.parity;
@@ -89,6 +90,33 @@ nlohmann::json timelineJson(const TimelineResult& t, const std::string& file) {
                             {"completed", b.completed},
                             {"complete_time", b.completeTime},
                             {"waits", b.waits}});
+        // Only when there are any, so the JSON of a kernel without TMA stores stays as it was.
+        if (!l.bulkGroups.empty()) {
+            auto& bg = lj["bulk_groups"] = nlohmann::json::array();
+            for (auto& g : l.bulkGroups)
+                bg.push_back({{"group", g.group},
+                              {"role", g.role},
+                              {"op", g.reduceAdd ? "tma_reduce_add" : "tma_store"},
+                              {"buffer", g.buffer},
+                              {"tensor", g.tensor},
+                              {"bytes", g.bytes},
+                              {"iteration", g.iteration},
+                              {"line", g.span.line},
+                              {"col", g.span.col},
+                              {"issue_step", g.issueStep},
+                              {"issue_time", g.issueTime},
+                              {"commit_step", g.commitStep},
+                              {"read_step", g.readStep},
+                              {"read_time", g.readTime},
+                              {"free_step", g.freeStep},
+                              {"free_time", g.freeTime},
+                              {"complete_step", g.completeStep},
+                              {"complete_time", g.completeTime},
+                              {"reuse_step", g.reuseStep},
+                              {"reuse_time", g.reuseTime},
+                              {"reuse_iteration", g.reuseIteration},
+                              {"reuse_line", g.reuseSpan.line}});
+        }
         auto& issues = lj["issues"] = nlohmann::json::array();
         for (auto& i : l.issues)
             issues.push_back({{"line", i.span.line},
@@ -135,6 +163,20 @@ void printHopper(const PipelineTimeline& l, const std::string& file) {
         for (auto& o : l.occupancy)
             std::cout << "    stage " << o.stage << "  tile k=" << o.tile << "  " << o.issueTime << " -> " << o.landedTime << " -> "
                       << o.releaseTime << "\n";
+    }
+    if (!l.bulkGroups.empty()) {
+        std::cout << "  TMA store bulk groups (logical time: issued -> tile read out (wait_group.read) -> tile free (next block "
+                     "barrier); writes complete (wait_group))\n";
+        auto t = [](int64_t v) { return v >= 0 ? std::to_string(v) : std::string("never"); };
+        for (auto& g : l.bulkGroups) {
+            std::cout << "    group " << g.group << "  " << (g.iteration >= 0 ? "iter " + std::to_string(g.iteration) : std::string("after loop"))
+                      << "  line " << g.span.line << "  " << (g.reduceAdd ? "reduce-add " : "store ") << g.buffer << " -> " << g.tensor << "  "
+                      << g.bytes << " B  " << t(g.issueTime) << " -> " << t(g.readTime) << " -> " << (g.freeTime >= 0 ? std::to_string(g.freeTime) : "-") << "; complete "
+                      << t(g.completeTime);
+            if (g.reuseStep >= 0)
+                std::cout << "; rewritten at t=" << g.reuseTime << " (iteration " << g.reuseIteration << ", line " << g.reuseSpan.line << ")";
+            std::cout << "\n";
+        }
     }
     if (l.issues.empty()) std::cout << "  barrier check: every wait has its arrivals and bytes\n";
 }

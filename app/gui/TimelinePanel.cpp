@@ -24,14 +24,14 @@ namespace {
 QString legendHtml(bool dark) {
     using viz::TimelineCategory;
     QString html;
-    for (auto c : {TimelineCategory::Copy, TimelineCategory::Wait, TimelineCategory::Mma, TimelineCategory::Release,
+    for (auto c : {TimelineCategory::Copy, TimelineCategory::Store, TimelineCategory::Wait, TimelineCategory::Mma, TimelineCategory::Release,
                    TimelineCategory::Barrier, TimelineCategory::Commit, TimelineCategory::Compute}) {
         const uint32_t rgb = viz::timelineColor(c, dark);
         html += QStringLiteral("<span style='background-color:#%1'>&nbsp;&nbsp;&nbsp;&nbsp;</span>&nbsp;%2&nbsp;&nbsp; ")
                     .arg(rgb, 6, 16, QLatin1Char('0'))
                     .arg(QString::fromLatin1(viz::timelineCategoryName(c)));
     }
-    return html + QObject::tr("<span style='color:%1'><b>red frame</b>: barrier-check error</span> &nbsp; (stage rows: light = bytes in flight, solid = tile resident)")
+    return html + QObject::tr("<span style='color:%1'><b>red frame</b>: barrier-check error</span> &nbsp; (stage rows: light = bytes in flight, solid = tile resident; TMA store staging rows: light = the store may still be reading the tile, compute = the rewrite its wait orders)")
                       .arg(dark ? "#ff6b6b" : "#d01010");
 }
 }  // namespace

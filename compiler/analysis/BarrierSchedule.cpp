@@ -42,6 +42,10 @@ struct Run {
     int64_t clock = 0;
     St st = St::Ready;
     std::map<std::string, int64_t> lastObserved;  ///< phase each barrier's last wait observed
+    /// The role's committed bulk groups (TMA stores): when their shared-memory reads and their
+    /// global writes are done. Bulk groups are per thread; the role's trace is its elected
+    /// thread's, the only one that issues them.
+    std::vector<std::pair<int64_t, int64_t>> bulk;
 };
 
 std::string plural(int64_t n, const char* what) { return std::to_string(n) + " " + what + (n == 1 ? "" : "s"); }
@@ -190,6 +194,19 @@ private:
             case Op::ExpectTx: arrive(r, o, 1, o.bytes, t); break;
             case Op::ExpectBytes: arrive(r, o, 0, o.bytes, t); break;
             case Op::Arrive: arrive(r, o, o.count, 0, t); break;
+            case Op::BulkCommit: run.bulk.push_back({t + m_latency, t + 2 * m_latency}); break;
+            case Op::BulkWait: {
+                // Deterministic: the groups' completion times are known at their commit, so the
+                // wait just starts when the last of the groups it needs is done (no other role
+                // can speed it up or hold it back).
+                int64_t at = t;
+                const int64_t need = int64_t(run.bulk.size()) - std::max<int64_t>(0, o.count);
+                for (int64_t g = 0; g < need; ++g) at = std::max(at, o.read ? run.bulk[size_t(g)].first : run.bulk[size_t(g)].second);
+                if (auto* e = eventOf(r, o)) e->time = at;
+                run.clock = at + 1;
+                run.pc += 1;
+                return;
+            }
             case Op::TmaLoad: {
                 Mbar& b = mbar(o);
                 if (auto* e = eventOf(r, o)) e->barrierPhase = b.completed();

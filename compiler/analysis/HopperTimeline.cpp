@@ -34,7 +34,14 @@ bool scheduleOp(const std::string& op) {
     using namespace intrin;
     return op == kMbarrierInit || op == kMbarrierExpectTx || op == kMbarrierArrive || op == kCpAsyncArriveNoinc || op == kMbarrierWait ||
            op == kTmaLoad || op == kWgmmaSS || op == kWgmmaRS || op == kWgmmaWait || op == kSyncThreads ||
-           op == kMbarrierExpectTxOnly;
+           op == kMbarrierExpectTxOnly || op == kTmaStore || op == kTmaReduceAdd || op == kTmaStoreWait;
+}
+
+/// Intrinsics that write shared memory through an address argument (their first): with plain
+/// stores, what rewrites a TMA store's staging tile.
+bool writesThroughFirstArg(const std::string& op) {
+    using namespace intrin;
+    return op == kCpAsync || op == kCopyVec || op == kStorePair || op == kZeroVec;
 }
 
 std::string oneLine(const Stmt& s) {
@@ -54,6 +61,8 @@ struct Facts {
     /// "bar[i]" -> (stage i - b, group size n) of tl.mbarrier_init(bar[b], n): from the IR, not
     /// from a role's walk (a consumer role does not execute the elected init).
     std::map<std::string, std::pair<int64_t, int64_t>> stageOfBar;
+    /// Tensor map index -> the global tensor it describes (PrimFunc attr "tma_map.<i>" = {param, ...}).
+    std::map<int64_t, std::string> tmaTensor;
 };
 
 class RoleWalker {
@@ -71,6 +80,7 @@ public:
 
     RoleTrace take(std::vector<std::string>& notes, PipelineTimeline& loopInfo) {
         flushReleases(TimelinePhase::Epilogue, -1, m_lastSpan);
+        exitChecks();
         for (auto& n : m_notes) notes.push_back(n);
         if (m_singleInfo && loopInfo.tripCount == 0) {
             loopInfo.loopSpan = m_singleInfo->span;
@@ -239,6 +249,71 @@ private:
         std::string what = oneLine(s);
         auto& e = event(TimelineEventKind::Compute, "compute: " + what, s, {});
         e.tile = m_iter;
+        if (!m_bulk.empty()) stagingRewrite(s, e.step);
+    }
+
+    /// Shared buffers `s` writes (stores, and the intrinsics that write through an address).
+    static std::vector<std::string> writtenBuffers(const Stmt& s) {
+        std::vector<std::string> out;
+        auto add = [&](const BufferNode* b) {
+            if (b && b->scope == Scope::Shared && std::find(out.begin(), out.end(), b->name) == out.end()) out.push_back(b->name);
+        };
+        walk(s, [&](const Stmt& x) {
+            if (auto* st = as<StoreNode>(x)) add(st->buffer.get());
+            auto* c = callOf(x);
+            if (!c || !writesThroughFirstArg(c->op) || c->args.empty()) return;
+            auto* a = as<CallNode>(c->args[0]);
+            auto* ld = a && a->op == intrin::kAddressOf && !a->args.empty() ? as<LoadNode>(a->args[0]) : nullptr;
+            if (ld) add(ld->buffer.get());
+        });
+        return out;
+    }
+
+    /// Event `step` (statement `s`) rewrites shared memory: if that is the staging tile of an
+    /// earlier TMA store, the store's bulk-group read wait and a block barrier must come first
+    /// (cp.async.bulk.wait_group.read, PTX ISA §9.7.9.27: before it the bulk copy may still be
+    /// reading the tile). The first such write after them is the reuse the wait orders.
+    void stagingRewrite(const Stmt& s, int64_t step) {
+        auto written = writtenBuffers(s);
+        for (auto& g : m_bulk) {
+            if (g.reuseStep >= 0 || g.flagged || std::find(written.begin(), written.end(), g.buffer) == written.end()) continue;
+            if (g.freeStep < 0) {
+                g.flagged = true;
+                m_bulkIssues.push_back(
+                    {s->span, "bulk group " + std::to_string(g.group),
+                     "the staging tile " + g.buffer + " is rewritten here (" + (m_iter >= 0 ? "iteration " + std::to_string(m_iter) : "outside the loop") +
+                         ") while the " + (g.reduceAdd ? "TMA reduce-add" : "TMA store") + " of bulk group " + std::to_string(g.group) + " (line " +
+                         std::to_string(g.span.line) + (g.iteration >= 0 ? ", iteration " + std::to_string(g.iteration) : "") +
+                         ") may still be reading it: " +
+                         (g.readStep < 0 ? "no cp.async.bulk.wait_group.read covers that group before this write"
+                                         : "no block barrier after its cp.async.bulk.wait_group.read orders the other threads' writes"),
+                     true});
+                continue;
+            }
+            g.reuseStep = step, g.reuseIteration = m_iter, g.reuseSpan = s->span;
+            auto& w = m_trace.role.events[size_t(g.readStep)];
+            w.label += "; orders " + (m_iter >= 0 ? "iteration " + std::to_string(m_iter) + "'s" : std::string("the")) + " rewrite of " + g.buffer +
+                       " (line " + std::to_string(s->span.line) + ") after the barrier at line " +
+                       std::to_string(m_trace.role.events[size_t(g.freeStep)].span.line);
+        }
+    }
+
+    /// Bulk groups still pending when the role's walk ends (the block exits).
+    void exitChecks() {
+        for (auto& g : m_bulk) {
+            const std::string what = std::string(g.reduceAdd ? "the TMA reduce-add" : "the TMA store") + " of " + g.buffer + " into " + g.tensor +
+                                     " (bulk group " + std::to_string(g.group) + ")";
+            if (g.readStep < 0)
+                m_bulkIssues.push_back({g.span, "bulk group " + std::to_string(g.group),
+                                        what + " may still be reading shared memory when the block exits: no cp.async.bulk.wait_group "
+                                               "covers it (its tile can be reused by the next block on the SM)",
+                                        true});
+            else if (g.completeStep < 0)
+                m_bulkIssues.push_back({g.span, "bulk group " + std::to_string(g.group),
+                                        what + " is not waited for before the block exits (no cp.async.bulk.wait_group 0 without .read): "
+                                               "its global writes are not known to be performed",
+                                        false});
+        }
     }
 
     void loop(const ForNode& f) {
@@ -276,6 +351,7 @@ private:
     bool elected(const CallNode& c) const {
         using namespace intrin;
         if (c.op == kMbarrierInit || c.op == kMbarrierExpectTx || c.op == kTmaLoad) return true;
+        if (c.op == kTmaStore || c.op == kTmaReduceAdd || c.op == kTmaStoreWait) return true;
         return c.op == kMbarrierWait && c.args.size() > 2 && constInt(c.args[2]).value_or(0) != 0;
     }
 
@@ -358,8 +434,77 @@ private:
             std::string label = op.barrierId == 0 && op.count == 0 ? "barrier (all threads)"
                                                                    : "bar.sync " + std::to_string(op.barrierId) + ", " + std::to_string(op.count);
             op.bar = op.barrierId == 0 ? "" : "bar.sync " + std::to_string(op.barrierId);
-            event(TimelineEventKind::Barrier, label, s, op);
+            auto& be = event(TimelineEventKind::Barrier, label, s, op);
+            // A block barrier after a bulk group's read wait lets every thread rewrite its tile.
+            if (op.barrierId == 0 || op.count <= 0 || op.count >= m_trace.role.threads)
+                for (auto& g : m_bulk)
+                    if (g.readStep >= 0 && g.freeStep < 0) g.freeStep = be.step;
             flushReleases(phase(), iter, s->span);
+        } else if (c.op == kTmaStore || c.op == kTmaReduceAdd) {
+            // tl.tma_store / tl.tma_reduce_add(map, src_addr, rows, panel_elems, panels, coords...):
+            // the bulk copies, then cp.async.bulk.commit_group (one group per op, Intrinsics.h).
+            WalkGroup g;
+            g.group = int64_t(m_bulk.size());
+            g.reduceAdd = c.op == kTmaReduceAdd;
+            auto [buf, flat] = address(c.args.at(1));
+            (void)flat;
+            int64_t elems = 1;
+            for (size_t a = 2; a <= 4 && a < c.args.size(); ++a) elems *= eval(c.args[a]).value_or(0);
+            g.buffer = buf ? buf->name : "?";
+            g.bytes = elems * (buf ? dtypeBytes(buf->dtype) : 0);
+            auto tm = m_facts.tmaTensor.find(eval(c.args.at(0)).value_or(-1));
+            g.tensor = tm != m_facts.tmaTensor.end() ? tm->second : "?";
+            g.iteration = iter;
+            g.span = s->span;
+            {
+                auto& e = event(g.reduceAdd ? TimelineEventKind::TmaReduceAdd : TimelineEventKind::TmaStore,
+                                std::string(g.reduceAdd ? "TMA reduce-add " : "TMA store ") + g.buffer + " -> " + g.tensor + " (" +
+                                    std::to_string(g.bytes) + " B" + (g.reduceAdd ? ", added atomically)" : ")"),
+                                s, {});
+                e.bytes = g.bytes, e.buffer = g.buffer, e.elected = true, e.group = g.group, e.tile = iter;
+                g.issueStep = e.step;
+            }
+            TraceOp op;
+            op.op = Op::BulkCommit;
+            auto& ce = event(TimelineEventKind::BulkCommit,
+                             "cp.async.bulk.commit_group: bulk group " + std::to_string(g.group) + " (" + g.buffer + " -> " + g.tensor + ")", s, op);
+            ce.group = g.group, ce.buffer = g.buffer, ce.elected = true, ce.tile = iter;
+            g.commitStep = ce.step;
+            m_bulk.push_back(std::move(g));
+        } else if (c.op == kTmaStoreWait) {
+            // tl.tma_store_wait(n, read): cp.async.bulk.wait_group[.read] n -- every group but the
+            // n most recent is read out of shared memory (.read) or complete.
+            TraceOp op;
+            op.op = Op::BulkWait;
+            op.count = c.args.empty() ? 0 : eval(c.args[0]).value_or(0);
+            op.read = c.args.size() > 1 && eval(c.args[1]).value_or(0) != 0;
+            const int64_t upTo = int64_t(m_bulk.size()) - std::max<int64_t>(0, op.count) - 1;  // last group retired
+            std::vector<std::string> freed;
+            for (int64_t g = 0; g <= upTo; ++g) {
+                auto& wg = m_bulk[size_t(g)];
+                const bool news = op.read ? wg.readStep < 0 : wg.completeStep < 0;
+                if (news && std::find(freed.begin(), freed.end(), wg.buffer) == freed.end()) freed.push_back(wg.buffer);
+            }
+            std::string list;
+            for (auto& b : freed) list += (list.empty() ? "" : ", ") + b;
+            std::string label = std::string("cp.async.bulk.wait_group") + (op.read ? ".read " : " ") + std::to_string(op.count);
+            if (upTo < 0) label += " (no bulk group pending: completes at once)";
+            else {
+                label += ": bulk group" + std::string(upTo > 0 ? "s 0.." : " ") + std::to_string(upTo) +
+                         (op.read ? " read out of shared memory" : " complete (global writes performed)");
+                if (op.read && !list.empty()) label += " (" + list + " may be rewritten after the next barrier)";
+            }
+            const int64_t pending = op.count;
+            const bool read = op.read;
+            auto& e = event(TimelineEventKind::BulkWait, label, s, op);
+            e.pending = pending, e.read = read, e.elected = true, e.tile = iter;
+            if (upTo >= 0) e.group = upTo;
+            if (!list.empty()) e.buffer = list;
+            for (int64_t g = 0; g <= upTo; ++g) {
+                auto& wg = m_bulk[size_t(g)];
+                if (wg.readStep < 0) wg.readStep = e.step;  // a full wait retires the reads too
+                if (!read && wg.completeStep < 0) wg.completeStep = e.step;
+            }
         } else if (c.op == kWgmmaSS || c.op == kWgmmaRS) {
             const bool ss = c.op == kWgmmaSS;
             auto [bufA, flatA] = address(c.args.at(0));
@@ -461,6 +606,14 @@ private:
     std::map<std::string, int64_t> m_uses, m_lastTile;
     std::deque<std::pair<int64_t, int64_t>> m_inFlight, m_retired;
     int64_t m_groups = 0;  ///< wgmma groups this role issued that may still be in flight
+
+public:
+    /// A bulk group as the walk sees it: steps of this role; times are filled in after the run.
+    struct WalkGroup : BulkGroup {
+        bool flagged = false;  ///< a rewrite before its wait + barrier was reported
+    };
+    std::vector<WalkGroup> m_bulk;
+    std::vector<BarrierIssue> m_bulkIssues;
 
 public:
     void setStages(int64_t s) { m_stages = s; }
@@ -622,6 +775,10 @@ TimelineResult buildHopperTimeline(const PrimFunc& lowered, const HopperTimeline
         }
     });
     if (!any) return r;
+    for (int64_t i = 0; i < attrInt(lowered->attrs, "tma_maps", 0); ++i) {
+        auto m = attrInts(lowered->attrs, "tma_map." + std::to_string(i));
+        if (!m.empty() && m[0] >= 0 && size_t(m[0]) < lowered->params.size()) facts.tmaTensor[i] = lowered->params[size_t(m[0])]->name;
+    }
 
     std::unordered_map<const VarNode*, int64_t> env;
     for (size_t d = 0; d < kn->blockVars.size(); ++d) env[kn->blockVars[d].get()] = d < opts.block.size() ? opts.block[d] : 0;
@@ -647,6 +804,8 @@ TimelineResult buildHopperTimeline(const PrimFunc& lowered, const HopperTimeline
     t.loopSpan = kn->span;
     t.warpSpecialized = specs.size() > 1;
     std::vector<RoleTrace> traces;
+    std::vector<BulkGroup> bulk;
+    std::vector<BarrierIssue> bulkIssues;
     for (auto& sp : specs) {
         auto e = env;
         if (!kn->threadVars.empty()) e[kn->threadVars[0].get()] = sp.tx;
@@ -657,9 +816,23 @@ TimelineResult buildHopperTimeline(const PrimFunc& lowered, const HopperTimeline
         if (opts.planned && opts.planned->trips == 1) w.setSingleTrip(*opts.planned);
         w.stmt(kn->body);
         traces.push_back(w.take(r.notes, t));
+        for (auto& g : w.m_bulk) {
+            bulk.push_back(g);
+            bulk.back().role = int(traces.size()) - 1;
+        }
+        bulkIssues.insert(bulkIssues.end(), w.m_bulkIssues.begin(), w.m_bulkIssues.end());
     }
     t.stages = S;
     barriers::runSchedule(traces, opts.tmaLatency, t);
+    // The bulk groups' times are those of their events in the issuing role.
+    for (auto& g : bulk) {
+        const auto& evs = traces[size_t(g.role)].role.events;
+        auto at = [&](int64_t step) { return step >= 0 && size_t(step) < evs.size() ? evs[size_t(step)].time : -1; };
+        g.issueTime = at(g.issueStep), g.readTime = at(g.readStep), g.freeTime = at(g.freeStep);
+        g.completeTime = at(g.completeStep), g.reuseTime = at(g.reuseStep);
+    }
+    t.bulkGroups = std::move(bulk);
+    t.issues.insert(t.issues.end(), bulkIssues.begin(), bulkIssues.end());
     // A value the walk had to guess (a run-time bound, parity or condition) or a cut-off run
     // makes the check inconclusive: its findings are then warnings, not errors.
     if (!r.notes.empty()) {

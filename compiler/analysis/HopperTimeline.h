@@ -22,6 +22,18 @@
 //     already observed): it would read data that has not landed (parity off by one);
 //   - more arrivals or bytes in a phase than it expects; a phase with bytes left incomplete or
 //     never waited for at kernel exit.
+// TMA stores and reduce-adds (tl.tma_store / tl.tma_reduce_add from CopyTma.cpp, T.copy of a
+// shared tile to global memory, the staged epilogue of StageEpilogue.cpp, T.atomic_add(...,
+// use_tma=True)) are events of the elected thread's role too: the transfer, its
+// cp.async.bulk.commit_group (bulk group g, counted per thread from 0) and the
+// cp.async.bulk.wait_group[.read] n that retires all groups but the n newest (PTX ISA §9.7.9.27).
+// A group's reads of its staging tile finish `tmaLatency` units after its commit and its global
+// writes `tmaLatency` later; a wait passes when the groups it needs are done. Each group
+// (PipelineTimeline::bulkGroups) records its read wait, the first block barrier after it (from
+// there every thread may rewrite the tile) and, inside the pipelined loop, the next write of the
+// tile that they order. Defects reported with the barrier ones: a rewrite of the staging tile
+// before its group's read wait and that barrier, and a group no wait retires before the block
+// exits (an error; a warning when only its .read wait is there).
 // Units: `time` is logical (one unit per event), not cycles; trip counts are concrete, so the
 // check covers the paths of that launch (trip count 1 included: run it with that size).
 #pragma once

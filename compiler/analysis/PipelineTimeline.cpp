@@ -29,6 +29,10 @@ const char* timelineEventKindName(TimelineEventKind k) {
         case TimelineEventKind::MbarWait: return "mbarrier_wait";
         case TimelineEventKind::MbarArrive: return "mbarrier_arrive";
         case TimelineEventKind::WgmmaWait: return "wgmma_wait";
+        case TimelineEventKind::TmaStore: return "tma_store";
+        case TimelineEventKind::TmaReduceAdd: return "tma_reduce_add";
+        case TimelineEventKind::BulkCommit: return "bulk_commit";
+        case TimelineEventKind::BulkWait: return "bulk_wait";
     }
     return "?";
 }

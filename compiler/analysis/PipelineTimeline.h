@@ -49,6 +49,12 @@ enum class TimelineEventKind {
     MbarWait,     ///< wait for the phase of parity `parity` of `barrier` (phase `phase` observed)
     MbarArrive,   ///< every thread of the role arrives on `barrier` (release of stage `stage`)
     WgmmaWait,    ///< wgmma.wait_group `pending`
+    // sm_90a shared -> global bulk copies (tl.tma_store / tl.tma_reduce_add; CopyTma.cpp)
+    TmaStore,     ///< elected TMA store of the shared tile `buffer` (`bytes`) to global memory
+    TmaReduceAdd, ///< elected TMA reduce-add of the shared tile `buffer` into global memory
+    BulkCommit,   ///< cp.async.bulk.commit_group after a store: closes bulk group `group`
+    BulkWait,     ///< cp.async.bulk.wait_group[.read] `pending`: bulk groups 0..`group` read
+                  ///< out of shared memory (`read`) or complete (writes performed)
 };
 const char* timelineEventKindName(TimelineEventKind k);
 
@@ -65,6 +71,7 @@ struct TimelineEvent {
     int64_t group = -1;     ///< cp.async group committed (Commit) or last complete (WaitGroup)
     int64_t pending = -1;   ///< WaitGroup: groups allowed to stay in flight
     bool empty = false;     ///< Commit of a group with no copies (guard false)
+    bool read = false;      ///< BulkWait: the .read form (only the groups' shared-memory reads)
     std::string buffer;     ///< shared tile written (copies) or read (mma), "" none
     std::string label;      ///< short text: "issue A_shared[k=3] -> stage 0"
     std::string irStmt;     ///< the IR statement (printed, one line) the event comes from
@@ -74,7 +81,8 @@ struct TimelineEvent {
     std::string barrier;    ///< mbarrier "full[1]" / "tma_bar[0]", or "bar.sync 1" (named barrier)
     int64_t parity = -1;    ///< MbarWait: parity waited for
     int64_t barrierPhase = -1;  ///< ExpectTx/TmaLoad/MbarArrive: phase fed; MbarWait: phase observed
-    int64_t bytes = -1;     ///< ExpectTx: bytes expected; TmaLoad: bytes delivered
+    int64_t bytes = -1;     ///< ExpectTx: bytes expected; TmaLoad: bytes delivered; TmaStore /
+                            ///< TmaReduceAdd: bytes of the tile read out of shared memory
     bool elected = false;   ///< executed by the role's elected thread only
     int64_t time = -1;      ///< logical start time (unit-cost events, waits as late as needed)
 };
@@ -116,6 +124,30 @@ struct BarrierIssue {
     bool error = true;          ///< false: a warning (e.g. a phase completed but never waited for)
 };
 
+/// One bulk async-group of the elected thread (sm_90a): a TMA store or reduce-add of a shared
+/// staging tile and its commit, with the waits and the barrier that retire it. Steps and times
+/// are those of the issuing role (`role`); -1: never (the block exits first).
+struct BulkGroup {
+    int64_t group = 0;          ///< 0-based, in commit order of the elected thread
+    int role = 0;               ///< index into PipelineTimeline::roles of the issuing role
+    bool reduceAdd = false;     ///< tl.tma_reduce_add (else tl.tma_store)
+    std::string buffer;         ///< the shared staging tile read ("dq_s", "C_local_stage")
+    std::string tensor;         ///< the global tensor written ("dQ_acc", "C")
+    int64_t bytes = 0;          ///< bytes of the tile
+    int64_t iteration = -1;     ///< iteration of the T.Pipelined loop that issued it; -1 outside
+    Span span;                  ///< the op (T.copy / T.atomic_add) that produced the store
+    int64_t issueStep = -1, issueTime = -1;      ///< the TmaStore / TmaReduceAdd event
+    int64_t commitStep = -1;                     ///< its BulkCommit event
+    int64_t readStep = -1, readTime = -1;        ///< the BulkWait after which the tile is read out
+    int64_t freeStep = -1, freeTime = -1;        ///< the first block barrier after that wait: from
+                                                 ///< there every thread may rewrite the tile
+    int64_t completeStep = -1, completeTime = -1;  ///< the full BulkWait: its global writes done
+    /// The next write of the staging tile inside the pipelined loop (the following iteration's
+    /// reuse) that this group's read wait + barrier order; -1 none.
+    int64_t reuseStep = -1, reuseTime = -1, reuseIteration = -1;
+    Span reuseSpan;             ///< that write's statement
+};
+
 struct PipelineTimeline {
     Span loopSpan;             ///< the T.Pipelined loop
     std::string loopVar;
@@ -133,6 +165,7 @@ struct PipelineTimeline {
     bool warpSpecialized = false;
     std::vector<BarrierPhase> barriers;  ///< every phase of every mbarrier, by barrier then phase
     std::vector<BarrierIssue> issues;    ///< barrier defects (empty: every wait is matched)
+    std::vector<BulkGroup> bulkGroups;   ///< TMA stores / reduce-adds, in issue order
 };
 
 struct TimelineResult {

@@ -6,7 +6,9 @@
 // release of tile k-1 and, while k-1+4 < 16, its refill; epilogue wgmma wait + last release:
 // 2 + 12 + 16*3 + 15 + 12*3 + 2 = 115 events, plus the staged epilogue's two barriers
 // (StageEpilogue.cpp: before the staged tile's writes, before its TMA store) = 117; on this
-// schedule every event's time is its step.
+// schedule every event's time is its step. Then the epilogue's TMA store of C_local_stage (117),
+// its bulk commit (118), the wait_group.read (122: read out 4 units after the commit) and the
+// exit wait_group (126): 121 events, and a sixth row for the staging tile.
 #include <QListWidget>
 #include <QSignalSpy>
 #include <QTableView>
@@ -47,9 +49,9 @@ private slots:
         QVERIFY(waitCompiled(s));
         QTRY_VERIFY_WITH_TIMEOUT(tp.timeline() && !tp.pending(), 20000);
         const auto& m = tp.widget()->model();
-        QCOMPARE(int(m.rows().size()), 5);  // one role + 4 stages
+        QCOMPARE(int(m.rows().size()), 6);  // one role + 4 stages + the TMA store's staging tile
         QCOMPARE(QString::fromStdString(m.rows()[0].name), QString("all warps (thread 0 issues) (128 threads)"));
-        QCOMPARE(int(m.rows()[0].items.size()), 117);
+        QCOMPARE(int(m.rows()[0].items.size()), 121);
         QCOMPARE(QString::fromStdString(m.axisUnit()), QString("logical time"));
         // Iteration 0: wait tma_bar[0] (14), wgmma k=0 (15), barrier (16).
         const auto& w0 = m.rows()[0].items[14];
@@ -67,6 +69,24 @@ private slots:
         QCOMPARE(int(m.rows()[1].items.size()), 4);  // tiles 0, 4, 8, 12
         QCOMPARE(QString::fromStdString(m.rows()[1].items[1].label), QString("k4"));
         QCOMPARE(int(m.iterations().size()), 16);
+        // The epilogue's TMA store out of the staged tile (line 29, T.copy(C_local, C[...])).
+        const auto& st = m.rows()[0].items[117];
+        QCOMPARE(QString::fromStdString(st.label), QString("TMA st C"));
+        QCOMPARE(st.category, viz::TimelineCategory::Store);
+        QCOMPARE(st.start, 117.0);
+        QCOMPARE(int(st.span.line), 29);
+        QVERIFY(QString::fromStdString(st.tooltip).contains("tma_store · epilogue"));
+        QCOMPARE(QString::fromStdString(m.rows()[0].items[118].label), QString("bulk g0"));
+        QCOMPARE(m.rows()[0].items[118].category, viz::TimelineCategory::Commit);
+        QCOMPARE(QString::fromStdString(m.rows()[0].items[119].label), QString("bulk.rd 0"));
+        QCOMPARE(m.rows()[0].items[119].start, 122.0);
+        QCOMPARE(QString::fromStdString(m.rows()[0].items[120].label), QString("bulk.wait 0"));
+        QCOMPARE(m.rows()[0].items[120].start, 126.0);
+        QCOMPARE(QString::fromStdString(m.rows()[5].name), QString("C_local_stage (TMA store staging)"));
+        QCOMPARE(int(m.rows()[5].items.size()), 1);
+        QCOMPARE(m.rows()[5].items[0].start, 117.0);
+        QCOMPARE(m.rows()[5].items[0].end, 123.0);  // in flight until the read wait at 122
+        QCOMPARE(m.rows()[5].items[0].category, viz::TimelineCategory::Store);
         QVERIFY(tp.statusText().contains("16 iteration(s), 4 stage(s), TMA + mbarrier schedule"));
 
         // Barrier table: 4 mbarriers x 4 phases, each 1 arrival and 16384 bytes (A 128x32 +
@@ -206,11 +226,11 @@ private slots:
                  qPrintable(why));
         const auto& m = tp.widget()->model();
         QVERIFY(m.hasMeasured());
-        QCOMPARE(int(m.rows().size()), 5 + 8);
-        QCOMPARE(QString::fromStdString(m.rows()[5].name), QString("block 0 · warp 0 (measured)"));
+        QCOMPARE(int(m.rows().size()), 6 + 8);
+        QCOMPARE(QString::fromStdString(m.rows()[6].name), QString("block 0 · warp 0 (measured)"));
         QVERIFY2(tp.traceWarning().contains("128 iteration(s)"), qPrintable(tp.traceWarning()));
         tp.clearTrace();
-        QCOMPARE(int(tp.widget()->model().rows().size()), 5);
+        QCOMPARE(int(tp.widget()->model().rows().size()), 6);
     }
 };
 

@@ -166,10 +166,13 @@ TEST(HopperTimeline, GemmTwoStagesTwoTripsHandDerived) {
     // After the loop: the staged epilogue's barriers (StageEpilogue.cpp) around tile 1's release.
     EXPECT_EQ(encode(l.roles[0]), "G0 B E0@0 TA0@0 TB0@0 E1@1 TA1@1 TB1@1 W0p0=0 M0@0 B W1p0=0 M1@1 B R0@0 G0 B R1@1 B");
     // Logical times (one unit per event, TMA bytes land 4 units after their issue): tile 0's last
-    // load issues at 4 and lands at 8, so the first wait passes at 8; tile 1's at 7 -> 11.
+    // load issues at 4 and lands at 8, so the first wait passes at 8; tile 1's at 7 -> 11. Then
+    // the epilogue's TMA store of the staged tile (19), its bulk commit (20), the .read wait
+    // (24: read out 4 units after the commit) and the exit wait (28: writes 4 units later);
+    // HopperTimelineStoresTest has their details.
     std::vector<int64_t> times;
     for (auto& e : l.roles[0].events) times.push_back(e.time);
-    EXPECT_EQ(times, (std::vector<int64_t>{0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18}));
+    EXPECT_EQ(times, (std::vector<int64_t>{0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 24, 28}));
     ASSERT_EQ(l.barriers.size(), 2u);
     for (int s = 0; s < 2; ++s) {
         const auto& b = l.barriers[size_t(s)];

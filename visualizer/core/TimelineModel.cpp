@@ -23,6 +23,7 @@ const char* timelineCategoryName(TimelineCategory c) {
         case TimelineCategory::Compute: return "compute";
         case TimelineCategory::Occupancy: return "occupancy";
         case TimelineCategory::Measured: return "measured";
+        case TimelineCategory::Store: return "store";
     }
     return "?";
 }
@@ -39,6 +40,7 @@ uint32_t timelineColor(TimelineCategory c, bool dark) {
         case TimelineCategory::Compute: return dark ? 0x8a6048 : 0xe2bfa6;
         case TimelineCategory::Occupancy: return dark ? 0x2f6fb0 : 0x8ec1ee;
         case TimelineCategory::Measured: return dark ? 0xb0574a : 0xf2a394;
+        case TimelineCategory::Store: return dark ? 0xa0456f : 0xf4a6c8;
     }
     return 0x808080;
 }
@@ -60,6 +62,10 @@ TimelineCategory categoryOf(TimelineEventKind k) {
         case TimelineEventKind::Barrier: return TimelineCategory::Barrier;
         case TimelineEventKind::Commit: return TimelineCategory::Commit;
         case TimelineEventKind::Compute: return TimelineCategory::Compute;
+        case TimelineEventKind::TmaStore:
+        case TimelineEventKind::TmaReduceAdd: return TimelineCategory::Store;
+        case TimelineEventKind::BulkCommit: return TimelineCategory::Commit;
+        case TimelineEventKind::BulkWait: return TimelineCategory::Wait;
     }
     return TimelineCategory::Compute;
 }
@@ -86,6 +92,10 @@ std::string shortLabel(const analysis::TimelineEvent& e) {
         case TimelineEventKind::Barrier: return "sync";
         case TimelineEventKind::Commit: return "commit g" + std::to_string(e.group);
         case TimelineEventKind::Compute: return "compute";
+        case TimelineEventKind::TmaStore: return "TMA st " + bufferLetter(e.buffer) + (e.iteration >= 0 ? k(e.iteration) : "");
+        case TimelineEventKind::TmaReduceAdd: return "TMA add " + bufferLetter(e.buffer) + (e.iteration >= 0 ? k(e.iteration) : "");
+        case TimelineEventKind::BulkCommit: return "bulk g" + std::to_string(e.group);
+        case TimelineEventKind::BulkWait: return std::string(e.read ? "bulk.rd " : "bulk.wait ") + std::to_string(e.pending);
     }
     return "?";
 }
@@ -106,6 +116,10 @@ std::string tinyLabel(const analysis::TimelineEvent& e) {
         case TimelineEventKind::Barrier: return "S";
         case TimelineEventKind::Commit: return "C" + n(e.group);
         case TimelineEventKind::Compute: return "";
+        case TimelineEventKind::TmaStore: return "st";
+        case TimelineEventKind::TmaReduceAdd: return "+=";
+        case TimelineEventKind::BulkCommit: return "C" + n(e.group);
+        case TimelineEventKind::BulkWait: return e.read ? "Wr" : "Wb";  // pending is in the label (almost always 0)
     }
     return "";
 }
@@ -123,7 +137,17 @@ std::string tooltipOf(const analysis::TimelineEvent& e, bool timed, const std::s
         if (e.bytes >= 0) t << " · " << e.bytes << " bytes";
         t << "\n";
     }
-    if (e.group >= 0) t << "cp.async group " << e.group << (e.pending >= 0 ? " · " + std::to_string(e.pending) + " pending" : "") << "\n";
+    const bool bulk = e.kind == TimelineEventKind::TmaStore || e.kind == TimelineEventKind::TmaReduceAdd ||
+                      e.kind == TimelineEventKind::BulkCommit || e.kind == TimelineEventKind::BulkWait;
+    if (bulk) {
+        if (e.kind == TimelineEventKind::BulkWait)
+            t << "bulk async-groups up to " << (e.group >= 0 ? std::to_string(e.group) : std::string("none")) << (e.read ? " read out" : " complete") << " · "
+              << e.pending << " may stay pending" << (e.buffer.empty() ? "" : " · " + e.buffer) << "\n";
+        else
+            t << "bulk async-group " << e.group << " · " << e.buffer << (e.bytes >= 0 ? " · " + std::to_string(e.bytes) + " bytes" : "") << "\n";
+    } else if (e.group >= 0) {
+        t << "cp.async group " << e.group << (e.pending >= 0 ? " · " + std::to_string(e.pending) + " pending" : "") << "\n";
+    }
     t << unit << " " << (timed ? e.time : e.step) << " · step " << e.step << (e.elected ? " · elected thread" : "") << "\n";
     if (e.span.valid()) t << "source line " << e.span.line << ":" << e.span.col;
     if (!e.irStmt.empty()) t << "\nIR: " << e.irStmt;
@@ -217,6 +241,61 @@ TimelineModel TimelineModel::fromPlan(const analysis::PipelineTimeline& loop) {
             it.span = loop.loopSpan;
             row.items.push_back(std::move(it));
         }
+        m.m_rows.push_back(std::move(row));
+    }
+    m.updateExtent();
+    // Staging tiles of TMA stores / reduce-adds: one row per tile, each bulk group in flight from
+    // its issue until the wait_group.read after which the TMA has read the tile out.
+    std::vector<std::string> staging;
+    for (const auto& g : loop.bulkGroups)
+        if (std::find(staging.begin(), staging.end(), g.buffer) == staging.end()) staging.push_back(g.buffer);
+    for (const auto& buf : staging) {
+        TimelineRow row;
+        row.name = buf + " (TMA store staging)";
+        row.kind = TimelineRowKind::Stage;
+        for (const auto& g : loop.bulkGroups) {
+            if (g.buffer != buf) continue;
+            const std::string what = std::string(g.reduceAdd ? "TMA reduce-add" : "TMA store") + " of " + g.buffer + " into " + g.tensor;
+            TimelineItem it;
+            it.category = TimelineCategory::Store;
+            it.start = double(std::max<int64_t>(0, g.issueTime));
+            it.end = g.readTime >= g.issueTime ? double(g.readTime + 1) : m.m_max;
+            it.mid = it.end;  // all of it in flight: the bulk copy may be reading the tile
+            it.iteration = g.iteration;
+            it.label = "g" + std::to_string(g.group) + (g.iteration >= 0 ? " k" + std::to_string(g.iteration) : "");
+            it.tiny = std::to_string(g.group);
+            std::ostringstream t;
+            t << what << " · bulk group " << g.group << " · " << g.bytes << " bytes"
+              << (g.iteration >= 0 ? " · iteration k=" + std::to_string(g.iteration) : std::string(" · after the loop")) << "\nissued at "
+              << m.m_unit << " " << g.issueTime << ", read out (wait_group.read) at "
+              << (g.readTime >= 0 ? std::to_string(g.readTime) : std::string("never")) << ", tile free for every thread (block barrier) at "
+              << (g.freeTime >= 0 ? std::to_string(g.freeTime) : std::string("-")) << ", writes complete (wait_group) at "
+              << (g.completeTime >= 0 ? std::to_string(g.completeTime) : std::string("never"))
+              << "\nlight: the TMA may still be reading the tile · source line " << g.span.line;
+            it.tooltip = t.str();
+            it.span = g.span;
+            for (const auto& is : loop.issues)
+                if (is.error && is.barrier == "bulk group " + std::to_string(g.group)) it.error = true;
+            row.items.push_back(std::move(it));
+            if (g.reuseTime >= 0) {
+                TimelineItem r;
+                r.category = TimelineCategory::Compute;
+                // One unit, as the write is on the role's row: an instant's tick is easy to miss.
+                r.start = double(g.reuseTime);
+                r.end = double(g.reuseTime + 1);
+                r.iteration = g.reuseIteration;
+                r.label = "rewrite k" + std::to_string(g.reuseIteration);
+                r.tiny = "w";
+                std::ostringstream rt;
+                rt << "iteration " << g.reuseIteration << " rewrites " << g.buffer << " (line " << g.reuseSpan.line << ") at " << m.m_unit << " "
+                   << g.reuseTime << "\nordered after bulk group " << g.group << "'s wait_group.read (" << g.readTime
+                   << ") and the block barrier after it (" << g.freeTime << ")";
+                r.tooltip = rt.str();
+                r.span = g.reuseSpan;
+                row.items.push_back(std::move(r));
+            }
+        }
+        std::stable_sort(row.items.begin(), row.items.end(), [](const TimelineItem& a, const TimelineItem& b) { return a.start < b.start; });
         m.m_rows.push_back(std::move(row));
     }
     m.updateExtent();

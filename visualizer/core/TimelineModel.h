@@ -1,6 +1,7 @@
 // The picture of a pipeline timeline as pure data (issue 9; no Qt): rows of bars on one shared
 // axis, built from the compiler's static plan (compiler/analysis/PipelineTimeline.h, one row per
-// warp role plus one row per shared-memory stage for its occupancy) and, when loaded, from a
+// warp role plus one row per shared-memory stage for its occupancy, and one per shared tile that
+// TMA stores read, with each bulk group's read and the rewrite it orders) and, when loaded, from a
 // measured `tilec trace` (visualizer/core/MeasuredTrace.h, one row per traced warp). Also the
 // view transform (zoom and pan of the axis) and hit-testing, so the widget
 // (visualizer/widgets/TimelineWidget.h) only paints and forwards input, and tests can check
@@ -24,7 +25,8 @@ struct MeasuredTrace;
 
 /// Colour class of a bar (the widget maps it to a colour per theme: timelineColor). Measured
 /// events take the class of the planned event they stamp (wait, wgmma, issue, release).
-enum class TimelineCategory { Copy, Wait, Mma, Release, Barrier, Commit, Compute, Occupancy, Measured };
+/// Store: a TMA store or reduce-add out of a shared tile (sm_90a), and a staging tile being read by one.
+enum class TimelineCategory { Copy, Wait, Mma, Release, Barrier, Commit, Compute, Occupancy, Measured, Store };
 const char* timelineCategoryName(TimelineCategory c);
 /// 0xRRGGBB of `c` on a light or dark background (fills; text is drawn black or white by contrast).
 uint32_t timelineColor(TimelineCategory c, bool dark);
@@ -62,7 +64,10 @@ class TimelineModel {
 public:
     TimelineModel() = default;
     /// Rows of `loop`: its roles (events at `time`, or `step` for the cp.async plan), then its
-    /// stages (occupancy: from the copy's issue to its release, landed at `mid`).
+    /// stages (occupancy: from the copy's issue to its release, landed at `mid`), then the
+    /// staging tiles of its TMA stores (loop.bulkGroups: each group from its issue to the
+    /// wait_group.read after which the tile is read out, all in flight; a one-unit compute bar
+    /// where the next iteration rewrites the tile that wait and the following barrier order).
     static TimelineModel fromPlan(const analysis::PipelineTimeline& loop);
 
     const std::vector<TimelineRow>& rows() const { return m_rows; }

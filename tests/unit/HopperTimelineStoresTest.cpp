@@ -1,0 +1,471 @@
+// TMA stores and reduce-adds in the sm_90a static timeline (compiler/analysis/HopperTimeline.h):
+// the elected tl.tma_store / tl.tma_reduce_add (CopyTma.cpp: one bulk copy per panel, then
+// cp.async.bulk.commit_group) and tl.tma_store_wait (cp.async.bulk.wait_group[.read]) are events
+// of the role, the bulk groups get their issue / read-out / free / complete times, and a write
+// of the staging tile inside the loop is the reuse the read wait and the next block barrier order
+// (or a defect when they are missing). Expected sequences are derived by hand from the lowered
+// code (`tilec compile --emit cuda`, quoted below) with the schedule's rules: one logical unit per
+// event, a bulk group read out tmaLatency (4) units after its commit and its writes complete 4
+// later. A kernel without a TMA store keeps its timeline byte for byte (golden files written by
+// `tilec timeline` before the store events existed, main a096dd6).
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cstdlib>
+#include <fstream>
+#include <sstream>
+
+#include <nlohmann/json.hpp>
+
+#include "CliTestUtil.h"
+#include "compiler/Compile.h"
+#include "compiler/analysis/HopperTimeline.h"
+#include "compiler/ir/Functor.h"
+#include "compiler/ir/IR.h"
+#include "compiler/ir/Intrinsics.h"
+#include "tests/support/SourceDir.h"
+#include "visualizer/core/TimelineModel.h"
+
+using namespace ts;
+using namespace ts::analysis;
+using namespace ts::cli::test;
+
+namespace {
+
+struct Compiled {
+    ir::PrimFunc lowered;
+    std::optional<PlannedLoop> planned;
+    std::string cuda;
+};
+
+Compiled compileSm90(const std::string& sample, std::map<std::string, std::string> params, const std::string& kernel = "") {
+    CompileOptions opts;
+    opts.params = std::move(params);
+    opts.target = "cuda:sm_90a";
+    opts.kernel = kernel;
+    opts.recordSnapshots = false;
+    Compiled c;
+    auto r = compile(sample, sampleText(sample), opts);
+    EXPECT_TRUE(r.ok) << sample;
+    c.lowered = r.lowered;
+    c.cuda = r.cuda;
+    opts.stopAfter = "plan-pipelines";
+    auto p = compile(sample, sampleText(sample), opts);
+    if (p.lowered) c.planned = plannedLoopOf(p.lowered);
+    return c;
+}
+
+TimelineResult timelineOf(const Compiled& c) {
+    HopperTimelineOptions o;
+    o.planned = c.planned;
+    return c.lowered ? buildHopperTimeline(c.lowered, o) : TimelineResult{};
+}
+
+Compiled gemm2x2() { return compileSm90("gemm.py", {{"M", "128"}, {"N", "128"}, {"K", "64"}, {"num_stages", "2"}}); }
+Compiled mhaBwd(bool dqTma) {
+    return compileSm90("mha_bwd.py", {{"dq_tma", dqTma ? "True" : "False"}}, "mha_bwd_main");
+}
+
+// One token per synchronization / transfer event, with its iteration and source line:
+// M<k>:<line> wgmma, G<n> wgmma.wait_group, B barrier, W mbarrier wait, ST / RA<group> TMA
+// store / reduce-add, C<group> bulk commit, Wr<n>>g / Wb<n>>g bulk wait (.read / full) retiring
+// groups up to g; "|k" starts iteration k's events, "|e" the epilogue's.
+std::string encode(const TimelineRole& role, bool withLines = true) {
+    std::string out;
+    int64_t iter = -2;
+    for (auto& e : role.events) {
+        std::string t;
+        const std::string line = withLines ? ":" + std::to_string(e.span.line) : "";
+        switch (e.kind) {
+            case TimelineEventKind::Mma: t = "M" + std::to_string(e.tile); break;
+            case TimelineEventKind::WgmmaWait: t = "G" + std::to_string(e.pending); break;
+            case TimelineEventKind::Barrier: t = "B"; break;
+            case TimelineEventKind::MbarWait: t = "W"; break;
+            case TimelineEventKind::TmaStore: t = "ST" + std::to_string(e.group); break;
+            case TimelineEventKind::TmaReduceAdd: t = "RA" + std::to_string(e.group); break;
+            case TimelineEventKind::BulkCommit: t = "C" + std::to_string(e.group); break;
+            case TimelineEventKind::BulkWait:
+                t = std::string(e.read ? "Wr" : "Wb") + std::to_string(e.pending) + ">" + std::to_string(e.group);
+                break;
+            default: continue;
+        }
+        if (e.phase != TimelinePhase::Prologue && e.iteration != iter) {
+            iter = e.iteration;
+            out += iter >= 0 ? " |" + std::to_string(iter) : " |e";
+        }
+        out += " " + t + line;
+    }
+    return out;
+}
+
+std::string issuesText(const PipelineTimeline& l) {
+    std::string out;
+    for (auto& i : l.issues) out += std::to_string(i.span.line) + ": " + i.barrier + ": " + i.message + (i.error ? "" : " (warning)") + "\n";
+    return out;
+}
+
+const TimelineEvent* firstOf(const TimelineRole& r, TimelineEventKind k) {
+    for (auto& e : r.events)
+        if (e.kind == k) return &e;
+    return nullptr;
+}
+
+std::string readGolden(const std::string& name) {
+    std::ifstream in(std::string(TS_SOURCE_DIR) + "/tests/unit/golden/" + name, std::ios::binary);
+    std::stringstream ss;
+    ss << in.rdbuf();
+    return ss.str();
+}
+
+/// `s` with every occurrence of `from` replaced by `to`.
+std::string replacedAll(std::string s, const std::string& from, const std::string& to) {
+    for (size_t at = s.find(from); at != std::string::npos; at = s.find(from, at + to.size())) s.replace(at, from.size(), to);
+    return s;
+}
+
+/// Drops the statements whose call satisfies `drop` from the lowered IR (seeded defects).
+class Drop : public ir::Mutator {
+public:
+    std::function<bool(const ir::CallNode&)> drop;
+    int edits = 0;
+
+protected:
+    ir::Stmt visitEval(const ir::EvalNode* n, const ir::Stmt& self) override {
+        auto* c = dynamic_cast<const ir::CallNode*>(n->call.get());
+        if (!c || !drop(*c)) return self;
+        ++edits;
+        return nullptr;
+    }
+};
+
+ir::PrimFunc dropped(const ir::PrimFunc& f, Drop& d) {
+    auto out = std::make_shared<ir::PrimFuncNode>(*f);
+    out->body = d.mutate(f->body);
+    return out;
+}
+
+}  // namespace
+
+// (a) samples/gemm.py on sm_90a, M = N = 128, K = 64, 2 stages: the staged epilogue ends with
+//   if (threadIdx.x == 0) ts::tma_store_tile<2, 64, 128>(&tma_map_2, &C_local_stage[0], ...);
+//   if (threadIdx.x == 0) ts::tma_store_wait<0, true>();
+//   if (threadIdx.x == 0) ts::tma_store_wait<0, false>();
+// after the last wgmma wait and the two barriers of StageEpilogue.cpp. HopperTimelineTest's
+// hand-derived times put that last barrier at 18, so: store 19, commit 20 (group 0), .read wait
+// 24 (= 20 + 4), full wait 28 (= 24 + 4), all on line 29 (T.copy(C_local, C[...])).
+TEST(HopperTimelineStores, GemmTmaStoreEpilogueEventsAfterTheLastWgmmaAndBarrier) {
+    auto c = gemm2x2();
+    ASSERT_NE(c.cuda.find("ts::tma_store_tile<2, 64, 128>(&tma_map_2, &C_local_stage[0]"), std::string::npos) << "the epilogue no longer takes TMA";
+    auto t = timelineOf(c);
+    ASSERT_EQ(t.loops.size(), 1u);
+    const auto& l = t.loops[0];
+    ASSERT_EQ(l.roles.size(), 1u);
+    EXPECT_EQ(encode(l.roles[0]),
+              " G0:24 B:25 |0 W:25 M0:28 B:25 |1 W:25 M1:28 B:25 |e G0:29 B:29 B:29 ST0:29 C0:29 Wr0>0:29 Wb0>0:29");
+    const auto& ev = l.roles[0].events;
+    ASSERT_EQ(ev.size(), 23u);
+    // Events 0..18 are HopperTimelineTest's, unchanged (times = steps); the store's four follow.
+    for (size_t i = 0; i < 19; ++i) EXPECT_EQ(ev[i].time, int64_t(i)) << ev[i].label;
+    const auto& st = ev[19];
+    EXPECT_EQ(st.kind, TimelineEventKind::TmaStore);
+    EXPECT_EQ(st.phase, TimelinePhase::Epilogue);
+    EXPECT_EQ(st.iteration, -1);
+    EXPECT_EQ(st.buffer, "C_local_stage");
+    EXPECT_EQ(st.bytes, 32768);  // 128 x 128 fp16
+    EXPECT_EQ(st.group, 0);
+    EXPECT_TRUE(st.elected);
+    EXPECT_EQ(st.time, 19);
+    EXPECT_EQ(st.span.line, 29u);
+    EXPECT_EQ(st.label, "TMA store C_local_stage -> C (32768 B)");
+    EXPECT_EQ(ev[20].kind, TimelineEventKind::BulkCommit);
+    EXPECT_EQ(ev[20].time, 20);
+    EXPECT_EQ(ev[20].label, "cp.async.bulk.commit_group: bulk group 0 (C_local_stage -> C)");
+    EXPECT_EQ(ev[21].kind, TimelineEventKind::BulkWait);
+    EXPECT_TRUE(ev[21].read);
+    EXPECT_EQ(ev[21].time, 24);
+    EXPECT_EQ(ev[21].label,
+              "cp.async.bulk.wait_group.read 0: bulk group 0 read out of shared memory (C_local_stage may be rewritten after the next barrier)");
+    EXPECT_EQ(ev[22].kind, TimelineEventKind::BulkWait);
+    EXPECT_FALSE(ev[22].read);
+    EXPECT_EQ(ev[22].time, 28);
+    EXPECT_EQ(ev[22].label, "cp.async.bulk.wait_group 0: bulk group 0 complete (global writes performed)");
+    ASSERT_EQ(l.bulkGroups.size(), 1u);
+    const auto& g = l.bulkGroups[0];
+    EXPECT_EQ(g.group, 0);
+    EXPECT_FALSE(g.reduceAdd);
+    EXPECT_EQ(g.buffer, "C_local_stage");
+    EXPECT_EQ(g.tensor, "C");
+    EXPECT_EQ(g.bytes, 32768);
+    EXPECT_EQ(g.iteration, -1);
+    EXPECT_EQ(g.span.line, 29u);
+    EXPECT_EQ(g.issueTime, 19);
+    EXPECT_EQ(g.readTime, 24);
+    EXPECT_EQ(g.freeTime, -1);  // no barrier after it: the block exits
+    EXPECT_EQ(g.completeTime, 28);
+    EXPECT_EQ(g.reuseStep, -1);
+    EXPECT_TRUE(l.issues.empty()) << issuesText(l);
+}
+
+TEST(HopperTimelineStores, GemmTmaStoreInTheTextAndJsonOutput) {
+    cli::TimelineCommand c;
+    c.flags.file = std::string(TS_SOURCE_DIR) + "/samples/gemm.py";
+    c.flags.target = "cuda:sm_90a";
+    c.flags.params = {"M=128", "N=128", "K=64", "num_stages=2"};
+    auto text = captureCli([&] { return cli::runTimeline(c); });
+    EXPECT_EQ(text.rc, 0) << text.err;
+    EXPECT_TRUE(contains(text.out, "    19    19  epilogue     -    29  TMA store C_local_stage -> C (32768 B)\n")) << text.out;
+    EXPECT_TRUE(contains(text.out, "    20    20  epilogue     -    29  cp.async.bulk.commit_group: bulk group 0 (C_local_stage -> C)\n")) << text.out;
+    EXPECT_TRUE(contains(text.out, "    22    28  epilogue     -    29  cp.async.bulk.wait_group 0: bulk group 0 complete (global writes performed)\n"))
+        << text.out;
+    EXPECT_TRUE(contains(text.out, "    group 0  after loop  line 29  store C_local_stage -> C  32768 B  19 -> 24 -> -; complete 28\n")) << text.out;
+    EXPECT_TRUE(contains(text.out, "barrier check: every wait has its arrivals and bytes")) << text.out;
+    c.json = "-";
+    auto js = captureCli([&] { return cli::runTimeline(c); });
+    ASSERT_EQ(js.rc, 0) << js.err;
+    auto j = nlohmann::json::parse(js.out);
+    auto& loop = j["loops"][0];
+    auto& ev = loop["roles"][0]["events"];
+    ASSERT_EQ(ev.size(), 23u);
+    EXPECT_EQ(ev[19]["kind"], "tma_store");
+    EXPECT_EQ(ev[19]["buffer"], "C_local_stage");
+    EXPECT_EQ(ev[19]["bytes"], 32768);
+    EXPECT_EQ(ev[19]["group"], 0);
+    EXPECT_EQ(ev[19]["line"], 29);
+    EXPECT_EQ(ev[19]["phase"], "epilogue");
+    EXPECT_EQ(ev[20]["kind"], "bulk_commit");
+    EXPECT_EQ(ev[21]["kind"], "bulk_wait");
+    EXPECT_EQ(ev[21]["read"], true);
+    EXPECT_EQ(ev[21]["time"], 24);
+    EXPECT_EQ(ev[22]["read"], false);
+    EXPECT_EQ(ev[22]["pending"], 0);
+    ASSERT_EQ(loop["bulk_groups"].size(), 1u);
+    auto& g = loop["bulk_groups"][0];
+    EXPECT_EQ(g["op"], "tma_store");
+    EXPECT_EQ(g["tensor"], "C");
+    EXPECT_EQ(g["issue_time"], 19);
+    EXPECT_EQ(g["read_time"], 24);
+    EXPECT_EQ(g["complete_time"], 28);
+    EXPECT_EQ(g["free_time"], -1);
+    EXPECT_EQ(g["line"], 29);
+}
+
+// (b) samples/mha_bwd.py, kernel mha_bwd_main, dq_tma=True (defaults: seq_len 100, 64-row
+// tiles: 2 iterations of T.Pipelined over qt, line 171). Each iteration ends with
+//   ts::wgmma_gemm_ss<...>(&dS_s[0], &K_s[0], &dq[0]);   ts::wgmma_wait<0, 32>(&dk[0]);   (192)
+//   ... dq_s[...] = dq[...] ...                                                            (194)
+//   ts::fence_proxy_async(); __syncthreads();                                              (195)
+//   if (threadIdx.x == 0) ts::tma_reduce_add_tile<1, 64, 64>(&tma_map_4, &dq_s[0], ...);   (195)
+//   if (threadIdx.x == 0) ts::tma_store_wait<0, true>();                                   (195)
+// and the epilogue stores dK staged (line 200: barrier, fence + barrier, tma_store_tile,
+// wait.read) and ends with the kernel's exit wait tma_store_wait<0, false>, which lower-tile-ops
+// added for the first store that needed it: the reduce-add (line 195).
+TEST(HopperTimelineStores, MhaBwdDqTmaReduceAddInsideThePipelinedLoop) {
+    auto c = mhaBwd(true);
+    ASSERT_NE(c.cuda.find("ts::tma_reduce_add_tile<1, 64, 64>(&tma_map_4, &dq_s[0]"), std::string::npos);
+    auto t = timelineOf(c);
+    ASSERT_EQ(t.loops.size(), 1u);
+    const auto& l = t.loops[0];
+    EXPECT_EQ(l.tripCount, 2);
+    EXPECT_EQ(l.loopSpan.line, 171u);
+    ASSERT_EQ(l.roles.size(), 1u);
+    EXPECT_EQ(encode(l.roles[0]),
+              " B:146 B:166 W:166 B:167 W:167 B:171 B:171"
+              " |0 W:171 B:171 M0:176 M0:185 M0:187 G0:187 B:190 M0:190 M0:192 G0:192 B:195 RA0:195 C0:195 Wr0>0:195"
+              " |1 W:171 B:171 M1:176 M1:185 M1:187 G0:187 B:190 M1:190 M1:192 G0:192 B:195 RA1:195 C1:195 Wr0>1:195"
+              " |e B:200 B:200 ST2:200 C2:200 Wr0>2:200 Wb0>2:195");
+    EXPECT_TRUE(l.issues.empty()) << issuesText(l);
+
+    const auto* ra = firstOf(l.roles[0], TimelineEventKind::TmaReduceAdd);
+    ASSERT_NE(ra, nullptr);
+    EXPECT_EQ(ra->label, "TMA reduce-add dq_s -> dQ_acc (16384 B, added atomically)");  // 64 x 64 float32
+    EXPECT_EQ(ra->iteration, 0);
+    EXPECT_EQ(ra->phase, TimelinePhase::Steady);
+    EXPECT_EQ(ra->time, 52);
+    // Iteration 0's read wait: 4 units after the commit (53), and it orders iteration 1's
+    // rewrite of dq_s (line 194) after the block barrier at the top of iteration 1 (line 171).
+    const auto* wr = firstOf(l.roles[0], TimelineEventKind::BulkWait);
+    ASSERT_NE(wr, nullptr);
+    EXPECT_EQ(wr->time, 57);
+    EXPECT_EQ(wr->iteration, 0);
+    EXPECT_EQ(wr->label,
+              "cp.async.bulk.wait_group.read 0: bulk group 0 read out of shared memory (dq_s may be rewritten after the next barrier); "
+              "orders iteration 1's rewrite of dq_s (line 194) after the barrier at line 171");
+
+    ASSERT_EQ(l.bulkGroups.size(), 3u);
+    const auto& g0 = l.bulkGroups[0];
+    EXPECT_TRUE(g0.reduceAdd);
+    EXPECT_EQ(g0.buffer, "dq_s");
+    EXPECT_EQ(g0.tensor, "dQ_acc");
+    EXPECT_EQ(g0.bytes, 16384);
+    EXPECT_EQ(g0.iteration, 0);
+    EXPECT_EQ(g0.span.line, 195u);
+    EXPECT_EQ(g0.issueTime, 52);
+    EXPECT_EQ(g0.readTime, 57);
+    EXPECT_EQ(g0.freeTime, 61);  // iteration 1's barrier after its mbarrier wait (line 171)
+    EXPECT_EQ(l.roles[0].events[size_t(g0.freeStep)].span.line, 171u);
+    EXPECT_EQ(l.roles[0].events[size_t(g0.freeStep)].iteration, 1);
+    EXPECT_EQ(g0.reuseIteration, 1);
+    EXPECT_EQ(g0.reuseSpan.line, 194u);
+    EXPECT_EQ(g0.reuseTime, 80);
+    EXPECT_GT(g0.reuseTime, g0.freeTime);
+    EXPECT_EQ(g0.completeTime, 102);  // the exit wait
+    const auto& g1 = l.bulkGroups[1];
+    EXPECT_EQ(g1.iteration, 1);
+    EXPECT_EQ(g1.issueTime, 85);
+    EXPECT_EQ(g1.readTime, 90);
+    EXPECT_EQ(g1.freeTime, 91);       // the epilogue's first barrier (line 200)
+    EXPECT_EQ(g1.reuseStep, -1);      // the loop is over: nobody rewrites dq_s
+    const auto& g2 = l.bulkGroups[2];
+    EXPECT_FALSE(g2.reduceAdd);
+    EXPECT_EQ(g2.buffer, "dk_out_stage");
+    EXPECT_EQ(g2.tensor, "dK");
+    EXPECT_EQ(g2.iteration, -1);
+    EXPECT_EQ(g2.span.line, 200u);
+    EXPECT_EQ(g2.completeTime, 102);
+
+    // Per-element atomics (dq_tma=False): nothing bulk inside the loop; only dK's staged store.
+    auto plain = timelineOf(mhaBwd(false));
+    ASSERT_EQ(plain.loops.size(), 1u);
+    for (auto& e : plain.loops[0].roles.at(0).events) {
+        if (e.iteration < 0) continue;
+        EXPECT_TRUE(e.kind != TimelineEventKind::TmaReduceAdd && e.kind != TimelineEventKind::BulkCommit && e.kind != TimelineEventKind::BulkWait)
+            << e.label;
+    }
+    ASSERT_EQ(plain.loops[0].bulkGroups.size(), 1u);
+    EXPECT_EQ(plain.loops[0].bulkGroups[0].buffer, "dk_out_stage");
+}
+
+// The IDE's model of the same plan: the events on the role row (Store colour for the transfers,
+// Commit and Wait for the group's commit and waits) and one row per staging tile: dq_s with
+// group 0 in flight [52, 58), iteration 1's rewrite [80, 81), group 1 [85, 91); then
+// dk_out_stage's group 2 [93, 99).
+TEST(HopperTimelineStores, MhaBwdDqTmaTimelineModelRows) {
+    auto t = timelineOf(mhaBwd(true));
+    ASSERT_EQ(t.loops.size(), 1u);
+    auto m = viz::TimelineModel::fromPlan(t.loops[0]);
+    // One role, 2 stages, 2 staging tiles.
+    ASSERT_EQ(m.rows().size(), 5u);
+    const auto& role = m.rows()[0];
+    const auto& evs = t.loops[0].roles[0].events;
+    const auto* ra = firstOf(t.loops[0].roles[0], TimelineEventKind::TmaReduceAdd);
+    const auto& item = role.items[size_t(ra - evs.data())];
+    EXPECT_EQ(item.category, viz::TimelineCategory::Store);
+    EXPECT_EQ(item.label, "TMA add dq k0");
+    EXPECT_EQ(item.tiny, "+=");
+    EXPECT_EQ(item.start, 52.0);
+    EXPECT_EQ(item.span.line, 195u);
+    EXPECT_NE(item.tooltip.find("bulk async-group 0 · dq_s · 16384 bytes"), std::string::npos) << item.tooltip;
+    const auto& commit = role.items[size_t(ra - evs.data()) + 1];
+    EXPECT_EQ(commit.category, viz::TimelineCategory::Commit);
+    EXPECT_EQ(commit.label, "bulk g0");
+    const auto& wait = role.items[size_t(ra - evs.data()) + 2];
+    EXPECT_EQ(wait.category, viz::TimelineCategory::Wait);
+    EXPECT_EQ(wait.label, "bulk.rd 0");
+
+    const auto& dq = m.rows()[3];
+    EXPECT_EQ(dq.name, "dq_s (TMA store staging)");
+    EXPECT_EQ(dq.kind, viz::TimelineRowKind::Stage);
+    ASSERT_EQ(dq.items.size(), 3u);
+    EXPECT_EQ(dq.items[0].label, "g0 k0");
+    EXPECT_EQ(dq.items[0].category, viz::TimelineCategory::Store);
+    EXPECT_EQ(dq.items[0].start, 52.0);
+    EXPECT_EQ(dq.items[0].end, 58.0);
+    EXPECT_EQ(dq.items[0].mid, 58.0);  // in flight until the read wait
+    EXPECT_EQ(dq.items[0].span.line, 195u);
+    EXPECT_EQ(dq.items[1].label, "rewrite k1");
+    EXPECT_EQ(dq.items[1].category, viz::TimelineCategory::Compute);
+    EXPECT_EQ(dq.items[1].start, 80.0);
+    EXPECT_EQ(dq.items[1].end, 81.0);
+    EXPECT_EQ(dq.items[1].span.line, 194u);
+    EXPECT_EQ(dq.items[1].iteration, 1);
+    EXPECT_NE(dq.items[1].tooltip.find("ordered after bulk group 0's wait_group.read (57) and the block barrier after it (61)"), std::string::npos)
+        << dq.items[1].tooltip;
+    EXPECT_EQ(dq.items[2].label, "g1 k1");
+    EXPECT_EQ(dq.items[2].start, 85.0);
+    EXPECT_EQ(dq.items[2].end, 91.0);
+    const auto& dk = m.rows()[4];
+    EXPECT_EQ(dk.name, "dk_out_stage (TMA store staging)");
+    ASSERT_EQ(dk.items.size(), 1u);
+    EXPECT_EQ(dk.items[0].label, "g2");
+    EXPECT_EQ(dk.items[0].start, 93.0);
+    EXPECT_EQ(dk.items[0].end, 99.0);
+}
+
+// Seeded defects: without the in-loop read wait, iteration 1's write of dq_s (line 194) races
+// with the reduce-add of iteration 0 that may still be reading it; without any wait, the block
+// would exit with its bulk groups still reading shared memory.
+TEST(HopperTimelineStores, MissingBulkWaitsAreReported) {
+    auto c = mhaBwd(true);
+    Drop d;
+    d.drop = [](const ir::CallNode& call) {
+        return call.op == ir::intrin::kTmaStoreWait && call.args.size() > 1 && ir::constInt(call.args[1]).value_or(0) == 1;
+    };
+    auto noRead = c;
+    noRead.lowered = dropped(c.lowered, d);
+    EXPECT_EQ(d.edits, 2);  // the loop's and the epilogue's .read waits
+    auto t = timelineOf(noRead);
+    ASSERT_EQ(t.loops.size(), 1u);
+    std::string text = issuesText(t.loops[0]);
+    EXPECT_NE(text.find("194: bulk group 0: the staging tile dq_s is rewritten here (iteration 1) while the TMA reduce-add of bulk group 0 "
+                        "(line 195, iteration 0) may still be reading it: no cp.async.bulk.wait_group.read covers that group before this write\n"),
+              std::string::npos)
+        << text;
+    // The exit wait (without .read) still retires every group: no exit issue.
+    EXPECT_EQ(text.find("when the block exits"), std::string::npos) << text;
+    EXPECT_EQ(t.loops[0].bulkGroups[0].reuseStep, -1);
+
+    Drop all;
+    all.drop = [](const ir::CallNode& call) { return call.op == ir::intrin::kTmaStoreWait; };
+    auto none = c;
+    none.lowered = dropped(c.lowered, all);
+    EXPECT_EQ(all.edits, 3);
+    auto t2 = timelineOf(none);
+    ASSERT_EQ(t2.loops.size(), 1u);
+    text = issuesText(t2.loops[0]);
+    EXPECT_NE(text.find("200: bulk group 2: the TMA store of dk_out_stage into dK (bulk group 2) may still be reading shared memory when the "
+                        "block exits: no cp.async.bulk.wait_group covers it"),
+              std::string::npos)
+        << text;
+    for (auto& i : t2.loops[0].issues) EXPECT_TRUE(i.error) << i.message;
+
+    // The CLI prints them as errors with their line and exits 1 (a kernel as lowered is clean).
+    cli::TimelineCommand cmd;
+    cmd.flags.file = std::string(TS_SOURCE_DIR) + "/samples/mha_bwd.py";
+    cmd.flags.target = "cuda:sm_90a";
+    cmd.flags.kernel = "mha_bwd_main";
+    cmd.flags.params = {"dq_tma=True"};
+    auto out = captureCli([&] { return cli::runTimeline(cmd); });
+    EXPECT_EQ(out.rc, 0) << out.err;
+    EXPECT_TRUE(contains(out.out, "    group 0  iter 0  line 195  reduce-add dq_s -> dQ_acc  16384 B  52 -> 57 -> 61; complete 102; rewritten at t=80 "
+                                  "(iteration 1, line 194)\n"))
+        << out.out;
+}
+
+// (c) Kernels without a TMA store: the timeline (text and JSON) is byte for byte what
+// `tilec timeline` printed before the store events existed (tests/unit/golden/*, written by the
+// binary of main a096dd6 from the repository root).
+TEST(HopperTimelineStores, KernelsWithoutTmaStoresKeepTheirTimeline) {
+    struct Case {
+        std::string sample, golden;
+        std::vector<std::string> params;
+    };
+    const std::vector<Case> cases = {
+        {"flash_decode.py", "flash_decode.sm90a", {}},
+        {"gemm.py", "gemm_1stage.sm90a", {"M=128", "N=128", "K=96", "num_stages=1"}},  // one stage: no staged epilogue
+    };
+    for (auto& k : cases) {
+        SCOPED_TRACE(k.sample);
+        cli::TimelineCommand c;
+        c.flags.file = std::string(TS_SOURCE_DIR) + "/samples/" + k.sample;
+        c.flags.target = "cuda:sm_90a";
+        c.flags.params = k.params;
+        auto text = captureCli([&] { return cli::runTimeline(c); });
+        EXPECT_EQ(text.rc, 0) << text.err;
+        EXPECT_FALSE(contains(text.out, "bulk")) << text.out;
+        EXPECT_EQ(replacedAll(text.out, std::string(TS_SOURCE_DIR) + "/", ""), readGolden(k.golden + ".txt"));
+        c.json = "-";
+        auto js = captureCli([&] { return cli::runTimeline(c); });
+        EXPECT_EQ(js.rc, 0) << js.err;
+        EXPECT_EQ(replacedAll(js.out, std::string(TS_SOURCE_DIR) + "/", ""), readGolden(k.golden + ".json"));
+    }
+}
