@@ -250,15 +250,15 @@ TEST(HopperTimelineStores, GemmTmaStoreInTheTextAndJsonOutput) {
 }
 
 // (b) samples/mha_bwd.py, kernel mha_bwd_main, dq_tma=True (defaults: seq_len 100, 64-row
-// tiles: 2 iterations of T.Pipelined over qt, line 171). Each iteration ends with
-//   ts::wgmma_gemm_ss<...>(&dS_s[0], &K_s[0], &dq[0]);   ts::wgmma_wait<0, 32>(&dk[0]);   (192)
-//   ... dq_s[...] = dq[...] ...                                                            (194)
-//   ts::fence_proxy_async(); __syncthreads();                                              (195)
-//   if (threadIdx.x == 0) ts::tma_reduce_add_tile<1, 64, 64>(&tma_map_4, &dq_s[0], ...);   (195)
-//   if (threadIdx.x == 0) ts::tma_store_wait<0, true>();                                   (195)
-// and the epilogue stores dK staged (line 200: barrier, fence + barrier, tma_store_tile,
+// tiles: 2 iterations of T.Pipelined over qt, line 174). Each iteration ends with
+//   ts::wgmma_gemm_ss<...>(&dS_s[0], &K_s[0], &dq[0]);   ts::wgmma_wait<0, 32>(&dk[0]);   (201)
+//   ... dq_s[...] = dq[...] ...                                                            (203)
+//   ts::fence_proxy_async(); __syncthreads();                                              (204)
+//   if (threadIdx.x == 0) ts::tma_reduce_add_tile<1, 64, 64>(&tma_map_4, &dq_s[0], ...);   (204)
+//   if (threadIdx.x == 0) ts::tma_store_wait<0, true>();                                   (204)
+// and the epilogue stores dK staged (line 209: barrier, fence + barrier, tma_store_tile,
 // wait.read) and ends with the kernel's exit wait tma_store_wait<0, false>, which lower-tile-ops
-// added for the first store that needed it: the reduce-add (line 195).
+// added for the first store that needed it: the reduce-add (line 204).
 TEST(HopperTimelineStores, MhaBwdDqTmaReduceAddInsideThePipelinedLoop) {
     auto c = mhaBwd(true);
     ASSERT_NE(c.cuda.find("ts::tma_reduce_add_tile<1, 64, 64>(&tma_map_4, &dq_s[0]"), std::string::npos);
@@ -266,13 +266,13 @@ TEST(HopperTimelineStores, MhaBwdDqTmaReduceAddInsideThePipelinedLoop) {
     ASSERT_EQ(t.loops.size(), 1u);
     const auto& l = t.loops[0];
     EXPECT_EQ(l.tripCount, 2);
-    EXPECT_EQ(l.loopSpan.line, 171u);
+    EXPECT_EQ(l.loopSpan.line, 174u);
     ASSERT_EQ(l.roles.size(), 1u);
     EXPECT_EQ(encode(l.roles[0]),
-              " B:146 B:166 W:166 B:167 W:167 B:171 B:171"
-              " |0 W:171 B:171 M0:176 M0:185 M0:187 G0:187 B:190 M0:190 M0:192 G0:192 B:195 RA0:195 C0:195 Wr0>0:195"
-              " |1 W:171 B:171 M1:176 M1:185 M1:187 G0:187 B:190 M1:190 M1:192 G0:192 B:195 RA1:195 C1:195 Wr0>1:195"
-              " |e B:200 B:200 ST2:200 C2:200 Wr0>2:200 Wb0>2:195");
+              " B:148 B:169 W:169 B:170 W:170 B:174 B:174"
+              " |0 W:174 B:174 M0:179 M0:188 M0:190 G0:190 B:199 M0:199 M0:201 G0:201 B:204 RA0:204 C0:204 Wr0>0:204"
+              " |1 W:174 B:174 M1:179 M1:188 M1:190 G0:190 B:199 M1:199 M1:201 G0:201 B:204 RA1:204 C1:204 Wr0>1:204"
+              " |e B:209 B:209 ST2:209 C2:209 Wr0>2:209 Wb0>2:204");
     EXPECT_TRUE(l.issues.empty()) << issuesText(l);
 
     const auto* ra = firstOf(l.roles[0], TimelineEventKind::TmaReduceAdd);
@@ -282,14 +282,14 @@ TEST(HopperTimelineStores, MhaBwdDqTmaReduceAddInsideThePipelinedLoop) {
     EXPECT_EQ(ra->phase, TimelinePhase::Steady);
     EXPECT_EQ(ra->time, 52);
     // Iteration 0's read wait: 4 units after the commit (53), and it orders iteration 1's
-    // rewrite of dq_s (line 194) after the block barrier at the top of iteration 1 (line 171).
+    // rewrite of dq_s (line 203) after the block barrier at the top of iteration 1 (line 174).
     const auto* wr = firstOf(l.roles[0], TimelineEventKind::BulkWait);
     ASSERT_NE(wr, nullptr);
     EXPECT_EQ(wr->time, 57);
     EXPECT_EQ(wr->iteration, 0);
     EXPECT_EQ(wr->label,
               "cp.async.bulk.wait_group.read 0: bulk group 0 read out of shared memory (dq_s may be rewritten after the next barrier); "
-              "orders iteration 1's rewrite of dq_s (line 194) after the barrier at line 171");
+              "orders iteration 1's rewrite of dq_s (line 203) after the barrier at line 174");
 
     ASSERT_EQ(l.bulkGroups.size(), 3u);
     const auto& g0 = l.bulkGroups[0];
@@ -298,14 +298,14 @@ TEST(HopperTimelineStores, MhaBwdDqTmaReduceAddInsideThePipelinedLoop) {
     EXPECT_EQ(g0.tensor, "dQ_acc");
     EXPECT_EQ(g0.bytes, 16384);
     EXPECT_EQ(g0.iteration, 0);
-    EXPECT_EQ(g0.span.line, 195u);
+    EXPECT_EQ(g0.span.line, 204u);
     EXPECT_EQ(g0.issueTime, 52);
     EXPECT_EQ(g0.readTime, 57);
-    EXPECT_EQ(g0.freeTime, 61);  // iteration 1's barrier after its mbarrier wait (line 171)
-    EXPECT_EQ(l.roles[0].events[size_t(g0.freeStep)].span.line, 171u);
+    EXPECT_EQ(g0.freeTime, 61);  // iteration 1's barrier after its mbarrier wait (line 174)
+    EXPECT_EQ(l.roles[0].events[size_t(g0.freeStep)].span.line, 174u);
     EXPECT_EQ(l.roles[0].events[size_t(g0.freeStep)].iteration, 1);
     EXPECT_EQ(g0.reuseIteration, 1);
-    EXPECT_EQ(g0.reuseSpan.line, 194u);
+    EXPECT_EQ(g0.reuseSpan.line, 203u);
     EXPECT_EQ(g0.reuseTime, 80);
     EXPECT_GT(g0.reuseTime, g0.freeTime);
     EXPECT_EQ(g0.completeTime, 102);  // the exit wait
@@ -313,14 +313,14 @@ TEST(HopperTimelineStores, MhaBwdDqTmaReduceAddInsideThePipelinedLoop) {
     EXPECT_EQ(g1.iteration, 1);
     EXPECT_EQ(g1.issueTime, 85);
     EXPECT_EQ(g1.readTime, 90);
-    EXPECT_EQ(g1.freeTime, 91);       // the epilogue's first barrier (line 200)
+    EXPECT_EQ(g1.freeTime, 91);       // the epilogue's first barrier (line 209)
     EXPECT_EQ(g1.reuseStep, -1);      // the loop is over: nobody rewrites dq_s
     const auto& g2 = l.bulkGroups[2];
     EXPECT_FALSE(g2.reduceAdd);
     EXPECT_EQ(g2.buffer, "dk_out_stage");
     EXPECT_EQ(g2.tensor, "dK");
     EXPECT_EQ(g2.iteration, -1);
-    EXPECT_EQ(g2.span.line, 200u);
+    EXPECT_EQ(g2.span.line, 209u);
     EXPECT_EQ(g2.completeTime, 102);
 
     // Per-element atomics (dq_tma=False): nothing bulk inside the loop; only dK's staged store.
@@ -353,7 +353,7 @@ TEST(HopperTimelineStores, MhaBwdDqTmaTimelineModelRows) {
     EXPECT_EQ(item.label, "TMA add dq k0");
     EXPECT_EQ(item.tiny, "+=");
     EXPECT_EQ(item.start, 52.0);
-    EXPECT_EQ(item.span.line, 195u);
+    EXPECT_EQ(item.span.line, 204u);
     EXPECT_NE(item.tooltip.find("bulk async-group 0 · dq_s · 16384 bytes"), std::string::npos) << item.tooltip;
     const auto& commit = role.items[size_t(ra - evs.data()) + 1];
     EXPECT_EQ(commit.category, viz::TimelineCategory::Commit);
@@ -371,12 +371,12 @@ TEST(HopperTimelineStores, MhaBwdDqTmaTimelineModelRows) {
     EXPECT_EQ(dq.items[0].start, 52.0);
     EXPECT_EQ(dq.items[0].end, 58.0);
     EXPECT_EQ(dq.items[0].mid, 58.0);  // in flight until the read wait
-    EXPECT_EQ(dq.items[0].span.line, 195u);
+    EXPECT_EQ(dq.items[0].span.line, 204u);
     EXPECT_EQ(dq.items[1].label, "rewrite k1");
     EXPECT_EQ(dq.items[1].category, viz::TimelineCategory::Compute);
     EXPECT_EQ(dq.items[1].start, 80.0);
     EXPECT_EQ(dq.items[1].end, 81.0);
-    EXPECT_EQ(dq.items[1].span.line, 194u);
+    EXPECT_EQ(dq.items[1].span.line, 203u);
     EXPECT_EQ(dq.items[1].iteration, 1);
     EXPECT_NE(dq.items[1].tooltip.find("ordered after bulk group 0's wait_group.read (57) and the block barrier after it (61)"), std::string::npos)
         << dq.items[1].tooltip;
@@ -391,7 +391,27 @@ TEST(HopperTimelineStores, MhaBwdDqTmaTimelineModelRows) {
     EXPECT_EQ(dk.items[0].end, 99.0);
 }
 
-// Seeded defects: without the in-loop read wait, iteration 1's write of dq_s (line 194) races
+// The line numbers above are samples/mha_bwd.py's: when the sample is edited, this names the
+// line that moved instead of leaving a wall of shifted numbers.
+TEST(HopperTimelineStores, MhaBwdSampleLinesTheseTestsUse) {
+    std::vector<std::string> lines;
+    std::ifstream in(std::string(TS_SOURCE_DIR) + "/samples/mha_bwd.py");
+    for (std::string l; std::getline(in, l);) lines.push_back(l);
+    const std::pair<size_t, const char*> anchors[] = {{148, "with T.Kernel("},
+                                                      {174, "for qt in T.Pipelined("},
+                                                      {179, "T.gemm(K_s, Q_s, qkT"},
+                                                      {199, "T.gemm(dS_s, Q_s, dk"},
+                                                      {201, "T.gemm(dS_s, K_s, dq"},
+                                                      {203, "T.copy(dq, dq_s)"},
+                                                      {204, "use_tma=True"},
+                                                      {209, "T.copy(dk_out, dK["}};
+    for (auto& [n, text] : anchors) {
+        ASSERT_LE(n, lines.size());
+        EXPECT_NE(lines[n - 1].find(text), std::string::npos) << "samples/mha_bwd.py:" << n << " should hold '" << text << "'; it holds '" << lines[n - 1] << "'";
+    }
+}
+
+// Seeded defects: without the in-loop read wait, iteration 1's write of dq_s (line 203) races
 // with the reduce-add of iteration 0 that may still be reading it; without any wait, the block
 // would exit with its bulk groups still reading shared memory.
 TEST(HopperTimelineStores, MissingBulkWaitsAreReported) {
@@ -406,8 +426,8 @@ TEST(HopperTimelineStores, MissingBulkWaitsAreReported) {
     auto t = timelineOf(noRead);
     ASSERT_EQ(t.loops.size(), 1u);
     std::string text = issuesText(t.loops[0]);
-    EXPECT_NE(text.find("194: bulk group 0: the staging tile dq_s is rewritten here (iteration 1) while the TMA reduce-add of bulk group 0 "
-                        "(line 195, iteration 0) may still be reading it: no cp.async.bulk.wait_group.read covers that group before this write\n"),
+    EXPECT_NE(text.find("203: bulk group 0: the staging tile dq_s is rewritten here (iteration 1) while the TMA reduce-add of bulk group 0 "
+                        "(line 204, iteration 0) may still be reading it: no cp.async.bulk.wait_group.read covers that group before this write\n"),
               std::string::npos)
         << text;
     // The exit wait (without .read) still retires every group: no exit issue.
@@ -422,7 +442,7 @@ TEST(HopperTimelineStores, MissingBulkWaitsAreReported) {
     auto t2 = timelineOf(none);
     ASSERT_EQ(t2.loops.size(), 1u);
     text = issuesText(t2.loops[0]);
-    EXPECT_NE(text.find("200: bulk group 2: the TMA store of dk_out_stage into dK (bulk group 2) may still be reading shared memory when the "
+    EXPECT_NE(text.find("209: bulk group 2: the TMA store of dk_out_stage into dK (bulk group 2) may still be reading shared memory when the "
                         "block exits: no cp.async.bulk.wait_group covers it"),
               std::string::npos)
         << text;
@@ -436,8 +456,8 @@ TEST(HopperTimelineStores, MissingBulkWaitsAreReported) {
     cmd.flags.params = {"dq_tma=True"};
     auto out = captureCli([&] { return cli::runTimeline(cmd); });
     EXPECT_EQ(out.rc, 0) << out.err;
-    EXPECT_TRUE(contains(out.out, "    group 0  iter 0  line 195  reduce-add dq_s -> dQ_acc  16384 B  52 -> 57 -> 61; complete 102; rewritten at t=80 "
-                                  "(iteration 1, line 194)\n"))
+    EXPECT_TRUE(contains(out.out, "    group 0  iter 0  line 204  reduce-add dq_s -> dQ_acc  16384 B  52 -> 57 -> 61; complete 102; rewritten at t=80 "
+                                  "(iteration 1, line 203)\n"))
         << out.out;
 }
 
