@@ -23,6 +23,7 @@
 #include "compiler/ir/Functor.h"
 #include "compiler/ir/IR.h"
 #include "compiler/ir/Intrinsics.h"
+#include "tests/e2e/LoweredDefects.h"
 #include "tests/support/SourceDir.h"
 #include "visualizer/core/TimelineModel.h"
 
@@ -123,22 +124,8 @@ std::string replacedAll(std::string s, const std::string& from, const std::strin
     return s;
 }
 
-/// Drops the statements whose call satisfies `drop` from the lowered IR (seeded defects).
-class Drop : public ir::Mutator {
-public:
-    std::function<bool(const ir::CallNode&)> drop;
-    int edits = 0;
-
-protected:
-    ir::Stmt visitEval(const ir::EvalNode* n, const ir::Stmt& self) override {
-        auto* c = dynamic_cast<const ir::CallNode*>(n->call.get());
-        if (!c || !drop(*c)) return self;
-        ++edits;
-        return nullptr;
-    }
-};
-
-ir::PrimFunc dropped(const ir::PrimFunc& f, Drop& d) {
+/// `f` with the calls `d` picks removed (seeded defects; tests/e2e/LoweredDefects.h DropCalls).
+ir::PrimFunc dropped(const ir::PrimFunc& f, ts::e2e::DropCalls& d) {
     auto out = std::make_shared<ir::PrimFuncNode>(*f);
     out->body = d.mutate(f->body);
     return out;
@@ -416,13 +403,13 @@ TEST(HopperTimelineStores, MhaBwdSampleLinesTheseTestsUse) {
 // would exit with its bulk groups still reading shared memory.
 TEST(HopperTimelineStores, MissingBulkWaitsAreReported) {
     auto c = mhaBwd(true);
-    Drop d;
+    ts::e2e::DropCalls d;
     d.drop = [](const ir::CallNode& call) {
         return call.op == ir::intrin::kTmaStoreWait && call.args.size() > 1 && ir::constInt(call.args[1]).value_or(0) == 1;
     };
     auto noRead = c;
     noRead.lowered = dropped(c.lowered, d);
-    EXPECT_EQ(d.edits, 2);  // the loop's and the epilogue's .read waits
+    EXPECT_EQ(d.dropped, 2);  // the loop's and the epilogue's .read waits
     auto t = timelineOf(noRead);
     ASSERT_EQ(t.loops.size(), 1u);
     std::string text = issuesText(t.loops[0]);
@@ -434,11 +421,11 @@ TEST(HopperTimelineStores, MissingBulkWaitsAreReported) {
     EXPECT_EQ(text.find("when the block exits"), std::string::npos) << text;
     EXPECT_EQ(t.loops[0].bulkGroups[0].reuseStep, -1);
 
-    Drop all;
+    ts::e2e::DropCalls all;
     all.drop = [](const ir::CallNode& call) { return call.op == ir::intrin::kTmaStoreWait; };
     auto none = c;
     none.lowered = dropped(c.lowered, all);
-    EXPECT_EQ(all.edits, 3);
+    EXPECT_EQ(all.dropped, 3);
     auto t2 = timelineOf(none);
     ASSERT_EQ(t2.loops.size(), 1u);
     text = issuesText(t2.loops[0]);
