@@ -18,6 +18,7 @@
 #include <nlohmann/json.hpp>
 
 #include "CliTestUtil.h"
+#include "HopperTimelineTestUtil.h"
 #include "compiler/Compile.h"
 #include "compiler/analysis/HopperTimeline.h"
 #include "compiler/ir/Functor.h"
@@ -33,34 +34,9 @@ using namespace ts::cli::test;
 
 namespace {
 
-struct Compiled {
-    ir::PrimFunc lowered;
-    std::optional<PlannedLoop> planned;
-    std::string cuda;
-};
-
-Compiled compileSm90(const std::string& sample, std::map<std::string, std::string> params, const std::string& kernel = "") {
-    CompileOptions opts;
-    opts.params = std::move(params);
-    opts.target = "cuda:sm_90a";
-    opts.kernel = kernel;
-    opts.recordSnapshots = false;
-    Compiled c;
-    auto r = compile(sample, sampleText(sample), opts);
-    EXPECT_TRUE(r.ok) << sample;
-    c.lowered = r.lowered;
-    c.cuda = r.cuda;
-    opts.stopAfter = "plan-pipelines";
-    auto p = compile(sample, sampleText(sample), opts);
-    if (p.lowered) c.planned = plannedLoopOf(p.lowered);
-    return c;
-}
-
-TimelineResult timelineOf(const Compiled& c) {
-    HopperTimelineOptions o;
-    o.planned = c.planned;
-    return c.lowered ? buildHopperTimeline(c.lowered, o) : TimelineResult{};
-}
+using Compiled = ts::test::HopperCompiled;
+using ts::test::compileSm90;
+using ts::test::timelineOf;
 
 Compiled gemm2x2() { return compileSm90("gemm.py", {{"M", "128"}, {"N", "128"}, {"K", "64"}, {"num_stages", "2"}}); }
 Compiled mhaBwd(bool dqTma) {

@@ -18,6 +18,7 @@
 #include <nlohmann/json.hpp>
 
 #include "CliTestUtil.h"
+#include "HopperTimelineTestUtil.h"
 #include "compiler/Compile.h"
 #include "compiler/analysis/HopperTimeline.h"
 #include "compiler/ir/Builder.h"
@@ -32,34 +33,12 @@ using namespace ts::cli::test;
 
 namespace {
 
-struct Compiled {
-    ir::PrimFunc lowered;
-    std::optional<PlannedLoop> planned;
-};
-
-Compiled compileSm90(const std::string& sample, std::map<std::string, std::string> params) {
-    CompileOptions opts;
-    opts.params = std::move(params);
-    opts.target = "cuda:sm_90a";
-    opts.recordSnapshots = false;
-    Compiled c;
-    auto r = compile(sample, sampleText(sample), opts);
-    EXPECT_TRUE(r.ok) << sample;
-    c.lowered = r.lowered;
-    opts.stopAfter = "plan-pipelines";
-    auto p = compile(sample, sampleText(sample), opts);
-    if (p.lowered) c.planned = plannedLoopOf(p.lowered);
-    return c;
-}
+using Compiled = ts::test::HopperCompiled;
+using ts::test::compileSm90;
+using ts::test::timelineOf;
 
 Compiled gemm(int stages, int trips) {
     return compileSm90("gemm.py", {{"M", "128"}, {"N", "128"}, {"K", std::to_string(32 * trips)}, {"num_stages", std::to_string(stages)}});
-}
-
-TimelineResult timelineOf(const Compiled& c) {
-    HopperTimelineOptions o;
-    o.planned = c.planned;
-    return c.lowered ? buildHopperTimeline(c.lowered, o) : TimelineResult{};
 }
 
 // One token per event: E3@1 expect_tx for tile 3 on stage 1; TA3@1 TMA of A_shared tile 3 into
