@@ -45,7 +45,12 @@ public:
             m_r.scopes[static_cast<size_t>(id)].units.push_back(u);
             m_r.scopes[static_cast<size_t>(id)].unitStart.push_back(start);
             if (isSyncThreads(u)) m_r.barriers.push_back({id, start});
-            BufSet touched = unit(u, id);
+            // A wgmma left in flight reads its shared operand tiles until the wait that retires
+            // it: they stay live over every unit up to that one (and over the unit itself).
+            BufSet touched = m_inflight;
+            BufSet inUnit = unit(u, id);
+            touched.insert(inUnit.begin(), inUnit.end());
+            touched.insert(m_inflight.begin(), m_inflight.end());
             // Every buffer of this scope touched in the unit is live over the whole unit.
             for (auto* b : touched) {
                 auto& iv = m_r.live[b];
@@ -56,6 +61,15 @@ public:
             all.insert(touched.begin(), touched.end());
         }
         m_r.scopes[static_cast<size_t>(id)].end = m_pos - 1;
+        // Still in flight at the end of a loop body: the next iteration runs before the retiring
+        // wait, so a tile of this body read by that wgmma is live over the whole body.
+        if (loopBody)
+            for (auto* b : m_inflight)
+                if (auto it = m_r.live.find(b); it != m_r.live.end() && it->second.scope == id) {
+                    it->second.first = m_r.scopes[static_cast<size_t>(id)].start;
+                    it->second.last = m_pos - 1;
+                }
+        all.insert(m_inflight.begin(), m_inflight.end());
         return all;
     }
 
@@ -89,12 +103,16 @@ private:
         // its whole pipelined loop) gets intervals finer than the whole `if`.
         if (auto* i = as<IfNode>(u); i && !mentionsThread(i->cond)) {
             loads(i->cond, out);
+            const BufSet before = m_inflight;
             BufSet t = scope(i->then, id, false);
             out.insert(t.begin(), t.end());
+            BufSet after = m_inflight;  // either branch may have run: in flight after either
+            m_inflight = before;
             if (i->otherwise) {
                 BufSet e = scope(i->otherwise, id, false);
                 out.insert(e.begin(), e.end());
             }
+            m_inflight.insert(after.begin(), after.end());
             return out;
         }
         // Anything else (thread-dependent ifs, per-thread loops, leaves) is one unit; allocs
@@ -120,12 +138,35 @@ private:
                 // live (its bytes not reusable) up to the waits.
                 if (auto* c = as<CallNode>(e); c && c->op == intrin::kCpAsyncWait)
                     out.insert(m_asyncDsts.begin(), m_asyncDsts.end());
+                if (auto* c = as<CallNode>(e)) wgmmaEvent(*c);
             });
         return out;
     }
 
+    /// Tracks the shared tiles of wgmma groups still in flight (m_inflight): a tl.wgmma_ss /
+    /// tl.wgmma_rs committed with wait_group n > 0 (pairIndependentWgmmas' first gemm, the
+    /// in-flight schedules of InjectPipelineTmaFragment.cpp) adds the tiles it reads; a
+    /// wait_group 0 (a tl.wgmma_wait, or a later wgmma that waits to completion) retires them
+    /// all. A wait_group n > 0 retires only older groups: kept (conservative, never too short).
+    void wgmmaEvent(const CallNode& c) {
+        auto waitArg = [&](size_t i) { return i < c.args.size() ? constInt(c.args[i]).value_or(1) : 0; };
+        int64_t wait = -1;
+        if (c.op == intrin::kWgmmaSS && c.args.size() >= 10) {
+            wait = waitArg(9);
+            if (wait != 0) loads(c.args[0], m_inflight), loads(c.args[1], m_inflight);
+        } else if (c.op == intrin::kWgmmaRS && c.args.size() >= 8) {
+            // tl.wgmma_rs(A regs, B, C, M, N, K, warpgroups, trans_B[, wait][, role first, count])
+            wait = c.args.size() == 9 || c.args.size() == 11 ? waitArg(8) : 0;
+            if (wait != 0) loads(c.args[1], m_inflight);
+        } else if (c.op == intrin::kWgmmaWait && c.args.size() >= 3) {
+            wait = waitArg(2);
+        }
+        if (wait == 0) m_inflight.clear();
+    }
+
     SmemLiveness& m_r;
     BufSet m_asyncDsts;  ///< shared buffers some tl.cp_async writes
+    BufSet m_inflight;   ///< shared tiles read by wgmma groups not yet retired (wgmmaEvent)
     bool m_iterationLocal = false;
     int64_t m_pos = 0;
 };

@@ -6,9 +6,12 @@
 // operand) against the same kernel on sm_80, whose plan stays as before.
 #include <gtest/gtest.h>
 
+#include <cstdlib>
+
 #include "compiler/Compile.h"
 #include "compiler/ir/Functor.h"
 #include "compiler/ir/IR.h"
+#include "compiler/transforms/SmemLiveness.h"
 #include "tests/e2e/E2eTestUtil.h"
 #include "tests/support/SourceDir.h"
 
@@ -133,6 +136,61 @@ TEST(IterationSmem, MhaBwdFitsGfx90aByReusingTheStagedOperandBytes) {
     ASSERT_TRUE(cuda.ok) << ts::e2e::diagText(cuda);
     EXPECT_FALSE(ts::ir::attrBool(cuda.lowered->attrs, "smem_iteration_reuse", false));
     EXPECT_EQ(cuda.lowered->attrs.count("smem_shares.dS_s"), 0u);
+}
+
+// tests/e2e/programs/wgmma_pair_smem_reuse.py on sm_90a: the first of two paired fragment-path
+// gemms is committed with wait_group 1 and reads A_s until the second gemm's wait_group 0, while
+// B_s (iteration-local like A_s) is written between them. Its bytes used to be A_s's when the
+// block only fit that way (fresh-user finding 2026-12-05: a race the interpreters cannot show,
+// they run a wgmma at its issue). A_s is now live up to the retiring wait.
+ts::CompileResult compilePairReuse(const std::string& pad, bool pairs) {
+    ts::CompileOptions o;
+    o.target = "cuda:sm_90a";
+    o.params = {{"pad", pad}};
+    o.recordSnapshots = false;
+    const char* file = "tests/e2e/programs/wgmma_pair_smem_reuse.py";
+    if (!pairs) setenv("TILESCOPE_WGMMA_PAIRS", "0", 1);
+    ts::CompileResult r = ts::compile(file, ts::e2e::readRepoFile(file), o);
+    if (!pairs) unsetenv("TILESCOPE_WGMMA_PAIRS");
+    return r;
+}
+
+/// Whether A_s and B_s may share bytes within an iteration (their narrowed intervals are disjoint).
+bool mayShareBytes(const ts::CompileResult& r) {
+    ts::xform::SmemLiveness live = ts::xform::smemLiveness(r.lowered->body, /*iterationLocal=*/true);
+    const ts::xform::SmemInterval *a = nullptr, *b = nullptr;
+    for (auto& [buf, iv] : live.live) {
+        if (buf->name == "A_s") a = &iv;
+        if (buf->name == "B_s") b = &iv;
+    }
+    EXPECT_TRUE(a && b && a->used() && b->used());
+    return a && b && a->disjoint(*b);
+}
+
+TEST(IterationSmem, TileOfAWgmmaLeftInFlightKeepsItsBytesUntilTheRetiringWait) {
+    // Fits without any reuse (pad=32): the liveness itself.
+    ts::CompileResult paired = compilePairReuse("32", true);
+    ASSERT_TRUE(paired.ok) << ts::e2e::diagText(paired);
+    EXPECT_NE(paired.cuda.find("ts::wgmma_gemm_ss<128, 128, 128, 2, false, false, 1, ts::half>(&A_s[0]"), std::string::npos)
+        << "the first gemm is no longer left in flight: this test checks nothing";
+    EXPECT_FALSE(mayShareBytes(paired));
+    // Not paired, the gemm waits to completion and A_s's last use is that gemm.
+    ts::CompileResult waited = compilePairReuse("32", false);
+    ASSERT_TRUE(waited.ok) << ts::e2e::diagText(waited);
+    EXPECT_EQ(waited.cuda.find("false, false, 1, ts::half>(&A_s[0]"), std::string::npos);
+    EXPECT_TRUE(mayShareBytes(waited));
+
+    // pad=160 fits sm_90a's 232448 bytes only if B_s takes A_s's bytes: with the pair that is the
+    // shared-memory error now, not a racing plan; without it, the plan reuses the bytes.
+    ts::CompileResult big = compilePairReuse("160", true);
+    EXPECT_FALSE(big.ok);
+    EXPECT_NE(ts::e2e::diagText(big).find("the kernel needs 239616 bytes"), std::string::npos) << ts::e2e::diagText(big);
+    ts::CompileResult bigWaited = compilePairReuse("160", false);
+    ASSERT_TRUE(bigWaited.ok) << ts::e2e::diagText(bigWaited);
+    EXPECT_TRUE(ts::ir::attrBool(bigWaited.lowered->attrs, "smem_iteration_reuse", false));
+    auto shares = bigWaited.lowered->attrs.find("smem_shares.B_s");
+    ASSERT_NE(shares, bigWaited.lowered->attrs.end());
+    EXPECT_NE(std::get<std::string>(shares->second).find("A_s"), std::string::npos) << std::get<std::string>(shares->second);
 }
 
 }  // namespace
