@@ -11,6 +11,10 @@
 // gets the same hints with "store" for "load" and plain stores for cp.async. A declined TMA
 // reduce-add (T.atomic_add(..., use_tma=True), tmaStoreWhyNot's rules) keeps per-element atomics:
 // its hints said "the copy is correct with plain stores", which is not what it does.
+// A load outside a T.Pipelined loop keeps plain loads, one in its schedule cp.async (`cpAsync`):
+// the hints said "cp.async loads it correctly" under a copy that the code loads with plain vector
+// loads (fresh-user finding 2026-12-05), and "plain loads" under a pipelined copy's note that says
+// "keeps cp.async".
 #include <initializer_list>
 #include <string_view>
 #include <utility>
@@ -28,11 +32,11 @@ bool mentions(const std::string& why, std::initializer_list<std::string_view> wo
 
 }  // namespace
 
-std::string tmaWhyNotHint(const std::string& why, bool store, bool reduce) {
+std::string tmaWhyNotHint(const std::string& why, bool store, bool reduce, bool cpAsync) {
     store = store || reduce;
     const std::string it = reduce ? "add it by TMA" : store ? "store it by TMA" : "load it by TMA";
     // What the op does instead of TMA, and the op's name, in the "nothing needs to change" hints.
-    const std::string plain = reduce ? "per-element atomics" : store ? "plain stores" : "plain loads";
+    const std::string plain = reduce ? "per-element atomics" : store ? "plain stores" : cpAsync ? "cp.async" : "plain loads";
     const std::string opName = reduce ? "the T.atomic_add" : "the copy";
     // TMA's shape rules, each after the words of the reasons that name it.
     const bool tile = mentions(why, {"2-D tile", "whole tile", "the tile's shape", "the tile's columns"});
@@ -44,15 +48,15 @@ std::string tmaWhyNotHint(const std::string& why, bool store, bool reduce) {
     for (auto [named, text] : {std::pair{tile, "a whole 2-D shared tile"}, std::pair{rows, "a kernel tensor whose rows are a multiple of 16 bytes"},
                                std::pair{box, "a box of at most 256 x 256"}})
         if (!named) others += std::string(others.empty() ? "" : ", ") + text;
-    // A vector or a tile of another rank (rmsnorm's gamma) is not worth reshaping: cp.async
-    // loads it correctly and it is small next to the gemm operands.
+    // A vector or a tile of another rank (rmsnorm's gamma) is not worth reshaping: cp.async (plain
+    // loads outside a pipeline) loads it correctly and it is small next to the gemm operands.
     if (mentions(why, {"is not a 2-D tile"}))
         return std::string(reduce ? "nothing needs to change: per-element atomics add it correctly (a TMA reduce-add here takes "
                                     "whole 2-D shared tiles of constant shape, to "
                            : store ? "nothing needs to change: plain stores write it correctly (a TMA store here takes whole 2-D shared "
                                      "tiles of constant shape, to "
-                                 : "nothing needs to change: cp.async loads it correctly (TMA here takes whole 2-D shared tiles of "
-                                   "constant shape, from ") +
+                                 : std::string("nothing needs to change: ") + (cpAsync ? "cp.async loads" : "plain loads read") +
+                                   " it correctly (TMA here takes whole 2-D shared tiles of constant shape, from ") +
                std::string(rows ? "" : "a kernel tensor whose rows are a multiple of 16 bytes, ") + "in boxes of at most 256 x 256)";
     if (shapeReason) return "change that to " + it + "; its other rules: " + others;
     if (mentions(why, {"condition on the thread index"})) return "issue " + opName + " outside the condition on the thread index to " + it;
@@ -72,7 +76,7 @@ std::string tmaWhyNotHint(const std::string& why, bool store, bool reduce) {
     if (why == "pass_configs tl.disable_tma_lower is True") return "remove \"tl.disable_tma_lower\" from the kernel's pass_configs to " + it;
     if (why == "TILESCOPE_PIPELINE_TMA=0") return "unset TILESCOPE_PIPELINE_TMA to load it by TMA";
     if (reduce) return "nothing needs to change: per-element atomics add it correctly";
-    return std::string("nothing needs to change: the copy is correct with plain ") + (store ? "stores" : "loads");
+    return "nothing needs to change: the copy is correct with " + plain;
 }
 
 }  // namespace ts::xform

@@ -111,8 +111,10 @@ std::string tmaStoreWhyNot(const ir::PrimFuncNode& f, const ir::TileOpNode& copy
                            TmaLoadPlan* out, const ir::TileOpNode* reduceOf = nullptr);
 /// The hint of the note that says why a copy does not take TMA (CopyTmaHint.cpp): what to do about
 /// `why`, without repeating it; `store`: the copy is shared -> global (a TMA store's note);
-/// `reduce`: a T.atomic_add(dst, tile, use_tma=True) that keeps per-element atomics (implies store).
-std::string tmaWhyNotHint(const std::string& why, bool store = false, bool reduce = false);
+/// `reduce`: a T.atomic_add(dst, tile, use_tma=True) that keeps per-element atomics (implies store);
+/// `cpAsync`: a load of a T.Pipelined schedule, which keeps cp.async (a copy outside one keeps
+/// plain loads).
+std::string tmaWhyNotHint(const std::string& why, bool store = false, bool reduce = false, bool cpAsync = false);
 
 /// The producers of a cp.async pipeline schedule (InjectPipeline.cpp, InjectPipelineWgmmaGeneric.cpp)
 /// on sm_90a that TMA loads instead (InjectPipelineTmaLoads.cpp): per stage one mbarrier

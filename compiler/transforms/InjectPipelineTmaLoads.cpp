@@ -89,7 +89,7 @@ PipelineTmaLoads::PipelineTmaLoads(const PrimFuncNode& f, const ForNode& loop, c
         if (!why.empty()) {
             if (diags)
                 diags->add({Severity::Note, t->span, "T.copy into '" + dst->name + "' keeps cp.async in the T.Pipelined schedule: " + why,
-                            tmaWhyNotHint(why), "inject-pipeline"});
+                            tmaWhyNotHint(why, false, false, /*cpAsync=*/true), "inject-pipeline"});
             continue;
         }
         m_plans[i] = plan;

@@ -66,9 +66,38 @@ TEST(CopyTmaHint, OtherReasonsSayWhatToDo) {
               "load a tile of the tensor's own dtype (TMA copies elements unchanged), then convert it with T.copy");
     EXPECT_EQ(tmaWhyNotHint("disable_tma=True"), "drop disable_tma=True to load it by TMA");
     EXPECT_EQ(tmaWhyNotHint("TILESCOPE_PIPELINE_TMA=0"), "unset TILESCOPE_PIPELINE_TMA to load it by TMA");
-    // A 128-byte stage rule is not the 16-byte row rule.
-    EXPECT_EQ(tmaWhyNotHint("a stage of 'A_shared' is 64 bytes, not a multiple of 128 (TMA destination alignment)"),
-              "nothing needs to change: the copy is correct with plain loads");
+    // A 128-byte stage rule is not the 16-byte row rule. A stage is a T.Pipelined schedule's, whose
+    // loads keep cp.async.
+    EXPECT_EQ(tmaWhyNotHint("a stage of 'A_shared' is 64 bytes, not a multiple of 128 (TMA destination alignment)", false, false, true),
+              "nothing needs to change: the copy is correct with cp.async");
+}
+
+// A copy outside a T.Pipelined loop that does not take TMA keeps plain loads; its hint said
+// "cp.async loads it correctly" although the code loads with plain vector loads (fresh-user finding
+// 2026-12-05). The pipelined note of the same reason keeps "cp.async" (ShapeReasonsListOnlyTheOtherRules).
+TEST(CopyTmaHint, ACopyOutsideAPipelineKeepsPlainLoads) {
+    const std::string text = R"(import tilelang.language as T
+
+
+@T.prim_func
+def main(A: T.Tensor((256,), "float32"), B: T.Tensor((256,), "float32")):
+    with T.Kernel(2, threads=128) as bx:
+        s = T.alloc_shared((128,), "float32")
+        T.copy(A[bx * 128], s)
+        for i in T.Parallel(128):
+            B[bx * 128 + i] = s[i] * 2
+)";
+    ts::CompileOptions o;
+    o.target = "cuda:sm_90a";
+    ts::CompileResult r = ts::compile("k.py", text, o);
+    ASSERT_TRUE(r.ok) << ts::e2e::diagText(r);
+    std::string got;
+    for (auto& d : r.diagnostics)
+        if (d.severity == ts::Severity::Note && d.message.rfind("T.copy into 's'", 0) == 0) got = d.message + " | " + d.hint;
+    EXPECT_EQ(got, "T.copy into 's' does not use TMA: shared tile 's' is not a 2-D tile of constant shape | nothing needs to change: "
+                   "plain loads read it correctly (TMA here takes whole 2-D shared tiles of constant shape, from a kernel tensor whose "
+                   "rows are a multiple of 16 bytes, in boxes of at most 256 x 256)");
+    EXPECT_EQ(r.cuda.find("cp_async"), std::string::npos) << "the copy is a cp.async now: the hint's 'plain loads' is wrong";
 }
 
 // A T.atomic_add(dst, tile, use_tma=True) that keeps per-element atomics had the TMA store's hints
