@@ -13,8 +13,8 @@
 #     from every key block, so each block adds its block_N x dim piece into an fp32 dQ_acc with
 #     T.atomic_add (outputs only atomics write start at zero); dq_tma=True stages the piece in
 #     shared memory and adds it with one TMA reduce-add (use_tma=True) instead of per-element atomics.
-#     ds_regs=True keeps dS^T in registers as well: dK += dS^T Q reads it from there (wgmma with A
-#     in registers on sm_90a, running while dS^T is stored for dQ), FlashAttention-3's order.
+#     ds_regs=True keeps dS^T in registers too: dK += dS^T Q reads it there (sm_90a: wgmma with A in
+#     registers, issued after dS^T is stored for dQ, in flight across dQ's barrier; FA3's order).
 #  4. mha_bwd_postprocess: dQ = dQ_acc converted to the input dtype.
 # Masks: keys and queries past seq_len (ragged tiles) and, when is_causal, keys after the query
 # (causal key blocks also skip the query tiles that lie wholly before them).
@@ -191,8 +191,8 @@ def mha_bwd_main(batch=1, heads=2, seq_len=100, dim=64, is_causal=False, block_M
                 if ds_regs:  # dS also kept in registers: dK += dS Q reads it from there (FA3's order)
                     for i, j in T.Parallel(block_M, block_N):
                         dsT[i, j] = T.cast(qkT[i, j] * (dpT[i, j] - delta_s[j]) * sm_scale, dtype)
-                    T.gemm(dsT, Q_s, dk, policy=T.GemmWarpPolicy.FullRow)
                     T.copy(dsT, dS_s)  # for dQ = dS^T K, which needs every warp's rows
+                    T.gemm(dsT, Q_s, dk, policy=T.GemmWarpPolicy.FullRow)
                 else:
                     for i, j in T.Parallel(block_M, block_N):
                         dS_s[i, j] = T.cast(qkT[i, j] * (dpT[i, j] - delta_s[j]) * sm_scale, dtype)

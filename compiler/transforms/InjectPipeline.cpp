@@ -22,6 +22,7 @@
 
 #include "compiler/analysis/Layouts.h"
 #include "compiler/ir/Functor.h"
+#include "compiler/ir/Views.h"
 #include "compiler/ops/Registry.h"
 #include "compiler/ir/IR.h"
 #include "compiler/ir/Intrinsics.h"
@@ -96,28 +97,36 @@ Stmt restageTiles(const Stmt& s, const std::map<const BufferNode*, Buffer>& stag
 
 namespace {
 
-/// Whether `s` may write shared memory through the generic proxy (plain stores, copies into a
-/// shared tile, atomics into one, calls whose effects are not known), or holds a gemm below its
-/// top level.
-bool mayWriteSharedGeneric(const Stmt& s) {
-    bool w = false;
+/// The shared buffer whose bytes `name` lies on: itself, or the buffer it views.
+std::string sharedTileOf(const Attrs& funcAttrs, const std::string& name) {
+    std::string base = sharedViewBase(funcAttrs, name);
+    return base.empty() ? name : base;
+}
+
+/// The shared tiles `s` writes through the generic proxy (plain stores, copies into a shared
+/// tile, atomics into one) into `out`, by the shared buffer they lie on (a view names its base:
+/// ir/Views.h); false when that is not known: a call whose effects are
+/// not known, a gemm below the top level, an op without an access table.
+bool sharedGenericWrites(const Stmt& s, const Attrs& funcAttrs, std::set<std::string>& out) {
+    bool known = true;
     walk(s, [&](const Stmt& x) {
-        if (w) return;
+        if (!known) return;
         if (auto* op = as<TileOpNode>(x)) {
-            if (op->op == TileOpKind::Gemm && x.get() != s.get()) w = true;
+            if (op->op == TileOpKind::Gemm && x.get() != s.get()) known = false;
             const ops::TileOp* o = ops::find(op->op);
             for (size_t i = 0; i < op->args.size(); ++i) {
                 auto* r = std::get_if<Region>(&op->args[i]);
                 if (!r || r->buffer->scope != Scope::Shared) continue;
-                if (!o || (o->access(*op, i) & ops::kWrite)) w = true;
+                if (!o) known = false;
+                else if (o->access(*op, i) & ops::kWrite) out.insert(sharedTileOf(funcAttrs, r->buffer->name));
             }
         } else if (auto* st = as<StoreNode>(x)) {
-            w = w || st->buffer->scope == Scope::Shared;
+            if (st->buffer->scope == Scope::Shared) out.insert(sharedTileOf(funcAttrs, st->buffer->name));
         } else if (as<EvalNode>(x)) {
-            w = true;
+            known = false;
         }
     });
-    return w;
+    return known;
 }
 
 /// The fragment-path wgmma gemms (LowerHopper.cpp lowerWgmmaFragment) of a pipelined body each
@@ -125,7 +134,9 @@ bool mayWriteSharedGeneric(const Stmt& s) {
 /// writes (cp.async, plain stores) visible to wgmma. Once one gemm of the body has done that,
 /// and been waited to completion, a later top-level gemm with no generic shared write in
 /// between needs neither: every write it could read was fenced before that barrier
-/// (attr wgmma_operands_ready). `fencedAtTop`: the schedule puts a proxy fence before the
+/// (attr wgmma_operands_ready); nor does one after generic writes only to shared tiles it does
+/// not read (MHA backward with dS in registers: dK += dS Q after dS is stored for dQ).
+/// `fencedAtTop`: the schedule puts a proxy fence before the
 /// barrier at the top of the iteration (after the cp.async wait), which then serves the first
 /// gemms too. MHA backward: 5 fence + barrier pairs per iteration and the top barrier became
 /// the fenced top barrier and one pair (before dS^T Q, after dS^T is stored).
@@ -135,23 +146,35 @@ bool wgmmaFenceEvery() {
     return e && *e == '1';
 }
 
-void dropRepeatedWgmmaFences(std::vector<Stmt>& body, bool fencedAtTop) {
+void dropRepeatedWgmmaFences(std::vector<Stmt>& body, bool fencedAtTop, const Attrs& funcAttrs) {
     if (wgmmaFenceEvery()) return;
-    bool fenced = fencedAtTop;
+    // Since the last proxy fence + barrier: the shared tiles written through the generic proxy,
+    // or `unknown` (anything may have been).
+    bool unknown = !fencedAtTop;
+    std::set<std::string> written;
     for (auto& s : body) {
         auto* g = as<TileOpNode>(s);
         const bool gemm = g && g->op == TileOpKind::Gemm && attrBool(g->attrs, "wgmma_fragment", false);
         if (!gemm) {
-            if (mayWriteSharedGeneric(s)) fenced = false;
+            if (!sharedGenericWrites(s, funcAttrs, written)) unknown = true;
             continue;
         }
         const bool waited = attrInt(g->attrs, "wgmma_wait", 0) == 0 && !attrBool(g->attrs, "warpgroup_pass", false);
-        if (fenced && !attrBool(g->attrs, "wgmma_operands_ready", false)) {
+        bool needs = unknown;
+        for (size_t i = 0; i < 2 && !needs; ++i)
+            needs = !g->isRegion(i) ||
+                    (g->region(i).buffer->scope == Scope::Shared && written.count(sharedTileOf(funcAttrs, g->region(i).buffer->name)));
+        if (attrBool(g->attrs, "wgmma_operands_ready", false)) {
+            // Marked by the schedule: it emits no fence, so the writes stay unfenced.
+        } else if (!needs) {
             Attrs a = g->attrs;
             a["wgmma_operands_ready"] = true;
             s = std::make_shared<TileOpNode>(g->op, g->args, a, g->span);
+        } else {
+            written.clear();  // its own fence + barrier order every write before it
         }
-        fenced = waited;
+        // As before: after a gemm left in flight, the next one takes its fence again.
+        unknown = !waited;
     }
 }
 
@@ -159,18 +182,21 @@ void dropRepeatedWgmmaFences(std::vector<Stmt>& body, bool fencedAtTop) {
 /// accumulator: the first (ss or rs) is committed with wait_group 1 and stays in flight while
 /// the second is issued; the second's wait_group 0 retires both (attr wgmma_retire_acc names the
 /// first accumulator, whose registers lowerWgmmaFragment pins after that wait). Between them,
-/// statements that neither touch the first's accumulator nor write what it reads (its A
-/// fragment or shared tiles: wgmma reads them until it retires) and hold no gemm and no call;
+/// statements that touch neither the first's accumulator nor its register A, write no shared
+/// tile it reads (wgmma reads them until it retires) and hold no gemm and no call;
 /// then the second may need its proxy fence and block barrier (a shared tile written between),
 /// which run while the first is in flight. MHA backward: P^T dO with V dO^T, and dS^T Q with
-/// dS K (with dS in registers, dK += dS Q runs while dS is stored for dQ = dS^T K): three wgmma
+/// dS K (with dS in registers and stored for dQ first, dK += dS Q runs across dQ's fence and
+/// barrier): three wgmma
 /// round trips per iteration instead of five. TILESCOPE_WGMMA_PAIRS=0 turns it off.
 /// Whether `s` may run while the fragment-path gemm `g` is in flight (pairIndependentWgmmas):
-/// it holds no gemm and no call, does not mention g's accumulator (its registers are the
-/// wgmma's until the wait) and writes nothing g reads (the A fragment, the shared tiles).
+/// it holds no gemm and no call, does not mention g's accumulator nor, with A from registers,
+/// g's A fragment (PTX ISA §9.7.15.5: accessing either before the wait_group that retires the
+/// wgmma is undefined, reads included), and writes no shared tile g reads.
 bool mayRunBesideWgmma(const Stmt& s, const TileOpNode& g) {
     const BufferNode* acc = g.region(2).buffer.get();
     const BufferNode* in[2] = {g.region(0).buffer.get(), g.region(1).buffer.get()};
+    const bool regA = g.region(0).buffer->scope == Scope::Fragment;
     bool ok = true;
     auto written = [&](const BufferNode* b) {
         if (b == acc || b == in[0] || b == in[1]) ok = false;
@@ -185,7 +211,8 @@ bool mayRunBesideWgmma(const Stmt& s, const TileOpNode& g) {
                 for (size_t i = 0; i < op->args.size() && ok; ++i) {
                     auto* r = std::get_if<Region>(&op->args[i]);
                     if (!r) continue;
-                    if (r->buffer.get() == acc || !o || (o->access(*op, i) & ops::kWrite)) written(r->buffer.get());
+                    if (r->buffer.get() == acc || (r->buffer.get() == in[0] && regA) || !o || (o->access(*op, i) & ops::kWrite))
+                        written(r->buffer.get());
                 }
             } else if (auto* st = as<StoreNode>(x)) {
                 written(st->buffer.get());
@@ -194,7 +221,7 @@ bool mayRunBesideWgmma(const Stmt& s, const TileOpNode& g) {
             }
         },
         [&](const Expr& e) {
-            if (auto* l = as<LoadNode>(e); l && l->buffer.get() == acc) ok = false;
+            if (auto* l = as<LoadNode>(e); l && (l->buffer.get() == acc || (regA && l->buffer.get() == in[0]))) ok = false;
         });
     return ok;
 }
@@ -370,7 +397,7 @@ protected:
             });
             mainBody.insert(bar, intrinsic(intrin::kFenceProxyAsync, {}, sp));
         }
-        dropRepeatedWgmmaFences(cons, topFence);
+        dropRepeatedWgmmaFences(cons, topFence, func.attrs);
         pairIndependentWgmmas(cons);
         for (auto& c : cons) mainBody.push_back(rsCons.mutate(c));
         Attrs la;

@@ -467,20 +467,23 @@ TEST(SeedSamplesSm90a, BackwardMainKernelTakesWgmmaForAllFiveGemms) {
     }
 }
 
-// ds_regs=True (FlashAttention-3's order): dK += dS Q reads dS from registers (wgmma rs) and stays
-// in flight (wait_group 1) while dS is stored for dQ = dS^T K and the block barrier runs; dQ's
-// wait retires both (InjectPipeline.cpp pairIndependentWgmmas, mayRunBesideWgmma).
+// ds_regs=True (FlashAttention-3's order): dS^T is stored for dQ = dS^T K first, then dK += dS^T Q
+// reads it from registers (wgmma rs, no proxy fence: it reads Q_s, which nothing wrote since the
+// top barrier) and stays in flight (wait_group 1) across dQ's fence and block barrier; dQ's wait
+// retires both (InjectPipeline.cpp dropRepeatedWgmmaFences, pairIndependentWgmmas).
 TEST(SeedSamplesSm90a, BackwardDsInRegistersKeepsDkInFlightAcrossTheBarrier) {
     ts::CompileResult r = compileCase({"mha_bwd.py", "mha_bwd_main", {{"ds_regs", "True"}}, "bwd_main"}, "cuda:sm_90a", false);
     ASSERT_TRUE(r.ok) << diagText(r);
     EXPECT_EQ(countOf(r.cuda, "ts::wgmma_gemm_ss<"), 3u) << r.cuda;
     EXPECT_EQ(countOf(r.cuda, "ts::wgmma_gemm_rs<"), 2u) << r.cuda;
     const char* dk = "ts::wgmma_gemm_rs<64, 64, 64, 1, false, ts::half, 1>(&dsT[0], &Q_s[";
-    const size_t at = r.cuda.find(dk), store = r.cuda.find("ts_vec_store<ts::half, 2>(&dS_s[", at),
-                 barrier = r.cuda.find("__syncthreads();", at), dq = r.cuda.find("(&dS_s[0], &K_s[0], &dq[0]);", at),
-                 retire = r.cuda.find("ts::wgmma_wait<0, 32>(&dk[0]);", at);
+    const size_t at = r.cuda.find(dk), store = r.cuda.rfind("ts_vec_store<ts::half, 2>(&dS_s[", at),
+                 fence = r.cuda.find("ts::fence_proxy_async();", store), barrier = r.cuda.find("__syncthreads();", at),
+                 dq = r.cuda.find("(&dS_s[0], &K_s[0], &dq[0]);", at), retire = r.cuda.find("ts::wgmma_wait<0, 32>(&dk[0]);", at);
     ASSERT_NE(at, std::string::npos) << r.cuda;
-    EXPECT_LT(store, barrier) << r.cuda;
+    ASSERT_NE(store, std::string::npos) << r.cuda;
+    EXPECT_GT(fence, at) << "no proxy fence between the dS store and dK's gemm\n" << r.cuda;
+    EXPECT_LT(fence, barrier) << r.cuda;
     EXPECT_LT(barrier, dq) << r.cuda;
     EXPECT_LT(dq, retire) << r.cuda;
     EXPECT_NE(retire, std::string::npos) << r.cuda;

@@ -2,10 +2,11 @@
 // statements between them (compiler/transforms/InjectPipeline.cpp pairIndependentWgmmas,
 // mayRunBesideWgmma): the first is committed with wait_group 1 and retired by the second's
 // wait_group 0 only when nothing between touches its accumulator or writes what it reads.
-// tests/e2e/programs/wgmma_pair_between.py: mode 0 pairs across a store of the rs A fragment to
-// shared memory (and the second gemm's proxy fence + block barrier); mode 1 writes that fragment
-// and mode 2 reads the first accumulator between, so neither pairs. Each mode matches float64
-// on both interpreters; NVRTC compiles each for sm_90a without a serialized wgmma.
+// tests/e2e/programs/wgmma_pair_between.py: mode 0 pairs across the second gemm's proxy fence +
+// block barrier (the first needs none: the tile stored before it is not one it reads); modes 1,
+// 2, 3 write the rs A fragment, read the first accumulator, read the A fragment between, so none
+// pairs. Each mode matches float64 on both interpreters; NVRTC compiles each for sm_90a without
+// a serialized wgmma.
 #include <gtest/gtest.h>
 
 #include "compiler/Compile.h"
@@ -28,24 +29,26 @@ const char* kInFlight = "ts::wgmma_gemm_rs<64, 64, 64, 1, false, ts::half, 1>(&P
 const char* kWaited = "ts::wgmma_gemm_rs<64, 64, 64, 1, false, ts::half>(&P[0], &W2_s[0], &acc2[0]);";
 const char* kRetire = "ts::wgmma_wait<0, 32>(&acc2[0]);";
 
-TEST(WgmmaPairBetween, StoreOfTheRegisterOperandKeepsTheFirstGemmInFlight) {
+TEST(WgmmaPairBetween, TheFirstGemmStaysInFlightAcrossTheSecondOnesFenceAndBarrier) {
     ts::CompileResult r = ts::e2e::compileRepoFile(kFile, {{"mode", "0"}});
     ASSERT_TRUE(r.ok) << ts::e2e::diagText(r);
     EXPECT_EQ(countOf(r.cuda, kInFlight), 1u) << r.cuda;
     EXPECT_EQ(countOf(r.cuda, kRetire), 1u) << r.cuda;
-    // In order: the in-flight rs gemm, the store of P to P_s, the fence + barrier, the second
-    // gemm, and only then the wait that retires both.
-    const size_t first = r.cuda.find(kInFlight), store = r.cuda.find("&P_s[", first), fence = r.cuda.find("ts::fence_proxy_async();", first),
+    // In order: the store of P to P_s, the in-flight rs gemm (no fence or barrier between: it
+    // reads W2_s, not P_s), the fence + barrier, the second gemm, the wait that retires both.
+    const size_t first = r.cuda.find(kInFlight), store = r.cuda.rfind("&P_s[", first), fence = r.cuda.find("ts::fence_proxy_async();", first),
+                 barrier = r.cuda.find("__syncthreads();", first),
                  second = r.cuda.find("ts::wgmma_gemm_ss<64, 64, 64, 1, true, false, 0, ts::half>(&P_s[0]", first), retire = r.cuda.find(kRetire, first);
     ASSERT_NE(first, std::string::npos);
-    EXPECT_LT(store, fence) << r.cuda;
-    EXPECT_LT(fence, r.cuda.find("__syncthreads();", fence) + 1) << r.cuda;
-    EXPECT_LT(r.cuda.find("__syncthreads();", fence), second) << r.cuda;
+    ASSERT_NE(store, std::string::npos);
+    EXPECT_EQ(r.cuda.find("ts::fence_proxy_async();", store), fence) << "no fence between the store and the first gemm\n" << r.cuda;
+    EXPECT_LT(fence, barrier) << r.cuda;
+    EXPECT_LT(barrier, second) << r.cuda;
     EXPECT_LT(second, retire) << r.cuda;
 }
 
-TEST(WgmmaPairBetween, WritingTheOperandOrReadingTheAccumulatorBetweenKeepsItWaited) {
-    for (const char* mode : {"1", "2"}) {
+TEST(WgmmaPairBetween, TouchingTheOperandOrTheAccumulatorBetweenKeepsItWaited) {
+    for (const char* mode : {"1", "2", "3"}) {
         ts::CompileResult r = ts::e2e::compileRepoFile(kFile, {{"mode", mode}});
         ASSERT_TRUE(r.ok) << mode << "\n" << ts::e2e::diagText(r);
         EXPECT_EQ(countOf(r.cuda, kInFlight), 0u) << mode << "\n" << r.cuda;
@@ -55,7 +58,7 @@ TEST(WgmmaPairBetween, WritingTheOperandOrReadingTheAccumulatorBetweenKeepsItWai
 }
 
 TEST(WgmmaPairBetween, EveryModeMatchesFloat64AndCompilesForSm90a) {
-    for (const char* mode : {"0", "1", "2"})
+    for (const char* mode : {"0", "1", "2", "3"})
         for (const char* tiles : {"1", "4"}) {
             const std::string label = std::string("mode ") + mode + ", T_tiles " + tiles;
             ts::CompileResult r = ts::e2e::compileRepoFile(kFile, {{"mode", mode}, {"T_tiles", tiles}});

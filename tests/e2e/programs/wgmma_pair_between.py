@@ -1,14 +1,17 @@
 # Two fragment-path wgmma gemms of a T.Pipelined body with statements between them
 # (compiler/transforms/InjectPipeline.cpp pairIndependentWgmmas): the first, P @ W2 with P in
 # registers (wgmma rs), may stay in flight (wait_group 1) while the statements between run and
-# the second is issued, if those statements neither touch its accumulator nor write what it
-# reads (the MHA backward's dK += dS Q while dS is stored for dQ = dS^T K).
-#   mode 0: P is stored to a shared tile between (reads P only): paired; the second gemm reads
-#           that tile, so its proxy fence and block barrier run while the first is in flight
-#   mode 1: P is also scaled in place between (writes the rs A registers): not paired
+# the second is issued, if those statements touch neither its accumulator nor its register A
+# and write no shared tile it reads (the MHA backward's dK += dS Q after dS is stored for dQ).
+# P is stored to the shared P_s before the first gemm, so that gemm needs no proxy fence
+# (dropRepeatedWgmmaFences tracks which tiles were written) and the second one does.
+#   mode 0: nothing between: paired across the second gemm's proxy fence and block barrier
+#   mode 1: P is scaled in place between (writes the rs A registers): not paired
 #   mode 2: acc2 is read between (the first gemm's accumulator): not paired
+#   mode 3: P is read between (PTX: the A registers may not be accessed before the wait): not paired
 # Per block of M rows, over T row tiles t: P_t = half(X_t W1); acc2 += P_t W2 (rs);
-# acc3 += P_t^T X_t (ss, transpose_A). Out2 = acc2, Out3 = acc3 in every mode.
+# acc3 += P_t^T X_t (ss, transpose_A). Out2 = acc2, Out3 = acc3 in every mode (what the modes
+# write between is dead).
 import tilelang
 import tilelang.language as T
 
@@ -41,14 +44,17 @@ def pair_between(T_tiles=3, M=64, N=64, K=64, threads=128, mode=0, dtype="float1
                 T.clear(s1)
                 T.gemm(X_s, W1_s, s1, policy=T.GemmWarpPolicy.FullRow)
                 T.copy(s1, P)
-                T.gemm(P, W2_s, acc2, policy=T.GemmWarpPolicy.FullRow)
                 T.copy(P, P_s)
-                if mode == 1:
+                T.gemm(P, W2_s, acc2, policy=T.GemmWarpPolicy.FullRow)
+                if mode == 1:  # P is not read again this iteration
                     for i, j in T.Parallel(M, N):
                         P[i, j] = P[i, j] * T.cast(2.0, dtype)
-                if mode == 2:  # s1 is dead here: this changes no output
+                if mode == 2:  # s1 is dead here
                     for i, j in T.Parallel(M, N):
                         s1[i, j] = acc2[i, j]
+                if mode == 3:
+                    for i, j in T.Parallel(M, N):
+                        s1[i, j] = T.cast(P[i, j], "float32")
                 T.gemm(P_s, X_s, acc3, transpose_A=True, policy=T.GemmWarpPolicy.FullRow)
             T.copy(acc2, Out2)
             T.copy(acc3, Out3)
