@@ -103,7 +103,8 @@ std::optional<HopperGemmPlan> hopperGemmPlan(int64_t M, int64_t N, int64_t K, in
         return no("wgmma is used for float16/bfloat16 operands with a float32 accumulator");
     if (threads % 128 != 0) return no("threads=" + std::to_string(threads) + " is not a whole number of warpgroups (128)");
     const int wg = static_cast<int>(threads / 128);
-    if (M % (64 * wg) != 0) return no("M=" + std::to_string(M) + " does not split into m64 tiles over " + std::to_string(wg) + " warpgroup(s)");
+    if (M % (64 * wg) != 0)
+        return no("its " + std::to_string(M) + " rows do not split into m64 tiles over " + std::to_string(wg) + (wg == 1 ? " warpgroup" : " warpgroups"));
     if (N % 16 != 0 || N < 16 || N > 256) return no("N=" + std::to_string(N) + " is not a wgmma n in 16..256 step 16");
     if (K % 16 != 0) return no("K=" + std::to_string(K) + " is not a multiple of 16");
     if ((M / wg / 64) * (N / 2) > 128) return no("more than 128 accumulator registers per thread");

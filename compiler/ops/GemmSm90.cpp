@@ -94,7 +94,7 @@ void gemmLayoutsSm90(LayoutSolver& s, const ir::TileOpNode& t) {
         if (std::string c = s.wgmmaOrderConflict(t);
             !c.empty() && whyFragment.find("both keep mma.sync") != std::string::npos && c.rfind("T.gemm at " + LayoutSolver::lineOf(t.span) + " ", 0) != 0)
             whyFragment += " (here: " + c + ")";
-        s.note(t.span, "T.gemm stays on the sm_80 path (mma.sync, cp.async) on " + s.target().arch() + ": " + why +
+        s.note(t.span, "T.gemm stays on mma.sync (the sm_80 path; each T.copy's note says whether it takes TMA) on " + s.target().arch() + ": " + why +
                            "; and not wgmma on the sm_80 fragments: " + whyFragment,
                tmaHint);
         return gemmLayoutsSm80(s, t);

@@ -139,7 +139,7 @@ std::optional<analysis::HopperGemmPlan> fragmentGemmPlan(const PrimFuncNode& f, 
         if (!g) {
             if (M != 16 * warps)
                 return no("its " + std::to_string(M) + " x " + std::to_string(N) + " accumulator over " + std::to_string(threads / 128) +
-                          " warpgroup(s) has no grid of m64 tiles (wgmma gives each warpgroup a multiple of 64 rows and of 8 columns)" +
+                          (threads / 128 == 1 ? " warpgroup" : " warpgroups") + " has no grid of m64 tiles (wgmma gives each warpgroup a multiple of 64 rows and of 8 columns)" +
                           (M >= 64 ? std::string() : ": wgmma needs at least 64 accumulator rows (block_M >= 64)"));
             return no("the policy's warp grid is not one warp column (use FullRow)");
         }

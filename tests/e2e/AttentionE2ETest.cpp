@@ -364,7 +364,7 @@ TEST(AttentionSm90aNotes, AGemmLeftOnSm80SaysWhy) {
     opts.recordSnapshots = false;
     ts::CompileResult r = ts::compile(kFwd, text, opts);
     ASSERT_TRUE(r.ok) << diagText(r);
-    EXPECT_TRUE(hasNote(r, "T.gemm stays on the sm_80 path (mma.sync, cp.async) on sm_90a")) << diagText(r);
+    EXPECT_TRUE(hasNote(r, "T.gemm stays on mma.sync (the sm_80 path; each T.copy's note says whether it takes TMA) on sm_90a")) << diagText(r);
     // 64 rows on 256 threads: Q K^T takes wgmma with the two warpgroups side by side (32 key
     // columns each, the mma_c layout in warpgroup order); P @ V cannot (a register A operand split
     // along N would need every column of P in both warpgroups) and says so.
