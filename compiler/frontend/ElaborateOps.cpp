@@ -74,7 +74,8 @@ void onlyKeywords(const CallArgs& a, std::initializer_list<const char*> allowed)
 bool boolArg(Interp& in, const CallArgs::Bound& b, size_t i, bool dflt) {
     if (!b.has(i)) return dflt;
     if (!b[i].isNumber())
-        throw CompileError(b.spans[i], "expected True or False, got " + typeName(b[i]));
+        throw CompileError(b.spans[i], "expected True or False, got " + typeName(b[i]),
+                           "write True or False (or a factory parameter holding one) without quotes");
     return in.truthy(b[i], b.spans[i]);
 }
 
