@@ -22,6 +22,7 @@
 
 #include "compiler/analysis/Layouts.h"
 #include "compiler/ir/Functor.h"
+#include "compiler/ir/FragmentViews.h"
 #include "compiler/ir/Views.h"
 #include "compiler/ops/Registry.h"
 #include "compiler/ir/IR.h"
@@ -178,6 +179,41 @@ void dropRepeatedWgmmaFences(std::vector<Stmt>& body, bool fencedAtTop, const At
     }
 }
 
+/// Whether `s` may run while the fragment-path gemm `g` is in flight (pairIndependentWgmmas):
+/// it holds no gemm and no call, does not mention g's accumulator nor, with A from registers,
+/// g's A fragment (PTX ISA §9.7.15.5: accessing either before the wait_group that retires the
+/// wgmma is undefined, reads included), and writes no shared tile g reads.
+bool mayRunBesideWgmma(const Stmt& s, const TileOpNode& g, const PrimFuncNode& func) {
+    std::set<std::string> shared;
+    if (!sharedGenericWrites(s, func.attrs, shared)) return false;
+    for (size_t i = 0; i < 2; ++i)
+        if (g.region(i).buffer->scope == Scope::Shared && shared.count(sharedTileOf(func.attrs, g.region(i).buffer->name))) return false;
+    // The registers g owns until it retires, by the fragment they lie on (a view names its base).
+    auto root = [&](const BufferNode& b) {
+        const std::string* base = fragmentViewBase(func, b);
+        return base ? *base : b.name;
+    };
+    std::set<std::string> owned{root(*g.region(2).buffer)};
+    if (g.region(0).buffer->scope == Scope::Fragment) owned.insert(root(*g.region(0).buffer));
+    auto touches = [&](const BufferNode& b) { return b.scope == Scope::Fragment && owned.count(root(b)); };
+    bool ok = true;
+    walk(
+        s,
+        [&](const Stmt& x) {
+            if (auto* op = as<TileOpNode>(x)) {
+                if (op->op == TileOpKind::Gemm) ok = false;
+                for (size_t i = 0; i < op->args.size(); ++i)
+                    if (auto* r = std::get_if<Region>(&op->args[i]); r && touches(*r->buffer)) ok = false;
+            } else if (auto* st = as<StoreNode>(x); st && touches(*st->buffer)) {
+                ok = false;
+            }
+        },
+        [&](const Expr& e) {
+            if (auto* l = as<LoadNode>(e); l && touches(*l->buffer)) ok = false;
+        });
+    return ok;
+}
+
 /// Two consecutive fragment-path gemms of a pipelined body where neither touches the other's
 /// accumulator: the first (ss or rs) is committed with wait_group 1 and stays in flight while
 /// the second is issued; the second's wait_group 0 retires both (attr wgmma_retire_acc names the
@@ -187,46 +223,8 @@ void dropRepeatedWgmmaFences(std::vector<Stmt>& body, bool fencedAtTop, const At
 /// then the second may need its proxy fence and block barrier (a shared tile written between),
 /// which run while the first is in flight. MHA backward: P^T dO with V dO^T, and dS^T Q with
 /// dS K (with dS in registers and stored for dQ first, dK += dS Q runs across dQ's fence and
-/// barrier): three wgmma
-/// round trips per iteration instead of five. TILESCOPE_WGMMA_PAIRS=0 turns it off.
-/// Whether `s` may run while the fragment-path gemm `g` is in flight (pairIndependentWgmmas):
-/// it holds no gemm and no call, does not mention g's accumulator nor, with A from registers,
-/// g's A fragment (PTX ISA §9.7.15.5: accessing either before the wait_group that retires the
-/// wgmma is undefined, reads included), and writes no shared tile g reads.
-bool mayRunBesideWgmma(const Stmt& s, const TileOpNode& g) {
-    const BufferNode* acc = g.region(2).buffer.get();
-    const BufferNode* in[2] = {g.region(0).buffer.get(), g.region(1).buffer.get()};
-    const bool regA = g.region(0).buffer->scope == Scope::Fragment;
-    bool ok = true;
-    auto written = [&](const BufferNode* b) {
-        if (b == acc || b == in[0] || b == in[1]) ok = false;
-    };
-    walk(
-        s,
-        [&](const Stmt& x) {
-            if (!ok) return;
-            if (auto* op = as<TileOpNode>(x)) {
-                if (op->op == TileOpKind::Gemm) ok = false;
-                const ops::TileOp* o = ops::find(op->op);
-                for (size_t i = 0; i < op->args.size() && ok; ++i) {
-                    auto* r = std::get_if<Region>(&op->args[i]);
-                    if (!r) continue;
-                    if (r->buffer.get() == acc || (r->buffer.get() == in[0] && regA) || !o || (o->access(*op, i) & ops::kWrite))
-                        written(r->buffer.get());
-                }
-            } else if (auto* st = as<StoreNode>(x)) {
-                written(st->buffer.get());
-            } else if (as<EvalNode>(x)) {
-                ok = false;
-            }
-        },
-        [&](const Expr& e) {
-            if (auto* l = as<LoadNode>(e); l && (l->buffer.get() == acc || (regA && l->buffer.get() == in[0]))) ok = false;
-        });
-    return ok;
-}
-
-void pairIndependentWgmmas(std::vector<Stmt>& body) {
+/// barrier): three wgmma round trips per iteration instead of five. TILESCOPE_WGMMA_PAIRS=0 turns it off.
+void pairIndependentWgmmas(std::vector<Stmt>& body, const PrimFuncNode& func) {
     if (const char* e = std::getenv("TILESCOPE_WGMMA_PAIRS"); e && *e == '0') return;
     auto fragGemm = [](const Stmt& s) -> const TileOpNode* {
         auto* g = as<TileOpNode>(s);
@@ -242,7 +240,7 @@ void pairIndependentWgmmas(std::vector<Stmt>& body) {
         const BufferNode* accA = a->region(2).buffer.get();
         size_t j = i + 1;
         bool ok = true;
-        for (; j < body.size() && ok && !fragGemm(body[j]); ++j) ok = mayRunBesideWgmma(body[j], *a);
+        for (; j < body.size() && ok && !fragGemm(body[j]); ++j) ok = mayRunBesideWgmma(body[j], *a, func);
         if (!ok || j >= body.size()) continue;
         const TileOpNode* b = fragGemm(body[j]);
         bool touches = false;
@@ -398,7 +396,7 @@ protected:
             mainBody.insert(bar, intrinsic(intrin::kFenceProxyAsync, {}, sp));
         }
         dropRepeatedWgmmaFences(cons, topFence, func.attrs);
-        pairIndependentWgmmas(cons);
+        pairIndependentWgmmas(cons, func);
         for (auto& c : cons) mainBody.push_back(rsCons.mutate(c));
         Attrs la;
         la["num_stages"] = S;

@@ -9,6 +9,7 @@
 #   mode 1: P is scaled in place between (writes the rs A registers): not paired
 #   mode 2: acc2 is read between (the first gemm's accumulator): not paired
 #   mode 3: P is read between (PTX: the A registers may not be accessed before the wait): not paired
+#   mode 4: W2_s (the first gemm's B) is rewritten, unchanged, through a view between: not paired
 # Per block of M rows, over T row tiles t: P_t = half(X_t W1); acc2 += P_t W2 (rs);
 # acc3 += P_t^T X_t (ss, transpose_A). Out2 = acc2, Out3 = acc3 in every mode (what the modes
 # write between is dead).
@@ -55,6 +56,10 @@ def pair_between(T_tiles=3, M=64, N=64, K=64, threads=128, mode=0, dtype="float1
                 if mode == 3:
                     for i, j in T.Parallel(M, N):
                         s1[i, j] = T.cast(P[i, j], "float32")
+                if mode == 4:
+                    W2_flat = T.reshape(W2_s, (N * N,))
+                    for i in T.Parallel(N * N):
+                        W2_flat[i] = W2_flat[i]
                 T.gemm(P_s, X_s, acc3, transpose_A=True, policy=T.GemmWarpPolicy.FullRow)
             T.copy(acc2, Out2)
             T.copy(acc3, Out3)
