@@ -6,7 +6,8 @@
 // block barrier (the first needs none: the tile stored before it is not one it reads); modes 1,
 // 2, 3 write the rs A fragment, read the first accumulator, read the A fragment between, and 4
 // rewrites the first gemm's shared B through a T.reshape view of it (a separate buffer naming the
-// same bytes), so none pairs. Each mode matches float64 on both interpreters (mode 4 at one tile
+// same bytes), and 5 accumulates the second gemm into a T.view of the first one's accumulator,
+// so none pairs. Each mode matches float64 on both interpreters (mode 4 at one tile
 // only: the thread interpreter poisons bytes rewritten through another name of them, smem_shares,
 // so the next tile's reads of W2_s see NaN there); NVRTC compiles each for sm_90a without a
 // serialized wgmma.
@@ -51,7 +52,7 @@ TEST(WgmmaPairBetween, TheFirstGemmStaysInFlightAcrossTheSecondOnesFenceAndBarri
 }
 
 TEST(WgmmaPairBetween, TouchingTheOperandOrTheAccumulatorBetweenKeepsItWaited) {
-    for (const char* mode : {"1", "2", "3", "4"}) {
+    for (const char* mode : {"1", "2", "3", "4", "5"}) {
         ts::CompileResult r = ts::e2e::compileRepoFile(kFile, {{"mode", mode}});
         ASSERT_TRUE(r.ok) << mode << "\n" << ts::e2e::diagText(r);
         EXPECT_EQ(countOf(r.cuda, kInFlight), 0u) << mode << "\n" << r.cuda;
@@ -61,7 +62,7 @@ TEST(WgmmaPairBetween, TouchingTheOperandOrTheAccumulatorBetweenKeepsItWaited) {
 }
 
 TEST(WgmmaPairBetween, EveryModeMatchesFloat64AndCompilesForSm90a) {
-    for (const char* mode : {"0", "1", "2", "3", "4"})
+    for (const char* mode : {"0", "1", "2", "3", "4", "5"})
         for (const char* tiles : {"1", "4"}) {
             if (std::string(mode) == "4" && std::string(tiles) == "4") continue;
             const std::string label = std::string("mode ") + mode + ", T_tiles " + tiles;

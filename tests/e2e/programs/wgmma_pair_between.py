@@ -10,9 +10,11 @@
 #   mode 2: acc2 is read between (the first gemm's accumulator): not paired
 #   mode 3: P is read between (PTX: the A registers may not be accessed before the wait): not paired
 #   mode 4: W2_s (the first gemm's B) is rewritten, unchanged, through a view between: not paired
+#           (the thread interpreter poisons bytes rewritten through another name: run it at T_tiles=1)
+#   mode 5: the second gemm accumulates into a view of acc2 (Out2 += P^T X, Out3 = 0): not paired
 # Per block of M rows, over T row tiles t: P_t = half(X_t W1); acc2 += P_t W2 (rs);
-# acc3 += P_t^T X_t (ss, transpose_A). Out2 = acc2, Out3 = acc3 in every mode (what the modes
-# write between is dead).
+# acc3 += P_t^T X_t (ss, transpose_A). Out2 = acc2, Out3 = acc3 in modes 0-4 (what they write
+# between is dead).
 import tilelang
 import tilelang.language as T
 
@@ -60,7 +62,11 @@ def pair_between(T_tiles=3, M=64, N=64, K=64, threads=128, mode=0, dtype="float1
                     W2_flat = T.reshape(W2_s, (N * N,))
                     for i in T.Parallel(N * N):
                         W2_flat[i] = W2_flat[i]
-                T.gemm(P_s, X_s, acc3, transpose_A=True, policy=T.GemmWarpPolicy.FullRow)
+                if mode == 5:
+                    acc2_v = T.view(acc2, (N, K))
+                    T.gemm(P_s, X_s, acc2_v, transpose_A=True, policy=T.GemmWarpPolicy.FullRow)
+                else:
+                    T.gemm(P_s, X_s, acc3, transpose_A=True, policy=T.GemmWarpPolicy.FullRow)
             T.copy(acc2, Out2)
             T.copy(acc3, Out3)
 
@@ -74,5 +80,10 @@ def ref_program(X, W1, W2, T_tiles=3, M=64, mode=0):
         x = X[t * M:(t + 1) * M].double()
         p = (x @ W1.double()).half().double()
         out2 = out2 + p @ W2.double()
-        out3 = out3 + p.t() @ x
+        if mode == 5:
+            out2 = out2 + p.t() @ x
+        else:
+            out3 = out3 + p.t() @ x
+    if mode == 5:
+        out3 = out2 * 0
     return out2.float(), out3.float()
