@@ -43,7 +43,7 @@ void ThreadMachine::clobberAliases(BufferState& b, int64_t off, const Span& at) 
                          "one that reuses its bytes");
                 if (a.pending[static_cast<size_t>(e)])
                     fail(at, "write of " + describe(b, off) + " overwrites the bytes of " + describe(a, e) +
-                                 " while a cp.async to it is pending (plan-smem gave them the same bytes)");
+                                 " while an asynchronous copy (cp.async or TMA) to it is pending (plan-smem gave them the same bytes)");
                 a.data[e] = isFloatType(a.dtype) ? std::numeric_limits<double>::quiet_NaN() : 0.0;
                 if (!a.written.empty()) a.written[static_cast<size_t>(e)] = 0;
             }

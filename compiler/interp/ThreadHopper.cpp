@@ -206,6 +206,7 @@ void ThreadMachine::mbarrierOp(const CallNode* c, const ThreadList& act) {
                              "loads of exactly the bytes its expect_tx announced");
     }
     for (auto& w : b.landed) {  // the wait makes the completed phase's TMA data visible
+        clobberAliases(*w.buf, w.off, c->span);  // a TMA load into a view overwrites the viewed tile too
         w.buf->data[w.off] = w.v;
         --w.buf->pending[w.off];
         if (!w.buf->written.empty()) w.buf->written[w.off] = 1;

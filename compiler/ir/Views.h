@@ -41,4 +41,16 @@ inline std::string sharedViewBase(const Attrs& attrs, const std::string& name) {
     return base ? *base : std::string();
 }
 
+/// The name of the buffer whose storage `b` lies on: the viewed kernel tensor, fragment or shared
+/// tile when `b` is a view of one (a view of a view names the first), else `b` itself. Passes that
+/// decide what may be reordered or made asynchronous compare accesses by this name: compared by
+/// buffer, a copy into a view of a tile looked independent of a gemm reading the tile.
+inline std::string storageName(const PrimFuncNode& f, const BufferNode& b) {
+    const std::string key = b.scope == Scope::Shared ? sharedViewAttrKey(b.name) : viewAttrKey(b.name);
+    auto it = f.attrs.find(key);
+    if (it != f.attrs.end())
+        if (const std::string* base = std::get_if<std::string>(&it->second)) return *base;
+    return b.name;
+}
+
 }  // namespace ts::ir

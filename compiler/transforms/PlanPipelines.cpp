@@ -18,6 +18,7 @@
 #include <set>
 
 #include "compiler/ir/IR.h"
+#include "compiler/ir/Views.h"
 #include "compiler/ops/Registry.h"
 #include "compiler/transforms/Passes.h"
 
@@ -26,11 +27,15 @@ using namespace ts::ir;
 
 namespace {
 
+// Accesses are keyed by the storage a buffer lies on (ir/Views.h storageName): a shared view
+// (T.view / T.reshape of a T.alloc_shared tile) by the tile it views, a view of a kernel tensor by
+// that parameter. Keyed by buffer, a copy into a view of a
+// tile that a gemm before it reads looked independent of that gemm and was hoisted before it.
 struct Access {
-    std::set<const BufferNode*> reads, writes;
+    std::set<std::string> reads, writes;
 };
 
-Access accessesOf(const Stmt& s) {
+Access accessesOf(const PrimFuncNode& f, const Stmt& s) {
     Access a;
     walk(
         s,
@@ -41,15 +46,15 @@ Access accessesOf(const Stmt& s) {
                     auto* r = std::get_if<Region>(&t->args[i]);
                     if (!r) continue;
                     uint8_t acc = op.access(*t, i);
-                    if (acc & ops::kWrite) a.writes.insert(r->buffer.get());
-                    if (acc & ops::kRead) a.reads.insert(r->buffer.get());
+                    if (acc & ops::kWrite) a.writes.insert(storageName(f, *r->buffer));
+                    if (acc & ops::kRead) a.reads.insert(storageName(f, *r->buffer));
                 }
             } else if (auto* st2 = as<StoreNode>(st)) {
-                a.writes.insert(st2->buffer.get());
+                a.writes.insert(storageName(f, *st2->buffer));
             }
         },
         [&](const Expr& e) {
-            if (auto* l = as<LoadNode>(e)) a.reads.insert(l->buffer.get());
+            if (auto* l = as<LoadNode>(e)) a.reads.insert(storageName(f, *l->buffer));
         });
     return a;
 }
@@ -61,7 +66,7 @@ bool isProducerCandidate(const Stmt& s) {
 
 class Planner : public Mutator {
 public:
-    Planner(PassContext& ctx, const Stmt& root) : m_ctx(ctx), m_root(root) {}
+    Planner(PassContext& ctx, const PrimFuncNode& f) : m_ctx(ctx), m_func(f), m_root(f.body) {}
 
 protected:
     Stmt visitFor(const ForNode* n, const Stmt& self) override {
@@ -73,21 +78,24 @@ protected:
         std::vector<int64_t> producers;
         if (stages >= 2) {
             std::vector<Access> acc;
-            for (auto& s : stmts) acc.push_back(accessesOf(s));
+            for (auto& s : stmts) acc.push_back(accessesOf(m_func, s));
             for (size_t i = 0; i < stmts.size(); ++i) {
                 if (!isProducerCandidate(stmts[i])) continue;
                 auto* t = as<TileOpNode>(stmts[i]);
                 const BufferNode* dst = t->region(1).buffer.get();
                 const BufferNode* src = t->region(0).buffer.get();
+                const std::string dstKey = storageName(m_func, *dst), srcKey = storageName(m_func, *src);
+                // Names the viewed tile too when the copy writes through a view of it.
+                const std::string dstName = dstKey == dst->name ? "'" + dst->name + "'" : "'" + dst->name + "' (a view of '" + dstKey + "')";
                 std::string why;
                 for (size_t j = 0; j < stmts.size() && why.empty(); ++j) {
                     if (j == i) continue;
-                    if (acc[j].writes.count(dst)) why = "'" + dst->name + "' is also written by another statement of the loop";
-                    else if (j < i && acc[j].reads.count(dst))
-                        why = "a statement before the copy reads '" + dst->name + "' (it would see the previous iteration's tile)";
-                    else if (acc[j].writes.count(src)) why = "the loop writes the copy's source '" + src->name + "'";
+                    if (acc[j].writes.count(dstKey)) why = dstName + " is also written by another statement of the loop";
+                    else if (j < i && acc[j].reads.count(dstKey))
+                        why = "a statement before the copy reads " + dstName + " (it would see the previous iteration's tile)";
+                    else if (acc[j].writes.count(srcKey)) why = "the loop writes the copy's source '" + src->name + "'";
                 }
-                if (why.empty() && usedOutside(dst, n)) why = "'" + dst->name + "' is used after the loop";
+                if (why.empty() && usedOutside(dstKey, n)) why = dstName + " is used outside the loop";
                 if (!why.empty()) {
                     m_ctx.diags.warning(t->span, "T.Pipelined: this copy stays synchronous because " + why,
                                         "restructure the loop so each shared tile is written only by its copy", "plan-pipelines");
@@ -116,8 +124,8 @@ protected:
     }
 
 private:
-    // Any tile op or element access outside the loop that touches b.
-    bool usedOutside(const BufferNode* b, const ForNode* loop) {
+    // Any tile op or element access outside the loop that touches the storage `key`.
+    bool usedOutside(const std::string& key, const ForNode* loop) {
         std::set<const StmtNode*> inLoop;
         walk(loop->body, [&](const Stmt& x) { inLoop.insert(x.get()); });
         bool used = false;
@@ -125,13 +133,14 @@ private:
             if (s.get() == loop || inLoop.count(s.get())) return;
             if (auto* t = as<TileOpNode>(s))
                 for (auto& arg : t->args)
-                    if (auto* r = std::get_if<Region>(&arg); r && r->buffer.get() == b) used = true;
-            if (auto* st = as<StoreNode>(s); st && st->buffer.get() == b) used = true;
+                    if (auto* r = std::get_if<Region>(&arg); r && storageName(m_func, *r->buffer) == key) used = true;
+            if (auto* st = as<StoreNode>(s); st && storageName(m_func, *st->buffer) == key) used = true;
         });
         return used;
     }
 
     PassContext& m_ctx;
+    const PrimFuncNode& m_func;
     Stmt m_root;
 };
 
@@ -154,7 +163,7 @@ PrimFunc planPipelines(const PrimFunc& f, PassContext& ctx) {
         } serial;
         return withBody(f, serial.mutate(f->body));
     }
-    Planner p(ctx, f->body);
+    Planner p(ctx, *f);
     return withBody(f, p.mutate(f->body));
 }
 

@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <set>
 
+#include "compiler/ir/Views.h"
 #include "compiler/ops/Registry.h"
 #include "compiler/transforms/Hopper.h"
 #include "compiler/transforms/LowerCommon.h"
@@ -144,15 +145,20 @@ std::optional<analysis::HopperGemmPlan> selectHopperGemm(const PrimFuncNode& f, 
     auto* sq = as<SeqNode>(loop->body);
     std::vector<Stmt> body = sq ? sq->stmts : std::vector<Stmt>{loop->body};
 
-    // Operand producers: one TMA-loadable copy each, before the gemm.
+    // Operand producers: one TMA-loadable copy each, before the gemm. Buffers are compared by
+    // the storage they lie on (ir/Views.h storageName): a copy into a view of an operand tile
+    // writes the operand, and the TMA schedule, which multi-buffers the operand, does not see it.
+    auto key = [&](const BufferNode& b) { return storageName(f, b); };
+    const std::string kA = key(*A.buffer), kB = key(*B.buffer), kC = key(*C.buffer);
     std::set<const StmtNode*> allowed{&gemm};
-    std::set<const BufferNode*> sources;
+    std::set<std::string> sources;
     for (auto [op, geo] : {std::pair{&A, &plan->a}, std::pair{&B, &plan->b}}) {
         const TileOpNode* producer = nullptr;
         int writers = 0;
+        const std::string k = key(*op->buffer);
         for (size_t i = 0; i < gi; ++i) {
             auto* t = as<TileOpNode>(body[i]);
-            if (t && t->op == TileOpKind::Copy && t->isRegion(0) && t->isRegion(1) && t->region(1).buffer == op->buffer)
+            if (t && t->op == TileOpKind::Copy && t->isRegion(0) && t->isRegion(1) && key(*t->region(1).buffer) == k)
                 producer = t, ++writers;
         }
         if (writers != 1)
@@ -160,9 +166,11 @@ std::optional<analysis::HopperGemmPlan> selectHopperGemm(const PrimFuncNode& f, 
                       (writers == 0 ? std::string("not loaded by a T.copy in the gemm's T.Pipelined loop (a tile written before the loop, "
                                                   "like a loop-invariant Q, takes the fragment path)")
                                     : std::to_string(writers) + " T.copy's in the gemm's loop, not one"));
+        if (producer->region(1).buffer != op->buffer)
+            return no("'" + op->buffer->name + "' is loaded through a view ('" + producer->region(1).buffer->name + "')");
         if (!tmaLoadable(*producer, *geo, w)) return no(w);
         allowed.insert(producer);
-        sources.insert(producer->region(0).buffer.get());
+        sources.insert(key(*producer->region(0).buffer));
     }
     // Nothing else touches the operand tiles, writes the copy sources, or uses the accumulator
     // other than clear/fill and copies out of it.
@@ -171,28 +179,30 @@ std::optional<analysis::HopperGemmPlan> selectHopperGemm(const PrimFuncNode& f, 
         f.body,
         [&](const Stmt& s) {
             if (auto* st = as<StoreNode>(s)) {
-                if (st->buffer == A.buffer || st->buffer == B.buffer || st->buffer == C.buffer || sources.count(st->buffer.get()))
-                    ok = false;
+                const std::string k = key(*st->buffer);
+                if (k == kA || k == kB || k == kC || sources.count(k)) ok = false;
             }
             auto* t = as<TileOpNode>(s);
             if (!t || allowed.count(t)) return;
             for (size_t i = 0; i < t->args.size(); ++i) {
                 auto* r = std::get_if<Region>(&t->args[i]);
                 if (!r) continue;
-                const BufferNode* b = r->buffer.get();
-                if (b == A.buffer.get() || b == B.buffer.get()) ok = false;
-                if (writesArg(*t, i) && sources.count(b)) ok = false;
-                if (b == C.buffer.get()) {
-                    const bool clear = t->op == TileOpKind::Fill && i == 0;
-                    const bool out = t->op == TileOpKind::Copy && i == 0 && t->isRegion(1) &&
+                const std::string k = key(*r->buffer);
+                if (k == kA || k == kB) ok = false;
+                if (writesArg(*t, i) && sources.count(k)) ok = false;
+                if (k == kC) {
+                    const bool clear = t->op == TileOpKind::Fill && i == 0 && r->buffer == C.buffer;
+                    const bool out = t->op == TileOpKind::Copy && i == 0 && r->buffer == C.buffer && t->isRegion(1) &&
                                      t->region(1).buffer->scope != Scope::Fragment;
                     if (!clear && !out) ok = false;
                 }
             }
         },
         [&](const Expr& e) {
-            if (auto* l = as<LoadNode>(e))
-                if (l->buffer == A.buffer || l->buffer == B.buffer || l->buffer == C.buffer) ok = false;
+            if (auto* l = as<LoadNode>(e)) {
+                const std::string k = key(*l->buffer);
+                if (k == kA || k == kB || k == kC) ok = false;
+            }
         });
     if (!ok) return no("an operand tile or the accumulator is used by other statements");
     return plan;

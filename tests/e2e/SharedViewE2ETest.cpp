@@ -2,7 +2,9 @@
 // backward's float32 scratch on its bfloat16 KV tile), in tests/e2e/programs/shared_view_scratch.py:
 // values against float64 on both interpreters, the view on the viewed buffer's bytes in the
 // shared-memory plan and the generated CUDA, barriers between the two names' accesses, NVRTC
-// sm_80 and sm_90a.
+// sm_80 and sm_90a. tests/e2e/programs/pipelined_view_copy.py: a copy into a view of a gemm
+// operand after the gemm in a T.Pipelined loop stays after it (plan-pipelines and the TMA gemm
+// path compare buffers by storage), on both targets.
 #include <cmath>
 
 #include <gtest/gtest.h>
@@ -76,5 +78,85 @@ TEST(SharedView, TheViewSharesTheBufferBytesAndIsOrderedByBarriers) {
 }
 
 TEST(SharedView, ScratchViewCompilesWithNvrtcForSm80AndSm90a) { ts::e2e::expectNvrtcCompilesForSm80AndSm90a(kScratch, {}); }
+
+const char* kPipelined = "tests/e2e/programs/pipelined_view_copy.py";
+
+ts::CompileResult compilePipelined(int64_t tiles, int64_t stages, const char* target) {
+    ts::CompileOptions opts;
+    opts.params = {{"T_tiles", std::to_string(tiles)}, {"num_stages", std::to_string(stages)}};
+    opts.target = target;
+    return ts::compile(kPipelined, ts::e2e::readRepoFile(kPipelined), opts);
+}
+
+// Out = sum_t A_t @ B_t and Total = sum_t C_t against float64, on both interpreters and both
+// targets. Keyed by buffer, the copy into the view of B_s was hoisted before the gemm (sm_80:
+// cp.async; sm_90a: the TMA gemm path multi-buffered B_s and loaded the view into its first stage).
+TEST(SharedView, CopyIntoAViewOfAGemmOperandStaysAfterTheGemmInAPipelinedLoop) {
+    for (const char* target : {"cuda:sm_80", "cuda:sm_90a"})
+        for (auto [tiles, stages] : {std::pair<int64_t, int64_t>{3, 2}, {4, 3}, {1, 2}}) {
+            ts::CompileResult r = compilePipelined(tiles, stages, target);
+            ASSERT_TRUE(r.ok) << diagText(r);
+            const int64_t M = 64, K = 64, N = 64;
+            std::vector<double> a(size_t(tiles * M * K)), b(size_t(tiles * K * N)), c(size_t(tiles * K / 2 * N));
+            for (size_t i = 0; i < a.size(); ++i) a[i] = double(int64_t(i * 37 % 17) - 8) / 4.0;  // exact in half
+            for (size_t i = 0; i < b.size(); ++i) b[i] = double(int64_t(i * 11 % 13) - 6) / 2.0;
+            for (size_t i = 0; i < c.size(); ++i) c[i] = double(int64_t(i * 7 % 29) - 14) / 8.0;
+            std::vector<double> out(size_t(M * N), 0.0), total(size_t(K / 2 * N), 0.0);
+            for (int64_t t = 0; t < tiles; ++t) {
+                for (int64_t i = 0; i < M; ++i)
+                    for (int64_t j = 0; j < N; ++j)
+                        for (int64_t k = 0; k < K; ++k) out[size_t(i * N + j)] += a[size_t((t * M + i) * K + k)] * b[size_t((t * K + k) * N + j)];
+                for (int64_t i = 0; i < K / 2 * N; ++i) total[size_t(i)] += c[size_t(t * K / 2 * N + i)];
+            }
+            for (bool lowered : {false, true}) {
+                std::vector<ts::HostTensor> args{ts::makeHostTensor(ts::ir::DType::Float16, {tiles * M, K}, a),
+                                                 ts::makeHostTensor(ts::ir::DType::Float16, {tiles * K, N}, b),
+                                                 ts::makeHostTensor(ts::ir::DType::Float32, {tiles * K / 2, N}, c)};
+                for (auto [rows, n] : {std::pair<int64_t, size_t>{M, out.size()}, {K / 2, total.size()}}) {
+                    ts::HostTensor y;
+                    y.dtype = ts::ir::DType::Float32;
+                    y.shape = {rows, N};
+                    y.data.assign(n, std::nan(""));
+                    args.push_back(y);
+                }
+                auto run = lowered ? ts::interp::runLowered(r.lowered, args) : ts::interp::run(r.elaborated, args);
+                ASSERT_TRUE(run.ok) << target << (lowered ? " lowered: " : " tile: ")
+                                    << (run.error ? ts::formatDiagnostic(*run.error, r.source.get()) : "");
+                // Exact: products of multiples of 1/8 summed in float32 stay well inside 24 bits.
+                for (size_t i = 0; i < out.size(); ++i)
+                    ASSERT_EQ(args[3].data[i], double(float(out[i]))) << target << " T=" << tiles << " element " << i << " lowered=" << lowered;
+                for (size_t i = 0; i < total.size(); ++i)
+                    ASSERT_EQ(args[4].data[i], double(float(total[i]))) << target << " T=" << tiles << " element " << i << " lowered=" << lowered;
+            }
+        }
+}
+
+TEST(SharedView, PipelinedCopiesOnAViewedTileStaySynchronousWithTheReason) {
+    for (const char* target : {"cuda:sm_80", "cuda:sm_90a"}) {
+        ts::CompileResult r = compilePipelined(3, 2, target);
+        ASSERT_TRUE(r.ok) << diagText(r);
+        const std::string d = diagText(r);
+        EXPECT_NE(d.find("this copy stays synchronous because 'scratch' (a view of 'B_s') is also written by another statement of the loop"),
+                  std::string::npos) << target << "\n" << d;
+        EXPECT_NE(d.find("this copy stays synchronous because 'B_s' is also written by another statement of the loop"), std::string::npos)
+            << target << "\n" << d;
+        // In the loop, the gemm comes before the copy into scratch (its first access).
+        const size_t loop = r.cuda.find("for (int t = 0; t < 3; ++t) {");
+        ASSERT_NE(loop, std::string::npos) << target << "\n" << r.cuda;
+        const size_t gemm = r.cuda.find("gemm", loop), scratch = r.cuda.find("scratch[", loop);
+        ASSERT_NE(gemm, std::string::npos) << target << "\n" << r.cuda;
+        ASSERT_NE(scratch, std::string::npos) << target << "\n" << r.cuda;
+        EXPECT_LT(gemm, scratch) << target << "\n" << r.cuda;
+        // Before the loop, only A_s's copy is issued ahead.
+        const std::string prologue = r.cuda.substr(0, loop);
+        EXPECT_EQ(prologue.find("&scratch["), std::string::npos) << target << "\n" << r.cuda;
+        EXPECT_EQ(prologue.find("B_s["), std::string::npos) << target << "\n" << r.cuda;
+    }
+}
+
+TEST(SharedView, PipelinedViewCopyCompilesWithNvrtcForSm80AndSm90a) {
+    ts::e2e::expectNvrtcCompilesForSm80AndSm90a(kPipelined, {});
+    ts::e2e::expectNvrtcCompilesForSm80AndSm90a(kPipelined, {{"T_tiles", "4"}, {"num_stages", "3"}});
+}
 
 }  // namespace
