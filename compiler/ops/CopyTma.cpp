@@ -176,11 +176,15 @@ bool kernelHasMbarriers(const PrimFuncNode& f) {
 /// TMA swizzle of their panels, one box per panel. "shared" tiles with an XOR swizzle whose
 /// mode equals the row (32/64/128 bytes, analysis/Swizzle.h): the same bytes as TMA's swizzle
 /// of that span (chunk bits 4.. XOR address bits 7..), plan-smem aligns them to 1024 bytes.
-std::optional<analysis::WgmmaTileGeometry> tmaDestGeometry(const Layout& l, const Buffer& dst, std::string& why) {
+std::optional<analysis::WgmmaTileGeometry> tmaDestGeometry(const Layout& l, const Buffer& dst, std::string& why, bool rowTile = false) {
     const auto dsh = constShape(*dst);
-    if (!dsh || dsh->size() != 2) return why = "shared tile '" + dst->name + "' is not a 2-D tile of constant shape", std::nullopt;
+    const bool row = rowTile && dsh && dsh->size() == 1;  // a 1-D tile: one row, stored row-major
+    if (!dsh || (dsh->size() != 2 && !row))
+        return why = "shared tile '" + dst->name + "' is not a 2-D tile of constant shape", std::nullopt;
     const int e = dtypeBytes(dst->dtype);
-    const int64_t rows = (*dsh)[0], cols = (*dsh)[1];
+    const int64_t rows = row ? 1 : (*dsh)[0], cols = row ? (*dsh)[0] : (*dsh)[1];
+    if (row && l && !(l->kind == LayoutKind::Shared && l->family == "shared" && l->swizzleBytes == 0 && l->padElems == 0 && !l->offset))
+        return why = "shared tile '" + dst->name + "' has a layout TMA cannot write (" + l->description + ")", std::nullopt;
     if (!l || (l->kind == LayoutKind::Shared && l->family == "shared" && l->swizzleBytes == 0 && l->padElems == 0 && !l->offset)) {
         if (cols > 256) return why = "the tile has more than 256 columns (TMA box)", std::nullopt;
         if ((cols * e) % 16)
@@ -227,7 +231,8 @@ std::string tmaDisabledWhy(const PrimFuncNode& f, const TileOpNode& op) {
     return {};
 }
 
-std::string tmaLoadWhyNot(const PrimFuncNode& f, const TileOpNode& op, const Layout& dstLayout, const Target& target, TmaLoadPlan* out) {
+std::string tmaLoadWhyNot(const PrimFuncNode& f, const TileOpNode& op, const Layout& dstLayout, const Target& target, TmaLoadPlan* out,
+                          bool rowTile) {
     const Region &src = op.region(0), &dst = op.region(1);
     if (!target.hasWgmma()) return "the target " + target.arch() + " has no TMA";
     if (std::string off = tmaDisabledWhy(f, op); !off.empty()) return off;
@@ -240,7 +245,7 @@ std::string tmaLoadWhyNot(const PrimFuncNode& f, const TileOpNode& op, const Lay
     if (!lower::tmaElementType(src.buffer->dtype)) return "dtype " + std::string(dtypeName(src.buffer->dtype)) + " is not a TMA element type";
     if (!src.buffer->strides.empty()) return "'" + src.buffer->name + "' is a strided tensor";
     std::string why;
-    auto g = lower::tmaDestGeometry(dstLayout, dst.buffer, why);
+    auto g = lower::tmaDestGeometry(dstLayout, dst.buffer, why, rowTile);
     if (!g) return why;
     auto rowDim = tmaCopyRowDim(op, *g, why);
     if (!rowDim) return why;
@@ -308,7 +313,7 @@ std::string pipelinedTmaWhyNot(const PrimFuncNode& f, const TileOpNode& op, cons
     if (attrBool(f.attrs, "explicit_mbarriers", false)) return "the kernel has hand-written mbarriers";
     auto it = f.layouts.find(op.region(1).buffer->name);
     TmaLoadPlan p;
-    std::string why = tmaLoadWhyNot(f, op, it == f.layouts.end() ? nullptr : it->second, target, &p);
+    std::string why = tmaLoadWhyNot(f, op, it == f.layouts.end() ? nullptr : it->second, target, &p, /*rowTile=*/true);
     if (!why.empty()) return why;
     // Stage s of the staged tile starts at s * bytes: TMA writes 128-byte aligned destinations,
     // a swizzled one 1024-byte aligned (the pattern repeats every 1024 bytes).

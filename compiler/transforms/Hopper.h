@@ -90,9 +90,12 @@ std::string tmaDisabledWhy(const ir::PrimFuncNode& f, const ir::TileOpNode& copy
 /// disable_tma, same dtype, a TMA element type, a dense kernel tensor of rank 2..5 with rows a
 /// multiple of 16 bytes that the kernel never writes, a whole 2-D tile whose layout TMA writes
 /// (`dstLayout`: row-major, a wgmma operand tile, a 32/64/128-byte row swizzled over its span),
-/// box <= 256 x 256. Empty when legal (*out filled), else why not.
+/// box <= 256 x 256. Empty when legal (*out filled), else why not. `rowTile`: a 1-D shared tile
+/// without a layout (a row of lse or Delta values) is one box of 1 row; only the pipelined
+/// schedules take it, where the load joins the stage's mbarrier instead of keeping a cp.async group
+/// (outside a pipeline one small row gains nothing from TMA over plain loads).
 std::string tmaLoadWhyNot(const ir::PrimFuncNode& f, const ir::TileOpNode& copy, const ir::Layout& dstLayout, const Target& target,
-                          TmaLoadPlan* out);
+                          TmaLoadPlan* out, bool rowTile = false);
 /// tmaLoadWhyNot for a producer copy of a T.Pipelined loop on a cp.async schedule (the layout from
 /// f.layouts, before staging), plus: no hand-written mbarriers in the kernel; one stage of the
 /// staged tile a multiple of 128 bytes (1024 when swizzled: TMA destination alignment).

@@ -132,7 +132,9 @@ Stmt PipelineTmaLoads::producersAt(const std::vector<Stmt>& prod, const std::map
         auto* t = as<TileOpNode>(prod[i]);
         const auto& g = m_plans[i]->geo;
         const Buffer& tile = local.at(t->region(1).buffer.get());
-        std::vector<Expr> args{intImm(m_maps[i]), addr(tile, {stage, intImm(0), intImm(0)}), addr(m_full, {stage}),
+        std::vector<Expr> first{stage, intImm(0)};  // the staged tile's first element: [stage, 0(, 0)]
+        if (tile->shape.size() == 3) first.push_back(intImm(0));
+        std::vector<Expr> args{intImm(m_maps[i]), addr(tile, first), addr(m_full, {stage}),
                                intImm(g.rows), intImm(g.panelElems), intImm(g.panels)};
         for (Expr& c : tmaCoordinates(t->region(0), at)) args.push_back(c);
         out.push_back(intrinsicStmt(intrin::kTmaLoad, args, t->span));

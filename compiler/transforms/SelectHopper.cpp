@@ -55,9 +55,12 @@ std::optional<int> tmaBoxRowDim(const Region& global, const Region& tile, const 
     // Whole tile first: a copy of part of a tile (t[0:32, :] of a 64-row tile) was told "the region
     // of 'Out' is not the tile's shape", though that region is exactly the part's shape.
     auto dsh = constShape(*dst.buffer);
-    if (!dsh || dsh->size() != 2 || (*dsh)[0] != g.rows || (*dsh)[1] != g.cols || dst.ranges.size() != 2 ||
-        constInt(dst.ranges[0].min) != 0 || constInt(dst.ranges[1].min) != 0 || constInt(dst.ranges[0].extent) != g.rows ||
-        constInt(dst.ranges[1].extent) != g.cols)
+    // A 1-D tile is one row (tmaDestGeometry's rowTile): the region is the whole row.
+    const bool rowTile = dsh && dsh->size() == 1 && g.rows == 1 && dst.ranges.size() == 1;
+    if (rowTile ? (*dsh)[0] != g.cols || constInt(dst.ranges[0].min) != 0 || constInt(dst.ranges[0].extent) != g.cols
+                : !dsh || dsh->size() != 2 || (*dsh)[0] != g.rows || (*dsh)[1] != g.cols || dst.ranges.size() != 2 ||
+                      constInt(dst.ranges[0].min) != 0 || constInt(dst.ranges[1].min) != 0 || constInt(dst.ranges[0].extent) != g.rows ||
+                      constInt(dst.ranges[1].extent) != g.cols)
         return why = op + (store || reduce ? " does not read the whole tile '" : " does not fill the whole tile '") + dst.buffer->name + "'",
                std::nullopt;
     if (src.ranges.size() != size_t(rank) || constInt(src.ranges.back().extent) != g.cols)
@@ -84,7 +87,7 @@ std::optional<int> tmaBoxRowDim(const Region& global, const Region& tile, const 
 }
 
 std::string tmaBoxesText(const analysis::WgmmaTileGeometry& g) {
-    return std::to_string(g.panels) + (g.panels == 1 ? " box of " : " boxes of ") + std::to_string(g.rows) + " rows x " +
+    return std::to_string(g.panels) + (g.panels == 1 ? " box of " : " boxes of ") + std::to_string(g.rows) + (g.rows == 1 ? " row x " : " rows x ") +
            std::to_string(g.panelElems) + " columns" + (g.panelBytes ? ", " + std::to_string(g.panelBytes) + "-byte swizzle" : std::string());
 }
 

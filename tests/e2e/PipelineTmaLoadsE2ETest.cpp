@@ -50,7 +50,9 @@ TEST(PipelineTmaLoads, SeveralTilesPerStageShareOneMbarrier) {
     for (const char* t : {"X_s", "Wg_s", "Wu_s"})
         EXPECT_NE(notes.find("T.copy into '" + std::string(t) + "' is loaded by TMA in the T.Pipelined schedule"), std::string::npos)
             << t << "\n" << notes;
-    EXPECT_NE(notes.find("T.copy into 'G_s' keeps cp.async in the T.Pipelined schedule: shared tile 'G_s' is not a 2-D tile"),
+    // G is a 1-D kernel tensor: a tensor map needs rank 2..5 (a 1-D shared tile is one row, but
+    // only from a tensor of rank >= 2, like lse[b, head, q0:q0 + 64] in samples/mha_bwd.py).
+    EXPECT_NE(notes.find("T.copy into 'G_s' keeps cp.async in the T.Pipelined schedule: 'G' is not a tensor of rank 2..5"),
               std::string::npos)
         << notes;
     // One barrier per stage (3 stages), armed once per stage use with 128x32 + 2 x 32x128 fp16.
@@ -203,6 +205,43 @@ TEST(PipelineTmaLoads, TwoLoopsAndANestedOneEachGetTheirOwnBarriers) {
         ts::e2e::expectBothInterpretersMatchReference(r, ci, exact, std::string("two loops, stages=") + stages, results);
         ts::e2e::expectNvrtcCompilesForSm80AndSm90a(file, {{"stages", stages}});
     }
+}
+
+// A 1-D shared tile filled from a row of a rank >= 2 kernel tensor (MHA backward's lse and Delta
+// rows, lse[b, head, q0:q0 + block_N]) is one TMA box of one row on the stage's mbarrier, so the
+// loop has no cp.async group left; rows that are not a multiple of 16 bytes keep cp.async.
+TEST(PipelineTmaLoads, RowTilesOfRankTwoOrMoreTensorsJoinTheStageMbarrier) {
+    ts::CompileResult r = compileFile("samples/mha_bwd.py", {{"seq_len", "100"}}, "mha_bwd_main");
+    ASSERT_TRUE(r.ok) << diagText(r);
+    const std::string notes = notesOf(r);
+    for (const char* t : {"lse_s", "delta_s"})
+        EXPECT_NE(notes.find("T.copy into '" + std::string(t) +
+                             "' is loaded by TMA in the T.Pipelined schedule (1 box of 1 row x 64 columns, 256 bytes per stage on the "
+                             "stage's mbarrier; out-of-bounds elements read 0)"),
+                  std::string::npos)
+            << t << "\n" << notes;
+    // Coordinates innermost first: the query offset, the head, the batch.
+    EXPECT_NE(r.cuda.find("ts::tma_load_tile<1, 64, 1>(&tma_map_1, &lse_s[((qt + 1) * 64)], &tma_stage_full_0[(qt + 1)], "
+                          "((qt + 1) * 64), head, b);"),
+              std::string::npos)
+        << r.cuda;
+    EXPECT_EQ(r.cuda.find("cp_async"), std::string::npos) << r.cuda;
+    // The tensor map: box 64 x 1 x 1 over lse (batch, heads, seq_len), the row dimension the heads'.
+    ASSERT_GE(r.kernel.tensorMaps.size(), 4u);
+    const auto& m = r.kernel.tensorMaps[1];
+    EXPECT_EQ(m.tensor, 4);  // main(Q, K, V, dO, lse, ...)
+    EXPECT_EQ(m.boxInner, 64);
+    EXPECT_EQ(m.boxOuter, 1);
+    EXPECT_EQ(m.rowDim, 1);
+    EXPECT_EQ(m.swizzleBytes, 0);
+
+    ts::CompileResult r130 = compileFile("samples/mha_bwd.py", {{"seq_len", "130"}}, "mha_bwd_main");
+    ASSERT_TRUE(r130.ok) << diagText(r130);
+    EXPECT_NE(notesOf(r130).find("T.copy into 'lse_s' keeps cp.async in the T.Pipelined schedule: rows of 'lse' are not a multiple of 16 bytes"),
+              std::string::npos)
+        << notesOf(r130);
+    EXPECT_NE(r130.cuda.find("ts::cp_async8(&lse_s["), std::string::npos) << r130.cuda;
+    EXPECT_NE(r130.cuda.find("&Q_s["), std::string::npos);
 }
 
 }  // namespace

@@ -407,10 +407,11 @@ TEST(SeedSamplesSm90a, BackwardMainKernelTakesWgmmaForAllFiveGemms) {
     EXPECT_EQ(countOf(r.cuda, "ts::wgmma_gemm_ss<"), 4u) << diagText(r);
     EXPECT_EQ(countOf(r.cuda, "ts::wgmma_gemm_rs<"), 1u) << diagText(r);
     // Proxy fence + block barrier: two before the loop (the TMA-loaded K and V tiles), and in the
-    // loop only at its top (after the cp.async wait: the landed Q/dO tiles and the previous
+    // loop only at its top (after the stage's mbarrier wait: the landed Q/dO tiles and the previous
     // iteration's dS^T stores) and before dS^T Q (dS^T was just stored); the other gemms read
     // nothing written since (InjectPipeline.cpp dropRepeatedWgmmaFences). Barriers: the
-    // mbarrier-init one and those four. Q and dO are TMA loads of the cp.async schedule
+    // mbarrier-init one and those four. Q, dO and the lse/Delta rows (1-D tiles: one box of one
+    // row, seq_len 100 floats = 400-byte rows) are TMA loads of the cp.async schedule
     // (InjectPipelineTmaLoads.cpp: one stage mbarrier with their summed bytes), whose stage
     // barriers are initialised after a block barrier and published by a fence + barrier: one
     // fence and two barriers more, all before the loop.
@@ -419,7 +420,12 @@ TEST(SeedSamplesSm90a, BackwardMainKernelTakesWgmmaForAllFiveGemms) {
     EXPECT_EQ(countOf(r.cuda, "ts::fence_proxy_async();"), 5u + staged) << r.cuda;
     EXPECT_EQ(countOf(r.cuda, "__syncthreads();"), 7u + 2 * staged) << r.cuda;
     EXPECT_EQ(countOf(r.cuda, "ts::tma_load_tile<1, 64, 64>(&tma_map_0, &Q_s["), 2u) << r.cuda;
-    EXPECT_EQ(countOf(r.cuda, "ts::tma_load_tile<1, 64, 64>(&tma_map_1, &dO_s["), 2u) << r.cuda;
+    EXPECT_EQ(countOf(r.cuda, "ts::tma_load_tile<1, 64, 1>(&tma_map_1, &lse_s["), 2u) << r.cuda;
+    EXPECT_EQ(countOf(r.cuda, "ts::tma_load_tile<1, 64, 64>(&tma_map_2, &dO_s["), 2u) << r.cuda;
+    EXPECT_EQ(countOf(r.cuda, "ts::tma_load_tile<1, 64, 1>(&tma_map_3, &delta_s["), 2u) << r.cuda;
+    EXPECT_EQ(countOf(r.cuda, "mbarrier_arrive_expect_tx(&tma_stage_full_0["), 2u) << r.cuda;
+    EXPECT_EQ(countOf(r.cuda, ", 16896);"), 2u) << "2 x 8192 + 2 x 256 bytes per stage\n" << r.cuda;
+    EXPECT_EQ(r.cuda.find("cp_async"), std::string::npos) << "every load of the loop is TMA\n" << r.cuda;
     // Independent gemm pairs (InjectPipeline.cpp pairIndependentWgmmas): P^T dO (rs) and dS^T Q
     // stay in flight (wait_group 1) while V dO^T and dS K are issued; each pair's second wait
     // retires both and pins the first one's accumulator.
@@ -451,7 +457,10 @@ TEST(SeedSamplesSm90a, BackwardMainKernelTakesWgmmaForAllFiveGemms) {
         {"seq_len=100", "is_causal=True", "dq_tma=True"},
         // dS kept in registers too: dK += dS Q (rs) in flight while dS is stored for dQ.
         {"seq_len=100", "is_causal=True", "ds_regs=True"},
-        {"seq_len=200", "is_causal=False", "ds_regs=True", "block_M=128", "threads=256"}};
+        {"seq_len=200", "is_causal=False", "ds_regs=True", "block_M=128", "threads=256"},
+        // lse/Delta rows of 130 floats (520 bytes, not a multiple of 16): those two stay cp.async
+        // beside the TMA-loaded Q/dO tiles of the same stage.
+        {"seq_len=130", "is_causal=True"}};
     for (const auto& p : params) {
         const std::string causal = p[1];
         ts::cli::RunCommand run;

@@ -217,14 +217,14 @@ TEST(HopperTimelineStores, GemmTmaStoreInTheTextAndJsonOutput) {
 //   ts::wgmma_gemm_ss<...>(&dS_s[0], &K_s[0], &dq[0]);   ts::wgmma_wait<0, 32>(&dk[0]);   (201)
 //   ... dq_s[...] = dq[...] ...                                                            (203)
 //   ts::fence_proxy_async(); __syncthreads();                                              (204)
-//   if (threadIdx.x == 0) ts::tma_reduce_add_tile<1, 64, 64>(&tma_map_4, &dq_s[0], ...);   (204)
+//   if (threadIdx.x == 0) ts::tma_reduce_add_tile<1, 64, 64>(&tma_map_6, &dq_s[0], ...);   (204)
 //   if (threadIdx.x == 0) ts::tma_store_wait<0, true>();                                   (204)
 // and the epilogue stores dK staged (line 209: barrier, fence + barrier, tma_store_tile,
 // wait.read) and ends with the kernel's exit wait tma_store_wait<0, false>, which lower-tile-ops
 // added for the first store that needed it: the reduce-add (line 204).
 TEST(HopperTimelineStores, MhaBwdDqTmaReduceAddInsideThePipelinedLoop) {
     auto c = mhaBwd(true);
-    ASSERT_NE(c.cuda.find("ts::tma_reduce_add_tile<1, 64, 64>(&tma_map_4, &dq_s[0]"), std::string::npos);
+    ASSERT_NE(c.cuda.find("ts::tma_reduce_add_tile<1, 64, 64>(&tma_map_6, &dq_s[0]"), std::string::npos);
     auto t = timelineOf(c);
     ASSERT_EQ(t.loops.size(), 1u);
     const auto& l = t.loops[0];
@@ -243,12 +243,12 @@ TEST(HopperTimelineStores, MhaBwdDqTmaReduceAddInsideThePipelinedLoop) {
     EXPECT_EQ(ra->label, "TMA reduce-add dq_s -> dQ_acc (16384 B, added atomically)");  // 64 x 64 float32
     EXPECT_EQ(ra->iteration, 0);
     EXPECT_EQ(ra->phase, TimelinePhase::Steady);
-    EXPECT_EQ(ra->time, 52);
-    // Iteration 0's read wait: 4 units after the commit (53), and it orders iteration 1's
+    EXPECT_EQ(ra->time, 53);
+    // Iteration 0's read wait: 4 units after the commit (54), and it orders iteration 1's
     // rewrite of dq_s (line 203) after the block barrier at the top of iteration 1 (line 174).
     const auto* wr = firstOf(l.roles[0], TimelineEventKind::BulkWait);
     ASSERT_NE(wr, nullptr);
-    EXPECT_EQ(wr->time, 57);
+    EXPECT_EQ(wr->time, 58);
     EXPECT_EQ(wr->iteration, 0);
     EXPECT_EQ(wr->label,
               "cp.async.bulk.wait_group.read 0: bulk group 0 read out of shared memory (dq_s may be rewritten after the next barrier); "
@@ -262,21 +262,21 @@ TEST(HopperTimelineStores, MhaBwdDqTmaReduceAddInsideThePipelinedLoop) {
     EXPECT_EQ(g0.bytes, 16384);
     EXPECT_EQ(g0.iteration, 0);
     EXPECT_EQ(g0.span.line, 204u);
-    EXPECT_EQ(g0.issueTime, 52);
-    EXPECT_EQ(g0.readTime, 57);
+    EXPECT_EQ(g0.issueTime, 53);
+    EXPECT_EQ(g0.readTime, 58);
     EXPECT_EQ(g0.freeTime, 61);  // iteration 1's barrier after its mbarrier wait (line 174)
     EXPECT_EQ(l.roles[0].events[size_t(g0.freeStep)].span.line, 174u);
     EXPECT_EQ(l.roles[0].events[size_t(g0.freeStep)].iteration, 1);
     EXPECT_EQ(g0.reuseIteration, 1);
     EXPECT_EQ(g0.reuseSpan.line, 203u);
-    EXPECT_EQ(g0.reuseTime, 80);
+    EXPECT_EQ(g0.reuseTime, 79);
     EXPECT_GT(g0.reuseTime, g0.freeTime);
-    EXPECT_EQ(g0.completeTime, 102);  // the exit wait
+    EXPECT_EQ(g0.completeTime, 101);  // the exit wait
     const auto& g1 = l.bulkGroups[1];
     EXPECT_EQ(g1.iteration, 1);
-    EXPECT_EQ(g1.issueTime, 85);
-    EXPECT_EQ(g1.readTime, 90);
-    EXPECT_EQ(g1.freeTime, 91);       // the epilogue's first barrier (line 209)
+    EXPECT_EQ(g1.issueTime, 84);
+    EXPECT_EQ(g1.readTime, 89);
+    EXPECT_EQ(g1.freeTime, 90);       // the epilogue's first barrier (line 209)
     EXPECT_EQ(g1.reuseStep, -1);      // the loop is over: nobody rewrites dq_s
     const auto& g2 = l.bulkGroups[2];
     EXPECT_FALSE(g2.reduceAdd);
@@ -284,7 +284,7 @@ TEST(HopperTimelineStores, MhaBwdDqTmaReduceAddInsideThePipelinedLoop) {
     EXPECT_EQ(g2.tensor, "dK");
     EXPECT_EQ(g2.iteration, -1);
     EXPECT_EQ(g2.span.line, 209u);
-    EXPECT_EQ(g2.completeTime, 102);
+    EXPECT_EQ(g2.completeTime, 101);
 
     // Per-element atomics (dq_tma=False): nothing bulk inside the loop; only dK's staged store.
     auto plain = timelineOf(mhaBwd(false));
@@ -300,8 +300,8 @@ TEST(HopperTimelineStores, MhaBwdDqTmaReduceAddInsideThePipelinedLoop) {
 
 // The IDE's model of the same plan: the events on the role row (Store colour for the transfers,
 // Commit and Wait for the group's commit and waits) and one row per staging tile: dq_s with
-// group 0 in flight [52, 58), iteration 1's rewrite [80, 81), group 1 [85, 91); then
-// dk_out_stage's group 2 [93, 99).
+// group 0 in flight [53, 59), iteration 1's rewrite [79, 80), group 1 [84, 90); then
+// dk_out_stage's group 2 [92, 98).
 TEST(HopperTimelineStores, MhaBwdDqTmaTimelineModelRows) {
     auto t = timelineOf(mhaBwd(true));
     ASSERT_EQ(t.loops.size(), 1u);
@@ -315,7 +315,7 @@ TEST(HopperTimelineStores, MhaBwdDqTmaTimelineModelRows) {
     EXPECT_EQ(item.category, viz::TimelineCategory::Store);
     EXPECT_EQ(item.label, "TMA add dq k0");
     EXPECT_EQ(item.tiny, "+=");
-    EXPECT_EQ(item.start, 52.0);
+    EXPECT_EQ(item.start, 53.0);
     EXPECT_EQ(item.span.line, 204u);
     EXPECT_NE(item.tooltip.find("bulk async-group 0 · dq_s · 16384 bytes"), std::string::npos) << item.tooltip;
     const auto& commit = role.items[size_t(ra - evs.data()) + 1];
@@ -331,27 +331,27 @@ TEST(HopperTimelineStores, MhaBwdDqTmaTimelineModelRows) {
     ASSERT_EQ(dq.items.size(), 3u);
     EXPECT_EQ(dq.items[0].label, "g0 k0");
     EXPECT_EQ(dq.items[0].category, viz::TimelineCategory::Store);
-    EXPECT_EQ(dq.items[0].start, 52.0);
-    EXPECT_EQ(dq.items[0].end, 58.0);
-    EXPECT_EQ(dq.items[0].mid, 58.0);  // in flight until the read wait
+    EXPECT_EQ(dq.items[0].start, 53.0);
+    EXPECT_EQ(dq.items[0].end, 59.0);
+    EXPECT_EQ(dq.items[0].mid, 59.0);  // in flight until the read wait
     EXPECT_EQ(dq.items[0].span.line, 204u);
     EXPECT_EQ(dq.items[1].label, "rewrite k1");
     EXPECT_EQ(dq.items[1].category, viz::TimelineCategory::Compute);
-    EXPECT_EQ(dq.items[1].start, 80.0);
-    EXPECT_EQ(dq.items[1].end, 81.0);
+    EXPECT_EQ(dq.items[1].start, 79.0);
+    EXPECT_EQ(dq.items[1].end, 80.0);
     EXPECT_EQ(dq.items[1].span.line, 203u);
     EXPECT_EQ(dq.items[1].iteration, 1);
-    EXPECT_NE(dq.items[1].tooltip.find("ordered after bulk group 0's wait_group.read (57) and the block barrier after it (61)"), std::string::npos)
+    EXPECT_NE(dq.items[1].tooltip.find("ordered after bulk group 0's wait_group.read (58) and the block barrier after it (61)"), std::string::npos)
         << dq.items[1].tooltip;
     EXPECT_EQ(dq.items[2].label, "g1 k1");
-    EXPECT_EQ(dq.items[2].start, 85.0);
-    EXPECT_EQ(dq.items[2].end, 91.0);
+    EXPECT_EQ(dq.items[2].start, 84.0);
+    EXPECT_EQ(dq.items[2].end, 90.0);
     const auto& dk = m.rows()[4];
     EXPECT_EQ(dk.name, "dk_out_stage (TMA store staging)");
     ASSERT_EQ(dk.items.size(), 1u);
     EXPECT_EQ(dk.items[0].label, "g2");
-    EXPECT_EQ(dk.items[0].start, 93.0);
-    EXPECT_EQ(dk.items[0].end, 99.0);
+    EXPECT_EQ(dk.items[0].start, 92.0);
+    EXPECT_EQ(dk.items[0].end, 98.0);
 }
 
 // The line numbers above are samples/mha_bwd.py's: when the sample is edited, this names the
@@ -419,7 +419,7 @@ TEST(HopperTimelineStores, MissingBulkWaitsAreReported) {
     cmd.flags.params = {"dq_tma=True"};
     auto out = captureCli([&] { return cli::runTimeline(cmd); });
     EXPECT_EQ(out.rc, 0) << out.err;
-    EXPECT_TRUE(contains(out.out, "    group 0  iter 0  line 204  reduce-add dq_s -> dQ_acc  16384 B  52 -> 57 -> 61; complete 102; rewritten at t=80 "
+    EXPECT_TRUE(contains(out.out, "    group 0  iter 0  line 204  reduce-add dq_s -> dQ_acc  16384 B  53 -> 58 -> 61; complete 101; rewritten at t=79 "
                                   "(iteration 1, line 203)\n"))
         << out.out;
 }
