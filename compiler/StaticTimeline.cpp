@@ -55,7 +55,7 @@ analysis::TimelineResult cpAsyncTimeline(const ir::PrimFunc& planned, const std:
     if (!t || !xform::targetHasWgmma(*t)) return analysis::buildPipelineTimeline(planned, tripOverride);
     const Target tg = *t;
     return analysis::buildPipelineTimeline(planned, tripOverride, [&](const ir::ForNode& loop) {
-        return xform::genericOperandInflightApplies(loop, planned->body, tg);
+        return xform::genericOperandInflightApplies(loop, *planned, tg);
     });
 }
 

@@ -1,7 +1,9 @@
 // Shared buffers that plan-smem placed on the same bytes (attrs "smem_offset.<name>",
 // "smem_shares.<name>"): the thread interpreter keeps each buffer in its own storage, so a write
 // to one poisons the elements of the others it overlaps, and a read of those by another thread
-// since the last barrier is reported as a race, as on the GPU it would be.
+// since the last barrier is reported as a race, as on the GPU it would be; so is a write while an
+// asynchronous copy to the others is pending or the async proxy (an in-flight wgmma, a TMA store)
+// still reads them.
 #include <cmath>
 #include <limits>
 #include <sstream>
@@ -44,6 +46,20 @@ void ThreadMachine::clobberAliases(BufferState& b, int64_t off, const Span& at) 
                 if (a.pending[static_cast<size_t>(e)])
                     fail(at, "write of " + describe(b, off) + " overwrites the bytes of " + describe(a, e) +
                                  " while an asynchronous copy (cp.async or TMA) to it is pending (plan-smem gave them the same bytes)");
+                // The async proxy still reading the other name's bytes (writeElem's checks, through
+                // the alias: a write into a T.view of a tile that an in-flight wgmma or a TMA store reads).
+                if (c.wgmmaReads)
+                    fail(at,
+                         "write of " + describe(b, off) + " overwrites the bytes of " + describe(a, e) + " while a wgmma issued at line " +
+                             std::to_string(c.wgmmaAt.line) + " may still read them (its group is in flight: no wgmma.wait_group retired it; "
+                             "plan-smem gave them the same bytes)",
+                         "wait for the wgmma group before writing the bytes of its operand tile");
+                if (c.bulkReads)
+                    fail(at,
+                         "write of " + describe(b, off) + " overwrites the bytes of " + describe(a, e) + " while a TMA " +
+                             (c.bulkReduce ? "reduce-add" : "store") + " issued at line " + std::to_string(c.bulkAt.line) +
+                             " may still read them (plan-smem gave them the same bytes)",
+                         "wait for the store's reads (tl.tma_store_wait) before writing the bytes of its tile");
                 a.data[e] = isFloatType(a.dtype) ? std::numeric_limits<double>::quiet_NaN() : 0.0;
                 if (!a.written.empty()) a.written[static_cast<size_t>(e)] = 0;
             }

@@ -39,13 +39,14 @@
 // is the full wait_group 0 after every store. Legality (tmaStoreWhyNot) is the load's rule on
 // the global side (tmaBoxRowDim: cuTensorMapEncodeTiled's and the measured 16-byte start) and on
 // the tile side (tmaDestGeometry: the layout the box reads), plus: the destination is touched by
-// nothing else in the kernel (no generic read or write to order against the async proxy's
-// writes), and its start cannot be negative (a box starting before the tensor faulted on the
+// nothing else in the kernel, also not through a view of its memory (no generic read or write to
+// order against the async proxy's writes), and its start cannot be negative (a box starting before the tensor faulted on the
 // H200; boxes past the far edges are clipped, PTX ISA §9.7.9.25.5.2: T.copy's guarded store).
 #include <functional>
 
 #include "compiler/ir/Intrinsics.h"
 #include "compiler/ir/PointerTensors.h"
+#include "compiler/ir/Views.h"
 #include "compiler/transforms/Hopper.h"
 #include "compiler/transforms/LowerCommon.h"
 
@@ -76,19 +77,23 @@ bool tmaElementType(DType t) {
 }
 
 /// The kernel writes `b` (a store, a tile op other than a copy reading it, an intrinsic taking
-/// its address): TMA reads global memory through the async proxy, which would need a
-/// fence.proxy.async.global after those writes.
-bool kernelWrites(const PrimFuncNode& f, const BufferNode* b) {
-    bool w = false;
+/// its address), directly or through a view of its memory (T.Tensor(shape, dtype, b.data),
+/// T.reshape: ir/Views.h storageName): TMA reads global memory through the async proxy, which
+/// would need a fence.proxy.async.global after those writes. The buffer written (`b` or the
+/// view), or null.
+const BufferNode* kernelWrites(const PrimFuncNode& f, const BufferNode* b) {
+    const BufferNode* w = nullptr;
+    auto on = [&](const BufferNode& x) { return &x == b || storageName(f, x) == b->name; };
     walk(f.body, [&](const Stmt& s) {
-        if (auto* st = as<StoreNode>(s); st && st->buffer.get() == b) w = true;
+        if (w) return;
+        if (auto* st = as<StoreNode>(s); st && on(*st->buffer)) w = st->buffer.get();
         if (auto* t = as<TileOpNode>(s))
             for (size_t i = 0; i < t->args.size(); ++i)
-                if (t->isRegion(i) && t->region(i).buffer.get() == b && !(t->op == TileOpKind::Copy && i == 0)) w = true;
+                if (t->isRegion(i) && on(*t->region(i).buffer) && !(t->op == TileOpKind::Copy && i == 0)) w = t->region(i).buffer.get();
         if (auto* ev = as<EvalNode>(s))
             walkExpr(ev->call, [&](const Expr& e) {
                 if (auto* c = as<CallNode>(e); c && c->op == intrin::kAddressOf && !c->args.empty())
-                    if (auto* l = as<LoadNode>(c->args[0]); l && l->buffer.get() == b) w = true;
+                    if (auto* l = as<LoadNode>(c->args[0]); l && on(*l->buffer)) w = l->buffer.get();
             });
     });
     return w;
@@ -123,35 +128,39 @@ std::string atText(const Span& s) {
 /// line 24, column 13)"; empty when there is none. A TMA store or reduce-add into `b` writes it
 /// through the async proxy, unordered with any such access (fresh-user finding: the note said
 /// only "the kernel reads or writes 'Out' elsewhere" and left the user to find where).
-std::string otherAccess(const Stmt& root, const BufferNode* b, const std::function<bool(const TileOpNode&, size_t)>& exempt) {
+/// Accesses through a view of `b`'s memory (ir/Views.h storageName) count as accesses of `b`:
+/// "reads 'Out' through its view 'flat' (an element read at line 20, column 25)".
+std::string otherAccess(const PrimFuncNode& f, const BufferNode* b, const std::function<bool(const TileOpNode&, size_t)>& exempt) {
     std::string found;
-    walk(root, [&](const Stmt& s) {
+    auto on = [&](const BufferNode& x) { return &x == b || storageName(f, x) == b->name; };
+    auto name = [&](const BufferNode& x) { return "'" + b->name + "'" + (&x == b ? std::string() : " through its view '" + x.name + "'"); };
+    walk(f.body, [&](const Stmt& s) {
         if (!found.empty()) return;
-        if (auto* st = as<StoreNode>(s); st && st->buffer.get() == b)
-            found = "writes '" + b->name + "' (an element store" + atText(st->span) + ")";
+        if (auto* st = as<StoreNode>(s); st && on(*st->buffer))
+            found = "writes " + name(*st->buffer) + " (an element store" + atText(st->span) + ")";
         if (auto* t = as<TileOpNode>(s))
             for (size_t i = 0; i < t->args.size() && found.empty(); ++i)
-                if (t->isRegion(i) && t->region(i).buffer.get() == b && !exempt(*t, i))
-                    found = std::string(writesArg(*t, i) ? "writes '" : "reads '") + b->name + "' (" + userOpName(*t) + atText(t->span) + ")";
+                if (t->isRegion(i) && on(*t->region(i).buffer) && !exempt(*t, i))
+                    found = std::string(writesArg(*t, i) ? "writes " : "reads ") + name(*t->region(i).buffer) + " (" + userOpName(*t) + atText(t->span) + ")";
     }, [&](const Expr& e) {
         if (!found.empty()) return;
-        if (auto* l = as<LoadNode>(e); l && l->buffer.get() == b) found = "reads '" + b->name + "' (an element read" + atText(l->span) + ")";
+        if (auto* l = as<LoadNode>(e); l && on(*l->buffer)) found = "reads " + name(*l->buffer) + " (an element read" + atText(l->span) + ")";
     });
     return found;
 }
 
 /// otherAccess for a TMA store by the copy `self` (the same T.copy node, or its copy in a
 /// rebuilt tree: same buffers and span).
-std::string accessBesidesCopy(const Stmt& root, const BufferNode* b, const TileOpNode& self) {
-    return otherAccess(root, b, [&](const TileOpNode& t, size_t) {
+std::string accessBesidesCopy(const PrimFuncNode& f, const BufferNode* b, const TileOpNode& self) {
+    return otherAccess(f, b, [&](const TileOpNode& t, size_t) {
         return &t == &self || (t.op == TileOpKind::Copy && t.span == self.span && t.args.size() >= 2 && t.isRegion(0) && t.isRegion(1) &&
                                t.region(0).buffer == self.region(0).buffer && t.region(1).buffer == self.region(1).buffer);
     });
 }
 
 /// otherAccess for a TMA reduce-add: T.atomic_add into `b` (of any form) is allowed.
-std::string accessBesidesAtomicAdds(const Stmt& root, const BufferNode* b) {
-    return otherAccess(root, b, [](const TileOpNode& t, size_t i) {
+std::string accessBesidesAtomicAdds(const PrimFuncNode& f, const BufferNode* b) {
+    return otherAccess(f, b, [](const TileOpNode& t, size_t i) {
         return t.op == TileOpKind::Atomic && attrStr(t.attrs, "op", "add") == "add" && i == 0;
     });
 }
@@ -253,7 +262,9 @@ std::string tmaLoadWhyNot(const PrimFuncNode& f, const TileOpNode& op, const Lay
     for (size_t i = 0; i < f.params.size(); ++i)
         if (f.params[i] == src.buffer) param = int64_t(i);
     if (param < 0) return "'" + src.buffer->name + "' is not a kernel tensor parameter (no tensor map)";
-    if (lower::kernelWrites(f, src.buffer.get())) return "the kernel writes '" + src.buffer->name + "' (TMA reads it through the async proxy)";
+    if (const BufferNode* w = lower::kernelWrites(f, src.buffer.get()))
+        return "the kernel writes '" + src.buffer->name + "'" + (w == src.buffer.get() ? std::string() : " through its view '" + w->name + "'") +
+               " (TMA reads it through the async proxy)";
     if (out) *out = {*g, *rowDim, param};
     return {};
 }
@@ -297,8 +308,8 @@ std::string tmaStoreWhyNot(const PrimFuncNode& f, const TileOpNode& op, const La
     for (size_t i = 0; i < f.params.size(); ++i)
         if (f.params[i] == dst.buffer) param = int64_t(i);
     if (param < 0) return "'" + dst.buffer->name + "' is not a kernel tensor parameter (no tensor map)";
-    if (std::string other = reduceOf ? lower::accessBesidesAtomicAdds(f.body, dst.buffer.get())
-                                     : lower::accessBesidesCopy(f.body, dst.buffer.get(), op);
+    if (std::string other = reduceOf ? lower::accessBesidesAtomicAdds(f, dst.buffer.get())
+                                     : lower::accessBesidesCopy(f, dst.buffer.get(), op);
         !other.empty())
         return "the kernel also " + other + ": a TMA " + (reduceOf ? "reduce-add" : "store") +
                " writes it through the async proxy, unordered with that access" +

@@ -192,16 +192,17 @@ ir::Stmt injectTmaFragmentPipeline(const ir::ForNode& loop, const ir::PrimFuncNo
 /// (iteration k % 2), the copies in `prod` (async, their tiles staged in `local`, S = num_stages
 /// >= 3 stages) run S-2 tiles ahead, and each iteration's gemms stay in flight into the next
 /// (wait_group G); the last iteration is peeled and waited. `cons`: the other statements, in
-/// order; `root`: the kernel body (the tile must not be used outside the loop); `staged` gets the
-/// two-copy tiles. Null when it does not apply (then the plain cp.async schedule runs).
-ir::Stmt injectGenericOperandInflight(const ir::ForNode& loop, const ir::Stmt& root, const std::vector<ir::Stmt>& cons,
+/// order; `f`: the function (its body: the tile must not be used outside the loop; its attrs:
+/// views, ir/Views.h); `staged` gets the two-copy tiles. Null when it does not apply (then the
+/// plain cp.async schedule runs).
+ir::Stmt injectGenericOperandInflight(const ir::ForNode& loop, const ir::PrimFuncNode& f, const std::vector<ir::Stmt>& cons,
                                       const std::vector<ir::Stmt>& prod, std::map<const ir::BufferNode*, ir::Buffer>& local,
                                       std::map<const ir::BufferNode*, ir::Buffer>& staged, int64_t S, const Target& target,
                                       const PipelineTmaLoads& tma);
 /// Whether inject-pipeline gives the planned T.Pipelined loop `loop` (plan-pipelines' attrs) of
-/// kernel body `root` the schedule of injectGenericOperandInflight on `target` (the static
-/// timeline draws that schedule then).
-bool genericOperandInflightApplies(const ir::ForNode& loop, const ir::Stmt& root, const Target& target);
+/// function `f` the schedule of injectGenericOperandInflight on `target` (the static timeline
+/// draws that schedule then).
+bool genericOperandInflightApplies(const ir::ForNode& loop, const ir::PrimFuncNode& f, const Target& target);
 /// `body` without its tl.warpgroup_turn calls when a loop holding some of them also holds a
 /// block or named barrier (lowering put one there): the two warpgroups, each waiting for the
 /// other's turn at a different barrier, would never meet there. Else `body` itself. Called by
@@ -229,13 +230,15 @@ ir::Stmt injectTmaPipeline(const ir::ForNode& loop, const ir::PrimFuncNode& f, i
 int64_t stageReleaseCount(int64_t threads);
 ir::Stmt releaseStage(ir::Expr bar, int64_t threads, Span sp);
 
-/// The buffers a statement reads and writes: tile-op regions by the op's access description
-/// (compiler/ops/Registry.h), element loads and stores (InjectPipelineWgmmaGeneric.cpp).
+/// The storage a statement reads and writes: tile-op regions by the op's access description
+/// (compiler/ops/Registry.h), element loads and stores (InjectPipelineWgmmaGeneric.cpp), each
+/// by the name of the buffer whose storage it lies on (ir/Views.h storageName: a view of a tile
+/// or fragment is that tile or fragment); `viewed` the storage touched through a view.
 struct BufferTouch {
-    std::set<const ir::BufferNode*> reads, writes;
-    bool any(const ir::BufferNode* b) const { return reads.count(b) || writes.count(b); }
+    std::set<std::string> reads, writes, viewed;
+    bool any(const std::string& storage) const { return reads.count(storage) || writes.count(storage); }
 };
-BufferTouch touchOf(const ir::Stmt& s);
+BufferTouch touchOf(const ir::PrimFuncNode& f, const ir::Stmt& s);
 
 /// Rewrites accesses of the multi-buffered tiles in `staged` (original -> staged buffer with a
 /// leading stage dimension) to stage `stage` (InjectPipeline.cpp).

@@ -363,7 +363,7 @@ protected:
                                                      : multiDimBlock ? "the block has more than one thread dimension (the TMA issue elects threadIdx.x == 0)"
                                                                      : "",
                              target, attrs, diags);
-        if (Stmt s = nested ? nullptr : injectGenericOperandInflight(*n, func.body, cons, prod, local, staged, S, target, tma)) {
+        if (Stmt s = nested ? nullptr : injectGenericOperandInflight(*n, func, cons, prod, local, staged, S, target, tma)) {
             hoisted.push_back(s);
             return seq(hoisted, sp);
         }

@@ -81,6 +81,7 @@
 
 #include "compiler/analysis/WgmmaLayouts.h"
 #include "compiler/ir/Functor.h"
+#include "compiler/ir/Views.h"
 #include "compiler/transforms/Hopper.h"
 
 namespace ts::xform {
@@ -178,7 +179,7 @@ struct OverlapPlan {
 /// but the gemms touches a shared tile or synchronises (no block barrier may enter the loop:
 /// the two warpgroups drift apart by design). mid splits at its first statement touching P or
 /// O: midA before, midB from there.
-std::optional<OverlapPlan> softmaxOverlapPlan(const std::vector<Stmt>& stmts, const std::vector<Producer>& producers) {
+std::optional<OverlapPlan> softmaxOverlapPlan(const PrimFuncNode& f, const std::vector<Stmt>& stmts, const std::vector<Producer>& producers) {
     const char* e = std::getenv("TILESCOPE_HOPPER_SOFTMAX_OVERLAP");
     if (!(e && *e == '1') || stmts.size() < 2) return std::nullopt;
     auto fragGemm = [](const Stmt& s) -> const TileOpNode* {
@@ -224,19 +225,21 @@ std::optional<OverlapPlan> softmaxOverlapPlan(const std::vector<Stmt>& stmts, co
     if (plan.S == plan.O || plan.S == plan.P || plan.late.count(g1->region(0).buffer.get()) || plan.late.count(g1->region(1).buffer.get()) ||
         attrInt(g1->attrs, "wgmma_warpgroups", 1) != attrInt(g2->attrs, "wgmma_warpgroups", 1))
         return std::nullopt;
+    // By storage (ir/Views.h): a fragment view of P or O is its registers.
+    const std::string P = storageName(f, *plan.P), O = storageName(f, *plan.O);
     for (size_t i = 0; i + 1 < stmts.size(); ++i) {
-        const BufferTouch t = touchOf(stmts[i]);
+        const BufferTouch t = touchOf(f, stmts[i]);
         for (auto* b : plan.late)
-            if (i != plan.g1 && t.any(b)) return std::nullopt;
+            if (i != plan.g1 && t.any(storageName(f, *b))) return std::nullopt;
     }
     for (size_t i = 0; i <= plan.g1; ++i) {
-        const BufferTouch t = touchOf(stmts[i]);
-        if (t.any(plan.P) || t.any(plan.O)) return std::nullopt;
+        const BufferTouch t = touchOf(f, stmts[i]);
+        if (t.any(P) || t.any(O)) return std::nullopt;
     }
     plan.midB = stmts.size() - 1;
     for (size_t i = plan.g1 + 1; i + 1 < stmts.size(); ++i) {
-        const BufferTouch t = touchOf(stmts[i]);
-        if (t.any(plan.P) || t.any(plan.O)) {
+        const BufferTouch t = touchOf(f, stmts[i]);
+        if (t.any(P) || t.any(O)) {
             plan.midB = i;
             break;
         }
@@ -300,7 +303,7 @@ Stmt injectTmaFragmentPipeline(const ForNode& n, const PrimFuncNode& f, int64_t 
         if (!isCopy) stmts.push_back(s);
     }
     const bool pingPong = pingPongApplies(stmts, threads, S);
-    if (auto plan = pingPong ? std::nullopt : softmaxOverlapPlan(stmts, producers)) {
+    if (auto plan = pingPong ? std::nullopt : softmaxOverlapPlan(f, stmts, producers)) {
         // Softmax overlap (header comment): a loop of n + 1 rotated iterations r; iteration r's
         // stage holds tile r of the early tiles (K) and tile r - 1 of the late ones (V).
         int64_t earlyBytes = 0, lateBytes = 0;

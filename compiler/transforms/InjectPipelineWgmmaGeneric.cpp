@@ -32,12 +32,15 @@
 // Applies when: target with wgmma, S >= 3, TILESCOPE_HOPPER_INFLIGHT is not 0, the body's last
 // statements are G >= 1 top-level fragment-path gemms with a shared A tile, at least one shared
 // operand tile is written by the statements before them (and nowhere else, never used outside the
-// loop), and nothing before the gemms touches an accumulator or reads a written tile.
+// loop), and nothing before the gemms touches an accumulator or reads a written tile, nor touches
+// an operand tile through a view (accesses by storage, ir/Views.h: see writtenOperands).
 #include <algorithm>
 #include <cstdlib>
+#include <map>
 #include <set>
 
 #include "compiler/ir/Functor.h"
+#include "compiler/ir/Views.h"
 #include "compiler/ops/Registry.h"
 #include "compiler/transforms/Hopper.h"
 
@@ -56,8 +59,13 @@ bool fragmentGemmWithSharedA(const Stmt& s) {
 
 }  // namespace
 
-BufferTouch touchOf(const Stmt& s) {
+BufferTouch touchOf(const PrimFuncNode& f, const Stmt& s) {
     BufferTouch t;
+    auto key = [&](const BufferNode& b) {
+        std::string k = storageName(f, b);
+        if (k != b.name) t.viewed.insert(k);
+        return k;
+    };
     walk(
         s,
         [&](const Stmt& x) {
@@ -67,15 +75,15 @@ BufferTouch touchOf(const Stmt& s) {
                     auto* r = std::get_if<Region>(&op->args[i]);
                     if (!r) continue;
                     const uint8_t a = o ? o->access(*op, i) : uint8_t(ops::kRead | ops::kWrite);
-                    if (a & ops::kWrite) t.writes.insert(r->buffer.get());
-                    if (a & ops::kRead) t.reads.insert(r->buffer.get());
+                    if (a & ops::kWrite) t.writes.insert(key(*r->buffer));
+                    if (a & ops::kRead) t.reads.insert(key(*r->buffer));
                 }
             } else if (auto* st = as<StoreNode>(x)) {
-                t.writes.insert(st->buffer.get());
+                t.writes.insert(key(*st->buffer));
             }
         },
         [&](const Expr& e) {
-            if (auto* l = as<LoadNode>(e)) t.reads.insert(l->buffer.get());
+            if (auto* l = as<LoadNode>(e)) t.reads.insert(key(*l->buffer));
         });
     return t;
 }
@@ -84,7 +92,14 @@ namespace {
 
 /// The decision of the header comment on the statements of the planned body: `cons` in order,
 /// `producerTiles` the tiles the async copies fill. The tiles to give two copies, or empty.
-std::set<const BufferNode*> writtenOperands(const ForNode& n, const Stmt& root, const std::vector<Stmt>& cons,
+/// Accesses are compared by the storage they lie on (ir/Views.h storageName): the statements
+/// before the gemms run while the previous iteration's wgmma is in flight, and a fragment view
+/// of its accumulator is its registers, a shared view of an operand tile its bytes. An operand
+/// tile touched through a view before the gemms (or read by them through one) declines: the
+/// view would not follow the tile's two copies. (Compared by buffer, such a loop kept the
+/// schedule: a read of the accumulator through T.reshape ran beside the wgmma writing it, and
+/// float32 scratch in T.view(A_shared, ...) was written while the wgmma read those bytes.)
+std::set<const BufferNode*> writtenOperands(const PrimFuncNode& f, const ForNode& n, const std::vector<Stmt>& cons,
                                             const std::set<const BufferNode*>& producerTiles, int64_t S, const Target& target,
                                             int64_t* gemms) {
     const char* e = std::getenv("TILESCOPE_HOPPER_INFLIGHT");
@@ -94,28 +109,38 @@ std::set<const BufferNode*> writtenOperands(const ForNode& n, const Stmt& root, 
     while (first > 0 && fragmentGemmWithSharedA(cons[first - 1])) --first;
     const int64_t G = int64_t(cons.size() - first);
     if (G == 0) return {};
-    std::set<const BufferNode*> operands, accs;
+    auto storage = [&](const BufferNode& b) { return storageName(f, b); };
+    std::set<std::string> operands, accs, producers;
+    std::map<std::string, const BufferNode*> operandTile;  // storage -> the tile the gemms read
     for (size_t i = first; i < cons.size(); ++i) {
         auto* g = as<TileOpNode>(cons[i]);
-        operands.insert(g->region(0).buffer.get());
-        operands.insert(g->region(1).buffer.get());
-        accs.insert(g->region(2).buffer.get());
+        for (size_t r = 0; r < 2; ++r) {
+            const BufferNode& b = *g->region(r).buffer;
+            if (storage(b) != b.name) return {};  // an operand read through a view
+            operands.insert(b.name);
+            operandTile[b.name] = &b;
+        }
+        accs.insert(storage(*g->region(2).buffer));
     }
-    for (auto* a : accs)
+    for (auto& a : accs)
         if (operands.count(a)) return {};
+    for (auto* p : producerTiles) producers.insert(storage(*p));
     // Operand tiles written before the gemms (not by a producer: those are staged by S already).
     std::set<const BufferNode*> written;
+    std::set<std::string> writtenKeys;
     for (size_t i = 0; i < first; ++i) {
-        BufferTouch t = touchOf(cons[i]);
-        for (auto* a : accs)
-            if (t.reads.count(a) || t.writes.count(a)) return {};  // the accumulators stay the gemms'
-        for (auto* w : t.writes)
-            if (operands.count(w) && w->scope == Scope::Shared && !producerTiles.count(w)) written.insert(w);
+        BufferTouch t = touchOf(f, cons[i]);
+        for (auto& a : accs)
+            if (t.any(a)) return {};  // the accumulators stay the gemms'
+        for (auto& v : t.viewed)
+            if (operands.count(v)) return {};  // an operand tile's bytes through a view
+        for (auto& w : t.writes)
+            if (operands.count(w) && operandTile[w]->scope == Scope::Shared && !producers.count(w)) written.insert(operandTile[w]), writtenKeys.insert(w);
     }
     if (written.empty()) return {};
     for (size_t i = 0; i < first; ++i) {
-        BufferTouch t = touchOf(cons[i]);
-        for (auto* w : written)
+        BufferTouch t = touchOf(f, cons[i]);
+        for (auto& w : writtenKeys)
             if (t.reads.count(w)) return {};  // only the gemms read a written tile
     }
     // A written tile lives in this loop alone (its copies are indexed by the iteration).
@@ -123,13 +148,13 @@ std::set<const BufferNode*> writtenOperands(const ForNode& n, const Stmt& root, 
     walk(n.body, [&](const Stmt& x) { inLoop.insert(x.get()); });
     bool outside = false;
     walk(
-        root,
+        f.body,
         [&](const Stmt& s) {
             if (inLoop.count(s.get()) || s.get() == &n) return;
             if (auto* t = as<TileOpNode>(s))
                 for (auto& arg : t->args)
-                    if (auto* r = std::get_if<Region>(&arg); r && written.count(r->buffer.get())) outside = true;
-            if (auto* st = as<StoreNode>(s); st && written.count(st->buffer.get())) outside = true;
+                    if (auto* r = std::get_if<Region>(&arg); r && writtenKeys.count(storage(*r->buffer))) outside = true;
+            if (auto* st = as<StoreNode>(s); st && writtenKeys.count(storage(*st->buffer))) outside = true;
         },
         nullptr);
     if (outside) return {};
@@ -139,7 +164,7 @@ std::set<const BufferNode*> writtenOperands(const ForNode& n, const Stmt& root, 
 
 }  // namespace
 
-bool genericOperandInflightApplies(const ForNode& loop, const Stmt& root, const Target& target) {
+bool genericOperandInflightApplies(const ForNode& loop, const PrimFuncNode& f, const Target& target) {
     if (loop.forKind != ForKind::Pipelined) return false;
     auto producers = attrInts(loop.attrs, "pipeline_producers");
     const int64_t S = attrInt(loop.attrs, "num_stages", 1);
@@ -154,16 +179,16 @@ bool genericOperandInflightApplies(const ForNode& loop, const Stmt& root, const 
             cons.push_back(body[i]);
         }
     }
-    return !writtenOperands(loop, root, cons, tiles, S, target, nullptr).empty();
+    return !writtenOperands(f, loop, cons, tiles, S, target, nullptr).empty();
 }
 
-Stmt injectGenericOperandInflight(const ForNode& n, const Stmt& root, const std::vector<Stmt>& cons, const std::vector<Stmt>& prod,
+Stmt injectGenericOperandInflight(const ForNode& n, const PrimFuncNode& f, const std::vector<Stmt>& cons, const std::vector<Stmt>& prod,
                                   std::map<const BufferNode*, Buffer>& local, std::map<const BufferNode*, Buffer>& staged, int64_t S,
                                   const Target& target, const PipelineTmaLoads& tma) {
     std::set<const BufferNode*> producerTiles;
     for (auto& [b, st] : local) producerTiles.insert(b);
     int64_t G = 0;
-    const std::set<const BufferNode*> written = writtenOperands(n, root, cons, producerTiles, S, target, &G);
+    const std::set<const BufferNode*> written = writtenOperands(f, n, cons, producerTiles, S, target, &G);
     if (written.empty() || prod.empty()) return nullptr;
     const size_t first = cons.size() - size_t(G);
     const Span sp = n.span;

@@ -304,6 +304,7 @@ std::optional<analysis::HopperGemmPlan> selectHopperFragmentGemm(const PrimFuncN
 #include <cstdlib>
 #include <set>
 
+#include "compiler/ir/Views.h"
 #include "compiler/ops/Registry.h"
 
 namespace ts::xform {
@@ -363,18 +364,31 @@ std::optional<std::vector<FragmentTmaCopy>> fragmentTmaCopies(const PrimFuncNode
     });
     if (!ok) return no(w);
     if (out.empty()) return no("no operand tile is loaded in the loop");
+    // Writes are found by the storage they land on (ir/Views.h storageName): a store through a
+    // view of a source tensor writes the tensor, one through a shared view of an operand tile
+    // writes the tile's bytes -- its first stage once the schedule multi-buffers it, which a TMA
+    // load may be filling. (Compared by buffer, float32 scratch written through
+    // T.view(K_shared, ...) after the gemm kept this schedule, with no fence and no barrier.)
+    auto storage = [&](const BufferNode& b) { return storageName(f, b); };
+    auto named = [&](const BufferNode& b) {
+        const std::string k = storage(b);
+        return k == b.name ? "'" + b.name + "'" : "'" + k + "' (through its view '" + b.name + "')";
+    };
+    std::set<std::string> sourceKeys, operandKeys;
+    for (auto* b : sources) sourceKeys.insert(storage(*b));
+    for (auto* b : operands) operandKeys.insert(storage(*b));
     // TMA reads global memory through the async proxy: the kernel must not write the sources.
     // Operand tiles not loaded here must not be written in the loop (fenced once before it).
     walk(
         f.body,
         [&](const Stmt& s) {
-            if (auto* st = as<StoreNode>(s); st && sources.count(st->buffer.get())) ok = false, w = "the kernel writes '" + st->buffer->name + "'";
+            if (auto* st = as<StoreNode>(s); st && sourceKeys.count(storage(*st->buffer))) ok = false, w = "the kernel writes " + named(*st->buffer);
             auto* t = as<TileOpNode>(s);
             if (!t) return;
             for (size_t i = 0; i < t->args.size(); ++i)
-                if (auto* r = std::get_if<Region>(&t->args[i]); r && sources.count(r->buffer.get()) &&
+                if (auto* r = std::get_if<Region>(&t->args[i]); r && sourceKeys.count(storage(*r->buffer)) &&
                     ops::find(t->op) && (ops::find(t->op)->access(*t, i) & ops::kWrite))
-                    ok = false, w = "the kernel writes '" + r->buffer->name + "'";
+                    ok = false, w = "the kernel writes " + named(*r->buffer);
         },
         nullptr);
     // Nothing else writes an operand tile in the loop: the gemms skip their proxy fence and
@@ -382,14 +396,14 @@ std::optional<std::vector<FragmentTmaCopy>> fragmentTmaCopies(const PrimFuncNode
     std::set<const StmtNode*> tmaCopies;
     for (auto& c : out) tmaCopies.insert(c.copy);
     walk(loop.body, [&](const Stmt& s) {
-        if (auto* st = as<StoreNode>(s); st && operands.count(st->buffer.get()))
-            ok = false, w = "'" + st->buffer->name + "' is written in the loop";
+        if (auto* st = as<StoreNode>(s); st && operandKeys.count(storage(*st->buffer)))
+            ok = false, w = named(*st->buffer) + " is written in the loop";
         auto* t = as<TileOpNode>(s);
         if (!t || tmaCopies.count(t)) return;
         const ops::TileOp* op = ops::find(t->op);
         for (size_t i = 0; i < t->args.size(); ++i)
-            if (auto* r = std::get_if<Region>(&t->args[i]); r && operands.count(r->buffer.get()) && op && (op->access(*t, i) & ops::kWrite))
-                ok = false, w = "'" + r->buffer->name + "' is written in the loop";
+            if (auto* r = std::get_if<Region>(&t->args[i]); r && operandKeys.count(storage(*r->buffer)) && op && (op->access(*t, i) & ops::kWrite))
+                ok = false, w = named(*r->buffer) + " is written in the loop";
     });
     if (!ok) return no(w);
     return out;
