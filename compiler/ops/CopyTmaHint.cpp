@@ -46,7 +46,7 @@ std::string tmaWhyNotHint(const std::string& why, bool store, bool reduce, bool 
     const bool shapeReason = tile || rows || box || mentions(why, {"16-byte aligned"});
     std::string others;
     for (auto [named, text] : {std::pair{tile, "a whole 2-D shared tile"}, std::pair{rows, "a kernel tensor whose rows are a multiple of 16 bytes"},
-                               std::pair{box, "a box of at most 256 x 256"}})
+                               std::pair{box, "a box of at most 256 rows x 256 columns"}})
         if (!named) others += std::string(others.empty() ? "" : ", ") + text;
     // A vector or a tile of another rank (rmsnorm's gamma) is not worth reshaping: cp.async (plain
     // loads outside a pipeline) loads it correctly and it is small next to the gemm operands.
@@ -57,7 +57,7 @@ std::string tmaWhyNotHint(const std::string& why, bool store, bool reduce, bool 
                                      "tiles of constant shape, to "
                                  : std::string("nothing needs to change: ") + (cpAsync ? "cp.async loads" : "plain loads read") +
                                    " it correctly (TMA here takes whole 2-D shared tiles of constant shape, from ") +
-               std::string(rows ? "" : "a kernel tensor whose rows are a multiple of 16 bytes, ") + "in boxes of at most 256 x 256)";
+               std::string(rows ? "" : "a kernel tensor whose rows are a multiple of 16 bytes, ") + "in boxes of at most 256 rows x 256 columns)";
     if (shapeReason) return "change that to " + it + "; its other rules: " + others;
     if (mentions(why, {"condition on the thread index"})) return "issue " + opName + " outside the condition on the thread index to " + it;
     if (mentions(why, {"TMA/mbarrier schedule", "hand-written mbarriers"}))

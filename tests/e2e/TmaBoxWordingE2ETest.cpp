@@ -67,6 +67,23 @@ TEST(TmaBoxWording, NotesNameRowsAndColumns) {
     for (auto& d : a.diagnostics) EXPECT_EQ(d.message.find("box(es)"), std::string::npos) << d.message;
 }
 
+// The hints under a copy that keeps cp.async list TMA's box rule in the notes' words: they said
+// "a box of at most 256 x 256" (fresh-user finding, helper-95). samples/dequant_gemm.py's S_s
+// copy reads rows of 'Scale' that are not a multiple of 16 bytes, so its hint lists the other
+// rules, the box among them.
+TEST(TmaBoxWording, HintsNameRowsAndColumns) {
+    ts::CompileResult r = compileAt90a("samples/dequant_gemm.py");
+    ASSERT_TRUE(r.ok) << ts::e2e::diagText(r);
+    bool seen = false;
+    for (auto& d : r.diagnostics) {
+        EXPECT_EQ(d.hint.find("256 x 256"), std::string::npos) << d.message << "\n  hint: " << d.hint;
+        if (d.message.rfind("T.copy into 'S_s' keeps cp.async", 0) != 0) continue;
+        seen = true;
+        EXPECT_EQ(d.hint, "change that to load it by TMA; its other rules: a whole 2-D shared tile, a box of at most 256 rows x 256 columns");
+    }
+    EXPECT_TRUE(seen) << ts::e2e::diagText(r);
+}
+
 // The exported host code encodes the map with box[] innermost first (cuTensorMapEncodeTiled's
 // order); its comment said "box 64 x 128" for a 128-row, 64-column box.
 TEST(TmaBoxWording, ExportedTensorMapCommentNamesRowsAndColumns) {

@@ -203,7 +203,7 @@ TEST(TmaStoreLegality, OtherReasonsAndHints) {
     EXPECT_FALSE(vecTma);
     EXPECT_EQ(vec, "T.copy from 'S' into 'Out' does not use a TMA store: shared tile 'S' is not a 2-D tile of constant shape | nothing "
                    "needs to change: plain stores write it correctly (a TMA store here takes whole 2-D shared tiles of constant shape, "
-                   "to a kernel tensor whose rows are a multiple of 16 bytes, in boxes of at most 256 x 256)");
+                   "to a kernel tensor whose rows are a multiple of 16 bytes, in boxes of at most 256 rows x 256 columns)");
     // sm_80: no TMA, no note.
     auto [n80, tma80] = note(kernelWith("        T.copy(C_shared, Out[by * 32, bx * 64])\n"), "cuda:sm_80");
     EXPECT_FALSE(tma80);

@@ -35,11 +35,11 @@ std::string noteOf(const char* file, const std::map<std::string, std::string>& p
 TEST(CopyTmaHint, ShapeReasonsListOnlyTheOtherRules) {
     EXPECT_EQ(noteOf("samples/rmsnorm_matmul.py", {{"M", "1000"}, {"K", "200"}, {"N", "300"}}, "W_s"),
               "T.copy into 'W_s' keeps cp.async in the T.Pipelined schedule: rows of 'W' are not a multiple of 16 bytes (TMA global "
-              "stride) | change that to load it by TMA; its other rules: a whole 2-D shared tile, a box of at most 256 x 256");
+              "stride) | change that to load it by TMA; its other rules: a whole 2-D shared tile, a box of at most 256 rows x 256 columns");
     // (rmsnorm_mlp's 1-D G_s gave this reason until 1-D tiles took TMA in pipelines: its G is 1-D)
     EXPECT_EQ(ts::xform::tmaWhyNotHint("shared tile 'G_s' is not a 2-D tile of constant shape", false, false, true),
               "nothing needs to change: cp.async loads it correctly (TMA here takes whole 2-D shared tiles of constant shape, from a "
-              "kernel tensor whose rows are a multiple of 16 bytes, in boxes of at most 256 x 256)");
+              "kernel tensor whose rows are a multiple of 16 bytes, in boxes of at most 256 rows x 256 columns)");
 }
 
 TEST(CopyTmaHint, OtherReasonsSayWhatToDo) {
@@ -49,14 +49,14 @@ TEST(CopyTmaHint, OtherReasonsSayWhatToDo) {
               "producer warpgroup's) | nothing to change: this copy keeps plain loads beside the kernel's own mbarrier schedule");
     using ts::xform::tmaWhyNotHint;
     EXPECT_EQ(tmaWhyNotHint("a tile row is 120 bytes, not a multiple of 16 (TMA box inner extent)"),
-              "change that to load it by TMA; its other rules: a whole 2-D shared tile, a box of at most 256 x 256");
+              "change that to load it by TMA; its other rules: a whole 2-D shared tile, a box of at most 256 rows x 256 columns");
     EXPECT_EQ(tmaWhyNotHint("the tile has more than 256 rows (TMA box)"),
               "change that to load it by TMA; its other rules: a whole 2-D shared tile, a kernel tensor whose rows are a multiple of "
               "16 bytes");
     EXPECT_EQ(tmaWhyNotHint("the region of 'A' may start at a column that is not a multiple of 4 elements (16 bytes; a TMA box's "
                             "start must be 16-byte aligned)"),
               "change that to load it by TMA; its other rules: a whole 2-D shared tile, a kernel tensor whose rows are a multiple of "
-              "16 bytes, a box of at most 256 x 256");
+              "16 bytes, a box of at most 256 rows x 256 columns");
     EXPECT_EQ(tmaWhyNotHint(kThreadCondition),
               "issue the copy outside the condition on the thread index to load it by TMA");
     EXPECT_EQ(tmaWhyNotHint("'P' is made by T.make_tensor from a pointer known only inside the kernel (TMA tensor maps are built on "
@@ -96,7 +96,7 @@ def main(A: T.Tensor((256,), "float32"), B: T.Tensor((256,), "float32")):
         if (d.severity == ts::Severity::Note && d.message.rfind("T.copy into 's'", 0) == 0) got = d.message + " | " + d.hint;
     EXPECT_EQ(got, "T.copy into 's' does not use TMA: shared tile 's' is not a 2-D tile of constant shape | nothing needs to change: "
                    "plain loads read it correctly (TMA here takes whole 2-D shared tiles of constant shape, from a kernel tensor whose "
-                   "rows are a multiple of 16 bytes, in boxes of at most 256 x 256)");
+                   "rows are a multiple of 16 bytes, in boxes of at most 256 rows x 256 columns)");
     EXPECT_EQ(r.cuda.find("cp_async"), std::string::npos) << "the copy is a cp.async now: the hint's 'plain loads' is wrong";
 }
 
@@ -112,7 +112,7 @@ TEST(CopyTmaHint, DeclinedReduceAddSaysPerElementAtomics) {
                             true, true),
               "nothing needs to change: per-element atomics add it correctly");
     EXPECT_EQ(tmaWhyNotHint("rows of 'Out' are not a multiple of 16 bytes (TMA global stride)", true, true),
-              "change that to add it by TMA; its other rules: a whole 2-D shared tile, a box of at most 256 x 256");
+              "change that to add it by TMA; its other rules: a whole 2-D shared tile, a box of at most 256 rows x 256 columns");
     EXPECT_EQ(tmaWhyNotHint(kThreadCondition, true, true),
               "issue the T.atomic_add outside the condition on the thread index to add it by TMA");
     EXPECT_EQ(tmaWhyNotHint("the region of 'Out' may start before the tensor in dimension 0 (start Idx[by] * 32): a TMA reduce-add "
@@ -123,7 +123,7 @@ TEST(CopyTmaHint, DeclinedReduceAddSaysPerElementAtomics) {
               "block/loop indices and non-negative constants are added by TMA");
     EXPECT_EQ(tmaWhyNotHint("shared tile 't3' is not a 2-D tile of constant shape", true, true),
               "nothing needs to change: per-element atomics add it correctly (a TMA reduce-add here takes whole 2-D shared tiles of "
-              "constant shape, to a kernel tensor whose rows are a multiple of 16 bytes, in boxes of at most 256 x 256)");
+              "constant shape, to a kernel tensor whose rows are a multiple of 16 bytes, in boxes of at most 256 rows x 256 columns)");
     // The store's hints are unchanged.
     EXPECT_EQ(tmaWhyNotHint(kThreadCondition, true),
               "issue the copy outside the condition on the thread index to store it by TMA");
