@@ -44,16 +44,39 @@ namespace {
 PointerTableRun g_pointers;
 }  // namespace
 
+std::string inputRuleHint(const std::string& example) {
+    // Every form parseInputRule accepts (profiler/check/Inputs.cpp), and the CLI's @PATH. A
+    // malformed value printed only the parse error ("uniform takes 2 numbers"): a fresh user did
+    // not learn how the option is written (helper-95).
+    return "write --input NAME=RULE, RULE one of offsets:TOTAL, int:LO:HI, uniform:LO:HI, distinct:N, fill:V, arange, "
+           "sparse:N:M, values:V1,V2,... or @PATH (a file holding the rule); e.g. --input " +
+           (example.empty() ? std::string("A") : example) + "=uniform:-1:1";
+}
+
+std::string inputRuleProblem(const std::string& kv) {
+    const size_t eq = kv.find('=');
+    if (eq == std::string::npos || eq == 0) return "'" + kv + "' is not NAME=RULE";
+    const std::string text = kv.substr(eq + 1);
+    if (!text.empty() && text[0] == '@') return {};
+    std::string error;
+    if (!rt::parseInputRule(text, error)) return kv.substr(0, eq) + ": " + error;
+    return {};
+}
+
 /// Random inputs for the kernel's signature; false (after an error on stderr) when they do not
 /// fit in host memory or the signature is unusable.
 bool makeInputsOrReport(const std::vector<rt::TensorParam>& sig, rt::InputOptions io,
                         rt::InputSet& set, const std::vector<std::string>& ruleTexts) {
     std::map<std::string, rt::InputRule> rules;
+    // The example of the hint names one of the kernel's inputs.
+    std::string example;
+    for (auto& p : sig)
+        if (!p.isOutput && example.empty()) example = p.name;
     for (const std::string& kv : ruleTexts) {
         size_t eq = kv.find('=');
         std::string error;
         if (eq == std::string::npos || eq == 0) {
-            std::cerr << "tilec: error: --input " << kv << ": expected NAME=RULE\n";
+            std::cerr << "tilec: error: --input " << inputRuleProblem(kv) << "\n  hint: " << inputRuleHint(example) << "\n";
             return false;
         }
         std::string text = kv.substr(eq + 1);
@@ -74,7 +97,8 @@ bool makeInputsOrReport(const std::vector<rt::TensorParam>& sig, rt::InputOption
         }
         auto rule = rt::parseInputRule(text, error);
         if (!rule) {
-            std::cerr << "tilec: error: --input " << kv.substr(0, eq) << ": " << error << "\n";
+            std::cerr << "tilec: error: --input " << kv.substr(0, eq) << ": " << error << "\n  hint: " << inputRuleHint(example)
+                      << "\n";
             return false;
         }
         rules[kv.substr(0, eq)] = *rule;

@@ -21,6 +21,13 @@ std::vector<rt::TensorParam> signatureOf(const CompileResult& r);
 /// signature is unusable or a rule is malformed or names no input.
 bool makeInputsOrReport(const std::vector<rt::TensorParam>& sig, rt::InputOptions io,
                         rt::InputSet& set, const std::vector<std::string>& rules = {});
+/// What is wrong with the text of one --input NAME=RULE ("" when it parses; a NAME=@PATH rule is
+/// read later and not checked here). tilec's option parsers check every --input with it before
+/// compiling (a usage error, exit 2), makeInputsOrReport again for the rules of a @PATH file.
+std::string inputRuleProblem(const std::string& nameEqRule);
+/// The hint under a malformed --input: the accepted forms and an example (`example` names the
+/// tensor of the example, "A" when empty).
+std::string inputRuleHint(const std::string& example = {});
 /// Outputs the kernel only accumulates into with atomics (LaunchArgs.h) get zero data (the
 /// initial value uploaded to the GPU / kept by the interpreter) instead of poison; prints a line.
 void zeroAtomicOutputs(const CompileResult& r, rt::InputSet& set);

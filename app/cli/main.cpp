@@ -14,6 +14,7 @@
 #include "app/cli/CmdTrace.h"
 #include "app/cli/Commands.h"
 #include "app/cli/GpuWorker.h"
+#include "app/cli/RunSupport.h"
 #include "app/cli/Record.h"
 #include "compiler/frontend/MetaValue.h"
 #include "profiler/store/ResultsStore.h"
@@ -35,6 +36,9 @@ std::string numberCheck(const std::string& s, bool allowZero) {
 }
 const CLI::Validator kPositive([](std::string& s) { return numberCheck(s, false); }, "NUMBER > 0", "positive");
 const CLI::Validator kNonNegative([](std::string& s) { return numberCheck(s, true); }, "NUMBER >= 0", "non-negative");
+// Every --input NAME=RULE is parsed before the compile: a malformed rule is a usage error (exit 2,
+// with the accepted forms), not a failure after compiling (exit 1, the parse error alone).
+const CLI::Validator kInputRule([](std::string& s) { return ts::cli::inputRuleProblem(s); }, "", "input rule");
 void addCompileFlags(CLI::App* app, CompileFlags& f) {
     // No CLI::ExistingFile check: readFile() reports a missing file in tilec's own error format.
     app->add_option("file", f.file, "tile program (.py, TileLang syntax)")->required();
@@ -51,8 +55,9 @@ void addCheckFlags(CLI::App* app, CompileFlags& f) {
     app->add_option("--input", f.inputRules,
                     "fill input tensor NAME by RULE instead of random values: NAME=offsets:TOTAL "
                     "(0..TOTAL nondecreasing, e.g. cu_seqlens), NAME=int:LO:HI, NAME=uniform:LO:HI (floats), "
-                    "NAME=distinct:N (rows of distinct indices < N), NAME=fill:V, NAME=arange "
-                    "; NAME=@PATH reads the RULE from file PATH (repeatable)");
+                    "NAME=distinct:N (rows of distinct indices < N), NAME=fill:V, NAME=arange, NAME=sparse:N:M, "
+                    "NAME=values:V1,V2,...; NAME=@PATH reads the RULE from file PATH (repeatable)")
+        ->check(kInputRule);
     app->add_option("--ref-param", f.refParams,
                     "NAME=VALUE for a parameter of the reference function the kernel does not "
                     "have (repeatable)");
@@ -169,6 +174,13 @@ int reportParseError(const CLI::App& app, const CLI::ParseError& e) {
     const std::string usage = positional ? "'" + command + " FILE', FILE being the " + desc
                                          : name + (type.empty() ? "" : " " + type) + ": " + desc;
     std::string message;
+    if (name == "--input" && e.get_name() == "ValidationError") {
+        // inputRuleProblem's text names the tensor ("A: input rule 'uniform:1': ..."); the hint
+        // lists the forms (the option's description is cut above).
+        std::cerr << "tilec: error: --input " << what.substr(std::min(what.size(), name.size() + 2))
+                  << "\n  hint: " << ts::cli::inputRuleHint() << "; " << help << "\n";
+        return 2;
+    }
     if (e.get_name() == "RequiredError") {
         message = "'" + command + "' needs " + (positional ? "a FILE" : shown);
     } else if (e.get_name() == "ArgumentMismatch") {
@@ -313,7 +325,8 @@ int main(int argc, char** argv) {
                      "input seed of every variant (default: one fixed seed, the same inputs for "
                      "variants of the same shapes); 0: fresh inputs for every variant");
     tune->add_option("--input", tuneCmd.flags.inputRules,
-                     "fill input tensor NAME by RULE instead of random values (as for run)");
+                     "fill input tensor NAME by RULE instead of random values (as for run)")
+        ->check(kInputRule);
     tune->add_flag("--no-cache", tuneCmd.noCache, "re-run variants the results store already has");
     tune->add_option("--max-configs", tuneCmd.maxConfigs, "only the first N configurations");
     tune->add_option("--devices", tuneCmd.devices,
@@ -444,7 +457,8 @@ int main(int argc, char** argv) {
     debug->add_option("--seed", dc.seed, "seed of the random inputs (as tilec run)");
     debug->add_option("--input", dc.flags.inputRules,
                       "fill input tensor NAME by RULE instead of random values, as tilec run's --input "
-                      "(NAME=offsets:TOTAL, int:LO:HI, uniform:LO:HI, distinct:N, fill:V, arange, values:..., @PATH; repeatable)");
+                      "(NAME=offsets:TOTAL, int:LO:HI, uniform:LO:HI, distinct:N, fill:V, arange, values:..., @PATH; repeatable)")
+        ->check(kInputRule);
 
     ValidateCommand vc;
     auto* validate = app.add_subcommand(
@@ -454,7 +468,8 @@ int main(int argc, char** argv) {
     addCompileFlags(validate, vc.flags);
     validate->add_option("--seed", vc.seed, "seed of the random inputs");
     validate->add_option("--input", vc.flags.inputRules,
-                         "fill input tensor NAME by RULE instead of random values, as tilec run's --input (repeatable)");
+                         "fill input tensor NAME by RULE instead of random values, as tilec run's --input (repeatable)")
+        ->check(kInputRule);
     validate->add_option("--max-blocks", vc.maxBlocks,
                          "interpret only the first N blocks (compares what they write)");
     validate->add_option("--ref", vc.ref, "reference function (as for run)");

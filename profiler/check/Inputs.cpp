@@ -148,8 +148,8 @@ std::optional<InputRule> parseInputRule(const std::string& text, std::string& er
             }
             return rule;
         }
-    error = "unknown input rule '" + text +
-            "' (offsets:TOTAL, int:LO:HI, uniform:LO:HI, distinct:N, fill:V, arange, sparse:N:M or values:V1,V2,...)";
+    // The accepted forms are in tilec's hint under every malformed rule (app/cli inputRuleHint).
+    error = "unknown input rule '" + text + "'";
     return std::nullopt;
 }
 

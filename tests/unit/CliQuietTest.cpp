@@ -241,6 +241,31 @@ TEST(CliQuiet, ParseErrorsUseTilecsFormatAndExitTwo) {
     }
 }
 
+// A malformed --input is a usage error found before the compile (exit 2), and its hint lists the
+// accepted forms with an example: it exited 1 after compiling with the parse error alone
+// ("uniform takes 2 numbers"; helper-95).
+TEST(CliQuiet, MalformedInputRuleListsTheAcceptedForms) {
+    auto after = [](const BinaryRun& r) { return r.out.substr(r.out.find('\n') + 1); };
+    const std::string gemm = src("samples/gemm.py");
+    const std::string forms =
+        "  hint: write --input NAME=RULE, RULE one of offsets:TOTAL, int:LO:HI, uniform:LO:HI, distinct:N, fill:V, arange, "
+        "sparse:N:M, values:V1,V2,... or @PATH (a file holding the rule); e.g. --input A=uniform:-1:1; ";
+    auto r = runTilec("run " + gemm + " --interp --input A=uniform:1");
+    EXPECT_EQ(r.rc, 2) << r.out;
+    EXPECT_EQ(after(r), "tilec: error: --input A: input rule 'uniform:1': uniform takes 2 numbers\n" + forms +
+                            "run 'tilec run --help' for its options\n");
+    r = runTilec("debug " + gemm + " --input A");
+    EXPECT_EQ(r.rc, 2) << r.out;
+    EXPECT_EQ(after(r), "tilec: error: --input 'A' is not NAME=RULE\n" + forms + "run 'tilec debug --help' for its options\n");
+    r = runTilec("validate " + gemm + " --input B=gauss:0:1");
+    EXPECT_EQ(r.rc, 2) << r.out;
+    EXPECT_EQ(after(r), "tilec: error: --input B: unknown input rule 'gauss:0:1'\n" + forms +
+                            "run 'tilec validate --help' for its options\n");
+    // A well-formed rule still runs.
+    r = runTilec("run " + gemm + " --interp -q --param M=64 --param N=64 --param K=64 --input A=uniform:-1:1");
+    EXPECT_EQ(r.rc, 0) << r.out;
+}
+
 // A diagnostic's column counts characters, not UTF-8 bytes, through the binary (five 2-byte 'é'
 // before the name: character 22, byte 27).
 TEST(CliQuiet, DiagnosticColumnCountsCharacters) {

@@ -114,6 +114,11 @@ TEST(CliScalarArgs, VarlenWithoutValidOffsetsAndBadRulesAreErrors) {
     EXPECT_EQ(unknown.rc, 1);
     EXPECT_TRUE(contains(unknown.err, "--input cu_seqlens: unknown input rule 'sorted:3'"))
         << unknown.err;
+    // The hint's example names the kernel's first input (the option's parser, which checks the
+    // rule before the compile, does not know the kernel: its example says A).
+    EXPECT_TRUE(contains(unknown.err, "\n  hint: write --input NAME=RULE, RULE one of offsets:TOTAL, int:LO:HI, "))
+        << unknown.err;
+    EXPECT_TRUE(contains(unknown.err, "; e.g. --input X=uniform:-1:1\n")) << unknown.err;
     auto noInput = run({"O=fill:0"});
     EXPECT_EQ(noInput.rc, 1);
     EXPECT_TRUE(contains(noInput.err, "--input O: the kernel has no input tensor 'O' (inputs: X, "
