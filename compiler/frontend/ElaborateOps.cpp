@@ -308,6 +308,17 @@ Value opGemm(Elaborator& el, CallArgs& a) {
     if (policy != "Square") attrs["policy"] = policy;
     if (boolArg(el, b, 6, false)) attrs["clear_accum"] = true;
     if (int64_t kp = intArg(b, 7, 1, "k_pack"); kp != 1) attrs["k_pack"] = kp;
+    // wg_wait (TileLang: how many wgmma groups may stay in flight after this gemm; -1 leaves the
+    // wait to a later T.wait_wgmma) has no counterpart here: the lowering places every wgmma
+    // wait itself (after the gemm, or after a second independent wgmma paired with it). Accepted
+    // so TileLang files compile, but not silently (LANGUAGE.md §5: unsupported constructs are
+    // diagnostics; a fresh user expected it to change the schedule).
+    if (b.has(8))
+        el.diags().warning(b.spans[8],
+                           a.callee + ": wg_wait=" + repr(b[8]) +
+                               " has no effect: TileScope chooses where each wgmma is waited for",
+                           "remove wg_wait=; the results and the generated code are the same without it",
+                           "elaborate");
     el.emit(std::make_shared<ir::TileOpNode>(ir::TileOpKind::Gemm,
                                              std::vector<ir::TileArg>{A, B, C}, attrs, a.span));
     el.noteWrite(C.buffer);

@@ -242,6 +242,30 @@ def k(X: T.Tensor((4, 128, 64), "float16"), Y: T.Tensor((128,), "float32"), W: T
               "            Y[i] = 64.0 + T.cast(T.min(i, 3), \"float32\")\n");
 }
 
+// T.gemm(..., wg_wait=N) (TileLang's count of wgmma groups left in flight) has no counterpart:
+// TileScope places the waits itself. It was accepted silently; now a warning at the keyword
+// (LANGUAGE.md §5), once per call site, and the gemm is the same as without it.
+TEST(ElaborateTest, GemmWgWaitWarnsThatItHasNoEffect) {
+    const std::string body = "        s = T.alloc_shared((64, 64), \"float16\")\n"
+                             "        f = T.alloc_fragment((64, 64), \"float32\")\n"
+                             "        for i in range(2):\n"
+                             "            T.gemm(s, s, f, wg_wait=-1)\n"
+                             "        T.gemm(s, s, f)\n";
+    auto e = elab_test::elaborateText(elab_test::kernel(body));
+    ASSERT_EQ(e->firstError(), nullptr) << e->firstError()->message;
+    std::vector<const ts::Diagnostic*> warnings;
+    for (const auto& d : e->diags.all())
+        if (d.severity == ts::Severity::Warning) warnings.push_back(&d);
+    ASSERT_EQ(warnings.size(), 1u);
+    EXPECT_EQ(warnings[0]->message, "T.gemm: wg_wait=-1 has no effect: TileScope chooses where each wgmma is waited for");
+    EXPECT_EQ(warnings[0]->hint, "remove wg_wait=; the results and the generated code are the same without it");
+    EXPECT_EQ(warnings[0]->span.line, 8u);  // the kernel() prelude is 4 lines
+    EXPECT_EQ(warnings[0]->span.col, 29u);  // `wg_wait`
+    // The same three gemms without an attribute from it.
+    auto plain = elab_test::irOf(elab_test::kernel(body));
+    EXPECT_EQ(plain.find("wg_wait"), std::string::npos) << plain;
+}
+
 TEST(ElaborateTest, OutputsFromOutIdxOrWrites) {
     std::string factory = R"(import tilelang
 import tilelang.language as T
