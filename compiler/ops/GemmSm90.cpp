@@ -63,17 +63,36 @@ void gemmLayoutsSm90(LayoutSolver& s, const ir::TileOpNode& t) {
             // operand copies qualify; the note says which loads the gemm gets.
             const ir::ForNode* loop = enclosingPipelined(s.func(), t);
             std::string whyNoTma;
-            if (!loop)
+            const bool loopTma = loop && xform::fragmentTmaCopies(s.func(), *loop, s.threads(), s.target(), &whyNoTma);
+            // A register A (FlashAttention's P) is the fragment path's own case, not a failed TMA
+            // gemm: the note leads with it and says what runs. It led with "T.gemm uses wgmma on the
+            // fragment layouts ... the TMA GEMM path declines it: A ('P') is a fragment" and the
+            // TMA path's hint, which reads as something to fix (helper-95).
+            if (A.buffer->scope == ir::Scope::Fragment) {
+                const std::string a = "A ('" + A.buffer->name + "')";
+                const std::string lead = "T.gemm: " + a + " is a fragment, so it takes the fragment path (wgmma with A from registers; "
+                                         "the TMA GEMM path reads both operands from shared tiles); ";
+                if (!loop)
+                    s.note(t.span, lead + "no T.Pipelined loop around it: the kernel's own copies and barriers feed it; each wgmma is fenced and waited here",
+                           "a T.Pipelined loop of T.copy loads lets TileScope pipeline B's tiles (TMA where legal)");
+                else if (loopTma)
+                    s.note(t.span, lead + "its loop's tiles are loaded by TMA (mbarrier pipeline, no block barrier in the loop)",
+                           "TILESCOPE_HOPPER_NO_FRAGMENT_TMA=1 keeps the cp.async schedule (for comparisons)");
+                else
+                    s.note(t.span, lead + "its loop keeps the cp.async pipeline schedule, whose copies take TMA where legal (each copy's note "
+                                          "says which); the fragment path's TMA schedule declines the loop: " + whyNoTma,
+                           "nothing needs to change: wgmma reads " + a + " from registers where it was computed");
+            } else if (!loop)
                 s.note(t.span, "T.gemm uses wgmma on the fragment layouts (no T.Pipelined loop around it: the kernel's own "
                                "copies and barriers feed it; each wgmma is fenced and waited here)",
                        "a T.Pipelined loop of T.copy loads lets TileScope pipeline the operand tiles (TMA where legal)");
-            else if (xform::fragmentTmaCopies(s.func(), *loop, s.threads(), s.target(), &whyNoTma))
+            else if (loopTma)
                 s.note(t.span, "T.gemm uses wgmma on the fragment layouts with its loop's tiles loaded by TMA (mbarrier pipeline, no block barrier in the loop)",
                        "TILESCOPE_HOPPER_NO_FRAGMENT_TMA=1 keeps the cp.async schedule (for comparisons)");
             else
                 s.note(t.span, "T.gemm uses wgmma on the fragment layouts; its loop keeps the cp.async pipeline schedule, whose copies "
                                "take TMA where legal (each copy's note says which); the TMA GEMM path (which splits M only) declines it: " + why +
-                                   (loop ? "; the loop's wgmma-only TMA schedule: " + whyNoTma : std::string()),
+                                   "; the loop's wgmma-only TMA schedule: " + whyNoTma,
                        tmaHint);
             // The mma_c layout on the plan's warpgroup grid in warpgroup order: wgmma's D fragment
             // (Layouts.h; the plain one-column grid when each warp holds 16 rows of one column).
@@ -94,6 +113,19 @@ void gemmLayoutsSm90(LayoutSolver& s, const ir::TileOpNode& t) {
         if (std::string c = s.wgmmaOrderConflict(t);
             !c.empty() && whyFragment.find("both keep mma.sync") != std::string::npos && c.rfind("T.gemm at " + LayoutSolver::lineOf(t.span) + " ", 0) != 0)
             whyFragment += " (here: " + c + ")";
+        // An operand in a memory neither wgmma path reads (wgmmaOperandScopeWhy): one reason, and
+        // the hint says how to get wgmma (not the TMA path's conditions).
+        if (const std::string scopes = xform::wgmmaOperandScopeWhy(t, true); !scopes.empty() && whyFragment == scopes) {
+            const bool regA = A.buffer->scope == ir::Scope::Fragment;
+            // The operand it names (A or B; an accumulator outside registers gets its own words).
+            const ir::BufferNode& op = (A.buffer->scope == ir::Scope::Shared || regA) ? *B.buffer : *A.buffer;
+            s.note(t.span, "T.gemm stays on mma.sync (the sm_80 path; each T.copy's note says whether it takes TMA) on " + s.target().arch() + ": " +
+                               (why == scopes || regA ? "" : why + "; and not wgmma on the sm_80 fragments: ") + scopes,
+                   op.scope == ir::Scope::Shared
+                       ? std::string("mma.sync is correct as it is; wgmma needs the accumulator in a T.alloc_fragment")
+                       : "mma.sync is correct as it is; for wgmma, T.copy '" + op.name + "' into a T.alloc_shared tile and pass that tile to T.gemm");
+            return gemmLayoutsSm80(s, t);
+        }
         s.note(t.span, "T.gemm stays on mma.sync (the sm_80 path; each T.copy's note says whether it takes TMA) on " + s.target().arch() + ": " + why +
                            "; and not wgmma on the sm_80 fragments: " + whyFragment,
                tmaHint);

@@ -28,6 +28,14 @@ namespace ts::xform {
 /// True for targets with wgmma and TMA (sm_90a and later arch-specific Hopper targets).
 bool targetHasWgmma(const Target& t);
 
+/// Why `gemm`'s operands are not in the memories wgmma reads ("" when they are): A in shared
+/// memory (or registers, a fragment, where `registerA`), B in shared memory, the accumulator a
+/// fragment. Names the first operand that is not, its scope and what to do ("B ('x') is a
+/// fragment: wgmma reads B from shared memory; copy it into a T.alloc_shared tile"). Both wgmma
+/// paths ask it; their reason was "B is not a shared tile, or A neither a shared tile nor a
+/// fragment", which named neither the operand nor its scope (helper-95).
+std::string wgmmaOperandScopeWhy(const ir::TileOpNode& gemm, bool registerA);
+
 /// The sm_90a plan of `gemm` in `f` (a kernel of `threads` threads), or nullopt with *why (the
 /// sm_80 path is used then). Beyond analysis::hopperGemmPlan: A and B are whole shared tiles
 /// without a user layout, each written only by one T.copy from a 2-D global tensor earlier in the

@@ -107,6 +107,27 @@ bool tmaLoadable(const TileOpNode& copy, const analysis::WgmmaTileGeometry& g, s
 
 bool targetHasWgmma(const Target& t) { return t.hasWgmma(); }
 
+std::string wgmmaOperandScopeWhy(const TileOpNode& gemm, bool registerA) {
+    auto scope = [](const BufferNode& b) -> std::string {
+        switch (b.scope) {
+            case Scope::Fragment: return "a fragment";
+            case Scope::Local: return "a local buffer";
+            case Scope::Global: return "a global tensor";
+            case Scope::Shared: return "a shared tile";
+        }
+        return scopeName(b.scope);
+    };
+    const BufferNode &A = *gemm.region(0).buffer, &B = *gemm.region(1).buffer, &C = *gemm.region(2).buffer;
+    if (A.scope != Scope::Shared && !(registerA && A.scope == Scope::Fragment))
+        return "A ('" + A.name + "') is " + scope(A) + ": wgmma reads A from shared memory" + (registerA ? " or registers (a fragment)" : "") +
+               "; copy it into a T.alloc_shared tile";
+    if (B.scope != Scope::Shared)
+        return "B ('" + B.name + "') is " + scope(B) + ": wgmma reads B from shared memory; copy it into a T.alloc_shared tile";
+    if (C.scope != Scope::Fragment)
+        return "the accumulator C ('" + C.name + "') is " + scope(C) + ": wgmma accumulates in registers; make it a T.alloc_fragment";
+    return {};
+}
+
 std::optional<analysis::HopperGemmPlan> selectHopperGemm(const PrimFuncNode& f, const TileOpNode& gemm, int64_t threads,
                                                          const Target& target, std::string* why) {
     std::string w;
@@ -119,8 +140,7 @@ std::optional<analysis::HopperGemmPlan> selectHopperGemm(const PrimFuncNode& f, 
     const Region &A = gemm.region(0), &B = gemm.region(1), &C = gemm.region(2);
     if (A.buffer->scope == Scope::Fragment)
         return no("A ('" + A.buffer->name + "') is a fragment; the TMA path reads both operands from shared tiles");
-    if (A.buffer->scope != Scope::Shared || B.buffer->scope != Scope::Shared || C.buffer->scope != Scope::Fragment)
-        return no("operands are not shared tiles with a fragment accumulator");
+    if (std::string scopes = wgmmaOperandScopeWhy(gemm, false); !scopes.empty()) return no(scopes);
     if (A.buffer->dtype != B.buffer->dtype) return no("A and B dtypes differ");
     auto ash = constShape(*A.buffer), bsh = constShape(*B.buffer), cs = constShape(*C.buffer);
     if (!ash || !bsh || !cs || ash->size() != 2 || bsh->size() != 2 || cs->size() != 2) return no("tiles are not 2-D constant shapes");

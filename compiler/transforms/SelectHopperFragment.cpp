@@ -89,8 +89,7 @@ std::optional<analysis::HopperGemmPlan> fragmentGemmPlan(const PrimFuncNode& f, 
     if (gemm.args.size() < 3 || !gemm.isRegion(0) || !gemm.isRegion(1) || !gemm.isRegion(2)) return no("not a region gemm");
     const Region &A = gemm.region(0), &B = gemm.region(1), &C = gemm.region(2);
     const bool regA = A.buffer->scope == Scope::Fragment;
-    if ((A.buffer->scope != Scope::Shared && !regA) || B.buffer->scope != Scope::Shared || C.buffer->scope != Scope::Fragment)
-        return no("B is not a shared tile, or A neither a shared tile nor a fragment");
+    if (std::string scopes = wgmmaOperandScopeWhy(gemm, true); !scopes.empty()) return no(scopes);
     if (A.buffer->dtype != B.buffer->dtype) return no("A and B dtypes differ");
     if (C.buffer->dtype != DType::Float32) return no("the accumulator is not float32");
     // Before the warp grid: a float32 (tf32) gemm is off wgmma whatever its accumulator's layout.
