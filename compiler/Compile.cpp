@@ -23,6 +23,7 @@
 #include "compiler/frontend/Module.h"
 #include "compiler/ir/IR.h"
 #include "compiler/support/ParamPragma.h"
+#include "compiler/transforms/Hopper.h"
 
 namespace ts {
 namespace {
@@ -399,41 +400,67 @@ void mergeLaunches(CompileResult& r, const std::vector<ir::PrimFunc>& lowered,
 // what the kernel's gemms and copies become instead of leaving them silently on the sm_80 path.
 // Every TMA, wgmma and mbarrier-pipeline path is gated on hasWgmma() (sm_90a only), so these
 // targets get no TMA either, although sm_90 hardware has it. The consequence leads the message:
-// the IDE's Problems column shows only its start. Each part only for what the kernel has (a
-// fresh user got "every T.gemm takes mma.sync" for a kernel without one): the gemm part for a
-// T.gemm, the TMA part for a T.copy between global memory and a shared tile (what sm_90a loads
-// or stores by TMA) or, in a kernel with a T.gemm, from a fragment to global memory (sm_90a's
-// staged epilogue ends in a TMA store); no note for a kernel with neither.
+// the IDE's Problems column shows only its start. Each part only for what the kernel would gain
+// on cuda:sm_90a (a fresh user got "every T.gemm takes mma.sync" for a kernel without one, and
+// "wgmma and setmaxnreg need sm_90a" for a kernel of copies, some of which would not take TMA on
+// sm_90a either): the gemm part for a T.gemm, the TMA part for a T.copy between global memory and
+// a shared tile that TMA could do on sm_90a (tmaLoadWhyNot / tmaStoreWhyNot there, the tile
+// row-major: the rules of the copy's shape, dtype and tensor) or, in a kernel with a T.gemm, from
+// a fragment to global memory (sm_90a's staged epilogue ends in a TMA store); no note for a
+// kernel with neither. The explanation names only the instructions of those parts.
 void noteTargetWithoutHopperPath(const Target& target, const ir::PrimFuncNode& f, DiagnosticEngine& diags) {
     if (target.isHip() || target.smVersion < 90 || target.hasWgmma()) return;
-    bool gemm = false, sharedCopy = false, fragmentStore = false;
+    const auto sm90a = parseTarget("cuda:sm_90a");
+    bool gemm = false, fragmentStore = false;
+    int tmaCopies = 0;
+    uint32_t firstTmaLine = 0;
     ir::walk(f.body, [&](const ir::Stmt& s) {
         auto* t = ir::as<ir::TileOpNode>(s);
         if (!t) return;
         if (t->op == ir::TileOpKind::Gemm) gemm = true;
         if (t->op != ir::TileOpKind::Copy || t->args.size() < 2 || !t->isRegion(0) || !t->isRegion(1)) return;
         const ir::Scope from = t->region(0).buffer->scope, to = t->region(1).buffer->scope;
-        if ((from == ir::Scope::Global && to == ir::Scope::Shared) || (from == ir::Scope::Shared && to == ir::Scope::Global)) sharedCopy = true;
         if (from == ir::Scope::Fragment && to == ir::Scope::Global) fragmentStore = true;
+        const bool load = from == ir::Scope::Global && to == ir::Scope::Shared, store = from == ir::Scope::Shared && to == ir::Scope::Global;
+        if (!(load || store) || !sm90a) return;
+        const std::string& tile = t->region(load ? 1 : 0).buffer->name;
+        auto it = f.layouts.find(tile);
+        const ir::Layout layout = it == f.layouts.end() ? nullptr : it->second;
+        const std::string why = load ? xform::tmaLoadWhyNot(f, *t, layout, *sm90a, nullptr)
+                                     : xform::tmaStoreWhyNot(f, *t, layout, *sm90a, nullptr, nullptr);
+        if (!why.empty()) return;
+        if (tmaCopies++ == 0) firstTmaLine = t->span.line;
     });
-    const bool tma = sharedCopy || (gemm && fragmentStore);
+    const bool tma = tmaCopies > 0 || (gemm && fragmentStore);
     if (!gemm && !tma) return;
     const std::string t = target.name;
     const std::string path = std::string(": ") + (gemm ? "every T.gemm takes mma.sync" : "") + (gemm && tma ? " and " : "") +
                              (tma ? "no copy takes TMA (cp.async and plain loads and stores" : "") +
                              (tma ? ", as on cuda:sm_80)" : " (as on cuda:sm_80)");
+    // What cuda:sm_90a would do with the kernel's copies, when they are all it would change.
+    const std::string copiesThere =
+        gemm ? std::string()
+             : "; on cuda:sm_90a " + (tmaCopies == 1 ? std::string("its copy") : std::to_string(tmaCopies) + " of its copies") +
+                   " (line " + std::to_string(firstTmaLine) + (tmaCopies == 1 ? "" : " first") + ") would take TMA";
     if (target.smVersion == 90)
         diags.add({Severity::Note, {},
-                   t + path + ": TileScope generates its Hopper path (wgmma, TMA, setmaxnreg) for the "
-                       "architecture-specific cuda:sm_90a only, which wgmma and setmaxnreg need (PTX ISA, Target ISA "
-                       "notes: \"requires sm_90a\")",
+                   t + path +
+                       (gemm && tma ? ": TileScope generates its Hopper path (wgmma, TMA, setmaxnreg) for the architecture-specific "
+                                      "cuda:sm_90a only, which wgmma and setmaxnreg need (PTX ISA, Target ISA notes: \"requires sm_90a\")"
+                        : gemm      ? ": TileScope generates wgmma for the architecture-specific cuda:sm_90a only, which wgmma needs "
+                                      "(PTX ISA, Target ISA notes: \"requires sm_90a\")"
+                                    : ": TileScope generates TMA for cuda:sm_90a only (the chip has TMA on sm_90 too, but TileScope's "
+                                      "TMA code is its sm_90a path's)" + copiesThere),
                    "on an H100/H200, compile for cuda:sm_90a", "target"});
     else
         diags.add({Severity::Note, {},
-                   t + path + ": TileScope has no path of its own for this GPU; its Hopper path (wgmma, TMA) is "
-                       "generated for cuda:sm_90a only, and this generation's tensor-core instructions (tcgen05 on "
-                       "sm_100) not at all",
-                   "the H100/H200 path is cuda:sm_90a; gemms for newer chips are not generated yet", "target"});
+                   t + path + ": TileScope has no path of its own for this GPU; " +
+                       (gemm ? "its Hopper path (wgmma, TMA) is generated for cuda:sm_90a only, and this generation's tensor-core "
+                               "instructions (tcgen05 on sm_100) not at all"
+                             : "its TMA copies are generated for cuda:sm_90a only" + copiesThere),
+                   gemm ? "the H100/H200 path is cuda:sm_90a; gemms for newer chips are not generated yet"
+                        : "the H100/H200 path is cuda:sm_90a",
+                   "target"});
 }
 
 std::atomic<CompileObserver> g_observer{nullptr};

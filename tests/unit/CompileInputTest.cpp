@@ -176,6 +176,8 @@ TEST(CompileTarget, Sm90NoteNamesOnlyWhatTheKernelHas) {
     const std::string elementwise = "        for i, j in T.Parallel(64, 64):\n            C[i, j] = A[i, j] * 2.0\n";
     const std::string copyOnly = "        s = T.alloc_shared((64, 64), \"float16\")\n        T.copy(A, s)\n"
                                  "        for i, j in T.Parallel(64, 64):\n            C[i, j] = s[i, j]\n";
+    const std::string vectorCopy = "        v = T.alloc_shared((64,), \"float16\")\n        T.copy(A[0, :], v)\n"
+                                   "        for i, j in T.Parallel(64, 64):\n            C[i, j] = v[j]\n";
     const std::string gemmOnly = "        a = T.alloc_shared((64, 64), \"float16\")\n        b = T.alloc_shared((64, 64), \"float16\")\n"
                                  "        c = T.alloc_fragment((64, 64), \"float32\")\n"
                                  "        for i, j in T.Parallel(64, 64):\n            a[i, j] = A[i, j]\n            b[i, j] = B[i, j]\n"
@@ -188,6 +190,14 @@ TEST(CompileTarget, Sm90NoteNamesOnlyWhatTheKernelHas) {
         EXPECT_EQ(copy.rfind(name + ": no copy takes TMA (cp.async and plain loads and stores, as on cuda:sm_80): TileScope ", 0), 0u)
             << copy;
         EXPECT_EQ(copy.find("T.gemm"), std::string::npos) << copy;
+        // Only what this kernel would gain on sm_90a: TMA, not wgmma/setmaxnreg (helper-95), and
+        // where: the copy at line 8 is a TMA load on sm_90a.
+        EXPECT_EQ(copy.find("wgmma"), std::string::npos) << copy;
+        EXPECT_EQ(copy.find("setmaxnreg"), std::string::npos) << copy;
+        EXPECT_NE(copy.find("; on cuda:sm_90a its copy (line 8) would take TMA\n"), std::string::npos) << copy;
+        // A copy that would not take TMA on sm_90a either (a vector: not a 2-D tile): nothing to
+        // gain there, no note (it cited wgmma and setmaxnreg and suggested cuda:sm_90a).
+        EXPECT_EQ(notesOf(vectorCopy, t), "") << t;
         const std::string gemm = notesOf(gemmOnly, t);
         EXPECT_EQ(gemm.rfind(name + ": every T.gemm takes mma.sync (as on cuda:sm_80): TileScope ", 0), 0u) << gemm;
         EXPECT_EQ(gemm.find("no copy takes TMA"), std::string::npos) << gemm;
