@@ -8,7 +8,9 @@
 
 #include <algorithm>
 #include <chrono>
+#include <map>
 #include <optional>
+#include <set>
 
 #include "compiler/CompileObserver.h"
 #include "compiler/KernelLaunches.h"
@@ -22,6 +24,7 @@
 #include "compiler/frontend/MetaDevice.h"
 #include "compiler/frontend/Module.h"
 #include "compiler/ir/IR.h"
+#include "compiler/ops/Registry.h"
 #include "compiler/support/ParamPragma.h"
 #include "compiler/transforms/Hopper.h"
 
@@ -90,9 +93,62 @@ std::string sharedMemoryHint(const Target& target, size_t bytes) {
     return hint;
 }
 
-/// Grid/block/smem and the tensor signature of the lowered kernel.
+/// A shared tile that only stages a T.atomic_add(..., use_tma=True) (TileLang's TMA reduce-add)
+/// on a target without TMA: nothing else reads it, so the add reads it element by element (its
+/// note says so) and the tile is shared memory spent for nothing. Named by the shared-memory
+/// error: samples/mha_bwd.py with dq_tma=True on hip:gfx90a needed 66560 of 65536 bytes, 16384
+/// of them its staging tile dq_s, and the error pointed at T.Kernel with "use smaller tiles"
+/// (helper-95). The tile is the program's own (under `if dq_tma:`), so TileScope keeps it.
+struct StagingTile {
+    const ir::BufferNode* tile = nullptr;
+    Span add;            ///< the T.atomic_add that reads it
+    std::string from;    ///< the fragment one T.copy stages into it ("" if not that)
+    int64_t bytes = 0;
+};
+
+std::optional<StagingTile> tmaOnlyStagingTile(const ir::PrimFuncNode& f, const Target& target) {
+    if (target.hasWgmma()) return std::nullopt;
+    std::map<const ir::BufferNode*, StagingTile> staged;
+    std::set<const ir::BufferNode*> read;
+    std::map<const ir::BufferNode*, std::vector<std::string>> writers;  // the sources of T.copy's into it
+    ir::walk(
+        f.body,
+        [&](const ir::Stmt& st) {
+            auto* t = ir::as<ir::TileOpNode>(st);
+            if (!t) return;
+            const ops::TileOp* op = ops::find(t->op);
+            for (size_t i = 0; i < t->args.size(); ++i) {
+                auto* r = std::get_if<ir::Region>(&t->args[i]);
+                if (!r || r->buffer->scope != ir::Scope::Shared) continue;
+                const ir::BufferNode* b = r->buffer.get();
+                if (t->op == ir::TileOpKind::Atomic && i == 1 && ir::attrBool(t->attrs, "use_tma", false)) {
+                    if (!staged.count(b)) staged[b] = {b, t->span, {}, 0};
+                    continue;
+                }
+                if (!op || (op->access(*t, i) & ops::kRead)) read.insert(b);
+                if (t->op == ir::TileOpKind::Copy && i == 1 && t->isRegion(0))
+                    writers[b].push_back(t->region(0).buffer->scope == ir::Scope::Fragment ? t->region(0).buffer->name : std::string());
+            }
+        },
+        [&](const ir::Expr& e) {
+            if (auto* l = ir::as<ir::LoadNode>(e)) read.insert(l->buffer.get());
+        });
+    for (auto& [b, st] : staged) {
+        if (read.count(b)) continue;
+        auto shape = ir::constShape(*b);
+        if (!shape) continue;
+        st.bytes = ir::dtypeBytes(b->dtype);
+        for (int64_t d : *shape) st.bytes *= d;
+        if (auto w = writers.find(b); w != writers.end() && w->second.size() == 1) st.from = w->second[0];
+        return st;
+    }
+    return std::nullopt;
+}
+
+/// Grid/block/smem and the tensor signature of the lowered kernel. `tileLevel`: the launch's
+/// function before the passes (names a TMA-only staging tile in the shared-memory error).
 bool kernelInfo(const ir::PrimFunc& f, const Target& target, KernelInfo& k,
-                DiagnosticEngine& diags) {
+                DiagnosticEngine& diags, const ir::PrimFuncNode* tileLevel = nullptr) {
     const ir::KernelNode* kn = ir::findKernel(f);
     if (!kn) {
         diags.error(f->span, "the prim_func has no `with T.Kernel(...)` block",
@@ -145,6 +201,21 @@ bool kernelInfo(const ir::PrimFunc& f, const Target& target, KernelInfo& k,
     }
     size_t smemLimit = static_cast<size_t>(target.maxSharedBytesPerBlock());
     if (k.dynamicSmemBytes > smemLimit) {
+        if (auto st = tileLevel ? tmaOnlyStagingTile(*tileLevel, target) : std::nullopt) {
+            const Span at = st->tile->span.valid() ? st->tile->span : kn->span;
+            diags.error(at,
+                        "shared memory: the kernel needs " + std::to_string(k.dynamicSmemBytes) + " bytes, more than the " +
+                            std::to_string(smemLimit) + "-byte per-block limit of " + target.arch() + "; " +
+                            std::to_string(st->bytes) + " of them are '" + st->tile->name +
+                            "', which only stages the T.atomic_add(..., use_tma=True) at line " + std::to_string(st->add.line) +
+                            ": " + target.arch() + " has no TMA (TileScope's TMA is cuda:sm_90a's), so that add is per-element "
+                            "atomics and needs no shared tile",
+                        (st->from.empty() ? std::string("T.atomic_add from the registers directly")
+                                          : "T.atomic_add from '" + st->from + "' directly") +
+                            " (no shared tile) on this target, or compile for cuda:sm_90a, whose TMA reduce-add reads '" +
+                            st->tile->name + "'");
+            return false;
+        }
         diags.error(kn->span,
                     "shared memory: the kernel needs " + std::to_string(k.dynamicSmemBytes) +
                         " bytes, more than the " + std::to_string(smemLimit) +
@@ -327,7 +398,7 @@ bool compileLaunch(const ir::PrimFunc& f, const Target& target, const CompileOpt
         return false;
     }
     auto t2 = Clock::now();
-    if (!kernelInfo(r.lowered, target, r.kernel, diags)) return false;
+    if (!kernelInfo(r.lowered, target, r.kernel, diags, f.get())) return false;
     for (auto& sc : r.kernel.scalars)  // launch values given with --param
         if (auto it = scalarValues.find(sc.name); it != scalarValues.end()) sc.value = it->second;
     // Target line: the printer of the target's language (both print the same lowered IR).

@@ -11,8 +11,8 @@
 #         dK += dS^T Q,    dQ  += dS K        (dS^T round-trips through shared memory)
 #     dK and dV stay in fp32 fragments for the whole loop and are written once; dQ gets a piece
 #     from every key block, so each block adds its block_N x dim piece into an fp32 dQ_acc with
-#     T.atomic_add (outputs only atomics write start at zero); dq_tma=True stages the piece in
-#     shared memory and adds it with one TMA reduce-add (use_tma=True) instead of per-element atomics.
+#     T.atomic_add (outputs only atomics write start at zero); dq_tma=True (cuda:sm_90a) stages the piece
+#     in shared memory and adds it with one TMA reduce-add (use_tma=True), not per-element atomics.
 #     ds_regs=True keeps dS^T in registers too: dK += dS^T Q reads it there (sm_90a: wgmma with A in
 #     registers, issued after dS^T is stored for dQ, in flight across dQ's barrier; FA3's order).
 #  4. mha_bwd_postprocess: dQ = dQ_acc converted to the input dtype.

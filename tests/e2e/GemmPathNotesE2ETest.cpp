@@ -1,4 +1,5 @@
-// What the notes say about a T.gemm's path on sm_90a (fresh-user findings, helper-95):
+// What the notes say about a T.gemm's path on sm_90a, and the shared-memory error of a TMA-only
+// staging tile elsewhere (fresh-user findings, helper-95):
 //  - register A (samples/mha_bwd.py mha_bwd_main line 188, T.gemm(pT, dO_s, dv)): the note led
 //    with "T.gemm uses wgmma on the fragment layouts ... the TMA GEMM path declines it: A ('pT')
 //    is a fragment" and the TMA path's hint, as if something were to be fixed; it now leads with
@@ -7,7 +8,11 @@
 //    reasons were generic ("operands are not shared tiles with a fragment accumulator"; "B is not
 //    a shared tile, or A neither a shared tile nor a fragment"); now one reason naming B and its
 //    scope, and a hint naming the tile to copy;
-// The generated code of these kernels is not changed by the notes.
+//  - samples/mha_bwd.py dq_tma=True on hip:gfx90a: 66560 bytes of LDS, 65536 allowed; 16384 of
+//    them (64 x 64 float32) are dq_s, which only feeds the T.atomic_add(..., use_tma=True) of line
+//    204 -- per-element atomics on gfx90a. The error pointed at T.Kernel ("use smaller tiles"); it
+//    now points at dq_s's T.alloc_shared (line 167, column 24) and names the add and the fragment.
+// The generated code of these kernels is not changed by the notes (the error is the same failure).
 #include <gtest/gtest.h>
 
 #include "compiler/Compile.h"
@@ -78,6 +83,36 @@ TEST(GemmPathNotes, RegisterBNamesTheOperandAndItsScope) {
         EXPECT_EQ(x.message.find("operands are not shared tiles"), std::string::npos) << x.message;
     }
     EXPECT_EQ(r.cuda.find("wgmma"), std::string::npos);
+}
+
+TEST(GemmPathNotes, TmaOnlyStagingTileOverTheLdsLimitIsNamedAtItsAllocation) {
+    ts::CompileResult r = compileAt("samples/mha_bwd.py", "hip:gfx90a", "mha_bwd_main", {{"dq_tma", "True"}});
+    EXPECT_FALSE(r.ok);
+    std::vector<const ts::Diagnostic*> errors;
+    for (auto& d : r.diagnostics)
+        if (d.severity == ts::Severity::Error) errors.push_back(&d);
+    ASSERT_EQ(errors.size(), 1u) << ts::e2e::diagText(r);
+    EXPECT_EQ(errors[0]->span.line, 167u);  // dq_s = T.alloc_shared((block_N, dim), acc)
+    EXPECT_EQ(errors[0]->span.col, 24u);
+    EXPECT_EQ(errors[0]->message,
+              "shared memory: the kernel needs 66560 bytes, more than the 65536-byte per-block limit of gfx90a; 16384 of them are "
+              "'dq_s', which only stages the T.atomic_add(..., use_tma=True) at line 204: gfx90a has no TMA (TileScope's TMA is "
+              "cuda:sm_90a's), so that add is per-element atomics and needs no shared tile");
+    EXPECT_EQ(errors[0]->hint,
+              "T.atomic_add from 'dq' directly (no shared tile) on this target, or compile for cuda:sm_90a, whose TMA reduce-add "
+              "reads 'dq_s'");
+    // The sample's default (dq_tma=False) fits, and so does dq_tma=True where TMA adds the tile.
+    EXPECT_TRUE(compileAt("samples/mha_bwd.py", "hip:gfx90a", "mha_bwd_main").ok);
+    ts::CompileResult tma = compileAt("samples/mha_bwd.py", "cuda:sm_90a", "mha_bwd_main", {{"dq_tma", "True"}});
+    EXPECT_TRUE(tma.ok) << ts::e2e::diagText(tma);
+    // A kernel over the limit without such a tile keeps the error at T.Kernel.
+    ts::CompileResult big = compileAt("samples/mha_bwd.py", "hip:gfx90a", "mha_bwd_main", {{"block_M", "128"}, {"block_N", "128"}});
+    EXPECT_FALSE(big.ok);
+    for (auto& d : big.diagnostics)
+        if (d.severity == ts::Severity::Error) {
+            EXPECT_EQ(d.span.line, 148u) << d.message;
+            EXPECT_EQ(d.message.find("stages"), std::string::npos) << d.message;
+        }
 }
 
 }  // namespace
