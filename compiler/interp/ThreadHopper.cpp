@@ -446,13 +446,22 @@ void ThreadMachine::wgmmaSS(const CallNode* c, const ThreadList& act) {
     for (auto& [buf, off, n] : g.reads) {
         requireRange(*buf, off, n, c->span, "wgmma operand");
         auto& cells = m_cells[buf];
-        for (int64_t i = 0; i < n; ++i) {
-            ++cells[static_cast<size_t>(off + i)].wgmmaReads;
-            cells[static_cast<size_t>(off + i)].wgmmaAt = c->span;
-        }
+        for (int64_t i = 0; i < n; ++i) noteWgmmaRead(cells[static_cast<size_t>(off + i)], c->span);
     }
     m_wgmmaGroups.push_back(std::move(g));
     wgmmaRetire(base, wait);
+}
+
+void ThreadMachine::noteWgmmaRead(SharedCell& cell, const Span& at) {
+    ++cell.wgmmaReads;
+    cell.wgmmaAt = at;
+    // A read by the warpgroup's threads in this barrier epoch, as their own loads would be: a
+    // write before the next barrier (by any thread; insert-sync orders a gemm against the tile's
+    // writers as a unit of the whole block) races with it even after the wgmma retired (another
+    // warpgroup may still be reading the tile for its own wgmma on the GPU).
+    cell.readEpoch = m_epoch;
+    cell.reader = -2;
+    cell.readAt = at;
 }
 
 void ThreadMachine::wgmmaRetire(int32_t base, int64_t pending) {
@@ -539,10 +548,7 @@ void ThreadMachine::wgmmaRS(const CallNode* c, const ThreadList& act) {
     WgmmaGroup g{base, {{B.buf, B.off, K * N}}};
     requireRange(*B.buf, B.off, K * N, c->span, "wgmma operand");
     auto& cells = m_cells[B.buf];
-    for (int64_t i = 0; i < K * N; ++i) {
-        ++cells[static_cast<size_t>(B.off + i)].wgmmaReads;
-        cells[static_cast<size_t>(B.off + i)].wgmmaAt = c->span;
-    }
+    for (int64_t i = 0; i < K * N; ++i) noteWgmmaRead(cells[static_cast<size_t>(B.off + i)], c->span);
     m_wgmmaGroups.push_back(std::move(g));
     wgmmaRetire(base, wait);
 }

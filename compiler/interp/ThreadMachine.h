@@ -160,6 +160,8 @@ public:
     /// same bytes. It reports a read of them by another thread since the last barrier as a race
     /// and poisons them, so a wrong live range or missing barrier shows up (ThreadAliases.cpp).
     void clobberAliases(BufferState& b, int64_t off, const Span& at);
+    /// A wgmma group issued at `at` reads the shared element of `cell` (ThreadHopper.cpp).
+    void noteWgmmaRead(SharedCell& cell, const Span& at);
 
     // --- intrinsics (ThreadIntrinsics.cpp) --------------------------------------------------
     void execEvalT(const ir::EvalNode* e, const ThreadList& act);

@@ -4,6 +4,8 @@
 // this gemm, its operand copies and its loop qualify; the answer is recorded in the layouts (the
 // accumulator gets the "wgmma_c" family), and a gemm that does not qualify keeps the mma.sync
 // path of GemmSm80.cpp in both places.
+#include <set>
+
 #include <algorithm>
 
 #include "compiler/analysis/HwLayouts.h"
@@ -63,7 +65,14 @@ void gemmLayoutsSm90(LayoutSolver& s, const ir::TileOpNode& t) {
             // operand copies qualify; the note says which loads the gemm gets.
             const ir::ForNode* loop = enclosingPipelined(s.func(), t);
             std::string whyNoTma;
-            const bool loopTma = loop && xform::fragmentTmaCopies(s.func(), *loop, s.threads(), s.target(), &whyNoTma);
+            std::set<const ir::BufferNode*> written;  // operand tiles the loop writes (two copies, one barrier)
+            const bool loopTma = loop && xform::fragmentTmaCopies(s.func(), *loop, s.threads(), s.target(), &whyNoTma, &written);
+            std::string barriers = "no block barrier in the loop";
+            for (auto* w : written)
+                barriers = (barriers.rfind("no ", 0) == 0 ? "'" : barriers + ", '") + w->name + "'";
+            if (!written.empty())
+                barriers += std::string(written.size() == 1 ? " is" : " are") +
+                            " written in the loop: two copies, one block barrier per iteration before the first gemm that reads it";
             // A register A (FlashAttention's P) is the fragment path's own case, not a failed TMA
             // gemm: the note leads with it and says what runs. It led with "T.gemm uses wgmma on the
             // fragment layouts ... the TMA GEMM path declines it: A ('P') is a fragment" and the
@@ -76,7 +85,7 @@ void gemmLayoutsSm90(LayoutSolver& s, const ir::TileOpNode& t) {
                     s.note(t.span, lead + "no T.Pipelined loop around it: the kernel's own copies and barriers feed it; each wgmma is fenced and waited here",
                            "a T.Pipelined loop of T.copy loads lets TileScope pipeline B's tiles (TMA where legal)");
                 else if (loopTma)
-                    s.note(t.span, lead + "its loop's tiles are loaded by TMA (mbarrier pipeline, no block barrier in the loop)",
+                    s.note(t.span, lead + "its loop's tiles are loaded by TMA (mbarrier pipeline, " + barriers + ")",
                            "TILESCOPE_HOPPER_NO_FRAGMENT_TMA=1 keeps the cp.async schedule (for comparisons)");
                 else
                     s.note(t.span, lead + "its loop keeps the cp.async pipeline schedule, whose copies take TMA where legal (each copy's note "
@@ -87,7 +96,7 @@ void gemmLayoutsSm90(LayoutSolver& s, const ir::TileOpNode& t) {
                                "copies and barriers feed it; each wgmma is fenced and waited here)",
                        "a T.Pipelined loop of T.copy loads lets TileScope pipeline the operand tiles (TMA where legal)");
             else if (loopTma)
-                s.note(t.span, "T.gemm uses wgmma on the fragment layouts with its loop's tiles loaded by TMA (mbarrier pipeline, no block barrier in the loop)",
+                s.note(t.span, "T.gemm uses wgmma on the fragment layouts with its loop's tiles loaded by TMA (mbarrier pipeline, " + barriers + ")",
                        "TILESCOPE_HOPPER_NO_FRAGMENT_TMA=1 keeps the cp.async schedule (for comparisons)");
             else
                 s.note(t.span, "T.gemm uses wgmma on the fragment layouts; its loop keeps the cp.async pipeline schedule, whose copies "

@@ -179,6 +179,9 @@ struct FragmentTmaCopy {
     const ir::TileOpNode* copy = nullptr;
     int64_t param = -1;  ///< kernel tensor index of the source
     int rowDim = 0;      ///< tmaCopyRowDim
+    /// A 1-D tile that no gemm reads (a row of lse/Delta values, read by the threads): one box of
+    /// one row, stored row-major (written operands schedule only, see below).
+    bool row = false;
 };
 /// The TMA copies of `loop` (a T.Pipelined loop of `f`) or nullopt with *why: every global ->
 /// shared copy in the loop body is a top-level statement that fills a shared operand tile of a
@@ -186,8 +189,26 @@ struct FragmentTmaCopy {
 /// never writes, each tile loaded once in the loop; nothing else writes any operand tile in the
 /// loop (tiles not loaded there are made visible to wgmma once, before it); at least one copy.
 /// TILESCOPE_HOPPER_NO_FRAGMENT_TMA=1 declines (measurement switch: the cp.async schedule).
+/// With TILESCOPE_HOPPER_TMA_WRITTEN_OPERANDS=1 (off until the H200 measures it; MHA backward's
+/// shape) two more things are taken: copies into 1-D tiles that no gemm reads (row tiles, by
+/// pipelinedTmaWhyNot's rule), and operand tiles that the body writes with ordinary stores
+/// (dS^T), returned in *writtenOperands: every write of such a tile precedes, at the top level
+/// of the body, every access that reads it, the first reader is a fragment-path gemm (its proxy
+/// fence and block barrier order the writes), the tile is touched only by its own name and only
+/// in the loop. The schedule gives it two copies (iteration k writes copy k % 2), so the write of
+/// iteration k + 2 follows the barrier of iteration k + 1, which every thread reaches after its
+/// wgmma of iteration k retired: one block barrier per iteration.
 std::optional<std::vector<FragmentTmaCopy>> fragmentTmaCopies(const ir::PrimFuncNode& f, const ir::ForNode& loop,
-                                                              int64_t threads, const Target& target, std::string* why = nullptr);
+                                                              int64_t threads, const Target& target, std::string* why = nullptr,
+                                                              std::set<const ir::BufferNode*>* writtenOperands = nullptr);
+
+/// On the consumer statements of a pipelined body (InjectPipeline.cpp, before restaging): marks
+/// the fragment-path gemms whose operand tiles saw no generic-proxy write since the last proxy
+/// fence + barrier as operands-ready (no fence, no barrier); `fencedAtTop`: the iteration begins
+/// with everything fenced. Then leaves a gemm in flight (wait_group 1) across the statements
+/// that may run beside it, up to the next gemm, whose wait retires both.
+void dropRepeatedWgmmaFences(std::vector<ir::Stmt>& body, bool fencedAtTop, const ir::Attrs& funcAttrs);
+void pairIndependentWgmmas(std::vector<ir::Stmt>& body, const ir::PrimFuncNode& func);
 
 /// The fragment-path TMA schedule of `loop` (InjectPipelineTmaFragment.cpp), or null when
 /// fragmentTmaCopies declines; tensor maps and staged tiles as for injectTmaPipeline.

@@ -147,6 +147,8 @@ bool wgmmaFenceEvery() {
     return e && *e == '1';
 }
 
+}  // namespace
+
 void dropRepeatedWgmmaFences(std::vector<Stmt>& body, bool fencedAtTop, const Attrs& funcAttrs) {
     if (wgmmaFenceEvery()) return;
     // Since the last proxy fence + barrier: the shared tiles written through the generic proxy,
@@ -260,6 +262,8 @@ void pairIndependentWgmmas(std::vector<Stmt>& body, const PrimFuncNode& func) {
         i = j;
     }
 }
+
+namespace {
 
 Stmt markAsync(const Stmt& s) {
     auto* t = as<TileOpNode>(s);

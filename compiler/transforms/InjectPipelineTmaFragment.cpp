@@ -253,13 +253,24 @@ Stmt turn(const char* kind, Span sp) { return intrinsicStmt(intrin::kWarpgroupTu
 
 Stmt injectTmaFragmentPipeline(const ForNode& n, const PrimFuncNode& f, int64_t threads, const Target& target, Attrs& attrs,
                                std::map<const BufferNode*, Buffer>& staged) {
-    auto copies = fragmentTmaCopies(f, n, threads, target);
+    std::set<const BufferNode*> writtenOps;  // operand tiles the body writes (Hopper.h fragmentTmaCopies)
+    auto copies = fragmentTmaCopies(f, n, threads, target, nullptr, &writtenOps);
     if (!copies) return nullptr;
     std::vector<Producer> producers;
+    bool rowTiles = false;
     for (auto& c : *copies) {
         const Buffer& b = c.copy->region(1).buffer;
-        auto it = f.layouts.find(b->name);
-        auto geo = it != f.layouts.end() && it->second ? analysis::wgmmaGeometryOf(*it->second, dtypeBytes(b->dtype)) : std::nullopt;
+        std::optional<analysis::WgmmaTileGeometry> geo;
+        if (c.row) {  // one box of one row, row-major (pipelinedTmaWhyNot checked it)
+            analysis::WgmmaTileGeometry g;
+            g.rows = 1, g.cols = constInt(b->shape[0]).value_or(0), g.eltBytes = dtypeBytes(b->dtype);
+            g.panelBytes = 0, g.panelElems = g.cols, g.panels = 1;
+            geo = g;
+            rowTiles = true;
+        } else {
+            auto it = f.layouts.find(b->name);
+            geo = it != f.layouts.end() && it->second ? analysis::wgmmaGeometryOf(*it->second, dtypeBytes(b->dtype)) : std::nullopt;
+        }
         if (!geo) return nullptr;  // infer-layouts gave every operand tile the wgmma_smem layout
         producers.push_back({c, *geo, tensorMapFor(attrs, c.param, *geo, c.rowDim)});
     }
@@ -270,7 +281,9 @@ Stmt injectTmaFragmentPipeline(const ForNode& n, const PrimFuncNode& f, int64_t 
     for (auto& p : producers) {
         const Buffer& b = p.c.copy->region(1).buffer;
         if (!staged.count(b.get()))
-            staged[b.get()] = std::make_shared<BufferNode>(b->name, b->dtype, std::vector<Expr>{intImm(S), intImm(p.geo.rows), intImm(p.geo.cols)},
+            staged[b.get()] = std::make_shared<BufferNode>(b->name, b->dtype,
+                                                           p.c.row ? std::vector<Expr>{intImm(S), intImm(p.geo.cols)}
+                                                                   : std::vector<Expr>{intImm(S), intImm(p.geo.rows), intImm(p.geo.cols)},
                                                            Scope::Shared, b->span);
         local[b.get()] = staged[b.get()];
         stageBytes += p.geo.bytes();
@@ -284,13 +297,41 @@ Stmt injectTmaFragmentPipeline(const ForNode& n, const PrimFuncNode& f, int64_t 
         std::unordered_map<const VarNode*, Expr> at{{k.get(), iter}};
         for (auto& p : producers) {
             const Buffer& tile = local.at(p.c.copy->region(1).buffer.get());
-            std::vector<Expr> args{intImm(p.map), addr(tile, {stage, intImm(0), intImm(0)}), addr(full, {stage}),
+            std::vector<Expr> first{stage, intImm(0)};
+            if (!p.c.row) first.push_back(intImm(0));
+            std::vector<Expr> args{intImm(p.map), addr(tile, first), addr(full, {stage}),
                                    intImm(p.geo.rows), intImm(p.geo.panelElems), intImm(p.geo.panels)};
             for (Expr& c : tmaCoordinates(p.c.copy->region(0), at)) args.push_back(c);
             out.push_back(intrinsicStmt(intrin::kTmaLoad, args, p.c.copy->span));
         }
         return seq(out, sp);
     };
+    // Written operand tiles (dS^T): two copies, iteration k writing and reading copy k % 2; the
+    // gemms that read one keep their proxy fence and block barrier (not marked ready).
+    std::map<const BufferNode*, Buffer> twoCopies;
+    for (auto* w : writtenOps) {
+        Buffer b;
+        walk(n.body, [&](const Stmt& x) {
+            if (auto* g = as<TileOpNode>(x))
+                for (size_t i = 0; i < g->args.size() && !b; ++i)
+                    if (g->isRegion(i) && g->region(i).buffer.get() == w) b = g->region(i).buffer;
+        });
+        if (!b) return nullptr;
+        if (!staged.count(w)) {
+            std::vector<Expr> shape{intImm(2)};
+            shape.insert(shape.end(), b->shape.begin(), b->shape.end());
+            staged[w] = std::make_shared<BufferNode>(b->name, b->dtype, shape, Scope::Shared, b->span);
+        }
+        twoCopies[w] = staged[w];
+    }
+    auto readsWritten = [&](const Stmt& s0) {
+        auto* g = as<TileOpNode>(s0);
+        return g && g->op == TileOpKind::Gemm && ((g->isRegion(0) && writtenOps.count(g->region(0).buffer.get())) ||
+                                                   (g->isRegion(1) && writtenOps.count(g->region(1).buffer.get())));
+    };
+    // The schedules below that run the body differently (ping-pong, softmax overlap, in flight)
+    // assume neither.
+    const bool plainOnly = rowTiles || !writtenOps.empty();
     Var ps = makeVar("ps", DType::Int32, sp);
     Stmt prologue = forLoop(ps, intImm(0), intImm(S - 1), ForKind::Unrolled,
                             ifThen(lt(ps, n.extent), issue(add(n.min, ps), ps), nullptr, sp), {}, sp);
@@ -302,8 +343,8 @@ Stmt injectTmaFragmentPipeline(const ForNode& n, const PrimFuncNode& f, int64_t 
         for (auto& c : *copies) isCopy = isCopy || s.get() == c.copy;
         if (!isCopy) stmts.push_back(s);
     }
-    const bool pingPong = pingPongApplies(stmts, threads, S);
-    if (auto plan = pingPong ? std::nullopt : softmaxOverlapPlan(f, stmts, producers)) {
+    const bool pingPong = !plainOnly && pingPongApplies(stmts, threads, S);
+    if (auto plan = pingPong || plainOnly ? std::nullopt : softmaxOverlapPlan(f, stmts, producers)) {
         // Softmax overlap (header comment): a loop of n + 1 rotated iterations r; iteration r's
         // stage holds tile r of the early tiles (K) and tile r - 1 of the late ones (V).
         int64_t earlyBytes = 0, lateBytes = 0;
@@ -385,7 +426,7 @@ Stmt injectTmaFragmentPipeline(const ForNode& n, const PrimFuncNode& f, int64_t 
                     intrinsicStmt(intrin::kFenceProxyAsync, {}, sp), intrinsicStmt(intrin::kSyncThreads, {}, sp), prologue2, loops},
                    sp);
     }
-    if (inflightApplies(stmts, S, pingPong)) {
+    if (!plainOnly && inflightApplies(stmts, S, pingPong)) {
         // In flight: the G gemms of iteration k are committed with wgmma wait_group G, which
         // retires iteration k-1's; every thread then releases tile k-1's stage, and the elected
         // thread refills a stage two iterations after its tile (lag 2, as the ping-pong below):
@@ -435,6 +476,13 @@ Stmt injectTmaFragmentPipeline(const ForNode& n, const PrimFuncNode& f, int64_t 
                     intrinsicStmt(intrin::kFenceProxyAsync, {}, sp), intrinsicStmt(intrin::kSyncThreads, {}, sp), prologue, loops},
                    sp);
     }
+    // Written operands: the first gemm after their writes keeps its proxy fence + block barrier,
+    // later ones with nothing written since need neither, and independent gemms pair up, as in
+    // the cp.async schedule (the landed tiles need no fence: TMA writes through the async proxy).
+    if (!writtenOps.empty()) {
+        dropRepeatedWgmmaFences(stmts, /*fencedAtTop=*/true, f.attrs);
+        pairIndependentWgmmas(stmts, f);
+    }
     // Refill lag L (header comment): at iteration k >= L-1, wait for tile k-L's stage (k >= L)
     // and load tile k+S-L into it.
     const int64_t L = pingPong ? 2 : 1;
@@ -456,7 +504,8 @@ Stmt injectTmaFragmentPipeline(const ForNode& n, const PrimFuncNode& f, int64_t 
         // Ping-pong: a turn ends after each gemm but the last and begins again before the next.
         const bool gemm = pingPong && twoWarpgroupGemm(s);
         if (gemm && gemmsSeen++ > 0) body.push_back(turn("wait", sp));
-        Stmt r = markOperandsReady(restageTiles(s, local, stage));
+        Stmt r = restageTiles(restageTiles(s, local, stage), twoCopies, floormod(rel, intImm(2)));
+        if (!readsWritten(s)) r = markOperandsReady(r);
         if (gemm && gemmsSeen < gemms) {
             // A shared-A gemm passes the turn between its issue and its wait (LowerHopper.cpp).
             auto* g = as<TileOpNode>(r);
@@ -477,6 +526,13 @@ Stmt injectTmaFragmentPipeline(const ForNode& n, const PrimFuncNode& f, int64_t 
     la["tma_pipeline"] = true;
     la["ws_candidate"] = true;  // warp-specialize may give the refill a producer warpgroup
     if (pingPong) la["warpgroup_pingpong"] = true;
+    if (!twoCopies.empty()) {
+        // insert-sync: their hazards from one iteration to the next are the schedule's (copy k % 2,
+        // each iteration's gemm barrier), not a barrier's at the top of the body.
+        std::string names;
+        for (auto& [w, b] : twoCopies) names += (names.empty() ? "" : ",") + b->name;
+        la["two_copy_tiles"] = names;
+    }
     Stmt mainLoop = forLoop(k, n.min, n.extent, ForKind::Serial, seq(body, sp), la, sp);
     if (pingPong) mainLoop = seq({turn("begin", sp), mainLoop, turn("end", sp)}, sp);
     return seq({std::make_shared<AllocNode>(full, nullptr, sp), std::make_shared<AllocNode>(empty, nullptr, sp),

@@ -204,6 +204,23 @@ public:
             State entry = st;
             State first = entry;
             run(f->body, first);  // what one iteration leaves behind
+            // Tiles with one copy per iteration parity (InjectPipelineTmaFragment.cpp, loop attr
+            // "two_copy_tiles"): iteration k + 1 touches the other copy, and the copy iteration
+            // k + 2 writes was last read before iteration k + 1's gemm barrier, so nothing of
+            // them carries into the next iteration.
+            if (std::string two = attrStr(f->attrs, "two_copy_tiles", ""); !two.empty()) {
+                std::set<std::string> names;
+                for (size_t a = 0, b; a <= two.size(); a = b + 1) {
+                    b = two.find(',', a);
+                    if (b == std::string::npos) b = two.size();
+                    names.insert(two.substr(a, b - a));
+                }
+                auto drop = [&](BufSet& set) {
+                    for (auto it = set.begin(); it != set.end();) it = names.count((*it)->name) ? set.erase(it) : std::next(it);
+                };
+                drop(first.written), drop(first.read), drop(first.roleWritten), drop(first.roleRead);
+                for (auto& [k, v] : first.inRole) drop(v.first), drop(v.second);
+            }
             State loopIn = entry;
             loopIn.merge(first);
             State second = loopIn;

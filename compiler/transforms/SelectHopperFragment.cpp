@@ -301,6 +301,7 @@ std::optional<analysis::HopperGemmPlan> selectHopperFragmentGemm(const PrimFuncN
 // operand tiles loaded by TMA (the schedule is InjectPipelineTmaFragment.cpp). Pure: infer-layouts
 // asks it for the note it prints, inject-pipeline for the rewrite, and both get the same answer.
 #include <cstdlib>
+#include <map>
 #include <set>
 
 #include "compiler/ir/Views.h"
@@ -310,7 +311,10 @@ namespace ts::xform {
 using namespace ts::ir;
 
 std::optional<std::vector<FragmentTmaCopy>> fragmentTmaCopies(const PrimFuncNode& f, const ForNode& loop, int64_t threads,
-                                                              const Target& target, std::string* why) {
+                                                              const Target& target, std::string* why,
+                                                              std::set<const BufferNode*>* writtenOperands) {
+    const char* ew = std::getenv("TILESCOPE_HOPPER_TMA_WRITTEN_OPERANDS");
+    const bool written = ew && *ew == '1';
     auto no = [&](const std::string& s) {
         if (why) *why = s;
         return std::nullopt;
@@ -334,7 +338,7 @@ std::optional<std::vector<FragmentTmaCopy>> fragmentTmaCopies(const PrimFuncNode
     std::set<const StmtNode*> top;
     for (auto& s : body) top.insert(s.get());
     std::vector<FragmentTmaCopy> out;
-    std::set<const BufferNode*> loaded, sources;
+    std::set<const BufferNode*> loaded, sources, rows;
     std::string w;
     bool ok = true;
     walk(loop.body, [&](const Stmt& s) {
@@ -344,6 +348,16 @@ std::optional<std::vector<FragmentTmaCopy>> fragmentTmaCopies(const PrimFuncNode
         if (src.buffer->scope != Scope::Global || dst.buffer->scope != Scope::Shared) return;
         if (std::string off = tmaDisabledWhy(f, *t); !off.empty())
             return ok = false, void(w = "the copy into '" + dst.buffer->name + "' takes no TMA: " + off);
+        if (written && top.count(t) && !operands.count(dst.buffer.get()) && dst.buffer->shape.size() == 1) {
+            TmaLoadPlan plan;  // a row tile (FragmentTmaCopy::row)
+            if (std::string no = pipelinedTmaWhyNot(f, *t, target, &plan); !no.empty())
+                return ok = false, void(w = "the copy into '" + dst.buffer->name + "' takes no TMA: " + no);
+            if (!loaded.insert(dst.buffer.get()).second) return ok = false, void(w = "'" + dst.buffer->name + "' is loaded twice in the loop");
+            sources.insert(src.buffer.get());
+            rows.insert(dst.buffer.get());
+            out.push_back({t, plan.param, plan.rowDim, true});
+            return;
+        }
         if (!top.count(t) || !operands.count(dst.buffer.get()))
             return ok = false, void(w = "the copy into '" + dst.buffer->name + "' does not fill a wgmma operand tile at the loop's top level");
         if (!loaded.insert(dst.buffer.get()).second) return ok = false, void(w = "'" + dst.buffer->name + "' is loaded twice in the loop");
@@ -390,10 +404,55 @@ std::optional<std::vector<FragmentTmaCopy>> fragmentTmaCopies(const PrimFuncNode
                     ok = false, w = "the kernel writes " + named(*r->buffer);
         },
         nullptr);
-    // Nothing else writes an operand tile in the loop: the gemms skip their proxy fence and
-    // block barrier (the TMA copies themselves are the only writers the schedule orders).
     std::set<const StmtNode*> tmaCopies;
     for (auto& c : out) tmaCopies.insert(c.copy);
+    // Written operands (header, TILESCOPE_HOPPER_TMA_WRITTEN_OPERANDS=1): operand tiles written
+    // by a statement other than a TMA copy, checked here and then left out of the rule below.
+    if (written && ok) {
+        std::map<std::string, const BufferNode*> byKey;
+        for (auto* b : operands) byKey[storage(*b)] = b;
+        for (auto* b : rows) byKey[storage(*b)] = b;
+        std::vector<BufferTouch> touch;
+        for (auto& s : body) touch.push_back(tmaCopies.count(s.get()) ? BufferTouch{} : touchOf(f, s));
+        std::set<std::string> outsideKeys;  // storage touched outside the loop
+        {
+            std::set<const StmtNode*> inLoop;
+            walk(loop.body, [&](const Stmt& x) { inLoop.insert(x.get()); });
+            walk(f.body, [&](const Stmt& x) {
+                if (inLoop.count(x.get()) || !(as<TileOpNode>(x) || as<StoreNode>(x) || as<EvalNode>(x))) return;
+                for (auto& k : touchOf(f, x).reads) outsideKeys.insert(k);
+                for (auto& k : touchOf(f, x).writes) outsideKeys.insert(k);
+            });
+        }
+        for (auto& [key, b] : byKey) {
+            if (!ok) break;
+            size_t lastWrite = 0, firstRead = body.size();
+            bool any = false, viewed = false;
+            for (size_t i = 0; i < body.size(); ++i) {
+                if (touch[i].writes.count(key)) any = true, lastWrite = i;
+                if (touch[i].reads.count(key) && firstRead == body.size()) firstRead = i;
+                viewed = viewed || touch[i].viewed.count(key);
+            }
+            if (rows.count(b)) {  // a TMA-loaded row tile: only its copy writes it
+                if (any) ok = false, w = "'" + b->name + "' is written in the loop";
+                else if (outsideKeys.count(key)) ok = false, w = "'" + b->name + "' is used outside the loop";
+                continue;
+            }
+            if (!any) continue;
+            if (loaded.count(b)) ok = false, w = "'" + b->name + "' is loaded by TMA and also written in the loop";
+            else if (viewed) ok = false, w = "'" + b->name + "' is written or read through a view in the loop";
+            else if (outsideKeys.count(key)) ok = false, w = "'" + b->name + "' is written in the loop and used outside it";
+            else if (firstRead <= lastWrite) ok = false, w = "'" + b->name + "' is read before its last write in the loop body";
+            else if (!as<TileOpNode>(body[firstRead]) || as<TileOpNode>(body[firstRead])->op != TileOpKind::Gemm)
+                ok = false, w = "'" + b->name + "' is first read by a statement that is not a gemm (no barrier orders its writes)";
+            else if (writtenOperands)
+                writtenOperands->insert(b);
+            if (ok) operandKeys.erase(key);
+        }
+        if (!ok) return no(w);
+    }
+    // Nothing else writes an operand tile in the loop: the gemms skip their proxy fence and
+    // block barrier (the TMA copies themselves are the only writers the schedule orders).
     walk(loop.body, [&](const Stmt& s) {
         if (auto* st = as<StoreNode>(s); st && operandKeys.count(storage(*st->buffer)))
             ok = false, w = named(*st->buffer) + " is written in the loop";

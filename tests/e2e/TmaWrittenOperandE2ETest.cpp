@@ -1,0 +1,136 @@
+// The fragment-path TMA schedule with written operand tiles and row tiles
+// (TILESCOPE_HOPPER_TMA_WRITTEN_OPERANDS=1, Hopper.h fragmentTmaCopies): a wgmma operand tile the
+// loop body writes with ordinary stores (MHA backward's dS^T) gets two copies, iteration k
+// writing copy k % 2, so the loop has one block barrier per iteration (the one before the first
+// gemm reading it); 1-D tiles no gemm reads (lse/Delta rows) are TMA boxes of one row on the
+// stage's mbarrier. tests/e2e/programs/tma_written_operand.py against float64 on both
+// interpreters (mode 0: taken; mode 2: declined, read before its write), samples/mha_bwd.py's
+// chain on the thread-level interpreter (also warp-specialized), NVRTC sm_90a.
+#include <gtest/gtest.h>
+
+#include "app/cli/Commands.h"
+#include "compiler/Compile.h"
+#include "profiler/cuda/Nvrtc.h"
+#include "tests/e2e/E2eTestUtil.h"
+#include "tests/e2e/ScopedEnv.h"
+#include "tests/support/SourceDir.h"
+#include "tests/unit/CliTestUtil.h"
+
+namespace {
+
+using ts::e2e::diagText;
+
+const char* kProgram = "tests/e2e/programs/tma_written_operand.py";
+
+ts::CompileResult compileIt(const std::string& file, const std::map<std::string, std::string>& params, const std::string& kernel = {}) {
+    ts::CompileOptions opts;
+    opts.params = params;
+    opts.kernel = kernel;
+    opts.target = "cuda:sm_90a";
+    opts.recordSnapshots = false;
+    return ts::compile(file, ts::e2e::readRepoFile(file), opts);
+}
+
+size_t countOf(const std::string& text, const std::string& what, size_t from = 0, size_t to = std::string::npos) {
+    size_t n = 0;
+    for (size_t p = text.find(what, from); p != std::string::npos && p < to; p = text.find(what, p + 1)) ++n;
+    return n;
+}
+
+// `tilec run FILE --interp[=lowered]` against its float64 reference (or a chain's).
+std::string runChecked(const std::string& file, std::vector<std::string> params, bool lowered, const std::vector<std::string>& chain = {},
+                       const std::string& ref = {}) {
+    using namespace ts::cli::test;
+    ts::cli::RunCommand run;
+    run.flags.file = std::string(TS_SOURCE_DIR) + "/" + file;
+    run.flags.target = "cuda:sm_90a";
+    run.flags.params = std::move(params);
+    run.interp = lowered ? "lowered" : "tile";
+    run.chain = chain;
+    if (!ref.empty()) run.ref = ref;
+    auto o = captureCli([&] { return chain.empty() ? ts::cli::runRun(run) : ts::cli::runChain(run); });
+    return o.rc == 0 && contains(o.out, "\nPASS\n") ? "PASS" : o.out + o.err;
+}
+
+TEST(TmaWrittenOperand, WrittenTileHasTwoCopiesAndTheLoopOneBarrier) {
+    ts::e2e::ScopedEnv on("TILESCOPE_HOPPER_TMA_WRITTEN_OPERANDS", "1");
+    ts::CompileResult r = compileIt(kProgram, {{"T_tiles", "5"}});
+    ASSERT_TRUE(r.ok) << diagText(r);
+    EXPECT_NE(diagText(r).find("with its loop's tiles loaded by TMA (mbarrier pipeline, 'S_s' is written in the loop: two copies, one "
+                               "block barrier per iteration before the first gemm that reads it)"),
+              std::string::npos)
+        << diagText(r);
+    const size_t loop = r.cuda.find("for (int k = 0; k < 5; ++k) {");
+    const size_t end = r.cuda.find("ts::mbarrier_arrive(&tma_empty[", loop);
+    ASSERT_NE(loop, std::string::npos) << r.cuda;
+    ASSERT_NE(end, std::string::npos) << r.cuda;
+    EXPECT_EQ(countOf(r.cuda, "__syncthreads();", loop, end), 1u) << r.cuda.substr(loop, end - loop);
+    EXPECT_EQ(countOf(r.cuda, "ts::fence_proxy_async();", loop, end), 1u) << r.cuda.substr(loop, end - loop);
+    // S_s: 64 x 64 halves per copy, copy k % 2; r_s: one TMA box of one row (R's row 1 of tile k).
+    EXPECT_NE(r.cuda.find("&S_s[((k % 2) * 4096)]", loop), std::string::npos) << r.cuda;
+    EXPECT_NE(r.cuda.find("ts::tma_load_tile<1, 64, 1>(", loop), std::string::npos) << r.cuda;
+    EXPECT_EQ(r.cuda.find("cp_async"), std::string::npos) << r.cuda;
+    if (ts::rt::nvrtcAvailable()) {
+        auto nv = ts::rt::compileCuda(r.cuda, "sm_90a", {}, true);
+        EXPECT_TRUE(nv.ok) << nv.log;
+    }
+}
+
+TEST(TmaWrittenOperand, MatchesFloat64OnBothInterpreters) {
+    for (const char* env : {"1", "0"}) {
+        ts::e2e::ScopedEnv on("TILESCOPE_HOPPER_TMA_WRITTEN_OPERANDS", env);
+        for (const char* mode : {"0", "2"})
+            for (auto [tiles, stages] : {std::pair{"1", "2"}, {"3", "2"}, {"5", "3"}, {"4", "2"}})
+                for (bool lowered : {false, true})
+                    EXPECT_EQ(runChecked(kProgram, {std::string("mode=") + mode, std::string("T_tiles=") + tiles, std::string("num_stages=") + stages},
+                                         lowered),
+                              "PASS")
+                        << "env " << env << " mode " << mode << " T_tiles " << tiles << " stages " << stages << " lowered " << lowered;
+    }
+}
+
+TEST(TmaWrittenOperand, ReadBeforeItsWriteIsDeclinedWithTheReason) {
+    ts::e2e::ScopedEnv on("TILESCOPE_HOPPER_TMA_WRITTEN_OPERANDS", "1");
+    ts::CompileResult r = compileIt(kProgram, {{"mode", "2"}});
+    ASSERT_TRUE(r.ok) << diagText(r);
+    EXPECT_NE(diagText(r).find("the loop's wgmma-only TMA schedule: 'S_s' is written in the loop and used outside it"), std::string::npos)
+        << diagText(r);
+    EXPECT_EQ(r.cuda.find("tma_empty"), std::string::npos) << r.cuda;
+}
+
+TEST(TmaWrittenOperand, MhaBackwardMainHasOneBarrierPerIteration) {
+    ts::e2e::ScopedEnv on("TILESCOPE_HOPPER_TMA_WRITTEN_OPERANDS", "1");
+    ts::CompileResult r = compileIt("samples/mha_bwd.py", {{"seq_len", "1024"}, {"block_M", "128"}, {"threads", "256"}}, "mha_bwd_main");
+    ASSERT_TRUE(r.ok) << diagText(r);
+    const size_t loop = r.cuda.find("for (int qt = 0; qt < 16; ++qt) {");
+    const size_t end = r.cuda.find("ts::mbarrier_arrive(&tma_empty[", loop);
+    ASSERT_NE(loop, std::string::npos) << r.cuda;
+    ASSERT_NE(end, std::string::npos) << r.cuda;
+    EXPECT_EQ(countOf(r.cuda, "__syncthreads();", loop, end), 1u) << r.cuda.substr(loop, end - loop);
+    // dS^T: two copies of 128 x 64 halves; dK += dS^T Q stays in flight while dQ = dS K is issued.
+    EXPECT_NE(r.cuda.find("ts::wgmma_gemm_ss<128, 64, 64, 2, false, false, 1, ts::half>(&dS_s[((qt % 2) * 8192)]", loop), std::string::npos)
+        << r.cuda;
+    EXPECT_NE(r.cuda.find("&lse_s[(((qt + 1) % 2) * 64)], &tma_full[((qt + 1) % 2)]", loop), std::string::npos) << r.cuda;
+    EXPECT_EQ(r.cuda.find("cp_async"), std::string::npos) << r.cuda;
+    if (ts::rt::nvrtcAvailable()) {
+        auto nv = ts::rt::compileCuda(r.cuda, "sm_90a", {}, true);
+        EXPECT_TRUE(nv.ok) << nv.log;
+    }
+}
+
+TEST(TmaWrittenOperand, MhaBackwardChainMatchesFloat64OnTheThreadInterpreter) {
+    ts::e2e::ScopedEnv on("TILESCOPE_HOPPER_TMA_WRITTEN_OPERANDS", "1");
+    const std::vector<std::string> chain{"mha_fwd", "mha_bwd_preprocess", "mha_bwd_main", "mha_bwd_postprocess"};
+    const std::vector<std::vector<std::string>> params = {
+        {"seq_len=200", "is_causal=False"},
+        {"seq_len=130", "is_causal=True"},  // 520-byte lse rows: those stay cp.async, the schedule declines
+        {"seq_len=200", "is_causal=True", "block_M=128", "threads=256", "ds_regs=True"},
+        {"seq_len=100", "is_causal=True", "dq_tma=True"}};
+    for (const auto& p : params) EXPECT_EQ(runChecked("samples/mha_bwd.py", p, true, chain, "bwd_ref"), "PASS") << p[0] << " " << p[1];
+    // Warp-specialized (a producer warpgroup issues the refills; the block barrier becomes a
+    // named barrier of the consumers).
+    ts::e2e::ScopedEnv ws("TILESCOPE_HOPPER_WS", "1");
+    for (const auto& p : params) EXPECT_EQ(runChecked("samples/mha_bwd.py", p, true, chain, "bwd_ref"), "PASS") << "ws " << p[0] << " " << p[1];
+}
+
+}  // namespace
