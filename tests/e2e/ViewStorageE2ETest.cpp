@@ -16,7 +16,8 @@
 //    stage), with plan-pipelines' warning at the copy.
 //  - tma_tensor_view.py: a TMA load of a tensor the kernel writes through a view (mode 0; no
 //    fence.proxy.async.global) and a TMA store into a tensor read back through a view (mode 1;
-//    its global writes complete only at the kernel's exit) (ops/CopyTma.cpp).
+//    its global writes complete only at the kernel's exit) (ops/CopyTma.cpp); epilogue_tensor_view.py:
+//    the same for stage-epilogue's staged TMA store of a gemm accumulator.
 // Each matches its float64 reference on both interpreters and both targets, and NVRTC compiles
 // each for sm_80 and sm_90a (sm_90a without a serialised wgmma).
 #include <gtest/gtest.h>
@@ -137,6 +138,21 @@ TEST(ViewStorage, TmaCopiesOfATensorAccessedThroughAViewStayPlain) {
             }
         }
     for (const char* mode : {"0", "1"}) ts::e2e::expectNvrtcCompilesForSm80AndSm90a(kTensor, {{"mode", mode}});
+}
+
+const char* kEpilogue = "tests/e2e/programs/epilogue_tensor_view.py";
+
+TEST(ViewStorage, AnAccumulatorStoreReadBackThroughAViewIsNotStagedForTma) {
+    for (const char* target : {"cuda:sm_80", "cuda:sm_90a"}) {
+        ts::CompileResult r = compileRepoFile(kEpilogue, {}, target);
+        ASSERT_TRUE(r.ok) << target << "\n" << diagText(r);
+        ASSERT_NO_FATAL_FAILURE(ts::e2e::expectInterpretersMatchReference(r, target));
+        if (std::string(target) != "cuda:sm_90a") continue;
+        EXPECT_EQ(ts::e2e::stagedEpilogues(r), 0u) << r.cuda;
+        EXPECT_EQ(r.cuda.find("ts::tma_store_tile"), std::string::npos) << r.cuda;
+        EXPECT_TRUE(ts::e2e::hasNote(r, "its store could not be a TMA store: the kernel also reads 'C' through its view 'Cf'")) << diagText(r);
+    }
+    ts::e2e::expectNvrtcCompilesForSm80AndSm90a(kEpilogue, {});
 }
 
 }  // namespace
