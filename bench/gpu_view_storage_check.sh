@@ -18,6 +18,7 @@ cases=(
   "$P/inflight_view_access.py --param mode=0 --param T_tiles=8"
   "$P/tma_tensor_view.py --param mode=0"
   "$P/tma_tensor_view.py --param mode=1"
+  "$P/epilogue_tensor_view.py --param M=512 --param N=512 --param K=512"
   "$P/pipelined_view_copy.py --param T_tiles=4 --param num_stages=3"
 )
 np=0; nf=0; i=0
