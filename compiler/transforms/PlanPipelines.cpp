@@ -15,6 +15,7 @@
 // warning at the loop.
 // Requires: elaborated IR. Produces: For attrs "pipeline_producers" (body indices) and the
 // effective "num_stages". Invalidates: nothing.
+#include <map>
 #include <set>
 
 #include "compiler/ir/IR.h"
@@ -31,12 +32,19 @@ namespace {
 // (T.view / T.reshape of a T.alloc_shared tile) by the tile it views, a view of a kernel tensor by
 // that parameter. Keyed by buffer, a copy into a view of a
 // tile that a gemm before it reads looked independent of that gemm and was hoisted before it.
+// `viewReads`: the shared tiles read through a view of them (storage -> the view's name).
 struct Access {
     std::set<std::string> reads, writes;
+    std::map<std::string, std::string> viewReads;
 };
 
 Access accessesOf(const PrimFuncNode& f, const Stmt& s) {
     Access a;
+    auto read = [&](const BufferNode& b) {
+        std::string k = storageName(f, b);
+        if (b.scope == Scope::Shared && k != b.name) a.viewReads.emplace(k, b.name);
+        a.reads.insert(std::move(k));
+    };
     walk(
         s,
         [&](const Stmt& st) {
@@ -47,14 +55,14 @@ Access accessesOf(const PrimFuncNode& f, const Stmt& s) {
                     if (!r) continue;
                     uint8_t acc = op.access(*t, i);
                     if (acc & ops::kWrite) a.writes.insert(storageName(f, *r->buffer));
-                    if (acc & ops::kRead) a.reads.insert(storageName(f, *r->buffer));
+                    if (acc & ops::kRead) read(*r->buffer);
                 }
             } else if (auto* st2 = as<StoreNode>(st)) {
                 a.writes.insert(storageName(f, *st2->buffer));
             }
         },
         [&](const Expr& e) {
-            if (auto* l = as<LoadNode>(e)) a.reads.insert(storageName(f, *l->buffer));
+            if (auto* l = as<LoadNode>(e)) read(*l->buffer);
         });
     return a;
 }
@@ -87,18 +95,23 @@ protected:
                 const std::string dstKey = storageName(m_func, *dst), srcKey = storageName(m_func, *src);
                 // Names the viewed tile too when the copy writes through a view of it.
                 const std::string dstName = dstKey == dst->name ? "'" + dst->name + "'" : "'" + dst->name + "' (a view of '" + dstKey + "')";
-                std::string why;
+                std::string why, hint = "restructure the loop so each shared tile is written only by its copy";
                 for (size_t j = 0; j < stmts.size() && why.empty(); ++j) {
                     if (j == i) continue;
                     if (acc[j].writes.count(dstKey)) why = dstName + " is also written by another statement of the loop";
                     else if (j < i && acc[j].reads.count(dstKey))
                         why = "a statement before the copy reads " + dstName + " (it would see the previous iteration's tile)";
                     else if (acc[j].writes.count(srcKey)) why = "the loop writes the copy's source '" + src->name + "'";
+                    else if (auto v = acc[j].viewReads.find(dstKey); v != acc[j].viewReads.end()) {
+                        // Staging gives the tile a leading stage dimension; a view of it keeps the
+                        // tile's first bytes (plan-smem), so it would read stage 0 whatever the iteration.
+                        why = "the loop reads '" + dstKey + "' through its view '" + v->second + "', which would stay on the first of the tile's stages";
+                        hint = "read '" + dstKey + "' itself in the loop, or copy it into a buffer of the view's shape";
+                    }
                 }
                 if (why.empty() && usedOutside(dstKey, n)) why = dstName + " is used outside the loop";
                 if (!why.empty()) {
-                    m_ctx.diags.warning(t->span, "T.Pipelined: this copy stays synchronous because " + why,
-                                        "restructure the loop so each shared tile is written only by its copy", "plan-pipelines");
+                    m_ctx.diags.warning(t->span, "T.Pipelined: this copy stays synchronous because " + why, hint, "plan-pipelines");
                     continue;
                 }
                 producers.push_back(static_cast<int64_t>(i));

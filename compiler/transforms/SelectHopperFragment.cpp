@@ -453,16 +453,28 @@ std::optional<std::vector<FragmentTmaCopy>> fragmentTmaCopies(const PrimFuncNode
     }
     // Nothing else writes an operand tile in the loop: the gemms skip their proxy fence and
     // block barrier (the TMA copies themselves are the only writers the schedule orders).
-    walk(loop.body, [&](const Stmt& s) {
-        if (auto* st = as<StoreNode>(s); st && operandKeys.count(storage(*st->buffer)))
-            ok = false, w = named(*st->buffer) + " is written in the loop";
-        auto* t = as<TileOpNode>(s);
-        if (!t || tmaCopies.count(t)) return;
-        const ops::TileOp* op = ops::find(t->op);
-        for (size_t i = 0; i < t->args.size(); ++i)
-            if (auto* r = std::get_if<Region>(&t->args[i]); r && operandKeys.count(storage(*r->buffer)) && op && (op->access(*t, i) & ops::kWrite))
-                ok = false, w = named(*r->buffer) + " is written in the loop";
-    });
+    // Nor is one read through a view in the loop: the schedule multi-buffers the tile, and the
+    // view stays on its first stage (plan-pipelines keeps such a tile's copy synchronous).
+    auto viewOfOperand = [&](const BufferNode& b) { return storage(b) != b.name && operandKeys.count(storage(b)); };
+    auto reject = [&](const std::string& why) {  // the first reason in program order
+        if (ok) ok = false, w = why;
+    };
+    walk(
+        loop.body,
+        [&](const Stmt& s) {
+            if (auto* st = as<StoreNode>(s); st && operandKeys.count(storage(*st->buffer))) reject(named(*st->buffer) + " is written in the loop");
+            auto* t = as<TileOpNode>(s);
+            if (!t || tmaCopies.count(t)) return;
+            const ops::TileOp* op = ops::find(t->op);
+            for (size_t i = 0; i < t->args.size(); ++i)
+                if (auto* r = std::get_if<Region>(&t->args[i]); r && operandKeys.count(storage(*r->buffer))) {
+                    if (op && (op->access(*t, i) & ops::kWrite)) reject(named(*r->buffer) + " is written in the loop");
+                    else if (viewOfOperand(*r->buffer)) reject(named(*r->buffer) + " is read in the loop");
+                }
+        },
+        [&](const Expr& e) {
+            if (auto* l = as<LoadNode>(e); l && viewOfOperand(*l->buffer)) reject(named(*l->buffer) + " is read in the loop");
+        });
     if (!ok) return no(w);
     return out;
 }

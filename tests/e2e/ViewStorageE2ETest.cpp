@@ -12,9 +12,12 @@
 //    ran a read of the accumulator through T.reshape (mode 1; ptxas serialised every wgmma) and
 //    scratch stores through T.view of the A tile (mode 2; the lowered interpreter now reports a
 //    write through another name of bytes an in-flight wgmma reads) beside the previous wgmma.
+//    Its mode 1 only reads the view: the tile is kept single-buffered (a view stays on the first
+//    stage), with plan-pipelines' warning at the copy.
 //  - tma_tensor_view.py: a TMA load of a tensor the kernel writes through a view (mode 0; no
 //    fence.proxy.async.global) and a TMA store into a tensor read back through a view (mode 1;
-//    its global writes complete only at the kernel's exit) (ops/CopyTma.cpp).
+//    its global writes complete only at the kernel's exit) (ops/CopyTma.cpp); epilogue_tensor_view.py:
+//    the same for stage-epilogue's staged TMA store of a gemm accumulator.
 // Each matches its float64 reference on both interpreters and both targets, and NVRTC compiles
 // each for sm_80 and sm_90a (sm_90a without a serialised wgmma).
 #include <gtest/gtest.h>
@@ -60,6 +63,30 @@ TEST(ViewStorage, ScratchInAViewOfAFragmentGemmTileKeepsTheLoopOffTheWgmmaOnlyTm
         }
     ts::e2e::expectNvrtcCompilesForSm80AndSm90a(kScratch, {});
     ts::e2e::expectNvrtcCompilesForSm80AndSm90a(kScratch, {{"T_tiles", "4"}, {"num_stages", "3"}});
+}
+
+// Mode 1 reads the view without writing it: a view of a multi-buffered tile would stay on its
+// first stage, so neither schedule multi-buffers B_s (plan-pipelines says why, at the copy).
+TEST(ViewStorage, AViewOfAPipelinedTileReadInTheLoopKeepsTheTileSingleBuffered) {
+    for (const char* target : {"cuda:sm_80", "cuda:sm_90a"}) {
+        ts::CompileResult r = compileRepoFile(kScratch, {{"mode", "1"}}, target);
+        ASSERT_TRUE(r.ok) << target << "\n" << diagText(r);
+        bool warned = false;
+        for (auto& d : r.diagnostics)
+            if (d.severity == ts::Severity::Warning &&
+                d.message == "T.Pipelined: this copy stays synchronous because the loop reads 'B_s' through its view 'scratch', which would "
+                             "stay on the first of the tile's stages") {
+                warned = true;
+                EXPECT_EQ(d.span.line, 40u) << target;  // T.copy(B[t * K, 0], B_s)
+                EXPECT_EQ(d.span.col, 17u) << target;
+                EXPECT_EQ(d.hint, "read 'B_s' itself in the loop, or copy it into a buffer of the view's shape") << target;
+            }
+        EXPECT_TRUE(warned) << target << "\n" << diagText(r);
+        EXPECT_EQ(r.cuda.find("B_s[((t % 2) * 4096)]"), std::string::npos) << target << ": B_s is staged\n" << r.cuda;
+        EXPECT_NE(r.cuda.find("A_s[((t % 2) * 4096)]"), std::string::npos) << target << ": A_s is not staged\n" << r.cuda;
+        if (std::string(target) == "cuda:sm_90a")
+            EXPECT_TRUE(ts::e2e::hasNote(r, "the loop's wgmma-only TMA schedule: 'B_s' (through its view 'scratch') is read in the loop")) << diagText(r);
+    }
 }
 
 // The in-flight gemm of iteration k (wait_group 1) and the one of the peeled last iteration.
@@ -111,6 +138,21 @@ TEST(ViewStorage, TmaCopiesOfATensorAccessedThroughAViewStayPlain) {
             }
         }
     for (const char* mode : {"0", "1"}) ts::e2e::expectNvrtcCompilesForSm80AndSm90a(kTensor, {{"mode", mode}});
+}
+
+const char* kEpilogue = "tests/e2e/programs/epilogue_tensor_view.py";
+
+TEST(ViewStorage, AnAccumulatorStoreReadBackThroughAViewIsNotStagedForTma) {
+    for (const char* target : {"cuda:sm_80", "cuda:sm_90a"}) {
+        ts::CompileResult r = compileRepoFile(kEpilogue, {}, target);
+        ASSERT_TRUE(r.ok) << target << "\n" << diagText(r);
+        ASSERT_NO_FATAL_FAILURE(ts::e2e::expectInterpretersMatchReference(r, target));
+        if (std::string(target) != "cuda:sm_90a") continue;
+        EXPECT_EQ(ts::e2e::stagedEpilogues(r), 0u) << r.cuda;
+        EXPECT_EQ(r.cuda.find("ts::tma_store_tile"), std::string::npos) << r.cuda;
+        EXPECT_TRUE(ts::e2e::hasNote(r, "its store could not be a TMA store: the kernel also reads 'C' through its view 'Cf'")) << diagText(r);
+    }
+    ts::e2e::expectNvrtcCompilesForSm80AndSm90a(kEpilogue, {});
 }
 
 }  // namespace
