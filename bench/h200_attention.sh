@@ -81,6 +81,8 @@ check "ping-pong E trip count 1 (S=100)" --param batch=1 --param heads=2 --param
 check "ping-pong trip count 2 causal (S=128, 128x64, 4 stages)" --param batch=1 --param heads=2 --param dim=128 --param seq_len=128 --param is_causal=True --param block_M=128 --param block_N=64 --param num_stages=4 --param threads=256
 TILESCOPE_HOPPER_WS=1 check "ping-pong + producer warpgroup E causal S=1000" --param batch=1 --param heads=8 --param dim=128 --param seq_len=1000 --param is_causal=True $cfgE
 check "lockstep B causal S=1000 (2 stages)" --param batch=1 --param heads=8 --param dim=128 --param seq_len=1000 --param is_causal=True $cfgB
+TILESCOPE_HOPPER_WS=1 check "producer warpgroup + setmaxnreg 24/240, B causal S=1000" --param batch=1 --param heads=8 --param dim=128 --param seq_len=1000 --param is_causal=True $cfgB
+TILESCOPE_HOPPER_WS=1 check "producer warpgroup + setmaxnreg 24/240, B B1 H16 S4096 D128" --param batch=1 --param heads=16 --param dim=128 --param seq_len=4096 $cfgB
 echo "correctness: $pass pass, $fail fail ($(el) s)"
 else echo "== 1. correctness skipped (ATTN_QUICK)"; fi
 
@@ -115,6 +117,11 @@ opt bf16 && for c in ${ATTN_BF16_CFGS:-E D}; do eval cfg=\$cfg$c; tsbench ts-fwd
 opt cfgF && { tsbench ts-fwd-fp16-F $FWD $cfgF; tsbench ts-causal-fp16-F $CAUSAL $cfgF; }
 [ -z "$QUICK" ] && opt cfgC && { tsbench ts-fwd-fp16-C $FWD $cfgC; tsbench ts-causal-fp16-C $CAUSAL $cfgC; }
 [ -z "$QUICK" ] && opt ws-E && { TILESCOPE_HOPPER_WS=1 tsbench ts-ws-fwd-fp16-E $FWD $cfgE; TILESCOPE_HOPPER_WS=1 tsbench ts-ws-causal-fp16-E $CAUSAL $cfgE; }
+# 2026-12-05c: the producer warpgroup now splits the roles and moves registers (setmaxnreg
+# 24/240, WarpSpecialize.cpp registerCounts) at two consumer warpgroups; B is the fastest
+# lockstep configuration measured (0.2354 ms), so time it with and without setmaxnreg.
+opt ws-B && { TILESCOPE_HOPPER_WS=1 tsbench ts-ws-fwd-fp16-B $FWD $cfgB; TILESCOPE_HOPPER_WS=1 tsbench ts-ws-causal-fp16-B $CAUSAL $cfgB;
+              TILESCOPE_HOPPER_WS=1 TILESCOPE_HOPPER_WS_MAXNREG=0 tsbench ts-wsnr-fwd-fp16-B $FWD $cfgB; }
 echo "optional timings done ($(el) s)"
 timeout 120 python3 $A/attention_torch.py "$OUT" "$pass" "$fail" || echo "torch part failed (rc $?)"
 grep -h "median" "$LOG" | head -20

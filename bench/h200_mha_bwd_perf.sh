@@ -17,7 +17,7 @@
 #     median / ours, default configuration and fastest variant; vs_torch_compile not measured).
 # Payload (the device tool sends /work/main's tree): from a worktree with build/tilec built,
 #   bash bench/mha_bwd_payload.sh             -> /work/main/.mhab (tilec, sample, scripts, TileLang example)
-#   run(command="bash .mhab/h200_mha_bwd_perf.sh", carry=[".mhab", ".tl"], timeout_s=420)
+#   run(command="bash .mhab/h200_mha_bwd_perf.sh", carry=[".mhab", ".tl"], timeout_s=600)
 # MHAB_QUICK=1 skips the correctness section.
 set -u
 OUT=${OUT:-/tmp/out}; mkdir -p "$OUT"; export TILESCOPE_CACHE_DIR=${TILESCOPE_CACHE_DIR:-/tmp/tscache}
@@ -56,6 +56,13 @@ if [ -z "${MHAB_QUICK:-}" ]; then
   check "B8 H32 S1024 128x64/256 threads, dQ by TMA reduce-add" $BIG --param block_M=128 --param threads=256 --param dq_tma=True
   check "B2 H8 S1000 causal, dS in registers (dK rs in flight)" $RAG --param is_causal=True --param ds_regs=True
   check "B8 H32 S1024 128x64/256 threads, dS in registers" $BIG --param block_M=128 --param threads=256 --param ds_regs=True
+  # 2026-12-05c: the written-operand TMA schedule (dS^T two copies, one barrier per iteration,
+  # lse/Delta TMA rows) and its warp-specialized form (producer warpgroup, setmaxnreg 24/240).
+  TILESCOPE_HOPPER_TMA_WRITTEN_OPERANDS=1 check "B8 H32 S1024 128x64/256, written-operand TMA schedule" $BIG --param block_M=128 --param threads=256
+  TILESCOPE_HOPPER_TMA_WRITTEN_OPERANDS=1 check "B2 H8 S1000 causal 128x64/256, written-operand TMA schedule" $RAG --param is_causal=True --param block_M=128 --param threads=256
+  TILESCOPE_HOPPER_TMA_WRITTEN_OPERANDS=1 TILESCOPE_HOPPER_WS=1 check "B8 H32 S1024 128x64/256, written operands + producer warpgroup" $BIG --param block_M=128 --param threads=256
+  TILESCOPE_HOPPER_TMA_WRITTEN_OPERANDS=1 TILESCOPE_HOPPER_WS=1 check "B2 H8 S1000 causal 128x64/256 ds_regs, written operands + producer warpgroup" $RAG --param is_causal=True --param block_M=128 --param threads=256 --param ds_regs=True
+  TILESCOPE_HOPPER_TMA_WRITTEN_OPERANDS=1 TILESCOPE_HOPPER_WS=1 check "B2 H8 S1000 64x64, written operands + producer warpgroup (no setmaxnreg: 1 consumer warpgroup)" $RAG
   TILESCOPE_MIN_BLOCKS=3 check "B2 H8 S1000 causal, 3 blocks/SM (spills)" $RAG --param is_causal=True
   TILESCOPE_VECTOR_ATOMICS=2 TILESCOPE_WGMMA_FENCE_EVERY=1 check "B2 H8 S1000, the code before" $RAG
   echo "correctness: $pass pass, $fail fail ($(el) s)"
@@ -86,7 +93,12 @@ variant tma "default + dQ by TMA reduce-add (dq_tma=True)" - --param dq_tma=True
 variant m128tma "block_M=128, 256 threads, dQ by TMA reduce-add" - --param block_M=128 --param threads=256 --param dq_tma=True
 variant dsregs "default + dS in registers: dK += dS Q (rs) in flight across the dS store and barrier" - --param ds_regs=True
 variant m128dsregs "block_M=128, 256 threads, dS in registers" - --param block_M=128 --param threads=256 --param ds_regs=True
-opt() { [ "$(el)" -lt "${MHAB_BUDGET_S:-210}" ] || { echo "skipped (budget): $1"; return 1; }; }
+variant m128wo "block_M=128, 256 threads, written-operand TMA schedule: dS two copies, 1 barrier/iteration, lse/Delta TMA rows" TILESCOPE_HOPPER_TMA_WRITTEN_OPERANDS=1 --param block_M=128 --param threads=256
+variant m128wows "m128wo + producer warpgroup (384 threads), setmaxnreg 24/240" "TILESCOPE_HOPPER_TMA_WRITTEN_OPERANDS=1 TILESCOPE_HOPPER_WS=1" --param block_M=128 --param threads=256
+variant m128wowsds "m128wows + dS in registers" "TILESCOPE_HOPPER_TMA_WRITTEN_OPERANDS=1 TILESCOPE_HOPPER_WS=1" --param block_M=128 --param threads=256 --param ds_regs=True
+variant m128wowsnr "m128wows without setmaxnreg (all threads at 168 registers)" "TILESCOPE_HOPPER_TMA_WRITTEN_OPERANDS=1 TILESCOPE_HOPPER_WS=1 TILESCOPE_HOPPER_WS_MAXNREG=0" --param block_M=128 --param threads=256
+variant wo "64x64 default + written-operand TMA schedule" TILESCOPE_HOPPER_TMA_WRITTEN_OPERANDS=1
+opt() { [ "$(el)" -lt "${MHAB_BUDGET_S:-240}" ] || { echo "skipped (budget): $1"; return 1; }; }
 opt s3 && variant s3 "3 stages" - --param num_stages=3
 opt s3mb3 && variant s3mb3 "3 stages + __launch_bounds__(128, 3)" TILESCOPE_MIN_BLOCKS=3 --param num_stages=3
 opt m128n32 && variant m128n32 "block_M=128, block_N=32, 256 threads" - --param block_M=128 --param block_N=32 --param threads=256

@@ -31,7 +31,12 @@ void printPtxasInfo(const rt::PtxasInfo& p, const std::string& arch, std::ostrea
                       << (k.wgmmaSerialized ? "  hint: every wgmma of this kernel now waits to completion; TileScope's generated code "
                                               "caused it, not your program: please report it with the file and parameters "
                                               "(`--emit cuda` shows the source ptxas saw)\n"
-                                            : "");
+                                            : k.setmaxnregIgnored
+                                                  ? "  hint: the warpgroups keep the launch's register count; for a kernel TileScope "
+                                                    "warp-specialized (TILESCOPE_HOPPER_WS=1) please report it with the file and "
+                                                    "parameters; for your own T.set_max_nreg, give each warpgroup its own code after it "
+                                                    "(a role's branch that other roles' values do not live across)\n"
+                                                  : "");
     }
 }
 

@@ -12,6 +12,18 @@
 //       else:       <wait full, consumers(k), arrive empty>              # (producer branch first)
 //   if tx < C: <statements after the loop>
 //
+// With two or more consumer warpgroups (C >= 256) and nothing elected after the loop, the roles
+// split instead and the registers move from the producer to the consumers (registerCounts):
+//
+//   <allocs, mbarrier init, fence, T.sync_threads(), prologue loads; if tx < C: <before the loop>>
+//   if tx >= C: setmaxnreg.dec 24;  for k: <refill>                       # producer warpgroup
+//   else:       setmaxnreg.inc 240; for k: <wait full, consumers(k), arrive empty>; <after the loop>
+//
+// ptxas honours setmaxnreg only where the code after it fits the new count ("setmaxnreg ignored
+// to maintain minimum register requirements" when the producer shares the consumers' loop, or
+// when consumer values live across its branch), hence one loop per role and the consumers' tail
+// inside their branch (its block barriers become named ones of the consumers).
+//
 // The loop is shared (same trip count) so the lockstep thread interpreter runs it as written;
 // on the GPU the producer warp has no barrier in common with the consumers inside the loop, so
 // it runs up to S-1 tiles ahead on its own and no consumer warpgroup waits for another to issue
@@ -21,11 +33,14 @@
 // the arrival count that orders a phase).
 // Requires: lower-to-threads. Chosen for sm_90a (Pipeline.cpp); TILESCOPE_HOPPER_WS=0 turns it
 // off (measurement switch), =1 forces it on where it applies.
+#include <algorithm>
 #include <cstdlib>
+#include <optional>
 #include <set>
 
 #include "compiler/ir/IR.h"
 #include "compiler/ir/Intrinsics.h"
+#include "compiler/ir/IntrinsicsUserBarriers.h"
 #include "compiler/transforms/Passes.h"
 
 namespace ts::xform {
@@ -91,6 +106,25 @@ private:
     int64_t m_c;
 };
 
+
+/// The register counts (producer, consumer) of the roles split (header; setmaxnreg,
+/// PTX ISA §9.7.17.6), or nullopt: the block owns the multiprocessor's 65536 registers (__launch_bounds__(T, 1),
+/// CudaCodegen), R = 65536 / T per thread rounded down to 8 (T = C + 128); the producer, which
+/// only issues TMA and waits on mbarriers, keeps 24 (the minimum), and each consumer grows to what
+/// that frees, (R * T - 24 * 128) / C rounded down to 8, at most 256: with C = 256 (two consumer
+/// warpgroups) 168 -> 240 (FlashAttention-3's and TileLang's split). Without it ptxas fits every
+/// thread into 168 and the MHA backward's consumers spill. Only for C >= 256: with one consumer
+/// warpgroup R is already 255. A count the pool cannot supply would block setmaxnreg.inc forever;
+/// the counts here sum to at most R * T. TILESCOPE_HOPPER_WS_MAXNREG=0 leaves the registers alone
+/// (measurement switch).
+std::optional<std::pair<int64_t, int64_t>> registerCounts(int64_t C) {
+    if (const char* e = std::getenv("TILESCOPE_HOPPER_WS_MAXNREG"); e && *e == '0') return std::nullopt;
+    if (C < 256) return std::nullopt;
+    const int64_t T = C + 128, R = std::min<int64_t>(255, 65536 / T) / 8 * 8, producer = 24;
+    const int64_t consumer = std::min<int64_t>(256, (R * T - producer * 128) / C / 8 * 8);
+    if (consumer <= R) return std::nullopt;
+    return std::make_pair(producer, consumer);
+}
 
 class Specializer : public Mutator {
 public:
@@ -160,6 +194,27 @@ protected:
             for (auto& b : body) (producerSafe(b) ? prod : cons).push_back(b);
             producerStmts.insert(producerStmts.end(), prod.begin(), prod.end());
             consumerStmts.insert(consumerStmts.end(), cons.begin(), cons.end());
+            // The roles split (header): the rest of the kernel is the consumers'.
+            bool tailConsumerOnly = !prod.empty();
+            for (size_t j = i + 1; j < top.size(); ++j) tailConsumerOnly = tailConsumerOnly && !producerSafe(top[j]);
+            const auto regs = registerCounts(C);
+            if (regs && tailConsumerOnly) {
+                Attrs la = loop->attrs;
+                la["warp_specialized"] = true;
+                auto nreg = [&](int64_t n, int64_t inc) {
+                    return evaluate(call(intrin::kSetMaxNreg, {intImm(n), intImm(inc)}, DType::Int32, k->span), k->span);
+                };
+                Stmt producer = seq({nreg(regs->first, 0), forLoop(loop->var, loop->min, loop->extent, loop->forKind, seq(prod, loop->span), la, loop->span)},
+                                    loop->span);
+                std::vector<Stmt> consumer{nreg(regs->second, 1),
+                                           forLoop(loop->var, loop->min, loop->extent, loop->forKind, seq(cons, loop->span), la, loop->span)};
+                for (size_t j = i + 1; j < top.size(); ++j) {
+                    consumer.push_back(top[j]);
+                    consumerStmts.push_back(top[j]);
+                }
+                out.push_back(ifThen(binary(BinOp::Ge, tx, intImm(C)), producer, named.mutate(seq(consumer, k->span)), k->span));
+                break;
+            }
             // Producer branch first: the lockstep interpreter runs an if's branches in order, and
             // with one stage the refill of iteration k is the tile its consumers wait for.
             Stmt consumer = named.mutate(seq(cons, loop->span));

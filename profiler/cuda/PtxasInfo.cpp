@@ -44,6 +44,17 @@ PtxasInfo parsePtxasInfo(const std::string& log) {
     static const std::regex bars(R"(used (\d+) barriers)");
     static const std::regex smem(R"((\d+) bytes smem)");
     static const std::regex remark(R"(:\s*(\(C\d+\).*?)\s*in the function '([^']+)')");
+    // A remark that names no function ("(C7507) Potential Performance Loss: 'setmaxnreg' ignored
+    // to maintain minimum register requirements.") comes before the entry it is about: it goes
+    // to the next entry compiled (TileScope compiles one kernel per translation unit), or the
+    // last one when none follows.
+    static const std::regex bare(R"(:\s*(\(C\d+\).*\S)\s*$)");
+    std::vector<std::string> pending;
+    auto addRemark = [](PtxasKernelInfo& k, const std::string& text) {
+        k.remarks.push_back(text);
+        if (text.find("wgmma") != std::string::npos && text.find("serialized") != std::string::npos) k.wgmmaSerialized = true;
+        if (text.find("setmaxnreg") != std::string::npos && text.find("ignored") != std::string::npos) k.setmaxnregIgnored = true;
+    };
     PtxasInfo info;
     std::string current;   // the entry function whose "Used" line comes next
     std::string propsFor;  // the function the next "stack frame" line belongs to
@@ -53,7 +64,9 @@ PtxasInfo parsePtxasInfo(const std::string& log) {
         if (!isPtxasLine(line)) continue;
         if (std::regex_search(line, m, entry)) {
             current = m[1];
-            kernelNamed(info, current);
+            PtxasKernelInfo& k = kernelNamed(info, current);
+            for (auto& r : pending) addRemark(k, r);
+            pending.clear();
         } else if (std::regex_search(line, m, props)) {
             propsFor = m[1];
         } else if (std::regex_search(line, m, frame)) {
@@ -70,12 +83,13 @@ PtxasInfo parsePtxasInfo(const std::string& log) {
             if (std::regex_search(line, m, bars)) k.barriers = std::stoi(m[1]);
             if (std::regex_search(line, m, smem)) k.staticSmemBytes = std::stoll(m[1]);
         } else if (std::regex_search(line, m, remark)) {
-            PtxasKernelInfo& k = kernelNamed(info, m[2]);
-            const std::string text = m[1];
-            k.remarks.push_back(text);
-            if (text.find("wgmma") != std::string::npos && text.find("serialized") != std::string::npos) k.wgmmaSerialized = true;
+            addRemark(kernelNamed(info, m[2]), m[1]);
+        } else if (std::regex_search(line, m, bare)) {
+            pending.push_back(m[1]);
         }
     }
+    if (!pending.empty() && !info.kernels.empty())
+        for (auto& r : pending) addRemark(info.kernels.back(), r);
     return info;
 }
 

@@ -32,6 +32,9 @@ struct PtxasKernelInfo {
     std::vector<std::string> remarks;
     /// C7514/C7515...: ptxas serialized this kernel's wgmma (each one waited to completion).
     bool wgmmaSerialized = false;
+    /// C7507: ptxas ignored a setmaxnreg (the code after it needs more registers than it sets),
+    /// so the warpgroups keep the launch's register count.
+    bool setmaxnregIgnored = false;
 };
 
 struct PtxasInfo {

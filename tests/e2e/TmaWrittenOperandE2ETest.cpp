@@ -11,6 +11,7 @@
 #include "app/cli/Commands.h"
 #include "compiler/Compile.h"
 #include "profiler/cuda/Nvrtc.h"
+#include "profiler/cuda/PtxasInfo.h"
 #include "tests/e2e/E2eTestUtil.h"
 #include "tests/e2e/ScopedEnv.h"
 #include "tests/support/SourceDir.h"
@@ -131,6 +132,59 @@ TEST(TmaWrittenOperand, MhaBackwardChainMatchesFloat64OnTheThreadInterpreter) {
     // named barrier of the consumers).
     ts::e2e::ScopedEnv ws("TILESCOPE_HOPPER_WS", "1");
     for (const auto& p : params) EXPECT_EQ(runChecked("samples/mha_bwd.py", p, true, chain, "bwd_ref"), "PASS") << "ws " << p[0] << " " << p[1];
+}
+
+// Warp-specialized with two consumer warpgroups (WarpSpecialize.cpp registerCounts): one loop per
+// role, the producer releases registers to 24 and the consumers grow to 240 (384 threads, 168
+// registers at launch). ptxas honours setmaxnreg only when the producer's code fits 24 registers
+// ("(C7507) ... 'setmaxnreg' ignored" when the roles shared one loop) and the consumers then do
+// not spill (the shared loop at 168 registers spilled 28 bytes per thread).
+TEST(TmaWrittenOperand, WarpSpecializedRolesSplitAndMoveRegisters) {
+    ts::e2e::ScopedEnv on("TILESCOPE_HOPPER_TMA_WRITTEN_OPERANDS", "1");
+    ts::e2e::ScopedEnv ws("TILESCOPE_HOPPER_WS", "1");
+    for (const char* file : {"samples/mha_bwd.py", "samples/flash_attn_fwd.py"}) {
+        const bool bwd = std::string(file) == "samples/mha_bwd.py";
+        ts::CompileResult r =
+            bwd ? compileIt(file, {{"seq_len", "1024"}, {"block_M", "128"}, {"threads", "256"}}, "mha_bwd_main")
+                : compileIt(file, {{"seq_len", "4096"}, {"heads", "16"}, {"dim", "128"}, {"block_M", "128"}, {"threads", "256"}});
+        ASSERT_TRUE(r.ok) << diagText(r);
+        EXPECT_NE(r.cuda.find("__launch_bounds__(384, 1)"), std::string::npos) << file;
+        const size_t prod = r.cuda.find("ts::set_max_nreg<24, 0>();"), cons = r.cuda.find("ts::set_max_nreg<240, 1>();");
+        ASSERT_NE(prod, std::string::npos) << file << "\n" << r.cuda;
+        ASSERT_NE(cons, std::string::npos) << file;
+        const std::string loop = bwd ? "for (int qt = 0; qt < 16; ++qt) {" : "for (int kt = 0; kt < 64; ++kt) {";
+        EXPECT_EQ(countOf(r.cuda, loop), 2u) << file << ": one loop per role\n" << r.cuda;
+        EXPECT_LT(prod, r.cuda.find(loop, prod)) << file;
+        EXPECT_LT(r.cuda.find(loop, prod), cons) << file << ": the producer's loop is in its own branch";
+        if (ts::rt::nvrtcAvailable()) {
+            auto nv = ts::rt::compileCuda(r.cuda, "sm_90a", {}, false);
+            ASSERT_TRUE(nv.ok) << nv.log;
+            const auto& info = nv.ptxas;
+            ASSERT_EQ(info.kernels.size(), 1u) << nv.log;
+            EXPECT_EQ(info.kernels[0].spillStoreBytes, 0) << file << "\n" << nv.log;
+            EXPECT_EQ(info.kernels[0].registers, 168) << file << "\n" << nv.log;
+            EXPECT_FALSE(info.kernels[0].setmaxnregIgnored) << file << ": ptxas ignored setmaxnreg";
+        }
+    }
+    // The measurement switch keeps the shared loop and the registers where they are.
+    ts::e2e::ScopedEnv off("TILESCOPE_HOPPER_WS_MAXNREG", "0");
+    ts::CompileResult r = compileIt("samples/mha_bwd.py", {{"seq_len", "1024"}, {"block_M", "128"}, {"threads", "256"}}, "mha_bwd_main");
+    ASSERT_TRUE(r.ok) << diagText(r);
+    EXPECT_EQ(r.cuda.find("set_max_nreg"), std::string::npos);
+    // The shared loop with setmaxnreg was what ptxas ignored (C7507): the parser reports it.
+    const auto ignored = ts::rt::parsePtxasInfo(
+        "ptxas info    : (C7507) Potential Performance Loss: 'setmaxnreg' ignored to maintain minimum register requirements.\n"
+        "ptxas info    : 0 bytes gmem\n"
+        "ptxas info    : Compiling entry function 'mha_bwd_main_kernel' for 'sm_90a'\n"
+        "ptxas info    : Function properties for mha_bwd_main_kernel\n"
+        "ptxas         .     32 bytes stack frame, 32 bytes spill stores, 32 bytes spill loads\n"
+        "ptxas info    : Used 168 registers, used 2 barriers, 32 bytes cumulative stack size\n");
+    ASSERT_EQ(ignored.kernels.size(), 1u);
+    EXPECT_TRUE(ignored.kernels[0].setmaxnregIgnored);
+    EXPECT_EQ(ignored.kernels[0].remarks.at(0),
+              "(C7507) Potential Performance Loss: 'setmaxnreg' ignored to maintain minimum register requirements.");
+    EXPECT_EQ(ignored.kernels[0].spillStoreBytes, 32);
+    EXPECT_EQ(countOf(r.cuda, "for (int qt = 0; qt < 16; ++qt) {"), 1u);
 }
 
 }  // namespace
