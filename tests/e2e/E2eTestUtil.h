@@ -28,9 +28,9 @@
 namespace ts::e2e {
 
 /// Compiles the repository file `file` (readRepoFile) for `target` with factory parameters `p`,
-/// without per-pass snapshots.
+/// without per-pass snapshots; `kernel`: the file's kernel (default: its first).
 inline CompileResult compileRepoFile(const std::string& file, const std::map<std::string, std::string>& p = {},
-                                     const std::string& target = "cuda:sm_90a");
+                                     const std::string& target = "cuda:sm_90a", const std::string& kernel = {});
 
 /// Whether r has a note whose message contains `part`.
 inline bool hasNote(const CompileResult& r, const std::string& part) {
@@ -59,10 +59,12 @@ inline std::string readRepoFile(const std::string& rel) {
     return ss.str();
 }
 
-inline CompileResult compileRepoFile(const std::string& file, const std::map<std::string, std::string>& p, const std::string& target) {
+inline CompileResult compileRepoFile(const std::string& file, const std::map<std::string, std::string>& p, const std::string& target,
+                                     const std::string& kernel) {
     CompileOptions o;
     o.params = p;
     o.target = target;
+    o.kernel = kernel;
     o.recordSnapshots = false;
     return compile(file, readRepoFile(file), o);
 }

@@ -22,12 +22,7 @@ namespace {
 
 ts::CompileResult compileAt(const std::string& file, const std::string& target, const std::string& kernel = {},
                             const std::map<std::string, std::string>& params = {}) {
-    ts::CompileOptions o;
-    o.target = target;
-    o.kernel = kernel;
-    o.params = params;
-    o.recordSnapshots = false;
-    return ts::compile(file, ts::e2e::readRepoFile(file), o);
+    return ts::e2e::compileRepoFile(file, params, target, kernel);
 }
 
 const ts::Diagnostic* at(const ts::CompileResult& r, ts::Severity sev, uint32_t line) {

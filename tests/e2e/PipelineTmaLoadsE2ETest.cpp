@@ -21,12 +21,7 @@ using ts::e2e::diagText;
 
 ts::CompileResult compileFile(const std::string& file, const std::map<std::string, std::string>& params, const std::string& kernel = {},
                               const char* target = "cuda:sm_90a") {
-    ts::CompileOptions opts;
-    opts.params = params;
-    opts.kernel = kernel;
-    opts.target = target;
-    opts.recordSnapshots = false;
-    return ts::compile(file, ts::e2e::readRepoFile(file), opts);
+    return ts::e2e::compileRepoFile(file, params, target, kernel);
 }
 
 size_t countOf(const std::string& text, const std::string& what) {

@@ -24,12 +24,7 @@ using ts::e2e::diagText;
 const char* kProgram = "tests/e2e/programs/tma_written_operand.py";
 
 ts::CompileResult compileIt(const std::string& file, const std::map<std::string, std::string>& params, const std::string& kernel = {}) {
-    ts::CompileOptions opts;
-    opts.params = params;
-    opts.kernel = kernel;
-    opts.target = "cuda:sm_90a";
-    opts.recordSnapshots = false;
-    return ts::compile(file, ts::e2e::readRepoFile(file), opts);
+    return ts::e2e::compileRepoFile(file, params, "cuda:sm_90a", kernel);
 }
 
 size_t countOf(const std::string& text, const std::string& what, size_t from = 0, size_t to = std::string::npos) {
