@@ -332,6 +332,15 @@ private:
         const bool pipe = attrBool(f.attrs, "tma_pipeline", false) && !m_inPipe && !m_pipe;
         if (pipe) {
             m_pipe = &f;
+            // A schedule whose consumers arrive on an empty mbarrier releases a stage there; a
+            // block barrier in its body orders something else (the written-operand schedule's
+            // dS^T stores before its gemm), after which wgmma still read the stage. Without
+            // arrivals (the cp.async schedule's TMA loads) the block barrier is the release.
+            m_arriveReleases = false;
+            walk(f.body, [&](const Stmt& x) {
+                if (auto* ev = as<EvalNode>(x))
+                    if (auto* c = dynamic_cast<const CallNode*>(ev->call.get()); c && c->op == intrin::kMbarrierArrive) m_arriveReleases = true;
+            });
             m_trips = *ext;
             m_inPipe = true;
         }
@@ -439,7 +448,7 @@ private:
             if (op.barrierId == 0 || op.count <= 0 || op.count >= m_trace.role.threads)
                 for (auto& g : m_bulk)
                     if (g.readStep >= 0 && g.freeStep < 0) g.freeStep = be.step;
-            flushReleases(phase(), iter, s->span);
+            if (!m_arriveReleases) flushReleases(phase(), iter, s->span);
         } else if (c.op == kTmaStore || c.op == kTmaReduceAdd) {
             // tl.tma_store / tl.tma_reduce_add(map, src_addr, rows, panel_elems, panels, coords...):
             // the bulk copies, then cp.async.bulk.commit_group (one group per op, Intrinsics.h).
@@ -605,6 +614,7 @@ private:
     Span m_lastSpan;
     std::map<std::string, int64_t> m_uses, m_lastTile;
     std::deque<std::pair<int64_t, int64_t>> m_inFlight, m_retired;
+    bool m_arriveReleases = false;  ///< the pipelined loop releases stages by mbarrier arrivals (loop())
     int64_t m_groups = 0;  ///< wgmma groups this role issued that may still be in flight
 
 public:

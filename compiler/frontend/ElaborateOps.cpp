@@ -319,6 +319,16 @@ Value opGemm(Elaborator& el, CallArgs& a) {
                                " has no effect: TileScope chooses where each wgmma is waited for",
                            "remove wg_wait=; the results and the generated code are the same without it",
                            "elaborate");
+    // mbar (TileLang: the mbarrier that tcgen05's commit arrives on when the MMA completes, sm_100)
+    // has no counterpart either, and is not harmless: a kernel that then waits on that barrier
+    // would wait for an arrival nobody makes. None is what the sm_90 examples pass.
+    if (b.has(9) && !b[9].isNone())
+        throw CompileError(b.spans[9],
+                           a.callee + ": mbar= (the mbarrier an sm_100 tcgen05 MMA arrives on when it completes) is not "
+                                      "supported: TileScope's gemm has completed when the next statement runs, and nothing "
+                                      "would arrive on the barrier",
+                           "remove mbar=; if the kernel waits on that barrier, arrive on it after the gemm "
+                           "(T.mbarrier_arrive) or drop the wait");
     el.emit(std::make_shared<ir::TileOpNode>(ir::TileOpKind::Gemm,
                                              std::vector<ir::TileArg>{A, B, C}, attrs, a.span));
     el.noteWrite(C.buffer);

@@ -452,3 +452,33 @@ TEST(HopperTimelineStores, KernelsWithoutTmaStoresKeepTheirTimeline) {
         EXPECT_EQ(replacedAll(js.out, std::string(TS_SOURCE_DIR) + "/", ""), readGolden(k.golden + ".json"));
     }
 }
+
+namespace {
+// The written-operand TMA schedule (TILESCOPE_HOPPER_TMA_WRITTEN_OPERANDS=1): its loop has a block
+// barrier before dS^T Q (line 199) after which wgmma still read the Q/dO stage, and the consumers
+// release the stage by arriving on tma_empty. The release events are at the arrivals only, one per
+// iteration (they were also put at the barrier, as in the cp.async schedule where the barrier is
+// the release).
+TEST(HopperTimelineStores, WrittenOperandScheduleReleasesAStageOnlyAtItsArrival) {
+    setenv("TILESCOPE_HOPPER_TMA_WRITTEN_OPERANDS", "1", 1);
+    auto c = ts::test::compileSm90("mha_bwd.py", {{"block_M", "128"}, {"threads", "256"}}, "mha_bwd_main");
+    unsetenv("TILESCOPE_HOPPER_TMA_WRITTEN_OPERANDS");
+    ASSERT_NE(c.cuda.find("tma_empty"), std::string::npos) << "the written-operand schedule did not apply";
+    auto t = ts::test::timelineOf(c);
+    ASSERT_EQ(t.loops.size(), 1u);
+    const auto& evs = t.loops[0].roles.at(0).events;
+    int releases = 0, barriers = 0;
+    for (size_t i = 0; i < evs.size(); ++i) {
+        if (evs[i].iteration < 0) continue;
+        if (evs[i].kind == ts::analysis::TimelineEventKind::Barrier) ++barriers;
+        if (evs[i].kind != ts::analysis::TimelineEventKind::Release) continue;
+        ++releases;
+        ASSERT_GT(i, 0u);
+        EXPECT_EQ(evs[i - 1].kind, ts::analysis::TimelineEventKind::MbarArrive) << evs[i].label << " at step " << i;
+        EXPECT_EQ(evs[i].span.line, 174u);
+    }
+    EXPECT_EQ(releases, 2) << "one per iteration (seq_len 100: 2 iterations)";
+    EXPECT_EQ(barriers, 2) << "the dS^T barrier, once per iteration";
+    EXPECT_TRUE(t.loops[0].issues.empty());
+}
+}  // namespace
