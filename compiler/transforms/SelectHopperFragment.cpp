@@ -424,6 +424,7 @@ std::optional<std::vector<FragmentTmaCopy>> fragmentTmaCopies(const PrimFuncNode
                 for (auto& k : touchOf(f, x).writes) outsideKeys.insert(k);
             });
         }
+        std::set<const BufferNode*> twoCopies;
         for (auto& [key, b] : byKey) {
             if (!ok) break;
             size_t lastWrite = 0, firstRead = body.size();
@@ -445,11 +446,31 @@ std::optional<std::vector<FragmentTmaCopy>> fragmentTmaCopies(const PrimFuncNode
             else if (firstRead <= lastWrite) ok = false, w = "'" + b->name + "' is read before its last write in the loop body";
             else if (!as<TileOpNode>(body[firstRead]) || as<TileOpNode>(body[firstRead])->op != TileOpKind::Gemm)
                 ok = false, w = "'" + b->name + "' is first read by a statement that is not a gemm (no barrier orders its writes)";
-            else if (writtenOperands)
-                writtenOperands->insert(b);
+            else
+                twoCopies.insert(b);
             if (ok) operandKeys.erase(key);
         }
         if (!ok) return no(w);
+        // The second copies must fit: every shared tile of the kernel counted once (views lie on
+        // their tile), the loaded ones once per stage, the written ones twice. plan-smem may reuse
+        // bytes between tiles whose lives do not overlap, so this can decline a kernel that would
+        // fit, never take one that cannot (DeepSeek MLA decode's S tile went 8 KiB over the limit).
+        if (!twoCopies.empty()) {
+            const int64_t S = std::max<int64_t>(1, attrInt(loop.attrs, "num_stages", 1));
+            int64_t bytes = 1024;  // the stage mbarriers and alignment
+            walk(f.body, [&](const Stmt& x) {
+                auto* a = as<AllocNode>(x);
+                if (!a || a->buffer->scope != Scope::Shared || !sharedViewBase(f.attrs, a->buffer->name).empty()) return;
+                int64_t n = dtypeBytes(a->buffer->dtype);
+                for (auto& e : a->buffer->shape) n *= constInt(e).value_or(0);
+                bytes += n * (twoCopies.count(a->buffer.get()) ? 2 : loaded.count(a->buffer.get()) ? S : 1);
+            });
+            if (bytes > target.maxSharedBytesPerBlock())
+                return no("two copies of the written operand tile" + std::string(twoCopies.size() > 1 ? "s" : "") + " would need about " +
+                          std::to_string(bytes) + " bytes of shared memory, more than the " + std::to_string(target.maxSharedBytesPerBlock()) +
+                          "-byte limit of " + target.arch());
+        }
+        if (writtenOperands) writtenOperands->insert(twoCopies.begin(), twoCopies.end());
     }
     // Nothing else writes an operand tile in the loop: the gemms skip their proxy fence and
     // block barrier (the TMA copies themselves are the only writers the schedule orders).

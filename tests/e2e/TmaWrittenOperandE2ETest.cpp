@@ -182,4 +182,25 @@ TEST(TmaWrittenOperand, WarpSpecializedRolesSplitAndMoveRegisters) {
     EXPECT_EQ(countOf(r.cuda, "for (int qt = 0; qt < 16; ++qt) {"), 1u);
 }
 
+// The second copy must fit in shared memory: DeepSeek MLA decode (TileLang's example, read from the
+// corpus next to the checkout) writes its S tile in the loop, and with two copies the kernel needed
+// 238592 bytes, over sm_90a's 232448 (a compile error); the schedule now declines it with the reason.
+TEST(TmaWrittenOperand, DeclinedWhenTheSecondCopyDoesNotFit) {
+    const std::string path = std::string(TS_SOURCE_DIR) + "/../shared/tilelang-corpus/examples/deepseek_mla/example_mla_decode.py";
+    const std::string text = ts::e2e::readRepoFile("../shared/tilelang-corpus/examples/deepseek_mla/example_mla_decode.py");
+    if (text.empty()) GTEST_SKIP() << "no TileLang corpus at " << path;
+    ts::e2e::ScopedEnv on("TILESCOPE_HOPPER_TMA_WRITTEN_OPERANDS", "1");
+    ts::CompileOptions o;
+    o.target = "cuda:sm_90a";
+    o.kernel = "flashattn";
+    o.recordSnapshots = false;
+    o.params = {{"batch", "132"}, {"heads", "128"}, {"kv_head_num", "1"}, {"seqlen_kv", "8192"}, {"dim", "512"}, {"pe_dim", "64"},
+                {"block_N", "64"}, {"block_H", "64"}, {"num_split", "1"}, {"softmax_scale", "0.041666666666666664"}};
+    ts::CompileResult r = ts::compile(path, text, o);
+    ASSERT_TRUE(r.ok) << diagText(r);
+    EXPECT_NE(diagText(r).find("the loop's wgmma-only TMA schedule: two copies of the written operand tile would need about"), std::string::npos)
+        << diagText(r);
+    EXPECT_EQ(r.cuda.find("tma_empty"), std::string::npos);
+}
+
 }  // namespace
