@@ -119,13 +119,32 @@ TEST(TmaWrittenOperand, PartialOrConditionalWritesKeepOneCopy) {
             ASSERT_TRUE(r.ok) << diagText(r);
             const bool twoCopies = r.cuda.find("&S_s[((k % 2) * 4096)]") != std::string::npos;
             EXPECT_EQ(twoCopies, std::string(mode) == "0") << "env " << env << " mode " << mode << "\n" << r.cuda;
-            if (std::string(env) == "1" && std::string(mode) != "0")
+            if (std::string(env) == "1" && std::string(mode) != "0") {
                 EXPECT_NE(diagText(r).find("the loop's wgmma-only TMA schedule: 'S_s' is not written whole before it is read in the loop "
                                            "body (a write of part of the tile or under a condition leaves elements of two iterations "
                                            "back in its second copy)"),
                           std::string::npos)
                     << diagText(r);
+            }
         }
+    }
+}
+
+// Warp-specialized with a gemm that stays on mma.sync (mode 1: S_s is also read by a T.Parallel):
+// the consumers issue it in their branch, as lowered for the kernel's threads; the thread
+// interpreter expected the whole block with the producer (256 of 384 threads) and stopped with
+// "tl.gemm_ss executed by 256 threads ... not by its 384" (helper-99).
+TEST(TmaWrittenOperand, WarpSpecializedMmaSyncGemmMatchesFloat64) {
+    ts::e2e::ScopedEnv on("TILESCOPE_HOPPER_TMA_WRITTEN_OPERANDS", "1");
+    ts::e2e::ScopedEnv ws("TILESCOPE_HOPPER_WS", "1");
+    for (const char* threads : {"128", "256"}) {
+        ts::CompileResult r = compileIt(kProgram, {{"mode", "1"}, {"T_tiles", "4"}, {"threads", threads}});
+        ASSERT_TRUE(r.ok) << diagText(r);
+        EXPECT_NE(r.cuda.find("ts::gemm_ss<"), std::string::npos) << r.cuda;
+        EXPECT_NE(r.cuda.find("if ((tx >= " + std::string(threads) + ")) {"), std::string::npos) << "warp-specialized\n" << r.cuda;
+        for (bool lowered : {false, true})
+            EXPECT_EQ(runChecked(kProgram, {"mode=1", "T_tiles=4", std::string("threads=") + threads}, lowered), "PASS")
+                << "threads " << threads << " lowered " << lowered;
     }
 }
 
