@@ -272,8 +272,8 @@ BufferTouch touchOf(const ir::PrimFuncNode& f, const ir::Stmt& s);
 /// Whether top-level statement `s` of a loop body stores every element of shared tile `b` (by
 /// name) on every execution: a T.copy into the whole tile from on-chip memory (a global source may
 /// be clipped at the tensor's edge), a T.fill / T.clear of the whole tile, or a T.Parallel nest
-/// over exactly the tile's shape whose body stores b[i, j, ...] (its own variables in order)
-/// outside any condition. The two-copy schedules of a written operand tile (fragmentTmaCopies,
+/// whose body stores b[...] indexed by its variables, each once, in any order (b[j, i] too), each
+/// loop from 0 over the extent of the dimension it indexes, outside any condition. The two-copy schedules of a written operand tile (fragmentTmaCopies,
 /// injectGenericOperandInflight) need one: iteration k writes copy k % 2, so an element that
 /// iteration k does not write still holds iteration k - 2's value, where the program reads
 /// iteration k - 1's (a write under `if k % 2 == 0`, or of half the tile, read NaN or stale

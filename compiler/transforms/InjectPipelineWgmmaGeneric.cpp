@@ -103,14 +103,15 @@ bool writesWholeTile(const Stmt& s, const BufferNode& b) {
             return t->isRegion(0) && t->isRegion(1) && t->region(0).buffer->scope != Scope::Global && whole(t->region(1));
         return false;
     }
-    // A T.Parallel nest, one loop per dimension of the tile, from 0 over the tile's extent.
-    std::vector<const VarNode*> vars;
+    // A T.Parallel nest, one loop per dimension of the tile, each from 0, storing b[...] indexed by
+    // its variables in some order (a transposed store writes the whole tile too), each over the
+    // extent of the dimension it indexes.
+    std::vector<std::pair<const VarNode*, int64_t>> vars;  // variable, extent
     Stmt cur = s;
     while (auto* fr = as<ForNode>(cur)) {
-        if (fr->forKind != ForKind::Parallel || vars.size() >= shape->size() || constInt(fr->min) != int64_t(0) ||
-            constInt(fr->extent) != (*shape)[vars.size()])
-            return false;
-        vars.push_back(fr->var.get());
+        auto ext = constInt(fr->extent);
+        if (fr->forKind != ForKind::Parallel || vars.size() >= shape->size() || constInt(fr->min) != int64_t(0) || !ext) return false;
+        vars.push_back({fr->var.get(), *ext});
         cur = fr->body;
     }
     if (vars.size() != shape->size()) return false;
@@ -119,9 +120,16 @@ bool writesWholeTile(const Stmt& s, const BufferNode& b) {
     for (auto& x : stmts) {  // only the nest body's own statements: a store under an If may not run
         auto* st = as<StoreNode>(x);
         if (!st || st->buffer->name != b.name || st->indices.size() != vars.size()) continue;
-        bool same = true;
-        for (size_t d = 0; d < vars.size(); ++d) same = same && as<VarNode>(st->indices[d]) == vars[d];
-        if (same) return true;
+        std::vector<bool> used(vars.size(), false);
+        bool all = true;
+        for (size_t d = 0; d < st->indices.size() && all; ++d) {
+            auto* v = as<VarNode>(st->indices[d]);
+            auto it = std::find_if(vars.begin(), vars.end(), [&](const auto& p) { return p.first == v; });
+            const size_t at = size_t(it - vars.begin());
+            all = v && it != vars.end() && !used[at] && it->second == (*shape)[d];
+            if (all) used[at] = true;
+        }
+        if (all) return true;
     }
     return false;
 }

@@ -8,7 +8,8 @@
 # mode 1: the whole write under `if k % 2 == 0` (odd k reuse the previous S)
 # mode 2: elements written under a condition, (i + k) % 2 == 0 (all of them at k == 0)
 # mode 3: the upper half of the rows written after the first iteration
-# mode 0 writes the whole tile every iteration and keeps both schedules.
+# mode 0 writes the whole tile every iteration and keeps both schedules; so does mode 4, which
+# writes it transposed (S_s[j, i] = C1[i, j] / 2 in a T.Parallel over (i, j)).
 #   Out = sum_k S_k @ W  with S_k as above
 import tilelang
 import tilelang.language as T
@@ -51,6 +52,9 @@ def written_operand_partial(T_tiles=5, num_stages=3, threads=128, mode=0):
                     for i, j in T.Parallel(M, N):
                         if i < M // 2 or k == 0:
                             S_s[i, j] = T.cast(c1[i, j] * 0.5, "float16")
+                elif mode == 4:
+                    for i, j in T.Parallel(M, N):
+                        S_s[j, i] = T.cast(c1[i, j] * 0.5, "float16")
                 else:
                     for i, j in T.Parallel(M, N):
                         S_s[i, j] = T.cast(c1[i, j] * 0.5, "float16")
@@ -68,8 +72,10 @@ def ref_program(A, B, W, T_tiles=5, num_stages=3, threads=128, mode=0):
     S = torch.zeros(M, W.shape[1], dtype=torch.float64)
     for k in range(T_tiles):
         new = (A[k * M : (k + 1) * M].double() @ B[k * K : (k + 1) * K].double() * 0.5).half().double()
+        if mode == 4:
+            new = new.t()
         for i in range(M):
-            if mode == 0 or k == 0 or (mode == 1 and k % 2 == 0) or (mode == 2 and (i + k) % 2 == 0) or (mode == 3 and i < M // 2):
+            if mode == 0 or mode == 4 or k == 0 or (mode == 1 and k % 2 == 0) or (mode == 2 and (i + k) % 2 == 0) or (mode == 3 and i < M // 2):
                 S[i] = new[i]
         out += S @ W.double()
     return out.float()
