@@ -576,7 +576,9 @@ void ThreadMachine::gemmSS(const CallNode* c, const ThreadList& act) {
         fail(c->span, regA ? "tl.gemm_rs takes 10 arguments (A regs, B, C, M, N, K, wm, wn, transB, swizzleB)"
                            : "tl.gemm_ss takes 12 arguments (A, B, C, M, N, K, wm, wn, transA, transB, swizzleA, "
                              "swizzleB)");
-    int32_t base = 0, threads = m_threads;
+    // A warp-specialized kernel's consumers (the first ws_consumer_threads threads) issue it: the
+    // gemm was lowered for the kernel's own threads before warp-specialize added the producer.
+    int32_t base = 0, threads = consumerThreads();
     if (role) {
         setThread(act[0]);
         base = static_cast<int32_t>(evalI(c->args[nargs].get()));

@@ -269,6 +269,17 @@ struct BufferTouch {
 };
 BufferTouch touchOf(const ir::PrimFuncNode& f, const ir::Stmt& s);
 
+/// Whether top-level statement `s` of a loop body stores every element of shared tile `b` (by
+/// name) on every execution: a T.copy into the whole tile from on-chip memory (a global source may
+/// be clipped at the tensor's edge), a T.fill / T.clear of the whole tile, or a T.Parallel nest
+/// whose body stores b[...] indexed by its variables, each once, in any order (b[j, i] too), each
+/// loop from 0 over the extent of the dimension it indexes, outside any condition. The two-copy schedules of a written operand tile (fragmentTmaCopies,
+/// injectGenericOperandInflight) need one: iteration k writes copy k % 2, so an element that
+/// iteration k does not write still holds iteration k - 2's value, where the program reads
+/// iteration k - 1's (a write under `if k % 2 == 0`, or of half the tile, read NaN or stale
+/// values on the thread interpreter).
+bool writesWholeTile(const ir::Stmt& s, const ir::BufferNode& b);
+
 /// Rewrites accesses of the multi-buffered tiles in `staged` (original -> staged buffer with a
 /// leading stage dimension) to stage `stage` (InjectPipeline.cpp).
 ir::Stmt restageTiles(const ir::Stmt& s, const std::map<const ir::BufferNode*, ir::Buffer>& staged, ir::Expr stage);

@@ -88,6 +88,52 @@ BufferTouch touchOf(const PrimFuncNode& f, const Stmt& s) {
     return t;
 }
 
+bool writesWholeTile(const Stmt& s, const BufferNode& b) {
+    auto shape = constShape(b);
+    if (!shape || shape->empty()) return false;
+    auto whole = [&](const Region& r) {
+        if (r.buffer->name != b.name || r.ranges.size() != shape->size()) return false;
+        for (size_t d = 0; d < shape->size(); ++d)
+            if (constInt(r.ranges[d].min) != int64_t(0) || constInt(r.ranges[d].extent) != (*shape)[d]) return false;
+        return true;
+    };
+    if (auto* t = as<TileOpNode>(s)) {
+        if (t->op == TileOpKind::Fill) return t->isRegion(0) && whole(t->region(0));
+        if (t->op == TileOpKind::Copy)
+            return t->isRegion(0) && t->isRegion(1) && t->region(0).buffer->scope != Scope::Global && whole(t->region(1));
+        return false;
+    }
+    // A T.Parallel nest, one loop per dimension of the tile, each from 0, storing b[...] indexed by
+    // its variables in some order (a transposed store writes the whole tile too), each over the
+    // extent of the dimension it indexes.
+    std::vector<std::pair<const VarNode*, int64_t>> vars;  // variable, extent
+    Stmt cur = s;
+    while (auto* fr = as<ForNode>(cur)) {
+        auto ext = constInt(fr->extent);
+        if (fr->forKind != ForKind::Parallel || vars.size() >= shape->size() || constInt(fr->min) != int64_t(0) || !ext) return false;
+        vars.push_back({fr->var.get(), *ext});
+        cur = fr->body;
+    }
+    if (vars.size() != shape->size()) return false;
+    auto* sq = as<SeqNode>(cur);
+    const std::vector<Stmt> stmts = sq ? sq->stmts : std::vector<Stmt>{cur};
+    for (auto& x : stmts) {  // only the nest body's own statements: a store under an If may not run
+        auto* st = as<StoreNode>(x);
+        if (!st || st->buffer->name != b.name || st->indices.size() != vars.size()) continue;
+        std::vector<bool> used(vars.size(), false);
+        bool all = true;
+        for (size_t d = 0; d < st->indices.size() && all; ++d) {
+            auto* v = as<VarNode>(st->indices[d]);
+            auto it = std::find_if(vars.begin(), vars.end(), [&](const auto& p) { return p.first == v; });
+            const size_t at = size_t(it - vars.begin());
+            all = v && it != vars.end() && !used[at] && it->second == (*shape)[d];
+            if (all) used[at] = true;
+        }
+        if (all) return true;
+    }
+    return false;
+}
+
 namespace {
 
 /// The decision of the header comment on the statements of the planned body: `cons` in order,
@@ -138,6 +184,11 @@ std::set<const BufferNode*> writtenOperands(const PrimFuncNode& f, const ForNode
             if (operands.count(w) && operandTile[w]->scope == Scope::Shared && !producers.count(w)) written.insert(operandTile[w]), writtenKeys.insert(w);
     }
     if (written.empty()) return {};
+    // Each written tile is stored whole before the gemms (writesWholeTile): an element iteration k
+    // leaves alone would be read from copy k % 2, two iterations old.
+    for (auto* b : written)
+        if (std::none_of(cons.begin(), cons.begin() + std::ptrdiff_t(first), [&](const Stmt& s) { return writesWholeTile(s, *b); }))
+            return {};
     for (size_t i = 0; i < first; ++i) {
         BufferTouch t = touchOf(f, cons[i]);
         for (auto& w : writtenKeys)

@@ -300,6 +300,7 @@ std::optional<analysis::HopperGemmPlan> selectHopperFragmentGemm(const PrimFuncN
 // fragmentTmaCopies (Hopper.h): whether a T.Pipelined loop of fragment-path gemms can have its
 // operand tiles loaded by TMA (the schedule is InjectPipelineTmaFragment.cpp). Pure: infer-layouts
 // asks it for the note it prints, inject-pipeline for the rewrite, and both get the same answer.
+#include <algorithm>
 #include <cstdlib>
 #include <map>
 #include <set>
@@ -444,6 +445,9 @@ std::optional<std::vector<FragmentTmaCopy>> fragmentTmaCopies(const PrimFuncNode
             else if (viewed) ok = false, w = "'" + b->name + "' is written or read through a view in the loop";
             else if (outsideKeys.count(key)) ok = false, w = "'" + b->name + "' is written in the loop and used outside it";
             else if (firstRead <= lastWrite) ok = false, w = "'" + b->name + "' is read before its last write in the loop body";
+            else if (std::none_of(body.begin(), body.begin() + std::ptrdiff_t(firstRead), [&](const Stmt& s) { return writesWholeTile(s, *b); }))
+                ok = false, w = "'" + b->name + "' is not written whole before it is read in the loop body (a write of part of the tile or under a "
+                                "condition leaves elements of two iterations back in its second copy)";
             else if (!as<TileOpNode>(body[firstRead]) || as<TileOpNode>(body[firstRead])->op != TileOpKind::Gemm)
                 ok = false, w = "'" + b->name + "' is first read by a statement that is not a gemm (no barrier orders its writes)";
             else

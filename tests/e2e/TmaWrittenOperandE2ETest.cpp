@@ -94,6 +94,55 @@ TEST(TmaWrittenOperand, ReadBeforeItsWriteIsDeclinedWithTheReason) {
     EXPECT_EQ(r.cuda.find("tma_empty"), std::string::npos) << r.cuda;
 }
 
+// An operand tile written only in part, or under a condition, in some iteration (helper-99):
+// with two copies, iteration k writing copy k % 2, an element iteration k leaves alone holds
+// iteration k - 2's value (or nothing), where the program reads iteration k - 1's. Both two-copy
+// schedules (the default cp.async in-flight one at num_stages >= 3, the fragment-path TMA one
+// with the switch) took such loops and read NaN (never-written copy 1) on the thread
+// interpreter; they now keep one copy unless a top-level statement writes the whole tile.
+// Modes 0 and 4 (the whole tile every iteration, 4 transposed) keep two copies.
+TEST(TmaWrittenOperand, PartialOrConditionalWritesKeepOneCopy) {
+    const char* program = "tests/e2e/programs/written_operand_partial.py";
+    for (const char* env : {"0", "1"}) {
+        ts::e2e::ScopedEnv on("TILESCOPE_HOPPER_TMA_WRITTEN_OPERANDS", env);
+        for (const char* mode : {"0", "1", "2", "3", "4"}) {
+            for (const char* stages : {"2", "3"})
+                for (bool lowered : {false, true})
+                    EXPECT_EQ(runChecked(program, {std::string("mode=") + mode, std::string("num_stages=") + stages}, lowered), "PASS")
+                        << "env " << env << " mode " << mode << " stages " << stages << " lowered " << lowered;
+            ts::CompileResult r = compileIt(program, {{"mode", mode}, {"num_stages", "3"}});
+            ASSERT_TRUE(r.ok) << diagText(r);
+            const bool twoCopies = r.cuda.find("&S_s[((k % 2) * 4096)]") != std::string::npos;
+            EXPECT_EQ(twoCopies, std::string(mode) == "0" || std::string(mode) == "4") << "env " << env << " mode " << mode << "\n" << r.cuda;
+            if (std::string(env) == "1" && std::string(mode) != "0" && std::string(mode) != "4") {
+                EXPECT_NE(diagText(r).find("the loop's wgmma-only TMA schedule: 'S_s' is not written whole before it is read in the loop "
+                                           "body (a write of part of the tile or under a condition leaves elements of two iterations "
+                                           "back in its second copy)"),
+                          std::string::npos)
+                    << diagText(r);
+            }
+        }
+    }
+}
+
+// Warp-specialized with a gemm that stays on mma.sync (mode 1: S_s is also read by a T.Parallel):
+// the consumers issue it in their branch, as lowered for the kernel's threads; the thread
+// interpreter expected the whole block with the producer (256 of 384 threads) and stopped with
+// "tl.gemm_ss executed by 256 threads ... not by its 384" (helper-99).
+TEST(TmaWrittenOperand, WarpSpecializedMmaSyncGemmMatchesFloat64) {
+    ts::e2e::ScopedEnv on("TILESCOPE_HOPPER_TMA_WRITTEN_OPERANDS", "1");
+    ts::e2e::ScopedEnv ws("TILESCOPE_HOPPER_WS", "1");
+    for (const char* threads : {"128", "256"}) {
+        ts::CompileResult r = compileIt(kProgram, {{"mode", "1"}, {"T_tiles", "4"}, {"threads", threads}});
+        ASSERT_TRUE(r.ok) << diagText(r);
+        EXPECT_NE(r.cuda.find("ts::gemm_ss<"), std::string::npos) << r.cuda;
+        EXPECT_NE(r.cuda.find("if ((tx >= " + std::string(threads) + ")) {"), std::string::npos) << "warp-specialized\n" << r.cuda;
+        for (bool lowered : {false, true})
+            EXPECT_EQ(runChecked(kProgram, {"mode=1", "T_tiles=4", std::string("threads=") + threads}, lowered), "PASS")
+                << "threads " << threads << " lowered " << lowered;
+    }
+}
+
 TEST(TmaWrittenOperand, MhaBackwardMainHasOneBarrierPerIteration) {
     ts::e2e::ScopedEnv on("TILESCOPE_HOPPER_TMA_WRITTEN_OPERANDS", "1");
     ts::CompileResult r = compileIt("samples/mha_bwd.py", {{"seq_len", "1024"}, {"block_M", "128"}, {"threads", "256"}}, "mha_bwd_main");
