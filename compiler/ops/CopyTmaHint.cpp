@@ -56,7 +56,8 @@ std::string tmaWhyNotHint(const std::string& why, bool store, bool reduce, bool 
                            : store ? "nothing needs to change: plain stores write it correctly (a TMA store here takes whole 2-D shared "
                                      "tiles of constant shape, to "
                                  : std::string("nothing needs to change: ") + (cpAsync ? "cp.async loads" : "plain loads read") +
-                                   " it correctly (TMA here takes whole 2-D shared tiles of constant shape, from ") +
+                                   " it correctly (TMA here takes whole 2-D shared tiles of constant shape, or a 1-D row as a "
+                                   "producer of a T.Pipelined loop, from ") +
                std::string(rows ? "" : "a kernel tensor whose rows are a multiple of 16 bytes, ") + "in boxes of at most 256 rows x 256 columns)";
     if (shapeReason) return "change that to " + it + "; its other rules: " + others;
     if (mentions(why, {"condition on the thread index"})) return "issue " + opName + " outside the condition on the thread index to " + it;

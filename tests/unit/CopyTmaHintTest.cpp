@@ -38,7 +38,8 @@ TEST(CopyTmaHint, ShapeReasonsListOnlyTheOtherRules) {
               "stride) | change that to load it by TMA; its other rules: a whole 2-D shared tile, a box of at most 256 rows x 256 columns");
     // (rmsnorm_mlp's 1-D G_s gave this reason until 1-D tiles took TMA in pipelines: its G is 1-D)
     EXPECT_EQ(ts::xform::tmaWhyNotHint("shared tile 'G_s' is not a 2-D tile of constant shape", false, false, true),
-              "nothing needs to change: cp.async loads it correctly (TMA here takes whole 2-D shared tiles of constant shape, from a "
+              "nothing needs to change: cp.async loads it correctly (TMA here takes whole 2-D shared tiles of constant shape, or a 1-D "
+              "row as a producer of a T.Pipelined loop, from a "
               "kernel tensor whose rows are a multiple of 16 bytes, in boxes of at most 256 rows x 256 columns)");
 }
 
@@ -95,7 +96,8 @@ def main(A: T.Tensor((256,), "float32"), B: T.Tensor((256,), "float32")):
     for (auto& d : r.diagnostics)
         if (d.severity == ts::Severity::Note && d.message.rfind("T.copy into 's'", 0) == 0) got = d.message + " | " + d.hint;
     EXPECT_EQ(got, "T.copy into 's' does not use TMA: shared tile 's' is not a 2-D tile of constant shape | nothing needs to change: "
-                   "plain loads read it correctly (TMA here takes whole 2-D shared tiles of constant shape, from a kernel tensor whose "
+                   "plain loads read it correctly (TMA here takes whole 2-D shared tiles of constant shape, or a 1-D row as a producer "
+                   "of a T.Pipelined loop, from a kernel tensor whose "
                    "rows are a multiple of 16 bytes, in boxes of at most 256 rows x 256 columns)");
     EXPECT_EQ(r.cuda.find("cp_async"), std::string::npos) << "the copy is a cp.async now: the hint's 'plain loads' is wrong";
 }
