@@ -53,7 +53,7 @@ int runValidate(const ValidateCommand& c) {
     auto passes = pipelineFor(*target);
     for (auto& [after, pass] : c.inject) {  // test-only: a deliberately broken pass
         auto at = std::find_if(passes.begin(), passes.end(),
-                               [&](const PassInfo& p) { return p.name == after; });
+                               [name = after](const PassInfo& p) { return p.name == name; });
         passes.insert(at == passes.end() ? at : at + 1, pass);
     }
     if (std::find_if(r.passes.begin(), r.passes.end(),

@@ -445,7 +445,7 @@ std::optional<std::vector<FragmentTmaCopy>> fragmentTmaCopies(const PrimFuncNode
             else if (viewed) ok = false, w = "'" + b->name + "' is written or read through a view in the loop";
             else if (outsideKeys.count(key)) ok = false, w = "'" + b->name + "' is written in the loop and used outside it";
             else if (firstRead <= lastWrite) ok = false, w = "'" + b->name + "' is read before its last write in the loop body";
-            else if (std::none_of(body.begin(), body.begin() + std::ptrdiff_t(firstRead), [&](const Stmt& s) { return writesWholeTile(s, *b); }))
+            else if (std::none_of(body.begin(), body.begin() + std::ptrdiff_t(firstRead), [tile = b](const Stmt& s) { return writesWholeTile(s, *tile); }))
                 ok = false, w = "'" + b->name + "' is not written whole before it is read in the loop body (a write of part of the tile or under a "
                                 "condition leaves elements of two iterations back in its second copy)";
             else if (!as<TileOpNode>(body[firstRead]) || as<TileOpNode>(body[firstRead])->op != TileOpKind::Gemm)
