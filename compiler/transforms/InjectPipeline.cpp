@@ -22,7 +22,6 @@
 
 #include "compiler/analysis/Layouts.h"
 #include "compiler/ir/Functor.h"
-#include "compiler/ir/FragmentViews.h"
 #include "compiler/ir/Views.h"
 #include "compiler/ops/Registry.h"
 #include "compiler/ir/IR.h"
@@ -181,11 +180,6 @@ void dropRepeatedWgmmaFences(std::vector<Stmt>& body, bool fencedAtTop, const At
     }
 }
 
-/// The buffer whose storage `b` is: itself, or the fragment it views (ir/FragmentViews.h).
-std::string fragmentTileOf(const PrimFuncNode& func, const BufferNode& b) {
-    const std::string* base = fragmentViewBase(func, b);
-    return base ? *base : b.name;
-}
 
 /// Whether `s` may run while the fragment-path gemm `g` is in flight (pairIndependentWgmmas):
 /// it holds no gemm and no call, does not mention g's accumulator nor, with A from registers,
@@ -197,7 +191,7 @@ bool mayRunBesideWgmma(const Stmt& s, const TileOpNode& g, const PrimFuncNode& f
     for (size_t i = 0; i < 2; ++i)
         if (g.region(i).buffer->scope == Scope::Shared && shared.count(sharedTileOf(func.attrs, g.region(i).buffer->name))) return false;
     // The registers g owns until it retires, by the fragment they lie on (a view names its base).
-    auto root = [&](const BufferNode& b) { return fragmentTileOf(func, b); };
+    auto root = [&](const BufferNode& b) { return storageName(func, b); };
     std::set<std::string> owned{root(*g.region(2).buffer)};
     if (g.region(0).buffer->scope == Scope::Fragment) owned.insert(root(*g.region(0).buffer));
     auto touches = [&](const BufferNode& b) { return b.scope == Scope::Fragment && owned.count(root(b)); };
@@ -249,7 +243,7 @@ void pairIndependentWgmmas(std::vector<Stmt>& body, const PrimFuncNode& func) {
         if (!ok || j >= body.size()) continue;
         const TileOpNode* b = fragGemm(body[j]);
         // By storage: a view of the first accumulator (or of its A) is that accumulator.
-        auto same = [&](const BufferNode* x, const BufferNode* y) { return x == y || fragmentTileOf(func, *x) == fragmentTileOf(func, *y); };
+        auto same = [&](const BufferNode* x, const BufferNode* y) { return x == y || storageName(func, *x) == storageName(func, *y); };
         bool touches = false;
         for (size_t k = 0; k < 3; ++k) touches = touches || same(b->region(k).buffer.get(), accA);
         if (touches || same(a->region(0).buffer.get(), b->region(2).buffer.get()) || same(a->region(1).buffer.get(), b->region(2).buffer.get()))
