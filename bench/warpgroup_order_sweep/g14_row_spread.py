@@ -1,7 +1,9 @@
 # Row values of a warpgroup-order accumulator feeding other shapes: a T.Parallel(block_M, W) over a
 # fresh fragment of width W (W not a multiple of 8 * warp columns: the rows-spread layout), with
 # the loop written column-major (for j, i), and the rows stored through T.copy of the 1-D fragment.
-#   Y[i, j] = X[i, j] * rowsum(A @ B)[i] (W columns), C = A @ B / rowsum, RS = rowsum
+#   Y[i, j] = X[i, j] * rowsum(A @ B)[i] (W columns), C = A @ B / (|rowsum| + 64), RS = rowsum
+# (+64: a rowsum of random inputs can be near zero, and C = A @ B / rowsum then magnified float32
+# rounding past the tolerance on the GPU: 2026-12-05d, W=3, rel-L2 1.4e-3 with Y and RS at 2e-7)
 import tilelang
 import tilelang.language as T
 
@@ -25,7 +27,7 @@ def row_spread(M=256, N=128, K=64, W=12, block_M=128, threads=128, policy=1):
             T.gemm(A_s, B_s, acc, policy=pol)
             T.reduce_sum(acc, rs, dim=1)
             for j, i in T.Parallel(N, block_M):
-                acc[i, j] = acc[i, j] / rs[i]
+                acc[i, j] = acc[i, j] / (T.abs(rs[i]) + 64.0)
             for i, j in T.Parallel(block_M, W):
                 x[i, j] = X[bm * block_M + i, j] * rs[i]
             T.copy(x, Y[bm * block_M, 0])
@@ -38,4 +40,4 @@ def row_spread(M=256, N=128, K=64, W=12, block_M=128, threads=128, policy=1):
 def ref_program(A, B, X):
     c = A.double() @ B.double()
     rs = c.sum(dim=1)
-    return (X.double() * rs.unsqueeze(1)).float(), (c / rs.unsqueeze(1)).float(), rs.float()
+    return (X.double() * rs.unsqueeze(1)).float(), (c / (rs.abs() + 64.0).unsqueeze(1)).float(), rs.float()

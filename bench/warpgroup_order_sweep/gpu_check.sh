@@ -37,7 +37,7 @@ run g02_reduce.py block_M=64 block_N=128 threads=256 kind=1 inloop=1
 run g02_reduce.py block_M=64 block_N=256 threads=512 kind=0 inloop=1
 run g02_reduce.py block_M=128 block_N=128 threads=256 policy=2 kind=2
 run g02_reduce.py block_M=256 block_N=64 threads=128 kind=1 inloop=1
-run g02_reduce.py block_M=64 block_N=192 threads=384 kind=0
+run g02_reduce.py block_M=64 block_N=192 threads=384 kind=0 N=384
 run samples/flash_attn_fwd.py block_M=128 block_N=64 threads=128 dim=64 is_causal=True seq_len=300
 run samples/flash_attn_fwd.py block_M=64 block_N=64 threads=256 dim=128 seq_len=256
 run samples/flash_attn_fwd.py block_M=256 block_N=64 threads=256 dim=64 seq_len=256
