@@ -205,9 +205,11 @@ std::optional<std::vector<FragmentTmaCopy>> fragmentTmaCopies(const ir::PrimFunc
 /// On the consumer statements of a pipelined body (InjectPipeline.cpp, before restaging): marks
 /// the fragment-path gemms whose operand tiles saw no generic-proxy write since the last proxy
 /// fence + barrier as operands-ready (no fence, no barrier); `fencedAtTop`: the iteration begins
-/// with everything fenced. Then leaves a gemm in flight (wait_group 1) across the statements
-/// that may run beside it, up to the next gemm, whose wait retires both.
-void dropRepeatedWgmmaFences(std::vector<ir::Stmt>& body, bool fencedAtTop, const ir::Attrs& funcAttrs);
+/// with everything fenced. Returns whether the body ends clean (each of its generic shared writes
+/// fenced by a later gemm of the body, the last gemm waited), so the next iteration's top needs
+/// no fence for them. pairIndependentWgmmas then leaves a gemm in flight (wait_group 1) across
+/// the statements that may run beside it, up to the next gemm, whose wait retires both.
+bool dropRepeatedWgmmaFences(std::vector<ir::Stmt>& body, bool fencedAtTop, const ir::Attrs& funcAttrs);
 void pairIndependentWgmmas(std::vector<ir::Stmt>& body, const ir::PrimFuncNode& func);
 
 /// The fragment-path TMA schedule of `loop` (InjectPipelineTmaFragment.cpp), or null when

@@ -141,15 +141,24 @@ bool sharedGenericWrites(const Stmt& s, const Attrs& funcAttrs, std::set<std::st
 /// gemms too. MHA backward: 5 fence + barrier pairs per iteration and the top barrier became
 /// the fenced top barrier and one pair (before dS^T Q, after dS^T is stored).
 /// TILESCOPE_WGMMA_FENCE_EVERY=1 keeps them all (and no top fence).
+/// dropRepeatedWgmmaFences returns whether the body ends clean: every generic shared write of
+/// the iteration was fenced by a later gemm's own fence + barrier, and its last gemm was waited.
 bool wgmmaFenceEvery() {
     const char* e = std::getenv("TILESCOPE_WGMMA_FENCE_EVERY");
     return e && *e == '1';
 }
 
+/// TILESCOPE_WGMMA_TOP_FENCE=1: the fence at the top of the iteration even where the body ends
+/// clean and every producer is TMA (the code before 2026-12-05d, kept for timing it).
+bool wgmmaTopFenceAlways() {
+    const char* e = std::getenv("TILESCOPE_WGMMA_TOP_FENCE");
+    return e && *e == '1';
+}
+
 }  // namespace
 
-void dropRepeatedWgmmaFences(std::vector<Stmt>& body, bool fencedAtTop, const Attrs& funcAttrs) {
-    if (wgmmaFenceEvery()) return;
+bool dropRepeatedWgmmaFences(std::vector<Stmt>& body, bool fencedAtTop, const Attrs& funcAttrs) {
+    if (wgmmaFenceEvery()) return false;
     // Since the last proxy fence + barrier: the shared tiles written through the generic proxy,
     // or `unknown` (anything may have been).
     bool unknown = !fencedAtTop;
@@ -178,6 +187,7 @@ void dropRepeatedWgmmaFences(std::vector<Stmt>& body, bool fencedAtTop, const At
         // As before: after a gemm left in flight, the next one takes its fence again.
         unknown = !waited;
     }
+    return !unknown && written.empty();
 }
 
 
@@ -386,10 +396,19 @@ protected:
         // sm_90a: the landed tiles and the previous iteration's stores are fenced for wgmma once,
         // before the top barrier, when the body has fragment-path wgmma gemms (every gemm of the
         // previous iteration was waited: pairIndependentWgmmas leaves only a pair's first in flight).
-        const bool topFence = !wgmmaFenceEvery() && std::any_of(cons.begin(), cons.end(), [](const Stmt& s) {
+        const bool fragmentGemms = !wgmmaFenceEvery() && std::any_of(cons.begin(), cons.end(), [](const Stmt& s) {
             auto* g = as<TileOpNode>(s);
             return g && g->op == TileOpKind::Gemm && attrBool(g->attrs, "wgmma_fragment", false);
         });
+        // The gemms below are marked as if the top of the iteration were fenced. It is without a
+        // fence when every producer is a TMA load (async-proxy writes, seen by wgmma once the
+        // stage's mbarrier completes; tma.setup() fences what the kernel wrote before the loop) and
+        // the body ends clean (its generic writes were fenced for a gemm later in the same
+        // iteration: MHA backward's dS^T before dQ's gemm). The fence is not only a proxy fence:
+        // it compiles to MEMBAR.ALL.CTA + FENCE.VIEW.ASYNC.S (nvdisasm, sm_90a), and the membar
+        // waits for the previous iteration's dQ reductions. TILESCOPE_WGMMA_TOP_FENCE=1 keeps it.
+        const bool endsClean = fragmentGemms && dropRepeatedWgmmaFences(cons, true, func.attrs);
+        const bool topFence = fragmentGemms && (!endsClean || cpAsync || !tma.any() || wgmmaTopFenceAlways());
         if (topFence) {
             auto bar = std::find_if(mainBody.begin(), mainBody.end(), [](const Stmt& s) {
                 auto* e = as<EvalNode>(s);
@@ -398,7 +417,7 @@ protected:
             });
             mainBody.insert(bar, intrinsic(intrin::kFenceProxyAsync, {}, sp));
         }
-        dropRepeatedWgmmaFences(cons, topFence, func.attrs);
+        if (!fragmentGemms) dropRepeatedWgmmaFences(cons, false, func.attrs);
         pairIndependentWgmmas(cons, func);
         for (auto& c : cons) mainBody.push_back(rsCons.mutate(c));
         Attrs la;

@@ -407,18 +407,24 @@ TEST(SeedSamplesSm90a, BackwardMainKernelTakesWgmmaForAllFiveGemms) {
     EXPECT_EQ(countOf(r.cuda, "ts::wgmma_gemm_ss<"), 4u) << diagText(r);
     EXPECT_EQ(countOf(r.cuda, "ts::wgmma_gemm_rs<"), 1u) << diagText(r);
     // Proxy fence + block barrier: two before the loop (the TMA-loaded K and V tiles), and in the
-    // loop only at its top (after the stage's mbarrier wait: the landed Q/dO tiles and the previous
-    // iteration's dS^T stores) and before dS^T Q (dS^T was just stored); the other gemms read
-    // nothing written since (InjectPipeline.cpp dropRepeatedWgmmaFences). Barriers: the
-    // mbarrier-init one and those four. Q, dO and the lse/Delta rows (1-D tiles: one box of one
-    // row, seq_len 100 floats = 400-byte rows) are TMA loads of the cp.async schedule
-    // (InjectPipelineTmaLoads.cpp: one stage mbarrier with their summed bytes), whose stage
-    // barriers are initialised after a block barrier and published by a fence + barrier: one
-    // fence and two barriers more, all before the loop.
+    // loop only before dS^T Q (dS^T was just stored); the other gemms read nothing written since
+    // (InjectPipeline.cpp dropRepeatedWgmmaFences). The loop's top barrier (after the stage's
+    // mbarrier wait; it orders the reads of the stage the refill overwrites) has no fence: every
+    // producer is a TMA load (async-proxy writes, seen once the mbarrier completes) and the body
+    // ends clean (dS^T was fenced for dS^T Q in the same iteration). Barriers: the mbarrier-init
+    // one and those four. Q, dO and the lse/Delta rows (1-D tiles: one box of one row, seq_len 100
+    // floats = 400-byte rows) are TMA loads of the cp.async schedule (InjectPipelineTmaLoads.cpp:
+    // one stage mbarrier with their summed bytes), whose stage barriers are initialised after a
+    // block barrier and published by a fence + barrier: one fence and two barriers more, all
+    // before the loop. TILESCOPE_WGMMA_TOP_FENCE=1 keeps the top fence (the code before).
     // A staged epilogue (StageEpilogue.cpp) adds one fence and two barriers after the loop.
     const size_t staged = ts::e2e::stagedEpilogues(r);
-    EXPECT_EQ(countOf(r.cuda, "ts::fence_proxy_async();"), 5u + staged) << r.cuda;
+    EXPECT_EQ(countOf(r.cuda, "ts::fence_proxy_async();"), 4u + staged) << r.cuda;
     EXPECT_EQ(countOf(r.cuda, "__syncthreads();"), 7u + 2 * staged) << r.cuda;
+    const size_t loop = r.cuda.find("for (int qt = "), top = r.cuda.find("__syncthreads();", loop);
+    ASSERT_NE(loop, std::string::npos) << r.cuda;
+    EXPECT_EQ(r.cuda.substr(loop, top - loop).find("ts::fence_proxy_async();"), std::string::npos)
+        << "a proxy fence before the loop's top barrier\n" << r.cuda;
     EXPECT_EQ(countOf(r.cuda, "ts::tma_load_tile<1, 64, 64>(&tma_map_0, &Q_s["), 2u) << r.cuda;
     EXPECT_EQ(countOf(r.cuda, "ts::tma_load_tile<1, 64, 1>(&tma_map_1, &lse_s["), 2u) << r.cuda;
     EXPECT_EQ(countOf(r.cuda, "ts::tma_load_tile<1, 64, 64>(&tma_map_2, &dO_s["), 2u) << r.cuda;
