@@ -63,6 +63,9 @@ if [ -z "${MHAB_QUICK:-}" ]; then
   TILESCOPE_HOPPER_TMA_WRITTEN_OPERANDS=1 TILESCOPE_HOPPER_WS=1 check "B8 H32 S1024 128x64/256, written operands + producer warpgroup" $BIG --param block_M=128 --param threads=256
   TILESCOPE_HOPPER_TMA_WRITTEN_OPERANDS=1 TILESCOPE_HOPPER_WS=1 check "B2 H8 S1000 causal 128x64/256 ds_regs, written operands + producer warpgroup" $RAG --param is_causal=True --param block_M=128 --param threads=256 --param ds_regs=True
   TILESCOPE_HOPPER_TMA_WRITTEN_OPERANDS=1 TILESCOPE_HOPPER_WS=1 check "B2 H8 S1000 64x64, written operands + producer warpgroup (no setmaxnreg: 1 consumer warpgroup)" $RAG
+  # 2026-12-05d: the fastest form measured (128 keys x 128 queries, dS in registers, 255 registers).
+  check "B8 H32 S1024 128x128/256 threads, dS in registers" $BIG --param block_M=128 --param block_N=128 --param threads=256 --param ds_regs=True
+  check "B2 H8 S1000 causal 128x128/256 threads, dS in registers" $RAG --param is_causal=True --param block_M=128 --param block_N=128 --param threads=256 --param ds_regs=True
   TILESCOPE_MIN_BLOCKS=3 check "B2 H8 S1000 causal, 3 blocks/SM (spills)" $RAG --param is_causal=True
   TILESCOPE_VECTOR_ATOMICS=2 TILESCOPE_WGMMA_FENCE_EVERY=1 check "B2 H8 S1000, the code before" $RAG
   echo "correctness: $pass pass, $fail fail ($(el) s)"
@@ -98,6 +101,8 @@ variant m128wows "m128wo + producer warpgroup (384 threads), setmaxnreg 24/240" 
 variant m128wowsds "m128wows + dS in registers" "TILESCOPE_HOPPER_TMA_WRITTEN_OPERANDS=1 TILESCOPE_HOPPER_WS=1" --param block_M=128 --param threads=256 --param ds_regs=True
 variant m128wowsnr "m128wows without setmaxnreg (all threads at 168 registers)" "TILESCOPE_HOPPER_TMA_WRITTEN_OPERANDS=1 TILESCOPE_HOPPER_WS=1 TILESCOPE_HOPPER_WS_MAXNREG=0" --param block_M=128 --param threads=256
 variant wo "64x64 default + written-operand TMA schedule" TILESCOPE_HOPPER_TMA_WRITTEN_OPERANDS=1
+variant m128n128ds "block_M=128, block_N=128, 256 threads, dS in registers (fastest on H100, 2026-12-05d)" - --param block_M=128 --param block_N=128 --param threads=256 --param ds_regs=True
+variant topfence "64x64 default with the top-of-iteration proxy fence of the code before e13ff61" TILESCOPE_WGMMA_TOP_FENCE=1
 opt() { [ "$(el)" -lt "${MHAB_BUDGET_S:-240}" ] || { echo "skipped (budget): $1"; return 1; }; }
 opt s3 && variant s3 "3 stages" - --param num_stages=3
 opt s3mb3 && variant s3mb3 "3 stages + __launch_bounds__(128, 3)" TILESCOPE_MIN_BLOCKS=3 --param num_stages=3

@@ -512,4 +512,37 @@ TEST(SeedSamplesSm90a, BackwardDsInRegistersKeepsDkInFlightAcrossTheBarrier) {
     }
 }
 
+// The fastest MHA backward form measured (H100, 2026-12-05d, bench/h200_call_2026_12_05h.sh: main
+// kernel 0.531 ms at B8 H32 S1024 D64 against 0.572 ms at 128x64 and 0.682 ms at the default
+// 64x64): 128 keys x 128 queries per iteration on two warpgroups with dS^T in registers, 255
+// registers without spills. Its chain at ragged S (causal and not) on both interpreters against
+// float64 on sm_90a, and NVRTC for sm_90a; the GPU checked it at B2 H8 S1000 causal in that call.
+TEST(SeedSamplesSm90a, BackwardFastConfigurationMatchesFloat64) {
+    using namespace ts::cli::test;
+    for (const char* causal : {"False", "True"})
+        for (const char* interp : {"tile", "lowered"}) {
+            ts::cli::RunCommand run;
+            run.flags.file = std::string(TS_SOURCE_DIR) + "/samples/mha_bwd.py";
+            run.flags.target = "cuda:sm_90a";
+            run.flags.params = {"seq_len=200", "heads=1", "block_M=128", "block_N=128", "threads=256", "ds_regs=True",
+                                std::string("is_causal=") + causal};
+            run.interp = interp;
+            run.chain = {"mha_fwd", "mha_bwd_preprocess", "mha_bwd_main", "mha_bwd_postprocess"};
+            run.ref = "bwd_ref";
+            auto o = captureCli([&] { return ts::cli::runChain(run); });
+            EXPECT_EQ(o.rc, 0) << causal << " " << interp << "\n" << o.out << o.err;
+            EXPECT_TRUE(contains(o.out, "\nPASS\n")) << causal << " " << interp << "\n" << o.out;
+        }
+    ts::CompileResult r = compileCase({"mha_bwd.py", "mha_bwd_main",
+                                       {{"seq_len", "1024"}, {"block_M", "128"}, {"block_N", "128"}, {"threads", "256"}, {"ds_regs", "True"}},
+                                       "bwd_fast"},
+                                      "cuda:sm_90a", false);
+    ASSERT_TRUE(r.ok) << diagText(r);
+    EXPECT_EQ(countOf(r.cuda, "ts::wgmma_gemm_rs<"), 2u) << r.cuda;
+    if (ts::rt::nvrtcAvailable()) {
+        auto nv = ts::rt::compileCuda(r.cuda, "sm_90a", {}, true);
+        EXPECT_TRUE(nv.ok) << nv.log;
+    }
+}
+
 }  // namespace
