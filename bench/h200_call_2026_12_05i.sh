@@ -17,6 +17,11 @@ r -p threads=128 -p block_M=64 -p W=12
 r -p threads=128 -p block_M=128 -p W=12 -p policy=0
 r -p threads=128 -p block_M=128 -p W=12 -p M=128
 r -p threads=128 -p block_M=128 -p W=12 --target cuda:sm_80
+# the outputs of a seeded run, to compare with the interpreter's at the same seed on the dev box
+# (tilec run ... --interp=lowered --seed 1 --dump-outputs DIR): which rows/columns RS took
+OUT=${OUT:-/tmp/out}; mkdir -p "$OUT/g14"
+timeout 40 $T run $F --target cuda:sm_90a -q -p threads=128 -p block_M=128 -p W=12 --seed 1 --dump-outputs "$OUT/g14" 2>&1 | tail -3
+(cd "$OUT" && tar czf g14.tgz g14 && rm -rf g14)
 echo "sanitizer ($(el) s)"
 CS=$(command -v compute-sanitizer || ls /usr/local/cuda*/bin/compute-sanitizer 2>/dev/null | head -1)
 if [ -n "$CS" ]; then
