@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cctype>
 #include <chrono>
+#include <cstdlib>
 #include <filesystem>
 #include <regex>
 #include <sstream>
@@ -125,6 +126,10 @@ std::vector<std::string> nvrtcOptions(const std::string& arch,
         if (std::filesystem::exists(std::filesystem::path(inc) / "cccl" / "cuda" / "std", ec))
             o.push_back("-I" + inc + "/cccl");
     }
+    // TILESCOPE_PTXAS_OPTIONS (e.g. -O1): ptxas options for every compile, part of the cubin cache
+    // key like every option. For diagnosing a suspected ptxas miscompile (README, 2026-12-05d:
+    // at -O3 ptxas gave two spilled row sums of g14_row_spread.py one register), not for speed.
+    if (const char* px = std::getenv("TILESCOPE_PTXAS_OPTIONS"); px && *px) o.push_back(std::string("--ptxas-options=") + px);
     o.insert(o.end(), extraOptions.begin(), extraOptions.end());
     return o;
 }

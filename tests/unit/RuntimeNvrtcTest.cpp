@@ -1,5 +1,6 @@
 // NVRTC without a GPU: cubins for both codegen targets (sm_80, sm_90a), the embedded device
 // header, compile errors with their log, and the cubin cache (hit, corruption, opt-out).
+#include <algorithm>
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
@@ -138,6 +139,27 @@ TEST(RuntimeNvrtc, OptionsAreFixedAndIeee) {
     EXPECT_EQ(o[1], "--gpu-architecture=sm_90a");
     EXPECT_EQ(o.back(), "-DFOO=1");
     for (const auto& opt : o) EXPECT_EQ(opt.find("fast"), std::string::npos) << opt;
+}
+
+// $TILESCOPE_PTXAS_OPTIONS reaches ptxas (and, being an option, the cubin cache key): -O1 still
+// compiles, and its cubin is not the -O3 one from the cache.
+TEST(RuntimeNvrtc, PtxasOptionsFromTheEnvironment) {
+    ASSERT_EQ(setenv("TILESCOPE_PTXAS_OPTIONS", "-O1", 1), 0);
+    auto o = nvrtcOptions("sm_90a", {"-DFOO=1"});
+    EXPECT_NE(std::find(o.begin(), o.end(), "--ptxas-options=-O1"), o.end());
+    EXPECT_EQ(o.back(), "-DFOO=1");
+    if (nvrtcAvailable()) {
+        ScopedCacheDir scoped;
+        NvrtcResult low = compileCuda(kAxpy, "sm_80");
+        EXPECT_TRUE(low.ok) << low.log;
+        unsetenv("TILESCOPE_PTXAS_OPTIONS");
+        NvrtcResult dflt = compileCuda(kAxpy, "sm_80");
+        EXPECT_TRUE(dflt.ok) << dflt.log;
+        EXPECT_FALSE(dflt.cacheHit);
+    }
+    unsetenv("TILESCOPE_PTXAS_OPTIONS");
+    o = nvrtcOptions("sm_90a", {});
+    for (const auto& opt : o) EXPECT_EQ(opt.find("-O1"), std::string::npos) << opt;
 }
 
 TEST(RuntimeNvrtc, CacheHitAndRecovery) {
