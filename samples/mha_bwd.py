@@ -19,9 +19,6 @@
 # Masks: keys and queries past seq_len (ragged tiles) and, when is_causal, keys after the query
 # (causal key blocks also skip the query tiles that lie wholly before them).
 #   tilec run samples/mha_bwd.py --chain mha_fwd,mha_bwd_preprocess,mha_bwd_main,mha_bwd_postprocess --ref bwd_ref --param seq_len=100
-# The default tiles (64x64, 128 threads) suit every target; on Hopper the fastest form measured is
-# block_M=128 block_N=128 threads=256 ds_regs=True (H100, B8 H32 S1024 D64: main kernel 0.531 ms
-# against 0.682 ms at the defaults, bench/results/h100-2026-12-05d/mha-bwd-variants-call-h.json).
 import tilelang
 import tilelang.language as T
 import torch

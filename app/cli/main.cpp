@@ -183,6 +183,9 @@ int reportParseError(const CLI::App& app, const CLI::ParseError& e) {
     }
     if (e.get_name() == "RequiredError") {
         message = "'" + command + "' needs " + (positional ? "a FILE" : shown);
+    } else if (e.get_name() == "ArgumentMismatch" && (what.find("At Most") != std::string::npos || what.find("at most") != std::string::npos)) {
+        // CLI11's "--ref: At Most 1 required but received 2": the option was given twice.
+        message = shown + " is given more than once; it takes one value (the last -p/--param of a name wins, but this option does not repeat)";
     } else if (e.get_name() == "ArgumentMismatch") {
         message = shown + " needs a value" + (typeWords(type).empty() ? "" : " (" + typeWords(type) + ")");
     } else if (e.get_name() == "ConversionError" && what.rfind("Could not convert: ", 0) == 0) {
@@ -246,7 +249,9 @@ int main(int argc, char** argv) {
     run->add_option("--check", rc.check, "reference: 'ref' (ref_program, float64) or 'interp'")
         ->check(CLI::IsMember({"ref", "interp"}));
     addCheckFlags(run, rc.flags);
-    run->add_option("--seed", rc.seed, "random seed for the inputs (default: fresh)");
+    run->add_option("--seed", rc.seed, "random seed for the inputs (default: fresh)")->check(CLI::Validator(
+                      [](std::string& v) { return !v.empty() && v[0] == '-' ? "a seed is a non-negative integer, got '" + v + "'" : std::string(); },
+                      "", "non-negative"));
     run->add_option("--dump-outputs", rc.dumpOutputs,
                     "write the outputs of this run (GPU or interpreter) to DIR as raw float32/64 "
                     "NAME.f32/.f64 files plus outputs.json (dtype, shape, tolerance): runs with the same "

@@ -287,8 +287,11 @@ void Lexer::handleIndentation() {
         if (width == m_indents.back().width) {
             if (alt != m_indents.back().alt) {
                 tabError(m_indents.back());
-                m_indents.back().alt = alt;  // one error per inconsistent block, not per line
+                // One error per inconsistent block, not per line; a later error compares with
+                // this line, so it names this line (not the block's first, indented otherwise).
+                m_indents.back().alt = alt;
                 m_indents.back().mix = mix;
+                m_indents.back().line = m_line;
             }
         } else if (width > m_indents.back().width) {
             if (alt <= m_indents.back().alt) tabError(m_indents.back());

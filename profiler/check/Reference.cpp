@@ -424,7 +424,7 @@ CallArgs bindArguments(RefInterp& in, const ast::Module& module, const EnvPtr& e
         if (!v && !p.defaultValue)
             throw CompileError(
                 p.span,
-                "ref_program: parameter '" + p.name + "' has no value: the kernel has " +
+                def.name + ": parameter '" + p.name + "' has no value: the kernel has " +
                     std::to_string(total) + " input" + (total == 1 ? "" : "s") +
                     " and no factory parameter is named '" +
                     p.name + "'",

@@ -207,6 +207,15 @@ TEST(CliQuiet, ParseErrorsUseTilecsFormatAndExitTwo) {
     EXPECT_EQ(r.rc, 2) << r.out;
     EXPECT_EQ(after(r), "tilec: error: --seed needs a value (a non-negative integer)\n"
                         "  hint: --seed UINT: random seed for the inputs (default: fresh); run 'tilec run --help' for its options\n");
+    // A single-value option given twice (helper-100: it said "--ref needs a value"), a negative seed
+    // (it wrapped around to 2^64 - 1).
+    r = runTilec("run " + gemm + " --interp --ref a --ref b");
+    EXPECT_EQ(r.rc, 2) << r.out;
+    EXPECT_EQ(after(r).substr(0, after(r).find('\n')),
+              "tilec: error: --ref is given more than once; it takes one value (the last -p/--param of a name wins, but this option does not repeat)");
+    r = runTilec("run " + gemm + " --interp --seed -1");
+    EXPECT_EQ(r.rc, 2) << r.out;
+    EXPECT_EQ(after(r).substr(0, after(r).find('\n')), "tilec: error: --seed: a seed is a non-negative integer, got '-1'");
     r = runTilec("run " + gemm + " --param");
     EXPECT_EQ(r.rc, 2) << r.out;
     EXPECT_EQ(after(r), "tilec: error: --param needs a value\n"

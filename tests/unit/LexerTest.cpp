@@ -249,6 +249,13 @@ TEST(LexerTest, TabsAndSpacesWhoseMeaningDependsOnTabWidthAreATabError) {
     EXPECT_NE(hint.find("this line (indented with spaces) and line 2 (indented with tabs)"),
               std::string::npos)
         << hint;
+    // A second switch in the same block compares with the line of the first (helper-100: it named
+    // the block's first line with the other line's style, "line 2 (indented with spaces)").
+    l = lex("if a:\n\tb\n        c\n\td\n");
+    ASSERT_EQ(l.diags.all().size(), 2u);
+    hint = l.diags.all()[1].hint;
+    EXPECT_EQ(l.diags.all()[1].span.line, 4u);
+    EXPECT_NE(hint.find("this line (indented with tabs) and line 3 (indented with spaces)"), std::string::npos) << hint;
 }
 
 TEST(LexerTest, KeywordsAndCommentsAndTabs) {
