@@ -183,7 +183,7 @@ int reportParseError(const CLI::App& app, const CLI::ParseError& e) {
     }
     if (e.get_name() == "RequiredError") {
         message = "'" + command + "' needs " + (positional ? "a FILE" : shown);
-    } else if (e.get_name() == "ArgumentMismatch" && (what.find("At Most") != std::string::npos || what.find("at most") != std::string::npos)) {
+    } else if (e.get_name() == "ArgumentMismatch" && what.find("At Most") != std::string::npos) {
         // CLI11's "--ref: At Most 1 required but received 2": the option was given twice.
         message = shown + " is given more than once; it takes one value (the last -p/--param of a name wins, but this option does not repeat)";
     } else if (e.get_name() == "ArgumentMismatch") {

@@ -141,8 +141,6 @@ bool sharedGenericWrites(const Stmt& s, const Attrs& funcAttrs, std::set<std::st
 /// gemms too. MHA backward: 5 fence + barrier pairs per iteration and the top barrier became
 /// the fenced top barrier and one pair (before dS^T Q, after dS^T is stored).
 /// TILESCOPE_WGMMA_FENCE_EVERY=1 keeps them all (and no top fence).
-/// dropRepeatedWgmmaFences returns whether the body ends clean: every generic shared write of
-/// the iteration was fenced by a later gemm's own fence + barrier, and its last gemm was waited.
 bool wgmmaFenceEvery() {
     const char* e = std::getenv("TILESCOPE_WGMMA_FENCE_EVERY");
     return e && *e == '1';
@@ -393,9 +391,10 @@ protected:
         mainBody.push_back(ifThen(lt(add(rel, intImm(S - 1)), ext),
                                   producersAt(add(k, intImm(S - 1)), floormod(add(rel, intImm(S - 1)), intImm(S))), nullptr, sp));
         if (cpAsync) mainBody.push_back(commit());
-        // sm_90a: the landed tiles and the previous iteration's stores are fenced for wgmma once,
-        // before the top barrier, when the body has fragment-path wgmma gemms (every gemm of the
-        // previous iteration was waited: pairIndependentWgmmas leaves only a pair's first in flight).
+        // sm_90a, fragment-path wgmma gemms in the body: cp.async-landed tiles and the previous
+        // iteration's unfenced stores are fenced for wgmma once, before the top barrier (every gemm
+        // of the previous iteration was waited: pairIndependentWgmmas leaves only a pair's first
+        // in flight).
         const bool fragmentGemms = !wgmmaFenceEvery() && std::any_of(cons.begin(), cons.end(), [](const Stmt& s) {
             auto* g = as<TileOpNode>(s);
             return g && g->op == TileOpKind::Gemm && attrBool(g->attrs, "wgmma_fragment", false);
@@ -417,7 +416,6 @@ protected:
             });
             mainBody.insert(bar, intrinsic(intrin::kFenceProxyAsync, {}, sp));
         }
-        if (!fragmentGemms) dropRepeatedWgmmaFences(cons, false, func.attrs);
         pairIndependentWgmmas(cons, func);
         for (auto& c : cons) mainBody.push_back(rsCons.mutate(c));
         Attrs la;
