@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Shrinks .tl/tilelang.tar.xz (from ../shared/tools/tilelang-device/prepare.sh, ~36.8 MB) to
-# ~33.8 MB so that it travels with a tilec payload (.mhab or .attn, ~2.7 MB) inside the device
+# ~32.9 MB so that it travels with a tilec payload (.mhab or .attn, ~2.7 MB) inside the device
 # tool's 64 MiB: the tree is ~27 MiB, and a call with the 36.8 MB pack was refused (2026-12-05d).
 # What goes, none of it used by TileLang's CUDA JIT on the device (the run of 2026-12-05d timed
 # TileLang's MHA backward and attention examples with the slim pack):
@@ -8,7 +8,10 @@
 #  - the cutlass/cute headers that no header of tilelang/src/tl_templates/cuda includes, directly
 #    or not (nvcc -M over every template header, sm_80 and sm_90a: 41 of 797 files stay, plus
 #    the top-level cutlass/*.h and cute/*.hpp);
-#  - TileLang's C++ compiler sources (*.cc) and its ascend/metal/webgpu/cpu backends' sources.
+#  - TileLang's C++ compiler sources (*.cc) and its ascend/metal/webgpu/cpu backends' sources;
+#  - (2026-12-06: the tree had grown by 0.15 MB and a call was refused again) tvm_ffi's
+#    libbacktrace sources, its testing library (loaded by name only, by tests) and the wheels'
+#    RECORD files (pip's uninstall lists): 33.7 -> 32.9 MB.
 # Then recompressed with xz -9e. Run from the project root after prepare.sh:
 #   bash bench/slim_tl.sh
 set -euo pipefail
@@ -34,6 +37,8 @@ sort -u -o "$keep" "$keep"
  done; find . -type d -empty -delete)
 find "$tl/src" -name '*.cc' -delete
 rm -rf "$tl"/src/ascend "$tl"/src/metal "$tl"/src/webgpu "$tl"/src/cpu
+rm -rf "$w"/tvm_ffi/3rdparty/libbacktrace "$w"/tvm_ffi/lib/libtvm_ffi_testing.so
+find "$w" -path '*.dist-info/RECORD' -delete
 rm -f "$w/keep.txt" "$w/inc.cu"
 before=$(stat -c %s .tl/tilelang.tar.xz)
 (cd "$w" && tar cf - . | xz -9e -T2 > "$root/.tl/tilelang.tar.xz.new")
