@@ -102,6 +102,11 @@ variant m128wowsds "m128wows + dS in registers" "TILESCOPE_HOPPER_TMA_WRITTEN_OP
 variant m128wowsnr "m128wows without setmaxnreg (all threads at 168 registers)" "TILESCOPE_HOPPER_TMA_WRITTEN_OPERANDS=1 TILESCOPE_HOPPER_WS=1 TILESCOPE_HOPPER_WS_MAXNREG=0" --param block_M=128 --param threads=256
 variant wo "64x64 default + written-operand TMA schedule" TILESCOPE_HOPPER_TMA_WRITTEN_OPERANDS=1
 variant m128n128ds "block_M=128, block_N=128, 256 threads, dS in registers (fastest on H100, 2026-12-05d)" - --param block_M=128 --param block_N=128 --param threads=256 --param ds_regs=True
+# 2026-12-06: around the fastest form: 3 stages, dQ by TMA reduce-add, the written-operand
+# schedule (dS two copies, one block barrier per iteration; 64 B spills), both 255 registers.
+variant m128n128ds3 "m128n128ds + 3 stages" - --param block_M=128 --param block_N=128 --param threads=256 --param ds_regs=True --param num_stages=3
+variant m128n128dstma "m128n128ds + dQ by TMA reduce-add (52 B spills)" - --param block_M=128 --param block_N=128 --param threads=256 --param ds_regs=True --param dq_tma=True
+variant m128n128dswo "m128n128ds + written-operand TMA schedule (64 B spills)" TILESCOPE_HOPPER_TMA_WRITTEN_OPERANDS=1 --param block_M=128 --param block_N=128 --param threads=256 --param ds_regs=True
 variant topfence "64x64 default with the top-of-iteration proxy fence of the code before e13ff61" TILESCOPE_WGMMA_TOP_FENCE=1
 opt() { [ "$(el)" -lt "${MHAB_BUDGET_S:-240}" ] || { echo "skipped (budget): $1"; return 1; }; }
 opt s3 && variant s3 "3 stages" - --param num_stages=3

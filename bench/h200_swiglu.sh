@@ -9,6 +9,7 @@
 set -u
 OUT=${OUT:-/tmp/out}; mkdir -p "$OUT"; export TILESCOPE_CACHE_DIR=/tmp/tscache TILESCOPE_RESULTS=off
 R=.tune; T=$R/tilec; F=$R/swiglu.py
+[ -x "$T" ] || { [ -f "$T.xz" ] && xz -dk "$T.xz" && chmod +x "$T"; }
 t0=$(date +%s); el() { echo $(( $(date +%s) - t0 )); }
 echo "== payload: $(cat $R/commit 2>/dev/null)"
 source .tl/setup.sh >/dev/null 2>&1

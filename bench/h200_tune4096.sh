@@ -8,6 +8,7 @@
 set -u
 OUT=${OUT:-/tmp/out}; mkdir -p "$OUT"; export TILESCOPE_CACHE_DIR=/tmp/tscache TILESCOPE_RESULTS=off
 R=.tune; T=$R/tilec; G=$R/gemm.py; S=$R/softmax.py
+[ -x "$T" ] || { [ -f "$T.xz" ] && xz -dk "$T.xz" && chmod +x "$T"; }
 t0=$(date +%s); el() { echo $(( $(date +%s) - t0 )); }
 echo "== payload: $(cat $R/commit 2>/dev/null)"
 nvidia-smi --query-gpu=name,clocks.sm,clocks.max.sm,temperature.gpu --format=csv,noheader
