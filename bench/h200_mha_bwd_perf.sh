@@ -107,6 +107,10 @@ variant m128n128ds "block_M=128, block_N=128, 256 threads, dS in registers (fast
 variant m128n128ds3 "m128n128ds + 3 stages" - --param block_M=128 --param block_N=128 --param threads=256 --param ds_regs=True --param num_stages=3
 variant m128n128dstma "m128n128ds + dQ by TMA reduce-add (52 B spills)" - --param block_M=128 --param block_N=128 --param threads=256 --param ds_regs=True --param dq_tma=True
 variant m128n128dswo "m128n128ds + written-operand TMA schedule (64 B spills)" TILESCOPE_HOPPER_TMA_WRITTEN_OPERANDS=1 --param block_M=128 --param block_N=128 --param threads=256 --param ds_regs=True
+# 2026-12-06: sink-tma-waits (SinkTmaWaits.cpp): the K and V copies' waits move to the loop,
+# so K, V and the first Q/dO stage are one round trip, not three; =0 is the code before.
+variant m128n128dsnosink "m128n128ds with the plain copies' waits in place (TILESCOPE_SINK_TMA_WAITS=0)" TILESCOPE_SINK_TMA_WAITS=0 --param block_M=128 --param block_N=128 --param threads=256 --param ds_regs=True
+variant nosink "64x64 default with the plain copies' waits in place (TILESCOPE_SINK_TMA_WAITS=0)" TILESCOPE_SINK_TMA_WAITS=0
 variant topfence "64x64 default with the top-of-iteration proxy fence of the code before e13ff61" TILESCOPE_WGMMA_TOP_FENCE=1
 opt() { [ "$(el)" -lt "${MHAB_BUDGET_S:-240}" ] || { echo "skipped (budget): $1"; return 1; }; }
 opt s3 && variant s3 "3 stages" - --param num_stages=3

@@ -49,6 +49,14 @@ std::vector<PassInfo> pipelineFor(const Target& target) {
             passes.insert(at + 1, {"stage-epilogue", "sm_90a: a wgmma accumulator's final store to global goes through a swizzled shared tile and TMA",
                                    xform::stageEpilogue});
     }
+    // sm_90a: after insert-sync (its barriers are final), before plan-smem (liveness follows the
+    // final order): a plain TMA copy's wait moves down to the tile's first use (SinkTmaWaits.cpp).
+    if (target.hasWgmma()) {
+        auto at = std::find_if(passes.begin(), passes.end(), [](const auto& p) { return p.name == std::string("insert-sync"); });
+        if (at != passes.end())
+            passes.insert(at + 1, {"sink-tma-waits", "sm_90a: a plain TMA copy's mbarrier wait moves to the tile's first use, so copies in a row overlap",
+                                   xform::sinkTmaWaits});
+    }
     if (target.hasWgmma())
         passes.insert(passes.end() - 1, {"warp-specialize", "sm_90a: a producer warpgroup issues the TMA loads of fragment-path pipelines",
                                          xform::warpSpecialize});

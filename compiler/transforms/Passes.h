@@ -13,6 +13,7 @@ ir::PrimFunc injectPipeline(const ir::PrimFunc& f, PassContext& ctx);
 ir::PrimFunc markIterationSmem(const ir::PrimFunc& f, PassContext& ctx);
 ir::PrimFunc lowerTileOps(const ir::PrimFunc& f, PassContext& ctx);
 ir::PrimFunc insertSync(const ir::PrimFunc& f, PassContext& ctx);
+ir::PrimFunc sinkTmaWaits(const ir::PrimFunc& f, PassContext& ctx);
 ir::PrimFunc planSharedMemory(const ir::PrimFunc& f, PassContext& ctx);
 ir::PrimFunc lowerToThreads(const ir::PrimFunc& f, PassContext& ctx);
 ir::PrimFunc warpSpecialize(const ir::PrimFunc& f, PassContext& ctx);

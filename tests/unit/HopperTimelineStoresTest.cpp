@@ -25,6 +25,7 @@
 #include "compiler/ir/IR.h"
 #include "compiler/ir/Intrinsics.h"
 #include "tests/e2e/LoweredDefects.h"
+#include "tests/e2e/ScopedEnv.h"
 #include "tests/support/SourceDir.h"
 #include "visualizer/core/TimelineModel.h"
 
@@ -221,7 +222,10 @@ TEST(HopperTimelineStores, GemmTmaStoreInTheTextAndJsonOutput) {
 //   if (threadIdx.x == 0) ts::tma_store_wait<0, true>();                                   (204)
 // and the epilogue stores dK staged (line 209: barrier, fence + barrier, tma_store_tile,
 // wait.read) and ends with the kernel's exit wait tma_store_wait<0, false>, which lower-tile-ops
-// added for the first store that needed it: the reduce-add (line 204).
+// added for the first store that needed it: the reduce-add (line 204). The waits of the plain
+// K and V copies (lines 169, 170) come after the pipeline prologue (sink-tma-waits), so K, V and
+// the first stage are in flight together: every time from there on is 8 units (two serial
+// tmaLatency waits) earlier than with the waits where the copies stand.
 TEST(HopperTimelineStores, MhaBwdDqTmaReduceAddInsideThePipelinedLoop) {
     auto c = mhaBwd(true);
     ASSERT_NE(c.cuda.find("ts::tma_reduce_add_tile<1, 64, 64>(&tma_map_6, &dq_s[0]"), std::string::npos);
@@ -232,7 +236,7 @@ TEST(HopperTimelineStores, MhaBwdDqTmaReduceAddInsideThePipelinedLoop) {
     EXPECT_EQ(l.loopSpan.line, 174u);
     ASSERT_EQ(l.roles.size(), 1u);
     EXPECT_EQ(encode(l.roles[0]),
-              " B:148 B:169 W:169 B:170 W:170 B:174 B:174"
+              " B:148 B:169 B:170 B:174 B:174 W:169 W:170"
               " |0 W:174 B:174 M0:179 M0:188 M0:190 G0:190 B:199 M0:199 M0:201 G0:201 B:204 RA0:204 C0:204 Wr0>0:204"
               " |1 W:174 B:174 M1:179 M1:188 M1:190 G0:190 B:199 M1:199 M1:201 G0:201 B:204 RA1:204 C1:204 Wr0>1:204"
               " |e B:209 B:209 ST2:209 C2:209 Wr0>2:209 Wb0>2:204");
@@ -243,12 +247,12 @@ TEST(HopperTimelineStores, MhaBwdDqTmaReduceAddInsideThePipelinedLoop) {
     EXPECT_EQ(ra->label, "TMA reduce-add dq_s -> dQ_acc (16384 B, added atomically)");  // 64 x 64 float32
     EXPECT_EQ(ra->iteration, 0);
     EXPECT_EQ(ra->phase, TimelinePhase::Steady);
-    EXPECT_EQ(ra->time, 53);
-    // Iteration 0's read wait: 4 units after the commit (54), and it orders iteration 1's
+    EXPECT_EQ(ra->time, 45);
+    // Iteration 0's read wait: 4 units after the commit (46), and it orders iteration 1's
     // rewrite of dq_s (line 203) after the block barrier at the top of iteration 1 (line 174).
     const auto* wr = firstOf(l.roles[0], TimelineEventKind::BulkWait);
     ASSERT_NE(wr, nullptr);
-    EXPECT_EQ(wr->time, 58);
+    EXPECT_EQ(wr->time, 50);
     EXPECT_EQ(wr->iteration, 0);
     EXPECT_EQ(wr->label,
               "cp.async.bulk.wait_group.read 0: bulk group 0 read out of shared memory (dq_s may be rewritten after the next barrier); "
@@ -262,21 +266,21 @@ TEST(HopperTimelineStores, MhaBwdDqTmaReduceAddInsideThePipelinedLoop) {
     EXPECT_EQ(g0.bytes, 16384);
     EXPECT_EQ(g0.iteration, 0);
     EXPECT_EQ(g0.span.line, 204u);
-    EXPECT_EQ(g0.issueTime, 53);
-    EXPECT_EQ(g0.readTime, 58);
-    EXPECT_EQ(g0.freeTime, 61);  // iteration 1's barrier after its mbarrier wait (line 174)
+    EXPECT_EQ(g0.issueTime, 45);
+    EXPECT_EQ(g0.readTime, 50);
+    EXPECT_EQ(g0.freeTime, 53);  // iteration 1's barrier after its mbarrier wait (line 174)
     EXPECT_EQ(l.roles[0].events[size_t(g0.freeStep)].span.line, 174u);
     EXPECT_EQ(l.roles[0].events[size_t(g0.freeStep)].iteration, 1);
     EXPECT_EQ(g0.reuseIteration, 1);
     EXPECT_EQ(g0.reuseSpan.line, 203u);
-    EXPECT_EQ(g0.reuseTime, 79);
+    EXPECT_EQ(g0.reuseTime, 71);
     EXPECT_GT(g0.reuseTime, g0.freeTime);
-    EXPECT_EQ(g0.completeTime, 101);  // the exit wait
+    EXPECT_EQ(g0.completeTime, 93);  // the exit wait
     const auto& g1 = l.bulkGroups[1];
     EXPECT_EQ(g1.iteration, 1);
-    EXPECT_EQ(g1.issueTime, 84);
-    EXPECT_EQ(g1.readTime, 89);
-    EXPECT_EQ(g1.freeTime, 90);       // the epilogue's first barrier (line 209)
+    EXPECT_EQ(g1.issueTime, 76);
+    EXPECT_EQ(g1.readTime, 81);
+    EXPECT_EQ(g1.freeTime, 82);       // the epilogue's first barrier (line 209)
     EXPECT_EQ(g1.reuseStep, -1);      // the loop is over: nobody rewrites dq_s
     const auto& g2 = l.bulkGroups[2];
     EXPECT_FALSE(g2.reduceAdd);
@@ -284,7 +288,7 @@ TEST(HopperTimelineStores, MhaBwdDqTmaReduceAddInsideThePipelinedLoop) {
     EXPECT_EQ(g2.tensor, "dK");
     EXPECT_EQ(g2.iteration, -1);
     EXPECT_EQ(g2.span.line, 209u);
-    EXPECT_EQ(g2.completeTime, 101);
+    EXPECT_EQ(g2.completeTime, 93);
 
     // Per-element atomics (dq_tma=False): nothing bulk inside the loop; only dK's staged store.
     auto plain = timelineOf(mhaBwd(false));
@@ -300,8 +304,8 @@ TEST(HopperTimelineStores, MhaBwdDqTmaReduceAddInsideThePipelinedLoop) {
 
 // The IDE's model of the same plan: the events on the role row (Store colour for the transfers,
 // Commit and Wait for the group's commit and waits) and one row per staging tile: dq_s with
-// group 0 in flight [53, 59), iteration 1's rewrite [79, 80), group 1 [84, 90); then
-// dk_out_stage's group 2 [92, 98).
+// group 0 in flight [45, 51), iteration 1's rewrite [71, 72), group 1 [76, 82); then
+// dk_out_stage's group 2 [84, 90).
 TEST(HopperTimelineStores, MhaBwdDqTmaTimelineModelRows) {
     auto t = timelineOf(mhaBwd(true));
     ASSERT_EQ(t.loops.size(), 1u);
@@ -315,7 +319,7 @@ TEST(HopperTimelineStores, MhaBwdDqTmaTimelineModelRows) {
     EXPECT_EQ(item.category, viz::TimelineCategory::Store);
     EXPECT_EQ(item.label, "TMA add dq k0");
     EXPECT_EQ(item.tiny, "+=");
-    EXPECT_EQ(item.start, 53.0);
+    EXPECT_EQ(item.start, 45.0);
     EXPECT_EQ(item.span.line, 204u);
     EXPECT_NE(item.tooltip.find("bulk async-group 0 · dq_s · 16384 bytes"), std::string::npos) << item.tooltip;
     const auto& commit = role.items[size_t(ra - evs.data()) + 1];
@@ -331,27 +335,27 @@ TEST(HopperTimelineStores, MhaBwdDqTmaTimelineModelRows) {
     ASSERT_EQ(dq.items.size(), 3u);
     EXPECT_EQ(dq.items[0].label, "g0 k0");
     EXPECT_EQ(dq.items[0].category, viz::TimelineCategory::Store);
-    EXPECT_EQ(dq.items[0].start, 53.0);
-    EXPECT_EQ(dq.items[0].end, 59.0);
-    EXPECT_EQ(dq.items[0].mid, 59.0);  // in flight until the read wait
+    EXPECT_EQ(dq.items[0].start, 45.0);
+    EXPECT_EQ(dq.items[0].end, 51.0);
+    EXPECT_EQ(dq.items[0].mid, 51.0);  // in flight until the read wait
     EXPECT_EQ(dq.items[0].span.line, 204u);
     EXPECT_EQ(dq.items[1].label, "rewrite k1");
     EXPECT_EQ(dq.items[1].category, viz::TimelineCategory::Compute);
-    EXPECT_EQ(dq.items[1].start, 79.0);
-    EXPECT_EQ(dq.items[1].end, 80.0);
+    EXPECT_EQ(dq.items[1].start, 71.0);
+    EXPECT_EQ(dq.items[1].end, 72.0);
     EXPECT_EQ(dq.items[1].span.line, 203u);
     EXPECT_EQ(dq.items[1].iteration, 1);
-    EXPECT_NE(dq.items[1].tooltip.find("ordered after bulk group 0's wait_group.read (58) and the block barrier after it (61)"), std::string::npos)
+    EXPECT_NE(dq.items[1].tooltip.find("ordered after bulk group 0's wait_group.read (50) and the block barrier after it (53)"), std::string::npos)
         << dq.items[1].tooltip;
     EXPECT_EQ(dq.items[2].label, "g1 k1");
-    EXPECT_EQ(dq.items[2].start, 84.0);
-    EXPECT_EQ(dq.items[2].end, 90.0);
+    EXPECT_EQ(dq.items[2].start, 76.0);
+    EXPECT_EQ(dq.items[2].end, 82.0);
     const auto& dk = m.rows()[4];
     EXPECT_EQ(dk.name, "dk_out_stage (TMA store staging)");
     ASSERT_EQ(dk.items.size(), 1u);
     EXPECT_EQ(dk.items[0].label, "g2");
-    EXPECT_EQ(dk.items[0].start, 92.0);
-    EXPECT_EQ(dk.items[0].end, 98.0);
+    EXPECT_EQ(dk.items[0].start, 84.0);
+    EXPECT_EQ(dk.items[0].end, 90.0);
 }
 
 // The line numbers above are samples/mha_bwd.py's: when the sample is edited, this names the
@@ -419,15 +423,18 @@ TEST(HopperTimelineStores, MissingBulkWaitsAreReported) {
     cmd.flags.params = {"dq_tma=True"};
     auto out = captureCli([&] { return cli::runTimeline(cmd); });
     EXPECT_EQ(out.rc, 0) << out.err;
-    EXPECT_TRUE(contains(out.out, "    group 0  iter 0  line 204  reduce-add dq_s -> dQ_acc  16384 B  53 -> 58 -> 61; complete 101; rewritten at t=79 "
+    EXPECT_TRUE(contains(out.out, "    group 0  iter 0  line 204  reduce-add dq_s -> dQ_acc  16384 B  45 -> 50 -> 53; complete 93; rewritten at t=71 "
                                   "(iteration 1, line 203)\n"))
         << out.out;
 }
 
 // (c) Kernels without a TMA store: the timeline (text and JSON) is byte for byte what
 // `tilec timeline` printed before the store events existed (tests/unit/golden/*, written by the
-// binary of main a096dd6 from the repository root).
+// binary of main a096dd6 from the repository root). Those goldens predate sink-tma-waits, so the
+// plain copies' waits stay where the copies stand here (TILESCOPE_SINK_TMA_WAITS=0); the next test
+// checks what the pass changes in the same timeline.
 TEST(HopperTimelineStores, KernelsWithoutTmaStoresKeepTheirTimeline) {
+    ts::e2e::ScopedEnv keep("TILESCOPE_SINK_TMA_WAITS", "0");
     struct Case {
         std::string sample, golden;
         std::vector<std::string> params;
@@ -451,6 +458,31 @@ TEST(HopperTimelineStores, KernelsWithoutTmaStoresKeepTheirTimeline) {
         EXPECT_EQ(js.rc, 0) << js.err;
         EXPECT_EQ(replacedAll(js.out, std::string(TS_SOURCE_DIR) + "/", ""), readGolden(k.golden + ".json"));
     }
+}
+
+// sink-tma-waits in the same flash_decode timeline: the wait of the plain Q copy (line 55) moves
+// past the pipeline prologue (barriers at line 61, stage 0's expect_tx and K/V TMA issue), so the
+// Q tile and stage 0 are in flight together. By hand, one unit per event: Q's TMA at t=3 lands at
+// 3 + tmaLatency(4) = 7; the prologue's barriers t=4, 5, expect_tx t=6, K and V TMA t=7, 8 (stage 0
+// lands at 8 + 4 = 12); Q's wait at t=9 finds Q landed; the loop's first wait completes at t=12,
+// not t=16 as with Q's wait in place (golden above).
+TEST(HopperTimelineStores, PlainCopyWaitGoesPastThePipelinePrologue) {
+    cli::TimelineCommand c;
+    c.flags.file = std::string(TS_SOURCE_DIR) + "/samples/flash_decode.py";
+    c.flags.target = "cuda:sm_90a";
+    auto text = captureCli([&] { return cli::runTimeline(c); });
+    ASSERT_EQ(text.rc, 0) << text.err;
+    EXPECT_TRUE(contains(text.out, "     3     3  prologue     -    55  TMA Q_s[k=0] -> stage 0 on tma_copy_bar_0[0] [phase 0]\n"
+                                   "     4     4  prologue     -    61  barrier (all threads)\n"
+                                   "     5     5  prologue     -    61  barrier (all threads)\n"
+                                   "     6     6  prologue     -    61  expect_tx tma_stage_full_0[0] 16384 B (tile k=0) [phase 0]\n"
+                                   "     7     7  prologue     -    63  TMA K_s[k=0] -> stage 0 on tma_stage_full_0[0] [phase 0]\n"
+                                   "     8     8  prologue     -    79  TMA V_s[k=0] -> stage 0 on tma_stage_full_0[0] [phase 0]\n"
+                                   "     9     9  prologue     -    55  wait tma_copy_bar_0[0] parity 0 [phase 0]\n"
+                                   "    10    12  steady       0    61  wait tma_stage_full_0[0] parity 0 [phase 0]\n"))
+        << text.out;
+    EXPECT_TRUE(contains(text.out, "    stage 0  tile k=0  6 -> 12 -> -1\n")) << text.out;
+    EXPECT_TRUE(contains(text.out, "barrier check: every wait has its arrivals and bytes")) << text.out;
 }
 
 namespace {
