@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Shrinks .tl/tilelang.tar.xz (from ../shared/tools/tilelang-device/prepare.sh, ~36.8 MB) to
-# ~32.9 MB so that it travels with a tilec payload (.mhab or .attn, ~2.7 MB) inside the device
+# ~33.3 MB so that it travels with a tilec payload (.mhab or .attn, ~2.7 MB) inside the device
 # tool's 64 MiB: the tree is ~27 MiB, and a call with the 36.8 MB pack was refused (2026-12-05d).
 # What goes, none of it used by TileLang's CUDA JIT on the device (the run of 2026-12-05d timed
 # TileLang's MHA backward and attention examples with the slim pack):
@@ -10,8 +10,11 @@
 #    the top-level cutlass/*.h and cute/*.hpp);
 #  - TileLang's C++ compiler sources (*.cc) and its ascend/metal/webgpu/cpu backends' sources;
 #  - (2026-12-06: the tree had grown by 0.15 MB and a call was refused again) tvm_ffi's
-#    libbacktrace sources, its testing library (loaded by name only, by tests) and the wheels'
-#    RECORD files (pip's uninstall lists): 33.7 -> 32.9 MB.
+#    libbacktrace sources and the wheels' RECORD files (pip's uninstall lists). Not its testing
+#    library: tvm_ffi/core.abi3.so links it (NEEDED, symbol TVMFFITestingDummyTarget); without it
+#    `import tilelang` failed on the device (2026-12-06). Also torch_c_dlpack_ext's prebuilt
+#    libraries (torch 2.4-2.9 only; the device's torch 2.11 loads none of them) and the
+#    ascend/hip/cpu kernel templates.
 # Then recompressed with xz -9e. Run from the project root after prepare.sh:
 #   bash bench/slim_tl.sh
 set -euo pipefail
@@ -37,7 +40,8 @@ sort -u -o "$keep" "$keep"
  done; find . -type d -empty -delete)
 find "$tl/src" -name '*.cc' -delete
 rm -rf "$tl"/src/ascend "$tl"/src/metal "$tl"/src/webgpu "$tl"/src/cpu
-rm -rf "$w"/tvm_ffi/3rdparty/libbacktrace "$w"/tvm_ffi/lib/libtvm_ffi_testing.so
+rm -rf "$w"/tvm_ffi/3rdparty/libbacktrace "$tl"/src/tl_templates/ascend "$tl"/src/tl_templates/hip "$tl"/src/tl_templates/cpu
+rm -f "$w"/torch_c_dlpack_ext/*.so
 find "$w" -path '*.dist-info/RECORD' -delete
 rm -f "$w/keep.txt" "$w/inc.cu"
 before=$(stat -c %s .tl/tilelang.tar.xz)
