@@ -18,7 +18,7 @@
 # Payload (the device tool sends /work/main's tree): from a worktree with build/tilec built,
 #   bash bench/mha_bwd_payload.sh             -> /work/main/.mhab (tilec, sample, scripts, TileLang example)
 #   run(command="bash .mhab/h200_mha_bwd_perf.sh", carry=[".mhab", ".tl"], timeout_s=600)
-# MHAB_QUICK=1 skips the correctness section.
+# MHAB_QUICK=1 skips the correctness section; MHAB_VARIANTS (names) limits the timed variants.
 set -u
 OUT=${OUT:-/tmp/out}; mkdir -p "$OUT"; export TILESCOPE_CACHE_DIR=${TILESCOPE_CACHE_DIR:-/tmp/tscache}
 export TILESCOPE_WORKER_TIMEOUT=${TILESCOPE_WORKER_TIMEOUT:-90}
@@ -79,6 +79,8 @@ tsbench() {  # out-name, kernel, params...
 : > "$OUT/variants.txt"
 variant() {  # name, description, env (k=v or -), params...
   local n=$1 d=$2 e=$3; shift 3
+  # MHAB_VARIANTS="default m128n128ds3 ..." times only those (a short call); unset: all of them.
+  if [ -n "${MHAB_VARIANTS:-}" ]; then case " $MHAB_VARIANTS " in *" $n "*) ;; *) return 0;; esac; fi
   printf '%s\t%s\n' "$n" "$d" >> "$OUT/variants.txt"
   if [ "$e" = "-" ]; then tsbench ts-$n-main mha_bwd_main "$@"; else ( export $e; tsbench ts-$n-main mha_bwd_main "$@" ); fi
 }
