@@ -86,6 +86,10 @@ variant() {  # name, description, env (k=v or -), params...
 }
 tsbench ts-pre mha_bwd_preprocess
 tsbench ts-post mha_bwd_postprocess
+# 2026-12-06: the bandwidth-bound pre/postprocess at 128 rows x 256 threads per block (the
+# default 64 x 128 moves 16 KB per block; 75-80% of DRAM bandwidth on the H100).
+tsbench ts-pre-m128 mha_bwd_preprocess --param block_M=128 --param threads=256
+tsbench ts-post-m128 mha_bwd_postprocess --param block_M=128 --param threads=256
 variant default "64x64, 2 stages, 128 threads (all new lowering on)" -
 variant before "the code of the last measurement: v2 atomics, fence+barrier before every wgmma, no pairs" "TILESCOPE_VECTOR_ATOMICS=2 TILESCOPE_WGMMA_FENCE_EVERY=1"
 variant v2atomics "default but dQ as red.v2 (no lane-pair v4)" TILESCOPE_VECTOR_ATOMICS=2
