@@ -7,7 +7,7 @@ set -u
 export TILESCOPE_CACHE_DIR=/tmp/tscache TILESCOPE_RESULTS=off TILESCOPE_WORKER_TIMEOUT=60
 T=.devbin/tilec; F=bench/warpgroup_order_sweep/g14_row_spread.py
 t0=$(date +%s); el() { echo $(( $(date +%s) - t0 )); }
-r() { echo "== $*"; timeout 40 $T run $F --target cuda:sm_90a -q "$@" 2>&1 | grep -E "FAIL|PASS|error" | head -4; }
+r() { echo "== $*"; timeout 40 $T run $F --target ${TGT:-cuda:sm_90a} -q "$@" 2>&1 | grep -E "FAIL|PASS|error" | head -4; }
 r -p threads=128 -p block_M=128 -p W=12
 r -p threads=128 -p block_M=128 -p W=12 --seed 7
 # the suspected ptxas -O3 miscompile (README): the same kernel through ptxas -O1 (rs[0] and rs[64]
@@ -19,7 +19,7 @@ r -p threads=256 -p block_M=128 -p W=12
 r -p threads=128 -p block_M=64 -p W=12
 r -p threads=128 -p block_M=128 -p W=12 -p policy=0
 r -p threads=128 -p block_M=128 -p W=12 -p M=128
-r -p threads=128 -p block_M=128 -p W=12 --target cuda:sm_80
+TGT=cuda:sm_80 r -p threads=128 -p block_M=128 -p W=12  # (ran as a duplicate --target on 2026-12-06: fixed)
 # the outputs of a seeded run, to compare with the interpreter's at the same seed on the dev box
 # (tilec run ... --interp=lowered --seed 1 --dump-outputs DIR): which rows/columns RS took
 OUT=${OUT:-/tmp/out}; mkdir -p "$OUT/g14"
