@@ -16,9 +16,11 @@
 // that waits (PTX ISA 9.7.13.15.16, mbarrier.try_wait: completing the phase makes the async
 // writes the barrier tracks visible to the waiting threads). Every thread runs its own wait, so
 // each thread still waits before its own first access of the tile; nothing another thread does
-// depends on this thread's wait. Statements the wait passes do not touch the tile (its bytes are
-// not read or written; plan-smem runs after this pass and sees the tile live from its load) and
-// the barrier is not reused before the wait. Only waits whose TMA load is in the same statement
+// depends on this thread's wait. Statements the wait passes do not touch the tile, and the
+// barrier is not reused before the wait. The tile's bytes stay its own until the wait: plan-smem
+// runs after this pass and keeps a plain TMA load's tile live from its issue to its wait
+// (SmemLiveness.cpp tmaEvent; a fresh-user helper found a scratch tile given the bytes of a
+// copied tile that nothing read, while the copy was still in flight). Only waits whose TMA load is in the same statement
 // sequence move (a pipeline's waits stay where inject-pipeline put them), and never out of it.
 // $TILESCOPE_SINK_TMA_WAITS=0 keeps the waits in place (measurement switch).
 // Requires: lower-tile-ops (and insert-sync: the barriers it places are final). Produces: nothing new.

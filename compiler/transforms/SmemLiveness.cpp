@@ -1,6 +1,7 @@
 // See SmemLiveness.h: units of block-uniform scopes are the grain of liveness.
 #include "compiler/transforms/SmemLiveness.h"
 
+#include <map>
 #include <set>
 #include <string>
 
@@ -48,9 +49,11 @@ public:
             // A wgmma left in flight reads its shared operand tiles until the wait that retires
             // it: they stay live over every unit up to that one (and over the unit itself).
             BufSet touched = m_inflight;
+            pendingTmaInto(touched);
             BufSet inUnit = unit(u, id);
             touched.insert(inUnit.begin(), inUnit.end());
             touched.insert(m_inflight.begin(), m_inflight.end());
+            pendingTmaInto(touched);
             // Every buffer of this scope touched in the unit is live over the whole unit.
             for (auto* b : touched) {
                 auto& iv = m_r.live[b];
@@ -63,13 +66,16 @@ public:
         m_r.scopes[static_cast<size_t>(id)].end = m_pos - 1;
         // Still in flight at the end of a loop body: the next iteration runs before the retiring
         // wait, so a tile of this body read by that wgmma is live over the whole body.
+        // The same for a plain TMA load still unwaited at the end of a loop body.
+        BufSet carried = m_inflight;
+        pendingTmaInto(carried);
         if (loopBody)
-            for (auto* b : m_inflight)
+            for (auto* b : carried)
                 if (auto it = m_r.live.find(b); it != m_r.live.end() && it->second.scope == id) {
                     it->second.first = m_r.scopes[static_cast<size_t>(id)].start;
                     it->second.last = m_pos - 1;
                 }
-        all.insert(m_inflight.begin(), m_inflight.end());
+        all.insert(carried.begin(), carried.end());
         return all;
     }
 
@@ -104,15 +110,19 @@ private:
         if (auto* i = as<IfNode>(u); i && !mentionsThread(i->cond)) {
             loads(i->cond, out);
             const BufSet before = m_inflight;
+            const auto tmaBefore = m_tmaPending;
             BufSet t = scope(i->then, id, false);
             out.insert(t.begin(), t.end());
             BufSet after = m_inflight;  // either branch may have run: in flight after either
+            const auto tmaAfter = m_tmaPending;
             m_inflight = before;
+            m_tmaPending = tmaBefore;
             if (i->otherwise) {
                 BufSet e = scope(i->otherwise, id, false);
                 out.insert(e.begin(), e.end());
             }
             m_inflight.insert(after.begin(), after.end());
+            for (auto& [bar, dsts] : tmaAfter) m_tmaPending[bar].insert(dsts.begin(), dsts.end());
             return out;
         }
         // Anything else (thread-dependent ifs, per-thread loops, leaves) is one unit; allocs
@@ -138,9 +148,36 @@ private:
                 // live (its bytes not reusable) up to the waits.
                 if (auto* c = as<CallNode>(e); c && c->op == intrin::kCpAsyncWait)
                     out.insert(m_asyncDsts.begin(), m_asyncDsts.end());
-                if (auto* c = as<CallNode>(e)) wgmmaEvent(*c);
+                if (auto* c = as<CallNode>(e)) wgmmaEvent(*c), tmaEvent(*c);
             });
         return out;
+    }
+
+    /// The one-element barrier `addr` (address_of(bar[0])) names, or null: a plain TMA copy's
+    /// own barrier (ops/CopyTma.cpp). A pipeline's stage barriers have one element per stage;
+    /// their tiles are touched in the loop that waits for them and keep the rules above.
+    static const BufferNode* copyBarrier(const Expr& addr) {
+        auto* c = as<CallNode>(addr);
+        auto* l = c && c->op == intrin::kAddressOf && c->args.size() == 1 ? as<LoadNode>(c->args[0]) : nullptr;
+        if (!l || l->buffer->scope != Scope::Shared) return nullptr;
+        for (auto& d : l->buffer->shape)
+            if (constInt(d).value_or(0) != 1) return nullptr;
+        return l->buffer.get();
+    }
+
+    /// A plain TMA load writes its tile until the mbarrier wait that completes it (sink-tma-waits
+    /// may put unrelated statements between the two): the tile stays live, its bytes not given
+    /// to another buffer, from the issue up to and including the unit of that wait.
+    void tmaEvent(const CallNode& c) {
+        if (c.op == intrin::kTmaLoad && c.args.size() >= 3) {
+            if (const BufferNode* bar = copyBarrier(c.args[2])) loads(c.args[1], m_tmaPending[bar]);
+        } else if (c.op == intrin::kMbarrierWait && !c.args.empty()) {
+            if (const BufferNode* bar = copyBarrier(c.args[0])) m_tmaPending.erase(bar);
+        }
+    }
+
+    void pendingTmaInto(BufSet& out) const {
+        for (auto& [bar, dsts] : m_tmaPending) out.insert(dsts.begin(), dsts.end());
     }
 
     /// Tracks the shared tiles of wgmma groups still in flight (m_inflight): a tl.wgmma_ss /
@@ -167,6 +204,7 @@ private:
     SmemLiveness& m_r;
     BufSet m_asyncDsts;  ///< shared buffers some tl.cp_async writes
     BufSet m_inflight;   ///< shared tiles read by wgmma groups not yet retired (wgmmaEvent)
+    std::map<const BufferNode*, BufSet> m_tmaPending;  ///< plain TMA copies not yet waited: barrier -> tiles (tmaEvent)
     bool m_iterationLocal = false;
     int64_t m_pos = 0;
 };

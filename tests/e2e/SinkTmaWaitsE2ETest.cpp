@@ -117,6 +117,27 @@ TEST(SinkTmaWaits, InsideALoopTheWaitsStayInTheirIteration) {
     ASSERT_NO_FATAL_FAILURE(ts::e2e::expectInterpretersMatchReference(r, "mode 2"));
 }
 
+// mode 3: A's copy is never read, so its wait goes to the end of the kernel, after a scratch
+// tile's whole life: the scratch must not get A_s's bytes while the TMA may still land there
+// (the lowered interpreter reports such a write as an error; found by a fresh-user helper).
+TEST(SinkTmaWaits, ATileStaysItsOwnUntilItsWait) {
+    auto r = compileMode(3);
+    ASSERT_TRUE(r.ok) << ts::e2e::diagText(r);
+    // (Z's writes and reads are the "-" runs: only A_s and B_s count as "read" here.)
+    EXPECT_EQ(joined(shape(r)), "- | sync | - | sync | - | load A_s | - | sync | - | wait A_s");
+    auto offset = [&](const std::string& name) {
+        auto it = r.lowered->attrs.find("smem_offset." + name);
+        return it == r.lowered->attrs.end() ? int64_t(-1) : std::get<int64_t>(it->second);
+    };
+    auto bytes = [&](const char* name, int64_t n) { return std::pair<int64_t, int64_t>{offset(name), offset(name) + n}; };
+    auto [a0, a1] = bytes("A_s", 64 * 64 * 2);
+    auto [z0, z1] = bytes("Z", 64 * 64 * 4);
+    ASSERT_GE(a0, 0);
+    ASSERT_GE(z0, 0);
+    EXPECT_TRUE(a1 <= z0 || z1 <= a0) << "A_s [" << a0 << ", " << a1 << ") and Z [" << z0 << ", " << z1 << ") overlap";
+    ASSERT_NO_FATAL_FAILURE(ts::e2e::expectInterpretersMatchReference(r, "mode 3"));
+}
+
 TEST(SinkTmaWaits, SwitchedOffEveryWaitFollowsItsCopy) {
     ts::e2e::ScopedEnv off("TILESCOPE_SINK_TMA_WAITS", "0");
     auto r = compileMode(0);
@@ -126,7 +147,7 @@ TEST(SinkTmaWaits, SwitchedOffEveryWaitFollowsItsCopy) {
 }
 
 TEST(SinkTmaWaits, NvrtcCompilesForSm80AndSm90a) {
-    for (const char* mode : {"0", "1", "2"}) ts::e2e::expectNvrtcCompilesForSm80AndSm90a(kFile, {{"mode", mode}});
+    for (const char* mode : {"0", "1", "2", "3"}) ts::e2e::expectNvrtcCompilesForSm80AndSm90a(kFile, {{"mode", mode}});
 }
 
 }  // namespace
