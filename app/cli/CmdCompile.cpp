@@ -56,14 +56,26 @@ bool validFlags(const CompileCommand& c) {
         std::string n = fe::closestMatch(name, names);
         return n.empty() ? std::string() : "; did you mean '" + n + "'?";
     };
-    if (!c.printAfter.empty() && c.printAfter != "all" && !known(c.printAfter)) {
-        std::cerr << "tilec: error: --print-after: no pass named '" << c.printAfter << "'"
-                  << near(c.printAfter) << " (see `tilec passes`, or use 'all')\n";
-        return false;
-    }
-    if (!c.stopAfter.empty() && !known(c.stopAfter)) {
-        std::cerr << "tilec: error: --stop-after: no pass named '" << c.stopAfter << "'"
-                  << near(c.stopAfter) << " (see `tilec passes`)\n";
+    // A pass of another target's pipeline (sm_90a's sink-tma-waits asked for on sm_80): say so.
+    const std::string spelt = c.flags.target.empty() ? defaultTarget() : c.flags.target;
+    auto otherTargets = [&](const std::string& name) {
+        std::string list;
+        for (const char* other : {"cuda:sm_90a", "cuda:sm_80", "hip:gfx90a"})
+            if (auto t = parseTarget(other))
+                for (auto& [n, sum] : pipelinePasses(*t))
+                    if (n == name) list += (list.empty() ? "" : ", ") + std::string(other);
+        return list;
+    };
+    for (auto [flag, name] : {std::pair<const char*, const std::string*>{"--print-after", &c.printAfter}, {"--stop-after", &c.stopAfter}}) {
+        if (name->empty() || (*name == "all" && flag == std::string("--print-after")) || known(*name)) continue;
+        if (std::string on = otherTargets(*name); !on.empty()) {
+            std::cerr << "tilec: error: " << flag << ": pass '" << *name << "' runs only on " << on << "; this compile is for "
+                      << spelt << "\n  hint: add --target " << on.substr(0, on.find(',')) << ", or see `tilec passes --target "
+                      << spelt << "` for this target's passes\n";
+        } else {
+            std::cerr << "tilec: error: " << flag << ": no pass named '" << *name << "'" << near(*name) << " (see `tilec passes`"
+                      << (flag == std::string("--print-after") ? ", or use 'all')\n" : ")\n");
+        }
         return false;
     }
     if (!c.dumpDir.empty()) {

@@ -655,7 +655,10 @@ int runRun(const RunCommand& c) {
         if (!c.dumpOutputs.empty() && !dumpOutputs(c.dumpOutputs, *r, outs, "gpu", set.seed)) return 1;
     } else {
         if (c.interp.empty() && !hip)
-            info() << "no GPU (" << why << "): running on the CPU interpreter\n";
+            // Which interpreter (fresh-user finding: a user checking sm_90a's lowering got the
+            // tile level, which runs before every target pass, and no word about it).
+            info() << "no GPU (" << why << "): running on the CPU interpreter (tile level: the program before the "
+                   << "target's lowering; --interp=lowered runs the lowered code of --target)\n";
         auto t0 = std::chrono::steady_clock::now();
         auto o = runInterp(*r, set.tensors, why, lowered, /*interactive=*/true);
         if (!o) {
@@ -878,8 +881,17 @@ int runBench(const BenchCommand& c) {
     return pass ? 0 : 2;
 }
 
-int runPasses() {
-    for (auto& [name, summary] : pipelinePasses(Target{}))
+int runPasses(const std::string& target) {
+    const std::string spelt = target.empty() ? defaultTarget() : target;
+    auto t = parseTarget(spelt);
+    if (!t) {
+        std::cerr << "tilec: error: --target: unknown target '" << spelt << "'\n  hint: cuda:sm_80, cuda:sm_90a or hip:gfx90a\n";
+        return 2;
+    }
+    // The pipeline differs by target (sm_90a adds stage-epilogue, sink-tma-waits and
+    // warp-specialize): say which one this is.
+    std::printf("passes for %s, in order:\n", spelt.c_str());
+    for (auto& [name, summary] : pipelinePasses(*t))
         std::printf("%-18s %s\n", name.c_str(), summary.c_str());
     return 0;
 }

@@ -117,7 +117,8 @@ int runKernels(const CompileFlags& flags);
 int runCompileAll(const CompileCommand& c);
 
 /// `tilec passes`: the pipeline's passes with one-line summaries.
-int runPasses();
+/// Lists the passes `target` runs ("" = the default target: the attached GPU, else cuda:sm_80).
+int runPasses(const std::string& target = "");
 
 /// `tilec banks`: predicted shared-memory bank conflicts per access (app/cli/CmdBanks.cpp).
 struct BanksCommand {

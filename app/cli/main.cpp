@@ -384,7 +384,9 @@ int main(int argc, char** argv) {
                        "largest protocol frame read or written (tests; default 1 GiB)")
         ->check(CLI::Range(uint32_t{64}, ts::rt::worker::kDefaultMaxFrameBytes));
 
-    app.add_subcommand("passes", "list the pipeline's passes");
+    std::string passesTarget;
+    app.add_subcommand("passes", "list the pipeline's passes (they differ by target)")
+        ->add_option("--target", passesTarget, "cuda:sm_80 | cuda:sm_90a | hip:gfx90a (default: the attached GPU, else cuda:sm_80)");
 
     CompileFlags kf;
     auto* kernels = app.add_subcommand(
@@ -569,6 +571,6 @@ int main(int argc, char** argv) {
         if (timeline->parsed()) return runTimeline(tc, timelineBlock);
         if (traceCmd->parsed()) return runTrace(trc);
         if (exportCmd->parsed()) return runExport(ec);
-        return runPasses();
+        return runPasses(passesTarget);
     });
 }

@@ -199,3 +199,35 @@ TEST(CliNewUser, MisspeltPassNameSuggestsTheClosestPass) {
     o = captureCli([&] { return runCompile(c); });
     EXPECT_FALSE(contains(o.err, "did you mean")) << o.err;
 }
+
+// Fresh-user finding (helper-101): `tilec passes` listed only sm_80's pipeline, and asking for
+// an sm_90a-only pass on sm_80 said "no pass named" as if it were misspelt.
+TEST(CliNewUser, PassesAreListedPerTargetAndAnotherTargetsPassIsNamedAsSuch) {
+    auto o = captureCli([&] { return runPasses("cuda:sm_90a"); });
+    EXPECT_EQ(o.rc, 0);
+    EXPECT_TRUE(contains(o.out, "passes for cuda:sm_90a, in order:\n")) << o.out;
+    EXPECT_TRUE(contains(o.out, "\ninsert-sync ")) << o.out;
+    EXPECT_TRUE(contains(o.out, "\nsink-tma-waits     sm_90a: a plain TMA copy's mbarrier wait")) << o.out;
+    EXPECT_LT(o.out.find("\ninsert-sync "), o.out.find("\nsink-tma-waits ")) << o.out;
+    EXPECT_LT(o.out.find("\nsink-tma-waits "), o.out.find("\nplan-smem ")) << o.out;
+    o = captureCli([&] { return runPasses("cuda:sm_80"); });
+    EXPECT_TRUE(contains(o.out, "passes for cuda:sm_80, in order:\n")) << o.out;
+    EXPECT_FALSE(contains(o.out, "sink-tma-waits")) << o.out;
+    o = captureCli([&] { return runPasses("cuda:nonsense"); });
+    EXPECT_EQ(o.rc, 2);
+    EXPECT_TRUE(contains(o.err, "tilec: error: --target: unknown target 'cuda:nonsense'")) << o.err;
+
+    CompileCommand c;
+    c.flags.file = "/nonexistent/never_read.py";
+    c.flags.target = "cuda:sm_80";
+    c.printAfter = "sink-tma-waits";
+    o = captureCli([&] { return runCompile(c); });
+    EXPECT_EQ(o.rc, 1);
+    EXPECT_TRUE(contains(o.err, "tilec: error: --print-after: pass 'sink-tma-waits' runs only on cuda:sm_90a; this compile is for "
+                                "cuda:sm_80\n  hint: add --target cuda:sm_90a"))
+        << o.err;
+    c.printAfter.clear();
+    c.stopAfter = "warp-specialize";
+    o = captureCli([&] { return runCompile(c); });
+    EXPECT_TRUE(contains(o.err, "tilec: error: --stop-after: pass 'warp-specialize' runs only on cuda:sm_90a")) << o.err;
+}
