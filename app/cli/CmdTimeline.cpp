@@ -130,8 +130,15 @@ nlohmann::json timelineJson(const TimelineResult& t, const std::string& file) {
 }
 
 void printHopper(const PipelineTimeline& l, const std::string& file) {
-    std::cout << file << ":" << l.loopSpan.line << ": " << (l.loopVar.empty() ? "kernel" : "T.Pipelined over " + l.loopVar) << ", "
-              << l.tripCount << " iteration(s), " << l.stages << " stage(s), TMA + mbarrier schedule"
+    // A kernel without a T.Pipelined loop (plain TMA copies): the body in program order, other
+    // loops unrolled; its events count as the prologue (fresh-user finding: "0 iteration(s),
+    // 1 stage(s)" read as a loop that never ran).
+    std::cout << file << ":" << l.loopSpan.line << ": "
+              << (l.loopVar.empty() ? std::string("kernel without a T.Pipelined loop: the body in program order, loops unrolled, "
+                                                  "every event in the prologue phase")
+                                    : "T.Pipelined over " + l.loopVar + ", " + std::to_string(l.tripCount) + " iteration(s), " +
+                                          std::to_string(l.stages) + " stage(s)")
+              << ", TMA + mbarrier schedule"
               << (l.warpSpecialized ? ", warp-specialized" : "") << " (times: logical units, one per event)\n";
     for (auto& p : l.producers) std::cout << "  producer: " << p << "\n";
     for (auto& c : l.consumers) std::cout << "  consumer: " << c << "\n";

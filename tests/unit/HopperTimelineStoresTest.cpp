@@ -483,6 +483,21 @@ TEST(HopperTimelineStores, PlainCopyWaitGoesPastThePipelinePrologue) {
         << text.out;
     EXPECT_TRUE(contains(text.out, "    stage 0  tile k=0  6 -> 12 -> -1\n")) << text.out;
     EXPECT_TRUE(contains(text.out, "barrier check: every wait has its arrivals and bytes")) << text.out;
+
+    // A kernel with plain copies and no T.Pipelined loop (sink_tma_waits.py mode 0): the header
+    // says so (it read "kernel, 0 iteration(s), 1 stage(s)"), and both TMAs precede both waits.
+    c.flags.file = std::string(TS_SOURCE_DIR) + "/tests/e2e/programs/sink_tma_waits.py";
+    c.flags.params = {"mode=0"};
+    auto plain = captureCli([&] { return cli::runTimeline(c); });
+    ASSERT_EQ(plain.rc, 0) << plain.err;
+    EXPECT_TRUE(contains(plain.out, ": kernel without a T.Pipelined loop: the body in program order, loops unrolled, every event in "
+                                    "the prologue phase, TMA + mbarrier schedule"))
+        << plain.out;
+    EXPECT_FALSE(contains(plain.out, "0 iteration(s)")) << plain.out;
+    const size_t tmaB = plain.out.find("TMA B_s"), waitA = plain.out.find("wait tma_copy_bar_0[0]");
+    ASSERT_NE(tmaB, std::string::npos) << plain.out;
+    ASSERT_NE(waitA, std::string::npos) << plain.out;
+    EXPECT_LT(tmaB, waitA) << plain.out;
 }
 
 namespace {

@@ -164,8 +164,14 @@ TimelineModel TimelineModel::fromPlan(const analysis::PipelineTimeline& loop) {
     m.m_stages = loop.stages;
     {
         std::ostringstream s;
-        s << (loop.loopVar.empty() ? std::string("kernel") : "T.Pipelined over " + loop.loopVar) << " (line " << loop.loopSpan.line
-          << "): " << loop.tripCount << " iteration(s), " << loop.stages << " stage(s), "
+        // A kernel without a T.Pipelined loop has no iterations or stages to count (the CLI's
+        // printHopper says the same).
+        if (loop.loopVar.empty())
+            s << "kernel without a T.Pipelined loop (line " << loop.loopSpan.line << "): the body in program order, ";
+        else
+            s << "T.Pipelined over " << loop.loopVar << " (line " << loop.loopSpan.line << "): " << loop.tripCount << " iteration(s), "
+              << loop.stages << " stage(s), ";
+        s
           << (timed ? "TMA + mbarrier schedule" : loop.async ? "cp.async groups" : "synchronous copies")
           << (loop.warpSpecialized ? ", warp-specialized" : "") << " — x: " << m.m_unit
           << (timed ? " (one unit per event)" : " (program order)");
