@@ -33,6 +33,7 @@
 #include "compiler/ir/Intrinsics.h"
 #include "compiler/ir/Views.h"
 #include "compiler/transforms/Passes.h"
+#include "compiler/transforms/SmemLiveness.h"
 
 namespace ts::xform {
 using namespace ts::ir;
@@ -50,19 +51,6 @@ void buffersOf(const PrimFuncNode& f, const Expr& e, std::set<std::string>& out)
     walkExpr(e, [&](const Expr& x) {
         if (auto* l = dynamic_cast<const LoadNode*>(x.get())) out.insert(storageName(f, *l->buffer));
     });
-}
-
-/// Whether `addr` is address_of(bar[0]) of a buffer of exactly one element.
-bool singleElementBarrier(const Expr& addr) {
-    auto* c = dynamic_cast<const CallNode*>(addr.get());
-    if (!c || c->op != intrin::kAddressOf || c->args.size() != 1) return false;
-    auto* l = dynamic_cast<const LoadNode*>(c->args[0].get());
-    if (!l) return false;
-    for (auto& d : l->buffer->shape) {
-        auto v = constInt(d);
-        if (!v || *v != 1) return false;
-    }
-    return true;
 }
 
 /// Whether `s` mentions any storage in `names` (loads, stores, allocations, address_of), or is
@@ -104,7 +92,7 @@ public:
             buffersOf(m_f, w->args[0], bar);
             // A plain copy's own barrier has one element; a pipeline's stage barriers have one
             // per stage and their waits stay put.
-            if (bar.size() != 1 || !singleElementBarrier(w->args[0])) continue;
+            if (bar.size() != 1 || !plainCopyBarrier(w->args[0])) continue;
             // The tiles this barrier's TMA loads (earlier in this sequence) write.
             std::set<std::string> stop;
             for (size_t j = 0; j < i; ++j) {

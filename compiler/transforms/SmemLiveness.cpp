@@ -153,26 +153,14 @@ private:
         return out;
     }
 
-    /// The one-element barrier `addr` (address_of(bar[0])) names, or null: a plain TMA copy's
-    /// own barrier (ops/CopyTma.cpp). A pipeline's stage barriers have one element per stage;
-    /// their tiles are touched in the loop that waits for them and keep the rules above.
-    static const BufferNode* copyBarrier(const Expr& addr) {
-        auto* c = as<CallNode>(addr);
-        auto* l = c && c->op == intrin::kAddressOf && c->args.size() == 1 ? as<LoadNode>(c->args[0]) : nullptr;
-        if (!l || l->buffer->scope != Scope::Shared) return nullptr;
-        for (auto& d : l->buffer->shape)
-            if (constInt(d).value_or(0) != 1) return nullptr;
-        return l->buffer.get();
-    }
-
     /// A plain TMA load writes its tile until the mbarrier wait that completes it (sink-tma-waits
     /// may put unrelated statements between the two): the tile stays live, its bytes not given
     /// to another buffer, from the issue up to and including the unit of that wait.
     void tmaEvent(const CallNode& c) {
         if (c.op == intrin::kTmaLoad && c.args.size() >= 3) {
-            if (const BufferNode* bar = copyBarrier(c.args[2])) loads(c.args[1], m_tmaPending[bar]);
+            if (const BufferNode* bar = plainCopyBarrier(c.args[2])) loads(c.args[1], m_tmaPending[bar]);
         } else if (c.op == intrin::kMbarrierWait && !c.args.empty()) {
-            if (const BufferNode* bar = copyBarrier(c.args[0])) m_tmaPending.erase(bar);
+            if (const BufferNode* bar = plainCopyBarrier(c.args[0])) m_tmaPending.erase(bar);
         }
     }
 
@@ -210,6 +198,15 @@ private:
 };
 
 }  // namespace
+
+const BufferNode* plainCopyBarrier(const Expr& addr) {
+    auto* c = as<CallNode>(addr);
+    auto* l = c && c->op == intrin::kAddressOf && c->args.size() == 1 ? as<LoadNode>(c->args[0]) : nullptr;
+    if (!l || l->buffer->scope != Scope::Shared) return nullptr;
+    for (auto& d : l->buffer->shape)
+        if (constInt(d).value_or(0) != 1) return nullptr;
+    return l->buffer.get();
+}
 
 bool SmemLiveness::within(int inner, int outer) const {
     for (int s = inner; s >= 0; s = scopes[static_cast<size_t>(s)].parent)

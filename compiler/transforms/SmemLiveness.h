@@ -58,4 +58,9 @@ struct SmemLiveness {
 /// `iterationLocal`: narrow the tiles iteration-smem marked to their loop's body.
 SmemLiveness smemLiveness(const ir::Stmt& body, bool iterationLocal = false);
 
+/// The one-element shared barrier that `addr` (address_of(bar[0])) names, or null: a plain TMA
+/// copy's own mbarrier (ops/CopyTma.cpp). A pipeline's stage barriers have one element per stage.
+/// liveness keeps a plain copy's tile live up to its wait on it; sink-tma-waits moves only such waits.
+const ir::BufferNode* plainCopyBarrier(const ir::Expr& addr);
+
 }  // namespace ts::xform
