@@ -8,7 +8,7 @@
 #   bash .tune/h200_swiglu.sh
 set -u
 OUT=${OUT:-/tmp/out}; mkdir -p "$OUT"; export TILESCOPE_CACHE_DIR=/tmp/tscache TILESCOPE_RESULTS=off
-R=.tune; T=$R/tilec; F=$R/swiglu.py
+R=${SW_DIR:-.tune}; T=$R/tilec; F=$R/swiglu.py
 [ -x "$T" ] || { [ -f "$T.xz" ] && xz -dk "$T.xz" && chmod +x "$T"; }
 t0=$(date +%s); el() { echo $(( $(date +%s) - t0 )); }
 echo "== payload: $(cat $R/commit 2>/dev/null)"
@@ -20,6 +20,7 @@ cfg() { case $1 in
   b) echo "--param block_K=64";;
   c) echo "--param block_K=64 --param num_stages=4";;
   d) echo "--param block_N=64 --param block_K=64 --param num_stages=4";;
+  e) echo "--param block_M=192 --param threads=384 --param block_K=64 --param num_stages=3";;
 esac; }
 CFGS=${SW_CFGS:-a b c d}
 pass=0; fail=0
@@ -35,7 +36,7 @@ done; done; unset TILESCOPE_HOPPER_INFLIGHT; echo "tilescope done ($(el) s)"
 for c in $CFGS; do
   timeout 100 python3 .tl/run_tilelang.py $F $SZ $(cfg $c) --json "$OUT/tl-$c.json" >> "$LOG" 2>&1 || echo "tl $c failed"
 done; echo "tilelang done ($(el) s)"
-python3 - "$OUT" "$pass" "$fail" "$CFGS" <<'PY'
+SW_DIR=$R python3 - "$OUT" "$pass" "$fail" "$CFGS" <<'PY'
 import json, sys, torch, torch.nn.functional as Fn
 out, npass, nfail, cfgs = sys.argv[1], int(sys.argv[2]), int(sys.argv[3]), sys.argv[4].split()
 def rd(p):
@@ -63,9 +64,11 @@ tl = {c: rd(f"{out}/tl-{c}.json") for c in cfgs}
 best = min((v, k) for k, v in ts.items() if v)
 tlb = min(((v, k) for k, v in tl.items() if v), default=(None, None))
 best_off = min(((v, k) for k, v in ts.items() if v and k.endswith("inf0")), default=(None, None))
-res = {"date": "2026-12-02", "device": torch.cuda.get_device_name(), "command": "bash .tune/h200_swiglu.sh (bench/h200_swiglu.sh)",
-       "commit": open(".tune/commit").read().strip(), "workload": "swiglu", "shape": "M4096 K4096 N11008 bf16",
-       "correctness": {"pass": npass, "fail": nfail}, "configs": {"a": "128x128x32/3 stages/256 thr (file defaults)", "b": "block_K=64", "c": "block_K=64, 4 stages", "d": "block_N=64, block_K=64, 4 stages"},
+import os, time
+R = os.environ.get("SW_DIR", ".tune")
+res = {"date": time.strftime("%Y-%m-%d"), "device": torch.cuda.get_device_name(), "command": f"SW_CFGS={' '.join(cfgs)} bash {R}/h200_swiglu.sh (bench/h200_swiglu.sh)",
+       "commit": open(f"{R}/commit").read().strip(), "workload": "swiglu", "shape": "M4096 K4096 N11008 bf16",
+       "correctness": {"pass": npass, "fail": nfail}, "configs": {"a": "128x128x32/3 stages/256 thr (file defaults)", "b": "block_K=64", "c": "block_K=64, 4 stages", "d": "block_N=64, block_K=64, 4 stages", "e": "192x128x64/3 stages/384 thr"},
        "tilescope_ms": ts, "tilelang_ms": tl, "torch_eager_ms": eager, "torch_compile_ms": comp,
        "tilescope_best": best[1], "tilescope_best_ms": best[0], "tilescope_best_tflops": 4 * M * N * K / best[0] / 1e9,
        "tilescope_best_without_inflight": best_off[1], "inflight_speedup": best_off[0] / best[0] if best_off[0] else None,
