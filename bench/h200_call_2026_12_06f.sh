@@ -5,7 +5,8 @@
 #   run(command="bash .h200/h200_call_2026_12_06f.sh 2", carry=[".h200", ".tl"], timeout_s=600)
 # Results: $OUT/part<N>.tgz (the only file the call leaves there).
 # Part 1: (a) the test programs never run on a GPU (sink_tma_waits.py modes 0-3 with the pass on
-#   and off and on sm_80; top_fence_tail.py modes 0/1) by tilec run vs float64; (b) attention
+#   and off and on sm_80; top_fence_tail.py modes 0/1) by tilec run vs float64; shared_view_alias.py
+#   and TileLang's swizzled reshape/view tests against the tile-level interpreter (bit-exact); (b) attention
 #   forward, speed section of bench/h200_attention.sh at E D B (ATTN_QUICK) with TileLang's example
 #   and torch SDPA cuDNN/flash in the same call; (c) the causal shape with the query blocks of each
 #   head started heaviest first (a copy of the sample, q0 reversed) against the sample, same call.
@@ -28,6 +29,12 @@ if [ "$PART" = 1 ]; then
     r tests/e2e/programs/sink_tma_waits.py --target cuda:sm_80 -p mode=$m
   done
   for m in 0 1; do for t in cuda:sm_90a cuda:sm_80; do r tests/e2e/programs/top_fence_tail.py --target $t -p mode=$m; done; done
+  # Views of shared tiles (row-major and swizzled): the GPU against the tile-level interpreter, bit-exact outputs.
+  for sw in False True; do for t in cuda:sm_90a cuda:sm_80; do r tests/e2e/programs/shared_view_alias.py --target $t -p swizzled=$sw --check interp; done; done
+  C=/work/shared/tilelang-corpus/testing/python/language
+  [ -d "$C" ] || C=.h200/corpus
+  for dt in float16 float32; do r $C/test_tilelang_language_reshape.py --kernel reshape_layout_transform_shared -p N=1024 -p M=32 -p dtype=$dt --check interp; done
+  for sw in False True; do r $C/test_tilelang_language_view.py --kernel shared_reinterpret_view_test -p "shape=(64,128)" -p dtype=bfloat16 -p "new_shape=(64,64)" -p new_dtype=float32 -p swizzled=$sw --check interp; done
   grep -h "ran on" "$OUT/programs.txt" | sort | uniq -c | head -3
   echo "== 1b. attention ($(el) s)"
   ATTN_DIR=$A ATTN_QUICK=1 ATTN_BUDGET_S=240 OUT=$OUT/attn timeout 470 bash $A/h200_attention.sh 2>&1 | tail -25

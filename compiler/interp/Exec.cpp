@@ -4,12 +4,14 @@
 // conversion of internal errors into the single Diagnostic of InterpResult.
 #include <algorithm>
 #include <cmath>
+#include <cstring>
 #include <cstdio>
 #include <new>
 #include <string_view>
 
 #include "compiler/interp/Machine.h"
 #include "compiler/interp/Pointers.h"
+#include "compiler/interp/SharedViews.h"
 
 #include <cstdio>
 #include "compiler/interp/ThreadMachine.h"
@@ -353,9 +355,11 @@ void Machine::exec(const StmtNode* s) {
             break;
         case StmtKind::TileOp:
             execTileOp(static_cast<const TileOpNode*>(s));
+            if (!m_sharedViews.empty()) syncSharedViews();
             break;
         case StmtKind::Eval:
             execEval(static_cast<const EvalNode*>(s));
+            if (!m_sharedViews.empty()) syncSharedViews();
             break;
     }
     m_stmtSpan = saved;
@@ -366,6 +370,35 @@ void Machine::execStore(const StoreNode* s) {
     int64_t off = elementOffset(b, s->indices, s->span, "store");
     double v = evalValue(s->value.get());
     b.data[off] = roundValue(b.dtype, v);
+    if (!m_sharedViews.empty()) sharedViewStored(b, off);
+}
+
+void Machine::syncSharedViews() {
+    auto changed = [](const BufferState& b, std::vector<double>& snap, auto&& each) {
+        for (int64_t i = 0; i < b.size && i < static_cast<int64_t>(snap.size()); ++i)
+            if (std::memcmp(&b.data[i], &snap[static_cast<size_t>(i)], sizeof(double)) != 0) each(i);
+    };
+    for (auto& p : m_sharedViews) {
+        if (!p.view->live || !p.base->live) continue;
+        std::vector<int64_t> fromBase;  // found before the view's changes are copied into the base
+        changed(*p.base, p.baseSnap, [&](int64_t i) { fromBase.push_back(i); });
+        changed(*p.view, p.viewSnap, [&](int64_t i) { copyViewBits(*p.view, 0, i, i, *p.base, 0); });
+        for (int64_t i : fromBase) copyViewBits(*p.base, 0, i, i, *p.view, 0);
+        p.viewSnap.assign(p.view->data, p.view->data + p.view->size);
+        p.baseSnap.assign(p.base->data, p.base->data + p.base->size);
+    }
+}
+
+void Machine::sharedViewStored(BufferState& b, int64_t off) {
+    for (auto& p : m_sharedViews) {
+        if (!p.view->live || !p.base->live || (&b != p.view && &b != p.base)) continue;
+        BufferState& other = &b == p.view ? *p.base : *p.view;
+        auto [e0, e1] = copyViewBits(b, 0, off, off, other, 0);
+        std::vector<double>& mine = &b == p.view ? p.viewSnap : p.baseSnap;
+        std::vector<double>& theirs = &b == p.view ? p.baseSnap : p.viewSnap;
+        if (off < static_cast<int64_t>(mine.size())) mine[static_cast<size_t>(off)] = b.data[off];
+        for (int64_t e = e0; e <= e1 && e < static_cast<int64_t>(theirs.size()); ++e) theirs[static_cast<size_t>(e)] = other.data[e];
+    }
 }
 
 void Machine::execAlloc(const AllocNode* a) {
@@ -387,6 +420,10 @@ void Machine::execAlloc(const AllocNode* a) {
         st.live = true;
         return;
     }
+    if (std::string baseName = m_tileFunc ? sharedViewBase(m_tileFunc->attrs, b->name) : std::string(); !baseName.empty()) {
+        allocSharedView(a, baseName);
+        return;
+    }
     BufferState& st = stateFor(b);
     if (b->scope == ir::Scope::Global && !(st.global && !st.pointer)) {  // T.make_tensor(P[g], ...)
         if (!a->init) fail(a->span, "malformed IR: tensor '" + b->name + "' declared without a pointer");
@@ -405,6 +442,39 @@ void Machine::execAlloc(const AllocNode* a) {
     st.data = st.own.data();
     st.size = need;
     st.live = true;
+}
+
+void Machine::allocSharedView(const AllocNode* a, const std::string& baseName) {
+    const BufferNode* b = a->buffer.get();
+    BufferState* base = nullptr;
+    for (auto& s : m_buffers)
+        if (s->live && s->node && s->node->name == baseName) base = s.get();
+    if (!base) fail(a->span, "view '" + b->name + "' of shared tile '" + baseName + "' made before the tile is allocated");
+    BufferState& st = stateFor(b);
+    int64_t need = setGeometry(*this, st, *b, a->span);
+    const int64_t viewBits = need * ir::dtypeBits(b->dtype), baseBits = base->size * ir::dtypeBits(base->dtype);
+    if (viewBits > baseBits)
+        fail(a->span,
+             "view '" + b->name + "' (" + std::to_string((viewBits + 7) / 8) + " bytes) is larger than shared tile '" +
+                 baseName + "' (" + std::to_string((baseBits + 7) / 8) + " bytes)",
+             "a T.view / T.reshape of a shared tile must fit in the tile's bytes");
+    std::erase_if(m_sharedViews, [&](const SharedViewPair& p) { return p.view == &st; });
+    if (b->dtype == base->dtype) {  // the same elements: one storage
+        st.own.clear();
+        st.data = base->data;
+        st.size = need;
+        st.live = true;
+        return;
+    }
+    st.own.assign(static_cast<size_t>(need), isFloat(b->dtype) ? std::nan("") : 0.0);
+    st.data = st.own.data();
+    st.size = need;
+    st.live = true;
+    copyViewBits(*base, 0, 0, base->size - 1, st, 0);  // what the tile's bytes hold now
+    SharedViewPair p{&st, base, {}, {}};
+    p.viewSnap.assign(st.data, st.data + st.size);
+    p.baseSnap.assign(base->data, base->data + base->size);
+    m_sharedViews.push_back(std::move(p));
 }
 
 void Machine::bindPointerTensor(const AllocNode* a, BufferState& st, double ptr) {
@@ -497,6 +567,7 @@ bool Machine::execBlock(const KernelNode* k, size_t mark, int64_t lin, const std
     }
     for (auto& b : m_buffers)  // per-block storage: every non-parameter buffer is re-allocated
         if (!b->global || b->pointer) b->live = false;
+    m_sharedViews.clear();
     exec(k->body.get());
     return true;
 }

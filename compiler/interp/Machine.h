@@ -165,11 +165,30 @@ public:
     /// indices than grid dims) and their product in `total` (saturated at 2^62).
     std::vector<int64_t> kernelGrid(const ir::KernelNode* k, int64_t& total);
     void execAlloc(const ir::AllocNode* a);
+    /// A T.view / T.reshape of the shared tile `baseName` (ir/Views.h): the tile's storage for the
+    /// same dtype, else storage of its own kept byte-equal to the tile's (m_sharedViews).
+    void allocSharedView(const ir::AllocNode* a, const std::string& baseName);
     /// T.make_tensor(P[g], ...) (interp/Pointers.h): binds `st` to the memory `ptr` points to,
     /// checking that the tensor `a` declares lies inside it; errors at `a`.
     void bindPointerTensor(const ir::AllocNode* a, BufferState& st, double ptr);
     void execStore(const ir::StoreNode* s);
     void execEval(const ir::EvalNode* e);
+
+    // --- shared views of another dtype (SharedViews.h; Exec.cpp) -------------------------------
+    /// A T.view of a shared tile with a dtype of its own, in the running block: the two names
+    /// have storage of their own here, kept equal byte for byte after every statement (a view of
+    /// the same dtype shares the tile's storage instead). The snapshots are each name's values
+    /// after the last sync, to find what a tile op or an evaluation wrote.
+    struct SharedViewPair {
+        BufferState* view;
+        BufferState* base;
+        std::vector<double> viewSnap, baseSnap;
+    };
+    std::vector<SharedViewPair> m_sharedViews;
+    /// After a tile op or an evaluation: the elements either name changed, re-derived in the other.
+    void syncSharedViews();
+    /// After a store of element `off` of `b`: the other name's overlapping elements.
+    void sharedViewStored(BufferState& b, int64_t off);
 
     // --- tile ops (TileOps.cpp) -------------------------------------------------------------
     void execTileOp(const ir::TileOpNode* n);

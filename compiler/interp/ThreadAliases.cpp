@@ -3,12 +3,15 @@
 // to one poisons the elements of the others it overlaps, and a read of those by another thread
 // since the last barrier is reported as a race, as on the GPU it would be; so is a write while an
 // asynchronous copy to the others is pending or the async proxy (an in-flight wgmma, a TMA store)
-// still reads them.
+// still reads them. A T.view / T.reshape of a tile is the exception: its bytes are the tile's for
+// its whole life, so a write carries over to the other name (SharedViews.h) instead of poisoning.
 #include <cmath>
 #include <limits>
 #include <sstream>
 
+#include "compiler/interp/SharedViews.h"
 #include "compiler/interp/ThreadMachine.h"
+#include "compiler/ir/Views.h"
 
 namespace ts::interp::detail {
 using namespace ts::ir;
@@ -19,10 +22,14 @@ void ThreadMachine::clobberAliases(BufferState& b, int64_t off, const Span& at) 
     if (shares.empty()) return;
     int64_t size = dtypeBytes(b.dtype);
     int64_t lo = attrInt(m_func->attrs, "smem_offset." + b.node->name, 0) + off * size, hi = lo + size;
+    const std::string root = sharedStorageRoot(m_func->attrs, b.node->name);
     std::stringstream names(shares);
     std::string name;
     while (std::getline(names, name, ',')) {
         while (!name.empty() && name.front() == ' ') name.erase(0, 1);
+        // A view and the tile it views are one set of bytes: checked like any alias, but the
+        // write carries its value over (sharedViewWritten) instead of poisoning.
+        const bool view = sharedStorageRoot(m_func->attrs, name) == root;
         for (auto& other : m_buffers) {
             BufferState& a = *other;
             if (&a == &b || !a.node || a.node->name != name || a.global || a.threadStride || !a.live ||
@@ -60,10 +67,43 @@ void ThreadMachine::clobberAliases(BufferState& b, int64_t off, const Span& at) 
                              (c.bulkReduce ? "reduce-add" : "store") + " issued at line " + std::to_string(c.bulkAt.line) +
                              " may still read them (plan-smem gave them the same bytes)",
                          "wait for the store's reads (tl.tma_store_wait) before writing the bytes of its tile");
+                if (view) continue;
                 a.data[e] = isFloatType(a.dtype) ? std::numeric_limits<double>::quiet_NaN() : 0.0;
                 if (!a.written.empty()) a.written[static_cast<size_t>(e)] = 0;
             }
         }
+    }
+}
+
+void ThreadMachine::sharedViewWritten(BufferState& b, int64_t off) {
+    if (!m_func || !b.node || b.global || b.threadStride) return;
+    std::string shares = attrStr(m_func->attrs, "smem_shares." + b.node->name, "");
+    if (shares.empty()) return;
+    const std::string root = sharedStorageRoot(m_func->attrs, b.node->name);
+    const int64_t bit0 = attrInt(m_func->attrs, "smem_offset." + b.node->name, 0) * 8;
+    std::stringstream names(shares);
+    std::string name;
+    while (std::getline(names, name, ',')) {
+        while (!name.empty() && name.front() == ' ') name.erase(0, 1);
+        if (sharedStorageRoot(m_func->attrs, name) != root) continue;
+        for (auto& other : m_buffers) {
+            BufferState& a = *other;
+            if (&a == &b || !a.node || a.node->name != name || a.global || a.threadStride || !a.live || a.own.empty())
+                continue;
+            copyViewBits(b, bit0, off, off, a, attrInt(m_func->attrs, "smem_offset." + name, 0) * 8);
+        }
+    }
+}
+
+void ThreadMachine::initSharedView(BufferState& st) {
+    if (!m_func || !st.node) return;
+    const std::string base = ir::sharedViewBase(m_func->attrs, st.node->name);
+    if (base.empty()) return;
+    for (auto& other : m_buffers) {
+        BufferState& a = *other;
+        if (&a == &st || !a.node || a.node->name != base || a.global || a.threadStride || !a.live || a.own.empty()) continue;
+        copyViewBits(a, attrInt(m_func->attrs, "smem_offset." + base, 0) * 8, 0, a.size - 1, st,
+                     attrInt(m_func->attrs, "smem_offset." + st.node->name, 0) * 8);
     }
 }
 

@@ -397,6 +397,7 @@ void ThreadMachine::execAllocT(const AllocNode* a, const ThreadList& act) {
     }
     st.data = st.own.data();
     st.live = true;
+    if (!perThread && fresh) initSharedView(st);
 }
 
 void ThreadMachine::reportSkippedStore(const IfNode& n, const ThreadList& skipped) {
@@ -717,6 +718,7 @@ void ThreadMachine::writeElem(BufferState& b, int64_t off, double v, const Span&
     }
     b.data[s] = v;
     if (!b.written.empty()) b.written[s] = 1;
+    if (!b.global && !b.threadStride) sharedViewWritten(b, off);
 }
 
 }  // namespace ts::interp::detail

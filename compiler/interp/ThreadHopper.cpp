@@ -210,6 +210,7 @@ void ThreadMachine::mbarrierOp(const CallNode* c, const ThreadList& act) {
         w.buf->data[w.off] = w.v;
         --w.buf->pending[w.off];
         if (!w.buf->written.empty()) w.buf->written[w.off] = 1;
+        sharedViewWritten(*w.buf, w.off);
         m_cells[w.buf][static_cast<size_t>(w.off)].writer = -1;  // async proxy, ordered by the wait
     }
     b.landed.clear();

@@ -438,6 +438,7 @@ void ThreadMachine::completeGroup(int32_t t, std::vector<AsyncCopy>& g) {
             clobberAliases(b, o, {});
             b.data[o] = roundValue(b.dtype, ev.vals[i]);
             if (!b.written.empty()) b.written[o] = 1;
+            sharedViewWritten(b, o);
             cells[o].writer = t;  // visible to the other threads only after the next barrier
             cells[o].writeEpoch = m_epoch;
             cells[o].writeAt = ev.span;
@@ -501,6 +502,7 @@ double ThreadMachine::atomicPrev(const CallNode* n) {
         fail(n->span, "atomic on never-written " + describe(b, off) + ": uninitialised memory");
     const double old = b.data[s];
     b.data[s] = roundValue(b.dtype, atomicCombine(op, old, v));
+    sharedViewWritten(b, off);
     return old;
 }
 
@@ -526,6 +528,7 @@ void ThreadMachine::atomic(const CallNode* c, const ThreadList& act) {
         double old = b.data[s];
         double r = op == "add" ? old + v : op == "max" ? std::fmax(old, v) : std::fmin(old, v);
         b.data[s] = roundValue(b.dtype, r);
+        sharedViewWritten(b, d.off);
     }
     m_cur = -1;
 }

@@ -160,6 +160,11 @@ public:
     /// same bytes. It reports a read of them by another thread since the last barrier as a race
     /// and poisons them, so a wrong live range or missing barrier shows up (ThreadAliases.cpp).
     void clobberAliases(BufferState& b, int64_t off, const Span& at);
+    /// After a write to element `off` of shared `b`: the elements of the views of its bytes (a
+    /// T.view / T.reshape and the tile it views, SharedViews.h) re-derived from its bits.
+    void sharedViewWritten(BufferState& b, int64_t off);
+    /// A freshly allocated shared view `st`: its elements from the viewed tile's bytes.
+    void initSharedView(BufferState& st);
     /// A wgmma group issued at `at` reads the shared element of `cell` (ThreadHopper.cpp).
     void noteWgmmaRead(SharedCell& cell, const Span& at);
 

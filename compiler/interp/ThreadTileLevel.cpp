@@ -57,6 +57,7 @@ bool ThreadMachine::tileOpPerThread(const TileOpNode* n, const ThreadList& act) 
                 fail(n->span, "atomic on never-written " + describe(b, off) + ": uninitialised memory",
                      "initialise the buffer (T.clear / T.fill / a store) before the atomic");
             b.data[s] = roundValue(b.dtype, atomicCombine(op, b.data[s], v));
+            sharedViewWritten(b, off);
         }
         m_cur = -1;
         return true;

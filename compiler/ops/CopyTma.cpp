@@ -44,6 +44,7 @@
 // H200; boxes past the far edges are clipped, PTX ISA §9.7.9.25.5.2: T.copy's guarded store).
 #include <functional>
 
+#include "compiler/analysis/SharedViewLayout.h"
 #include "compiler/ir/Intrinsics.h"
 #include "compiler/ir/PointerTensors.h"
 #include "compiler/ir/Views.h"
@@ -74,6 +75,15 @@ bool tmaElementType(DType t) {
         default:
             return false;
     }
+}
+
+/// A view of a shared tile whose layout is not row-major (analysis/SharedViewLayout.h): its
+/// elements follow the tile's swizzle, which a tensor map of the view's box does not describe.
+std::string viewOfLaidOutTileWhy(const PrimFuncNode& f, const BufferNode& b) {
+    const LayoutNode* l = analysis::viewedTileLayout(f, b);
+    if (!l) return {};
+    return "'" + b.name + "' is a view of '" + sharedViewBase(f.attrs, b.name) + "', whose layout (" + l->description +
+           ") places the view's elements; the copy goes element by element through it";
 }
 
 /// The kernel writes `b` (a store, a tile op other than a copy reading it, an intrinsic taking
@@ -245,6 +255,7 @@ std::string tmaLoadWhyNot(const PrimFuncNode& f, const TileOpNode& op, const Lay
     const Region &src = op.region(0), &dst = op.region(1);
     if (!target.hasWgmma()) return "the target " + target.arch() + " has no TMA";
     if (std::string off = tmaDisabledWhy(f, op); !off.empty()) return off;
+    if (std::string v = lower::viewOfLaidOutTileWhy(f, *dst.buffer); !v.empty()) return v;
     // A T.make_tensor tensor's base address is read from a pointer table inside the kernel;
     // tensor maps are encoded on the host from kernel arguments, so it stays on cp.async/plain
     // loads (a tensor map built on the device with tensormap.replace is not implemented).
@@ -274,6 +285,7 @@ std::string tmaStoreWhyNot(const PrimFuncNode& f, const TileOpNode& op, const La
     const Region &src = op.region(0), &dst = op.region(1);
     if (!target.hasWgmma()) return "the target " + target.arch() + " has no TMA";
     if (std::string off = tmaDisabledWhy(f, op); !off.empty()) return off;
+    if (std::string v = lower::viewOfLaidOutTileWhy(f, *src.buffer); !v.empty()) return v;
     if (isPointerTensor(f, *dst.buffer))
         return "'" + dst.buffer->name + "' is made by T.make_tensor from a pointer known only inside the kernel (TMA tensor maps are built on the host)";
     if (src.buffer->dtype != dst.buffer->dtype) return "it converts " + std::string(dtypeName(src.buffer->dtype)) + " to " + std::string(dtypeName(dst.buffer->dtype));

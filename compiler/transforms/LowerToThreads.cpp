@@ -3,13 +3,20 @@
 // arrays; for shared tiles, padded rows and the XOR swizzle of analysis/Swizzle.h computed
 // relative to the tile's base (leading dimensions, e.g. pipeline stages, stack whole tiles); for
 // T.Layout index maps that are none of these, the map itself.
+// A T.view / T.reshape of a shared tile whose layout is swizzled has its elements placed through
+// that layout (TileLang's semantics: the view's derived layout maps storage bits as the tile's
+// does, so data written through one name reads back through the other): view element f (its
+// row-major index) is byte f * size of the tile, i.e. the tile's logical element at that byte.
 // After this pass every Load/Store has one index, which is what codegen emits; padded and
 // index-mapped shared tiles are re-declared with their physical extent.
 // Requires: lower-tile-ops, plan-smem. Produces: flat indices, attr "flattened".
 // Invalidates: logical indices (the pass viewer shows the physical ones from here on).
 #include <map>
+#include <set>
 
+#include "compiler/analysis/SharedViewLayout.h"
 #include "compiler/ir/IR.h"
+#include "compiler/ir/Views.h"
 #include "compiler/transforms/Passes.h"
 
 namespace ts::xform {
@@ -51,10 +58,18 @@ int log2i(int64_t v) {
 
 class Flatten : public Mutator {
 public:
-    explicit Flatten(const PrimFuncNode& f) : m_f(f) {}
+    Flatten(const PrimFuncNode& f, PassContext& ctx) : m_f(f), m_ctx(ctx) {
+        walk(f.body, [&](const Stmt& s) {
+            if (auto* a = as<AllocNode>(s); a && a->buffer->scope == Scope::Shared) m_shared[a->buffer->name] = a->buffer;
+        });
+    }
 
     Expr offset(const Buffer& b, const std::vector<Expr>& idx) {
         const BufferNode& n = *b;
+        if (n.scope == Scope::Shared)
+            if (const LayoutNode* tl = analysis::viewedTileLayout(m_f, n))
+                if (auto it = m_shared.find(sharedViewBase(m_f.attrs, n.name)); it != m_shared.end())
+                    if (Expr e = viewOffset(n, it->second, *tl, idx)) return e;
         if (n.scope == Scope::Shared)
             if (auto it = m_f.layouts.find(n.name);
                 it != m_f.layouts.end() && it->second && it->second->offset)
@@ -93,6 +108,33 @@ public:
         return add(mul(tileIdx, tileElems), inTile);
     }
 
+    // Element `idx` of view `v` of `tile` (laid out by `tl`, swizzled: SharedViewLayout.h says
+    // which layouts qualify): the tile's physical element at the view element's first byte, in
+    // the view's units. A view element narrower than the tile's is a part of one tile element; a
+    // wider one spans consecutive tile elements, which a 16-byte chunk swizzle keeps together
+    // when the view element is at most 16 bytes (checked by viewedTileLayout's caller, here).
+    Expr viewOffset(const BufferNode& v, const Buffer& tile, const LayoutNode& tl, const std::vector<Expr>& idx) {
+        const int64_t vb = dtypeBits(v.dtype), tb = dtypeBits(tile->dtype);
+        std::string why = analysis::viewPlacementWhyNot(m_f, v, *tile, tl);
+        if (!why.empty()) {
+            if (m_reported.insert(v.name).second)
+                m_ctx.diags.error(v.span, why, "drop the view, or the layout annotation of '" + tile->name + "'", "lower-to-threads");
+            return nullptr;
+        }
+        Expr f = idx.empty() ? intImm(0) : rowMajor(v, idx, 0, idx.size());
+        Expr first = vb >= tb ? mul(f, intImm(vb / tb)) : floordiv(f, intImm(tb / vb));
+        // The tile's logical indices of its element `first` (row-major over its shape).
+        std::vector<Expr> t(tile->shape.size());
+        for (size_t d = tile->shape.size(); d-- > 0;) {
+            t[d] = d == 0 ? first : floormod(first, tile->shape[d]);
+            if (d > 0) first = floordiv(first, tile->shape[d]);
+        }
+        Expr phys = offset(tile, t);
+        if (vb == tb) return phys;
+        if (vb > tb) return floordiv(phys, intImm(vb / tb));
+        return add(mul(phys, intImm(tb / vb)), floormod(f, intImm(tb / vb)));
+    }
+
     // A T.Layout index map ("user_shared"): the map on the trailing dims, leading dims (pipeline
     // stages) stacking tiles of the map's physical extent.
     Expr userOffset(const BufferNode& n, const LayoutNode& l, const std::vector<Expr>& idx) {
@@ -109,6 +151,21 @@ public:
     // rows or the map's extent) so that the IR's own shape bounds every offset it uses.
     Buffer physical(const Buffer& b) {
         if (b->scope != Scope::Shared) return b;
+        if (const LayoutNode* tl = analysis::viewedTileLayout(m_f, *b); tl && (tl->offset || tl->padElems)) {
+            // A view placed through a padded or index-mapped tile addresses the tile's physical
+            // extent (in its own units): declared 1-D with that extent.
+            auto t = m_shared.find(sharedViewBase(m_f.attrs, b->name));
+            if (t == m_shared.end()) return b;
+            if (auto hit = m_phys.find(b.get()); hit != m_phys.end()) return hit->second;
+            Buffer pt = physical(t->second);
+            Expr n = intImm(1);
+            for (auto& e : pt->shape) n = mul(n, e);
+            const int64_t vb = dtypeBits(b->dtype), tb = dtypeBits(pt->dtype);
+            n = vb >= tb ? floordiv(n, intImm(vb / tb)) : mul(n, intImm(tb / vb));
+            auto nb = std::make_shared<BufferNode>(b->name, b->dtype, std::vector<Expr>{n}, b->scope, b->span);
+            m_phys[b.get()] = nb;
+            return nb;
+        }
         auto it = m_f.layouts.find(b->name);
         const LayoutNode* l = it != m_f.layouts.end() ? it->second.get() : nullptr;
         if (!l || (!l->offset && !l->padElems) || b->rank() < l->shape.size() || l->shape.empty())
@@ -139,8 +196,9 @@ protected:
         std::vector<Expr> idx;
         bool ch = mutateList(n->indices, idx);
         Buffer b = physical(n->buffer);
-        if (idx.size() <= 1 && !ch && b == n->buffer) return self;
-        if (idx.size() <= 1) return std::make_shared<LoadNode>(b, idx, n->dtype, n->span);
+        const bool placed = analysis::viewedTileLayout(m_f, *n->buffer) != nullptr;  // even 1-D: through its tile
+        if (idx.size() <= 1 && !placed && !ch && b == n->buffer) return self;
+        if (idx.size() <= 1 && !placed) return std::make_shared<LoadNode>(b, idx, n->dtype, n->span);
         return std::make_shared<LoadNode>(b, std::vector<Expr>{offset(n->buffer, idx)}, n->dtype,
                                           n->span);
     }
@@ -149,20 +207,24 @@ protected:
         bool ch = mutateList(n->indices, idx);
         Expr v = mutate(n->value);
         Buffer b = physical(n->buffer);
-        if (idx.size() <= 1 && !ch && v == n->value && b == n->buffer) return self;
-        if (idx.size() > 1) idx = {offset(n->buffer, idx)};
+        const bool placed = analysis::viewedTileLayout(m_f, *n->buffer) != nullptr;
+        if (idx.size() <= 1 && !placed && !ch && v == n->value && b == n->buffer) return self;
+        if (idx.size() > 1 || placed) idx = {offset(n->buffer, idx)};
         return store(b, idx, v, n->span);
     }
 
 private:
     const PrimFuncNode& m_f;
+    PassContext& m_ctx;
     std::map<const BufferNode*, Buffer> m_phys;
+    std::map<std::string, Buffer> m_shared;  ///< shared tiles by name (a view names its tile)
+    std::set<std::string> m_reported;        ///< views already given an error
 };
 
 }  // namespace
 
-PrimFunc lowerToThreads(const PrimFunc& f, PassContext&) {
-    Flatten fl(*f);
+PrimFunc lowerToThreads(const PrimFunc& f, PassContext& ctx) {
+    Flatten fl(*f, ctx);
     Stmt body = fl.mutate(f->body);
     auto out = std::make_shared<PrimFuncNode>(*f);
     out->body = body;

@@ -4,12 +4,18 @@
 // shared-memory plan and the generated CUDA, barriers between the two names' accesses, NVRTC
 // sm_80 and sm_90a. tests/e2e/programs/pipelined_view_copy.py: a copy into a view of a gemm
 // operand after the gemm in a T.Pipelined loop stays after it (plan-pipelines and the TMA gemm
-// path compare buffers by storage), on both targets.
+// path compare buffers by storage), on both targets. tests/e2e/programs/shared_view_alias.py: data
+// written through a tile reads back through its views and the other way round (a T.reshape, a
+// uint8 view, an int16 view of an int32 tile), row-major and 128-byte swizzled, bit-exact on
+// both interpreters and both targets (before, each name had storage of its own on the
+// interpreters, and on the GPU a view ignored its tile's swizzle).
 #include <cmath>
+#include <cstdint>
 
 #include <gtest/gtest.h>
 
 #include "compiler/Compile.h"
+#include "compiler/support/HostTensor.h"
 #include "tests/e2e/E2eTestUtil.h"
 #include "tests/e2e/NvrtcBothTargets.h"
 
@@ -157,6 +163,82 @@ TEST(SharedView, PipelinedCopiesOnAViewedTileStaySynchronousWithTheReason) {
 TEST(SharedView, PipelinedViewCopyCompilesWithNvrtcForSm80AndSm90a) {
     ts::e2e::expectNvrtcCompilesForSm80AndSm90a(kPipelined, {});
     ts::e2e::expectNvrtcCompilesForSm80AndSm90a(kPipelined, {{"T_tiles", "4"}, {"num_stages", "3"}});
+}
+
+const char* kAlias = "tests/e2e/programs/shared_view_alias.py";
+
+ts::CompileResult compileAlias(bool swizzled, const char* target) {
+    ts::CompileOptions opts;
+    opts.params = {{"swizzled", swizzled ? "True" : "False"}};
+    opts.target = target;
+    return ts::compile(kAlias, ts::e2e::readRepoFile(kAlias), opts);
+}
+
+TEST(SharedView, DataWrittenThroughOneNameReadsBackThroughTheOtherBitExact) {
+    const int64_t M = 64, N = 64;
+    std::vector<double> a(size_t(M * N)), x(size_t(M * N));
+    for (int64_t i = 0; i < M * N; ++i) {
+        a[size_t(i)] = double(int64_t(i * 37 % 2001) - 1000) / 64.0;  // exact in half, both signs
+        x[size_t(i)] = double(int64_t(i * 7919 % 65536) - 32768);      // every int16 bit pattern region
+    }
+    // Hand-derived: A flattened; A's bytes little-endian (PTX ISA 5.2: element i at byte 2i);
+    // int32 word k of a row = halves 2k (low) and 2k + 1 (high).
+    std::vector<double> out8(size_t(M * 2 * N)), out32(size_t(M * N / 2));
+    for (int64_t i = 0; i < M * N; ++i) {
+        uint32_t bits = ts::floatBits(ts::ir::DType::Float16, a[size_t(i)]);
+        out8[size_t(2 * i)] = double(bits & 0xFF);
+        out8[size_t(2 * i + 1)] = double(bits >> 8);
+    }
+    for (int64_t i = 0; i < M; ++i)
+        for (int64_t k = 0; k < N / 2; ++k) {
+            uint32_t lo = uint32_t(int32_t(x[size_t(i * N + 2 * k)])) & 0xFFFF, hi = uint32_t(int32_t(x[size_t(i * N + 2 * k + 1)]));
+            out32[size_t(i * N / 2 + k)] = double(int32_t(lo | (hi << 16)));
+        }
+    for (bool swizzled : {false, true})
+        for (const char* target : {"cuda:sm_80", "cuda:sm_90a"}) {
+            ts::CompileResult r = compileAlias(swizzled, target);
+            ASSERT_TRUE(r.ok) << diagText(r);
+            for (bool lowered : {false, true}) {
+                std::vector<ts::HostTensor> args{ts::makeHostTensor(ts::ir::DType::Float16, {M, N}, a),
+                                                 ts::makeHostTensor(ts::ir::DType::Int16, {M, N}, x)};
+                ts::HostTensor o16 = ts::makeHostTensor(ts::ir::DType::Float16, {M * N}, std::vector<double>(size_t(M * N), std::nan("")));
+                ts::HostTensor o8 = ts::makeHostTensor(ts::ir::DType::UInt8, {M, 2 * N}, std::vector<double>(out8.size(), 7.0));
+                ts::HostTensor o32 = ts::makeHostTensor(ts::ir::DType::Int32, {M, N / 2}, std::vector<double>(out32.size(), -7.0));
+                args.push_back(o16), args.push_back(o8), args.push_back(o32);
+                auto run = lowered ? ts::interp::runLowered(r.lowered, args) : ts::interp::run(r.elaborated, args);
+                const std::string where = std::string(target) + (swizzled ? " swizzled" : " row-major") + (lowered ? " lowered" : " tile");
+                ASSERT_TRUE(run.ok) << where << ": " << (run.error ? ts::formatDiagnostic(*run.error, r.source.get()) : "");
+                for (size_t i = 0; i < a.size(); ++i) ASSERT_EQ(args[2].data[i], a[i]) << where << " Out16[" << i << "]";
+                for (size_t i = 0; i < out8.size(); ++i) ASSERT_EQ(args[3].data[i], out8[i]) << where << " Out8[" << i << "]";
+                for (size_t i = 0; i < out32.size(); ++i) ASSERT_EQ(args[4].data[i], out32[i]) << where << " Out32[" << i << "]";
+            }
+        }
+}
+
+// The swizzled tile's views are placed through its XOR swizzle in the generated code, and a copy
+// out of a view does not take a TMA store (its tensor map would describe the view's box
+// row-major); the tile's own copy still does.
+TEST(SharedView, ViewsOfASwizzledTileFollowItsSwizzleAndSkipTma) {
+    ts::CompileResult r = compileAlias(true, "cuda:sm_90a");
+    ASSERT_TRUE(r.ok) << diagText(r);
+    const std::string notes = diagText(r);
+    EXPECT_NE(notes.find("T.copy from 'A_bytes' into 'Out8' does not use a TMA store: 'A_bytes' is a view of 'A_s', whose layout (shared, row 128 B, 128-byte XOR swizzle) places the view's elements"), std::string::npos) << notes;
+    EXPECT_NE(notes.find("T.copy from 'W_s' into 'Out32' uses a TMA store"), std::string::npos) << notes;
+    for (const char* view : {"A_flat[", "A_bytes[", "W_halves["}) {
+        const size_t at = r.cuda.find(view, r.cuda.find("__global__"));
+        ASSERT_NE(at, std::string::npos) << view << "\n" << r.cuda;
+        const std::string line = r.cuda.substr(at, r.cuda.find('\n', at) - at);
+        EXPECT_NE(line.find(" ^ "), std::string::npos) << view << " is not addressed through the swizzle: " << line;
+    }
+    ts::CompileResult plain = compileAlias(false, "cuda:sm_90a");
+    ASSERT_TRUE(plain.ok) << diagText(plain);
+    const size_t at = plain.cuda.find("A_bytes[", plain.cuda.find("__global__"));
+    ASSERT_NE(at, std::string::npos);
+    EXPECT_EQ(plain.cuda.substr(at, plain.cuda.find('\n', at) - at).find(" ^ "), std::string::npos);
+}
+
+TEST(SharedView, AliasProgramCompilesWithNvrtcForSm80AndSm90a) {
+    for (const char* sw : {"False", "True"}) ts::e2e::expectNvrtcCompilesForSm80AndSm90a(kAlias, {{"swizzled", sw}});
 }
 
 }  // namespace
