@@ -25,6 +25,7 @@
 #include "compiler/frontend/Module.h"
 #include "compiler/ir/IR.h"
 #include "compiler/ops/Registry.h"
+#include "compiler/support/CodegenSwitches.h"
 #include "compiler/support/ParamPragma.h"
 #include "compiler/transforms/Hopper.h"
 
@@ -557,6 +558,10 @@ CompileResult compileUnobserved(const std::string& path, const std::string& text
                     "use cuda:sm_80, cuda:sm_90a or hip:gfx90a");
         return finish();
     }
+    if (std::string sw = describeCodegenSwitches(); !sw.empty())
+        diags.add({Severity::Note, {}, "compiled with codegen switches from the environment: " + sw,
+                   "these measurement switches change the generated code; unset them for TileScope's default code",
+                   "environment"});
     std::map<std::string, std::string> scalarValues;
     try {
         // --- front end ---------------------------------------------------------------------

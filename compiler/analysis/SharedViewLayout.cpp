@@ -1,6 +1,11 @@
 #include "compiler/analysis/SharedViewLayout.h"
 
-#include "compiler/analysis/Layouts.h"
+#include <algorithm>
+#include <optional>
+#include <vector>
+
+#include "compiler/analysis/Banks.h"
+#include "compiler/ir/IR.h"
 #include "compiler/ir/Views.h"
 
 namespace ts::analysis {
@@ -10,61 +15,120 @@ bool isRowMajorShared(const LayoutNode* l) {
     return !l || (l->kind == LayoutKind::Shared && l->swizzleBytes == 0 && l->padElems == 0 && !l->offset);
 }
 
-const LayoutNode* viewedTileLayout(const PrimFuncNode& f, const BufferNode& view) {
-    if (view.scope != Scope::Shared) return nullptr;
-    const std::string base = sharedViewBase(f.attrs, view.name);
-    if (base.empty()) return nullptr;
-    auto it = f.layouts.find(base);
-    if (it == f.layouts.end() || isRowMajorShared(it->second.get())) return nullptr;
-    return it->second.get();
+namespace {
+
+const LayoutNode* layoutOf(const PrimFuncNode& f, const std::string& name) {
+    auto it = f.layouts.find(name);
+    return it == f.layouts.end() ? nullptr : it->second.get();
 }
 
-std::string viewPlacementWhyNot(const PrimFuncNode& f, const BufferNode& view, const BufferNode& tile, const LayoutNode& tl) {
-    const std::string what = "'" + view.name + "' views shared tile '" + tile.name + "', whose layout (" + tl.description + ") ";
-    const int vb = dtypeBits(view.dtype), tb = dtypeBits(tile.dtype);
-    if (vb < 8 || tb < 8) return what + "is not row-major, and a sub-byte element type cannot be placed through it";
-    if ((vb > tb && vb % tb) || (tb > vb && tb % vb))
-        return what + "is not row-major, and a " + std::to_string(vb / 8) + "-byte view element does not tile its " +
-               std::to_string(tb / 8) + "-byte elements";
-    if (auto it = f.layouts.find(view.name); it != f.layouts.end() && !isRowMajorShared(it->second.get()))
-        return what + "is not row-major, and the view has a layout of its own (" + it->second->description +
-               "): one set of bytes cannot follow two layouts";
-    // Vector accesses (up to 16 bytes) and view elements wider than the tile's read consecutive
-    // bytes: the layout must keep each 16-byte chunk of the row-major tile together, at a
-    // 16-byte boundary (XOR swizzles and wgmma operand tiles move whole chunks).
-    const int64_t cols = tl.shape.empty() ? 0 : tl.shape.back();
-    const std::string split = what + "does not keep 16-byte chunks of its rows together, so view elements and " +
-                              "vector accesses through the view would be split";
-    if (vb > 128) return what + "moves 16-byte chunks, and a view element is wider";
-    if (cols * tb % 128) return vb > tb ? split : std::string();  // no vector access spans such rows' chunks
-    const int64_t chunk = 128 / tb;
-    if (tl.offset) {
-        if (tl.physicalElems % chunk) return split;
-        int64_t n = 1;
-        for (int64_t e : tl.shape) n *= e;
-        if (n > (int64_t(1) << 22)) return split;
-        std::vector<std::pair<const VarNode*, int64_t>> env(tl.inputs.size());
-        std::vector<int64_t> at(tl.shape.size(), 0);
-        int64_t first = 0;
-        for (int64_t i = 0; i < n; ++i) {
-            for (size_t d = 0; d < at.size() && d < env.size(); ++d) env[d] = {tl.inputs[d].get(), at[d]};
-            auto p = evalInt(tl.offset, env);
-            if (!p) return split;
-            if (i % chunk == 0) {
-                if (*p % chunk) return split;
-                first = *p;
-            } else if (*p != first + i % chunk) {
-                return split;
-            }
-            for (size_t d = at.size(); d-- > 0;) {  // next logical element, row-major
-                if (++at[d] < tl.shape[d]) break;
-                at[d] = 0;
-            }
+int64_t bitsOf(const BufferNode& b) {
+    auto n = constNumel(b);
+    return n ? *n * dtypeBits(b.dtype) : -1;
+}
+
+/// Where layout `l` puts each 16-byte chunk of buffer `b` (row-major chunk index -> physical
+/// chunk index), or nullopt when it does not keep every chunk whole at a 16-byte boundary (or
+/// the shape is not constant, or the elements are not whole bytes dividing 16).
+std::optional<std::vector<int64_t>> chunkMap(const BufferNode& b, const LayoutNode* l) {
+    auto shape = constShape(b);
+    const int eb = dtypeBits(b.dtype) / 8;
+    if (!shape || dtypeBits(b.dtype) % 8 || eb <= 0 || 16 % eb) return std::nullopt;
+    int64_t n = 1;
+    for (int64_t e : *shape) n *= e;
+    if (n > (int64_t(1) << 22)) return std::nullopt;
+    const int64_t per = 16 / eb;
+    std::vector<int64_t> map;
+    map.reserve(size_t(n / per + 1));
+    std::vector<int64_t> idx(shape->size(), 0);
+    int64_t first = 0;
+    for (int64_t i = 0; i < n; ++i) {
+        const int64_t p = isRowMajorShared(l) ? i : sharedElementOffset(*l, idx, eb);
+        if (i % per == 0) {
+            if (p % per) return std::nullopt;
+            first = p;
+            map.push_back(p / per);
+        } else if (p != first + i % per) {
+            return std::nullopt;
         }
-        return {};
+        for (size_t d = idx.size(); d-- > 0;) {  // the next element, row-major
+            if (++idx[d] < (*shape)[d]) break;
+            idx[d] = 0;
+        }
     }
-    if (tl.padElems * tb % 128) return split;
-    return {};
+    return map;
+}
+
+bool sameBytes(const std::vector<int64_t>& a, const std::vector<int64_t>& b) {
+    const size_t n = std::min(a.size(), b.size());
+    return std::equal(a.begin(), a.begin() + std::ptrdiff_t(n), b.begin());
+}
+
+}  // namespace
+
+std::map<std::string, SharedPlacement> sharedPlacements(const PrimFuncNode& f) {
+    std::map<std::string, SharedPlacement> out;
+    std::map<std::string, std::vector<std::string>> views;  // tile -> its views
+    for (auto& [k, v] : f.attrs)
+        if (k.rfind("smem_view_of.", 0) == 0)
+            if (auto* t = std::get_if<std::string>(&v)) views[*t].push_back(k.substr(13));
+    if (views.empty()) return out;
+    std::map<std::string, const BufferNode*> shared;
+    std::vector<std::string> order;  // allocation order, for a deterministic authority
+    walk(f.body, [&](const Stmt& s) {
+        if (auto* a = as<AllocNode>(s); a && a->buffer->scope == Scope::Shared && !shared.count(a->buffer->name)) {
+            shared[a->buffer->name] = a->buffer.get();
+            order.push_back(a->buffer->name);
+        }
+    });
+    for (auto& [tile, vs] : views) {
+        std::vector<std::string> members{tile};
+        for (auto& n : order)
+            if (std::find(vs.begin(), vs.end(), n) != vs.end()) members.push_back(n);
+        std::string auth;
+        for (auto& m : members)
+            if (shared.count(m) && !isRowMajorShared(layoutOf(f, m))) {
+                auth = m;
+                break;
+            }
+        if (auth.empty()) continue;  // every name row-major: the bytes are where they seem
+        const BufferNode& A = *shared[auth];
+        const LayoutNode* LA = layoutOf(f, auth);
+        const std::string authText = "'" + auth + "' (" + LA->description + ")";
+        const auto cmA = chunkMap(A, LA);
+        for (auto& m : members) {
+            if (m == auth || !shared.count(m)) continue;
+            const BufferNode& X = *shared[m];
+            const LayoutNode* LX = layoutOf(f, m);
+            SharedPlacement p;
+            const std::string who = "'" + m + "'" + (m == tile ? "" : " (a view of '" + tile + "')");
+            const std::string hint = m == tile || auth == tile
+                                         ? "copy the data into a tile of its own (T.copy) instead of viewing the bytes under another layout"
+                                         : "copy the data into a tile of its own (T.copy) instead of viewing it";
+            if (!isRowMajorShared(LX)) {
+                const auto cmX = chunkMap(X, LX);
+                if (cmA && cmX && sameBytes(*cmA, *cmX)) continue;  // the same byte map: its own layout is right
+                p.error = who + " and " + authText + " are one set of bytes under two layouts that place them differently (" +
+                          LX->description + " against " + LA->description + ")";
+                p.hint = hint;
+            } else if (!cmA) {
+                p.error = who + " shares the bytes of " + authText + ", whose layout does not keep 16-byte chunks whole, so '" +
+                          m + "''s elements cannot follow it";
+                p.hint = hint;
+            } else if (dtypeBits(X.dtype) % 8 || dtypeBits(A.dtype) % 8) {
+                p.error = who + " shares the bytes of " + authText + ", which is not row-major, and a sub-byte element type cannot follow it";
+                p.hint = hint;
+            } else if (bitsOf(X) < 0 || bitsOf(A) < bitsOf(X)) {
+                p.error = who + " is larger than " + authText + ", whose layout places the bytes they share";
+                p.hint = hint;
+            } else {
+                p.through = &A;
+                p.layout = LA;
+            }
+            out[m] = std::move(p);
+        }
+    }
+    return out;
 }
 
 }  // namespace ts::analysis

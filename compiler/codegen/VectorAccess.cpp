@@ -119,6 +119,8 @@ enum class GroupShape { Other, Constant, ContiguousAligned };
 // Constant when g(width*k + l) = g(width*k) for every l < width (a row index above the columns);
 // ContiguousAligned when g(width*k + l) = g(width*k) + l and g(width*k) + h is a multiple of
 // `width` (h's known divisor, e.g. tx*8 + bx*4096); Other otherwise.
+bool constantOverGroups(const Expr& e, const VarNode* r, int64_t extent, int64_t width);
+
 GroupShape groupShape(const Expr& e, const VarNode* r, int64_t extent, int64_t width) {
     std::vector<std::pair<Expr, int64_t>> terms, gTerms;
     flattenAdd(e, 1, terms);
@@ -129,15 +131,16 @@ GroupShape groupShape(const Expr& e, const VarNode* r, int64_t extent, int64_t w
             hDiv = std::gcd(hDiv, knownDivisor(t.first) * (t.second < 0 ? -t.second : t.second));
             continue;
         }
-        // A swizzled column, a ^ b with b free of r and a multiple of the width (the 128-byte
-        // swizzle of a wgmma/mma operand tile: col ^ (row % 8) * 8): when a is contiguous and
-        // aligned over each group, so is a ^ b (the group's low bits are a's, b only moves the
-        // group). At most one such term, with factor 1, beside terms constant over each group.
+        // A swizzled column, a ^ b with b constant over each group and a multiple of the width
+        // (the 128-byte swizzle of a wgmma/mma operand tile: col ^ (row % 8) * 8): when a is
+        // contiguous and aligned over each group, so is a ^ b (the group's low bits are a's, b only
+        // moves the group). At most one such term, with factor 1, beside terms constant over each group.
         auto* x = as<BinaryNode>(t.first);
         if (x && x->op == BinOp::BitXor && t.second == 1) {
             const bool left = mentions(x->a, r);
             const Expr &a = left ? x->a : x->b, &b = left ? x->b : x->a;
-            if (mentions(b, r) || knownDivisor(b) % width != 0 || groupShape(a, r, extent, width) != GroupShape::ContiguousAligned)
+            if (!constantOverGroups(b, r, extent, width) || knownDivisor(b) % width != 0 ||
+                groupShape(a, r, extent, width) != GroupShape::ContiguousAligned)
                 return GroupShape::Other;
             ++xors;
             continue;
@@ -184,6 +187,31 @@ GroupShape groupShape(const Expr& e, const VarNode* r, int64_t extent, int64_t w
     // With the swizzled term: the rest must be constant over each group and keep its alignment.
     if (xors) return constant && aligned && hDiv % width == 0 ? GroupShape::ContiguousAligned : GroupShape::Other;
     return constant ? GroupShape::Constant : contiguous ? GroupShape::ContiguousAligned : GroupShape::Other;
+}
+
+// Whether `e` takes one value over each group k of `width` iterations although it may mention r
+// through thread-dependent terms that evalAt cannot fold: a quotient floordiv(a, D) of an a that
+// is contiguous and aligned over the group with D a multiple of the width (the row key of a view
+// placed through its tile's swizzle, SharedViewLayout.h: ((f % T) / rowElems) & 7), and masks,
+// shifts, products and remainders of such values by constants.
+bool constantOverGroups(const Expr& e, const VarNode* r, int64_t extent, int64_t width) {
+    if (!mentions(e, r)) return true;
+    if (auto* b = as<BinaryNode>(e)) {
+        auto c = constInt(b->b);
+        switch (b->op) {
+            case BinOp::FloorDiv:
+                if (c && *c > 0 && *c % width == 0 && groupShape(b->a, r, extent, width) == GroupShape::ContiguousAligned) return true;
+                [[fallthrough]];
+            case BinOp::FloorMod:
+            case BinOp::BitAnd:
+            case BinOp::Shl:
+            case BinOp::Mul:
+                if (c && constantOverGroups(b->a, r, extent, width)) return true;
+                break;
+            default: break;
+        }
+    }
+    return groupShape(e, r, extent, width) == GroupShape::Constant;
 }
 
 bool contiguousAligned(const Expr& e, const VarNode* r, int64_t extent, int64_t width) {
@@ -287,6 +315,9 @@ int64_t knownDivisor(const Expr& e) {
         case BinOp::Mul: return knownDivisor(b->a) * knownDivisor(b->b);
         case BinOp::Add:
         case BinOp::Sub: return std::gcd(knownDivisor(b->a), knownDivisor(b->b));
+        case BinOp::Shl:
+            if (auto c = constInt(b->b); c && *c >= 0 && *c < 31) return knownDivisor(b->a) << *c;
+            return 1;
         default: return 1;
     }
 }

@@ -471,6 +471,10 @@ void Machine::allocSharedView(const AllocNode* a, const std::string& baseName) {
     st.size = need;
     st.live = true;
     copyViewBits(*base, 0, 0, base->size - 1, st, 0);  // what the tile's bytes hold now
+    // And back, so both names hold exactly those bits: a float4_e2m1fn tile has no NaN, so its
+    // NaN poison is not the value of its bytes; left so, a later write of the very value the
+    // view already shows would go unnoticed by syncSharedViews and the tile would stay NaN.
+    copyViewBits(st, 0, 0, st.size - 1, *base, 0);
     SharedViewPair p{&st, base, {}, {}};
     p.viewSnap.assign(st.data, st.data + st.size);
     p.baseSnap.assign(base->data, base->data + base->size);

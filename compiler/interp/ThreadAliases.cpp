@@ -75,23 +75,30 @@ void ThreadMachine::clobberAliases(BufferState& b, int64_t off, const Span& at) 
     }
 }
 
+const std::string& ThreadMachine::storageRootOf(const BufferState& b) {
+    if (m_rootsFor != m_func) {  // a new function: its views (the attrs name them) and a fresh cache
+        m_rootsFor = m_func;
+        m_roots.clear();
+        m_anyViews = false;
+        for (auto& [k, v] : m_func->attrs) m_anyViews = m_anyViews || k.rfind("smem_view_of.", 0) == 0;
+    }
+    auto [it, fresh] = m_roots.try_emplace(b.node);
+    if (fresh) it->second = sharedStorageRoot(m_func->attrs, b.node->name);
+    return it->second;
+}
+
 void ThreadMachine::sharedViewWritten(BufferState& b, int64_t off) {
+    // The group is found by the views' own attrs ("smem_view_of.<view>"), not plan-smem's
+    // "smem_shares": tilec validate runs this interpreter after passes before plan-smem too.
     if (!m_func || !b.node || b.global || b.threadStride) return;
-    std::string shares = attrStr(m_func->attrs, "smem_shares." + b.node->name, "");
-    if (shares.empty()) return;
-    const std::string root = sharedStorageRoot(m_func->attrs, b.node->name);
+    const std::string& root = storageRootOf(b);
+    if (!m_anyViews) return;
     const int64_t bit0 = attrInt(m_func->attrs, "smem_offset." + b.node->name, 0) * 8;
-    std::stringstream names(shares);
-    std::string name;
-    while (std::getline(names, name, ',')) {
-        while (!name.empty() && name.front() == ' ') name.erase(0, 1);
-        if (sharedStorageRoot(m_func->attrs, name) != root) continue;
-        for (auto& other : m_buffers) {
-            BufferState& a = *other;
-            if (&a == &b || !a.node || a.node->name != name || a.global || a.threadStride || !a.live || a.own.empty())
-                continue;
-            copyViewBits(b, bit0, off, off, a, attrInt(m_func->attrs, "smem_offset." + name, 0) * 8);
-        }
+    for (auto& other : m_buffers) {
+        BufferState& a = *other;
+        if (&a == &b || !a.node || a.global || a.threadStride || !a.live || a.own.empty() || a.node->scope != Scope::Shared) continue;
+        if (storageRootOf(a) != root) continue;
+        copyViewBits(b, bit0, off, off, a, attrInt(m_func->attrs, "smem_offset." + a.node->name, 0) * 8);
     }
 }
 

@@ -165,6 +165,11 @@ public:
     void sharedViewWritten(BufferState& b, int64_t off);
     /// A freshly allocated shared view `st`: its elements from the viewed tile's bytes.
     void initSharedView(BufferState& st);
+    /// The tile whose bytes shared `b` lies on (SharedViews.h sharedStorageRoot), cached per buffer.
+    const std::string& storageRootOf(const BufferState& b);
+    const ir::PrimFuncNode* m_rootsFor = nullptr;  ///< the function m_roots and m_anyViews are of
+    std::unordered_map<const ir::BufferNode*, std::string> m_roots;
+    bool m_anyViews = false;  ///< the function has shared views at all
     /// A wgmma group issued at `at` reads the shared element of `cell` (ThreadHopper.cpp).
     void noteWgmmaRead(SharedCell& cell, const Span& at);
 

@@ -77,13 +77,15 @@ bool tmaElementType(DType t) {
     }
 }
 
-/// A view of a shared tile whose layout is not row-major (analysis/SharedViewLayout.h): its
-/// elements follow the tile's swizzle, which a tensor map of the view's box does not describe.
+/// A shared buffer whose elements another member of its tile-and-views group places
+/// (analysis/SharedViewLayout.h): a tensor map of its box would describe it row-major.
 std::string viewOfLaidOutTileWhy(const PrimFuncNode& f, const BufferNode& b) {
-    const LayoutNode* l = analysis::viewedTileLayout(f, b);
-    if (!l) return {};
-    return "'" + b.name + "' is a view of '" + sharedViewBase(f.attrs, b.name) + "', whose layout (" + l->description +
-           ") places the view's elements; the copy goes element by element through it";
+    if (b.scope != Scope::Shared) return {};
+    auto all = analysis::sharedPlacements(f);
+    auto it = all.find(b.name);
+    if (it == all.end() || !it->second.through) return {};
+    return "'" + b.name + "' shares its bytes with '" + it->second.through->name + "', whose layout (" + it->second.layout->description +
+           ") places them; the copy goes element by element through it";
 }
 
 /// The kernel writes `b` (a store, a tile op other than a copy reading it, an intrinsic taking

@@ -3,10 +3,10 @@
 // arrays; for shared tiles, padded rows and the XOR swizzle of analysis/Swizzle.h computed
 // relative to the tile's base (leading dimensions, e.g. pipeline stages, stack whole tiles); for
 // T.Layout index maps that are none of these, the map itself.
-// A T.view / T.reshape of a shared tile whose layout is swizzled has its elements placed through
-// that layout (TileLang's semantics: the view's derived layout maps storage bits as the tile's
-// does, so data written through one name reads back through the other): view element f (its
-// row-major index) is byte f * size of the tile, i.e. the tile's logical element at that byte.
+// A shared tile and its T.view / T.reshape views are one set of bytes: when one of them has a
+// layout that is not row-major, the others' elements are placed through it (TileLang's semantics:
+// a view's layout derives from its tile's; analysis/SharedViewLayout.h picks the member): element
+// f (row-major) of a member is byte f * size, i.e. that member's logical element at that byte.
 // After this pass every Load/Store has one index, which is what codegen emits; padded and
 // index-mapped shared tiles are re-declared with their physical extent.
 // Requires: lower-tile-ops, plan-smem. Produces: flat indices, attr "flattened".
@@ -58,18 +58,27 @@ int log2i(int64_t v) {
 
 class Flatten : public Mutator {
 public:
-    Flatten(const PrimFuncNode& f, PassContext& ctx) : m_f(f), m_ctx(ctx) {
+    Flatten(const PrimFuncNode& f, PassContext& ctx) : m_f(f), m_ctx(ctx), m_place(analysis::sharedPlacements(f)) {
         walk(f.body, [&](const Stmt& s) {
             if (auto* a = as<AllocNode>(s); a && a->buffer->scope == Scope::Shared) m_shared[a->buffer->name] = a->buffer;
         });
+        for (auto& [name, p] : m_place)
+            if (!p.error.empty())
+                if (auto it = m_shared.find(name); it != m_shared.end())
+                    ctx.diags.error(it->second->span, p.error, p.hint, "lower-to-threads");
+    }
+
+    /// The member of n's tile-and-views group whose layout places n's elements (SharedViewLayout.h).
+    const analysis::SharedPlacement* placedThrough(const BufferNode& n) const {
+        if (n.scope != Scope::Shared || m_place.empty()) return nullptr;
+        auto it = m_place.find(n.name);
+        return it != m_place.end() && it->second.through && m_shared.count(it->second.through->name) ? &it->second : nullptr;
     }
 
     Expr offset(const Buffer& b, const std::vector<Expr>& idx) {
         const BufferNode& n = *b;
-        if (n.scope == Scope::Shared)
-            if (const LayoutNode* tl = analysis::viewedTileLayout(m_f, n))
-                if (auto it = m_shared.find(sharedViewBase(m_f.attrs, n.name)); it != m_shared.end())
-                    if (Expr e = viewOffset(n, it->second, *tl, idx)) return e;
+        if (const analysis::SharedPlacement* p = placedThrough(n))
+            return placedOffset(n, m_shared.at(p->through->name), *p->layout, idx);
         if (n.scope == Scope::Shared)
             if (auto it = m_f.layouts.find(n.name);
                 it != m_f.layouts.end() && it->second && it->second->offset)
@@ -108,28 +117,34 @@ public:
         return add(mul(tileIdx, tileElems), inTile);
     }
 
-    // Element `idx` of view `v` of `tile` (laid out by `tl`, swizzled: SharedViewLayout.h says
-    // which layouts qualify): the tile's physical element at the view element's first byte, in
-    // the view's units. A view element narrower than the tile's is a part of one tile element; a
-    // wider one spans consecutive tile elements, which a 16-byte chunk swizzle keeps together
-    // when the view element is at most 16 bytes (checked by viewedTileLayout's caller, here).
-    Expr viewOffset(const BufferNode& v, const Buffer& tile, const LayoutNode& tl, const std::vector<Expr>& idx) {
-        const int64_t vb = dtypeBits(v.dtype), tb = dtypeBits(tile->dtype);
-        std::string why = analysis::viewPlacementWhyNot(m_f, v, *tile, tl);
-        if (!why.empty()) {
-            if (m_reported.insert(v.name).second)
-                m_ctx.diags.error(v.span, why, "drop the view, or the layout annotation of '" + tile->name + "'", "lower-to-threads");
-            return nullptr;
-        }
+    // Element `idx` of `v`, placed through `by`'s layout: the physical element of `by` holding the
+    // element's first byte (row-major byte f * size of v), in v's units. An element narrower than
+    // by's is a part of one of them; a wider one spans consecutive ones, which the layout keeps
+    // together (sharedPlacements checked that it keeps 16-byte chunks whole).
+    Expr placedOffset(const BufferNode& v, const Buffer& by, const LayoutNode& l, const std::vector<Expr>& idx) {
+        const int64_t vb = dtypeBits(v.dtype), tb = dtypeBits(by->dtype);
         Expr f = idx.empty() ? intImm(0) : rowMajor(v, idx, 0, idx.size());
-        Expr first = vb >= tb ? mul(f, intImm(vb / tb)) : floordiv(f, intImm(tb / vb));
-        // The tile's logical indices of its element `first` (row-major over its shape).
-        std::vector<Expr> t(tile->shape.size());
-        for (size_t d = tile->shape.size(); d-- > 0;) {
-            t[d] = d == 0 ? first : floormod(first, tile->shape[d]);
-            if (d > 0) first = floordiv(first, tile->shape[d]);
+        auto shape = constShape(*by);
+        if (l.swizzleBytes && !l.padElems && !l.offset && shape && shape->size() >= 2 && vb % 8 == 0 && l.rowBytes % 16 == 0) {
+            // An XOR-swizzled tile, directly in v's units (the same bytes as offset(by, ...), in the
+            // form codegen's vectorizer reads: f's 16-byte chunk bits XOR the row key, as the
+            // tile's own accesses): o = f * size is the row-major byte; tiles of rows*rowBytes stack.
+            const int64_t e = vb / 8, rowBytes = l.rowBytes;
+            const int64_t tileBytes = rowBytes * (*shape)[shape->size() - 2];
+            Expr in = floormod(f, intImm(tileBytes / e)), tile = floordiv(f, intImm(tileBytes / e));
+            Expr key = rowBytes >= 128 ? floordiv(in, intImm(rowBytes / e)) : floordiv(in, intImm(128 / e));
+            key = binary(BinOp::BitAnd, key, intImm(l.swizzleBytes / 16 - 1));
+            in = binary(BinOp::BitXor, in, binary(BinOp::Shl, key, intImm(log2i(16 / e))));
+            return add(mul(tile, intImm(tileBytes / e)), in);
         }
-        Expr phys = offset(tile, t);
+        Expr first = vb >= tb ? mul(f, intImm(vb / tb)) : floordiv(f, intImm(tb / vb));
+        // by's logical indices of its element `first` (row-major over its shape).
+        std::vector<Expr> t(by->shape.size());
+        for (size_t d = by->shape.size(); d-- > 0;) {
+            t[d] = d == 0 ? first : floormod(first, by->shape[d]);
+            if (d > 0) first = floordiv(first, by->shape[d]);
+        }
+        Expr phys = offset(by, t);
         if (vb == tb) return phys;
         if (vb > tb) return floordiv(phys, intImm(vb / tb));
         return add(mul(phys, intImm(tb / vb)), floormod(f, intImm(tb / vb)));
@@ -151,11 +166,10 @@ public:
     // rows or the map's extent) so that the IR's own shape bounds every offset it uses.
     Buffer physical(const Buffer& b) {
         if (b->scope != Scope::Shared) return b;
-        if (const LayoutNode* tl = analysis::viewedTileLayout(m_f, *b); tl && (tl->offset || tl->padElems)) {
-            // A view placed through a padded or index-mapped tile addresses the tile's physical
+        if (const analysis::SharedPlacement* pl = placedThrough(*b); pl && (pl->layout->offset || pl->layout->padElems)) {
+            // A buffer placed through a padded or index-mapped one addresses that one's physical
             // extent (in its own units): declared 1-D with that extent.
-            auto t = m_shared.find(sharedViewBase(m_f.attrs, b->name));
-            if (t == m_shared.end()) return b;
+            auto t = m_shared.find(pl->through->name);
             if (auto hit = m_phys.find(b.get()); hit != m_phys.end()) return hit->second;
             Buffer pt = physical(t->second);
             Expr n = intImm(1);
@@ -196,7 +210,7 @@ protected:
         std::vector<Expr> idx;
         bool ch = mutateList(n->indices, idx);
         Buffer b = physical(n->buffer);
-        const bool placed = analysis::viewedTileLayout(m_f, *n->buffer) != nullptr;  // even 1-D: through its tile
+        const bool placed = placedThrough(*n->buffer) != nullptr;  // even 1-D: through another's layout
         if (idx.size() <= 1 && !placed && !ch && b == n->buffer) return self;
         if (idx.size() <= 1 && !placed) return std::make_shared<LoadNode>(b, idx, n->dtype, n->span);
         return std::make_shared<LoadNode>(b, std::vector<Expr>{offset(n->buffer, idx)}, n->dtype,
@@ -207,7 +221,7 @@ protected:
         bool ch = mutateList(n->indices, idx);
         Expr v = mutate(n->value);
         Buffer b = physical(n->buffer);
-        const bool placed = analysis::viewedTileLayout(m_f, *n->buffer) != nullptr;
+        const bool placed = placedThrough(*n->buffer) != nullptr;
         if (idx.size() <= 1 && !placed && !ch && v == n->value && b == n->buffer) return self;
         if (idx.size() > 1 || placed) idx = {offset(n->buffer, idx)};
         return store(b, idx, v, n->span);
@@ -217,8 +231,8 @@ private:
     const PrimFuncNode& m_f;
     PassContext& m_ctx;
     std::map<const BufferNode*, Buffer> m_phys;
-    std::map<std::string, Buffer> m_shared;  ///< shared tiles by name (a view names its tile)
-    std::set<std::string> m_reported;        ///< views already given an error
+    std::map<std::string, analysis::SharedPlacement> m_place;  ///< tiles and views placed through another's layout
+    std::map<std::string, Buffer> m_shared;  ///< shared buffers by name
 };
 
 }  // namespace

@@ -222,7 +222,7 @@ TEST(SharedView, ViewsOfASwizzledTileFollowItsSwizzleAndSkipTma) {
     ts::CompileResult r = compileAlias(true, "cuda:sm_90a");
     ASSERT_TRUE(r.ok) << diagText(r);
     const std::string notes = diagText(r);
-    EXPECT_NE(notes.find("T.copy from 'A_bytes' into 'Out8' does not use a TMA store: 'A_bytes' is a view of 'A_s', whose layout (shared, row 128 B, 128-byte XOR swizzle) places the view's elements"), std::string::npos) << notes;
+    EXPECT_NE(notes.find("T.copy from 'A_bytes' into 'Out8' does not use a TMA store: 'A_bytes' shares its bytes with 'A_s', whose layout (shared, row 128 B, 128-byte XOR swizzle) places them"), std::string::npos) << notes;
     EXPECT_NE(notes.find("T.copy from 'W_s' into 'Out32' uses a TMA store"), std::string::npos) << notes;
     for (const char* view : {"A_flat[", "A_bytes[", "W_halves["}) {
         const size_t at = r.cuda.find(view, r.cuda.find("__global__"));
@@ -239,6 +239,55 @@ TEST(SharedView, ViewsOfASwizzledTileFollowItsSwizzleAndSkipTma) {
 
 TEST(SharedView, AliasProgramCompilesWithNvrtcForSm80AndSm90a) {
     for (const char* sw : {"False", "True"}) ts::e2e::expectNvrtcCompilesForSm80AndSm90a(kAlias, {{"swizzled", sw}});
+}
+
+const char* kGemmOperand = "tests/e2e/programs/shared_view_gemm_operand.py";
+
+// A view that takes a layout of its own (a T.gemm operand, T.annotate_layout) on a row-major tile:
+// the view's layout places the tile's bytes for every name (fresh-user findings: the tile's copy
+// wrote row-major, the view read swizzled, wrong values on both targets). Hand-derived results:
+// C = A @ B^T with A, B multiples of 1/8 in [-2, 2] (exact in float32), Out8 = A's bytes.
+TEST(SharedView, AViewWithALayoutOfItsOwnPlacesItsTilesBytes) {
+    const int64_t M = 64, N = 64, K = 64;
+    std::vector<double> a(size_t(M * K)), b(size_t(N * K)), a8(size_t(M * 2 * K)), b8(size_t(N * 2 * K));
+    for (int64_t i = 0; i < M * K; ++i) a[size_t(i)] = double(int64_t(i * 13 % 33) - 16) / 8.0;
+    for (int64_t i = 0; i < N * K; ++i) b[size_t(i)] = double(int64_t(i * 29 % 31) - 15) / 8.0;
+    auto bytes = [](const std::vector<double>& h, std::vector<double>& out) {
+        for (size_t i = 0; i < h.size(); ++i) {
+            const uint32_t bits = ts::floatBits(ts::ir::DType::Float16, h[i]);
+            out[2 * i] = double(bits & 0xFF), out[2 * i + 1] = double(bits >> 8);
+        }
+    };
+    bytes(a, a8), bytes(b, b8);
+    std::vector<double> c(size_t(M * N), 0.0);
+    for (int64_t i = 0; i < M; ++i)
+        for (int64_t j = 0; j < N; ++j)
+            for (int64_t k = 0; k < K; ++k) c[size_t(i * N + j)] += a[size_t(i * K + k)] * b[size_t(j * K + k)];
+    for (int mode : {0, 1, 2})
+        for (const char* target : {"cuda:sm_80", "cuda:sm_90a"}) {
+            ts::CompileOptions opts;
+            opts.params = {{"mode", std::to_string(mode)}};
+            opts.target = target;
+            ts::CompileResult r = ts::compile(kGemmOperand, ts::e2e::readRepoFile(kGemmOperand), opts);
+            ASSERT_TRUE(r.ok) << diagText(r);
+            for (bool lowered : {false, true}) {
+                std::vector<ts::HostTensor> args{ts::makeHostTensor(ts::ir::DType::Float16, {M, K}, a),
+                                                 ts::makeHostTensor(ts::ir::DType::Float16, {N, K}, b),
+                                                 ts::makeHostTensor(ts::ir::DType::UInt8, {M, 2 * K}, a8),
+                                                 ts::makeHostTensor(ts::ir::DType::UInt8, {N, 2 * K}, b8),
+                                                 ts::makeHostTensor(ts::ir::DType::Float32, {M, N}, std::vector<double>(c.size(), std::nan(""))),
+                                                 ts::makeHostTensor(ts::ir::DType::UInt8, {M, 2 * K}, std::vector<double>(a8.size(), 7.0))};
+                auto run = lowered ? ts::interp::runLowered(r.lowered, args) : ts::interp::run(r.elaborated, args);
+                const std::string where = std::string(target) + " mode " + std::to_string(mode) + (lowered ? " lowered" : " tile");
+                ASSERT_TRUE(run.ok) << where << ": " << (run.error ? ts::formatDiagnostic(*run.error, r.source.get()) : "");
+                for (size_t i = 0; i < c.size(); ++i) ASSERT_EQ(args[4].data[i], mode == 2 ? 0.0 : c[i]) << where << " C[" << i << "]";
+                for (size_t i = 0; i < a8.size(); ++i) ASSERT_EQ(args[5].data[i], mode == 2 ? a8[i] : 0.0) << where << " Out8[" << i << "]";
+            }
+        }
+}
+
+TEST(SharedView, GemmOperandViewsCompileWithNvrtcForSm80AndSm90a) {
+    for (const char* m : {"0", "1", "2"}) ts::e2e::expectNvrtcCompilesForSm80AndSm90a(kGemmOperand, {{"mode", m}});
 }
 
 }  // namespace
