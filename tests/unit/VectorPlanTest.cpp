@@ -41,6 +41,28 @@ TEST(VectorPlan, SwizzledSharedStoreWidensOnlyForAWidthMultipleXor) {
     EXPECT_EQ(storeWidth(l, fdiv(fmod(l.tx, 32), 4)), 1);            // col ^ (row % 8): a pair may split
 }
 
+// A tile row of 4 elements per group: idx = ((r / 4) * 64 + tx * 4 + r % 4) ^ key(r), as the
+// swizzled tile stores of sparse attention write their rows (the XOR key comes from the row, which
+// the loop variable walks: ((r / 4) & 7) << 3).
+int64_t rowStoreWidth(const Loop& l, Expr key) {
+    Buffer tile = std::make_shared<BufferNode>("tile", DType::Float16, std::vector<Expr>{intImm(8192)}, Scope::Shared, Span{});
+    Expr a = addE(addE(mulI(fdiv(l.r, 4), 64), mulI(l.tx, 4)), fmod(l.r, 4));
+    Stmt body = store(tile, {binary(BinOp::BitXor, a, key)}, cast(DType::Float16, load(l.regs, {l.r})));
+    auto f = forLoop(l.r, intImm(0), intImm(32), ForKind::Unrolled, body);
+    return ts::codegen::planVectorLoop(*as<ForNode>(f)).width;
+}
+
+Expr shl(Expr a, int64_t b) { return binary(BinOp::Shl, a, intImm(b)); }
+Expr band(Expr a, int64_t b) { return binary(BinOp::BitAnd, a, intImm(b)); }
+
+TEST(VectorPlan, XorKeyOfTheLoopVariableWidensWhenConstantOverEachGroup) {
+    Loop l;
+    EXPECT_EQ(rowStoreWidth(l, shl(band(fdiv(l.r, 4), 7), 3)), 4);  // key fixed within each row of 4
+    EXPECT_EQ(rowStoreWidth(l, shl(band(fdiv(l.r, 2), 7), 3)), 2);  // key changes every 2 elements
+    EXPECT_EQ(rowStoreWidth(l, shl(band(l.r, 7), 3)), 1);            // key changes every element
+    EXPECT_EQ(rowStoreWidth(l, shl(band(fdiv(l.r, 4), 7), 1)), 2);   // key a multiple of 2 only: pairs stay whole
+}
+
 ts::codegen::PairAtomicPlan atomicPlan(const Loop& l, Expr col, int64_t rowPitch) {
     Buffer dst = std::make_shared<BufferNode>("dq", DType::Float32, std::vector<Expr>{intImm(1 << 20)}, Scope::Global, Span{});
     Expr idx = addE(mulI(accRow(l), rowPitch), col);
