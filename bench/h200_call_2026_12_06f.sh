@@ -3,6 +3,7 @@
 # one tilec for all) in two calls chained while the machine is warm:
 #   run(command="bash .h200/h200_call_2026_12_06f.sh 1", carry=[".h200", ".tl"], timeout_s=600)
 #   run(command="bash .h200/h200_call_2026_12_06f.sh 2", carry=[".h200", ".tl"], timeout_s=600)
+#   run(command="bash .h200/h200_call_2026_12_06f.sh 3", carry=[".h200", ".tl"])  (view re-check + SwiGLU)
 # Results: $OUT/part<N>.tgz (the only file the call leaves there).
 # Part 1: (a) the test programs never run on a GPU (sink_tma_waits.py modes 0-3 with the pass on
 #   and off and on sm_80; top_fence_tail.py modes 0/1) by tilec run vs float64; shared_view_alias.py
@@ -11,7 +12,8 @@
 #   and torch SDPA cuDNN/flash in the same call; (c) the causal shape with the query blocks of each
 #   head started heaviest first (a copy of the sample, q0 reversed) against the sample, same call.
 # Part 2: (a) MHA backward quick (the 3 variants, TileLang's example, cuDNN, flash); (b) SwiGLU
-#   M4096 K4096 N11008 bf16 at 192x128x64/3 stages/384 threads: correctness at ragged sizes,
+#   M4096 K4096 N11008 bf16 at 192x128x64/3 and /4 stages/384 threads and 128x192x64/3/256 (waves:
+#   1892 tiles = 14.3 per SM against 1856 = 14.06): correctness at ragged sizes,
 #   tilec bench, TileLang, torch eager and torch.compile.
 set -u
 PART=${1:-1}; A=.h200; T=$A/tilec
@@ -56,11 +58,19 @@ PY
     python3 -c "import json;print('causal ${f##*:} $c', round(json.load(open('$OUT/causal-${f##*:}-$c.json'))['median_ms'],4))" 2>/dev/null || echo "causal ${f##*:} $c missing"
   done; done
   cd "$OUT" && tar czf "$RES/part1.tgz" programs.txt attn causal-*.json fa_rev.py
+elif [ "$PART" = 3 ]; then
+  # The view fixes after call 06g (a gemm-operand view's tile aligned to 1024 bytes), then SwiGLU.
+  for t in cuda:sm_90a cuda:sm_80; do for m in 0 1 2; do
+    timeout 60 $T run tests/e2e/programs/shared_view_gemm_operand.py --target $t -p mode=$m --check interp -q > "$OUT/v.txt" 2>&1 && echo "PASS view mode $m $t" || { echo "FAIL view mode $m $t"; tail -4 "$OUT/v.txt"; }
+  done; done
+  echo "== 3b. swiglu ($(el) s)"
+  SW_DIR=$A SW_CFGS="${SW3_CFGS:-e f g}" SW_INF=1 OUT=$OUT/sw timeout 330 bash $A/h200_swiglu.sh 2>&1 | tail -25
+  cd "$OUT" && tar czf "$RES/part3.tgz" sw
 else
   echo "== 2a. MHA backward ($(el) s)"
   MHAB_DIR=$A MHAB_QUICK=1 MHAB_BUDGET_S=0 MHAB_VARIANTS="default m128n128ds m128n128ds3" OUT=$OUT/mhab timeout 300 bash $A/h200_mha_bwd_perf.sh 2>&1 | tail -25
   echo "== 2b. swiglu ($(el) s)"
-  SW_DIR=$A SW_CFGS=e OUT=$OUT/sw timeout 250 bash $A/h200_swiglu.sh 2>&1 | tail -25
+  SW_DIR=$A SW_CFGS="e f g" SW_INF=1 OUT=$OUT/sw timeout 280 bash $A/h200_swiglu.sh 2>&1 | tail -25
   cd "$OUT" && tar czf "$RES/part2.tgz" mhab sw
 fi
 echo "done part $PART in $(el) s"

@@ -426,8 +426,14 @@ void ThreadMachine::wgmmaSS(const CallNode* c, const ThreadList& act) {
     if (A.buf->global || A.buf->threadStride || B.buf->global || B.buf->threadStride || !C.buf->threadStride)
         fail(c->span, "tl.wgmma_ss reads shared A and B and accumulates into registers");
     const int64_t e = dtypeBytes(A.buf->dtype);
-    for (auto* X : {&A, &B})
-        if ((X->off * e) % 1024) fail(c->span, "tl.wgmma_ss operand " + describe(*X->buf, X->off) + " is not 1024-byte aligned");
+    // Aligned in shared memory, not just in its buffer: the tensor core's swizzle is a function
+    // of the address (a view of a tile at 128 bytes read garbage on the GPU).
+    for (auto* X : {&A, &B}) {
+        const int64_t at = (X->buf->node ? attrInt(m_func->attrs, "smem_offset." + X->buf->node->name, 0) : 0) + X->off * e;
+        if (at % 1024)
+            fail(c->span, "tl.wgmma_ss operand " + describe(*X->buf, X->off) + " is at shared-memory byte " + std::to_string(at) +
+                              ", not 1024-byte aligned (its swizzle is a function of the address)");
+    }
     const auto& acc = fragmentMap({M, N, WG, -WGN}, [&] { return analysis::makeWgmmaAccumulator(M, N, {int(WG), int(WGN), N / WGN}); });
     const int64_t kAcc = static_cast<int64_t>(acc.size()) / threads;
     requireRange(*C.buf, C.off, kAcc, c->span, "wgmma accumulator");

@@ -186,6 +186,9 @@ int64_t place(const PrimFunc& f, const SmemLiveness& liveness, std::vector<Slot>
             if (b.buffer->name == base) views.push_back({&v, &b});
     }
     for (auto [v, b] : views) {
+        // The view's alignment is its bytes' (a wgmma operand view of a row-major tile: the
+        // 128-byte swizzle the tensor core applies is a function of the address, 1024-aligned).
+        b->align = std::max(b->align, v->align);
         if (!v->live.used()) continue;
         if (!b->live.used()) {
             b->live = v->live;

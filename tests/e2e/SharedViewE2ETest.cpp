@@ -286,6 +286,22 @@ TEST(SharedView, AViewWithALayoutOfItsOwnPlacesItsTilesBytes) {
         }
 }
 
+// A wgmma operand view of a row-major tile sits on the tile's bytes, which plan-smem must align to
+// 1024 bytes like the view's own (the GPU read garbage at byte 128: the tensor core's swizzle is a
+// function of the address; the thread interpreter now checks the address, not the offset in the tile).
+TEST(SharedView, AWgmmaOperandViewAlignsItsTileTo1024Bytes) {
+    ts::CompileOptions opts;
+    opts.params = {{"mode", "1"}};
+    opts.target = "cuda:sm_90a";
+    ts::CompileResult r = ts::compile(kGemmOperand, ts::e2e::readRepoFile(kGemmOperand), opts);
+    ASSERT_TRUE(r.ok) << diagText(r);
+    for (const char* name : {"ts::half* A_flat = reinterpret_cast<ts::half*>(ts_smem + ", "ts::half* A_2d = reinterpret_cast<ts::half*>(ts_smem + "}) {
+        const size_t at = r.cuda.find(name);
+        ASSERT_NE(at, std::string::npos) << name << "\n" << r.cuda;
+        EXPECT_EQ(std::stoll(r.cuda.substr(at + std::string(name).size())) % 1024, 0) << name;
+    }
+}
+
 TEST(SharedView, GemmOperandViewsCompileWithNvrtcForSm80AndSm90a) {
     for (const char* m : {"0", "1", "2"}) ts::e2e::expectNvrtcCompilesForSm80AndSm90a(kGemmOperand, {{"mode", m}});
 }
