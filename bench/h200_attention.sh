@@ -113,7 +113,7 @@ echo "tilelang timed ($(el) s)"
 # configuration F (4 stages: the refill 2 tiles ahead), C, the producer warpgroup on top.
 opt() { [ "$(el)" -lt "$BUDGET" ] || { echo "skipped (budget): $*"; return 1; }; }
 opt lockstep-E && { TILESCOPE_HOPPER_PINGPONG=0 tsbench ts-lockstep-fwd-fp16-E $FWD $cfgE; TILESCOPE_HOPPER_PINGPONG=0 tsbench ts-lockstep-causal-fp16-E $CAUSAL $cfgE; }
-opt bf16 && for c in ${ATTN_BF16_CFGS:-E D}; do eval cfg=\$cfg$c; tsbench ts-fwd-bf16-$c $FWD --param dtype=bfloat16 $cfg; done
+opt bf16 && for c in ${ATTN_BF16_CFGS:-B E}; do eval cfg=\$cfg$c; tsbench ts-fwd-bf16-$c $FWD --param dtype=bfloat16 $cfg; done
 opt cfgF && { tsbench ts-fwd-fp16-F $FWD $cfgF; tsbench ts-causal-fp16-F $CAUSAL $cfgF; }
 [ -z "$QUICK" ] && opt cfgC && { tsbench ts-fwd-fp16-C $FWD $cfgC; tsbench ts-causal-fp16-C $CAUSAL $cfgC; }
 [ -z "$QUICK" ] && opt ws-E && { TILESCOPE_HOPPER_WS=1 tsbench ts-ws-fwd-fp16-E $FWD $cfgE; TILESCOPE_HOPPER_WS=1 tsbench ts-ws-causal-fp16-E $CAUSAL $cfgE; }

@@ -21,16 +21,18 @@ cfg() { case $1 in
   c) echo "--param block_K=64 --param num_stages=4";;
   d) echo "--param block_N=64 --param block_K=64 --param num_stages=4";;
   e) echo "--param block_M=192 --param threads=384 --param block_K=64 --param num_stages=3";;
+  f) echo "--param block_M=128 --param block_N=192 --param threads=256 --param block_K=64 --param num_stages=3";;
+  g) echo "--param block_M=192 --param threads=384 --param block_K=64 --param num_stages=4";;
 esac; }
 CFGS=${SW_CFGS:-a b c d}
 pass=0; fail=0
 chk() { echo "--- $*" >> "$LOG"; if timeout 60 $T run $F --target cuda:sm_90a "$@" >> "$LOG" 2>&1; then pass=$((pass+1)); else fail=$((fail+1)); echo "FAIL $*"; fi; }
-for inf in 1 0; do export TILESCOPE_HOPPER_INFLIGHT=$inf; for c in $CFGS; do
+for inf in ${SW_INF:-1 0}; do export TILESCOPE_HOPPER_INFLIGHT=$inf; for c in $CFGS; do
   chk --param M=1000 --param K=520 --param N=1000 --param dtype=bfloat16 $(cfg $c)
   chk --param M=256 --param K=64 --param N=136 $(cfg $c)
 done; done; unset TILESCOPE_HOPPER_INFLIGHT
 echo "correctness: $pass pass, $fail fail ($(el) s)"
-for inf in 1 0; do export TILESCOPE_HOPPER_INFLIGHT=$inf; for c in $CFGS; do
+for inf in ${SW_INF:-1 0}; do export TILESCOPE_HOPPER_INFLIGHT=$inf; for c in $CFGS; do
   timeout 90 $T bench $F --target cuda:sm_90a $SZ $(cfg $c) --no-check --json "$OUT/ts-$c-inf$inf.json" >> "$LOG" 2>&1 || echo "ts $c inf$inf failed"
 done; done; unset TILESCOPE_HOPPER_INFLIGHT; echo "tilescope done ($(el) s)"
 for c in $CFGS; do
@@ -68,7 +70,7 @@ import os, time
 R = os.environ.get("SW_DIR", ".tune")
 res = {"date": time.strftime("%Y-%m-%d"), "device": torch.cuda.get_device_name(), "command": f"SW_CFGS={' '.join(cfgs)} bash {R}/h200_swiglu.sh (bench/h200_swiglu.sh)",
        "commit": open(f"{R}/commit").read().strip(), "workload": "swiglu", "shape": "M4096 K4096 N11008 bf16",
-       "correctness": {"pass": npass, "fail": nfail}, "configs": {"a": "128x128x32/3 stages/256 thr (file defaults)", "b": "block_K=64", "c": "block_K=64, 4 stages", "d": "block_N=64, block_K=64, 4 stages", "e": "192x128x64/3 stages/384 thr"},
+       "correctness": {"pass": npass, "fail": nfail}, "configs": {"a": "128x128x32/3 stages/256 thr (file defaults)", "b": "block_K=64", "c": "block_K=64, 4 stages", "d": "block_N=64, block_K=64, 4 stages", "e": "192x128x64/3 stages/384 thr", "f": "128x192x64/3 stages/256 thr", "g": "192x128x64/4 stages/384 thr"},
        "tilescope_ms": ts, "tilelang_ms": tl, "torch_eager_ms": eager, "torch_compile_ms": comp,
        "tilescope_best": best[1], "tilescope_best_ms": best[0], "tilescope_best_tflops": 4 * M * N * K / best[0] / 1e9,
        "tilescope_best_without_inflight": best_off[1], "inflight_speedup": best_off[0] / best[0] if best_off[0] else None,
