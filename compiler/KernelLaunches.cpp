@@ -6,6 +6,7 @@
 
 #include "compiler/frontend/Elaborate.h"
 #include "compiler/ir/Functor.h"
+#include "compiler/ir/Views.h"
 #include "compiler/support/Diagnostic.h"
 
 namespace ts {
@@ -31,10 +32,24 @@ void flatten(const ir::Stmt& s, std::vector<ir::Stmt>& out) {
 /// buffer allocated in one block and used in another (Python keeps the name bound after the
 /// `with`) has no storage there. Reported at the first such use (a fuzzed corpus file reached
 /// lower-tile-ops with it: "fragment 'acc_s' has no registers here", an internal error).
-void checkOwnOnChipBuffers(const ir::Stmt& block) {
+void checkOwnOnChipBuffers(const ir::Stmt& block, const ir::Attrs& attrs) {
     std::set<const ir::BufferNode*> own;
+    std::set<std::string> ownNames;
     ir::walk(block, [&](const ir::Stmt& x) {
-        if (auto* a = ir::as<ir::AllocNode>(x)) own.insert(a->buffer.get());
+        if (auto* a = ir::as<ir::AllocNode>(x)) own.insert(a->buffer.get()), ownNames.insert(a->buffer->name);
+    });
+    // A T.view / T.reshape of a shared tile of another block: the view is allocated here, on
+    // bytes this launch does not have (it compiled to a fresh, never-written buffer).
+    ir::walk(block, [&](const ir::Stmt& x) {
+        auto* a = ir::as<ir::AllocNode>(x);
+        if (!a || a->buffer->scope != ir::Scope::Shared) return;
+        const std::string base = ir::sharedViewBase(attrs, a->buffer->name);
+        if (base.empty() || ownNames.count(base)) return;
+        throw CompileError(a->span,
+                           "'" + a->buffer->name + "' views shared tile '" + base +
+                               "' of another T.Kernel block: each block is a launch of its own, with its own shared memory",
+                           "make the view in the T.Kernel block that allocates '" + base +
+                               "', or hand the data between the blocks through a kernel tensor (T.Tensor)");
     });
     auto check = [&](const ir::Buffer& b, const Span& at) {
         if (!b || b->scope == ir::Scope::Global || own.count(b.get())) return;
@@ -106,7 +121,7 @@ std::vector<ir::PrimFunc> splitKernelBlocks(const ir::PrimFunc& f) {
                                "a kernel function with several T.Kernel blocks may contain only "
                                "the blocks at its top level (this statement is outside them)",
                                "move it into the T.Kernel block that needs it");
-        checkOwnOnChipBuffers(s);
+        checkOwnOnChipBuffers(s, f->attrs);
         auto part = std::make_shared<ir::PrimFuncNode>(*f);
         part->name = f->name + "_" + std::to_string(out.size());
         part->body = s;

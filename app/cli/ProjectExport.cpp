@@ -1,6 +1,8 @@
 // Standalone nvcc project export (ProjectExport.h).
 #include "app/cli/ProjectExport.h"
 
+#include "compiler/support/CodegenSwitches.h"
+
 #include <filesystem>
 #include <fstream>
 #include <sstream>
@@ -336,6 +338,10 @@ std::vector<std::string> exportProject(const CompileResult& r, const ExportOptio
         "launches\n```\n\n"
         "Parameters:\n\n" +
         (params.empty() ? std::string("(none)\n") : params);
+    // A project exported under a measurement switch is not TileScope's default code: say which.
+    if (std::string sw = describeCodegenSwitches(); !sw.empty())
+        readme += "\nGenerated with codegen switches from the environment: `" + sw +
+                  "` (measurement switches; the default code differs).\n";
 
     std::string_view header = resources::find("ts_device.cuh");
     if (header.empty()) {

@@ -112,8 +112,8 @@ std::map<std::string, SharedPlacement> sharedPlacements(const PrimFuncNode& f) {
                           LX->description + " against " + LA->description + ")";
                 p.hint = hint;
             } else if (!cmA) {
-                p.error = who + " shares the bytes of " + authText + ", whose layout does not keep 16-byte chunks whole, so '" +
-                          m + "''s elements cannot follow it";
+                p.error = who + " shares the bytes of " + authText + ", whose layout does not keep 16-byte chunks whole, so the elements of '" +
+                          m + "' cannot follow it";
                 p.hint = hint;
             } else if (dtypeBits(X.dtype) % 8 || dtypeBits(A.dtype) % 8) {
                 p.error = who + " shares the bytes of " + authText + ", which is not row-major, and a sub-byte element type cannot follow it";

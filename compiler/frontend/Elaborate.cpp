@@ -657,7 +657,27 @@ ir::PrimFunc Elaborator::run(const KernelEntry& entry, const ParamBindings& para
         const KernelParam* p = entry.param(k);
         a.kwSpans.push_back(p ? p->span : a.span);
     }
-    Value result = callFunction(fv->functionObj(), a);
+    forgetPrimFunc();
+    Value result;
+    try {
+        result = callFunction(fv->functionObj(), a);
+    } catch (const CompileError& e) {
+        // A pytest-style test function (TileLang's own tests: define `main`, then
+        // `tl.compile(main)`, torch inputs, asserts) stops at its host code here; the kernel it
+        // defined before that is the kernel: take it, and say what was not run.
+        const Value& k = lastPrimFunc();
+        const Span at = k.is(ValueKind::Function) ? k.functionObj().span() : Span{};
+        // Only a plain function (a @tilelang.jit factory's body is the user's kernel-building
+        // code: an error in it stays an error).
+        if (entry.isJit || entry.isAutotune || !at.valid() || !e.diag.span.valid() || e.diag.span.line <= at.line) throw;
+        diags().warning(e.diag.span,
+                        "'" + entry.name() + "' goes on after its @T.prim_func '" + k.functionObj().name + "' (line " +
+                            std::to_string(at.line) + ") with code TileScope does not run (" + e.diag.message +
+                            "): the kernel is '" + k.functionObj().name + "' as defined there",
+                        "a test function's host code (tl.compile, torch inputs, asserts) is TileLang's harness; "
+                        "tilec run checks the kernel against a reference instead (--ref)");
+        result = k;
+    }
     // An autotuner (or the tunable function) stands for its kernel at the first config.
     result = resolveTunedKernel(*this, result, entry.name(), *m_mod.ast(), m_globals,
                                 entry.func->nameSpan);

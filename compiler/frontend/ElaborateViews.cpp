@@ -52,9 +52,9 @@ Value fragmentView(Elaborator& el, const ir::Buffer& base, const Value& shape, S
 // dtype=accum_dtype)`: float32 scratch on the bytes of a bfloat16 tile): a Shared buffer of the
 // new shape and dtype, allocated where the view is made and recorded as "smem_view_of.<view>" =
 // the viewed buffer (a view of a view names the first; ir/Views.h). Its bytes must fit in the
-// viewed buffer's. Values are not reinterpreted between the two names: bytes written through one
-// are undefined through the other (the lowered interpreter poisons them), which is what reusing
-// a tile's memory as scratch needs.
+// viewed buffer's. The two names are one set of bytes: data written through one reads back
+// through the other, reinterpreted (the interpreters: interp/SharedViews.h; the generated code
+// places the elements of both through the layout one of them has: analysis/SharedViewLayout.h).
 Value sharedView(Elaborator& el, const ir::Buffer& base, const Value& shape, Span shapeSpan, ir::DType t, Span s,
                  const std::string& fn) {
     std::string root = ir::sharedViewBase(el.funcAttrs(), base->name);

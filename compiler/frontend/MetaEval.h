@@ -61,6 +61,12 @@ public:
 
     DiagnosticEngine& diags() { return m_diags; }
     MetaLimits& limits() { return m_limits; }
+    /// The last function @T.prim_func decorated (null Value before any): a pytest-style test
+    /// function that defines its kernel and then goes on with host code (tl.compile, torch)
+    /// yields that kernel (Elaborator::run).
+    const Value& lastPrimFunc() const { return m_lastPrimFunc; }
+    void notePrimFunc(const Value& f) { m_lastPrimFunc = f; }
+    void forgetPrimFunc() { m_lastPrimFunc = Value(); }
     /// Steps counted so far; above limits().maxSteps once the step limit has been hit.
     uint64_t stepsUsed() const { return m_steps; }
 
@@ -186,6 +192,7 @@ private:
     void registerClosure(const EnvPtr& env);
 
     DiagnosticEngine& m_diags;
+    Value m_lastPrimFunc;
     MetaLimits m_limits;
     EnvPtr m_builtins;
     std::map<std::string, std::shared_ptr<NamespaceObj>> m_modules;

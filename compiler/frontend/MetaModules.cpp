@@ -60,13 +60,17 @@ BuiltinFn tagDecorator(const std::string& name, FunctionTag tag) {
         copy->decoratorArgs = std::move(kw);
         return Value::function(copy);
     };
-    return [name, apply](Interp&, CallArgs& a) -> Value {
-        if (a.kw.empty() && a.pos.size() == 1) return apply(a.pos[0], a, {});
+    auto noted = [tag](Interp& in, Value v) {
+        if (tag == FunctionTag::PrimFunc) in.notePrimFunc(v);
+        return v;
+    };
+    return [name, apply, noted](Interp& in, CallArgs& a) -> Value {
+        if (a.kw.empty() && a.pos.size() == 1) return noted(in, apply(a.pos[0], a, {}));
         std::vector<Value> kw;
         for (auto& [k, v] : a.kw) kw.push_back(Value::tuple({Value::str(k), v}));
-        return Value::builtin(name + "(...)", [apply, kw](Interp&, CallArgs& b) {
+        return Value::builtin(name + "(...)", [apply, noted, kw](Interp& in2, CallArgs& b) {
             b.expectPositional(1, 1);
-            return apply(b.pos[0], b, kw);
+            return noted(in2, apply(b.pos[0], b, kw));
         });
     };
 }

@@ -1,34 +1,30 @@
 #include "compiler/support/CodegenSwitches.h"
 
 #include <algorithm>
-#include <cstring>
-#include <string_view>
-
-extern char** environ;
+#include <cstdlib>
 
 namespace ts {
 
-namespace {
-// Variables that locate files and libraries or set the runtime's limits: they never change the
-// generated source (TILESCOPE_PTXAS_OPTIONS changes the cubin, not the source, but it does change
-// what runs: it counts as a switch).
-constexpr std::string_view kNotCodegen[] = {
-    "TILESCOPE_CACHE_DIR", "TILESCOPE_DEVICE",  "TILESCOPE_LIBCUBLAS", "TILESCOPE_LIBCUDA",
-    "TILESCOPE_PLUGIN_PATH", "TILESCOPE_RESULTS", "TILESCOPE_TILEC",   "TILESCOPE_WORKER_TIMEOUT",
-};
-}  // namespace
+const std::vector<std::string>& knownCodegenSwitches() {
+    // Every TILESCOPE_* variable the compiler reads (compiler/: getenv), and the ptxas options the
+    // runtime passes to every NVRTC compile (they change the cubin that runs). A unit test
+    // (CodegenSwitches.EveryVariableTheCompilerReadsIsListed) keeps this list whole.
+    static const std::vector<std::string> k = {
+        "TILESCOPE_HOPPER_GEMM_SCHEDULE", "TILESCOPE_HOPPER_INFLIGHT",   "TILESCOPE_HOPPER_NO_FRAGMENT_TMA",
+        "TILESCOPE_HOPPER_PINGPONG",      "TILESCOPE_HOPPER_SOFTMAX_OVERLAP", "TILESCOPE_HOPPER_SYNC_WGMMA",
+        "TILESCOPE_HOPPER_TMA_WRITTEN_OPERANDS", "TILESCOPE_HOPPER_WARP_ARRIVE", "TILESCOPE_HOPPER_WS",
+        "TILESCOPE_HOPPER_WS_MAXNREG",    "TILESCOPE_MIN_BLOCKS",        "TILESCOPE_PIPELINE_TMA",
+        "TILESCOPE_PTXAS_OPTIONS",        "TILESCOPE_RASTER_PANEL",      "TILESCOPE_SINK_TMA_WAITS",
+        "TILESCOPE_VECTOR_ATOMICS",       "TILESCOPE_WGMMA_FENCE_EVERY", "TILESCOPE_WGMMA_PAIRS",
+        "TILESCOPE_WGMMA_TOP_FENCE",
+    };
+    return k;
+}
 
 std::vector<std::pair<std::string, std::string>> codegenSwitchesFromEnv() {
     std::vector<std::pair<std::string, std::string>> out;
-    for (char** e = environ; e && *e; ++e) {
-        std::string_view kv(*e);
-        if (kv.substr(0, 10) != "TILESCOPE_") continue;
-        const size_t eq = kv.find('=');
-        if (eq == std::string_view::npos || eq + 1 == kv.size()) continue;
-        std::string_view name = kv.substr(0, eq);
-        if (std::find(std::begin(kNotCodegen), std::end(kNotCodegen), name) != std::end(kNotCodegen)) continue;
-        out.emplace_back(std::string(name), std::string(kv.substr(eq + 1)));
-    }
+    for (const std::string& name : knownCodegenSwitches())
+        if (const char* v = std::getenv(name.c_str()); v && *v) out.emplace_back(name, v);
     std::sort(out.begin(), out.end());
     return out;
 }

@@ -15,6 +15,7 @@
 // warning at the loop.
 // Requires: elaborated IR. Produces: For attrs "pipeline_producers" (body indices) and the
 // effective "num_stages". Invalidates: nothing.
+#include <algorithm>
 #include <map>
 #include <set>
 
@@ -36,6 +37,7 @@ namespace {
 struct Access {
     std::set<std::string> reads, writes;
     std::map<std::string, std::string> viewReads;
+    std::map<std::string, std::set<std::string>> readNames;  ///< storage -> the names it is read as
 };
 
 Access accessesOf(const PrimFuncNode& f, const Stmt& s) {
@@ -43,6 +45,7 @@ Access accessesOf(const PrimFuncNode& f, const Stmt& s) {
     auto read = [&](const BufferNode& b) {
         std::string k = storageName(f, b);
         if (b.scope == Scope::Shared && k != b.name) a.viewReads.emplace(k, b.name);
+        a.readNames[k].insert(b.name);
         a.reads.insert(std::move(k));
     };
     walk(
@@ -102,7 +105,17 @@ protected:
                     else if (j < i && acc[j].reads.count(dstKey))
                         why = "a statement before the copy reads " + dstName + " (it would see the previous iteration's tile)";
                     else if (acc[j].writes.count(srcKey)) why = "the loop writes the copy's source '" + src->name + "'";
-                    else if (auto v = acc[j].viewReads.find(dstKey); v != acc[j].viewReads.end()) {
+                    else if (auto r = acc[j].readNames.find(dstKey);
+                             dstKey != dst->name && r != acc[j].readNames.end() &&
+                             std::any_of(r->second.begin(), r->second.end(), [&](const std::string& x) { return x != dst->name; })) {
+                        // The copy writes the tile through a view: staging would give the view a
+                        // leading stage dimension and leave the tile (and its other views) on the
+                        // first stage's bytes, so the loop would read stale data.
+                        const std::string other = *std::find_if(r->second.begin(), r->second.end(), [&](const std::string& x) { return x != dst->name; });
+                        why = "it writes '" + dstKey + "' through its view '" + dst->name + "' and the loop reads those bytes as '" + other +
+                              "', which would stay on the first stage";
+                        hint = "copy into '" + dstKey + "' itself, or read the data through '" + dst->name + "' in the loop";
+                    } else if (auto v = acc[j].viewReads.find(dstKey); v != acc[j].viewReads.end()) {
                         // Staging gives the tile a leading stage dimension; a view of it keeps the
                         // tile's first bytes (plan-smem), so it would read stage 0 whatever the iteration.
                         why = "the loop reads '" + dstKey + "' through its view '" + v->second + "', which would stay on the first of the tile's stages";
