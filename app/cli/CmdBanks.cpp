@@ -16,6 +16,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "compiler/analysis/SharedViewLayout.h"
 #include "app/cli/Commands.h"
 #include "app/cli/RunSupport.h"
 #include "compiler/analysis/Banks.h"
@@ -315,8 +316,14 @@ int runLayout(const LayoutCommand& c) {
     if (printDiagnostics(*r) || !r->lowered) return 1;
     if (!oneLaunchOrReport(*r, "layout")) return 1;
     if (c.buffer.empty()) {
-        for (auto& [name, l] : r->lowered->layouts)
-            std::cout << name << ": " << (l ? l->description : "?") << "\n";
+        const auto placed = analysis::sharedPlacements(*r->lowered);
+        for (auto& [name, l] : r->lowered->layouts) {
+            auto p = placed.find(name);
+            if (p != placed.end() && p->second.through)
+                std::cout << name << ": placed through '" << p->second.through->name << "' (" << p->second.layout->description << ")\n";
+            else
+                std::cout << name << ": " << (l ? l->description : "?") << "\n";
+        }
         return 0;
     }
     // Check --tile and --thread against the layout before drawing: out-of-range values would

@@ -131,4 +131,23 @@ std::map<std::string, SharedPlacement> sharedPlacements(const PrimFuncNode& f) {
     return out;
 }
 
+std::optional<int64_t> placedElementOffset(const SharedPlacement& p, const BufferNode& b, const std::vector<int64_t>& idx) {
+    if (!p.through || !p.layout) return std::nullopt;
+    auto bs = constShape(b), ts = constShape(*p.through);
+    if (!bs || !ts || bs->size() != idx.size() || ts->empty()) return std::nullopt;
+    const int64_t vb = dtypeBits(b.dtype), tb = dtypeBits(p.through->dtype);
+    int64_t f = 0;
+    for (size_t d = 0; d < idx.size(); ++d) f = f * (*bs)[d] + idx[d];
+    int64_t first = vb >= tb ? f * (vb / tb) : f / (tb / vb);
+    std::vector<int64_t> t(ts->size());
+    for (size_t d = ts->size(); d-- > 0;) {
+        t[d] = d == 0 ? first : first % (*ts)[d];
+        if (d > 0) first /= (*ts)[d];
+    }
+    const int64_t phys = isRowMajorShared(p.layout) ? f : sharedElementOffset(*p.layout, t, int(tb / 8));
+    if (vb == tb) return phys;
+    if (vb > tb) return phys / (vb / tb);
+    return phys * (tb / vb) + f % (tb / vb);
+}
+
 }  // namespace ts::analysis

@@ -14,7 +14,9 @@
 // member's box row-major.
 #pragma once
 #include <map>
+#include <optional>
 #include <string>
+#include <vector>
 
 #include "compiler/ir/Layout.h"
 #include "compiler/ir/Stmt.h"
@@ -40,5 +42,10 @@ struct SharedPlacement {
 /// cannot be placed, by buffer name (buffers that keep their own layout are absent). Empty when
 /// `f` has no shared views, so the common case costs one scan of the attrs.
 std::map<std::string, SharedPlacement> sharedPlacements(const ir::PrimFuncNode& f);
+
+/// Physical element offset (in `b`'s units, from the group's first byte) of element `idx` of a
+/// buffer placed by `p` (p.through set): the number lower-to-threads computes, for the layout
+/// views and the bank analysis. nullopt when `b` or the authority has no constant shape.
+std::optional<int64_t> placedElementOffset(const SharedPlacement& p, const ir::BufferNode& b, const std::vector<int64_t>& idx);
 
 }  // namespace ts::analysis

@@ -117,3 +117,29 @@ TEST(LayoutSvg, OneRectPerCell) {
     EXPECT_EQ(count(svg, "<rect"), 1u + 16u * 8u);
     EXPECT_NE(svg.find(">T31<"), std::string::npos);
 }
+
+// A view whose tile is swizzled is drawn where lower-to-threads places it (through the tile's
+// 128-byte swizzle), not row-major (fresh-user helper-103). Hand-derived for the uint8 view
+// A_bytes of the 64 x 64 float16 tile A_s (128-byte rows, key = row % 8, 16-byte chunks XOR key):
+// byte (1, 0) is chunk 0 of row 1 -> chunk 1: 128 + 16; byte (1, 16) -> chunk 0: 128; byte
+// (3, 5) -> chunk 0 ^ 3 = 3: 384 + 48 + 5.
+TEST(LayoutViewModel, AViewOfASwizzledTileIsDrawnWhereItIsPlaced) {
+    std::ifstream in(std::filesystem::path(TS_SOURCE_DIR) / "tests/e2e/programs/shared_view_alias.py");
+    std::stringstream ss;
+    ss << in.rdbuf();
+    CompileOptions o;
+    o.params = {{"swizzled", "True"}};
+    CompileResult r = compile("shared_view_alias.py", ss.str(), o);
+    ASSERT_TRUE(r.ok);
+    std::string why;
+    auto m = LayoutGridModel::fromFunction(r.lowered, "A_bytes", &why);
+    ASSERT_TRUE(m) << why;
+    EXPECT_EQ(m->description(), "placed through 'A_s' (shared, row 128 B, 128-byte XOR swizzle)");
+    EXPECT_EQ(m->cell(0, 0).physical, 0);
+    EXPECT_EQ(m->cell(1, 0).physical, 144);
+    EXPECT_EQ(m->cell(1, 16).physical, 128);
+    EXPECT_EQ(m->cell(3, 5).physical, 384 + 48 + 5);
+    auto plain = LayoutGridModel::fromFunction(r.lowered, "A_s", &why);
+    ASSERT_TRUE(plain);
+    EXPECT_EQ(plain->cell(1, 0).physical, 72);  // the tile itself, in float16 elements: (128 + 16) / 2
+}

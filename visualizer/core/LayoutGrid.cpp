@@ -5,6 +5,7 @@
 
 #include "compiler/analysis/Banks.h"
 #include "compiler/analysis/Layouts.h"
+#include "compiler/analysis/SharedViewLayout.h"
 #include "compiler/ir/IR.h"
 
 namespace ts::viz {
@@ -64,7 +65,34 @@ std::optional<LayoutGridModel> LayoutGridModel::fromFunction(const PrimFunc& f,
             elt = dtypeBytes(a->buffer->dtype);
     });
     int64_t base = attrInt(f->attrs, "smem_offset." + name, 0);
-    return fromLayout(it->second, elt, base, tile, name);
+    LayoutGridModel m = fromLayout(it->second, elt, base, tile, name);
+    // A tile or view whose bytes another member of its group places (analysis/SharedViewLayout.h):
+    // its cells sit where lower-to-threads puts them, not where its own row-major layout says.
+    auto placed = analysis::sharedPlacements(*f);
+    if (auto pl = placed.find(name); m.m_shared && pl != placed.end() && pl->second.through) {
+        const BufferNode* self = nullptr;
+        walk(f->body, [&](const Stmt& s) {
+            if (auto* a = as<AllocNode>(s); a && a->buffer->name == name) self = a->buffer.get();
+        });
+        auto shape = self ? constShape(*self) : std::nullopt;
+        if (shape && !shape->empty()) {
+            m.m_description = "placed through '" + pl->second.through->name + "' (" + pl->second.layout->description + ")";
+            for (int64_t r = 0; r < m.m_rows; ++r)
+                for (int64_t c = 0; c < m.m_cols; ++c) {
+                    std::vector<int64_t> idx(shape->size(), 0);
+                    if (shape->size() >= 3) idx[0] = tile;
+                    if (shape->size() >= 2) idx[shape->size() - 2] = r;
+                    idx.back() = c;
+                    LayoutCell& cell = m.m_cells[size_t(r * m.m_cols + c)];
+                    if (auto o = analysis::placedElementOffset(pl->second, *self, idx)) {
+                        cell.physical = *o;
+                        cell.byteAddress = base + *o * elt;
+                        cell.bank = int((cell.byteAddress / analysis::kBankBytes) % analysis::kBanks);
+                    }
+                }
+        }
+    }
+    return m;
 }
 
 std::vector<std::pair<int64_t, int64_t>> LayoutGridModel::cellsOfThread(int64_t thread) const {
