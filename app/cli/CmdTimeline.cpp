@@ -10,6 +10,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "compiler/support/CodegenSwitches.h"
 #include "app/cli/CmdTrace.h"
 #include "app/cli/Commands.h"
 #include "app/cli/RunSupport.h"
@@ -202,6 +203,10 @@ bool printIssues(const TimelineResult& t, const std::string& file, const SourceF
 }
 
 void printText(const TimelineResult& t, const std::string& file) {
+    // The schedule drawn is the one the switches made (compile says so too; fresh-user helper-103).
+    // On stderr, with the other diagnostics: stdout is the timeline itself.
+    if (std::string sw = describeCodegenSwitches(); !sw.empty())
+        std::cerr << file << ": note: compiled with codegen switches from the environment: " << sw << "\n";
     for (auto& n : t.notes) std::cout << file << ": note: " << n << "\n";
     for (auto& l : t.loops) {
         if (l.schedule == "tma") {
