@@ -221,14 +221,17 @@ void Elaborator::installViews() {
         auto b = a.bind({"src", "shape"}, 2);
         auto* src = b[0].extAs<BufferValue>();
         if (!src || src->isVar)
-            throw CompileError(b.spans[0], "T.reshape: src must be a buffer, got " + typeName(b[0]));
+            throw CompileError(b.spans[0], "T.reshape: src must be a buffer, got " + typeName(b[0]),
+                               "reshape the whole buffer and index the result, or T.copy the slice into a buffer of its own");
         return el.tensorView(src->buffer, b[1], b.spans[1], src->buffer->dtype, a.span, "T.reshape");
     });
     defineT("view", [](Elaborator& el, CallArgs& a) {
         auto b = a.bind({"src", "shape", "dtype"}, 1);
         auto* src = b[0].extAs<BufferValue>();
         if (!src || src->isVar)
-            throw CompileError(b.spans[0], "T.view: src must be a buffer, got " + typeName(b[0]));
+            throw CompileError(b.spans[0], "T.view: src must be a buffer, got " + typeName(b[0]),
+                               "view the whole buffer and index the view (a view lies on its buffer's bytes from "
+                               "the first), or T.copy the slice into a buffer of its own");
         const ir::Buffer& buf = src->buffer;
         Value shape = b.has(1) && !b[1].isNone() ? b[1] : Value();
         if (shape.isNone()) {
