@@ -93,18 +93,39 @@ double valueOfBits(DType t, uint64_t u) {
 Value reshapeFn(Interp&, CallArgs& a) {
     RefArray x = self0(a);
     if (a.pos.size() == 2 && a.pos[1].is(ValueKind::DType)) {
-        // Tensor.view(dtype) of the same width: the bits read as the other dtype
-        // (torch.uint16 -> torch.bfloat16 in TileLang's dequantize references).
+        // Tensor.view(dtype): the bits read as the other dtype (torch.uint16 -> torch.bfloat16 in
+        // TileLang's dequantize references). Between widths, as torch does for a contiguous
+        // tensor: the last dimension scales by the width ratio, bytes little-endian (float16 ->
+        // uint8 gives each element's low byte first; TileLang's view tests check a shared view so).
         DType to = a.pos[1].asDType();
-        if (ir::dtypeBits(to) != ir::dtypeBits(x.dtype) || ir::dtypeBits(to) < 8)
-            throw CompileError(a.argSpan(1),
-                               "ref_program: " + a.callee + "(dtype) between dtypes of different "
-                               "widths (" + std::string(ir::dtypeName(x.dtype)) + " -> " +
-                                   std::string(ir::dtypeName(to)) +
-                                   ") is not supported by the reference evaluator");
-        std::vector<double> out(static_cast<size_t>(x.numel()));
-        for (size_t i = 0; i < out.size(); ++i) out[i] = valueOfBits(to, bitsIn(x.dtype, x.ptr()[i]));
-        return wrap(makeArray(to, x.shape, std::move(out)));
+        const int fb = ir::dtypeBits(x.dtype), tb = ir::dtypeBits(to);
+        const std::string what = "ref_program: " + a.callee + "(dtype) " + std::string(ir::dtypeName(x.dtype)) + " -> " +
+                                 std::string(ir::dtypeName(to));
+        if (fb < 8 || tb < 8) throw CompileError(a.argSpan(1), what + ": sub-byte dtypes are not supported by the reference evaluator");
+        if (fb == tb) {
+            std::vector<double> out(static_cast<size_t>(x.numel()));
+            for (size_t i = 0; i < out.size(); ++i) out[i] = valueOfBits(to, bitsIn(x.dtype, x.ptr()[i]));
+            return wrap(makeArray(to, x.shape, std::move(out)));
+        }
+        if (x.shape.empty() || (x.shape.back() * fb) % tb)
+            throw CompileError(a.argSpan(1), what + ": the last dimension (" + (x.shape.empty() ? std::string("none: a 0-d tensor") : std::to_string(x.shape.back())) +
+                                                 " elements) is not a whole number of " + std::string(ir::dtypeName(to)) + " elements",
+                               "view a tensor whose last dimension holds a multiple of the new element size in bytes");
+        const int fB = fb / 8, tB = tb / 8;
+        std::vector<uint8_t> bytes(static_cast<size_t>(x.numel()) * size_t(fB));
+        for (int64_t i = 0; i < x.numel(); ++i) {
+            const uint64_t u = bitsIn(x.dtype, x.ptr()[i]);
+            for (int k = 0; k < fB; ++k) bytes[size_t(i) * size_t(fB) + size_t(k)] = uint8_t(u >> (8 * k));
+        }
+        std::vector<double> out(bytes.size() / size_t(tB));
+        for (size_t i = 0; i < out.size(); ++i) {
+            uint64_t u = 0;
+            for (int k = 0; k < tB; ++k) u |= uint64_t(bytes[i * size_t(tB) + size_t(k)]) << (8 * k);
+            out[i] = valueOfBits(to, u);
+        }
+        std::vector<int64_t> shape = x.shape;
+        shape.back() = shape.back() * fb / tb;
+        return wrap(makeArray(to, shape, std::move(out)));
     }
     const Value* kw = kwArg(a, "shape");
     return wrap(reshape(x, kw ? argShapeValue(*kw, a.span) : argShape(a, 1)));

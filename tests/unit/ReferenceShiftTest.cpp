@@ -34,7 +34,13 @@ TEST(ReferenceShift, ViewAsDtypeOfTheSameWidthReinterpretsBits) {
     HostTensor h = ts::makeHostTensor(DType::Float16, {2}, {1.0, -2.0});
     expectOutput(run("import torch\ndef ref_program(h):\n    return h.view(torch.int16)\n", {h}),
                  0, {2}, {0x3C00, -16384});
-    auto bad = run("import torch\ndef ref_program(h):\n    return h.view(torch.int32)\n", {h});
+    // Between widths, as torch: the last dimension scales, bytes little-endian. 1.0 = 0x3C00,
+    // -2.0 = 0xC000: as uint8 [0x00, 0x3C, 0x00, 0xC0]; as int32 one word 0xC0003C00.
+    expectOutput(run("import torch\ndef ref_program(h):\n    return h.view(torch.uint8)\n", {h}), 0, {4}, {0x00, 0x3C, 0x00, 0xC0});
+    expectOutput(run("import torch\ndef ref_program(h):\n    return h.view(torch.int32)\n", {h}), 0, {1},
+                 {double(int32_t(0xC0003C00u))});
+    HostTensor odd = ts::makeHostTensor(DType::Float16, {3}, {1.0, 2.0, 3.0});
+    auto bad = run("import torch\ndef ref_program(h):\n    return h.view(torch.int32)\n", {odd});
     EXPECT_FALSE(bad.ok);
-    EXPECT_NE(diagText(bad).find("different widths"), std::string::npos) << diagText(bad);
+    EXPECT_NE(diagText(bad).find("the last dimension (3 elements) is not a whole number of int32 elements"), std::string::npos) << diagText(bad);
 }
