@@ -75,6 +75,10 @@ public:
     /// One-iteration loop (not in the lowered IR): iteration 0 spans the statements from the
     /// first consumer wait through the planned body's last line.
     void setSingleTrip(const PlannedLoop& p) { m_single = m_singleInfo = p; }
+    /// A kernel without a T.Pipelined loop: its statements are shown in program order, compute
+    /// included (only the pipelined loop's compute was shown, so a plain-copy kernel's timeline
+    /// had its waits but not what they waited for).
+    void setPlain(bool p) { m_plain = p; }
     /// The kernel's thread index variable (executingThreads counts over it).
     void setThreadVar(const VarNode* tx) { m_txVar = tx; }
 
@@ -110,7 +114,8 @@ public:
         }
         if (auto* c = callOf(s); c && c->op == trace::kTraceStampOp) return;  // tilec trace's probes
         if (!relevant(s)) {
-            if (m_inPipe) compute(s);
+            // A plain kernel's allocations and proxy fences are not work the timeline times.
+            if (m_inPipe || (m_plain && !as<AllocNode>(s) && !isFence(s))) compute(s);
             return;
         }
         if (auto* sq = as<SeqNode>(s)) {
@@ -232,7 +237,7 @@ private:
         e.kind = k;
         e.phase = phase();
         e.step = int64_t(evs.size());
-        e.iteration = m_inPipe ? m_iter : -1;
+        e.iteration = m_inPipe ? m_iter : m_plain ? m_plainIter : -1;
         e.label = std::move(label);
         e.irStmt = oneLine(s);
         e.span = s->span;
@@ -243,6 +248,11 @@ private:
         evs.push_back(std::move(e));
         m_trace.ops.push_back(std::move(op));
         return evs.back();
+    }
+
+    static bool isFence(const Stmt& s) {
+        auto* c = callOf(s);
+        return c && c->op == intrin::kFenceProxyAsync;
     }
 
     void compute(const Stmt& s) {
@@ -344,11 +354,17 @@ private:
             m_trips = *ext;
             m_inPipe = true;
         }
+        // A kernel without a T.Pipelined loop: its outermost loop's iteration numbers the events
+        // (the plain copies of one row tile, then the next), as a pipelined loop's do.
+        const bool outer = m_plain && m_plainDepth++ == 0;
         for (int64_t i = 0; i < *ext; ++i) {
             m_env[f.var.get()] = *mn + i;
             if (pipe) m_iter = i;
+            if (outer) m_plainIter = i;
             stmt(f.body);
         }
+        if (m_plain) --m_plainDepth;
+        if (outer) m_plainIter = -1;
         m_env.erase(f.var.get());
         if (pipe) {
             m_inPipe = false;
@@ -370,7 +386,7 @@ private:
         if (el && m_tx != m_facts.electedThread) return;
         if (m_single && !m_pipe && !m_inPipe && !m_afterPipe && c.op == kMbarrierWait && !el)
             m_inPipe = true, m_iter = 0;
-        const int64_t iter = m_inPipe ? m_iter : -1;
+        const int64_t iter = m_inPipe ? m_iter : m_plain ? m_plainIter : -1;
         if (c.op == kMbarrierInit) {
             auto [buf, idx] = address(c.args.at(0));
             int64_t n = c.args.size() > 1 ? eval(c.args[1]).value_or(1) : 1;
@@ -614,6 +630,9 @@ private:
     Span m_lastSpan;
     std::map<std::string, int64_t> m_uses, m_lastTile;
     std::deque<std::pair<int64_t, int64_t>> m_inFlight, m_retired;
+    bool m_plain = false;        ///< setPlain
+    int m_plainDepth = 0;        ///< loops entered, in a plain kernel
+    int64_t m_plainIter = -1;    ///< the outermost loop's iteration, in a plain kernel
     bool m_arriveReleases = false;  ///< the pipelined loop releases stages by mbarrier arrivals (loop())
     int64_t m_groups = 0;  ///< wgmma groups this role issued that may still be in flight
 
@@ -808,6 +827,10 @@ TimelineResult buildHopperTimeline(const PrimFunc& lowered, const HopperTimeline
     else
         specs = {{"all warps (thread " + std::to_string(facts.electedThread) + " issues)", facts.electedThread, T}};
 
+    bool hasPipe = false;
+    walk(kn->body, [&](const Stmt& x) {
+        if (auto* fo = as<ForNode>(x); fo && attrBool(fo->attrs, "tma_pipeline", false)) hasPipe = true;
+    });
     PipelineTimeline t;
     t.schedule = "tma";
     t.async = true;
@@ -824,6 +847,7 @@ TimelineResult buildHopperTimeline(const PrimFunc& lowered, const HopperTimeline
         w.m_maxOps = opts.maxEvents;
         w.setStages(S);
         if (opts.planned && opts.planned->trips == 1) w.setSingleTrip(*opts.planned);
+        w.setPlain(!hasPipe && !(opts.planned && opts.planned->trips == 1));
         w.stmt(kn->body);
         traces.push_back(w.take(r.notes, t));
         for (auto& g : w.m_bulk) {

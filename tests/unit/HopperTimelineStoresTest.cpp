@@ -498,6 +498,23 @@ TEST(HopperTimelineStores, PlainCopyWaitGoesPastThePipelinePrologue) {
     ASSERT_NE(tmaB, std::string::npos) << plain.out;
     ASSERT_NE(waitA, std::string::npos) << plain.out;
     EXPECT_LT(tmaB, waitA) << plain.out;
+
+    // Mode 2 (the copies in a serial loop over 3 row tiles): the plain kernel's compute shows too
+    // (only a pipelined loop's did: the waits had nothing after them), numbered by the loop's
+    // iteration, each after both waits of its iteration (line 53 reads A_s and B_s).
+    c.flags.params = {"mode=2"};
+    auto loop = captureCli([&] { return cli::runTimeline(c); });
+    ASSERT_EQ(loop.rc, 0) << loop.err;
+    for (int it = 0; it < 3; ++it) {
+        const std::string i = std::to_string(it);
+        const size_t wB = loop.out.find("prologue     " + i + "    52  wait tma_copy_bar_2[0] parity " + std::to_string(it % 2));
+        const size_t use = loop.out.find("prologue     " + i + "    53  compute: for r_3 in T.unroll(32, thread_loop=True)");
+        ASSERT_NE(wB, std::string::npos) << "iteration " << it << "\n" << loop.out;
+        ASSERT_NE(use, std::string::npos) << "iteration " << it << "\n" << loop.out;
+        EXPECT_LT(wB, use) << loop.out;
+    }
+    EXPECT_FALSE(contains(loop.out, "T.alloc_shared")) << loop.out;        // allocations are not events
+    EXPECT_FALSE(contains(loop.out, "tl.fence_proxy_async")) << loop.out;  // nor proxy fences
 }
 
 namespace {
