@@ -14,36 +14,6 @@ namespace {
 uint64_t lowMask(int bits) { return bits >= 64 ? ~uint64_t{0} : (uint64_t{1} << bits) - 1; }
 }  // namespace
 
-uint64_t elementBits(DType t, double v) {
-    const int bits = ir::dtypeBits(t);
-    if (t == DType::Float64) {
-        uint64_t u;
-        std::memcpy(&u, &v, sizeof u);
-        return u;
-    }
-    if (isFloatType(t)) return floatBits(t, v) & lowMask(bits);
-    if (t == DType::Bool) return v != 0 ? 1 : 0;
-    // The interpreters poison integer memory with 0, never NaN; a NaN here is a float value
-    // stored into an integer name, which the device would have converted: 0 as well.
-    if (!std::isfinite(v)) return 0;
-    if (!ir::isSigned(t) && v >= 9223372036854775808.0) return static_cast<uint64_t>(v) & lowMask(bits);
-    return static_cast<uint64_t>(static_cast<int64_t>(v)) & lowMask(bits);
-}
-
-double elementFromBits(DType t, uint64_t u) {
-    const int bits = ir::dtypeBits(t);
-    u &= lowMask(bits);
-    if (t == DType::Float64) {
-        double d;
-        std::memcpy(&d, &u, sizeof d);
-        return d;
-    }
-    if (isFloatType(t)) return floatFromBits(t, static_cast<uint32_t>(u));
-    if (t == DType::Bool) return u != 0 ? 1.0 : 0.0;
-    if (ir::isSigned(t) && bits < 64 && (u >> (bits - 1)) & 1) u |= ~lowMask(bits);
-    return ir::isSigned(t) ? static_cast<double>(static_cast<int64_t>(u)) : static_cast<double>(u);
-}
-
 std::pair<int64_t, int64_t> copyViewBits(const BufferState& src, int64_t srcBit0, int64_t first, int64_t last,
                                          BufferState& dst, int64_t dstBit0) {
     const int64_t sb = ir::dtypeBits(src.dtype), db = ir::dtypeBits(dst.dtype);
@@ -80,7 +50,7 @@ std::pair<int64_t, int64_t> copyViewBits(const BufferState& src, int64_t srcBit0
                 const int at = static_cast<int>(olo - E0);
                 u = (u & ~(lowMask(n) << at)) | (piece << at);
             }
-            v = elementFromBits(dst.dtype, u);
+            v = elementValue(dst.dtype, u);
         }
         dst.data[e] = v;
         if (written && !dst.written.empty() && e < static_cast<int64_t>(dst.written.size())) dst.written[static_cast<size_t>(e)] = 1;

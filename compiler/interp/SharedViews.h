@@ -16,13 +16,6 @@
 
 namespace ts::interp::detail {
 
-/// The bits an element of dtype `t` holding `v` has on the device (the low dtypeBits(t) bits;
-/// floats through support/HostTensor.h's exact encoders, integers two's complement).
-uint64_t elementBits(ir::DType t, double v);
-/// The value of the element of dtype `t` whose bits are `u` (signed integers sign-extended,
-/// bool: nonzero).
-double elementFromBits(ir::DType t, uint64_t u);
-
 /// Re-derives every element of `dst` that overlaps elements [first, last] of `src` from the bits
 /// of `src` (and of `dst` itself where an element of dst reaches past those bytes). Both lie in
 /// one address space of bits: element i of a buffer starts at bit `bit0 + i * dtypeBits`. Marks

@@ -341,4 +341,39 @@ HostTensor decode(DType dtype, std::vector<int64_t> shape, std::span<const uint8
     return t;
 }
 
+namespace {
+uint64_t lowBitsMask(int bits) { return bits >= 64 ? ~uint64_t{0} : (uint64_t{1} << bits) - 1; }
+}  // namespace
+
+uint64_t elementBits(ir::DType t, double v) {
+    const int bits = ir::dtypeBits(t);
+    if (t == ir::DType::Float64) {
+        uint64_t u;
+        std::memcpy(&u, &v, sizeof u);
+        return u;
+    }
+    if (ir::isFloat(t)) return floatBits(t, v) & lowBitsMask(bits);
+    if (t == ir::DType::Bool) return v != 0 ? 1 : 0;
+    // The interpreters poison integer memory with 0, never NaN; a NaN here is a float value
+    // stored into an integer name, which the device would have converted: 0 as well.
+    if (!std::isfinite(v)) return 0;
+    if (!ir::isSigned(t) && v >= 9223372036854775808.0) return static_cast<uint64_t>(v) & lowBitsMask(bits);
+    return static_cast<uint64_t>(static_cast<int64_t>(v)) & lowBitsMask(bits);
+}
+
+double elementValue(ir::DType t, uint64_t u) {
+    const int bits = ir::dtypeBits(t);
+    u &= lowBitsMask(bits);
+    if (t == ir::DType::Float64) {
+        double d;
+        std::memcpy(&d, &u, sizeof d);
+        return d;
+    }
+    if (ir::isFloat(t)) return floatFromBits(t, static_cast<uint32_t>(u));
+    if (t == ir::DType::Bool) return u != 0 ? 1.0 : 0.0;
+    if (ir::isSigned(t) && bits < 64 && (u >> (bits - 1)) & 1) u |= ~lowBitsMask(bits);
+    return ir::isSigned(t) ? static_cast<double>(static_cast<int64_t>(u)) : static_cast<double>(u);
+}
+
+
 }  // namespace ts

@@ -85,4 +85,13 @@ uint32_t floatBits(ir::DType t, double v);
 /// floatBits).
 double floatFromBits(ir::DType t, uint32_t bits);
 
+/// The bits an element of dtype `t` holding `v` has on the device, in the low dtypeBits(t) bits:
+/// floats through floatBits (Float64 as is), integers two's complement (a non-finite value, which
+/// the interpreters never store in an integer, as 0), bool 0/1. The one encoder the interpreters'
+/// shared views and the reference evaluator's Tensor.view(dtype) share.
+uint64_t elementBits(ir::DType t, double v);
+/// The value of the element of dtype `t` whose low dtypeBits(t) bits are `u` (signed integers
+/// sign-extended, bool: nonzero).
+double elementValue(ir::DType t, uint64_t u);
+
 }  // namespace ts

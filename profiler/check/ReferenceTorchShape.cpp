@@ -62,34 +62,6 @@ DType valueDType(const Value& v) {
 
 // ---- layout ----
 
-/// Bits of `v` held in dtype `t` (low dtypeBits bits; floats through HostTensor's encoders).
-uint64_t bitsIn(DType t, double v) {
-    if (t == DType::Float64) {
-        uint64_t u;
-        std::memcpy(&u, &v, sizeof u);
-        return u;
-    }
-    if (ir::isFloat(t)) return floatBits(t, v);
-    const int bits = ir::dtypeBits(t);
-    const uint64_t u = static_cast<uint64_t>(static_cast<int64_t>(v));
-    return bits >= 64 ? u : u & ((uint64_t{1} << bits) - 1);
-}
-
-/// The value of dtype `t` whose bits are `u` (signed integers sign-extended).
-double valueOfBits(DType t, uint64_t u) {
-    if (t == DType::Float64) {
-        double d;
-        std::memcpy(&d, &u, sizeof d);
-        return d;
-    }
-    if (ir::isFloat(t)) return floatFromBits(t, static_cast<uint32_t>(u));
-    const int bits = ir::dtypeBits(t);
-    if (t == DType::Bool) return u ? 1.0 : 0.0;
-    bool isSigned = t == DType::Int8 || t == DType::Int16 || t == DType::Int32 || t == DType::Int64;
-    if (isSigned && bits < 64 && (u >> (bits - 1)) & 1) return double(int64_t(u) - (int64_t(1) << bits));
-    return isSigned ? double(int64_t(u)) : double(u);
-}
-
 Value reshapeFn(Interp&, CallArgs& a) {
     RefArray x = self0(a);
     if (a.pos.size() == 2 && a.pos[1].is(ValueKind::DType)) {
@@ -104,7 +76,7 @@ Value reshapeFn(Interp&, CallArgs& a) {
         if (fb < 8 || tb < 8) throw CompileError(a.argSpan(1), what + ": sub-byte dtypes are not supported by the reference evaluator");
         if (fb == tb) {
             std::vector<double> out(static_cast<size_t>(x.numel()));
-            for (size_t i = 0; i < out.size(); ++i) out[i] = valueOfBits(to, bitsIn(x.dtype, x.ptr()[i]));
+            for (size_t i = 0; i < out.size(); ++i) out[i] = elementValue(to, elementBits(x.dtype, x.ptr()[i]));
             return wrap(makeArray(to, x.shape, std::move(out)));
         }
         if (x.shape.empty() || (x.shape.back() * fb) % tb)
@@ -114,14 +86,14 @@ Value reshapeFn(Interp&, CallArgs& a) {
         const int fB = fb / 8, tB = tb / 8;
         std::vector<uint8_t> bytes(static_cast<size_t>(x.numel()) * size_t(fB));
         for (int64_t i = 0; i < x.numel(); ++i) {
-            const uint64_t u = bitsIn(x.dtype, x.ptr()[i]);
+            const uint64_t u = elementBits(x.dtype, x.ptr()[i]);
             for (int k = 0; k < fB; ++k) bytes[size_t(i) * size_t(fB) + size_t(k)] = uint8_t(u >> (8 * k));
         }
         std::vector<double> out(bytes.size() / size_t(tB));
         for (size_t i = 0; i < out.size(); ++i) {
             uint64_t u = 0;
             for (int k = 0; k < tB; ++k) u |= uint64_t(bytes[i * size_t(tB) + size_t(k)]) << (8 * k);
-            out[i] = valueOfBits(to, u);
+            out[i] = elementValue(to, u);
         }
         std::vector<int64_t> shape = x.shape;
         shape.back() = shape.back() * fb / tb;
