@@ -43,6 +43,11 @@ rm -rf "$tl"/src/ascend "$tl"/src/metal "$tl"/src/webgpu "$tl"/src/cpu
 rm -rf "$w"/tvm_ffi/3rdparty/libbacktrace "$tl"/src/tl_templates/ascend "$tl"/src/tl_templates/hip "$tl"/src/tl_templates/cpu
 rm -f "$w"/torch_c_dlpack_ext/*.so
 find "$w" -path '*.dist-info/RECORD' -delete
+# (2026-12-07: the tree had grown by 0.6 MB of screenshots) relax's model importers (onnx, tflite,
+# torch, stablehlo: subpackages that relax/frontend/__init__.py does not import), z3's C/C++ headers,
+# and TVM's relax/topi C++ headers (no tl_templates/cuda header includes them).
+rm -rf "$tl"/3rdparty/tvm/python/tvm/relax/frontend/{onnx,tflite,torch,stablehlo} "$w"/z3/include
+rm -rf "$tl"/3rdparty/tvm/include/tvm/{relax,topi}
 rm -f "$w/keep.txt" "$w/inc.cu"
 before=$(stat -c %s .tl/tilelang.tar.xz)
 (cd "$w" && tar cf - . | xz -9e -T2 > "$root/.tl/tilelang.tar.xz.new")
