@@ -24,6 +24,13 @@ namespace ts::cli {
 using namespace ts::analysis;
 
 namespace {
+/// Name of an occupancy line: "stage 1" for a pipeline stage, "A_shared (line 21)" for a plain
+/// copy's tile in its buffer.
+std::string occupancyRow(const StageOccupancy& o) {
+    if (o.buffer.empty()) return "stage " + std::to_string(o.stage);
+    return o.buffer + " (line " + std::to_string(o.span.line) + ")";
+}
+
 nlohmann::json timelineJson(const TimelineResult& t, const std::string& file) {
     nlohmann::json j;
     j["format"] = "tilescope-timeline/1";
@@ -70,15 +77,18 @@ nlohmann::json timelineJson(const TimelineResult& t, const std::string& file) {
             roles.push_back(rj);
         }
         auto& occ = lj["occupancy"] = nlohmann::json::array();
-        for (auto& o : l.occupancy)
-            occ.push_back({{"stage", o.stage},
-                           {"tile", o.tile},
-                           {"issue_step", o.issueStep},
-                           {"landed_step", o.landedStep},
-                           {"release_step", o.releaseStep},
-                           {"issue_time", o.issueTime},
-                           {"landed_time", o.landedTime},
-                           {"release_time", o.releaseTime}});
+        for (auto& o : l.occupancy) {
+            nlohmann::json oj = {{"stage", o.stage},
+                                 {"tile", o.tile},
+                                 {"issue_step", o.issueStep},
+                                 {"landed_step", o.landedStep},
+                                 {"release_step", o.releaseStep},
+                                 {"issue_time", o.issueTime},
+                                 {"landed_time", o.landedTime},
+                                 {"release_time", o.releaseTime}};
+            if (!o.buffer.empty()) oj["buffer"] = o.buffer, oj["line"] = o.span.line;  // a plain copy's tile
+            occ.push_back(std::move(oj));
+        }
         auto& bars = lj["barriers"] = nlohmann::json::array();
         for (auto& b : l.barriers)
             bars.push_back({{"barrier", b.barrier},
@@ -169,7 +179,7 @@ void printHopper(const PipelineTimeline& l, const std::string& file) {
     if (!l.occupancy.empty()) {
         std::cout << "  stage occupancy (logical time: issued -> landed -> released)\n";
         for (auto& o : l.occupancy)
-            std::cout << "    stage " << o.stage << "  tile k=" << o.tile << "  " << o.issueTime << " -> " << o.landedTime << " -> "
+            std::cout << "    " << occupancyRow(o) << "  tile k=" << o.tile << "  " << o.issueTime << " -> " << o.landedTime << " -> "
                       << o.releaseTime << "\n";
     }
     if (!l.bulkGroups.empty()) {
@@ -233,7 +243,7 @@ void printText(const TimelineResult& t, const std::string& file) {
         if (!l.occupancy.empty()) {
             std::cout << "  stage occupancy (steps: issued -> landed -> released)\n";
             for (auto& o : l.occupancy)
-                std::cout << "    stage " << o.stage << "  tile k=" << o.tile << "  " << o.issueStep << " -> "
+                std::cout << "    " << occupancyRow(o) << "  tile k=" << o.tile << "  " << o.issueStep << " -> "
                           << o.landedStep << " -> " << o.releaseStep << "\n";
         }
     }

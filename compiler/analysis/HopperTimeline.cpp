@@ -15,6 +15,7 @@
 #include "compiler/ir/Intrinsics.h"
 #include "compiler/ir/IntrinsicsUserBarriers.h"
 #include "compiler/ir/Printer.h"
+#include "compiler/ir/Views.h"
 
 namespace ts::analysis {
 using namespace ts::ir;
@@ -63,7 +64,45 @@ struct Facts {
     std::map<std::string, std::pair<int64_t, int64_t>> stageOfBar;
     /// Tensor map index -> the global tensor it describes (PrimFunc attr "tma_map.<i>" = {param, ...}).
     std::map<int64_t, std::string> tmaTensor;
+    /// Shared storage each statement reads (plainReads), cached.
+    std::unordered_map<const StmtNode*, std::vector<std::string>> reads;
+    const PrimFuncNode* func = nullptr;
+
+    /// The shared tile whose bytes `b` names: the viewed tile for a T.view of one (a copy into
+    /// the view fills the tile that statements read by its own name), else `b`.
+    std::string storage(const BufferNode& b) const { return func ? storageName(*func, b) : b.name; }
+
+    /// A plain T.copy's mbarrier "tma_copy_bar_<n>[0]": CopyTma.cpp gives each TMA-lowered copy
+    /// its own one-slot barrier of that name (PlanSharedMemory.cpp knows them by it too), so its
+    /// loads are no stage of a T.Pipelined loop.
+    bool plainBar(const std::string& bar) const {
+        if (bar.rfind("tma_copy_bar", 0) != 0) return false;
+        auto it = stageOfBar.find(bar);
+        return it == stageOfBar.end() || it->second.second == 1;
+    }
 };
+
+/// Shared storage `s` reads (Facts::storage): loads, and addresses passed to calls other than
+/// as the destination of an intrinsic that writes through its first argument.
+std::vector<std::string> plainReads(const Facts& facts, const Stmt& s) {
+    std::vector<std::string> out;
+    std::vector<const ExprNode*> written;
+    walk(
+        s,
+        [&](const Stmt& x) {
+            auto* c = callOf(x);
+            if (!c || !writesThroughFirstArg(c->op) || c->args.empty()) return;
+            auto* a = as<CallNode>(c->args[0]);
+            if (a && a->op == intrin::kAddressOf && !a->args.empty()) written.push_back(a->args[0].get());
+        },
+        [&](const Expr& e) {
+            auto* ld = as<LoadNode>(e);
+            if (!ld || ld->buffer->scope != Scope::Shared || std::find(written.begin(), written.end(), e.get()) != written.end()) return;
+            const std::string name = facts.storage(*ld->buffer);
+            if (std::find(out.begin(), out.end(), name) == out.end()) out.push_back(name);
+        });
+    return out;
+}
 
 class RoleWalker {
 public:
@@ -84,6 +123,8 @@ public:
 
     RoleTrace take(std::vector<std::string>& notes, PipelineTimeline& loopInfo) {
         flushReleases(TimelinePhase::Epilogue, -1, m_lastSpan);
+        for (auto& [buf, i] : m_plainOpen) m_plainTiles[i].releaseStep = m_plainTiles[i].lastRead;
+        m_plainOpen.clear();
         exitChecks();
         for (auto& n : m_notes) notes.push_back(n);
         if (m_singleInfo && loopInfo.tripCount == 0) {
@@ -259,7 +300,27 @@ private:
         std::string what = oneLine(s);
         auto& e = event(TimelineEventKind::Compute, "compute: " + what, s, {});
         e.tile = m_iter;
-        if (!m_bulk.empty()) stagingRewrite(s, e.step);
+        const int64_t step = e.step;
+        if (!m_plainOpen.empty()) {
+            auto it = m_facts.reads.find(s.get());
+            if (it == m_facts.reads.end()) it = m_facts.reads.emplace(s.get(), plainReads(m_facts, s)).first;
+            for (auto& b : it->second) plainRead(b, step);
+        }
+        if (!m_bulk.empty()) stagingRewrite(s, step);
+    }
+
+    /// Event `step` reads shared buffer `buf`: a plain copy's tile there is held up to it.
+    void plainRead(const std::string& buf, int64_t step) {
+        if (auto it = m_plainOpen.find(buf); it != m_plainOpen.end()) m_plainTiles[it->second].lastRead = step;
+    }
+    /// The tile `buf` holds since an earlier plain copy is refilled by a copy issued at `step`:
+    /// it is released at its last read, or at this issue when nothing read it.
+    void plainRefill(const std::string& buf, int64_t step) {
+        auto it = m_plainOpen.find(buf);
+        if (it == m_plainOpen.end()) return;
+        auto& t = m_plainTiles[it->second];
+        t.releaseStep = t.lastRead >= 0 ? t.lastRead : step;
+        m_plainOpen.erase(it);
     }
 
     /// Shared buffers `s` writes (stores, and the intrinsics that write through an address).
@@ -403,9 +464,19 @@ private:
             auto [stage, S] = stageOf(op.bar);
             int64_t tile = stage >= 0 ? m_uses[op.bar]++ * S + stage : -1;
             m_lastTile[op.bar] = tile;
+            const bool plain = m_facts.plainBar(op.bar);
             auto& e = event(TimelineEventKind::ExpectTx,
                             "expect_tx " + op.bar + " " + std::to_string(op.bytes) + " B (tile k=" + std::to_string(tile) + ")", s, op);
             e.bytes = op.bytes, e.stage = stage, e.tile = tile, e.elected = true, e.iteration = iter;
+            if (plain) {
+                // The barrier's next copy: the tile its previous copy filled is given up at the latest here.
+                const int64_t step = e.step;
+                m_plainExpect[op.bar] = step;
+                std::vector<std::string> refilled;
+                for (auto& [buf, i] : m_plainOpen)
+                    if (m_plainTiles[i].barrier == op.bar) refilled.push_back(buf);
+                for (auto& b : refilled) plainRefill(b, step);
+            }
         } else if (c.op == kMbarrierExpectTxOnly) {
             // T.mbarrier_expect_tx(b, n): n bytes per executing thread, no arrival. Nothing the
             // language has delivers them (T.tma_copy's bytes cancel its own expect_tx), so a
@@ -430,6 +501,21 @@ private:
             auto& e = event(TimelineEventKind::TmaLoad,
                             "TMA " + bn + "[k=" + std::to_string(tile) + "] -> stage " + std::to_string(stage) + " on " + op.bar, s, op);
             e.bytes = op.bytes, e.stage = stage, e.tile = tile, e.elected = true, e.buffer = bn;
+            if (buf && m_facts.plainBar(op.bar)) {
+                const int64_t step = e.step;
+                auto ex = m_plainExpect.find(op.bar);
+                const int64_t issue = ex != m_plainExpect.end() ? ex->second : step;
+                const std::string tileName = m_facts.storage(*buf);
+                auto open = m_plainOpen.find(tileName);
+                // A second box of the same copy (same expect_tx) fills the same tile.
+                if (open == m_plainOpen.end() || m_plainTiles[open->second].issueStep != issue) {
+                    plainRefill(tileName, issue);
+                    PlainTile t;
+                    t.buffer = tileName, t.barrier = op.bar, t.tile = m_plainCopies[tileName]++, t.issueStep = issue, t.span = s->span;
+                    m_plainOpen[tileName] = m_plainTiles.size();
+                    m_plainTiles.push_back(std::move(t));
+                }
+            }
         } else if (c.op == kMbarrierWait) {
             TraceOp op;
             op.op = Op::Wait, op.bar = barName(c.args.at(0), s->span);
@@ -440,6 +526,9 @@ private:
             (void)S;
             auto& e = event(TimelineEventKind::MbarWait, "wait " + op.bar + " parity " + std::to_string(op.parity), s, op);
             e.parity = op.parity, e.stage = stage, e.elected = el;
+            if (m_facts.plainBar(op.bar))
+                for (auto& [buf, i] : m_plainOpen)
+                    if (m_plainTiles[i].barrier == op.bar && m_plainTiles[i].landedStep < 0) m_plainTiles[i].landedStep = e.step;
         } else if (c.op == kMbarrierArrive || c.op == kCpAsyncArriveNoinc) {
             TraceOp op;
             // A per-warp arrival (tl.mbarrier_arrive per_warp) is one arrival for each warp of the role.
@@ -476,6 +565,7 @@ private:
             int64_t elems = 1;
             for (size_t a = 2; a <= 4 && a < c.args.size(); ++a) elems *= eval(c.args[a]).value_or(0);
             g.buffer = buf ? buf->name : "?";
+            g.storage = buf ? m_facts.storage(*buf) : g.buffer;
             g.bytes = elems * (buf ? dtypeBytes(buf->dtype) : 0);
             auto tm = m_facts.tmaTensor.find(eval(c.args.at(0)).value_or(-1));
             g.tensor = tm != m_facts.tmaTensor.end() ? tm->second : "?";
@@ -488,6 +578,7 @@ private:
                                 s, {});
                 e.bytes = g.bytes, e.buffer = g.buffer, e.elected = true, e.group = g.group, e.tile = iter;
                 g.issueStep = e.step;
+                if (buf) plainRead(m_facts.storage(*buf), e.step);
             }
             TraceOp op;
             op.op = Op::BulkCommit;
@@ -527,6 +618,7 @@ private:
             if (!list.empty()) e.buffer = list;
             for (int64_t g = 0; g <= upTo; ++g) {
                 auto& wg = m_bulk[size_t(g)];
+                if (wg.readStep < 0) plainRead(wg.storage, e.step);  // the bulk copy reads the tile until here
                 if (wg.readStep < 0) wg.readStep = e.step;  // a full wait retires the reads too
                 if (!read && wg.completeStep < 0) wg.completeStep = e.step;
             }
@@ -553,6 +645,10 @@ private:
                 for (auto* q : {&m_inFlight, &m_retired}) q->erase(std::remove(q->begin(), q->end(), t), q->end());
                 m_inFlight.push_back(t);
             }
+            std::vector<std::string> reads;
+            for (auto* b : {bufA, bufB})
+                if (b && b->scope == Scope::Shared) reads.push_back(m_facts.storage(*b));
+            m_wgmmaReads.push_back(std::move(reads));
             retire(wait);
             m_groups = std::min(m_groups + 1, wait);
         } else if (c.op == kWgmmaWait) {
@@ -576,6 +672,12 @@ private:
         while (int64_t(m_inFlight.size()) > pending) {
             m_retired.push_back(m_inFlight.front());
             m_inFlight.pop_front();
+        }
+        // A wgmma reads its shared operands until it retires: at the latest event (the gemm
+        // itself when waited, else the wgmma.wait_group that retires it).
+        while (int64_t(m_wgmmaReads.size()) > pending) {
+            for (auto& b : m_wgmmaReads.front()) plainRead(b, int64_t(m_trace.role.events.size()) - 1);
+            m_wgmmaReads.pop_front();
         }
     }
     void flushReleases(TimelinePhase ph, int64_t iter, const Span& sp) {
@@ -631,6 +733,10 @@ private:
     std::map<std::string, int64_t> m_uses, m_lastTile;
     std::deque<std::pair<int64_t, int64_t>> m_inFlight, m_retired;
     bool m_plain = false;        ///< setPlain
+    std::map<std::string, size_t> m_plainOpen;       ///< buffer -> its plain tile still held (m_plainTiles)
+    std::map<std::string, int64_t> m_plainExpect;    ///< plain barrier -> step of its latest expect_tx
+    std::map<std::string, int64_t> m_plainCopies;    ///< buffer -> plain copies into it so far
+    std::deque<std::vector<std::string>> m_wgmmaReads;  ///< shared operands of each wgmma group in flight
     int m_plainDepth = 0;        ///< loops entered, in a plain kernel
     int64_t m_plainIter = -1;    ///< the outermost loop's iteration, in a plain kernel
     bool m_arriveReleases = false;  ///< the pipelined loop releases stages by mbarrier arrivals (loop())
@@ -640,24 +746,39 @@ public:
     /// A bulk group as the walk sees it: steps of this role; times are filled in after the run.
     struct WalkGroup : BulkGroup {
         bool flagged = false;  ///< a rewrite before its wait + barrier was reported
+        std::string storage;   ///< the staging tile's storage (Facts::storage)
     };
     std::vector<WalkGroup> m_bulk;
     std::vector<BarrierIssue> m_bulkIssues;
+
+    /// A plain copy's tile (Facts::plainBar) in its shared buffer: steps of this role.
+    struct PlainTile {
+        std::string buffer, barrier;
+        int64_t tile = 0, issueStep = -1, landedStep = -1, lastRead = -1, releaseStep = -1;
+        Span span;
+    };
+    std::vector<PlainTile> m_plainTiles;
 
 public:
     void setStages(int64_t s) { m_stages = s; }
 };
 
+/// A plain copy's tile with the role that issued it (RoleWalker::PlainTile).
+struct RolePlainTile : RoleWalker::PlainTile {
+    size_t role = 0;
+};
+
 /// Occupancy of each stage by each TMA-loaded tile: issue (expect_tx) -> landed (its phase
 /// completes) -> released (the Release event of that tile), in steps of the issuing role and in
-/// logical time.
-void occupancy(PipelineTimeline& t) {
+/// logical time. Then each plain copy's tile in its buffer (`plain`): released at its last read
+/// before the next copy into the buffer (the walk's steps; times from the run).
+void occupancy(PipelineTimeline& t, const Facts& facts, const std::vector<RolePlainTile>& plain) {
     std::map<int64_t, StageOccupancy> occ;
     std::map<std::pair<std::string, int64_t>, const BarrierPhase*> phases;
     for (auto& p : t.barriers) phases[{p.barrier, p.phase}] = &p;
     for (auto& r : t.roles)
         for (auto& e : r.events) {
-            if (e.kind == TimelineEventKind::ExpectTx && e.tile >= 0) {
+            if (e.kind == TimelineEventKind::ExpectTx && e.tile >= 0 && !facts.plainBar(e.barrier)) {
                 auto& o = occ[e.tile];
                 o.stage = e.stage, o.tile = e.tile, o.issueStep = e.step, o.issueTime = e.time;
                 auto it = phases.find({e.barrier, e.barrierPhase});
@@ -667,7 +788,7 @@ void occupancy(PipelineTimeline& t) {
         }
     for (auto& r : t.roles)
         for (auto& e : r.events) {
-            if (e.kind == TimelineEventKind::MbarWait && e.stage >= 0 && e.barrierPhase >= 0) {
+            if (e.kind == TimelineEventKind::MbarWait && e.stage >= 0 && e.barrierPhase >= 0 && !facts.plainBar(e.barrier)) {
                 for (auto& [tile, o] : occ)
                     if (o.landedStep < 0 && o.stage == e.stage && tile == e.barrierPhase * t.stages + e.stage) o.landedStep = e.step;
             }
@@ -675,6 +796,20 @@ void occupancy(PipelineTimeline& t) {
                 occ[e.tile].releaseStep = e.step, occ[e.tile].releaseTime = e.time;
         }
     for (auto& [tile, o] : occ) t.occupancy.push_back(o);
+    for (auto& p : plain) {
+        const auto& evs = t.roles[p.role].events;
+        auto at = [&](int64_t step) -> const TimelineEvent* { return step >= 0 && size_t(step) < evs.size() ? &evs[size_t(step)] : nullptr; };
+        StageOccupancy o;
+        o.stage = -1, o.tile = p.tile, o.buffer = p.buffer, o.span = p.span;
+        o.issueStep = p.issueStep, o.landedStep = p.landedStep, o.releaseStep = p.releaseStep;
+        if (auto* e = at(p.issueStep)) {
+            o.issueTime = e->time;
+            auto it = phases.find({e->barrier, e->barrierPhase});
+            o.landedTime = it != phases.end() ? it->second->completeTime : -1;
+        }
+        if (auto* e = at(p.releaseStep)) o.releaseTime = e->time;
+        t.occupancy.push_back(std::move(o));
+    }
 }
 
 }  // namespace
@@ -780,6 +915,7 @@ TimelineResult buildHopperTimeline(const PrimFunc& lowered, const HopperTimeline
     const KernelNode* kn = findKernel(lowered);
     if (!kn) return r;
     Facts facts;
+    facts.func = lowered.get();
     facts.electedThread = attrInt(lowered->attrs, "elected_thread", 0);
     bool any = false;
     int64_t S = 1;
@@ -792,7 +928,12 @@ TimelineResult buildHopperTimeline(const PrimFunc& lowered, const HopperTimeline
             auto* ld = ac && !ac->args.empty() ? as<LoadNode>(ac->args[0]) : nullptr;
             int64_t elems = 1;
             for (size_t a = 3; a <= 5; ++a) elems *= constInt(c->args[a]).value_or(0);
-            if (ld && elems > 0) facts.stageElems[ld->buffer.get()] = elems;
+            // A plain copy's tile is no stage: a wgmma reading it releases no stage.
+            auto* bc = as<CallNode>(c->args[2]);
+            auto* bl = bc && !bc->args.empty() ? as<LoadNode>(bc->args[0]) : nullptr;
+            const bool plain = bl && bl->indices.size() == 1 &&
+                               facts.plainBar(bl->buffer->name + "[" + std::to_string(constInt(bl->indices[0]).value_or(0)) + "]");
+            if (ld && elems > 0 && !plain) facts.stageElems[ld->buffer.get()] = elems;
         }
         if (c->op == intrin::kMbarrierInit && c->args.size() > 1) {
             const int64_t n = constInt(c->args[1]).value_or(1);
@@ -837,6 +978,7 @@ TimelineResult buildHopperTimeline(const PrimFunc& lowered, const HopperTimeline
     t.loopSpan = kn->span;
     t.warpSpecialized = specs.size() > 1;
     std::vector<RoleTrace> traces;
+    std::vector<RolePlainTile> plainTiles;
     std::vector<BulkGroup> bulk;
     std::vector<BarrierIssue> bulkIssues;
     for (auto& sp : specs) {
@@ -850,6 +992,12 @@ TimelineResult buildHopperTimeline(const PrimFunc& lowered, const HopperTimeline
         w.setPlain(!hasPipe && !(opts.planned && opts.planned->trips == 1));
         w.stmt(kn->body);
         traces.push_back(w.take(r.notes, t));
+        for (auto& p : w.m_plainTiles) {
+            RolePlainTile rp;
+            static_cast<RoleWalker::PlainTile&>(rp) = p;
+            rp.role = traces.size() - 1;
+            plainTiles.push_back(std::move(rp));
+        }
         for (auto& g : w.m_bulk) {
             bulk.push_back(g);
             bulk.back().role = int(traces.size()) - 1;
@@ -882,7 +1030,7 @@ TimelineResult buildHopperTimeline(const PrimFunc& lowered, const HopperTimeline
             auto& list = e.kind == TimelineEventKind::TmaLoad ? t.producers : t.consumers;
             if (std::find(list.begin(), list.end(), e.irStmt) == list.end()) list.push_back(e.irStmt);
         }
-    occupancy(t);
+    occupancy(t, facts, plainTiles);
     r.loops.push_back(std::move(t));
     return r;
 }

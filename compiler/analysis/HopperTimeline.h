@@ -14,7 +14,10 @@
 // wait on parity p passes once the barrier's current phase parity differs from p; TMA bytes land
 // `tmaLatency` units after their issue; bar.sync waits for its thread count. That gives every
 // event a logical time, every barrier phase its arrivals and bytes (expected vs delivered), the
-// stage occupancy, and the defects as diagnostics instead of hangs:
+// stage occupancy (a plain T.copy's tile -- its own "tma_copy_bar" mbarrier, CopyTma.cpp -- is
+// no stage: it is held in its buffer from its expect_tx to the event that last reads it before
+// the next copy into that buffer, else to that copy's issue), and the defects as diagnostics
+// instead of hangs:
 //   - a wait whose phase never completes (missing arrival, missing/short bytes, wrong parity that
 //     waits for a phase nobody feeds), or a named barrier short of threads: a deadlock, reported
 //     at the wait with the barrier, its phase, expected vs delivered;

@@ -102,6 +102,13 @@ struct StageOccupancy {
     // sm_90a (HopperTimeline.h): logical times; steps there are of the role that did each
     // (issue: the producer's expect_tx; landed: the consumer's wait; release: the consumer).
     int64_t issueTime = -1, landedTime = -1, releaseTime = -1;
+    /// sm_90a plain copy (a T.copy with its own mbarrier, not a T.Pipelined stage): the shared
+    /// tile it fills (the viewed tile for a copy into a T.view of one), `stage` -1 and `tile` the copy's index among the copies into that buffer
+    /// (0-based). Held from its expect_tx to the event that last reads the tile before the next
+    /// copy into the buffer (releaseStep), else to that next copy's expect_tx; -1 when it is
+    /// neither read nor refilled (held to the end). "" for a pipeline stage.
+    std::string buffer = {};
+    Span span = {};           ///< plain copy: the T.copy statement
 };
 
 /// One phase of one mbarrier as the schedule runs it (sm_90a): what was expected and delivered.

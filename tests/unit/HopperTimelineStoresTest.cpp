@@ -225,7 +225,11 @@ TEST(HopperTimelineStores, GemmTmaStoreInTheTextAndJsonOutput) {
 // added for the first store that needed it: the reduce-add (line 204). The waits of the plain
 // K and V copies (lines 169, 170) come after the pipeline prologue (sink-tma-waits), so K, V and
 // the first stage are in flight together: every time from there on is 8 units (two serial
-// tmaLatency waits) earlier than with the waits where the copies stand.
+// tmaLatency waits) earlier than with the waits where the copies stand. K_s is a plain copy's
+// tile, no pipeline stage: the gemms that read it (lines 179 and 201, with Q_s and dS_s) release
+// nothing; iteration 1's releases are stage 1's alone (at 199 and 204). The times after
+// iteration 1's first release were 1 and 2 units later while K_s counted as stage 0: a "release
+// stage 0 (tile k=1)" at line 199 and another at line 204.
 TEST(HopperTimelineStores, MhaBwdDqTmaReduceAddInsideThePipelinedLoop) {
     auto c = mhaBwd(true);
     ASSERT_NE(c.cuda.find("ts::tma_reduce_add_tile<1, 64, 64>(&tma_map_6, &dq_s[0]"), std::string::npos);
@@ -273,14 +277,14 @@ TEST(HopperTimelineStores, MhaBwdDqTmaReduceAddInsideThePipelinedLoop) {
     EXPECT_EQ(l.roles[0].events[size_t(g0.freeStep)].iteration, 1);
     EXPECT_EQ(g0.reuseIteration, 1);
     EXPECT_EQ(g0.reuseSpan.line, 203u);
-    EXPECT_EQ(g0.reuseTime, 71);
+    EXPECT_EQ(g0.reuseTime, 70);
     EXPECT_GT(g0.reuseTime, g0.freeTime);
-    EXPECT_EQ(g0.completeTime, 93);  // the exit wait
+    EXPECT_EQ(g0.completeTime, 91);  // the exit wait
     const auto& g1 = l.bulkGroups[1];
     EXPECT_EQ(g1.iteration, 1);
-    EXPECT_EQ(g1.issueTime, 76);
-    EXPECT_EQ(g1.readTime, 81);
-    EXPECT_EQ(g1.freeTime, 82);       // the epilogue's first barrier (line 209)
+    EXPECT_EQ(g1.issueTime, 74);
+    EXPECT_EQ(g1.readTime, 79);
+    EXPECT_EQ(g1.freeTime, 80);       // the epilogue's first barrier (line 209)
     EXPECT_EQ(g1.reuseStep, -1);      // the loop is over: nobody rewrites dq_s
     const auto& g2 = l.bulkGroups[2];
     EXPECT_FALSE(g2.reduceAdd);
@@ -288,7 +292,15 @@ TEST(HopperTimelineStores, MhaBwdDqTmaReduceAddInsideThePipelinedLoop) {
     EXPECT_EQ(g2.tensor, "dK");
     EXPECT_EQ(g2.iteration, -1);
     EXPECT_EQ(g2.span.line, 209u);
-    EXPECT_EQ(g2.completeTime, 93);
+    EXPECT_EQ(g2.completeTime, 91);
+    // Which stage each gemm reads: the staged operand (Q_s, dO_s), not the plain K_s or V_s.
+    for (auto& e : l.roles[0].events) {
+        if (e.kind == TimelineEventKind::Mma) {
+            EXPECT_EQ(e.stage, e.span.line == 201u ? -1 : e.iteration) << e.label;  // line 201: dS_s x K_s
+        } else if (e.kind == TimelineEventKind::Release) {
+            EXPECT_EQ(e.stage, e.tile) << e.label;
+        }
+    }
 
     // Per-element atomics (dq_tma=False): nothing bulk inside the loop; only dK's staged store.
     auto plain = timelineOf(mhaBwd(false));
@@ -303,15 +315,17 @@ TEST(HopperTimelineStores, MhaBwdDqTmaReduceAddInsideThePipelinedLoop) {
 }
 
 // The IDE's model of the same plan: the events on the role row (Store colour for the transfers,
-// Commit and Wait for the group's commit and waits) and one row per staging tile: dq_s with
-// group 0 in flight [45, 51), iteration 1's rewrite [71, 72), group 1 [76, 82); then
-// dk_out_stage's group 2 [84, 90).
+// Commit and Wait for the group's commit and waits), the plain copies' K_s and V_s rows, and one
+// row per staging tile: dq_s with group 0 in flight [45, 51), iteration 1's rewrite [70, 71),
+// group 1 [74, 80); then dk_out_stage's group 2 [82, 88).
 TEST(HopperTimelineStores, MhaBwdDqTmaTimelineModelRows) {
     auto t = timelineOf(mhaBwd(true));
     ASSERT_EQ(t.loops.size(), 1u);
     auto m = viz::TimelineModel::fromPlan(t.loops[0]);
-    // One role, 2 stages, 2 staging tiles.
-    ASSERT_EQ(m.rows().size(), 5u);
+    // One role, 2 stages, the plain copies' 2 buffers, 2 staging tiles.
+    ASSERT_EQ(m.rows().size(), 7u);
+    EXPECT_EQ(m.rows()[3].name, "K_s (plain copy)");
+    EXPECT_EQ(m.rows()[4].name, "V_s (plain copy)");
     const auto& role = m.rows()[0];
     const auto& evs = t.loops[0].roles[0].events;
     const auto* ra = firstOf(t.loops[0].roles[0], TimelineEventKind::TmaReduceAdd);
@@ -329,7 +343,7 @@ TEST(HopperTimelineStores, MhaBwdDqTmaTimelineModelRows) {
     EXPECT_EQ(wait.category, viz::TimelineCategory::Wait);
     EXPECT_EQ(wait.label, "bulk.rd 0");
 
-    const auto& dq = m.rows()[3];
+    const auto& dq = m.rows()[5];
     EXPECT_EQ(dq.name, "dq_s (TMA store staging)");
     EXPECT_EQ(dq.kind, viz::TimelineRowKind::Stage);
     ASSERT_EQ(dq.items.size(), 3u);
@@ -341,21 +355,21 @@ TEST(HopperTimelineStores, MhaBwdDqTmaTimelineModelRows) {
     EXPECT_EQ(dq.items[0].span.line, 204u);
     EXPECT_EQ(dq.items[1].label, "rewrite k1");
     EXPECT_EQ(dq.items[1].category, viz::TimelineCategory::Compute);
-    EXPECT_EQ(dq.items[1].start, 71.0);
-    EXPECT_EQ(dq.items[1].end, 72.0);
+    EXPECT_EQ(dq.items[1].start, 70.0);
+    EXPECT_EQ(dq.items[1].end, 71.0);
     EXPECT_EQ(dq.items[1].span.line, 203u);
     EXPECT_EQ(dq.items[1].iteration, 1);
     EXPECT_NE(dq.items[1].tooltip.find("ordered after bulk group 0's wait_group.read (50) and the block barrier after it (53)"), std::string::npos)
         << dq.items[1].tooltip;
     EXPECT_EQ(dq.items[2].label, "g1 k1");
-    EXPECT_EQ(dq.items[2].start, 76.0);
-    EXPECT_EQ(dq.items[2].end, 82.0);
-    const auto& dk = m.rows()[4];
+    EXPECT_EQ(dq.items[2].start, 74.0);
+    EXPECT_EQ(dq.items[2].end, 80.0);
+    const auto& dk = m.rows()[6];
     EXPECT_EQ(dk.name, "dk_out_stage (TMA store staging)");
     ASSERT_EQ(dk.items.size(), 1u);
     EXPECT_EQ(dk.items[0].label, "g2");
-    EXPECT_EQ(dk.items[0].start, 84.0);
-    EXPECT_EQ(dk.items[0].end, 90.0);
+    EXPECT_EQ(dk.items[0].start, 82.0);
+    EXPECT_EQ(dk.items[0].end, 88.0);
 }
 
 // The line numbers above are samples/mha_bwd.py's: when the sample is edited, this names the
@@ -423,7 +437,7 @@ TEST(HopperTimelineStores, MissingBulkWaitsAreReported) {
     cmd.flags.params = {"dq_tma=True"};
     auto out = captureCli([&] { return cli::runTimeline(cmd); });
     EXPECT_EQ(out.rc, 0) << out.err;
-    EXPECT_TRUE(contains(out.out, "    group 0  iter 0  line 204  reduce-add dq_s -> dQ_acc  16384 B  45 -> 50 -> 53; complete 93; rewritten at t=71 "
+    EXPECT_TRUE(contains(out.out, "    group 0  iter 0  line 204  reduce-add dq_s -> dQ_acc  16384 B  45 -> 50 -> 53; complete 91; rewritten at t=70 "
                                   "(iteration 1, line 203)\n"))
         << out.out;
 }
@@ -515,6 +529,145 @@ TEST(HopperTimelineStores, PlainCopyWaitGoesPastThePipelinePrologue) {
     }
     EXPECT_FALSE(contains(loop.out, "T.alloc_shared")) << loop.out;        // allocations are not events
     EXPECT_FALSE(contains(loop.out, "tl.fence_proxy_async")) << loop.out;  // nor proxy fences
+}
+
+// Plain copies (no T.Pipelined loop) hold their tile in their own buffer: one occupancy per copy,
+// named after the buffer (A_shared and B_shared shared one "stage 0" row, keyed by the copy's
+// index, so B's entry replaced A's), released at the event that last reads the tile before the
+// next copy into the buffer (their release was -1 and the bar ran to the end of the timeline).
+// tests/e2e/programs/plain_copy_gemm.py, K = 96 / block_K 32 = 3 iterations of T.serial, waits in
+// place (TILESCOPE_SINK_TMA_WAITS=0). By hand from the lowered code, one event per statement:
+//   step 0 barrier (line 15), 1 T.clear (19); iteration k at b = 2 + 10k: b barrier, b+1 expect_tx
+//   A, b+2 TMA A, b+3 wait A (line 21), b+4 barrier, b+5 expect_tx B, b+6 TMA B, b+7 wait B (22),
+//   b+8 barrier, b+9 wgmma (23, waited: its reads end there); 32 the copy out (24).
+// So A_shared copy k: issue 3+10k, landed (its wait) 5+10k, released 11+10k (wgmma k); B_shared:
+// 7+10k, 9+10k, 11+10k. Times (one unit per event, a TMA lands 4 after its issue): iteration k
+// starts at 2 + 16k; A issued 3+16k, landed 4+16k+4 = 8+16k; B issued 10+16k, landed 15+16k;
+// both released at the wgmma, 17+16k. Then tiles read by plain compute, never read, and filled
+// through a T.view of the tile, in the CLI's text and JSON.
+TEST(HopperTimelineStores, PlainCopyOccupancyRowsPerBuffer) {
+    ts::e2e::ScopedEnv keep("TILESCOPE_SINK_TMA_WAITS", "0");
+    const std::string path = std::string(TS_SOURCE_DIR) + "/tests/e2e/programs/plain_copy_gemm.py";
+    std::ifstream in(path);
+    std::stringstream text;
+    text << in.rdbuf();
+    CompileOptions opts;
+    opts.target = "cuda:sm_90a";
+    opts.recordSnapshots = false;
+    auto r = compile(path, text.str(), opts);
+    ASSERT_TRUE(r.ok);
+    auto t = buildHopperTimeline(r.lowered);
+    ASSERT_EQ(t.loops.size(), 1u);
+    const auto& l = t.loops[0];
+    ASSERT_EQ(l.roles.size(), 1u);
+    const auto& evs = l.roles[0].events;
+    EXPECT_EQ(evs.size(), 33u);
+    ASSERT_GE(evs.size(), 32u);
+    for (int k = 0; k < 3; ++k) {
+        const size_t b = size_t(2 + 10 * k);
+        EXPECT_EQ(evs[b + 1].kind, TimelineEventKind::ExpectTx);
+        EXPECT_EQ(evs[b + 2].buffer, "A_shared");
+        EXPECT_EQ(evs[b + 3].kind, TimelineEventKind::MbarWait);
+        EXPECT_EQ(evs[b + 6].buffer, "B_shared");
+        EXPECT_EQ(evs[b + 9].kind, TimelineEventKind::Mma);
+        EXPECT_EQ(evs[b + 9].label, "wgmma k=" + std::to_string(k) + ", waited");  // no pipeline stage
+    }
+    for (auto& e : evs) EXPECT_NE(e.kind, TimelineEventKind::Release) << e.label;  // no stage to release
+
+    ASSERT_EQ(l.occupancy.size(), 6u);
+    for (int k = 0; k < 3; ++k) {
+        SCOPED_TRACE("copy k=" + std::to_string(k));
+        const auto& a = l.occupancy[size_t(2 * k)];
+        const auto& bb = l.occupancy[size_t(2 * k + 1)];
+        EXPECT_EQ(a.buffer, "A_shared");
+        EXPECT_EQ(a.span.line, 21u);
+        EXPECT_EQ(a.stage, -1);
+        EXPECT_EQ(a.tile, k);
+        EXPECT_EQ(a.issueStep, 3 + 10 * k);
+        EXPECT_EQ(a.landedStep, 5 + 10 * k);
+        EXPECT_EQ(a.releaseStep, 11 + 10 * k);
+        EXPECT_EQ(a.issueTime, 3 + 16 * k);
+        EXPECT_EQ(a.landedTime, 8 + 16 * k);
+        EXPECT_EQ(a.releaseTime, 17 + 16 * k);
+        EXPECT_EQ(bb.buffer, "B_shared");
+        EXPECT_EQ(bb.span.line, 22u);
+        EXPECT_EQ(bb.stage, -1);
+        EXPECT_EQ(bb.tile, k);
+        EXPECT_EQ(bb.issueStep, 7 + 10 * k);
+        EXPECT_EQ(bb.landedStep, 9 + 10 * k);
+        EXPECT_EQ(bb.releaseStep, 11 + 10 * k);
+        EXPECT_EQ(bb.issueTime, 10 + 16 * k);
+        EXPECT_EQ(bb.landedTime, 15 + 16 * k);
+        EXPECT_EQ(bb.releaseTime, 17 + 16 * k);
+    }
+
+    // The IDE's rows: the role, then one row per buffer (no "stage 0 (shared)" row), each copy's
+    // bar from its issue to just after its last read.
+    auto m = viz::TimelineModel::fromPlan(l);
+    ASSERT_EQ(m.rows().size(), 3u);
+    EXPECT_EQ(m.rows()[1].name, "A_shared (plain copy)");
+    EXPECT_EQ(m.rows()[2].name, "B_shared (plain copy)");
+    for (int row = 1; row <= 2; ++row) {
+        const auto& items = m.rows()[size_t(row)].items;
+        EXPECT_EQ(m.rows()[size_t(row)].kind, viz::TimelineRowKind::Stage);
+        ASSERT_EQ(items.size(), 3u);
+        for (int k = 0; k < 3; ++k) {
+            const auto& it = items[size_t(k)];
+            EXPECT_EQ(it.category, viz::TimelineCategory::Occupancy);
+            EXPECT_EQ(it.label, "k" + std::to_string(k));
+            EXPECT_EQ(it.start, double(row == 1 ? 3 + 16 * k : 10 + 16 * k));
+            EXPECT_EQ(it.mid, double(row == 1 ? 9 + 16 * k : 16 + 16 * k));
+            EXPECT_EQ(it.end, double(18 + 16 * k));
+            EXPECT_EQ(it.span.line, row == 1 ? 21u : 22u);
+        }
+    }
+
+    // A tile read by plain compute (sink_tma_waits.py mode 2: line 53 reads A_s and B_s each
+    // iteration t, at step 10 + 9t, time 16 + 15t), and one never read (mode 3: held to the end).
+    cli::TimelineCommand c;
+    c.flags.file = std::string(TS_SOURCE_DIR) + "/tests/e2e/programs/sink_tma_waits.py";
+    c.flags.target = "cuda:sm_90a";
+    c.flags.params = {"mode=2"};
+    auto loop = captureCli([&] { return cli::runTimeline(c); });
+    ASSERT_EQ(loop.rc, 0) << loop.err;
+    EXPECT_TRUE(contains(loop.out, "  stage occupancy (logical time: issued -> landed -> released)\n"
+                                   "    A_s (line 51)  tile k=0  3 -> 8 -> 16\n"
+                                   "    B_s (line 52)  tile k=0  10 -> 15 -> 16\n"
+                                   "    A_s (line 51)  tile k=1  18 -> 23 -> 31\n"
+                                   "    B_s (line 52)  tile k=1  25 -> 30 -> 31\n"
+                                   "    A_s (line 51)  tile k=2  33 -> 38 -> 46\n"
+                                   "    B_s (line 52)  tile k=2  40 -> 45 -> 46\n"))
+        << loop.out;
+    c.json = "-";
+    auto js = captureCli([&] { return cli::runTimeline(c); });
+    ASSERT_EQ(js.rc, 0) << js.err;
+    auto j = nlohmann::json::parse(js.out);
+    const auto& occ = j["loops"][0]["occupancy"];
+    ASSERT_EQ(occ.size(), 6u) << js.out;
+    for (int k = 0; k < 3; ++k) {
+        EXPECT_EQ(occ[size_t(2 * k)]["buffer"], "A_s");
+        EXPECT_EQ(occ[size_t(2 * k)]["release_step"], 10 + 9 * k);
+        EXPECT_EQ(occ[size_t(2 * k + 1)]["buffer"], "B_s");
+        EXPECT_EQ(occ[size_t(2 * k + 1)]["release_step"], 10 + 9 * k);
+    }
+    c.json.clear();
+    c.flags.params = {"mode=3"};
+    auto unread = captureCli([&] { return cli::runTimeline(c); });
+    ASSERT_EQ(unread.rc, 0) << unread.err;
+    EXPECT_TRUE(contains(unread.out, "    A_s (line 43)  tile k=0  2 -> 7 -> -1\n")) << unread.out;
+
+    // A copy into a view of a tile (pipelined_copy_into_view.py: T.copy into `bits`, an int16
+    // view of `tile`, read as `tile` on line 21): the row is the tile's, and the read by the
+    // tile's own name releases it. Copy k: step 2 + 5k barrier, 3 + 5k expect_tx, 5 + 5k wait,
+    // 6 + 5k the read; times 3 + 8k issued, 8 + 8k landed, 9 + 8k released.
+    c.flags.file = std::string(TS_SOURCE_DIR) + "/tests/e2e/programs/pipelined_copy_into_view.py";
+    c.flags.params = {};
+    auto view = captureCli([&] { return cli::runTimeline(c); });
+    ASSERT_EQ(view.rc, 0) << view.err;
+    EXPECT_TRUE(contains(view.out, "    tile (line 20)  tile k=0  3 -> 8 -> 9\n"
+                                   "    tile (line 20)  tile k=1  11 -> 16 -> 17\n"
+                                   "    tile (line 20)  tile k=2  19 -> 24 -> 25\n"))
+        << view.out;
 }
 
 namespace {

@@ -221,13 +221,16 @@ TimelineModel TimelineModel::fromPlan(const analysis::PipelineTimeline& loop) {
     m.m_steadyMin = steadyMin <= steadyMax ? steadyMin : 0;
     m.m_steadyMax = steadyMin <= steadyMax ? steadyMax : 1;
     m.updateExtent();
-    // Occupancy: one row per stage, each tile from its copy's issue to its release.
-    for (int64_t s = 0; s < loop.stages && !loop.occupancy.empty(); ++s) {
+    // Occupancy: one row per stage, each tile from its copy's issue to its release; then one
+    // row per shared buffer that plain copies (no pipeline stage) fill, each tile from its
+    // copy's issue to its last read.
+    const bool staged = std::any_of(loop.occupancy.begin(), loop.occupancy.end(), [](const auto& o) { return o.buffer.empty(); });
+    for (int64_t s = 0; s < loop.stages && staged; ++s) {
         TimelineRow row;
         row.name = "stage " + std::to_string(s) + " (shared)";
         row.kind = TimelineRowKind::Stage;
         for (const auto& o : loop.occupancy) {
-            if (o.stage != s) continue;
+            if (o.stage != s || !o.buffer.empty()) continue;
             const int64_t issue = timed ? o.issueTime : o.issueStep, landed = timed ? o.landedTime : o.landedStep,
                           release = timed ? o.releaseTime : o.releaseStep;
             TimelineItem it;
@@ -245,6 +248,37 @@ TimelineModel TimelineModel::fromPlan(const analysis::PipelineTimeline& loop) {
               << "\nlight: bytes in flight · solid: tile resident";
             it.tooltip = t.str();
             it.span = loop.loopSpan;
+            row.items.push_back(std::move(it));
+        }
+        m.m_rows.push_back(std::move(row));
+    }
+    std::vector<std::string> plainBuffers;
+    for (const auto& o : loop.occupancy)
+        if (!o.buffer.empty() && std::find(plainBuffers.begin(), plainBuffers.end(), o.buffer) == plainBuffers.end())
+            plainBuffers.push_back(o.buffer);
+    for (const auto& buf : plainBuffers) {
+        TimelineRow row;
+        row.name = buf + " (plain copy)";
+        row.kind = TimelineRowKind::Stage;
+        for (const auto& o : loop.occupancy) {
+            if (o.buffer != buf) continue;
+            const int64_t issue = timed ? o.issueTime : o.issueStep, landed = timed ? o.landedTime : o.landedStep,
+                          release = timed ? o.releaseTime : o.releaseStep;
+            TimelineItem it;
+            it.category = TimelineCategory::Occupancy;
+            it.start = double(std::max<int64_t>(0, issue));
+            it.end = release >= issue ? double(release + 1) : m.m_max;
+            it.mid = landed >= 0 ? std::clamp(double(landed + 1), it.start, it.end) : -1;
+            it.iteration = o.tile;
+            it.label = "k" + std::to_string(o.tile);
+            it.tiny = std::to_string(o.tile);
+            std::ostringstream t;
+            t << buf << " holds copy k=" << o.tile << " (T.copy at line " << o.span.line << ")\nissued at " << m.m_unit << " " << issue
+              << ", landed (wait passed) at " << landed << ", last read at "
+              << (release >= 0 ? std::to_string(release) : std::string("never (held to the end)"))
+              << "\nlight: bytes in flight · solid: tile resident";
+            it.tooltip = t.str();
+            it.span = o.span.valid() ? o.span : loop.loopSpan;
             row.items.push_back(std::move(it));
         }
         m.m_rows.push_back(std::move(row));

@@ -64,7 +64,9 @@ class TimelineModel {
 public:
     TimelineModel() = default;
     /// Rows of `loop`: its roles (events at `time`, or `step` for the cp.async plan), then its
-    /// stages (occupancy: from the copy's issue to its release, landed at `mid`), then the
+    /// stages (occupancy: from the copy's issue to its release, landed at `mid`), then one row
+    /// per shared buffer that plain copies fill ("A_shared (plain copy)": each copy's tile from
+    /// its issue to its last read before the next copy into the buffer), then the
     /// staging tiles of its TMA stores (loop.bulkGroups: each group from its issue to the
     /// wait_group.read after which the tile is read out, all in flight; a one-unit compute bar
     /// where the next iteration rewrites the tile that wait and the following barrier order).
