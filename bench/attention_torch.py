@@ -84,6 +84,7 @@ for name, (b, h, s, d, causal, dt) in SHAPES.items():
          "tilescope_ms": ours, "tilescope_best_config": best_cfg, "configs": CONFIGS,
          "tilescope_sm80_path_ms": sm80, "tilescope_cpasync_schedule_ms": cpasync,
          "tilescope_warp_specialized_ms": ws, "tilescope_pingpong_off_ms": lockstep,
+         "switches": {"TILESCOPE_HOPPER_PINGPONG": os.environ.get("TILESCOPE_HOPPER_PINGPONG")},
          "tilescope_best_ms": best, "tilescope_tflops": flops / best / 1e9 if best else None,
          "cudnn_ms": cudnn, "flash_ms": flash,
          "tilelang_example_ms": tl_example, "tilelang_on_our_file_ms": tl_ours,

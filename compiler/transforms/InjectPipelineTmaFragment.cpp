@@ -48,7 +48,12 @@
 // body; OFF unless TILESCOPE_HOPPER_PINGPONG=1: on the H200, 2026-12-02, B1 H16 S4096 D128 fp16
 // at 128x128 / 3 stages it took 0.271 ms against 0.239 ms for the same code in lockstep, and
 // 128x64 / 3 stages 0.360 ms against 0.234 ms for 128x64 / 2 stages in lockstep,
-// bench/results/attention-2026-12-02c/; each turn still waits for P V to complete): left alone, both warpgroups wait for the same
+// bench/results/attention-2026-12-02c/; each turn still waits for P V to complete. Leaving P V in
+// flight across the turn, FlashAttention-3's form (gemm_1 committed with wait_group 2, the stage of
+// k-1 released after gemm_1's wait), was slower still on the H100, 2026-12-06: 0.304 ms at E against
+// 0.271 ms with the wait and 0.243 ms in lockstep, bench/results/h100-2026-12-06c/. The lockstep
+// 128x64 / 2-stage form runs two blocks per SM (127 registers, 99 KB), whose softmax and wgmma
+// interleave with no turns; ncu there: tensor pipe 63% of cycles, XU 36%): left alone, both warpgroups wait for the same
 // tile and so run in lockstep: both issue wgmma at once (the tensor cores busy, the FP32/MUFU
 // units idle), then both run the softmax at once (the tensor cores idle). The H200 run at
 // 3b4addf measured ~3500 SM cycles per 128x128 tile where the wgmma alone needs ~2050. With
