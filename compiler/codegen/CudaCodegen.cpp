@@ -134,6 +134,15 @@ public:
         ++m_indent;
         if (attrInt(m_f.attrs, "smem_bytes", 0) > 0)
             line(std::string("extern __shared__ __align__(") + (hopper ? "1024" : "128") + ") unsigned char ts_smem[];", {});
+        // Views of a kernel tensor with another dtype (T.view(A, shape, dtype): the same bytes):
+        // a pointer of the view's element type, derived from the tensor's, so that element and
+        // vector accesses through the view address its own elements.
+        for (auto* v : dtypeViews()) {
+            const BufferNode* base = viewBase(m_f, *v);
+            const std::string cv = written.count(base) ? "" : "const ";
+            const std::string t(cudaTypeName(v->dtype));
+            line(cv + t + "* " + bufferName(v) + " = reinterpret_cast<" + cv + t + "*>(" + bufferName(base) + ");", v->span);
+        }
         if (traced) traceSlot();
         if (k) kernel(*k);
         else stmt(m_f.body);
@@ -245,8 +254,22 @@ private:
     // through the view's own shape already.
     std::string name(const Buffer& b) { return bufferName(b.get()); }
     std::string bufferName(const BufferNode* b) {
-        if (auto* v = viewBase(m_f, *b)) return uniqueName(v, v->name);
+        if (auto* v = viewBase(m_f, *b); v && v->dtype == b->dtype) return uniqueName(v, v->name);
         return uniqueName(b, b->name);
+    }
+    /// The views of kernel tensors with a dtype of their own that the body accesses.
+    std::vector<const BufferNode*> dtypeViews() const {
+        std::vector<const BufferNode*> out;
+        auto note = [&](const BufferNode* b) {
+            if (const BufferNode* v = b ? viewBase(m_f, *b) : nullptr; v && v->dtype != b->dtype && std::find(out.begin(), out.end(), b) == out.end())
+                out.push_back(b);
+        };
+        walk(m_f.body, [&](const Stmt& s) {
+            if (auto* st = as<StoreNode>(s)) note(st->buffer.get());
+        }, [&](const Expr& e) {
+            if (auto* l = as<LoadNode>(e)) note(l->buffer.get());
+        });
+        return out;
     }
     std::string name(const VarNode* v) { return uniqueName(v, v->name); }
 

@@ -4,7 +4,8 @@
 // address the parameter's storage through it, codegen declares it as a pointer to the same
 // memory, and index lowering flattens through its own shape, so a T.copy of a region of the
 // view (conv's kernel_flat[k * bK, bx * bN]) is an ordinary rectangular copy. Views of on-chip
-// memory (local) and views of tensors that change the dtype are diagnostics; a view of a fragment
+// memory (local) are diagnostics; a view of a tensor may change the dtype (whole-byte elements:
+// the same bytes); a view of a fragment
 // with its dtype is fragmentView below, a view of a shared buffer (any dtype) sharedView.
 // T.im2col reads a tile of the im2col matrix of an NHWC image through index arithmetic: it is
 // elaborated into a T.Parallel nest over the tile (TileLang lowers it to a TMA im2col load on
@@ -110,24 +111,34 @@ Value Elaborator::tensorView(const ir::Buffer& base, const Value& shape, Span sh
     if (!root->strides.empty())
         throw CompileError(s, fn + ": '" + root->name + "' has explicit strides; a view needs a "
                                                           "contiguous tensor");
-    if (t != root->dtype)
+    // Another dtype: the same bytes read as that dtype (torch's Tensor.view(dtype)), element i
+    // of the view at byte i * size. Packed 4-bit tensors hold two elements per byte, which the
+    // interpreters and the generated code address differently from whole-byte elements.
+    if (t != root->dtype && (ir::dtypeBits(t) % 8 || ir::dtypeBits(root->dtype) % 8))
         throw CompileError(s,
-                           fn + ": a view with another dtype (" +
-                               std::string(ir::dtypeName(root->dtype)) + " as " +
-                               std::string(ir::dtypeName(t)) + ") is not supported yet",
-                           "views keep the tensor's dtype; T.reinterpret converts single values");
+                           fn + ": a view of kernel tensor '" + root->name + "' as another dtype (" +
+                               std::string(ir::dtypeName(root->dtype)) + " as " + std::string(ir::dtypeName(t)) +
+                               ") with 4-bit elements is not supported yet",
+                           "view it as uint8 / int8 (two 4-bit values per byte) and unpack with shifts, or view a shared copy of it");
     std::vector<ir::Expr> sh = shapeArg(shape, shapeSpan, fn + " shape");
-    // TileLang asserts equal sizes; when both are compile-time constants, so do we.
+    // TileLang asserts equal sizes (in bytes when the dtype changes); when both are compile-time
+    // constants, so do we.
     std::optional<int64_t> viewElems = 1, baseElems = 1;
     for (auto& e : sh)
         viewElems = viewElems && ir::constInt(e) ? std::optional(*viewElems * *ir::constInt(e)) : std::nullopt;
     for (auto& e : base->shape)
         baseElems = baseElems && ir::constInt(e) ? std::optional(*baseElems * *ir::constInt(e)) : std::nullopt;
-    if (viewElems && baseElems && *viewElems != *baseElems)
+    const int64_t viewBytes = ir::dtypeBits(t) / 8, baseBytes = ir::dtypeBits(base->dtype) / 8;
+    if (viewElems && baseElems && *viewElems * viewBytes != *baseElems * baseBytes)
         throw CompileError(shapeSpan,
-                           fn + ": the view has " + std::to_string(*viewElems) + " elements but '" +
-                               base->name + "' has " + std::to_string(*baseElems),
-                           "a view covers the whole tensor with another shape");
+                           t == base->dtype ? fn + ": the view has " + std::to_string(*viewElems) + " elements but '" + base->name +
+                                                  "' has " + std::to_string(*baseElems)
+                                            : fn + ": the view has " + std::to_string(*viewElems * viewBytes) + " bytes (" +
+                                                  std::to_string(*viewElems) + " " + std::string(ir::dtypeName(t)) + ") but '" +
+                                                  base->name + "' has " + std::to_string(*baseElems * baseBytes) + " (" +
+                                                  std::to_string(*baseElems) + " " + std::string(ir::dtypeName(base->dtype)) + ")",
+                           t == base->dtype ? "a view covers the whole tensor with another shape"
+                                            : "a view covers the whole tensor: scale the last extent by the ratio of the element sizes");
     std::string name = takePendingName();
     auto view = std::make_shared<ir::BufferNode>(uniqueName(name.empty() ? base->name + "_view" : name),
                                                  t, std::move(sh), ir::Scope::Global, s);

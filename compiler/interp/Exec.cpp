@@ -147,16 +147,37 @@ BufferState& Machine::lookup(const BufferNode* b, const Span& at) {
             st.shape.push_back(v);
             numel = v && numel > kMaxElements / v ? kMaxElements + 1 : numel * v;
         }
-        if (numel > base.size)
+        if (b->dtype == base.dtype && numel > base.size)
             fail(at, "view '" + b->name + "' of shape " + formatShape(st.shape) + " has " +
                          std::to_string(numel) + " elements, more than '" + base.node->name + "' (" +
                          std::to_string(base.size) + ")");
         st.strides.assign(st.shape.size(), 1);
         for (size_t d = st.shape.size(); d-- > 1;) st.strides[d - 1] = st.strides[d] * st.shape[d];
         st.dtype = b->dtype;
-        st.data = base.data;
-        st.size = numel;
         st.global = st.live = true;
+        if (b->dtype == base.dtype) {
+            st.data = base.data;
+            st.size = numel;
+            return st;
+        }
+        // Another dtype (T.view(A, shape, dtype)): the same bytes. One double per element, so the
+        // view keeps elements of its own, derived from the tensor's bits now and re-derived on
+        // every write through either name (the shared views' pairs, SharedViews.h). Per machine:
+        // a block that runs on another machine of the grid sees this block's writes through the
+        // tensor's storage, not through its own copy of the view (blocks do not read each
+        // other's writes within a launch but by atomics, which do not go through views).
+        if (numel * ir::dtypeBits(b->dtype) > base.size * ir::dtypeBits(base.dtype))
+            fail(at, "view '" + b->name + "' needs " + std::to_string(numel * ir::dtypeBits(b->dtype) / 8) + " bytes but '" +
+                         base.node->name + "' has " + std::to_string(base.size * ir::dtypeBits(base.dtype) / 8));
+        st.own.assign(static_cast<size_t>(numel), 0.0);
+        st.data = st.own.data();
+        st.size = numel;
+        st.viewOwnsData = true;
+        detail::copyViewBits(base, 0, 0, base.size - 1, st, 0);
+        SharedViewPair p{&st, &base, {}, {}};
+        p.viewSnap.assign(st.data, st.data + st.size);
+        p.baseSnap.assign(base.data, base.data + base.size);
+        m_sharedViews.push_back(std::move(p));
         return st;
     }
     fail(at, "buffer '" + b->name + "' is used before its allocation in this block",
@@ -570,7 +591,7 @@ bool Machine::execBlock(const KernelNode* k, size_t mark, int64_t lin, const std
             m_bindings[mark + d].i = m_blockIdx[d], m_bindings[mark + d].f = double(m_blockIdx[d]);
     }
     for (auto& b : m_buffers)  // per-block storage: every non-parameter buffer is re-allocated
-        if (!b->global || b->pointer) b->live = false;
+        if (!b->global || b->pointer || b->viewOwnsData) b->live = false;  // (a view of another dtype: at its first access)
     m_sharedViews.clear();
     exec(k->body.get());
     return true;

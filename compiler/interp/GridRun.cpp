@@ -66,6 +66,7 @@ void Machine::copySetupTo(Machine& m) const {
     m.m_bindings = m_bindings;
     m.m_memory = m_memory;  // pointer tables (Pointers.h) point into the same device memory
     for (auto& b : m_buffers) {
+        if (b->viewOwnsData) continue;  // made again, with its pair, at the block's first access
         auto c = std::make_unique<BufferState>();
         c->node = b->node;
         c->dtype = b->dtype;

@@ -52,6 +52,9 @@ struct BufferState {
     /// A T.make_tensor tensor (global memory, bound to a pointee of m_memory when
     /// its AllocNode runs, re-bound in every block).
     bool pointer = false;
+    /// A view of a kernel tensor with another dtype (Exec.cpp lookup): `own` holds its elements,
+    /// per machine (copySetupTo does not share it).
+    bool viewOwnsData = false;
     std::vector<double> own;
     // Thread-level interpreter only (ThreadMachine.h); unused by the tile level.
     int64_t threadStride = 0;       ///< local buffers: elements per thread in `own` (0 = shared)

@@ -119,7 +119,8 @@ bool ThreadMachine::execBlock(const KernelNode* k, size_t mark, int64_t lin, con
         m_observer = nullptr;
     }
     for (auto& b : m_buffers)
-        if (!b->global || b->pointer) b->live = false;
+        if (!b->global || b->pointer || b->viewOwnsData) b->live = false;
+    m_sharedViews.clear();  // a kernel tensor's views of another dtype (Exec.cpp lookup), made again at their first access
     m_named.clear();
     m_stack.clear();
     m_openGroup.assign(m_threads, {});
@@ -215,6 +216,9 @@ void ThreadMachine::execT(const StmtNode* s, const ThreadList& act) {
             break;
         case StmtKind::Eval:
             execEvalT(static_cast<const EvalNode*>(s), act);
+            // TMA stores, atomics and copies write kernel tensors without writeElem: a view of
+            // another dtype (m_sharedViews holds only those here) re-derives what they changed.
+            if (!m_sharedViews.empty()) syncSharedViews();
             break;
         case StmtKind::Kernel:
             fail(s->span, "T.Kernel nested inside another T.Kernel");
@@ -717,6 +721,7 @@ void ThreadMachine::writeElem(BufferState& b, int64_t off, double v, const Span&
         clobberAliases(b, off, at);
     }
     b.data[s] = v;
+    if (b.global && !m_sharedViews.empty()) sharedViewStored(b, off);
     if (!b.written.empty()) b.written[s] = 1;
     if (!b.global && !b.threadStride) sharedViewWritten(b, off);
 }

@@ -1,9 +1,9 @@
 // Views of a kernel tensor's memory (T.Tensor(shape, dtype, A.data), T.reshape / T.view of a
-// tensor): a Global buffer that is not a parameter, with its own row-major shape and the
-// parameter's dtype, recorded in the function's attrs as "view_of.<view name>" = the
-// parameter's name (buffer names are unique in a PrimFunc). The interpreters address the
-// parameter's storage through the view's shape, codegen uses the parameter's pointer (accesses
-// are flattened through the view's shape by lower-to-threads), the printer declares the view.
+// tensor): a Global buffer that is not a parameter, with its own row-major shape and dtype (the parameter's, or another
+// of whole bytes: the same bytes), recorded in the function's attrs as "view_of.<view name>" = the parameter's name
+// (buffer names are unique in a PrimFunc). The interpreters address the parameter's storage through the view's shape (a view
+// of another dtype: storage of its own kept equal to the bytes, interp/SharedViews.h), codegen uses the parameter's pointer
+// (cast to the view's element type) with accesses flattened through the view's shape by lower-to-threads; the printer declares the view.
 #pragma once
 #include <string>
 

@@ -64,23 +64,27 @@ DType valueDType(const Value& v) {
 
 Value reshapeFn(Interp&, CallArgs& a) {
     RefArray x = self0(a);
-    if (a.pos.size() == 2 && a.pos[1].is(ValueKind::DType)) {
+    // Tensor.view(dtype=torch.float32), the keyword form TileLang's view tests use.
+    const Value* dtypeKw = a.pos.size() == 1 ? kwArg(a, "dtype") : nullptr;
+    if ((a.pos.size() == 2 && a.pos[1].is(ValueKind::DType)) || (dtypeKw && dtypeKw->is(ValueKind::DType))) {
+        const Value& dv = dtypeKw ? *dtypeKw : a.pos[1];
+        const Span dspan = dtypeKw ? a.span : a.argSpan(1);
         // Tensor.view(dtype): the bits read as the other dtype (torch.uint16 -> torch.bfloat16 in
         // TileLang's dequantize references). Between widths, as torch does for a contiguous
         // tensor: the last dimension scales by the width ratio, bytes little-endian (float16 ->
         // uint8 gives each element's low byte first; TileLang's view tests check a shared view so).
-        DType to = a.pos[1].asDType();
+        DType to = dv.asDType();
         const int fb = ir::dtypeBits(x.dtype), tb = ir::dtypeBits(to);
         const std::string what = "ref_program: " + a.callee + "(dtype) " + std::string(ir::dtypeName(x.dtype)) + " -> " +
                                  std::string(ir::dtypeName(to));
-        if (fb < 8 || tb < 8) throw CompileError(a.argSpan(1), what + ": sub-byte dtypes are not supported by the reference evaluator");
+        if (fb < 8 || tb < 8) throw CompileError(dspan, what + ": sub-byte dtypes are not supported by the reference evaluator");
         if (fb == tb) {
             std::vector<double> out(static_cast<size_t>(x.numel()));
             for (size_t i = 0; i < out.size(); ++i) out[i] = elementValue(to, elementBits(x.dtype, x.ptr()[i]));
             return wrap(makeArray(to, x.shape, std::move(out)));
         }
         if (x.shape.empty() || (x.shape.back() * fb) % tb)
-            throw CompileError(a.argSpan(1), what + ": the last dimension (" + (x.shape.empty() ? std::string("none: a 0-d tensor") : std::to_string(x.shape.back())) +
+            throw CompileError(dspan, what + ": the last dimension (" + (x.shape.empty() ? std::string("none: a 0-d tensor") : std::to_string(x.shape.back())) +
                                                  " elements) is not a whole number of " + std::string(ir::dtypeName(to)) + " elements",
                                "view a tensor whose last dimension holds a multiple of the new element size in bytes");
         const int fB = fb / 8, tB = tb / 8;
