@@ -795,6 +795,42 @@ void occupancy(PipelineTimeline& t, const Facts& facts, const std::vector<RolePl
             if (e.kind == TimelineEventKind::Release && occ.count(e.tile) && occ[e.tile].releaseStep < 0)
                 occ[e.tile].releaseStep = e.step, occ[e.tile].releaseTime = e.time;
         }
+    // A pipeline whose reads are not wgmma (mma.sync, plain compute: the cp.async schedule's TMA
+    // loads) has no Release events: its block barrier orders the reads of tile k before the
+    // refill of its stage with tile k + S. Its tile is released at the last block barrier before
+    // that refill, and a tile with no refill (the last S) where the loop ends; without this each
+    // stage row ran to the end of the timeline (flash_decode).
+    bool anyRelease = false;
+    for (auto& r : t.roles)
+        for (auto& e : r.events) anyRelease |= e.kind == TimelineEventKind::Release;
+    if (!anyRelease && t.stages > 0)
+        for (auto& r : t.roles) {
+            const auto& evs = r.events;
+            for (auto& [tile, o] : occ) {
+                if (o.releaseStep >= 0 || o.issueStep < 0 || size_t(o.issueStep) >= evs.size() ||
+                    evs[size_t(o.issueStep)].kind != TimelineEventKind::ExpectTx || evs[size_t(o.issueStep)].tile != tile)
+                    continue;  // issued by another role
+                const int64_t from = std::max(o.issueStep, o.landedStep);
+                int64_t next = -1, release = -1;
+                for (auto& e : evs)
+                    if (e.step > from && e.kind == TimelineEventKind::ExpectTx && e.stage == o.stage && e.tile == tile + t.stages) {
+                        next = e.step;
+                        break;
+                    }
+                if (next >= 0) {
+                    for (auto& e : evs)
+                        if (e.step > from && e.step < next && e.kind == TimelineEventKind::Barrier) release = e.step;
+                    if (release < 0) release = next;
+                } else {
+                    for (auto& e : evs)
+                        if (e.step > from && (e.phase == TimelinePhase::Epilogue || e.iteration > tile)) {
+                            release = e.step;
+                            break;
+                        }
+                }
+                if (release >= 0) o.releaseStep = release, o.releaseTime = evs[size_t(release)].time;
+            }
+        }
     for (auto& [tile, o] : occ) t.occupancy.push_back(o);
     for (auto& p : plain) {
         const auto& evs = t.roles[p.role].events;

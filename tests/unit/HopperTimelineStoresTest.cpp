@@ -474,6 +474,36 @@ TEST(HopperTimelineStores, KernelsWithoutTmaStoresKeepTheirTimeline) {
     }
 }
 
+// A pipeline whose stages no mbarrier arrival releases (flash_decode's mma.sync gemms read the
+// TMA-loaded K/V stages; the cp.async schedule's block barrier at the top of each iteration orders
+// those reads before the refill): each tile is released at the last block barrier before the
+// refill of its stage, a tile with no refill where the next iteration starts, the last one never
+// (the loop ends with its reads). Before, every stage row ran to the end. Eight trips, two stages;
+// by hand from the event list: the refill of stage 0 with tile 2 is the expect_tx at step 43
+// (t=45) after the barrier at step 42 (t=44), tile 1's refill (tile 3) follows the barrier at
+// t=75, and so on every 31 steps; tile 6 (no tile 8) is released at iteration 7's first event.
+TEST(HopperTimelineStores, PipelineStagesWithoutArrivalsReleaseAtTheBarrierBeforeTheirRefill) {
+    cli::TimelineCommand c;
+    c.flags.file = std::string(TS_SOURCE_DIR) + "/samples/flash_decode.py";
+    c.flags.target = "cuda:sm_90a";
+    c.flags.params = {"seqlen_kv=1024", "num_split=2"};
+    auto text = captureCli([&] { return cli::runTimeline(c); });
+    ASSERT_EQ(text.rc, 0) << text.err;
+    EXPECT_TRUE(contains(text.out, "    42    44  steady       1    61  barrier (all threads)\n"
+                                   "    43    45  steady       1    61  expect_tx tma_stage_full_0[0] 16384 B (tile k=2) [phase 1]\n"))
+        << text.out;
+    EXPECT_TRUE(contains(text.out, "  stage occupancy (logical time: issued -> landed -> released)\n"
+                                   "    stage 0  tile k=0  6 -> 12 -> 44\n"
+                                   "    stage 1  tile k=1  14 -> 20 -> 75\n"
+                                   "    stage 0  tile k=2  45 -> 51 -> 106\n"
+                                   "    stage 1  tile k=3  76 -> 82 -> 137\n"
+                                   "    stage 0  tile k=4  107 -> 113 -> 168\n"
+                                   "    stage 1  tile k=5  138 -> 144 -> 199\n"
+                                   "    stage 0  tile k=6  169 -> 175 -> 229\n"
+                                   "    stage 1  tile k=7  200 -> 206 -> -1\n"))
+        << text.out;
+}
+
 // sink-tma-waits in the same flash_decode timeline: the wait of the plain Q copy (line 55) moves
 // past the pipeline prologue (barriers at line 61, stage 0's expect_tx and K/V TMA issue), so the
 // Q tile and stage 0 are in flight together. By hand, one unit per event: Q's TMA at t=3 lands at
@@ -495,7 +525,8 @@ TEST(HopperTimelineStores, PlainCopyWaitGoesPastThePipelinePrologue) {
                                    "     9     9  prologue     -    55  wait tma_copy_bar_0[0] parity 0 [phase 0]\n"
                                    "    10    12  steady       0    61  wait tma_stage_full_0[0] parity 0 [phase 0]\n"))
         << text.out;
-    EXPECT_TRUE(contains(text.out, "    stage 0  tile k=0  6 -> 12 -> -1\n")) << text.out;
+    // Two trips: tile 0 has no refill after it; released where iteration 1 starts (t=43).
+    EXPECT_TRUE(contains(text.out, "    stage 0  tile k=0  6 -> 12 -> 43\n")) << text.out;
     EXPECT_TRUE(contains(text.out, "barrier check: every wait has its arrivals and bytes")) << text.out;
 
     // A kernel with plain copies and no T.Pipelined loop (sink_tma_waits.py mode 0): the header
