@@ -229,8 +229,11 @@ void ThreadMachine::execT(const StmtNode* s, const ThreadList& act) {
                 // other tile ops run once for the block or warp role that reaches them.
                 auto* t = static_cast<const TileOpNode*>(s);
                 const bool roleFill = t->op == TileOpKind::Fill && static_cast<int32_t>(act.size()) != m_threads;
-                if (!roleFill && tileOpPerThread(t, act)) break;
-                if (tileOpCollective(t, act)) break;
+                // (A tile op writes kernel tensors without writeElem: see the Eval case.)
+                if ((!roleFill && tileOpPerThread(t, act)) || tileOpCollective(t, act)) {
+                    if (!m_sharedViews.empty()) syncSharedViews();
+                    break;
+                }
             }
             if (m_tileLevel)
                 fail(s->span,
