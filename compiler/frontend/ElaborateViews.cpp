@@ -116,11 +116,16 @@ Value Elaborator::tensorView(const ir::Buffer& base, const Value& shape, Span sh
     // interpreters and the generated code address differently from whole-byte elements.
     if (t != root->dtype && (ir::dtypeBits(t) % 8 || ir::dtypeBits(root->dtype) % 8))
         throw CompileError(s,
-                           fn + ": a view of kernel tensor '" + root->name + "' as another dtype (" +
+                           fn + ": a view of kernel tensor '" + root->name + "' between 4-bit and other elements (" +
                                std::string(ir::dtypeName(root->dtype)) + " as " + std::string(ir::dtypeName(t)) +
-                               ") with 4-bit elements is not supported yet",
-                           "view it as uint8 / int8 (two 4-bit values per byte) and unpack with shifts, or view a shared copy of it");
+                               ") is not supported yet",
+                           "T.copy the tensor into a shared tile and view the tile (views of shared tiles take 4-bit dtypes), "
+                           "or declare the parameter with the dtype you read it as");
     std::vector<ir::Expr> sh = shapeArg(shape, shapeSpan, fn + " shape");
+    for (size_t d = 0; d < sh.size(); ++d)
+        if (auto c = ir::constInt(sh[d]); c && *c <= 0)
+            throw CompileError(shapeSpan, fn + ": extent " + std::to_string(d) + " of the view is " + std::to_string(*c) + "; extents must be positive",
+                               "a view covers the whole tensor with another shape of positive extents");
     // TileLang asserts equal sizes (in bytes when the dtype changes); when both are compile-time
     // constants, so do we.
     std::optional<int64_t> viewElems = 1, baseElems = 1;

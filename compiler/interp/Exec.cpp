@@ -166,9 +166,13 @@ BufferState& Machine::lookup(const BufferNode* b, const Span& at) {
         // a block that runs on another machine of the grid sees this block's writes through the
         // tensor's storage, not through its own copy of the view (blocks do not read each
         // other's writes within a launch but by atomics, which do not go through views).
-        if (numel * ir::dtypeBits(b->dtype) > base.size * ir::dtypeBits(base.dtype))
-            fail(at, "view '" + b->name + "' needs " + std::to_string(numel * ir::dtypeBits(b->dtype) / 8) + " bytes but '" +
-                         base.node->name + "' has " + std::to_string(base.size * ir::dtypeBits(base.dtype) / 8));
+        // TileLang asserts that the view covers the tensor's bytes exactly; with symbolic extents
+        // only the run can check it.
+        if (numel * ir::dtypeBits(b->dtype) != base.size * ir::dtypeBits(base.dtype))
+            fail(at,
+                 "view '" + b->name + "' of shape " + formatShape(st.shape) + " covers " + std::to_string(numel * ir::dtypeBits(b->dtype) / 8) +
+                     " bytes but '" + base.node->name + "' has " + std::to_string(base.size * ir::dtypeBits(base.dtype) / 8),
+                 "a view of another dtype covers the tensor's bytes: scale the last extent by the ratio of the element sizes");
         st.own.assign(static_cast<size_t>(numel), 0.0);
         st.data = st.own.data();
         st.size = numel;

@@ -5,14 +5,17 @@
 // tensor back as float16: bit-exact against hand-derived values on both interpreters (the view
 // keeps elements of its own there, re-derived on every write through either name) for both
 // targets; the generated code addresses the view through a pointer of its element type derived
-// from the tensor's; NVRTC sm_80 and sm_90a; the compile errors for 4-bit dtypes and for a view
-// that does not cover the tensor's bytes.
+// from the tensor's; NVRTC sm_80 and sm_90a; the compile errors for 4-bit dtypes, for a view that
+// does not cover the tensor's bytes and for extents that are not positive, and the interpreters'
+// check of the bytes when the extents are symbolic. global_view_outputs.py: a tensor written only
+// through a view is an output, and one only atomics write through a view starts at zero.
 #include <cmath>
 #include <cstdint>
 
 #include <gtest/gtest.h>
 
 #include "compiler/Compile.h"
+#include "compiler/LaunchArgs.h"
 #include "compiler/support/HostTensor.h"
 #include "tests/e2e/E2eTestUtil.h"
 #include "tests/e2e/NvrtcBothTargets.h"
@@ -102,7 +105,7 @@ TEST(GlobalViewDtype, FourBitDtypesAndViewsThatDoNotCoverTheBytesAreErrors) {
     };
     ts::CompileResult four = compileText("T.view(A, (256,), dtype=\"int4\")");
     ASSERT_FALSE(four.ok);
-    EXPECT_NE(diagText(four).find("view_errors.py:6:13: error: T.view: a view of kernel tensor 'A' as another dtype (float16 as int4) with 4-bit elements is not supported yet"),
+    EXPECT_NE(diagText(four).find("view_errors.py:6:13: error: T.view: a view of kernel tensor 'A' between 4-bit and other elements (float16 as int4) is not supported yet"),
               std::string::npos)
         << diagText(four);
     ts::CompileResult size = compileText("T.view(A, (64,), dtype=\"float32\")");
@@ -112,6 +115,85 @@ TEST(GlobalViewDtype, FourBitDtypesAndViewsThatDoNotCoverTheBytesAreErrors) {
     EXPECT_NE(diagText(size).find("scale the last extent by the ratio of the element sizes"), std::string::npos) << diagText(size);
     ts::CompileResult ok = compileText("T.view(A, (32,), dtype=\"float32\")");
     EXPECT_TRUE(ok.ok) << diagText(ok);
+}
+
+TEST(GlobalViewDtype, TensorsWrittenOnlyThroughViewsAreOutputs) {
+    const char* prog = "tests/e2e/programs/global_view_outputs.py";
+    ts::CompileOptions opts;
+    opts.target = "cuda:sm_90a";
+    ts::CompileResult r = ts::compile(prog, ts::e2e::readRepoFile(prog), opts);
+    ASSERT_TRUE(r.ok) << diagText(r);
+    ASSERT_EQ(r.kernel.args.size(), 5u);
+    // X read; B by name; C, D, Q only through views (before: inputs, and the reference's four
+    // results had "0 outputs" to go to).
+    const bool expected[] = {false, true, true, true, true};
+    for (size_t i = 0; i < 5; ++i) EXPECT_EQ(r.kernel.args[i].isOutput, expected[i]) << r.kernel.args[i].name;
+    // Q: only atomics write it (through its view): it starts at zero, not poisoned.
+    EXPECT_EQ(ts::atomicOnlyOutputs(*r.elaborated), std::vector<int>{4});
+    const int64_t M = 16, N = 16;
+    std::vector<double> x(size_t(M * N));
+    for (int64_t i = 0; i < M * N; ++i) x[size_t(i)] = double(i % 37) / 4.0 - 3.0;
+    for (bool lowered : {false, true}) {
+        std::vector<ts::HostTensor> args{ts::makeHostTensor(DType::Float32, {M, N}, x)};
+        for (DType t : {DType::Float32, DType::Float32, DType::Int32})
+            args.push_back(ts::makeHostTensor(t, {M, N}, std::vector<double>(size_t(M * N), t == DType::Int32 ? -5.0 : std::nan(""))));
+        args.push_back(ts::makeHostTensor(DType::Float32, {M, N}, std::vector<double>(size_t(M * N), 0.0)));
+        auto run = lowered ? ts::interp::runLowered(r.lowered, args) : ts::interp::run(r.elaborated, args);
+        ASSERT_TRUE(run.ok) << (run.error ? ts::formatDiagnostic(*run.error, r.source.get()) : "");
+        for (size_t i = 0; i < x.size(); ++i) {
+            ASSERT_EQ(args[1].data[i], x[i]);
+            ASSERT_EQ(args[2].data[i], x[i]);
+            ASSERT_EQ(args[3].data[i], double(int32_t(ts::floatBits(DType::Float32, x[i]))));
+            ASSERT_EQ(args[4].data[i], ts::elementValue(DType::Float32, 3));  // three blocks added the bits 1
+        }
+    }
+}
+
+TEST(GlobalViewDtype, NonPositiveExtentsAndSymbolicByteMismatchesAreErrors) {
+    auto compileText = [](const std::string& text) {
+        ts::CompileOptions opts;
+        opts.target = "cuda:sm_80";
+        return ts::compile("view_extents.py", text, opts);
+    };
+    ts::CompileResult neg = compileText("import tilelang.language as T\n\n"
+                                        "@T.prim_func\n"
+                                        "def main(A: T.Tensor((64, 64), \"float16\"), B: T.Tensor((64, 32), \"float32\")):\n"
+                                        "    with T.Kernel(1, threads=64) as bx:\n"
+                                        "        V = T.view(A, (-64, -32), dtype=\"float32\")\n"
+                                        "        T.copy(V, B)\n");
+    ASSERT_FALSE(neg.ok);
+    EXPECT_NE(diagText(neg).find("view_extents.py:6:23: error: T.view: extent 0 of the view is -64; extents must be positive"), std::string::npos)
+        << diagText(neg);
+    // (8, n // 2) float32 over (8, n) float16 covers the bytes only for even n, known at run time:
+    // the interpreters stop at the view's first access for n = 9 (before, they ran on with rows
+    // misaligned) and run for n = 10.
+    ts::CompileResult sym = compileText("import tilelang\nimport tilelang.language as T\n\n"
+                                        "@tilelang.jit(out_idx=[1])\n"
+                                        "def k(M=8):\n"
+                                        "    N = T.dynamic(\"n\")\n\n"
+                                        "    @T.prim_func\n"
+                                        "    def main(A: T.Tensor((M, N), \"float16\"), B: T.Tensor((M, N // 2), \"float32\")):\n"
+                                        "        with T.Kernel(M, threads=32) as bx:\n"
+                                        "            V = T.view(A, (M, N // 2), dtype=\"float32\")\n"
+                                        "            for j in T.serial(N // 2):\n"
+                                        "                B[bx, j] = V[bx, j]\n\n"
+                                        "    return main\n");
+    ASSERT_TRUE(sym.ok) << diagText(sym);
+    for (int64_t n : {9, 10})
+        for (bool lowered : {false, true}) {
+            std::vector<ts::HostTensor> args{ts::makeHostTensor(DType::Float16, {8, n}, std::vector<double>(size_t(8 * n), 1.0)),
+                                             ts::makeHostTensor(DType::Float32, {8, n / 2}, std::vector<double>(size_t(8 * (n / 2)), std::nan("")))};
+            auto run = lowered ? ts::interp::runLowered(sym.lowered, args) : ts::interp::run(sym.elaborated, args);
+            if (n == 10) {
+                EXPECT_TRUE(run.ok) << (run.error ? ts::formatDiagnostic(*run.error, sym.source.get()) : "");
+                continue;
+            }
+            ASSERT_FALSE(run.ok) << "n = 9, lowered " << lowered;
+            ASSERT_TRUE(run.error);
+            const std::string msg = ts::formatDiagnostic(*run.error, sym.source.get());
+            EXPECT_NE(msg.find("view 'V' of shape (8, 4) covers 128 bytes but 'A' has 144"), std::string::npos) << msg;
+            EXPECT_NE(msg.find("scale the last extent by the ratio of the element sizes"), std::string::npos) << msg;
+        }
 }
 
 }  // namespace
