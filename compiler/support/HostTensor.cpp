@@ -345,6 +345,32 @@ namespace {
 uint64_t lowBitsMask(int bits) { return bits >= 64 ? ~uint64_t{0} : (uint64_t{1} << bits) - 1; }
 }  // namespace
 
+namespace {
+// A NaN of a narrower float keeps its bits in the interpreters' doubles: elementValue returns a
+// quiet double NaN tagged with bit 50, the format's width at bits 32..37 and the element's bits
+// below, and elementBits gives those bits back for the same width. The GPU moves a NaN's bytes
+// unchanged through views (a half NaN 0xFFBE read as int16 is -66; PTX ISA 5.2); without the
+// tag every NaN came back as the format's canonical one. Arithmetic may carry a tagged NaN on
+// (x86 propagates payloads) where the GPU's result would be canonical: only bit-level reads of
+// computed NaNs can tell.
+constexpr uint64_t kNanTag = 0x7FFC000000000000ull;
+
+double taggedNan(int bits, uint64_t u) {
+    const uint64_t x = kNanTag | (uint64_t(bits) << 32) | (u & 0xFFFFFFFFull);
+    double d;
+    std::memcpy(&d, &x, sizeof d);
+    return d;
+}
+
+std::optional<uint64_t> nanTagBits(int bits, double v) {
+    if (!std::isnan(v)) return std::nullopt;
+    uint64_t x;
+    std::memcpy(&x, &v, sizeof x);
+    if ((x & kNanTag) != kNanTag || int((x >> 32) & 0x3F) != bits) return std::nullopt;
+    return x & lowBitsMask(bits);
+}
+}  // namespace
+
 uint64_t elementBits(ir::DType t, double v) {
     const int bits = ir::dtypeBits(t);
     if (t == ir::DType::Float64) {
@@ -352,7 +378,10 @@ uint64_t elementBits(ir::DType t, double v) {
         std::memcpy(&u, &v, sizeof u);
         return u;
     }
-    if (ir::isFloat(t)) return floatBits(t, v) & lowBitsMask(bits);
+    if (ir::isFloat(t)) {
+        if (auto tagged = nanTagBits(bits, v)) return *tagged;
+        return floatBits(t, v) & lowBitsMask(bits);
+    }
     if (t == ir::DType::Bool) return v != 0 ? 1 : 0;
     // The interpreters poison integer memory with 0, never NaN; a NaN here is a float value
     // stored into an integer name, which the device would have converted: 0 as well.
@@ -369,7 +398,10 @@ double elementValue(ir::DType t, uint64_t u) {
         std::memcpy(&d, &u, sizeof d);
         return d;
     }
-    if (ir::isFloat(t)) return floatFromBits(t, static_cast<uint32_t>(u));
+    if (ir::isFloat(t)) {
+        const double d = floatFromBits(t, static_cast<uint32_t>(u));
+        return std::isnan(d) ? taggedNan(bits, u) : d;
+    }
     if (t == ir::DType::Bool) return u != 0 ? 1.0 : 0.0;
     if (ir::isSigned(t) && bits < 64 && (u >> (bits - 1)) & 1) u |= ~lowBitsMask(bits);
     return ir::isSigned(t) ? static_cast<double>(static_cast<int64_t>(u)) : static_cast<double>(u);
