@@ -24,7 +24,12 @@ struct Mbar {
     bool init = false;
     int64_t count = 1;
     std::vector<PhaseState> phases{PhaseState{}};
+    /// Phases completed before the last tl.mbarrier_init: an init starts the parity at 0 again
+    /// while the phases keep their numbers (a pipelined loop inside an outer loop initialises
+    /// its barriers on every outer trip; its tiles and phases number on across the trips).
+    int64_t base = 0;
     int64_t completed() const { return int64_t(phases.size()) - 1; }
+    int64_t parity() const { return (completed() - base) % 2; }
     PhaseState& cur() { return phases.back(); }
 };
 
@@ -117,7 +122,7 @@ private:
             TraceOp& o = opOf(i);
             if (o.bar != key) continue;
             Mbar& b = m_bars[key];
-            if (b.completed() % 2 == o.parity) continue;
+            if (b.parity() == o.parity) continue;
             m_runs[i].clock = std::max(m_runs[i].clock, t);
             passWait(i, o, b);
         }
@@ -125,7 +130,7 @@ private:
     void passWait(size_t r, TraceOp& o, Mbar& b) {
         Run& run = m_runs[r];
         int64_t q = b.completed() - 1;  // the phase of parity o.parity observed
-        if (q < 0) {
+        if (q < b.base) {
             m_earlyPasses.push_back({o.span, o.bar, o.parity, m_out.issues.size()});
             issue(o.span, o.bar,
                   "the wait on " + o.bar + " for parity " + std::to_string(o.parity) +
@@ -185,7 +190,9 @@ private:
             case Op::Event: break;
             case Op::Init: {
                 Mbar& b = mbar(o);
-                b = Mbar{};
+                if (!b.init) b = Mbar{};
+                else if (b.cur().arrivals || b.cur().txExpected || b.cur().txDelivered) b.phases.push_back({});
+                b.base = b.completed();
                 b.init = true;
                 b.count = std::max<int64_t>(1, o.count);
                 run.pc += 1;  // no cost: not an event of the timeline
@@ -215,7 +222,7 @@ private:
             }
             case Op::Wait: {
                 Mbar& b = mbar(o);
-                if (b.completed() % 2 != o.parity) {
+                if (b.parity() != o.parity) {
                     passWait(r, o, b);
                     return;
                 }

@@ -154,6 +154,14 @@ public:
             m_single.reset();
         }
         if (auto* c = callOf(s); c && c->op == trace::kTraceStampOp) return;  // tilec trace's probes
+        // One-element integer locals the compiler keeps a wait's parity in (CopyTma.cpp's
+        // tma_copy_phase, flipped after each wait of a copy under a condition or in a loop the
+        // timeline does not unroll by iteration): their values, so such a wait's parity is known.
+        if (auto* st = as<StoreNode>(s); st && st->buffer->scope == Scope::Local && isInt(st->buffer->dtype) &&
+                                         st->buffer->shape.size() == 1 && constInt(st->buffer->shape[0]).value_or(0) == 1) {
+            if (auto v = eval(st->value)) m_locals[st->buffer.get()] = *v;
+            else m_locals.erase(st->buffer.get());
+        }
         if (!relevant(s)) {
             // A plain kernel's allocations and proxy fences are not work the timeline times.
             if (m_inPipe || (m_plain && !as<AllocNode>(s) && !isFence(s))) compute(s);
@@ -235,6 +243,11 @@ private:
                 return eval(*c ? s->t : s->f);
             }
             case ExprKind::Cast: return eval(static_cast<const CastNode*>(e.get())->value);
+            case ExprKind::Load: {
+                auto it = m_locals.find(static_cast<const LoadNode*>(e.get())->buffer.get());
+                if (it == m_locals.end()) return std::nullopt;
+                return it->second;
+            }
             default: return std::nullopt;
         }
     }
@@ -400,7 +413,12 @@ private:
             note(f.span, "rotated softmax-overlap loop: each stage use r holds K tile r and V tile r-1, so 'tile k' below counts stage uses "
                          "and the peeled first and last iterations appear outside the loop (k=-1); which wgmma a wait_group retires is not "
                          "modelled for it; the barrier check (arrivals and bytes per phase) does not depend on either");
-        const bool pipe = attrBool(f.attrs, "tma_pipeline", false) && !m_inPipe && !m_pipe;
+        // The same pipelined loop run again (inside an outer loop) is the pipeline again: its
+        // iterations number on from the last trip's (as its tiles and barrier phases do), so its
+        // stages are released and its events labelled like the first trip's.
+        const bool again = m_pipe == &f && !m_inPipe;
+        const bool pipe = attrBool(f.attrs, "tma_pipeline", false) && !m_inPipe && (!m_pipe || again);
+        if (again) m_iterBase += m_trips;
         if (pipe) {
             m_pipe = &f;
             // A schedule whose consumers arrive on an empty mbarrier releases a stage there; a
@@ -420,7 +438,7 @@ private:
         const bool outer = m_plain && m_plainDepth++ == 0;
         for (int64_t i = 0; i < *ext; ++i) {
             m_env[f.var.get()] = *mn + i;
-            if (pipe) m_iter = i;
+            if (pipe) m_iter = m_iterBase + i;
             if (outer) m_plainIter = i;
             stmt(f.body);
         }
@@ -728,6 +746,7 @@ private:
     const ForNode* m_pipe = nullptr;
     std::optional<PlannedLoop> m_single, m_singleInfo;
     bool m_inPipe = false, m_afterPipe = false;
+    int64_t m_iterBase = 0;  ///< iterations of the pipelined loop's earlier runs (loop(): inside an outer loop)
     int64_t m_iter = -1, m_trips = 0, m_stages = 1;
     Span m_lastSpan;
     std::map<std::string, int64_t> m_uses, m_lastTile;
@@ -740,6 +759,7 @@ private:
     int m_plainDepth = 0;        ///< loops entered, in a plain kernel
     int64_t m_plainIter = -1;    ///< the outermost loop's iteration, in a plain kernel
     bool m_arriveReleases = false;  ///< the pipelined loop releases stages by mbarrier arrivals (loop())
+    std::map<const BufferNode*, int64_t> m_locals;  ///< one-element integer locals with known values (stmt())
     int64_t m_groups = 0;  ///< wgmma groups this role issued that may still be in flight
 
 public:

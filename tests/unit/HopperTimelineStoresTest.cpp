@@ -504,6 +504,50 @@ TEST(HopperTimelineStores, PipelineStagesWithoutArrivalsReleaseAtTheBarrierBefor
         << text.out;
 }
 
+// A pipeline inside an outer loop (its barriers initialised again on every outer trip) and a
+// plain copy under a condition (its wait's parity in a local the compiler flips): no barrier
+// finding, and every tile lands before it is released. By hand for the nested one: 2 outer trips
+// x 4 tiles, stage = tile % 2, phases of each stage's barrier numbered on across the trips (the
+// parity restarts at each init): tile 4 is phase 2 of tma_full[0]; the second trip's tiles are
+// released like the first's (12, 21, 30, 36 -> 49, 58, 67, 73: the same event pattern 37 units on).
+// Before: 4 false errors (exit 1) and the second trip's stages never released; 5 false warnings
+// for the conditional copy. Both programs run on the interpreters against float64 (conformance
+// of the programs themselves: tests/e2e/programs/timeline_*.py).
+TEST(HopperTimelineStores, NestedPipelineAndConditionalCopyHaveNoFalseBarrierFindings) {
+    cli::TimelineCommand c;
+    c.flags.target = "cuda:sm_90a";
+    c.flags.file = std::string(TS_SOURCE_DIR) + "/tests/e2e/programs/timeline_nested_pipeline.py";
+    auto nested = captureCli([&] { return cli::runTimeline(c); });
+    EXPECT_EQ(nested.rc, 0) << nested.err;
+    EXPECT_FALSE(contains(nested.err, "error")) << nested.err;
+    EXPECT_FALSE(contains(nested.err, "warning")) << nested.err;
+    EXPECT_TRUE(contains(nested.out, "expect_tx tma_full[0] 2048 B (tile k=4) [phase 2]\n")) << nested.out;
+    EXPECT_TRUE(contains(nested.out, "  stage occupancy (logical time: issued -> landed -> released)\n"
+                                     "    stage 0  tile k=0  2 -> 7 -> 12\n"
+                                     "    stage 1  tile k=1  4 -> 9 -> 21\n"
+                                     "    stage 0  tile k=2  14 -> 19 -> 30\n"
+                                     "    stage 1  tile k=3  23 -> 28 -> 36\n"
+                                     "    stage 0  tile k=4  39 -> 44 -> 49\n"
+                                     "    stage 1  tile k=5  41 -> 46 -> 58\n"
+                                     "    stage 0  tile k=6  51 -> 56 -> 67\n"
+                                     "    stage 1  tile k=7  60 -> 65 -> 73\n"
+                                     "  barrier check: every wait has its arrivals and bytes\n"))
+        << nested.out;
+
+    c.flags.file = std::string(TS_SOURCE_DIR) + "/tests/e2e/programs/timeline_conditional_copy.py";
+    auto cond = captureCli([&] { return cli::runTimeline(c); });
+    EXPECT_EQ(cond.rc, 0) << cond.err;
+    EXPECT_FALSE(contains(cond.err, "warning")) << cond.err;
+    EXPECT_FALSE(contains(cond.err + cond.out, "not known statically")) << cond.err << cond.out;
+    // The second copy (k = 2) waits for parity 1: the local flipped after the first wait.
+    EXPECT_TRUE(contains(cond.out, "wait tma_copy_bar_1[0] parity 1 [phase 1]\n")) << cond.out;
+    EXPECT_TRUE(contains(cond.out, "    s (line 20)  tile k=0  4 -> 9 -> 11\n"
+                                   "    s (line 20)  tile k=1  13 -> 18 -> 20\n"
+                                   "    s (line 20)  tile k=2  22 -> 27 -> 29\n"
+                                   "    s (line 20)  tile k=3  31 -> 36 -> 38\n"))
+        << cond.out;
+}
+
 // sink-tma-waits in the same flash_decode timeline: the wait of the plain Q copy (line 55) moves
 // past the pipeline prologue (barriers at line 61, stage 0's expect_tx and K/V TMA issue), so the
 // Q tile and stage 0 are in flight together. By hand, one unit per event: Q's TMA at t=3 lands at
