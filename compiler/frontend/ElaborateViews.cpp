@@ -244,10 +244,15 @@ void Elaborator::installViews() {
     defineT("view", [](Elaborator& el, CallArgs& a) {
         auto b = a.bind({"src", "shape", "dtype"}, 1);
         auto* src = b[0].extAs<BufferValue>();
-        if (!src || src->isVar)
+        if (!src || src->isVar) {
+            // A slice of a buffer (a region) and a scalar need different advice.
+            const bool region = b[0].extAs<BufferAccess>() != nullptr;
             throw CompileError(b.spans[0], "T.view: src must be a buffer, got " + typeName(b[0]),
-                               "view the whole buffer and index the view (a view lies on its buffer's bytes from "
-                               "the first), or T.copy the slice into a buffer of its own");
+                               region ? "view the whole buffer and index the view (a view lies on its buffer's bytes from "
+                                        "the first), or T.copy the slice into a buffer of its own"
+                                      : "T.view takes a kernel tensor or an allocated buffer; a scalar's bits read as another dtype "
+                                        "are T.reinterpret(value, dtype)");
+        }
         const ir::Buffer& buf = src->buffer;
         Value shape = b.has(1) && !b[1].isNone() ? b[1] : Value();
         if (shape.isNone()) {

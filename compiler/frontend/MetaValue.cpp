@@ -521,6 +521,9 @@ std::string str(const Value& v) { return v.is(ValueKind::Str) ? v.asStr() : repr
 std::optional<ir::DType> asDType(const Value& v) {
     if (v.is(ValueKind::DType)) return v.asDType();
     if (v.is(ValueKind::Str)) return ir::parseDType(v.asStr());
+    // Python's bool as a dtype (TVM and torch both read it as bool; `--ref-param dst=bool` passes
+    // the builtin). Not int / float: torch reads float as float64 where TVM reads float32.
+    if (v.is(ValueKind::Builtin) && v.builtinObj().name == "bool") return ir::DType::Bool;
     return std::nullopt;
 }
 

@@ -124,6 +124,37 @@ TEST(GlobalViewDtype, FourBitDtypesAndViewsThatDoNotCoverTheBytesAreErrors) {
     EXPECT_TRUE(ok.ok) << diagText(ok);
 }
 
+// A scalar is no buffer to view: the hint names T.reinterpret (it offered the slice advice). And
+// Python's bool is a dtype (`--ref-param dst=bool` and factory defaults pass the builtin).
+TEST(GlobalViewDtype, ScalarSourceHintAndPythonBoolAsDtype) {
+    ts::CompileOptions opts;
+    opts.target = "cuda:sm_80";
+    ts::CompileResult scalar = ts::compile("view_scalar.py",
+                                           "import tilelang.language as T\n\n"
+                                           "@T.prim_func\n"
+                                           "def main(A: T.Tensor((64,), \"float32\"), s: T.int32):\n"
+                                           "    with T.Kernel(1, threads=64) as bx:\n"
+                                           "        V = T.view(s, (1,), dtype=\"float32\")\n",
+                                           opts);
+    ASSERT_FALSE(scalar.ok);
+    EXPECT_NE(diagText(scalar).find("view_scalar.py:6:20: error: T.view: src must be a buffer, got PrimExpr"), std::string::npos) << diagText(scalar);
+    EXPECT_NE(diagText(scalar).find("T.reinterpret(value, dtype)"), std::string::npos) << diagText(scalar);
+    ts::CompileResult boolean = ts::compile("view_bool.py",
+                                            "import tilelang\nimport tilelang.language as T\n\n"
+                                            "@tilelang.jit(out_idx=[1])\n"
+                                            "def k(dst=bool):\n"
+                                            "    @T.prim_func\n"
+                                            "    def main(A: T.Tensor((64,), \"int8\"), B: T.Tensor((64,), dst)):\n"
+                                            "        with T.Kernel(1, threads=64) as bx:\n"
+                                            "            V = T.view(A, (64,), dtype=dst)\n"
+                                            "            T.copy(V, B)\n\n"
+                                            "    return main\n",
+                                            opts);
+    ASSERT_TRUE(boolean.ok) << diagText(boolean);
+    ASSERT_EQ(boolean.kernel.args.size(), 2u);
+    EXPECT_EQ(boolean.kernel.args[1].dtype, DType::Bool);
+}
+
 TEST(GlobalViewDtype, TensorsWrittenOnlyThroughViewsAreOutputs) {
     const char* prog = "tests/e2e/programs/global_view_outputs.py";
     ts::CompileOptions opts;
