@@ -864,6 +864,13 @@ void occupancy(PipelineTimeline& t, const Facts& facts, const std::vector<RolePl
             o.landedTime = it != phases.end() ? it->second->completeTime : -1;
         }
         if (auto* e = at(p.releaseStep)) o.releaseTime = e->time;
+        // A tile nothing reads holds its buffer until it lands: not past it when nothing refills
+        // it (it was released nowhere), not before it when a refill is issued first (two copies
+        // into one tile in flight together, a write-after-write the bars then show overlapping).
+        if (p.lastRead < 0 && o.landedTime >= 0 && o.releaseTime < o.landedTime) {
+            o.releaseTime = o.landedTime;
+            if (p.releaseStep < 0 || p.releaseStep < o.landedStep) o.releaseStep = o.landedStep;
+        }
         t.occupancy.push_back(std::move(o));
     }
 }

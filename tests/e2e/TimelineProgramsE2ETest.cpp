@@ -10,7 +10,7 @@
 namespace {
 
 const char* kPrograms[] = {"tests/e2e/programs/timeline_nested_pipeline.py", "tests/e2e/programs/timeline_conditional_copy.py",
-                           "tests/e2e/programs/global_view_outputs.py"};
+                           "tests/e2e/programs/timeline_copy_twice.py", "tests/e2e/programs/global_view_outputs.py"};
 
 TEST(TimelinePrograms, BothInterpretersMatchFloat64OnSm90a) {
     for (const char* p : kPrograms) {

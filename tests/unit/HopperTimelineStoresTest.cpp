@@ -541,6 +541,14 @@ TEST(HopperTimelineStores, NestedPipelineAndConditionalCopyHaveNoFalseBarrierFin
     EXPECT_FALSE(contains(cond.err + cond.out, "not known statically")) << cond.err << cond.out;
     // The second copy (k = 2) waits for parity 1: the local flipped after the first wait.
     EXPECT_TRUE(contains(cond.out, "wait tma_copy_bar_1[0] parity 1 [phase 1]\n")) << cond.out;
+    // Two copies into one tile with no read between: the first is held until it lands (t=7),
+    // not released at the second's issue (t=5) before it landed.
+    c.flags.file = std::string(TS_SOURCE_DIR) + "/tests/e2e/programs/timeline_copy_twice.py";
+    auto twice = captureCli([&] { return cli::runTimeline(c); });
+    EXPECT_EQ(twice.rc, 0) << twice.err;
+    EXPECT_TRUE(contains(twice.out, "    t (line 16)  tile k=0  2 -> 7 -> 7\n"
+                                    "    t (line 17)  tile k=1  5 -> 12 -> 13\n"))
+        << twice.out;
     EXPECT_TRUE(contains(cond.out, "    s (line 20)  tile k=0  4 -> 9 -> 11\n"
                                    "    s (line 20)  tile k=1  13 -> 18 -> 20\n"
                                    "    s (line 20)  tile k=2  22 -> 27 -> 29\n"
@@ -698,7 +706,7 @@ TEST(HopperTimelineStores, PlainCopyOccupancyRowsPerBuffer) {
     }
 
     // A tile read by plain compute (sink_tma_waits.py mode 2: line 53 reads A_s and B_s each
-    // iteration t, at step 10 + 9t, time 16 + 15t), and one never read (mode 3: held to the end).
+    // iteration t, at step 10 + 9t, time 16 + 15t), and one never read (mode 3: held until it lands).
     cli::TimelineCommand c;
     c.flags.file = std::string(TS_SOURCE_DIR) + "/tests/e2e/programs/sink_tma_waits.py";
     c.flags.target = "cuda:sm_90a";
@@ -729,7 +737,8 @@ TEST(HopperTimelineStores, PlainCopyOccupancyRowsPerBuffer) {
     c.flags.params = {"mode=3"};
     auto unread = captureCli([&] { return cli::runTimeline(c); });
     ASSERT_EQ(unread.rc, 0) << unread.err;
-    EXPECT_TRUE(contains(unread.out, "    A_s (line 43)  tile k=0  2 -> 7 -> -1\n")) << unread.out;
+    // Never read nor refilled: held until it lands (it ran to the end of the timeline before).
+    EXPECT_TRUE(contains(unread.out, "    A_s (line 43)  tile k=0  2 -> 7 -> 7\n")) << unread.out;
 
     // A copy into a view of a tile (pipelined_copy_into_view.py: T.copy into `bits`, an int16
     // view of `tile`, read as `tile` on line 21): the row is the tile's, and the read by the
