@@ -293,8 +293,10 @@ int runTimeline(const TimelineCommand& c, const std::vector<int64_t>& block) {
             auto ht = buildHopperTimeline(whole->lowered, ho);
             if (!ht.loops.empty()) {
                 bool bad = printIssues(ht, c.flags.file, whole->source.get());
-                if (!c.json.empty()) return writeJson(timelineJson(ht, c.flags.file), c.json) && !bad ? 0 : 1;
+                // --json - is the JSON alone on stdout; --json FILE writes it beside the text.
+                if (c.json == "-") return writeJson(timelineJson(ht, c.flags.file), c.json) && !bad ? 0 : 1;
                 printText(ht, c.flags.file);
+                if (!c.json.empty() && !writeJson(timelineJson(ht, c.flags.file), c.json)) return 1;
                 return bad ? 1 : 0;
             }
         }
@@ -311,8 +313,9 @@ int runTimeline(const TimelineCommand& c, const std::vector<int64_t>& block) {
         return 1;
     }
     auto t = cpAsyncTimeline(r->lowered, target, c.trips);
-    if (!c.json.empty()) return writeJson(timelineJson(t, c.flags.file), c.json) ? 0 : 1;
+    if (c.json == "-") return writeJson(timelineJson(t, c.flags.file), c.json) ? 0 : 1;
     printText(t, c.flags.file);
+    if (!c.json.empty() && !writeJson(timelineJson(t, c.flags.file), c.json)) return 1;
     return 0;
 }
 

@@ -12,6 +12,7 @@
 
 #include <algorithm>
 #include <cstdlib>
+#include <filesystem>
 #include <fstream>
 #include <sstream>
 
@@ -549,6 +550,18 @@ TEST(HopperTimelineStores, NestedPipelineAndConditionalCopyHaveNoFalseBarrierFin
     EXPECT_TRUE(contains(twice.out, "    t (line 16)  tile k=0  2 -> 7 -> 7\n"
                                     "    t (line 17)  tile k=1  5 -> 12 -> 13\n"))
         << twice.out;
+    // --json FILE writes the JSON beside the text (it replaced the text); --json - is JSON alone.
+    const std::string jsonPath = (std::filesystem::temp_directory_path() / "ts_timeline_copy_twice.json").string();
+    std::filesystem::remove(jsonPath);
+    c.json = jsonPath;
+    auto both = captureCli([&] { return cli::runTimeline(c); });
+    c.json.clear();
+    EXPECT_EQ(both.rc, 0) << both.err;
+    EXPECT_TRUE(contains(both.out, "    t (line 16)  tile k=0  2 -> 7 -> 7\n")) << both.out;
+    std::ifstream jf(jsonPath);
+    ASSERT_TRUE(jf.good()) << jsonPath;
+    auto jj = nlohmann::json::parse(jf);
+    EXPECT_EQ(jj["loops"][0]["occupancy"][0]["release_time"], 7) << jj.dump();
     EXPECT_TRUE(contains(cond.out, "    s (line 20)  tile k=0  4 -> 9 -> 11\n"
                                    "    s (line 20)  tile k=1  13 -> 18 -> 20\n"
                                    "    s (line 20)  tile k=2  22 -> 27 -> 29\n"
