@@ -533,6 +533,18 @@ private:
                     m_plainOpen[tileName] = m_plainTiles.size();
                     m_plainTiles.push_back(std::move(t));
                 }
+                // A plain copy is no stage: its events are numbered like its occupancy row, by the
+                // copies into its buffer (two copy statements into one tile: k=0, k=1; each has a
+                // barrier of its own, whose uses numbered both k=0).
+                const int64_t k = m_plainTiles[m_plainOpen[tileName]].tile;
+                e.tile = k;
+                e.label = "TMA " + bn + "[k=" + std::to_string(k) + "] on " + op.bar;
+                auto& evs = m_trace.role.events;
+                if (issue >= 0 && issue < int64_t(evs.size()) && evs[size_t(issue)].kind == TimelineEventKind::ExpectTx) {
+                    evs[size_t(issue)].tile = k;
+                    evs[size_t(issue)].label = "expect_tx " + op.bar + " " + std::to_string(evs[size_t(issue)].bytes) + " B (" + tileName + " copy k=" +
+                                               std::to_string(k) + ")";
+                }
             }
         } else if (c.op == kMbarrierWait) {
             TraceOp op;

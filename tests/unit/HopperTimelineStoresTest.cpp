@@ -581,7 +581,7 @@ TEST(HopperTimelineStores, PlainCopyWaitGoesPastThePipelinePrologue) {
     c.flags.target = "cuda:sm_90a";
     auto text = captureCli([&] { return cli::runTimeline(c); });
     ASSERT_EQ(text.rc, 0) << text.err;
-    EXPECT_TRUE(contains(text.out, "     3     3  prologue     -    55  TMA Q_s[k=0] -> stage 0 on tma_copy_bar_0[0] [phase 0]\n"
+    EXPECT_TRUE(contains(text.out, "     3     3  prologue     -    55  TMA Q_s[k=0] on tma_copy_bar_0[0] [phase 0]\n"
                                    "     4     4  prologue     -    61  barrier (all threads)\n"
                                    "     5     5  prologue     -    61  barrier (all threads)\n"
                                    "     6     6  prologue     -    61  expect_tx tma_stage_full_0[0] 16384 B (tile k=0) [phase 0]\n"
