@@ -112,15 +112,8 @@ Value Elaborator::tensorView(const ir::Buffer& base, const Value& shape, Span sh
         throw CompileError(s, fn + ": '" + root->name + "' has explicit strides; a view needs a "
                                                           "contiguous tensor");
     // Another dtype: the same bytes read as that dtype (torch's Tensor.view(dtype)), element i
-    // of the view at byte i * size. Packed 4-bit tensors hold two elements per byte, which the
-    // interpreters and the generated code address differently from whole-byte elements.
-    if (t != root->dtype && (ir::dtypeBits(t) % 8 || ir::dtypeBits(root->dtype) % 8))
-        throw CompileError(s,
-                           fn + ": a view of kernel tensor '" + root->name + "' between 4-bit and other elements (" +
-                               std::string(ir::dtypeName(root->dtype)) + " as " + std::string(ir::dtypeName(t)) +
-                               ") is not supported yet",
-                           "T.copy the tensor into a shared tile and view the tile (views of shared tiles take 4-bit dtypes), "
-                           "or declare the parameter with the dtype you read it as");
+    // of the view at bit i * bits; 4-bit elements two to a byte, the even one in the low nibble
+    // (as the host packs them, support/HostTensor.cpp encode).
     std::vector<ir::Expr> sh = shapeArg(shape, shapeSpan, fn + " shape");
     for (size_t d = 0; d < sh.size(); ++d)
         if (auto c = ir::constInt(sh[d]); c && *c <= 0)
@@ -133,14 +126,15 @@ Value Elaborator::tensorView(const ir::Buffer& base, const Value& shape, Span sh
         viewElems = viewElems && ir::constInt(e) ? std::optional(*viewElems * *ir::constInt(e)) : std::nullopt;
     for (auto& e : base->shape)
         baseElems = baseElems && ir::constInt(e) ? std::optional(*baseElems * *ir::constInt(e)) : std::nullopt;
-    const int64_t viewBytes = ir::dtypeBits(t) / 8, baseBytes = ir::dtypeBits(base->dtype) / 8;
-    if (viewElems && baseElems && *viewElems * viewBytes != *baseElems * baseBytes)
+    const int64_t viewBits = ir::dtypeBits(t), baseBits = ir::dtypeBits(base->dtype);
+    auto bytesOf = [](int64_t elems, int64_t bits) { return std::to_string(elems * bits / 8) + ((elems * bits) % 8 ? ".5" : ""); };
+    if (viewElems && baseElems && *viewElems * viewBits != *baseElems * baseBits)
         throw CompileError(shapeSpan,
                            t == base->dtype ? fn + ": the view has " + std::to_string(*viewElems) + " elements but '" + base->name +
                                                   "' has " + std::to_string(*baseElems)
-                                            : fn + ": the view has " + std::to_string(*viewElems * viewBytes) + " bytes (" +
+                                            : fn + ": the view has " + bytesOf(*viewElems, viewBits) + " bytes (" +
                                                   std::to_string(*viewElems) + " " + std::string(ir::dtypeName(t)) + ") but '" +
-                                                  base->name + "' has " + std::to_string(*baseElems * baseBytes) + " (" +
+                                                  base->name + "' has " + bytesOf(*baseElems, baseBits) + " (" +
                                                   std::to_string(*baseElems) + " " + std::string(ir::dtypeName(base->dtype)) + ")",
                            t == base->dtype ? "a view covers the whole tensor with another shape"
                                             : "a view covers the whole tensor: scale the last extent by the ratio of the element sizes");

@@ -5,7 +5,8 @@
 // tensor back as float16: bit-exact against hand-derived values on both interpreters (the view
 // keeps elements of its own there, re-derived on every write through either name) for both
 // targets; the generated code addresses the view through a pointer of its element type derived
-// from the tensor's; NVRTC sm_80 and sm_90a; the compile errors for 4-bit dtypes, for a view that
+// from the tensor's; NVRTC sm_80 and sm_90a; views between 4-bit and byte elements; the compile
+// errors for a view that
 // does not cover the tensor's bytes and for extents that are not positive, and the interpreters'
 // check of the bytes when the extents are symbolic. global_view_outputs.py: a tensor written only
 // through a view is an output, and one only atomics write through a view starts at zero.
@@ -97,7 +98,7 @@ TEST(GlobalViewDtype, GeneratedCodeAddressesTheViewThroughAPointerOfItsType) {
 
 TEST(GlobalViewDtype, CompilesWithNvrtcForSm80AndSm90a) { ts::e2e::expectNvrtcCompilesForSm80AndSm90a(kProg, {}); }
 
-TEST(GlobalViewDtype, FourBitDtypesAndViewsThatDoNotCoverTheBytesAreErrors) {
+TEST(GlobalViewDtype, ViewsThatDoNotCoverTheBytesAreErrors) {
     auto compileText = [](const std::string& view) {
         const std::string text = "import tilelang.language as T\n\n"
                                  "@T.prim_func\n"
@@ -110,11 +111,13 @@ TEST(GlobalViewDtype, FourBitDtypesAndViewsThatDoNotCoverTheBytesAreErrors) {
         opts.target = "cuda:sm_80";
         return ts::compile("view_errors.py", text, opts);
     };
+    // 4-bit elements count in half bytes: 255 int4 are 127.5 bytes, 256 cover the 128.
+    ts::CompileResult half = compileText("T.view(A, (255,), dtype=\"int4\")");
+    ASSERT_FALSE(half.ok);
+    EXPECT_NE(diagText(half).find("error: T.view: the view has 127.5 bytes (255 int4) but 'A' has 128 (64 float16)"), std::string::npos)
+        << diagText(half);
     ts::CompileResult four = compileText("T.view(A, (256,), dtype=\"int4\")");
-    ASSERT_FALSE(four.ok);
-    EXPECT_NE(diagText(four).find("view_errors.py:6:13: error: T.view: a view of kernel tensor 'A' between 4-bit and other elements (float16 as int4) is not supported yet"),
-              std::string::npos)
-        << diagText(four);
+    EXPECT_TRUE(four.ok) << diagText(four);
     ts::CompileResult size = compileText("T.view(A, (64,), dtype=\"float32\")");
     ASSERT_FALSE(size.ok);
     EXPECT_NE(diagText(size).find("error: T.view: the view has 256 bytes (64 float32) but 'A' has 128 (64 float16)"), std::string::npos)
@@ -153,6 +156,43 @@ TEST(GlobalViewDtype, ScalarSourceHintAndPythonBoolAsDtype) {
     ASSERT_TRUE(boolean.ok) << diagText(boolean);
     ASSERT_EQ(boolean.kernel.args.size(), 2u);
     EXPECT_EQ(boolean.kernel.args[1].dtype, DType::Bool);
+}
+
+// Between 4-bit and byte elements (global_view_4bit.py): by hand, byte w of the uint8 view of a
+// float4_e2m1fn tensor = code(2w) | code(2w + 1) << 4 (the host's packing: even element in the low
+// nibble), and element 2w / 2w + 1 of the float4 view of bytes = the value of the low / high nibble
+// (code 8 is -0). Both interpreters, bit-exact; NVRTC below.
+TEST(GlobalViewDtype, FourBitTensorsViewedAsBytesAndBack) {
+    const char* prog = "tests/e2e/programs/global_view_4bit.py";
+    const int64_t M = 16, N = 32;
+    std::vector<double> a(size_t(M * N)), x(size_t(M * N / 2));
+    for (int64_t i = 0; i < M * N; ++i) a[size_t(i)] = ts::floatFromBits(DType::Float4E2M1, uint32_t((i * 7 + i / 16) % 16));
+    for (int64_t w = 0; w < M * N / 2; ++w) x[size_t(w)] = double((w * 37 + 11) % 256);
+    std::vector<double> bytes(x.size()), fp4(a.size());
+    for (int64_t w = 0; w < M * N / 2; ++w) {
+        const uint32_t lo = ts::floatBits(DType::Float4E2M1, a[size_t(2 * w)]), hi = ts::floatBits(DType::Float4E2M1, a[size_t(2 * w + 1)]);
+        bytes[size_t(w)] = double(lo | (hi << 4));
+        fp4[size_t(2 * w)] = ts::floatFromBits(DType::Float4E2M1, uint32_t(x[size_t(w)]) & 0xF);
+        fp4[size_t(2 * w + 1)] = ts::floatFromBits(DType::Float4E2M1, uint32_t(x[size_t(w)]) >> 4);
+    }
+    for (const char* target : {"cuda:sm_80", "cuda:sm_90a"}) {
+        ts::CompileOptions opts;
+        opts.target = target;
+        ts::CompileResult r = ts::compile(prog, ts::e2e::readRepoFile(prog), opts);
+        ASSERT_TRUE(r.ok) << diagText(r);
+        for (bool lowered : {false, true}) {
+            std::vector<ts::HostTensor> args{ts::makeHostTensor(DType::Float4E2M1, {M, N}, a), ts::makeHostTensor(DType::UInt8, {M, N / 2}, x),
+                                             ts::makeHostTensor(DType::UInt8, {M, N / 2}, std::vector<double>(x.size(), 3.0)),
+                                             ts::makeHostTensor(DType::Float4E2M1, {M, N}, std::vector<double>(a.size(), 6.0))};
+            auto run = lowered ? ts::interp::runLowered(r.lowered, args) : ts::interp::run(r.elaborated, args);
+            const std::string where = std::string(target) + (lowered ? " lowered" : " tile");
+            ASSERT_TRUE(run.ok) << where << ": " << (run.error ? ts::formatDiagnostic(*run.error, r.source.get()) : "");
+            for (size_t w = 0; w < bytes.size(); ++w) ASSERT_EQ(args[2].data[w], bytes[w]) << where << " Bytes[" << w << "]";
+            for (size_t i = 0; i < fp4.size(); ++i)
+                ASSERT_EQ(ts::floatBits(DType::Float4E2M1, args[3].data[i]), ts::floatBits(DType::Float4E2M1, fp4[i])) << where << " Fp4[" << i << "]";
+        }
+    }
+    ts::e2e::expectNvrtcCompilesForSm80AndSm90a(prog, {});
 }
 
 TEST(GlobalViewDtype, TensorsWrittenOnlyThroughViewsAreOutputs) {
