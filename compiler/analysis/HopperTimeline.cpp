@@ -168,7 +168,28 @@ public:
             return;
         }
         if (auto* sq = as<SeqNode>(s)) {
-            for (auto& x : sq->stmts) stmt(x);
+            for (size_t i = 0; i < sq->stmts.size(); ++i) {
+                stmt(sq->stmts[i]);
+                // The in-flight schedule (InjectPipelineTmaFragment.cpp) peels its last iteration
+                // (the gemms waited to completion) right after the loop: it is iteration n-1 of
+                // the pipeline, not epilogue work (it read "wgmma k=-1" and left its tile unreleased).
+                // Simplify flattens it into the statements after the loop: its wait on a full
+                // barrier and its gemms, up to the first other statement.
+                auto* f = as<ForNode>(sq->stmts[i]);
+                auto peeled = [&](const Stmt& x) {
+                    auto* c = callOf(x);
+                    if (!c) return false;
+                    if (c->op == intrin::kWgmmaSS || c->op == intrin::kWgmmaRS) return true;
+                    return c->op == intrin::kMbarrierWait && !c->args.empty() && barName(c->args[0], x->span).rfind("tma_full[", 0) == 0;
+                };
+                if (f && m_pipe == f && !m_inPipe && attrInt(f->attrs, "wgmma_inflight", 0) > 0 && i + 1 < sq->stmts.size() &&
+                    peeled(sq->stmts[i + 1])) {
+                    m_inPipe = true, m_afterPipe = false, m_iter = m_iterBase + m_trips;
+                    ++m_trips;
+                    while (i + 1 < sq->stmts.size() && peeled(sq->stmts[i + 1])) stmt(sq->stmts[++i]);
+                    m_inPipe = false, m_afterPipe = true, m_iter = -1;
+                }
+            }
         } else if (auto* i = as<IfNode>(s)) {
             auto c = eval(i->cond);
             if (!c) {

@@ -569,6 +569,24 @@ TEST(HopperTimelineStores, NestedPipelineAndConditionalCopyHaveNoFalseBarrierFin
         << cond.out;
 }
 
+// The in-flight schedule peels its last iteration after the loop (its gemms waited to
+// completion; simplify flattens it into the statements after the loop): SwiGLU at K=512 is 16
+// tiles, a loop of 15 and the peeled tile 15, which is iteration 15 of the pipeline and is
+// released in the epilogue (before: "15 iteration(s)", "wgmma k=-1" in the epilogue, tile 15 never
+// released; helper-107 found it).
+TEST(HopperTimelineStores, InflightScheduleCountsItsPeeledLastIteration) {
+    cli::TimelineCommand c;
+    c.flags.file = std::string(TS_SOURCE_DIR) + "/samples/swiglu.py";
+    c.flags.target = "cuda:sm_90a";
+    auto text = captureCli([&] { return cli::runTimeline(c); });
+    ASSERT_EQ(text.rc, 0) << text.err;
+    EXPECT_TRUE(contains(text.out, "T.Pipelined over k, 16 iteration(s), 3 stage(s)")) << text.out;
+    EXPECT_FALSE(contains(text.out, "k=-1")) << text.out;
+    EXPECT_TRUE(contains(text.out, "  steady      15    40  wgmma k=15 (stage 0), waited\n")) << text.out;
+    EXPECT_TRUE(contains(text.out, "  epilogue     -    44  release stage 0 (tile k=15)\n")) << text.out;
+    EXPECT_TRUE(contains(text.out, "    stage 0  tile k=15  141 -> 148 -> 167\n")) << text.out;
+}
+
 // sink-tma-waits in the same flash_decode timeline: the wait of the plain Q copy (line 55) moves
 // past the pipeline prologue (barriers at line 61, stage 0's expect_tx and K/V TMA issue), so the
 // Q tile and stage 0 are in flight together. By hand, one unit per event: Q's TMA at t=3 lands at
