@@ -311,6 +311,9 @@ int runLayout(const LayoutCommand& c) {
         return std::cerr << "tilec: error: --shape and --warps only apply to --builtin\n", 1;
     if (c.flags.file.empty())
         return std::cerr << "tilec: error: layout needs a FILE or --builtin NAME\n", 1;
+    // Without --buffer the command lists the buffers; an --svg there was silently not written.
+    if (!c.svg.empty() && c.buffer.empty())
+        return std::cerr << "tilec: error: --svg draws one buffer's grid: give --buffer NAME (tilec layout FILE lists them)\n", 2;
     auto r = compileFile(c.flags, CompileOptions{});
     if (!r) return 1;
     if (printDiagnostics(*r) || !r->lowered) return 1;

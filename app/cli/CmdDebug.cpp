@@ -133,13 +133,20 @@ int runDebug(const DebugCommand& c) {
         std::stringstream ss(c.block);
         std::string part;
         while (std::getline(ss, part, ',')) {
+            size_t used = 0;
             try {
-                opts.block.push_back(std::stoll(part));
+                opts.block.push_back(std::stoll(part, &used));
             } catch (...) {
-                std::cerr << "tilec: error: --block takes indices like 0,0 (got '" << c.block
-                          << "')\n";
+                used = 0;
+            }
+            if (used == 0 || used != part.size() || opts.block.back() < 0) {
+                std::cerr << "tilec: error: --block takes up to three non-negative indices like 0,0 (got '" << c.block << "')\n";
                 return 2;
             }
+        }
+        if (opts.block.empty() || opts.block.size() > 3) {
+            std::cerr << "tilec: error: --block takes one to three indices bx[,by[,bz]] (got '" << c.block << "')\n";
+            return 2;
         }
     }
     std::string error;
@@ -253,7 +260,13 @@ int runDebug(const DebugCommand& c) {
     }
     for (auto& b : c.holds) {
         std::string h = d.holds(b, c.thread);
-        std::cout << (h.empty() ? "'" + b + "' is not a fragment with a layout" : h) << "\n";
+        if (h.empty()) {  // an unknown name is a usage error, as --print's is (exit 2)
+            std::fflush(stdout);
+            std::cerr << "tilec: error: --holds " << b << ": not a fragment with a layout in this kernel\n";
+            printFailed = true;
+            continue;
+        }
+        std::cout << h << "\n";
     }
     if (d.stop().reason == dbg::Stop::Reason::Error) return 3;
     return printFailed ? 2 : 0;

@@ -39,6 +39,24 @@ const CLI::Validator kNonNegative([](std::string& s) { return numberCheck(s, tru
 // Every --input NAME=RULE is parsed before the compile: a malformed rule is a usage error (exit 2,
 // with the accepted forms), not a failure after compiling (exit 1, the parse error alone).
 const CLI::Validator kInputRule([](std::string& s) { return ts::cli::inputRuleProblem(s); }, "", "input rule");
+// A name in a comma-separated list (--ref-inputs A,B, --chain K1,K2): spaces around it are dropped;
+// an empty one ("A,", ",") or one that is an option ("--interp" swallowed after a lone comma) is an error.
+const CLI::Validator kName(
+    [](std::string& s) {
+        const size_t a = s.find_first_not_of(" \t"), b = s.find_last_not_of(" \t");
+        s = a == std::string::npos ? std::string() : s.substr(a, b - a + 1);
+        if (s.empty()) return std::string("an empty name (a stray comma?)");
+        if (s[0] == '-') return "'" + s + "' is an option, not a name (a value is missing before it?)";
+        return std::string();
+    },
+    "NAME", "name");
+/// --block x[,y[,z]]: at most three non-negative indices.
+const CLI::Validator kBlockIndex(
+    [](std::string& s) {
+        if (s.empty()) return std::string("an empty block index");
+        return numberCheck(s, true);
+    },
+    "INDEX", "block index");
 void addCompileFlags(CLI::App* app, CompileFlags& f) {
     // No CLI::ExistingFile check: readFile() reports a missing file in tilec's own error format.
     app->add_option("file", f.file, "tile program (.py, TileLang syntax)")->required();
@@ -65,7 +83,8 @@ void addCheckFlags(CLI::App* app, CompileFlags& f) {
                     "the kernel inputs (tensors and scalar arguments, by name) the reference "
                     "takes positionally, in its order (default: every input in the kernel's "
                     "order)")
-        ->delimiter(',');
+        ->delimiter(',')
+        ->transform(kName);
     app->add_option("--inout", f.inout,
                     "outputs of an in-place kernel (NAME,...): each starts with random values "
                     "like an input (--input rules apply), keeps those the kernel does not write, "
@@ -263,7 +282,8 @@ int main(int argc, char** argv) {
     run->add_option("--chain", rc.chain,
                     "run these kernels of the file in order (K1,K2,...): an input binds to an "
                     "earlier output or input of the same name, or per --bind")
-        ->delimiter(',');
+        ->delimiter(',')
+        ->transform(kName);
     run->add_option("--bind", rc.binds,
                     "with --chain: K.param=K0.param feeds kernel K's input param from kernel "
                     "K0's output (or input) param");
@@ -348,7 +368,7 @@ int main(int argc, char** argv) {
     fmt->add_flag("--json", asJson, "all fields as a JSON array");
     fmt->add_flag("--csv", asCsv, "CSV, one column per metric");
     fmt->require_option(0, 1);
-    results->add_option("--kind", resc.kind, "only run | bench | profile | tune");
+    results->add_option("--kind", resc.kind, "only run | bench | profile | tune")->check(CLI::IsMember({"run", "bench", "profile", "tune"}));
     results->add_option("--last", resc.last, "only the last N records")->check(kPositive);
     results->add_option("--store", resc.file,
                         "the store file (default $TILESCOPE_RESULTS, else "
@@ -478,7 +498,8 @@ int main(int argc, char** argv) {
                          "fill input tensor NAME by RULE instead of random values, as tilec run's --input (repeatable)")
         ->check(kInputRule);
     validate->add_option("--max-blocks", vc.maxBlocks,
-                         "interpret only the first N blocks (compares what they write)");
+                         "interpret only the first N blocks (compares what they write)")
+        ->check(kPositive);
     validate->add_option("--ref", vc.ref, "reference function (as for run)");
     TimelineCommand tc;
     auto* timeline = app.add_subcommand(
@@ -490,7 +511,9 @@ int main(int argc, char** argv) {
     timeline->add_option("--trips", tc.trips, "trip count for loops whose extent is not a constant")->check(kPositive);
     std::vector<int64_t> timelineBlock;
     timeline->add_option("--block", timelineBlock, "sm_90a: blockIdx x,y,z of the block modelled (default 0,0,0)")
-        ->delimiter(',');
+        ->delimiter(',')
+        ->type_name("X[,Y[,Z]]")
+        ->check(kBlockIndex);
     TraceCommand trc;
     auto* traceCmd = app.add_subcommand(
         "trace", "run the kernel once with %globaltimer stamps at its pipeline stages and barrier waits "
@@ -568,7 +591,13 @@ int main(int argc, char** argv) {
         if (layout->parsed()) return runLayout(lc);
         if (debug->parsed()) return runDebug(dc);
         if (validate->parsed()) return runValidate(vc);
-        if (timeline->parsed()) return runTimeline(tc, timelineBlock);
+        if (timeline->parsed()) {
+            if (timelineBlock.size() > 3) {
+                std::cerr << "tilec: error: --block takes one to three indices X[,Y[,Z]], got " << timelineBlock.size() << "\n";
+                return 2;
+            }
+            return runTimeline(tc, timelineBlock);
+        }
         if (traceCmd->parsed()) return runTrace(trc);
         if (exportCmd->parsed()) return runExport(ec);
         return runPasses(passesTarget);

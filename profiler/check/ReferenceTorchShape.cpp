@@ -340,8 +340,15 @@ Value toFn(Interp&, CallArgs& a) {
             target = t->array().dtype;
         else if (auto d = fe::asDType(v))
             target = d;
-        else if (!v.is(ValueKind::Str) &&
-                 !v.is(ValueKind::Bool))  // a device string or non_blocking
+        else if (v.is(ValueKind::Str)) {
+            // A device ("cuda", "cuda:0", "cpu"): the reference runs on the host either way.
+            // Anything else torch rejects; so do we (a silent no-op let a wrong reference pass).
+            const std::string& d = v.asStr();
+            const bool device = d == "cpu" || d == "cuda" || d == "meta" || d.rfind("cuda:", 0) == 0;
+            if (!device)
+                throw CompileError(a.argSpan(i), "ref_program: Tensor.to(\"" + d + "\"): not a device or a dtype",
+                                   "pass a dtype (torch.float16, ...) or a device (\"cuda\", \"cpu\")");
+        } else if (!v.is(ValueKind::Bool))  // non_blocking
             throw CompileError(
                 a.argSpan(i),
                 "ref_program: Tensor.to() expects a dtype, a device or a tensor, got " +

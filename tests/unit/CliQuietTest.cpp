@@ -373,3 +373,32 @@ def shfl_divergent():
                                     "which does not execute the shuffle [block (0)]\n")) << r.out;
     }
 }
+
+// Options a fresh user found silently wrong (helper-107), through the binary: --ref-inputs keeps a
+// lone comma from swallowing the next option and trims spaces; --max-blocks 0 (it interpreted
+// nothing and passed); --svg without --buffer (no file, exit 0); --block with four indices (the
+// extra ones were ignored); an unknown --kind of results; an unknown --holds (exit 0 before).
+TEST(CliQuiet, OptionValuesAFreshUserGotWrongAreUsageErrors) {
+    const std::string gemm = "'" + src("samples/gemm.py") + "'";
+    auto comma = runTilec("run " + gemm + " --ref-inputs , --interp");
+    EXPECT_EQ(comma.rc, 2) << comma.out;
+    EXPECT_TRUE(contains(comma.out, "tilec: error: --ref-inputs: '--interp' is an option, not a name")) << comma.out;
+    auto spaced = runTilec("run " + gemm + " --ref-inputs 'A, B' --interp -q");
+    EXPECT_EQ(spaced.rc, 0) << spaced.out;
+    auto blocks = runTilec("validate " + gemm + " --max-blocks 0");
+    EXPECT_EQ(blocks.rc, 2) << blocks.out;
+    EXPECT_TRUE(contains(blocks.out, "--max-blocks")) << blocks.out;
+    auto svg = runTilec("layout " + gemm + " --svg /tmp/ts_never_written.svg");
+    EXPECT_EQ(svg.rc, 2) << svg.out;
+    EXPECT_TRUE(contains(svg.out, "tilec: error: --svg draws one buffer's grid: give --buffer NAME")) << svg.out;
+    auto four = runTilec("timeline " + gemm + " --target cuda:sm_90a --block 0,0,0,7");
+    EXPECT_EQ(four.rc, 2) << four.out;
+    EXPECT_TRUE(contains(four.out, "tilec: error: --block takes one to three indices X[,Y[,Z]], got 4")) << four.out;
+    auto dbgFour = runTilec("debug " + gemm + " --block 0,0,0,5");
+    EXPECT_EQ(dbgFour.rc, 2) << dbgFour.out;
+    auto kind = runTilec("results --kind banana");
+    EXPECT_EQ(kind.rc, 2) << kind.out;
+    auto holds = runTilec("debug " + gemm + " --break-op gemm --holds nope");
+    EXPECT_EQ(holds.rc, 2) << holds.out;
+    EXPECT_TRUE(contains(holds.out, "tilec: error: --holds nope: not a fragment with a layout in this kernel")) << holds.out;
+}

@@ -368,6 +368,12 @@ TEST(ReferenceOps, ErrorsNameTheCall) {
               "(6 elements)");
     EXPECT_EQ(rs.diagnostics[0].span.line, 4u);
     EXPECT_EQ(rs.diagnostics[0].span.col, 12u);
+    // Tensor.to("banana") was a silent no-op, so a wrong reference passed (torch raises).
+    auto to = onSmall("    return x.to(\"banana\")\n");
+    ASSERT_FALSE(to.ok);
+    EXPECT_EQ(to.diagnostics[0].message, "ref_program: Tensor.to(\"banana\"): not a device or a dtype") << diagText(to);
+    auto dev = onSmall("    return x.to(\"cuda:0\")\n");
+    EXPECT_TRUE(dev.ok) << diagText(dev);
     auto bc = onSmall("    return x + torch.ones(4)\n");
     ASSERT_FALSE(bc.ok);
     EXPECT_NE(bc.diagnostics[0].message.find("shapes (2, 3) and (4) cannot be broadcast"),
