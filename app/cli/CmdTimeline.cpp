@@ -178,9 +178,12 @@ void printHopper(const PipelineTimeline& l, const std::string& file) {
     }
     if (!l.occupancy.empty()) {
         std::cout << "  stage occupancy (logical time: issued -> landed -> released)\n";
+        // "-" for a time that never comes (not released: the tile is read until the end), as the
+        // bulk-group table writes it; the JSON keeps -1.
+        auto time = [](int64_t t) { return t < 0 ? std::string("-") : std::to_string(t); };
         for (auto& o : l.occupancy)
-            std::cout << "    " << occupancyRow(o) << "  tile k=" << o.tile << "  " << o.issueTime << " -> " << o.landedTime << " -> "
-                      << o.releaseTime << "\n";
+            std::cout << "    " << occupancyRow(o) << "  tile k=" << o.tile << "  " << time(o.issueTime) << " -> " << time(o.landedTime) << " -> "
+                      << time(o.releaseTime) << "\n";
     }
     if (!l.bulkGroups.empty()) {
         std::cout << "  TMA store bulk groups (logical time: issued -> tile read out (wait_group.read) -> tile free (next block "

@@ -133,6 +133,11 @@ std::vector<ir::Expr> Elaborator::shapeArg(const Value& v, Span s, const std::st
         for (const Value& d : v.items()) out.push_back(extentArg(d, s, what + " entry"));
         return out;
     }
+    // A bare value is a one-dimensional shape; anything else that is no integer is most likely a
+    // misplaced argument: say what a shape is.
+    if (!v.isIntLike() && !isRuntime(v))
+        throw CompileError(s, what + " must be a tuple or list of extents (or one integer), got " + typeName(v) + " (" + fe::repr(v) + ")",
+                           "write the shape as (64, 32) or [64, 32]");
     out.push_back(extentArg(v, s, what));
     return out;
 }

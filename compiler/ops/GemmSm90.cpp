@@ -135,9 +135,11 @@ void gemmLayoutsSm90(LayoutSolver& s, const ir::TileOpNode& t) {
                        : "mma.sync is correct as it is; for wgmma, T.copy '" + op.name + "' into a T.alloc_shared tile and pass that tile to T.gemm");
             return gemmLayoutsSm80(s, t);
         }
+        // One reason when both wgmma paths decline for the same one (fp8 operands: "wgmma is used
+        // for float16/bfloat16 ..." read twice, joined by "and not wgmma on the sm_80 fragments").
         s.note(t.span, "T.gemm stays on mma.sync (the sm_80 path; each T.copy's note says whether it takes TMA) on " + s.target().arch() + ": " + why +
-                           "; and not wgmma on the sm_80 fragments: " + whyFragment,
-               tmaHint);
+                           (whyFragment == why ? std::string() : "; and not wgmma on the sm_80 fragments: " + whyFragment),
+               whyFragment == why ? std::string() : tmaHint);
         return gemmLayoutsSm80(s, t);
     }
     const int64_t M = (*cs)[0], N = (*cs)[1];

@@ -501,7 +501,7 @@ TEST(HopperTimelineStores, PipelineStagesWithoutArrivalsReleaseAtTheBarrierBefor
                                    "    stage 0  tile k=4  107 -> 113 -> 168\n"
                                    "    stage 1  tile k=5  138 -> 144 -> 199\n"
                                    "    stage 0  tile k=6  169 -> 175 -> 229\n"
-                                   "    stage 1  tile k=7  200 -> 206 -> -1\n"))
+                                   "    stage 1  tile k=7  200 -> 206 -> -\n"))
         << text.out;
 }
 
