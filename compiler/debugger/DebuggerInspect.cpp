@@ -343,7 +343,11 @@ std::optional<double> Debugger::watch(const std::string& expr, int32_t thread,
         why = "no buffer '" + w->name + "' is live in this block";
     } else if (ok) {
         const LayoutNode* l = fragmentLayout(m_lowered, w->name);
-        if (l && idx.size() == l->shape.size() && idx.size() > 1) {
+        if (l && l->shape.size() > 1 && idx.size() != 1 && idx.size() != l->shape.size()) {
+            // A fragment takes its logical indices, or one: a register of the thread.
+            why = w->name + " is a " + std::to_string(l->shape.size()) + "-D fragment (shape " + indexText(l->shape) + "): give " +
+                  std::to_string(l->shape.size()) + " indices for a logical element, or 1 for a register of thread " + std::to_string(thread);
+        } else if (l && idx.size() == l->shape.size() && idx.size() > 1) {
             // Logical fragment element: which register of which thread holds it.
             bool mine = false;
             for (auto& e : fragment(w->name, thread))

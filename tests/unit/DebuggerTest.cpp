@@ -367,6 +367,21 @@ TEST(Debugger, TilecDebugPrintOfAWholeBufferSaysHowToReadAnElement) {
               std::string::npos) << o.err;
 }
 
+TEST(Debugger, TilecDebugPrintOfAFragmentWithTheWrongIndexCountNamesItsRank) {
+    // Fresh-user trial 2026-12-06 (helper-107): `--print C_local[1, 2, 3]` on the 2-D accumulator
+    // said "outside the buffer (shape 128, per thread)".
+    cli::DebugCommand c;
+    c.flags.file = std::string(TS_SOURCE_DIR) + "/samples/gemm.py";
+    for (auto& [k, v] : kSmall) c.flags.params.push_back(k + "=" + v);
+    c.flags.target = "cuda:sm_80";
+    c.breakOps = {"gemm"};
+    c.prints = {"C_local[1, 2, 3]"};
+    auto o = cli::test::captureCli([&] { return cli::runDebug(c); });
+    EXPECT_EQ(o.rc, 2) << o.out << o.err;
+    EXPECT_NE(o.err.find("C_local is a 2-D fragment (shape "), std::string::npos) << o.err;
+    EXPECT_NE(o.err.find("give 2 indices for a logical element, or 1 for a register of thread 0"), std::string::npos) << o.err;
+}
+
 TEST(Debugger, TilecDebugPrintOfAStagedTileNamesItsDimensions) {
     // Fresh-user trial 2026-12-04: `--print A_shared[0, 1]` on a T.Pipelined tile said only
     // "is outside the buffer (shape 2, 64, 32)": the pipeline had stacked 2 stages in front of
