@@ -7,7 +7,7 @@
 #include "compiler/frontend/Module.h"
 #include "compiler/ir/IR.h"
 #include "compiler/ir/Intrinsics.h"
-#include "compiler/ir/Views.h"
+#include "compiler/ir/ViewBases.h"
 #include "compiler/ops/Registry.h"
 
 namespace ts {
@@ -220,13 +220,8 @@ std::vector<int> atomicOnlyOutputs(const ir::PrimFuncNode& f) {
         if (auto* c = ir::as<ir::CallNode>(e); c && c->op == ir::intrin::kAtomicPrev && c->args.size() == 3)
             if (auto* l = ir::as<ir::LoadNode>(c->args[1])) atomic.insert(l->buffer.get());
     });
-    // Accesses through a view (ir/Views.h) are accesses of its tensor.
-    for (auto* set : {&atomic, &plain}) {
-        std::set<const ir::BufferNode*> bases;
-        for (auto* b : *set)
-            if (const ir::BufferNode* v = ir::viewBase(f, *b)) bases.insert(v);
-        set->insert(bases.begin(), bases.end());
-    }
+    ir::addViewBases(f, atomic);  // accesses through a view are accesses of its tensor
+    ir::addViewBases(f, plain);
     std::vector<int> out;
     for (int i : f.outputs)
         if (i >= 0 && static_cast<size_t>(i) < f.params.size()) {

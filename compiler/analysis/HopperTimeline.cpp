@@ -8,6 +8,8 @@
 #include <unordered_map>
 
 #include "compiler/analysis/BarrierSchedule.h"
+#include "compiler/analysis/HopperOccupancy.h"
+#include "compiler/analysis/HopperWarpRoles.h"
 #include "compiler/analysis/TraceFormat.h"
 #include "compiler/ir/Builder.h"
 #include "compiler/ir/Functor.h"
@@ -805,108 +807,12 @@ public:
     std::vector<BarrierIssue> m_bulkIssues;
 
     /// A plain copy's tile (Facts::plainBar) in its shared buffer: steps of this role.
-    struct PlainTile {
-        std::string buffer, barrier;
-        int64_t tile = 0, issueStep = -1, landedStep = -1, lastRead = -1, releaseStep = -1;
-        Span span;
-    };
+    using PlainTile = PlainCopyTile;
     std::vector<PlainTile> m_plainTiles;
 
 public:
     void setStages(int64_t s) { m_stages = s; }
 };
-
-/// A plain copy's tile with the role that issued it (RoleWalker::PlainTile).
-struct RolePlainTile : RoleWalker::PlainTile {
-    size_t role = 0;
-};
-
-/// Occupancy of each stage by each TMA-loaded tile: issue (expect_tx) -> landed (its phase
-/// completes) -> released (the Release event of that tile), in steps of the issuing role and in
-/// logical time. Then each plain copy's tile in its buffer (`plain`): released at its last read
-/// before the next copy into the buffer (the walk's steps; times from the run).
-void occupancy(PipelineTimeline& t, const Facts& facts, const std::vector<RolePlainTile>& plain) {
-    std::map<int64_t, StageOccupancy> occ;
-    std::map<std::pair<std::string, int64_t>, const BarrierPhase*> phases;
-    for (auto& p : t.barriers) phases[{p.barrier, p.phase}] = &p;
-    for (auto& r : t.roles)
-        for (auto& e : r.events) {
-            if (e.kind == TimelineEventKind::ExpectTx && e.tile >= 0 && !facts.plainBar(e.barrier)) {
-                auto& o = occ[e.tile];
-                o.stage = e.stage, o.tile = e.tile, o.issueStep = e.step, o.issueTime = e.time;
-                auto it = phases.find({e.barrier, e.barrierPhase});
-                o.landedTime = it != phases.end() ? it->second->completeTime : -1;
-                o.landedStep = -1, o.releaseStep = -1, o.releaseTime = -1;
-            }
-        }
-    for (auto& r : t.roles)
-        for (auto& e : r.events) {
-            if (e.kind == TimelineEventKind::MbarWait && e.stage >= 0 && e.barrierPhase >= 0 && !facts.plainBar(e.barrier)) {
-                for (auto& [tile, o] : occ)
-                    if (o.landedStep < 0 && o.stage == e.stage && tile == e.barrierPhase * t.stages + e.stage) o.landedStep = e.step;
-            }
-            if (e.kind == TimelineEventKind::Release && occ.count(e.tile) && occ[e.tile].releaseStep < 0)
-                occ[e.tile].releaseStep = e.step, occ[e.tile].releaseTime = e.time;
-        }
-    // A pipeline whose reads are not wgmma (mma.sync, plain compute: the cp.async schedule's TMA
-    // loads) has no Release events: its block barrier orders the reads of tile k before the
-    // refill of its stage with tile k + S. Its tile is released at the last block barrier before
-    // that refill, and a tile with no refill (the last S) where the loop ends; without this each
-    // stage row ran to the end of the timeline (flash_decode).
-    bool anyRelease = false;
-    for (auto& r : t.roles)
-        for (auto& e : r.events) anyRelease |= e.kind == TimelineEventKind::Release;
-    if (!anyRelease && t.stages > 0)
-        for (auto& r : t.roles) {
-            const auto& evs = r.events;
-            for (auto& [tile, o] : occ) {
-                if (o.releaseStep >= 0 || o.issueStep < 0 || size_t(o.issueStep) >= evs.size() ||
-                    evs[size_t(o.issueStep)].kind != TimelineEventKind::ExpectTx || evs[size_t(o.issueStep)].tile != tile)
-                    continue;  // issued by another role
-                const int64_t from = std::max(o.issueStep, o.landedStep);
-                int64_t next = -1, release = -1;
-                for (auto& e : evs)
-                    if (e.step > from && e.kind == TimelineEventKind::ExpectTx && e.stage == o.stage && e.tile == tile + t.stages) {
-                        next = e.step;
-                        break;
-                    }
-                if (next >= 0) {
-                    for (auto& e : evs)
-                        if (e.step > from && e.step < next && e.kind == TimelineEventKind::Barrier) release = e.step;
-                    if (release < 0) release = next;
-                } else {
-                    for (auto& e : evs)
-                        if (e.step > from && (e.phase == TimelinePhase::Epilogue || e.iteration > tile)) {
-                            release = e.step;
-                            break;
-                        }
-                }
-                if (release >= 0) o.releaseStep = release, o.releaseTime = evs[size_t(release)].time;
-            }
-        }
-    for (auto& [tile, o] : occ) t.occupancy.push_back(o);
-    for (auto& p : plain) {
-        const auto& evs = t.roles[p.role].events;
-        auto at = [&](int64_t step) -> const TimelineEvent* { return step >= 0 && size_t(step) < evs.size() ? &evs[size_t(step)] : nullptr; };
-        StageOccupancy o;
-        o.stage = -1, o.tile = p.tile, o.buffer = p.buffer, o.span = p.span;
-        o.issueStep = p.issueStep, o.landedStep = p.landedStep, o.releaseStep = p.releaseStep;
-        if (auto* e = at(p.issueStep)) {
-            o.issueTime = e->time;
-            auto it = phases.find({e->barrier, e->barrierPhase});
-            o.landedTime = it != phases.end() ? it->second->completeTime : -1;
-        }
-        if (auto* e = at(p.releaseStep)) o.releaseTime = e->time;
-        // A tile nothing reads holds its buffer until it lands: not past it when nothing refills
-        // it (it was released nowhere), not before it when a refill is issued first (two copies
-        // into one tile in flight together, a write-after-write the bars then show overlapping).
-        if (p.lastRead < 0 && o.landedTime >= 0 && o.releaseTime < o.landedTime) {
-            o.releaseTime = o.landedTime;
-            if (p.releaseStep < 0 || p.releaseStep < o.landedStep) o.releaseStep = o.landedStep;
-        }
-        t.occupancy.push_back(std::move(o));
-    }
-}
 
 }  // namespace
 
@@ -925,86 +831,6 @@ std::optional<PlannedLoop> plannedLoopOf(const PrimFunc& planned) {
     });
     return out;
 }
-
-namespace {
-
-/// Value of `e` with the thread index `tx` bound to `v` (nullopt when it reads anything else).
-std::optional<int64_t> evalAtThread(const Expr& e, const VarNode* tx, int64_t v) {
-    if (!e) return std::nullopt;
-    switch (e->kind) {
-        case ExprKind::IntImm: return as<IntImmNode>(e)->value;
-        case ExprKind::Var:
-            if (e.get() == tx) return v;
-            return std::nullopt;
-        case ExprKind::Binary: {
-            auto* b = static_cast<const BinaryNode*>(e.get());
-            auto x = evalAtThread(b->a, tx, v), y = evalAtThread(b->b, tx, v);
-            if (!x || !y) return std::nullopt;
-            if (b->op == BinOp::And) return int64_t(*x && *y);
-            if (b->op == BinOp::Or) return int64_t(*x || *y);
-            return foldInt(b->op, *x, *y);
-        }
-        case ExprKind::Unary: {
-            auto* u = static_cast<const UnaryNode*>(e.get());
-            auto x = evalAtThread(u->a, tx, v);
-            if (!x) return std::nullopt;
-            if (u->op == UnOp::Neg) return -*x;
-            if (u->op == UnOp::Not) return int64_t(!*x);
-            return ~*x;
-        }
-        default: return std::nullopt;
-    }
-}
-
-struct WarpRole {
-    std::string name;
-    int64_t tx, threads;
-};
-
-/// Warp roles of a hand-written warp-specialized kernel (T.ws, explicit `if tx >= 128` splits):
-/// the ifs whose condition reads only the thread index and is uniform over each warpgroup
-/// (the same at its first and last thread) partition the warpgroups by their outcomes; each
-/// class is one role, represented by its first warpgroup's thread 0. One class: no roles.
-std::vector<WarpRole> handWrittenWarpRoles(const KernelNode& kn, int64_t T) {
-    if (kn.threadVars.empty() || T % 128 != 0 || T <= 128) return {};
-    const VarNode* tx = kn.threadVars[0].get();
-    std::vector<Expr> conds;
-    walk(kn.body, [&](const Stmt& st) {
-        if (auto* i = as<IfNode>(st)) conds.push_back(i->cond);
-    });
-    const int64_t G = T / 128;
-    std::vector<Expr> uniform;
-    for (auto& c : conds) {
-        bool ok = true, varies = false;
-        std::optional<int64_t> first;
-        for (int64_t g = 0; g < G && ok; ++g) {
-            auto a = evalAtThread(c, tx, 128 * g), b = evalAtThread(c, tx, 128 * g + 127);
-            ok = a && b && (*a != 0) == (*b != 0);
-            if (ok && first && (*first != 0) != (*a != 0)) varies = true;
-            if (ok && !first) first = a;
-        }
-        if (ok && varies) uniform.push_back(c);
-    }
-    if (uniform.empty()) return {};
-    std::map<std::vector<bool>, std::vector<int64_t>> classes;
-    for (int64_t g = 0; g < G; ++g) {
-        std::vector<bool> sig;
-        for (auto& c : uniform) sig.push_back(*evalAtThread(c, tx, 128 * g) != 0);
-        classes[sig].push_back(g);
-    }
-    if (classes.size() < 2) return {};
-    std::vector<WarpRole> roles;
-    for (auto& [sig, gs] : classes) {
-        std::string name = gs.size() == 1 ? "warpgroup " : "warpgroups ";
-        for (size_t i = 0; i < gs.size(); ++i) name += (i ? "," : "") + std::to_string(gs[i]);
-        name += " (threads " + std::to_string(128 * gs.front()) + "..)";
-        roles.push_back({name, 128 * gs.front(), int64_t(128 * gs.size())});
-    }
-    std::sort(roles.begin(), roles.end(), [](const WarpRole& a, const WarpRole& b) { return a.tx < b.tx; });
-    return roles;
-}
-
-}  // namespace
 
 TimelineResult buildHopperTimeline(const PrimFunc& lowered, const HopperTimelineOptions& opts) {
     TimelineResult r;
@@ -1074,7 +900,7 @@ TimelineResult buildHopperTimeline(const PrimFunc& lowered, const HopperTimeline
     t.loopSpan = kn->span;
     t.warpSpecialized = specs.size() > 1;
     std::vector<RoleTrace> traces;
-    std::vector<RolePlainTile> plainTiles;
+    std::vector<PlainCopyTile> plainTiles;
     std::vector<BulkGroup> bulk;
     std::vector<BarrierIssue> bulkIssues;
     for (auto& sp : specs) {
@@ -1088,11 +914,9 @@ TimelineResult buildHopperTimeline(const PrimFunc& lowered, const HopperTimeline
         w.setPlain(!hasPipe && !(opts.planned && opts.planned->trips == 1));
         w.stmt(kn->body);
         traces.push_back(w.take(r.notes, t));
-        for (auto& p : w.m_plainTiles) {
-            RolePlainTile rp;
-            static_cast<RoleWalker::PlainTile&>(rp) = p;
-            rp.role = traces.size() - 1;
-            plainTiles.push_back(std::move(rp));
+        for (auto p : w.m_plainTiles) {
+            p.role = traces.size() - 1;
+            plainTiles.push_back(std::move(p));
         }
         for (auto& g : w.m_bulk) {
             bulk.push_back(g);
@@ -1126,7 +950,7 @@ TimelineResult buildHopperTimeline(const PrimFunc& lowered, const HopperTimeline
             auto& list = e.kind == TimelineEventKind::TmaLoad ? t.producers : t.consumers;
             if (std::find(list.begin(), list.end(), e.irStmt) == list.end()) list.push_back(e.irStmt);
         }
-    occupancy(t, facts, plainTiles);
+    fillOccupancy(t, [&](const std::string& bar) { return facts.plainBar(bar); }, plainTiles);
     r.loops.push_back(std::move(t));
     return r;
 }

@@ -10,6 +10,7 @@
 #include "compiler/analysis/TraceFormat.h"
 #include "compiler/analysis/WgmmaLayouts.h"
 #include "compiler/codegen/GridShape.h"
+#include "compiler/codegen/KernelBuffers.h"
 #include "compiler/codegen/VectorAccess.h"
 #include "compiler/ir/IR.h"
 #include "compiler/ir/Intrinsics.h"
@@ -94,7 +95,7 @@ public:
             line("template <class T> static __device__ __forceinline__ void ts_store_pair(T* p, T a, T b) { ts_vec_store(p, ts_vec<T, 2>{{a, b}}); }", {});
             line("", {});
         }
-        std::set<const BufferNode*> written = writtenBuffers();
+        std::set<const BufferNode*> written = writtenBuffers(m_f);
         std::string params;
         for (size_t i = 0; i < m_f.params.size(); ++i) {
             auto& b = m_f.params[i];
@@ -137,7 +138,7 @@ public:
         // Views of a kernel tensor with another dtype (T.view(A, shape, dtype): the same bytes):
         // a pointer of the view's element type, derived from the tensor's, so that element and
         // vector accesses through the view address its own elements.
-        for (auto* v : dtypeViews()) {
+        for (auto* v : dtypeViews(m_f)) {
             const BufferNode* base = viewBase(m_f, *v);
             const std::string cv = written.count(base) ? "" : "const ";
             const std::string t(cudaTypeName(v->dtype));
@@ -199,37 +200,6 @@ private:
         line("}", {});
     }
 
-    std::set<const BufferNode*> writtenBuffers() {
-        std::set<const BufferNode*> w;
-        walk(m_f.body, [&](const Stmt& s) {
-            if (auto* st = as<StoreNode>(s)) w.insert(st->buffer.get());
-            if (auto* e = as<EvalNode>(s))
-                if (auto* c = as<CallNode>(e->call)) {
-                    size_t dst = c->op == intrin::kAtomic ? 1 : 0;
-                    if ((c->op == intrin::kCopyVec || c->op == intrin::kZeroVec || c->op == intrin::kAtomic || c->op == intrin::kCpAsync ||
-                         c->op == intrin::kStorePair) &&
-                        c->args.size() > dst)
-                        if (auto* a = as<CallNode>(c->args[dst]); a && a->op == intrin::kAddressOf)
-                            if (auto* l = as<LoadNode>(a->args[0])) w.insert(l->buffer.get());
-                    // A TMA store writes the tensor of its map (no pointer access, but the
-                    // parameter must not promise `const __restrict__` read-only memory).
-                    if ((c->op == intrin::kTmaStore || c->op == intrin::kTmaReduceAdd) && !c->args.empty())
-                        if (auto map = constInt(c->args[0])) {
-                            auto desc = attrInts(m_f.attrs, "tma_map." + std::to_string(*map));
-                            if (!desc.empty() && desc[0] >= 0 && size_t(desc[0]) < m_f.params.size()) w.insert(m_f.params[size_t(desc[0])].get());
-                        }
-                }
-        }, [&](const Expr& e) {
-            if (auto* c = as<CallNode>(e); c && c->op == intrin::kAtomicPrev && c->args.size() == 3)
-                if (auto* l = as<LoadNode>(c->args[1])) w.insert(l->buffer.get());
-        });
-        std::set<const BufferNode*> bases;  // a write through a view writes its tensor
-        for (auto* b : w)
-            if (auto* v = viewBase(m_f, *b)) bases.insert(v);
-        w.insert(bases.begin(), bases.end());
-        return w;
-    }
-
     void line(const std::string& text, Span sp) {
         if (!text.empty()) m_text.append(static_cast<size_t>(m_indent) * 4, ' ');
         m_text += text;
@@ -256,20 +226,6 @@ private:
     std::string bufferName(const BufferNode* b) {
         if (auto* v = viewBase(m_f, *b); v && v->dtype == b->dtype) return uniqueName(v, v->name);
         return uniqueName(b, b->name);
-    }
-    /// The views of kernel tensors with a dtype of their own that the body accesses.
-    std::vector<const BufferNode*> dtypeViews() const {
-        std::vector<const BufferNode*> out;
-        auto note = [&](const BufferNode* b) {
-            if (const BufferNode* v = b ? viewBase(m_f, *b) : nullptr; v && v->dtype != b->dtype && std::find(out.begin(), out.end(), b) == out.end())
-                out.push_back(b);
-        };
-        walk(m_f.body, [&](const Stmt& s) {
-            if (auto* st = as<StoreNode>(s)) note(st->buffer.get());
-        }, [&](const Expr& e) {
-            if (auto* l = as<LoadNode>(e)) note(l->buffer.get());
-        });
-        return out;
     }
     std::string name(const VarNode* v) { return uniqueName(v, v->name); }
 

@@ -13,7 +13,7 @@
 #include "compiler/frontend/MetaBuiltins.h"
 #include "compiler/ir/Intrinsics.h"
 #include "compiler/ir/PointerTensors.h"
-#include "compiler/ir/Views.h"
+#include "compiler/ir/ViewBases.h"
 #include "compiler/ops/Registry.h"
 
 namespace ts::fe {
@@ -33,11 +33,7 @@ std::vector<int> writtenTensorParams(const ir::PrimFuncNode& f) {
         if (auto* c = ir::as<ir::CallNode>(e); c && c->op == ir::intrin::kAtomicPrev && c->args.size() == 3)
             if (auto* l = ir::as<ir::LoadNode>(c->args[1])) written.insert(l->buffer.get());
     });
-    // A write through a view (T.view / T.reshape / T.Tensor(.., A.data), ir/Views.h) writes its tensor.
-    std::set<const ir::BufferNode*> bases;
-    for (auto* b : written)
-        if (const ir::BufferNode* v = ir::viewBase(f, *b)) bases.insert(v);
-    written.insert(bases.begin(), bases.end());
+    ir::addViewBases(f, written);  // a write through a view writes its tensor
     std::vector<int> out;
     for (size_t i = 0; i < f.params.size(); ++i)
         if (written.count(f.params[i].get())) out.push_back(static_cast<int>(i));
