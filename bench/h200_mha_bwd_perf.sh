@@ -22,7 +22,7 @@
 set -u
 OUT=${OUT:-/tmp/out}; mkdir -p "$OUT"; export TILESCOPE_CACHE_DIR=${TILESCOPE_CACHE_DIR:-/tmp/tscache}
 export TILESCOPE_WORKER_TIMEOUT=${TILESCOPE_WORKER_TIMEOUT:-90}
-A=${MHAB_DIR:-.mhab}; T=$A/tilec; S=$A/mha_bwd.py; TGT="--target cuda:sm_90a"
+A=${MHAB_DIR:-.mhab}; T=$A/tilec; S=${MHAB_SAMPLE:-$A/mha_bwd.py}; TGT="--target cuda:sm_90a"
 [ -x "$T" ] || { [ -f "$T.xz" ] && xz -dk "$T.xz" && chmod +x "$T"; }
 [ -x "$T" ] || { echo "no $T: run bench/mha_bwd_payload.sh on the dev box first"; exit 2; }
 t0=$(date +%s); el() { echo $(( $(date +%s) - t0 )); }
@@ -118,11 +118,16 @@ variant m128n128dswo "m128n128ds + written-operand TMA schedule (64 B spills)" T
 variant m128n128dsnosink "m128n128ds with the plain copies' waits in place (TILESCOPE_SINK_TMA_WAITS=0)" TILESCOPE_SINK_TMA_WAITS=0 --param block_M=128 --param block_N=128 --param threads=256 --param ds_regs=True
 variant nosink "64x64 default with the plain copies' waits in place (TILESCOPE_SINK_TMA_WAITS=0)" TILESCOPE_SINK_TMA_WAITS=0
 variant topfence "64x64 default with the top-of-iteration proxy fence of the code before e13ff61" TILESCOPE_WGMMA_TOP_FENCE=1
+# 2026-12-06d: with dS^T from the fp16 P^T (MHAB_SAMPLE=mha_bwd_p.py: qkT dies at the copy into pT,
+# 202 registers and no spills at 128x128), the producer warpgroup form fits its 240-register consumers.
+variant m128n128wsds "m128n128ds + written operands + producer warpgroup (384 threads, setmaxnreg 24/240)" "TILESCOPE_HOPPER_TMA_WRITTEN_OPERANDS=1 TILESCOPE_HOPPER_WS=1" --param block_M=128 --param block_N=128 --param threads=256 --param ds_regs=True
+variant m128n128wsds3 "m128n128wsds + 3 stages" "TILESCOPE_HOPPER_TMA_WRITTEN_OPERANDS=1 TILESCOPE_HOPPER_WS=1" --param block_M=128 --param block_N=128 --param threads=256 --param ds_regs=True --param num_stages=3
 opt() { [ "$(el)" -lt "${MHAB_BUDGET_S:-240}" ] || { echo "skipped (budget): $1"; return 1; }; }
 opt s3 && variant s3 "3 stages" - --param num_stages=3
 opt s3mb3 && variant s3mb3 "3 stages + __launch_bounds__(128, 3)" TILESCOPE_MIN_BLOCKS=3 --param num_stages=3
 opt m128n32 && variant m128n32 "block_M=128, block_N=32, 256 threads" - --param block_M=128 --param block_N=32 --param threads=256
 echo "tilescope timed ($(el) s)"
+[ -n "${MHAB_NO_BASELINES:-}" ] && { echo "baselines skipped"; exit 0; }
 echo "== 3. TileLang on its own example, torch SDPA"
 EX=$A/tl/example_mha_bwd_bshd.py
 if [ -f "$EX" ] && [ -f .tl/setup.sh ]; then
