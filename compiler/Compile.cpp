@@ -27,6 +27,7 @@
 #include "compiler/ops/Registry.h"
 #include "compiler/support/CodegenSwitches.h"
 #include "compiler/support/ParamPragma.h"
+#include "compiler/support/TextCheck.h"
 #include "compiler/transforms/Hopper.h"
 
 namespace ts {
@@ -297,46 +298,10 @@ std::vector<std::pair<std::string, std::string>> pipelinePasses(const Target& ta
 }
 
 namespace {
-/// The first NUL byte or malformed UTF-8 sequence, if any: binary input gets one clear error
-/// instead of hundreds of lexer errors.
-struct NonText {
-    Span at;
-    size_t offset = 0;
-    unsigned char byte = 0;
-};
-std::optional<NonText> firstNonTextByte(const std::string& t) {
-    uint32_t line = 1, col = 1;
-    for (size_t i = 0; i < t.size();) {
-        const auto c = static_cast<unsigned char>(t[i]);
-        size_t len = c < 0x80           ? 1
-                     : (c >> 5) == 0x6  ? 2
-                     : (c >> 4) == 0xE  ? 3
-                     : (c >> 3) == 0x1E ? 4
-                                        : 0;
-        bool ok = c != 0 && len != 0 && i + len <= t.size();
-        for (size_t k = 1; ok && k < len; ++k)
-            ok = (static_cast<unsigned char>(t[i + k]) >> 6) == 0x2;
-        if (!ok) {
-            NonText n;
-            n.at.line = line, n.at.col = col;
-            n.at.endLine = line, n.at.endCol = col + 1;
-            n.offset = i;
-            n.byte = c;
-            return n;
-        }
-        if (c == '\n')
-            ++line, col = 1;
-        else
-            col += static_cast<uint32_t>(len);
-        i += len;
-    }
-    return std::nullopt;
-}
-
 /// The error for non-text input: a NUL byte means a binary file (an executable, an image, a
 /// .pyc), other bytes a text file in another encoding. Never quotes the bytes themselves
 /// (formatDiagnostic leaves out an excerpt that is not printable text).
-void reportNonText(DiagnosticEngine& diags, const NonText& n) {
+void reportNonText(DiagnosticEngine& diags, const NonTextByte& n) {
     char hex[8];
     std::snprintf(hex, sizeof hex, "0x%02X", n.byte);
     const std::string where = "line " + std::to_string(n.at.line) + ", column " +

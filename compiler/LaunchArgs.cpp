@@ -141,6 +141,57 @@ bool byValue(const KernelInfo& k, LaunchValues& lv, std::vector<bool>& known, st
     return true;
 }
 
+/// Views of kernel tensors (T.view(A, shape, dtype)) whose extents use scalar arguments: the bytes
+/// they cover are known only now. A view of another dtype must cover its tensor's bytes exactly
+/// (TileLang asserts it; the interpreters check it at the first access), one of the same dtype
+/// must fit in it: the generated code would read and write past the tensor otherwise.
+bool checkSymbolicViews(const ir::PrimFunc& f, const Evaluator& ev, const LaunchValues& lv, std::string& error) {
+    std::set<const ir::BufferNode*> seen;
+    std::string bad;
+    auto check = [&](const ir::BufferNode* b) {
+        if (!bad.empty() || !b || !seen.insert(b).second) return;
+        const ir::BufferNode* base = ir::viewBase(*f, *b);
+        if (!base) return;
+        bool symbolic = false;
+        for (auto& e : b->shape) symbolic |= !ir::as<ir::IntImmNode>(e);
+        if (!symbolic) return;  // constant extents were checked when it compiled
+        size_t pi = 0;
+        while (pi < f->params.size() && f->params[pi].get() != base) ++pi;
+        if (pi >= lv.shapes.size()) return;
+        int64_t viewNumel = 1, baseNumel = 1;
+        std::string shape;
+        for (auto& e : b->shape) {
+            auto x = ev.eval(e);
+            if (!x) return;  // an extent the launch cannot evaluate (reads memory): the interpreters check it
+            const auto v = static_cast<int64_t>(*x);
+            shape += (shape.empty() ? "" : ", ") + std::to_string(v);
+            if (v < 0) {
+                bad = "view '" + b->name + "' (line " + std::to_string(b->span.line) + ") has a negative extent " + std::to_string(v) +
+                      " for these sizes";
+                return;
+            }
+            viewNumel *= v;
+        }
+        for (int64_t d : lv.shapes[pi]) baseNumel *= d;
+        const int64_t viewBits = viewNumel * ir::dtypeBits(b->dtype), baseBits = baseNumel * ir::dtypeBits(base->dtype);
+        const std::string where = "view '" + b->name + "' (line " + std::to_string(b->span.line) + ") of shape (" + shape + ")";
+        if (b->dtype != base->dtype && viewBits != baseBits)
+            bad = where + " covers " + std::to_string(viewBits / 8) + " bytes but '" + base->name + "' has " + std::to_string(baseBits / 8) +
+                  " for these sizes: a view of another dtype covers the tensor's bytes (scale the last extent by the ratio of the element sizes)";
+        else if (b->dtype == base->dtype && viewNumel > baseNumel)
+            bad = where + " has " + std::to_string(viewNumel) + " elements, more than '" + base->name + "' (" + std::to_string(baseNumel) +
+                  ") for these sizes";
+    };
+    ir::walk(f->body, [&](const ir::Stmt& s) {
+        if (auto* st = ir::as<ir::StoreNode>(s)) check(st->buffer.get());
+    }, [&](const ir::Expr& e) {
+        if (auto* l = ir::as<ir::LoadNode>(e)) check(l->buffer.get());
+    });
+    if (bad.empty()) return true;
+    error = bad;
+    return false;
+}
+
 /// Shapes and grid from the scalar values; checks `given` shapes when non-null.
 bool finishLaunch(const KernelInfo& k, const ir::PrimFunc& f, LaunchValues& lv,
                   const std::vector<std::vector<int64_t>>* given, std::string& error) {
@@ -193,7 +244,7 @@ bool finishLaunch(const KernelInfo& k, const ir::PrimFunc& f, LaunchValues& lv,
         }
         lv.grid[d] = static_cast<unsigned>(*g);
     }
-    return true;
+    return checkSymbolicViews(f, ev, lv, error);
 }
 
 }  // namespace

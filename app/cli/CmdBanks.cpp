@@ -16,6 +16,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "compiler/analysis/LoopLayouts.h"
 #include "compiler/analysis/SharedViewLayout.h"
 #include "app/cli/Commands.h"
 #include "app/cli/RunSupport.h"
@@ -320,7 +321,10 @@ int runLayout(const LayoutCommand& c) {
     if (!oneLaunchOrReport(*r, "layout")) return 1;
     if (c.buffer.empty()) {
         const auto placed = analysis::sharedPlacements(*r->lowered);
+        // Buffers first, then the T.Parallel nests' layouts (analysis/LoopLayouts.h).
+        for (bool loops : {false, true})
         for (auto& [name, l] : r->lowered->layouts) {
+            if (analysis::isLoopLayoutKey(name) != loops) continue;
             auto p = placed.find(name);
             if (p != placed.end() && p->second.through)
                 std::cout << name << ": placed through '" << p->second.through->name << "' (" << p->second.layout->description << ")\n";

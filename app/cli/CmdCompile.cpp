@@ -46,6 +46,15 @@ namespace {
 bool validFlags(const CompileCommand& c) {
     if (!validEmitKind(c.emit)) return false;
     auto target = parseTarget(c.flags.target.empty() ? defaultTarget() : c.flags.target);
+    // --emit names a language; the target decides which one codegen prints (helper-108: `--emit
+    // hip` printed CUDA for the default sm_80 target, the mismatch only in a note -q hid).
+    if (target && (c.emit == "cuda" || c.emit == "hip") && c.emit != target->language()) {
+        std::cerr << "tilec: error: --emit " << c.emit << ": target " << target->name << " generates "
+                  << (target->isHip() ? "HIP" : "CUDA") << "\n  hint: "
+                  << (c.emit == "hip" ? "add --target hip:gfx90a for HIP" : "add --target cuda:sm_80 or cuda:sm_90a for CUDA")
+                  << ", or --emit " << target->language() << "\n";
+        return false;
+    }
     auto passes = pipelinePasses(target ? *target : Target{});
     std::vector<std::string> names;
     for (auto& [n, sum] : passes) names.push_back(n);
@@ -192,12 +201,6 @@ int runCompile(const CompileCommand& c) {
     }
 
     if (c.emit == "cuda" || c.emit == "hip") {  // the generated device source of the target
-        if (c.emit != r->language && !quiet())  // --emit names the language; the target decides it
-            std::cerr << "tilec: note: --emit " << c.emit << " prints the target's own source, which is "
-                      << (r->language == "hip" ? "HIP" : "CUDA") << " for this target; "
-                      << (c.emit == "hip" ? "--target hip:gfx90a generates HIP"
-                                          : "a --target cuda:sm_80 / cuda:sm_90a generates CUDA")
-                      << "\n";
         std::cout << r->cuda;
     }
     else if (c.emit == "ir")

@@ -242,7 +242,7 @@ int runDebug(const DebugCommand& c) {
         std::string why;
         auto v = d.watch(e, c.thread, why);
         if (v) {
-            std::printf("thread %d: %s = %.17g\n", c.thread, e.c_str(), *v);
+            std::printf("thread %d: %s = %.17g%s\n", c.thread, e.c_str(), *v, why.empty() ? "" : ("  (" + why + ")").c_str());
         } else {
             std::fflush(stdout);
             std::cerr << "tilec: error: --print " << e << " (thread " << c.thread << "): " << why << "\n";

@@ -77,7 +77,13 @@ std::optional<std::vector<Config>> sweepConfigs(const std::vector<std::string>& 
         while (pos <= s.size()) {
             size_t comma = s.find(',', pos);
             if (comma == std::string::npos) comma = s.size();
-            if (comma > pos) vals.push_back(s.substr(pos, comma - pos));
+            std::string v = s.substr(pos, comma - pos);
+            const size_t a = v.find_first_not_of(" \t"), b = v.find_last_not_of(" \t");
+            if (a == std::string::npos) {  // "32,,64" swept two values, not three: say so
+                std::cerr << "tilec: error: --sweep " << s << ": an empty value in the list (a stray comma?)\n";
+                return std::nullopt;
+            }
+            vals.push_back(v.substr(a, b - a + 1));
             pos = comma + 1;
         }
         axes.push_back({s.substr(0, eq), vals});

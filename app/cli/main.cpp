@@ -12,6 +12,7 @@
 #include <CLI/CLI.hpp>
 
 #include "app/cli/CmdTrace.h"
+#include "app/cli/CommaLists.h"
 #include "app/cli/Commands.h"
 #include "app/cli/GpuWorker.h"
 #include "app/cli/RunSupport.h"
@@ -57,16 +58,36 @@ const CLI::Validator kBlockIndex(
         return numberCheck(s, true);
     },
     "INDEX", "block index");
+/// An option whose empty value would silently mean its default (--target "", --kernel "").
+const CLI::Validator kNotEmpty(
+    [](std::string& s) { return s.find_first_not_of(" \t") == std::string::npos ? std::string("an empty value (leave the option out for its default)") : std::string(); },
+    "", "not empty");
+/// --param NAME=VALUE: blanks around the name and the '=' dropped ("M = 128" read as a parameter 'M ').
+const CLI::Validator kParamText(
+    [](std::string& s) {
+        const size_t eq = s.find('=');
+        if (eq == std::string::npos) return std::string();  // the compile reports NAME without =VALUE
+        auto trim = [](std::string t) {
+            const size_t a = t.find_first_not_of(" \t"), b = t.find_last_not_of(" \t");
+            return a == std::string::npos ? std::string() : t.substr(a, b - a + 1);
+        };
+        s = trim(s.substr(0, eq)) + "=" + trim(s.substr(eq + 1));
+        return std::string();
+    },
+    "NAME=VALUE", "parameter");
 void addCompileFlags(CLI::App* app, CompileFlags& f) {
     // No CLI::ExistingFile check: readFile() reports a missing file in tilec's own error format.
     app->add_option("file", f.file, "tile program (.py, TileLang syntax)")->required();
     app->add_option("--param,-p", f.params,
-                    "override a factory parameter: NAME=VALUE (repeatable)");
+                    "override a factory parameter: NAME=VALUE (repeatable)")
+        ->transform(kParamText);
     app->add_option("--target", f.target,
-                    "cuda:sm_80 | cuda:sm_90a | hip:gfx90a (default: the attached GPU, else cuda:sm_80)");
+                    "cuda:sm_80 | cuda:sm_90a | hip:gfx90a (default: the attached GPU, else cuda:sm_80)")
+        ->check(kNotEmpty);
     app->add_option("--kernel,-k", f.kernel,
                     "the kernel of a file with several (see `tilec kernels FILE`; default: the "
-                    "pragma's @kernel, else the file's first @tilelang.jit factory)");
+                    "pragma's @kernel, else the file's first @tilelang.jit factory)")
+        ->check(kNotEmpty);
 }
 /// Options of the commands that check a run against a reference (run, bench).
 void addCheckFlags(CLI::App* app, CompileFlags& f) {
@@ -542,6 +563,10 @@ int main(int argc, char** argv) {
                       "parameter values came from); warnings and errors are still printed") +
                           (sub == run ? "; besides them only the check (each output's line, PASS/FAIL)" : ""));
 
+    if (const std::string bad = ts::cli::emptyCommaListPiece(app, argc, argv); !bad.empty()) {
+        std::cerr << "tilec: error: " << bad << "\n";
+        return 2;
+    }
     try {
         app.parse(argc, argv);
     } catch (const CLI::ParseError& e) {

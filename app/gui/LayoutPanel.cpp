@@ -19,6 +19,7 @@
 
 #include "app/gui/FlowLayout.h"
 #include "app/gui/Session.h"
+#include "compiler/analysis/LoopLayouts.h"
 #include "compiler/analysis/HwLayouts.h"
 #include "visualizer/core/Svg.h"
 #include "visualizer/widgets/LayoutGridWidget.h"
@@ -148,7 +149,9 @@ void LayoutPanel::refreshBuffers() {
     QString keep = m_buffer->currentText();
     QStringList names;
     if (auto r = m_session.shown(); r && r->lowered)
-        for (auto& [name, l] : r->lowered->layouts) names << QString::fromStdString(name);
+        for (bool loops : {false, true})  // buffers first: a T.Parallel nest's layout is not the default view
+            for (auto& [name, l] : r->lowered->layouts)
+                if (analysis::isLoopLayoutKey(name) == loops) names << QString::fromStdString(name);
     if (names == buffers() && m_buffer->count() > 0) return rebuild();
     QSignalBlocker block(m_buffer);
     m_buffer->clear();

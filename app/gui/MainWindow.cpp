@@ -31,6 +31,7 @@
 #include "app/gui/Theme.h"
 #include "app/gui/Workspaces.h"
 #include "compiler/support/SourceReader.h"
+#include "compiler/support/TextCheck.h"
 
 namespace ts::gui {
 
@@ -227,6 +228,19 @@ bool MainWindow::openFile(const QString& path, bool force) {
         QMessageBox::warning(
             this, tr("Open"),
             tr("Cannot open %1: %2").arg(path, QString::fromStdString(read.error)));
+        return false;
+    }
+    // The editor holds UTF-16: a byte that starts no UTF-8 character would become U+FFFD and a save
+    // would write that instead (helper-108: a latin-1 file showed "Compiled" here while tilec
+    // rejected it). Refused with tilec's words and where the byte is.
+    if (auto bad = ts::firstNonTextByte(read.text)) {
+        QMessageBox::warning(this, tr("Open"),
+                             tr("Cannot open %1: %2 (byte 0x%3 at line %4, column %5).\n\nSave it as UTF-8 text "
+                                "first: opened here, the byte would be replaced and a save would lose it.")
+                                 .arg(path, bad->byte == 0 ? tr("it is a binary file, not a tile program") : tr("it is not UTF-8 text"))
+                                 .arg(QString::number(bad->byte, 16).toUpper().rightJustified(2, '0'))
+                                 .arg(bad->at.line)
+                                 .arg(bad->at.col));
         return false;
     }
     QString text = QString::fromUtf8(read.text.data(), qsizetype(read.text.size()));

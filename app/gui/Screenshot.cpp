@@ -21,6 +21,8 @@
 #include "app/gui/SourceEditor.h"
 #include "app/gui/TimelinePanel.h"
 #include "app/gui/Workspaces.h"
+#include "compiler/Compile.h"
+#include "compiler/target/Target.h"
 #include "visualizer/widgets/BankHeatmapWidget.h"
 #include "visualizer/widgets/TimelineWidget.h"
 
@@ -62,11 +64,21 @@ void ScreenshotOptions::addTo(QCommandLineParser& p) {
 ScreenshotOptions ScreenshotOptions::from(const QCommandLineParser& p) {
     ScreenshotOptions o;
     o.out = p.value("screenshot");
+    // Malformed values were accepted silently (helper-108: --size 0x0 came out 854x575, --theme
+    // purple light): runScreenshot reports o.error instead.
     if (p.isSet("size")) {
         QStringList wh = p.value("size").split('x');
-        if (wh.size() == 2) o.size = QSize(wh[0].toInt(), wh[1].toInt());
+        bool okW = false, okH = false;
+        const int w = wh.size() == 2 ? wh[0].toInt(&okW) : 0, h = wh.size() == 2 ? wh[1].toInt(&okH) : 0;
+        if (okW && okH && w >= 200 && h >= 150 && w <= 8192 && h <= 8192)
+            o.size = QSize(w, h);
+        else
+            o.error = "--size " + p.value("size") + ": expected WxH, each 200..8192 (e.g. 1600x1000)";
     }
-    if (p.isSet("theme")) o.theme = p.value("theme");
+    if (p.isSet("theme")) {
+        o.theme = p.value("theme");
+        if (o.theme != "light" && o.theme != "dark") o.error = "--theme " + o.theme + ": expected light or dark";
+    }
     o.pass = p.value("pass");
     o.diff = p.isSet("diff");
     o.unified = p.isSet("unified");
@@ -109,6 +121,14 @@ void settle(int ms) {
 }  // namespace
 
 int runScreenshot(MainWindow& w, const ScreenshotOptions& o) {
+    if (!o.error.isEmpty()) {
+        std::fprintf(stderr, "tilescope: %s\n", qPrintable(o.error));
+        return 1;
+    }
+    if (!o.target.isEmpty() && !parseTarget(o.target.toStdString())) {
+        std::fprintf(stderr, "tilescope: --target %s: not a target (cuda:sm_80, cuda:sm_90a, hip:gfx90a)\n", qPrintable(o.target));
+        return 1;
+    }
     w.setTheme(o.theme);
     w.resize(o.size);
     w.show();
@@ -125,6 +145,18 @@ int runScreenshot(MainWindow& w, const ScreenshotOptions& o) {
     if (!o.target.isEmpty()) s.setTarget(o.target);
     if (!o.kernel.isEmpty()) {
         waitForCompile(s, 60000);  // the kernel list comes with the first result
+        // An unknown name was set anyway, and its pragma written into the document.
+        std::string names;
+        bool known = false;
+        if (auto r = s.result())
+            for (const ProgramKernel& k : r->kernels) {
+                known |= k.name == o.kernel.toStdString();
+                names += (names.empty() ? "" : ", ") + k.name;
+            }
+        if (!known) {
+            std::fprintf(stderr, "tilescope: --kernel %s: no such kernel in this file (kernels: %s)\n", qPrintable(o.kernel), names.c_str());
+            return 1;
+        }
         s.setKernel(o.kernel.toStdString());
     }
     if (!o.replace.isEmpty()) {
@@ -133,10 +165,15 @@ int runScreenshot(MainWindow& w, const ScreenshotOptions& o) {
             waitForCompile(s, 60000);
             QString text = s.text();
             int at = text.indexOf(parts[0]);
-            if (at >= 0) {
-                text.replace(at, parts[0].size(), parts[1]);
-                w.editor()->setText(text);  // goes through the editor like typing
+            if (at < 0) {  // the screenshot would show the unedited file
+                std::fprintf(stderr, "tilescope: --replace: '%s' is not in the file\n", qPrintable(parts[0]));
+                return 1;
             }
+            text.replace(at, parts[0].size(), parts[1]);
+            w.editor()->setText(text);  // goes through the editor like typing
+        } else {
+            std::fprintf(stderr, "tilescope: --replace: expected OLD=>NEW\n");
+            return 1;
         }
     }
     if (!waitForCompile(s, 60000)) {

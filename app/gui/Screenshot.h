@@ -31,6 +31,7 @@ struct ScreenshotOptions {
     QString trace;      ///< tilec trace JSON to load into the Timeline panel
     QString axisRange;  ///< "FROM:TO": the Timeline panel's axis range (default: all of it)
     QString buffer;     ///< Layout panel entry: a buffer name or a hardware spec ("mfma_c")
+    QString error;      ///< a malformed option (--size, --theme), reported by runScreenshot (exit 1)
     bool enabled() const { return !out.isEmpty(); }
 
     static void addTo(QCommandLineParser& p);

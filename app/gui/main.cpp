@@ -15,6 +15,9 @@
 #include "app/gui/PluginManager.h"
 #include "app/gui/Screenshot.h"
 #include "app/gui/Session.h"
+#include "compiler/support/SourceReader.h"
+#include "compiler/support/TextCheck.h"
+#include "profiler/store/ResultsStore.h"
 
 int main(int argc, char** argv) {
     // Before QApplication: without a display Qt's xcb plugin aborts, even for --help.
@@ -22,7 +25,7 @@ int main(int argc, char** argv) {
     QApplication app(argc, argv);
     QApplication::setOrganizationName("TileScope");
     QApplication::setApplicationName("TileScope");
-    QApplication::setApplicationVersion("0.1");
+    QApplication::setApplicationVersion(QString::fromStdString(ts::rt::versionText()));  // "0.1 (git rev)"
 
     QCommandLineParser cli;
     cli.setApplicationDescription("TileScope: IDE and visual debugger for TileLang tile kernels");
@@ -52,6 +55,21 @@ int main(int argc, char** argv) {
         std::fprintf(stderr, "tilescope: error: %s: %s\n", qPrintable(file),
                      QFileInfo::exists(file) ? "not a file" : "no such file");
         return 2;
+    }
+    // A file that is not UTF-8 text: tilec's error, not an editor that replaces the byte (and a
+    // modal box a screenshot run would wait on forever).
+    if (!file.isEmpty()) {
+        const ts::SourceReadResult read = ts::readSourceFile(file.toStdString());
+        const auto bad = read.ok() ? ts::firstNonTextByte(read.text) : std::nullopt;
+        if (!read.ok() || bad) {
+            if (bad)
+                std::fprintf(stderr, "tilescope: error: %s:%u:%u: %s (byte 0x%02X)\n  hint: save it as UTF-8 text first\n", qPrintable(file),
+                             bad->at.line, bad->at.col, bad->byte == 0 ? "a binary file, not a tile program" : "not UTF-8 text",
+                             static_cast<unsigned>(bad->byte));
+            else
+                std::fprintf(stderr, "tilescope: error: %s: %s\n", qPrintable(file), read.error.c_str());
+            return 2;
+        }
     }
     // --help/--version have exited in process(); a screenshot renders offscreen anyway. The
     // window itself needs a screen: say so in one line rather than open an invisible one.

@@ -1,5 +1,6 @@
 #include "compiler/codegen/CudaCodegen.h"
 
+#include <climits>
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
@@ -383,7 +384,13 @@ private:
             m_diags.error(n.span, std::string("codegen: a T.") + forKindName(n.forKind) + " loop survived lowering",
                           "this is a compiler bug; please report it", "codegen");
         std::string v = name(n.var.get());
-        line("for (int " + v + " = " + expr(n.min) + "; " + v + " < " + expr(add(n.min, n.extent)) + "; ++" + v + ") {", n.span);
+        // A bound past int32 (T.serial(M * N) over a 65536 x 65536 tensor) needs a 64-bit
+        // variable: `int i < 4294967296LL` overflows (undefined; an endless loop on the GPU).
+        const auto lo = constInt(n.min), end = constInt(add(n.min, n.extent));
+        const bool wide = n.var->dtype == DType::Int64 || (lo && (*lo < INT32_MIN || *lo > INT32_MAX)) || (end && *end > INT32_MAX);
+        line(std::string("for (") + (wide ? "long long " : "int ") + v + " = " + expr(n.min) + "; " + v + " < " + expr(add(n.min, n.extent)) +
+                 "; ++" + v + ") {",
+             n.span);
         ++m_indent;
         stmt(n.body);
         --m_indent;

@@ -200,7 +200,7 @@ public:
     /// Value of a watch expression for `thread`: a variable (`k`, `tx`), or BUF[i, ...] with
     /// integer or variable indices (fragments: logical indices through their layout, an element
     /// another thread holds is an error naming that thread; other buffers: as stored). nullopt
-    /// with `why` when it cannot be evaluated.
+    /// with `why` when it cannot be evaluated; a value with a note in `why` (a register read).
     std::optional<double> watch(const std::string& expr, int32_t thread, std::string& why) const;
     /// Named barriers of the running block (id, expected, arrived, phase).
     std::vector<interp::BarrierState> barriers() const;

@@ -383,6 +383,9 @@ std::optional<double> Debugger::watch(const std::string& expr, int32_t thread,
                 off = -1;
             }
             result = off >= 0 ? element(w->name, off, thread) : std::nullopt;
+            if (result && l && l->shape.size() > 1 && idx.size() == 1)  // say how one index was read
+                why = "register " + std::to_string(off) + " of thread " + std::to_string(thread) + ", as stored; " +
+                      std::to_string(l->shape.size()) + " indices read a logical element";
             if (!result) {
                 auto declared = idx.size() > 1 ? declaredShape(m_elaborated, *b) : std::nullopt;
                 why = declared ? reshapedWhy(w->name, idx, b->shape, *declared, b->node->span.line) : std::string();

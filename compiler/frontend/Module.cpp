@@ -690,6 +690,7 @@ std::optional<ParamBindings> Module::bindParams(
     const KernelEntry& e, const std::vector<std::pair<std::string, std::string>>& overrides,
     DiagnosticEngine& diags) const {
     bool ok = true;
+    std::vector<const KernelParam*> missing;  // parameters without a value (one error each)
     std::vector<std::string> known;
     for (const auto& p : e.params)
         if (p.settable()) known.push_back(p.name);
@@ -794,6 +795,7 @@ std::optional<ParamBindings> Module::bindParams(
             bool isConst = p.role == KernelParam::Role::Const;
             std::string what =
                 isConst ? "size '" + p.name + "' (T.const)" : "parameter '" + p.name + "'";
+            missing.push_back(&p);
             diags.error(p.span, what + " of '" + e.name() + "' has no value",
                         isConst ? "pass --param " + p.name +
                                       "=<value> (a T.const size has no default; no call of '" +
@@ -802,6 +804,14 @@ std::optional<ParamBindings> Module::bindParams(
                         "params");
             ok = false;
         }
+    }
+    if (missing.size() >= 2) {
+        // One error per parameter; the command line that gives them all (helper-108: 18 errors
+        // for a corpus autotune example, each with its own hint).
+        std::string all;
+        for (const KernelParam* p : missing) all += (all.empty() ? "" : " ") + std::string("--param ") + p->name + "=<value>";
+        diags.warning(missing.front()->span, std::to_string(missing.size()) + " parameters of '" + e.name() + "' have no value",
+                      "pass them all: " + all, "params");
     }
     if (!ok) return std::nullopt;
     return out;

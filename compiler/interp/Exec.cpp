@@ -380,11 +380,11 @@ void Machine::exec(const StmtNode* s) {
             break;
         case StmtKind::TileOp:
             execTileOp(static_cast<const TileOpNode*>(s));
-            if (!m_sharedViews.empty()) syncSharedViews();
+            if (!m_sharedViews.empty()) syncSharedViewsAfter(s);
             break;
         case StmtKind::Eval:
             execEval(static_cast<const EvalNode*>(s));
-            if (!m_sharedViews.empty()) syncSharedViews();
+            if (!m_sharedViews.empty()) syncSharedViewsAfter(s);
             break;
     }
     m_stmtSpan = saved;
@@ -396,34 +396,6 @@ void Machine::execStore(const StoreNode* s) {
     double v = evalValue(s->value.get());
     b.data[off] = roundValue(b.dtype, v);
     if (!m_sharedViews.empty()) sharedViewStored(b, off);
-}
-
-void Machine::syncSharedViews() {
-    auto changed = [](const BufferState& b, std::vector<double>& snap, auto&& each) {
-        for (int64_t i = 0; i < b.size && i < static_cast<int64_t>(snap.size()); ++i)
-            if (std::memcmp(&b.data[i], &snap[static_cast<size_t>(i)], sizeof(double)) != 0) each(i);
-    };
-    for (auto& p : m_sharedViews) {
-        if (!p.view->live || !p.base->live) continue;
-        std::vector<int64_t> fromBase;  // found before the view's changes are copied into the base
-        changed(*p.base, p.baseSnap, [&](int64_t i) { fromBase.push_back(i); });
-        changed(*p.view, p.viewSnap, [&](int64_t i) { copyViewBits(*p.view, 0, i, i, *p.base, 0); });
-        for (int64_t i : fromBase) copyViewBits(*p.base, 0, i, i, *p.view, 0);
-        p.viewSnap.assign(p.view->data, p.view->data + p.view->size);
-        p.baseSnap.assign(p.base->data, p.base->data + p.base->size);
-    }
-}
-
-void Machine::sharedViewStored(BufferState& b, int64_t off) {
-    for (auto& p : m_sharedViews) {
-        if (!p.view->live || !p.base->live || (&b != p.view && &b != p.base)) continue;
-        BufferState& other = &b == p.view ? *p.base : *p.view;
-        auto [e0, e1] = copyViewBits(b, 0, off, off, other, 0);
-        std::vector<double>& mine = &b == p.view ? p.viewSnap : p.baseSnap;
-        std::vector<double>& theirs = &b == p.view ? p.baseSnap : p.viewSnap;
-        if (off < static_cast<int64_t>(mine.size())) mine[static_cast<size_t>(off)] = b.data[off];
-        for (int64_t e = e0; e <= e1 && e < static_cast<int64_t>(theirs.size()); ++e) theirs[static_cast<size_t>(e)] = other.data[e];
-    }
 }
 
 void Machine::execAlloc(const AllocNode* a) {

@@ -188,8 +188,11 @@ public:
         std::vector<double> viewSnap, baseSnap;
     };
     std::vector<SharedViewPair> m_sharedViews;
-    /// After a tile op or an evaluation: the elements either name changed, re-derived in the other.
-    void syncSharedViews();
+    /// After a tile op or an evaluation: the elements either name changed, re-derived in the other
+    /// (only the pairs overlapping `written` when given). SharedViews.cpp.
+    void syncSharedViews(const std::vector<const BufferState*>* written = nullptr);
+    /// syncSharedViews for the pairs statement `s` may write (every pair when that is not known).
+    void syncSharedViewsAfter(const ir::StmtNode* s);
     /// After a store of element `off` of `b`: the other name's overlapping elements.
     void sharedViewStored(BufferState& b, int64_t off);
 

@@ -3,8 +3,12 @@
 #include <algorithm>
 #include <cmath>
 #include <cstring>
+#include <optional>
+#include <vector>
 
+#include "compiler/ir/Intrinsics.h"
 #include "compiler/ir/Views.h"
+#include "compiler/ops/Registry.h"
 #include "compiler/support/HostTensor.h"
 
 namespace ts::interp::detail {
@@ -12,7 +16,97 @@ using ir::DType;
 
 namespace {
 uint64_t lowMask(int bits) { return bits >= 64 ? ~uint64_t{0} : (uint64_t{1} << bits) - 1; }
+
+/// The buffers statement `s` (a tile op or an evaluation) may write, where that is known: a tile
+/// op's written regions (ops/TileOp.h access bits), tl.copy_vec's destination. nullopt when it
+/// is not (any other call: TMA stores name a tensor map, not a buffer).
+std::optional<std::vector<const ir::BufferNode*>> knownWrites(const ir::StmtNode* s) {
+    std::vector<const ir::BufferNode*> out;
+    if (s->kind == ir::StmtKind::TileOp) {
+        auto* t = static_cast<const ir::TileOpNode*>(s);
+        const ops::TileOp* op = ops::find(t->op);
+        if (!op) return std::nullopt;
+        for (size_t i = 0; i < t->args.size(); ++i)
+            if (t->isRegion(i) && (op->access(*t, i) & (ops::kWrite | ops::kAtomic))) out.push_back(t->region(i).buffer.get());
+        return out;
+    }
+    auto* e = s->kind == ir::StmtKind::Eval ? static_cast<const ir::EvalNode*>(s) : nullptr;
+    auto* c = e ? ir::as<ir::CallNode>(e->call) : nullptr;
+    if (c && (c->op == ir::intrin::kSyncThreads || c->op == ir::intrin::kFenceProxyAsync)) return out;  // write no data
+    if (c && c->op == ir::intrin::kCopyVec && !c->args.empty())
+        if (auto* addr = ir::as<ir::CallNode>(c->args[0]); addr && addr->op == ir::intrin::kAddressOf && addr->args.size() == 1)
+            if (auto* l = ir::as<ir::LoadNode>(addr->args[0])) {
+                out.push_back(l->buffer.get());
+                return out;
+            }
+    return std::nullopt;
+}
+
+bool overlaps(const BufferState& a, const BufferState& b) {
+    const auto a0 = reinterpret_cast<uintptr_t>(a.data), b0 = reinterpret_cast<uintptr_t>(b.data);
+    return a.data && b.data && a0 < b0 + static_cast<uintptr_t>(b.size) * sizeof(double) && b0 < a0 + static_cast<uintptr_t>(a.size) * sizeof(double);
+}
 }  // namespace
+
+void Machine::syncSharedViews(const std::vector<const BufferState*>* written) {
+    auto same = [](const BufferState& b, const std::vector<double>& snap) {
+        return b.size == static_cast<int64_t>(snap.size()) && std::memcmp(b.data, snap.data(), snap.size() * sizeof(double)) == 0;
+    };
+    auto changed = [](const BufferState& b, std::vector<double>& snap, auto&& each) {
+        for (int64_t i = 0; i < b.size && i < static_cast<int64_t>(snap.size()); ++i)
+            if (std::memcmp(&b.data[i], &snap[static_cast<size_t>(i)], sizeof(double)) != 0) each(i);
+    };
+    for (auto& p : m_sharedViews) {
+        if (!p.view->live || !p.base->live) continue;
+        if (written && std::none_of(written->begin(), written->end(), [&](const BufferState* w) { return overlaps(*w, *p.view) || overlaps(*w, *p.base); }))
+            continue;
+        // Whole-array compares first: most statements change neither name.
+        if (same(*p.base, p.baseSnap) && same(*p.view, p.viewSnap)) continue;
+        std::vector<int64_t> fromBase;  // found before the view's changes are copied into the base
+        changed(*p.base, p.baseSnap, [&](int64_t i) { fromBase.push_back(i); });
+        changed(*p.view, p.viewSnap, [&](int64_t i) { copyViewBits(*p.view, 0, i, i, *p.base, 0); });
+        for (int64_t i : fromBase) copyViewBits(*p.base, 0, i, i, *p.view, 0);
+        p.viewSnap.assign(p.view->data, p.view->data + p.view->size);
+        p.baseSnap.assign(p.base->data, p.base->data + p.base->size);
+    }
+}
+
+void Machine::syncSharedViewsAfter(const ir::StmtNode* s) {
+    auto w = knownWrites(s);
+    if (!w) return syncSharedViews(nullptr);
+    std::vector<const BufferState*> states;
+    for (const ir::BufferNode* b : *w) {
+        const BufferState* found = nullptr;
+        for (auto& st : m_buffers)
+            if (st->node == b && st->live) found = st.get();
+        if (!found) return syncSharedViews(nullptr);  // a buffer this machine keeps elsewhere: compare every pair
+        states.push_back(found);
+    }
+    if (!states.empty()) syncSharedViews(&states);
+}
+
+void Machine::sharedViewStored(BufferState& b, int64_t off) {
+    for (auto& p : m_sharedViews) {
+        if (!p.view->live || !p.base->live) continue;
+        // By storage: a view of the same dtype is another name on the same doubles (a store
+        // through it is a store into the tensor at the same address).
+        BufferState* named = nullptr;
+        int64_t at = off;
+        for (BufferState* s : {p.view, p.base})
+            if (const auto a = reinterpret_cast<uintptr_t>(b.data + off), lo = reinterpret_cast<uintptr_t>(s->data);
+                !named && a >= lo && a < lo + static_cast<uintptr_t>(s->size) * sizeof(double)) {
+                named = s;
+                at = (b.data + off) - s->data;
+            }
+        if (!named) continue;
+        BufferState& other = named == p.view ? *p.base : *p.view;
+        auto [e0, e1] = copyViewBits(*named, 0, at, at, other, 0);
+        std::vector<double>& mine = named == p.view ? p.viewSnap : p.baseSnap;
+        std::vector<double>& theirs = named == p.view ? p.baseSnap : p.viewSnap;
+        if (at < static_cast<int64_t>(mine.size())) mine[static_cast<size_t>(at)] = named->data[at];
+        for (int64_t e = e0; e <= e1 && e < static_cast<int64_t>(theirs.size()); ++e) theirs[static_cast<size_t>(e)] = other.data[e];
+    }
+}
 
 std::pair<int64_t, int64_t> copyViewBits(const BufferState& src, int64_t srcBit0, int64_t first, int64_t last,
                                          BufferState& dst, int64_t dstBit0) {

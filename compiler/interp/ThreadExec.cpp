@@ -218,7 +218,7 @@ void ThreadMachine::execT(const StmtNode* s, const ThreadList& act) {
             execEvalT(static_cast<const EvalNode*>(s), act);
             // TMA stores, atomics and copies write kernel tensors without writeElem: a view of
             // another dtype (m_sharedViews holds only those here) re-derives what they changed.
-            if (!m_sharedViews.empty()) syncSharedViews();
+            if (!m_sharedViews.empty()) syncSharedViewsAfter(s);
             break;
         case StmtKind::Kernel:
             fail(s->span, "T.Kernel nested inside another T.Kernel");
@@ -231,7 +231,7 @@ void ThreadMachine::execT(const StmtNode* s, const ThreadList& act) {
                 const bool roleFill = t->op == TileOpKind::Fill && static_cast<int32_t>(act.size()) != m_threads;
                 // (A tile op writes kernel tensors without writeElem: see the Eval case.)
                 if ((!roleFill && tileOpPerThread(t, act)) || tileOpCollective(t, act)) {
-                    if (!m_sharedViews.empty()) syncSharedViews();
+                    if (!m_sharedViews.empty()) syncSharedViewsAfter(s);
                     break;
                 }
             }

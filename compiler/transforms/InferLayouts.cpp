@@ -31,6 +31,7 @@
 #include "compiler/analysis/GemmPartition.h"
 #include "compiler/analysis/LayoutViews.h"
 #include "compiler/analysis/Layouts.h"
+#include "compiler/analysis/LoopLayouts.h"
 #include "compiler/analysis/Swizzle.h"
 #include "compiler/analysis/UserLayouts.h"
 #include "compiler/ir/IR.h"
@@ -705,7 +706,8 @@ private:
             }
             for (auto& b : rowVecs) placeOrConvert(outer, b, rows, where);
         }
-        std::string key = "__loop" + std::to_string(m_loopLayouts.size());
+        std::string key;
+        for (int nth = 1; key.empty() || m_loopLayouts.count(key); ++nth) key = analysis::loopLayoutKey(outer.span.line, nth);
         m_loopLayouts[key] = loop;
         m_loopKey[&outer] = key;
     }

@@ -105,6 +105,7 @@ Comparison compareFloats(std::span<const double> a, std::span<const double> r, d
                 break;
             }
             case Pair::Agree:
+                ++c.nonFiniteAlike;
                 break;
             case Pair::NanInActual:
                 ++c.nanCount;
@@ -131,7 +132,10 @@ Comparison compareFloats(std::span<const double> a, std::span<const double> r, d
             ++c.badCount;
         }
     }
-    c.pass = c.nonFiniteMismatches == 0 && c.relL2 < tol && c.badCount == 0;
+    // Every element NaN/inf in both compared nothing (float16 inputs of 1e30 are inf, and so is a
+    // reference computed from them): not a pass.
+    const bool nothingCompared = finitePairs == 0 && c.nonFiniteAlike > 0;
+    c.pass = c.nonFiniteMismatches == 0 && c.relL2 < tol && c.badCount == 0 && !nothingCompared;
     return c;
 }
 
@@ -257,7 +261,10 @@ std::string indexText(std::span<const int64_t> shape, int64_t flat) {
 
 std::string describe(const Comparison& c, const HostTensor* actual, const HostTensor* reference) {
     std::string s;
-    if (c.tolerance > 0 && c.finitePairs == 0 && c.nonFiniteMismatches > 0)
+    if (c.tolerance > 0 && c.finitePairs == 0 && c.nonFiniteMismatches == 0 && c.nonFiniteAlike > 0)
+        s = "nothing finite to compare: all " + std::to_string(c.nonFiniteAlike) +
+            " elements are NaN/inf in both, nothing was compared (an output never written?)";
+    else if (c.tolerance > 0 && c.finitePairs == 0 && c.nonFiniteMismatches > 0)
         // rel-L2 over zero finite pairs would print 0, which reads as a perfect match.
         s = "rel-L2 n/a (no element is finite in both), " + std::to_string(c.nanCount) + " NaN";
     else if (c.tolerance > 0)
@@ -268,6 +275,7 @@ std::string describe(const Comparison& c, const HostTensor* actual, const HostTe
     if (c.nonFiniteMismatches > c.nanCount)
         s += ", " + std::to_string(c.nonFiniteMismatches - c.nanCount) +
              " other non-finite mismatches";
+    if (c.finitePairs > 0 && c.nonFiniteAlike > 0) s += ", " + std::to_string(c.nonFiniteAlike) + " NaN/inf in both";
     s += c.pass ? ": PASS" : ": FAIL";
     if (c.firstBadIndex >= 0 && actual && reference && c.firstBadIndex < actual->numel() &&
         actual->hasData() && reference->hasData()) {

@@ -6,7 +6,9 @@
 #include <atomic>
 #include <cstdlib>
 #include <chrono>
+#include <cctype>
 #include <cmath>
+#include <cstdio>
 #include <stdexcept>
 
 namespace ts::rt {
@@ -73,6 +75,16 @@ HostTensor randomTensor(const TensorParam& p, uint64_t seed, size_t paramIndex,
     return t;
 }
 
+namespace {
+/// inf, -inf, +infinity, nan (any case): the non-finite values fill:V and values: take by name
+/// (1e400 is an overflow, not a request for inf).
+bool namedNonFinite(std::string w) {
+    if (!w.empty() && (w[0] == '-' || w[0] == '+')) w.erase(0, 1);
+    for (char& ch : w) ch = static_cast<char>(std::tolower(static_cast<unsigned char>(ch)));
+    return w == "inf" || w == "infinity" || w == "nan";
+}
+}  // namespace
+
 std::optional<InputRule> parseInputRule(const std::string& text, std::string& error) {
     if (text.rfind("values:", 0) == 0) {
         InputRule rule;
@@ -84,7 +96,7 @@ std::optional<InputRule> parseInputRule(const std::string& text, std::string& er
             std::string item = list.substr(start, comma == std::string::npos ? comma : comma - start);
             char* end = nullptr;
             double v = std::strtod(item.c_str(), &end);
-            if (item.empty() || !end || *end || !std::isfinite(v)) {
+            if (item.empty() || !end || *end || (!std::isfinite(v) && !namedNonFinite(item))) {
                 error = "input rule '" + text + "': '" + item + "' is not a number";
                 return std::nullopt;
             }
@@ -106,7 +118,7 @@ std::optional<InputRule> parseInputRule(const std::string& text, std::string& er
     for (size_t i = 1; i < parts.size(); ++i) {
         char* end = nullptr;
         double v = std::strtod(parts[i].c_str(), &end);
-        if (parts[i].empty() || !end || *end || !std::isfinite(v)) {
+        if (parts[i].empty() || !end || *end || (!std::isfinite(v) && !(parts[0] == "fill" && namedNonFinite(parts[i])))) {
             error = "input rule '" + text + "': '" + parts[i] + "' is not a number";
             return std::nullopt;
         }
@@ -154,6 +166,12 @@ std::optional<InputRule> parseInputRule(const std::string& text, std::string& er
 }
 
 namespace {
+std::string shortNum(double v) {
+    char buf[32];
+    std::snprintf(buf, sizeof(buf), "%.9g", v);
+    return buf;
+}
+
 /// Fills `t` per `rule` (InputRule), deterministic in (seed, paramIndex) like randomTensor.
 void applyRule(HostTensor& t, const TensorParam& p, const InputRule& rule, uint64_t seed,
                size_t paramIndex) {
@@ -162,18 +180,28 @@ void applyRule(HostTensor& t, const TensorParam& p, const InputRule& rule, uint6
     auto fail = [&](const std::string& why) {
         throw std::invalid_argument("--input " + p.name + ": " + why);
     };
+    // A finite value the dtype cannot hold rounds to inf (1e30 or 70000 in float16): every result
+    // computed from it is inf/NaN, and a reference computed from the same inputs agrees, so the
+    // check would compare nothing. Infinities are asked for by name (fill:inf).
+    auto rounded = [&](double v) {
+        const double r = roundTo(p.dtype, v);
+        if (std::isfinite(v) && !std::isfinite(r))
+            fail(shortNum(v) + " is outside " + std::string(ir::dtypeName(p.dtype)) + "'s range (it would be " + shortNum(r) +
+                 "): pick values the dtype holds, or ask for infinities by name (fill:inf)");
+        return r;
+    };
     switch (rule.kind) {
         case InputRule::Kind::Fill:
-            for (double& v : t.data) v = roundTo(p.dtype, rule.a);
+            for (double& v : t.data) v = rounded(rule.a);
             break;
         case InputRule::Kind::Values:
             if (rule.values.size() != t.data.size())
                 fail("values: gives " + std::to_string(rule.values.size()) + " values for " +
                      std::to_string(t.data.size()) + " elements");
-            for (size_t i = 0; i < t.data.size(); ++i) t.data[i] = roundTo(p.dtype, rule.values[i]);
+            for (size_t i = 0; i < t.data.size(); ++i) t.data[i] = rounded(rule.values[i]);
             break;
         case InputRule::Kind::Arange:
-            for (int64_t i = 0; i < n; ++i) t.data[size_t(i)] = roundTo(p.dtype, double(i));
+            for (int64_t i = 0; i < n; ++i) t.data[size_t(i)] = rounded(double(i));
             break;
         case InputRule::Kind::Ints: {
             const auto lo = static_cast<int64_t>(rule.a), hi = static_cast<int64_t>(rule.b);
@@ -183,6 +211,7 @@ void applyRule(HostTensor& t, const TensorParam& p, const InputRule& rule, uint6
         }
         case InputRule::Kind::Uniform:  // as randomTensor's floats, over [LO, HI)
             if (!ir::isFloat(p.dtype)) fail("uniform:LO:HI fills a float tensor (int:LO:HI for integers)");
+            rounded(rule.a), rounded(rule.b);  // bounds the dtype holds
             for (double& v : t.data) v = roundTo(p.dtype, rule.a + (rule.b - rule.a) * rng.unit());
             break;
         case InputRule::Kind::Offsets: {

@@ -1,5 +1,7 @@
 #include "profiler/store/ResultsStore.h"
 
+#include "ts_git_rev.h"  // TS_GIT_REV, generated at build time (cmake/GitRevision.cmake)
+
 #include <fcntl.h>
 #include <sys/file.h>
 #include <unistd.h>

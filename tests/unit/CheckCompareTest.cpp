@@ -93,6 +93,27 @@ TEST(CheckCompare, NonFiniteAgreementIsFine) {
     EXPECT_FALSE(compare(refNaNOnly, ref, DType::Float32).pass);  // reference NaN, actual finite
 }
 
+// Fresh-user trial 2026-12-06 (helper-108): float16 inputs of 1e30 are inf, and so is every
+// output and the float64 reference computed from them: the check printed "0 NaN: PASS" for an
+// output that was NaN everywhere. Agreeing non-finite elements are counted and said; an output
+// with nothing else compared nothing, which is not a pass.
+TEST(CheckCompare, NonFiniteAgreementIsCountedAndAnAllNonFiniteOutputFails) {
+    std::vector<double> ref{kNaN, kInf, -kInf, 1.0};
+    Comparison some = compare(ref, ref, DType::Float32);
+    EXPECT_TRUE(some.pass);
+    EXPECT_EQ(some.nonFiniteAlike, 3);
+    ts::HostTensor r = ts::makeHostTensor(DType::Float32, {4}, ref);
+    EXPECT_EQ(describe(some, &r, &r), "rel-L2 0.0e+00 (tol 1.0e-05), max-abs 0.0e+00, 0 NaN, 3 NaN/inf in both: PASS");
+    ts::HostTensor all = ts::makeHostTensor(DType::Float16, {2, 2}, {kNaN, kNaN, kInf, kNaN});
+    Comparison none = compare(all, all);
+    EXPECT_FALSE(none.pass);
+    EXPECT_EQ(none.finitePairs, 0);
+    EXPECT_EQ(none.nonFiniteAlike, 4);
+    EXPECT_EQ(none.firstBadIndex, -1);
+    EXPECT_EQ(describe(none, &all, &all),
+              "nothing finite to compare: all 4 elements are NaN/inf in both, nothing was compared (an output never written?): FAIL");
+}
+
 TEST(CheckCompare, IntegersAreExact) {
     std::vector<double> ref{1, 2, 3, 4}, act{1, 2, 3, 4};
     EXPECT_TRUE(compare(act, ref, DType::Int32).pass);

@@ -143,6 +143,38 @@ TEST(CheckInputs, UniformRuleScalesFloatInputs) {
     EXPECT_THROW(makeInputs(sig, opt, bad), std::invalid_argument);
 }
 
+// Fresh-user trial 2026-12-06 (helper-108): `--input A=fill:1e30` on a float16 input made it inf
+// everywhere, the reference too, and the check passed on NaN. A finite value the dtype cannot hold
+// is an error naming it; infinities and NaN are asked for by name (fill:inf, values:1,-inf,nan);
+// 1e400 overflows the parse and stays "not a number".
+TEST(CheckInputs, ValuesOutsideTheDtypeAreErrorsAndInfinitiesAreAskedForByName) {
+    std::string err;
+    std::vector<TensorParam> sig = {{"A", DType::Float16, {4}, false}, {"O", DType::Float32, {4}, true}};
+    InputOptions opt;
+    opt.seed = 3;
+    for (const char* text : {"fill:1e30", "uniform:0:70000", "values:1,2,65520,3"}) {
+        std::map<std::string, InputRule> rules;
+        rules["A"] = *parseInputRule(text, err);
+        try {
+            makeInputs(sig, opt, rules);
+            ADD_FAILURE() << text << " was accepted";
+        } catch (const std::invalid_argument& e) {
+            EXPECT_NE(std::string(e.what()).find("is outside float16's range (it would be inf)"), std::string::npos) << text << ": " << e.what();
+        }
+    }
+    std::map<std::string, InputRule> rules;
+    rules["A"] = *parseInputRule("values:1,-inf,nan,INF", err);
+    InputSet s = makeInputs(sig, opt, rules);
+    EXPECT_EQ(s.tensors[0].data[0], 1.0);
+    EXPECT_TRUE(std::isinf(s.tensors[0].data[1]) && s.tensors[0].data[1] < 0);
+    EXPECT_TRUE(std::isnan(s.tensors[0].data[2]));
+    EXPECT_TRUE(std::isinf(s.tensors[0].data[3]) && s.tensors[0].data[3] > 0);
+    ASSERT_TRUE(parseInputRule("fill:-Infinity", err).has_value()) << err;
+    EXPECT_FALSE(parseInputRule("fill:1e400", err).has_value());
+    EXPECT_EQ(err, "input rule 'fill:1e400': '1e400' is not a number");
+    EXPECT_FALSE(parseInputRule("uniform:0:inf", err).has_value());  // a range needs finite bounds
+}
+
 TEST(CheckInputs, RulesFillStructuredIntegerInputs) {
     // Sequence offsets, indices and group sizes must be valid, not random (Inputs.h InputRule).
     std::string err;

@@ -382,7 +382,18 @@ TEST(CliQuiet, OptionValuesAFreshUserGotWrongAreUsageErrors) {
     const std::string gemm = "'" + src("samples/gemm.py") + "'";
     auto comma = runTilec("run " + gemm + " --ref-inputs , --interp");
     EXPECT_EQ(comma.rc, 2) << comma.out;
-    EXPECT_TRUE(contains(comma.out, "tilec: error: --ref-inputs: '--interp' is an option, not a name")) << comma.out;
+    EXPECT_TRUE(contains(comma.out, "tilec: error: --ref-inputs ,: an empty item in the comma-separated list")) << comma.out;
+    auto swallowed = runTilec("run " + gemm + " --ref-inputs --interp");
+    EXPECT_EQ(swallowed.rc, 2) << swallowed.out;
+    // CLI11 drops the empty pieces of a comma list: `--chain K1,` ran K1 alone (helper-107).
+    for (const char* list : {"--ref-inputs A,", "--ref-inputs=,A", "--ref-inputs 'A,,B'", "--ref-inputs ' , '"}) {
+        auto empty = runTilec("run " + gemm + " " + list + " --interp -q");
+        EXPECT_EQ(empty.rc, 2) << list << ": " << empty.out;
+        EXPECT_TRUE(contains(empty.out, "an empty item in the comma-separated list (a stray comma?)")) << list << ": " << empty.out;
+    }
+    auto chain = runTilec("run '" + src("samples/mha_bwd.py") + "' --chain mha_fwd, --param seq_len=64 -q");
+    EXPECT_EQ(chain.rc, 2) << chain.out;
+    EXPECT_TRUE(contains(chain.out, "tilec: error: --chain mha_fwd,: an empty item in the comma-separated list")) << chain.out;
     auto spaced = runTilec("run " + gemm + " --ref-inputs 'A, B' --interp -q");
     EXPECT_EQ(spaced.rc, 0) << spaced.out;
     auto blocks = runTilec("validate " + gemm + " --max-blocks 0");
@@ -401,4 +412,44 @@ TEST(CliQuiet, OptionValuesAFreshUserGotWrongAreUsageErrors) {
     auto holds = runTilec("debug " + gemm + " --break-op gemm --holds nope");
     EXPECT_EQ(holds.rc, 2) << holds.out;
     EXPECT_TRUE(contains(holds.out, "tilec: error: --holds nope: not a fragment with a layout in this kernel")) << holds.out;
+}
+
+// Options a fresh user found silently wrong (helper-108, 2026-12-06).
+TEST(CliQuiet, OptionValuesTheSecondFreshUserGotWrong) {
+    const std::string gemm = "'" + src("samples/gemm.py") + "'";
+    // --emit names a language the target does not generate: CUDA was printed for --emit hip.
+    auto hip = runTilec("compile " + gemm + " --emit hip --target cuda:sm_80");
+    EXPECT_EQ(hip.rc, 1) << hip.out;
+    EXPECT_TRUE(contains(hip.out, "tilec: error: --emit hip: target cuda:sm_80 generates CUDA")) << hip.out;
+    EXPECT_FALSE(contains(hip.out, "__global__")) << hip.out;
+    // Empty values meant the default without a word.
+    for (const char* opt : {"--target ''", "--kernel ''"}) {
+        auto empty = runTilec("compile " + gemm + " " + opt + " --no-nvrtc -q");
+        EXPECT_EQ(empty.rc, 2) << opt << ": " << empty.out;
+        EXPECT_TRUE(contains(empty.out, "an empty value (leave the option out for its default)")) << opt << ": " << empty.out;
+    }
+    // "M = 128" was the parameter 'M ' (unknown).
+    auto spaced = runTilec("compile " + gemm + " --param 'block_K = 64' --no-nvrtc -q --emit ir");
+    EXPECT_EQ(spaced.rc, 0) << spaced.out;
+    EXPECT_TRUE(contains(spaced.out, "T.alloc_shared")) << spaced.out;
+    // --sweep 32,,64 swept two values.
+    auto sweep = runTilec("tune " + gemm + " --interp --sweep block_K=32,,64");
+    EXPECT_EQ(sweep.rc, 1) << sweep.out;
+    EXPECT_TRUE(contains(sweep.out, "tilec: error: --sweep block_K=32,,64: an empty value in the list (a stray comma?)")) << sweep.out;
+    // A float16 input of 1e30 is inf: the check then "passed" an output that was NaN everywhere.
+    auto overflow = runTilec("run " + gemm + " --interp --input A=fill:1e30 -q");
+    EXPECT_EQ(overflow.rc, 1) << overflow.out;  // well formed, wrong for this input (README: exit 1)
+    EXPECT_TRUE(contains(overflow.out, "tilec: error: --input A: 1e+30 is outside float16's range (it would be inf)")) << overflow.out;
+    auto inf = runTilec("run " + gemm + " --interp --input A=fill:inf -q");
+    EXPECT_EQ(inf.rc, 2) << inf.out;  // a failed check
+    EXPECT_TRUE(contains(inf.out, "nothing finite to compare")) << inf.out;
+    EXPECT_TRUE(contains(inf.out, ": FAIL")) << inf.out;
+    // The T.Parallel nests' layouts were listed first, as "__loop0".."__loop5" (the IDE opened on
+    // __loop0): now by source line, after the buffers.
+    auto layouts = runTilec("layout '" + src("samples/flash_attention.py") + "' -q");
+    EXPECT_EQ(layouts.rc, 0) << layouts.out;
+    EXPECT_FALSE(contains(layouts.out, "__loop")) << layouts.out;
+    const size_t firstLoop = layouts.out.find("\nT.Parallel@"), lastBuffer = layouts.out.rfind("\nv_tile: ");
+    EXPECT_NE(firstLoop, std::string::npos) << layouts.out;
+    EXPECT_LT(lastBuffer, firstLoop) << layouts.out;
 }

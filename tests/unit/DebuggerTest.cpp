@@ -382,6 +382,25 @@ TEST(Debugger, TilecDebugPrintOfAFragmentWithTheWrongIndexCountNamesItsRank) {
     EXPECT_NE(o.err.find("give 2 indices for a logical element, or 1 for a register of thread 0"), std::string::npos) << o.err;
 }
 
+TEST(Debugger, TilecDebugPrintOfOneFragmentIndexSaysItReadARegister) {
+    // Fresh-user trial 2026-12-06 (helper-107): `--print C_local[1]` on the 2-D accumulator read
+    // thread 0's register 1 (by design: one index = as stored) and the line did not say so.
+    cli::DebugCommand c;
+    c.flags.file = std::string(TS_SOURCE_DIR) + "/samples/gemm.py";
+    for (auto& [k, v] : kSmall) c.flags.params.push_back(k + "=" + v);
+    c.flags.target = "cuda:sm_80";
+    c.breakOps = {"gemm"};
+    c.steps = 1;
+    c.prints = {"C_local[1]", "C_local[0, 1]"};
+    auto o = cli::test::captureCli([&] { return cli::runDebug(c); });
+    EXPECT_EQ(o.rc, 0) << o.out << o.err;
+    EXPECT_NE(o.out.find("  (register 1 of thread 0, as stored; 2 indices read a logical element)\n"), std::string::npos) << o.out;
+    EXPECT_NE(o.out.find("thread 0: C_local[0, 1] = "), std::string::npos) << o.out;
+    const size_t logical = o.out.find("thread 0: C_local[0, 1] = ");
+    ASSERT_NE(logical, std::string::npos);
+    EXPECT_EQ(o.out.find("(register", logical), std::string::npos) << "a logical element is not a register read: " << o.out;
+}
+
 TEST(Debugger, TilecDebugPrintOfAStagedTileNamesItsDimensions) {
     // Fresh-user trial 2026-12-04: `--print A_shared[0, 1]` on a T.Pipelined tile said only
     // "is outside the buffer (shape 2, 64, 32)": the pipeline had stacked 2 stages in front of

@@ -346,6 +346,38 @@ def matmul(A, B, block_M: int = 64, block_N: int = 64, dtype: T.dtype = T.float1
     EXPECT_EQ(missing->firstError()->message, "size 'K' (T.const) of 'matmul' has no value");
 }
 
+// A factory called only from code the front end does not run (an autograd function, a
+// benchmark's main) has many parameters without a value: one error each, and one warning with
+// the command line that gives them all (helper-108: 18 errors, 18 separate hints).
+TEST(ElaborateTest, MissingParametersGetOneLineThatGivesThemAll) {
+    const std::string src = R"(import tilelang
+import tilelang.language as T
+
+
+@tilelang.jit(out_idx=[1])
+def copy(M, N, block):
+    @T.prim_func
+    def main(A: T.Tensor((M, N), "float16"), B: T.Tensor((M, N), "float16")):
+        with T.Kernel(T.ceildiv(M, block), threads=128) as bx:
+            T.copy(A[bx * block, 0], B[bx * block, 0])
+
+    return main
+)";
+    auto e = elaborateText(src, {{"N", "64"}});
+    int errors = 0;
+    const ts::Diagnostic* all = nullptr;
+    for (const auto& d : e->diags.all()) {
+        errors += d.severity == ts::Severity::Error;
+        if (d.severity == ts::Severity::Warning) all = &d;
+    }
+    EXPECT_EQ(errors, 2);
+    ASSERT_NE(all, nullptr);
+    EXPECT_EQ(all->message, "2 parameters of 'copy' have no value");
+    EXPECT_EQ(all->hint, "pass them all: --param M=<value> --param block=<value>");
+    auto one = elaborateText(src, {{"N", "64"}, {"block", "64"}});
+    for (const auto& d : one->diags.all()) EXPECT_NE(d.severity, ts::Severity::Warning) << d.message;  // one missing: its error says it
+}
+
 TEST(ElaborateTest, AutotuneParametersComeFromTheFirstConfig) {
     std::string src = R"(import tilelang
 import tilelang.language as T
