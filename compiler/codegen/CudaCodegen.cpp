@@ -12,6 +12,7 @@
 #include "compiler/analysis/WgmmaLayouts.h"
 #include "compiler/codegen/GridShape.h"
 #include "compiler/codegen/KernelBuffers.h"
+#include "compiler/codegen/UnitScale.h"
 #include "compiler/codegen/VectorAccess.h"
 #include "compiler/ir/IR.h"
 #include "compiler/ir/Intrinsics.h"
@@ -372,6 +373,9 @@ private:
     }
 
     void plainLoop(const ForNode& n) {
+        // x * alpha[row] with every alpha exactly 1.0 changes nothing: skipped (UnitScale.h).
+        std::optional<UnitScale> unit = unitScaleSkipEnabled() ? unitScaleLoop(n) : std::nullopt;
+        if (unit) line("if (" + unitScaleGuard(*unit, n.span, [&](const Expr& e) { return expr(e); }) + ") {", n.span), ++m_indent;
         if (n.forKind == ForKind::Unrolled || n.forKind == ForKind::Vectorized) {
             // Full unrolling keeps per-thread arrays indexed by the loop in registers. Past 255
             // iterations no such array fits the 255 registers a thread has (CUDA C++ Programming
@@ -395,6 +399,7 @@ private:
         stmt(n.body);
         --m_indent;
         line("}", n.span);
+        if (unit) --m_indent, line("}", n.span);
     }
 
     bool usesSetMaxNreg() const {
