@@ -232,7 +232,10 @@ int runDebug(const DebugCommand& c) {
         printStop(d, r, "step " + std::to_string(i + 1) + " (" + c.stepKind + ")");
     }
     for (int i = 0; i < c.back; ++i) {
-        if (!d.stepBack()) break;
+        if (!d.stepBack()) {  // said, not silent: the stops printed are all there were
+            std::printf("back %d: no earlier stop (--back %d went back %d); this is the first stop\n", i + 1, c.back, i);
+            break;
+        }
         printStop(d, r, "back " + std::to_string(i + 1));
     }
     if (c.steps > 0)

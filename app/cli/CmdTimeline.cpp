@@ -164,12 +164,16 @@ void printHopper(const PipelineTimeline& l, const std::string& file) {
     }
     if (!l.barriers.empty()) {
         std::cout << "  mbarrier phases (arrivals and transaction bytes: expected / delivered)\n";
-        std::cout << "    barrier       phase  parity  arrivals     bytes          completed  waits\n";
+        // The name column as wide as the longest name ("bar_k_ready[0]" overran a fixed 12).
+        size_t nameWidth = 12;
+        for (auto& b : l.barriers) nameWidth = std::max(nameWidth, b.barrier.size());
+        std::cout << "    " << std::left << std::setw(int(nameWidth)) << "barrier" << std::right
+                  << "  phase  parity  arrivals     bytes          completed  waits\n";
         for (auto& b : l.barriers) {
             std::ostringstream a, x;
             a << b.arrivalsExpected << "/" << b.arrivalsDelivered;
             x << b.txExpected << "/" << b.txDelivered;
-            std::cout << "    " << std::left << std::setw(12) << b.barrier << std::right << "  " << std::setw(5) << b.phase << "  "
+            std::cout << "    " << std::left << std::setw(int(nameWidth)) << b.barrier << std::right << "  " << std::setw(5) << b.phase << "  "
                       << std::setw(6) << b.phase % 2 << "  " << std::left << std::setw(11) << a.str() << "  " << std::setw(13)
                       << x.str() << std::right << "  "
                       << std::setw(9) << (b.completed ? "t=" + std::to_string(b.completeTime) : "never") << "  " << std::setw(5)

@@ -1,5 +1,6 @@
 #include "app/cli/Record.h"
 
+#include <algorithm>
 #include <cstdio>
 #include <cstdlib>
 #include <filesystem>
@@ -104,7 +105,10 @@ int runResults(const ResultsCommand& c) {
         std::cout << "no results in " << store.path() << "\n";
         return 0;
     }
-    std::printf("%-20s %-7s %-13s %-24s %-12s %10s  %s\n", "date", "kind", "status", "kernel",
+    // The device column as wide as its longest name, up to 24 ("cpu-interpreter" was cut to 12).
+    int deviceWidth = 6;
+    for (const auto& r : recs) deviceWidth = std::max(deviceWidth, std::min(24, static_cast<int>(r.value("device", "").size())));
+    std::printf("%-20s %-7s %-13s %-24s %-*s %10s  %s\n", "date", "kind", "status", "kernel", deviceWidth,
                 "device", "time ms", "params");
     for (const auto& r : recs) {
         std::string params;
@@ -119,10 +123,10 @@ int runResults(const ResultsCommand& c) {
         char time[32] = "-";
         if (r.contains("time_ms") && r["time_ms"].is_number())
             std::snprintf(time, sizeof time, "%.4f", r["time_ms"].get<double>());
-        std::printf("%-20s %-7s %-13s %-24s %-12s %10s  %s\n", r.value("date", "").c_str(),
+        std::printf("%-20s %-7s %-13s %-24s %-*s %10s  %s\n", r.value("date", "").c_str(),
                     r.value("kind", "").c_str(), r.value("status", "").c_str(),
-                    r.value("program_kernel", r.value("kernel", "")).substr(0, 24).c_str(),
-                    r.value("device", "").substr(0, 12).c_str(), time, params.c_str());
+                    r.value("program_kernel", r.value("kernel", "")).substr(0, 24).c_str(), deviceWidth,
+                    r.value("device", "").substr(0, size_t(deviceWidth)).c_str(), time, params.c_str());
     }
     std::cout << recs.size() << " record(s) in " << store.path() << "\n";
     return 0;

@@ -4,10 +4,13 @@
 // kernels of a multi-kernel file; --kernel NAME selects one everywhere).
 #include <algorithm>
 #include <cctype>
+#include <filesystem>
 #include <iostream>
 #include <map>
 #include <set>
 #include <string>
+
+#include <unistd.h>
 
 #include <CLI/CLI.hpp>
 
@@ -58,6 +61,34 @@ const CLI::Validator kBlockIndex(
         return numberCheck(s, true);
     },
     "INDEX", "block index");
+/// --json FILE: checked before the work it records (helper-108: `timeline --json /nonexistent/x`
+/// printed the whole timeline, then failed to write).
+const CLI::Validator kJsonPath(
+    [](std::string& s) {
+        if (s == "-") return std::string();
+        namespace fs = std::filesystem;
+        std::error_code ec;
+        if (s.empty()) return std::string("an empty path ('-' writes to stdout)");
+        if (fs::is_directory(s, ec)) return "'" + s + "' is a directory, not a file";
+        const fs::path dir = fs::path(s).has_parent_path() ? fs::path(s).parent_path() : fs::path(".");
+        if (!fs::is_directory(dir, ec)) return "the folder '" + dir.string() + "' does not exist";
+        if (::access(dir.c_str(), W_OK) != 0) return "the folder '" + dir.string() + "' is not writable";
+        return std::string();
+    },
+    "FILE", "writable JSON path");
+/// --seed: a non-negative integer below 2^64 (a longer one was silently 18446744073709551615).
+const CLI::Validator kSeed(
+    [](std::string& v) {
+        if (!v.empty() && v[0] == '-') return "a seed is a non-negative integer, got '" + v + "'";
+        // Not digits: CLI11's "expects a non-negative integer" (reportParseError).
+        if (v.empty() || v.find_first_not_of("0123456789") != std::string::npos) return std::string();
+        const std::string max = "18446744073709551615";
+        const std::string trimmed = v.substr(std::min(v.find_first_not_of('0'), v.size() - 1));
+        if (trimmed.size() > max.size() || (trimmed.size() == max.size() && trimmed > max))
+            return "a seed is a non-negative integer below 2^64, got '" + v + "'";
+        return std::string();
+    },
+    "UINT", "seed");
 /// An option whose empty value would silently mean its default (--target "", --kernel "").
 const CLI::Validator kNotEmpty(
     [](std::string& s) { return s.find_first_not_of(" \t") == std::string::npos ? std::string("an empty value (leave the option out for its default)") : std::string(); },
@@ -289,9 +320,7 @@ int main(int argc, char** argv) {
     run->add_option("--check", rc.check, "reference: 'ref' (ref_program, float64) or 'interp'")
         ->check(CLI::IsMember({"ref", "interp"}));
     addCheckFlags(run, rc.flags);
-    run->add_option("--seed", rc.seed, "random seed for the inputs (default: fresh)")->check(CLI::Validator(
-                      [](std::string& v) { return !v.empty() && v[0] == '-' ? "a seed is a non-negative integer, got '" + v + "'" : std::string(); },
-                      "", "non-negative"));
+    run->add_option("--seed", rc.seed, "random seed for the inputs (default: fresh)")->check(kSeed);
     run->add_option("--dump-outputs", rc.dumpOutputs,
                     "write the outputs of this run (GPU or interpreter) to DIR as raw float32/64 "
                     "NAME.f32/.f64 files plus outputs.json (dtype, shape, tolerance): runs with the same "
@@ -326,7 +355,7 @@ int main(int argc, char** argv) {
     addCompileFlags(bench, bc.flags);
     bench->add_option("--reps", bc.reps, "timed launches")->check(kPositive);
     bench->add_option("--warmup", bc.warmup, "untimed launches first");
-    bench->add_option("--json", bc.json, "write the figures as JSON to FILE ('-' = stdout)");
+    bench->add_option("--json", bc.json, "write the figures as JSON to FILE ('-' = stdout)")->check(kJsonPath);
     bench->add_flag("!--no-check", bc.check, "skip the correctness check of the first launch");
     bench->add_option("--ref", bc.ref, "reference function (as for run)");
     bench->add_option("--baseline", bc.baseline,
@@ -348,7 +377,7 @@ int main(int argc, char** argv) {
     profile->add_option("--reps", pc.reps, "event-timed and activity-recorded launches")
         ->check(kPositive);
     profile->add_flag("--no-counters", pc.noCounters, "skip the range profiler (timing only)");
-    profile->add_option("--json", pc.json, "write the figures as JSON to FILE ('-' = stdout)");
+    profile->add_option("--json", pc.json, "write the figures as JSON to FILE ('-' = stdout)")->check(kJsonPath);
     profile->add_option("--ref", pc.ref, "reference function (as for run)");
 
     TuneCommand tuneCmd;
@@ -363,13 +392,14 @@ int main(int argc, char** argv) {
     tune->add_flag("--interp{tile}", tuneCmd.interp,
                    "check the variants on the tile-level interpreter instead of the GPU "
                    "(correctness only)");
-    tune->add_option("--json", tuneCmd.json, "write every variant as JSON to FILE ('-' = stdout)");
+    tune->add_option("--json", tuneCmd.json, "write every variant as JSON to FILE ('-' = stdout)")->check(kJsonPath);
     tune->add_option("--ref", tuneCmd.ref, "reference function (as for run)");
     tune->add_option("--rtol", tuneCmd.rtol, "rel-L2 tolerance (default: by output dtype)")
         ->check(kPositive);
     tune->add_option("--seed", tuneCmd.seed,
                      "input seed of every variant (default: one fixed seed, the same inputs for "
-                     "variants of the same shapes); 0: fresh inputs for every variant");
+                     "variants of the same shapes); 0: fresh inputs for every variant")
+        ->check(kSeed);
     tune->add_option("--input", tuneCmd.flags.inputRules,
                      "fill input tensor NAME by RULE instead of random values (as for run)")
         ->check(kInputRule);
@@ -442,7 +472,8 @@ int main(int argc, char** argv) {
     banks->add_option("--heatmap", kc.heatmap,
                       "print the lanes x banks map of access N (row index of the table)");
     banks->add_option("--json", kc.json,
-                      "write predicted per-kernel totals as JSON to FILE ('-' = stdout)");
+                      "write predicted per-kernel totals as JSON to FILE ('-' = stdout)")
+        ->check(kJsonPath);
     banks->add_flag(
         "--measure", kc.measure,
         "run once on the GPU under CUPTI and print measured counters next to the prediction");
@@ -502,7 +533,7 @@ int main(int argc, char** argv) {
                     "print every named barrier and mbarrier at the final stop (phase, arrivals, "
                     "transaction bytes)");
     debug->add_option("--thread", dc.thread, "thread of the block for --print/--holds (default 0)");
-    debug->add_option("--seed", dc.seed, "seed of the random inputs (as tilec run)");
+    debug->add_option("--seed", dc.seed, "seed of the random inputs (as tilec run)")->check(kSeed);
     debug->add_option("--input", dc.flags.inputRules,
                       "fill input tensor NAME by RULE instead of random values, as tilec run's --input "
                       "(NAME=offsets:TOTAL, int:LO:HI, uniform:LO:HI, distinct:N, fill:V, arange, values:..., @PATH; repeatable)")
@@ -514,7 +545,7 @@ int main(int argc, char** argv) {
         "interpret the kernel after every pass; name the first pass that changes "
         "the result");
     addCompileFlags(validate, vc.flags);
-    validate->add_option("--seed", vc.seed, "seed of the random inputs");
+    validate->add_option("--seed", vc.seed, "seed of the random inputs")->check(kSeed);
     validate->add_option("--input", vc.flags.inputRules,
                          "fill input tensor NAME by RULE instead of random values, as tilec run's --input (repeatable)")
         ->check(kInputRule);
@@ -528,7 +559,7 @@ int main(int argc, char** argv) {
                     "order per warp role and iteration, stage occupancy; on sm_90a the TMA + "
                     "mbarrier schedule with its barrier phases and the static barrier check");
     addCompileFlags(timeline, tc.flags);
-    timeline->add_option("--json", tc.json, "write the timeline as JSON to FILE ('-' = stdout)");
+    timeline->add_option("--json", tc.json, "write the timeline as JSON to FILE ('-' = stdout)")->check(kJsonPath);
     timeline->add_option("--trips", tc.trips, "trip count for loops whose extent is not a constant")->check(kPositive);
     std::vector<int64_t> timelineBlock;
     timeline->add_option("--block", timelineBlock, "sm_90a: blockIdx x,y,z of the block modelled (default 0,0,0)")

@@ -247,6 +247,7 @@ Value opCopy(Elaborator& el, CallArgs& a) {
     ir::Attrs attrs;
     if (b.has(2) && !b[2].isNone()) attrs["coalesced_width"] = intArg(b, 2, 0, "coalesced_width");
     if (boolArg(el, b, 3, false)) attrs["disable_tma"] = true;
+    if (a.callee.rfind("T.tma_copy", 0) == 0) attrs["tma_copy"] = true;  // its notes name T.tma_copy (CopyTma.cpp)
     el.emit(std::make_shared<ir::TileOpNode>(ir::TileOpKind::Copy,
                                              std::vector<ir::TileArg>{src, dst}, attrs, a.span));
     el.noteWrite(dst.buffer);

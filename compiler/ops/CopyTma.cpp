@@ -478,6 +478,17 @@ Stmt lowerCopyTma(Ctx& c, const TileOpNode& op, const Target& target) {
     if (!why.empty()) {
         // A pipelined producer kept on cp.async: inject-pipeline's note says why (once per copy).
         if (attrBool(op.attrs, "async", false)) return nullptr;
+        // The user asked for TMA by name (T.tma_copy, e.g. a producer's under T.ws): a warning
+        // that says what runs instead, not a note about a T.copy (fresh-user trial 2026-12-06).
+        if (attrBool(op.attrs, "tma_copy", false)) {
+            note(c, {Severity::Warning, op.span,
+                     "T.tma_copy into '" + dst.buffer->name + "' runs as a copy by the threads that execute it, not a TMA bulk copy: " + why,
+                     "the result is the same (the mbarrier's phases still complete with its arrivals, as in TileLang); for TMA, "
+                     "copy with T.copy outside the condition on the thread index (TileScope issues it by TMA from an elected thread) "
+                     "or in a T.Pipelined loop (a TMA + mbarrier pipeline of its own)",
+                     "lower-tile-ops"});
+            return nullptr;
+        }
         note(c, {Severity::Note, op.span, "T.copy into '" + dst.buffer->name + "' does not use TMA: " + why, tmaWhyNotHint(why),
                  "lower-tile-ops"});
         return nullptr;

@@ -47,6 +47,10 @@ bool printableText(std::string_view s) {
 }
 }  // namespace
 
+// The echoed source line of a diagnostic: at most this many bytes of a longer line, the span's
+// first kMaxEchoSpan bytes with kEchoContext bytes either side.
+constexpr size_t kMaxEchoBytes = 240, kEchoContext = 80, kMaxEchoSpan = 120;
+
 std::string formatDiagnostic(const Diagnostic& d, const SourceFile* src) {
     std::string out = src ? src->path() : std::string("<input>");
     std::string_view line = src && d.span.valid() ? src->lineText(d.span.line) : std::string_view();
@@ -65,7 +69,6 @@ std::string formatDiagnostic(const Diagnostic& d, const SourceFile* src) {
     // not echoed: its bytes would garble the terminal and say nothing (the message gives the
     // position).
     if (text) {
-        out += "  " + std::string(line) + "\n  ";
         // Bytes of the line before the span, and the span's bytes (up to one past the line's
         // end: a missing ':' is marked after the last character).
         const uint32_t c0 = std::max<uint32_t>(d.span.col, 1);
@@ -75,17 +78,44 @@ std::string formatDiagnostic(const Diagnostic& d, const SourceFile* src) {
         len = std::min<uint32_t>(
             len, std::max<uint32_t>(1, static_cast<uint32_t>(line.size()) + 1 -
                                            std::min<uint32_t>(c0, line.size() + 1)));
-        // One pad and one mark per character (code point), not per byte: a 2-byte 'é' before
-        // the span is one column on the terminal, and a U+00A0 or a zero-width U+200B under
-        // the caret is one '^' (a zero-width one still gets its mark, so it can be seen).
-        // Tabs stay tabs so the caret lines up with the echoed line.
-        const size_t before = c0 - 1;
-        for (size_t i = 0; i < std::min(before, line.size()); ++i)
-            if ((static_cast<unsigned char>(line[i]) & 0xC0) != 0x80) out += line[i] == '\t' ? '\t' : ' ';
+        size_t before = c0 - 1;
+        // A very long line (a generated expression of 60k characters printed an 80 KB caret
+        // line) is shown around the span, "... " and " ..." marking what was left out.
+        auto continuation = [&](size_t i) { return i < line.size() && (static_cast<unsigned char>(line[i]) & 0xC0) == 0x80; };
+        bool head = false, tail = false;
+        if (line.size() > kMaxEchoBytes) {
+            size_t from = before > kEchoContext ? before - kEchoContext : 0;
+            while (from > 0 && continuation(from)) --from;
+            size_t to = std::min(line.size(), before + std::min<size_t>(len, kMaxEchoSpan) + kEchoContext);
+            while (to < line.size() && continuation(to)) ++to;
+            head = from > 0, tail = to < line.size();
+            if (before < line.size() && before + len > to) len = static_cast<uint32_t>(std::max<size_t>(1, to - std::min(before, to)));
+            line = line.substr(from, to - from);
+            before -= std::min(before, from);
+        }
+        out += "  " + std::string(head ? "... " : "") + std::string(line) + (tail ? " ..." : "") + "\n  " + (head ? "    " : "");
+        // Pads and marks by terminal columns (TextColumn.h displayWidth), not bytes: a 2-byte 'é'
+        // before the span is one column, a CJK character or an emoji two, a zero-width U+200B
+        // none; every marked character gets at least one mark (a zero-width one too, so it can
+        // be seen). Tabs stay tabs so the caret lines up with the echoed line.
+        for (size_t i = 0; i < std::min(before, line.size());) {
+            size_t n = 1;
+            while (continuation(i + n)) ++n;
+            if (line[i] == '\t') out += '\t';
+            else out += std::string(displayWidth(line.substr(i, n)), ' ');
+            i += n;
+        }
         if (before > line.size()) out += std::string(before - line.size(), ' ');
         const size_t inLine = before < line.size() ? std::min<size_t>(len, line.size() - before) : 0;
-        uint32_t marks = codePointCount(line.substr(std::min(before, line.size()), inLine)) +
-                         static_cast<uint32_t>(len - inLine);  // bytes past the line's end
+        uint32_t marks = 0;
+        const std::string_view span = line.substr(std::min(before, line.size()), inLine);
+        for (size_t i = 0; i < span.size();) {
+            size_t n = 1;
+            while (i + n < span.size() && (static_cast<unsigned char>(span[i + n]) & 0xC0) == 0x80) ++n;
+            marks += std::max<uint32_t>(1, displayWidth(span.substr(i, n)));
+            i += n;
+        }
+        marks += static_cast<uint32_t>(len - inLine);  // bytes past the line's end
         marks = std::max<uint32_t>(marks, 1);
         out += "^" + std::string(marks - 1, '~') + "\n";
     }

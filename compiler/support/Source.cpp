@@ -29,6 +29,36 @@ uint32_t charColumn(std::string_view line, uint32_t byteCol) {
     return codePointCount(line) + static_cast<uint32_t>(before - line.size()) + 1;
 }
 
+namespace {
+/// The code point at s[i] (UTF-8; a malformed byte counts as itself) and its length in bytes.
+char32_t decodeAt(std::string_view s, size_t i, size_t& len) {
+    const auto c = static_cast<unsigned char>(s[i]);
+    len = c < 0x80 ? 1 : (c >> 5) == 0x6 ? 2 : (c >> 4) == 0xE ? 3 : (c >> 3) == 0x1E ? 4 : 1;
+    if (i + len > s.size()) len = 1;
+    if (len == 1) return c;
+    char32_t cp = c & (0x7F >> len);
+    for (size_t k = 1; k < len; ++k) cp = (cp << 6) | (static_cast<unsigned char>(s[i + k]) & 0x3F);
+    return cp;
+}
+uint32_t widthOf(char32_t cp) {
+    if ((cp >= 0x0300 && cp <= 0x036F) || (cp >= 0x200B && cp <= 0x200F) || (cp >= 0xFE00 && cp <= 0xFE0F)) return 0;
+    static const char32_t wide[][2] = {
+        {0x1100, 0x115F},   {0x2E80, 0x303E},   {0x3041, 0x33FF},   {0x3400, 0x4DBF}, {0x4E00, 0x9FFF},
+        {0xA000, 0xA4CF},   {0xAC00, 0xD7A3},   {0xF900, 0xFAFF},   {0xFE30, 0xFE4F}, {0xFF00, 0xFF60},
+        {0xFFE0, 0xFFE6},   {0x1F300, 0x1F64F}, {0x1F900, 0x1F9FF}, {0x20000, 0x2FFFD}, {0x30000, 0x3FFFD},
+    };
+    for (auto& r : wide)
+        if (cp >= r[0] && cp <= r[1]) return 2;
+    return 1;
+}
+}  // namespace
+
+uint32_t displayWidth(std::string_view s) {
+    uint32_t w = 0;
+    for (size_t i = 0, len = 0; i < s.size(); i += len) w += widthOf(decodeAt(s, i, len));
+    return w;
+}
+
 SourceFile::SourceFile(std::string path, std::string text)
     : m_path(std::move(path)), m_text(std::move(text)) {
     // Python reads source with universal newlines: a lone carriage return (classic Mac OS line

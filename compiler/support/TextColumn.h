@@ -15,4 +15,9 @@ uint32_t codePointCount(std::string_view s);
 /// byte there (the newline, end of file). Equal to `byteCol` on ASCII text.
 uint32_t charColumn(std::string_view line, uint32_t byteCol);
 
+/// Terminal columns of the UTF-8 text `s` (the caret line under an echoed source line): 2 for an
+/// East Asian wide or fullwidth character or an emoji (Unicode Standard Annex #11, W and F), 0
+/// for a combining mark or a zero-width character (U+200B..U+200F, U+FE00..U+FE0F), 1 otherwise.
+uint32_t displayWidth(std::string_view s);
+
 }  // namespace ts

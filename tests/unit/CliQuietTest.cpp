@@ -432,6 +432,11 @@ TEST(CliQuiet, OptionValuesTheSecondFreshUserGotWrong) {
     auto spaced = runTilec("compile " + gemm + " --param 'block_K = 64' --no-nvrtc -q --emit ir");
     EXPECT_EQ(spaced.rc, 0) << spaced.out;
     EXPECT_TRUE(contains(spaced.out, "T.alloc_shared")) << spaced.out;
+    // A seed past 2^64 was silently 18446744073709551615.
+    auto seed = runTilec("run " + gemm + " --interp -q --seed 99999999999999999999999");
+    EXPECT_EQ(seed.rc, 2) << seed.out;
+    EXPECT_TRUE(contains(seed.out, "a seed is a non-negative integer below 2^64, got '99999999999999999999999'")) << seed.out;
+    EXPECT_EQ(runTilec("run " + gemm + " --interp -q --seed 18446744073709551615").rc, 0);
     // --sweep 32,,64 swept two values.
     auto sweep = runTilec("tune " + gemm + " --interp --sweep block_K=32,,64");
     EXPECT_EQ(sweep.rc, 1) << sweep.out;

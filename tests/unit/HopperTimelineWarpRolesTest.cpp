@@ -55,6 +55,25 @@ TEST(HopperTimelineWarpRoles, TwoRolesEveryPhaseBalancedNoError) {
     }
 }
 
+// T.tma_copy under T.ws runs as the producer threads' own copy (ElaborateBarriers.cpp): said in a
+// warning that names T.tma_copy (a fresh user read "T.copy into 'A_shared' does not use TMA", a
+// note -q hides, with a hint to move the copy out of the condition the pattern needs).
+TEST(HopperTimelineWarpRoles, ATmaCopyUnderARoleWarnsThatItRunsAsAPlainCopy) {
+    const char* ws = "tests/e2e/programs/ws_tma_gemm.py";
+    ts::CompileOptions opts;
+    opts.target = "cuda:sm_90a";
+    auto r = ts::compile(ws, ts::e2e::readRepoFile(ws), opts);
+    ASSERT_TRUE(r.ok) << ts::e2e::diagText(r);
+    size_t warnings = 0;
+    for (auto& d : r.diagnostics)
+        if (d.severity == ts::Severity::Warning && d.message.rfind("T.tma_copy into '", 0) == 0) {
+            ++warnings;
+            EXPECT_NE(d.message.find("runs as a copy by the threads that execute it, not a TMA bulk copy: it is under a condition on the thread index"),
+                      std::string::npos) << d.message;
+        }
+    EXPECT_EQ(warnings, 2u) << ts::e2e::diagText(r);  // a_tile and b_tile
+}
+
 }  // namespace
 
 #include "CliTestUtil.h"

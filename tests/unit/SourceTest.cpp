@@ -166,18 +166,39 @@ TEST(FormatDiagnostic, ColumnAndCaretCountCharactersNotBytes) {
               "u.py:1:22: error: undefined name 'undefined_nm'\n"
               "      s = \"\u00e9\u00e9\u00e9\u00e9\u00e9\"; t = undefined_nm\n"
               "  " + std::string(21, ' ') + "^" + std::string(11, '~') + "\n");
-    // A marked character of several bytes gets one mark: U+00A0 (2 bytes), U+200B (3 bytes,
-    // zero-width: still one '^'), U+1F600 (4 bytes).
+    // A marked character of several bytes gets one mark per terminal column: U+00A0 (2 bytes),
+    // U+200B (3 bytes, zero-width: still one '^'), U+1F600 (4 bytes, an emoji: two columns).
     SourceFile g("w.py", "x =\u00a0y\nx = \u200b\nz = \U0001F600\n");
     EXPECT_EQ(formatDiagnostic(error(at(1, 4, 1, 6), "invalid character U+00A0"), &g),
               "w.py:1:4: error: invalid character U+00A0\n  x =\u00a0y\n     ^\n");
     EXPECT_EQ(formatDiagnostic(error(at(2, 5, 2, 8), "invalid character U+200B"), &g),
               "w.py:2:5: error: invalid character U+200B\n  x = \u200b\n      ^\n");
-    EXPECT_EQ(formatDiagnostic(error(at(3, 5, 3, 9), "m"), &g), "w.py:3:5: error: m\n  z = \U0001F600\n      ^\n");
+    EXPECT_EQ(formatDiagnostic(error(at(3, 5, 3, 9), "m"), &g), "w.py:3:5: error: m\n  z = \U0001F600\n      ^~\n");
     // A span over "é + x" (6 bytes, 5 characters) after a tab; one past the end after 'é'.
     SourceFile h("t.py", "\t\u00e9 + x\n");
     EXPECT_EQ(formatDiagnostic(error(at(1, 2, 1, 8), "m"), &h), "t.py:1:2: error: m\n  \t\u00e9 + x\n  \t^~~~~\n");
     EXPECT_EQ(formatDiagnostic(error(at(1, 8, 1, 9), "m"), &h), "t.py:1:7: error: m\n  \t\u00e9 + x\n  \t     ^\n");
+}
+
+// Fresh-user trial 2026-12-06 (helper-108): the caret stood under the wrong name after CJK text or
+// an emoji (each two terminal columns), and a 60k-character generated expression printed an 80 KB
+// caret line. The column number still counts characters (README); pads and marks count columns.
+TEST(FormatDiagnostic, WideCharactersPadTwoColumnsAndLongLinesAreShownAroundTheSpan) {
+    SourceFile f("c.py", "s = \"\u65e5\u672c\u8a9e\U0001F642\"; t = undefined_nm\n");
+    // s = "日本語🙂"; t = undefined_nm: the name is character 17, bytes 26..37, column 21 on screen.
+    EXPECT_EQ(formatDiagnostic(error(at(1, 26, 1, 38), "undefined name"), &f),
+              "c.py:1:17: error: undefined name\n"
+              "  s = \"\u65e5\u672c\u8a9e\U0001F642\"; t = undefined_nm\n"
+              "  " + std::string(20, ' ') + "^" + std::string(11, '~') + "\n");
+    std::string longLine = "x = " + std::string(1000, 'a') + " + bad + " + std::string(1000, 'b') + "\n";
+    SourceFile g("l.py", longLine);
+    const uint32_t col = 4 + 1000 + 3 + 1;  // 'bad'
+    const std::string out = formatDiagnostic(error(at(1, col, 1, col + 3), "undefined name 'bad'"), &g);
+    EXPECT_LT(out.size(), 700u) << out.size();
+    EXPECT_NE(out.find("l.py:1:1008: error: undefined name 'bad'\n  ... " + std::string(77, 'a') + " + bad + "), std::string::npos) << out;
+    EXPECT_NE(out.find(" ...\n"), std::string::npos) << out;
+    // The caret under 'bad': "  ", "... " (4), the 80 bytes shown before it.
+    EXPECT_NE(out.find("\n  " + std::string(4 + 80, ' ') + "^~~\n"), std::string::npos) << out;
 }
 
 TEST(TextColumn, CharColumnCountsCodePoints) {
