@@ -4,7 +4,8 @@
 #  - bench/gpu_progs_2026_12_06d/symbolic_view.py: n = 10 runs, n = 9 is refused at launch
 #    (the view covers 128 of 144 bytes) -- the check is host-side, before the launch;
 #  - same_dtype_view.py: a write through a same-dtype view read through a uint8 view;
-#  - tests' global_view_dtype.py at 1024 x 1024 (the interpreter's view sync, now filtered).
+#  - tests' global_view_dtype.py at 1024 x 1024 (the interpreter's view sync, now filtered);
+#  - sibling_views.py: a store through one view read through another view of the same tensor.
 #   cp -r bench/gpu_progs_2026_12_06d bench/gpu_check_2026_12_06d.sh .h200/
 #   run(command="OUT=$OUT bash .h200/gpu_check_2026_12_06d.sh", carry=[".h200"])
 set -u
@@ -23,6 +24,8 @@ for tgt in cuda:sm_80 cuda:sm_90a; do
   r 0 $P/same_dtype_view.py --target $tgt
   r 0 $P/same_dtype_view.py --target $tgt --check interp
   r 0 $A/global_view_dtype.py --target $tgt --param M=1024 --param N=1024
+  r 0 $P/sibling_views.py --target $tgt
+  r 0 $P/sibling_views.py --target $tgt --check interp
 done
 grep -E "refus|covers|PASS|FAIL" "$OUT/gpu-check.txt" | sort | uniq -c | head -20
 echo "gpu check: $ok ok, $bad bad"

@@ -321,10 +321,9 @@ int runLayout(const LayoutCommand& c) {
     if (!oneLaunchOrReport(*r, "layout")) return 1;
     if (c.buffer.empty()) {
         const auto placed = analysis::sharedPlacements(*r->lowered);
-        // Buffers first, then the T.Parallel nests' layouts (analysis/LoopLayouts.h).
-        for (bool loops : {false, true})
-        for (auto& [name, l] : r->lowered->layouts) {
-            if (analysis::isLoopLayoutKey(name) != loops) continue;
+        // Buffers first, then the T.Parallel nests' layouts by line (analysis/LoopLayouts.h).
+        for (const std::string& name : analysis::layoutKeysInListOrder(r->lowered->layouts)) {
+            const auto& l = r->lowered->layouts.at(name);
             auto p = placed.find(name);
             if (p != placed.end() && p->second.through)
                 std::cout << name << ": placed through '" << p->second.through->name << "' (" << p->second.layout->description << ")\n";

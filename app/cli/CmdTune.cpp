@@ -86,7 +86,15 @@ std::optional<std::vector<Config>> sweepConfigs(const std::vector<std::string>& 
             vals.push_back(v.substr(a, b - a + 1));
             pos = comma + 1;
         }
-        axes.push_back({s.substr(0, eq), vals});
+        std::string name = s.substr(0, eq);
+        const size_t a = name.find_first_not_of(" \t"), b = name.find_last_not_of(" \t");
+        name = a == std::string::npos ? std::string() : name.substr(a, b - a + 1);
+        for (auto& [other, _] : axes)
+            if (other == name) {  // the last list won, and "best:" printed both
+                std::cerr << "tilec: error: --sweep " << name << " is given twice; give one list: --sweep " << name << "=V1,V2,...\n";
+                return std::nullopt;
+            }
+        axes.push_back({name, vals});
     }
     std::vector<Config> out{{}};
     for (const auto& [name, vals] : axes) {

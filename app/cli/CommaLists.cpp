@@ -34,6 +34,10 @@ std::string emptyCommaListPiece(const CLI::App& app, int argc, const char* const
             value = word.substr(eq + 1);
             word = word.substr(0, eq);
             inlineValue = true;
+        } else if (word.size() > 2 && word[0] == '-' && word[1] != '-') {  // -kVALUE: a short option with its value attached
+            value = word.substr(2);
+            word = word.substr(0, 2);
+            inlineValue = true;
         }
         for (const CLI::Option* o : opts) {
             if (!o->check_name(word)) continue;

@@ -149,9 +149,8 @@ void LayoutPanel::refreshBuffers() {
     QString keep = m_buffer->currentText();
     QStringList names;
     if (auto r = m_session.shown(); r && r->lowered)
-        for (bool loops : {false, true})  // buffers first: a T.Parallel nest's layout is not the default view
-            for (auto& [name, l] : r->lowered->layouts)
-                if (analysis::isLoopLayoutKey(name) == loops) names << QString::fromStdString(name);
+        for (const std::string& name : analysis::layoutKeysInListOrder(r->lowered->layouts))  // buffers first
+            names << QString::fromStdString(name);
     if (names == buffers() && m_buffer->count() > 0) return rebuild();
     QSignalBlocker block(m_buffer);
     m_buffer->clear();

@@ -173,11 +173,24 @@ BufferState& Machine::lookup(const BufferNode* b, const Span& at) {
                  "view '" + b->name + "' of shape " + formatShape(st.shape) + " covers " + std::to_string(numel * ir::dtypeBits(b->dtype) / 8) +
                      " bytes but '" + base.node->name + "' has " + std::to_string(base.size * ir::dtypeBits(base.dtype) / 8),
                  "a view of another dtype covers the tensor's bytes: scale the last extent by the ratio of the element sizes");
-        st.own.assign(static_cast<size_t>(numel), 0.0);
-        st.data = st.own.data();
-        st.size = numel;
         st.viewOwnsData = true;
-        detail::copyViewBits(base, 0, 0, base.size - 1, st, 0);
+        if (auto c = m_viewCache.find(b); c != m_viewCache.end() && c->second.first.size() == size_t(numel) &&
+                                          c->second.second.size() == size_t(base.size)) {
+            // An earlier block on this machine derived it: re-derive what the tensor changed since.
+            st.own = std::move(c->second.first);
+            st.data = st.own.data();
+            st.size = numel;
+            const std::vector<double>& was = c->second.second;
+            if (std::memcmp(base.data, was.data(), was.size() * sizeof(double)) != 0)
+                for (int64_t i = 0; i < base.size; ++i)
+                    if (std::memcmp(&base.data[i], &was[size_t(i)], sizeof(double)) != 0) detail::copyViewBits(base, 0, i, i, st, 0);
+            m_viewCache.erase(c);
+        } else {
+            st.own.assign(static_cast<size_t>(numel), 0.0);
+            st.data = st.own.data();
+            st.size = numel;
+            detail::copyViewBits(base, 0, 0, base.size - 1, st, 0);
+        }
         SharedViewPair p{&st, &base, {}, {}};
         p.viewSnap.assign(st.data, st.data + st.size);
         p.baseSnap.assign(base.data, base.data + base.size);
@@ -568,7 +581,7 @@ bool Machine::execBlock(const KernelNode* k, size_t mark, int64_t lin, const std
     }
     for (auto& b : m_buffers)  // per-block storage: every non-parameter buffer is re-allocated
         if (!b->global || b->pointer || b->viewOwnsData) b->live = false;  // (a view of another dtype: at its first access)
-    m_sharedViews.clear();
+    retireSharedViews();
     exec(k->body.get());
     return true;
 }

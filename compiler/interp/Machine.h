@@ -8,6 +8,7 @@
 #pragma once
 #include <chrono>
 #include <cstdint>
+#include <map>
 #include <memory>
 #include <string>
 #include <vector>
@@ -188,6 +189,13 @@ public:
         std::vector<double> viewSnap, baseSnap;
     };
     std::vector<SharedViewPair> m_sharedViews;
+    /// Kernel-tensor views of another dtype that earlier blocks on this machine made: the view's
+    /// elements and its tensor's at the block's end. A later block's first access re-derives
+    /// only the elements the tensor changed since (deriving the whole view per block made a
+    /// 1024 x 1024 view 50x slower than the same kernel without it; helper-109). SharedViews.cpp.
+    std::map<const ir::BufferNode*, std::pair<std::vector<double>, std::vector<double>>> m_viewCache;
+    /// At a block's start: the kernel-tensor views' pairs go to m_viewCache, the rest are dropped.
+    void retireSharedViews();
     /// After a tile op or an evaluation: the elements either name changed, re-derived in the other
     /// (only the pairs overlapping `written` when given). SharedViews.cpp.
     void syncSharedViews(const std::vector<const BufferState*>* written = nullptr);

@@ -71,6 +71,17 @@ void Machine::syncSharedViews(const std::vector<const BufferState*>* written) {
     }
 }
 
+void Machine::retireSharedViews() {
+    for (auto& p : m_sharedViews)
+        if (p.view->viewOwnsData && p.view->global && p.view->node && p.view->own.size() == size_t(p.view->size) &&
+            p.baseSnap.size() == size_t(p.base->size)) {
+            // Moved, not copied (the view is made again at the block's first access, from these).
+            m_viewCache[p.view->node] = {std::move(p.view->own), std::move(p.baseSnap)};
+            p.view->data = nullptr, p.view->size = 0, p.view->live = false;
+        }
+    m_sharedViews.clear();
+}
+
 void Machine::syncSharedViewsAfter(const ir::StmtNode* s) {
     auto w = knownWrites(s);
     if (!w) return syncSharedViews(nullptr);
@@ -86,26 +97,38 @@ void Machine::syncSharedViewsAfter(const ir::StmtNode* s) {
 }
 
 void Machine::sharedViewStored(BufferState& b, int64_t off) {
-    for (auto& p : m_sharedViews) {
-        if (!p.view->live || !p.base->live) continue;
-        // By storage: a view of the same dtype is another name on the same doubles (a store
-        // through it is a store into the tensor at the same address).
-        BufferState* named = nullptr;
-        int64_t at = off;
-        for (BufferState* s : {p.view, p.base})
-            if (const auto a = reinterpret_cast<uintptr_t>(b.data + off), lo = reinterpret_cast<uintptr_t>(s->data);
-                !named && a >= lo && a < lo + static_cast<uintptr_t>(s->size) * sizeof(double)) {
-                named = s;
-                at = (b.data + off) - s->data;
-            }
-        if (!named) continue;
-        BufferState& other = named == p.view ? *p.base : *p.view;
-        auto [e0, e1] = copyViewBits(*named, 0, at, at, other, 0);
-        std::vector<double>& mine = named == p.view ? p.viewSnap : p.baseSnap;
-        std::vector<double>& theirs = named == p.view ? p.baseSnap : p.viewSnap;
-        if (at < static_cast<int64_t>(mine.size())) mine[static_cast<size_t>(at)] = named->data[at];
-        for (int64_t e = e0; e <= e1 && e < static_cast<int64_t>(theirs.size()); ++e) theirs[static_cast<size_t>(e)] = other.data[e];
+    // By storage: a view of the same dtype is another name on the same doubles.
+    auto inside = [](const BufferState& s, const double* addr, int64_t& at) {
+        const auto a = reinterpret_cast<uintptr_t>(addr), lo = reinterpret_cast<uintptr_t>(s.data);
+        if (!s.data || a < lo || a >= lo + static_cast<uintptr_t>(s.size) * sizeof(double)) return false;
+        at = static_cast<int64_t>((a - lo) / sizeof(double));
+        return true;
+    };
+    // The tensor's elements [e0, e1] changed: every view of it re-derives what lies on them
+    // (a store through one view reaches its siblings: W16[i] = x, then W8[2i] read x's low
+    // byte only after the next tile op before; helper-109).
+    auto tensorStored = [&](const BufferState& base, int64_t e0, int64_t e1) {
+        for (auto& p : m_sharedViews) {
+            if (!p.view->live || !p.base->live || p.base->data != base.data || e0 > e1) continue;
+            auto [v0, v1] = copyViewBits(*p.base, 0, e0, e1, *p.view, 0);
+            for (int64_t e = e0; e <= e1 && e < static_cast<int64_t>(p.baseSnap.size()); ++e) p.baseSnap[size_t(e)] = p.base->data[e];
+            for (int64_t v = v0; v <= v1 && v < static_cast<int64_t>(p.viewSnap.size()); ++v) p.viewSnap[size_t(v)] = p.view->data[v];
+        }
+    };
+    const double* addr = b.data + off;
+    int64_t at = 0;
+    for (auto& p : m_sharedViews) {  // a store through a view: its tensor first, then the siblings
+        if (!p.view->live || !p.base->live || !inside(*p.view, addr, at)) continue;
+        auto [e0, e1] = copyViewBits(*p.view, 0, at, at, *p.base, 0);
+        if (at < static_cast<int64_t>(p.viewSnap.size())) p.viewSnap[size_t(at)] = p.view->data[at];
+        tensorStored(*p.base, e0, e1);
+        return;
     }
+    for (auto& p : m_sharedViews)  // a store into a tensor (under any name of its storage)
+        if (p.view->live && p.base->live && inside(*p.base, addr, at)) {
+            tensorStored(*p.base, at, at);
+            return;
+        }
 }
 
 std::pair<int64_t, int64_t> copyViewBits(const BufferState& src, int64_t srcBit0, int64_t first, int64_t last,

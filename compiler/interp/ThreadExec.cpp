@@ -120,7 +120,7 @@ bool ThreadMachine::execBlock(const KernelNode* k, size_t mark, int64_t lin, con
     }
     for (auto& b : m_buffers)
         if (!b->global || b->pointer || b->viewOwnsData) b->live = false;
-    m_sharedViews.clear();  // a kernel tensor's views of another dtype (Exec.cpp lookup), made again at their first access
+    retireSharedViews();  // a kernel tensor's views of another dtype (Exec.cpp lookup), made again at their first access
     m_named.clear();
     m_stack.clear();
     m_openGroup.assign(m_threads, {});

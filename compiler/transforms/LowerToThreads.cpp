@@ -50,6 +50,24 @@ Expr rowMajor64(const BufferNode& b, const std::vector<Expr>& idx) {
     return off;
 }
 
+/// `e` computed in int64: every integer leaf widened and the + - * // % above them done in 64
+/// bits. A 1-D index of a tensor (or a flat view) of more than 2^31-1 elements is the user's own
+/// expression (`Af[i * N + 5]`): widening only its result would keep `i * 65536` overflowing in
+/// 32 bits (fresh-user trial 2026-12-06, helper-109).
+Expr widen64(const Expr& e) {
+    if (!e || !isInt(e->dtype) || e->dtype == DType::Int64) return e;
+    if (auto* b = as<BinaryNode>(e)) {
+        switch (b->op) {
+            case BinOp::Add: case BinOp::Sub: case BinOp::Mul: case BinOp::FloorDiv: case BinOp::FloorMod:
+            case BinOp::Div: case BinOp::Min: case BinOp::Max:
+                return std::make_shared<BinaryNode>(b->op, widen64(b->a), widen64(b->b), DType::Int64, e->span);
+            default: break;
+        }
+    }
+    if (auto* sel = as<SelectNode>(e)) return std::make_shared<SelectNode>(sel->cond, widen64(sel->t), widen64(sel->f), DType::Int64, e->span);
+    return cast(DType::Int64, e);
+}
+
 int log2i(int64_t v) {
     int r = 0;
     while ((int64_t(1) << r) < v) ++r;
@@ -83,7 +101,7 @@ public:
             if (auto it = m_f.layouts.find(n.name);
                 it != m_f.layouts.end() && it->second && it->second->offset)
                 return userOffset(n, *it->second, idx);
-        if (idx.size() <= 1) return idx.empty() ? intImm(0) : idx[0];
+        if (idx.size() <= 1) return idx.empty() ? intImm(0) : needs64BitOffsets(n) ? widen64(idx[0]) : idx[0];  // (visitLoad/visitStore widen unplaced 1-D indices themselves)
         if (needs64BitOffsets(n)) {
             if (n.strides.empty()) return rowMajor64(n, idx);
             Expr off = intImm(0, {}, DType::Int64);
@@ -211,6 +229,7 @@ protected:
         bool ch = mutateList(n->indices, idx);
         Buffer b = physical(n->buffer);
         const bool placed = placedThrough(*n->buffer) != nullptr;  // even 1-D: through another's layout
+        if (idx.size() == 1 && !placed && needs64BitOffsets(*n->buffer)) return std::make_shared<LoadNode>(b, std::vector<Expr>{widen64(idx[0])}, n->dtype, n->span);
         if (idx.size() <= 1 && !placed && !ch && b == n->buffer) return self;
         if (idx.size() <= 1 && !placed) return std::make_shared<LoadNode>(b, idx, n->dtype, n->span);
         return std::make_shared<LoadNode>(b, std::vector<Expr>{offset(n->buffer, idx)}, n->dtype,
@@ -222,6 +241,7 @@ protected:
         Expr v = mutate(n->value);
         Buffer b = physical(n->buffer);
         const bool placed = placedThrough(*n->buffer) != nullptr;
+        if (idx.size() == 1 && !placed && needs64BitOffsets(*n->buffer)) return store(b, {widen64(idx[0])}, v, n->span);
         if (idx.size() <= 1 && !placed && !ch && v == n->value && b == n->buffer) return self;
         if (idx.size() > 1 || placed) idx = {offset(n->buffer, idx)};
         return store(b, idx, v, n->span);

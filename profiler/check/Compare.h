@@ -50,7 +50,7 @@ struct Comparison {
     double maxAbs = 0;     ///< max |a - r| over elements where both are finite
     int64_t nanCount = 0;  ///< NaNs in actual where the reference is not NaN
     int64_t nonFiniteMismatches = 0;  ///< elements whose NaN/inf status differs (incl. nanCount)
-    int64_t nonFiniteAlike = 0;       ///< floats: NaN in both, or the same inf (not compared; an all-alike output fails)
+    int64_t nonFiniteAlike = 0;       ///< floats: NaN in both, or the same inf (alike; describe() names the count)
     int64_t badCount = 0;             ///< elements judged bad (see firstBadIndex)
     /// First element (row-major flat index) judged bad, -1 if none: for integers any difference;
     /// for floats a non-finite mismatch or |a - r| > tol * elementFactor(tol) * (|r| + rms(r)).

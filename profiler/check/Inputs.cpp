@@ -180,15 +180,25 @@ void applyRule(HostTensor& t, const TensorParam& p, const InputRule& rule, uint6
     auto fail = [&](const std::string& why) {
         throw std::invalid_argument("--input " + p.name + ": " + why);
     };
-    // A finite value the dtype cannot hold rounds to inf (1e30 or 70000 in float16): every result
-    // computed from it is inf/NaN, and a reference computed from the same inputs agrees, so the
-    // check would compare nothing. Infinities are asked for by name (fill:inf).
-    auto rounded = [&](double v) {
+    // A value the dtype cannot hold changes silently on the way in (1e30 or 70000 in float16 is
+    // inf, 300 in int8 is 44, 1e10 in float8_e4m3 saturates to 448, NaN in int32 is 0): the
+    // reference is computed from the same changed inputs, so the check would pass on data nobody
+    // asked for. Refused, naming the value (`what` says where it came from, e.g. arange's last).
+    auto rounded = [&](double v, const std::string& what = {}) {
         const double r = roundTo(p.dtype, v);
-        if (std::isfinite(v) && !std::isfinite(r))
-            fail(shortNum(v) + " is outside " + std::string(ir::dtypeName(p.dtype)) + "'s range (it would be " + shortNum(r) +
-                 "): pick values the dtype holds, or ask for infinities by name (fill:inf)");
-        return r;
+        const std::string dt(ir::dtypeName(p.dtype)), val = what.empty() ? shortNum(v) : what;
+        if (p.dtype == ir::DType::Bool || r == v || (std::isnan(v) && std::isnan(r))) return r;
+        if (!ir::isFloat(p.dtype)) {
+            if (!std::isfinite(v)) fail(val + " has no " + dt + " value (it would be " + shortNum(r) + ")");
+            if (v != std::trunc(v)) fail(val + " is not an integer (" + dt + " would hold " + shortNum(r) + ")");
+            fail(val + " is outside " + dt + "'s range (it would be " + shortNum(r) + "): pick values the dtype holds");
+        }
+        if (!std::isfinite(v))
+            fail(val + " has no " + dt + " value (it would be " + shortNum(r) + "): the dtype has no " + (std::isnan(v) ? "NaN" : "infinity"));
+        if (!std::isfinite(r) || (r != 0 && roundTo(p.dtype, 2 * v) == r))  // overflowed, or saturated at the largest value
+            fail(val + " is outside " + dt + "'s range (it would be " + shortNum(r) + "): pick values the dtype holds" +
+                 (std::isfinite(r) ? "" : ", or ask for infinities by name (fill:inf)"));
+        return r;  // rounded to the nearest value the dtype holds
     };
     switch (rule.kind) {
         case InputRule::Kind::Fill:
@@ -201,10 +211,12 @@ void applyRule(HostTensor& t, const TensorParam& p, const InputRule& rule, uint6
             for (size_t i = 0; i < t.data.size(); ++i) t.data[i] = rounded(rule.values[i]);
             break;
         case InputRule::Kind::Arange:
-            for (int64_t i = 0; i < n; ++i) t.data[size_t(i)] = rounded(double(i));
+            if (n > 0) rounded(double(n - 1), "arange's last value " + std::to_string(n - 1) + " (the tensor has " + std::to_string(n) + " elements)");
+            for (int64_t i = 0; i < n; ++i) t.data[size_t(i)] = roundTo(p.dtype, double(i));
             break;
         case InputRule::Kind::Ints: {
             const auto lo = static_cast<int64_t>(rule.a), hi = static_cast<int64_t>(rule.b);
+            rounded(rule.a), rounded(double(hi - 1));  // the bounds the dtype holds
             for (double& v : t.data)
                 v = double(lo + static_cast<int64_t>(rng.next() % uint64_t(hi - lo)));
             break;

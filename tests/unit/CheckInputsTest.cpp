@@ -173,6 +173,29 @@ TEST(CheckInputs, ValuesOutsideTheDtypeAreErrorsAndInfinitiesAreAskedForByName) 
     EXPECT_FALSE(parseInputRule("fill:1e400", err).has_value());
     EXPECT_EQ(err, "input rule 'fill:1e400': '1e400' is not a number");
     EXPECT_FALSE(parseInputRule("uniform:0:inf", err).has_value());  // a range needs finite bounds
+    // Other dtypes change values silently too (helper-109): wrapped, truncated, saturated.
+    struct Case { DType t; const char* rule; const char* says; };
+    for (const Case& c : {Case{DType::Int8, "fill:300", "300 is outside int8's range (it would be 44)"},
+                          Case{DType::Int8, "int:0:1000", "999 is outside int8's range"},
+                          Case{DType::Int32, "fill:1.7", "1.7 is not an integer (int32 would hold 1)"},
+                          Case{DType::Int32, "fill:nan", "nan has no int32 value (it would be 0)"},
+                          Case{DType::Float8E4M3, "fill:1e10", "1e+10 is outside float8_e4m3"},
+                          Case{DType::Float8E4M3, "fill:-inf", "has no float8_e4m3"},
+                          Case{DType::Int8, "arange", "arange's last value 199 (the tensor has 200 elements) is outside int8's range"}}) {
+        std::vector<TensorParam> s2 = {{"A", c.t, {200}, false}, {"O", DType::Float32, {4}, true}};
+        std::map<std::string, InputRule> r2;
+        r2["A"] = *parseInputRule(c.rule, err);
+        try {
+            makeInputs(s2, opt, r2);
+            ADD_FAILURE() << c.rule << " was accepted";
+        } catch (const std::invalid_argument& e) {
+            EXPECT_NE(std::string(e.what()).find(c.says), std::string::npos) << c.rule << ": " << e.what();
+        }
+    }
+    std::vector<TensorParam> s3 = {{"A", DType::Float8E4M3, {2}, false}, {"O", DType::Float32, {4}, true}};
+    std::map<std::string, InputRule> r3;
+    r3["A"] = *parseInputRule("values:448,1.7", err);  // the largest e4m3, and a value it rounds
+    EXPECT_EQ(makeInputs(s3, opt, r3).tensors[0].data[0], 448.0);
 }
 
 TEST(CheckInputs, RulesFillStructuredIntegerInputs) {

@@ -45,6 +45,20 @@ TEST(CompileInput, InvalidUtf8IsOneError) {
         << r.diagnostics[0].message;
 }
 
+// Well-formed UTF-8 only (helper-109): an overlong '/', a surrogate and a code point past U+10FFFF
+// were accepted by the 2-/3-/4-byte shape check alone.
+TEST(CompileInput, OverlongSurrogateAndOutOfRangeSequencesAreNotText) {
+    for (const char* bad : {"\xC0\xAF", "\xE0\x80\xAF", "\xED\xA0\x80", "\xF0\x80\x80\xAF", "\xF4\x90\x80\x80", "\xF5\x80\x80\x80"}) {
+        auto r = compile("bad.py", std::string("a = 1\nb = '") + bad + "'\n", {});
+        ASSERT_EQ(errorsIn(r), 1) << bad;
+        EXPECT_NE(r.diagnostics[0].message.find("not UTF-8 text (byte 0x"), std::string::npos) << r.diagnostics[0].message;
+    }
+    for (const char* good : {"\xC2\xA0", "\xE0\xA0\x80", "\xED\x9F\xBF", "\xF0\x90\x80\x80", "\xF4\x8F\xBF\xBF"}) {
+        auto r = compile("ok.py", std::string("a = 1\nb = '") + good + "'\n", {});
+        for (auto& d : r.diagnostics) EXPECT_EQ(d.message.find("not UTF-8"), std::string::npos) << d.message;
+    }
+}
+
 // New-user trial: `tilec compile /bin/ls` printed the ELF header's raw bytes as the excerpt.
 // The diagnostic names the file and the position; no byte of a non-text line reaches the text.
 TEST(CompileInput, BinaryFileDiagnosticQuotesNoRawBytes) {

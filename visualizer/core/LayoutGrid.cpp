@@ -3,6 +3,7 @@
 #include <cmath>
 #include <sstream>
 
+#include "compiler/analysis/LoopLayouts.h"
 #include "compiler/analysis/Banks.h"
 #include "compiler/analysis/Layouts.h"
 #include "compiler/analysis/SharedViewLayout.h"
@@ -55,7 +56,7 @@ std::optional<LayoutGridModel> LayoutGridModel::fromFunction(const PrimFunc& f,
     auto it = f->layouts.find(name);
     if (it == f->layouts.end() || !it->second) {
         std::string known;
-        for (auto& [n, l] : f->layouts) known += (known.empty() ? "" : ", ") + n;
+        for (const std::string& n : analysis::layoutKeysInListOrder(f->layouts)) known += (known.empty() ? "" : ", ") + n;
         return fail("buffer '" + name + "' has no layout (buffers with layouts: " +
                     (known.empty() ? "none" : known) + ")");
     }
