@@ -130,7 +130,13 @@ std::vector<rt::TensorParam> signatureOf(const CompileResult& r) {
 /// False (after an error on stderr) when a name is not an output tensor of the kernel.
 bool inoutSignature(const CompileResult& r, const CompileFlags& flags,
                     std::vector<rt::TensorParam>& sig) {
-    for (const std::string& name : flags.inout) {
+    for (size_t i = 0; i < flags.inout.size(); ++i) {
+        const std::string& name = flags.inout[i];
+        if (std::find(flags.inout.begin(), flags.inout.begin() + long(i), name) != flags.inout.begin() + long(i)) {
+            // The second mention found the output already turned into an input: "no output 'C' (outputs: C)".
+            std::cerr << "tilec: error: --inout names '" << name << "' twice\n";
+            return false;
+        }
         auto it = std::find_if(sig.begin(), sig.end(),
                                [&](const rt::TensorParam& p) { return p.name == name; });
         if (it == sig.end() || !it->isOutput) {

@@ -141,7 +141,8 @@ void addCheckFlags(CLI::App* app, CompileFlags& f) {
                     "outputs of an in-place kernel (NAME,...): each starts with random values "
                     "like an input (--input rules apply), keeps those the kernel does not write, "
                     "and is an input of the reference too")
-        ->delimiter(',');
+        ->delimiter(',')
+        ->transform(kName);
 }
 /// CLI11's ExtrasError says only "The following arguments were not expected: M=4 --parm" (in
 /// reverse order): name the first unknown option as written, the nearest option of the command
@@ -293,7 +294,8 @@ int main(int argc, char** argv) {
     addCompileFlags(compile, cc.flags);
     compile->add_option("--emit", cc.emit,
                         "print the final 'ir' or the generated 'cuda' ('hip' for hip:gfx90a) "
-                        "to stdout");  // an unknown kind: validEmitKind (kinds, hint, exit 1)
+                        "to stdout")  // an unknown kind: validEmitKind (kinds, hint, exit 1)
+        ->check(kNotEmpty);
     compile->add_option("--print-after", cc.printAfter,
                         "print the IR after every pass ('all') or after pass NAME");
     compile->add_flag("--print-changed", cc.printChanged,

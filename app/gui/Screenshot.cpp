@@ -75,6 +75,8 @@ ScreenshotOptions ScreenshotOptions::from(const QCommandLineParser& p) {
         else
             o.error = "--size " + p.value("size") + ": expected WxH, each 200..8192 (e.g. 1600x1000)";
     }
+    for (const char* opt : {"target", "kernel", "pass", "panel", "workspace", "buffer"})  // as tilec: an empty value is a mistake
+        if (p.isSet(opt) && p.value(opt).trimmed().isEmpty()) o.error = QString("--") + opt + ": an empty value (leave the option out for its default)";
     if (p.isSet("theme")) {
         o.theme = p.value("theme");
         if (o.theme != "light" && o.theme != "dark") o.error = "--theme " + o.theme + ": expected light or dark";
@@ -161,6 +163,10 @@ int runScreenshot(MainWindow& w, const ScreenshotOptions& o) {
     }
     if (!o.replace.isEmpty()) {
         QStringList parts = o.replace.split("=>");
+        if (parts.size() == 2 && parts[0].isEmpty()) {  // "" is found at offset 0: NEW was inserted at the top
+            std::fprintf(stderr, "tilescope: --replace: OLD is empty (expected OLD=>NEW)\n");
+            return 1;
+        }
         if (parts.size() == 2) {
             waitForCompile(s, 60000);
             QString text = s.text();

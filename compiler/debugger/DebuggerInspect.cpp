@@ -386,6 +386,8 @@ std::optional<double> Debugger::watch(const std::string& expr, int32_t thread,
             if (result && l && l->shape.size() > 1 && idx.size() == 1)  // say how one index was read
                 why = "register " + std::to_string(off) + " of thread " + std::to_string(thread) + ", as stored; " +
                       std::to_string(l->shape.size()) + " indices read a logical element";
+            else if (result && !l && idx.size() == 1 && b->shape.size() > 1)  // a flat offset into a buffer of several dimensions
+                why = "element " + std::to_string(off) + " as stored (flat, row-major over shape " + indexText(b->shape) + ")";
             if (!result) {
                 auto declared = idx.size() > 1 ? declaredShape(m_elaborated, *b) : std::nullopt;
                 why = declared ? reshapedWhy(w->name, idx, b->shape, *declared, b->node->span.line) : std::string();

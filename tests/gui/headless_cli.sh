@@ -44,4 +44,19 @@ run DISPLAY=:9417 -- "$sample"
 echo "$err" | grep -q "cannot connect to the X display ':9417'" || fail "stale DISPLAY: $err"
 run DISPLAY=:9417 -- --version
 [ $rc -eq 0 ] && echo "$out" | grep -Eqx 'TileScope 0\.1( \([0-9a-f]{7,}\))?' || fail "--version with a stale DISPLAY: $rc: $out"
+# Screenshot options (fresh-user trials 2026-12-06): malformed values are errors (exit 1), not a
+# picture of something else; a file that is not UTF-8 text is refused as tilec refuses it (exit 2).
+shot=$(mktemp -d)
+for bad in "--size 0x0" "--theme purple" "--target cuda:sm_75" "--replace =>x" "--replace nothere=>x"; do
+    # shellcheck disable=SC2086
+    run -- "$sample" --screenshot "$shot/s.png" $bad
+    [ $rc -eq 1 ] || fail "screenshot $bad: exit $rc (want 1): $out$err"
+    [ ! -e "$shot/s.png" ] || fail "screenshot $bad wrote a picture"
+done
+run -- "$sample" --screenshot "$shot/s.png" --target ""
+[ $rc -eq 1 ] && echo "$err" | grep -q -- "--target: an empty value" || fail "--target '': exit $rc: $err"
+cp "$sample" "$shot/latin1.py" && printf '# caf\351\n' >> "$shot/latin1.py"
+run -- "$shot/latin1.py" --screenshot "$shot/s.png"
+[ $rc -eq 2 ] && echo "$err" | grep -q "not UTF-8 text (byte 0xE9)" || fail "non-UTF-8 file: exit $rc: $err"
+rm -rf "$shot"
 echo "PASS"

@@ -455,6 +455,15 @@ TEST(CliQuiet, OptionValuesTheSecondFreshUserGotWrong) {
     auto twice = runTilec("tune '" + src("samples/add.py") + "' --interp --sweep block_M=8 --sweep block_M=16");
     EXPECT_EQ(twice.rc, 1) << twice.out;
     EXPECT_TRUE(contains(twice.out, "tilec: error: --sweep block_M is given twice")) << twice.out;
+    // helper-109: --inout C,C contradicted itself; --emit '' was no --emit; a flat read of a
+    // several-dimensional buffer said nothing about it.
+    auto inout = runTilec("run " + gemm + " --interp -q --inout 'C, C'");
+    EXPECT_EQ(inout.rc, 1) << inout.out;
+    EXPECT_TRUE(contains(inout.out, "tilec: error: --inout names 'C' twice")) << inout.out;
+    EXPECT_EQ(runTilec("compile " + gemm + " --emit ''").rc, 2);
+    auto flat = runTilec("debug " + gemm + " --break-op gemm --print 'A_shared[1]'");
+    EXPECT_EQ(flat.rc, 0) << flat.out;
+    EXPECT_TRUE(contains(flat.out, "(element 1 as stored (flat, row-major over shape ")) << flat.out;
     // --sweep 32,,64 swept two values.
     auto sweep = runTilec("tune " + gemm + " --interp --sweep block_K=32,,64");
     EXPECT_EQ(sweep.rc, 1) << sweep.out;

@@ -420,7 +420,7 @@ TEST(Debugger, TilecDebugPrintOfAStagedTileNamesItsDimensions) {
                          "element is)\n"),
               std::string::npos) << o.err;
     // Valid prints are unchanged: the suggested index and the flat offset read the same element.
-    const std::regex staged(R"(thread 0: A_shared\[0, 0, 1\] = (\S+)\n)"), flatOne(R"(thread 0: A_shared\[1\] = (\S+)\n)");
+    const std::regex staged(R"(thread 0: A_shared\[0, 0, 1\] = (\S+)\n)"), flatOne(R"(thread 0: A_shared\[1\] = (\S+)  \(element 1 as stored \(flat, row-major over shape 2, 64, 32\)\)\n)");
     std::smatch a, b;
     ASSERT_TRUE(std::regex_search(o.out, a, staged)) << o.out;
     ASSERT_TRUE(std::regex_search(o.out, b, flatOne)) << o.out;
