@@ -145,9 +145,10 @@ bool byValue(const KernelInfo& k, LaunchValues& lv, std::vector<bool>& known, st
 /// they cover are known only now. A view of another dtype must cover its tensor's bytes exactly
 /// (TileLang asserts it; the interpreters check it at the first access), one of the same dtype
 /// must fit in it: the generated code would read and write past the tensor otherwise.
-bool checkSymbolicViews(const ir::PrimFunc& f, const Evaluator& ev, const LaunchValues& lv, std::string& error) {
+bool checkSymbolicViews(const ir::PrimFunc& f, const Evaluator& ev, const LaunchValues& lv, std::string& error, Span* errorAt) {
     std::set<const ir::BufferNode*> seen;
     std::string bad;
+    Span badAt;
     auto check = [&](const ir::BufferNode* b) {
         if (!bad.empty() || !b || !seen.insert(b).second) return;
         const ir::BufferNode* base = ir::viewBase(*f, *b);
@@ -168,6 +169,7 @@ bool checkSymbolicViews(const ir::PrimFunc& f, const Evaluator& ev, const Launch
             if (v < 0) {
                 bad = "view '" + b->name + "' (line " + std::to_string(b->span.line) + ") has a negative extent " + std::to_string(v) +
                       " for these sizes";
+                badAt = b->span;
                 return;
             }
             viewNumel *= v;
@@ -175,6 +177,7 @@ bool checkSymbolicViews(const ir::PrimFunc& f, const Evaluator& ev, const Launch
         for (int64_t d : lv.shapes[pi]) baseNumel *= d;
         const int64_t viewBits = viewNumel * ir::dtypeBits(b->dtype), baseBits = baseNumel * ir::dtypeBits(base->dtype);
         const std::string where = "view '" + b->name + "' (line " + std::to_string(b->span.line) + ") of shape (" + shape + ")";
+        badAt = b->span;
         if (b->dtype != base->dtype && viewBits != baseBits)
             bad = where + " covers " + std::to_string(viewBits / 8) + " bytes but '" + base->name + "' has " + std::to_string(baseBits / 8) +
                   " for these sizes: a view of another dtype covers the tensor's bytes (scale the last extent by the ratio of the element sizes)";
@@ -189,12 +192,13 @@ bool checkSymbolicViews(const ir::PrimFunc& f, const Evaluator& ev, const Launch
     });
     if (bad.empty()) return true;
     error = bad;
+    if (errorAt) *errorAt = badAt;
     return false;
 }
 
 /// Shapes and grid from the scalar values; checks `given` shapes when non-null.
 bool finishLaunch(const KernelInfo& k, const ir::PrimFunc& f, LaunchValues& lv,
-                  const std::vector<std::vector<int64_t>>* given, std::string& error) {
+                  const std::vector<std::vector<int64_t>>* given, std::string& error, Span* errorAt = nullptr) {
     Evaluator ev{*f, lv.scalars};
     lv.shapes.clear();
     for (size_t i = 0; i < k.args.size() && i < f->params.size(); ++i) {
@@ -244,7 +248,7 @@ bool finishLaunch(const KernelInfo& k, const ir::PrimFunc& f, LaunchValues& lv,
         }
         lv.grid[d] = static_cast<unsigned>(*g);
     }
-    return checkSymbolicViews(f, ev, lv, error);
+    return checkSymbolicViews(f, ev, lv, error, errorAt);
 }
 
 }  // namespace
@@ -284,10 +288,16 @@ std::vector<int> atomicOnlyOutputs(const ir::PrimFuncNode& f) {
 
 std::optional<LaunchValues> resolveLaunch(const KernelInfo& k, const ir::PrimFunc& f,
                                           std::string& error) {
+    Span unused;
+    return resolveLaunch(k, f, error, unused);
+}
+
+std::optional<LaunchValues> resolveLaunch(const KernelInfo& k, const ir::PrimFunc& f, std::string& error, Span& errorAt) {
+    errorAt = Span{};
     LaunchValues lv;
     lv.scalars.assign(k.scalars.size(), 0);
     std::vector<bool> known(k.scalars.size(), false);
-    if (!byValue(k, lv, known, error) || !finishLaunch(k, f, lv, nullptr, error))
+    if (!byValue(k, lv, known, error) || !finishLaunch(k, f, lv, nullptr, error, &errorAt))
         return std::nullopt;
     return lv;
 }

@@ -34,6 +34,9 @@ struct LaunchValues {
 /// not a number, a size < 1, a grid extent outside 1..2^31-1 (y, z: 65535).
 std::optional<LaunchValues> resolveLaunch(const KernelInfo& k, const ir::PrimFunc& f,
                                           std::string& error);
+/// As above; `errorAt` gets the source position the error is about where it has one (a view of
+/// symbolic extents whose bytes do not match its tensor's: the view's T.view), else a default Span.
+std::optional<LaunchValues> resolveLaunch(const KernelInfo& k, const ir::PrimFunc& f, std::string& error, Span& errorAt);
 
 /// Launch values for the caller's tensor shapes (one per KernelInfo::args): symbolic sizes are
 /// bound from the dimension that defines them, then every shape is checked against the

@@ -130,6 +130,10 @@ int runDebug(const DebugCommand& c) {
     dbg::DebugOptions opts;
     if (!c.block.empty()) {
         opts.block.clear();
+        if (c.block.front() == ',' || c.block.back() == ',' || c.block.find(",,") != std::string::npos) {  // "0," read as (0, 0)
+            std::cerr << "tilec: error: --block " << c.block << ": an empty item in the comma-separated list (a stray comma?)\n";
+            return 2;
+        }
         std::stringstream ss(c.block);
         std::string part;
         while (std::getline(ss, part, ',')) {

@@ -180,9 +180,13 @@ bool applyLaunchValues(CompileResult& r) {
     }
     if (r.kernel.scalars.empty()) return true;
     std::string error;
-    auto lv = resolveLaunch(r.kernel, r.lowered, error);
+    Span at;
+    auto lv = resolveLaunch(r.kernel, r.lowered, error, at);
     if (!lv) {
-        std::cerr << "tilec: error: " << error << "\n";
+        if (at.valid() && r.source)  // FILE:LINE:COL and the source line, as every compile error
+            std::cerr << formatDiagnostic(Diagnostic{Severity::Error, at, error, {}, "launch"}, r.source.get());
+        else
+            std::cerr << "tilec: error: " << error << "\n";
         return false;
     }
     for (size_t i = 0; i < r.kernel.args.size() && i < lv->shapes.size(); ++i) r.kernel.args[i].shape = lv->shapes[i];

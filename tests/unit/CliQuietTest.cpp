@@ -461,9 +461,34 @@ TEST(CliQuiet, OptionValuesTheSecondFreshUserGotWrong) {
     EXPECT_EQ(inout.rc, 1) << inout.out;
     EXPECT_TRUE(contains(inout.out, "tilec: error: --inout names 'C' twice")) << inout.out;
     EXPECT_EQ(runTilec("compile " + gemm + " --emit ''").rc, 2);
+    auto trailing = runTilec("debug " + gemm + " --block 0, --break-op gemm");  // was block (0, 0)
+    EXPECT_EQ(trailing.rc, 2) << trailing.out;
+    EXPECT_TRUE(contains(trailing.out, "--block 0,: an empty item")) << trailing.out;
     auto flat = runTilec("debug " + gemm + " --break-op gemm --print 'A_shared[1]'");
     EXPECT_EQ(flat.rc, 0) << flat.out;
     EXPECT_TRUE(contains(flat.out, "(element 1 as stored (flat, row-major over shape ")) << flat.out;
+    // The launch's check of a symbolic-size view names FILE:LINE:COL (helper-109: "(line 15)" only).
+    const std::string sym = writeScratch("symbolic_view.py", R"(import tilelang
+import tilelang.language as T
+
+
+@tilelang.jit(out_idx=[1])
+def k(M=8):
+    N = T.dynamic("n")
+
+    @T.prim_func
+    def main(A: T.Tensor((M, N), "float16"), B: T.Tensor((M, N // 2), "float32")):
+        with T.Kernel(M, threads=32) as bx:
+            V = T.view(A, (M, N // 2), dtype="float32")
+            for j in T.serial(N // 2):
+                B[bx, j] = V[bx, j]
+
+    return main
+)");
+    auto symbolic = runTilec("run '" + sym + "' --param n=9 -q");
+    EXPECT_EQ(symbolic.rc, 1) << symbolic.out;
+    EXPECT_TRUE(contains(symbolic.out, "symbolic_view.py:12:")) << symbolic.out;
+    EXPECT_TRUE(contains(symbolic.out, ": error: view 'V' (line 12) of shape (8, 4) covers 128 bytes but 'A' has 144 for these sizes")) << symbolic.out;
     // --sweep 32,,64 swept two values.
     auto sweep = runTilec("tune " + gemm + " --interp --sweep block_K=32,,64");
     EXPECT_EQ(sweep.rc, 1) << sweep.out;
