@@ -298,6 +298,11 @@ int runScreenshot(MainWindow& w, const ScreenshotOptions& o) {
     }
     std::fprintf(stderr, "tilescope: wrote %s (%dx%d)\n", qPrintable(o.out), png.width(),
                  png.height());
+    // The window cannot be smaller than its docks' minimum: say so rather than let the picture's
+    // size differ silently from --size (helper-109: 800x600 came out 854x600).
+    if (target == &w && o.size != w.size())
+        std::fprintf(stderr, "tilescope: note: --size %dx%d: the window's panels need more room; the picture is %dx%d\n",
+                     o.size.width(), o.size.height(), png.width(), png.height());
     return 0;
 }
 

@@ -53,6 +53,9 @@ for bad in "--size 0x0" "--theme purple" "--target cuda:sm_75" "--replace =>x" "
     [ $rc -eq 1 ] || fail "screenshot $bad: exit $rc (want 1): $out$err"
     [ ! -e "$shot/s.png" ] || fail "screenshot $bad wrote a picture"
 done
+run -- "$sample" --screenshot "$shot/s.png" --size 200x200  # smaller than the panels allow: said, not silent
+[ $rc -eq 0 ] && echo "$err" | grep -q -- "--size 200x200: the window's panels need more room; the picture is " || fail "--size 200x200: exit $rc: $err"
+rm -f "$shot/s.png"
 run -- "$sample" --screenshot "$shot/s.png" --target ""
 [ $rc -eq 1 ] && echo "$err" | grep -q -- "--target: an empty value" || fail "--target '': exit $rc: $err"
 cp "$sample" "$shot/latin1.py" && printf '# caf\351\n' >> "$shot/latin1.py"
