@@ -8,6 +8,7 @@
 #include <set>
 #include <sstream>
 
+#include "app/cli/CommaLists.h"
 #include "app/cli/Commands.h"
 #include "app/cli/RunSupport.h"
 #include "compiler/LaunchArgs.h"
@@ -130,7 +131,7 @@ int runDebug(const DebugCommand& c) {
     dbg::DebugOptions opts;
     if (!c.block.empty()) {
         opts.block.clear();
-        if (c.block.front() == ',' || c.block.back() == ',' || c.block.find(",,") != std::string::npos) {  // "0," read as (0, 0)
+        if (hasEmptyCommaItem(c.block)) {  // "0," was read as (0, 0)
             std::cerr << "tilec: error: --block " << c.block << ": an empty item in the comma-separated list (a stray comma?)\n";
             return 2;
         }

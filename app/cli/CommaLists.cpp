@@ -3,9 +3,8 @@
 #include <vector>
 
 namespace ts::cli {
-namespace {
 
-bool hasEmptyPiece(const std::string& v) {
+bool hasEmptyCommaItem(const std::string& v) {
     size_t start = 0;
     while (true) {
         const size_t comma = v.find(',', start);
@@ -15,8 +14,6 @@ bool hasEmptyPiece(const std::string& v) {
         start = comma + 1;
     }
 }
-
-}  // namespace
 
 std::string emptyCommaListPiece(const CLI::App& app, int argc, const char* const* argv) {
     const CLI::App* sub = nullptr;
@@ -47,7 +44,7 @@ std::string emptyCommaListPiece(const CLI::App& app, int argc, const char* const
             }
             // A value that is an option ("--chain --ref x") is CLI11's to report.
             if (!inlineValue && !value.empty() && value[0] == '-' && value.find(',') == std::string::npos) break;
-            if (value.find(',') != std::string::npos && hasEmptyPiece(value))
+            if (value.find(',') != std::string::npos && hasEmptyCommaItem(value))
                 return word + " " + value + ": an empty item in the comma-separated list (a stray comma?)";
             if (value.find_first_not_of(" \t") == std::string::npos)
                 return word + ": an empty value";

@@ -13,4 +13,8 @@ namespace ts::cli {
 /// empty when there is none. Options are found by their names on `app`'s subcommands.
 std::string emptyCommaListPiece(const CLI::App& app, int argc, const char* const* argv);
 
+/// Whether the comma-separated `value` has an empty item (leading, trailing or doubled comma,
+/// or an item of blanks): options tilec splits itself (debug --block) use it too.
+bool hasEmptyCommaItem(const std::string& value);
+
 }  // namespace ts::cli

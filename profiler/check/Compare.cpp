@@ -28,11 +28,7 @@ std::string sci(double v) {
     return buf;
 }
 
-std::string num(double v) {
-    char buf[32];
-    std::snprintf(buf, sizeof(buf), "%.9g", v);
-    return buf;
-}
+std::string num(double v) { return numberText(v); }
 
 /// The value a GPU output element of integer dtype `t` holds when the kernel did not write it:
 /// outputs are filled with poison bytes 0x7F before the launch (Inputs.cpp poisonByte), so
@@ -285,6 +281,12 @@ std::string describe(const Comparison& c, const HostTensor* actual, const HostTe
              num(actual->data[i]) + ", expected " + num(reference->data[i]);
     }
     return s;
+}
+
+std::string numberText(double v) {
+    char buf[32];
+    std::snprintf(buf, sizeof(buf), "%.9g", v);
+    return buf;
 }
 
 }  // namespace ts::rt

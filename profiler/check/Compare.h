@@ -43,6 +43,9 @@ struct CompareOptions {
     std::optional<double> elementFactor;
 };
 
+/// A value as the check lines print it: "%.9g" (every float32 exactly, no trailing zeros).
+std::string numberText(double v);
+
 /// Outcome of comparing one output tensor.
 struct Comparison {
     double relL2 = 0;      ///< ||a - r||_2 / ||r||_2 over elements where both are finite

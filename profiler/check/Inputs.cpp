@@ -1,5 +1,6 @@
 #include "profiler/check/Inputs.h"
 
+#include "profiler/check/Compare.h"
 #include "profiler/check/InputRules.h"
 
 #include <algorithm>
@@ -166,12 +167,6 @@ std::optional<InputRule> parseInputRule(const std::string& text, std::string& er
 }
 
 namespace {
-std::string shortNum(double v) {
-    char buf[32];
-    std::snprintf(buf, sizeof(buf), "%.9g", v);
-    return buf;
-}
-
 /// Fills `t` per `rule` (InputRule), deterministic in (seed, paramIndex) like randomTensor.
 void applyRule(HostTensor& t, const TensorParam& p, const InputRule& rule, uint64_t seed,
                size_t paramIndex) {
@@ -186,17 +181,17 @@ void applyRule(HostTensor& t, const TensorParam& p, const InputRule& rule, uint6
     // asked for. Refused, naming the value (`what` says where it came from, e.g. arange's last).
     auto rounded = [&](double v, const std::string& what = {}) {
         const double r = roundTo(p.dtype, v);
-        const std::string dt(ir::dtypeName(p.dtype)), val = what.empty() ? shortNum(v) : what;
+        const std::string dt(ir::dtypeName(p.dtype)), val = what.empty() ? numberText(v) : what;
         if (p.dtype == ir::DType::Bool || r == v || (std::isnan(v) && std::isnan(r))) return r;
         if (!ir::isFloat(p.dtype)) {
-            if (!std::isfinite(v)) fail(val + " has no " + dt + " value (it would be " + shortNum(r) + ")");
-            if (v != std::trunc(v)) fail(val + " is not an integer (" + dt + " would hold " + shortNum(r) + ")");
-            fail(val + " is outside " + dt + "'s range (it would be " + shortNum(r) + "): pick values the dtype holds");
+            if (!std::isfinite(v)) fail(val + " has no " + dt + " value (it would be " + numberText(r) + ")");
+            if (v != std::trunc(v)) fail(val + " is not an integer (" + dt + " would hold " + numberText(r) + ")");
+            fail(val + " is outside " + dt + "'s range (it would be " + numberText(r) + "): pick values the dtype holds");
         }
         if (!std::isfinite(v))
-            fail(val + " has no " + dt + " value (it would be " + shortNum(r) + "): the dtype has no " + (std::isnan(v) ? "NaN" : "infinity"));
+            fail(val + " has no " + dt + " value (it would be " + numberText(r) + "): the dtype has no " + (std::isnan(v) ? "NaN" : "infinity"));
         if (!std::isfinite(r) || (r != 0 && roundTo(p.dtype, 2 * v) == r))  // overflowed, or saturated at the largest value
-            fail(val + " is outside " + dt + "'s range (it would be " + shortNum(r) + "): pick values the dtype holds" +
+            fail(val + " is outside " + dt + "'s range (it would be " + numberText(r) + "): pick values the dtype holds" +
                  (std::isfinite(r) ? "" : ", or ask for infinities by name (fill:inf)"));
         return r;  // rounded to the nearest value the dtype holds
     };
