@@ -229,7 +229,7 @@ private:
         auto* s = as<BinaryNode>(e);
         if (!s || (s->op != BinOp::Add && s->op != BinOp::Sub)) return std::nullopt;
         auto c = constInt(s->b);
-        if (!c) return std::nullopt;
+        if (!c || *c == INT64_MIN) return std::nullopt;
         return std::make_pair(s->a, s->op == BinOp::Add ? *c : -*c);
     }
 
@@ -297,8 +297,9 @@ private:
                     }
                     // (x // c1) // c2 -> x // (c1*c2)
                     if (auto* d = as<BinaryNode>(b->a); d && d->op == BinOp::FloorDiv) {
-                        if (auto dc = constInt(d->b); dc && *dc > 0)
-                            return floordiv(d->a, intImm(*dc * *cb));
+                        int64_t prod = 0;
+                        if (auto dc = constInt(d->b); dc && *dc > 0 && !__builtin_mul_overflow(*dc, *cb, &prod))
+                            return floordiv(d->a, intImm(prod));
                     }
                     // (x*c + y) // c -> x + y // c   when y >= 0
                     if (auto* s = as<BinaryNode>(b->a); s && s->op == BinOp::Add) {
@@ -330,14 +331,19 @@ private:
                 // (x +- c1) +- c2 -> x + (+-c1 +- c2)
                 if (cb)
                     if (auto f = offsetForm(b->a)) {
-                        int64_t c = f->second + (b->op == BinOp::Add ? *cb : -*cb);
-                        return mutate(plusConst(f->first, c, b->span));
+                        // Folding must not overflow int64: leave the expression as written then.
+                        int64_t c = 0;
+                        bool overflow = b->op == BinOp::Add ? __builtin_add_overflow(f->second, *cb, &c)
+                                                            : __builtin_sub_overflow(f->second, *cb, &c);
+                        if (!overflow && c != INT64_MIN) return mutate(plusConst(f->first, c, b->span));
                     }
                 break;
             case BinOp::Mul:
                 if (cb) {
                     if (auto* s = as<BinaryNode>(b->a); s && s->op == BinOp::Mul) {
-                        if (auto sc = constInt(s->b)) return mul(s->a, intImm(*sc * *cb));
+                        int64_t prod = 0;
+                        if (auto sc = constInt(s->b); sc && !__builtin_mul_overflow(*sc, *cb, &prod))
+                            return mul(s->a, intImm(prod));
                     }
                 }
                 break;
