@@ -50,7 +50,9 @@ const CLI::Validator kName(
         const size_t a = s.find_first_not_of(" \t"), b = s.find_last_not_of(" \t");
         s = a == std::string::npos ? std::string() : s.substr(a, b - a + 1);
         if (s.empty()) return std::string("an empty name (a stray comma?)");
-        if (s[0] == '-') return "'" + s + "' is an option, not a name (a value is missing before it?)";
+        // `--chain -x` and `--chain=-x` reach here alike: say both readings.
+        if (s[0] == '-')
+            return "'" + s + "' is not a name (names do not start with '-'; if it is an option, the value before it is missing)";
         return std::string();
     },
     "NAME", "name");

@@ -10,6 +10,7 @@
 
 #include "compiler/analysis/TraceFormat.h"
 #include "compiler/analysis/WgmmaLayouts.h"
+#include "compiler/codegen/BodyUses.h"
 #include "compiler/codegen/GridShape.h"
 #include "compiler/codegen/KernelBuffers.h"
 #include "compiler/codegen/UnitScale.h"
@@ -80,6 +81,12 @@ public:
             // Python floor semantics for `//` and `%` where operands may be negative.
             line("static __device__ __forceinline__ int ts_floordiv(int a, int b) { int q = a / b; return (a % b != 0 && ((a < 0) != (b < 0))) ? q - 1 : q; }", {});
             line("static __device__ __forceinline__ int ts_floormod(int a, int b) { int m = a % b; return (m != 0 && ((m < 0) != (b < 0))) ? m + b : m; }", {});
+            // 64-bit operands get their own pair (through the int ones they were truncated, helper-111),
+            // only in kernels that have such an op: other kernels' source, and NVRTC cache keys, stay.
+            if (usesFloor64(m_f.body)) {
+                line("static __device__ __forceinline__ long long ts_floordiv64(long long a, long long b) { long long q = a / b; return (a % b != 0 && ((a < 0) != (b < 0))) ? q - 1 : q; }", {});
+                line("static __device__ __forceinline__ long long ts_floormod64(long long a, long long b) { long long m = a % b; return (m != 0 && ((m < 0) != (b < 0))) ? m + b : m; }", {});
+            }
             line("static __device__ __forceinline__ float ts_fmod_floor(float a, float b) { return a - floorf(a / b) * b; }", {});
             // V elements moved as one access (loads/stores of unrolled per-thread loops, VectorAccess.h),
             // always as one integer of the vector's size: an aggregate copy lets NVVM split it into
@@ -235,16 +242,6 @@ private:
     /// int4/uint4/float4_e2m1fn tensors); registers hold one per byte.
     static bool packed4(const BufferNode& b) {
         return dtypeBits(b.dtype) == 4 && (b.scope == Scope::Global || b.scope == Scope::Shared);
-    }
-
-    /// True if `body` calls T.rng_init / rng_rand / rng_rand_float.
-    static bool usesRng(const Stmt& body) {
-        bool found = false;
-        walk(body, [](const Stmt&) {}, [&](const Expr& e) {
-            if (auto* c = as<CallNode>(e))
-                found |= c->op == intrin::kRngInit || c->op == intrin::kRngRand || c->op == intrin::kRngRandFloat;
-        });
-        return found;
     }
 
     /// The kernel's use_swizzle(panel, order) marker (T.use_swizzle or rasterize-blocks), if any.
@@ -704,11 +701,11 @@ private:
             case BinOp::FloorDiv:
                 if (fl) return "floorf(" + a + " / " + c + ")";
                 if (nonNegative(b.a) && nonNegative(b.b)) return "(" + a + " / " + c + ")";
-                return "ts_floordiv(" + a + ", " + c + ")";
+                return (dtypeBits(b.dtype) == 64 ? "ts_floordiv64(" : "ts_floordiv(") + a + ", " + c + ")";
             case BinOp::FloorMod:
                 if (fl) return "ts_fmod_floor(" + a + ", " + c + ")";
                 if (nonNegative(b.a) && nonNegative(b.b)) return "(" + a + " % " + c + ")";
-                return "ts_floormod(" + a + ", " + c + ")";
+                return (dtypeBits(b.dtype) == 64 ? "ts_floormod64(" : "ts_floormod(") + a + ", " + c + ")";
             case BinOp::And: return "(" + a + " && " + c + ")";
             case BinOp::Or: return "(" + a + " || " + c + ")";
             default: return "(" + a + " " + binOpSymbol(b.op) + " " + c + ")";

@@ -505,10 +505,20 @@ ir::Expr Elaborator::toExpr(const Value& v, Span s, const std::string& what, DTy
                               " (" + fe::repr(v) + ")");
 }
 
+/// The integer type of a literal beside an operand of integer type `like`: `like` when it holds
+/// the value; else int32, or int64 past int32 (as TVM's const()), which operands() then promotes
+/// the other operand to. `i * 4294967296` with an int32 i was an int32 node holding 2^32: simplify
+/// folded it into int32 arithmetic and the generated CUDA overflowed (helper-111). A negative
+/// literal beside a 32/64-bit unsigned operand keeps that type (C's wrap-around, as before).
+static DType literalIntType(int64_t v, DType like) {
+    if (ir::holdsInt(like, v) || (!ir::isSigned(like) && v < 0 && ir::dtypeBits(like) >= 32)) return like;
+    return ir::holdsInt(DType::Int32, v) ? DType::Int32 : DType::Int64;
+}
+
 ir::Expr Elaborator::toExprLike(const Value& v, DType like, Span s, const std::string& what) {
     if (v.isIntLike() && !v.is(ValueKind::Bool)) {
         if (ir::isFloat(like)) return ir::floatImm(static_cast<double>(v.asInt()), like, s);
-        if (ir::isInt(like)) return ir::intImm(v.asInt(), s, like);
+        if (ir::isInt(like)) return ir::intImm(v.asInt(), s, literalIntType(v.asInt(), like));
     }
     if (v.is(ValueKind::Float))
         return ir::floatImm(v.asFloat(), ir::isFloat(like) ? like : DType::Float32, s);

@@ -73,4 +73,12 @@ bool isSigned(DType t) {
     }
 }
 
+bool holdsInt(DType t, int64_t v) {
+    if (!isInt(t)) return false;
+    const int bits = dtypeBits(t);
+    if (bits >= 64) return isSigned(t) || v >= 0;
+    if (!isSigned(t)) return v >= 0 && v < (int64_t{1} << bits);
+    return v >= -(int64_t{1} << (bits - 1)) && v < (int64_t{1} << (bits - 1));
+}
+
 }  // namespace ts::ir

@@ -31,6 +31,8 @@ inline int dtypeBytes(DType t) { return (dtypeBits(t) + 7) / 8; }
 bool isFloat(DType t);
 bool isInt(DType t);  ///< signed or unsigned integer (not bool)
 bool isSigned(DType t);
+/// Whether v is a value of the integer type t (int4 -8..7, uint8 0..255, ...); false for other types.
+bool holdsInt(DType t, int64_t v);
 /// Type name in generated CUDA C++ (uses the ts:: 16-bit and 8-bit float types of the device
 /// header resources/ts_device.cuh, e.g. "ts::half", "ts::bfloat16", "float").
 std::string_view cudaTypeName(DType t);

@@ -109,9 +109,20 @@ void gemmLayoutsSm90(LayoutSolver& s, const ir::TileOpNode& t) {
             s.annotate(t, {{"warp_m", int64_t(wp.wm)}, {"warp_n", int64_t(wp.wn)}, {"wgmma_fragment", true},
                            {"wgmma_warpgroups", int64_t(fp->warpgroups)}});
             if (fp->wgn > 1) s.annotate(t, {{"wgmma_warpgroups_n", int64_t(fp->wgn)}});
-            s.require(C.buffer, analysis::makeMmaAccumulator(fp->M, fp->N, wp), where, t.span);
+            // The description names the instruction that computes into these registers (the layout
+            // is mma.sync's C fragment, element for element: SelectHopperFragment.cpp says why).
+            auto asWgmma = [](ir::Layout l, const std::string& role) {
+                auto n = std::make_shared<ir::LayoutNode>(*l);
+                const std::string mma = "mma.sync m16n8k16 accumulator";
+                if (n->description.rfind(mma, 0) == 0)
+                    n->description = "wgmma " + role + " in the mma.sync m16n8k16 C layout (PTX ISA 9.7.15.5.1.1.1)" +
+                                     n->description.substr(mma.size());
+                return ir::Layout(n);
+            };
+            s.require(C.buffer, asWgmma(analysis::makeMmaAccumulator(fp->M, fp->N, wp), "accumulator D"), where, t.span);
             if (A.buffer->scope == ir::Scope::Fragment)
-                s.require(A.buffer, analysis::makeMmaAccumulator(fp->M, fp->K, {wp.wm, 1, true}), where + " (register A operand)", t.span);
+                s.require(A.buffer, asWgmma(analysis::makeMmaAccumulator(fp->M, fp->K, {wp.wm, 1, true}), "A from registers"),
+                          where + " (register A operand)", t.span);
             else
                 s.require(A.buffer, analysis::makeWgmmaSharedLayout(fp->aTile), where, t.span);
             s.require(B.buffer, analysis::makeWgmmaSharedLayout(fp->bTile), where, t.span);

@@ -55,7 +55,16 @@ Expr rowMajor64(const BufferNode& b, const std::vector<Expr>& idx) {
 /// expression (`Af[i * N + 5]`): widening only its result would keep `i * 65536` overflowing in
 /// 32 bits (fresh-user trial 2026-12-06, helper-109).
 Expr widen64(const Expr& e) {
-    if (!e || !isInt(e->dtype) || e->dtype == DType::Int64) return e;
+    if (!e || !isInt(e->dtype)) return e;
+    if (e->dtype == DType::Int64) {
+        // Already 64-bit at the top, but maybe over 32-bit arithmetic: `bx * N + 7 + (M - 1) * N`
+        // with an int64 literal is int64(bx * N + 7) + 4294901760, whose bx * N still overflows.
+        if (auto* c = as<CastNode>(e); c && isInt(c->value->dtype) && isSigned(c->value->dtype)) return widen64(c->value);
+        auto* b = as<BinaryNode>(e);
+        if (!b || !isInt(b->a->dtype) || !isInt(b->b->dtype)) return e;
+        Expr x = widen64(b->a), y = widen64(b->b);
+        return x == b->a && y == b->b ? e : std::make_shared<BinaryNode>(b->op, x, y, DType::Int64, e->span);
+    }
     if (auto* b = as<BinaryNode>(e)) {
         switch (b->op) {
             case BinOp::Add: case BinOp::Sub: case BinOp::Mul: case BinOp::FloorDiv: case BinOp::FloorMod:

@@ -266,7 +266,10 @@ PrimFunc planSharedMemory(const PrimFunc& f, PassContext& ctx) {
     for (auto& s : slots) {
         const std::string& name = s.buffer->name;
         attrs["smem_offset." + name] = s.offset;
-        if (s.live.used()) attrs["smem_live." + name] = std::vector<int64_t>{s.live.first, s.live.last};
+        // An mbarrier's "whole kernel" (last = 2^60 above) shows as the kernel's last position.
+        const int64_t kernelEnd = liveness.scopes.empty() ? s.live.last : liveness.scopes[0].end;
+        if (s.live.used())
+            attrs["smem_live." + name] = std::vector<int64_t>{s.live.first, std::min(s.live.last, kernelEnd)};
         if (!s.shares.empty()) {
             std::sort(s.shares.begin(), s.shares.end());
             std::string list;

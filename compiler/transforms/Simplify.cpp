@@ -218,11 +218,12 @@ private:
         return self;
     }
 
-    /// x + c as an expression (x - |c| for negative c; x for c == 0).
+    /// x + c as an expression (x - |c| for negative c; x for c == 0), c of x's type.
     static Expr plusConst(const Expr& x, int64_t c, Span s) {
         if (c == 0) return x;
-        return c > 0 ? add(x, intImm(c), s) : sub(x, intImm(-c), s);
+        return c > 0 ? add(x, intImm(c, s, x->dtype), s) : sub(x, intImm(-c, s, x->dtype), s);
     }
+
 
     /// (x, c) when e is x + c or x - c with a constant c.
     static std::optional<std::pair<Expr, int64_t>> offsetForm(const Expr& e) {
@@ -266,7 +267,7 @@ private:
                 continue;
             }
             if (b->op == BinOp::FloorDiv) {
-                Expr q = x ? (*k / c == 1 ? x : mul(x, intImm(*k / c))) : intImm(*k / c, b->span, b->dtype);
+                Expr q = x ? (*k / c == 1 ? x : mul(x, intImm(*k / c, b->span, x->dtype))) : intImm(*k / c, b->span, b->dtype);
                 quotient = quotient ? add(quotient, q) : q;
             }
         }
@@ -293,13 +294,16 @@ private:
                     // (x * c) // c -> x ; (x * (c*k)) // c -> x * k
                     if (auto* m = as<BinaryNode>(b->a); m && m->op == BinOp::Mul) {
                         if (auto mc = constInt(m->b); mc && *mc % *cb == 0)
-                            return mul(m->a, intImm(*mc / *cb));
+                            return mul(m->a, intImm(*mc / *cb, b->span, m->b->dtype));
                     }
-                    // (x // c1) // c2 -> x // (c1*c2)
+                    // (x // c1) // c2 -> x // (c1*c2). A product the type cannot hold stays unfolded:
+                    // an int32 divisor 65536 * 65536 became an int32 immediate of 2^32, which the
+                    // generated CUDA's int ts_floordiv truncated to 0 (helper-111).
                     if (auto* d = as<BinaryNode>(b->a); d && d->op == BinOp::FloorDiv) {
                         int64_t prod = 0;
-                        if (auto dc = constInt(d->b); dc && *dc > 0 && !__builtin_mul_overflow(*dc, *cb, &prod))
-                            return floordiv(d->a, intImm(prod));
+                        if (auto dc = constInt(d->b); dc && *dc > 0 && !__builtin_mul_overflow(*dc, *cb, &prod) &&
+                                                      holdsInt(d->b->dtype, prod))
+                            return floordiv(d->a, intImm(prod, b->span, d->b->dtype));
                     }
                     // (x*c + y) // c -> x + y // c   when y >= 0
                     if (auto* s = as<BinaryNode>(b->a); s && s->op == BinOp::Add) {
@@ -335,15 +339,17 @@ private:
                         int64_t c = 0;
                         bool overflow = b->op == BinOp::Add ? __builtin_add_overflow(f->second, *cb, &c)
                                                             : __builtin_sub_overflow(f->second, *cb, &c);
-                        if (!overflow && c != INT64_MIN) return mutate(plusConst(f->first, c, b->span));
+                        if (!overflow && c != INT64_MIN && holdsInt(f->first->dtype, c >= 0 ? c : -c))
+                            return mutate(plusConst(f->first, c, b->span));
                     }
                 break;
             case BinOp::Mul:
                 if (cb) {
                     if (auto* s = as<BinaryNode>(b->a); s && s->op == BinOp::Mul) {
                         int64_t prod = 0;
-                        if (auto sc = constInt(s->b); sc && !__builtin_mul_overflow(*sc, *cb, &prod))
-                            return mul(s->a, intImm(prod));
+                        if (auto sc = constInt(s->b); sc && !__builtin_mul_overflow(*sc, *cb, &prod) &&
+                                                      holdsInt(s->b->dtype, prod))
+                            return mul(s->a, intImm(prod, b->span, s->b->dtype));
                     }
                 }
                 break;

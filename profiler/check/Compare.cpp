@@ -111,12 +111,16 @@ Comparison compareFloats(std::span<const double> a, std::span<const double> r, d
                 break;
         }
     }
-    c.relL2 = refSq > 0 ? std::sqrt(errSq / refSq) : (errSq > 0 ? INFINITY : 0.0);
+    c.zeroReference = finitePairs > 0 && refSq == 0;
+    c.relL2 = refSq > 0 ? std::sqrt(errSq / refSq)
+              : c.zeroReference ? std::sqrt(errSq / static_cast<double>(finitePairs))
+                                : 0.0;
     c.finitePairs = finitePairs;
     // Second pass: elements off by more than the tolerance at the data's scale. A few wrong
     // elements in a large output (one 4x4 corner of a GEMM zeroed) barely move the rel-L2, so
     // they fail the check on their own (see elementFactor).
-    const double rms = finitePairs ? std::sqrt(refSq / static_cast<double>(finitePairs)) : 0.0;
+    // An all-zero reference has no scale: unit scale, i.e. the bound is absolute.
+    const double rms = c.zeroReference ? 1.0 : finitePairs ? std::sqrt(refSq / static_cast<double>(finitePairs)) : 0.0;
     const double bound = tol * factor;
     for (size_t i = 0; i < a.size(); ++i) {
         const Pair p = classify(a[i], r[i]);
@@ -264,6 +268,9 @@ std::string describe(const Comparison& c, const HostTensor* actual, const HostTe
     else if (c.tolerance > 0 && c.finitePairs == 0 && c.nonFiniteMismatches > 0)
         // rel-L2 over zero finite pairs would print 0, which reads as a perfect match.
         s = "rel-L2 n/a (no element is finite in both), " + std::to_string(c.nanCount) + " NaN";
+    else if (c.tolerance > 0 && c.zeroReference)
+        s = "reference all zero: rms error " + sci(c.relL2) + " (absolute, tol " + sci(c.tolerance) +
+            "), max-abs " + sci(c.maxAbs) + ", " + std::to_string(c.nanCount) + " NaN";
     else if (c.tolerance > 0)
         s = "rel-L2 " + sci(c.relL2) + " (tol " + sci(c.tolerance) + "), max-abs " + sci(c.maxAbs) +
             ", " + std::to_string(c.nanCount) + " NaN";

@@ -61,6 +61,11 @@ struct Comparison {
     int64_t firstBadIndex = -1;
     int64_t finitePairs = -1;  ///< floats: elements finite in both (relL2's support); -1 = n/a
     double tolerance = 0;  ///< rel-L2 tolerance applied (0 = exact)
+    /// floats: every finite reference element is exactly 0, so there is no scale to be relative
+    /// to (rel-L2 would be +inf for any rounding residue). relL2 then holds the RMS of a - r and
+    /// the tolerance is applied to it, and to each |a - r| times the element factor, as absolute
+    /// values (unit scale); describe() says "absolute".
+    bool zeroReference = false;
     bool pass = false;
 };
 

@@ -205,10 +205,33 @@ TEST(CheckCompare, ReferenceOptionsWidenTheFactorForBFloat16Arguments) {
 TEST(CheckCompare, ZeroReference) {
     std::vector<double> zeros(4, 0.0);
     EXPECT_TRUE(compare(zeros, zeros, DType::Float32).pass);
+    // An all-zero reference has no scale: the error is judged as an absolute one (unit scale),
+    // so a float32 rounding residue of 1e-9 passes (rel-L2 was +inf, a FAIL no kernel could avoid).
     std::vector<double> tiny{0, 1e-9, 0, 0};
     Comparison c = compare(tiny, zeros, DType::Float32);
-    EXPECT_TRUE(std::isinf(c.relL2));
+    EXPECT_TRUE(c.zeroReference);
+    EXPECT_DOUBLE_EQ(c.relL2, 5e-10);  // rms of (0, 1e-9, 0, 0)
+    EXPECT_TRUE(c.pass);
+    ts::HostTensor z = ts::makeHostTensor(DType::Float32, {4}, {0, 0, 0, 0});
+    ts::HostTensor t = ts::makeHostTensor(DType::Float32, {4}, {0, 1e-9, 0, 0});
+    EXPECT_EQ(describe(c, &t, &z),
+              "reference all zero: rms error 5.0e-10 (absolute, tol 1.0e-05), max-abs 1.0e-09, 0 NaN: PASS");
+    // rms 1e-5 over 4 elements: at the tolerance, not below it.
+    std::vector<double> off{0, 2e-5, 0, 0};
+    c = compare(off, zeros, DType::Float32);
+    EXPECT_DOUBLE_EQ(c.relL2, 1e-5);
     EXPECT_FALSE(c.pass);
+    // One element far off among many zeros fails on its own (bound tol * 10 absolute), though the
+    // rms over 10^4 elements is small.
+    std::vector<double> many(10000, 0.0), oneOff = many;
+    oneOff[1234] = 2e-4;
+    c = compare(oneOff, many, DType::Float32);
+    EXPECT_LT(c.relL2, 1e-5);
+    EXPECT_EQ(c.firstBadIndex, 1234);
+    EXPECT_FALSE(c.pass);
+    // A zero reference with a NaN still fails on the NaN.
+    std::vector<double> nan{0, kNaN, 0, 0};
+    EXPECT_FALSE(compare(nan, zeros, DType::Float32).pass);
 }
 
 TEST(CheckCompare, TensorsAndMessages) {

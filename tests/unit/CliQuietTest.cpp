@@ -5,11 +5,14 @@
 #include <algorithm>
 #include <array>
 #include <cstdio>
+#include <filesystem>
+#include <fstream>
 #include <memory>
 #include <map>
 #include <regex>
 
 #include <sys/wait.h>
+#include <unistd.h>
 
 #include "compiler/analysis/LoopLayouts.h"
 #include "CliTestUtil.h"
@@ -172,13 +175,51 @@ TEST(CliQuiet, NegativeScalarOffsetRunsOnBothInterpreters) {
         }
 }
 
-// `tilec --version`: the project version and the revision configure saw (none outside git).
+// `tilec --version`: the project version and the revision the build saw (none outside git;
+// "-dirty" when tracked files differed from that commit, cmake/GitRevision.cmake).
 TEST(CliQuiet, VersionPrintsTheVersionAndRevision) {
     auto r = runTilec("--version", " 2>&1");
     EXPECT_EQ(r.rc, 0) << r.out;
     EXPECT_EQ(r.out.substr(r.out.find('\n') + 1), "tilec " + ts::rt::versionText() + "\n");
-    EXPECT_TRUE(std::regex_match(ts::rt::versionText(), std::regex(R"(\d+\.\d+( \([0-9a-f]{7,}\))?)")))
+    EXPECT_TRUE(std::regex_match(ts::rt::versionText(), std::regex(R"(\d+\.\d+( \([0-9a-f]{7,}(-dirty)?\))?)")))
         << ts::rt::versionText();
+}
+
+// cmake/GitRevision.cmake on a scratch git repository: the short revision; "-dirty" once a
+// tracked file changes; an untracked file alone does not count (build/ of a fresh clone).
+TEST(CliQuiet, GitRevisionScriptMarksChangedTrackedFiles) {
+    const std::string dir = ::testing::TempDir() + "ts_gitrev_" + std::to_string(::getpid());
+    const std::string hdr = dir + "/rev.h";
+    auto sh = [&](const std::string& c) { return std::system(("cd '" + dir + "' && " + c + " >/dev/null 2>&1").c_str()); };
+    std::filesystem::remove_all(dir);
+    std::filesystem::create_directories(dir);
+    if (sh("git init -q . && git -c user.email=t@t -c user.name=t commit -q --allow-empty -m x") != 0)
+        GTEST_SKIP() << "no git";
+    ASSERT_EQ(sh("echo a > f && git add f && git -c user.email=t@t -c user.name=t commit -q -m f"), 0);
+    auto revision = [&]() {
+        EXPECT_EQ(sh("cmake -DSRC=. -DOUT=rev.h -P '" + src("cmake/GitRevision.cmake") + "'"), 0);
+        std::ifstream in(hdr);
+        std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+        std::smatch m;
+        return std::regex_search(text, m, std::regex("TS_GIT_REV \"([^\"]*)\"")) ? m[1].str() : text;
+    };
+    EXPECT_TRUE(std::regex_match(revision(), std::regex("[0-9a-f]{7,}")));
+    ASSERT_EQ(sh("echo untracked > g"), 0);
+    EXPECT_TRUE(std::regex_match(revision(), std::regex("[0-9a-f]{7,}")));
+    ASSERT_EQ(sh("echo b > f"), 0);
+    EXPECT_TRUE(std::regex_match(revision(), std::regex("[0-9a-f]{7,}-dirty"))) << revision();
+    std::filesystem::remove_all(dir);
+}
+
+// A name list given something that starts with '-': `--chain -x` (the value forgotten) and
+// `--chain=-x` (the value given) read alike, so the error names both readings.
+TEST(CliQuiet, NameStartingWithDashIsRefusedInBothSpellings) {
+    for (const char* form : {" --chain -x", " --chain=-x", " --ref-inputs=A,-B"}) {
+        auto r = runTilec("run " + src("samples/gemm.py") + form);
+        EXPECT_EQ(r.rc, 2) << r.out;
+        EXPECT_TRUE(contains(r.out, "is not a name (names do not start with '-'; if it is an option, the value "
+                                    "before it is missing)")) << r.out;
+    }
 }
 
 // A misspelt option: CLI11 said "The following arguments were not expected: M=4 --parm"; now the
