@@ -200,6 +200,19 @@ int runScreenshot(MainWindow& w, const ScreenshotOptions& o) {
         }
         s.selectPass(index);
     }
+    // --panel names a panel the workspace leaves closed or behind another tab: bring it up before
+    // the waits below (a hidden dock was grabbed as a few pixels, helper-109).
+    if (!o.panel.isEmpty()) {
+        const QString id = o.panel == "banks.heatmap" ? QString("banks") : o.panel;
+        if (!w.dock(id)) {
+            std::fprintf(stderr, "tilescope: no panel '%s'\n", qPrintable(o.panel));
+            return 1;
+        }
+        if (!w.panelOnScreen(id)) {
+            w.showPanel(id);
+            settle(200);
+        }
+    }
     if (auto* explorer = qobject_cast<PassExplorer*>(w.panel("passes"))) {
         explorer->setDiffMode(o.diff);
         if (o.unified) explorer->setUnified(true);  // else the width decides (PassExplorer.h)

@@ -694,17 +694,21 @@ private:
             return expr(x);
         };
         std::string a = operand(b.a), c = operand(b.b);
+        // float64 in double functions (fmaxf(1 + 2^-40, ...) was 1, fmaxf(1e300, ...) inf; helper-112);
+        // unsigned // and % are C's (the int floor helpers reinterpreted 2^31 and above as negative).
+        const bool f64 = b.dtype == DType::Float64, plain = !isSigned(b.dtype) || (nonNegative(b.a) && nonNegative(b.b));
         switch (b.op) {
-            case BinOp::Min: return (fl ? "fminf(" : "ts::min(") + a + ", " + c + ")";
-            case BinOp::Max: return (fl ? "fmaxf(" : "ts::max(") + a + ", " + c + ")";
-            case BinOp::Pow: return "powf(" + a + ", " + c + ")";
+            case BinOp::Min: return (fl ? (f64 ? "fmin(" : "fminf(") : "ts::min(") + a + ", " + c + ")";
+            case BinOp::Max: return (fl ? (f64 ? "fmax(" : "fmaxf(") : "ts::max(") + a + ", " + c + ")";
+            case BinOp::Pow: return (f64 ? "pow(" : "powf(") + a + ", " + c + ")";
             case BinOp::FloorDiv:
-                if (fl) return "floorf(" + a + " / " + c + ")";
-                if (nonNegative(b.a) && nonNegative(b.b)) return "(" + a + " / " + c + ")";
+                if (fl) return (f64 ? "floor(" : "floorf(") + a + " / " + c + ")";
+                if (plain) return "(" + a + " / " + c + ")";
                 return (dtypeBits(b.dtype) == 64 ? "ts_floordiv64(" : "ts_floordiv(") + a + ", " + c + ")";
             case BinOp::FloorMod:
+                if (fl && f64) return "(" + a + " - floor(" + a + " / " + c + ") * " + c + ")";
                 if (fl) return "ts_fmod_floor(" + a + ", " + c + ")";
-                if (nonNegative(b.a) && nonNegative(b.b)) return "(" + a + " % " + c + ")";
+                if (plain) return "(" + a + " % " + c + ")";
                 return (dtypeBits(b.dtype) == 64 ? "ts_floormod64(" : "ts_floormod(") + a + ", " + c + ")";
             case BinOp::And: return "(" + a + " && " + c + ")";
             case BinOp::Or: return "(" + a + " || " + c + ")";
@@ -916,20 +920,26 @@ private:
             {"exp", "expf"}, {"exp2", "ts::exp2f_fast"}, {"log", "logf"}, {"log2", "log2f"}, {"sqrt", "sqrtf"}, {"rsqrt", "rsqrtf"},
             {"tanh", "tanhf"}, {"abs", "fabsf"}, {"sin", "sinf"}, {"cos", "cosf"}, {"floor", "floorf"}, {"ceil", "ceilf"},
         };
+        // float64 calls compute in double (T.abs of 1 + 2^-40 was 1; helper-112): the double
+        // function of the same name (exp2 the precise one).
+        const bool f64 = c.dtype == DType::Float64;
+        const DType work = f64 ? DType::Float64 : DType::Float32;
         std::vector<std::string> args;
-        for (auto& a : c.args) args.push_back(isFloat(a->dtype) ? castTo(DType::Float32, expr(a), a->dtype) : expr(a));
+        for (auto& a : c.args) args.push_back(isFloat(a->dtype) ? castTo(work, expr(a), a->dtype) : expr(a));
         std::string body;
-        if (op == "sigmoid") body = "(1.0f / (1.0f + expf(-" + args.at(0) + ")))";
-        else if (op == "abs" && !isFloat(c.dtype)) return "abs(" + expr(c.args.at(0)) + ")";
+        if (op == "sigmoid") body = f64 ? "(1.0 / (1.0 + exp(-" + args.at(0) + ")))" : "(1.0f / (1.0f + expf(-" + args.at(0) + ")))";
+        else if (op == "abs" && !isFloat(c.dtype))  // unsigned: itself (NVRTC has no abs(unsigned))
+            return isSigned(c.dtype) ? "abs(" + expr(c.args.at(0)) + ")" : expr(c.args.at(0));
         else if (auto it = kMath.find(op); it != kMath.end()) {
-            body = it->second + "(";
+            const std::string& fn = it->second;
+            body = (f64 ? (op == "abs" ? std::string("fabs") : op) : fn) + "(";
             for (size_t i = 0; i < args.size(); ++i) body += (i ? ", " : "") + args[i];
             body += ")";
         } else {
             m_diags.error(c.span, "codegen: unsupported call '" + op + "' for CUDA", "use one of the T.* math functions", "codegen");
             return "0";
         }
-        return castTo(c.dtype, body, DType::Float32);
+        return castTo(c.dtype, body, work);
     }
 
     static constexpr int64_t kMaxFullUnroll = 255;  ///< registers per thread (see stmt())

@@ -11,11 +11,71 @@
 // elaborated into a T.Parallel nest over the tile (TileLang lowers it to a TMA im2col load on
 // Hopper only; the element loop compiles for every target).
 #include "compiler/frontend/ElaborateOpsImpl.h"
+#include "compiler/ir/Functor.h"
 #include "compiler/ir/Views.h"
+
+#include <algorithm>
+#include <unordered_map>
 
 namespace ts::fe::elab {
 
 namespace {
+
+/// With symbolic extents the bytes are checked at launch (LaunchArgs.cpp checkSymbolicViews), but
+/// a view whose bytes are the same multiple (not 1) of its tensor's at every size can never
+/// launch: `T.view(A, (2 * n,), "float16")` of a float16 A of n elements. The extents are
+/// evaluated at a spread of sizes (each symbolic variable a different one); a constant ratio over
+/// all of them -- != 1 for another dtype, > 1 for the same dtype -- is the error, said here with
+/// one sample. Anything else (a ratio that varies, an extent that does not evaluate) is left to the
+/// launch. Empty when the view may fit.
+std::string symbolicViewNeverFits(const std::vector<ir::Expr>& viewShape, ir::DType viewT, const ir::BufferNode& base) {
+    std::vector<const ir::VarNode*> vars;
+    auto collect = [&](const ir::Expr& e) {
+        ir::walkExpr(e, [&](const ir::Expr& x) {
+            if (auto* v = ir::as<ir::VarNode>(x); v && std::find(vars.begin(), vars.end(), v) == vars.end()) vars.push_back(v);
+        });
+    };
+    for (auto& e : viewShape) collect(e);
+    for (auto& e : base.shape) collect(e);
+    if (vars.empty()) return {};
+    static const int64_t kSizes[] = {1, 2, 3, 5, 8, 13, 64, 100, 1000, 4097};
+    const int n = static_cast<int>(std::size(kSizes));
+    auto numel = [](const std::vector<ir::Expr>& shape, const std::unordered_map<const ir::VarNode*, ir::Expr>& at) -> std::optional<int64_t> {
+        int64_t p = 1;
+        for (auto& e : shape) {
+            auto c = ir::constInt(ir::substitute(e, at));
+            if (!c || *c <= 0 || __builtin_mul_overflow(p, *c, &p)) return std::nullopt;
+        }
+        return p;
+    };
+    const int64_t vb = ir::dtypeBits(viewT), bb = ir::dtypeBits(base.dtype);
+    int64_t v0 = 0, b0 = 0;
+    std::string sample;
+    for (int k = 0; k < n; ++k) {
+        std::unordered_map<const ir::VarNode*, ir::Expr> at;
+        std::string where;
+        for (size_t i = 0; i < vars.size(); ++i) {
+            const int64_t size = kSizes[(k + 3 * i) % n];
+            at[vars[i]] = ir::intImm(size, {}, vars[i]->dtype);
+            where += (where.empty() ? "" : ", ") + vars[i]->name + " = " + std::to_string(size);
+        }
+        auto ve = numel(viewShape, at), be = numel(base.shape, at);
+        if (!ve || !be) return {};
+        __int128 v = static_cast<__int128>(*ve) * vb, b = static_cast<__int128>(*be) * bb;
+        if (viewT != base.dtype ? v == b : v <= b) return {};
+        if (k == 0) {
+            v0 = *ve, b0 = *be;
+            sample = "at " + where + " the view has " + std::to_string(*ve) + " " + std::string(ir::dtypeName(viewT)) + " (" +
+                     std::to_string(static_cast<int64_t>(v / 8)) + " bytes), '" + base.name + "' " + std::to_string(*be) + " " +
+                     std::string(ir::dtypeName(base.dtype)) + " (" + std::to_string(static_cast<int64_t>(b / 8)) + " bytes)";
+        } else if (static_cast<__int128>(*ve) * b0 != static_cast<__int128>(*be) * v0) {
+            return {};  // the ratio varies with the sizes: some may fit
+        }
+    }
+    if (viewT == base.dtype)
+        return "the view's extents give it more elements than '" + base.name + "' at every size, a fixed multiple (" + sample + ")";
+    return "the view's extents give it a fixed multiple of the bytes of '" + base.name + "' at every size, never the same (" + sample + ")";
+}
 
 // A view of a fragment (fp8_lighting_indexer's `T.reshape(s, (block_N, block_Q, heads))` of a
 // gemm accumulator): a fragment buffer of the new shape with no storage of its own, allocated
@@ -138,6 +198,11 @@ Value Elaborator::tensorView(const ir::Buffer& base, const Value& shape, Span sh
                                                   std::to_string(*baseElems) + " " + std::string(ir::dtypeName(base->dtype)) + ")",
                            t == base->dtype ? "a view covers the whole tensor with another shape"
                                             : "a view covers the whole tensor: scale the last extent by the ratio of the element sizes");
+    if (!viewElems || !baseElems)
+        if (std::string never = symbolicViewNeverFits(sh, t, *base); !never.empty())
+            throw CompileError(shapeSpan, fn + ": " + never,
+                               t == base->dtype ? "a view of the same dtype may not be larger than its tensor"
+                                                : "a view covers the whole tensor: scale the last extent by the ratio of the element sizes");
     std::string name = takePendingName();
     auto view = std::make_shared<ir::BufferNode>(uniqueName(name.empty() ? base->name + "_view" : name),
                                                  t, std::move(sh), ir::Scope::Global, s);

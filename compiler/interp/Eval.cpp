@@ -258,7 +258,8 @@ int64_t Machine::evalI(const ExprNode* e) {
             auto* n = static_cast<const UnaryNode*>(e);
             if (n->op == UnOp::Not) return evalCond(n->a.get()) ? 0 : 1;
             int64_t a = evalI(n->a.get());
-            return n->op == UnOp::Neg ? wrapSub(0, a) : ~a;
+            const int64_t r = n->op == UnOp::Neg ? wrapSub(0, a) : ~a;
+            return e->dtype == DType::Int32 || e->dtype == DType::UInt32 ? wrapInt(e->dtype, r) : r;  // as binaryI
         }
         case ExprKind::Select: {
             auto* n = static_cast<const SelectNode*>(e);
@@ -363,6 +364,10 @@ int64_t Machine::binaryI(const BinaryNode* n) {
             if (anyFloat) {
                 double a = evalF(ea), b = evalF(eb);
                 c = a < b ? -1 : a > b ? 1 : a == b ? 0 : 2;
+            } else if (ea->dtype == DType::UInt64 && eb->dtype == DType::UInt64) {
+                // uint64 values at and above 2^63 are held as negative int64: compare the bits unsigned.
+                const uint64_t a = static_cast<uint64_t>(evalI(ea)), b = static_cast<uint64_t>(evalI(eb));
+                c = a < b ? -1 : a > b ? 1 : 0;
             } else {
                 int64_t a = evalI(ea), b = evalI(eb);
                 c = a < b ? -1 : a > b ? 1 : 0;
@@ -392,6 +397,23 @@ int64_t Machine::binaryI(const BinaryNode* n) {
         return out;
     }
     int64_t a = evalI(ea), b = evalI(eb);
+    // As the generated C++ computes: 32-bit results wrap at 32 bits (s32/u32 add, mul, shl on the
+    // GPU; A - 1 of a uint32 0 is 4294967295, not -1, helper-112), 8- and 16-bit operands are
+    // promoted to int without a wrap in between (C's integer promotions), 64-bit wraps at 64.
+    const DType t = n->dtype;
+    if (t == DType::Int32 || t == DType::UInt32) return wrapInt(t, intBinary(n, a, b));
+    if (t == DType::UInt64 && (n->op == BinOp::Div || n->op == BinOp::FloorDiv || n->op == BinOp::FloorMod ||
+                               n->op == BinOp::Shr || n->op == BinOp::Min || n->op == BinOp::Max)) {
+        const uint64_t ua = static_cast<uint64_t>(a), ub = static_cast<uint64_t>(b);
+        if (n->op == BinOp::Shr) return b < 0 || b > 63 ? intBinary(n, a, b) : static_cast<int64_t>(ua >> b);
+        if (n->op == BinOp::Min || n->op == BinOp::Max) return static_cast<int64_t>((n->op == BinOp::Min) == (ua < ub) ? ua : ub);
+        if (ub == 0) return intBinary(n, a, b);  // its division-by-zero error
+        return static_cast<int64_t>(n->op == BinOp::FloorMod ? ua % ub : ua / ub);
+    }
+    return intBinary(n, a, b);
+}
+
+int64_t Machine::intBinary(const BinaryNode* n, int64_t a, int64_t b) {
     switch (n->op) {
         case BinOp::Add:
             return wrapAdd(a, b);

@@ -131,6 +131,8 @@ public:
     /// thread on the thread-level machine.
     virtual int32_t rngThread() const { return 0; }
     int64_t binaryI(const ir::BinaryNode* n);
+    /// binaryI's integer operators on evaluated operands, before the result type's wrap.
+    int64_t intBinary(const ir::BinaryNode* n, int64_t a, int64_t b);
     double binaryF(const ir::BinaryNode* n);
     const Binding& lookupVar(const ir::VarNode* v) const;
 

@@ -28,7 +28,7 @@ echo "$out" | grep -q "Tile program to open" || fail "--help does not describe F
 run -- --version
 [ $rc -eq 0 ] || fail "--version without a display: exit $rc: $out$err"
 # The version and the git revision the binary was built at (cmake/GitRevision.cmake), as tilec's.
-echo "$out" | grep -Eqx 'TileScope 0\.1( \([0-9a-f]{7,}\))?' || fail "--version printed '$out'"
+echo "$out" | grep -Eqx 'TileScope 0\.1( \([0-9a-f]{7,}(-dirty)?\))?' || fail "--version printed '$out'"
 
 run -- "$sample"
 [ $rc -eq 1 ] || fail "opening the window without a display: exit $rc (want 1): $out$err"
@@ -43,7 +43,7 @@ run DISPLAY=:9417 -- "$sample"
 [ "$(echo "$err" | wc -l)" -eq 1 ] || fail "stale DISPLAY: want one line, got: $err"
 echo "$err" | grep -q "cannot connect to the X display ':9417'" || fail "stale DISPLAY: $err"
 run DISPLAY=:9417 -- --version
-[ $rc -eq 0 ] && echo "$out" | grep -Eqx 'TileScope 0\.1( \([0-9a-f]{7,}\))?' || fail "--version with a stale DISPLAY: $rc: $out"
+[ $rc -eq 0 ] && echo "$out" | grep -Eqx 'TileScope 0\.1( \([0-9a-f]{7,}(-dirty)?\))?' || fail "--version with a stale DISPLAY: $rc: $out"
 # Screenshot options (fresh-user trials 2026-12-06): malformed values are errors (exit 1), not a
 # picture of something else; a file that is not UTF-8 text is refused as tilec refuses it (exit 2).
 shot=$(mktemp -d)
@@ -55,6 +55,10 @@ for bad in "--size 0x0" "--theme purple" "--target cuda:sm_75" "--replace =>x" "
 done
 run -- "$sample" --screenshot "$shot/s.png" --size 200x200  # smaller than the panels allow: said, not silent
 [ $rc -eq 0 ] && echo "$err" | grep -q -- "--size 200x200: the window's panels need more room; the picture is " || fail "--size 200x200: exit $rc: $err"
+# --panel of a panel the workspace keeps closed: opened for the picture (it was a few pixels).
+run -- "$sample" --screenshot "$shot/p.png" --workspace author --panel timeline
+size=$(echo "$err" | sed -n 's/.*wrote .* (\([0-9]*\)x\([0-9]*\)).*/\1 \2/p')
+[ $rc -eq 0 ] && [ -n "$size" ] && [ "${size% *}" -ge 300 ] && [ "${size#* }" -ge 150 ] || fail "--panel timeline in author: exit $rc, size '$size': $err"
 rm -f "$shot/s.png"
 run -- "$sample" --screenshot "$shot/s.png" --target ""
 [ $rc -eq 1 ] && echo "$err" | grep -q -- "--target: an empty value" || fail "--target '': exit $rc: $err"

@@ -124,18 +124,51 @@ void TimelineWidget::paintEvent(QPaintEvent*) {
         p.setPen(text);
         p.drawText(QRectF(x + 3, 0, 80, half), Qt::AlignLeft | Qt::AlignVCenter, QString::number(t, 'g', 6));
     }
-    // Iteration names in the header's lower half, over the grid lines.
+    // Iteration names in the header's lower half, over the grid lines. Where some visible cell is
+    // too narrow for its number, every stride-th iteration (1, 2, 5 x 10^n) is named, over its
+    // neighbours' cells: narrow cells were left unnamed one by one (iterations 13-15 of a drain
+    // had no number, helper-108), so the reader could not count to them.
+    int stride = 1;
+    {
+        double narrowest = 1e300;
+        int widest = 0;
+        bool tooNarrow = false;
+        for (const auto& b : m_model.iterations()) {
+            const double x0 = m_view.xOf(b.start), x1 = m_view.xOf(b.end);
+            if (x1 < lw || x0 > W) continue;
+            const int w = fm.horizontalAdvance(QString::number(b.iteration));
+            narrowest = std::min(narrowest, x1 - x0);
+            widest = std::max(widest, w);
+            tooNarrow |= x1 - x0 <= w + 2;
+        }
+        // 1, 2, 5, 10, 20, 50, ...: the first stride whose run of narrowest cells holds a number.
+        for (int decade = 1; tooNarrow && narrowest > 0 && decade <= 10000000; decade *= 10) {
+            for (int m : {1, 2, 5})
+                if (stride = m * decade; stride * narrowest > widest + 8) break;
+            if (stride * narrowest > widest + 8) break;
+        }
+    }
     for (const auto& b : m_model.iterations()) {
         const double x0 = m_view.xOf(b.start), x1 = m_view.xOf(b.end);
         if (x1 < lw || x0 > W) continue;
         const QRectF cell(x0, half, x1 - x0, m_view.headerHeight - half - 1);
         p.fillRect(cell, b.iteration % 2 ? base : band);
+    }
+    p.setPen(text);
+    for (const auto& b : m_model.iterations()) {
+        const double x0 = m_view.xOf(b.start), x1 = m_view.xOf(b.end);
+        if (x1 < lw || x0 > W) continue;
         QString k = QStringLiteral("k=%1").arg(b.iteration);
-        if (x1 - x0 <= fm.horizontalAdvance(k) + 4) k = QString::number(b.iteration);
-        if (x1 - x0 > fm.horizontalAdvance(k) + 2) {
-            p.setPen(text);
-            p.drawText(cell, Qt::AlignCenter, k);
+        if (stride > 1) {
+            if (b.iteration % stride) continue;
+            k = QString::number(b.iteration);
+            const double w = fm.horizontalAdvance(k) + 4, mid = (x0 + x1) / 2;
+            p.drawText(QRectF(mid - w / 2, half, w, m_view.headerHeight - half - 1), Qt::AlignCenter, k);
+            continue;
         }
+        if (x1 - x0 <= fm.horizontalAdvance(k) + 4) k = QString::number(b.iteration);
+        if (x1 - x0 > fm.horizontalAdvance(k) + 2)
+            p.drawText(QRectF(x0, half, x1 - x0, m_view.headerHeight - half - 1), Qt::AlignCenter, k);
     }
     // Bars.
     p.setFont(font());
