@@ -26,12 +26,9 @@ for tgt in cuda:sm_80 cuda:sm_90a; do
   done
   r 0 $A/int64_index_arith.py --target $tgt --param blocks=300
   r 0 $A/large_index.py --target $tgt
+  # float -> int out of range: GPU against the interpreter (a probe in the first run, 4 of 4
+  # columns differed; the interpreters now saturate at 32 bits as the GPU does).
+  r 0 $A/float_to_int.py --target $tgt --check interp
 done
 grep -E "PASS|FAIL|ran on" "$OUT/gpu-check.txt" | sort | uniq -c | head -20
 echo "gpu check: $ok ok, $bad bad"
-# Probe, not a pass/fail check: float -> int out of range, GPU against the interpreter.
-for tgt in cuda:sm_80 cuda:sm_90a; do
-  echo "-- probe float_to_int $tgt" >> "$OUT/gpu-check.txt"
-  timeout 120 $T run $A/float_to_int.py --target $tgt --check interp >> "$OUT/gpu-check.txt" 2>&1; echo "probe float_to_int $tgt rc=$?"
-  timeout 120 $T run $A/float_to_int.py --target $tgt --dump-outputs $OUT/f2i-$(echo $tgt | tr : _) >> "$OUT/gpu-check.txt" 2>&1
-done

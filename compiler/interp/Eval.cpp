@@ -4,6 +4,7 @@
 // call (as the generated CUDA computes them) and at every Cast, and bounds-checked
 // element loads. Integer arithmetic wraps (two's complement) instead of invoking undefined
 // behaviour, and every trap (division by zero, INT64_MIN / -1, bad shifts) is a diagnostic.
+#include <algorithm>
 #include <cmath>
 #include <cstring>
 #include <limits>
@@ -40,6 +41,24 @@ int64_t wrapInt(DType t, int64_t v) {
     uint64_t mask = (uint64_t(1) << bits) - 1, u = static_cast<uint64_t>(v) & mask;
     if (isSigned(t) && (u >> (bits - 1))) return static_cast<int64_t>(u) - (int64_t(1) << bits);
     return static_cast<int64_t>(u);
+}
+
+/// T.cast of a float to integer type t as the GPU computes it (measured on the H100, 2026-12-06,
+/// bench/results/h100-2026-12-06e/gpu-check-2.txt): truncation toward zero, NaN to 0, saturated
+/// to the 32-bit type of t's signedness (cvt.rzi.s32/u32.f32, PTX ISA 9.7.9.21), then the low bits
+/// kept for an 8- or 16-bit t (int8(-236.8) = 20, int16(-4e8) = 31744, int16(3.6e9) = -1);
+/// 64-bit types saturate at 64 bits. The interpreters wrapped instead (int32(1e10) = 1410065408).
+int64_t floatToInt(DType t, double v) {
+    if (t == DType::Bool) return v != 0.0;
+    if (std::isnan(v)) return 0;
+    v = std::trunc(v);
+    const bool sign = isSigned(t);
+    if (dtypeBits(t) >= 64) {
+        if (sign) return v <= -9223372036854775808.0 ? INT64_MIN : v >= 9223372036854775808.0 ? INT64_MAX : static_cast<int64_t>(v);
+        return v <= 0 ? 0 : v >= 18446744073709551616.0 ? -1 : static_cast<int64_t>(static_cast<uint64_t>(v));
+    }
+    const double lo = sign ? -2147483648.0 : 0.0, hi = sign ? 2147483647.0 : 4294967295.0;
+    return wrapInt(t, static_cast<int64_t>(std::clamp(v, lo, hi)));
 }
 
 int64_t wrapAdd(int64_t a, int64_t b) {
@@ -296,11 +315,7 @@ int64_t Machine::evalI(const ExprNode* e) {
         }
         case ExprKind::Cast: {
             auto* src = static_cast<const CastNode*>(e)->value.get();
-            if (src && isFloatType(src->dtype)) {
-                int64_t out = 0;
-                toInt(roundTo(e->dtype, evalF(src)), out);  // roundTo maps NaN/inf to 0 and wraps
-                return out;
-            }
+            if (src && isFloatType(src->dtype)) return floatToInt(e->dtype, evalF(src));
             return wrapInt(e->dtype, evalI(src));
         }
     }

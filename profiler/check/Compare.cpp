@@ -90,12 +90,18 @@ Comparison compareFloats(std::span<const double> a, std::span<const double> r, d
     c.tolerance = tol;
     double errSq = 0, refSq = 0;
     int64_t finitePairs = 0;
+    // Sums of squares in units of a power of two near the largest value: float64 outputs of 1e200
+    // squared to inf (rel-L2 NaN, a FAIL of a right answer, 2026-12-06 GPU check); exact scaling.
+    double big = 0;
+    for (size_t i = 0; i < a.size(); ++i)
+        if (classify(a[i], r[i]) == Pair::BothFinite) big = std::max({big, std::fabs(a[i]), std::fabs(r[i])});
+    const double unit = big > 0 ? std::ldexp(1.0, std::ilogb(big)) : 1.0;
     for (size_t i = 0; i < a.size(); ++i) {
         switch (classify(a[i], r[i])) {
             case Pair::BothFinite: {
-                const double d = a[i] - r[i];
-                errSq += d * d;
-                refSq += r[i] * r[i];
+                const double d = a[i] - r[i], ds = a[i] / unit - r[i] / unit, rs = r[i] / unit;
+                errSq += ds * ds;
+                refSq += rs * rs;
                 c.maxAbs = std::max(c.maxAbs, std::fabs(d));
                 ++finitePairs;
                 break;
@@ -113,14 +119,14 @@ Comparison compareFloats(std::span<const double> a, std::span<const double> r, d
     }
     c.zeroReference = finitePairs > 0 && refSq == 0;
     c.relL2 = refSq > 0 ? std::sqrt(errSq / refSq)
-              : c.zeroReference ? std::sqrt(errSq / static_cast<double>(finitePairs))
+              : c.zeroReference ? std::sqrt(errSq / static_cast<double>(finitePairs)) * unit
                                 : 0.0;
     c.finitePairs = finitePairs;
     // Second pass: elements off by more than the tolerance at the data's scale. A few wrong
     // elements in a large output (one 4x4 corner of a GEMM zeroed) barely move the rel-L2, so
     // they fail the check on their own (see elementFactor).
     // An all-zero reference has no scale: unit scale, i.e. the bound is absolute.
-    const double rms = c.zeroReference ? 1.0 : finitePairs ? std::sqrt(refSq / static_cast<double>(finitePairs)) : 0.0;
+    const double rms = c.zeroReference ? 1.0 : finitePairs ? std::sqrt(refSq / static_cast<double>(finitePairs)) * unit : 0.0;
     const double bound = tol * factor;
     for (size_t i = 0; i < a.size(); ++i) {
         const Pair p = classify(a[i], r[i]);

@@ -6,6 +6,8 @@
 // the observer; bench/gpu_check_2026_12_06e.sh runs it on the GPU against the interpreter).
 #include <gtest/gtest.h>
 
+#include <array>
+
 #include "compiler/Compile.h"
 #include "tests/e2e/E2eTestUtil.h"
 
@@ -28,6 +30,28 @@ TEST(IntWidth, UnsignedAndFloat64ValuesMatchOnBothInterpretersAndTheCudaUsesThei
     EXPECT_TRUE(has("floor((static_cast<double>(tx)")) << r.cuda;
     EXPECT_FALSE(has("fmaxf(") || has("fabsf(") || has("powf(") || has("floorf(")) << r.cuda;
     ts::e2e::expectInterpretersMatchReference(r, "int_width_semantics");
+}
+
+// tests/e2e/programs/float_to_int.py: values the H100 gave (bench/results/h100-2026-12-06e/
+// gpu-check-2.txt, f2i dumps), which both interpreters now give: row i casts f = (i - 64) * 3.7
+// to int8 / uint8 and g = (i - 64) * 1e8 to int32 / int16.
+TEST(IntWidth, FloatToIntOutOfRangeSaturatesAt32BitsThenKeepsTheLowBitsAsTheGpu) {
+    ts::CompileResult r = ts::e2e::compileRepoFile("tests/e2e/programs/float_to_int.py");
+    ASSERT_TRUE(r.ok) << ts::e2e::diagText(r);
+    auto ci = ts::e2e::makeCheckedInputs(r);
+    const std::vector<std::pair<int, std::array<double, 4>>> gpu = {
+        {0, {20, 0, -2147483648.0, 0}},      {1, {23, 0, -2147483648.0, 0}}, {20, {94, 0, -2147483648.0, 0}},
+        {60, {-14, 0, -400000000, 31744}}, {64, {0, 0, 0, 0}},              {65, {3, 3, 100000000, -7936}},
+        {100, {-123, 133, 2147483647, -1}}, {127, {-23, 233, 2147483647, -1}},
+    };
+    for (bool lowered : {false, true}) {
+        std::string error;
+        auto outs = ts::e2e::runOutputs(r, ci, lowered, &error);
+        ASSERT_EQ(outs.size(), 1u) << error;
+        for (auto& [row, want] : gpu)
+            for (int k = 0; k < 4; ++k)
+                EXPECT_EQ(outs[0].data[size_t(row * 4 + k)], want[size_t(k)]) << (lowered ? "lowered" : "tile") << " row " << row << " col " << k;
+    }
 }
 
 }  // namespace

@@ -234,6 +234,23 @@ TEST(CheckCompare, ZeroReference) {
     EXPECT_FALSE(compare(nan, zeros, DType::Float32).pass);
 }
 
+// float64 values whose squares pass the double range: the sums are taken in units of a power of
+// two near the largest value (rel-L2 was NaN, a FAIL, for a right 1e200 output).
+TEST(CheckCompare, HugeAndTinyValuesKeepAFiniteRelL2) {
+    std::vector<double> ref{1e200, -3e250, 5e300, 0}, act = ref;
+    act[1] *= 1 + 1e-13;
+    Comparison c = compare(act, ref, DType::Float64);
+    EXPECT_TRUE(std::isfinite(c.relL2));
+    EXPECT_NEAR(c.relL2 / (3e237 / 5e300), 1.0, 1e-2);  // |d| / ||r||, ||r|| ~ 5e300 (d carries act's rounding)
+    EXPECT_TRUE(c.pass);
+    act[2] = 6e300;  // 20% off: fails
+    EXPECT_FALSE(compare(act, ref, DType::Float64).pass);
+    std::vector<double> tinyRef{1e-200, 2e-200}, tinyAct{1e-200, 2.2e-200};
+    c = compare(tinyAct, tinyRef, DType::Float64);
+    EXPECT_NEAR(c.relL2, 0.2 / std::sqrt(5.0), 1e-9);  // 0.2e-200 / sqrt(1e-400 + 4e-400)
+    EXPECT_FALSE(c.pass);
+}
+
 TEST(CheckCompare, TensorsAndMessages) {
     ts::HostTensor ref = ts::makeHostTensor(DType::Float32, {2, 3}, {1, 2, 3, 4, 5, 6});
     ts::HostTensor act = ref;

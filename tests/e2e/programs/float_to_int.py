@@ -1,6 +1,9 @@
-# Probe (helper-112, section D): float -> int casts out of the target's range. The interpreters
-# wrap (int8(300.7) = 44); PTX cvt.rzi saturates. Run with --check interp to see whether the GPU
-# and the interpreter agree; no reference (the language does not promise either).
+# Float -> int casts out of the target's range (helper-112, section D). The interpreters wrapped
+# (int32(1e10) = 1410065408); the GPU (H100, 2026-12-06) truncates, saturates to 32 bits, then
+# keeps the low bits of an 8/16-bit type: int8(-236.8) = 20, int16(-4e8) = 31744, int16(3.6e9) = -1.
+# The interpreters now do the same (tests/e2e/IntWidthE2ETest.cpp checks values the GPU gave;
+# bench/gpu_check_2026_12_06f.sh compares all 512 with --check interp). No reference: torch's
+# .to(int8) of an out-of-range float is not defined either.
 import tilelang
 import tilelang.language as T
 
