@@ -237,8 +237,17 @@ double Machine::evalF(const ExprNode* e) {
         case ExprKind::Load:
             return loadValue(static_cast<const LoadNode*>(e));
         case ExprKind::Cast: {
-            double v = evalValue(static_cast<const CastNode*>(e)->value.get());
-            return roundValue(e->dtype, v);
+            const ExprNode* src = static_cast<const CastNode*>(e)->value.get();
+            if (src && ir::isInt(src->dtype) && dtypeBits(src->dtype) == 64) {
+                // One conversion, as the CUDA's static_cast: through double an int64 rounded twice
+                // on its way to float32, and a uint64 >= 2^63 read as negative (helper-112).
+                const int64_t i = evalI(src);
+                const bool u = src->dtype == DType::UInt64;
+                if (e->dtype == DType::Float32)
+                    return static_cast<double>(u ? static_cast<float>(static_cast<uint64_t>(i)) : static_cast<float>(i));
+                return roundValue(e->dtype, u ? static_cast<double>(static_cast<uint64_t>(i)) : static_cast<double>(i));
+            }
+            return roundValue(e->dtype, evalValue(src));
         }
     }
     fail(e->span, "malformed IR: unknown expression kind");
@@ -278,7 +287,8 @@ int64_t Machine::evalI(const ExprNode* e) {
             if (n->op == UnOp::Not) return evalCond(n->a.get()) ? 0 : 1;
             int64_t a = evalI(n->a.get());
             const int64_t r = n->op == UnOp::Neg ? wrapSub(0, a) : ~a;
-            return e->dtype == DType::Int32 || e->dtype == DType::UInt32 ? wrapInt(e->dtype, r) : r;  // as binaryI
+            if (e->dtype == DType::Int32 || e->dtype == DType::UInt32) return wrapInt(e->dtype, r);  // as binaryI
+            return ir::isInt(e->dtype) && dtypeBits(e->dtype) < 32 ? wrapInt(DType::Int32, r) : r;
         }
         case ExprKind::Select: {
             auto* n = static_cast<const SelectNode*>(e);
@@ -414,9 +424,11 @@ int64_t Machine::binaryI(const BinaryNode* n) {
     int64_t a = evalI(ea), b = evalI(eb);
     // As the generated C++ computes: 32-bit results wrap at 32 bits (s32/u32 add, mul, shl on the
     // GPU; A - 1 of a uint32 0 is 4294967295, not -1, helper-112), 8- and 16-bit operands are
-    // promoted to int without a wrap in between (C's integer promotions), 64-bit wraps at 64.
+    // promoted to int (C's integer promotions: no wrap at their own width, at int's), 64-bit wraps at 64.
     const DType t = n->dtype;
     if (t == DType::Int32 || t == DType::UInt32) return wrapInt(t, intBinary(n, a, b));
+    // Narrower operands compute in C's int: a uint16 65535 * 65535 is int -131071 on the GPU.
+    if (ir::isInt(t) && dtypeBits(t) < 32) return wrapInt(DType::Int32, intBinary(n, a, b));
     if (t == DType::UInt64 && (n->op == BinOp::Div || n->op == BinOp::FloorDiv || n->op == BinOp::FloorMod ||
                                n->op == BinOp::Shr || n->op == BinOp::Min || n->op == BinOp::Max)) {
         const uint64_t ua = static_cast<uint64_t>(a), ub = static_cast<uint64_t>(b);

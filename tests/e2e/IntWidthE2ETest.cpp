@@ -54,4 +54,29 @@ TEST(IntWidth, FloatToIntOutOfRangeSaturatesAt32BitsThenKeepsTheLowBitsAsTheGpu)
     }
 }
 
+// tests/e2e/programs/int_promotions.py, values derived by hand from C's rules (the GPU's, checked
+// against the interpreter by bench/gpu_check_2026_12_06g.sh).
+TEST(IntWidth, NarrowIntsComputeInIntAndInt64ToFloat32RoundsOnce) {
+    ts::CompileResult r = ts::e2e::compileRepoFile("tests/e2e/programs/int_promotions.py");
+    ASSERT_TRUE(r.ok) << ts::e2e::diagText(r);
+    auto ci = ts::e2e::makeCheckedInputs(r);
+    auto wrap32 = [](int64_t v) { return double(int32_t(uint32_t(uint64_t(v)))); };
+    for (bool lowered : {false, true}) {
+        std::string error;
+        auto outs = ts::e2e::runOutputs(r, ci, lowered, &error);
+        ASSERT_EQ(outs.size(), 2u) << error;
+        for (int i : {0, 1, 63, 64, 100, 127}) {
+            const int64_t u = i * 512 + 511, s = i - 64;
+            EXPECT_EQ(outs[0].data[size_t(2 * i)], wrap32(u * u)) << "u * u, row " << i;  // 65535^2 -> -131071
+            EXPECT_EQ(outs[0].data[size_t(2 * i + 1)], double(s * s * s)) << "s^3, row " << i;  // int: -262144 at -64
+        }
+        EXPECT_EQ(outs[0].data[2 * 127], -131071.0);
+        // 2^62 + 2^38 * i + 1 to float32 in one rounding (ulp 2^39 at 2^62): i = 1 is above the
+        // halfway point (+1), so it rounds up; through double it was a tie and went down to 2^62.
+        EXPECT_EQ(outs[1].data[0], 4611686018427387904.0);  // 2^62
+        EXPECT_EQ(outs[1].data[1], 4611686568183201792.0) << (lowered ? "lowered" : "tile");  // 2^62 + 2^39
+        EXPECT_EQ(outs[1].data[2], 4611686568183201792.0);  // 2^62 + 2^39 exactly
+    }
+}
+
 }  // namespace
