@@ -186,6 +186,11 @@ void applyRule(HostTensor& t, const TensorParam& p, const InputRule& rule, uint6
         if (!ir::isFloat(p.dtype)) {
             if (!std::isfinite(v)) fail(val + " has no " + dt + " value (it would be " + numberText(r) + ")");
             if (v != std::trunc(v)) fail(val + " is not an integer (" + dt + " would hold " + numberText(r) + ")");
+            // 9223372036854775807 parses to 2^63 (inputs are float64 values), which is past int64:
+            // say that, not "outside int64's range" of a value that is inside it (helper-112).
+            if (ir::dtypeBits(p.dtype) == 64 && std::fabs(v) >= 9007199254740992.0)
+                fail(val + " is not held exactly: tensor values are float64, exact for " + dt +
+                     " up to 2^53 (9007199254740992); pick a value of at most that size, or one that float64 holds (a power of two)");
             fail(val + " is outside " + dt + "'s range (it would be " + numberText(r) + "): pick values the dtype holds");
         }
         if (!std::isfinite(v))
