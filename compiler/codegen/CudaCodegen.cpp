@@ -694,12 +694,13 @@ private:
             return expr(x);
         };
         std::string a = operand(b.a), c = operand(b.b);
-        // float64 in double functions (fmaxf(1 + 2^-40, ...) was 1, fmaxf(1e300, ...) inf; helper-112);
-        // unsigned // and % are C's (the int floor helpers reinterpreted 2^31 and above as negative).
+        // float64 in double functions (fmaxf(1e300) was inf); unsigned // and % are C's (helper-112).
         const bool f64 = b.dtype == DType::Float64, plain = !isSigned(b.dtype) || (nonNegative(b.a) && nonNegative(b.b));
+        // Integer min/max of int8..uint16 or uint32/64 beside a literal: name the type (ts::max(schar, int) fails).
+        const std::string mm = b.dtype == DType::Int32 || b.dtype == DType::Int64 ? "" : "<" + std::string(cudaTypeName(b.dtype)) + ">";
         switch (b.op) {
-            case BinOp::Min: return (fl ? (f64 ? "fmin(" : "fminf(") : "ts::min(") + a + ", " + c + ")";
-            case BinOp::Max: return (fl ? (f64 ? "fmax(" : "fmaxf(") : "ts::max(") + a + ", " + c + ")";
+            case BinOp::Min: return (fl ? (f64 ? "fmin(" : "fminf(") : "ts::min" + mm + "(") + a + ", " + c + ")";
+            case BinOp::Max: return (fl ? (f64 ? "fmax(" : "fmaxf(") : "ts::max" + mm + "(") + a + ", " + c + ")";
             case BinOp::Pow: return (f64 ? "pow(" : "powf(") + a + ", " + c + ")";
             case BinOp::FloorDiv:
                 if (fl) return (f64 ? "floor(" : "floorf(") + a + " / " + c + ")";

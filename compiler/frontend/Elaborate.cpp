@@ -264,12 +264,20 @@ void Elaborator::buildLoop(const LoopSpec& spec, const ast::For& s, const EnvPtr
     std::vector<ir::Var> vars;
     std::vector<std::optional<Value>> saved;
     for (size_t d = 0; d < names.size(); ++d) {
-        vars.push_back(ir::makeVar(names[d]->id, ir::DType::Int32, names[d]->span));
+        // int64 when a bound is 64-bit or its values pass int32 (T.serial(2**40, 2**40 + 4), a
+        // `n: T.int64` extent): an int32 variable made k // -7 int32 arithmetic (helper-113).
+        const auto& [lo, extent] = spec.dims[d];
+        auto c0 = ir::constInt(lo), cn = ir::constInt(extent);
+        const bool wide = ir::dtypeBits(lo->dtype) == 64 || ir::dtypeBits(extent->dtype) == 64 ||
+                          (c0 && !ir::holdsInt(ir::DType::Int32, *c0)) ||
+                          (c0 && cn && (static_cast<__int128>(*c0) + static_cast<__int128>(*cn - 1) * spec.step > INT32_MAX ||
+                                        static_cast<__int128>(*c0) + static_cast<__int128>(*cn - 1) * spec.step < INT32_MIN));
+        vars.push_back(ir::makeVar(names[d]->id, wide ? ir::DType::Int64 : ir::DType::Int32, names[d]->span));
         Value* old = env->findLocal(names[d]->id);
         saved.push_back(old ? std::optional<Value>(*old) : std::nullopt);
         ir::Expr bound = vars.back();
         if (spec.step != 1)
-            bound = ir::add(spec.dims[d].first, ir::mul(vars.back(), ir::intImm(spec.step)));
+            bound = ir::add(spec.dims[d].first, ir::mul(vars.back(), ir::intImm(spec.step, {}, vars.back()->dtype)));
         bindName(env, names[d]->id, wrap(bound));
     }
     m_loopExits.push_back({spec.kind == ir::ForKind::Serial || spec.kind == ir::ForKind::Unrolled, nullptr,

@@ -31,6 +31,10 @@ struct UnaryMath {
 double rsqrtFn(double x) { return 1.0 / std::sqrt(x); }
 double sigmoidFn(double x) { return 1.0 / (1.0 + std::exp(-x)); }
 double exp2Fn(double x) { return std::exp2(x); }
+double floorFn(double x) { return std::floor(x); }
+double ceilFn(double x) { return std::ceil(x); }
+double sinFn(double x) { return std::sin(x); }
+double cosFn(double x) { return std::cos(x); }
 
 /// "m, n" / "m n" -> {"m", "n"} (T.dynamic and T.const name lists).
 std::vector<std::string> splitNames(std::string names) {
@@ -85,7 +89,9 @@ void Elaborator::installMath() {
     });
     static const UnaryMath kUnary[] = {
         {"exp", std::exp},   {"exp2", exp2Fn},   {"log", std::log},      {"log2", std::log2},
-        {"sqrt", std::sqrt}, {"rsqrt", rsqrtFn}, {"sigmoid", sigmoidFn}, {"tanh", std::tanh}};
+        {"sqrt", std::sqrt}, {"rsqrt", rsqrtFn}, {"sigmoid", sigmoidFn}, {"tanh", std::tanh},
+        // TileLang exports these too; codegen and the interpreters had them, the front end did not (helper-113).
+        {"floor", floorFn},  {"ceil", ceilFn},   {"sin", sinFn},         {"cos", cosFn}};
     for (const auto& m : kUnary) {
         std::string name = m.name;
         auto fold = m.fold;

@@ -27,7 +27,7 @@ namespace {
 /// evaluated at a spread of sizes (each symbolic variable a different one); a constant ratio over
 /// all of them -- != 1 for another dtype, > 1 for the same dtype -- is the error, said here with
 /// one sample. Anything else (a ratio that varies, an extent that does not evaluate) is left to the
-/// launch. Empty when the view may fit.
+/// launch. Sizes up to 2^24: `T.min(2 * n, 10000)` fits from n = 10000 on (helper-113). Empty when the view may fit.
 std::string symbolicViewNeverFits(const std::vector<ir::Expr>& viewShape, ir::DType viewT, const ir::BufferNode& base) {
     std::vector<const ir::VarNode*> vars;
     auto collect = [&](const ir::Expr& e) {
@@ -38,7 +38,7 @@ std::string symbolicViewNeverFits(const std::vector<ir::Expr>& viewShape, ir::DT
     for (auto& e : viewShape) collect(e);
     for (auto& e : base.shape) collect(e);
     if (vars.empty()) return {};
-    static const int64_t kSizes[] = {1, 2, 3, 5, 8, 13, 64, 100, 1000, 4097};
+    static const int64_t kSizes[] = {1, 2, 3, 5, 8, 13, 64, 100, 1000, 4097, 5003, 65537, 1048583, 16777259};
     const int n = static_cast<int>(std::size(kSizes));
     auto numel = [](const std::vector<ir::Expr>& shape, const std::unordered_map<const ir::VarNode*, ir::Expr>& at) -> std::optional<int64_t> {
         int64_t p = 1;

@@ -90,16 +90,21 @@ Comparison compareFloats(std::span<const double> a, std::span<const double> r, d
     c.tolerance = tol;
     double errSq = 0, refSq = 0;
     int64_t finitePairs = 0;
-    // Sums of squares in units of a power of two near the largest value: float64 outputs of 1e200
-    // squared to inf (rel-L2 NaN, a FAIL of a right answer, 2026-12-06 GPU check); exact scaling.
-    double big = 0;
+    // Sums of squares in units of powers of two near the largest values (the error's in units of
+    // the larger of |a| and |r|, the reference's in its own): float64 outputs of 1e200 squared to
+    // inf (rel-L2 NaN, a FAIL of a right answer, 2026-12-06 GPU check); exact scaling.
+    double big = 0, bigRef = 0;
     for (size_t i = 0; i < a.size(); ++i)
-        if (classify(a[i], r[i]) == Pair::BothFinite) big = std::max({big, std::fabs(a[i]), std::fabs(r[i])});
-    const double unit = big > 0 ? std::ldexp(1.0, std::ilogb(big)) : 1.0;
+        if (classify(a[i], r[i]) == Pair::BothFinite) {
+            big = std::max({big, std::fabs(a[i]), std::fabs(r[i])});
+            bigRef = std::max(bigRef, std::fabs(r[i]));
+        }
+    const int eBig = big > 0 ? std::ilogb(big) : 0, eRef = bigRef > 0 ? std::ilogb(bigRef) : 0;
+    const double unit = std::ldexp(1.0, eBig), unitRef = std::ldexp(1.0, eRef);
     for (size_t i = 0; i < a.size(); ++i) {
         switch (classify(a[i], r[i])) {
             case Pair::BothFinite: {
-                const double d = a[i] - r[i], ds = a[i] / unit - r[i] / unit, rs = r[i] / unit;
+                const double d = a[i] - r[i], ds = a[i] / unit - r[i] / unit, rs = r[i] / unitRef;
                 errSq += ds * ds;
                 refSq += rs * rs;
                 c.maxAbs = std::max(c.maxAbs, std::fabs(d));
@@ -117,8 +122,9 @@ Comparison compareFloats(std::span<const double> a, std::span<const double> r, d
                 break;
         }
     }
-    c.zeroReference = finitePairs > 0 && refSq == 0;
-    c.relL2 = refSq > 0 ? std::sqrt(errSq / refSq)
+    c.zeroReference = finitePairs > 0 && bigRef == 0;
+    // ||d|| / ||r|| = sqrt(errSq / refSq) * 2^(eBig - eRef); past the double range it is inf (a FAIL).
+    c.relL2 = !c.zeroReference && finitePairs > 0 ? std::ldexp(std::sqrt(errSq / refSq), eBig - eRef)
               : c.zeroReference ? std::sqrt(errSq / static_cast<double>(finitePairs)) * unit
                                 : 0.0;
     c.finitePairs = finitePairs;
@@ -126,7 +132,7 @@ Comparison compareFloats(std::span<const double> a, std::span<const double> r, d
     // elements in a large output (one 4x4 corner of a GEMM zeroed) barely move the rel-L2, so
     // they fail the check on their own (see elementFactor).
     // An all-zero reference has no scale: unit scale, i.e. the bound is absolute.
-    const double rms = c.zeroReference ? 1.0 : finitePairs ? std::sqrt(refSq / static_cast<double>(finitePairs)) * unit : 0.0;
+    const double rms = c.zeroReference ? 1.0 : finitePairs ? std::sqrt(refSq / static_cast<double>(finitePairs)) * unitRef : 0.0;
     const double bound = tol * factor;
     for (size_t i = 0; i < a.size(); ++i) {
         const Pair p = classify(a[i], r[i]);

@@ -373,3 +373,31 @@ TEST(GlobalViewDtype, NonPositiveExtentsAndSymbolicByteMismatchesAreErrors) {
 }
 
 }  // namespace
+
+namespace {
+
+// A symbolic view refused at compile time only when its bytes are a fixed multiple of the tensor's
+// at every sampled size (up to 2^24): T.min(2 * n, 10000) float32 elements of an n-element float32
+// tensor fit from n = 10000 on, so it compiles (it was refused: sizes were sampled up to 4097,
+// helper-113); (2 * n,) never fits and is refused (tests/errors/view_symbolic_more_elements.py has
+// the message).
+TEST(GlobalViewDtype, SymbolicViewRefusedOnlyWhenItNeverFits) {
+    auto prog = [](const std::string& extent) {
+        return "import tilelang.language as T\n\n\n@T.prim_func\n"
+               "def main(A: T.Tensor((T.dynamic(\"n\"),), \"float32\"), B: T.Tensor((8,), \"float32\")):\n"
+               "    n = A.shape[0]\n"
+               "    with T.Kernel(1, threads=32) as bx:\n"
+               "        V = T.view(A, (" + extent + ",))\n"
+               "        for i in T.serial(8):\n"
+               "            B[i] = V[i]\n";
+    };
+    ts::CompileOptions opts;
+    opts.target = "cuda:sm_80";
+    ts::CompileResult fits = ts::compile("view_min.py", prog("T.min(2 * n, 10000)"), opts);
+    EXPECT_TRUE(fits.ok) << ts::e2e::diagText(fits);
+    ts::CompileResult never = ts::compile("view_twice.py", prog("2 * n"), opts);
+    ASSERT_FALSE(never.ok);
+    EXPECT_NE(ts::e2e::diagText(never).find("more elements than 'A' at every size"), std::string::npos) << ts::e2e::diagText(never);
+}
+
+}  // namespace

@@ -79,4 +79,18 @@ TEST(IntWidth, NarrowIntsComputeInIntAndInt64ToFloat32RoundsOnce) {
     }
 }
 
+// tests/e2e/programs/narrow_minmax_loop64.py (helper-113): NVRTC compiles it for both targets
+// (the observer), the interpreters match the float64 reference, and the CUDA names the min/max type
+// and counts the 2**40 loop in long long with the 64-bit floor helper.
+TEST(IntWidth, NarrowMinMaxLoopPastInt32AndFloorCeilSinCos) {
+    ts::CompileResult r = ts::e2e::compileRepoFile("tests/e2e/programs/narrow_minmax_loop64.py");
+    ASSERT_TRUE(r.ok) << ts::e2e::diagText(r);
+    auto has = [&](const std::string& s) { return r.cuda.find(s) != std::string::npos; };
+    EXPECT_TRUE(has("ts::max<signed char>(A[tx], 1)")) << r.cuda;
+    EXPECT_TRUE(has("ts::min<unsigned int>(W[tx], 5)")) << r.cuda;
+    EXPECT_TRUE(has("for (long long k = 1099511627776LL; k < 1099511627780LL; ++k)")) << r.cuda;
+    EXPECT_TRUE(has("ts_floordiv64(k, -7LL)")) << r.cuda;
+    ts::e2e::expectInterpretersMatchReference(r, "narrow_minmax_loop64");
+}
+
 }  // namespace

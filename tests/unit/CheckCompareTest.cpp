@@ -249,6 +249,13 @@ TEST(CheckCompare, HugeAndTinyValuesKeepAFiniteRelL2) {
     c = compare(tinyAct, tinyRef, DType::Float64);
     EXPECT_NEAR(c.relL2, 0.2 / std::sqrt(5.0), 1e-9);  // 0.2e-200 / sqrt(1e-400 + 4e-400)
     EXPECT_FALSE(c.pass);
+    // A reference of 1e-300 against outputs of 1e300 is not "all zero" (its squares underflowed in
+    // the error's units, helper-113): rel-L2 past the double range is inf, a FAIL.
+    std::vector<double> hugeAct{1e300, 2e300}, tinyRef2{1e-300, 2e-300};
+    c = compare(hugeAct, tinyRef2, DType::Float64);
+    EXPECT_FALSE(c.zeroReference);
+    EXPECT_TRUE(std::isinf(c.relL2));
+    EXPECT_FALSE(c.pass);
 }
 
 TEST(CheckCompare, TensorsAndMessages) {
