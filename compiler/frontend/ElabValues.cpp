@@ -509,7 +509,8 @@ ir::Expr Elaborator::toExpr(const Value& v, Span s, const std::string& what, DTy
 /// the value; else int32, or int64 past int32 (as TVM's const()), which operands() then promotes
 /// the other operand to. `i * 4294967296` with an int32 i was an int32 node holding 2^32: simplify
 /// folded it into int32 arithmetic and the generated CUDA overflowed (helper-111). A negative
-/// literal beside a 32/64-bit unsigned operand keeps that type (C's wrap-around, as before).
+/// literal beside a 32/64-bit unsigned operand keeps that type (T.cast(-1, "uint32") is C's
+/// 4294967295; operands() refuses it beside an unsigned value).
 static DType literalIntType(int64_t v, DType like) {
     if (ir::holdsInt(like, v) || (!ir::isSigned(like) && v < 0 && ir::dtypeBits(like) >= 32)) return like;
     return ir::holdsInt(DType::Int32, v) ? DType::Int32 : DType::Int64;
@@ -527,11 +528,25 @@ ir::Expr Elaborator::toExprLike(const Value& v, DType like, Span s, const std::s
 
 std::pair<ir::Expr, ir::Expr> Elaborator::operands(const Value& a, const Value& b, Span s) {
     ir::Expr x, y;
+    // A negative literal beside a uint32/uint64 value: C reads -1 as 4294967295 (u > -1 is false)
+    // while Python's reading is -1; the interpreters and the GPU disagreed (helper-113). TVM refuses
+    // it too (an unsigned IntImm cannot be negative).
+    auto refuseNegative = [&](const Value& lit, const ir::Expr& other) {
+        if (!lit.isIntLike() || lit.is(ValueKind::Bool) || lit.asInt() >= 0 || !ir::isInt(other->dtype) ||
+            ir::isSigned(other->dtype) || ir::dtypeBits(other->dtype) < 32)
+            return;
+        const std::string t(ir::dtypeName(other->dtype));
+        throw CompileError(s, "the literal " + std::to_string(lit.asInt()) + " beside a " + t + " value: " + t +
+                                  " has no negative values (C would read it as a large unsigned number, Python as negative)",
+                           "compute in a signed type (T.cast(x, \"int64\")), or write the " + t + " value you mean");
+    };
     if (isRuntime(a)) {
         x = toExpr(a, s, "the left operand");
+        refuseNegative(b, x);
         y = toExprLike(b, x->dtype, s, "the right operand");
     } else {
         y = toExpr(b, s, "the right operand");
+        refuseNegative(a, y);
         x = toExprLike(a, y->dtype, s, "the left operand");
     }
     rejectPointer(*this, x, s, "arithmetic or a comparison");
