@@ -613,6 +613,7 @@ private:
     bool nonNegative(const Expr& e) const { return nonNegativeByForm(e, &m_signed); }
 
     std::string floatLit(double v, DType t) {
+        if (t != DType::Float64 && std::isfinite(v) && std::isinf(static_cast<float>(v))) v = static_cast<float>(v);  // 1e40f: NVRTC error
         if (std::isinf(v) || std::isnan(v)) {
             std::string f = t == DType::Float64 ? (std::isnan(v) ? "__longlong_as_double(0x7ff8000000000000LL)"
                                                                  : "__longlong_as_double(0x7ff0000000000000LL)")
@@ -695,9 +696,9 @@ private:
         };
         std::string a = operand(b.a), c = operand(b.b);
         // float64 in double functions (fmaxf(1e300) was inf); unsigned // and % are C's (helper-112).
-        const bool f64 = b.dtype == DType::Float64, plain = !isSigned(b.dtype) || (nonNegative(b.a) && nonNegative(b.b));
-        // Integer min/max of int8..uint16 or uint32/64 beside a literal: name the type (ts::max(schar, int) fails).
-        const std::string mm = b.dtype == DType::Int32 || b.dtype == DType::Int64 ? "" : "<" + std::string(cudaTypeName(b.dtype)) + ">";
+        const bool f64 = b.dtype == DType::Float64, plain = (!isSigned(b.dtype) && dtypeBits(b.dtype) >= 32) || (nonNegative(b.a) && nonNegative(b.b));
+        // Integer min/max: name the type (ts::max(schar, int) fails); int for 8/16-bit (C's promotion).
+        const std::string mm = b.dtype == DType::Int32 || b.dtype == DType::Int64 ? "" : dtypeBits(b.dtype) < 32 ? "<int>" : "<" + std::string(cudaTypeName(b.dtype)) + ">";
         switch (b.op) {
             case BinOp::Min: return (fl ? (f64 ? "fmin(" : "fminf(") : "ts::min" + mm + "(") + a + ", " + c + ")";
             case BinOp::Max: return (fl ? (f64 ? "fmax(" : "fmaxf(") : "ts::max" + mm + "(") + a + ", " + c + ")";

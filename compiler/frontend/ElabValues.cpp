@@ -4,6 +4,7 @@
 #include <map>
 #include <unordered_map>
 
+#include "compiler/ir/IntWrap.h"
 #include "compiler/frontend/ElaboratePointers.h"
 #include "compiler/ir/PointerTensors.h"
 #include "compiler/frontend/Elaborator.h"
@@ -519,7 +520,11 @@ static DType literalIntType(int64_t v, DType like) {
 ir::Expr Elaborator::toExprLike(const Value& v, DType like, Span s, const std::string& what) {
     if (v.isIntLike() && !v.is(ValueKind::Bool)) {
         if (ir::isFloat(like)) return ir::floatImm(static_cast<double>(v.asInt()), like, s);
-        if (ir::isInt(like)) return ir::intImm(v.asInt(), s, literalIntType(v.asInt(), like));
+        if (ir::isInt(like)) {
+            // T.cast(-1, "uint32"): the uint32 value, 4294967295 (it was an immediate holding -1).
+            const DType lt = literalIntType(v.asInt(), like);
+            return ir::intImm(ir::holdsInt(lt, v.asInt()) ? v.asInt() : ir::wrapInt(lt, v.asInt()), s, lt);
+        }
     }
     if (v.is(ValueKind::Float))
         return ir::floatImm(v.asFloat(), ir::isFloat(like) ? like : DType::Float32, s);

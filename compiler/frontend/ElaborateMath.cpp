@@ -99,6 +99,8 @@ void Elaborator::installMath() {
             a.expectPositional(1, 1);
             if (a.pos[0].isNumber()) return Value::real(fold(a.pos[0].asFloat()));
             ir::Expr e = el.toExpr(a.pos[0], a.argSpan(0), "T." + name + "() argument");
+            // An integer is its own floor and ceiling (as TVM): through float32 16777217 was 16777216.
+            if ((name == "floor" || name == "ceil") && ir::isInt(e->dtype)) return el.wrap(e);
             if (!ir::isFloat(e->dtype)) e = ir::cast(DType::Float32, e, a.argSpan(0));
             return el.wrap(ir::call(name, {e}, e->dtype, a.span));
         });

@@ -10,6 +10,7 @@
 #include <limits>
 #include <string_view>
 
+#include "compiler/ir/IntWrap.h"
 #include "compiler/interp/Machine.h"
 #include "compiler/ir/Intrinsics.h"
 
@@ -33,15 +34,6 @@ bool toInt(double d, int64_t& out) {
     return false;
 }
 
-/// C conversion of an integer to a narrower integer type (two's-complement wrap).
-int64_t wrapInt(DType t, int64_t v) {
-    if (t == DType::Bool) return v != 0;
-    int bits = dtypeBits(t);
-    if (bits >= 64) return v;
-    uint64_t mask = (uint64_t(1) << bits) - 1, u = static_cast<uint64_t>(v) & mask;
-    if (isSigned(t) && (u >> (bits - 1))) return static_cast<int64_t>(u) - (int64_t(1) << bits);
-    return static_cast<int64_t>(u);
-}
 
 /// T.cast of a float to integer type t as the GPU computes it (measured on the H100, 2026-12-06,
 /// bench/results/h100-2026-12-06e/gpu-check-2.txt): truncation toward zero, NaN to 0, saturated

@@ -1,4 +1,5 @@
 #include "compiler/ir/Builder.h"
+#include "compiler/ir/IntWrap.h"
 
 #include <cmath>
 
@@ -29,6 +30,11 @@ DType promote(DType a, DType b) {
     if (isFloat(a) && isFloat(b)) return dtypeBits(a) >= dtypeBits(b) ? a : b;
     if (a == DType::Bool) return b;
     if (b == DType::Bool) return a;
+    // Same width, one unsigned: C's usual conversions -- the unsigned type for 32/64 bits, int for
+    // 8/16 bits (both promoted); it was the left operand's, so T.max(A, U) and T.max(U, A) of an
+    // int8 -1 and a uint8 200 differed (helper-114).
+    if (dtypeBits(a) == dtypeBits(b) && isInt(a) && isInt(b) && isSigned(a) != isSigned(b))
+        return dtypeBits(a) >= 32 ? (isSigned(a) ? b : a) : DType::Int32;
     return dtypeBits(a) >= dtypeBits(b) ? a : b;
 }
 
@@ -142,7 +148,9 @@ Expr cast(DType t, Expr v, Span s) {
     if (!s.valid()) s = v->span;
     if (auto* i = as<IntImmNode>(v)) {
         if (isFloat(t)) return floatImm(static_cast<double>(i->value), t, s);
-        return intImm(i->value, s, t);
+        // The value of that type, as C converts: T.cast(-1, "uint32") is 4294967295 (it stayed -1,
+        // which the interpreters and the CUDA read differently; helper-114).
+        return intImm(isInt(t) || t == DType::Bool ? wrapInt(t, i->value) : i->value, s, t);
     }
     if (auto* f = as<FloatImmNode>(v); f && isFloat(t) && dtypeBits(t) >= 32) return floatImm(f->value, t, s);
     return std::make_shared<CastNode>(t, std::move(v), s);

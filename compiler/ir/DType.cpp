@@ -1,4 +1,5 @@
 #include "compiler/ir/DType.h"
+#include "compiler/ir/IntWrap.h"
 
 #include <array>
 
@@ -79,6 +80,15 @@ bool holdsInt(DType t, int64_t v) {
     if (bits >= 64) return isSigned(t) || v >= 0;
     if (!isSigned(t)) return v >= 0 && v < (int64_t{1} << bits);
     return v >= -(int64_t{1} << (bits - 1)) && v < (int64_t{1} << (bits - 1));
+}
+
+int64_t wrapInt(DType t, int64_t v) {
+    if (t == DType::Bool) return v != 0;
+    const int bits = dtypeBits(t);
+    if (bits >= 64) return v;
+    const uint64_t u = static_cast<uint64_t>(v) & ((uint64_t(1) << bits) - 1);
+    if (isSigned(t) && (u >> (bits - 1))) return static_cast<int64_t>(u) - (int64_t(1) << bits);
+    return static_cast<int64_t>(u);
 }
 
 }  // namespace ts::ir

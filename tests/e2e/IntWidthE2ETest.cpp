@@ -86,11 +86,24 @@ TEST(IntWidth, NarrowMinMaxLoopPastInt32AndFloorCeilSinCos) {
     ts::CompileResult r = ts::e2e::compileRepoFile("tests/e2e/programs/narrow_minmax_loop64.py");
     ASSERT_TRUE(r.ok) << ts::e2e::diagText(r);
     auto has = [&](const std::string& s) { return r.cuda.find(s) != std::string::npos; };
-    EXPECT_TRUE(has("ts::max<signed char>(A[tx], 1)")) << r.cuda;
+    EXPECT_TRUE(has("ts::max<int>(A[tx], 1)")) << r.cuda;  // 8/16-bit: C's int (ts::max<signed char> cut 200 to -56)
     EXPECT_TRUE(has("ts::min<unsigned int>(W[tx], 5)")) << r.cuda;
     EXPECT_TRUE(has("for (long long k = 1099511627776LL; k < 1099511627780LL; ++k)")) << r.cuda;
     EXPECT_TRUE(has("ts_floordiv64(k, -7LL)")) << r.cuda;
     ts::e2e::expectInterpretersMatchReference(r, "narrow_minmax_loop64");
+}
+
+// tests/e2e/programs/c_conversions.py (helper-114): C's conversions, shared by the interpreters
+// and the CUDA: the float64 reference computes each column as C does.
+TEST(IntWidth, CConversionsCastOfNegativeToUnsignedMixedSignsAndFloatLiteralPastRange) {
+    ts::CompileResult r = ts::e2e::compileRepoFile("tests/e2e/programs/c_conversions.py");
+    ASSERT_TRUE(r.ok) << ts::e2e::diagText(r);
+    auto has = [&](const std::string& s) { return r.cuda.find(s) != std::string::npos; };
+    EXPECT_TRUE(has("= 4294967295LL;")) << r.cuda;
+    EXPECT_TRUE(has("ts::max<int>((A[tx] + 100), 0)")) << r.cuda;
+    EXPECT_TRUE(has("ts_floordiv((U[tx] - 200), 3)")) << r.cuda;
+    EXPECT_FALSE(has("e+40f")) << r.cuda;
+    ts::e2e::expectInterpretersMatchReference(r, "c_conversions");
 }
 
 }  // namespace
