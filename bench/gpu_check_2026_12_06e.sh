@@ -6,17 +6,9 @@
 #    int64 %, int32 variables beside literals past int32, (i - 2) // 65536 // 65536 in int32;
 #  - tests/e2e/programs/index_fold_overflow.py: (bx * 2**62) * 4 left unfolded (was wrapped to 0);
 #  - tests/e2e/programs/large_index.py at 64 x 256 (ordinary offsets) as a control.
-#   cp bench/gpu_check_2026_12_06e.sh tests/e2e/programs/{int64_index_arith,index_fold_overflow,large_index}.py .h200/
+#   cp bench/gpu_check_2026_12_06e.sh bench/gpu_check_lib.sh tests/e2e/programs/{int64_index_arith,index_fold_overflow,large_index}.py .h200/
 #   run(command="OUT=$OUT bash .h200/gpu_check_2026_12_06e.sh", carry=[".h200"])
-set -u
-A=.h200; T=$A/tilec; OUT=${OUT:-/tmp/out}; mkdir -p "$OUT"
-export TILESCOPE_CACHE_DIR=/tmp/tscache TILESCOPE_RESULTS=off
-[ -x "$T" ] || { xz -dk "$T.xz" && chmod +x "$T"; }
-ok=0; bad=0
-r() { local want=$1; shift; echo "-- $* (want rc $want)" >> "$OUT/gpu-check.txt"; timeout 120 $T run "$@" >> "$OUT/gpu-check.txt" 2>&1; local rc=$?
-  if [ $rc -eq $want ]; then ok=$((ok+1)); echo "OK rc=$rc $*"; else bad=$((bad+1)); echo "BAD rc=$rc (want $want) $*"; tail -4 "$OUT/gpu-check.txt"; fi; }
-nvidia-smi --query-gpu=name --format=csv,noheader
-$T --version
+. "$(dirname "$0")/gpu_check_lib.sh"
 for tgt in cuda:sm_80 cuda:sm_90a; do
   for p in int64_index_arith index_fold_overflow; do
     r 0 $A/$p.py --target $tgt
@@ -25,5 +17,4 @@ for tgt in cuda:sm_80 cuda:sm_90a; do
   r 0 $A/int64_index_arith.py --target $tgt --param blocks=300
   r 0 $A/large_index.py --target $tgt
 done
-grep -E "PASS|FAIL|ran on" "$OUT/gpu-check.txt" | sort | uniq -c | head -20
-echo "gpu check: $ok ok, $bad bad"
+gpu_check_summary

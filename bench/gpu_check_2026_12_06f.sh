@@ -8,17 +8,9 @@
 #  - tests/e2e/programs/int_width_semantics.py: uint32 // and % past 2^31, uint32 0 - 1 > 5, T.abs of
 #    a uint32, uint64 past 2^63 shifted and compared, float64 max/abs/pow/floor at 1e300 (helper-112);
 #  - tests/e2e/programs/large_index.py at 64 x 256 (ordinary offsets) as a control.
-#   cp bench/gpu_check_2026_12_06f.sh tests/e2e/programs/{int64_index_arith,index_fold_overflow,int_width_semantics,large_index}.py .h200/
+#   cp bench/gpu_check_2026_12_06f.sh bench/gpu_check_lib.sh tests/e2e/programs/{int64_index_arith,index_fold_overflow,int_width_semantics,large_index}.py .h200/
 #   run(command="OUT=$OUT bash .h200/gpu_check_2026_12_06f.sh", carry=[".h200"])
-set -u
-A=.h200; T=$A/tilec; OUT=${OUT:-/tmp/out}; mkdir -p "$OUT"
-export TILESCOPE_CACHE_DIR=/tmp/tscache TILESCOPE_RESULTS=off
-[ -x "$T" ] || { xz -dk "$T.xz" && chmod +x "$T"; }
-ok=0; bad=0
-r() { local want=$1; shift; echo "-- $* (want rc $want)" >> "$OUT/gpu-check.txt"; timeout 120 $T run "$@" >> "$OUT/gpu-check.txt" 2>&1; local rc=$?
-  if [ $rc -eq $want ]; then ok=$((ok+1)); echo "OK rc=$rc $*"; else bad=$((bad+1)); echo "BAD rc=$rc (want $want) $*"; tail -4 "$OUT/gpu-check.txt"; fi; }
-nvidia-smi --query-gpu=name --format=csv,noheader
-$T --version
+. "$(dirname "$0")/gpu_check_lib.sh"
 for tgt in cuda:sm_80 cuda:sm_90a; do
   for p in int64_index_arith index_fold_overflow int_width_semantics; do
     r 0 $A/$p.py --target $tgt
@@ -30,5 +22,4 @@ for tgt in cuda:sm_80 cuda:sm_90a; do
   # columns differed; the interpreters now saturate at 32 bits as the GPU does).
   r 0 $A/float_to_int.py --target $tgt --check interp
 done
-grep -E "PASS|FAIL|ran on" "$OUT/gpu-check.txt" | sort | uniq -c | head -20
-echo "gpu check: $ok ok, $bad bad"
+gpu_check_summary

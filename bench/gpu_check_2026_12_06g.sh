@@ -10,17 +10,9 @@
 #  - tests/e2e/programs/float_to_int.py, int_promotions.py: out-of-range float -> int, C's integer
 #    promotions of 8/16-bit operands, int64 -> float32 (GPU against the interpreter);
 #  - tests/e2e/programs/large_index.py at 64 x 256 (ordinary offsets) as a control.
-#   cp bench/gpu_check_2026_12_06g.sh tests/e2e/programs/{int64_index_arith,index_fold_overflow,int_width_semantics,int_promotions,float_to_int,large_index}.py .h200/
+#   cp bench/gpu_check_2026_12_06g.sh bench/gpu_check_lib.sh tests/e2e/programs/{int64_index_arith,index_fold_overflow,int_width_semantics,int_promotions,float_to_int,large_index}.py .h200/
 #   run(command="OUT=$OUT bash .h200/gpu_check_2026_12_06g.sh", carry=[".h200"])
-set -u
-A=.h200; T=$A/tilec; OUT=${OUT:-/tmp/out}; mkdir -p "$OUT"
-export TILESCOPE_CACHE_DIR=/tmp/tscache TILESCOPE_RESULTS=off
-[ -x "$T" ] || { xz -dk "$T.xz" && chmod +x "$T"; }
-ok=0; bad=0
-r() { local want=$1; shift; echo "-- $* (want rc $want)" >> "$OUT/gpu-check.txt"; timeout 120 $T run "$@" >> "$OUT/gpu-check.txt" 2>&1; local rc=$?
-  if [ $rc -eq $want ]; then ok=$((ok+1)); echo "OK rc=$rc $*"; else bad=$((bad+1)); echo "BAD rc=$rc (want $want) $*"; tail -4 "$OUT/gpu-check.txt"; fi; }
-nvidia-smi --query-gpu=name --format=csv,noheader
-$T --version
+. "$(dirname "$0")/gpu_check_lib.sh"
 for tgt in cuda:sm_80 cuda:sm_90a; do
   for p in int64_index_arith index_fold_overflow int_width_semantics; do
     r 0 $A/$p.py --target $tgt
@@ -34,5 +26,4 @@ for tgt in cuda:sm_80 cuda:sm_90a; do
   # uint16 * uint16 in C's int (65535^2 -> -131071), int64 -> float32 in one rounding.
   r 0 $A/int_promotions.py --target $tgt --check interp
 done
-grep -E "PASS|FAIL|ran on" "$OUT/gpu-check.txt" | sort | uniq -c | head -20
-echo "gpu check: $ok ok, $bad bad"
+gpu_check_summary

@@ -14,10 +14,7 @@
 namespace {
 
 TEST(IntWidth, UnsignedAndFloat64ValuesMatchOnBothInterpretersAndTheCudaUsesTheirTypes) {
-    const char* prog = "tests/e2e/programs/int_width_semantics.py";
-    ts::CompileOptions opts;
-    opts.target = "cuda:sm_80";
-    ts::CompileResult r = ts::compile(prog, ts::e2e::readRepoFile(prog), opts);
+    ts::CompileResult r = ts::e2e::compileRepoFile("tests/e2e/programs/int_width_semantics.py", {}, "cuda:sm_80");
     ASSERT_TRUE(r.ok) << ts::e2e::diagText(r);
     const size_t kernel = r.cuda.find("__global__");  // not the prelude's helpers
     auto has = [&](const std::string& s) { return r.cuda.find(s, kernel) != std::string::npos; };

@@ -48,37 +48,25 @@ TEST(LargeIndex, OrdinaryTensorsKeep32BitOffsetsAndMatchFloat64) {
     EXPECT_NE(edge.cuda.find("static_cast<long long>(by) * 46341LL"), std::string::npos);
 }
 
-}  // namespace
-
-namespace {
 
 // Simplify folds (x * c1) * c2 into x * (c1 * c2) and (x + c1) + c2 into x + (c1 + c2); when the
 // constant would overflow int64 it keeps the expression as written (the fold was undefined
 // behaviour and wrapped 2^62 * 4 to 0, silently dropping the term; fuzz_pipeline under UBSan).
 TEST(LargeIndex, ConstantFoldThatWouldOverflowInt64IsLeftUnfolded) {
-    const char* prog = "tests/e2e/programs/index_fold_overflow.py";
-    ts::CompileOptions opts;
-    opts.target = "cuda:sm_90a";
-    ts::CompileResult r = ts::compile(prog, ts::e2e::readRepoFile(prog), opts);
+    ts::CompileResult r = ts::e2e::compileRepoFile("tests/e2e/programs/index_fold_overflow.py", {}, "cuda:sm_90a");
     ASSERT_TRUE(r.ok) << diagText(r);
     EXPECT_NE(r.cuda.find("(static_cast<long long>(bx) * 4611686018427387904LL) * 4LL)"), std::string::npos) << r.cuda;
     EXPECT_NE(r.cuda.find("(bx * 12)"), std::string::npos) << r.cuda;  // small constants still fold
     ts::e2e::expectInterpretersMatchReference(r, "index_fold_overflow");
 }
 
-}  // namespace
-
-namespace {
 
 // tests/e2e/programs/int64_index_arith.py (helper-111: each column was right on the interpreters
 // and wrong or rejected in the generated CUDA). The interpreters match the reference; the CUDA
 // does each column in the type that holds it (NVRTC compiles it for both targets through the
 // observer; bench/gpu_check_* runs it on the GPU against the interpreter).
 TEST(LargeIndex, Int64DivisionsAndLiteralsPastInt32StayInLongLong) {
-    const char* prog = "tests/e2e/programs/int64_index_arith.py";
-    ts::CompileOptions opts;
-    opts.target = "cuda:sm_80";
-    ts::CompileResult r = ts::compile(prog, ts::e2e::readRepoFile(prog), opts);
+    ts::CompileResult r = ts::e2e::compileRepoFile("tests/e2e/programs/int64_index_arith.py", {}, "cuda:sm_80");
     ASSERT_TRUE(r.ok) << diagText(r);
     auto has = [&](const std::string& s) { return r.cuda.find(s) != std::string::npos; };
     // int64 floor division/modulo: the 64-bit helpers (the int ones truncated 2^32 * r - 1).
