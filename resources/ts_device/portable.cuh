@@ -84,6 +84,44 @@ TS_HD float decodeSmallFloat(unsigned c) {
     }
     return bitsFloat(out | (sign << 31));
 }
+
+/// Round-to-odd to float: the value truncated toward zero, its last bit set when that dropped
+/// anything. float keeps 13+ more significand bits than half, bfloat16 and fp8, so rounding this
+/// once more to one of them (RNE) equals rounding the exact value once (Boldo and Melquiond,
+/// "When double rounding is odd", 2005); a plain float(d) first would round twice (a double just
+/// above a bfloat16 tie lands on the tie, which then goes to even). Used for the sources float
+/// cannot hold exactly: double and 32/64-bit integers. Not a hot path (no kernel's inner loop
+/// converts double to half), so one portable form serves host and device.
+TS_HD float roundOddFloat(double d) {
+    const float f = static_cast<float>(d);
+    if (static_cast<double>(f) == d || d != d) return f;  // exact (incl. +-inf), or NaN
+    unsigned u = floatBits(f);
+    // Round-to-nearest went away from zero (up to inf past float's range): one step back.
+    if (d > 0.0 ? static_cast<double>(f) > d : static_cast<double>(f) < d) u -= 1u;
+    return bitsFloat(u | 1u);
+}
+/// The same for 64-bit integers, whose double would already be rounded past 2^53: the 24 top
+/// significant bits, the last one ORed with every bit shifted out (exact scaling by 2^shift).
+TS_HD float roundOddFloat(unsigned long long u) {
+    int shift = 0;
+    while ((u >> shift) >= (1ull << 24)) ++shift;
+    unsigned long long m = u >> shift;
+    if (shift != 0 && (u & ((1ull << shift) - 1ull)) != 0) m |= 1ull;
+    return static_cast<float>(static_cast<unsigned>(m)) * bitsFloat(unsigned(127 + shift) << 23);
+}
+TS_HD float roundOddFloat(long long x) {
+    return x < 0 ? -roundOddFloat(0ull - static_cast<unsigned long long>(x)) : roundOddFloat(static_cast<unsigned long long>(x));
+}
+TS_HD float roundOddFloat(int x) { return roundOddFloat(static_cast<double>(x)); }
+TS_HD float roundOddFloat(unsigned x) { return roundOddFloat(static_cast<double>(x)); }
+/// Sources whose conversion to a 16/8/4-bit float goes through roundOddFloat (float cannot hold
+/// all their values); narrower integers and float itself convert to float exactly.
+template <class T> struct NeedsOddRound { static constexpr bool value = false; };
+template <> struct NeedsOddRound<double> { static constexpr bool value = true; };
+template <> struct NeedsOddRound<int> { static constexpr bool value = true; };
+template <> struct NeedsOddRound<unsigned> { static constexpr bool value = true; };
+template <> struct NeedsOddRound<long long> { static constexpr bool value = true; };
+template <> struct NeedsOddRound<unsigned long long> { static constexpr bool value = true; };
 }  // namespace detail
 
 // ============================================================================================
@@ -96,7 +134,7 @@ struct half {
     unsigned short bits;
     half() = default;
     TS_HD explicit half(float f) : bits(fromFloat(f)) {}
-    TS_HD explicit half(double d) : half(float(d)) {}
+    TS_HD explicit half(double d) : half(detail::roundOddFloat(d)) {}
     TS_HD explicit half(int i) : half(float(i)) {}
     TS_HD operator float() const {
 #ifdef __CUDA_ARCH__
@@ -126,8 +164,8 @@ struct bfloat16 {
     unsigned short bits;
     bfloat16() = default;
     TS_HD explicit bfloat16(float f) : bits(fromFloat(f)) {}
-    TS_HD explicit bfloat16(double d) : bfloat16(float(d)) {}
-    TS_HD explicit bfloat16(int i) : bfloat16(float(i)) {}
+    TS_HD explicit bfloat16(double d) : bfloat16(detail::roundOddFloat(d)) {}
+    TS_HD explicit bfloat16(int i) : bfloat16(detail::roundOddFloat(i)) {}
     TS_HD operator float() const { return detail::bitsFloat(unsigned(bits) << 16); }
     static TS_HD bfloat16 fromBits(unsigned short b) { bfloat16 h; h.bits = b; return h; }
     static TS_HD unsigned short fromFloat(float f) {
@@ -149,7 +187,7 @@ struct fp8_e4m3 {
     unsigned char bits;
     fp8_e4m3() = default;
     TS_HD explicit fp8_e4m3(float f) : bits(fromFloat(f)) {}
-    TS_HD explicit fp8_e4m3(double d) : fp8_e4m3(float(d)) {}
+    TS_HD explicit fp8_e4m3(double d) : fp8_e4m3(detail::roundOddFloat(d)) {}
     TS_HD explicit fp8_e4m3(int i) : fp8_e4m3(float(i)) {}
     TS_HD operator float() const {
 #if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 890
@@ -183,7 +221,7 @@ struct fp8_e5m2 {
     unsigned char bits;
     fp8_e5m2() = default;
     TS_HD explicit fp8_e5m2(float f) : bits(fromFloat(f)) {}
-    TS_HD explicit fp8_e5m2(double d) : fp8_e5m2(float(d)) {}
+    TS_HD explicit fp8_e5m2(double d) : fp8_e5m2(detail::roundOddFloat(d)) {}
     TS_HD explicit fp8_e5m2(int i) : fp8_e5m2(float(i)) {}
     TS_HD operator float() const {
 #if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 890
@@ -218,7 +256,7 @@ struct fp4_e2m1 {
     unsigned char bits;
     fp4_e2m1() = default;
     TS_HD explicit fp4_e2m1(float f) : bits(fromFloat(f)) {}
-    TS_HD explicit fp4_e2m1(double d) : fp4_e2m1(float(d)) {}
+    TS_HD explicit fp4_e2m1(double d) : fp4_e2m1(detail::roundOddFloat(d)) {}
     TS_HD explicit fp4_e2m1(int i) : fp4_e2m1(float(i)) {}
     TS_HD operator float() const {
         const unsigned m = bits & 7u, e = m >> 1, mant = m & 1u;
@@ -284,12 +322,15 @@ template <class T> TS_HD detail::LowpOnly<T> operator-(T a) {
 // ============================================================================================
 
 /// Converts between float, double, all integer types, bool and the ts float types. Low-precision
-/// targets round once from float (RNE; e4m3 saturating, e5m2 overflowing to inf): double and
-/// 64-bit integers go through float first. Low-precision sources convert exactly to float, then
+/// targets round once (RNE; e4m3 saturating, e5m2 overflowing to inf): from float directly, from
+/// double and 32/64-bit integers through a round-to-odd float (detail::roundOddFloat), which keeps
+/// the one rounding the interpreters do. Low-precision sources convert exactly to float, then
 /// static_cast.
 template <class To, class From> TS_HD To cast(From x) {
     if constexpr (detail::IsSame<To, From>::value) {
         return x;
+    } else if constexpr (detail::IsLowp<To>::value && detail::NeedsOddRound<From>::value) {
+        return To(detail::roundOddFloat(x));
     } else if constexpr (detail::IsLowp<To>::value) {
         return To(static_cast<float>(x));
     } else if constexpr (detail::IsLowp<From>::value) {

@@ -103,4 +103,17 @@ TEST(IntWidth, CConversionsCastOfNegativeToUnsignedMixedSignsAndFloatLiteralPast
     ts::e2e::expectInterpretersMatchReference(r, "c_conversions");
 }
 
+// tests/e2e/programs/conversion_ties.py: float64 and 32/64-bit integer values just below, on
+// and just past a tie of bfloat16/float16/e4m3 round once (the device header's round-to-odd
+// float, tests/unit/DeviceConversionTest.cpp); the interpreters against the hand-derived 0/0/1
+// columns, NVRTC both targets (bench/gpu_check_2026_12_06m.sh runs it on the GPU).
+TEST(IntWidth, ConversionsPastATieRoundOnceOnBothTargets) {
+    for (const char* target : {"cuda:sm_80", "cuda:sm_90a"}) {
+        ts::CompileResult r = ts::e2e::compileRepoFile("tests/e2e/programs/conversion_ties.py", {}, target);
+        ASSERT_TRUE(r.ok) << target << ": " << ts::e2e::diagText(r);
+        EXPECT_NE(r.cuda.find("ts::cast<ts::bfloat16>(static_cast<unsigned int>("), std::string::npos) << r.cuda;
+        if (std::string(target) == "cuda:sm_90a") ts::e2e::expectInterpretersMatchReference(r, "conversion_ties");
+    }
+}
+
 }  // namespace
