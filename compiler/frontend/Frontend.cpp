@@ -133,9 +133,17 @@ FrontendResult runFrontend(std::shared_ptr<const Module> mod, const KernelEntry&
     };
     if (!r.func) {
         // A misspelt parameter explains a failing factory better than its own error does (the
-        // factory ran without the value meant for it).
-        if (!launchOv.empty())
-            reportUnknown(launchOv);
+        // factory ran without the value meant for it). A name of the prim_func's own signature
+        // (`n: T.int64`, a launch value) is no misspelling: the factory's error is the news.
+        std::vector<std::pair<std::string, std::string>> misspelt;
+        for (const auto& o : launchOv) {
+            bool own = false;
+            if (r.entry->primFunc)
+                for (const auto& p : r.entry->primFunc->params) own |= p.name == o.first;
+            if (!own) misspelt.push_back(o);
+        }
+        if (!misspelt.empty())
+            reportUnknown(misspelt);
         else
             for (const auto& d : elabDiags.all()) diags.add(d);
         return r;

@@ -54,6 +54,18 @@ TEST(CliScalarArgs, UnknownNameIsStillAnError) {
     EXPECT_TRUE(contains(o.err, "unknown parameter 'MM' for kernel 'dyn_gemm'")) << o.err;
 }
 
+// A body error with --param for a scalar argument: the body's error, not "unknown parameter".
+TEST(CliScalarArgs, BodyErrorIsReportedNotTheScalarParam) {
+    auto o = captureCli([] { return runRun(programRun("scalar_arg_body_error.py", {"n=7"})); });
+    EXPECT_EQ(o.rc, 1);
+    EXPECT_TRUE(contains(o.err, "scalar_arg_body_error.py:16:42: error: T.serial() step must be a positive compile-time integer")) << o.err;
+    EXPECT_FALSE(contains(o.err, "unknown parameter")) << o.err;
+    // A name that is neither a factory parameter nor a kernel argument is still the news.
+    auto m = captureCli([] { return runRun(programRun("scalar_arg_body_error.py", {"nn=7"})); });
+    EXPECT_EQ(m.rc, 1);
+    EXPECT_TRUE(contains(m.err, "unknown parameter 'nn' for kernel 'scalar_arg_body_error'")) << m.err;
+}
+
 TEST(CliScalarArgs, AtomicOnlyOutputStartsAtZero) {
     for (const char* interp : {"tile", "lowered"}) {
         auto o = captureCli([&] {
