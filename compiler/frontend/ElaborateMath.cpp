@@ -97,7 +97,16 @@ void Elaborator::installMath() {
         auto fold = m.fold;
         def(name, [name, fold](Elaborator& el, CallArgs& a) {
             a.expectPositional(1, 1);
-            if (a.pos[0].isNumber()) return Value::real(fold(a.pos[0].asFloat()));
+            // A number folds as the float32 call TileLang makes of it (T.sqrt(2.0) is a float32
+            // PrimExpr): the argument rounded to float32 first (1e40 is inf, 16777217.5 is
+            // 16777218), the result too. In double, T.sqrt(1e40) was 1e20 and T.floor(16777217.5)
+            // 16777217 (then 16777216 in a float32 store) where the GPU's float32 gives inf and
+            // 16777218 (helper-114). An integer is its own floor and ceiling, as below.
+            if (a.pos[0].isIntLike() && (name == "floor" || name == "ceil")) return a.pos[0];
+            if (a.pos[0].isNumber()) {
+                const double x = static_cast<float>(a.pos[0].asFloat());  // IEEE: past the range -> inf
+                return Value::real(static_cast<float>(fold(x)));
+            }
             ir::Expr e = el.toExpr(a.pos[0], a.argSpan(0), "T." + name + "() argument");
             // An integer is its own floor and ceiling (as TVM): through float32 16777217 was 16777216.
             if ((name == "floor" || name == "ceil") && ir::isInt(e->dtype)) return el.wrap(e);

@@ -116,4 +116,18 @@ TEST(IntWidth, ConversionsPastATieRoundOnceOnBothTargets) {
     }
 }
 
+// tests/e2e/programs/float32_math_fold.py: T.sqrt/T.floor/T.sin of a Python number fold as
+// float32 calls (the number rounded to float32 first, the result too), as TileLang's float32
+// PrimExpr and the GPU compute them (helper-114: T.sqrt(1e40) folded to 1e20 in double).
+TEST(IntWidth, MathOfANumberFoldsInFloat32) {
+    ts::CompileResult r = ts::e2e::compileRepoFile("tests/e2e/programs/float32_math_fold.py");
+    ASSERT_TRUE(r.ok) << ts::e2e::diagText(r);
+    auto has = [&](const std::string& s) { return r.cuda.find(s) != std::string::npos; };
+    EXPECT_TRUE(has("((A[tx] * 0.0f) + 16777218.0f)")) << r.cuda;
+    EXPECT_TRUE(has("((A[tx] * 0.0f) + __int_as_float(0x7fc00000))")) << r.cuda;  // sin(inf) = NaN
+    EXPECT_TRUE(has("D[tx] = 1.4142135381698608;")) << r.cuda;                     // float32's sqrt(2)
+    EXPECT_FALSE(has("1e+20f")) << r.cuda;
+    ts::e2e::expectInterpretersMatchReference(r, "float32_math_fold");
+}
+
 }  // namespace
