@@ -113,6 +113,9 @@ variant m128n128ds "block_M=128, block_N=128, 256 threads, dS in registers (fast
 variant m128n128ds3 "m128n128ds + 3 stages" - --param block_M=128 --param block_N=128 --param threads=256 --param ds_regs=True --param num_stages=3
 variant m128n128dstma "m128n128ds + dQ by TMA reduce-add (52 B spills)" - --param block_M=128 --param block_N=128 --param threads=256 --param ds_regs=True --param dq_tma=True
 variant m128n128dswo "m128n128ds + written-operand TMA schedule (64 B spills)" TILESCOPE_HOPPER_TMA_WRITTEN_OPERANDS=1 --param block_M=128 --param block_N=128 --param threads=256 --param ds_regs=True
+# 2026-12-06 (sixth session): late tiles (InjectPipelineTmaFragment.cpp) -- lse, dO and Delta on
+# their own full barrier, waited after K Q^T; m128n128dswo has them, this is the code before.
+variant m128n128dswonolate "m128n128dswo with one full barrier per stage (TILESCOPE_HOPPER_LATE_WAIT=0)" "TILESCOPE_HOPPER_TMA_WRITTEN_OPERANDS=1 TILESCOPE_HOPPER_LATE_WAIT=0" --param block_M=128 --param block_N=128 --param threads=256 --param ds_regs=True
 # 2026-12-06: sink-tma-waits (SinkTmaWaits.cpp): the K and V copies' waits move to the loop,
 # so K, V and the first Q/dO stage are one round trip, not three; =0 is the code before.
 variant m128n128dsnosink "m128n128ds with the plain copies' waits in place (TILESCOPE_SINK_TMA_WAITS=0)" TILESCOPE_SINK_TMA_WAITS=0 --param block_M=128 --param block_N=128 --param threads=256 --param ds_regs=True

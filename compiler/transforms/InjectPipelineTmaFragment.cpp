@@ -19,6 +19,20 @@
 //
 // issue(j) = elected expect_tx(full[stage], bytes of one stage) + one TMA load per tile.
 //
+// Late tiles (this schedule, not the ones below): a tile the body first reads after the first
+// statement that reads another tile (FlashAttention's V, read only by P V after Q K^T and the
+// softmax; MHA backward's lse/dO/Delta after K Q^T) completes on a second barrier array,
+// full_late, with its own expect_tx in issue(j), and the consumers wait for it right before that
+// statement:
+//   wait full[k % S]; ...; wait full_late[k % S], (k/S) % 2; <first reader of a late tile>; ...
+// The top of the iteration then waits for the early tiles alone (K: half the bytes, issued
+// first) and V gets the softmax's time to land. The release and refill are unchanged (empty
+// covers both). OFF unless TILESCOPE_HOPPER_LATE_WAIT=1: measured slower on the H100,
+// 2026-12-06 (bench/results/h100-2026-12-06f/call-06m/, interleaved, medians of 50): attention
+// B1 H16 S4096 D128 fp16 at 128x64 / 2 stages 0.2527 ms against 0.2365 without, bf16 0.2462
+// against 0.2299, causal B4 H32 1.109 against 1.033; the MHA backward's written-operand
+// schedule gained ~1% (0.5223 against 0.5274 ms) and stays slower than the sample's default.
+//
 // Softmax overlap (OFF unless TILESCOPE_HOPPER_SOFTMAX_OVERLAP=1; for a body of the
 // FlashAttention shape: pre, G1 = S = Q K^T from two shared tiles, mid = the online softmax,
 // G2 = O += P V with P from registers, last). On the H200, 2026-12-04, B1 H16 S4096 D128 fp16
@@ -297,14 +311,22 @@ Stmt injectTmaFragmentPipeline(const ForNode& n, const PrimFuncNode& f, int64_t 
     Buffer empty = std::make_shared<BufferNode>("tma_empty", DType::UInt64, std::vector<Expr>{intImm(S)}, Scope::Shared, sp);
     const Var& k = n.var;
     Expr rel = sub(k, n.min);
+    // Late tiles (header comment): set below, before the first issue is built.
+    std::set<const BufferNode*> late;
+    Buffer fullLate;
     auto issue = [&](Expr iter, Expr stage) {
-        std::vector<Stmt> out{intrinsicStmt(intrin::kMbarrierExpectTx, {addr(full, {stage}), intImm(stageBytes)}, sp)};
+        int64_t lateBytes = 0;
+        for (auto& p : producers)
+            if (late.count(p.c.copy->region(1).buffer.get())) lateBytes += p.geo.bytes();
+        std::vector<Stmt> out{intrinsicStmt(intrin::kMbarrierExpectTx, {addr(full, {stage}), intImm(stageBytes - lateBytes)}, sp)};
+        if (lateBytes > 0) out.push_back(intrinsicStmt(intrin::kMbarrierExpectTx, {addr(fullLate, {stage}), intImm(lateBytes)}, sp));
         std::unordered_map<const VarNode*, Expr> at{{k.get(), iter}};
         for (auto& p : producers) {
             const Buffer& tile = local.at(p.c.copy->region(1).buffer.get());
             std::vector<Expr> first{stage, intImm(0)};
             if (!p.c.row) first.push_back(intImm(0));
-            std::vector<Expr> args{intImm(p.map), addr(tile, first), addr(full, {stage}),
+            const Buffer& bar = late.count(p.c.copy->region(1).buffer.get()) ? fullLate : full;
+            std::vector<Expr> args{intImm(p.map), addr(tile, first), addr(bar, {stage}),
                                    intImm(p.geo.rows), intImm(p.geo.panelElems), intImm(p.geo.panels)};
             for (Expr& c : tmaCoordinates(p.c.copy->region(0), at)) args.push_back(c);
             out.push_back(intrinsicStmt(intrin::kTmaLoad, args, p.c.copy->span));
@@ -337,10 +359,6 @@ Stmt injectTmaFragmentPipeline(const ForNode& n, const PrimFuncNode& f, int64_t 
     // The schedules below that run the body differently (ping-pong, softmax overlap, in flight)
     // assume neither.
     const bool plainOnly = rowTiles || !writtenOps.empty();
-    Var ps = makeVar("ps", DType::Int32, sp);
-    Stmt prologue = forLoop(ps, intImm(0), intImm(S - 1), ForKind::Unrolled,
-                            ifThen(lt(ps, n.extent), issue(add(n.min, ps), ps), nullptr, sp), {}, sp);
-
     auto* sq = as<SeqNode>(n.body);
     std::vector<Stmt> stmts, all = sq ? sq->stmts : std::vector<Stmt>{n.body};
     for (auto& s : all) {
@@ -349,7 +367,32 @@ Stmt injectTmaFragmentPipeline(const ForNode& n, const PrimFuncNode& f, int64_t 
         if (!isCopy) stmts.push_back(s);
     }
     const bool pingPong = !plainOnly && pingPongApplies(stmts, threads, S);
-    if (auto plan = pingPong || plainOnly ? std::nullopt : softmaxOverlapPlan(f, stmts, producers)) {
+    const bool overlap = !pingPong && !plainOnly && softmaxOverlapPlan(f, stmts, producers).has_value();
+    const bool inflight = !plainOnly && inflightApplies(stmts, S, pingPong);
+    // Late tiles (header comment; off by default, measured slower): in the plain schedule, the
+    // tiles no statement reads before the first statement that reads another tile. Tried because
+    // attention B (128x64, 2 stages) spent 9% of its warp stall samples on the top wait for K and
+    // V together (ncu, H100, bench/results/h100-2026-12-06f/ncu-source/).
+    size_t lateFirst = stmts.size();
+    if (const char* lw = std::getenv("TILESCOPE_HOPPER_LATE_WAIT"); lw && *lw == '1' && !pingPong && !overlap && !inflight) {
+        std::map<const BufferNode*, size_t> firstUse;
+        for (auto& p : producers) {
+            const BufferNode* b = p.c.copy->region(1).buffer.get();
+            const std::string name = storageName(f, *b);
+            size_t i = 0;
+            while (i < stmts.size() && !touchOf(f, stmts[i]).any(name)) ++i;
+            firstUse[b] = i;
+        }
+        size_t earliest = stmts.size();
+        for (auto& [b, i] : firstUse) earliest = std::min(earliest, i);
+        for (auto& [b, i] : firstUse)
+            if (i > earliest && i < stmts.size()) late.insert(b), lateFirst = std::min(lateFirst, i);
+        if (!late.empty()) fullLate = std::make_shared<BufferNode>("tma_full_late", DType::UInt64, std::vector<Expr>{intImm(S)}, Scope::Shared, sp);
+    }
+    Var ps = makeVar("ps", DType::Int32, sp);
+    Stmt prologue = forLoop(ps, intImm(0), intImm(S - 1), ForKind::Unrolled,
+                            ifThen(lt(ps, n.extent), issue(add(n.min, ps), ps), nullptr, sp), {}, sp);
+    if (auto plan = !overlap ? std::nullopt : softmaxOverlapPlan(f, stmts, producers)) {
         // Softmax overlap (header comment): a loop of n + 1 rotated iterations r; iteration r's
         // stage holds tile r of the early tiles (K) and tile r - 1 of the late ones (V).
         int64_t earlyBytes = 0, lateBytes = 0;
@@ -431,7 +474,7 @@ Stmt injectTmaFragmentPipeline(const ForNode& n, const PrimFuncNode& f, int64_t 
                     intrinsicStmt(intrin::kFenceProxyAsync, {}, sp), intrinsicStmt(intrin::kSyncThreads, {}, sp), prologue2, loops},
                    sp);
     }
-    if (!plainOnly && inflightApplies(stmts, S, pingPong)) {
+    if (inflight) {
         // In flight: the G gemms of iteration k are committed with wgmma wait_group G, which
         // retires iteration k-1's; every thread then releases tile k-1's stage, and the elected
         // thread refills a stage two iterations after its tile (lag 2, as the ping-pong below):
@@ -505,7 +548,10 @@ Stmt injectTmaFragmentPipeline(const ForNode& n, const PrimFuncNode& f, int64_t 
                            intrinsicStmt(intrin::kMbarrierWait, {addr(full, {stage}), floormod(floordiv(rel, intImm(S)), intImm(2))}, sp)};
     const int gemms = int(std::count_if(stmts.begin(), stmts.end(), twoWarpgroupGemm));
     int gemmsSeen = 0;
-    for (auto& s : stmts) {
+    for (size_t si = 0; si < stmts.size(); ++si) {
+        const Stmt& s = stmts[si];
+        if (si == lateFirst)
+            body.push_back(intrinsicStmt(intrin::kMbarrierWait, {addr(fullLate, {stage}), floormod(floordiv(rel, intImm(S)), intImm(2))}, sp));
         // Ping-pong: a turn ends after each gemm but the last and begins again before the next.
         const bool gemm = pingPong && twoWarpgroupGemm(s);
         if (gemm && gemmsSeen++ > 0) body.push_back(turn("wait", sp));
@@ -540,11 +586,13 @@ Stmt injectTmaFragmentPipeline(const ForNode& n, const PrimFuncNode& f, int64_t 
     }
     Stmt mainLoop = forLoop(k, n.min, n.extent, ForKind::Serial, seq(body, sp), la, sp);
     if (pingPong) mainLoop = seq({turn("begin", sp), mainLoop, turn("end", sp)}, sp);
-    return seq({std::make_shared<AllocNode>(full, nullptr, sp), std::make_shared<AllocNode>(empty, nullptr, sp),
-                intrinsicStmt(intrin::kMbarrierInit, {addr(full, {intImm(0)}), intImm(S)}, sp),
-                intrinsicStmt(intrin::kMbarrierInit, {addr(empty, {intImm(0)}), intImm(S), intImm(stageReleaseCount(threads))}, sp),
-                intrinsicStmt(intrin::kFenceProxyAsync, {}, sp), intrinsicStmt(intrin::kSyncThreads, {}, sp), prologue, mainLoop},
-               sp);
+    std::vector<Stmt> setup{std::make_shared<AllocNode>(full, nullptr, sp), std::make_shared<AllocNode>(empty, nullptr, sp)};
+    if (fullLate) setup.push_back(std::make_shared<AllocNode>(fullLate, nullptr, sp));
+    setup.push_back(intrinsicStmt(intrin::kMbarrierInit, {addr(full, {intImm(0)}), intImm(S)}, sp));
+    setup.push_back(intrinsicStmt(intrin::kMbarrierInit, {addr(empty, {intImm(0)}), intImm(S), intImm(stageReleaseCount(threads))}, sp));
+    if (fullLate) setup.push_back(intrinsicStmt(intrin::kMbarrierInit, {addr(fullLate, {intImm(0)}), intImm(S)}, sp));
+    for (Stmt x : {intrinsicStmt(intrin::kFenceProxyAsync, {}, sp), intrinsicStmt(intrin::kSyncThreads, {}, sp), prologue, mainLoop}) setup.push_back(x);
+    return seq(setup, sp);
 }
 
 Stmt dropUnsafeWarpgroupTurns(const Stmt& body) {

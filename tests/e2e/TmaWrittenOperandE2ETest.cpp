@@ -156,6 +156,20 @@ TEST(TmaWrittenOperand, MhaBackwardMainHasOneBarrierPerIteration) {
     EXPECT_NE(r.cuda.find("ts::wgmma_gemm_ss<128, 64, 64, 2, false, false, 1, ts::half>(&dS_s[((qt % 2) * 8192)]", loop), std::string::npos)
         << r.cuda;
     EXPECT_NE(r.cuda.find("&lse_s[(((qt + 1) % 2) * 64)], &tma_full[((qt + 1) % 2)]", loop), std::string::npos) << r.cuda;
+    {
+        // With late tiles (TILESCOPE_HOPPER_LATE_WAIT=1): lse, dO and Delta are first read after
+        // K Q^T, so they complete on their own full barrier, waited after it.
+        ts::e2e::ScopedEnv late("TILESCOPE_HOPPER_LATE_WAIT", "1");
+        ts::CompileResult l = compileIt("samples/mha_bwd.py", {{"seq_len", "1024"}, {"block_M", "128"}, {"threads", "256"}}, "mha_bwd_main");
+        ASSERT_TRUE(l.ok) << diagText(l);
+        const size_t lloop = l.cuda.find("for (int qt = 0; qt < 16; ++qt) {");
+        EXPECT_NE(l.cuda.find("&lse_s[(((qt + 1) % 2) * 64)], &tma_full_late[((qt + 1) % 2)]", lloop), std::string::npos) << l.cuda;
+        const size_t kq = l.cuda.find("ts::wgmma_gemm_ss<128, 64, 64, 2, false, true, 0, ts::half, 1, 64, 0>(&K_s[0], &Q_s[", lloop);
+        const size_t lateWait = l.cuda.find("ts::mbarrier_wait(&tma_full_late[(qt % 2)], ((qt / 2) % 2));", lloop);
+        ASSERT_NE(kq, std::string::npos) << l.cuda;
+        EXPECT_GT(lateWait, kq) << l.cuda;
+        EXPECT_LT(lateWait, l.cuda.find("&dO_s[((qt % 2) * 4096)]", lloop)) << l.cuda;
+    }
     EXPECT_EQ(r.cuda.find("cp_async"), std::string::npos) << r.cuda;
     if (ts::rt::nvrtcAvailable()) {
         auto nv = ts::rt::compileCuda(r.cuda, "sm_90a", {}, true);

@@ -43,7 +43,7 @@ Compiled gemm(int stages, int trips) {
 
 // One token per event: E3@1 expect_tx for tile 3 on stage 1; TA3@1 TMA of A_shared tile 3 into
 // stage 1; W1p0=0 wait on stage 1's full barrier for parity 0 observing phase 0 (We1...: the
-// empty barrier); M3@1 wgmma of iteration 3 on stage 1; B block/named barrier; R3@1 release of
+// empty barrier, Wl...: the late tiles' full barrier, El3@1 its expect_tx); M3@1 wgmma of iteration 3 on stage 1; B block/named barrier; R3@1 release of
 // tile 3's stage 1; G0 wgmma wait_group 0; A1 arrive on stage 1's empty barrier; compute skipped.
 std::string encode(const TimelineRole& role) {
     std::string out;
@@ -51,11 +51,12 @@ std::string encode(const TimelineRole& role) {
         std::string t;
         auto ts = [](int64_t tile, int64_t stage) { return std::to_string(tile) + "@" + std::to_string(stage); };
         const bool empty = e.barrier.find("empty") != std::string::npos;
+        const std::string late = e.barrier.find("late") != std::string::npos ? "l" : "";
         switch (e.kind) {
-            case TimelineEventKind::ExpectTx: t = "E" + ts(e.tile, e.stage); break;
+            case TimelineEventKind::ExpectTx: t = "E" + late + ts(e.tile, e.stage); break;
             case TimelineEventKind::TmaLoad: t = "T" + e.buffer.substr(0, 1) + ts(e.tile, e.stage); break;
             case TimelineEventKind::MbarWait:
-                t = std::string("W") + (empty ? "e" : "") + std::to_string(e.stage) + "p" + std::to_string(e.parity) + "=" +
+                t = std::string("W") + (empty ? "e" : "") + late + std::to_string(e.stage) + "p" + std::to_string(e.parity) + "=" +
                     std::to_string(e.barrierPhase);
                 break;
             case TimelineEventKind::Mma: t = "M" + ts(e.tile, e.stage); break;
@@ -247,8 +248,10 @@ TEST(HopperTimeline, GemmTripCounts1_2_5TimesStages1To4) {
 // into stage (k+1)%2 after waiting empty[(k-1)%2] from k = 1 on).
 TEST(HopperTimeline, WarpSpecializedAttentionRolesHandDerived) {
     setenv("TILESCOPE_HOPPER_WS", "1", 1);
+    setenv("TILESCOPE_HOPPER_LATE_WAIT", "1", 1);  // V on its own barrier (off by default)
     auto c = compileSm90("flash_attn_fwd.py", {{"seq_len", "256"}, {"num_stages", "2"}});
     unsetenv("TILESCOPE_HOPPER_WS");
+    unsetenv("TILESCOPE_HOPPER_LATE_WAIT");
     auto t = timelineOf(c);
     ASSERT_EQ(t.loops.size(), 1u);
     const auto& l = t.loops[0];
@@ -257,9 +260,12 @@ TEST(HopperTimeline, WarpSpecializedAttentionRolesHandDerived) {
     ASSERT_EQ(l.roles.size(), 2u);
     EXPECT_EQ(l.roles[0].threads, 128);
     EXPECT_EQ(l.roles[1].threads, 128);
-    EXPECT_EQ(encode(l.roles[0]), "B E0@0 TK0@0 TV0@0 E1@1 TK1@1 TV1@1 We0p0=0 E2@0 TK2@0 TV2@0 We1p0=0 E3@1 TK3@1 TV3@1");
+    // V (read by P V only) completes on tma_full_late, waited right before P V.
+    EXPECT_EQ(encode(l.roles[0]),
+              "B E0@0 El0@0 TK0@0 TV0@0 E1@1 El1@1 TK1@1 TV1@1 We0p0=0 E2@0 El2@0 TK2@0 TV2@0 We1p0=0 E3@1 El3@1 TK3@1 TV3@1");
     EXPECT_EQ(encode(l.roles[1]),
-              "B W0p0=0 M0@0 M0@0 A0 R0@0 W1p0=0 M1@1 M1@1 A1 R1@1 W0p1=1 M2@0 M2@0 A0 R2@0 W1p1=1 M3@1 M3@1 A1 R3@1");
+              "B W0p0=0 M0@0 Wl0p0=0 M0@0 A0 R0@0 W1p0=0 M1@1 Wl1p0=0 M1@1 A1 R1@1 W0p1=1 M2@0 Wl0p1=1 M2@0 A0 R2@0 W1p1=1 M3@1 Wl1p1=1 M3@1 A1 "
+              "R3@1");
     // The empty barriers take the 128 consumer arrivals per phase; the last phase of each is
     // never waited for (no refill after it), which is no defect.
     int empties = 0;
