@@ -169,7 +169,18 @@ Layout rowCompanion(const LayoutNode& l) {
     if (l.family == "block")
         if (auto p = blockParamsOf(l)) return makeRowReduced(*p);
     if (l.family == "mma_c" || l.family == "mma_c_rows_spread")
-        if (auto wp = mmaWarpPartitionOf(l)) return makeMmaAccumulatorRows(l.familyParams[0], *wp);
+        if (auto wp = mmaWarpPartitionOf(l)) {
+            Layout rows = makeMmaAccumulatorRows(l.familyParams[0], *wp);
+            // The rows of a wgmma accumulator (GemmSm90.cpp labels it; the same registers as the
+            // mma.sync C layout) say so: on sm_90a no mma.sync computes them.
+            const std::string mma = "row values of an mma.sync accumulator";
+            if (l.description.rfind("wgmma", 0) == 0 && rows->description.rfind(mma, 0) == 0) {
+                auto n = std::make_shared<LayoutNode>(*rows);
+                n->description = "row values of a wgmma accumulator (the mma.sync m16n8k16 C layout)" + rows->description.substr(mma.size());
+                rows = n;
+            }
+            return rows;
+        }
     if (l.family == "mfma_c" && l.familyParams.size() == 4)
         return makeMfma16AccumulatorRows(l.familyParams[0], {int(l.familyParams[2]), int(l.familyParams[3])});
     return nullptr;

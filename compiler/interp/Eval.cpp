@@ -295,7 +295,10 @@ int64_t Machine::evalI(const ExprNode* e) {
             for (auto& a : n->args) allInt &= a && !isFloatType(a->dtype);
             if (allInt && name == "abs" && n->args.size() == 1) {
                 int64_t a = evalI(n->args[0].get());
-                return a < 0 ? wrapSub(0, a) : a;
+                const int64_t r = a < 0 ? wrapSub(0, a) : a;
+                // 32-bit results wrap as binaryI's: abs(INT_MIN) is INT_MIN on the GPU (abs.s32),
+                // as -A already was here (helper-115). 8/16-bit values compute in C's int (128).
+                return e->dtype == DType::Int32 || e->dtype == DType::UInt32 ? wrapInt(e->dtype, r) : r;
             }
             if (name == "reinterpret" && n->args.size() == 1 && n->args[0])
                 return wrapInt(e->dtype, static_cast<int64_t>(sourceBits(*this, n->args[0].get())));
@@ -311,6 +314,10 @@ int64_t Machine::evalI(const ExprNode* e) {
         }
         case ExprKind::Load: {
             double d = loadValue(static_cast<const LoadNode*>(e));
+            // An int64 element near INT64_MAX is held as the double 2^63 (its rounding), which the
+            // uint64 rule of toInt would wrap to INT64_MIN: T.reduce_min's identity
+            // 9223372036854775807 then won every row (helper-115). Only uint64 reaches 2^63.
+            if (e->dtype == DType::Int64 && d >= 9223372036854775808.0 && std::isfinite(d)) return INT64_MAX;
             int64_t out;
             if (!toInt(d, out)) fail(e->span, "non-finite value loaded as an integer");
             return out;

@@ -24,6 +24,25 @@ Stmt lowerAtomic(Ctx& c, const TileOpNode& op, const Target& target) {
                 "accumulate in a float16/float32 buffer with the atomic and convert to the 4-bit type afterwards");
         return nullptr;
     }
+    // The element types the device headers' ts::atomic_* implement (resources/ts_device.cuh,
+    // ts_device/atomics.cuh, ts_hip.h). Others reached NVRTC as "a compiler bug", and 8-bit floats
+    // went through the 16-bit CAS helper of atomic_max/min, which wrote the neighbouring byte
+    // (helper-115): the interpreters ran them, the GPU could not or computed garbage.
+    {
+        const DType t = dst.buffer->dtype;
+        const bool add = aop == "add";
+        const bool ok = add ? (t == DType::Float16 || t == DType::BFloat16 || t == DType::Float32 || t == DType::Float64 || t == DType::Int32)
+                            : (t == DType::Int32 || t == DType::UInt32 || t == DType::Float16 || t == DType::BFloat16 || t == DType::Float32);
+        if (!ok) {
+            c.error(op.span,
+                    "T.atomic_" + aop + " into '" + dst.buffer->name + "' (" + std::string(dtypeName(t)) + "): no atomic " + aop +
+                        " of " + std::string(dtypeName(t)) + " values on the GPU (TileScope's atomics: add of float16, bfloat16, "
+                        "float32, float64, int32; max/min of int32, uint32, float16, bfloat16, float32)",
+                    std::string("accumulate in ") + (isFloat(t) ? "a float32" : "an int32") +
+                        " buffer with the atomic and convert to " + std::string(dtypeName(t)) + " afterwards");
+            return nullptr;
+        }
+    }
     if (!op.isRegion(1)) {
         // Scalar atomic on one element: one thread per block would change the meaning (every
         // thread executes T.atomic_add(x[0], v) in TileLang), so every thread issues it.

@@ -103,7 +103,12 @@ Stmt lowerReduce(Ctx& c, const TileOpNode& op, const Target& target) {
     }
     Expr result = load(acc, {intImm(0)});
     if (!clear) result = reduceCombine(rop, cast(acct, load(di->second.regs, {rr})), result);
-    row.push_back(store(di->second.regs, {rr}, result, sp));
+    Stmt out = store(di->second.regs, {rr}, result, sp);
+    // clear=False reads the destination: a thread that owns no row (fewer rows than row groups)
+    // would read a register nothing wrote (the lowered interpreter stopped there, helper-115).
+    if (!clear && p->rows % p->gr != 0)
+        out = ifThen(lt(add(mul(rr, intImm(p->gr)), floordiv(c.tx, intImm(p->gc))), intImm(p->rows)), out, nullptr, sp);
+    row.push_back(out);
     pre.push_back(std::make_shared<AllocNode>(acc, nullptr, sp));
     pre.push_back(forLoop(rr, intImm(0), intImm(rpt), ForKind::Unrolled, seq(row, sp), {}, sp));
     return seq(pre, sp);

@@ -170,6 +170,10 @@ double decodeFloat(const FloatFormat& f, uint32_t bits) {
 /// C-cast semantics for an n-bit integer: truncate, then reduce modulo 2^n (fmod is exact).
 double wrapInt(double v, int bits, bool isSignedType) {
     if (!std::isfinite(v)) return 0.0;
+    // int64's largest values (2^63 - 512 .. 2^63 - 1) are the double 2^63: keep it (it reads back as
+    // INT64_MAX), not its wrap INT64_MIN -- T.reduce_min's identity 9223372036854775807 stored that
+    // way won every row in the lowered interpreter (helper-115).
+    if (isSignedType && bits == 64 && v == 9223372036854775808.0) return v;
     const double modulus = std::ldexp(1.0, bits);
     double m = std::fmod(std::trunc(v), modulus);  // in (-2^bits, 2^bits)
     if (isSignedType) {
@@ -189,7 +193,8 @@ double wrapInt(double v, int bits, bool isSignedType) {
 
 /// Two's-complement bit pattern (low `bits` bits) of an integer value produced by wrapInt.
 uint64_t intPattern(double v, bool isSignedType) {
-    if (isSignedType) return static_cast<uint64_t>(static_cast<int64_t>(v));
+    if (isSignedType)  // 2^63: INT64_MAX as a double (wrapInt keeps it); the cast would be undefined
+        return v >= 9223372036854775808.0 ? static_cast<uint64_t>(INT64_MAX) : static_cast<uint64_t>(static_cast<int64_t>(v));
     return static_cast<uint64_t>(v);
 }
 

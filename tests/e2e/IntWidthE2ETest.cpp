@@ -130,4 +130,22 @@ TEST(IntWidth, MathOfANumberFoldsInFloat32) {
     ts::e2e::expectInterpretersMatchReference(r, "float32_math_fold");
 }
 
+// tests/e2e/programs/reduce_int_edges.py (helper-115): int64 T.reduce_min's identity survives the
+// lowered interpreter's storage (it wrapped to INT64_MIN), T.reduce_min(clear=False) with fewer
+// rows than row groups reads no unwritten register (the CUDA guards the combine), T.abs of int32's
+// minimum wraps as abs.s32 does. Both interpreters against the float64 reference, both shapes.
+TEST(IntWidth, ReduceAndAbsIntegerEdgesMatchTheGpu) {
+    for (auto p : {std::map<std::string, std::string>{}, std::map<std::string, std::string>{{"M", "2"}, {"N", "64"}, {"threads", "32"}}}) {
+        ts::CompileResult r = ts::e2e::compileRepoFile("tests/e2e/programs/reduce_int_edges.py", p, "cuda:sm_80");
+        ASSERT_TRUE(r.ok) << ts::e2e::diagText(r);
+        if (p.empty()) {
+            // The clear=False combine of a padded row layout is guarded by the row's existence.
+            EXPECT_NE(r.cuda.find("q[0] = ts::min(q[0], red_"), std::string::npos) << r.cuda;
+            const size_t comb = r.cuda.find("q[0] = ts::min(q[0], red_");
+            EXPECT_NE(r.cuda.rfind("if (((tx / ", comb), std::string::npos) << r.cuda;
+        }
+        ts::e2e::expectInterpretersMatchReference(r, "reduce_int_edges");
+    }
+}
+
 }  // namespace
