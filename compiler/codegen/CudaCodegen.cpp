@@ -13,6 +13,7 @@
 #include "compiler/codegen/BodyUses.h"
 #include "compiler/codegen/GridShape.h"
 #include "compiler/codegen/KernelBuffers.h"
+#include "compiler/codegen/Literals.h"
 #include "compiler/codegen/UnitScale.h"
 #include "compiler/codegen/VectorAccess.h"
 #include "compiler/ir/IR.h"
@@ -27,11 +28,6 @@ namespace ts::codegen {
 using namespace ts::ir;
 
 namespace {
-
-bool isBuiltinScalar(DType t) {
-    return !(t == DType::Float16 || t == DType::BFloat16 || t == DType::Float8E4M3 || t == DType::Float8E5M2 ||
-             t == DType::Float4E2M1);
-}
 
 class Emitter {
 public:
@@ -612,26 +608,6 @@ private:
 
     bool nonNegative(const Expr& e) const { return nonNegativeByForm(e, &m_signed); }
 
-    std::string floatLit(double v, DType t) {
-        if (t != DType::Float64 && std::isfinite(v) && std::isinf(static_cast<float>(v))) v = static_cast<float>(v);  // 1e40f: NVRTC error
-        if (std::isinf(v) || std::isnan(v)) {
-            std::string f = t == DType::Float64 ? (std::isnan(v) ? "__longlong_as_double(0x7ff8000000000000LL)"
-                                                                 : "__longlong_as_double(0x7ff0000000000000LL)")
-                                                : (std::isnan(v) ? "__int_as_float(0x7fc00000)" : "__int_as_float(0x7f800000)");
-            if (std::isinf(v) && v < 0) f = "(-" + f + ")";
-            // A 16/8-bit float has no implicit conversion from float: `ts::half x = -inf` does not compile.
-            return isBuiltinScalar(t) ? f : "ts::cast<" + std::string(cudaTypeName(t)) + ">(" + f + ")";
-        }
-        char buf[64];
-        std::snprintf(buf, sizeof buf, t == DType::Float64 ? "%.17g" : "%.9g", v);
-        std::string s = buf;
-        if (s.find_first_of(".eE") == std::string::npos) s += ".0";
-        if (t == DType::Float64) return s;
-        s += "f";
-        if (t == DType::Float32) return s;
-        return "ts::cast<" + std::string(cudaTypeName(t)) + ">(" + s + ")";
-    }
-
     std::string castTo(DType t, const std::string& v, DType from) {
         if (t == from) return v;
         if (isBuiltinScalar(t) && isBuiltinScalar(from)) return "static_cast<" + std::string(cudaTypeName(t)) + ">(" + v + ")";
@@ -640,15 +616,8 @@ private:
 
     std::string expr(const Expr& e) {
         switch (e->kind) {
-            case ExprKind::IntImm: {
-                auto v = static_cast<const IntImmNode*>(e.get())->value;
-                if (e->dtype == DType::Bool) return v ? "true" : "false";
-                // 9223372036854775808LL does not exist, so the lowest int64 cannot be a literal.
-                if (v == INT64_MIN) return "(-9223372036854775807LL - 1)";
-                if (e->dtype == DType::Int64 || v > INT32_MAX || v < INT32_MIN) return std::to_string(v) + "LL";
-                return std::to_string(v);
-            }
-            case ExprKind::FloatImm: return floatLit(static_cast<const FloatImmNode*>(e.get())->value, e->dtype);
+            case ExprKind::IntImm: return intLiteral(static_cast<const IntImmNode*>(e.get())->value, e->dtype);
+            case ExprKind::FloatImm: return floatLiteral(static_cast<const FloatImmNode*>(e.get())->value, e->dtype);
             case ExprKind::StrImm: return "\"" + static_cast<const StrImmNode*>(e.get())->value + "\"";
             case ExprKind::Var: return name(static_cast<const VarNode*>(e.get()));
             case ExprKind::Binary: return binaryExpr(*static_cast<const BinaryNode*>(e.get()));
@@ -912,8 +881,8 @@ private:
                                                          : "ts::cast<" + src + ">(" + expr(v) + ")";
             return "ts::bit_cast<" + std::string(cudaTypeName(c.dtype)) + ">(" + typed + ")";
         }
-        if (op == "infinity") return floatLit(INFINITY, c.dtype);
-        if (op == "ninfinity") return floatLit(-INFINITY, c.dtype);
+        if (op == "infinity") return floatLiteral(INFINITY, c.dtype);
+        if (op == "ninfinity") return floatLiteral(-INFINITY, c.dtype);
         // T.exp2 is ex2.approx.ftz (1 MUFU.EX2): exp2f is the same instruction plus a range test and
         // two multiplies per call to keep results below 2^-126 subnormal (4 instructions instead of 1
         // in FlashAttention's softmax, 128x128 tile: ~190 of its ~540 per thread and tile). Results

@@ -182,7 +182,9 @@ void applyRule(HostTensor& t, const TensorParam& p, const InputRule& rule, uint6
     auto rounded = [&](double v, const std::string& what = {}) {
         const double r = roundTo(p.dtype, v);
         const std::string dt(ir::dtypeName(p.dtype)), val = what.empty() ? numberText(v) : what;
-        if (p.dtype == ir::DType::Bool || r == v || (std::isnan(v) && std::isnan(r))) return r;
+        // 2^63 is int64's largest values' float64 (roundTo keeps it), but no int64: not exact.
+        const bool past64 = p.dtype == ir::DType::Int64 && v >= 9223372036854775808.0;
+        if (p.dtype == ir::DType::Bool || (r == v && !past64) || (std::isnan(v) && std::isnan(r))) return r;
         if (!ir::isFloat(p.dtype)) {
             if (!std::isfinite(v)) fail(val + " has no " + dt + " value (it would be " + numberText(r) + ")");
             if (v != std::trunc(v)) fail(val + " is not an integer (" + dt + " would hold " + numberText(r) + ")");
