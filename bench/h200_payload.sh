@@ -13,7 +13,7 @@ P=$main/.h200; rm -rf "$P"; mkdir -p "$P/tl"
 strip -o "$P/tilec" "$root/build/tilec" && xz -9 -T2 "$P/tilec"
 cp "$root"/samples/{flash_attn_fwd,flash_decode,gemm,mha_bwd,swiglu}.py "$P/"
 cp "$root"/bench/{h200_attention.sh,attention_torch.py,h200_mha_bwd_perf.sh,mha_bwd_torch.py,torch_timing.py,h200_swiglu.sh} "$P/"
-cp "$root"/bench/h200_call_2026_12_06j.sh "$root"/bench/h200_call_2026_12_06k.sh "$root"/bench/h200_call_2026_12_06l.sh "$root"/bench/h200_call_2026_12_06m.sh "$P/"
+cp "$root"/bench/h200_call_2026_12_06j.sh "$root"/bench/h200_call_2026_12_06k.sh "$root"/bench/h200_call_2026_12_06l.sh "$root"/bench/h200_call_2026_12_06m.sh "$root"/bench/attn_switch_ab_lib.sh "$P/"
 # TileLang's reshape/view tests (read-only corpus input, not committed), for the GPU check of views.
 mkdir -p "$P/corpus" && cp "$root"/../shared/tilelang-corpus/testing/python/language/test_tilelang_language_{reshape,view}.py "$P/corpus/"
 for ex in flash_attention/example_mha_fwd_bshd flash_attention/example_gqa_fwd_bshd flash_attention/example_mha_bwd_bshd; do
