@@ -19,6 +19,7 @@
 #include <algorithm>
 #include <cstdlib>
 #include <map>
+#include <set>
 
 #include "compiler/analysis/Layouts.h"
 #include "compiler/ir/Functor.h"
@@ -285,7 +286,27 @@ public:
     std::map<const BufferNode*, Buffer> staged;  // original tile -> multi-buffered tile
     DiagnosticEngine* diags;
     int roleDepth = 0;  // inside a thread-dependent `if` (a warp role): no TMA there
+    int outerLoops = 0;  // loops around the one being rewritten
     bool multiDimBlock = false;  // threads along y/z: no single elected thread for TMA
+
+    /// A TMA schedule inside another loop: its last wgmma group may still be in flight when the
+    /// loop ends (the in-flight schedules leave it to the accumulator's next reader), and the next
+    /// trip of the outer loop refills the same stages by TMA -- a write under a wgmma that still
+    /// reads them (helper-116: a T.Pipelined gemm in `for ko in T.serial(2)`; the lowered
+    /// interpreter saw it, the GPU would have computed with the next tiles). Retire every group
+    /// here, pinning each gemm accumulator of the loop.
+    Stmt retireInOuterLoop(const Stmt& schedule, const ForNode& n) const {
+        if (outerLoops == 0) return schedule;
+        std::vector<Stmt> out{schedule};
+        std::set<std::string> accs;
+        walk(n.body, [&](const Stmt& x) {
+            if (auto* g = as<TileOpNode>(x); g && g->op == TileOpKind::Gemm && g->args.size() >= 3 && g->isRegion(2) &&
+                                             g->region(2).buffer->scope == Scope::Fragment && accs.insert(g->region(2).buffer->name).second)
+                out.push_back(lower::intrinsicStmt(intrin::kWgmmaRetire, {std::make_shared<StrImmNode>(g->region(2).buffer->name, n.span), intImm(0)},
+                                                   n.span));
+        });
+        return seq(out, n.span);
+    }
 
 protected:
     Stmt visitIf(const IfNode* n, const Stmt& self) override {
@@ -305,13 +326,15 @@ protected:
             });
         // sm_90a: loops feeding wgmma tiles get the TMA + mbarrier schedule (Hopper.h).
         if (n->forKind == ForKind::Pipelined && !nested) {
-            if (Stmt tma = injectTmaFragmentPipeline(*n, func, threads, target, attrs, staged)) return tma;
-            if (Stmt tma = injectTmaPipeline(*n, func, threads, attrs, staged)) return tma;
+            if (Stmt tma = injectTmaFragmentPipeline(*n, func, threads, target, attrs, staged)) return retireInOuterLoop(tma, *n);
+            if (Stmt tma = injectTmaPipeline(*n, func, threads, attrs, staged)) return retireInOuterLoop(tma, *n);
         }
         auto producers = attrInts(n->attrs, "pipeline_producers");
         int64_t S = attrInt(n->attrs, "num_stages", 1);
         if (n->forKind != ForKind::Pipelined || producers.empty() || S < 2) {
+            ++outerLoops;
             Stmt body = mutate(n->body);
+            --outerLoops;
             if (n->forKind != ForKind::Pipelined) return body == n->body ? self : forLoop(n->var, n->min, n->extent, n->forKind, body, n->attrs, n->span);
             // Not pipelined: an ordinary serial loop (the pass viewer shows the change).
             return forLoop(n->var, n->min, n->extent, ForKind::Serial, body, {}, n->span);
@@ -325,7 +348,9 @@ protected:
         // (at most S-2 of its own groups pending) still holds, conservatively.
         auto* osq = as<SeqNode>(n->body);
         std::vector<Stmt> stmts;
+        ++outerLoops;
         for (const Stmt& st : osq ? osq->stmts : std::vector<Stmt>{n->body}) stmts.push_back(mutate(st));
+        --outerLoops;
         auto serial = [&] { return forLoop(n->var, n->min, n->extent, ForKind::Serial, seq(stmts, n->body->span), {}, n->span); };
         // A producer index that names no tile copy after all cannot be staged: the loop stays an
         // ordinary serial loop, which keeps its meaning (was a null dereference, fuzz_pipeline).

@@ -55,3 +55,29 @@ TEST(NestedPipelined, CompilesAndBothInterpretersAgree) {
         EXPECT_EQ(waits, 4u) << target << "\n" << r.cuda;
     }
 }
+
+// tests/e2e/programs/pipelined_gemm_in_loop.py (helper-116): a TMA-scheduled GEMM loop inside an
+// outer loop retires its in-flight wgmma before the outer loop's next trip refills the stages
+// (the lowered interpreter reported the TMA write under a reading wgmma). Both outer forms, both
+// interpreters against float64; on sm_90a the retire sits inside the outer loop.
+TEST(NestedPipelined, TmaGemmInOuterLoopRetiresItsWgmmaBeforeTheNextTrip) {
+    for (const char* outer : {"0", "1"})
+        for (const char* target : {"cuda:sm_80", "cuda:sm_90a"}) {
+            ts::CompileResult r = ts::e2e::compileRepoFile("tests/e2e/programs/pipelined_gemm_in_loop.py", {{"outer", outer}}, target);
+            ASSERT_TRUE(r.ok) << target << ts::e2e::diagText(r);
+            if (std::string(target) == "cuda:sm_90a") {
+                const size_t loop = r.cuda.find("for (int ko = 0; ko < 2; ++ko) {");
+                const size_t gemm = r.cuda.find("ts::wgmma_gemm_ss<", loop);
+                ASSERT_NE(loop, std::string::npos) << r.cuda;
+                ASSERT_NE(gemm, std::string::npos) << "TMA GEMM path expected\n" << r.cuda;
+                // The retire follows the inner loop, before the outer loop's closing brace.
+                const size_t retire = r.cuda.find("ts::wgmma_wait<0, 32>(&Cl[0]);", gemm);
+                const size_t store = r.cuda.find("C[", gemm);
+                ASSERT_NE(retire, std::string::npos) << r.cuda;
+                EXPECT_NE(r.cuda.find("ts::wgmma_wait<0, 32>(&Cl[0]);", retire + 1), std::string::npos)
+                    << "a second wait (the epilogue's) after the outer loop\n" << r.cuda;
+                EXPECT_LT(retire, store) << r.cuda;
+            }
+            ts::e2e::expectInterpretersMatchReference(r, std::string("pipelined_gemm_in_loop outer=") + outer + " " + target);
+        }
+}
