@@ -307,3 +307,20 @@ TEST(CheckCompare, IntegerElementsTheReferenceLeavesUnwritten) {
     // Written elements stay exact.
     EXPECT_FALSE(compare(std::vector<double>{1, kNaN, 4, kNaN}, ref, DType::Int32).pass);
 }
+
+// A float64 reference value the output dtype cannot hold is compared as the dtype holds it
+// (helper-116): float16 60000 + 60000 is inf, as torch computes it; e4m3 saturates at 448; a bool
+// output holds r != 0. In-range values keep their float64 precision, so wrong answers still fail.
+TEST(CheckCompare, ReferenceValuesPastTheOutputDtypeAreComparedAsItHoldsThem) {
+    const double inf = std::numeric_limits<double>::infinity();
+    const std::vector<double> ref{120000.0, 1.0, -70000.0, 2.0};
+    EXPECT_TRUE(compare(std::vector<double>{inf, 1.0, -inf, 2.0}, ref, DType::Float16).pass);
+    EXPECT_FALSE(compare(std::vector<double>{65504.0, 1.0, -inf, 2.0}, ref, DType::Float16).pass);  // not inf
+    EXPECT_FALSE(compare(std::vector<double>{inf, 1.0, inf, 2.0}, ref, DType::Float16).pass);       // wrong sign
+    EXPECT_TRUE(compare(std::vector<double>{120000.0, 1.0, -70000.0, 2.0}, ref, DType::Float32).pass);
+    EXPECT_FALSE(compare(std::vector<double>{inf, 1.0, -inf, 2.0}, ref, DType::Float32).pass);      // float32 holds them
+    EXPECT_TRUE(compare(std::vector<double>{448.0, -448.0}, std::vector<double>{1000.0, -1e6}, DType::Float8E4M3).pass);
+    EXPECT_FALSE(compare(std::vector<double>{240.0, -448.0}, std::vector<double>{1000.0, -1e6}, DType::Float8E4M3).pass);
+    EXPECT_TRUE(compare(std::vector<double>{1, 0, 1}, std::vector<double>{2, 0, -3}, DType::Bool).pass);
+    EXPECT_FALSE(compare(std::vector<double>{0, 0, 1}, std::vector<double>{2, 0, -3}, DType::Bool).pass);
+}
