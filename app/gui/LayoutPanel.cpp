@@ -67,7 +67,10 @@ LayoutPanel::LayoutPanel(Session& session, QWidget* parent) : QWidget(parent), m
     connect(m_zoom, &viz::ZoomBar::zoomIn, this, [this] { m_grid->zoomBy(true); });
     connect(m_zoom, &viz::ZoomBar::zoomOut, this, [this] { m_grid->zoomBy(false); });
     connect(m_zoom, &viz::ZoomBar::zoomReset, this, [this] { m_grid->resetZoom(); });
-    connect(m_grid, &viz::LayoutGridWidget::zoomedByUser, this, [this] { setFitToView(false); });
+    connect(m_grid, &viz::LayoutGridWidget::zoomedByUser, this, [this] {
+        setFitToView(false);
+        updateCaption();
+    });
 
     connect(m_buffer, &QComboBox::currentIndexChanged, this, [this] { rebuild(); });
     connect(m_tile, &QSpinBox::valueChanged, this, [this] { rebuild(); });
@@ -186,6 +189,7 @@ void LayoutPanel::fit() {
     if (18 + rows * cell + 4 > m_scroll->viewport()->height())  // rows scroll: room for the bar
         cell = viz::LayoutGridWidget::cellSizeToFit(width - sb, cols);
     if (cell != m_grid->cellSize()) m_grid->setCellSize(cell);
+    updateCaption();
 }
 
 bool LayoutPanel::eventFilter(QObject* o, QEvent* e) {
@@ -225,17 +229,24 @@ void LayoutPanel::rebuild() {
     }
     auto m = viz::LayoutGridModel::fromFunction(r->lowered, name, &why, m_tile->value());
     if (!m) {
+        m_caption.clear();
         m_info->setText(QString::fromStdString(why));
         m_grid->setModel(std::nullopt);
         return;
     }
-    m_info->setText(
-        QString::fromStdString(m->description()) +
-        (m->isShared()
-             ? tr("  — cells: physical offset / bank; click a cell to outline its bank")
-             : tr("  — cells: thread / local index; click a cell to outline its thread")));
+    m_caption = QString::fromStdString(m->description()) +
+                (m->isShared() ? tr("  — cells: physical offset / bank; click a cell to outline its bank")
+                               : tr("  — cells: thread / local index; click a cell to outline its thread"));
     m_grid->setModel(std::move(m));
     fit();
+    updateCaption();
+}
+
+void LayoutPanel::updateCaption() {
+    if (m_caption.isEmpty() || !m_grid->model()) return;
+    // Fit shrinks a wide tile's cells below the size its labels need (the colours still show
+    // the pattern): say so, rather than promise labels the picture does not have.
+    m_info->setText(m_caption + (m_grid->labelsShown() ? QString() : tr(" (labels from 18 px cells on: zoom in to read them)")));
 }
 
 void LayoutPanel::rebuildHardware(const QString& spec) {
@@ -243,18 +254,20 @@ void LayoutPanel::rebuildHardware(const QString& spec) {
     std::string why;
     auto l = analysis::makeBuiltinLayout(spec.toStdString(), {}, {}, &why);
     if (!l) {
+        m_caption.clear();
         m_info->setText(QString::fromStdString(why));
         m_grid->setModel(std::nullopt);
         return;
     }
     auto m = viz::LayoutGridModel::fromLayout(l, 4, 0, 0, spec.toStdString());
-    m_info->setText(QString::fromStdString(m.description()) +
-                    tr("  — hardware layout (tilec layout --builtin %1); cells: thread / local "
-                       "(register) index; "
-                       "click a cell to outline its thread")
-                        .arg(spec));
+    m_caption = QString::fromStdString(m.description()) +
+                tr("  — hardware layout (tilec layout --builtin %1); cells: thread / local "
+                   "(register) index; "
+                   "click a cell to outline its thread")
+                    .arg(spec);
     m_grid->setModel(std::move(m));
     fit();
+    updateCaption();
 }
 
 void LayoutPanel::onFocus() {

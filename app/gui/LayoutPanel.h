@@ -62,6 +62,7 @@ protected:
 private:
     /// In fit-to-view mode: the cell size for the scroll area's current width.
     void fit();
+    void updateCaption();  ///< m_caption, and whether the cells carry their labels at this size
     void refreshBuffers();
     /// Draws hardware layout `spec` (rebuild() for a hardware entry).
     void rebuildHardware(const QString& spec);
@@ -78,6 +79,7 @@ private:
     QComboBox* m_buffer;
     QSpinBox *m_tile, *m_warp;
     QLabel* m_info;
+    QString m_caption;  ///< the buffer's description and what the cells show (updateCaption)
     QScrollArea* m_scroll;
     viz::LayoutGridWidget* m_grid;
     viz::ZoomBar* m_zoom;

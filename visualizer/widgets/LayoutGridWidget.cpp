@@ -52,7 +52,7 @@ void LayoutGridWidget::setSelectedWarp(int64_t w) {
 
 int LayoutGridWidget::cellSizeToFit(int widthPx, int64_t cols) {
     if (cols <= 0) return kDefaultCell;
-    return int(std::clamp<int64_t>((widthPx - kLeft - 4) / cols, 16, kDefaultCell));
+    return int(std::clamp<int64_t>((widthPx - kLeft - 4) / cols, kMinFitCell, kDefaultCell));
 }
 
 int LayoutGridWidget::labelPixelSize() const {

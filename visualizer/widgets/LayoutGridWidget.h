@@ -28,8 +28,11 @@ public:
     static constexpr int kDefaultCell = 28;
     int cellSize() const { return m_cell; }
     /// The cell size that shows all `cols` columns in `widthPx` pixels (the row header
-    /// included): at most the default size (28), at least 16 (below that the picture is a
-    /// colour pattern; it scrolls instead). The panels' fit-to-view zoom.
+    /// included): at most the default size (28), at least kMinFitCell. Below 18 px the cells
+    /// lose their labels and the picture is the colour pattern of banks / threads -- what a
+    /// 64-column swizzled tile needs to be seen whole (at 16, the floor until 2026-12-06, Fit
+    /// showed 44 of K_s's 64 columns in a 1600 px window). The panels' fit-to-view zoom.
+    static constexpr int kMinFitCell = 8;
     static int cellSizeToFit(int widthPx, int64_t cols);
     /// Whether cells carry their two text labels at the current size (the widest label fits
     /// in 9 px text or larger).
