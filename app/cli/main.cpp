@@ -281,10 +281,26 @@ int reportParseError(const CLI::App& app, const CLI::ParseError& e) {
     std::cerr << "tilec: error: " << message << "\n  hint: " << usage << "; " << help << "\n";
     return 2;
 }
+/// Help text as the user types the options: a flag with an optional value is declared
+/// "--interp{tile}" (CLI11's default-value syntax), which is not what anyone writes.
+class HelpFormatter : public CLI::Formatter {
+public:
+    std::string make_option_name(const CLI::Option* opt, bool positional) const override {
+        std::string n = CLI::Formatter::make_option_name(opt, positional);
+        for (size_t b; (b = n.find('{')) != std::string::npos;) {
+            const size_t e = n.find('}', b);
+            if (e == std::string::npos) break;
+            n.erase(b, e - b + 1);
+        }
+        return n;
+    }
+};
+
 }  // namespace
 
 int main(int argc, char** argv) {
     CLI::App app{"tilec - the TileScope tile compiler"};
+    app.formatter(std::make_shared<HelpFormatter>());
     app.require_subcommand(1);
     // CLI11 prints the string and exits 0 before it asks for a subcommand.
     app.set_version_flag("--version", "tilec " + ts::rt::versionText(),
@@ -320,11 +336,12 @@ int main(int argc, char** argv) {
                   "run on the CPU interpreter instead of the GPU: --interp (tile-level IR) or "
                   "--interp=lowered (thread-level, "
                   "after all passes: shared memory, barriers, cp.async, mma layouts)")
-        ->check(CLI::IsMember({"tile", "lowered"}));
+        ->check(CLI::IsMember({"tile", "lowered"}))
+        ->option_text("[=tile|lowered]");
     run->add_option("--check", rc.check, "reference: 'ref' (ref_program, float64) or 'interp'")
         ->check(CLI::IsMember({"ref", "interp"}));
     addCheckFlags(run, rc.flags);
-    run->add_option("--seed", rc.seed, "random seed for the inputs (default: fresh)")->check(kSeed);
+    run->add_option("--seed", rc.seed, "random seed for the inputs (default: fresh)")->check(kSeed)->option_text("N");
     run->add_option("--dump-outputs", rc.dumpOutputs,
                     "write the outputs of this run (GPU or interpreter) to DIR as raw float32/64 "
                     "NAME.f32/.f64 files plus outputs.json (dtype, shape, tolerance): runs with the same "
@@ -344,7 +361,8 @@ int main(int argc, char** argv) {
     run->add_option("--time-limit", rc.timeLimitS,
                     "seconds an interpreter run may take before it stops with an error at the "
                     "loop it is in (default 60; 0 = no limit)")
-        ->check(kNonNegative);
+        ->check(kNonNegative)
+        ->option_text("SECONDS");
     run->add_flag("--progress", rc.progress,
                   "show interpreter progress on stderr (block, loop line and iteration) even "
                   "when stderr is not a terminal (on a terminal: after 1 s)");

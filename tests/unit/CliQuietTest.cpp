@@ -553,3 +553,15 @@ def k(M=8):
     EXPECT_NE(firstLoop, std::string::npos) << layouts.out;
     EXPECT_LT(lastBuffer, firstLoop) << layouts.out;
 }
+
+// `tilec run --help` shows the options as they are typed (helper-116: "--interp{tile}
+// :{tile,lowered}", "--seed UINT:UINT", "--time-limit FLOAT:NUMBER >= 0" were CLI11's internals).
+TEST(CliQuiet, RunHelpShowsOptionsAsTheyAreTyped) {
+    auto r = runTilec("run --help");
+    EXPECT_EQ(r.rc, 0) << r.out;
+    EXPECT_NE(r.out.find("  --interp [=tile|lowered]"), std::string::npos) << r.out;
+    EXPECT_NE(r.out.find("  --seed N "), std::string::npos) << r.out;
+    EXPECT_NE(r.out.find("  --time-limit SECONDS"), std::string::npos) << r.out;
+    EXPECT_EQ(r.out.find("{tile}"), std::string::npos) << r.out;
+    EXPECT_EQ(r.out.find("UINT:UINT"), std::string::npos) << r.out;
+}
