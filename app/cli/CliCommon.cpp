@@ -1,5 +1,6 @@
 #include "app/cli/CliCommon.h"
 
+#include <algorithm>
 #include <filesystem>
 #include <fstream>
 #include <cstdlib>
@@ -20,9 +21,17 @@ std::optional<std::string> readFile(const std::string& path) {
     if (r.error == "no such file")
         std::cerr << "\n  hint: check the path (relative paths start at "
                   << std::filesystem::current_path(ec).string() << ")";
-    else if (r.error == "is a directory")
-        std::cerr << ", not a tile program\n  hint: pass a .py file, e.g. "
-                  << (std::filesystem::path(path) / "gemm.py").string();
+    else if (r.error == "is a directory") {
+        // Name .py files that are there (it suggested DIR/gemm.py whether or not it existed).
+        std::vector<std::string> py;
+        for (auto it = std::filesystem::directory_iterator(path, ec); !ec && it != std::filesystem::directory_iterator(); it.increment(ec))
+            if (it->path().extension() == ".py") py.push_back(it->path().string());
+        std::sort(py.begin(), py.end());
+        std::cerr << ", not a tile program\n  hint: pass a .py file";
+        if (py.empty()) std::cerr << " (this directory has none)";
+        for (size_t i = 0; i < py.size() && i < 3; ++i) std::cerr << (i ? ", " : ", e.g. ") << py[i];
+        if (py.size() > 3) std::cerr << " (" << py.size() << " in all)";
+    }
     std::cerr << "\n";
     return std::nullopt;
 }
@@ -35,7 +44,13 @@ std::optional<std::map<std::string, std::string>> parseParams(const std::vector<
             std::cerr << "tilec: error: --param expects NAME=VALUE, got '" << p << "'\n";
             return std::nullopt;
         }
-        out[p.substr(0, eq)] = p.substr(eq + 1);
+        const std::string name = p.substr(0, eq), value = p.substr(eq + 1);
+        // The last one wins (as a shell's repeated assignment), but say so: `-p M=1024 -p M=64`
+        // is more often a forgotten edit than an intent (helper-116).
+        if (auto it = out.find(name); it != out.end() && it->second != value)
+            std::cerr << "tilec: note: --param " << name << " is given twice; " << name << "=" << value << " (the last) is used, not "
+                      << name << "=" << it->second << "\n";
+        out[name] = value;
     }
     return out;
 }

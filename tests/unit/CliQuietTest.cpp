@@ -565,3 +565,18 @@ TEST(CliQuiet, RunHelpShowsOptionsAsTheyAreTyped) {
     EXPECT_EQ(r.out.find("{tile}"), std::string::npos) << r.out;
     EXPECT_EQ(r.out.find("UINT:UINT"), std::string::npos) << r.out;
 }
+
+// A directory instead of a file names the .py files it has (it suggested DIR/gemm.py whether or
+// not that existed), and a --param given twice with different values says which one is used.
+TEST(CliQuiet, DirectoryHintAndRepeatedParam) {
+    auto r = runTilec("compile " + src("samples") + " --no-nvrtc");
+    EXPECT_EQ(r.rc, 1) << r.out;
+    EXPECT_NE(r.out.find("hint: pass a .py file, e.g. " + src("samples/add.py") + ", "), std::string::npos) << r.out;
+    const std::string empty = ::testing::TempDir() + "/cli_quiet_empty_dir";
+    std::filesystem::create_directories(empty);
+    r = runTilec("compile " + empty + " --no-nvrtc");
+    EXPECT_NE(r.out.find("hint: pass a .py file (this directory has none)"), std::string::npos) << r.out;
+    r = runTilec("compile " + src("samples/add.py") + " -p M=1024 -p M=64 -q --no-nvrtc");
+    EXPECT_EQ(r.rc, 0) << r.out;
+    EXPECT_NE(r.out.find("note: --param M is given twice; M=64 (the last) is used, not M=1024"), std::string::npos) << r.out;
+}
