@@ -692,6 +692,12 @@ int runRun(const RunCommand& c) {
             std::cout << (c.check == "interp" ? "--check interp" : noReferenceText(*r))
                       << ": nothing to check against (the tile-level interpreter is the "
                          "reference)\nNOT CHECKED\n";
+            // A file that checks its kernel in its own code (torch.testing in a test function)
+            // has no ref_program tilec can call: say how to get a check (helper-116).
+            if (c.check != "interp")
+                std::cout << "  hint: name the reference function with --ref NAME (e.g. --ref ref_program, --ref "
+                             "module.function), or run with --interp=lowered or on the GPU: both are checked against "
+                             "this interpreter\n";
             return 0;
         }
     }

@@ -278,7 +278,7 @@ void blockGemmLayouts(LayoutSolver& s, const TileOpNode& t, const BlockGemmGrid&
     }
     if (!wp) {
         std::ostringstream msg;
-        msg << "T.gemm: " << warps << " warps cannot tile M=" << M << ", N=" << N << " with policy "
+        msg << "T.gemm: " << warps << (warps == 1 ? " warp" : " warps") << " cannot tile M=" << M << ", N=" << N << " with policy "
             << gemmPolicyName(policy) << "; valid thread counts: " << validThreadCounts(M, N, policy);
         s.error(t.span, msg.str(),
                 "each warp owns a multiple of 16x16 accumulator elements; change threads=, the block "
