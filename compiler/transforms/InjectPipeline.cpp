@@ -289,8 +289,8 @@ public:
     int outerLoops = 0;  // loops around the one being rewritten
     bool multiDimBlock = false;  // threads along y/z: no single elected thread for TMA
 
-    /// A TMA schedule inside another loop: its last wgmma group may still be in flight when the
-    /// loop ends (the in-flight schedules leave it to the accumulator's next reader), and the next
+    /// A TMA GEMM schedule inside another loop: its last wgmma group may still be in flight when
+    /// the loop ends (the in-flight schedules leave it to the accumulator's next reader), and the next
     /// trip of the outer loop refills the same stages by TMA -- a write under a wgmma that still
     /// reads them (helper-116: a T.Pipelined gemm in `for ko in T.serial(2)`; the lowered
     /// interpreter saw it, the GPU would have computed with the next tiles). Retire every group
@@ -326,7 +326,8 @@ protected:
             });
         // sm_90a: loops feeding wgmma tiles get the TMA + mbarrier schedule (Hopper.h).
         if (n->forKind == ForKind::Pipelined && !nested) {
-            if (Stmt tma = injectTmaFragmentPipeline(*n, func, threads, target, attrs, staged)) return retireInOuterLoop(tma, *n);
+            // (The fragment-path schedules wait their last wgmma in the loop: nothing to retire.)
+            if (Stmt tma = injectTmaFragmentPipeline(*n, func, threads, target, attrs, staged)) return tma;
             if (Stmt tma = injectTmaPipeline(*n, func, threads, attrs, staged)) return retireInOuterLoop(tma, *n);
         }
         auto producers = attrInts(n->attrs, "pipeline_producers");
