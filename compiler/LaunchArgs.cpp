@@ -9,6 +9,7 @@
 #include "compiler/ir/Intrinsics.h"
 #include "compiler/ir/ViewBases.h"
 #include "compiler/ops/Registry.h"
+#include "compiler/support/HostTensor.h"
 
 namespace ts {
 namespace {
@@ -128,6 +129,17 @@ bool byValue(const KernelInfo& k, LaunchValues& lv, std::vector<bool>& known, st
                 error = "--param " + s.name + "=" + s.value + ": '" + s.name + "' is " +
                         std::string(ir::dtypeName(s.dtype)) + " and needs an integer";
                 return false;
+            }
+            // An integer the argument's type cannot hold: the GPU launch would pass another value
+            // than the interpreters use (int32 n = 99999999999 ran as 1e11 there, helper-117);
+            // int64 past 2^53 is not exact in the float64 the values travel as.
+            if (!ir::isFloat(s.dtype) && s.dtype != ir::DType::Bool) {
+                const bool exact64 = ir::dtypeBits(s.dtype) < 64 || std::fabs(x) <= 9007199254740992.0;
+                if (roundTo(s.dtype, x) != x || !exact64) {
+                    error = "--param " + s.name + "=" + s.value + ": '" + s.name + "' is " + std::string(ir::dtypeName(s.dtype)) +
+                            (exact64 ? ", which does not hold " + s.value : ", exact as a launch value only up to 2^53 (9007199254740992)");
+                    return false;
+                }
             }
             lv.scalars[i] = x;
             lv.notes.push_back(s.name + " = " + s.value + " (--param)");

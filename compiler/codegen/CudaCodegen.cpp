@@ -842,7 +842,8 @@ private:
         }
         if (op == intrin::kAtomic) {
             std::string k = static_cast<const StrImmNode*>(c.args[0].get())->value;
-            if (k == "add") return "ts::atomic_add(" + addr(c.args[1]) + ", " + expr(c.args[2]) + ")";
+            // uint32: CUDA's and HIP's own atomicAdd (the headers' ts::atomic_add has no overload).
+            if (k == "add") return (c.args[2]->dtype == DType::UInt32 ? "atomicAdd(" : "ts::atomic_add(") + addr(c.args[1]) + ", " + expr(c.args[2]) + ")";
             return std::string(k == "max" ? "ts::atomic_max(" : "ts::atomic_min(") + addr(c.args[1]) + ", " + expr(c.args[2]) + ")";
         }
         if (intrin::isWarpShuffle(op)) {  // (mask, value, src_lane or delta, width)

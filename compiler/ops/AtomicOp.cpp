@@ -31,13 +31,14 @@ Stmt lowerAtomic(Ctx& c, const TileOpNode& op, const Target& target) {
     {
         const DType t = dst.buffer->dtype;
         const bool add = aop == "add";
-        const bool ok = add ? (t == DType::Float16 || t == DType::BFloat16 || t == DType::Float32 || t == DType::Float64 || t == DType::Int32)
+        const bool ok = add ? (t == DType::Float16 || t == DType::BFloat16 || t == DType::Float32 || t == DType::Float64 || t == DType::Int32 ||
+                               t == DType::UInt32)
                             : (t == DType::Int32 || t == DType::UInt32 || t == DType::Float16 || t == DType::BFloat16 || t == DType::Float32);
         if (!ok) {
             c.error(op.span,
                     "T.atomic_" + aop + " into '" + dst.buffer->name + "' (" + std::string(dtypeName(t)) + "): no atomic " + aop +
                         " of " + std::string(dtypeName(t)) + " values on the GPU (TileScope's atomics: add of float16, bfloat16, "
-                        "float32, float64, int32; max/min of int32, uint32, float16, bfloat16, float32)",
+                        "float32, float64, int32, uint32; max/min of int32, uint32, float16, bfloat16, float32)",
                     std::string("accumulate in ") + (isFloat(t) ? "a float32" : "an int32") +
                         " buffer with the atomic and convert to " + std::string(dtypeName(t)) + " afterwards");
             return nullptr;

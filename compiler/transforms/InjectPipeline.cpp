@@ -308,6 +308,34 @@ public:
         return seq(out, n.span);
     }
 
+    /// Whether a shared tile a top-level T.copy of the loop loads from global memory is read or
+    /// written outside the loop. plan-pipelines keeps such a copy synchronous (its warning says so); the TMA
+    /// schedules staged it anyway, and the uses after the loop named the unstaged tile, which no
+    /// longer had a declaration (NVRTC: "identifier As_1 is undefined", helper-117).
+    bool tileUsedOutside(const ForNode& loop) const {
+        std::set<const BufferNode*> tiles;
+        auto* sq = as<SeqNode>(loop.body);
+        for (const Stmt& st : sq ? sq->stmts : std::vector<Stmt>{loop.body})
+            if (auto* t = as<TileOpNode>(st); t && t->op == TileOpKind::Copy && t->args.size() >= 2 && t->isRegion(0) && t->isRegion(1) &&
+                                              t->region(0).buffer->scope == Scope::Global && t->region(1).buffer->scope == Scope::Shared)
+                tiles.insert(t->region(1).buffer.get());
+        if (tiles.empty()) return false;
+        // References to the tiles in the whole function against those in the loop.
+        auto count = [&](const Stmt& root) {
+            int64_t refs = 0;
+            walk(root, [&](const Stmt& x) {
+                if (auto* st = as<StoreNode>(x)) refs += tiles.count(st->buffer.get());
+                if (auto* t = as<TileOpNode>(x))
+                    for (size_t i = 0; i < t->args.size(); ++i) refs += t->isRegion(i) && tiles.count(t->region(i).buffer.get());
+            }, [&](const Expr& e) {
+                if (auto* l = as<LoadNode>(e)) refs += tiles.count(l->buffer.get());
+            });
+            return refs;
+        };
+        const bool outside = count(func.body) > count(loop.body);
+        return outside;
+    }
+
 protected:
     Stmt visitIf(const IfNode* n, const Stmt& self) override {
         const bool role = mentionsThread(n->cond);
@@ -325,7 +353,7 @@ protected:
                 if (auto* f = as<ForNode>(x); f && f->forKind == ForKind::Pipelined) nested = true;
             });
         // sm_90a: loops feeding wgmma tiles get the TMA + mbarrier schedule (Hopper.h).
-        if (n->forKind == ForKind::Pipelined && !nested) {
+        if (n->forKind == ForKind::Pipelined && !nested && !tileUsedOutside(*n)) {
             // (The fragment-path schedules wait their last wgmma in the loop: nothing to retire.)
             if (Stmt tma = injectTmaFragmentPipeline(*n, func, threads, target, attrs, staged)) return tma;
             if (Stmt tma = injectTmaPipeline(*n, func, threads, attrs, staged)) return retireInOuterLoop(tma, *n);

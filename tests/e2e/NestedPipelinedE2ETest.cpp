@@ -81,3 +81,17 @@ TEST(NestedPipelined, TmaGemmInOuterLoopRetiresItsWgmmaBeforeTheNextTrip) {
             ts::e2e::expectInterpretersMatchReference(r, std::string("pipelined_gemm_in_loop outer=") + outer + " " + target);
         }
 }
+
+// tests/e2e/programs/pipelined_tiles_reused_after.py (helper-117): tiles a later loop loads again
+// keep the pipelined loop off the TMA schedules (NVRTC rejected the undeclared unstaged tiles);
+// tests/e2e/programs/atomic_uint32_add.py: uint32 T.atomic_add is CUDA's atomicAdd. Both
+// interpreters against float64, NVRTC both targets (the observer).
+TEST(NestedPipelined, TilesReusedAfterTheLoopAndUint32AtomicAdd) {
+    for (const char* target : {"cuda:sm_80", "cuda:sm_90a"})
+        for (const char* prog : {"tests/e2e/programs/pipelined_tiles_reused_after.py", "tests/e2e/programs/atomic_uint32_add.py"}) {
+            ts::CompileResult r = ts::e2e::compileRepoFile(prog, {}, target);
+            ASSERT_TRUE(r.ok) << prog << " " << target << ts::e2e::diagText(r);
+            EXPECT_EQ(r.cuda.find("As_1"), std::string::npos) << r.cuda;
+            ts::e2e::expectInterpretersMatchReference(r, std::string(prog) + " " + target);
+        }
+}

@@ -323,4 +323,9 @@ TEST(CheckCompare, ReferenceValuesPastTheOutputDtypeAreComparedAsItHoldsThem) {
     EXPECT_FALSE(compare(std::vector<double>{240.0, -448.0}, std::vector<double>{1000.0, -1e6}, DType::Float8E4M3).pass);
     EXPECT_TRUE(compare(std::vector<double>{1, 0, 1}, std::vector<double>{2, 0, -3}, DType::Bool).pass);
     EXPECT_FALSE(compare(std::vector<double>{0, 0, 1}, std::vector<double>{2, 0, -3}, DType::Bool).pass);
+    // An infinite reference in a type without infinity (helper-117): e4m3 448, fp4 6, bool 1.
+    EXPECT_TRUE(compare(std::vector<double>{448.0, -448.0}, std::vector<double>{inf, -inf}, DType::Float8E4M3).pass);
+    EXPECT_TRUE(compare(std::vector<double>{6.0}, std::vector<double>{inf}, DType::Float4E2M1).pass);
+    EXPECT_TRUE(compare(std::vector<double>{1.0}, std::vector<double>{inf}, DType::Bool).pass);
+    EXPECT_FALSE(compare(std::vector<double>{240.0}, std::vector<double>{inf}, DType::Float8E4M3).pass);
 }

@@ -66,6 +66,14 @@ TEST(CliScalarArgs, BodyErrorIsReportedNotTheScalarParam) {
     EXPECT_TRUE(contains(m.err, "unknown parameter 'nn' for kernel 'scalar_arg_body_error'")) << m.err;
 }
 
+// An integer the scalar argument's type cannot hold is refused (the interpreters used 1e11 for an
+// int32; a GPU launch could not pass it, helper-117).
+TEST(CliScalarArgs, OutOfRangeIntegerIsRefused) {
+    auto o = captureCli([] { return runRun(programRun("dynamic_gemm.py", {"M=99999999999"})); });
+    EXPECT_EQ(o.rc, 1);
+    EXPECT_TRUE(contains(o.err, "--param M=99999999999: 'M' is int32, which does not hold 99999999999")) << o.err;
+}
+
 TEST(CliScalarArgs, AtomicOnlyOutputStartsAtZero) {
     for (const char* interp : {"tile", "lowered"}) {
         auto o = captureCli([&] {
