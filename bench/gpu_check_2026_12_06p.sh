@@ -1,0 +1,16 @@
+#!/usr/bin/env bash
+# 2026-12-06, sixth session (third check): helper-117's findings on the GPU, sm_80 and sm_90a code:
+# tests/e2e/programs/pipelined_tiles_reused_after.py (a pipelined GEMM whose tiles a later loop loads
+# again: the TMA schedules decline it) and atomic_uint32_add.py (CUDA's atomicAdd on unsigned), each
+# against float64 and against the interpreter.
+#   cp bench/gpu_check_2026_12_06p.sh bench/gpu_check_lib.sh tests/e2e/programs/{pipelined_tiles_reused_after,atomic_uint32_add}.py .h200/
+#   run(command="OUT=$OUT bash .h200/gpu_check_2026_12_06p.sh", carry=[".h200"])
+. "$(dirname "$0")/gpu_check_lib.sh"
+for tgt in cuda:sm_80 cuda:sm_90a; do
+  for f in pipelined_tiles_reused_after atomic_uint32_add; do
+    r 0 $A/$f.py --target $tgt
+    r 0 $A/$f.py --target $tgt --check interp
+  done
+  r 0 $A/atomic_uint32_add.py --target $tgt -p N=65536 --input A=int:0:4294967295
+done
+gpu_check_summary
