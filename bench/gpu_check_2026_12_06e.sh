@@ -10,10 +10,7 @@
 #   run(command="OUT=$OUT bash .h200/gpu_check_2026_12_06e.sh", carry=[".h200"])
 . "$(dirname "$0")/gpu_check_lib.sh"
 for tgt in cuda:sm_80 cuda:sm_90a; do
-  for p in int64_index_arith index_fold_overflow; do
-    r 0 $A/$p.py --target $tgt
-    r 0 $A/$p.py --target $tgt --check interp
-  done
+  for p in int64_index_arith index_fold_overflow; do r2 $A/$p.py --target $tgt; done
   r 0 $A/int64_index_arith.py --target $tgt --param blocks=300
   r 0 $A/large_index.py --target $tgt
 done

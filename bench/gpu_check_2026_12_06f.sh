@@ -11,15 +11,18 @@
 #   cp bench/gpu_check_2026_12_06f.sh bench/gpu_check_lib.sh tests/e2e/programs/{int64_index_arith,index_fold_overflow,int_width_semantics,large_index}.py .h200/
 #   run(command="OUT=$OUT bash .h200/gpu_check_2026_12_06f.sh", carry=[".h200"])
 . "$(dirname "$0")/gpu_check_lib.sh"
-for tgt in cuda:sm_80 cuda:sm_90a; do
-  for p in int64_index_arith index_fold_overflow int_width_semantics; do
-    r 0 $A/$p.py --target $tgt
-    r 0 $A/$p.py --target $tgt --check interp
-  done
+# index_checks TGT: the checks of this file for one target (bench/gpu_check_2026_12_06g.sh sources
+# this file and adds its own).
+index_checks() {
+  local tgt=$1 p
+  for p in int64_index_arith index_fold_overflow int_width_semantics; do r2 $A/$p.py --target $tgt; done
   r 0 $A/int64_index_arith.py --target $tgt --param blocks=300
   r 0 $A/large_index.py --target $tgt
   # float -> int out of range: GPU against the interpreter (a probe in the first run, 4 of 4
   # columns differed; the interpreters now saturate at 32 bits as the GPU does).
   r 0 $A/float_to_int.py --target $tgt --check interp
-done
-gpu_check_summary
+}
+if [ "${BASH_SOURCE[0]}" = "$0" ]; then
+  for tgt in cuda:sm_80 cuda:sm_90a; do index_checks $tgt; done
+  gpu_check_summary
+fi

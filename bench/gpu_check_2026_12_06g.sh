@@ -10,19 +10,11 @@
 #  - tests/e2e/programs/float_to_int.py, int_promotions.py: out-of-range float -> int, C's integer
 #    promotions of 8/16-bit operands, int64 -> float32 (GPU against the interpreter);
 #  - tests/e2e/programs/large_index.py at 64 x 256 (ordinary offsets) as a control.
-#   cp bench/gpu_check_2026_12_06g.sh bench/gpu_check_lib.sh tests/e2e/programs/{int64_index_arith,index_fold_overflow,int_width_semantics,int_promotions,float_to_int,large_index}.py .h200/
+#   cp bench/gpu_check_2026_12_06g.sh bench/gpu_check_2026_12_06f.sh bench/gpu_check_lib.sh tests/e2e/programs/{int64_index_arith,index_fold_overflow,int_width_semantics,int_promotions,float_to_int,large_index}.py .h200/
 #   run(command="OUT=$OUT bash .h200/gpu_check_2026_12_06g.sh", carry=[".h200"])
-. "$(dirname "$0")/gpu_check_lib.sh"
+. "$(dirname "$0")/gpu_check_2026_12_06f.sh"  # the library and index_checks
 for tgt in cuda:sm_80 cuda:sm_90a; do
-  for p in int64_index_arith index_fold_overflow int_width_semantics; do
-    r 0 $A/$p.py --target $tgt
-    r 0 $A/$p.py --target $tgt --check interp
-  done
-  r 0 $A/int64_index_arith.py --target $tgt --param blocks=300
-  r 0 $A/large_index.py --target $tgt
-  # float -> int out of range: GPU against the interpreter (a probe in the first run, 4 of 4
-  # columns differed; the interpreters now saturate at 32 bits as the GPU does).
-  r 0 $A/float_to_int.py --target $tgt --check interp
+  index_checks $tgt
   # uint16 * uint16 in C's int (65535^2 -> -131071), int64 -> float32 in one rounding.
   r 0 $A/int_promotions.py --target $tgt --check interp
 done

@@ -8,9 +8,7 @@
 #   run(command="OUT=$OUT bash .h200/gpu_check_2026_12_06i.sh", carry=[".h200"])
 . "$(dirname "$0")/gpu_check_lib.sh"
 for tgt in cuda:sm_80 cuda:sm_90a; do
-  for s in 1 2 3; do r 0 $A/c_conversions.py --target $tgt --seed $s; done
-  r 0 $A/c_conversions.py --target $tgt --check interp
-  r 0 $A/narrow_minmax_loop64.py --target $tgt --check interp
-  r 0 $A/int_width_semantics.py --target $tgt --check interp
+  rseeds 3 $A/c_conversions.py --target $tgt
+  for p in c_conversions narrow_minmax_loop64 int_width_semantics; do r 0 $A/$p.py --target $tgt --check interp; done
 done
 gpu_check_summary

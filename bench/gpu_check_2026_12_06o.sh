@@ -9,14 +9,11 @@
 #   run(command="OUT=$OUT bash .h200/gpu_check_2026_12_06o.sh", carry=[".h200"])
 . "$(dirname "$0")/gpu_check_lib.sh"
 for tgt in cuda:sm_80 cuda:sm_90a; do
-  for s in 1 2; do
-    r 0 $A/reduce_int_edges.py --target $tgt --seed $s
-    r 0 $A/reduce_int_edges.py --target $tgt --seed $s -p M=2 -p N=64 -p threads=32
+  for shape in "" "-p M=2 -p N=64 -p threads=32"; do
+    rseeds 2 $A/reduce_int_edges.py --target $tgt $shape
+    r 0 $A/reduce_int_edges.py --target $tgt --check interp $shape
   done
-  r 0 $A/reduce_int_edges.py --target $tgt --check interp
-  r 0 $A/reduce_int_edges.py --target $tgt --check interp -p M=2 -p N=64 -p threads=32
-  r 0 $A/float32_math_fold.py --target $tgt
-  r 0 $A/float32_math_fold.py --target $tgt --check interp
+  r2 $A/float32_math_fold.py --target $tgt
   r 1 $A/atomic_max_fp8.py --target $tgt
   for o in 0 1; do r 0 $A/pipelined_gemm_in_loop.py --target $tgt -p outer=$o; r 0 $A/pipelined_gemm_in_loop.py --target $tgt -p outer=$o -p M=256 -p N=256 -p K=1024 --seed 2; done
 done

@@ -7,10 +7,7 @@
 #   run(command="OUT=$OUT bash .h200/gpu_check_2026_12_06p.sh", carry=[".h200"])
 . "$(dirname "$0")/gpu_check_lib.sh"
 for tgt in cuda:sm_80 cuda:sm_90a; do
-  for f in pipelined_tiles_reused_after atomic_uint32_add; do
-    r 0 $A/$f.py --target $tgt
-    r 0 $A/$f.py --target $tgt --check interp
-  done
+  for f in pipelined_tiles_reused_after atomic_uint32_add; do r2 $A/$f.py --target $tgt; done
   r 0 $A/atomic_uint32_add.py --target $tgt -p N=65536 --input A=int:0:4294967295
 done
 gpu_check_summary

@@ -332,8 +332,7 @@ public:
             });
             return refs;
         };
-        const bool outside = count(func.body) > count(loop.body);
-        return outside;
+        return count(func.body) > count(loop.body);
     }
 
 protected:
