@@ -367,7 +367,8 @@ Stmt injectTmaFragmentPipeline(const ForNode& n, const PrimFuncNode& f, int64_t 
         if (!isCopy) stmts.push_back(s);
     }
     const bool pingPong = !plainOnly && pingPongApplies(stmts, threads, S);
-    const bool overlap = !pingPong && !plainOnly && softmaxOverlapPlan(f, stmts, producers).has_value();
+    const std::optional<OverlapPlan> overlapPlan = !pingPong && !plainOnly ? softmaxOverlapPlan(f, stmts, producers) : std::nullopt;
+    const bool overlap = overlapPlan.has_value();
     const bool inflight = !plainOnly && inflightApplies(stmts, S, pingPong);
     // Late tiles (header comment; off by default, measured slower): in the plain schedule, the
     // tiles no statement reads before the first statement that reads another tile. Tried because
@@ -392,7 +393,7 @@ Stmt injectTmaFragmentPipeline(const ForNode& n, const PrimFuncNode& f, int64_t 
     Var ps = makeVar("ps", DType::Int32, sp);
     Stmt prologue = forLoop(ps, intImm(0), intImm(S - 1), ForKind::Unrolled,
                             ifThen(lt(ps, n.extent), issue(add(n.min, ps), ps), nullptr, sp), {}, sp);
-    if (auto plan = !overlap ? std::nullopt : softmaxOverlapPlan(f, stmts, producers)) {
+    if (const auto& plan = overlapPlan) {
         // Softmax overlap (header comment): a loop of n + 1 rotated iterations r; iteration r's
         // stage holds tile r of the early tiles (K) and tile r - 1 of the late ones (V).
         int64_t earlyBytes = 0, lateBytes = 0;
