@@ -478,6 +478,10 @@ protected:
         if (Stmt st = tma.setup()) hoisted.push_back(st);
         hoisted.insert(hoisted.end(), {prologue, mainLoop});
         if (cpAsync) hoisted.push_back(intrinsic("tl.cp_async_wait", {intImm(0)}, sp));
+        // Inside another loop, the next trip's prologue overwrites stage 0 while other threads may
+        // still read the last stage the loop used (no barrier after the last consumer): a block
+        // barrier first (helper-118: sm_80 GEMM in `for ko in T.serial(2)` at 3 inner trips).
+        if (outerLoops > 0) hoisted.push_back(intrinsic(intrin::kSyncThreads, {}, sp));
         return seq(hoisted, sp);
     }
 };
