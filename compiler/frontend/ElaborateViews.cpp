@@ -187,8 +187,15 @@ Value Elaborator::tensorView(const ir::Buffer& base, const Value& shape, Span sh
     for (auto& e : base->shape)
         baseElems = baseElems && ir::constInt(e) ? std::optional(*baseElems * *ir::constInt(e)) : std::nullopt;
     const int64_t viewBits = ir::dtypeBits(t), baseBits = ir::dtypeBits(base->dtype);
-    auto bytesOf = [](int64_t elems, int64_t bits) { return std::to_string(elems * bits / 8) + ((elems * bits) % 8 ? ".5" : ""); };
-    if (viewElems && baseElems && *viewElems * viewBits != *baseElems * baseBits)
+    // In 128 bits: a tensor of 2^62 float16 has 2^66 bits (fuzz_pipeline, helper-118: int64 overflow,
+    // and the message said 'W' has 0 bytes).
+    auto bytesOf = [](int64_t elems, int64_t bits) {
+        const __int128 b = static_cast<__int128>(elems) * bits;
+        std::string digits;
+        for (__int128 q = b / 8; q > 0 || digits.empty(); q /= 10) digits.insert(digits.begin(), char('0' + int(q % 10)));
+        return digits + (b % 8 ? ".5" : "");
+    };
+    if (viewElems && baseElems && static_cast<__int128>(*viewElems) * viewBits != static_cast<__int128>(*baseElems) * baseBits)
         throw CompileError(shapeSpan,
                            t == base->dtype ? fn + ": the view has " + std::to_string(*viewElems) + " elements but '" + base->name +
                                                   "' has " + std::to_string(*baseElems)
