@@ -531,6 +531,19 @@ ir::Expr Elaborator::toExprLike(const Value& v, DType like, Span s, const std::s
     return toExpr(v, s, what);
 }
 
+ir::Expr Elaborator::toStoredValue(const Value& v, DType dtype, Span s, const std::string& what) {
+    ir::Expr raw = toExprLike(v, dtype, s, what);
+    if (v.isIntLike() && !v.is(ValueKind::Bool) && ir::isInt(dtype) && dtype != DType::Bool &&
+        !ir::holdsInt(dtype, v.asInt())) {
+        const std::string t(ir::dtypeName(dtype));
+        diags().warning(s, what + ": the literal " + std::to_string(v.asInt()) + " does not fit " + t +
+                               "; it wraps to " + std::to_string(ir::wrapInt(dtype, v.asInt())) +
+                               " (C's conversion; TVM refuses the literal)",
+                        "write the " + t + " value you mean, or give the buffer a wider dtype");
+    }
+    return ir::cast(dtype, raw, s);
+}
+
 std::pair<ir::Expr, ir::Expr> Elaborator::operands(const Value& a, const Value& b, Span s) {
     ir::Expr x, y;
     // A negative literal beside a uint32/uint64 value: C reads -1 as 4294967295 (u > -1 is false)
@@ -696,9 +709,8 @@ void Elaborator::storeTo(const ir::Buffer& b, std::vector<ir::Expr> indices, con
     if (ir::isPointerTable(m_funcAttrs, *b))
         throw CompileError(s, "a store to pointer table '" + b->name + "' is not supported by TileScope",
                            "pointer tables are read-only inside the kernel: the host fills them");
-    ir::Expr raw = toExprLike(v, b->dtype, s, "the stored value");
-    rejectPointer(*this, raw, s, "a store");
-    ir::Expr value = ir::cast(b->dtype, raw, s);
+    ir::Expr value = toStoredValue(v, b->dtype, s, "the stored value");
+    rejectPointer(*this, value, s, "a store");
     emit(ir::store(b, std::move(indices), value, s));
     noteWrite(b);
 }

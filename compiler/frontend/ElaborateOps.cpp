@@ -458,9 +458,7 @@ Value opAtomic(Elaborator& el, CallArgs& a, const std::string& op) {
                                            regionString(v) + " is " + shapeString(extentsOf(v)));
         value = v;
     } else {
-        value = ir::cast(dst.buffer->dtype,
-                         el.toExprLike(b[1], dst.buffer->dtype, b.spans[1], a.callee + " value"),
-                         b.spans[1]);
+        value = el.toStoredValue(b[1], dst.buffer->dtype, b.spans[1], a.callee + " value");
     }
     ir::Attrs attrs{{"op", op}};
     if (boolArg(el, b, 4, false)) attrs["use_tma"] = true;

@@ -53,6 +53,10 @@ public:
                     ir::DType floatType = ir::DType::Float32);
     /// Like toExpr, but a meta number takes the dtype `like` (TVM's rule for Python constants).
     ir::Expr toExprLike(const Value& v, ir::DType like, Span s, const std::string& what);
+    /// `v` converted to `dtype` for a store into a buffer of that dtype (a store, an atomic's
+    /// value). An integer literal `dtype` cannot hold wraps as C converts it (3000000000 into int32
+    /// is -1294967296), with a warning at `s` saying so: TVM refuses such a literal, CUDA wraps it.
+    ir::Expr toStoredValue(const Value& v, ir::DType dtype, Span s, const std::string& what);
     /// Both operands of a binary construct as IR of one dtype: a meta constant takes the other
     /// operand's dtype, then both are cast to the promoted dtype (float wins, wider wins).
     std::pair<ir::Expr, ir::Expr> operands(const Value& a, const Value& b, Span s);

@@ -229,9 +229,11 @@ Comparison compare(std::span<const double> actual, std::span<const double> refer
         }
     }
     if (!fitted.empty()) reference = fitted;
-    if (!ir::isFloat(t)) return compareInts(actual, reference, intPoison(t));
     const double tol = opt.relL2Tolerance.value_or(defaultTolerance(t));
-    return compareFloats(actual, reference, tol, opt.elementFactor.value_or(elementFactor(tol, t)));
+    Comparison c = !ir::isFloat(t) ? compareInts(actual, reference, intPoison(t))
+                                   : compareFloats(actual, reference, tol, opt.elementFactor.value_or(elementFactor(tol, t)));
+    if (c.firstBadIndex >= 0) c.firstBadExpected = reference[static_cast<size_t>(c.firstBadIndex)];
+    return c;
 }
 
 Comparison compare(const HostTensor& actual, const HostTensor& reference,
@@ -297,7 +299,7 @@ std::string describe(const Comparison& c, const HostTensor* actual, const HostTe
     std::string s;
     if (c.tolerance > 0 && c.finitePairs == 0 && c.nonFiniteMismatches == 0 && c.nonFiniteAlike > 0)
         s = "no finite element: all " + std::to_string(c.nonFiniteAlike) +
-            " are NaN/inf in both, alike (non-finite inputs, or an output neither side writes?)";
+            " are NaN/inf in both, alike (non-finite inputs, an overflow on both sides, or an output neither side writes?)";
     else if (c.tolerance > 0 && c.finitePairs == 0 && c.nonFiniteMismatches > 0)
         // rel-L2 over zero finite pairs would print 0, which reads as a perfect match.
         s = "rel-L2 n/a (no element is finite in both), " + std::to_string(c.nanCount) + " NaN";
@@ -318,7 +320,7 @@ std::string describe(const Comparison& c, const HostTensor* actual, const HostTe
         actual->hasData() && reference->hasData()) {
         const auto i = static_cast<size_t>(c.firstBadIndex);
         s += "; first bad element " + indexText(actual->shape, c.firstBadIndex) + ": got " +
-             num(actual->data[i]) + ", expected " + num(reference->data[i]);
+             num(actual->data[i]) + ", expected " + num(std::isnan(c.firstBadExpected) ? reference->data[i] : c.firstBadExpected);
     }
     return s;
 }

@@ -26,6 +26,7 @@
 // The reference should be computed in float64 from the exact (dtype-rounded) inputs; it need not
 // be rounded to the output dtype, the tolerances absorb that.
 #pragma once
+#include <cmath>
 #include <cstdint>
 #include <optional>
 #include <span>
@@ -59,6 +60,10 @@ struct Comparison {
     /// for floats a non-finite mismatch or |a - r| > tol * elementFactor(tol) * (|r| + rms(r)).
     /// Any bad element fails the check (as does relL2 >= tol).
     int64_t firstBadIndex = -1;
+    /// The value the element at firstBadIndex was compared with: the reference as the output
+    /// dtype holds it where the float64 value does not fit (float16 -120000 is -inf, e4m3 1e4 is
+    /// 448, bool 2 is 1; see compare()), else the reference itself. NaN when there is none.
+    double firstBadExpected = NAN;
     int64_t finitePairs = -1;  ///< floats: elements finite in both (relL2's support); -1 = n/a
     double tolerance = 0;  ///< rel-L2 tolerance applied (0 = exact)
     /// floats: every finite reference element is exactly 0, so there is no scale to be relative

@@ -184,6 +184,9 @@ void applyRule(HostTensor& t, const TensorParam& p, const InputRule& rule, uint6
         const std::string dt(ir::dtypeName(p.dtype)), val = what.empty() ? numberText(v) : what;
         // 2^63 is int64's largest values' float64 (roundTo keeps it), but no int64: not exact.
         const bool past64 = p.dtype == ir::DType::Int64 && v >= 9223372036854775808.0;
+        // bool holds 0 and 1 only: fill:2 read as True was silently a different input (helper-118).
+        if (p.dtype == ir::DType::Bool && v != 0 && v != 1)
+            fail(val + " is not a bool value: bool tensors hold 0 (False) and 1 (True)");
         if (p.dtype == ir::DType::Bool || (r == v && !past64) || (std::isnan(v) && std::isnan(r))) return r;
         if (!ir::isFloat(p.dtype)) {
             if (!std::isfinite(v)) fail(val + " has no " + dt + " value (it would be " + numberText(r) + ")");

@@ -112,7 +112,7 @@ TEST(CheckCompare, NonFiniteAgreementIsCountedAndAnAllNonFiniteOutputSaysSo) {
     EXPECT_EQ(none.nonFiniteAlike, 4);
     EXPECT_EQ(none.firstBadIndex, -1);
     EXPECT_EQ(describe(none, &all, &all),
-              "no finite element: all 4 are NaN/inf in both, alike (non-finite inputs, or an output neither side writes?): PASS");
+              "no finite element: all 4 are NaN/inf in both, alike (non-finite inputs, an overflow on both sides, or an output neither side writes?): PASS");
     ts::HostTensor other = all;
     other.data[2] = -kInf;
     EXPECT_FALSE(compare(other, all).pass);  // a different inf is still a mismatch
@@ -328,4 +328,18 @@ TEST(CheckCompare, ReferenceValuesPastTheOutputDtypeAreComparedAsItHoldsThem) {
     EXPECT_TRUE(compare(std::vector<double>{6.0}, std::vector<double>{inf}, DType::Float4E2M1).pass);
     EXPECT_TRUE(compare(std::vector<double>{1.0}, std::vector<double>{inf}, DType::Bool).pass);
     EXPECT_FALSE(compare(std::vector<double>{240.0}, std::vector<double>{inf}, DType::Float8E4M3).pass);
+    // The FAIL line names the value compared with, not the float64 one (helper-118: "expected
+    // -120000" for an element compared with -inf).
+    ts::HostTensor got = ts::makeHostTensor(DType::Float16, {2}, {1.0, 5.0});
+    ts::HostTensor want{DType::Float16, {2}, {1.0, -120000.0}};
+    Comparison c = compare(got, want);
+    EXPECT_FALSE(c.pass);
+    EXPECT_EQ(c.firstBadIndex, 1);
+    EXPECT_EQ(c.firstBadExpected, -inf);
+    EXPECT_NE(describe(c, &got, &want).find("first bad element [1]: got 5, expected -inf"), std::string::npos) << describe(c, &got, &want);
+    ts::HostTensor bools{DType::Bool, {2}, {0.0, 2.0}};
+    ts::HostTensor zeros = ts::makeHostTensor(DType::Bool, {2}, {0.0, 0.0});
+    Comparison b = compare(zeros, bools);
+    EXPECT_EQ(b.firstBadExpected, 1.0);
+    EXPECT_NE(describe(b, &zeros, &bools).find("got 0, expected 1"), std::string::npos) << describe(b, &zeros, &bools);
 }

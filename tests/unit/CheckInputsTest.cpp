@@ -181,6 +181,8 @@ TEST(CheckInputs, ValuesOutsideTheDtypeAreErrorsAndInfinitiesAreAskedForByName) 
                           Case{DType::Int32, "fill:nan", "nan has no int32 value (it would be 0)"},
                           Case{DType::Float8E4M3, "fill:1e10", "1e+10 is outside float8_e4m3"},
                           Case{DType::Float8E4M3, "fill:-inf", "has no float8_e4m3"},
+                          Case{DType::Bool, "fill:2", "2 is not a bool value: bool tensors hold 0 (False) and 1 (True)"},
+                          Case{DType::Bool, "int:0:3", "2 is not a bool value"},
                           Case{DType::Int8, "arange", "arange's last value 199 (the tensor has 200 elements) is outside int8's range"},
                           // int64's largest value parses to 2^63 (float64): not "outside int64's range".
                           Case{DType::Int64, "fill:9223372036854775807", "is not held exactly: tensor values are float64, exact for int64 up to 2^53"}}) {
@@ -202,6 +204,10 @@ TEST(CheckInputs, ValuesOutsideTheDtypeAreErrorsAndInfinitiesAreAskedForByName) 
     std::map<std::string, InputRule> r4;
     r4["A"] = *parseInputRule("values:1152921504606846976,-9007199254740992", err);  // 2^60 and -2^53: held exactly
     EXPECT_EQ(makeInputs(s4, opt, r4).tensors[0].data[0], 1152921504606846976.0);
+    std::vector<TensorParam> s5 = {{"A", DType::Bool, {3}, false}, {"O", DType::Float32, {4}, true}};
+    std::map<std::string, InputRule> r5;
+    r5["A"] = *parseInputRule("values:0,1,1", err);  // False and True are bool values
+    EXPECT_EQ(makeInputs(s5, opt, r5).tensors[0].data, (std::vector<double>{0, 1, 1}));
 }
 
 TEST(CheckInputs, RulesFillStructuredIntegerInputs) {

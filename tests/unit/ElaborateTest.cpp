@@ -266,6 +266,38 @@ TEST(ElaborateTest, GemmWgWaitWarnsThatItHasNoEffect) {
     EXPECT_EQ(plain.find("wg_wait"), std::string::npos) << plain;
 }
 
+// An integer literal the destination's dtype cannot hold wraps as C converts it (what the CUDA
+// does), with a warning at the value: TVM refuses such a literal, and it was silent (helper-118:
+// T.atomic_add(int32, 3000000000), T.atomic_max(uint32, -1)). Literals that fit say nothing.
+TEST(ElaborateTest, IntegerLiteralsThatWrapInAStoreOrAnAtomicWarn) {
+    const std::string src = "import tilelang.language as T\n"
+                            "@T.prim_func\n"
+                            "def k(O: T.Tensor((32,), \"int32\"), U: T.Tensor((32,), \"uint32\")):\n"
+                            "    with T.Kernel(1, threads=32) as bx:\n"
+                            "        for i in T.Parallel(32):\n"
+                            "            T.atomic_add(O[i], 3000000000)\n"
+                            "            T.atomic_max(U[i], -1)\n"
+                            "            T.atomic_add(O[i], -2147483648)\n"
+                            "            U[i] = 4294967295\n"
+                            "        O[0] = 2147483648\n";
+    auto e = elab_test::elaborateText(src);
+    ASSERT_EQ(e->firstError(), nullptr) << e->firstError()->message;
+    std::vector<const ts::Diagnostic*> w;
+    for (const auto& d : e->diags.all())
+        if (d.severity == ts::Severity::Warning) w.push_back(&d);
+    ASSERT_EQ(w.size(), 3u);
+    EXPECT_EQ(w[0]->message, "T.atomic_add value: the literal 3000000000 does not fit int32; it wraps to -1294967296 (C's conversion; TVM refuses the literal)");
+    EXPECT_EQ(w[0]->span.line, 6u);
+    EXPECT_EQ(w[0]->span.col, 32u);  // the literal
+    EXPECT_EQ(w[1]->message, "T.atomic_max value: the literal -1 does not fit uint32; it wraps to 4294967295 (C's conversion; TVM refuses the literal)");
+    EXPECT_EQ(w[2]->message, "the stored value: the literal 2147483648 does not fit int32; it wraps to -2147483648 (C's conversion; TVM refuses the literal)");
+    EXPECT_EQ(w[2]->hint, "write the int32 value you mean, or give the buffer a wider dtype");
+    // The wrapped values are what the IR stores (the CUDA's conversion).
+    auto ir = elab_test::irOf(src);
+    EXPECT_NE(ir.find("-1294967296"), std::string::npos) << ir;
+    EXPECT_NE(ir.find("4294967295"), std::string::npos) << ir;
+}
+
 TEST(ElaborateTest, OutputsFromOutIdxOrWrites) {
     std::string factory = R"(import tilelang
 import tilelang.language as T
