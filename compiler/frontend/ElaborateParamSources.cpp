@@ -30,7 +30,7 @@ void takeCallSiteValues(const KernelEntry& entry, std::vector<std::pair<std::str
     // Parameters still without a value take what the file's own call of the kernel passes
     // (TileLang's quickstart: `matmul.compile(M=M, ..., block_K=block_K)` at module level;
     // most examples: `matmul(M, N, K, 128, 128, 32)` in main()). A note says where from.
-    std::string fromCall, keptDefault;
+    std::string fromCall, keptDefault, asTheCall;
     for (const auto& nameValue : entry.callSite.values) {
         // Not a structured binding: clang before 16 (the fuzz build) rejects capturing one.
         const std::string& name = nameValue.first;
@@ -43,9 +43,12 @@ void takeCallSiteValues(const KernelEntry& entry, std::vector<std::pair<std::str
         if (hasDefault) {
             // The file's call passes another value than the default the kernel keeps: say so, or
             // a user who ran the example's main() gets a different kernel without a word.
-            if (repr(v) != repr(*p->defaultValue))
+            if (repr(v) != repr(*p->defaultValue)) {
                 keptDefault += (keptDefault.empty() ? "" : ", ") + name + "=" + repr(*p->defaultValue) +
                                " (the call passes " + repr(v) + ")";
+                const std::string arg = name + "=" + repr(v);
+                asTheCall += " --param " + (arg.find(' ') == std::string::npos ? arg : "\"" + arg + "\"");
+            }
             continue;
         }
         values.emplace_back(name, repr(v));
@@ -59,8 +62,8 @@ void takeCallSiteValues(const KernelEntry& entry, std::vector<std::pair<std::str
                    (fromCall.empty() ? " rather than the values of this call (" + entry.callSite.where + ")" : "");
         diags.add({Severity::Note, entry.callSite.span, msg,
                    keptDefault.empty() ? "--param NAME=VALUE overrides them"
-                                       : "--param NAME=VALUE overrides them; a parameter with a default takes "
-                                         "the call's value only when you pass it",
+                                       : "a parameter with a default takes the call's value only when you pass "
+                                         "it: add" + asTheCall + " to compile what the call compiles",
                    "params"});
     }
 }

@@ -63,6 +63,25 @@ public:
             if (isMainGuard(s)) {
                 if (walk(ast::as<ast::If>(s)->body, newFrame(), "__main__", 0)) return m_found;
             }
+        // A test file's __main__ is `tilelang.testing.main()` (pytest): its kernels' values are
+        // in the test functions, which pytest collects in file order -- the first one that calls
+        // the kernel (through its run_* helpers) gives them. A test with a parameter that has no
+        // default (pytest.mark.parametrize, a fixture) is skipped: its values are not in the body.
+        for (const ast::Stmt* s : m_mod.body)
+            if (auto f = ast::as<ast::FunctionDef>(s); f && f->name.rfind("test", 0) == 0 && f != m_entry.func) {
+                EnvPtr env = newFrame();
+                bool bound = true;
+                for (const ast::Param& p : f->params) {
+                    std::optional<Value> v = p.defaultValue ? tryEval(p.defaultValue, m_globals) : std::nullopt;
+                    if (!v) bound = false;
+                    else env->vars[p.name] = *v;
+                }
+                if (!bound) continue;
+                m_active.insert(f);
+                const bool found = walk(f->body, env, f->name + "()", 0);
+                m_active.erase(f);
+                if (found) return m_found;
+            }
         return {};
     }
 
@@ -244,9 +263,12 @@ private:
     }
 
     bool isKernelCall(const ast::Call* c) const {
-        // `matmul(...)`, `matmul.compile(...)` (TileLang's JIT object).
+        // `matmul(...)`, and the JIT object's methods that take the kernel's own arguments:
+        // `matmul.compile(...)`, `.get_kernel_source(...)` (the NSA example's T.const sizes come
+        // only from that call: its kernel call passes tensors), `.get_tir(...)`.
         if (auto n = ast::as<ast::Name>(c->func)) return n->id == m_entry.name();
-        if (auto a = ast::as<ast::Attribute>(c->func); a && a->attr == "compile")
+        if (auto a = ast::as<ast::Attribute>(c->func);
+            a && (a->attr == "compile" || a->attr == "get_kernel_source" || a->attr == "get_tir"))
             if (auto n = ast::as<ast::Name>(a->value)) return n->id == m_entry.name();
         return false;
     }

@@ -204,3 +204,58 @@ TEST(KernelCallSiteTest, SignatureDefaultsWinOverTheCall) {
               "'scale' takes block_M=32, M=256, N=128 from this call (module level); it keeps its "
               "defaults block_N=128 (the call passes 64)");
 }
+
+TEST(KernelCallSiteTest, TheNoteGivesTheParamsThatCompileWhatTheCallCompiles) {
+    std::string src = kEagerModuleCompile;
+    src.replace(src.find("block_N: int)"), 13, "block_N: int = 128)");
+    auto e = elaborateText(src);
+    ASSERT_NE(noteOf(*e), nullptr);
+    EXPECT_EQ(noteOf(*e)->hint, "a parameter with a default takes the call's value only when you pass it: add "
+                                "--param block_N=64 to compile what the call compiles");
+}
+
+// The NSA example's sizes are only in `kernel.get_kernel_source(batch=..., ...)` (its kernel call
+// passes tensors made from a list shape): the JIT object's get_kernel_source/get_tir take the
+// kernel's own arguments, as .compile does (helper-116: the NSA example ran at its T.const's
+// "no value" errors).
+TEST(KernelCallSiteTest, GetKernelSourceAndGetTirCallsGiveValues) {
+    for (const char* method : {"get_kernel_source", "get_tir"}) {
+        std::string src = kEagerModuleCompile;
+        src.replace(src.find("scale.compile("), 14, std::string("scale.") + method + "(");
+        auto e = elaborateText(src);
+        ASSERT_EQ(e->firstError(), nullptr) << method << ": " << e->firstError()->message;
+        EXPECT_NE(e->ir.find("with T.Kernel(2, 8, threads=128)"), std::string::npos) << method << e->ir;
+    }
+}
+
+// A pytest file (TileLang's testing/): `__main__` runs tilelang.testing.main(), the values are in
+// the first test function that calls the kernel through its run_* helper; a parametrized test
+// (no default for its parameter) gives nothing and the next test is tried.
+TEST(KernelCallSiteTest, TestFunctionsGiveValuesWhenMainDoesNot) {
+    std::string src = kFactoryFromMain;
+    src = src.substr(0, src.find("def main(M="));
+    src += "def test_param(n):\n"
+           "    run(n, 64, 16, T.float16)\n"
+           "\n"
+           "\n"
+           "def helper_not_a_test():\n"
+           "    run(8, 8, 8, T.float32)\n"
+           "\n"
+           "\n"
+           "def test_add():\n"
+           "    run(128, 256, 32, T.float16)\n"
+           "\n"
+           "\n"
+           "def test_add_bigger():\n"
+           "    run(1024, 1024, 64, T.float16)\n"
+           "\n"
+           "\n"
+           "if __name__ == \"__main__\":\n"
+           "    tilelang.testing.main()\n";
+    auto e = elaborateText(src);
+    ASSERT_EQ(e->firstError(), nullptr) << e->firstError()->message;
+    ASSERT_NE(noteOf(*e), nullptr);
+    EXPECT_EQ(noteOf(*e)->message, "'add' takes M=128, N=256, block_M=32, block_N=64, dtype=float16 from this call "
+                                   "(test_add() -> run())");
+    EXPECT_NE(e->ir.find("with T.Kernel(4, 4, threads=128)"), std::string::npos) << e->ir;
+}
