@@ -65,13 +65,16 @@ public:
             }
         // A test file's __main__ is `tilelang.testing.main()` (pytest): its kernels' values are
         // in the test functions, which pytest collects in file order -- the first one that calls
-        // the kernel (through its run_* helpers) gives them. A test with a parameter that has no
-        // default (pytest.mark.parametrize, a fixture) is skipped: its values are not in the body.
+        // the kernel (through its run_* helpers) gives them. A test's parameters take the first
+        // case of its @pytest.mark.parametrize decorators, else their defaults; a test with a
+        // parameter that has neither (a fixture) is skipped: its values are not in the file.
         for (const ast::Stmt* s : m_mod.body)
             if (auto f = ast::as<ast::FunctionDef>(s); f && f->name.rfind("test", 0) == 0 && f != m_entry.func) {
                 EnvPtr env = newFrame();
+                firstParametrizeCase(*f, env);
                 bool bound = true;
                 for (const ast::Param& p : f->params) {
+                    if (env->vars.count(p.name)) continue;
                     std::optional<Value> v = p.defaultValue ? tryEval(p.defaultValue, m_globals) : std::nullopt;
                     if (!v) bound = false;
                     else env->vars[p.name] = *v;
@@ -109,7 +112,7 @@ private:
                 if (test != std::optional<bool>(true) && walk(i->orelse, env, where, depth))
                     return true;
             } else if (auto f = ast::as<ast::For>(s)) {
-                poisonTarget(f->target, env);  // the loop variable has no single value
+                bindFirstTrip(*f, env);
                 if (walk(f->body, env, where, depth)) return true;
             } else if (auto w = ast::as<ast::While>(s)) {
                 if (walk(w->body, env, where, depth)) return true;
@@ -120,6 +123,63 @@ private:
             }
         }
         return false;
+    }
+
+    // `@pytest.mark.parametrize("M, N", [(128, 256), ...])` (names also as a tuple/list of
+    // strings): the first case's values bound in `env`, the first test pytest runs. A case the
+    // front end cannot evaluate (pytest.param(...)) binds nothing.
+    void firstParametrizeCase(const ast::FunctionDef& f, const EnvPtr& env) {
+        for (const ast::Expr* d : f.decorators) {
+            auto call = ast::as<ast::Call>(d);
+            if (!call || call->args.size() < 2) continue;
+            const std::string name = dottedName(call->func);
+            if (name.size() < 11 || name.compare(name.size() - 11, 11, "parametrize") != 0) continue;
+            auto names = tryEval(call->args[0], m_globals);
+            auto cases = tryEval(call->args[1], m_globals);
+            if (!names || !cases || !cases->isSequence() || cases->items().empty()) continue;
+            std::vector<std::string> ns;
+            if (names->is(ValueKind::Str)) {
+                std::string all = names->asStr(), cur;
+                for (char c : all + ",") {
+                    if (c == ',') {
+                        if (!cur.empty()) ns.push_back(cur);
+                        cur.clear();
+                    } else if (c != ' ') {
+                        cur += c;
+                    }
+                }
+            } else if (names->isSequence()) {
+                for (const Value& n : names->items())
+                    if (n.is(ValueKind::Str)) ns.push_back(n.asStr());
+            }
+            const Value& first = cases->items().front();
+            if (ns.size() == 1) {
+                env->vars[ns[0]] = first;
+            } else if (first.isSequence() && first.items().size() == ns.size()) {
+                for (size_t i = 0; i < ns.size(); ++i) env->vars[ns[i]] = first.items()[i];
+            }
+        }
+    }
+
+    // The loop's first trip is the file's first call: `for n in (1, 2, 4, 8): run(4, n, 3)` calls
+    // the kernel with n = 1 first (TileLang's regression tests loop over their sizes). An
+    // iterable without a known first element leaves the loop variable without a value.
+    void bindFirstTrip(const ast::For& f, const EnvPtr& env) {
+        try {
+            if (auto it = tryEval(f.iter, env)) {
+                std::optional<Value> first;
+                if ((it->is(ValueKind::Tuple) || it->is(ValueKind::List)) && !it->items().empty())
+                    first = it->items().front();
+                else if (it->is(ValueKind::Range) && m_in.length(*it, f.iter->span) > 0)
+                    first = m_in.getItem(*it, Value::integer(0), f.iter->span);
+                if (first) {
+                    m_in.assign(*f.target, *first, env);
+                    return;
+                }
+            }
+        } catch (const CompileError&) {
+        }
+        poisonTarget(f.target, env);
     }
 
     void assign(const ast::Stmt* s, const std::vector<ast::Expr*>& targets,

@@ -259,3 +259,38 @@ TEST(KernelCallSiteTest, TestFunctionsGiveValuesWhenMainDoesNot) {
                                    "(test_add() -> run())");
     EXPECT_NE(e->ir.find("with T.Kernel(4, 4, threads=128)"), std::string::npos) << e->ir;
 }
+
+// The first case of @pytest.mark.parametrize binds the test's parameters, and a loop over sizes
+// calls the kernel first with its first element (TileLang's regression tests).
+TEST(KernelCallSiteTest, ParametrizeAndLoopsGiveTheirFirstCase) {
+    std::string src = kFactoryFromMain;
+    src = src.substr(0, src.find("def main(M="));
+    src += "import pytest\n"
+           "\n"
+           "\n"
+           "def test_fixture(tmp_path):\n"
+           "    run(8, 8, 8, T.float32)\n"
+           "\n"
+           "\n"
+           "@pytest.mark.parametrize(\"m, n\", [(64, 128), (256, 512)])\n"
+           "@pytest.mark.parametrize(\"dt\", [T.float32, T.float16])\n"
+           "def test_sizes(m, n, dt):\n"
+           "    for block in (16, 32):\n"
+           "        run(m, n, block, dt)\n"
+           "\n"
+           "\n"
+           "if __name__ == \"__main__\":\n"
+           "    tilelang.testing.main()\n";
+    auto e = elaborateText(src);
+    ASSERT_EQ(e->firstError(), nullptr) << e->firstError()->message;
+    ASSERT_NE(noteOf(*e), nullptr);
+    EXPECT_EQ(noteOf(*e)->message, "'add' takes M=64, N=128, block_M=16, block_N=32, dtype=float32 from this call "
+                                   "(test_sizes() -> run())");
+    // A loop over range(): its first value.
+    std::string ranged = src;
+    ranged.replace(ranged.find("for block in (16, 32):"), 22, "for block in range(8, 64, 8):");
+    auto r = elaborateText(ranged);
+    ASSERT_NE(noteOf(*r), nullptr);
+    EXPECT_EQ(noteOf(*r)->message, "'add' takes M=64, N=128, block_M=8, block_N=16, dtype=float32 from this call "
+                                   "(test_sizes() -> run())");
+}
