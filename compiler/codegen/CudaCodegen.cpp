@@ -74,16 +74,18 @@ public:
             // (HIP refuses T.sync_grid before codegen: emitHip.)
             if (!hip && attrInt(m_f.attrs, "cooperative", 0)) line("#include <cooperative_groups.h>", {});
             line("", {});
-            // Python floor semantics for `//` and `%` where operands may be negative.
-            line("static __device__ __forceinline__ int ts_floordiv(int a, int b) { int q = a / b; return (a % b != 0 && ((a < 0) != (b < 0))) ? q - 1 : q; }", {});
-            line("static __device__ __forceinline__ int ts_floormod(int a, int b) { int m = a % b; return (m != 0 && ((m < 0) != (b < 0))) ? m + b : m; }", {});
+            // Python floor semantics for `//` and `%` where operands may be negative. Marked
+            // unused: a kernel without such an op got nvcc's #177 "declared but never referenced"
+            // warning in the exported project's build (helper-116).
+            line("static __device__ __forceinline__ __attribute__((unused)) int ts_floordiv(int a, int b) { int q = a / b; return (a % b != 0 && ((a < 0) != (b < 0))) ? q - 1 : q; }", {});
+            line("static __device__ __forceinline__ __attribute__((unused)) int ts_floormod(int a, int b) { int m = a % b; return (m != 0 && ((m < 0) != (b < 0))) ? m + b : m; }", {});
             // 64-bit operands get their own pair (through the int ones they were truncated, helper-111),
             // only in kernels that have such an op: other kernels' source, and NVRTC cache keys, stay.
             if (usesFloor64(m_f.body)) {
                 line("static __device__ __forceinline__ long long ts_floordiv64(long long a, long long b) { long long q = a / b; return (a % b != 0 && ((a < 0) != (b < 0))) ? q - 1 : q; }", {});
                 line("static __device__ __forceinline__ long long ts_floormod64(long long a, long long b) { long long m = a % b; return (m != 0 && ((m < 0) != (b < 0))) ? m + b : m; }", {});
             }
-            line("static __device__ __forceinline__ float ts_fmod_floor(float a, float b) { return a - floorf(a / b) * b; }", {});
+            line("static __device__ __forceinline__ __attribute__((unused)) float ts_fmod_floor(float a, float b) { return a - floorf(a / b) * b; }", {});
             // V elements moved as one access (loads/stores of unrolled per-thread loops, VectorAccess.h),
             // always as one integer of the vector's size: an aggregate copy lets NVVM split it into
             // element stores where it cannot prove the alignment, and two 16-bit shared stores of a

@@ -51,6 +51,11 @@ TEST(ExportNameAndPath, AFolderWithASpaceBuildsWithMake) {
     std::string log;
     EXPECT_EQ(ts::e2e::shell("make -C '" + dir.string() + "' NVCC='" + nvcc + "'", &log), 0) << log;
     EXPECT_TRUE(fs::exists(dir / "gemm")) << log;
+    // kernel.cu on its own (a user's own build) without warnings: the floor helpers a kernel does
+    // not use were nvcc's #177 "declared but never referenced" (helper-116).
+    std::string alone;
+    EXPECT_EQ(ts::e2e::shell("cd '" + dir.string() + "' && '" + nvcc + "' -std=c++17 -arch=sm_80 -c kernel.cu -o kernel.o 2>&1", &alone), 0) << alone;
+    EXPECT_EQ(alone.find("warning"), std::string::npos) << alone;
     fs::remove_all(dir);
 }
 
