@@ -6,6 +6,8 @@
 #include "profiler/check/ReferenceCall.h"
 
 #include <algorithm>
+#include <functional>
+#include <map>
 #include <new>
 #include <string_view>
 
@@ -504,6 +506,70 @@ bool enclosingChain(const ast::Block& body, const ast::FunctionDef* def,
     return false;
 }
 
+/// Statements of `body` and of the blocks nested in them (not nested defs), in order.
+void forEachStmtIn(const ast::Block& body, const std::function<void(const ast::Stmt*)>& fn) {
+    for (const ast::Stmt* s : body) {
+        fn(s);
+        if (auto i = ast::as<ast::If>(s)) forEachStmtIn(i->body, fn), forEachStmtIn(i->orelse, fn);
+        else if (auto f = ast::as<ast::For>(s)) forEachStmtIn(f->body, fn), forEachStmtIn(f->orelse, fn);
+        else if (auto w = ast::as<ast::While>(s)) forEachStmtIn(w->body, fn), forEachStmtIn(w->orelse, fn);
+        else if (auto w = ast::as<ast::With>(s)) forEachStmtIn(w->body, fn);
+        else if (auto t = ast::as<ast::Try>(s)) forEachStmtIn(t->body, fn), forEachStmtIn(t->orelse, fn), forEachStmtIn(t->finalbody, fn);
+    }
+}
+
+/// Parameters of `outer` that it passes, as plain names, to the kernel factory whose parameters
+/// are bound: `def run_clamp(N, block_N, dtype, min=None, max=None)` calling
+/// `clamp_within_bounds(N, block_N, dtype, min, max)` maps min -> min_val and max -> max_val, so a
+/// ref_program nested in run_clamp that reads `min` sees the kernel's min_val (it saw min's
+/// default None: torch.clamp(A, None, None) was a wrong reference, a false FAIL). The callee is a
+/// module-level def taking every bound parameter -- the factory -- so other helpers' arguments
+/// are not read as kernel parameters.
+std::vector<std::pair<std::string, std::string>> factoryArgumentNames(const ast::Module& module,
+                                                                      const ast::FunctionDef& outer,
+                                                                      const fe::ParamBindings& params) {
+    std::map<std::string, const ast::FunctionDef*> defs;
+    for (const ast::Stmt* s : module.body)
+        if (auto f = ast::as<ast::FunctionDef>(s)) defs[f->name] = f;
+    auto takesAll = [&](const ast::FunctionDef& f) {
+        if (params.empty()) return false;
+        for (const auto& [name, _] : params)
+            if (std::none_of(f.params.begin(), f.params.end(), [&](const ast::Param& p) { return p.name == name; }))
+                return false;
+        return true;
+    };
+    auto outerParam = [&](const ast::Expr* e) -> std::string {
+        auto n = ast::as<ast::Name>(e);
+        if (!n) return {};
+        for (const ast::Param& p : outer.params)
+            if (p.name == n->id) return n->id;
+        return {};
+    };
+    std::vector<std::pair<std::string, std::string>> out;
+    forEachStmtIn(outer.body, [&](const ast::Stmt* st) {
+        ast::forEachExpr(st, [&](const ast::Expr* e) {
+            std::function<void(const ast::Expr*)> visit = [&](const ast::Expr* x) {
+                if (auto c = ast::as<ast::Call>(x)) {
+                    auto callee = ast::as<ast::Name>(c->func);
+                    auto it = callee ? defs.find(callee->id) : defs.end();
+                    if (it != defs.end() && takesAll(*it->second)) {
+                        const auto& ps = it->second->params;
+                        for (size_t i = 0; i < c->args.size() && i < ps.size(); ++i) {
+                            if (c->args[i]->kind == ast::ExprKind::Starred) break;
+                            if (auto n = outerParam(c->args[i]); !n.empty()) out.emplace_back(n, ps[i].name);
+                        }
+                        for (const auto& kw : c->keywords)
+                            if (auto n = outerParam(kw.value); !n.empty() && !kw.name.empty()) out.emplace_back(n, kw.name);
+                    }
+                }
+                ast::forEachChild(x, visit);
+            };
+            visit(e);
+        });
+    });
+    return out;
+}
+
 /// The scope a ref_program runs in (Reference.h). A top-level one sees the module globals and
 /// the bound factory parameters (which shadow globals of the same name), like the module-level
 /// `flops = 2 * M * N * K` does. One nested in functions (TileLang tests define it inside
@@ -527,6 +593,9 @@ EnvPtr referenceScope(RefInterp& in, const ast::Module& module, const EnvPtr& gl
             } catch (const CompileError&) {
             }
         }
+        for (const auto& [name, kernelParam] : factoryArgumentNames(module, *outer, params))
+            if (!bound(name))
+                if (const Value* v = fe::findParam(params, kernelParam)) scope->vars[name] = *v;
         for (const ast::Stmt* s : outer->body) {
             if (s == stop) break;
             const ast::Expr* value = nullptr;

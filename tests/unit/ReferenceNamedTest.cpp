@@ -67,6 +67,31 @@ TEST(ReferenceNamed, DottedPathSelectsTheNestedFunctionWithEnclosingValues) {
     EXPECT_DOUBLE_EQ(r2.outputs[0].data[0], sum0 / 4 * 2.0 + 2);
 }
 
+// A nested reference reading an enclosing helper's parameter that the helper passes to the
+// kernel factory under another name (TileLang's clamp test: run_clamp's min/max are the
+// kernel's min_val/max_val) sees the kernel's value, also when --param overrides it; before, it
+// saw the helper's default None. Another function's arguments are not read as the kernel's.
+TEST(ReferenceNamed, HelperParametersPassedToTheFactoryTakeTheKernelsValues) {
+    const char* src =
+        "import torch\n"
+        "def clamp_kernel(N, block_N, min_val=None, max_val=None):\n"
+        "    pass\n"
+        "def other(lo, hi):\n"
+        "    pass\n"
+        "def run_clamp(N, block_N, lo=None, hi=None, unused=3.0):\n"
+        "    program = clamp_kernel(N, block_N, lo, max_val=hi)\n"
+        "    other(unused, unused)\n"
+        "    def ref_program(A):\n"
+        "        return torch.clamp(A, lo, hi) + unused\n"
+        "    return program\n";
+    HostTensor a = randomTensor({8}, 43);
+    auto r = runNamed(src, "run_clamp.ref_program", {a},
+                      {{"N", "8"}, {"block_N", "8"}, {"min_val", "-0.25"}, {"max_val", "0.5"}});
+    ASSERT_TRUE(r.ok) << text(r);
+    for (size_t i = 0; i < 8; ++i)
+        EXPECT_DOUBLE_EQ(r.outputs[0].data[i], std::min(std::max(a.data[i], -0.25), 0.5) + 3.0) << i;
+}
+
 TEST(ReferenceNamed, PlainNameStillPrefersTheTopLevelFunction) {
     HostTensor a = randomTensor({3}, 42);
     auto r = runNamed(kNested, "ref_program", {a});
