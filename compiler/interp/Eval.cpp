@@ -319,7 +319,16 @@ int64_t Machine::evalI(const ExprNode* e) {
             // 9223372036854775807 then won every row (helper-115). Only uint64 reaches 2^63.
             if (e->dtype == DType::Int64 && d >= 9223372036854775808.0 && std::isfinite(d)) return INT64_MAX;
             int64_t out;
-            if (!toInt(d, out)) fail(e->span, "non-finite value loaded as an integer");
+            if (!toInt(d, out)) {
+                // A global integer element without a value is an output nobody wrote yet (inputs
+                // hold integers): the kernel updates it in place (`B[i] += ...` without out_idx).
+                const ir::Buffer& buf = static_cast<const LoadNode*>(e)->buffer;
+                if (buf && buf->scope == ir::Scope::Global && std::isnan(d))
+                    fail(e->span, "'" + buf->name + "' is read before it is written: it is an output (the kernel writes it), and outputs start without values",
+                         "to update '" + buf->name + "' in place from initial values, run with --inout " + buf->name +
+                             " (tilec run) -- it is then filled like an input");
+                fail(e->span, "non-finite value loaded as an integer");
+            }
             return out;
         }
         case ExprKind::Cast: {

@@ -50,3 +50,26 @@ TEST(InplaceOutput, WithoutInoutOrWithAnInputNameItIsAnError) {
 TEST(InplaceOutput, NvrtcCompilesForSm80AndSm90a) {
     ts::e2e::expectNvrtcCompilesForSm80AndSm90a(kProg, {});
 }
+
+// An integer output read before it is written (tests/e2e/programs/inplace_int_add.py, TileLang's
+// issue-1374 test shape): without --inout both interpreters stop at the read and name --inout B
+// (it said "non-finite value loaded as an integer"); with it, the float64 reference agrees.
+TEST(InplaceOutput, AnIntegerOutputReadFirstNamesInout) {
+    const char* prog = "tests/e2e/programs/inplace_int_add.py";
+    for (const char* interp : {"tile", "lowered"}) {
+        RunCommand c;
+        c.flags.file = std::string(TS_SOURCE_DIR) + "/" + prog;
+        c.flags.target = "cuda:sm_80";
+        c.interp = interp;
+        c.seed = 3;
+        auto plain = captureCli([&] { return runRun(c); });
+        EXPECT_EQ(plain.rc, 1) << interp << plain.out;
+        EXPECT_TRUE(contains(plain.out + plain.err, "error: 'B' is read before it is written: it is an output")) << interp << plain.out << plain.err;
+        EXPECT_TRUE(contains(plain.out + plain.err, "run with --inout B (tilec run)")) << interp << plain.out << plain.err;
+        c.flags.inout = {"B"};
+        auto ok = captureCli([&] { return runRun(c); });
+        EXPECT_EQ(ok.rc, 0) << interp << ok.out << ok.err;
+        EXPECT_TRUE(contains(ok.out, "B: 0 mismatching, max-abs 0: PASS")) << ok.out;
+    }
+    ts::e2e::expectNvrtcCompilesForSm80AndSm90a(prog, {});
+}
