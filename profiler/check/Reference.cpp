@@ -8,6 +8,7 @@
 #include <algorithm>
 #include <functional>
 #include <map>
+#include <set>
 #include <new>
 #include <string_view>
 
@@ -593,9 +594,15 @@ EnvPtr referenceScope(RefInterp& in, const ast::Module& module, const EnvPtr& gl
             } catch (const CompileError&) {
             }
         }
+        // Such a name holds the value it had at the kernel call, so the helper's assignments to
+        // it (`lo = lo * 2` before the call) are skipped like those to bound names.
+        std::set<std::string> aliased;
         for (const auto& [name, kernelParam] : factoryArgumentNames(module, *outer, params))
             if (!bound(name))
-                if (const Value* v = fe::findParam(params, kernelParam)) scope->vars[name] = *v;
+                if (const Value* v = fe::findParam(params, kernelParam)) {
+                    scope->vars[name] = *v;
+                    aliased.insert(name);
+                }
         for (const ast::Stmt* s : outer->body) {
             if (s == stop) break;
             const ast::Expr* value = nullptr;
@@ -607,7 +614,7 @@ EnvPtr referenceScope(RefInterp& in, const ast::Module& module, const EnvPtr& gl
             bool plain = !targets.empty();
             for (const ast::Expr* t : targets) {
                 auto n = ast::as<ast::Name>(t);
-                plain &= n && !bound(n->id);  // `M = 1024` in the test body: the kernel's M wins
+                plain &= n && !bound(n->id) && !aliased.count(n->id);  // `M = 1024` in the test body: the kernel's M wins
             }
             if (!plain) continue;
             try {

@@ -70,7 +70,8 @@ TEST(ReferenceNamed, DottedPathSelectsTheNestedFunctionWithEnclosingValues) {
 // A nested reference reading an enclosing helper's parameter that the helper passes to the
 // kernel factory under another name (TileLang's clamp test: run_clamp's min/max are the
 // kernel's min_val/max_val) sees the kernel's value, also when --param overrides it; before, it
-// saw the helper's default None. Another function's arguments are not read as the kernel's.
+// saw the helper's default None. Another function's arguments are not read as the kernel's, and
+// the helper's own assignment before the call (`hi = hi * 2`) is in the kernel's value already.
 TEST(ReferenceNamed, HelperParametersPassedToTheFactoryTakeTheKernelsValues) {
     const char* src =
         "import torch\n"
@@ -79,6 +80,7 @@ TEST(ReferenceNamed, HelperParametersPassedToTheFactoryTakeTheKernelsValues) {
         "def other(lo, hi):\n"
         "    pass\n"
         "def run_clamp(N, block_N, lo=None, hi=None, unused=3.0):\n"
+        "    hi = hi * 2\n"
         "    program = clamp_kernel(N, block_N, lo, max_val=hi)\n"
         "    other(unused, unused)\n"
         "    def ref_program(A):\n"
