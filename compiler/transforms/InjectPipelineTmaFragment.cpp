@@ -545,12 +545,24 @@ Stmt injectTmaFragmentPipeline(const ForNode& n, const PrimFuncNode& f, int64_t 
                       sp);
     Expr refillWhen = lt(add(rel, intImm(S - L)), n.extent);
     if (L > 1) refillWhen = binary(BinOp::And, binary(BinOp::Ge, rel, intImm(L - 1)), refillWhen);
-    std::vector<Stmt> body{ifThen(refillWhen, refill, nullptr, sp),
-                           intrinsicStmt(intrin::kMbarrierWait, {addr(full, {stage}), floormod(floordiv(rel, intImm(S)), intImm(2))}, sp)};
+    // TILESCOPE_HOPPER_LATE_REFILL=1 (measurement switch, off): the refill after the first gemm,
+    // not at the top -- the elected thread's warp then waits for the other warpgroup's release of
+    // tile k-1 only once its own first gemm of tile k ran (the load of tile k+S-1 starts later).
+    const char* lr = std::getenv("TILESCOPE_HOPPER_LATE_REFILL");
+    const bool lateRefill = lr && *lr == '1' && !pingPong && L == 1 &&
+                            std::any_of(stmts.begin(), stmts.end(), twoWarpgroupGemm);
+    std::vector<Stmt> body;
+    if (!lateRefill) body.push_back(ifThen(refillWhen, refill, nullptr, sp));
+    body.push_back(intrinsicStmt(intrin::kMbarrierWait, {addr(full, {stage}), floormod(floordiv(rel, intImm(S)), intImm(2))}, sp));
     const int gemms = int(std::count_if(stmts.begin(), stmts.end(), twoWarpgroupGemm));
     int gemmsSeen = 0;
+    bool refilled = !lateRefill;
     for (size_t si = 0; si < stmts.size(); ++si) {
         const Stmt& s = stmts[si];
+        if (!refilled && si > 0 && twoWarpgroupGemm(stmts[si - 1])) {
+            body.push_back(ifThen(refillWhen, refill, nullptr, sp));
+            refilled = true;
+        }
         if (si == lateFirst)
             body.push_back(intrinsicStmt(intrin::kMbarrierWait, {addr(fullLate, {stage}), floormod(floordiv(rel, intImm(S)), intImm(2))}, sp));
         // Ping-pong: a turn ends after each gemm but the last and begins again before the next.
@@ -572,6 +584,7 @@ Stmt injectTmaFragmentPipeline(const ForNode& n, const PrimFuncNode& f, int64_t 
         }
         body.push_back(r);
     }
+    if (!refilled) body.push_back(ifThen(refillWhen, refill, nullptr, sp));
     body.push_back(releaseStage(addr(empty, {stage}), threads, sp));
     Attrs la;
     la["num_stages"] = S;
