@@ -1,6 +1,7 @@
 #include "compiler/frontend/KernelCallSite.h"
 
 #include <algorithm>
+#include <cctype>
 #include <functional>
 #include <map>
 #include <optional>
@@ -68,8 +69,12 @@ public:
         // the kernel (through its run_* helpers) gives them. A test's parameters take the first
         // case of its @pytest.mark.parametrize decorators, else their defaults; a test with a
         // parameter that has neither (a fixture) is skipped: its values are not in the file.
+        // Python keeps the last def of a name: an earlier test of the same name never runs.
+        std::map<std::string, const ast::FunctionDef*> lastDef;
         for (const ast::Stmt* s : m_mod.body)
-            if (auto f = ast::as<ast::FunctionDef>(s); f && f->name.rfind("test", 0) == 0 && f != m_entry.func) {
+            if (auto f = ast::as<ast::FunctionDef>(s)) lastDef[f->name] = f;
+        for (const ast::Stmt* s : m_mod.body)
+            if (auto f = ast::as<ast::FunctionDef>(s); f && f->name.rfind("test", 0) == 0 && f != m_entry.func && lastDef[f->name] == f) {
                 EnvPtr env = newFrame();
                 firstParametrizeCase(*f, env);
                 bool bound = true;
@@ -83,6 +88,7 @@ public:
                 m_active.insert(f);
                 const bool found = walk(f->body, env, f->name + "()", 0);
                 m_active.erase(f);
+                m_flow = Flow::Normal;
                 if (found) return m_found;
             }
         return {};
@@ -90,16 +96,35 @@ public:
 
 private:
     // Statements of a body in order: calls first (a call before an assignment sees the old
-    // values), then the statement's own effect on `env`.
+    // values), then the statement's own effect on `env`. A `return`, `break` or `continue` the
+    // walk reaches (in a branch whose test it could evaluate) ends the block and is left in
+    // m_flow for the enclosing loop or function.
     bool walk(const ast::Block& body, const EnvPtr& env, const std::string& where, int depth) {
         for (const ast::Stmt* s : body) {
             if (ast::as<ast::FunctionDef>(s) || ast::as<ast::ClassDef>(s)) continue;
             if (callsIn(s, env, where, depth)) return true;
             if (auto x = ast::as<ast::ExprStmt>(s)) recordArgument(x->value, env);
-            if (auto a = ast::as<ast::Assign>(s)) {
+            if (s->kind == ast::StmtKind::Return || s->kind == ast::StmtKind::Raise) {
+                m_flow = Flow::Return;
+            } else if (s->kind == ast::StmtKind::Break) {
+                m_flow = Flow::Break;
+            } else if (s->kind == ast::StmtKind::Continue) {
+                m_flow = Flow::Continue;
+            } else if (auto a = ast::as<ast::Assign>(s)) {
                 assign(s, a->targets, a->value, env);
             } else if (auto a = ast::as<ast::AnnAssign>(s); a && a->value) {
                 assign(s, {a->target}, a->value, env);
+            } else if (auto a = ast::as<ast::AugAssign>(s)) {
+                // `N *= 2`, `total += n`: run when simple, else the name has no value.
+                bool done = false;
+                if (ast::as<ast::Name>(a->target) && isSimpleMetaExpr(a->value)) {
+                    try {
+                        m_in.exec(*s, env);
+                        done = true;
+                    } catch (const CompileError&) {
+                    }
+                }
+                if (!done) poisonTarget(a->target, env);
             } else if (auto i = ast::as<ast::If>(s)) {
                 std::optional<bool> test;
                 try {
@@ -107,44 +132,109 @@ private:
                         test = m_in.truthy(m_in.eval(*i->test, env), i->test->span);
                 } catch (const CompileError&) {
                 }
-                if (test != std::optional<bool>(false) && walk(i->body, env, where, depth))
-                    return true;
-                if (test != std::optional<bool>(true) && walk(i->orelse, env, where, depth))
-                    return true;
+                // An arm the walk cannot decide may not run: its return/break does not end the
+                // block.
+                if (test != std::optional<bool>(false) && walk(i->body, env, where, depth)) return true;
+                if (!test) m_flow = Flow::Normal;
+                if (test != std::optional<bool>(true) && walk(i->orelse, env, where, depth)) return true;
+                if (!test) m_flow = Flow::Normal;
             } else if (auto f = ast::as<ast::For>(s)) {
-                bindFirstTrip(*f, env);
-                if (walk(f->body, env, where, depth)) return true;
+                if (walkLoop(*f, env, where, depth)) return true;
             } else if (auto w = ast::as<ast::While>(s)) {
                 if (walk(w->body, env, where, depth)) return true;
+                if (m_flow != Flow::Return) m_flow = Flow::Normal;
             } else if (auto w = ast::as<ast::With>(s)) {
-                if (walk(w->body, env, where, depth)) return true;
+                // `with pytest.raises(...)`: the calls in it are expected to fail.
+                const bool raises = std::any_of(w->items.begin(), w->items.end(), [](const ast::WithItem& it) {
+                    auto c = ast::as<ast::Call>(it.context);
+                    const std::string n = c ? dottedName(c->func) : std::string();
+                    return n == "raises" || (n.size() > 7 && n.compare(n.size() - 7, 7, ".raises") == 0);
+                });
+                if (!raises && walk(w->body, env, where, depth)) return true;
             } else if (auto t = ast::as<ast::Try>(s)) {
                 if (walk(t->body, env, where, depth)) return true;
+                if (m_flow != Flow::Return) m_flow = Flow::Normal;
             }
+            if (m_flow != Flow::Normal) return false;
+        }
+        return false;
+    }
+
+    // A `for` loop over an iterable the walk can list runs trip by trip (at most kTrips): a trip
+    // that `continue`s before the kernel call goes on to the next one, `break` ends the loop, an
+    // empty iterable runs no trip, and after the loop its variable holds the last trip's value.
+    // Over anything else the body is walked once with the variable unknown.
+    bool walkLoop(const ast::For& f, const EnvPtr& env, const std::string& where, int depth) {
+        constexpr int64_t kTrips = 64;
+        std::optional<std::vector<Value>> items;
+        try {
+            if (auto it = tryEval(f.iter, env)) {
+                if (it->is(ValueKind::Tuple) || it->is(ValueKind::List)) {
+                    items = it->items();
+                } else if (it->is(ValueKind::Range)) {
+                    const int64_t n = m_in.length(*it, f.iter->span);
+                    items.emplace();
+                    for (int64_t i = 0; i < std::min(n, kTrips); ++i)
+                        items->push_back(m_in.getItem(*it, Value::integer(i), f.iter->span));
+                }
+            }
+        } catch (const CompileError&) {
+            items.reset();
+        }
+        if (!items) {
+            poisonTarget(f.target, env);
+            if (walk(f.body, env, where, depth)) return true;
+            if (m_flow != Flow::Return) m_flow = Flow::Normal;
+            poisonTarget(f.target, env);
+            return false;
+        }
+        int64_t trips = 0;
+        for (const Value& v : *items) {
+            if (trips++ == kTrips) break;
+            try {
+                m_in.assign(*f.target, v, env);
+            } catch (const CompileError&) {
+                poisonTarget(f.target, env);
+            }
+            if (walk(f.body, env, where, depth)) return true;
+            if (m_flow == Flow::Return) return false;
+            const bool stop = m_flow == Flow::Break;
+            m_flow = Flow::Normal;
+            if (stop) break;
         }
         return false;
     }
 
     // `@pytest.mark.parametrize("M, N", [(128, 256), ...])` (names also as a tuple/list of
-    // strings): the first case's values bound in `env`, the first test pytest runs. A case the
-    // front end cannot evaluate (pytest.param(...)) binds nothing.
+    // strings, or argnames=/argvalues=): the first case's values bound in `env`, the first test
+    // pytest runs; `pytest.param(128, 256, marks=...)` gives its values. Only the first case is
+    // evaluated (later ones may use what the front end cannot). indirect= cases go through a
+    // fixture: not bound.
     void firstParametrizeCase(const ast::FunctionDef& f, const EnvPtr& env) {
         for (const ast::Expr* d : f.decorators) {
             auto call = ast::as<ast::Call>(d);
-            if (!call || call->args.size() < 2) continue;
+            if (!call) continue;
             const std::string name = dottedName(call->func);
             if (name.size() < 11 || name.compare(name.size() - 11, 11, "parametrize") != 0) continue;
-            auto names = tryEval(call->args[0], m_globals);
-            auto cases = tryEval(call->args[1], m_globals);
-            if (!names || !cases || !cases->isSequence() || cases->items().empty()) continue;
+            const ast::Expr* namesE = call->args.size() > 0 ? call->args[0] : nullptr;
+            const ast::Expr* casesE = call->args.size() > 1 ? call->args[1] : nullptr;
+            bool indirect = false;
+            for (const auto& kw : call->keywords) {
+                if (kw.name == "argnames") namesE = kw.value;
+                if (kw.name == "argvalues") casesE = kw.value;
+                if (kw.name == "indirect") indirect = true;
+            }
+            if (!namesE || !casesE || indirect) continue;
+            auto names = tryEval(namesE, m_globals);
+            if (!names) continue;
             std::vector<std::string> ns;
             if (names->is(ValueKind::Str)) {
-                std::string all = names->asStr(), cur;
-                for (char c : all + ",") {
+                std::string cur;
+                for (char c : names->asStr() + ",") {
                     if (c == ',') {
                         if (!cur.empty()) ns.push_back(cur);
                         cur.clear();
-                    } else if (c != ' ') {
+                    } else if (!std::isspace(static_cast<unsigned char>(c))) {
                         cur += c;
                     }
                 }
@@ -152,34 +242,40 @@ private:
                 for (const Value& n : names->items())
                     if (n.is(ValueKind::Str)) ns.push_back(n.asStr());
             }
-            const Value& first = cases->items().front();
-            if (ns.size() == 1) {
-                env->vars[ns[0]] = first;
-            } else if (first.isSequence() && first.items().size() == ns.size()) {
-                for (size_t i = 0; i < ns.size(); ++i) env->vars[ns[i]] = first.items()[i];
-            }
-        }
-    }
-
-    // The loop's first trip is the file's first call: `for n in (1, 2, 4, 8): run(4, n, 3)` calls
-    // the kernel with n = 1 first (TileLang's regression tests loop over their sizes). An
-    // iterable without a known first element leaves the loop variable without a value.
-    void bindFirstTrip(const ast::For& f, const EnvPtr& env) {
-        try {
-            if (auto it = tryEval(f.iter, env)) {
-                std::optional<Value> first;
-                if ((it->is(ValueKind::Tuple) || it->is(ValueKind::List)) && !it->items().empty())
-                    first = it->items().front();
-                else if (it->is(ValueKind::Range) && m_in.length(*it, f.iter->span) > 0)
-                    first = m_in.getItem(*it, Value::integer(0), f.iter->span);
-                if (first) {
-                    m_in.assign(*f.target, *first, env);
-                    return;
+            // The first case: the first element of a literal list/tuple, else of the value.
+            std::optional<Value> first;
+            if (casesE->kind == ast::ExprKind::List || casesE->kind == ast::ExprKind::Tuple) {
+                const auto& elts = static_cast<const ast::Sequence*>(casesE)->elts;
+                if (elts.empty()) continue;
+                const ast::Expr* firstE = elts.front();
+                auto pc = ast::as<ast::Call>(firstE);
+                if (pc && dottedName(pc->func) == "pytest.param") {
+                    std::vector<Value> vals;
+                    for (const ast::Expr* a : pc->args) {
+                        auto v = tryEval(a, m_globals);
+                        if (!v) break;
+                        vals.push_back(*v);
+                    }
+                    if (vals.size() != pc->args.size()) continue;
+                    first = vals.size() == 1 ? vals[0] : Value::tuple(vals);
+                } else {
+                    first = tryEval(firstE, m_globals);
+                }
+            } else if (auto cases = tryEval(casesE, m_globals)) {
+                try {
+                    if (cases->isSequence() && !cases->items().empty()) first = cases->items().front();
+                    else if (cases->is(ValueKind::Range) && m_in.length(*cases, casesE->span) > 0)
+                        first = m_in.getItem(*cases, Value::integer(0), casesE->span);
+                } catch (const CompileError&) {
                 }
             }
-        } catch (const CompileError&) {
+            if (!first) continue;
+            if (ns.size() == 1) {
+                env->vars[ns[0]] = *first;
+            } else if (first->isSequence() && first->items().size() == ns.size()) {
+                for (size_t i = 0; i < ns.size(); ++i) env->vars[ns[i]] = first->items()[i];
+            }
         }
-        poisonTarget(f.target, env);
     }
 
     void assign(const ast::Stmt* s, const std::vector<ast::Expr*>& targets,
@@ -373,6 +469,7 @@ private:
         m_active.insert(&f);
         bool found = walk(f.body, env, where + " -> " + f.name + "()", depth + 1);
         m_active.erase(&f);
+        m_flow = Flow::Normal;  // the function's return ends its walk, not the caller's
         return found;
     }
 
@@ -438,6 +535,8 @@ private:
     std::map<std::string, std::vector<Value>> m_shapes;  ///< shapeKey -> tensor dims
     std::map<std::string, Value> m_argDefaults;          ///< argparse dest -> default
     std::set<const ast::FunctionDef*> m_active;
+    enum class Flow { Normal, Return, Break, Continue };
+    Flow m_flow = Flow::Normal;  ///< how the last walked statement left its block
     std::vector<EnvPtr> m_frames;
     KernelCallSite m_found;
 };

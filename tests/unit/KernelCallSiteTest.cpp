@@ -294,3 +294,93 @@ TEST(KernelCallSiteTest, ParametrizeAndLoopsGiveTheirFirstCase) {
     EXPECT_EQ(noteOf(*r)->message, "'add' takes M=64, N=128, block_M=8, block_N=16, dtype=float32 from this call "
                                    "(test_sizes() -> run())");
 }
+
+// helper-120's cases: the first call Python makes, through control flow -- the loop variable
+// after the loop, `continue`, an empty loop, `N *= 2`, calls inside pytest.raises (expected to
+// fail: skipped), parametrize over range(), with pytest.param and a tab, argnames=/argvalues=,
+// and a test name defined twice (the second def is the test).
+TEST(KernelCallSiteTest, ControlFlowAndPytestFormsGiveTheFirstCallPythonMakes) {
+    const std::string head = "import pytest\n"
+             "import tilelang\n"
+             "import tilelang.language as T\n"
+             "\n"
+             "\n"
+             "@tilelang.jit(out_idx=[1])\n"
+             "def add_k(N, block_N, val):\n"
+             "    @T.prim_func\n"
+             "    def main(A: T.Tensor((N,), T.float32), B: T.Tensor((N,), T.float32)):\n"
+             "        with T.Kernel(T.ceildiv(N, block_N), threads=128) as bx:\n"
+             "            for i in T.Parallel(block_N):\n"
+             "                B[bx * block_N + i] = A[bx * block_N + i] + val\n"
+             "    return main\n"
+             "\n"
+             "\n"
+             "";
+    struct Case { const char* name; const char* tail; const char* takes; };
+    const Case cases[] = {
+        {"afterloop", "if __name__ == \"__main__\":\n"
+             "    for n in (128, 256, 512):\n"
+             "        pass\n"
+             "    add_k(n, 128, 1.0)\n"
+             "",
+         "N=512, block_N=128"},
+        {"cont", "if __name__ == \"__main__\":\n"
+             "    for n in (100, 256):\n"
+             "        if n % 128 != 0:\n"
+             "            continue\n"
+             "        add_k(n, 128, 1.0)\n"
+             "",
+         "N=256, block_N=128"},
+        {"empty", "if __name__ == \"__main__\":\n"
+             "    for n in ():\n"
+             "        add_k(64, 64, 1.0)\n"
+             "    add_k(256, 128, 1.0)\n"
+             "",
+         "N=256, block_N=128"},
+        {"aug", "if __name__ == \"__main__\":\n"
+             "    N = 128\n"
+             "    N *= 2\n"
+             "    add_k(N, 128, 1.0)\n"
+             "",
+         "N=256, block_N=128"},
+        {"raises", "def test_bad():\n"
+             "    with pytest.raises(ZeroDivisionError):\n"
+             "        add_k(256, 0, 1.0)\n"
+             "\n"
+             "\n"
+             "def test_good():\n"
+             "    add_k(512, 128, 1.0)\n"
+             "",
+         "N=512, block_N=128"},
+        {"prange", "@pytest.mark.parametrize(\"N\", range(256, 1024, 256))\n"
+             "def test_a(N):\n"
+             "    add_k(N, 128, 1.0)\n"
+             "",
+         "N=256, block_N=128"},
+        {"pparam", "@pytest.mark.parametrize(\"N,\\tblock_N\", [(256, 128), pytest.param(512, 64, marks=pytest.mark.skip)])\n"
+             "def test_a(N, block_N):\n"
+             "    add_k(N, block_N, 1.0)\n"
+             "",
+         "N=256, block_N=128"},
+        {"pkw", "@pytest.mark.parametrize(argnames=\"N,block_N\", argvalues=[pytest.param(512, 64)])\n"
+             "def test_a(N, block_N):\n"
+             "    add_k(N, block_N, 1.0)\n"
+             "",
+         "N=512, block_N=64"},
+        {"dup", "def test_a():\n"
+             "    add_k(128, 64, 1.0)\n"
+             "\n"
+             "\n"
+             "def test_a():\n"
+             "    add_k(768, 256, 1.0)\n"
+             "",
+         "N=768, block_N=256"},
+    };
+    for (const Case& c : cases) {
+        auto e = elaborateText(head + c.tail);
+        ASSERT_EQ(e->firstError(), nullptr) << c.name << ": " << e->firstError()->message;
+        ASSERT_NE(noteOf(*e), nullptr) << c.name;
+        EXPECT_NE(noteOf(*e)->message.find(std::string("takes ") + c.takes + ", val=1.0"), std::string::npos)
+            << c.name << ": " << noteOf(*e)->message;
+    }
+}
