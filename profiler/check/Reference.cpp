@@ -526,9 +526,12 @@ void forEachStmtIn(const ast::Block& body, const std::function<void(const ast::S
 /// default None: torch.clamp(A, None, None) was a wrong reference, a false FAIL). The callee is a
 /// module-level def taking every bound parameter -- the factory -- so other helpers' arguments
 /// are not read as kernel parameters.
-std::vector<std::pair<std::string, std::string>> factoryArgumentNames(const ast::Module& module,
-                                                                      const ast::FunctionDef& outer,
-                                                                      const fe::ParamBindings& params) {
+struct FactoryAliases {
+    std::map<std::string, std::string> kernelParamOf;  ///< helper parameter -> kernel parameter
+    const ast::Stmt* callStmt = nullptr;  ///< the statement of outer's body holding the first such call
+};
+FactoryAliases factoryArgumentNames(const ast::Module& module, const ast::FunctionDef& outer,
+                                    const fe::ParamBindings& params) {
     std::map<std::string, const ast::FunctionDef*> defs;
     for (const ast::Stmt* s : module.body)
         if (auto f = ast::as<ast::FunctionDef>(s)) defs[f->name] = f;
@@ -547,7 +550,10 @@ std::vector<std::pair<std::string, std::string>> factoryArgumentNames(const ast:
         return {};
     };
     std::vector<std::pair<std::string, std::string>> out;
-    forEachStmtIn(outer.body, [&](const ast::Stmt* st) {
+    const ast::Stmt* callStmt = nullptr;
+    for (const ast::Stmt* top : outer.body) {
+      const size_t before = out.size();
+      forEachStmtIn(ast::Block{const_cast<ast::Stmt*>(top)}, [&](const ast::Stmt* st) {
         ast::forEachExpr(st, [&](const ast::Expr* e) {
             std::function<void(const ast::Expr*)> visit = [&](const ast::Expr* x) {
                 if (auto c = ast::as<ast::Call>(x)) {
@@ -567,8 +573,20 @@ std::vector<std::pair<std::string, std::string>> factoryArgumentNames(const ast:
             };
             visit(e);
         });
-    });
-    return out;
+      });
+      if (out.size() > before && !callStmt) callStmt = top;
+    }
+    // A helper parameter passed as two different kernel parameters (two factory calls, or one
+    // call taking it twice) has no single value: dropped (helper-120).
+    FactoryAliases fa;
+    fa.callStmt = callStmt;
+    std::set<std::string> ambiguous;
+    for (const auto& [name, kp] : out) {
+        auto [it, fresh] = fa.kernelParamOf.emplace(name, kp);
+        if (!fresh && it->second != kp) ambiguous.insert(name);
+    }
+    for (const auto& n : ambiguous) fa.kernelParamOf.erase(n);
+    return fa;
 }
 
 /// The scope a ref_program runs in (Reference.h). A top-level one sees the module globals and
@@ -595,16 +613,20 @@ EnvPtr referenceScope(RefInterp& in, const ast::Module& module, const EnvPtr& gl
             }
         }
         // Such a name holds the value it had at the kernel call, so the helper's assignments to
-        // it (`lo = lo * 2` before the call) are skipped like those to bound names.
+        // it before the call (`lo = lo * 2`) are skipped; those after it run. It wins over a
+        // kernel parameter of the same name (`run(N, hi, lo)` calling `clamp(N, hi, lo)` with
+        // clamp's (N, lo, hi): run's hi is the kernel's lo).
+        const FactoryAliases fa = factoryArgumentNames(module, *outer, params);
         std::set<std::string> aliased;
-        for (const auto& [name, kernelParam] : factoryArgumentNames(module, *outer, params))
-            if (!bound(name))
-                if (const Value* v = fe::findParam(params, kernelParam)) {
-                    scope->vars[name] = *v;
-                    aliased.insert(name);
-                }
+        for (const auto& [name, kernelParam] : fa.kernelParamOf)
+            if (const Value* v = fe::findParam(params, kernelParam)) {
+                scope->vars[name] = *v;
+                aliased.insert(name);
+            }
+        bool afterCall = false;
         for (const ast::Stmt* s : outer->body) {
             if (s == stop) break;
+            if (s == fa.callStmt) afterCall = true;
             const ast::Expr* value = nullptr;
             std::vector<const ast::Expr*> targets;
             if (auto a = ast::as<ast::Assign>(s))
@@ -614,7 +636,9 @@ EnvPtr referenceScope(RefInterp& in, const ast::Module& module, const EnvPtr& gl
             bool plain = !targets.empty();
             for (const ast::Expr* t : targets) {
                 auto n = ast::as<ast::Name>(t);
-                plain &= n && !bound(n->id) && !aliased.count(n->id);  // `M = 1024` in the test body: the kernel's M wins
+                // `M = 1024` in the test body: the kernel's M wins (an aliased name's value is
+                // the call's until the call, then the helper's own assignments apply).
+                plain &= n && (aliased.count(n->id) ? afterCall : !bound(n->id));
             }
             if (!plain) continue;
             try {

@@ -94,6 +94,38 @@ TEST(ReferenceNamed, HelperParametersPassedToTheFactoryTakeTheKernelsValues) {
         EXPECT_DOUBLE_EQ(r.outputs[0].data[i], std::min(std::max(a.data[i], -0.25), 0.5) + 3.0) << i;
 }
 
+// helper-120: an assignment after the kernel call applies (Python's closure sees it), and a
+// helper passing its parameters swapped against kernel parameters of the same names sees them
+// as the kernel does.
+TEST(ReferenceNamed, HelperAliasesFollowTheCallNotTheNames) {
+    const char* after =
+        "import torch\n"
+        "def clamp_kernel(N, lo, hi):\n"
+        "    pass\n"
+        "def run(N, a, b):\n"
+        "    kernel = clamp_kernel(N, a, b)\n"
+        "    a = a + 0.25\n"
+        "    def ref_program(A):\n"
+        "        return torch.clamp(A, a, b)\n"
+        "    return kernel\n";
+    HostTensor x = randomTensor({16}, 47);
+    auto r = runNamed(after, "run.ref_program", {x}, {{"N", "16"}, {"lo", "-0.5"}, {"hi", "0.5"}});
+    ASSERT_TRUE(r.ok) << text(r);
+    for (size_t i = 0; i < 16; ++i) EXPECT_DOUBLE_EQ(r.outputs[0].data[i], std::min(std::max(x.data[i], -0.25), 0.5)) << i;
+    const char* swapped =
+        "import torch\n"
+        "def clamp_kernel(N, lo, hi):\n"
+        "    pass\n"
+        "def run(N, hi, lo):\n"
+        "    kernel = clamp_kernel(N, hi, lo)\n"
+        "    def ref_program(A):\n"
+        "        return torch.clamp(A, hi, lo)\n"
+        "    return kernel\n";
+    auto s2 = runNamed(swapped, "run.ref_program", {x}, {{"N", "16"}, {"lo", "-0.5"}, {"hi", "0.5"}});
+    ASSERT_TRUE(s2.ok) << text(s2);
+    for (size_t i = 0; i < 16; ++i) EXPECT_DOUBLE_EQ(s2.outputs[0].data[i], std::min(std::max(x.data[i], -0.5), 0.5)) << i;
+}
+
 TEST(ReferenceNamed, PlainNameStillPrefersTheTopLevelFunction) {
     HostTensor a = randomTensor({3}, 42);
     auto r = runNamed(kNested, "ref_program", {a});
