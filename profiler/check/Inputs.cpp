@@ -235,6 +235,7 @@ void applyRule(HostTensor& t, const TensorParam& p, const InputRule& rule, uint6
             if (p.shape.size() != 1 || n < 2) fail("offsets:TOTAL fills a 1-D tensor of 2 or more");
             const auto total = static_cast<int64_t>(rule.a);
             if (total < 0) fail("offsets:TOTAL needs TOTAL >= 0");
+            rounded(double(total), "offsets' last value " + std::to_string(total));  // the dtype holds it (helper-120: bool, uint8)
             if (rule.b > 0) {  // lengths at most MAX: each drawn within what the rest can take
                 const auto maxLen = static_cast<int64_t>(rule.b);
                 const int64_t count = n - 1;
@@ -283,6 +284,7 @@ void applyRule(HostTensor& t, const TensorParam& p, const InputRule& rule, uint6
         case InputRule::Kind::Distinct: {
             const auto range = static_cast<int64_t>(rule.a);
             const int64_t row = p.shape.empty() ? 1 : p.shape.back();
+            if (range > 0) rounded(double(range - 1), "distinct:" + std::to_string(range) + "'s largest value " + std::to_string(range - 1));
             if (row > range)
                 fail("distinct:" + std::to_string(range) + " cannot fill rows of " +
                      std::to_string(row) + " distinct values");

@@ -183,6 +183,8 @@ TEST(CheckInputs, ValuesOutsideTheDtypeAreErrorsAndInfinitiesAreAskedForByName) 
                           Case{DType::Float8E4M3, "fill:-inf", "has no float8_e4m3"},
                           Case{DType::Bool, "fill:2", "2 is not a bool value: bool tensors hold 0 (False) and 1 (True)"},
                           Case{DType::Bool, "int:0:3", "2 is not a bool value"},
+                          Case{DType::Bool, "offsets:3", "offsets' last value 3 is not a bool value"},
+                          Case{DType::UInt8, "distinct:1000", "distinct:1000's largest value 999 is outside uint8's range"},
                           Case{DType::Int8, "arange", "arange's last value 199 (the tensor has 200 elements) is outside int8's range"},
                           // int64's largest value parses to 2^63 (float64): not "outside int64's range".
                           Case{DType::Int64, "fill:9223372036854775807", "is not held exactly: tensor values are float64, exact for int64 up to 2^53"}}) {
