@@ -133,6 +133,11 @@ bool byValue(const KernelInfo& k, LaunchValues& lv, std::vector<bool>& known, st
             // An integer the argument's type cannot hold: the GPU launch would pass another value
             // than the interpreters use (int32 n = 99999999999 ran as 1e11 there, helper-117);
             // int64 past 2^53 is not exact in the float64 the values travel as.
+            // A bool takes 0 or 1 (flag=2 was True on the GPU and 2 in the reference, helper-119).
+            if (s.dtype == ir::DType::Bool && x != 0 && x != 1) {
+                error = "--param " + s.name + "=" + s.value + ": '" + s.name + "' is bool: give 0/1 (or False/True)";
+                return false;
+            }
             if (!ir::isFloat(s.dtype) && s.dtype != ir::DType::Bool) {
                 const bool exact64 = ir::dtypeBits(s.dtype) < 64 || std::fabs(x) <= 9007199254740992.0;
                 if (roundTo(s.dtype, x) != x || !exact64) {

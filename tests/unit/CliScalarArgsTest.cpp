@@ -74,6 +74,17 @@ TEST(CliScalarArgs, OutOfRangeIntegerIsRefused) {
     EXPECT_TRUE(contains(o.err, "--param M=99999999999: 'M' is int32, which does not hold 99999999999")) << o.err;
 }
 
+TEST(CliScalarArgs, BoolTakesZeroOrOne) {
+    auto bad = captureCli([] { return runRun(programRun("bool_scalar_arg.py", {"flag=2"})); });
+    EXPECT_EQ(bad.rc, 1);
+    EXPECT_TRUE(contains(bad.err, "--param flag=2: 'flag' is bool: give 0/1 (or False/True)")) << bad.err;
+    for (const char* v : {"flag=1", "flag=0", "flag=True"}) {
+        auto ok = captureCli([&] { return runRun(programRun("bool_scalar_arg.py", {v})); });
+        EXPECT_EQ(ok.rc, 0) << v << ok.out << ok.err;
+        EXPECT_TRUE(contains(ok.out, "max-abs 0.0e+00, 0 NaN: PASS")) << v << ok.out;
+    }
+}
+
 TEST(CliScalarArgs, AtomicOnlyOutputStartsAtZero) {
     for (const char* interp : {"tile", "lowered"}) {
         auto o = captureCli([&] {
