@@ -775,6 +775,23 @@ ir::PrimFunc Elaborator::elaborateEager(const KernelEntry& entry) {
                 Severity::Error, p.span, "tensor '" + p.name + "' is used before its declaration",
                 "declare it first: " + p.name + ": T.Tensor(shape, dtype)", "elaborate"});
     }
+    // `def k(A: T.Tensor((64,), T.float16), ...)`: a tensor declared in the signature, as TileLang's
+    // eager mode allows (helper-119: issue_1744, language/let), is declared before the body runs;
+    // its shape may use the meta parameters bound above (a T.const size in it is declared in the
+    // body, so such a signature keeps the body declaration's form).
+    for (const auto& p : entry.params) {
+        if (p.role != KernelParam::Role::Tensor || !p.annotation || ast::as<ast::Name>(p.annotation)) continue;
+        Value t;
+        try {
+            t = eval(*p.annotation, env);
+        } catch (const CompileError&) {
+            continue;  // sizes the body declares first: the body's `A: T.Tensor(...)` declares it
+        }
+        auto* tt = t.extAs<TensorType>();
+        if (!tt) continue;
+        ir::Buffer b = addParam(p.name, *tt, p.span, false);
+        env->vars[p.name] = Value::ext(std::make_shared<BufferValue>(b, false));
+    }
     ir::Stmt body;
     Value returned;
     {

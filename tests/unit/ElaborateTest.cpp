@@ -298,6 +298,21 @@ TEST(ElaborateTest, IntegerLiteralsThatWrapInAStoreOrAnAtomicWarn) {
     EXPECT_NE(ir.find("4294967295"), std::string::npos) << ir;
 }
 
+// An eager kernel whose tensors are declared in its signature (TileLang allows it; helper-119:
+// "tensor 'A' is used before its declaration" for testing/ issue_1744 and language/let).
+TEST(ElaborateTest, EagerKernelTensorsDeclaredInTheSignature) {
+    const std::string src = "import tilelang\n"
+                            "import tilelang.language as T\n"
+                            "@tilelang.jit\n"
+                            "def k(A: T.Tensor((64,), T.float16), B: T.Tensor((64,), T.float16), n: int = 3):\n"
+                            "    with T.Kernel(1, threads=32):\n"
+                            "        for i in T.serial(64):\n"
+                            "            B[i] = A[i] * n\n";
+    auto e = elab_test::elaborateText(src);
+    ASSERT_EQ(e->firstError(), nullptr) << e->firstError()->message;
+    EXPECT_NE(e->ir.find("def k(A: T.Tensor((64,), \"float16\"), B: T.Tensor((64,), \"float16\")):"), std::string::npos) << e->ir;
+}
+
 TEST(ElaborateTest, OutputsFromOutIdxOrWrites) {
     std::string factory = R"(import tilelang
 import tilelang.language as T
