@@ -1,10 +1,12 @@
 // Hooks of the elaboration values (ElabValues.h) and the Elaborator's conversions between
 // meta values, IR expressions, loads/stores and regions.
 #include <algorithm>
+#include <cmath>
 #include <map>
 #include <unordered_map>
 
 #include "compiler/ir/IntWrap.h"
+#include "compiler/support/HostTensor.h"
 #include "compiler/frontend/ElaboratePointers.h"
 #include "compiler/ir/PointerTensors.h"
 #include "compiler/frontend/Elaborator.h"
@@ -536,10 +538,27 @@ ir::Expr Elaborator::toStoredValue(const Value& v, DType dtype, Span s, const st
     if (v.isIntLike() && !v.is(ValueKind::Bool) && ir::isInt(dtype) && dtype != DType::Bool &&
         !ir::holdsInt(dtype, v.asInt())) {
         const std::string t(ir::dtypeName(dtype));
+        const int64_t w = ir::wrapInt(dtype, v.asInt());
+        // uint64's wrapped value is held in an int64: print it unsigned (helper-120: "wraps to -1").
+        const std::string wrapped = dtype == DType::UInt64 ? std::to_string(static_cast<uint64_t>(w)) : std::to_string(w);
         diags().warning(s, what + ": the literal " + std::to_string(v.asInt()) + " does not fit " + t +
-                               "; it wraps to " + std::to_string(ir::wrapInt(dtype, v.asInt())) +
-                               " (C's conversion; TVM refuses the literal)",
+                               "; it wraps to " + wrapped + " (C's conversion; TVM refuses the literal)",
                         "write the " + t + " value you mean, or give the buffer a wider dtype");
+    } else if ((v.is(ValueKind::Float) || (v.isIntLike() && !v.is(ValueKind::Bool))) && dtype != DType::Bool &&
+               (ir::isFloat(dtype) || (ir::isInt(dtype) && v.is(ValueKind::Float)))) {
+        // A number the float dtype overflows (70000.0 in float16 is inf; e4m3 saturates) or a
+        // float past an integer dtype's range (C's conversion is undefined) -- helper-119.
+        const double x = v.is(ValueKind::Float) ? v.asFloat() : static_cast<double>(v.asInt());
+        const double r = roundTo(dtype, x);
+        const std::string t(ir::dtypeName(dtype));
+        if (std::isfinite(x) && ir::isFloat(dtype) &&
+            (std::isinf(r) || (r != 0 && std::fabs(x) > std::fabs(r) && roundTo(dtype, 2 * x) == r)))
+            diags().warning(s, what + ": " + repr(v) + " is outside " + t + "'s range: it becomes " + repr(Value::real(r)),
+                            "scale the value into " + t + "'s range, or compute in float32");
+        else if (std::isfinite(x) && ir::isInt(dtype) &&
+                 (x != std::trunc(x) ? false : roundTo(dtype, x) != x))
+            diags().warning(s, what + ": " + repr(v) + " is outside " + t + "'s range: converting it is undefined in C",
+                            "write the " + t + " value you mean, or give the buffer a wider dtype");
     }
     return ir::cast(dtype, raw, s);
 }

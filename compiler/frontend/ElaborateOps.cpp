@@ -348,7 +348,7 @@ Value opFill(Elaborator& el, CallArgs& a, bool clear) {
     DType t = r.buffer->dtype;
     ir::Expr v =
         clear ? ir::cast(t, ir::intImm(0), a.span)
-              : ir::cast(t, el.toExprLike(b[1], t, b.spans[1], a.callee + " value"), b.spans[1]);
+              : el.toStoredValue(b[1], t, b.spans[1], a.callee + " value");
     ir::Attrs attrs;
     if (clear) attrs["clear"] = true;
     el.emit(std::make_shared<ir::TileOpNode>(ir::TileOpKind::Fill, std::vector<ir::TileArg>{r, v},

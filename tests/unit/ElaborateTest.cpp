@@ -292,6 +292,29 @@ TEST(ElaborateTest, IntegerLiteralsThatWrapInAStoreOrAnAtomicWarn) {
     EXPECT_EQ(w[1]->message, "T.atomic_max value: the literal -1 does not fit uint32; it wraps to 4294967295 (C's conversion; TVM refuses the literal)");
     EXPECT_EQ(w[2]->message, "the stored value: the literal 2147483648 does not fit int32; it wraps to -2147483648 (C's conversion; TVM refuses the literal)");
     EXPECT_EQ(w[2]->hint, "write the int32 value you mean, or give the buffer a wider dtype");
+    // Floats a float dtype overflows, a float past an integer dtype, T.fill's value and uint64's
+    // wrap printed unsigned (helper-119/120); 65504.0 fits float16 and says nothing.
+    const std::string more = "import tilelang.language as T\n"
+                             "@T.prim_func\n"
+                             "def k(H: T.Tensor((32,), \"float16\"), P: T.Tensor((32,), \"int32\"), U: T.Tensor((32,), \"uint64\")):\n"
+                             "    with T.Kernel(1, threads=32) as bx:\n"
+                             "        S = T.alloc_fragment((32,), \"int8\")\n"
+                             "        T.fill(S, 300)\n"
+                             "        for i in T.Parallel(32):\n"
+                             "            H[i] = 70000.0\n"
+                             "            H[i] = 65504.0\n"
+                             "            T.atomic_add(P[i], 2.5e10)\n"
+                             "            U[i] = -1\n";
+    auto m = elab_test::elaborateText(more);
+    ASSERT_EQ(m->firstError(), nullptr) << m->firstError()->message;
+    std::vector<std::string> mw;
+    for (const auto& d : m->diags.all())
+        if (d.severity == ts::Severity::Warning) mw.push_back(d.message);
+    ASSERT_EQ(mw.size(), 4u);
+    EXPECT_EQ(mw[0], "T.fill value: the literal 300 does not fit int8; it wraps to 44 (C's conversion; TVM refuses the literal)");
+    EXPECT_EQ(mw[1], "the stored value: 70000.0 is outside float16's range: it becomes inf");
+    EXPECT_EQ(mw[2], "T.atomic_add value: 25000000000.0 is outside int32's range: converting it is undefined in C");
+    EXPECT_EQ(mw[3], "the stored value: the literal -1 does not fit uint64; it wraps to 18446744073709551615 (C's conversion; TVM refuses the literal)");
     // The wrapped values are what the IR stores (the CUDA's conversion).
     auto ir = elab_test::irOf(src);
     EXPECT_NE(ir.find("-1294967296"), std::string::npos) << ir;
