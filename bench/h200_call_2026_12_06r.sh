@@ -7,7 +7,7 @@
 # 1. attention correctness on the GPU with TILESCOPE_HOPPER_LATE_REFILL=1 (the refill after the
 #    first gemm: InjectPipelineTmaFragment.cpp) -- attn_checks' 9 shapes;
 # 2. A/B, interleaved, tilec bench median of 50: LATE_REFILL on/off for fwd fp16/bf16 and causal.
-#   bash bench/h200_payload.sh; cp bench/h200_call_2026_12_06r.sh bench/gpu_check_lib.sh tests/e2e/programs/{inplace_int_add,bool_scalar_arg}.py \
+#   bash bench/h200_payload.sh; cp bench/h200_call_2026_12_06r.sh bench/gpu_check_lib.sh tests/e2e/programs/{inplace_int_add,inplace_int_via_shared,bool_scalar_arg}.py \
 #     ../shared/tilelang-corpus/testing/python/language/test_tilelang_language_clamp.py .h200/
 #   run(command="bash .h200/h200_call_2026_12_06r.sh", carry=[".h200", ".tl"])
 . "$(dirname "$0")/attn_switch_ab_lib.sh"
@@ -17,6 +17,7 @@ cat > /tmp/chk.sh <<'CHK'
 for tgt in cuda:sm_80 cuda:sm_90a; do
   r2 $A/inplace_int_add.py --target $tgt --inout B
   r 1 $A/inplace_int_add.py --target $tgt
+  r2 $A/inplace_int_via_shared.py --target $tgt --inout B
   r 0 $A/test_tilelang_language_clamp.py --target $tgt --kernel clamp_within_bounds
   r 0 $A/test_tilelang_language_clamp.py --target $tgt --kernel clamp_within_bounds -p min_val=-0.5 -p max_val=0.25
   r 0 $A/test_tilelang_language_clamp.py --target $tgt --kernel clamp_within_bounds --check interp

@@ -3,7 +3,7 @@
 # with one A/B round): 0. GPU check of inplace_int_add.py (--inout B), bool_scalar_arg.py and
 # TileLang's clamp test; 2. A/B of TILESCOPE_HOPPER_LATE_REFILL (refill after the first gemm), one
 # interleaved round of fwd fp16 and causal, tilec bench median of 50.
-#   bash bench/h200_payload.sh; cp bench/h200_call_2026_12_06{r,s}.sh bench/gpu_check_lib.sh tests/e2e/programs/{inplace_int_add,bool_scalar_arg}.py \
+#   bash bench/h200_payload.sh; cp bench/h200_call_2026_12_06{r,s}.sh bench/gpu_check_lib.sh tests/e2e/programs/{inplace_int_add,inplace_int_via_shared,bool_scalar_arg}.py \
 #     ../shared/tilelang-corpus/testing/python/language/test_tilelang_language_clamp.py .h200/
 #   run(command="bash .h200/h200_call_2026_12_06s.sh", carry=[".h200", ".tl"])
 . "$(dirname "$0")/attn_switch_ab_lib.sh"

@@ -327,6 +327,9 @@ int64_t Machine::evalI(const ExprNode* e) {
                     fail(e->span, "'" + buf->name + "' is read before it is written: it is an output (the kernel writes it), and outputs start without values",
                          "to update '" + buf->name + "' in place from initial values, run with --inout " + buf->name +
                              " (tilec run) -- it is then filled like an input");
+                if (buf && std::isnan(d))
+                    fail(e->span, "an element of '" + buf->name + "' is read with no value: nothing wrote it (or it was copied from an output the kernel had not written yet)",
+                         "write it before reading it; an output updated in place needs --inout NAME (tilec run)");
                 fail(e->span, "non-finite value loaded as an integer");
             }
             return out;

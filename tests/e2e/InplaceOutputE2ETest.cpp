@@ -73,3 +73,24 @@ TEST(InplaceOutput, AnIntegerOutputReadFirstNamesInout) {
     }
     ts::e2e::expectNvrtcCompilesForSm80AndSm90a(prog, {});
 }
+
+// Read through shared memory first (tests/e2e/programs/inplace_int_via_shared.py): the message
+// names the shared tile and says where its value should have come from.
+TEST(InplaceOutput, AnIntegerOutputCopiedToSharedFirstSaysSo) {
+    const char* prog = "tests/e2e/programs/inplace_int_via_shared.py";
+    for (const char* interp : {"tile", "lowered"}) {
+        RunCommand c;
+        c.flags.file = std::string(TS_SOURCE_DIR) + "/" + prog;
+        c.flags.target = "cuda:sm_80";
+        c.interp = interp;
+        c.seed = 4;
+        auto plain = captureCli([&] { return runRun(c); });
+        EXPECT_EQ(plain.rc, 1) << interp << plain.out;
+        EXPECT_TRUE(contains(plain.out + plain.err, "an element of 'S' is read with no value")) << interp << plain.out << plain.err;
+        c.flags.inout = {"B"};
+        auto ok = captureCli([&] { return runRun(c); });
+        EXPECT_EQ(ok.rc, 0) << interp << ok.out << ok.err;
+        EXPECT_TRUE(contains(ok.out, "B: 0 mismatching, max-abs 0: PASS")) << ok.out;
+    }
+    ts::e2e::expectNvrtcCompilesForSm80AndSm90a(prog, {});
+}
