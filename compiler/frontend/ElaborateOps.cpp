@@ -258,9 +258,14 @@ std::string policyArg(const CallArgs::Bound& b, size_t i) {
     if (!b.has(i)) return "Square";
     static const char* kNames[] = {"Square", "FullRow", "FullCol"};
     if (b[i].isIntLike() && b[i].asInt() >= 0 && b[i].asInt() < 3) return kNames[b[i].asInt()];
-    if (b[i].is(ValueKind::Str))
+    if (b[i].is(ValueKind::Str)) {
+        // `--param policy=T.GemmWarpPolicy.FullRow` spells it as the source does (helper-119).
+        std::string v = b[i].asStr();
+        for (const char* prefix : {"T.GemmWarpPolicy.", "GemmWarpPolicy.", "tilelang.language.GemmWarpPolicy."})
+            if (v.rfind(prefix, 0) == 0) v = v.substr(std::string(prefix).size());
         for (const char* n : kNames)
-            if (b[i].asStr() == n) return n;
+            if (v == n) return n;
+    }
     throw CompileError(
         b.spans[i],
         "policy must be T.GemmWarpPolicy.Square, FullRow or FullCol, got " + repr(b[i]));
@@ -681,10 +686,7 @@ void Elaborator::installVocabulary() {
     }
     def("atomic_addx2", [](Elaborator& el, CallArgs& a) { return opAtomicAddVec(el, a, 2); });
     def("atomic_addx4", [](Elaborator& el, CallArgs& a) { return opAtomicAddVec(el, a, 4); });
-    auto policy = std::make_shared<NamespaceObj>();
-    policy->name = "T.GemmWarpPolicy";
-    for (const char* p : {"Square", "FullRow", "FullCol"}) policy->set(p, Value::str(p));
-    T->set("GemmWarpPolicy", Value::ns(policy));
+    // T.GemmWarpPolicy is the meta interpreter's (MetaModules.cpp): module level sees it too.
 
     installMath();
 }

@@ -289,6 +289,15 @@ void Interp::installModules() {
         T->set(std::string(ir::dtypeName(t)), Value::dtype(t));
     }
     T->set("float8_e4m3fn", Value::dtype(ir::DType::Float8E4M3));
+    // T.GemmWarpPolicy at module level too: a test passing `GemmWarpPolicy.FullRow` to its kernel
+    // factory gives the policy from there (helper-119/120: "policy has no value"); the elaborator
+    // reads the same namespace (policyArg, ElaborateOps.cpp).
+    {
+        auto policy = std::make_shared<NamespaceObj>();
+        policy->name = "T.GemmWarpPolicy";
+        for (const char* p : {"Square", "FullRow", "FullCol"}) policy->set(p, Value::str(p));
+        T->set("GemmWarpPolicy", Value::ns(policy));
+    }
     // TF32 values live in 32-bit float storage (TVM's tfloat32 buffers are float32 in memory);
     // what TF32 changes is the tensor-core product, which a float32 T.gemm already computes in.
     T->set("tfloat32", Value::dtype(ir::DType::Float32));

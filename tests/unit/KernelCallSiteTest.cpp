@@ -384,3 +384,35 @@ TEST(KernelCallSiteTest, ControlFlowAndPytestFormsGiveTheFirstCallPythonMakes) {
             << c.name << ": " << noteOf(*e)->message;
     }
 }
+
+// A policy passed as GemmWarpPolicy.FullRow (TileLang's issue-2522 test) is a call-site value,
+// and --param takes the spelling of the source too (helper-119/120).
+TEST(KernelCallSiteTest, GemmWarpPolicyFromTheCallAndFromParam) {
+    const std::string src = "import tilelang\n"
+                            "import tilelang.language as T\n"
+                            "from tilelang.language import GemmWarpPolicy\n"
+                            "@tilelang.jit(out_idx=[2])\n"
+                            "def mm(M, policy):\n"
+                            "    @T.prim_func\n"
+                            "    def main(A: T.Tensor((M, 32), T.float16), B: T.Tensor((32, 64), T.float16), C: T.Tensor((M, 64), T.float32)):\n"
+                            "        with T.Kernel(1, threads=128) as bx:\n"
+                            "            a = T.alloc_shared((M, 32), T.float16)\n"
+                            "            b = T.alloc_shared((32, 64), T.float16)\n"
+                            "            c = T.alloc_fragment((M, 64), T.float32)\n"
+                            "            T.copy(A, a)\n"
+                            "            T.copy(B, b)\n"
+                            "            T.clear(c)\n"
+                            "            T.gemm(a, b, c, policy=policy)\n"
+                            "            T.copy(c, C)\n"
+                            "    return main\n"
+                            "def test_mm():\n"
+                            "    mm(64, GemmWarpPolicy.FullRow)\n";
+    auto e = elaborateText(src);
+    ASSERT_EQ(e->firstError(), nullptr) << e->firstError()->message;
+    ASSERT_NE(noteOf(*e), nullptr);
+    EXPECT_EQ(noteOf(*e)->message, "'mm' takes M=64, policy='FullRow' from this call (test_mm())");
+    for (const char* spelled : {"T.GemmWarpPolicy.FullCol", "GemmWarpPolicy.FullCol", "FullCol"}) {
+        auto p = elaborateText(src, {{"policy", spelled}});
+        EXPECT_EQ(p->firstError(), nullptr) << spelled << ": " << p->firstError()->message;
+    }
+}
