@@ -1,6 +1,7 @@
 #include "compiler/frontend/ElaborateParamSources.h"
 
 #include <algorithm>
+#include <optional>
 
 #include "compiler/frontend/MetaValue.h"
 
@@ -25,6 +26,35 @@ void takeAutotuneConfigValues(const Module& mod, const KernelEntry& entry,
     }
 }
 
+namespace {
+/// The same kernel either way: 0 and False, 1.0 and 1, T.float32 and "float32" (helper-120: the
+/// note listed "dtype=float32 (the call passes 'float32')" as a difference).
+bool sameParamValue(const Value& a, const Value& b) {
+    if (repr(a) == repr(b)) return true;
+    auto number = [](const Value& v) -> std::optional<double> {
+        if (v.is(ValueKind::Float)) return v.asFloat();
+        if (v.isIntLike()) return static_cast<double>(v.asInt());
+        return std::nullopt;
+    };
+    if (auto x = number(a), y = number(b); x && y) return *x == *y;
+    auto dtypeOf = [](const Value& v) -> std::optional<ir::DType> {
+        if (v.is(ValueKind::DType)) return v.asDType();
+        if (v.is(ValueKind::Str)) return ir::parseDType(v.asStr());
+        return std::nullopt;
+    };
+    auto x = dtypeOf(a), y = dtypeOf(b);
+    return x && y && *x == *y;
+}
+
+/// NAME=VALUE as one shell word: single-quoted when it holds anything the shell reads.
+std::string shellWord(const std::string& s) {
+    if (s.find_first_of(" \t'\"()[]{}$`\\;&|<>*?!#~") == std::string::npos) return s;
+    std::string q = "'";
+    for (char c : s) q += c == '\'' ? std::string("'\\''") : std::string(1, c);
+    return q + "'";
+}
+}  // namespace
+
 void takeCallSiteValues(const KernelEntry& entry, std::vector<std::pair<std::string, std::string>>& values,
                         DiagnosticEngine& diags) {
     // Parameters still without a value take what the file's own call of the kernel passes
@@ -43,11 +73,10 @@ void takeCallSiteValues(const KernelEntry& entry, std::vector<std::pair<std::str
         if (hasDefault) {
             // The file's call passes another value than the default the kernel keeps: say so, or
             // a user who ran the example's main() gets a different kernel without a word.
-            if (repr(v) != repr(*p->defaultValue)) {
+            if (!sameParamValue(v, *p->defaultValue)) {
                 keptDefault += (keptDefault.empty() ? "" : ", ") + name + "=" + repr(*p->defaultValue) +
                                " (the call passes " + repr(v) + ")";
-                const std::string arg = name + "=" + repr(v);
-                asTheCall += " --param " + (arg.find(' ') == std::string::npos ? arg : "\"" + arg + "\"");
+                asTheCall += " --param " + shellWord(name + "=" + repr(v));
             }
             continue;
         }

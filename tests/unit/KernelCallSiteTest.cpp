@@ -416,3 +416,26 @@ TEST(KernelCallSiteTest, GemmWarpPolicyFromTheCallAndFromParam) {
         EXPECT_EQ(p->firstError(), nullptr) << spelled << ": " << p->firstError()->message;
     }
 }
+
+// helper-120: defaults equal to the call's values (T.float32 and "float32", False and 0) are not
+// listed, and the hint's flags are shell words (a value with a space and a quote pastes as one).
+TEST(KernelCallSiteTest, KeptDefaultsListOnlyRealDifferencesAsShellWords) {
+    const std::string src = "import tilelang\n"
+                            "import tilelang.language as T\n"
+                            "@tilelang.jit(out_idx=[1])\n"
+                            "def add_k(N=256, block_N=128, dtype=\"float32\", flag=False, mode=\"a b\"):\n"
+                            "    @T.prim_func\n"
+                            "    def main(A: T.Tensor((N,), dtype), B: T.Tensor((N,), dtype)):\n"
+                            "        with T.Kernel(T.ceildiv(N, block_N), threads=128) as bx:\n"
+                            "            for i in T.Parallel(block_N):\n"
+                            "                B[bx * block_N + i] = A[bx * block_N + i] + (1.0 if flag else 2.0)\n"
+                            "    return main\n"
+                            "if __name__ == \"__main__\":\n"
+                            "    add_k(512, 128, T.float32, 0, \"a b's\")\n";
+    auto e = elaborateText(src);
+    ASSERT_NE(noteOf(*e), nullptr);
+    EXPECT_EQ(noteOf(*e)->message, "'add_k' keeps its defaults N=256 (the call passes 512), mode='a b' (the call passes \"a b's\") "
+                                   "rather than the values of this call (__main__)");
+    EXPECT_EQ(noteOf(*e)->hint, "a parameter with a default takes the call's value only when you pass it: add --param N=512 "
+                                "--param 'mode=\"a b'\\''s\"' to compile what the call compiles");
+}
