@@ -91,6 +91,21 @@ public:
                 m_flow = Flow::Normal;
                 if (found) return m_found;
             }
+        // The kernel is a parametrized test itself (`@pytest.mark.parametrize("dtype, N", ...)
+        // def test_x(dtype, N): @T.prim_func ...`): pytest calls it with its first case
+        // (helper-119: TileLang's issue_2480/2615 tests said "parameter 'dtype' has no value").
+        if (m_entry.func && m_entry.func->name.rfind("test", 0) == 0 && !m_entry.func->decorators.empty()) {
+            EnvPtr env = newFrame();
+            firstParametrizeCase(*m_entry.func, env);
+            for (const auto& p : m_entry.params)
+                if (auto it = env->vars.find(p.name); it != env->vars.end() && p.settable() && isParamValue(it->second))
+                    m_found.values.emplace_back(p.name, it->second);
+            if (!m_found.values.empty()) {
+                m_found.span = m_entry.func->decorators.front()->span;
+                m_found.where = "the first @pytest.mark.parametrize case of " + m_entry.func->name + "()";
+                return m_found;
+            }
+        }
         return {};
     }
 

@@ -439,3 +439,25 @@ TEST(KernelCallSiteTest, KeptDefaultsListOnlyRealDifferencesAsShellWords) {
     EXPECT_EQ(noteOf(*e)->hint, "a parameter with a default takes the call's value only when you pass it: add --param N=512 "
                                 "--param 'mode=\"a b'\\''s\"' to compile what the call compiles");
 }
+
+// The kernel is a parametrized test itself (the @T.prim_func inside test_x): pytest calls it with
+// its first case (helper-119: issue_2480/2615 said "parameter 'dtype' has no value").
+TEST(KernelCallSiteTest, AParametrizedTestHoldingThePrimFuncTakesItsFirstCase) {
+    const std::string src = "import pytest\n"
+                            "import tilelang\n"
+                            "import tilelang.language as T\n"
+                            "@pytest.mark.parametrize(\"dtype,N\", [(\"float32\", 64), (\"float16\", 128)])\n"
+                            "def test_x(dtype, N):\n"
+                            "    @T.prim_func\n"
+                            "    def main(A: T.Tensor((N,), dtype), B: T.Tensor((N,), dtype)):\n"
+                            "        with T.Kernel(1, threads=64) as bx:\n"
+                            "            for i in T.Parallel(N):\n"
+                            "                B[i] = A[i] * 2\n"
+                            "    kernel = tilelang.compile(main, out_idx=[1])\n";
+    auto e = elaborateText(src);
+    ASSERT_EQ(e->firstError(), nullptr) << e->firstError()->message;
+    ASSERT_NE(noteOf(*e), nullptr);
+    EXPECT_EQ(noteOf(*e)->message, "'test_x' takes dtype='float32', N=64 from this call "
+                                   "(the first @pytest.mark.parametrize case of test_x())");
+    EXPECT_NE(e->ir.find("T.Tensor((64,), \"float32\")"), std::string::npos) << e->ir;
+}
