@@ -336,6 +336,28 @@ TEST(ElaborateTest, EagerKernelTensorsDeclaredInTheSignature) {
     EXPECT_NE(e->ir.find("def k(A: T.Tensor((64,), \"float16\"), B: T.Tensor((64,), \"float16\")):"), std::string::npos) << e->ir;
 }
 
+// A pytest test function defining its @T.prim_func and returning nothing: that prim_func is the
+// kernel (helper-119: "must return its @T.prim_func" hid the real problem, a missing T.Kernel).
+TEST(ElaborateTest, ATestFunctionsPrimFuncIsItsKernel) {
+    const std::string ok = "import tilelang.language as T\n"
+                           "def test_k():\n"
+                           "    @T.prim_func\n"
+                           "    def foo(x: T.Tensor((32,), T.int32)):\n"
+                           "        with T.Kernel(1, threads=32) as bx:\n"
+                           "            for i in T.Parallel(32):\n"
+                           "                x[i] = i\n";
+    auto e = elab_test::elaborateText(ok);
+    ASSERT_EQ(e->firstError(), nullptr) << e->firstError()->message;
+    const std::string bad = "import tilelang.language as T\n"
+                            "def test_k():\n"
+                            "    @T.prim_func\n"
+                            "    def foo(x: T.Tensor((32,), T.int32)):\n"
+                            "        pass\n";
+    auto b = elab_test::elaborateText(bad);
+    ASSERT_NE(b->firstError(), nullptr);
+    EXPECT_EQ(b->firstError()->message, "kernel 'foo' has no 'with T.Kernel(...)' block");
+}
+
 TEST(ElaborateTest, OutputsFromOutIdxOrWrites) {
     std::string factory = R"(import tilelang
 import tilelang.language as T
