@@ -1,7 +1,7 @@
 #!/bin/bash
 # Compile every file of TileLang's testing/python (../shared/tilelang-corpus, read-only) with
 # `tilec compile FILE --kernel all --target cuda:sm_90a -q`: one line per file, "rc<TAB>file<TAB>
-# first error". 2026-12-06 seventh session: 63 of 256 files rc 0 (28 before the call-site work);
+# first error". 2026-12-06 seventh session: 64 of 256 files rc 0 (28 before the call-site work);
 # bench/results/testing-compile-sweep-2026-12-06g.tsv.
 #   bash bench/conformance/testing_compile_sweep.sh [TILEC] [OUT.tsv]
 T=${1:-build/tilec}; OUT=${2:-/tmp/testing-compile-sweep.tsv}; : > "$OUT"
