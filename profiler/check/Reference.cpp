@@ -507,16 +507,17 @@ bool enclosingChain(const ast::Block& body, const ast::FunctionDef* def,
     return false;
 }
 
-/// Statements of `body` and of the blocks nested in them (not nested defs), in order.
-void forEachStmtIn(const ast::Block& body, const std::function<void(const ast::Stmt*)>& fn) {
-    for (const ast::Stmt* s : body) {
-        fn(s);
-        if (auto i = ast::as<ast::If>(s)) forEachStmtIn(i->body, fn), forEachStmtIn(i->orelse, fn);
-        else if (auto f = ast::as<ast::For>(s)) forEachStmtIn(f->body, fn), forEachStmtIn(f->orelse, fn);
-        else if (auto w = ast::as<ast::While>(s)) forEachStmtIn(w->body, fn), forEachStmtIn(w->orelse, fn);
-        else if (auto w = ast::as<ast::With>(s)) forEachStmtIn(w->body, fn);
-        else if (auto t = ast::as<ast::Try>(s)) forEachStmtIn(t->body, fn), forEachStmtIn(t->orelse, fn), forEachStmtIn(t->finalbody, fn);
-    }
+/// `s` and the statements of the blocks nested in it (not nested defs), in order.
+void forEachStmtIn(const ast::Stmt* s, const std::function<void(const ast::Stmt*)>& fn) {
+    auto block = [&](const ast::Block& b) {
+        for (const ast::Stmt* x : b) forEachStmtIn(x, fn);
+    };
+    fn(s);
+    if (auto i = ast::as<ast::If>(s)) block(i->body), block(i->orelse);
+    else if (auto f = ast::as<ast::For>(s)) block(f->body), block(f->orelse);
+    else if (auto w = ast::as<ast::While>(s)) block(w->body), block(w->orelse);
+    else if (auto w = ast::as<ast::With>(s)) block(w->body);
+    else if (auto t = ast::as<ast::Try>(s)) block(t->body), block(t->orelse), block(t->finalbody);
 }
 
 /// Parameters of `outer` that it passes, as plain names, to the kernel factory whose parameters
@@ -550,31 +551,28 @@ FactoryAliases factoryArgumentNames(const ast::Module& module, const ast::Functi
         return {};
     };
     std::vector<std::pair<std::string, std::string>> out;
+    // Every call in an expression tree: a factory call's plain-name arguments map to its params.
+    std::function<void(const ast::Expr*)> visit = [&](const ast::Expr* x) {
+        if (auto c = ast::as<ast::Call>(x)) {
+            auto callee = ast::as<ast::Name>(c->func);
+            auto it = callee ? defs.find(callee->id) : defs.end();
+            if (it != defs.end() && takesAll(*it->second)) {
+                const auto& ps = it->second->params;
+                for (size_t i = 0; i < c->args.size() && i < ps.size(); ++i) {
+                    if (c->args[i]->kind == ast::ExprKind::Starred) break;
+                    if (auto n = outerParam(c->args[i]); !n.empty()) out.emplace_back(n, ps[i].name);
+                }
+                for (const auto& kw : c->keywords)
+                    if (auto n = outerParam(kw.value); !n.empty() && !kw.name.empty()) out.emplace_back(n, kw.name);
+            }
+        }
+        ast::forEachChild(x, visit);
+    };
     const ast::Stmt* callStmt = nullptr;
     for (const ast::Stmt* top : outer.body) {
-      const size_t before = out.size();
-      forEachStmtIn(ast::Block{const_cast<ast::Stmt*>(top)}, [&](const ast::Stmt* st) {
-        ast::forEachExpr(st, [&](const ast::Expr* e) {
-            std::function<void(const ast::Expr*)> visit = [&](const ast::Expr* x) {
-                if (auto c = ast::as<ast::Call>(x)) {
-                    auto callee = ast::as<ast::Name>(c->func);
-                    auto it = callee ? defs.find(callee->id) : defs.end();
-                    if (it != defs.end() && takesAll(*it->second)) {
-                        const auto& ps = it->second->params;
-                        for (size_t i = 0; i < c->args.size() && i < ps.size(); ++i) {
-                            if (c->args[i]->kind == ast::ExprKind::Starred) break;
-                            if (auto n = outerParam(c->args[i]); !n.empty()) out.emplace_back(n, ps[i].name);
-                        }
-                        for (const auto& kw : c->keywords)
-                            if (auto n = outerParam(kw.value); !n.empty() && !kw.name.empty()) out.emplace_back(n, kw.name);
-                    }
-                }
-                ast::forEachChild(x, visit);
-            };
-            visit(e);
-        });
-      });
-      if (out.size() > before && !callStmt) callStmt = top;
+        const size_t before = out.size();
+        forEachStmtIn(top, [&](const ast::Stmt* st) { ast::forEachExpr(st, visit); });
+        if (out.size() > before && !callStmt) callStmt = top;
     }
     // A helper parameter passed as two different kernel parameters (two factory calls, or one
     // call taking it twice) has no single value: dropped (helper-120).

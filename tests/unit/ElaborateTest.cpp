@@ -253,9 +253,7 @@ TEST(ElaborateTest, GemmWgWaitWarnsThatItHasNoEffect) {
                              "        T.gemm(s, s, f)\n";
     auto e = elab_test::elaborateText(elab_test::kernel(body));
     ASSERT_EQ(e->firstError(), nullptr) << e->firstError()->message;
-    std::vector<const ts::Diagnostic*> warnings;
-    for (const auto& d : e->diags.all())
-        if (d.severity == ts::Severity::Warning) warnings.push_back(&d);
+    const auto warnings = e->warnings();
     ASSERT_EQ(warnings.size(), 1u);
     EXPECT_EQ(warnings[0]->message, "T.gemm: wg_wait=-1 has no effect: TileScope chooses where each wgmma is waited for");
     EXPECT_EQ(warnings[0]->hint, "remove wg_wait=; the results and the generated code are the same without it");
@@ -282,9 +280,7 @@ TEST(ElaborateTest, IntegerLiteralsThatWrapInAStoreOrAnAtomicWarn) {
                             "        O[0] = 2147483648\n";
     auto e = elab_test::elaborateText(src);
     ASSERT_EQ(e->firstError(), nullptr) << e->firstError()->message;
-    std::vector<const ts::Diagnostic*> w;
-    for (const auto& d : e->diags.all())
-        if (d.severity == ts::Severity::Warning) w.push_back(&d);
+    const auto w = e->warnings();
     ASSERT_EQ(w.size(), 3u);
     EXPECT_EQ(w[0]->message, "T.atomic_add value: the literal 3000000000 does not fit int32; it wraps to -1294967296 (C's conversion; TVM refuses the literal)");
     EXPECT_EQ(w[0]->span.line, 6u);
@@ -307,14 +303,12 @@ TEST(ElaborateTest, IntegerLiteralsThatWrapInAStoreOrAnAtomicWarn) {
                              "            U[i] = -1\n";
     auto m = elab_test::elaborateText(more);
     ASSERT_EQ(m->firstError(), nullptr) << m->firstError()->message;
-    std::vector<std::string> mw;
-    for (const auto& d : m->diags.all())
-        if (d.severity == ts::Severity::Warning) mw.push_back(d.message);
+    const auto mw = m->warnings();
     ASSERT_EQ(mw.size(), 4u);
-    EXPECT_EQ(mw[0], "T.fill value: the literal 300 does not fit int8; it wraps to 44 (C's conversion; TVM refuses the literal)");
-    EXPECT_EQ(mw[1], "the stored value: 70000.0 is outside float16's range: it becomes inf");
-    EXPECT_EQ(mw[2], "T.atomic_add value: 25000000000.0 is outside int32's range: converting it is undefined in C");
-    EXPECT_EQ(mw[3], "the stored value: the literal -1 does not fit uint64; it wraps to 18446744073709551615 (C's conversion; TVM refuses the literal)");
+    EXPECT_EQ(mw[0]->message, "T.fill value: the literal 300 does not fit int8; it wraps to 44 (C's conversion; TVM refuses the literal)");
+    EXPECT_EQ(mw[1]->message, "the stored value: 70000.0 is outside float16's range: it becomes inf");
+    EXPECT_EQ(mw[2]->message, "T.atomic_add value: 25000000000.0 is outside int32's range: converting it is undefined in C");
+    EXPECT_EQ(mw[3]->message, "the stored value: the literal -1 does not fit uint64; it wraps to 18446744073709551615 (C's conversion; TVM refuses the literal)");
     // The wrapped values are what the IR stores (the CUDA's conversion).
     auto ir = elab_test::irOf(src);
     EXPECT_NE(ir.find("-1294967296"), std::string::npos) << ir;

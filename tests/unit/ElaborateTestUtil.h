@@ -5,6 +5,7 @@
 #include <map>
 #include <sstream>
 #include <string>
+#include <vector>
 
 #include "compiler/frontend/Elaborate.h"
 #include "compiler/ir/Printer.h"
@@ -20,6 +21,13 @@ struct Elaborated {
         for (const auto& d : diags.all())
             if (d.severity == ts::Severity::Error) return &d;
         return nullptr;
+    }
+    /// The warnings, in the order they were reported.
+    std::vector<const ts::Diagnostic*> warnings() const {
+        std::vector<const ts::Diagnostic*> w;
+        for (const auto& d : diags.all())
+            if (d.severity == ts::Severity::Warning) w.push_back(&d);
+        return w;
     }
 };
 
