@@ -827,7 +827,7 @@ private:
             return "ts::warpgroup_turn_" + static_cast<const StrImmNode*>(c.args.at(0).get())->value + "()";
         if (op == intrin::kWarpAllreduce) {
             std::string k = static_cast<const StrImmNode*>(c.args[0].get())->value;
-            std::string opT = k == "max" ? "ts::MaxOp" : k == "min" ? "ts::MinOp" : "ts::SumOp";
+            std::string opT = k == "max" ? "ts::MaxOp" : k == "min" ? "ts::MinOp" : k == "max_nan" ? "ts::MaxNanOp" : k == "min_nan" ? "ts::MinNanOp" : "ts::SumOp";
             return "ts::warp_allreduce<" + opT + ", " + expr(c.args[2]) + ">(" + expr(c.args[1]) + ")";
         }
         if (op == intrin::kAtomicPrev) {  // CUDA's atomics return the previous value

@@ -646,6 +646,16 @@ ir::PrimFunc Elaborator::run(const KernelEntry& entry, const ParamBindings& para
     m_bindings = &params;
     m_globals = newModuleEnv();
     execTopLevel(*this, *m_mod.ast(), m_globals);
+    // `--param reduce_fn=T.reduce_max` (or the file's own call passing it) arrives as text: the
+    // op or module-level function it names, unless the parameter's default is a string.
+    m_resolvedBindings = params;
+    for (auto& [name, v] : m_resolvedBindings) {
+        const KernelParam* p = entry.param(name);
+        const bool strDefault = p && p->defaultValue && p->defaultValue->is(ValueKind::Str);
+        if (v.is(ValueKind::Str) && !strDefault)
+            if (auto f = callableNamed(*this, m_globals, v.asStr())) v = *f;
+    }
+    m_bindings = &m_resolvedBindings;
     Value* fv = m_globals->findLocal(entry.name());
     if (!fv || !fv->is(ValueKind::Function))
         throw CompileError(entry.func->nameSpan, "'" + entry.name() + "' could not be defined");
@@ -660,7 +670,7 @@ ir::PrimFunc Elaborator::run(const KernelEntry& entry, const ParamBindings& para
     CallArgs a;
     a.span = entry.func->nameSpan;
     a.callee = entry.name();
-    for (const auto& [k, v] : params) {
+    for (const auto& [k, v] : m_resolvedBindings) {
         a.kw.emplace_back(k, v);
         const KernelParam* p = entry.param(k);
         a.kwSpans.push_back(p ? p->span : a.span);

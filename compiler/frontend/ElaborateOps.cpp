@@ -363,7 +363,10 @@ Value opFill(Elaborator& el, CallArgs& a, bool clear) {
 }
 
 Value opReduce(Elaborator& el, CallArgs& a, const std::string& op) {
-    auto b = a.bind({"buffer", "out", "dim", "clear"}, 2);
+    // nan_propagate: TileLang's per-call switch of max/min/absmax (a NaN wins); sum has none.
+    const bool maxMin = op == "max" || op == "min" || op == "absmax";
+    auto b = maxMin ? a.bind({"buffer", "out", "dim", "clear", "nan_propagate"}, 2)
+                    : a.bind({"buffer", "out", "dim", "clear"}, 2);
     el.requireKernel(a.span, a.callee);
     ir::Region src = el.regionOf(b[0], b.spans[0], a.callee, "the source");
     ir::Region dst = el.regionOf(b[1], b.spans[1], a.callee, "the destination");
@@ -383,6 +386,7 @@ Value opReduce(Elaborator& el, CallArgs& a, const std::string& op) {
                                        shapeString(extentsOf(src)) + " over dim " +
                                        std::to_string(d) + " gives " + shapeString(expect));
     ir::Attrs attrs{{"op", op}, {"dim", dim}, {"clear", boolArg(el, b, 3, true)}};
+    if (maxMin && boolArg(el, b, 4, false)) attrs["nan_propagate"] = true;
     el.emit(std::make_shared<ir::TileOpNode>(ir::TileOpKind::Reduce,
                                              std::vector<ir::TileArg>{src, dst}, attrs, a.span));
     el.noteWrite(dst.buffer);

@@ -75,13 +75,13 @@ void takeCallSiteValues(const KernelEntry& entry, std::vector<std::pair<std::str
             // a user who ran the example's main() gets a different kernel without a word.
             if (!sameParamValue(v, *p->defaultValue)) {
                 keptDefault += (keptDefault.empty() ? "" : ", ") + name + "=" + repr(*p->defaultValue) +
-                               " (the call passes " + repr(v) + ")";
-                asTheCall += " --param " + shellWord(name + "=" + repr(v));
+                               " (the call passes " + paramText(v) + ")";
+                asTheCall += " --param " + shellWord(name + "=" + paramText(v));
             }
             continue;
         }
-        values.emplace_back(name, repr(v));
-        fromCall += (fromCall.empty() ? "" : ", ") + name + "=" + repr(v);
+        values.emplace_back(name, paramText(v));
+        fromCall += (fromCall.empty() ? "" : ", ") + name + "=" + paramText(v);
     }
     if (!fromCall.empty() || !keptDefault.empty()) {
         std::string msg = "'" + entry.name() + "'";

@@ -203,6 +203,7 @@ private:
     const Module& m_mod;
     const KernelEntry* m_entry = nullptr;
     const ParamBindings* m_bindings = nullptr;
+    ParamBindings m_resolvedBindings;  ///< run()'s bindings, names of ops/functions resolved
     EnvPtr m_globals;
     std::vector<std::vector<ir::Stmt>> m_frames;
     std::vector<uint64_t> m_frameIds;  ///< identity of each open frame (parallel to m_frames)

@@ -317,6 +317,12 @@ Value parseParamValue(std::string_view text) {
     return Value::str(t);
 }
 
+std::string paramText(const Value& v) {
+    if (v.is(ValueKind::Builtin)) return v.builtinObj().name;
+    if (v.is(ValueKind::Function)) return v.functionObj().name;
+    return repr(v);
+}
+
 namespace {
 // Names a statement binds anywhere inside it (targets, loop variables, nested defs), for
 // poisoning them when the statement fails.
@@ -823,6 +829,29 @@ EnvPtr Module::scopeWith(const ParamBindings* params) const {
     if (params)
         for (const auto& [k, v] : *params) env->vars[k] = v;
     return env;
+}
+
+std::optional<Value> callableNamed(Interp& in, const EnvPtr& globals, const std::string& text) {
+    std::string t = text;
+    while (!t.empty() && std::isspace(static_cast<unsigned char>(t.back()))) t.pop_back();
+    while (!t.empty() && std::isspace(static_cast<unsigned char>(t.front()))) t.erase(t.begin());
+    if (t.empty() || t.front() == '.' || t.back() == '.' ||
+        t.find_first_not_of("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_.") != std::string::npos)
+        return std::nullopt;
+    DiagnosticEngine d;
+    auto parsed = parseExpression(std::make_shared<SourceFile>("<param>", t), d);
+    if (!parsed.expr || d.hasErrors()) return std::nullopt;
+    // `T.` is the tile language whatever the file imports it as (`import tilelang.language as tl`).
+    auto scope = std::make_shared<Env>();
+    scope->parent = globals;
+    if (t.rfind("T.", 0) == 0) scope->vars["T"] = Value::ns(in.module("tilelang.language"));
+    try {
+        Value v = in.eval(*parsed.expr, scope);
+        if (v.is(ValueKind::Builtin) && v.builtinObj().name.rfind("T.", 0) == 0) return v;
+        if (v.is(ValueKind::Function) && t.find('.') == std::string::npos) return v;
+    } catch (const CompileError&) {
+    }
+    return std::nullopt;
 }
 
 std::optional<Value> Module::evalInGlobals(const ast::Expr& e, const ParamBindings* params,

@@ -120,6 +120,16 @@ bool isSimpleMetaExpr(const ast::Expr* e);
 /// (so `--param dtype=float16` works).
 Value parseParamValue(std::string_view text);
 
+/// The `--param` text that names `v`: a tile-language op (`T.reduce_max`) or a module-level
+/// function by its name, since a kernel factory may take one (TileLang's reduce tests pass
+/// `T.reduce_max` as `reduce_fn`); repr(v) for everything else.
+std::string paramText(const Value& v);
+
+/// What a `--param` text names when it is `T.reduce_max` (an op of `in`'s tile language) or the
+/// name of a function in `globals`: that op or function; nullopt for any other text. The
+/// elaborator resolves string bindings with it (the module's own interpreter has no tile ops).
+std::optional<Value> callableNamed(Interp& in, const EnvPtr& globals, const std::string& text);
+
 /// Runs the top of a file into `globals` as Python would on import: imports, function
 /// definitions (only the @T.prim_func/@T.macro/functools cache decorators are applied),
 /// module-level assignments and `if`/`for`/`while` statements (so `for _ in range(3): BM *= 2`

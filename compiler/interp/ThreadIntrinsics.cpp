@@ -39,6 +39,11 @@ double combine(const std::string& op, double a, double b, bool& ok) {
     if (op == "sum") return a + b;
     if (op == "max") return std::fmax(a, b);
     if (op == "min") return std::fmin(a, b);
+    if (op == "max_nan" || op == "min_nan") {  // T.reduce_max/min(..., nan_propagate=True)
+        if (std::isnan(a)) return a;
+        if (std::isnan(b)) return b;
+        return op == "max_nan" ? std::fmax(a, b) : std::fmin(a, b);
+    }
     if (op == "absmax") return std::fmax(std::fabs(a), std::fabs(b));
     if (op == "abssum") return std::fabs(a) + std::fabs(b);
     ok = false;

@@ -292,21 +292,20 @@ void Machine::tileReduce(const TileOpNode* n) {
     double init = op == "max"   ? -std::numeric_limits<double>::infinity()
                   : op == "min" ? std::numeric_limits<double>::infinity()
                                 : 0.0;
+    // nan_propagate=True: a NaN wins (TileLang's MaxOpNan); otherwise max/min skip it (fmax).
+    const bool nanProp = attrBool(n->attrs, "nan_propagate", false);
+    auto combine = [&](double acc, double x) {
+        if (op == "sum" || op == "abssum") return acc + x;
+        if (nanProp && (std::isnan(acc) || std::isnan(x))) return std::isnan(acc) ? acc : x;
+        return op == "min" ? std::fmin(acc, x) : std::fmax(acc, x);
+    };
+    const bool abs = op == "absmax" || op == "abssum";
     m_scratchA.clear();
     forEachOne(flatten(outer), [&](int64_t base, bool) {
         double acc = init;
         for (int64_t k = 0; k < len; ++k) {
             double x = sp[base + k * stride];
-            if (op == "sum")
-                acc += x;
-            else if (op == "max")
-                acc = std::fmax(acc, x);
-            else if (op == "min")
-                acc = std::fmin(acc, x);
-            else if (op == "absmax")
-                acc = std::fmax(acc, std::fabs(x));
-            else
-                acc += std::fabs(x);
+            acc = combine(acc, abs ? std::fabs(x) : x);
         }
         m_scratchA.push_back(acc);
     });
@@ -316,14 +315,7 @@ void Machine::tileReduce(const TileOpNode* n) {
     size_t k = 0;
     forEachOne(flatten(dst), [&](int64_t o, bool) {
         double v = m_scratchA[k++];
-        if (!clear) {
-            if (op == "sum" || op == "abssum")
-                v = dp[o] + v;
-            else if (op == "min")
-                v = std::fmin(dp[o], v);
-            else
-                v = std::fmax(dp[o], v);
-        }
+        if (!clear) v = combine(dp[o], v);
         dp[o] = roundValue(dt, v);
     });
 }

@@ -300,6 +300,7 @@ public:
                         text = "T.reduce_" + attrStr(n->attrs, "op", "sum") + "(" + tileArg(n->args[0]) + ", " + tileArg(n->args[1]);
                         text += ", dim=" + std::to_string(attrInt(n->attrs, "dim", -1));
                         if (!attrBool(n->attrs, "clear", true)) text += ", clear=False";
+                        if (attrBool(n->attrs, "nan_propagate", false)) text += ", nan_propagate=True";
                         text += ")";
                         break;
                     }

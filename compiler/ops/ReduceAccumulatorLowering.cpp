@@ -77,9 +77,10 @@ Stmt lowerReduceAccumulator(Ctx& c, const TileOpNode& op, const LoweredFragment&
     const bool byWarpgroup = wpOf && wpOf->byWarpgroup;  // rows of atom row mi: WarpPartition's warpgroup order
     const int64_t slots = g.slots;
     std::string rop = attrStr(op.attrs, "op", "sum");
+    const bool nanProp = reduceNanPropagate(op.attrs);
     bool clear = attrBool(op.attrs, "clear", true);
     DType acct = dst.regs->dtype;
-    std::string shfl = rop == "max" || rop == "absmax" ? "max" : rop == "min" ? "min" : "sum";
+    std::string shfl = reduceShuffleOp(rop, nanProp);
 
     // 1 + 2: partial[rr] for every row slot, all-reduced over the quad.
     Buffer part = std::make_shared<BufferNode>(c.fresh("red"), acct, std::vector<Expr>{intImm(slots)}, Scope::Local, sp);
@@ -92,7 +93,7 @@ Stmt lowerReduceAccumulator(Ctx& c, const TileOpNode& op, const LoweredFragment&
     if (rop == "absmax" || rop == "abssum") x = call("abs", {x}, acct, sp);
     std::vector<Stmt> perSlot{
         store(part, {rr}, reduceIdentity(rop, acct), sp),
-        forLoop(cc, intImm(0), intImm(g.perSlot), ForKind::Unrolled, store(part, {rr}, reduceCombine(rop, load(part, {rr}), x), sp),
+        forLoop(cc, intImm(0), intImm(g.perSlot), ForKind::Unrolled, store(part, {rr}, reduceCombine(rop, load(part, {rr}), x, nanProp), sp),
                 {{"thread_loop", true}}, sp),
         store(part, {rr},
               call(intrin::kWarpAllreduce, {std::make_shared<StrImmNode>(shfl, sp), load(part, {rr}), intImm(g.rowLanes)}, acct, sp), sp)};
@@ -123,7 +124,7 @@ Stmt lowerReduceAccumulator(Ctx& c, const TileOpNode& op, const LoweredFragment&
         out.push_back(intrinsicStmt(intrin::kSyncThreads, {}, sp));
         Stmt gather = seq({store(part, {r2}, reduceIdentity(rop, acct), sp),
                            forLoop(w, intImm(0), intImm(wn), ForKind::Unrolled,
-                                   store(part, {r2}, reduceCombine(rop, load(part, {r2}), load(scratch, {add(mul(rowOf(r2), intImm(wn)), w)})), sp),
+                                   store(part, {r2}, reduceCombine(rop, load(part, {r2}), load(scratch, {add(mul(rowOf(r2), intImm(wn)), w)}), nanProp), sp),
                                    {{"thread_loop", true}}, sp)},
                           sp);
         out.push_back(forLoop(r2, intImm(0), intImm(slots), ForKind::Unrolled, gather, {{"thread_loop", true}}, sp));
@@ -132,7 +133,7 @@ Stmt lowerReduceAccumulator(Ctx& c, const TileOpNode& op, const LoweredFragment&
 
     Var r3 = makeVar(c.fresh("rr"), DType::Int32, sp);
     Expr result = load(part, {r3});
-    if (!clear) result = reduceCombine(rop, cast(acct, load(dst.regs, {r3})), result);
+    if (!clear) result = reduceCombine(rop, cast(acct, load(dst.regs, {r3})), result, nanProp);
     out.push_back(forLoop(r3, intImm(0), intImm(slots), ForKind::Unrolled, store(dst.regs, {r3}, result, sp), {{"thread_loop", true}}, sp));
     return seq(out, sp);
 }

@@ -51,6 +51,7 @@ Stmt lowerReduce(Ctx& c, const TileOpNode& op, const Target& target) {
     auto p = analysis::blockParamsOf(sl);
     if (!p) return lowerReduceThroughShared(c, op);
     std::string rop = attrStr(op.attrs, "op", "sum");
+    const bool nanProp = reduceNanPropagate(op.attrs);
     bool clear = attrBool(op.attrs, "clear", true);
     DType acct = dst.buffer->dtype;
     int64_t cpt = p->colChunksPerThread(), perRow = cpt * p->vec, rpt = p->rowsPerThread();
@@ -63,7 +64,7 @@ Stmt lowerReduce(Ctx& c, const TileOpNode& op, const Target& target) {
                    floormod(slot, intImm(p->vec)));
     Expr x = cast(acct, load(si->second.regs, {slot}, sp));
     if (rop == "absmax" || rop == "abssum") x = call("abs", {x}, acct, sp);
-    Stmt accum = store(acc, {intImm(0)}, reduceCombine(rop, load(acc, {intImm(0)}), x), sp);
+    Stmt accum = store(acc, {intImm(0)}, reduceCombine(rop, load(acc, {intImm(0)}), x, nanProp), sp);
     // Padded slots (a row width not a multiple of vec*gc, or fewer rows than row groups) were
     // never written: skip them rather than read them (row of slot rr = rr*gr + tx/gc).
     Expr valid;
@@ -75,7 +76,7 @@ Stmt lowerReduce(Ctx& c, const TileOpNode& op, const Target& target) {
     std::vector<Stmt> row{store(acc, {intImm(0)}, reduceIdentity(rop, acct), sp),
                           forLoop(cc, intImm(0), intImm(perRow), ForKind::Unrolled, accum,
                                   {{"thread_loop", true}}, sp)};
-    std::string shfl = rop == "max" || rop == "absmax" ? "max" : rop == "min" ? "min" : "sum";
+    std::string shfl = reduceShuffleOp(rop, nanProp);
     // Shuffles stay inside one warp (32 lanes) or AMD wavefront (64 lanes, hip:gfx90a).
     const int64_t warp = target.warpSize();
     int64_t lanes = std::min<int64_t>(p->gc, warp);
@@ -97,12 +98,12 @@ Stmt lowerReduce(Ctx& c, const TileOpNode& op, const Target& target) {
         Var w = makeVar(c.fresh("w"), DType::Int32, sp);
         row.push_back(store(acc, {intImm(0)}, reduceIdentity(rop, acct), sp));
         row.push_back(forLoop(w, intImm(0), intImm(wpr), ForKind::Unrolled,
-                              store(acc, {intImm(0)}, reduceCombine(rop, load(acc, {intImm(0)}), load(scratch, {add(mul(group, intImm(wpr)), w)})), sp),
+                              store(acc, {intImm(0)}, reduceCombine(rop, load(acc, {intImm(0)}), load(scratch, {add(mul(group, intImm(wpr)), w)}), nanProp), sp),
                               {{"thread_loop", true}}, sp));
         row.push_back(intrinsicStmt(intrin::kSyncThreads, {}, sp));
     }
     Expr result = load(acc, {intImm(0)});
-    if (!clear) result = reduceCombine(rop, cast(acct, load(di->second.regs, {rr})), result);
+    if (!clear) result = reduceCombine(rop, cast(acct, load(di->second.regs, {rr})), result, nanProp);
     Stmt out = store(di->second.regs, {rr}, result, sp);
     // clear=False reads the destination: a thread that owns no row (fewer rows than row groups)
     // would read a register nothing wrote (the lowered interpreter stopped there, helper-115).

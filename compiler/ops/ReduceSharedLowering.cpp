@@ -40,6 +40,7 @@ Stmt lowerReduceThroughShared(Ctx& c, const TileOpNode& op) {
     const Region &src = op.region(0), &dst = op.region(1);
     const Span sp = op.span;
     const std::string rop = attrStr(op.attrs, "op", "sum");
+    const bool nanProp = reduceNanPropagate(op.attrs);
     const std::string what = "T.reduce_" + rop;
     auto sExt = constExtents(src), dExt = constExtents(dst);
     if (!sExt || !dExt) {
@@ -127,7 +128,7 @@ Stmt lowerReduceThroughShared(Ctx& c, const TileOpNode& op) {
         if (rop == "absmax" || rop == "abssum") x = call("abs", {x}, acct, sp);
         return seq({store(acc, {intImm(0)}, reduceIdentity(rop, acct), sp),
                     forLoop(k, intImm(0), intImm((*sExt)[dim]), ForKind::Serial,
-                            store(acc, {intImm(0)}, reduceCombine(rop, load(acc, {intImm(0)}), x), sp), {{"thread_loop", true}}, sp)},
+                            store(acc, {intImm(0)}, reduceCombine(rop, load(acc, {intImm(0)}), x, nanProp), sp), {{"thread_loop", true}}, sp)},
                    sp);
     };
     // Outputs whose source rows lie in the current chunk (dim 0 of the source is the first
@@ -152,7 +153,7 @@ Stmt lowerReduceThroughShared(Ctx& c, const TileOpNode& op) {
     };
     auto result = [&](Expr old) {
         Expr r = load(acc, {intImm(0)});
-        return attrBool(op.attrs, "clear", true) ? r : reduceCombine(rop, cast(acct, std::move(old)), r);
+        return attrBool(op.attrs, "clear", true) ? r : reduceCombine(rop, cast(acct, std::move(old)), r, nanProp);
     };
 
     if (auto di = c.frags.find(dst.buffer.get()); di != c.frags.end()) {

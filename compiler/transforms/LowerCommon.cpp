@@ -136,10 +136,21 @@ Expr isFirstHolder(Ctx& c, const LayoutNode& L, const Expr& local) {
     return binary(BinOp::Eq, substitute(L.thread, m), c.tx);
 }
 
-Expr reduceCombine(const std::string& op, Expr a, Expr b) {
-    if (op == "max" || op == "absmax") return binary(BinOp::Max, a, b);
-    if (op == "min") return binary(BinOp::Min, a, b);
-    return add(a, b);
+Expr reduceCombine(const std::string& op, Expr a, Expr b, bool nanPropagate) {
+    if (op != "max" && op != "absmax" && op != "min") return add(a, b);
+    Expr m = binary(op == "min" ? BinOp::Min : BinOp::Max, a, b);
+    if (!nanPropagate || !isFloat(m->dtype)) return m;
+    // x != x only for NaN; 16- and 8-bit floats compare in float32 (CUDA's __hne is false for NaN).
+    auto isNan = [](const Expr& x) {
+        Expr w = x->dtype == DType::Float64 || x->dtype == DType::Float32 ? x : cast(DType::Float32, x);
+        return binary(BinOp::Ne, w, w);
+    };
+    return select(isNan(a), a, select(isNan(b), b, m));
+}
+bool reduceNanPropagate(const Attrs& attrs) { return attrBool(attrs, "nan_propagate", false); }
+std::string reduceShuffleOp(const std::string& op, bool nanPropagate) {
+    std::string s = op == "max" || op == "absmax" ? "max" : op == "min" ? "min" : "sum";
+    return s != "sum" && nanPropagate ? s + "_nan" : s;
 }
 Expr reduceIdentity(const std::string& op, DType t) {
     if ((op == "max" || op == "min") && !isFloat(t)) {

@@ -87,8 +87,15 @@ std::vector<ir::Expr> delinearize(const ir::Expr& lin, const std::vector<int64_t
 /// The combining expression of reduction `op` ("sum", "max", "min", "absmax", "abssum"; the
 /// abs variants expect |x| already taken) and its neutral start value in dtype t (integer
 /// max/min start from the dtype's limits, floats from -inf/+inf).
-ir::Expr reduceCombine(const std::string& op, ir::Expr a, ir::Expr b);
+/// `nanPropagate` (T.reduce_max(..., nan_propagate=True)): a NaN operand wins, as TileLang's
+/// MaxOpNan/MinOpNan; otherwise max/min return the other operand (fmaxf, __hmax).
+ir::Expr reduceCombine(const std::string& op, ir::Expr a, ir::Expr b, bool nanPropagate = false);
 ir::Expr reduceIdentity(const std::string& op, ir::DType t);
+/// The reduce op's nan_propagate attr (false when absent).
+bool reduceNanPropagate(const ir::Attrs& attrs);
+/// The op name of the warp shuffle stage of reduction `op` ("max", "min", "sum", with "_nan"
+/// for NaN-propagating max/min: ts::MaxNanOp/MinNanOp on the device).
+std::string reduceShuffleOp(const std::string& op, bool nanPropagate);
 
 /// tl.address_of(the region's first element): the base a block-level intrinsic addresses a tile by.
 ir::Expr regionBase(const ir::Region& r);

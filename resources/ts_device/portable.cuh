@@ -473,6 +473,21 @@ struct MinOp {
     template <class T> static TS_HD T apply(T a, T b) { return ts::min(a, b); }
     template <class T> static TS_HD T identity() { return infinity<T>(); }
 };
+/// T.reduce_max/min(..., nan_propagate=True): a NaN operand wins (TileLang's MaxOpNan/MinOpNan);
+/// x != x in float32 (16-bit floats widen exactly; CUDA's __hne would be false for NaN).
+template <class T> TS_HD bool is_nan_value(T x) {
+    const float f = static_cast<float>(x);
+    return f != f;
+}
+template <> TS_HD bool is_nan_value<double>(double x) { return x != x; }
+struct MaxNanOp {
+    template <class T> static TS_HD T apply(T a, T b) { return is_nan_value(a) ? a : is_nan_value(b) ? b : ts::max(a, b); }
+    template <class T> static TS_HD T identity() { return ninfinity<T>(); }
+};
+struct MinNanOp {
+    template <class T> static TS_HD T apply(T a, T b) { return is_nan_value(a) ? a : is_nan_value(b) ? b : ts::min(a, b); }
+    template <class T> static TS_HD T identity() { return infinity<T>(); }
+};
 /// max(|a|, |b|); partial results are non-negative, so it composes in any tree.
 struct AbsMaxOp {
     template <class T> static TS_HD T apply(T a, T b) { return ts::max(ts::abs(a), ts::abs(b)); }

@@ -48,7 +48,9 @@ TEST_P(HopperGemm, TmaWgmmaPathMatchesFloat64) {
     ASSERT_EQ(r.kernel.tensorMaps.size(), staged ? 3u : 2u);
     EXPECT_EQ(r.kernel.tensorMaps[0].tensor, 0);
     EXPECT_EQ(r.kernel.tensorMaps[1].tensor, 1);
-    if (staged) EXPECT_EQ(r.kernel.tensorMaps[2].tensor, 2);
+    if (staged) {
+        EXPECT_EQ(r.kernel.tensorMaps[2].tensor, 2);
+    }
     EXPECT_EQ(r.kernel.dynamicSmemBytes % 1024, 0u);
 
     auto ci = ts::e2e::makeCheckedInputs(r);

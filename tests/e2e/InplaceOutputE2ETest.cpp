@@ -64,7 +64,9 @@ void expectReadFirstThenInout(const char* prog, const char* says, bool inoutHint
         auto plain = captureCli([&] { return runRun(c); });
         EXPECT_EQ(plain.rc, 1) << interp << plain.out;
         EXPECT_TRUE(contains(plain.out + plain.err, says)) << interp << plain.out << plain.err;
-        if (inoutHint) EXPECT_TRUE(contains(plain.out + plain.err, "run with --inout B (tilec run)")) << interp << plain.err;
+        if (inoutHint) {
+            EXPECT_TRUE(contains(plain.out + plain.err, "run with --inout B (tilec run)")) << interp << plain.err;
+        }
         c.flags.inout = {"B"};
         auto ok = captureCli([&] { return runRun(c); });
         EXPECT_EQ(ok.rc, 0) << interp << ok.out << ok.err;

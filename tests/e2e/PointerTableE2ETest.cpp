@@ -123,8 +123,9 @@ TEST(PointerTable, GroupedGemmMatchesFloat64OnBothInterpreters) {
                     for (int k = 0; k < K; ++k) ref += A[g][i * K + k] * B[g][k * N + j];
                     ASSERT_EQ(memory[4 + g].data[i * N + j], ref) << "group " << g << " C[" << i << ", " << j << "] lowered=" << lowered;
                 }
-            if (g == 1)  // rows of the (48, 32) buffer no tile covers are not written
+            if (g == 1) {  // rows of the (48, 32) buffer no tile covers are not written
                 EXPECT_TRUE(std::isnan(memory[5].data[40 * N]));
+            }
         }
     }
 }

@@ -84,8 +84,9 @@ TEST(ViewStorage, AViewOfAPipelinedTileReadInTheLoopKeepsTheTileSingleBuffered) 
         EXPECT_TRUE(warned) << target << "\n" << diagText(r);
         EXPECT_EQ(r.cuda.find("B_s[((t % 2) * 4096)]"), std::string::npos) << target << ": B_s is staged\n" << r.cuda;
         EXPECT_NE(r.cuda.find("A_s[((t % 2) * 4096)]"), std::string::npos) << target << ": A_s is not staged\n" << r.cuda;
-        if (std::string(target) == "cuda:sm_90a")
+        if (std::string(target) == "cuda:sm_90a") {
             EXPECT_TRUE(ts::e2e::hasNote(r, "the loop's wgmma-only TMA schedule: 'B_s' (through its view 'scratch') is read in the loop")) << diagText(r);
+        }
     }
 }
 

@@ -457,3 +457,38 @@ TEST(KernelCallSiteTest, AParametrizedTestHoldingThePrimFuncTakesItsFirstCase) {
     auto e = elaborateText(src);
     EXPECT_NE(e->ir.find("T.Tensor((64,), \"float32\")"), std::string::npos) << e->ir;
 }
+
+// TileLang's reduce tests pass the op itself: `_make_reduce_kernel(T.reduce_max, 64, ...)`. The call,
+// `--param reduce_fn=T.reduce_max` and a module-level function's name all give the kernel that
+// callable; the IR shows which op ran.
+TEST(KernelCallSiteTest, AnOpOrModuleFunctionPassedToTheFactoryIsCalled) {
+    const std::string src = "import tilelang.language as tl\n"
+                            "def _make(reduce_fn, length):\n"
+                            "    @tl.prim_func\n"
+                            "    def k(a: tl.Tensor((length, 8), tl.float32), out: tl.Tensor((length,), tl.float32)):\n"
+                            "        with tl.Kernel(1, threads=32):\n"
+                            "            f = tl.alloc_fragment((length, 8), tl.float32)\n"
+                            "            o = tl.alloc_fragment((length,), tl.float32)\n"
+                            "            tl.copy(a, f)\n"
+                            "            reduce_fn(f, o, dim=1)\n"
+                            "            tl.copy(o, out)\n"
+                            "    return k\n"
+                            "def my_sum(x, y, dim):\n"
+                            "    tl.reduce_sum(x, y, dim=dim)\n"
+                            "def test_it():\n"
+                            "    _make(tl.reduce_min, 32)\n";
+    EXPECT_EQ(noteText(src), "'_make' takes reduce_fn=T.reduce_min, length=32 from this call (test_it())");
+    auto fromCall = elaborateText(src);
+    ASSERT_EQ(fromCall->firstError(), nullptr) << fromCall->firstError()->message;
+    EXPECT_NE(fromCall->ir.find("T.reduce_min(f, o, dim=1)"), std::string::npos) << fromCall->ir;
+    auto viaParam = elaborateText(src, {{"reduce_fn", "T.reduce_max"}});
+    ASSERT_EQ(viaParam->firstError(), nullptr) << viaParam->firstError()->message;
+    EXPECT_NE(viaParam->ir.find("T.reduce_max(f, o, dim=1)"), std::string::npos) << viaParam->ir;
+    auto viaFunction = elaborateText(src, {{"reduce_fn", "my_sum"}});
+    ASSERT_EQ(viaFunction->firstError(), nullptr) << viaFunction->firstError()->message;
+    EXPECT_NE(viaFunction->ir.find("T.reduce_sum(f, o, dim=1)"), std::string::npos) << viaFunction->ir;
+    // Not an op: the text stays a string and the call of it says so where it happens.
+    auto word = elaborateText(src, {{"reduce_fn", "T.no_such_op"}});
+    ASSERT_NE(word->firstError(), nullptr);
+    EXPECT_EQ(word->firstError()->message, "'str' object is not callable");
+}
