@@ -111,6 +111,7 @@ public:
     std::vector<ir::Expr> grid;
     std::vector<int64_t> threads;
     Span span;
+    bool noGrid = false;  ///< `T.Kernel(threads=N)`: one block, and no block index to bind
     std::string typeName() const override { return "Kernel"; }
 };
 

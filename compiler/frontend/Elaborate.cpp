@@ -443,6 +443,9 @@ void Elaborator::buildKernel(const KernelSpec& k, const ast::WithItem& item, con
     for (auto t : k.threads) m_kernelThreads *= t;
     std::vector<const ast::Name*> names;
     bool tupleTarget = false;
+    if (item.target && k.noGrid)
+        throw CompileError(item.target->span, "T.Kernel without grid extents has no block index to bind",
+                           "give the grid: `with T.Kernel(1, threads=...) as bx:`, or drop `as ...`");
     if (item.target) {
         if (auto n = ast::as<ast::Name>(item.target)) {
             names.push_back(n);

@@ -114,6 +114,25 @@ void Elaborator::installMath() {
             return el.wrap(ir::call(name, {e}, e->dtype, a.span));
         });
     }
+    // T.isnan / isinf / isfinite (TVM's): comparisons in float32 or float64 (a 16-bit float widens
+    // exactly; CUDA's __heq/__hne are false for NaN), so the interpreters and the GPU agree.
+    for (const char* n : {"isnan", "isinf", "isfinite"}) {
+        std::string name = n;
+        def(name, [name](Elaborator& el, CallArgs& a) {
+            a.expectPositional(1, 1);
+            if (a.pos[0].isNumber()) {
+                const double x = a.pos[0].asFloat();
+                return Value::boolean(name == "isnan" ? std::isnan(x) : name == "isinf" ? std::isinf(x) : std::isfinite(x));
+            }
+            ir::Expr e = el.toExpr(a.pos[0], a.argSpan(0), "T." + name + "() argument");
+            if (!ir::isFloat(e->dtype))  // an integer is finite
+                return el.wrap(ir::boolImm(name == "isfinite", a.span));
+            if (e->dtype != DType::Float64 && e->dtype != DType::Float32) e = ir::cast(DType::Float32, e, a.argSpan(0));
+            if (name == "isnan") return el.wrap(ir::binary(ir::BinOp::Ne, e, e, a.span));
+            ir::Expr mag = ir::call("abs", {e}, e->dtype, a.span), inf = ir::call("infinity", {}, e->dtype, a.span);
+            return el.wrap(ir::binary(name == "isinf" ? ir::BinOp::Eq : ir::BinOp::Lt, mag, inf, a.span));
+        });
+    }
     def("if_then_else", [](Elaborator& el, CallArgs& a) {
         a.expectPositional(3, 3);
         if (auto t = el.truthOrDynamic(a.pos[0], a.argSpan(0))) return *t ? a.pos[1] : a.pos[2];

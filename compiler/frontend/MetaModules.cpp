@@ -328,6 +328,13 @@ void Interp::installModules() {
     tl->set("lazy_jit",
             Value::builtin("tilelang.lazy_jit", passThroughDecorator("tilelang.lazy_jit")));
     tl->set("cdiv", *T->find("ceildiv"));
+    // tilelang.disable_cache() / enable_cache() (TileLang's kernel cache, its tests call them at
+    // module level): TileScope's compile cache keys on the generated code, nothing to switch.
+    for (const char* n : {"disable_cache", "enable_cache"})
+        defn(*tl, "tilelang", n, [](Interp&, CallArgs& a) {
+            a.expectPositional(0, 0);
+            return Value::none();
+        });
     // tilelang.math: the integer helpers real factories use for padded sizes.
     auto tlMath = registerModule("tilelang.math");
     defn(*tlMath, "tilelang.math", "next_power_of_2", [](Interp&, CallArgs& a) {

@@ -588,3 +588,27 @@ def total_flops(M, N):
             EXPECT_DOUBLE_EQ(r.bytes.value_or(0), bytes) << kernel;
     }
 }
+
+// `with T.Kernel(threads=16):` (TileLang's debug tests) is one block; `tilelang.disable_cache()` at
+// module level is accepted (TileScope's cache keys on the generated code). T.isnan/isinf/isfinite
+// of numbers fold; of an integer expression they are constants.
+TEST(ElaborateTest, KernelWithoutGridIsOneBlockAndFloatClassesFold) {
+    const std::string src = "import tilelang\n"
+                            "import tilelang.language as T\n"
+                            "tilelang.disable_cache()\n"
+                            "@T.prim_func\n"
+                            "def k(A: T.Tensor((4,), \"float32\"), I: T.Tensor((4,), \"int32\")):\n"
+                            "    with T.Kernel(threads=16):\n"
+                            "        A[0] = T.if_then_else(T.isnan(float('nan')), 1.0, 2.0)\n"
+                            "        A[1] = T.if_then_else(T.isfinite(1e300), 3.0, 4.0)\n"
+                            "        A[2] = T.if_then_else(T.isinf(I[0]), 5.0, 6.0)\n"
+                            "        A[3] = T.if_then_else(T.isnan(A[3]), 7.0, 8.0)\n";
+    EXPECT_EQ(irOf(src),
+              "@T.prim_func\n"
+              "def k(A: T.Tensor((4,), \"float32\"), I: T.Tensor((4,), \"int32\")):\n"
+              "    with T.Kernel(1, threads=16) as (bx,):\n"
+              "        A[0] = 1.0\n"
+              "        A[1] = 3.0\n"
+              "        A[2] = 6.0\n"
+              "        A[3] = T.if_then_else(A[3] != A[3], 7.0, 8.0)\n");
+}
