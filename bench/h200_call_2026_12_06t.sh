@@ -3,12 +3,12 @@
 # on whatever card the device tool gives (the script prints it), plus the GPU check the seventh
 # session could not run.
 #   bash bench/h200_payload.sh; cp bench/h200_call_2026_12_06{r,t}.sh bench/gpu_check_lib.sh \
-#     tests/e2e/programs/{inplace_int_add,inplace_int_via_shared,bool_scalar_arg,reduce_nan_propagate,float_class}.py \
+#     tests/e2e/programs/{inplace_int_add,inplace_int_via_shared,bool_scalar_arg,reduce_nan_propagate,float_class,grid_loops}.py \
 #     ../shared/tilelang-corpus/testing/python/language/test_tilelang_language_clamp.py .h200/
 #   run(command="bash .h200/h200_call_2026_12_06t.sh 1", carry=[".h200", ".tl"])
 # Part 1: 0. GPU check of inplace_int_add.py / inplace_int_via_shared.py (--inout B),
 #   bool_scalar_arg.py and TileLang's clamp test (the check section of call 06r), sm_80 and sm_90a,
-#   reduce_nan_propagate.py (nan_propagate on/off, five shapes) and float_class.py (T.isnan/isinf/isfinite);
+#   reduce_nan_propagate.py (nan_propagate on/off, five shapes) float_class.py (T.isnan/isinf/isfinite) and grid_loops.py (T.grid);
 #   1. attention correctness against float64 (attn_checks: 9 shapes); 2. attention speed at the
 #   default form (128x64, 2 stages, 256 threads: fwd fp16, bf16, causal B4 H32) with TileLang 0.1.15
 #   on its own example and torch SDPA cuDNN / flash (bench/h200_attention.sh quick);
@@ -38,6 +38,8 @@ for tgt in cuda:sm_80 cuda:sm_90a; do
   r2 $A/float_class.py --target $tgt
   r 0 $A/float_class.py --target $tgt -p dtype=float32
   r2 $A/float_class.py --target $tgt -p dtype=bfloat16 -p N=77 -p block=64
+  r2 $A/grid_loops.py --target $tgt
+  r 0 $A/grid_loops.py --target $tgt -p M=50 -p N=70 -p K=9 -p dtype=float16
 done
 gpu_check_summary
 CHK2

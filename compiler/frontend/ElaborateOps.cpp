@@ -663,6 +663,18 @@ void Elaborator::installVocabulary() {
     def("serial", [](Elaborator& el, CallArgs& a) {
         return el.loopSpec(a, "T.serial", ir::ForKind::Serial);
     });
+    // T.grid(M, N, ...): TVM's nest of serial loops, one variable per extent (`for i, j in T.grid(4, 8)`).
+    def("grid", [](Elaborator& el, CallArgs& a) {
+        onlyKeywords(a, {});
+        if (a.pos.empty()) throw CompileError(a.span, "T.grid needs at least one extent", "e.g. for i, j in T.grid(4, 8):");
+        auto spec = std::make_shared<LoopSpec>();
+        spec->kind = ir::ForKind::Serial;
+        spec->name = "T.grid";
+        spec->span = a.span;
+        for (size_t i = 0; i < a.pos.size(); ++i)
+            spec->dims.push_back({ir::intImm(0), el.extentArg(a.pos[i], a.argSpan(i), "T.grid() extent")});
+        return Value::ext(spec);
+    });
     def("unroll", [](Elaborator& el, CallArgs& a) {
         return el.loopSpec(a, "T.unroll", ir::ForKind::Unrolled);
     });

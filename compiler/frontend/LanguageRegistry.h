@@ -69,6 +69,7 @@ inline constexpr LangEntry kLanguage[] = {
     {"Pipelined", LangKind::Scope, "Pipelined(n, num_stages=2, order=None, stage=None)", "Software-pipelined loop: copies of later iterations overlap compute."},
     {"Parallel", LangKind::Scope, "Parallel(e0, e1, ...)", "Element-wise loop nest mapped onto threads by the inferred layout."},
     {"serial", LangKind::Scope, "serial(n)", "Ordinary sequential loop."},
+    {"grid", LangKind::Scope, "grid(*extents)", "Nested serial loops, one variable per extent: for i, j in T.grid(M, N)."},
     {"unroll", LangKind::Scope, "unroll(n)", "Fully unrolled loop."},
     {"vectorized", LangKind::Scope, "vectorized(n)", "Loop mapped onto vector lanes."},
     {"ws", LangKind::Scope, "ws(i)", "Warp-specialization scope for warp group i (sm_90)."},
