@@ -5,11 +5,11 @@
 #   bash bench/h200_payload.sh; cp bench/h200_call_2026_12_06{r,t}.sh bench/gpu_check_lib.sh \
 #     tests/e2e/programs/{inplace_int_add,inplace_int_via_shared,bool_scalar_arg,reduce_nan_propagate,float_class,grid_loops}.py \
 #     ../shared/tilelang-corpus/testing/python/language/test_tilelang_language_clamp.py .h200/
-#   run(command="bash .h200/h200_call_2026_12_06t.sh 1", carry=[".h200", ".tl"])
-# Part 1: 0. GPU check of inplace_int_add.py / inplace_int_via_shared.py (--inout B),
+#   run(command="bash .h200/h200_call_2026_12_06t.sh 0", carry=[".h200", ".tl"])   (then 1, 2, 3)
+# Part 0: GPU check of inplace_int_add.py / inplace_int_via_shared.py (--inout B),
 #   bool_scalar_arg.py and TileLang's clamp test (the check section of call 06r), sm_80 and sm_90a,
 #   reduce_nan_propagate.py (nan_propagate on/off, five shapes) float_class.py (T.isnan/isinf/isfinite) and grid_loops.py (T.grid);
-#   1. attention correctness against float64 (attn_checks: 9 shapes); 2. attention speed at the
+# Part 1: 1. attention correctness against float64 (attn_checks: 9 shapes); 2. attention speed at the
 #   default form (128x64, 2 stages, 256 threads: fwd fp16, bf16, causal B4 H32) with TileLang 0.1.15
 #   on its own example and torch SDPA cuDNN / flash (bench/h200_attention.sh quick);
 #   3. A/B of TILESCOPE_HOPPER_LATE_REFILL (one interleaved round) when time is left.
@@ -21,7 +21,7 @@ set -u
 PART=${1:-1}
 . "$(dirname "$0")/attn_switch_ab_lib.sh"
 echo "== part $PART"
-if [ "$PART" = 1 ]; then
+if [ "$PART" = 0 ]; then
   echo "== 0. gpu check ($(el) s)"
   sed -n '/^cat > \/tmp\/chk.sh/,/^CHK$/p' $A/h200_call_2026_12_06r.sh | sed '1d;$d' | grep -v gpu_check_summary > /tmp/chk.sh
   # This session's program: T.reduce_max/min/absmax(..., nan_propagate=...) on the GPU against
@@ -44,6 +44,7 @@ done
 gpu_check_summary
 CHK2
   OUT=$RES/check bash /tmp/chk.sh > $RES/check.txt 2>&1; grep -A3 ^BAD $RES/check.txt; tail -2 $RES/check.txt
+elif [ "$PART" = 1 ]; then
   attn_checks
   echo "== 2. attention speed with baselines ($(el) s)"
   ATTN_DIR=$A ATTN_QUICK=1 ATTN_CFGS="B" ATTN_BF16_CFGS="B" ATTN_BUDGET_S=200 TILESCOPE_HOPPER_PINGPONG=0 \
