@@ -657,6 +657,10 @@ ir::PrimFunc Elaborator::run(const KernelEntry& entry, const ParamBindings& para
         const bool strDefault = p && p->defaultValue && p->defaultValue->is(ValueKind::Str);
         if (v.is(ValueKind::Str) && !strDefault)
             if (auto f = callableNamed(*this, m_globals, v.asStr())) v = *f;
+        // A default or call value evaluated by the module's interpreter (its T ops are names only,
+        // Interp::installTileOpNames; its functions close over its globals): this run's own.
+        if (v.is(ValueKind::Builtin) || v.is(ValueKind::Function))
+            if (auto f = callableNamed(*this, m_globals, paramText(v))) v = *f;
     }
     m_bindings = &m_resolvedBindings;
     Value* fv = m_globals->findLocal(entry.name());

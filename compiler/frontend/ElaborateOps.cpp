@@ -365,8 +365,9 @@ Value opFill(Elaborator& el, CallArgs& a, bool clear) {
 Value opReduce(Elaborator& el, CallArgs& a, const std::string& op) {
     // nan_propagate: TileLang's per-call switch of max/min/absmax (a NaN wins); sum has none.
     const bool maxMin = op == "max" || op == "min" || op == "absmax";
-    auto b = maxMin ? a.bind({"buffer", "out", "dim", "clear", "nan_propagate"}, 2)
-                    : a.bind({"buffer", "out", "dim", "clear"}, 2);
+    // annotations= (TileLang's codegen hints for packed f32x2 reductions) is accepted and unused.
+    auto b = maxMin ? a.bind({"buffer", "out", "dim", "clear", "nan_propagate", "annotations"}, 2)
+                    : a.bind({"buffer", "out", "dim", "clear", "annotations"}, 2);
     el.requireKernel(a.span, a.callee);
     ir::Region src = el.regionOf(b[0], b.spans[0], a.callee, "the source");
     ir::Region dst = el.regionOf(b[1], b.spans[1], a.callee, "the destination");

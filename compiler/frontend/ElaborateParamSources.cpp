@@ -74,7 +74,7 @@ void takeCallSiteValues(const KernelEntry& entry, std::vector<std::pair<std::str
             // The file's call passes another value than the default the kernel keeps: say so, or
             // a user who ran the example's main() gets a different kernel without a word.
             if (!sameParamValue(v, *p->defaultValue)) {
-                keptDefault += (keptDefault.empty() ? "" : ", ") + name + "=" + repr(*p->defaultValue) +
+                keptDefault += (keptDefault.empty() ? "" : ", ") + name + "=" + paramText(*p->defaultValue) +
                                " (the call passes " + paramText(v) + ")";
                 asTheCall += " --param " + shellWord(name + "=" + paramText(v));
             }

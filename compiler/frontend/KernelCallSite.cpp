@@ -8,7 +8,6 @@
 #include <set>
 
 #include "compiler/frontend/AstNames.h"
-#include "compiler/frontend/LanguageRegistry.h"
 #include "compiler/frontend/Module.h"
 
 namespace ts::fe {
@@ -508,8 +507,7 @@ private:
                 continue;
             }
             if (!p->settable()) continue;
-            if (auto v = tryEval(expr, env).value_or(tileOpNamed(expr, env)); isParamValue(v) || isNamedCallable(v))
-                values[name] = v;
+            if (auto v = tryEval(expr, env); v && (isParamValue(*v) || isNamedCallable(*v))) values[name] = *v;
         }
         if (values.empty()) return false;
         m_found.span = c.span;
@@ -518,19 +516,6 @@ private:
             if (auto it = values.find(p.name); it != values.end())
                 m_found.values.emplace_back(p.name, it->second);
         return true;
-    }
-
-    // `T.reduce_max` outside a kernel: the module's interpreter has no tile ops, so it stands for
-    // the op by name (the elaborator resolves the name, Module.h callableNamed). None otherwise.
-    Value tileOpNamed(const ast::Expr* e, const EnvPtr& env) {
-        auto a = ast::as<ast::Attribute>(e);
-        if (!a || !findLanguageEntry(a->attr)) return Value::none();
-        auto base = tryEval(a->value, env);
-        if (!base || !base->is(ValueKind::Namespace) || base->nsObj().name != "tilelang.language") return Value::none();
-        const std::string q = "T." + a->attr;
-        return Value::builtin(q, [q](Interp&, CallArgs& c) -> Value {
-            throw CompileError(c.span, q + " runs only inside a kernel");
-        });
     }
 
     // `_make_reduce_kernel(T.reduce_max, ...)`: a tile-language op or a module-level function,

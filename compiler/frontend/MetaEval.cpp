@@ -371,6 +371,11 @@ Value Interp::call(const Value& callee, CallArgs& args) {
         default:
             break;
     }
+    // `--param reduce_fn=T.nope`: a name that names no op stays a string (Module.h callableNamed).
+    if (callee.is(ValueKind::Str) && callee.asStr().find_first_of(" ()[]{},'\"") == std::string::npos)
+        throw CompileError(args.span, "'str' object is not callable: '" + callee.asStr() + "' names no tile-language op or module-level function",
+                           "a value that names one becomes it, e.g. --param NAME=T.reduce_max or --param NAME=my_function "
+                           "(the T.* ops are listed in compiler/frontend/LanguageRegistry.h)");
     throw CompileError(args.span, "'" + typeName(callee) + "' object is not callable",
                        callee.is(ValueKind::Namespace) ? "'" + args.callee + "' is a module" : "");
 }

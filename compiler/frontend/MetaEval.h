@@ -183,6 +183,16 @@ private:
     void forEach(const Value& iterable, Span s, const std::function<bool(const Value&)>& fn);
     void installBuiltins();
     void installModules();
+
+public:
+    /// Every T.* name of the language registry the namespace lacks becomes a builtin of that name
+    /// that says it runs only inside a kernel: module-level code (a pytest case list
+    /// `[("max", T.reduce_max)]`, a default `reduce_fn=T.reduce_sum`, a reference's
+    /// `reduce_fn is T.reduce_max`) can name a tile op as a value. The elaborator resolves such a
+    /// value to its own op by name (Elaborator::run). Not for the elaborator itself.
+    void installTileOpNames();
+
+private:
     Value methodOf(const Value& obj, const std::string& name, Span s);
     std::shared_ptr<NamespaceObj> resolveModule(const std::string& dotted);
     /// The sibling module `dotted` loaded from m_siblingDir, or null if there is no such file

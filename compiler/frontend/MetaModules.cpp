@@ -9,6 +9,7 @@
 #include "compiler/frontend/MetaAutoTuner.h"
 #include "compiler/frontend/MetaDevice.h"
 #include "compiler/frontend/MetaEval.h"
+#include "compiler/frontend/LanguageRegistry.h"
 
 namespace ts::fe {
 
@@ -464,6 +465,23 @@ void Interp::installModules() {
 
     registerAutoTuner(*this);      // tilelang.autotuner.AutoTuner (MetaAutoTuner.h)
     registerDeviceModules(*this);  // tilelang.carver.arch.driver, sparse_layout (MetaDevice.h)
+}
+
+}  // namespace ts::fe
+
+namespace ts::fe {
+
+void Interp::installTileOpNames() {
+    auto T = module("tilelang.language");
+    for (const LangEntry& e : kLanguage) {
+        const std::string name(e.name);
+        if (T->find(name)) continue;
+        const std::string q = "T." + name;
+        T->set(name, Value::builtin(q, [q](Interp&, CallArgs& a) -> Value {
+                   throw CompileError(a.span, q + " runs only inside a kernel",
+                                      "call it in the body of a @T.prim_func, inside `with T.Kernel(...)`");
+               }));
+    }
 }
 
 }  // namespace ts::fe

@@ -496,6 +496,10 @@ Value Interp::getAttr(const Value& obj, const std::string& name, Span s) {
     }
     if (obj.is(ValueKind::Function) && name == "__name__")
         return Value::str(obj.functionObj().name);
+    if (obj.is(ValueKind::Builtin) && name == "__name__") {  // T.reduce_max.__name__ is 'reduce_max'
+        const std::string& q = obj.builtinObj().name;
+        return Value::str(q.substr(q.rfind('.') + 1));
+    }
     // A dtype given as text (`--param dtype=float16`) stands for TileLang's dtype, a str
     // subclass that also has .bits.
     if (obj.is(ValueKind::Str) && name == "bits")

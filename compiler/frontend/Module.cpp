@@ -419,6 +419,7 @@ std::shared_ptr<Module> Module::analyze(SourcePtr src, DiagnosticEngine& diags) 
     info->m_ast = parseModule(src, diags);
     if (!diags.hasErrors()) checkLanguageImport(*src, diags);
     info->m_interp = std::make_unique<Interp>(info->m_evalDiags);
+    info->m_interp->installTileOpNames();
     info->m_interp->setSiblingDir(siblingDirOf(*src));
     info->m_globals = info->m_interp->newModuleEnv();
     execTopLevel(*info->m_interp, *info->m_ast, info->m_globals, &diags);

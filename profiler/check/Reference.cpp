@@ -83,6 +83,7 @@ public:
         }
         registerEinops(*this);
         registerScipy(*this);
+        installTileOpNames();  // `if reduce_fn is T.reduce_max:` in a reference
     }
 
 protected:
@@ -340,6 +341,14 @@ private:
 
 /// Builds the call of ref_program (see Reference.h for the binding rule). Parameters that fall
 /// back to a default nobody chose for this check add a warning to `warnings`.
+/// A kernel parameter's value as the reference sees it: `--param reduce_fn=T.reduce_max` (text)
+/// is the op (this interpreter's name for it), so `reduce_fn is T.reduce_max` holds.
+Value kernelParamValue(RefInterp& in, const EnvPtr& globals, const Value& v) {
+    if (v.is(ValueKind::Str) && v.asStr().rfind("T.", 0) == 0)
+        if (auto f = fe::callableNamed(in, globals, v.asStr())) return *f;
+    return v;
+}
+
 CallArgs bindArguments(RefInterp& in, const ast::Module& module, const EnvPtr& env,
                        const ast::FunctionDef& def, const fe::ParamBindings& params,
                        const std::vector<HostTensor>& tensors, const ReferenceCall& opt,
@@ -409,7 +418,7 @@ CallArgs bindArguments(RefInterp& in, const ast::Module& module, const EnvPtr& e
         else if (scalar)
             v = scalarValue(*scalar);
         else if (const Value* pv = fe::findParam(params, p.name))
-            v = *pv;
+            v = kernelParamValue(in, env, *pv);
         else if (!p.defaultValue)
             v = factoryDefault(in, module, env, p.name, &def, from);
         if (v && !from.empty())
@@ -598,7 +607,7 @@ EnvPtr referenceScope(RefInterp& in, const ast::Module& module, const EnvPtr& gl
     enclosingChain(module.body, def, chain, true);
     auto scope = std::make_shared<fe::Env>();
     scope->parent = globals;
-    for (const auto& [name, v] : params) scope->vars[name] = v;
+    for (const auto& [name, v] : params) scope->vars[name] = kernelParamValue(in, globals, v);
     auto bound = [&](const std::string& n) { return fe::findParam(params, n) != nullptr; };
     for (size_t level = 0; level < chain.size(); ++level) {
         const ast::FunctionDef* outer = chain[level];

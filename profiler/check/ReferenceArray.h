@@ -140,6 +140,8 @@ enum class BinOp {
     Pow,
     Maximum,
     Minimum,
+    FMax,  ///< torch.fmax / fmin: a NaN operand loses (C's fmax), unlike maximum / minimum
+    FMin,
     Atan2,
     Eq,
     Ne,

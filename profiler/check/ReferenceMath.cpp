@@ -238,6 +238,10 @@ RefArray binary(BinOp op, const RefArray& a, const RefArray& b) {
             return apply2(a, b, t, [](double x, double y) {
                 return std::isnan(x) || std::isnan(y) ? kNaN : std::min(x, y);
             });
+        case BinOp::FMax:
+            return apply2(a, b, t, [](double x, double y) { return std::fmax(x, y); });
+        case BinOp::FMin:
+            return apply2(a, b, t, [](double x, double y) { return std::fmin(x, y); });
         case BinOp::Atan2:
             return apply2(a, b, ir::isFloat(t) ? t : DType::Float32,
                           [](double x, double y) { return std::atan2(x, y); });

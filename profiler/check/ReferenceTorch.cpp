@@ -507,6 +507,8 @@ void addMathFunctions(RefTable& t) {
     t["pow"] = {powFn, MT};
     t["maximum"] = {binaryFn<BinOp::Maximum>, MT};
     t["minimum"] = {binaryFn<BinOp::Minimum>, MT};
+    t["fmax"] = {binaryFn<BinOp::FMax>, MT};
+    t["fmin"] = {binaryFn<BinOp::FMin>, MT};
     t["atan2"] = {binaryFn<BinOp::Atan2>, MT};
     t["eq"] = {binaryFn<BinOp::Eq>, MT};
     t["ne"] = {binaryFn<BinOp::Ne>, MT};

@@ -490,5 +490,36 @@ TEST(KernelCallSiteTest, AnOpOrModuleFunctionPassedToTheFactoryIsCalled) {
     // Not an op: the text stays a string and the call of it says so where it happens.
     auto word = elaborateText(src, {{"reduce_fn", "T.no_such_op"}});
     ASSERT_NE(word->firstError(), nullptr);
-    EXPECT_EQ(word->firstError()->message, "'str' object is not callable");
+    EXPECT_EQ(word->firstError()->message, "'str' object is not callable: 'T.no_such_op' names no tile-language op or module-level function");
+}
+
+// helper-122: an op passed on through a run_* helper, inside a parametrize case list, or given as a
+// default (kept, with the call's op in the hint) reaches the kernel as the op itself.
+TEST(KernelCallSiteTest, OpsThroughHelpersCaseListsAndDefaults) {
+    const std::string factory = "import pytest\n"
+                                "import tilelang.language as T\n"
+                                "def make(n, func=T.reduce_sum):\n"
+                                "    @T.prim_func\n"
+                                "    def k(a: T.Tensor((n, 8), T.float32), out: T.Tensor((n,), T.float32)):\n"
+                                "        with T.Kernel(1, threads=32):\n"
+                                "            f = T.alloc_fragment((n, 8), T.float32)\n"
+                                "            o = T.alloc_fragment((n,), T.float32)\n"
+                                "            T.copy(a, f)\n"
+                                "            func(f, o, dim=1)\n"
+                                "            T.copy(o, out)\n"
+                                "    return k\n";
+    const std::string viaHelper = factory + "def run_it(n, op):\n    make(n, op)\ndef test_plain():\n    run_it(64, T.reduce_min)\n";
+    EXPECT_EQ(noteText(viaHelper), "'make' takes n=64 from this call (test_plain() -> run_it()); it keeps its defaults "
+                                   "func=T.reduce_sum (the call passes T.reduce_min)");
+    auto kept = elaborateText(viaHelper);
+    ASSERT_EQ(kept->firstError(), nullptr) << kept->firstError()->message;
+    EXPECT_NE(kept->ir.find("T.reduce_sum(f, o, dim=1)"), std::string::npos) << kept->ir;
+    const std::string cases = factory + "OPS = [(\"max\", T.reduce_max), (\"min\", T.reduce_min)]\n"
+                                        "@pytest.mark.parametrize(\"name,op\", OPS)\n"
+                                        "def test_p(name, op):\n    make(32, func=op)\n";
+    auto fromCase = elaborateText(cases, {{"func", "T.reduce_max"}});
+    EXPECT_EQ(noteText(cases), "'make' takes n=32 from this call (test_p()); it keeps its defaults func=T.reduce_sum "
+                               "(the call passes T.reduce_max)");
+    ASSERT_EQ(fromCase->firstError(), nullptr) << fromCase->firstError()->message;
+    EXPECT_NE(fromCase->ir.find("T.reduce_max(f, o, dim=1)"), std::string::npos) << fromCase->ir;
 }
