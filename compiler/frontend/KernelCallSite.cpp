@@ -315,8 +315,17 @@ private:
         // (what running the file without options gives).
         auto call = ast::as<ast::Call>(value);
         auto method = call ? ast::as<ast::Attribute>(call->func) : nullptr;
-        if (method && method->attr == "parse_args" && call->args.empty() && targets.size() == 1)
-            if (auto n = ast::as<ast::Name>(targets[0])) {
+        // `args, _ = parser.parse_known_args()` (TileLang's blocksparse example): the first of the pair.
+        const ast::Expr* target = targets.size() == 1 ? targets[0] : nullptr;
+        if (method && method->attr == "parse_known_args" && target &&
+            (target->kind == ast::ExprKind::Tuple || target->kind == ast::ExprKind::List)) {
+            const auto& elts = static_cast<const ast::Sequence*>(target)->elts;
+            target = elts.size() == 2 ? elts[0] : nullptr;
+        } else if (method && method->attr != "parse_args") {
+            target = nullptr;
+        }
+        if (method && call->args.empty() && target)
+            if (auto n = ast::as<ast::Name>(target)) {
                 auto ns = std::make_shared<NamespaceObj>();
                 ns->name = "argparse.Namespace";
                 for (const auto& [dest, v] : m_argDefaults) ns->set(dest, v);

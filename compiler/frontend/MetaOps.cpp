@@ -3,6 +3,8 @@
 // indexing and slicing. ExtValue hooks get the first chance whenever an operand is one.
 #include <cmath>
 
+#include <set>
+
 #include "compiler/frontend/MetaEval.h"
 
 namespace ts::fe {
@@ -476,10 +478,24 @@ Value Interp::getAttr(const Value& obj, const std::string& name, Span s) {
                                        "tilelang.language as T`"
                                      : "only the kernel's meta-level Python is evaluated by TileScope");
         }
+        bool isT = ns.name == "tilelang.language";
+        // TileLang names TileScope lacks (its testing/python uses them): "did you mean" would point
+        // at a different op (T.warp_reduce_sum -> T.reduce_sum).
+        static const std::set<std::string> kTileLangOnly = {
+            "warp_reduce_sum", "warp_reduce_max", "warp_reduce_min", "any_of", "all_of", "func_attr",
+            "ClusterKernel", "pdl_trigger", "pdl_sync", "launch_thread", "alloc_tmem", "alloc_buffer",
+            "alloc_reducer", "decl_buffer", "Select", "Persistent", "assume", "tvm_storage_sync",
+            "tvm_access_ptr", "transpose", "tma_store_wait", "shuffle_elect", "round", "handle",
+            "get_lane_idx", "any_sync", "mma_gemm_blockscaled", "float4_e2m1_unpacked",
+            "annotate_safe_value", "annotate_restrict_buffers", "annotate_min_blocks_per_sm",
+            "reduce_bitand", "reduce_bitor", "reduce_bitxor"};
+        if (isT && kTileLangOnly.count(name))
+            throw CompileError(s, "T." + name + " is TileLang's, but TileScope does not support it yet",
+                               "the T.* names TileScope knows are in compiler/frontend/LanguageRegistry.h "
+                               "(in the IDE, type `T.` for completions)");
         std::vector<std::string> names;
         for (const auto& [k, _] : ns.members) names.push_back(k);
         std::string near = closestMatch(name, names);
-        bool isT = ns.name == "tilelang.language";
         std::string shortName = isT ? "T" : ns.name;
         throw CompileError(s,
                            isT ? "unknown tile-language name T." + name
