@@ -33,6 +33,7 @@ struct KernelCallSite {
     std::vector<std::pair<std::string, Value>> values;  ///< settable parameters, signature order
     Span span;          ///< the call expression
     std::string where;  ///< "module level", "main()", "__main__ -> main() -> run()", ...
+    Span raisesCall;    ///< a call inside `with pytest.raises(...)` (skipped: a kernel meant to fail)
     bool found() const { return !values.empty(); }
 };
 

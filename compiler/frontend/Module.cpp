@@ -804,10 +804,14 @@ std::optional<ParamBindings> Module::bindParams(
                 isConst ? "size '" + p.name + "' (T.const)" : "parameter '" + p.name + "'";
             missing.push_back(&p);
             diags.error(p.span, what + " of '" + e.name() + "' has no value",
-                        isConst ? "pass --param " + p.name +
-                                      "=<value> (a T.const size has no default; no call of '" +
-                                      e.name() + "' in the file gives it)"
-                                : "give it a default or pass --param " + p.name + "=<value>",
+                        (isConst ? "pass --param " + p.name +
+                                       "=<value> (a T.const size has no default; no call of '" +
+                                       e.name() + "' in the file gives it)"
+                                 : "give it a default or pass --param " + p.name + "=<value>") +
+                            (e.callSite.found() || !e.callSite.raisesCall.valid()
+                                 ? std::string()
+                                 : "; the file calls '" + e.name() + "' only inside `with pytest.raises(...)` (line " +
+                                       std::to_string(e.callSite.raisesCall.line) + "): a kernel meant to fail, so its values are not taken"),
                         "params");
             ok = false;
         }

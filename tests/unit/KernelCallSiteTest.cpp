@@ -523,3 +523,25 @@ TEST(KernelCallSiteTest, OpsThroughHelpersCaseListsAndDefaults) {
     ASSERT_EQ(fromCase->firstError(), nullptr) << fromCase->firstError()->message;
     EXPECT_NE(fromCase->ir.find("T.reduce_max(f, o, dim=1)"), std::string::npos) << fromCase->ir;
 }
+
+// helper-123: a kernel whose only call is inside `with pytest.raises(...)` (TileLang's reshape
+// mismatch test) keeps no values, and the error's hint says why.
+TEST(KernelCallSiteTest, ACallOnlyInsidePytestRaisesIsNamedInTheHint) {
+    const std::string src = "import pytest\n"
+                            "import tilelang.language as T\n"
+                            "def mk(N, dtype):\n"
+                            "    @T.prim_func\n"
+                            "    def main(A: T.Tensor((N,), dtype)):\n"
+                            "        with T.Kernel(1, threads=32):\n"
+                            "            A[0] = 1.0\n"
+                            "    return main\n"
+                            "def test_x():\n"
+                            "    with pytest.raises(AssertionError):\n"
+                            "        mk(16, T.float32)\n";
+    auto e = elaborateText(src);
+    const Diagnostic* d = e->firstError();
+    ASSERT_NE(d, nullptr);
+    EXPECT_EQ(d->message, "parameter 'N' of 'mk' has no value");
+    EXPECT_EQ(d->hint, "give it a default or pass --param N=<value>; the file calls 'mk' only inside "
+                       "`with pytest.raises(...)` (line 11): a kernel meant to fail, so its values are not taken");
+}
