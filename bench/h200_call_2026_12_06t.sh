@@ -5,7 +5,7 @@
 #   bash bench/h200_payload.sh; cp bench/h200_call_2026_12_06{r,t}.sh bench/gpu_check_lib.sh \
 #     tests/e2e/programs/{inplace_int_add,inplace_int_via_shared,bool_scalar_arg,reduce_nan_propagate,float_class,grid_loops}.py \
 #     ../shared/tilelang-corpus/testing/python/language/test_tilelang_language_clamp.py .h200/
-#   run(command="bash .h200/h200_call_2026_12_06t.sh 0", carry=[".h200", ".tl"])   (then 1, 2, 3)
+#   run(command="bash .h200/h200_call_2026_12_06t.sh 0", carry=[".h200", ".tl"])   (then 1, 2, 3; q = a quick part 0)
 # Part 0: GPU check of inplace_int_add.py / inplace_int_via_shared.py (--inout B),
 #   bool_scalar_arg.py and TileLang's clamp test (the check section of call 06r), sm_80 and sm_90a,
 #   reduce_nan_propagate.py (nan_propagate on/off, five shapes) float_class.py (T.isnan/isinf/isfinite) and grid_loops.py (T.grid);
@@ -21,7 +21,25 @@ set -u
 PART=${1:-1}
 . "$(dirname "$0")/attn_switch_ab_lib.sh"
 echo "== part $PART"
-if [ "$PART" = 0 ]; then
+if [ "$PART" = q ]; then
+  # Quick form of part 0 for a short device budget: sm_90a and sm_80, this session's programs
+  # against float64, one --check interp each.
+  cat > /tmp/chkq.sh <<'CHKQ'
+. .h200/gpu_check_lib.sh
+for tgt in cuda:sm_90a cuda:sm_80; do
+  r 0 $A/reduce_nan_propagate.py --target $tgt -p nan_propagate=True
+  r 0 $A/reduce_nan_propagate.py --target $tgt -p nan_propagate=False -p rows=8 -p cols=512 -p threads=256
+  r 0 $A/reduce_nan_propagate.py --target $tgt -p nan_propagate=True -p shared=True --check interp
+  r 0 $A/float_class.py --target $tgt -p dtype=bfloat16 -p N=77 -p block=64
+  r 0 $A/float_class.py --target $tgt --check interp
+  r 0 $A/grid_loops.py --target $tgt -p M=50 -p N=70 -p K=9 -p dtype=float16
+  r 0 $A/inplace_int_add.py --target $tgt --inout B
+  r 0 $A/bool_scalar_arg.py --target $tgt -p flag=1
+done
+gpu_check_summary
+CHKQ
+  OUT=$RES/check bash /tmp/chkq.sh > $RES/check.txt 2>&1; grep -A3 ^BAD $RES/check.txt; tail -3 $RES/check.txt
+elif [ "$PART" = 0 ]; then
   echo "== 0. gpu check ($(el) s)"
   sed -n '/^cat > \/tmp\/chk.sh/,/^CHK$/p' $A/h200_call_2026_12_06r.sh | sed '1d;$d' | grep -v gpu_check_summary > /tmp/chk.sh
   # This session's program: T.reduce_max/min/absmax(..., nan_propagate=...) on the GPU against
