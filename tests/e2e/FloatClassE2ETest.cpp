@@ -6,8 +6,6 @@
 #include "tests/support/SourceDir.h"
 #include "tests/unit/CliTestUtil.h"
 
-#include <fstream>
-
 using namespace ts::cli;
 using namespace ts::cli::test;
 
@@ -15,13 +13,7 @@ namespace {
 const char* kProg = "tests/e2e/programs/float_class.py";
 
 CliOutcome runProg(const std::string& file, const char* interp, std::vector<std::string> params) {
-    RunCommand c;
-    c.flags.file = file;
-    c.flags.target = "cuda:sm_80";
-    c.flags.params = std::move(params);
-    c.interp = interp;
-    c.seed = 3;
-    return captureCli([&] { return runRun(c); });
+    return runOnInterp(file, interp, std::move(params), 3);
 }
 }  // namespace
 
@@ -38,12 +30,9 @@ TEST(FloatClass, BothInterpretersMatchTheReference) {
 }
 
 TEST(FloatClass, AReferenceThatSwapsTheClassesFails) {
-    std::string text = ts::e2e::readRepoFile(kProg);
-    const std::string flag = "return (torch.isnan(v).float()";
-    ASSERT_NE(text.find(flag), std::string::npos);
-    text.replace(text.find(flag), flag.size(), "return (torch.isinf(v).float()");
-    const std::string path = ::testing::TempDir() + "float_class_mutant.py";
-    std::ofstream(path) << text;
+    const std::string path = writeScratch("float_class_mutant.py", replaced(ts::e2e::readRepoFile(kProg),
+                                                                          "return (torch.isnan(v).float()",
+                                                                          "return (torch.isinf(v).float()"));
     for (const char* interp : {"tile", "lowered"}) {
         auto o = runProg(path, interp, {});
         EXPECT_EQ(o.rc, 2) << interp << o.out;

@@ -18,13 +18,7 @@ TEST(GridLoops, BothInterpretersMatchTheReference) {
     const std::vector<std::vector<std::string>> shapes = {{}, {"M=50", "N=70", "K=9", "dtype=float16"}};
     for (const auto& shape : shapes)
         for (const char* interp : {"tile", "lowered"}) {
-            RunCommand c;
-            c.flags.file = std::string(TS_SOURCE_DIR) + "/" + kProg;
-            c.flags.target = "cuda:sm_80";
-            c.flags.params = shape;
-            c.interp = interp;
-            c.seed = 4;
-            auto o = captureCli([&] { return runRun(c); });
+            auto o = runOnInterp(std::string(TS_SOURCE_DIR) + "/" + kProg, interp, shape, 4);
             EXPECT_EQ(o.rc, 0) << interp << "\n" << o.out << o.err;
             EXPECT_TRUE(contains(o.out, "\nPASS\n")) << o.out;
         }

@@ -9,9 +9,6 @@
 #include "tests/support/SourceDir.h"
 #include "tests/unit/CliTestUtil.h"
 
-#include <fstream>
-#include <sstream>
-
 using namespace ts::cli;
 using namespace ts::cli::test;
 
@@ -19,13 +16,7 @@ namespace {
 const char* kProg = "tests/e2e/programs/reduce_nan_propagate.py";
 
 CliOutcome runProg(const std::string& file, const char* interp, std::vector<std::string> params) {
-    RunCommand c;
-    c.flags.file = file;
-    c.flags.target = "cuda:sm_80";
-    c.flags.params = std::move(params);
-    c.interp = interp;
-    c.seed = 11;
-    return captureCli([&] { return runRun(c); });
+    return runOnInterp(file, interp, std::move(params), 11);
 }
 
 const std::vector<std::vector<std::string>> kShapes = {
@@ -59,10 +50,7 @@ TEST(ReduceNanPropagate, AReferenceOfTheOtherSemanticsFails) {
     const std::string cond = "    if nan_propagate:";
     ASSERT_NE(text.find(cond), std::string::npos);
     for (bool refNan : {true, false}) {
-        std::string mutated = text;
-        mutated.replace(mutated.find(cond), cond.size(), refNan ? "    if True:" : "    if False:");
-        const std::string path = ::testing::TempDir() + "reduce_nan_mutant.py";
-        std::ofstream(path) << mutated;
+        const std::string path = writeScratch("reduce_nan_mutant.py", replaced(text, cond, refNan ? "    if True:" : "    if False:"));
         for (const char* interp : {"tile", "lowered"}) {
             auto o = runProg(path, interp, {refNan ? "nan_propagate=False" : "nan_propagate=True"});
             EXPECT_EQ(o.rc, 2) << interp << o.out;  // 2: the check failed

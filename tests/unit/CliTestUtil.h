@@ -62,4 +62,16 @@ inline bool contains(const std::string& s, const std::string& part) {
     return s.find(part) != std::string::npos;
 }
 
+/// `tilec run FILE --interp=INTERP --target cuda:sm_80 --seed SEED` with `--param`s `params`.
+inline CliOutcome runOnInterp(const std::string& file, const std::string& interp, std::vector<std::string> params,
+                              uint64_t seed) {
+    RunCommand c;
+    c.flags.file = file;
+    c.flags.target = "cuda:sm_80";
+    c.flags.params = std::move(params);
+    c.interp = interp;
+    c.seed = seed;
+    return captureCli([&] { return runRun(c); });
+}
+
 }  // namespace ts::cli::test
