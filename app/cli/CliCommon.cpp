@@ -57,6 +57,7 @@ std::optional<std::map<std::string, std::string>> parseParams(const std::vector<
 
 namespace {
 DefaultTargetChoice g_defaulted;  ///< lastDefaultedTarget()
+bool g_kernelDefaulted = false;   ///< compileFile chose the file's default kernel (no --kernel, no pragma)
 }  // namespace
 
 DefaultTargetChoice defaultTargetChoice() {
@@ -118,6 +119,16 @@ bool printDiagnostics(const CompileResult& r) {
     // another (a Hopper kernel's shared memory does not fit sm_80, tilec's no-GPU default).
     if (aboutTarget && !g_defaulted.target.empty() && !g_defaulted.fromGpu)
         std::cerr << "tilec: note: compiled for " << defaultTargetNote(g_defaulted) << "\n";
+    // The file's default kernel failed and it has others (helper-123: TileLang's let test stopped
+    // at its first kernel without a word about the rest).
+    if (err && g_kernelDefaulted && r.kernels.size() > 1 && r.selected()) {
+        std::string others;
+        for (const auto& k : r.kernels)
+            if (&k != r.selected()) others += (others.empty() ? "" : ", ") + k.name;
+        std::cerr << "tilec: note: that is '" << r.selected()->name << "', the file's default kernel; it also has "
+                  << others << " (--kernel NAME picks one; `tilec kernels " << (r.source ? r.source->path() : std::string("FILE")) << "` lists them)\n";
+    }
+    g_kernelDefaulted = false;
     return err;
 }
 
@@ -150,6 +161,7 @@ std::optional<CompileResult> compileFile(const CompileFlags& flags, CompileOptio
     }
     for (auto& [k, v] : *params) opts.params[k] = v;
     opts.kernel = flags.kernel.empty() ? pragmaSetting(opts.params, kPragmaKernel) : flags.kernel;
+    g_kernelDefaulted = opts.kernel.empty();
     g_defaulted = {};
     if (flags.target.empty()) g_defaulted = defaultTargetChoice();
     opts.target = flags.target.empty() ? g_defaulted.target : flags.target;

@@ -218,3 +218,19 @@ TEST(CliKernels, ListsAutotuneDriversAsDrivers) {
                                 "that 'build_tuner' (line 41) builds;"))
         << o.out;
 }
+
+// helper-123: when the file's default kernel fails, the error names the file's other kernels and
+// --kernel; with --kernel given, no such note.
+TEST(CliKernels, AFailingDefaultKernelNamesTheOthers) {
+    const std::string broken = writeScratch("multi_kernel_broken.py", replaced(programText(), "def affine_fwd(M=256,", "def affine_fwd(M,"));
+    RunCommand c = interpRun("", {}, broken);
+    auto o = captureCli([&] { return runRun(c); });
+    EXPECT_EQ(o.rc, 1) << o.err;
+    EXPECT_TRUE(contains(o.err, "parameter 'M' of 'affine_fwd' has no value")) << o.err;
+    EXPECT_TRUE(contains(o.err, "tilec: note: that is 'affine_fwd', the file's default kernel; it also has row_mean, "
+                                "scale_cols (--kernel NAME picks one")) << o.err;
+    RunCommand named = interpRun("affine_fwd", {}, broken);
+    auto n = captureCli([&] { return runRun(named); });
+    EXPECT_EQ(n.rc, 1);
+    EXPECT_FALSE(contains(n.err, "the file's default kernel")) << n.err;
+}
