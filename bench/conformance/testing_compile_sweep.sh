@@ -2,7 +2,9 @@
 # Compile every file of TileLang's testing/python (../shared/tilelang-corpus, read-only) with
 # `tilec compile FILE --kernel all --target cuda:sm_90a -q`: one line per file, "rc<TAB>file<TAB>
 # first error". 2026-12-06 seventh session: 64 of 256 files rc 0 (28 before the call-site work);
-# bench/results/testing-compile-sweep-2026-12-06g.tsv.
+# bench/results/testing-compile-sweep-2026-12-06g.tsv. Eighth session: 71 of 256 (op-valued parameters,
+# nan_propagate, T.isnan/isinf/isfinite, T.grid, T.Kernel without a grid, tilelang.disable_cache);
+# bench/results/testing-compile-sweep-2026-12-06h.tsv (two files that timed out under load re-run alone).
 #   bash bench/conformance/testing_compile_sweep.sh [TILEC] [OUT.tsv]
 T=${1:-build/tilec}; OUT=${2:-/tmp/testing-compile-sweep.tsv}; : > "$OUT"
 corpus=$(cd "$(dirname "$0")/../../../shared/tilelang-corpus" && pwd)
