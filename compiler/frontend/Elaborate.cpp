@@ -20,6 +20,13 @@ namespace ts::fe {
 namespace elab {
 
 namespace {
+/// "i, j", "i, j, k", ...: loop variable names for a hint.
+std::string loopNames(size_t n) {
+    std::string s;
+    for (size_t d = 0; d < n; ++d) s += (d ? ", " : "") + (d < 6 ? std::string(1, "ijklmn"[d]) : "i" + std::to_string(d));
+    return s;
+}
+
 // Restores a flag (or name) when a scope ends, also on exceptions.
 template <class T>
 struct Restore {
@@ -260,7 +267,9 @@ void Elaborator::buildLoop(const LoopSpec& spec, const ast::For& s, const EnvPtr
                            spec.name + " yields " + std::to_string(spec.dims.size()) +
                                " loop variable" + (spec.dims.size() == 1 ? "" : "s") +
                                ", but the loop binds " + std::to_string(names.size()),
-                           spec.dims.size() > 1 ? "write: for i, j in T.Parallel(M, N):" : "");
+                           spec.dims.size() > 1 ? "bind one name per extent, e.g. for " + loopNames(spec.dims.size()) + " in " +
+                                                      spec.name + "(...):"
+                                                : std::string());
     std::vector<ir::Var> vars;
     std::vector<std::optional<Value>> saved;
     for (size_t d = 0; d < names.size(); ++d) {

@@ -590,17 +590,20 @@ bool metaEquals(const Value& a, const Value& b) {
 }
 
 std::string closestMatch(std::string_view name, const std::vector<std::string>& candidates) {
+    // Edit distance counting a swap of two neighbours as one edit (optimal string alignment):
+    // `T.cpoy` is one slip from `T.copy`.
     auto dist = [](std::string_view a, std::string_view b) {
-        std::vector<size_t> prev(b.size() + 1), cur(b.size() + 1);
+        auto eq = [&](size_t i, size_t j) { return std::tolower(a[i]) == std::tolower(b[j]); };
+        std::vector<size_t> prev2(b.size() + 1), prev(b.size() + 1), cur(b.size() + 1);
         for (size_t j = 0; j <= b.size(); ++j) prev[j] = j;
         for (size_t i = 1; i <= a.size(); ++i) {
             cur[0] = i;
             for (size_t j = 1; j <= b.size(); ++j) {
-                size_t sub =
-                    prev[j - 1] + (std::tolower(a[i - 1]) == std::tolower(b[j - 1]) ? 0 : 1);
-                cur[j] = std::min({prev[j] + 1, cur[j - 1] + 1, sub});
+                cur[j] = std::min({prev[j] + 1, cur[j - 1] + 1, prev[j - 1] + (eq(i - 1, j - 1) ? 0 : 1)});
+                if (i > 1 && j > 1 && eq(i - 1, j - 2) && eq(i - 2, j - 1)) cur[j] = std::min(cur[j], prev2[j - 2] + 1);
             }
-            std::swap(prev, cur);
+            prev2.swap(prev);
+            prev.swap(cur);
         }
         return prev[b.size()];
     };

@@ -212,7 +212,7 @@ PrimFunc stageEpilogue(const PrimFunc& f, PassContext& ctx) {
         }
         ctx.diags.add({Severity::Note, sp,
                        "T.copy from '" + src.buffer->name + "' into '" + dst.buffer->name + "' goes through a shared tile '" + stage->name +
-                           "' (" + std::to_string(g->bytes()) + " bytes in the bytes of the tiles used before it, 128-byte swizzled) and a TMA store",
+                           "' (" + std::to_string(g->bytes()) + " bytes reusing the shared memory of tiles that are dead by then, 128-byte swizzled) and a TMA store",
                        "disable_tma=True keeps the direct stores from registers", "stage-epilogue"});
         return out;
     }

@@ -314,7 +314,7 @@ std::string describe(const Comparison& c, const HostTensor* actual, const HostTe
     if (c.nonFiniteMismatches > c.nanCount)
         s += ", " + std::to_string(c.nonFiniteMismatches - c.nanCount) +
              " other non-finite mismatches";
-    if (c.finitePairs > 0 && c.nonFiniteAlike > 0) s += ", " + std::to_string(c.nonFiniteAlike) + " NaN/inf in both";
+    if (c.finitePairs > 0 && c.nonFiniteAlike > 0) s += ", " + std::to_string(c.nonFiniteAlike) + " NaN/inf as in the reference";
     s += c.pass ? ": PASS" : ": FAIL";
     if (c.firstBadIndex >= 0 && actual && reference && c.firstBadIndex < actual->numel() &&
         actual->hasData() && reference->hasData()) {

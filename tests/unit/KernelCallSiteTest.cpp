@@ -545,3 +545,19 @@ TEST(KernelCallSiteTest, ACallOnlyInsidePytestRaisesIsNamedInTheHint) {
     EXPECT_EQ(d->hint, "give it a default or pass --param N=<value>; the file calls 'mk' only inside "
                        "`with pytest.raises(...)` (line 11): a kernel meant to fail, so its values are not taken");
 }
+
+// helper-124: a swap of two neighbours is one slip (`T.cpoy` -> `T.copy`), and T.grid's
+// arity error suggests T.grid itself, not T.Parallel.
+TEST(KernelCallSiteTest, TranspositionTyposAndGridArityHints) {
+    EXPECT_EQ(ts::fe::closestMatch("cpoy", {"copy", "clear", "cumsum"}), "copy");
+    EXPECT_EQ(ts::fe::closestMatch("reduce_mx", {"reduce_max", "reduce_min"}), "reduce_max");
+    auto e = elaborateText("import tilelang.language as T\n"
+                           "@T.prim_func\n"
+                           "def k(A: T.Tensor((4, 8), \"float32\")):\n"
+                           "    with T.Kernel(1, threads=32):\n"
+                           "        for i, j in T.grid(4, 8, 2):\n"
+                           "            A[i, j] = 0.0\n");
+    ASSERT_NE(e->firstError(), nullptr);
+    EXPECT_EQ(e->firstError()->message, "T.grid yields 3 loop variables, but the loop binds 2");
+    EXPECT_EQ(e->firstError()->hint, "bind one name per extent, e.g. for i, j, k in T.grid(...):");
+}
