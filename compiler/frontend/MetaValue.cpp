@@ -590,17 +590,25 @@ bool metaEquals(const Value& a, const Value& b) {
 }
 
 std::string closestMatch(std::string_view name, const std::vector<std::string>& candidates) {
+    auto lower = [](std::string_view v) {
+        std::string l(v);
+        for (char& ch : l) ch = static_cast<char>(std::tolower(static_cast<unsigned char>(ch)));
+        return l;
+    };
     // Edit distance counting a swap of two neighbours as one edit (optimal string alignment):
-    // `T.cpoy` is one slip from `T.copy`.
-    auto dist = [](std::string_view a, std::string_view b) {
-        auto eq = [&](size_t i, size_t j) { return std::tolower(a[i]) == std::tolower(b[j]); };
-        std::vector<size_t> prev2(b.size() + 1), prev(b.size() + 1), cur(b.size() + 1);
+    // `T.cpoy` is one slip from `T.copy`. Lower-cased once: this runs for every unknown name an
+    // evaluation meets (the call-site search tries many), over every member of a namespace.
+    std::vector<size_t> prev2, prev, cur;
+    auto dist = [&](const std::string& a, const std::string& b) {
+        prev2.assign(b.size() + 1, 0);
+        prev.resize(b.size() + 1);
+        cur.assign(b.size() + 1, 0);
         for (size_t j = 0; j <= b.size(); ++j) prev[j] = j;
         for (size_t i = 1; i <= a.size(); ++i) {
             cur[0] = i;
             for (size_t j = 1; j <= b.size(); ++j) {
-                cur[j] = std::min({prev[j] + 1, cur[j - 1] + 1, prev[j - 1] + (eq(i - 1, j - 1) ? 0 : 1)});
-                if (i > 1 && j > 1 && eq(i - 1, j - 2) && eq(i - 2, j - 1)) cur[j] = std::min(cur[j], prev2[j - 2] + 1);
+                cur[j] = std::min({prev[j] + 1, cur[j - 1] + 1, prev[j - 1] + (a[i - 1] == b[j - 1] ? 0 : 1)});
+                if (i > 1 && j > 1 && a[i - 1] == b[j - 2] && a[i - 2] == b[j - 1]) cur[j] = std::min(cur[j], prev2[j - 2] + 1);
             }
             prev2.swap(prev);
             prev.swap(cur);
@@ -614,9 +622,13 @@ std::string closestMatch(std::string_view name, const std::vector<std::string>& 
         for (const auto& c : candidates)
             if (c.size() > name.size() && c.compare(0, name.size(), name) == 0) return c;
     if (name.size() < 3) return best;  // one- and two-letter names match everything
+    const std::string n = lower(name);
     for (const auto& c : candidates) {
         if (c == name) continue;
-        size_t d = dist(name, c);
+        // The distance is at least the difference in length: skip what cannot beat the best.
+        const size_t gap = c.size() > n.size() ? c.size() - n.size() : n.size() - c.size();
+        if (gap >= bestD) continue;
+        size_t d = dist(n, lower(c));
         if (d < bestD) {
             bestD = d;
             best = c;
