@@ -12,9 +12,7 @@ using namespace ts::cli::test;
 namespace {
 const char* kProg = "tests/e2e/programs/float_class.py";
 
-CliOutcome runProg(const std::string& file, const char* interp, std::vector<std::string> params) {
-    return runOnInterp(file, interp, std::move(params), 3);
-}
+constexpr uint64_t kSeed = 3;
 }  // namespace
 
 TEST(FloatClass, BothInterpretersMatchTheReference) {
@@ -22,7 +20,7 @@ TEST(FloatClass, BothInterpretersMatchTheReference) {
     const std::vector<std::vector<std::string>> shapes = {{}, {"dtype=float32"}, {"dtype=bfloat16", "N=77", "block=64"}};
     for (const auto& shape : shapes)
         for (const char* interp : {"tile", "lowered"}) {
-            auto o = runProg(file, interp, shape);
+            auto o = runOnInterp(file, interp, shape, kSeed);
             EXPECT_EQ(o.rc, 0) << interp << " " << shape.size() << "\n" << o.out << o.err;
             EXPECT_TRUE(contains(o.out, "Nan: rel-L2 0.0e+00")) << o.out;
             EXPECT_TRUE(contains(o.out, "\nPASS\n")) << o.out;
@@ -34,7 +32,7 @@ TEST(FloatClass, AReferenceThatSwapsTheClassesFails) {
                                                                           "return (torch.isnan(v).float()",
                                                                           "return (torch.isinf(v).float()"));
     for (const char* interp : {"tile", "lowered"}) {
-        auto o = runProg(path, interp, {});
+        auto o = runOnInterp(path, interp, {}, kSeed);
         EXPECT_EQ(o.rc, 2) << interp << o.out;
         EXPECT_TRUE(contains(o.out, "Nan: rel-L2")) << o.out;
         EXPECT_TRUE(contains(o.out, "\nFAIL\n")) << o.out;

@@ -15,9 +15,7 @@ using namespace ts::cli::test;
 namespace {
 const char* kProg = "tests/e2e/programs/reduce_nan_propagate.py";
 
-CliOutcome runProg(const std::string& file, const char* interp, std::vector<std::string> params) {
-    return runOnInterp(file, interp, std::move(params), 11);
-}
+constexpr uint64_t kSeed = 11;
 
 const std::vector<std::vector<std::string>> kShapes = {
     {},                                                                     // float16, one warp a row
@@ -35,7 +33,7 @@ TEST(ReduceNanPropagate, BothInterpretersMatchTheReferenceEitherWay) {
             for (const char* interp : {"tile", "lowered"}) {
                 auto params = shape;
                 params.push_back(flag);
-                auto o = runProg(file, interp, params);
+                auto o = runOnInterp(file, interp, params, kSeed);
                 EXPECT_EQ(o.rc, 0) << interp << " " << flag << " " << params.size() << "\n" << o.out << o.err;
                 EXPECT_TRUE(contains(o.out, "\nPASS\n")) << o.out;
                 // The NaN rows: 22 of 64 (rows 0, 3, ..., 63), NaN in both with the switch on.
@@ -52,7 +50,7 @@ TEST(ReduceNanPropagate, AReferenceOfTheOtherSemanticsFails) {
     for (bool refNan : {true, false}) {
         const std::string path = writeScratch("reduce_nan_mutant.py", replaced(text, cond, refNan ? "    if True:" : "    if False:"));
         for (const char* interp : {"tile", "lowered"}) {
-            auto o = runProg(path, interp, {refNan ? "nan_propagate=False" : "nan_propagate=True"});
+            auto o = runOnInterp(path, interp, {refNan ? "nan_propagate=False" : "nan_propagate=True"}, kSeed);
             EXPECT_EQ(o.rc, 2) << interp << o.out;  // 2: the check failed
             EXPECT_TRUE(contains(o.out, refNan ? "got 0." : "got nan")) << o.out;
         }
