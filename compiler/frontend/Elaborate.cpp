@@ -672,12 +672,14 @@ ir::PrimFunc Elaborator::run(const KernelEntry& entry, const ParamBindings& para
             if (auto f = callableNamed(*this, m_globals, paramText(v))) v = *f;
     }
     m_bindings = &m_resolvedBindings;
-    Value* fv = m_globals->findLocal(entry.name());
+    // A kernel defined inside a test function: its def run in that function's scope.
+    EnvPtr nestedScope = entry.enclosing ? nestedKernelScope(*this, m_globals, entry) : nullptr;
+    Value* fv = nestedScope ? nestedScope->findLocal(entry.func->name) : m_globals->findLocal(entry.name());
     if (!fv || !fv->is(ValueKind::Function))
         throw CompileError(entry.func->nameSpan, "'" + entry.name() + "' could not be defined");
     switch (entry.pattern) {
         case EntryPattern::PrimFunc:
-            return elaboratePrimFunc(fv->functionObj(), entry.name());
+            return elaboratePrimFunc(fv->functionObj(), entry.func->name);
         case EntryPattern::Eager:
             return elaborateEager(entry);
         case EntryPattern::Factory:
@@ -729,7 +731,7 @@ ir::PrimFunc Elaborator::run(const KernelEntry& entry, const ParamBindings& para
         throw CompileError(result.functionObj().span(),
                            "'" + result.functionObj().name + "' is returned by '" + entry.name() +
                                "' but is not decorated with @T.prim_func");
-    return elaboratePrimFunc(result.functionObj(), entry.name());
+    return elaboratePrimFunc(result.functionObj(), entry.func->name);
 }
 
 ir::PrimFunc Elaborator::elaboratePrimFunc(const FunctionObj& f, const std::string& name) {
@@ -797,7 +799,7 @@ ir::PrimFunc Elaborator::elaborateEager(const KernelEntry& entry) {
     m_eager = true;
     const ast::FunctionDef& def = *entry.func;
     auto env = std::make_shared<Env>();
-    env->parent = m_globals;
+    env->parent = entry.enclosing ? nestedKernelScope(*this, m_globals, entry) : m_globals;
     for (const auto& p : entry.params) {
         if (p.role == KernelParam::Role::Meta && !p.variadic)
             if (const Value* v = findParam(*m_bindings, p.name)) env->vars[p.name] = *v;
@@ -862,7 +864,8 @@ ir::PrimFunc Elaborator::elaborateEager(const KernelEntry& entry) {
             if (m_params[i] == b->buffer) m_outputs.push_back(static_cast<int>(i));
     }
     m_outputsFixed = !ret.empty();
-    return finish(entry.name(), body, def.span);
+    return finish(entry.func->name,  // the C name: a nested kernel's qualified name has a dot
+                  body, def.span);
 }
 
 ir::Var Elaborator::symbol(const std::string& name, ir::DType t, Span s) {

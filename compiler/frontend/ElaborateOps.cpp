@@ -123,8 +123,10 @@ ir::Expr Elaborator::extentArg(const Value& v, Span s, const std::string& what) 
         ir::Expr e = toExpr(v, s, what);
         if (!ir::isFloat(e->dtype)) return e;
     }
-    throw CompileError(s,
-                       what + " must be an integer, got " + typeName(v) + " (" + fe::repr(v) + ")");
+    throw CompileError(s, what + " must be an integer, got " + typeName(v) + " (" + fe::repr(v) + ")",
+                       v.is(ValueKind::Float) || isRuntime(v)
+                           ? "an extent counts elements or iterations: use // or T.ceildiv(a, b) instead of /, or int(...)"
+                           : "");
 }
 
 std::vector<ir::Expr> Elaborator::shapeArg(const Value& v, Span s, const std::string& what) {

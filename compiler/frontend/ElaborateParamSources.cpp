@@ -8,7 +8,7 @@
 namespace ts::fe {
 
 void takeAutotuneConfigValues(const Module& mod, const KernelEntry& entry,
-                              std::vector<std::pair<std::string, std::string>>& values) {
+                              std::vector<std::pair<std::string, std::string>>& values, DiagnosticEngine& diags) {
     auto given = [&](const std::string& name) {
         return std::any_of(values.begin(), values.end(), [&](const auto& o) { return o.first == name; });
     };
@@ -17,12 +17,24 @@ void takeAutotuneConfigValues(const Module& mod, const KernelEntry& entry,
         if (auto cfg = mod.evalInGlobals(*entry.configs, nullptr, scratch);
             cfg && cfg->isSequence() && !cfg->items().empty())
             if (const Value& first = cfg->items()[0]; first.is(ValueKind::Dict))
+            {
+                // A note names them (helper-123: where block_M came from was not said anywhere).
+                std::string taken;
                 for (const auto& [k, v] : first.dictObj().entries) {
                     if (!k.is(ValueKind::Str) || given(k.asStr())) continue;
                     const KernelParam* p = entry.param(k.asStr());
-                    if (p && (!p->defaultValue || p->defaultValue->isNone()))
+                    if (p && (!p->defaultValue || p->defaultValue->isNone())) {
                         values.emplace_back(k.asStr(), repr(v));
+                        taken += (taken.empty() ? "" : ", ") + k.asStr() + "=" + repr(v);
+                    }
                 }
+                if (!taken.empty())
+                    diags.add({Severity::Note, entry.configs->span,
+                               "'" + entry.name() + "' takes " + taken + " from the first of its " +
+                                   std::to_string(cfg->items().size()) + " @autotune configs (TileScope does not tune)",
+                               "--param NAME=VALUE compiles another config; `tilec tune` times them on a GPU",
+                               "params"});
+            }
     }
 }
 
@@ -82,6 +94,17 @@ void takeCallSiteValues(const KernelEntry& entry, std::vector<std::pair<std::str
         }
         values.emplace_back(name, paramText(v));
         fromCall += (fromCall.empty() ? "" : ", ") + name + "=" + paramText(v);
+    }
+    // A parameter with a default that the call passes something unreadable for keeps its
+    // default: say so at that argument (helper-122: `k(lambda ...)` compiled the default op).
+    for (const auto& u : entry.callSite.unread) {
+        const KernelParam* p = entry.param(u.param);
+        bool given = std::any_of(values.begin(), values.end(), [&](const auto& o) { return o.first == u.param; });
+        if (!p || given || !p->defaultValue || p->defaultValue->is(ValueKind::Poison)) continue;
+        diags.add({Severity::Note, u.span,
+                   "'" + entry.name() + "' keeps its default " + u.param + "=" + paramText(*p->defaultValue) +
+                       ": this argument is " + u.what + ", which TileScope does not evaluate outside a kernel",
+                   "pass --param " + u.param + "=<value> to compile what this call compiles", "params"});
     }
     if (!fromCall.empty() || !keptDefault.empty()) {
         std::string msg = "'" + entry.name() + "'";

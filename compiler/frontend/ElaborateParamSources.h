@@ -16,7 +16,7 @@ namespace ts::fe {
 /// and not already in `values`, from the first config of its @autotune list (autotuned kernels
 /// often leave tile sizes without defaults).
 void takeAutotuneConfigValues(const Module& mod, const KernelEntry& entry,
-                              std::vector<std::pair<std::string, std::string>>& values);
+                              std::vector<std::pair<std::string, std::string>>& values, DiagnosticEngine& diags);
 /// Appends to `values` (NAME, VALUE-repr) each parameter of `entry` that has no default and is
 /// not already in `values`, taken from entry.callSite. One note at the call says which values
 /// it took and which defaults the kernel keeps against a different value of the call.

@@ -104,7 +104,7 @@ Value Interp::evalFString(const std::string& text, Span span, const EnvPtr& env)
         if (endsWithSelfDoc(expr)) {
             prefix = expr;
             expr = expr.substr(0, expr.find_last_not_of(" \t"));
-            if (conv.empty() && spec.empty()) conv = "r";
+            if (conv.empty() && spec.empty()) conv.assign(1, 'r');  // not `= "r"`: GCC 12 -Wrestrict false positive
         }
         if (expr.find_first_not_of(" \t\n") == std::string::npos)
             throw CompileError(span, "f-string: empty expression not allowed");

@@ -109,8 +109,11 @@ FrontendResult runFrontend(std::shared_ptr<const Module> mod, const KernelEntry&
     r.module = mod;
     r.entry = &entry;
     std::vector<std::pair<std::string, std::string>> ov(overrides.begin(), overrides.end());
-    takeAutotuneConfigValues(*mod, *r.entry, ov);
+    // The call's values before the tuner's first config: TileLang's AutoTuner skips tuning and
+    // compiles the call's values when the call passes a tunable parameter (tuner.py, "Tunable
+    // parameters ... already provided"); before, the first config replaced them without a word.
     takeCallSiteValues(*r.entry, ov, diags);
+    takeAutotuneConfigValues(*mod, *r.entry, ov, diags);
     // Names that are not factory parameters may be scalar kernel arguments (T.dynamic sizes,
     // `n: T.int32`), known only after elaboration: set them aside and check them then.
     std::vector<std::pair<std::string, std::string>> launchOv;

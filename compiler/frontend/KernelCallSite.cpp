@@ -108,6 +108,7 @@ public:
         }
         KernelCallSite none;  // no values; a call skipped inside pytest.raises is still worth a word
         none.raisesCall = m_found.raisesCall;
+        none.unread = m_firstUnread;
         return none;
     }
 
@@ -433,6 +434,11 @@ private:
         std::function<void(const ast::Expr*)> visit = [&](const ast::Expr* e) {
             if (done || !e) return;
             if (auto c = ast::as<ast::Call>(e)) {
+                // `pytest.raises(ValueError, kernel, -1)`: the callable form of a call meant to fail.
+                if (isRaisesOf(*c)) {
+                    if (!m_found.raisesCall.valid()) m_found.raisesCall = c->span;
+                    return;
+                }
                 if (isKernelCall(c)) {
                     if (evalKernelCall(*c, env, where)) done = true;
                     if (done) return;
@@ -451,14 +457,26 @@ private:
         return done;
     }
 
+    bool isRaisesOf(const ast::Call& c) const {
+        const std::string n = dottedName(c.func);
+        if (n != "raises" && !(n.size() > 7 && n.compare(n.size() - 7, 7, ".raises") == 0)) return false;
+        if (c.args.size() < 2) return false;
+        auto k = ast::as<ast::Name>(c.args[1]);
+        if (!k || k->id != m_entry.func->name) return false;
+        return !m_entry.enclosing || m_active.count(m_entry.enclosing);
+    }
+
     bool isKernelCall(const ast::Call* c) const {
         // `matmul(...)`, and the JIT object's methods that take the kernel's own arguments:
         // `matmul.compile(...)`, `.get_kernel_source(...)` (the NSA example's T.const sizes come
         // only from that call: its kernel call passes tensors), `.get_tir(...)`.
-        if (auto n = ast::as<ast::Name>(c->func)) return n->id == m_entry.name();
+        // A kernel defined inside a function is called by its bare name, and only there.
+        const std::string& name = m_entry.func->name;
+        if (m_entry.enclosing && !m_active.count(m_entry.enclosing)) return false;
+        if (auto n = ast::as<ast::Name>(c->func)) return n->id == name;
         if (auto a = ast::as<ast::Attribute>(c->func);
             a && (a->attr == "compile" || a->attr == "get_kernel_source" || a->attr == "get_tir"))
-            if (auto n = ast::as<ast::Name>(a->value)) return n->id == m_entry.name();
+            if (auto n = ast::as<ast::Name>(a->value)) return n->id == name;
         return false;
     }
 
@@ -521,6 +539,7 @@ private:
         for (const auto& kw : c.keywords)
             if (!kw.name.empty()) args[kw.name] = kw.value;
         std::map<std::string, Value> values;
+        std::vector<KernelCallSite::Unread> unread;
         for (const auto& [name, expr] : args) {
             const KernelParam* p = m_entry.param(name);
             if (!p) continue;
@@ -530,14 +549,32 @@ private:
             }
             if (!p->settable()) continue;
             if (auto v = tryEval(expr, env); v && (isParamValue(*v) || isNamedCallable(*v))) values[name] = *v;
+            else unread.push_back({name, expr->span, unreadWhat(*expr)});
         }
-        if (values.empty()) return false;
+        if (values.empty()) {
+            if (m_firstUnread.empty()) m_firstUnread = std::move(unread);
+            return false;
+        }
         m_found.span = c.span;
         m_found.where = where;
+        m_found.unread = std::move(unread);
         for (const auto& p : m_entry.params)
             if (auto it = values.find(p.name); it != values.end())
                 m_found.values.emplace_back(p.name, it->second);
         return true;
+    }
+
+    // What an argument the search could not read is, for the message that names it.
+    static std::string unreadWhat(const ast::Expr& e) {
+        switch (e.kind) {
+            case ast::ExprKind::Lambda: return "a lambda";
+            case ast::ExprKind::Call: return "the result of a call";
+            case ast::ExprKind::Subscript: return "an element of a container";
+            case ast::ExprKind::Tuple:
+            case ast::ExprKind::List: return "a tuple or list holding something other than numbers, strings or dtypes";
+            case ast::ExprKind::Name: return "a name without a value here (assigned from a call, a tensor or a function argument)";
+            default: return "an expression TileScope does not evaluate";
+        }
     }
 
     // `_make_reduce_kernel(T.reduce_max, ...)`: a tile-language op or a module-level function,
@@ -562,10 +599,17 @@ private:
                 if (auto a = ast::as<ast::AnnAssign>(st); a && !a->value)
                     if (auto n = ast::as<ast::Name>(a->target); n && n->id == tensor.name)
                         decl = a->annotation;
-        auto call = ast::as<ast::Call>(decl);
-        if (!call || call->args.empty()) return;
-        auto shape = ast::as<ast::Tuple>(call->args[0]);
-        if (!shape || shape->elts.size() != it->second.size()) return;
+        // `T.Tensor((M, K), dtype)` or the subscript form `T.Tensor[[M, K], dtype]` (TileLang's
+        // eager tests): the shape is the first argument, a tuple or a list.
+        const ast::Expr* shapeExpr = nullptr;
+        if (auto call = ast::as<ast::Call>(decl); call && !call->args.empty()) shapeExpr = call->args[0];
+        if (auto sub = ast::as<ast::Subscript>(decl); sub && sub->index) {
+            shapeExpr = sub->index;
+            if (auto t = ast::as<ast::Tuple>(sub->index); t && !t->elts.empty()) shapeExpr = t->elts[0];
+        }
+        if (!shapeExpr || (shapeExpr->kind != ast::ExprKind::Tuple && shapeExpr->kind != ast::ExprKind::List)) return;
+        const auto* shape = static_cast<const ast::Sequence*>(shapeExpr);
+        if (shape->elts.size() != it->second.size()) return;
         for (size_t i = 0; i < shape->elts.size(); ++i) {
             auto n = ast::as<ast::Name>(shape->elts[i]);
             const KernelParam* p = n ? m_entry.param(n->id) : nullptr;
@@ -587,6 +631,7 @@ private:
     bool m_inRaises = false;     ///< inside `with pytest.raises(...)`
     std::vector<EnvPtr> m_frames;
     KernelCallSite m_found;
+    std::vector<KernelCallSite::Unread> m_firstUnread;  // of the first call met, when none gives a value
 };
 
 }  // namespace

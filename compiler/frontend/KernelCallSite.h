@@ -34,6 +34,21 @@ struct KernelCallSite {
     Span span;          ///< the call expression
     std::string where;  ///< "module level", "main()", "__main__ -> main() -> run()", ...
     Span raisesCall;    ///< a call inside `with pytest.raises(...)` (skipped: a kernel meant to fail)
+    /// Arguments of that call (or, when no call gave a value, of the first call met) that could
+    /// not be read as a value (a lambda, functools.partial(...), a name bound to a tensor): the
+    /// parameter, the argument's span and what it is ("a lambda"). A parameter listed here
+    /// keeps its default or has no value, and the front end says which argument was dropped.
+    struct Unread {
+        std::string param;
+        Span span;
+        std::string what;
+    };
+    std::vector<Unread> unread;
+    const Unread* unreadFor(const std::string& param) const {
+        for (const Unread& u : unread)
+            if (u.param == param) return &u;
+        return nullptr;
+    }
     bool found() const { return !values.empty(); }
 };
 

@@ -4,6 +4,7 @@
 #include <charconv>
 #include <cmath>
 
+#include "compiler/frontend/LanguageRegistry.h"
 #include "compiler/frontend/MetaGc.h"
 
 namespace ts::fe {
@@ -254,11 +255,16 @@ void CallArgs::expectPositional(size_t min, size_t max) const {
         std::string want = min == max        ? std::to_string(min)
                            : max == SIZE_MAX ? "at least " + std::to_string(min)
                                              : std::to_string(min) + " to " + std::to_string(max);
+        // A T.* name says its signature (helper-124: `T.isnan(x, y)` had no hint).
+        std::string hint;
+        if (callee.rfind("T.", 0) == 0)
+            if (const LangEntry* e = findLanguageEntry(std::string_view(callee).substr(2)))
+                hint = "T." + std::string(e->signature);
         throw CompileError(pos.size() > max ? argSpan(max) : span,
                            callee + "() takes " + want + " argument" +
                                (max == 1 && min == 1 ? "" : "s") + " but " +
                                std::to_string(pos.size()) + (pos.size() == 1 ? " was" : " were") +
-                               " given");
+                               " given", hint);
     }
 }
 

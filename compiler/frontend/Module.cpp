@@ -461,6 +461,12 @@ const KernelEntry* Module::selectEntry(std::string_view name, DiagnosticEngine& 
     std::vector<const KernelEntry*> byInner;
     Aliases al(*m_ast);
     for (const auto& e : m_entries) {
+        // A kernel defined in a test function by its bare name (`--kernel copy1` for
+        // `test_copy.copy1`).
+        if (e.enclosing && e.func->name == name) {
+            byInner.push_back(&e);
+            continue;
+        }
         if (e.primFunc == e.func) continue;  // a bare prim_func is named by its def
         bool found = false;
         walkStmts(e.func->body, [&](const ast::Stmt* st) {
@@ -480,7 +486,8 @@ const KernelEntry* Module::selectEntry(std::string_view name, DiagnosticEngine& 
         for (const KernelEntry* e : byInner) which += (which.empty() ? "" : ", ") + e->name();
         diags.error(
             where,
-            "kernel name '" + std::string(name) + "' is ambiguous: it is the prim_func of " + which,
+            "kernel name '" + std::string(name) + "' is ambiguous: it is " +
+                (byInner.front()->enclosing ? "a kernel of " : "the prim_func of ") + which,
             "name the factory instead: " + which, "kernel");
         return nullptr;
     }
@@ -507,11 +514,38 @@ std::vector<const KernelEntry*> Module::otherEntriesWithParam(const KernelEntry&
 void Module::findEntries() {
     Aliases al(*m_ast);
     std::vector<std::pair<int, KernelEntry>> ranked;
-    for (const ast::Stmt* s : m_ast->body) {
-        auto f = ast::as<ast::FunctionDef>(s);
-        if (!f) continue;
+    // Module-level functions, then kernels defined one level inside a module-level function that
+    // is no entry itself (a test's own @tilelang.jit / @T.prim_func; Python keeps the last def
+    // of a name in a body).
+    std::vector<std::pair<const ast::FunctionDef*, const ast::FunctionDef*>> defs;  // (def, enclosing)
+    for (const ast::Stmt* s : m_ast->body)
+        if (auto f = ast::as<ast::FunctionDef>(s)) defs.emplace_back(f, nullptr);
+    const size_t moduleLevel = defs.size();
+    for (size_t d = 0; d < moduleLevel; ++d) {
+        const ast::FunctionDef* outer = defs[d].first;
+        std::map<std::string, const ast::FunctionDef*> last;
+        for (const ast::Stmt* st : outer->body)
+            if (auto inner = ast::as<ast::FunctionDef>(st); inner && !inner->decorators.empty()) last[inner->name] = inner;
+        for (const ast::Stmt* st : outer->body)
+            if (auto inner = ast::as<ast::FunctionDef>(st); inner && last[inner->name] == inner)
+                defs.emplace_back(inner, outer);
+    }
+    std::set<const ast::FunctionDef*> entryFuncs;
+    for (const auto& [f, enclosing] : defs) {
+        if (enclosing && entryFuncs.count(enclosing)) continue;  // a factory's own prim_func
+        if (enclosing) {
+            // Only decorated kernels: a nested helper or reference is not a kernel.
+            bool decorated = hasPrimFuncDecorator(f, al);
+            for (const ast::Expr* d : f->decorators) {
+                const std::string n = decoratorInfo(d, al).name;
+                decorated |= isJit(n) || isAutotune(n);
+            }
+            if (!decorated) continue;
+        }
         KernelEntry e;
         e.func = f;
+        e.enclosing = enclosing;
+        if (enclosing) e.qualifiedName = enclosing->name + "." + f->name;
         bool foreign = false;
         for (const ast::Expr* d : f->decorators) {
             DecoratorInfo info = decoratorInfo(d, al);
@@ -616,7 +650,8 @@ void Module::findEntries() {
                 }
             }
         }
-        ranked.emplace_back(rank, std::move(e));
+        entryFuncs.insert(f);
+        ranked.emplace_back(enclosing ? rank + 4 : rank, std::move(e));
     }
     // A driver that only runs the tuner another entry builds compiles the same kernel (through
     // its own parameters): the builder's listing names it.
@@ -810,9 +845,17 @@ std::optional<ParamBindings> Module::bindParams(
                                  : "give it a default or pass --param " + p.name + "=<value>") +
                             (e.callSite.found() || !e.callSite.raisesCall.valid()
                                  ? std::string()
-                                 : "; the file calls '" + e.name() + "' only inside `with pytest.raises(...)` (line " +
+                                 : "; the file calls '" + e.name() + "' only inside `pytest.raises(...)` (line " +
                                        std::to_string(e.callSite.raisesCall.line) + "): a kernel meant to fail, so its values are not taken"),
                         "params");
+            // The file's call passes something for it that the search could not read (helper-122:
+            // a lambda or functools.partial for an op parameter was dropped without a word).
+            if (const auto* u = e.callSite.unreadFor(p.name))
+                diags.add({Severity::Note, u->span,
+                           "this argument for '" + p.name + "' of '" + e.name() + "' is " + u->what +
+                               ", which TileScope does not evaluate outside a kernel",
+                           "pass --param " + p.name + "=<value> (a number, string, dtype, T.* op or module-level function)",
+                           "params"});
             ok = false;
         }
     }

@@ -88,7 +88,13 @@ struct KernelEntry {
     /// The file's own call of this kernel and the values it passes (KernelCallSite.h): what
     /// parameters without a default take.
     KernelCallSite callSite;
-    const std::string& name() const { return func->name; }
+    /// A kernel defined inside a module-level function (TileLang's tests: `def test_x():
+    /// @tilelang.jit def k(A, B): ...; k(a, b)`): that function. Its name is `test_x.k` (several
+    /// tests define a `k`); its closure is the module globals plus the simple assignments that
+    /// precede the def in `enclosing` (Module::closureOf).
+    const ast::FunctionDef* enclosing = nullptr;
+    std::string qualifiedName;  ///< `enclosing.func` for a nested kernel, else empty
+    const std::string& name() const { return qualifiedName.empty() ? func->name : qualifiedName; }
     const KernelParam* param(std::string_view n) const;
 };
 
@@ -114,6 +120,14 @@ const Value* findParam(const ParamBindings& b, std::string_view name);
 /// calls of a few pure builtins (int, float, min, max, abs, round, len, math.*, T.ceildiv) —
 /// never user functions, kernels or torch.
 bool isSimpleMetaExpr(const ast::Expr* e);
+
+/// The scope a kernel defined inside a module-level function (KernelEntry::enclosing) runs in:
+/// the module globals, the enclosing function's parameter defaults, then what precedes the def
+/// in its body and is safe to run outside the kernel (simple assignments, isSimpleMetaExpr; the
+/// defs before it, e.g. a test's own @T.macro); the kernel's own def last, so
+/// `scope->vars[entry.func->name]` is the kernel function. A failing statement is skipped (its
+/// names stay unbound: a use is an error at the use).
+EnvPtr nestedKernelScope(Interp& in, const EnvPtr& globals, const KernelEntry& e);
 
 /// Parses a `--param` value: Python int/float/bool/None/string literals and tuples/lists of
 /// them; `T.float16`/`torch.float16` give dtypes; anything else is taken as a plain string

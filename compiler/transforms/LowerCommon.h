@@ -31,24 +31,24 @@ struct Ctx {
     const ir::PrimFuncNode& func;
     /// Linear thread index in [0, threads): the kernel's thread variable, or inside a warp role
     /// (WarpRoles.h) that variable minus the role's first thread.
-    ir::Expr tx;
+    ir::Expr tx{};
     int64_t threads = 1;        ///< threads the current op is lowered for (the block's, or its role's)
-    FragmentMap frags;
+    FragmentMap frags{};
     int counter = 0;            ///< for unique names of helper buffers/vars
     int64_t roleFirst = 0;      ///< first thread of the current warp role (0 outside roles)
     int64_t blockThreads = 0;   ///< the block's thread count (0: same as threads)
     int loopDepth = 0;          ///< serial/unrolled loops around the statement being lowered
-    std::vector<const ir::ForNode*> loops;  ///< those loops, outermost first
+    std::vector<const ir::ForNode*> loops{};  ///< those loops, outermost first
     int condInLoop = 0;         ///< `if`s inside one of those loops around the statement
     /// Statements the pass puts at the start of the kernel body, followed by one block barrier
     /// (mbarrier setup of plain TMA copies, CopyTma.cpp).
-    std::vector<ir::Stmt> prelude;
+    std::vector<ir::Stmt> prelude{};
     /// Statements the pass puts at the end of the kernel body (the elected wait for the TMA
     /// stores' global writes before the kernel exits, CopyTma.cpp); storeExitWait: it is there.
-    std::vector<ir::Stmt> epilogue;
+    std::vector<ir::Stmt> epilogue{};
     bool storeExitWait = false;
     /// PrimFunc attrs the lowering adds (tensor maps "tma_maps" / "tma_map.<i>" of plain TMA copies).
-    ir::Attrs funcAttrs;
+    ir::Attrs funcAttrs{};
 
     std::string fresh(const std::string& base) { return base + "_" + std::to_string(counter++); }
     ir::Layout layoutOf(const std::string& name) const;

@@ -58,14 +58,20 @@ protected:
         // Scalar arguments (T.atomic_add(Y[bx], m[0]), T.fill(buf, s[0])) may read replicated
         // fragments: rewrite them to the registers first, or the lowered op keeps a reference
         // to the fragment buffer the Alloc no longer declares (CUDA: an undefined `m_1`).
+        // The same for a region's bounds: `a = frag[i]; T.copy(A[a, 0], A_shared)` (TileLang's
+        // let_layout test) put `frag[i]` in a TMA box coordinate.
         std::vector<TileArg> args = n->args;
         bool changed = false;
+        auto rewrite = [&](Expr& e) {
+            if (!e) return;
+            Expr m = mutate(e);
+            changed |= m != e;
+            e = std::move(m);
+        };
         for (auto& a : args)
-            if (auto* e = std::get_if<Expr>(&a)) {
-                Expr m = mutate(*e);
-                changed |= m != *e;
-                *e = std::move(m);
-            }
+            if (auto* e = std::get_if<Expr>(&a)) rewrite(*e);
+            else if (auto* r = std::get_if<Region>(&a))
+                for (Range& rg : r->ranges) rewrite(rg.min), rewrite(rg.extent);
         const TileOpNode rewritten(n->op, std::move(args), n->attrs, n->span);
         const TileOpNode& op = changed ? rewritten : *n;
         checkRoleLayouts(self);
@@ -257,7 +263,7 @@ PrimFunc lowerTileOps(const PrimFunc& f, PassContext& ctx) {
     const KernelNode* k = findKernel(f);
     if (!k) return f;
     SignedVarsScope signedScalars(*f);
-    Ctx c{ctx, *f, nullptr, k->threadCount(), {}, 0};
+    Ctx c{.pass = ctx, .func = *f, .tx = nullptr, .threads = k->threadCount()};
     c.blockThreads = k->threadCount();
     // A multi-dimensional block is fine while every tile op works on per-thread (local) and
     // global buffers only (T.clear / T.copy of a thread's own registers): those lower to loops

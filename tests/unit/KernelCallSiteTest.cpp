@@ -543,7 +543,7 @@ TEST(KernelCallSiteTest, ACallOnlyInsidePytestRaisesIsNamedInTheHint) {
     ASSERT_NE(d, nullptr);
     EXPECT_EQ(d->message, "parameter 'N' of 'mk' has no value");
     EXPECT_EQ(d->hint, "give it a default or pass --param N=<value>; the file calls 'mk' only inside "
-                       "`with pytest.raises(...)` (line 11): a kernel meant to fail, so its values are not taken");
+                       "`pytest.raises(...)` (line 11): a kernel meant to fail, so its values are not taken");
 }
 
 // helper-124: a swap of two neighbours is one slip (`T.cpoy` -> `T.copy`), and T.grid's

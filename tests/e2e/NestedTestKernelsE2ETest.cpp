@@ -1,0 +1,64 @@
+// Kernels defined inside test functions (Module.h KernelEntry::enclosing), the way TileLang's own
+// tests write them (language/eager_jit, ldst, issue_1719: before 2026-12-07 "no kernel found in
+// this file"): tests/e2e/programs/nested_test_kernels.py defines `scale` in two tests. Each is
+// listed as test_function.kernel, takes its T.const sizes from the tensors its test passes
+// (including the subscript form `T.Tensor[[M, N], dtype]`), sees the test's simple assignments
+// before its def (`factor`), matches its float64 reference on both interpreters, and compiles
+// with NVRTC for sm_80 and sm_90a under the def's own name (a dot is no C identifier: the first
+// GPU check of this feature failed on `test_scale.scale_kernel`).
+#include <gtest/gtest.h>
+
+#include "compiler/Compile.h"
+#include "profiler/cuda/Nvrtc.h"
+#include "tests/e2e/E2eTestUtil.h"
+
+namespace {
+
+const char* kFile = "tests/e2e/programs/nested_test_kernels.py";
+
+}  // namespace
+
+TEST(NestedTestKernels, ListedUnderTheirTestAndSelectable) {
+    std::vector<ts::Diagnostic> diags;
+    auto ks = ts::listKernels(kFile, ts::e2e::readRepoFile(kFile), &diags);
+    ASSERT_EQ(ks.size(), 2u);
+    EXPECT_EQ(ks[0].name, "test_scale.scale");
+    EXPECT_EQ(ks[1].name, "test_scale_half.scale");
+    EXPECT_EQ(ks[0].pattern, "eager");
+    // The bare name names both: an error that lists them.
+    ts::CompileResult amb = ts::e2e::compileRepoFile(kFile, {}, "cuda:sm_80", "scale");
+    ASSERT_FALSE(amb.ok);
+    EXPECT_NE(ts::e2e::diagText(amb).find("kernel name 'scale' is ambiguous: it is a kernel of test_scale.scale, "
+                                          "test_scale_half.scale"),
+              std::string::npos)
+        << ts::e2e::diagText(amb);
+}
+
+TEST(NestedTestKernels, SizesFromTheTestsTensorsAndTheTestsLocals) {
+    struct Case {
+        const char* kernel;
+        const char* ref;
+        std::map<std::string, std::string> params;
+        unsigned grid;
+    } cases[] = {{"test_scale.scale", "ref_scale", {}, 4u},              // 256 rows / block 64
+                 {"test_scale_half.scale", "ref_half", {}, 8u},          // 1000 of 128 per block
+                 {"test_scale_half.scale", "ref_half", {{"N", "4097"}}, 33u}};
+    for (const Case& c : cases) {
+        ts::CompileResult r = ts::e2e::compileRepoFile(kFile, c.params, "cuda:sm_80", c.kernel);
+        ASSERT_TRUE(r.ok) << c.kernel << "\n" << ts::e2e::diagText(r);
+        EXPECT_EQ(r.kernel.grid[0], c.grid) << c.kernel;
+        EXPECT_EQ(r.kernel.name, "scale_kernel");
+        ASSERT_NO_FATAL_FAILURE(ts::e2e::expectInterpretersMatchReference(r, c.kernel, c.ref));
+        for (const char* target : {"cuda:sm_80", "cuda:sm_90a"}) {
+            ts::CompileResult t = ts::e2e::compileRepoFile(kFile, c.params, target, c.kernel);
+            ASSERT_TRUE(t.ok) << c.kernel << " " << target << "\n" << ts::e2e::diagText(t);
+            if (!ts::rt::nvrtcAvailable()) GTEST_SKIP() << "no NVRTC in this build";
+            auto nv = ts::rt::compileCuda(t.cuda, ts::parseTarget(target)->arch(), {}, true);
+            EXPECT_TRUE(nv.ok) << c.kernel << " " << target << "\n" << nv.log;
+        }
+    }
+    // The note names the test the sizes came from.
+    ts::CompileResult r = ts::e2e::compileRepoFile(kFile, {}, "cuda:sm_80", "test_scale.scale");
+    EXPECT_TRUE(ts::e2e::hasNote(r, "'test_scale.scale' takes M=256, N=32 from this call (test_scale())"))
+        << ts::e2e::diagText(r);
+}

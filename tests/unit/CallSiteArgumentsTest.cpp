@@ -1,0 +1,184 @@
+// What the front end says about the arguments of a file's own kernel call that it could not take
+// (helper-122 #7: a lambda or functools.partial for an op parameter was dropped without naming the
+// argument), about an autotuned kernel's call values against its configs (helper-123 #2: the first
+// config replaced the call's block_M silently; TileLang's AutoTuner compiles the call's values
+// when the call passes a tunable parameter), and the hints of two argument errors (helper-124 #4).
+// The programs are ours, in the shapes TileLang's tests use.
+#include <gtest/gtest.h>
+
+#include "tests/unit/ElaborateTestUtil.h"
+
+using namespace ts;
+using namespace elab_test;
+
+namespace {
+
+std::vector<const Diagnostic*> notesOf(const Elaborated& e) {
+    std::vector<const Diagnostic*> n;
+    for (const auto& d : e.diags.all())
+        if (d.severity == Severity::Note && d.origin == "params") n.push_back(&d);
+    return n;
+}
+
+const Diagnostic* noteContaining(const Elaborated& e, const std::string& part) {
+    for (const Diagnostic* d : notesOf(e))
+        if (d->message.find(part) != std::string::npos) return d;
+    return nullptr;
+}
+
+// A reduce factory whose op parameter has a default (`reduce_fn=T.reduce_max`) or none; line 12
+// (1-based) is the call, `CALL` is replaced by the test's argument text.
+std::string reduceFactory(bool withDefault, const std::string& callArg) {
+    return std::string("import functools\n"
+                       "import tilelang.language as T\n"
+                       "def make(") + (withDefault ? "reduce_fn=T.reduce_max" : "reduce_fn") + ", length=32):\n"
+           "    @T.prim_func\n"
+           "    def k(a: T.Tensor((length, 8), T.float32), out: T.Tensor((length,), T.float32)):\n"
+           "        with T.Kernel(1, threads=32):\n"
+           "            f = T.alloc_fragment((length, 8), T.float32)\n"
+           "            o = T.alloc_fragment((length,), T.float32)\n"
+           "            T.copy(a, f)\n"
+           "            reduce_fn(f, o, dim=1)\n"
+           "            T.copy(o, out)\n"
+           "    return k\n"
+           "def test_it():\n"
+           "    make(" + callArg + ", 16)\n";
+}
+
+TEST(CallSiteArgumentsTest, AnUnreadableOpArgumentKeepsTheDefaultAndSaysWhichArgument) {
+    auto e = elaborateText(reduceFactory(true, "functools.partial(T.reduce_min, clear=True)"));
+    ASSERT_EQ(e->firstError(), nullptr) << e->firstError()->message;
+    EXPECT_NE(e->ir.find("T.reduce_max(f, o, dim=1)"), std::string::npos) << e->ir;
+    const Diagnostic* n = noteContaining(*e, "keeps its default reduce_fn");
+    ASSERT_NE(n, nullptr);
+    EXPECT_EQ(n->message, "'make' keeps its default reduce_fn=T.reduce_max: this argument is the result of a "
+                          "call, which TileScope does not evaluate outside a kernel");
+    EXPECT_EQ(n->span.line, 14);
+    EXPECT_EQ(n->span.col, 10);  // at `functools.partial(...)`, not at the call
+    EXPECT_EQ(n->hint, "pass --param reduce_fn=<value> to compile what this call compiles");
+    // The readable argument of the same call is noted as before (length keeps its default).
+    EXPECT_NE(e->ir.find("T.Tensor((32, 8), \"float32\")"), std::string::npos) << e->ir;
+    ASSERT_NE(noteContaining(*e, "keeps its defaults length=32"), nullptr);
+}
+
+TEST(CallSiteArgumentsTest, AnUnreadableOpArgumentWithoutDefaultIsNamedAtTheError) {
+    auto e = elaborateText(reduceFactory(false, "lambda x, y: T.reduce_min(x, y, dim=1)"));
+    const Diagnostic* err = e->firstError();
+    ASSERT_NE(err, nullptr);
+    EXPECT_EQ(err->message, "parameter 'reduce_fn' of 'make' has no value");
+    const Diagnostic* n = noteContaining(*e, "this argument for 'reduce_fn'");
+    ASSERT_NE(n, nullptr);
+    EXPECT_EQ(n->message, "this argument for 'reduce_fn' of 'make' is a lambda, which TileScope does not "
+                          "evaluate outside a kernel");
+    EXPECT_EQ(n->span.line, 14);
+    EXPECT_EQ(n->span.col, 10);
+    // What the note says to do works.
+    auto fixed = elaborateText(reduceFactory(false, "lambda x, y: T.reduce_min(x, y, dim=1)"),
+                               {{"reduce_fn", "T.reduce_min"}});
+    ASSERT_EQ(fixed->firstError(), nullptr) << fixed->firstError()->message;
+    EXPECT_NE(fixed->ir.find("T.reduce_min(f, o, dim=1)"), std::string::npos) << fixed->ir;
+}
+
+TEST(CallSiteArgumentsTest, AListOfOpsIsReadATupleOfOpsIsNamed) {
+    // A module-level list of ops is read (`OPS[1]` is T.reduce_min); one a function returns is not.
+    std::string listed = reduceFactory(false, "OPS[1]") + "OPS = [T.reduce_max, T.reduce_min]\n";
+    auto read = elaborateText(listed);
+    ASSERT_EQ(read->firstError(), nullptr) << read->firstError()->message;
+    EXPECT_NE(read->ir.find("T.reduce_min(f, o, dim=1)"), std::string::npos) << read->ir;
+    // A tuple of ops is no value a parameter takes: named as such.
+    auto e = elaborateText(reduceFactory(false, "(T.reduce_max, T.reduce_min)"));
+    ASSERT_NE(e->firstError(), nullptr);
+    const Diagnostic* n = noteContaining(*e, "this argument for 'reduce_fn'");
+    ASSERT_NE(n, nullptr);
+    EXPECT_NE(n->message.find("is a tuple or list holding something other than numbers, strings or dtypes"),
+              std::string::npos)
+        << n->message;
+}
+
+// helper-124 #5: `pytest.raises(E, kernel, -1)` is the callable form of a call meant to fail: its
+// values are not taken, and the hint says why (as for `with pytest.raises(E): kernel(-1)`).
+TEST(CallSiteArgumentsTest, TheCallableFormOfPytestRaisesIsACallMeantToFail) {
+    const std::string src = "import pytest\n"
+                            "import tilelang.language as T\n"
+                            "def mk(N):\n"
+                            "    @T.prim_func\n"
+                            "    def main(A: T.Tensor((N,), T.float32)):\n"
+                            "        with T.Kernel(1, threads=32):\n"
+                            "            A[0] = 1.0\n"
+                            "    return main\n"
+                            "def test_x():\n"
+                            "    pytest.raises(ValueError, mk, -1)\n";
+    auto e = elaborateText(src);
+    const Diagnostic* d = e->firstError();
+    ASSERT_NE(d, nullptr);
+    EXPECT_EQ(d->message, "parameter 'N' of 'mk' has no value");
+    EXPECT_EQ(d->hint, "give it a default or pass --param N=<value>; the file calls 'mk' only inside "
+                       "`pytest.raises(...)` (line 10): a kernel meant to fail, so its values are not taken");
+    auto fixed = elaborateText(src, {{"N", "64"}});
+    EXPECT_EQ(fixed->firstError(), nullptr);
+}
+
+// An autotuned factory whose tile size has no default, called with one: the call's value is the
+// one compiled (as TileLang's AutoTuner does), the first config fills only what the call omits.
+const char* kAutotuned = R"(import tilelang
+import tilelang.language as T
+
+
+@tilelang.autotune(configs=[{"block_M": 32, "threads": 64}, {"block_M": 64, "threads": 128}])
+@tilelang.jit(out_idx=[-1])
+def double(M, block_M=None, threads=None):
+
+    @T.prim_func
+    def main(A: T.Tensor((M,), T.float32), B: T.Tensor((M,), T.float32)):
+        with T.Kernel(T.ceildiv(M, block_M), threads=threads) as bx:
+            for i in T.Parallel(block_M):
+                B[bx * block_M + i] = A[bx * block_M + i] * 2
+
+    return main
+
+
+kernel = double(256, block_M=128)
+)";
+
+TEST(CallSiteArgumentsTest, AnAutotunedKernelCompilesTheCallsTunableValues) {
+    auto e = elaborateText(kAutotuned);
+    ASSERT_EQ(e->firstError(), nullptr) << e->firstError()->message;
+    EXPECT_NE(e->ir.find("with T.Kernel(2, threads=64)"), std::string::npos) << e->ir;  // 256 / 128 blocks
+    const Diagnostic* call = noteContaining(*e, "from this call");
+    ASSERT_NE(call, nullptr);
+    EXPECT_EQ(call->message, "'double' takes M=256, block_M=128 from this call (module level)");
+    const Diagnostic* cfg = noteContaining(*e, "@autotune configs");
+    ASSERT_NE(cfg, nullptr);
+    EXPECT_EQ(cfg->message, "'double' takes threads=64 from the first of its 2 @autotune configs (TileScope does not tune)");
+    EXPECT_EQ(cfg->span.line, 5);
+    // Without the call's block_M, both come from the first config and the note says so.
+    std::string noBlock = kAutotuned;
+    noBlock.replace(noBlock.find("double(256, block_M=128)"), 24, "double(256)");
+    auto f = elaborateText(noBlock);
+    ASSERT_EQ(f->firstError(), nullptr) << f->firstError()->message;
+    EXPECT_NE(f->ir.find("with T.Kernel(8, threads=64)"), std::string::npos) << f->ir;
+    ASSERT_NE(noteContaining(*f, "@autotune configs"), nullptr);
+    EXPECT_EQ(noteContaining(*f, "@autotune configs")->message,
+              "'double' takes block_M=32, threads=64 from the first of its 2 @autotune configs (TileScope does not tune)");
+    // --param still wins over both.
+    auto g = elaborateText(kAutotuned, {{"block_M", "64"}, {"threads", "128"}});
+    ASSERT_EQ(g->firstError(), nullptr) << g->firstError()->message;
+    EXPECT_NE(g->ir.find("with T.Kernel(4, threads=128)"), std::string::npos) << g->ir;
+    EXPECT_EQ(noteContaining(*g, "@autotune configs"), nullptr);
+}
+
+TEST(CallSiteArgumentsTest, ArgumentErrorsOfTOpsCarryAHint) {
+    auto arity = elaborateText(kernel("        for i, j in T.Parallel(64, 64):\n"
+                                      "            C[i, j] = T.if_then_else(T.isnan(C[i, j], 1), 0.0, C[i, j])\n"));
+    ASSERT_NE(arity->firstError(), nullptr);
+    EXPECT_EQ(arity->firstError()->message, "T.isnan() takes 1 argument but 2 were given");
+    EXPECT_EQ(arity->firstError()->hint, "T.isnan(x)");
+    auto extent = elaborateText(kernel("        for i, j in T.grid(64 / 2, 64):\n"
+                                       "            C[i, j] = 0.0\n"));
+    ASSERT_NE(extent->firstError(), nullptr);
+    EXPECT_EQ(extent->firstError()->message, "T.grid() extent must be an integer, got float (32.0)");
+    EXPECT_EQ(extent->firstError()->hint,
+              "an extent counts elements or iterations: use // or T.ceildiv(a, b) instead of /, or int(...)");
+}
+
+}  // namespace
