@@ -78,7 +78,7 @@ elif [ "$PART" = 1 ]; then
   cd "$OUT" && tar czf "$RES/part1.tgz" .
 elif [ "$PART" = 2 ]; then
   echo "== 2a. MHA backward ($(el) s)"
-  MHAB_DIR=$A MHAB_QUICK=1 MHAB_BUDGET_S=0 MHAB_VARIANTS="m128n128ds default" OUT=$OUT/mhab timeout 260 bash $A/h200_mha_bwd_perf.sh 2>&1 | tail -16
+  MHAB_DIR=$A MHAB_QUICK=1 MHAB_BUDGET_S=0 MHAB_VARIANTS="${MHAB_VARIANTS:-m128n128ds default}" OUT=$OUT/mhab timeout 260 bash $A/h200_mha_bwd_perf.sh 2>&1 | tail -16
   echo "== 2b. swiglu ($(el) s)"
   SW_DIR=$A SW_CFGS="g e" SW_INF=1 OUT=$OUT/sw timeout 250 bash $A/h200_swiglu.sh 2>&1 | tail -16
   cd "$OUT" && tar czf "$RES/part2.tgz" mhab sw
