@@ -6,7 +6,7 @@
 # references and the interpreter; tests/e2e/programs/tma_fragment_coordinate.py (the same pattern,
 # pipelined and plain TMA) against float64 and the interpreter.
 #   cp bench/gpu_check_2026_12_07.sh bench/gpu_check_lib.sh tests/e2e/programs/{nested_test_kernels,tma_fragment_coordinate}.py \
-#      ../shared/tilelang-corpus/testing/python/language/test_tilelang_language_let_layout.py .h200/
+#      ../shared/tilelang-corpus/testing/python/language/test_tilelang_language_{let_layout,eager_jit}.py .h200/
 #   run(command="bash .h200/gpu_check_2026_12_07.sh", carry=[".h200", ".tl"])
 . "$(dirname "$0")/gpu_check_lib.sh"
 for tgt in cuda:sm_90a cuda:sm_80; do
@@ -17,5 +17,8 @@ for tgt in cuda:sm_90a cuda:sm_80; do
   r 0 $A/nested_test_kernels.py --target $tgt -k test_scale_half.scale --ref ref_half -p N=4097
   r2 $A/tma_fragment_coordinate.py --target $tgt
   r2 $A/tma_fragment_coordinate.py --target $tgt -p guarded=True
+  # Eager kernels whose T.Kernel is in a @T.macro (TileLang's eager_jit test, now eager).
+  r 0 $A/test_tilelang_language_eager_jit.py -k test_jit2_return.copy2 --target $tgt --check interp
+  r 0 $A/test_tilelang_language_eager_jit.py -k test_jit2_gemm.gemm --target $tgt --check interp -p M=256 -p N=128 -p K=192
 done
 gpu_check_summary

@@ -338,12 +338,21 @@ void Elaborator::installMath() {
         return Value::tuple(std::move(out));
     });
     def("empty", [](Elaborator& el, CallArgs& a) {
-        auto b = a.bind({"shape", "dtype"}, 1);
         if (!el.eagerMode())
             throw CompileError(a.span, "T.empty is only available in eager kernels");
         TensorType t;
-        t.shape = el.shapeArg(b[0], b.spans[0], "T.empty shape");
-        t.dtype = b.has(1) ? el.dtypeArg(b[1], b.spans[1], "T.empty dtype") : DType::Float32;
+        // TileLang's `empty(*shape, dtype=float32)`: T.empty((M, N), dtype), T.empty((M, N), "float16")
+        // or the extents themselves, T.empty(M, N, dtype=A.dtype) (its eager_jit test).
+        const bool extents = !a.pos.empty() && !a.pos[0].isSequence() &&
+                             (a.pos.size() > 2 || (a.pos.size() == 2 && !a.pos[1].is(ValueKind::Str) && !a.pos[1].is(ValueKind::DType)));
+        if (extents) {
+            for (size_t i = 0; i < a.pos.size(); ++i) t.shape.push_back(el.extentArg(a.pos[i], a.argSpan(i), "T.empty extent"));
+            a.pos.clear();
+        }
+        auto b = a.bind({"shape", "dtype"}, extents ? 0 : 1);
+        if (!extents) t.shape = el.shapeArg(b[0], b.spans[0], "T.empty shape");
+        const size_t dt = 1;
+        t.dtype = b.has(dt) ? el.dtypeArg(b[dt], b.spans[dt], "T.empty dtype") : DType::Float32;
         std::string name = el.takePendingName();
         ir::Buffer buf = el.addParam(name.empty() ? "out" : name, t, a.span, true);
         return Value::ext(std::make_shared<BufferValue>(buf, false));

@@ -558,7 +558,20 @@ void Module::findEntries() {
             e.decorators.push_back(std::move(info));
         }
         if (foreign) continue;  // a @triton.jit kernel: not a TileLang entry, whatever its body
-        bool kernelBody = false, hasConst = false;
+        // `A: T.Tensor[[128, 128], T.float32]` (or `T.Tensor((M, K), dtype)`) in the signature.
+        auto isTensorAnnotation = [&](const ast::Expr* ann) {
+            if (auto c = ast::as<ast::Call>(ann)) ann = c->func;
+            if (auto s = ast::as<ast::Subscript>(ann)) ann = s->value;
+            std::string an = al.canonical(dottedName(ann));
+            return endsWithName(an, "Tensor") || endsWithName(an, "Buffer") || endsWithName(an, "StridedTensor");
+        };
+        // A jit function whose tensors are declared in its signature is eager even when its
+        // T.Kernel is in a @T.macro it calls (TileLang's eager_jit test: copy2).
+        bool kernelBody = std::any_of(f->params.begin(), f->params.end(),
+                                      [&](const ast::Param& p) { return p.annotation && isTensorAnnotation(p.annotation); });
+        for (const ast::Stmt* st : f->body)  // `A: T.Tensor[[128, 128], T.float32]` declared in the body
+            if (auto a = ast::as<ast::AnnAssign>(st); a && !a->value && isTensorAnnotation(a->annotation)) kernelBody = true;
+        bool hasConst = false;
         walkStmts(f->body, [&](const ast::Stmt* st) {
             if (auto inner = ast::as<ast::FunctionDef>(st);
                 inner && !e.primFunc && hasPrimFuncDecorator(inner, al))
@@ -606,13 +619,7 @@ void Module::findEntries() {
             kp.variadic = p.kind == ast::ParamKind::VarArgs || p.kind == ast::ParamKind::VarKw;
             if (e.pattern == EntryPattern::PrimFunc) kp.role = KernelParam::Role::Tensor;
             if (e.pattern == EntryPattern::Eager) {
-                const ast::Expr* ann = p.annotation;
-                if (auto c = ast::as<ast::Call>(ann)) ann = c->func;
-                if (auto s = ast::as<ast::Subscript>(ann)) ann = s->value;
-                std::string an = al.canonical(dottedName(ann));
-                bool tensorAnn = endsWithName(an, "Tensor") || endsWithName(an, "Buffer") ||
-                                 endsWithName(an, "StridedTensor");
-                if (tensorAnn ||
+                if ((p.annotation && isTensorAnnotation(p.annotation)) ||
                     std::find(tensorNames.begin(), tensorNames.end(), p.name) != tensorNames.end())
                     kp.role = KernelParam::Role::Tensor;
             }

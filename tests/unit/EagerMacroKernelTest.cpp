@@ -1,0 +1,82 @@
+// Eager kernels whose T.Kernel is in a @T.macro they call (TileLang's eager_jit test): the jit
+// function is eager when its tensors are declared in its signature (`A: T.Tensor[[128, 128],
+// T.float32]`) or in its body without T.const, and T.empty takes the extents themselves
+// (`T.empty(M, N, dtype=A.dtype)`, TileLang's `empty(*shape, dtype=float32)`). Before 2026-12-07
+// such a function was taken for a factory ("parameter 'A' has no value"). Our own programs.
+#include <gtest/gtest.h>
+
+#include "tests/unit/ElaborateTestUtil.h"
+
+using namespace ts;
+using namespace elab_test;
+
+namespace {
+
+const char* kMacroCopy = R"(import tilelang
+import tilelang.language as T
+
+
+@T.macro
+def copy_impl(A, B):
+    M, N = A.shape
+    with T.Kernel(T.ceildiv(M, 64), threads=128) as bx:
+        T.copy(A[bx * 64:bx * 64 + 64, 0:N], B[bx * 64:bx * 64 + 64, 0:N])
+
+
+@tilelang.jit
+def copy_sig(A: T.Tensor[[128, 32], T.float32], B: T.Tensor[[128, 32], T.float32]):
+    copy_impl(A, B)
+
+
+@T.macro
+def copy_out(A):
+    M, N = A.shape
+    B = T.empty(M, N, dtype=A.dtype)
+    with T.Kernel(T.ceildiv(M, 64), threads=128) as bx:
+        T.copy(A[bx * 64:bx * 64 + 64, 0:N], B[bx * 64:bx * 64 + 64, 0:N])
+    return B
+
+
+@tilelang.jit
+def copy_body(A):
+    A: T.Tensor[[192, 16], T.float16]
+    return copy_out(A)
+)";
+
+TEST(EagerMacroKernel, TensorsInTheSignatureMakeTheFunctionEager) {
+    auto e = elaborateText(kMacroCopy);
+    ASSERT_EQ(e->firstError(), nullptr) << e->firstError()->message;
+    ASSERT_NE(e->result.entry, nullptr);
+    EXPECT_EQ(e->result.entry->pattern, fe::EntryPattern::Eager);
+    EXPECT_NE(e->ir.find("A: T.Tensor((128, 32), \"float32\")"), std::string::npos) << e->ir;
+    EXPECT_NE(e->ir.find("with T.Kernel(2, threads=128)"), std::string::npos) << e->ir;
+}
+
+TEST(EagerMacroKernel, TensorsDeclaredInTheBodyAndTEmptyOfExtents) {
+    DiagnosticEngine diags;
+    auto mod = fe::Module::analyze(std::make_shared<ts::SourceFile>("k.py", kMacroCopy), diags);
+    const fe::KernelEntry* entry = mod->entry("copy_body");
+    ASSERT_NE(entry, nullptr);
+    EXPECT_EQ(entry->pattern, fe::EntryPattern::Eager);
+    auto res = fe::runFrontend(mod, *entry, {}, diags);
+    ASSERT_NE(res.func, nullptr) << (diags.all().empty() ? "" : diags.all().front().message);
+    const std::string ir = ir::print(res.func).text;
+    // B = T.empty(M, N, dtype=A.dtype): a (192, 16) float16 output.
+    EXPECT_NE(ir.find("T.Tensor((192, 16), \"float16\")"), std::string::npos) << ir;
+    EXPECT_NE(ir.find("with T.Kernel(3, threads=128)"), std::string::npos) << ir;
+}
+
+TEST(EagerMacroKernel, TEmptyKeepsItsShapeAndDtypeForms) {
+    for (const char* call : {"T.empty((M, N), \"float16\")", "T.empty((M, N), dtype=T.float16)", "T.empty(M, N, dtype=T.float16)",
+                             "T.empty([M, N], T.float16)"}) {
+        std::string src = std::string("import tilelang\nimport tilelang.language as T\n@tilelang.jit\ndef k(A):\n"
+                                      "    M, N = T.const(\"M N\")\n    A: T.Tensor((M, N), T.float16)\n    B = ") +
+                          call +
+                          "\n    with T.Kernel(1, threads=32):\n        T.copy(A, B)\n    return B\n";
+        auto e = elaborateText(src, {{"M", "16"}, {"N", "8"}});
+        ASSERT_EQ(e->firstError(), nullptr) << call << ": " << e->firstError()->message;
+        EXPECT_NE(e->ir.find("B: T.Tensor((16, 8), \"float16\")"), std::string::npos) << call << "\n" << e->ir;
+    }
+}
+
+}  // namespace
