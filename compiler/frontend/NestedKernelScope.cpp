@@ -18,13 +18,22 @@ EnvPtr nestedKernelScope(Interp& in, const EnvPtr& globals, const KernelEntry& e
         const ast::Expr* value = nullptr;
         if (auto a = ast::as<ast::Assign>(s)) value = a->value;
         if (auto a = ast::as<ast::AnnAssign>(s)) value = a->value;
+        if (s == e.func) {
+            // The kernel's own def without its decorators (a @tilelang.jit(pass_configs={...}) whose
+            // keys the meta level cannot evaluate must not lose the kernel); defaults that fail
+            // are the parameters' own errors.
+            try {
+                env->vars[e.func->name] = in.makeFunction(*e.func, env);
+            } catch (const CompileError&) {
+            }
+            break;
+        }
         const bool def = ast::as<ast::FunctionDef>(s) != nullptr;
         if (!def && !(value && isSimpleMetaExpr(value))) continue;
         try {
             in.exec(*s, env);
         } catch (const CompileError&) {
         }
-        if (s == e.func) break;
     }
     return env;
 }

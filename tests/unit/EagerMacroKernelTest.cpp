@@ -79,4 +79,28 @@ TEST(EagerMacroKernel, TEmptyKeepsItsShapeAndDtypeForms) {
     }
 }
 
+// A kernel made inside a module-level function, with a decorator the meta level cannot evaluate
+// (`pass_configs={PassConfigKey.X: True}`): still defined (TileLang's disable_memory_reuse test
+// said "could not be defined").
+TEST(EagerMacroKernel, ANestedKernelKeepsItsDefWhateverItsDecoratorArguments) {
+    const std::string src = "import tilelang\nimport tilelang.language as T\nfrom tilelang import PassConfigKey\n"
+                            "N = 256\n"
+                            "def _make():\n"
+                            "    @tilelang.jit(pass_configs={PassConfigKey.NO_SUCH_KEY: True})\n"
+                            "    def kernel(A, B):\n"
+                            "        A: T.Tensor[[N], T.float16]\n"
+                            "        B: T.Tensor[[N], T.float16]\n"
+                            "        with T.Kernel(1, threads=128):\n"
+                            "            for i in T.Parallel(N):\n"
+                            "                B[i] = A[i] * T.float16(2)\n"
+                            "    return kernel\n";
+    DiagnosticEngine diags;
+    auto mod = fe::Module::analyze(std::make_shared<ts::SourceFile>("k.py", src), diags);
+    const fe::KernelEntry* entry = mod->entry("_make.kernel");
+    ASSERT_NE(entry, nullptr);
+    auto res = fe::runFrontend(mod, *entry, {}, diags);
+    ASSERT_NE(res.func, nullptr) << (diags.all().empty() ? "" : diags.all().front().message);
+    EXPECT_NE(ir::print(res.func).text.find("A: T.Tensor((256,), \"float16\")"), std::string::npos) << ir::print(res.func).text;
+}
+
 }  // namespace
