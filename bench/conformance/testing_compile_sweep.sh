@@ -5,6 +5,8 @@
 # bench/results/testing-compile-sweep-2026-12-06g.tsv. Eighth session: 71 of 256 (op-valued parameters,
 # nan_propagate, T.isnan/isinf/isfinite, T.grid, T.Kernel without a grid, tilelang.disable_cache);
 # bench/results/testing-compile-sweep-2026-12-06h.tsv (two files that timed out under load re-run alone).
+# Ninth session (2026-12-07): 74 of 256 (nested test kernels, macro-eager jit, T.empty extents, fragment TMA
+# coordinates); bench/results/testing-compile-sweep-2026-12-07.tsv.
 #   bash bench/conformance/testing_compile_sweep.sh [TILEC] [OUT.tsv]
 T=${1:-build/tilec}; OUT=${2:-/tmp/testing-compile-sweep.tsv}; : > "$OUT"
 corpus=$(cd "$(dirname "$0")/../../../shared/tilelang-corpus" && pwd)
