@@ -119,7 +119,16 @@ private:
     // m_flow for the enclosing loop or function.
     bool walk(const ast::Block& body, const EnvPtr& env, const std::string& where, int depth) {
         for (const ast::Stmt* s : body) {
-            if (ast::as<ast::FunctionDef>(s) || ast::as<ast::ClassDef>(s)) continue;
+            if (auto fd = ast::as<ast::FunctionDef>(s)) {
+                // A def inside a function body is a value there (`for copy in [copy1, copy2]:
+                // copy(A, B)` in TileLang's eager_jit test calls nested kernels by a loop variable).
+                if (env != m_globals) try {
+                        env->vars[fd->name] = m_in.makeFunction(*fd, env);
+                    } catch (const CompileError&) {
+                    }
+                continue;
+            }
+            if (ast::as<ast::ClassDef>(s)) continue;
             if (callsIn(s, env, where, depth)) return true;
             if (auto x = ast::as<ast::ExprStmt>(s)) recordArgument(x->value, env);
             if (s->kind == ast::StmtKind::Return || s->kind == ast::StmtKind::Raise) {
@@ -439,7 +448,7 @@ private:
                     if (!m_found.raisesCall.valid()) m_found.raisesCall = c->span;
                     return;
                 }
-                if (isKernelCall(c)) {
+                if (isKernelCall(c) || isKernelValue(c->func, env)) {
                     if (evalKernelCall(*c, env, where)) done = true;
                     if (done) return;
                 } else if (auto n = ast::as<ast::Name>(c->func); n && depth < 3) {
@@ -464,6 +473,14 @@ private:
         auto k = ast::as<ast::Name>(c.args[1]);
         if (!k || k->id != m_entry.func->name) return false;
         return !m_entry.enclosing || m_active.count(m_entry.enclosing);
+    }
+
+    // A name bound to the kernel's own def (a loop variable over nested kernels).
+    bool isKernelValue(const ast::Expr* callee, const EnvPtr& env) const {
+        auto n = ast::as<ast::Name>(callee);
+        if (!n || !m_entry.enclosing) return false;
+        const Value* v = env->lookup(n->id);
+        return v && v->is(ValueKind::Function) && v->functionObj().def == m_entry.func;
     }
 
     bool isKernelCall(const ast::Call* c) const {

@@ -103,4 +103,40 @@ TEST(EagerMacroKernel, ANestedKernelKeepsItsDefWhateverItsDecoratorArguments) {
     EXPECT_NE(ir::print(res.func).text.find("A: T.Tensor((256,), \"float16\")"), std::string::npos) << ir::print(res.func).text;
 }
 
+// Nested kernels called through a loop variable (`for copy in [copy1, copy2]: copy(A, B)`, TileLang's
+// eager_jit test): each takes its sizes from the tensors of that call.
+TEST(EagerMacroKernel, NestedKernelsCalledThroughALoopVariableTakeTheCallsSizes) {
+    const std::string src = "import tilelang\nimport tilelang.language as T\nimport torch\n"
+                            "def test_copies():\n"
+                            "    @tilelang.jit\n"
+                            "    def copy1(A, B):\n"
+                            "        M, N = T.const(\"M, N\")\n"
+                            "        A: T.Tensor[[M, N], T.float32]\n"
+                            "        B: T.Tensor[[M, N], T.float32]\n"
+                            "        with T.Kernel(T.ceildiv(M, 64), threads=128) as bx:\n"
+                            "            T.copy(A[bx * 64:bx * 64 + 64, 0:32], B[bx * 64:bx * 64 + 64, 0:32])\n"
+                            "    @tilelang.jit\n"
+                            "    def copy2(A, B):\n"
+                            "        M = T.const(\"M\")\n"
+                            "        A: T.Tensor[[M, 32], T.float32]\n"
+                            "        B: T.Tensor[[M, 32], T.float32]\n"
+                            "        with T.Kernel(T.ceildiv(M, 64), threads=128) as bx:\n"
+                            "            T.copy(A[bx * 64:bx * 64 + 64, 0:32], B[bx * 64:bx * 64 + 64, 0:32])\n"
+                            "    for copy in [copy1, copy2]:\n"
+                            "        A = torch.randn(192, 32, device=\"cuda\")\n"
+                            "        B = torch.empty(192, 32, device=\"cuda\")\n"
+                            "        copy(A, B)\n";
+    for (const char* name : {"test_copies.copy1", "test_copies.copy2"}) {
+        DiagnosticEngine diags;
+        auto mod = fe::Module::analyze(std::make_shared<ts::SourceFile>("k.py", src), diags);
+        const fe::KernelEntry* entry = mod->entry(name);
+        ASSERT_NE(entry, nullptr) << name;
+        auto res = fe::runFrontend(mod, *entry, {}, diags);
+        ASSERT_NE(res.func, nullptr) << name << ": " << (diags.all().empty() ? "" : diags.all().front().message);
+        const std::string ir = ir::print(res.func).text;
+        EXPECT_NE(ir.find("A: T.Tensor((192, 32), \"float32\")"), std::string::npos) << name << "\n" << ir;
+        EXPECT_NE(ir.find("with T.Kernel(3, threads=128)"), std::string::npos) << name << "\n" << ir;
+    }
+}
+
 }  // namespace
