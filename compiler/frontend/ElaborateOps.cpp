@@ -570,7 +570,9 @@ void Elaborator::installVocabulary() {
             k->grid.push_back(el.extentArg(Value::integer(1), a.span, "T.Kernel grid extent"));
         }
         const Value* th = a.keyword("threads");
-        std::vector<Value> ts = !th                ? std::vector<Value>{Value::integer(128)}
+        // threads=None is TileLang's default too (128): an autotuned kernel's `threads=None`
+        // parameter compiled without a config.
+        std::vector<Value> ts = !th || th->isNone() ? std::vector<Value>{Value::integer(128)}
                                 : th->isSequence() ? th->items()
                                                    : std::vector<Value>{*th};
         if (ts.empty() || ts.size() > 3)

@@ -18,12 +18,25 @@ void takeAutotuneConfigValues(const Module& mod, const KernelEntry& entry,
             cfg && cfg->isSequence() && !cfg->items().empty())
             if (const Value& first = cfg->items()[0]; first.is(ValueKind::Dict))
             {
-                // A note names them (helper-123: where block_M came from was not said anywhere).
+                // TileLang's AutoTuner: a call that passes a tunable parameter skips tuning and
+                // compiles the call's values with the other defaults (tuner.py "already provided");
+                // otherwise a config's values are what it compiles, defaults or not. A note names
+                // them (helper-123: where block_M came from was not said anywhere).
+                std::string callPasses;
+                for (const auto& [k, v] : first.dictObj().entries)
+                    for (const auto& cv : entry.callSite.values)
+                        if (k.is(ValueKind::Str) && cv.first == k.asStr()) callPasses += (callPasses.empty() ? "" : ", ") + cv.first;
+                if (!callPasses.empty()) {
+                    diags.add({Severity::Note, entry.configs->span,
+                               "'" + entry.name() + "': the file's call passes " + callPasses +
+                                   ", so (as TileLang's AutoTuner) none of its @autotune configs is used; the other parameters keep their defaults",
+                               "--param NAME=VALUE sets them", "params"});
+                    return;
+                }
                 std::string taken;
                 for (const auto& [k, v] : first.dictObj().entries) {
                     if (!k.is(ValueKind::Str) || given(k.asStr())) continue;
-                    const KernelParam* p = entry.param(k.asStr());
-                    if (p && (!p->defaultValue || p->defaultValue->isNone())) {
+                    if (entry.param(k.asStr())) {
                         values.emplace_back(k.asStr(), repr(v));
                         taken += (taken.empty() ? "" : ", ") + k.asStr() + "=" + repr(v);
                     }

@@ -448,7 +448,7 @@ private:
                     if (!m_found.raisesCall.valid()) m_found.raisesCall = c->span;
                     return;
                 }
-                if (isKernelCall(c) || isKernelValue(c->func, env)) {
+                if ((isKernelCall(c) && !isShadowed(c->func, env)) || isKernelValue(c->func, env)) {
                     if (evalKernelCall(*c, env, where)) done = true;
                     if (done) return;
                 } else if (auto n = ast::as<ast::Name>(c->func); n && depth < 3) {
@@ -473,6 +473,17 @@ private:
         auto k = ast::as<ast::Name>(c.args[1]);
         if (!k || k->id != m_entry.func->name) return false;
         return !m_entry.enclosing || m_active.count(m_entry.enclosing);
+    }
+
+    // `scale(...)` inside a test that defines its own `scale`: that test's kernel, not this one
+    // (helper-125: a module-level kernel took the sizes of a nested kernel's call).
+    bool isShadowed(const ast::Expr* callee, const EnvPtr& env) const {
+        auto n = ast::as<ast::Name>(callee);
+        if (!n) return false;
+        for (const Env* e = env.get(); e && e != m_globals.get(); e = e->parent.get())
+            if (auto it = e->vars.find(n->id); it != e->vars.end())
+                return !(it->second.is(ValueKind::Function) && it->second.functionObj().def == m_entry.func);
+        return false;
     }
 
     // A name bound to the kernel's own def (a loop variable over nested kernels).
@@ -589,8 +600,9 @@ private:
             case ast::ExprKind::Subscript: return "an element of a container";
             case ast::ExprKind::Tuple:
             case ast::ExprKind::List: return "a tuple or list holding something other than numbers, strings or dtypes";
-            case ast::ExprKind::Name: return "a name without a value here (assigned from a call, a tensor or a function argument)";
-            default: return "an expression TileScope does not evaluate";
+            case ast::ExprKind::Name: return "a name without a value the search can read (not defined, a builtin, or assigned from a call, a tensor or a function argument)";
+            case ast::ExprKind::Attribute: return "an attribute that names no value the search can read (a misspelt T.* op?)";
+            default: return "an expression of a kind the search does not read";
         }
     }
 

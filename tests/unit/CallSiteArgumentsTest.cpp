@@ -118,8 +118,9 @@ TEST(CallSiteArgumentsTest, TheCallableFormOfPytestRaisesIsACallMeantToFail) {
     EXPECT_EQ(fixed->firstError(), nullptr);
 }
 
-// An autotuned factory whose tile size has no default, called with one: the call's value is the
-// one compiled (as TileLang's AutoTuner does), the first config fills only what the call omits.
+// An autotuned factory whose tile size has no default, called with one: the call's values are the
+// ones compiled and no config is used (as TileLang's AutoTuner does); called without, the first
+// config's values are compiled, whatever the defaults.
 const char* kAutotuned = R"(import tilelang
 import tilelang.language as T
 
@@ -143,13 +144,16 @@ kernel = double(256, block_M=128)
 TEST(CallSiteArgumentsTest, AnAutotunedKernelCompilesTheCallsTunableValues) {
     auto e = elaborateText(kAutotuned);
     ASSERT_EQ(e->firstError(), nullptr) << e->firstError()->message;
-    EXPECT_NE(e->ir.find("with T.Kernel(2, threads=64)"), std::string::npos) << e->ir;  // 256 / 128 blocks
+    // As TileLang: the call passes a tunable, so no config is used; threads keeps its default
+    // (None: T.Kernel's own 128), not the first config's 64 (helper-125 #5).
+    EXPECT_NE(e->ir.find("with T.Kernel(2, threads=128)"), std::string::npos) << e->ir;  // 256 / 128 blocks
     const Diagnostic* call = noteContaining(*e, "from this call");
     ASSERT_NE(call, nullptr);
     EXPECT_EQ(call->message, "'double' takes M=256, block_M=128 from this call (module level)");
     const Diagnostic* cfg = noteContaining(*e, "@autotune configs");
     ASSERT_NE(cfg, nullptr);
-    EXPECT_EQ(cfg->message, "'double' takes threads=64 from the first of its 2 @autotune configs (TileScope does not tune)");
+    EXPECT_EQ(cfg->message, "'double': the file's call passes block_M, so (as TileLang's AutoTuner) none of its "
+                            "@autotune configs is used; the other parameters keep their defaults");
     EXPECT_EQ(cfg->span.line, 5);
     // Without the call's block_M, both come from the first config and the note says so.
     std::string noBlock = kAutotuned;
@@ -161,10 +165,13 @@ TEST(CallSiteArgumentsTest, AnAutotunedKernelCompilesTheCallsTunableValues) {
     EXPECT_EQ(noteContaining(*f, "@autotune configs")->message,
               "'double' takes block_M=32, threads=64 from the first of its 2 @autotune configs (TileScope does not tune)");
     // --param still wins over both.
-    auto g = elaborateText(kAutotuned, {{"block_M", "64"}, {"threads", "128"}});
+    auto g = elaborateText(kAutotuned, {{"block_M", "64"}, {"threads", "256"}});
     ASSERT_EQ(g->firstError(), nullptr) << g->firstError()->message;
-    EXPECT_NE(g->ir.find("with T.Kernel(4, threads=128)"), std::string::npos) << g->ir;
-    EXPECT_EQ(noteContaining(*g, "@autotune configs"), nullptr);
+    EXPECT_NE(g->ir.find("with T.Kernel(4, threads=256)"), std::string::npos) << g->ir;
+    auto h = elaborateText(noBlock, {{"block_M", "64"}, {"threads", "256"}});
+    ASSERT_EQ(h->firstError(), nullptr) << h->firstError()->message;
+    EXPECT_NE(h->ir.find("with T.Kernel(4, threads=256)"), std::string::npos) << h->ir;
+    EXPECT_EQ(noteContaining(*h, "@autotune configs"), nullptr);
 }
 
 TEST(CallSiteArgumentsTest, ArgumentErrorsOfTOpsCarryAHint) {

@@ -139,4 +139,47 @@ TEST(EagerMacroKernel, NestedKernelsCalledThroughALoopVariableTakeTheCallsSizes)
     }
 }
 
+// helper-125: a test local that is not one simple assignment before the def is an error at its use
+// naming the line (before, the module-level variable of the same name was compiled silently); a
+// test's own `scale` shadows the module-level kernel `scale` at its calls.
+TEST(EagerMacroKernel, TestLocalsOnlyWhenSimpleAndShadowedNamesAreNotTheModuleKernel) {
+    const std::string body = "        N = T.const(\"N\")\n"
+                             "        X: T.Tensor[[N], T.float32]\n"
+                             "        Y: T.Tensor[[N], T.float32]\n"
+                             "        with T.Kernel(T.ceildiv(N, 32), threads=32) as bx:\n"
+                             "            for i in T.Parallel(32):\n"
+                             "                Y[bx * 32 + i] = X[bx * 32 + i] * factor\n";
+    const std::string src = "import tilelang\nimport tilelang.language as T\nimport torch\n"
+                            "factor = 2.0\n"
+                            "def helper():\n    return 5.0\n"
+                            "@tilelang.jit\n"
+                            "def scale(X, Y):\n" + body +
+                            "def test_call():\n"
+                            "    factor = helper()\n"
+                            "    @tilelang.jit\n"
+                            "    def scale(X, Y):\n" + body +
+                            "    A = torch.randn(64)\n    B = torch.empty(64)\n    scale(A, B)\n"
+                            "def test_module():\n"
+                            "    A = torch.randn(96)\n    B = torch.empty(96)\n    scale(A, B)\n";
+    DiagnosticEngine diags;
+    auto mod = fe::Module::analyze(std::make_shared<ts::SourceFile>("k.py", src), diags);
+    const fe::KernelEntry* nested = mod->entry("test_call.scale");
+    ASSERT_NE(nested, nullptr);
+    auto bad = fe::runFrontend(mod, *nested, {}, diags);
+    EXPECT_EQ(bad.func, nullptr);
+    bool named = false;
+    for (const auto& d : diags.all())
+        named |= d.severity == Severity::Error &&
+                 d.message.find("'factor', a local of test_call() (line 16), is assigned from an expression that is not a simple one") !=
+                     std::string::npos;
+    EXPECT_TRUE(named) << (diags.all().empty() ? "" : diags.all().back().message);
+    DiagnosticEngine d2;
+    const fe::KernelEntry* top = mod->entry("scale");
+    ASSERT_NE(top, nullptr);
+    auto ok = fe::runFrontend(mod, *top, {}, d2);
+    ASSERT_NE(ok.func, nullptr) << (d2.all().empty() ? "" : d2.all().front().message);
+    // 96 from test_module's call, not 64 from test_call's call of its own `scale`.
+    EXPECT_NE(ir::print(ok.func).text.find("X: T.Tensor((96,), \"float32\")"), std::string::npos) << ir::print(ok.func).text;
+}
+
 }  // namespace
