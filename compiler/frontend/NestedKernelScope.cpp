@@ -85,7 +85,10 @@ EnvPtr nestedKernelScope(Interp& in, const EnvPtr& globals, const KernelEntry& e
         topLevel[s] = beforeDef;
         if (s == e.func) beforeDef = false;
     }
-    for (const auto& [name, stmts] : bound) {
+    for (const auto& entry : bound) {
+        // Not a structured binding: clang 14 (the fuzz build) cannot capture one in the lambda.
+        const auto& name = entry.first;
+        const auto& stmts = entry.second;
         if (name == e.func->name) continue;
         const ast::Stmt* s = stmts.front();
         const bool simple = [&] {
