@@ -46,7 +46,9 @@ std::optional<Bind> parseBind(const std::string& s) {
     auto eq = s.find('=');
     if (eq != std::string::npos) {
         std::string l = s.substr(0, eq), r = s.substr(eq + 1);
-        auto dl = l.find('.'), dr = r.find('.');
+        // The last dot: a parameter name has none, a kernel's may (`test_x.k`, a kernel
+        // defined in a test; helper-125 #14).
+        auto dl = l.rfind('.'), dr = r.rfind('.');
         if (dl != std::string::npos && dr != std::string::npos && dl > 0 && dr > 0 &&
             dl + 1 < l.size() && dr + 1 < r.size())
             return Bind{l.substr(0, dl), l.substr(dl + 1), r.substr(0, dr), r.substr(dr + 1)};

@@ -167,9 +167,13 @@ int runCompile(const CompileCommand& c) {
                                   : "no");
         info << line;
     }
-    std::snprintf(line, sizeof line, "front end %.2f ms, passes %.2f ms, codegen %.2f ms\n",
-                  r->frontendMicros / 1000, r->passesMicros / 1000, r->codegenMicros / 1000);
-    info << line;
+    // No timing line when no kernel was chosen (an unknown or ambiguous --kernel): its zeros
+    // read as a compile that ran (helper-125 #17).
+    if (r->ok || r->frontendMicros > 0) {
+        std::snprintf(line, sizeof line, "front end %.2f ms, passes %.2f ms, codegen %.2f ms\n",
+                      r->frontendMicros / 1000, r->passesMicros / 1000, r->codegenMicros / 1000);
+        info << line;
+    }
     if (failed || !r->ok) return 1;
     // A grid barrier (T.sync_grid): the runtime launches it cooperatively (KernelInfo::cooperative).
     if (r->kernel.cooperative && r->launches.empty()) {

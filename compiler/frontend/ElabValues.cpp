@@ -325,7 +325,18 @@ std::optional<Value> TensorTypeCtor::call(Interp& in, CallArgs& a) {
 }
 
 std::optional<Value> TensorTypeCtor::getItem(Interp& in, const Value& index, Span s) {
-    auto items = indexItems(index);
+    Value key = index;
+    // Python reads `T.Tensor[(n,)]` as the key `(n,)`, the same as `T.Tensor[n,]`.
+    if (key.is(ValueKind::Tuple) && key.items().size() == 1 && key.items()[0].is(ValueKind::Tuple)) key = key.items()[0];
+    auto items = indexItems(key);
+    // TileLang's BaseTensorProxy.__getitem__: when no key is a tuple, list or string the whole
+    // key is the shape and the dtype is float32 (`T.Tensor[(n,)]`, `T.Tensor[M, N]`; TileLang's
+    // issue_1728 test). A dtype object among the keys is our own leniency (`T.Tensor[M, T.f16]`).
+    const bool shapeOnly = std::none_of(items.begin(), items.end(), [](const Value& v) {
+        return v.is(ValueKind::Tuple) || v.is(ValueKind::List) || v.is(ValueKind::Str) || v.is(ValueKind::DType);
+    });
+    if (shapeOnly && !strided)
+        return makeTensorType(elaboratorOf(in), key, nullptr, Value::str("float32"), s, s, s);
     if (items.size() != 2 || strided)
         throw CompileError(s, "write T.Tensor[shape, dtype] (or call T.Tensor(shape, dtype))");
     return makeTensorType(elaboratorOf(in), items[0], nullptr, items[1], s, s, s);

@@ -206,7 +206,7 @@ Value tensorCtorValue(bool strided) {
 
 Value opCopy(Elaborator& el, CallArgs& a) {
     auto b = a.bind(
-        {"src", "dst", "coalesced_width", "disable_tma", "eviction_policy", "annotations"}, 2);
+        {"src", "dst", "coalesced_width", "disable_tma", "eviction_policy", "annotations", "prefer_instruction"}, 2);
     el.requireKernel(a.span, "T.copy");
     auto srcOwn = el.ownExtents(b[0]), dstOwn = el.ownExtents(b[1]);
     if (!srcOwn && !dstOwn)
@@ -249,6 +249,17 @@ Value opCopy(Elaborator& el, CallArgs& a) {
     ir::Attrs attrs;
     if (b.has(2) && !b[2].isNone()) attrs["coalesced_width"] = intArg(b, 2, 0, "coalesced_width");
     if (boolArg(el, b, 3, false)) attrs["disable_tma"] = true;
+    // TileLang's prefer_instruction (copy_op.py: "tma", "cp_async", "sync"): "tma" is what a
+    // global -> shared copy lowers to where the target and shapes allow it anyway; the other two
+    // ask for no TMA.
+    if (b.has(6) && !b[6].isNone()) {
+        const std::string want = b[6].is(ValueKind::Str) ? b[6].asStr() : std::string();
+        if (want == "sync" || want == "cp_async") {
+            attrs["disable_tma"] = true;
+            attrs["prefer_instruction"] = want;  // the lowering's note names it (tmaDisabledWhy)
+        } else if (want != "tma")
+            throw CompileError(b.spans[6], "T.copy: prefer_instruction must be \"tma\", \"cp_async\" or \"sync\", got " + repr(b[6]));
+    }
     if (a.callee.rfind("T.tma_copy", 0) == 0) attrs["tma_copy"] = true;  // its notes name T.tma_copy (CopyTma.cpp)
     el.emit(std::make_shared<ir::TileOpNode>(ir::TileOpKind::Copy,
                                              std::vector<ir::TileArg>{src, dst}, attrs, a.span));

@@ -85,6 +85,11 @@ void takeCallSiteValues(const KernelEntry& entry, std::vector<std::pair<std::str
     // Parameters still without a value take what the file's own call of the kernel passes
     // (TileLang's quickstart: `matmul.compile(M=M, ..., block_K=block_K)` at module level;
     // most examples: `matmul(M, N, K, 128, 128, 32)` in main()). A note says where from.
+    // A call Python would reject is no source of values (helper-125: a misspelt keyword was
+    // ignored and the default compiled; a second tensor disagreeing on a size was not looked at).
+    for (const auto& pr : entry.callSite.problems)
+        diags.error(pr.span, pr.message, pr.hint, "params");
+    if (!entry.callSite.problems.empty()) return;
     std::string fromCall, keptDefault, asTheCall;
     for (const auto& nameValue : entry.callSite.values) {
         // Not a structured binding: clang before 16 (the fuzz build) rejects capturing one.

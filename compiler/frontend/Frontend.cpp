@@ -113,6 +113,7 @@ FrontendResult runFrontend(std::shared_ptr<const Module> mod, const KernelEntry&
     // compiles the call's values when the call passes a tunable parameter (tuner.py, "Tunable
     // parameters ... already provided"); before, the first config replaced them without a word.
     takeCallSiteValues(*r.entry, ov, diags);
+    if (!r.entry->callSite.problems.empty()) return r;  // reported: the file's call cannot run
     takeAutotuneConfigValues(*mod, *r.entry, ov, diags);
     // Names that are not factory parameters may be scalar kernel arguments (T.dynamic sizes,
     // `n: T.int32`), known only after elaboration: set them aside and check them then.

@@ -108,7 +108,8 @@ public:
         }
         KernelCallSite none;  // no values; a call skipped inside pytest.raises is still worth a word
         none.raisesCall = m_found.raisesCall;
-        none.unread = m_firstUnread;
+        none.unread = m_firstCall.unread;
+        none.problems = m_firstCall.problems;
         return none;
     }
 
@@ -410,7 +411,7 @@ private:
         } catch (const CompileError&) {
             dims.clear();
         }
-        m_shapes[shapeKey(env, name->id)] = dims;
+        m_shapes[shapeKey(env, name->id)] = TensorShape{std::move(dims), call->span};
     }
 
     void poisonTarget(const ast::Expr* t, const EnvPtr& env) {
@@ -557,40 +558,109 @@ private:
             if (!m_found.raisesCall.valid()) m_found.raisesCall = c.span;
             return false;
         }
-        const auto& sig = m_entry.func->params;
-        std::map<std::string, const ast::Expr*> args;
-        for (size_t i = 0; i < c.args.size() && i < sig.size(); ++i) {
-            if (c.args[i]->kind == ast::ExprKind::Starred) break;
-            if (sig[i].kind != ast::ParamKind::Normal) break;
-            args[sig[i].name] = c.args[i];
-        }
-        for (const auto& kw : c.keywords)
-            if (!kw.name.empty()) args[kw.name] = kw.value;
+        std::vector<KernelCallSite::Problem> problems;
+        std::map<std::string, const ast::Expr*> args = bindArguments(c, problems);
         std::map<std::string, Value> values;
+        std::map<std::string, std::string> sizeSource;  // size -> what gave its value
         std::vector<KernelCallSite::Unread> unread;
+        // Scalars first, then tensors in signature order: a tensor whose shape disagrees with a
+        // size given before it is named at its argument.
         for (const auto& [name, expr] : args) {
             const KernelParam* p = m_entry.param(name);
-            if (!p) continue;
-            if (p->role == KernelParam::Role::Tensor) {
-                if (auto n = ast::as<ast::Name>(expr)) sizesFromShape(*p, n->id, env, values);
-                continue;
+            if (!p || p->role == KernelParam::Role::Tensor || !p->settable()) continue;
+            if (auto v = tryEval(expr, env); v && (isParamValue(*v) || isNamedCallable(*v))) {
+                values[name] = *v;
+                sizeSource[name] = "the argument " + name + "=" + repr(*v);
+            } else {
+                unread.push_back({name, expr->span, unreadWhat(*expr)});
             }
-            if (!p->settable()) continue;
-            if (auto v = tryEval(expr, env); v && (isParamValue(*v) || isNamedCallable(*v))) values[name] = *v;
-            else unread.push_back({name, expr->span, unreadWhat(*expr)});
         }
+        for (const KernelParam& p : m_entry.params) {
+            auto it = args.find(p.name);
+            if (p.role != KernelParam::Role::Tensor || it == args.end()) continue;
+            if (auto n = ast::as<ast::Name>(it->second))
+                sizesFromShape(p, *it->second, n->id, env, values, sizeSource, problems);
+        }
+        for (auto& pr : problems) pr.message += " (" + where + ")";
         if (values.empty()) {
-            if (m_firstUnread.empty()) m_firstUnread = std::move(unread);
+            if (m_firstCall.span.line == 0) {
+                m_firstCall.span = c.span;
+                m_firstCall.unread = std::move(unread);
+                m_firstCall.problems = std::move(problems);
+            }
             return false;
         }
         m_found.span = c.span;
         m_found.where = where;
         m_found.unread = std::move(unread);
+        m_found.problems = std::move(problems);
         for (const auto& p : m_entry.params)
             if (auto it = values.find(p.name); it != values.end())
                 m_found.values.emplace_back(p.name, it->second);
         return true;
     }
+
+    // Python's binding of the call's arguments to the kernel's signature; what Python would
+    // raise TypeError for (an extra positional argument, an unknown or repeated keyword) is a
+    // problem at that argument (helper-125: `blockM=64` compiled the default block_M silently).
+    std::map<std::string, const ast::Expr*> bindArguments(const ast::Call& c,
+                                                          std::vector<KernelCallSite::Problem>& problems) const {
+        const auto& sig = m_entry.func->params;
+        const std::string kernel = "'" + m_entry.func->name + "'";
+        bool varArgs = false, varKw = false, starred = false;
+        std::vector<std::string> names;
+        size_t positional = 0;
+        for (const ast::Param& p : sig) {
+            varArgs |= p.kind == ast::ParamKind::VarArgs;
+            varKw |= p.kind == ast::ParamKind::VarKw;
+            if (p.kind == ast::ParamKind::Normal || p.kind == ast::ParamKind::KwOnly) names.push_back(p.name);
+            // Python puts positional-only and normal parameters first.
+            if (p.kind == ast::ParamKind::Normal || p.kind == ast::ParamKind::PosOnly) ++positional;
+        }
+        // `matmul.compile(M=1024, ...)` / `.get_tir(N=...)` name the T.const sizes too (TileLang's
+        // quickstart): every parameter the front end knows is a keyword.
+        for (const KernelParam& p : m_entry.params)
+            if (std::find(names.begin(), names.end(), p.name) == names.end()) names.push_back(p.name);
+        std::map<std::string, const ast::Expr*> args;
+        for (size_t i = 0; i < c.args.size(); ++i) {
+            if (c.args[i]->kind == ast::ExprKind::Starred) {
+                starred = true;
+                break;
+            }
+            if (i >= positional) {
+                if (!varArgs)
+                    problems.push_back({c.args[i]->span,
+                                        kernel + " takes " + std::to_string(positional) + " positional argument" +
+                                            (positional == 1 ? "" : "s") + " but this call passes " +
+                                            std::to_string(c.args.size()),
+                                        "Python raises TypeError at this call; remove the extra arguments or name "
+                                        "them as keywords of the kernel's signature"});
+                break;
+            }
+            args[sig[i].name] = c.args[i];
+        }
+        for (const auto& kw : c.keywords) {
+            if (kw.name.empty()) continue;  // **kwargs: not read
+            const bool known = std::find(names.begin(), names.end(), kw.name) != names.end();
+            if (!known) {
+                if (!varKw) {
+                    std::string close = closestMatch(kw.name, names);
+                    problems.push_back({kw.span, kernel + " has no parameter '" + kw.name + "'",
+                                        (close.empty() ? std::string() : "did you mean '" + close + "'? ") +
+                                            "Python raises TypeError at this call (unexpected keyword argument)"});
+                }
+                continue;
+            }
+            if (args.count(kw.name) && !starred)
+                problems.push_back({kw.span, "this call gives " + kernel + " two values for '" + kw.name + "'",
+                                    "Python raises TypeError at this call (multiple values for argument): "
+                                    "pass it positionally or by keyword, not both"});
+            args[kw.name] = kw.value;
+        }
+        return args;
+    }
+
+    static std::string dimensions(size_t n) { return std::to_string(n) + (n == 1 ? " dimension" : " dimensions"); }
 
     // What an argument the search could not read is, for the message that names it.
     static std::string unreadWhat(const ast::Expr& e) {
@@ -618,8 +688,10 @@ private:
 
     // `A: T.Tensor((M, K), dtype)` in an eager kernel, called with a tensor made by
     // `torch.randn(1024, 512)`: M = 1024 and K = 512 when M and K are T.const sizes.
-    void sizesFromShape(const KernelParam& tensor, const std::string& argName, const EnvPtr& env,
-                        std::map<std::string, Value>& values) {
+    void sizesFromShape(const KernelParam& tensor, const ast::Expr& arg, const std::string& argName,
+                        const EnvPtr& env, std::map<std::string, Value>& values,
+                        std::map<std::string, std::string>& sizeSource,
+                        std::vector<KernelCallSite::Problem>& problems) {
         auto it = m_shapes.find(shapeKey(env, argName));
         if (it == m_shapes.end()) return;
         const ast::Expr* decl = tensor.annotation;
@@ -638,12 +710,46 @@ private:
         }
         if (!shapeExpr || (shapeExpr->kind != ast::ExprKind::Tuple && shapeExpr->kind != ast::ExprKind::List)) return;
         const auto* shape = static_cast<const ast::Sequence*>(shapeExpr);
-        if (shape->elts.size() != it->second.size()) return;
+        const std::vector<Value>& dims = it->second.dims;
+        const std::string made = "made at line " + std::to_string(it->second.made.line);
+        if (dims.empty()) return;  // its size arguments could not be read
+        // What TileLang's eager call checks at run time (a rank, a fixed extent, one size given
+        // two values), said here: before, the first tensor won and the rest were not looked at
+        // (helper-125 #7, #16).
+        if (shape->elts.size() != dims.size()) {
+            problems.push_back({arg.span,
+                                "'" + tensor.name + "' is declared with " + dimensions(shape->elts.size()) +
+                                    " but this call passes a tensor with " + std::to_string(dims.size()) +
+                                    " ('" + argName + "', " + made + ")",
+                                "pass a tensor of the declared rank, or change the declaration"});
+            return;
+        }
         for (size_t i = 0; i < shape->elts.size(); ++i) {
+            if (!dims[i].isIntLike()) continue;
+            const std::string here = "'" + argName + "' (" + made + ") has extent " +
+                                     std::to_string(dims[i].asInt()) + " in dimension " + std::to_string(i);
+            if (auto lit = ast::as<ast::Constant>(shape->elts[i]);
+                lit && lit->type == ast::Constant::Type::Int && lit->intValue != dims[i].asInt()) {
+                problems.push_back({arg.span,
+                                    "'" + tensor.name + "' is declared with extent " + std::to_string(lit->intValue) +
+                                        " in dimension " + std::to_string(i) + ", but " + here,
+                                    "pass a tensor of the declared shape"});
+                continue;
+            }
             auto n = ast::as<ast::Name>(shape->elts[i]);
             const KernelParam* p = n ? m_entry.param(n->id) : nullptr;
-            if (p && p->role == KernelParam::Role::Const && it->second[i].isIntLike())
-                values.emplace(n->id, it->second[i]);
+            if (!p || p->role != KernelParam::Role::Const) continue;
+            auto have = values.find(n->id);
+            if (have == values.end()) {
+                values.emplace(n->id, dims[i]);
+                sizeSource[n->id] = "'" + argName + "' (" + made + ") dimension " + std::to_string(i);
+            } else if (!have->second.isIntLike() || have->second.asInt() != dims[i].asInt()) {
+                problems.push_back({arg.span,
+                                    "this call gives '" + tensor.name + "' a tensor whose size " + n->id + " = " +
+                                        std::to_string(dims[i].asInt()) + " disagrees with " + n->id + " = " +
+                                        repr(have->second) + " from " + sizeSource[n->id],
+                                    here + "; every tensor declared with " + n->id + " must have the same extent there"});
+            }
         }
     }
 
@@ -652,7 +758,11 @@ private:
     Interp& m_in;
     EnvPtr m_globals;
     std::map<std::string, const ast::FunctionDef*> m_functions;
-    std::map<std::string, std::vector<Value>> m_shapes;  ///< shapeKey -> tensor dims
+    struct TensorShape {
+        std::vector<Value> dims;
+        Span made;  ///< the torch.randn(...)-style call that made the tensor
+    };
+    std::map<std::string, TensorShape> m_shapes;  ///< shapeKey -> tensor dims
     std::map<std::string, Value> m_argDefaults;          ///< argparse dest -> default
     std::set<const ast::FunctionDef*> m_active;
     enum class Flow { Normal, Return, Break, Continue };
@@ -660,7 +770,7 @@ private:
     bool m_inRaises = false;     ///< inside `with pytest.raises(...)`
     std::vector<EnvPtr> m_frames;
     KernelCallSite m_found;
-    std::vector<KernelCallSite::Unread> m_firstUnread;  // of the first call met, when none gives a value
+    KernelCallSite m_firstCall;  // unread arguments and problems of the first call met, when none gives a value
 };
 
 }  // namespace

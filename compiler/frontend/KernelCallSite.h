@@ -49,6 +49,16 @@ struct KernelCallSite {
             if (u.param == param) return &u;
         return nullptr;
     }
+    /// What Python (or TileLang's eager call) would reject in that call: an extra positional
+    /// argument, an unknown or repeated keyword, a tensor whose rank or extents disagree with its
+    /// declaration or with another argument. Errors at the argument; the kernel is not compiled
+    /// from a call that cannot run.
+    struct Problem {
+        Span span;
+        std::string message;
+        std::string hint;
+    };
+    std::vector<Problem> problems;
     bool found() const { return !values.empty(); }
 };
 

@@ -188,15 +188,6 @@ bool isSimpleExpr(const ast::Expr* e) {
     }
 }
 
-void collectNames(const ast::Expr* t, std::vector<std::string>& out) {
-    if (auto n = ast::as<ast::Name>(t))
-        out.push_back(n->id);
-    else if (auto s = ast::as<ast::Starred>(t))
-        collectNames(s->value, out);
-    else if (t && (t->kind == ast::ExprKind::Tuple || t->kind == ast::ExprKind::List))
-        for (const ast::Expr* x : static_cast<const ast::Sequence*>(t)->elts) collectNames(x, out);
-}
-
 std::optional<Value> literalValue(const ast::Expr* e) {
     if (auto c = ast::as<ast::Constant>(e)) {
         switch (c->type) {
@@ -488,7 +479,8 @@ const KernelEntry* Module::selectEntry(std::string_view name, DiagnosticEngine& 
             where,
             "kernel name '" + std::string(name) + "' is ambiguous: it is " +
                 (byInner.front()->enclosing ? "a kernel of " : "the prim_func of ") + which,
-            "name the factory instead: " + which, "kernel");
+            std::string(byInner.front()->enclosing ? "name one with its test: " : "name the factory instead: ") + which,
+            "kernel");
         return nullptr;
     }
     std::string near = closestMatch(name, names);

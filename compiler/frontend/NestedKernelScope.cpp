@@ -3,20 +3,12 @@
 
 #include <map>
 
+#include "compiler/frontend/AstNames.h"
 #include "compiler/frontend/MetaEval.h"
 
 namespace ts::fe {
 
 namespace {
-
-void namesOf(const ast::Expr* t, std::vector<std::string>& out) {
-    if (auto n = ast::as<ast::Name>(t))
-        out.push_back(n->id);
-    else if (auto s = ast::as<ast::Starred>(t))
-        namesOf(s->value, out);
-    else if (t && (t->kind == ast::ExprKind::Tuple || t->kind == ast::ExprKind::List))
-        for (const ast::Expr* x : static_cast<const ast::Sequence*>(t)->elts) namesOf(x, out);
-}
 
 /// Every binding of a name in `body` (not inside nested defs, whose own names are bound by the
 /// def statement): name -> the statements that bind it, in source order.
@@ -24,18 +16,18 @@ void bindings(const ast::Block& body, std::map<std::string, std::vector<const as
     for (const ast::Stmt* s : body) {
         std::vector<std::string> names;
         if (auto a = ast::as<ast::Assign>(s))
-            for (const ast::Expr* t : a->targets) namesOf(t, names);
-        if (auto a = ast::as<ast::AnnAssign>(s); a && a->value) namesOf(a->target, names);
-        if (auto a = ast::as<ast::AugAssign>(s)) namesOf(a->target, names);
+            for (const ast::Expr* t : a->targets) collectNames(t, names);
+        if (auto a = ast::as<ast::AnnAssign>(s); a && a->value) collectNames(a->target, names);
+        if (auto a = ast::as<ast::AugAssign>(s)) collectNames(a->target, names);
         if (auto f = ast::as<ast::FunctionDef>(s)) names.push_back(f->name);
         if (auto f = ast::as<ast::For>(s)) {
-            namesOf(f->target, names);
+            collectNames(f->target, names);
             bindings(f->body, out), bindings(f->orelse, out);
         }
         if (auto i = ast::as<ast::If>(s)) bindings(i->body, out), bindings(i->orelse, out);
         if (auto w = ast::as<ast::While>(s)) bindings(w->body, out), bindings(w->orelse, out);
         if (auto w = ast::as<ast::With>(s)) {
-            for (const auto& it : w->items) namesOf(it.target, names);
+            for (const auto& it : w->items) collectNames(it.target, names);
             bindings(w->body, out);
         }
         if (auto t = ast::as<ast::Try>(s)) {
@@ -120,8 +112,8 @@ EnvPtr nestedKernelScope(Interp& in, const EnvPtr& globals, const KernelEntry& e
         // The simple bindings before the def, in order (a poisoned name stays poisoned).
         std::vector<std::string> names;
         if (auto a = ast::as<ast::Assign>(s))
-            for (const ast::Expr* t : a->targets) namesOf(t, names);
-        if (auto a = ast::as<ast::AnnAssign>(s); a && a->value) namesOf(a->target, names);
+            for (const ast::Expr* t : a->targets) collectNames(t, names);
+        if (auto a = ast::as<ast::AnnAssign>(s); a && a->value) collectNames(a->target, names);
         if (auto f = ast::as<ast::FunctionDef>(s)) names.push_back(f->name);
         if (names.empty()) continue;
         bool skip = false;

@@ -247,6 +247,8 @@ namespace ts::xform {
 using namespace ts::ir;
 
 std::string tmaDisabledWhy(const PrimFuncNode& f, const TileOpNode& op) {
+    if (std::string pref = attrStr(op.attrs, "prefer_instruction", ""); !pref.empty())
+        return "prefer_instruction=\"" + pref + "\"";
     if (attrBool(op.attrs, "disable_tma", false)) return "disable_tma=True";
     if (attrInt(f.attrs, "tma_lower_disabled", 0)) return "pass_configs tl.disable_tma_lower is True";
     return {};

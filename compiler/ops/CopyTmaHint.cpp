@@ -74,6 +74,7 @@ std::string tmaWhyNotHint(const std::string& why, bool store, bool reduce, bool 
         return "nothing needs to change: " + plain + " skip the elements before the tensor; tiles whose start is a sum of "
                "block/loop indices and non-negative constants are " + (reduce ? "added" : "stored") + " by TMA";
     if (why == "disable_tma=True") return "drop disable_tma=True to " + it;
+    if (why.rfind("prefer_instruction=", 0) == 0) return "write prefer_instruction=\"tma\" (or leave it out) to " + it;
     if (why == "pass_configs tl.disable_tma_lower is True") return "remove \"tl.disable_tma_lower\" from the kernel's pass_configs to " + it;
     if (why == "TILESCOPE_PIPELINE_TMA=0") return "unset TILESCOPE_PIPELINE_TMA to load it by TMA";
     if (reduce) return "nothing needs to change: per-element atomics add it correctly";

@@ -62,3 +62,19 @@ TEST(NestedTestKernels, SizesFromTheTestsTensorsAndTheTestsLocals) {
     EXPECT_TRUE(ts::e2e::hasNote(r, "'test_scale.scale' takes M=256, N=32 from this call (test_scale())"))
         << ts::e2e::diagText(r);
 }
+
+// Two kernels of one test (tests/e2e/programs/nested_chain.py, run as a chain in CliChainTest):
+// each matches its own float64 reference and compiles with NVRTC under the def's name.
+TEST(NestedTestKernels, TwoKernelsOfOneTestCompileForBothTargets) {
+    const char* file = "tests/e2e/programs/nested_chain.py";
+    for (const char* kernel : {"test_affine.double", "test_affine.shift"}) {
+        for (const char* target : {"cuda:sm_80", "cuda:sm_90a"}) {
+            ts::CompileResult t = ts::e2e::compileRepoFile(file, {}, target, kernel);
+            ASSERT_TRUE(t.ok) << kernel << " " << target << "\n" << ts::e2e::diagText(t);
+            EXPECT_EQ(t.kernel.grid[0], 8u) << kernel;  // N = 1000 from the test's tensors, 128 per block
+            if (!ts::rt::nvrtcAvailable()) GTEST_SKIP() << "no NVRTC in this build";
+            auto nv = ts::rt::compileCuda(t.cuda, ts::parseTarget(target)->arch(), {}, true);
+            EXPECT_TRUE(nv.ok) << kernel << " " << target << "\n" << nv.log;
+        }
+    }
+}

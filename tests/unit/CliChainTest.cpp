@@ -75,6 +75,26 @@ TEST(CliChain, BindErrorsNameTheParameter) {
         << noFree.err;
 }
 
+// Kernels defined in a test function are named test_x.k; --bind splits at the last dot
+// (helper-125 #14: `test_affine.shift.A` was read as kernel `test_affine`, parameter `shift.A`).
+TEST(CliChain, BindNamesKernelsDefinedInATest) {
+    for (const char* interp : {"tile", "lowered"}) {
+        RunCommand c;
+        c.flags.file = kDir + "nested_chain.py";
+        c.flags.target = "cuda:sm_80";
+        c.interp = interp;
+        c.seed = 3;
+        c.chain = {"test_affine.double", "test_affine.shift"};
+        c.binds = {"test_affine.shift.A=test_affine.double.Y"};
+        c.ref = kDir + "nested_chain_ref.py::chain_ref";
+        auto o = captureCli([&] { return runChain(c); });
+        EXPECT_EQ(o.rc, 0) << interp << "\n" << o.out << o.err;
+        EXPECT_TRUE(contains(o.out, "A<-test_affine.double.Y")) << o.out;
+        EXPECT_TRUE(contains(o.out, "final outputs: test_affine.shift.B\n")) << o.out;
+        EXPECT_TRUE(contains(o.out, "PASS")) << o.out;
+    }
+}
+
 // The corpus' MHA backward (forward, preprocess, backward with dQ atomics, postprocess) as one
 // chain against our float64 reference tests/e2e/programs/attn_bwd_ref.py, at a sequence length
 // that is not a multiple of the 64-row blocks, causal and not. Read in place from the corpus
