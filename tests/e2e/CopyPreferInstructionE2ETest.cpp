@@ -1,5 +1,5 @@
 // T.copy(..., prefer_instruction=...) (TileLang's copy_op.py; its tma_copy and cute tests: before
-// 2026-12-08 "unexpected keyword argument") and T.Tensor subscripts without a dtype
+// the tenth session, 2026-12-07: "unexpected keyword argument") and T.Tensor subscripts without a dtype
 // (`T.Tensor[(M, N)]`, float32 as TileLang's BaseTensorProxy.__getitem__ reads it; TileLang's
 // issue_1728 test). tests/e2e/programs/copy_prefer_instruction.py: on sm_90a "tma" is one TMA
 // load of the 32x64 box and "sync"/"cp_async" plain loads, with a note naming the argument; any
