@@ -575,6 +575,21 @@ private:
                 unread.push_back({name, expr->span, unreadWhat(*expr)});
             }
         }
+        // `kernel(M, N, **config)` with `config = {"block_M": 128, ...}` (TileLang's tma_1d test):
+        // the dict's entries are keywords when the search can read it.
+        for (const auto& kw : c.keywords) {
+            if (!kw.name.empty()) continue;
+            auto d = tryEval(kw.value, env);
+            if (!d || !d->is(ValueKind::Dict)) continue;
+            for (const auto& [k, v] : d->dictObj().entries) {
+                const KernelParam* p = k.is(ValueKind::Str) ? m_entry.param(k.asStr()) : nullptr;
+                if (!p || p->role == KernelParam::Role::Tensor || !p->settable() || args.count(p->name)) continue;
+                if (isParamValue(v) || isNamedCallable(v)) {
+                    values[p->name] = v;
+                    sizeSource[p->name] = "the argument **" + repr(k) + ": " + repr(v);
+                }
+            }
+        }
         for (const KernelParam& p : m_entry.params) {
             auto it = args.find(p.name);
             if (p.role != KernelParam::Role::Tensor || it == args.end()) continue;

@@ -170,6 +170,11 @@ bool isSimpleExpr(const ast::Expr* e) {
             const auto& elts = static_cast<const ast::Sequence*>(e)->elts;
             return std::all_of(elts.begin(), elts.end(), isSimpleExpr);
         }
+        case K::Dict: {  // `config = {"block_M": 128, ...}` passed as `**config`
+            auto d = ast::as<ast::Dict>(e);
+            return std::all_of(d->keys.begin(), d->keys.end(), isSimpleExpr) &&
+                   std::all_of(d->values.begin(), d->values.end(), isSimpleExpr);
+        }
         case K::Subscript:
             return isSimpleExpr(ast::as<ast::Subscript>(e)->value) &&
                    isSimpleExpr(ast::as<ast::Subscript>(e)->index);

@@ -189,3 +189,47 @@ TEST(CallSiteArgumentsTest, ArgumentErrorsOfTOpsCarryAHint) {
 }
 
 }  // namespace
+
+// `make(**config)` with a dict the search can read gives its entries as keywords (TileLang's
+// tma_1d test: `config = {"block_M": 128, ...}; elementwise_add(M, N, **config, ...)`); calls
+// Python rejects (helper-125 #6, #7) are errors at the argument and give no values, and
+// `.compile(M=...)` naming a T.const size is no unknown keyword (TileLang's quickstart).
+TEST(CallSiteArgumentsTest, DictSplatKeywordsAndRejectedCalls) {
+    const std::string factory = "import tilelang.language as T\n"
+                                "def make(length, rows=4):\n"
+                                "    @T.prim_func\n"
+                                "    def k(a: T.Tensor((length, rows), T.float32)):\n"
+                                "        with T.Kernel(1, threads=32):\n"
+                                "            a[0, 0] = 1.0\n"
+                                "    return k\n"
+                                "def test_it():\n";
+    auto splat = elaborateText(factory + "    config = {\"rows\": 8, \"length\": 16}\n    make(**config)\n");
+    ASSERT_EQ(splat->firstError(), nullptr) << splat->firstError()->message;
+    // length has no default: 16 from the dict; rows keeps its default, and the note names the
+    // dict's value.
+    EXPECT_NE(splat->ir.find("T.Tensor((16, 4), \"float32\")"), std::string::npos) << splat->ir;
+    EXPECT_NE(noteContaining(*splat, "'make' takes length=16 from this call (test_it()); it keeps its defaults rows=4 "
+                                     "(the call passes 8)"),
+              nullptr);
+    auto typo = elaborateText(factory + "    make(16, row=8)\n");
+    ASSERT_NE(typo->firstError(), nullptr);
+    EXPECT_EQ(typo->firstError()->message, "'make' has no parameter 'row' (test_it())");
+    EXPECT_EQ(typo->firstError()->span.line, 9);
+    EXPECT_EQ(typo->firstError()->span.col, 14);
+    EXPECT_NE(typo->firstError()->hint.find("did you mean 'rows'?"), std::string::npos) << typo->firstError()->hint;
+    auto extra = elaborateText(factory + "    make(16, 8, 2)\n");
+    ASSERT_NE(extra->firstError(), nullptr);
+    EXPECT_EQ(extra->firstError()->message, "'make' takes 2 positional arguments but this call passes 3 (test_it())");
+    EXPECT_EQ(extra->firstError()->span.col, 17);
+    // **kwargs in the signature takes any keyword; a `.compile(N=...)` names a T.const size.
+    auto kw = elaborateText("import tilelang\nimport tilelang.language as T\n"
+                            "@tilelang.jit\n"
+                            "def k(A, scale=1.0, **extra):\n"
+                            "    N = T.const(\"N\")\n"
+                            "    A: T.Tensor[[N], T.float32]\n"
+                            "    with T.Kernel(1, threads=32):\n"
+                            "        A[0] = scale\n"
+                            "k.compile(N=64, scale=2.0, anything=3)\n");
+    ASSERT_EQ(kw->firstError(), nullptr) << kw->firstError()->message;
+    EXPECT_NE(kw->ir.find("T.Tensor((64,), \"float32\")"), std::string::npos) << kw->ir;
+}
