@@ -647,8 +647,18 @@ Value Elaborator::callMacro(const FunctionObj& f, CallArgs& args) {
 }
 
 Value Elaborator::callUserFunction(const FunctionObj& f, CallArgs& args) {
+    const bool fromKernelCode = m_kernelMode && m_insideKernel;
     Restore<bool> mode(m_kernelMode, false);
-    return callFunction(f, args);
+    Value r = callFunction(f, args);
+    // A kernel factory called from kernel code makes another kernel and none of its statements
+    // land here (helper-122 #8: `reduce_fn=my_jit_factory` dropped the reduction silently).
+    if (fromKernelCode && r.is(ValueKind::Function) && r.functionObj().tag == FunctionTag::PrimFunc)
+        throw CompileError(args.span,
+                           "'" + f.name + "' returns a kernel (the @T.prim_func '" + r.functionObj().name +
+                               "'): calling it inside a kernel does not run its statements here",
+                           "write the code to inline as a @T.macro (or a function that emits tile ops), or pass a "
+                           "T.* op such as T.reduce_max");
+    return r;
 }
 
 // ---- functions ----------------------------------------------------------------------------------
