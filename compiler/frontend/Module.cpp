@@ -313,12 +313,6 @@ Value parseParamValue(std::string_view text) {
     return Value::str(t);
 }
 
-std::string paramText(const Value& v) {
-    if (v.is(ValueKind::Builtin)) return v.builtinObj().name;
-    if (v.is(ValueKind::Function)) return v.functionObj().name;
-    return repr(v);
-}
-
 namespace {
 // Names a statement binds anywhere inside it (targets, loop variables, nested defs), for
 // poisoning them when the statement fails.
@@ -508,6 +502,26 @@ std::vector<const KernelEntry*> Module::otherEntriesWithParam(const KernelEntry&
     return out;
 }
 
+namespace {
+/// The @tilelang.jit / @autotune def directly in `outer`'s body whose body holds `primFunc`.
+bool jitDefHolding(const ast::FunctionDef& outer, const ast::FunctionDef* primFunc, const Aliases& al) {
+    for (const ast::Stmt* st : outer.body) {
+        auto inner = ast::as<ast::FunctionDef>(st);
+        if (!inner) continue;
+        bool jit = false;
+        for (const ast::Expr* d : inner->decorators) {
+            const std::string n = decoratorInfo(d, al).name;
+            jit |= isJit(n) || isAutotune(n);
+        }
+        if (!jit) continue;
+        bool holds = false;
+        walkStmts(inner->body, [&](const ast::Stmt* s) { holds |= s == primFunc; });
+        if (holds) return true;
+    }
+    return false;
+}
+}  // namespace
+
 void Module::findEntries() {
     Aliases al(*m_ast);
     std::vector<std::pair<int, KernelEntry>> ranked;
@@ -582,6 +596,11 @@ void Module::findEntries() {
             e.pattern = EntryPattern::PrimFunc;
             e.primFunc = f;
             rank = 3;
+        } else if (e.primFunc && !enclosing && !e.isJit && !e.isAutotune && jitDefHolding(*f, e.primFunc, al)) {
+            // `def test_x(): @tilelang.jit def k(N): @T.prim_func ...; k(1024)`: the kernel is the
+            // test's own jit factory `test_x.k` (its parameters, its call in the test), not the
+            // test run as a factory (helper-125 #12).
+            continue;
         } else if (e.primFunc) {
             e.pattern = EntryPattern::Factory;
             rank = e.isJit || e.isAutotune ? 0 : 1;
@@ -881,29 +900,6 @@ EnvPtr Module::scopeWith(const ParamBindings* params) const {
     if (params)
         for (const auto& [k, v] : *params) env->vars[k] = v;
     return env;
-}
-
-std::optional<Value> callableNamed(Interp& in, const EnvPtr& globals, const std::string& text) {
-    std::string t = text;
-    while (!t.empty() && std::isspace(static_cast<unsigned char>(t.back()))) t.pop_back();
-    while (!t.empty() && std::isspace(static_cast<unsigned char>(t.front()))) t.erase(t.begin());
-    if (t.empty() || t.front() == '.' || t.back() == '.' ||
-        t.find_first_not_of("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_.") != std::string::npos)
-        return std::nullopt;
-    DiagnosticEngine d;
-    auto parsed = parseExpression(std::make_shared<SourceFile>("<param>", t), d);
-    if (!parsed.expr || d.hasErrors()) return std::nullopt;
-    // `T.` is the tile language whatever the file imports it as (`import tilelang.language as tl`).
-    auto scope = std::make_shared<Env>();
-    scope->parent = globals;
-    if (t.rfind("T.", 0) == 0) scope->vars["T"] = Value::ns(in.module("tilelang.language"));
-    try {
-        Value v = in.eval(*parsed.expr, scope);
-        if (v.is(ValueKind::Builtin) && v.builtinObj().name.rfind("T.", 0) == 0) return v;
-        if (v.is(ValueKind::Function) && t.find('.') == std::string::npos) return v;
-    } catch (const CompileError&) {
-    }
-    return std::nullopt;
 }
 
 std::optional<Value> Module::evalInGlobals(const ast::Expr& e, const ParamBindings* params,

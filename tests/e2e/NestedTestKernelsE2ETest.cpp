@@ -78,3 +78,37 @@ TEST(NestedTestKernels, TwoKernelsOfOneTestCompileForBothTargets) {
         }
     }
 }
+
+// A jit factory defined in a test is test_x.k with its own parameters (helper-125 #12: the test
+// itself was compiled as the factory, named test_x, and `--param N` was "unknown").
+TEST(NestedTestKernels, FactoriesDefinedInATestTakeTheirOwnParameters) {
+    const char* file = "tests/e2e/programs/nested_test_factories.py";
+    std::vector<ts::Diagnostic> diags;
+    auto ks = ts::listKernels(file, ts::e2e::readRepoFile(file), &diags);
+    ASSERT_EQ(ks.size(), 2u);
+    EXPECT_EQ(ks[0].name, "test_add.add");
+    EXPECT_EQ(ks[1].name, "test_mul.mul");
+    struct Case {
+        const char* kernel;
+        const char* ref;
+        std::map<std::string, std::string> params;
+        unsigned grid;
+    } cases[] = {{"test_add.add", "ref_add", {}, 8u},           // N = 1000 from the test, block 128
+                 {"add", "ref_add", {{"N", "4097"}}, 33u},       // the bare name, N overridden
+                 {"test_mul.mul", "ref_mul", {}, 8u},           // N = 512, block 64
+                 {"mul", "ref_mul", {{"block", "128"}}, 4u}};
+    for (const Case& c : cases) {
+        for (const char* target : {"cuda:sm_80", "cuda:sm_90a"}) {
+            ts::CompileResult r = ts::e2e::compileRepoFile(file, c.params, target, c.kernel);
+            ASSERT_TRUE(r.ok) << c.kernel << " " << target << "\n" << ts::e2e::diagText(r);
+            EXPECT_EQ(r.kernel.grid[0], c.grid) << c.kernel;
+            if (std::string(target) == "cuda:sm_80")
+                ASSERT_NO_FATAL_FAILURE(ts::e2e::expectInterpretersMatchReference(r, c.kernel, c.ref));
+            if (!ts::rt::nvrtcAvailable()) GTEST_SKIP() << "no NVRTC in this build";
+            auto nv = ts::rt::compileCuda(r.cuda, ts::parseTarget(target)->arch(), {}, true);
+            EXPECT_TRUE(nv.ok) << c.kernel << " " << target << "\n" << nv.log;
+        }
+    }
+    ts::CompileResult r = ts::e2e::compileRepoFile(file, {}, "cuda:sm_80", "test_add.add");
+    EXPECT_TRUE(ts::e2e::hasNote(r, "'test_add.add' takes N=1000 from this call (test_add())")) << ts::e2e::diagText(r);
+}
