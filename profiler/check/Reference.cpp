@@ -12,6 +12,7 @@
 #include <new>
 #include <string_view>
 
+#include "compiler/frontend/AstNames.h"
 #include "compiler/frontend/MetaEval.h"
 #include "compiler/frontend/Module.h"
 #include "compiler/frontend/Parser.h"
@@ -667,6 +668,22 @@ ReferenceResult run(const ast::Module& module, const ast::FunctionDef* def,
             Span{}, "no '" + opt.functionName + "' function in " + module.source()->path(),
             "define def " + opt.functionName + "(*inputs) returning the expected outputs"));
         return r;
+    }
+    // `--ref matmul` naming a kernel: it returns a kernel, not tensors (helper-125 #17 reported
+    // "ref_program must return tensors, got function" or a missing parameter instead).
+    for (const ast::Expr* d : def->decorators) {
+        const ast::Expr* callee = d;
+        if (auto c = ast::as<ast::Call>(d)) callee = c->func;
+        const std::string n = fe::dottedName(callee);
+        const std::string last = n.substr(n.rfind('.') == std::string::npos ? 0 : n.rfind('.') + 1);
+        if (last == "jit" || last == "prim_func" || last == "autotune" || last == "macro") {
+            r.diagnostics.push_back(makeDiag(
+                def->nameSpan,
+                "'" + def->name + "' is a kernel (@" + n + "), not a reference: --ref names a Python function "
+                "that computes the expected outputs from the inputs",
+                "write e.g. def ref_program(A, B): return A @ B (torch code) and pass --ref ref_program"));
+            return r;
+        }
     }
     DiagnosticEngine diags;
     std::vector<Diagnostic> warnings;  // after the errors: diagnostics[0] is the failure

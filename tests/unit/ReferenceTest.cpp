@@ -471,6 +471,24 @@ TEST(Reference, NoReferenceProgram) {
     EXPECT_NE(r.diagnostics[0].message.find("no 'ref_program'"), std::string::npos);
 }
 
+// `--ref matmul` naming the file's kernel (helper-125 #17: "ref_program must return tensors, got
+// function"): the error says it is a kernel and what --ref wants.
+TEST(Reference, AKernelNamedAsTheReferenceIsSaidToBeOne) {
+    ts::rt::ReferenceOptions opt;
+    opt.functionName = "matmul";
+    auto r = ts::rt::evalReference(std::make_shared<ts::SourceFile>("ref_test.py",
+                                                                   "import tilelang\n"
+                                                                   "@tilelang.jit(out_idx=[-1])\n"
+                                                                   "def matmul(M, N):\n"
+                                                                   "    pass\n"),
+                                   {}, {randomTensor({2}, 1)}, opt);
+    ASSERT_FALSE(r.ok);
+    ASSERT_EQ(r.diagnostics.size(), 1u);
+    EXPECT_EQ(r.diagnostics[0].message, "'matmul' is a kernel (@tilelang.jit), not a reference: --ref names a Python "
+                                        "function that computes the expected outputs from the inputs");
+    EXPECT_EQ(r.diagnostics[0].span.line, 3u);
+}
+
 TEST(Reference, ReturningNoneIsADiagnostic) {
     auto r = run("def ref_program(x):\n    y = x + 1\n", {randomTensor({2}, 1)});
     ASSERT_FALSE(r.ok);
