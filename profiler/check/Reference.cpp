@@ -548,8 +548,8 @@ FactoryAliases factoryArgumentNames(const ast::Module& module, const ast::Functi
         if (auto f = ast::as<ast::FunctionDef>(s)) defs[f->name] = f;
     auto takesAll = [&](const ast::FunctionDef& f) {
         if (params.empty()) return false;
-        for (const auto& [name, _] : params)
-            if (std::none_of(f.params.begin(), f.params.end(), [&](const ast::Param& p) { return p.name == name; }))
+        for (const auto& binding : params)  // no structured binding: clang 14 cannot capture one
+            if (std::none_of(f.params.begin(), f.params.end(), [&](const ast::Param& p) { return p.name == binding.first; }))
                 return false;
         return true;
     };
