@@ -884,6 +884,26 @@ ir::Var Elaborator::symbol(const std::string& name, ir::DType t, Span s) {
     return v;
 }
 
+bool Elaborator::isLaunchInvariant(const ir::Expr& e) const {
+    bool ok = true;
+    ir::walkExpr(e, [&](const ir::Expr& x) {
+        if (x->kind == ir::ExprKind::Load) ok = false;
+        if (auto* v = ir::as<ir::VarNode>(x)) {
+            auto same = [&](const ir::Var& s) { return s.get() == v; };
+            ok &= std::any_of(m_symbols.begin(), m_symbols.end(), same) ||
+                  std::any_of(m_scalarParams.begin(), m_scalarParams.end(), same);
+        }
+    });
+    return ok;
+}
+
+std::string Elaborator::sourceText(Span s) const {
+    if (!s.valid() || s.endLine != s.line || s.endCol <= s.col || !m_mod.source()) return {};
+    std::string_view line = m_mod.source()->lineText(s.line);
+    if (s.col - 1 >= line.size()) return {};
+    return std::string(line.substr(s.col - 1, s.endCol - s.col));
+}
+
 namespace {
 /// The symbolic sizes the kernel uses (in tensor shapes or the body), in creation order.
 std::vector<ir::Var> usedSymbols(const std::vector<ir::Var>& symbols,

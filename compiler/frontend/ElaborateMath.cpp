@@ -14,6 +14,7 @@
 #include "compiler/frontend/ElaborateExtern.h"
 #include "compiler/frontend/ElaboratePointers.h"
 #include "compiler/frontend/ElaborateWarpShuffle.h"
+#include "compiler/ir/IntrinsicsAssert.h"
 #include "compiler/frontend/LanguageRegistry.h"
 #include "compiler/ir/Intrinsics.h"
 
@@ -133,12 +134,39 @@ void Elaborator::installMath() {
             return el.wrap(ir::binary(name == "isinf" ? ir::BinOp::Eq : ir::BinOp::Lt, mag, inf, a.span));
         });
     }
-    def("if_then_else", [](Elaborator& el, CallArgs& a) {
+    auto select = [](Elaborator& el, CallArgs& a) {
         a.expectPositional(3, 3);
         if (auto t = el.truthOrDynamic(a.pos[0], a.argSpan(0))) return *t ? a.pos[1] : a.pos[2];
         ir::Expr c = el.condition(a.pos[0], a.argSpan(0));
         auto [x, y] = el.operands(a.pos[1], a.pos[2], a.span);
         return el.wrap(ir::select(c, x, y, a.span));
+    };
+    def("if_then_else", select);
+    // TVM's T.Select(cond, a, b) evaluates both operands; the same select here (a load of the
+    // arm not taken is not made, which only removes out-of-bounds reads TVM would make).
+    def("Select", select);
+    // T.assume(cond): a promise TileLang's simplifier may use (e.g. to drop bounds checks),
+    // which TileScope's passes do not use. TileLang checks one that only reads launch values at
+    // launch ("Assume: N % 4 == 0", its assume test); here that check is a device assert, which
+    // the interpreters and the GPU report. Any other (per thread or element) is not checked: a
+    // check there would cost what the promise is meant to save.
+    def("assume", [](Elaborator& el, CallArgs& a) {
+        a.expectPositional(1, 1);
+        if (auto t = el.truthOrDynamic(a.pos[0], a.argSpan(0))) {
+            if (!*t) throw CompileError(a.argSpan(0), "T.assume: the condition is False at compile time");
+            return Value::none();
+        }
+        el.requireKernel(a.span, "T.assume");
+        ir::Expr c = el.condition(a.pos[0], a.argSpan(0));
+        if (el.isLaunchInvariant(c)) {
+            std::string text = el.sourceText(a.argSpan(0));
+            el.emit(ir::evaluate(ir::call(ir::intrin::kDeviceAssert,
+                                          {c, std::make_shared<ir::StrImmNode>(
+                                                  "Assume: " + (text.empty() ? ir::toString(c) : text), a.span)},
+                                          ir::DType::Int32, a.span),
+                                 a.span));
+        }
+        return Value::none();
     });
     def("infinity", [](Elaborator& el, CallArgs& a) {
         a.expectPositional(1, 1);

@@ -64,6 +64,11 @@ public:
     ir::Expr condition(const Value& v, Span s);
     /// True if `v` is a run-time value (or an element access / alloc_var used as one).
     bool isRuntime(const Value& v) const;
+    /// True when `e` reads only launch values (T.dynamic sizes, scalar parameters) and constants:
+    /// one value for the whole launch (T.assume's check, as TileLang's host-side one).
+    bool isLaunchInvariant(const ir::Expr& e) const;
+    /// The source text of a one-line span (empty for a span over several lines).
+    std::string sourceText(Span s) const;
     /// `a op b` with at least one run-time operand.
     Value arith(ast::BinOpKind op, const Value& a, const Value& b, Span s);
     Value compare(ast::CmpOpKind op, const Value& a, const Value& b, Span s);

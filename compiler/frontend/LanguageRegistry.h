@@ -120,6 +120,8 @@ inline constexpr LangEntry kLanguage[] = {
     {"sigmoid", LangKind::Math, "sigmoid(x)", "1 / (1 + exp(-x))."},
     {"tanh", LangKind::Math, "tanh(x)", "Hyperbolic tangent."},
     {"if_then_else", LangKind::Math, "if_then_else(cond, a, b)", "Select a if cond else b."},
+    {"Select", LangKind::Math, "Select(cond, a, b)", "TVM spelling of T.if_then_else."},
+    {"assume", LangKind::Meta, "assume(cond)", "A promise for TileLang's simplifier: elaborated, not used or checked by TileScope."},
     {"infinity", LangKind::Math, "infinity(dtype)", "Positive infinity of a dtype."},
     {"isnan", LangKind::Math, "isnan(x)", "True where x is NaN (integers: False)."},
     {"isinf", LangKind::Math, "isinf(x)", "True where x is +inf or -inf (integers: False)."},

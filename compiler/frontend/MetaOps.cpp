@@ -484,7 +484,7 @@ Value Interp::getAttr(const Value& obj, const std::string& name, Span s) {
         static const std::set<std::string> kTileLangOnly = {
             "warp_reduce_sum", "warp_reduce_max", "warp_reduce_min", "any_of", "all_of", "func_attr",
             "ClusterKernel", "pdl_trigger", "pdl_sync", "launch_thread", "alloc_tmem", "alloc_buffer",
-            "alloc_reducer", "decl_buffer", "Select", "Persistent", "assume", "tvm_storage_sync",
+            "alloc_reducer", "decl_buffer", "Persistent", "tvm_storage_sync",
             "tvm_access_ptr", "transpose", "tma_store_wait", "shuffle_elect", "round", "handle",
             "get_lane_idx", "any_sync", "mma_gemm_blockscaled", "float4_e2m1_unpacked",
             "annotate_safe_value", "annotate_restrict_buffers", "annotate_min_blocks_per_sm",
