@@ -9,15 +9,6 @@ namespace ts::fe {
 
 namespace {
 
-void targetNames(const ast::Expr* t, std::vector<std::string>& out) {
-    if (auto n = ast::as<ast::Name>(t))
-        out.push_back(n->id);
-    else if (auto s = ast::as<ast::Starred>(t))
-        targetNames(s->value, out);
-    else if (t && (t->kind == ast::ExprKind::Tuple || t->kind == ast::ExprKind::List))
-        for (const ast::Expr* x : static_cast<const ast::Sequence*>(t)->elts) targetNames(x, out);
-}
-
 // Every name a statement binds, at any depth (assignment targets, loop variables, with-as
 // names, defs): what the main block may leave behind as a module global.
 void boundNames(const ast::Stmt* s, std::vector<std::string>& out) {
@@ -25,16 +16,16 @@ void boundNames(const ast::Stmt* s, std::vector<std::string>& out) {
         for (const ast::Stmt* x : b) boundNames(x, out);
     };
     if (auto a = ast::as<ast::Assign>(s))
-        for (const ast::Expr* t : a->targets) targetNames(t, out);
-    if (auto a = ast::as<ast::AnnAssign>(s)) targetNames(a->target, out);
-    if (auto a = ast::as<ast::AugAssign>(s)) targetNames(a->target, out);
+        for (const ast::Expr* t : a->targets) collectNames(t, out);
+    if (auto a = ast::as<ast::AnnAssign>(s)) collectNames(a->target, out);
+    if (auto a = ast::as<ast::AugAssign>(s)) collectNames(a->target, out);
     if (auto f = ast::as<ast::FunctionDef>(s)) out.push_back(f->name);
     if (auto x = ast::as<ast::If>(s)) {
         block(x->body);
         block(x->orelse);
     }
     if (auto x = ast::as<ast::For>(s)) {
-        targetNames(x->target, out);
+        collectNames(x->target, out);
         block(x->body);
         block(x->orelse);
     }
@@ -43,7 +34,7 @@ void boundNames(const ast::Stmt* s, std::vector<std::string>& out) {
         block(x->orelse);
     }
     if (auto x = ast::as<ast::With>(s)) {
-        for (const auto& item : x->items) targetNames(item.target, out);
+        for (const auto& item : x->items) collectNames(item.target, out);
         block(x->body);
     }
     if (auto t = ast::as<ast::Try>(s)) {
