@@ -274,6 +274,10 @@ Value makeTensorType(Elaborator& el, const Value& shape, const Value* strides, c
                      Span s, Span shapeSpan, Span dtypeSpan) {
     auto t = std::make_shared<TensorType>();
     t->shape = el.shapeArg(shape, shapeSpan, "T.Tensor shape");
+    // A 0-d tensor reached codegen as an internal error (helper-126 D3).
+    if (t->shape.empty())
+        throw CompileError(shapeSpan, "T.Tensor with an empty shape (a 0-d tensor) is not supported by TileScope",
+                           "declare it with one element, T.Tensor((1,), dtype), and read A[0]");
     // A non-positive constant extent (usually a bad --param such as M=-5) is reported here, at
     // the tensor, rather than later as a grid or bounds error that hides the cause.
     for (size_t d = 0; d < t->shape.size(); ++d)

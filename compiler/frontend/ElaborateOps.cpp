@@ -248,17 +248,34 @@ Value opCopy(Elaborator& el, CallArgs& a) {
             "both regions must have the same shape (dimensions of extent 1 are ignored)");
     ir::Attrs attrs;
     if (b.has(2) && !b[2].isNone()) attrs["coalesced_width"] = intArg(b, 2, 0, "coalesced_width");
-    if (boolArg(el, b, 3, false)) attrs["disable_tma"] = true;
+    // annotations={"disable_tma": ..., "prefer_instruction": ...} take precedence over the
+    // keywords, as in TileLang's copy_op.py (helper-126: they were ignored).
+    auto annotation = [&](const char* key) -> std::optional<Value> {
+        if (!b.has(5) || !b[5].is(ValueKind::Dict)) return std::nullopt;
+        for (const auto& [k, v] : b[5].dictObj().entries)
+            if (k.is(ValueKind::Str) && k.asStr() == key) return v;
+        return std::nullopt;
+    };
+    const std::optional<Value> annDisable = annotation("disable_tma");
+    const bool disableTma = annDisable ? el.truthy(*annDisable, b.spans[5]) : boolArg(el, b, 3, false);
+    if (disableTma) attrs["disable_tma"] = true;
     // TileLang's prefer_instruction (copy_op.py: "tma", "cp_async", "sync"): "tma" is what a
     // global -> shared copy lowers to where the target and shapes allow it anyway; the other two
     // ask for no TMA.
-    if (b.has(6) && !b[6].isNone()) {
-        const std::string want = b[6].is(ValueKind::Str) ? b[6].asStr() : std::string();
+    const std::optional<Value> annPrefer = annotation("prefer_instruction");
+    const Value prefer = annPrefer ? *annPrefer : b.has(6) ? b[6] : Value::none();
+    const Span preferSpan = annPrefer ? b.spans[5] : b.has(6) ? b.spans[6] : a.span;
+    if (!prefer.isNone()) {
+        const std::string want = prefer.is(ValueKind::Str) ? prefer.asStr() : std::string();
         if (want == "sync" || want == "cp_async") {
             attrs["disable_tma"] = true;
             attrs["prefer_instruction"] = want;  // the lowering's note names it (tmaDisabledWhy)
-        } else if (want != "tma")
-            throw CompileError(b.spans[6], "T.copy: prefer_instruction must be \"tma\", \"cp_async\" or \"sync\", got " + repr(b[6]));
+        } else if (want != "tma") {
+            throw CompileError(preferSpan, "T.copy: prefer_instruction must be \"tma\", \"cp_async\" or \"sync\", got " + repr(prefer));
+        } else if (disableTma) {
+            throw CompileError(preferSpan, "T.copy: prefer_instruction=\"tma\" conflicts with disable_tma=True",
+                               "drop one of them");
+        }
     }
     if (a.callee.rfind("T.tma_copy", 0) == 0) attrs["tma_copy"] = true;  // its notes name T.tma_copy (CopyTma.cpp)
     el.emit(std::make_shared<ir::TileOpNode>(ir::TileOpKind::Copy,

@@ -233,3 +233,50 @@ TEST(CallSiteArgumentsTest, DictSplatKeywordsAndRejectedCalls) {
     ASSERT_EQ(kw->firstError(), nullptr) << kw->firstError()->message;
     EXPECT_NE(kw->ir.find("T.Tensor((64,), \"float32\")"), std::string::npos) << kw->ir;
 }
+
+// helper-126: a reassigned tensor's old shape was kept (`X = X.t().contiguous()` compiled the
+// 64x32 of the tensor before, `X = X.reshape(2048)` was a rank error); `torch.randint(0, 10,
+// size=(4096,))` was read as shape (10,); an eager kernel's extra keyword is no error (TileLang's
+// eager binder keeps it); a call inside try/except is expected to fail; `X: T.Tensor[(N,)]`
+// (no dtype) gave no sizes.
+TEST(CallSiteArgumentsTest, TensorShapesFollowAssignmentsAndSizeKeywords) {
+    const std::string kernel = "import tilelang\nimport tilelang.language as T\nimport torch\n"
+                               "@tilelang.jit\n"
+                               "def double(X, Y):\n"
+                               "    N = T.const(\"N\")\n"
+                               "    X: T.Tensor[(N,)]\n"
+                               "    Y: T.Tensor[[N], T.float32]\n"
+                               "    with T.Kernel(T.ceildiv(N, 128), threads=128) as bx:\n"
+                               "        for i in T.Parallel(128):\n"
+                               "            if bx * 128 + i < N:\n"
+                               "                Y[bx * 128 + i] = X[bx * 128 + i] * 2.0\n"
+                               "def main():\n";
+    auto reshaped = elaborateText(kernel + "    X = torch.randn(32, 64)\n    X = X.reshape(2048)\n"
+                                           "    Y = torch.empty(2048)\n    double(X, Y)\nmain()\n");
+    // X's shape after the reshape is not read (no rank error); N comes from Y.
+    ASSERT_EQ(reshaped->firstError(), nullptr) << reshaped->firstError()->message;
+    EXPECT_NE(noteContaining(*reshaped, "'double' takes N=2048 from this call"), nullptr);
+    auto alias = elaborateText(kernel + "    X = torch.randn(512)\n    Y = torch.empty(128)\n    Y = X\n    double(X, Y)\nmain()\n");
+    ASSERT_EQ(alias->firstError(), nullptr) << alias->firstError()->message;
+    EXPECT_NE(noteContaining(*alias, "'double' takes N=512 from this call"), nullptr);
+    auto randint = elaborateText(kernel + "    X = torch.randint(0, 10, size=(4096,)).float()\n"
+                                          "    Y = torch.empty(4096)\n    double(X, Y, blk=4)\nmain()\n");
+    ASSERT_EQ(randint->firstError(), nullptr) << randint->firstError()->message;
+    EXPECT_NE(noteContaining(*randint, "'double' takes N=4096 from this call"), nullptr);
+    auto tried = elaborateText("import tilelang.language as T\n"
+                               "def make(length, rows=4):\n"
+                               "    @T.prim_func\n"
+                               "    def k(a: T.Tensor((length, rows), T.float32)):\n"
+                               "        with T.Kernel(1, threads=32):\n"
+                               "            a[0, 0] = 1.0\n"
+                               "    return k\n"
+                               "def main():\n"
+                               "    try:\n"
+                               "        make(8, row=2)\n"
+                               "    except TypeError:\n"
+                               "        pass\n"
+                               "    make(16)\n"
+                               "main()\n");
+    ASSERT_EQ(tried->firstError(), nullptr) << tried->firstError()->message;
+    EXPECT_NE(tried->ir.find("T.Tensor((16, 4), \"float32\")"), std::string::npos) << tried->ir;
+}
