@@ -190,19 +190,21 @@ TEST(CallSiteArgumentsTest, ArgumentErrorsOfTOpsCarryAHint) {
 
 }  // namespace
 
+// A factory of a (length, rows) tensor: its parameters are what the call tests read back.
+const char* const kMakeFactory = "import tilelang.language as T\n"
+                                 "def make(length, rows=4):\n"
+                                 "    @T.prim_func\n"
+                                 "    def k(a: T.Tensor((length, rows), T.float32)):\n"
+                                 "        with T.Kernel(1, threads=32):\n"
+                                 "            a[0, 0] = 1.0\n"
+                                 "    return k\n";
+
 // `make(**config)` with a dict the search can read gives its entries as keywords (TileLang's
 // tma_1d test: `config = {"block_M": 128, ...}; elementwise_add(M, N, **config, ...)`); calls
 // Python rejects (helper-125 #6, #7) are errors at the argument and give no values, and
 // `.compile(M=...)` naming a T.const size is no unknown keyword (TileLang's quickstart).
 TEST(CallSiteArgumentsTest, DictSplatKeywordsAndRejectedCalls) {
-    const std::string factory = "import tilelang.language as T\n"
-                                "def make(length, rows=4):\n"
-                                "    @T.prim_func\n"
-                                "    def k(a: T.Tensor((length, rows), T.float32)):\n"
-                                "        with T.Kernel(1, threads=32):\n"
-                                "            a[0, 0] = 1.0\n"
-                                "    return k\n"
-                                "def test_it():\n";
+    const std::string factory = std::string(kMakeFactory) + "def test_it():\n";
     auto splat = elaborateText(factory + "    config = {\"rows\": 8, \"length\": 16}\n    make(**config)\n");
     ASSERT_EQ(splat->firstError(), nullptr) << splat->firstError()->message;
     // length has no default: 16 from the dict; rows keeps its default, and the note names the
@@ -263,13 +265,7 @@ TEST(CallSiteArgumentsTest, TensorShapesFollowAssignmentsAndSizeKeywords) {
                                           "    Y = torch.empty(4096)\n    double(X, Y, blk=4)\nmain()\n");
     ASSERT_EQ(randint->firstError(), nullptr) << randint->firstError()->message;
     EXPECT_NE(noteContaining(*randint, "'double' takes N=4096 from this call"), nullptr);
-    auto tried = elaborateText("import tilelang.language as T\n"
-                               "def make(length, rows=4):\n"
-                               "    @T.prim_func\n"
-                               "    def k(a: T.Tensor((length, rows), T.float32)):\n"
-                               "        with T.Kernel(1, threads=32):\n"
-                               "            a[0, 0] = 1.0\n"
-                               "    return k\n"
+    auto tried = elaborateText(std::string(kMakeFactory) +
                                "def main():\n"
                                "    try:\n"
                                "        make(8, row=2)\n"
