@@ -369,7 +369,25 @@ int runChain(const RunCommand& c) {
             std::cerr << "tilec: error: --param " << p << ": no kernel of the chain has it\n";
             return 1;
         }
+    // A kernel of the chain as --bind names it: as --chain spells it, or the same kernel with or
+    // without its test (`shift` for `test_affine.shift` and back) when that names one kernel
+    // (helper-126 D8: the spellings had to match exactly).
+    auto bare = [](const std::string& n) { return n.substr(n.rfind('.') == std::string::npos ? 0 : n.rfind('.') + 1); };
+    auto resolve = [&](std::string& name) {
+        std::vector<std::string> hits;
+        for (auto& st : steps)
+            if (st.name == name) return;
+        for (auto& st : steps)
+            if (bare(st.name) == bare(name) && (st.name == bare(name) || name == bare(name) || st.name.find('.') == std::string::npos))
+                hits.push_back(st.name);
+        if (hits.size() == 1) name = hits.front();
+    };
+    std::string chainList;
+    for (auto& st : steps) chainList += (chainList.empty() ? "" : ", ") + st.name;
+    std::set<std::string> boundParams;
     for (auto& b : binds) {
+        resolve(b.kernel);
+        resolve(b.fromKernel);
         bool found = false;
         for (auto& st : steps)
             if (st.name == b.kernel)
@@ -377,7 +395,13 @@ int runChain(const RunCommand& c) {
         if (!found) {
             std::cerr << "tilec: error: --bind " << b.kernel << "." << b.param
                       << ": no kernel of the chain named '" << b.kernel
-                      << "' has an input parameter '" << b.param << "'\n";
+                      << "' has an input parameter '" << b.param << "'\n  hint: the chain's kernels are "
+                      << chainList << "; write --bind KERNEL.PARAM=KERNEL0.PARAM0\n";
+            return 1;
+        }
+        if (!boundParams.insert(key(b.kernel, b.param)).second) {
+            std::cerr << "tilec: error: --bind " << key(b.kernel, b.param)
+                      << " is given twice\n  hint: bind each input once\n";
             return 1;
         }
     }

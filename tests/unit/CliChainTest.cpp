@@ -95,6 +95,30 @@ TEST(CliChain, BindNamesKernelsDefinedInATest) {
     }
 }
 
+// --bind may name a kernel with or without its test whichever way --chain spells it; a bind of
+// an input given twice is an error, and an unknown kernel lists the chain's (helper-126 D8).
+TEST(CliChain, BindSpellingsOfTestKernels) {
+    RunCommand c;
+    c.flags.file = kDir + "nested_chain.py";
+    c.flags.target = "cuda:sm_80";
+    c.interp = "tile";
+    c.seed = 3;
+    c.chain = {"double", "shift"};
+    c.binds = {"test_affine.shift.A=test_affine.double.Y"};
+    c.ref = kDir + "nested_chain_ref.py::chain_ref";
+    auto o = captureCli([&] { return runChain(c); });
+    EXPECT_EQ(o.rc, 0) << o.out << o.err;
+    EXPECT_TRUE(contains(o.out, "PASS")) << o.out;
+    c.binds = {"test_affine.shift.A=test_affine.double.Y", "shift.A=double.X"};
+    auto twice = captureCli([&] { return runChain(c); });
+    EXPECT_EQ(twice.rc, 1);
+    EXPECT_TRUE(contains(twice.err, "--bind shift.A is given twice")) << twice.err;
+    c.binds = {"test_affine.shiftA=test_affine.doubleY"};
+    auto typo = captureCli([&] { return runChain(c); });
+    EXPECT_EQ(typo.rc, 1);
+    EXPECT_TRUE(contains(typo.err, "the chain's kernels are double, shift")) << typo.err;
+}
+
 // The corpus' MHA backward (forward, preprocess, backward with dQ atomics, postprocess) as one
 // chain against our float64 reference tests/e2e/programs/attn_bwd_ref.py, at a sequence length
 // that is not a multiple of the 64-row blocks, causal and not. Read in place from the corpus
