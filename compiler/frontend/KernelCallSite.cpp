@@ -770,7 +770,10 @@ private:
         if (!shapeExpr || (shapeExpr->kind != ast::ExprKind::Tuple && shapeExpr->kind != ast::ExprKind::List)) return;
         const auto* shape = static_cast<const ast::Sequence*>(shapeExpr);
         const std::vector<Value>& dims = it->second.dims;
-        const std::string made = "made at line " + std::to_string(it->second.made.line);
+        // Named by the parameter; the argument's own name too when it differs (helper-126 D10:
+        // "gives 'Y' ... from 'Y'" mixed the two).
+        const std::string made = (argName == tensor.name ? std::string() : "the tensor '" + argName + "', ") +
+                                 "made at line " + std::to_string(it->second.made.line);
         if (dims.empty()) return;  // its size arguments could not be read
         // What TileLang's eager call checks at run time (a rank, a fixed extent, one size given
         // two values), said here: before, the first tensor won and the rest were not looked at
@@ -779,13 +782,13 @@ private:
             problems.push_back({arg.span,
                                 "'" + tensor.name + "' is declared with " + dimensions(shape->elts.size()) +
                                     " but this call passes a tensor with " + std::to_string(dims.size()) +
-                                    " ('" + argName + "', " + made + ")",
+                                    " (" + (argName == tensor.name ? "'" + argName + "', " : std::string()) + made + ")",
                                 "pass a tensor of the declared rank, or change the declaration"});
             return;
         }
         for (size_t i = 0; i < shape->elts.size(); ++i) {
             if (!dims[i].isIntLike()) continue;
-            const std::string here = "'" + argName + "' (" + made + ") has extent " +
+            const std::string here = "'" + tensor.name + "' (" + made + ") has extent " +
                                      std::to_string(dims[i].asInt()) + " in dimension " + std::to_string(i);
             if (auto lit = ast::as<ast::Constant>(shape->elts[i]);
                 lit && lit->type == ast::Constant::Type::Int && lit->intValue != dims[i].asInt()) {
@@ -801,7 +804,7 @@ private:
             auto have = values.find(n->id);
             if (have == values.end()) {
                 values.emplace(n->id, dims[i]);
-                sizeSource[n->id] = "'" + argName + "' (" + made + ") dimension " + std::to_string(i);
+                sizeSource[n->id] = "'" + tensor.name + "' (" + made + ") dimension " + std::to_string(i);
             } else if (!have->second.isIntLike() || have->second.asInt() != dims[i].asInt()) {
                 problems.push_back({arg.span,
                                     "this call gives '" + tensor.name + "' a tensor whose size " + n->id + " = " +
