@@ -378,7 +378,7 @@ int runChain(const RunCommand& c) {
         for (auto& st : steps)
             if (st.name == name) return;
         for (auto& st : steps)
-            if (bare(st.name) == bare(name) && (st.name == bare(name) || name == bare(name) || st.name.find('.') == std::string::npos))
+            if (bare(st.name) == bare(name) && (st.name == bare(name) || name == bare(name)))
                 hits.push_back(st.name);
         if (hits.size() == 1) name = hits.front();
     };

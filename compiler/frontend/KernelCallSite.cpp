@@ -416,8 +416,10 @@ private:
             call = inner;
         }
         auto name = ast::as<ast::Name>(target);
-        const bool sizeKeyword = call && std::any_of(call->keywords.begin(), call->keywords.end(),
-                                                     [](const ast::Keyword& k) { return k.name == "size"; });
+        const ast::Expr* sizeKeyword = nullptr;  // `torch.randint(0, 10, size=(4096,))`
+        if (call)
+            for (const auto& kw : call->keywords)
+                if (kw.name == "size") sizeKeyword = kw.value;
         if (!call || !name || (call->args.empty() && !sizeKeyword) || !isTensorMaker(dottedName(call->func))) return;
         std::vector<Value> dims;
         try {
@@ -427,10 +429,8 @@ private:
             std::vector<const ast::Expr*> sizeArgs(call->args.begin(), call->args.end());
             if (last == "full" && !call->args.empty()) sizeArgs = {call->args.front()};
             if (last == "randint" && !call->args.empty()) sizeArgs = {call->args.back()};
-            // `torch.randint(0, 10, size=(4096,))`: the keyword is the size (helper-126: read as
-            // the shape (10,)).
-            for (const auto& kw : call->keywords)
-                if (kw.name == "size") sizeArgs = {kw.value};
+            // The size keyword is the size (helper-126: randint's was read as the shape (10,)).
+            if (sizeKeyword) sizeArgs = {sizeKeyword};
             for (const ast::Expr* a : sizeArgs) {
                 Value v = m_in.eval(*a, env);
                 if (v.isSequence())
