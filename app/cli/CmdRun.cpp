@@ -540,6 +540,23 @@ std::string randomIntegerInputsHint(const CompileResult& r, const CompileFlags& 
            "values:V1,V2,...)\n";
 }
 
+/// After a GPU fault: the command that replays the same inputs (--seed) on the tile interpreter,
+/// which checks every global and shared access and stops at the first one out of bounds with its
+/// file:line:col -- the GPU says only CUDA_ERROR_ILLEGAL_ADDRESS.
+std::string faultHint(const CompileResult& r, const RunCommand& c, uint64_t seed) {
+    auto quoted = [](const std::string& a) {
+        return a.find_first_of(" '\"()[]*$;&|<>") == std::string::npos ? a : "'" + a + "'";
+    };
+    std::string cmd = "tilec run " + quoted(c.flags.file);
+    if (!c.flags.kernel.empty()) cmd += " -k " + quoted(c.flags.kernel);
+    for (const std::string& p : c.flags.params) cmd += " -p " + quoted(p);
+    for (const std::string& i : c.flags.inputRules) cmd += " --input " + quoted(i);
+    cmd += " --seed " + std::to_string(seed) + " --interp";
+    return "  hint: find the faulting access on the CPU: `" + cmd +
+           "` replays these inputs and names the first access out of bounds (file:line:col)\n" +
+           randomIntegerInputsHint(r, c.flags);
+}
+
 /// Where to fix a reference whose results do not fit the outputs: its def, located.
 std::string referenceShapeHint(const CompileResult& r, const std::string& refName) {
     std::string why;
@@ -649,6 +666,7 @@ int runRun(const RunCommand& c) {
         if (!res.ok) {
             std::cerr << "tilec: error: " << rt::stageName(res.failedStage)
                       << " failed: " << res.error << "\n";
+            if (runFailureStatus(res) == "fault") std::cerr << faultHint(*r, c, set.seed);
             record["status"] = runFailureStatus(res);
             record["reason"] = res.error;
             storeRecord(record);

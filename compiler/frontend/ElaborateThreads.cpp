@@ -32,6 +32,35 @@ Value threadIndex(Elaborator& el, int dim, Span s) {
     return el.wrap(ir::intImm(0, s));
 }
 
+/// The thread index named by `tag` ("threadIdx.x", .y, .z) over [start, stop), which must span
+/// the whole block dimension (TileScope does not launch sub-blocks); `callee` names the form.
+Value boundThreadIndex(Elaborator& el, const std::string& callee, const Value& start, const Value& stop,
+                       const std::string& tag, Span tagSpan, Span span) {
+    int axis = -1;
+    for (int d = 0; d < 3; ++d)
+        if (tag == std::string("threadIdx.") + kAxis[d]) axis = d;
+    if (axis < 0)
+        throw CompileError(tagSpan, callee + ": '" + tag + "' is not a thread index",
+                           "use threadIdx.x, threadIdx.y or threadIdx.z (block indices come "
+                           "from T.Kernel's `as` names or T.get_block_binding)");
+    if (!start.isIntLike() || !stop.isIntLike())
+        throw CompileError(span, callee + ": the thread range must be compile-time integers");
+    const auto& ext = el.kernelBlockExtents();
+    const int64_t blockExt = axis < static_cast<int>(ext.size()) ? ext[axis] : 1;
+    const int64_t count = stop.asInt() - start.asInt();
+    if (count != blockExt)
+        throw CompileError(span,
+                           callee + " over " + std::to_string(count) + " threads of " + tag +
+                               ", but the T.Kernel has " + std::to_string(blockExt) + " along " +
+                               kAxis[axis],
+                           "bind the whole block dimension, or use T.get_thread_binding() "
+                           "and guard the code with an if");
+    Value idx = threadIndex(el, axis, span);
+    if (start.asInt() == 0) return idx;
+    return el.wrap(ir::binary(ir::BinOp::Add, el.toExpr(idx, span, "thread index"),
+                              ir::intImm(start.asInt(), span), span));
+}
+
 }  // namespace
 
 void Elaborator::installThreads() {
@@ -72,32 +101,18 @@ void Elaborator::installThreads() {
         if (stop.isNone()) stop = start, start = Value::integer(0);
         if (!thread.is(ValueKind::Str))
             throw CompileError(a.span, "T.thread_binding needs thread=\"threadIdx.x\" (or .y, .z)");
-        const std::string tag = thread.asStr();
-        int axis = -1;
-        for (int d = 0; d < 3; ++d)
-            if (tag == std::string("threadIdx.") + kAxis[d]) axis = d;
-        if (axis < 0)
-            throw CompileError(threadSpan,
-                               "T.thread_binding: '" + tag + "' is not a thread index",
-                               "use threadIdx.x, threadIdx.y or threadIdx.z (block indices come "
-                               "from T.Kernel's `as` names or T.get_block_binding)");
-        if (!start.isIntLike() || !stop.isIntLike())
-            throw CompileError(a.span, "T.thread_binding: start and stop must be compile-time "
-                                       "integers");
-        const auto& ext = el.kernelBlockExtents();
-        const int64_t blockExt = axis < static_cast<int>(ext.size()) ? ext[axis] : 1;
-        const int64_t span = stop.asInt() - start.asInt();
-        if (span != blockExt)
-            throw CompileError(a.span,
-                               "T.thread_binding over " + std::to_string(span) + " threads of " +
-                                   tag + ", but the T.Kernel has " + std::to_string(blockExt) +
-                                   " along " + kAxis[axis],
-                               "bind the whole block dimension, or use T.get_thread_binding() "
-                               "and guard the code with an if");
-        Value idx = threadIndex(el, axis, a.span);
-        if (start.asInt() == 0) return idx;
-        return el.wrap(ir::binary(ir::BinOp::Add, el.toExpr(idx, a.span, "thread index"),
-                                  ir::intImm(start.asInt(), a.span), a.span));
+        return boundThreadIndex(el, "T.thread_binding", start, stop, thread.asStr(), threadSpan, a.span);
+    });
+    // `tx = T.launch_thread("threadIdx.x", 256)` inside a T.Kernel (TVM's launch_thread as TileLang
+    // keeps it): the kernel's own thread index, over the whole block dimension like thread_binding.
+    defineT("launch_thread", [](Elaborator& el, CallArgs& a) {
+        auto b = a.bind({"thread", "extent"}, 2);
+        el.requireKernel(a.span, "T.launch_thread");
+        if (!b[0].is(ValueKind::Str))
+            throw CompileError(b.spans[0], "T.launch_thread needs the thread's name first: "
+                                           "T.launch_thread(\"threadIdx.x\", extent)");
+        return boundThreadIndex(el, "T.launch_thread", Value::integer(0), b[1], b[0].asStr(), b.spans[0],
+                                a.span);
     });
 }
 

@@ -133,6 +133,7 @@ inline constexpr LangEntry kLanguage[] = {
     {"clamp", LangKind::Math, "clamp(x, lo, hi)", "min(max(x, lo), hi)."},
     {"reinterpret", LangKind::Math, "reinterpret(x, dtype)", "Bit cast to a dtype of the same width (float/int, 8 to 64 bits)."},
     {"thread_binding", LangKind::Scope, "thread_binding(start, stop, thread=\"threadIdx.x\")", "The thread index bound over the whole block dimension, as a value (thread-level code)."},
+    {"launch_thread", LangKind::Math, "launch_thread(\"threadIdx.x\", extent)", "The thread index over the whole block dimension, inside a T.Kernel (TVM's launch_thread)."},
     {"get_thread_binding", LangKind::Math, "get_thread_binding(dim=0)", "The thread index along x, y or z (thread-level code: each thread runs it with its own index)."},
     {"get_thread_bindings", LangKind::Math, "get_thread_bindings()", "The thread indices (x, y, z)."},
     {"get_block_binding", LangKind::Math, "get_block_binding(dim=0)", "The block index along x, y or z."},
