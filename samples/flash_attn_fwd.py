@@ -11,10 +11,9 @@
 #     alpha = exp2((m - m') * log2(e) / sqrt(dim));  l = alpha * l + rowsum(P);  O = alpha * O + P V
 # and divides O by l at the end. exp2 with log2(e) folded into the scale is one FMUL + MUFU.EX2.
 # Masking: keys at or past seq_len (the ragged last tile) and, when is_causal, keys after the
-# query. The score tile starts at 0 (kept) or -inf (masked) and the gemm accumulates into it, so
-# a masked score stays -inf and its probability is exactly 0. Causal blocks stop at the key tile
-# that holds their last query row. Query rows past seq_len are computed on zero rows and never
-# stored (the copy out is bounds-checked).
+# query: their scores are set to -inf after the gemm, so their probabilities are exactly 0.
+# Causal blocks stop at the key tile that holds their last query row. Query rows past seq_len
+# are computed on zero rows and never stored (the copy out is bounds-checked).
 #   tilec run samples/flash_attn_fwd.py --param seq_len=1000 --param is_causal=True --param groups=4
 import tilelang
 import tilelang.language as T
@@ -64,21 +63,22 @@ def flash_attn_fwd(batch=1, heads=4, seq_len=100, dim=64, groups=1, is_causal=Fa
             for kt in T.Pipelined(kv_tiles, num_stages=num_stages):
                 k0 = kt * block_N  # first key of this tile
                 T.copy(K[b, k0:k0 + block_N, kv_head, :], K_s)
-                # Only tiles that reach past the diagonal (causal) or past seq_len need the mask;
-                # the others start from 0 (a uniform branch: every thread takes the same arm).
+                # clear_accum: S = Q K^T, not +=, so the score registers need no zeroing (on
+                # sm_90a the wgmma's first k-step ignores them).
+                T.gemm(Q_s, K_s, S, transpose_B=True, clear_accum=True, policy=T.GemmWarpPolicy.FullRow)
+                # Only tiles that reach past the diagonal (causal) or past seq_len need the mask
+                # (a uniform branch: every thread takes the same arm). A masked score is -inf,
+                # so its probability is exactly 0.
                 if is_causal:
                     unmasked = k0 + block_N - 1 <= q0
                 else:
                     unmasked = k0 + block_N <= seq_len
-                if unmasked:
-                    T.clear(S)
-                else:
+                if not unmasked:
                     for i, j in T.Parallel(block_M, block_N):
                         if is_causal:
-                            S[i, j] = T.if_then_else(k0 + j <= q0 + i, 0, -T.infinity(acc))
+                            S[i, j] = T.if_then_else(k0 + j <= q0 + i, S[i, j], -T.infinity(acc))
                         else:
-                            S[i, j] = T.if_then_else(k0 + j < seq_len, 0, -T.infinity(acc))
-                T.gemm(Q_s, K_s, S, transpose_B=True, policy=T.GemmWarpPolicy.FullRow)
+                            S[i, j] = T.if_then_else(k0 + j < seq_len, S[i, j], -T.infinity(acc))
 
                 T.copy(m, m_prev)
                 T.reduce_max(S, m, dim=1, clear=False)
@@ -95,8 +95,12 @@ def flash_attn_fwd(batch=1, heads=4, seq_len=100, dim=64, groups=1, is_causal=Fa
 
                 T.copy(V[b, k0:k0 + block_N, kv_head, :], V_s)
                 T.gemm(P, V_s, acc_o, policy=T.GemmWarpPolicy.FullRow)
+            # One division per row and a multiply per element: an IEEE division is a dozen
+            # instructions, and each thread holds dim / 2 elements of only two rows.
+            for i in T.Parallel(block_M):
+                l[i] = 1.0 / l[i]
             for i, j in T.Parallel(block_M, dim):
-                acc_o[i, j] /= l[i]
+                acc_o[i, j] *= l[i]
             T.copy(acc_o, O[b, q0:q0 + block_M, head, :])
 
     return main

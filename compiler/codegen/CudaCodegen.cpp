@@ -783,22 +783,23 @@ private:
             return elected + "ts::tma_store_wait<" + expr(c.args.at(0)) + ", " + (constInt(c.args.at(1)).value_or(0) ? "true" : "false") + ">()";
         if (op == intrin::kWgmmaWait)  // C, regs, n
             return "ts::wgmma_wait<" + expr(c.args.at(2)) + ", " + expr(c.args.at(1)) + ">(" + addr(c.args.at(0)) + ")";
-        if (op == intrin::kWgmmaSS) {  // A, B, C, M, N, K, warpgroups, ta, tb, wait
+        if (op == intrin::kWgmmaSS) {  // A, B, C, M, N, K, warpgroups, ta, tb, wait, warpgroups_n, clear
             auto* la = as<LoadNode>(as<CallNode>(c.args[0])->args[0]);
             std::string tmpl;
             for (size_t i = 3; i < 10; ++i) tmpl += (i > 3 ? ", " : "") + expr(c.args[i]);
-            // An 11th argument: warpgroups along N (Intrinsics.h). A warp role's gemm (lower-tile-ops)
-            // adds its first thread and thread count: the device code finds its warpgroup relative
-            // to that first thread.
-            const bool hasWgn = c.args.size() == 11 || c.args.size() == 13;
-            const size_t roleAt = hasWgn ? 11 : 10;
+            // A warp role's gemm (lower-tile-ops) adds its first thread and thread count: the
+            // device code finds its warpgroup relative to that first thread.
+            const size_t roleAt = 12;
+            const int64_t wgn = constInt(c.args.at(10)).value_or(1);
+            const bool clear = constInt(c.args.at(11)).value_or(0) != 0;
             // Narrower swizzle panels of an operand tile (its wgmma_smem layout) follow WGN.
             auto* lb = as<LoadNode>(as<CallNode>(c.args[1])->args[0]);
             const int64_t M = constInt(c.args[3]).value_or(0), N = constInt(c.args[4]).value_or(0), K = constInt(c.args[5]).value_or(0);
             const bool ta = constInt(c.args[7]).value_or(0), tb = constInt(c.args[8]).value_or(0);
             const int pa = narrowPanel(*la->buffer, ta ? M : K), pb = narrowPanel(*lb->buffer, tb ? K : N);
-            std::string extra = hasWgn || pa || pb ? ", " + (hasWgn ? expr(c.args[10]) : std::string("1")) : std::string();
-            if (pa || pb) extra += ", " + std::to_string(pa) + ", " + std::to_string(pb);
+            std::string extra = wgn != 1 || pa || pb || clear ? ", " + std::to_string(wgn) : std::string();
+            if (pa || pb || clear) extra += ", " + std::to_string(pa) + ", " + std::to_string(pb);
+            if (clear) extra += ", true";
             const std::string first = c.args.size() > roleAt && constInt(c.args[roleAt]).value_or(0) ? ", " + expr(c.args[roleAt]) : std::string();
             return "ts::wgmma_gemm_ss<" + tmpl + ", " + std::string(cudaTypeName(la->buffer->dtype)) + extra + ">(" + addr(c.args[0]) + ", " +
                    addr(c.args[1]) + ", " + addr(c.args[2]) + first + ")";

@@ -398,9 +398,10 @@ int ThreadMachine::operandPanelBytes(const BufferState& b) const {
 
 // tl.wgmma_ss(A, B, C, M, N, K, warpgroups, ta, tb)
 void ThreadMachine::wgmmaSS(const CallNode* c, const ThreadList& act) {
-    if (c->args.size() < 10 || c->args.size() > 13)
-        fail(c->span, "tl.wgmma_ss takes 10 arguments (A, B, C, M, N, K, warpgroups, transA, transB, wait) and an optional warpgroups_n");
-    const size_t nargs = c->args.size() == 11 || c->args.size() == 13 ? 11 : 10;
+    if (c->args.size() != 12 && c->args.size() != 14)
+        fail(c->span, "tl.wgmma_ss takes 12 arguments (A, B, C, M, N, K, warpgroups, transA, transB, wait, warpgroups_n, clear) "
+                      "and a warp role's first thread and count");
+    const size_t nargs = 12;
     const auto bt = gemmThreads(c, nargs, act, "tl.wgmma_ss");
     const int32_t base = bt.first, threads = bt.second;
     setThread(act[0]);
@@ -410,7 +411,9 @@ void ThreadMachine::wgmmaSS(const CallNode* c, const ThreadList& act) {
     m_cur = -1;
     const int64_t M = p[0], N = p[1], K = p[2], WG = p[3];
     const bool TA = p[4] != 0, TB = p[5] != 0;
-    const int64_t WGN = nargs == 11 ? (setThread(act[0]), evalI(c->args[10].get())) : 1;
+    setThread(act[0]);
+    const int64_t WGN = evalI(c->args[10].get());
+    const bool clear = evalI(c->args[11].get()) != 0;
     m_cur = -1;
     std::string why;
     // The instruction one warpgroup column issues (m64 tiles over N/WGN columns), then B whole.
@@ -444,6 +447,10 @@ void ThreadMachine::wgmmaSS(const CallNode* c, const ThreadList& act) {
     readGemmOperand(B, K, N, [&](int64_t k, int64_t j) {
         return TB ? analysis::wgmmaSharedOffset(plan->b, j, k) : analysis::wgmmaSharedOffset(plan->b, k, j);
     }, m_tileB, c->span, "tl.wgmma_ss");
+    // `clear`: scale-d = 0 on the first k-step, the accumulator's old registers unread.
+    if (clear)
+        for (int32_t t = 0; t < threads; ++t)
+            std::fill_n(C.buf->data + int64_t(base + t) * C.buf->threadStride + C.off, kAcc, 0.0);
     accumulateWgmma(C, acc, base, threads, K, N, m_tileA, m_tileB, m_tileBt);
     // Committed as one group and waited to `wait` pending (wgmma_gemm_ss): a group left in flight
     // keeps reading its tiles until a later wait retires it.

@@ -223,4 +223,14 @@ std::optional<std::vector<int64_t>> constExtents(const Region& r) {
     return out;
 }
 
+bool wholeBuffer(const Region& r) {
+    auto shape = constShape(*r.buffer);
+    if (!shape || shape->size() != r.ranges.size()) return false;
+    for (size_t d = 0; d < r.ranges.size(); ++d) {
+        auto mn = constInt(r.ranges[d].min), ext = constInt(r.ranges[d].extent);
+        if (!mn || *mn != 0 || !ext || *ext != (*shape)[d]) return false;
+    }
+    return true;
+}
+
 }  // namespace ts::ir

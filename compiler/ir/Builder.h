@@ -69,5 +69,7 @@ std::optional<int64_t> constNumel(const BufferNode& b);
 /// Constant extents of a buffer or region; nullopt if any is symbolic.
 std::optional<std::vector<int64_t>> constShape(const BufferNode& b);
 std::optional<std::vector<int64_t>> constExtents(const Region& r);
+/// The region is the whole of its buffer: every range [0, shape[d]) with constant bounds.
+bool wholeBuffer(const Region& r);
 
 }  // namespace ts::ir

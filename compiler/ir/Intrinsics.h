@@ -92,14 +92,14 @@ inline constexpr const char* kTmaStoreWait = "tl.tma_store_wait";
 /// (cp.reduce.async.bulk.tensor.<r>d.global.shared::cta.add.tile.bulk_group, PTX ISA
 /// §9.7.9.25.5.3): T.atomic_add(dst, tile, use_tma=True). One bulk async-group, waited like a store.
 inline constexpr const char* kTmaReduceAdd = "tl.tma_reduce_add";
-/// tl.wgmma_ss(A_addr, B_addr, C_addr, M, N, K, warpgroups, trans_A, trans_B, wait): block-level
-/// C += op(A)·op(B) with wgmma.mma_async from wgmma_smem tiles into the wgmma accumulator
-/// (analysis::makeWgmmaAccumulator(M, N, {warpgroups, 1, N})), committed as one group; then waits
-/// until at most `wait` groups are pending (0: done; 1: the previous gemm's group is done).
-/// An 11th argument `warpgroups_n` (the wgmma fragment path, > 1 only): the warpgroups form a
-/// warpgroups x warpgroups_n grid, each issuing m64 x N/warpgroups_n tiles of its columns
-/// (accumulator makeWgmmaAccumulator(M, N, {warpgroups, warpgroups_n, N/warpgroups_n})). A warp
-/// role's gemm appends its first thread and thread count after these (lower-tile-ops).
+/// tl.wgmma_ss(A_addr, B_addr, C_addr, M, N, K, warpgroups, trans_A, trans_B, wait, warpgroups_n,
+/// clear): block-level C += op(A)·op(B) (C = op(A)·op(B) when `clear`: the first k-step's scale-d
+/// is 0, PTX ISA §9.7.15.5.2) with wgmma.mma_async from wgmma_smem tiles into the wgmma
+/// accumulator, committed as one group; then waits until at most `wait` groups are pending (0:
+/// done; 1: the previous gemm's group is done). The warpgroups form a warpgroups x warpgroups_n
+/// grid (> 1 on the wgmma fragment path only), each issuing m64 x N/warpgroups_n tiles of its
+/// columns (accumulator makeWgmmaAccumulator(M, N, {warpgroups, warpgroups_n, N/warpgroups_n})).
+/// A warp role's gemm appends its first thread and thread count after these (lower-tile-ops).
 inline constexpr const char* kWgmmaSS = "tl.wgmma_ss";
 /// tl.wgmma_rs(A_regs_addr, B_addr, C_addr, M, N, K, warpgroups, trans_B): block-level
 /// C += A·op(B) with wgmma.mma_async, A (f16/bf16) from registers laid out as the m16n8k16

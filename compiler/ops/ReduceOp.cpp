@@ -16,15 +16,6 @@ using namespace ts::xform::lower;
 
 namespace {
 
-// The whole buffer, from index 0 (the shuffle lowerings index registers, not regions).
-bool wholeRegion(const Region& r) {
-    auto shape = constShape(*r.buffer), ext = constExtents(r);
-    if (!shape || !ext || *shape != *ext) return false;
-    for (auto& rg : r.ranges)
-        if (constInt(rg.min) != 0) return false;
-    return true;
-}
-
 // The (1,) value of a 1-D block fragment reduced whole (row_reduced with one row).
 Layout rowCompanion1D(const LayoutNode& l) {
     if (l.family != "block1d") return nullptr;
@@ -35,7 +26,7 @@ Layout rowCompanion1D(const LayoutNode& l) {
 Stmt lowerReduce(Ctx& c, const TileOpNode& op, const Target& target) {
     const Region &src = op.region(0), &dst = op.region(1);
     auto si = c.frags.find(src.buffer.get()), di = c.frags.find(dst.buffer.get());
-    if (si == c.frags.end() || di == c.frags.end() || !wholeRegion(src) || !wholeRegion(dst))
+    if (si == c.frags.end() || di == c.frags.end() || !wholeBuffer(src) || !wholeBuffer(dst))
         return lowerReduceThroughShared(c, op);
     // The shuffle lowerings: the last dim of a block fragment or an mma accumulator into its row
     // companion. Any other pair of layouts goes through shared memory.

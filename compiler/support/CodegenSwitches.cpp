@@ -10,7 +10,7 @@ const std::vector<std::string>& knownCodegenSwitches() {
     // runtime passes to every NVRTC compile (they change the cubin that runs). A unit test
     // (CodegenSwitches.EveryVariableTheCompilerReadsIsListed) keeps this list whole.
     static const std::vector<std::string> k = {
-        "TILESCOPE_HOPPER_GEMM_SCHEDULE", "TILESCOPE_HOPPER_INFLIGHT",   "TILESCOPE_HOPPER_LATE_REFILL", "TILESCOPE_HOPPER_LATE_WAIT",
+        "TILESCOPE_FOLD_CLEAR_GEMM",      "TILESCOPE_HOPPER_GEMM_SCHEDULE", "TILESCOPE_HOPPER_INFLIGHT",   "TILESCOPE_HOPPER_LATE_REFILL", "TILESCOPE_HOPPER_LATE_WAIT",
         "TILESCOPE_HOPPER_NO_FRAGMENT_TMA",
         "TILESCOPE_HOPPER_PINGPONG",      "TILESCOPE_HOPPER_SOFTMAX_OVERLAP", "TILESCOPE_HOPPER_SYNC_WGMMA",
         "TILESCOPE_HOPPER_TMA_WRITTEN_OPERANDS", "TILESCOPE_HOPPER_WARP_ARRIVE", "TILESCOPE_HOPPER_WS",

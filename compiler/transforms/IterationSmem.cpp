@@ -121,17 +121,6 @@ bool touches(const Stmt& s, const BufferNode* b) {
     return hit;
 }
 
-/// The region is the whole of its buffer: every range [0, shape[d]) with constant bounds.
-bool wholeBuffer(const Region& r) {
-    const auto& shape = r.buffer->shape;
-    if (r.ranges.size() != shape.size()) return false;
-    for (size_t d = 0; d < shape.size(); ++d) {
-        auto lo = constInt(r.ranges[d].min), ext = constInt(r.ranges[d].extent), n = constInt(shape[d]);
-        if (!lo || *lo != 0 || !ext || !n || *ext != *n) return false;
-    }
-    return true;
-}
-
 /// `u` writes every element of `b` and reads none of it (see the file comment).
 bool overwritesWhole(const Stmt& u, const BufferNode* b) {
     if (auto* t = as<TileOpNode>(u)) {

@@ -15,11 +15,12 @@ Stmt lowerWgmma(Ctx& c, const TileOpNode& op) {
     const bool ta = attrBool(op.attrs, "transpose_A", false), tb = attrBool(op.attrs, "transpose_B", false);
     const int64_t K = ta ? constInt(A.ranges[A.ranges.size() - 2].extent).value_or(0)
                          : constInt(A.ranges.back().extent).value_or(0);
+    // clear_accum: the wgmma's own scale-d = 0 on the first k-step; no zeroing moves.
     std::vector<Stmt> out;
-    if (attrBool(op.attrs, "clear_accum", false)) out.push_back(clearAccumulator(c, cf, C.buffer->dtype, op.span));
     out.push_back(intrinsicStmt(intrin::kWgmmaSS,
                                 {regionBase(A), regionBase(B), addressOf(cf.regs, {intImm(0)}), intImm(M), intImm(N), intImm(K), intImm(wg),
-                                 boolImm(ta), boolImm(tb), intImm(attrInt(op.attrs, "wgmma_wait", 0))},
+                                 boolImm(ta), boolImm(tb), intImm(attrInt(op.attrs, "wgmma_wait", 0)), intImm(1),
+                                 boolImm(attrBool(op.attrs, "clear_accum", false))},
                                 op.span));
     // attr wgmma_wait = 1: InjectPipelineTma keeps this gemm in flight into the next iteration;
     // the accumulator's next reader waits for it (lowerWgmmaWait).
@@ -39,7 +40,9 @@ Stmt lowerWgmmaFragment(Ctx& c, const TileOpNode& op) {
     const int64_t M = (*ce)[0], N = (*ce)[1], K = ta ? (*ae)[ar - 2] : (*ae)[ar - 1];
     const int64_t wg = attrInt(op.attrs, "wgmma_warpgroups", 1);
     std::vector<Stmt> out;
-    if (attrBool(op.attrs, "clear_accum", false)) out.push_back(clearAccumulator(c, cf, C.buffer->dtype, op.span));
+    // clear_accum with A in registers: zeroed here (wgmma_gemm_rs has no scale-d form); with A
+    // shared, the wgmma's scale-d = 0 on its first k-step (tl.wgmma_ss's `clear`).
+    if (regA && attrBool(op.attrs, "clear_accum", false)) out.push_back(clearAccumulator(c, cf, C.buffer->dtype, op.span));
     // The operand tiles were written through the generic proxy (cp.async, plain stores); each
     // thread orders its writes before the async proxy's reads, then a barrier hands them to every
     // warpgroup (PTX ISA §9.7.13.4 fence.proxy.async; CUTLASS's fence_view_async_shared).
@@ -80,9 +83,9 @@ Stmt lowerWgmmaFragment(Ctx& c, const TileOpNode& op) {
         // math that followed (the softmax), handing over the turn only after it.
         const bool pass = attrBool(op.attrs, "warpgroup_pass", false);
         std::vector<Expr> args{regionBase(A), regionBase(B), addressOf(cf.regs, {intImm(0)}), intImm(M), intImm(N), intImm(K),
-                               intImm(wg), boolImm(ta), boolImm(tb), intImm(pass ? 1 : attrInt(op.attrs, "wgmma_wait", 0))};
-        // Warpgroups along N too (SelectHopperFragment.cpp, the mma_c layout in warpgroup order).
-        if (int64_t wgn = attrInt(op.attrs, "wgmma_warpgroups_n", 1); wgn > 1) args.push_back(intImm(wgn));
+                               intImm(wg), boolImm(ta), boolImm(tb), intImm(pass ? 1 : attrInt(op.attrs, "wgmma_wait", 0)),
+                               // Warpgroups along N too (SelectHopperFragment.cpp, the mma_c layout in warpgroup order).
+                               intImm(attrInt(op.attrs, "wgmma_warpgroups_n", 1)), boolImm(attrBool(op.attrs, "clear_accum", false))};
         out.push_back(intrinsicStmt(intrin::kWgmmaSS, std::move(args), op.span));
         // attr wgmma_wait = G (InjectPipelineTmaFragment.cpp's in-flight schedule): the G gemms of
         // an iteration stay in flight into the next; its peeled last iteration waits them all.

@@ -1,7 +1,9 @@
 // simplify: folds constants and canonicalises integer index arithmetic using value ranges of
 // loop, block and thread variables; drops statically dead branches and empty loops; replaces
-// one-trip serial loops by their body (Parallel loops keep their shape: layouts follow it).
+// one-trip serial loops by their body (Parallel loops keep their shape: layouts follow it);
+// folds `T.clear(C)` right before `T.gemm(A, B, C)` into the gemm (clear_accum).
 // Requires: any IR. Produces: equivalent IR. Invalidates: nothing.
+#include <cstdlib>
 #include <unordered_map>
 #include <vector>
 
@@ -141,6 +143,31 @@ protected:
         return ifLike(*n, c, t, e, std::move(chk));
     }
 
+    // `T.clear(C)` right before `T.gemm(A, B, C)` (how TileLang's attention and backward kernels
+    // start each score tile): one gemm with clear_accum, C = A B. On sm_90a the wgmma's first
+    // k-step then ignores C's registers (scale-d = 0) instead of N/2 moves zeroing them in every
+    // iteration; the mma.sync path zeroes them as before. TILESCOPE_FOLD_CLEAR_GEMM=0 keeps the
+    // two statements (a measurement switch).
+    Stmt visitSeq(const SeqNode* n, const Stmt& self) override {
+        Stmt out = Mutator::visitSeq(n, self);
+        auto* s = as<SeqNode>(out);
+        const char* off = std::getenv("TILESCOPE_FOLD_CLEAR_GEMM");
+        if (!s || (off && *off == '0')) return out;
+        std::vector<Stmt> stmts;
+        bool folded = false;
+        for (size_t i = 0; i < s->stmts.size(); ++i) {
+            if (i + 1 < s->stmts.size())
+                if (Stmt g = clearedGemm(s->stmts[i], s->stmts[i + 1])) {
+                    stmts.push_back(std::move(g));
+                    folded = true;
+                    ++i;
+                    continue;
+                }
+            stmts.push_back(s->stmts[i]);
+        }
+        return folded ? seq(std::move(stmts), s->span) : out;
+    }
+
     Stmt visitKernel(const KernelNode* n, const Stmt& self) override {
         for (size_t d = 0; d < n->blockVars.size() && d < n->grid.size(); ++d)
             if (auto g = constInt(n->grid[d])) ranges[n->blockVars[d].get()] = Interval{0, *g - 1};
@@ -155,6 +182,20 @@ protected:
     }
 
 private:
+    /// The gemm `g` with clear_accum when `f` is a T.clear of the whole fragment it accumulates into.
+    static Stmt clearedGemm(const Stmt& f, const Stmt& g) {
+        auto* fill = as<TileOpNode>(f);
+        auto* gemm = as<TileOpNode>(g);
+        if (!fill || !gemm || fill->op != TileOpKind::Fill || gemm->op != TileOpKind::Gemm) return nullptr;
+        if (!attrBool(fill->attrs, "clear", false) || attrBool(gemm->attrs, "clear_accum", false)) return nullptr;
+        if (!fill->isRegion(0) || !gemm->isRegion(2)) return nullptr;
+        const Region &dst = fill->region(0), &c = gemm->region(2);
+        if (dst.buffer != c.buffer || dst.buffer->scope != Scope::Fragment || !wholeBuffer(dst) || !wholeBuffer(c)) return nullptr;
+        Attrs attrs = gemm->attrs;
+        attrs["clear_accum"] = true;
+        return std::make_shared<TileOpNode>(TileOpKind::Gemm, gemm->args, std::move(attrs), gemm->span);
+    }
+
     // For `v + c < d` / `v + c <= d` (and conjunctions of them) tightens v's upper bound.
     void narrow(const Expr& cond,
                 std::vector<std::pair<const VarNode*, std::optional<Interval>>>& saved) {

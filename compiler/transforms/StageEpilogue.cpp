@@ -77,16 +77,6 @@ int64_t bytesOf(const BufferNode& b) {
     return n;
 }
 
-bool wholeBuffer(const Region& r) {
-    auto shape = constShape(*r.buffer);
-    if (!shape || shape->size() != r.ranges.size()) return false;
-    for (size_t d = 0; d < r.ranges.size(); ++d) {
-        auto mn = constInt(r.ranges[d].min), ext = constInt(r.ranges[d].extent);
-        if (!mn || *mn != 0 || !ext || *ext != (*shape)[d]) return false;
-    }
-    return true;
-}
-
 std::string uniqueName(const PrimFuncNode& f, const std::string& base) {
     std::set<std::string> names;
     walk(f.body, [&](const Stmt& x) {

@@ -292,6 +292,23 @@ TS_D void wgmma_fence_regs(float* d) {
     for (int i = R8; i < R; ++i) asm volatile("" : "+f"(d[i])::"memory");
 }
 
+/// Gives accumulator registers new, undefined values without an instruction (an empty asm with
+/// outputs only): a cleared gemm's first wgmma ignores them (scale-d = 0), and without this the
+/// "+f" operands would keep the previous values alive up to it -- across a loop's back edge, the
+/// scores of the last iteration (FlashAttention at 128x64: 127 -> 130 registers, one block per
+/// multiprocessor instead of two).
+template <int R>
+TS_D void wgmma_undef_regs(float* d) {
+    constexpr int R8 = R / 8 * 8;
+#pragma unroll
+    for (int i = 0; i < R8; i += 8)
+        asm volatile(""
+                     : "=f"(d[i]), "=f"(d[i + 1]), "=f"(d[i + 2]), "=f"(d[i + 3]), "=f"(d[i + 4]),
+                       "=f"(d[i + 5]), "=f"(d[i + 6]), "=f"(d[i + 7]));
+#pragma unroll
+    for (int i = R8; i < R; ++i) asm volatile("" : "=f"(d[i]));
+}
+
 /// Address of k-step kk (16 elements of K) and MN offset mn0 of a stored R x C operand tile in
 /// the wgmma_smem layout, and its descriptor. K-major (C is K): panel of k, row mn0. MN-major
 /// (C is MN): rows 16*kk, panel of mn0 (mn0*e a multiple of the panel width). P0: the tile's
@@ -319,12 +336,15 @@ TS_D unsigned long long wgmma_operand_desc(const T* tile, int kk, int mn0) {
 /// done and its tiles free; 1: the previous gemm's group is done, this one may still read its
 /// tiles and write acc, see wgmma_wait). tx0: the first thread of the warp role issuing it (T.ws),
 /// from which its warpgroups count. PA, PB: the tiles' panel bytes when narrower (wgmma_operand_desc).
-template <int M, int N, int K, int WG, bool TA, bool TB, int WAIT, class T, int WGN = 1, int PA = 0, int PB = 0>
+/// CLEAR: acc = op(A) * op(B) (T.gemm clear_accum): the first k-step's scale-d is 0, so the
+/// accumulator's old values are ignored by the tensor cores instead of zeroed by N/2 moves.
+template <int M, int N, int K, int WG, bool TA, bool TB, int WAIT, class T, int WGN = 1, int PA = 0, int PB = 0, bool CLEAR = false>
 TS_D void wgmma_gemm_ss(const T* A, const T* B, float* acc, int tx0 = 0) {
 #ifdef TS_SM90A
     constexpr int NW = N / WGN, MI = M / WG / 64, R = NW / 2;
     constexpr int AR = TA ? K : M, AC = TA ? M : K, BR = TB ? N : K, BC = TB ? K : N;
     const int wg = (int(threadIdx.x) - tx0) / 128, wgRow = WGN == 1 ? wg : wg / WGN, wgCol = WGN == 1 ? 0 : wg % WGN;
+    if (CLEAR) wgmma_undef_regs<MI * R>(acc);
     wgmma_fence_regs<MI * R>(acc);
     asm volatile("wgmma.fence.sync.aligned;" ::: "memory");
 #pragma unroll
@@ -333,7 +353,7 @@ TS_D void wgmma_gemm_ss(const T* A, const T* B, float* acc, int tx0 = 0) {
 #pragma unroll
         for (int mi = 0; mi < MI; ++mi) {
             const unsigned long long da = wgmma_operand_desc<AR, AC, !TA, T, PA>(A, kk, wgRow * (M / WG) + mi * 64);
-            WgmmaSS<NW, T, TA ? 1 : 0, TB ? 0 : 1>::mma(acc + mi * R, da, db);
+            WgmmaSS<NW, T, TA ? 1 : 0, TB ? 0 : 1>::mma(acc + mi * R, da, db, CLEAR && kk == 0 ? 0 : 1);
         }
     }
     asm volatile("wgmma.commit_group.sync.aligned;" ::: "memory");

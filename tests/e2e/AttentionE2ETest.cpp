@@ -371,7 +371,7 @@ TEST(AttentionSm90aNotes, AGemmLeftOnSm80SaysWhy) {
     EXPECT_TRUE(hasNote(r, "a register A operand with the warpgroups split along N (each of the 2 warpgroup columns would need "
                            "every column of A's rows): give every warpgroup its own rows (block_M = 128 for threads=256, or fewer threads)"))
         << diagText(r);
-    EXPECT_NE(r.cuda.find("ts::wgmma_gemm_ss<64, 64, 64, 1, false, true, 0, ts::half, 2>("), std::string::npos) << r.cuda;
+    EXPECT_NE(r.cuda.find("ts::wgmma_gemm_ss<64, 64, 64, 1, false, true, 0, ts::half, 2, 0, 0, true>("), std::string::npos) << r.cuda;
     // Two warp columns on the sm_80 gemm: P reaches mma.sync through a shared tile (gemm_ss).
     EXPECT_NE(r.cuda.find("ts::gemm_ss<"), std::string::npos);
     ASSERT_NO_FATAL_FAILURE(ts::e2e::expectInterpretersMatchReference(r, "attention 64 rows on 256 threads"));

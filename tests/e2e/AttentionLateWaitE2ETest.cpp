@@ -41,7 +41,7 @@ TEST(AttentionLateWait, VCompletesOnItsOwnBarrierWaitedBeforePV) {
     // The loop: refill both, wait K, Q K^T, ..., wait V, P V, release.
     const size_t refillV = at(c, "&V_s[(((kt + 1) % 2) * 8192)], &tma_full_late[((kt + 1) % 2)]", loop);
     const size_t waitK = at(c, "ts::mbarrier_wait(&tma_full[(kt % 2)], ((kt / 2) % 2));", loop);
-    const size_t qk = at(c, "ts::wgmma_gemm_ss<128, 64, 128, 2, false, true, 0, ts::half>(&Q_s[0], &K_s[((kt % 2) * 8192)]", loop);
+    const size_t qk = at(c, "ts::wgmma_gemm_ss<128, 64, 128, 2, false, true, 0, ts::half, 1, 0, 0, true>(&Q_s[0], &K_s[((kt % 2) * 8192)]", loop);
     const size_t waitV = at(c, "ts::mbarrier_wait(&tma_full_late[(kt % 2)], ((kt / 2) % 2));", loop);
     const size_t pv = at(c, "ts::wgmma_gemm_rs<128, 128, 64, 2, false, ts::half>(&P[0], &V_s[((kt % 2) * 8192)]", loop);
     const size_t release = at(c, "ts::mbarrier_arrive(&tma_empty[(kt % 2)]);", loop);

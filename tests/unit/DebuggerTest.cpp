@@ -445,7 +445,7 @@ TEST(Debugger, TilecDebugPrintOfAStagedTileNamesItsDimensions) {
     o = cli::test::captureCli([&] { return cli::runDebug(f); });
     EXPECT_EQ(o.rc, 2) << o.out << o.err;
     EXPECT_NE(o.err.find("Q_s[3, 1] gives 2 indices, but Q_s has 1 dimension in the lowered kernel, (offset) = (4096): the "
-                         "64 x 64 tile declared at line 45 is stored flat; give one offset, e.g. Q_s[0]; indices address the "
+                         "64 x 64 tile declared at line 44 is stored flat; give one offset, e.g. Q_s[0]; indices address the "
                          "tile as stored (`tilec layout FILE --buffer Q_s` shows where each element is)\n"),
               std::string::npos) << o.err;
 }

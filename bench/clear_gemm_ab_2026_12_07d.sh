@@ -1,0 +1,68 @@
+#!/usr/bin/env bash
+# 2026-12-07 (eleventh session): A/B of the cleared gemm (T.clear(C) + T.gemm(.., C) folded into
+# one gemm with clear_accum; on sm_90a the wgmma's first k-step takes scale-d = 0, so the score
+# registers are not zeroed each iteration) and of the sample's one-division-per-row epilogue.
+#   attention: old = the sample before (flash_attn_fwd_old.py: T.clear + gemm, acc_o /= l) with
+#   TILESCOPE_FOLD_CLEAR_GEMM=0 -- the code of the last measurement; new = samples/flash_attn_fwd.py
+#   (clear_accum=True, masks after the gemm, l = 1 / l then acc_o *= l).
+#   MHA backward main (128x128, dS in registers): TILESCOPE_FOLD_CLEAR_GEMM=1 vs 0 (three T.clear
+#   + T.gemm pairs per iteration: qkT, dpT, dq).
+# Correctness first (float64): the attention sample at 9 shapes, the MHA backward chain at S=1000
+# causal and S=1024 (fold on). Then medians of 50, two rounds interleaved; cuDNN in the same call.
+#   bash bench/h200_payload.sh; cp bench/clear_gemm_ab_2026_12_07d.sh bench/attn_switch_ab_lib.sh .h200/;
+#   git show 3b46dba:samples/flash_attn_fwd.py > .h200/flash_attn_fwd_old.py
+#   run(command="bash .h200/clear_gemm_ab_2026_12_07d.sh", carry=[".h200", ".tl"])
+set -u
+. "$(dirname "$0")/attn_switch_ab_lib.sh"
+W=$OUT
+attn_checks
+M=$A/mha_bwd.py; BWD=mha_fwd,mha_bwd_preprocess,mha_bwd_main,mha_bwd_postprocess
+MB="-p block_M=128 -p block_N=128 -p threads=256 -p ds_regs=True"
+for shape in "-p batch=2 -p heads=8 -p seq_len=1000 -p dim=64 -p is_causal=True" "-p batch=8 -p heads=32 -p seq_len=1024 -p dim=64"; do
+  echo "-- mha chain $shape" >> $W/checks.txt
+  timeout 150 $T run $M --target cuda:sm_90a --chain $BWD --ref bwd_ref $shape $MB -q >> $W/checks.txt 2>&1 && echo "mha chain ok: $shape" || { echo "FAIL mha chain $shape"; tail -4 $W/checks.txt; }
+done
+echo "== 2. timing ($(el) s)"
+FWD="-p batch=1 -p heads=16 -p seq_len=4096 -p dim=128"; CAU="-p batch=4 -p heads=32 -p seq_len=4096 -p dim=128 -p is_causal=True"
+ab() { local o=$1 f=$2 fold=$3; shift 3; TILESCOPE_FOLD_CLEAR_GEMM=$fold timeout 120 $T bench $f --target cuda:sm_90a "$@" --no-check --reps 50 --json $W/$o.json >> $W/bench.txt 2>&1 || echo "bench $o failed"; }
+for r in 1 2; do
+  ab fwd16-old-r$r $A/flash_attn_fwd_old.py 0 $FWD $B; ab fwd16-new-r$r $A/flash_attn_fwd.py 1 $FWD $B
+  ab fwdbf-old-r$r $A/flash_attn_fwd_old.py 0 $FWD $B -p dtype=bfloat16; ab fwdbf-new-r$r $A/flash_attn_fwd.py 1 $FWD $B -p dtype=bfloat16
+  ab causal-old-r$r $A/flash_attn_fwd_old.py 0 $CAU $B; ab causal-new-r$r $A/flash_attn_fwd.py 1 $CAU $B
+  ab mhab-old-r$r $M 0 -k mha_bwd_main -p batch=8 -p heads=32 -p seq_len=1024 -p dim=64 $MB
+  ab mhab-new-r$r $M 1 -k mha_bwd_main -p batch=8 -p heads=32 -p seq_len=1024 -p dim=64 $MB
+done
+echo "timed ($(el) s)"
+python3 - "$W" <<'PY'
+import json, glob, os, sys, torch
+import torch.nn.functional as F
+from torch.nn.attention import SDPBackend, sdpa_kernel
+w = sys.argv[1]
+def med(fn):
+    for _ in range(10): fn()
+    ts = []
+    for _ in range(50):
+        a, e = torch.cuda.Event(enable_timing=True), torch.cuda.Event(enable_timing=True)
+        a.record(); fn(); e.record(); torch.cuda.synchronize(); ts.append(a.elapsed_time(e))
+    ts.sort(); return ts[len(ts) // 2]
+def cudnn(b, h, s, d, causal, dt=torch.float16):
+    q, k, v = (torch.randn(b, h, s, d, device="cuda", dtype=dt) for _ in range(3))
+    with sdpa_kernel(SDPBackend.CUDNN_ATTENTION):
+        return med(lambda: F.scaled_dot_product_attention(q, k, v, is_causal=causal))
+base = {"fwd16": cudnn(1, 16, 4096, 128, False), "fwdbf": cudnn(1, 16, 4096, 128, False, torch.bfloat16), "causal": cudnn(4, 32, 4096, 128, True)}
+rows = {}
+for f in sorted(glob.glob(w + "/*-r[12].json")):
+    wl, v, r = os.path.basename(f)[:-5].split("-")
+    rows.setdefault(wl, {}).setdefault(v, []).append(json.load(open(f))["median_ms"])
+res = {"device": torch.cuda.get_device_name(), "cudnn_ms": base, "workloads": {}}
+for wl, d in rows.items():
+    old, new = d.get("old", []), d.get("new", [])
+    e = {"old_ms": old, "new_ms": new}
+    if old and new: e["speedup_new"] = round(min(old) / min(new), 4)
+    if wl in base and new: e["vs_cudnn_new"] = round(base[wl] / min(new), 4); e["vs_cudnn_old"] = round(base[wl] / min(old), 4) if old else None
+    res["workloads"][wl] = e
+    print(wl, e)
+json.dump(res, open(w + "/ab.json", "w"), indent=1)
+PY
+cd $W && tar czf /tmp/clear-ab.tgz *.json *.txt 2>/dev/null; mkdir -p "$RES" && cp /tmp/clear-ab.tgz $W/ab.json "$RES/" 2>/dev/null
+echo "done ($(el) s)"
