@@ -549,6 +549,7 @@ std::string faultHint(const CompileResult& r, const RunCommand& c, uint64_t seed
     };
     std::string cmd = "tilec run " + quoted(c.flags.file);
     if (!c.flags.kernel.empty()) cmd += " -k " + quoted(c.flags.kernel);
+    if (!c.flags.target.empty()) cmd += " --target " + quoted(c.flags.target);
     for (const std::string& p : c.flags.params) cmd += " -p " + quoted(p);
     for (const std::string& i : c.flags.inputRules) cmd += " --input " + quoted(i);
     cmd += " --seed " + std::to_string(seed) + " --interp";
