@@ -311,6 +311,14 @@ private:
                     vectorLoop(*n, plan);
                     break;
                 }
+                if (auto pc = planPairCast(*n); pc.dst) {
+                    const std::string r = name(n->var.get()), d = bufferName(pc.dst), s = bufferName(pc.src);
+                    line("#pragma unroll", n->span);
+                    line("for (int " + r + " = 0; " + r + " < " + expr(n->extent) + "; " + r + " += 2) ts::cast_pair(" + d + "[" + r +
+                             "], " + d + "[" + r + " + 1], " + s + "[" + r + "], " + s + "[" + r + " + 1]);",
+                         n->span);
+                    break;
+                }
                 plainLoop(*n);
                 break;
             }

@@ -563,4 +563,26 @@ PairAtomicPlan planPairAtomic(const ForNode& loop, int64_t threads) {
     return plan;
 }
 
+PairCastPlan planPairCast(const ForNode& n) {
+    PairCastPlan p;
+    const auto ext = constInt(n.extent);
+    if ((n.forKind != ForKind::Unrolled && n.forKind != ForKind::Vectorized) || constInt(n.min) != 0 || !ext || *ext % 2 != 0)
+        return p;
+    Stmt body = n.body;
+    if (auto* s = as<SeqNode>(body); s && s->stmts.size() == 1) body = s->stmts[0];
+    auto* st = as<StoreNode>(body);
+    auto* c = st ? as<CastNode>(st->value) : nullptr;
+    auto* ld = c ? as<LoadNode>(c->value) : nullptr;
+    auto isVar = [&](const std::vector<Expr>& idx) { return idx.size() == 1 && as<VarNode>(idx[0]) == n.var.get(); };
+    if (!ld || !isVar(st->indices) || !isVar(ld->indices)) return p;
+    auto reg = [](const BufferNode& b) { return b.scope == Scope::Local || b.scope == Scope::Fragment; };
+    const DType to = st->buffer->dtype;
+    if ((to != DType::Float16 && to != DType::BFloat16) || c->dtype != to || ld->buffer->dtype != DType::Float32 ||
+        !reg(*st->buffer) || !reg(*ld->buffer) || st->buffer == ld->buffer)
+        return p;
+    p.dst = st->buffer.get();
+    p.src = ld->buffer.get();
+    return p;
+}
+
 }  // namespace ts::codegen

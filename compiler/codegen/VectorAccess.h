@@ -56,6 +56,15 @@ struct VectorAtomicPlan {
 };
 
 VectorAtomicPlan planVectorAtomic(const ir::ForNode& loop);
+/// A per-thread loop `for r in [0, R): D[r] = cast(S[r])` from float32 to float16 / bfloat16
+/// register arrays, R even (a gemm accumulator converted for the next gemm: FlashAttention's
+/// P = S): emitted as R/2 ts::cast_pair, one cvt.rn.f16x2.f32 / cvt.rn.bf16x2.f32 per pair
+/// (resources/ts_device/portable.cuh) with the scalar conversions' rounding. dst null: not this loop.
+struct PairCastPlan {
+    const ir::BufferNode* dst = nullptr;
+    const ir::BufferNode* src = nullptr;
+};
+PairCastPlan planPairCast(const ir::ForNode& loop);
 
 /// The lane-pair form of the same reduction: the loop's elements come in column pairs (a
 /// thread's mma/wgmma accumulator: r = 4m, 4m+1 at row i, r = 4m+2, 4m+3 at row i + 8, and lane

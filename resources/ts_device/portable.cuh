@@ -340,6 +340,28 @@ template <class To, class From> TS_HD To cast(From x) {
     }
 }
 
+/// Two float32 values to a pair of half / bfloat16 (`d0 = cast(a)`, `d1 = cast(b)`), the
+/// conversion of a register accumulator for the next gemm (FlashAttention's P = S): one
+/// cvt.rn.f16x2.f32 / cvt.rn.bf16x2.f32 (PTX ISA §9.7.9.21, sm_80+) instead of two, with the same
+/// round-to-nearest-even result as cast() element by element.
+template <class To> TS_HD void cast_pair(To& d0, To& d1, float a, float b) {
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
+    if constexpr (detail::IsSame<To, half>::value || detail::IsSame<To, bfloat16>::value) {
+        unsigned u;
+        // The first source goes to the upper half (PTX ISA: "d = {cvt(a), cvt(b)}" upper, lower).
+        if constexpr (detail::IsSame<To, half>::value)
+            asm("cvt.rn.f16x2.f32 %0, %1, %2;" : "=r"(u) : "f"(b), "f"(a));
+        else
+            asm("cvt.rn.bf16x2.f32 %0, %1, %2;" : "=r"(u) : "f"(b), "f"(a));
+        d0 = To::fromBits((unsigned short)(u & 0xffffu));
+        d1 = To::fromBits((unsigned short)(u >> 16));
+        return;
+    }
+#endif
+    d0 = cast<To>(a);
+    d1 = cast<To>(b);
+}
+
 // ============================================================================================
 // 4-bit elements in memory (int4, uint4, float4_e2m1fn): two per byte, element 2k in the low
 // nibble of byte k (the host's packing, compiler/support/HostTensor.cpp encode). Registers hold

@@ -65,3 +65,17 @@ TEST(ClearGemmFold, TheSwitchKeepsThePair) {
     EXPECT_EQ(count(r.cuda, ", true>("), 0u) << r.cuda;
     ASSERT_NO_FATAL_FAILURE(ts::e2e::expectInterpretersMatchReference(r, "clear_gemm_fold, fold off"));
 }
+
+// The attention sample's score tile on sm_90a: S = Q K^T with clear_accum (no zeroing of S's 32
+// registers per iteration), and P = S converted two at a time (ts::cast_pair: one
+// cvt.rn.f16x2.f32 per pair; codegen/VectorAccess.h planPairCast).
+TEST(ClearGemmFold, AttentionScoresNeedNoZeroingAndConvertInPairs) {
+    ts::CompileResult r = ts::e2e::compileRepoFile(
+        "samples/flash_attn_fwd.py",
+        {{"batch", "1"}, {"heads", "16"}, {"seq_len", "4096"}, {"dim", "128"}, {"block_M", "128"}, {"block_N", "64"}, {"threads", "256"}},
+        "cuda:sm_90a");
+    ASSERT_TRUE(r.ok) << ts::e2e::diagText(r);
+    EXPECT_EQ(count(r.cuda, "ts::wgmma_gemm_ss<128, 64, 128, 2, false, true, 0, ts::half, 1, 0, 0, true>(&Q_s[0]"), 1u) << r.cuda;
+    EXPECT_EQ(count(r.cuda, "ts::cast_pair(P["), 1u) << r.cuda;
+    EXPECT_EQ(count(r.cuda, "= ts::cast<ts::half>(S["), 0u) << r.cuda;
+}

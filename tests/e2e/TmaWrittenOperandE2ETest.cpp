@@ -164,7 +164,7 @@ TEST(TmaWrittenOperand, MhaBackwardMainHasOneBarrierPerIteration) {
         ASSERT_TRUE(l.ok) << diagText(l);
         const size_t lloop = l.cuda.find("for (int qt = 0; qt < 16; ++qt) {");
         EXPECT_NE(l.cuda.find("&lse_s[(((qt + 1) % 2) * 64)], &tma_full_late[((qt + 1) % 2)]", lloop), std::string::npos) << l.cuda;
-        const size_t kq = l.cuda.find("ts::wgmma_gemm_ss<128, 64, 64, 2, false, true, 0, ts::half, 1, 64, 0>(&K_s[0], &Q_s[", lloop);
+        const size_t kq = l.cuda.find("ts::wgmma_gemm_ss<128, 64, 64, 2, false, true, 0, ts::half, 1, 64, 0, true>(&K_s[0], &Q_s[", lloop);
         const size_t lateWait = l.cuda.find("ts::mbarrier_wait(&tma_full_late[(qt % 2)], ((qt / 2) % 2));", lloop);
         ASSERT_NE(kq, std::string::npos) << l.cuda;
         EXPECT_GT(lateWait, kq) << l.cuda;

@@ -51,7 +51,8 @@ TEST(WarpgroupOrderConflict, OnlyTheConflictingAccumulatorLeavesTheOrder) {
     EXPECT_EQ(paramsOf(r, "acc1"), (std::vector<int64_t>{128, 128, 4, 1, 1}));
     EXPECT_EQ(paramsOf(r, "acc2"), (std::vector<int64_t>{128, 128, 4, 1}));
     // One wgmma (acc1's); acc2's fp16 gemm (line 41) and float32 gemm (line 44) run mma.sync.
-    const std::string wg = "ts::wgmma_gemm_ss<128, 128, 64, 1, false, false, 0, ts::half>(";
+    // T.clear(acc1) right before its gemm: folded into it (the wgmma's CLEAR argument).
+    const std::string wg = "ts::wgmma_gemm_ss<128, 128, 64, 1, false, false, 0, ts::half, 1, 0, 0, true>(";
     const size_t at = r.cuda.find(wg);
     EXPECT_NE(at, std::string::npos) << r.cuda;
     EXPECT_EQ(r.cuda.find("wgmma_gemm", at + wg.size()), std::string::npos) << r.cuda;

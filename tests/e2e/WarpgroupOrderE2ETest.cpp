@@ -90,9 +90,9 @@ TEST(WarpgroupOrder, AttentionBackwardTakesNarrowerPanelsForSideBySideWarpgroups
     ts::CompileResult r = ts::compile(file, ts::e2e::readRepoFile(file), o);
     ASSERT_TRUE(r.ok) << ts::e2e::diagText(r);
     EXPECT_EQ(r.cuda.find("ts::gemm_"), std::string::npos) << "a gemm stayed on mma.sync\n" << ts::e2e::diagText(r);
-    EXPECT_NE(r.cuda.find("ts::wgmma_gemm_ss<64, 64, 128, 1, true, false, 0, ts::half, 2, 0, 64>(&dS_s[0], &K_s[0], &dq[0]);"),
+    EXPECT_NE(r.cuda.find("ts::wgmma_gemm_ss<64, 64, 128, 1, true, false, 0, ts::half, 2, 0, 64, true>(&dS_s[0], &K_s[0], &dq[0]);"),
               std::string::npos) << r.cuda;
-    EXPECT_NE(r.cuda.find("ts::wgmma_gemm_ss<128, 64, 64, 2, false, true, 0, ts::half, 1, 64, 0>(&K_s[0], "), std::string::npos) << r.cuda;
+    EXPECT_NE(r.cuda.find("ts::wgmma_gemm_ss<128, 64, 64, 2, false, true, 0, ts::half, 1, 64, 0, true>(&K_s[0], "), std::string::npos) << r.cuda;
     auto it = r.lowered->layouts.find("K_s");
     ASSERT_NE(it, r.lowered->layouts.end());
     EXPECT_EQ(it->second->family, "wgmma_smem");

@@ -232,6 +232,9 @@ TEST(HopperTimelineStores, GemmTmaStoreInTheTextAndJsonOutput) {
 // iteration 1's first release were 1 and 2 units later while K_s counted as stage 0: a "release
 // stage 0 (tile k=1)" at line 199 and another at line 204.
 TEST(HopperTimelineStores, MhaBwdDqTmaReduceAddInsideThePipelinedLoop) {
+    // The hand-derived steps below are those of the kernel with its T.clear statements; the
+    // fold into clear_accum (Simplify.cpp, ClearGemmFoldE2ETest) removes them and shifts every step.
+    ts::e2e::ScopedEnv noFold("TILESCOPE_FOLD_CLEAR_GEMM", "0");
     auto c = mhaBwd(true);
     ASSERT_NE(c.cuda.find("ts::tma_reduce_add_tile<1, 64, 64>(&tma_map_6, &dq_s[0]"), std::string::npos);
     auto t = timelineOf(c);
@@ -320,6 +323,9 @@ TEST(HopperTimelineStores, MhaBwdDqTmaReduceAddInsideThePipelinedLoop) {
 // row per staging tile: dq_s with group 0 in flight [45, 51), iteration 1's rewrite [70, 71),
 // group 1 [74, 80); then dk_out_stage's group 2 [82, 88).
 TEST(HopperTimelineStores, MhaBwdDqTmaTimelineModelRows) {
+    // The hand-derived steps below are those of the kernel with its T.clear statements; the
+    // fold into clear_accum (Simplify.cpp, ClearGemmFoldE2ETest) removes them and shifts every step.
+    ts::e2e::ScopedEnv noFold("TILESCOPE_FOLD_CLEAR_GEMM", "0");
     auto t = timelineOf(mhaBwd(true));
     ASSERT_EQ(t.loops.size(), 1u);
     auto m = viz::TimelineModel::fromPlan(t.loops[0]);
@@ -397,6 +403,9 @@ TEST(HopperTimelineStores, MhaBwdSampleLinesTheseTestsUse) {
 // with the reduce-add of iteration 0 that may still be reading it; without any wait, the block
 // would exit with its bulk groups still reading shared memory.
 TEST(HopperTimelineStores, MissingBulkWaitsAreReported) {
+    // The hand-derived steps below are those of the kernel with its T.clear statements; the
+    // fold into clear_accum (Simplify.cpp, ClearGemmFoldE2ETest) removes them and shifts every step.
+    ts::e2e::ScopedEnv noFold("TILESCOPE_FOLD_CLEAR_GEMM", "0");
     auto c = mhaBwd(true);
     ts::e2e::DropCalls d;
     d.drop = [](const ir::CallNode& call) {
@@ -515,6 +524,9 @@ TEST(HopperTimelineStores, PipelineStagesWithoutArrivalsReleaseAtTheBarrierBefor
 // for the conditional copy. Both programs run on the interpreters against float64 (conformance
 // of the programs themselves: tests/e2e/programs/timeline_*.py).
 TEST(HopperTimelineStores, NestedPipelineAndConditionalCopyHaveNoFalseBarrierFindings) {
+    // The hand-derived steps below are those of the kernel with its T.clear statements; the
+    // fold into clear_accum (Simplify.cpp, ClearGemmFoldE2ETest) removes them and shifts every step.
+    ts::e2e::ScopedEnv noFold("TILESCOPE_FOLD_CLEAR_GEMM", "0");
     cli::TimelineCommand c;
     c.flags.target = "cuda:sm_90a";
     c.flags.file = std::string(TS_SOURCE_DIR) + "/tests/e2e/programs/timeline_nested_pipeline.py";

@@ -83,3 +83,27 @@ TEST(VectorPlan, LanePairAtomicNeedsThePartnerLaneAndFourAlignedRows) {
 }
 
 }  // namespace
+
+namespace {
+// `for r in [0, n): dst[r] = cast(src[r])` over register arrays (the P = S of attention).
+ts::codegen::PairCastPlan pairCast(DType to, DType from, int64_t n, Scope dstScope = Scope::Local, bool shifted = false) {
+    Loop l;
+    Buffer src = std::make_shared<BufferNode>("S", from, std::vector<Expr>{intImm(n)}, Scope::Local, Span{});
+    Buffer dst = std::make_shared<BufferNode>("P", to, std::vector<Expr>{intImm(n + 1)}, dstScope, Span{});
+    Expr at = shifted ? addE(l.r, intImm(1)) : Expr(l.r);
+    auto f = forLoop(l.r, intImm(0), intImm(n), ForKind::Unrolled, store(dst, {at}, cast(to, load(src, {l.r}))));
+    return ts::codegen::planPairCast(*as<ForNode>(f));
+}
+}  // namespace
+
+TEST(VectorPlan, FloatToHalfRegisterCastsGoInPairs) {
+    EXPECT_NE(pairCast(DType::Float16, DType::Float32, 32).dst, nullptr);
+    EXPECT_NE(pairCast(DType::BFloat16, DType::Float32, 32).dst, nullptr);
+    // Not: an odd count, a shifted destination (pairs would straddle), a shared destination, a
+    // float64 source (cast_pair takes float32), a float32 destination.
+    EXPECT_EQ(pairCast(DType::Float16, DType::Float32, 31).dst, nullptr);
+    EXPECT_EQ(pairCast(DType::Float16, DType::Float32, 32, Scope::Local, true).dst, nullptr);
+    EXPECT_EQ(pairCast(DType::Float16, DType::Float32, 32, Scope::Shared).dst, nullptr);
+    EXPECT_EQ(pairCast(DType::Float16, DType::Float64, 32).dst, nullptr);
+    EXPECT_EQ(pairCast(DType::Float32, DType::Float32, 32).dst, nullptr);
+}
