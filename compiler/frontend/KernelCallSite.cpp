@@ -56,10 +56,15 @@ public:
             if (isMainGuard(s) || ast::as<ast::FunctionDef>(s) || ast::as<ast::ClassDef>(s))
                 continue;
             if (callsIn(s, m_globals, "module level", 0)) return m_found;
-            // Module-level tensors: execTopLevel left them poisoned; keep their shapes.
+            // Module-level tensors: execTopLevel left them poisoned; keep their shapes (a loop's
+            // variable and a tensor reshaped in place have none: helper-127 D2).
             if (auto a = ast::as<ast::Assign>(s)) {
                 followShapes(a->targets, a->value, m_globals);
                 if (a->targets.size() == 1) recordTensorShape(a->targets[0], a->value, m_globals);
+            } else if (auto f = ast::as<ast::For>(s)) {
+                followShapes({f->target}, nullptr, m_globals);
+            } else if (auto x = ast::as<ast::ExprStmt>(s)) {
+                forgetReshapedInPlace(x->value, m_globals);
             }
         }
         for (const ast::Stmt* s : m_mod.body)
@@ -133,7 +138,7 @@ private:
             }
             if (ast::as<ast::ClassDef>(s)) continue;
             if (callsIn(s, env, where, depth)) return true;
-            if (auto x = ast::as<ast::ExprStmt>(s)) recordArgument(x->value, env);
+            if (auto x = ast::as<ast::ExprStmt>(s)) recordArgument(x->value, env), forgetReshapedInPlace(x->value, env), forgetMutated(x->value, env);
             if (s->kind == ast::StmtKind::Return || s->kind == ast::StmtKind::Raise) {
                 m_flow = Flow::Return;
             } else if (s->kind == ast::StmtKind::Break) {
@@ -141,11 +146,15 @@ private:
             } else if (s->kind == ast::StmtKind::Continue) {
                 m_flow = Flow::Continue;
             } else if (auto a = ast::as<ast::Assign>(s)) {
+                for (const ast::Expr* t : a->targets) forgetMutated(t, env);
                 assign(s, a->targets, a->value, env);
+            } else if (auto d = ast::as<ast::Del>(s)) {
+                for (const ast::Expr* t : d->targets) forgetMutated(t, env);
             } else if (auto a = ast::as<ast::AnnAssign>(s); a && a->value) {
                 assign(s, {a->target}, a->value, env);
             } else if (auto a = ast::as<ast::AugAssign>(s)) {
                 // `N *= 2`, `total += n`: run when simple, else the name has no value.
+                forgetMutated(a->target, env);
                 bool done = false;
                 if (ast::as<ast::Name>(a->target) && isSimpleMetaExpr(a->value)) {
                     try {
@@ -224,6 +233,9 @@ private:
         } catch (const CompileError&) {
             items.reset();
         }
+        // The loop variable is another tensor each trip: no shape from before the loop
+        // (helper-127 D2: `for X in [torch.randn(16, 48)]` kept the 64 x 48 of the X before it).
+        followShapes({f.target}, nullptr, env);
         if (!items) {
             poisonTarget(f.target, env);
             if (walk(f.body, env, where, depth)) return true;
@@ -334,6 +346,38 @@ private:
         for (const std::string& n : names) m_shapes.erase(shapeKey(env, n));
         if (alias && targets.size() == 1 && ast::as<ast::Name>(targets[0]))
             m_shapes[shapeKey(env, ast::as<ast::Name>(targets[0])->id)] = *alias;
+    }
+
+    // `X.t_()`, `X.resize_(32, 96)`, ...: torch's in-place methods that change a tensor's shape
+    // (element-wise ones such as `X.add_(1)` keep it) leave X with no known shape.
+    void forgetReshapedInPlace(const ast::Expr* e, const EnvPtr& env) {
+        static const std::set<std::string> kReshaping = {"t_", "transpose_", "swapdims_", "swapaxes_", "resize_", "resize_as_",
+                                                         "unsqueeze_", "squeeze_", "set_", "as_strided_"};
+        auto c = ast::as<ast::Call>(e);
+        auto a = c ? ast::as<ast::Attribute>(c->func) : nullptr;
+        auto n = a ? ast::as<ast::Name>(a->value) : nullptr;
+        if (!n || !kReshaping.count(a->attr)) return;
+        for (const EnvPtr& at : {env, m_globals}) m_shapes.erase(shapeKey(at, n->id));
+    }
+
+    // `config["factor"] = 3.0`, `config.update(...)`, `cfg.pop("M")`: the container the name holds
+    // is changed in place, which the search does not model; the name has no value from here, so a
+    // `kernel(**config)` after it is not read with the old entries (helper-127 D3).
+    void forgetMutated(const ast::Expr* e, const EnvPtr& env) {
+        static const std::set<std::string> kMutating = {"update", "pop", "popitem", "setdefault", "clear", "append",
+                                                        "extend", "insert", "remove", "sort", "reverse", "__setitem__"};
+        const ast::Expr* base = nullptr;
+        if (auto sub = ast::as<ast::Subscript>(e)) base = sub->value;
+        if (auto c = ast::as<ast::Call>(e))
+            if (auto a = ast::as<ast::Attribute>(c->func); a && kMutating.count(a->attr)) base = a->value;
+        auto n = ast::as<ast::Name>(base);
+        if (!n) return;
+        for (Env* at = env.get(); at; at = at->parent.get())
+            if (auto it = at->vars.find(n->id); it != at->vars.end()) {
+                if (it->second.is(ValueKind::Dict) || it->second.is(ValueKind::List))
+                    it->second = Value::poison(Diagnostic{Severity::Error, e->span, "'" + n->id + "' is changed in place here", {}, {}});
+                return;
+            }
     }
 
     void assign(const ast::Stmt* s, const std::vector<ast::Expr*>& targets,
@@ -553,17 +597,58 @@ private:
                     const std::string& where, int depth) {
         if (m_active.count(&f)) return false;  // recursion
         EnvPtr env = newFrame();
+        // The call's positional values in order, `*args` expanded where it can be read. Past an
+        // unreadable `*args` (or past an unreadable `**kwargs` for every parameter not named) a
+        // parameter has no value: its default would be a guess (helper-127 D1: `run_test(**cfg)`
+        // compiled the defaults and said they came from the call).
+        struct Positional {
+            const ast::Expr* expr = nullptr;
+            std::optional<Value> value;
+        };
+        std::vector<Positional> positional;
+        bool positionalKnown = true, keywordsKnown = true;
+        for (const ast::Expr* a : c.args) {
+            if (a->kind != ast::ExprKind::Starred) {
+                positional.push_back({a, std::nullopt});
+                continue;
+            }
+            auto v = tryEval(static_cast<const ast::Starred*>(a)->value, callerEnv);
+            if (!v || !(v->is(ValueKind::Tuple) || v->is(ValueKind::List))) {
+                positionalKnown = false;
+                break;
+            }
+            for (const Value& x : v->items()) positional.push_back({nullptr, x});
+        }
+        std::map<std::string, Value> splatted;
+        for (const auto& kw : c.keywords) {
+            if (!kw.name.empty()) continue;
+            auto d = tryEval(kw.value, callerEnv);
+            if (!d || !d->is(ValueKind::Dict)) {
+                keywordsKnown = false;
+                continue;
+            }
+            for (const auto& [k, v] : d->dictObj().entries)
+                if (k.is(ValueKind::Str)) splatted[k.asStr()] = v;
+        }
         for (size_t i = 0; i < f.params.size(); ++i) {
             const ast::Param& p = f.params[i];
             if (p.kind != ast::ParamKind::Normal) continue;
             const ast::Expr* arg = nullptr;
-            if (i < c.args.size() && c.args[i]->kind != ast::ExprKind::Starred) arg = c.args[i];
-            for (const auto& kw : c.keywords)
-                if (kw.name == p.name) arg = kw.value;
             std::optional<Value> v;
+            bool given = false;
+            if (i < positional.size()) {
+                arg = positional[i].expr;
+                v = positional[i].value;
+                given = true;
+            }
+            for (const auto& kw : c.keywords)
+                if (kw.name == p.name) arg = kw.value, v.reset(), given = true;
+            if (!given)
+                if (auto it = splatted.find(p.name); it != splatted.end()) v = it->second, given = true;
+            const bool unknown = !given && ((!positionalKnown && i >= positional.size()) || !keywordsKnown);
             if (arg)
                 v = tryEval(arg, callerEnv);
-            else if (p.defaultValue)
+            else if (!given && !unknown && p.defaultValue)
                 v = tryEval(p.defaultValue, m_globals);
             if (v)
                 env->vars[p.name] = *v;
@@ -610,7 +695,16 @@ private:
         for (const auto& kw : c.keywords) {
             if (!kw.name.empty()) continue;
             auto d = tryEval(kw.value, env);
-            if (!d || !d->is(ValueKind::Dict)) continue;
+            if (!d || !d->is(ValueKind::Dict)) {
+                // Every parameter the call does not name may be in it: none keeps its default
+                // without a word (helper-127 D3).
+                for (const KernelParam& p : m_entry.params)
+                    if (p.role != KernelParam::Role::Tensor && p.settable() && !args.count(p.name))
+                        unread.push_back({p.name, kw.value->span,
+                                          "a ** argument whose dict the search cannot read (built by a call or a "
+                                          "comprehension, or changed in place before the call)"});
+                continue;
+            }
             for (const auto& [k, v] : d->dictObj().entries) {
                 const KernelParam* p = k.is(ValueKind::Str) ? m_entry.param(k.asStr()) : nullptr;
                 if (!p || p->role == KernelParam::Role::Tensor || !p->settable() || args.count(p->name)) continue;

@@ -276,3 +276,65 @@ TEST(CallSiteArgumentsTest, TensorShapesFollowAssignmentsAndSizeKeywords) {
     ASSERT_EQ(tried->firstError(), nullptr) << tried->firstError()->message;
     EXPECT_NE(tried->ir.find("T.Tensor((16, 4), \"float32\")"), std::string::npos) << tried->ir;
 }
+
+// helper-127 D1-D3: a helper called with `**dict` or `*args` compiled its parameter defaults and
+// said they came from the call; a tensor rebound by a `for` loop or reshaped in place (`X.t_()`)
+// kept the shape of the tensor before; a dict changed in place (`config["rows"] = 8`) was read with
+// its first entries, and an unreadable `**` dict was dropped without a word.
+TEST(CallSiteArgumentsTest, StarredCallsLoopTensorsAndMutatedDicts) {
+    const std::string helper = std::string(kMakeFactory) + "def run(length=64, rows=2):\n    make(length, rows)\n";
+    // length (no default in make) takes the call's 16; rows keeps make's default and the note
+    // names the 8 the call passes -- not run's defaults 64 and 2.
+    for (const char* call : {"run(**{\"length\": 16, \"rows\": 8})\n", "cfg = [16, 8]\nrun(*cfg)\n"}) {
+        auto r = elaborateText(helper + call);
+        ASSERT_EQ(r->firstError(), nullptr) << call << r->firstError()->message;
+        EXPECT_NE(r->ir.find("T.Tensor((16, 4), \"float32\")"), std::string::npos) << call << r->ir;
+        EXPECT_NE(noteContaining(*r, "'make' takes length=16 from this call (module level -> run()); it keeps its defaults "
+                                     "rows=4 (the call passes 8)"),
+                  nullptr)
+            << call;
+    }
+    // An unreadable `**` dict: run's parameters have no value, so `length` (no default in make)
+    // is missing -- an error that asks for --param, not the 64 of run's default.
+    auto unknown = elaborateText(helper + "import random\nrun(**random.choice([{\"length\": 16}]))\n");
+    ASSERT_NE(unknown->firstError(), nullptr) << unknown->ir;
+    EXPECT_NE(unknown->firstError()->message.find("'length'"), std::string::npos) << unknown->firstError()->message;
+    EXPECT_EQ(unknown->ir.find("T.Tensor((64, 2)"), std::string::npos) << unknown->ir;
+
+    const std::string eager = "import tilelang\nimport tilelang.language as T\nimport torch\n"
+                              "@tilelang.jit\n"
+                              "def double(X, Y):\n"
+                              "    N = T.const(\"N\")\n"
+                              "    X: T.Tensor[[N], T.float32]\n"
+                              "    Y: T.Tensor[[N], T.float32]\n"
+                              "    with T.Kernel(1, threads=32):\n"
+                              "        Y[0] = X[0]\n"
+                              "def main():\n"
+                              "    X = torch.randn(64)\n";
+    // The loop's X has no known shape; N comes from Y, made from it with no shape either: no
+    // value at all, rather than the 64 of the X before the loop.
+    auto loop = elaborateText(eager + "    for X in [torch.randn(16)]:\n        Y = torch.empty_like(X)\n        double(X, Y)\nmain()\n");
+    EXPECT_EQ(noteContaining(*loop, "takes N=64"), nullptr);
+    auto inplace = elaborateText(eager + "    X.resize_(32)\n    Y = torch.empty(32)\n    double(X, Y)\nmain()\n");
+    ASSERT_EQ(inplace->firstError(), nullptr) << inplace->firstError()->message;  // no 64-vs-32 disagreement
+    EXPECT_NE(noteContaining(*inplace, "'double' takes N=32 from this call"), nullptr);
+
+    // At module level too: the loop's X is not the 64 of the X before it (was a false
+    // disagreement error against Y's 16).
+    std::string moduleLevel = eager.substr(0, eager.find("def main():\n")) +
+                              "X = torch.randn(64)\nfor X in [torch.randn(16)]:\n    pass\nY = torch.empty(16)\ndouble(X, Y)\n";
+    auto top = elaborateText(moduleLevel);
+    ASSERT_EQ(top->firstError(), nullptr) << top->firstError()->message;
+    EXPECT_NE(noteContaining(*top, "'double' takes N=16 from this call"), nullptr);
+
+    const std::string factory = std::string(kMakeFactory) + "def test_it():\n";
+    auto mutated = elaborateText(factory + "    config = {\"length\": 16}\n    config[\"rows\"] = 8\n    make(**config)\n");
+    // The changed dict is not read with its first entries: length has no value (an error asking
+    // for it) and the ** argument is named.
+    ASSERT_NE(mutated->firstError(), nullptr) << mutated->ir;
+    EXPECT_EQ(mutated->ir.find("T.Tensor((16, 4)"), std::string::npos) << mutated->ir;
+    auto built = elaborateText("import json\n" + factory + "    make(16, **json.loads(\"{}\"))\n");
+    ASSERT_EQ(built->firstError(), nullptr) << built->firstError()->message;
+    EXPECT_NE(noteContaining(*built, "keeps its default rows=4: this argument is a ** argument whose dict the search cannot read"),
+              nullptr);
+}
