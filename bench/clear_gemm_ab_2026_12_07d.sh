@@ -9,7 +9,7 @@
 #   + T.gemm pairs per iteration: qkT, dpT, dq).
 # Correctness first (float64): the attention sample at 9 shapes, the MHA backward chain at S=1000
 # causal and S=1024 (fold on). Then medians of 50, two rounds interleaved; cuDNN in the same call.
-#   bash bench/h200_payload.sh; cp bench/clear_gemm_ab_2026_12_07d.sh bench/attn_switch_ab_lib.sh .h200/;
+#   bash bench/h200_payload.sh; cp bench/clear_gemm_ab_2026_12_07d.sh bench/attn_switch_ab_lib.sh bench/ab_cudnn_summary.py .h200/;
 #   git show 3b46dba:samples/flash_attn_fwd.py > .h200/flash_attn_fwd_old.py
 #   run(command="bash .h200/clear_gemm_ab_2026_12_07d.sh", carry=[".h200", ".tl"])
 set -u
@@ -33,36 +33,6 @@ for r in 1 2; do
   ab mhab-new-r$r $M 1 -k mha_bwd_main -p batch=8 -p heads=32 -p seq_len=1024 -p dim=64 $MB
 done
 echo "timed ($(el) s)"
-python3 - "$W" <<'PY'
-import json, glob, os, sys, torch
-import torch.nn.functional as F
-from torch.nn.attention import SDPBackend, sdpa_kernel
-w = sys.argv[1]
-def med(fn):
-    for _ in range(10): fn()
-    ts = []
-    for _ in range(50):
-        a, e = torch.cuda.Event(enable_timing=True), torch.cuda.Event(enable_timing=True)
-        a.record(); fn(); e.record(); torch.cuda.synchronize(); ts.append(a.elapsed_time(e))
-    ts.sort(); return ts[len(ts) // 2]
-def cudnn(b, h, s, d, causal, dt=torch.float16):
-    q, k, v = (torch.randn(b, h, s, d, device="cuda", dtype=dt) for _ in range(3))
-    with sdpa_kernel(SDPBackend.CUDNN_ATTENTION):
-        return med(lambda: F.scaled_dot_product_attention(q, k, v, is_causal=causal))
-base = {"fwd16": cudnn(1, 16, 4096, 128, False), "fwdbf": cudnn(1, 16, 4096, 128, False, torch.bfloat16), "causal": cudnn(4, 32, 4096, 128, True)}
-rows = {}
-for f in sorted(glob.glob(w + "/*-r[12].json")):
-    wl, v, r = os.path.basename(f)[:-5].split("-")
-    rows.setdefault(wl, {}).setdefault(v, []).append(json.load(open(f))["median_ms"])
-res = {"device": torch.cuda.get_device_name(), "cudnn_ms": base, "workloads": {}}
-for wl, d in rows.items():
-    old, new = d.get("old", []), d.get("new", [])
-    e = {"old_ms": old, "new_ms": new}
-    if old and new: e["speedup_new"] = round(min(old) / min(new), 4)
-    if wl in base and new: e["vs_cudnn_new"] = round(base[wl] / min(new), 4); e["vs_cudnn_old"] = round(base[wl] / min(old), 4) if old else None
-    res["workloads"][wl] = e
-    print(wl, e)
-json.dump(res, open(w + "/ab.json", "w"), indent=1)
-PY
+python3 "$(dirname "$0")/ab_cudnn_summary.py" "$W"
 cd $W && tar czf /tmp/clear-ab.tgz *.json *.txt 2>/dev/null; mkdir -p "$RES" && cp /tmp/clear-ab.tgz $W/ab.json "$RES/" 2>/dev/null
 echo "done ($(el) s)"
