@@ -565,6 +565,7 @@ PairAtomicPlan planPairAtomic(const ForNode& loop, int64_t threads) {
 
 PairCastPlan planPairCast(const ForNode& n) {
     PairCastPlan p;
+    if (const char* e = std::getenv("TILESCOPE_PAIR_CAST"); e && *e == '0') return p;  // measurement switch
     const auto ext = constInt(n.extent);
     if ((n.forKind != ForKind::Unrolled && n.forKind != ForKind::Vectorized) || constInt(n.min) != 0 || !ext || *ext % 2 != 0)
         return p;

@@ -60,6 +60,7 @@ VectorAtomicPlan planVectorAtomic(const ir::ForNode& loop);
 /// register arrays, R even (a gemm accumulator converted for the next gemm: FlashAttention's
 /// P = S): emitted as R/2 ts::cast_pair, one cvt.rn.f16x2.f32 / cvt.rn.bf16x2.f32 per pair
 /// (resources/ts_device/portable.cuh) with the scalar conversions' rounding. dst null: not this loop.
+/// TILESCOPE_PAIR_CAST=0 keeps the scalar conversions (for A/B timing).
 struct PairCastPlan {
     const ir::BufferNode* dst = nullptr;
     const ir::BufferNode* src = nullptr;
