@@ -17,6 +17,16 @@ Stmt lowerFill(Ctx& c, const TileOpNode& op) {
     const Region& dst = op.region(0);
     Expr value = cast(dst.buffer->dtype, std::get<Expr>(op.args.at(1)));
     if (auto it = c.frags.find(dst.buffer.get()); it != c.frags.end()) {
+        // A fragment is filled register by register, all of them: a part of it would silently
+        // become the whole (helper-128 #1: `T.clear(C[0:32, :])` zeroed every row on the GPU).
+        if (!wholeBuffer(dst)) {
+            const char* what = attrBool(op.attrs, "clear", false) ? "T.clear" : "T.fill";
+            c.error(op.span, std::string(what) + " of part of fragment '" + dst.buffer->name +
+                                 "' is not supported: TileScope fills a fragment whole",
+                    "write the part with a T.Parallel loop over its indices (`for i, j in T.Parallel(rows, cols): " +
+                        dst.buffer->name + "[r0 + i, c0 + j] = value`), or fill all of '" + dst.buffer->name + "'");
+            return nullptr;
+        }
         Var r = makeVar(c.fresh("r"), DType::Int32, op.span);
         Stmt fill = forLoop(r, intImm(0), intImm(it->second.layout->localSize), ForKind::Unrolled,
                             store(it->second.regs, {r}, value, op.span), {{"thread_loop", true}}, op.span);

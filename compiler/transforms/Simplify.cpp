@@ -191,6 +191,9 @@ private:
         if (!fill->isRegion(0) || !gemm->isRegion(2)) return nullptr;
         const Region &dst = fill->region(0), &c = gemm->region(2);
         if (dst.buffer != c.buffer || dst.buffer->scope != Scope::Fragment || !wholeBuffer(dst) || !wholeBuffer(c)) return nullptr;
+        // `T.gemm(C, B, C)`: the gemm reads the cleared C as an operand (helper-128 #2).
+        if (!gemm->isRegion(0) || !gemm->isRegion(1) || gemm->region(0).buffer == c.buffer || gemm->region(1).buffer == c.buffer)
+            return nullptr;
         Attrs attrs = gemm->attrs;
         attrs["clear_accum"] = true;
         return std::make_shared<TileOpNode>(TileOpKind::Gemm, gemm->args, std::move(attrs), gemm->span);
