@@ -353,11 +353,25 @@ private:
     void forgetReshapedInPlace(const ast::Expr* e, const EnvPtr& env) {
         static const std::set<std::string> kReshaping = {"t_", "transpose_", "swapdims_", "swapaxes_", "resize_", "resize_as_",
                                                          "unsqueeze_", "squeeze_", "set_", "as_strided_"};
-        auto c = ast::as<ast::Call>(e);
-        auto a = c ? ast::as<ast::Attribute>(c->func) : nullptr;
-        auto n = a ? ast::as<ast::Name>(a->value) : nullptr;
-        if (!n || !kReshaping.count(a->attr)) return;
-        for (const EnvPtr& at : {env, m_globals}) m_shapes.erase(shapeKey(at, n->id));
+        // `X.unsqueeze_(0).squeeze_(0).transpose_(0, 1)`: each method returns X itself (helper-128 #4).
+        bool reshapes = false;
+        const ast::Expr* at = e;
+        while (auto c = ast::as<ast::Call>(at)) {
+            auto a = ast::as<ast::Attribute>(c->func);
+            if (!a) return;
+            reshapes = reshapes || kReshaping.count(a->attr);
+            at = a->value;
+        }
+        auto n = ast::as<ast::Name>(at);
+        if (!n || !reshapes) return;
+        // Every name of the same tensor (`Z = X; Z.t_()` changes X too): the aliases share the
+        // shape record of the call that made it.
+        std::optional<Span> made;
+        for (const EnvPtr& e2 : {env, m_globals})
+            if (auto it = m_shapes.find(shapeKey(e2, n->id)); !made && it != m_shapes.end()) made = it->second.made;
+        if (!made) return;
+        for (auto it = m_shapes.begin(); it != m_shapes.end();)
+            it = it->second.made == *made ? m_shapes.erase(it) : std::next(it);
     }
 
     // `config["factor"] = 3.0`, `config.update(...)`, `cfg.pop("M")`: the container the name holds
@@ -371,13 +385,17 @@ private:
         if (auto c = ast::as<ast::Call>(e))
             if (auto a = ast::as<ast::Attribute>(c->func); a && kMutating.count(a->attr)) base = a->value;
         auto n = ast::as<ast::Name>(base);
-        if (!n) return;
-        for (Env* at = env.get(); at; at = at->parent.get())
-            if (auto it = at->vars.find(n->id); it != at->vars.end()) {
-                if (it->second.is(ValueKind::Dict) || it->second.is(ValueKind::List))
-                    it->second = Value::poison(Diagnostic{Severity::Error, e->span, "'" + n->id + "' is changed in place here", {}, {}});
-                return;
-            }
+        const Value* v = n ? env->lookup(n->id) : nullptr;
+        if (!v || !(v->is(ValueKind::Dict) || v->is(ValueKind::List))) return;
+        // Every name holding the same object, in every frame (`cfg2 = cfg; cfg2["M"] = 8`, or a
+        // function changing its argument: helper-128 #3).
+        const void* obj = v->is(ValueKind::Dict) ? static_cast<const void*>(&v->dictObj()) : static_cast<const void*>(&v->items());
+        const Value poisoned = Value::poison(Diagnostic{Severity::Error, e->span, "'" + n->id + "' is changed in place here", {}, {}});
+        std::vector<Env*> envs{m_globals.get()};
+        for (const EnvPtr& f : m_frames) envs.push_back(f.get());
+        for (Env* at : envs)
+            for (auto& [name, val] : at->vars)
+                if ((val.is(ValueKind::Dict) && &val.dictObj() == obj) || (val.is(ValueKind::List) && &val.items() == obj)) val = poisoned;
     }
 
     void assign(const ast::Stmt* s, const std::vector<ast::Expr*>& targets,

@@ -315,6 +315,12 @@ TEST(CallSiteArgumentsTest, StarredCallsLoopTensorsAndMutatedDicts) {
     // value at all, rather than the 64 of the X before the loop.
     auto loop = elaborateText(eager + "    for X in [torch.randn(16)]:\n        Y = torch.empty_like(X)\n        double(X, Y)\nmain()\n");
     EXPECT_EQ(noteContaining(*loop, "takes N=64"), nullptr);
+    // helper-128 #4: a chain of in-place methods, and one through another name of the tensor.
+    for (const char* change : {"    X.unsqueeze_(0).squeeze_(0).resize_(32)\n", "    Z = X\n    Z.resize_(32)\n"}) {
+        auto r = elaborateText(eager + change + "    Y = torch.empty(32)\n    double(X, Y)\nmain()\n");
+        ASSERT_EQ(r->firstError(), nullptr) << change << r->firstError()->message;
+        EXPECT_NE(noteContaining(*r, "'double' takes N=32 from this call"), nullptr) << change;
+    }
     auto inplace = elaborateText(eager + "    X.resize_(32)\n    Y = torch.empty(32)\n    double(X, Y)\nmain()\n");
     ASSERT_EQ(inplace->firstError(), nullptr) << inplace->firstError()->message;  // no 64-vs-32 disagreement
     EXPECT_NE(noteContaining(*inplace, "'double' takes N=32 from this call"), nullptr);
@@ -333,6 +339,12 @@ TEST(CallSiteArgumentsTest, StarredCallsLoopTensorsAndMutatedDicts) {
     // for it) and the ** argument is named.
     ASSERT_NE(mutated->firstError(), nullptr) << mutated->ir;
     EXPECT_EQ(mutated->ir.find("T.Tensor((16, 4)"), std::string::npos) << mutated->ir;
+    // helper-128 #3: the same dict changed through another name, or by a function it is passed to.
+    for (const char* change : {"    alias = config\n    alias[\"length\"] = 8\n", "    tweak(config)\n"}) {
+        auto r = elaborateText(std::string(kMakeFactory) + "def tweak(c):\n    c[\"length\"] = 8\n" +
+                               "def test_it():\n    config = {\"length\": 16}\n" + change + "    make(**config)\n");
+        EXPECT_EQ(r->ir.find("T.Tensor((16, 4)"), std::string::npos) << change << r->ir;
+    }
     auto built = elaborateText("import json\n" + factory + "    make(16, **json.loads(\"{}\"))\n");
     ASSERT_EQ(built->firstError(), nullptr) << built->firstError()->message;
     EXPECT_NE(noteContaining(*built, "keeps its default rows=4: this argument is a ** argument whose dict the search cannot read"),
