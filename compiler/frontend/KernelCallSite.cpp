@@ -659,11 +659,17 @@ private:
                 v = positional[i].value;
                 given = true;
             }
+            int times = given ? 1 : 0;
             for (const auto& kw : c.keywords)
-                if (kw.name == p.name) arg = kw.value, v.reset(), given = true;
-            if (!given)
-                if (auto it = splatted.find(p.name); it != splatted.end()) v = it->second, given = true;
-            const bool unknown = !given && ((!positionalKnown && i >= positional.size()) || !keywordsKnown);
+                if (kw.name == p.name) arg = kw.value, v.reset(), given = true, ++times;
+            if (auto it = splatted.find(p.name); it != splatted.end()) {
+                if (!given) v = it->second;
+                given = true, ++times;
+            }
+            // Given twice (`run(**cfg, block=32)` with block in cfg): Python raises TypeError, so
+            // no value is the call's (helper-128 #5).
+            const bool unknown = times > 1 || (!given && ((!positionalKnown && i >= positional.size()) || !keywordsKnown));
+            if (times > 1) arg = nullptr, v.reset();
             if (arg)
                 v = tryEval(arg, callerEnv);
             else if (!given && !unknown && p.defaultValue)
@@ -722,6 +728,23 @@ private:
                                           "a ** argument whose dict the search cannot read (built by a call or a "
                                           "comprehension, or changed in place before the call)"});
                 continue;
+            }
+            // What Python rejects in the dict, as for written keywords (helper-127 D4): a key the
+            // kernel has no parameter for, a parameter the call gives another value too.
+            for (const auto& [k, v] : d->dictObj().entries) {
+                if (!k.is(ValueKind::Str)) continue;
+                const std::string& key = k.asStr();
+                const bool known = m_entry.param(key) || std::any_of(m_entry.func->params.begin(), m_entry.func->params.end(),
+                                                                     [&](const ast::Param& q) { return q.name == key; });
+                const bool varKw = std::any_of(m_entry.func->params.begin(), m_entry.func->params.end(),
+                                               [](const ast::Param& q) { return q.kind == ast::ParamKind::VarKw; });
+                if (!known && !varKw && m_entry.pattern != EntryPattern::Eager)
+                    problems.push_back({kw.value->span, "'" + m_entry.func->name + "' has no parameter '" + key + "' (a key of this ** dict)",
+                                        "Python raises TypeError at this call (unexpected keyword argument)"});
+                else if (known && args.count(key))
+                    problems.push_back({kw.value->span, "this call gives '" + m_entry.func->name + "' two values for '" + key +
+                                                            "' (an argument and a key of this ** dict)",
+                                        "Python raises TypeError at this call (multiple values for argument)"});
             }
             for (const auto& [k, v] : d->dictObj().entries) {
                 const KernelParam* p = k.is(ValueKind::Str) ? m_entry.param(k.asStr()) : nullptr;

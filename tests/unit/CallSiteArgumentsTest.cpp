@@ -219,6 +219,14 @@ TEST(CallSiteArgumentsTest, DictSplatKeywordsAndRejectedCalls) {
     EXPECT_EQ(typo->firstError()->span.line, 9);
     EXPECT_EQ(typo->firstError()->span.col, 14);
     EXPECT_NE(typo->firstError()->hint.find("did you mean 'rows'?"), std::string::npos) << typo->firstError()->hint;
+    // The same in a ** dict the search reads (helper-127 D4).
+    auto dictTypo = elaborateText(factory + "    make(16, **{\"row\": 8})\n");
+    ASSERT_NE(dictTypo->firstError(), nullptr);
+    EXPECT_EQ(dictTypo->firstError()->message, "'make' has no parameter 'row' (a key of this ** dict) (test_it())");
+    auto dictTwice = elaborateText(factory + "    make(16, **{\"length\": 8})\n");
+    ASSERT_NE(dictTwice->firstError(), nullptr);
+    EXPECT_EQ(dictTwice->firstError()->message,
+              "this call gives 'make' two values for 'length' (an argument and a key of this ** dict) (test_it())");
     auto extra = elaborateText(factory + "    make(16, 8, 2)\n");
     ASSERT_NE(extra->firstError(), nullptr);
     EXPECT_EQ(extra->firstError()->message, "'make' takes 2 positional arguments but this call passes 3 (test_it())");
