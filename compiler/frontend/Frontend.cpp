@@ -102,6 +102,30 @@ FrontendResult runFrontend(SourcePtr src, const std::map<std::string, std::strin
     return runFrontend(mod, *entry, overrides, diags);
 }
 
+namespace {
+/// Whether the text of `f` has a string literal holding `name` as a word (`T.dynamic("N")`,
+/// `T.const("M N")`): a size the factory declares, known by name only once it has run.
+bool namesSizeInText(const Module& mod, const ast::FunctionDef& f, const std::string& name) {
+    const SourceFile& src = *mod.source();
+    for (uint32_t line = f.span.line; line <= f.span.endLine && line != 0; ++line) {
+        const std::string_view t = src.lineText(line);
+        for (size_t q = t.find_first_of("\"'"); q != std::string_view::npos; q = t.find_first_of("\"'", q + 1)) {
+            const size_t end = t.find(t[q], q + 1);
+            if (end == std::string_view::npos) break;
+            std::string_view lit = t.substr(q + 1, end - q - 1);
+            for (size_t w = 0; w <= lit.size();) {
+                size_t e = lit.find_first_of(" ,", w);
+                if (e == std::string_view::npos) e = lit.size();
+                if (lit.substr(w, e - w) == name) return true;
+                w = e + 1;
+            }
+            q = end;
+        }
+    }
+    return false;
+}
+}  // namespace
+
 FrontendResult runFrontend(std::shared_ptr<const Module> mod, const KernelEntry& entry,
                            const std::map<std::string, std::string>& overrides,
                            DiagnosticEngine& diags) {
@@ -144,6 +168,9 @@ FrontendResult runFrontend(std::shared_ptr<const Module> mod, const KernelEntry&
             bool own = false;
             if (r.entry->primFunc)
                 for (const auto& p : r.entry->primFunc->params) own |= p.name == o.first;
+            // A T.dynamic / T.symbolic / T.const size named in the factory (`N = T.dynamic("N")`)
+            // is a launch value too (helper-127 D6: its --param hid the factory's own error).
+            own = own || namesSizeInText(*mod, *r.entry->func, o.first);
             if (!own) misspelt.push_back(o);
         }
         if (!misspelt.empty())
