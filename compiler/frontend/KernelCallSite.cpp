@@ -731,23 +731,19 @@ private:
             }
             // What Python rejects in the dict, as for written keywords (helper-127 D4): a key the
             // kernel has no parameter for, a parameter the call gives another value too.
+            const std::vector<std::string> names = keywordNames();
             for (const auto& [k, v] : d->dictObj().entries) {
                 if (!k.is(ValueKind::Str)) continue;
                 const std::string& key = k.asStr();
-                const bool known = m_entry.param(key) || std::any_of(m_entry.func->params.begin(), m_entry.func->params.end(),
-                                                                     [&](const ast::Param& q) { return q.name == key; });
-                const bool varKw = std::any_of(m_entry.func->params.begin(), m_entry.func->params.end(),
-                                               [](const ast::Param& q) { return q.kind == ast::ParamKind::VarKw; });
-                if (!known && !varKw && m_entry.pattern != EntryPattern::Eager)
+                const bool known = std::find(names.begin(), names.end(), key) != names.end();
+                if (!known && !takesAnyKeyword())
                     problems.push_back({kw.value->span, "'" + m_entry.func->name + "' has no parameter '" + key + "' (a key of this ** dict)",
                                         "Python raises TypeError at this call (unexpected keyword argument)"});
                 else if (known && args.count(key))
                     problems.push_back({kw.value->span, "this call gives '" + m_entry.func->name + "' two values for '" + key +
                                                             "' (an argument and a key of this ** dict)",
                                         "Python raises TypeError at this call (multiple values for argument)"});
-            }
-            for (const auto& [k, v] : d->dictObj().entries) {
-                const KernelParam* p = k.is(ValueKind::Str) ? m_entry.param(k.asStr()) : nullptr;
+                const KernelParam* p = m_entry.param(key);
                 if (!p || p->role == KernelParam::Role::Tensor || !p->settable() || args.count(p->name)) continue;
                 if (isParamValue(v) || isNamedCallable(v)) {
                     values[p->name] = v;
@@ -784,24 +780,39 @@ private:
     // Python's binding of the call's arguments to the kernel's signature; what Python would
     // raise TypeError for (an extra positional argument, an unknown or repeated keyword) is a
     // problem at that argument (helper-125: `blockM=64` compiled the default block_M silently).
+    // The names a call may pass as keywords: normal and keyword-only parameters, and every
+    // parameter the front end knows (`matmul.compile(M=1024, ...)` / `.get_tir(N=...)` name the
+    // T.const sizes: TileLang's quickstart).
+    std::vector<std::string> keywordNames() const {
+        std::vector<std::string> names;
+        for (const ast::Param& p : m_entry.func->params)
+            if (p.kind == ast::ParamKind::Normal || p.kind == ast::ParamKind::KwOnly) names.push_back(p.name);
+        for (const KernelParam& p : m_entry.params)
+            if (std::find(names.begin(), names.end(), p.name) == names.end()) names.push_back(p.name);
+        return names;
+    }
+
+    // `**kwargs` in the signature, or an eager kernel (TileLang's eager binder keeps extra
+    // keywords as compile-time bindings; helper-126 D4): any keyword is accepted. A factory's
+    // call with an unknown one raises TypeError.
+    bool takesAnyKeyword() const {
+        return m_entry.pattern == EntryPattern::Eager ||
+               std::any_of(m_entry.func->params.begin(), m_entry.func->params.end(),
+                           [](const ast::Param& q) { return q.kind == ast::ParamKind::VarKw; });
+    }
+
     std::map<std::string, const ast::Expr*> bindArguments(const ast::Call& c,
                                                           std::vector<KernelCallSite::Problem>& problems) const {
         const auto& sig = m_entry.func->params;
         const std::string kernel = "'" + m_entry.func->name + "'";
-        bool varArgs = false, varKw = false, starred = false;
-        std::vector<std::string> names;
+        bool varArgs = false, starred = false;
+        const std::vector<std::string> names = keywordNames();
         size_t positional = 0;
         for (const ast::Param& p : sig) {
             varArgs |= p.kind == ast::ParamKind::VarArgs;
-            varKw |= p.kind == ast::ParamKind::VarKw;
-            if (p.kind == ast::ParamKind::Normal || p.kind == ast::ParamKind::KwOnly) names.push_back(p.name);
             // Python puts positional-only and normal parameters first.
             if (p.kind == ast::ParamKind::Normal || p.kind == ast::ParamKind::PosOnly) ++positional;
         }
-        // `matmul.compile(M=1024, ...)` / `.get_tir(N=...)` name the T.const sizes too (TileLang's
-        // quickstart): every parameter the front end knows is a keyword.
-        for (const KernelParam& p : m_entry.params)
-            if (std::find(names.begin(), names.end(), p.name) == names.end()) names.push_back(p.name);
         std::map<std::string, const ast::Expr*> args;
         for (size_t i = 0; i < c.args.size(); ++i) {
             if (c.args[i]->kind == ast::ExprKind::Starred) {
@@ -824,9 +835,7 @@ private:
             if (kw.name.empty()) continue;  // **kwargs: not read
             const bool known = std::find(names.begin(), names.end(), kw.name) != names.end();
             if (!known) {
-                // An eager kernel takes extra keywords (TileLang's eager binder keeps them as
-                // compile-time bindings; helper-126 D4); a factory's call raises TypeError.
-                if (!varKw && m_entry.pattern != EntryPattern::Eager) {
+                if (!takesAnyKeyword()) {
                     std::string close = closestMatch(kw.name, names);
                     problems.push_back({kw.span, kernel + " has no parameter '" + kw.name + "'",
                                         (close.empty() ? std::string() : "did you mean '" + close + "'? ") +
