@@ -230,10 +230,12 @@ Stmt lowerCopy(Ctx& c, const TileOpNode& op, const Target& target) {
         // Register by register copies whole fragments: a part would silently become the whole
         // (helper-128 #1: `T.copy(a[0:M, 1:N], h[0:M, 1:N])` overwrote h's column 0).
         if (!wholeBuffer(src) || !wholeBuffer(dst)) {
+            const auto [loop, to] = parallelLoopText(*dst.buffer);
+            const auto from = parallelLoopText(*src.buffer).second;
             c.error(op.span, "T.copy between parts of fragments '" + src.buffer->name + "' and '" + dst.buffer->name +
                                  "' is not supported: TileScope copies a fragment to a fragment whole",
-                    "copy the part with a T.Parallel loop over its indices (`for i, j in T.Parallel(rows, cols): " +
-                        dst.buffer->name + "[i, c0 + j] = " + src.buffer->name + "[i, c0 + j]`), or copy the whole fragments");
+                    "copy the part with a T.Parallel loop over its indices (`" + loop + " " + to + " = " + from +
+                        "`), or copy the whole fragments");
             return nullptr;
         }
         Var r = makeVar(c.fresh("r"), DType::Int32, op.span);

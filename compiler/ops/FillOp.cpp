@@ -21,10 +21,11 @@ Stmt lowerFill(Ctx& c, const TileOpNode& op) {
         // become the whole (helper-128 #1: `T.clear(C[0:32, :])` zeroed every row on the GPU).
         if (!wholeBuffer(dst)) {
             const char* what = attrBool(op.attrs, "clear", false) ? "T.clear" : "T.fill";
+            const auto [loop, at] = parallelLoopText(*dst.buffer);
             c.error(op.span, std::string(what) + " of part of fragment '" + dst.buffer->name +
                                  "' is not supported: TileScope fills a fragment whole",
-                    "write the part with a T.Parallel loop over its indices (`for i, j in T.Parallel(rows, cols): " +
-                        dst.buffer->name + "[r0 + i, c0 + j] = value`), or fill all of '" + dst.buffer->name + "'");
+                    "write the part with a T.Parallel loop over its indices (`" + loop + " " + at + " = value`), or fill all of '" +
+                        dst.buffer->name + "'");
             return nullptr;
         }
         Var r = makeVar(c.fresh("r"), DType::Int32, op.span);

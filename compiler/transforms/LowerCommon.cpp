@@ -107,6 +107,19 @@ Expr regionBase(const Region& r) {
     return addressOf(r.buffer, idx);
 }
 
+std::pair<std::string, std::string> parallelLoopText(const BufferNode& b) {
+    static const char* vars[] = {"i", "j", "k", "l"};
+    const size_t n = std::min<size_t>(std::max<size_t>(b.shape.size(), 1), 4);
+    std::string v, e, idx;
+    for (size_t d = 0; d < n; ++d) {
+        const std::string sep = d ? ", " : "";
+        v += sep + vars[d];
+        e += sep + "e" + std::to_string(d);
+        idx += sep + "o" + std::to_string(d) + " + " + vars[d];
+    }
+    return {"for " + v + " in T.Parallel(" + e + "):", b.name + "[" + idx + "]"};
+}
+
 Stmt clearAccumulator(Ctx& c, const LoweredFragment& f, DType t, Span sp) {
     Var r = makeVar(c.fresh("r"), DType::Int32, sp);
     return forLoop(r, intImm(0), intImm(f.layout->localSize), ForKind::Unrolled, store(f.regs, {r}, cast(t, floatImm(0.0)), sp),

@@ -99,6 +99,9 @@ std::string reduceShuffleOp(const std::string& op, bool nanPropagate);
 
 /// tl.address_of(the region's first element): the base a block-level intrinsic addresses a tile by.
 ir::Expr regionBase(const ir::Region& r);
+/// `for i, j in T.Parallel(e0, e1): NAME[o0 + i, o1 + j]` text of the buffer's rank (up to 4), for
+/// hints that suggest writing part of a fragment element by element: {loop header, indexed name}.
+std::pair<std::string, std::string> parallelLoopText(const ir::BufferNode& b);
 /// Zeroes every register of a gemm accumulator (clear_accum=True).
 ir::Stmt clearAccumulator(Ctx& c, const LoweredFragment& f, ir::DType t, Span sp);
 
