@@ -312,11 +312,7 @@ private:
                     break;
                 }
                 if (auto pc = planPairCast(*n); pc.dst) {
-                    const std::string r = name(n->var.get()), d = bufferName(pc.dst), s = bufferName(pc.src);
-                    line("#pragma unroll", n->span);
-                    line("for (int " + r + " = 0; " + r + " < " + expr(n->extent) + "; " + r + " += 2) ts::cast_pair(" + d + "[" + r +
-                             "], " + d + "[" + r + " + 1], " + s + "[" + r + "], " + s + "[" + r + " + 1]);",
-                         n->span);
+                    pairCastLoop(*n, pc);
                     break;
                 }
                 plainLoop(*n);
@@ -424,6 +420,28 @@ private:
     // The loop with one `plan.width`-wide access per group of iterations for each planned global
     // load/store (exact: VectorAccess.h proves contiguity, index alignment and a uniform guard).
     // Tensor base pointers are checked at run time; a misaligned one takes the scalar loop.
+    void pairCastLoop(const ForNode& n, const PairCastPlan& pc) {
+        const std::string r = name(n.var.get()), d = bufferName(pc.dst);
+        line("#pragma unroll", n.span);
+        if (pc.src) {
+            const std::string s = bufferName(pc.src);
+            line("for (int " + r + " = 0; " + r + " < " + expr(n.extent) + "; " + r + " += 2) ts::cast_pair(" + d + "[" + r + "], " + d +
+                     "[" + r + " + 1], " + s + "[" + r + "], " + s + "[" + r + " + 1]);",
+                 n.span);
+            return;
+        }
+        // E(r) and E(r + 1) each under the loop variable's own name (shadowed in a block).
+        const std::string g = freshName(r + "_p"), a = freshName("pc"), b = freshName("pc");
+        line("for (int " + g + " = 0; " + g + " < " + expr(n.extent) + "; " + g + " += 2) {", n.span);
+        ++m_indent;
+        line("float " + a + ", " + b + ";", n.span);
+        line("{ const int " + r + " = " + g + "; " + a + " = " + expr(pc.value) + "; }", n.span);
+        line("{ const int " + r + " = " + g + " + 1; " + b + " = " + expr(pc.value) + "; }", n.span);
+        line("ts::cast_pair(" + d + "[" + g + "], " + d + "[" + g + " + 1], " + a + ", " + b + ");", n.span);
+        --m_indent;
+        line("}", n.span);
+    }
+
     void vectorLoop(const ForNode& n, const VectorLoopPlan& plan) {
         const int64_t w = plan.width;
         std::string aligned;

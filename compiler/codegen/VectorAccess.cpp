@@ -8,6 +8,7 @@
 #include <set>
 
 #include "compiler/ir/Builder.h"
+#include "compiler/ir/Functor.h"
 #include "compiler/ir/Intrinsics.h"
 
 namespace ts::codegen {
@@ -573,16 +574,25 @@ PairCastPlan planPairCast(const ForNode& n) {
     if (auto* s = as<SeqNode>(body); s && s->stmts.size() == 1) body = s->stmts[0];
     auto* st = as<StoreNode>(body);
     auto* c = st ? as<CastNode>(st->value) : nullptr;
-    auto* ld = c ? as<LoadNode>(c->value) : nullptr;
     auto isVar = [&](const std::vector<Expr>& idx) { return idx.size() == 1 && as<VarNode>(idx[0]) == n.var.get(); };
-    if (!ld || !isVar(st->indices) || !isVar(ld->indices)) return p;
+    if (!c || !isVar(st->indices)) return p;
     auto reg = [](const BufferNode& b) { return b.scope == Scope::Local || b.scope == Scope::Fragment; };
     const DType to = st->buffer->dtype;
-    if ((to != DType::Float16 && to != DType::BFloat16) || c->dtype != to || ld->buffer->dtype != DType::Float32 ||
-        !reg(*st->buffer) || !reg(*ld->buffer) || st->buffer == ld->buffer)
+    if ((to != DType::Float16 && to != DType::BFloat16) || c->dtype != to || c->value->dtype != DType::Float32 || !reg(*st->buffer))
         return p;
+    // Pure math only: a pair evaluates E(r) and E(r + 1) together, so E must not read D or do
+    // anything a reordering could observe.
+    static const std::set<std::string> kPure = {"exp",  "exp2", "log", "log2",  "sqrt",    "rsqrt",     "tanh", "abs", "sin",
+                                                "cos",  "floor", "ceil", "sigmoid", "max", "min", "infinity", "ninfinity"};
+    bool ok = true;
+    walkExpr(c->value, [&](const Expr& e) {
+        if (auto* l = as<LoadNode>(e); l && l->buffer == st->buffer) ok = false;
+        if (auto* call = as<CallNode>(e); call && !kPure.count(call->op)) ok = false;
+    });
+    if (!ok) return p;
     p.dst = st->buffer.get();
-    p.src = ld->buffer.get();
+    p.value = c->value;
+    if (auto* ld = as<LoadNode>(c->value); ld && isVar(ld->indices) && reg(*ld->buffer)) p.src = ld->buffer.get();
     return p;
 }
 

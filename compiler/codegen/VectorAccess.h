@@ -56,14 +56,18 @@ struct VectorAtomicPlan {
 };
 
 VectorAtomicPlan planVectorAtomic(const ir::ForNode& loop);
-/// A per-thread loop `for r in [0, R): D[r] = cast(S[r])` from float32 to float16 / bfloat16
-/// register arrays, R even (a gemm accumulator converted for the next gemm: FlashAttention's
-/// P = S): emitted as R/2 ts::cast_pair, one cvt.rn.f16x2.f32 / cvt.rn.bf16x2.f32 per pair
-/// (resources/ts_device/portable.cuh) with the scalar conversions' rounding. dst null: not this loop.
+/// A per-thread loop `for r in [0, R): D[r] = cast(E(r))` into a float16 / bfloat16 register
+/// array from a float32 value, R even: a gemm accumulator converted for the next gemm
+/// (FlashAttention's P = S, where E(r) = S[r]) or an element-wise result converted as it is made
+/// (attention backward's dS = P * (dP - Delta)). Emitted as R/2 ts::cast_pair, one
+/// cvt.rn.f16x2.f32 / cvt.rn.bf16x2.f32 per pair (resources/ts_device/portable.cuh) with the scalar
+/// conversions' rounding. E may read any buffer but D (a pair computes E(r + 1) before D[r] is
+/// stored) and call only side-effect-free math. dst null: not this loop.
 /// TILESCOPE_PAIR_CAST=0 keeps the scalar conversions (for A/B timing).
 struct PairCastPlan {
     const ir::BufferNode* dst = nullptr;
-    const ir::BufferNode* src = nullptr;
+    const ir::BufferNode* src = nullptr;  ///< E(r) = src[r], a register array; else null
+    ir::Expr value;                       ///< E(r), float32
 };
 PairCastPlan planPairCast(const ir::ForNode& loop);
 

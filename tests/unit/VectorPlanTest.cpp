@@ -107,3 +107,27 @@ TEST(VectorPlan, FloatToHalfRegisterCastsGoInPairs) {
     EXPECT_EQ(pairCast(DType::Float16, DType::Float64, 32).dst, nullptr);
     EXPECT_EQ(pairCast(DType::Float32, DType::Float32, 32).dst, nullptr);
 }
+
+// The element-wise form: dS[r] = cast(P[r] * (dP[r] - Delta[col])) converts each pair as it is made.
+// Not when the value reads the destination (a pair computes E(r + 1) before D[r] is stored) or
+// calls anything but side-effect-free math.
+TEST(VectorPlan, ElementwiseValuesAreConvertedInPairsWhenPure) {
+    Loop l;
+    Buffer dp = std::make_shared<BufferNode>("dP", DType::Float32, std::vector<Expr>{intImm(32)}, Scope::Local, Span{});
+    Buffer delta = std::make_shared<BufferNode>("delta_s", DType::Float32, std::vector<Expr>{intImm(64)}, Scope::Shared, Span{});
+    Buffer ds = std::make_shared<BufferNode>("dS", DType::Float16, std::vector<Expr>{intImm(32)}, Scope::Local, Span{});
+    auto plan = [&](Expr value) {
+        auto f = forLoop(l.r, intImm(0), intImm(32), ForKind::Unrolled, store(ds, {l.r}, cast(DType::Float16, value)));
+        return ts::codegen::planPairCast(*as<ForNode>(f));
+    };
+    Expr v = binary(BinOp::Mul, load(l.regs, {l.r}), binary(BinOp::Sub, load(dp, {l.r}), load(delta, {accCol(l)})));
+    auto ok = plan(call("exp2", {v}, DType::Float32));
+    EXPECT_EQ(ok.dst, ds.get());
+    EXPECT_EQ(ok.src, nullptr);  // not a plain register copy: the value is evaluated per element
+    EXPECT_NE(plan(v).value, nullptr);
+    // Reads the destination (the previous element): pairs would read a stale dS[r].
+    EXPECT_EQ(plan(binary(BinOp::Add, v, cast(DType::Float32, load(ds, {binary(BinOp::Sub, l.r, intImm(1))})))).dst, nullptr);
+    // A call that is not pure math.
+    EXPECT_EQ(plan(call("tl.atomic_add_ret", {v}, DType::Float32)).dst, nullptr);
+}
+
