@@ -616,8 +616,11 @@ int runRun(const RunCommand& c) {
             info() << " (" << k->name << ", " << l.selectedKernel + 1 << " of "
                    << l.kernels.size() << " kernels)";
         info() << ": grid (" << l.kernel.grid[0] << ", " << l.kernel.grid[1] << ", "
-               << l.kernel.grid[2] << "), " << l.kernel.block[0] << " threads, "
-               << l.kernel.dynamicSmemBytes << " B shared";
+               << l.kernel.grid[2] << "), ";
+        const auto& bd = l.kernel.block;  // threads=(32, 4): 128 threads, not 32
+        info() << bd[0] * bd[1] * bd[2] << " threads";
+        if (bd[1] > 1 || bd[2] > 1) info() << " (" << bd[0] << ", " << bd[1] << (bd[2] > 1 ? ", " + std::to_string(bd[2]) : "") << ")";
+        info() << ", " << l.kernel.dynamicSmemBytes << " B shared";
     };
     // Without a GPU the target is tilec's fallback, not the user's choice: say so (the
     // lowered interpreter and every compile check follow it).

@@ -10,6 +10,7 @@
 #include <limits>
 #include <string_view>
 
+#include "compiler/ir/Functor.h"
 #include "compiler/ir/IntWrap.h"
 #include "compiler/interp/Machine.h"
 #include "compiler/ir/Intrinsics.h"
@@ -611,6 +612,36 @@ double Machine::loadValue(const LoadNode* n) {
     return b.data[elementOffset(b, n->indices, n->span, "load")];
 }
 
+namespace {
+/// What the user can change when an out-of-bounds index comes from the kernel's arguments: a
+/// scalar passed by value (--param) or an integer tensor read in the index (--input).
+std::string indexSourceHint(const ir::PrimFuncNode* f, const std::vector<Expr>& idx) {
+    std::vector<std::string> params, inputs;
+    auto add = [](std::vector<std::string>& to, const std::string& n) {
+        if (std::find(to.begin(), to.end(), n) == to.end()) to.push_back(n);
+    };
+    if (f) {
+        const auto sources = ir::scalarSources(*f);
+        for (const Expr& e : idx)
+            ir::walkExpr(e, [&](const Expr& x) {
+                if (auto* l = ir::as<LoadNode>(x); l && l->buffer->scope == ir::Scope::Global) add(inputs, l->buffer->name);
+                if (auto* v = ir::as<VarNode>(x))
+                    for (size_t i = 0; i < f->scalars.size() && i < sources.size(); ++i)
+                        if (f->scalars[i].get() == v && sources[i].first < 0) add(params, v->name);
+            });
+    }
+    std::string h;
+    for (const std::string& p : params) h += (h.empty() ? "" : " ") + std::string("--param ") + p + "=VALUE";
+    for (const std::string& i : inputs) h += (h.empty() ? "" : " ") + std::string("--input ") + i + "=RULE";
+    if (h.empty())
+        return "If the index comes from an input (offsets, sentinel indices such as -1), give valid "
+               "ones: tilec run --input NAME=RULE; otherwise guard the access or fix its arithmetic";
+    return "The index reads the kernel's arguments: give values that keep it inside the tensor (tilec run " + h +
+           (inputs.empty() ? "" : "; integer input rules: offsets:TOTAL, int:LO:HI, distinct:N, fill:V, arange, values:V1,V2,...") +
+           ") or guard the access";
+}
+}  // namespace
+
 int64_t Machine::elementOffset(const BufferState& b, const std::vector<Expr>& idx, const Span& at,
                                const char* what) {
     size_t rank = b.shape.size();
@@ -642,9 +673,8 @@ int64_t Machine::elementOffset(const BufferState& b, const std::vector<Expr>& id
         std::string hint;
         if (b.node->scope == ir::Scope::Global)
             hint = "TileLang guards only T.copy regions; an element access outside the tensor "
-                   "is undefined on the GPU (even when the kernel masks the value later). If the "
-                   "index comes from an input (offsets, sentinel indices such as -1), give valid "
-                   "ones: tilec run --input NAME=RULE";
+                   "is undefined on the GPU (even when the kernel masks the value later). " +
+                   indexSourceHint(m_tileFunc, idx);
         fail(at, std::string("out-of-bounds ") + what + " " + b.node->name + formatIndex(v) + ": " +
                      scopeName(b.node->scope) + " buffer '" + b.node->name + "' has shape " +
                      formatShape(b.shape),

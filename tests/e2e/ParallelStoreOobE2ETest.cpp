@@ -150,4 +150,44 @@ TEST(ParallelStoreOob, UserGuardAndCopyTailAreNotErrors) {
     }
 }
 
+// An index that reads the kernel's arguments: the hint names them with the option that sets them
+// (helper-127 D7: a scalar passed by value was sent to --input, which only fills tensors), and an
+// index of the kernel's own arithmetic gets no argument advice.
+TEST(ParallelStoreOob, HintNamesTheArgumentsInTheIndex) {
+    const char* prog = "tests/e2e/programs/oob_index_from_arguments.py";
+    for (const char* interp : {"--interp", "--interp=lowered"}) {
+        SCOPED_TRACE(interp);
+        BinaryRun shifted = runTilec(std::string("run ") + prog + " -k shifted_read -p off=3 --target cuda:sm_80 " + interp);
+        EXPECT_EQ(shifted.rc, 1) << shifted.out;
+        EXPECT_NE(errorLine(shifted.out).find("out-of-bounds load A[64]"), std::string::npos) << shifted.out;
+        EXPECT_NE(shifted.out.find("tilec run --param off=VALUE"), std::string::npos) << shifted.out;
+        EXPECT_EQ(shifted.out.find("--input NAME=RULE"), std::string::npos) << shifted.out;
+        BinaryRun gather = runTilec(std::string("run ") + prog + " -k gather --input idx=fill:70 --target cuda:sm_80 " + interp);
+        EXPECT_EQ(gather.rc, 1) << gather.out;
+        EXPECT_NE(errorLine(gather.out).find("out-of-bounds load A[70]"), std::string::npos) << gather.out;
+        EXPECT_NE(gather.out.find("tilec run --input idx=RULE"), std::string::npos) << gather.out;
+        BinaryRun own = runTilec(std::string("run ") + kProg + " -k shift_right --target cuda:sm_80 " + interp);
+        EXPECT_NE(own.out.find("otherwise guard the access or fix its arithmetic"), std::string::npos) << own.out;
+    }
+    // Valid arguments: both kernels run and match their float64 references.
+    BinaryRun ok1 = runTilec(std::string("run ") + prog + " -k shifted_read -p off=0 --target cuda:sm_80 --interp --ref ref_program");
+    EXPECT_EQ(ok1.rc, 0) << ok1.out;
+    BinaryRun ok2 = runTilec(std::string("run ") + prog + " -k gather --input idx=int:0:63 --target cuda:sm_80 --interp --ref gather_ref");
+    EXPECT_EQ(ok2.rc, 0) << ok2.out;
+    const std::string text = ts::e2e::readRepoFile(prog);
+    for (const char* kernel : {"shifted_read", "gather"})
+        for (const char* target : {"cuda:sm_80", "cuda:sm_90a"}) {
+            SCOPED_TRACE(std::string(kernel) + " " + target);
+            ts::CompileOptions opts;
+            opts.kernel = kernel;
+            opts.target = target;
+            opts.recordSnapshots = false;
+            ts::CompileResult r = ts::compile(prog, text, opts);
+            ASSERT_TRUE(r.ok) << ts::e2e::diagText(r);
+            if (!ts::rt::nvrtcAvailable()) GTEST_SKIP() << "no NVRTC in this build";
+            auto nv = ts::rt::compileCuda(r.cuda, ts::parseTarget(target)->arch(), {}, true);
+            EXPECT_TRUE(nv.ok) << nv.log;
+        }
+}
+
 }  // namespace

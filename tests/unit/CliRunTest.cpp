@@ -196,3 +196,22 @@ def gather(M=64, N=32, R=16):
     // The rule was given: no hint about random values.
     EXPECT_FALSE(contains(o.err, "were filled with random values")) << o.err;
 }
+
+TEST(CliRun, SummaryCountsEveryThreadOfATwoDimensionalBlock) {
+    // helper-129 #1: threads=(32, 4) was summarised as "32 threads".
+    auto f = writeScratch("threads_2d.py",
+                          "import tilelang\nimport tilelang.language as T\n\n\n"
+                          "@tilelang.jit(out_idx=[1])\ndef twice(M=4, N=32):\n    @T.prim_func\n"
+                          "    def main(A: T.Tensor((M, N), \"float32\"), B: T.Tensor((M, N), \"float32\")):\n"
+                          "        with T.Kernel(1, threads=(32, 4)) as bx:\n"
+                          "            tx = T.get_thread_binding(0)\n            ty = T.get_thread_binding(1)\n"
+                          "            B[ty, tx] = A[ty, tx] * 2.0\n\n    return main\n");
+    RunCommand c;
+    c.flags.file = f;
+    c.flags.target = "cuda:sm_80";
+    c.interp = "tile";
+    c.seed = 7;
+    auto o = captureCli([&] { return runRun(c); });
+    EXPECT_EQ(o.rc, 0) << o.err;
+    EXPECT_TRUE(contains(o.out + o.err, "grid (1, 1, 1), 128 threads (32, 4), 0 B shared")) << o.out << o.err;
+}
