@@ -15,6 +15,8 @@
 #     in shared memory and adds it with one TMA reduce-add (use_tma=True), not per-element atomics.
 #     ds_regs=True keeps dS^T in registers too: dK += dS^T Q reads it there (sm_90a: wgmma with A in
 #     registers, issued after dS^T is stored for dQ, in flight across dQ's barrier; FA3's order).
+#     dp_first=True issues dP^T = V dO^T right after S^T = K Q^T: on sm_90a it stays in flight
+#     while the warps compute P^T (a chain of in-flight wgmma groups, one retired per gemm).
 #  4. mha_bwd_postprocess: dQ = dQ_acc converted to the input dtype.
 # Masks: keys and queries past seq_len (ragged tiles) and, when is_causal, keys after the query
 # (causal key blocks also skip the query tiles that lie wholly before them).
@@ -124,7 +126,7 @@ def mha_bwd_preprocess(batch=1, heads=2, seq_len=100, dim=64, block_M=64, thread
 # atomics write at zero; under TileLang, pass torch.zeros).
 @tilelang.jit
 def mha_bwd_main(batch=1, heads=2, seq_len=100, dim=64, is_causal=False, block_M=64, block_N=64, num_stages=2,
-                 threads=128, dtype="float16", dq_tma=False, ds_regs=False):
+                 threads=128, dtype="float16", dq_tma=False, ds_regs=False, dp_first=False):
     sm_scale = 1.0 / dim**0.5
     qk_scale = 1.4426950408889634 * sm_scale  # log2(e) / sqrt(dim)
     acc = "float32"
@@ -177,17 +179,21 @@ def mha_bwd_main(batch=1, heads=2, seq_len=100, dim=64, is_causal=False, block_M
                 T.copy(lse[b, head, q0:q0 + block_N], lse_s)
                 T.clear(qkT)
                 T.gemm(K_s, Q_s, qkT, transpose_B=True, policy=T.GemmWarpPolicy.FullRow)
+                T.copy(dO[b, q0:q0 + block_N, head, :], dO_s)
+                if dp_first:  # dP^T on the tensor cores while the warps compute P^T below
+                    T.clear(dpT)
+                    T.gemm(V_s, dO_s, dpT, transpose_B=True, policy=T.GemmWarpPolicy.FullRow)
                 for i, j in T.Parallel(block_M, block_N):
                     keep = (k0 + i < seq_len) and (q0 + j < seq_len)
                     if is_causal:
                         keep = keep and (k0 + i <= q0 + j)
                     qkT[i, j] = T.if_then_else(keep, T.exp2(qkT[i, j] * qk_scale - lse_s[j]), 0)
-                T.copy(dO[b, q0:q0 + block_N, head, :], dO_s)
                 T.copy(Delta[b, head, q0:q0 + block_N], delta_s)
                 T.copy(qkT, pT)
                 T.gemm(pT, dO_s, dv, policy=T.GemmWarpPolicy.FullRow)
-                T.clear(dpT)
-                T.gemm(V_s, dO_s, dpT, transpose_B=True, policy=T.GemmWarpPolicy.FullRow)
+                if not dp_first:
+                    T.clear(dpT)
+                    T.gemm(V_s, dO_s, dpT, transpose_B=True, policy=T.GemmWarpPolicy.FullRow)
                 if ds_regs:  # dS also kept in registers: dK += dS Q reads it from there (FA3's order)
                     for i, j in T.Parallel(block_M, block_N):
                         dsT[i, j] = T.cast(qkT[i, j] * (dpT[i, j] - delta_s[j]) * sm_scale, dtype)

@@ -224,33 +224,48 @@ bool mayRunBesideWgmma(const Stmt& s, const TileOpNode& g, const PrimFuncNode& f
 
 /// Two consecutive fragment-path gemms of a pipelined body where neither touches the other's
 /// accumulator: the first (ss or rs) is committed with wait_group 1 and stays in flight while
-/// the second is issued; the second's wait_group 0 retires both (attr wgmma_retire_acc names the
+/// the second is issued; the second's wait_group retires it (attr wgmma_retire_acc names the
 /// first accumulator, whose registers lowerWgmmaFragment pins after that wait). Between them,
 /// statements that touch neither the first's accumulator nor its register A, write no shared
 /// tile it reads (wgmma reads them until it retires) and hold no gemm and no call;
 /// then the second may need its proxy fence and block barrier (a shared tile written between),
 /// which run while the first is in flight. MHA backward: P^T dO with V dO^T, and dS^T Q with
 /// dS K (with dS in registers and stored for dQ first, dK += dS Q runs across dQ's fence and
-/// barrier): three wgmma round trips per iteration instead of five. TILESCOPE_WGMMA_PAIRS=0 turns it off.
+/// barrier): three wgmma round trips per iteration instead of five.
+/// Chains: the second may pair with a third in turn -- committed with wait_group 1 it retires
+/// only the first and stays in flight itself across the statements up to the third (which read
+/// the first's accumulator, not its own): with the backward's dP^T = V dO^T issued right after
+/// S^T = K Q^T, the tensor cores compute dP^T while the warps turn S^T into P^T (FlashAttention
+/// 3's order). The last gemm of a chain waits to completion, so the body still ends with every
+/// group retired. TILESCOPE_WGMMA_PAIRS=0 turns pairing off; TILESCOPE_WGMMA_CHAIN=0 keeps
+/// pairs only (each second gemm waits to completion).
 void pairIndependentWgmmas(std::vector<Stmt>& body, const PrimFuncNode& func) {
     if (const char* e = std::getenv("TILESCOPE_WGMMA_PAIRS"); e && *e == '0') return;
-    auto fragGemm = [](const Stmt& s) -> const TileOpNode* {
+    const char* chainSwitch = std::getenv("TILESCOPE_WGMMA_CHAIN");
+    const bool chain = !(chainSwitch && *chainSwitch == '0');
+    std::set<size_t> chained;  // second gemms of a pair made here: they may start the next pair
+    auto fragGemm = [&](const Stmt& s, size_t at) -> const TileOpNode* {
         auto* g = as<TileOpNode>(s);
         return g && g->op == TileOpKind::Gemm && attrBool(g->attrs, "wgmma_fragment", false) && g->args.size() >= 3 && g->isRegion(0) &&
                        g->isRegion(1) && g->isRegion(2) && attrInt(g->attrs, "wgmma_wait", 0) == 0 && !attrBool(g->attrs, "warpgroup_pass", false) &&
-                       !g->attrs.count("wgmma_retire_acc")
+                       (!g->attrs.count("wgmma_retire_acc") || chained.count(at))
                    ? g
                    : nullptr;
     };
+    auto isGemm = [](const Stmt& s) {
+        auto* g = as<TileOpNode>(s);
+        return g && g->op == TileOpKind::Gemm;
+    };
     for (size_t i = 0; i < body.size(); ++i) {
-        const TileOpNode* a = fragGemm(body[i]);
+        const TileOpNode* a = fragGemm(body[i], i);
         if (!a) continue;
         const BufferNode* accA = a->region(2).buffer.get();
         size_t j = i + 1;
         bool ok = true;
-        for (; j < body.size() && ok && !fragGemm(body[j]); ++j) ok = mayRunBesideWgmma(body[j], *a, func);
+        for (; j < body.size() && ok && !isGemm(body[j]); ++j) ok = mayRunBesideWgmma(body[j], *a, func);
         if (!ok || j >= body.size()) continue;
-        const TileOpNode* b = fragGemm(body[j]);
+        const TileOpNode* b = fragGemm(body[j], j);
+        if (!b || b->attrs.count("wgmma_retire_acc")) continue;
         // By storage: a view of the first accumulator (or of its A) is that accumulator.
         auto same = [&](const BufferNode* x, const BufferNode* y) { return x == y || storageName(func, *x) == storageName(func, *y); };
         bool touches = false;
@@ -259,10 +274,16 @@ void pairIndependentWgmmas(std::vector<Stmt>& body, const PrimFuncNode& func) {
             continue;
         Attrs aa = a->attrs, ba = b->attrs;
         aa["wgmma_wait"] = int64_t(1);
+        if (chained.count(i)) aa["wgmma_retire_wait"] = int64_t(1);  // retires the previous, stays in flight
         ba["wgmma_retire_acc"] = accA->name;
         body[i] = std::make_shared<TileOpNode>(a->op, a->args, aa, a->span);
         body[j] = std::make_shared<TileOpNode>(b->op, b->args, ba, b->span);
-        i = j;
+        if (chain) {
+            chained.insert(j);
+            i = j - 1;
+        } else {
+            i = j;
+        }
     }
 }
 
