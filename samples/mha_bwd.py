@@ -15,8 +15,6 @@
 #     in shared memory and adds it with one TMA reduce-add (use_tma=True), not per-element atomics.
 #     ds_regs=True keeps dS^T in registers too: dK += dS^T Q reads it there (sm_90a: wgmma with A in
 #     registers, issued after dS^T is stored for dQ, in flight across dQ's barrier; FA3's order).
-#     dp_first=True issues dP^T = V dO^T right after S^T = K Q^T: on sm_90a it stays in flight
-#     while the warps compute P^T (a chain of in-flight wgmma groups, one retired per gemm).
 #  4. mha_bwd_postprocess: dQ = dQ_acc converted to the input dtype.
 # Masks: keys and queries past seq_len (ragged tiles) and, when is_causal, keys after the query
 # (causal key blocks also skip the query tiles that lie wholly before them).
@@ -180,7 +178,7 @@ def mha_bwd_main(batch=1, heads=2, seq_len=100, dim=64, is_causal=False, block_M
                 T.clear(qkT)
                 T.gemm(K_s, Q_s, qkT, transpose_B=True, policy=T.GemmWarpPolicy.FullRow)
                 T.copy(dO[b, q0:q0 + block_N, head, :], dO_s)
-                if dp_first:  # dP^T on the tensor cores while the warps compute P^T below
+                if dp_first:  # sm_90a: dP^T's wgmma stays in flight while the warps compute P^T below
                     T.clear(dpT)
                     T.gemm(V_s, dO_s, dpT, transpose_B=True, policy=T.GemmWarpPolicy.FullRow)
                 for i, j in T.Parallel(block_M, block_N):

@@ -34,7 +34,7 @@ const ts::Diagnostic* at(const ts::CompileResult& r, ts::Severity sev, uint32_t 
 TEST(GemmPathNotes, RegisterALeadsWithTheFragmentAndTheFragmentPath) {
     ts::CompileResult r = compileAt("samples/mha_bwd.py", "cuda:sm_90a", "mha_bwd_main");
     ASSERT_TRUE(r.ok) << ts::e2e::diagText(r);
-    const ts::Diagnostic* d = at(r, ts::Severity::Note, 188);
+    const ts::Diagnostic* d = at(r, ts::Severity::Note, 191);
     ASSERT_NE(d, nullptr) << ts::e2e::diagText(r);
     EXPECT_EQ(d->message,
               "T.gemm: A ('pT') is a fragment, so it takes the fragment path (wgmma with A from registers; the TMA GEMM path reads "
@@ -91,7 +91,7 @@ TEST(GemmPathNotes, TmaOnlyStagingTileOverTheLdsLimitIsNamedAtItsAllocation) {
     EXPECT_EQ(errors[0]->span.col, 24u);
     EXPECT_EQ(errors[0]->message,
               "shared memory: the kernel needs 66560 bytes, more than the 65536-byte per-block limit of gfx90a; 16384 of them are "
-              "'dq_s', which only stages the T.atomic_add(..., use_tma=True) at line 204: gfx90a has no TMA (TileScope's TMA is "
+              "'dq_s', which only stages the T.atomic_add(..., use_tma=True) at line 208: gfx90a has no TMA (TileScope's TMA is "
               "cuda:sm_90a's), so that add is per-element atomics and needs no shared tile");
     EXPECT_EQ(errors[0]->hint,
               "T.atomic_add from 'dq' directly (no shared tile) on this target, or compile for cuda:sm_90a, whose TMA reduce-add "

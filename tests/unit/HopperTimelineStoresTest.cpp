@@ -216,21 +216,21 @@ TEST(HopperTimelineStores, GemmTmaStoreInTheTextAndJsonOutput) {
 
 // (b) samples/mha_bwd.py, kernel mha_bwd_main, dq_tma=True (defaults: seq_len 100, 64-row
 // tiles: 2 iterations of T.Pipelined over qt, line 174). Each iteration ends with
-//   ts::wgmma_gemm_ss<...>(&dS_s[0], &K_s[0], &dq[0]);   ts::wgmma_wait<0, 32>(&dk[0]);   (201)
-//   ... dq_s[...] = dq[...] ...                                                            (203)
-//   ts::fence_proxy_async(); __syncthreads();                                              (204)
-//   if (threadIdx.x == 0) ts::tma_reduce_add_tile<1, 64, 64>(&tma_map_6, &dq_s[0], ...);   (204)
-//   if (threadIdx.x == 0) ts::tma_store_wait<0, true>();                                   (204)
-// and the epilogue stores dK staged (line 209: barrier, fence + barrier, tma_store_tile,
+//   ts::wgmma_gemm_ss<...>(&dS_s[0], &K_s[0], &dq[0]);   ts::wgmma_wait<0, 32>(&dk[0]);   (205)
+//   ... dq_s[...] = dq[...] ...                                                            (207)
+//   ts::fence_proxy_async(); __syncthreads();                                              (208)
+//   if (threadIdx.x == 0) ts::tma_reduce_add_tile<1, 64, 64>(&tma_map_6, &dq_s[0], ...);   (208)
+//   if (threadIdx.x == 0) ts::tma_store_wait<0, true>();                                   (208)
+// and the epilogue stores dK staged (line 213: barrier, fence + barrier, tma_store_tile,
 // wait.read) and ends with the kernel's exit wait tma_store_wait<0, false>, which lower-tile-ops
-// added for the first store that needed it: the reduce-add (line 204). The waits of the plain
+// added for the first store that needed it: the reduce-add (line 208). The waits of the plain
 // K and V copies (lines 169, 170) come after the pipeline prologue (sink-tma-waits), so K, V and
 // the first stage are in flight together: every time from there on is 8 units (two serial
 // tmaLatency waits) earlier than with the waits where the copies stand. K_s is a plain copy's
-// tile, no pipeline stage: the gemms that read it (lines 179 and 201, with Q_s and dS_s) release
-// nothing; iteration 1's releases are stage 1's alone (at 199 and 204). The times after
+// tile, no pipeline stage: the gemms that read it (lines 179 and 205, with Q_s and dS_s) release
+// nothing; iteration 1's releases are stage 1's alone (at 203 and 208). The times after
 // iteration 1's first release were 1 and 2 units later while K_s counted as stage 0: a "release
-// stage 0 (tile k=1)" at line 199 and another at line 204.
+// stage 0 (tile k=1)" at line 203 and another at line 208.
 TEST(HopperTimelineStores, MhaBwdDqTmaReduceAddInsideThePipelinedLoop) {
     // The hand-derived steps below are those of the kernel with its T.clear statements; the
     // fold into clear_accum (Simplify.cpp, ClearGemmFoldE2ETest) removes them and shifts every step.
@@ -245,9 +245,9 @@ TEST(HopperTimelineStores, MhaBwdDqTmaReduceAddInsideThePipelinedLoop) {
     ASSERT_EQ(l.roles.size(), 1u);
     EXPECT_EQ(encode(l.roles[0]),
               " B:148 B:169 B:170 B:174 B:174 W:169 W:170"
-              " |0 W:174 B:174 M0:179 M0:188 M0:190 G0:190 B:199 M0:199 M0:201 G0:201 B:204 RA0:204 C0:204 Wr0>0:204"
-              " |1 W:174 B:174 M1:179 M1:188 M1:190 G0:190 B:199 M1:199 M1:201 G0:201 B:204 RA1:204 C1:204 Wr0>1:204"
-              " |e B:209 B:209 ST2:209 C2:209 Wr0>2:209 Wb0>2:204");
+              " |0 W:174 B:174 M0:179 M0:191 M0:194 G0:194 B:203 M0:203 M0:205 G0:205 B:208 RA0:208 C0:208 Wr0>0:208"
+              " |1 W:174 B:174 M1:179 M1:191 M1:194 G0:194 B:203 M1:203 M1:205 G0:205 B:208 RA1:208 C1:208 Wr0>1:208"
+              " |e B:213 B:213 ST2:213 C2:213 Wr0>2:213 Wb0>2:208");
     EXPECT_TRUE(l.issues.empty()) << issuesText(l);
 
     const auto* ra = firstOf(l.roles[0], TimelineEventKind::TmaReduceAdd);
@@ -257,14 +257,14 @@ TEST(HopperTimelineStores, MhaBwdDqTmaReduceAddInsideThePipelinedLoop) {
     EXPECT_EQ(ra->phase, TimelinePhase::Steady);
     EXPECT_EQ(ra->time, 45);
     // Iteration 0's read wait: 4 units after the commit (46), and it orders iteration 1's
-    // rewrite of dq_s (line 203) after the block barrier at the top of iteration 1 (line 174).
+    // rewrite of dq_s (line 207) after the block barrier at the top of iteration 1 (line 174).
     const auto* wr = firstOf(l.roles[0], TimelineEventKind::BulkWait);
     ASSERT_NE(wr, nullptr);
     EXPECT_EQ(wr->time, 50);
     EXPECT_EQ(wr->iteration, 0);
     EXPECT_EQ(wr->label,
               "cp.async.bulk.wait_group.read 0: bulk group 0 read out of shared memory (dq_s may be rewritten after the next barrier); "
-              "orders iteration 1's rewrite of dq_s (line 203) after the barrier at line 174");
+              "orders iteration 1's rewrite of dq_s (line 207) after the barrier at line 174");
 
     ASSERT_EQ(l.bulkGroups.size(), 3u);
     const auto& g0 = l.bulkGroups[0];
@@ -273,14 +273,14 @@ TEST(HopperTimelineStores, MhaBwdDqTmaReduceAddInsideThePipelinedLoop) {
     EXPECT_EQ(g0.tensor, "dQ_acc");
     EXPECT_EQ(g0.bytes, 16384);
     EXPECT_EQ(g0.iteration, 0);
-    EXPECT_EQ(g0.span.line, 204u);
+    EXPECT_EQ(g0.span.line, 208u);
     EXPECT_EQ(g0.issueTime, 45);
     EXPECT_EQ(g0.readTime, 50);
     EXPECT_EQ(g0.freeTime, 53);  // iteration 1's barrier after its mbarrier wait (line 174)
     EXPECT_EQ(l.roles[0].events[size_t(g0.freeStep)].span.line, 174u);
     EXPECT_EQ(l.roles[0].events[size_t(g0.freeStep)].iteration, 1);
     EXPECT_EQ(g0.reuseIteration, 1);
-    EXPECT_EQ(g0.reuseSpan.line, 203u);
+    EXPECT_EQ(g0.reuseSpan.line, 207u);
     EXPECT_EQ(g0.reuseTime, 70);
     EXPECT_GT(g0.reuseTime, g0.freeTime);
     EXPECT_EQ(g0.completeTime, 91);  // the exit wait
@@ -288,19 +288,19 @@ TEST(HopperTimelineStores, MhaBwdDqTmaReduceAddInsideThePipelinedLoop) {
     EXPECT_EQ(g1.iteration, 1);
     EXPECT_EQ(g1.issueTime, 74);
     EXPECT_EQ(g1.readTime, 79);
-    EXPECT_EQ(g1.freeTime, 80);       // the epilogue's first barrier (line 209)
+    EXPECT_EQ(g1.freeTime, 80);       // the epilogue's first barrier (line 213)
     EXPECT_EQ(g1.reuseStep, -1);      // the loop is over: nobody rewrites dq_s
     const auto& g2 = l.bulkGroups[2];
     EXPECT_FALSE(g2.reduceAdd);
     EXPECT_EQ(g2.buffer, "dk_out_stage");
     EXPECT_EQ(g2.tensor, "dK");
     EXPECT_EQ(g2.iteration, -1);
-    EXPECT_EQ(g2.span.line, 209u);
+    EXPECT_EQ(g2.span.line, 213u);
     EXPECT_EQ(g2.completeTime, 91);
     // Which stage each gemm reads: the staged operand (Q_s, dO_s), not the plain K_s or V_s.
     for (auto& e : l.roles[0].events) {
         if (e.kind == TimelineEventKind::Mma) {
-            EXPECT_EQ(e.stage, e.span.line == 201u ? -1 : e.iteration) << e.label;  // line 201: dS_s x K_s
+            EXPECT_EQ(e.stage, e.span.line == 205u ? -1 : e.iteration) << e.label;  // line 205: dS_s x K_s
         } else if (e.kind == TimelineEventKind::Release) {
             EXPECT_EQ(e.stage, e.tile) << e.label;
         }
@@ -341,7 +341,7 @@ TEST(HopperTimelineStores, MhaBwdDqTmaTimelineModelRows) {
     EXPECT_EQ(item.label, "TMA add dq k0");
     EXPECT_EQ(item.tiny, "+=");
     EXPECT_EQ(item.start, 45.0);
-    EXPECT_EQ(item.span.line, 204u);
+    EXPECT_EQ(item.span.line, 208u);
     EXPECT_NE(item.tooltip.find("bulk async-group 0 · dq_s · 16384 bytes"), std::string::npos) << item.tooltip;
     const auto& commit = role.items[size_t(ra - evs.data()) + 1];
     EXPECT_EQ(commit.category, viz::TimelineCategory::Commit);
@@ -359,12 +359,12 @@ TEST(HopperTimelineStores, MhaBwdDqTmaTimelineModelRows) {
     EXPECT_EQ(dq.items[0].start, 45.0);
     EXPECT_EQ(dq.items[0].end, 51.0);
     EXPECT_EQ(dq.items[0].mid, 51.0);  // in flight until the read wait
-    EXPECT_EQ(dq.items[0].span.line, 204u);
+    EXPECT_EQ(dq.items[0].span.line, 208u);
     EXPECT_EQ(dq.items[1].label, "rewrite k1");
     EXPECT_EQ(dq.items[1].category, viz::TimelineCategory::Compute);
     EXPECT_EQ(dq.items[1].start, 70.0);
     EXPECT_EQ(dq.items[1].end, 71.0);
-    EXPECT_EQ(dq.items[1].span.line, 203u);
+    EXPECT_EQ(dq.items[1].span.line, 207u);
     EXPECT_EQ(dq.items[1].iteration, 1);
     EXPECT_NE(dq.items[1].tooltip.find("ordered after bulk group 0's wait_group.read (50) and the block barrier after it (53)"), std::string::npos)
         << dq.items[1].tooltip;
@@ -388,18 +388,18 @@ TEST(HopperTimelineStores, MhaBwdSampleLinesTheseTestsUse) {
     const std::pair<size_t, const char*> anchors[] = {{148, "with T.Kernel("},
                                                       {174, "for qt in T.Pipelined("},
                                                       {179, "T.gemm(K_s, Q_s, qkT"},
-                                                      {199, "T.gemm(dS_s, Q_s, dk"},
-                                                      {201, "T.gemm(dS_s, K_s, dq"},
-                                                      {203, "T.copy(dq, dq_s)"},
-                                                      {204, "use_tma=True"},
-                                                      {209, "T.copy(dk_out, dK["}};
+                                                      {203, "T.gemm(dS_s, Q_s, dk"},
+                                                      {205, "T.gemm(dS_s, K_s, dq"},
+                                                      {207, "T.copy(dq, dq_s)"},
+                                                      {208, "use_tma=True"},
+                                                      {213, "T.copy(dk_out, dK["}};
     for (auto& [n, text] : anchors) {
         ASSERT_LE(n, lines.size());
         EXPECT_NE(lines[n - 1].find(text), std::string::npos) << "samples/mha_bwd.py:" << n << " should hold '" << text << "'; it holds '" << lines[n - 1] << "'";
     }
 }
 
-// Seeded defects: without the in-loop read wait, iteration 1's write of dq_s (line 203) races
+// Seeded defects: without the in-loop read wait, iteration 1's write of dq_s (line 207) races
 // with the reduce-add of iteration 0 that may still be reading it; without any wait, the block
 // would exit with its bulk groups still reading shared memory.
 TEST(HopperTimelineStores, MissingBulkWaitsAreReported) {
@@ -417,8 +417,8 @@ TEST(HopperTimelineStores, MissingBulkWaitsAreReported) {
     auto t = timelineOf(noRead);
     ASSERT_EQ(t.loops.size(), 1u);
     std::string text = issuesText(t.loops[0]);
-    EXPECT_NE(text.find("203: bulk group 0: the staging tile dq_s is rewritten here (iteration 1) while the TMA reduce-add of bulk group 0 "
-                        "(line 204, iteration 0) may still be reading it: no cp.async.bulk.wait_group.read covers that group before this write\n"),
+    EXPECT_NE(text.find("207: bulk group 0: the staging tile dq_s is rewritten here (iteration 1) while the TMA reduce-add of bulk group 0 "
+                        "(line 208, iteration 0) may still be reading it: no cp.async.bulk.wait_group.read covers that group before this write\n"),
               std::string::npos)
         << text;
     // The exit wait (without .read) still retires every group: no exit issue.
@@ -433,7 +433,7 @@ TEST(HopperTimelineStores, MissingBulkWaitsAreReported) {
     auto t2 = timelineOf(none);
     ASSERT_EQ(t2.loops.size(), 1u);
     text = issuesText(t2.loops[0]);
-    EXPECT_NE(text.find("209: bulk group 2: the TMA store of dk_out_stage into dK (bulk group 2) may still be reading shared memory when the "
+    EXPECT_NE(text.find("213: bulk group 2: the TMA store of dk_out_stage into dK (bulk group 2) may still be reading shared memory when the "
                         "block exits: no cp.async.bulk.wait_group covers it"),
               std::string::npos)
         << text;
@@ -447,8 +447,8 @@ TEST(HopperTimelineStores, MissingBulkWaitsAreReported) {
     cmd.flags.params = {"dq_tma=True"};
     auto out = captureCli([&] { return cli::runTimeline(cmd); });
     EXPECT_EQ(out.rc, 0) << out.err;
-    EXPECT_TRUE(contains(out.out, "    group 0  iter 0  line 204  reduce-add dq_s -> dQ_acc  16384 B  45 -> 50 -> 53; complete 91; rewritten at t=70 "
-                                  "(iteration 1, line 203)\n"))
+    EXPECT_TRUE(contains(out.out, "    group 0  iter 0  line 208  reduce-add dq_s -> dQ_acc  16384 B  45 -> 50 -> 53; complete 91; rewritten at t=70 "
+                                  "(iteration 1, line 207)\n"))
         << out.out;
 }
 
@@ -799,7 +799,7 @@ TEST(HopperTimelineStores, PlainCopyOccupancyRowsPerBuffer) {
 
 namespace {
 // The written-operand TMA schedule (TILESCOPE_HOPPER_TMA_WRITTEN_OPERANDS=1): its loop has a block
-// barrier before dS^T Q (line 199) after which wgmma still read the Q/dO stage, and the consumers
+// barrier before dS^T Q (line 203) after which wgmma still read the Q/dO stage, and the consumers
 // release the stage by arriving on tma_empty. The release events are at the arrivals only, one per
 // iteration (they were also put at the barrier, as in the cp.async schedule where the barrier is
 // the release).
