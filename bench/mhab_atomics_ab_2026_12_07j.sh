@@ -16,7 +16,7 @@ nvidia-smi --query-gpu=name --format=csv,noheader | tee $W/device.txt
 MB="-p block_M=128 -p block_N=128 -p threads=256 -p ds_regs=True"
 P="-p batch=8 -p heads=32 -p seq_len=1024 -p dim=64 $MB"
 BWD=mha_fwd,mha_bwd_preprocess,mha_bwd_main,mha_bwd_postprocess
-for va in 1 2; do for dp in False True; do
+for va in 1 2; do for dp in True; do
   for shape in "-p batch=2 -p heads=8 -p seq_len=1000 -p dim=64 -p is_causal=True -p dtype=bfloat16" "-p batch=8 -p heads=32 -p seq_len=1024 -p dim=64"; do
     echo "-- va$va dp_first=$dp $shape" >> $W/checks.txt
     TILESCOPE_VECTOR_ATOMICS=$va timeout 150 $T run $A/mha_bwd.py --target cuda:sm_90a --chain $BWD --ref bwd_ref $shape $MB -p dp_first=$dp -q >> $W/checks.txt 2>&1 \
