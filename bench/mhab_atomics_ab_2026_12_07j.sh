@@ -6,7 +6,7 @@
 # the exp2 of P^T with the tensor cores idle. A/B of: the dQ atomic forms (TILESCOPE_VECTOR_ATOMICS:
 # default lane-pair v4, 2 = v2 straight from the accumulator registers) and dp_first=True (dP^T's
 # wgmma in flight while P^T is computed: chained wgmma groups, TILESCOPE_WGMMA_CHAIN); medians of
-# 50, two interleaved rounds, B8 H32 S1024 D64 fp16; first every variant's chain against float64.
+# 30, two interleaved rounds, B8 H32 S1024 D64 fp16; first every variant's chain against float64.
 # Payload: bash bench/h200_payload.sh; cp bench/mhab_atomics_ab_2026_12_07j.sh .h200/
 set -u
 A=.h200; T=$A/tilec; [ -x $T ] || { xz -dkc $A/tilec.xz > $T && chmod +x $T; }
@@ -26,7 +26,7 @@ done; done
 for r in 1 2; do
   for va in 1 2; do for dp in False True; do
     o=va$va-dp$dp-r$r
-    env TILESCOPE_VECTOR_ATOMICS=$va timeout 120 $T bench $A/mha_bwd.py -k mha_bwd_main --target cuda:sm_90a $P -p dp_first=$dp --no-check --reps 50 --json $W/$o.json >> $W/bench.txt 2>&1 || echo "bench $o failed"
+    env TILESCOPE_VECTOR_ATOMICS=$va timeout 120 $T bench $A/mha_bwd.py -k mha_bwd_main --target cuda:sm_90a $P -p dp_first=$dp --no-check --reps 30 --json $W/$o.json >> $W/bench.txt 2>&1 || echo "bench $o failed"
     echo "$o $(python3 -c "import json,sys; d=json.load(open(sys.argv[1])); print(d['median_ms'], d.get('registers', ''))" $W/$o.json)"
   done; done
 done
