@@ -7,6 +7,7 @@
 // (2-D, B[0, 64]: a row overflow whose flat offset is the next row's first element).
 #include <array>
 #include <cstdio>
+#include <initializer_list>
 #include <memory>
 #include <string>
 #include <sys/wait.h>
@@ -95,22 +96,25 @@ TEST(ParallelStoreOob, CudaKeepsTheGuard) {
     }
 }
 
-TEST(ParallelStoreOob, NvrtcCompilesForSm80AndSm90a) {
-    const std::string text = ts::e2e::readRepoFile(kProg);
-    for (const Case& c : kCases)
+/// Each kernel of `prog` compiles, and NVRTC takes its CUDA for sm_80 and sm_90a.
+void expectNvrtcCompiles(const char* prog, std::initializer_list<const char*> kernels) {
+    const std::string text = ts::e2e::readRepoFile(prog);
+    for (const char* kernel : kernels)
         for (const char* target : {"cuda:sm_80", "cuda:sm_90a"}) {
-            SCOPED_TRACE(std::string(c.kernel) + " " + target);
+            SCOPED_TRACE(std::string(kernel) + " " + target);
             ts::CompileOptions opts;
-            opts.kernel = c.kernel;
+            opts.kernel = kernel;
             opts.target = target;
             opts.recordSnapshots = false;
-            ts::CompileResult r = ts::compile(kProg, text, opts);
+            ts::CompileResult r = ts::compile(prog, text, opts);
             ASSERT_TRUE(r.ok) << ts::e2e::diagText(r);
             if (!ts::rt::nvrtcAvailable()) GTEST_SKIP() << "no NVRTC in this build";
             auto nv = ts::rt::compileCuda(r.cuda, ts::parseTarget(target)->arch(), {}, true);
             EXPECT_TRUE(nv.ok) << nv.log;
         }
 }
+
+TEST(ParallelStoreOob, NvrtcCompilesForSm80AndSm90a) { expectNvrtcCompiles(kProg, {kCases[0].kernel, kCases[1].kernel}); }
 
 // The guards that stay silent: a ragged T.Parallel store under the user's own `if` (the marked
 // guard inside it is only reached in bounds) and T.copy's tail of a tile that overhangs the
@@ -174,20 +178,7 @@ TEST(ParallelStoreOob, HintNamesTheArgumentsInTheIndex) {
     EXPECT_EQ(ok1.rc, 0) << ok1.out;
     BinaryRun ok2 = runTilec(std::string("run ") + prog + " -k gather --input idx=int:0:63 --target cuda:sm_80 --interp --ref gather_ref");
     EXPECT_EQ(ok2.rc, 0) << ok2.out;
-    const std::string text = ts::e2e::readRepoFile(prog);
-    for (const char* kernel : {"shifted_read", "gather"})
-        for (const char* target : {"cuda:sm_80", "cuda:sm_90a"}) {
-            SCOPED_TRACE(std::string(kernel) + " " + target);
-            ts::CompileOptions opts;
-            opts.kernel = kernel;
-            opts.target = target;
-            opts.recordSnapshots = false;
-            ts::CompileResult r = ts::compile(prog, text, opts);
-            ASSERT_TRUE(r.ok) << ts::e2e::diagText(r);
-            if (!ts::rt::nvrtcAvailable()) GTEST_SKIP() << "no NVRTC in this build";
-            auto nv = ts::rt::compileCuda(r.cuda, ts::parseTarget(target)->arch(), {}, true);
-            EXPECT_TRUE(nv.ok) << nv.log;
-        }
+    expectNvrtcCompiles(prog, {"shifted_read", "gather"});
 }
 
 }  // namespace
