@@ -481,6 +481,15 @@ RefArray cast(const RefArray& a, DType t) {
     return r;
 }
 
+RefArray convert(const RefArray& a, DType t) {
+    RefArray r = cast(a, t);
+    if (!ir::isFloat(t) || t == DType::Float32 || t == DType::Float64) return r;
+    std::vector<double> v(a.data->size());
+    std::transform(a.data->begin(), a.data->end(), v.begin(), [t](double x) { return roundTo(t, x); });
+    r.data = std::make_shared<std::vector<double>>(std::move(v));
+    return r;
+}
+
 RefArray indexArray(const RefArray& a, const std::vector<IndexItem>& items) {
     View v = viewOf(a, items);
     return withData(a.dtype, v.shape, gather(a.ptr(), v.base, v.shape, v.strides));

@@ -113,6 +113,11 @@ RefArray flip(const RefArray& a, const std::vector<int64_t>& dims);
 RefArray triangle(const RefArray& a, int64_t k, bool lower);
 /// Converts to `t`: integer and bool targets round (roundTo), float targets only relabel.
 RefArray cast(const RefArray& a, ir::DType t);
+/// A conversion the reference asks for (`.half()`, `.to(torch.bfloat16)`, `.type(...)`,
+/// `.type_as(...)`): as cast(), and a float16, bfloat16 or float8 target rounds each value to it,
+/// as torch does (a fake-quantisation reference must quantise). float32 stays a label: the
+/// reference works in float64, and promotions inside the evaluator use cast().
+RefArray convert(const RefArray& a, ir::DType t);
 
 /// One entry of a subscript: an integer, a slice (Python semantics, missing parts as nullopt),
 /// `None` (new axis) or `...`.

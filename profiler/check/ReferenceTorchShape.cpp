@@ -328,7 +328,7 @@ Value tolistFn(Interp&, CallArgs& a) {
 template <DType t>
 Value castFn(Interp&, CallArgs& a) {
     a.expectPositional(1, 1);
-    return wrap(cast(self0(a), t));
+    return wrap(convert(self0(a), t));
 }
 
 Value toFn(Interp&, CallArgs& a) {
@@ -356,7 +356,7 @@ Value toFn(Interp&, CallArgs& a) {
     }
     if (const Value* d = a.keyword("dtype"))
         if (auto t = argDType(*d, a.span)) target = t;
-    return wrap(target ? cast(x, *target) : x);
+    return wrap(target ? convert(x, *target) : x);
 }
 
 Value typeFn(Interp&, CallArgs& a) {
@@ -367,12 +367,12 @@ Value typeFn(Interp&, CallArgs& a) {
         throw CompileError(a.span,
                            "ref_program: Tensor.type() without a dtype (a type-name string) is not "
                            "supported; use .dtype");
-    return wrap(cast(x, *t));
+    return wrap(convert(x, *t));
 }
 
 Value typeAsFn(Interp&, CallArgs& a) {
     auto b = a.bind({"input", "other"}, 2);
-    return wrap(cast(in0(b, a), argArray(b, 1, a.callee).dtype));
+    return wrap(convert(in0(b, a), argArray(b, 1, a.callee).dtype));
 }
 
 RefTensor& mutableSelf(const CallArgs& a) {

@@ -306,6 +306,26 @@ TEST(ReferenceOps, DTypePromotionAndConversions) {
     expectOutput(r, 0, {2}, {3, -5});
 }
 
+// A float cast rounds to its dtype (helper-130: casts only relabelled, so a fake-quant reference
+// was the identity). 1 + 2^-9 is between bf16 neighbours 1 and 1 + 2^-7 (rounds to 1) and exact in
+// fp16; 3.3 rounds to 3.25 in float8_e4m3 (3 mantissa bits: steps of 0.25 in [2, 4)). float32 and
+// float64 keep the values (the working precision).
+TEST(ReferenceOps, FloatCastsRoundToTheirDtype) {
+    HostTensor x = ts::makeHostTensor(DType::Float64, {3}, {1.0 + 1.0 / 512, 3.3, 0.1});
+    const char* src =
+        "def ref_program(x):\n"
+        "    return (x.to(torch.bfloat16).float(), x.half().float(), x.to(torch.float8_e4m3fn).float(), x.float(),\n"
+        "            x.double(), (x * 3).half())\n";
+    auto r = run(src, {x});
+    ASSERT_TRUE(r.ok) << diagText(r);
+    expectOutput(r, 0, {3}, {1.0, 3.296875, 0.10009765625});
+    expectOutput(r, 1, {3}, {1.0 + 1.0 / 512, 3.30078125, 0.0999755859375});
+    expectOutput(r, 2, {3}, {1.0, 3.25, 0.1015625});
+    expectOutput(r, 3, {3}, {1.0 + 1.0 / 512, 3.3, 0.1});  // float32 is a label: the reference works in float64
+    expectOutput(r, 4, {3}, {1.0 + 1.0 / 512, 3.3, 0.1});
+    expectOutput(r, 5, {3}, {3.005859375, 9.8984375, 0.300048828125});
+}
+
 TEST(ReferenceOps, InPlaceMethods) {
     expectOutput(
         onSmall("    y = x.clone()\n    y.masked_fill_(y < 0, 0)\n    y.add_(1)\n    return y\n"),

@@ -35,6 +35,12 @@ inline ts::HostTensor randomTensor(std::vector<int64_t> shape, uint32_t seed,
     return ts::makeHostTensor(t, std::move(shape), std::move(v));
 }
 
+/// `v` with each value rounded to `t` (a reference's `.half()` / `.to(torch.bfloat16)` rounds).
+inline std::vector<double> rounded(ts::ir::DType t, std::vector<double> v) {
+    for (double& x : v) x = ts::roundTo(t, x);
+    return v;
+}
+
 /// Flat row-major offset of a multi-index.
 inline size_t at(const std::vector<int64_t>& shape, std::initializer_list<int64_t> idx) {
     size_t off = 0, d = 0;
