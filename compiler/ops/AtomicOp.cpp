@@ -18,6 +18,17 @@ Stmt lowerAtomic(Ctx& c, const TileOpNode& op, const Target& target) {
     if (attrBool(op.attrs, "use_tma", false))
         if (Stmt s = lowerAtomicTmaReduce(c, op, target)) return s;
     std::string aop = attrStr(op.attrs, "op", "add");
+    // Registers belong to one thread: no other thread can update them, atomically or not. Reached
+    // NVRTC as "identifier undefined" (a compiler bug) for a fragment, and an atomic on per-thread
+    // local memory for T.alloc_local / T.alloc_var (helper-130 #3).
+    if (dst.buffer->scope == Scope::Fragment || dst.buffer->scope == Scope::Local) {
+        c.error(op.span,
+                "T.atomic_" + aop + " into '" + dst.buffer->name + "', a " + std::string(scopeName(dst.buffer->scope)) +
+                    " buffer: an atomic updates global or shared memory, and registers belong to one thread",
+                "to combine values across threads, reduce a fragment with T.reduce_sum / T.reduce_max, or accumulate into a "
+                "T.alloc_shared buffer (or the output tensor) with the atomic");
+        return nullptr;
+    }
     if (dtypeBits(dst.buffer->dtype) < 8) {  // packed two per byte: no atomic instruction addresses a nibble
         c.error(op.span, "T.atomic_" + aop + " into '" + dst.buffer->name + "' (" + std::string(dtypeName(dst.buffer->dtype)) +
                              "): 4-bit values are stored two per byte, and no atomic operation updates half a byte",

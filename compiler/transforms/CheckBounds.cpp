@@ -3,9 +3,12 @@
 // whose range provably leaves the buffer (outside any `if`, which may guard the access). Global
 // regions are not errors: copies predicate them (out-of-bounds source lanes read 0, destination
 // lanes are skipped), which is what makes non-divisible problem sizes work. Also a barrier inside
-// T.Parallel (not every thread reaches it). Then each tile op's own check (ops::TileOp::check).
+// T.Parallel (not every thread reaches it), a store that every iteration of a parallel variable
+// makes to one element (a race), and a constant element index outside a global tensor. Then each
+// tile op's own check (ops::TileOp::check).
 // Requires: elaborated IR. Produces: diagnostics only (IR unchanged). Invalidates: nothing.
 #include <map>
+#include <set>
 #include <sstream>
 #include <unordered_map>
 
@@ -97,7 +100,21 @@ std::string rangeOrigins(const Affine& a, const Ranges& ranges) {
 
 void checkAccess(const BufferNode& b, const std::vector<Expr>& idx, Span span,
                  DiagnosticEngine& diags, const Ranges& ranges, bool guarded) {
-    if (b.scope == Scope::Global) return;
+    if (b.scope == Scope::Global) {
+        // A constant element index outside a tensor of known shape, outside any `if`: the GPU
+        // reads or writes out of bounds (lowering's guard turns a T.Parallel load into 0). A
+        // kernel index is not Python's: X[-1] is not the last element (helper-130 #4).
+        for (size_t d = 0; d < idx.size() && d < b.shape.size() && !guarded; ++d) {
+            auto i = constInt(idx[d]), dim = constInt(b.shape[d]);
+            if (!i || !dim || (*i >= 0 && *i < *dim)) continue;
+            diags.error(span,
+                        "index " + std::to_string(*i) + " is out of bounds for dimension " + std::to_string(d) + " of tensor '" +
+                            b.name + "' (shape " + shapeText(b) + ")",
+                        "valid indices are 0.." + std::to_string(*dim - 1) + (*i < 0 ? "; a negative index does not count from the end in a kernel: write " + b.name + "[" + std::to_string(*dim + *i) + "] for that element" : ""),
+                        "check-bounds");
+        }
+        return;
+    }
     for (size_t d = 0; d < idx.size() && d < b.shape.size(); ++d) {
         auto i = constInt(idx[d]), dim = constInt(b.shape[d]);
         if (!dim) continue;
@@ -197,6 +214,8 @@ public:
                 expr(n->min);
                 expr(n->extent);
                 m_parallel += n->forKind == ForKind::Parallel;
+                if (n->forKind == ForKind::Parallel) m_parallelVars.push_back(n);
+                if (n->forKind == ForKind::Parallel && m_parallelVars.size() == 1) m_resetLocals.clear();
                 auto mn = constInt(n->min), ext = constInt(n->extent);
                 if (mn && ext && *ext > 0)
                     m_ranges[n->var.get()] = {
@@ -206,6 +225,7 @@ public:
                 stmt(n->body);
                 m_ranges.erase(n->var.get());
                 m_parallel -= n->forKind == ForKind::Parallel;
+                if (n->forKind == ForKind::Parallel) m_parallelVars.pop_back();
                 return;
             }
             case StmtKind::If: {
@@ -222,11 +242,13 @@ public:
                 exprs(n->indices);
                 expr(n->value);
                 checkAccess(*n->buffer, n->indices, n->span, m_diags, m_ranges, m_guarded > 0);
+                if (m_guarded == 0) checkParallelWrite(*n);
                 return;
             }
             case StmtKind::Alloc: {
                 auto* n = static_cast<const AllocNode*>(s.get());
                 expr(n->init);
+                m_allocLevel[n->buffer.get()] = m_parallelVars.size();
                 return;
             }
             case StmtKind::Eval: {
@@ -255,6 +277,68 @@ public:
     }
 
 private:
+    /// A store every iteration of an enclosing T.Parallel variable v makes to the same element
+    /// (its index does not use v), outside any `if`: iterations run on different threads, so
+    /// `s[i] += x[i, j]` over a parallel j is a race (each thread adds its own part and one
+    /// wins), and so is `s[i] = x[i, j]` (the last writer is any thread). The tile interpreter
+    /// runs the iterations in order and would pass it (helper-130 #1). A per-thread local
+    /// buffer written from v's value is a temporary of each iteration; accumulating into it
+    /// (read-modify-write) is still wrong: each thread keeps its own partial sum.
+    void checkParallelWrite(const StoreNode& n) {
+        if (m_parallelVars.empty()) return;
+        auto mentions = [](const Expr& e, const VarNode* v) {
+            bool found = false;
+            walkExpr(e, [&](const Expr& x) { found = found || as<VarNode>(x) == v; });
+            return found;
+        };
+        const std::string at = [&] {
+            std::string t;
+            for (auto& i : n.indices) t += toString(i) + ",";
+            return t;
+        }();
+        bool rmw = false;
+        walkExpr(n.value, [&](const Expr& x) {
+            auto* l = as<LoadNode>(x);
+            if (!l || l->buffer.get() != n.buffer.get()) return;
+            std::string t;
+            for (auto& i : l->indices) t += toString(i) + ",";
+            rmw = rmw || t == at;
+        });
+        // A plain write to a per-thread local buffer resets it for the iterations after it in
+        // the same loop body (`acc = 0; for k in T.serial: acc += ...`): accumulating then is
+        // one iteration's own work.
+        if (!rmw && n.buffer->scope == Scope::Local) m_resetLocals.insert(n.buffer.get());
+        for (size_t level = 0; level < m_parallelVars.size(); ++level) {
+            const ForNode* loop = m_parallelVars[level];
+            const VarNode* v = loop->var.get();
+            // Allocated inside this loop: each iteration has its own.
+            if (auto it = m_allocLevel.find(n.buffer.get()); it != m_allocLevel.end() && it->second > level) continue;
+            if (rmw && n.buffer->scope == Scope::Local && m_resetLocals.count(n.buffer.get())) continue;
+            bool used = false;
+            for (auto& i : n.indices) used = used || mentions(i, v);
+            if (used) continue;
+            const bool fromV = mentions(n.value, v);
+            if (!rmw && !(fromV && n.buffer->scope != Scope::Local)) continue;
+            const std::string line = loop->span.valid() ? " at line " + std::to_string(loop->span.line) : "";
+            std::string elem = n.buffer->name;
+            if (!n.indices.empty()) {
+                elem += "[";
+                for (size_t k = 0; k < n.indices.size(); ++k) elem += (k ? ", " : "") + toString(n.indices[k]);
+                elem += "]";
+            }
+            m_diags.error(n.span,
+                          std::string(rmw ? "accumulating into " : "writing ") + elem + " in every iteration of '" + v->name + "' (T.Parallel" +
+                              line + "), whose iterations run on different threads: " +
+                              (rmw ? "each thread adds only its own iterations and one thread's partial result is kept"
+                                   : "which iteration's value is kept is undefined"),
+                          rmw ? "reduce with T.reduce_sum / T.reduce_max (..., dim=...) into '" + n.buffer->name + "', or loop over '" + v->name +
+                                    "' with T.serial inside the T.Parallel of the other dimensions"
+                              : "index '" + n.buffer->name + "' by '" + v->name + "' too, or write it under an if that picks one iteration",
+                          "check-bounds");
+            return;
+        }
+    }
+
     void expr(const Expr& e) {
         if (!e) return;
         walkExpr(e, [&](const Expr& x) {
@@ -270,6 +354,9 @@ private:
     Ranges m_ranges;
     int m_guarded = 0;
     int m_parallel = 0;  ///< enclosing T.Parallel loops
+    std::vector<const ForNode*> m_parallelVars;  ///< those loops, outermost first
+    std::map<const BufferNode*, size_t> m_allocLevel;  ///< T.Parallel loops around each allocation
+    std::set<const BufferNode*> m_resetLocals;  ///< local buffers plainly written in the current T.Parallel body
 };
 
 }  // namespace

@@ -39,10 +39,10 @@ TEST(FoldedKernel, CompilesToAnEmptyKernelAndBothInterpretersReportTheStore) {
     ASSERT_FALSE(lowered.ok);
     // The same message; the thread level adds where it ran (every thread skips the store).
     EXPECT_EQ(lowered.error->message, tile.error->message + " [block (0), thread 0]");
-    // At the store (line 15, column 17), as the tile level.
-    EXPECT_EQ(lowered.error->span.line, 15u);
+    // At the store (line 16, column 17), as the tile level.
+    EXPECT_EQ(lowered.error->span.line, 16u);
     EXPECT_EQ(lowered.error->span.col, 17u);
-    EXPECT_EQ(tile.error->span.line, 15u);
+    EXPECT_EQ(tile.error->span.line, 16u);
     EXPECT_EQ(tile.error->span.col, 17u);
 }
 

@@ -10,5 +10,5 @@ def main(A: T.Tensor((64,), "float32"), B: T.Tensor((64,), "float32")):
         g = T.alloc_fragment((64,), "float32")
         T.copy(A, f)
         T.copy(A, g)
-        T.atomic_add(g, f)  # expect-error(col 9): T.atomic_add: the destination must be a global or shared region with
+        T.atomic_add(g, f)  # expect-error(col 9): T.atomic_add into 'g', a fragment buffer: an atomic updates global or shared memory
         T.copy(g, B)

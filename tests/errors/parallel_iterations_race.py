@@ -1,0 +1,34 @@
+import tilelang
+import tilelang.language as T
+
+
+# Stores that every iteration of a T.Parallel variable makes to one element: the iterations run on
+# different threads, so an accumulation keeps one thread's partial sum and a plain write keeps an
+# undefined iteration's value -- while the tile interpreter, running the iterations in order,
+# passed them (helper-130 #1). Under an `if` (which may pick one iteration) they stay legal.
+@tilelang.jit
+def k(M=16, N=64):
+    @T.prim_func
+    def main(X: T.Tensor((M, N), "float32"), Y: T.Tensor((M,), "float32"), Z: T.Tensor((M,), "float32")):
+        with T.Kernel(1, threads=128) as _:
+            x = T.alloc_fragment((M, N), "float32")
+            s = T.alloc_fragment((M,), "float32")
+            last = T.alloc_shared((M,), "float32")
+            acc = T.alloc_var("float32")
+            T.copy(X, x)
+            T.clear(s)
+            for i, j in T.Parallel(M, N):
+                s[i] += x[i, j]  # expect-error(col 17): accumulating into s[i] in every iteration of 'j'
+                # expect-hint: reduce with T.reduce_sum / T.reduce_max (..., dim=...) into 's'
+            for i, j in T.Parallel(M, N):
+                last[i] = x[i, j]  # expect-error(col 17): writing last[i] in every iteration of 'j'
+                # expect-hint: index 'last' by 'j' too, or write it under an if that picks one iteration
+            for i in T.Parallel(M):
+                acc += x[i, 0]  # expect-error(col 17): accumulating into acc
+            for i, j in T.Parallel(M, N):
+                if j == N - 1:
+                    last[i] = x[i, j]
+            T.copy(s, Y)
+            T.copy(last, Z)
+
+    return main
