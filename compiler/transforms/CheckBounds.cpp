@@ -311,6 +311,7 @@ private:
         for (size_t level = 0; level < m_parallelVars.size(); ++level) {
             const ForNode* loop = m_parallelVars[level];
             const VarNode* v = loop->var.get();
+            if (constInt(loop->extent) == std::optional<int64_t>(1)) continue;  // one iteration: no other writer
             // Allocated inside this loop: each iteration has its own.
             if (auto it = m_allocLevel.find(n.buffer.get()); it != m_allocLevel.end() && it->second > level) continue;
             if (rmw && n.buffer->scope == Scope::Local && m_resetLocals.count(n.buffer.get())) continue;

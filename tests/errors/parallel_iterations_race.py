@@ -5,7 +5,8 @@ import tilelang.language as T
 # Stores that every iteration of a T.Parallel variable makes to one element: the iterations run on
 # different threads, so an accumulation keeps one thread's partial sum and a plain write keeps an
 # undefined iteration's value -- while the tile interpreter, running the iterations in order,
-# passed them (helper-130 #1). Under an `if` (which may pick one iteration) they stay legal.
+# passed them (helper-130 #1). Under an `if` (which may pick one iteration), or over a loop of one
+# iteration, they stay legal.
 @tilelang.jit
 def k(M=16, N=64):
     @T.prim_func
@@ -28,6 +29,8 @@ def k(M=16, N=64):
             for i, j in T.Parallel(M, N):
                 if j == N - 1:
                     last[i] = x[i, j]
+            for i, j in T.Parallel(M, 1):  # one iteration of j: no other writer
+                last[i] = x[i, j]
             T.copy(s, Y)
             T.copy(last, Z)
 
