@@ -264,6 +264,10 @@ public:
             }
             case StmtKind::TileOp: {
                 auto* t = static_cast<const TileOpNode*>(s.get());
+                // T.clear / T.fill of a per-thread local buffer resets it like a plain write.
+                if (!m_parallelVars.empty() && t->op == TileOpKind::Fill && !t->args.empty() && t->isRegion(0) &&
+                    t->region(0).buffer->scope == Scope::Local)
+                    m_resetLocals.insert(t->region(0).buffer.get());
                 const ops::TileOp* op = ops::find(t->op);
                 if (!op) return;  // the verifier reports unknown kinds
                 for (auto& a : t->args)
@@ -322,15 +326,17 @@ private:
             if (!rmw && !(fromV && n.buffer->scope != Scope::Local)) continue;
             const std::string line = loop->span.valid() ? " at line " + std::to_string(loop->span.line) : "";
             std::string elem = n.buffer->name;
-            if (!n.indices.empty()) {
+            const bool scalar = n.buffer->scope == Scope::Local && n.indices.size() == 1 && constInt(n.indices[0]) == std::optional<int64_t>(0) &&
+                                n.buffer->shape.size() == 1 && constInt(n.buffer->shape[0]) == std::optional<int64_t>(1);
+            if (!n.indices.empty() && !scalar) {
                 elem += "[";
                 for (size_t k = 0; k < n.indices.size(); ++k) elem += (k ? ", " : "") + toString(n.indices[k]);
                 elem += "]";
             }
             m_diags.error(n.span,
-                          std::string(rmw ? "accumulating into " : "writing ") + elem + " in every iteration of '" + v->name + "' (T.Parallel" +
-                              line + "), whose iterations run on different threads: " +
-                              (rmw ? "each thread adds only its own iterations and one thread's partial result is kept"
+                          std::string(rmw ? "updating " : "writing ") + elem + (rmw ? " from its own value" : "") + " in every iteration of '" +
+                              v->name + "' (T.Parallel" + line + "), whose iterations run on different threads: " +
+                              (rmw ? "each thread updates it from its own iterations only, and one thread's result is kept"
                                    : "which iteration's value is kept is undefined"),
                           rmw ? "reduce with T.reduce_sum / T.reduce_max (..., dim=...) into '" + n.buffer->name + "', or loop over '" + v->name +
                                     "' with T.serial inside the T.Parallel of the other dimensions"

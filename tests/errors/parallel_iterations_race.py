@@ -19,18 +19,24 @@ def k(M=16, N=64):
             T.copy(X, x)
             T.clear(s)
             for i, j in T.Parallel(M, N):
-                s[i] += x[i, j]  # expect-error(col 17): accumulating into s[i] in every iteration of 'j'
+                s[i] += x[i, j]  # expect-error(col 17): updating s[i] from its own value in every iteration of 'j'
                 # expect-hint: reduce with T.reduce_sum / T.reduce_max (..., dim=...) into 's'
             for i, j in T.Parallel(M, N):
                 last[i] = x[i, j]  # expect-error(col 17): writing last[i] in every iteration of 'j'
                 # expect-hint: index 'last' by 'j' too, or write it under an if that picks one iteration
             for i in T.Parallel(M):
-                acc += x[i, 0]  # expect-error(col 17): accumulating into acc
+                acc += x[i, 0]  # expect-error(col 17): updating acc from its own value in every iteration of 'i'
             for i, j in T.Parallel(M, N):
                 if j == N - 1:
                     last[i] = x[i, j]
             for i, j in T.Parallel(M, 1):  # one iteration of j: no other writer
                 last[i] = x[i, j]
+            t = T.alloc_local((1,), "float32")
+            for i in T.Parallel(M):  # t reset by T.clear in each iteration: a per-iteration temporary
+                T.clear(t)
+                for k in T.serial(N):
+                    t[0] += x[i, k]
+                last[i] = t[0]
             T.copy(s, Y)
             T.copy(last, Z)
 
