@@ -109,6 +109,12 @@ void Interp::installModules() {
         a.expectPositional(2, 2);
         return Value::real(std::pow(needFloat(a, 0), needFloat(a, 1)));
     });
+    defn(m, "math", "fmod", [](Interp&, CallArgs& a) {  // C's fmod: the sign of x (Python's % takes y's)
+        a.expectPositional(2, 2);
+        const double x = needFloat(a, 0), y = needFloat(a, 1);
+        if (y == 0 || std::isinf(x)) throw CompileError(a.span, "math.fmod(): math domain error", "fmod(x, y) needs y != 0 and a finite x");
+        return Value::real(std::fmod(x, y));
+    });
     defn(m, "math", "copysign", [](Interp&, CallArgs& a) {
         a.expectPositional(2, 2);
         return Value::real(std::copysign(needFloat(a, 0), needFloat(a, 1)));

@@ -334,6 +334,9 @@ TEST(MetaEvalTest, MathItertoolsAndT) {
                  "math.gcd(12, 18))",
                  prelude),
               "(3.0, 8.0, True, 3.1416, 6)");
+    // math.fmod keeps the sign of x (Python's % takes y's): as CPython, -7 % 3 == 2.
+    EXPECT_EQ(ev("(math.fmod(-7, 3), math.fmod(7, -3), math.fmod(7.5, 2), -7 % 3)", prelude), "(-1.0, 1.0, 1.5, 2)");
+    EXPECT_EQ(err("import math\nx = math.fmod(1, 0)\n").message, "math.fmod(): math domain error");
     EXPECT_EQ(ev("list(itertools.product([1, 2], repeat=2))", prelude),
               "[(1, 1), (1, 2), (2, 1), (2, 2)]");
     EXPECT_EQ(ev("(T.ceildiv(10, 3), T.ceildiv(9, 3), T.ceildiv(-10, 3), tilelang.cdiv(1, 128))",
