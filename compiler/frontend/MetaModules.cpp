@@ -281,7 +281,10 @@ void Interp::installModules() {
         a.expectPositional(2, 2);
         const Value &x = a.pos[0], &y = a.pos[1];
         if (x.isIntLike() && y.isIntLike()) {
-            if (y.asInt() == 0) throw CompileError(a.argSpan(1), "T.ceildiv() by zero");
+            if (y.asInt() == 0)
+                throw CompileError(a.argSpan(1), "T.ceildiv() by zero",
+                                   "the divisor is a tile size or count that came out 0: check the factory's default and any "
+                                   "--param / -p value for it");
             if (x.asInt() == INT64_MIN)
                 throw CompileError(a.span, "integer overflow in T.ceildiv()");
             return Value::integer(-pyFloorDiv(-x.asInt(), y.asInt()));
