@@ -149,6 +149,23 @@ std::optional<StagingTile> tmaOnlyStagingTile(const ir::PrimFuncNode& f, const T
 
 /// Grid/block/smem and the tensor signature of the lowered kernel. `tileLevel`: the launch's
 /// function before the passes (names a TMA-only staging tile in the shared-memory error).
+/// The register-pressure hint: a fragment every thread holds whole (its layout replicates it over
+/// the threads, as when a T.Parallel loop reads it along a dimension it does not split, in a
+/// T.serial loop) does not shrink with more threads (helper-130 #6).
+std::string replicatedHint(const ir::PrimFuncNode& f, const std::string& largest) {
+    if (auto it = f.layouts.find(largest); it != f.layouts.end() && it->second && it->second->threads > 1) {
+        const ir::LayoutNode& L = *it->second;
+        int64_t elems = 1;
+        for (int64_t e : L.shape) elems *= e;
+        if (L.localSize >= elems)
+            return "every thread holds all of '" + largest + "' (" + std::to_string(elems) +
+                   " elements: its layout replicates it, because a T.Parallel loop reads it along a dimension the loop "
+                   "does not split), so more threads do not help; keep it in a T.alloc_shared tile, from which each "
+                   "thread reads only what it uses";
+    }
+    return "use smaller tiles or more threads per block";
+}
+
 bool kernelInfo(const ir::PrimFunc& f, const Target& target, KernelInfo& k,
                 DiagnosticEngine& diags, const ir::PrimFuncNode* tileLevel = nullptr) {
     const ir::KernelNode* kn = ir::findKernel(f);
@@ -253,7 +270,7 @@ bool kernelInfo(const ir::PrimFunc& f, const Target& target, KernelInfo& k,
                 " a thread can hold if they are live at once: " +
                 (target.isHip() ? std::string("the compiler may spill to scratch memory")
                                 : std::string("ptxas may spill to local memory (its own figures follow the NVRTC compile)")),
-            "use smaller tiles or more threads per block");
+            replicatedHint(*f, peak.largest));
     k.args.clear();
     for (size_t i = 0; i < f->params.size(); ++i) {
         auto& b = *f->params[i];

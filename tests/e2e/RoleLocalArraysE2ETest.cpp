@@ -43,4 +43,38 @@ TEST(RoleLocalArrays, ArraysOfDisjointWarpRolesAreNotSummed) {
     ts::e2e::expectNvrtcCompilesForSm80AndSm90a(kFile, {{"roles", "False"}});
 }
 
+// A fragment every thread holds whole: a T.Parallel over rows reading each row in a T.serial loop
+// replicates the (16, 24) tile over the threads (384 registers at 64 threads, and at 256), so the
+// hint says more threads do not help (helper-130 #6); the role-split kernel above keeps the usual one.
+TEST(RoleLocalArrays, ReplicatedFragmentHintNamesTheCause) {
+    const char* src =
+        "import tilelang\nimport tilelang.language as T\n\n\n@tilelang.jit(out_idx=[-1])\n"
+        "def rowdot(M=16, N=24, threads=64):\n    @T.prim_func\n"
+        "    def main(X: T.Tensor((M, N), \"float32\"), W: T.Tensor((N,), \"float32\"), Y: T.Tensor((M,), \"float32\")):\n"
+        "        with T.Kernel(1, threads=threads) as bx:\n"
+        "            x = T.alloc_fragment((M, N), \"float32\")\n            w = T.alloc_shared((N,), \"float32\")\n"
+        "            y = T.alloc_fragment((M,), \"float32\")\n            T.copy(X[0, 0], x)\n            T.copy(W[0], w)\n"
+        "            for i in T.Parallel(M):\n                y[i] = 0.0\n                for k in T.serial(N):\n"
+        "                    y[i] += x[i, k] * w[k]\n            T.copy(y, Y[0])\n\n    return main\n";
+    for (const char* threads : {"64", "256"}) {
+        ts::CompileOptions o;
+        o.params = {{"threads", threads}};
+        o.target = "cuda:sm_80";
+        o.recordSnapshots = false;
+        ts::CompileResult r = ts::compile("rowdot.py", src, o);
+        ASSERT_TRUE(r.ok) << ts::e2e::diagText(r);
+        bool found = false;
+        for (auto& d : r.diagnostics)
+            if (d.severity == ts::Severity::Warning && d.message.find("(largest: 'x', 384)") != std::string::npos) {
+                found = true;
+                EXPECT_EQ(d.hint.rfind("every thread holds all of 'x' (384 elements", 0), 0u) << d.hint;
+            }
+        EXPECT_TRUE(found) << ts::e2e::diagText(r);
+    }
+    ts::CompileResult shared = compileRoles("False");
+    for (auto& d : shared.diagnostics)
+        if (d.severity == ts::Severity::Warning && d.message.find("per-thread arrays need") != std::string::npos)
+            EXPECT_EQ(d.hint, "use smaller tiles or more threads per block");
+}
+
 }  // namespace
