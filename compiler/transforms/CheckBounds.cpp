@@ -295,18 +295,16 @@ private:
             walkExpr(e, [&](const Expr& x) { found = found || as<VarNode>(x) == v; });
             return found;
         };
-        const std::string at = [&] {
+        auto text = [](const std::vector<Expr>& idx) {
             std::string t;
-            for (auto& i : n.indices) t += toString(i) + ",";
+            for (size_t k = 0; k < idx.size(); ++k) t += (k ? ", " : "") + toString(idx[k]);
             return t;
-        }();
+        };
+        const std::string at = text(n.indices);
         bool rmw = false;
         walkExpr(n.value, [&](const Expr& x) {
             auto* l = as<LoadNode>(x);
-            if (!l || l->buffer.get() != n.buffer.get()) return;
-            std::string t;
-            for (auto& i : l->indices) t += toString(i) + ",";
-            rmw = rmw || t == at;
+            rmw = rmw || (l && l->buffer.get() == n.buffer.get() && text(l->indices) == at);
         });
         // A plain write to a per-thread local buffer resets it for the iterations after it in
         // the same loop body (`acc = 0; for k in T.serial: acc += ...`): accumulating then is
@@ -328,11 +326,7 @@ private:
             std::string elem = n.buffer->name;
             const bool scalar = n.buffer->scope == Scope::Local && n.indices.size() == 1 && constInt(n.indices[0]) == std::optional<int64_t>(0) &&
                                 n.buffer->shape.size() == 1 && constInt(n.buffer->shape[0]) == std::optional<int64_t>(1);
-            if (!n.indices.empty() && !scalar) {
-                elem += "[";
-                for (size_t k = 0; k < n.indices.size(); ++k) elem += (k ? ", " : "") + toString(n.indices[k]);
-                elem += "]";
-            }
+            if (!n.indices.empty() && !scalar) elem += "[" + at + "]";
             m_diags.error(n.span,
                           std::string(rmw ? "updating " : "writing ") + elem + (rmw ? " from its own value" : "") + " in every iteration of '" +
                               v->name + "' (T.Parallel" + line + "), whose iterations run on different threads: " +

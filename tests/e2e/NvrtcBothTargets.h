@@ -12,12 +12,16 @@
 
 namespace ts::e2e {
 
-/// The program `text` (shown as `name` in diagnostics), e.g. a sample edited by a test.
+/// The program `text` (shown as `name` in diagnostics), e.g. a sample edited by a test; `kernel`
+/// picks one of a file with several (empty: the default kernel).
 inline void expectNvrtcCompilesForSm80AndSm90aText(const std::string& name, const std::string& text,
-                                                   const std::map<std::string, std::string>& params) {
+                                                   const std::map<std::string, std::string>& params,
+                                                   const std::string& kernel = "") {
     for (const char* target : {"cuda:sm_80", "cuda:sm_90a"}) {
+        SCOPED_TRACE(name + (kernel.empty() ? "" : " -k " + kernel) + " " + target);
         CompileOptions opts;
         opts.params = params;
+        opts.kernel = kernel;
         opts.target = target;
         opts.recordSnapshots = false;
         CompileResult r = compile(name, text, opts);
@@ -30,8 +34,9 @@ inline void expectNvrtcCompilesForSm80AndSm90aText(const std::string& name, cons
 
 /// The repository file `path`.
 inline void expectNvrtcCompilesForSm80AndSm90a(const std::string& path,
-                                               const std::map<std::string, std::string>& params) {
-    expectNvrtcCompilesForSm80AndSm90aText(path, readRepoFile(path), params);
+                                               const std::map<std::string, std::string>& params,
+                                               const std::string& kernel = "") {
+    expectNvrtcCompilesForSm80AndSm90aText(path, readRepoFile(path), params, kernel);
 }
 
 }  // namespace ts::e2e

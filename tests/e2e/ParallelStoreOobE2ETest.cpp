@@ -19,6 +19,7 @@
 #include "compiler/interp/ThreadInterpreter.h"
 #include "profiler/cuda/Nvrtc.h"
 #include "tests/e2e/E2eTestUtil.h"
+#include "tests/e2e/NvrtcBothTargets.h"
 
 namespace {
 
@@ -96,22 +97,9 @@ TEST(ParallelStoreOob, CudaKeepsTheGuard) {
     }
 }
 
-/// Each kernel of `prog` compiles, and NVRTC takes its CUDA for sm_80 and sm_90a.
+/// Each of `kernels` compiles, and NVRTC takes its CUDA for sm_80 and sm_90a.
 void expectNvrtcCompiles(const char* prog, std::initializer_list<const char*> kernels) {
-    const std::string text = ts::e2e::readRepoFile(prog);
-    for (const char* kernel : kernels)
-        for (const char* target : {"cuda:sm_80", "cuda:sm_90a"}) {
-            SCOPED_TRACE(std::string(kernel) + " " + target);
-            ts::CompileOptions opts;
-            opts.kernel = kernel;
-            opts.target = target;
-            opts.recordSnapshots = false;
-            ts::CompileResult r = ts::compile(prog, text, opts);
-            ASSERT_TRUE(r.ok) << ts::e2e::diagText(r);
-            if (!ts::rt::nvrtcAvailable()) GTEST_SKIP() << "no NVRTC in this build";
-            auto nv = ts::rt::compileCuda(r.cuda, ts::parseTarget(target)->arch(), {}, true);
-            EXPECT_TRUE(nv.ok) << nv.log;
-        }
+    for (const char* kernel : kernels) ts::e2e::expectNvrtcCompilesForSm80AndSm90a(prog, {}, kernel);
 }
 
 TEST(ParallelStoreOob, NvrtcCompilesForSm80AndSm90a) { expectNvrtcCompiles(kProg, {kCases[0].kernel, kCases[1].kernel}); }

@@ -71,6 +71,7 @@ TEST(RoleLocalArrays, ReplicatedFragmentHintNamesTheCause) {
             }
         EXPECT_TRUE(found) << ts::e2e::diagText(r);
     }
+    ts::e2e::expectNvrtcCompilesForSm80AndSm90aText("rowdot.py", src, {});
     ts::CompileResult shared = compileRoles("False");
     for (auto& d : shared.diagnostics)
         if (d.severity == ts::Severity::Warning && d.message.find("per-thread arrays need") != std::string::npos)
