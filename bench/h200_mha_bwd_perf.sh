@@ -66,6 +66,9 @@ if [ -z "${MHAB_QUICK:-}" ]; then
   # 2026-12-05d: the fastest form measured (128 keys x 128 queries, dS in registers, 255 registers).
   check "B8 H32 S1024 128x128/256 threads, dS in registers" $BIG --param block_M=128 --param block_N=128 --param threads=256 --param ds_regs=True
   check "B2 H8 S1000 causal 128x128/256 threads, dS in registers" $RAG --param is_causal=True --param block_M=128 --param block_N=128 --param threads=256 --param ds_regs=True
+  # 2026-12-07: dp_first (dP^T's wgmma in flight while P^T is computed), v2 and lane-pair v4 dQ.
+  check "B8 H32 S1024 128x128/256 ds_regs dp_first" $BIG --param block_M=128 --param block_N=128 --param threads=256 --param ds_regs=True --param dp_first=True
+  TILESCOPE_VECTOR_ATOMICS=4 check "B2 H8 S1000 causal 128x128/256 ds_regs dp_first, lane-pair v4 dQ" $RAG --param is_causal=True --param block_M=128 --param block_N=128 --param threads=256 --param ds_regs=True --param dp_first=True
   TILESCOPE_MIN_BLOCKS=3 check "B2 H8 S1000 causal, 3 blocks/SM (spills)" $RAG --param is_causal=True
   TILESCOPE_VECTOR_ATOMICS=2 TILESCOPE_WGMMA_FENCE_EVERY=1 check "B2 H8 S1000, the code before" $RAG
   echo "correctness: $pass pass, $fail fail ($(el) s)"
@@ -92,7 +95,7 @@ tsbench ts-pre-m128 mha_bwd_preprocess --param block_M=128 --param threads=256
 tsbench ts-post-m128 mha_bwd_postprocess --param block_M=128 --param threads=256
 variant default "64x64, 2 stages, 128 threads (all new lowering on)" -
 variant before "the code of the last measurement: v2 atomics, fence+barrier before every wgmma, no pairs" "TILESCOPE_VECTOR_ATOMICS=2 TILESCOPE_WGMMA_FENCE_EVERY=1"
-variant v2atomics "default but dQ as red.v2 (no lane-pair v4)" TILESCOPE_VECTOR_ATOMICS=2
+variant pairv4 "default but dQ as lane-pair red.v4 (the default before 2026-12-07j; opt-in since)" TILESCOPE_VECTOR_ATOMICS=4
 variant nopairs "default but every wgmma waited (no in-flight pairs)" TILESCOPE_WGMMA_PAIRS=0
 variant fenceevery "default but fence+barrier before every wgmma (no pairs either)" TILESCOPE_WGMMA_FENCE_EVERY=1
 variant mb3 "default + __launch_bounds__(128, 3): 168 regs, ~80 B spills, 3 blocks/SM" TILESCOPE_MIN_BLOCKS=3
@@ -110,6 +113,8 @@ variant wo "64x64 default + written-operand TMA schedule" TILESCOPE_HOPPER_TMA_W
 variant m128n128ds "block_M=128, block_N=128, 256 threads, dS in registers (fastest on H100, 2026-12-05d)" - --param block_M=128 --param block_N=128 --param threads=256 --param ds_regs=True
 # 2026-12-06: around the fastest form: 3 stages, dQ by TMA reduce-add, the written-operand
 # schedule (dS two copies, one block barrier per iteration; 64 B spills), both 255 registers.
+variant m128n128dsdp "m128n128ds + dp_first=True: dP^T's wgmma in flight while P^T is computed (chained wgmma groups)" - --param block_M=128 --param block_N=128 --param threads=256 --param ds_regs=True --param dp_first=True
+variant m128n128dsdpv4 "m128n128dsdp with the lane-pair v4 dQ atomics" TILESCOPE_VECTOR_ATOMICS=4 --param block_M=128 --param block_N=128 --param threads=256 --param ds_regs=True --param dp_first=True
 variant m128n128ds3 "m128n128ds + 3 stages" - --param block_M=128 --param block_N=128 --param threads=256 --param ds_regs=True --param num_stages=3
 variant m128n128dstma "m128n128ds + dQ by TMA reduce-add (52 B spills)" - --param block_M=128 --param block_N=128 --param threads=256 --param ds_regs=True --param dq_tma=True
 variant m128n128dswo "m128n128ds + written-operand TMA schedule (64 B spills)" TILESCOPE_HOPPER_TMA_WRITTEN_OPERANDS=1 --param block_M=128 --param block_N=128 --param threads=256 --param ds_regs=True

@@ -7,12 +7,42 @@
 # default lane-pair v4, 2 = v2 straight from the accumulator registers) and dp_first=True (dP^T's
 # wgmma in flight while P^T is computed: chained wgmma groups, TILESCOPE_WGMMA_CHAIN); medians of
 # 30, two interleaved rounds, B8 H32 S1024 D64 fp16; first every variant's chain against float64.
-# Payload: bash bench/h200_payload.sh; cp bench/mhab_atomics_ab_2026_12_07j.sh .h200/
+# Payload: bash bench/h200_payload.sh; cp bench/mhab_atomics_ab_2026_12_07j.sh tests/e2e/programs/oob_index_from_arguments.py .h200/
 set -u
 A=.h200; T=$A/tilec; [ -x $T ] || { xz -dkc $A/tilec.xz > $T && chmod +x $T; }
 export TILESCOPE_CACHE_DIR=/tmp/tscache TILESCOPE_RESULTS=off
 W=/tmp/ab; mkdir -p $W
 nvidia-smi --query-gpu=name --format=csv,noheader | tee $W/device.txt
+# GPU agreement for the twelfth session's new test programs (interpreter vs GPU, both targets).
+cat > $W/rowdot.py <<'PY'
+import tilelang
+import tilelang.language as T
+
+
+@tilelang.jit(out_idx=[-1])
+def rowdot(M=16, N=24, threads=64):
+    @T.prim_func
+    def main(X: T.Tensor((M, N), "float32"), W: T.Tensor((N,), "float32"), Y: T.Tensor((M,), "float32")):
+        with T.Kernel(1, threads=threads) as bx:
+            x = T.alloc_fragment((M, N), "float32")
+            w = T.alloc_shared((N,), "float32")
+            y = T.alloc_fragment((M,), "float32")
+            T.copy(X[0, 0], x)
+            T.copy(W[0], w)
+            for i in T.Parallel(M):
+                y[i] = 0.0
+                for k in T.serial(N):
+                    y[i] += x[i, k] * w[k]
+            T.copy(y, Y[0])
+
+    return main
+PY
+for tgt in cuda:sm_80 cuda:sm_90a; do
+  for c in "$A/oob_index_from_arguments.py -k shifted_read -p off=0" "$A/oob_index_from_arguments.py -k gather --input idx=int:0:63" \
+           "$W/rowdot.py -p threads=64" "$W/rowdot.py -p threads=256"; do
+    timeout 60 $T run $c --target $tgt --check interp -q > $W/agree.txt 2>&1 && echo "agree ok $tgt: $c" || { echo "agree FAIL $tgt: $c"; tail -5 $W/agree.txt; }
+  done
+done
 MB="-p block_M=128 -p block_N=128 -p threads=256 -p ds_regs=True"
 P="-p batch=8 -p heads=32 -p seq_len=1024 -p dim=64 $MB"
 BWD=mha_fwd,mha_bwd_preprocess,mha_bwd_main,mha_bwd_postprocess

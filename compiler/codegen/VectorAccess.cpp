@@ -501,9 +501,13 @@ int64_t mod4(int64_t v) { return ((v % 4) + 4) % 4; }
 
 }  // namespace
 
+bool lanePairAtomicsOn() {
+    const char* e = vectorAtomicsSwitch();
+    return e && std::string(e) == "4";
+}
+
 PairAtomicPlan planPairAtomic(const ForNode& loop, int64_t threads) {
     PairAtomicPlan none;
-    if (const char* e = vectorAtomicsSwitch(); e && (std::string(e) == "0" || std::string(e) == "2")) return none;
     AtomicLoop a = atomicLoopOf(loop);
     if (!a.call || a.ext % 4 != 0 || threads < 32 || threads % 32 != 0 || threads > 1024) return none;
     const VarNode* r = loop.var.get();

@@ -46,7 +46,7 @@ VectorLoopPlan planVectorLoop(const ir::ForNode& loop);
 /// thread's mma/wgmma accumulator holds column pairs. Emitted as ts::atomic_add_v2/_v4
 /// (red.global.add.v2/.v4.f32 on sm_90, PTX ISA 9.7.12.7 `red`, vector forms: .global only,
 /// sm_90+; two/four scalar atomics elsewhere), which halves/quarters the L2 atomic operations.
-/// TILESCOPE_VECTOR_ATOMICS=0 turns it off (for A/B timing).
+/// TILESCOPE_VECTOR_ATOMICS=0 turns it off (for A/B timing); =4 uses the lane-pair v4 form below.
 struct VectorAtomicPlan {
     int64_t width = 1;               ///< 1: not vectorizable
     ir::Expr guard;                  ///< uniform per group, or null
@@ -84,7 +84,12 @@ PairCastPlan planPairCast(const ir::ForNode& loop);
 /// both elements of a pair. Emitted as ts::atomic_add_pair_v4 (resources/ts_device.cuh: a
 /// warp with inactive lanes, or a target before sm_90, takes two v2 reductions per lane). The
 /// lowered IR is unchanged: the same values reach the same elements (atomics, any order).
-/// TILESCOPE_VECTOR_ATOMICS=0 (scalar) or =2 (the v2 form) turn it off.
+/// Opt-in: TILESCOPE_VECTOR_ATOMICS=4 (lanePairAtomicsOn). The v2 form is the default because
+/// it was faster where it counts: attention backward's 128x128 / 256-thread main kernel (255
+/// registers) took 0.484-0.492 ms with v2 against 0.505-0.523 ms with the lane pairs (H100, two
+/// interleaved rounds, bench/results/h100-2026-12-07j): there the shuffles and the four
+/// consecutive registers each v4 needs serialize the reductions; the 64x64 / 128-thread kernel
+/// (192 registers) gained 1% from the pairs (bench/results/h100-2026-12-06).
 struct PairAtomicPlan {
     bool ok = false;
     ir::Expr guard;  ///< null when unguarded
@@ -94,6 +99,8 @@ struct PairAtomicPlan {
 };
 
 PairAtomicPlan planPairAtomic(const ir::ForNode& loop, int64_t threads);
+/// Whether the code generator uses planPairAtomic (TILESCOPE_VECTOR_ATOMICS=4).
+bool lanePairAtomicsOn();
 
 /// A number known to divide every value of `e` (0: e is the constant 0) -- used for
 /// the part of an index that does not depend on the loop variable.

@@ -4,12 +4,15 @@
 // interpreters (the lowered IR is unchanged by the widening) against float64, compiles with
 // NVRTC for sm_80 and sm_90a, and its generated CUDA shows exactly the access widths the layout
 // and the alignment allow: 16-byte ts_vec loads/stores where provable, none where not; likewise
-// vector float atomics (ts::atomic_add_v2, and the lane-pair ts::atomic_add_pair_v4) from fragments.
+// vector float atomics (ts::atomic_add_v2, and the opt-in lane-pair ts::atomic_add_pair_v4) from fragments.
 #include <gtest/gtest.h>
 
 #include "compiler/Compile.h"
 #include "profiler/cuda/Nvrtc.h"
 #include "tests/e2e/E2eTestUtil.h"
+#include "tests/e2e/ScopedEnv.h"
+
+#include <optional>
 
 namespace {
 
@@ -19,6 +22,7 @@ struct Case {
     std::string label;
     std::vector<std::string> present;  ///< substrings the generated CUDA must contain
     std::vector<std::string> absent;   ///< and must not
+    const char* vectorAtomics = nullptr;  ///< TILESCOPE_VECTOR_ATOMICS for this case (null: unset)
 };
 
 ts::CompileResult compileCase(const Case& c, const std::string& target) {
@@ -38,6 +42,8 @@ TEST_P(VectorAccess, BothInterpretersMatchFloat64Reference) {
 }
 
 void expectWidthsAndNvrtc(const Case& c) {
+    std::optional<ts::e2e::ScopedEnv> atomics;
+    if (c.vectorAtomics) atomics.emplace("TILESCOPE_VECTOR_ATOMICS", c.vectorAtomics);
     for (const char* target : {"cuda:sm_80", "cuda:sm_90a"}) {
         ts::CompileResult r = compileCase(c, target);
         ASSERT_TRUE(r.ok) << target << "\n" << ts::e2e::diagText(r);
@@ -107,15 +113,21 @@ INSTANTIATE_TEST_SUITE_P(All, VectorAccess, ::testing::ValuesIn(kCases),
 
 const Case kAtomicCases[] = {
     // Fragment -> global float atomics (split-K partial tiles; attention backward's dQ): an mma
-    // accumulator holds column pairs and lane ^ 1 the neighbouring pair, so at N = 64 each lane
+    // accumulator holds column pairs, so by default each pair is one red.global.add.v2.f32
+    // (ts::atomic_add_v2; VectorAccess.h says why v2 is the default).
+    {"tests/e2e/programs/splitk_gemm.py", {{"N", "64"}}, "splitk_atomic_v2",
+     {"ts::atomic_add_v2(&C["}, {"atomic_add_pair_v4", "ts::atomic_add_v4("}},
+    // Opt-in (TILESCOPE_VECTOR_ATOMICS=4): lane ^ 1 holds the neighbouring pair, so each lane
     // swaps one pair with its partner and issues one red.global.add.v4.f32 per 4 elements
     // (ts::atomic_add_pair_v4, VectorAccess.h planPairAtomic), which also takes a misaligned base
     // pointer (four scalar atomics): no second, scalar copy of the loop.
     {"tests/e2e/programs/splitk_gemm.py", {{"N", "64"}}, "splitk_atomic_pairs",
-     {"ts::atomic_add_pair_v4(&C["}, {"ts::atomic_add_v2(", "ts::atomic_add_v4(", "ts::atomic_add(&C["}},
+     {"ts::atomic_add_pair_v4(&C["}, {"ts::atomic_add_v2(", "ts::atomic_add_v4(", "ts::atomic_add(&C["}, "4"},
     // The same inside T.Parallel (TileLang's dQ form): the atomic is per element there too.
     {"tests/e2e/programs/splitk_gemm.py", {{"N", "64"}, {"mode", "'parallel'"}}, "splitk_atomic_parallel",
-     {"ts::atomic_add_pair_v4(&C["}, {}},
+     {"ts::atomic_add_pair_v4(&C["}, {}, "4"},
+    {"tests/e2e/programs/splitk_gemm.py", {{"N", "64"}, {"mode", "'parallel'"}}, "splitk_atomic_parallel_v2",
+     {"ts::atomic_add_v2(&C["}, {"atomic_add_pair_v4"}},
     // N = 66: rows start at even elements that are not all multiples of 4 -> the lane pairs'
     // four elements are not 16-byte aligned; the v2 form stays (one red.v2 per pair).
     {"tests/e2e/programs/splitk_gemm.py", {{"N", "66"}}, "splitk_atomic_rows_not_4_aligned",
