@@ -641,11 +641,6 @@ Value Elaborator::callDType(ir::DType t, CallArgs& args) {
         t, toExprLike(args.pos[0], t, args.argSpan(0), args.callee + "() argument"), args.span));
 }
 
-Value Elaborator::callMacro(const FunctionObj& f, CallArgs& args) {
-    Restore<bool> mode(m_kernelMode, true);
-    return callFunction(f, args);
-}
-
 Value Elaborator::callUserFunction(const FunctionObj& f, CallArgs& args) {
     const bool fromKernelCode = m_kernelMode && m_insideKernel;
     Restore<bool> mode(m_kernelMode, false);
