@@ -235,6 +235,10 @@ public:
                 stmt(n->then);
                 stmt(n->otherwise);
                 --m_guarded;
+                // Reset in both arms (`if c: t = 0 else: t = 1`): reset whichever runs.
+                if (!m_parallelVars.empty() && n->otherwise)
+                    for (const BufferNode* b : resetsIn(n->then))
+                        if (resetsIn(n->otherwise).count(b)) m_resetLocals.insert(b);
                 return;
             }
             case StmtKind::Store: {
@@ -281,6 +285,31 @@ public:
     }
 
 private:
+    /// Per-thread local buffers that `s` surely resets (plain write or T.clear / T.fill) each time
+    /// it runs: straight-line code and both arms of an if; not loop bodies (they may not run).
+    static std::set<const BufferNode*> resetsIn(const Stmt& s) {
+        std::set<const BufferNode*> out;
+        if (!s) return out;
+        if (auto* q = as<SeqNode>(s)) {
+            for (auto& c : q->stmts) out.merge(resetsIn(c));
+        } else if (auto* st = as<StoreNode>(s); st && st->buffer->scope == Scope::Local) {
+            bool reads = false;
+            walkExpr(st->value, [&](const Expr& x) {
+                auto* l = as<LoadNode>(x);
+                reads = reads || (l && l->buffer == st->buffer);
+            });
+            if (!reads) out.insert(st->buffer.get());
+        } else if (auto* t = as<TileOpNode>(s); t && t->op == TileOpKind::Fill && !t->args.empty() && t->isRegion(0) &&
+                                                  t->region(0).buffer->scope == Scope::Local) {
+            out.insert(t->region(0).buffer.get());
+        } else if (auto* f = as<IfNode>(s); f && f->otherwise) {
+            std::set<const BufferNode*> b = resetsIn(f->otherwise);
+            for (const BufferNode* x : resetsIn(f->then))
+                if (b.count(x)) out.insert(x);
+        }
+        return out;
+    }
+
     /// A store every iteration of an enclosing T.Parallel variable v makes to the same element
     /// (its index does not use v), outside any `if`: iterations run on different threads, so
     /// `s[i] += x[i, j]` over a parallel j is a race (each thread adds its own part and one

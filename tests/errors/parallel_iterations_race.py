@@ -37,6 +37,19 @@ def k(M=16, N=64):
                 for k in T.serial(N):
                     t[0] += x[i, k]
                 last[i] = t[0]
+            for i in T.Parallel(M):  # t reset in both arms of an if: whichever runs resets it (helper-131)
+                if i % 2 == 0:
+                    t[0] = 0.0
+                else:
+                    t[0] = x[i, 0]
+                for k in T.serial(N):
+                    t[0] += x[i, k]
+                last[i] = t[0]
+            for i in T.Parallel(M):
+                if i % 2 == 0:  # reset in one arm only: the other iterations add to what another left
+                    t[0] = 0.0
+                for k in T.serial(N):
+                    t[0] += x[i, k]  # expect-error(col 21): updating t from its own value in every iteration of 'i'
             T.copy(s, Y)
             T.copy(last, Z)
 
