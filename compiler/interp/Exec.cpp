@@ -119,7 +119,9 @@ void Machine::pollLoops(const Span& at) {
 }
 
 void Machine::log(std::string line) {
-    if (m_log.size() < 10000) m_log.push_back(std::move(line));
+    constexpr size_t kMax = 10000;
+    if (m_log.size() < kMax) m_log.push_back(std::move(line));
+    else if (m_log.size() == kMax) m_log.push_back("... T.print: more lines not kept (the interpreter keeps the first 10000)");
 }
 
 size_t Machine::bind(const VarNode* v, int64_t value) {

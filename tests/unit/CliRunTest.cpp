@@ -215,3 +215,36 @@ TEST(CliRun, SummaryCountsEveryThreadOfATwoDimensionalBlock) {
     EXPECT_EQ(o.rc, 0) << o.err;
     EXPECT_TRUE(contains(o.out + o.err, "grid (1, 1, 1), 128 threads (32, 4), 0 B shared")) << o.out << o.err;
 }
+
+// T.print's lines reach stdout on both interpreters (they were kept in the run's result and never
+// shown: helper-130): the tile-level interpreter prints a statement outside T.Parallel once per
+// block, the thread-level one once per thread, as the GPU's printf does.
+TEST(CliRun, TPrintLinesAreShownOnBothInterpreters) {
+    auto f = writeScratch("tprint.py", R"(import tilelang
+import tilelang.language as T
+
+
+@tilelang.jit(out_idx=[1])
+def k(N=8):
+    @T.prim_func
+    def main(A: T.Tensor((N,), "float32"), B: T.Tensor((N,), "float32")):
+        with T.Kernel(2, threads=4) as bx:
+            T.print(bx * 10 + 3, msg="tag")
+            for i in T.Parallel(4):
+                B[bx * 4 + i] = A[bx * 4 + i] * 2.0
+
+    return main
+)");
+    RunCommand c;
+    c.flags.file = f;
+    c.flags.target = "cuda:sm_80";
+    c.seed = 7;
+    c.interp = "tile";
+    auto tile = captureCli([&] { return runRun(c); });
+    EXPECT_TRUE(contains(tile.out, "block [0]: tag 3\n")) << tile.out << tile.err;
+    EXPECT_TRUE(contains(tile.out, "block [1]: tag 13\n")) << tile.out;
+    c.interp = "lowered";
+    auto thread = captureCli([&] { return runRun(c); });
+    EXPECT_TRUE(contains(thread.out, "block [0] thread 0: tag 3\n")) << thread.out << thread.err;
+    EXPECT_TRUE(contains(thread.out, "block [1] thread 3: tag 13\n")) << thread.out;
+}
