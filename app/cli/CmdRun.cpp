@@ -368,8 +368,10 @@ std::optional<std::vector<HostTensor>> runInterp(const CompileResult& r,
         // Problems that did not stop the run (reads of never-written float shared memory):
         // printed before the verdict, since they explain a NaN the check then reports.
         for (const Diagnostic& w : res.warnings) std::cerr << formatDiagnostic(w, r.source.get());
-        // T.print's lines (the GPU's printf goes to stdout too), in the interpreter's order.
-        for (const std::string& line : res.log) std::cout << line << "\n";
+        // T.print's lines of the run the user asked for (not of a reference run), on stdout as
+        // the GPU's printf, in the interpreter's order.
+        if (interactive)
+            for (const std::string& line : res.log) std::cout << line << "\n";
         if (!res.ok) {
             why = res.error ? formatDiagnostic(*res.error, r.source.get()) : "interpreter failed";
             return std::nullopt;

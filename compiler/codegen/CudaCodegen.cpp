@@ -11,6 +11,7 @@
 #include "compiler/analysis/TraceFormat.h"
 #include "compiler/analysis/WgmmaLayouts.h"
 #include "compiler/codegen/BodyUses.h"
+#include "compiler/codegen/DevicePrint.h"
 #include "compiler/codegen/GridShape.h"
 #include "compiler/codegen/KernelBuffers.h"
 #include "compiler/codegen/Literals.h"
@@ -887,22 +888,18 @@ private:
         }
         if (op == intrin::kDeviceAssert) {  // a comma expression: usable where a call is
             std::string msg = c.args.size() > 1 ? static_cast<const StrImmNode*>(c.args[1].get())->value : "";
-            std::string text;
-            for (char ch : "T.device_assert failed: " + msg) {
-                if (ch == '"' || ch == '\\') text += '\\';
-                if (ch == '%') text += '%';
-                text += ch;
-            }
+            const std::string text = printfEscaped("T.device_assert failed: " + msg);
             const char* trap = m_dialect == DeviceDialect::Hip ? "__builtin_trap()" : "__trap()";
             return "((" + expr(c.args[0]) + ") ? 0 : (printf(\"" + text +
                    " (block %d %d %d, thread %d %d %d)\\n\", (int)blockIdx.x, (int)blockIdx.y, (int)blockIdx.z, "
                    "(int)threadIdx.x, (int)threadIdx.y, (int)threadIdx.z), " + trap + ", 0))";
         }
         if (op == intrin::kPrint) {
-            std::string fmt = c.args.size() > 1 ? static_cast<const StrImmNode*>(c.args[1].get())->value : "";
-            bool fl = isFloat(c.args[0]->dtype);
-            return "printf(\"" + fmt + (fmt.empty() ? "" : " ") + (fl ? "%f" : "%lld") + "\\n\", " +
-                   (fl ? castTo(DType::Float64, expr(c.args[0]), c.args[0]->dtype) : "(long long)(" + expr(c.args[0]) + ")") + ")";
+            std::string msg = c.args.size() > 1 ? static_cast<const StrImmNode*>(c.args[1].get())->value : "";
+            std::vector<std::string> at;  // a whole buffer's element: its index (ElaborateMath.cpp)
+            for (size_t k = 2; k < c.args.size(); ++k) at.push_back("(long long)(" + expr(c.args[k]) + ")");
+            const bool fl = isFloat(c.args[0]->dtype);
+            return devicePrintf(msg, fl, fl ? castTo(DType::Float64, expr(c.args[0]), c.args[0]->dtype) : "(long long)(" + expr(c.args[0]) + ")", at);
         }
         if (op == "reinterpret") {  // the operand in its own C++ type first: a 16-bit float
             const Expr& v = c.args.at(0);  // expression may be computed in float

@@ -288,11 +288,30 @@ void Elaborator::installMath() {
     def("print", [](Elaborator& el, CallArgs& a) {
         auto b = a.bind({"obj", "msg"}, 1);
         el.requireKernel(a.span, "T.print");
-        if (b[0].extAs<BufferValue>() && !b[0].extAs<BufferValue>()->isVar)
-            throw CompileError(b.spans[0], "T.print of a whole buffer is not supported yet",
-                               "print one element: x[i, j]");
-        ir::Expr v = el.toExpr(b[0], b.spans[0], "T.print value");
         std::string msg = b.has(1) ? str(b[1]) : "";
+        if (auto* bv = b[0].extAs<BufferValue>(); bv && !bv->isVar) {
+            // A whole buffer: print(element, msg, index...) for every element, in a T.Parallel
+            // nest (a fragment's elements printed by the threads that hold them, a shared or
+            // global tile's spread over the block) or, for a per-thread local array, a serial
+            // one that every thread runs. TileLang prints shared tiles from one thread.
+            const ir::Buffer& buf = bv->buffer;
+            const Span sp = a.span;
+            const std::string text = (msg.empty() ? "" : msg + " ") + buf->name;  // "msg s[i, j] value"
+            std::vector<ir::Expr> args{nullptr, std::make_shared<ir::StrImmNode>(text, sp)};
+            std::vector<ir::Var> vars;
+            for (size_t d = 0; d < buf->shape.size(); ++d) {
+                vars.push_back(ir::makeVar(el.uniqueName("print_i"), ir::DType::Int32, sp));
+                args.push_back(vars.back());
+            }
+            args[0] = ir::load(buf, std::vector<ir::Expr>(args.begin() + 2, args.end()), sp);
+            ir::Stmt body = ir::evaluate(ir::call("print", std::move(args), ir::DType::Int32, sp), sp);
+            const auto kind = buf->scope == ir::Scope::Local ? ir::ForKind::Serial : ir::ForKind::Parallel;
+            for (size_t d = buf->shape.size(); d-- > 0;)
+                body = ir::forLoop(vars[d], ir::intImm(0, sp), buf->shape[d], kind, body, {}, sp);
+            el.emit(body);
+            return Value::none();
+        }
+        ir::Expr v = el.toExpr(b[0], b.spans[0], "T.print value");
         el.emit(ir::evaluate(ir::call("print", {v, std::make_shared<ir::StrImmNode>(msg, a.span)},
                                       DType::Int32, a.span),
                              a.span));

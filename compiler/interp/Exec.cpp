@@ -596,18 +596,12 @@ void Machine::execEval(const EvalNode* e) {
     }
     std::string_view op = c->op;
     if (op.substr(0, 2) == "T.") op.remove_prefix(2);
-    if (op == "print") {
-        std::string msg, val;
-        for (auto& a : c->args) {
-            if (auto* s = dynamic_cast<const StrImmNode*>(a.get()))
-                msg = s->value;
-            else if (a)
-                val = isFloatType(a->dtype) ? std::to_string(evalF(a.get()))
-                                            : std::to_string(evalI(a.get()));
-        }
+    if (op == "print") {  // print(value, msg, index...): ElaborateMath.cpp
         std::string line = "block " + formatIndex(m_blockIdx) + ":";
+        std::string msg = c->args.size() > 1 ? printMessage(*c, [&](const ExprNode* i) { return evalI(i); }) : "";
         if (!msg.empty()) line += " " + msg;
-        if (!val.empty()) line += " " + val;
+        const ExprNode* v = c->args.empty() ? nullptr : c->args[0].get();
+        if (v) line += " " + (isFloatType(v->dtype) ? std::to_string(evalF(v)) : std::to_string(evalI(v)));
         log(std::move(line));
         return;
     }

@@ -324,6 +324,17 @@ inline double roundValue(ir::DType t, double v) {
 
 /// "[3, -1]": an element index as messages print it.
 std::string formatIndex(const std::vector<int64_t>& idx);
+/// T.print's text before the value: its message, then "[i, j]" when the call prints one element
+/// of a whole buffer (arguments 2.. are its index; frontend/ElaborateMath.cpp).
+template <class EvalI>
+std::string printMessage(const ir::CallNode& c, EvalI evalI) {
+    auto* m = c.args.size() > 1 ? dynamic_cast<const ir::StrImmNode*>(c.args[1].get()) : nullptr;
+    std::string out = m ? m->value : "";
+    if (c.args.size() <= 2) return out;
+    std::vector<int64_t> at;
+    for (size_t k = 2; k < c.args.size(); ++k) at.push_back(evalI(c.args[k].get()));
+    return out + formatIndex(at);
+}
 /// Python floor division / modulo on int64 (b != 0, and not INT64_MIN / -1).
 int64_t floorDiv(int64_t a, int64_t b);
 int64_t floorMod(int64_t a, int64_t b);

@@ -305,20 +305,14 @@ void ThreadMachine::execEvalT(const EvalNode* e, const ThreadList& act) {
         m_cur = -1;
         return;
     }
-    if (op == "print") {
-        std::string msg;
-        const ExprNode* val = nullptr;
-        for (auto& a : c->args) {
-            if (auto* s = dynamic_cast<const StrImmNode*>(a.get()))
-                msg = s->value;
-            else
-                val = a.get();
-        }
+    if (op == "print") {  // print(value, msg, index...): ElaborateMath.cpp
+        const ExprNode* val = c->args.empty() ? nullptr : c->args[0].get();
         prepareCollectives(val, act);
         for (int32_t t : act) {
             setThread(t);
             std::string line =
                 "block " + formatIndex(m_blockIdx) + " thread " + std::to_string(t) + ":";
+            std::string msg = c->args.size() > 1 ? printMessage(*c, [&](const ExprNode* i) { return evalI(i); }) : "";
             if (!msg.empty()) line += " " + msg;
             if (val)
                 line += " " + (isFloatType(val->dtype) ? std::to_string(evalF(val))

@@ -1,0 +1,68 @@
+// T.print of a whole buffer (frontend/ElaborateMath.cpp; tests/e2e/programs/print_buffers.py):
+// every element printed once with its index on both interpreters -- the thread-level one by the
+// thread that holds it, as on the GPU -- a per-thread local array by every thread, the message
+// printf-escaped in the CUDA, and the kernel's output still right.
+#include <gtest/gtest.h>
+
+#include <map>
+#include <regex>
+#include <string>
+
+#include "compiler/interp/Interpreter.h"
+#include "tests/e2e/E2eTestUtil.h"
+#include "tests/e2e/NvrtcBothTargets.h"
+
+namespace {
+
+const char* kProg = "tests/e2e/programs/print_buffers.py";
+
+// The log of one run on the tile-level or the thread-level interpreter.
+std::vector<std::string> printed(const ts::CompileResult& r, bool lowered) {
+    auto ci = ts::e2e::makeCheckedInputs(r);
+    std::vector<ts::HostTensor> args = ci.set.tensors;
+    for (size_t i = 0; i < args.size(); ++i)
+        if (ci.sig[i].isOutput) args[i].data.assign(static_cast<size_t>(args[i].numel()), 0.0);
+    auto run = lowered ? ts::interp::runLowered(r.lowered, args) : ts::interp::run(r.elaborated, args);
+    EXPECT_TRUE(run.ok) << (run.error ? run.error->message : "");
+    return run.log;
+}
+
+// How often each "MSG[i, j] VALUE" text (the part after "block [0]...: ") was printed.
+std::map<std::string, int> counts(const std::vector<std::string>& log) {
+    std::map<std::string, int> c;
+    for (auto& l : log) {
+        auto at = l.find(": ");
+        if (at != std::string::npos) ++c[l.substr(at + 2)];
+    }
+    return c;
+}
+
+TEST(PrintBuffer, EveryElementOnceWithItsIndexOnBothInterpreters) {
+    ts::CompileResult r = ts::e2e::compileRepoFile(kProg);
+    ASSERT_TRUE(r.ok) << ts::e2e::diagText(r);
+    for (bool lowered : {false, true}) {
+        std::vector<std::string> log = printed(r, lowered);
+        auto c = counts(log);
+        for (int i = 0; i < 4; ++i)
+            for (int j = 0; j < 4; ++j) {
+                const std::string f = "f f[" + std::to_string(i) + ", " + std::to_string(j) + "] " + std::to_string(double(i * 10 + j));
+                EXPECT_EQ(c[f], 1) << (lowered ? "lowered: " : "tile: ") << f;
+            }
+        // Local arrays belong to each thread: 32 copies on the thread level, one at tile level.
+        EXPECT_EQ(c["loc[0] 7"], lowered ? 32 : 1);
+        EXPECT_EQ(c["loc[1] 8"], lowered ? 32 : 1);
+        int shared = 0;
+        for (auto& l : log) shared += l.find(": s 100% s[") != std::string::npos;
+        EXPECT_EQ(shared, 16) << (lowered ? "lowered" : "tile");
+        if (lowered) {
+            EXPECT_TRUE(std::regex_search(log.front(), std::regex(R"(^block \[0\] thread \d+: )"))) << log.front();
+        } else {
+            EXPECT_EQ(log.front().rfind("block [0]: s 100% s[0, 0] ", 0), 0u) << log.front();
+        }
+    }
+    EXPECT_NE(r.cuda.find(R"(printf("s 100%% s[%lld, %lld] %f\n")"), std::string::npos) << r.cuda;
+    ts::e2e::expectInterpretersMatchReference(r, "print_buffers");
+    ts::e2e::expectNvrtcCompilesForSm80AndSm90a(kProg, {});
+}
+
+}  // namespace
