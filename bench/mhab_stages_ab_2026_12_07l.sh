@@ -21,7 +21,7 @@ for tgt in cuda:sm_80 cuda:sm_90a; do
 done
 grep '^f f\[1, 2\]' $W/print-cuda:sm_90a.txt
 P="-p batch=8 -p heads=32 -p seq_len=1024 -p dim=64 $MB"
-for r in 1 2; do
+for r in $(seq 1 ${AB_ROUNDS:-2}); do
   for v in "n128s2 -p block_N=128 -p num_stages=2" "n128s3 -p block_N=128 -p num_stages=3" "n64s2 -p block_N=64 -p num_stages=2"; do
     set -- $v; o=$1-r$r; shift
     timeout 120 $T bench $A/mha_bwd.py -k mha_bwd_main --target cuda:sm_90a $P "$@" --no-check --reps 30 --json $W/$o.json >> $W/bench.txt 2>&1 || echo "bench $o failed"
