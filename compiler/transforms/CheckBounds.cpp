@@ -113,6 +113,23 @@ void checkAccess(const BufferNode& b, const std::vector<Expr>& idx, Span span,
                         "valid indices are 0.." + std::to_string(*dim - 1) + (*i < 0 ? "; a negative index does not count from the end in a kernel: write " + b.name + "[" + std::to_string(*dim + *i) + "] for that element" : ""),
                         "check-bounds");
         }
+        // An affine index whose every value lies outside the tensor (`A[M + i, j]` over a
+        // T.Parallel i): lowering's guard turned each such load into 0 and dropped each store,
+        // silently (helper-132 #1). Partly outside is a ragged edge tile: guarded, legal.
+        for (size_t d = 0; d < idx.size() && d < b.shape.size() && !guarded; ++d) {
+            auto dim = constInt(b.shape[d]);
+            if (!dim || constInt(idx[d])) continue;
+            auto a = affine(idx[d], ranges);
+            if (!a || a->terms.empty()) continue;
+            auto [lo, hi] = affineBounds(*a, ranges);
+            if (hi >= 0 && lo < *dim) continue;
+            diags.error(span,
+                        "index " + toString(idx[d]) + " of tensor '" + b.name + "' ranges over [" + std::to_string(lo) + ", " +
+                            std::to_string(hi) + "], wholly outside dimension " + std::to_string(d) + " of shape " + shapeText(b) +
+                            " for " + rangeOrigins(*a, ranges) + ": no access of it is in bounds",
+                        "valid indices are 0.." + std::to_string(*dim - 1) + "; adjust the index (the GPU would read 0 and skip the stores)",
+                        "check-bounds");
+        }
         return;
     }
     for (size_t d = 0; d < idx.size() && d < b.shape.size(); ++d) {

@@ -1,7 +1,8 @@
 // A kernel whose whole body folds away (every store provably out of bounds) is an empty kernel,
 // not a null statement after simplify-final (fuzz_pipeline finding, CI 2026-12-02): it compiles
 // for both targets and NVRTC accepts it. The program still writes B[256] of a 256-element B: the
-// lowered interpreter reports it as the tile-level one does (issue 14; the folded guard stays in
+// lowered interpreter reports it as the tile-level one does (under an always-true `if`: unguarded,
+// it is a compile error) (issue 14; the folded guard stays in
 // the lowered IR with its ir::StoreCheck, codegen leaves it out).
 #include <cmath>
 
@@ -39,11 +40,11 @@ TEST(FoldedKernel, CompilesToAnEmptyKernelAndBothInterpretersReportTheStore) {
     ASSERT_FALSE(lowered.ok);
     // The same message; the thread level adds where it ran (every thread skips the store).
     EXPECT_EQ(lowered.error->message, tile.error->message + " [block (0), thread 0]");
-    // At the store (line 16, column 17), as the tile level.
-    EXPECT_EQ(lowered.error->span.line, 16u);
-    EXPECT_EQ(lowered.error->span.col, 17u);
-    EXPECT_EQ(tile.error->span.line, 16u);
-    EXPECT_EQ(tile.error->span.col, 17u);
+    // At the store (line 18, column 21), as the tile level.
+    EXPECT_EQ(lowered.error->span.line, 18u);
+    EXPECT_EQ(lowered.error->span.col, 21u);
+    EXPECT_EQ(tile.error->span.line, 18u);
+    EXPECT_EQ(tile.error->span.col, 21u);
 }
 
 TEST(FoldedKernel, NvrtcCompilesForSm80AndSm90a) { ts::e2e::expectNvrtcCompilesForSm80AndSm90a(kProg, {}); }
