@@ -89,6 +89,10 @@ std::optional<ReferenceTarget> referenceTarget(const CompileResult& r, const std
     if (auto sep = refName.find("::"); sep != std::string::npos) {
         const std::string path = refName.substr(0, sep);
         t.name = refName.substr(sep + 2);
+        if (path.empty() || t.name.empty()) {  // helper-132 #5: "--ref ::f" said ": no such file"
+            why = "--ref " + refName + ": FILE::NAME needs both a file and a function name (e.g. --ref refs.py::ref_program)";
+            return std::nullopt;
+        }
         auto text = readSourceFile(path);
         if (!text.ok()) {
             why = "--ref " + refName + ": " + path + ": " + text.error;

@@ -215,6 +215,11 @@ std::optional<std::vector<HostTensor>> chainReference(const std::string& refFlag
     std::string path = chainFile, name = refFlag;
     if (auto sep = refFlag.find("::"); sep != std::string::npos)
         path = refFlag.substr(0, sep), name = refFlag.substr(sep + 2);
+    if (path.empty() || name.empty()) {
+        std::cerr << "tilec: error: --ref " << refFlag
+                  << ": FILE::NAME needs both a file and a function name (e.g. --ref refs.py::bwd_ref)\n";
+        return std::nullopt;
+    }
     auto text = readFile(path);
     if (!text) return std::nullopt;
     auto src = std::make_shared<SourceFile>(path, *text);

@@ -248,3 +248,15 @@ def k(N=8):
     EXPECT_TRUE(contains(thread.out, "block [0] thread 0: tag 3\n")) << thread.out << thread.err;
     EXPECT_TRUE(contains(thread.out, "block [1] thread 3: tag 13\n")) << thread.out;
 }
+
+// `--ref FILE::NAME` with an empty side: a clear error, not ": error: no such file" (helper-132 #5).
+TEST(CliRun, RefFileNameNeedsBothSides) {
+    for (const char* ref : {"::ref_program", "samples/add.py::"}) {
+        RunCommand c = interpRun(std::string(TS_SOURCE_DIR) + "/samples/add.py");
+        c.ref = ref;
+        auto o = captureCli([&] { return runRun(c); });
+        EXPECT_NE(o.rc, 0) << ref;
+        EXPECT_TRUE(contains(o.err, "FILE::NAME needs both a file and a function name")) << ref << "\n" << o.err;
+        EXPECT_FALSE(contains(o.out, "PASS")) << ref;
+    }
+}
