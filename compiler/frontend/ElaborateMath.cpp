@@ -296,6 +296,14 @@ void Elaborator::installMath() {
             // one that every thread runs. TileLang prints shared tiles from one thread.
             const ir::Buffer& buf = bv->buffer;
             const Span sp = a.span;
+            std::string shape;
+            bool fixed = true;
+            for (auto& e : buf->shape) shape += (shape.empty() ? "" : ", ") + ir::toString(e), fixed = fixed && ir::constInt(e);
+            if (!fixed)
+                throw CompileError(b.spans[0], "T.print of a whole buffer needs a shape known at compile time; '" + buf->name +
+                                                       "' has shape (" + shape + ")",
+                                       "print a tile of it (copy a block into a shared or fragment buffer) or one element: " +
+                                           buf->name + "[i, j]");
             const std::string text = (msg.empty() ? "" : msg + " ") + buf->name;  // "msg s[i, j] value"
             std::vector<ir::Expr> args{nullptr, std::make_shared<ir::StrImmNode>(text, sp)};
             std::vector<ir::Var> vars;
