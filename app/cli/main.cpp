@@ -352,7 +352,8 @@ int main(int argc, char** argv) {
                     "--chain also FILE::NAME (a function of another file)");
     run->add_option("--chain", rc.chain,
                     "run these kernels of the file in order (K1,K2,...): an input binds to an "
-                    "earlier output or input of the same name, or per --bind")
+                    "earlier output or input of the same name, or per --bind (--input, --ref-param and "
+                    "--ref-inputs are for one kernel: refused with --chain)")
         ->delimiter(',')
         ->transform(kName);
     run->add_option("--bind", rc.binds,
