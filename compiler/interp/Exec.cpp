@@ -597,12 +597,8 @@ void Machine::execEval(const EvalNode* e) {
     std::string_view op = c->op;
     if (op.substr(0, 2) == "T.") op.remove_prefix(2);
     if (op == "print") {  // print(value, msg, index...): ElaborateMath.cpp
-        std::string line = "block " + formatIndex(m_blockIdx) + ":";
-        std::string msg = c->args.size() > 1 ? printMessage(*c, [&](const ExprNode* i) { return evalI(i); }) : "";
-        if (!msg.empty()) line += " " + msg;
-        const ExprNode* v = c->args.empty() ? nullptr : c->args[0].get();
-        if (v) line += " " + (isFloatType(v->dtype) ? std::to_string(evalF(v)) : std::to_string(evalI(v)));
-        log(std::move(line));
+        log("block " + formatIndex(m_blockIdx) + ":" +
+            printText(*c, [&](const ExprNode* i) { return evalI(i); }, [&](const ExprNode* x) { return evalF(x); }));
         return;
     }
     if (c->op == intrin::kSyncGrid) return gridBarrier(c->span);

@@ -324,16 +324,22 @@ inline double roundValue(ir::DType t, double v) {
 
 /// "[3, -1]": an element index as messages print it.
 std::string formatIndex(const std::vector<int64_t>& idx);
-/// T.print's text before the value: its message, then "[i, j]" when the call prints one element
-/// of a whole buffer (arguments 2.. are its index; frontend/ElaborateMath.cpp).
-template <class EvalI>
-std::string printMessage(const ir::CallNode& c, EvalI evalI) {
+/// T.print's text after the "block ...:" prefix: " msg[i, j] value" -- the message, the element's
+/// index when the call prints one element of a whole buffer (arguments 2..; frontend/
+/// ElaborateMath.cpp), and the value (argument 0). Shared by both interpreters.
+template <class EvalI, class EvalF>
+std::string printText(const ir::CallNode& c, EvalI evalI, EvalF evalF) {
     auto* m = c.args.size() > 1 ? dynamic_cast<const ir::StrImmNode*>(c.args[1].get()) : nullptr;
-    std::string out = m ? m->value : "";
-    if (c.args.size() <= 2) return out;
-    std::vector<int64_t> at;
-    for (size_t k = 2; k < c.args.size(); ++k) at.push_back(evalI(c.args[k].get()));
-    return out + formatIndex(at);
+    std::string msg = m ? m->value : "";
+    if (c.args.size() > 2) {
+        std::vector<int64_t> at;
+        for (size_t k = 2; k < c.args.size(); ++k) at.push_back(evalI(c.args[k].get()));
+        msg += formatIndex(at);
+    }
+    std::string out = msg.empty() ? "" : " " + msg;
+    if (const ir::ExprNode* v = c.args.empty() ? nullptr : c.args[0].get())
+        out += " " + (isFloatType(v->dtype) ? std::to_string(evalF(v)) : std::to_string(evalI(v)));
+    return out;
 }
 /// Python floor division / modulo on int64 (b != 0, and not INT64_MIN / -1).
 int64_t floorDiv(int64_t a, int64_t b);

@@ -310,14 +310,8 @@ void ThreadMachine::execEvalT(const EvalNode* e, const ThreadList& act) {
         prepareCollectives(val, act);
         for (int32_t t : act) {
             setThread(t);
-            std::string line =
-                "block " + formatIndex(m_blockIdx) + " thread " + std::to_string(t) + ":";
-            std::string msg = c->args.size() > 1 ? printMessage(*c, [&](const ExprNode* i) { return evalI(i); }) : "";
-            if (!msg.empty()) line += " " + msg;
-            if (val)
-                line += " " + (isFloatType(val->dtype) ? std::to_string(evalF(val))
-                                                       : std::to_string(evalI(val)));
-            log(std::move(line));
+            log("block " + formatIndex(m_blockIdx) + " thread " + std::to_string(t) + ":" +
+                printText(*c, [&](const ExprNode* i) { return evalI(i); }, [&](const ExprNode* x) { return evalF(x); }));
         }
         m_cur = -1;
         return;

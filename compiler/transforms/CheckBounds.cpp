@@ -98,29 +98,37 @@ std::string rangeOrigins(const Affine& a, const Ranges& ranges) {
     return where.str();
 }
 
+// A non-constant index affine in loop / block / thread variables of known range, else nullopt.
+std::optional<Affine> loopAffine(const Expr& e, const Ranges& ranges) {
+    if (constInt(e)) return std::nullopt;
+    auto a = affine(e, ranges);
+    if (!a || a->terms.empty()) return std::nullopt;
+    return a;
+}
+
 void checkAccess(const BufferNode& b, const std::vector<Expr>& idx, Span span,
                  DiagnosticEngine& diags, const Ranges& ranges, bool guarded) {
     if (b.scope == Scope::Global) {
         // A constant element index outside a tensor of known shape, outside any `if`: the GPU
         // reads or writes out of bounds (lowering's guard turns a T.Parallel load into 0). A
         // kernel index is not Python's: X[-1] is not the last element (helper-130 #4).
+        // An affine index whose every value lies outside the tensor (`A[M + i, j]` over a
+        // T.Parallel i) likewise: lowering's guard turned each such load into 0 and dropped each
+        // store, silently (helper-132 #1). Partly outside is a ragged edge tile: guarded, legal.
         for (size_t d = 0; d < idx.size() && d < b.shape.size() && !guarded; ++d) {
             auto i = constInt(idx[d]), dim = constInt(b.shape[d]);
-            if (!i || !dim || (*i >= 0 && *i < *dim)) continue;
-            diags.error(span,
-                        "index " + std::to_string(*i) + " is out of bounds for dimension " + std::to_string(d) + " of tensor '" +
-                            b.name + "' (shape " + shapeText(b) + ")",
-                        "valid indices are 0.." + std::to_string(*dim - 1) + (*i < 0 ? "; a negative index does not count from the end in a kernel: write " + b.name + "[" + std::to_string(*dim + *i) + "] for that element" : ""),
-                        "check-bounds");
-        }
-        // An affine index whose every value lies outside the tensor (`A[M + i, j]` over a
-        // T.Parallel i): lowering's guard turned each such load into 0 and dropped each store,
-        // silently (helper-132 #1). Partly outside is a ragged edge tile: guarded, legal.
-        for (size_t d = 0; d < idx.size() && d < b.shape.size() && !guarded; ++d) {
-            auto dim = constInt(b.shape[d]);
-            if (!dim || constInt(idx[d])) continue;
-            auto a = affine(idx[d], ranges);
-            if (!a || a->terms.empty()) continue;
+            if (!dim) continue;
+            if (i) {
+                if (*i >= 0 && *i < *dim) continue;
+                diags.error(span,
+                            "index " + std::to_string(*i) + " is out of bounds for dimension " + std::to_string(d) + " of tensor '" +
+                                b.name + "' (shape " + shapeText(b) + ")",
+                            "valid indices are 0.." + std::to_string(*dim - 1) + (*i < 0 ? "; a negative index does not count from the end in a kernel: write " + b.name + "[" + std::to_string(*dim + *i) + "] for that element" : ""),
+                            "check-bounds");
+                continue;
+            }
+            auto a = loopAffine(idx[d], ranges);
+            if (!a) continue;
             auto [lo, hi] = affineBounds(*a, ranges);
             if (hi >= 0 && lo < *dim) continue;
             diags.error(span,
@@ -145,9 +153,9 @@ void checkAccess(const BufferNode& b, const std::vector<Expr>& idx, Span span,
         }
         // Symbolic: an affine index over loop variables, outside any `if` (a guard may exclude
         // the out-of-range iterations).
-        if (i || guarded) continue;
-        auto a = affine(idx[d], ranges);
-        if (!a || a->terms.empty()) continue;
+        if (guarded) continue;
+        auto a = loopAffine(idx[d], ranges);
+        if (!a) continue;
         auto [lo, hi] = affineBounds(*a, ranges);
         if (lo >= 0 && hi < *dim) continue;
         std::ostringstream msg;
@@ -286,9 +294,7 @@ public:
             case StmtKind::TileOp: {
                 auto* t = static_cast<const TileOpNode*>(s.get());
                 // T.clear / T.fill of a per-thread local buffer resets it like a plain write.
-                if (!m_parallelVars.empty() && t->op == TileOpKind::Fill && !t->args.empty() && t->isRegion(0) &&
-                    t->region(0).buffer->scope == Scope::Local)
-                    m_resetLocals.insert(t->region(0).buffer.get());
+                if (!m_parallelVars.empty()) m_resetLocals.merge(resetsIn(s));
                 const ops::TileOp* op = ops::find(t->op);
                 if (!op) return;  // the verifier reports unknown kinds
                 for (auto& a : t->args)
