@@ -285,6 +285,23 @@ void blockGemmLayouts(LayoutSolver& s, const TileOpNode& t, const BlockGemmGrid&
                 "shape or the policy");
         return;
     }
+    // An accumulator another gemm placed first (one on wgmma's fragment path keeps one warp
+    // column; KDA's chunk_o.py adds a second, mma.sync gemm into the same O fragment): mma.sync
+    // computes the same sums on any warp grid and the policy only arranges the warps, so this
+    // gemm takes the grid of C's layout rather than failing on a conflict.
+    std::string cBy;
+    if (Layout cur = s.placed(C.buffer, &cBy)) {
+        auto cwp = mmaWarpPartitionOf(*cur);
+        if (cwp && !cwp->byWarpgroup && (cwp->wm != wp->wm || cwp->wn != wp->wn) && cwp->wm * cwp->wn == warps &&
+            (N / cwp->wn) % grid.atomCols == 0 && sameMapping(*grid.accumulator(M, N, *cwp), *cur)) {
+            s.note(t.span,
+                   where + " runs its " + std::to_string(warps) + " warps as a " + std::to_string(cwp->wm) + "x" + std::to_string(cwp->wn) +
+                       " grid, the layout " + cBy + " gave '" + C.buffer->name + "' (policy " + gemmPolicyName(policy) + " alone would give " +
+                       std::to_string(wp->wm) + "x" + std::to_string(wp->wn) + ")",
+                   "nothing to change: both gemms accumulate into the same registers");
+            wp = cwp;
+        }
+    }
     // The warp grid travels with the op to its lowering (gemm_ss<M, N, K, wm, wn>).
     s.annotate(t, {{"warp_m", int64_t(wp->wm)}, {"warp_n", int64_t(wp->wn)}});
     s.require(C.buffer, grid.accumulator(M, N, *wp), where, t.span);

@@ -38,6 +38,30 @@ const ir::ForNode* enclosingPipelined(const ir::PrimFuncNode& f, const ir::TileO
     });
     return found;
 }
+
+/// Places the accumulator layout of another gemm into the same fragment that takes wgmma on the
+/// fragment layouts, when `t` (staying on mma.sync) comes first in program order: blockGemmLayouts
+/// then runs `t` on that gemm's warp grid (mma.sync computes the same sums on any grid), so the
+/// order of the two gemms does not decide whether the kernel compiles. Only the plain grid (one
+/// warp column of 16-row warps): gemm_ss has no warpgroup order.
+void placeCoGemmAccumulator(LayoutSolver& s, const ir::TileOpNode& t) {
+    using namespace ts::ir;
+    const Buffer& C = t.region(2).buffer;
+    if (s.placed(C, nullptr)) return;
+    bool done = false;
+    walk(s.func().body, [&](const Stmt& st) {
+        auto* g = as<TileOpNode>(st);
+        if (done || !g || g == &t || g->op != TileOpKind::Gemm || g->args.size() < 3 || !g->isRegion(2) || g->region(2).buffer != C) return;
+        auto fp = xform::selectHopperFragmentGemm(s.func(), *g, s.threads(), s.target(), nullptr,
+                                                  [&](const TileOpNode& x) { return s.wgmmaWarpgroupOrder(x); });
+        if (!fp) return;
+        ir::Layout l = analysis::makeMmaAccumulator(fp->M, fp->N, {4 * fp->warpgroups, fp->wgn, true});
+        auto wp = analysis::mmaWarpPartitionOf(*l);
+        if (!wp || wp->byWarpgroup) return;
+        done = true;
+        s.require(C, l, "T.gemm at " + LayoutSolver::lineOf(g->span), g->span);
+    });
+}
 }  // namespace
 
 void gemmLayoutsSm90(LayoutSolver& s, const ir::TileOpNode& t) {
@@ -144,6 +168,7 @@ void gemmLayoutsSm90(LayoutSolver& s, const ir::TileOpNode& t) {
                    op.scope == ir::Scope::Shared
                        ? std::string("mma.sync is correct as it is; wgmma needs the accumulator in a T.alloc_fragment")
                        : "mma.sync is correct as it is; for wgmma, T.copy '" + op.name + "' into a T.alloc_shared tile and pass that tile to T.gemm");
+            placeCoGemmAccumulator(s, t);
             return gemmLayoutsSm80(s, t);
         }
         // One reason when both wgmma paths decline for the same one (fp8 operands: "wgmma is used
@@ -151,6 +176,7 @@ void gemmLayoutsSm90(LayoutSolver& s, const ir::TileOpNode& t) {
         s.note(t.span, "T.gemm stays on mma.sync (the sm_80 path; each T.copy's note says whether it takes TMA) on " + s.target().arch() + ": " + why +
                            (whyFragment == why ? std::string() : "; and not wgmma on the sm_80 fragments: " + whyFragment),
                whyFragment == why ? std::string() : tmaHint);
+        placeCoGemmAccumulator(s, t);
         return gemmLayoutsSm80(s, t);
     }
     const int64_t M = (*cs)[0], N = (*cs)[1];
