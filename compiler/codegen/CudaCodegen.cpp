@@ -11,6 +11,7 @@
 #include "compiler/analysis/TraceFormat.h"
 #include "compiler/analysis/WgmmaLayouts.h"
 #include "compiler/codegen/BodyUses.h"
+#include "compiler/codegen/DeviceMath.h"
 #include "compiler/codegen/DevicePrint.h"
 #include "compiler/codegen/GridShape.h"
 #include "compiler/codegen/KernelBuffers.h"
@@ -910,31 +911,16 @@ private:
         }
         if (op == "infinity") return floatLiteral(INFINITY, c.dtype);
         if (op == "ninfinity") return floatLiteral(-INFINITY, c.dtype);
-        // T.exp2 is ex2.approx.ftz (1 MUFU.EX2): exp2f is the same instruction plus a range test and
-        // two multiplies per call to keep results below 2^-126 subnormal (4 instructions instead of 1
-        // in FlashAttention's softmax, 128x128 tile: ~190 of its ~540 per thread and tile). Results
-        // under 2^-126 become 0 (as under nvcc --use_fast_math); the interpreters' tolerances hold.
-        static const std::map<std::string, std::string> kMath = {
-            {"exp", "expf"}, {"exp2", "ts::exp2f_fast"}, {"log", "logf"}, {"log2", "log2f"}, {"sqrt", "sqrtf"}, {"rsqrt", "rsqrtf"},
-            {"tanh", "tanhf"}, {"abs", "fabsf"}, {"sin", "sinf"}, {"cos", "cosf"}, {"floor", "floorf"}, {"ceil", "ceilf"},
-        };
-        // float64 calls compute in double (T.abs of 1 + 2^-40 was 1; helper-112): the double
-        // function of the same name (exp2 the precise one).
         const bool f64 = c.dtype == DType::Float64;
         const DType work = f64 ? DType::Float64 : DType::Float32;
+        if (op == "abs" && !isFloat(c.dtype))  // unsigned: itself (NVRTC has no abs(unsigned))
+            return isSigned(c.dtype) ? "abs(" + expr(c.args.at(0)) + ")" : expr(c.args.at(0));
         std::vector<std::string> args;
         for (auto& a : c.args) args.push_back(isFloat(a->dtype) ? castTo(work, expr(a), a->dtype) : expr(a));
-        std::string body;
-        if (op == "sigmoid") body = f64 ? "(1.0 / (1.0 + exp(-" + args.at(0) + ")))" : "(1.0f / (1.0f + expf(-" + args.at(0) + ")))";
-        else if (op == "abs" && !isFloat(c.dtype))  // unsigned: itself (NVRTC has no abs(unsigned))
-            return isSigned(c.dtype) ? "abs(" + expr(c.args.at(0)) + ")" : expr(c.args.at(0));
-        else if (auto it = kMath.find(op); it != kMath.end()) {
-            const std::string& fn = it->second;
-            body = (f64 ? (op == "abs" ? std::string("fabs") : op) : fn) + "(";
-            for (size_t i = 0; i < args.size(); ++i) body += (i ? ", " : "") + args[i];
-            body += ")";
-        } else {
-            m_diags.error(c.span, "codegen: unsupported call '" + op + "' for CUDA", "use one of the T.* math functions", "codegen");
+        std::string why;
+        const std::string body = deviceMathCall(op, f64, args, m_dialect, &why);  // DeviceMath.h
+        if (body.empty()) {
+            m_diags.error(c.span, why, "use one of the T.* math functions", "codegen");
             return "0";
         }
         return castTo(c.dtype, body, work);

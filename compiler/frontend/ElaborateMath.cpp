@@ -8,6 +8,7 @@
 #include <cmath>
 
 #include "compiler/frontend/ElaborateBitOps.h"
+#include "compiler/frontend/ElaborateMathLib.h"
 #include "compiler/frontend/ElaborateDeviceAssert.h"
 #include "compiler/frontend/ElaborateOpsImpl.h"
 #include "compiler/frontend/ElaborateAllreduce.h"
@@ -421,6 +422,7 @@ void Elaborator::installMath() {
     installRandom();    // T.rng_init, T.rng_rand, T.rng_rand_float (ElaborateRandom.cpp)
     registerDeviceAssert(*this);  // T.device_assert (ElaborateDeviceAssert.h)
     registerBitOps(*this);        // T.shift_left, T.bitwise_and, ... (ElaborateBitOps.h)
+    registerMathLib(*this);       // T.erf, T.pow, T.round, T.__exp, T.ieee_add, ... (ElaborateMathLib.h)
     registerWarpShuffle(*this);   // T.tvm_warp_shuffle (ElaborateWarpShuffle.h)
     registerAllreduce(*this);       // T.attr reduce_scope + T.tvm_thread_allreduce
     registerExternDecoders(*this);  // T.import_source/access_ptr/call_extern (ElaborateExtern.h)

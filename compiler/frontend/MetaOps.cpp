@@ -485,13 +485,10 @@ Value Interp::getAttr(const Value& obj, const std::string& name, Span s) {
             "warp_reduce_sum", "warp_reduce_max", "warp_reduce_min", "any_of", "all_of", "func_attr",
             "ClusterKernel", "pdl_trigger", "pdl_sync", "alloc_tmem", "alloc_buffer",
             "alloc_reducer", "decl_buffer", "Persistent", "tvm_storage_sync",
-            "tvm_access_ptr", "transpose", "tma_store_wait", "shuffle_elect", "round", "handle",
+            "tvm_access_ptr", "transpose", "tma_store_wait", "shuffle_elect", "handle",
             "get_lane_idx", "any_sync", "mma_gemm_blockscaled", "float4_e2m1_unpacked",
             "annotate_safe_value", "annotate_restrict_buffers", "annotate_min_blocks_per_sm",
-            "reduce_bitand", "reduce_bitor", "reduce_bitxor",
-            // TVM math and intrinsics TileLang re-exports (helper-130 #7: "unknown name" beside
-            // T.round's "not supported yet").
-            "erf", "pow", "trunc", "__ldg"};
+            "reduce_bitand", "reduce_bitor", "reduce_bitxor", "__ldg"};
         if (isT && kTileLangOnly.count(name))
             throw CompileError(s, "T." + name + " is TileLang's, but TileScope does not support it yet",
                                "the T.* names TileScope knows are in compiler/frontend/LanguageRegistry.h "

@@ -14,6 +14,7 @@
 #include "compiler/ir/IntWrap.h"
 #include "compiler/interp/Machine.h"
 #include "compiler/ir/Intrinsics.h"
+#include "compiler/ir/MathLib.h"
 
 namespace ts::interp::detail {
 using namespace ts::ir;
@@ -66,7 +67,6 @@ int64_t wrapMul(int64_t a, int64_t b) {
 
 double sigmoid(double x) { return 1.0 / (1.0 + std::exp(-x)); }
 double rsqrt(double x) { return 1.0 / std::sqrt(x); }
-double exp10(double x) { return std::pow(10.0, x); }
 
 struct Fn1 {
     std::string_view name;
@@ -75,12 +75,8 @@ struct Fn1 {
 const Fn1 kUnary[] = {
     {"exp", [](double x) { return std::exp(x); }},
     {"exp2", [](double x) { return std::exp2(x); }},
-    {"exp10", exp10},
     {"log", [](double x) { return std::log(x); }},
     {"log2", [](double x) { return std::log2(x); }},
-    {"log10", [](double x) { return std::log10(x); }},
-    {"log1p", [](double x) { return std::log1p(x); }},
-    {"expm1", [](double x) { return std::expm1(x); }},
     {"sqrt", [](double x) { return std::sqrt(x); }},
     {"rsqrt", rsqrt},
     {"sigmoid", sigmoid},
@@ -89,12 +85,8 @@ const Fn1 kUnary[] = {
     {"fabs", [](double x) { return std::fabs(x); }},
     {"floor", [](double x) { return std::floor(x); }},
     {"ceil", [](double x) { return std::ceil(x); }},
-    {"round", [](double x) { return std::nearbyint(x); }},
-    {"trunc", [](double x) { return std::trunc(x); }},
     {"sin", [](double x) { return std::sin(x); }},
     {"cos", [](double x) { return std::cos(x); }},
-    {"tan", [](double x) { return std::tan(x); }},
-    {"erf", [](double x) { return std::erf(x); }},
 };
 
 struct Fn2 {
@@ -102,11 +94,8 @@ struct Fn2 {
     double (*fn)(double, double);
 };
 const Fn2 kBinary[] = {
-    {"pow", [](double a, double b) { return std::pow(a, b); }},
-    {"fmod", [](double a, double b) { return std::fmod(a, b); }},
     {"max", [](double a, double b) { return std::fmax(a, b); }},
     {"min", [](double a, double b) { return std::fmin(a, b); }},
-    {"atan2", [](double a, double b) { return std::atan2(a, b); }},
 };
 
 std::string_view baseName(std::string_view op) {
@@ -523,6 +512,18 @@ double Machine::callF(const CallNode* n) {
     }
     if (name == "infinity") return std::numeric_limits<double>::infinity();
     if (name == "ninfinity") return -std::numeric_limits<double>::infinity();
+    // TVM's math library and the IEEE operations (ir/MathLib.h): T.erf, T.pow, T.ieee_add(x, y, "rz"), ...
+    if (const ir::MathFn* f = ir::findMathFn(name)) {
+        if (n->args.size() != size_t(f->arity)) fail(n->span, "T." + std::string(name) + " takes " + std::to_string(f->arity) + " argument(s)");
+        return f->arity == 1 ? f->f1(evalF(n->args[0].get())) : f->f2(evalF(n->args[0].get()), evalF(n->args[1].get()));
+    }
+    std::string mode;
+    if (const ir::IeeeOp* op = ir::parseIeeeCall(name, &mode)) {
+        if (n->args.size() != size_t(op->arity)) fail(n->span, "T." + std::string(op->name) + " takes " + std::to_string(op->arity) + " argument(s)");
+        double a[3] = {0, 0, 0};
+        for (size_t i = 0; i < n->args.size(); ++i) a[i] = evalF(n->args[i].get());
+        return ir::evalIeee(*op, mode, n->dtype == DType::Float64 ? 64 : 32, a);
+    }
     for (auto& f : kUnary) {
         if (f.name != name) continue;
         if (n->args.size() != 1) fail(n->span, "T." + std::string(name) + " takes 1 argument");

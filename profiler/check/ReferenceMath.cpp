@@ -245,6 +245,12 @@ RefArray binary(BinOp op, const RefArray& a, const RefArray& b) {
         case BinOp::Atan2:
             return apply2(a, b, ir::isFloat(t) ? t : DType::Float32,
                           [](double x, double y) { return std::atan2(x, y); });
+        case BinOp::Fmod:
+            return apply2(a, b, t, [](double x, double y) { return std::fmod(x, y); });
+        case BinOp::Hypot:
+            return apply2(a, b, ir::isFloat(t) ? t : DType::Float32, [](double x, double y) { return std::hypot(x, y); });
+        case BinOp::Copysign:
+            return apply2(a, b, ir::isFloat(t) ? t : DType::Float32, [](double x, double y) { return std::copysign(x, y); });
         case BinOp::Eq:
             return apply2(a, b, DType::Bool, [](double x, double y) { return x == y ? 1.0 : 0.0; });
         case BinOp::Ne:
@@ -337,6 +343,24 @@ RefArray unary(UnOp op, const RefArray& a) {
             return apply1(a, fl, [](double x) { return std::sin(x); });
         case UnOp::Cos:
             return apply1(a, fl, [](double x) { return std::cos(x); });
+        case UnOp::Tan:
+            return apply1(a, fl, [](double x) { return std::tan(x); });
+        case UnOp::Asin:
+            return apply1(a, fl, [](double x) { return std::asin(x); });
+        case UnOp::Acos:
+            return apply1(a, fl, [](double x) { return std::acos(x); });
+        case UnOp::Atan:
+            return apply1(a, fl, [](double x) { return std::atan(x); });
+        case UnOp::Sinh:
+            return apply1(a, fl, [](double x) { return std::sinh(x); });
+        case UnOp::Cosh:
+            return apply1(a, fl, [](double x) { return std::cosh(x); });
+        case UnOp::Asinh:
+            return apply1(a, fl, [](double x) { return std::asinh(x); });
+        case UnOp::Acosh:
+            return apply1(a, fl, [](double x) { return std::acosh(x); });
+        case UnOp::Atanh:
+            return apply1(a, fl, [](double x) { return std::atanh(x); });
         case UnOp::Erf:
             return apply1(a, fl, [](double x) { return std::erf(x); });
         case UnOp::Relu:

@@ -477,6 +477,15 @@ void addMathFunctions(RefTable& t) {
     t["sin"] = {unaryFn<UnOp::Sin>, MT};
     t["cos"] = {unaryFn<UnOp::Cos>, MT};
     t["erf"] = {unaryFn<UnOp::Erf>, MT};
+    t["tan"] = {unaryFn<UnOp::Tan>, MT};
+    t["asin"] = t["arcsin"] = {unaryFn<UnOp::Asin>, MT};
+    t["acos"] = t["arccos"] = {unaryFn<UnOp::Acos>, MT};
+    t["atan"] = t["arctan"] = {unaryFn<UnOp::Atan>, MT};
+    t["sinh"] = {unaryFn<UnOp::Sinh>, MT};
+    t["cosh"] = {unaryFn<UnOp::Cosh>, MT};
+    t["asinh"] = t["arcsinh"] = {unaryFn<UnOp::Asinh>, MT};
+    t["acosh"] = t["arccosh"] = {unaryFn<UnOp::Acosh>, MT};
+    t["atanh"] = t["arctanh"] = {unaryFn<UnOp::Atanh>, MT};
     t["relu"] = {unaryFn<UnOp::Relu>, MTF};
     t["silu"] = {unaryFn<UnOp::Silu>, kFunctional};
     t["gelu"] = {geluFn, kFunctional};
@@ -510,6 +519,9 @@ void addMathFunctions(RefTable& t) {
     t["fmax"] = {binaryFn<BinOp::FMax>, MT};
     t["fmin"] = {binaryFn<BinOp::FMin>, MT};
     t["atan2"] = {binaryFn<BinOp::Atan2>, MT};
+    t["fmod"] = {binaryFn<BinOp::Fmod>, MT};
+    t["hypot"] = {binaryFn<BinOp::Hypot>, MT};
+    t["copysign"] = {binaryFn<BinOp::Copysign>, MT};
     t["eq"] = {binaryFn<BinOp::Eq>, MT};
     t["ne"] = {binaryFn<BinOp::Ne>, MT};
     t["lt"] = {binaryFn<BinOp::Lt>, MT};

@@ -1,0 +1,69 @@
+// TVM's math library and the IEEE operations with a rounding mode (ir/MathLib.h,
+// frontend/ElaborateMathLib.cpp; tests/e2e/programs/math_library.py): both interpreters against
+// the float64 reference, the device function each call becomes, the directed roundings against
+// float32 values derived by hand, and the errors for a bad mode.
+#include <gtest/gtest.h>
+
+#include "compiler/interp/Interpreter.h"
+#include "compiler/ir/MathLib.h"
+#include "tests/e2e/E2eTestUtil.h"
+#include "tests/e2e/NvrtcBothTargets.h"
+
+namespace {
+
+const char* kProg = "tests/e2e/programs/math_library.py";
+
+TEST(MathLibrary, EveryFunctionMatchesFloat64OnBothInterpreters) {
+    ts::CompileResult r = ts::e2e::compileRepoFile(kProg, {}, "cuda:sm_90a", "math_library");
+    ASSERT_TRUE(r.ok) << ts::e2e::diagText(r);
+    for (const char* fn : {"erff(", "tanf(", "atanf(", "asinf(", "acosf(", "powf(", "fmodf(", "nearbyintf(", "roundf(", "truncf(",
+                           "__expf(", "__logf(", "__sinf(", "__cosf(", "atan2f(", "__fadd_rz(", "__fmul_ru(", "__fsub_rd(", "__fmaf_rd(",
+                           "__fdiv_rn(", "__fsqrt_ru(", "__frcp_rz(", "__frsqrt_rn(", "log10f(", "exp10f(", "sinhf(", "coshf(", "hypotf(",
+                           "copysignf(", "log1pf(", "expm1f(", "asinhf(", "acoshf(", "atanhf(", "__exp10f(", "__log2f(", "__log10f(", "__tanf("})
+        EXPECT_NE(r.cuda.find(fn), std::string::npos) << fn;
+    ts::e2e::expectInterpretersMatchReference(r, "math_library");
+    ts::e2e::expectNvrtcCompilesForSm80AndSm90a(kProg, {}, "math_library");
+    // float64: the double functions (no fast-math forms), the double IEEE intrinsics.
+    ts::CompileResult d = ts::e2e::compileRepoFile(kProg, {{"dtype", "float64"}}, "cuda:sm_80", "math_library");
+    ASSERT_TRUE(d.ok) << ts::e2e::diagText(d);
+    for (const char* fn : {"erf(", "__dadd_rz(", "__dmul_ru(", "__fma_rd(", "__drcp_rz(", "__dsqrt_ru(", "(1.0 / sqrt("})
+        EXPECT_NE(d.cuda.find(fn), std::string::npos) << fn;
+    EXPECT_EQ(d.cuda.find("__expf("), std::string::npos);
+    ts::e2e::expectInterpretersMatchReference(d, "math_library float64");
+    ts::e2e::expectNvrtcCompilesForSm80AndSm90a(kProg, {{"dtype", "float64"}}, "math_library");
+}
+
+TEST(MathLibrary, DirectedRoundingsGiveTheHandDerivedFloat32Values) {
+    ts::CompileResult r = ts::e2e::compileRepoFile(kProg, {}, "cuda:sm_90a", "ieee_modes");
+    ASSERT_TRUE(r.ok) << ts::e2e::diagText(r);
+    // Columns: 1 + 2^-30, 1/3, sqrt(2), -1 - 2^-30; rows rn, rz, ru, rd. 1/3 lies between
+    // 0x1.555554p-2 and 0x1.555556p-2 (nearer the upper), sqrt(2) between 0x1.6a09e6p+0 (nearer)
+    // and 0x1.6a09e8p+0, 1 + 2^-30 between 1 and 1 + 2^-23 (nearer 1).
+    const double up1 = 0x1.000002p+0, lo3 = 0x1.555554p-2, hi3 = 0x1.555556p-2, lo2 = 0x1.6a09e6p+0, hi2 = 0x1.6a09e8p+0;
+    const double want[4][4] = {{1.0, hi3, lo2, -1.0}, {1.0, lo3, lo2, -1.0}, {up1, hi3, hi2, -1.0}, {1.0, lo3, lo2, -up1}};
+    for (bool lowered : {false, true}) {
+        ts::HostTensor x{ts::ir::DType::Float32, {4}, {1.0, 0x1p-30, 3.0, 2.0}};
+        ts::HostTensor y{ts::ir::DType::Float32, {4, 4}, std::vector<double>(16, -7.0)};
+        std::vector<ts::HostTensor> args{x, y};
+        auto run = lowered ? ts::interp::runLowered(r.lowered, args) : ts::interp::run(r.elaborated, args);
+        ASSERT_TRUE(run.ok) << (run.error ? run.error->message : "");
+        for (int m = 0; m < 4; ++m)
+            for (int j = 0; j < 4; ++j) EXPECT_EQ(args[1].data[size_t(m * 4 + j)], want[m][j]) << (lowered ? "lowered " : "tile ") << m << "," << j;
+    }
+    ts::e2e::expectNvrtcCompilesForSm80AndSm90a(kProg, {}, "ieee_modes");
+}
+
+TEST(MathLibrary, HostEvaluationRoundsInTheMode) {
+    const ts::ir::IeeeOp* add = ts::ir::findIeeeOp("ieee_add");
+    ASSERT_NE(add, nullptr);
+    const double a[2] = {1.0, 0x1p-60};
+    EXPECT_EQ(ts::ir::evalIeee(*add, "ru", 64, a), 0x1.0000000000001p+0);  // 1 + 2^-52
+    EXPECT_EQ(ts::ir::evalIeee(*add, "rn", 64, a), 1.0);
+    EXPECT_EQ(ts::ir::evalIeee(*add, "ru", 32, a), 0x1.000002p+0);
+    std::string mode;
+    EXPECT_EQ(ts::ir::parseIeeeCall("ieee_fmaf.rd", &mode), ts::ir::findIeeeOp("ieee_fmaf"));
+    EXPECT_EQ(mode, "rd");
+    EXPECT_EQ(ts::ir::parseIeeeCall("ieee_fmaf.rx", &mode), nullptr);
+}
+
+}  // namespace
