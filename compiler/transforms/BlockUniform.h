@@ -46,4 +46,10 @@ void refuseBarriersInDivergentFlow(const ir::PrimFunc& f, PassContext& ctx);
 /// there (ThreadConditions.cpp).
 void refuseExplicitBarriersWithoutSm90(const ir::PrimFunc& f, PassContext& ctx);
 
+/// Warns at a store (or tile op) writing a global tensor at an element that does not depend on the
+/// block index along a grid dimension of more than one block: every block along it writes the
+/// same elements (a forgotten `by`). Not under an `if` on the block index; indices read from
+/// memory are not judged. Called by check-bounds (CheckBlockWrites.cpp).
+void warnBlocksWritingOneRegion(const ir::PrimFunc& f, PassContext& ctx);
+
 }  // namespace ts::xform

@@ -419,6 +419,7 @@ PrimFunc checkBounds(const PrimFunc& f, PassContext& ctx) {
     refuseTileWorkUnderThreadCondition(f, ctx);
     refuseBarriersInDivergentFlow(f, ctx);
     refuseExplicitBarriersWithoutSm90(f, ctx);
+    warnBlocksWritingOneRegion(f, ctx);
     Checker(ctx.diags).stmt(f->body);
     return f;
 }
