@@ -899,8 +899,10 @@ private:
             std::string msg = c.args.size() > 1 ? static_cast<const StrImmNode*>(c.args[1].get())->value : "";
             std::vector<std::string> at;  // a whole buffer's element: its index (ElaborateMath.cpp)
             for (size_t k = 2; k < c.args.size(); ++k) at.push_back("(long long)(" + expr(c.args[k]) + ")");
-            const bool fl = isFloat(c.args[0]->dtype);
-            return devicePrintf(msg, fl, fl ? castTo(DType::Float64, expr(c.args[0]), c.args[0]->dtype) : "(long long)(" + expr(c.args[0]) + ")", at);
+            const DType t = c.args[0]->dtype;
+            const bool fl = isFloat(t), u64 = t == DType::UInt64;  // uint64 printed as itself, not as signed
+            return devicePrintf(msg, fl ? "%f" : u64 ? "%llu" : "%lld",
+                                fl ? castTo(DType::Float64, expr(c.args[0]), t) : (u64 ? "(unsigned long long)(" : "(long long)(") + expr(c.args[0]) + ")", at);
         }
         if (op == "reinterpret") {  // the operand in its own C++ type first: a 16-bit float
             const Expr& v = c.args.at(0);  // expression may be computed in float

@@ -16,7 +16,7 @@ std::string printfEscaped(const std::string& text) {
     return out;
 }
 
-std::string devicePrintf(const std::string& msg, bool isFloat, const std::string& value,
+std::string devicePrintf(const std::string& msg, const std::string& valueFormat, const std::string& value,
                          const std::vector<std::string>& indices) {
     std::string fmt = printfEscaped(msg), args;
     if (!indices.empty()) {
@@ -28,7 +28,7 @@ std::string devicePrintf(const std::string& msg, bool isFloat, const std::string
         fmt += "]";
     }
     if (!fmt.empty()) fmt += " ";
-    fmt += isFloat ? "%f" : "%lld";
+    fmt += valueFormat;
     return "printf(\"" + fmt + "\\n\"" + args + ", " + value + ")";
 }
 

@@ -10,10 +10,10 @@ namespace ts::codegen {
 /// `text` spelled inside a printf format string literal.
 std::string printfEscaped(const std::string& text);
 
-/// T.print: `printf("MSG[i, j] VALUE\n", ...)`; `value` is a double expression when `isFloat`,
-/// else a long long one; `indices` (long long expressions) are the element's index when T.print
+/// T.print: `printf("MSG[i, j] VALUE\n", ...)`; `value` is printed with `valueFormat` ("%f" for a
+/// double expression, "%lld" for long long, "%llu" for unsigned long long); `indices` (long long expressions) are the element's index when T.print
 /// was given a whole buffer (one call per element), else empty.
-std::string devicePrintf(const std::string& msg, bool isFloat, const std::string& value,
+std::string devicePrintf(const std::string& msg, const std::string& valueFormat, const std::string& value,
                          const std::vector<std::string>& indices);
 
 }  // namespace ts::codegen

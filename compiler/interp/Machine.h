@@ -338,7 +338,9 @@ std::string printText(const ir::CallNode& c, EvalI evalI, EvalF evalF) {
     }
     std::string out = msg.empty() ? "" : " " + msg;
     if (const ir::ExprNode* v = c.args.empty() ? nullptr : c.args[0].get())
-        out += " " + (isFloatType(v->dtype) ? std::to_string(evalF(v)) : std::to_string(evalI(v)));
+        out += " " + (isFloatType(v->dtype)               ? std::to_string(evalF(v))
+                      : v->dtype == ir::DType::UInt64 ? std::to_string(static_cast<uint64_t>(evalI(v)))  // %llu, as the GPU
+                                                      : std::to_string(evalI(v)));
     return out;
 }
 /// Python floor division / modulo on int64 (b != 0, and not INT64_MIN / -1).

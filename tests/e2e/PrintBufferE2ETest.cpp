@@ -66,3 +66,36 @@ TEST(PrintBuffer, EveryElementOnceWithItsIndexOnBothInterpreters) {
 }
 
 }  // namespace
+
+namespace {
+
+// A uint64 value prints as itself (%llu on the GPU), not as the signed number of its bits
+// (helper-133): 3 * 2^62 wraps to 2^63 + 2^62.
+TEST(PrintBuffer, Uint64PrintsUnsigned) {
+    const std::string src =
+        "import tilelang.language as T\n\n\n"
+        "@T.prim_func\n"
+        "def main(A: T.Tensor((4,), \"uint64\"), B: T.Tensor((4,), \"uint64\")):\n"
+        "    with T.Kernel(1, threads=32) as bx:\n"
+        "        u = T.alloc_local((1,), \"uint64\")\n"
+        "        u[0] = A[0] * 4611686018427387904\n"
+        "        T.print(u[0], msg=\"u\")\n"
+        "        for i in T.Parallel(4):\n"
+        "            B[i] = A[i]\n";
+    ts::CompileOptions o;
+    o.recordSnapshots = false;
+    ts::CompileResult r = ts::compile("u64.py", src, o);
+    ASSERT_TRUE(r.ok) << ts::e2e::diagText(r);
+    EXPECT_NE(r.cuda.find(R"(printf("u %llu\n", (unsigned long long)(u[0])))"), std::string::npos) << r.cuda;
+    for (bool lowered : {false, true}) {
+        std::vector<ts::HostTensor> args{{ts::ir::DType::UInt64, {4}, {3, 1, 2, 3}}, {ts::ir::DType::UInt64, {4}, {0, 0, 0, 0}}};
+        auto run = lowered ? ts::interp::runLowered(r.lowered, args) : ts::interp::run(r.elaborated, args);
+        ASSERT_TRUE(run.ok) << (run.error ? run.error->message : "");
+        ASSERT_FALSE(run.log.empty());
+        const std::string& line = run.log.front();
+        EXPECT_EQ(line.substr(line.find(": ") + 2), "u 13835058055282163712") << line;
+    }
+    ts::e2e::expectNvrtcCompilesForSm80AndSm90aText("u64.py", src, {});
+}
+
+}  // namespace
