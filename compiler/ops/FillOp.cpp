@@ -1,8 +1,9 @@
 // T.fill(buf, value) / T.clear(buf) (= fill with 0, attr "clear"): every element of a region
 // gets one value, converted to the buffer's dtype. Writes its region. Lowering: fragments write
-// each register; shared/global regions are spread over the block's threads (global elements
+// each register (of a part: those whose element lies in the region); shared/global regions are spread over the block's threads (global elements
 // outside the tensor are skipped); local buffers are filled by every thread.
 #include "compiler/interp/Machine.h"
+#include "compiler/ir/Functor.h"
 #include "compiler/ops/Builtins.h"
 #include "compiler/transforms/Hopper.h"
 #include "compiler/transforms/LowerCommon.h"
@@ -17,20 +18,32 @@ Stmt lowerFill(Ctx& c, const TileOpNode& op) {
     const Region& dst = op.region(0);
     Expr value = cast(dst.buffer->dtype, std::get<Expr>(op.args.at(1)));
     if (auto it = c.frags.find(dst.buffer.get()); it != c.frags.end()) {
-        // A fragment is filled register by register, all of them: a part of it would silently
-        // become the whole (helper-128 #1: `T.clear(C[0:32, :])` zeroed every row on the GPU).
-        if (!wholeBuffer(dst)) {
-            const char* what = attrBool(op.attrs, "clear", false) ? "T.clear" : "T.fill";
-            const auto [loop, at] = parallelLoopText(*dst.buffer);
-            c.error(op.span, std::string(what) + " of part of fragment '" + dst.buffer->name +
-                                 "' is not supported: TileScope fills a fragment whole",
-                    "write the part with a T.Parallel loop over its indices (`" + loop + " " + at + " = value`), or fill all of '" +
-                        dst.buffer->name + "'");
-            return nullptr;
-        }
+        // A fragment is filled register by register. A part of it (`T.clear(C[0:32, :])`): each
+        // register whose element (the layout's inverse at this thread and register) lies in the
+        // region; before, a part silently became the whole (helper-128 #1), then an error.
+        const LayoutNode& l = *it->second.layout;
+        Expr inRegion;
         Var r = makeVar(c.fresh("r"), DType::Int32, op.span);
-        Stmt fill = forLoop(r, intImm(0), intImm(it->second.layout->localSize), ForKind::Unrolled,
-                            store(it->second.regs, {r}, value, op.span), {{"thread_loop", true}}, op.span);
+        if (!wholeBuffer(dst)) {
+            if (l.inverse.size() != dst.ranges.size() || !l.invThread || !l.invLocal) {
+                const char* what = attrBool(op.attrs, "clear", false) ? "T.clear" : "T.fill";
+                const auto [loop, at] = parallelLoopText(*dst.buffer);
+                c.error(op.span, std::string(what) + " of part of fragment '" + dst.buffer->name + "': its layout (" + l.description +
+                                     ") gives no element index per register",
+                        "write the part with a T.Parallel loop over its indices (`" + loop + " " + at + " = value`), or fill all of '" +
+                            dst.buffer->name + "'");
+                return nullptr;
+            }
+            const std::unordered_map<const VarNode*, Expr> at{{l.invThread.get(), c.tx}, {l.invLocal.get(), r}};
+            for (size_t d = 0; d < dst.ranges.size(); ++d) {
+                Expr i = substitute(l.inverse[d], at);
+                const Range& rg = dst.ranges[d];
+                inRegion = logicalAnd(inRegion, logicalAnd(binary(BinOp::Ge, i, rg.min), lt(i, add(rg.min, rg.extent))));
+            }
+        }
+        Stmt one = store(it->second.regs, {r}, value, op.span);
+        if (inRegion) one = ifThen(inRegion, one, nullptr, op.span);
+        Stmt fill = forLoop(r, intImm(0), intImm(l.localSize), ForKind::Unrolled, one, {{"thread_loop", true}}, op.span);
         if (Stmt wait = xform::lowerWgmmaWait(c, it->second, op.span)) return seq({wait, fill}, op.span);  // sm_90a
         return fill;
     }
