@@ -385,6 +385,19 @@ TS_D void atomic_add(half* addr, half v) {
     asm volatile("red.add.noftz.f16 [%0], %1;\n" ::"l"(addr), "h"(v.bits) : "memory");
 }
 TS_D void atomic_add(double* addr, double v) { atomicAdd(addr, v); }
+/// Programmatic dependent launch (PTX ISA 9.7.13.8 `griddepcontrol`, sm_90): let the next kernel
+/// of the stream launch / wait for the kernels before this one (no-ops below sm_90, where kernels
+/// of a stream never overlap).
+TS_D void pdl_trigger() {
+#if __CUDA_ARCH__ >= 900
+    asm volatile("griddepcontrol.launch_dependents;\n" ::: "memory");
+#endif
+}
+TS_D void pdl_sync() {
+#if __CUDA_ARCH__ >= 900
+    asm volatile("griddepcontrol.wait;\n" ::: "memory");
+#endif
+}
 /// addr[0..1] += {a, b} (addr global, 8-byte aligned): one red.global.add.v2.f32 on sm_90+
 /// (PTX ISA 9.7.12.7 `red`, vector forms: .global only, PTX 8.1, sm_90), else two atomicAdds.
 TS_D void atomic_add_v2(float* addr, float a, float b) {

@@ -305,6 +305,10 @@ TS_D void atomic_add(bfloat16* addr, bfloat16 v) {
 
 #endif  // TS_HIP_DEVICE_CODE
 
+/// Programmatic dependent launch is CUDA's (sm_90 griddepcontrol): kernels of a HIP stream run
+/// one after another, so T.pdl_trigger / T.pdl_sync have nothing to do.
+TS_D void pdl_trigger() {}
+TS_D void pdl_sync() {}
 }  // namespace ts
 
 #undef TS_HD

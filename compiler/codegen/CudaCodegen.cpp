@@ -727,6 +727,7 @@ private:
         if (op == intrin::kAddressOf) return addr(std::make_shared<CallNode>(c));
         if (op == intrin::kSyncThreads && c.args.empty()) return "__syncthreads()";
         if (op == intrin::kSyncGrid) return "cooperative_groups::this_grid().sync()";
+        if (op == "pdl_trigger" || op == "pdl_sync") return "ts::" + op + "()";  // griddepcontrol (ts_device.cuh)
         // Named barriers (PTX ISA §9.7.13.1 bar.sync / bar.arrive a{, b}).
         if (op == intrin::kSyncThreads && c.args.size() == 1)
             return "asm volatile(\"bar.sync %0;\" :: \"r\"((int)(" + expr(c.args[0]) + ")) : \"memory\")";

@@ -159,6 +159,22 @@ void Elaborator::installBarriers() {
         el.funcAttrs()["cooperative"] = int64_t(1);
         return Value::none();
     });
+    // Programmatic dependent launch (PTX ISA §9.7.13.8 griddepcontrol, sm_90): T.pdl_trigger()
+    // lets the next kernel of the stream start (griddepcontrol.launch_dependents), T.pdl_sync()
+    // waits for the kernels before this one to finish and their writes to be visible
+    // (griddepcontrol.wait). ts::pdl_* (resources/ts_device.cuh) are no-ops below sm_90 and on HIP,
+    // as on the interpreters (kernels run one after another). TileScope's launcher does not set
+    // the programmatic-serialization attribute, so on the GPU, too, each kernel starts after the
+    // one before it ends: correct, without the overlap.
+    for (const char* n : {"pdl_trigger", "pdl_sync"}) {
+        const std::string name = n;
+        defineT(name, [name](Elaborator& el, CallArgs& a) {
+            a.bind({}, 0);
+            el.requireKernel(a.span, "T." + name);
+            el.emit(intrinsic(name.c_str(), {}, a.span));
+            return Value::none();
+        });
+    }
     defineT("fence_proxy_async", [](Elaborator& el, CallArgs& a) {
         a.bind({}, 0);
         el.requireKernel(a.span, "T.fence_proxy_async");

@@ -101,6 +101,8 @@ inline constexpr LangEntry kLanguage[] = {
     {"atomic_addx4", LangKind::TileOp, "atomic_addx4(dst, value)", "Atomic add of 4 consecutive elements (last dimension)."},
     {"view", LangKind::Math, "view(buf, shape, dtype)", "A view of a kernel tensor's memory with another shape (same dtype), or of a shared buffer's bytes with another shape and dtype."},
     {"im2col", LangKind::TileOp, "im2col(img, col, nhw_step, c_step, kernel, stride, dilation, pad)", "Loads a tile of the im2col matrix of an NHWC image (implicit-GEMM convolution)."},
+    {"pdl_trigger", LangKind::Sync, "pdl_trigger()", "Lets the next kernel of the stream launch (griddepcontrol.launch_dependents, sm_90; a no-op elsewhere)."},
+    {"pdl_sync", LangKind::Sync, "pdl_sync()", "Waits for the kernels before this one and their writes (griddepcontrol.wait, sm_90; a no-op elsewhere)."},
     {"print", LangKind::TileOp, "print(x, msg=\"\")", "Device printf (GPU) / debugger log (interpreter)."},
     // layouts
     {"annotate_layout", LangKind::Layout, "annotate_layout({buf: layout})", "Fixes buffer layouts before inference."},

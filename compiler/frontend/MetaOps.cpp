@@ -483,7 +483,7 @@ Value Interp::getAttr(const Value& obj, const std::string& name, Span s) {
         // at a different op (T.warp_reduce_sum -> T.reduce_sum).
         static const std::set<std::string> kTileLangOnly = {
             "warp_reduce_sum", "warp_reduce_max", "warp_reduce_min", "any_of", "all_of", "func_attr",
-            "ClusterKernel", "pdl_trigger", "pdl_sync", "alloc_tmem", "alloc_buffer",
+            "ClusterKernel", "alloc_tmem", "alloc_buffer",
             "alloc_reducer", "decl_buffer", "Persistent", "tvm_storage_sync",
             "tvm_access_ptr", "transpose", "tma_store_wait", "shuffle_elect", "handle",
             "get_lane_idx", "any_sync", "mma_gemm_blockscaled", "float4_e2m1_unpacked",

@@ -33,7 +33,7 @@ bool isNoOpCall(std::string_view op) {
         "sync_threads", "syncthreads",     "sync_warp",          "fence_proxy_async",
         "set_max_nreg", "use_swizzle",     "annotate_layout",    "barrier_arrive",
         "barrier_wait", "mbarrier_arrive", "mbarrier_expect_tx", "mbarrier_wait_parity",
-        "no_op",        "evaluate",
+        "no_op",        "evaluate",        "pdl_trigger",        "pdl_sync",
         // IR after inject-pipeline, before lowering: its async copies (T.copy with attr
         // "async") complete when issued here, so commit / wait_group order nothing more.
         "cp_async_commit", "cp_async_wait",

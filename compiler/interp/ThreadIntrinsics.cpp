@@ -321,6 +321,7 @@ void ThreadMachine::execEvalT(const EvalNode* e, const ThreadList& act) {
         op == "annotate_layout" || op == "use_swizzle")
         return;
     if (op == "sync_warp" || op == "tl.sync_warp") return;  // lockstep warps: already converged
+    if (op == "pdl_trigger" || op == "pdl_sync") return;    // kernels run one after another
     prepareCollectives(c, act);
     for (int32_t t : act) setThread(t), evalValue(c);  // other calls: errors for unknown tl.*
     m_cur = -1;
