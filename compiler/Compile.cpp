@@ -524,9 +524,11 @@ CompileResult compileUnobserved(const std::string& path, const std::string& text
     CompileResult r;
     DiagnosticEngine diags;
     r.source = std::make_shared<SourceFile>(path, text);
+    std::vector<fe::MacroCall> macroCalls;  // the front end's, for later passes' errors in macro bodies
     auto finish = [&]() -> CompileResult& {
         auto all = diags.take();
         pointAtPragma(all, text, opts.params);
+        fe::nameMacroCalls(all, macroCalls);
         r.diagnostics = capErrors(std::move(all), 50);
         return r;
     };
@@ -576,6 +578,7 @@ CompileResult compileUnobserved(const std::string& path, const std::string& text
         r.flops = fr.flops;
         r.bytes = fr.bytes;
         r.elaborated = fr.func;
+        macroCalls = fr.macroCalls;
         r.frontendMicros = since(t0);
         if (!r.elaborated || diags.hasErrors()) return finish();
         noteTargetWithoutHopperPath(*target, *r.elaborated, diags);

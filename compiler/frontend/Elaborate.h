@@ -23,12 +23,27 @@
 
 namespace ts::fe {
 
+/// One expansion of a @T.macro: its body's span and the call that expanded it, through every
+/// enclosing macro ("'inner' called at line 13:5, from 'outer' at line 20:13"). Later passes
+/// report at a body's line; nameMacroCalls says which call(s) that body came from.
+struct MacroCall {
+    Span body;
+    std::string name;
+    std::string chain;
+};
+
 /// Elaborates `entry` of `mod` with `params` (from Module::bindParams) into tile-level IR.
 /// Returns null after reporting an error to `diags` (origin "elaborate"). The PrimFunc's
 /// `outputs` come from out_idx, the tensors an eager kernel returns, or else every tensor
-/// parameter the kernel writes.
+/// parameter the kernel writes. `macroCalls` (if given) receives the macro expansions.
 ir::PrimFunc elaborate(const Module& mod, const KernelEntry& entry, const ParamBindings& params,
-                       DiagnosticEngine& diags);
+                       DiagnosticEngine& diags, std::vector<MacroCall>* macroCalls = nullptr);
+
+/// Appends to each error and warning at a line of a @T.macro body that does not name a call yet
+/// the call(s) that expanded that body (the innermost macro holding the line): " (in @T.macro
+/// 'inner' called at line 13:5)", or with several calls " (in @T.macro 'row', one of its 4 calls:
+/// line 30:9, line 31:9, ...)". Front-end errors name their call already (MacroCallSite.cpp).
+void nameMacroCalls(std::vector<Diagnostic>& diags, const std::vector<MacroCall>& calls);
 
 /// Indices into f.params of the tensors f's body writes (element stores, tile ops that write a
 /// region, T.atomic_*(..., return_prev=True)), ascending: a kernel's outputs when out_idx is not
@@ -45,6 +60,7 @@ struct FrontendResult {
     /// Overrides that name a scalar kernel argument (a symbolic size or `n: T.int32`) rather
     /// than a factory parameter: launch values, not compile-time ones (name -> literal text).
     std::map<std::string, std::string> scalarValues;
+    std::vector<MacroCall> macroCalls;  ///< every @T.macro expansion (nameMacroCalls)
 };
 
 /// The whole front end: parse, analyse, bind `overrides` (name -> Python literal text), fill

@@ -37,6 +37,8 @@ public:
 
 class Elaborator : public Interp {
 public:
+    /// Every @T.macro expansion so far (MacroCallSite.cpp).
+    const std::vector<MacroCall>& macroCalls() const { return m_macroCalls; }
     /// Combiners of the enclosing `with T.attr(T.comm_reducer(...), "reduce_scope", ...)`
     /// scopes, innermost last.
     std::vector<Value> reduceScopes;
@@ -236,6 +238,8 @@ private:
     uint64_t m_epoch = 1;
     std::unordered_map<const ir::BufferNode*, uint64_t> m_lastWrite;
     bool m_kernelMode = false;    ///< executing prim_func / macro statements (range -> T.serial)
+    std::vector<std::pair<std::string, Span>> m_macroStack;  ///< the macros being expanded: name, call
+    std::vector<MacroCall> m_macroCalls;
     bool m_insideKernel = false;  ///< inside `with T.Kernel`
     bool m_sawKernel = false;
     int64_t m_kernelThreads = 0;

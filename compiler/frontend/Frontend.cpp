@@ -69,7 +69,7 @@ std::optional<MetaSite> workSite(const Module& mod, const KernelEntry& e, const 
 }  // namespace
 
 ir::PrimFunc elaborate(const Module& mod, const KernelEntry& entry, const ParamBindings& params,
-                       DiagnosticEngine& diags) {
+                       DiagnosticEngine& diags, std::vector<MacroCall>* macroCalls) {
     DiagnosticEngine warnings;
     elab::Elaborator el(warnings, mod);
     ir::PrimFunc f;
@@ -82,6 +82,7 @@ ir::PrimFunc elaborate(const Module& mod, const KernelEntry& entry, const ParamB
         f = nullptr;
     }
     for (const auto& w : warnings.all()) diags.add(w);
+    if (macroCalls) *macroCalls = el.macroCalls();
     return f;
 }
 
@@ -153,7 +154,7 @@ FrontendResult runFrontend(std::shared_ptr<const Module> mod, const KernelEntry&
     if (!bound) return r;
     r.params = *bound;
     DiagnosticEngine elabDiags;
-    r.func = elaborate(*mod, *r.entry, r.params, elabDiags);
+    r.func = elaborate(*mod, *r.entry, r.params, elabDiags, &r.macroCalls);
     auto reportUnknown = [&](const std::vector<std::pair<std::string, std::string>>& unknown) {
         auto all = ov;
         all.insert(all.end(), unknown.begin(), unknown.end());

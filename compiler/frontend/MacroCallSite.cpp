@@ -38,6 +38,16 @@ Value Elaborator::callMacro(const FunctionObj& f, CallArgs& args) {
     m_kernelMode = true;
     const Span body = f.def ? f.def->span : Span{};
     const size_t before = diags().all().size();
+    // Recorded for later passes' errors at the body's lines (nameMacroCalls).
+    std::string chain = "'" + f.name + "' called at line " + std::to_string(args.span.line) + ":" + std::to_string(args.span.col);
+    for (auto it = m_macroStack.rbegin(); it != m_macroStack.rend(); ++it)
+        chain += ", from '" + it->first + "' at line " + std::to_string(it->second.line) + ":" + std::to_string(it->second.col);
+    m_macroCalls.push_back({body, f.name, chain});
+    m_macroStack.emplace_back(f.name, args.span);
+    struct Pop {
+        std::vector<std::pair<std::string, Span>>& s;
+        ~Pop() { s.pop_back(); }
+    } pop{m_macroStack};
     auto noteNew = [&] {
         if (diags().all().size() == before) return;
         std::vector<Diagnostic> all = diags().take();
@@ -61,4 +71,35 @@ Value Elaborator::callMacro(const FunctionObj& f, CallArgs& args) {
 }
 
 }  // namespace elab
+
+void nameMacroCalls(std::vector<Diagnostic>& diags, const std::vector<MacroCall>& calls) {
+    for (Diagnostic& d : diags) {
+        if ((d.severity != Severity::Error && d.severity != Severity::Warning) || !d.span.valid() ||
+            d.message.find(elab::kMarker) != std::string::npos)
+            continue;
+        // The innermost body holding the line: the one that starts last.
+        const MacroCall* inner = nullptr;
+        for (const MacroCall& c : calls)
+            if (elab::within(d.span, c.body) && (!inner || c.body.line > inner->body.line ||
+                                                 (c.body.line == inner->body.line && c.body.col > inner->body.col)))
+                inner = &c;
+        if (!inner) continue;
+        std::vector<const MacroCall*> same;
+        for (const MacroCall& c : calls)
+            if (c.body.line == inner->body.line && c.body.col == inner->body.col && c.name == inner->name) same.push_back(&c);
+        if (same.size() == 1) {
+            d.message += std::string(elab::kMarker) + inner->chain.substr(1) + ")";
+            continue;
+        }
+        std::string list;
+        for (size_t i = 0; i < same.size() && i < 4; ++i) {
+            const std::string& ch = same[i]->chain;
+            std::string site = ch.substr(ch.find(" called at ") + 11);  // "line 30:9[, from ...]"
+            list += (i ? ", " : "") + site.substr(0, site.find(", from"));
+        }
+        if (same.size() > 4) list += ", ...";
+        d.message += std::string(elab::kMarker) + inner->name + "', one of its " + std::to_string(same.size()) + " calls: " + list + ")";
+    }
+}
+
 }  // namespace ts::fe
