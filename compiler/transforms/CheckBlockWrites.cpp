@@ -11,6 +11,7 @@
 #include <set>
 
 #include "compiler/ir/IR.h"
+#include "compiler/ir/PointerTensors.h"
 #include "compiler/ops/Registry.h"
 #include "compiler/transforms/BlockUniform.h"
 
@@ -24,7 +25,7 @@ constexpr Dims kUnknown = ~0u;
 
 class BlockWrites {
 public:
-    BlockWrites(const KernelNode& k, DiagnosticEngine& diags) : m_k(k), m_diags(diags) {
+    BlockWrites(const PrimFuncNode& f, const KernelNode& k, DiagnosticEngine& diags) : m_f(f), m_k(k), m_diags(diags) {
         for (size_t d = 0; d < k.grid.size() && d < 3; ++d)
             if (auto g = constInt(k.grid[d]); g && *g > 1) m_wide |= 1u << d;
     }
@@ -80,6 +81,9 @@ private:
 
     void report(const BufferNode& b, Dims idx, Span at) {
         if (idx == kUnknown || m_guard == kUnknown) return;
+        // A tensor made in the kernel from a pointer (T.make_tensor(ptrs[bx], ...)) may be another
+        // memory in each block: its index alone says nothing.
+        if (isPointerTensor(m_f, b)) return;
         for (int d = 0; d < 3; ++d) {
             const Dims bit = 1u << d;
             if (!(m_wide & bit) || (idx & bit) || (m_guard & bit) || !m_reported.insert({&b, d}).second) continue;
@@ -97,6 +101,7 @@ private:
         }
     }
 
+    const PrimFuncNode& m_f;
     const KernelNode& m_k;
     DiagnosticEngine& m_diags;
     Dims m_wide = 0;   ///< grid dimensions of more than one block
@@ -109,7 +114,7 @@ private:
 
 void warnBlocksWritingOneRegion(const PrimFunc& f, PassContext& ctx) {
     walk(f->body, [&](const Stmt& s) {
-        if (auto* k = as<KernelNode>(s)) BlockWrites(*k, ctx.diags).run();
+        if (auto* k = as<KernelNode>(s)) BlockWrites(*f, *k, ctx.diags).run();
     });
 }
 
