@@ -34,11 +34,10 @@ std::string deviceMathCall(const std::string& op, bool f64, const std::vector<st
     std::string mode;
     if (const ir::IeeeOp* o = ir::parseIeeeCall(op, &mode)) {
         if (dialect == DeviceDialect::Hip && mode != "rn") {
-            *error = "codegen: T." + std::string(o->name) + " with rounding mode '" + mode + "' has no HIP intrinsic (HIP has the _rn forms)";
+            *error = "codegen: T." + std::string(o->name) + " with rounding mode '" + mode +
+                     "' has no HIP intrinsic (HIP has the _rn forms only): use \"rn\", or compile for a CUDA target";
             return {};
         }
-        // __frsqrt_rn has no double form: 1 / sqrt(x) in double, as the interpreters compute it.
-        if (f64 && o->cudaDouble.empty()) return "(1.0 / sqrt(" + args.at(0) + "))";
         return callText(std::string(f64 ? o->cudaDouble : o->cudaFloat) + mode, args);
     }
     *error = "codegen: unsupported call '" + op + "' for " + lang;

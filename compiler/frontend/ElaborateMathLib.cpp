@@ -16,7 +16,9 @@ namespace {
 // arguments rounded to float32 first, the result too.
 double f32(double x) { return static_cast<float>(x); }
 
-// Float operands of one dtype: integers become float32 (TVM's math calls take floats).
+// Float operands of one dtype: integers become float32 (TVM's math calls take floats), and every
+// operand takes the widest float among them (T.ieee_fmaf(f32, f64, f32) is a float64 fma, as
+// T.ieee_add(f32, f64) is a float64 add; pairing operand 0 with each other one narrowed y).
 std::vector<ir::Expr> floatOperands(Elaborator& el, CallArgs& a, size_t n, const std::string& callee) {
     std::vector<ir::Expr> es;
     if (n == 2) {
@@ -24,14 +26,13 @@ std::vector<ir::Expr> floatOperands(Elaborator& el, CallArgs& a, size_t n, const
         es = {x, y};
     } else {
         for (size_t i = 0; i < n; ++i) es.push_back(el.toExpr(a.pos[i], a.argSpan(i), callee + "() argument"));
-        for (size_t i = 1; i < n; ++i)
-            if (es[i]->dtype != es[0]->dtype) {
-                auto [x, y] = el.operands(a.pos[0], a.pos[i], a.span);
-                es[0] = x, es[i] = y;
-            }
     }
+    DType wide = DType::Float32;
+    bool anyFloat = false;
+    for (auto& e : es)
+        if (ir::isFloat(e->dtype)) wide = anyFloat ? ir::promote(wide, e->dtype) : e->dtype, anyFloat = true;
     for (size_t i = 0; i < n; ++i)
-        if (!ir::isFloat(es[i]->dtype)) es[i] = ir::cast(DType::Float32, es[i], a.argSpan(i));
+        if (es[i]->dtype != wide) es[i] = ir::cast(wide, es[i], a.argSpan(i));
     return es;
 }
 
@@ -73,7 +74,10 @@ Bound bindWithMode(CallArgs& a, const std::vector<std::string>& names, size_t n)
 
 std::string modeText(const Bound& b, const std::string& fallback, const std::string& callee) {
     if (!b.mode) return fallback;
-    if (!b.mode->is(ValueKind::Str)) throw CompileError(b.modeSpan, callee + ": the rounding mode must be a string");
+    if (!b.mode->is(ValueKind::Str))
+        throw CompileError(b.modeSpan, callee + ": the rounding mode must be a string",
+                           callee == "T.round" ? "T.round rounds to an integer value: \"ties-to-even\" (the default) or \"ties-away-from-zero\" (no decimals)"
+                                               : "one of \"rn\", \"rz\", \"ru\", \"rd\"");
     return b.mode->asStr();
 }
 
@@ -112,6 +116,10 @@ void registerMathLib(Interp& in) {
         const ir::IeeeOp* op = ir::findIeeeOp(n);
         def(n, [op](Elaborator& el, CallArgs& a) {
             const std::string callee = "T." + std::string(op->name);
+            if (!op->modeArgument && (a.pos.size() > size_t(op->arity) || a.keyword("rounding_mode")))
+                throw CompileError(a.pos.size() > size_t(op->arity) ? a.argSpan(size_t(op->arity)) : a.span,
+                                   callee + " takes no rounding mode: it rounds to nearest (CUDA's __frsqrt_rn)",
+                                   "drop the mode, or use T.ieee_frcp(T.ieee_fsqrt(x, mode), mode) (two roundings)");
             std::vector<std::string> names = {"x", "y", "z"};
             names.resize(size_t(op->arity));
             if (op->modeArgument) names.push_back("rounding_mode");
@@ -124,6 +132,9 @@ void registerMathLib(Interp& in) {
             CallArgs& args = b.args;
             auto es = floatOperands(el, args, size_t(op->arity), callee);
             const DType t = es[0]->dtype;
+            if (!op->modeArgument && t == DType::Float64)
+                throw CompileError(a.span, callee + ": float64 has no correctly rounded reciprocal square root (CUDA has __frsqrt_rn for float32 only; TileLang refuses it too)",
+                                   "use 1.0 / T.sqrt(x) (two roundings), or cast x to float32");
             if (t != DType::Float32 && t != DType::Float64 && m != "rn")
                 throw CompileError(ms, callee + ": rounding mode '" + m + "' needs float32 or float64 operands (these are " +
                                            std::string(ir::dtypeName(t)) + ")",

@@ -4,6 +4,7 @@
 // float32 values derived by hand, and the errors for a bad mode.
 #include <gtest/gtest.h>
 
+#include "compiler/Compile.h"
 #include "compiler/interp/Interpreter.h"
 #include "compiler/ir/MathLib.h"
 #include "tests/e2e/E2eTestUtil.h"
@@ -26,7 +27,7 @@ TEST(MathLibrary, EveryFunctionMatchesFloat64OnBothInterpreters) {
     // float64: the double functions (no fast-math forms), the double IEEE intrinsics.
     ts::CompileResult d = ts::e2e::compileRepoFile(kProg, {{"dtype", "float64"}}, "cuda:sm_80", "math_library");
     ASSERT_TRUE(d.ok) << ts::e2e::diagText(d);
-    for (const char* fn : {"erf(", "__dadd_rz(", "__dmul_ru(", "__fma_rd(", "__drcp_rz(", "__dsqrt_ru(", "(1.0 / sqrt("})
+    for (const char* fn : {"erf(", "__dadd_rz(", "__dmul_ru(", "__fma_rd(", "__drcp_rz(", "__dsqrt_ru(", "__frsqrt_rn("})
         EXPECT_NE(d.cuda.find(fn), std::string::npos) << fn;
     EXPECT_EQ(d.cuda.find("__expf("), std::string::npos);
     ts::e2e::expectInterpretersMatchReference(d, "math_library float64");
@@ -51,6 +52,31 @@ TEST(MathLibrary, DirectedRoundingsGiveTheHandDerivedFloat32Values) {
             for (int j = 0; j < 4; ++j) EXPECT_EQ(args[1].data[size_t(m * 4 + j)], want[m][j]) << (lowered ? "lowered " : "tile ") << m << "," << j;
     }
     ts::e2e::expectNvrtcCompilesForSm80AndSm90a(kProg, {}, "ieee_modes");
+}
+
+// T.ieee_fmaf(f32, f64, f32): every operand takes the widest dtype (a float64 fma), as
+// T.ieee_add(f32, f64) is a float64 add; y was narrowed to float32 (helper-134 #1).
+TEST(MathLibrary, MixedDtypeOperandsTakeTheWidest) {
+    const std::string src =
+        "import tilelang.language as T\n\n\n"
+        "@T.prim_func\n"
+        "def main(X: T.Tensor((4,), \"float32\"), Y: T.Tensor((4,), \"float64\"), Z: T.Tensor((4,), \"float64\")):\n"
+        "    with T.Kernel(1, threads=32) as bx:\n"
+        "        for i in T.Parallel(4):\n"
+        "            Z[i] = T.ieee_fmaf(X[i], Y[i], X[i] * 0.0, \"rz\")\n";
+    ts::CompileOptions o;
+    o.recordSnapshots = false;
+    ts::CompileResult r = ts::compile("fma.py", src, o);
+    ASSERT_TRUE(r.ok) << ts::e2e::diagText(r);
+    EXPECT_NE(r.cuda.find("__fma_rz("), std::string::npos) << r.cuda;
+    for (bool lowered : {false, true}) {
+        std::vector<ts::HostTensor> args{{ts::ir::DType::Float32, {4}, {1, 1, 1, 1}},
+                                         {ts::ir::DType::Float64, {4}, {1.0000001, 1.0000001, 1.0000001, 1.0000001}},
+                                         {ts::ir::DType::Float64, {4}, {0, 0, 0, 0}}};
+        auto run = lowered ? ts::interp::runLowered(r.lowered, args) : ts::interp::run(r.elaborated, args);
+        ASSERT_TRUE(run.ok) << (run.error ? run.error->message : "");
+        EXPECT_EQ(args[2].data[0], 1.0000001) << (lowered ? "lowered" : "tile");  // not float32's 1 (rz of 1.0000001f)
+    }
 }
 
 TEST(MathLibrary, HostEvaluationRoundsInTheMode) {

@@ -21,7 +21,7 @@ def math_library(M=256, dtype="float32"):
                 C[3, bx * 128 + i] = T.__exp(a) + T.__log(T.abs(a) + 1.0) + T.__sin(a) + T.__cos(b) + T.atan2(a, b + 2.0)
                 C[4, bx * 128 + i] = T.ieee_add(a, b, "rz") + T.ieee_mul(a, b, rounding_mode="ru") + T.ieee_sub(a, b, "rd")
                 C[5, bx * 128 + i] = T.ieee_fmaf(a, b, a, "rd") - T.ieee_fdiv(a, b + 3.0, "rn")
-                C[6, bx * 128 + i] = T.ieee_fsqrt(T.abs(a), "ru") + T.ieee_frcp(b + 3.0, "rz") + T.ieee_frsqrt(T.abs(b) + 1.0)
+                C[6, bx * 128 + i] = T.ieee_fsqrt(T.abs(a), "ru") + T.ieee_frcp(b + 3.0, "rz") + T.ieee_frsqrt(T.cast(T.abs(b) + 1.0, "float32"))
                 C[7, bx * 128 + i] = T.log10(T.abs(a) + 1.0) + T.exp10(a) + T.sinh(a) + T.cosh(b) + T.hypot(a, b) + T.copysign(1.0, a)
                 C[8, bx * 128 + i] = T.log1p(T.abs(a)) + T.expm1(b) + T.asinh(a) + T.acosh(T.abs(b) + 1.0) + T.atanh(a * 0.5)
                 C[9, bx * 128 + i] = T.__exp10(a) + T.__log2(T.abs(a) + 1.0) + T.__log10(T.abs(b) + 1.0) + T.__tan(a * 0.5)
