@@ -18,6 +18,7 @@
 #include "compiler/ir/IntrinsicsAssert.h"
 #include "compiler/frontend/LanguageRegistry.h"
 #include "compiler/ir/Intrinsics.h"
+#include "compiler/ir/MathLib.h"
 
 namespace ts::fe::elab {
 
@@ -30,13 +31,7 @@ struct UnaryMath {
     double (*fold)(double);
 };
 
-double rsqrtFn(double x) { return 1.0 / std::sqrt(x); }
 double sigmoidFn(double x) { return 1.0 / (1.0 + std::exp(-x)); }
-double exp2Fn(double x) { return std::exp2(x); }
-double floorFn(double x) { return std::floor(x); }
-double ceilFn(double x) { return std::ceil(x); }
-double sinFn(double x) { return std::sin(x); }
-double cosFn(double x) { return std::cos(x); }
 
 /// "m, n" / "m n" -> {"m", "n"} (T.dynamic and T.const name lists).
 std::vector<std::string> splitNames(std::string names) {
@@ -89,11 +84,13 @@ void Elaborator::installMath() {
         ir::Expr e = el.toExpr(x, a.argSpan(0), "T.abs() argument");
         return el.wrap(ir::call("abs", {e}, e->dtype, a.span));
     });
+    // Folds with ir/MathLib.h's float64 values (T.sigmoid is not a library call: its own).
+    auto lib = [](const char* n) { return ir::findMathFn(n)->f1; };
     static const UnaryMath kUnary[] = {
-        {"exp", std::exp},   {"exp2", exp2Fn},   {"log", std::log},      {"log2", std::log2},
-        {"sqrt", std::sqrt}, {"rsqrt", rsqrtFn}, {"sigmoid", sigmoidFn}, {"tanh", std::tanh},
+        {"exp", lib("exp")},     {"exp2", lib("exp2")}, {"log", lib("log")},         {"log2", lib("log2")},
+        {"sqrt", lib("sqrt")},   {"rsqrt", lib("rsqrt")}, {"sigmoid", sigmoidFn},    {"tanh", lib("tanh")},
         // TileLang exports these too; codegen and the interpreters had them, the front end did not (helper-113).
-        {"floor", floorFn},  {"ceil", ceilFn},   {"sin", sinFn},         {"cos", cosFn}};
+        {"floor", lib("floor")}, {"ceil", lib("ceil")}, {"sin", lib("sin")},         {"cos", lib("cos")}};
     for (const auto& m : kUnary) {
         std::string name = m.name;
         auto fold = m.fold;

@@ -66,27 +66,15 @@ int64_t wrapMul(int64_t a, int64_t b) {
 }
 
 double sigmoid(double x) { return 1.0 / (1.0 + std::exp(-x)); }
-double rsqrt(double x) { return 1.0 / std::sqrt(x); }
 
 struct Fn1 {
     std::string_view name;
     double (*fn)(double);
 };
-const Fn1 kUnary[] = {
-    {"exp", [](double x) { return std::exp(x); }},
-    {"exp2", [](double x) { return std::exp2(x); }},
-    {"log", [](double x) { return std::log(x); }},
-    {"log2", [](double x) { return std::log2(x); }},
-    {"sqrt", [](double x) { return std::sqrt(x); }},
-    {"rsqrt", rsqrt},
+const Fn1 kUnary[] = {  // the rest are ir/MathLib.h's
     {"sigmoid", sigmoid},
-    {"tanh", [](double x) { return std::tanh(x); }},
     {"abs", [](double x) { return std::fabs(x); }},
     {"fabs", [](double x) { return std::fabs(x); }},
-    {"floor", [](double x) { return std::floor(x); }},
-    {"ceil", [](double x) { return std::ceil(x); }},
-    {"sin", [](double x) { return std::sin(x); }},
-    {"cos", [](double x) { return std::cos(x); }},
 };
 
 struct Fn2 {

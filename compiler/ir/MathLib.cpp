@@ -14,7 +14,26 @@ double exp10Fn(double x) { return std::pow(10.0, x); }
 
 #define TS_F1(n, f, cf, cd, self) {n, 1, [](double x) { return f(x); }, nullptr, cf, cd, self}
 #define TS_F2(n, f, cf, cd) {n, 2, nullptr, [](double a, double b) { return f(a, b); }, cf, cd, false}
+double rsqrtFn(double x) { return 1.0 / std::sqrt(x); }
+
 const MathFn kMathFns[] = {
+    // The core calls. T.exp2 is ts::exp2f_fast for float32: ex2.approx.ftz (1 MUFU.EX2); exp2f is
+    // the same instruction plus a range test and two multiplies per call to keep results below
+    // 2^-126 subnormal (4 instructions instead of 1 in FlashAttention's softmax, 128x128 tile: ~190
+    // of its ~540 per thread and tile). Results under 2^-126 become 0 (as under nvcc
+    // --use_fast_math); the interpreters' tolerances hold. float64 has the precise exp2.
+    TS_F1("exp", std::exp, "expf", "exp", false),
+    TS_F1("exp2", std::exp2, "ts::exp2f_fast", "exp2", false),
+    TS_F1("log", std::log, "logf", "log", false),
+    TS_F1("log2", std::log2, "log2f", "log2", false),
+    TS_F1("sqrt", std::sqrt, "sqrtf", "sqrt", false),
+    TS_F1("rsqrt", rsqrtFn, "rsqrtf", "rsqrt", false),
+    TS_F1("tanh", std::tanh, "tanhf", "tanh", false),
+    TS_F1("sin", std::sin, "sinf", "sin", false),
+    TS_F1("cos", std::cos, "cosf", "cos", false),
+    TS_F1("floor", std::floor, "floorf", "floor", true),
+    TS_F1("ceil", std::ceil, "ceilf", "ceil", true),
+    // TVM's math library.
     TS_F1("tan", std::tan, "tanf", "tan", false),
     TS_F1("asin", std::asin, "asinf", "asin", false),
     TS_F1("acos", std::acos, "acosf", "acos", false),

@@ -1,6 +1,6 @@
 #pragma once
-// The math library beyond the core calls (exp, exp2, log, log2, sqrt, rsqrt, sigmoid, tanh, abs,
-// sin, cos, floor, ceil: Expr.h): TVM's math functions TileLang re-exports as T.* (T.erf, T.pow,
+// The math calls (T.exp, exp2, log, log2, sqrt, rsqrt, tanh, sin, cos, floor, ceil; T.sigmoid and
+// T.abs are spelled by their users: an expression, and integers), TVM's math functions TileLang re-exports as T.* (T.erf, T.pow,
 // T.round, ...), its fast-math spellings (T.__exp: CUDA's intrinsics of the same name) and its
 // IEEE operations with an explicit rounding mode (T.ieee_add(x, y, "rz")). One table for the
 // front end (which names exist, their arity), the interpreters (the float64 value) and the code
