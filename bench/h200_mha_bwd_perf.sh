@@ -38,7 +38,7 @@ pass=0; fail=0
 check() {  # label, params...
   local l=$1; shift
   echo "--- $l: $*" >> "$LOG"
-  timeout 150 $T run $S $TGT --chain $BWD --ref bwd_ref "$@" > "$OUT/last.txt" 2>&1; local rc=$?
+  timeout 150 $T run $S $TGT --chain ${MHAB_CHAIN:-$BWD} --ref bwd_ref "$@" > "$OUT/last.txt" 2>&1; local rc=$?
   if [ $rc -eq 0 ]; then
     pass=$((pass+1)); echo "PASS $l $(grep -o 'rel-L2 [^ ]*' "$OUT/last.txt" | tr '\n' ' ')($(el) s)"
   else fail=$((fail+1)); echo "FAIL $l (rc $rc)"; tail -6 "$OUT/last.txt"; fi
@@ -67,6 +67,8 @@ if [ -z "${MHAB_QUICK:-}" ]; then
   check "B8 H32 S1024 128x128/256 threads, dS in registers" $BIG --param block_M=128 --param block_N=128 --param threads=256 --param ds_regs=True
   check "B2 H8 S1000 causal 128x128/256 threads, dS in registers" $RAG --param is_causal=True --param block_M=128 --param block_N=128 --param threads=256 --param ds_regs=True
   # 2026-12-07: dp_first (dP^T's wgmma in flight while P^T is computed), v2 and lane-pair v4 dQ.
+  MHAB_CHAIN=mha_fwd,mha_bwd_preprocess,mha_bwd_main check "B8 H32 S1024 128x128/256 ds_regs dp_first dq_convert" $BIG --param block_M=128 --param block_N=128 --param threads=256 --param ds_regs=True --param dp_first=True --param dq_convert=True
+  MHAB_CHAIN=mha_fwd,mha_bwd_preprocess,mha_bwd_main check "B2 H8 S1000 causal bf16 128x128/256 ds_regs dp_first dq_convert" $RAG --param is_causal=True --param dtype=bfloat16 --param block_M=128 --param block_N=128 --param threads=256 --param ds_regs=True --param dp_first=True --param dq_convert=True
   check "B8 H32 S1024 128x128/256 ds_regs dp_first" $BIG --param block_M=128 --param block_N=128 --param threads=256 --param ds_regs=True --param dp_first=True
   TILESCOPE_VECTOR_ATOMICS=4 check "B2 H8 S1000 causal 128x128/256 ds_regs dp_first, lane-pair v4 dQ" $RAG --param is_causal=True --param block_M=128 --param block_N=128 --param threads=256 --param ds_regs=True --param dp_first=True
   TILESCOPE_MIN_BLOCKS=3 check "B2 H8 S1000 causal, 3 blocks/SM (spills)" $RAG --param is_causal=True
@@ -84,7 +86,8 @@ variant() {  # name, description, env (k=v or -), params...
   local n=$1 d=$2 e=$3; shift 3
   # MHAB_VARIANTS="default m128n128ds3 ..." times only those (a short call); unset: all of them.
   if [ -n "${MHAB_VARIANTS:-}" ]; then case " $MHAB_VARIANTS " in *" $n "*) ;; *) return 0;; esac; fi
-  printf '%s\t%s\n' "$n" "$d" >> "$OUT/variants.txt"
+  # A variant with dq_convert=True converts dQ in the main kernel: its chain has no postprocess.
+  case " $* " in *"dq_convert=True"*) printf '%s\t%s\tnopost\n' "$n" "$d" >> "$OUT/variants.txt";; *) printf '%s\t%s\n' "$n" "$d" >> "$OUT/variants.txt";; esac
   if [ "$e" = "-" ]; then tsbench ts-$n-main mha_bwd_main "$@"; else ( export $e; tsbench ts-$n-main mha_bwd_main "$@" ); fi
 }
 tsbench ts-pre mha_bwd_preprocess
@@ -114,6 +117,9 @@ variant m128n128ds "block_M=128, block_N=128, 256 threads, dS in registers (fast
 # 2026-12-06: around the fastest form: 3 stages, dQ by TMA reduce-add, the written-operand
 # schedule (dS two copies, one block barrier per iteration; 64 B spills), both 255 registers.
 variant m128n128dsdp "m128n128ds + dp_first=True: dP^T's wgmma in flight while P^T is computed (chained wgmma groups)" - --param block_M=128 --param block_N=128 --param threads=256 --param ds_regs=True --param dp_first=True
+# 2026-12-08: dq_convert=True -- the head's last key block converts dQ_acc into dQ (an acq_rel
+# ticket per head), so the chain is preprocess + main without the postprocess kernel.
+variant m128n128dsdpcv "m128n128dsdp + dq_convert=True: the last key block of each head converts dQ (no postprocess kernel)" - --param block_M=128 --param block_N=128 --param threads=256 --param ds_regs=True --param dp_first=True --param dq_convert=True
 variant m128n128dsdpv4 "m128n128dsdp with the lane-pair v4 dQ atomics" TILESCOPE_VECTOR_ATOMICS=4 --param block_M=128 --param block_N=128 --param threads=256 --param ds_regs=True --param dp_first=True
 variant m128n128ds3 "m128n128ds + 3 stages" - --param block_M=128 --param block_N=128 --param threads=256 --param ds_regs=True --param num_stages=3
 variant m128n128dstma "m128n128ds + dQ by TMA reduce-add (52 B spills)" - --param block_M=128 --param block_N=128 --param threads=256 --param ds_regs=True --param dq_tma=True

@@ -62,10 +62,13 @@ res["tilelang_main_ms"] = tl["main"]
 res["tilelang_ms"] = round(sum(tl.values()), 5) if all(tl.values()) else None
 variants = {}
 for line in open(f"{out}/variants.txt"):
-    name, desc = line.rstrip("\n").split("\t", 1)
-    parts = {"main": med(f"{out}/ts-{name}-main.json"), "pre": med(f"{out}/ts-pre.json"), "post": med(f"{out}/ts-post.json")}
+    name, desc, *flags = line.rstrip("\n").split("\t")
+    nopost = "nopost" in flags  # dq_convert=True: the main kernel converts dQ itself
+    parts = {"main": med(f"{out}/ts-{name}-main.json"), "pre": med(f"{out}/ts-pre.json")}
+    if not nopost:
+        parts["post"] = med(f"{out}/ts-post.json")
     d = load(f"{out}/ts-{name}-main.json") or {}
-    variants[name] = {"what": desc, "main_ms": parts["main"], "registers": d.get("registers"),
+    variants[name] = {"what": desc, "main_ms": parts["main"], "registers": d.get("registers"), "postprocess": not nopost,
                       "chain_ms": round(sum(parts.values()), 5) if all(parts.values()) else None}
 res["variants"] = variants
 
@@ -91,8 +94,8 @@ if timed:
     pre = [m for m in (med(f"{out}/ts-pre.json"), med(f"{out}/ts-pre-m128.json")) if m]
     post = [m for m in (med(f"{out}/ts-post.json"), med(f"{out}/ts-post-m128.json")) if m]
     res["pre_ms"], res["post_ms"] = (min(pre) if pre else None), (min(post) if post else None)
-    if pre and post:
-        best_ms = round(variants[best]["main_ms"] + min(pre) + min(post), 5)
+    if pre and (post or not variants[best]["postprocess"]):
+        best_ms = round(variants[best]["main_ms"] + min(pre) + (min(post) if variants[best]["postprocess"] else 0), 5)
     res["best"] = {"chain_ms": best_ms, "pre_post": "each at its faster tiles of this run", "main_ms": variants[best]["main_ms"],
                    **ratios(best_ms, variants[best]["main_ms"])}
 res["vs_torch_compile"] = None  # not measured: torch.compile has no backward-only attention kernel of its own here

@@ -289,7 +289,7 @@ std::vector<int> atomicOnlyOutputs(const ir::PrimFuncNode& f) {
             else if (acc & ops::kWrite) plain.insert(t->region(i).buffer.get());
         }
     }, [&](const ir::Expr& e) {  // return_prev atomics
-        if (auto* c = ir::as<ir::CallNode>(e); c && c->op == ir::intrin::kAtomicPrev && c->args.size() == 3)
+        if (auto* c = ir::as<ir::CallNode>(e); c && c->op == ir::intrin::kAtomicPrev && c->args.size() >= 3)
             if (auto* l = ir::as<ir::LoadNode>(c->args[1])) atomic.insert(l->buffer.get());
     });
     ir::addViewBases(f, atomic);  // accesses through a view are accesses of its tensor

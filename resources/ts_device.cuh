@@ -385,6 +385,36 @@ TS_D void atomic_add(half* addr, half v) {
     asm volatile("red.add.noftz.f16 [%0], %1;\n" ::"l"(addr), "h"(v.bits) : "memory");
 }
 TS_D void atomic_add(double* addr, double v) { atomicAdd(addr, v); }
+/// Ordered atomics, T.atomic_add/max/min(..., memory_order=O): one `atom` with .sem and .gpu scope
+/// (PTX ISA 9.7.13.5 `atom`; the release/acquire patterns of the memory consistency model, §8.8,
+/// sm_70+), so a counter's release publishes the writes before it (by this thread, and by the
+/// block's other threads through a bar.sync before it -- causality order is cumulative, §8.9) and
+/// an acquire makes the writes it saw visible to what follows. seq_cst is fence.sc.gpu then
+/// atom.acq_rel (the PTX ISA's mapping of a C++ seq_cst read-modify-write). Generic addresses:
+/// global or shared. Returns the value *addr held before.
+#define TS_ATOM_ORDERED(NAME, OPTY, T, C)                                                                    \
+    template <MemoryOrder O>                                                                                 \
+    TS_D T NAME(T* addr, T v) {                                                                              \
+        T r;                                                                                                 \
+        if constexpr (O == MemoryOrder::acquire)                                                             \
+            asm volatile("atom.acquire.gpu." OPTY " %0, [%1], %2;\n" : "=" C(r) : "l"(addr), C(v) : "memory"); \
+        else if constexpr (O == MemoryOrder::release)                                                        \
+            asm volatile("atom.release.gpu." OPTY " %0, [%1], %2;\n" : "=" C(r) : "l"(addr), C(v) : "memory"); \
+        else {                                                                                               \
+            if constexpr (O == MemoryOrder::seq_cst) asm volatile("fence.sc.gpu;\n" ::: "memory");          \
+            asm volatile("atom.acq_rel.gpu." OPTY " %0, [%1], %2;\n" : "=" C(r) : "l"(addr), C(v) : "memory"); \
+        }                                                                                                    \
+        return r;                                                                                            \
+    }
+TS_ATOM_ORDERED(atomic_add_ordered, "add.s32", int, "r")
+TS_ATOM_ORDERED(atomic_add_ordered, "add.u32", unsigned, "r")
+TS_ATOM_ORDERED(atomic_add_ordered, "add.f32", float, "f")
+TS_ATOM_ORDERED(atomic_max_ordered, "max.s32", int, "r")
+TS_ATOM_ORDERED(atomic_max_ordered, "max.u32", unsigned, "r")
+TS_ATOM_ORDERED(atomic_min_ordered, "min.s32", int, "r")
+TS_ATOM_ORDERED(atomic_min_ordered, "min.u32", unsigned, "r")
+#undef TS_ATOM_ORDERED
+
 /// Programmatic dependent launch (PTX ISA 9.7.13.8 `griddepcontrol`, sm_90): let the next kernel
 /// of the stream launch / wait for the kernels before this one (no-ops below sm_90, where kernels
 /// of a stream never overlap).

@@ -15,7 +15,11 @@
 #     in shared memory and adds it with one TMA reduce-add (use_tma=True), not per-element atomics.
 #     ds_regs=True keeps dS^T in registers too: dK += dS^T Q reads it there (sm_90a: wgmma with A in
 #     registers, issued after dS^T is stored for dQ, in flight across dQ's barrier; FA3's order).
-#  4. mha_bwd_postprocess: dQ = dQ_acc converted to the input dtype.
+#  4. mha_bwd_postprocess: dQ = dQ_acc converted to the input dtype. With dq_convert=True the main
+#     kernel does it instead and the chain has three kernels: each key block, its dQ adds done,
+#     takes a ticket from dq_done[b, head] (an acq_rel atomic: it publishes this block's adds and
+#     sees the earlier blocks'); the head's last block converts dQ_acc into dQ and puts the
+#     counter back to zero for the next call (`--chain mha_fwd,mha_bwd_preprocess,mha_bwd_main`).
 # Masks: keys and queries past seq_len (ragged tiles) and, when is_causal, keys after the query
 # (causal key blocks also skip the query tiles that lie wholly before them).
 #   tilec run samples/mha_bwd.py --chain mha_fwd,mha_bwd_preprocess,mha_bwd_main,mha_bwd_postprocess --ref bwd_ref --param seq_len=100
@@ -124,7 +128,7 @@ def mha_bwd_preprocess(batch=1, heads=2, seq_len=100, dim=64, block_M=64, thread
 # atomics write at zero; under TileLang, pass torch.zeros).
 @tilelang.jit
 def mha_bwd_main(batch=1, heads=2, seq_len=100, dim=64, is_causal=False, block_M=64, block_N=64, num_stages=2,
-                 threads=128, dtype="float16", dq_tma=False, ds_regs=False, dp_first=False):
+                 threads=128, dtype="float16", dq_tma=False, ds_regs=False, dp_first=False, dq_convert=False):
     sm_scale = 1.0 / dim**0.5
     qk_scale = 1.4426950408889634 * sm_scale  # log2(e) / sqrt(dim)
     acc = "float32"
@@ -133,19 +137,15 @@ def mha_bwd_main(batch=1, heads=2, seq_len=100, dim=64, is_causal=False, block_M
     total_flops = 10 * batch * heads * seq_len * seq_len * dim // (2 if is_causal else 1)
     total_bytes = 7 * batch * seq_len * heads * dim * 2 + 2 * batch * heads * seq_len * 4
 
-    @T.prim_func
-    def main(
-        Q: T.Tensor(shape, dtype),
-        K: T.Tensor(shape, dtype),
-        V: T.Tensor(shape, dtype),
-        dO: T.Tensor(shape, dtype),
-        lse: T.Tensor((batch, heads, seq_len), acc),
-        Delta: T.Tensor((batch, heads, seq_len), acc),
-        dK: T.Tensor(shape, dtype),
-        dV: T.Tensor(shape, dtype),
-        dQ_acc: T.Tensor(shape, acc),
-    ):
-        with T.Kernel(T.ceildiv(seq_len, block_M), heads, batch, threads=threads) as (kb, head, b):
+    key_blocks = (seq_len + block_M - 1) // block_M
+
+    # The kernel body is a macro so that the two signatures below share it: with dq_convert the
+    # kernel also writes dQ and counts finished key blocks per head in dq_done (int32, zero
+    # before the first call and after every call); without it, dQ_acc is its last output and
+    # mha_bwd_postprocess converts it.
+    @T.macro
+    def body(Q, K, V, dO, lse, Delta, dK, dV, dQ_acc, dQ, dq_done):
+        with T.Kernel(key_blocks, heads, batch, threads=threads) as (kb, head, b):
             k0 = kb * block_M  # first key of this block
             K_s = T.alloc_shared((block_M, dim), dtype)
             V_s = T.alloc_shared((block_M, dim), dtype)
@@ -212,6 +212,49 @@ def mha_bwd_main(batch=1, heads=2, seq_len=100, dim=64, is_causal=False, block_M
             T.copy(dv, dv_out)
             T.copy(dk_out, dK[b, k0:k0 + block_M, head, :])
             T.copy(dv_out, dV[b, k0:k0 + block_M, head, :])
+            if dq_convert:  # the head's last key block to finish converts its dQ (no postprocess kernel)
+                ticket = T.alloc_shared((1,), "int32")
+                tx = T.get_thread_binding()
+                T.sync_threads()  # every thread's dQ adds come before thread 0's release
+                if tx == 0:
+                    ticket[0] = T.atomic_add(dq_done[b, head], 1, return_prev=True, memory_order="acq_rel")
+                T.sync_threads()
+                if ticket[0] == key_blocks - 1:  # acquired: every key block's dQ adds are visible
+                    for ct in T.serial(T.ceildiv(seq_len, 128)):  # 128 rows at a time: 32 KB of loads in flight
+                        T.copy(dQ_acc[b, ct * 128:ct * 128 + 128, head, :], dQ[b, ct * 128:ct * 128 + 128, head, :])
+                    if tx == 0:
+                        T.atomic_add(dq_done[b, head], -key_blocks, memory_order="release")  # 0 for the next call
+
+    if dq_convert:
+        @T.prim_func
+        def main(
+            Q: T.Tensor(shape, dtype),
+            K: T.Tensor(shape, dtype),
+            V: T.Tensor(shape, dtype),
+            dO: T.Tensor(shape, dtype),
+            lse: T.Tensor((batch, heads, seq_len), acc),
+            Delta: T.Tensor((batch, heads, seq_len), acc),
+            dK: T.Tensor(shape, dtype),
+            dV: T.Tensor(shape, dtype),
+            dQ_acc: T.Tensor(shape, acc),
+            dQ: T.Tensor(shape, dtype),
+            dq_done: T.Tensor((batch, heads), "int32"),
+        ):
+            body(Q, K, V, dO, lse, Delta, dK, dV, dQ_acc, dQ, dq_done)
+    else:
+        @T.prim_func
+        def main(
+            Q: T.Tensor(shape, dtype),
+            K: T.Tensor(shape, dtype),
+            V: T.Tensor(shape, dtype),
+            dO: T.Tensor(shape, dtype),
+            lse: T.Tensor((batch, heads, seq_len), acc),
+            Delta: T.Tensor((batch, heads, seq_len), acc),
+            dK: T.Tensor(shape, dtype),
+            dV: T.Tensor(shape, dtype),
+            dQ_acc: T.Tensor(shape, acc),
+        ):
+            body(Q, K, V, dO, lse, Delta, dK, dV, dQ_acc, None, None)
 
     return main
 
@@ -250,9 +293,10 @@ def delta_ref(O, dO):
     return (O.float() * dO.float()).sum(dim=-1).transpose(1, 2)
 
 
-def bwd_ref(Q, K, V, dO, is_causal):
+def bwd_ref(Q, K, V, dO, is_causal, dq_convert=False):
     # The chain's final outputs dK, dV (mha_bwd_main) and dQ (mha_bwd_postprocess), by hand from
-    # P = softmax(Q K^T / sqrt(dim)) in float64.
+    # P = softmax(Q K^T / sqrt(dim)) in float64; with dq_convert, mha_bwd_main's dK, dV, dQ_acc,
+    # dQ and its counters (back at zero).
     scale = 1.0 / Q.size(3) ** 0.5
     q, k, v, do = Q.transpose(1, 2), K.transpose(1, 2), V.transpose(1, 2), dO.transpose(1, 2)
     s = (q @ k.transpose(2, 3)) * scale
@@ -265,4 +309,7 @@ def bwd_ref(Q, K, V, dO, is_causal):
     ds = p * (dp - (do * o).sum(dim=-1, keepdim=True))
     dq = (ds @ k) * scale
     dk = (ds.transpose(2, 3) @ q) * scale
+    if dq_convert:
+        done = torch.zeros(Q.size(0), Q.size(2), dtype=torch.int32)
+        return dk.transpose(1, 2), dv.transpose(1, 2), dq.transpose(1, 2), dq.transpose(1, 2), done
     return dk.transpose(1, 2), dv.transpose(1, 2), dq.transpose(1, 2)

@@ -273,9 +273,11 @@ std::optional<std::vector<HostTensor>> chainReference(const std::string& refFlag
     return res.outputs;
 }
 
-/// Compares the final outputs (rtol > 0: that rel-L2 tolerance for floats, else the dtype's);
+/// Compares the final outputs (rtol > 0: that rel-L2 tolerance for floats, else the rule of one
+/// kernel's check, rt::referenceOptions, over the argument dtypes of every kernel of the chain: a
+/// float32 output computed from 16-bit tensors -- MHA backward's dQ_acc -- carries their rounding);
 /// prints one line each and PASS/FAIL. 0 pass, 2 fail, 1 on a reference that does not fit.
-int check(const ChainRun& run, const std::vector<HostTensor>& ref, double rtol) {
+int check(const std::vector<Step>& steps, const ChainRun& run, const std::vector<HostTensor>& ref, double rtol) {
     std::vector<rt::OutputSpec> specs;
     for (size_t i = 0; i < run.finals.size(); ++i)
         specs.push_back({run.finalKeys[i], run.finals[i].shape});
@@ -296,10 +298,16 @@ int check(const ChainRun& run, const std::vector<HostTensor>& ref, double rtol) 
                   << "\n  hint: the reference returns the chain's final outputs in chain order\n";
         return 1;
     }
-    rt::CompareOptions opt;
-    if (rtol > 0) opt.relL2Tolerance = rtol;  // --rtol, as for one kernel
+    std::vector<ir::DType> argTypes;
+    bool tf32 = false;
+    for (const auto& st : steps) {
+        for (const auto& a : st.r.kernel.args) argTypes.push_back(a.dtype);
+        tf32 = tf32 || hasFloat32Gemm(st.r);
+    }
     bool pass = true;
     for (size_t i = 0; i < specs.size(); ++i) {
+        rt::CompareOptions opt = rt::referenceOptions(run.finals[i].dtype, argTypes, tf32);
+        if (rtol > 0) opt.relL2Tolerance = rtol;  // --rtol, as for one kernel
         auto c = rt::compare(run.finals[i], ref[i], opt);
         std::cout << "  " << specs[i].name << ": " << rt::describe(c, &run.finals[i], &ref[i])
                   << "\n";
@@ -433,7 +441,7 @@ int runChain(const RunCommand& c) {
         if (!ref) return 1;
         std::printf("check against %s (float64, %.2f s):\n", c.ref.c_str(),
                     std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count());
-        return check(*run, *ref, c.rtol);
+        return check(steps, *run, *ref, c.rtol);
     }
     if (dev == Device::Tile) {
         std::cout << "no --ref: nothing to check against (the tile-level interpreter is the "
@@ -443,7 +451,7 @@ int runChain(const RunCommand& c) {
     std::cout << "check against the same chain on the tile-level interpreter:\n";
     auto ref = execute(steps, binds, seed, Device::Tile, nullptr, c.flags, false);
     if (!ref) return 1;
-    return check(*run, ref->finals, c.rtol);
+    return check(steps, *run, ref->finals, c.rtol);
 }
 
 }  // namespace ts::cli

@@ -384,20 +384,6 @@ std::optional<std::vector<HostTensor>> runInterp(const CompileResult& r,
     return outs;
 }
 
-namespace {
-std::vector<rt::OutputSpec> outputSpecs(const CompileResult& r) {
-    std::vector<rt::OutputSpec> specs;
-    for (auto& a : r.kernel.args)
-        if (a.isOutput) specs.push_back({a.name, a.shape});
-    return specs;
-}
-
-/// Compares outputs with the reference, prints one line per output; true if all pass. With
-/// `byArgDtypes` (see tolerancesByArgDtypes), outputs without an explicit tolerance in `opt` use
-/// rt::referenceTolerance over the kernel's argument dtypes. A
-/// reference that does not fit the outputs (count or shape) is an error, printed to stderr.
-/// Whether the kernel has a T.gemm of float32 operands (tf32 on the tensor cores and in both
-/// interpreters): rt::referenceTolerance's tf32Products.
 bool hasFloat32Gemm(const CompileResult& r) {
     bool found = false;
     if (r.elaborated)
@@ -410,6 +396,18 @@ bool hasFloat32Gemm(const CompileResult& r) {
     return found;
 }
 
+namespace {
+std::vector<rt::OutputSpec> outputSpecs(const CompileResult& r) {
+    std::vector<rt::OutputSpec> specs;
+    for (auto& a : r.kernel.args)
+        if (a.isOutput) specs.push_back({a.name, a.shape});
+    return specs;
+}
+
+/// Compares outputs with the reference, prints one line per output; true if all pass. With
+/// `byArgDtypes` (see tolerancesByArgDtypes), outputs without an explicit tolerance in `opt` use
+/// rt::referenceTolerance over the kernel's argument dtypes. A
+/// reference that does not fit the outputs (count or shape) is an error, printed to stderr.
 bool checkOutputs(const CompileResult& r, const std::vector<HostTensor>& outs,
                   const std::vector<HostTensor>& refs, const rt::CompareOptions& opt,
                   bool byArgDtypes) {

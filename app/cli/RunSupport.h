@@ -31,6 +31,9 @@ std::string inputRuleHint(const std::string& example = {});
 /// Outputs the kernel only accumulates into with atomics (LaunchArgs.h) get zero data (the
 /// initial value uploaded to the GPU / kept by the interpreter) instead of poison; prints a line.
 void zeroAtomicOutputs(const CompileResult& r, rt::InputSet& set);
+/// Whether the kernel has a T.gemm of float32 operands (tf32 on the tensor cores and in both
+/// interpreters): rt::referenceTolerance's tf32Products.
+bool hasFloat32Gemm(const CompileResult& r);
 /// Fixes the sizes of a kernel with scalar arguments (--param values or defaults) in r.kernel and
 /// keeps the scalar values for the next requestFor/runInterp. Call it right before running `r`
 /// (the values are per process, one kernel at a time). False after an error on stderr.

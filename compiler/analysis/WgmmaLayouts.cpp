@@ -105,7 +105,11 @@ std::optional<HopperGemmPlan> hopperGemmPlan(int64_t M, int64_t N, int64_t K, in
     const int wg = static_cast<int>(threads / 128);
     if (M % (64 * wg) != 0)
         return no("its " + std::to_string(M) + " rows do not split into m64 tiles over " + std::to_string(wg) + (wg == 1 ? " warpgroup" : " warpgroups"));
-    if (N % 16 != 0 || N < 16 || N > 256) return no("N=" + std::to_string(N) + " is not a wgmma n in 16..256 step 16");
+    // PTX ISA 9.7.15.5.1 allows n = 8..256 in steps of 8 for f16/bf16; TileScope's wgmma
+    // fragment tables are built for whole 16-column groups, so the limit is ours, said as such.
+    if (N % 16 != 0 || N < 16 || N > 256)
+        return no("N=" + std::to_string(N) + ": TileScope issues wgmma with n a multiple of 16 in 16..256 (the hardware also takes "
+                  "multiples of 8)");
     if (K % 16 != 0) return no("K=" + std::to_string(K) + " is not a multiple of 16");
     if ((M / wg / 64) * (N / 2) > 128) return no("more than 128 accumulator registers per thread");
     const int e = dtypeBytes(ab);

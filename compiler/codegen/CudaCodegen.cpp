@@ -860,6 +860,12 @@ private:
             std::string opT = k == "max" ? "ts::MaxOp" : k == "min" ? "ts::MinOp" : k == "max_nan" ? "ts::MaxNanOp" : k == "min_nan" ? "ts::MinNanOp" : "ts::SumOp";
             return "ts::warp_allreduce<" + opT + ", " + expr(c.args[2]) + ">(" + expr(c.args[1]) + ")";
         }
+        if ((op == intrin::kAtomicPrev || op == intrin::kAtomic) && c.args.size() == 4) {  // ordered (memory_order=)
+            const std::string k = static_cast<const StrImmNode*>(c.args[0].get())->value;
+            const std::string o = static_cast<const StrImmNode*>(c.args[3].get())->value;
+            const std::string place = op == intrin::kAtomicPrev ? "&" + expr(c.args[1]) : addr(c.args[1]);
+            return "ts::atomic_" + k + "_ordered<ts::MemoryOrder::" + o + ">(" + place + ", " + expr(c.args[2]) + ")";
+        }
         if (op == intrin::kAtomicPrev) {  // CUDA's atomics return the previous value
             std::string k = static_cast<const StrImmNode*>(c.args[0].get())->value;
             std::string fn = k == "add" ? "atomicAdd(" : k == "max" ? "atomicMax(" : "atomicMin(";

@@ -30,7 +30,7 @@ std::set<const BufferNode*> writtenBuffers(const PrimFuncNode& f) {
                     }
             }
     }, [&](const Expr& e) {
-        if (auto* c = as<CallNode>(e); c && c->op == intrin::kAtomicPrev && c->args.size() == 3)
+        if (auto* c = as<CallNode>(e); c && c->op == intrin::kAtomicPrev && c->args.size() >= 3)
             if (auto* l = as<LoadNode>(c->args[1])) w.insert(l->buffer.get());
     });
     addViewBases(f, w);  // a write through a view writes its tensor

@@ -447,6 +447,32 @@ Value opCumsum(Elaborator& el, CallArgs& a) {
     return Value::none();
 }
 
+// memory_order= of the atomics (TileLang's names, C++'s orders). "" for relaxed or absent: the
+// atomic stays as it was, free to be vectorized. "consume" is "acquire", as C++ compilers treat it.
+std::string memoryOrderArg(const CallArgs::Bound& b, size_t i, const std::string& callee) {
+    if (!b.has(i) || b[i].isNone()) return "";
+    static const char* kHint = "one of \"relaxed\", \"consume\", \"acquire\", \"release\", \"acq_rel\", \"seq_cst\"";
+    if (!b[i].is(ValueKind::Str))
+        throw CompileError(b.spans[i], callee + ": memory_order must be a string, got " + typeName(b[i]), kHint);
+    const std::string m = b[i].asStr();
+    if (m == "relaxed") return "";
+    if (m == "consume" || m == "acquire") return "acquire";
+    if (m == "release" || m == "acq_rel" || m == "seq_cst") return m;
+    throw CompileError(b.spans[i], callee + ": memory_order '" + m + "' is not a memory order", kHint);
+}
+
+// An ordered atomic is one `atom` with .sem (PTX ISA 9.7.13.5), which has no 16-bit float max/min
+// or CAS loop to order: TileScope orders the 32-bit integer atomics and float32 add.
+void requireOrderable(const std::string& callee, const std::string& op, DType t, const std::string& name, Span span) {
+    const bool ok = t == DType::Int32 || t == DType::UInt32 || (op == "add" && t == DType::Float32);
+    if (!ok)
+        throw CompileError(span,
+                           callee + " with a memory_order on " + std::string(ir::dtypeName(t)) + " '" + name +
+                               "': TileScope orders atomics of int32 and uint32" + (op == "add" ? " and float32 adds" : ""),
+                           "drop memory_order (a relaxed atomic), or make the flag or counter an int32 tensor and "
+                           "order through it");
+}
+
 // `old = T.atomic_add(dst[i], v, return_prev=True)`: one element, a scalar value. IR has no let,
 // so the old value is stored into a per-thread variable (named after the assignment) and the
 // call returns a load of it: every later use reads the value this atomic returned.
@@ -470,10 +496,10 @@ Value atomicReturningPrev(Elaborator& el, CallArgs& a, const CallArgs::Bound& b,
     ir::Expr place = el.loadOf(*acc, b.spans[0]);
     ir::Expr v = ir::cast(t, el.toExprLike(b[1], t, b.spans[1], a.callee + " value"), b.spans[1]);
     ir::Buffer prev = el.allocate(ir::Scope::Local, {ir::intImm(1)}, t, a.span, a.callee);
-    el.emit(ir::store(prev, {ir::intImm(0)},
-                      ir::call(ir::intrin::kAtomicPrev,
-                               {std::make_shared<ir::StrImmNode>(op, a.span), place, v}, t, a.span),
-                      a.span));
+    std::vector<ir::Expr> args{std::make_shared<ir::StrImmNode>(op, a.span), place, v};
+    if (std::string order = memoryOrderArg(b, 2, a.callee); !order.empty())
+        args.push_back(std::make_shared<ir::StrImmNode>(order, b.spans[2]));
+    el.emit(ir::store(prev, {ir::intImm(0)}, ir::call(ir::intrin::kAtomicPrev, std::move(args), t, a.span), a.span));
     el.noteWrite(acc->buffer);
     el.noteWrite(prev);
     return el.wrap(ir::load(prev, {ir::intImm(0)}, a.span));
@@ -502,6 +528,13 @@ Value opAtomic(Elaborator& el, CallArgs& a, const std::string& op) {
     }
     ir::Attrs attrs{{"op", op}};
     if (boolArg(el, b, 4, false)) attrs["use_tma"] = true;
+    if (std::string order = memoryOrderArg(b, 2, a.callee); !order.empty()) {
+        requireOrderable(a.callee, op, dst.buffer->dtype, dst.buffer->name, b.spans[0]);
+        if (attrs.count("use_tma"))
+            throw CompileError(b.spans[2], a.callee + ": use_tma=True with a memory_order: a TMA reduce-add is not an ordered atomic",
+                               "drop memory_order, or use_tma and order through a separate int32 flag");
+        attrs["memory_order"] = order;
+    }
     el.emit(std::make_shared<ir::TileOpNode>(ir::TileOpKind::Atomic,
                                              std::vector<ir::TileArg>{dst, value}, attrs, a.span));
     el.noteWrite(dst.buffer);

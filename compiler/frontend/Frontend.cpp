@@ -30,7 +30,7 @@ std::vector<int> writtenTensorParams(const ir::PrimFuncNode& f) {
                 if (t->isRegion(i) && (op.access(*t, i) & ops::kWrite)) written.insert(t->region(i).buffer.get());
         }
     }, [&](const ir::Expr& e) {  // T.atomic_*(..., return_prev=True) writes its element
-        if (auto* c = ir::as<ir::CallNode>(e); c && c->op == ir::intrin::kAtomicPrev && c->args.size() == 3)
+        if (auto* c = ir::as<ir::CallNode>(e); c && c->op == ir::intrin::kAtomicPrev && c->args.size() >= 3)
             if (auto* l = ir::as<ir::LoadNode>(c->args[1])) written.insert(l->buffer.get());
     });
     ir::addViewBases(f, written);  // a write through a view writes its tensor

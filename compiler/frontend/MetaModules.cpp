@@ -94,6 +94,23 @@ void Interp::installModules() {
     defn(m, "math", "cos", unaryMath(std::cos));
     defn(m, "math", "tan", unaryMath(std::tan));
     defn(m, "math", "tanh", unaryMath(std::tanh));
+    // Functions defined on every real (no domain error to mirror), as CPython computes them.
+    defn(m, "math", "erf", unaryMath(std::erf));
+    defn(m, "math", "erfc", unaryMath(std::erfc));
+    defn(m, "math", "atan", unaryMath(std::atan));
+    defn(m, "math", "sinh", unaryMath(std::sinh));
+    defn(m, "math", "cosh", unaryMath(std::cosh));
+    defn(m, "math", "asinh", unaryMath(std::asinh));
+    defn(m, "math", "expm1", unaryMath(std::expm1));
+    defn(m, "math", "atan2", [](Interp&, CallArgs& a) {
+        a.expectPositional(2, 2);
+        return Value::real(std::atan2(needFloat(a, 0), needFloat(a, 1)));
+    });
+    defn(m, "math", "hypot", [](Interp&, CallArgs& a) {  // any number of coordinates, as Python 3.8+
+        double h = 0;
+        for (size_t i = 0; i < a.pos.size(); ++i) h = std::hypot(h, needFloat(a, i));
+        return Value::real(h);
+    });
     defn(m, "math", "log", [](Interp&, CallArgs& a) {
         a.expectPositional(1, 2);
         double x = needFloat(a, 0);

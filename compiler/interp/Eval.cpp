@@ -526,8 +526,11 @@ double Machine::callF(const CallNode* n) {
 }
 
 std::pair<std::string, const LoadNode*> Machine::atomicPrevParts(const CallNode* n) const {
-    auto* op = n->args.size() == 3 ? dynamic_cast<const StrImmNode*>(n->args[0].get()) : nullptr;
-    auto* place = n->args.size() == 3 ? dynamic_cast<const LoadNode*>(n->args[1].get()) : nullptr;
+    // A fourth argument, the memory order, changes nothing here: the interpreter runs one
+    // operation at a time, in an order every memory order allows.
+    const bool arity = n->args.size() == 3 || n->args.size() == 4;
+    auto* op = arity ? dynamic_cast<const StrImmNode*>(n->args[0].get()) : nullptr;
+    auto* place = arity ? dynamic_cast<const LoadNode*>(n->args[1].get()) : nullptr;
     if (!op || !place || (op->value != "add" && op->value != "max" && op->value != "min"))
         fail(n->span, "malformed IR: atomic_prev takes (\"add\"|\"max\"|\"min\", element, value)");
     return {op->value, place};

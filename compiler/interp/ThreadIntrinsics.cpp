@@ -501,7 +501,8 @@ double ThreadMachine::atomicPrev(const CallNode* n) {
 }
 
 void ThreadMachine::atomic(const CallNode* c, const ThreadList& act) {
-    if (c->args.size() != 3) fail(c->span, "tl.atomic takes (op, addr, value)");
+    // The memory order (a fourth argument) is met by running the threads' atomics one at a time.
+    if (c->args.size() != 3 && c->args.size() != 4) fail(c->span, "tl.atomic takes (op, addr, value[, memory order])");
     std::string op = strArg(c, 0);
     if (op != "add" && op != "max" && op != "min")
         fail(c->span, "tl.atomic: unknown operator '" + op + "'");

@@ -13,6 +13,15 @@ using namespace ts::xform::lower;
 
 namespace {
 
+// One element's atomic: (op, address, value[, memory order]). An ordered one keeps its fourth
+// argument to the code generators (one `atom` with .sem each, never vectorized).
+Stmt atomicCall(const TileOpNode& op, const std::string& aop, Expr address, Expr value) {
+    std::vector<Expr> args{std::make_shared<StrImmNode>(aop, op.span), std::move(address), std::move(value)};
+    if (std::string order = attrStr(op.attrs, "memory_order", ""); !order.empty())
+        args.push_back(std::make_shared<StrImmNode>(order, op.span));
+    return intrinsicStmt(intrin::kAtomic, std::move(args), op.span);
+}
+
 Stmt lowerAtomic(Ctx& c, const TileOpNode& op, const Target& target) {
     const Region& dst = op.region(0);
     if (attrBool(op.attrs, "use_tma", false))
@@ -61,8 +70,7 @@ Stmt lowerAtomic(Ctx& c, const TileOpNode& op, const Target& target) {
         // Out-of-bounds destinations are skipped, as T.copy skips them (and as the interpreter does).
         std::vector<Expr> idx;
         for (auto& rg : dst.ranges) idx.push_back(rg.min);
-        Stmt s = intrinsicStmt(intrin::kAtomic, {std::make_shared<StrImmNode>(aop, op.span), addressOf(dst.buffer, idx),
-                                                 cast(dst.buffer->dtype, std::get<Expr>(op.args[1]))}, op.span);
+        Stmt s = atomicCall(op, aop, addressOf(dst.buffer, idx), cast(dst.buffer->dtype, std::get<Expr>(op.args[1])));
         Expr in = inBounds(dst.buffer, idx);
         return in ? ifThen(in, s, nullptr, op.span) : s;
     }
@@ -86,8 +94,7 @@ Stmt lowerAtomic(Ctx& c, const TileOpNode& op, const Target& target) {
         }
         auto dIdx = regionIndex(dst, sq);
         guard = logicalAnd(guard, inBounds(dst.buffer, dIdx));
-        Stmt body = intrinsicStmt(intrin::kAtomic, {std::make_shared<StrImmNode>(aop, op.span), addressOf(dst.buffer, dIdx),
-                                                    cast(dst.buffer->dtype, load(it->second.regs, {r}))}, op.span);
+        Stmt body = atomicCall(op, aop, addressOf(dst.buffer, dIdx), cast(dst.buffer->dtype, load(it->second.regs, {r})));
         // Replicated values would be added once per copy: only the first holder adds.
         if (L.replicate > 1) guard = logicalAnd(guard, isFirstHolder(c, L, r));
         if (guard) body = ifThen(guard, body, nullptr, op.span);
@@ -100,8 +107,7 @@ Stmt lowerAtomic(Ctx& c, const TileOpNode& op, const Target& target) {
     Expr lin = add(mul(it, intImm(c.threads)), c.tx);
     auto sq = delinearize(lin, *ext);
     auto dIdx = regionIndex(dst, sq), sIdx = regionIndex(src, sq);
-    Stmt body = intrinsicStmt(intrin::kAtomic, {std::make_shared<StrImmNode>(aop, op.span), addressOf(dst.buffer, dIdx),
-                                                cast(dst.buffer->dtype, load(src.buffer, sIdx))}, op.span);
+    Stmt body = atomicCall(op, aop, addressOf(dst.buffer, dIdx), cast(dst.buffer->dtype, load(src.buffer, sIdx)));
     Expr guard = logicalAnd(inBounds(dst.buffer, dIdx), inBounds(src.buffer, sIdx));
     if (total % c.threads != 0) guard = logicalAnd(lt(lin, intImm(total)), guard);
     if (guard) body = ifThen(guard, body, nullptr, op.span);

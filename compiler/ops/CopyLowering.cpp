@@ -50,11 +50,13 @@ bool innerContiguous(const Region& r) {
     return !(e && *e == 1) && r.buffer->strides.empty();
 }
 
+// Elements per vector of a copy: 16/8/4 bytes of equal dtypes. A converting copy (float32 ->
+// float16) takes the same widths in elements of its wider side: each thread then converts v
+// consecutive elements, which the code generator loads and stores as vectors (VectorAccess.h).
 int64_t chooseVector(Ctx& c, const Region& src, const Region& dst, const std::vector<int64_t>& ext) {
-    if (src.buffer->dtype != dst.buffer->dtype || ext.empty()) return 1;
-    if (!innerContiguous(src) || !innerContiguous(dst)) return 1;
-    int elt = dtypeBytes(dst.buffer->dtype);
-    if (dtypeBits(dst.buffer->dtype) < 8) return 1;
+    if (ext.empty() || !innerContiguous(src) || !innerContiguous(dst)) return 1;
+    if (dtypeBits(dst.buffer->dtype) < 8 || dtypeBits(src.buffer->dtype) < 8) return 1;
+    int elt = std::max(dtypeBytes(dst.buffer->dtype), dtypeBytes(src.buffer->dtype));
     for (int bytes : {16, 8, 4}) {
         int64_t v = bytes / elt;
         if (v < 1 || ext.back() % v != 0) continue;
@@ -86,16 +88,19 @@ Stmt copyDistributed(Ctx& c, const TileOpNode& op, const Region& src, const Regi
     // cp.async or vector copy, even of one 4-byte element (it read two bfloat16 as one float:
     // wrong values, and a misaligned address on the GPU for deepseek_mhc's mhc_pre).
     bool vecOk = src.buffer->dtype == dst.buffer->dtype && (bytes == 4 || bytes == 8 || bytes == 16);
+    // A converting copy keeps its v elements per thread as an unrolled loop of element copies.
+    const int64_t convertEach = !vecOk && src.buffer->dtype != dst.buffer->dtype && !async ? v : 1;
     if (!vecOk) v = 1;
     std::vector<int64_t> chunkExt = ext.empty() ? std::vector<int64_t>{1} : ext;
-    chunkExt.back() /= v;
+    chunkExt.back() /= v * convertEach;
     int64_t total = 1;
     for (auto e : chunkExt) total *= e;
     int64_t iters = (total + c.threads - 1) / c.threads;
     Var it = makeVar(c.fresh("v"), DType::Int32, op.span);
     Expr lin = add(mul(it, intImm(c.threads)), c.tx);
     std::vector<Expr> sq = delinearize(lin, chunkExt);
-    if (!ext.empty()) sq.back() = mul(sq.back(), intImm(v));
+    Var each = convertEach > 1 ? makeVar(c.fresh("e"), DType::Int32, op.span) : nullptr;
+    if (!ext.empty()) sq.back() = each ? add(mul(sq.back(), intImm(convertEach)), each) : mul(sq.back(), intImm(v));
     if (ext.empty()) sq.clear();
     auto sIdx = regionIndex(src, sq), dIdx = regionIndex(dst, sq);
     Expr sIn = inBounds(src.buffer, sIdx), dIn = inBounds(dst.buffer, dIdx);
@@ -117,6 +122,7 @@ Stmt copyDistributed(Ctx& c, const TileOpNode& op, const Region& src, const Regi
         body = store(dst.buffer, dIdx, val, op.span);
     }
     if (dIn) body = ifThen(dIn, body, nullptr, op.span);
+    if (each) body = forLoop(each, intImm(0), intImm(convertEach), ForKind::Unrolled, body, {{"thread_loop", true}}, op.span);
     if (total % c.threads != 0) body = ifThen(lt(lin, intImm(total)), body, nullptr, op.span);
     ForKind kind = iters <= 16 ? ForKind::Unrolled : ForKind::Serial;
     return forLoop(it, intImm(0), intImm(iters), kind, body, {{"thread_loop", true}}, op.span);

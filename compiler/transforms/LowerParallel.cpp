@@ -127,7 +127,7 @@ private:
 class GuardGlobal : public Mutator {
 protected:
     Expr visitCall(const CallNode* n, const Expr& self) override {
-        if (n->op != intrin::kAtomicPrev || n->args.size() != 3) return Mutator::visitCall(n, self);
+        if (n->op != intrin::kAtomicPrev || n->args.size() < 3) return Mutator::visitCall(n, self);
         // The atomic's place is an address, not a value: it is not replaced by 0 out of bounds.
         auto* place = as<LoadNode>(n->args[1]);
         if (!place) return Mutator::visitCall(n, self);
@@ -136,7 +136,9 @@ protected:
         Expr v = mutate(n->args[2]);
         if (!changed && v == n->args[2]) return self;
         Expr p = changed ? load(place->buffer, idx, place->span) : n->args[1];
-        return call(n->op, {n->args[0], p, v}, n->dtype, n->span);
+        std::vector<Expr> args{n->args[0], p, v};
+        args.insert(args.end(), n->args.begin() + 3, n->args.end());  // the memory order
+        return call(n->op, std::move(args), n->dtype, n->span);
     }
     Expr visitLoad(const LoadNode* n, const Expr& self) override {
         Expr e = Mutator::visitLoad(n, self);

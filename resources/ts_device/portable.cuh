@@ -9,6 +9,10 @@
 // Type traits (no <type_traits> under NVRTC without include paths)
 // ============================================================================================
 
+/// The memory_order of T.atomic_add/max/min(..., memory_order=...) other than relaxed (a relaxed
+/// atomic is the plain one). "consume" arrives as acquire (the compiler maps it).
+enum class MemoryOrder { acquire, release, acq_rel, seq_cst };
+
 namespace detail {
 template <class A, class B> struct IsSame { static constexpr bool value = false; };
 template <class A> struct IsSame<A, A> { static constexpr bool value = true; };

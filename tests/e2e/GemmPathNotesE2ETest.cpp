@@ -92,7 +92,7 @@ TEST(GemmPathNotes, TmaOnlyStagingTileOverTheLdsLimitIsNamedAtItsAllocation) {
     EXPECT_EQ(errors[0]->message,
               "shared memory: the kernel needs 66560 bytes, more than the 65536-byte per-block limit of gfx90a; 16384 of them are "
               "'dq_s', which only stages the T.atomic_add(..., use_tma=True) at line 208: gfx90a has no TMA (TileScope's TMA is "
-              "cuda:sm_90a's), so that add is per-element atomics and needs no shared tile");
+              "cuda:sm_90a's), so that add is per-element atomics and needs no shared tile (in @T.macro 'body' called at line 257:13)");
     EXPECT_EQ(errors[0]->hint,
               "T.atomic_add from 'dq' directly (no shared tile) on this target, or compile for cuda:sm_90a, whose TMA reduce-add "
               "reads 'dq_s'");

@@ -337,6 +337,10 @@ TEST(MetaEvalTest, MathItertoolsAndT) {
     // math.fmod keeps the sign of x (Python's % takes y's): as CPython, -7 % 3 == 2.
     EXPECT_EQ(ev("(math.fmod(-7, 3), math.fmod(7, -3), math.fmod(7.5, 2), -7 % 3)", prelude), "(-1.0, 1.0, 1.5, 2)");
     EXPECT_EQ(err("import math\nx = math.fmod(1, 0)\n").message, "math.fmod(): math domain error");
+    // CPython: math.erf(1) = 0.8427007929497149, math.atan2(1, -1) = 2.356194490192345 (3 pi / 4),
+    // math.hypot(3, 4, 12) = 13.0, math.erfc(0) = 1.0, math.sinh(0) = 0.0.
+    EXPECT_EQ(ev("(round(math.erf(1), 12), round(math.atan2(1, -1), 12), math.hypot(3, 4, 12), math.erfc(0), math.sinh(0))", prelude),
+              "(0.84270079295, 2.356194490192, 13.0, 1.0, 0.0)");
     EXPECT_EQ(ev("list(itertools.product([1, 2], repeat=2))", prelude),
               "[(1, 1), (1, 2), (2, 1), (2, 2)]");
     EXPECT_EQ(ev("(T.ceildiv(10, 3), T.ceildiv(9, 3), T.ceildiv(-10, 3), tilelang.cdiv(1, 128))",
