@@ -300,13 +300,24 @@ int check(const std::vector<Step>& steps, const ChainRun& run, const std::vector
     }
     std::vector<ir::DType> argTypes;
     bool tf32 = false;
+    // A tensor one kernel of the chain rounds to 16 (or 8) bits and a later one reads (MHA
+    // backward's O, from which Delta = rowsum(O * dO) and then dP - Delta cancel) carries that
+    // rounding into every later output: a float32 final output is held to the 16-bit output's
+    // tolerance, not to one rounding of a kernel's own intermediate.
+    double intermediateTol = 0;
+    const std::set<std::string> finals(run.finalKeys.begin(), run.finalKeys.end());
     for (const auto& st : steps) {
-        for (const auto& a : st.r.kernel.args) argTypes.push_back(a.dtype);
+        for (const auto& a : st.r.kernel.args) {
+            argTypes.push_back(a.dtype);
+            if (a.isOutput && ir::isFloat(a.dtype) && ir::dtypeBits(a.dtype) <= 16 && !finals.count(key(st.name, a.name)))
+                intermediateTol = std::max(intermediateTol, rt::defaultTolerance(a.dtype));
+        }
         tf32 = tf32 || hasFloat32Gemm(st.r);
     }
     bool pass = true;
     for (size_t i = 0; i < specs.size(); ++i) {
         rt::CompareOptions opt = rt::referenceOptions(run.finals[i].dtype, argTypes, tf32);
+        if (ir::isFloat(run.finals[i].dtype) && intermediateTol > *opt.relL2Tolerance) opt.relL2Tolerance = intermediateTol;
         if (rtol > 0) opt.relL2Tolerance = rtol;  // --rtol, as for one kernel
         auto c = rt::compare(run.finals[i], ref[i], opt);
         std::cout << "  " << specs[i].name << ": " << rt::describe(c, &run.finals[i], &ref[i])

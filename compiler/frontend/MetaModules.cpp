@@ -88,20 +88,12 @@ void Interp::installModules() {
     defn(m, "math", "sqrt", unaryMath(std::sqrt, "sqrt of a negative number"));
     defn(m, "math", "log2", unaryMath(std::log2, "log of a non-positive number", true));
     defn(m, "math", "log10", unaryMath(std::log10, "log of a non-positive number", true));
-    defn(m, "math", "exp", unaryMath(std::exp));
-    defn(m, "math", "fabs", unaryMath(std::fabs));
-    defn(m, "math", "sin", unaryMath(std::sin));
-    defn(m, "math", "cos", unaryMath(std::cos));
-    defn(m, "math", "tan", unaryMath(std::tan));
-    defn(m, "math", "tanh", unaryMath(std::tanh));
     // Functions defined on every real (no domain error to mirror), as CPython computes them.
-    defn(m, "math", "erf", unaryMath(std::erf));
-    defn(m, "math", "erfc", unaryMath(std::erfc));
-    defn(m, "math", "atan", unaryMath(std::atan));
-    defn(m, "math", "sinh", unaryMath(std::sinh));
-    defn(m, "math", "cosh", unaryMath(std::cosh));
-    defn(m, "math", "asinh", unaryMath(std::asinh));
-    defn(m, "math", "expm1", unaryMath(std::expm1));
+    static const std::pair<const char*, double (*)(double)> kEverywhere[] = {
+        {"exp", std::exp},   {"fabs", std::fabs}, {"sin", std::sin},     {"cos", std::cos},    {"tan", std::tan},
+        {"tanh", std::tanh}, {"erf", std::erf},   {"erfc", std::erfc},   {"atan", std::atan},  {"sinh", std::sinh},
+        {"cosh", std::cosh}, {"asinh", std::asinh}, {"expm1", std::expm1}};
+    for (auto [name, fn] : kEverywhere) defn(m, "math", name, unaryMath(fn));
     defn(m, "math", "atan2", [](Interp&, CallArgs& a) {
         a.expectPositional(2, 2);
         return Value::real(std::atan2(needFloat(a, 0), needFloat(a, 1)));
