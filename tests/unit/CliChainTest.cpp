@@ -154,3 +154,26 @@ TEST(CliChain, CorpusMhaBackwardChainMatchesOurReference) {
         EXPECT_TRUE(contains(o.out, "dQ_out: rel-L2") && contains(o.out, "\nPASS\n")) << o.out;
     }
 }
+
+// A float32 final output computed from a 16-bit tensor that the chain itself rounded (MHA
+// backward's fp16 O: Delta = rowsum(O * dO), then dP - Delta cancels) is held to the 16-bit
+// tolerance (rel-L2 1e-2, per-element factor 3), not to 1e-3 for one rounding inside a kernel:
+// dQ_acc failed the per-element rule at S=4097 causal on the H100 while dQ (the same values in
+// fp16) passed. The chain above, whose intermediates are float32, keeps 1e-5.
+TEST(CliChain, Float32OutputAfterA16BitIntermediateTakesThe16BitTolerance) {
+    RunCommand c;
+    c.flags.file = std::string(TS_SOURCE_DIR) + "/samples/mha_bwd.py";
+    c.flags.target = "cuda:sm_80";
+    c.flags.params = {"seq_len=64", "heads=1", "dq_convert=True"};
+    c.interp = "tile";
+    c.seed = 3;
+    c.chain = {"mha_fwd", "mha_bwd_preprocess", "mha_bwd_main"};
+    c.ref = "bwd_ref";
+    auto o = captureCli([&] { return runChain(c); });
+    EXPECT_EQ(o.rc, 0) << o.out << o.err;
+    EXPECT_TRUE(contains(o.out, "final outputs: mha_bwd_main.dK mha_bwd_main.dV mha_bwd_main.dQ_acc mha_bwd_main.dQ mha_bwd_main.dq_done")) << o.out;
+    const size_t at = o.out.find("mha_bwd_main.dQ_acc: rel-L2");
+    ASSERT_NE(at, std::string::npos) << o.out;
+    EXPECT_NE(o.out.find("(tol 1.0e-02)", at), std::string::npos) << o.out;
+    EXPECT_TRUE(contains(o.out, "mha_bwd_main.dq_done: 0 mismatching")) << o.out;
+}
