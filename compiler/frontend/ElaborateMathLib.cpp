@@ -95,9 +95,15 @@ void registerMathLib(Interp& in) {
                           "expm1", "trunc", "nearbyint", "__exp", "__exp10", "__log", "__log2", "__log10", "__sin", "__cos", "__tan",
                           "pow", "fmod", "atan2", "hypot", "copysign"}) {
         const ir::MathFn* f = ir::findMathFn(n);
-        def(n, [f](Elaborator& el, CallArgs& a) {
-            a.expectPositional(size_t(f->arity), size_t(f->arity));
-            return mathCall(el, a, *f, std::string(f->name));
+        // TVM's parameter names (tilelang/language/tir/ir.pyi), so T.erf(x=v) and
+        // T.atan2(x1=a, x2=b) bind as in TileLang.
+        const std::string name = n;
+        const std::vector<std::string> params = f->arity == 1                           ? std::vector<std::string>{"x"}
+                                                : name == "pow" || name == "fmod" ? std::vector<std::string>{"x", "y"}
+                                                                                  : std::vector<std::string>{"x1", "x2"};
+        def(n, [f, params](Elaborator& el, CallArgs& a) {
+            Bound b = bindWithMode(a, params, params.size());
+            return mathCall(el, b.args, *f, std::string(f->name));
         });
     }
     // T.round(x, rounding_mode="ties-to-even"): TVM's round is ties to even (CUDA's nearbyint);
