@@ -304,20 +304,21 @@ TS_D void atomic_add(bfloat16* addr, bfloat16 v) {
 }
 
 /// Ordered atomics, T.atomic_add/max/min(..., memory_order=O) (ts_device.cuh's contract): clang's
-/// HIP atomic builtins at agent (device) scope, which take the C++ order.
+/// HIP atomic builtins at agent (device) scope, which take the C++ order. T comes from the address
+/// alone (the value converts, as to CUDA's overloads): `(unsigned*, 1)` deduced T twice.
 template <MemoryOrder O> constexpr int hip_memory_order() {
     return O == MemoryOrder::acquire   ? __ATOMIC_ACQUIRE
            : O == MemoryOrder::release ? __ATOMIC_RELEASE
            : O == MemoryOrder::acq_rel ? __ATOMIC_ACQ_REL
                                        : __ATOMIC_SEQ_CST;
 }
-template <MemoryOrder O, class T> TS_D T atomic_add_ordered(T* addr, T v) {
+template <MemoryOrder O, class T> TS_D T atomic_add_ordered(T* addr, typename detail::EnableIf<true, T>::type v) {
     return __hip_atomic_fetch_add(addr, v, hip_memory_order<O>(), __HIP_MEMORY_SCOPE_AGENT);
 }
-template <MemoryOrder O, class T> TS_D T atomic_max_ordered(T* addr, T v) {
+template <MemoryOrder O, class T> TS_D T atomic_max_ordered(T* addr, typename detail::EnableIf<true, T>::type v) {
     return __hip_atomic_fetch_max(addr, v, hip_memory_order<O>(), __HIP_MEMORY_SCOPE_AGENT);
 }
-template <MemoryOrder O, class T> TS_D T atomic_min_ordered(T* addr, T v) {
+template <MemoryOrder O, class T> TS_D T atomic_min_ordered(T* addr, typename detail::EnableIf<true, T>::type v) {
     return __hip_atomic_fetch_min(addr, v, hip_memory_order<O>(), __HIP_MEMORY_SCOPE_AGENT);
 }
 

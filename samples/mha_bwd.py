@@ -214,16 +214,15 @@ def mha_bwd_main(batch=1, heads=2, seq_len=100, dim=64, is_causal=False, block_M
             T.copy(dv_out, dV[b, k0:k0 + block_M, head, :])
             if dq_convert:  # the head's last key block to finish converts its dQ (no postprocess kernel)
                 ticket = T.alloc_shared((1,), "int32")
-                tx = T.get_thread_binding()
-                T.sync_threads()  # every thread's dQ adds come before thread 0's release
-                if tx == 0:
-                    ticket[0] = T.atomic_add(dq_done[b, head], 1, return_prev=True, memory_order="acq_rel")
+                T.sync_threads()  # every thread's dQ adds come before the ticket's release
+                for i in T.Parallel(1):  # one thread takes the block's ticket
+                    ticket[i] = T.atomic_add(dq_done[b, head], 1, return_prev=True, memory_order="acq_rel")
                 T.sync_threads()
                 if ticket[0] == key_blocks - 1:  # acquired: every key block's dQ adds are visible
                     for ct in T.serial(T.ceildiv(seq_len, 128)):  # 128 rows at a time: 32 KB of loads in flight
                         T.copy(dQ_acc[b, ct * 128:ct * 128 + 128, head, :], dQ[b, ct * 128:ct * 128 + 128, head, :])
-                    if tx == 0:
-                        T.atomic_add(dq_done[b, head], -key_blocks, memory_order="release")  # 0 for the next call
+                    for i in T.Parallel(1):  # back to 0 for the next call
+                        T.atomic_add(dq_done[b, head], -key_blocks, memory_order="release")
 
     if dq_convert:
         @T.prim_func

@@ -510,7 +510,12 @@ Value opAtomic(Elaborator& el, CallArgs& a, const std::string& op) {
     // lowering (ops/CopyTma.cpp lowerAtomicTmaReduce), which takes it where TMA can.
     auto b = a.bind({"dst", "value", "memory_order", "return_prev", "use_tma"}, 2);
     el.requireKernel(a.span, a.callee);
-    if (boolArg(el, b, 3, false)) return atomicReturningPrev(el, a, b, op);
+    if (boolArg(el, b, 3, false)) {
+        if (boolArg(el, b, 4, false))
+            throw CompileError(b.spans[4], a.callee + ": use_tma=True with return_prev=True: a TMA reduce-add returns no previous value",
+                               "drop use_tma (one atomic per element returns the value it replaced)");
+        return atomicReturningPrev(el, a, b, op);
+    }
     auto valueOwn = el.ownExtents(b[1]);
     ir::Region dst =
         el.regionOf(b[0], b.spans[0], a.callee, "the destination", valueOwn ? &*valueOwn : nullptr);
@@ -544,10 +549,11 @@ Value opAtomic(Elaborator& el, CallArgs& a, const std::string& op) {
 // T.atomic_addx2/x4(dst[..., k], src[..., k]): TileLang's vector atomics, which add `lanes`
 // consecutive elements of the last dimension; lowered as that many element atomics.
 Value opAtomicAddVec(Elaborator& el, CallArgs& a, int lanes) {
-    auto b = a.bind({"dst", "value", "memory_order", "return_prev"}, 2);
+    // TileLang's signature: atomic_addx2(dst, value, return_prev=False) -- no memory_order.
+    auto b = a.bind({"dst", "value", "return_prev"}, 2);
     el.requireKernel(a.span, a.callee);
-    if (boolArg(el, b, 3, false))
-        throw CompileError(b.spans[3], a.callee + "(return_prev=True) is not supported");
+    if (boolArg(el, b, 2, false))
+        throw CompileError(b.spans[2], a.callee + "(return_prev=True) is not supported");
     auto* dst = b[0].extAs<BufferAccess>();
     auto* src = b[1].extAs<BufferAccess>();
     if (!dst || !src || !dst->isElement() || !src->isElement())

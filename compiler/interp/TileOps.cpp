@@ -371,9 +371,12 @@ void Machine::tileAtomic(const TileOpNode* n) {
     FlatView d = flatten(dst);
     if (!n->isRegion(1)) {
         double v = evalValue(std::get<Expr>(n->args[1]).get());
-        // Outside T.Parallel every thread of the block issues the atomic (as the lowered code
-        // and TileLang do); inside, each iteration is one thread's.
-        const int64_t issuers = m_parallelDepth > 0 ? 1 : m_blockThreads;
+        // Outside T.Parallel every thread of the block issues the atomic on one element (as the
+        // lowered code and TileLang do); inside, each iteration is one thread's. Into a region of
+        // several elements the value is broadcast: each element once (TileLang's tile-region form).
+        int64_t elems = 1;
+        for (auto e : d.extents()) elems *= e;
+        const int64_t issuers = m_parallelDepth > 0 || elems > 1 ? 1 : m_blockThreads;
         forEachOne(d, [&](int64_t o, bool in) {
             for (int64_t t = 0; in && t < issuers; ++t) combine(dp[o], v);
         });

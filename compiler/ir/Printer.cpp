@@ -305,7 +305,9 @@ public:
                         break;
                     }
                     case TileOpKind::Atomic:
-                        text = "T.atomic_" + attrStr(n->attrs, "op", "add") + "(" + tileArg(n->args[0]) + ", " + tileArg(n->args[1]) + ")";
+                        text = "T.atomic_" + attrStr(n->attrs, "op", "add") + "(" + tileArg(n->args[0]) + ", " + tileArg(n->args[1]) +
+                               (attrStr(n->attrs, "memory_order", "").empty() ? "" : ", memory_order=\"" + attrStr(n->attrs, "memory_order", "") + "\"") +
+                               (attrBool(n->attrs, "use_tma", false) ? ", use_tma=True" : "") + ")";
                         break;
                     default: {
                         text = std::string("T.") + tileOpName(n->op) + "(";

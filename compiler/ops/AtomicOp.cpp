@@ -64,7 +64,15 @@ Stmt lowerAtomic(Ctx& c, const TileOpNode& op, const Target& target) {
             return nullptr;
         }
     }
-    if (!op.isRegion(1)) {
+    // A scalar value into a region of several elements (T.atomic_add(B[0:4], 1)) is TileLang's
+    // tile-region form: the value broadcast, each element updated once (by the distributed loop
+    // below), not once per thread (helper-135 #5: the lowering updated only B[0]).
+    auto regionExt = squeezedExtents(dst);
+    int64_t regionElems = 1;
+    if (regionExt)
+        for (auto e : *regionExt) regionElems *= e;
+    const bool broadcast = !op.isRegion(1) && regionExt && regionElems > 1;
+    if (!op.isRegion(1) && !broadcast) {
         // Scalar atomic on one element: one thread per block would change the meaning (every
         // thread executes T.atomic_add(x[0], v) in TileLang), so every thread issues it.
         // Out-of-bounds destinations are skipped, as T.copy skips them (and as the interpreter does).
@@ -74,19 +82,18 @@ Stmt lowerAtomic(Ctx& c, const TileOpNode& op, const Target& target) {
         Expr in = inBounds(dst.buffer, idx);
         return in ? ifThen(in, s, nullptr, op.span) : s;
     }
-    const Region& src = op.region(1);
-    auto ext = squeezedExtents(dst);
+    auto ext = regionExt;
     if (!ext || c.frags.count(dst.buffer.get())) {
         c.error(op.span, "T.atomic_" + aop + ": the destination must be a global or shared region with constant shape");
         return nullptr;
     }
-    if (auto it = c.frags.find(src.buffer.get()); it != c.frags.end()) {
+    if (auto it = broadcast ? c.frags.end() : c.frags.find(op.region(1).buffer.get()); it != c.frags.end()) {
         const LayoutNode& L = *it->second.layout;
         Var r = makeVar(c.fresh("r"), DType::Int32, op.span);
         std::unordered_map<const VarNode*, Expr> inv{{L.invThread.get(), c.tx}, {L.invLocal.get(), r}};
         std::vector<Expr> sq;
         Expr guard;
-        auto shape = constShape(*src.buffer);
+        auto shape = constShape(*op.region(1).buffer);
         for (size_t d = 0; d < L.inverse.size(); ++d) {
             Expr e = substitute(L.inverse[d], inv);
             if ((*shape)[d] != 1) sq.push_back(e);
@@ -106,9 +113,17 @@ Stmt lowerAtomic(Ctx& c, const TileOpNode& op, const Target& target) {
     Var it = makeVar(c.fresh("v"), DType::Int32, op.span);
     Expr lin = add(mul(it, intImm(c.threads)), c.tx);
     auto sq = delinearize(lin, *ext);
-    auto dIdx = regionIndex(dst, sq), sIdx = regionIndex(src, sq);
-    Stmt body = atomicCall(op, aop, addressOf(dst.buffer, dIdx), cast(dst.buffer->dtype, load(src.buffer, sIdx)));
-    Expr guard = logicalAnd(inBounds(dst.buffer, dIdx), inBounds(src.buffer, sIdx));
+    auto dIdx = regionIndex(dst, sq);
+    Expr value, guard = inBounds(dst.buffer, dIdx);
+    if (broadcast) {
+        value = cast(dst.buffer->dtype, std::get<Expr>(op.args[1]));
+    } else {
+        const Region& src = op.region(1);
+        auto sIdx = regionIndex(src, sq);
+        value = cast(dst.buffer->dtype, load(src.buffer, sIdx));
+        guard = logicalAnd(guard, inBounds(src.buffer, sIdx));
+    }
+    Stmt body = atomicCall(op, aop, addressOf(dst.buffer, dIdx), value);
     if (total % c.threads != 0) guard = logicalAnd(lt(lin, intImm(total)), guard);
     if (guard) body = ifThen(guard, body, nullptr, op.span);
     return forLoop(it, intImm(0), intImm(iters), iters <= 16 ? ForKind::Unrolled : ForKind::Serial, body, {{"thread_loop", true}}, op.span);
