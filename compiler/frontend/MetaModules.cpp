@@ -27,7 +27,10 @@ BuiltinFn unaryMath(double (*f)(double), const char* domain = nullptr, bool posi
         double x = needFloat(a, 0);
         if (domain && (positive ? x <= 0 : x < 0))
             throw CompileError(a.argSpan(0), a.callee + "(): math domain error", domain);
-        return Value::real(f(x));
+        const double r = f(x);
+        if (std::isinf(r) && std::isfinite(x))  // CPython raises OverflowError (math.exp(1000))
+            throw CompileError(a.argSpan(0), a.callee + "(): math range error", "the result is too large for a float");
+        return Value::real(r);
     };
 }
 

@@ -341,6 +341,9 @@ TEST(MetaEvalTest, MathItertoolsAndT) {
     // math.hypot(3, 4, 12) = 13.0, math.erfc(0) = 1.0, math.sinh(0) = 0.0.
     EXPECT_EQ(ev("(round(math.erf(1), 12), round(math.atan2(1, -1), 12), math.hypot(3, 4, 12), math.erfc(0), math.sinh(0))", prelude),
               "(0.84270079295, 2.356194490192, 13.0, 1.0, 0.0)");
+    // A finite argument whose result overflows raises, as CPython's OverflowError (helper-135).
+    EXPECT_EQ(err("import math\nx = math.exp(1000)\n").message, "math.exp(): math range error");
+    EXPECT_EQ(err("import math\nx = math.cosh(-800)\n").message, "math.cosh(): math range error");
     EXPECT_EQ(ev("list(itertools.product([1, 2], repeat=2))", prelude),
               "[(1, 1), (1, 2), (2, 1), (2, 2)]");
     EXPECT_EQ(ev("(T.ceildiv(10, 3), T.ceildiv(9, 3), T.ceildiv(-10, 3), tilelang.cdiv(1, 128))",
