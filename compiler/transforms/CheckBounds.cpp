@@ -7,9 +7,11 @@
 // makes to one element (a race), and a constant element index outside a global tensor. Then each
 // tile op's own check (ops::TileOp::check).
 // Requires: elaborated IR. Produces: diagnostics only (IR unchanged). Invalidates: nothing.
+#include <algorithm>
 #include <map>
 #include <set>
 #include <sstream>
+#include <tuple>
 #include <unordered_map>
 
 #include "compiler/ir/IR.h"
@@ -98,6 +100,43 @@ std::string rangeOrigins(const Affine& a, const Ranges& ranges) {
     return where.str();
 }
 
+/// An interval holding every value of an integer index over its variables' ranges (min, max,
+/// floordiv and floormod by a positive constant too: `T.min(i, 3) - 4`), or nullopt. Not attained
+/// as Affine's bounds are -- enough to prove that every value lies outside a dimension.
+std::optional<std::pair<int64_t, int64_t>> interval(const Expr& e, const Ranges& ranges, std::set<const VarNode*>& vars) {
+    if (auto c = constInt(e)) return std::pair{*c, *c};
+    if (auto* v = as<VarNode>(e)) {
+        auto r = ranges.find(v);
+        if (r == ranges.end()) return std::nullopt;
+        vars.insert(v);
+        return std::pair{r->second.lo, r->second.hi};
+    }
+    auto* b = as<BinaryNode>(e);
+    if (!b || isFloat(b->dtype)) return std::nullopt;
+    auto x = interval(b->a, ranges, vars), y = interval(b->b, ranges, vars);
+    if (!x || !y) return std::nullopt;
+    auto [a0, a1] = *x;
+    auto [b0, b1] = *y;
+    switch (b->op) {
+        case BinOp::Add: return std::pair{a0 + b0, a1 + b1};
+        case BinOp::Sub: return std::pair{a0 - b1, a1 - b0};
+        case BinOp::Mul: {
+            const int64_t p[4] = {a0 * b0, a0 * b1, a1 * b0, a1 * b1};
+            return std::pair{*std::min_element(p, p + 4), *std::max_element(p, p + 4)};
+        }
+        case BinOp::Min: return std::pair{std::min(a0, b0), std::min(a1, b1)};
+        case BinOp::Max: return std::pair{std::max(a0, b0), std::max(a1, b1)};
+        case BinOp::FloorDiv:  // floor division is monotone in the dividend for a positive divisor
+            if (b0 == b1 && b0 > 0)
+                return std::pair{a0 >= 0 ? a0 / b0 : -((-a0 + b0 - 1) / b0), a1 >= 0 ? a1 / b0 : -((-a1 + b0 - 1) / b0)};
+            return std::nullopt;
+        case BinOp::FloorMod:
+            if (b0 == b1 && b0 > 0) return std::pair{int64_t(0), b0 - 1};
+            return std::nullopt;
+        default: return std::nullopt;
+    }
+}
+
 // A non-constant index affine in loop / block / thread variables of known range, else nullopt.
 std::optional<Affine> loopAffine(const Expr& e, const Ranges& ranges) {
     if (constInt(e)) return std::nullopt;
@@ -128,13 +167,26 @@ void checkAccess(const BufferNode& b, const std::vector<Expr>& idx, Span span,
                 continue;
             }
             auto a = loopAffine(idx[d], ranges);
-            if (!a) continue;
-            auto [lo, hi] = affineBounds(*a, ranges);
+            std::string origins;
+            int64_t lo = 0, hi = 0;
+            if (a) {
+                std::tie(lo, hi) = affineBounds(*a, ranges);
+                origins = rangeOrigins(*a, ranges);
+            } else {
+                // Not affine (T.min(i, 3) - 4, i // 2 + M): an interval that holds every value.
+                std::set<const VarNode*> vars;
+                auto iv = interval(idx[d], ranges, vars);
+                if (!iv || vars.empty()) continue;
+                std::tie(lo, hi) = *iv;
+                Affine names;
+                for (auto* v : vars) names.terms[v] = 1;
+                origins = rangeOrigins(names, ranges);
+            }
             if (hi >= 0 && lo < *dim) continue;
             diags.error(span,
-                        "index " + toString(idx[d]) + " of tensor '" + b.name + "' ranges over [" + std::to_string(lo) + ", " +
+                        "index " + toString(idx[d]) + " of tensor '" + b.name + "' ranges " + (a ? "over [" : "within [") + std::to_string(lo) + ", " +
                             std::to_string(hi) + "], wholly outside dimension " + std::to_string(d) + " of shape " + shapeText(b) +
-                            " for " + rangeOrigins(*a, ranges) + ": no access of it is in bounds",
+                            " for " + origins + ": no access of it is in bounds",
                         "valid indices are 0.." + std::to_string(*dim - 1) + "; adjust the index (the GPU would read 0 and skip the stores)",
                         "check-bounds");
         }
