@@ -438,6 +438,12 @@ void Elaborator::installMath() {
                   "T.Tensor((64,), \"float32\")`; the caller allocates it and `tilec run` "
                   "treats it as an output), or use T.alloc_shared / T.alloc_fragment for "
                   "scratch that lives within one block"
+            : n == "atomic_load"
+                ? "for an int32/uint32 flag, T.atomic_add(flag[i], 0, return_prev=True, memory_order=\"acquire\") reads it "
+                  "with acquire order (one atom.acquire.gpu)"
+            : n == "atomic_store"
+                ? "for an int32/uint32 counter, publish with an ordered add: T.atomic_add(flag[i], delta, "
+                  "memory_order=\"release\")"
             : e.kind == LangKind::Sync
                 ? "Hopper (sm_90) synchronization and warp specialization are planned"
             : e.kind == LangKind::Layout ? "layouts are inferred meanwhile"
