@@ -131,10 +131,12 @@ inline constexpr const char* kWgmmaRetire = "tl.wgmma_retire";
 /// tl.warp_allreduce(op, value, width): xor-shuffle all-reduce over `width` lanes; op is a
 /// StrImm "sum" | "max" | "min".
 inline constexpr const char* kWarpAllreduce = "tl.warp_allreduce";
-/// tl.atomic(op, addr, value): atomicAdd/atomicMax/atomicMin on global or shared memory.
+/// tl.atomic(op, addr, value[, order]): atomicAdd/atomicMax/atomicMin on global or shared memory;
+/// `order` (StrImm "acquire" | "release" | "acq_rel" | "seq_cst", T.atomic_*(memory_order=))
+/// makes it one ordered atom (ts::atomic_*_ordered, never vectorized); absent = relaxed.
 inline constexpr const char* kAtomic = "tl.atomic";
-/// atomic_prev(op, place, value) -> the value *place held before: T.atomic_add/max/min(...,
-/// return_prev=True). `place` is the Load of the destination element (global or shared; its
+/// atomic_prev(op, place, value[, order]) -> the value *place held before: T.atomic_add/max/min(...,
+/// return_prev=True), `order` as tl.atomic's. `place` is the Load of the destination element (global or shared; its
 /// indices are rewritten like any load's); op is a StrImm "add" | "max" | "min". Tile-level and
 /// thread-level (not a tl.* intrinsic): both interpreters run it; codegen prints atomicAdd(&place,
 /// value) (int32/uint32/float32 add, int32/uint32 max/min).
