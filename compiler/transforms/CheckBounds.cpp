@@ -145,6 +145,59 @@ std::optional<Affine> loopAffine(const Expr& e, const Ranges& ranges) {
     return a;
 }
 
+/// As affine(), but a variable without a known range (a symbolic size such as M) is a term of its
+/// own: `M + i` minus the dimension `M` leaves `i`.
+std::optional<Affine> affineSymbolic(const Expr& e, const Ranges& ranges) {
+    if (auto c = constInt(e)) return Affine{*c, {}};
+    if (auto* v = as<VarNode>(e)) {
+        Affine a;
+        a.terms[v] = 1;
+        return a;
+    }
+    auto* b = as<BinaryNode>(e);
+    if (!b || isFloat(b->dtype) || (b->op != BinOp::Add && b->op != BinOp::Sub && b->op != BinOp::Mul)) return std::nullopt;
+    auto x = affineSymbolic(b->a, ranges), y = affineSymbolic(b->b, ranges);
+    if (!x || !y) return std::nullopt;
+    if (b->op == BinOp::Mul) {
+        if (!x->terms.empty() && !y->terms.empty()) return std::nullopt;
+        Affine& var = x->terms.empty() ? *y : *x;
+        const int64_t k = x->terms.empty() ? x->c0 : y->c0;
+        var.c0 *= k;
+        for (auto& [v, c] : var.terms) c *= k;
+        return var;
+    }
+    const int64_t sg = b->op == BinOp::Add ? 1 : -1;
+    x->c0 += sg * y->c0;
+    for (auto& [v, c] : y->terms) x->terms[v] += sg * c;
+    return x;
+}
+
+/// A symbolic dimension (`A: T.Tensor((M,), ...)`): an index that is the dimension plus loop
+/// terms that are never negative (`A[M + i]`) reads past the end for every value (helper-133).
+void symbolicDimCheck(const BufferNode& b, size_t d, const Expr& index, Span span, DiagnosticEngine& diags,
+                      const Ranges& ranges) {
+    auto x = affineSymbolic(index, ranges), dim = affineSymbolic(b.shape[d], ranges);
+    if (!x || !dim || dim->terms.empty()) return;
+    Affine diff = *x;
+    diff.c0 -= dim->c0;
+    for (auto& [v, c] : dim->terms) diff.terms[v] -= c;
+    Affine known;
+    known.c0 = diff.c0;
+    for (auto& [v, c] : diff.terms) {
+        if (c == 0) continue;
+        if (!ranges.count(v)) return;  // a symbol left over: its value decides
+        known.terms[v] = c;
+    }
+    if (known.terms.empty()) return;  // a constant offset from the end: the constant-index rules' case
+    auto [lo, hi] = affineBounds(known, ranges);
+    if (lo < 0) return;
+    diags.error(span,
+                "index " + toString(index) + " of tensor '" + b.name + "' is at least dimension " + std::to_string(d) + " (" +
+                    toString(b.shape[d]) + ") for every " + rangeOrigins(known, ranges) + ": no access of it is in bounds",
+                "valid indices are 0.." + toString(b.shape[d]) + " - 1; adjust the index (the GPU would read 0 and skip the stores)",
+                "check-bounds");
+}
+
 void checkAccess(const BufferNode& b, const std::vector<Expr>& idx, Span span,
                  DiagnosticEngine& diags, const Ranges& ranges, bool guarded) {
     if (b.scope == Scope::Global) {
@@ -156,7 +209,10 @@ void checkAccess(const BufferNode& b, const std::vector<Expr>& idx, Span span,
         // store, silently (helper-132 #1). Partly outside is a ragged edge tile: guarded, legal.
         for (size_t d = 0; d < idx.size() && d < b.shape.size() && !guarded; ++d) {
             auto i = constInt(idx[d]), dim = constInt(b.shape[d]);
-            if (!dim) continue;
+            if (!dim) {
+                symbolicDimCheck(b, d, idx[d], span, diags, ranges);
+                continue;
+            }
             if (i) {
                 if (*i >= 0 && *i < *dim) continue;
                 diags.error(span,
