@@ -35,6 +35,14 @@ TS_D float exp2f_fast(float x) {
     asm("ex2.approx.ftz.f32 %0, %1;" : "=f"(r) : "f"(x));
     return r;
 }
+/// T.fast_rcp: 1/x, rcp.approx.ftz.f32 (PTX ISA, floating-point `rcp`: rcp.approx.f32 is within
+/// 1 ulp, .ftz flushes subnormals; TileLang's tl::fast_rcp); float64 takes the exact division.
+TS_D float fast_rcp(float x) {
+    float r;
+    asm("rcp.approx.ftz.f32 %0, %1;" : "=f"(r) : "f"(x));
+    return r;
+}
+TS_D double fast_rcp(double x) { return 1.0 / x; }
 /// log2(x), lg2.approx.ftz.f32 (PTX ISA §9.7.3.20): max abs. error 2^-22 on (0.5, 2).
 TS_D float log2(float x) {
     float r;

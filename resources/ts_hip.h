@@ -110,6 +110,9 @@ TS_D float exp(float x) { return ::expf(x); }
 /// one v_exp_f32 on gfx90a.
 TS_D float exp2f_fast(float x) { return ::exp2f(x); }
 TS_D float log2(float x) { return ::log2f(x); }
+/// T.fast_rcp (rcp.approx on CUDA): the division, IEEE-rounded.
+TS_D float fast_rcp(float x) { return 1.0f / x; }
+TS_D double fast_rcp(double x) { return 1.0 / x; }
 TS_D float rsqrt(float x) { return ::rsqrtf(x); }
 template <class T> TS_D detail::LowpOnly<T> exp(T x) { return T(exp(float(x))); }
 template <class T> TS_D detail::LowpOnly<T> log2(T x) { return T(log2(float(x))); }

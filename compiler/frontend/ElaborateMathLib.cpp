@@ -92,7 +92,7 @@ void registerMathLib(Interp& in) {
                }));
     };
     for (const char* n : {"tan", "asin", "acos", "atan", "sinh", "cosh", "asinh", "acosh", "atanh", "erf", "exp10", "log10", "log1p",
-                          "expm1", "trunc", "nearbyint", "__exp", "__exp10", "__log", "__log2", "__log10", "__sin", "__cos", "__tan",
+                          "expm1", "trunc", "nearbyint", "__exp", "__exp10", "__log", "__log2", "__log10", "__sin", "__cos", "__tan", "fast_rcp",
                           "pow", "fmod", "atan2", "hypot", "copysign"}) {
         const ir::MathFn* f = ir::findMathFn(n);
         // TVM's parameter names (tilelang/language/tir/ir.pyi), so T.erf(x=v) and

@@ -154,6 +154,7 @@ inline constexpr LangEntry kLanguage[] = {
     {"__sin", LangKind::Math, "__sin(x)", "Fast-math sine (__sinf)."},
     {"__cos", LangKind::Math, "__cos(x)", "Fast-math cosine (__cosf)."},
     {"__tan", LangKind::Math, "__tan(x)", "Fast-math tangent (__tanf)."},
+    {"fast_rcp", LangKind::Math, "fast_rcp(x)", "Approximate 1/x (rcp.approx.ftz.f32 for float32; exact for float64)."},
     {"ieee_add", LangKind::Math, "ieee_add(x, y, rounding_mode=\"rn\")", "x + y rounded by the mode: rn (nearest even), rz, ru, rd (float32/float64; 16-bit: rn)."},
     {"ieee_sub", LangKind::Math, "ieee_sub(x, y, rounding_mode=\"rn\")", "x - y rounded by the mode (rn, rz, ru, rd)."},
     {"ieee_mul", LangKind::Math, "ieee_mul(x, y, rounding_mode=\"rn\")", "x * y rounded by the mode (rn, rz, ru, rd)."},

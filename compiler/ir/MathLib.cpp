@@ -11,6 +11,7 @@ namespace {
 double roundEven(double x) { return std::nearbyint(x); }  // the default mode is round to nearest even
 double roundAway(double x) { return std::round(x); }
 double exp10Fn(double x) { return std::pow(10.0, x); }
+double rcpFn(double x) { return 1.0 / x; }
 
 #define TS_F1(n, f, cf, cd, self) {n, 1, [](double x) { return f(x); }, nullptr, cf, cd, self}
 #define TS_F2(n, f, cf, cd) {n, 2, nullptr, [](double a, double b) { return f(a, b); }, cf, cd, false}
@@ -61,6 +62,7 @@ const MathFn kMathFns[] = {
     TS_F1("__sin", std::sin, "__sinf", "sin", false),
     TS_F1("__cos", std::cos, "__cosf", "cos", false),
     TS_F1("__tan", std::tan, "__tanf", "tan", false),
+    TS_F1("fast_rcp", rcpFn, "ts::fast_rcp", "ts::fast_rcp", false),
     TS_F2("pow", std::pow, "powf", "pow"),
     TS_F2("fmod", std::fmod, "fmodf", "fmod"),
     TS_F2("atan2", std::atan2, "atan2f", "atan2"),

@@ -9,6 +9,7 @@
 #include "compiler/Compile.h"
 #include "compiler/interp/Interpreter.h"
 #include "compiler/ir/MathLib.h"
+#include "profiler/cuda/Nvrtc.h"
 #include "tests/e2e/E2eTestUtil.h"
 #include "tests/e2e/NvrtcBothTargets.h"
 
@@ -109,6 +110,42 @@ TEST(MathLibrary, KeywordArgumentsTakeTvmsNames) {
     auto bad = ts::compile("kw.py", std::string(src).replace(src.find("T.erf(x="), 8, "T.erf(y="), o);
     ASSERT_FALSE(bad.ok);
     EXPECT_NE(ts::e2e::diagText(bad).find("T.erf() got an unexpected keyword argument 'y'"), std::string::npos) << ts::e2e::diagText(bad);
+}
+
+// T.fast_rcp (TileLang's approximate reciprocal, helper-134 #5): rcp.approx.ftz.f32 on CUDA
+// (ts::fast_rcp), 1/x on the interpreters (exact, as the other fast-math forms; compare a GPU run
+// with a tolerance), NVRTC for sm_80 and sm_90a, float64 the exact division.
+TEST(MathLibrary, FastReciprocal) {
+    for (const char* dtype : {"float32", "float64"}) {
+        const std::string src = std::string("import tilelang.language as T\n\n\n@T.prim_func\n") +
+                                "def main(X: T.Tensor((4,), \"" + dtype + "\"), Y: T.Tensor((4,), \"" + dtype + "\")):\n"
+                                "    with T.Kernel(1, threads=32) as bx:\n"
+                                "        for i in T.Parallel(4):\n"
+                                "            Y[i] = T.fast_rcp(X[i])\n";
+        ts::CompileOptions o;
+        o.recordSnapshots = false;
+        ts::CompileResult r = ts::compile("rcp.py", src, o);
+        ASSERT_TRUE(r.ok) << ts::e2e::diagText(r);
+        EXPECT_NE(r.cuda.find("ts::fast_rcp("), std::string::npos) << r.cuda;
+        for (bool lowered : {false, true}) {
+            const ts::ir::DType t = std::string(dtype) == "float32" ? ts::ir::DType::Float32 : ts::ir::DType::Float64;
+            std::vector<ts::HostTensor> args{{t, {4}, {2, -4, 0.5, 3}}, {t, {4}, {0, 0, 0, 0}}};
+            auto run = lowered ? ts::interp::runLowered(r.lowered, args) : ts::interp::run(r.elaborated, args);
+            ASSERT_TRUE(run.ok) << (run.error ? run.error->message : "");
+            EXPECT_EQ(args[1].data[0], 0.5);
+            EXPECT_EQ(args[1].data[1], -0.25);
+            EXPECT_EQ(args[1].data[2], 2.0);
+            EXPECT_NEAR(args[1].data[3], 1.0 / 3.0, 1e-7) << dtype;
+        }
+        if (!ts::rt::nvrtcAvailable()) continue;
+        for (const char* arch : {"sm_80", "sm_90a"}) {
+            o.target = std::string("cuda:") + arch;
+            ts::CompileResult c = ts::compile("rcp.py", src, o);
+            ASSERT_TRUE(c.ok) << ts::e2e::diagText(c);
+            auto nv = ts::rt::compileCuda(c.cuda, arch, {}, true);
+            EXPECT_TRUE(nv.ok) << dtype << " " << arch << ":\n" << nv.log;
+        }
+    }
 }
 
 TEST(MathLibrary, HostEvaluationRoundsInTheMode) {
