@@ -18,6 +18,7 @@
 #include "profiler/cuda/Nvrtc.h"
 #include "profiler/hip/Hiprtc.h"
 #include "tests/e2e/E2eTestUtil.h"
+#include "tests/e2e/InlineProgram.h"
 
 namespace {
 
@@ -81,10 +82,7 @@ TEST(AtomicMemoryOrder, HipHasTheSameOrderedAtomics) {
         "        for i in T.Parallel(64):\n"
         "            P[i] = T.atomic_add(C[0], 1, return_prev=True, memory_order=\"acq_rel\")\n"
         "        T.atomic_max(C[0], 7, memory_order=\"release\")\n";
-    ts::CompileOptions o;
-    o.target = "hip:gfx90a";
-    o.recordSnapshots = false;
-    auto h32 = ts::compile("u32.py", u32, o);
+    auto h32 = ts::e2e::compileInline("u32.py", u32, "hip:gfx90a");
     ASSERT_TRUE(h32.ok) << ts::e2e::diagText(h32);
     // The tile-level IR keeps the order (the pass explorer shows it before lower-tile-ops).
     EXPECT_TRUE(has(ts::ir::print(h32.elaborated).text, "T.atomic_max(C, 7, memory_order=\"release\")")) << ts::ir::print(h32.elaborated).text;
@@ -112,16 +110,14 @@ TEST(AtomicBroadcast, ScalarIntoARegionUpdatesEachElementOnce) {
         "        T.atomic_add(B[0:4], 1)\n"
         "        T.atomic_add(C[0], 1)\n"
         "        T.atomic_max(D[1:6], 7, memory_order=\"release\")\n";
-    ts::CompileOptions o;
-    o.recordSnapshots = false;
-    ts::CompileResult r = ts::compile("bcast.py", src, o);
+    ts::CompileResult r = ts::e2e::compileInline("bcast.py", src);
     ASSERT_TRUE(r.ok) << ts::e2e::diagText(r);
     for (bool lowered : {false, true}) {
         std::vector<ts::HostTensor> args{{ts::ir::DType::Int32, {4}, {0, 0, 0, 0}},
                                          {ts::ir::DType::Int32, {1}, {0}},
                                          {ts::ir::DType::Int32, {6}, {9, 0, 3, 8, -1, 7}}};
-        auto run = lowered ? ts::interp::runLowered(r.lowered, args) : ts::interp::run(r.elaborated, args);
-        ASSERT_TRUE(run.ok) << (run.error ? run.error->message : "");
+        const std::string err = ts::e2e::runInterpreter(r, args, lowered);
+        ASSERT_TRUE(err.empty()) << err;
         const char* level = lowered ? "lowered" : "tile";
         EXPECT_EQ(args[0].data, (std::vector<double>{1, 1, 1, 1})) << level;
         EXPECT_EQ(args[1].data, (std::vector<double>{32})) << level;

@@ -11,6 +11,7 @@
 #include "compiler/ir/MathLib.h"
 #include "profiler/cuda/Nvrtc.h"
 #include "tests/e2e/E2eTestUtil.h"
+#include "tests/e2e/InlineProgram.h"
 #include "tests/e2e/NvrtcBothTargets.h"
 
 namespace {
@@ -49,8 +50,8 @@ TEST(MathLibrary, DirectedRoundingsGiveTheHandDerivedFloat32Values) {
         ts::HostTensor x{ts::ir::DType::Float32, {4}, {1.0, 0x1p-30, 3.0, 2.0}};
         ts::HostTensor y{ts::ir::DType::Float32, {4, 4}, std::vector<double>(16, -7.0)};
         std::vector<ts::HostTensor> args{x, y};
-        auto run = lowered ? ts::interp::runLowered(r.lowered, args) : ts::interp::run(r.elaborated, args);
-        ASSERT_TRUE(run.ok) << (run.error ? run.error->message : "");
+        const std::string err = ts::e2e::runInterpreter(r, args, lowered);
+        ASSERT_TRUE(err.empty()) << err;
         for (int m = 0; m < 4; ++m)
             for (int j = 0; j < 4; ++j) EXPECT_EQ(args[1].data[size_t(m * 4 + j)], want[m][j]) << (lowered ? "lowered " : "tile ") << m << "," << j;
     }
@@ -67,17 +68,15 @@ TEST(MathLibrary, MixedDtypeOperandsTakeTheWidest) {
         "    with T.Kernel(1, threads=32) as bx:\n"
         "        for i in T.Parallel(4):\n"
         "            Z[i] = T.ieee_fmaf(X[i], Y[i], X[i] * 0.0, \"rz\")\n";
-    ts::CompileOptions o;
-    o.recordSnapshots = false;
-    ts::CompileResult r = ts::compile("fma.py", src, o);
+    ts::CompileResult r = ts::e2e::compileInline("fma.py", src);
     ASSERT_TRUE(r.ok) << ts::e2e::diagText(r);
     EXPECT_NE(r.cuda.find("__fma_rz("), std::string::npos) << r.cuda;
     for (bool lowered : {false, true}) {
         std::vector<ts::HostTensor> args{{ts::ir::DType::Float32, {4}, {1, 1, 1, 1}},
                                          {ts::ir::DType::Float64, {4}, {1.0000001, 1.0000001, 1.0000001, 1.0000001}},
                                          {ts::ir::DType::Float64, {4}, {0, 0, 0, 0}}};
-        auto run = lowered ? ts::interp::runLowered(r.lowered, args) : ts::interp::run(r.elaborated, args);
-        ASSERT_TRUE(run.ok) << (run.error ? run.error->message : "");
+        const std::string err = ts::e2e::runInterpreter(r, args, lowered);
+        ASSERT_TRUE(err.empty()) << err;
         EXPECT_EQ(args[2].data[0], 1.0000001) << (lowered ? "lowered" : "tile");  // not float32's 1 (rz of 1.0000001f)
     }
 }
@@ -92,22 +91,20 @@ TEST(MathLibrary, KeywordArgumentsTakeTvmsNames) {
         "    with T.Kernel(1, threads=32) as bx:\n"
         "        for i in T.Parallel(4):\n"
         "            Z[i] = T.erf(x=X[i]) + T.atan2(x2=Y[i], x1=X[i]) + T.pow(X[i], y=2.0)\n";
-    ts::CompileOptions o;
-    o.recordSnapshots = false;
-    ts::CompileResult r = ts::compile("kw.py", src, o);
+    ts::CompileResult r = ts::e2e::compileInline("kw.py", src);
     ASSERT_TRUE(r.ok) << ts::e2e::diagText(r);
     const double x[4] = {0.5, -1.0, 2.0, 0.25}, y[4] = {1.0, 1.0, -3.0, -0.5};
     for (bool lowered : {false, true}) {
         std::vector<ts::HostTensor> args{{ts::ir::DType::Float32, {4}, {x[0], x[1], x[2], x[3]}},
                                          {ts::ir::DType::Float32, {4}, {y[0], y[1], y[2], y[3]}},
                                          {ts::ir::DType::Float32, {4}, {0, 0, 0, 0}}};
-        auto run = lowered ? ts::interp::runLowered(r.lowered, args) : ts::interp::run(r.elaborated, args);
-        ASSERT_TRUE(run.ok) << (run.error ? run.error->message : "");
+        const std::string err = ts::e2e::runInterpreter(r, args, lowered);
+        ASSERT_TRUE(err.empty()) << err;
         for (int i = 0; i < 4; ++i)
             EXPECT_NEAR(args[2].data[size_t(i)], std::erf(x[i]) + std::atan2(x[i], y[i]) + x[i] * x[i], 1e-5)
                 << (lowered ? "lowered " : "tile ") << i;
     }
-    auto bad = ts::compile("kw.py", std::string(src).replace(src.find("T.erf(x="), 8, "T.erf(y="), o);
+    auto bad = ts::e2e::compileInline("kw.py", std::string(src).replace(src.find("T.erf(x="), 8, "T.erf(y="));
     ASSERT_FALSE(bad.ok);
     EXPECT_NE(ts::e2e::diagText(bad).find("T.erf() got an unexpected keyword argument 'y'"), std::string::npos) << ts::e2e::diagText(bad);
 }
@@ -122,16 +119,14 @@ TEST(MathLibrary, FastReciprocal) {
                                 "    with T.Kernel(1, threads=32) as bx:\n"
                                 "        for i in T.Parallel(4):\n"
                                 "            Y[i] = T.fast_rcp(X[i])\n";
-        ts::CompileOptions o;
-        o.recordSnapshots = false;
-        ts::CompileResult r = ts::compile("rcp.py", src, o);
+        ts::CompileResult r = ts::e2e::compileInline("rcp.py", src);
         ASSERT_TRUE(r.ok) << ts::e2e::diagText(r);
         EXPECT_NE(r.cuda.find("ts::fast_rcp("), std::string::npos) << r.cuda;
         for (bool lowered : {false, true}) {
             const ts::ir::DType t = std::string(dtype) == "float32" ? ts::ir::DType::Float32 : ts::ir::DType::Float64;
             std::vector<ts::HostTensor> args{{t, {4}, {2, -4, 0.5, 3}}, {t, {4}, {0, 0, 0, 0}}};
-            auto run = lowered ? ts::interp::runLowered(r.lowered, args) : ts::interp::run(r.elaborated, args);
-            ASSERT_TRUE(run.ok) << (run.error ? run.error->message : "");
+            const std::string err = ts::e2e::runInterpreter(r, args, lowered);
+            ASSERT_TRUE(err.empty()) << err;
             EXPECT_EQ(args[1].data[0], 0.5);
             EXPECT_EQ(args[1].data[1], -0.25);
             EXPECT_EQ(args[1].data[2], 2.0);
@@ -139,8 +134,7 @@ TEST(MathLibrary, FastReciprocal) {
         }
         if (!ts::rt::nvrtcAvailable()) continue;
         for (const char* arch : {"sm_80", "sm_90a"}) {
-            o.target = std::string("cuda:") + arch;
-            ts::CompileResult c = ts::compile("rcp.py", src, o);
+            ts::CompileResult c = ts::e2e::compileInline("rcp.py", src, std::string("cuda:") + arch);
             ASSERT_TRUE(c.ok) << ts::e2e::diagText(c);
             auto nv = ts::rt::compileCuda(c.cuda, arch, {}, true);
             EXPECT_TRUE(nv.ok) << dtype << " " << arch << ":\n" << nv.log;

@@ -10,6 +10,7 @@
 
 #include "compiler/interp/Interpreter.h"
 #include "tests/e2e/E2eTestUtil.h"
+#include "tests/e2e/InlineProgram.h"
 #include "tests/e2e/NvrtcBothTargets.h"
 
 namespace {
@@ -82,15 +83,13 @@ TEST(PrintBuffer, Uint64PrintsUnsigned) {
         "        T.print(u[0], msg=\"u\")\n"
         "        for i in T.Parallel(4):\n"
         "            B[i] = A[i]\n";
-    ts::CompileOptions o;
-    o.recordSnapshots = false;
-    ts::CompileResult r = ts::compile("u64.py", src, o);
+    ts::CompileResult r = ts::e2e::compileInline("u64.py", src);
     ASSERT_TRUE(r.ok) << ts::e2e::diagText(r);
     EXPECT_NE(r.cuda.find(R"(printf("u %llu\n", (unsigned long long)(u[0])))"), std::string::npos) << r.cuda;
     for (bool lowered : {false, true}) {
         std::vector<ts::HostTensor> args{{ts::ir::DType::UInt64, {4}, {3, 1, 2, 3}}, {ts::ir::DType::UInt64, {4}, {0, 0, 0, 0}}};
         auto run = lowered ? ts::interp::runLowered(r.lowered, args) : ts::interp::run(r.elaborated, args);
-        ASSERT_TRUE(run.ok) << (run.error ? run.error->message : "");
+        ASSERT_TRUE(run.ok) << (run.error ? run.error->message : "");  // the printf lines are the run's log
         ASSERT_FALSE(run.log.empty());
         const std::string& line = run.log.front();
         EXPECT_EQ(line.substr(line.find(": ") + 2), "u 13835058055282163712") << line;
